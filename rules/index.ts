@@ -1,0 +1,27 @@
+/** Every rule, listed explicitly (no directory scanning), in the order `admission-lint rules` prints. */
+import type { Rule } from '../src/rule.js';
+import { rule as apiValidation } from './api-validation.js';
+import { rule as editableNamespaceSelector } from './editable-namespace-selector.js';
+import { rule as editableObjectSelector } from './editable-object-selector.js';
+import { rule as implicitFailurePolicy } from './implicit-failure-policy.js';
+import { rule as matchesKubeSystem } from './matches-kube-system.js';
+import { rule as nonIdempotentMutator } from './non-idempotent-mutator.js';
+import { rule as removedApiVersion } from './removed-api-version.js';
+import { rule as schema } from './schema.js';
+import { rule as sideEffects } from './side-effects.js';
+import { rule as timeoutOutOfRange } from './timeout-out-of-range.js';
+import { rule as yamlSyntax } from './yaml-syntax.js';
+
+export const rules: readonly Rule[] = [
+  yamlSyntax,
+  schema,
+  apiValidation,
+  removedApiVersion,
+  implicitFailurePolicy,
+  timeoutOutOfRange,
+  sideEffects,
+  editableNamespaceSelector,
+  editableObjectSelector,
+  matchesKubeSystem,
+  nonIdempotentMutator,
+] as Rule[];

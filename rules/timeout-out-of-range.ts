@@ -1,0 +1,27 @@
+import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+
+export const MIN_TIMEOUT_SECONDS = 1;
+export const MAX_TIMEOUT_SECONDS = 30;
+
+export const rule = defineObjectRule({
+  meta: {
+    id: 'timeout-out-of-range',
+    title: 'timeoutSeconds is outside the 1–30 seconds the API server accepts',
+    severity: 'error',
+    appliesTo: ALL_WEBHOOK_KINDS,
+    messages: {
+      outOfRange: 'timeoutSeconds is {{value}}; the API server accepts 1 to 30 seconds (webhooks[{{index}}].timeoutSeconds: Invalid value: {{value}}: the timeout value must be between 1 and 30 seconds)',
+    },
+    help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
+  },
+  check(object) {
+    return webhooksOf(object).flatMap((entry) => {
+      const path = [...entry.path, 'timeoutSeconds'];
+      const value = entry.webhook.timeoutSeconds;
+      if (isDefaulted(object, path) || typeof value !== 'number') return [];
+      if (value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS) return [];
+      return [{ messageId: 'outOfRange' as const, data: { value, index: entry.index }, path }];
+    });
+  },
+});

@@ -1,0 +1,180 @@
+/**
+ * The command line (design.md §3). stdout carries only the report; messages go to stderr.
+ * Returns the exit code instead of exiting, so a report piped to another program is never cut.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { Chalk } from 'chalk';
+import { rules } from '../../rules/index.js';
+import { lint, loadRun, type SeverityOverride } from '../engine/lint.js';
+import type { Report } from '../engine/finding.js';
+import { InputError, UsageError, UserError } from '../errors.js';
+import { formatJson } from '../format/json.js';
+import { formatStylish } from '../format/stylish.js';
+import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
+import { emitWithDefaultComments } from '../parse/emit.js';
+import { SEVERITIES, type Severity } from '../rule.js';
+import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
+import { PROJECT_ROOT, toolVersion } from './package-info.js';
+
+export interface Io {
+  readonly stdout: { write(text: string): unknown; isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly readStdin?: () => Uint8Array;
+}
+
+const FORMATS = ['stylish', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface LintFlags {
+  format: Format;
+  output?: string;
+  failOn: FailOn;
+  color: boolean;
+  quiet?: boolean;
+  kubeVersion?: string;
+  rule: string[];
+  trustedNamespaceLabel: string[];
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function parseRuleOverrides(specs: readonly string[]): Map<string, SeverityOverride> {
+  const known = new Set(rules.map((rule) => rule.meta.id));
+  const overrides = new Map<string, SeverityOverride>();
+  for (const spec of specs) {
+    const match = /^([a-z0-9-]+)=(off|error|warning|info)$/.exec(spec.trim());
+    if (!match) throw new UsageError(`--rule "${spec}" is not <rule-id>=<off|info|warning|error>`, 'e.g. --rule editable-object-selector=off');
+    if (!known.has(match[1]!)) throw new UsageError(`--rule: unknown rule "${match[1]}"`, 'admission-lint rules lists them');
+    overrides.set(match[1]!, match[2] as SeverityOverride);
+  }
+  return overrides;
+}
+
+function useColor(flags: { color: boolean; output?: string }, io: Io): boolean {
+  if (!flags.color || flags.output !== undefined) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
+  return io.stdout.isTTY === true;
+}
+
+function render(report: Report, format: Format, color: boolean): string {
+  if (format === 'json') return formatJson(report);
+  return formatStylish(report, new Chalk({ level: color ? 1 : 0 }));
+}
+
+function emit(text: string, output: string | undefined, io: Io): void {
+  if (output === undefined) {
+    io.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(output, text);
+  } catch (error) {
+    throw new InputError(`cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<number> {
+  const severityOverrides = parseRuleOverrides(flags.rule);
+  const report = await lint({
+    paths: paths.length > 0 ? paths : ['.'],
+    rules,
+    kubeVersion: flags.kubeVersion ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION,
+    trustedNamespaceLabels: flags.trustedNamespaceLabel,
+    severityOverrides,
+    toolVersion: toolVersion(),
+    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
+  });
+  const shown: Report = flags.quiet ? { ...report, findings: report.findings.filter((f) => f.severity === 'error') } : report;
+  emit(render(shown, flags.format, useColor(flags, io)), flags.output, io);
+  return exitCodeFor(report, flags.failOn);
+}
+
+function runDefaults(paths: string[], io: Io): number {
+  const run = loadRun(paths.length > 0 ? paths : ['.'], io.readStdin);
+  const documents = run.webhookConfigurations.map((object) => {
+    const span = object.manifest.locate([]);
+    const header = `${object.manifest.file.path}:${span.line} ${object.kind} ${object.name ?? '(no name)'}${object.decodable ? '' : ' (not decodable: fields with the wrong type are shown as written)'}`;
+    return emitWithDefaultComments(object.effective, object.defaultedPaths, header);
+  });
+  io.stdout.write(documents.join('---\n'));
+  if (documents.length === 0) io.stderr.write('admission-lint: no webhook configurations found\n');
+  return EXIT.ok;
+}
+
+function runRules(io: Io): number {
+  const width = Math.max(...rules.map((rule) => rule.meta.id.length));
+  for (const rule of rules) io.stdout.write(`${rule.meta.id.padEnd(width)}  ${rule.meta.severity.padEnd(7)}  ${rule.meta.title}\n`);
+  return EXIT.ok;
+}
+
+function runExplain(id: string, io: Io): number {
+  const rule = rules.find((candidate) => candidate.meta.id === id);
+  const file = `${PROJECT_ROOT}rules/${id}.md`;
+  if (!rule || !existsSync(file)) throw new UsageError(`unknown rule "${id}"`, 'admission-lint rules lists them');
+  io.stdout.write(readFileSync(file, 'utf8'));
+  return EXIT.ok;
+}
+
+function program(io: Io, setExit: (code: number) => void): Command {
+  const root = new Command('admission-lint')
+    .description('Lint Kubernetes admission webhook configurations: API defaults, API-server validation, and the risks that take clusters down.')
+    .version(toolVersion(), '-v, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .showHelpAfterError('(admission-lint --help for usage)');
+
+  root
+    .command('lint', { isDefault: true })
+    .description('lint files, folders (recursive: .yaml .yml .json) and "-" (stdin)')
+    .argument('[paths...]', 'files, folders, or - for stdin (default: the current folder)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS).default('stylish'))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES, 'never']).default('error'))
+    .option('--no-color', 'no colours (also: NO_COLOR, or when stdout is not a terminal)')
+    .option('-q, --quiet', 'report errors only')
+    .option('--kube-version <version>', `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`)
+    .option('--rule <id=severity>', 'set a rule to off, info, warning or error (repeatable)', collect, [])
+    .option('--trusted-namespace-label <key>', 'a namespace label key that namespace owners cannot change (repeatable)', collect, [])
+    .action(async (paths: string[], flags: LintFlags) => setExit(await runLint(paths, flags, io)));
+
+  root
+    .command('defaults')
+    .description('print the webhook configurations with API defaults applied, each defaulted field marked "# default"')
+    .argument('[paths...]', 'files, folders, or - for stdin')
+    .action((paths: string[]) => setExit(runDefaults(paths, io)));
+
+  root
+    .command('rules')
+    .description('list the rules: id, default severity, title')
+    .action(() => setExit(runRules(io)));
+
+  root
+    .command('explain')
+    .description("print a rule's documentation")
+    .argument('<rule-id>')
+    .action((id: string) => setExit(runExplain(id, io)));
+
+  return root;
+}
+
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  try {
+    await program(io, (code) => (exitCode = code)).parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version are successes; every other commander error is a usage error.
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.fatal;
+    }
+    if (error instanceof UserError) {
+      io.stderr.write(`admission-lint: ${error.message}\n`);
+      if (error.hint) io.stderr.write(`  hint: ${error.hint}\n`);
+      return EXIT.fatal;
+    }
+    throw error;
+  }
+}

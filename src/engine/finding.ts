@@ -1,0 +1,47 @@
+import type { Severity } from '../rule.js';
+
+/** One reported problem, as the JSON output contract (design.md §4) lays it out. */
+export interface Finding {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  readonly documentIndex: number;
+  readonly fieldPath: string | null;
+  readonly object: { readonly apiVersion: string; readonly kind: string; readonly name: string | null } | null;
+  readonly webhook: string | null;
+  readonly help: string | null;
+}
+
+export interface Summary {
+  readonly files: number;
+  readonly documents: number;
+  /** Admission objects linted (Namespaces count as context, not objects). */
+  readonly objects: number;
+  /** Documents of other kinds, recognised and skipped. */
+  readonly skipped: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+}
+
+export interface Report {
+  readonly toolVersion: string;
+  readonly findings: readonly Finding[];
+  readonly summary: Summary;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+export function severityAtLeast(severity: Severity, threshold: Severity): boolean {
+  return SEVERITY_RANK[severity] >= SEVERITY_RANK[threshold];
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
+}

@@ -1,0 +1,186 @@
+/**
+ * The run: load → parse → recognise (default, decode-check) → rules → findings. Rules see
+ * every object of the run at once, so cross-object checks (Namespaces against selectors) work
+ * across files.
+ */
+import { InternalError } from '../errors.js';
+import { formatFieldPath, type FieldPath } from '../field-path.js';
+import type { KubeVersion } from '../kube/version.js';
+import { expandPaths, readSource, readStdinSync } from '../load/sources.js';
+import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
+import { recognize } from '../model/recognize.js';
+import { parseFile, type ParsedFile } from '../parse/yaml.js';
+import type { Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
+import { prepareCel } from '../validate/cel.js';
+import { compareFindings, type Finding, type Report } from './finding.js';
+
+export type SeverityOverride = Severity | 'off';
+
+export interface LintOptions {
+  readonly paths: readonly string[];
+  readonly rules: readonly Rule[];
+  readonly kubeVersion: KubeVersion;
+  readonly trustedNamespaceLabels: readonly string[];
+  /** Per rule id: a severity that replaces the rule's, or 'off'. */
+  readonly severityOverrides: ReadonlyMap<string, SeverityOverride>;
+  readonly toolVersion: string;
+  readonly readStdin?: () => Uint8Array;
+}
+
+export interface LintRun {
+  readonly files: readonly ParsedFile[];
+  readonly webhookConfigurations: readonly WebhookConfigurationObject[];
+  readonly namespaces: readonly NamespaceObject[];
+  readonly documents: number;
+  readonly skipped: number;
+}
+
+/** Reads and recognises every input. Shared by `lint` and `defaults`. */
+export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = readStdinSync): LintRun {
+  const files: ParsedFile[] = [];
+  const webhookConfigurations: WebhookConfigurationObject[] = [];
+  const namespaces: NamespaceObject[] = [];
+  let documents = 0;
+  let skipped = 0;
+  for (const path of expandPaths(paths)) {
+    const parsed = parseFile(readSource(path, readStdin));
+    documents += parsed.documentCount;
+    const problems = [...parsed.problems];
+    for (const manifest of parsed.manifests) {
+      const recognized = recognize(manifest);
+      if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
+      else if (recognized.type === 'namespace') namespaces.push(recognized.object);
+      else if (recognized.type === 'unreadable') problems.push(recognized.problem);
+      else skipped++;
+    }
+    files.push(problems.length === parsed.problems.length ? parsed : { ...parsed, problems });
+  }
+  return { files, webhookConfigurations, namespaces, documents, skipped };
+}
+
+function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
+    const value = data?.[key];
+    if (value === undefined) throw new InternalError(`message placeholder {{${key}}} has no value`);
+    return String(value);
+  });
+}
+
+function webhookNameAt(object: WebhookConfigurationObject, path: FieldPath): string | null {
+  if (path[0] !== 'webhooks' || typeof path[1] !== 'number') return null;
+  const name = object.effective.webhooks?.[path[1]]?.name;
+  return typeof name === 'string' ? name : null;
+}
+
+function severityFor(meta: RuleMeta, violationSeverity: Severity | undefined, overrides: ReadonlyMap<string, SeverityOverride>): SeverityOverride {
+  return overrides.get(meta.id) ?? violationSeverity ?? meta.severity;
+}
+
+export async function lint(options: LintOptions): Promise<Report> {
+  const run = loadRun(options.paths, options.readStdin);
+  if (run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
+  const findings: Finding[] = [];
+  const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
+  const context: RuleContext = {
+    webhookConfigurations: run.webhookConfigurations,
+    namespaces: run.namespaces,
+    kubeVersion: options.kubeVersion,
+    trustedNamespaceLabels: options.trustedNamespaceLabels,
+  };
+
+  for (const rule of enabled) {
+    if (rule.scope !== 'file') continue;
+    for (const file of run.files) {
+      for (const violation of guarded(rule.meta, file.source.path, () => rule.checkFile(file))) {
+        const severity = severityFor(rule.meta, violation.severity, options.severityOverrides);
+        if (severity === 'off') continue;
+        findings.push({
+          ruleId: rule.meta.id,
+          severity,
+          message: fill(rule.meta.messages[violation.messageId] ?? missingMessage(rule.meta, violation.messageId), violation.data),
+          file: file.source.path,
+          ...violation.span,
+          documentIndex: violation.documentIndex,
+          fieldPath: null,
+          object: null,
+          webhook: null,
+          help: rule.meta.help,
+        });
+      }
+    }
+  }
+
+  for (const object of run.webhookConfigurations) {
+    for (const rule of enabled) {
+      if (rule.scope !== 'object' || !rule.meta.appliesTo.includes(object.kind)) continue;
+      if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
+      for (const violation of guarded(rule.meta, object.manifest.file.path, () => rule.check(object, context))) {
+        const finding = toFinding(rule.meta, violation, object, options.severityOverrides);
+        if (finding) findings.push(finding);
+      }
+    }
+  }
+
+  const unique = dedupe(findings).sort(compareFindings);
+  return {
+    toolVersion: options.toolVersion,
+    findings: unique,
+    summary: {
+      files: run.files.length,
+      documents: run.documents,
+      objects: run.webhookConfigurations.length,
+      skipped: run.skipped,
+      errors: unique.filter((f) => f.severity === 'error').length,
+      warnings: unique.filter((f) => f.severity === 'warning').length,
+      infos: unique.filter((f) => f.severity === 'info').length,
+    },
+  };
+}
+
+function hasMatchConditions(object: WebhookConfigurationObject): boolean {
+  return object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0);
+}
+
+function missingMessage(meta: RuleMeta, messageId: string): never {
+  throw new InternalError(`rule ${meta.id} has no message "${messageId}"`);
+}
+
+/** A rule that throws is a bug; say which rule and which file, keep the cause. */
+function guarded<T>(meta: RuleMeta, file: string, run: () => T[]): T[] {
+  try {
+    return run();
+  } catch (error) {
+    throw new InternalError(`rule ${meta.id} crashed on ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+function toFinding(meta: RuleMeta, violation: Violation, object: WebhookConfigurationObject, overrides: ReadonlyMap<string, SeverityOverride>): Finding | undefined {
+  const severity = severityFor(meta, violation.severity, overrides);
+  if (severity === 'off') return undefined;
+  const span = object.manifest.locate(violation.locateAt ?? violation.path, violation.part);
+  return {
+    ruleId: meta.id,
+    severity,
+    message: fill(meta.messages[violation.messageId] ?? missingMessage(meta, violation.messageId), violation.data),
+    file: object.manifest.file.path,
+    line: span.line,
+    column: span.column,
+    endLine: span.endLine,
+    endColumn: span.endColumn,
+    documentIndex: object.manifest.documentIndex,
+    fieldPath: violation.path.length > 0 ? formatFieldPath(violation.path) : null,
+    object: { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null },
+    webhook: webhookNameAt(object, violation.path),
+    help: violation.help ?? meta.help,
+  };
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = [finding.ruleId, finding.file, finding.documentIndex, finding.line, finding.column, finding.fieldPath, finding.message].join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,28 @@
+import type { Report } from '../engine/finding.js';
+
+/** The JSON contract of design.md §4: field order is part of what users diff. */
+export function formatJson(report: Report): string {
+  return `${JSON.stringify(
+    {
+      tool: { name: 'admission-lint', version: report.toolVersion },
+      findings: report.findings.map((f) => ({
+        ruleId: f.ruleId,
+        severity: f.severity,
+        message: f.message,
+        file: f.file,
+        line: f.line,
+        column: f.column,
+        endLine: f.endLine,
+        endColumn: f.endColumn,
+        documentIndex: f.documentIndex,
+        fieldPath: f.fieldPath,
+        object: f.object,
+        webhook: f.webhook,
+        help: f.help,
+      })),
+      summary: report.summary,
+    },
+    null,
+    2,
+  )}\n`;
+}

@@ -1,0 +1,43 @@
+import type { ChalkInstance } from 'chalk';
+import type { Finding, Report } from '../engine/finding.js';
+import type { Severity } from '../rule.js';
+
+const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
+
+function paint(chalk: ChalkInstance, severity: Severity, text: string): string {
+  if (severity === 'error') return chalk.red(text);
+  if (severity === 'warning') return chalk.yellow(text);
+  return chalk.blue(text);
+}
+
+/** Findings grouped by file, one line each with its fix below: for people at a terminal. */
+export function formatStylish(report: Report, chalk: ChalkInstance): string {
+  const lines: string[] = [];
+  const byFile = new Map<string, Finding[]>();
+  for (const finding of report.findings) {
+    const list = byFile.get(finding.file) ?? [];
+    list.push(finding);
+    byFile.set(finding.file, list);
+  }
+  for (const [file, findings] of byFile) {
+    lines.push(chalk.underline(file));
+    const width = Math.max(...findings.map((f) => `${f.line}:${f.column}`.length));
+    for (const f of findings) {
+      const where = `${f.line}:${f.column}`.padEnd(width);
+      lines.push(`  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  ${f.message}  ${chalk.dim(f.ruleId)}`);
+      if (f.help) lines.push(`  ${' '.repeat(width)}  ${' '.repeat(7)}  ${chalk.dim(`fix: ${f.help}`)}`);
+    }
+    lines.push('');
+  }
+  const { summary } = report;
+  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.skipped, 'other document')} skipped`;
+  const total = summary.errors + summary.warnings + summary.infos;
+  if (total === 0) {
+    lines.push(`${chalk.green('✔')} no problems (${scope})`);
+  } else {
+    const counts = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${plural(summary.infos, 'info', 'infos')}`;
+    const mark = summary.errors > 0 ? chalk.red('✖') : summary.warnings > 0 ? chalk.yellow('⚠') : chalk.blue('ℹ');
+    lines.push(`${mark} ${plural(total, 'problem')} (${counts}) in ${scope}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Label-selector evaluation as metav1.LabelSelectorAsSelector and labels.Selector.Matches do
+ * it (facts §5): every matchLabels pair and every expression must hold. `In` needs the key
+ * present with a listed value; `NotIn` holds when the key is absent or its value is not listed;
+ * `Exists` / `DoesNotExist` test the key only. An empty or absent selector matches everything.
+ */
+import type { LabelSelector, LabelSelectorRequirement } from '../model/types.js';
+
+export type Labels = Readonly<Record<string, string>>;
+
+export const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
+
+function requirementHolds(requirement: LabelSelectorRequirement, labels: Labels): boolean | undefined {
+  const has = Object.prototype.hasOwnProperty.call(labels, requirement.key);
+  const values = requirement.values ?? [];
+  switch (requirement.operator) {
+    case 'In':
+      return has && values.includes(labels[requirement.key]!);
+    case 'NotIn':
+      return !has || !values.includes(labels[requirement.key]!);
+    case 'Exists':
+      return has;
+    case 'DoesNotExist':
+      return !has;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether `labels` satisfy `selector`; undefined when the selector is invalid (an unknown
+ * operator), in which case the API server fails the request instead of deciding.
+ */
+export function selectorMatches(selector: LabelSelector | undefined, labels: Labels): boolean | undefined {
+  if (selector === undefined) return true;
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (labels[key] !== (value ?? '')) return false;
+  }
+  let result: boolean | undefined = true;
+  for (const requirement of selector.matchExpressions ?? []) {
+    const holds = requirementHolds(requirement, labels);
+    if (holds === undefined) result = undefined;
+    else if (!holds) return false;
+  }
+  return result;
+}
+
+export function isEmptySelector(selector: LabelSelector | undefined): boolean {
+  return selector === undefined || (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0);
+}
+
+/**
+ * Every label key the selector reads, with the field path of the place that names it (the API
+ * server's notation has no key under matchLabels, so the key travels separately).
+ */
+export function selectorKeys(selector: LabelSelector | undefined): { key: string; where: ['matchLabels', string] | ['matchExpressions', number, 'key'] }[] {
+  if (selector === undefined) return [];
+  const keys: { key: string; where: ['matchLabels', string] | ['matchExpressions', number, 'key'] }[] = [];
+  for (const key of Object.keys(selector.matchLabels ?? {})) keys.push({ key, where: ['matchLabels', key] });
+  (selector.matchExpressions ?? []).forEach((requirement, index) => {
+    if (typeof requirement?.key === 'string') keys.push({ key: requirement.key, where: ['matchExpressions', index, 'key'] });
+  });
+  return keys;
+}

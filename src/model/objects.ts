@@ -1,0 +1,36 @@
+/** What the pipeline knows about each recognised object, handed to rules read-only. */
+import type { FieldPath } from '../field-path.js';
+import type { Manifest } from '../parse/yaml.js';
+import type { SchemaProblem } from '../validate/schema.js';
+import type { WebhookConfiguration } from './types.js';
+
+export interface WebhookConfigurationObject {
+  readonly category: 'webhook-configuration';
+  readonly manifest: Manifest;
+  readonly apiVersion: WebhookConfiguration['apiVersion'];
+  readonly kind: WebhookConfiguration['kind'];
+  readonly name: string | undefined;
+  /** The object as written in the file. */
+  readonly written: unknown;
+  /**
+   * The object after API defaulting. Typed as the API types only when `decodable`; rules run
+   * on decodable objects only, so they may rely on the field types.
+   */
+  readonly effective: Readonly<WebhookConfiguration>;
+  /** Field paths (API notation) that defaulting filled, e.g. `webhooks[0].failurePolicy`. */
+  readonly defaulted: ReadonlySet<string>;
+  readonly defaultedPaths: readonly FieldPath[];
+  readonly schemaProblems: readonly SchemaProblem[];
+  /** False when a field has the wrong type: the API server would not decode the object at all. */
+  readonly decodable: boolean;
+}
+
+export interface NamespaceObject {
+  readonly category: 'namespace';
+  readonly manifest: Manifest;
+  readonly name: string;
+  /** The written labels plus `kubernetes.io/metadata.name`, which the API server always sets. */
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+export type AdmissionObject = WebhookConfigurationObject;

@@ -1,0 +1,78 @@
+/**
+ * Decides what each manifest is, from its apiVersion and kind alone, and builds the model for
+ * the kinds we lint. Everything else is counted and never converted to data.
+ */
+import { defaultWebhookConfiguration } from '../defaults/webhooks.js';
+import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
+import { checkWebhookConfigurationSchema, type SchemaProblem } from '../validate/schema.js';
+import type { NamespaceObject, WebhookConfigurationObject } from './objects.js';
+import { ADMISSION_GROUP, isWebhookApiVersion, isWebhookConfigurationKind, type WebhookConfiguration } from './types.js';
+
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+export type Recognized =
+  | { readonly type: 'webhook-configuration'; readonly object: WebhookConfigurationObject }
+  | { readonly type: 'namespace'; readonly object: NamespaceObject }
+  | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
+  | { readonly type: 'other' };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function recognize(manifest: Manifest): Recognized {
+  const { kind, apiVersion } = manifest;
+  if (isWebhookConfigurationKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
+    const read = manifest.toValue();
+    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
+    return { type: 'webhook-configuration', object: buildWebhookConfiguration(manifest, kind, apiVersion, read.value) };
+  }
+  if (kind === 'Namespace' && apiVersion === 'v1') {
+    const read = manifest.toValue();
+    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
+    const namespace = buildNamespace(manifest, read.value);
+    return namespace ? { type: 'namespace', object: namespace } : { type: 'other' };
+  }
+  return { type: 'other' };
+}
+
+function buildWebhookConfiguration(manifest: Manifest, kind: WebhookConfiguration['kind'], apiVersion: string, written: unknown): WebhookConfigurationObject {
+  const schemaProblems: SchemaProblem[] = checkWebhookConfigurationSchema(kind, written);
+  if (!isWebhookApiVersion(apiVersion)) {
+    // No version but v1 (and the long-removed v1beta1) ever served these kinds.
+    schemaProblems.unshift({
+      path: ['apiVersion'],
+      part: 'pair',
+      blocking: true,
+      message: `no API serves ${kind} in ${apiVersion}: use admissionregistration.k8s.io/v1`,
+    });
+  }
+  const version = isWebhookApiVersion(apiVersion) ? apiVersion : 'admissionregistration.k8s.io/v1';
+  const { effective, defaulted, defaultedPaths } = defaultWebhookConfiguration(written, version, kind);
+  const metadata = isRecord(written) && isRecord(written.metadata) ? written.metadata : undefined;
+  return {
+    category: 'webhook-configuration',
+    manifest,
+    apiVersion: version,
+    kind,
+    name: typeof metadata?.name === 'string' ? metadata.name : undefined,
+    written,
+    effective: effective as WebhookConfiguration,
+    defaulted,
+    defaultedPaths,
+    schemaProblems,
+    decodable: !schemaProblems.some((problem) => problem.blocking),
+  };
+}
+
+function buildNamespace(manifest: Manifest, written: unknown): NamespaceObject | undefined {
+  if (!isRecord(written) || !isRecord(written.metadata) || typeof written.metadata.name !== 'string') return undefined;
+  const labels: Record<string, string> = {};
+  if (isRecord(written.metadata.labels)) {
+    for (const [key, value] of Object.entries(written.metadata.labels)) {
+      if (typeof value === 'string') labels[key] = value;
+    }
+  }
+  labels[NAMESPACE_NAME_LABEL] = written.metadata.name;
+  return { category: 'namespace', manifest, name: written.metadata.name, labels };
+}

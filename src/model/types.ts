@@ -1,0 +1,89 @@
+/**
+ * Typed views of the admission objects, as the v1 API types define them. Objects reach rules in
+ * these shapes only after the `schema` check has confirmed the field types, so a rule never
+ * sees a string where a list belongs.
+ */
+
+export const ADMISSION_GROUP = 'admissionregistration.k8s.io';
+
+export const WEBHOOK_CONFIGURATION_KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'] as const;
+export type WebhookConfigurationKind = (typeof WEBHOOK_CONFIGURATION_KINDS)[number];
+
+export const WEBHOOK_API_VERSIONS = ['admissionregistration.k8s.io/v1', 'admissionregistration.k8s.io/v1beta1'] as const;
+export type WebhookApiVersion = (typeof WEBHOOK_API_VERSIONS)[number];
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+export interface RuleWithOperations {
+  operations?: string[];
+  apiGroups?: string[];
+  apiVersions?: string[];
+  resources?: string[];
+  scope?: string;
+}
+
+export interface ServiceReference {
+  namespace?: string;
+  name?: string;
+  path?: string;
+  port?: number;
+}
+
+export interface WebhookClientConfig {
+  url?: string;
+  service?: ServiceReference;
+  caBundle?: string;
+}
+
+export interface MatchCondition {
+  name?: string;
+  expression?: string;
+}
+
+export interface Webhook {
+  name?: string;
+  clientConfig?: WebhookClientConfig;
+  rules?: RuleWithOperations[];
+  failurePolicy?: string;
+  matchPolicy?: string;
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  sideEffects?: string;
+  timeoutSeconds?: number;
+  admissionReviewVersions?: string[];
+  matchConditions?: MatchCondition[];
+  /** Mutating webhooks only. */
+  reinvocationPolicy?: string;
+}
+
+export interface WebhookConfiguration {
+  apiVersion: WebhookApiVersion;
+  kind: WebhookConfigurationKind;
+  metadata?: ObjectMeta;
+  webhooks?: Webhook[];
+}
+
+export function isWebhookConfigurationKind(kind: string | undefined): kind is WebhookConfigurationKind {
+  return (WEBHOOK_CONFIGURATION_KINDS as readonly (string | undefined)[]).includes(kind);
+}
+
+export function isWebhookApiVersion(apiVersion: string | undefined): apiVersion is WebhookApiVersion {
+  return (WEBHOOK_API_VERSIONS as readonly (string | undefined)[]).includes(apiVersion);
+}

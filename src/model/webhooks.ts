@@ -1,0 +1,32 @@
+/** Small read-only helpers that rules share for walking a webhook configuration. */
+import { formatFieldPath, type FieldPath } from '../field-path.js';
+import type { WebhookConfigurationObject } from './objects.js';
+import type { Webhook } from './types.js';
+
+export interface WebhookEntry {
+  readonly webhook: Readonly<Webhook>;
+  readonly index: number;
+  /** ['webhooks', index] */
+  readonly path: FieldPath;
+  /** The webhook's name for messages ("webhooks[2]" when it has none). */
+  readonly label: string;
+  readonly mutating: boolean;
+}
+
+export function webhooksOf(object: WebhookConfigurationObject): WebhookEntry[] {
+  const entries: WebhookEntry[] = [];
+  object.effective.webhooks?.forEach((webhook, index) => {
+    if (webhook === null || typeof webhook !== 'object') return;
+    const path = ['webhooks', index];
+    entries.push({ webhook, index, path, label: webhook.name ? webhook.name : formatFieldPath(path), mutating: object.kind === 'MutatingWebhookConfiguration' });
+  });
+  return entries;
+}
+
+export function isDefaulted(object: WebhookConfigurationObject, path: FieldPath): boolean {
+  return object.defaulted.has(formatFieldPath(path));
+}
+
+export function isV1beta1(object: WebhookConfigurationObject): boolean {
+  return object.apiVersion === 'admissionregistration.k8s.io/v1beta1';
+}

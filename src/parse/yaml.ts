@@ -1,0 +1,212 @@
+/**
+ * The only module that knows the `yaml` package. It turns a file's text into documents and the
+ * manifests inside them (a document's root object, or each item of a `List`), and answers
+ * "where in the file is this field path?" for the engine.
+ */
+import { LineCounter, parseAllDocuments, isAlias, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
+import type { FieldPath } from '../field-path.js';
+import type { SourceFile } from '../load/sources.js';
+
+/** 1-based line and column; the end is exclusive. */
+export interface Span {
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+export interface LocatedSpan extends Span {
+  /** False when the path is not written and the span is its closest written ancestor. */
+  readonly exact: boolean;
+}
+
+export interface SyntaxProblem {
+  readonly documentIndex: number;
+  readonly severity: 'error' | 'warning';
+  readonly code: string;
+  readonly message: string;
+  readonly span: Span;
+}
+
+/** An object in a document: the document's root, or one item of a List. */
+export interface Manifest {
+  readonly file: SourceFile;
+  readonly documentIndex: number;
+  /** Where the object sits inside its document: [] for the root, ['items', 2] for a List item. */
+  readonly basePath: FieldPath;
+  readonly apiVersion: string | undefined;
+  readonly kind: string | undefined;
+  /** The object as plain data, or a problem (alias bomb) that stops it from being read. */
+  toValue(): { value: unknown } | { problem: SyntaxProblem };
+  /** Where a field path of this object is in the file; falls back to the closest written ancestor. */
+  locate(path: FieldPath, part?: 'pair' | 'key' | 'value'): LocatedSpan;
+}
+
+export interface ParsedFile {
+  readonly source: SourceFile;
+  readonly documentCount: number;
+  readonly problems: readonly SyntaxProblem[];
+  readonly manifests: readonly Manifest[];
+  spanAt(start: number, end: number): Span;
+}
+
+/**
+ * The API server reads manifests through sigs.k8s.io/yaml, which resolves scalars as YAML 1.1
+ * does (`yes`, `on` are booleans; `<<` merges), so that is how we read them too.
+ */
+const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' } as const;
+/** `yaml`'s own default: enough for hand-written anchors, stops "billion laughs" expansion. */
+const MAX_ALIAS_COUNT = 100;
+
+export function parseFile(source: SourceFile): ParsedFile {
+  const text = source.text ?? '';
+  const lineCounter = new LineCounter();
+  const spanAt = (start: number, end: number): Span => toSpan(text, lineCounter, start, end);
+  if (source.text === null) {
+    return {
+      source,
+      documentCount: 0,
+      problems: [{ documentIndex: 0, severity: 'error', code: 'NOT_UTF8', message: 'the file is not valid UTF-8 text', span: spanAt(0, 0) }],
+      manifests: [],
+      spanAt,
+    };
+  }
+  const documents = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
+  const list = Array.isArray(documents) ? documents : [];
+  const problems: SyntaxProblem[] = [];
+  const manifests: Manifest[] = [];
+  list.forEach((doc, documentIndex) => {
+    for (const error of doc.errors) {
+      problems.push({ documentIndex, severity: 'error', code: error.code, message: cleanMessage(error.message), span: spanAt(error.pos[0], error.pos[1]) });
+    }
+    for (const warning of doc.warnings) {
+      problems.push({ documentIndex, severity: 'warning', code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], warning.pos[1]) });
+    }
+    // A document with syntax errors is not read further: what it means is a guess.
+    if (doc.errors.length > 0) return;
+    collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
+  });
+  return { source, documentCount: list.length, problems, manifests, spanAt };
+}
+
+function cleanMessage(message: string): string {
+  // `yaml` appends " at line N, column M" plus a code frame; our findings carry positions already.
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function scalarString(node: unknown): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+function collectManifests(source: SourceFile, text: string, lineCounter: LineCounter, doc: Document, documentIndex: number, out: Manifest[]): void {
+  const root = doc.contents;
+  if (!isMap(root)) return;
+  const apiVersion = scalarString(root.get('apiVersion', true));
+  const kind = scalarString(root.get('kind', true));
+  const make = (node: Node, basePath: FieldPath, itemKind: string | undefined, itemApiVersion: string | undefined): Manifest => ({
+    file: source,
+    documentIndex,
+    basePath,
+    apiVersion: itemApiVersion,
+    kind: itemKind,
+    toValue() {
+      const collectionKey = findCollectionKey(node);
+      if (collectionKey) {
+        return {
+          problem: {
+            documentIndex,
+            severity: 'error',
+            code: 'COLLECTION_KEY',
+            message: 'a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it',
+            span: toSpan(text, lineCounter, collectionKey[0], collectionKey[1]),
+          },
+        };
+      }
+      try {
+        return { value: node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const range = node.range ?? [0, 0, 0];
+        return { problem: { documentIndex, severity: 'error', code: 'ALIAS_LIMIT', message: `cannot expand aliases: ${message}`, span: toSpan(text, lineCounter, range[0], range[1]) } };
+      }
+    },
+    locate(path, part = 'pair') {
+      return locate(doc, node, path, part, text, lineCounter);
+    },
+  });
+  const items = root.get('items', true);
+  // `kind: List` and typed lists (`ValidatingWebhookConfigurationList`) carry their objects in items.
+  if (kind !== undefined && kind.endsWith('List') && isSeq(items)) {
+    const impliedKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
+    items.items.forEach((item, index) => {
+      const resolved = isAlias(item) ? item.resolve(doc) : item;
+      if (!isMap(resolved)) return;
+      const itemKind = scalarString(resolved.get('kind', true)) ?? impliedKind;
+      const itemApiVersion = scalarString(resolved.get('apiVersion', true)) ?? (impliedKind !== undefined ? apiVersion : undefined);
+      out.push(make(resolved, ['items', index], itemKind, itemApiVersion));
+    });
+    return;
+  }
+  out.push(make(root, [], kind, apiVersion));
+}
+
+/** JSON has only string keys: a key that is a mapping or list has no meaning for the API server. */
+function findCollectionKey(node: Node): [number, number] | undefined {
+  let found: [number, number] | undefined;
+  visit(node, {
+    Pair(_, pair) {
+      if (isCollection(pair.key) && pair.key.range) {
+        found = [pair.key.range[0], pair.key.range[1]];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function toSpan(text: string, lineCounter: LineCounter, start: number, end: number): Span {
+  // Block collections end after their last newline; a span ends where the last character is.
+  let trimmedEnd = Math.max(start, Math.min(end, text.length));
+  while (trimmedEnd > start && /\s/.test(text[trimmedEnd - 1]!)) trimmedEnd--;
+  const from = lineCounter.linePos(start);
+  const to = lineCounter.linePos(trimmedEnd);
+  return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
+}
+
+function locate(doc: Document, root: Node, path: FieldPath, part: 'pair' | 'key' | 'value', text: string, lineCounter: LineCounter): LocatedSpan {
+  let node: unknown = root;
+  let best: [number, number] = [root.range?.[0] ?? 0, root.range?.[1] ?? 0];
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i]!;
+    const isLast = i === path.length - 1;
+    if (isAlias(node)) node = node.resolve(doc);
+    let next: unknown;
+    let range: [number, number] | undefined;
+    if (typeof segment === 'number' && isSeq(node)) {
+      next = node.items[segment];
+      const r = (next as Node | undefined)?.range;
+      if (r) range = [r[0], r[1]];
+    } else if (typeof segment === 'string' && isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment);
+      if (pair) {
+        next = pair.value;
+        const keyRange = (pair.key as Node).range;
+        const valueRange = (pair.value as Node | null)?.range;
+        if (keyRange) {
+          if (isLast && part === 'key') range = [keyRange[0], keyRange[1]];
+          else if (isLast && part === 'value' && valueRange) range = [valueRange[0], valueRange[1]];
+          else range = [keyRange[0], valueRange?.[1] ?? keyRange[1]];
+        }
+      }
+    }
+    if (range === undefined) {
+      const span = toSpan(text, lineCounter, best[0], best[1]);
+      return { ...span, exact: false };
+    }
+    best = range;
+    node = next;
+  }
+  return { ...toSpan(text, lineCounter, best[0], best[1]), exact: true };
+}
