@@ -17,7 +17,7 @@ export const rule = defineObjectRule({
       mutating:
         'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can switch this mutation on or off for it',
     },
-    help: `Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and list it in trustedNamespaceLabels.`,
+    help: `Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and pass it to --trusted-namespace-label.`,
   },
   check(object, context) {
     const trusted = new Set([NAMESPACE_NAME_LABEL, ...context.trustedNamespaceLabels]);

@@ -22,6 +22,8 @@ export interface Summary {
   readonly documents: number;
   /** Admission objects linted (Namespaces count as context, not objects). */
   readonly objects: number;
+  /** Namespace manifests read as context for the selector rules. */
+  readonly namespaces: number;
   /** Documents of other kinds, recognised and skipped. */
   readonly skipped: number;
   readonly errors: number;

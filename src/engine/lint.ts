@@ -129,6 +129,7 @@ export async function lint(options: LintOptions): Promise<Report> {
       files: run.files.length,
       documents: run.documents,
       objects: run.webhookConfigurations.length,
+      namespaces: run.namespaces.length,
       skipped: run.skipped,
       errors: unique.filter((f) => f.severity === 'error').length,
       warnings: unique.filter((f) => f.severity === 'warning').length,

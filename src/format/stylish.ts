@@ -30,7 +30,7 @@ export function formatStylish(report: Report, chalk: ChalkInstance): string {
     lines.push('');
   }
   const { summary } = report;
-  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.skipped, 'other document')} skipped`;
+  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.namespaces, 'Namespace')} read, ${plural(summary.skipped, 'other document')} skipped`;
   const total = summary.errors + summary.warnings + summary.infos;
   if (total === 0) {
     lines.push(`${chalk.green('✔')} no problems (${scope})`);

@@ -78,16 +78,26 @@ export function parseFile(source: SourceFile): ParsedFile {
   const manifests: Manifest[] = [];
   list.forEach((doc, documentIndex) => {
     for (const error of doc.errors) {
-      problems.push({ documentIndex, severity: 'error', code: error.code, message: cleanMessage(error.message), span: spanAt(error.pos[0], error.pos[1]) });
+      const end = tokenEnd(text, error.pos);
+      const message = error.code === 'DUPLICATE_KEY' ? `duplicate key "${text.slice(error.pos[0], end)}"` : cleanMessage(error.message);
+      problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end) });
     }
     for (const warning of doc.warnings) {
-      problems.push({ documentIndex, severity: 'warning', code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], warning.pos[1]) });
+      problems.push({ documentIndex, severity: 'warning', code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], tokenEnd(text, warning.pos)) });
     }
     // A document with syntax errors is not read further: what it means is a guess.
     if (doc.errors.length > 0) return;
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
   return { source, documentCount: list.length, problems, manifests, spanAt };
+}
+
+/** `yaml` often marks one character; widen that to the word it starts (a duplicate key, say). */
+function tokenEnd(text: string, pos: [number, number]): number {
+  if (pos[1] - pos[0] > 1) return pos[1];
+  let end = pos[0];
+  while (end < text.length && !/[\s:,\[\]{}]/.test(text[end]!)) end++;
+  return Math.max(end, pos[1]);
 }
 
 function cleanMessage(message: string): string {

@@ -73,13 +73,18 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
   const where = formatFieldPath(path) || 'the object';
   switch (error.keyword) {
     case 'additionalProperties': {
-      const field = [...path, String(error.params.additionalProperty)];
-      return { path: field, part: 'key', blocking: false, message: `unknown field "${formatFieldPath(field)}": the API server rejects it (kubectl validates strictly) or drops it` };
+      const name = String(error.params.additionalProperty);
+      const field = [...path, name];
+      const note = name === 'reinvocationPolicy' ? ' (only mutating webhooks have reinvocationPolicy)' : '';
+      return { path: field, part: 'key', blocking: false, message: `unknown field "${formatFieldPath(field)}"${note}: the API server rejects it (kubectl validates strictly) or drops it` };
     }
     case 'type': {
       const expected = String(error.params.type).split(',').filter((t) => t !== 'null');
       const names = expected.map((t) => TYPE_NAMES[t] ?? t).join(' or ');
-      return { path, part: 'pair', blocking: true, message: `${where} must be ${names}, but is ${describe(valueAt(root, path))}` };
+      const actual = valueAt(root, path);
+      // YAML 1.1 (what kubectl reads) turns unquoted yes/no/on/off and numbers into non-strings.
+      const hint = expected.includes('string') && (typeof actual === 'boolean' || typeof actual === 'number') ? ': quote the value' : '';
+      return { path, part: 'pair', blocking: true, message: `${where} must be ${names}, but is ${describe(actual)}${hint}` };
     }
     case 'minimum':
     case 'maximum':

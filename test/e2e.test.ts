@@ -1,0 +1,181 @@
+/** The built CLI as users run it: spawned, with its stdout, stderr and exit code. */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'admission-lint.js');
+
+function cli(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const VALID = readFileSync(join(ROOT, 'fixtures/removed-api-version/valid/v1.yaml'), 'utf8');
+const WARNING_ONLY = readFileSync(join(ROOT, 'fixtures/implicit-failure-policy/invalid/omitted.yaml'), 'utf8');
+
+describe('exit codes', () => {
+  it('exits 1 on the bundled examples, which have errors', () => {
+    const { code, stdout, stderr } = cli(['fixtures/examples']);
+    expect(code).toBe(1);
+    expect(stderr).toBe('');
+    expect(stdout).toContain('fixtures/examples/policy-webhook.yaml');
+    expect(stdout).toMatch(/\d+ problems \(\d+ errors?, \d+ warnings?, \d+ infos?\)/);
+  });
+
+  it('exits 0 on a clean file and says so', () => {
+    const { code, stdout } = cli(['fixtures/removed-api-version/valid/v1.yaml']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('no problems');
+  });
+
+  it('honours --fail-on', () => {
+    expect(cli(['-'], { input: WARNING_ONLY }).code).toBe(0);
+    expect(cli(['--fail-on', 'warning', '-'], { input: WARNING_ONLY }).code).toBe(1);
+    expect(cli(['--fail-on', 'never', 'fixtures/examples']).code).toBe(0);
+  });
+
+  it('exits 2 with one line and no stack for a path that does not exist', () => {
+    const { code, stdout, stderr } = cli(['fixtures/examples', 'no/such/file.yaml']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('admission-lint: no such file or folder: no/such/file.yaml\n');
+  });
+
+  it('exits 2 on a bad flag, a bad flag value and an unknown rule', () => {
+    expect(cli(['--no-such-flag']).code).toBe(2);
+    expect(cli(['--format', 'xml', 'fixtures/examples']).code).toBe(2);
+    const unknownRule = cli(['--rule', 'no-such-rule=off', 'fixtures/examples']);
+    expect(unknownRule.code).toBe(2);
+    expect(unknownRule.stderr).toContain('unknown rule "no-such-rule"');
+    expect(cli(['--kube-version', 'latest', 'fixtures/examples']).code).toBe(2);
+  });
+
+  it('exits 0 for --help and --version', () => {
+    const help = cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: admission-lint');
+    const version = cli(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+});
+
+describe('inputs', () => {
+  it('reads stdin as "-" and names it <stdin>', () => {
+    const { code, stdout } = cli(['--format', 'json', '-'], { input: WARNING_ONLY });
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.findings.map((f: { file: string }) => f.file)).toEqual(['<stdin>']);
+  });
+
+  it('walks folders for .yaml, .yml and .json, skipping node_modules and dot-folders', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    mkdirSync(join(dir, 'deploy', 'nested'), { recursive: true });
+    mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true });
+    mkdirSync(join(dir, '.github'), { recursive: true });
+    writeFileSync(join(dir, 'deploy', 'a.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'nested', 'b.yml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'c.json'), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }));
+    writeFileSync(join(dir, 'deploy', 'notes.txt'), 'not a manifest');
+    writeFileSync(join(dir, 'node_modules', 'pkg', 'x.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, '.github', 'x.yaml'), WARNING_ONLY);
+    const { code, stdout } = cli(['--format', 'json', 'deploy'], { cwd: dir });
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect([...new Set(report.findings.map((f: { file: string }) => f.file))]).toEqual(['deploy/a.yaml', 'deploy/nested/b.yml']);
+    expect(report.summary).toMatchObject({ files: 3, documents: 3, objects: 2 });
+  });
+
+  it('reports a YAML syntax error in one file and still lints the others', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    writeFileSync(join(dir, 'broken.yaml'), 'kind: [unclosed\n');
+    writeFileSync(join(dir, 'webhook.yaml'), WARNING_ONLY);
+    const { code, stdout } = cli(['--format', 'json', '.'], { cwd: dir });
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report.findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`)).toEqual(['broken.yaml yaml-syntax', 'webhook.yaml implicit-failure-policy']);
+    expect(report.findings[0]).toMatchObject({ line: 2, object: null, fieldPath: null, webhook: null });
+  });
+});
+
+describe('output', () => {
+  it('writes the JSON contract of design.md §4', () => {
+    const { stdout } = cli(['--format', 'json', 'fixtures/timeout-out-of-range/invalid/too-long.yaml']);
+    const report = JSON.parse(stdout);
+    expect(Object.keys(report)).toEqual(['tool', 'findings', 'summary']);
+    expect(report.tool.name).toBe('admission-lint');
+    expect(report.findings[0]).toEqual({
+      ruleId: 'timeout-out-of-range',
+      severity: 'error',
+      message: expect.stringContaining('timeoutSeconds is 45; the API server accepts 1 to 30 seconds'),
+      file: 'fixtures/timeout-out-of-range/invalid/too-long.yaml',
+      line: 8,
+      column: 5,
+      endLine: 8,
+      endColumn: 23,
+      documentIndex: 0,
+      fieldPath: 'webhooks[0].timeoutSeconds',
+      object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'widgets' },
+      webhook: 'widgets.example.com',
+      help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
+    });
+    expect(report.summary).toMatchObject({ files: 1, documents: 1, objects: 1, errors: 2, warnings: 0, infos: 0 });
+  });
+
+  it('has no colour when stdout is not a terminal or NO_COLOR is set, and colour with FORCE_COLOR', () => {
+    const plain = cli(['fixtures/examples']);
+    expect(plain.stdout).not.toMatch(/\x1b\[/);
+    expect(cli(['fixtures/examples'], { env: { FORCE_COLOR: '1' } }).stdout).toMatch(/\x1b\[/);
+    expect(cli(['fixtures/examples'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toMatch(/\x1b\[/);
+    expect(cli(['--no-color', 'fixtures/examples'], { env: { FORCE_COLOR: '1' } }).stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('--quiet shows errors only; --output writes the report to a file', () => {
+    const quiet = cli(['--quiet', '--format', 'json', 'fixtures/examples']);
+    const severities = new Set(JSON.parse(quiet.stdout).findings.map((f: { severity: string }) => f.severity));
+    expect([...severities]).toEqual(['error']);
+    const out = join(mkdtempSync(join(tmpdir(), 'admission-lint-')), 'report.json');
+    const written = cli(['--format', 'json', '--output', out, 'fixtures/examples']);
+    expect(written.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8')).findings.length).toBeGreaterThan(0);
+  });
+
+  it('--rule turns a rule off or changes its severity', () => {
+    const off = JSON.parse(cli(['--format', 'json', '--rule', 'implicit-failure-policy=off', '-'], { input: WARNING_ONLY }).stdout);
+    expect(off.findings).toEqual([]);
+    const raised = cli(['--rule', 'implicit-failure-policy=error', '-'], { input: WARNING_ONLY });
+    expect(raised.code).toBe(1);
+  });
+});
+
+describe('subcommands', () => {
+  it('defaults prints the object with every defaulted field marked', () => {
+    const { code, stdout } = cli(['defaults', '-'], { input: VALID });
+    expect(code).toBe(0);
+    expect(stdout).toContain('matchPolicy: Equivalent # default');
+    expect(stdout).toContain('timeoutSeconds: 10 # default');
+    expect(stdout).toContain('scope: "*" # default');
+    expect(stdout).toContain('failurePolicy: Fail\n');
+    expect(stdout).not.toContain('failurePolicy: Fail # default');
+  });
+
+  it('rules lists every rule; explain prints its documentation or fails for an unknown id', () => {
+    const list = cli(['rules']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^implicit-failure-policy\s+warning\s+/m);
+    const explain = cli(['explain', 'implicit-failure-policy']);
+    expect(explain.code).toBe(0);
+    expect(explain.stdout).toContain('## Why is this bad?');
+    const unknown = cli(['explain', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown rule "nope"');
+  });
+});
