@@ -94,6 +94,20 @@ describe('inputs', () => {
     expect(report.summary).toMatchObject({ files: 3, documents: 3, objects: 2 });
   });
 
+  it('does not lint the files a kustomization lists as patches (they are partial objects)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [manifests.yaml]\npatches:\n  - path: selector_patch.yaml\npatchesStrategicMerge:\n  - legacy_patch.yaml\n');
+    writeFileSync(join(dir, 'manifests.yaml'), WARNING_ONLY);
+    const partial = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n  - name: implicit.widgets.example.com\n    namespaceSelector: {matchLabels: {team: a}}\n';
+    writeFileSync(join(dir, 'selector_patch.yaml'), partial);
+    writeFileSync(join(dir, 'legacy_patch.yaml'), partial);
+    writeFileSync(join(dir, 'not_a_patch.yaml'), partial);
+    const report = JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout);
+    const files = [...new Set(report.findings.map((f: { file: string }) => f.file))];
+    expect(files).toEqual(['manifests.yaml', 'not_a_patch.yaml']);
+    expect(report.summary).toMatchObject({ files: 5, objects: 2 });
+  });
+
   it('reports a YAML syntax error in one file and still lints the others', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'broken.yaml'), 'kind: [unclosed\n');

@@ -76,6 +76,11 @@ function emit(text: string, output: string | undefined, io: Io): void {
   }
 }
 
+function onlyErrors(report: Report): Report {
+  const findings = report.findings.filter((finding) => finding.severity === 'error');
+  return { ...report, findings, summary: { ...report.summary, warnings: 0, infos: 0 } };
+}
+
 async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<number> {
   const severityOverrides = parseRuleOverrides(flags.rule);
   const report = await lint({
@@ -87,7 +92,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<numbe
     toolVersion: toolVersion(),
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });
-  const shown: Report = flags.quiet ? { ...report, findings: report.findings.filter((f) => f.severity === 'error') } : report;
+  const shown: Report = flags.quiet ? onlyErrors(report) : report;
   emit(render(shown, flags.format, useColor(flags, io)), flags.output, io);
   return exitCodeFor(report, flags.failOn);
 }

@@ -9,6 +9,7 @@ import type { KubeVersion } from '../kube/version.js';
 import { expandPaths, readSource, readStdinSync } from '../load/sources.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
+import { KustomizePatches } from '../parse/kustomization.js';
 import { parseFile, type ParsedFile } from '../parse/yaml.js';
 import type { Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
@@ -42,10 +43,16 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const namespaces: NamespaceObject[] = [];
   let documents = 0;
   let skipped = 0;
+  const kustomizePatches = new KustomizePatches();
   for (const path of expandPaths(paths)) {
     const parsed = parseFile(readSource(path, readStdin));
     documents += parsed.documentCount;
     const problems = [...parsed.problems];
+    if (kustomizePatches.isPatch(path)) {
+      skipped += parsed.manifests.length;
+      files.push(parsed);
+      continue;
+    }
     for (const manifest of parsed.manifests) {
       const recognized = recognize(manifest);
       if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);

@@ -1,17 +1,15 @@
 /** Writes defaulted objects back as YAML, marking what the API server would fill in. */
-import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { Document, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 
-function nodeAt(root: Node | null, path: FieldPath): { node: Node; parent: Node } | undefined {
+function nodeAt(root: Node | null, path: FieldPath): { node: Node } | undefined {
   let node: unknown = root;
-  let parent: unknown;
   for (const segment of path) {
-    parent = node;
     if (typeof segment === 'number' && isSeq(node)) node = node.items[segment];
     else if (typeof segment === 'string' && isMap(node)) node = node.items.find((pair) => isScalar(pair.key) && pair.key.value === segment)?.value;
     else return undefined;
   }
-  return node && parent ? { node: node as Node, parent: parent as Node } : undefined;
+  return node ? { node: node as Node } : undefined;
 }
 
 /** `value` as YAML, with a trailing `# default` comment on each path in `defaulted`. */
@@ -21,6 +19,8 @@ export function emitWithDefaultComments(value: unknown, defaulted: readonly Fiel
   for (const path of defaulted) {
     const found = nodeAt(document.contents, path);
     if (!found) continue;
+    // A trailing comment only stays on the line of a collection written in flow style ({}, [v1]).
+    if (isCollection(found.node)) found.node.flow = true;
     found.node.comment = ' default';
   }
   return document.toString({ lineWidth: 0 });

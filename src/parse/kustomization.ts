@@ -1,0 +1,64 @@
+/**
+ * Kustomize patches are partial objects (a webhook's name and the fields to change), merged
+ * onto a base by `kustomize build`. Linting one on its own reports fields it is not meant to
+ * have, so files that a kustomization in their folder lists as patches are not linted as
+ * objects (`kustomize build | admission-lint -` lints the merged result).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parse } from 'yaml';
+
+const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+function patchPaths(text: string): string[] {
+  let document: unknown;
+  try {
+    document = parse(text, { logLevel: 'silent' });
+  } catch {
+    return [];
+  }
+  if (typeof document !== 'object' || document === null) return [];
+  const { patches, patchesStrategicMerge } = document as { patches?: unknown; patchesStrategicMerge?: unknown };
+  const paths: string[] = [];
+  if (Array.isArray(patches)) {
+    for (const patch of patches) {
+      const path = (patch as { path?: unknown } | null)?.path;
+      if (typeof path === 'string') paths.push(path);
+    }
+  }
+  if (Array.isArray(patchesStrategicMerge)) {
+    // Entries are file paths, or inline patches (which contain a newline).
+    for (const entry of patchesStrategicMerge) if (typeof entry === 'string' && !entry.includes('\n')) paths.push(entry);
+  }
+  return paths;
+}
+
+/** Answers, per file, whether a kustomization beside it lists it as a patch. Caches per folder. */
+export class KustomizePatches {
+  private readonly byFolder = new Map<string, ReadonlySet<string>>();
+
+  isPatch(file: string): boolean {
+    if (file === '-') return false;
+    const folder = resolve(dirname(file));
+    return this.patchesOf(folder).has(resolve(file));
+  }
+
+  private patchesOf(folder: string): ReadonlySet<string> {
+    let patches = this.byFolder.get(folder);
+    if (patches === undefined) {
+      const found = new Set<string>();
+      for (const name of KUSTOMIZATION_FILES) {
+        const path = join(folder, name);
+        if (!existsSync(path)) continue;
+        try {
+          for (const patch of patchPaths(readFileSync(path, 'utf8'))) found.add(resolve(folder, patch));
+        } catch {
+          // An unreadable kustomization only means we lint its patches as objects.
+        }
+      }
+      patches = found;
+      this.byFolder.set(folder, patches);
+    }
+    return patches;
+  }
+}
