@@ -1,3 +1,4 @@
+import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { webhooksOf } from '../src/model/webhooks.js';
@@ -22,6 +23,8 @@ export const rule = defineObjectRule({
   check(object, context) {
     const trusted = new Set([NAMESPACE_NAME_LABEL, ...context.trustedNamespaceLabels]);
     return webhooksOf(object).flatMap((entry) => {
+      // Rules that only match cluster-scoped objects never consult the selector.
+      if (!namespaceSelectorApplies(entry.webhook.rules)) return [];
       const at = [...entry.path, 'namespaceSelector'];
       return selectorKeys(entry.webhook.namespaceSelector)
         .filter(({ key }) => !trusted.has(key))

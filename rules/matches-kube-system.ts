@@ -13,15 +13,29 @@ export function kubeSystemLabels(context: RuleContext): Record<string, string> {
   return { ...(manifest?.labels ?? {}), [NAMESPACE_NAME_LABEL]: KUBE_SYSTEM };
 }
 
+/** Label keys that kube-system's own objects carry (CoreDNS, kube-proxy, static pods). */
+function isSystemLabelKey(key: string): boolean {
+  return ['k8s-app', 'component', 'tier'].includes(key) || /(^|\.)(kubernetes\.io|k8s\.io)\//.test(key);
+}
+
 /**
- * An objectSelector that requires a label to be present (matchLabels, In, Exists) is opt-in:
- * the system's own objects do not carry the webhook's opt-in label.
+ * An objectSelector that requires a label of the webhook's own (matchLabels, In, Exists) is
+ * opt-in: the system's objects do not carry it. One that requires a label system objects do
+ * carry (k8s-app: kube-dns) targets them, and is not an exemption.
  */
 function isOptIn(selector: LabelSelector | undefined): boolean {
   if (isEmptySelector(selector)) return false;
-  if (Object.keys(selector?.matchLabels ?? {}).length > 0) return true;
-  return (selector?.matchExpressions ?? []).some((requirement) => requirement.operator === 'In' || requirement.operator === 'Exists');
+  const required = [
+    ...Object.keys(selector?.matchLabels ?? {}),
+    ...(selector?.matchExpressions ?? []).filter((r) => r.operator === 'In' || r.operator === 'Exists').map((r) => r.key),
+  ];
+  return required.length > 0 && !required.some(isSystemLabelKey);
 }
+
+/** Operations the system's components perform; CONNECT (exec, attach, port-forward) is people's. */
+const SYSTEM_OPERATIONS = new Set(['*', 'CREATE', 'UPDATE', 'DELETE']);
+/** Subresources reached only by CONNECT. */
+const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy']);
 
 /** matchConditions that name kube-system or system identities may already exclude that traffic. */
 function conditionsMayExcludeSystem(webhook: Readonly<Webhook>): boolean {
@@ -56,8 +70,10 @@ export const rule = defineObjectRule({
       if (isOptIn(webhook.objectSelector) || conditionsMayExcludeSystem(webhook)) return [];
       for (const [j, rule] of (webhook.rules ?? []).entries()) {
         if (rule === null || rule.scope === 'Cluster') continue;
-        const match = firstResourceMatch(KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], rule.resources ?? []);
-        if (match === undefined || (rule.operations ?? []).length === 0) continue;
+        if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
+        const writable = (rule.resources ?? []).filter((entry) => !CONNECT_SUBRESOURCES.has(entry.split('/')[1] ?? ''));
+        const match = firstResourceMatch(KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
+        if (match === undefined) continue;
         const ignore = webhook.failurePolicy === 'Ignore';
         return [
           {

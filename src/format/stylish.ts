@@ -24,8 +24,12 @@ export function formatStylish(report: Report, chalk: ChalkInstance): string {
     const width = Math.max(...findings.map((f) => `${f.line}:${f.column}`.length));
     for (const f of findings) {
       const where = `${f.line}:${f.column}`.padEnd(width);
-      lines.push(`  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  ${f.message}  ${chalk.dim(f.ruleId)}`);
-      if (f.help) lines.push(`  ${' '.repeat(width)}  ${' '.repeat(7)}  ${chalk.dim(`fix: ${f.help}`)}`);
+      const indent = `  ${' '.repeat(width)}  ${' '.repeat(7)}  `;
+      // CEL errors carry the expression and a caret line, as the API server prints them.
+      const [first, ...more] = f.message.split('\n');
+      lines.push(`  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  ${first}  ${chalk.dim(f.ruleId)}`);
+      for (const line of more) lines.push(`${indent}${line}`);
+      if (f.help) lines.push(`${indent}${chalk.dim(`fix: ${f.help}`)}`);
     }
     lines.push('');
   }

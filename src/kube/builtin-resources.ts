@@ -80,3 +80,32 @@ export function firstResourceMatch(
   }
   return undefined;
 }
+
+/**
+ * Cluster-scoped resources of the built-in groups (Kubernetes 1.35). A namespaceSelector never
+ * filters requests for them; Namespaces themselves are the exception (matched against their
+ * own labels) and are not listed here.
+ */
+export const BUILTIN_CLUSTER_SCOPED: Readonly<Record<string, readonly string[]>> = {
+  '': ['componentstatuses', 'nodes', 'persistentvolumes'],
+  'admissionregistration.k8s.io': ['mutatingadmissionpolicies', 'mutatingadmissionpolicybindings', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'validatingwebhookconfigurations'],
+  'apiextensions.k8s.io': ['customresourcedefinitions'],
+  'apiregistration.k8s.io': ['apiservices'],
+  'authentication.k8s.io': ['selfsubjectreviews', 'tokenreviews'],
+  'authorization.k8s.io': ['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'subjectaccessreviews'],
+  'certificates.k8s.io': ['certificatesigningrequests', 'clustertrustbundles'],
+  'flowcontrol.apiserver.k8s.io': ['flowschemas', 'prioritylevelconfigurations'],
+  'internal.apiserver.k8s.io': ['storageversions'],
+  'networking.k8s.io': ['ingressclasses', 'ipaddresses', 'servicecidrs'],
+  'node.k8s.io': ['runtimeclasses'],
+  'rbac.authorization.k8s.io': ['clusterrolebindings', 'clusterroles'],
+  'resource.k8s.io': ['deviceclasses', 'resourceslices'],
+  'scheduling.k8s.io': ['priorityclasses'],
+  'storage.k8s.io': ['csidrivers', 'csinodes', 'storageclasses', 'volumeattachments', 'volumeattributesclasses'],
+  'storagemigration.k8s.io': ['storageversionmigrations'],
+};
+
+/** Whether `group`/`resource` (a name, not a wildcard) is a known cluster-scoped built-in. */
+export function isBuiltinClusterScoped(group: string, resource: string): boolean {
+  return BUILTIN_CLUSTER_SCOPED[group]?.includes(resource) ?? false;
+}

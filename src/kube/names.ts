@@ -63,7 +63,8 @@ export function qualifiedNameErrors(value: string): string[] {
   }
   if (name.length === 0) errors.push('name part must be non-empty');
   else if (name.length > 63) errors.push(`name part ${maxLength(63)}`);
-  if (name.length > 0 && !qualifiedNameRe.test(name)) {
+  // Checked even when the name part is empty, so `example.com/` gets both messages.
+  if (!qualifiedNameRe.test(name)) {
     errors.push(`name part ${regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", QUALIFIED_NAME, 'MyName', 'my.name', '123-abc')}`);
   }
   return errors;

@@ -2,9 +2,11 @@
  * CEL compile checks for webhook matchConditions, as far as they can be made without false
  * positives on valid Kubernetes expressions:
  *  - syntax errors (the parser of @marcbachmann/cel-js, with Kubernetes' optional syntax on);
- *  - references to variables a webhook matchCondition does not have (`params`,
- *    `namespaceObject`, `variables`, typos): only object, oldObject, request and authorizer
- *    exist (facts §2 row 53);
+ *  - references to variables a webhook matchCondition does not have (`params`, `variables`,
+ *    typos): object, oldObject, request, authorizer and namespaceObject are declared (facts §2
+ *    row 53). namespaceObject is declared in every admission CEL environment
+ *    (plugin/cel/compile.go createEnvForOpts), so it compiles, although webhooks evaluate it as
+ *    null;
  *  - results that are certainly not bool: a literal or an arithmetic expression (row 52).
  * Calls to Kubernetes' CEL libraries are not type-checked: a missing declaration would turn a
  * valid expression into a false positive.
@@ -23,7 +25,7 @@ export async function prepareCel(): Promise<void> {
   cel = { module, environment: new module.Environment({ enableOptionalTypes: true }) };
 }
 
-export const WEBHOOK_MATCH_CONDITION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer']);
+export const WEBHOOK_MATCH_CONDITION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer', 'namespaceObject']);
 
 /** Receivers that name a library namespace (`sets.contains(…)`), not a variable. */
 const LIBRARY_NAMESPACES = new Set(['cel', 'optional', 'sets', 'lists', 'strings', 'format', 'math', 'base64', 'ip']);
@@ -94,12 +96,36 @@ function literalType(node: Node): string | undefined {
   return 'uint';
 }
 
-function position(expression: string, offset: number): string {
+/**
+ * One cel-go issue as `Errors.ToDisplayString` prints it: `ERROR: <input>:L:C: message`, then
+ * the source line (tabs as spaces) and a caret line with one '.' per code point before the
+ * column (full-width dot and caret for non-ASCII code points).
+ */
+function displayIssue(expression: string, offset: number, message: string): { line: number; column: number; text: string } {
+  const lines = expression.split('\n');
   const before = expression.slice(0, offset).split('\n');
-  return `<input>:${before.length}:${before[before.length - 1]!.length + 1}`;
+  const line = before.length;
+  const prefix = Array.from(before[before.length - 1]!);
+  const column = prefix.length;
+  const snippet = (lines[line - 1] ?? '').replace(/\r$/, '').replace(/\t/g, ' ');
+  const wide = (char: string | undefined): boolean => char !== undefined && char.codePointAt(0)! > 0x7f;
+  const snippetChars = Array.from(snippet);
+  const dots = snippetChars.slice(0, column).map((char) => (wide(char) ? '\uFF0E' : '.')).join('');
+  const caret = wide(snippetChars[column]) ? '\uFF3E' : '^';
+  return { line, column, text: `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${snippet}\n | ${dots}${caret}` };
 }
 
-/** The API server's "compilation failed: ERROR: <input>:l:c: …" text, or undefined when it compiles. */
+/** `"compilation failed: " + issues.String()`: the issues sorted by position, one block each. */
+function compilationFailed(expression: string, issues: readonly { offset: number; message: string }[]): string {
+  const shown = issues.map((issue) => displayIssue(expression, issue.offset, issue.message));
+  shown.sort((a, b) => a.line - b.line || a.column - b.column);
+  return `compilation failed: ${shown.map((issue) => issue.text).join('\n')}`;
+}
+
+/**
+ * The API server's "compilation failed: ERROR: <input>:l:c: …" text (with cel-go's source
+ * snippet and caret lines), or undefined when it compiles.
+ */
 export function matchConditionCompileError(expression: string, variables: ReadonlySet<string> = WEBHOOK_MATCH_CONDITION_VARIABLES): string | undefined {
   if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are checked');
   let ast: ASTNode;
@@ -108,7 +134,7 @@ export function matchConditionCompileError(expression: string, variables: Readon
   } catch (error) {
     if (error instanceof cel.module.ParseError) {
       const parseError = error as ParseError & { range?: { start: number }; summary?: string };
-      return `compilation failed: ERROR: ${position(expression, parseError.range?.start ?? 0)}: Syntax error: ${parseError.summary ?? parseError.message}`;
+      return compilationFailed(expression, [{ offset: parseError.range?.start ?? 0, message: `Syntax error: ${parseError.summary ?? parseError.message}` }]);
     }
     throw error;
   }
@@ -118,7 +144,10 @@ export function matchConditionCompileError(expression: string, variables: Readon
   freeIdentifiers(root, new Set(), free);
   const undeclared = free.filter((node) => !variables.has(node.args as string));
   if (undeclared.length > 0) {
-    return undeclared.map((node) => `compilation failed: ERROR: ${position(expression, node.start)}: undeclared reference to '${String(node.args)}' (in container '')`).join('; ');
+    return compilationFailed(
+      expression,
+      undeclared.map((node) => ({ offset: node.start, message: `undeclared reference to '${String(node.args)}' (in container '')` })),
+    );
   }
   const type = literalType(root);
   if (type !== undefined) return `must evaluate to bool but got ${type}`;

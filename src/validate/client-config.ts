@@ -6,7 +6,7 @@
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { dns1123SubdomainErrors } from '../kube/names.js';
 import type { ServiceReference } from '../model/types.js';
-import { invalid, required, type FieldError } from './field-error.js';
+import { goQuote, invalid, required, type FieldError } from './field-error.js';
 
 interface GoUrl {
   scheme: string;
@@ -16,57 +16,102 @@ interface GoUrl {
   fragment: string;
 }
 
-function hasInvalidEscape(text: string): boolean {
-  return /%(?![0-9A-Fa-f]{2})/.test(text);
+/**
+ * net/url's unescape: the first bad `%` escape (EscapeError) or, in a host, the first ASCII
+ * character that may not appear there (InvalidHostError). In a host, %-escapes of ASCII bytes
+ * other than %25 are refused too.
+ */
+function unescapeError(text: string, mode: 'host' | 'other'): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '%') {
+      const escape = text.slice(i, i + 3);
+      if (!/^%[0-9A-Fa-f]{2}$/.test(escape)) return `invalid URL escape ${goQuote(escape)}`;
+      if (mode === 'host' && parseInt(escape[1]!, 16) < 8 && escape !== '%25') return `invalid URL escape ${goQuote(escape)}`;
+      i += 2;
+    } else if (mode === 'host' && char.charCodeAt(0) < 0x80 && !/[A-Za-z0-9!$&'()*+,;=:[\]<>"\-_.~]/.test(char)) {
+      return `invalid character ${goQuote(char)} in host name`;
+    }
+  }
+  return undefined;
 }
 
-/** Returns the parsed URL or Go's error text. */
-export function parseGoUrl(raw: string): GoUrl | { error: string } {
-  const quoted = JSON.stringify(raw);
-  if (/[\x00-\x1f\x7f]/.test(raw)) return { error: `parse ${quoted}: net/url: invalid control character in URL` };
-  let rest = raw;
-  let fragment = '';
-  const hash = rest.indexOf('#');
-  if (hash >= 0) {
-    fragment = rest.slice(hash + 1);
-    rest = rest.slice(0, hash);
-    if (hasInvalidEscape(fragment)) return { error: `parse ${quoted}: invalid URL escape "${fragment.slice(fragment.search(/%(?![0-9A-Fa-f]{2})/), fragment.search(/%(?![0-9A-Fa-f]{2})/) + 3)}"` };
+const validOptionalPort = (port: string): boolean => port === '' || /^:[0-9]*$/.test(port);
+
+/** net/url parseHost: the port after the last ':' (or after ']'), then the host characters. */
+function hostError(host: string): string | undefined {
+  if (host.startsWith('[')) {
+    const close = host.lastIndexOf(']');
+    if (close < 0) return "missing ']' in host";
+    const colonPort = host.slice(close + 1);
+    if (!validOptionalPort(colonPort)) return `invalid port ${goQuote(colonPort)} after host`;
+  } else {
+    const colon = host.lastIndexOf(':');
+    if (colon >= 0 && !validOptionalPort(host.slice(colon))) return `invalid port ${goQuote(host.slice(colon))} after host`;
   }
+  return unescapeError(host, 'host');
+}
+
+/** Returns the parsed URL or Go's error text (url.Parse). */
+export function parseGoUrl(raw: string): GoUrl | { error: string } {
+  const hash = raw.indexOf('#');
+  // Errors before the fragment is split off name the URL without it (url.Parse).
+  const withoutFragment = hash >= 0 ? raw.slice(0, hash) : raw;
+  const fail = (message: string, url = withoutFragment): { error: string } => ({ error: `parse ${goQuote(url)}: ${message}` });
+  if (/[\x00-\x1f\x7f]/.test(withoutFragment)) return fail('net/url: invalid control character in URL');
+  let rest = withoutFragment;
   let scheme = '';
   const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(rest);
   if (schemeMatch) {
     scheme = schemeMatch[1]!.toLowerCase();
     rest = rest.slice(schemeMatch[0].length);
   } else if (rest.startsWith(':')) {
-    return { error: `parse ${quoted}: missing protocol scheme` };
+    return fail('missing protocol scheme');
   }
   let rawQuery = '';
-  const question = rest.indexOf('?');
-  if (question >= 0) {
-    rawQuery = rest.slice(question + 1);
-    rest = rest.slice(0, question);
+  if (rest.endsWith('?') && rest.indexOf('?') === rest.length - 1) {
+    // A lone trailing '?' sets ForceQuery; RawQuery stays empty.
+    rest = rest.slice(0, -1);
+  } else {
+    const question = rest.indexOf('?');
+    if (question >= 0) {
+      rawQuery = rest.slice(question + 1);
+      rest = rest.slice(0, question);
+    }
   }
   let user: string | undefined;
   let host = '';
-  if (rest.startsWith('//') && (scheme !== '' || !rest.startsWith('///'))) {
+  let opaque = false;
+  if (!rest.startsWith('/')) {
+    // A rootless path after a scheme is opaque and not checked further.
+    if (scheme !== '') opaque = true;
+    else if (rest.split('/')[0]!.includes(':')) return fail('first path segment in URL cannot contain colon');
+  }
+  if (!opaque && (scheme !== '' || !rest.startsWith('///')) && rest.startsWith('//')) {
     const authorityEnd = rest.indexOf('/', 2);
     const authority = authorityEnd >= 0 ? rest.slice(2, authorityEnd) : rest.slice(2);
     rest = authorityEnd >= 0 ? rest.slice(authorityEnd) : '';
     const at = authority.lastIndexOf('@');
+    host = at >= 0 ? authority.slice(at + 1) : authority;
+    const problem = hostError(host);
+    if (problem !== undefined) return fail(problem);
     if (at >= 0) {
       user = authority.slice(0, at);
-      host = authority.slice(at + 1);
-    } else {
-      host = authority;
+      if (!/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(user)) return fail('net/url: invalid userinfo');
+      const userProblem = unescapeError(user, 'other');
+      if (userProblem !== undefined) return fail(userProblem);
     }
-    const port = /^(\[[^\]]*\]|[^:]*)(:.*)?$/.exec(host);
-    const portPart = port?.[2];
-    if (portPart !== undefined && !/^:[0-9]*$/.test(portPart)) return { error: `parse ${quoted}: invalid port ${JSON.stringify(portPart)} after host` };
-    if (hasInvalidEscape(host)) return { error: `parse ${quoted}: invalid URL escape` };
-  } else if (scheme === '' && /^[^/]*:/.test(rest)) {
-    return { error: `parse ${quoted}: first path segment in URL cannot contain colon` };
   }
-  if (hasInvalidEscape(rest)) return { error: `parse ${quoted}: invalid URL escape` };
+  if (!opaque) {
+    const pathProblem = unescapeError(rest, 'other');
+    if (pathProblem !== undefined) return fail(pathProblem);
+  }
+  let fragment = '';
+  if (hash >= 0) {
+    fragment = raw.slice(hash + 1);
+    const fragmentProblem = unescapeError(fragment, 'other');
+    if (fragmentProblem !== undefined) return fail(fragmentProblem, raw);
+  }
   return { scheme, user, host, rawQuery, fragment };
 }
 

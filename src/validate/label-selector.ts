@@ -6,6 +6,13 @@ import { forbidden, invalid, required, type FieldError } from './field-error.js'
 
 export function validateLabelSelector(selector: LabelSelector, at: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
+  // matchLabels first, then matchExpressions, as ValidateLabelSelector appends them.
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    // The API server names only `matchLabels`; we point at the offending key in the file.
+    const locateAt = [...at, 'matchLabels', key];
+    for (const message of qualifiedNameErrors(key)) errors.push({ ...invalid([...at, 'matchLabels'], key, message), locateAt });
+    for (const message of labelValueErrors(value ?? '')) errors.push({ ...invalid([...at, 'matchLabels'], value ?? '', message), locateAt });
+  }
   selector.matchExpressions?.forEach((requirement, index) => {
     if (requirement === null) return;
     const path = [...at, 'matchExpressions', index];
@@ -27,11 +34,5 @@ export function validateLabelSelector(selector: LabelSelector, at: FieldPath): F
       for (const message of labelValueErrors(value ?? '')) errors.push(invalid([...path, 'values', n], value ?? '', message));
     });
   });
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    // The API server names only `matchLabels`; we point at the offending key in the file.
-    const locateAt = [...at, 'matchLabels', key];
-    for (const message of qualifiedNameErrors(key)) errors.push({ ...invalid([...at, 'matchLabels'], key, message), locateAt });
-    for (const message of labelValueErrors(value ?? '')) errors.push({ ...invalid([...at, 'matchLabels'], value ?? '', message), locateAt });
-  }
   return errors;
 }

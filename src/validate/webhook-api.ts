@@ -10,7 +10,7 @@ import { dns1035LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualified
 import type { MatchCondition, ObjectMeta, RuleWithOperations, Webhook, WebhookConfiguration } from '../model/types.js';
 import { matchConditionCompileError } from './cel.js';
 import { validateWebhookService, validateWebhookUrl } from './client-config.js';
-import { duplicate, invalid, notSupported, required, tooMany, type FieldError } from './field-error.js';
+import { duplicate, invalid, notSupported, required, tooLong, tooMany, type FieldError } from './field-error.js';
 import { validateLabelSelector } from './label-selector.js';
 
 const OPERATIONS = ['*', 'CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
@@ -22,6 +22,15 @@ const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const MAX_MATCH_CONDITIONS = 64;
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
+/**
+ * apimachinery's maskTrailingDash, quirk included: a trailing '-' (the generated suffix follows
+ * it) is allowed by dropping the LAST TWO characters and appending 'a', so `a..-` passes as
+ * `a.a`. (Go panics on a lone "-"; we leave it as is, which fails the check.)
+ */
+function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
+}
+
 /** ValidateObjectMeta for a cluster-scoped object whose name must be a DNS subdomain. */
 export function validateObjectMeta(meta: ObjectMeta | undefined): FieldError[] {
   const errors: FieldError[] = [];
@@ -29,8 +38,7 @@ export function validateObjectMeta(meta: ObjectMeta | undefined): FieldError[] {
   const name = meta?.name ?? '';
   const generateName = meta?.generateName ?? '';
   if (generateName !== '') {
-    // The generated suffix is appended after the prefix, so a trailing '-' is allowed.
-    for (const message of dns1123SubdomainErrors(generateName.replace(/-$/, 'a'))) errors.push(invalid([...at, 'generateName'], generateName, message));
+    for (const message of dns1123SubdomainErrors(maskTrailingDash(generateName))) errors.push(invalid([...at, 'generateName'], generateName, message));
   }
   if (name === '') {
     if (generateName === '') errors.push(required([...at, 'name'], 'name or generateName is required'));
@@ -48,18 +56,20 @@ export function validateObjectMeta(meta: ObjectMeta | undefined): FieldError[] {
     annotationBytes += Buffer.byteLength(key) + Buffer.byteLength(value ?? '');
   }
   if (annotationBytes > MAX_ANNOTATIONS_BYTES) {
-    errors.push({ type: 'Invalid', path: [...at, 'annotations'], value: '', detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes`, message: `metadata.annotations: Too long: may not be more than ${MAX_ANNOTATIONS_BYTES} bytes` });
+    errors.push(tooLong([...at, 'annotations'], MAX_ANNOTATIONS_BYTES));
   }
   return errors;
 }
 
-/** utilvalidation.IsFullyQualifiedName. */
+/**
+ * utilvalidation.IsFullyQualifiedName. Unlike IsFullyQualifiedDomainName it does not strip a
+ * trailing '.', so `webhook.example.com.` is rejected.
+ */
 function validateWebhookName(at: FieldPath, name: string): FieldError[] {
   if (name.length === 0) return [required(at)];
-  const trimmed = name.endsWith('.') ? name.slice(0, -1) : name;
-  const subdomain = dns1123SubdomainErrors(trimmed);
-  if (subdomain.length > 0) return [invalid(at, trimmed, subdomain.join(','))];
-  if (trimmed.split('.').length < 3) return [invalid(at, trimmed, 'should be a domain with at least three segments separated by dots')];
+  const subdomain = dns1123SubdomainErrors(name);
+  if (subdomain.length > 0) return [invalid(at, name, subdomain.join(','))];
+  if (name.split('.').length < 3) return [invalid(at, name, 'should be a domain with at least three segments separated by dots')];
   return [];
 }
 
@@ -151,8 +161,6 @@ function validateMatchConditions(at: FieldPath, conditions: readonly MatchCondit
   list.forEach((condition, i) => {
     const path = [...at, i];
     const name = condition?.name ?? '';
-    if (names.has(name)) errors.push(duplicate([...path, 'name'], name));
-    else names.add(name);
     const expression = (condition?.expression ?? '').trim();
     if (expression.length === 0) {
       errors.push(required([...path, 'expression']));
@@ -162,6 +170,11 @@ function validateMatchConditions(at: FieldPath, conditions: readonly MatchCondit
     }
     if (name.length === 0) errors.push(required([...path, 'name']));
     else for (const message of qualifiedNameErrors(name)) errors.push(invalid([...path, 'name'], name, message));
+    // After the condition's own errors, and only for non-empty names (validateMatchConditions).
+    if (name.length > 0) {
+      if (names.has(name)) errors.push(duplicate([...path, 'name'], name));
+      else names.add(name);
+    }
   });
   return errors;
 }
