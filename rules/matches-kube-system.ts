@@ -1,7 +1,8 @@
 import { firstResourceMatch, KUBE_SYSTEM_WRITTEN } from '../src/kube/builtin-resources.js';
 import { isEmptySelector, selectorMatches } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
-import type { LabelSelector, Webhook } from '../src/model/types.js';
+import { systemRequestOutcome } from '../src/match/system-requests.js';
+import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext } from '../src/rule.js';
 
@@ -37,11 +38,6 @@ const SYSTEM_OPERATIONS = new Set(['*', 'CREATE', 'UPDATE', 'DELETE']);
 /** Subresources reached only by CONNECT. */
 const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy']);
 
-/** matchConditions that name kube-system or system identities may already exclude that traffic. */
-function conditionsMayExcludeSystem(webhook: Readonly<Webhook>): boolean {
-  return (webhook.matchConditions ?? []).some((condition) => /kube-system|system:/.test(condition?.expression ?? ''));
-}
-
 function describeResource(match: { group: string; resource: string; subresource: string }): string {
   const group = match.group === '' ? 'core' : match.group;
   const resource = match.resource === '*' ? `all ${group} resources` : `${match.resource}${match.subresource ? `/${match.subresource}` : ''} (${group})`;
@@ -67,13 +63,15 @@ export const rule = defineObjectRule({
     return webhooksOf(object).flatMap((entry) => {
       const { webhook } = entry;
       if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
-      if (isOptIn(webhook.objectSelector) || conditionsMayExcludeSystem(webhook)) return [];
+      if (isOptIn(webhook.objectSelector)) return [];
       for (const [j, rule] of (webhook.rules ?? []).entries()) {
         if (rule === null || rule.scope === 'Cluster') continue;
         if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
         const writable = (rule.resources ?? []).filter((entry) => !CONNECT_SUBRESOURCES.has(entry.split('/')[1] ?? ''));
         const match = firstResourceMatch(KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
         if (match === undefined) continue;
+        // matchConditions that exclude system users or kube-system let those writes through.
+        if (systemRequestOutcome(webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];
         const ignore = webhook.failurePolicy === 'Ignore';
         return [
           {

@@ -153,3 +153,31 @@ export function matchConditionCompileError(expression: string, variables: Readon
   if (type !== undefined) return `must evaluate to bool but got ${type}`;
   return undefined;
 }
+
+let evaluator: { environment: Environment; parsed: Map<string, ((context: Record<string, unknown>) => unknown) | undefined> } | undefined;
+
+/**
+ * Evaluates an expression against plain data (as a matchCondition is evaluated for a request):
+ * true or false, or undefined when it cannot be evaluated here (a syntax error, or a Kubernetes
+ * library function such as `authorizer` that cel-js does not have).
+ */
+export function evaluateCondition(expression: string, context: Record<string, unknown>): boolean | undefined {
+  if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are evaluated');
+  evaluator ??= { environment: new cel.module.Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true }), parsed: new Map() };
+  let program = evaluator.parsed.get(expression);
+  if (!evaluator.parsed.has(expression)) {
+    try {
+      program = evaluator.environment.parse(expression) as unknown as (context: Record<string, unknown>) => unknown;
+    } catch {
+      program = undefined;
+    }
+    evaluator.parsed.set(expression, program);
+  }
+  if (program === undefined) return undefined;
+  try {
+    const result = program(context);
+    return typeof result === 'boolean' ? result : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Would a webhook's matchConditions let the system's own writes in kube-system through?
+ * The conditions are evaluated (facts §5 step 5) for requests as the kubelet, the scheduler,
+ * the controller manager's service accounts and the API server itself make them. The answer is
+ * only "called" when every condition is true for one of them; a condition we cannot evaluate
+ * here (authorizer checks, say) gives "unknown", and rules stay silent rather than guess.
+ */
+import type { BuiltinMatch } from '../kube/builtin-resources.js';
+import type { MatchCondition } from '../model/types.js';
+import { evaluateCondition } from '../validate/cel.js';
+
+export interface Requester {
+  readonly username: string;
+  readonly groups: readonly string[];
+}
+
+export const SYSTEM_REQUESTERS: readonly Requester[] = [
+  { username: 'system:node:node-1', groups: ['system:nodes', 'system:authenticated'] },
+  { username: 'system:kube-scheduler', groups: ['system:authenticated'] },
+  { username: 'system:kube-controller-manager', groups: ['system:authenticated'] },
+  {
+    username: 'system:serviceaccount:kube-system:replicaset-controller',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  },
+  { username: 'system:apiserver', groups: ['system:authenticated', 'system:masters'] },
+];
+
+export type ConditionsOutcome = 'called' | 'skipped' | 'unknown';
+
+function kindOf(resource: string): string {
+  const singular = resource.endsWith('ies') ? `${resource.slice(0, -3)}y` : resource.endsWith('ses') ? resource.slice(0, -2) : resource.replace(/s$/, '');
+  return singular.charAt(0).toUpperCase() + singular.slice(1);
+}
+
+function requestFor(match: BuiltinMatch, operation: string, requester: Requester): Record<string, unknown> {
+  const resource = match.resource === '*' ? 'pods' : match.resource;
+  const group = match.group;
+  const kind = { group, version: 'v1', kind: kindOf(resource) };
+  const object = {
+    apiVersion: group === '' ? 'v1' : `${group}/v1`,
+    kind: kind.kind,
+    metadata: { name: 'system-object', namespace: 'kube-system', labels: {}, annotations: {} },
+    spec: {},
+  };
+  const request = {
+    uid: 'lint',
+    kind,
+    resource: { group, version: 'v1', resource },
+    subResource: match.subresource === '*' ? '' : match.subresource,
+    requestKind: kind,
+    requestResource: { group, version: 'v1', resource },
+    name: 'system-object',
+    namespace: 'kube-system',
+    operation,
+    userInfo: { username: requester.username, uid: '', groups: [...requester.groups], extra: {} },
+    dryRun: false,
+    options: {},
+  };
+  return {
+    request,
+    object: operation === 'DELETE' ? null : object,
+    oldObject: operation === 'CREATE' ? null : object,
+  };
+}
+
+/** Outcome for the most permissive system requester: called for one of them wins. */
+export function systemRequestOutcome(conditions: readonly (MatchCondition | null)[], match: BuiltinMatch, operations: readonly string[]): ConditionsOutcome {
+  const expressions = conditions.map((condition) => condition?.expression?.trim() ?? '').filter((e) => e !== '');
+  if (expressions.length === 0) return 'called';
+  const operation = operations.includes('*') || operations.includes('CREATE') ? 'CREATE' : operations.includes('UPDATE') ? 'UPDATE' : 'DELETE';
+  let unknown = false;
+  for (const requester of SYSTEM_REQUESTERS) {
+    const context = requestFor(match, operation, requester);
+    const results = expressions.map((expression) => evaluateCondition(expression, context));
+    // Any false skips the webhook, even when another condition could not be evaluated.
+    if (results.includes(false)) continue;
+    if (results.includes(undefined)) {
+      unknown = true;
+      continue;
+    }
+    return 'called';
+  }
+  return unknown ? 'unknown' : 'skipped';
+}
