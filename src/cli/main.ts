@@ -13,7 +13,7 @@ import { formatJson } from '../format/json.js';
 import { formatStylish } from '../format/stylish.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
 import { emitWithDefaultComments } from '../parse/emit.js';
-import { SEVERITIES, type Severity } from '../rule.js';
+import { SEVERITIES } from '../rule.js';
 import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
 import { PROJECT_ROOT, toolVersion } from './package-info.js';
 

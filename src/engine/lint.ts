@@ -66,7 +66,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
 }
 
 function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
+  return template.replace(/\{\{(\w+)\}\}/g, (_match, key: string) => {
     const value = data?.[key];
     if (value === undefined) throw new InternalError(`message placeholder {{${key}}} has no value`);
     return String(value);

@@ -32,5 +32,3 @@ export interface NamespaceObject {
   /** The written labels plus `kubernetes.io/metadata.name`, which the API server always sets. */
   readonly labels: Readonly<Record<string, string>>;
 }
-
-export type AdmissionObject = WebhookConfigurationObject;
