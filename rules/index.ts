@@ -11,6 +11,18 @@ import { rule as schema } from './schema.js';
 import { rule as sideEffects } from './side-effects.js';
 import { rule as timeoutOutOfRange } from './timeout-out-of-range.js';
 import { rule as yamlSyntax } from './yaml-syntax.js';
+import { rule as criticalResources } from './critical-resources.js';
+import { rule as selfDeadlock } from './self-deadlock.js';
+import { rule as longTimeout } from './long-timeout.js';
+import { rule as timeoutBudget } from './timeout-budget.js';
+import { rule as unknownResource } from './unknown-resource.js';
+import { rule as unreachableRule } from './unreachable-rule.js';
+import { rule as wildcardRule } from './wildcard-rule.js';
+import { rule as matchPolicyExact } from './match-policy-exact.js';
+import { rule as caBundle } from './ca-bundle.js';
+import { rule as clientConfigUrl } from './client-config-url.js';
+import { rule as admissionReviewVersions } from './admission-review-versions.js';
+import { rule as matchConditionNullObject } from './match-condition-null-object.js';
 
 export const rules: readonly Rule[] = [
   yamlSyntax,
@@ -24,4 +36,16 @@ export const rules: readonly Rule[] = [
   editableObjectSelector,
   matchesKubeSystem,
   nonIdempotentMutator,
+  criticalResources,
+  selfDeadlock,
+  longTimeout,
+  timeoutBudget,
+  unknownResource,
+  unreachableRule,
+  wildcardRule,
+  matchPolicyExact,
+  caBundle,
+  clientConfigUrl,
+  admissionReviewVersions,
+  matchConditionNullObject,
 ] as Rule[];

@@ -1,18 +1,13 @@
 import { firstResourceMatch, KUBE_SYSTEM_WRITTEN } from '../src/kube/builtin-resources.js';
+import { namespaceLabels } from '../src/match/namespaces.js';
 import { isEmptySelector, selectorMatches } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { systemRequestOutcome } from '../src/match/system-requests.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
 
 const KUBE_SYSTEM = 'kube-system';
-
-/** kube-system's labels: the API server's name label plus whatever a manifest in the run adds. */
-export function kubeSystemLabels(context: RuleContext): Record<string, string> {
-  const manifest = context.namespaces.find((namespace) => namespace.name === KUBE_SYSTEM);
-  return { ...(manifest?.labels ?? {}), [NAMESPACE_NAME_LABEL]: KUBE_SYSTEM };
-}
 
 /** Label keys that kube-system's own objects carry (CoreDNS, kube-proxy, static pods). */
 function isSystemLabelKey(key: string): boolean {
@@ -59,7 +54,7 @@ export const rule = defineObjectRule({
     help: `Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]), or narrow the rules to the resources the webhook needs.`,
   },
   check(object, context) {
-    const labels = kubeSystemLabels(context);
+    const labels = namespaceLabels(context, KUBE_SYSTEM);
     return webhooksOf(object).flatMap((entry) => {
       const { webhook } = entry;
       if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];

@@ -4,6 +4,7 @@
  * throws on user input; the engine turns violations into findings.
  */
 import type { FieldPath } from './field-path.js';
+import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
 import type { NamespaceObject, WebhookConfigurationObject } from './model/objects.js';
 import type { WebhookConfigurationKind } from './model/types.js';
@@ -25,6 +26,16 @@ export interface RuleMeta<MessageId extends string = string> {
   readonly help: string;
   /** Whether the rule needs an object whose field types are right (almost all do). */
   readonly needsDecodableObject?: boolean;
+  /** Settings the user may change (`--rule-option <id>.<name>=<value>`), with their defaults. */
+  readonly options?: Readonly<Record<string, RuleOption>>;
+}
+
+export interface RuleOption {
+  readonly type: 'number' | 'string';
+  readonly default: number | string;
+  readonly description: string;
+  /** For numbers: the smallest allowed value. */
+  readonly minimum?: number;
 }
 
 export interface Violation<MessageId extends string = string> {
@@ -47,6 +58,10 @@ export interface RuleContext {
   readonly kubeVersion: KubeVersion;
   /** Namespace label keys the user trusts not to be editable by namespace owners. */
   readonly trustedNamespaceLabels: readonly string[];
+  /** The built-in APIs of the target version plus the CRDs of the run. */
+  readonly discovery: Discovery;
+  /** The value of one of the rule's options (its default unless the user set it). */
+  option(meta: RuleMeta, name: string): number | string;
 }
 
 export interface ObjectRule<MessageId extends string = string> {

@@ -11,6 +11,7 @@ export interface LintTextOptions {
   readonly kubeVersion?: string;
   readonly trustedNamespaceLabels?: readonly string[];
   readonly severityOverrides?: ReadonlyMap<string, SeverityOverride>;
+  readonly ruleOptions?: ReadonlyMap<string, Readonly<Record<string, number | string>>>;
 }
 
 export function selectRules(only: readonly string[] | undefined): readonly Rule[] {
@@ -27,6 +28,7 @@ export async function lintText(text: string, options: LintTextOptions = {}): Pro
     kubeVersion: options.kubeVersion ? parseKubeVersion(options.kubeVersion) : DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: options.trustedNamespaceLabels ?? [],
     severityOverrides: options.severityOverrides ?? new Map(),
+    ruleOptions: options.ruleOptions ?? new Map(),
     toolVersion: 'test',
     readStdin: () => new TextEncoder().encode(text),
   });

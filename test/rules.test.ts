@@ -2,8 +2,8 @@
  * Golden fixtures, one folder per rule: fixtures/<rule-id>/invalid/*.yaml must produce exactly
  * the findings in the neighbouring .expected.txt (one line each:
  * `line:col-endLine:endCol severity fieldPath webhook | message`), and
- * fixtures/<rule-id>/valid/*.yaml none of that rule. A leading `# kube-version: 1.21` or
- * `# trusted-namespace-label: key` comment sets that option. `UPDATE_FIXTURES=1 npx vitest run
+ * fixtures/<rule-id>/valid/*.yaml none of that rule. A leading `# kube-version: 1.21`,
+ * `# trusted-namespace-label: key` or `# rule-option: <id>.<name>=<value>` comment sets that option. `UPDATE_FIXTURES=1 npx vitest run
  * test/rules.test.ts` rewrites the .expected.txt files: review the diff before committing.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,11 @@ const STRUCTURAL = new Set(['yaml-syntax', 'schema', 'api-validation']);
 function optionsFrom(text: string): LintTextOptions {
   const kubeVersion = /^# kube-version: (\S+)/m.exec(text)?.[1];
   const trusted = [...text.matchAll(/^# trusted-namespace-label: (\S+)/gm)].map((m) => m[1]!);
-  return { ...(kubeVersion ? { kubeVersion } : {}), trustedNamespaceLabels: trusted };
+  const ruleOptions = new Map<string, Record<string, number | string>>();
+  for (const [, id, name, value] of text.matchAll(/^# rule-option: ([a-z0-9-]+)\.(\w+)=(\S+)/gm)) {
+    ruleOptions.set(id!, { ...ruleOptions.get(id!), [name!]: Number.isNaN(Number(value)) ? value! : Number(value) });
+  }
+  return { ...(kubeVersion ? { kubeVersion } : {}), trustedNamespaceLabels: trusted, ruleOptions };
 }
 
 function describeFinding(f: Finding): string {

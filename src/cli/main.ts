@@ -35,6 +35,7 @@ interface LintFlags {
   quiet?: boolean;
   kubeVersion?: string;
   rule: string[];
+  ruleOption: string[];
   trustedNamespaceLabel: string[];
 }
 
@@ -50,6 +51,31 @@ function parseRuleOverrides(specs: readonly string[]): Map<string, SeverityOverr
     overrides.set(match[1]!, match[2] as SeverityOverride);
   }
   return overrides;
+}
+
+function parseRuleOptions(specs: readonly string[]): Map<string, Record<string, number | string>> {
+  const options = new Map<string, Record<string, number | string>>();
+  for (const spec of specs) {
+    const match = /^([a-z0-9-]+)\.([A-Za-z0-9]+)=(.*)$/.exec(spec.trim());
+    if (!match) throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, 'e.g. --rule-option long-timeout.thresholdSeconds=10');
+    const [, id, name, raw] = match as unknown as [string, string, string, string];
+    const rule = rules.find((candidate) => candidate.meta.id === id);
+    if (!rule) throw new UsageError(`--rule-option: unknown rule "${id}"`, 'admission-lint rules lists them');
+    const declared = rule.meta.options?.[name];
+    if (!declared) {
+      const known = Object.keys(rule.meta.options ?? {});
+      throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(', ')}` : 'it has no options');
+    }
+    let value: number | string = raw;
+    if (declared.type === 'number') {
+      value = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(value) || (declared.minimum !== undefined && value < declared.minimum)) {
+        throw new UsageError(`--rule-option ${id}.${name}: "${raw}" is not a number${declared.minimum !== undefined ? ` of at least ${declared.minimum}` : ''}`);
+      }
+    }
+    options.set(id, { ...options.get(id), [name]: value });
+  }
+  return options;
 }
 
 function useColor(flags: { color: boolean; output?: string }, io: Io): boolean {
@@ -83,7 +109,9 @@ function onlyErrors(report: Report): Report {
 
 async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<number> {
   const severityOverrides = parseRuleOverrides(flags.rule);
+  const ruleOptions = parseRuleOptions(flags.ruleOption);
   const report = await lint({
+    ruleOptions,
     paths: paths.length > 0 ? paths : ['.'],
     rules,
     kubeVersion: flags.kubeVersion ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION,
@@ -142,6 +170,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('-q, --quiet', 'report errors only')
     .option('--kube-version <version>', `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`)
     .option('--rule <id=severity>', 'set a rule to off, info, warning or error (repeatable)', collect, [])
+    .option('--rule-option <id.name=value>', "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect, [])
     .option('--trusted-namespace-label <key>', 'a namespace label key that namespace owners cannot change (repeatable)', collect, [])
     .action(async (paths: string[], flags: LintFlags) => setExit(await runLint(paths, flags, io)));
 

@@ -4,10 +4,11 @@
  * across files.
  */
 import { InternalError } from '../errors.js';
+import { Discovery } from '../kube/discovery/discovery.js';
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import type { KubeVersion } from '../kube/version.js';
 import { expandPaths, readSource, readStdinSync } from '../load/sources.js';
-import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
 import { KustomizePatches } from '../parse/kustomization.js';
 import { parseFile, type ParsedFile } from '../parse/yaml.js';
@@ -24,6 +25,8 @@ export interface LintOptions {
   readonly trustedNamespaceLabels: readonly string[];
   /** Per rule id: a severity that replaces the rule's, or 'off'. */
   readonly severityOverrides: ReadonlyMap<string, SeverityOverride>;
+  /** Per rule id: option values the user set (validated against the rule's options). */
+  readonly ruleOptions?: ReadonlyMap<string, Readonly<Record<string, number | string>>>;
   readonly toolVersion: string;
   readonly readStdin?: () => Uint8Array;
 }
@@ -32,6 +35,7 @@ export interface LintRun {
   readonly files: readonly ParsedFile[];
   readonly webhookConfigurations: readonly WebhookConfigurationObject[];
   readonly namespaces: readonly NamespaceObject[];
+  readonly customResourceDefinitions: readonly CustomResourceDefinitionObject[];
   readonly documents: number;
   readonly skipped: number;
 }
@@ -41,6 +45,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const files: ParsedFile[] = [];
   const webhookConfigurations: WebhookConfigurationObject[] = [];
   const namespaces: NamespaceObject[] = [];
+  const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
   let documents = 0;
   let skipped = 0;
   const kustomizePatches = new KustomizePatches();
@@ -57,12 +62,17 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       const recognized = recognize(manifest);
       if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
       else if (recognized.type === 'namespace') namespaces.push(recognized.object);
+      else if (recognized.type === 'custom-resource-definition') {
+        // Read for discovery, not linted: still one of the "other documents".
+        customResourceDefinitions.push(recognized.object);
+        skipped++;
+      }
       else if (recognized.type === 'unreadable') problems.push(recognized.problem);
       else skipped++;
     }
     files.push(problems.length === parsed.problems.length ? parsed : { ...parsed, problems });
   }
-  return { files, webhookConfigurations, namespaces, documents, skipped };
+  return { files, webhookConfigurations, namespaces, customResourceDefinitions, documents, skipped };
 }
 
 function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
@@ -88,11 +98,19 @@ export async function lint(options: LintOptions): Promise<Report> {
   if (run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
   const findings: Finding[] = [];
   const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
+  const discovery = new Discovery(options.kubeVersion);
+  for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
   const context: RuleContext = {
     webhookConfigurations: run.webhookConfigurations,
     namespaces: run.namespaces,
     kubeVersion: options.kubeVersion,
     trustedNamespaceLabels: options.trustedNamespaceLabels,
+    discovery,
+    option(meta, name) {
+      const declared = meta.options?.[name];
+      if (declared === undefined) throw new InternalError(`rule ${meta.id} reads an option "${name}" it does not declare`);
+      return options.ruleOptions?.get(meta.id)?.[name] ?? declared.default;
+    },
   };
 
   for (const rule of enabled) {

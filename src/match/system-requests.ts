@@ -32,25 +32,36 @@ function kindOf(resource: string): string {
   return singular.charAt(0).toUpperCase() + singular.slice(1);
 }
 
-function requestFor(match: BuiltinMatch, operation: string, requester: Requester): Record<string, unknown> {
-  const resource = match.resource === '*' ? 'pods' : match.resource;
-  const group = match.group;
+export interface CelRequest {
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly operation: string;
+  /** null for cluster-scoped objects. */
+  readonly namespace: string | null;
+  readonly requester: Requester;
+}
+
+/** The variables a matchCondition sees (object, oldObject, request) for such a request. */
+export function celVariables(spec: CelRequest): Record<string, unknown> {
+  const { group, resource, operation, requester } = spec;
   const kind = { group, version: 'v1', kind: kindOf(resource) };
   const object = {
     apiVersion: group === '' ? 'v1' : `${group}/v1`,
     kind: kind.kind,
-    metadata: { name: 'system-object', namespace: 'kube-system', labels: {}, annotations: {} },
+    metadata: { name: 'system-object', ...(spec.namespace === null ? {} : { namespace: spec.namespace }), labels: {}, annotations: {} },
     spec: {},
   };
   const request = {
     uid: 'lint',
     kind,
     resource: { group, version: 'v1', resource },
-    subResource: match.subresource === '*' ? '' : match.subresource,
+    subResource: spec.subresource,
     requestKind: kind,
     requestResource: { group, version: 'v1', resource },
     name: 'system-object',
-    namespace: 'kube-system',
+    // AdmissionRequest.namespace is "" for cluster-scoped objects.
+    namespace: spec.namespace ?? '',
     operation,
     userInfo: { username: requester.username, uid: '', groups: [...requester.groups], extra: {} },
     dryRun: false,
@@ -63,14 +74,16 @@ function requestFor(match: BuiltinMatch, operation: string, requester: Requester
   };
 }
 
-/** Outcome for the most permissive system requester: called for one of them wins. */
-export function systemRequestOutcome(conditions: readonly (MatchCondition | null)[], match: BuiltinMatch, operations: readonly string[]): ConditionsOutcome {
+/**
+ * The outcome over several requests: "called" when every condition is true for one of them,
+ * "skipped" when some condition is false for each, "unknown" otherwise.
+ */
+export function conditionsOutcome(conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): ConditionsOutcome {
   const expressions = conditions.map((condition) => condition?.expression?.trim() ?? '').filter((e) => e !== '');
   if (expressions.length === 0) return 'called';
-  const operation = operations.includes('*') || operations.includes('CREATE') ? 'CREATE' : operations.includes('UPDATE') ? 'UPDATE' : 'DELETE';
   let unknown = false;
-  for (const requester of SYSTEM_REQUESTERS) {
-    const context = requestFor(match, operation, requester);
+  for (const request of requests) {
+    const context = celVariables(request);
     const results = expressions.map((expression) => evaluateCondition(expression, context));
     // Any false skips the webhook, even when another condition could not be evaluated.
     if (results.includes(false)) continue;
@@ -81,4 +94,15 @@ export function systemRequestOutcome(conditions: readonly (MatchCondition | null
     return 'called';
   }
   return unknown ? 'unknown' : 'skipped';
+}
+
+/** Outcome for the system's own writes of `match` in kube-system: called for one requester wins. */
+export function systemRequestOutcome(conditions: readonly (MatchCondition | null)[], match: BuiltinMatch, operations: readonly string[]): ConditionsOutcome {
+  const operation = operations.includes('*') || operations.includes('CREATE') ? 'CREATE' : operations.includes('UPDATE') ? 'UPDATE' : 'DELETE';
+  const resource = match.resource === '*' ? 'pods' : match.resource;
+  const subresource = match.subresource === '*' ? '' : match.subresource;
+  return conditionsOutcome(
+    conditions,
+    SYSTEM_REQUESTERS.map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })),
+  );
 }

@@ -32,3 +32,15 @@ export interface NamespaceObject {
   /** The written labels plus `kubernetes.io/metadata.name`, which the API server always sets. */
   readonly labels: Readonly<Record<string, string>>;
 }
+
+export interface CustomResourceDefinitionObject {
+  readonly category: 'custom-resource-definition';
+  readonly manifest: Manifest;
+  readonly group: string;
+  readonly plural: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /** Served versions. */
+  readonly versions: readonly string[];
+  readonly subresources: readonly string[];
+}

@@ -5,7 +5,7 @@
 import { defaultWebhookConfiguration } from '../defaults/webhooks.js';
 import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema, type SchemaProblem } from '../validate/schema.js';
-import type { NamespaceObject, WebhookConfigurationObject } from './objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, WebhookConfigurationObject } from './objects.js';
 import { ADMISSION_GROUP, isWebhookApiVersion, isWebhookConfigurationKind, type WebhookConfiguration } from './types.js';
 
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -13,6 +13,7 @@ export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 export type Recognized =
   | { readonly type: 'webhook-configuration'; readonly object: WebhookConfigurationObject }
   | { readonly type: 'namespace'; readonly object: NamespaceObject }
+  | { readonly type: 'custom-resource-definition'; readonly object: CustomResourceDefinitionObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   | { readonly type: 'other' };
 
@@ -33,7 +34,38 @@ export function recognize(manifest: Manifest): Recognized {
     const namespace = buildNamespace(manifest, read.value);
     return namespace ? { type: 'namespace', object: namespace } : { type: 'other' };
   }
+  if (kind === 'CustomResourceDefinition' && apiVersion === 'apiextensions.k8s.io/v1') {
+    const read = manifest.toValue();
+    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
+    const crd = buildCustomResourceDefinition(manifest, read.value);
+    return crd ? { type: 'custom-resource-definition', object: crd } : { type: 'other' };
+  }
   return { type: 'other' };
+}
+
+/** What discovery needs of a CRD; one that lacks its group, names or versions is ignored. */
+function buildCustomResourceDefinition(manifest: Manifest, written: unknown): CustomResourceDefinitionObject | undefined {
+  if (!isRecord(written) || !isRecord(written.spec)) return undefined;
+  const { group, names, scope, versions } = written.spec;
+  if (typeof group !== 'string' || !isRecord(names) || typeof names.plural !== 'string' || !Array.isArray(versions)) return undefined;
+  const served = versions.filter((v): v is Record<string, unknown> => isRecord(v) && typeof v.name === 'string' && v.served !== false);
+  const subresources = new Set<string>();
+  for (const version of served) {
+    if (isRecord(version.subresources)) {
+      if (version.subresources.status !== undefined) subresources.add('status');
+      if (version.subresources.scale !== undefined) subresources.add('scale');
+    }
+  }
+  return {
+    category: 'custom-resource-definition',
+    manifest,
+    group,
+    plural: names.plural,
+    kind: typeof names.kind === 'string' ? names.kind : names.plural,
+    namespaced: scope !== 'Cluster',
+    versions: served.map((v) => v.name as string),
+    subresources: [...subresources],
+  };
 }
 
 function buildWebhookConfiguration(manifest: Manifest, kind: WebhookConfiguration['kind'], apiVersion: string, written: unknown): WebhookConfigurationObject {

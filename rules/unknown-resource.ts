@@ -1,0 +1,16 @@
+// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
+import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+
+export const rule = defineObjectRule({
+  meta: {
+    id: 'unknown-resource',
+    title: 'A rule names a built-in resource, subresource or version that does not exist',
+    severity: 'warning',
+    appliesTo: ALL_WEBHOOK_KINDS,
+    messages: { todo: 'not implemented' },
+    help: 'not implemented',
+  },
+  check() {
+    return [];
+  },
+});

@@ -1,0 +1,16 @@
+// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
+import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+
+export const rule = defineObjectRule({
+  meta: {
+    id: 'wildcard-rule',
+    title: 'A Fail webhook matches every resource or API group',
+    severity: 'warning',
+    appliesTo: ALL_WEBHOOK_KINDS,
+    messages: { todo: 'not implemented' },
+    help: 'not implemented',
+  },
+  check() {
+    return [];
+  },
+});

@@ -1,0 +1,154 @@
+/**
+ * Does the API server call this webhook for this request? The one implementation of facts §5
+ * (k8s.io/apiserver plugin/webhook/generic/webhook.go ShouldCallHook and the predicates), used
+ * by every rule that reasons about what a webhook intercepts.
+ */
+import type { Discovery, GroupVersionResource } from '../kube/discovery/discovery.js';
+import type { LabelSelector, RuleWithOperations, Webhook } from '../model/types.js';
+import { isEmptySelector, selectorMatches, type Labels } from './selector.js';
+
+export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export interface AdmissionRequest {
+  readonly operation: Operation;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  /** "" for the main resource. */
+  readonly subresource: string;
+  /**
+   * The request's namespace: null for cluster-scoped objects; for a Namespace object, its own
+   * name (as the API server sets it).
+   */
+  readonly namespace: string | null;
+  /**
+   * Labels of the request's Namespace as stored (or, for a Namespace CREATE/UPDATE, the
+   * incoming object's labels). Undefined when unknown.
+   */
+  readonly namespaceLabels?: Labels;
+  /** The new object's labels; null when there is no new object (DELETE, CONNECT); undefined when unknown. */
+  readonly objectLabels?: Labels | null;
+  /** The old object's labels; null when there is none (CREATE, CONNECT); undefined when unknown. */
+  readonly oldObjectLabels?: Labels | null;
+}
+
+export type NotCalledReason = 'exempt-kind' | 'no-rule' | 'namespace-selector' | 'object-selector';
+
+export type MatchOutcome =
+  | {
+      readonly called: true;
+      /** Index of the first matching rule. */
+      readonly rule: number;
+      /** Set when the rule matched an equivalent resource (matchPolicy: Equivalent), not the request's own. */
+      readonly equivalent: GroupVersionResource | null;
+      /** Conditions the API server evaluates before calling (cannot be decided from the request alone). */
+      readonly dependsOnMatchConditions: boolean;
+    }
+  | { readonly called: false; readonly reason: NotCalledReason }
+  | {
+      /** A selector needs labels the request does not give. */
+      readonly called: 'unknown';
+      readonly rule: number;
+      readonly unknown: 'namespace-labels' | 'object-labels';
+    };
+
+/** facts §7: requests for these kinds never reach any webhook. */
+export const EXEMPT_ADMISSION_RESOURCES: ReadonlySet<string> = new Set([
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+]);
+
+export function isExemptRequest(group: string, resource: string): boolean {
+  return group === 'admissionregistration.k8s.io' && EXEMPT_ADMISSION_RESOURCES.has(resource);
+}
+
+const isNamespaceResource = (group: string, resource: string): boolean => group === '' && resource === 'namespaces';
+
+function nameMatches(pattern: string, value: string): boolean {
+  return pattern === '*' || pattern === value;
+}
+
+/** One rule entry against a resource/subresource pair (rules.go: split at the first '/'). */
+function resourceEntryMatches(entry: string, resource: string, subresource: string): boolean {
+  const slash = entry.indexOf('/');
+  const resourcePart = slash < 0 ? entry : entry.slice(0, slash);
+  const subresourcePart = slash < 0 ? '' : entry.slice(slash + 1);
+  return nameMatches(resourcePart, resource) && nameMatches(subresourcePart, subresource);
+}
+
+function scopeMatches(scope: string | undefined, request: Pick<AdmissionRequest, 'group' | 'version' | 'resource' | 'namespace'>): boolean {
+  switch (scope ?? '*') {
+    case 'Namespaced':
+      return request.namespace !== null && !isNamespaceResource(request.group, request.resource);
+    case 'Cluster':
+      return request.namespace === null || (isNamespaceResource(request.group, request.resource) && request.version === 'v1');
+    default:
+      return true;
+  }
+}
+
+export function ruleMatches(rule: RuleWithOperations, request: Pick<AdmissionRequest, 'operation' | 'group' | 'version' | 'resource' | 'subresource' | 'namespace'>): boolean {
+  return (
+    scopeMatches(rule.scope, request) &&
+    (rule.operations ?? []).some((operation) => operation === '*' || operation === request.operation) &&
+    (rule.apiGroups ?? []).some((group) => nameMatches(group, request.group)) &&
+    (rule.apiVersions ?? []).some((version) => nameMatches(version, request.version)) &&
+    (rule.resources ?? []).some((entry) => resourceEntryMatches(entry, request.resource, request.subresource))
+  );
+}
+
+/** The first rule that matches, exactly or (matchPolicy Equivalent) through another version of the resource. */
+export function matchingRule(webhook: Readonly<Webhook>, request: AdmissionRequest, discovery: Discovery | undefined): { rule: number; equivalent: GroupVersionResource | null } | undefined {
+  const rules = webhook.rules ?? [];
+  const exact = rules.findIndex((rule) => rule !== null && ruleMatches(rule, request));
+  if (exact >= 0) return { rule: exact, equivalent: null };
+  if ((webhook.matchPolicy ?? 'Equivalent') !== 'Equivalent' || discovery === undefined) return undefined;
+  const equivalents = discovery.equivalents(request);
+  for (const [index, rule] of rules.entries()) {
+    if (rule === null) continue;
+    for (const equivalent of equivalents) {
+      const candidate = { ...request, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
+      if (ruleMatches(rule, candidate)) return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
+    }
+  }
+  return undefined;
+}
+
+function namespaceSelectorOutcome(selector: LabelSelector | undefined, request: AdmissionRequest): boolean | 'unknown' {
+  // Cluster-scoped objects other than Namespaces are never filtered by namespace.
+  if (request.namespace === null && !isNamespaceResource(request.group, request.resource)) return true;
+  if (isEmptySelector(selector)) return true;
+  const ownLabels = isNamespaceResource(request.group, request.resource) && request.subresource === '' && (request.operation === 'CREATE' || request.operation === 'UPDATE');
+  const labels = ownLabels ? (request.objectLabels ?? request.namespaceLabels) : request.namespaceLabels;
+  if (labels === undefined || labels === null) return 'unknown';
+  return selectorMatches(selector, labels) === true;
+}
+
+function objectSelectorOutcome(selector: LabelSelector | undefined, request: AdmissionRequest): boolean | 'unknown' {
+  if (isEmptySelector(selector)) return true;
+  // CONNECT carries options, not an object with labels: a non-empty selector never matches.
+  if (request.operation === 'CONNECT') return false;
+  const candidates = [request.objectLabels, request.oldObjectLabels];
+  if (candidates.some((labels) => labels !== undefined && labels !== null && selectorMatches(selector, labels) === true)) return true;
+  if (candidates.some((labels) => labels === undefined)) return 'unknown';
+  return false;
+}
+
+export function matchWebhook(webhook: Readonly<Webhook>, request: AdmissionRequest, discovery?: Discovery): MatchOutcome {
+  if (isExemptRequest(request.group, request.resource)) return { called: false, reason: 'exempt-kind' };
+  const rule = matchingRule(webhook, request, discovery);
+  // The API server evaluates the selectors first, but without a matching rule nothing else matters.
+  if (rule === undefined) return { called: false, reason: 'no-rule' };
+  const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request);
+  if (namespaceOk === false) return { called: false, reason: 'namespace-selector' };
+  const objectOk = objectSelectorOutcome(webhook.objectSelector, request);
+  if (objectOk === false) return { called: false, reason: 'object-selector' };
+  if (namespaceOk === 'unknown') return { called: 'unknown', rule: rule.rule, unknown: 'namespace-labels' };
+  if (objectOk === 'unknown') return { called: 'unknown', rule: rule.rule, unknown: 'object-labels' };
+  return { called: true, rule: rule.rule, equivalent: rule.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+}
