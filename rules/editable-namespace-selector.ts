@@ -1,5 +1,6 @@
 import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys } from '../src/match/selector.js';
+import { isAtLeast } from '../src/kube/version.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
@@ -21,10 +22,11 @@ export const rule = defineObjectRule({
     help: `Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and pass it to --trusted-namespace-label.`,
   },
   check(object, context) {
-    const trusted = new Set([NAMESPACE_NAME_LABEL, ...context.trustedNamespaceLabels]);
+    // The API server sets (and guards) the name label only from Kubernetes 1.21.
+    const trusted = new Set([...(isAtLeast(context.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...context.trustedNamespaceLabels]);
     return webhooksOf(object).flatMap((entry) => {
       // Rules that only match cluster-scoped objects never consult the selector.
-      if (!namespaceSelectorApplies(entry.webhook.rules)) return [];
+      if (!namespaceSelectorApplies(entry.webhook.rules, context.discovery)) return [];
       const at = [...entry.path, 'namespaceSelector'];
       return selectorKeys(entry.webhook.namespaceSelector)
         .filter(({ key }) => !trusted.has(key))

@@ -1,4 +1,6 @@
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
+import { webhooksOf } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 
 export const rule = defineObjectRule({
   meta: {
@@ -6,17 +8,29 @@ export const rule = defineObjectRule({
     title: 'A field has the wrong type or is not a field of the v1 API types',
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
-    messages: { schema: '{{message}}' },
+    messages: {
+      schema: '{{message}}',
+      matchConditionsTooNew:
+        'matchConditions needs Kubernetes 1.28 or newer (target: {{target}}): older API servers drop or reject the field, and the webhook is then called for every request its rules match',
+    },
     help: 'Match the admissionregistration.k8s.io/v1 types: check the field name and its indentation, and quote values that YAML would read as numbers or booleans.',
     // Runs on every object: it is what tells the user why the other rules did not.
     needsDecodableObject: false,
   },
-  check(object) {
-    return object.schemaProblems.map((problem) => ({
-      messageId: 'schema' as const,
+  check(object, context) {
+    const violations: Violation<'schema' | 'matchConditionsTooNew'>[] = object.schemaProblems.map((problem) => ({
+      messageId: 'schema',
       data: { message: problem.message },
       path: problem.path,
       part: problem.part,
     }));
+    if (object.decodable && !isAtLeast(context.kubeVersion, 1, 28)) {
+      for (const entry of webhooksOf(object)) {
+        if (entry.webhook.matchConditions != null) {
+          violations.push({ messageId: 'matchConditionsTooNew', data: { target: formatKubeVersion(context.kubeVersion) }, path: [...entry.path, 'matchConditions'], part: 'key' });
+        }
+      }
+    }
+    return violations;
   },
 });

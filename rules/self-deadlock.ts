@@ -1,5 +1,45 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
+import { namespaceLabels } from '../src/match/namespaces.js';
+import { matchWebhook } from '../src/match/request.js';
+import { conditionsOutcome, type Requester } from '../src/match/system-requests.js';
+import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
+import type { LabelSelector } from '../src/model/types.js';
+import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+
+const controller = (name: string): Requester => ({
+  username: `system:serviceaccount:kube-system:${name}`,
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+});
+
+/** Whoever installs or upgrades the webhook's workload (Helm, kubectl, a GitOps controller). */
+const INSTALLER: Requester = { username: 'cluster-admin', groups: ['system:masters', 'system:authenticated'] };
+
+interface Candidate {
+  readonly group: string;
+  readonly resource: string;
+  /** Who creates these objects when the webhook's pods are replaced, rolled out or reinstalled. */
+  readonly requesters: readonly Requester[];
+}
+
+/** In this order: the first one the webhook intercepts is named. */
+const CANDIDATES: readonly Candidate[] = [
+  { group: '', resource: 'pods', requesters: [controller('replicaset-controller'), controller('daemon-set-controller'), controller('statefulset-controller')] },
+  { group: 'apps', resource: 'replicasets', requesters: [controller('deployment-controller')] },
+  { group: 'apps', resource: 'deployments', requesters: [INSTALLER] },
+  { group: 'apps', resource: 'statefulsets', requesters: [INSTALLER] },
+  { group: 'apps', resource: 'daemonsets', requesters: [INSTALLER] },
+];
+
+/**
+ * Whether the selector has a requirement that a label on the namespace would make false
+ * (NotIn, DoesNotExist) on a key other than the name label: an opt-out switch that the
+ * webhook's own namespace may well carry, which we cannot see without its manifest.
+ */
+function hasOptOut(selector: LabelSelector | undefined): boolean {
+  return (selector?.matchExpressions ?? []).some(
+    (requirement) => requirement !== null && requirement.key !== NAMESPACE_NAME_LABEL && (requirement.operator === 'NotIn' || requirement.operator === 'DoesNotExist'),
+  );
+}
 
 export const rule = defineObjectRule({
   meta: {
@@ -7,10 +47,57 @@ export const rule = defineObjectRule({
     title: 'A Fail webhook intercepts the creation of its own pods',
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      pods:
+        'webhook "{{webhook}}" is served from namespace {{namespace}} (Service {{service}}) and intercepts CREATE of pods there with failurePolicy Fail{{defaulted}}: when its pods are gone, the API server rejects their replacements, because nothing can answer for them',
+      workloads:
+        'webhook "{{webhook}}" is served from namespace {{namespace}} (Service {{service}}) and intercepts CREATE of {{resource}} there with failurePolicy Fail{{defaulted}}: while it is down, a rollout or reinstall of its own workload is rejected, so it cannot be brought back that way',
+    },
+    help: `Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
-  check() {
-    return [];
+  check(object, context) {
+    return webhooksOf(object).flatMap((entry) => {
+      const { webhook } = entry;
+      const service = webhook.clientConfig?.service;
+      const namespace = service?.namespace;
+      if (typeof namespace !== 'string' || namespace === '' || webhook.failurePolicy !== 'Fail') return [];
+      const labels = namespaceLabels(context, namespace);
+      const manifestKnown = context.namespaces.some((ns) => ns.name === namespace);
+      for (const candidate of CANDIDATES) {
+        const outcome = matchWebhook(
+          webhook,
+          {
+            operation: 'CREATE',
+            group: candidate.group,
+            version: 'v1',
+            resource: candidate.resource,
+            subresource: '',
+            namespace,
+            namespaceLabels: labels,
+            // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
+            oldObjectLabels: null,
+          },
+          context.discovery,
+        );
+        if (outcome.called !== true) continue;
+        if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
+        const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: '', operation: 'CREATE', namespace, requester }));
+        if (conditionsOutcome(webhook.matchConditions ?? [], requests) !== 'called') continue;
+        return [
+          {
+            messageId: candidate.resource === 'pods' ? ('pods' as const) : ('workloads' as const),
+            data: {
+              webhook: entry.label,
+              namespace,
+              service: `${namespace}/${service?.name ?? ''}`,
+              resource: candidate.resource,
+              defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+            },
+            path: [...entry.path, 'rules', outcome.rule],
+          },
+        ];
+      }
+      return [];
+    });
   },
 });

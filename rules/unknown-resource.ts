@@ -1,5 +1,190 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import type { Discovery, ResourceInfo } from '../src/kube/discovery/discovery.js';
+import { BUILTIN_GROUP_VERSIONS } from '../src/kube/discovery/builtin-data.js';
+import type { FieldPath } from '../src/field-path.js';
+import { formatKubeVersion, type KubeVersion } from '../src/kube/version.js';
+import type { RuleWithOperations } from '../src/model/types.js';
+import { webhooksOf } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+
+// ─── Shared with unreachable-rule, wildcard-rule and match-policy-exact ───
+
+/** A rule's resources entry split at the first '/' (rules.go): "pods/log" → pods + log; "pods" → pods + "". */
+export function splitEntry(entry: string): { resource: string; subresource: string } {
+  const slash = entry.indexOf('/');
+  return slash < 0 ? { resource: entry, subresource: '' } : { resource: entry.slice(0, slash), subresource: entry.slice(slash + 1) };
+}
+
+/** Every group is named (no `*`) and known to discovery: built in (in any version the data knows) or defined by a CRD of the run. */
+export function allGroupsKnown(discovery: Discovery, groups: readonly string[]): boolean {
+  return groups.length > 0 && groups.every((group) => group !== '*' && (discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group)));
+}
+
+/** The versions of `group` that the rule's apiVersions select and the target version serves. */
+export function selectedVersions(discovery: Discovery, group: string, versions: readonly string[]): string[] {
+  const served = discovery.versions(group);
+  return versions.includes('*') ? [...served] : served.filter((version) => versions.includes(version));
+}
+
+/** One (group, version, resource, subresource) that a rule entry matches. */
+export interface EntryTarget {
+  readonly info: ResourceInfo;
+  /** "" for the main resource. */
+  readonly subresource: string;
+}
+
+/** What one resources entry of a rule matches among the resources discovery knows, over the rule's groups and versions. */
+export function entryTargets(discovery: Discovery, rule: Readonly<RuleWithOperations>, entry: string): EntryTarget[] {
+  const { resource, subresource } = splitEntry(entry);
+  const targets: EntryTarget[] = [];
+  for (const group of rule.apiGroups ?? []) {
+    for (const version of selectedVersions(discovery, group, rule.apiVersions ?? [])) {
+      const infos = resource === '*' ? discovery.resources(group, version) : [discovery.resource(group, version, resource)];
+      for (const info of infos) {
+        if (info === undefined) continue;
+        if (subresource === '*') {
+          targets.push({ info, subresource: '' });
+          for (const sub of info.subresources) targets.push({ info, subresource: sub });
+        } else if (subresource === '' || info.subresources.has(subresource)) {
+          targets.push({ info, subresource });
+        }
+      }
+    }
+  }
+  return targets;
+}
+
+export function describeGroup(group: string): string {
+  return group === '' ? 'the core group ("")' : `"${group}"`;
+}
+
+export function describeGroups(groups: readonly string[]): string {
+  const names = groups.map(describeGroup);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+export function groupVersion(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+// ─── History of the built-in APIs (for "removed in 1.22" / "served from 1.37") ───
+
+const minorOf = (version: string): number => Number(version.split('.')[1]);
+
+function groupHistory(group: string, at: KubeVersion): string {
+  const entries = BUILTIN_GROUP_VERSIONS.filter((entry) => entry.group === group);
+  const removed = entries.map((entry) => entry.removed).filter((r): r is `1.${number}` => r !== undefined && minorOf(r) <= at.minor);
+  const later = entries.filter((entry) => minorOf(entry.since) > at.minor).map((entry) => entry.since);
+  if (later.length > 0) return `served from ${later.sort((a, b) => minorOf(a) - minorOf(b))[0]}`;
+  if (removed.length > 0) return `removed in ${removed.sort((a, b) => minorOf(b) - minorOf(a))[0]}`;
+  return 'not served by default';
+}
+
+function groupVersionHistory(group: string, version: string, at: KubeVersion): string {
+  const entry = BUILTIN_GROUP_VERSIONS.find((e) => e.group === group && e.version === version);
+  if (entry === undefined) return 'not served by default';
+  if (minorOf(entry.since) > at.minor) return `served from ${entry.since}`;
+  if (entry.removed !== undefined && minorOf(entry.removed) <= at.minor) return `removed in ${entry.removed}`;
+  return 'not served by default';
+}
+
+/** When the built-in resource was served in one of the groups, outside the target version; undefined if never. */
+function resourceHistory(groups: readonly string[], resource: string, at: KubeVersion): string | undefined {
+  let removed: number | undefined;
+  let since: number | undefined;
+  for (const entry of BUILTIN_GROUP_VERSIONS) {
+    if (!groups.includes(entry.group)) continue;
+    const res = entry.resources.find((r) => r.name === resource);
+    if (res === undefined) continue;
+    const from = Math.max(minorOf(entry.since), minorOf(res.since ?? entry.since));
+    const until = Math.min(minorOf(entry.removed ?? '1.9999'), minorOf(res.removed ?? '1.9999'));
+    if (from > at.minor) since = since === undefined ? from : Math.min(since, from);
+    else if (until <= at.minor) removed = removed === undefined ? until : Math.max(removed, until);
+  }
+  if (since !== undefined) return `served from 1.${since}`;
+  if (removed !== undefined) return `removed in 1.${removed}`;
+  return undefined;
+}
+
+// ─── Suggestions ───
+
+function editDistance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous.splice(0, previous.length, ...current);
+  }
+  return previous[b.length]!;
+}
+
+/** Plural forms a user may have meant for a singular name (pod → pods, ingress → ingresses, policy → policies). */
+function pluralsOf(name: string): string[] {
+  return [`${name}s`, `${name}es`, ...(name.endsWith('y') ? [`${name.slice(0, -1)}ies`] : [])];
+}
+
+interface Candidate {
+  readonly name: string;
+  /** The kind, for "Deployment" → deployments. */
+  readonly kind?: string;
+}
+
+/**
+ * The name the user most likely meant. `strong` matches (case, kind, singular/plural) are safe
+ * to suggest even for custom groups; an edit-distance match only when `allowTypos`.
+ */
+function closest(written: string, candidates: readonly Candidate[], allowTypos: boolean): string | undefined {
+  const lower = written.toLowerCase();
+  const plurals = pluralsOf(lower);
+  const strong =
+    candidates.find((c) => c.name === lower) ??
+    candidates.find((c) => c.kind !== undefined && c.kind.toLowerCase() === lower) ??
+    candidates.find((c) => plurals.includes(c.name)) ??
+    candidates.find((c) => pluralsOf(c.name).includes(lower));
+  if (strong !== undefined) return strong.name;
+  if (!allowTypos) return undefined;
+  const limit = lower.length <= 4 ? 1 : 2;
+  let best: { name: string; distance: number; tie: boolean } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.name);
+    if (distance > limit) continue;
+    if (best === undefined || distance < best.distance) best = { name: candidate.name, distance, tie: false };
+    else if (distance === best.distance && candidate.name !== best.name) best = { ...best, tie: true };
+  }
+  return best !== undefined && !best.tie ? best.name : undefined;
+}
+
+function uniqueByName(infos: readonly ResourceInfo[]): Candidate[] {
+  const seen = new Map<string, Candidate>();
+  for (const info of infos) if (!seen.has(info.resource)) seen.set(info.resource, { name: info.resource, kind: info.kind });
+  return [...seen.values()];
+}
+
+/** Where a resource name is served in the target version: "networking.k8s.io/v1". */
+function servedAs(discovery: Discovery, resource: string): string[] {
+  return discovery
+    .allResources()
+    .filter((info) => info.resource === resource && !info.custom)
+    .map((info) => groupVersion(info.group, info.version));
+}
+
+function joinList(items: readonly string[]): string {
+  const unique = [...new Set(items)];
+  return unique.length <= 1 ? (unique[0] ?? '') : `${unique.slice(0, -1).join(', ')} and ${unique.at(-1)}`;
+}
+
+// ─── The rule ───
+
+type MessageId = 'resource' | 'subresource' | 'notServed' | 'version' | 'group';
+
+interface Finding {
+  readonly messageId: MessageId;
+  readonly path: FieldPath;
+  readonly data: Record<string, string>;
+  /** Resource entries a version/group finding is about (merged when several fail for the same entry). */
+  readonly resources: string[];
+}
 
 export const rule = defineObjectRule({
   meta: {
@@ -7,10 +192,165 @@ export const rule = defineObjectRule({
     title: 'A rule names a built-in resource, subresource or version that does not exist',
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      resource: '"{{resource}}" is not a resource of {{groups}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
+      subresource: '"{{resource}}" has no subresource "{{subresource}}" in {{groups}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
+      notServed: '"{{resource}}" is not served by {{groups}} in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for it{{hint}}',
+      version: '{{groupVersion}} is not served in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for {{resources}} through this rule{{hint}}',
+      group: 'API group "{{group}}" is not served in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for {{resources}} through this rule{{hint}}',
+    },
+    help: 'Use the plural, lowercase resource name and a group and version that the target Kubernetes version serves (kubectl api-resources lists them).',
   },
-  check() {
-    return [];
+  check(object, context) {
+    const { discovery } = context;
+    const kube = formatKubeVersion(context.kubeVersion);
+    const violations: Violation<MessageId>[] = [];
+    for (const entry of webhooksOf(object)) {
+      (entry.webhook.rules ?? []).forEach((rule, j) => {
+        if (rule === null || typeof rule !== 'object') return;
+        const groups = rule.apiGroups ?? [];
+        if (!allGroupsKnown(discovery, groups)) return;
+        const versions = (rule.apiVersions ?? []).filter((v) => v !== '');
+        if (versions.length === 0) return;
+        const rulePath = [...entry.path, 'rules', j];
+        const findings = new Map<string, Finding>();
+        const add = (finding: Finding): void => {
+          const key = JSON.stringify(finding.path);
+          const existing = findings.get(key);
+          if (existing === undefined) findings.set(key, finding);
+          else existing.resources.push(...finding.resources.filter((r) => !existing.resources.includes(r)));
+        };
+        (rule.resources ?? []).forEach((resourceEntry, k) => {
+          if (resourceEntry === '' || resourceEntry === '*' || resourceEntry === '*/*') return;
+          const problem = diagnose(discovery, context.kubeVersion, rule, resourceEntry);
+          if (problem === undefined) return;
+          const data = { webhook: entry.label, kube, ...problem.data };
+          if (problem.at === 'resource') add({ messageId: problem.messageId, path: [...rulePath, 'resources', k], data, resources: [resourceEntry] });
+          else if (problem.at === 'version') {
+            for (const index of problem.indexes) {
+              const version = rule.apiVersions![index]!;
+              const group = groups.length === 1 ? groups[0]! : undefined;
+              add({
+                messageId: 'version',
+                path: [...rulePath, 'apiVersions', index],
+                data: {
+                  ...data,
+                  groupVersion: group !== undefined ? groupVersion(group, version) : `version "${version}" of ${describeGroups(groups)}`,
+                  history: group !== undefined ? groupVersionHistory(group, version, context.kubeVersion) : 'not served by default',
+                },
+                resources: [resourceEntry],
+              });
+            }
+          } else {
+            for (const index of problem.indexes) {
+              const group = groups[index]!;
+              add({ messageId: 'group', path: [...rulePath, 'apiGroups', index], data: { ...data, group, history: groupHistory(group, context.kubeVersion) }, resources: [resourceEntry] });
+            }
+          }
+        });
+        for (const finding of findings.values()) {
+          violations.push({
+            messageId: finding.messageId,
+            path: finding.path,
+            data: { ...finding.data, resources: joinList(finding.resources.map((r) => `"${r}"`)) },
+          });
+        }
+      });
+    }
+    return violations;
   },
 });
+
+type Problem =
+  | { readonly at: 'resource'; readonly messageId: 'resource' | 'subresource' | 'notServed' | 'notInVersion'; readonly data: Record<string, string> }
+  | { readonly at: 'version'; readonly indexes: number[]; readonly group: string; readonly data: Record<string, string> }
+  | { readonly at: 'group'; readonly indexes: number[]; readonly data: Record<string, string> };
+
+const hint = (text: string | undefined): string => (text === undefined ? '' : `; ${text}`);
+
+/**
+ * Why one resources entry matches nothing the target version serves in the rule's groups and
+ * versions, or undefined when it matches something. The entry is unknown only if it exists in
+ * none of the listed groups/versions.
+ */
+function diagnose(discovery: Discovery, at: KubeVersion, rule: Readonly<RuleWithOperations>, resourceEntry: string): Problem | undefined {
+  if (entryTargets(discovery, rule, resourceEntry).length > 0) return undefined;
+  const groups = rule.apiGroups ?? [];
+  const versions = rule.apiVersions ?? [];
+  const { resource, subresource } = splitEntry(resourceEntry);
+  // Groups served in the target version (built in, or a CRD of the run).
+  const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
+  const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
+  const anyVersion = { ...rule, apiVersions: ['*'], apiGroups: servedGroups };
+
+  if (resource === '*') {
+    // `*/sub`: no resource of the listed groups and versions has that subresource.
+    const all = entryTargets(discovery, rule, '*');
+    return all.length === 0 ? undefined : subresourceProblem(all, resource, subresource, servedGroups);
+  }
+
+  // The name is right and a listed group serves it, but not in the listed versions.
+  const withResource = entryTargets(discovery, anyVersion, resource);
+  if (withResource.length > 0) {
+    if (subresource !== '' && subresource !== '*' && entryTargets(discovery, anyVersion, resourceEntry).length === 0) {
+      return subresourceProblem(withResource, resource, subresource, servedGroups);
+    }
+    const servedVersions = joinList(withResource.map((t) => groupVersion(t.info.group, t.info.version)));
+    const dead = versions.map((version, index) => ({ version, index })).filter(({ version }) => version !== '' && version !== '*' && !groups.some((g) => discovery.versions(g).includes(version)));
+    const data = { hint: hint(`it is served as ${servedVersions}`) };
+    if (dead.length > 0) return { at: 'version', indexes: dead.map((d) => d.index), group: withResource[0]!.info.group, data };
+    const listed = joinList(servedGroups.flatMap((g) => versions.filter((v) => discovery.versions(g).includes(v)).map((v) => groupVersion(g, v))));
+    return { at: 'resource', messageId: 'notInVersion', data: { resource: resourceEntry, listed, ...data } };
+  }
+
+  // A built-in group that the target version does not serve at all (extensions, or one added later).
+  const unserved = groups.map((g, index) => ({ g, index })).filter(({ g }) => discovery.isKnownBuiltinGroup(g) && !discovery.isBuiltinGroup(g));
+  if (unserved.length > 0) {
+    const elsewhere = servedAs(discovery, resource);
+    return { at: 'group', indexes: unserved.map((u) => u.index), data: { hint: hint(elsewhere.length > 0 ? `"${resource}" is served as ${joinList(elsewhere)}` : undefined) } };
+  }
+
+  // A built-in resource removed before, or added after, the target version.
+  const history = resourceHistory(groups, resource, at);
+  if (history !== undefined) {
+    const elsewhere = servedAs(discovery, resource);
+    return {
+      at: 'resource',
+      messageId: 'notServed',
+      data: { resource: resourceEntry, groups: describeGroups(groups), history, hint: hint(elsewhere.length > 0 ? `it is served as ${joinList(elsewhere)}` : undefined) },
+    };
+  }
+
+  // A name that no listed group has: suggest the closest one.
+  const inGroups = uniqueByName(servedGroups.flatMap((g) => discovery.versions(g).flatMap((v) => discovery.resources(g, v))));
+  const nearby = closest(resource, inGroups, !custom);
+  let suggestion: string | undefined;
+  if (nearby !== undefined) suggestion = `did you mean "${subresource === '' ? nearby : `${nearby}/${subresource}`}"?`;
+  else {
+    // The right name in another built-in group: pods under apps, deployments under "".
+    const builtins = discovery.allResources().filter((info) => !info.custom);
+    const other = closest(resource, uniqueByName(builtins), false);
+    if (other !== undefined) {
+      const where = [...new Set(builtins.filter((info) => info.resource === other).map((info) => info.group))];
+      suggestion = `"${other}" is in ${describeGroups(where)}`;
+    }
+  }
+  // In a custom group the run may lack the CRD that defines the name: only report a near miss.
+  if (custom && suggestion === undefined) return undefined;
+  return { at: 'resource', messageId: 'resource', data: { resource: resourceEntry, groups: describeGroups(groups), hint: hint(suggestion) } };
+}
+
+function subresourceProblem(targets: readonly EntryTarget[], resource: string, subresource: string, groups: readonly string[]): Problem {
+  const names = [...new Set(targets.flatMap((t) => [...t.info.subresources]))].sort();
+  const nearby = closest(subresource, names.map((name) => ({ name })), true);
+  return {
+    at: 'resource',
+    messageId: 'subresource',
+    data: {
+      resource,
+      subresource,
+      groups: describeGroups(groups),
+      hint: hint(nearby !== undefined ? `did you mean "${resource}/${nearby}"?` : names.length === 0 ? 'it has no subresources' : `its subresources are ${joinList(names)}`),
+    },
+  };
+}

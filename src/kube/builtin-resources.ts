@@ -24,7 +24,7 @@ export const BUILTIN_NAMESPACED: Readonly<Record<string, BuiltinGroup>> = {
   'networking.k8s.io': { versions: ['v1'], namespacedResources: ['ingresses', 'networkpolicies'] },
   policy: { versions: ['v1'], namespacedResources: ['poddisruptionbudgets'] },
   'rbac.authorization.k8s.io': { versions: ['v1'], namespacedResources: ['rolebindings', 'roles'] },
-  'resource.k8s.io': { versions: ['v1', 'v1beta2'], namespacedResources: ['resourceclaims', 'resourceclaimtemplates'] },
+  'resource.k8s.io': { versions: ['v1'], namespacedResources: ['resourceclaims', 'resourceclaimtemplates'] },
   'storage.k8s.io': { versions: ['v1'], namespacedResources: ['csistoragecapacities'] },
 };
 

@@ -3,7 +3,7 @@
  * server ignores it for requests without a namespace, except for Namespace objects, which are
  * matched against their own labels.
  */
-import { isBuiltinClusterScoped } from '../kube/builtin-resources.js';
+import type { Discovery } from '../kube/discovery/discovery.js';
 import type { RuleWithOperations } from '../model/types.js';
 
 function resourcePart(entry: string): string {
@@ -21,23 +21,29 @@ function canMatchNamespaces(rule: RuleWithOperations): boolean {
   );
 }
 
+/** Whether the resource is cluster-scoped in every version discovery knows of it. */
+function isClusterScoped(discovery: Discovery, group: string, resource: string): boolean {
+  const known = discovery.versions(group).map((version) => discovery.resource(group, version, resource)).filter((info) => info !== undefined);
+  return known.length > 0 && known.every((info) => !info.namespaced);
+}
+
 /** Whether the rule can match a request that has a namespace (a namespaced resource). */
-function canMatchNamespaced(rule: RuleWithOperations): boolean {
+function canMatchNamespaced(rule: RuleWithOperations, discovery: Discovery): boolean {
   const groups = rule.apiGroups ?? [];
   return (rule.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === '*' || groups.includes('*')) return true;
-    // Unknown groups are custom resources, which may be namespaced.
-    return groups.some((group) => resource !== 'namespaces' && !isBuiltinClusterScoped(group, resource));
+    // Resources discovery does not know (custom ones without a CRD in the run) may be namespaced.
+    return groups.some((group) => !(group === '' && resource === 'namespaces') && !isClusterScoped(discovery, group, resource));
   });
 }
 
-export function namespaceSelectorApplies(rules: readonly (RuleWithOperations | null)[] | undefined): boolean {
+export function namespaceSelectorApplies(rules: readonly (RuleWithOperations | null)[] | undefined, discovery: Discovery): boolean {
   return (rules ?? []).some((rule) => {
     if (rule === null) return false;
     const scope = rule.scope ?? '*';
     if (scope === 'Cluster') return canMatchNamespaces(rule);
-    if (scope === 'Namespaced') return canMatchNamespaced(rule);
-    return canMatchNamespaced(rule) || canMatchNamespaces(rule);
+    if (scope === 'Namespaced') return canMatchNamespaced(rule, discovery);
+    return canMatchNamespaced(rule, discovery) || canMatchNamespaces(rule);
   });
 }
