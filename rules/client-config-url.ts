@@ -1,5 +1,76 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+/**
+ * clientConfig.url whose host only works by accident: an in-cluster Service DNS name, the API
+ * server's own loopback, or an IP literal. The host is taken apart as Go's net/url does
+ * (src/validate/client-config.ts parseGoUrl): user info dropped, IPv6 in brackets (with an
+ * optional zone), port after the last colon.
+ */
+import { isIPv4, isIPv6 } from 'node:net';
+import { webhooksOf } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+import { parseGoUrl } from '../src/validate/client-config.js';
+
+type MessageId = 'serviceName' | 'loopback' | 'ipLiteral';
+
+interface Host {
+  /** Lowercased, without brackets, zone or trailing dot. */
+  readonly name: string;
+  readonly ip: 4 | 6 | undefined;
+}
+
+function hostOf(url: string): Host | undefined {
+  const parsed = parseGoUrl(url);
+  if ('error' in parsed || parsed.host === '') return undefined;
+  let host = parsed.host;
+  if (host.startsWith('[')) {
+    host = host.slice(1, host.lastIndexOf(']'));
+    // A zone ("fe80::1%25eth0") names the interface, not the address.
+    const zone = host.indexOf('%');
+    if (zone >= 0) host = host.slice(0, zone);
+    return isIPv6(host) ? { name: host.toLowerCase(), ip: 6 } : { name: host.toLowerCase(), ip: undefined };
+  }
+  const colon = host.lastIndexOf(':');
+  if (colon >= 0) host = host.slice(0, colon);
+  let name: string;
+  try {
+    name = decodeURIComponent(host).toLowerCase();
+  } catch {
+    name = host.toLowerCase();
+  }
+  name = name.replace(/\.$/, '');
+  // Go's net.ParseIP takes dotted decimal only (no octal, hex or short forms).
+  return { name, ip: isIPv4(name) ? 4 : undefined };
+}
+
+function isLoopback(host: Host): boolean {
+  if (host.ip === 4) return host.name.startsWith('127.') || host.name === '0.0.0.0';
+  if (host.ip === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host.name);
+    if (mapped) return mapped[1]!.startsWith('127.') || mapped[1] === '0.0.0.0';
+    // ::1 and :: (unspecified: connecting to it reaches the local host), in any spelling.
+    const groups = expandIPv6(host.name);
+    if (groups === undefined) return false;
+    // ::ffff:7f00:1 is ::ffff:127.0.0.1 written in hex.
+    if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) return groups[6]! >> 8 === 127 || (groups[6] === 0 && groups[7] === 0);
+    return groups.slice(0, 7).every((group) => group === 0) && (groups[7] === 1 || groups[7] === 0);
+  }
+  return host.name === 'localhost' || host.name.endsWith('.localhost');
+}
+
+function expandIPv6(address: string): number[] | undefined {
+  if (address.includes('.')) return undefined;
+  const [head, tail] = address.split('::') as [string, string | undefined];
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const missing = 8 - left.length - right.length;
+  if (tail === undefined && missing !== 0) return undefined;
+  const groups = [...left, ...Array<string>(Math.max(missing, 0)).fill('0'), ...right].map((group) => parseInt(group, 16));
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group)) ? groups : undefined;
+}
+
+/** `<name>.<namespace>.svc` or `….svc.cluster.local`: names only the cluster's DNS serves. */
+function isServiceName(host: Host): boolean {
+  return host.ip === undefined && (host.name.endsWith('.svc') || host.name.endsWith('.svc.cluster.local'));
+}
 
 export const rule = defineObjectRule({
   meta: {
@@ -7,10 +78,38 @@ export const rule = defineObjectRule({
     title: 'clientConfig.url points at an in-cluster Service, loopback or an IP literal',
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      serviceName:
+        'webhook "{{webhook}}" calls the in-cluster Service name {{host}} through url: the API server resolves a URL host with its own DNS, from its own network namespace, and on most control planes (host network, managed clusters) that DNS does not serve cluster names; clientConfig.service is resolved by the API server itself',
+      loopback:
+        'webhook "{{webhook}}" calls {{host}} ({{what}}): the API server connects into its own network namespace (its node, when it runs on the host network), so the webhook must run beside every API server instance, and calls fail on any instance where it does not',
+      ipLiteral:
+        'webhook "{{webhook}}" calls the IP address {{host}}: TLS verification fails unless the serving certificate carries that IP as a subject alternative name, and the address breaks as soon as the webhook moves; use a DNS name, or clientConfig.service for a webhook in the cluster',
+    },
+    help: 'For a webhook running in the cluster use clientConfig.service (namespace, name, port, path); otherwise give url a stable DNS name that the API server can resolve and that the serving certificate covers.',
   },
-  check() {
-    return [];
+  check(object) {
+    const violations: Violation<MessageId>[] = [];
+    for (const entry of webhooksOf(object)) {
+      const clientConfig = entry.webhook.clientConfig;
+      const url = clientConfig?.url;
+      // url together with service is an api-validation error, and url is then not checked.
+      if (typeof url !== 'string' || clientConfig?.service != null) continue;
+      const host = hostOf(url);
+      if (host === undefined) continue;
+      const messageId: MessageId | undefined = isLoopback(host) ? 'loopback' : host.ip !== undefined ? 'ipLiteral' : isServiceName(host) ? 'serviceName' : undefined;
+      if (messageId === undefined) continue;
+      const unspecified = host.name === '0.0.0.0' || (host.ip === 6 && expandIPv6(host.name)?.every((group) => group === 0) === true);
+      violations.push({
+        messageId,
+        data: {
+          webhook: entry.label,
+          host: host.ip === 6 ? `[${host.name}]` : host.name,
+          what: unspecified ? 'the unspecified address, which reaches the local host' : 'loopback',
+        },
+        path: [...entry.path, 'clientConfig', 'url'],
+      });
+    }
+    return violations;
   },
 });

@@ -4,9 +4,11 @@ import { namespaceLabels } from '../src/match/namespaces.js';
 import { matchWebhook, type AdmissionRequest, type Operation } from '../src/match/request.js';
 import type { Labels } from '../src/match/selector.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS } from '../src/match/system-requests.js';
+import type { Webhook } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext } from '../src/rule.js';
 import { rule as matchesKubeSystem } from './matches-kube-system.js';
+import { MAX_TIMEOUT_SECONDS } from './timeout-out-of-range.js';
 
 /** With failurePolicy Ignore, a timeout above this many seconds is reported. */
 export const IGNORE_TIMEOUT_SECONDS = 15;
@@ -22,6 +24,8 @@ interface TargetRequest {
 interface Target {
   /** Where, for the message: " in kube-system", "" for cluster-scoped resources. */
   readonly where: string;
+  /** What breaks when these writes are rejected, for the message. */
+  readonly why: string;
   /** The request namespace: null for cluster-scoped resources; a Namespace's own name for Namespaces. */
   readonly namespace: string | null;
   readonly requests: readonly TargetRequest[];
@@ -33,54 +37,68 @@ interface Target {
   readonly namespaceObject?: boolean;
 }
 
+/** The control plane creates and updates these objects; DELETE is not what recovery needs. */
 const WRITE: readonly Operation[] = ['CREATE', 'UPDATE'];
-const core = (resource: string, operations: readonly Operation[], subresource = ''): TargetRequest => ({ group: '', version: 'v1', resource, subresource, operations });
-const apps = (resource: string): TargetRequest => ({ group: 'apps', version: 'v1', resource, operations: WRITE });
-const lease: TargetRequest = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', operations: WRITE };
+const request = (group: string, resource: string, subresource = '', operations: readonly Operation[] = subresource === '' ? WRITE : ['UPDATE']): TargetRequest => ({
+  group,
+  version: 'v1',
+  resource,
+  subresource,
+  operations,
+});
 
 /**
  * The writes the control plane cannot do without: node registration and heartbeats, leader
  * election, the system add-ons' pods, authentication and authorization of the kubelet and of
- * aggregated API servers, kubelet client certificates, API registration, the priority classes
- * and namespaces the API server bootstraps, and the `kubernetes` Service in `default`.
+ * aggregated API servers, kubelet certificates, API registration, the priority classes and
+ * namespaces the API server bootstraps, and the `kubernetes` Service in `default`.
  */
-const TARGETS: readonly Target[] = [
-  { where: ' in kube-node-lease', namespace: 'kube-node-lease', requests: [lease] },
-  { where: '', namespace: null, requests: [core('nodes', ['CREATE', 'UPDATE', 'DELETE']), core('nodes', ['UPDATE'], 'status')] },
-  { where: ' in kube-system', namespace: 'kube-system', requests: [lease], kubeSystemWrites: true },
+export const TARGETS: readonly Target[] = [
+  { where: ' in kube-node-lease', why: 'node heartbeats', namespace: 'kube-node-lease', requests: [request('coordination.k8s.io', 'leases')] },
+  { where: '', why: 'node registration and status', namespace: null, requests: [request('', 'nodes'), request('', 'nodes', 'status')] },
+  { where: ' in kube-system', why: 'leader election', namespace: 'kube-system', requests: [request('coordination.k8s.io', 'leases')], kubeSystemWrites: true },
   {
     where: ' in kube-system',
+    why: "the system add-ons' pods",
     namespace: 'kube-system',
-    requests: [core('pods', ['CREATE', 'UPDATE', 'DELETE']), core('pods', ['UPDATE'], 'status'), core('pods', ['CREATE'], 'binding'), apps('deployments'), apps('replicasets'), apps('daemonsets'), apps('statefulsets')],
+    requests: [
+      request('', 'pods'),
+      request('', 'pods', 'status'),
+      request('', 'pods', 'binding', ['CREATE']),
+      ...['deployments', 'replicasets', 'daemonsets', 'statefulsets'].map((resource) => request('apps', resource)),
+    ],
     kubeSystemWrites: true,
   },
-  { where: '', namespace: null, requests: [{ group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', operations: ['CREATE'] }], virtual: true },
+  { where: '', why: 'authentication', namespace: null, requests: [request('authentication.k8s.io', 'tokenreviews', '', ['CREATE'])], virtual: true },
   {
     where: '',
+    why: 'authorization',
     namespace: null,
-    requests: ['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'].map((resource) => ({ group: 'authorization.k8s.io', version: 'v1', resource, operations: ['CREATE'] as const })),
+    requests: ['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'].map((resource) => request('authorization.k8s.io', resource, '', ['CREATE'])),
     virtual: true,
   },
-  { where: ' in kube-system', namespace: 'kube-system', requests: [{ group: 'authorization.k8s.io', version: 'v1', resource: 'localsubjectaccessreviews', operations: ['CREATE'] }], virtual: true },
+  // Namespaced: any namespace will do; default stands for them.
+  { where: '', why: 'authorization', namespace: 'default', requests: [request('authorization.k8s.io', 'localsubjectaccessreviews', '', ['CREATE'])], virtual: true },
   {
     where: '',
+    why: 'kubelet certificates',
     namespace: null,
-    requests: [
-      { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', operations: WRITE },
-      { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', subresource: 'approval', operations: ['UPDATE'] },
-      { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', subresource: 'status', operations: ['UPDATE'] },
-      { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', operations: WRITE },
-      { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', subresource: 'status', operations: ['UPDATE'] },
-      { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', operations: WRITE },
-      { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', subresource: 'status', operations: ['UPDATE'] },
-      { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', operations: WRITE },
-    ],
+    requests: [request('certificates.k8s.io', 'certificatesigningrequests'), request('certificates.k8s.io', 'certificatesigningrequests', 'approval'), request('certificates.k8s.io', 'certificatesigningrequests', 'status')],
   },
-  { where: ' (the kube-system Namespace)', namespace: 'kube-system', requests: [core('namespaces', WRITE)], namespaceObject: true },
+  { where: '', why: 'API aggregation', namespace: null, requests: [request('apiregistration.k8s.io', 'apiservices'), request('apiregistration.k8s.io', 'apiservices', 'status')] },
   {
-    where: ' in default (the kubernetes Service)',
+    where: '',
+    why: 'custom resource definitions',
+    namespace: null,
+    requests: [request('apiextensions.k8s.io', 'customresourcedefinitions'), request('apiextensions.k8s.io', 'customresourcedefinitions', 'status')],
+  },
+  { where: '', why: 'the system priority classes', namespace: null, requests: [request('scheduling.k8s.io', 'priorityclasses')] },
+  { where: '', why: 'the kube-system Namespace', namespace: 'kube-system', requests: [request('', 'namespaces')], namespaceObject: true },
+  {
+    where: ' in default',
+    why: 'the kubernetes Service, through which pods reach the API server',
     namespace: 'default',
-    requests: [core('services', WRITE), core('endpoints', WRITE), { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', operations: WRITE }],
+    requests: [request('', 'services'), request('', 'endpoints'), request('discovery.k8s.io', 'endpointslices')],
   },
 ];
 
@@ -94,12 +112,13 @@ function labelsFor(operation: Operation, labels: Labels): Pick<AdmissionRequest,
   return { objectLabels: labels, oldObjectLabels: labels };
 }
 
-/** The index of the first rule that makes the API server call the webhook for this system write, if any. */
-function intercepts(webhook: Parameters<typeof matchWebhook>[0], target: Target, request: TargetRequest, context: RuleContext): number | undefined {
+/** The first rule that makes the API server call the webhook for these system writes, and for which operations; undefined when none does. */
+function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RuleContext): { rule: number; operations: Operation[] } | undefined {
   const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
   // An unlabelled system object, except for the system labels the objectSelector asks for.
   const objectLabels = target.namespaceObject ? nsLabels! : systemObjectLabels(webhook.objectSelector);
   let first: number | undefined;
+  const operations: Operation[] = [];
   for (const operation of request.operations) {
     const outcome = matchWebhook(
       webhook,
@@ -127,9 +146,10 @@ function intercepts(webhook: Parameters<typeof matchWebhook>[0], target: Target,
       }));
       if (conditionsOutcome(webhook.matchConditions ?? [], requests) !== 'called') continue;
     }
+    operations.push(operation);
     if (first === undefined || outcome.rule < first) first = outcome.rule;
   }
-  return first;
+  return first === undefined ? undefined : { rule: first, operations };
 }
 
 export const rule = defineObjectRule({
@@ -139,10 +159,9 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      fail:
-        'webhook "{{webhook}}" intercepts {{resources}} with failurePolicy Fail{{defaulted}}: while it is down, these writes are rejected, and nodes, controllers, authentication or the API server itself stop working until it is back',
+      fail: 'webhook "{{webhook}}" has failurePolicy Fail{{defaulted}} and intercepts writes the control plane needs, which are all rejected while it is down: {{resources}}',
       ignore:
-        'webhook "{{webhook}}" intercepts {{resources}} with failurePolicy Ignore and timeoutSeconds {{timeout}}{{timeoutDefaulted}}: while it is unreachable, each of these writes waits {{timeout}}s for it, longer than node heartbeats and leader-election renewals can wait',
+        'webhook "{{webhook}}" has failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}, and intercepts writes the control plane needs, each of which waits {{timeout}}s while it is unreachable (heartbeats, lease renewals and token reviews have shorter deadlines): {{resources}}',
     },
     help: 'Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
   },
@@ -156,20 +175,21 @@ export const rule = defineObjectRule({
       const { webhook } = entry;
       const ignore = webhook.failurePolicy === 'Ignore';
       const timeout = webhook.timeoutSeconds ?? 10;
-      if (ignore && !(timeout > IGNORE_TIMEOUT_SECONDS)) return [];
-      const described: string[] = [];
+      // Above 30s the API server rejects the object; timeout-out-of-range reports that.
+      if (ignore && !(timeout > IGNORE_TIMEOUT_SECONDS && timeout <= MAX_TIMEOUT_SECONDS)) return [];
+      // "<resources><where> (<why>)", targets with the same place and purpose merged.
+      const described = new Map<string, string[]>();
       let firstRule: number | undefined;
       for (const target of TARGETS) {
         if (target.virtual && virtualExempt) continue;
         if (target.kubeSystemWrites && reportedForKubeSystem.has(entry.index)) continue;
-        const names: string[] = [];
         for (const request of target.requests) {
-          const rule = intercepts(webhook, target, request, context);
-          if (rule === undefined) continue;
-          names.push(describe(request));
-          if (firstRule === undefined || rule < firstRule) firstRule = rule;
+          const hit = intercepts(webhook, target, request, context);
+          if (hit === undefined) continue;
+          const key = `${target.where} (${target.why})`;
+          described.set(key, [...(described.get(key) ?? []), hit.operations.length < request.operations.length ? `${describe(request)} (${hit.operations.join(', ')})` : describe(request)]);
+          if (firstRule === undefined || hit.rule < firstRule) firstRule = hit.rule;
         }
-        if (names.length > 0) described.push(`${names.join(', ')}${target.where}`);
       }
       if (firstRule === undefined) return [];
       return [
@@ -177,7 +197,7 @@ export const rule = defineObjectRule({
           messageId: ignore ? ('ignore' as const) : ('fail' as const),
           data: {
             webhook: entry.label,
-            resources: described.join('; '),
+            resources: [...described].map(([key, names]) => `${names.join(', ')}${key}`).join('; '),
             timeout,
             defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
             timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',

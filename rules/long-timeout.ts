@@ -2,28 +2,30 @@ import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleMeta } from '../src/rule.js';
 import { MAX_TIMEOUT_SECONDS } from './timeout-out-of-range.js';
 
-/** A client-side request timeout that many clients use (kubernetes/kubernetes#71508). */
-const CLIENT_TIMEOUT_SECONDS = 30;
+/** The client-side request timeout many clients use (kubernetes/kubernetes#71508). */
+export const CLIENT_TIMEOUT_SECONDS = 30;
 
 const meta = {
-    id: 'long-timeout',
-    title: 'The effective timeoutSeconds is above the threshold',
-    severity: 'warning',
-    appliesTo: ALL_WEBHOOK_KINDS,
-    messages: {
-      long: 'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, above {{threshold}}s: every request it intercepts can hang that long while the webhook is slow or unreachable',
-      clientTimeout:
-        'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, above {{threshold}}s and as long as the 30s request timeout many clients use: while the webhook is unreachable those clients give up first, so the request fails even with failurePolicy Ignore',
+  id: 'long-timeout',
+  title: 'The effective timeoutSeconds is above the threshold',
+  severity: 'warning',
+  appliesTo: ALL_WEBHOOK_KINDS,
+  messages: {
+    fail: 'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, above {{threshold}}s: while the webhook is slow or unreachable, every request it intercepts hangs that long and is then rejected (failurePolicy Fail)',
+    ignore:
+      'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, above {{threshold}}s: while the webhook is slow or unreachable, every request it intercepts hangs that long before the API server gives up on the webhook',
+    clientTimeout:
+      'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, as long as the 30s request timeout many clients use: while the webhook is unreachable, those clients have given up by the time the API server skips the webhook, so their requests fail despite failurePolicy Ignore',
+  },
+  help: 'Set timeoutSeconds to a few seconds: a webhook should answer in milliseconds.',
+  options: {
+    thresholdSeconds: {
+      type: 'number',
+      default: 15,
+      minimum: 1,
+      description: 'Report webhooks whose effective timeoutSeconds is above this many seconds.',
     },
-    help: 'Set timeoutSeconds to a few seconds: a webhook should answer in milliseconds.',
-    options: {
-      thresholdSeconds: {
-        type: 'number',
-        default: 15,
-        minimum: 1,
-        description: 'Report effective timeouts above this many seconds.',
-      },
-    },
+  },
 } satisfies RuleMeta;
 
 export const rule = defineObjectRule({
@@ -35,11 +37,12 @@ export const rule = defineObjectRule({
       const value = entry.webhook.timeoutSeconds;
       // Values outside 1–30 are timeout-out-of-range's: the API server rejects them.
       if (typeof value !== 'number' || value > MAX_TIMEOUT_SECONDS || !(value > threshold)) return [];
-      const defaulted = isDefaulted(object, path);
+      const ignore = entry.webhook.failurePolicy === 'Ignore';
+      const messageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
       return [
         {
-          messageId: value >= CLIENT_TIMEOUT_SECONDS ? ('clientTimeout' as const) : ('long' as const),
-          data: { webhook: entry.label, value, threshold, defaulted: defaulted ? ' (the API default)' : '' },
+          messageId,
+          data: { webhook: entry.label, value, threshold, defaulted: isDefaulted(object, path) ? ' (the API default)' : '' },
           path,
         },
       ];

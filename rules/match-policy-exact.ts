@@ -1,5 +1,40 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import type { ResourceInfo } from '../src/kube/discovery/discovery.js';
+import { isExemptRequest, matchingRule, type AdmissionRequest, type Operation } from '../src/match/request.js';
+import type { Webhook } from '../src/model/types.js';
+import { isDefaulted, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+import { groupVersion } from './unknown-resource.js';
+
+type MessageId = 'exact';
+
+/** The requests the API server can receive for a resource: CONNECT for its connect subresources, writes for the rest. */
+function requestsFor(info: ResourceInfo): AdmissionRequest[] {
+  const isNamespace = info.group === '' && info.resource === 'namespaces';
+  const namespace = info.namespaced || isNamespace ? 'default' : null;
+  const requests: AdmissionRequest[] = [];
+  for (const subresource of ['', ...info.subresources]) {
+    const operations: readonly Operation[] = info.connect.has(subresource) ? ['CONNECT'] : ['CREATE', 'UPDATE', 'DELETE'];
+    for (const operation of operations) {
+      requests.push({ operation, group: info.group, version: info.version, resource: info.resource, subresource, namespace });
+    }
+  }
+  return requests;
+}
+
+const describe = (group: string, version: string, resource: string, subresource: string): string =>
+  `${groupVersion(group, version)} ${resource}${subresource === '' ? '' : `/${subresource}`}`;
+
+function joinList(items: readonly string[], limit = 4): string {
+  const shown = items.slice(0, limit);
+  const rest = items.length - shown.length;
+  if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
+  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
+/** A main resource in the list stands for its subresources too. */
+function collapse(items: ReadonlyMap<string, { main: string; text: string }>): string[] {
+  return [...items.values()].filter(({ main, text }) => text === main || !items.has(main)).map(({ text }) => text);
+}
 
 export const rule = defineObjectRule({
   meta: {
@@ -7,10 +42,51 @@ export const rule = defineObjectRule({
     title: 'matchPolicy Exact lets other versions of a matched resource bypass the webhook',
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      exact:
+        'matchPolicy is Exact{{defaulted}}: webhook "{{webhook}}" matches {{matched}}, but requests through {{bypass}} (the same objects in another API version) are not sent to it',
+    },
+    help: 'Remove matchPolicy (the v1 default is Equivalent) so that every version of the resource is intercepted, or list all served versions in apiVersions.',
   },
-  check() {
-    return [];
+  check(object, context) {
+    const { discovery } = context;
+    const webhooks = webhooksOf(object);
+    const resources = discovery.allResources();
+    const violations: Violation<MessageId>[] = [];
+    for (const entry of webhooks) {
+      if (entry.webhook.matchPolicy !== 'Exact') continue;
+      const equivalent: Readonly<Webhook> = { ...entry.webhook, matchPolicy: 'Equivalent' };
+      // Another webhook of the configuration that intercepts the other version (one webhook per
+      // CRD version, as controller-gen and ECK write them) closes the gap.
+      const siblings = webhooks.filter((other) => other.index !== entry.index);
+      const bypass = new Map<string, { main: string; text: string }>();
+      const matched = new Map<string, { main: string; text: string }>();
+      for (const info of resources) {
+        for (const request of requestsFor(info)) {
+          if (isExemptRequest(request.group, request.resource)) continue;
+          const match = matchingRule(equivalent, request, discovery);
+          if (match === undefined || match.equivalent === null) continue;
+          if (siblings.some((other) => matchingRule(other.webhook, request, discovery) !== undefined)) continue;
+          const text = describe(request.group, request.version, request.resource, request.subresource);
+          bypass.set(text, { main: describe(request.group, request.version, request.resource, ''), text });
+          const { group, version, resource } = match.equivalent;
+          const matchedText = describe(group, version, resource, request.subresource);
+          matched.set(matchedText, { main: describe(group, version, resource, ''), text: matchedText });
+        }
+      }
+      if (bypass.size === 0) continue;
+      const path = [...entry.path, 'matchPolicy'];
+      violations.push({
+        messageId: 'exact',
+        path,
+        data: {
+          webhook: entry.label,
+          matched: joinList(collapse(matched)),
+          bypass: joinList(collapse(bypass)),
+          defaulted: isDefaulted(object, path) && isV1beta1(object) ? ' (the v1beta1 API default)' : '',
+        },
+      });
+    }
+    return violations;
   },
 });

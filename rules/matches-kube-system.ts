@@ -1,32 +1,13 @@
-import { firstResourceMatch, KUBE_SYSTEM_WRITTEN } from '../src/kube/builtin-resources.js';
+import { firstResourceMatch, KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
-import { isEmptySelector, selectorMatches } from '../src/match/selector.js';
+import { systemObjectLabels } from '../src/match/kube-system.js';
+import { selectorMatches } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { systemRequestOutcome } from '../src/match/system-requests.js';
-import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
 
 const KUBE_SYSTEM = 'kube-system';
-
-/** Label keys that kube-system's own objects carry (CoreDNS, kube-proxy, static pods). */
-function isSystemLabelKey(key: string): boolean {
-  return ['k8s-app', 'component', 'tier'].includes(key) || /(^|\.)(kubernetes\.io|k8s\.io)\//.test(key);
-}
-
-/**
- * An objectSelector that requires a label of the webhook's own (matchLabels, In, Exists) is
- * opt-in: the system's objects do not carry it. One that requires a label system objects do
- * carry (k8s-app: kube-dns) targets them, and is not an exemption.
- */
-function isOptIn(selector: LabelSelector | undefined): boolean {
-  if (isEmptySelector(selector)) return false;
-  const required = [
-    ...Object.keys(selector?.matchLabels ?? {}),
-    ...(selector?.matchExpressions ?? []).filter((r) => r.operator === 'In' || r.operator === 'Exists').map((r) => r.key),
-  ];
-  return required.length > 0 && !required.some(isSystemLabelKey);
-}
 
 /** Operations the system's components perform; CONNECT (exec, attach, port-forward) is people's. */
 const SYSTEM_OPERATIONS = new Set(['*', 'CREATE', 'UPDATE', 'DELETE']);
@@ -58,7 +39,8 @@ export const rule = defineObjectRule({
     return webhooksOf(object).flatMap((entry) => {
       const { webhook } = entry;
       if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
-      if (isOptIn(webhook.objectSelector)) return [];
+      // An opt-in objectSelector (a label of the webhook's own) exempts the system's objects.
+      if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true) return [];
       for (const [j, rule] of (webhook.rules ?? []).entries()) {
         if (rule === null || rule.scope === 'Cluster') continue;
         if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;

@@ -17,17 +17,18 @@ const INSTALLER: Requester = { username: 'cluster-admin', groups: ['system:maste
 interface Candidate {
   readonly group: string;
   readonly resource: string;
+  readonly kind: string;
   /** Who creates these objects when the webhook's pods are replaced, rolled out or reinstalled. */
   readonly requesters: readonly Requester[];
 }
 
 /** In this order: the first one the webhook intercepts is named. */
 const CANDIDATES: readonly Candidate[] = [
-  { group: '', resource: 'pods', requesters: [controller('replicaset-controller'), controller('daemon-set-controller'), controller('statefulset-controller')] },
-  { group: 'apps', resource: 'replicasets', requesters: [controller('deployment-controller')] },
-  { group: 'apps', resource: 'deployments', requesters: [INSTALLER] },
-  { group: 'apps', resource: 'statefulsets', requesters: [INSTALLER] },
-  { group: 'apps', resource: 'daemonsets', requesters: [INSTALLER] },
+  { group: '', resource: 'pods', kind: 'Pod', requesters: [controller('replicaset-controller'), controller('daemon-set-controller'), controller('statefulset-controller')] },
+  { group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', requesters: [controller('deployment-controller')] },
+  { group: 'apps', resource: 'deployments', kind: 'Deployment', requesters: [INSTALLER] },
+  { group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', requesters: [INSTALLER] },
+  { group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', requesters: [INSTALLER] },
 ];
 
 /**
@@ -48,10 +49,11 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      pods:
-        'webhook "{{webhook}}" is served from namespace {{namespace}} (Service {{service}}) and intercepts CREATE of pods there with failurePolicy Fail{{defaulted}}: when its pods are gone, the API server rejects their replacements, because nothing can answer for them',
+      pods: 'webhook "{{webhook}}" is served by Service {{service}} and intercepts CREATE of pods in {{namespace}} with failurePolicy Fail{{defaulted}}: when its own pods are gone, the API server rejects their replacements, since no pod is left to answer for them',
+      replicasets:
+        'webhook "{{webhook}}" is served by Service {{service}} and intercepts CREATE of replicasets in {{namespace}} with failurePolicy Fail{{defaulted}}: while it is down, a rollout of its own Deployment (which creates a ReplicaSet) is rejected, so a fixed version cannot be rolled out',
       workloads:
-        'webhook "{{webhook}}" is served from namespace {{namespace}} (Service {{service}}) and intercepts CREATE of {{resource}} there with failurePolicy Fail{{defaulted}}: while it is down, a rollout or reinstall of its own workload is rejected, so it cannot be brought back that way',
+        'webhook "{{webhook}}" is served by Service {{service}} and intercepts CREATE of {{resource}} in {{namespace}} with failurePolicy Fail{{defaulted}}: while it is down, no {{kind}} can be created in {{namespace}}, so a webhook that runs as a {{kind}} cannot be reinstalled there',
     },
     help: `Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
@@ -85,12 +87,13 @@ export const rule = defineObjectRule({
         if (conditionsOutcome(webhook.matchConditions ?? [], requests) !== 'called') continue;
         return [
           {
-            messageId: candidate.resource === 'pods' ? ('pods' as const) : ('workloads' as const),
+            messageId: candidate.resource === 'pods' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
             data: {
               webhook: entry.label,
               namespace,
               service: `${namespace}/${service?.name ?? ''}`,
               resource: candidate.resource,
+              kind: candidate.kind,
               defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
             },
             path: [...entry.path, 'rules', outcome.rule],

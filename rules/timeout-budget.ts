@@ -1,17 +1,18 @@
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { matchingRule, matchWebhook, type AdmissionRequest, type Operation } from '../src/match/request.js';
-import type { Labels } from '../src/match/selector.js';
+import { selectorMatches, type Labels } from '../src/match/selector.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type RuleMeta } from '../src/rule.js';
+import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from './timeout-out-of-range.js';
 
 /** A namespace without labels (but its name label), for requests in namespaces the run does not describe. */
 export const UNLABELLED_NAMESPACE = 'unlabelled-namespace';
 /** At most this many of the run's Namespaces are tried (plus the unlabelled one). */
 export const MAX_NAMESPACES = 100;
 
-/** Subresources that only CONNECT reaches, and those written with CREATE; other subresources are updated. */
+/** Subresources written with CREATE; other subresources (but the CONNECT and read-only ones) are updated. */
 const CREATE_SUBRESOURCES = new Set(['binding', 'eviction', 'token']);
 /** Subresources that are only read (GET), which never reach admission. */
 const READ_ONLY_SUBRESOURCES = new Set(['log']);
@@ -74,7 +75,8 @@ function compareNames(a: string, b: string): number {
 function collectHooks(objects: readonly WebhookConfigurationObject[]): Hook[] {
   const hooks: Hook[] = [];
   for (const object of objects) {
-    if (!object.decodable) continue;
+    // An object the API server rejects for its timeouts (timeout-out-of-range) never runs.
+    if (!object.decodable || webhooksOf(object).some(({ webhook }) => typeof webhook.timeoutSeconds === 'number' && (webhook.timeoutSeconds < MIN_TIMEOUT_SECONDS || webhook.timeoutSeconds > MAX_TIMEOUT_SECONDS))) continue;
     for (const entry of webhooksOf(object)) {
       if ((entry.webhook.rules ?? []).length === 0) continue;
       const timeout = typeof entry.webhook.timeoutSeconds === 'number' ? entry.webhook.timeoutSeconds : 10;
@@ -128,8 +130,9 @@ function candidateRequests(hooks: readonly Hook[], discovery: Discovery): BaseRe
     for (const rule of hook.entry.webhook.rules ?? []) {
       if (rule === null) continue;
       for (const group of rule.apiGroups ?? []) {
-        for (const version of rule.apiVersions ?? []) {
-          if (group === '*' || version === '*') continue;
+        // Any version stands for all of them: the other rules' named versions are tried on their own.
+        for (const version of (rule.apiVersions ?? []).map((v) => (v === '*' ? 'v1' : v))) {
+          if (group === '*') continue;
           for (const entry of rule.resources ?? []) {
             const [resource = '', subresource = ''] = entry.split(/\/(.*)/s);
             if (resource === '*' || subresource === '*' || discovery.resource(group, version, resource) !== undefined) continue;
@@ -188,6 +191,89 @@ function withoutAlternatives(called: readonly Hook[]): Hook[] {
   return kept.sort((a, b) => a.order - b.order);
 }
 
+function latency(hooks: readonly Hook[]): { mutatingSum: number; validatingMax: number; total: number } {
+  const mutatingSum = hooks.filter((hook) => hook.entry.mutating).reduce((sum, hook) => sum + hook.cost, 0);
+  const validatingMax = Math.max(0, ...hooks.filter((hook) => !hook.entry.mutating).map((hook) => hook.cost));
+  return { mutatingSum, validatingMax, total: mutatingSum + validatingMax };
+}
+
+/** At most this many label combinations are tried for the objectSelectors of one request. */
+export const MAX_LABEL_COMBINATIONS = 4096;
+
+/**
+ * The costliest set of webhooks that one object can meet at once. `sure` are called whatever
+ * the object's labels; `open` have an objectSelector. They all see the same object, so two
+ * webhooks whose objectSelectors no set of labels satisfies together (istio's
+ * `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are never both called. Only the
+ * label keys that two or more of the open webhooks read are varied (absent, each value a
+ * selector names, some other value): a key that one webhook alone reads can always be set its
+ * way. When there are too many combinations, every open webhook counts.
+ */
+function worstCase(sure: readonly Hook[], open: readonly Hook[]): Hook[] {
+  const all = withoutAlternatives([...sure, ...open]);
+  if (open.length < 2) return all;
+  const readers = new Map<string, Set<Hook>>();
+  const values = new Map<string, Set<string>>();
+  for (const hook of open) {
+    const selector = hook.entry.webhook.objectSelector ?? {};
+    for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+      readers.set(key, (readers.get(key) ?? new Set()).add(hook));
+      values.set(key, (values.get(key) ?? new Set()).add(value ?? ''));
+    }
+    for (const requirement of selector.matchExpressions ?? []) {
+      if (requirement === null || typeof requirement.key !== 'string') continue;
+      readers.set(requirement.key, (readers.get(requirement.key) ?? new Set()).add(hook));
+      const known = values.get(requirement.key) ?? new Set<string>();
+      for (const value of requirement.values ?? []) known.add(value);
+      values.set(requirement.key, known);
+    }
+  }
+  const contested = [...readers.entries()].filter(([, hooks]) => hooks.size >= 2).map(([key]) => key);
+  if (contested.length === 0) return all;
+  // For each contested key: absent (undefined), each named value, and a value none names.
+  const choices = contested.map((key) => {
+    const named = [...(values.get(key) ?? [])];
+    let other = 'other';
+    while (named.includes(other)) other += '-';
+    return [undefined, ...named, other];
+  });
+  if (choices.reduce((product, options) => product * options.length, 1) > MAX_LABEL_COMBINATIONS) return all;
+  const contestedSet = new Set(contested);
+  // Each open webhook's requirements on the contested keys only.
+  const restricted = open.map((hook) => {
+    const selector = hook.entry.webhook.objectSelector ?? {};
+    return {
+      hook,
+      selector: {
+        matchLabels: Object.fromEntries(Object.entries(selector.matchLabels ?? {}).filter(([key]) => contestedSet.has(key))),
+        matchExpressions: (selector.matchExpressions ?? []).filter((requirement) => requirement !== null && contestedSet.has(requirement.key)),
+      },
+    };
+  });
+  let best: Hook[] = [];
+  let bestTotal = -1;
+  const labels: Record<string, string> = {};
+  const visit = (i: number): void => {
+    if (i === contested.length) {
+      const hooks = withoutAlternatives([...sure, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
+      const { total } = latency(hooks);
+      if (total > bestTotal || (total === bestTotal && hooks.length > best.length)) {
+        best = hooks;
+        bestTotal = total;
+      }
+      return;
+    }
+    for (const value of choices[i]!) {
+      if (value === undefined) delete labels[contested[i]!];
+      else labels[contested[i]!] = value;
+      visit(i + 1);
+    }
+    delete labels[contested[i]!];
+  };
+  visit(0);
+  return best;
+}
+
 interface Analysis {
   readonly byObject: Map<WebhookConfigurationObject, OverBudget[]>;
 }
@@ -196,18 +282,33 @@ function analyse(context: RuleContext, budget: number): Analysis {
   const hooks = collectHooks(context.webhookConfigurations);
   const byObject = new Map<WebhookConfigurationObject, OverBudget[]>();
   if (hooks.length < 2) return { byObject };
-  const namespaces = [...new Set([...context.namespaces.map((ns) => ns.name)].slice(0, MAX_NAMESPACES)), UNLABELLED_NAMESPACE];
+  const over: OverBudget[] = [];
+  // The unlabelled namespace first: a set it shows is named with it rather than with some project's namespace.
+  const namespaces = [...new Set([UNLABELLED_NAMESPACE, ...context.namespaces.map((ns) => ns.name).slice(0, MAX_NAMESPACES)])];
   const labelsOf = new Map(namespaces.map((name) => [name, namespaceLabels(context, name)]));
+  // Rules never change the group (matchPolicy Equivalent converts versions only): index the webhooks by the groups they name.
+  const byGroup = new Map<string, Hook[]>();
+  const anyGroup: Hook[] = [];
+  for (const hook of hooks) {
+    const groups = new Set((hook.entry.webhook.rules ?? []).flatMap((rule) => rule?.apiGroups ?? []));
+    if (groups.has('*')) anyGroup.push(hook);
+    else for (const group of groups) byGroup.set(group, [...(byGroup.get(group) ?? []), hook]);
+  }
   const seen = new Set<string>();
+  const shapes = new Set<string>();
   for (const base of candidateRequests(hooks, context.discovery)) {
+    const named = byGroup.get(base.group) ?? [];
+    if (named.length + anyGroup.length < 2) continue;
     // Rules first (they do not depend on the namespace, only on whether there is one).
     const probe = { ...base, namespace: base.scope === 'cluster' ? null : UNLABELLED_NAMESPACE };
-    const candidates = hooks.filter((hook) => {
-      const groups = (hook.entry.webhook.rules ?? []).flatMap((rule) => rule?.apiGroups ?? []);
-      if (!groups.includes('*') && !groups.includes(base.group)) return false;
-      return matchingRule(hook.entry.webhook, probe, context.discovery) !== undefined;
-    });
+    const candidates = [...named, ...anyGroup]
+      .filter((hook) => matchingRule(hook.entry.webhook, probe, context.discovery) !== undefined)
+      .sort((a, b) => a.order - b.order);
     if (candidates.length < 2) continue;
+    // Past the rules, the outcome depends only on the operation, the scope and the namespace.
+    const shape = `${candidates.map((hook) => hook.order).join(',')} ${base.operation} ${base.scope}`;
+    if (shapes.has(shape)) continue;
+    shapes.add(shape);
     for (const namespace of base.scope === 'cluster' ? [null] : namespaces) {
       const nsLabels = namespace === null ? undefined : labelsOf.get(namespace);
       const request: AdmissionRequest = {
@@ -217,20 +318,28 @@ function analyse(context: RuleContext, budget: number): Analysis {
         // Object labels are unknown (the worst case counts every objectSelector), except a Namespace's own.
         ...objectLabelsFor(base.operation, base.scope === 'namespace' ? nsLabels : undefined),
       };
-      const called = withoutAlternatives(candidates.filter((hook) => matchWebhook(hook.entry.webhook, request, context.discovery).called !== false));
+      const outcomes = candidates.map((hook) => ({ hook, outcome: matchWebhook(hook.entry.webhook, request, context.discovery) }));
+      const matched = outcomes.filter(({ outcome }) => outcome.called !== false);
+      if (matched.length < 2) continue;
+      const called = worstCase(
+        matched.filter(({ outcome }) => !(outcome.called === 'unknown' && outcome.unknown === 'object-labels')).map(({ hook }) => hook),
+        matched.filter(({ outcome }) => outcome.called === 'unknown' && outcome.unknown === 'object-labels').map(({ hook }) => hook),
+      );
       if (called.length < 2) continue;
       const key = called.map((hook) => hook.order).join(',');
       if (seen.has(key)) continue;
       seen.add(key);
-      const mutatingSum = called.filter((hook) => hook.entry.mutating).reduce((sum, hook) => sum + hook.cost, 0);
-      const validatingMax = Math.max(0, ...called.filter((hook) => !hook.entry.mutating).map((hook) => hook.cost));
-      const total = mutatingSum + validatingMax;
+      const { mutatingSum, validatingMax, total } = latency(called);
       if (!(total > budget)) continue;
-      const first = called[0]!;
-      const found = byObject.get(first.object) ?? [];
-      found.push({ hooks: called, total, mutatingSum, validatingMax, request: base, namespace });
-      byObject.set(first.object, found);
+      over.push({ hooks: called, total, mutatingSum, validatingMax, request: base, namespace });
     }
+  }
+  // A set inside a larger set that is over budget too is not reported on its own: the latency
+  // only grows with the set, so whatever brings the larger one under budget brings it under too.
+  const maximal = over.filter((set) => !over.some((other) => other !== set && other.hooks.length > set.hooks.length && set.hooks.every((hook) => other.hooks.includes(hook))));
+  for (const set of maximal) {
+    const first = set.hooks[0]!;
+    byObject.set(first.object, [...(byObject.get(first.object) ?? []), set]);
   }
   return { byObject };
 }
@@ -265,7 +374,7 @@ function describeRequest(request: BaseRequest, namespace: string | null): string
 }
 
 function describeHooks(hooks: readonly Hook[]): string {
-  const names = hooks.map((hook) => hook.entry.label);
+  const names = hooks.map((hook) => `${hook.object.kind}/${hook.entry.label}`);
   return hooks
     .map((hook, i) => {
       const duplicate = names.indexOf(names[i]!) !== names.lastIndexOf(names[i]!);

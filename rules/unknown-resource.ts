@@ -76,15 +76,15 @@ function groupHistory(group: string, at: KubeVersion): string {
   const later = entries.filter((entry) => minorOf(entry.since) > at.minor).map((entry) => entry.since);
   if (later.length > 0) return `served from ${later.sort((a, b) => minorOf(a) - minorOf(b))[0]}`;
   if (removed.length > 0) return `removed in ${removed.sort((a, b) => minorOf(b) - minorOf(a))[0]}`;
-  return 'not served by default';
+  return 'it is not among the versions served by default';
 }
 
 function groupVersionHistory(group: string, version: string, at: KubeVersion): string {
   const entry = BUILTIN_GROUP_VERSIONS.find((e) => e.group === group && e.version === version);
-  if (entry === undefined) return 'not served by default';
+  if (entry === undefined) return 'it is not among the versions served by default';
   if (minorOf(entry.since) > at.minor) return `served from ${entry.since}`;
   if (entry.removed !== undefined && minorOf(entry.removed) <= at.minor) return `removed in ${entry.removed}`;
-  return 'not served by default';
+  return 'it is not among the versions served by default';
 }
 
 /** When the built-in resource was served in one of the groups, outside the target version; undefined if never. */
@@ -103,6 +103,41 @@ function resourceHistory(groups: readonly string[], resource: string, at: KubeVe
   if (since !== undefined) return `served from 1.${since}`;
   if (removed !== undefined) return `removed in 1.${removed}`;
   return undefined;
+}
+
+/**
+ * Built-in APIs that exist but are off by default (alpha, or beta behind a feature gate or
+ * --runtime-config), per the comments of builtin-data.ts: a cluster may enable them, so a rule
+ * naming one is not reported.
+ */
+const OFF_BY_DEFAULT: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  'admissionregistration.k8s.io': {
+    validatingadmissionpolicies: ['v1alpha1', 'v1beta1'],
+    validatingadmissionpolicybindings: ['v1alpha1', 'v1beta1'],
+    mutatingadmissionpolicies: ['v1alpha1', 'v1beta1'],
+    mutatingadmissionpolicybindings: ['v1alpha1', 'v1beta1'],
+  },
+  'authentication.k8s.io': { selfsubjectreviews: ['v1alpha1', 'v1beta1'] },
+  'certificates.k8s.io': { clustertrustbundles: ['v1alpha1', 'v1beta1'], podcertificaterequests: ['v1alpha1', 'v1beta1', 'v1'] },
+  'coordination.k8s.io': { leasecandidates: ['v1alpha1', 'v1alpha2', 'v1beta1'] },
+  'networking.k8s.io': { ipaddresses: ['v1alpha1', 'v1beta1'], servicecidrs: ['v1alpha1', 'v1beta1'] },
+  'resource.k8s.io': Object.fromEntries(
+    ['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices', 'devicetaintrules', 'podschedulingcontexts', 'resourceclaimparameters', 'resourceclassparameters', 'resourceclasses'].map((r) => [
+      r,
+      ['v1alpha2', 'v1alpha3', 'v1beta1', 'v1beta2'],
+    ]),
+  ),
+  'scheduling.k8s.io': { workloads: ['v1alpha1'] },
+  'storage.k8s.io': { volumeattributesclasses: ['v1alpha1', 'v1beta1'] },
+  'storagemigration.k8s.io': { storageversionmigrations: ['v1alpha1', 'v1beta1'] },
+};
+
+/** The rule may reach this resource through an API that is off by default but can be switched on. */
+function mayBeSwitchedOn(groups: readonly string[], versions: readonly string[], resource: string): boolean {
+  return groups.some((group) => {
+    const gated = OFF_BY_DEFAULT[group]?.[resource];
+    return gated !== undefined && (versions.includes('*') || versions.some((v) => gated.includes(v)));
+  });
 }
 
 // ─── Suggestions ───
@@ -124,7 +159,7 @@ function pluralsOf(name: string): string[] {
   return [`${name}s`, `${name}es`, ...(name.endsWith('y') ? [`${name.slice(0, -1)}ies`] : [])];
 }
 
-interface Candidate {
+export interface Candidate {
   readonly name: string;
   /** The kind, for "Deployment" → deployments. */
   readonly kind?: string;
@@ -134,7 +169,7 @@ interface Candidate {
  * The name the user most likely meant. `strong` matches (case, kind, singular/plural) are safe
  * to suggest even for custom groups; an edit-distance match only when `allowTypos`.
  */
-function closest(written: string, candidates: readonly Candidate[], allowTypos: boolean): string | undefined {
+export function closestName(written: string, candidates: readonly Candidate[], allowTypos: boolean): string | undefined {
   const lower = written.toLowerCase();
   const plurals = pluralsOf(lower);
   const strong =
@@ -176,7 +211,7 @@ function joinList(items: readonly string[]): string {
 
 // ─── The rule ───
 
-type MessageId = 'resource' | 'subresource' | 'notServed' | 'version' | 'group';
+type MessageId = 'resource' | 'subresource' | 'notServed' | 'notInVersion' | 'version' | 'group';
 
 interface Finding {
   readonly messageId: MessageId;
@@ -184,6 +219,8 @@ interface Finding {
   readonly data: Record<string, string>;
   /** Resource entries a version/group finding is about (merged when several fail for the same entry). */
   readonly resources: string[];
+  /** Where those resources are served instead ("networking.k8s.io/v1"). */
+  readonly servedAs: string[];
 }
 
 export const rule = defineObjectRule({
@@ -196,6 +233,7 @@ export const rule = defineObjectRule({
       resource: '"{{resource}}" is not a resource of {{groups}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
       subresource: '"{{resource}}" has no subresource "{{subresource}}" in {{groups}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
       notServed: '"{{resource}}" is not served by {{groups}} in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for it{{hint}}',
+      notInVersion: '"{{resource}}" is not served as {{listed}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
       version: '{{groupVersion}} is not served in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for {{resources}} through this rule{{hint}}',
       group: 'API group "{{group}}" is not served in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for {{resources}} through this rule{{hint}}',
     },
@@ -218,42 +256,41 @@ export const rule = defineObjectRule({
           const key = JSON.stringify(finding.path);
           const existing = findings.get(key);
           if (existing === undefined) findings.set(key, finding);
-          else existing.resources.push(...finding.resources.filter((r) => !existing.resources.includes(r)));
+          else {
+            existing.resources.push(...finding.resources.filter((r) => !existing.resources.includes(r)));
+            existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
+          }
         };
         (rule.resources ?? []).forEach((resourceEntry, k) => {
           if (resourceEntry === '' || resourceEntry === '*' || resourceEntry === '*/*') return;
           const problem = diagnose(discovery, context.kubeVersion, rule, resourceEntry);
           if (problem === undefined) return;
           const data = { webhook: entry.label, kube, ...problem.data };
-          if (problem.at === 'resource') add({ messageId: problem.messageId, path: [...rulePath, 'resources', k], data, resources: [resourceEntry] });
+          if (problem.at === 'resource') add({ messageId: problem.messageId, path: [...rulePath, 'resources', k], data, resources: [resourceEntry], servedAs: [] });
           else if (problem.at === 'version') {
+            const group = problem.group;
             for (const index of problem.indexes) {
               const version = rule.apiVersions![index]!;
-              const group = groups.length === 1 ? groups[0]! : undefined;
-              add({
-                messageId: 'version',
-                path: [...rulePath, 'apiVersions', index],
-                data: {
-                  ...data,
-                  groupVersion: group !== undefined ? groupVersion(group, version) : `version "${version}" of ${describeGroups(groups)}`,
-                  history: group !== undefined ? groupVersionHistory(group, version, context.kubeVersion) : 'not served by default',
-                },
-                resources: [resourceEntry],
-              });
+              const history = discovery.isKnownBuiltinGroup(group)
+                ? groupVersionHistory(group, version, context.kubeVersion)
+                : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
+              add({ messageId: 'version', path: [...rulePath, 'apiVersions', index], data: { ...data, groupVersion: groupVersion(group, version), history }, resources: [resourceEntry], servedAs: problem.servedAs });
             }
           } else {
             for (const index of problem.indexes) {
               const group = groups[index]!;
-              add({ messageId: 'group', path: [...rulePath, 'apiGroups', index], data: { ...data, group, history: groupHistory(group, context.kubeVersion) }, resources: [resourceEntry] });
+              add({ messageId: 'group', path: [...rulePath, 'apiGroups', index], data: { ...data, group, history: groupHistory(group, context.kubeVersion) }, resources: [resourceEntry], servedAs: problem.servedAs });
             }
           }
         });
         for (const finding of findings.values()) {
-          violations.push({
-            messageId: finding.messageId,
-            path: finding.path,
-            data: { ...finding.data, resources: joinList(finding.resources.map((r) => `"${r}"`)) },
-          });
+          const resources = joinList(finding.resources.map((r) => `"${r}"`));
+          const data: Record<string, string> = { ...finding.data, resources };
+          if (finding.messageId === 'version' || finding.messageId === 'group') {
+            const subject = finding.resources.length === 1 ? `${resources} is` : 'they are';
+            data.hint = finding.servedAs.length > 0 ? `; ${subject} served as ${joinList(finding.servedAs)}` : '';
+          }
+          violations.push({ messageId: finding.messageId, path: finding.path, data });
         }
       });
     }
@@ -263,8 +300,8 @@ export const rule = defineObjectRule({
 
 type Problem =
   | { readonly at: 'resource'; readonly messageId: 'resource' | 'subresource' | 'notServed' | 'notInVersion'; readonly data: Record<string, string> }
-  | { readonly at: 'version'; readonly indexes: number[]; readonly group: string; readonly data: Record<string, string> }
-  | { readonly at: 'group'; readonly indexes: number[]; readonly data: Record<string, string> };
+  | { readonly at: 'version'; readonly indexes: number[]; readonly group: string; readonly servedAs: string[]; readonly data: Record<string, string> }
+  | { readonly at: 'group'; readonly indexes: number[]; readonly servedAs: string[]; readonly data: Record<string, string> };
 
 const hint = (text: string | undefined): string => (text === undefined ? '' : `; ${text}`);
 
@@ -278,6 +315,7 @@ function diagnose(discovery: Discovery, at: KubeVersion, rule: Readonly<RuleWith
   const groups = rule.apiGroups ?? [];
   const versions = rule.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
+  if (mayBeSwitchedOn(groups, versions, resource)) return undefined;
   // Groups served in the target version (built in, or a CRD of the run).
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
@@ -295,10 +333,10 @@ function diagnose(discovery: Discovery, at: KubeVersion, rule: Readonly<RuleWith
     if (subresource !== '' && subresource !== '*' && entryTargets(discovery, anyVersion, resourceEntry).length === 0) {
       return subresourceProblem(withResource, resource, subresource, servedGroups);
     }
-    const servedVersions = joinList(withResource.map((t) => groupVersion(t.info.group, t.info.version)));
+    const served = [...new Set(withResource.map((t) => groupVersion(t.info.group, t.info.version)))];
     const dead = versions.map((version, index) => ({ version, index })).filter(({ version }) => version !== '' && version !== '*' && !groups.some((g) => discovery.versions(g).includes(version)));
-    const data = { hint: hint(`it is served as ${servedVersions}`) };
-    if (dead.length > 0) return { at: 'version', indexes: dead.map((d) => d.index), group: withResource[0]!.info.group, data };
+    const data = { hint: hint(`it is served as ${joinList(served)}`) };
+    if (dead.length > 0) return { at: 'version', indexes: dead.map((d) => d.index), group: withResource[0]!.info.group, servedAs: served, data: {} };
     const listed = joinList(servedGroups.flatMap((g) => versions.filter((v) => discovery.versions(g).includes(v)).map((v) => groupVersion(g, v))));
     return { at: 'resource', messageId: 'notInVersion', data: { resource: resourceEntry, listed, ...data } };
   }
@@ -307,7 +345,7 @@ function diagnose(discovery: Discovery, at: KubeVersion, rule: Readonly<RuleWith
   const unserved = groups.map((g, index) => ({ g, index })).filter(({ g }) => discovery.isKnownBuiltinGroup(g) && !discovery.isBuiltinGroup(g));
   if (unserved.length > 0) {
     const elsewhere = servedAs(discovery, resource);
-    return { at: 'group', indexes: unserved.map((u) => u.index), data: { hint: hint(elsewhere.length > 0 ? `"${resource}" is served as ${joinList(elsewhere)}` : undefined) } };
+    return { at: 'group', indexes: unserved.map((u) => u.index), servedAs: elsewhere, data: {} };
   }
 
   // A built-in resource removed before, or added after, the target version.
@@ -323,13 +361,13 @@ function diagnose(discovery: Discovery, at: KubeVersion, rule: Readonly<RuleWith
 
   // A name that no listed group has: suggest the closest one.
   const inGroups = uniqueByName(servedGroups.flatMap((g) => discovery.versions(g).flatMap((v) => discovery.resources(g, v))));
-  const nearby = closest(resource, inGroups, !custom);
+  const nearby = closestName(resource, inGroups, !custom);
   let suggestion: string | undefined;
   if (nearby !== undefined) suggestion = `did you mean "${subresource === '' ? nearby : `${nearby}/${subresource}`}"?`;
-  else {
+  else if (!custom) {
     // The right name in another built-in group: pods under apps, deployments under "".
     const builtins = discovery.allResources().filter((info) => !info.custom);
-    const other = closest(resource, uniqueByName(builtins), false);
+    const other = closestName(resource, uniqueByName(builtins), false);
     if (other !== undefined) {
       const where = [...new Set(builtins.filter((info) => info.resource === other).map((info) => info.group))];
       suggestion = `"${other}" is in ${describeGroups(where)}`;
@@ -342,7 +380,7 @@ function diagnose(discovery: Discovery, at: KubeVersion, rule: Readonly<RuleWith
 
 function subresourceProblem(targets: readonly EntryTarget[], resource: string, subresource: string, groups: readonly string[]): Problem {
   const names = [...new Set(targets.flatMap((t) => [...t.info.subresources]))].sort();
-  const nearby = closest(subresource, names.map((name) => ({ name })), true);
+  const nearby = closestName(subresource, names.map((name) => ({ name })), true);
   return {
     at: 'resource',
     messageId: 'subresource',

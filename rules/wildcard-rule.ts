@@ -1,5 +1,33 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import { isEmptySelector } from '../src/match/selector.js';
+import type { LabelSelector } from '../src/model/types.js';
+import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+import { describeGroup, splitEntry } from './unknown-resource.js';
+
+type MessageId = 'wildcard';
+
+/**
+ * An objectSelector that requires a label (any matchLabels pair, an In or Exists requirement)
+ * is opt-in: only objects carrying that label are sent, so the webhook does not stand in front
+ * of every write even though its rules name every resource.
+ */
+function isOptIn(selector: LabelSelector | undefined): boolean {
+  if (selector === undefined) return false;
+  return Object.keys(selector.matchLabels ?? {}).length > 0 || (selector.matchExpressions ?? []).some((r) => r.operator === 'In' || r.operator === 'Exists');
+}
+
+function describeGroups(groups: readonly string[]): string {
+  const names = groups.map(describeGroup);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+function describeEntry(entry: string, scope: string): string {
+  const { subresource } = splitEntry(entry);
+  const resource = scope === 'Namespaced' ? 'every namespaced resource' : scope === 'Cluster' ? 'every cluster-scoped resource' : 'every resource';
+  if (subresource === '') return resource;
+  if (subresource === '*') return `${resource} and subresource`;
+  return `the ${subresource} subresource of ${resource}`;
+}
 
 export const rule = defineObjectRule({
   meta: {
@@ -7,10 +35,42 @@ export const rule = defineObjectRule({
     title: 'A Fail webhook matches every resource or API group',
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      wildcard:
+        'webhook "{{webhook}}" intercepts {{what}} {{where}} with failurePolicy Fail{{defaulted}}: while it is unreachable, all those requests are rejected, including requests for resources added to the cluster later',
+    },
+    help: 'List the resources (and API groups) the webhook needs by name, or set failurePolicy: Ignore and enforce the result another way.',
   },
-  check() {
-    return [];
+  check(object, context) {
+    const violations: Violation<MessageId>[] = [];
+    for (const entry of webhooksOf(object)) {
+      const { webhook } = entry;
+      if (webhook.failurePolicy !== 'Fail') continue;
+      if (isOptIn(webhook.objectSelector)) continue;
+      // One finding per webhook: the first rule entry with a wildcard resource in a wildcard or built-in group.
+      const found = (webhook.rules ?? []).flatMap((rule, j) => {
+        if (rule === null || typeof rule !== 'object') return [];
+        const groups = rule.apiGroups ?? [];
+        const anyGroup = groups.includes('*');
+        // A wildcard over the webhook's own API groups (cert-manager.io: */*) is how projects validate all of their kinds.
+        if (!anyGroup && !groups.some((g) => context.discovery.isKnownBuiltinGroup(g))) return [];
+        const scope = rule.scope ?? '*';
+        return (rule.resources ?? []).flatMap((resourceEntry, k) => (splitEntry(resourceEntry).resource === '*' ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []));
+      })[0];
+      if (found === undefined) continue;
+      violations.push({
+        messageId: 'wildcard',
+        path: [...entry.path, 'rules', found.j, 'resources', found.k],
+        data: {
+          webhook: entry.label,
+          what: describeEntry(found.resourceEntry, found.scope),
+          where: `${found.anyGroup ? 'of every API group' : `of ${describeGroups(found.groups)}`}${
+            found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces its namespaceSelector selects' : ''
+          }`,
+          defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+        },
+      });
+    }
+    return violations;
   },
 });

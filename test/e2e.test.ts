@@ -19,7 +19,21 @@ function cli(args: string[], options: { input?: string; env?: Record<string, str
 }
 
 const VALID = readFileSync(join(ROOT, 'fixtures/removed-api-version/valid/v1.yaml'), 'utf8');
-const WARNING_ONLY = readFileSync(join(ROOT, 'fixtures/implicit-failure-policy/invalid/omitted.yaml'), 'utf8');
+/** A manifest whose only finding is a warning (implicit-failure-policy). */
+const WARNING_ONLY = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: widgets
+webhooks:
+  - name: widgets.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    timeoutSeconds: 5
+    clientConfig:
+      url: https://widgets.example.com/validate
+    rules:
+      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+`;
 
 describe('exit codes', () => {
   it('exits 1 on the bundled examples, which have errors', () => {
@@ -187,9 +201,16 @@ describe('subcommands', () => {
     expect(list.stdout).toMatch(/^implicit-failure-policy\s+warning\s+/m);
     const explain = cli(['explain', 'implicit-failure-policy']);
     expect(explain.code).toBe(0);
-    expect(explain.stdout).toContain('## Why is this bad?');
+    expect(explain.stdout).toContain('Why is this bad?');
+    expect(explain.stdout).not.toContain('## ');
+    expect(explain.stdout).not.toContain('---\nid:');
     const unknown = cli(['explain', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown rule "nope"');
+    const typo = cli(['explain', 'implicit-failure-polcy']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.split('\n')[0]).toBe('admission-lint: unknown rule "implicit-failure-polcy"; did you mean "implicit-failure-policy"?');
+    const json = JSON.parse(cli(['rules', '--format', 'json']).stdout);
+    expect(json.find((r: { id: string }) => r.id === 'side-effects')).toMatchObject({ severity: 'error', kinds: ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'] });
   });
 });

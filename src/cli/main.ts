@@ -16,6 +16,8 @@ import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
 import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
 import { PROJECT_ROOT, toolVersion } from './package-info.js';
+import { formatRulesTable, renderDoc } from './rule-docs.js';
+import { closest } from '../text/closest.js';
 
 export interface Io {
   readonly stdout: { write(text: string): unknown; isTTY?: boolean };
@@ -47,7 +49,7 @@ function parseRuleOverrides(specs: readonly string[]): Map<string, SeverityOverr
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=(off|error|warning|info)$/.exec(spec.trim());
     if (!match) throw new UsageError(`--rule "${spec}" is not <rule-id>=<off|info|warning|error>`, 'e.g. --rule editable-object-selector=off');
-    if (!known.has(match[1]!)) throw new UsageError(`--rule: unknown rule "${match[1]}"`, 'admission-lint rules lists them');
+    if (!known.has(match[1]!)) throw unknownRule(match[1]!);
     overrides.set(match[1]!, match[2] as SeverityOverride);
   }
   return overrides;
@@ -60,7 +62,7 @@ function parseRuleOptions(specs: readonly string[]): Map<string, Record<string, 
     if (!match) throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, 'e.g. --rule-option long-timeout.thresholdSeconds=10');
     const [, id, name, raw] = match as unknown as [string, string, string, string];
     const rule = rules.find((candidate) => candidate.meta.id === id);
-    if (!rule) throw new UsageError(`--rule-option: unknown rule "${id}"`, 'admission-lint rules lists them');
+    if (!rule) throw unknownRule(id);
     const declared = rule.meta.options?.[name];
     if (!declared) {
       const known = Object.keys(rule.meta.options ?? {});
@@ -137,17 +139,21 @@ function runDefaults(paths: string[], io: Io): number {
   return EXIT.ok;
 }
 
-function runRules(io: Io): number {
-  const width = Math.max(...rules.map((rule) => rule.meta.id.length));
-  for (const rule of rules) io.stdout.write(`${rule.meta.id.padEnd(width)}  ${rule.meta.severity.padEnd(7)}  ${rule.meta.title}\n`);
+function runRules(flags: { format: 'text' | 'json' }, io: Io): number {
+  io.stdout.write(formatRulesTable(rules, flags.format));
   return EXIT.ok;
 }
 
-function runExplain(id: string, io: Io): number {
+function unknownRule(id: string): UsageError {
+  const suggestion = closest(id, rules.map((rule) => rule.meta.id));
+  return new UsageError(`unknown rule "${id}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`, 'admission-lint rules lists them');
+}
+
+function runExplain(id: string, flags: { color: boolean }, io: Io): number {
   const rule = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule || !existsSync(file)) throw new UsageError(`unknown rule "${id}"`, 'admission-lint rules lists them');
-  io.stdout.write(readFileSync(file, 'utf8'));
+  if (!rule || !existsSync(file)) throw unknownRule(id);
+  io.stdout.write(renderDoc(readFileSync(file, 'utf8'), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
 }
 
@@ -182,14 +188,16 @@ function program(io: Io, setExit: (code: number) => void): Command {
 
   root
     .command('rules')
-    .description('list the rules: id, default severity, title')
-    .action(() => setExit(runRules(io)));
+    .description('list the rules: id, default severity, kinds, title')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((flags: { format: 'text' | 'json' }) => setExit(runRules(flags, io)));
 
   root
     .command('explain')
     .description("print a rule's documentation")
     .argument('<rule-id>')
-    .action((id: string) => setExit(runExplain(id, io)));
+    .option('--no-color', 'no colours (also: NO_COLOR, or when stdout is not a terminal)')
+    .action((id: string, flags: { color: boolean }) => setExit(runExplain(id, flags, io)));
 
   return root;
 }

@@ -5,7 +5,7 @@
  * only "called" when every condition is true for one of them; a condition we cannot evaluate
  * here (authorizer checks, say) gives "unknown", and rules stay silent rather than guess.
  */
-import type { BuiltinMatch } from '../kube/builtin-resources.js';
+import type { BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { MatchCondition } from '../model/types.js';
 import { evaluateCondition } from '../validate/cel.js';
 
@@ -96,13 +96,16 @@ export function conditionsOutcome(conditions: readonly (MatchCondition | null)[]
   return unknown ? 'unknown' : 'skipped';
 }
 
-/** Outcome for the system's own writes of `match` in kube-system: called for one requester wins. */
+/**
+ * Outcome for the system's own writes of `match` in kube-system, for every operation the rule
+ * lists: called for one requester and operation wins (a lease is created once, renewed often).
+ */
 export function systemRequestOutcome(conditions: readonly (MatchCondition | null)[], match: BuiltinMatch, operations: readonly string[]): ConditionsOutcome {
-  const operation = operations.includes('*') || operations.includes('CREATE') ? 'CREATE' : operations.includes('UPDATE') ? 'UPDATE' : 'DELETE';
+  const listed = operations.includes('*') ? ['CREATE', 'UPDATE', 'DELETE'] : ['CREATE', 'UPDATE', 'DELETE'].filter((op) => operations.includes(op));
   const resource = match.resource === '*' ? 'pods' : match.resource;
   const subresource = match.subresource === '*' ? '' : match.subresource;
-  return conditionsOutcome(
-    conditions,
+  const requests = listed.flatMap((operation) =>
     SYSTEM_REQUESTERS.map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })),
   );
+  return conditionsOutcome(conditions, requests);
 }

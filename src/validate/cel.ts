@@ -25,6 +25,12 @@ export async function prepareCel(): Promise<void> {
   cel = { module, environment: new module.Environment({ enableOptionalTypes: true }) };
 }
 
+/** The loaded CEL library, for code that walks or evaluates ASTs itself. */
+export function celModule(): CelModule {
+  if (cel === undefined) throw new Error('prepareCel() must be awaited before the CEL library is used');
+  return cel.module;
+}
+
 export const WEBHOOK_MATCH_CONDITION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer', 'namespaceObject']);
 
 /** Receivers that name a library namespace (`sets.contains(…)`), not a variable. */

@@ -1,0 +1,50 @@
+/** `admission-lint rules` and `admission-lint explain`: the rule metadata and docs, for people and tools. */
+import type { ChalkInstance } from 'chalk';
+import type { Rule } from '../rule.js';
+
+function kindsOf(rule: Rule): string {
+  if (rule.scope === 'file') return 'files';
+  return rule.meta.appliesTo.join(', ');
+}
+
+export function formatRulesTable(rules: readonly Rule[], format: 'text' | 'json'): string {
+  if (format === 'json') {
+    const list = rules.map((rule) => ({
+      id: rule.meta.id,
+      severity: rule.meta.severity,
+      kinds: rule.scope === 'file' ? [] : [...rule.meta.appliesTo],
+      title: rule.meta.title,
+      options: Object.fromEntries(Object.entries(rule.meta.options ?? {}).map(([name, option]) => [name, { ...option }])),
+    }));
+    return `${JSON.stringify(list, null, 2)}\n`;
+  }
+  const rows = rules.map((rule) => [rule.meta.id, rule.meta.severity, kindsOf(rule), rule.meta.title] as const);
+  const header = ['RULE', 'SEVERITY', 'KINDS', 'TITLE'] as const;
+  const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]): string => cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ');
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
+
+/**
+ * A rule's Markdown doc for a terminal: front matter dropped, headings bold, code blocks
+ * indented (and dimmed when colour is on), `code` spans highlighted.
+ */
+export function renderDoc(markdown: string, chalk: ChalkInstance): string {
+  const body = markdown.replace(/^---\n[\s\S]*?\n---\n/, '');
+  const out: string[] = [];
+  let inCode = false;
+  for (const line of body.split('\n')) {
+    const fence = /^```(.*)$/.exec(line);
+    if (fence) {
+      inCode = !inCode;
+      const label = { 'yaml incorrect': 'incorrect: flagged', 'yaml correct': 'correct: not flagged' }[fence[1] ?? ''];
+      if (inCode && label) out.push(chalk.dim(`    # ${label}`));
+      continue;
+    }
+    if (inCode) out.push(`    ${chalk.dim(line)}`);
+    else if (line.startsWith('# ')) out.push(chalk.bold.underline(line.slice(2)));
+    else if (line.startsWith('## ')) out.push(chalk.bold(line.slice(3)));
+    else out.push(line.replace(/`([^`]+)`/g, (_match, code: string) => chalk.cyan(code)));
+  }
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+}

@@ -1,0 +1,58 @@
+export interface BuiltinGroup {
+  readonly versions: readonly string[];
+  readonly namespacedResources: readonly string[];
+}
+
+/**
+ * The resources that the control plane and node components themselves write in kube-system:
+ * kubelets (pods and their status, leases, events, service account tokens), the scheduler
+ * (pods/binding, leases), controllers (workloads, endpoints, endpointslices, jobs), the API
+ * server's RBAC bootstrap (roles, rolebindings), and the add-ons they run there (CoreDNS,
+ * kube-proxy: configmaps, secrets, services). Ingresses, network policies, quotas and the like
+ * are built in but not part of how a cluster recovers.
+ */
+export const KUBE_SYSTEM_WRITTEN: Readonly<Record<string, BuiltinGroup>> = {
+  '': { versions: ['v1'], namespacedResources: ['bindings', 'configmaps', 'endpoints', 'events', 'pods', 'secrets', 'serviceaccounts', 'services'] },
+  apps: { versions: ['v1'], namespacedResources: ['controllerrevisions', 'daemonsets', 'deployments', 'replicasets', 'statefulsets'] },
+  batch: { versions: ['v1'], namespacedResources: ['jobs'] },
+  'coordination.k8s.io': { versions: ['v1'], namespacedResources: ['leases'] },
+  'discovery.k8s.io': { versions: ['v1'], namespacedResources: ['endpointslices'] },
+  'events.k8s.io': { versions: ['v1'], namespacedResources: ['events'] },
+  'rbac.authorization.k8s.io': { versions: ['v1'], namespacedResources: ['rolebindings', 'roles'] },
+};
+
+/** A namespaced built-in resource that a rule's apiGroups/apiVersions/resources can match. */
+export interface BuiltinMatch {
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource: string;
+}
+
+function matchesName(pattern: string, name: string): boolean {
+  return pattern === '*' || pattern === name;
+}
+
+/**
+ * The first resource of `table` that the rule names, or undefined when it names none of them. An entry `x` matches the main resource only, `x/y` the
+ * subresource, `x/*` and `*\/*` any (facts §5 step 3).
+ */
+export function firstResourceMatch(
+  table: Readonly<Record<string, BuiltinGroup>>,
+  apiGroups: readonly string[],
+  apiVersions: readonly string[],
+  resources: readonly string[],
+): BuiltinMatch | undefined {
+  for (const [group, info] of Object.entries(table)) {
+    if (!apiGroups.some((g) => matchesName(g, group))) continue;
+    if (!apiVersions.some((v) => v === '*' || info.versions.includes(v))) continue;
+    for (const entry of resources) {
+      const slash = entry.indexOf('/');
+      const resourcePart = slash < 0 ? entry : entry.slice(0, slash);
+      const subresourcePart = slash < 0 ? '' : entry.slice(slash + 1);
+      const resource = info.namespacedResources.find((name) => matchesName(resourcePart, name));
+      if (resource !== undefined) return { group, resource: resourcePart === '*' ? '*' : resource, subresource: subresourcePart };
+    }
+  }
+  return undefined;
+}
+

@@ -1,0 +1,58 @@
+/** ca-bundle: the cases the fixtures cannot hold (structural errors) and the patcher detection. */
+import { describe, expect, it } from 'vitest';
+import { lintText } from './helpers.js';
+
+function configuration(name: string, clientConfig: string, extraDocuments = ''): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: ${name}
+webhooks:
+  - name: pods.${name}.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    clientConfig:
+${clientConfig}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+${extraDocuments}`;
+}
+
+const SERVICE = '      service: {namespace: policy, name: webhook, path: /validate}';
+
+async function ruleIds(text: string): Promise<string[]> {
+  return (await lintText(text, { only: ['ca-bundle', 'schema', 'api-validation'] })).map((f) => f.ruleId);
+}
+
+describe('ca-bundle', () => {
+  it('leaves a caBundle that is not base64 to the schema check', async () => {
+    expect(await ruleIds(configuration('policy', `      caBundle: "-----BEGIN CERTIFICATE-----"\n${SERVICE}`))).toEqual(['schema']);
+  });
+
+  it('leaves clientConfig with both url and service (or neither) to api-validation', async () => {
+    expect(await ruleIds(configuration('policy', `      url: https://webhook.example.com/\n${SERVICE}`))).toEqual(['api-validation']);
+    expect(await ruleIds(configuration('policy', '      {}'))).toEqual(['api-validation']);
+  });
+
+  it.each([
+    ['a certgen Job argument', '        - --webhook-name=policy', true],
+    ['a separated flag value', '        - --webhook-name policy', true],
+    ['a JSON argument list', '        command: ["certgen", "patch", "--webhook-name", "policy"]', true],
+    ['a validating-webhook-name flag', '        - --validating-webhook-name=policy', true],
+    ['a camelCase setting', '        validatingWebhookConfigurationName: policy', true],
+    ['another configuration', '        - --webhook-name=policy-other', false],
+    ['a secret of the same name', '        - --secret-name=policy', false],
+  ])('is silent when the same file names the configuration to a patcher: %s', async (_what, line, silent) => {
+    const job = `---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: patch, namespace: policy}\nspec:\n  template:\n    spec:\n      restartPolicy: OnFailure\n      containers:\n      - name: patch\n        image: certgen\n        args:\n${line}\n`;
+    expect(await ruleIds(configuration('policy', SERVICE, job))).toEqual(silent ? [] : ['ca-bundle']);
+  });
+
+  it('matches the injected option as globs', async () => {
+    const text = configuration('team-a-policy', SERVICE);
+    const ruleOptions = (value: string) => new Map([['ca-bundle', { injected: value }]]);
+    expect(await lintText(text, { only: ['ca-bundle'], ruleOptions: ruleOptions('team-*-policy') })).toEqual([]);
+    expect(await lintText(text, { only: ['ca-bundle'], ruleOptions: ruleOptions('other, team-a-policy') })).toEqual([]);
+    expect((await lintText(text, { only: ['ca-bundle'], ruleOptions: ruleOptions('team-a') })).length).toBe(1);
+  });
+});

@@ -1,0 +1,120 @@
+/** critical-resources beyond its fixtures: the system-object labels, the kube-version switch, the split with matches-kube-system. */
+import { describe, expect, it } from 'vitest';
+import { isSystemLabelKey, systemObjectLabels } from '../src/match/kube-system.js';
+import { lintText } from './helpers.js';
+
+const config = (webhook: string): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: policy
+webhooks:
+  - name: w.example.com
+    sideEffects: None
+    admissionReviewVersions: ["v1"]
+    clientConfig:
+      service: {namespace: policy, name: policy, path: /validate}
+${webhook}`;
+
+const lintRules = async (text: string, kubeVersion?: string) => {
+  const findings = await lintText(text, { only: ['critical-resources', 'matches-kube-system'], ...(kubeVersion ? { kubeVersion } : {}) });
+  return findings.map((f) => `${f.ruleId} ${f.severity} ${f.fieldPath} ${f.message.replace(/.*: /, '')}`);
+};
+
+describe('systemObjectLabels', () => {
+  it('meets requirements on system label keys and leaves the others unmet', () => {
+    expect(isSystemLabelKey('kubernetes.io/os')).toBe(true);
+    expect(isSystemLabelKey('node-role.kubernetes.io/control-plane')).toBe(true);
+    expect(isSystemLabelKey('k8s-app')).toBe(true);
+    expect(isSystemLabelKey('example.com/inject')).toBe(false);
+    expect(
+      systemObjectLabels({
+        matchLabels: { 'kubernetes.io/os': 'linux', 'example.com/inject': 'true' },
+        matchExpressions: [
+          { key: 'k8s-app', operator: 'In', values: ['kube-dns', 'kube-proxy'] },
+          { key: 'k8s-app', operator: 'NotIn', values: ['kube-dns'] },
+          { key: 'topology.kubernetes.io/zone', operator: 'Exists' },
+          { key: 'tier', operator: 'DoesNotExist' },
+        ],
+      }),
+    ).toEqual({ 'kubernetes.io/os': 'linux', 'k8s-app': 'kube-proxy', 'topology.kubernetes.io/zone': 'system' });
+    expect(systemObjectLabels(undefined)).toEqual({});
+  });
+});
+
+describe('critical-resources', () => {
+  const everything = config(`    failurePolicy: Fail
+    timeoutSeconds: 5
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}
+`);
+
+  it('counts TokenReviews and SubjectAccessReviews before 1.37 only', async () => {
+    const before = (await lintRules(everything, '1.36')).find((f) => f.startsWith('critical-resources'));
+    expect(before).toContain('tokenreviews (authentication)');
+    expect(before).toContain('subjectaccessreviews, selfsubjectaccessreviews, selfsubjectrulesreviews, localsubjectaccessreviews (authorization)');
+    const after = (await lintRules(everything, '1.37')).find((f) => f.startsWith('critical-resources'));
+    expect(after).not.toContain('reviews');
+    expect(after).toContain('leases in kube-node-lease (node heartbeats)');
+  });
+
+  it('leaves the kube-system pods, workloads and leases to matches-kube-system', async () => {
+    const findings = await lintRules(everything);
+    expect(findings.filter((f) => f.startsWith('matches-kube-system'))).toHaveLength(1);
+    const critical = findings.find((f) => f.startsWith('critical-resources'));
+    expect(critical).not.toContain('in kube-system');
+    // A webhook that matches-kube-system does not report (its objectSelector is opt-in) is not
+    // matched for those either: the system's pods do not carry the label.
+    const optIn = config(`    failurePolicy: Fail
+    objectSelector: {matchLabels: {example.com/inject: "true"}}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`);
+    expect(await lintRules(optIn)).toEqual([]);
+  });
+
+  it('leaves out the kube-system leases exactly when matches-kube-system reports the webhook', async () => {
+    const leases = (conditions: string) =>
+      config(`    failurePolicy: Fail
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: ["coordination.k8s.io"], apiVersions: ["v1"], resources: ["leases"]}
+${conditions}`);
+    expect(await lintRules(leases(''))).toEqual([
+      'critical-resources error webhooks[0].rules[0] leases in kube-node-lease (node heartbeats)',
+      "matches-kube-system error webhooks[0].rules[0] while it is down, the control plane's own writes there are rejected, including those that would bring the webhook back",
+    ]);
+    // The same split when matches-kube-system is not run: the finding is its to make.
+    expect((await lintText(leases(''), { only: ['critical-resources'] })).map((f) => f.message.replace(/.*: /, ''))).toEqual(['leases in kube-node-lease (node heartbeats)']);
+    // Lease renewals are UPDATEs: a condition that skips only CREATE leaves them intercepted.
+    // matches-kube-system evaluates every listed operation, reports the kube-system leases, and
+    // critical-resources keeps only the kube-node-lease ones.
+    const updatesOnly = leases(`    matchConditions:
+      - {name: updates-only, expression: "request.operation != 'CREATE'"}
+`);
+    expect(await lintRules(updatesOnly)).toEqual([
+      'critical-resources error webhooks[0].rules[0] leases (UPDATE) in kube-node-lease (node heartbeats)',
+      "matches-kube-system error webhooks[0].rules[0] while it is down, the control plane's own writes there are rejected, including those that would bring the webhook back",
+    ]);
+  });
+
+  it('reports Ignore only above 15 seconds', async () => {
+    const ignore = (timeout: number) =>
+      config(`    failurePolicy: Ignore
+    timeoutSeconds: ${timeout}
+    rules:
+      - {operations: ["UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["nodes/status"]}
+`);
+    expect(await lintRules(ignore(15))).toEqual([]);
+    expect(await lintRules(ignore(16))).toEqual(['critical-resources warning webhooks[0].rules[0] nodes/status (node registration and status)']);
+  });
+
+  it('does not count cluster-scoped resources for a Namespaced rule', async () => {
+    const namespaced = config(`    failurePolicy: Fail
+    namespaceSelector:
+      matchExpressions:
+        - {key: kubernetes.io/metadata.name, operator: NotIn, values: ["kube-system", "kube-node-lease", "default"]}
+    rules:
+      - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"], scope: Namespaced}
+`);
+    expect(await lintRules(namespaced)).toEqual([]);
+  });
+});
