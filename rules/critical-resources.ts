@@ -169,7 +169,7 @@ export const rule = defineObjectRule({
     const virtualExempt = isAtLeast(context.kubeVersion, 1, 37);
     // matches-kube-system already reports these webhooks for the system's writes in kube-system.
     const reportedForKubeSystem = new Set(
-      matchesKubeSystem.check(object, context).map((violation) => violation.path[1]).filter((index): index is number => typeof index === 'number'),
+      (matchesKubeSystem.check?.(object, context) ?? []).map((violation) => violation.path[1]).filter((index): index is number => typeof index === 'number'),
     );
     return webhooksOf(object).flatMap((entry) => {
       const { webhook } = entry;

@@ -23,6 +23,13 @@ import { rule as caBundle } from './ca-bundle.js';
 import { rule as clientConfigUrl } from './client-config-url.js';
 import { rule as admissionReviewVersions } from './admission-review-versions.js';
 import { rule as matchConditionNullObject } from './match-condition-null-object.js';
+import { rule as namespaceOptsOut } from './namespace-opts-out.js';
+import { rule as podSecurityLabels } from './pod-security-labels.js';
+import { rule as failOpen } from './fail-open.js';
+import { rule as mutatorOrdering } from './mutator-ordering.js';
+import { rule as policyWithoutBinding } from './policy-without-binding.js';
+import { rule as bindingWithoutPolicy } from './binding-without-policy.js';
+import { rule as validationActions } from './validation-actions.js';
 
 export const rules: readonly Rule[] = [
   yamlSyntax,
@@ -48,4 +55,11 @@ export const rules: readonly Rule[] = [
   clientConfigUrl,
   admissionReviewVersions,
   matchConditionNullObject,
+  namespaceOptsOut,
+  podSecurityLabels,
+  failOpen,
+  mutatorOrdering,
+  policyWithoutBinding,
+  bindingWithoutPolicy,
+  validationActions,
 ] as Rule[];

@@ -6,8 +6,8 @@
 import type { FieldPath } from './field-path.js';
 import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
-import type { NamespaceObject, WebhookConfigurationObject } from './model/objects.js';
-import type { WebhookConfigurationKind } from './model/types.js';
+import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from './model/objects.js';
+import type { ObjectKind } from './model/types.js';
 import type { ParsedFile, Span } from './parse/yaml.js';
 
 export const SEVERITIES = ['error', 'warning', 'info'] as const;
@@ -19,7 +19,7 @@ export interface RuleMeta<MessageId extends string = string> {
   /** One line, for `admission-lint rules`. */
   readonly title: string;
   readonly severity: Severity;
-  readonly appliesTo: readonly WebhookConfigurationKind[];
+  readonly appliesTo: readonly ObjectKind[];
   /** Message templates; `{{name}}` is replaced by `data.name`. */
   readonly messages: Readonly<Record<MessageId, string>>;
   /** One sentence on how to fix it, shown with every finding. */
@@ -55,6 +55,8 @@ export interface Violation<MessageId extends string = string> {
 export interface RuleContext {
   readonly webhookConfigurations: readonly WebhookConfigurationObject[];
   readonly namespaces: readonly NamespaceObject[];
+  /** Admission policies and their bindings. */
+  readonly policies: readonly PolicyObject[];
   readonly kubeVersion: KubeVersion;
   /** Namespace label keys the user trusts not to be editable by namespace owners. */
   readonly trustedNamespaceLabels: readonly string[];
@@ -64,10 +66,17 @@ export interface RuleContext {
   option(meta: RuleMeta, name: string): number | string;
 }
 
+/**
+ * A rule about objects. It implements the checks for the kinds in `appliesTo`: `check` for
+ * webhook configurations, `checkPolicy` for admission policies and bindings, `checkNamespace`
+ * for Namespaces. Violation paths are relative to the object checked.
+ */
 export interface ObjectRule<MessageId extends string = string> {
   readonly scope: 'object';
   readonly meta: RuleMeta<MessageId>;
-  check(object: WebhookConfigurationObject, context: RuleContext): Violation<MessageId>[];
+  check?(object: WebhookConfigurationObject, context: RuleContext): Violation<MessageId>[];
+  checkPolicy?(object: PolicyObject, context: RuleContext): Violation<MessageId>[];
+  checkNamespace?(namespace: NamespaceObject, context: RuleContext): Violation<MessageId>[];
 }
 
 export interface FileViolation<MessageId extends string = string> {

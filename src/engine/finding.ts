@@ -20,7 +20,7 @@ export interface Finding {
 export interface Summary {
   readonly files: number;
   readonly documents: number;
-  /** Admission objects linted (Namespaces count as context, not objects). */
+  /** Admission objects linted: webhook configurations, policies, bindings (Namespaces count apart). */
   readonly objects: number;
   /** Namespace manifests read as context for the selector rules. */
   readonly namespaces: number;

@@ -8,11 +8,11 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import type { KubeVersion } from '../kube/version.js';
 import { expandPaths, readSource, readStdinSync } from '../load/sources.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
 import { KustomizePatches } from '../parse/kustomization.js';
 import { parseFile, type ParsedFile } from '../parse/yaml.js';
-import type { Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
+import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
 import { compareFindings, type Finding, type Report } from './finding.js';
 
@@ -36,6 +36,7 @@ export interface LintRun {
   readonly webhookConfigurations: readonly WebhookConfigurationObject[];
   readonly namespaces: readonly NamespaceObject[];
   readonly customResourceDefinitions: readonly CustomResourceDefinitionObject[];
+  readonly policies: readonly PolicyObject[];
   readonly documents: number;
   readonly skipped: number;
 }
@@ -46,6 +47,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const webhookConfigurations: WebhookConfigurationObject[] = [];
   const namespaces: NamespaceObject[] = [];
   const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
+  const policies: PolicyObject[] = [];
   let documents = 0;
   let skipped = 0;
   const kustomizePatches = new KustomizePatches();
@@ -62,6 +64,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       const recognized = recognize(manifest);
       if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
       else if (recognized.type === 'namespace') namespaces.push(recognized.object);
+      else if (recognized.type === 'admission-policy') policies.push(recognized.object);
       else if (recognized.type === 'custom-resource-definition') {
         // Read for discovery, not linted: still one of the "other documents".
         customResourceDefinitions.push(recognized.object);
@@ -72,7 +75,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     }
     files.push(problems.length === parsed.problems.length ? parsed : { ...parsed, problems });
   }
-  return { files, webhookConfigurations, namespaces, customResourceDefinitions, documents, skipped };
+  return { files, webhookConfigurations, namespaces, customResourceDefinitions, policies, documents, skipped };
 }
 
 function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
@@ -97,12 +100,17 @@ export async function lint(options: LintOptions): Promise<Report> {
   const run = loadRun(options.paths, options.readStdin);
   if (run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
   const findings: Finding[] = [];
+  const push = (meta: RuleMeta, violation: Violation, object: FindingObject, webhook: string | null): void => {
+    const finding = toFinding(meta, violation, object, webhook, options.severityOverrides);
+    if (finding) findings.push(finding);
+  };
   const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
   const discovery = new Discovery(options.kubeVersion);
   for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
   const context: RuleContext = {
     webhookConfigurations: run.webhookConfigurations,
     namespaces: run.namespaces,
+    policies: run.policies,
     kubeVersion: options.kubeVersion,
     trustedNamespaceLabels: options.trustedNamespaceLabels,
     discovery,
@@ -135,14 +143,27 @@ export async function lint(options: LintOptions): Promise<Report> {
     }
   }
 
+  const objectRules = enabled.filter((rule): rule is ObjectRule => rule.scope === 'object');
   for (const object of run.webhookConfigurations) {
-    for (const rule of enabled) {
-      if (rule.scope !== 'object' || !rule.meta.appliesTo.includes(object.kind)) continue;
+    for (const rule of objectRules) {
+      if (rule.check === undefined || !rule.meta.appliesTo.includes(object.kind)) continue;
       if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
-      for (const violation of guarded(rule.meta, object.manifest.file.path, () => rule.check(object, context))) {
-        const finding = toFinding(rule.meta, violation, object, options.severityOverrides);
-        if (finding) findings.push(finding);
-      }
+      const violations = guarded(rule.meta, object.manifest.file.path, () => rule.check!(object, context));
+      for (const violation of violations) push(rule.meta, violation, object, webhookNameAt(object, violation.path));
+    }
+  }
+  for (const object of run.policies) {
+    for (const rule of objectRules) {
+      if (rule.checkPolicy === undefined || !rule.meta.appliesTo.includes(object.kind)) continue;
+      if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
+      for (const violation of guarded(rule.meta, object.manifest.file.path, () => rule.checkPolicy!(object, context))) push(rule.meta, violation, object, null);
+    }
+  }
+  for (const namespace of run.namespaces) {
+    const object = { manifest: namespace.manifest, apiVersion: 'v1', kind: 'Namespace', name: namespace.name };
+    for (const rule of objectRules) {
+      if (rule.checkNamespace === undefined || !rule.meta.appliesTo.includes('Namespace')) continue;
+      for (const violation of guarded(rule.meta, namespace.manifest.file.path, () => rule.checkNamespace!(namespace, context))) push(rule.meta, violation, object, null);
     }
   }
 
@@ -153,7 +174,7 @@ export async function lint(options: LintOptions): Promise<Report> {
     summary: {
       files: run.files.length,
       documents: run.documents,
-      objects: run.webhookConfigurations.length,
+      objects: run.webhookConfigurations.length + run.policies.length,
       namespaces: run.namespaces.length,
       skipped: run.skipped,
       errors: unique.filter((f) => f.severity === 'error').length,
@@ -180,7 +201,15 @@ function guarded<T>(meta: RuleMeta, file: string, run: () => T[]): T[] {
   }
 }
 
-function toFinding(meta: RuleMeta, violation: Violation, object: WebhookConfigurationObject, overrides: ReadonlyMap<string, SeverityOverride>): Finding | undefined {
+/** What a finding needs of the object it is about. */
+interface FindingObject {
+  readonly manifest: WebhookConfigurationObject['manifest'];
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string | undefined;
+}
+
+function toFinding(meta: RuleMeta, violation: Violation, object: FindingObject, webhook: string | null, overrides: ReadonlyMap<string, SeverityOverride>): Finding | undefined {
   const severity = severityFor(meta, violation.severity, overrides);
   if (severity === 'off') return undefined;
   const span = object.manifest.locate(violation.locateAt ?? violation.path, violation.part);
@@ -196,7 +225,7 @@ function toFinding(meta: RuleMeta, violation: Violation, object: WebhookConfigur
     documentIndex: object.manifest.documentIndex,
     fieldPath: violation.path.length > 0 ? formatFieldPath(violation.path) : null,
     object: { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null },
-    webhook: webhookNameAt(object, violation.path),
+    webhook,
     help: violation.help ?? meta.help,
   };
 }

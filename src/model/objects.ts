@@ -2,7 +2,7 @@
 import type { FieldPath } from '../field-path.js';
 import type { Manifest } from '../parse/yaml.js';
 import type { SchemaProblem } from '../validate/schema.js';
-import type { WebhookConfiguration } from './types.js';
+import type { AdmissionPolicy, AdmissionPolicyBinding, PolicyKind, WebhookConfiguration } from './types.js';
 
 export interface WebhookConfigurationObject {
   readonly category: 'webhook-configuration';
@@ -31,6 +31,25 @@ export interface NamespaceObject {
   readonly name: string;
   /** The written labels plus `kubernetes.io/metadata.name`, which the API server always sets. */
   readonly labels: Readonly<Record<string, string>>;
+  /** The labels as written (string values only). */
+  readonly writtenLabels: Readonly<Record<string, string>>;
+  readonly written: unknown;
+}
+
+/** A ValidatingAdmissionPolicy, MutatingAdmissionPolicy or one of their bindings. */
+export interface PolicyObject {
+  readonly category: 'admission-policy';
+  readonly manifest: Manifest;
+  readonly apiVersion: string;
+  readonly kind: PolicyKind;
+  readonly name: string | undefined;
+  readonly written: unknown;
+  /** After API defaulting; typed as the API types only when `decodable`. */
+  readonly effective: Readonly<AdmissionPolicy | AdmissionPolicyBinding>;
+  readonly defaulted: ReadonlySet<string>;
+  readonly defaultedPaths: readonly FieldPath[];
+  readonly schemaProblems: readonly SchemaProblem[];
+  readonly decodable: boolean;
 }
 
 export interface CustomResourceDefinitionObject {

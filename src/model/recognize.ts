@@ -5,8 +5,10 @@
 import { defaultWebhookConfiguration } from '../defaults/webhooks.js';
 import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema, type SchemaProblem } from '../validate/schema.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, WebhookConfigurationObject } from './objects.js';
-import { ADMISSION_GROUP, isWebhookApiVersion, isWebhookConfigurationKind, type WebhookConfiguration } from './types.js';
+import { defaultPolicy } from '../defaults/policies.js';
+import { checkPolicySchema } from '../validate/policy-schema.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from './objects.js';
+import { ADMISSION_GROUP, isPolicyKind, isWebhookApiVersion, isWebhookConfigurationKind, type PolicyKind, type WebhookConfiguration } from './types.js';
 
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
@@ -14,6 +16,7 @@ export type Recognized =
   | { readonly type: 'webhook-configuration'; readonly object: WebhookConfigurationObject }
   | { readonly type: 'namespace'; readonly object: NamespaceObject }
   | { readonly type: 'custom-resource-definition'; readonly object: CustomResourceDefinitionObject }
+  | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   | { readonly type: 'other' };
 
@@ -27,6 +30,11 @@ export function recognize(manifest: Manifest): Recognized {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
     return { type: 'webhook-configuration', object: buildWebhookConfiguration(manifest, kind, apiVersion, read.value) };
+  }
+  if (isPolicyKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
+    const read = manifest.toValue();
+    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
+    return { type: 'admission-policy', object: buildPolicy(manifest, kind, apiVersion, read.value) };
   }
   if (kind === 'Namespace' && apiVersion === 'v1') {
     const read = manifest.toValue();
@@ -99,12 +107,31 @@ function buildWebhookConfiguration(manifest: Manifest, kind: WebhookConfiguratio
 
 function buildNamespace(manifest: Manifest, written: unknown): NamespaceObject | undefined {
   if (!isRecord(written) || !isRecord(written.metadata) || typeof written.metadata.name !== 'string') return undefined;
-  const labels: Record<string, string> = {};
+  const writtenLabels: Record<string, string> = {};
   if (isRecord(written.metadata.labels)) {
     for (const [key, value] of Object.entries(written.metadata.labels)) {
-      if (typeof value === 'string') labels[key] = value;
+      if (typeof value === 'string') writtenLabels[key] = value;
     }
   }
-  labels[NAMESPACE_NAME_LABEL] = written.metadata.name;
-  return { category: 'namespace', manifest, name: written.metadata.name, labels };
+  const labels = { ...writtenLabels, [NAMESPACE_NAME_LABEL]: written.metadata.name };
+  return { category: 'namespace', manifest, name: written.metadata.name, labels, writtenLabels, written };
+}
+
+function buildPolicy(manifest: Manifest, kind: PolicyKind, apiVersion: string, written: unknown): PolicyObject {
+  const schemaProblems = checkPolicySchema(kind, written);
+  const { effective, defaulted, defaultedPaths } = defaultPolicy(written, kind);
+  const metadata = isRecord(written) && isRecord(written.metadata) ? written.metadata : undefined;
+  return {
+    category: 'admission-policy',
+    manifest,
+    apiVersion,
+    kind,
+    name: typeof metadata?.name === 'string' ? metadata.name : undefined,
+    written,
+    effective: effective as PolicyObject['effective'],
+    defaulted,
+    defaultedPaths,
+    schemaProblems,
+    decodable: !schemaProblems.some((problem) => problem.blocking),
+  };
 }

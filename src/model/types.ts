@@ -87,3 +87,96 @@ export function isWebhookConfigurationKind(kind: string | undefined): kind is We
 export function isWebhookApiVersion(apiVersion: string | undefined): apiVersion is WebhookApiVersion {
   return (WEBHOOK_API_VERSIONS as readonly (string | undefined)[]).includes(apiVersion);
 }
+
+export const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'] as const;
+export type PolicyKind = (typeof POLICY_KINDS)[number];
+
+export function isPolicyKind(kind: string | undefined): kind is PolicyKind {
+  return (POLICY_KINDS as readonly (string | undefined)[]).includes(kind);
+}
+
+/** Every kind a rule can apply to. */
+export type ObjectKind = WebhookConfigurationKind | PolicyKind | 'Namespace';
+
+export interface NamedRuleWithOperations extends RuleWithOperations {
+  resourceNames?: string[];
+}
+
+/** MatchResources of admission policies (spec.matchConstraints) and bindings (spec.matchResources). */
+export interface MatchResources {
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  resourceRules?: NamedRuleWithOperations[];
+  excludeResourceRules?: NamedRuleWithOperations[];
+  matchPolicy?: string;
+}
+
+export interface ParamKind {
+  apiVersion?: string;
+  kind?: string;
+}
+
+export interface ParamRef {
+  name?: string;
+  namespace?: string;
+  selector?: LabelSelector;
+  parameterNotFoundAction?: string;
+}
+
+export interface Variable {
+  name?: string;
+  expression?: string;
+}
+
+export interface Validation {
+  expression?: string;
+  message?: string;
+  reason?: string;
+  messageExpression?: string;
+}
+
+export interface AuditAnnotation {
+  key?: string;
+  valueExpression?: string;
+}
+
+export interface Mutation {
+  patchType?: string;
+  applyConfiguration?: { expression?: string };
+  jsonPatch?: { expression?: string };
+}
+
+export interface AdmissionPolicySpec {
+  paramKind?: ParamKind;
+  matchConstraints?: MatchResources;
+  validations?: Validation[];
+  mutations?: Mutation[];
+  failurePolicy?: string;
+  auditAnnotations?: AuditAnnotation[];
+  matchConditions?: MatchCondition[];
+  variables?: Variable[];
+  /** MutatingAdmissionPolicy only. */
+  reinvocationPolicy?: string;
+}
+
+export interface AdmissionPolicyBindingSpec {
+  policyName?: string;
+  paramRef?: ParamRef;
+  matchResources?: MatchResources;
+  /** ValidatingAdmissionPolicyBinding only. */
+  validationActions?: string[];
+}
+
+export interface AdmissionPolicy {
+  apiVersion: string;
+  kind: 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy';
+  metadata?: ObjectMeta;
+  spec?: AdmissionPolicySpec;
+}
+
+export interface AdmissionPolicyBinding {
+  apiVersion: string;
+  kind: 'ValidatingAdmissionPolicyBinding' | 'MutatingAdmissionPolicyBinding';
+  metadata?: ObjectMeta;
+  spec?: AdmissionPolicyBindingSpec;
+}
