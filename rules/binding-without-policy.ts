@@ -1,13 +1,60 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { defineObjectRule } from '../src/rule.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import {
+  bindingKindFor,
+  isBindingKind,
+  policiesOf,
+  policiesOfKind,
+  policyKindFor,
+  policyNameOf,
+  suggestedPolicyName,
+  wrongKindPolicy,
+  type PolicyDefinitionKind,
+} from '../src/model/policies.js';
+import { defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+
+type MessageId = 'missing' | 'wrongKind';
+
+/**
+ * A binding whose policyName names no policy of its kind in the run. Only when the run holds
+ * policies of that kind at all (a repository may keep bindings and policies in separate
+ * folders), or when the name is that of a policy of the other kind that nothing of its own
+ * kind binds: a ValidatingAdmissionPolicyBinding cannot bind a MutatingAdmissionPolicy.
+ */
+function checkBinding(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
+  if (!isBindingKind(object.kind)) return [];
+  const name = policyNameOf(object);
+  if (name === undefined || policiesOf(object, context.policies).length > 0) return [];
+  const policyKind = policyKindFor(object.kind);
+  const path = ['spec', 'policyName'];
+  const other = wrongKindPolicy(object, context.policies);
+  if (other !== undefined) {
+    const otherKind = other.kind as PolicyDefinitionKind;
+    return [{ messageId: 'wrongKind', data: { binding: object.kind, policyKind, name, otherKind, otherBinding: bindingKindFor(otherKind) }, path }];
+  }
+  if (policiesOfKind(context.policies, policyKind).length === 0) return [];
+  const suggestion = suggestedPolicyName(object, context.policies);
+  return [
+    {
+      messageId: 'missing',
+      data: { binding: object.kind, policyKind, name, hint: suggestion === undefined ? '' : `; did you mean "${suggestion}"?` },
+      path,
+    },
+  ];
+}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'binding-without-policy',
-    title: "A binding refers to a policy that is not in the run",
+    title: 'A binding refers to a policy that is not in the run',
     severity: 'error',
     appliesTo: ['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding'],
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      missing:
+        'policyName "{{name}}" names no {{policyKind}} of the run, so this {{binding}} binds nothing (the API server accepts it and waits for a policy of that name){{hint}}',
+      wrongKind:
+        'policyName "{{name}}" names a {{otherKind}}, but a {{binding}} binds only a {{policyKind}} of that name, so this binding binds nothing; bind the policy with a {{otherBinding}}',
+    },
+    help: 'Set spec.policyName to the metadata.name of the policy this binding is for, a policy of the kind the binding binds.',
   },
+  checkPolicy: checkBinding,
 });

@@ -1,29 +1,79 @@
 import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys } from '../src/match/selector.js';
 import { isAtLeast } from '../src/kube/version.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf, policiesOf } from '../src/model/policies.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
 
-type MessageId = 'validating' | 'mutating';
+type MessageId = 'validating' | 'mutating' | 'validatingPolicy' | 'mutatingPolicy';
+
+function trustedKeys(context: RuleContext): Set<string> {
+  // The API server sets (and guards) the name label only from Kubernetes 1.21.
+  return new Set([...(isAtLeast(context.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...context.trustedNamespaceLabels]);
+}
+
+/**
+ * Whether the namespaceSelector of a policy's matchConstraints, or of a binding's matchResources,
+ * can decide anything: not when the resourceRules only match cluster-scoped objects. A binding
+ * without resourceRules matches whatever its policy matches, so the policy's rules decide (when
+ * the policy is in the run; otherwise the selector is assumed to matter).
+ */
+function policySelectorApplies(object: PolicyObject, context: RuleContext): boolean {
+  const own = matchResourcesOf(object).match?.resourceRules;
+  if (!isBinding(object)) return namespaceSelectorApplies(own, context.discovery);
+  if (own !== undefined && own.length > 0 && !namespaceSelectorApplies(own, context.discovery)) return false;
+  const policies = policiesOf(object, context.policies).filter((policy) => policy.decodable);
+  if (policies.length === 0) return true;
+  return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, context.discovery));
+}
+
+/** A validating binding without Deny rejects nothing: leaving it loses a warning or an audit record, not a check. */
+function rejectsNothing(object: PolicyObject): boolean {
+  if (object.kind !== 'ValidatingAdmissionPolicyBinding') return false;
+  const actions = bindingSpec(object)?.validationActions;
+  return Array.isArray(actions) && actions.length > 0 && !actions.includes('Deny');
+}
+
+function checkPolicyObject(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
+  const { match, path } = matchResourcesOf(object);
+  if (match === undefined || rejectsNothing(object) || !policySelectorApplies(object, context)) return [];
+  const trusted = trustedKeys(context);
+  const mutating = isMutatingKind(object.kind);
+  const at = [...path, 'namespaceSelector'];
+  return selectorKeys(match.namespaceSelector)
+    .filter(({ key }) => !trusted.has(key))
+    .map(({ key, where }): Violation<MessageId> => ({
+      messageId: mutating ? 'mutatingPolicy' : 'validatingPolicy',
+      data: { kind: object.kind, name: object.name ?? '(unnamed)', key },
+      path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
+      locateAt: [...at, ...where],
+      severity: mutating ? 'info' : 'warning',
+    }));
+}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'editable-namespace-selector',
     title: 'namespaceSelector keys on a label that namespace editors can change, so it is an opt-out switch',
     severity: 'warning',
-    appliesTo: ALL_WEBHOOK_KINDS,
+    appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {
       validating:
         'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can take that namespace out of this check',
       mutating:
         'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can switch this mutation on or off for it',
+      validatingPolicy:
+        'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can take that namespace out of this policy',
+      mutatingPolicy:
+        'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can switch this mutation on or off for it',
     },
     help: `Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and pass it to --trusted-namespace-label.`,
   },
+  checkPolicy: checkPolicyObject,
   check(object, context) {
-    // The API server sets (and guards) the name label only from Kubernetes 1.21.
-    const trusted = new Set([...(isAtLeast(context.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...context.trustedNamespaceLabels]);
+    const trusted = trustedKeys(context);
     return webhooksOf(object).flatMap((entry) => {
       // Rules that only match cluster-scoped objects never consult the selector.
       if (!namespaceSelectorApplies(entry.webhook.rules, context.discovery)) return [];

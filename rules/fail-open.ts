@@ -1,13 +1,39 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
+import type { WebhookConfigurationObject } from '../src/model/objects.js';
+import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { defineObjectRule } from '../src/rule.js';
+
+/**
+ * istiod's validation controller watches the ValidatingWebhookConfigurations labelled
+ * `istio.io/rev` with its revision and, once its endpoint has rejected a dry-run of an invalid
+ * object, sets every webhook's failurePolicy to Fail (istio `pkg/webhooks/validation/controller`,
+ * `readyForFailClose`): the written Ignore only covers start-up.
+ */
+const SWITCHED_TO_FAIL_LABEL = 'istio.io/rev';
+
+function switchedToFailAtRuntime(object: WebhookConfigurationObject): boolean {
+  return Object.hasOwn(object.effective.metadata?.labels ?? {}, SWITCHED_TO_FAIL_LABEL);
+}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'fail-open',
-    title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
+    title: 'A validating webhook fails open: while it is unreachable, objects are stored unchecked',
     severity: 'info',
     appliesTo: ['ValidatingWebhookConfiguration'],
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      ignore:
+        'webhook "{{webhook}}" has failurePolicy Ignore: while it is unreachable, times out or answers with an error, the requests it matches are admitted without its check (its explicit denials still reject)',
+    },
+    help: 'If the check must always hold, set failurePolicy: Fail and run the webhook highly available, or move the check into a ValidatingAdmissionPolicy, which runs inside the API server; keep Ignore only if unchecked objects during an outage are acceptable.',
+  },
+  check(object) {
+    if (switchedToFailAtRuntime(object)) return [];
+    return webhooksOf(object)
+      .filter((entry) => entry.webhook.failurePolicy === 'Ignore' && !isDefaulted(object, [...entry.path, 'failurePolicy']))
+      .map((entry) => ({
+        messageId: 'ignore' as const,
+        data: { webhook: entry.label },
+        path: [...entry.path, 'failurePolicy'],
+      }));
   },
 });

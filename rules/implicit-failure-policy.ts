@@ -1,20 +1,52 @@
+import type { PolicyObject } from '../src/model/objects.js';
+import { isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { isDefaulted, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+
+type MessageId = 'failDefault' | 'ignoreDefault' | 'validatingPolicyDefault' | 'mutatingPolicyDefault';
+
+const PARAMS = {
+  validating: "; and a param that a binding with parameterNotFoundAction Deny cannot find rejects the request whatever the binding's validationActions",
+  mutating: ', and so does a param that a binding with parameterNotFoundAction Deny cannot find',
+} as const;
+
+/** Policies (not bindings: they have no failurePolicy) that leave spec.failurePolicy to the API default, Fail in every version. */
+function checkPolicyObject(object: PolicyObject): Violation<MessageId>[] {
+  if (isBinding(object) || policySpec(object) === undefined) return [];
+  if (!isPolicyDefaulted(object, ['spec', 'failurePolicy'])) return [];
+  const params = policySpec(object)?.paramKind != null;
+  return [
+    {
+      messageId: object.kind === 'MutatingAdmissionPolicy' ? 'mutatingPolicyDefault' : 'validatingPolicyDefault',
+      data: {
+        policy: object.name ?? '(unnamed)',
+        params: params ? PARAMS[object.kind === 'MutatingAdmissionPolicy' ? 'mutating' : 'validating'] : '',
+      },
+      path: ['spec', 'failurePolicy'],
+      help: 'Write failurePolicy: Fail or failurePolicy: Ignore, having decided what an expression that errors should do: reject the request, or let it through unchecked.',
+    },
+  ];
+}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'implicit-failure-policy',
-    title: 'failurePolicy is omitted, so the API default (Fail in v1) decides what an outage does',
+    title: 'failurePolicy is omitted, so the API default (Fail in v1) decides what an outage or an error does',
     severity: 'warning',
-    appliesTo: ALL_WEBHOOK_KINDS,
+    appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
       failDefault:
         'webhook "{{webhook}}" does not set failurePolicy; the API default is Fail: while the webhook is down, slow or presents a bad certificate, every request it matches is rejected',
       ignoreDefault:
         'webhook "{{webhook}}" does not set failurePolicy; the v1beta1 default is Ignore: while the webhook is unreachable, requests it matches are admitted unchecked (and v1 would default to Fail)',
+      validatingPolicyDefault:
+        'ValidatingAdmissionPolicy "{{policy}}" does not set failurePolicy; the API default is Fail: an expression that errors at run time (on an object that lacks a field, say) counts as a failed validation, which bindings with Deny reject{{params}}',
+      mutatingPolicyDefault:
+        'MutatingAdmissionPolicy "{{policy}}" does not set failurePolicy; the API default is Fail: a mutation or matchCondition that errors at run time (on an object that lacks a field, say) rejects the request{{params}}',
     },
     help: 'Write failurePolicy: Fail or failurePolicy: Ignore, having decided which outage you prefer: blocked writes or unchecked ones.',
   },
+  checkPolicy: checkPolicyObject,
   check(object) {
     return webhooksOf(object)
       .filter((entry) => isDefaulted(object, [...entry.path, 'failurePolicy']))

@@ -1,11 +1,18 @@
+import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { firstResourceMatch, KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
+import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
+import type { Operation } from '../src/match/request.js';
 import { selectorMatches } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
-import { systemRequestOutcome } from '../src/match/system-requests.js';
+import { conditionsOutcome, SYSTEM_REQUESTERS, systemRequestOutcome, type ConditionsOutcome } from '../src/match/system-requests.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import { bindingSpec, bindingsOf, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
+import type { MatchCondition } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { loadCelSync } from '../src/validate/cel.js';
 
 const KUBE_SYSTEM = 'kube-system';
 
@@ -20,20 +27,150 @@ function describeResource(match: { group: string; resource: string; subresource:
   return resource;
 }
 
+// ─── Admission policies ───
+
+/** One write that a system component makes in kube-system. */
+interface SystemWrite {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly operation: Operation;
+}
+
+/** Subresources written with CREATE (the scheduler's binding, evictions, token requests); the others are updated. */
+const CREATE_SUBRESOURCES = new Set(['binding', 'eviction', 'token']);
+/** Subresources that are only read (GET), which never reach admission. */
+const READ_ONLY_SUBRESOURCES = new Set(['log']);
+
+/** Tried first, so that a policy on everything is reported for what matters most. */
+const FIRST = ['pods', 'leases'];
+
+/**
+ * The concrete requests behind KUBE_SYSTEM_WRITTEN: create, update and delete of each resource,
+ * and the writes of its subresources (not the CONNECT ones: exec, attach, port-forward, proxy
+ * are people's, and not `log`, which is only read).
+ */
+function systemWrites(discovery: Discovery): SystemWrite[] {
+  const writes: SystemWrite[] = [];
+  for (const [group, info] of Object.entries(KUBE_SYSTEM_WRITTEN)) {
+    for (const version of info.versions) {
+      for (const resource of info.namespacedResources) {
+        for (const operation of ['CREATE', 'UPDATE', 'DELETE'] as const) writes.push({ group, version, resource, subresource: '', operation });
+        const served = discovery.resource(group, version, resource);
+        for (const subresource of served?.subresources ?? []) {
+          if (served?.connect.has(subresource) || READ_ONLY_SUBRESOURCES.has(subresource)) continue;
+          writes.push({ group, version, resource, subresource, operation: CREATE_SUBRESOURCES.has(subresource) ? 'CREATE' : 'UPDATE' });
+        }
+      }
+    }
+  }
+  const rank = (write: SystemWrite): number => (FIRST.includes(write.resource) ? FIRST.indexOf(write.resource) : FIRST.length);
+  // Array.prototype.sort is stable: the table order is kept within each rank.
+  return writes.sort((a, b) => rank(a) - rank(b));
+}
+
+/** The policy's matchConditions for this write, as the system's requesters make it. */
+function policyConditionsOutcome(conditions: readonly (MatchCondition | null)[], write: SystemWrite): ConditionsOutcome {
+  if (conditions.length === 0) return 'called';
+  // The engine awaits the CEL library only for webhooks' matchConditions: load it here if it has not.
+  if (!loadCelSync()) return 'unknown';
+  return conditionsOutcome(
+    conditions,
+    SYSTEM_REQUESTERS.map((requester) => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester })),
+  );
+}
+
+/** Whether the binding can reject or change anything: a validating binding needs Deny among its validationActions. */
+function bindingEnforces(binding: PolicyObject): boolean {
+  if (binding.kind === 'MutatingAdmissionPolicyBinding') return true;
+  const actions = bindingSpec(binding)?.validationActions;
+  return Array.isArray(actions) && actions.includes('Deny');
+}
+
+function joinNames(names: readonly string[]): string {
+  const quoted = [...new Set(names)].map((name) => `"${name}"`);
+  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+}
+
+type MessageId = 'fail' | 'ignore' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
+
+const POLICY_HELP = `Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
+
+function checkPolicyObject(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
+  if (isBinding(object)) return [];
+  const spec = policySpec(object);
+  if (spec === undefined) return [];
+  // Only bindings of the run count: without one the policy does nothing (or its bindings are elsewhere, unknown).
+  const bindings = bindingsOf(object, context.policies).filter((binding) => binding.decodable && bindingEnforces(binding));
+  if (bindings.length === 0) return [];
+  const nsLabels = namespaceLabels(context, KUBE_SYSTEM);
+  for (const write of systemWrites(context.discovery)) {
+    const through: string[] = [];
+    let rule: number | undefined;
+    for (const binding of bindings) {
+      const bindingMatch = bindingSpec(binding)?.matchResources;
+      // An opt-in objectSelector (a label of the policy's own) exempts the system's objects.
+      const labels = { ...systemObjectLabels(spec.matchConstraints?.objectSelector), ...systemObjectLabels(bindingMatch?.objectSelector) };
+      const request: PolicyRequest = {
+        ...write,
+        namespace: KUBE_SYSTEM,
+        namespaceLabels: nsLabels,
+        objectLabels: write.operation === 'DELETE' ? null : labels,
+        oldObjectLabels: write.operation === 'CREATE' ? null : labels,
+      };
+      const outcome = matchPolicy(spec, bindingSpec(binding), request, context.discovery);
+      if (outcome.called !== true) continue;
+      through.push(binding.name ?? '(unnamed)');
+      rule ??= outcome.rule;
+    }
+    if (rule === undefined) continue;
+    // matchConditions that exclude system users or kube-system let those writes through.
+    if (policyConditionsOutcome(spec.matchConditions ?? [], write) !== 'called') continue;
+    const ignore = spec.failurePolicy === 'Ignore';
+    const mutating = object.kind === 'MutatingAdmissionPolicy';
+    const messageId: MessageId = mutating ? (ignore ? 'mutatingPolicyIgnore' : 'mutatingPolicyFail') : ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail';
+    return [
+      {
+        messageId,
+        data: {
+          policy: object.name ?? '(unnamed)',
+          bindings: joinNames(through),
+          resource: describeResource(write),
+          defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',
+        },
+        path: ['spec', 'matchConstraints', 'resourceRules', rule],
+        severity: ignore ? 'warning' : 'error',
+        help: POLICY_HELP,
+      },
+    ];
+  }
+  return [];
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'matches-kube-system',
-    title: 'The webhook intercepts the resources that system components write in kube-system',
+    title: 'A webhook or admission policy intercepts the resources that system components write in kube-system',
     severity: 'error',
-    appliesTo: ALL_WEBHOOK_KINDS,
+    appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
       fail:
         'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}: while it is down, the control plane\'s own writes there are rejected, including those that would bring the webhook back',
       ignore:
         'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore): each of the system\'s writes there waits up to {{timeout}}s for it while it is unreachable, and it can deny them',
+      validatingPolicyFail:
+        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system with failurePolicy Fail{{defaulted}}: a validation that is false for one of the system\'s own objects, or an expression that errors on it, rejects the control plane\'s write there',
+      validatingPolicyIgnore:
+        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system (failurePolicy Ignore): a validation that is false for one of the system\'s own objects rejects the control plane\'s write there (Ignore covers errors, not failed validations)',
+      mutatingPolicyFail:
+        'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system with failurePolicy Fail{{defaulted}}: it rewrites the system\'s own objects, and a mutation that errors on one of them rejects the control plane\'s write there',
+      mutatingPolicyIgnore:
+        'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system (failurePolicy Ignore): it rewrites the system\'s own objects there',
     },
     help: `Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]), or narrow the rules to the resources the webhook needs.`,
   },
+  checkPolicy: checkPolicyObject,
   check(object, context) {
     const labels = namespaceLabels(context, KUBE_SYSTEM);
     return webhooksOf(object).flatMap((entry) => {

@@ -1,13 +1,176 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { defineObjectRule } from '../src/rule.js';
+import type { Discovery } from '../src/kube/discovery/discovery.js';
+import {
+  candidateMatches,
+  coCalledSets,
+  describeRequest,
+  inCallingOrder,
+  maximalSets,
+  webhooksWithRules,
+  withoutAlternatives,
+  type BaseRequest,
+  type CandidateHook,
+} from '../src/match/candidates.js';
+import type { WebhookConfigurationObject } from '../src/model/objects.js';
+import { isDefaulted } from '../src/model/webhooks.js';
+import { defineObjectRule, type RuleContext, type RuleMeta, type Violation } from '../src/rule.js';
+
+type MessageId = 'blindOne' | 'blindMany';
+
+/** Two or more mutating webhooks one object can meet, in calling order. */
+interface OrderedSet {
+  readonly hooks: readonly CandidateHook[];
+  readonly request: BaseRequest;
+  readonly namespace: string | null;
+  /** Other sets that start with the same webhook, folded into this finding. */
+  readonly others: number;
+}
+
+const meta = {
+  id: 'mutator-ordering',
+  title: 'Several mutating webhooks can match one request: their order decides what each one sees',
+  severity: 'info',
+  appliesTo: ['MutatingWebhookConfiguration'],
+  messages: {
+    blindOne:
+      '{{count}} mutating webhooks can all be called for {{request}}; the API server calls them in this order (by configuration name, then list order): {{webhooks}}; {{blind}} has reinvocationPolicy Never and is not called again when a webhook after it changes the object, so it never sees those changes{{others}}',
+    blindMany:
+      '{{count}} mutating webhooks can all be called for {{request}}; the API server calls them in this order (by configuration name, then list order): {{webhooks}}; {{blind}} have reinvocationPolicy Never and are not called again when a webhook after them changes the object, so they never see those changes{{others}}',
+  },
+  help: 'Do not rely on this order: give a webhook that must see the others\' changes reinvocationPolicy IfNeeded (with an idempotent patch), and check the final object with a validating webhook or a ValidatingAdmissionPolicy, which run after all mutations.',
+} satisfies RuleMeta<MessageId>;
+
+/** Only writes that carry an object to patch: DELETE has none, CONNECT carries the connection's options. */
+const OBJECT_OPERATIONS = new Set(['CREATE', 'UPDATE']);
+
+/** JSON with sorted keys, to compare parts of two webhooks. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const identities = new WeakMap<CandidateHook, string>();
+
+/** What decides which requests a webhook gets, with its name: equal for two copies of one webhook. */
+function identity(hook: CandidateHook): string {
+  let key = identities.get(hook);
+  if (key === undefined) {
+    const { name, rules, namespaceSelector, objectSelector, matchPolicy, matchConditions } = hook.entry.webhook;
+    key = canonical({ name, rules, namespaceSelector, objectSelector, matchPolicy, matchConditions });
+    identities.set(hook, key);
+  }
+  return key;
+}
+
+/**
+ * Drops the later copies of a webhook: a webhook of another configuration with the same name
+ * that matches exactly the same requests (istio's revision tag `default` next to the default
+ * revision's injector, which istioctl deactivates when it creates the tag; a configuration
+ * renamed by an upgrade and left behind). That is one webhook installed twice, not an order.
+ */
+function withoutCopies(hooks: readonly CandidateHook[]): CandidateHook[] {
+  const kept: CandidateHook[] = [];
+  const seen = new Map<string, WebhookConfigurationObject>();
+  for (const hook of hooks) {
+    const key = identity(hook);
+    const first = seen.get(key);
+    if (first !== undefined && first !== hook.object) continue;
+    seen.set(key, hook.object);
+    kept.push(hook);
+  }
+  return kept;
+}
+
+const reinvoked = (hook: CandidateHook): boolean => hook.entry.webhook.reinvocationPolicy === 'IfNeeded';
+
+/** The webhooks of the set that run before another one of it and are not reinvoked. */
+function blindHooks(hooks: readonly CandidateHook[]): CandidateHook[] {
+  return hooks.slice(0, -1).filter((hook) => !reinvoked(hook));
+}
+
+function analyse(context: RuleContext): Map<WebhookConfigurationObject, OrderedSet[]> {
+  const mutating = context.webhookConfigurations.filter((object) => object.kind === 'MutatingWebhookConfiguration');
+  const hooks = inCallingOrder(webhooksWithRules(mutating).map(({ object, entry }): CandidateHook => ({ object, entry, order: 0 })));
+  const sets: OrderedSet[] = [];
+  const seen = new Set<string>();
+  for (const { request, namespace, sure, open } of candidateMatches(hooks, context, { requests: (request) => OBJECT_OPERATIONS.has(request.operation) })) {
+    for (const set of coCalledSets(sure, open)) {
+      // Of alternative configurations (same name), the one with more webhooks here; no copies.
+      const called = withoutCopies(withoutAlternatives(set, (ofOne) => ofOne.length));
+      if (called.length < 2) continue;
+      const key = called.map((hook) => hook.order).join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      sets.push({ hooks: called, request, namespace, others: 0 });
+    }
+  }
+  // A set inside a larger one is not reported on its own; a set in which every webhook but the
+  // last is reinvoked (IfNeeded) is not reported: each of them sees the others' changes. Sets
+  // that start with the same webhook become one finding there (a catch-all mutator meets every
+  // other mutator, one set each): the largest set is shown, the others counted.
+  const byFirst = new Map<CandidateHook, OrderedSet[]>();
+  for (const set of maximalSets(sets)) {
+    if (blindHooks(set.hooks).length === 0) continue;
+    const first = set.hooks[0]!;
+    byFirst.set(first, [...(byFirst.get(first) ?? []), set]);
+  }
+  const byObject = new Map<WebhookConfigurationObject, OrderedSet[]>();
+  for (const [first, group] of byFirst) {
+    const largest = group.reduce((best, set) => (set.hooks.length > best.hooks.length ? set : best));
+    byObject.set(first.object, [...(byObject.get(first.object) ?? []), { ...largest, others: group.length - 1 }]);
+  }
+  return byObject;
+}
+
+/** One analysis per run (the objects array) and discovery: every object's check reads it. */
+const cache = new WeakMap<readonly WebhookConfigurationObject[], WeakMap<Discovery, Map<WebhookConfigurationObject, OrderedSet[]>>>();
+
+function analysisFor(context: RuleContext): Map<WebhookConfigurationObject, OrderedSet[]> {
+  let byDiscovery = cache.get(context.webhookConfigurations);
+  if (byDiscovery === undefined) {
+    byDiscovery = new WeakMap();
+    cache.set(context.webhookConfigurations, byDiscovery);
+  }
+  let analysis = byDiscovery.get(context.discovery);
+  if (analysis === undefined) {
+    analysis = analyse(context);
+    byDiscovery.set(context.discovery, analysis);
+  }
+  return analysis;
+}
+
+const nameOf = (hook: CandidateHook): string => `"${hook.object.name ?? ''}/${hook.entry.label}"`;
+
+function describeHooks(hooks: readonly CandidateHook[]): string {
+  return hooks
+    .map((hook, i) => {
+      const policy = reinvoked(hook) ? 'IfNeeded' : isDefaulted(hook.object, [...hook.entry.path, 'reinvocationPolicy']) ? 'Never, the API default' : 'Never';
+      return `${i + 1}. ${nameOf(hook)} (${policy})`;
+    })
+    .join(', ');
+}
 
 export const rule = defineObjectRule({
-  meta: {
-    id: 'mutator-ordering',
-    title: "Several mutating webhooks can match one request: their order decides what each one sees",
-    severity: 'info',
-    appliesTo: ['MutatingWebhookConfiguration'],
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+  meta,
+  check(object, context) {
+    return (analysisFor(context).get(object) ?? []).map((set): Violation<MessageId> => {
+      const blind = blindHooks(set.hooks);
+      return {
+        messageId: blind.length === 1 ? 'blindOne' : 'blindMany',
+        data: {
+          count: set.hooks.length,
+          request: describeRequest(set.request, set.namespace),
+          webhooks: describeHooks(set.hooks),
+          blind: blind.map(nameOf).join(', '),
+          others: set.others === 0 ? '' : ` (and ${set.others} other combination${set.others === 1 ? '' : 's'} of mutating webhooks that start with it)`,
+        },
+        path: set.hooks[0]!.entry.path,
+      };
+    });
   },
 });

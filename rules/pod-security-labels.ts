@@ -1,13 +1,205 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { defineObjectRule } from '../src/rule.js';
+import { isAtLeast } from '../src/kube/version.js';
+import type { NamespaceObject } from '../src/model/objects.js';
+import { defineObjectRule, type RuleContext, type RuleMeta, type Violation } from '../src/rule.js';
+import { closest } from '../src/text/closest.js';
+import { formatFieldError, invalid } from '../src/validate/field-error.js';
+
+type MessageId = 'invalid' | 'notString' | 'unknownKey' | 'annotation' | 'noEnforce' | 'noEnforceVersion' | 'privileged';
+
+/** k8s.io/pod-security-admission api/constants.go: the label keys and levels. */
+export const PSA_PREFIX = 'pod-security.kubernetes.io/';
+const MODES = ['enforce', 'audit', 'warn'] as const;
+type Mode = (typeof MODES)[number];
+const SUFFIXES: readonly string[] = [...MODES, ...MODES.map((mode) => `${mode}-version`)];
+export const PSA_LEVELS = ['privileged', 'baseline', 'restricted'] as const;
+/** api/helpers.go ParseVersion. */
+const VERSION = /^v1\.(0|[1-9][0-9]*)$/;
+const KUBE_SYSTEM = 'kube-system';
+
+/** What PolicyToEvaluate uses for a pod when the label's value does not parse (facts §8). */
+const FALLBACK: Record<string, string> = {
+  enforce: 'pods here are checked against restricted (an unparsable enforce level fails closed)',
+  audit: 'audit falls back to privileged (it fails open)',
+  warn: 'warn falls back to privileged (it fails open)',
+  version: 'that mode uses the latest version',
+};
+
+const meta = {
+  id: 'pod-security-labels',
+  title: 'Pod Security Admission labels on a Namespace are invalid, incomplete or privileged',
+  severity: 'error',
+  appliesTo: ['Namespace'],
+  messages: {
+    invalid:
+      'the API server rejects this Namespace on create: Namespace "{{namespace}}" is invalid: {{error}} (Pod Security Admission; an update that introduces the value is rejected too, and where the label already exists {{fallback}})',
+    notString:
+      'label "{{key}}" is not a string: YAML reads the unquoted value as the {{type}} {{value}}, and label values must be strings, so the Namespace cannot be decoded (json: cannot unmarshal {{type}} into Go struct field ObjectMeta.metadata.labels of type string)',
+    unknownKey:
+      'label "{{key}}" is not a Pod Security Admission label{{suggestion}}: PSA reads only enforce, audit, warn and their -version labels and ignores this one, so it sets no policy',
+    annotation:
+      'annotation "{{key}}" has no effect: Pod Security Admission reads the Namespace\'s labels, not its annotations',
+    noEnforce:
+      'Namespace "{{namespace}}" sets Pod Security {{modes}} but not enforce: pods that violate {{levels}} are only {{reported}}, none is rejected (enforce is the cluster default, privileged unless the PodSecurity admission configuration sets another)',
+    noEnforceVersion:
+      'Namespace "{{namespace}}" enforces Pod Security level {{level}} without pod-security.kubernetes.io/enforce-version: the checks follow the cluster\'s version (latest), so an upgrade that tightens {{level}} can start rejecting pods here',
+    privileged:
+      'Namespace "{{namespace}}" enforces the privileged Pod Security level: pods here may use host namespaces, hostPath volumes and privileged containers, so whoever can create a pod or workload in it can take over its node',
+  },
+  help: 'Use the levels privileged, baseline or restricted and the versions latest or v1.<minor> under the labels pod-security.kubernetes.io/{enforce,audit,warn}{,-version}.',
+  options: {
+    privilegedNamespaces: {
+      type: 'string',
+      default: '',
+      description:
+        'Comma-separated names of namespaces (`*` matches any characters) that may enforce privileged, for example node agents that need host access; kube-system always may',
+    },
+  },
+} satisfies RuleMeta;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function globMatches(pattern: string, value: string): boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}$`).test(value);
+}
+
+function mayBePrivileged(namespace: string, context: RuleContext): boolean {
+  if (namespace === KUBE_SYSTEM) return true;
+  const patterns = String(context.option(meta, 'privilegedNamespaces'))
+    .split(',')
+    .map((pattern) => pattern.trim())
+    .filter((pattern) => pattern !== '');
+  return patterns.some((pattern) => globMatches(pattern, namespace));
+}
+
+function isLevel(value: string): boolean {
+  return (PSA_LEVELS as readonly string[]).includes(value);
+}
+
+function isVersion(value: string): boolean {
+  return value === 'latest' || VERSION.test(value);
+}
+
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+}
 
 export const rule = defineObjectRule({
-  meta: {
-    id: 'pod-security-labels',
-    title: "Pod Security Admission labels on a Namespace are invalid, incomplete or privileged",
-    severity: 'error',
-    appliesTo: ['Namespace'],
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+  meta,
+  checkNamespace(namespace: NamespaceObject, context: RuleContext): Violation<MessageId>[] {
+    // The PodSecurity admission plugin is on by default from 1.23 (beta; GA in 1.25).
+    if (!isAtLeast(context.kubeVersion, 1, 23)) return [];
+    const metadata = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
+    const written = isRecord(metadata.labels) ? metadata.labels : {};
+    const violations: Violation<MessageId>[] = [];
+    /** The PSA labels with string values, by suffix (enforce, audit-version, …), valid or not. */
+    const values = new Map<string, string>();
+    const valid = new Set<string>();
+    /** Every PSA label written, whatever its value's type. */
+    const present = new Set<string>();
+
+    for (const [key, value] of Object.entries(written)) {
+      if (!key.startsWith(PSA_PREFIX)) continue;
+      const suffix = key.slice(PSA_PREFIX.length);
+      const path = ['metadata', 'labels', key];
+      if (!SUFFIXES.includes(suffix)) {
+        const guess = closest(suffix, SUFFIXES);
+        violations.push({
+          messageId: 'unknownKey',
+          data: { key, suggestion: guess ? ` (did you mean "${PSA_PREFIX}${guess}"?)` : '' },
+          path,
+          part: 'key',
+          severity: 'warning',
+          help: `Rename the label to one of ${SUFFIXES.map((s) => PSA_PREFIX + s).join(', ')}, or remove it.`,
+        });
+        continue;
+      }
+      present.add(suffix);
+      if (typeof value === 'number' || typeof value === 'boolean') {
+        violations.push({
+          messageId: 'notString',
+          data: { key, type: typeof value === 'number' ? 'number' : 'bool', value: String(value) },
+          path,
+          part: 'value',
+          severity: 'error',
+          help: `Quote the value: ${key}: "${String(value)}"${suffix.endsWith('-version') && typeof value === 'number' ? ` (a version is written v1.<minor>, e.g. "v1.${context.kubeVersion.minor}")` : ''}.`,
+        });
+        continue;
+      }
+      // A null value: what the API server makes of it is not certain, so say nothing.
+      if (typeof value !== 'string') continue;
+      values.set(suffix, value);
+      const version = suffix.endsWith('-version');
+      const ok = version ? isVersion(value) : isLevel(value);
+      if (ok) {
+        valid.add(suffix);
+        continue;
+      }
+      const detail = version ? 'must be "latest" or "v1.x"' : `must be one of ${PSA_LEVELS.join(', ')}`;
+      violations.push({
+        messageId: 'invalid',
+        data: {
+          namespace: namespace.name,
+          error: formatFieldError(invalid(path, value, detail)),
+          fallback: version ? FALLBACK.version! : FALLBACK[suffix]!,
+        },
+        path,
+        severity: 'error',
+      });
+    }
+
+    if (isRecord(metadata.annotations)) {
+      for (const key of Object.keys(metadata.annotations)) {
+        const suffix = key.slice(PSA_PREFIX.length);
+        if (!key.startsWith(PSA_PREFIX) || !SUFFIXES.includes(suffix) || Object.prototype.hasOwnProperty.call(written, key)) continue;
+        violations.push({
+          messageId: 'annotation',
+          data: { key },
+          path: ['metadata', 'annotations', key],
+          severity: 'warning',
+          help: 'Move it to metadata.labels.',
+        });
+      }
+    }
+
+    const enforce = values.get('enforce');
+    if (!present.has('enforce')) {
+      // audit/warn alone: the namespace is watched, not protected.
+      const watching = (['audit', 'warn'] as const).filter((mode: Mode) => valid.has(mode) && values.get(mode) !== 'privileged');
+      if (watching.length > 0) {
+        const reported = watching.length === 2 ? 'warned about and audited' : watching[0] === 'audit' ? 'recorded in the audit log' : 'warned about';
+        violations.push({
+          messageId: 'noEnforce',
+          data: { namespace: namespace.name, modes: listed(watching), levels: listed([...new Set(watching.map((mode) => values.get(mode)!))]), reported },
+          path: ['metadata', 'labels', PSA_PREFIX + watching[0]!],
+          severity: 'info',
+          help: `Once the workloads pass, add ${PSA_PREFIX}enforce (and enforce-version) with the level you audit or warn about.`,
+        });
+      }
+    } else if (valid.has('enforce') && enforce === 'privileged') {
+      if (!mayBePrivileged(namespace.name, context)) {
+        violations.push({
+          messageId: 'privileged',
+          data: { namespace: namespace.name },
+          path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
+          severity: 'warning',
+          help: 'Enforce baseline or restricted; if a node agent needs privileged, keep the namespace to it and list it in --rule-option pod-security-labels.privilegedNamespaces=<name>.',
+        });
+      }
+    } else if (valid.has('enforce') && !present.has('enforce-version')) {
+      violations.push({
+        messageId: 'noEnforceVersion',
+        data: { namespace: namespace.name, level: enforce! },
+        path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
+        severity: 'info',
+        help: `Pin the version the workloads are known to pass, e.g. ${PSA_PREFIX}enforce-version: v1.${context.kubeVersion.minor}, and raise it after checking them; or write enforce-version: latest to follow the cluster on purpose.`,
+      });
+    }
+    return violations;
   },
 });

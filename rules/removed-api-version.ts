@@ -1,16 +1,63 @@
-import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
+import { formatKubeVersion, isAtLeast, type KubeVersion } from '../src/kube/version.js';
+import { ADMISSION_GROUP, POLICY_KINDS, type PolicyKind } from '../src/model/types.js';
 import { isV1beta1 } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+
+/**
+ * When each admission policy kind appeared in each version of admissionregistration.k8s.io
+ * (served only with --runtime-config and the feature gate, except v1), and the gate. Whether a
+ * version is served by default comes from discovery.
+ */
+const POLICY_APIS = {
+  ValidatingAdmissionPolicy: { resource: 'validatingadmissionpolicies', family: 'ValidatingAdmissionPolicy' },
+  ValidatingAdmissionPolicyBinding: { resource: 'validatingadmissionpolicybindings', family: 'ValidatingAdmissionPolicy' },
+  MutatingAdmissionPolicy: { resource: 'mutatingadmissionpolicies', family: 'MutatingAdmissionPolicy' },
+  MutatingAdmissionPolicyBinding: { resource: 'mutatingadmissionpolicybindings', family: 'MutatingAdmissionPolicy' },
+} as const satisfies Record<PolicyKind, { resource: string; family: string }>;
+
+const INTRODUCED: Record<'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy', Record<'v1alpha1' | 'v1beta1' | 'v1', number>> = {
+  ValidatingAdmissionPolicy: { v1alpha1: 26, v1beta1: 28, v1: 30 },
+  MutatingAdmissionPolicy: { v1alpha1: 32, v1beta1: 34, v1: 36 },
+};
+
+const PREVIEW_VERSIONS = ['v1beta1', 'v1alpha1'] as const;
+
+function runtimeConfig(version: string, gate: string): string {
+  return `--runtime-config=${ADMISSION_GROUP}/${version}=true and the ${gate} feature gate on the API server`;
+}
+
+/** Why the version is not served, and what to do; undefined when it is served by default. */
+function policyDetail(kind: PolicyKind, version: string, target: KubeVersion, served: (version: string) => boolean): string | undefined {
+  if (served(version)) return undefined;
+  const family = POLICY_APIS[kind].family;
+  const since = INTRODUCED[family];
+  if (!(version in since)) return undefined; // Never a policy version: schema reports it.
+  const at = target.minor;
+  const v1Since = `1.${since.v1}`;
+  if (version === 'v1') {
+    const preview = PREVIEW_VERSIONS.find((v) => at >= since[v]);
+    if (preview === undefined) {
+      return `Kubernetes ${formatKubeVersion(target)} has no ${kind} (${ADMISSION_GROUP}/v1alpha1 has it from 1.${since.v1alpha1}, v1beta1 from 1.${since.v1beta1}, v1 from ${v1Since})`;
+    }
+    return `v1 serves it from Kubernetes ${v1Since}; Kubernetes ${formatKubeVersion(target)} has it in ${ADMISSION_GROUP}/${preview}, with ${runtimeConfig(preview, family)}`;
+  }
+  const introduced = since[version as 'v1alpha1' | 'v1beta1'];
+  if (at < introduced) return `${ADMISSION_GROUP}/${version} has ${kind} from Kubernetes 1.${introduced} on`;
+  if (served('v1')) return `use ${ADMISSION_GROUP}/v1, served by default since Kubernetes ${v1Since}`;
+  return `it needs ${runtimeConfig(version, family)}; ${ADMISSION_GROUP}/v1 serves it by default from Kubernetes ${v1Since}`;
+}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'removed-api-version',
-    title: 'admissionregistration.k8s.io/v1beta1 webhook configurations are not served since Kubernetes 1.22',
+    title: 'The target Kubernetes version does not serve the apiVersion (v1beta1 webhook configurations; admission policies in versions off by default)',
     severity: 'error',
-    appliesTo: ALL_WEBHOOK_KINDS,
+    appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       removed:
         '{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}}); the API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ: failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10, and sideEffects and admissionReviewVersions are required',
+      policyNotServed:
+        '{{kind}} in {{apiVersion}} is not served by default by Kubernetes {{target}}, so the API server rejects it (no matches for kind "{{kind}}" in version "{{apiVersion}}"): {{detail}}',
     },
     help: 'Set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.',
     needsDecodableObject: false,
@@ -18,5 +65,23 @@ export const rule = defineObjectRule({
   check(object, context) {
     if (!isV1beta1(object) || !isAtLeast(context.kubeVersion, 1, 22)) return [];
     return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(context.kubeVersion) }, path: ['apiVersion'] }];
+  },
+  checkPolicy(object, context) {
+    const apiVersion = object.apiVersion;
+    if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`)) return [];
+    const version = apiVersion.slice(ADMISSION_GROUP.length + 1);
+    const resource = POLICY_APIS[object.kind].resource;
+    const served = (v: string): boolean => context.discovery.resource(ADMISSION_GROUP, v, resource) !== undefined;
+    const detail = policyDetail(object.kind, version, context.kubeVersion, served);
+    if (detail === undefined) return [];
+    const target = formatKubeVersion(context.kubeVersion);
+    return [
+      {
+        messageId: 'policyNotServed',
+        data: { kind: object.kind, apiVersion, target, detail },
+        path: ['apiVersion'],
+        help: `Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
+      },
+    ];
   },
 });

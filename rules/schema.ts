@@ -1,4 +1,5 @@
 import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
+import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 
@@ -7,7 +8,7 @@ export const rule = defineObjectRule({
     id: 'schema',
     title: 'A field has the wrong type or is not a field of the v1 API types',
     severity: 'error',
-    appliesTo: ALL_WEBHOOK_KINDS,
+    appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       schema: '{{message}}',
       matchConditionsTooNew:
@@ -32,5 +33,8 @@ export const rule = defineObjectRule({
       }
     }
     return violations;
+  },
+  checkPolicy(object) {
+    return object.schemaProblems.map((problem) => ({ messageId: 'schema' as const, data: { message: problem.message }, path: problem.path, part: problem.part }));
   },
 });

@@ -3,8 +3,10 @@ import { BUILTIN_GROUP_VERSIONS } from '../src/kube/discovery/builtin-data.js';
 import type { FieldPath } from '../src/field-path.js';
 import { formatKubeVersion, type KubeVersion } from '../src/kube/version.js';
 import type { RuleWithOperations } from '../src/model/types.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import { describePolicyObject, matchResourcesOf } from '../src/model/policies.js';
 import { webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
 
 // ─── Shared with unreachable-rule, wildcard-rule and match-policy-exact ───
 
@@ -223,78 +225,112 @@ interface Finding {
   readonly servedAs: string[];
 }
 
+/**
+ * Who is affected when a rule entry matches nothing: the webhook (never called), the policy or
+ * binding (never applies), or an exclusion (excludes nothing). `entry` ends a message about
+ * one resources entry; `rule` one about a version or group entry, naming the resources.
+ */
+interface Subject {
+  readonly entry: string;
+  rule(resources: string): string;
+}
+
+function webhookSubject(webhook: string): Subject {
+  return { entry: `webhook "${webhook}" is never called for it`, rule: (resources) => `webhook "${webhook}" is never called for ${resources} through this rule` };
+}
+
+function policySubject(object: PolicyObject, list: 'resourceRules' | 'excludeResourceRules'): Subject {
+  const who = describePolicyObject(object);
+  if (list === 'resourceRules') return { entry: `${who} never applies to it`, rule: (resources) => `${who} never applies to ${resources} through this rule` };
+  return {
+    entry: `this exclusion of ${who} excludes nothing, and what it was meant to exclude is still matched`,
+    rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`,
+  };
+}
+
+/** The findings of one rule (a webhook's rules[j], a policy's or binding's resourceRules[j] / excludeResourceRules[j]). */
+function checkRule(context: RuleContext, rule: Readonly<RuleWithOperations>, rulePath: FieldPath, subject: Subject): Violation<MessageId>[] {
+  const { discovery } = context;
+  const kube = formatKubeVersion(context.kubeVersion);
+  const groups = rule.apiGroups ?? [];
+  if (!allGroupsKnown(discovery, groups)) return [];
+  const versions = (rule.apiVersions ?? []).filter((v) => v !== '');
+  if (versions.length === 0) return [];
+  const findings = new Map<string, Finding>();
+  const add = (finding: Finding): void => {
+    const key = JSON.stringify(finding.path);
+    const existing = findings.get(key);
+    if (existing === undefined) findings.set(key, finding);
+    else {
+      existing.resources.push(...finding.resources.filter((r) => !existing.resources.includes(r)));
+      existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
+    }
+  };
+  (rule.resources ?? []).forEach((resourceEntry, k) => {
+    if (resourceEntry === '' || resourceEntry === '*' || resourceEntry === '*/*') return;
+    const problem = diagnose(discovery, context.kubeVersion, rule, resourceEntry);
+    if (problem === undefined) return;
+    const data = { kube, ...problem.data };
+    if (problem.at === 'resource') add({ messageId: problem.messageId, path: [...rulePath, 'resources', k], data, resources: [resourceEntry], servedAs: [] });
+    else if (problem.at === 'version') {
+      const group = problem.group;
+      for (const index of problem.indexes) {
+        const version = rule.apiVersions![index]!;
+        const history = discovery.isKnownBuiltinGroup(group)
+          ? groupVersionHistory(group, version, context.kubeVersion)
+          : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
+        add({ messageId: 'version', path: [...rulePath, 'apiVersions', index], data: { ...data, groupVersion: groupVersion(group, version), history }, resources: [resourceEntry], servedAs: problem.servedAs });
+      }
+    } else {
+      for (const index of problem.indexes) {
+        const group = groups[index]!;
+        add({ messageId: 'group', path: [...rulePath, 'apiGroups', index], data: { ...data, group, history: groupHistory(group, context.kubeVersion) }, resources: [resourceEntry], servedAs: problem.servedAs });
+      }
+    }
+  });
+  const violations: Violation<MessageId>[] = [];
+  for (const finding of findings.values()) {
+    const resources = joinList(finding.resources.map((r) => `"${r}"`));
+    const data: Record<string, string> = { ...finding.data, resources };
+    if (finding.messageId === 'version' || finding.messageId === 'group') {
+      const subjectText = finding.resources.length === 1 ? `${resources} is` : 'they are';
+      data.hint = finding.servedAs.length > 0 ? `; ${subjectText} served as ${joinList(finding.servedAs)}` : '';
+      data.effect = subject.rule(resources);
+    } else {
+      data.effect = subject.entry;
+    }
+    violations.push({ messageId: finding.messageId, path: finding.path, data });
+  }
+  return violations;
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'unknown-resource',
     title: 'A rule names a built-in resource, subresource or version that does not exist',
     severity: 'warning',
-    appliesTo: ALL_WEBHOOK_KINDS,
+    appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {
-      resource: '"{{resource}}" is not a resource of {{groups}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
-      subresource: '"{{resource}}" has no subresource "{{subresource}}" in {{groups}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
-      notServed: '"{{resource}}" is not served by {{groups}} in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for it{{hint}}',
-      notInVersion: '"{{resource}}" is not served as {{listed}} in Kubernetes {{kube}}, so webhook "{{webhook}}" is never called for it{{hint}}',
-      version: '{{groupVersion}} is not served in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for {{resources}} through this rule{{hint}}',
-      group: 'API group "{{group}}" is not served in Kubernetes {{kube}} ({{history}}), so webhook "{{webhook}}" is never called for {{resources}} through this rule{{hint}}',
+      resource: '"{{resource}}" is not a resource of {{groups}} in Kubernetes {{kube}}, so {{effect}}{{hint}}',
+      subresource: '"{{resource}}" has no subresource "{{subresource}}" in {{groups}} in Kubernetes {{kube}}, so {{effect}}{{hint}}',
+      notServed: '"{{resource}}" is not served by {{groups}} in Kubernetes {{kube}} ({{history}}), so {{effect}}{{hint}}',
+      notInVersion: '"{{resource}}" is not served as {{listed}} in Kubernetes {{kube}}, so {{effect}}{{hint}}',
+      version: '{{groupVersion}} is not served in Kubernetes {{kube}} ({{history}}), so {{effect}}{{hint}}',
+      group: 'API group "{{group}}" is not served in Kubernetes {{kube}} ({{history}}), so {{effect}}{{hint}}',
     },
     help: 'Use the plural, lowercase resource name and a group and version that the target Kubernetes version serves (kubectl api-resources lists them).',
   },
   check(object, context) {
-    const { discovery } = context;
-    const kube = formatKubeVersion(context.kubeVersion);
-    const violations: Violation<MessageId>[] = [];
-    for (const entry of webhooksOf(object)) {
-      (entry.webhook.rules ?? []).forEach((rule, j) => {
-        if (rule === null || typeof rule !== 'object') return;
-        const groups = rule.apiGroups ?? [];
-        if (!allGroupsKnown(discovery, groups)) return;
-        const versions = (rule.apiVersions ?? []).filter((v) => v !== '');
-        if (versions.length === 0) return;
-        const rulePath = [...entry.path, 'rules', j];
-        const findings = new Map<string, Finding>();
-        const add = (finding: Finding): void => {
-          const key = JSON.stringify(finding.path);
-          const existing = findings.get(key);
-          if (existing === undefined) findings.set(key, finding);
-          else {
-            existing.resources.push(...finding.resources.filter((r) => !existing.resources.includes(r)));
-            existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
-          }
-        };
-        (rule.resources ?? []).forEach((resourceEntry, k) => {
-          if (resourceEntry === '' || resourceEntry === '*' || resourceEntry === '*/*') return;
-          const problem = diagnose(discovery, context.kubeVersion, rule, resourceEntry);
-          if (problem === undefined) return;
-          const data = { webhook: entry.label, kube, ...problem.data };
-          if (problem.at === 'resource') add({ messageId: problem.messageId, path: [...rulePath, 'resources', k], data, resources: [resourceEntry], servedAs: [] });
-          else if (problem.at === 'version') {
-            const group = problem.group;
-            for (const index of problem.indexes) {
-              const version = rule.apiVersions![index]!;
-              const history = discovery.isKnownBuiltinGroup(group)
-                ? groupVersionHistory(group, version, context.kubeVersion)
-                : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
-              add({ messageId: 'version', path: [...rulePath, 'apiVersions', index], data: { ...data, groupVersion: groupVersion(group, version), history }, resources: [resourceEntry], servedAs: problem.servedAs });
-            }
-          } else {
-            for (const index of problem.indexes) {
-              const group = groups[index]!;
-              add({ messageId: 'group', path: [...rulePath, 'apiGroups', index], data: { ...data, group, history: groupHistory(group, context.kubeVersion) }, resources: [resourceEntry], servedAs: problem.servedAs });
-            }
-          }
-        });
-        for (const finding of findings.values()) {
-          const resources = joinList(finding.resources.map((r) => `"${r}"`));
-          const data: Record<string, string> = { ...finding.data, resources };
-          if (finding.messageId === 'version' || finding.messageId === 'group') {
-            const subject = finding.resources.length === 1 ? `${resources} is` : 'they are';
-            data.hint = finding.servedAs.length > 0 ? `; ${subject} served as ${joinList(finding.servedAs)}` : '';
-          }
-          violations.push({ messageId: finding.messageId, path: finding.path, data });
-        }
-      });
-    }
-    return violations;
+    return webhooksOf(object).flatMap((entry) =>
+      (entry.webhook.rules ?? []).flatMap((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(context, rule, [...entry.path, 'rules', j], webhookSubject(entry.label)))),
+    );
+  },
+  checkPolicy(object, context) {
+    const { match, path } = matchResourcesOf(object);
+    if (match === undefined) return [];
+    return (['resourceRules', 'excludeResourceRules'] as const).flatMap((list) =>
+      (match[list] ?? []).flatMap((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(context, rule, [...path, list, j], policySubject(object, list)))),
+    );
   },
 });
 

@@ -1,13 +1,40 @@
-// SCAFFOLD: replaced by the rule's implementation (metadata fixed by the issue).
-import { defineObjectRule } from '../src/rule.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import { bindingSpec } from '../src/model/policies.js';
+import { defineObjectRule, type Violation } from '../src/rule.js';
+
+const ACTIONS = new Set(['Deny', 'Warn', 'Audit']);
+
+type MessageId = 'auditOnly' | 'warnOnly';
+
+/**
+ * A binding whose validationActions reject nothing. Lists the API server rejects (empty,
+ * duplicates, unknown values, Deny with Warn) are api-validation's findings, not this rule's.
+ */
+function checkBinding(object: PolicyObject): Violation<MessageId>[] {
+  if (object.kind !== 'ValidatingAdmissionPolicyBinding') return [];
+  const actions = bindingSpec(object)?.validationActions;
+  if (!Array.isArray(actions) || actions.length === 0) return [];
+  if (!actions.every((action) => typeof action === 'string' && ACTIONS.has(action))) return [];
+  if (new Set(actions).size !== actions.length) return [];
+  if (actions.includes('Deny')) return [];
+  const policy = bindingSpec(object)?.policyName;
+  const data = { policy: typeof policy === 'string' && policy !== '' ? `policy "${policy}"` : 'the policy', actions: actions.join(', ') };
+  return [{ messageId: actions.includes('Warn') ? 'warnOnly' : 'auditOnly', data, path: ['spec', 'validationActions'] }];
+}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'validation-actions',
-    title: "A binding whose validationActions enforce nothing or cannot be combined",
+    title: 'A binding whose validationActions reject nothing (Audit or Warn without Deny)',
     severity: 'info',
     appliesTo: ['ValidatingAdmissionPolicyBinding'],
-    messages: { todo: 'not implemented' },
-    help: 'not implemented',
+    messages: {
+      auditOnly:
+        'validationActions is [{{actions}}]: a request that fails {{policy}} is admitted, and the failure is only written to the audit log (if the cluster records audit events); the client is not told',
+      warnOnly:
+        'validationActions is [{{actions}}]: a request that fails {{policy}} is admitted, with a warning to the client; nothing is rejected',
+    },
+    help: 'Add Deny to validationActions once the policy has been observed in Warn or Audit mode (Deny and Audit may be combined; Deny and Warn may not).',
   },
+  checkPolicy: checkBinding,
 });

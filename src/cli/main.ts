@@ -6,12 +6,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { Chalk } from 'chalk';
 import { rules } from '../../rules/index.js';
-import { lint, loadRun, type SeverityOverride } from '../engine/lint.js';
+import { lint, loadRun, type LintRun, type SeverityOverride } from '../engine/lint.js';
 import type { Report } from '../engine/finding.js';
 import { InputError, UsageError, UserError } from '../errors.js';
-import { formatJson } from '../format/json.js';
-import { formatStylish } from '../format/stylish.js';
+import { whatItDoes } from '../format/docs.js';
+import { FORMATS, loadFormatter, NEEDS_INVENTORY, type FormatName } from '../format/index.js';
+import type { FormatOptions, Inventory } from '../format/types.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
+import { readStdinSync } from '../load/sources.js';
 import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
 import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
@@ -26,11 +28,8 @@ export interface Io {
   readonly readStdin?: () => Uint8Array;
 }
 
-const FORMATS = ['stylish', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
 interface LintFlags {
-  format: Format;
+  format: FormatName;
   output?: string;
   failOn: FailOn;
   color: boolean;
@@ -87,9 +86,30 @@ function useColor(flags: { color: boolean; output?: string }, io: Io): boolean {
   return io.stdout.isTTY === true;
 }
 
-function render(report: Report, format: Format, color: boolean): string {
-  if (format === 'json') return formatJson(report);
-  return formatStylish(report, new Chalk({ level: color ? 1 : 0 }));
+/** The "What it does" section of a rule's doc (for SARIF), read when a formatter asks for it. */
+function ruleDescription(id: string): string | undefined {
+  try {
+    return whatItDoes(readFileSync(`${PROJECT_ROOT}rules/${id}.md`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What was linted, for formats that list passing objects too (JUnit). */
+function inventoryOf(run: LintRun): Inventory {
+  const files = new Map(run.files.map((file) => [file.source.path, [] as Inventory['files'][number]['objects'][number][]]));
+  const objects = [
+    ...run.webhookConfigurations.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),
+    ...run.policies.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),
+    ...run.namespaces.map((object) => ({ manifest: object.manifest, kind: 'Namespace', name: object.name })),
+  ].sort((a, b) => a.manifest.documentIndex - b.manifest.documentIndex);
+  for (const { manifest, kind, name } of objects) files.get(manifest.file.path)?.push({ documentIndex: manifest.documentIndex, kind, name });
+  return { files: [...files].map(([path, list]) => ({ path, objects: list })) };
+}
+
+async function render(report: Report, format: FormatName, options: FormatOptions): Promise<string> {
+  const formatter = await loadFormatter(format);
+  return formatter(report, options);
 }
 
 function emit(text: string, output: string | undefined, io: Io): void {
@@ -112,6 +132,9 @@ function onlyErrors(report: Report): Report {
 async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<number> {
   const severityOverrides = parseRuleOverrides(flags.rule);
   const ruleOptions = parseRuleOptions(flags.ruleOption);
+  // Standard input can be read once; a format that needs the inventory reads the run twice.
+  let stdin: Uint8Array | undefined;
+  const readStdin = (): Uint8Array => (stdin ??= (io.readStdin ?? readStdinSync)());
   const report = await lint({
     ruleOptions,
     paths: paths.length > 0 ? paths : ['.'],
@@ -120,10 +143,17 @@ async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<numbe
     trustedNamespaceLabels: flags.trustedNamespaceLabel,
     severityOverrides,
     toolVersion: toolVersion(),
-    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
+    readStdin,
   });
   const shown: Report = flags.quiet ? onlyErrors(report) : report;
-  emit(render(shown, flags.format, useColor(flags, io)), flags.output, io);
+  const options: FormatOptions = {
+    rules: rules.map((rule) => rule.meta),
+    ruleDescription,
+    cwd: process.cwd(),
+    color: useColor(flags, io),
+    ...(NEEDS_INVENTORY.has(flags.format) ? { inventory: inventoryOf(loadRun(paths.length > 0 ? paths : ['.'], readStdin)) } : {}),
+  };
+  emit(await render(shown, flags.format, options), flags.output, io);
   return exitCodeFor(report, flags.failOn);
 }
 

@@ -2,9 +2,26 @@
 import type { ChalkInstance } from 'chalk';
 import type { Rule } from '../rule.js';
 
+const SHORT_KINDS: Record<string, string> = {
+  ValidatingWebhookConfiguration: 'validating webhooks',
+  MutatingWebhookConfiguration: 'mutating webhooks',
+  ValidatingAdmissionPolicy: 'validating policies',
+  ValidatingAdmissionPolicyBinding: 'validating bindings',
+  MutatingAdmissionPolicy: 'mutating policies',
+  MutatingAdmissionPolicyBinding: 'mutating bindings',
+  Namespace: 'namespaces',
+};
+
+/** The kinds in a few words: the JSON output has the exact kind names. */
 function kindsOf(rule: Rule): string {
   if (rule.scope === 'file') return 'files';
-  return rule.meta.appliesTo.join(', ');
+  let names = rule.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  for (const pair of ['webhooks', 'policies', 'bindings']) {
+    if (names.includes(`validating ${pair}`) && names.includes(`mutating ${pair}`)) {
+      names = names.filter((name) => !name.endsWith(pair)).concat(pair);
+    }
+  }
+  return names.join(', ');
 }
 
 export function formatRulesTable(rules: readonly Rule[], format: 'text' | 'json'): string {

@@ -98,7 +98,8 @@ function severityFor(meta: RuleMeta, violationSeverity: Severity | undefined, ov
 
 export async function lint(options: LintOptions): Promise<Report> {
   const run = loadRun(options.paths, options.readStdin);
-  if (run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
+  // CEL is loaded only for runs with expressions to check: webhook matchConditions or policies.
+  if (run.policies.length > 0 || run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
   const findings: Finding[] = [];
   const push = (meta: RuleMeta, violation: Violation, object: FindingObject, webhook: string | null): void => {
     const finding = toFinding(meta, violation, object, webhook, options.severityOverrides);

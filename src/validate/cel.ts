@@ -11,9 +11,14 @@
  * Calls to Kubernetes' CEL libraries are not type-checked: a missing declaration would turn a
  * valid expression into a false positive.
  *
- * The library is loaded on demand (`prepareCel`) so runs without matchConditions never pay for it.
+ * `celCompileError` does the same for the expressions of admission policies, with the variables
+ * and result type of each field (and `variables.<name>` checked against the composed variables).
+ *
+ * The library is loaded on demand (`prepareCel`, or `loadCelSync` where nothing can be awaited)
+ * so runs without expressions never pay for it.
  */
 import type { ASTNode, Environment, ParseError } from '@marcbachmann/cel-js';
+import { createRequire } from 'node:module';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
 
@@ -51,19 +56,42 @@ function asNode(value: unknown): Node | undefined {
   return typeof value === 'object' && value !== null && 'op' in value ? (value as Node) : undefined;
 }
 
-/** Identifiers used but not bound by a macro or cel.bind, with their offsets. */
-function freeIdentifiers(node: Node, bound: ReadonlySet<string>, out: Node[]): void {
+/** A field selected from a free `variables` identifier (`variables.foo`, `variables.?foo`). */
+interface VariableSelect {
+  readonly node: Node;
+  readonly field: string;
+  /** The enclosing `has(…)` call, when the selection is its argument. */
+  readonly has?: Node;
+}
+
+/**
+ * Identifiers used but not bound by a macro or cel.bind, with their offsets. When `selects` is
+ * given, fields selected from a free `variables` identifier are collected there too.
+ */
+function freeIdentifiers(node: Node, bound: ReadonlySet<string>, out: Node[], namespaces: ReadonlySet<string> = LIBRARY_NAMESPACES, selects?: VariableSelect[]): void {
   if (node.op === 'id') {
     if (typeof node.args === 'string' && !bound.has(node.args) && !TYPE_NAMES.has(node.args)) out.push(node);
     return;
+  }
+  if (selects && (node.op === '.' || node.op === '.?')) {
+    const [operand, field] = node.args as [unknown, unknown];
+    const operandNode = asNode(operand);
+    if (operandNode?.op === 'id' && operandNode.args === 'variables' && !bound.has('variables') && typeof field === 'string' && !selects.some((s) => s.node === node)) {
+      selects.push({ node, field });
+    }
   }
   if (node.op === 'rcall' || node.op === 'call') {
     const parts = node.args as unknown[];
     const name = parts[0] as string;
     const receiver = node.op === 'rcall' ? asNode(parts[1]) : undefined;
     const args = ((node.op === 'rcall' ? parts[2] : parts[1]) as unknown[]).map(asNode);
-    const receiverIsNamespace = receiver?.op === 'id' && LIBRARY_NAMESPACES.has(receiver.args as string);
-    if (receiver && !receiverIsNamespace) freeIdentifiers(receiver, bound, out);
+    if (selects && node.op === 'call' && name === 'has' && args.length === 1 && (args[0]?.op === '.' || args[0]?.op === '.?')) {
+      const [operand, field] = args[0].args as [unknown, unknown];
+      const operandNode = asNode(operand);
+      if (operandNode?.op === 'id' && operandNode.args === 'variables' && !bound.has('variables') && typeof field === 'string') selects.push({ node: args[0], field, has: node });
+    }
+    const receiverIsNamespace = receiver?.op === 'id' && namespaces.has(receiver.args as string);
+    if (receiver && !receiverIsNamespace) freeIdentifiers(receiver, bound, out, namespaces, selects);
     let boundCount = 0;
     if (receiver && !(receiver.op === 'id' && receiver.args === 'cel')) {
       if (TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0]?.op === 'id' && args[1]?.op === 'id') boundCount = 2;
@@ -76,14 +104,14 @@ function freeIdentifiers(node: Node, bound: ReadonlySet<string>, out: Node[]): v
     args.forEach((arg, i) => {
       if (arg === undefined || i < boundCount) return;
       // cel.bind(v, init, body): `v` is not in scope in `init`.
-      freeIdentifiers(arg, name === 'bind' && i === 1 ? bound : inner, out);
+      freeIdentifiers(arg, name === 'bind' && i === 1 ? bound : inner, out, namespaces, selects);
     });
     return;
   }
   const children = Array.isArray(node.args) ? (node.args as unknown[]).flat() : [node.args];
   for (const child of children) {
     const childNode = asNode(child);
-    if (childNode) freeIdentifiers(childNode, bound, out);
+    if (childNode) freeIdentifiers(childNode, bound, out, namespaces, selects);
   }
 }
 
@@ -133,12 +161,196 @@ function compilationFailed(expression: string, issues: readonly { offset: number
  * snippet and caret lines), or undefined when it compiles.
  */
 export function matchConditionCompileError(expression: string, variables: ReadonlySet<string> = WEBHOOK_MATCH_CONDITION_VARIABLES): string | undefined {
+  return celCompileError(expression, { variables, result: 'bool' });
+}
+
+/**
+ * Loads the CEL library synchronously (Node's require of an ES module, Node 20.19+), for code
+ * that runs where `prepareCel()` could not be awaited. False when it cannot be loaded.
+ */
+export function loadCelSync(): boolean {
+  if (cel !== undefined) return true;
+  try {
+    const require = createRequire(import.meta.url);
+    const module = require('@marcbachmann/cel-js') as CelModule;
+    cel = { module, environment: new module.Environment({ enableOptionalTypes: true }) };
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What an admission expression must evaluate to (the accessor's ReturnTypes in
+ * k8s.io/apiserver plugin/cel): validations and matchConditions bool, messageExpression string,
+ * audit annotation values string or null, variables and mutations anything.
+ */
+export type CelResultType = 'bool' | 'string' | 'string-or-null' | 'any';
+
+export interface CelCompileOptions {
+  /** The variables the environment declares (object, oldObject, request, …). */
+  readonly variables: ReadonlySet<string>;
+  /**
+   * With variable composition: the names `variables.<name>` may select (spec.variables compiled
+   * so far). Without it, `variables` is not declared at all.
+   */
+  readonly composedVariables?: ReadonlySet<string>;
+  readonly result: CelResultType;
+  /**
+   * Mutation expressions (MutatingAdmissionPolicy): `Object{…}`, `Object.spec{…}` and
+   * `JSONPatch{…}` constructions and `jsonpatch.escapeKey()` are available.
+   */
+  readonly patchTypes?: boolean;
+}
+
+const PATCH_NAMESPACES: ReadonlySet<string> = new Set([...LIBRARY_NAMESPACES, 'jsonpatch']);
+/** Operators whose result is bool whatever their operands. */
+const BOOL_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=', '&&', '||', '!_', 'in']);
+const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
+
+/** The type of a literal result (cel-go's names), or undefined when it is not a literal. */
+function literalKind(node: Node): string | undefined {
+  if (node.op === 'value' && typeof node.args === 'boolean') return 'bool';
+  if (ARITHMETIC.has(node.op)) return undefined;
+  return literalType(node);
+}
+
+/**
+ * Syntax Kubernetes' CEL accepts and cel-js cannot parse, blanked so that every offset stays:
+ *  - optional entries and indexes (`[?x]`, `{?'k': v}`, `list[?0]`): the `?` is blanked;
+ *  - with `constructions`, message construction (`Object{spec: Object.spec{replicas: 1}}`, for
+ *    mutation expressions): the type names are blanked and the field names replaced by int
+ *    literals of the same length, so the expression parses as map literals and its identifiers
+ *    can still be checked.
+ * `masked` says whether anything was replaced.
+ */
+function maskUnsupportedSyntax(expression: string, constructions: boolean): { text: string; masked: boolean } {
+  const out = [...expression];
+  const stack: ('(' | '[' | 'struct' | 'map')[] = [];
+  let masked = false;
+  let expectField = false;
+  let i = 0;
+  const n = out.length;
+  const isIdentStart = (c: string | undefined): boolean => c !== undefined && /[A-Za-z_]/.test(c);
+  const skipSpace = (from: number): number => {
+    let j = from;
+    while (j < n && /\s/.test(out[j]!)) j++;
+    return j;
+  };
+  while (i < n) {
+    const c = out[i]!;
+    // String literals (with r/b prefixes and triple quotes) are copied as they are.
+    if (c === '"' || c === "'") {
+      const triple = out[i + 1] === c && out[i + 2] === c;
+      // r"…" and br"…" are raw: a backslash does not escape the quote.
+      const raw = /[rR]/.test(out[i - 1] ?? '') && (!IDENTIFIER_CHAR.test(out[i - 2] ?? ' ') || /[bB]/.test(out[i - 2] ?? ''));
+      let j = i + (triple ? 3 : 1);
+      while (j < n) {
+        if (!raw && out[j] === '\\') {
+          j += 2;
+          continue;
+        }
+        if (triple ? out[j] === c && out[j + 1] === c && out[j + 2] === c : out[j] === c) break;
+        j++;
+      }
+      i = j + (triple ? 3 : 1);
+      expectField = false;
+      continue;
+    }
+    if (c === '/' && out[i + 1] === '/') {
+      while (i < n && out[i] !== '\n') i++;
+      continue;
+    }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '{') {
+      // A (qualified) identifier right before '{' makes it a message construction.
+      let end = i - 1;
+      while (end >= 0 && /\s/.test(out[end]!)) end--;
+      let start = end;
+      while (start >= 0 && (IDENTIFIER_CHAR.test(out[start]!) || out[start] === '.')) start--;
+      start++;
+      const name = out.slice(start, end + 1).join('');
+      const lastSegment = name.split('.').pop() ?? '';
+      if (constructions && end >= 0 && name !== '' && isIdentStart(lastSegment[0]) && lastSegment !== 'in' && !/^\.?[0-9]/.test(name)) {
+        for (let k = start; k <= end; k++) out[k] = ' ';
+        stack.push('struct');
+        expectField = true;
+        masked = true;
+      } else {
+        stack.push('map');
+        expectField = false;
+      }
+      i++;
+      continue;
+    }
+    if (c === '(' || c === '[') {
+      stack.push(c);
+      expectField = false;
+      i++;
+      continue;
+    }
+    if (c === '}' || c === ')' || c === ']') {
+      stack.pop();
+      expectField = false;
+      i++;
+      continue;
+    }
+    if (c === ',') {
+      expectField = stack.at(-1) === 'struct';
+      i++;
+      continue;
+    }
+    if (expectField && (c === '?' || isIdentStart(c))) {
+      let j = c === '?' ? skipSpace(i + 1) : i;
+      const nameStart = j;
+      while (j < n && IDENTIFIER_CHAR.test(out[j]!)) j++;
+      const colon = skipSpace(j);
+      if (j > nameStart && out[colon] === ':') {
+        if (c === '?') out[i] = ' ';
+        for (let k = nameStart; k < j; k++) out[k] = '1';
+        i = colon + 1;
+        expectField = false;
+        continue;
+      }
+    }
+    if (c === '?') {
+      // An optional list or map entry, or an optional index: right after '[', '{' or ','.
+      let before = i - 1;
+      while (before >= 0 && /\s/.test(out[before]!)) before--;
+      const top = stack.at(-1);
+      const previous = out[before];
+      if ((previous === '[' || previous === '{' || previous === ',') && (top === '[' || top === 'map')) {
+        out[i] = ' ';
+        masked = true;
+      }
+    }
+    expectField = false;
+    i++;
+  }
+  return { text: out.join(''), masked };
+}
+
+/**
+ * The API server's compile check of one admission expression (CompileCELExpression): the
+ * "compilation failed: …" text for a syntax error, a reference to a variable the environment
+ * does not declare, or `variables.<name>` naming no composed variable; "must evaluate to …"
+ * when the result is certainly of another type (a literal or, for strings, a comparison);
+ * undefined otherwise. As for matchConditions, library calls are not type-checked, so a valid
+ * expression is never reported.
+ */
+export function celCompileError(expression: string, options: CelCompileOptions): string | undefined {
   if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are checked');
+  const { text, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
   let ast: ASTNode;
   try {
-    ast = cel.environment.parse(expression).ast;
+    ast = cel.environment.parse(text).ast;
   } catch (error) {
     if (error instanceof cel.module.ParseError) {
+      // After masking, the parser's message may be about our replacement: say nothing.
+      if (masked) return undefined;
       const parseError = error as ParseError & { range?: { start: number }; summary?: string };
       return compilationFailed(expression, [{ offset: parseError.range?.start ?? 0, message: `Syntax error: ${parseError.summary ?? parseError.message}` }]);
     }
@@ -146,18 +358,43 @@ export function matchConditionCompileError(expression: string, variables: Readon
   }
   const root = asNode(ast);
   if (root === undefined) return undefined;
+  const composed = options.composedVariables;
+  const declared = composed === undefined ? options.variables : new Set([...options.variables, 'variables']);
   const free: Node[] = [];
-  freeIdentifiers(root, new Set(), free);
-  const undeclared = free.filter((node) => !variables.has(node.args as string));
-  if (undeclared.length > 0) {
-    return compilationFailed(
-      expression,
-      undeclared.map((node) => ({ offset: node.start, message: `undeclared reference to '${String(node.args)}' (in container '')` })),
-    );
+  const selects: VariableSelect[] = [];
+  freeIdentifiers(root, new Set(), free, options.patchTypes ? PATCH_NAMESPACES : LIBRARY_NAMESPACES, composed === undefined ? undefined : selects);
+  const issues: { offset: number; message: string }[] = [];
+  for (const node of free) {
+    if (!declared.has(node.args as string)) issues.push({ offset: node.start, message: `undeclared reference to '${String(node.args)}' (in container '')` });
   }
-  const type = literalType(root);
-  if (type !== undefined) return `must evaluate to bool but got ${type}`;
-  return undefined;
+  for (const select of selects) {
+    if (composed!.has(select.field)) continue;
+    // cel-go places a selection at its '.', and has(…) at the call's '('.
+    const offset = select.has !== undefined ? text.indexOf('(', select.has.start) : dotAfter(text, asNode((select.node.args as unknown[])[0])!);
+    issues.push({ offset, message: `undefined field '${select.field}'` });
+  }
+  if (issues.length > 0) return compilationFailed(expression, issues);
+  switch (options.result) {
+    case 'bool': {
+      const type = literalType(root);
+      return type === undefined ? undefined : `must evaluate to bool but got ${type}`;
+    }
+    case 'string':
+    case 'string-or-null': {
+      const type = literalKind(root) ?? (BOOL_OPERATORS.has(root.op) ? 'bool' : undefined);
+      if (type === undefined || type === 'string' || (options.result === 'string-or-null' && type === 'null_type')) return undefined;
+      return options.result === 'string' ? `must evaluate to string but got ${type}` : `must evaluate to one of [string null_type] but got ${type}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The offset of the '.' (or '.?') that follows an operand. */
+function dotAfter(text: string, operand: Node): number {
+  const end = (operand as Node & { end?: number }).end ?? operand.start;
+  const dot = text.indexOf('.', end);
+  return dot < 0 ? end : dot;
 }
 
 let evaluator: { environment: Environment; parsed: Map<string, ((context: Record<string, unknown>) => unknown) | undefined> } | undefined;

@@ -1,0 +1,45 @@
+/**
+ * GitHub Actions workflow commands: one `::error` / `::warning` / `::notice` line per finding,
+ * which the runner turns into annotations on the changed lines (no code scanning needed).
+ * Escaping is the Actions toolkit's (@actions/core, command.ts).
+ */
+import type { Finding, Report } from '../engine/finding.js';
+import { STDIN_PATH } from '../load/sources.js';
+import type { Severity } from '../rule.js';
+import type { FormatOptions } from './types.js';
+
+const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+
+/** The message of a command: `%`, CR and LF escaped, so one finding stays one line. */
+export function escapeData(value: string): string {
+  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A property value: as data, plus `:` and `,`, which separate the properties. */
+export function escapeProperty(value: string): string {
+  return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function command(finding: Finding): string {
+  const properties: [string, string | number][] = [];
+  let message = finding.message;
+  if (finding.file === STDIN_PATH) {
+    // No file in the workspace to annotate: the position goes into the message instead.
+    message = `${STDIN_PATH}:${finding.line}:${finding.column}: ${message}`;
+  } else {
+    properties.push(['file', finding.file.split('\\').join('/')], ['line', finding.line]);
+    // The runner takes columns only when the annotation stays on one line.
+    if (finding.endLine === finding.line) {
+      properties.push(['col', finding.column], ['endLine', finding.endLine], ['endColumn', Math.max(finding.endColumn, finding.column + 1)]);
+    } else if (finding.endLine > finding.line) {
+      properties.push(['endLine', finding.endLine]);
+    }
+  }
+  properties.push(['title', finding.ruleId]);
+  const props = properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(',');
+  return `::${COMMAND[finding.severity]} ${props}::${escapeData(message)}`;
+}
+
+export function formatGithub(report: Report, _options?: FormatOptions): string {
+  return report.findings.map((finding) => `${command(finding)}\n`).join('');
+}

@@ -1,0 +1,32 @@
+/**
+ * What every formatter gets: the report, plus what it may need beyond it, passed in by the CLI.
+ * Formatters are pure functions of these: they never read files, the environment or the clock.
+ */
+import type { Report } from '../engine/finding.js';
+import type { RuleMeta } from '../rule.js';
+
+/** One object that was linted, findings or not (JUnit lists passing objects too). */
+export interface InventoryObject {
+  readonly documentIndex: number;
+  readonly kind: string;
+  readonly name: string | null;
+}
+
+/** Every file read and the objects linted in it, in the order they were read. */
+export interface Inventory {
+  readonly files: readonly { readonly path: string; readonly objects: readonly InventoryObject[] }[];
+}
+
+export interface FormatOptions {
+  /** The metadata of every registered rule, in registry order (SARIF lists them all). */
+  readonly rules: readonly RuleMeta[];
+  /** The Markdown of a rule doc's "What it does" section, when there is one (SARIF fullDescription). */
+  readonly ruleDescription?: (ruleId: string) => string | undefined;
+  /** The absolute folder that relative paths in the report are relative to (SARIF's SRCROOT). */
+  readonly cwd: string;
+  readonly color: boolean;
+  /** The files and objects of the run; without it JUnit knows only the objects that have findings. */
+  readonly inventory?: Inventory;
+}
+
+export type Formatter = (report: Report, options: FormatOptions) => string;

@@ -1,0 +1,326 @@
+/**
+ * The requests that several webhooks of a run can all be called for, and which of those
+ * webhooks one object can meet at once. Shared by the rules that reason about webhooks
+ * together (timeout-budget, mutator-ordering); the matching itself is matchWebhook's (facts §5).
+ *
+ * Requests are built from discovery (every resource and subresource the target version serves,
+ * plus the run's CRDs) and from the resources the rules name that discovery does not know.
+ * Namespaced requests are tried in a namespace without labels and in each Namespace of the run;
+ * object labels are unknown, so an objectSelector may match, except that webhooks whose
+ * objectSelectors no single set of labels satisfies together are never called together.
+ */
+import type { Discovery } from '../kube/discovery/discovery.js';
+import type { WebhookConfigurationObject } from '../model/objects.js';
+import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
+import type { RuleContext } from '../rule.js';
+import { namespaceLabels } from './namespaces.js';
+import { matchingRule, matchWebhook, type AdmissionRequest, type MatchOutcome, type Operation } from './request.js';
+import { selectorMatches, type Labels } from './selector.js';
+
+/** A namespace without labels (but its name label), for requests in namespaces the run does not describe. */
+export const UNLABELLED_NAMESPACE = 'unlabelled-namespace';
+/** At most this many of the run's Namespaces are tried (plus the unlabelled one). */
+export const MAX_NAMESPACES = 100;
+/** At most this many label combinations are tried for the objectSelectors of one request. */
+export const MAX_LABEL_COMBINATIONS = 4096;
+
+/** Subresources written with CREATE; other subresources (but the CONNECT and read-only ones) are updated. */
+const CREATE_SUBRESOURCES = new Set(['binding', 'eviction', 'token']);
+/** Subresources that are only read (GET), which never reach admission. */
+const READ_ONLY_SUBRESOURCES = new Set(['log']);
+
+/** One webhook of the run, with its place in the API server's calling order. */
+export interface CandidateHook {
+  readonly object: WebhookConfigurationObject;
+  readonly entry: WebhookEntry;
+  /** Position in the API server's calling order: mutating before validating, by configuration name, then list order. */
+  order: number;
+}
+
+export interface BaseRequest {
+  readonly operation: Operation;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  /** 'namespaced' requests are tried in every namespace; 'namespace' is the Namespace object itself. */
+  readonly scope: 'cluster' | 'namespaced' | 'namespace';
+}
+
+/** Go string order (byte-wise for ASCII names), as sort.Strings compares them. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The webhooks of the decodable configurations that have at least one rule (a webhook without rules is never called). */
+export function webhooksWithRules(objects: readonly WebhookConfigurationObject[]): { object: WebhookConfigurationObject; entry: WebhookEntry }[] {
+  return objects.filter((object) => object.decodable).flatMap((object) => webhooksOf(object).filter((entry) => (entry.webhook.rules ?? []).length > 0).map((entry) => ({ object, entry })));
+}
+
+/**
+ * Sorts the hooks in the API server's calling order and numbers them: mutating before
+ * validating; configurations by name (Go string order, stable: run order for equal names);
+ * webhooks in list order inside each configuration.
+ */
+export function inCallingOrder<H extends CandidateHook>(hooks: readonly H[]): H[] {
+  const sorted = hooks
+    .map((hook, i) => ({ hook, i }))
+    .sort(
+      (a, b) =>
+        Number(!a.hook.entry.mutating) - Number(!b.hook.entry.mutating) ||
+        compareNames(a.hook.object.name ?? '', b.hook.object.name ?? '') ||
+        a.i - b.i,
+    );
+  sorted.forEach(({ hook }, order) => {
+    hook.order = order;
+  });
+  return sorted.map(({ hook }) => hook);
+}
+
+function operationsFor(subresource: string, connect: ReadonlySet<string>): readonly Operation[] {
+  if (subresource === '') return ['CREATE', 'UPDATE', 'DELETE'];
+  if (connect.has(subresource)) return ['CONNECT'];
+  if (READ_ONLY_SUBRESOURCES.has(subresource)) return [];
+  return CREATE_SUBRESOURCES.has(subresource) ? ['CREATE'] : ['UPDATE'];
+}
+
+/** Every request the run's webhooks can be asked about: discovery's resources, plus resources the rules name that discovery does not know. */
+export function candidateRequests(hooks: readonly CandidateHook[], discovery: Discovery): BaseRequest[] {
+  const requests: BaseRequest[] = [];
+  const seen = new Set<string>();
+  const add = (request: BaseRequest): void => {
+    const key = [request.operation, request.group, request.version, request.resource, request.subresource, request.scope].join('\u0000');
+    if (seen.has(key)) return;
+    seen.add(key);
+    requests.push(request);
+  };
+  const scopeOf = (group: string, resource: string, namespaced: boolean): BaseRequest['scope'] =>
+    group === '' && resource === 'namespaces' ? 'namespace' : namespaced ? 'namespaced' : 'cluster';
+  for (const info of discovery.allResources()) {
+    for (const subresource of ['', ...info.subresources]) {
+      for (const operation of operationsFor(subresource, info.connect)) {
+        add({ operation, group: info.group, version: info.version, resource: info.resource, subresource, scope: scopeOf(info.group, info.resource, info.namespaced) });
+      }
+    }
+  }
+  // Named resources that discovery does not know (custom resources without their CRD in the run): both scopes.
+  for (const hook of hooks) {
+    for (const rule of hook.entry.webhook.rules ?? []) {
+      if (rule === null) continue;
+      for (const group of rule.apiGroups ?? []) {
+        // Any version stands for all of them: the other rules' named versions are tried on their own.
+        for (const version of (rule.apiVersions ?? []).map((v) => (v === '*' ? 'v1' : v))) {
+          if (group === '*') continue;
+          for (const entry of rule.resources ?? []) {
+            const [resource = '', subresource = ''] = entry.split(/\/(.*)/s);
+            if (resource === '*' || subresource === '*' || discovery.resource(group, version, resource) !== undefined) continue;
+            for (const operation of rule.operations ?? []) {
+              const operations: readonly Operation[] = operation === '*' ? (subresource === '' ? ['CREATE', 'UPDATE', 'DELETE'] : ['CREATE', 'UPDATE', 'CONNECT']) : [operation as Operation];
+              for (const op of operations) {
+                for (const scope of ['namespaced', 'cluster'] as const) add({ operation: op, group, version, resource, subresource, scope });
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return requests;
+}
+
+function objectLabelsFor(operation: Operation, labels: Labels | undefined): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
+  switch (operation) {
+    case 'CREATE':
+      return { objectLabels: labels, oldObjectLabels: null };
+    case 'DELETE':
+      return { objectLabels: null, oldObjectLabels: labels };
+    case 'CONNECT':
+      return { objectLabels: null, oldObjectLabels: null };
+    default:
+      return { objectLabels: labels, oldObjectLabels: labels };
+  }
+}
+
+/** Two or more webhooks that the API server calls, or may call, for one request in one namespace. */
+export interface CandidateMatch<H extends CandidateHook> {
+  readonly request: BaseRequest;
+  /** null for cluster-scoped requests; UNLABELLED_NAMESPACE for a namespace the run does not describe. */
+  readonly namespace: string | null;
+  /** In calling order: called whatever the object's labels (matchConditions are not evaluated). */
+  readonly sure: readonly H[];
+  /** In calling order: called or not depending on the object's labels (their objectSelector). */
+  readonly open: readonly H[];
+}
+
+export interface CandidateOptions {
+  /** Only requests this accepts are tried. */
+  readonly requests?: (request: BaseRequest) => boolean;
+}
+
+/**
+ * Every request, in every namespace tried, for which two or more of `hooks` (in calling order)
+ * are called (matchWebhook says true or 'unknown'). A request whose matching webhooks, by
+ * their rules, are the same as an earlier request's with the same operation and scope is
+ * skipped: past the rules, the outcome depends only on the operation, scope and namespace.
+ */
+export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], context: Pick<RuleContext, 'namespaces' | 'kubeVersion' | 'discovery'>, options: CandidateOptions = {}): Generator<CandidateMatch<H>> {
+  if (hooks.length < 2) return;
+  // The unlabelled namespace first: a set it shows is named with it rather than with some project's namespace.
+  const namespaces = [...new Set([UNLABELLED_NAMESPACE, ...context.namespaces.map((ns) => ns.name).slice(0, MAX_NAMESPACES)])];
+  const labelsOf = new Map(namespaces.map((name) => [name, namespaceLabels(context, name)]));
+  // Rules never change the group (matchPolicy Equivalent converts versions only): index the webhooks by the groups they name.
+  const byGroup = new Map<string, H[]>();
+  const anyGroup: H[] = [];
+  for (const hook of hooks) {
+    const groups = new Set((hook.entry.webhook.rules ?? []).flatMap((rule) => rule?.apiGroups ?? []));
+    if (groups.has('*')) anyGroup.push(hook);
+    else for (const group of groups) byGroup.set(group, [...(byGroup.get(group) ?? []), hook]);
+  }
+  const shapes = new Set<string>();
+  for (const base of candidateRequests(hooks, context.discovery)) {
+    if (options.requests !== undefined && !options.requests(base)) continue;
+    const named = byGroup.get(base.group) ?? [];
+    if (named.length + anyGroup.length < 2) continue;
+    // Rules first (they do not depend on the namespace, only on whether there is one).
+    const probe = { ...base, namespace: base.scope === 'cluster' ? null : UNLABELLED_NAMESPACE };
+    const candidates = [...named, ...anyGroup]
+      .filter((hook) => matchingRule(hook.entry.webhook, probe, context.discovery) !== undefined)
+      .sort((a, b) => a.order - b.order);
+    if (candidates.length < 2) continue;
+    const shape = `${candidates.map((hook) => hook.order).join(',')} ${base.operation} ${base.scope}`;
+    if (shapes.has(shape)) continue;
+    shapes.add(shape);
+    for (const namespace of base.scope === 'cluster' ? [null] : namespaces) {
+      const nsLabels = namespace === null ? undefined : labelsOf.get(namespace);
+      const request: AdmissionRequest = {
+        ...base,
+        namespace,
+        ...(nsLabels === undefined ? {} : { namespaceLabels: nsLabels }),
+        // Object labels are unknown (any objectSelector may match), except a Namespace's own.
+        ...objectLabelsFor(base.operation, base.scope === 'namespace' ? nsLabels : undefined),
+      };
+      const outcomes: { hook: H; outcome: MatchOutcome }[] = candidates.map((hook) => ({ hook, outcome: matchWebhook(hook.entry.webhook, request, context.discovery) }));
+      const matched = outcomes.filter(({ outcome }) => outcome.called !== false);
+      if (matched.length < 2) continue;
+      const open = (outcome: MatchOutcome): boolean => outcome.called === 'unknown' && outcome.unknown === 'object-labels';
+      yield {
+        request: base,
+        namespace,
+        sure: matched.filter(({ outcome }) => !open(outcome)).map(({ hook }) => hook),
+        open: matched.filter(({ outcome }) => open(outcome)).map(({ hook }) => hook),
+      };
+    }
+  }
+}
+
+/**
+ * The sets of webhooks that one object can meet at once. `sure` are called whatever the
+ * object's labels; `open` have an objectSelector. They all see the same object, so two
+ * webhooks whose objectSelectors no set of labels satisfies together (istio's
+ * `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are never in one set. Only the
+ * label keys that two or more of the open webhooks read are varied (absent, each value a
+ * selector names, some other value): a key that one webhook alone reads can always be set its
+ * way. Returns one set (sure and open together) when there is nothing to vary or when there
+ * are more than MAX_LABEL_COMBINATIONS combinations; otherwise one set per combination, in a
+ * fixed order, possibly with repeats. Each set keeps the calling order of `sure` then `open`.
+ */
+export function coCalledSets<H extends CandidateHook>(sure: readonly H[], open: readonly H[]): H[][] {
+  const all = [[...sure, ...open]];
+  if (open.length < 2) return all;
+  const readers = new Map<string, Set<H>>();
+  const values = new Map<string, Set<string>>();
+  for (const hook of open) {
+    const selector = hook.entry.webhook.objectSelector ?? {};
+    for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+      readers.set(key, (readers.get(key) ?? new Set()).add(hook));
+      values.set(key, (values.get(key) ?? new Set()).add(value ?? ''));
+    }
+    for (const requirement of selector.matchExpressions ?? []) {
+      if (requirement === null || typeof requirement.key !== 'string') continue;
+      readers.set(requirement.key, (readers.get(requirement.key) ?? new Set()).add(hook));
+      const known = values.get(requirement.key) ?? new Set<string>();
+      for (const value of requirement.values ?? []) known.add(value);
+      values.set(requirement.key, known);
+    }
+  }
+  const contested = [...readers.entries()].filter(([, hooks]) => hooks.size >= 2).map(([key]) => key);
+  if (contested.length === 0) return all;
+  // For each contested key: absent (undefined), each named value, and a value none names.
+  const choices = contested.map((key) => {
+    const named = [...(values.get(key) ?? [])];
+    let other = 'other';
+    while (named.includes(other)) other += '-';
+    return [undefined, ...named, other];
+  });
+  if (choices.reduce((product, options) => product * options.length, 1) > MAX_LABEL_COMBINATIONS) return all;
+  const contestedSet = new Set(contested);
+  // Each open webhook's requirements on the contested keys only.
+  const restricted = open.map((hook) => {
+    const selector = hook.entry.webhook.objectSelector ?? {};
+    return {
+      hook,
+      selector: {
+        matchLabels: Object.fromEntries(Object.entries(selector.matchLabels ?? {}).filter(([key]) => contestedSet.has(key))),
+        matchExpressions: (selector.matchExpressions ?? []).filter((requirement) => requirement !== null && contestedSet.has(requirement.key)),
+      },
+    };
+  });
+  const sets: H[][] = [];
+  const labels: Record<string, string> = {};
+  const visit = (i: number): void => {
+    if (i === contested.length) {
+      sets.push([...sure, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
+      return;
+    }
+    for (const value of choices[i]!) {
+      if (value === undefined) delete labels[contested[i]!];
+      else labels[contested[i]!] = value;
+      visit(i + 1);
+    }
+    delete labels[contested[i]!];
+  };
+  visit(0);
+  return sets;
+}
+
+/**
+ * Of several configurations with the same kind and name (alternatives: only one of them can
+ * exist in a cluster), keeps the webhooks of the one whose webhooks here weigh most (the first
+ * of them on a tie). The result is in calling order.
+ */
+export function withoutAlternatives<H extends CandidateHook>(called: readonly H[], weight: (hooks: readonly H[]) => number): H[] {
+  const byConfiguration = new Map<string, Map<WebhookConfigurationObject, H[]>>();
+  for (const hook of called) {
+    const key = `${hook.object.kind}\u0000${hook.object.name ?? ''}`;
+    const objects = byConfiguration.get(key) ?? new Map<WebhookConfigurationObject, H[]>();
+    objects.set(hook.object, [...(objects.get(hook.object) ?? []), hook]);
+    byConfiguration.set(key, objects);
+  }
+  const kept: H[] = [];
+  for (const objects of byConfiguration.values()) {
+    let best: H[] = [];
+    let bestWeight = -Infinity;
+    for (const hooks of objects.values()) {
+      const w = weight(hooks);
+      if (w > bestWeight) {
+        best = hooks;
+        bestWeight = w;
+      }
+    }
+    kept.push(...best);
+  }
+  return kept.sort((a, b) => a.order - b.order);
+}
+
+/** Drops the sets contained in a larger set of the list (sets compared by their members). */
+export function maximalSets<T extends { readonly hooks: readonly CandidateHook[] }>(sets: readonly T[]): T[] {
+  return sets.filter((set) => !sets.some((other) => other !== set && other.hooks.length > set.hooks.length && set.hooks.every((hook) => other.hooks.includes(hook))));
+}
+
+/** "CREATE pods (v1) in a namespace without labels", for messages. */
+export function describeRequest(request: BaseRequest, namespace: string | null): string {
+  const resource = `${request.resource}${request.subresource ? `/${request.subresource}` : ''}`;
+  const group = request.group === '' ? request.version : `${request.group}/${request.version}`;
+  const where = namespace === null ? '' : namespace === UNLABELLED_NAMESPACE ? ' in a namespace without labels' : ` in namespace ${namespace}`;
+  return `${request.operation} ${resource} (${group})${where}`;
+}

@@ -1,0 +1,178 @@
+/**
+ * Admission policies: the policy request matcher (src/match/policy.ts: matchConstraints and a
+ * binding's matchResources together, excludeResourceRules, resourceNames) and the
+ * matches-kube-system rule on policies (matchConditions are evaluated whether or not the run
+ * has a webhook with matchConditions). The fixtures cover positions and messages.
+ */
+import { describe, expect, it } from 'vitest';
+import { Discovery } from '../src/kube/discovery/discovery.js';
+import type { GroupVersionEntry } from '../src/kube/discovery/types.js';
+import { matchPolicy, matchResources, type PolicyRequest } from '../src/match/policy.js';
+import type { MatchResources } from '../src/model/types.js';
+import { lintText } from './helpers.js';
+
+const DATA: GroupVersionEntry[] = [
+  {
+    group: '',
+    version: 'v1',
+    since: '1.0',
+    resources: [
+      { name: 'pods', kind: 'Pod', namespaced: true, subresources: ['status'] },
+      { name: 'nodes', kind: 'Node', namespaced: false },
+    ],
+  },
+  { group: 'autoscaling', version: 'v1', since: '1.0', resources: [{ name: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true }] },
+  { group: 'autoscaling', version: 'v2', since: '1.23', resources: [{ name: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true }] },
+];
+const discovery = new Discovery({ major: 1, minor: 35 }, DATA);
+
+const podCreate: PolicyRequest = {
+  operation: 'CREATE',
+  group: '',
+  version: 'v1',
+  resource: 'pods',
+  subresource: '',
+  namespace: 'team-a',
+  namespaceLabels: { 'kubernetes.io/metadata.name': 'team-a', team: 'a' },
+  objectLabels: { app: 'web' },
+  oldObjectLabels: null,
+};
+
+const pods = { operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' };
+const constraints = (overrides: Partial<MatchResources> = {}): MatchResources => ({ resourceRules: [pods], namespaceSelector: {}, objectSelector: {}, matchPolicy: 'Equivalent', ...overrides });
+
+describe('matchResources', () => {
+  it('matches like a webhook', () => {
+    expect(matchResources(constraints(), podCreate, discovery, false)).toMatchObject({ called: true, rule: 0 });
+    expect(matchResources(constraints(), { ...podCreate, subresource: 'status' }, discovery, false)).toMatchObject({ called: false, reason: 'no-rule' });
+  });
+
+  it('excludes what an excludeResourceRules entry matches, whatever the resourceRules say', () => {
+    const match = constraints({ excludeResourceRules: [{ ...pods, operations: ['*'] }] });
+    expect(matchResources(match, podCreate, discovery, false)).toEqual({ called: false, reason: 'excluded' });
+  });
+
+  it('applies matchPolicy Equivalent to exclusions too', () => {
+    const hpa = { operations: ['*'], apiGroups: ['autoscaling'], apiVersions: ['v1'], resources: ['horizontalpodautoscalers'] };
+    const request: PolicyRequest = { ...podCreate, group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' };
+    const all = { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] };
+    expect(matchResources(constraints({ resourceRules: [all], excludeResourceRules: [hpa] }), request, discovery, false)).toEqual({ called: false, reason: 'excluded' });
+    expect(matchResources(constraints({ resourceRules: [all], excludeResourceRules: [hpa], matchPolicy: 'Exact' }), request, discovery, false)).toMatchObject({ called: true });
+  });
+
+  it('matches a rule with resourceNames only for those names', () => {
+    const named = constraints({ resourceRules: [{ ...pods, resourceNames: ['web-0'] }] });
+    expect(matchResources(named, { ...podCreate, name: 'web-0' }, discovery, false)).toMatchObject({ called: true, rule: 0 });
+    expect(matchResources(named, { ...podCreate, name: 'web-1' }, discovery, false)).toMatchObject({ called: false });
+    // Unknown name: the rule cannot be said to match.
+    expect(matchResources(named, podCreate, discovery, false)).toMatchObject({ called: false });
+  });
+
+  it('excludes by name only the named objects', () => {
+    const match = constraints({ excludeResourceRules: [{ ...pods, resourceNames: ['web-0'] }] });
+    expect(matchResources(match, { ...podCreate, name: 'web-0' }, discovery, false)).toEqual({ called: false, reason: 'excluded' });
+    expect(matchResources(match, { ...podCreate, name: 'web-1' }, discovery, false)).toMatchObject({ called: true });
+    expect(matchResources(match, podCreate, discovery, false)).toMatchObject({ called: true });
+  });
+
+  it('keeps rule indexes when rules are skipped', () => {
+    const match = constraints({ resourceRules: [{ ...pods, resourceNames: ['other'] }, pods] });
+    expect(matchResources(match, podCreate, discovery, false)).toMatchObject({ called: true, rule: 1 });
+  });
+
+  it('a binding without resourceRules matches every resource; a policy without them matches none', () => {
+    const node: PolicyRequest = { ...podCreate, resource: 'nodes', namespace: null };
+    expect(matchResources({}, node, discovery, true)).toMatchObject({ called: true, rule: 0 });
+    expect(matchResources({}, node, discovery, false)).toMatchObject({ called: false });
+  });
+
+  it('evaluates the selectors', () => {
+    const other = constraints({ namespaceSelector: { matchLabels: { team: 'b' } } });
+    expect(matchResources(other, podCreate, discovery, false)).toEqual({ called: false, reason: 'namespace-selector' });
+    const unknown = constraints({ namespaceSelector: { matchLabels: { team: 'a' } } });
+    const { namespaceLabels: _, ...withoutLabels } = podCreate;
+    expect(matchResources(unknown, withoutLabels, discovery, false)).toMatchObject({ called: 'unknown', unknown: 'namespace-labels' });
+  });
+});
+
+describe('matchPolicy (policy and binding together)', () => {
+  const policy = { matchConstraints: constraints() };
+
+  it('a binding without matchResources adds no restriction', () => {
+    expect(matchPolicy(policy, {}, podCreate, discovery)).toMatchObject({ called: true, rule: 0, dependsOnMatchConditions: false });
+    expect(matchPolicy(policy, undefined, podCreate, discovery)).toMatchObject({ called: true });
+  });
+
+  it("a binding's matchResources restrict the policy's matchConstraints", () => {
+    const elsewhere = { matchResources: { namespaceSelector: { matchLabels: { team: 'b' } } } };
+    expect(matchPolicy(policy, elsewhere, podCreate, discovery)).toEqual({ called: false, reason: 'namespace-selector' });
+    const onlyUpdates = { matchResources: { resourceRules: [{ ...pods, operations: ['UPDATE'] }] } };
+    expect(matchPolicy(policy, onlyUpdates, podCreate, discovery)).toEqual({ called: false, reason: 'no-rule' });
+    const excluding = { matchResources: { excludeResourceRules: [pods] } };
+    expect(matchPolicy(policy, excluding, podCreate, discovery)).toEqual({ called: false, reason: 'excluded' });
+  });
+
+  it('a binding cannot widen the policy', () => {
+    const everything = { matchResources: { resourceRules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] } };
+    expect(matchPolicy(policy, everything, { ...podCreate, subresource: 'status' }, discovery)).toMatchObject({ called: false });
+  });
+
+  it("reports the policy's matchConditions and the policy's rule index", () => {
+    const withConditions = { matchConstraints: constraints({ resourceRules: [{ ...pods, apiGroups: ['apps'] }, pods] }), matchConditions: [{ name: 'a', expression: 'true' }] };
+    expect(matchPolicy(withConditions, { matchResources: {} }, podCreate, discovery)).toMatchObject({ called: true, rule: 1, dependsOnMatchConditions: true });
+  });
+});
+
+const POLICY = (conditions: string): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: pods
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: ["v1"]
+        operations: ["CREATE", "UPDATE"]
+        resources: ["pods"]
+${conditions}  validations:
+    - expression: "true"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: pods
+spec:
+  policyName: pods
+  validationActions: ["Deny"]
+`;
+
+describe('matches-kube-system on policies', () => {
+  const run = async (text: string) => (await lintText(text, { only: ['matches-kube-system'] })).map((f) => `${f.fieldPath} ${f.severity}`);
+
+  it('reports a bound pod policy without a namespace selector', async () => {
+    expect(await run(POLICY(''))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
+  });
+
+  it('evaluates matchConditions even when no webhook in the run has any', async () => {
+    const system = `  matchConditions:\n    - name: not-system\n      expression: "!request.userInfo.username.startsWith('system:')"\n`;
+    expect(await run(POLICY(system))).toEqual([]);
+    const everyone = `  matchConditions:\n    - name: everyone\n      expression: "request.userInfo.username != ''"\n`;
+    expect(await run(POLICY(everyone))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
+  });
+
+  it('stays silent when a matchCondition cannot be evaluated here (params)', async () => {
+    const params = `  matchConditions:\n    - name: controller\n      expression: "request.userInfo.username == params.data.user"\n`;
+    expect(await run(POLICY(params).replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n'))).toEqual([]);
+  });
+
+  it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {
+    const [policy, binding] = POLICY('').split('---\n');
+    expect(await run(policy!)).toEqual([]);
+    expect(await run(binding!)).toEqual([]);
+  });
+
+  it('does not count bindings that only warn or audit', async () => {
+    expect(await run(POLICY('').replace('["Deny"]', '["Warn", "Audit"]'))).toEqual([]);
+  });
+});
