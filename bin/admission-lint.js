@@ -10,6 +10,11 @@ const banner = (error) => {
   process.stderr.write(`internal error in admission-lint ${version}; please report it with the input that caused it\n${error?.stack ?? error}\n`);
   process.exitCode = 2;
 };
+// A reader that goes away early (`admission-lint … | head`) is not a bug: stop quietly.
+process.stdout.on('error', (error) => {
+  if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  banner(error);
+});
 process.on('uncaughtException', banner);
 process.on('unhandledRejection', banner);
 

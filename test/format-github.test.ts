@@ -28,6 +28,7 @@ function finding(overrides: Partial<Finding> = {}): Finding {
 
 const report = (findings: Finding[]): Report => ({
   toolVersion: '1.2.3',
+    inventory: { files: [] },
   findings,
   summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: 0, warnings: 0, infos: 0 },
 });
@@ -107,8 +108,9 @@ describe('github: commands', () => {
     expect(line).toBe('::error title=timeout-out-of-range::<stdin>:14:5: timeoutSeconds is 45; the API server accepts 1 to 30 seconds');
   });
 
-  it('uses / separators', () => {
+  it('uses / separators and a normalised path', () => {
     expect(parse(formatGithub(report([finding({ file: 'deploy\\webhook.yaml' })])).trimEnd()).properties.file).toBe('deploy/webhook.yaml');
+    expect(parse(formatGithub(report([finding({ file: './deploy/../deploy/webhook.yaml' })])).trimEnd()).properties.file).toBe('deploy/webhook.yaml');
   });
 
   it('prints nothing when there is nothing to report', () => {

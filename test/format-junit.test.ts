@@ -31,6 +31,7 @@ function finding(overrides: Partial<Finding> = {}): Finding {
 
 const report = (findings: Finding[]): Report => ({
   toolVersion: '1.2.3',
+    inventory: { files: [] },
   findings,
   summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: 0, warnings: 0, infos: 0 },
 });

@@ -31,6 +31,7 @@ function report(findings: Finding[], files = 1, objects = 1): Report {
   const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
   return {
     toolVersion: '1.2.3',
+    inventory: { files: [] },
     findings,
     summary: { files, documents: files, objects, namespaces: 0, skipped: 0, errors: count('error'), warnings: count('warning'), infos: count('info') },
   };

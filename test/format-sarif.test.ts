@@ -42,6 +42,7 @@ function report(findings: Finding[]): Report {
   const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
   return {
     toolVersion: '1.2.3',
+    inventory: { files: [] },
     findings,
     summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: count('error'), warnings: count('warning'), infos: count('info') },
   };
@@ -220,6 +221,7 @@ describe('sarif: partial fingerprints', () => {
     expect(fingerprint(finding({ line: 40, column: 9, endLine: 41, endColumn: 2, documentIndex: 3 }))).toBe(base);
     expect(fingerprint(finding({ message: 'timeoutSeconds is 60; …' }))).toBe(base);
     expect(fingerprint(finding({ ruleId: 'long-timeout' }))).not.toBe(base);
+    expect(fingerprint(finding({ file: './deploy/webhook.yaml' }))).toBe(base);
     expect(fingerprint(finding({ file: 'deploy/other.yaml' }))).not.toBe(base);
     expect(fingerprint(finding({ object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'other' } }))).not.toBe(base);
     expect(fingerprint(finding({ object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', name: 'policy' } }))).not.toBe(base);

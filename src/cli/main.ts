@@ -6,14 +6,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { Chalk } from 'chalk';
 import { rules } from '../../rules/index.js';
-import { lint, loadRun, type LintRun, type SeverityOverride } from '../engine/lint.js';
+import { lint, loadRun, type SeverityOverride } from '../engine/lint.js';
 import type { Report } from '../engine/finding.js';
 import { InputError, UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
-import { FORMATS, loadFormatter, NEEDS_INVENTORY, type FormatName } from '../format/index.js';
-import type { FormatOptions, Inventory } from '../format/types.js';
+import { FORMATS, loadFormatter, type FormatName } from '../format/index.js';
+import type { FormatOptions } from '../format/types.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
-import { readStdinSync } from '../load/sources.js';
 import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
 import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
@@ -95,18 +94,6 @@ function ruleDescription(id: string): string | undefined {
   }
 }
 
-/** What was linted, for formats that list passing objects too (JUnit). */
-function inventoryOf(run: LintRun): Inventory {
-  const files = new Map(run.files.map((file) => [file.source.path, [] as Inventory['files'][number]['objects'][number][]]));
-  const objects = [
-    ...run.webhookConfigurations.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),
-    ...run.policies.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),
-    ...run.namespaces.map((object) => ({ manifest: object.manifest, kind: 'Namespace', name: object.name })),
-  ].sort((a, b) => a.manifest.documentIndex - b.manifest.documentIndex);
-  for (const { manifest, kind, name } of objects) files.get(manifest.file.path)?.push({ documentIndex: manifest.documentIndex, kind, name });
-  return { files: [...files].map(([path, list]) => ({ path, objects: list })) };
-}
-
 async function render(report: Report, format: FormatName, options: FormatOptions): Promise<string> {
   const formatter = await loadFormatter(format);
   return formatter(report, options);
@@ -132,9 +119,6 @@ function onlyErrors(report: Report): Report {
 async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<number> {
   const severityOverrides = parseRuleOverrides(flags.rule);
   const ruleOptions = parseRuleOptions(flags.ruleOption);
-  // Standard input can be read once; a format that needs the inventory reads the run twice.
-  let stdin: Uint8Array | undefined;
-  const readStdin = (): Uint8Array => (stdin ??= (io.readStdin ?? readStdinSync)());
   const report = await lint({
     ruleOptions,
     paths: paths.length > 0 ? paths : ['.'],
@@ -143,7 +127,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<numbe
     trustedNamespaceLabels: flags.trustedNamespaceLabel,
     severityOverrides,
     toolVersion: toolVersion(),
-    readStdin,
+    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });
   const shown: Report = flags.quiet ? onlyErrors(report) : report;
   const options: FormatOptions = {
@@ -151,7 +135,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<numbe
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
-    ...(NEEDS_INVENTORY.has(flags.format) ? { inventory: inventoryOf(loadRun(paths.length > 0 ? paths : ['.'], readStdin)) } : {}),
+    inventory: report.inventory,
   };
   emit(await render(shown, flags.format, options), flags.output, io);
   return exitCodeFor(report, flags.failOn);

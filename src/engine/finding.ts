@@ -31,10 +31,23 @@ export interface Summary {
   readonly infos: number;
 }
 
+/** One object that was linted, findings or not (JUnit lists passing objects too). */
+export interface InventoryObject {
+  readonly documentIndex: number;
+  readonly kind: string;
+  readonly name: string | null;
+}
+
+/** Every file read and the objects linted in it, in the order they were read. */
+export interface Inventory {
+  readonly files: readonly { readonly path: string; readonly objects: readonly InventoryObject[] }[];
+}
+
 export interface Report {
   readonly toolVersion: string;
   readonly findings: readonly Finding[];
   readonly summary: Summary;
+  readonly inventory: Inventory;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };

@@ -14,7 +14,7 @@ import { KustomizePatches } from '../parse/kustomization.js';
 import { parseFile, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
-import { compareFindings, type Finding, type Report } from './finding.js';
+import { compareFindings, type Finding, type Inventory, type InventoryObject, type Report } from './finding.js';
 
 export type SeverityOverride = Severity | 'off';
 
@@ -170,6 +170,7 @@ export async function lint(options: LintOptions): Promise<Report> {
 
   const unique = dedupe(findings).sort(compareFindings);
   return {
+    inventory: inventoryOf(run),
     toolVersion: options.toolVersion,
     findings: unique,
     summary: {
@@ -183,6 +184,18 @@ export async function lint(options: LintOptions): Promise<Report> {
       infos: unique.filter((f) => f.severity === 'info').length,
     },
   };
+}
+
+/** What was linted, for formats that list passing objects too (JUnit). */
+function inventoryOf(run: LintRun): Inventory {
+  const files = new Map(run.files.map((file) => [file.source.path, [] as InventoryObject[]]));
+  const objects = [
+    ...run.webhookConfigurations.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),
+    ...run.policies.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),
+    ...run.namespaces.map((object) => ({ manifest: object.manifest, kind: 'Namespace', name: object.name })),
+  ].sort((a, b) => a.manifest.documentIndex - b.manifest.documentIndex);
+  for (const { manifest, kind, name } of objects) files.get(manifest.file.path)?.push({ documentIndex: manifest.documentIndex, kind, name });
+  return { files: [...files].map(([path, list]) => ({ path, objects: list })) };
 }
 
 function hasMatchConditions(object: WebhookConfigurationObject): boolean {

@@ -3,6 +3,7 @@
  * which the runner turns into annotations on the changed lines (no code scanning needed).
  * Escaping is the Actions toolkit's (@actions/core, command.ts).
  */
+import { posix } from 'node:path';
 import type { Finding, Report } from '../engine/finding.js';
 import { STDIN_PATH } from '../load/sources.js';
 import type { Severity } from '../rule.js';
@@ -27,7 +28,7 @@ function command(finding: Finding): string {
     // No file in the workspace to annotate: the position goes into the message instead.
     message = `${STDIN_PATH}:${finding.line}:${finding.column}: ${message}`;
   } else {
-    properties.push(['file', finding.file.split('\\').join('/')], ['line', finding.line]);
+    properties.push(['file', posix.normalize(finding.file.split('\\').join('/'))], ['line', finding.line]);
     // The runner takes columns only when the annotation stays on one line.
     if (finding.endLine === finding.line) {
       properties.push(['col', finding.column], ['endLine', finding.endLine], ['endColumn', Math.max(finding.endColumn, finding.column + 1)]);

@@ -23,5 +23,3 @@ export function loadFormatter(name: FormatName): Promise<Formatter> {
   return FORMAT_LOADERS[name]();
 }
 
-/** Whether a format lists passing objects, and so needs the run's inventory. */
-export const NEEDS_INVENTORY: ReadonlySet<FormatName> = new Set(['junit']);

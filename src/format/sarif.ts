@@ -88,10 +88,12 @@ export function region(finding: Pick<Finding, 'line' | 'column' | 'endLine' | 'e
 
 /**
  * Stable across line moves: where the problem is in the object model (rule, file, object, webhook,
- * field), not which line it is on. Findings that share all of these get an occurrence suffix.
+ * field), not which line it is on. The file is the artifact URI, so `./a.yaml` and `a.yaml` agree.
+ * Findings that share all of these get an occurrence suffix.
  */
-export function fingerprintBase(finding: Finding): string {
-  const parts = [finding.ruleId, finding.file, finding.object?.kind ?? '', finding.object?.name ?? '', finding.webhook ?? '', finding.fieldPath ?? ''];
+export function fingerprintBase(finding: Finding, location: ArtifactLocation): string {
+  const file = location.uriBaseId ? `${location.uriBaseId}:${location.uri}` : location.uri;
+  const parts = [finding.ruleId, file, finding.object?.kind ?? '', finding.object?.name ?? '', finding.webhook ?? '', finding.fieldPath ?? ''];
   return createHash('sha256').update(parts.join('\u0000')).digest('hex');
 }
 
@@ -139,7 +141,8 @@ export function formatSarif(report: Report, options: FormatOptions): string {
       rules.push(unknownDescriptor(finding.ruleId));
       ruleIndex.set(finding.ruleId, index);
     }
-    const base = fingerprintBase(finding);
+    const location = artifactLocation(finding.file, options.cwd);
+    const base = fingerprintBase(finding, location);
     const occurrence = (occurrences.get(base) ?? 0) + 1;
     occurrences.set(base, occurrence);
     const properties: Record<string, unknown> = {};
@@ -153,7 +156,7 @@ export function formatSarif(report: Report, options: FormatOptions): string {
       ruleIndex: index,
       level: LEVEL[finding.severity],
       message: { text: finding.message },
-      locations: [{ physicalLocation: { artifactLocation: artifactLocation(finding.file, options.cwd), region: region(finding) } }],
+      locations: [{ physicalLocation: { artifactLocation: location, region: region(finding) } }],
       partialFingerprints: { [FINGERPRINT_KEY]: `${base}:${occurrence}` },
       properties,
     };

@@ -5,17 +5,8 @@
 import type { Report } from '../engine/finding.js';
 import type { RuleMeta } from '../rule.js';
 
-/** One object that was linted, findings or not (JUnit lists passing objects too). */
-export interface InventoryObject {
-  readonly documentIndex: number;
-  readonly kind: string;
-  readonly name: string | null;
-}
-
-/** Every file read and the objects linted in it, in the order they were read. */
-export interface Inventory {
-  readonly files: readonly { readonly path: string; readonly objects: readonly InventoryObject[] }[];
-}
+export type { Inventory, InventoryObject } from '../engine/finding.js';
+import type { Inventory } from '../engine/finding.js';
 
 export interface FormatOptions {
   /** The metadata of every registered rule, in registry order (SARIF lists them all). */
