@@ -30,6 +30,8 @@ import { rule as mutatorOrdering } from './mutator-ordering.js';
 import { rule as policyWithoutBinding } from './policy-without-binding.js';
 import { rule as bindingWithoutPolicy } from './binding-without-policy.js';
 import { rule as validationActions } from './validation-actions.js';
+import { rule as suppressionWithoutReason } from './suppression-without-reason.js';
+import { rule as unusedSuppression } from './unused-suppression.js';
 
 export const rules: readonly Rule[] = [
   yamlSyntax,
@@ -62,4 +64,6 @@ export const rules: readonly Rule[] = [
   policyWithoutBinding,
   bindingWithoutPolicy,
   validationActions,
+  suppressionWithoutReason,
+  unusedSuppression,
 ] as Rule[];

@@ -28,3 +28,6 @@ export class InternalError extends Error {
 export function invariant(condition: unknown, reason: string): asserts condition {
   if (!condition) throw new InternalError(`invariant failed: ${reason}`);
 }
+
+/** A config file that cannot be read, parsed or validated; the message names the file and key. */
+export class ConfigError extends UserError {}

@@ -137,3 +137,26 @@ describe('github: the built CLI', () => {
     });
   });
 });
+
+describe('rendered input', () => {
+  it('annotates the template file without a line and names the rendered position', () => {
+    const finding = {
+      ruleId: 'implicit-failure-policy',
+      severity: 'warning' as const,
+      message: 'no failurePolicy',
+      file: 'chart/templates/webhook.yaml',
+      line: 40,
+      column: 5,
+      endLine: 41,
+      endColumn: 9,
+      documentIndex: 3,
+      fieldPath: 'webhooks[0].failurePolicy',
+      object: null,
+      webhook: null,
+      help: null,
+      rendered: { file: '<stdin>', line: 40, column: 5, endLine: 41, endColumn: 9 },
+    };
+    const report = { toolVersion: 't', inventory: { files: [] }, findings: [finding], summary: { files: 1, documents: 4, objects: 1, namespaces: 0, skipped: 3, errors: 0, warnings: 1, infos: 0 } };
+    expect(formatGithub(report)).toBe('::warning file=chart/templates/webhook.yaml,title=implicit-failure-policy::no failurePolicy (rendered output <stdin>:40:5)\n');
+  });
+});

@@ -18,7 +18,7 @@ describe('README', () => {
   });
 
   it('documents every lint option the CLI has', () => {
-    for (const flag of ['--format', '--output', '--fail-on', '--no-color', '--quiet', '--kube-version', '--rule ', '--rule-option', '--trusted-namespace-label']) {
+    for (const flag of ['--format', '--output', '--fail-on', '--no-color', '--quiet', '--kube-version', '--rule ', '--rule-option', '--trusted-namespace-label', '--config', '--baseline', '--write-baseline']) {
       expect(README).toContain(flag.trim());
     }
   });

@@ -3,10 +3,17 @@
  * Returns the exit code instead of exiting, so a report piped to another program is never cut.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { Chalk } from 'chalk';
 import { rules } from '../../rules/index.js';
+import { globMatcher } from '../config/glob.js';
+import { loadConfig } from '../config/load.js';
+import { configSchemaText } from '../config/schema.js';
+import type { ResolvedConfig } from '../config/types.js';
+import { applyBaseline, readBaseline, writeBaseline, type Baseline } from '../engine/baseline.js';
 import { lint, loadRun, type SeverityOverride } from '../engine/lint.js';
+import { expandPaths } from '../load/sources.js';
 import type { Report } from '../engine/finding.js';
 import { InputError, UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
@@ -37,6 +44,9 @@ interface LintFlags {
   rule: string[];
   ruleOption: string[];
   trustedNamespaceLabel: string[];
+  config?: string;
+  baseline?: string;
+  writeBaseline?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -116,20 +126,66 @@ function onlyErrors(report: Report): Report {
   return { ...report, findings, summary: { ...report.summary, warnings: 0, infos: 0 } };
 }
 
-async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<number> {
-  const severityOverrides = parseRuleOverrides(flags.rule);
-  const ruleOptions = parseRuleOptions(flags.ruleOption);
+/** Per rule: the config's options, then the command line's on top (option by option). */
+function mergeOptions(
+  base: ReadonlyMap<string, Readonly<Record<string, number | string>>>,
+  top: ReadonlyMap<string, Readonly<Record<string, number | string>>>,
+): Map<string, Record<string, number | string>> {
+  const merged = new Map<string, Record<string, number | string>>([...base].map(([id, values]) => [id, { ...values }]));
+  for (const [id, values] of top) merged.set(id, { ...merged.get(id), ...values });
+  return merged;
+}
+
+/**
+ * The files to lint: the expanded paths minus those the config's `ignore` patterns match
+ * (relative to the config file's folder) and minus the config and baseline files themselves.
+ */
+function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: string, own: readonly string[]): string[] {
+  const matcher = globMatcher(config.ignore);
+  const skip = new Set(own.map((path) => resolve(cwd, path)));
+  return expandPaths(paths).filter((file) => {
+    if (file === '-') return true;
+    const absolute = resolve(cwd, file);
+    if (skip.has(absolute)) return false;
+    const rel = relative(config.baseDir, absolute);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return true;
+    return !matcher.matches(rel);
+  });
+}
+
+async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromCommandLine: boolean): Promise<number> {
+  const cwd = process.cwd();
+  const config = loadConfig({ cwd, rules, ...(flags.config !== undefined ? { explicit: flags.config } : {}) });
+  const severityOverrides = new Map([...config.severities, ...parseRuleOverrides(flags.rule)]);
+  const ruleOptions = mergeOptions(config.options, parseRuleOptions(flags.ruleOption));
+  const failOn: FailOn = failOnFromCommandLine ? flags.failOn : (config.failOn ?? flags.failOn);
+  const kubeVersion = flags.kubeVersion ?? config.kubeVersion;
+  // Read before linting, so a missing or broken baseline fails before any output.
+  const baseline: Baseline | undefined = flags.baseline !== undefined ? readBaseline(flags.baseline, cwd) : undefined;
+  const own = [config.path, flags.baseline, flags.writeBaseline].filter((path): path is string => path !== undefined);
   const report = await lint({
     ruleOptions,
-    paths: paths.length > 0 ? paths : ['.'],
+    paths: filesToLint(paths.length > 0 ? paths : ['.'], config, cwd, own),
     rules,
-    kubeVersion: flags.kubeVersion ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION,
-    trustedNamespaceLabels: flags.trustedNamespaceLabel,
+    kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
+    trustedNamespaceLabels: flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []),
     severityOverrides,
     toolVersion: toolVersion(),
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });
-  const shown: Report = flags.quiet ? onlyErrors(report) : report;
+  let filtered: Report = report;
+  if (baseline !== undefined && flags.baseline !== undefined) {
+    const result = applyBaseline(report, baseline, dirname(resolve(cwd, flags.baseline)), cwd);
+    filtered = result.report;
+    if (result.gone > 0) {
+      io.stderr.write(`admission-lint: ${result.gone} ${result.gone === 1 ? 'entry' : 'entries'} of the baseline ${flags.baseline} no longer ${result.gone === 1 ? 'occurs' : 'occur'}; --write-baseline ${flags.baseline} removes ${result.gone === 1 ? 'it' : 'them'}\n`);
+    }
+  }
+  if (flags.writeBaseline !== undefined) {
+    const written = writeBaseline(flags.writeBaseline, report.findings, cwd);
+    io.stderr.write(`admission-lint: wrote ${report.findings.length} ${report.findings.length === 1 ? 'finding' : 'findings'} (${written.entries.length} ${written.entries.length === 1 ? 'entry' : 'entries'}) to the baseline ${flags.writeBaseline}\n`);
+  }
+  const shown: Report = flags.quiet ? onlyErrors(filtered) : filtered;
   const options: FormatOptions = {
     rules: rules.map((rule) => rule.meta),
     ruleDescription,
@@ -138,7 +194,9 @@ async function runLint(paths: string[], flags: LintFlags, io: Io): Promise<numbe
     inventory: report.inventory,
   };
   emit(await render(shown, flags.format, options), flags.output, io);
-  return exitCodeFor(report, flags.failOn);
+  // Writing a baseline records the findings; it is not a failed check.
+  if (flags.writeBaseline !== undefined) return EXIT.ok;
+  return exitCodeFor(filtered, failOn);
 }
 
 function runDefaults(paths: string[], io: Io): number {
@@ -192,7 +250,12 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('--rule <id=severity>', 'set a rule to off, info, warning or error (repeatable)', collect, [])
     .option('--rule-option <id.name=value>', "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect, [])
     .option('--trusted-namespace-label <key>', 'a namespace label key that namespace owners cannot change (repeatable)', collect, [])
-    .action(async (paths: string[], flags: LintFlags) => setExit(await runLint(paths, flags, io)));
+    .option('-c, --config <file>', 'the config file (default: .admission-lint.yaml or .admission-lint.json in this folder or the nearest parent)')
+    .option('--baseline <file>', 'report only findings that are not in this baseline file')
+    .option('--write-baseline <file>', "record this run's findings in a baseline file (and exit 0)")
+    .action(async (paths: string[], flags: LintFlags, command: Command) =>
+      setExit(await runLint(paths, flags, io, command.getOptionValueSource('failOn') === 'cli')),
+    );
 
   root
     .command('defaults')
@@ -205,6 +268,14 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .description('list the rules: id, default severity, kinds, title')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action((flags: { format: 'text' | 'json' }) => setExit(runRules(flags, io)));
+
+  root
+    .command('config-schema')
+    .description('print the JSON Schema of the config file (for editor completion)')
+    .action(() => {
+      io.stdout.write(configSchemaText(rules));
+      setExit(EXIT.ok);
+    });
 
   root
     .command('explain')

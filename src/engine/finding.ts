@@ -15,6 +15,11 @@ export interface Finding {
   readonly object: { readonly apiVersion: string; readonly kind: string; readonly name: string | null } | null;
   readonly webhook: string | null;
   readonly help: string | null;
+  /**
+   * Only for rendered input (`helm template` output with `# Source:` comments): `file` is then the
+   * template, and line/column are positions in the rendered stream, which this names and repeats.
+   */
+  readonly rendered?: { readonly file: string; readonly line: number; readonly column: number; readonly endLine: number; readonly endColumn: number };
 }
 
 export interface Summary {

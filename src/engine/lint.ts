@@ -7,6 +7,7 @@ import { InternalError } from '../errors.js';
 import { Discovery } from '../kube/discovery/discovery.js';
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import type { KubeVersion } from '../kube/version.js';
+import { renderedAt, splitRendered } from '../load/helm.js';
 import { expandPaths, readSource, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
@@ -15,6 +16,7 @@ import { parseFile, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
 import { compareFindings, type Finding, type Inventory, type InventoryObject, type Report } from './finding.js';
+import { applySuppressions } from './suppressions.js';
 
 export type SeverityOverride = Severity | 'off';
 
@@ -51,8 +53,9 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   let documents = 0;
   let skipped = 0;
   const kustomizePatches = new KustomizePatches();
-  for (const path of expandPaths(paths)) {
-    const parsed = parseFile(readSource(path, readStdin));
+  // Rendered input (`helm template`) becomes one file per template (src/load/helm.ts).
+  const inputs = expandPaths(paths).flatMap((path) => splitRendered(parseFile(readSource(path, readStdin))).map((parsed) => ({ path, parsed })));
+  for (const { path, parsed } of inputs) {
     documents += parsed.documentCount;
     const problems = [...parsed.problems];
     if (kustomizePatches.isPatch(path)) {
@@ -139,6 +142,7 @@ export async function lint(options: LintOptions): Promise<Report> {
           object: null,
           webhook: null,
           help: rule.meta.help,
+          ...renderedAt(file.source, violation.span),
         });
       }
     }
@@ -168,13 +172,47 @@ export async function lint(options: LintOptions): Promise<Report> {
     }
   }
 
-  const unique = dedupe(findings).sort(compareFindings);
+  // Inline suppressions (src/engine/suppressions.ts): drop the findings they cover, then report
+  // the suppressions themselves (no reason, unused, unknown rule ids).
+  const ranRules = new Set(enabled.map((rule) => rule.meta.id));
+  const suppression = applySuppressions({
+    files: run.files,
+    objects: [
+      ...run.webhookConfigurations,
+      ...run.policies,
+      ...run.namespaces.map((namespace) => ({ manifest: namespace.manifest, apiVersion: 'v1', kind: 'Namespace', name: namespace.name, written: namespace.written })),
+    ],
+    findings,
+    ranRules,
+  });
+  const kept = suppression.kept;
+  for (const violation of suppression.violations) {
+    if (!ranRules.has(violation.meta.id)) continue;
+    const severity = severityFor(violation.meta, undefined, options.severityOverrides);
+    if (severity === 'off') continue;
+    kept.push({
+      ruleId: violation.meta.id,
+      severity,
+      message: fill(violation.meta.messages[violation.messageId] ?? missingMessage(violation.meta, violation.messageId), violation.data),
+      file: violation.source.path,
+      ...violation.span,
+      documentIndex: violation.documentIndex,
+      fieldPath: violation.fieldPath,
+      object: violation.object,
+      webhook: null,
+      help: violation.meta.help,
+      ...renderedAt(violation.source, violation.span),
+    });
+  }
+
+  const unique = dedupe(kept).sort(compareFindings);
   return {
     inventory: inventoryOf(run),
     toolVersion: options.toolVersion,
     findings: unique,
     summary: {
-      files: run.files.length,
+      // Inputs read: a rendered stream split per template (src/load/helm.ts) is still one.
+      files: new Set(run.files.map((file) => file.source.renderedFrom ?? file.source.path)).size,
       documents: run.documents,
       objects: run.webhookConfigurations.length + run.policies.length,
       namespaces: run.namespaces.length,
@@ -241,6 +279,7 @@ function toFinding(meta: RuleMeta, violation: Violation, object: FindingObject, 
     object: { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null },
     webhook,
     help: violation.help ?? meta.help,
+    ...renderedAt(object.manifest.file, span),
   };
 }
 

@@ -27,6 +27,11 @@ function command(finding: Finding): string {
   if (finding.file === STDIN_PATH) {
     // No file in the workspace to annotate: the position goes into the message instead.
     message = `${STDIN_PATH}:${finding.line}:${finding.column}: ${message}`;
+  } else if (finding.rendered !== undefined) {
+    // A template from `helm template` output: its own lines are unknown, so the annotation goes
+    // on the file and the message names the rendered position.
+    properties.push(['file', posix.normalize(finding.file.split('\\').join('/'))]);
+    message = `${message} (rendered output ${finding.rendered.file}:${finding.rendered.line}:${finding.rendered.column})`;
   } else {
     properties.push(['file', posix.normalize(finding.file.split('\\').join('/'))], ['line', finding.line]);
     // The runner takes columns only when the annotation stays on one line.

@@ -19,6 +19,8 @@ export function formatJson(report: Report): string {
         object: f.object,
         webhook: f.webhook,
         help: f.help,
+        // Not in the §4 contract's list: only for rendered input, after the contract fields.
+        ...(f.rendered ? { rendered: f.rendered } : {}),
       })),
       summary: report.summary,
     },

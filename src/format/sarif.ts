@@ -97,6 +97,30 @@ export function fingerprintBase(finding: Finding, location: ArtifactLocation): s
   return createHash('sha256').update(parts.join('\u0000')).digest('hex');
 }
 
+/**
+ * Where a result is. For rendered input (`helm template`) the primary location is the template
+ * file, but its lines are unknown (the finding's lines are the rendered stream's), so the region is
+ * the template's first line and the message says the rendered position; the rendered stream, with
+ * the exact region, is a related location (and `properties.rendered`).
+ */
+function resultLocations(finding: Finding, location: ArtifactLocation, cwd: string): Record<string, unknown> {
+  const rendered = finding.rendered;
+  if (rendered === undefined) {
+    return { message: { text: finding.message }, locations: [{ physicalLocation: { artifactLocation: location, region: region(finding) } }] };
+  }
+  return {
+    message: { text: `${finding.message} (rendered output line ${rendered.line}, column ${rendered.column})` },
+    locations: [{ physicalLocation: { artifactLocation: location, region: { startLine: 1 } } }],
+    relatedLocations: [
+      {
+        id: 1,
+        physicalLocation: { artifactLocation: artifactLocation(rendered.file, cwd), region: region(rendered) },
+        message: { text: `rendered output of ${finding.file}` },
+      },
+    ],
+  };
+}
+
 function descriptor(meta: RuleMeta, options: FormatOptions): Record<string, unknown> {
   const url = ruleDocsUrl(meta.id);
   const description = options.ruleDescription?.(meta.id);
@@ -151,12 +175,12 @@ export function formatSarif(report: Report, options: FormatOptions): string {
     if (finding.webhook !== null) properties.webhook = finding.webhook;
     properties.documentIndex = finding.documentIndex;
     if (finding.help !== null) properties.help = finding.help;
+    if (finding.rendered !== undefined) properties.rendered = finding.rendered;
     return {
       ruleId: finding.ruleId,
       ruleIndex: index,
       level: LEVEL[finding.severity],
-      message: { text: finding.message },
-      locations: [{ physicalLocation: { artifactLocation: location, region: region(finding) } }],
+      ...resultLocations(finding, location, options.cwd),
       partialFingerprints: { [FINGERPRINT_KEY]: `${base}:${occurrence}` },
       properties,
     };

@@ -7,6 +7,11 @@ export interface SourceFile {
   readonly path: string;
   /** The decoded text, or null when the bytes are not UTF-8 (reported as a finding). */
   readonly text: string | null;
+  /**
+   * Set for one template's documents of a rendered stream (`helm template` output, src/load/helm.ts):
+   * the stream's own path. `path` is then the template's, and positions are in the stream.
+   */
+  readonly renderedFrom?: string;
 }
 
 export const STDIN_PATH = '<stdin>';

@@ -220,3 +220,92 @@ function locate(doc: Document, root: Node, path: FieldPath, part: 'pair' | 'key'
   }
   return { ...toSpan(text, lineCounter, best[0], best[1]), exact: true };
 }
+
+/** A comment on a line of its own (not text inside a block scalar or a quoted string). */
+export interface LineComment {
+  /** The document the comment is in (a comment before `---` belongs to the document after it). */
+  readonly documentIndex: number;
+  /** Everything after the `#`, as written. */
+  readonly text: string;
+  /** The comment, from `#` to the end of its line. */
+  readonly span: Span;
+  /**
+   * The field (key to end of value) or list item (with everything under it) that starts on the
+   * next line that is not a comment line; undefined when that line has none (blank, `---`, end).
+   * When several start there (`- name: x`), the outermost: the list item.
+   */
+  readonly next: Span | undefined;
+}
+
+/**
+ * The comments that stand on their own lines, in order. Parses `text` again, so callers ask only
+ * for files that can hold something they look for (the engine: suppression directives).
+ */
+export function lineComments(text: string): LineComment[] {
+  const lineCounter = new LineCounter();
+  const documents = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  const list = Array.isArray(documents) ? documents : [];
+  /** Multi-line scalars (block scalars, quoted strings): a `#` line inside one is text. */
+  const scalarRanges: [number, number][] = [];
+  /** Per 1-based line: the outermost field or list item that starts there, as offsets. */
+  const nodeAt = new Map<number, [number, number]>();
+  const note = (start: number, end: number): void => {
+    const line = lineCounter.linePos(start).line;
+    const known = nodeAt.get(line);
+    if (known === undefined || start < known[0] || (start === known[0] && end > known[1])) nodeAt.set(line, [start, end]);
+  };
+  for (const doc of list) {
+    visit(doc, {
+      Scalar(_, node) {
+        const range = node.range;
+        if (range && text.slice(range[0], range[1]).includes('\n')) scalarRanges.push([range[0], range[1]]);
+      },
+      Pair(_, pair) {
+        const keyRange = (pair.key as Node | null)?.range;
+        if (!keyRange) return;
+        note(keyRange[0], (pair.value as Node | null)?.range?.[1] ?? keyRange[1]);
+      },
+      Seq(_, seq) {
+        for (const item of seq.items) {
+          const range = (item as Node | null)?.range;
+          if (range) note(range[0], range[1]);
+        }
+      },
+    });
+  }
+  const docEnds = list.map((doc) => doc.range[2]);
+  const documentAt = (offset: number): number => {
+    const index = docEnds.findIndex((end) => offset < end);
+    return index >= 0 ? index : Math.max(0, list.length - 1);
+  };
+
+  const lines = text.split('\n');
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    starts.push(offset);
+    offset += line.length + 1;
+  }
+  const isCommentLine = lines.map((line, index) => {
+    const hash = line.search(/\S/);
+    if (hash < 0 || line[hash] !== '#') return false;
+    const at = starts[index]! + hash;
+    return !scalarRanges.some(([from, to]) => at > from && at < to);
+  });
+  const comments: LineComment[] = [];
+  lines.forEach((line, index) => {
+    if (!isCommentLine[index]) return;
+    const hash = line.indexOf('#');
+    const start = starts[index]! + hash;
+    let nextLine = index + 1;
+    while (nextLine < lines.length && isCommentLine[nextLine]) nextLine++;
+    const target = nextLine < lines.length ? nodeAt.get(nextLine + 1) : undefined;
+    comments.push({
+      documentIndex: documentAt(start),
+      text: line.slice(hash + 1).replace(/\r$/, ''),
+      span: toSpan(text, lineCounter, start, starts[index]! + line.replace(/\r$/, '').length),
+      next: target ? toSpan(text, lineCounter, target[0], target[1]) : undefined,
+    });
+  });
+  return comments;
+}

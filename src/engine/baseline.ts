@@ -1,0 +1,147 @@
+/**
+ * Baselines, for repositories adopting the linter: `--write-baseline` records today's findings
+ * by fingerprint, `--baseline` reports only the findings that are not in it. A fingerprint is
+ * what stays the same when lines move: rule id, file, object kind and name, webhook name and
+ * field path (no line, column or message). The baseline is a multiset: a file with two
+ * identical findings records a count of 2, and a third one is new.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { InputError } from '../errors.js';
+import type { Finding, Report } from './finding.js';
+
+export const BASELINE_VERSION = 1;
+
+export interface BaselineEntry {
+  readonly ruleId: string;
+  /** Relative to the baseline file's folder, `/`-separated; `<stdin>` stays as is. */
+  readonly file: string;
+  readonly kind: string | null;
+  readonly name: string | null;
+  readonly webhook: string | null;
+  readonly fieldPath: string | null;
+  /** How many findings have this fingerprint. */
+  readonly count: number;
+}
+
+export interface Baseline {
+  readonly version: typeof BASELINE_VERSION;
+  readonly tool: 'admission-lint';
+  readonly entries: readonly BaselineEntry[];
+}
+
+export interface BaselineResult {
+  readonly report: Report;
+  /** Findings hidden because the baseline has them. */
+  readonly matched: number;
+  /** Baseline entries (counting duplicates) that no finding matched any more. */
+  readonly gone: number;
+}
+
+type Fingerprint = Omit<BaselineEntry, 'count'>;
+
+/** File paths are stored relative to the baseline file, so any working directory gives the same. */
+function baselinePath(file: string, baselineDir: string, cwd: string): string {
+  if (file === '<stdin>') return file;
+  const absolute = isAbsolute(file) ? file : resolve(cwd, file);
+  return relative(baselineDir, absolute).split('\\').join('/');
+}
+
+export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string): Fingerprint {
+  return {
+    ruleId: finding.ruleId,
+    file: baselinePath(finding.file, baselineDir, cwd),
+    kind: finding.object?.kind ?? null,
+    name: finding.object?.name ?? null,
+    webhook: finding.webhook,
+    fieldPath: finding.fieldPath,
+  };
+}
+
+function keyOf(fingerprint: Fingerprint): string {
+  return JSON.stringify([fingerprint.ruleId, fingerprint.file, fingerprint.kind, fingerprint.name, fingerprint.webhook, fingerprint.fieldPath]);
+}
+
+export function createBaseline(findings: readonly Finding[], baselineDir: string, cwd: string): Baseline {
+  const counts = new Map<string, { fingerprint: Fingerprint; count: number }>();
+  for (const finding of findings) {
+    const fingerprint = fingerprintOf(finding, baselineDir, cwd);
+    const key = keyOf(fingerprint);
+    const entry = counts.get(key);
+    if (entry) entry.count++;
+    else counts.set(key, { fingerprint, count: 1 });
+  }
+  // Sorted by file (then object, field, rule) so that a rewritten baseline diffs cleanly in review.
+  const sortKey = (f: Fingerprint): string => JSON.stringify([f.file, f.kind, f.name, f.webhook, f.fieldPath, f.ruleId]);
+  const entries = [...counts.values()]
+    .map(({ fingerprint, count }) => ({ ...fingerprint, count }))
+    .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  return { version: BASELINE_VERSION, tool: 'admission-lint', entries };
+}
+
+export function writeBaseline(path: string, findings: readonly Finding[], cwd: string): Baseline {
+  const baseline = createBaseline(findings, dirname(resolve(cwd, path)), cwd);
+  try {
+    writeFileSync(resolve(cwd, path), `${JSON.stringify(baseline, null, 2)}\n`);
+  } catch (error) {
+    throw new InputError(`cannot write the baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return baseline;
+}
+
+const nullableString = (value: unknown): boolean => value === null || typeof value === 'string';
+
+export function readBaseline(path: string, cwd: string): Baseline {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code ?? String(error)}`, code === 'ENOENT' ? 'create it with --write-baseline' : undefined);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${path}: not a baseline file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const record = data as Partial<Baseline> | null;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new InputError(`${path}: not a baseline file (expected a JSON object with version and entries)`);
+  if (record.version !== BASELINE_VERSION) throw new InputError(`${path}: baseline version ${JSON.stringify(record.version)} is not supported (this admission-lint writes version ${BASELINE_VERSION})`, 'rewrite it with --write-baseline');
+  if (!Array.isArray(record.entries)) throw new InputError(`${path}: not a baseline file (entries must be a list)`);
+  record.entries.forEach((entry: Partial<BaselineEntry>, index) => {
+    const valid =
+      typeof entry === 'object' && entry !== null && typeof entry.ruleId === 'string' && typeof entry.file === 'string' &&
+      nullableString(entry.kind) && nullableString(entry.name) && nullableString(entry.webhook) && nullableString(entry.fieldPath) &&
+      Number.isInteger(entry.count) && (entry.count ?? 0) >= 1;
+    if (!valid) throw new InputError(`${path}: entries[${index}] is not a baseline entry (ruleId, file, kind, name, webhook, fieldPath, count)`);
+  });
+  return record as Baseline;
+}
+
+/** The report without the findings the baseline has (each entry hides up to `count` of them). */
+export function applyBaseline(report: Report, baseline: Baseline, baselineDir: string, cwd: string): BaselineResult {
+  const remaining = new Map<string, number>();
+  for (const entry of baseline.entries) {
+    const key = keyOf(entry);
+    remaining.set(key, (remaining.get(key) ?? 0) + entry.count);
+  }
+  let matched = 0;
+  const findings = report.findings.filter((finding) => {
+    const key = keyOf(fingerprintOf(finding, baselineDir, cwd));
+    const left = remaining.get(key) ?? 0;
+    if (left === 0) return true;
+    remaining.set(key, left - 1);
+    matched++;
+    return false;
+  });
+  let gone = 0;
+  for (const left of remaining.values()) gone += left;
+  const summary = {
+    ...report.summary,
+    errors: findings.filter((finding) => finding.severity === 'error').length,
+    warnings: findings.filter((finding) => finding.severity === 'warning').length,
+    infos: findings.filter((finding) => finding.severity === 'info').length,
+  };
+  return { report: { ...report, findings, summary }, matched, gone };
+}

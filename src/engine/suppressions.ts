@@ -1,0 +1,261 @@
+/**
+ * Inline suppressions, applied after every rule has run and before de-duplication:
+ *
+ * - `# admission-lint-disable-next-line <id>[,<id>…] -- <reason>` on the line(s) directly before a
+ *   field or list item: findings of those rules that start inside that node (and everything
+ *   under it);
+ * - `# admission-lint-disable-file <id>[,<id>…] -- <reason>` anywhere: those rules in the file
+ *   (the only form that can suppress `yaml-syntax`);
+ * - the annotation `admission-lint.dev/ignore: "<id>,…"` (with `admission-lint.dev/ignore-reason`)
+ *   on an object: findings of those rules on that object.
+ *
+ * There is no wildcard. Directives that lack a reason are `suppression-without-reason`; ids that
+ * suppressed nothing, are unknown or cannot be suppressed there are `unused-suppression`. A rule
+ * that did not run (turned off) never makes its suppressions unused. The findings of those two
+ * rules are not suppressible inline.
+ */
+import { rules as registry } from '../../rules/index.js';
+import { rule as suppressionWithoutReason } from '../../rules/suppression-without-reason.js';
+import { rule as unusedSuppression } from '../../rules/unused-suppression.js';
+import { formatFieldPath } from '../field-path.js';
+import type { SourceFile } from '../load/sources.js';
+import { lineComments, type LineComment, type Manifest, type ParsedFile, type Span } from '../parse/yaml.js';
+import type { RuleMeta } from '../rule.js';
+import { closest } from '../text/closest.js';
+import type { Finding } from './finding.js';
+
+export const IGNORE_ANNOTATION = 'admission-lint.dev/ignore';
+export const IGNORE_REASON_ANNOTATION = 'admission-lint.dev/ignore-reason';
+const NEXT_LINE = 'admission-lint-disable-next-line';
+const FILE = 'admission-lint-disable-file';
+/** Rules about suppressions themselves: turned off with --rule, never by a suppression. */
+const META_RULES: ReadonlySet<string> = new Set([suppressionWithoutReason.meta.id, unusedSuppression.meta.id]);
+const WILDCARDS: ReadonlySet<string> = new Set(['all', '*']);
+
+/** An object that may carry the ignore annotation. */
+export interface SuppressibleObject {
+  readonly manifest: Manifest;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string | undefined;
+  readonly written: unknown;
+}
+
+/** A finding of one of the suppression rules, for the engine to turn into a Finding. */
+export interface SuppressionViolation {
+  readonly meta: RuleMeta;
+  readonly messageId: string;
+  readonly data: Readonly<Record<string, string>>;
+  readonly source: SourceFile;
+  readonly span: Span;
+  readonly documentIndex: number;
+  readonly fieldPath: string | null;
+  readonly object: Finding['object'];
+}
+
+interface RuleRef {
+  readonly id: string;
+  readonly span: Span;
+  used: boolean;
+}
+
+interface Directive {
+  readonly kind: 'next-line' | 'file' | 'annotation';
+  /** How the messages name it. */
+  readonly name: string;
+  readonly source: SourceFile;
+  readonly documentIndex: number;
+  readonly span: Span;
+  readonly rules: RuleRef[];
+  readonly hasReason: boolean;
+  /** next-line: the node after it (undefined: none); annotation: the object. */
+  readonly scope: Span | undefined;
+  readonly fieldPath: string | null;
+  readonly object: Finding['object'];
+}
+
+export interface SuppressionInput {
+  readonly files: readonly ParsedFile[];
+  readonly objects: readonly SuppressibleObject[];
+  readonly findings: readonly Finding[];
+  /** The rules that ran (enabled and not turned off). */
+  readonly ranRules: ReadonlySet<string>;
+}
+
+export interface SuppressionResult {
+  /** The findings no suppression covers. */
+  readonly kept: Finding[];
+  readonly violations: SuppressionViolation[];
+}
+
+export function applySuppressions(input: SuppressionInput): SuppressionResult {
+  const violations: SuppressionViolation[] = [];
+  const directives = [...commentDirectives(input.files, violations), ...annotationDirectives(input.objects)];
+  if (directives.length === 0) return { kept: [...input.findings], violations };
+
+  const byFile = new Map<string, Directive[]>();
+  for (const directive of directives) {
+    const list = byFile.get(directive.source.path) ?? [];
+    list.push(directive);
+    byFile.set(directive.source.path, list);
+  }
+  const kept = input.findings.filter((finding) => {
+    if (META_RULES.has(finding.ruleId)) return true;
+    let suppressed = false;
+    for (const directive of byFile.get(finding.file) ?? []) {
+      for (const ref of directive.rules) {
+        if (ref.id === finding.ruleId && covers(directive, finding)) {
+          ref.used = true;
+          suppressed = true;
+        }
+      }
+    }
+    return !suppressed;
+  });
+
+  const known = [...new Set([...registry.map((rule) => rule.meta.id), ...input.ranRules])];
+  for (const directive of directives) report(directive, known, input.ranRules, violations);
+  return { kept, violations };
+}
+
+function covers(directive: Directive, finding: Finding): boolean {
+  if (directive.kind === 'file') return true;
+  // A document that does not parse has no fields or objects to hang a suppression on.
+  if (finding.ruleId === 'yaml-syntax') return false;
+  if (directive.kind === 'annotation' && (finding.object === null || finding.documentIndex !== directive.documentIndex)) return false;
+  return directive.scope !== undefined && startsWithin(finding, directive.scope);
+}
+
+function startsWithin(finding: Finding, scope: Span): boolean {
+  const afterStart = finding.line > scope.line || (finding.line === scope.line && finding.column >= scope.column);
+  const beforeEnd = finding.line < scope.endLine || (finding.line === scope.endLine && finding.column < scope.endColumn);
+  const atStart = finding.line === scope.line && finding.column === scope.column;
+  return afterStart && (beforeEnd || atStart);
+}
+
+function report(directive: Directive, known: readonly string[], ranRules: ReadonlySet<string>, out: SuppressionViolation[]): void {
+  const at = (meta: RuleMeta, messageId: string, data: Record<string, string>, span: Span = directive.span): void => {
+    out.push({ meta, messageId, data, source: directive.source, span, documentIndex: directive.documentIndex, fieldPath: directive.fieldPath, object: directive.object });
+  };
+  const listed = directive.rules.map((ref) => ref.id).join(', ');
+  if (!directive.hasReason) {
+    if (directive.kind === 'annotation') at(suppressionWithoutReason.meta, 'annotation', { rules: listed || '(no rule)' });
+    else at(suppressionWithoutReason.meta, 'comment', { directive: directive.name, rules: listed || '(no rule)' });
+  }
+  if (directive.rules.length === 0) {
+    at(unusedSuppression.meta, 'noRules', { directive: directive.name });
+    return;
+  }
+  if (directive.kind === 'next-line' && directive.scope === undefined) {
+    at(unusedSuppression.meta, 'noTarget', {});
+    return;
+  }
+  const where = directive.kind === 'file' ? 'in this file' : directive.kind === 'annotation' ? 'on this object' : 'in the field or list item after it';
+  for (const ref of directive.rules) {
+    const data = { directive: directive.name, rule: ref.id };
+    if (WILDCARDS.has(ref.id)) at(unusedSuppression.meta, 'wildcard', data, ref.span);
+    else if (!known.includes(ref.id)) {
+      const suggestion = closest(ref.id, known);
+      if (suggestion) at(unusedSuppression.meta, 'unknownRuleSuggestion', { ...data, suggestion }, ref.span);
+      else at(unusedSuppression.meta, 'unknownRule', data, ref.span);
+    } else if (META_RULES.has(ref.id)) at(unusedSuppression.meta, 'notSuppressible', data, ref.span);
+    else if (ref.id === 'yaml-syntax' && directive.kind !== 'file') at(unusedSuppression.meta, 'fileOnly', data, ref.span);
+    // A rule that did not run found nothing to suppress, through no fault of the suppression.
+    else if (!ref.used && ranRules.has(ref.id)) at(unusedSuppression.meta, 'unused', { ...data, where }, ref.span);
+  }
+}
+
+/** The directive comments of every file. Files split from one rendered stream share its text. */
+function commentDirectives(files: readonly ParsedFile[], out: SuppressionViolation[]): Directive[] {
+  const byText = new Map<string, ParsedFile[]>();
+  for (const file of files) {
+    const text = file.source.text;
+    if (text === null || !text.includes('admission-lint-')) continue;
+    byText.set(text, [...(byText.get(text) ?? []), file]);
+  }
+  const directives: Directive[] = [];
+  for (const [text, sharing] of byText) {
+    const comments = lineComments(text);
+    for (const comment of comments) {
+      const file = sharing.length === 1 ? sharing[0]! : owner(sharing, comment.documentIndex);
+      const directive = parseDirective(comment, file.source, out);
+      if (directive) directives.push(directive);
+    }
+  }
+  return directives;
+}
+
+/** Of the files split from one stream, the one that holds the document (else the stream's own). */
+function owner(files: readonly ParsedFile[], documentIndex: number): ParsedFile {
+  const holds = (file: ParsedFile): boolean =>
+    file.manifests.some((manifest) => manifest.documentIndex === documentIndex) || file.problems.some((problem) => problem.documentIndex === documentIndex);
+  return files.find(holds) ?? files.find((file) => file.source.renderedFrom === undefined) ?? files[0]!;
+}
+
+const DIRECTIVE = /^\s*admission-lint-(\S*)/;
+
+function parseDirective(comment: LineComment, source: SourceFile, out: SuppressionViolation[]): Directive | undefined {
+  const match = DIRECTIVE.exec(comment.text);
+  if (!match) return undefined;
+  const kind = match[1] === 'disable-next-line' ? 'next-line' : match[1] === 'disable-file' ? 'file' : undefined;
+  if (kind === undefined) {
+    out.push({ meta: unusedSuppression.meta, messageId: 'unknownDirective', data: { name: match[1]! }, source, span: comment.span, documentIndex: comment.documentIndex, fieldPath: null, object: null });
+    return undefined;
+  }
+  const restStart = match[0].length;
+  const rest = comment.text.slice(restStart);
+  const separator = /(^|\s)--(\s|$)/.exec(rest);
+  const idsPart = separator ? rest.slice(0, separator.index) : rest;
+  const reason = separator ? rest.slice(separator.index + separator[0].length) : '';
+  const rules: RuleRef[] = [];
+  for (const token of idsPart.matchAll(/[^\s,]+/g)) {
+    // Columns inside the comment: the text starts one column after the `#`.
+    const column = comment.span.column + 1 + restStart + token.index;
+    rules.push({ id: token[0], span: { line: comment.span.line, column, endLine: comment.span.line, endColumn: column + token[0].length }, used: false });
+  }
+  return {
+    kind,
+    name: kind === 'file' ? FILE : NEXT_LINE,
+    source,
+    documentIndex: comment.documentIndex,
+    span: comment.span,
+    rules,
+    hasReason: reason.trim().length > 0,
+    scope: kind === 'next-line' ? comment.next : undefined,
+    fieldPath: null,
+    object: null,
+  };
+}
+
+function annotationDirectives(objects: readonly SuppressibleObject[]): Directive[] {
+  const directives: Directive[] = [];
+  for (const object of objects) {
+    const annotations = annotationsOf(object.written);
+    const value = annotations?.[IGNORE_ANNOTATION];
+    if (typeof value !== 'string') continue;
+    const reason = annotations?.[IGNORE_REASON_ANNOTATION];
+    const span = object.manifest.locate(['metadata', 'annotations', IGNORE_ANNOTATION]);
+    const bare = { line: span.line, column: span.column, endLine: span.endLine, endColumn: span.endColumn };
+    directives.push({
+      kind: 'annotation',
+      name: `the ${IGNORE_ANNOTATION} annotation`,
+      source: object.manifest.file,
+      documentIndex: object.manifest.documentIndex,
+      span: bare,
+      rules: [...value.matchAll(/[^\s,]+/g)].map((token) => ({ id: token[0], span: bare, used: false })),
+      hasReason: typeof reason === 'string' && reason.trim().length > 0,
+      scope: object.manifest.locate([]),
+      fieldPath: formatFieldPath(['metadata', 'annotations', IGNORE_ANNOTATION]),
+      object: { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null },
+    });
+  }
+  return directives;
+}
+
+function annotationsOf(written: unknown): Record<string, unknown> | undefined {
+  if (typeof written !== 'object' || written === null) return undefined;
+  const metadata = (written as Record<string, unknown>).metadata;
+  if (typeof metadata !== 'object' || metadata === null) return undefined;
+  const annotations = (metadata as Record<string, unknown>).annotations;
+  return typeof annotations === 'object' && annotations !== null ? (annotations as Record<string, unknown>) : undefined;
+}

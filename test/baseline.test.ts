@@ -1,0 +1,189 @@
+/**
+ * Baselines: fingerprints that survive line moves, a multiset (a second identical finding is
+ * new), entries that are gone, and the CLI round trip (--write-baseline, then --baseline).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyBaseline, createBaseline, fingerprintOf, readBaseline, type Baseline } from '../src/engine/baseline.js';
+import type { Finding, Report } from '../src/engine/finding.js';
+import { InputError } from '../src/errors.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'admission-lint.js');
+
+function cli(args: string[], cwd: string, input = '') {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function finding(overrides: Partial<Finding> = {}): Finding {
+  return {
+    ruleId: 'long-timeout',
+    severity: 'warning',
+    message: 'timeoutSeconds is 20',
+    file: 'deploy/w.yaml',
+    line: 10,
+    column: 5,
+    endLine: 10,
+    endColumn: 23,
+    documentIndex: 0,
+    fieldPath: 'webhooks[0].timeoutSeconds',
+    object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'widgets' },
+    webhook: 'widgets.example.com',
+    help: null,
+    ...overrides,
+  };
+}
+
+function report(findings: Finding[]): Report {
+  return {
+    toolVersion: 'test',
+    findings,
+    summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: 0, warnings: findings.length, infos: 0 },
+    inventory: { files: [] },
+  };
+}
+
+describe('fingerprints', () => {
+  it('ignore lines, columns, document index and message; keep rule, file, object, webhook, field', () => {
+    const a = fingerprintOf(finding(), '/repo', '/repo');
+    expect(a).toEqual({ ruleId: 'long-timeout', file: 'deploy/w.yaml', kind: 'ValidatingWebhookConfiguration', name: 'widgets', webhook: 'widgets.example.com', fieldPath: 'webhooks[0].timeoutSeconds' });
+    expect(fingerprintOf(finding({ line: 40, column: 1, endLine: 40, documentIndex: 3, message: 'timeoutSeconds is 25' }), '/repo', '/repo')).toEqual(a);
+    expect(fingerprintOf(finding({ webhook: 'other.example.com' }), '/repo', '/repo')).not.toEqual(a);
+    expect(fingerprintOf(finding({ object: { apiVersion: 'v1', kind: 'MutatingWebhookConfiguration', name: 'widgets' } }), '/repo', '/repo')).not.toEqual(a);
+  });
+
+  it('store file paths relative to the baseline file, whatever the working directory', () => {
+    expect(fingerprintOf(finding({ file: 'w.yaml' }), '/repo', '/repo/deploy').file).toBe('deploy/w.yaml');
+    expect(fingerprintOf(finding({ file: '/repo/deploy/w.yaml' }), '/repo', '/elsewhere').file).toBe('deploy/w.yaml');
+    expect(fingerprintOf(finding({ file: '<stdin>' }), '/repo', '/repo').file).toBe('<stdin>');
+  });
+});
+
+describe('applying a baseline', () => {
+  it('hides recorded findings, recomputes the summary, and counts what is gone', () => {
+    const recorded = [finding(), finding({ ruleId: 'fail-open', severity: 'info', fieldPath: 'webhooks[0].failurePolicy' })];
+    const baseline = createBaseline(recorded, '/repo', '/repo');
+    const fresh = finding({ ruleId: 'editable-object-selector', severity: 'error', fieldPath: 'webhooks[0].objectSelector' });
+    const result = applyBaseline(report([finding({ line: 12 }), fresh]), baseline, '/repo', '/repo');
+    expect(result.report.findings).toEqual([fresh]);
+    expect(result.report.summary).toMatchObject({ errors: 1, warnings: 0, infos: 0, files: 1 });
+    expect(result.matched).toBe(1);
+    expect(result.gone).toBe(1);
+  });
+
+  it('is a multiset: one entry with count 2 hides two findings, and a third one is new', () => {
+    const two = [finding({ ruleId: 'yaml-syntax', object: null, webhook: null, fieldPath: null, line: 1 }), finding({ ruleId: 'yaml-syntax', object: null, webhook: null, fieldPath: null, line: 7 })];
+    const baseline = createBaseline(two, '/repo', '/repo');
+    expect(baseline.entries).toHaveLength(1);
+    expect(baseline.entries[0]!.count).toBe(2);
+    const three = [...two, finding({ ruleId: 'yaml-syntax', object: null, webhook: null, fieldPath: null, line: 9 })];
+    const result = applyBaseline(report(three), baseline, '/repo', '/repo');
+    expect(result.report.findings.map((f) => f.line)).toEqual([9]);
+    expect(result.gone).toBe(0);
+    expect(applyBaseline(report(two.slice(0, 1)), baseline, '/repo', '/repo').gone).toBe(1);
+  });
+
+  it('sorts entries, so a rewritten baseline diffs cleanly', () => {
+    const entries = createBaseline([finding({ ruleId: 'b' }), finding({ ruleId: 'a' }), finding({ file: 'a.yaml' })], '/repo', '/repo').entries;
+    expect(entries.map((entry) => `${entry.file} ${entry.ruleId}`)).toEqual(['a.yaml long-timeout', 'deploy/w.yaml a', 'deploy/w.yaml b']);
+  });
+});
+
+describe('reading a baseline', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'admission-lint-baseline-'));
+  const write = (text: string): string => {
+    writeFileSync(join(dir, 'b.json'), text);
+    return 'b.json';
+  };
+  it.each([
+    ['not json', /b\.json: not a baseline file/],
+    ['[]', /b\.json: not a baseline file/],
+    ['{"version": 2, "entries": []}', /baseline version 2 is not supported/],
+    ['{"version": 1}', /entries must be a list/],
+    ['{"version": 1, "entries": [{"ruleId": "x"}]}', /entries\[0\] is not a baseline entry/],
+  ])('%s is a clear error', (text, message) => {
+    expect(() => readBaseline(write(text), dir)).toThrow(InputError);
+    expect(() => readBaseline(write(text), dir)).toThrow(message);
+  });
+  it('a missing file is an error', () => expect(() => readBaseline('nope.json', dir)).toThrow('no such baseline file: nope.json'));
+});
+
+const MANIFEST = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: widgets
+webhooks:
+  - name: widgets.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    timeoutSeconds: 20
+    objectSelector: {matchLabels: {team: a}}
+    clientConfig:
+      url: https://widgets.example.com/validate
+    rules:
+      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+`;
+
+describe('the CLI round trip', () => {
+  function setup() {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-baseline-'));
+    mkdirSync(join(dir, 'deploy'));
+    writeFileSync(join(dir, 'deploy', 'w.yaml'), MANIFEST);
+    return dir;
+  }
+  const json = (stdout: string) => JSON.parse(stdout) as { findings: { ruleId: string }[]; summary: { warnings: number; errors: number } };
+
+  it('--write-baseline records the findings and exits 0; --baseline then reports nothing', () => {
+    const dir = setup();
+    expect(cli(['--fail-on', 'warning', 'deploy'], dir).code).toBe(1);
+    const write = cli(['--fail-on', 'warning', '--write-baseline', 'baseline.json', 'deploy'], dir);
+    expect(write.code).toBe(0);
+    expect(write.stderr).toBe('admission-lint: wrote 2 findings (2 entries) to the baseline baseline.json\n');
+    const baseline = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as Baseline;
+    expect(baseline.version).toBe(1);
+    expect(baseline.entries.map((entry) => entry.ruleId).sort()).toEqual(['editable-object-selector', 'long-timeout']);
+    expect(baseline.entries[0]!.file).toBe('deploy/w.yaml');
+
+    const again = cli(['--fail-on', 'warning', '--baseline', 'baseline.json', '--format', 'json', '.'], dir);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+    // The baseline file itself is not linted as a manifest.
+    expect(json(again.stdout)).toMatchObject({ findings: [], summary: { warnings: 0, errors: 0, files: 1 } });
+  });
+
+  it('survives moved lines, reports new findings, and says how many entries are gone', () => {
+    const dir = setup();
+    cli(['--write-baseline', 'baseline.json', 'deploy'], dir);
+    // Lines move (a comment on top, timeout fixed), and a new problem appears.
+    const changed = `# moved down\n\n${MANIFEST.replace('timeoutSeconds: 20', 'timeoutSeconds: 5').replace('failurePolicy: Fail', 'failurePolicy: Ignore')}`;
+    writeFileSync(join(dir, 'deploy', 'w.yaml'), changed);
+    const run = cli(['--baseline', 'baseline.json', '--format', 'json', '--fail-on', 'info', 'deploy'], dir);
+    expect(json(run.stdout).findings.map((f) => f.ruleId)).toEqual(['fail-open']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('admission-lint: 1 entry of the baseline baseline.json no longer occurs; --write-baseline baseline.json removes it\n');
+  });
+
+  it('matches from another working directory, and a second identical finding is new', () => {
+    const dir = setup();
+    cli(['--write-baseline', 'baseline.json', 'deploy'], dir);
+    const fromDeploy = cli(['--baseline', '../baseline.json', '--format', 'json', 'w.yaml'], join(dir, 'deploy'));
+    expect(json(fromDeploy.stdout).findings).toEqual([]);
+    // The same object twice in one file: the same fingerprints again.
+    writeFileSync(join(dir, 'deploy', 'w.yaml'), `${MANIFEST}---\n${MANIFEST}`);
+    const twice = cli(['--baseline', 'baseline.json', '--format', 'json', 'deploy'], dir);
+    expect(json(twice.stdout).findings.map((f) => f.ruleId).sort()).toEqual(['editable-object-selector', 'long-timeout']);
+  });
+
+  it('a missing or broken baseline is exit 2 before any output', () => {
+    const dir = setup();
+    expect(cli(['--baseline', 'nope.json', 'deploy'], dir)).toEqual({ code: 2, stdout: '', stderr: 'admission-lint: no such baseline file: nope.json\n  hint: create it with --write-baseline\n' });
+    writeFileSync(join(dir, 'bad.json'), '{"version": 9, "entries": []}');
+    const bad = cli(['--baseline', 'bad.json', 'deploy'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+  });
+});
