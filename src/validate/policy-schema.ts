@@ -9,11 +9,8 @@
  * JSON `null` decodes to the zero value in Go for every field, so every field accepts null.
  * ajv is loaded and each kind's schema compiled on first use only.
  */
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createRequire } from 'node:module';
-import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { ADMISSION_GROUP, type PolicyKind } from '../model/types.js';
-import type { SchemaProblem } from './schema.js';
+import { schemaChecker, type SchemaProblem } from './schema.js';
 import { webhookConfigurationSchema } from './webhook-schema.js';
 
 type Schema = Record<string, unknown>;
@@ -110,50 +107,6 @@ function schemaFor(kind: PolicyKind): Schema {
   };
 }
 
-const validators = new Map<PolicyKind, ValidateFunction>();
-
-function validatorFor(kind: PolicyKind): ValidateFunction {
-  let validate = validators.get(kind);
-  if (validate === undefined) {
-    // ajv ships CommonJS; createRequire keeps the import synchronous and lazy.
-    const require = createRequire(import.meta.url);
-    const Ajv = require('ajv') as typeof import('ajv').default;
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-    validate = ajv.compile(schemaFor(kind));
-    validators.set(kind, validate);
-  }
-  return validate;
-}
-
-function pointerToPath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
-}
-
-function valueAt(root: unknown, path: FieldPath): unknown {
-  let node = root;
-  for (const segment of path) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  return node;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number') return Number.isInteger(value) ? `the number ${value}` : `the number ${value} (not a whole number)`;
-  return `${typeof value} ${String(value)}`;
-}
-
-const TYPE_NAMES: Record<string, string> = { string: 'a string', integer: 'a whole number', array: 'a list', object: 'an object' };
-
 /** Fields that exist on the sibling kind: say where they belong. */
 const MISPLACED: Readonly<Record<string, string>> = {
   validationActions: 'only ValidatingAdmissionPolicyBinding has validationActions',
@@ -163,29 +116,7 @@ const MISPLACED: Readonly<Record<string, string>> = {
   auditAnnotations: 'only ValidatingAdmissionPolicy has auditAnnotations',
 };
 
-function toProblem(error: ErrorObject, root: unknown): SchemaProblem {
-  const path = pointerToPath(error.instancePath);
-  const where = formatFieldPath(path) || 'the object';
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const name = String(error.params.additionalProperty);
-      const field = [...path, name];
-      const hint = path.length === 1 && path[0] === 'spec' ? MISPLACED[name] : undefined;
-      const note = hint ? ` (${hint})` : '';
-      return { path: field, part: 'key', blocking: false, message: `unknown field "${formatFieldPath(field)}"${note}: the API server rejects it (kubectl validates strictly) or drops it` };
-    }
-    case 'type': {
-      const expected = String(error.params.type).split(',').filter((t) => t !== 'null');
-      const names = expected.map((t) => TYPE_NAMES[t] ?? t).join(' or ');
-      const actual = valueAt(root, path);
-      // YAML 1.1 (what kubectl reads) turns unquoted yes/no/on/off and numbers into non-strings.
-      const hint = expected.includes('string') && (typeof actual === 'boolean' || typeof actual === 'number') ? ': quote the value' : '';
-      return { path, part: 'pair', blocking: true, message: `${where} must be ${names}, but is ${describe(actual)}${hint}` };
-    }
-    default:
-      return { path, part: 'pair', blocking: true, message: `${where} ${error.message ?? 'is malformed'}` };
-  }
-}
+const decode = schemaChecker<PolicyKind>(schemaFor, (parent, name) => (parent.length === 1 && parent[0] === 'spec' ? MISPLACED[name] : undefined));
 
 export function checkPolicySchema(kind: PolicyKind, written: unknown): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
@@ -195,15 +126,5 @@ export function checkPolicySchema(kind: PolicyKind, written: unknown): SchemaPro
     // No Kubernetes version ever served the policy kinds there.
     problems.push({ path: ['apiVersion'], part: 'pair', blocking: true, message: `no API serves ${kind} in ${String(apiVersion)}: use ${ADMISSION_GROUP}/v1` });
   }
-  const validate = validatorFor(kind);
-  if (validate(written)) return problems;
-  const seen = new Set<string>();
-  for (const error of validate.errors ?? []) {
-    const problem = toProblem(error, written);
-    const key = `${formatFieldPath(problem.path)}\u0000${problem.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push(problem);
-  }
-  return problems;
+  return [...problems, ...decode(kind, written)];
 }

@@ -18,20 +18,43 @@ export interface SchemaProblem {
   readonly part: 'pair' | 'key';
 }
 
-const validators = new Map<WebhookConfigurationKind, ValidateFunction>();
-
-function validatorFor(kind: WebhookConfigurationKind): ValidateFunction {
-  let validate = validators.get(kind);
-  if (validate === undefined) {
-    // ajv ships CommonJS; createRequire keeps the import synchronous and lazy.
-    const require = createRequire(import.meta.url);
-    const Ajv = require('ajv') as typeof import('ajv').default;
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-    ajv.addFormat('base64', { type: 'string', validate: isBase64 });
-    validate = ajv.compile(webhookConfigurationSchema(kind));
-    validators.set(kind, validate);
-  }
-  return validate;
+/**
+ * A decode checker for a family of kinds: compiles each kind's schema with ajv on first use,
+ * and turns ajv's errors into problems. `unknownFieldNote` may say where a misplaced field
+ * belongs (a field of the sibling kind).
+ */
+export function schemaChecker<Kind extends string>(
+  schemaFor: (kind: Kind) => object,
+  unknownFieldNote: (parent: FieldPath, name: string) => string | undefined = () => undefined,
+): (kind: Kind, written: unknown) => SchemaProblem[] {
+  const validators = new Map<Kind, ValidateFunction>();
+  const validatorFor = (kind: Kind): ValidateFunction => {
+    let validate = validators.get(kind);
+    if (validate === undefined) {
+      // ajv ships CommonJS; createRequire keeps the import synchronous and lazy.
+      const require = createRequire(import.meta.url);
+      const Ajv = require('ajv') as typeof import('ajv').default;
+      const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+      ajv.addFormat('base64', { type: 'string', validate: isBase64 });
+      validate = ajv.compile(schemaFor(kind));
+      validators.set(kind, validate);
+    }
+    return validate;
+  };
+  return (kind, written) => {
+    const validate = validatorFor(kind);
+    if (validate(written)) return [];
+    const problems: SchemaProblem[] = [];
+    const seen = new Set<string>();
+    for (const error of validate.errors ?? []) {
+      const problem = toProblem(error, written, unknownFieldNote);
+      const key = `${formatFieldPath(problem.path)}\u0000${problem.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      problems.push(problem);
+    }
+    return problems;
+  };
 }
 
 function pointerToPath(pointer: string): (string | number)[] {
@@ -68,14 +91,15 @@ function valueAt(root: unknown, path: FieldPath): unknown {
   return node;
 }
 
-function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined {
+function toProblem(error: ErrorObject, root: unknown, unknownFieldNote: (parent: FieldPath, name: string) => string | undefined): SchemaProblem {
   const path = pointerToPath(error.instancePath);
   const where = formatFieldPath(path) || 'the object';
   switch (error.keyword) {
     case 'additionalProperties': {
       const name = String(error.params.additionalProperty);
       const field = [...path, name];
-      const note = name === 'reinvocationPolicy' ? ' (only mutating webhooks have reinvocationPolicy)' : '';
+      const hint = unknownFieldNote(path, name);
+      const note = hint ? ` (${hint})` : '';
       return { path: field, part: 'key', blocking: false, message: `unknown field "${formatFieldPath(field)}"${note}: the API server rejects it (kubectl validates strictly) or drops it` };
     }
     case 'type': {
@@ -97,18 +121,6 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
   }
 }
 
-export function checkWebhookConfigurationSchema(kind: WebhookConfigurationKind, written: unknown): SchemaProblem[] {
-  const validate = validatorFor(kind);
-  if (validate(written)) return [];
-  const problems: SchemaProblem[] = [];
-  const seen = new Set<string>();
-  for (const error of validate.errors ?? []) {
-    const problem = toProblem(error, written);
-    if (problem === undefined) continue;
-    const key = `${formatFieldPath(problem.path)}\u0000${problem.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push(problem);
-  }
-  return problems;
-}
+export const checkWebhookConfigurationSchema = schemaChecker<WebhookConfigurationKind>(webhookConfigurationSchema, (_parent, name) =>
+  name === 'reinvocationPolicy' ? 'only mutating webhooks have reinvocationPolicy' : undefined,
+);
