@@ -195,6 +195,24 @@ describe('subcommands', () => {
     expect(stdout).not.toContain('failurePolicy: Fail # default');
   });
 
+  it('defaults also prints admission policies with their defaults', () => {
+    const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+    - expression: "object.spec.replicas <= 5"
+`;
+    const { code, stdout } = cli(['defaults', '-'], { input: policy });
+    expect(code).toBe(0);
+    expect(stdout).toContain('failurePolicy: Fail # default');
+    expect(stdout).toContain('matchPolicy: Equivalent # default');
+    expect(stdout).toContain('scope: "*" # default');
+  });
+
   it('rules lists every rule; explain prints its documentation or fails for an unknown id', () => {
     const list = cli(['rules']);
     expect(list.code).toBe(0);

@@ -201,13 +201,17 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
 
 function runDefaults(paths: string[], io: Io): number {
   const run = loadRun(paths.length > 0 ? paths : ['.'], io.readStdin);
-  const documents = run.webhookConfigurations.map((object) => {
+  // In the order the objects appear in the files: webhook configurations, policies and bindings.
+  const objects = [...run.webhookConfigurations, ...run.policies].sort(
+    (a, b) => (a.manifest.file.path < b.manifest.file.path ? -1 : a.manifest.file.path > b.manifest.file.path ? 1 : 0) || a.manifest.documentIndex - b.manifest.documentIndex,
+  );
+  const documents = objects.map((object) => {
     const span = object.manifest.locate([]);
     const header = `${object.manifest.file.path}:${span.line} ${object.kind} ${object.name ?? '(no name)'}${object.decodable ? '' : ' (not decodable: fields with the wrong type are shown as written)'}`;
     return emitWithDefaultComments(object.effective, object.defaultedPaths, header);
   });
   io.stdout.write(documents.join('---\n'));
-  if (documents.length === 0) io.stderr.write('admission-lint: no webhook configurations found\n');
+  if (documents.length === 0) io.stderr.write('admission-lint: no webhook configurations or admission policies found\n');
   return EXIT.ok;
 }
 
@@ -259,7 +263,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
 
   root
     .command('defaults')
-    .description('print the webhook configurations with API defaults applied, each defaulted field marked "# default"')
+    .description('print the webhook configurations and admission policies with API defaults applied, each defaulted field marked "# default"')
     .argument('[paths...]', 'files, folders, or - for stdin')
     .action((paths: string[]) => setExit(runDefaults(paths, io)));
 

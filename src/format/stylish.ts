@@ -20,7 +20,9 @@ export function formatStylish(report: Report, chalk: ChalkInstance): string {
     byFile.set(finding.file, list);
   }
   for (const [file, findings] of byFile) {
-    lines.push(chalk.underline(file));
+    // A template of `helm template` output: its positions are lines of the rendered stream.
+    const rendered = findings.find((f) => f.rendered !== undefined)?.rendered;
+    lines.push(rendered ? `${chalk.underline(file)} ${chalk.dim(`(lines of the rendered ${rendered.file})`)}` : chalk.underline(file));
     const width = Math.max(...findings.map((f) => `${f.line}:${f.column}`.length));
     for (const f of findings) {
       const where = `${f.line}:${f.column}`.padEnd(width);
