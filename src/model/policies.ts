@@ -82,11 +82,33 @@ export function bindingsOfKind(objects: readonly PolicyObject[], kind: PolicyBin
   return objects.filter((object) => object.kind === kind);
 }
 
+/** Objects of the run by "kind/name" and bindings by "kind/policyName", built once per run. */
+const indexes = new WeakMap<readonly PolicyObject[], { byName: Map<string, PolicyObject[]>; byPolicyName: Map<string, PolicyObject[]> }>();
+
+function indexOf(objects: readonly PolicyObject[]): { byName: Map<string, PolicyObject[]>; byPolicyName: Map<string, PolicyObject[]> } {
+  let index = indexes.get(objects);
+  if (index === undefined) {
+    index = { byName: new Map(), byPolicyName: new Map() };
+    const add = (map: Map<string, PolicyObject[]>, key: string, object: PolicyObject): void => {
+      const list = map.get(key);
+      if (list) list.push(object);
+      else map.set(key, [object]);
+    };
+    for (const object of objects) {
+      if (object.name !== undefined) add(index.byName, `${object.kind}/${object.name}`, object);
+      const policyName = isBindingKind(object.kind) ? policyNameOf(object) : undefined;
+      if (policyName !== undefined) add(index.byPolicyName, `${object.kind}/${policyName}`, object);
+    }
+    indexes.set(objects, index);
+  }
+  return index;
+}
+
 /** The bindings of the run that refer to this policy (right kind, spec.policyName equal to its name). */
 export function bindingsOf(policy: PolicyObject, objects: readonly PolicyObject[]): PolicyObject[] {
   if (isBinding(policy) || policy.name === undefined) return [];
   const kind = bindingKindFor(policy.kind as PolicyDefinitionKind);
-  return objects.filter((object) => object.kind === kind && policyNameOf(object) === policy.name);
+  return [...(indexOf(objects).byPolicyName.get(`${kind}/${policy.name}`) ?? [])];
 }
 
 /** The policies of the run that this binding refers to (normally one; a run may hold overlays). */
@@ -94,7 +116,7 @@ export function policiesOf(binding: PolicyObject, objects: readonly PolicyObject
   const name = policyNameOf(binding);
   if (!isBindingKind(binding.kind) || name === undefined) return [];
   const kind = policyKindFor(binding.kind);
-  return objects.filter((object) => object.kind === kind && object.name === name);
+  return [...(indexOf(objects).byName.get(`${kind}/${name}`) ?? [])];
 }
 
 /**
