@@ -3,7 +3,7 @@
  * manifests inside them (a document's root object, or each item of a `List`), and answers
  * "where in the file is this field path?" for the engine.
  */
-import { LineCounter, parseAllDocuments, isAlias, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
+import { parseAllDocuments, isAlias, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import type { SourceFile } from '../load/sources.js';
 
@@ -60,18 +60,18 @@ const MAX_ALIAS_COUNT = 100;
 
 export function parseFile(source: SourceFile): ParsedFile {
   const text = source.text ?? '';
-  const lineCounter = new LineCounter();
+  const lineCounter = new LineIndex(text);
   const spanAt = (start: number, end: number): Span => toSpan(text, lineCounter, start, end);
   if (source.text === null) {
     return {
       source,
       documentCount: 0,
-      problems: [{ documentIndex: 0, severity: 'error', code: 'NOT_UTF8', message: 'the file is not valid UTF-8 text', span: spanAt(0, 0) }],
+      problems: [{ documentIndex: 0, severity: 'error', code: 'NOT_UTF8', message: 'the file is not valid UTF-8 text', span: { line: 1, column: 1, endLine: 1, endColumn: 1 } }],
       manifests: [],
       spanAt,
     };
   }
-  const documents = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  const documents = parseAllDocuments(text, PARSE_OPTIONS);
   // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
   const list = Array.isArray(documents) ? documents : [];
   const problems: SyntaxProblem[] = [];
@@ -109,7 +109,7 @@ function scalarString(node: unknown): string | undefined {
   return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
 }
 
-function collectManifests(source: SourceFile, text: string, lineCounter: LineCounter, doc: Document, documentIndex: number, out: Manifest[]): void {
+function collectManifests(source: SourceFile, text: string, lineCounter: LineIndex, doc: Document, documentIndex: number, out: Manifest[]): void {
   const root = doc.contents;
   if (!isMap(root)) return;
   const apiVersion = scalarString(root.get('apiVersion', true));
@@ -176,7 +176,31 @@ function findCollectionKey(node: Node): [number, number] | undefined {
   return found;
 }
 
-function toSpan(text: string, lineCounter: LineCounter, start: number, end: number): Span {
+/**
+ * Offsets to 1-based line and column, from the text itself. (yaml's LineCounter is fed by the
+ * lexer, which can miss a line break while it recovers from a syntax error, and every later
+ * position is then a line off.)
+ */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  linePos(offset: number): { line: number; col: number } {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, col: offset - this.starts[low]! + 1 };
+  }
+}
+
+function toSpan(text: string, lineCounter: LineIndex, start: number, end: number): Span {
   // Block collections end after their last newline; a span ends where the last character is.
   let trimmedEnd = Math.max(start, Math.min(end, text.length));
   while (trimmedEnd > start && /\s/.test(text[trimmedEnd - 1]!)) trimmedEnd--;
@@ -185,7 +209,7 @@ function toSpan(text: string, lineCounter: LineCounter, start: number, end: numb
   return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
 }
 
-function locate(doc: Document, root: Node, path: FieldPath, part: 'pair' | 'key' | 'value', text: string, lineCounter: LineCounter): LocatedSpan {
+function locate(doc: Document, root: Node, path: FieldPath, part: 'pair' | 'key' | 'value', text: string, lineCounter: LineIndex): LocatedSpan {
   let node: unknown = root;
   let best: [number, number] = [root.range?.[0] ?? 0, root.range?.[1] ?? 0];
   for (let i = 0; i < path.length; i++) {
@@ -242,8 +266,8 @@ export interface LineComment {
  * for files that can hold something they look for (the engine: suppression directives).
  */
 export function lineComments(text: string): LineComment[] {
-  const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  const lineCounter = new LineIndex(text);
+  const documents = parseAllDocuments(text, PARSE_OPTIONS);
   const list = Array.isArray(documents) ? documents : [];
   /** Multi-line scalars (block scalars, quoted strings): a `#` line inside one is text. */
   const scalarRanges: [number, number][] = [];
