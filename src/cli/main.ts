@@ -121,6 +121,21 @@ function emit(text: string, output: string | undefined, io: Io): void {
   }
 }
 
+/**
+ * A rule that crashed is a bug: the report above is complete but for that rule on that object.
+ * Says so on stderr, with the version and where the stack points, for the exit code 2.
+ */
+export function reportInternalErrors(report: Report, io: Pick<Io, 'stderr'>): boolean {
+  const errors = report.internalErrors ?? [];
+  for (const error of errors) {
+    const frame = error.stack.split('\n').find((line) => line.trim().startsWith('at '))?.trim() ?? '';
+    io.stderr.write(`admission-lint ${report.toolVersion}: internal error in rule ${error.ruleId} on ${error.file}${error.object ? ` (${error.object})` : ''}: ${error.message}\n`);
+    if (frame) io.stderr.write(`  ${frame}\n`);
+  }
+  if (errors.length > 0) io.stderr.write('  please report it, with the input that caused it; the other findings are complete\n');
+  return errors.length > 0;
+}
+
 function onlyErrors(report: Report): Report {
   const findings = report.findings.filter((finding) => finding.severity === 'error');
   return { ...report, findings, summary: { ...report.summary, warnings: 0, infos: 0 } };
@@ -194,6 +209,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     inventory: report.inventory,
   };
   emit(await render(shown, flags.format, options), flags.output, io);
+  if (reportInternalErrors(report, io)) return EXIT.fatal;
   // Writing a baseline records the findings; it is not a failed check.
   if (flags.writeBaseline !== undefined) return EXIT.ok;
   return exitCodeFor(filtered, failOn);

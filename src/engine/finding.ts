@@ -48,8 +48,19 @@ export interface Inventory {
   readonly files: readonly { readonly path: string; readonly objects: readonly InventoryObject[] }[];
 }
 
+/** A rule that crashed: a bug in admission-lint, reported on stderr and with exit code 2. */
+export interface InternalErrorReport {
+  readonly ruleId: string;
+  readonly file: string;
+  /** "Kind name" of the object it crashed on, or null for a file-level rule. */
+  readonly object: string | null;
+  readonly message: string;
+  readonly stack: string;
+}
+
 export interface Report {
   readonly toolVersion: string;
+  readonly internalErrors?: readonly InternalErrorReport[];
   readonly findings: readonly Finding[];
   readonly summary: Summary;
   readonly inventory: Inventory;

@@ -15,7 +15,7 @@ import { KustomizePatches } from '../parse/kustomization.js';
 import { parseFile, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
-import { compareFindings, type Finding, type Inventory, type InventoryObject, type Report } from './finding.js';
+import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
 import { applySuppressions } from './suppressions.js';
 
 export type SeverityOverride = Severity | 'off';
@@ -104,6 +104,36 @@ export async function lint(options: LintOptions): Promise<Report> {
   // CEL is loaded only for runs with expressions to check: webhook matchConditions or policies.
   if (run.policies.length > 0 || run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
   const findings: Finding[] = [];
+  const internalErrors: InternalErrorReport[] = [];
+  /**
+   * A rule that throws is a bug. It must not hide the other rules' findings: record it, report
+   * it as an error finding on the object, and let the CLI exit 2.
+   */
+  const guarded = <T>(meta: RuleMeta, file: string, object: FindingObject | undefined, check: () => T[]): T[] => {
+    try {
+      return check();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      internalErrors.push({ ruleId: meta.id, file, object: object ? `${object.kind} ${object.name ?? '(no name)'}` : null, message, stack: error instanceof Error ? (error.stack ?? message) : message });
+      const span = object ? object.manifest.locate([]) : { line: 1, column: 1, endLine: 1, endColumn: 1 };
+      findings.push({
+        ruleId: meta.id,
+        severity: 'error',
+        message: `internal error in rule ${meta.id}: ${message} (a bug in admission-lint; the other rules ran)`,
+        file,
+        line: span.line,
+        column: span.column,
+        endLine: span.endLine,
+        endColumn: span.endColumn,
+        documentIndex: object?.manifest.documentIndex ?? 0,
+        fieldPath: null,
+        object: object ? { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null } : null,
+        webhook: null,
+        help: 'Please report it, with the input that caused it.',
+      });
+      return [];
+    }
+  };
   const push = (meta: RuleMeta, violation: Violation, object: FindingObject, webhook: string | null): void => {
     const finding = toFinding(meta, violation, object, webhook, options.severityOverrides);
     if (finding) findings.push(finding);
@@ -128,7 +158,7 @@ export async function lint(options: LintOptions): Promise<Report> {
   for (const rule of enabled) {
     if (rule.scope !== 'file') continue;
     for (const file of run.files) {
-      for (const violation of guarded(rule.meta, file.source.path, () => rule.checkFile(file))) {
+      for (const violation of guarded(rule.meta, file.source.path, undefined, () => rule.checkFile(file))) {
         const severity = severityFor(rule.meta, violation.severity, options.severityOverrides);
         if (severity === 'off') continue;
         findings.push({
@@ -153,7 +183,7 @@ export async function lint(options: LintOptions): Promise<Report> {
     for (const rule of objectRules) {
       if (rule.check === undefined || !rule.meta.appliesTo.includes(object.kind)) continue;
       if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
-      const violations = guarded(rule.meta, object.manifest.file.path, () => rule.check!(object, context));
+      const violations = guarded(rule.meta, object.manifest.file.path, object, () => rule.check!(object, context));
       for (const violation of violations) push(rule.meta, violation, object, webhookNameAt(object, violation.path));
     }
   }
@@ -161,14 +191,14 @@ export async function lint(options: LintOptions): Promise<Report> {
     for (const rule of objectRules) {
       if (rule.checkPolicy === undefined || !rule.meta.appliesTo.includes(object.kind)) continue;
       if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
-      for (const violation of guarded(rule.meta, object.manifest.file.path, () => rule.checkPolicy!(object, context))) push(rule.meta, violation, object, null);
+      for (const violation of guarded(rule.meta, object.manifest.file.path, object, () => rule.checkPolicy!(object, context))) push(rule.meta, violation, object, null);
     }
   }
   for (const namespace of run.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: 'v1', kind: 'Namespace', name: namespace.name };
     for (const rule of objectRules) {
       if (rule.checkNamespace === undefined || !rule.meta.appliesTo.includes('Namespace')) continue;
-      for (const violation of guarded(rule.meta, namespace.manifest.file.path, () => rule.checkNamespace!(namespace, context))) push(rule.meta, violation, object, null);
+      for (const violation of guarded(rule.meta, namespace.manifest.file.path, object, () => rule.checkNamespace!(namespace, context))) push(rule.meta, violation, object, null);
     }
   }
 
@@ -208,6 +238,7 @@ export async function lint(options: LintOptions): Promise<Report> {
   const unique = dedupe(kept).sort(compareFindings);
   return {
     inventory: inventoryOf(run),
+    internalErrors,
     toolVersion: options.toolVersion,
     findings: unique,
     summary: {
@@ -244,14 +275,6 @@ function missingMessage(meta: RuleMeta, messageId: string): never {
   throw new InternalError(`rule ${meta.id} has no message "${messageId}"`);
 }
 
-/** A rule that throws is a bug; say which rule and which file, keep the cause. */
-function guarded<T>(meta: RuleMeta, file: string, run: () => T[]): T[] {
-  try {
-    return run();
-  } catch (error) {
-    throw new InternalError(`rule ${meta.id} crashed on ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-}
 
 /** What a finding needs of the object it is about. */
 interface FindingObject {
