@@ -2,36 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Finding, Report } from '../src/engine/finding.js';
+import type { Finding } from '../src/engine/finding.js';
 import { escapeData, escapeProperty, formatGithub } from '../src/format/github.js';
+import { finding, report } from './format-report.js';
 
 const ROOT = join(import.meta.dirname, '..');
-
-function finding(overrides: Partial<Finding> = {}): Finding {
-  return {
-    ruleId: 'timeout-out-of-range',
-    severity: 'error',
-    message: 'timeoutSeconds is 45; the API server accepts 1 to 30 seconds',
-    file: 'deploy/webhook.yaml',
-    line: 14,
-    column: 5,
-    endLine: 14,
-    endColumn: 23,
-    documentIndex: 0,
-    fieldPath: 'webhooks[0].timeoutSeconds',
-    object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'policy' },
-    webhook: 'validate.policy.example.com',
-    help: 'Set timeoutSeconds between 1 and 30.',
-    ...overrides,
-  };
-}
-
-const report = (findings: Finding[]): Report => ({
-  toolVersion: '1.2.3',
-    inventory: { files: [] },
-  findings,
-  summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: 0, warnings: 0, infos: 0 },
-});
 
 /** Reads a workflow command back as the runner does (actions/runner ActionCommand.TryParseV2). */
 function parse(line: string): { command: string; properties: Record<string, string>; data: string } {

@@ -2,40 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Finding, Report } from '../src/engine/finding.js';
 import { RULE_DOCS_BASE_URL } from '../src/format/docs.js';
 import { DETAILS_THRESHOLD, escapeCell, formatMarkdown } from '../src/format/markdown.js';
+import { finding, report } from './format-report.js';
 
 const ROOT = join(import.meta.dirname, '..');
-
-function finding(overrides: Partial<Finding> = {}): Finding {
-  return {
-    ruleId: 'timeout-out-of-range',
-    severity: 'error',
-    message: 'timeoutSeconds is 45; the API server accepts 1 to 30 seconds',
-    file: 'deploy/webhook.yaml',
-    line: 14,
-    column: 5,
-    endLine: 14,
-    endColumn: 23,
-    documentIndex: 0,
-    fieldPath: 'webhooks[0].timeoutSeconds',
-    object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'policy' },
-    webhook: 'validate.policy.example.com',
-    help: 'Set timeoutSeconds between 1 and 30.',
-    ...overrides,
-  };
-}
-
-function report(findings: Finding[], files = 1, objects = 1): Report {
-  const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
-  return {
-    toolVersion: '1.2.3',
-    inventory: { files: [] },
-    findings,
-    summary: { files, documents: files, objects, namespaces: 0, skipped: 0, errors: count('error'), warnings: count('warning'), infos: count('info') },
-  };
-}
 
 /** The cells of a Markdown table row, split on unescaped pipes as GitHub does. */
 const cells = (row: string): string[] => row.replace(/^\| | \|$/g, '').split(/(?<!\\)\| /).map((cell) => cell.trim());

@@ -10,43 +10,17 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
-import type { Finding, Report } from '../src/engine/finding.js';
+import type { Finding } from '../src/engine/finding.js';
 import { markdownToText, ruleDocsUrl, RULE_DOCS_BASE_URL, whatItDoes } from '../src/format/docs.js';
 import { artifactLocation, FINGERPRINT_KEY, formatSarif, pascalCase, region } from '../src/format/sarif.js';
 import type { FormatOptions } from '../src/format/types.js';
 import type { RuleMeta } from '../src/rule.js';
+import { finding as baseFinding, report } from './format-report.js';
+
+const finding = (overrides: Parameters<typeof baseFinding>[0] = {}) => baseFinding({ help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).', ...overrides });
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'admission-lint.js');
-
-function finding(overrides: Partial<Finding> = {}): Finding {
-  return {
-    ruleId: 'timeout-out-of-range',
-    severity: 'error',
-    message: 'timeoutSeconds is 45; the API server accepts 1 to 30 seconds',
-    file: 'deploy/webhook.yaml',
-    line: 14,
-    column: 5,
-    endLine: 14,
-    endColumn: 23,
-    documentIndex: 0,
-    fieldPath: 'webhooks[0].timeoutSeconds',
-    object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'policy' },
-    webhook: 'validate.policy.example.com',
-    help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
-    ...overrides,
-  };
-}
-
-function report(findings: Finding[]): Report {
-  const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
-  return {
-    toolVersion: '1.2.3',
-    inventory: { files: [] },
-    findings,
-    summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: count('error'), warnings: count('warning'), infos: count('info') },
-  };
-}
 
 const META: RuleMeta[] = [
   { id: 'yaml-syntax', title: 'The file is not valid YAML', severity: 'error', appliesTo: [], messages: {}, help: 'Fix the YAML.' },
