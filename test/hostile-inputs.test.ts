@@ -1,5 +1,6 @@
 /** Hostile inputs: each gives a clear finding or error, never a crash or hang. */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,5 +83,25 @@ describe('hostile inputs', () => {
     console.log(`50 MB file (comments + a Namespace): ${Date.now() - started} ms`);
   }, 120_000);
 
-  it.skip('unreadable files and folders: tests run as root, chmod 000 does not deny reads', () => {});
+  // As root (CI, this workplace) chmod 000 denies nothing, so the check needs an ordinary user.
+  const unreadable = (() => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-perm-'));
+    const file = join(dir, 'secret.yaml');
+    writeFileSync(file, 'kind: ConfigMap\n');
+    chmodSync(file, 0o000);
+    let denied = false;
+    try {
+      readFileSync(file);
+    } catch {
+      denied = true;
+    }
+    return { dir, file, denied };
+  })();
+  if (!unreadable.denied) console.log('hostile-inputs: permission-denied case skipped: running as root, chmod 000 does not deny reads');
+  it.skipIf(!unreadable.denied)('an unreadable file is a one-line error and exit 2', () => {
+    const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'admission-lint.js'), unreadable.file], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('cannot read');
+  });
 });

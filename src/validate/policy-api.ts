@@ -32,12 +32,11 @@ import type {
   PolicyKind,
   Validation,
   Variable,
-  WebhookConfiguration,
 } from '../model/types.js';
 import { celCompileError, loadCelSync, type CelResultType } from './cel.js';
-import { duplicate, forbidden, invalid, notSupported, required, tooMany, type FieldError } from './field-error.js';
+import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from './field-error.js';
 import { validateLabelSelector } from './label-selector.js';
-import { validateObjectMeta, validateWebhookConfiguration } from './webhook-api.js';
+import { validateMatchConditions as validateWebhookMatchConditions, validateObjectMeta, validateRule } from './webhook-api.js';
 
 const FAILURE_POLICIES = ['Ignore', 'Fail'];
 const MATCH_POLICIES = ['Exact', 'Equivalent'];
@@ -50,7 +49,6 @@ const VALIDATION_REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
 /** Not sorted: validateParamRef lists them in this order. */
 const PARAMETER_NOT_FOUND_ACTIONS = ['Deny', 'Allow'];
-const MAX_MATCH_CONDITIONS = 64;
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES = 5 * 1024;
 
@@ -95,22 +93,10 @@ function compile(env: Environment, expression: string, result: CelResultType, op
   });
 }
 
-/**
- * validateRuleWithOperations, shared with webhook rules: the rule is validated as the only rule
- * of a probe webhook and the errors under that rule are moved to `at`.
- */
+/** validateRuleWithOperations, as for webhook rules; resourceNames are checked apart. */
 function validateRuleWithOperations(at: FieldPath, rule: NamedRuleWithOperations): FieldError[] {
   const { resourceNames: _resourceNames, ...ruleWithOperations } = rule;
-  const probe = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', webhooks: [{ rules: [ruleWithOperations] }] } as WebhookConfiguration;
-  const prefix = ['webhooks', 0, 'rules', 0];
-  const under = (path: FieldPath): boolean => prefix.every((segment, i) => path[i] === segment);
-  return validateWebhookConfiguration(probe)
-    .filter((error) => under(error.path))
-    .map((error) => ({
-      ...error,
-      path: [...at, ...error.path.slice(prefix.length)],
-      ...(error.locateAt ? { locateAt: [...at, ...error.locateAt.slice(prefix.length)] } : {}),
-    }));
+  return validateRule(at, ruleWithOperations);
 }
 
 function validateNamedRuleWithOperations(at: FieldPath, rule: NamedRuleWithOperations): FieldError[] {
@@ -205,29 +191,8 @@ function validateParamKind(at: FieldPath, paramKind: ParamKind): FieldError[] {
 }
 
 function validateMatchConditions(at: FieldPath, conditions: readonly MatchCondition[] | undefined, env: Environment): FieldError[] {
-  const list = conditions ?? [];
-  const errors: FieldError[] = [];
-  if (list.length > MAX_MATCH_CONDITIONS) errors.push(tooMany(at, list.length, MAX_MATCH_CONDITIONS));
-  const names = new Set<string>();
-  list.forEach((condition, i) => {
-    const path = [...at, i];
-    const name = condition?.name ?? '';
-    const expression = (condition?.expression ?? '').trim();
-    if (expression === '') {
-      errors.push(required([...path, 'expression']));
-    } else {
-      // Compiled without variable composition: matchConditions run before the variables.
-      const error = compile(env, expression, 'bool', { composition: false });
-      if (error !== undefined) errors.push(invalid([...path, 'expression'], expression, error));
-    }
-    if (name === '') errors.push(required([...path, 'name']));
-    else for (const message of qualifiedNameErrors(name)) errors.push(invalid([...path, 'name'], name, message));
-    if (name !== '') {
-      if (names.has(name)) errors.push(duplicate([...path, 'name'], name));
-      else names.add(name);
-    }
-  });
-  return errors;
+  // Compiled without variable composition: matchConditions run before the variables.
+  return validateWebhookMatchConditions(at, conditions, (expression) => compile(env, expression, 'bool', { composition: false }));
 }
 
 function validateVariable(at: FieldPath, variable: Variable, env: Environment): FieldError[] {

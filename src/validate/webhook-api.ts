@@ -131,7 +131,8 @@ function validateResources(at: FieldPath, resources: readonly string[] | undefin
   return errors;
 }
 
-function validateRule(at: FieldPath, rule: RuleWithOperations): FieldError[] {
+/** validateRuleWithOperations (webhook rules and admission policies' resource rules). */
+export function validateRule(at: FieldPath, rule: RuleWithOperations): FieldError[] {
   const errors: FieldError[] = [];
   const operations = rule.operations ?? [];
   if (operations.length === 0) errors.push(required([...at, 'operations']));
@@ -153,7 +154,15 @@ function validateRule(at: FieldPath, rule: RuleWithOperations): FieldError[] {
   return errors;
 }
 
-function validateMatchConditions(at: FieldPath, conditions: readonly MatchCondition[] | undefined): FieldError[] {
+/**
+ * validateMatchConditions, shared by webhooks and admission policies; `compileError` is the CEL
+ * check of the environment the conditions run in.
+ */
+export function validateMatchConditions(
+  at: FieldPath,
+  conditions: readonly MatchCondition[] | undefined,
+  compileError: (expression: string) => string | undefined = matchConditionCompileError,
+): FieldError[] {
   const list = conditions ?? [];
   const errors: FieldError[] = [];
   if (list.length > MAX_MATCH_CONDITIONS) errors.push(tooMany(at, list.length, MAX_MATCH_CONDITIONS));
@@ -165,8 +174,8 @@ function validateMatchConditions(at: FieldPath, conditions: readonly MatchCondit
     if (expression.length === 0) {
       errors.push(required([...path, 'expression']));
     } else {
-      const compileError = matchConditionCompileError(expression);
-      if (compileError !== undefined) errors.push(invalid([...path, 'expression'], expression, compileError));
+      const error = compileError(expression);
+      if (error !== undefined) errors.push(invalid([...path, 'expression'], expression, error));
     }
     if (name.length === 0) errors.push(required([...path, 'name']));
     else for (const message of qualifiedNameErrors(name)) errors.push(invalid([...path, 'name'], name, message));
