@@ -124,7 +124,7 @@ describe('inputs', () => {
 
   it('reports a YAML syntax error in one file and still lints the others', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
-    writeFileSync(join(dir, 'broken.yaml'), 'kind: [unclosed\n');
+    writeFileSync(join(dir, 'broken.yaml'), 'kind: [ValidatingWebhookConfiguration\n');
     writeFileSync(join(dir, 'webhook.yaml'), WARNING_ONLY);
     const { code, stdout } = cli(['--format', 'json', '.'], { cwd: dir });
     expect(code).toBe(1);

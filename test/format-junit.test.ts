@@ -193,7 +193,7 @@ describe('junit: the built CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-junit-'));
     const clean = readFileSync(join(ROOT, 'fixtures/removed-api-version/valid/v1.yaml'), 'utf8');
     writeFileSync(join(dir, 'clean.yaml'), clean);
-    writeFileSync(join(dir, 'broken.yaml'), 'kind: [unclosed\n');
+    writeFileSync(join(dir, 'broken.yaml'), 'kind: [Namespace\n');
     writeFileSync(join(dir, 'config.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n');
     const stdin = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: piped}\nwebhooks: []\n';
     const run = cli(['--format', 'junit', '.', '-'], dir, stdin);

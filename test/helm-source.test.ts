@@ -40,7 +40,7 @@ metadata:
 # Source: mychart/templates/webhook.yaml
 ${WEBHOOK('policy')}---
 # Source: mychart/templates/broken.yaml
-a: [1
+{kind: List, items: [1
 ---
 ${WEBHOOK('plain')}`;
 

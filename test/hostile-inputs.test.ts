@@ -23,10 +23,14 @@ describe('hostile inputs', () => {
   });
 
   it('10,000-level nesting (flow and block) is a finding, not a crash', async () => {
-    await checkText(`${NS}  labels: ${'['.repeat(10000)}${']'.repeat(10000)}\n`);
-    let block = '';
-    for (let i = 0; i < 10000; i++) block += `${' '.repeat(i)}k:\n`;
-    expect(await ids(block)).toContain('yaml-syntax');
+    const flow = `${NS}  labels: ${'['.repeat(10000)}${']'.repeat(10000)}\n`;
+    await checkText(flow);
+    expect((await lintText(flow)).map((f) => f.ruleId)).toEqual(['yaml-syntax']);
+    let block = 'apiVersion: v1\nkind: Namespace\nmetadata:\n';
+    for (let i = 0; i < 10000; i++) block += `${' '.repeat(i + 2)}k:\n`;
+    const findings = await lintText(block);
+    // One clear finding, not one "Maximum call stack size exceeded" per node.
+    expect(findings.map((f) => [f.ruleId, f.message])).toEqual([['yaml-syntax', expect.stringMatching(/^the document nests too deeply to be read: /)]]);
   });
 
   it('binary, invalid UTF-8, BOM, empty, comments only, --- only', async () => {

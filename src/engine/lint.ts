@@ -34,7 +34,12 @@ export interface LintOptions {
 }
 
 export interface LintRun {
+  /** The files that hold something the rules read: objects, syntax problems or suppression comments. */
   readonly files: readonly ParsedFile[];
+  /** Every file read, in order, as findings name them (a rendered stream: one per template). */
+  readonly paths: readonly string[];
+  /** Inputs read: a rendered stream split per template (src/load/helm.ts) is still one. */
+  readonly inputs: number;
   readonly webhookConfigurations: readonly WebhookConfigurationObject[];
   readonly namespaces: readonly NamespaceObject[];
   readonly customResourceDefinitions: readonly CustomResourceDefinitionObject[];
@@ -43,42 +48,69 @@ export interface LintRun {
   readonly skipped: number;
 }
 
-/** Reads and recognises every input. Shared by `lint` and `defaults`. */
+/**
+ * Reads and recognises every input. Shared by `lint` and `defaults`. Files are read one at a
+ * time, and only what the rules need is kept: a repository's other documents leave nothing
+ * behind (most are never parsed, src/parse/prefilter.ts).
+ */
 export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = readStdinSync): LintRun {
   const files: ParsedFile[] = [];
+  const filePaths: string[] = [];
   const webhookConfigurations: WebhookConfigurationObject[] = [];
   const namespaces: NamespaceObject[] = [];
   const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
   const policies: PolicyObject[] = [];
   let documents = 0;
   let skipped = 0;
+  let inputs = 0;
   const kustomizePatches = new KustomizePatches();
-  // Rendered input (`helm template`) becomes one file per template (src/load/helm.ts).
-  const inputs = expandPaths(paths).flatMap((path) => splitRendered(parseFile(readSource(path, readStdin))).map((parsed) => ({ path, parsed })));
-  for (const { path, parsed } of inputs) {
-    documents += parsed.documentCount;
-    const problems = [...parsed.problems];
-    if (kustomizePatches.isPatch(path)) {
-      skipped += parsed.manifests.length;
-      files.push(parsed);
+  for (const path of expandPaths(paths)) {
+    inputs++;
+    const whole = parseFile(readSource(path, readStdin));
+    documents += whole.documentCount;
+    skipped += whole.unparsed;
+    if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
+      filePaths.push(whole.source.path);
       continue;
     }
-    for (const manifest of parsed.manifests) {
-      const recognized = recognize(manifest);
-      if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
-      else if (recognized.type === 'namespace') namespaces.push(recognized.object);
-      else if (recognized.type === 'admission-policy') policies.push(recognized.object);
-      else if (recognized.type === 'custom-resource-definition') {
-        // Read for discovery, not linted: still one of the "other documents".
-        customResourceDefinitions.push(recognized.object);
-        skipped++;
+    // Rendered input (`helm template`) becomes one file per template (src/load/helm.ts).
+    for (const parsed of splitRendered(whole)) {
+      filePaths.push(parsed.source.path);
+      if (kustomizePatches.isPatch(path)) {
+        skipped += parsed.manifests.length;
+        files.push(parsed);
+        continue;
       }
-      else if (recognized.type === 'unreadable') problems.push(recognized.problem);
-      else skipped++;
+      const problems = [...parsed.problems];
+      let recognised = 0;
+      for (const manifest of parsed.manifests) {
+        const recognized = recognize(manifest);
+        if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
+        else if (recognized.type === 'namespace') namespaces.push(recognized.object);
+        else if (recognized.type === 'admission-policy') policies.push(recognized.object);
+        else if (recognized.type === 'custom-resource-definition') {
+          // Read for discovery, not linted: still one of the "other documents".
+          customResourceDefinitions.push(recognized.object);
+          skipped++;
+          continue;
+        } else if (recognized.type === 'unreadable') problems.push(recognized.problem);
+        else {
+          skipped++;
+          continue;
+        }
+        recognised++;
+      }
+      // A file of other kinds only (parsed because its text named one we read) is not kept.
+      if (recognised === 0 && problems.length === 0 && !hasDirectives(parsed)) continue;
+      files.push(problems.length === parsed.problems.length ? parsed : { ...parsed, problems });
     }
-    files.push(problems.length === parsed.problems.length ? parsed : { ...parsed, problems });
   }
-  return { files, webhookConfigurations, namespaces, customResourceDefinitions, policies, documents, skipped };
+  return { files, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, documents, skipped };
+}
+
+/** Suppression comments are reported (unused, without a reason) even in a file with nothing else. */
+function hasDirectives(file: ParsedFile): boolean {
+  return file.source.text?.includes('admission-lint-') ?? false;
 }
 
 function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
@@ -242,8 +274,7 @@ export async function lint(options: LintOptions): Promise<Report> {
     toolVersion: options.toolVersion,
     findings: unique,
     summary: {
-      // Inputs read: a rendered stream split per template (src/load/helm.ts) is still one.
-      files: new Set(run.files.map((file) => file.source.renderedFrom ?? file.source.path)).size,
+      files: run.inputs,
       documents: run.documents,
       objects: run.webhookConfigurations.length + run.policies.length,
       namespaces: run.namespaces.length,
@@ -257,7 +288,7 @@ export async function lint(options: LintOptions): Promise<Report> {
 
 /** What was linted, for formats that list passing objects too (JUnit). */
 function inventoryOf(run: LintRun): Inventory {
-  const files = new Map(run.files.map((file) => [file.source.path, [] as InventoryObject[]]));
+  const files = new Map(run.paths.map((path) => [path, [] as InventoryObject[]]));
   const objects = [
     ...run.webhookConfigurations.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),
     ...run.policies.map((object) => ({ manifest: object.manifest, kind: object.kind as string, name: object.name ?? null })),

@@ -75,13 +75,14 @@ export function splitRendered(parsed: ParsedFile): ParsedFile[] {
   const files = [...groups.values()].map(({ source, documents }) => ({
     source,
     documentCount: documents.size,
+    unparsed: 0,
     problems: parsed.problems.filter((problem) => documents.has(problem.documentIndex)),
     manifests: parsed.manifests.filter((manifest) => documents.has(manifest.documentIndex)).map((manifest) => ({ ...manifest, file: source })),
     spanAt: parsed.spanAt,
   }));
   // Documents with nothing in them (empty, a bare scalar) still count in the summary.
   const counted = files.reduce((sum, file) => sum + file.documentCount, 0);
-  files[0] = { ...files[0]!, documentCount: files[0]!.documentCount + parsed.documentCount - counted };
+  files[0] = { ...files[0]!, documentCount: files[0]!.documentCount + parsed.documentCount - counted, unparsed: parsed.unparsed };
   return files;
 }
 

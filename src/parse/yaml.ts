@@ -6,6 +6,7 @@
 import { parseAllDocuments, isAlias, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import type { SourceFile } from '../load/sources.js';
+import { prefilter } from './prefilter.js';
 
 /** 1-based line and column; the end is exclusive. */
 export interface Span {
@@ -45,6 +46,8 @@ export interface Manifest {
 export interface ParsedFile {
   readonly source: SourceFile;
   readonly documentCount: number;
+  /** Documents recognised from their text as kinds the linter does not read, and not parsed (src/parse/prefilter.ts). */
+  readonly unparsed: number;
   readonly problems: readonly SyntaxProblem[];
   readonly manifests: readonly Manifest[];
   spanAt(start: number, end: number): Span;
@@ -58,7 +61,12 @@ const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: false, m
 /** `yaml`'s own default: enough for hand-written anchors, stops "billion laughs" expansion. */
 const MAX_ALIAS_COUNT = 100;
 
-export function parseFile(source: SourceFile): ParsedFile {
+export interface ParseOptions {
+  /** Recognise documents of other kinds from their text and leave them unparsed (default true). */
+  readonly prefilter?: boolean;
+}
+
+export function parseFile(source: SourceFile, options: ParseOptions = {}): ParsedFile {
   const text = source.text ?? '';
   const lineCounter = new LineIndex(text);
   const spanAt = (start: number, end: number): Span => toSpan(text, lineCounter, start, end);
@@ -66,18 +74,35 @@ export function parseFile(source: SourceFile): ParsedFile {
     return {
       source,
       documentCount: 0,
+      unparsed: 0,
       problems: [{ documentIndex: 0, severity: 'error', code: 'NOT_UTF8', message: 'the file is not valid UTF-8 text', span: { line: 1, column: 1, endLine: 1, endColumn: 1 } }],
       manifests: [],
       spanAt,
     };
   }
-  const documents = parseAllDocuments(text, PARSE_OPTIONS);
-  // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
-  const list = Array.isArray(documents) ? documents : [];
+  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(text);
+  if (filtered.mode === 'none') return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
+  let list = parseDocuments(filtered.mode === 'masked' ? filtered.text : text);
+  let unparsed = 0;
+  if (filtered.mode === 'masked') {
+    unparsed = filtered.skipped;
+    // The line scan and `yaml` disagree on where documents are: trust `yaml`, on the whole text.
+    if (list.length !== filtered.documents) {
+      list = parseDocuments(text);
+      unparsed = 0;
+    }
+  }
   const problems: SyntaxProblem[] = [];
   const manifests: Manifest[] = [];
   list.forEach((doc, documentIndex) => {
+    let tooDeep = false;
     for (const error of doc.errors) {
+      // Past the JS stack, `yaml` reports one error per remaining node: one finding says it all.
+      if (error.message.includes('Maximum call stack size exceeded')) {
+        if (!tooDeep) problems.push({ documentIndex, severity: 'error', code: 'TOO_DEEP', message: 'the document nests too deeply to be read', span: spanAt(error.pos[0], error.pos[0] + 1) });
+        tooDeep = true;
+        continue;
+      }
       const end = tokenEnd(text, error.pos);
       const message = error.code === 'DUPLICATE_KEY' ? `duplicate key "${text.slice(error.pos[0], end)}"` : cleanMessage(error.message);
       problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end) });
@@ -89,7 +114,13 @@ export function parseFile(source: SourceFile): ParsedFile {
     if (doc.errors.length > 0) return;
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
-  return { source, documentCount: list.length, problems, manifests, spanAt };
+  return { source, documentCount: list.length, unparsed, problems, manifests, spanAt };
+}
+
+function parseDocuments(text: string): Document[] {
+  const documents = parseAllDocuments(text, PARSE_OPTIONS);
+  // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
+  return Array.isArray(documents) ? documents : [];
 }
 
 /** `yaml` often marks one character; widen that to the word it starts (a duplicate key, say). */
