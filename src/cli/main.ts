@@ -304,12 +304,33 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('--no-color', 'no colours (also: NO_COLOR, or when stdout is not a terminal)')
     .action((id: string, flags: { color: boolean }) => setExit(runExplain(id, flags, io)));
 
+  // simulate and report parse their own flags; their modules load only when they run.
+  for (const [name, description] of [
+    ['simulate', 'print the admission path of one request: webhooks called, order, failure outcomes, worst-case latency (admission-lint simulate --help)'],
+    ['report', 'print the blast-radius report: what each webhook intercepts and which critical resources it can block (admission-lint report --help)'],
+  ] as const) {
+    root
+      .command(name)
+      .description(description)
+      .helpOption(false)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .argument('[args...]')
+      .action(async (args: string[]) => setExit(await runOwnFlagsCommand(name, args, io)));
+  }
+
   return root;
+}
+
+/** simulate and report: loaded only when they run; they parse their own flags (their --version is the API version). */
+async function runOwnFlagsCommand(name: 'simulate' | 'report', args: readonly string[], io: Io): Promise<number> {
+  return name === 'simulate' ? (await import('./simulate-command.js')).runSimulateCommand(args, io) : (await import('./report-command.js')).runReportCommand(args, io);
 }
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let exitCode: number = EXIT.ok;
   try {
+    if (argv[0] === 'simulate' || argv[0] === 'report') return await runOwnFlagsCommand(argv[0], argv.slice(1), io);
     await program(io, (code) => (exitCode = code)).parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {

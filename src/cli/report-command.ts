@@ -1,0 +1,48 @@
+/**
+ * `admission-lint report [paths…]`: the blast-radius report. Loaded only when the subcommand
+ * runs (main.ts imports it lazily). Exits 0 when the report was written; 2 for bad flags or
+ * unreadable paths.
+ */
+import { Command, Option } from 'commander';
+import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
+import { EXIT } from './exit-code.js';
+import type { Io } from './main.js';
+import { toolVersion } from './package-info.js';
+import { emitOutput, parseSubcommand } from './simulate-command.js';
+
+export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
+
+interface ReportFlags {
+  format: (typeof REPORT_FORMATS)[number];
+  output?: string;
+  kubeVersion?: string;
+}
+
+export function reportCommand(): Command {
+  return new Command('report')
+    .description('print the blast-radius report: per webhook what it intercepts, the namespaces it selects, its failurePolicy, timeout, reinvocation and findings; then which webhook can block which critical resource')
+    .argument('[paths...]', 'files, folders, or - for stdin (default: the current folder)')
+    .addOption(new Option('-f, --format <format>', 'output format (html: one self-contained file, for a CI artifact)').choices(REPORT_FORMATS).default('text'))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('--kube-version <version>', `the Kubernetes version to report for (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
+}
+
+export async function runReportCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = await parseSubcommand(reportCommand(), args, io);
+  if (typeof parsed === 'number') return parsed;
+  const flags = parsed.flags as unknown as ReportFlags;
+  const kubeVersion = flags.kubeVersion !== undefined ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
+  const { buildReport } = await import('../report/build.js');
+  const report = await buildReport({ paths: parsed.paths.length > 0 ? parsed.paths : ['.'], kubeVersion, toolVersion: toolVersion(), ...(io.readStdin ? { readStdin: io.readStdin } : {}) });
+  const formatter =
+    flags.format === 'json'
+      ? (await import('../report/format-json.js')).formatJson
+      : flags.format === 'markdown'
+        ? (await import('../report/format-markdown.js')).formatMarkdown
+        : flags.format === 'html'
+          ? (await import('../report/format-html.js')).formatHtml
+          : (await import('../report/format-text.js')).formatText;
+  emitOutput(formatter(report), flags.output, io);
+  if (report.webhooks.length === 0) io.stderr.write('admission-lint: no webhook configurations found in the paths\n');
+  return EXIT.ok;
+}

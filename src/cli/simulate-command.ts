@@ -1,0 +1,101 @@
+/**
+ * `admission-lint simulate [paths…] --operation … --resource …`: the admission path of one
+ * request. Loaded only when the subcommand runs (main.ts imports it lazily). Exits 0 when the
+ * simulation ran, whatever it found; 2 for bad flags or unreadable paths.
+ */
+import { writeFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { InputError, UsageError } from '../errors.js';
+import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
+import type { Io } from './main.js';
+import { EXIT } from './exit-code.js';
+
+export const SIMULATE_FORMATS = ['text', 'json', 'markdown'] as const;
+
+interface SimulateFlags {
+  operation?: string;
+  resource?: string;
+  group?: string;
+  version?: string;
+  subresource?: string;
+  namespace?: string;
+  namespaceLabels?: string;
+  objectLabels?: string;
+  dryRun?: boolean;
+  format: (typeof SIMULATE_FORMATS)[number];
+  output?: string;
+  kubeVersion?: string;
+}
+
+export function simulateCommand(): Command {
+  return new Command('simulate')
+    .description('print the admission path of one request through the webhooks and policies in the paths: which are called, in what order, what happens when one fails, and the worst-case latency (exits 0 when the simulation ran)')
+    .argument('[paths...]', 'files, folders, or - for stdin (default: the current folder)')
+    .option('--operation <op>', 'CREATE, UPDATE, DELETE or CONNECT (required)')
+    .option('--resource <resource>', 'the plural resource, e.g. pods or deployments (or pods/status) (required)')
+    .option('--group <group>', 'the API group (default: "", the core group)')
+    .option('--version <version>', "the API version (default: v1, or the group's only version)")
+    .option('--subresource <name>', 'a subresource, e.g. status, scale, exec')
+    .option('--namespace <name>', 'the namespace (for namespaced resources; for namespaces, the Namespace itself)')
+    .option('--namespace-labels <k=v,...>', "the namespace's labels (default: its Namespace manifest in the paths, else only kubernetes.io/metadata.name)")
+    .option('--object-labels <k=v,...>', "the object's labels (default: none)")
+    .option('--dry-run', 'a dry-run request: show the webhooks whose sideEffects make it fail')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(SIMULATE_FORMATS).default('text'))
+    .option('-o, --output <file>', 'write the output to a file instead of stdout')
+    .option('--kube-version <version>', `the Kubernetes version to simulate (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
+}
+
+export function emitOutput(text: string, output: string | undefined, io: Pick<Io, 'stdout'>): void {
+  if (output === undefined) {
+    io.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(output, text);
+  } catch (error) {
+    throw new InputError(`cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** Parses `args` (everything after `simulate`) with its own commander program; commander's own errors become exit 2. */
+export async function parseSubcommand(command: Command, args: readonly string[], io: Io): Promise<{ paths: string[]; flags: Record<string, unknown> } | number> {
+  command
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .showHelpAfterError(`(admission-lint ${command.name()} --help for usage)`);
+  let parsed: { paths: string[]; flags: Record<string, unknown> } | undefined;
+  command.action((paths: string[], flags: Record<string, unknown>) => {
+    parsed = { paths, flags };
+  });
+  try {
+    await command.parseAsync([...args], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' ? EXIT.ok : EXIT.fatal;
+    throw error;
+  }
+  if (parsed === undefined) throw new UsageError(`${command.name()}: nothing to do`);
+  return parsed;
+}
+
+export async function runSimulateCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = await parseSubcommand(simulateCommand(), args, io);
+  if (typeof parsed === 'number') return parsed;
+  const flags = parsed.flags as unknown as SimulateFlags;
+  const kubeVersion = flags.kubeVersion !== undefined ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
+  const { simulate } = await import('../simulate/simulate.js');
+  const path = await simulate({
+    paths: parsed.paths.length > 0 ? parsed.paths : ['.'],
+    flags,
+    kubeVersion,
+    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
+  });
+  const formatter =
+    flags.format === 'json'
+      ? (await import('../simulate/format-json.js')).formatJson
+      : flags.format === 'markdown'
+        ? (await import('../simulate/format-markdown.js')).formatMarkdown
+        : (await import('../simulate/format-text.js')).formatText;
+  emitOutput(formatter(path), flags.output, io);
+  if (path.mutating.length + path.validating.length + path.policies.length === 0) io.stderr.write('admission-lint: no webhook configurations or validating admission policies found in the paths\n');
+  return EXIT.ok;
+}

@@ -1,0 +1,60 @@
+/** Shared wording of the report outputs. */
+import type { CriticalCell, CriticalMark } from './critical.js';
+import type { InterceptRow, NamespaceSelection, WebhookReport } from './build.js';
+
+export const MARK_TEXT: Readonly<Record<CriticalMark, string>> = {
+  blocks: 'BLOCKS',
+  'can-deny': 'can deny',
+  depends: 'depends',
+  exempt: 'exempt',
+  none: '',
+};
+
+export const MARK_LEGEND: readonly (readonly [CriticalMark, string])[] = [
+  ['blocks', 'failurePolicy Fail: these writes are rejected while the webhook is down, and whenever it denies'],
+  ['can-deny', 'failurePolicy Ignore: fails open when down (after its timeout), but a denial still rejects them'],
+  ['depends', 'its rules match; its matchConditions decide and cannot be evaluated here'],
+  ['exempt', 'never sent to webhooks in this Kubernetes version'],
+];
+
+export function markText(cell: CriticalCell): string {
+  if (cell.mark === 'none' || cell.mark === 'exempt') return MARK_TEXT[cell.mark];
+  return `${MARK_TEXT[cell.mark]} (${cell.operations.join(', ')})`;
+}
+
+export function resourcesText(row: InterceptRow): string {
+  const groups = row.apiGroups.map((group) => (group === '' ? 'core' : group)).join(', ');
+  return `${row.resources.join(', ')} in ${groups} ${row.apiVersions.join(', ')}`;
+}
+
+export function namespacesText(selection: NamespaceSelection, which: 'run' | 'system'): string {
+  if (!selection.applies) return 'n/a (cluster-scoped resources only: the namespaceSelector does not apply)';
+  const list = which === 'run' ? selection.run : selection.system;
+  if (list.length === 0) return which === 'run' ? '(no Namespace manifests in the run)' : '';
+  const selected = list.filter((ns) => ns.selected).map((ns) => ns.name);
+  const not = list.filter((ns) => !ns.selected).map((ns) => ns.name);
+  return `${selected.length > 0 ? selected.join(', ') : 'none'}${not.length > 0 ? ` (not: ${not.join(', ')})` : ''}`;
+}
+
+export function webhookTitle(webhook: WebhookReport): string {
+  return `${webhook.kind === 'MutatingWebhookConfiguration' ? 'mutating' : 'validating'} ${webhook.configuration} / ${webhook.webhook}`;
+}
+
+/** The property rows of a webhook's table: [name, value]. */
+export function propertyRows(webhook: WebhookReport): [string, string][] {
+  return [
+    ['file', webhook.file],
+    ...webhook.intercepts.map((row, i): [string, string] => [`intercepts${webhook.intercepts.length > 1 ? ` (rule ${i + 1})` : ''}`, `${row.operations.join(', ')} × ${resourcesText(row)}; scope ${row.scope}`]),
+    ...(webhook.intercepts.length === 0 ? [['intercepts', 'nothing (no rules)'] as [string, string]] : []),
+    ['namespaceSelector', webhook.namespaceSelector],
+    ['objectSelector', webhook.objectSelector],
+    ['namespaces in the run selected', namespacesText(webhook.namespaces, 'run')],
+    ['system namespaces selected', namespacesText(webhook.namespaces, 'system')],
+    ['failurePolicy', webhook.failurePolicy],
+    ['timeoutSeconds', String(webhook.timeoutSeconds)],
+    ...(webhook.reinvocationPolicy !== null ? [['reinvocationPolicy', webhook.reinvocationPolicy] as [string, string]] : []),
+    ['matchPolicy', webhook.matchPolicy],
+    ['sideEffects', webhook.sideEffects ?? '(not set)'],
+    ['matchConditions', webhook.matchConditions.length > 0 ? webhook.matchConditions.join('; ') : '(none)'],
+  ];
+}

@@ -1,0 +1,70 @@
+/**
+ * matchConditions for the simulated request (facts §5 step 5): any condition false skips the
+ * webhook; all true calls it; otherwise the outcome depends on what the flags do not say.
+ *
+ * A simulation knows the request's attributes (operation, resource, kind, namespace, dryRun)
+ * and that `oldObject` is null on CREATE and CONNECT and `object` on DELETE. It does not know
+ * the object's content, the user, or what the authorizer would answer. An expression that reads
+ * any of those is not evaluated (shown as "depends on"): evaluating it against a made-up value
+ * would be a guess (`has(request.userInfo)` is false on a map without the key). The others are
+ * evaluated with cel-js; one it cannot evaluate is shown as "depends on" too.
+ */
+import type { MatchCondition } from '../model/types.js';
+import { evaluateCondition } from '../validate/cel.js';
+import type { SimulatedRequest } from './request-flags.js';
+
+export type ConditionsResult =
+  | { readonly outcome: 'none' }
+  | { readonly outcome: 'true' }
+  | { readonly outcome: 'false'; readonly condition: string }
+  | { readonly outcome: 'depends'; readonly expressions: readonly string[] };
+
+/** Parts of the request a simulation does not know. */
+const UNKNOWN_REQUEST_FIELDS = /\b(userInfo|uid|options|name)\b/;
+
+function readsUnknown(expression: string, request: SimulatedRequest): boolean {
+  if (/\b(authorizer|params|namespaceObject|variables)\b/.test(expression)) return true;
+  // `request.name`, `request.userInfo`, … (also through brackets or cel.bind: any mention counts).
+  if (/\brequest\b/.test(expression) && UNKNOWN_REQUEST_FIELDS.test(expression)) return true;
+  if (/\bobject\b/.test(expression) && request.operation !== 'DELETE') return true;
+  if (/\boldObject\b/.test(expression) && request.operation !== 'CREATE' && request.operation !== 'CONNECT') return true;
+  return false;
+}
+
+/** The variables a simulation knows: the request's attributes and the objects that are null. */
+export function knownVariables(request: SimulatedRequest): Record<string, unknown> {
+  const gvk = { group: request.group, version: request.version, kind: request.kind };
+  const gvr = { group: request.group, version: request.version, resource: request.resource };
+  const variables: Record<string, unknown> = {
+    request: {
+      kind: gvk,
+      resource: gvr,
+      subResource: request.subresource,
+      requestKind: gvk,
+      requestResource: gvr,
+      requestSubResource: request.subresource,
+      namespace: request.namespace ?? '',
+      operation: request.operation,
+      dryRun: request.dryRun,
+    },
+  };
+  if (request.operation === 'DELETE') variables.object = null;
+  if (request.operation === 'CREATE' || request.operation === 'CONNECT') variables.oldObject = null;
+  return variables;
+}
+
+/** Evaluates the conditions; the caller has loaded cel-js (prepareCel) when there are any. */
+export function evaluateConditions(conditions: readonly (MatchCondition | null)[] | undefined, request: SimulatedRequest): ConditionsResult {
+  const listed = (conditions ?? []).filter((condition): condition is MatchCondition => condition !== null && typeof condition?.expression === 'string');
+  if (listed.length === 0) return { outcome: 'none' };
+  const variables = knownVariables(request);
+  const open: string[] = [];
+  for (const condition of listed) {
+    const expression = condition.expression!.trim();
+    const result = readsUnknown(expression, request) ? undefined : evaluateCondition(expression, variables);
+    // Any false skips the webhook, whatever the others would give (matchconditions/matcher.go).
+    if (result === false) return { outcome: 'false', condition: condition.name ?? expression };
+    if (result === undefined) open.push(expression);
+  }
+  return open.length === 0 ? { outcome: 'true' } : { outcome: 'depends', expressions: open };
+}

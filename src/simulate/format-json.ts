@@ -1,0 +1,47 @@
+/**
+ * The JSON contract of `simulate --format json`:
+ * {"request": {…}, "mutating": [...], "validating": [...], "policies": [...], "worstCaseLatencySeconds": n}
+ * Each array lists every webhook (policy binding) of that kind in the run, in execution order,
+ * called ones first, as {"configuration", "webhook", "called", "reason", "failurePolicy",
+ * "timeoutSeconds", "reinvoked"}.
+ */
+import { worstCaseLatency } from './failures.js';
+import type { AdmissionPath, PathEntry } from './path.js';
+import { kubeVersionText } from './describe.js';
+
+function entryJson(entry: PathEntry): Record<string, unknown> {
+  return {
+    configuration: entry.configuration,
+    webhook: entry.webhook,
+    called: entry.called,
+    reason: entry.reason,
+    failurePolicy: entry.failurePolicy,
+    timeoutSeconds: entry.timeoutSeconds,
+    reinvoked: entry.reinvoked,
+  };
+}
+
+export function formatJson(path: AdmissionPath): string {
+  const { request } = path;
+  const json = {
+    request: {
+      operation: request.operation,
+      group: request.group,
+      version: request.version,
+      resource: request.resource,
+      subresource: request.subresource,
+      kind: request.kind,
+      namespace: request.namespace,
+      namespaceLabels: path.namespaceLabels?.labels ?? null,
+      namespaceLabelsFrom: path.namespaceLabels?.source ?? null,
+      objectLabels: request.operation === 'CONNECT' ? null : request.group === '' && request.resource === 'namespaces' ? (path.namespaceLabels?.labels ?? {}) : request.objectLabels,
+      dryRun: request.dryRun,
+      kubeVersion: kubeVersionText(path),
+    },
+    mutating: path.mutating.map(entryJson),
+    validating: path.validating.map(entryJson),
+    policies: path.policies.map(entryJson),
+    worstCaseLatencySeconds: worstCaseLatency(path).totalSeconds,
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}

@@ -1,0 +1,55 @@
+/** `simulate` as text: the path, the webhooks not called and why, the failure table, the latency. */
+import { describeNamespaceLabels, describeObjectLabels, describeRequest, hookName, kubeVersionText, settings } from './describe.js';
+import { dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
+import type { AdmissionPath, PathEntry } from './path.js';
+
+function section(lines: string[], title: string, entries: readonly PathEntry[], phase: 'mutating' | 'validating' | 'policy', order: string): void {
+  lines.push('', `${title} (${order}):`);
+  const called = entries.filter((entry) => entry.called);
+  const skipped = entries.filter((entry) => !entry.called);
+  if (entries.length === 0) {
+    lines.push('  none in the run');
+    return;
+  }
+  if (called.length === 0) lines.push('  none called');
+  called.forEach((entry, i) => {
+    lines.push(`  ${phase === 'mutating' ? `${i + 1}. ` : '- '}${hookName(entry)}  [${settings(entry, phase)}]`);
+    if (entry.reason !== null) lines.push(`     ${entry.reason}`);
+  });
+  if (skipped.length > 0) {
+    lines.push('  not called:');
+    for (const entry of skipped) lines.push(`  - ${hookName(entry)}: ${entry.reason}`);
+  }
+}
+
+export function formatText(path: AdmissionPath): string {
+  const lines: string[] = [`Request: ${describeRequest(path)} (Kubernetes ${kubeVersionText(path)})`];
+  const nsLabels = describeNamespaceLabels(path);
+  if (nsLabels !== null) lines.push(`  namespace labels: ${nsLabels}`);
+  const objectLabels = describeObjectLabels(path);
+  if (objectLabels !== null) lines.push(`  object labels: ${objectLabels}`);
+  for (const name of path.notDecodable) lines.push(`  not simulated (fields of the wrong type; run lint): ${name}`);
+  section(lines, 'Mutating webhooks', path.mutating, 'mutating', 'one after another, in this order; IfNeeded ones may be called again in a second round');
+  section(lines, 'Validating webhooks', path.validating, 'validating', 'all at once, in parallel, after the mutations');
+  section(lines, 'Validating admission policies', path.policies, 'policy', 'evaluated in the API server');
+
+  const rows = failureTable(path);
+  lines.push('', 'If a called webhook or policy fails:');
+  if (rows.length === 0) lines.push('  nothing is called: no webhook or policy can delay or reject this request');
+  for (const row of rows) {
+    lines.push(`  ${hookName(row.entry)} (${row.phase})`);
+    lines.push(`    ${row.phase === 'policy' ? 'an expression errors' : 'times out or unreachable'}: ${row.ifUnavailable}`);
+    lines.push(`    denies: ${row.ifDenies}`);
+    if (row.ifConditionErrors) lines.push(`    a matchCondition errors: ${row.ifConditionErrors}`);
+  }
+  const latency = worstCaseLatency(path);
+  lines.push('', `Worst-case latency: ${latency.totalSeconds}s (mutating webhooks in sequence ${latency.mutatingSeconds}s + slowest validating webhook ${latency.validatingSeconds}s)`);
+  if (path.request.dryRun) {
+    const failures = dryRunFailures(path);
+    lines.push('', 'Dry run:');
+    if (failures.length === 0) lines.push('  every called webhook declares sideEffects None or NoneOnDryRun: the dry run is not rejected for side effects');
+    for (const failure of failures) lines.push(`  ${hookName(failure.entry)} (${failure.phase}): ${failure.outcome}`);
+    if (failures.some((failure) => failure.phase === 'mutating')) lines.push('  (the request stops at the first mutating webhook that rejects it: later webhooks are not called)');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,48 @@
+/**
+ * A Mermaid sequenceDiagram of the admission path: client → API server → each mutating webhook
+ * (in order, with the possible reinvocation round) → the validating webhooks (in parallel) →
+ * storage. GitHub renders it in PR comments and Markdown files.
+ */
+import { describeRequest, hookName } from './describe.js';
+import { worstCaseLatency } from './failures.js';
+import type { AdmissionPath } from './path.js';
+
+/** Text safe inside a participant alias or message: no statement separators, entity codes or line breaks. */
+export function mermaidText(text: string): string {
+  return text.replace(/[;#\r\n]/g, ' ').replace(/[<>{}]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+export function sequenceDiagram(path: AdmissionPath): string {
+  const mutating = path.mutating.filter((entry) => entry.called);
+  const validating = path.validating.filter((entry) => entry.called);
+  const policies = path.policies.filter((entry) => entry.called);
+  const lines = ['sequenceDiagram', '  autonumber', '  participant C as Client', '  participant A as API server'];
+  mutating.forEach((entry, i) => lines.push(`  participant M${i + 1} as ${mermaidText(hookName(entry))}`));
+  validating.forEach((entry, i) => lines.push(`  participant V${i + 1} as ${mermaidText(hookName(entry))}`));
+  lines.push('  participant S as Storage (etcd)');
+  lines.push(`  C->>A: ${mermaidText(describeRequest(path))}`);
+  mutating.forEach((entry, i) => {
+    lines.push(`  A->>M${i + 1}: AdmissionReview (mutate, ${entry.failurePolicy}, ${entry.timeoutSeconds}s)`);
+    lines.push(`  M${i + 1}-->>A: allowed, optional patch`);
+  });
+  const reinvoked = mutating.map((entry, i) => ({ entry, i })).filter(({ entry }) => entry.reinvoked);
+  if (reinvoked.length > 0) {
+    lines.push('  opt reinvocation round (a later mutation changed the object)');
+    for (const { i } of reinvoked) lines.push(`    A->>M${i + 1}: AdmissionReview again (IfNeeded)`);
+    lines.push('  end');
+  }
+  if (validating.length > 0) {
+    lines.push('  par validating webhooks, in parallel');
+    validating.forEach((entry, i) => {
+      if (i > 0) lines.push('  and');
+      lines.push(`    A->>V${i + 1}: AdmissionReview (validate, ${entry.failurePolicy}, ${entry.timeoutSeconds}s)`);
+      lines.push(`    V${i + 1}-->>A: allowed`);
+    });
+    lines.push('  end');
+  }
+  if (policies.length > 0) lines.push(`  Note over A: ${mermaidText(`validating admission policies: ${policies.map(hookName).join(', ')}`)}`);
+  if (path.request.dryRun) lines.push('  Note over A,S: dry run: nothing is stored');
+  else lines.push('  A->>S: store the object');
+  lines.push(`  A-->>C: response (worst case after ${worstCaseLatency(path).totalSeconds}s)`);
+  return `${lines.join('\n')}\n`;
+}
