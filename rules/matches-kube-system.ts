@@ -9,7 +9,7 @@ import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS, systemRequestOutcome, type ConditionsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, bindingsOf, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
-import type { MatchCondition } from '../src/model/types.js';
+import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/validate/cel.js';
@@ -51,7 +51,9 @@ const FIRST = ['pods', 'leases'];
  * and the writes of its subresources (not the CONNECT ones: exec, attach, port-forward, proxy
  * are people's, and not `log`, which is only read).
  */
-function systemWrites(discovery: Discovery): SystemWrite[] {
+function systemWrites(discovery: Discovery): readonly SystemWrite[] {
+  const known = writesByDiscovery.get(discovery);
+  if (known !== undefined) return known;
   const writes: SystemWrite[] = [];
   for (const [group, info] of Object.entries(KUBE_SYSTEM_WRITTEN)) {
     for (const version of info.versions) {
@@ -67,7 +69,34 @@ function systemWrites(discovery: Discovery): SystemWrite[] {
   }
   const rank = (write: SystemWrite): number => (FIRST.includes(write.resource) ? FIRST.indexOf(write.resource) : FIRST.length);
   // Array.prototype.sort is stable: the table order is kept within each rank.
-  return writes.sort((a, b) => rank(a) - rank(b));
+  const sorted = Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
+  writesByDiscovery.set(discovery, sorted);
+  return sorted;
+}
+
+/** systemWrites per discovery (one per run; a CRD cannot add a built-in group's subresources). */
+const writesByDiscovery = new WeakMap<Discovery, readonly SystemWrite[]>();
+
+const names = (list: readonly string[] | undefined, value: string): boolean => (list ?? []).some((entry) => entry === '*' || entry === value);
+
+/**
+ * Whether a rule of these could match the write, exactly or through an equivalent version
+ * (which keeps the group and resource): a prefilter for matchPolicy, which decides.
+ */
+function mayMatch(rules: readonly (RuleWithOperations | null)[] | undefined, write: SystemWrite): boolean {
+  return (rules ?? []).some(
+    (rule) =>
+      rule !== null &&
+      typeof rule === 'object' &&
+      names(rule.operations, write.operation) &&
+      names(rule.apiGroups, write.group) &&
+      (rule.resources ?? []).some((entry) => {
+        const slash = entry.indexOf('/');
+        const resource = slash < 0 ? entry : entry.slice(0, slash);
+        const subresource = slash < 0 ? '' : entry.slice(slash + 1);
+        return (resource === '*' || resource === write.resource) && (subresource === '*' || subresource === write.subresource);
+      }),
+  );
 }
 
 /** The policy's matchConditions for this write, as the system's requesters make it. */
@@ -105,13 +134,18 @@ function checkPolicyObject(object: PolicyObject, context: RuleContext): Violatio
   const bindings = bindingsOf(object, context.policies).filter((binding) => binding.decodable && bindingEnforces(binding));
   if (bindings.length === 0) return [];
   const nsLabels = namespaceLabels(context, KUBE_SYSTEM);
+  // An opt-in objectSelector (a label of the policy's own) exempts the system's objects.
+  const through = bindings.map((binding) => {
+    const bindingMatch = bindingSpec(binding)?.matchResources;
+    return { binding, labels: { ...systemObjectLabels(spec.matchConstraints?.objectSelector), ...systemObjectLabels(bindingMatch?.objectSelector) } };
+  });
+  // Only the policy's own resourceRules can make a write match (matchPolicy asks them first).
+  const policyRules = spec.matchConstraints !== null && typeof spec.matchConstraints === 'object' ? spec.matchConstraints.resourceRules : undefined;
   for (const write of systemWrites(context.discovery)) {
-    const through: string[] = [];
+    if (!mayMatch(policyRules, write)) continue;
+    const boundBy: string[] = [];
     let rule: number | undefined;
-    for (const binding of bindings) {
-      const bindingMatch = bindingSpec(binding)?.matchResources;
-      // An opt-in objectSelector (a label of the policy's own) exempts the system's objects.
-      const labels = { ...systemObjectLabels(spec.matchConstraints?.objectSelector), ...systemObjectLabels(bindingMatch?.objectSelector) };
+    for (const { binding, labels } of through) {
       const request: PolicyRequest = {
         ...write,
         namespace: KUBE_SYSTEM,
@@ -121,7 +155,7 @@ function checkPolicyObject(object: PolicyObject, context: RuleContext): Violatio
       };
       const outcome = matchPolicy(spec, bindingSpec(binding), request, context.discovery);
       if (outcome.called !== true) continue;
-      through.push(binding.name ?? '(unnamed)');
+      boundBy.push(binding.name ?? '(unnamed)');
       rule ??= outcome.rule;
     }
     if (rule === undefined) continue;
@@ -135,7 +169,7 @@ function checkPolicyObject(object: PolicyObject, context: RuleContext): Violatio
         messageId,
         data: {
           policy: object.name ?? '(unnamed)',
-          bindings: joinNames(through),
+          bindings: joinNames(boundBy),
           resource: describeResource(write),
           defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',
         },

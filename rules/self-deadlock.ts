@@ -1,4 +1,4 @@
-import { namespaceLabels } from '../src/match/namespaces.js';
+import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, type Requester } from '../src/match/system-requests.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
@@ -64,7 +64,7 @@ export const rule = defineObjectRule({
       const namespace = service?.namespace;
       if (typeof namespace !== 'string' || namespace === '' || webhook.failurePolicy !== 'Fail') return [];
       const labels = namespaceLabels(context, namespace);
-      const manifestKnown = context.namespaces.some((ns) => ns.name === namespace);
+      const manifestKnown = namespaceNamed(context.namespaces, namespace) !== undefined;
       for (const candidate of CANDIDATES) {
         const outcome = matchWebhook(
           webhook,

@@ -14,7 +14,7 @@ import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import type { RuleContext } from '../rule.js';
 import { namespaceLabels } from './namespaces.js';
-import { matchingRule, matchWebhook, type AdmissionRequest, type MatchOutcome, type Operation } from './request.js';
+import { isExemptRequest, matchingRule, selectorsOutcome, type AdmissionRequest, type MatchOutcome, type Operation } from './request.js';
 import { selectorMatches, type Labels } from './selector.js';
 
 /** A namespace without labels (but its name label), for requests in namespaces the run does not describe. */
@@ -141,6 +141,66 @@ function objectLabelsFor(operation: Operation, labels: Labels | undefined): Pick
   }
 }
 
+/** Rules naming more (group, resource, subresource, operation) combinations than this are indexed under the wildcards. */
+const MAX_INDEX_KEYS_PER_RULE = 64;
+
+export interface HookIndex<H> {
+  /** The hooks that may have a rule for this request, in the order of the hooks given. */
+  lookup(request: Pick<BaseRequest, 'group' | 'resource' | 'subresource' | 'operation'>): H[];
+}
+
+const indexKey = (group: string, resource: string, subresource: string, operation: string): string => `${group}\u0000${resource}\u0000${subresource}\u0000${operation}`;
+
+/**
+ * The hooks by the (group, resource, subresource, operation) their rules name, '*' standing for
+ * itself: a rule matches a request (exactly or through an equivalent version, which keeps the
+ * group and resource: matchPolicy Equivalent converts versions only) only if it names the
+ * request's group, resource and subresource (split at the first '/') and operation, or '*'. A
+ * prefilter only: the callers still ask matchingRule.
+ */
+export function indexHooks<H extends CandidateHook>(hooks: readonly H[]): HookIndex<H> {
+  const buckets = new Map<string, number[]>();
+  hooks.forEach((hook, position) => {
+    const keys = new Set<string>();
+    for (const rule of hook.entry.webhook.rules ?? []) {
+      if (rule === null || typeof rule !== 'object') continue;
+      const groups = rule.apiGroups ?? [];
+      const operations = rule.operations ?? [];
+      const resources = new Map<string, [string, string]>();
+      for (const entry of rule.resources ?? []) {
+        const slash = entry.indexOf('/');
+        resources.set(entry, slash < 0 ? [entry, ''] : [entry.slice(0, slash), entry.slice(slash + 1)]);
+      }
+      if (groups.length * resources.size * operations.length > MAX_INDEX_KEYS_PER_RULE) {
+        keys.add(indexKey('*', '*', '*', '*'));
+        continue;
+      }
+      for (const group of groups) for (const [resource, subresource] of resources.values()) for (const operation of operations) keys.add(indexKey(group, resource, subresource, operation));
+    }
+    for (const key of keys) {
+      const bucket = buckets.get(key);
+      if (bucket === undefined) buckets.set(key, [position]);
+      else bucket.push(position);
+    }
+  });
+  const either = (value: string): readonly string[] => (value === '*' ? ['*'] : [value, '*']);
+  return {
+    lookup({ group, resource, subresource, operation }) {
+      const lists: number[][] = [];
+      for (const g of either(group))
+        for (const r of either(resource))
+          for (const sub of either(subresource))
+            for (const o of either(operation)) {
+              const bucket = buckets.get(indexKey(g, r, sub, o));
+              if (bucket !== undefined) lists.push(bucket);
+            }
+      if (lists.length === 0) return [];
+      const positions = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())].sort((a, b) => a - b);
+      return positions.map((position) => hooks[position]!);
+    },
+  };
+}
+
 /** Two or more webhooks that the API server calls, or may call, for one request in one namespace. */
 export interface CandidateMatch<H extends CandidateHook> {
   readonly request: BaseRequest;
@@ -168,28 +228,28 @@ export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], 
   // The unlabelled namespace first: a set it shows is named with it rather than with some project's namespace.
   const namespaces = [...new Set([UNLABELLED_NAMESPACE, ...context.namespaces.map((ns) => ns.name).slice(0, MAX_NAMESPACES)])];
   const labelsOf = new Map(namespaces.map((name) => [name, namespaceLabels(context, name)]));
-  // Rules never change the group (matchPolicy Equivalent converts versions only): index the webhooks by the groups they name.
-  const byGroup = new Map<string, H[]>();
-  const anyGroup: H[] = [];
-  for (const hook of hooks) {
-    const groups = new Set((hook.entry.webhook.rules ?? []).flatMap((rule) => rule?.apiGroups ?? []));
-    if (groups.has('*')) anyGroup.push(hook);
-    else for (const group of groups) byGroup.set(group, [...(byGroup.get(group) ?? []), hook]);
-  }
+  // Rules never change the group or the resource (matchPolicy Equivalent converts versions only):
+  // index the webhooks by the groups, resources and operations their rules name.
+  const index = indexHooks(hooks);
   const shapes = new Set<string>();
   for (const base of candidateRequests(hooks, context.discovery)) {
     if (options.requests !== undefined && !options.requests(base)) continue;
-    const named = byGroup.get(base.group) ?? [];
-    if (named.length + anyGroup.length < 2) continue;
+    const pool = index.lookup(base);
+    if (pool.length < 2) continue;
     // Rules first (they do not depend on the namespace, only on whether there is one).
     const probe = { ...base, namespace: base.scope === 'cluster' ? null : UNLABELLED_NAMESPACE };
-    const candidates = [...named, ...anyGroup]
-      .filter((hook) => matchingRule(hook.entry.webhook, probe, context.discovery) !== undefined)
-      .sort((a, b) => a.order - b.order);
+    const candidates: { hook: H; rule: NonNullable<ReturnType<typeof matchingRule>> }[] = [];
+    for (const hook of pool) {
+      const rule = matchingRule(hook.entry.webhook, probe, context.discovery);
+      if (rule !== undefined) candidates.push({ hook, rule });
+    }
     if (candidates.length < 2) continue;
-    const shape = `${candidates.map((hook) => hook.order).join(',')} ${base.operation} ${base.scope}`;
+    candidates.sort((a, b) => a.hook.order - b.hook.order);
+    const shape = `${candidates.map(({ hook }) => hook.order).join(',')} ${base.operation} ${base.scope}`;
     if (shapes.has(shape)) continue;
     shapes.add(shape);
+    // No webhook is called for these (matchWebhook: exempt-kind), but the shape counts as seen.
+    if (isExemptRequest(base.group, base.resource)) continue;
     for (const namespace of base.scope === 'cluster' ? [null] : namespaces) {
       const nsLabels = namespace === null ? undefined : labelsOf.get(namespace);
       const request: AdmissionRequest = {
@@ -199,7 +259,8 @@ export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], 
         // Object labels are unknown (any objectSelector may match), except a Namespace's own.
         ...objectLabelsFor(base.operation, base.scope === 'namespace' ? nsLabels : undefined),
       };
-      const outcomes: { hook: H; outcome: MatchOutcome }[] = candidates.map((hook) => ({ hook, outcome: matchWebhook(hook.entry.webhook, request, context.discovery) }));
+      // The rules do not depend on the namespace, only on whether there is one: the probe's rule holds.
+      const outcomes: { hook: H; outcome: MatchOutcome }[] = candidates.map(({ hook, rule }) => ({ hook, outcome: selectorsOutcome(hook.entry.webhook, request, rule) }));
       const matched = outcomes.filter(({ outcome }) => outcome.called !== false);
       if (matched.length < 2) continue;
       const open = (outcome: MatchOutcome): boolean => outcome.called === 'unknown' && outcome.unknown === 'object-labels';

@@ -67,8 +67,22 @@ export function asWebhooks(match: Readonly<MatchResources> | undefined, name: st
  * One MatchResources against a request. `rule` in a "called" outcome indexes its resourceRules
  * (0 for a binding without resourceRules).
  */
+/** asWebhooks for requests without an object name, per MatchResources (the model is read-only) and emptyMatchesAll. */
+const unnamedViews = [new WeakMap<Readonly<MatchResources>, { include: Webhook; exclude: Webhook }>(), new WeakMap<Readonly<MatchResources>, { include: Webhook; exclude: Webhook }>()] as const;
+
+function webhooksFor(match: Readonly<MatchResources> | undefined, name: string | undefined, emptyMatchesAll: boolean): { include: Webhook; exclude: Webhook } {
+  if (name !== undefined || match === undefined || match === null || typeof match !== 'object') return asWebhooks(match, name, emptyMatchesAll);
+  const views = unnamedViews[emptyMatchesAll ? 1 : 0];
+  let view = views.get(match);
+  if (view === undefined) {
+    view = asWebhooks(match, undefined, emptyMatchesAll);
+    views.set(match, view);
+  }
+  return view;
+}
+
 export function matchResources(match: Readonly<MatchResources> | undefined, request: PolicyRequest, discovery: Discovery | undefined, emptyMatchesAll: boolean): PolicyMatchOutcome {
-  const { include, exclude } = asWebhooks(match, request.name, emptyMatchesAll);
+  const { include, exclude } = webhooksFor(match, request.name, emptyMatchesAll);
   if ((exclude.rules ?? []).length > 0 && matchWebhook(exclude, request, discovery).called === true) return { called: false, reason: 'excluded' };
   const outcome = matchWebhook(include, request, discovery);
   // matchConditions live on the policy, not in MatchResources: the caller evaluates them.

@@ -102,18 +102,78 @@ export function ruleMatches(rule: RuleWithOperations, request: Pick<AdmissionReq
   );
 }
 
+/**
+ * A rule in the shape the matcher reads fastest: its lists as Sets, its resource entries split at
+ * the first '/'. Built once per rules array (the model is read-only) and kept as long as the array.
+ */
+interface CompiledRule {
+  readonly scope: string;
+  readonly operations: ReadonlySet<string>;
+  readonly groups: ReadonlySet<string>;
+  readonly versions: ReadonlySet<string>;
+  /** [resource, subresource] pairs. */
+  readonly resources: readonly (readonly [string, string])[];
+}
+
+const compiled = new WeakMap<readonly unknown[], readonly (CompiledRule | null)[]>();
+
+const listOf = (value: unknown): readonly string[] => (Array.isArray(value) ? (value as string[]) : []);
+
+function compileRule(rule: RuleWithOperations | null): CompiledRule | null {
+  if (rule === null || typeof rule !== 'object') return null;
+  return {
+    scope: rule.scope ?? '*',
+    operations: new Set(listOf(rule.operations)),
+    groups: new Set(listOf(rule.apiGroups)),
+    versions: new Set(listOf(rule.apiVersions)),
+    resources: listOf(rule.resources).map((entry): readonly [string, string] => {
+      const slash = entry.indexOf('/');
+      return slash < 0 ? [entry, ''] : [entry.slice(0, slash), entry.slice(slash + 1)];
+    }),
+  };
+}
+
+function compiledRules(rules: readonly (RuleWithOperations | null)[]): readonly (CompiledRule | null)[] {
+  let found = compiled.get(rules);
+  if (found === undefined) {
+    found = rules.map(compileRule);
+    compiled.set(rules, found);
+  }
+  return found;
+}
+
+const hasOrAny = (set: ReadonlySet<string>, value: string): boolean => set.has(value) || set.has('*');
+
+/** ruleMatches on a compiled rule; the same checks in the same order. */
+function compiledRuleMatches(rule: CompiledRule, request: Pick<AdmissionRequest, 'operation' | 'group' | 'version' | 'resource' | 'subresource' | 'namespace'>): boolean {
+  if (rule.scope === 'Namespaced') {
+    if (!(request.namespace !== null && !isNamespaceResource(request.group, request.resource))) return false;
+  } else if (rule.scope === 'Cluster') {
+    if (!(request.namespace === null || (isNamespaceResource(request.group, request.resource) && request.version === 'v1'))) return false;
+  }
+  if (!hasOrAny(rule.operations, request.operation) || !hasOrAny(rule.groups, request.group) || !hasOrAny(rule.versions, request.version)) return false;
+  for (const [resource, subresource] of rule.resources) {
+    if ((resource === '*' || resource === request.resource) && (subresource === '*' || subresource === request.subresource)) return true;
+  }
+  return false;
+}
+
 /** The first rule that matches, exactly or (matchPolicy Equivalent) through another version of the resource. */
 export function matchingRule(webhook: Readonly<Webhook>, request: AdmissionRequest, discovery: Discovery | undefined): { rule: number; equivalent: GroupVersionResource | null } | undefined {
-  const rules = webhook.rules ?? [];
-  const exact = rules.findIndex((rule) => rule !== null && ruleMatches(rule, request));
-  if (exact >= 0) return { rule: exact, equivalent: null };
+  const rules = compiledRules(webhook.rules ?? []);
+  for (let index = 0; index < rules.length; index++) {
+    const rule = rules[index]!;
+    if (rule !== null && compiledRuleMatches(rule, request)) return { rule: index, equivalent: null };
+  }
   if ((webhook.matchPolicy ?? 'Equivalent') !== 'Equivalent' || discovery === undefined) return undefined;
   const equivalents = discovery.equivalents(request);
-  for (const [index, rule] of rules.entries()) {
+  if (equivalents.length === 0) return undefined;
+  for (let index = 0; index < rules.length; index++) {
+    const rule = rules[index]!;
     if (rule === null) continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (ruleMatches(rule, candidate)) return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
+      if (compiledRuleMatches(rule, candidate)) return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
   return undefined;
@@ -144,6 +204,15 @@ export function matchWebhook(webhook: Readonly<Webhook>, request: AdmissionReque
   const rule = matchingRule(webhook, request, discovery);
   // The API server evaluates the selectors first, but without a matching rule nothing else matters.
   if (rule === undefined) return { called: false, reason: 'no-rule' };
+  return selectorsOutcome(webhook, request, rule);
+}
+
+/**
+ * matchWebhook past the rules, for a caller that already knows the matching rule of a
+ * request that is not exempt (matchingRule's answer for the same operation, resource and
+ * namespace scope: the selectors decide the rest).
+ */
+export function selectorsOutcome(webhook: Readonly<Webhook>, request: AdmissionRequest, rule: { rule: number; equivalent: GroupVersionResource | null }): MatchOutcome {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request);
   if (namespaceOk === false) return { called: false, reason: 'namespace-selector' };
   const objectOk = objectSelectorOutcome(webhook.objectSelector, request);

@@ -50,6 +50,9 @@ export class Discovery {
   private readonly builtinGroups = new Set<string>();
   /** Built-in groups served in any version the data knows, even if not in the target one. */
   private readonly everBuiltinGroups = new Set<string>();
+  /** Memos of allResources() and equivalents(), dropped when a CRD is added. */
+  private all: readonly ResourceInfo[] | undefined;
+  private readonly equivalentsMemo = new Map<string, readonly ResourceInfo[]>();
 
   constructor(
     readonly kubeVersion: KubeVersion,
@@ -81,6 +84,8 @@ export class Discovery {
   }
 
   private add(info: ResourceInfo): void {
+    this.all = undefined;
+    this.equivalentsMemo.clear();
     const gv = key(info.group, info.version);
     let resources = this.byGroupVersion.get(gv);
     if (resources === undefined) {
@@ -108,6 +113,8 @@ export class Discovery {
       if (!versions.includes(version)) versions.push(version);
       this.versionsByGroup.set(crd.group, versions);
     }
+    this.all = undefined;
+    this.equivalentsMemo.clear();
   }
 
   /** A group that Kubernetes itself serves in the target version. */
@@ -137,8 +144,10 @@ export class Discovery {
     return [...(this.byGroupVersion.get(key(group, version))?.values() ?? [])];
   }
 
+  /** Every resource, by group version in the order they were added (one frozen array, rebuilt after a CRD is added). */
   allResources(): readonly ResourceInfo[] {
-    return [...this.byGroupVersion.values()].flatMap((resources) => [...resources.values()]);
+    this.all ??= Object.freeze([...this.byGroupVersion.values()].flatMap((resources) => [...resources.values()]));
+    return this.all;
   }
 
   resource(group: string, version: string, resource: string): ResourceInfo | undefined {
@@ -151,9 +160,17 @@ export class Discovery {
    * served version of a CRD.
    */
   equivalents(gvr: GroupVersionResource): readonly ResourceInfo[] {
-    return this.versions(gvr.group)
-      .filter((version) => version !== gvr.version)
-      .map((version) => this.resource(gvr.group, version, gvr.resource))
-      .filter((info): info is ResourceInfo => info !== undefined);
+    const memoKey = `${gvr.group}\u0000${gvr.version}\u0000${gvr.resource}`;
+    let found = this.equivalentsMemo.get(memoKey);
+    if (found === undefined) {
+      found = Object.freeze(
+        this.versions(gvr.group)
+          .filter((version) => version !== gvr.version)
+          .map((version) => this.resource(gvr.group, version, gvr.resource))
+          .filter((info): info is ResourceInfo => info !== undefined),
+      );
+      this.equivalentsMemo.set(memoKey, found);
+    }
+    return found;
   }
 }
