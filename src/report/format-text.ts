@@ -20,7 +20,7 @@ export function formatText(report: BlastRadiusReport): string {
     hooks: report.webhooks.filter((webhook) => webhook.critical[index]!.mark !== 'none').map((webhook) => `${webhook.configuration}/${webhook.webhook}: ${markText(webhook.critical[index]!)}`),
   }));
   for (const { target, hooks } of blocking) {
-    lines.push(`  ${target.label} (${target.why}): ${hooks.length === 0 ? 'no webhook' : ''}`);
+    lines.push(`  ${target.label} (${target.why})${hooks.length === 0 ? ': no webhook' : ':'}`);
     for (const hook of hooks) lines.push(`    ${hook}`);
   }
   lines.push('', ...MARK_LEGEND.map(([mark, text]) => `  ${MARK_TEXT[mark]}: ${text}`));
