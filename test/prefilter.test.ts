@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { documentLines, prefilter } from '../src/parse/prefilter.js';
+import { documentLines, prefilter, skimBytes } from '../src/parse/prefilter.js';
 import { parseFile, type ParsedFile } from '../src/parse/yaml.js';
 import { lintText } from './helpers.js';
 import { seedTexts } from './fuzz/generators.js';
@@ -165,5 +165,21 @@ describe('prefilter', () => {
     expect(findings.length).toBeGreaterThan(0);
     // All of them in the Namespace's document (lines 5 to 8), none in the Deployment's.
     for (const finding of findings) expect([finding.ruleId, finding.documentIndex, finding.line >= 5]).toEqual(['yaml-syntax', 1, true]);
+  });
+
+  it('decides on the bytes as it does on the text (skimBytes), and leaves non-UTF-8 to the decoder', () => {
+    const piece = fc.oneof(fc.constantFrom(...OTHER_DOCUMENTS), fc.constantFrom(...seedTexts().slice(0, 20)), fc.constantFrom('h\u00e9 \u2603: caf\u00e9\n', '# \\x41\n', 'a: "\\u0041"\n'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 5 }), fc.boolean(), (pieces, bom) => {
+        const text = pieces.join('---\n');
+        const bytes = new TextEncoder().encode(bom ? `\ufeff${text}` : text);
+        const skimmed = skimBytes(bytes);
+        const filtered = prefilter(text);
+        if (filtered.mode === 'none') expect(skimmed).toEqual({ documents: filtered.documents, skipped: filtered.skipped });
+        else expect(skimmed).toBeUndefined();
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+    expect(skimBytes(new Uint8Array([0x61, 0x3a, 0x20, 0xc3, 0x28]))).toBeUndefined();
   });
 });

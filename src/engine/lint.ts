@@ -8,10 +8,11 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import type { KubeVersion } from '../kube/version.js';
 import { renderedAt, splitRendered } from '../load/helm.js';
-import { expandPaths, readSource, readStdinSync } from '../load/sources.js';
+import { decode, expandPaths, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
 import { KustomizePatches } from '../parse/kustomization.js';
+import { skimBytes } from '../parse/prefilter.js';
 import { parseFile, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
@@ -66,7 +67,15 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const kustomizePatches = new KustomizePatches();
   for (const path of expandPaths(paths)) {
     inputs++;
-    const whole = parseFile(readSource(path, readStdin));
+    const raw = readBytes(path, readStdin);
+    const skimmed = skimBytes(raw.bytes);
+    if (skimmed !== undefined) {
+      documents += skimmed.documents;
+      skipped += skimmed.skipped;
+      filePaths.push(raw.path);
+      continue;
+    }
+    const whole = parseFile({ path: raw.path, text: decode(raw.bytes) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {

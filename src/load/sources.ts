@@ -91,15 +91,24 @@ export function decode(bytes: Uint8Array): string | null {
   }
 }
 
-export function readSource(file: string, readStdin: () => Uint8Array): SourceFile {
-  if (file === '-') return { path: STDIN_PATH, text: decode(readStdin()) };
-  let bytes: Uint8Array;
+/** One input's bytes, before they are decoded (most files of a repository never are). */
+export interface RawSource {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+export function readBytes(file: string, readStdin: () => Uint8Array): RawSource {
+  if (file === '-') return { path: STDIN_PATH, bytes: readStdin() };
   try {
-    bytes = readFileSync(file);
+    return { path: displayPath(file), bytes: readFileSync(file) };
   } catch (error) {
     throw new InputError(`cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return { path: displayPath(file), text: decode(bytes) };
+}
+
+export function readSource(file: string, readStdin: () => Uint8Array): SourceFile {
+  const raw = readBytes(file, readStdin);
+  return { path: raw.path, text: decode(raw.bytes) };
 }
 
 export function readStdinSync(): Uint8Array {

@@ -8,6 +8,7 @@
  * writing it (an escape in a double-quoted string, an escaped line break). A file that contains
  * a suppression directive, a YAML directive (`%YAML`) or content on a `---` line is parsed whole.
  */
+import { isUtf8 } from 'node:buffer';
 
 /**
  * Every kind the linter reads contains one of these (see src/model/recognize.ts): webhook
@@ -42,12 +43,18 @@ interface DocumentLines {
   firstContent: number;
 }
 
-const MARKER = /^---(?:[ \t\r]|$)/;
-const END_MARKER = /^\.\.\.(?:[ \t\r]|$)/;
+/** The text or bytes being scanned; documents are found the same way in both. */
+interface Scanned {
+  readonly length: number;
+  codeAt(index: number): number;
+  /** The next line feed at or after `from`, or -1. */
+  lineFeedFrom(from: number): number;
+}
 
-function contentStart(line: string): number {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+/** The first content character of [from, to), or -1 when the line is blank or a comment. */
+function contentStart(scanned: Scanned, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const c = scanned.codeAt(i);
     // space, tab, carriage return, BOM
     if (c === 32 || c === 9 || c === 13 || c === 0xfeff) continue;
     return c === 35 /* # */ ? -1 : i;
@@ -55,41 +62,78 @@ function contentStart(line: string): number {
   return -1;
 }
 
+/** `---` or `...` at the start of the line, followed by a blank or the end of the line. */
+function isMarker(scanned: Scanned, at: number, lineEnd: number, char: number): boolean {
+  if (scanned.codeAt(at) !== char || scanned.codeAt(at + 1) !== char || scanned.codeAt(at + 2) !== char) return false;
+  if (at + 3 >= lineEnd) return true;
+  const next = scanned.codeAt(at + 3);
+  return next === 32 || next === 9 || next === 13;
+}
+
 /**
  * The documents of a YAML stream as `yaml` counts them: an explicit `---` starts one; content
  * outside a document starts one; `...` ends one (and, outside a document, is an empty one).
  * Returns undefined for a stream this line scan cannot follow safely (directives, content on a
- * marker line), which is then parsed in full.
+ * marker line), which is then parsed in full. Scans by character: this runs on every file.
  */
-export function documentLines(text: string): DocumentLines[] | undefined {
+function scanDocuments(scanned: Scanned, from = 0): DocumentLines[] | undefined {
   const documents: DocumentLines[] = [];
   let open: DocumentLines | undefined;
-  let lineStart = 0;
-  while (lineStart <= text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
-    const line = text.slice(lineStart, lineEnd);
-    if (line.charCodeAt(0) === 37 /* % */) return undefined;
-    if (MARKER.test(line)) {
-      if (contentStart(line.slice(3)) >= 0) return undefined;
+  let lineStart = from;
+  while (lineStart <= scanned.length) {
+    let lineEnd = scanned.lineFeedFrom(lineStart);
+    if (lineEnd < 0) lineEnd = scanned.length;
+    if (scanned.codeAt(lineStart) === 37 /* % */) return undefined;
+    if (isMarker(scanned, lineStart, lineEnd, 45 /* - */)) {
+      if (contentStart(scanned, lineStart + 3, lineEnd) >= 0) return undefined;
       open = { start: lineStart + 3, end: lineEnd, firstContent: -1 };
       documents.push(open);
-    } else if (END_MARKER.test(line)) {
+    } else if (isMarker(scanned, lineStart, lineEnd, 46 /* . */)) {
       if (open === undefined) documents.push({ start: lineStart, end: lineStart, firstContent: -1 });
       open = undefined;
     } else {
-      const at = contentStart(line);
+      const at = contentStart(scanned, lineStart, lineEnd);
       if (at >= 0) {
         if (open === undefined) {
-          open = { start: lineStart, end: lineEnd, firstContent: lineStart + at };
+          open = { start: lineStart, end: lineEnd, firstContent: at };
           documents.push(open);
-        } else if (open.firstContent < 0) open.firstContent = lineStart + at;
+        } else if (open.firstContent < 0) open.firstContent = at;
       }
       if (open !== undefined) open.end = lineEnd;
     }
     lineStart = lineEnd + 1;
   }
   return documents;
+}
+
+export function documentLines(text: string): DocumentLines[] | undefined {
+  return scanDocuments({ length: text.length, codeAt: (i) => text.charCodeAt(i), lineFeedFrom: (from) => text.indexOf('\n', from) });
+}
+
+const KIND_PART_BYTES = ['WebhookConfiguration', 'AdmissionPolicy', 'Namespace', 'CustomResourceDefinition', 'List', DIRECTIVE].map((part) => Buffer.from(part));
+const BACKSLASH = 92;
+/** After a backslash: x, u, U, line feed, carriage return (see SPELLED_OTHERWISE). */
+const ESCAPE_LETTERS = new Set([120, 117, 85, 10, 13]);
+
+/**
+ * The same decision as `prefilter`, made on a file's bytes before they are decoded: most files
+ * of a repository are then never turned into a string at all. Returns the document counts for a
+ * file of UTF-8 text with nothing in it to read, and undefined for every other file (decode it,
+ * then `prefilter` the text).
+ */
+export function skimBytes(bytes: Uint8Array): { readonly documents: number; readonly skipped: number } | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const part of KIND_PART_BYTES) if (buffer.includes(part)) return undefined;
+  for (let at = buffer.indexOf(BACKSLASH); at >= 0; at = buffer.indexOf(BACKSLASH, at + 1)) {
+    if (ESCAPE_LETTERS.has(buffer[at + 1] ?? -1)) return undefined;
+  }
+  // Not UTF-8: decoding reports it. (Bytes are only compared with ASCII below, so multi-byte
+  // characters cannot look like markers.)
+  if (!isUtf8(buffer)) return undefined;
+  const bom = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  const documents = scanDocuments({ length: buffer.length, codeAt: (i) => buffer[i] ?? -1, lineFeedFrom: (from) => buffer.indexOf(10, from) }, bom);
+  if (documents === undefined) return undefined;
+  return { documents: documents.length, skipped: documents.filter((document) => document.firstContent >= 0).length };
 }
 
 function mightBeRead(text: string): boolean {
