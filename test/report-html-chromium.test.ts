@@ -14,7 +14,7 @@ import { buildReport } from '../src/report/build.js';
 import { formatHtml } from '../src/report/format-html.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'simulate');
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'simulate', 'path.yaml');
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.log(`report-html-chromium: skipped: ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run installs it)`);
 

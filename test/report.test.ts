@@ -15,7 +15,7 @@ import { formatMarkdown } from '../src/report/format-markdown.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'real-world');
-const FIXTURES = join(ROOT, 'fixtures', 'simulate');
+const FIXTURES = join(ROOT, 'fixtures', 'simulate', 'path.yaml');
 
 async function reportFor(paths: string[], kubeVersion = DEFAULT_KUBE_VERSION): Promise<BlastRadiusReport> {
   return buildReport({ paths, kubeVersion, toolVersion: 'test' });

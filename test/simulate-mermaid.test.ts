@@ -13,7 +13,7 @@ import { simulate } from '../src/simulate/simulate.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'real-world');
-const FIXTURES = join(ROOT, 'fixtures', 'simulate');
+const FIXTURES = join(ROOT, 'fixtures', 'simulate', 'path.yaml');
 
 type Mermaid = { parse(text: string): Promise<unknown>; initialize(config: object): void };
 let mermaid: Mermaid;

@@ -18,7 +18,8 @@ import { simulate } from '../src/simulate/simulate.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'real-world');
-const FIXTURES = join(ROOT, 'fixtures', 'simulate');
+const FIXTURES = join(ROOT, 'fixtures', 'simulate', 'path.yaml');
+const WEBHOOK_GUARD = join(ROOT, 'fixtures', 'simulate', 'webhook-guard.yaml');
 const corpus = (...files: string[]): string[] => files.map((file) => join(CORPUS, file));
 
 const ISTIO = 'istio--istiod-pilot-default.yaml';
@@ -147,7 +148,7 @@ describe('simulate with the fixtures (matchConditions, dry run, policies)', () =
       ['inject.b.example.com', "depends on: !request.userInfo.username.startsWith('system:')"],
       ['labels.a.example.com', 'matchCondition "only-update" is false'],
     ]);
-    expect(path.namespaceLabels).toEqual({ labels: { tier: 'web', 'kubernetes.io/metadata.name': 'team-a' }, source: 'manifest', file: join(FIXTURES, 'path.yaml') });
+    expect(path.namespaceLabels).toEqual({ labels: { tier: 'web', 'kubernetes.io/metadata.name': 'team-a' }, source: 'manifest', file: FIXTURES });
     expect(reasons(path.validating)).toEqual({ 'z-owner/owner.z.example.com': 'objectSelector does not select the object' });
     expect(called(path.policies)).toEqual(['require-owner/require-owner-deny', 'warn-outside-kube-system/warn-outside-kube-system-warn']);
     // 5 s twice (IfNeeded) + 10 s (the default timeout), then the slowest validating webhook, 4 s.
@@ -185,9 +186,16 @@ describe('simulate with the fixtures (matchConditions, dry run, policies)', () =
     ]);
   });
 
-  it('requests for the admission configuration kinds are exempt', async () => {
-    const path = await pathFor([FIXTURES], { operation: 'CREATE', group: 'admissionregistration.k8s.io', resource: 'validatingwebhookconfigurations' });
-    expect(path.validating.every((e) => !e.called && e.reason?.startsWith('resource exempt'))).toBe(true);
+  it('webhook configurations are never sent to webhooks, but admission policies check them', async () => {
+    const path = await pathFor([FIXTURES, WEBHOOK_GUARD], { operation: 'UPDATE', group: 'admissionregistration.k8s.io', resource: 'validatingwebhookconfigurations' });
+    expect(reasons(path.validating)['guard-webhook/guard.example.com']).toBe('resource exempt: validatingwebhookconfigurations are never sent to webhooks (admission policies can check them)');
+    expect(called(path.validating)).toEqual([]);
+    expect(called(path.policies)).toEqual(['guard-webhook-configurations/guard-webhook-configurations']);
+    // The policy kinds themselves are skipped by policies too.
+    const policies = await pathFor([FIXTURES, WEBHOOK_GUARD], { operation: 'CREATE', group: 'admissionregistration.k8s.io', resource: 'validatingadmissionpolicies' });
+    expect(path.policies.length).toBe(3);
+    expect(policies.policies.every((e) => !e.called)).toBe(true);
+    expect(reasons(policies.policies)['guard-webhook-configurations/guard-webhook-configurations']).toBe('resource exempt: validatingadmissionpolicies are never sent to webhooks or admission policies');
   });
 });
 

@@ -21,6 +21,7 @@ import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '
 import { bindingSpec, bindingsOf, policiesOf, policySpec } from '../model/policies.js';
 import { webhooksOf } from '../model/webhooks.js';
 import { evaluateConditions, type ConditionsResult } from './conditions.js';
+import { isWebhookConfigurationRequest, matchPolicyOnWebhookConfiguration } from './policy-webhook-kinds.js';
 import { resolveNamespaceLabels, type ResolvedNamespaceLabels } from './namespace-labels.js';
 import type { SimulatedRequest } from './request-flags.js';
 
@@ -103,7 +104,9 @@ function notCalledReason(outcome: MatchOutcome | { called: false; reason: 'exclu
   if (outcome.called !== false) return null;
   switch (outcome.reason) {
     case 'exempt-kind':
-      return `resource exempt: ${describeResource(request)} in admissionregistration.k8s.io are never sent to webhooks or policies`;
+      return isWebhookConfigurationRequest(request)
+        ? `resource exempt: ${describeResource(request)} are never sent to webhooks (admission policies can check them)`
+        : `resource exempt: ${describeResource(request)} are never sent to webhooks or admission policies`;
     case 'virtual':
       return `resource exempt: ${request.resource} is a virtual resource; admission policies are not evaluated for it`;
     case 'no-rule':
@@ -182,7 +185,11 @@ function policyEntries(objects: readonly PolicyObject[], request: SimulatedReque
       continue;
     }
     for (const binding of bindings) {
-      const outcome = isVirtualResource(request.group, request.resource) ? ({ called: false, reason: 'virtual' } as const) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
+      const outcome = isVirtualResource(request.group, request.resource)
+        ? ({ called: false, reason: 'virtual' } as const)
+        : isWebhookConfigurationRequest(request)
+          ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery)
+          : matchPolicy(spec, bindingSpec(binding), admission, discovery);
       const decision = decide(outcome, () => evaluateConditions(spec?.matchConditions, request), request);
       entries.push({
         configuration: policy.name ?? '(no name)',
