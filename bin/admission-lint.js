@@ -1,28 +1,81 @@
 #!/usr/bin/env node
 // Thin shim: run the CLI, set the exit code, let stdout drain. Anything thrown here is a bug.
-import { readFileSync } from 'node:fs';
+//
+// CommonJS (bin/package.json), so that starting the CLI does not start Node's ES module loader.
+// It runs the bundle that `npm run build` writes, dist/admission-lint.cjs (src/build/bundle.ts),
+// compiled with the V8 code cache written beside it at build time: Node 20 has no module compile
+// cache, and parsing and compiling the CLI's code is a large part of a cold start. A cache that
+// V8 rejects (another Node version or V8 flags) or that belongs to another build is not used:
+// then V8 compiles the bundle as usual.
+'use strict';
+const { isAscii } = require('node:buffer');
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
 
-const banner = (error) => {
-  let version = 'unknown';
-  try {
-    version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
-  } catch {}
-  process.stderr.write(`internal error in admission-lint ${version}; please report it with the input that caused it\n${error?.stack ?? error}\n`);
-  process.exitCode = 2;
-};
-// A reader that goes away early (`admission-lint … | head`) is not a bug: stop quietly.
-process.stdout.on('error', (error) => {
-  if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  banner(error);
-});
-process.on('uncaughtException', banner);
-process.on('unhandledRejection', banner);
+const BUNDLE = join(__dirname, '..', 'dist', 'admission-lint.cjs');
+/** The code cache file starts with this many bytes: the build id that ends the bundle's source. */
+const ID_BYTES = 64;
 
-try {
-  const { run } = await import('../dist/src/cli/main.js');
-  const code = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
-  // A crash reported meanwhile (exit code 2) must not be hidden by a later 0 or 1.
-  if (process.exitCode !== 2) process.exitCode = code;
-} catch (error) {
-  banner(error);
+/** The build id the bundle's source ends with (`//# admission-lint-build <id>`), or undefined. */
+function buildId(source) {
+  const match = /\/\/# admission-lint-build ([0-9a-f]{64})\s*$/.exec(source.slice(-100));
+  return match ? match[1] : undefined;
+}
+
+/**
+ * Loads the bundle (with its code cache, unless `cache` is false) and returns its exports and
+ * the compiled script (the build uses it to write the cache).
+ */
+function loadBundle({ cache = true } = {}) {
+  const bytes = readFileSync(BUNDLE);
+  // The build writes an ASCII bundle: latin1 makes a one-byte string, much faster than UTF-8.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  let cachedData;
+  if (cache) {
+    try {
+      const data = readFileSync(`${BUNDLE}.cache`);
+      const id = buildId(source);
+      if (id !== undefined && data.subarray(0, ID_BYTES).toString('latin1') === id) cachedData = data.subarray(ID_BYTES);
+    } catch {
+      // No cache: compile as usual.
+    }
+  }
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const bundle = { exports: {} };
+  script.runInThisContext()(bundle.exports, createRequire(BUNDLE), bundle, BUNDLE, dirname(BUNDLE));
+  return { exports: bundle.exports, script, cacheUsed: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+module.exports = { loadBundle, buildId, BUNDLE, ID_BYTES };
+
+if (require.main === module) {
+  const banner = (error) => {
+    let version = 'unknown';
+    try {
+      version = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
+    } catch {}
+    process.stderr.write(`internal error in admission-lint ${version}; please report it with the input that caused it\n${error?.stack ?? error}\n`);
+    process.exitCode = 2;
+  };
+  // A reader that goes away early (`admission-lint … | head`) is not a bug: stop quietly.
+  process.stdout.on('error', (error) => {
+    if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    banner(error);
+  });
+  process.on('uncaughtException', banner);
+  process.on('unhandledRejection', banner);
+
+  (async () => {
+    const { run } = loadBundle().exports;
+    // process.stderr is made on first use only: as a pipe it loads Node's net and streams.
+    const stderr = { write: (text) => process.stderr.write(text) };
+    const code = await run(process.argv.slice(2), { stdout: process.stdout, stderr, env: process.env });
+    // A crash reported meanwhile (exit code 2) must not be hidden by a later 0 or 1.
+    if (process.exitCode !== 2) process.exitCode = code;
+  })().catch(banner);
 }

@@ -1,8 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The project root: dist/src/cli/ → three levels up (also right for src/cli/ under vitest). */
-export const PROJECT_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../../' : '../../', import.meta.url));
+/**
+ * The project root (where package.json and rules/*.md are): the folder that holds dist/ for the
+ * built CLI (dist/src/cli/package-info.js, or the bundle in dist/), two levels up from
+ * src/cli/ for the sources under vitest.
+ */
+export const PROJECT_ROOT = projectRoot(import.meta.url);
+
+export function projectRoot(url: string): string {
+  const dist = url.lastIndexOf('/dist/');
+  return fileURLToPath(dist >= 0 ? url.slice(0, dist + 1) : new URL('../../', url));
+}
 
 let version: string | undefined;
 

@@ -7,8 +7,9 @@
  * the API server's validation (policy-api.ts).
  *
  * JSON `null` decodes to the zero value in Go for every field, so every field accepts null.
- * ajv is loaded and each kind's schema compiled on first use only.
+ * The validators are precompiled at build time (see schema.ts).
  */
+import type { FieldPath } from '../field-path.js';
 import { ADMISSION_GROUP, type PolicyKind } from '../model/types.js';
 import { schemaChecker, type SchemaProblem } from './schema.js';
 import { webhookConfigurationSchema } from './webhook-schema.js';
@@ -38,7 +39,8 @@ function webhookSubschema(...path: string[]): Schema {
   return node as Schema;
 }
 
-function schemaFor(kind: PolicyKind): Schema {
+/** The JSON Schema of a policy or binding kind (also compiled at build time: src/build/validators.ts). */
+export function policySchema(kind: PolicyKind): Schema {
   const objectMeta = webhookSubschema('properties', 'metadata');
   const labelSelector = webhookSubschema('properties', 'webhooks', 'items', 'properties', 'namespaceSelector');
   const matchCondition = webhookSubschema('properties', 'webhooks', 'items', 'properties', 'matchConditions', 'items');
@@ -116,7 +118,9 @@ const MISPLACED: Readonly<Record<string, string>> = {
   auditAnnotations: 'only ValidatingAdmissionPolicy has auditAnnotations',
 };
 
-const decode = schemaChecker<PolicyKind>(schemaFor, (parent, name) => (parent.length === 1 && parent[0] === 'spec' ? MISPLACED[name] : undefined));
+export const policyUnknownFieldNote = (parent: FieldPath, name: string): string | undefined => (parent.length === 1 && parent[0] === 'spec' ? MISPLACED[name] : undefined);
+
+const decode = schemaChecker<PolicyKind>(policySchema, policyUnknownFieldNote);
 
 export function checkPolicySchema(kind: PolicyKind, written: unknown): SchemaProblem[] {
   const problems: SchemaProblem[] = [];

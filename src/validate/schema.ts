@@ -1,14 +1,32 @@
 /**
  * Decoding-level checks: what the API server's strict JSON decoder rejects before validation
- * runs. ajv is loaded and the schemas are compiled on first use only, so runs over
- * repositories without admission objects never pay for it.
+ * runs. The built CLI uses the validators that `npm run build` precompiled from the same
+ * schemas (src/build/validators.ts writes them to dist/src/validate/precompiled.js), so it
+ * neither loads ajv nor compiles a schema at run time. Without them (the sources under vitest)
+ * ajv is loaded and each schema compiled on first use.
  */
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { FieldPath } from '../field-path.js';
 import { formatFieldPath } from '../field-path.js';
 import type { WebhookConfigurationKind } from '../model/types.js';
+import { precompiled } from './precompiled.js';
 import { isBase64, webhookConfigurationSchema } from './webhook-schema.js';
+
+/** The ajv instance the decode schemas are compiled with, at run time and at build time alike. */
+export function decodeAjv(extra: Options = {}): InstanceType<typeof import('ajv').default> {
+  // ajv ships CommonJS; createRequire keeps the import synchronous and lazy.
+  const require = createRequire(import.meta.url);
+  const Ajv = require('ajv') as typeof import('ajv').default;
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...extra });
+  ajv.addFormat('base64', { type: 'string', validate: isBase64 });
+  return ajv;
+}
+
+/** Where the validators come from: precompiled at build time, or compiled on first use. */
+export function validatorSource(): 'precompiled' | 'compiled' {
+  return precompiled === undefined ? 'compiled' : 'precompiled';
+}
 
 export interface SchemaProblem {
   readonly path: FieldPath;
@@ -19,24 +37,21 @@ export interface SchemaProblem {
 }
 
 /**
- * A decode checker for a family of kinds: compiles each kind's schema with ajv on first use,
- * and turns ajv's errors into problems. `unknownFieldNote` may say where a misplaced field
- * belongs (a field of the sibling kind).
+ * A decode checker for a family of kinds: takes each kind's precompiled validator (or compiles
+ * its schema with ajv on first use), and turns ajv's errors into problems. `unknownFieldNote`
+ * may say where a misplaced field belongs (a field of the sibling kind). `ready` are the
+ * precompiled validators (a test passes others, or none).
  */
 export function schemaChecker<Kind extends string>(
   schemaFor: (kind: Kind) => object,
   unknownFieldNote: (parent: FieldPath, name: string) => string | undefined = () => undefined,
+  ready: Readonly<Partial<Record<string, ValidateFunction>>> | undefined = precompiled,
 ): (kind: Kind, written: unknown) => SchemaProblem[] {
   const validators = new Map<Kind, ValidateFunction>();
   const validatorFor = (kind: Kind): ValidateFunction => {
     let validate = validators.get(kind);
     if (validate === undefined) {
-      // ajv ships CommonJS; createRequire keeps the import synchronous and lazy.
-      const require = createRequire(import.meta.url);
-      const Ajv = require('ajv') as typeof import('ajv').default;
-      const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-      ajv.addFormat('base64', { type: 'string', validate: isBase64 });
-      validate = ajv.compile(schemaFor(kind));
+      validate = ready?.[kind] ?? decodeAjv().compile(schemaFor(kind));
       validators.set(kind, validate);
     }
     return validate;
@@ -121,6 +136,7 @@ function toProblem(error: ErrorObject, root: unknown, unknownFieldNote: (parent:
   }
 }
 
-export const checkWebhookConfigurationSchema = schemaChecker<WebhookConfigurationKind>(webhookConfigurationSchema, (_parent, name) =>
-  name === 'reinvocationPolicy' ? 'only mutating webhooks have reinvocationPolicy' : undefined,
-);
+export const webhookUnknownFieldNote = (_parent: FieldPath, name: string): string | undefined =>
+  name === 'reinvocationPolicy' ? 'only mutating webhooks have reinvocationPolicy' : undefined;
+
+export const checkWebhookConfigurationSchema = schemaChecker<WebhookConfigurationKind>(webhookConfigurationSchema, webhookUnknownFieldNote);

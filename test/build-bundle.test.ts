@@ -1,0 +1,81 @@
+/**
+ * The bundle and code cache that `npm run build` writes (src/build/bundle.ts), and the bin shim
+ * that loads them (bin/admission-lint.js): the shim runs the bundle, V8 accepts the cache made for
+ * it, a cache of another build is ignored (and the CLI still works), and the bundle finds the
+ * project's files (package.json, rules/*.md) from where it lies.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { asciiOnly } from '../src/build/bundle.js';
+import { PROJECT_ROOT, projectRoot } from '../src/cli/package-info.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const EXAMPLE = join(ROOT, 'fixtures', 'examples');
+
+/** Loads the bundle through the shim's loader in a fresh node and says whether the cache was used. */
+function probe(root: string): { cacheUsed: boolean; run: string } {
+  const script = `const l = require(${JSON.stringify(join(root, 'bin', 'admission-lint.js'))}); const b = l.loadBundle(); process.stdout.write(JSON.stringify({ cacheUsed: b.cacheUsed, run: typeof b.exports.run }));`;
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  return JSON.parse(result.stdout) as { cacheUsed: boolean; run: string };
+}
+
+const cli = (root: string, args: string[]) => spawnSync(process.execPath, [join(root, 'bin', 'admission-lint.js'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+describe('the bundled CLI', () => {
+  const copies: string[] = [];
+  afterAll(() => {
+    for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+  });
+
+  it('is one ASCII file that ends with its build id, with a code cache for that build that V8 accepts', () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'admission-lint.cjs'));
+    expect(bundle.every((byte) => byte < 0x80)).toBe(true);
+    const id = /\/\/# admission-lint-build ([0-9a-f]{64})\n$/.exec(bundle.toString('latin1'))?.[1];
+    expect(id).toBeDefined();
+    expect(readFileSync(join(ROOT, 'dist', 'admission-lint.cjs.cache')).subarray(0, 64).toString('latin1')).toBe(id);
+    expect(probe(ROOT)).toEqual({ cacheUsed: true, run: 'function' });
+  });
+
+  it('ignores a code cache of another build, and still lints the same', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'admission-lint-bundle-'));
+    copies.push(copy);
+    cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
+    cpSync(join(ROOT, 'rules'), join(copy, 'rules'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const cacheFile = join(copy, 'dist', 'admission-lint.cjs.cache');
+    const cache = readFileSync(cacheFile);
+    writeFileSync(cacheFile, Buffer.concat([Buffer.from('0'.repeat(64), 'latin1'), cache.subarray(64)]));
+    expect(probe(copy)).toEqual({ cacheUsed: false, run: 'function' });
+    // Garbage after a matching id: V8 rejects it.
+    writeFileSync(cacheFile, Buffer.concat([cache.subarray(0, 64), Buffer.from('not a code cache')]));
+    expect(probe(copy)).toEqual({ cacheUsed: false, run: 'function' });
+    const expected = cli(ROOT, [EXAMPLE]);
+    const actual = cli(copy, [EXAMPLE]);
+    expect(actual.status).toBe(expected.status);
+    expect(actual.stdout).toBe(expected.stdout);
+    expect(actual.stderr).toBe(expected.stderr);
+    // The copy's rules/*.md are found from the copy's bundle.
+    writeFileSync(join(copy, 'rules', 'fail-open.md'), '# fail-open (from the copy)\n');
+    expect(cli(copy, ['explain', 'fail-open']).stdout).toContain('from the copy');
+  });
+
+  it('finds the project root from the sources, the compiled modules and the bundle', () => {
+    expect(PROJECT_ROOT).toBe(`${ROOT}/`);
+    expect(projectRoot(pathToFileURL(join(ROOT, 'dist', 'src', 'cli', 'package-info.js')).href)).toBe(`${ROOT}/`);
+    expect(projectRoot(pathToFileURL(join(ROOT, 'dist', 'admission-lint.cjs')).href)).toBe(`${ROOT}/`);
+    expect(projectRoot('file:///opt/dist/tools/admission-lint/dist/admission-lint.cjs')).toBe('/opt/dist/tools/admission-lint/');
+  });
+
+  it('escapes non-ASCII characters only where an escape means the same', () => {
+    expect(asciiOnly('// ─ 1.28–\nconst p = /(ns|µs)/;\n')).toBe('// \\u2500 1.28\\u2013\nconst p = /(ns|\\u00b5s)/;\n');
+    expect(asciiOnly('// a `code` span – in a comment\n')).toBe('// a `code` span \\u2013 in a comment\n');
+    expect(() => asciiOnly('const s = String.raw`µ`;\n')).toThrow(/template literal/);
+  });
+});
