@@ -12,6 +12,7 @@ import { run } from '../src/cli/main.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { dryRunFailures, failureTable, worstCaseLatency } from '../src/simulate/failures.js';
 import { formatJson } from '../src/simulate/format-json.js';
+import { formatText } from '../src/simulate/format-text.js';
 import type { AdmissionPath, PathEntry } from '../src/simulate/path.js';
 import type { RequestFlags } from '../src/simulate/request-flags.js';
 import { simulate } from '../src/simulate/simulate.js';
@@ -126,6 +127,21 @@ describe.skipIf(!existsSync(CORPUS))('simulate against the real-world corpus', (
     expect(ignore?.ifUnavailable).toContain('fails open');
     // Validating webhooks run in parallel: the slowest one (3 s), not the sum.
     expect(worstCaseLatency(path)).toEqual({ mutatingSeconds: 1, validatingSeconds: 3, totalSeconds: 4 });
+  });
+
+  it("one object per kind and name: of Linkerd's default and HA installs, the later one (HA, failurePolicy Fail) is simulated", async () => {
+    const path = await pathFor(corpus(LINKERD, 'linkerd2--install-ha.yaml'), podCreate('team-a'));
+    expect(path.mutating.filter((e) => e.webhook === 'linkerd-proxy-injector.linkerd.io').map((e) => e.failurePolicy)).toEqual(['Fail']);
+    expect(path.replaced.some((text) => text.startsWith('MutatingWebhookConfiguration linkerd-proxy-injector-webhook-config in ') && text.includes(LINKERD))).toBe(true);
+  });
+
+  it('the whole corpus: a pod CREATE that waits longer than the request timeout in the worst case', async () => {
+    const path = await pathFor([CORPUS], podCreate('team-a', { namespaceLabels: 'istio-injection=enabled' }));
+    // Ten mutating injectors, two of them IfNeeded (Dapr, Linkerd's tap injector), mostly at the 10 s default.
+    expect(called(path.mutating)).toHaveLength(10);
+    expect(path.mutating.filter((e) => e.reinvoked).map((e) => e.webhook)).toEqual(['sidecar-injector.dapr.io', 'tap-injector.linkerd.io']);
+    expect(worstCaseLatency(path).totalSeconds).toBeGreaterThan(60);
+    expect(formatText(path)).toContain("above the API server's default request timeout (60s, --request-timeout)");
   });
 
   it("Kyverno's matchCondition on the object's labels is shown as depends on", async () => {

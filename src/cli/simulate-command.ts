@@ -59,16 +59,17 @@ export function emitOutput(text: string, output: string | undefined, io: Pick<Io
 
 /** Parses `args` (everything after `simulate`) with its own commander program; commander's own errors become exit 2. */
 export async function parseSubcommand(command: Command, args: readonly string[], io: Io): Promise<{ paths: string[]; flags: Record<string, unknown> } | number> {
-  command
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-    .showHelpAfterError(`(admission-lint ${command.name()} --help for usage)`);
+  const output = { writeOut: (text: string) => io.stdout.write(text), writeErr: (text: string) => io.stderr.write(text) };
+  // A parent without options of its own, so that help says "admission-lint <command>" and --version is the command's.
+  const parent = new Command('admission-lint').exitOverride().configureOutput(output).helpCommand(false);
+  command.exitOverride().configureOutput(output).showHelpAfterError(`(admission-lint ${command.name()} --help for usage)`);
+  parent.addCommand(command);
   let parsed: { paths: string[]; flags: Record<string, unknown> } | undefined;
   command.action((paths: string[], flags: Record<string, unknown>) => {
     parsed = { paths, flags };
   });
   try {
-    await command.parseAsync([...args], { from: 'user' });
+    await parent.parseAsync([command.name(), ...args], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' ? EXIT.ok : EXIT.fatal;
     throw error;

@@ -82,6 +82,9 @@ export interface Latency {
   readonly totalSeconds: number;
 }
 
+/** kube-apiserver --request-timeout default: a request still in admission then fails with a timeout. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
+
 export function worstCaseLatency(path: AdmissionPath): Latency {
   const mutatingSeconds = path.mutating.filter((entry) => entry.called).reduce((sum, entry) => sum + (entry.timeoutSeconds ?? 0) * (entry.reinvoked ? 2 : 1), 0);
   const validatingSeconds = path.validating.filter((entry) => entry.called).reduce((max, entry) => Math.max(max, entry.timeoutSeconds ?? 0), 0);

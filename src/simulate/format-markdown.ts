@@ -1,6 +1,6 @@
 /** `simulate --format markdown`: for PR comments. Tables, and a Mermaid sequenceDiagram of the path. */
 import { describeNamespaceLabels, describeObjectLabels, describeRequest, EXIT_NOTE, kubeVersionText } from './describe.js';
-import { dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
+import { DEFAULT_REQUEST_TIMEOUT_SECONDS, dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
 import { sequenceDiagram } from './mermaid.js';
 import type { AdmissionPath, PathEntry } from './path.js';
 
@@ -31,6 +31,7 @@ export function formatMarkdown(path: AdmissionPath): string {
   const objectLabels = describeObjectLabels(path);
   if (objectLabels !== null) lines.push(`Object labels: ${objectLabels}.`);
   for (const name of path.notDecodable) lines.push(`Not simulated (fields of the wrong type; run lint): ${name}.`);
+  for (const name of path.replaced) lines.push(`Not simulated, a later object of the same kind and name replaces it: ${name}.`);
   lines.push('', '```mermaid', sequenceDiagram(path).trimEnd(), '```');
   lines.push('', '### Mutating webhooks (one after another, in this order)', '', ...table(path.mutating, 'mutating'));
   lines.push('', '### Validating webhooks (in parallel)', '', ...table(path.validating, 'validating'));
@@ -43,7 +44,7 @@ export function formatMarkdown(path: AdmissionPath): string {
     for (const row of rows) lines.push(`| ${cell(`${row.entry.configuration} / ${row.entry.webhook ?? ''}`)} | ${row.phase} | ${cell(row.ifUnavailable)} | ${cell(row.ifDenies)} | ${cell(row.ifConditionErrors ?? '–')} |`);
   }
   const latency = worstCaseLatency(path);
-  lines.push('', `**Worst-case latency: ${latency.totalSeconds}s** (mutating webhooks in sequence ${latency.mutatingSeconds}s + slowest validating webhook ${latency.validatingSeconds}s).`);
+  lines.push('', `**Worst-case latency: ${latency.totalSeconds}s** (mutating webhooks in sequence ${latency.mutatingSeconds}s + slowest validating webhook ${latency.validatingSeconds}s).${latency.totalSeconds > DEFAULT_REQUEST_TIMEOUT_SECONDS ? ` That is above the API server's default request timeout (${DEFAULT_REQUEST_TIMEOUT_SECONDS}s, \`--request-timeout\`): the request would time out first.` : ''}`);
   if (path.request.dryRun) {
     const failures = dryRunFailures(path);
     lines.push('', '### Dry run', '');

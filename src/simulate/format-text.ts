@@ -1,6 +1,6 @@
 /** `simulate` as text: the path, the webhooks not called and why, the failure table, the latency. */
 import { describeNamespaceLabels, describeObjectLabels, describeRequest, hookName, kubeVersionText, settings } from './describe.js';
-import { dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
+import { DEFAULT_REQUEST_TIMEOUT_SECONDS, dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
 import type { AdmissionPath, PathEntry } from './path.js';
 
 function section(lines: string[], title: string, entries: readonly PathEntry[], phase: 'mutating' | 'validating' | 'policy', order: string): void {
@@ -29,6 +29,7 @@ export function formatText(path: AdmissionPath): string {
   const objectLabels = describeObjectLabels(path);
   if (objectLabels !== null) lines.push(`  object labels: ${objectLabels}`);
   for (const name of path.notDecodable) lines.push(`  not simulated (fields of the wrong type; run lint): ${name}`);
+  for (const name of path.replaced) lines.push(`  not simulated, a later object of the same kind and name replaces it: ${name}`);
   section(lines, 'Mutating webhooks', path.mutating, 'mutating', 'one after another, in this order; IfNeeded ones may be called again in a second round');
   section(lines, 'Validating webhooks', path.validating, 'validating', 'all at once, in parallel, after the mutations');
   section(lines, 'Validating admission policies', path.policies, 'policy', 'evaluated in the API server');
@@ -44,6 +45,7 @@ export function formatText(path: AdmissionPath): string {
   }
   const latency = worstCaseLatency(path);
   lines.push('', `Worst-case latency: ${latency.totalSeconds}s (mutating webhooks in sequence ${latency.mutatingSeconds}s + slowest validating webhook ${latency.validatingSeconds}s)`);
+  if (latency.totalSeconds > DEFAULT_REQUEST_TIMEOUT_SECONDS) lines.push(`  above the API server's default request timeout (${DEFAULT_REQUEST_TIMEOUT_SECONDS}s, --request-timeout): the request would time out first`);
   if (path.request.dryRun) {
     const failures = dryRunFailures(path);
     lines.push('', 'Dry run:');

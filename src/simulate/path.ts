@@ -54,6 +54,8 @@ export interface AdmissionPath {
   readonly policies: readonly PathEntry[];
   /** Configurations that do not decode (wrong field types): the API server would not store them. */
   readonly notDecodable: readonly string[];
+  /** Configurations of a kind and name that a later one in the run replaces (a cluster holds one object per name). */
+  readonly replaced: readonly string[];
 }
 
 /** TokenReview-style virtual resources: never sent to CEL policies; from 1.37 not to webhooks either (facts §7). */
@@ -232,7 +234,14 @@ export function admissionPath(request: SimulatedRequest, input: PathInput): Admi
   const namespaceLabels = request.namespace === null ? null : resolveNamespaceLabels(request.namespace, request.namespaceLabelsFlag, input.namespaces, input.kubeVersion);
   const admission = matcherRequest(request, namespaceLabels?.labels);
   const decodable = input.webhookConfigurations.filter((object) => object.decodable);
-  const { mutating, validating } = webhookEntries(decodable, request, admission, input.discovery, input.kubeVersion);
+  // One object per kind and name: applying the run leaves the last one.
+  const last = new Map<string, WebhookConfigurationObject>();
+  for (const object of decodable) last.set(`${object.kind}/${object.name ?? ''}`, object);
+  const kept = decodable.filter((object) => last.get(`${object.kind}/${object.name ?? ''}`) === object);
+  const replaced = decodable
+    .filter((object) => !kept.includes(object))
+    .map((object) => `${object.kind} ${object.name ?? '(no name)'} in ${object.manifest.file.path} (replaced by the one in ${last.get(`${object.kind}/${object.name ?? ''}`)!.manifest.file.path})`);
+  const { mutating, validating } = webhookEntries(kept, request, admission, input.discovery, input.kubeVersion);
   return {
     request,
     namespaceLabels,
@@ -241,5 +250,6 @@ export function admissionPath(request: SimulatedRequest, input: PathInput): Admi
     validating,
     policies: policyEntries(input.policies, request, admission, input.discovery),
     notDecodable: input.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? '(no name)'} (${object.manifest.file.path})`),
+    replaced,
   };
 }
