@@ -1,9 +1,9 @@
 import type { PolicyObject } from '../src/model/objects.js';
 import {
   bindingKindFor,
+  hasObjectsOfKind,
   isBindingKind,
   policiesOf,
-  policiesOfKind,
   policyKindFor,
   policyNameOf,
   suggestedPolicyName,
@@ -31,7 +31,7 @@ function checkBinding(object: PolicyObject, context: RuleContext): Violation<Mes
     const otherKind = other.kind as PolicyDefinitionKind;
     return [{ messageId: 'wrongKind', data: { binding: object.kind, policyKind, name, otherKind, otherBinding: bindingKindFor(otherKind) }, path }];
   }
-  if (policiesOfKind(context.policies, policyKind).length === 0) return [];
+  if (!hasObjectsOfKind(context.policies, policyKind)) return [];
   const suggestion = suggestedPolicyName(object, context.policies);
   return [
     {

@@ -1,7 +1,7 @@
 import { isAtLeast } from '../src/kube/version.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
-import { matchWebhook, type AdmissionRequest, type Operation } from '../src/match/request.js';
+import { matchWebhook, rulesMayMatch, type AdmissionRequest, type Operation } from '../src/match/request.js';
 import type { Labels } from '../src/match/selector.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS } from '../src/match/system-requests.js';
 import type { Webhook } from '../src/model/types.js';
@@ -114,6 +114,7 @@ function labelsFor(operation: Operation, labels: Labels): Pick<AdmissionRequest,
 
 /** The first rule that makes the API server call the webhook for these system writes, and for which operations; undefined when none does. */
 function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RuleContext): { rule: number; operations: Operation[] } | undefined {
+  if (!rulesMayMatch(webhook.rules, request.group, request.resource, request.subresource ?? '')) return undefined;
   const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
   // An unlabelled system object, except for the system labels the objectSelector asks for.
   const objectLabels = target.namespaceObject ? nsLabels! : systemObjectLabels(webhook.objectSelector);

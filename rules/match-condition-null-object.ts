@@ -20,7 +20,8 @@ import { isEmptySelector } from '../src/match/selector.js';
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
-import { celModule, matchConditionCompileError } from '../src/validate/cel.js';
+import { celModule } from '../src/validate/cel.js';
+import { rememberedCompileError } from '../src/validate/webhook-api.js';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
 type NullVariable = 'object' | 'oldObject' | 'namespaceObject';
@@ -342,6 +343,38 @@ function parse(expression: string): ASTNode | undefined {
   }
 }
 
+/** Webhooks share their matchConditions: each expression is checked, parsed and evaluated once per scenario (bounded: cleared when full). */
+const MAX_REMEMBERED = 10_000;
+const asts = new Map<string, ASTNode | undefined>();
+const results = new Map<ASTNode, Map<string, Abstract>>();
+
+/** The expression's AST, or undefined when it does not compile (api-validation reports it). */
+function compiledAst(expression: string): ASTNode | undefined {
+  if (asts.has(expression)) return asts.get(expression);
+  const ast = rememberedCompileError(expression) !== undefined ? undefined : parse(expression);
+  if (asts.size >= MAX_REMEMBERED) {
+    asts.clear();
+    results.clear();
+  }
+  asts.set(expression, ast);
+  return ast;
+}
+
+/** evaluator.evaluate(ast), remembered per AST and scenario (a scenario is its operation; the evaluation is pure). */
+function evaluated(evaluator: Evaluator, scenario: Scenario, ast: ASTNode): Abstract {
+  let byOperation = results.get(ast);
+  if (byOperation === undefined) {
+    byOperation = new Map();
+    results.set(ast, byOperation);
+  }
+  let value = byOperation.get(scenario.operation);
+  if (value === undefined) {
+    value = evaluator.evaluate(ast);
+    byOperation.set(scenario.operation, value);
+  }
+  return value;
+}
+
 /** The operations a webhook's rules match and what is null for each (facts §4, §5). */
 function scenarios(entry: WebhookEntry): Scenario[] {
   const operations = new Set((entry.webhook.rules ?? []).flatMap((rule) => rule?.operations ?? []));
@@ -390,7 +423,7 @@ export const rule = defineObjectRule({
       const conditions = (entry.webhook.matchConditions ?? []).map((condition, index) => {
         const expression = condition?.expression?.trim() ?? '';
         // Empty or not compiling: api-validation reports it.
-        const ast = expression === '' || matchConditionCompileError(expression) !== undefined ? undefined : parse(expression);
+        const ast = expression === '' ? undefined : compiledAst(expression);
         return { index, name: condition?.name || `matchConditions[${index}]`, ast };
       });
       if (!conditions.some((condition) => condition.ast !== undefined)) continue;
@@ -398,7 +431,7 @@ export const rule = defineObjectRule({
       const failures = new Map<number, Map<NullVariable, Failure>>();
       for (const scenario of scenarios(entry)) {
         const evaluator = new Evaluator(scenario);
-        const results = conditions.map((condition) => ({ condition, value: condition.ast ? evaluator.evaluate(condition.ast) : ANY }));
+        const results = conditions.map((condition) => ({ condition, value: condition.ast ? evaluated(evaluator, scenario, condition.ast) : ANY }));
         // Any false condition skips the webhook, whatever the others do.
         if (results.some(({ value }) => alwaysFalse(value))) continue;
         for (const { condition, value } of results) {

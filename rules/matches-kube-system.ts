@@ -7,7 +7,7 @@ import type { Operation } from '../src/match/request.js';
 import { selectorMatches } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS, systemRequestOutcome, type ConditionsOutcome } from '../src/match/system-requests.js';
-import type { PolicyObject } from '../src/model/objects.js';
+import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { bindingSpec, bindingsOf, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
@@ -52,8 +52,10 @@ const FIRST = ['pods', 'leases'];
  * are people's, and not `log`, which is only read).
  */
 function systemWrites(discovery: Discovery): readonly SystemWrite[] {
-  const known = writesByDiscovery.get(discovery);
-  if (known !== undefined) return known;
+  return discovery.derive('matches-kube-system.systemWrites', () => computeSystemWrites(discovery));
+}
+
+function computeSystemWrites(discovery: Discovery): readonly SystemWrite[] {
   const writes: SystemWrite[] = [];
   for (const [group, info] of Object.entries(KUBE_SYSTEM_WRITTEN)) {
     for (const version of info.versions) {
@@ -69,13 +71,8 @@ function systemWrites(discovery: Discovery): readonly SystemWrite[] {
   }
   const rank = (write: SystemWrite): number => (FIRST.includes(write.resource) ? FIRST.indexOf(write.resource) : FIRST.length);
   // Array.prototype.sort is stable: the table order is kept within each rank.
-  const sorted = Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
-  writesByDiscovery.set(discovery, sorted);
-  return sorted;
+  return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
-
-/** systemWrites per discovery (one per run; a CRD cannot add a built-in group's subresources). */
-const writesByDiscovery = new WeakMap<Discovery, readonly SystemWrite[]>();
 
 const names = (list: readonly string[] | undefined, value: string): boolean => (list ?? []).some((entry) => entry === '*' || entry === value);
 
@@ -206,36 +203,53 @@ export const rule = defineObjectRule({
   },
   checkPolicy: checkPolicyObject,
   check(object, context) {
-    const labels = namespaceLabels(context, KUBE_SYSTEM);
-    return webhooksOf(object).flatMap((entry) => {
-      const { webhook } = entry;
-      if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
-      // An opt-in objectSelector (a label of the webhook's own) exempts the system's objects.
-      if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true) return [];
-      for (const [j, rule] of (webhook.rules ?? []).entries()) {
-        if (rule === null || rule.scope === 'Cluster') continue;
-        if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
-        const writable = (rule.resources ?? []).filter((entry) => !CONNECT_SUBRESOURCES.has(entry.split('/')[1] ?? ''));
-        const match = firstResourceMatch(KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
-        if (match === undefined) continue;
-        // matchConditions that exclude system users or kube-system let those writes through.
-        if (systemRequestOutcome(webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];
-        const ignore = webhook.failurePolicy === 'Ignore';
-        return [
-          {
-            messageId: ignore ? ('ignore' as const) : ('fail' as const),
-            data: {
-              webhook: entry.label,
-              resource: describeResource(match),
-              timeout: webhook.timeoutSeconds ?? 10,
-              defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
-            },
-            path: [...entry.path, 'rules', j],
-            severity: ignore ? ('warning' as const) : ('error' as const),
-          },
-        ];
-      }
-      return [];
-    });
+    // critical-resources asks too (to leave these webhooks to this rule): compute once per run.
+    let byContext = checked.get(object);
+    if (byContext === undefined) {
+      byContext = new WeakMap();
+      checked.set(object, byContext);
+    }
+    let violations = byContext.get(context);
+    if (violations === undefined) {
+      violations = checkWebhooks(object, context);
+      byContext.set(context, violations);
+    }
+    return [...violations];
   },
 });
+
+const checked = new WeakMap<WebhookConfigurationObject, WeakMap<RuleContext, readonly Violation<MessageId>[]>>();
+
+function checkWebhooks(object: WebhookConfigurationObject, context: RuleContext): Violation<MessageId>[] {
+  const labels = namespaceLabels(context, KUBE_SYSTEM);
+  return webhooksOf(object).flatMap((entry) => {
+    const { webhook } = entry;
+    if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
+    // An opt-in objectSelector (a label of the webhook's own) exempts the system's objects.
+    if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true) return [];
+    for (const [j, rule] of (webhook.rules ?? []).entries()) {
+      if (rule === null || rule.scope === 'Cluster') continue;
+      if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
+      const writable = (rule.resources ?? []).filter((entry) => !CONNECT_SUBRESOURCES.has(entry.split('/')[1] ?? ''));
+      const match = firstResourceMatch(KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
+      if (match === undefined) continue;
+      // matchConditions that exclude system users or kube-system let those writes through.
+      if (systemRequestOutcome(webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];
+      const ignore = webhook.failurePolicy === 'Ignore';
+      return [
+        {
+          messageId: ignore ? ('ignore' as const) : ('fail' as const),
+          data: {
+            webhook: entry.label,
+            resource: describeResource(match),
+            timeout: webhook.timeoutSeconds ?? 10,
+            defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+          },
+          path: [...entry.path, 'rules', j],
+          severity: ignore ? ('warning' as const) : ('error' as const),
+        },
+      ];
+    }
+    return [];
+  });
+}

@@ -1,5 +1,5 @@
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingKindFor, bindingsOf, bindingsOfKind, isBinding, suggestedPolicyName, wrongKindPolicy, type PolicyDefinitionKind } from '../src/model/policies.js';
+import { bindingKindFor, bindingsOf, isBinding, suggestedPolicyName, wrongKindPolicy, type PolicyDefinitionKind } from '../src/model/policies.js';
 import { defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
 
 type MessageId = 'unbound';
@@ -11,21 +11,53 @@ type MessageId = 'unbound';
  * likely meant (a near miss of its name, or its exact name in a binding of the wrong kind) is
  * left to binding-without-policy, which reports the mistake where it is.
  */
+/**
+ * What the run's bindings say about the policies they do not bind, computed once per run: per
+ * binding kind, the names that dangling bindings of that kind most likely meant (near misses),
+ * and the policies that bindings of the wrong kind name ("kind/name").
+ */
+interface Analysis {
+  readonly bindingKinds: ReadonlySet<string>;
+  readonly nearMisses: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly meantByWrongKind: ReadonlySet<string>;
+}
+
+const analyses = new WeakMap<readonly PolicyObject[], Analysis>();
+
+function analysisFor(policies: readonly PolicyObject[]): Analysis {
+  let analysis = analyses.get(policies);
+  if (analysis !== undefined) return analysis;
+  const bindingKinds = new Set<string>();
+  const nearMisses = new Map<string, Set<string>>();
+  const meantByWrongKind = new Set<string>();
+  for (const binding of policies) {
+    if (!isBinding(binding)) continue;
+    bindingKinds.add(binding.kind);
+    const meant = wrongKindPolicy(binding, policies);
+    if (meant !== undefined) {
+      meantByWrongKind.add(`${meant.kind}/${meant.name}`);
+      continue;
+    }
+    const suggestion = suggestedPolicyName(binding, policies);
+    if (suggestion === undefined) continue;
+    const names = nearMisses.get(binding.kind) ?? new Set<string>();
+    names.add(suggestion);
+    nearMisses.set(binding.kind, names);
+  }
+  analysis = { bindingKinds, nearMisses, meantByWrongKind };
+  analyses.set(policies, analysis);
+  return analysis;
+}
+
 function checkPolicyObject(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
   if (isBinding(object) || object.name === undefined) return [];
   const bindingKind = bindingKindFor(object.kind as PolicyDefinitionKind);
-  const bindings = bindingsOfKind(context.policies, bindingKind);
-  if (bindings.length === 0) return [];
+  const analysis = analysisFor(context.policies);
+  if (!analysis.bindingKinds.has(bindingKind)) return [];
   if (bindingsOf(object, context.policies).length > 0) return [];
   // The same problem seen from the binding's side: a typo in its policyName, or a binding of the wrong kind.
-  if (bindings.some((binding) => wrongKindPolicy(binding, context.policies) === undefined && suggestedPolicyName(binding, context.policies) === object.name)) return [];
-  if (
-    context.policies.some((binding) => {
-      const meant = isBinding(binding) ? wrongKindPolicy(binding, context.policies) : undefined;
-      return meant !== undefined && meant.kind === object.kind && meant.name === object.name;
-    })
-  )
-    return [];
+  if (analysis.nearMisses.get(bindingKind)?.has(object.name)) return [];
+  if (analysis.meantByWrongKind.has(`${object.kind}/${object.name}`)) return [];
   return [
     {
       messageId: 'unbound',

@@ -147,9 +147,11 @@ function analysisFor(context: RuleContext, budget: number): Analysis {
 
 function describeHooks(hooks: readonly Hook[]): string {
   const names = hooks.map((hook) => `${hook.object.kind}/${hook.entry.label}`);
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
   return hooks
     .map((hook, i) => {
-      const duplicate = names.indexOf(names[i]!) !== names.lastIndexOf(names[i]!);
+      const duplicate = counts.get(names[i]!)! > 1;
       const name = duplicate ? `${hook.object.name ?? ''}/${hook.entry.label}` : hook.entry.label;
       const kind = hook.entry.mutating ? 'mutating' : 'validating';
       const cost = hook.reinvoked ? `2 × ${hook.timeout}s, reinvocationPolicy IfNeeded` : `${hook.timeout}s`;

@@ -353,9 +353,14 @@ export function withoutAlternatives<H extends CandidateHook>(called: readonly H[
   const byConfiguration = new Map<string, Map<WebhookConfigurationObject, H[]>>();
   for (const hook of called) {
     const key = `${hook.object.kind}\u0000${hook.object.name ?? ''}`;
-    const objects = byConfiguration.get(key) ?? new Map<WebhookConfigurationObject, H[]>();
-    objects.set(hook.object, [...(objects.get(hook.object) ?? []), hook]);
-    byConfiguration.set(key, objects);
+    let objects = byConfiguration.get(key);
+    if (objects === undefined) {
+      objects = new Map<WebhookConfigurationObject, H[]>();
+      byConfiguration.set(key, objects);
+    }
+    const ofObject = objects.get(hook.object);
+    if (ofObject === undefined) objects.set(hook.object, [hook]);
+    else ofObject.push(hook);
   }
   const kept: H[] = [];
   for (const objects of byConfiguration.values()) {
@@ -375,7 +380,24 @@ export function withoutAlternatives<H extends CandidateHook>(called: readonly H[
 
 /** Drops the sets contained in a larger set of the list (sets compared by their members). */
 export function maximalSets<T extends { readonly hooks: readonly CandidateHook[] }>(sets: readonly T[]): T[] {
-  return sets.filter((set) => !sets.some((other) => other !== set && other.hooks.length > set.hooks.length && set.hooks.every((hook) => other.hooks.includes(hook))));
+  // Membership through a Set per set (built once): a containment test is linear in the smaller set.
+  const members = new Map<T, ReadonlySet<CandidateHook>>();
+  const membersOf = (set: T): ReadonlySet<CandidateHook> => {
+    let found = members.get(set);
+    if (found === undefined) {
+      found = new Set(set.hooks);
+      members.set(set, found);
+    }
+    return found;
+  };
+  return sets.filter(
+    (set) =>
+      !sets.some((other) => {
+        if (other === set || other.hooks.length <= set.hooks.length) return false;
+        const larger = membersOf(other);
+        return set.hooks.every((hook) => larger.has(hook));
+      }),
+  );
 }
 
 /** "CREATE pods (v1) in a namespace without labels", for messages. */

@@ -158,6 +158,19 @@ function compiledRuleMatches(rule: CompiledRule, request: Pick<AdmissionRequest,
   return false;
 }
 
+/**
+ * Whether any of the rules names this group and resource/subresource (or '*'), whatever the
+ * operation, version and scope: a cheap prefilter, since matchingRule (exactly or through an
+ * equivalent version, which keeps the group and resource) can only match such a rule.
+ */
+export function rulesMayMatch(rules: readonly (RuleWithOperations | null)[] | undefined, group: string, resource: string, subresource: string): boolean {
+  for (const rule of compiledRules(rules ?? [])) {
+    if (rule === null || !hasOrAny(rule.groups, group)) continue;
+    for (const [r, sub] of rule.resources) if ((r === '*' || r === resource) && (sub === '*' || sub === subresource)) return true;
+  }
+  return false;
+}
+
 /** The first rule that matches, exactly or (matchPolicy Equivalent) through another version of the resource. */
 export function matchingRule(webhook: Readonly<Webhook>, request: AdmissionRequest, discovery: Discovery | undefined): { rule: number; equivalent: GroupVersionResource | null } | undefined {
   const rules = compiledRules(webhook.rules ?? []);
@@ -166,6 +179,8 @@ export function matchingRule(webhook: Readonly<Webhook>, request: AdmissionReque
     if (rule !== null && compiledRuleMatches(rule, request)) return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? 'Equivalent') !== 'Equivalent' || discovery === undefined) return undefined;
+  // An equivalent has the request's group and resource: without a rule naming both (or '*') there is nothing to convert.
+  if (!rules.some((rule) => rule !== null && hasOrAny(rule.groups, request.group) && hasOrAny(rule.operations, request.operation) && rule.resources.some(([resource]) => resource === '*' || resource === request.resource))) return undefined;
   const equivalents = discovery.equivalents(request);
   if (equivalents.length === 0) return undefined;
   for (let index = 0; index < rules.length; index++) {

@@ -23,6 +23,17 @@ function canMatchNamespaces(rule: RuleWithOperations): boolean {
 
 /** Whether the resource is cluster-scoped in every version discovery knows of it. */
 function isClusterScoped(discovery: Discovery, group: string, resource: string): boolean {
+  const memo = discovery.derive('scope.isClusterScoped', () => new Map<string, boolean>());
+  const key = `${group}\u0000${resource}`;
+  let scoped = memo.get(key);
+  if (scoped === undefined) {
+    scoped = computeClusterScoped(discovery, group, resource);
+    memo.set(key, scoped);
+  }
+  return scoped;
+}
+
+function computeClusterScoped(discovery: Discovery, group: string, resource: string): boolean {
   const known = discovery.versions(group).map((version) => discovery.resource(group, version, resource)).filter((info) => info !== undefined);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }

@@ -81,6 +81,22 @@ export function celVariables(spec: CelRequest): Record<string, unknown> {
 export function conditionsOutcome(conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): ConditionsOutcome {
   const expressions = conditions.map((condition) => condition?.expression?.trim() ?? '').filter((e) => e !== '');
   if (expressions.length === 0) return 'called';
+  // The outcome depends on the expressions and the requests only: many webhooks share both.
+  const key = JSON.stringify([expressions, requests]);
+  let outcome = outcomes.get(key);
+  if (outcome === undefined) {
+    outcome = evaluateConditions(expressions, requests);
+    if (outcomes.size >= MAX_REMEMBERED_OUTCOMES) outcomes.clear();
+    outcomes.set(key, outcome);
+  }
+  return outcome;
+}
+
+/** Outcomes of conditionsOutcome, by expressions and requests (bounded: cleared when full). */
+const outcomes = new Map<string, ConditionsOutcome>();
+const MAX_REMEMBERED_OUTCOMES = 10_000;
+
+function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[]): ConditionsOutcome {
   let unknown = false;
   for (const request of requests) {
     const context = celVariables(request);

@@ -5,7 +5,7 @@
  * MutatingAdmissionPolicyBinding MutatingAdmissionPolicies, whatever their API versions.
  */
 import { formatFieldPath, type FieldPath } from '../field-path.js';
-import { closest } from '../text/closest.js';
+import { editDistance } from '../text/closest.js';
 import type { PolicyObject } from './objects.js';
 import type { AdmissionPolicy, AdmissionPolicyBinding, MatchResources, PolicyKind } from './types.js';
 
@@ -119,6 +119,42 @@ export function policiesOf(binding: PolicyObject, objects: readonly PolicyObject
   return [...(indexOf(objects).byName.get(`${kind}/${name}`) ?? [])];
 }
 
+/** Objects of the run per kind, counted once per run. */
+const kindCounts = new WeakMap<readonly PolicyObject[], Map<string, number>>();
+
+/** Whether the run holds any object of this kind (policiesOfKind(…).length > 0, without the scan). */
+export function hasObjectsOfKind(objects: readonly PolicyObject[], kind: PolicyKind): boolean {
+  let counts = kindCounts.get(objects);
+  if (counts === undefined) {
+    counts = new Map();
+    for (const object of objects) counts.set(object.kind, (counts.get(object.kind) ?? 0) + 1);
+    kindCounts.set(objects, counts);
+  }
+  return (counts.get(kind) ?? 0) > 0;
+}
+
+/** The unique names of the run's policies of each kind, in run order, built once per run. */
+const policyNames = new WeakMap<readonly PolicyObject[], Map<PolicyDefinitionKind, { list: string[]; set: Set<string> }>>();
+
+function namesOfKind(objects: readonly PolicyObject[], kind: PolicyDefinitionKind): { list: string[]; set: Set<string> } {
+  let byKind = policyNames.get(objects);
+  if (byKind === undefined) {
+    byKind = new Map();
+    policyNames.set(objects, byKind);
+  }
+  let names = byKind.get(kind);
+  if (names === undefined) {
+    const set = new Set<string>();
+    for (const object of objects) if (object.kind === kind && object.name !== undefined) set.add(object.name);
+    names = { list: [...set], set };
+    byKind.set(kind, names);
+  }
+  return names;
+}
+
+/** suggestedPolicyName per binding, remembered per run. */
+const suggestions = new WeakMap<readonly PolicyObject[], Map<PolicyObject, string | undefined>>();
+
 /**
  * For a binding whose policyName names no policy of its kind in the run: the name of the
  * policy it most likely meant (a near miss among the run's policies of that kind), if any.
@@ -126,9 +162,39 @@ export function policiesOf(binding: PolicyObject, objects: readonly PolicyObject
 export function suggestedPolicyName(binding: PolicyObject, objects: readonly PolicyObject[]): string | undefined {
   const name = policyNameOf(binding);
   if (!isBindingKind(binding.kind) || name === undefined) return undefined;
-  const names = [...new Set(policiesOfKind(objects, policyKindFor(binding.kind)).map((p) => p.name).filter((n): n is string => n !== undefined))];
-  if (names.includes(name)) return undefined;
-  return closest(name, names);
+  let known = suggestions.get(objects);
+  if (known === undefined) {
+    known = new Map();
+    suggestions.set(objects, known);
+  }
+  if (known.has(binding)) return known.get(binding);
+  const names = namesOfKind(objects, policyKindFor(binding.kind));
+  const suggestion = names.set.has(name) ? undefined : closestName(name, names.list);
+  known.set(binding, suggestion);
+  return suggestion;
+}
+
+/**
+ * closest() (src/text/closest.ts) with the same answer, skipping the candidates whose length
+ * alone puts them too far (the edit distance is at least the difference in length): the first
+ * candidate at the smallest distance, if that distance is small enough.
+ */
+function closestName(word: string, candidates: readonly string[], maxDistance = Math.max(2, Math.floor(word.length / 3))): string | undefined {
+  const lower = word.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const other = candidate.toLowerCase();
+    const gap = Math.abs(other.length - lower.length);
+    // Such a candidate can neither beat the best so far nor be close enough to be returned.
+    if (gap >= bestDistance || gap > maxDistance) continue;
+    const distance = editDistance(lower, other);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= maxDistance ? best : undefined;
 }
 
 /**
@@ -140,5 +206,5 @@ export function wrongKindPolicy(binding: PolicyObject, objects: readonly PolicyO
   const name = policyNameOf(binding);
   if (!isBindingKind(binding.kind) || name === undefined || policiesOf(binding, objects).length > 0) return undefined;
   const otherKind: PolicyDefinitionKind = policyKindFor(binding.kind) === 'ValidatingAdmissionPolicy' ? 'MutatingAdmissionPolicy' : 'ValidatingAdmissionPolicy';
-  return policiesOfKind(objects, otherKind).find((policy) => policy.name === name && bindingsOf(policy, objects).length === 0);
+  return (indexOf(objects).byName.get(`${otherKind}/${name}`) ?? []).find((policy) => bindingsOf(policy, objects).length === 0);
 }

@@ -13,13 +13,20 @@ export interface WebhookEntry {
   readonly mutating: boolean;
 }
 
-export function webhooksOf(object: WebhookConfigurationObject): WebhookEntry[] {
+/** webhooksOf per object (the model is read-only): every rule walks the same entries. */
+const entriesOf = new WeakMap<WebhookConfigurationObject, readonly WebhookEntry[]>();
+
+export function webhooksOf(object: WebhookConfigurationObject): readonly WebhookEntry[] {
+  const known = entriesOf.get(object);
+  if (known !== undefined) return known;
   const entries: WebhookEntry[] = [];
   object.effective.webhooks?.forEach((webhook, index) => {
     if (webhook === null || typeof webhook !== 'object') return;
     const path = ['webhooks', index];
     entries.push({ webhook, index, path, label: webhook.name ? webhook.name : formatFieldPath(path), mutating: object.kind === 'MutatingWebhookConfiguration' });
   });
+  Object.freeze(entries);
+  entriesOf.set(object, entries);
   return entries;
 }
 

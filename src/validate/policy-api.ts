@@ -85,13 +85,23 @@ function compile(env: Environment, expression: string, result: CelResultType, op
   if (env.hasParams) variables.add('params');
   if (opts.authorizer !== false) variables.add('authorizer');
   const composition = opts.composition !== false && env.composed !== undefined;
-  return celCompileError(expression, {
+  // The answer depends on the expression and the environment only: policies share expressions.
+  const key = JSON.stringify([expression, result, [...variables], composition ? [...env.composed!] : null, opts.patchTypes === true]);
+  if (compiledPolicyExpressions.has(key)) return compiledPolicyExpressions.get(key);
+  const error = celCompileError(expression, {
     variables,
     result,
     ...(composition ? { composedVariables: new Set(env.composed) } : {}),
     ...(opts.patchTypes ? { patchTypes: true } : {}),
   });
+  if (compiledPolicyExpressions.size >= MAX_REMEMBERED_EXPRESSIONS) compiledPolicyExpressions.clear();
+  compiledPolicyExpressions.set(key, error);
+  return error;
 }
+
+/** compile's answers by expression and environment (bounded: cleared when full). */
+const compiledPolicyExpressions = new Map<string, string | undefined>();
+const MAX_REMEMBERED_EXPRESSIONS = 10_000;
 
 /** validateRuleWithOperations, as for webhook rules; resourceNames are checked apart. */
 function validateRuleWithOperations(at: FieldPath, rule: NamedRuleWithOperations): FieldError[] {

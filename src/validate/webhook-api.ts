@@ -158,10 +158,22 @@ export function validateRule(at: FieldPath, rule: RuleWithOperations): FieldErro
  * validateMatchConditions, shared by webhooks and admission policies; `compileError` is the CEL
  * check of the environment the conditions run in.
  */
+/** matchConditionCompileError by expression, for a webhook's matchConditions: webhooks share their conditions (bounded: cleared when full). */
+const compiled = new Map<string, string | undefined>();
+const MAX_REMEMBERED_EXPRESSIONS = 10_000;
+
+export function rememberedCompileError(expression: string): string | undefined {
+  if (compiled.has(expression)) return compiled.get(expression);
+  const error = matchConditionCompileError(expression);
+  if (compiled.size >= MAX_REMEMBERED_EXPRESSIONS) compiled.clear();
+  compiled.set(expression, error);
+  return error;
+}
+
 export function validateMatchConditions(
   at: FieldPath,
   conditions: readonly MatchCondition[] | undefined,
-  compileError: (expression: string) => string | undefined = matchConditionCompileError,
+  compileError: (expression: string) => string | undefined = rememberedCompileError,
 ): FieldError[] {
   const list = conditions ?? [];
   const errors: FieldError[] = [];

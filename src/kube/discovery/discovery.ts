@@ -52,7 +52,8 @@ export class Discovery {
   private readonly everBuiltinGroups = new Set<string>();
   /** Memos of allResources() and equivalents(), dropped when a CRD is added. */
   private all: readonly ResourceInfo[] | undefined;
-  private readonly equivalentsMemo = new Map<string, readonly ResourceInfo[]>();
+  private readonly derived = new Map<string, unknown>();
+  private readonly equivalentsMemo = new Map<string, Map<string, Map<string, readonly ResourceInfo[]>>>();
 
   constructor(
     readonly kubeVersion: KubeVersion,
@@ -84,8 +85,7 @@ export class Discovery {
   }
 
   private add(info: ResourceInfo): void {
-    this.all = undefined;
-    this.equivalentsMemo.clear();
+    this.forget();
     const gv = key(info.group, info.version);
     let resources = this.byGroupVersion.get(gv);
     if (resources === undefined) {
@@ -113,8 +113,24 @@ export class Discovery {
       if (!versions.includes(version)) versions.push(version);
       this.versionsByGroup.set(crd.group, versions);
     }
+    this.forget();
+  }
+
+  private forget(): void {
     this.all = undefined;
     this.equivalentsMemo.clear();
+    this.derived.clear();
+  }
+
+  /**
+   * A value computed from this discovery, remembered under `key` until a resource is added
+   * (a CRD of the run): for tables that rules derive from discovery once per run.
+   */
+  derive<T>(key: string, compute: () => T): T {
+    if (this.derived.has(key)) return this.derived.get(key) as T;
+    const value = compute();
+    this.derived.set(key, value);
+    return value;
   }
 
   /** A group that Kubernetes itself serves in the target version. */
@@ -160,8 +176,17 @@ export class Discovery {
    * served version of a CRD.
    */
   equivalents(gvr: GroupVersionResource): readonly ResourceInfo[] {
-    const memoKey = `${gvr.group}\u0000${gvr.version}\u0000${gvr.resource}`;
-    let found = this.equivalentsMemo.get(memoKey);
+    let byVersion = this.equivalentsMemo.get(gvr.group);
+    if (byVersion === undefined) {
+      byVersion = new Map();
+      this.equivalentsMemo.set(gvr.group, byVersion);
+    }
+    let byResource = byVersion.get(gvr.version);
+    if (byResource === undefined) {
+      byResource = new Map();
+      byVersion.set(gvr.version, byResource);
+    }
+    let found = byResource.get(gvr.resource);
     if (found === undefined) {
       found = Object.freeze(
         this.versions(gvr.group)
@@ -169,7 +194,7 @@ export class Discovery {
           .map((version) => this.resource(gvr.group, version, gvr.resource))
           .filter((info): info is ResourceInfo => info !== undefined),
       );
-      this.equivalentsMemo.set(memoKey, found);
+      byResource.set(gvr.resource, found);
     }
     return found;
   }
