@@ -44,6 +44,7 @@ describe('the Mermaid sequenceDiagram of simulate --format markdown', () => {
     expect(await mermaid.parse(diagram)).toMatchObject({ diagramType: 'sequence' });
     expect(diagram).toContain('participant M1 as a-defaulter / defaults.a.example.com');
     expect(diagram).toContain('participant M2 as b-injector / inject.b.example.com');
+    expect(diagram).toContain('A->>M2: AdmissionReview (mutate, Fail, 10s, if its matchConditions hold)');
     expect(diagram).toContain('opt reinvocation round');
     expect(diagram).toContain('par validating webhooks, in parallel');
     expect(diagram).toContain('A->>S: store the object');

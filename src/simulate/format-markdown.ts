@@ -13,13 +13,18 @@ function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
 }
 
+function calledText(entry: PathEntry): string {
+  if (!entry.called) return 'no';
+  return entry.reason?.startsWith('depends on') ? 'if its matchConditions hold' : 'yes';
+}
+
 function table(entries: readonly PathEntry[], phase: 'mutating' | 'validating' | 'policy'): string[] {
   if (entries.length === 0) return ['None in the run.'];
   const head = phase === 'policy' ? ['#', 'policy', 'binding', 'called', 'failurePolicy', 'validationActions', 'reason'] : ['#', 'configuration', 'webhook', 'called', 'failurePolicy', 'timeout', ...(phase === 'mutating' ? ['may be re-invoked'] : []), 'reason'];
   const rows = entries.map((entry, i) => {
     const n = entry.called ? String(i + 1) : '–';
-    if (phase === 'policy') return [n, code(entry.configuration), entry.webhook === null ? '–' : code(entry.webhook), entry.called ? 'yes' : 'no', entry.failurePolicy, (entry.detail.validationActions ?? []).join(', '), entry.reason ?? ''];
-    return [n, code(entry.configuration), code(entry.webhook ?? ''), entry.called ? 'yes' : 'no', entry.failurePolicy, `${entry.timeoutSeconds}s`, ...(phase === 'mutating' ? [entry.reinvoked ? 'yes' : 'no'] : []), entry.reason ?? ''];
+    if (phase === 'policy') return [n, code(entry.configuration), entry.webhook === null ? '–' : code(entry.webhook), calledText(entry), entry.failurePolicy, (entry.detail.validationActions ?? []).join(', '), entry.reason ?? ''];
+    return [n, code(entry.configuration), code(entry.webhook ?? ''), calledText(entry), entry.failurePolicy, `${entry.timeoutSeconds}s`, ...(phase === 'mutating' ? [entry.reinvoked ? 'yes' : 'no'] : []), entry.reason ?? ''];
   });
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)];
 }

@@ -5,11 +5,16 @@
  */
 import { describeRequest, hookName } from './describe.js';
 import { worstCaseLatency } from './failures.js';
-import type { AdmissionPath } from './path.js';
+import type { AdmissionPath, PathEntry } from './path.js';
 
 /** Text safe inside a participant alias or message: no statement separators, entity codes or line breaks. */
 export function mermaidText(text: string): string {
   return text.replace(/[;#\r\n]/g, ' ').replace(/[<>{}]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** Called only if matchConditions the simulation could not evaluate hold. */
+function conditional(entry: PathEntry): string {
+  return entry.reason?.startsWith('depends on') ? ', if its matchConditions hold' : '';
 }
 
 export function sequenceDiagram(path: AdmissionPath): string {
@@ -22,7 +27,7 @@ export function sequenceDiagram(path: AdmissionPath): string {
   lines.push('  participant S as Storage (etcd)');
   lines.push(`  C->>A: ${mermaidText(describeRequest(path))}`);
   mutating.forEach((entry, i) => {
-    lines.push(`  A->>M${i + 1}: AdmissionReview (mutate, ${entry.failurePolicy}, ${entry.timeoutSeconds}s)`);
+    lines.push(`  A->>M${i + 1}: AdmissionReview (mutate, ${entry.failurePolicy}, ${entry.timeoutSeconds}s${conditional(entry)})`);
     lines.push(`  M${i + 1}-->>A: allowed, optional patch`);
   });
   const reinvoked = mutating.map((entry, i) => ({ entry, i })).filter(({ entry }) => entry.reinvoked);
@@ -35,7 +40,7 @@ export function sequenceDiagram(path: AdmissionPath): string {
     lines.push('  par validating webhooks, in parallel');
     validating.forEach((entry, i) => {
       if (i > 0) lines.push('  and');
-      lines.push(`    A->>V${i + 1}: AdmissionReview (validate, ${entry.failurePolicy}, ${entry.timeoutSeconds}s)`);
+      lines.push(`    A->>V${i + 1}: AdmissionReview (validate, ${entry.failurePolicy}, ${entry.timeoutSeconds}s${conditional(entry)})`);
       lines.push(`    V${i + 1}-->>A: allowed`);
     });
     lines.push('  end');
