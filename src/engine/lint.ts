@@ -13,7 +13,7 @@ import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, Web
 import { recognize } from '../model/recognize.js';
 import { KustomizePatches } from '../parse/kustomization.js';
 import { skimBytes } from '../parse/prefilter.js';
-import { parseFile, type ParsedFile } from '../parse/yaml.js';
+import { parseFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
@@ -91,7 +91,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
         continue;
       }
       const problems = [...parsed.problems];
-      let recognised = 0;
+      /** Only these keep their place in the file: the other manifests' documents are let go. */
+      const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
         const recognized = recognize(manifest);
         if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
@@ -107,11 +108,11 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
           skipped++;
           continue;
         }
-        recognised++;
+        read.push(manifest);
       }
       // A file of other kinds only (parsed because its text named one we read) is not kept.
-      if (recognised === 0 && problems.length === 0 && !hasDirectives(parsed)) continue;
-      files.push(problems.length === parsed.problems.length ? parsed : { ...parsed, problems });
+      if (read.length === 0 && problems.length === 0 && !hasDirectives(parsed)) continue;
+      files.push({ ...parsed, problems, manifests: read });
     }
   }
   return { files, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, documents, skipped };

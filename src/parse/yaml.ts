@@ -5,7 +5,9 @@
  */
 import { parseAllDocuments, isAlias, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
+import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
+import { PositionIndex } from './positions.js';
 import { prefilter } from './prefilter.js';
 
 /** 1-based line and column; the end is exclusive. */
@@ -37,7 +39,10 @@ export interface Manifest {
   readonly basePath: FieldPath;
   readonly apiVersion: string | undefined;
   readonly kind: string | undefined;
-  /** The object as plain data, or a problem (alias bomb) that stops it from being read. */
+  /**
+   * The object as plain data, or a problem (alias bomb) that stops it from being read. Called
+   * once: the YAML document is let go then, and only its positions are kept.
+   */
   toValue(): { value: unknown } | { problem: SyntaxProblem };
   /** Where a field path of this object is in the file; falls back to the closest written ancestor. */
   locate(path: FieldPath, part?: 'pair' | 'key' | 'value'): LocatedSpan;
@@ -145,37 +150,8 @@ function collectManifests(source: SourceFile, text: string, lineCounter: LineInd
   if (!isMap(root)) return;
   const apiVersion = scalarString(root.get('apiVersion', true));
   const kind = scalarString(root.get('kind', true));
-  const make = (node: Node, basePath: FieldPath, itemKind: string | undefined, itemApiVersion: string | undefined): Manifest => ({
-    file: source,
-    documentIndex,
-    basePath,
-    apiVersion: itemApiVersion,
-    kind: itemKind,
-    toValue() {
-      const collectionKey = findCollectionKey(node);
-      if (collectionKey) {
-        return {
-          problem: {
-            documentIndex,
-            severity: 'error',
-            code: 'COLLECTION_KEY',
-            message: 'a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it',
-            span: toSpan(text, lineCounter, collectionKey[0], collectionKey[1]),
-          },
-        };
-      }
-      try {
-        return { value: node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) };
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const range = node.range ?? [0, 0, 0];
-        return { problem: { documentIndex, severity: 'error', code: 'ALIAS_LIMIT', message: `cannot expand aliases: ${message}`, span: toSpan(text, lineCounter, range[0], range[1]) } };
-      }
-    },
-    locate(path, part = 'pair') {
-      return locate(doc, node, path, part, text, lineCounter);
-    },
-  });
+  const make = (node: Node, basePath: FieldPath, itemKind: string | undefined, itemApiVersion: string | undefined): Manifest =>
+    makeManifest({ source, text, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
   const items = root.get('items', true);
   // `kind: List` and typed lists (`ValidatingWebhookConfigurationList`) carry their objects in items.
   if (kind !== undefined && kind.endsWith('List') && isSeq(items)) {
@@ -190,6 +166,67 @@ function collectManifests(source: SourceFile, text: string, lineCounter: LineInd
     return;
   }
   out.push(make(root, [], kind, apiVersion));
+}
+
+interface ManifestPlace {
+  readonly source: SourceFile;
+  readonly text: string;
+  readonly lineCounter: LineIndex;
+  readonly documentIndex: number;
+}
+
+/**
+ * A top-level function on purpose: its closures must hold the document only through `tree`,
+ * so that it can be let go once the object is read (a closure inside collectManifests would
+ * keep that function's `doc` alive for as long as the manifest lives).
+ */
+function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node }, basePath: FieldPath, kind: string | undefined, apiVersion: string | undefined): Manifest {
+  const { source, text, lineCounter, documentIndex } = place;
+  /** The document is needed until the object is read; after that, positions come from the index. */
+  let tree: { doc: Document; node: Node } | undefined = read;
+  let positions: PositionIndex | undefined;
+  const index = (): PositionIndex => (positions ??= PositionIndex.of(tree!.doc, tree!.node));
+  return {
+    file: source,
+    documentIndex,
+    basePath,
+    apiVersion,
+    kind,
+    toValue() {
+      if (tree === undefined) throw new InternalError('a manifest is read once (src/model/recognize.ts)');
+      index();
+      const value = readValue(place, tree.doc, tree.node);
+      tree = undefined;
+      return value;
+    },
+    locate(path, part = 'pair') {
+      const found = index().locate(path, part);
+      return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
+    },
+  };
+}
+
+function readValue(place: ManifestPlace, doc: Document, node: Node): { value: unknown } | { problem: SyntaxProblem } {
+  const { text, lineCounter, documentIndex } = place;
+  const collectionKey = findCollectionKey(node);
+  if (collectionKey) {
+    return {
+      problem: {
+        documentIndex,
+        severity: 'error',
+        code: 'COLLECTION_KEY',
+        message: 'a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it',
+        span: toSpan(text, lineCounter, collectionKey[0], collectionKey[1]),
+      },
+    };
+  }
+  try {
+    return { value: node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const range = node.range ?? [0, 0, 0];
+    return { problem: { documentIndex, severity: 'error', code: 'ALIAS_LIMIT', message: `cannot expand aliases: ${message}`, span: toSpan(text, lineCounter, range[0], range[1]) } };
+  }
 }
 
 /** JSON has only string keys: a key that is a mapping or list has no meaning for the API server. */
@@ -238,42 +275,6 @@ function toSpan(text: string, lineCounter: LineIndex, start: number, end: number
   const from = lineCounter.linePos(start);
   const to = lineCounter.linePos(trimmedEnd);
   return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
-}
-
-function locate(doc: Document, root: Node, path: FieldPath, part: 'pair' | 'key' | 'value', text: string, lineCounter: LineIndex): LocatedSpan {
-  let node: unknown = root;
-  let best: [number, number] = [root.range?.[0] ?? 0, root.range?.[1] ?? 0];
-  for (let i = 0; i < path.length; i++) {
-    const segment = path[i]!;
-    const isLast = i === path.length - 1;
-    if (isAlias(node)) node = node.resolve(doc);
-    let next: unknown;
-    let range: [number, number] | undefined;
-    if (typeof segment === 'number' && isSeq(node)) {
-      next = node.items[segment];
-      const r = (next as Node | undefined)?.range;
-      if (r) range = [r[0], r[1]];
-    } else if (typeof segment === 'string' && isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment);
-      if (pair) {
-        next = pair.value;
-        const keyRange = (pair.key as Node).range;
-        const valueRange = (pair.value as Node | null)?.range;
-        if (keyRange) {
-          if (isLast && part === 'key') range = [keyRange[0], keyRange[1]];
-          else if (isLast && part === 'value' && valueRange) range = [valueRange[0], valueRange[1]];
-          else range = [keyRange[0], valueRange?.[1] ?? keyRange[1]];
-        }
-      }
-    }
-    if (range === undefined) {
-      const span = toSpan(text, lineCounter, best[0], best[1]);
-      return { ...span, exact: false };
-    }
-    best = range;
-    node = next;
-  }
-  return { ...toSpan(text, lineCounter, best[0], best[1]), exact: true };
 }
 
 /** A comment on a line of its own (not text inside a block scalar or a quoted string). */

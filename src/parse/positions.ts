@@ -1,0 +1,140 @@
+/**
+ * Where each field of an object is in its file, without the YAML document it came from. A
+ * `yaml` Document takes about 20 times the bytes of its text; the linter needs positions of the
+ * objects it reads until the report is written, so it keeps this index instead: a few numbers
+ * per node in one typed array.
+ */
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
+import type { FieldPath } from '../field-path.js';
+
+const enum Kind {
+  /** A scalar, a missing value, or anything that has no fields. */
+  Leaf = 0,
+  Map = 1,
+  Seq = 2,
+  Alias = 3,
+}
+
+/** Fields per node in `data`. */
+const FIELDS = 7;
+const KIND = 0;
+/** Nodes in the subtree, this one included (children follow their parent in order). */
+const SIZE = 1;
+const START = 2;
+const END = 3;
+/** For the value of a map entry: its key's range; -1 otherwise. */
+const KEY_START = 4;
+const KEY_END = 5;
+/** For an alias: the node it refers to (-1 when that is outside what was indexed). */
+const TARGET = 6;
+
+/** A found place: the offsets `locate` of src/parse/yaml.ts turns into a span. */
+export interface Located {
+  readonly start: number;
+  readonly end: number;
+  readonly exact: boolean;
+}
+
+export class PositionIndex {
+  private constructor(
+    private readonly data: Int32Array,
+    /** Per node: the key that names it in its parent map (undefined for others and non-scalar keys). */
+    private readonly keys: readonly (string | undefined)[],
+  ) {}
+
+  /** Indexes `root` (a node of `doc`); aliases point at the nodes they name. */
+  static of(doc: Document, root: Node): PositionIndex {
+    const records: number[] = [];
+    const keys: (string | undefined)[] = [];
+    /** Anchored nodes, for the aliases that name them. */
+    const indexOf = new Map<Node, number>();
+    /** Aliases whose anchor is outside `root` (a List item naming an anchor elsewhere in the document). */
+    const outside: { alias: number; target: Node }[] = [];
+    const add = (node: unknown, key: string | undefined, keyRange: readonly number[] | undefined): number => {
+      const at = keys.length;
+      keys.push(key);
+      const range = (node as Node | null)?.range;
+      records.push(Kind.Leaf, 1, range?.[0] ?? -1, range?.[1] ?? -1, keyRange?.[0] ?? -1, keyRange?.[1] ?? -1, -1);
+      if ((node as { anchor?: string } | null)?.anchor) indexOf.set(node as Node, at);
+      if (isMap(node)) {
+        records[at * FIELDS + KIND] = Kind.Map;
+        for (const pair of node.items) {
+          // A pair without a scalar key can never be named by a field path; its subtree is not needed.
+          if (!isScalar(pair.key) || !pair.key.range) continue;
+          add(pair.value, String(pair.key.value), pair.key.range);
+        }
+      } else if (isSeq(node)) {
+        records[at * FIELDS + KIND] = Kind.Seq;
+        for (const item of node.items) add(item, undefined, undefined);
+      } else if (isAlias(node)) {
+        records[at * FIELDS + KIND] = Kind.Alias;
+        const target = node.resolve(doc);
+        // The anchor precedes its aliases, so it is indexed already unless it lies outside `root`.
+        const known = target ? indexOf.get(target) : undefined;
+        if (known !== undefined) records[at * FIELDS + TARGET] = known;
+        else if (target) outside.push({ alias: at, target });
+      }
+      records[at * FIELDS + SIZE] = keys.length - at;
+      return at;
+    };
+    add(root, undefined, undefined);
+    // Anchors outside `root` are indexed after it, each once, as trees of their own.
+    for (let i = 0; i < outside.length; i++) {
+      const { alias, target } = outside[i]!;
+      records[alias * FIELDS + TARGET] = indexOf.get(target) ?? add(target, undefined, undefined);
+    }
+    return new PositionIndex(Int32Array.from(records), keys);
+  }
+
+  private field(node: number, field: number): number {
+    return this.data[node * FIELDS + field]!;
+  }
+
+  /** The `index`-th child of a node, or -1. */
+  private child(node: number, index: number): number {
+    let at = node + 1;
+    const end = node + this.field(node, SIZE);
+    for (let i = 0; at < end; i++, at += this.field(at, SIZE)) if (i === index) return at;
+    return -1;
+  }
+
+  private childNamed(node: number, key: string): number {
+    const end = node + this.field(node, SIZE);
+    for (let at = node + 1; at < end; at += this.field(at, SIZE)) if (this.keys[at] === key) return at;
+    return -1;
+  }
+
+  /**
+   * Same walk as the one over the document: follow the path while it is written; a map entry is
+   * its key to its value's end (or its key, or its value, for `part`); a list item is the item.
+   * When the path leaves what is written, the closest written ancestor.
+   */
+  locate(path: FieldPath, part: 'pair' | 'key' | 'value'): Located {
+    let node = 0;
+    let best: [number, number] = [Math.max(0, this.field(0, START)), Math.max(0, this.field(0, END))];
+    for (let i = 0; i < path.length; i++) {
+      const segment = path[i]!;
+      const isLast = i === path.length - 1;
+      if (node >= 0 && this.field(node, KIND) === Kind.Alias) node = this.field(node, TARGET);
+      let next = -1;
+      let range: [number, number] | undefined;
+      if (node >= 0 && typeof segment === 'number' && this.field(node, KIND) === Kind.Seq) {
+        next = this.child(node, segment);
+        if (next >= 0 && this.field(next, START) >= 0) range = [this.field(next, START), this.field(next, END)];
+      } else if (node >= 0 && typeof segment === 'string' && this.field(node, KIND) === Kind.Map) {
+        next = this.childNamed(node, segment);
+        if (next >= 0) {
+          const keyRange: [number, number] = [this.field(next, KEY_START), this.field(next, KEY_END)];
+          const hasValue = this.field(next, START) >= 0;
+          if (isLast && part === 'key') range = keyRange;
+          else if (isLast && part === 'value' && hasValue) range = [this.field(next, START), this.field(next, END)];
+          else range = [keyRange[0], hasValue ? this.field(next, END) : keyRange[1]];
+        }
+      }
+      if (range === undefined) return { start: best[0], end: best[1], exact: false };
+      best = range;
+      node = next;
+    }
+    return { start: best[0], end: best[1], exact: true };
+  }
+}
