@@ -144,6 +144,16 @@ describe.skipIf(!existsSync(CORPUS))('simulate against the real-world corpus', (
     expect(formatText(path)).toContain("above the API server's default request timeout (60s, --request-timeout)");
   });
 
+  it('custom resources come from the CRDs in the paths (MetalLB), with the closest group for a typo', async () => {
+    const files = corpus('metallb--metallb-native.yaml');
+    const path = await pathFor(files, { operation: 'CREATE', group: 'metallb.io', version: 'v1beta1', resource: 'ipaddresspools', namespace: 'metallb-system' });
+    expect(path.request.kind).toBe('IPAddressPool');
+    expect(called(path.validating)).toEqual(['metallb-webhook-configuration/ipaddresspoolvalidationwebhook.metallb.io']);
+    expect(path.namespaceLabels?.source).toBe('manifest');
+    await expect(pathFor(files, { operation: 'CREATE', group: 'metalb.io', version: 'v1beta1', resource: 'ipaddresspools', namespace: 'metallb-system' })).rejects.toThrow('did you mean "metallb.io"?');
+    await expect(pathFor(files, { operation: 'CREATE', group: 'metallb.io', resource: 'ipaddresspools', namespace: 'metallb-system' })).rejects.toThrow('group metallb.io is served in several versions (v1beta1, v1beta2): choose one with --version');
+  });
+
   it("Kyverno's matchCondition on the object's labels is shown as depends on", async () => {
     const path = await pathFor(corpus(KYVERNO), { operation: 'CREATE', resource: 'namespaces', namespace: 'team-d' });
     expect(path.validating[0]).toMatchObject({ called: true, reason: "depends on: object.metadata.labels['color'] == 'red'", failurePolicy: 'Ignore' });
