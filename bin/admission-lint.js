@@ -12,6 +12,7 @@ const { isAscii } = require('node:buffer');
 const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
 const BUNDLE = join(__dirname, '..', 'dist', 'admission-lint.cjs');
@@ -42,12 +43,13 @@ function loadBundle({ cache = true } = {}) {
       // No cache: compile as usual.
     }
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // A CommonJS module's function, plus the bundle's URL (what import.meta.url was in the sources).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __bundle_url) {${source}\n})`, {
     filename: BUNDLE,
     ...(cachedData ? { cachedData } : {}),
   });
   const bundle = { exports: {} };
-  script.runInThisContext()(bundle.exports, createRequire(BUNDLE), bundle, BUNDLE, dirname(BUNDLE));
+  script.runInThisContext()(bundle.exports, createRequire(BUNDLE), bundle, BUNDLE, dirname(BUNDLE), pathToFileURL(BUNDLE).href);
   return { exports: bundle.exports, script, cacheUsed: cachedData !== undefined && !script.cachedDataRejected };
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asciiOnly } from '../src/build/bundle.js';
+import { run } from '../src/cli/main.js';
 import { PROJECT_ROOT, projectRoot } from '../src/cli/package-info.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -65,6 +66,24 @@ describe('the bundled CLI', () => {
     writeFileSync(join(copy, 'rules', 'fail-open.md'), '# fail-open (from the copy)\n');
     expect(cli(copy, ['explain', 'fail-open']).stdout).toContain('from the copy');
   });
+
+  it('is strict code, as the ES modules it is made of', () => {
+    expect(readFileSync(join(ROOT, 'dist', 'admission-lint.cjs'), 'latin1').startsWith('"use strict";\n')).toBe(true);
+  });
+
+  it('reports what the sources report, on every fixture (json, and sarif, which hashes)', async () => {
+    // Certificates (node:crypto), urls (node:net) and CEL go through the bundle's lazy loading.
+    for (const format of ['json', 'sarif']) {
+      const args = ['lint', '--format', format, '--no-color', 'fixtures'];
+      let stdout = '';
+      let stderr = '';
+      const code = await run(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: {} });
+      const bundled = spawnSync(process.execPath, [join(ROOT, 'bin', 'admission-lint.js'), ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(bundled.stdout).toBe(stdout);
+      expect(bundled.stderr).toBe(stderr);
+      expect(bundled.status).toBe(code);
+    }
+  }, 180_000);
 
   it('finds the project root from the sources, the compiled modules and the bundle', () => {
     expect(PROJECT_ROOT).toBe(`${ROOT}/`);

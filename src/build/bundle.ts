@@ -29,18 +29,44 @@ interface Loader {
 }
 
 /**
- * Builtins that a bundled package requires at its top level but that a lint never uses:
- * commander requires node:child_process for executable subcommands (admission-lint has none).
- * They are loaded on first property access instead, which keeps them out of the start-up.
+ * Builtins that are required at a module's top level but that a lint seldom or never uses are
+ * loaded on first use instead, which keeps them out of the start-up:
+ * - commander requires node:child_process for executable subcommands (admission-lint has none);
+ * - ca-bundle needs node:crypto only for a caBundle with PEM certificates in it, sarif only to
+ *   hash; client-config-url needs node:net only for a webhook with a url.
+ * Each function (or class) the builtin exports becomes a proxy that loads the builtin when it is
+ * called, constructed or read from. A name that is not a function is not exported, so an import
+ * of one fails the build instead of going wrong at run time.
  */
+const LAZY_BUILTINS: readonly { builtin: string; importer: RegExp }[] = [
+  { builtin: 'node:child_process', importer: /[\\/]node_modules[\\/]commander[\\/]/ },
+  { builtin: 'node:crypto', importer: /[\\/]dist[\\/](src|rules)[\\/]/ },
+  { builtin: 'node:net', importer: /[\\/]dist[\\/](src|rules)[\\/]/ },
+];
+
 const lazyBuiltins: Plugin = {
   name: 'lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'node:child_process', namespace: 'lazy-builtin' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `let m; const load = () => (m ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
-      loader: 'js',
-    }));
+    for (const { builtin, importer } of LAZY_BUILTINS) {
+      const filter = new RegExp(`^${builtin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+      build.onResolve({ filter }, (args) => (importer.test(args.importer) ? { path: builtin, namespace: 'lazy-builtin' } : undefined));
+    }
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const module = (await import(args.path)) as Record<string, unknown>;
+      const names = Object.keys(module).filter((name) => name !== 'default' && typeof module[name] === 'function' && /^[A-Za-z_$][\w$]*$/.test(name));
+      const lines = [
+        `let m;`,
+        `const load = () => (m ??= require(${JSON.stringify(args.path)}));`,
+        // A function target, so that calls, construction and instanceof work through the proxy.
+        `const lazy = (name) => new Proxy(function () {}, {`,
+        `  apply: (_, self, args) => Reflect.apply(load()[name], self, args),`,
+        `  construct: (_, args) => Reflect.construct(load()[name], args),`,
+        `  get: (_, key) => (key === 'prototype' ? load()[name].prototype : Reflect.get(load()[name], key)),`,
+        `});`,
+        ...names.map((name) => `export const ${name} = lazy(${JSON.stringify(name)});`),
+      ];
+      return { contents: `${lines.join('\n')}\n`, loader: 'js' };
+    });
   },
 };
 
@@ -90,10 +116,10 @@ export async function bundle(): Promise<{ file: string; bytes: number; id: strin
     // ajv is required at run time only to check a config file (and only in the sources, to
     // compile the decode schemas): it stays in node_modules, loaded on demand.
     external: ['ajv', 'ajv/*'],
-    // import.meta.url of every module becomes the bundle's own URL: package-info.ts finds the
-    // project root from it, createRequire resolves packages from it.
+    // import.meta.url of every module becomes the bundle's own URL (a parameter of the function
+    // bin/admission-lint.js wraps the bundle in): package-info.ts finds the project root from it,
+    // createRequire resolves packages from it. No banner: "use strict" must stay the first line.
     define: { 'import.meta.url': '__bundle_url' },
-    banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [lazyBuiltins, noColorDetection],
     charset: 'ascii',
     logLevel: 'warning',
