@@ -52,15 +52,17 @@ describe.skipIf(!haveChromium)('the HTML report in headless Chromium', () => {
     await page.goto(pathToFileURL(file).href);
     expect(await page.title()).toBe('admission-lint blast radius (Kubernetes 1.35)');
     const headers = await page.locator('#critical-matrix thead th').allTextContents();
-    expect(headers).toEqual(['resource (what breaks)', ...report.webhooks.map((w) => `${w.configuration} / ${w.webhook}`)]);
+    // Columns: the webhooks that intercept a critical target; b-injector and z-owner intercept none.
+    expect(headers).toEqual(['resource (what breaks)', 'a-defaulter / defaults.a.example.com', 'a-defaulter / labels.a.example.com', 'c-audit / audit.c.example.com']);
+    expect(await page.locator('#not-in-matrix').textContent()).toBe('2 other webhooks intercept none of them: b-injector / inject.b.example.com, z-owner / owner.z.example.com.');
     const rows = page.locator('#critical-matrix tbody tr');
     expect(await rows.count()).toBe(report.critical.targets.length);
-    // The row of the kube-system add-ons' pods: a-defaulter (Fail) blocks them, b-injector's condition skips the system users.
+    // The row of the kube-system add-ons' pods: a-defaulter (Fail) blocks them; labels.a only on UPDATE (its condition); c-audit (Ignore) can deny.
     const podsRow = rows.filter({ hasText: "the system add-ons' pods" });
     const cells = await podsRow.locator('td').allTextContents();
-    const column = report.webhooks.findIndex((w) => w.webhook === 'defaults.a.example.com');
-    expect(cells[column]).toBe('BLOCKS (CREATE, UPDATE)');
-    expect(cells[report.webhooks.findIndex((w) => w.webhook === 'inject.b.example.com')]).toBe('');
+    expect(cells).toEqual(['BLOCKS (CREATE, UPDATE)', 'can deny (UPDATE)', 'can deny (CREATE, UPDATE)']);
+    // A column header links to the webhook's table.
+    expect(await page.locator('#critical-matrix thead th a').first().getAttribute('href')).toBe('#webhook-1');
     // The styling is inline and applies: a blocking cell is highlighted.
     expect(await podsRow.locator('td.blocks').first().evaluate((td) => (globalThis as unknown as { getComputedStyle(element: unknown): { backgroundColor: string } }).getComputedStyle(td).backgroundColor)).toBe('rgb(255, 215, 213)');
     expect(await page.locator('table.webhook').count()).toBe(report.webhooks.length);

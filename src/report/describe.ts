@@ -1,6 +1,6 @@
 /** Shared wording of the report outputs. */
 import type { CriticalCell, CriticalMark } from './critical.js';
-import type { InterceptRow, NamespaceSelection, WebhookReport } from './build.js';
+import type { BlastRadiusReport, InterceptRow, NamespaceSelection, WebhookReport } from './build.js';
 
 export const MARK_TEXT: Readonly<Record<CriticalMark, string>> = {
   blocks: 'BLOCKS',
@@ -57,4 +57,17 @@ export function propertyRows(webhook: WebhookReport): [string, string][] {
     ['sideEffects', webhook.sideEffects ?? '(not set)'],
     ['matchConditions', webhook.matchConditions.length > 0 ? webhook.matchConditions.join('; ') : '(none)'],
   ];
+}
+
+/** The matrix's columns: the webhooks that intercept at least one critical target (the others would be empty columns). */
+export function matrixColumns(report: BlastRadiusReport): { readonly webhook: WebhookReport; readonly index: number }[] {
+  return report.webhooks.map((webhook, index) => ({ webhook, index })).filter(({ webhook }) => webhook.critical.some((cell) => cell.mark !== 'none'));
+}
+
+/** "3 other webhooks intercept none of them: a/b, c/d, e/f", or null when every webhook is a column. */
+export function notInMatrix(report: BlastRadiusReport): string | null {
+  const shown = new Set(matrixColumns(report).map(({ webhook }) => webhook));
+  const rest = report.webhooks.filter((webhook) => !shown.has(webhook));
+  if (rest.length === 0) return null;
+  return `${rest.length} other webhook${rest.length === 1 ? '' : 's'} intercept${rest.length === 1 ? 's' : ''} none of them: ${rest.map((webhook) => `${webhook.configuration} / ${webhook.webhook}`).join(', ')}`;
 }

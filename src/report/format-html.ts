@@ -3,7 +3,7 @@
  * scripts, no network assets: it reads the same with JavaScript off.
  */
 import type { BlastRadiusReport } from './build.js';
-import { MARK_LEGEND, MARK_TEXT, markText, propertyRows, webhookTitle } from './describe.js';
+import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, propertyRows, webhookTitle } from './describe.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -31,20 +31,24 @@ export function formatHtml(report: BlastRadiusReport): string {
   ];
   for (const name of report.notDecodable) out.push(`<p>Not reported (fields of the wrong type; run lint): ${escapeHtml(name)}</p>`);
   out.push('<h2 id="critical">Critical resources × webhooks</h2>');
+  const columns = matrixColumns(report);
   if (report.webhooks.length === 0) out.push('<p>No webhooks in the run.</p>');
+  else if (columns.length === 0) out.push('<p>No webhook in the run intercepts any of them.</p>');
   else {
     out.push('<table id="critical-matrix"><thead><tr><th>resource (what breaks)</th>');
-    for (const webhook of report.webhooks) out.push(`<th scope="col">${escapeHtml(`${webhook.configuration} / ${webhook.webhook}`)}</th>`);
+    for (const { webhook, index } of columns) out.push(`<th scope="col"><a href="#webhook-${index + 1}">${escapeHtml(`${webhook.configuration} / ${webhook.webhook}`)}</a></th>`);
     out.push('</tr></thead><tbody>');
     report.critical.targets.forEach((target, index) => {
       out.push(`<tr><th scope="row">${escapeHtml(target.label)} <small>(${escapeHtml(target.why)})</small></th>`);
-      for (const webhook of report.webhooks) {
+      for (const { webhook } of columns) {
         const cell = webhook.critical[index]!;
         out.push(`<td class="${cell.mark}">${escapeHtml(markText(cell))}</td>`);
       }
       out.push('</tr>');
     });
     out.push('</tbody></table>');
+    const rest = notInMatrix(report);
+    if (rest !== null) out.push(`<p id="not-in-matrix">${escapeHtml(rest)}.</p>`);
     out.push(`<ul>${MARK_LEGEND.map(([mark, text]) => `<li><strong>${escapeHtml(MARK_TEXT[mark])}</strong>: ${escapeHtml(text)}</li>`).join('')}</ul>`);
   }
   out.push('<h2 id="webhooks">Webhooks</h2>');

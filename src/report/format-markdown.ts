@@ -1,6 +1,6 @@
 /** `report --format markdown`: one table per webhook, then the critical-resources matrix. */
 import type { BlastRadiusReport } from './build.js';
-import { MARK_LEGEND, MARK_TEXT, markText, propertyRows, webhookTitle } from './describe.js';
+import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, propertyRows, webhookTitle } from './describe.js';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -16,14 +16,18 @@ export function formatMarkdown(report: BlastRadiusReport): string {
     lines.push(`| findings | ${findings.length === 0 ? 'none' : findings.map((f) => cell(`${f.severity} ${f.ruleId}: ${f.message} (${f.file}:${f.line})`)).join('<br>')} |`, '');
   }
   lines.push('### Critical resources × webhooks', '');
+  const columns = matrixColumns(report);
   if (report.webhooks.length === 0) lines.push('No webhooks in the run.');
+  else if (columns.length === 0) lines.push('No webhook in the run intercepts any of them.');
   else {
-    lines.push(`| resource (what breaks) | ${report.webhooks.map((webhook) => cell(`${webhook.configuration} / ${webhook.webhook}`)).join(' | ')} |`);
-    lines.push(`|---|${report.webhooks.map(() => '---').join('|')}|`);
+    lines.push(`| resource (what breaks) | ${columns.map(({ webhook }) => cell(`${webhook.configuration} / ${webhook.webhook}`)).join(' | ')} |`);
+    lines.push(`|---|${columns.map(() => '---').join('|')}|`);
     report.critical.targets.forEach((target, index) => {
-      lines.push(`| ${cell(`${target.label} (${target.why})`)} | ${report.webhooks.map((webhook) => cell(markText(webhook.critical[index]!))).join(' | ')} |`);
+      lines.push(`| ${cell(`${target.label} (${target.why})`)} | ${columns.map(({ webhook }) => cell(markText(webhook.critical[index]!))).join(' | ')} |`);
     });
   }
+  const rest = notInMatrix(report);
+  if (rest !== null && columns.length > 0) lines.push('', `${rest}.`);
   lines.push('', ...MARK_LEGEND.map(([mark, text]) => `- **${MARK_TEXT[mark]}**: ${text}`));
   return `${lines.join('\n')}\n`;
 }
