@@ -150,6 +150,9 @@ describe.skipIf(!existsSync(CORPUS))('simulate against the real-world corpus', (
     expect(path.request.kind).toBe('IPAddressPool');
     expect(called(path.validating)).toEqual(['metallb-webhook-configuration/ipaddresspoolvalidationwebhook.metallb.io']);
     expect(path.namespaceLabels?.source).toBe('manifest');
+    // bgppeers are served as v1beta1 and v1beta2; the webhook names v1beta2 (matchPolicy Equivalent, the default).
+    const equivalent = await pathFor(files, { operation: 'CREATE', group: 'metallb.io', version: 'v1beta1', resource: 'bgppeers', namespace: 'metallb-system' });
+    expect(equivalent.validating.find((e) => e.webhook === 'bgppeersvalidationwebhook.metallb.io')).toMatchObject({ called: true, reason: null, detail: { equivalent: 'metallb.io/v1beta2' } });
     await expect(pathFor(files, { operation: 'CREATE', group: 'metalb.io', version: 'v1beta1', resource: 'ipaddresspools', namespace: 'metallb-system' })).rejects.toThrow('did you mean "metallb.io"?');
     await expect(pathFor(files, { operation: 'CREATE', group: 'metallb.io', resource: 'ipaddresspools', namespace: 'metallb-system' })).rejects.toThrow('group metallb.io is served in several versions (v1beta1, v1beta2): choose one with --version');
   });

@@ -15,7 +15,8 @@ function code(text: string): string {
 
 function calledText(entry: PathEntry): string {
   if (!entry.called) return 'no';
-  return entry.reason?.startsWith('depends on') ? 'if its matchConditions hold' : 'yes';
+  const how = entry.detail.equivalent !== undefined ? ` (as ${entry.detail.equivalent}, matchPolicy Equivalent)` : '';
+  return `${entry.reason?.startsWith('depends on') ? 'if its matchConditions hold' : 'yes'}${how}`;
 }
 
 function table(entries: readonly PathEntry[], phase: 'mutating' | 'validating' | 'policy'): string[] {

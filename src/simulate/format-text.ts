@@ -15,6 +15,7 @@ function section(lines: string[], title: string, entries: readonly PathEntry[], 
   called.forEach((entry, i) => {
     lines.push(`  ${phase === 'mutating' ? `${i + 1}. ` : '- '}${hookName(entry)}  [${settings(entry, phase)}]`);
     if (entry.reason !== null) lines.push(`     ${entry.reason}`);
+    if (entry.detail.equivalent !== undefined) lines.push(`     matched through ${entry.detail.equivalent} (matchPolicy Equivalent): it receives the object converted to that version`);
   });
   if (skipped.length > 0) {
     lines.push('  not called:');

@@ -42,6 +42,8 @@ export interface PathEntry {
     readonly dependsOn: readonly string[];
     /** Bindings only: spec.validationActions. */
     readonly validationActions?: readonly string[];
+    /** Called through another version of the resource (matchPolicy Equivalent): "group/version". */
+    readonly equivalent?: string;
   };
 }
 
@@ -126,6 +128,13 @@ interface Decision {
   readonly called: boolean;
   readonly reason: string | null;
   readonly dependsOn: readonly string[];
+  readonly equivalent?: string;
+}
+
+function equivalentOf(outcome: MatchOutcome | { called: false; reason: 'excluded' | 'virtual' }): { equivalent?: string } {
+  if (outcome.called !== true || outcome.equivalent === null) return {};
+  const { group, version } = outcome.equivalent;
+  return { equivalent: group === '' ? version : `${group}/${version}` };
 }
 
 function decide(outcome: MatchOutcome | { called: false; reason: 'excluded' | 'virtual' }, conditions: () => ConditionsResult, request: SimulatedRequest): Decision {
@@ -137,8 +146,8 @@ function decide(outcome: MatchOutcome | { called: false; reason: 'excluded' | 'v
   }
   const result = conditions();
   if (result.outcome === 'false') return { called: false, reason: `matchCondition "${result.condition}" is false`, dependsOn: [] };
-  if (result.outcome === 'depends') return { called: true, reason: `depends on: ${result.expressions.join(' && ')}`, dependsOn: result.expressions };
-  return { called: true, reason: null, dependsOn: [] };
+  if (result.outcome === 'depends') return { called: true, reason: `depends on: ${result.expressions.join(' && ')}`, dependsOn: result.expressions, ...equivalentOf(outcome) };
+  return { called: true, reason: null, dependsOn: [], ...equivalentOf(outcome) };
 }
 
 /** Called entries first in execution order, then the others in configuration order (both: the order given). */
@@ -166,7 +175,12 @@ function webhookEntries(objects: readonly WebhookConfigurationObject[], request:
         failurePolicy: webhook.failurePolicy ?? 'Fail',
         timeoutSeconds: webhook.timeoutSeconds ?? 10,
         reinvoked,
-        detail: { file: object.manifest.file.path, ...(webhook.sideEffects !== undefined ? { sideEffects: webhook.sideEffects } : {}), dependsOn: decision.dependsOn },
+        detail: {
+          file: object.manifest.file.path,
+          ...(webhook.sideEffects !== undefined ? { sideEffects: webhook.sideEffects } : {}),
+          dependsOn: decision.dependsOn,
+          ...(decision.equivalent !== undefined ? { equivalent: decision.equivalent } : {}),
+        },
       };
       (entry.mutating ? mutating : validating).push(pathEntry);
     }
@@ -201,7 +215,7 @@ function policyEntries(objects: readonly PolicyObject[], request: SimulatedReque
         failurePolicy,
         timeoutSeconds: null,
         reinvoked: false,
-        detail: { file: binding.manifest.file.path, dependsOn: decision.dependsOn, validationActions: bindingSpec(binding)?.validationActions ?? [] },
+        detail: { file: binding.manifest.file.path, dependsOn: decision.dependsOn, validationActions: bindingSpec(binding)?.validationActions ?? [], ...(decision.equivalent !== undefined ? { equivalent: decision.equivalent } : {}) },
       });
     }
   }
