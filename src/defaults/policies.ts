@@ -6,6 +6,7 @@
  * reinvocationPolicy has no default (it is required).
  */
 import { formatFieldPath, type FieldPath } from '../field-path.js';
+import { cloneData } from './clone.js';
 import type { PolicyKind } from '../model/types.js';
 import type { Defaulted } from './webhooks.js';
 
@@ -16,12 +17,12 @@ function isObject(value: unknown): value is Json {
 }
 
 export function defaultPolicy(written: unknown, kind: PolicyKind): Defaulted {
-  const effective: unknown = structuredClone(written);
+  const effective: unknown = cloneData(written);
   const defaulted = new Set<string>();
   const defaultedPaths: FieldPath[] = [];
   const fill = (target: Json, key: string, value: unknown, path: FieldPath): void => {
     if (target[key] === undefined || target[key] === null) {
-      target[key] = structuredClone(value);
+      target[key] = cloneData(value);
       defaulted.add(formatFieldPath([...path, key]));
       defaultedPaths.push([...path, key]);
     }

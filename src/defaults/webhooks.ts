@@ -5,6 +5,7 @@
  * (a malformed tree is the `schema` rule's to report, not ours to repair).
  */
 import { formatFieldPath, type FieldPath } from '../field-path.js';
+import { cloneData } from './clone.js';
 import type { WebhookApiVersion, WebhookConfigurationKind } from '../model/types.js';
 
 export interface Defaulted {
@@ -44,13 +45,13 @@ function isObject(value: unknown): value is Json {
 }
 
 export function defaultWebhookConfiguration(written: unknown, apiVersion: WebhookApiVersion, kind: WebhookConfigurationKind): Defaulted {
-  const effective: unknown = structuredClone(written);
+  const effective: unknown = cloneData(written);
   const defaulted = new Set<string>();
   const defaultedPaths: FieldPath[] = [];
   const table = WEBHOOK_DEFAULTS[apiVersion];
   const fill = (target: Json, key: string, value: unknown, path: FieldPath): void => {
     if (target[key] === undefined || target[key] === null) {
-      target[key] = structuredClone(value);
+      target[key] = cloneData(value);
       defaulted.add(formatFieldPath([...path, key]));
       defaultedPaths.push([...path, key]);
     }

@@ -14,8 +14,9 @@ import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import type { RuleContext } from '../rule.js';
 import { namespaceLabels } from './namespaces.js';
-import { isExemptRequest, matchingRule, selectorsOutcome, type AdmissionRequest, type MatchOutcome, type Operation } from './request.js';
+import { compiledRuleMatches, compileRule, isExemptRequest, selectorsOutcome, type AdmissionRequest, type CompiledRule, type MatchOutcome, type Operation } from './request.js';
 import { selectorMatches, type Labels } from './selector.js';
+import type { RuleWithOperations, Webhook } from '../model/types.js';
 
 /** A namespace without labels (but its name label), for requests in namespaces the run does not describe. */
 export const UNLABELLED_NAMESPACE = 'unlabelled-namespace';
@@ -144,47 +145,97 @@ function objectLabelsFor(operation: Operation, labels: Labels | undefined): Pick
 /** Rules naming more (group, resource, subresource, operation) combinations than this are indexed under the wildcards. */
 const MAX_INDEX_KEYS_PER_RULE = 64;
 
-export interface HookIndex<H> {
-  /** The hooks that may have a rule for this request, in the order of the hooks given. */
-  lookup(request: Pick<BaseRequest, 'group' | 'resource' | 'subresource' | 'operation'>): H[];
-}
-
 const indexKey = (group: string, resource: string, subresource: string, operation: string): string => `${group}\u0000${resource}\u0000${subresource}\u0000${operation}`;
 
+/** JSON text of plain data as a signature; a value JSON cannot write (a cycle) gets a signature of its own. */
+function signatureOf(value: unknown, fallback: string): string {
+  try {
+    return JSON.stringify(value) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /**
- * The hooks by the (group, resource, subresource, operation) their rules name, '*' standing for
- * itself: a rule matches a request (exactly or through an equivalent version, which keeps the
- * group and resource: matchPolicy Equivalent converts versions only) only if it names the
- * request's group, resource and subresource (split at the first '/') and operation, or '*'. A
- * prefilter only: the callers still ask matchingRule.
+ * The run's distinct rules (as JSON) and, per hook, its rules as indexes into them: many
+ * webhooks share rules, so each distinct rule is matched once per request, and a hook's
+ * matchingRule is read off those answers (first exact match, else, under matchPolicy
+ * Equivalent, the first rule that matches an equivalent version). Distinct rules are indexed by
+ * the (group, resource, subresource, operation) they name, '*' standing for itself: a rule
+ * matches a request (exactly or through an equivalent version, which keeps the group and
+ * resource) only if it names the request's group, resource and subresource (split at the first
+ * '/') and operation, or '*'.
  */
-export function indexHooks<H extends CandidateHook>(hooks: readonly H[]): HookIndex<H> {
-  const buckets = new Map<string, number[]>();
+interface RuleTable {
+  readonly rules: readonly (CompiledRule | null)[];
+  /** Per distinct rule: the positions of the hooks that have it, ascending. */
+  readonly hooksOf: readonly number[][];
+  /** Hook p's rules are ruleIds[start[p]] … ruleIds[start[p + 1] - 1] (-1: not a rule object). */
+  readonly ruleIds: Int32Array;
+  readonly start: Int32Array;
+  /** 1 when the hook's matchPolicy is Equivalent (the default). */
+  readonly equivalent: Uint8Array;
+  /** The distinct rules that may match a request, ascending. */
+  lookup(request: Pick<BaseRequest, 'group' | 'resource' | 'subresource' | 'operation'>): readonly number[];
+}
+
+function ruleTable(hooks: readonly CandidateHook[]): RuleTable {
+  const ids = new Map<string, number>();
+  const rules: (CompiledRule | null)[] = [];
+  const written: RuleWithOperations[] = [];
+  const hooksOf: number[][] = [];
+  const ruleIds: number[] = [];
+  const start = new Int32Array(hooks.length + 1);
+  const equivalent = new Uint8Array(hooks.length);
   hooks.forEach((hook, position) => {
-    const keys = new Set<string>();
-    for (const rule of hook.entry.webhook.rules ?? []) {
-      if (rule === null || typeof rule !== 'object') continue;
-      const groups = rule.apiGroups ?? [];
-      const operations = rule.operations ?? [];
-      const resources = new Map<string, [string, string]>();
-      for (const entry of rule.resources ?? []) {
-        const slash = entry.indexOf('/');
-        resources.set(entry, slash < 0 ? [entry, ''] : [entry.slice(0, slash), entry.slice(slash + 1)]);
-      }
-      if (groups.length * resources.size * operations.length > MAX_INDEX_KEYS_PER_RULE) {
-        keys.add(indexKey('*', '*', '*', '*'));
+    const { webhook } = hook.entry;
+    start[position] = ruleIds.length;
+    equivalent[position] = (webhook.matchPolicy ?? 'Equivalent') === 'Equivalent' ? 1 : 0;
+    for (const rule of webhook.rules ?? []) {
+      if (rule === null || typeof rule !== 'object') {
+        ruleIds.push(-1);
         continue;
       }
-      for (const group of groups) for (const [resource, subresource] of resources.values()) for (const operation of operations) keys.add(indexKey(group, resource, subresource, operation));
+      const signature = signatureOf(rule, `\u0000${position}:${ruleIds.length}`);
+      let id = ids.get(signature);
+      if (id === undefined) {
+        id = rules.length;
+        ids.set(signature, id);
+        rules.push(compileRule(rule));
+        written.push(rule);
+        hooksOf.push([]);
+      }
+      const of = hooksOf[id]!;
+      if (of[of.length - 1] !== position) of.push(position);
+      ruleIds.push(id);
     }
+  });
+  start[hooks.length] = ruleIds.length;
+  const buckets = new Map<string, number[]>();
+  written.forEach((rule, id) => {
+    const keys = new Set<string>();
+    const apiGroups = rule.apiGroups ?? [];
+    const operations = rule.operations ?? [];
+    const resources = new Map<string, [string, string]>();
+    for (const entry of rule.resources ?? []) {
+      const slash = entry.indexOf('/');
+      resources.set(entry, slash < 0 ? [entry, ''] : [entry.slice(0, slash), entry.slice(slash + 1)]);
+    }
+    if (apiGroups.length * resources.size * operations.length > MAX_INDEX_KEYS_PER_RULE) keys.add(indexKey('*', '*', '*', '*'));
+    else for (const group of apiGroups) for (const [resource, subresource] of resources.values()) for (const operation of operations) keys.add(indexKey(group, resource, subresource, operation));
     for (const key of keys) {
       const bucket = buckets.get(key);
-      if (bucket === undefined) buckets.set(key, [position]);
-      else bucket.push(position);
+      if (bucket === undefined) buckets.set(key, [id]);
+      else bucket.push(id);
     }
   });
   const either = (value: string): readonly string[] => (value === '*' ? ['*'] : [value, '*']);
   return {
+    rules,
+    hooksOf,
+    ruleIds: Int32Array.from(ruleIds),
+    start,
+    equivalent,
     lookup({ group, resource, subresource, operation }) {
       const lists: number[][] = [];
       for (const g of either(group))
@@ -194,12 +245,14 @@ export function indexHooks<H extends CandidateHook>(hooks: readonly H[]): HookIn
               const bucket = buckets.get(indexKey(g, r, sub, o));
               if (bucket !== undefined) lists.push(bucket);
             }
-      if (lists.length === 0) return [];
-      const positions = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())].sort((a, b) => a - b);
-      return positions.map((position) => hooks[position]!);
+      if (lists.length <= 1) return lists[0] ?? [];
+      return [...new Set(lists.flat())].sort((a, b) => a - b);
     },
   };
 }
+
+/** What selectorsOutcome is given for a rule; it decides by the selectors alone (the rule only numbers a "called" outcome). */
+const ANY_RULE = { rule: 0, equivalent: null } as const;
 
 /** Two or more webhooks that the API server calls, or may call, for one request in one namespace. */
 export interface CandidateMatch<H extends CandidateHook> {
@@ -222,30 +275,75 @@ export interface CandidateOptions {
  * are called (matchWebhook says true or 'unknown'). A request whose matching webhooks, by
  * their rules, are the same as an earlier request's with the same operation and scope is
  * skipped: past the rules, the outcome depends only on the operation, scope and namespace.
+ *
+ * The work per request is per group of hooks with equal rules and per group with equal
+ * selectors, not per hook (a run of thousands of webhooks has few distinct rules).
  */
 export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], context: Pick<RuleContext, 'namespaces' | 'kubeVersion' | 'discovery'>, options: CandidateOptions = {}): Generator<CandidateMatch<H>> {
   if (hooks.length < 2) return;
   // The unlabelled namespace first: a set it shows is named with it rather than with some project's namespace.
   const namespaces = [...new Set([UNLABELLED_NAMESPACE, ...context.namespaces.map((ns) => ns.name).slice(0, MAX_NAMESPACES)])];
   const labelsOf = new Map(namespaces.map((name) => [name, namespaceLabels(context, name)]));
-  // Rules never change the group or the resource (matchPolicy Equivalent converts versions only):
-  // index the webhooks by the groups, resources and operations their rules name.
-  const index = indexHooks(hooks);
+  const table = ruleTable(hooks);
+  const orderOf = Int32Array.from(hooks, (hook) => hook.order);
+  // The selectors decide the rest (selectorsOutcome reads the namespace and object selectors only): group hooks by them too.
+  const selectorIds = new Map<string, number>();
+  const selectorWebhooks: Readonly<Webhook>[] = [];
+  const selectorOf = Int32Array.from(hooks, (hook, position) => {
+    const { webhook } = hook.entry;
+    const signature = signatureOf([webhook.namespaceSelector ?? null, webhook.objectSelector ?? null], `\u0000${position}`);
+    let id = selectorIds.get(signature);
+    if (id === undefined) {
+      id = selectorWebhooks.length;
+      selectorIds.set(signature, id);
+      selectorWebhooks.push(webhook);
+    }
+    return id;
+  });
+  // Per distinct rule, for the request being tried: 0 not tried or no match, 1 exact match, 2 only through an equivalent version.
+  const status = new Uint8Array(table.rules.length);
+  const seen = new Uint8Array(hooks.length);
   const shapes = new Set<string>();
   for (const base of candidateRequests(hooks, context.discovery)) {
     if (options.requests !== undefined && !options.requests(base)) continue;
-    const pool = index.lookup(base);
-    if (pool.length < 2) continue;
+    const tried = table.lookup(base);
+    if (tried.length === 0) continue;
     // Rules first (they do not depend on the namespace, only on whether there is one).
     const probe = { ...base, namespace: base.scope === 'cluster' ? null : UNLABELLED_NAMESPACE };
-    const candidates: { hook: H; rule: NonNullable<ReturnType<typeof matchingRule>> }[] = [];
-    for (const hook of pool) {
-      const rule = matchingRule(hook.entry.webhook, probe, context.discovery);
-      if (rule !== undefined) candidates.push({ hook, rule });
+    let equivalents: AdmissionRequest[] | undefined;
+    for (const id of tried) {
+      const rule = table.rules[id]!;
+      if (compiledRuleMatches(rule, probe)) status[id] = 1;
+      else {
+        equivalents ??= context.discovery.equivalents(probe).map((gvr) => ({ ...probe, group: gvr.group, version: gvr.version, resource: gvr.resource }));
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule, candidate)) ? 2 : 0;
+      }
+    }
+    // matchingRule per hook: its first rule that matches exactly, else (Equivalent) its first that matches another version.
+    const candidates: number[] = [];
+    for (const id of tried) {
+      if (status[id] === 0) continue;
+      for (const position of table.hooksOf[id]!) {
+        if (seen[position] === 1) continue;
+        seen[position] = 1;
+        let exact = false;
+        let viaEquivalent = false;
+        for (let k = table.start[position]!; k < table.start[position + 1]!; k++) {
+          const ruleId = table.ruleIds[k]!;
+          if (ruleId < 0) continue;
+          if (status[ruleId] === 1) exact = true;
+          else if (status[ruleId] === 2) viaEquivalent = true;
+        }
+        if (exact || (viaEquivalent && table.equivalent[position] === 1)) candidates.push(position);
+      }
+    }
+    for (const id of tried) {
+      status[id] = 0;
+      for (const position of table.hooksOf[id]!) seen[position] = 0;
     }
     if (candidates.length < 2) continue;
-    candidates.sort((a, b) => a.hook.order - b.hook.order);
-    const shape = `${candidates.map(({ hook }) => hook.order).join(',')} ${base.operation} ${base.scope}`;
+    candidates.sort((a, b) => orderOf[a]! - orderOf[b]! || a - b);
+    const shape = `${candidates.map((position) => orderOf[position]).join(',')} ${base.operation} ${base.scope}`;
     if (shapes.has(shape)) continue;
     shapes.add(shape);
     // No webhook is called for these (matchWebhook: exempt-kind), but the shape counts as seen.
@@ -260,16 +358,22 @@ export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], 
         ...objectLabelsFor(base.operation, base.scope === 'namespace' ? nsLabels : undefined),
       };
       // The rules do not depend on the namespace, only on whether there is one: the probe's rule holds.
-      const outcomes: { hook: H; outcome: MatchOutcome }[] = candidates.map(({ hook, rule }) => ({ hook, outcome: selectorsOutcome(hook.entry.webhook, request, rule) }));
-      const matched = outcomes.filter(({ outcome }) => outcome.called !== false);
-      if (matched.length < 2) continue;
-      const open = (outcome: MatchOutcome): boolean => outcome.called === 'unknown' && outcome.unknown === 'object-labels';
-      yield {
-        request: base,
-        namespace,
-        sure: matched.filter(({ outcome }) => !open(outcome)).map(({ hook }) => hook),
-        open: matched.filter(({ outcome }) => open(outcome)).map(({ hook }) => hook),
-      };
+      const outcomes = new Map<number, MatchOutcome>();
+      const sure: H[] = [];
+      const open: H[] = [];
+      for (const position of candidates) {
+        const id = selectorOf[position]!;
+        let outcome = outcomes.get(id);
+        if (outcome === undefined) {
+          outcome = selectorsOutcome(selectorWebhooks[id]!, request, ANY_RULE);
+          outcomes.set(id, outcome);
+        }
+        if (outcome.called === false) continue;
+        if (outcome.called === 'unknown' && outcome.unknown === 'object-labels') open.push(hooks[position]!);
+        else sure.push(hooks[position]!);
+      }
+      if (sure.length + open.length < 2) continue;
+      yield { request: base, namespace, sure, open };
     }
   }
 }
@@ -350,31 +454,36 @@ export function coCalledSets<H extends CandidateHook>(sure: readonly H[], open: 
  * of them on a tie). The result is in calling order.
  */
 export function withoutAlternatives<H extends CandidateHook>(called: readonly H[], weight: (hooks: readonly H[]) => number): H[] {
-  const byConfiguration = new Map<string, Map<WebhookConfigurationObject, H[]>>();
+  // The hooks of each configuration object, objects in order of first appearance.
+  const byObject = new Map<WebhookConfigurationObject, H[]>();
   for (const hook of called) {
-    const key = `${hook.object.kind}\u0000${hook.object.name ?? ''}`;
-    let objects = byConfiguration.get(key);
-    if (objects === undefined) {
-      objects = new Map<WebhookConfigurationObject, H[]>();
-      byConfiguration.set(key, objects);
-    }
-    const ofObject = objects.get(hook.object);
-    if (ofObject === undefined) objects.set(hook.object, [hook]);
-    else ofObject.push(hook);
+    const hooks = byObject.get(hook.object);
+    if (hooks === undefined) byObject.set(hook.object, [hook]);
+    else hooks.push(hook);
   }
-  const kept: H[] = [];
+  // Objects with the same kind and name are alternatives: keep the one whose hooks weigh most (the first on a tie).
+  const byConfiguration = new Map<string, WebhookConfigurationObject[]>();
+  for (const object of byObject.keys()) {
+    const key = `${object.kind}\u0000${object.name ?? ''}`;
+    const objects = byConfiguration.get(key);
+    if (objects === undefined) byConfiguration.set(key, [object]);
+    else objects.push(object);
+  }
+  const dropped = new Set<WebhookConfigurationObject>();
   for (const objects of byConfiguration.values()) {
-    let best: H[] = [];
+    if (objects.length < 2) continue;
+    let best: WebhookConfigurationObject | undefined;
     let bestWeight = -Infinity;
-    for (const hooks of objects.values()) {
-      const w = weight(hooks);
+    for (const object of objects) {
+      const w = weight(byObject.get(object)!);
       if (w > bestWeight) {
-        best = hooks;
+        best = object;
         bestWeight = w;
       }
     }
-    kept.push(...best);
+    for (const object of objects) if (object !== best) dropped.add(object);
   }
+  const kept = dropped.size === 0 ? [...called] : called.filter((hook) => !dropped.has(hook.object));
   return kept.sort((a, b) => a.order - b.order);
 }
 

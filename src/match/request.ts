@@ -106,7 +106,7 @@ export function ruleMatches(rule: RuleWithOperations, request: Pick<AdmissionReq
  * A rule in the shape the matcher reads fastest: its lists as Sets, its resource entries split at
  * the first '/'. Built once per rules array (the model is read-only) and kept as long as the array.
  */
-interface CompiledRule {
+export interface CompiledRule {
   readonly scope: string;
   readonly operations: ReadonlySet<string>;
   readonly groups: ReadonlySet<string>;
@@ -119,7 +119,7 @@ const compiled = new WeakMap<readonly unknown[], readonly (CompiledRule | null)[
 
 const listOf = (value: unknown): readonly string[] => (Array.isArray(value) ? (value as string[]) : []);
 
-function compileRule(rule: RuleWithOperations | null): CompiledRule | null {
+export function compileRule(rule: RuleWithOperations | null): CompiledRule | null {
   if (rule === null || typeof rule !== 'object') return null;
   return {
     scope: rule.scope ?? '*',
@@ -145,7 +145,7 @@ function compiledRules(rules: readonly (RuleWithOperations | null)[]): readonly 
 const hasOrAny = (set: ReadonlySet<string>, value: string): boolean => set.has(value) || set.has('*');
 
 /** ruleMatches on a compiled rule; the same checks in the same order. */
-function compiledRuleMatches(rule: CompiledRule, request: Pick<AdmissionRequest, 'operation' | 'group' | 'version' | 'resource' | 'subresource' | 'namespace'>): boolean {
+export function compiledRuleMatches(rule: CompiledRule, request: Pick<AdmissionRequest, 'operation' | 'group' | 'version' | 'resource' | 'subresource' | 'namespace'>): boolean {
   if (rule.scope === 'Namespaced') {
     if (!(request.namespace !== null && !isNamespaceResource(request.group, request.resource))) return false;
   } else if (rule.scope === 'Cluster') {
