@@ -6,16 +6,19 @@
 // compiled with the V8 code cache written beside it at build time: Node 20 has no module compile
 // cache, and parsing and compiling the CLI's code is a large part of a cold start. A cache that
 // V8 rejects (another Node version or V8 flags) or that belongs to another build is not used:
-// then V8 compiles the bundle as usual.
+// then V8 compiles the bundle as usual. A bundle older than tsc's output (a plain `tsc` run) is
+// not used either: then the compiled ES modules in dist/src/ run, as before there was a bundle.
 'use strict';
 const { isAscii } = require('node:buffer');
-const { readFileSync } = require('node:fs');
+const { fstatSync, readFileSync, statSync, writeSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
 const BUNDLE = join(__dirname, '..', 'dist', 'admission-lint.cjs');
+/** What the bundle is built from (tsc's output). */
+const ENTRY = join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
 /** The code cache file starts with this many bytes: the build id that ends the bundle's source. */
 const ID_BYTES = 64;
 
@@ -53,7 +56,35 @@ function loadBundle({ cache = true } = {}) {
   return { exports: bundle.exports, script, cacheUsed: cachedData !== undefined && !script.cachedDataRejected };
 }
 
-module.exports = { loadBundle, buildId, BUNDLE, ID_BYTES };
+/**
+ * The bundle is stale when tsc has compiled the sources after it was built (a `tsc` run without
+ * `npm run build`): then the compiled modules are run instead, as before the bundle existed.
+ * A package without the compiled entry module has only the bundle.
+ */
+function bundleIsCurrent() {
+  let entry;
+  try {
+    entry = statSync(ENTRY).mtimeMs;
+  } catch {
+    return true;
+  }
+  try {
+    // A second of slack: a copy of dist/ that does not keep times (cp -r) may write the bundle
+    // before tsc's output, while tsc, which takes seconds, cannot finish within a second of the
+    // build's bundle step.
+    return statSync(BUNDLE).mtimeMs + 1000 >= entry;
+  } catch {
+    return false;
+  }
+}
+
+/** The CLI's module: the bundle, or the compiled ES modules when the bundle is stale or missing. */
+async function cli() {
+  if (bundleIsCurrent()) return loadBundle().exports;
+  return import(pathToFileURL(ENTRY).href);
+}
+
+module.exports = { loadBundle, buildId, bundleIsCurrent, BUNDLE, ENTRY, ID_BYTES };
 
 if (require.main === module) {
   const banner = (error) => {
@@ -64,19 +95,36 @@ if (require.main === module) {
     process.stderr.write(`internal error in admission-lint ${version}; please report it with the input that caused it\n${error?.stack ?? error}\n`);
     process.exitCode = 2;
   };
-  // A reader that goes away early (`admission-lint … | head`) is not a bug: stop quietly.
-  process.stdout.on('error', (error) => {
-    if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    banner(error);
-  });
+  /**
+   * stdout. When it is a regular file or /dev/null, Node's process.stdout would be a
+   * SyncWriteStream, which calls fs.writeSync for every write: writing with fs.writeSync here is
+   * the same, without loading Node's stream modules at every start. Otherwise (a terminal, a
+   * pipe) it is process.stdout.
+   */
+  const stdout = (() => {
+    try {
+      const fd = fstatSync(1);
+      if (fd.isFile() || (fd.isCharacterDevice() && fd.rdev === statSync('/dev/null').rdev)) {
+        return { write: (text) => (writeSync(1, text), true) };
+      }
+    } catch {
+      // Not a file: use process.stdout.
+    }
+    // A reader that goes away early (`admission-lint … | head`) is not a bug: stop quietly.
+    process.stdout.on('error', (error) => {
+      if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      banner(error);
+    });
+    return process.stdout;
+  })();
   process.on('uncaughtException', banner);
   process.on('unhandledRejection', banner);
 
   (async () => {
-    const { run } = loadBundle().exports;
+    const { run } = await cli();
     // process.stderr is made on first use only: as a pipe it loads Node's net and streams.
     const stderr = { write: (text) => process.stderr.write(text) };
-    const code = await run(process.argv.slice(2), { stdout: process.stdout, stderr, env: process.env });
+    const code = await run(process.argv.slice(2), { stdout, stderr, env: process.env });
     // A crash reported meanwhile (exit code 2) must not be hidden by a later 0 or 1.
     if (process.exitCode !== 2) process.exitCode = code;
   })().catch(banner);

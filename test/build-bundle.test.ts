@@ -1,11 +1,12 @@
 /**
  * The bundle and code cache that `npm run build` writes (src/build/bundle.ts), and the bin shim
  * that loads them (bin/admission-lint.js): the shim runs the bundle, V8 accepts the cache made for
- * it, a cache of another build is ignored (and the CLI still works), and the bundle finds the
- * project's files (package.json, rules/*.md) from where it lies.
+ * it, a cache of another build is ignored (and the CLI still works), a bundle older than tsc's
+ * output is not run, and the bundle finds the project's files (package.json, rules/*.md) from
+ * where it lies.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -62,9 +63,36 @@ describe('the bundled CLI', () => {
     expect(actual.status).toBe(expected.status);
     expect(actual.stdout).toBe(expected.stdout);
     expect(actual.stderr).toBe(expected.stderr);
+    // A bundle older than tsc's output is not used: the compiled modules run instead.
+    const bundleFile = join(copy, 'dist', 'admission-lint.cjs');
+    const bundle = readFileSync(bundleFile);
+    writeFileSync(bundleFile, 'throw new Error("stale bundle used");\n');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(copy, 'dist', 'src', 'cli', 'main.js'), later, later);
+    const fallback = cli(copy, [EXAMPLE]);
+    expect([fallback.status, fallback.stdout, fallback.stderr]).toEqual([expected.status, expected.stdout, expected.stderr]);
+    writeFileSync(bundleFile, bundle);
+    const latest = new Date(Date.now() + 120_000);
+    utimesSync(bundleFile, latest, latest);
+    expect(probe(copy).run).toBe('function');
     // The copy's rules/*.md are found from the copy's bundle.
     writeFileSync(join(copy, 'rules', 'fail-open.md'), '# fail-open (from the copy)\n');
     expect(cli(copy, ['explain', 'fail-open']).stdout).toContain('from the copy');
+  });
+
+  it('writes the same report to a file or /dev/null as to a pipe (stdout is then written directly)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-stdout-'));
+    copies.push(dir);
+    const piped = cli(ROOT, [EXAMPLE]);
+    const file = join(dir, 'report.txt');
+    const fd = openSync(file, 'w');
+    const toFile = spawnSync(process.execPath, [join(ROOT, 'bin', 'admission-lint.js'), EXAMPLE], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    closeSync(fd);
+    expect([toFile.status, toFile.stderr, readFileSync(file, 'utf8')]).toEqual([piped.status, piped.stderr, piped.stdout]);
+    const devNull = openSync('/dev/null', 'w');
+    const toNull = spawnSync(process.execPath, [join(ROOT, 'bin', 'admission-lint.js'), EXAMPLE], { stdio: ['ignore', devNull, 'pipe'], encoding: 'utf8' });
+    closeSync(devNull);
+    expect([toNull.status, toNull.stderr]).toEqual([piped.status, piped.stderr]);
   });
 
   it('is strict code, as the ES modules it is made of', () => {
