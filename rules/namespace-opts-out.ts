@@ -211,24 +211,40 @@ function candidates(context: RuleContext): Candidate[] {
   return found;
 }
 
+/** The run's guard webhooks (GUARDED_LABELS, failurePolicy Fail) in run order, found once per run. */
+const guardsCache = new WeakMap<readonly WebhookConfigurationObject[], readonly { readonly webhook: WebhookEntry['webhook']; readonly guard: (typeof GUARDED_LABELS)[number] }[]>();
+
+function guardsOf(objects: readonly WebhookConfigurationObject[]): readonly { readonly webhook: WebhookEntry['webhook']; readonly guard: (typeof GUARDED_LABELS)[number] }[] {
+  let guards = guardsCache.get(objects);
+  if (guards === undefined) {
+    const found: { webhook: WebhookEntry['webhook']; guard: (typeof GUARDED_LABELS)[number] }[] = [];
+    for (const object of objects) {
+      if (object.kind !== 'ValidatingWebhookConfiguration' || !object.decodable) continue;
+      for (const { webhook } of webhooksOf(object)) {
+        const guard = GUARDED_LABELS.find((known) => known.webhook === webhook.name);
+        if (guard === undefined || (webhook.failurePolicy ?? 'Fail') !== 'Fail') continue;
+        found.push({ webhook, guard });
+      }
+    }
+    guards = found;
+    guardsCache.set(objects, guards);
+  }
+  return guards;
+}
+
 /** Labels of this Namespace that a guard webhook of the run (failurePolicy Fail) checks on its CREATE and UPDATE. */
 function guardedLabels(namespace: string, labels: Labels, context: RuleContext): Set<string> {
   const guarded = new Set<string>();
-  for (const object of context.webhookConfigurations) {
-    if (object.kind !== 'ValidatingWebhookConfiguration' || !object.decodable) continue;
-    for (const { webhook } of webhooksOf(object)) {
-      const guard = GUARDED_LABELS.find((known) => known.webhook === webhook.name);
-      if (guard === undefined || (webhook.failurePolicy ?? 'Fail') !== 'Fail') continue;
-      const called = (['CREATE', 'UPDATE'] as const).every((operation) => {
-        const outcome = matchWebhook(
-          webhook,
-          { operation, group: '', version: 'v1', resource: 'namespaces', subresource: '', namespace, namespaceLabels: labels, objectLabels: labels, oldObjectLabels: operation === 'CREATE' ? null : labels },
-          context.discovery,
-        );
-        return outcome.called !== false;
-      });
-      if (called) guarded.add(guard.label);
-    }
+  for (const { webhook, guard } of guardsOf(context.webhookConfigurations)) {
+    const called = (['CREATE', 'UPDATE'] as const).every((operation) => {
+      const outcome = matchWebhook(
+        webhook,
+        { operation, group: '', version: 'v1', resource: 'namespaces', subresource: '', namespace, namespaceLabels: labels, objectLabels: labels, oldObjectLabels: operation === 'CREATE' ? null : labels },
+        context.discovery,
+      );
+      return outcome.called !== false;
+    });
+    if (called) guarded.add(guard.label);
   }
   return guarded;
 }
@@ -300,6 +316,18 @@ function fewestToRemove(keys: readonly string[], selected: (removed: readonly st
   return subsets.find((subset) => selected(subset));
 }
 
+/** Per candidate of the run: the run's Namespaces its namespaceSelector selects, in run order (with their labels), found once. */
+const selectedCache = new WeakMap<Candidate, readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[]>();
+
+function selectedNamespaces(candidate: Candidate, context: RuleContext, labelsOf: (ns: NamespaceObject) => Labels): readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[] {
+  let selected = selectedCache.get(candidate);
+  if (selected === undefined) {
+    selected = context.namespaces.map((other) => ({ other, otherLabels: labelsOf(other) })).filter(({ other, otherLabels }) => selects(candidate, other.name, otherLabels, context.discovery));
+    selectedCache.set(candidate, selected);
+  }
+  return selected;
+}
+
 interface Found {
   readonly candidate: Candidate;
   readonly labels: readonly [string, string][];
@@ -343,10 +371,8 @@ export const rule = defineObjectRule({
       }
       if (!reportOptIn) continue;
       // Opt-in: another Namespace of the run is selected; with its values of the editable keys this one would be.
-      for (const other of context.namespaces) {
+      for (const { other, otherLabels } of selectedNamespaces(found, context, labelsOf)) {
         if (other.name === namespace.name) continue;
-        const otherLabels = labelsOf(other);
-        if (!selects(candidate, other.name, otherLabels, context.discovery)) continue;
         const borrowed = candidate.editable.filter((key) => Object.prototype.hasOwnProperty.call(otherLabels, key));
         const adopted = { ...without(labels, present), ...Object.fromEntries(borrowed.map((key) => [key, otherLabels[key]!])) };
         if (!selects(candidate, namespace.name, adopted, context.discovery)) continue;
