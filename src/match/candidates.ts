@@ -113,7 +113,9 @@ export function candidateRequests(hooks: readonly CandidateHook[], discovery: Di
         for (const version of (rule.apiVersions ?? []).map((v) => (v === '*' ? 'v1' : v))) {
           if (group === '*') continue;
           for (const entry of rule.resources ?? []) {
-            const [resource = '', subresource = ''] = entry.split(/\/(.*)/s);
+            const slash = entry.indexOf('/');
+            const resource = slash < 0 ? entry : entry.slice(0, slash);
+            const subresource = slash < 0 ? '' : entry.slice(slash + 1);
             if (resource === '*' || subresource === '*' || discovery.resource(group, version, resource) !== undefined) continue;
             for (const operation of rule.operations ?? []) {
               const operations: readonly Operation[] = operation === '*' ? (subresource === '' ? ['CREATE', 'UPDATE', 'DELETE'] : ['CREATE', 'UPDATE', 'CONNECT']) : [operation as Operation];
