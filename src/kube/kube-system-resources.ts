@@ -32,6 +32,9 @@ function matchesName(pattern: string, name: string): boolean {
   return pattern === '*' || pattern === name;
 }
 
+/** Object.entries of each table, once (the tables are constants). */
+const tableEntries = new WeakMap<Readonly<Record<string, BuiltinGroup>>, [string, BuiltinGroup][]>();
+
 /**
  * The first resource of `table` that the rule names, or undefined when it names none of them. An entry `x` matches the main resource only, `x/y` the
  * subresource, `x/*` and `*\/*` any (facts §5 step 3).
@@ -42,7 +45,12 @@ export function firstResourceMatch(
   apiVersions: readonly string[],
   resources: readonly string[],
 ): BuiltinMatch | undefined {
-  for (const [group, info] of Object.entries(table)) {
+  let entries = tableEntries.get(table);
+  if (entries === undefined) {
+    entries = Object.entries(table);
+    tableEntries.set(table, entries);
+  }
+  for (const [group, info] of entries) {
     if (!apiGroups.some((g) => matchesName(g, group))) continue;
     if (!apiVersions.some((v) => v === '*' || info.versions.includes(v))) continue;
     for (const entry of resources) {

@@ -117,11 +117,24 @@ function evaluateConditions(expressions: readonly string[], requests: readonly C
  * lists: called for one requester and operation wins (a lease is created once, renewed often).
  */
 export function systemRequestOutcome(conditions: readonly (MatchCondition | null)[], match: BuiltinMatch, operations: readonly string[]): ConditionsOutcome {
+  if (conditions.length === 0) return 'called';
   const listed = operations.includes('*') ? ['CREATE', 'UPDATE', 'DELETE'] : ['CREATE', 'UPDATE', 'DELETE'].filter((op) => operations.includes(op));
   const resource = match.resource === '*' ? 'pods' : match.resource;
   const subresource = match.subresource === '*' ? '' : match.subresource;
-  const requests = listed.flatMap((operation) =>
-    SYSTEM_REQUESTERS.map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })),
-  );
+  // The requests follow from the group, resource, subresource and operations: a short key for the outcome.
+  const key = JSON.stringify([conditions.map((condition) => condition?.expression ?? null), match.group, resource, subresource, listed]);
+  let outcome = systemOutcomes.get(key);
+  if (outcome === undefined) {
+    outcome = systemRequestsOutcome(conditions, match.group, resource, subresource, listed);
+    if (systemOutcomes.size >= MAX_REMEMBERED_OUTCOMES) systemOutcomes.clear();
+    systemOutcomes.set(key, outcome);
+  }
+  return outcome;
+}
+
+const systemOutcomes = new Map<string, ConditionsOutcome>();
+
+function systemRequestsOutcome(conditions: readonly (MatchCondition | null)[], group: string, resource: string, subresource: string, listed: readonly string[]): ConditionsOutcome {
+  const requests = listed.flatMap((operation) => SYSTEM_REQUESTERS.map((requester) => ({ group, resource, subresource, operation, namespace: 'kube-system', requester })));
   return conditionsOutcome(conditions, requests);
 }
