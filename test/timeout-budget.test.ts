@@ -78,4 +78,12 @@ spec:
     // matchPolicy Equivalent: a v1 request reaches the v2 webhook too. Cluster-scoped: no namespace.
     expect(result).toEqual([expect.stringContaining('2 webhooks can all be called for UPDATE widgets (example.com/v1): ')]);
   });
+
+  it('a request that no webhook receives (admission configuration objects) does not hide a later request the same webhooks match', async () => {
+    // Both webhooks match admissionregistration.k8s.io (exempt: never sent to webhooks) and CREATE customresourcedefinitions.
+    const rules = '{operations: ["CREATE"], apiGroups: ["admissionregistration.k8s.io", "apiextensions.k8s.io"], apiVersions: ["*"], resources: ["*"], scope: "Cluster"}';
+    const found = await findings(configuration('Validating', 'a', webhook('a.example.com', 20, rules)), configuration('Mutating', 'b', webhook('b.example.com', 20, rules)));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('CREATE customresourcedefinitions (apiextensions.k8s.io/v1)');
+  });
 });

@@ -308,6 +308,9 @@ export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], 
   const shapes = new Set<string>();
   for (const base of candidateRequests(hooks, context.discovery)) {
     if (options.requests !== undefined && !options.requests(base)) continue;
+    // No webhook is called for these (matchWebhook: exempt-kind). Skipped before their shape is
+    // recorded: a shape seen only on an exempt request must not hide a real request of that shape.
+    if (isExemptRequest(base.group, base.resource)) continue;
     const tried = table.lookup(base);
     if (tried.length === 0) continue;
     // Rules first (they do not depend on the namespace, only on whether there is one).
@@ -348,8 +351,6 @@ export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], 
     const shape = `${candidates.map((position) => orderOf[position]).join(',')} ${base.operation} ${base.scope}`;
     if (shapes.has(shape)) continue;
     shapes.add(shape);
-    // No webhook is called for these (matchWebhook: exempt-kind), but the shape counts as seen.
-    if (isExemptRequest(base.group, base.resource)) continue;
     for (const namespace of base.scope === 'cluster' ? [null] : namespaces) {
       const nsLabels = namespace === null ? undefined : labelsOf.get(namespace);
       const request: AdmissionRequest = {
