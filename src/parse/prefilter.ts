@@ -131,9 +131,53 @@ export function skimBytes(bytes: Uint8Array): { readonly documents: number; read
   // characters cannot look like markers.)
   if (!isUtf8(buffer)) return undefined;
   const bom = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
-  const documents = scanDocuments({ length: buffer.length, codeAt: (i) => buffer[i] ?? -1, lineFeedFrom: (from) => buffer.indexOf(10, from) }, bom);
-  if (documents === undefined) return undefined;
-  return { documents: documents.length, skipped: documents.filter((document) => document.firstContent >= 0).length };
+  return countDocuments(buffer, bom);
+}
+
+const NEXT_MARKER = Buffer.from('\n---');
+const NEXT_END = Buffer.from('\n...');
+const NEXT_DIRECTIVE = Buffer.from('\n%');
+
+/**
+ * What scanDocuments counts (documents, and those with content), without visiting every line:
+ * inside a document that already has content, only the next `---`, `...` or `%` line can change
+ * the count, and Buffer.indexOf finds it. This runs on nearly every file of a repository.
+ */
+export function countDocuments(buffer: Buffer, from = 0): { readonly documents: number; readonly skipped: number } | undefined {
+  const scanned: Scanned = { length: buffer.length, codeAt: (i) => buffer[i] ?? -1, lineFeedFrom: (at) => buffer.indexOf(10, at) };
+  let documents = 0;
+  let withContent = 0;
+  let open = false;
+  let hasContent = false;
+  let lineStart = from;
+  while (lineStart <= buffer.length) {
+    let lineEnd = buffer.indexOf(10, lineStart);
+    if (lineEnd < 0) lineEnd = buffer.length;
+    if (buffer[lineStart] === 37 /* % */) return undefined;
+    if (isMarker(scanned, lineStart, lineEnd, 45 /* - */)) {
+      if (contentStart(scanned, lineStart + 3, lineEnd) >= 0) return undefined;
+      documents++;
+      open = true;
+      hasContent = false;
+    } else if (isMarker(scanned, lineStart, lineEnd, 46 /* . */)) {
+      if (!open) documents++;
+      open = false;
+    } else if (!open || !hasContent) {
+      if (contentStart(scanned, lineStart, lineEnd) >= 0) {
+        if (!open) documents++;
+        open = true;
+        hasContent = true;
+        withContent++;
+      }
+    } else {
+      // Nothing before the next marker or directive line can change the counts.
+      const next = Math.min(...[NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE].map((needle) => buffer.indexOf(needle, lineEnd)).map((at) => (at < 0 ? buffer.length : at)));
+      lineStart = next + 1;
+      continue;
+    }
+    lineStart = lineEnd + 1;
+  }
+  return { documents, skipped: withContent };
 }
 
 function mightBeRead(text: string): boolean {
