@@ -3,7 +3,7 @@
  * answer exactly what a walk over the YAML document answers; the walk below is that reference.
  */
 import fc from 'fast-check';
-import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isAlias, isCollection, isMap, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { FieldPath } from '../src/field-path.js';
 import { PositionIndex } from '../src/parse/positions.js';
@@ -57,8 +57,24 @@ function documents(text: string): Document[] {
   return (Array.isArray(parsed) ? parsed : []).filter((doc) => doc.errors.length === 0 && doc.contents !== null);
 }
 
+/** The first mapping key that is a collection, by a visit of the node (the linter's old check). */
+function referenceCollectionKey(root: Node): [number, number] | undefined {
+  let found: [number, number] | undefined;
+  visit(root, {
+    Pair(_, pair) {
+      if (isCollection(pair.key) && pair.key.range) {
+        found = [pair.key.range[0], pair.key.range[1]];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
 function expectSame(doc: Document, root: Node): void {
   const index = PositionIndex.of(doc, root);
+  expect(index.collectionKey).toEqual(referenceCollectionKey(root));
   let value: unknown;
   try {
     value = root.toJS(doc, { maxAliasCount: 100 });
@@ -100,6 +116,22 @@ describe('PositionIndex answers as the walk over the document does', () => {
     const index = PositionIndex.of(doc!, items[1]!);
     expect(index.locate(['ref', 'b', 1], 'pair')).toEqual(reference(doc!, items[1]!, ['ref', 'b', 1], 'pair'));
     expect(index.locate(['ref', 'b', 1], 'pair').exact).toBe(true);
+  });
+
+  it('finds the first collection key as a visit of the node does (unrendered placeholders)', () => {
+    const cases = [
+      'caBundle: {{caBundle}}\n',
+      'a: 1\nb:\n  - {{x}}: 1\n  - c: {[y]: 2}\n',
+      '? [k]\n: v\nz: {{late}}\n',
+      '? \n: {[inside]: 1}\n',
+      'plain: map\n',
+    ];
+    for (const text of cases) {
+      const parsed = parseAllDocuments(text, { version: '1.1' });
+      for (const doc of Array.isArray(parsed) ? parsed : []) expect(PositionIndex.of(doc, doc.contents as Node).collectionKey, text).toEqual(referenceCollectionKey(doc.contents as Node));
+    }
+    const [doc] = parseAllDocuments('caBundle: {{caBundle}}\n', { version: '1.1' }) as Document[];
+    expect(PositionIndex.of(doc!, doc!.contents as Node).collectionKey).toEqual([11, 21]);
   });
 
   it('on generated documents', () => {

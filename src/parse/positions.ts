@@ -4,7 +4,7 @@
  * objects it reads until the report is written, so it keeps this index instead: a few numbers
  * per node in one typed array.
  */
-import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { isAlias, isCollection, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 
 const enum Kind {
@@ -40,6 +40,11 @@ export class PositionIndex {
     private readonly data: Int32Array,
     /** Per node: the key that names it in its parent map (undefined for others and non-scalar keys). */
     private readonly keys: readonly (string | undefined)[],
+    /**
+     * The first mapping key that is itself a mapping or list (an unrendered `{{placeholder}}`),
+     * as offsets; JSON, and so the API server, cannot read such an object.
+     */
+    readonly collectionKey: readonly [number, number] | undefined,
   ) {}
 
   /** Indexes `root` (a node of `doc`); aliases point at the nodes they name. */
@@ -50,6 +55,8 @@ export class PositionIndex {
     const indexOf = new Map<Node, number>();
     /** Aliases whose anchor is outside `root` (a List item naming an anchor elsewhere in the document). */
     const outside: { alias: number; target: Node }[] = [];
+    let collectionKey: [number, number] | undefined;
+    let inRoot = true;
     const add = (node: unknown, key: string | undefined, keyRange: readonly number[] | undefined): number => {
       const at = keys.length;
       keys.push(key);
@@ -59,9 +66,11 @@ export class PositionIndex {
       if (isMap(node)) {
         records[at * FIELDS + KIND] = Kind.Map;
         for (const pair of node.items) {
-          // A pair without a scalar key can never be named by a field path; its subtree is not needed.
-          if (!isScalar(pair.key) || !pair.key.range) continue;
-          add(pair.value, String(pair.key.value), pair.key.range);
+          if (inRoot && collectionKey === undefined && isCollection(pair.key) && pair.key.range) collectionKey = [pair.key.range[0], pair.key.range[1]];
+          // A pair without a scalar key can never be named by a field path. Its value is indexed
+          // (unnamed) only to look for collection keys in it, unless its key is one already.
+          if (isScalar(pair.key) && pair.key.range) add(pair.value, String(pair.key.value), pair.key.range);
+          else if (!isCollection(pair.key)) add(pair.value, undefined, undefined);
         }
       } else if (isSeq(node)) {
         records[at * FIELDS + KIND] = Kind.Seq;
@@ -78,12 +87,13 @@ export class PositionIndex {
       return at;
     };
     add(root, undefined, undefined);
+    inRoot = false;
     // Anchors outside `root` are indexed after it, each once, as trees of their own.
     for (let i = 0; i < outside.length; i++) {
       const { alias, target } = outside[i]!;
       records[alias * FIELDS + TARGET] = indexOf.get(target) ?? add(target, undefined, undefined);
     }
-    return new PositionIndex(Int32Array.from(records), keys);
+    return new PositionIndex(Int32Array.from(records), keys, collectionKey);
   }
 
   private field(node: number, field: number): number {

@@ -3,7 +3,7 @@
  * manifests inside them (a document's root object, or each item of a `List`), and answers
  * "where in the file is this field path?" for the engine.
  */
-import { parseAllDocuments, isAlias, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
+import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
@@ -194,8 +194,7 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
     kind,
     toValue() {
       if (tree === undefined) throw new InternalError('a manifest is read once (src/model/recognize.ts)');
-      index();
-      const value = readValue(place, tree.doc, tree.node);
+      const value = readValue(place, tree.doc, tree.node, index().collectionKey);
       tree = undefined;
       return value;
     },
@@ -206,9 +205,8 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
   };
 }
 
-function readValue(place: ManifestPlace, doc: Document, node: Node): { value: unknown } | { problem: SyntaxProblem } {
+function readValue(place: ManifestPlace, doc: Document, node: Node, collectionKey: readonly [number, number] | undefined): { value: unknown } | { problem: SyntaxProblem } {
   const { text, lineCounter, documentIndex } = place;
-  const collectionKey = findCollectionKey(node);
   if (collectionKey) {
     return {
       problem: {
@@ -227,21 +225,6 @@ function readValue(place: ManifestPlace, doc: Document, node: Node): { value: un
     const range = node.range ?? [0, 0, 0];
     return { problem: { documentIndex, severity: 'error', code: 'ALIAS_LIMIT', message: `cannot expand aliases: ${message}`, span: toSpan(text, lineCounter, range[0], range[1]) } };
   }
-}
-
-/** JSON has only string keys: a key that is a mapping or list has no meaning for the API server. */
-function findCollectionKey(node: Node): [number, number] | undefined {
-  let found: [number, number] | undefined;
-  visit(node, {
-    Pair(_, pair) {
-      if (isCollection(pair.key) && pair.key.range) {
-        found = [pair.key.range[0], pair.key.range[1]];
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
 }
 
 /**
