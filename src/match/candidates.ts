@@ -14,7 +14,7 @@ import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import type { RuleContext } from '../rule.js';
 import { namespaceLabels } from './namespaces.js';
-import { compiledRuleMatches, compileRule, isExemptRequest, selectorsOutcome, type AdmissionRequest, type CompiledRule, type MatchOutcome, type Operation } from './request.js';
+import { compiledRuleMatches, compiledRules, isExemptRequest, selectorsOutcome, type AdmissionRequest, type CompiledRule, type MatchOutcome, type Operation } from './request.js';
 import { selectorMatches, type Labels } from './selector.js';
 import type { RuleWithOperations, Webhook } from '../model/types.js';
 
@@ -36,6 +36,11 @@ export interface CandidateHook {
   readonly entry: WebhookEntry;
   /** Position in the API server's calling order: mutating before validating, by configuration name, then list order. */
   order: number;
+  /**
+   * Set by inCallingOrder: whether another configuration object of the hooks has this one's kind
+   * and name (an alternative, see withoutAlternatives). Undefined when not known.
+   */
+  alternative?: boolean;
 }
 
 export interface BaseRequest {
@@ -75,6 +80,21 @@ export function inCallingOrder<H extends CandidateHook>(hooks: readonly H[]): H[
   sorted.forEach(({ hook }, order) => {
     hook.order = order;
   });
+  // Configurations of one kind (mutating or not) and name are next to each other in this order:
+  // in each such run, the hooks are alternatives when they come from two objects or more.
+  for (let start = 0; start < sorted.length; ) {
+    const first = sorted[start]!.hook;
+    let end = start + 1;
+    let objects = 1;
+    while (end < sorted.length) {
+      const hook = sorted[end]!.hook;
+      if (hook.object.kind !== first.object.kind || (hook.object.name ?? '') !== (first.object.name ?? '')) break;
+      if (hook.object !== sorted[end - 1]!.hook.object) objects++;
+      end++;
+    }
+    for (let k = start; k < end; k++) sorted[k]!.hook.alternative = objects > 1;
+    start = end;
+  }
   return sorted.map(({ hook }) => hook);
 }
 
@@ -193,18 +213,19 @@ function ruleTable(hooks: readonly CandidateHook[]): RuleTable {
     const { webhook } = hook.entry;
     start[position] = ruleIds.length;
     equivalent[position] = (webhook.matchPolicy ?? 'Equivalent') === 'Equivalent' ? 1 : 0;
-    for (const rule of webhook.rules ?? []) {
-      if (rule === null || typeof rule !== 'object') {
+    const compiled = compiledRules(webhook.rules ?? []);
+    for (let k = 0; k < compiled.length; k++) {
+      const rule = compiled[k]!;
+      if (rule === null) {
         ruleIds.push(-1);
         continue;
       }
-      const signature = signatureOf(rule, `\u0000${position}:${ruleIds.length}`);
-      let id = ids.get(signature);
+      let id = ids.get(rule.key);
       if (id === undefined) {
         id = rules.length;
-        ids.set(signature, id);
-        rules.push(compileRule(rule));
-        written.push(rule);
+        ids.set(rule.key, id);
+        rules.push(rule);
+        written.push(webhook.rules![k]!);
         hooksOf.push([]);
       }
       const of = hooksOf[id]!;
@@ -457,6 +478,8 @@ export function coCalledSets<H extends CandidateHook>(sure: readonly H[], open: 
  * of them on a tie). The result is in calling order.
  */
 export function withoutAlternatives<H extends CandidateHook>(called: readonly H[], weight: (hooks: readonly H[]) => number): H[] {
+  // Known to have no alternatives among them (inCallingOrder says so): nothing to choose.
+  if (called.every((hook) => hook.alternative === false)) return [...called].sort((a, b) => a.order - b.order);
   // The hooks of each configuration object, objects in order of first appearance.
   const byObject = new Map<WebhookConfigurationObject, H[]>();
   for (const hook of called) {

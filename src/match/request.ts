@@ -113,6 +113,8 @@ export interface CompiledRule {
   readonly versions: ReadonlySet<string>;
   /** [resource, subresource] pairs. */
   readonly resources: readonly (readonly [string, string])[];
+  /** Equal for two rules that match the same requests (their fields as JSON). */
+  readonly key: string;
 }
 
 const compiled = new WeakMap<readonly unknown[], readonly (CompiledRule | null)[]>();
@@ -121,19 +123,26 @@ const listOf = (value: unknown): readonly string[] => (Array.isArray(value) ? (v
 
 export function compileRule(rule: RuleWithOperations | null): CompiledRule | null {
   if (rule === null || typeof rule !== 'object') return null;
+  const scope = rule.scope ?? '*';
+  const operations = listOf(rule.operations);
+  const groups = listOf(rule.apiGroups);
+  const versions = listOf(rule.apiVersions);
+  const resources = listOf(rule.resources);
   return {
-    scope: rule.scope ?? '*',
-    operations: new Set(listOf(rule.operations)),
-    groups: new Set(listOf(rule.apiGroups)),
-    versions: new Set(listOf(rule.apiVersions)),
-    resources: listOf(rule.resources).map((entry): readonly [string, string] => {
+    scope,
+    operations: new Set(operations),
+    groups: new Set(groups),
+    versions: new Set(versions),
+    resources: resources.map((entry): readonly [string, string] => {
       const slash = entry.indexOf('/');
       return slash < 0 ? [entry, ''] : [entry.slice(0, slash), entry.slice(slash + 1)];
     }),
+    key: JSON.stringify([scope, operations, groups, versions, resources]),
   };
 }
 
-function compiledRules(rules: readonly (RuleWithOperations | null)[]): readonly (CompiledRule | null)[] {
+/** The rules compiled, once per rules array (the model is read-only). */
+export function compiledRules(rules: readonly (RuleWithOperations | null)[]): readonly (CompiledRule | null)[] {
   let found = compiled.get(rules);
   if (found === undefined) {
     found = rules.map(compileRule);
