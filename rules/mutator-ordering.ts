@@ -76,7 +76,14 @@ function identity(hook: CandidateHook): string {
 function withoutCopies(hooks: readonly CandidateHook[]): CandidateHook[] {
   const kept: CandidateHook[] = [];
   const seen = new Map<string, WebhookConfigurationObject>();
+  // The identity includes the name: a hook whose name no other hook of the set has is no copy (and has no copy).
+  const names = new Map<string | null, number>();
+  for (const hook of hooks) names.set(hook.entry.webhook.name ?? null, (names.get(hook.entry.webhook.name ?? null) ?? 0) + 1);
   for (const hook of hooks) {
+    if (names.get(hook.entry.webhook.name ?? null) === 1) {
+      kept.push(hook);
+      continue;
+    }
     const key = identity(hook);
     const first = seen.get(key);
     if (first !== undefined && first !== hook.object) continue;
