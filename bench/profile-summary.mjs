@@ -6,6 +6,9 @@
 //   node bench/profile-summary.mjs /tmp/prof/CPU.*.cpuprofile [top=25]
 import { readFileSync } from 'node:fs';
 
+// `… | head` closes the pipe early: stop quietly.
+process.stdout.on('error', (error) => process.exit(error.code === 'EPIPE' ? 0 : 1));
+
 const [file, topArg] = process.argv.slice(2);
 if (!file) {
   process.stderr.write('usage: node bench/profile-summary.mjs <file.cpuprofile> [top]\n');
