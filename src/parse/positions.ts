@@ -75,6 +75,11 @@ export class PositionIndex {
       } else if (isSeq(node)) {
         records[at * FIELDS + KIND] = Kind.Seq;
         for (const item of node.items) add(item, undefined, undefined);
+      } else if (isScalar(node) && typeof node.value === 'string') {
+        // `yaml` builds quoted strings piece by piece, which V8 keeps as a tree of concatenations
+        // (15 times the string's length, for as long as the object lives, and traced by every
+        // garbage collection). Reading a character flattens such a string in place.
+        node.value.charCodeAt(0);
       } else if (isAlias(node)) {
         records[at * FIELDS + KIND] = Kind.Alias;
         const target = node.resolve(doc);
