@@ -1,8 +1,7 @@
 import { isAtLeast } from '../src/kube/version.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
-import { matchWebhook, rulesMayMatch, type AdmissionRequest, type Operation } from '../src/match/request.js';
-import type { Labels } from '../src/match/selector.js';
+import { matchWebhook, objectLabelsFor, rulesMayMatch, type Operation } from '../src/match/request.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS } from '../src/match/system-requests.js';
 import type { Webhook } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
@@ -106,20 +105,24 @@ function describe(request: TargetRequest): string {
   return request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
 }
 
-function labelsFor(operation: Operation, labels: Labels): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
-  if (operation === 'CREATE') return { objectLabels: labels, oldObjectLabels: null };
-  if (operation === 'DELETE') return { objectLabels: null, oldObjectLabels: labels };
-  return { objectLabels: labels, oldObjectLabels: labels };
+/** How the API server treats one operation of a system write: it calls the webhook through `rule`, or its matchConditions decide. */
+export interface SystemWriteCall {
+  readonly operation: Operation;
+  readonly rule: number;
+  readonly conditions: 'called' | 'unknown';
 }
 
-/** The first rule that makes the API server call the webhook for these system writes, and for which operations; undefined when none does. */
-function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RuleContext): { rule: number; operations: Operation[] } | undefined {
-  if (!rulesMayMatch(webhook.rules, request.group, request.resource, request.subresource ?? '')) return undefined;
+/**
+ * For each operation of these system writes that reaches the webhook: whether it is called for
+ * the system's own requesters (kubelet, scheduler, controller manager, API server), or its
+ * matchConditions cannot be decided. Shared with `admission-lint report` (src/report/critical.ts).
+ */
+export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: Pick<RuleContext, 'namespaces' | 'kubeVersion' | 'discovery'>): SystemWriteCall[] {
+  if (!rulesMayMatch(webhook.rules, request.group, request.resource, request.subresource ?? '')) return [];
   const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
   // An unlabelled system object, except for the system labels the objectSelector asks for.
   const objectLabels = target.namespaceObject ? nsLabels! : systemObjectLabels(webhook.objectSelector);
-  let first: number | undefined;
-  const operations: Operation[] = [];
+  const calls: SystemWriteCall[] = [];
   for (const operation of request.operations) {
     const outcome = matchWebhook(
       webhook,
@@ -131,11 +134,12 @@ function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetR
         subresource: request.subresource ?? '',
         namespace: target.namespace,
         ...(nsLabels === undefined ? {} : { namespaceLabels: nsLabels }),
-        ...labelsFor(operation, objectLabels),
+        ...objectLabelsFor(operation, objectLabels),
       },
       context.discovery,
     );
     if (outcome.called !== true) continue;
+    let conditions: 'called' | 'unknown' | 'skipped' = 'called';
     if (outcome.dependsOnMatchConditions) {
       const requests = SYSTEM_REQUESTERS.map((requester) => ({
         group: request.group,
@@ -145,12 +149,18 @@ function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetR
         namespace: target.namespace,
         requester,
       }));
-      if (conditionsOutcome(webhook.matchConditions ?? [], requests) !== 'called') continue;
+      conditions = conditionsOutcome(webhook.matchConditions ?? [], requests);
     }
-    operations.push(operation);
-    if (first === undefined || outcome.rule < first) first = outcome.rule;
+    if (conditions !== 'skipped') calls.push({ operation, rule: outcome.rule, conditions });
   }
-  return first === undefined ? undefined : { rule: first, operations };
+  return calls;
+}
+
+/** The first rule that makes the API server call the webhook for these system writes, and for which operations; undefined when none does. */
+function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RuleContext): { rule: number; operations: Operation[] } | undefined {
+  const called = systemWriteCalls(webhook, target, request, context).filter((call) => call.conditions === 'called');
+  if (called.length === 0) return undefined;
+  return { rule: Math.min(...called.map((call) => call.rule)), operations: called.map((call) => call.operation) };
 }
 
 export const rule = defineObjectRule({

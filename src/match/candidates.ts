@@ -14,8 +14,8 @@ import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import type { RuleContext } from '../rule.js';
 import { namespaceLabels } from './namespaces.js';
-import { compiledRuleMatches, compiledRules, isExemptRequest, selectorsOutcome, type AdmissionRequest, type CompiledRule, type MatchOutcome, type Operation } from './request.js';
-import { selectorMatches, type Labels } from './selector.js';
+import { compiledRuleMatches, compiledRules, isExemptRequest, objectLabelsFor, selectorsOutcome, type AdmissionRequest, type CompiledRule, type MatchOutcome, type Operation } from './request.js';
+import { selectorMatches } from './selector.js';
 import type { RuleWithOperations, Webhook } from '../model/types.js';
 
 /** A namespace without labels (but its name label), for requests in namespaces the run does not describe. */
@@ -149,19 +149,6 @@ export function candidateRequests(hooks: readonly CandidateHook[], discovery: Di
     }
   }
   return requests;
-}
-
-function objectLabelsFor(operation: Operation, labels: Labels | undefined): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
-  switch (operation) {
-    case 'CREATE':
-      return { objectLabels: labels, oldObjectLabels: null };
-    case 'DELETE':
-      return { objectLabels: null, oldObjectLabels: labels };
-    case 'CONNECT':
-      return { objectLabels: null, oldObjectLabels: null };
-    default:
-      return { objectLabels: labels, oldObjectLabels: labels };
-  }
 }
 
 /** Rules naming more (group, resource, subresource, operation) combinations than this are indexed under the wildcards. */

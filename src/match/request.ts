@@ -63,6 +63,24 @@ export const EXEMPT_ADMISSION_RESOURCES: ReadonlySet<string> = new Set([
   'mutatingadmissionpolicybindings',
 ]);
 
+/**
+ * The labels of the object and the old object that a request carries: CREATE has no old
+ * object, DELETE no new one, CONNECT neither (the objectSelector then never matches), UPDATE
+ * both (taken as the same here).
+ */
+export function objectLabelsFor(operation: Operation, labels: Labels | undefined): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
+  switch (operation) {
+    case 'CREATE':
+      return { objectLabels: labels, oldObjectLabels: null };
+    case 'DELETE':
+      return { objectLabels: null, oldObjectLabels: labels };
+    case 'CONNECT':
+      return { objectLabels: null, oldObjectLabels: null };
+    default:
+      return { objectLabels: labels, oldObjectLabels: labels };
+  }
+}
+
 export function isExemptRequest(group: string, resource: string): boolean {
   return group === 'admissionregistration.k8s.io' && EXEMPT_ADMISSION_RESOURCES.has(resource);
 }

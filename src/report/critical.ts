@@ -7,14 +7,10 @@
  * one of the system's requesters through (evaluated with the system requesters of
  * src/match/system-requests.ts; "depends" when they cannot be evaluated).
  */
-import { TARGETS } from '../../rules/critical-resources.js';
+import { systemWriteCalls, TARGETS } from '../../rules/critical-resources.js';
 import type { Discovery } from '../kube/discovery/discovery.js';
 import { isAtLeast, type KubeVersion } from '../kube/version.js';
-import { systemObjectLabels } from '../match/kube-system.js';
-import { namespaceLabels } from '../match/namespaces.js';
-import { matchWebhook, type AdmissionRequest, type Operation } from '../match/request.js';
-import type { Labels } from '../match/selector.js';
-import { conditionsOutcome, SYSTEM_REQUESTERS } from '../match/system-requests.js';
+import type { Operation } from '../match/request.js';
 import type { NamespaceObject } from '../model/objects.js';
 import type { Webhook } from '../model/types.js';
 
@@ -55,12 +51,6 @@ export function criticalTargets(): CriticalTarget[] {
   }));
 }
 
-function labelsFor(operation: Operation, labels: Labels): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
-  if (operation === 'CREATE') return { objectLabels: labels, oldObjectLabels: null };
-  if (operation === 'DELETE') return { objectLabels: null, oldObjectLabels: labels };
-  return { objectLabels: labels, oldObjectLabels: labels };
-}
-
 export interface CriticalContext {
   readonly namespaces: readonly NamespaceObject[];
   readonly kubeVersion: KubeVersion;
@@ -70,36 +60,10 @@ export interface CriticalContext {
 export function criticalCell(webhook: Readonly<Webhook>, targetIndex: number, context: CriticalContext): CriticalCell {
   const target = TARGETS[targetIndex]!;
   if (target.virtual && isAtLeast(context.kubeVersion, 1, 37)) return { mark: 'exempt', operations: [] };
-  const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
-  const objectLabels = target.namespaceObject ? nsLabels! : systemObjectLabels(webhook.objectSelector);
   const sure = new Set<Operation>();
   const open = new Set<Operation>();
   for (const request of target.requests) {
-    for (const operation of request.operations) {
-      const outcome = matchWebhook(
-        webhook,
-        {
-          operation,
-          group: request.group,
-          version: request.version,
-          resource: request.resource,
-          subresource: request.subresource ?? '',
-          namespace: target.namespace,
-          ...(nsLabels === undefined ? {} : { namespaceLabels: nsLabels }),
-          ...labelsFor(operation, objectLabels),
-        },
-        context.discovery,
-      );
-      if (outcome.called !== true) continue;
-      const conditions = outcome.dependsOnMatchConditions
-        ? conditionsOutcome(
-            webhook.matchConditions ?? [],
-            SYSTEM_REQUESTERS.map((requester) => ({ group: request.group, resource: request.resource, subresource: request.subresource ?? '', operation, namespace: target.namespace, requester })),
-          )
-        : 'called';
-      if (conditions === 'called') sure.add(operation);
-      else if (conditions === 'unknown') open.add(operation);
-    }
+    for (const call of systemWriteCalls(webhook, target, request, context)) (call.conditions === 'called' ? sure : open).add(call.operation);
   }
   const order: Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
   if (sure.size > 0) return { mark: webhook.failurePolicy === 'Ignore' ? 'can-deny' : 'blocks', operations: order.filter((op) => sure.has(op)) };

@@ -15,7 +15,7 @@ import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import type { Discovery } from '../kube/discovery/discovery.js';
 import { compareNames } from '../match/candidates.js';
 import { matchPolicy } from '../match/policy.js';
-import { matchWebhook, type AdmissionRequest, type MatchOutcome } from '../match/request.js';
+import { matchWebhook, objectLabelsFor, type AdmissionRequest, type MatchOutcome } from '../match/request.js';
 import type { Labels } from '../match/selector.js';
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { bindingSpec, bindingsOf, policiesOf, policySpec } from '../model/policies.js';
@@ -70,20 +70,11 @@ export function isVirtualResource(group: string, resource: string): boolean {
   return VIRTUAL_RESOURCES[group]?.includes(resource) ?? false;
 }
 
-function objectLabelsFor(request: SimulatedRequest, namespaceLabels: Labels | undefined): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
+function requestObjectLabels(request: SimulatedRequest, namespaceLabels: Labels | undefined): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
   // A Namespace's labels are the object's labels; the matcher reads the incoming ones on CREATE/UPDATE.
   const labels = request.group === '' && request.resource === 'namespaces' ? (namespaceLabels ?? {}) : request.objectLabels;
-  switch (request.operation) {
-    case 'CREATE':
-      return { objectLabels: labels, oldObjectLabels: null };
-    case 'DELETE':
-      return { objectLabels: null, oldObjectLabels: labels };
-    case 'CONNECT':
-      return { objectLabels: null, oldObjectLabels: null };
-    default:
-      // UPDATE: the flags give one set of labels, taken for the old and the new object.
-      return { objectLabels: labels, oldObjectLabels: labels };
-  }
+  // UPDATE: the flags give one set of labels, taken for the old and the new object.
+  return objectLabelsFor(request.operation, labels);
 }
 
 export function matcherRequest(request: SimulatedRequest, namespaceLabels: Labels | undefined): AdmissionRequest {
@@ -95,7 +86,7 @@ export function matcherRequest(request: SimulatedRequest, namespaceLabels: Label
     subresource: request.subresource,
     namespace: request.namespace,
     ...(namespaceLabels === undefined ? {} : { namespaceLabels }),
-    ...objectLabelsFor(request, namespaceLabels),
+    ...requestObjectLabels(request, namespaceLabels),
   };
 }
 
