@@ -2,7 +2,7 @@
  * The command line (design.md §3). stdout carries only the report; messages go to stderr.
  * Returns the exit code instead of exiting, so a report piped to another program is never cut.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { Chalk } from 'chalk';
@@ -15,7 +15,7 @@ import { applyBaseline, readBaseline, writeBaseline, type Baseline } from '../en
 import { lint, loadRun, type SeverityOverride } from '../engine/lint.js';
 import { expandPaths } from '../load/sources.js';
 import type { Report } from '../engine/finding.js';
-import { InputError, UsageError, UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
 import { FORMATS, loadFormatter, type FormatName } from '../format/index.js';
 import type { FormatOptions } from '../format/types.js';
@@ -23,6 +23,7 @@ import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../ku
 import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
 import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
+import { emitOutput } from './output.js';
 import { PROJECT_ROOT, toolVersion } from './package-info.js';
 import { formatRulesTable, renderDoc } from './rule-docs.js';
 import { closest } from '../text/closest.js';
@@ -107,18 +108,6 @@ function ruleDescription(id: string): string | undefined {
 async function render(report: Report, format: FormatName, options: FormatOptions): Promise<string> {
   const formatter = await loadFormatter(format);
   return formatter(report, options);
-}
-
-function emit(text: string, output: string | undefined, io: Io): void {
-  if (output === undefined) {
-    io.stdout.write(text);
-    return;
-  }
-  try {
-    writeFileSync(output, text);
-  } catch (error) {
-    throw new InputError(`cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
 }
 
 /**
@@ -208,7 +197,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     color: useColor(flags, io),
     inventory: report.inventory,
   };
-  emit(await render(shown, flags.format, options), flags.output, io);
+  emitOutput(await render(shown, flags.format, options), flags.output, io);
   if (reportInternalErrors(report, io)) return EXIT.fatal;
   // Writing a baseline records the findings; it is not a failed check.
   if (flags.writeBaseline !== undefined) return EXIT.ok;

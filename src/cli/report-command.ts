@@ -8,7 +8,8 @@ import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../ku
 import { EXIT } from './exit-code.js';
 import type { Io } from './main.js';
 import { toolVersion } from './package-info.js';
-import { emitOutput, parseSubcommand } from './simulate-command.js';
+import { emitOutput } from './output.js';
+import { parseSubcommand } from './simulate-command.js';
 
 export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 

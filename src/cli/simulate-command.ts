@@ -3,12 +3,12 @@
  * request. Loaded only when the subcommand runs (main.ts imports it lazily). Exits 0 when the
  * simulation ran, whatever it found; 2 for bad flags or unreadable paths.
  */
-import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { InputError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
 import type { Io } from './main.js';
 import { EXIT } from './exit-code.js';
+import { emitOutput } from './output.js';
 
 export const SIMULATE_FORMATS = ['text', 'json', 'markdown'] as const;
 
@@ -43,18 +43,6 @@ export function simulateCommand(): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(SIMULATE_FORMATS).default('text'))
     .option('-o, --output <file>', 'write the output to a file instead of stdout')
     .option('--kube-version <version>', `the Kubernetes version to simulate (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
-}
-
-export function emitOutput(text: string, output: string | undefined, io: Pick<Io, 'stdout'>): void {
-  if (output === undefined) {
-    io.stdout.write(text);
-    return;
-  }
-  try {
-    writeFileSync(output, text);
-  } catch (error) {
-    throw new InputError(`cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
 }
 
 /** Parses `args` (everything after `simulate`) with its own commander program; commander's own errors become exit 2. */
