@@ -20,6 +20,7 @@ const READ_KIND_PARTS = /WebhookConfiguration|AdmissionPolicy|Namespace|CustomRe
 const SPELLED_OTHERWISE = /\\[xuU]|\\\r?\n/;
 /** Must be seen by the suppression checks (unused-suppression), so the file is parsed. */
 const DIRECTIVE = 'admission-lint-';
+const MARKER_LINE = /^(?:---|\.\.\.)/m;
 
 export type Prefiltered =
   /** Parse the text as it is. */
@@ -187,7 +188,9 @@ function mightBeRead(text: string): boolean {
 export function prefilter(text: string): Prefiltered {
   if (text.includes(DIRECTIVE)) return { mode: 'all' };
   const whole = mightBeRead(text);
-  // Most files: nothing in them is read, and a line scan that only counts documents is enough.
+  // A single document (no marker line) that may be read: nothing to blank, no need to scan.
+  if (whole && !MARKER_LINE.test(text)) return { mode: 'all' };
+  // Nothing in it is read: a line scan that only counts documents is enough.
   const documents = documentLines(text);
   if (documents === undefined) return { mode: 'all' };
   const withContent = documents.filter((document) => document.firstContent >= 0);
