@@ -3,7 +3,7 @@
  * corpus (skipped when absent) and fixtures/simulate. Expected marks were worked out by hand
  * from the manifests (the comments say why).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
@@ -85,6 +85,17 @@ describe('report with the fixtures', () => {
     expect(mark(report, 'inject.b.example.com', 'pods')).toBe('none');
     expect(webhook(report, 'owner.z.example.com').namespaces.run).toEqual([{ name: 'team-a', selected: true }]);
     expect(webhook(report, 'audit.c.example.com').findings.map((f) => f.ruleId)).toContain('side-effects');
+  });
+
+  it('reads stdin once: the findings about each webhook are the same as from the file', async () => {
+    const fromFile = await reportFor([FIXTURES]);
+    const bytes = new Uint8Array(readFileSync(FIXTURES));
+    let reads = 0;
+    const fromStdin = await buildReport({ paths: ['-'], kubeVersion: DEFAULT_KUBE_VERSION, toolVersion: 'test', readStdin: () => (reads++ === 0 ? bytes : new Uint8Array()) });
+    const findings = (report: BlastRadiusReport) => report.webhooks.map((w) => [w.webhook, w.findings.map((f) => f.ruleId)]);
+    expect(findings(fromStdin)).toEqual(findings(fromFile));
+    expect(findings(fromFile).some(([, ids]) => ids.length > 0)).toBe(true);
+    expect(reads).toBe(1);
   });
 
   it('the Markdown matrix has a column per webhook that intercepts a critical target, and one row per target; the HTML has no script or remote asset', async () => {

@@ -142,7 +142,11 @@ function severityFor(meta: RuleMeta, violationSeverity: Severity | undefined, ov
 }
 
 export async function lint(options: LintOptions): Promise<Report> {
-  const run = loadRun(options.paths, options.readStdin);
+  return lintRun(loadRun(options.paths, options.readStdin), options);
+}
+
+/** Lints a run that is already loaded (`report` reads its inputs once: stdin cannot be read twice). */
+export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' | 'readStdin'>): Promise<Report> {
   // CEL is loaded only for runs with expressions to check: webhook matchConditions or policies.
   if (run.policies.length > 0 || run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
   const findings: Finding[] = [];

@@ -5,7 +5,7 @@
  */
 import { rules } from '../../rules/index.js';
 import type { Finding } from '../engine/finding.js';
-import { lint, loadRun } from '../engine/lint.js';
+import { lintRun, loadRun } from '../engine/lint.js';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { compareNames } from '../match/candidates.js';
@@ -99,14 +99,12 @@ export interface ReportOptions {
 
 export async function buildReport(options: ReportOptions): Promise<BlastRadiusReport> {
   const run = loadRun(options.paths, options.readStdin);
-  const lintReport = await lint({
-    paths: options.paths,
+  const lintReport = await lintRun(run, {
     rules,
     kubeVersion: options.kubeVersion,
     trustedNamespaceLabels: [],
     severityOverrides: new Map(),
     toolVersion: options.toolVersion,
-    ...(options.readStdin ? { readStdin: options.readStdin } : {}),
   });
   await prepareCel();
   const discovery = new Discovery(options.kubeVersion);
