@@ -92,7 +92,7 @@ describe('report with the fixtures', () => {
     const bytes = new Uint8Array(readFileSync(FIXTURES));
     let reads = 0;
     const fromStdin = await buildReport({ paths: ['-'], kubeVersion: DEFAULT_KUBE_VERSION, toolVersion: 'test', readStdin: () => (reads++ === 0 ? bytes : new Uint8Array()) });
-    const findings = (report: BlastRadiusReport) => report.webhooks.map((w) => [w.webhook, w.findings.map((f) => f.ruleId)]);
+    const findings = (report: BlastRadiusReport) => report.webhooks.map((w): [string, string[]] => [w.webhook, w.findings.map((f) => f.ruleId)]);
     expect(findings(fromStdin)).toEqual(findings(fromFile));
     expect(findings(fromFile).some(([, ids]) => ids.length > 0)).toBe(true);
     expect(reads).toBe(1);
