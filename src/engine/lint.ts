@@ -12,7 +12,7 @@ import { decode, expandPaths, readBytes, readStdinSync } from '../load/sources.j
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
 import { KustomizePatches } from '../parse/kustomization.js';
-import { skimBytes } from '../parse/prefilter.js';
+import { skimBytes, SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { parseFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
@@ -120,7 +120,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
 
 /** Suppression comments are reported (unused, without a reason) even in a file with nothing else. */
 function hasDirectives(file: ParsedFile): boolean {
-  return file.source.text?.includes('admission-lint-') ?? false;
+  return file.source.text?.includes(SUPPRESSION_MARK) ?? false;
 }
 
 function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {

@@ -19,6 +19,7 @@ import { rule as suppressionWithoutReason } from '../../rules/suppression-withou
 import { rule as unusedSuppression } from '../../rules/unused-suppression.js';
 import { formatFieldPath } from '../field-path.js';
 import type { SourceFile } from '../load/sources.js';
+import { SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { lineComments, type LineComment, type Manifest, type ParsedFile, type Span } from '../parse/yaml.js';
 import type { RuleMeta } from '../rule.js';
 import { closest } from '../text/closest.js';
@@ -170,7 +171,7 @@ function commentDirectives(files: readonly ParsedFile[], out: SuppressionViolati
   const byText = new Map<string, ParsedFile[]>();
   for (const file of files) {
     const text = file.source.text;
-    if (text === null || !text.includes('admission-lint-')) continue;
+    if (text === null || !text.includes(SUPPRESSION_MARK)) continue;
     byText.set(text, [...(byText.get(text) ?? []), file]);
   }
   const directives: Directive[] = [];
@@ -192,7 +193,7 @@ function owner(files: readonly ParsedFile[], documentIndex: number): ParsedFile 
   return files.find(holds) ?? files.find((file) => file.source.renderedFrom === undefined) ?? files[0]!;
 }
 
-const DIRECTIVE = /^\s*admission-lint-(\S*)/;
+const DIRECTIVE = new RegExp(`^\\s*${SUPPRESSION_MARK}(\\S*)`);
 
 function parseDirective(comment: LineComment, source: SourceFile, out: SuppressionViolation[]): Directive | undefined {
   const match = DIRECTIVE.exec(comment.text);

@@ -106,11 +106,6 @@ export function readBytes(file: string, readStdin: () => Uint8Array): RawSource 
   }
 }
 
-export function readSource(file: string, readStdin: () => Uint8Array): SourceFile {
-  const raw = readBytes(file, readStdin);
-  return { path: raw.path, text: decode(raw.bytes) };
-}
-
 export function readStdinSync(): Uint8Array {
   try {
     return readFileSync(0);

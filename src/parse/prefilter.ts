@@ -15,11 +15,15 @@ import { isUtf8 } from 'node:buffer';
  * configurations, admission policies and their bindings, Namespaces, CRDs (for discovery), and
  * Lists of any of them.
  */
-const READ_KIND_PARTS = /WebhookConfiguration|AdmissionPolicy|Namespace|CustomResourceDefinition|List/;
+const READ_KIND_NAMES = ['WebhookConfiguration', 'AdmissionPolicy', 'Namespace', 'CustomResourceDefinition', 'List'];
+const READ_KIND_PARTS = new RegExp(READ_KIND_NAMES.join('|'));
 /** `"\x57ebhook…"`, `"\u0057…"` or a line break escaped inside a double-quoted string. */
 const SPELLED_OTHERWISE = /\\[xuU]|\\\r?\n/;
-/** Must be seen by the suppression checks (unused-suppression), so the file is parsed. */
-const DIRECTIVE = 'admission-lint-';
+/**
+ * What every suppression comment starts with (src/engine/suppressions.ts). A file holding one
+ * must be seen by the suppression checks (unused-suppression), so it is parsed whole.
+ */
+export const SUPPRESSION_MARK = 'admission-lint-';
 const MARKER_LINE = /^(?:---|\.\.\.)/m;
 
 export type Prefiltered =
@@ -111,7 +115,7 @@ export function documentLines(text: string): DocumentLines[] | undefined {
   return scanDocuments({ length: text.length, codeAt: (i) => text.charCodeAt(i), lineFeedFrom: (from) => text.indexOf('\n', from) });
 }
 
-const KIND_PART_BYTES = ['WebhookConfiguration', 'AdmissionPolicy', 'Namespace', 'CustomResourceDefinition', 'List', DIRECTIVE].map((part) => Buffer.from(part));
+const KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK].map((part) => Buffer.from(part));
 const BACKSLASH = 92;
 /** After a backslash: x, u, U, line feed, carriage return (see SPELLED_OTHERWISE). */
 const ESCAPE_LETTERS = new Set([120, 117, 85, 10, 13]);
@@ -186,7 +190,7 @@ function mightBeRead(text: string): boolean {
 }
 
 export function prefilter(text: string): Prefiltered {
-  if (text.includes(DIRECTIVE)) return { mode: 'all' };
+  if (text.includes(SUPPRESSION_MARK)) return { mode: 'all' };
   const whole = mightBeRead(text);
   // A single document (no marker line) that may be read: nothing to blank, no need to scan.
   if (whole && !MARKER_LINE.test(text)) return { mode: 'all' };
