@@ -34,3 +34,33 @@ export async function lintText(text: string, options: LintTextOptions = {}): Pro
   });
   return [...report.findings];
 }
+
+/**
+ * One webhook entry (YAML, indented for a `webhooks:` list) with a Service clientConfig; `rules`
+ * is one rule in flow style, `extra` more fields of the webhook.
+ */
+export function webhookEntry(name: string, rules: string, options: { readonly timeout?: number; readonly extra?: string } = {}): string {
+  return `  - name: ${name}
+    failurePolicy: Ignore
+    sideEffects: None
+    admissionReviewVersions: ["v1"]
+    timeoutSeconds: ${options.timeout ?? 5}
+    clientConfig:
+      service: {namespace: hooks, name: hooks, path: /${name.split('.')[0]}}
+    rules:
+      - ${rules}
+${options.extra ?? ''}`;
+}
+
+/** A webhook configuration of the given kind holding the given webhook entries. */
+export function webhookConfiguration(kind: 'Mutating' | 'Validating', name: string, ...webhooks: string[]): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: ${kind}WebhookConfiguration
+metadata:
+  name: ${name}
+webhooks:
+${webhooks.join('')}`;
+}
+
+/** A rule for CREATE of core v1 pods, in flow style. */
+export const PODS_RULE = '{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}';

@@ -1,27 +1,8 @@
 /** mutator-ordering beyond its fixtures: alternatives, copies, Namespace objects, custom resources, versions, validating webhooks. */
 import { describe, expect, it } from 'vitest';
-import { lintText } from './helpers.js';
+import { lintText, PODS_RULE as PODS, webhookConfiguration as configuration, webhookEntry } from './helpers.js';
 
-const webhook = (name: string, rules: string, extra = ''): string => `  - name: ${name}
-    failurePolicy: Ignore
-    sideEffects: None
-    admissionReviewVersions: ["v1"]
-    timeoutSeconds: 5
-    clientConfig:
-      service: {namespace: hooks, name: hooks, path: /${name.split('.')[0]}}
-    rules:
-      - ${rules}
-${extra}`;
-
-const configuration = (kind: 'Mutating' | 'Validating', name: string, ...webhooks: string[]): string =>
-  `apiVersion: admissionregistration.k8s.io/v1
-kind: ${kind}WebhookConfiguration
-metadata:
-  name: ${name}
-webhooks:
-${webhooks.join('')}`;
-
-const PODS = '{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}';
+const webhook = (name: string, rules: string, extra = ''): string => webhookEntry(name, rules, { extra });
 
 const lint = async (...documents: string[]) => lintText(documents.join('---\n'), { only: ['mutator-ordering'] });
 const findings = async (...documents: string[]) => (await lint(...documents)).map((f) => `${f.object?.name} ${f.webhook} ${f.fieldPath} | ${f.message}`);

@@ -1,27 +1,8 @@
 /** timeout-budget beyond its fixtures: the API server's calling order, one finding per set, CONNECT. */
 import { describe, expect, it } from 'vitest';
-import { lintText } from './helpers.js';
+import { lintText, PODS_RULE as PODS, webhookConfiguration as configuration, webhookEntry } from './helpers.js';
 
-const webhook = (name: string, timeout: number, rules: string, extra = ''): string => `  - name: ${name}
-    failurePolicy: Ignore
-    sideEffects: None
-    admissionReviewVersions: ["v1"]
-    timeoutSeconds: ${timeout}
-    clientConfig:
-      service: {namespace: hooks, name: hooks, path: /${name.split('.')[0]}}
-    rules:
-      - ${rules}
-${extra}`;
-
-const configuration = (kind: 'Mutating' | 'Validating', name: string, ...webhooks: string[]): string =>
-  `apiVersion: admissionregistration.k8s.io/v1
-kind: ${kind}WebhookConfiguration
-metadata:
-  name: ${name}
-webhooks:
-${webhooks.join('')}`;
-
-const PODS = '{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}';
+const webhook = (name: string, timeout: number, rules: string, extra = ''): string => webhookEntry(name, rules, { timeout, extra });
 
 const findings = async (...documents: string[]) =>
   (await lintText(documents.join('---\n'), { only: ['timeout-budget'] })).map((f) => `${f.object?.name} ${f.webhook} ${f.fieldPath} | ${f.message}`);
