@@ -23,6 +23,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'admission-review-versions',
     title: 'admissionReviewVersions lacks v1 or lists unknown versions first',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {

@@ -1,13 +1,17 @@
+import { formatFieldPath } from '../src/field-path.js';
 import { POLICY_KINDS } from '../src/model/types.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import { isPlaceholder } from '../src/text/placeholder.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
 
-function toViolation(error: FieldError) {
+function toViolation(error: FieldError): Violation<'rejected' | 'placeholder'> {
+  // A value that is a template placeholder is named as one: the fix is to render, not to edit.
+  const placeholder = typeof error.value === 'string' && isPlaceholder(error.value);
   return {
-    messageId: 'rejected' as const,
-    data: { message: formatFieldError(error) },
+    messageId: placeholder ? ('placeholder' as const) : ('rejected' as const),
+    data: placeholder ? { path: formatFieldPath(error.path), value: JSON.stringify(error.value) } : { message: formatFieldError(error) },
     path: error.path,
     ...(error.locateAt ? { locateAt: error.locateAt } : {}),
   };
@@ -19,7 +23,10 @@ export const rule = defineObjectRule({
     title: 'The API server would reject the object (names, rules, clientConfig, selectors, matchConditions, …)',
     severity: 'error',
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
-    messages: { rejected: '{{message}}' },
+    messages: {
+      rejected: '{{message}}',
+      placeholder: '{{path}} is the unrendered placeholder {{value}}: render the template and lint its output',
+    },
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
   check(object) {

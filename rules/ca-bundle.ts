@@ -1,60 +1,38 @@
 /**
- * clientConfig.caBundle: missing on a Service-backed webhook with nothing that injects it, or
- * present but unusable (not PEM, no certificate, a private key, nothing valid now).
+ * clientConfig.caBundle: missing on a Service-backed webhook with nothing in the file that
+ * provides it, or present but unusable (not PEM, no certificate, a private key, nothing valid now).
  *
  * The API server builds its webhook client with the bundle as the TLS roots (client-go
  * rootCertPool: x509.CertPool.AppendCertsFromPEM, which keeps the CERTIFICATE blocks it can
  * parse and fails when none is left). Without a bundle it uses its own system roots, which
  * never contain the CA of an in-cluster Service name (`<svc>.<ns>.svc`).
  *
- * Almost every published manifest omits the bundle on purpose: cert-manager's cainjector, a
- * certgen Job or the webhook's own controller writes it at run time. So a missing bundle is
- * reported only when none of those is visible (see `runtimeInjection`).
+ * Published manifests omit the bundle on purpose: cert-manager's cainjector, a certgen Job, an
+ * install script or the webhook's own controller writes it at install or run time, and a file
+ * cannot show which. So a missing bundle is one `info` per configuration, stating the condition
+ * (it must be provided at install time); only a written bundle that cannot work is a problem.
  */
 import { X509Certificate } from 'node:crypto';
+import type { SourceFile } from '../src/load/sources.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
-import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
+import { webhookReachability } from '../src/match/reachability.js';
+import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
 import { isBase64 } from '../src/validate/webhook-schema.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
 
-/** Annotations that make an injector write clientConfig.caBundle into every webhook of the object. */
-const INJECTION_ANNOTATIONS: readonly { key: string; value?: string; by: string }[] = [
-  { key: 'cert-manager.io/inject-ca-from', by: 'cert-manager cainjector (from a Certificate)' },
-  { key: 'cert-manager.io/inject-ca-from-secret', by: 'cert-manager cainjector (from a Secret)' },
-  { key: 'cert-manager.io/inject-apiserver-ca', value: 'true', by: 'cert-manager cainjector (the API server CA)' },
-  { key: 'service.beta.openshift.io/inject-cabundle', value: 'true', by: 'the OpenShift service CA operator' },
-];
-
 /**
- * Projects whose own controller (or install Jobs) patch the caBundle of their webhook
- * configurations at run time, recognised by a label they put on the configuration or by its
- * fixed name. The names and labels are those of the projects' published manifests (all but
- * OpenKruise's chart are in the real-world corpus); the mechanism is the controller's own code
- * or documentation (cert-controller rotators, knative.dev/pkg reconcilers, certgen Jobs).
+ * Documented mechanisms that write clientConfig.caBundle into every webhook of the object they
+ * annotate: cert-manager's CA injector and OpenShift's service CA operator. Any project can use
+ * them; the annotation is the evidence.
  */
-const RUNTIME_PATCHERS: readonly { project: string; label?: string; labelValue?: string; names?: readonly string[] }[] = [
-  { project: 'Gatekeeper (cert-controller rotation)', label: 'gatekeeper.sh/system' },
-  { project: 'Kyverno (creates and patches its own configurations)', label: 'webhook.kyverno.io/managed-by' },
-  { project: 'Istio (istiod webhook patcher)', label: 'istio.io/rev' },
-  { project: 'Azure Workload Identity (cert-controller rotation)', label: 'azure-workload-identity.io/system' },
-  { project: 'External Secrets (its cert controller)', label: 'external-secrets.io/component', labelValue: 'webhook' },
-  { project: 'Knative and Tekton (knative.dev/pkg webhook reconcilers)', names: ['*.knative.dev', '*.tekton.dev'] },
-  { project: 'Elastic ECK (operator-managed webhook certificates)', names: ['elastic-webhook.k8s.elastic.co'] },
-  { project: 'KEDA (operator cert rotation)', names: ['keda-admission'] },
-  { project: 'MetalLB (controller cert rotation)', names: ['metallb-webhook-configuration'] },
-  { project: 'HNC (cert-controller rotation)', names: ['hnc-validating-webhook-configuration', 'hnc-mutating-webhook-configuration'] },
-  { project: 'SPIRE controller manager', names: ['spire-controller-manager-webhook'] },
-  { project: 'Volcano (webhook manager)', names: ['volcano-admission-service-*'] },
-  { project: 'Dapr (sidecar injector)', names: ['dapr-sidecar-injector'] },
-  { project: 'OpenKruise (kruise-manager)', names: ['kruise-mutating-webhook-configuration', 'kruise-validating-webhook-configuration'] },
-  { project: 'Gateway API admission webhook (kube-webhook-certgen Jobs)', names: ['gateway-api-admission'] },
-  { project: 'KubeVirt virt-template (deployed by virt-operator)', names: ['virt-template-validating-webhook-configuration'] },
+const INJECTION_ANNOTATIONS: readonly { key: string; value?: string }[] = [
+  { key: 'cert-manager.io/inject-ca-from' },
+  { key: 'cert-manager.io/inject-ca-from-secret' },
+  { key: 'cert-manager.io/inject-apiserver-ca', value: 'true' },
+  { key: 'service.beta.openshift.io/inject-cabundle', value: 'true' },
 ];
-
-/** kubebuilder's config/webhook base: kustomize replaces the namespace, config/default adds cert-manager. */
-const KUSTOMIZE_PLACEHOLDER_NAMESPACE = 'system';
 
 function globMatches(pattern: string, value: string): boolean {
   const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
@@ -62,34 +40,32 @@ function globMatches(pattern: string, value: string): boolean {
 }
 
 /**
- * A setting in the same file that hands this configuration's name to a CA patcher:
- * kube-webhook-certgen's `--webhook-name=<name>` (ingress-nginx, kube-prometheus-stack, …),
- * `--validating-webhook-name`, ECK's `webhook-name: <name>`, spire-controller-manager's
- * `validatingWebhookConfigurationName: <name>`: any flag or key containing "webhook" and
- * ending in "name", followed by exactly the configuration's name.
+ * A setting in the same file that hands this configuration's name to a CA patcher, such as
+ * kube-webhook-certgen's `--webhook-name=<name>`, `--validating-webhook-name`, or a config key
+ * `webhookConfigurationName: <name>`: any flag or key containing "webhook" and ending in "name",
+ * followed by exactly the configuration's name. The file itself shows that something patches it.
  */
 function namedByPatcher(object: WebhookConfigurationObject): boolean {
   const name = object.name;
-  const text = object.manifest.file.text;
-  if (!name || !text) return false;
-  return patcherNames(text).has(name.toLowerCase());
+  const file = object.manifest.file;
+  if (!name || !file.text) return false;
+  return patcherNames(file).has(name.toLowerCase());
 }
 
 /**
  * Every value that follows a patcher setting in a file (lower-cased), computed once per file:
  * testing one regex per object against the whole text made a file of N configurations
- * O(N × size) (a 1 MB file of 2,400 configurations took 15 s). Names are DNS names, so they
- * never contain the terminators; the lookahead lets matches overlap, as per-name tests did.
+ * O(N × size). Keyed by the file object, so it lives exactly as long as the run's files.
+ * Names are DNS names, so they never contain the terminators; the lookahead lets matches overlap.
  */
-let lastText: string | undefined;
-let lastNames: Set<string> | undefined;
-function patcherNames(text: string): Set<string> {
-  if (text === lastText && lastNames) return lastNames;
+const patcherNamesByFile = new WeakMap<SourceFile, Set<string>>();
+function patcherNames(file: SourceFile): Set<string> {
+  const known = patcherNamesByFile.get(file);
+  if (known) return known;
   const names = new Set<string>();
   const pattern = /(?=(?:^|[\s"'{,\[])-{0,2}[A-Za-z0-9_.-]*webhook[A-Za-z0-9_.-]*name["']?[ \t]*[=:,\s][ \t]*["']?([^"'\s,}\]]+)(?=["'\s,}\]]|$))/gim;
-  for (const match of text.matchAll(pattern)) names.add(match[1]!.toLowerCase());
-  lastText = text;
-  lastNames = names;
+  for (const match of (file.text ?? '').matchAll(pattern)) names.add(match[1]!.toLowerCase());
+  patcherNamesByFile.set(file, names);
   return names;
 }
 
@@ -101,26 +77,17 @@ function configuredNames(context: RuleContext): string[] {
 }
 
 /**
- * What writes the caBundle at run time, or why the webhook is never called as written; undefined
- * when nothing visible does (then the bundle in the file is what the API server uses).
+ * Why the bundle written in the file is not the one the API server will use, or undefined when
+ * it is: a documented injector annotation, a CA patcher named in the same file, the `injected`
+ * option, or a webhook without rules (never called as written; its controller fills it in).
  */
-export function runtimeInjection(object: WebhookConfigurationObject, entry: WebhookEntry, injected: readonly string[] = []): string | undefined {
-  const metadata = object.effective.metadata ?? {};
-  const annotations = metadata.annotations ?? {};
-  const labels = metadata.labels ?? {};
+export function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: readonly string[] = []): string | undefined {
+  const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? '';
-  // A webhook without rules is never called as written; its controller fills rules and CA in.
   if ((entry.webhook.rules ?? []).length === 0) return 'no rules: never called as written';
-  if (entry.webhook.clientConfig?.service?.namespace === KUSTOMIZE_PLACEHOLDER_NAMESPACE) return 'kustomize base (service namespace "system")';
-  for (const { key, value, by } of INJECTION_ANNOTATIONS) {
+  for (const { key, value } of INJECTION_ANNOTATIONS) {
     const written = annotations[key];
-    if (typeof written === 'string' && (value === undefined ? written !== '' : written === value)) return `annotation ${key}: ${by}`;
-  }
-  for (const patcher of RUNTIME_PATCHERS) {
-    if (patcher.label !== undefined && Object.hasOwn(labels, patcher.label) && (patcher.labelValue === undefined || labels[patcher.label] === patcher.labelValue)) {
-      return patcher.project;
-    }
-    if (patcher.names?.some((pattern) => globMatches(pattern, name))) return patcher.project;
+    if (typeof written === 'string' && (value === undefined ? written !== '' : written === value)) return `annotation ${key}`;
   }
   if (injected.some((pattern) => globMatches(pattern, name))) return 'the injected option';
   if (namedByPatcher(object)) return 'named by a CA patcher setting in the same file';
@@ -152,10 +119,8 @@ function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-function consequence(object: WebhookConfigurationObject, entry: WebhookEntry): string {
-  if (entry.webhook.failurePolicy === 'Ignore') return 'with failurePolicy Ignore the webhook is skipped for every request it matches';
-  const defaulted = isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '';
-  return `with failurePolicy Fail${defaulted} every request it matches is rejected`;
+function consequence(entry: WebhookEntry): string {
+  return entry.webhook.failurePolicy === 'Ignore' ? 'the webhook is skipped (Ignore)' : 'its requests are rejected (Fail)';
 }
 
 /** The bundle's problems, as the API server's TLS client setup would meet them. */
@@ -212,21 +177,16 @@ export const rule = defineObjectRule({
   meta: {
     id: 'ca-bundle',
     title: 'A missing, malformed or expired caBundle',
-    severity: 'warning',
+    aboutCalls: true,
+    severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      missing:
-        'webhook "{{webhook}}" calls Service {{service}} without a caBundle, and nothing in the manifest injects one: the API server then checks the webhook\'s certificate against its own system roots, which do not contain the CA of an in-cluster Service name, so every call fails TLS verification; {{consequence}}',
-      notPem:
-        'caBundle of webhook "{{webhook}}" is base64 but does not decode to PEM (no "-----BEGIN CERTIFICATE-----" block){{hint}}: the API server cannot load it as TLS roots, so every call fails; {{consequence}}',
-      noCertificate:
-        'caBundle of webhook "{{webhook}}" holds no certificate the API server can use ({{found}}): it cannot load it as TLS roots, so every call fails; {{consequence}}',
-      privateKey:
-        'caBundle of webhook "{{webhook}}" contains a private key ({{type}} block): webhook configurations are readable by anyone who may list them, so the key is disclosed; the bundle needs the CA certificate only',
-      expired:
-        'caBundle of webhook "{{webhook}}" has no valid certificate: {{of}} ("{{subject}}") expired on {{date}}, so TLS verification of the webhook fails; {{consequence}}',
-      notYetValid:
-        'caBundle of webhook "{{webhook}}" has no valid certificate: {{of}} ("{{subject}}") is not valid before {{date}}, so TLS verification of the webhook fails; {{consequence}}',
+      missing: 'no caBundle for {{which}} (Service {{service}}): it must be provided at install time; nothing in this file provides it',
+      notPem: 'caBundle of webhook "{{webhook}}" does not decode to PEM{{hint}}: every call fails TLS setup; {{consequence}}',
+      noCertificate: 'caBundle of webhook "{{webhook}}" holds no usable certificate ({{found}}): every call fails; {{consequence}}',
+      privateKey: 'caBundle of webhook "{{webhook}}" contains a private key ({{type}} block), disclosed to anyone who can read the configuration',
+      expired: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") expired on {{date}}; TLS verification fails, {{consequence}}',
+      notYetValid: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") is not valid before {{date}}; TLS verification fails, {{consequence}}',
     },
     help: 'Put the base64 of the PEM CA certificate that signed the webhook\'s serving certificate in caBundle, or let an injector write it (for example the cert-manager.io/inject-ca-from annotation).',
     options: {
@@ -234,12 +194,15 @@ export const rule = defineObjectRule({
         type: 'string',
         default: '',
         description:
-          'Comma-separated names of webhook configurations (`*` matches any characters) whose caBundle a controller writes at run time; a missing or placeholder caBundle is not reported for them',
+          'Comma-separated names of webhook configurations (`*` matches any characters) whose caBundle a controller writes at run time; their bundle is not checked',
       },
     },
   },
   check(object, context) {
     const violations: Violation<MessageId>[] = [];
+    const injected = configuredNames(context);
+    /** Service-backed webhooks with no bundle that nothing in the file provides. */
+    const unprovided: WebhookEntry[] = [];
     for (const entry of webhooksOf(object)) {
       const clientConfig = entry.webhook.clientConfig;
       if (!clientConfig) continue;
@@ -250,24 +213,30 @@ export const rule = defineObjectRule({
       const bundle = clientConfig.caBundle;
       // Not base64: the schema check reports it.
       if (typeof bundle === 'string' && !isBase64(bundle)) continue;
-      if (runtimeInjection(object, entry, configuredNames(context)) !== undefined) continue;
+      if (bundleReplaced(object, entry, injected) !== undefined) continue;
       const decoded = Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64');
-      const at = [...entry.path, 'clientConfig', 'caBundle'];
-      const base = { webhook: entry.label, consequence: consequence(object, entry) };
       if (decoded.toString('latin1').trim() === '') {
         // A URL without a bundle is verified against the system roots, which is fine for a
         // public certificate. An empty value written as such is a slot something fills in.
-        if (hasUrl || bundle != null) continue;
-        const service = clientConfig.service!;
-        violations.push({
-          messageId: 'missing',
-          data: { ...base, service: `${service.namespace ?? ''}/${service.name ?? ''}` },
-          path: at,
-        });
+        if (hasService && bundle == null && !webhookReachability(entry.webhook, entry.path, entry.label, context.discovery, context.kubeVersion).neverCalled) unprovided.push(entry);
         continue;
       }
+      const at = [...entry.path, 'clientConfig', 'caBundle'];
+      const base = { webhook: entry.label, consequence: consequence(entry) };
       for (const problem of bundleProblems(decoded, base)) violations.push({ ...problem, path: at, severity: 'error' });
     }
+    if (unprovided.length > 0) {
+      const first = unprovided[0]!;
+      const service = first.webhook.clientConfig!.service!;
+      const which = unprovided.length === 1 ? `webhook "${first.label}"` : `${unprovided.length} webhooks (first: "${first.label}")`;
+      violations.push({
+        messageId: 'missing',
+        data: { which, service: `${service.namespace ?? ''}/${service.name ?? ''}` },
+        path: [...first.path, 'clientConfig'],
+        part: 'key',
+        severity: 'info',
+      });
+    }
     return violations;
-  },
+  }
 });

@@ -76,6 +76,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'client-config-url',
     title: 'clientConfig.url points at an in-cluster Service, loopback or an IP literal',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {

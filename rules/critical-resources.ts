@@ -167,6 +167,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'critical-resources',
     title: 'The webhook can intercept resources the control plane needs to recover',
+    aboutCalls: true,
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
@@ -178,9 +179,12 @@ export const rule = defineObjectRule({
   },
   check(object, context) {
     const virtualExempt = isAtLeast(context.kubeVersion, 1, 37);
-    // matches-kube-system already reports these webhooks for the system's writes in kube-system.
+    // One cause, one finding: when matches-kube-system runs, it reports these webhooks for the
+    // system's writes in kube-system; when it is off, this rule reports them itself.
     const reportedForKubeSystem = new Set(
-      (matchesKubeSystem.check?.(object, context) ?? []).map((violation) => violation.path[1]).filter((index): index is number => typeof index === 'number'),
+      context.isEnabled(matchesKubeSystem.meta.id)
+        ? (matchesKubeSystem.check?.(object, context) ?? []).map((violation) => violation.path[1]).filter((index): index is number => typeof index === 'number')
+        : [],
     );
     return webhooksOf(object).flatMap((entry) => {
       const { webhook } = entry;

@@ -57,6 +57,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'editable-namespace-selector',
     title: 'namespaceSelector keys on a label that namespace editors can change, so it is an opt-out switch',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {

@@ -1,28 +1,44 @@
+/**
+ * A validating webhook's objectSelector reads labels that the requester writes. An opt-out
+ * (`NotIn`, `DoesNotExist`) is a switch anyone creating the object can flip to skip the check: a
+ * warning. An opt-in (matchLabels, `In`, `Exists`) scopes the check to labelled objects, which is
+ * how a controller validates its own objects; the manifest cannot show whether unlabelled ones
+ * matter, so it is an info that says what the scope is.
+ */
 import { selectorKeys } from '../src/match/selector.js';
 import { webhooksOf } from '../src/model/webhooks.js';
-import { defineObjectRule } from '../src/rule.js';
+import { defineObjectRule, type Violation } from '../src/rule.js';
+
+type MessageId = 'optOut' | 'optIn';
 
 export const rule = defineObjectRule({
   meta: {
     id: 'editable-object-selector',
     title: 'A validating webhook has an objectSelector: the requester writes the labels and can opt out',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: ['ValidatingWebhookConfiguration'],
     messages: {
-      objectLabel:
-        'objectSelector of validating webhook "{{webhook}}" reads the object label "{{key}}": whoever creates or updates the object sets its labels and can skip this check',
+      optOut: 'objectSelector of validating webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}): whoever writes an object can set it to skip the check',
+      optIn: 'objectSelector of validating webhook "{{webhook}}" checks only objects labelled "{{key}}" ({{operator}}): objects without the label are not checked',
     },
     help: 'Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo).',
   },
   check(object) {
     return webhooksOf(object).flatMap((entry) => {
       const at = [...entry.path, 'objectSelector'];
-      return selectorKeys(entry.webhook.objectSelector).map(({ key, where }) => ({
-        messageId: 'objectLabel' as const,
-        data: { webhook: entry.label, key },
-        path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
-        locateAt: [...at, ...where],
-      }));
+      const selector = entry.webhook.objectSelector;
+      return selectorKeys(selector).map(({ key, where }): Violation<MessageId> => {
+        const operator = where[0] === 'matchLabels' ? 'matchLabels' : String(selector?.matchExpressions?.[where[1]]?.operator ?? '');
+        const optOut = operator === 'NotIn' || operator === 'DoesNotExist';
+        return {
+          messageId: optOut ? 'optOut' : 'optIn',
+          data: { webhook: entry.label, key, operator },
+          path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
+          locateAt: [...at, ...where],
+          ...(optOut ? {} : { severity: 'info' as const }),
+        };
+      });
     });
   },
 });

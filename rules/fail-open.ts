@@ -1,23 +1,11 @@
-import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { defineObjectRule } from '../src/rule.js';
-
-/**
- * istiod's validation controller watches the ValidatingWebhookConfigurations labelled
- * `istio.io/rev` with its revision and, once its endpoint has rejected a dry-run of an invalid
- * object, sets every webhook's failurePolicy to Fail (istio `pkg/webhooks/validation/controller`,
- * `readyForFailClose`): the written Ignore only covers start-up.
- */
-const SWITCHED_TO_FAIL_LABEL = 'istio.io/rev';
-
-function switchedToFailAtRuntime(object: WebhookConfigurationObject): boolean {
-  return Object.hasOwn(object.effective.metadata?.labels ?? {}, SWITCHED_TO_FAIL_LABEL);
-}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'fail-open',
     title: 'A validating webhook fails open: while it is unreachable, objects are stored unchecked',
+    aboutCalls: true,
     severity: 'info',
     appliesTo: ['ValidatingWebhookConfiguration'],
     messages: {
@@ -27,7 +15,6 @@ export const rule = defineObjectRule({
     help: 'If the check must always hold, set failurePolicy: Fail and run the webhook highly available, or move the check into a ValidatingAdmissionPolicy, which runs inside the API server; keep Ignore only if unchecked objects during an outage are acceptable.',
   },
   check(object) {
-    if (switchedToFailAtRuntime(object)) return [];
     return webhooksOf(object)
       .filter((entry) => entry.webhook.failurePolicy === 'Ignore' && !isDefaulted(object, [...entry.path, 'failurePolicy']))
       .map((entry) => ({

@@ -32,6 +32,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'implicit-failure-policy',
     title: 'failurePolicy is omitted, so the API default (Fail in v1) decides what an outage or an error does',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {

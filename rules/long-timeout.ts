@@ -8,6 +8,7 @@ export const CLIENT_TIMEOUT_SECONDS = 30;
 const meta = {
   id: 'long-timeout',
   title: 'The effective timeoutSeconds is above the threshold',
+  aboutCalls: true,
   severity: 'warning',
   appliesTo: ALL_WEBHOOK_KINDS,
   messages: {

@@ -405,6 +405,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'match-condition-null-object',
     title: 'A matchCondition dereferences object on DELETE (or oldObject on CREATE) without a null guard',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {

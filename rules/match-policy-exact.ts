@@ -3,7 +3,7 @@ import { isExemptRequest, matchingRule, type AdmissionRequest, type Operation } 
 import type { RuleWithOperations, Webhook } from '../src/model/types.js';
 import { isDefaulted, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
-import { groupVersion } from './unknown-resource.js';
+import { groupVersion } from '../src/match/targets.js';
 
 type MessageId = 'exact';
 
@@ -40,6 +40,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'match-policy-exact',
     title: 'matchPolicy Exact lets other versions of a matched resource bypass the webhook',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {

@@ -4,7 +4,7 @@ import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
-import { selectorMatches } from '../src/match/selector.js';
+import { selectorHasPlaceholder, selectorMatches } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS, systemRequestOutcome, type ConditionsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
@@ -183,6 +183,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'matches-kube-system',
     title: 'A webhook or admission policy intercepts the resources that system components write in kube-system',
+    aboutCalls: true,
     severity: 'error',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
@@ -224,6 +225,8 @@ function checkWebhooks(object: WebhookConfigurationObject, context: RuleContext)
   const labels = namespaceLabels(context, KUBE_SYSTEM);
   return webhooksOf(object).flatMap((entry) => {
     const { webhook } = entry;
+    // A placeholder in a selector (`${NAMESPACE}`) leaves what it selects unknown: say nothing.
+    if (selectorHasPlaceholder(webhook.namespaceSelector) || selectorHasPlaceholder(webhook.objectSelector)) return [];
     if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
     // An opt-in objectSelector (a label of the webhook's own) exempts the system's objects.
     if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true) return [];

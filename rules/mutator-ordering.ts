@@ -28,6 +28,7 @@ interface OrderedSet {
 const meta = {
   id: 'mutator-ordering',
   title: 'Several mutating webhooks can match one request: their order decides what each one sees',
+  aboutCalls: true,
   severity: 'info',
   appliesTo: ['MutatingWebhookConfiguration'],
   messages: {

@@ -37,14 +37,6 @@ interface Candidate {
   readonly ownNamespace: string | undefined;
 }
 
-/**
- * Labels that a webhook of their project guards: it rejects a Namespace that carries the label
- * unless the admin exempted that namespace, so namespace editors cannot set it themselves.
- */
-const GUARDED_LABELS: readonly { readonly webhook: string; readonly label: string }[] = [
-  // Gatekeeper (open-policy-agent/gatekeeper#231, fixed by #350): only --exempt-namespace namespaces may carry it.
-  { webhook: 'check-ignore-label.gatekeeper.sh', label: 'admission.gatekeeper.sh/ignore' },
-];
 
 const meta = {
   id: 'namespace-opts-out',
@@ -211,44 +203,6 @@ function candidates(context: RuleContext): Candidate[] {
   return found;
 }
 
-/** The run's guard webhooks (GUARDED_LABELS, failurePolicy Fail) in run order, found once per run. */
-const guardsCache = new WeakMap<readonly WebhookConfigurationObject[], readonly { readonly webhook: WebhookEntry['webhook']; readonly guard: (typeof GUARDED_LABELS)[number] }[]>();
-
-function guardsOf(objects: readonly WebhookConfigurationObject[]): readonly { readonly webhook: WebhookEntry['webhook']; readonly guard: (typeof GUARDED_LABELS)[number] }[] {
-  let guards = guardsCache.get(objects);
-  if (guards === undefined) {
-    const found: { webhook: WebhookEntry['webhook']; guard: (typeof GUARDED_LABELS)[number] }[] = [];
-    for (const object of objects) {
-      if (object.kind !== 'ValidatingWebhookConfiguration' || !object.decodable) continue;
-      for (const { webhook } of webhooksOf(object)) {
-        const guard = GUARDED_LABELS.find((known) => known.webhook === webhook.name);
-        if (guard === undefined || (webhook.failurePolicy ?? 'Fail') !== 'Fail') continue;
-        found.push({ webhook, guard });
-      }
-    }
-    guards = found;
-    guardsCache.set(objects, guards);
-  }
-  return guards;
-}
-
-/** Labels of this Namespace that a guard webhook of the run (failurePolicy Fail) checks on its CREATE and UPDATE. */
-function guardedLabels(namespace: string, labels: Labels, context: RuleContext): Set<string> {
-  const guarded = new Set<string>();
-  for (const { webhook, guard } of guardsOf(context.webhookConfigurations)) {
-    const called = (['CREATE', 'UPDATE'] as const).every((operation) => {
-      const outcome = matchWebhook(
-        webhook,
-        { operation, group: '', version: 'v1', resource: 'namespaces', subresource: '', namespace, namespaceLabels: labels, objectLabels: labels, oldObjectLabels: operation === 'CREATE' ? null : labels },
-        context.discovery,
-      );
-      return outcome.called !== false;
-    });
-    if (called) guarded.add(guard.label);
-  }
-  return guarded;
-}
-
 /** Whether the webhook's namespaceSelector lets the representative request in this namespace through. */
 function selects(candidate: Candidate, namespace: string, labels: Labels, discovery: Discovery): boolean {
   const { request } = candidate;
@@ -354,13 +308,12 @@ export const rule = defineObjectRule({
     const labelsOf = (ns: NamespaceObject): Labels => namespaceLabels({ namespaces: [ns], kubeVersion: context.kubeVersion }, ns.name);
     const labels = labelsOf(namespace);
     const written = Object.keys(namespace.writtenLabels);
-    const guarded = guardedLabels(namespace.name, labels, context);
     const optOuts: Found[] = [];
     const missing: Found[] = [];
     for (const found of candidates(context)) {
       // Excluding its own namespace keeps a webhook from deadlocking itself, as the docs advise.
       if (found.ownNamespace === namespace.name) continue;
-      const candidate = guarded.size === 0 ? found : { ...found, editable: found.editable.filter((key) => !guarded.has(key)) };
+      const candidate = found;
       if (selects(candidate, namespace.name, labels, context.discovery)) continue;
       const present = candidate.editable.filter((key) => Object.prototype.hasOwnProperty.call(labels, key));
       const culprits = fewestToRemove(present, (keys) => selects(candidate, namespace.name, without(labels, keys), context.discovery));

@@ -1,35 +1,55 @@
-import { webhooksOf } from '../src/model/webhooks.js';
+/**
+ * A mutating webhook that receives objects it has already mutated. Where the configuration
+ * itself asks for a second call on the same request (`reinvocationPolicy: IfNeeded`) that is a
+ * warning per webhook. Mutating on UPDATE is the ordinary case of every defaulting webhook; the
+ * manifest cannot show whether the patch is idempotent, so it is one `info` per configuration.
+ */
+import { webhookReachability } from '../src/match/reachability.js';
+import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { defineObjectRule, type Violation } from '../src/rule.js';
 
 type MessageId = 'reinvoked' | 'update';
+
+/** The first UPDATE (or `*`) operation of the webhook's rules, as a path, or undefined. */
+function updateOperation(entry: WebhookEntry): (string | number)[] | undefined {
+  for (const [j, rule] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule?.operations ?? []).findIndex((operation) => operation === 'UPDATE' || operation === '*');
+    if (k >= 0) return [...entry.path, 'rules', j, 'operations', k];
+  }
+  return undefined;
+}
 
 export const rule = defineObjectRule({
   meta: {
     id: 'non-idempotent-mutator',
     title: 'A mutating webhook receives its own output again and must be idempotent',
+    aboutCalls: true,
     severity: 'warning',
     appliesTo: ['MutatingWebhookConfiguration'],
     messages: {
-      reinvoked:
-        'webhook "{{webhook}}" has reinvocationPolicy IfNeeded: it is called again with its own output after later mutations, so its patch must be idempotent (add a sidecar only if absent, never append blindly)',
-      update:
-        'webhook "{{webhook}}" mutates on {{operation}}: an update carries the object as it was mutated before, so its patch must be idempotent (add a sidecar only if absent, never append blindly)',
+      reinvoked: 'webhook "{{webhook}}" has reinvocationPolicy IfNeeded: it may be called again with its own output, so its patch must be idempotent',
+      update: '{{which}} on UPDATE: updates carry the object as it was mutated before, so the patch must be idempotent',
     },
     help: 'Make the patch a no-op on an already-mutated object (check before you add), and verify the final object with a validating webhook or ValidatingAdmissionPolicy.',
   },
-  check(object) {
-    return webhooksOf(object).flatMap((entry): Violation<MessageId>[] => {
-      if (!entry.mutating) return [];
+  check(object, context) {
+    const violations: Violation<MessageId>[] = [];
+    const onUpdate: { entry: WebhookEntry; path: (string | number)[] }[] = [];
+    for (const entry of webhooksOf(object)) {
+      if (!entry.mutating) continue;
       if (entry.webhook.reinvocationPolicy === 'IfNeeded') {
-        return [{ messageId: 'reinvoked', data: { webhook: entry.label }, path: [...entry.path, 'reinvocationPolicy'] }];
+        violations.push({ messageId: 'reinvoked', data: { webhook: entry.label }, path: [...entry.path, 'reinvocationPolicy'] });
+        continue;
       }
-      for (const [j, rule] of (entry.webhook.rules ?? []).entries()) {
-        const k = (rule?.operations ?? []).findIndex((operation) => operation === 'UPDATE' || operation === '*');
-        if (k >= 0) {
-          return [{ messageId: 'update', data: { webhook: entry.label, operation: rule!.operations![k] === '*' ? '* (every operation, UPDATE included)' : 'UPDATE' }, path: [...entry.path, 'rules', j, 'operations', k] }];
-        }
-      }
-      return [];
-    });
+      const path = updateOperation(entry);
+      // The info counts the webhooks that can be called; the engine drops per-webhook findings on the others.
+      if (path !== undefined && !webhookReachability(entry.webhook, entry.path, entry.label, context.discovery, context.kubeVersion).neverCalled) onUpdate.push({ entry, path });
+    }
+    if (onUpdate.length > 0) {
+      const first = onUpdate[0]!;
+      const which = onUpdate.length === 1 ? `webhook "${first.entry.label}" mutates` : `${onUpdate.length} webhooks (first: "${first.entry.label}") mutate`;
+      violations.push({ messageId: 'update', data: { which }, path: first.path, severity: 'info' });
+    }
+    return violations;
   },
 });

@@ -1,7 +1,21 @@
+import { formatFieldPath, valueAtPath } from '../src/field-path.js';
 import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
+import { isPlaceholder } from '../src/text/placeholder.js';
+import type { SchemaProblem } from '../src/validate/schema.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+
+type MessageId = 'schema' | 'placeholder' | 'matchConditionsTooNew';
+
+/** A problem with a value that is a template placeholder is named as one: the fix is to render, not to edit. */
+function toViolation(problem: SchemaProblem, written: unknown): Violation<MessageId> {
+  const value = valueAtPath(written, problem.path);
+  if (problem.part === 'pair' && isPlaceholder(value)) {
+    return { messageId: 'placeholder', data: { path: formatFieldPath(problem.path), value: JSON.stringify(value) }, path: problem.path, part: problem.part };
+  }
+  return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part };
+}
 
 export const rule = defineObjectRule({
   meta: {
@@ -11,6 +25,7 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       schema: '{{message}}',
+      placeholder: '{{path}} is the unrendered placeholder {{value}}: render the template and lint its output',
       matchConditionsTooNew:
         'matchConditions needs Kubernetes 1.28 or newer (target: {{target}}): older API servers drop or reject the field, and the webhook is then called for every request its rules match',
     },
@@ -19,12 +34,7 @@ export const rule = defineObjectRule({
     needsDecodableObject: false,
   },
   check(object, context) {
-    const violations: Violation<'schema' | 'matchConditionsTooNew'>[] = object.schemaProblems.map((problem) => ({
-      messageId: 'schema',
-      data: { message: problem.message },
-      path: problem.path,
-      part: problem.part,
-    }));
+    const violations: Violation<MessageId>[] = object.schemaProblems.map((problem) => toViolation(problem, object.written));
     if (object.decodable && !isAtLeast(context.kubeVersion, 1, 28)) {
       for (const entry of webhooksOf(object)) {
         if (entry.webhook.matchConditions != null) {
@@ -35,6 +45,6 @@ export const rule = defineObjectRule({
     return violations;
   },
   checkPolicy(object) {
-    return object.schemaProblems.map((problem) => ({ messageId: 'schema' as const, data: { message: problem.message }, path: problem.path, part: problem.part }));
+    return object.schemaProblems.map((problem) => toViolation(problem, object.written));
   },
 });

@@ -5,6 +5,7 @@ import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
+import { isPlaceholder } from '../src/text/placeholder.js';
 
 const controller = (name: string): Requester => ({
   username: `system:serviceaccount:kube-system:${name}`,
@@ -46,6 +47,7 @@ export const rule = defineObjectRule({
   meta: {
     id: 'self-deadlock',
     title: 'A Fail webhook intercepts the creation of its own pods',
+    aboutCalls: true,
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
@@ -62,7 +64,8 @@ export const rule = defineObjectRule({
       const { webhook } = entry;
       const service = webhook.clientConfig?.service;
       const namespace = service?.namespace;
-      if (typeof namespace !== 'string' || namespace === '' || webhook.failurePolicy !== 'Fail') return [];
+      // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
+      if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
       const labels = namespaceLabels(context, namespace);
       const manifestKnown = namespaceNamed(context.namespaces, namespace) !== undefined;
       for (const candidate of CANDIDATES) {

@@ -1,3 +1,4 @@
+import { isAtLeast } from '../src/kube/version.js';
 import { isDefaulted, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 
@@ -26,8 +27,10 @@ export const rule = defineObjectRule({
     },
     help: 'Set sideEffects: None (or NoneOnDryRun if the webhook skips its side effects when request.dryRun is true).',
   },
-  check(object) {
+  check(object, context) {
     const legacy = isV1beta1(object);
+    // Not served from 1.22: removed-api-version reports the object; its dry-run behaviour is moot.
+    if (legacy && isAtLeast(context.kubeVersion, 1, 22)) return [];
     return webhooksOf(object).flatMap((entry): Violation<MessageId>[] => {
       const path = [...entry.path, 'sideEffects'];
       const value = entry.webhook.sideEffects;

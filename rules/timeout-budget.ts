@@ -35,6 +35,7 @@ interface OverBudget {
 const meta = {
   id: 'timeout-budget',
   title: 'Webhooks that match the same request add up to more than the latency budget',
+  aboutCalls: true,
   severity: 'warning',
   appliesTo: ALL_WEBHOOK_KINDS,
   messages: {

@@ -2,7 +2,7 @@ import { isEmptySelector } from '../src/match/selector.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
-import { describeGroup, splitEntry } from './unknown-resource.js';
+import { describeGroup, splitEntry } from '../src/match/targets.js';
 
 type MessageId = 'wildcard';
 

@@ -1,4 +1,7 @@
+import type { SyntaxProblem } from '../src/parse/yaml.js';
 import { defineFileRule, type FileViolation } from '../src/rule.js';
+
+type MessageId = 'syntax' | 'explained' | 'template';
 
 const EXPLANATIONS: Record<string, string> = {
   DUPLICATE_KEY: 'the key appears twice in one mapping; kubectl rejects the manifest (strict field validation) or keeps only one of the values',
@@ -7,6 +10,17 @@ const EXPLANATIONS: Record<string, string> = {
   ALIAS_LIMIT: 'aliases expand to too much data (a "billion laughs" document); it is not read',
 };
 
+/** " (and 3 more problems in this document)", or nothing. */
+function more(count: number): string {
+  if (count === 0) return '';
+  return ` (and ${count} more ${count === 1 ? 'problem' : 'problems'} in this document)`;
+}
+
+/**
+ * One finding per document: its first error (or first warning when it has no error), with the
+ * count of the rest. After the first error the parser is guessing, so the later ones are mostly
+ * echoes of it; a template that was not rendered gave hundreds of them.
+ */
 export const rule = defineFileRule({
   meta: {
     id: 'yaml-syntax',
@@ -14,21 +28,35 @@ export const rule = defineFileRule({
     severity: 'error',
     appliesTo: [],
     messages: {
-      syntax: '{{message}}',
-      explained: '{{message}}: {{explanation}}',
+      syntax: '{{message}}{{more}}',
+      explained: '{{message}}: {{explanation}}{{more}}',
+      template: 'unrendered template ({{template}}): this document is not YAML until it is rendered{{more}}',
     },
-    help: 'Fix the YAML so that it parses; the rest of this document is not linted until it does.',
+    help: 'Fix the YAML so that it parses; the rest of this document is not linted until it does. For a template, lint its rendered output (helm template ... | admission-lint -).',
   },
   checkFile(file) {
-    return file.problems.map((problem): FileViolation<'syntax' | 'explained'> => {
-      const explanation = EXPLANATIONS[problem.code];
-      return {
-        messageId: explanation ? 'explained' : 'syntax',
-        data: explanation ? { message: problem.message, explanation } : { message: problem.message },
-        documentIndex: problem.documentIndex,
-        span: problem.span,
-        severity: problem.severity,
-      };
-    });
+    const byDocument = new Map<number, SyntaxProblem[]>();
+    for (const problem of file.problems) {
+      const list = byDocument.get(problem.documentIndex);
+      if (list === undefined) byDocument.set(problem.documentIndex, [problem]);
+      else list.push(problem);
+    }
+    const violations: FileViolation<MessageId>[] = [];
+    for (const [documentIndex, problems] of byDocument) {
+      const first = problems.find((problem) => problem.severity === 'error') ?? problems[0]!;
+      const rest = more(problems.length - 1);
+      const base = { documentIndex, span: first.span, severity: first.severity };
+      if (first.template !== undefined) {
+        violations.push({ ...base, messageId: 'template', data: { template: first.template, more: rest } });
+        continue;
+      }
+      const explanation = EXPLANATIONS[first.code];
+      violations.push(
+        explanation
+          ? { ...base, messageId: 'explained', data: { message: first.message, explanation, more: rest } }
+          : { ...base, messageId: 'syntax', data: { message: first.message, more: rest } },
+      );
+    }
+    return violations;
   },
 });

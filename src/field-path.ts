@@ -17,3 +17,13 @@ export function formatFieldPath(path: FieldPath): string {
   }
   return out;
 }
+
+/** The value at `path` inside `root`, or undefined where the path leads nowhere. */
+export function valueAtPath(root: unknown, path: FieldPath): unknown {
+  let value = root;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
+}

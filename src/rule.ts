@@ -26,6 +26,12 @@ export interface RuleMeta<MessageId extends string = string> {
   readonly help: string;
   /** Whether the rule needs an object whose field types are right (almost all do). */
   readonly needsDecodableObject?: boolean;
+  /**
+   * The rule reports what happens when a webhook is called (its timeout, failure policy,
+   * reinvocation, whom it intercepts). The engine drops such findings on a webhook that no
+   * request reaches (no rules, or every rule unreachable: src/match/reachability.ts).
+   */
+  readonly aboutCalls?: boolean;
   /** Settings the user may change (`--rule-option <id>.<name>=<value>`), with their defaults. */
   readonly options?: Readonly<Record<string, RuleOption>>;
 }
@@ -62,6 +68,11 @@ export interface RuleContext {
   readonly trustedNamespaceLabels: readonly string[];
   /** The built-in APIs of the target version plus the CRDs of the run. */
   readonly discovery: Discovery;
+  /**
+   * Whether a rule runs in this run (not turned off). Where two rules could report one cause at
+   * one place, the one that defers asks whether the other runs, so the cause is said once.
+   */
+  isEnabled(ruleId: string): boolean;
   /** The value of one of the rule's options (its default unless the user set it). */
   option(meta: RuleMeta, name: string): number | string;
 }

@@ -35,7 +35,7 @@ webhooks:
     sideEffects: None
     failurePolicy: Ignore
     timeoutSeconds: 20
-    objectSelector: {matchLabels: {team: a}}
+    objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}
     clientConfig:
       url: https://widgets.example.com/validate
     rules:
@@ -258,7 +258,7 @@ describe('the CLI with a config file', () => {
   });
 
   it('kubeVersion and trustedNamespaceLabels come from the config; the flags replace them', () => {
-    const selector = MANIFEST.replace('objectSelector: {matchLabels: {team: a}}', 'namespaceSelector: {matchLabels: {tier: prod}}');
+    const selector = MANIFEST.replace('objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}', 'namespaceSelector: {matchLabels: {tier: prod}}');
     const dir = project({ '.admission-lint.yaml': 'kubeVersion: "1.20"\ntrustedNamespaceLabels: [tier]\n', 'w.yaml': selector });
     expect(jsonRun(['w.yaml'], dir).found).not.toContain('editable-namespace-selector:warning');
     expect(jsonRun(['w.yaml', '--trusted-namespace-label', 'other'], dir).found).toContain('editable-namespace-selector:warning');

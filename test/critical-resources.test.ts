@@ -1,6 +1,6 @@
 /** critical-resources beyond its fixtures: the system-object labels, the kube-version switch, the split with matches-kube-system. */
 import { describe, expect, it } from 'vitest';
-import { isSystemLabelKey, systemObjectLabels } from '../src/match/kube-system.js';
+import { SYSTEM_OBJECT_LABELS, systemObjectLabels } from '../src/match/kube-system.js';
 import { lintText } from './helpers.js';
 
 const config = (webhook: string): string => `apiVersion: admissionregistration.k8s.io/v1
@@ -22,10 +22,13 @@ const lintRules = async (text: string, kubeVersion?: string) => {
 
 describe('systemObjectLabels', () => {
   it('meets requirements on system label keys and leaves the others unmet', () => {
-    expect(isSystemLabelKey('kubernetes.io/os')).toBe(true);
-    expect(isSystemLabelKey('node-role.kubernetes.io/control-plane')).toBe(true);
-    expect(isSystemLabelKey('k8s-app')).toBe(true);
-    expect(isSystemLabelKey('example.com/inject')).toBe(false);
+    expect(SYSTEM_OBJECT_LABELS.has('kubernetes.io/os')).toBe(true);
+    expect(SYSTEM_OBJECT_LABELS.has('node-role.kubernetes.io/control-plane')).toBe(true);
+    expect(SYSTEM_OBJECT_LABELS.has('k8s-app')).toBe(true);
+    expect(SYSTEM_OBJECT_LABELS.has('example.com/inject')).toBe(false);
+    // A key is a system label because system objects carry it, not because of its prefix.
+    expect(SYSTEM_OBJECT_LABELS.has('widgets.x-k8s.io/managed')).toBe(false);
+    expect(SYSTEM_OBJECT_LABELS.has('jobset.sigs.k8s.io/jobset-name')).toBe(false);
     expect(
       systemObjectLabels({
         matchLabels: { 'kubernetes.io/os': 'linux', 'example.com/inject': 'true' },
@@ -38,6 +41,26 @@ describe('systemObjectLabels', () => {
       }),
     ).toEqual({ 'kubernetes.io/os': 'linux', 'k8s-app': 'kube-proxy', 'topology.kubernetes.io/zone': 'system' });
     expect(systemObjectLabels(undefined)).toEqual({});
+  });
+
+  it('meets an opt-in only where system objects carry that label with that value', () => {
+    // An opt-in label under a k8s.io domain: no system object carries it.
+    expect(systemObjectLabels({ matchExpressions: [{ key: 'widgets.sigs.k8s.io/name', operator: 'Exists' }] })).toEqual({});
+    // A closed value set: tier is control-plane or node, never "frontend".
+    expect(systemObjectLabels({ matchLabels: { tier: 'frontend' } })).toEqual({});
+    expect(systemObjectLabels({ matchLabels: { tier: 'control-plane' } })).toEqual({ tier: 'control-plane' });
+    // Keys add-ons carry with values of their own: Exists is met, a particular value is not known.
+    expect(systemObjectLabels({ matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'Exists' }] })).toEqual({ 'app.kubernetes.io/name': 'system' });
+    expect(systemObjectLabels({ matchLabels: { 'app.kubernetes.io/name': 'widget-operator' } })).toEqual({});
+    // Exists on a closed set picks a value that a NotIn leaves.
+    expect(
+      systemObjectLabels({
+        matchExpressions: [
+          { key: 'tier', operator: 'Exists' },
+          { key: 'tier', operator: 'NotIn', values: ['control-plane'] },
+        ],
+      }),
+    ).toEqual({ tier: 'node' });
   });
 });
 
@@ -82,8 +105,9 @@ ${conditions}`);
       'critical-resources error webhooks[0].rules[0] leases in kube-node-lease (node heartbeats)',
       "matches-kube-system error webhooks[0].rules[0] while it is down, the control plane's own writes there are rejected, including those that would bring the webhook back",
     ]);
-    // The same split when matches-kube-system is not run: the finding is its to make.
-    expect((await lintText(leases(''), { only: ['critical-resources'] })).map((f) => f.message.replace(/.*: /, ''))).toEqual(['leases in kube-node-lease (node heartbeats)']);
+    // When matches-kube-system is off, nobody else reports the kube-system leases: this rule does
+    // (one cause, one finding, whichever rules run).
+    expect((await lintText(leases(''), { only: ['critical-resources'] })).map((f) => f.message.replace(/.*: /, ''))).toEqual(['leases in kube-node-lease (node heartbeats); leases in kube-system (leader election)']);
     // Lease renewals are UPDATEs: a condition that skips only CREATE leaves them intercepted.
     // matches-kube-system evaluates every listed operation, reports the kube-system leases, and
     // critical-resources keeps only the kube-node-lease ones.

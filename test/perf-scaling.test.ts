@@ -103,6 +103,7 @@ function reads(n: number): number {
     kubeVersion: DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: [],
     discovery: new Discovery(DEFAULT_KUBE_VERSION),
+    isEnabled: () => true,
     option(meta, name) {
       return meta.options![name]!.default;
     },

@@ -159,7 +159,7 @@ describe('prefilter', () => {
   });
 
   it('still reads a kind spelled with escapes', async () => {
-    const findings = await lintText('apiVersion: admissionregistration.k8s.io/v1\nkind: "ValidatingWebhookConfi\\x67uration"\nmetadata: {name: x}\nwebhooks:\n  - name: a.example.com\n    clientConfig: {url: "https://a.example.com"}\n    admissionReviewVersions: [v1]\n    sideEffects: None\n');
+    const findings = await lintText('apiVersion: admissionregistration.k8s.io/v1\nkind: "ValidatingWebhookConfi\\x67uration"\nmetadata: {name: x}\nwebhooks:\n  - name: a.example.com\n    clientConfig: {url: "https://a.example.com"}\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]\n');
     expect(findings.map((f) => f.ruleId)).toContain('implicit-failure-policy');
   });
 

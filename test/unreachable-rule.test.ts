@@ -52,10 +52,43 @@ describe('unreachable-rule', () => {
 
   it('does not report CONNECT among other operations', async () => {
     const text = manifest(`    rules:
-      - {operations: ["CREATE", "CONNECT"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
-      - {operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/log"]}
+      - {operations: ["CREATE", "CONNECT"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods", "pods/exec"]}
 `);
     expect(await findings(text)).toEqual([]);
+  });
+
+  it('reports CONNECT-only and read-only subresources under other operations', async () => {
+    const text = manifest(`    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/exec", "pods/attach"]}
+      - {operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/log"]}
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods", "services/proxy"]}
+`);
+    expect(await findings(text)).toEqual([
+      'unreachable-rule webhooks[0].rules[0].operations',
+      'unreachable-rule webhooks[0].rules[1].operations',
+      'unreachable-rule webhooks[0].rules[2].resources[1]',
+    ]);
+  });
+
+  it('judges subresources whose meaning is the same in every group under apiGroups ["*"]', async () => {
+    const dead = manifest(`    rules:
+      - {operations: ["CREATE", "UPDATE", "DELETE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["pods/exec", "pods/portforward", "nodes/proxy", "pods/log"]}
+`);
+    expect(await findings(dead)).toEqual(['unreachable-rule webhooks[0].rules[0].operations']);
+    // pods/status is written; "widgets/exec" is no subresource discovery knows: both may match.
+    const live = manifest(`    rules:
+      - {operations: ["UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["pods/exec", "pods/status", "widgets/exec"]}
+`);
+    expect(await findings(live)).toEqual(['unreachable-rule webhooks[0].rules[0].resources[0]']);
+  });
+
+  it('makes no findings about calls on a webhook that is never called', async () => {
+    const text = manifest(`    timeoutSeconds: 25
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/exec"]}
+`);
+    const all = await lintText(text);
+    expect(all.map((f) => f.ruleId).sort()).toEqual(['unreachable-rule']);
   });
 
   it('reports the objectSelector only when CONNECT-only rules remain that are not dead otherwise', async () => {

@@ -6,11 +6,13 @@
 import { InternalError } from '../errors.js';
 import { Discovery } from '../kube/discovery/discovery.js';
 import { formatFieldPath, type FieldPath } from '../field-path.js';
-import type { KubeVersion } from '../kube/version.js';
 import { renderedAt, splitRendered } from '../load/helm.js';
 import { decode, expandPaths, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
+import { isV1beta1, webhooksOf } from '../model/webhooks.js';
+import { isAtLeast, type KubeVersion } from '../kube/version.js';
+import { webhookReachability } from '../match/reachability.js';
 import { KustomizePatches } from '../parse/kustomization.js';
 import { skimBytes, SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { parseFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
@@ -185,6 +187,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     if (finding) findings.push(finding);
   };
   const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
+  const enabledIds = new Set(enabled.map((rule) => rule.meta.id));
   const discovery = new Discovery(options.kubeVersion);
   for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
   const context: RuleContext = {
@@ -194,6 +197,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     kubeVersion: options.kubeVersion,
     trustedNamespaceLabels: options.trustedNamespaceLabels,
     discovery,
+    isEnabled: (ruleId) => enabledIds.has(ruleId),
     option(meta, name) {
       const declared = meta.options?.[name];
       if (declared === undefined) throw new InternalError(`rule ${meta.id} reads an option "${name}" it does not declare`);
@@ -226,11 +230,24 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
 
   const objectRules = enabled.filter((rule): rule is ObjectRule => rule.scope === 'object');
   for (const object of run.webhookConfigurations) {
+    // Findings about what a call does are not made on webhooks that no request reaches.
+    let neverCalled: readonly boolean[] | undefined;
+    // A v1beta1 configuration is not served from 1.22 (removed-api-version): none of its webhooks is called.
+    const unserved = isV1beta1(object) && isAtLeast(options.kubeVersion, 1, 22);
+    const isNeverCalled = (path: FieldPath): boolean => {
+      if (unserved) return true;
+      if (path[0] !== 'webhooks' || typeof path[1] !== 'number' || !object.decodable) return false;
+      neverCalled ??= webhooksOf(object).map((entry) => webhookReachability(entry.webhook, entry.path, entry.label, discovery, options.kubeVersion).neverCalled);
+      return neverCalled[path[1]] ?? false;
+    };
     for (const rule of objectRules) {
       if (rule.check === undefined || !rule.meta.appliesTo.includes(object.kind)) continue;
       if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
       const violations = guarded(rule.meta, object.manifest.file.path, object, () => rule.check!(object, context));
-      for (const violation of violations) push(rule.meta, violation, object, webhookNameAt(object, violation.path));
+      for (const violation of violations) {
+        if (rule.meta.aboutCalls === true && isNeverCalled(violation.path)) continue;
+        push(rule.meta, violation, object, webhookNameAt(object, violation.path));
+      }
     }
   }
   for (const object of run.policies) {

@@ -1,43 +1,120 @@
 /**
- * What the system's own objects look like to an objectSelector. The control plane's objects
- * (nodes, leases, CoreDNS and kube-proxy pods, the `kubernetes` Service) carry labels under
- * `kubernetes.io/` and `k8s.io/` and a few conventional keys (`k8s-app`, `component`, `tier`),
- * never the opt-in labels a webhook asks its own users to set. So a selector that requires a
- * label of the webhook's own exempts them, and one that requires a system label targets them.
+ * What the system's own objects look like to an objectSelector: the labels that objects in
+ * kube-system (control-plane Pods, add-ons, their controllers' objects, bootstrap RBAC) and the
+ * cluster's Nodes really carry, with where each comes from. A selector that requires any other
+ * label (an opt-in such as `<project>.example.io/inject: "true"`) excludes them; one that
+ * requires a label below, with a value such objects have, may select them.
+ *
+ * Keys are listed exactly: a key under `kubernetes.io/` or `k8s.io/` is not a system label
+ * because of its prefix (any project may name its labels `<project>.sigs.k8s.io/...`).
  */
 import type { LabelSelector } from '../model/types.js';
 import type { Labels } from './selector.js';
 
-/** Label keys that kube-system's own objects and the cluster's nodes carry. */
-export function isSystemLabelKey(key: string): boolean {
-  return ['k8s-app', 'component', 'tier'].includes(key) || /(^|\.)(kubernetes\.io|k8s\.io)\//.test(key);
+/**
+ * `any`: generated or chosen per add-on (hashes, names): any value may occur. A list: the
+ * values that occur. An empty list: the key occurs on add-ons installed into kube-system, with
+ * values we cannot know, so only `Exists` is taken as met.
+ */
+type SystemLabelValues = 'any' | readonly string[];
+
+export const SYSTEM_OBJECT_LABELS: ReadonlyMap<string, SystemLabelValues> = new Map<string, SystemLabelValues>([
+  // kubeadm static Pods: cmd/kubeadm/app/util/staticpod/utils.go ComponentPod sets
+  // component=<name>, tier=control-plane; the `kubernetes` Service has component=apiserver,
+  // provider=kubernetes (pkg/controlplane/controller/kubernetesservice); GKE and cluster/addons
+  // label their control-plane and node add-ons the same way.
+  ['component', ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd', 'apiserver', 'cloud-controller-manager', 'kube-addon-manager', 'kube-proxy']],
+  ['tier', ['control-plane', 'node']],
+  ['provider', ['kubernetes']],
+  // The add-on convention: kubeadm's CoreDNS (k8s-app=kube-dns) and kube-proxy (k8s-app=kube-proxy)
+  // manifests (cmd/kubeadm/app/phases/addons), cluster/addons (metrics-server, konnectivity-agent,
+  // node-local-dns, ...), and most CNI DaemonSets in kube-system.
+  ['k8s-app', 'any'],
+  // cluster/addons: objects reconciled by the addon manager.
+  ['kubernetes.io/cluster-service', ['true']],
+  ['addonmanager.kubernetes.io/mode', ['Reconcile', 'EnsureExists']],
+  // Labels the workload controllers add to the Pods and objects they create (k8s.io/api apps/v1
+  // and batch/v1 well-known labels).
+  ['pod-template-hash', 'any'],
+  ['controller-revision-hash', 'any'],
+  ['pod-template-generation', 'any'],
+  ['statefulset.kubernetes.io/pod-name', 'any'],
+  ['apps.kubernetes.io/pod-index', 'any'],
+  ['job-name', 'any'],
+  ['controller-uid', 'any'],
+  ['batch.kubernetes.io/job-name', 'any'],
+  ['batch.kubernetes.io/controller-uid', 'any'],
+  ['batch.kubernetes.io/job-completion-index', 'any'],
+  // EndpointSlice and Endpoints controllers (k8s.io/api discovery/v1 well-known labels).
+  ['kubernetes.io/service-name', 'any'],
+  ['endpointslice.kubernetes.io/managed-by', ['endpointslice-controller.k8s.io', 'endpointslicemirroring-controller.k8s.io']],
+  ['service.kubernetes.io/headless', ['']],
+  // RBAC bootstrap policy: the roles and bindings the API server creates in kube-system
+  // (plugin/pkg/auth/authorizer/rbac/bootstrappolicy).
+  ['kubernetes.io/bootstrapping', ['rbac-defaults']],
+  // API server identity leases in kube-system (pkg/controlplane/apiserver, KEP-1965).
+  ['apiserver.kubernetes.io/identity', ['kube-apiserver']],
+  // Node labels the kubelet and cloud providers set (k8s.io/api core/v1 well_known_labels.go),
+  // and kubeadm's control-plane node labels.
+  ['kubernetes.io/hostname', 'any'],
+  ['kubernetes.io/os', ['linux', 'windows']],
+  ['kubernetes.io/arch', 'any'],
+  ['beta.kubernetes.io/os', ['linux', 'windows']],
+  ['beta.kubernetes.io/arch', 'any'],
+  ['node.kubernetes.io/instance-type', 'any'],
+  ['topology.kubernetes.io/zone', 'any'],
+  ['topology.kubernetes.io/region', 'any'],
+  ['node-role.kubernetes.io/control-plane', ['']],
+  ['node.kubernetes.io/exclude-from-external-load-balancers', ['']],
+  // The recommended labels (kubernetes.io docs, "Recommended Labels") and Helm's chart label, on
+  // add-ons that Helm charts install into kube-system: their values are the add-ons' own names.
+  ['app.kubernetes.io/name', []],
+  ['app.kubernetes.io/instance', []],
+  ['app.kubernetes.io/component', []],
+  ['app.kubernetes.io/part-of', []],
+  ['app.kubernetes.io/managed-by', []],
+  ['app.kubernetes.io/version', []],
+  ['helm.sh/chart', []],
+  ['app', []],
+]);
+
+/** Whether some system object may carry the label `key` with `value` (undefined: any value, for Exists). */
+function systemObjectsCarry(key: string, value: string | undefined): boolean {
+  const values = SYSTEM_OBJECT_LABELS.get(key);
+  if (values === undefined) return false;
+  if (value === undefined || values === 'any') return true;
+  return values.includes(value);
 }
 
 /**
- * The labels an unlabelled system object is assumed to have when `selector` is evaluated: none,
- * except that every requirement on a system label key that asks for the key (matchLabels,
- * `In`, `Exists`) is met, since some system object carries that label. Requirements on other
- * keys are left unmet: no system object carries the webhook's own opt-in label.
+ * The labels a system object is assumed to have when `selector` is evaluated: none, except that
+ * a requirement that asks for a key system objects carry (matchLabels, `In`, `Exists`), with a
+ * value they may have, is met. Requirements on other keys are left unmet: no system object
+ * carries the webhook's own opt-in label.
  */
 export function systemObjectLabels(selector: LabelSelector | undefined): Labels {
   const labels: Record<string, string> = {};
   if (selector === undefined || selector === null) return labels;
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (isSystemLabelKey(key)) labels[key] = value ?? '';
+    if (systemObjectsCarry(key, value ?? '')) labels[key] = value ?? '';
   }
   const excluded = new Map<string, readonly string[]>();
   for (const requirement of selector.matchExpressions ?? []) {
     if (requirement?.operator === 'NotIn') excluded.set(requirement.key, [...(excluded.get(requirement.key) ?? []), ...(requirement.values ?? [])]);
   }
   for (const requirement of selector.matchExpressions ?? []) {
-    if (requirement === null || typeof requirement.key !== 'string' || !isSystemLabelKey(requirement.key) || requirement.key in labels) continue;
+    if (requirement === null || typeof requirement.key !== 'string' || requirement.key in labels || !SYSTEM_OBJECT_LABELS.has(requirement.key)) continue;
     const notIn = excluded.get(requirement.key) ?? [];
     if (requirement.operator === 'In') {
-      const value = (requirement.values ?? []).find((v) => !notIn.includes(v));
+      const value = (requirement.values ?? []).find((v) => !notIn.includes(v) && systemObjectsCarry(requirement.key, v));
       if (value !== undefined) labels[requirement.key] = value;
     } else if (requirement.operator === 'Exists') {
-      let value = 'system';
-      while (notIn.includes(value)) value += '-';
+      const known = SYSTEM_OBJECT_LABELS.get(requirement.key)!;
+      let value = known !== 'any' ? known.find((v) => !notIn.includes(v)) : undefined;
+      if (value === undefined) {
+        value = 'system';
+        while (notIn.includes(value)) value += '-';
+      }
       labels[requirement.key] = value;
     }
   }

@@ -5,7 +5,7 @@
  */
 import type { Discovery, GroupVersionResource } from '../kube/discovery/discovery.js';
 import type { LabelSelector, RuleWithOperations, Webhook } from '../model/types.js';
-import { isEmptySelector, selectorMatches, type Labels } from './selector.js';
+import { isEmptySelector, selectorHasPlaceholder, selectorMatches, type Labels } from './selector.js';
 
 export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -225,6 +225,7 @@ function namespaceSelectorOutcome(selector: LabelSelector | undefined, request: 
   // Cluster-scoped objects other than Namespaces are never filtered by namespace.
   if (request.namespace === null && !isNamespaceResource(request.group, request.resource)) return true;
   if (isEmptySelector(selector)) return true;
+  if (selectorHasPlaceholder(selector)) return 'unknown';
   const ownLabels = isNamespaceResource(request.group, request.resource) && request.subresource === '' && (request.operation === 'CREATE' || request.operation === 'UPDATE');
   const labels = ownLabels ? (request.objectLabels ?? request.namespaceLabels) : request.namespaceLabels;
   if (labels === undefined || labels === null) return 'unknown';
@@ -235,6 +236,7 @@ function objectSelectorOutcome(selector: LabelSelector | undefined, request: Adm
   if (isEmptySelector(selector)) return true;
   // CONNECT carries options, not an object with labels: a non-empty selector never matches.
   if (request.operation === 'CONNECT') return false;
+  if (selectorHasPlaceholder(selector)) return 'unknown';
   const candidates = [request.objectLabels, request.oldObjectLabels];
   if (candidates.some((labels) => labels !== undefined && labels !== null && selectorMatches(selector, labels) === true)) return true;
   if (candidates.some((labels) => labels === undefined)) return 'unknown';

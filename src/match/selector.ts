@@ -5,6 +5,7 @@
  * `Exists` / `DoesNotExist` test the key only. An empty or absent selector matches everything.
  */
 import type { LabelSelector, LabelSelectorRequirement } from '../model/types.js';
+import { isPlaceholder } from '../text/placeholder.js';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -61,4 +62,16 @@ export function selectorKeys(selector: LabelSelector | undefined): { key: string
     if (typeof requirement?.key === 'string') keys.push({ key: requirement.key, where: ['matchExpressions', index, 'key'] });
   });
   return keys;
+}
+
+/**
+ * Whether a key or value of the selector is an unrendered template placeholder (`${NAMESPACE}`,
+ * `{{ .Values.x }}`): what it selects is unknown until the manifest is rendered.
+ */
+export function selectorHasPlaceholder(selector: LabelSelector | undefined): boolean {
+  if (selector === undefined || selector === null) return false;
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (isPlaceholder(key) || isPlaceholder(value)) return true;
+  }
+  return (selector.matchExpressions ?? []).some((requirement) => requirement !== null && (isPlaceholder(requirement.key) || (requirement.values ?? []).some(isPlaceholder)));
 }

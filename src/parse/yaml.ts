@@ -5,6 +5,7 @@
  */
 import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
+import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
@@ -29,6 +30,11 @@ export interface SyntaxProblem {
   readonly code: string;
   readonly message: string;
   readonly span: Span;
+  /**
+   * For a syntax error: the document holds template syntax (`{{ … }}`, `${VAR}`), so it is an
+   * unrendered template rather than broken YAML. The first placeholder, as written.
+   */
+  readonly template?: string;
 }
 
 /** An object in a document: the document's root, or one item of a List. */
@@ -101,6 +107,8 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
   const manifests: Manifest[] = [];
   list.forEach((doc, documentIndex) => {
     let tooDeep = false;
+    const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : undefined;
+    const marked = template === undefined ? {} : { template };
     for (const error of doc.errors) {
       // Past the JS stack, `yaml` reports one error per remaining node: one finding says it all.
       if (error.message.includes('Maximum call stack size exceeded')) {
@@ -110,7 +118,7 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
       }
       const end = tokenEnd(text, error.pos);
       const message = error.code === 'DUPLICATE_KEY' ? `duplicate key "${text.slice(error.pos[0], end)}"` : cleanMessage(error.message);
-      problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end) });
+      problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end), ...marked });
     }
     for (const warning of doc.warnings) {
       problems.push({ documentIndex, severity: 'warning', code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], tokenEnd(text, warning.pos)) });

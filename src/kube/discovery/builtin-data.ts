@@ -96,6 +96,8 @@ export const BUILTIN_GROUP_VERSIONS: readonly GroupVersionEntry[] = [
         // was alpha until 1.23); it is listed for all versions.
         subresources: ['attach', 'binding', 'ephemeralcontainers', 'eviction', 'exec', 'log', 'portforward', 'proxy', 'resize', 'status'],
         connect: ['attach', 'exec', 'portforward', 'proxy'],
+        // The log REST storage implements Getter only (pkg/registry/core/pod/rest/log.go).
+        readOnly: ['log'],
       },
       { name: 'podtemplates', kind: 'PodTemplate', namespaced: true },
       { name: 'replicationcontrollers', kind: 'ReplicationController', namespaced: true, subresources: ['scale', 'status'] },

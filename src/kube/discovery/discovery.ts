@@ -20,6 +20,8 @@ export interface ResourceInfo extends GroupVersionResource {
   readonly subresources: ReadonlySet<string>;
   /** Subresources that accept CONNECT. */
   readonly connect: ReadonlySet<string>;
+  /** Subresources that are only read (pods/log): never admitted. */
+  readonly readOnly: ReadonlySet<string>;
   /** From a CustomResourceDefinition in the run, not built in. */
   readonly custom: boolean;
 }
@@ -73,6 +75,7 @@ export class Discovery {
           namespaced: resource.namespaced,
           subresources: new Set(resource.subresources ?? []),
           connect: new Set(resource.connect ?? []),
+          readOnly: new Set(resource.readOnly ?? []),
           custom: false,
         });
       }
@@ -107,6 +110,7 @@ export class Discovery {
         namespaced: crd.namespaced,
         subresources: new Set(crd.subresources),
         connect: new Set(),
+        readOnly: new Set(),
         custom: true,
       });
       const versions = this.versionsByGroup.get(crd.group) ?? [];

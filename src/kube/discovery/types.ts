@@ -16,6 +16,11 @@ export interface ResourceEntry {
   readonly subresources?: readonly string[];
   /** The subresources that accept CONNECT (exec, attach, portforward, proxy); a subset of subresources. */
   readonly connect?: readonly string[];
+  /**
+   * The subresources that are only read (GET), such as pods/log: reads never reach admission, so
+   * no webhook rule ever matches them. A subset of subresources.
+   */
+  readonly readOnly?: readonly string[];
   /** The main resource itself accepts CONNECT (none do in 1.35; kept for completeness). */
   readonly connectMain?: boolean;
   /** First minor version that serves it in this group version, when later than the group version's. */

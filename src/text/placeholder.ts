@@ -1,0 +1,34 @@
+/**
+ * Template placeholders left in a manifest that was not rendered: `{{ .Values.x }}` (Helm, Go
+ * templates, Jinja), `${VAR}` (envsubst, shell), `$(VAR)` (kustomize vars, Makefile
+ * substitutions) and `<name>` (documentation examples). None of them can be part of a valid
+ * Kubernetes name, namespace or label, so a value that holds one is not a value yet: rules that
+ * reason about names, namespaces, Services or selectors treat it as unknown, and the schema and
+ * API checks name it as a placeholder instead of explaining the name syntax.
+ */
+
+const PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|<[A-Za-z_][A-Za-z0-9_. -]*>/;
+
+/** The first placeholder in `value`, or undefined. Only strings hold placeholders. */
+export function placeholderIn(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return PLACEHOLDER.exec(value)?.[0];
+}
+
+export function isPlaceholder(value: unknown): boolean {
+  return placeholderIn(value) !== undefined;
+}
+
+/**
+ * The first template construct in the text of a document, outside comments: a `{{ … }}` action
+ * (possibly spread over lines) or a `${VAR}` substitution; undefined when there is none. A
+ * document that does not parse and holds one is an unrendered template, not broken YAML.
+ */
+export function templateIn(text: string): string | undefined {
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line.trimStart().startsWith('#')) continue;
+    const found = /\{\{[^{}]*(?:\}\}|$)|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}/.exec(line);
+    if (found) return found[0].length > 40 ? `${found[0].slice(0, 37)}...` : found[0];
+  }
+  return undefined;
+}
