@@ -7,7 +7,7 @@
  * parse and fails when none is left). Without a bundle it uses its own system roots, which
  * never contain the CA of an in-cluster Service name (`<svc>.<ns>.svc`).
  *
- * Published manifests omit the bundle on purpose: cert-manager's cainjector, a certgen Job, an
+ * Published manifests omit the bundle on purpose: cert-manager's cainjector, a CA-patching Job, an
  * install script or the webhook's own controller writes it at install or run time, and a file
  * cannot show which. So a missing bundle is one `info` per configuration, stating the condition
  * (it must be provided at install time); only a written bundle that cannot work is a problem.
@@ -41,7 +41,7 @@ function globMatches(pattern: string, value: string): boolean {
 
 /**
  * A setting in the same file that hands this configuration's name to a CA patcher, such as
- * kube-webhook-certgen's `--webhook-name=<name>`, `--validating-webhook-name`, or a config key
+ * a CA-patching Job's `--webhook-name=<name>`, `--validating-webhook-name`, or a config key
  * `webhookConfigurationName: <name>`: any flag or key containing "webhook" and ending in "name",
  * followed by exactly the configuration's name. The file itself shows that something patches it.
  */

@@ -87,7 +87,7 @@ export const rule = defineObjectRule({
       if (entry.webhook.matchPolicy !== 'Exact') continue;
       const equivalent: Readonly<Webhook> = { ...entry.webhook, matchPolicy: 'Equivalent' };
       // Another webhook of the configuration that intercepts the other version (one webhook per
-      // CRD version, as controller-gen and ECK write them) closes the gap.
+      // CRD version, as code generators write them) closes the gap.
       const siblings = webhooks.filter((other) => other.index !== entry.index);
       const bypass = new Map<string, { main: string; text: string }>();
       const matched = new Map<string, { main: string; text: string }>();

@@ -1,5 +1,5 @@
 import type { Discovery } from '../src/kube/discovery/discovery.js';
-import { firstResourceMatch, KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
+import { firstResourceMatch, KUBE_SYSTEM_DELETED, KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
@@ -234,7 +234,9 @@ function checkWebhooks(object: WebhookConfigurationObject, context: RuleContext)
       if (rule === null || rule.scope === 'Cluster') continue;
       if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
       const writable = (rule.resources ?? []).filter((entry) => !CONNECT_SUBRESOURCES.has(entry.split('/')[1] ?? ''));
-      const match = firstResourceMatch(KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
+      // A DELETE-only rule meets only what the system itself deletes there.
+      const deleteOnly = (rule.operations ?? []).every((operation) => operation === 'DELETE');
+      const match = firstResourceMatch(deleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
       if (match === undefined) continue;
       // matchConditions that exclude system users or kube-system let those writes through.
       if (systemRequestOutcome(webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];

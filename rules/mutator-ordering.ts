@@ -70,9 +70,9 @@ function identity(hook: CandidateHook): string {
 
 /**
  * Drops the later copies of a webhook: a webhook of another configuration with the same name
- * that matches exactly the same requests (istio's revision tag `default` next to the default
- * revision's injector, which istioctl deactivates when it creates the tag; a configuration
- * renamed by an upgrade and left behind). That is one webhook installed twice, not an order.
+ * that matches exactly the same requests (a revision alias installed next to the revision it
+ * points at, which the installer deactivates; a configuration renamed by an upgrade and left
+ * behind). That is one webhook installed twice, not an order.
  */
 function withoutCopies(hooks: readonly CandidateHook[]): CandidateHook[] {
   const kept: CandidateHook[] = [];

@@ -21,7 +21,7 @@ export const rule = defineObjectRule({
         'CONNECT is the rule\'s only operation, and {{resources}} {{does}} not accept it (only the exec, attach, portforward and proxy subresources do), so webhook "{{webhook}}" is never called through this rule',
       connectEntry: '"{{entry}}" does not accept CONNECT (only the exec, attach, portforward and proxy subresources do), so this CONNECT-only rule never calls webhook "{{webhook}}" for it',
       operations: 'operations {{operations}} never reach {{resources}}, which {{why}}, so webhook "{{webhook}}" is never called through this rule',
-      operationsEntry: '"{{entry}}" {{why}}, so operations {{operations}} never call webhook "{{webhook}}" for it',
+      operationsEntry: '{{entries}} {{why}}, so operations {{operations}} never call webhook "{{webhook}}" for them',
       objectSelector:
         'webhook "{{webhook}}" has an objectSelector, and its rules only match CONNECT, whose requests carry no object labels: the selector never matches, so the webhook is never called',
       objectSelectorSome:

@@ -22,10 +22,10 @@ import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const REVIEW_FILE = join(ROOT, 'test', 'corpus', 'REVIEW.tsv');
-const CORPORA = [
+const CORPORA: readonly { readonly name: string; readonly dir: string }[] = [
   { name: 'shared', dir: join(ROOT, '..', 'shared', 'corpus', 'real-world') },
   { name: 'project', dir: join(ROOT, 'test', 'corpus') },
-] as const;
+];
 const HEADER = ['corpus', 'file', 'rule', 'severity', 'object', 'webhook', 'field', 'message', 'verdict'] as const;
 const UNREVIEWED = 'UNREVIEWED';
 

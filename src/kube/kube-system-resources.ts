@@ -21,6 +21,22 @@ export const KUBE_SYSTEM_WRITTEN: Readonly<Record<string, BuiltinGroup>> = {
   'rbac.authorization.k8s.io': { versions: ['v1'], namespacedResources: ['rolebindings', 'roles'] },
 };
 
+/**
+ * Of those, the resources that the system itself deletes in kube-system: controllers scaling
+ * down and rolling out (pods, replicasets, controllerrevisions), the garbage collection of
+ * events, finished jobs and expired API server identity leases, and the endpoints controllers.
+ * Workloads, Services, ConfigMaps, Secrets and RBAC objects there are deleted by people and
+ * installers, not by the control plane to keep running.
+ */
+export const KUBE_SYSTEM_DELETED: Readonly<Record<string, BuiltinGroup>> = {
+  '': { versions: ['v1'], namespacedResources: ['endpoints', 'events', 'pods'] },
+  apps: { versions: ['v1'], namespacedResources: ['controllerrevisions', 'replicasets'] },
+  batch: { versions: ['v1'], namespacedResources: ['jobs'] },
+  'coordination.k8s.io': { versions: ['v1'], namespacedResources: ['leases'] },
+  'discovery.k8s.io': { versions: ['v1'], namespacedResources: ['endpointslices'] },
+  'events.k8s.io': { versions: ['v1'], namespacedResources: ['events'] },
+};
+
 /** A namespaced built-in resource that a rule's apiGroups/apiVersions/resources can match. */
 export interface BuiltinMatch {
   readonly group: string;

@@ -392,8 +392,8 @@ export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], 
 /**
  * The sets of webhooks that one object can meet at once. `sure` are called whatever the
  * object's labels; `open` have an objectSelector. They all see the same object, so two
- * webhooks whose objectSelectors no set of labels satisfies together (istio's
- * `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are never in one set. Only the
+ * webhooks whose objectSelectors no set of labels satisfies together (`example.io/rev In
+ * [default]` and `example.io/rev DoesNotExist`) are never in one set. Only the
  * label keys that two or more of the open webhooks read are varied (absent, each value a
  * selector names, some other value): a key that one webhook alone reads can always be set its
  * way. Returns one set (sure and open together) when there is nothing to vary or when there

@@ -116,7 +116,9 @@ interface RuleResult {
  * and scale subresources, so such a name means the same in any group. Entries with `*` parts
  * are left alone (undefined): they may name resources we cannot see.
  */
-function unambiguousTargets(discovery: Discovery, entry: string): EntryTarget[] | undefined {
+function unambiguousTargets(discovery: Discovery, entry: string | null): EntryTarget[] | undefined {
+  // A null item decodes as "" (Go's []string): it names nothing.
+  if (typeof entry !== 'string') return undefined;
   const { resource, subresource } = splitEntry(entry);
   if (resource === '*' || subresource === '' || subresource === '*') return undefined;
   const targets = discovery
@@ -161,7 +163,15 @@ function checkOperations(rule: Readonly<RuleWithOperations>, path: FieldPath, we
     });
     return { unreachable, dead: true };
   }
-  for (const { entry, k, targets } of without) unreachable.push({ reason: 'operationsEntry', path: [...path, 'resources', k], data: { webhook, entry, operations: written, why: whyNot(targets) } });
+  // One finding per rule, at its first such entry, naming them all: they share one cause.
+  const names = without.map((e) => e.entry);
+  const why = new Set(without.map(({ targets }) => whyNot(targets)));
+  const reason = why.size === 1 ? [...why][0]! : 'receives only CONNECT or reads';
+  unreachable.push({
+    reason: 'operationsEntry',
+    path: [...path, 'resources', without[0]!.k],
+    data: { webhook, entries: list(names), operations: written, why: names.length === 1 ? reason : reason.replace(/^is /, 'are ').replace(/^receives /, 'receive ') },
+  });
   return { unreachable, dead: false };
 }
 
@@ -179,10 +189,12 @@ function checkRule(discovery: Discovery, rule: Readonly<RuleWithOperations>, pat
     // Other entries may still match: then the judged entries are reported one by one.
     return checkOperations(rule, path, webhook, known, entries.length - known.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: entry === '' ? [] : entryTargets(discovery, rule, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== 'string' || entry === '' ? [] : entryTargets(discovery, rule, entry) }));
   // Unknown entries are unknown-resource's; they are left out here.
   const known = entries.filter((e) => e.targets.length > 0);
-  if (known.length === 0) return { unreachable, dead: false };
+  // No entry names a resource the target serves. In built-in groups nothing else can serve one
+  // (a CRD cannot define a resource in a built-in group): the rule is dead, unknown-resource says why.
+  if (known.length === 0) return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
   const allKnown = known.length === entries.length;
 
   let live = known.filter(({ entry, k, targets }) => {

@@ -19,7 +19,7 @@ export function parseLabels(text: string, flag: string): Labels {
   if (text.trim() === '') return labels;
   for (const part of text.split(',')) {
     const eq = part.indexOf('=');
-    if (eq < 0) throw new UsageError(`${flag}: "${part}" is not key=value`, `e.g. ${flag} istio-injection=enabled,team=a`);
+    if (eq < 0) throw new UsageError(`${flag}: "${part}" is not key=value`, `e.g. ${flag} sidecar-injection=enabled,team=a`);
     const key = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
     if (!validKey(key)) throw new UsageError(`${flag}: "${key}" is not a valid label key`, 'a label key is [prefix/]name: name up to 63 characters of letters, digits, -, _ and . (starting and ending with a letter or digit); prefix a DNS subdomain');

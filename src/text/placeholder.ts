@@ -1,17 +1,21 @@
 /**
  * Template placeholders left in a manifest that was not rendered: `{{ .Values.x }}` (Helm, Go
- * templates, Jinja), `${VAR}` (envsubst, shell), `$(VAR)` (kustomize vars, Makefile
- * substitutions) and `<name>` (documentation examples). None of them can be part of a valid
+ * templates, Jinja), `${VAR}` and `$VAR` (envsubst, shell), `$(VAR)` (kustomize vars, Makefile
+ * substitutions), `__VAR__` (sed targets) and `<name>` (documentation examples). None of them can be part of a valid
  * Kubernetes name, namespace or label, so a value that holds one is not a value yet: rules that
  * reason about names, namespaces, Services or selectors treat it as unknown, and the schema and
  * API checks name it as a placeholder instead of explaining the name syntax.
  */
 
-const PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|<[A-Za-z_][A-Za-z0-9_. -]*>/;
+const PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|\$[A-Za-z_][A-Za-z0-9_]*|__[A-Z][A-Z0-9_]*__|<[A-Za-z_][A-Za-z0-9_. -]*>/;
 
 /** The first placeholder in `value`, or undefined. Only strings hold placeholders. */
+/** A whole value that is an upper-case token with an underscore (`CA_BUNDLE`): a sed target, never a name or base64. */
+const TOKEN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
 export function placeholderIn(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  if (TOKEN.test(value)) return value;
   return PLACEHOLDER.exec(value)?.[0];
 }
 

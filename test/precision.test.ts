@@ -1,0 +1,158 @@
+/**
+ * The classes of false positives issue 11 names, each on a small manifest of our own: a cascade
+ * of syntax errors from one template, placeholders read as values, opt-in selectors read as
+ * matching the system's objects, and findings about calls on webhooks no request reaches.
+ */
+import { describe, expect, it } from 'vitest';
+import { lintText } from './helpers.js';
+
+const summary = async (text: string, only?: string[]): Promise<string[]> =>
+  (await lintText(text, only ? { only } : {})).map((f) => `${f.ruleId} ${f.severity} ${f.fieldPath ?? '-'}`);
+
+function webhook(fields: string): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: widgets
+webhooks:
+  - name: pods.widgets.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    timeoutSeconds: 5
+${fields}`;
+}
+
+describe('one finding per cause: syntax', () => {
+  it('reports an unrendered template once per document, named as a template', async () => {
+    const template = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: {{ include "chart.fullname" . }}
+webhooks:
+{{- range .Values.webhooks }}
+  - name: {{ .name }}
+    {{- if .failurePolicy }}
+    failurePolicy: {{ .failurePolicy }}
+    {{- end }}
+{{- end }}
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: fine
+`;
+    const findings = await lintText(template, { only: ['yaml-syntax'] });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toMatch(/^unrendered template \(\{\{ include "chart\.fullname" \. \}\}\): this document is not YAML until it is rendered \(and \d+ more problems in this document\)$/);
+    // At the first error; the message names the first template construct of the document.
+    expect(findings[0]!.line).toBe(6);
+  });
+
+  it('reports the first error of a broken document with the count of the rest', async () => {
+    const broken = 'kind: Namespace\na: b: c\nd: e: f\n---\nkind: Namespace\nx: [\n';
+    const findings = await lintText(broken, { only: ['yaml-syntax'] });
+    expect(findings.map((f) => f.documentIndex)).toEqual([0, 1]);
+    expect(findings[0]!.message).toMatch(/\(and \d+ more problems? in this document\)$/);
+  });
+});
+
+describe('placeholders are unknown values', () => {
+  it('self-deadlock does not reason about a namespace named ${NAMESPACE}', async () => {
+    const text = webhook(`    clientConfig:
+      service: {namespace: "\${NAMESPACE}", name: widgets, path: /validate}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`);
+    expect(await summary(text, ['self-deadlock'])).toEqual([]);
+    expect(await summary(text.replace('"${NAMESPACE}"', 'widgets'), ['self-deadlock'])).toEqual(['self-deadlock error webhooks[0].rules[0]']);
+  });
+
+  it('matches-kube-system does not guess what a selector with a placeholder selects', async () => {
+    const text = webhook(`    clientConfig:
+      service: {namespace: widgets, name: widgets, path: /validate}
+    namespaceSelector:
+      matchExpressions:
+        - {key: kubernetes.io/metadata.name, operator: NotIn, values: ["$(SYSTEM_NAMESPACES)"]}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`);
+    expect(await summary(text, ['matches-kube-system'])).toEqual([]);
+    expect(await summary(text.replace('$(SYSTEM_NAMESPACES)', 'widgets'), ['matches-kube-system'])).toEqual(['matches-kube-system error webhooks[0].rules[0]']);
+  });
+
+  it('schema and api-validation name a placeholder as one', async () => {
+    const text = webhook(`    clientConfig:
+      caBundle: "\${CA_BUNDLE}"
+      service: {namespace: widgets, name: widgets, path: /validate}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}
+`).replace('  name: widgets\n', '  name: "{{ .Values.name }}"\n');
+    const findings = await lintText(text, { only: ['schema', 'api-validation'] });
+    expect(findings.map((f) => `${f.ruleId} ${f.message}`)).toEqual([
+      'api-validation metadata.name is the unrendered placeholder "{{ .Values.name }}": render the template and lint its output',
+      'schema webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}": render the template and lint its output',
+    ]);
+  });
+});
+
+describe("the system's objects and opt-in selectors", () => {
+  const pods = (selector: string): string =>
+    webhook(`    clientConfig:
+      service: {namespace: widgets, name: widgets, path: /validate}
+    objectSelector:
+${selector}
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`);
+
+  it('an opt-in label under a k8s.io domain excludes kube-system pods', async () => {
+    expect(await summary(pods('      matchExpressions: [{key: widgets.sigs.k8s.io/managed, operator: Exists}]'), ['matches-kube-system'])).toEqual([]);
+    expect(await summary(pods('      matchLabels: {tier: frontend}'), ['matches-kube-system'])).toEqual([]);
+  });
+
+  it('a label kube-system pods carry keeps them selected', async () => {
+    expect(await summary(pods('      matchExpressions: [{key: k8s-app, operator: Exists}]'), ['matches-kube-system'])).toEqual(['matches-kube-system error webhooks[0].rules[0]']);
+    expect(await summary(pods('      matchLabels: {tier: control-plane}'), ['matches-kube-system'])).toEqual(['matches-kube-system error webhooks[0].rules[0]']);
+    // An opt-out: kube-system's pods do not carry the label, so the webhook sees them.
+    expect(await summary(pods('      matchExpressions: [{key: widgets.example.com/skip, operator: DoesNotExist}]'), ['matches-kube-system'])).toEqual(['matches-kube-system error webhooks[0].rules[0]']);
+  });
+});
+
+describe('never-called webhooks', () => {
+  it('a v1beta1 configuration past 1.22 gets removed-api-version, not findings about its calls', async () => {
+    const text = `apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: widgets
+webhooks:
+  - name: pods.widgets.example.com
+    clientConfig:
+      service: {namespace: widgets, name: widgets, path: /mutate}
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`;
+    expect((await summary(text)).filter((f) => !f.includes(' info '))).toEqual(['removed-api-version error apiVersion']);
+    // Served before 1.22: then the calls matter.
+    const before = (await lintText(text, { kubeVersion: '1.21' })).map((f) => f.ruleId);
+    expect(before).toContain('admission-review-versions');
+    expect(before).not.toContain('removed-api-version');
+  });
+
+  it('a webhook without rules gets no findings about its calls', async () => {
+    const text = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: widgets
+webhooks:
+  - name: pods.widgets.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    reinvocationPolicy: IfNeeded
+    timeoutSeconds: 30
+    clientConfig:
+      service: {namespace: widgets, name: widgets, path: /mutate}
+`;
+    expect(await summary(text)).toEqual([]);
+  });
+});
