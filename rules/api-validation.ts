@@ -1,12 +1,13 @@
 import { formatFieldPath } from '../src/field-path.js';
 import { POLICY_KINDS } from '../src/model/types.js';
+import { isFragment } from '../src/model/webhooks.js';
 import { isPlaceholder } from '../src/text/placeholder.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
 
-function toViolation(error: FieldError): Violation<'rejected' | 'placeholder'> {
+function toViolation(error: FieldError): Violation<'rejected' | 'placeholder' | 'fragment'> {
   // A value that is a template placeholder is named as one: the fix is to render, not to edit.
   const placeholder = typeof error.value === 'string' && isPlaceholder(error.value);
   return {
@@ -26,11 +27,15 @@ export const rule = defineObjectRule({
     messages: {
       rejected: '{{message}}',
       placeholder: '{{path}} is the unrendered placeholder {{value}}: render the template and lint its output',
+      fragment: 'no webhook has clientConfig or rules: a patch fragment, not an object the API server accepts ({{count}} errors); lint the rendered build',
     },
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
   check(object) {
-    return validateWebhookConfiguration(object.effective).map(toViolation);
+    const errors = validateWebhookConfiguration(object.effective);
+    // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
+    if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key' }];
+    return errors.map(toViolation);
   },
   checkPolicy(object) {
     return validateAdmissionPolicyObject(object.kind, object.effective).map(toViolation);

@@ -1,5 +1,5 @@
 import { isAtLeast } from '../src/kube/version.js';
-import { isDefaulted, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
+import { isDefaulted, isFragment, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 
 const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
@@ -31,6 +31,8 @@ export const rule = defineObjectRule({
     const legacy = isV1beta1(object);
     // Not served from 1.22: removed-api-version reports the object; its dry-run behaviour is moot.
     if (legacy && isAtLeast(context.kubeVersion, 1, 22)) return [];
+    // A patch fragment (no clientConfig or rules anywhere): api-validation reports it once.
+    if (isFragment(object)) return [];
     return webhooksOf(object).flatMap((entry): Violation<MessageId>[] => {
       const path = [...entry.path, 'sideEffects'];
       const value = entry.webhook.sideEffects;

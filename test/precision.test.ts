@@ -156,3 +156,29 @@ webhooks:
     expect(await summary(text)).toEqual([]);
   });
 });
+
+describe('one finding per cause: patch fragments', () => {
+  it('a configuration whose webhooks have neither clientConfig nor rules is one api-validation finding', async () => {
+    const fragment = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: widgets
+webhooks:
+  - name: pods.widgets.example.com
+    namespaceSelector:
+      matchExpressions: [{key: widgets.example.com/skip, operator: DoesNotExist}]
+  - name: deployments.widgets.example.com
+    objectSelector:
+      matchLabels: {widgets.example.com/managed: "true"}
+`;
+    const findings = await lintText(fragment);
+    expect(findings.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId} ${f.fieldPath}`)).toEqual(['api-validation webhooks']);
+    expect(findings.find((f) => f.ruleId === 'api-validation')!.message).toMatch(/^no webhook has clientConfig or rules: a patch fragment/);
+    // One complete webhook makes it a configuration: each missing field is its own error again.
+    const complete = fragment.replace(
+      '  - name: deployments.widgets.example.com\n',
+      '  - name: deployments.widgets.example.com\n    clientConfig: {url: "https://widgets.example.com/validate"}\n    rules: [{operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}]\n',
+    );
+    expect((await lintText(complete, { only: ['api-validation'] })).length).toBeGreaterThan(1);
+  });
+});

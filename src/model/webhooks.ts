@@ -37,3 +37,14 @@ export function isDefaulted(object: WebhookConfigurationObject, path: FieldPath)
 export function isV1beta1(object: WebhookConfigurationObject): boolean {
   return object.apiVersion === 'admissionregistration.k8s.io/v1beta1';
 }
+
+/**
+ * Whether the object is a fragment rather than a configuration: it has webhooks, and none of
+ * them has a clientConfig or rules (a kustomize strategic-merge patch that only adds selectors
+ * to webhooks named in a base). The API server would reject it for each missing field of each
+ * webhook; that is one cause, said once.
+ */
+export function isFragment(object: WebhookConfigurationObject): boolean {
+  const entries = webhooksOf(object);
+  return entries.length > 0 && entries.every(({ webhook }) => webhook.clientConfig == null && webhook.rules == null);
+}
