@@ -122,6 +122,15 @@ describe('inputs', () => {
     expect(report.summary).toMatchObject({ files: 5, objects: 2 });
   });
 
+  it('lints a complete admission object in a file a kustomization lists as a patch (anyone applying the file applies it)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: []\npatches:\n  - path: patch.yaml\n');
+    writeFileSync(join(dir, 'patch.yaml'), WARNING_ONLY);
+    const report = JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout);
+    expect(report.findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`)).toEqual(['patch.yaml implicit-failure-policy']);
+    expect(report.summary).toMatchObject({ objects: 1 });
+  });
+
   it('reports a YAML syntax error in one file and still lints the others', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'broken.yaml'), 'kind: [ValidatingWebhookConfiguration\n');

@@ -87,16 +87,18 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // Rendered input (`helm template`) becomes one file per template (src/load/helm.ts).
     for (const parsed of splitRendered(whole)) {
       filePaths.push(parsed.source.path);
-      if (kustomizePatches.isPatch(path)) {
-        skipped += parsed.manifests.length;
-        files.push(parsed);
-        continue;
-      }
+      // A kustomize patch holds partial objects, which are not linted; but a complete admission
+      // object in it would be applied by anyone who applies the file, so it is linted.
+      const patch = kustomizePatches.isPatch(path);
       const problems = [...parsed.problems];
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
         const recognized = recognize(manifest);
+        if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
+          skipped++;
+          continue;
+        }
         if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
         else if (recognized.type === 'namespace') namespaces.push(recognized.object);
         else if (recognized.type === 'admission-policy') policies.push(recognized.object);
@@ -113,11 +115,30 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
         read.push(manifest);
       }
       // A file of other kinds only (parsed because its text named one we read) is not kept.
-      if (read.length === 0 && problems.length === 0 && !hasDirectives(parsed)) continue;
+      if (read.length === 0 && problems.length === 0 && !hasDirectives(parsed)) {
+        // A patch file is kept for its suppression comments, as before.
+        if (patch) files.push({ ...parsed, problems, manifests: read });
+        continue;
+      }
       files.push({ ...parsed, problems, manifests: read });
     }
   }
   return { files, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, documents, skipped };
+}
+
+/**
+ * An admission object that stands on its own, as opposed to a kustomize patch's partial object:
+ * a webhook configuration whose every webhook has a clientConfig and rules, a policy with
+ * validations or mutations, a binding that names its policy.
+ */
+function isComplete(object: WebhookConfigurationObject | PolicyObject): boolean {
+  if (object.category === 'webhook-configuration') {
+    const webhooks = object.effective.webhooks;
+    return Array.isArray(webhooks) && webhooks.length > 0 && webhooks.every((webhook) => webhook !== null && typeof webhook === 'object' && webhook.clientConfig != null && webhook.rules != null);
+  }
+  const spec = (object.effective as { spec?: Record<string, unknown> }).spec;
+  if (spec === undefined || spec === null || typeof spec !== 'object') return false;
+  return ['validations', 'mutations', 'policyName'].some((key) => spec[key] != null);
 }
 
 /** Suppression comments are reported (unused, without a reason) even in a file with nothing else. */

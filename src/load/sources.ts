@@ -82,10 +82,23 @@ export function expandPaths(paths: readonly string[]): string[] {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * The text as kubectl's YAML reader sees it. go-yaml (YAML 1.1) breaks lines at CR, LF, CRLF,
+ * NEL (U+0085), LS and PS (U+2028, U+2029); `yaml` and our line scans break at LF and CRLF
+ * only, so a comment "ended" by a lone CR or NEL would hide the line after it. Those breaks
+ * become LF, at the same offsets. A byte-order mark at the start of the stream or of a document
+ * (right after a `---` line) is dropped, as each document kubectl decodes starts afresh.
+ */
+export function normalizeBreaks(text: string): string {
+  let out = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (/\r(?!\n)|[\u0085\u2028\u2029]/.test(out)) out = out.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, '\n');
+  if (out.includes('\ufeff')) out = out.replace(/^(---[ \t]*(?:#[^\n]*)?\r?\n)\ufeff/gm, '$1');
+  return out;
+}
+
 export function decode(bytes: Uint8Array): string | null {
   try {
-    const text = utf8.decode(bytes);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return normalizeBreaks(utf8.decode(bytes));
   } catch {
     return null;
   }

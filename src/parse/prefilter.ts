@@ -17,8 +17,11 @@ import { isUtf8 } from 'node:buffer';
  */
 const READ_KIND_NAMES = ['WebhookConfiguration', 'AdmissionPolicy', 'Namespace', 'CustomResourceDefinition', 'List'];
 const READ_KIND_PARTS = new RegExp(READ_KIND_NAMES.join('|'));
-/** `"\x57ebhook…"`, `"\u0057…"` or a line break escaped inside a double-quoted string. */
-const SPELLED_OTHERWISE = /\\[xuU]|\\\r?\n/;
+/**
+ * `"\x57ebhook…"`, `"\u0057…"`, a line break escaped inside a double-quoted string, or a
+ * `!!binary` scalar (base64 that sigs.k8s.io/yaml decodes to the kind's name).
+ */
+const SPELLED_OTHERWISE = /\\[xuU]|\\\r?\n|binary/;
 /**
  * What every suppression comment starts with (src/engine/suppressions.ts). A file holding one
  * must be seen by the suppression checks (unused-suppression), so it is parsed whole.
@@ -115,7 +118,7 @@ export function documentLines(text: string): DocumentLines[] | undefined {
   return scanDocuments({ length: text.length, codeAt: (i) => text.charCodeAt(i), lineFeedFrom: (from) => text.indexOf('\n', from) });
 }
 
-const KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK].map((part) => Buffer.from(part));
+const KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK, 'binary'].map((part) => Buffer.from(part));
 const BACKSLASH = 92;
 /** After a backslash: x, u, U, line feed, carriage return (see SPELLED_OTHERWISE). */
 const ESCAPE_LETTERS = new Set([120, 117, 85, 10, 13]);

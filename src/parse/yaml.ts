@@ -149,15 +149,60 @@ function cleanMessage(message: string): string {
   return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 }
 
-function scalarString(node: unknown): string | undefined {
-  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+/** Every `!!binary` value (a Uint8Array) in the tree as the string go-yaml makes of its bytes. */
+function binaryAsText(value: unknown, seen = new Set<object>()): unknown {
+  if (value instanceof Uint8Array) return new TextDecoder('utf-8').decode(value);
+  // Aliases share (and can nest) objects: visit each once.
+  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
+  seen.add(value);
+  for (const [key, item] of Object.entries(value)) (value as Record<string, unknown>)[key] = binaryAsText(item, seen);
+  return value;
+}
+
+/** A string as sigs.k8s.io/yaml reads it: a string scalar, or the bytes of a `!!binary` one. */
+function asString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(value);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function scalarString(doc: Document, node: unknown): string | undefined {
+  const resolved = isAlias(node) ? node.resolve(doc) : node;
+  return isScalar(resolved) ? asString(resolved.value) : undefined;
+}
+
+/**
+ * `apiVersion` and `kind` of a mapping as kubectl reads them: written directly (also through an
+ * alias or a `!!binary` tag), or else from the mapping's value, which resolves merge keys
+ * (`<<: {kind: …}`) and alias keys. A document that names a kind we read in any of these ways
+ * must be linted, or it would be applied unchecked.
+ */
+function typeFields(doc: Document, map: Node): { apiVersion: string | undefined; kind: string | undefined } {
+  if (!isMap(map)) return { apiVersion: undefined, kind: undefined };
+  let apiVersion = scalarString(doc, map.get('apiVersion', true));
+  let kind = scalarString(doc, map.get('kind', true));
+  if (apiVersion === undefined || kind === undefined) {
+    try {
+      const value = map.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown> | null;
+      apiVersion ??= asString(value?.apiVersion);
+      kind ??= asString(value?.kind);
+    } catch {
+      // An alias bomb: reading the object reports it.
+    }
+  }
+  return { apiVersion, kind };
 }
 
 function collectManifests(source: SourceFile, text: string, lineCounter: LineIndex, doc: Document, documentIndex: number, out: Manifest[]): void {
   const root = doc.contents;
   if (!isMap(root)) return;
-  const apiVersion = scalarString(root.get('apiVersion', true));
-  const kind = scalarString(root.get('kind', true));
+  const { apiVersion, kind } = typeFields(doc, root);
   const make = (node: Node, basePath: FieldPath, itemKind: string | undefined, itemApiVersion: string | undefined): Manifest =>
     makeManifest({ source, text, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
   const items = root.get('items', true);
@@ -167,8 +212,9 @@ function collectManifests(source: SourceFile, text: string, lineCounter: LineInd
     items.items.forEach((item, index) => {
       const resolved = isAlias(item) ? item.resolve(doc) : item;
       if (!isMap(resolved)) return;
-      const itemKind = scalarString(resolved.get('kind', true)) ?? impliedKind;
-      const itemApiVersion = scalarString(resolved.get('apiVersion', true)) ?? (impliedKind !== undefined ? apiVersion : undefined);
+      const fields = typeFields(doc, resolved);
+      const itemKind = fields.kind ?? impliedKind;
+      const itemApiVersion = fields.apiVersion ?? (impliedKind !== undefined ? apiVersion : undefined);
       out.push(make(resolved, ['items', index], itemKind, itemApiVersion));
     });
     return;
@@ -227,7 +273,9 @@ function readValue(place: ManifestPlace, doc: Document, node: Node, collectionKe
     };
   }
   try {
-    return { value: node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) };
+    const value: unknown = node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+    // `!!binary` scalars are bytes to `yaml`; sigs.k8s.io/yaml turns them into strings.
+    return { value: text.includes('binary') ? binaryAsText(value) : value };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const range = node.range ?? [0, 0, 0];
