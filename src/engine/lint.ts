@@ -7,7 +7,7 @@ import { InternalError } from '../errors.js';
 import { Discovery } from '../kube/discovery/discovery.js';
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { renderedAt, splitRendered } from '../load/helm.js';
-import { decode, expandPaths, readBytes, readStdinSync } from '../load/sources.js';
+import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { recognize } from '../model/recognize.js';
 import { isV1beta1, webhooksOf } from '../model/webhooks.js';
@@ -15,7 +15,7 @@ import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import { webhookReachability } from '../match/reachability.js';
 import { KustomizePatches } from '../parse/kustomization.js';
 import { skimBytes, SUPPRESSION_MARK } from '../parse/prefilter.js';
-import { parseFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
+import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
 import { prepareCel } from '../validate/cel.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
@@ -70,6 +70,12 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   for (const path of expandPaths(paths)) {
     inputs++;
     const raw = readBytes(path, readStdin);
+    if (raw.tooLarge !== undefined) {
+      // Not read, and said so: a gate never passes a file it did not look at.
+      filePaths.push(raw.path);
+      files.push(unreadFile(raw.path, raw.tooLarge, MAX_FILE_BYTES));
+      continue;
+    }
     const skimmed = skimBytes(raw.bytes);
     if (skimmed !== undefined) {
       documents += skimmed.documents;

@@ -1,6 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { InputError } from '../errors.js';
+
+/**
+ * The largest file read (64 MiB). Manifests are kilobytes; a file past this is reported as not
+ * read (a finding), so a pull request cannot make the gate read gigabytes.
+ */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** One input as the user named it. `path` is what every output shows. */
 export interface SourceFile {
@@ -27,7 +33,17 @@ function displayPath(path: string): string {
   return path.split('\\').join('/');
 }
 
-function walk(dir: string, out: string[]): void {
+/** Whether `path` resolves to a place inside `root` (a real path), so a walk never leaves the folder it was given. */
+function insideRoot(path: string, root: string): boolean {
+  try {
+    const real = realpathSync(path);
+    return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+  } catch {
+    return false;
+  }
+}
+
+function walk(dir: string, out: string[], root: string): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -40,12 +56,14 @@ function walk(dir: string, out: string[]): void {
     if (entry.isDirectory()) {
       // Dot-folders (.git, .github caches) and dependencies are never manifests to lint.
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      walk(full, out);
+      walk(full, out, root);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && isManifestName(entry.name)) {
-      // A symlink is linted only when it points at a file; links to folders are not followed (loops).
+      // A symlink is linted only when it points at a regular file inside the folder being linted:
+      // links to folders are not followed (loops), and a pull request's link to /etc/passwd or
+      // to a file outside the repository is not read.
       if (entry.isSymbolicLink()) {
         try {
-          if (!statSync(full).isFile()) continue;
+          if (!statSync(full).isFile() || !insideRoot(full, root)) continue;
         } catch {
           continue;
         }
@@ -74,8 +92,10 @@ export function expandPaths(paths: readonly string[]): string[] {
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputError(`no such file or folder: ${displayPath(given)}`);
       throw new InputError(`cannot read ${displayPath(given)}: ${code ?? String(error)}`);
     }
-    if (stats.isDirectory()) walk(given, files);
-    else files.push(given);
+    if (stats.isDirectory()) walk(given, files, realpathSync(given));
+    else if (stats.isFile()) files.push(given);
+    // A device, FIFO or socket would be read forever or block: name it, exit 2.
+    else throw new InputError(`not a regular file: ${displayPath(given)} (a device, FIFO or socket is not read)`);
   }
   return [...new Set(files)];
 }
@@ -108,24 +128,76 @@ export function decode(bytes: Uint8Array): string | null {
 export interface RawSource {
   readonly path: string;
   readonly bytes: Uint8Array;
+  /** Set, with the file's size, when it is larger than MAX_FILE_BYTES and was not read. */
+  readonly tooLarge?: number;
 }
 
 export function readBytes(file: string, readStdin: () => Uint8Array): RawSource {
-  if (file === '-') return { path: STDIN_PATH, bytes: readStdin() };
+  if (file === '-') {
+    const bytes = readStdin();
+    return bytes.length > MAX_FILE_BYTES ? { path: STDIN_PATH, bytes: new Uint8Array(), tooLarge: bytes.length } : { path: STDIN_PATH, bytes };
+  }
+  const read = readRegularFile(file, MAX_FILE_BYTES);
+  if (read.kind === 'error') throw new InputError(`cannot read ${displayPath(file)}: ${read.code}`);
+  if (read.kind === 'not-regular') throw new InputError(`not a regular file: ${displayPath(file)} (a device, FIFO or socket is not read)`);
+  if (read.kind === 'too-large') return { path: displayPath(file), bytes: new Uint8Array(), tooLarge: read.size };
+  return { path: displayPath(file), bytes: read.bytes };
+}
+
+export type RegularFileRead =
+  | { readonly kind: 'ok'; readonly bytes: Uint8Array }
+  | { readonly kind: 'too-large'; readonly size: number }
+  | { readonly kind: 'not-regular' }
+  | { readonly kind: 'error'; readonly code: string };
+
+/**
+ * Reads a file only if it is a regular file of at most `limit` bytes, deciding on the opened
+ * descriptor (what is read is what was checked, even if the path is swapped in between). The
+ * open does not block on a FIFO (O_NONBLOCK), and nothing is read from a device.
+ */
+export function readRegularFile(file: string, limit: number): RegularFileRead {
+  let fd: number;
   try {
-    return { path: displayPath(file), bytes: readFileSync(file) };
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    throw new InputError(`cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    return { kind: 'error', code: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { kind: 'not-regular' };
+    if (stats.size > limit) return { kind: 'too-large', size: stats.size };
+    const bytes = Buffer.alloc(stats.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const n = readSync(fd, bytes, at, bytes.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return { kind: 'ok', bytes: at === bytes.length ? bytes : bytes.subarray(0, at) };
+  } catch (error) {
+    return { kind: 'error', code: (error as NodeJS.ErrnoException).code ?? String(error) };
+  } finally {
+    closeSync(fd);
   }
 }
 
+/** Reads standard input, at most one byte past MAX_FILE_BYTES (`< /dev/zero` must end). */
 export function readStdinSync(): Uint8Array {
+  const chunks: Buffer[] = [];
+  let total = 0;
   try {
-    return readFileSync(0);
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(1024 * 1024, MAX_FILE_BYTES + 1 - total));
+      const n = readSync(0, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > MAX_FILE_BYTES) break;
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // No stdin at all (closed descriptor) reads as empty input rather than a crash.
-    if (code === 'EAGAIN' || code === 'EOF' || code === 'EBADF') return new Uint8Array();
-    throw new InputError(`cannot read standard input: ${code ?? String(error)}`);
+    if (!(code === 'EAGAIN' || code === 'EOF' || code === 'EBADF')) throw new InputError(`cannot read standard input: ${code ?? String(error)}`);
   }
+  return Buffer.concat(chunks);
 }

@@ -4,9 +4,12 @@
  * have, so files that a kustomization in their folder lists as patches are not linted as
  * objects (`kustomize build | admission-lint -` lints the merged result).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { readRegularFile } from '../load/sources.js';
+
+/** A kustomization is a few lines; a larger one (or a link to a device) is not read. */
+const MAX_KUSTOMIZATION_BYTES = 1024 * 1024;
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
@@ -48,13 +51,11 @@ export class KustomizePatches {
     if (patches === undefined) {
       const found = new Set<string>();
       for (const name of KUSTOMIZATION_FILES) {
-        const path = join(folder, name);
-        if (!existsSync(path)) continue;
-        try {
-          for (const patch of patchPaths(readFileSync(path, 'utf8'))) found.add(resolve(folder, patch));
-        } catch {
-          // An unreadable kustomization only means we lint its patches as objects.
-        }
+        // Only a regular file of sane size: a pull request's kustomization.yaml may be a link to
+        // /dev/zero or /dev/stdin. An unreadable one only means we lint its patches as objects.
+        const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
+        if (read.kind !== 'ok') continue;
+        for (const patch of patchPaths(Buffer.from(read.bytes).toString('utf8'))) found.add(resolve(folder, patch));
       }
       patches = found;
       this.byFolder.set(folder, patches);

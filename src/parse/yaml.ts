@@ -77,6 +77,20 @@ export interface ParseOptions {
   readonly prefilter?: boolean;
 }
 
+/** A file that was not read (larger than the limit): one problem, no documents. */
+export function unreadFile(path: string, size: number, limit: number): ParsedFile {
+  const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+  const span = { line: 1, column: 1, endLine: 1, endColumn: 1 };
+  return {
+    source: { path, text: null },
+    documentCount: 0,
+    unparsed: 0,
+    problems: [{ documentIndex: 0, severity: 'error', code: 'FILE_TOO_LARGE', message: `the file is ${mib(size)}, over the ${mib(limit)} limit, and was not read`, span }],
+    manifests: [],
+    spanAt: () => span,
+  };
+}
+
 export function parseFile(source: SourceFile, options: ParseOptions = {}): ParsedFile {
   const text = source.text ?? '';
   const lineCounter = new LineIndex(text);
