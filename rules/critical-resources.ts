@@ -160,7 +160,7 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
 function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RuleContext): { rule: number; operations: Operation[] } | undefined {
   const called = systemWriteCalls(webhook, target, request, context).filter((call) => call.conditions === 'called');
   if (called.length === 0) return undefined;
-  return { rule: Math.min(...called.map((call) => call.rule)), operations: called.map((call) => call.operation) };
+  return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
 }
 
 export const rule = defineObjectRule({

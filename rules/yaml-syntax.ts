@@ -9,6 +9,7 @@ const EXPLANATIONS: Record<string, string> = {
   TOO_DEEP: 'lists or mappings nest thousands of levels deep, past what the parser can follow; no real manifest does',
   ALIAS_LIMIT: 'aliases expand to too much data (a "billion laughs" document); it is not read',
   FILE_TOO_LARGE: 'manifests are kilobytes; split the file, or lint what you apply from it',
+  TOO_MANY_DOCUMENTS: 'split the file, or lint what you apply from it',
 };
 
 /** " (and 3 more problems in this document)", or nothing. */

@@ -152,8 +152,21 @@ function namesOfKind(objects: readonly PolicyObject[], kind: PolicyDefinitionKin
   return names;
 }
 
-/** suggestedPolicyName per binding, remembered per run. */
+/** suggestedPolicyName per binding, remembered per run, with the edit-distance work the run has spent. */
 const suggestions = new WeakMap<readonly PolicyObject[], Map<PolicyObject, string | undefined>>();
+const suggestionWork = new WeakMap<readonly PolicyObject[], { cells: number }>();
+
+/**
+ * The edit-distance cells (characters × characters) one run may spend on "did you mean"
+ * suggestions: bindings × policies × name lengths grew to minutes (4,000 of each: 64 s). Past
+ * it, bindings get no suggestion; the finding itself is unchanged.
+ */
+export const SUGGESTION_BUDGET = 20_000_000;
+
+/** The edit-distance cells spent on suggestions for this run so far (for tests that count work). */
+export function suggestionCells(objects: readonly PolicyObject[]): number {
+  return suggestionWork.get(objects)?.cells ?? 0;
+}
 
 /**
  * For a binding whose policyName names no policy of its kind in the run: the name of the
@@ -169,7 +182,12 @@ export function suggestedPolicyName(binding: PolicyObject, objects: readonly Pol
   }
   if (known.has(binding)) return known.get(binding);
   const names = namesOfKind(objects, policyKindFor(binding.kind));
-  const suggestion = names.set.has(name) ? undefined : closestName(name, names.list);
+  let work = suggestionWork.get(objects);
+  if (work === undefined) {
+    work = { cells: 0 };
+    suggestionWork.set(objects, work);
+  }
+  const suggestion = names.set.has(name) ? undefined : closestName(name, names.list, work);
   known.set(binding, suggestion);
   return suggestion;
 }
@@ -179,7 +197,7 @@ export function suggestedPolicyName(binding: PolicyObject, objects: readonly Pol
  * alone puts them too far (the edit distance is at least the difference in length): the first
  * candidate at the smallest distance, if that distance is small enough.
  */
-function closestName(word: string, candidates: readonly string[], maxDistance = Math.max(2, Math.floor(word.length / 3))): string | undefined {
+function closestName(word: string, candidates: readonly string[], work: { cells: number }, maxDistance = Math.max(2, Math.floor(word.length / 3))): string | undefined {
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
@@ -188,6 +206,9 @@ function closestName(word: string, candidates: readonly string[], maxDistance = 
     const gap = Math.abs(other.length - lower.length);
     // Such a candidate can neither beat the best so far nor be close enough to be returned.
     if (gap >= bestDistance || gap > maxDistance) continue;
+    const cells = lower.length * other.length;
+    if (work.cells + cells > SUGGESTION_BUDGET) return undefined;
+    work.cells += cells;
     const distance = editDistance(lower, other);
     if (distance < bestDistance) {
       best = candidate;

@@ -105,6 +105,20 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
       spanAt,
     };
   }
+  // `yaml` keeps about 1 KB per document, even an empty one: 20 MB of `---` lines exhausted the
+  // heap. A file with more documents than this is not parsed, and says so.
+  const markers = countMarkerLines(text, MAX_DOCUMENTS + 1);
+  if (markers > MAX_DOCUMENTS) {
+    const span = spanAt(0, 0);
+    return {
+      source,
+      documentCount: markers,
+      unparsed: 0,
+      problems: [{ documentIndex: 0, severity: 'error', code: 'TOO_MANY_DOCUMENTS', message: `the file has more than ${MAX_DOCUMENTS} documents and was not read`, span }],
+      manifests: [],
+      spanAt,
+    };
+  }
   const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(text);
   if (filtered.mode === 'none') return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
   let list = parseDocuments(filtered.mode === 'masked' ? filtered.text : text);
@@ -139,9 +153,25 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     }
     // A document with syntax errors is not read further: what it means is a guess.
     if (doc.errors.length > 0) return;
+    // Too many aliases to resolve: not read (not even its kind), and reported whatever it is.
+    const aliases = doc.range && ALIAS_SYNTAX.test(text.slice(doc.range[0], doc.range[2])) ? aliasProblem({ source, text, lineCounter, documentIndex }, doc) : undefined;
+    if (aliases !== undefined) {
+      problems.push(aliases);
+      return;
+    }
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
   return { source, documentCount: list.length, unparsed, problems, manifests, spanAt };
+}
+
+/** The most documents a file may have to be parsed (the 50 MB benchmark file has 23,236). */
+export const MAX_DOCUMENTS = 100_000;
+
+/** `---` lines, counted up to `stop` (a count past the limit is all that matters). */
+function countMarkerLines(text: string, stop: number): number {
+  let count = text.startsWith('---') ? 1 : 0;
+  for (let at = text.indexOf('\n---'); at >= 0 && count < stop; at = text.indexOf('\n---', at + 4)) count++;
+  return count;
 }
 
 function parseDocuments(text: string): Document[] {
@@ -270,6 +300,40 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
       const found = index().locate(path, part);
       return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
     },
+  };
+}
+
+/**
+ * `yaml` resolves each alias by scanning the document's nodes, so reading a document costs about
+ * aliases × nodes (10,000 aliases in a 20,000-node document: seconds). Past this budget the
+ * document is not read, and says so, before anything resolves an alias. Real manifests have no
+ * aliases or a handful.
+ */
+export const MAX_ALIAS_WORK = 20_000_000;
+/** `*name` where YAML reads an alias (not inside quotes): most documents have none, and are not visited. */
+const ALIAS_SYNTAX = /(?:^|[\s[{,:?-])\*[^\s"',\]}]/m;
+const aliasCounts = new WeakMap<Document, { readonly nodes: number; readonly aliases: number }>();
+
+function aliasProblem(place: ManifestPlace, doc: Document): SyntaxProblem | undefined {
+  let counts = aliasCounts.get(doc);
+  if (counts === undefined) {
+    let nodes = 0;
+    let aliases = 0;
+    visit(doc, (_key, node) => {
+      nodes++;
+      if (isAlias(node)) aliases++;
+    });
+    counts = { nodes, aliases };
+    aliasCounts.set(doc, counts);
+  }
+  if (counts.aliases * counts.nodes <= MAX_ALIAS_WORK) return undefined;
+  const range = doc.contents?.range ?? [0, 0];
+  return {
+    documentIndex: place.documentIndex,
+    severity: 'error',
+    code: 'ALIAS_LIMIT',
+    message: `cannot expand aliases: ${counts.aliases} aliases in a document of ${counts.nodes} nodes are too many to resolve`,
+    span: toSpan(place.text, place.lineCounter, range[0], Math.min(range[1], range[0] + 1)),
   };
 }
 

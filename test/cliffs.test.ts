@@ -1,0 +1,67 @@
+/**
+ * Inputs whose cost grew faster than their size (issue 12, item 7). Each test bounds the work
+ * (counts calls or cells, or checks that a limit stopped the reading), not the time it takes.
+ */
+import { Alias } from 'yaml';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rules } from '../rules/index.js';
+import { loadRun, lintRun } from '../src/engine/lint.js';
+import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
+import { SUGGESTION_BUDGET, suggestionCells } from '../src/model/policies.js';
+import { MAX_DOCUMENTS, parseFile } from '../src/parse/yaml.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const runOf = (text: string) => loadRun(['-'], () => new TextEncoder().encode(text));
+
+describe('cliffs', () => {
+  it('a document with 10,000 aliases is refused before any alias is resolved', () => {
+    const resolve = vi.spyOn(Alias.prototype, 'resolve');
+    let text = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: a}\nx:\n';
+    for (let i = 0; i < 10_000; i++) text += `  - &a${i} v\n`;
+    text += 'y:\n';
+    for (let i = 0; i < 10_000; i++) text += `  - *a${i}\n`;
+    const run = runOf(text);
+    expect(resolve).not.toHaveBeenCalled();
+    expect(run.webhookConfigurations).toHaveLength(0);
+    expect(run.files[0]!.problems.map((p) => p.code)).toEqual(['ALIAS_LIMIT']);
+  });
+
+  it('a few aliases are still read', () => {
+    const text = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: a}\nwebhooks:\n  - &w {name: a.example.com, clientConfig: {url: "https://a.example.com"}}\n';
+    expect(runOf(text).webhookConfigurations).toHaveLength(1);
+  });
+
+  it('a file of more documents than the limit is not parsed', () => {
+    const text = `apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n${'---\n'.repeat(MAX_DOCUMENTS + 10)}`;
+    const parsed = parseFile({ path: 'x.yaml', text });
+    expect(parsed.manifests).toHaveLength(0);
+    expect(parsed.problems.map((p) => p.code)).toEqual(['TOO_MANY_DOCUMENTS']);
+    // The marker count stops at the limit: it says "more than", never walks the rest.
+    expect(parsed.documentCount).toBe(MAX_DOCUMENTS + 1);
+  });
+
+  it('"did you mean" for bindings of missing policies spends a bounded number of edit-distance cells', async () => {
+    const documents: string[] = [];
+    const n = 1500;
+    for (let i = 0; i < n; i++) {
+      documents.push(
+        `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: policy-number-${i}-of-a-long-series}\nspec:\n  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]}\n  validations: [{expression: "true"}]\n`,
+        `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: binding-${i}}\nspec:\n  policyName: missing-policy-number-${i}-of-a-long-series\n  validationActions: [Deny]\n`,
+      );
+    }
+    const run = runOf(documents.join('---\n'));
+    const report = await lintRun(run, {
+      rules: rules.filter((rule) => rule.meta.id === 'binding-without-policy'),
+      kubeVersion: DEFAULT_KUBE_VERSION,
+      trustedNamespaceLabels: [],
+      severityOverrides: new Map(),
+      toolVersion: 'test',
+    });
+    expect(report.findings).toHaveLength(n);
+    expect(suggestionCells(run.policies)).toBeGreaterThan(0);
+    expect(suggestionCells(run.policies)).toBeLessThanOrEqual(SUGGESTION_BUDGET);
+  });
+});
