@@ -15,30 +15,23 @@
  * condition is false, even if others errored (matchconditions/matcher.go), a condition that is
  * false for every such request protects all the others.
  */
-import type { ASTNode, Environment } from '@marcbachmann/cel-js';
+import type { ASTNode } from '@marcbachmann/cel-js';
 import { isEmptySelector } from '../src/match/selector.js';
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
-import { celModule } from '../src/validate/cel.js';
+import { celModule, evaluateValue, parseBounded } from '../src/validate/cel.js';
 import { rememberedCompileError } from '../src/validate/webhook-api.js';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
 type NullVariable = 'object' | 'oldObject' | 'namespaceObject';
 type MessageId = NullVariable;
 
-let cel: { module: CelModule; parser: Environment; evaluator: Environment } | undefined;
+let cel: { module: CelModule } | undefined;
 
 /** The engine has loaded cel-js (prepareCel) before any rule runs on an object with matchConditions. */
 function celJs(): NonNullable<typeof cel> {
-  if (cel === undefined) {
-    const module = celModule();
-    cel = {
-      module,
-      parser: new module.Environment({ enableOptionalTypes: true }),
-      evaluator: new module.Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true }),
-    };
-  }
+  cel ??= { module: celModule() };
   return cel;
 }
 
@@ -169,14 +162,12 @@ class Evaluator {
 
   /** The exact value of a closed sub-expression, or undefined when it fails (then the abstract rules say why). */
   private evaluateExactly(node: ASTNode): Abstract | undefined {
-    const { module, evaluator } = celJs();
+    const { module } = celJs();
     const context: Record<string, unknown> = { request: { operation: this.scenario.operation } };
     for (const variable of this.scenario.nulls) context[variable] = null;
-    try {
-      return fromConcrete(evaluator.evaluate(module.serialize(node), context));
-    } catch {
-      return undefined;
-    }
+    // The expression comes from a manifest: evaluated within the budget (over it, the abstract rules answer).
+    const result = evaluateValue(module.serialize(node), context);
+    return result.ok ? fromConcrete(result.value) : undefined;
   }
 
   evaluate(node: ASTNode, env: ReadonlyMap<string, Abstract> = new Map()): Abstract {
@@ -335,12 +326,9 @@ interface Failure {
   always: boolean;
 }
 
+/** As the API server parses it (unary runs collapsed); undefined when it does not parse or is too deep to walk. */
 function parse(expression: string): ASTNode | undefined {
-  try {
-    return celJs().parser.parse(expression).ast;
-  } catch {
-    return undefined;
-  }
+  return parseBounded(expression);
 }
 
 /** Webhooks share their matchConditions: each expression is checked, parsed and evaluated once per scenario (bounded: cleared when full). */

@@ -7,6 +7,7 @@
  */
 import type { BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { MatchCondition } from '../model/types.js';
+import { budget, RUNTIME_COST_BUDGET_MATCH_CONDITIONS } from '../cel/budget.js';
 import { evaluateCondition } from '../validate/cel.js';
 
 export interface Requester {
@@ -100,7 +101,10 @@ function evaluateConditions(expressions: readonly string[], requests: readonly C
   let unknown = false;
   for (const request of requests) {
     const context = celVariables(request);
-    const results = expressions.map((expression) => evaluateCondition(expression, context));
+    // The webhook's conditions share one budget per request, as in the API server; one over
+    // it is unknown (undefined), so the rules say less rather than guess.
+    const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
+    const results = expressions.map((expression) => evaluateCondition(expression, context, shared));
     // Any false skips the webhook, even when another condition could not be evaluated.
     if (results.includes(false)) continue;
     if (results.includes(undefined)) {

@@ -7,10 +7,12 @@
  * the object's content, the user, or what the authorizer would answer. An expression that reads
  * any of those is not evaluated (shown as "depends on"): evaluating it against a made-up value
  * would be a guess (`has(request.userInfo)` is false on a map without the key). The others are
- * evaluated with cel-js; one it cannot evaluate is shown as "depends on" too.
+ * evaluated with cel-js; one it cannot evaluate is shown as "depends on" too, and one over the
+ * evaluation budget (src/cel/budget.ts) says so after the expression.
  */
 import type { MatchCondition } from '../model/types.js';
-import { evaluateCondition } from '../validate/cel.js';
+import { budget, OVER_BUDGET, RUNTIME_COST_BUDGET_MATCH_CONDITIONS } from '../cel/budget.js';
+import { evaluateConditionResult } from '../validate/cel.js';
 import type { SimulatedRequest } from './request-flags.js';
 
 export type ConditionsResult =
@@ -59,12 +61,14 @@ export function evaluateConditions(conditions: readonly (MatchCondition | null)[
   if (listed.length === 0) return { outcome: 'none' };
   const variables = knownVariables(request);
   const open: string[] = [];
+  const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
   for (const condition of listed) {
     const expression = condition.expression!.trim();
-    const result = readsUnknown(expression, request) ? undefined : evaluateCondition(expression, variables);
+    const result = readsUnknown(expression, request) ? undefined : evaluateConditionResult(expression, variables, shared);
     // Any false skips the webhook, whatever the others would give (matchconditions/matcher.go).
-    if (result === false) return { outcome: 'false', condition: condition.name ?? expression };
-    if (result === undefined) open.push(expression);
+    if (result !== undefined && 'value' in result && !result.value) return { outcome: 'false', condition: condition.name ?? expression };
+    // Over the budget, the reason goes with the expression: "depends on: … (not evaluated: …)".
+    if (result === undefined || !('value' in result)) open.push(result?.notEvaluated === OVER_BUDGET ? `${expression} (${OVER_BUDGET})` : expression);
   }
   return open.length === 0 ? { outcome: 'true' } : { outcome: 'depends', expressions: open };
 }

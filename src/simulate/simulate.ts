@@ -1,4 +1,5 @@
 /** `simulate` as a function: read the run, check the request flags, compute the path. */
+import { meter } from '../cel/budget.js';
 import { loadRun } from '../engine/lint.js';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
@@ -22,5 +23,6 @@ export async function simulate(options: SimulateOptions): Promise<AdmissionPath>
     run.webhookConfigurations.some((object) => object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0)) ||
     run.policies.length > 0;
   if (hasConditions) await prepareCel();
+  meter.resetRun();
   return admissionPath(request, { webhookConfigurations: run.webhookConfigurations, namespaces: run.namespaces, policies: run.policies, discovery, kubeVersion: options.kubeVersion });
 }

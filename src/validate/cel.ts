@@ -19,6 +19,9 @@
  */
 import type { ASTNode, Environment, ParseError } from '@marcbachmann/cel-js';
 import { createRequire } from 'node:module';
+import { boundedCel, type BoundedCel, type Evaluation } from '../cel/bounded.js';
+import type { Budget } from '../cel/budget.js';
+import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from '../cel/depth.js';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
 
@@ -343,12 +346,16 @@ function maskUnsupportedSyntax(expression: string, constructions: boolean): { te
  */
 export function celCompileError(expression: string, options: CelCompileOptions): string | undefined {
   if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are checked');
-  const { text, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
+  const { text: maskedText, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
+  // cel-go keeps only the parity of a run of `!` or `-`: so does the text cel-js parses.
+  const text = collapseUnaryRuns(maskedText);
   let ast: ASTNode;
   try {
     ast = cel.environment.parse(text).ast;
   } catch (error) {
     if (error instanceof cel.module.ParseError) {
+      // cel-js stops at the same nesting as cel-go (250); cel-go reports it at no location.
+      if ((error as ParseError & { code?: string }).code === 'limit_exceeded' && /maxDepth/.test(error.message)) return recursionLimitExceeded();
       // After masking, the parser's message may be about our replacement: say nothing.
       if (masked) return undefined;
       const parseError = error as ParseError & { range?: { start: number }; summary?: string };
@@ -358,6 +365,10 @@ export function celCompileError(expression: string, options: CelCompileOptions):
   }
   const root = asNode(ast);
   if (root === undefined) return undefined;
+  const depth = measureDepth(root);
+  if (depth.overRecursionLimit) return recursionLimitExceeded();
+  // Deeper only through `||`/`&&` chains, which cel-go accepts: too deep to walk here, say nothing.
+  if (depth.depth > MAX_AST_DEPTH) return undefined;
   const composed = options.composedVariables;
   const declared = composed === undefined ? options.variables : new Set([...options.variables, 'variables']);
   const free: Node[] = [];
@@ -390,6 +401,11 @@ export function celCompileError(expression: string, options: CelCompileOptions):
   }
 }
 
+/** cel-go's parser error past its recursion limit: an internal error, at no location (line -1). */
+function recursionLimitExceeded(): string {
+  return `compilation failed: ERROR: <input>:-1:0: ${RECURSION_LIMIT_MESSAGE}`;
+}
+
 /** The offset of the '.' (or '.?') that follows an operand. */
 function dotAfter(text: string, operand: Node): number {
   const end = (operand as Node & { end?: number }).end ?? operand.start;
@@ -397,30 +413,44 @@ function dotAfter(text: string, operand: Node): number {
   return dot < 0 ? end : dot;
 }
 
-let evaluator: { environment: Environment; parsed: Map<string, ((context: Record<string, unknown>) => unknown) | undefined> } | undefined;
+let bounded: BoundedCel | undefined;
+
+function boundedEvaluator(): BoundedCel {
+  if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are evaluated');
+  bounded ??= boundedCel(cel.module);
+  return bounded;
+}
+
+/** A condition's value, or why it was not evaluated (a syntax error, an unsupported function, the budget). */
+export type ConditionEvaluation = { readonly value: boolean } | { readonly notEvaluated: string };
 
 /**
- * Evaluates an expression against plain data (as a matchCondition is evaluated for a request):
- * true or false, or undefined when it cannot be evaluated here (a syntax error, or a Kubernetes
- * library function such as `authorizer` that cel-js does not have).
+ * Evaluates an expression against plain data (as a matchCondition is evaluated for a request),
+ * within the evaluation budget (src/cel/budget.ts): the expression comes from a manifest, so
+ * its cost is bounded and `matches` runs with RE2. `shared` is the budget of the webhook's
+ * conditions for this request (RuntimeCELCostBudgetMatchConditions).
  */
-export function evaluateCondition(expression: string, context: Record<string, unknown>): boolean | undefined {
-  if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are evaluated');
-  evaluator ??= { environment: new cel.module.Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true }), parsed: new Map() };
-  let program = evaluator.parsed.get(expression);
-  if (!evaluator.parsed.has(expression)) {
-    try {
-      program = evaluator.environment.parse(expression) as unknown as (context: Record<string, unknown>) => unknown;
-    } catch {
-      program = undefined;
-    }
-    evaluator.parsed.set(expression, program);
-  }
-  if (program === undefined) return undefined;
-  try {
-    const result = program(context);
-    return typeof result === 'boolean' ? result : undefined;
-  } catch {
-    return undefined;
-  }
+export function evaluateConditionResult(expression: string, context: Record<string, unknown>, shared?: Budget): ConditionEvaluation {
+  const result = boundedEvaluator().evaluate(expression, context, shared);
+  if (!result.ok) return { notEvaluated: result.reason };
+  return typeof result.value === 'boolean' ? { value: result.value } : { notEvaluated: 'not a bool' };
+}
+
+/**
+ * true or false, or undefined when it cannot be evaluated here (a syntax error, a Kubernetes
+ * library function such as `authorizer` that cel-js does not have, or over the budget).
+ */
+export function evaluateCondition(expression: string, context: Record<string, unknown>, shared?: Budget): boolean | undefined {
+  const result = evaluateConditionResult(expression, context, shared);
+  return 'value' in result ? result.value : undefined;
+}
+
+/** Any CEL value of an expression, within the evaluation budget. */
+export function evaluateValue(expression: string, context: Record<string, unknown>): Evaluation {
+  return boundedEvaluator().evaluate(expression, context);
+}
+
+/** The AST the API server would build (unary runs collapsed); undefined on a syntax error or when too deep to walk. */
+export function parseBounded(expression: string): ASTNode | undefined {
+  return boundedEvaluator().parse(expression);
 }

@@ -3,6 +3,7 @@ import { rules } from '../../rules/index.js';
 import { lint } from '../../src/engine/lint.js';
 import { formatJson } from '../../src/format/json.js';
 import { DEFAULT_KUBE_VERSION } from '../../src/kube/version.js';
+import { normalizeBreaks } from '../../src/load/sources.js';
 
 /** Throws (with the reason) when a property fails for these bytes. */
 export async function checkBytes(bytes: Uint8Array, checkPositions = true): Promise<void> {
@@ -12,8 +13,8 @@ export async function checkBytes(bytes: Uint8Array, checkPositions = true): Prom
   });
   let text: string | null = null;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    // Lines as YAML 1.1 (and the linter) break them: CR, NEL, LS and PS count too.
+    text = normalizeBreaks(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch { /* not UTF-8 */ }
   const lines = (text ?? '').split('\n');
   const inside = (line: number, column: number): boolean =>
