@@ -34,6 +34,8 @@ export interface Summary {
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
+  /** Findings that inline suppressions (comments, annotations) removed; they are in `suppressed`. */
+  readonly suppressed: number;
 }
 
 /** One object that was linted, findings or not (JUnit lists passing objects too). */
@@ -64,6 +66,8 @@ export interface Report {
   readonly findings: readonly Finding[];
   readonly summary: Summary;
   readonly inventory: Inventory;
+  /** The findings inline suppressions removed, with how and why (SARIF `suppressions`). */
+  readonly suppressed?: readonly { readonly finding: Finding; readonly by: string; readonly reason: string }[];
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };

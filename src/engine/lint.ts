@@ -17,6 +17,7 @@ import { KustomizePatches } from '../parse/kustomization.js';
 import { skimBytes, SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
+import { meter } from '../cel/budget.js';
 import { prepareCel } from '../validate/cel.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
 import { applySuppressions } from './suppressions.js';
@@ -34,6 +35,8 @@ export interface LintOptions {
   readonly ruleOptions?: ReadonlyMap<string, Readonly<Record<string, number | string>>>;
   readonly toolVersion: string;
   readonly readStdin?: () => Uint8Array;
+  /** false: suppression comments and annotations are ignored (--no-inline-config). */
+  readonly inlineConfig?: boolean;
 }
 
 export interface LintRun {
@@ -178,6 +181,8 @@ export async function lint(options: LintOptions): Promise<Report> {
 export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' | 'readStdin'>): Promise<Report> {
   // CEL is loaded only for runs with expressions to check: webhook matchConditions or policies.
   if (run.policies.length > 0 || run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
+  // Each run gets the whole CEL evaluation budget (a process may lint more than once: tests, report).
+  meter.resetRun();
   const findings: Finding[] = [];
   const internalErrors: InternalErrorReport[] = [];
   /**
@@ -304,6 +309,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     ],
     findings,
     ranRules,
+    inline: options.inlineConfig !== false,
   });
   const kept = suppression.kept;
   for (const violation of suppression.violations) {
@@ -331,6 +337,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     internalErrors,
     toolVersion: options.toolVersion,
     findings: unique,
+    suppressed: suppression.suppressed,
     summary: {
       files: run.inputs,
       documents: run.documents,
@@ -340,6 +347,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       errors: unique.filter((f) => f.severity === 'error').length,
       warnings: unique.filter((f) => f.severity === 'warning').length,
       infos: unique.filter((f) => f.severity === 'info').length,
+      suppressed: suppression.suppressed.length,
     },
   };
 }

@@ -69,6 +69,8 @@ interface Directive {
   readonly span: Span;
   readonly rules: RuleRef[];
   readonly hasReason: boolean;
+  /** The text after ` -- ` (or the reason annotation), for SARIF's justification. */
+  readonly reason: string;
   /** next-line: the node after it (undefined: none); annotation: the object. */
   readonly scope: Span | undefined;
   readonly fieldPath: string | null;
@@ -81,18 +83,33 @@ export interface SuppressionInput {
   readonly findings: readonly Finding[];
   /** The rules that ran (enabled and not turned off). */
   readonly ranRules: ReadonlySet<string>;
+  /**
+   * false: suppression comments and annotations are ignored (`--no-inline-config`, for teams
+   * that lint untrusted code: a pull request cannot silence the gate).
+   */
+  readonly inline?: boolean;
+}
+
+/** A finding a suppression covers: dropped from the findings, counted, and carried in SARIF. */
+export interface SuppressedFinding {
+  readonly finding: Finding;
+  /** How it was suppressed (`# admission-lint-disable-next-line`, …). */
+  readonly by: string;
+  readonly reason: string;
 }
 
 export interface SuppressionResult {
   /** The findings no suppression covers. */
   readonly kept: Finding[];
+  readonly suppressed: SuppressedFinding[];
   readonly violations: SuppressionViolation[];
 }
 
 export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const violations: SuppressionViolation[] = [];
+  if (input.inline === false) return { kept: [...input.findings], suppressed: [], violations };
   const directives = [...commentDirectives(input.files, violations), ...annotationDirectives(input.objects)];
-  if (directives.length === 0) return { kept: [...input.findings], violations };
+  if (directives.length === 0) return { kept: [...input.findings], suppressed: [], violations };
 
   const byFile = new Map<string, Directive[]>();
   for (const directive of directives) {
@@ -100,23 +117,25 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
     list.push(directive);
     byFile.set(directive.source.path, list);
   }
+  const suppressed: SuppressedFinding[] = [];
   const kept = input.findings.filter((finding) => {
     if (META_RULES.has(finding.ruleId)) return true;
-    let suppressed = false;
+    let by: Directive | undefined;
     for (const directive of byFile.get(finding.file) ?? []) {
       for (const ref of directive.rules) {
         if (ref.id === finding.ruleId && covers(directive, finding)) {
           ref.used = true;
-          suppressed = true;
+          by ??= directive;
         }
       }
     }
-    return !suppressed;
+    if (by !== undefined) suppressed.push({ finding, by: by.name, reason: by.reason });
+    return by === undefined;
   });
 
   const known = [...new Set([...registry.map((rule) => rule.meta.id), ...input.ranRules])];
   for (const directive of directives) report(directive, known, input.ranRules, violations);
-  return { kept, violations };
+  return { kept, suppressed, violations };
 }
 
 function covers(directive: Directive, finding: Finding): boolean {
@@ -222,6 +241,7 @@ function parseDirective(comment: LineComment, source: SourceFile, out: Suppressi
     span: comment.span,
     rules,
     hasReason: reason.trim().length > 0,
+    reason: reason.trim(),
     scope: kind === 'next-line' ? comment.next : undefined,
     fieldPath: null,
     object: null,
@@ -245,6 +265,7 @@ function annotationDirectives(objects: readonly SuppressibleObject[]): Directive
       span: bare,
       rules: [...value.matchAll(/[^\s,]+/g)].map((token) => ({ id: token[0], span: bare, used: false })),
       hasReason: typeof reason === 'string' && reason.trim().length > 0,
+      reason: typeof reason === 'string' ? reason.trim() : '',
       scope: object.manifest.locate([]),
       fieldPath: formatFieldPath(['metadata', 'annotations', IGNORE_ANNOTATION]),
       object: { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null },
