@@ -31,3 +31,18 @@ export function invariant(condition: unknown, reason: string): asserts condition
 
 /** A config file that cannot be read, parsed or validated; the message names the file and key. */
 export class ConfigError extends UserError {}
+
+/**
+ * An output destination (`--output`, `--write-baseline`) the CLI refuses: a symbolic link, not a
+ * regular file, an input of the run, or the destination of another output. Carries the option and
+ * the path as given.
+ */
+export class OutputPathError extends UsageError {
+  constructor(
+    readonly flag: string,
+    readonly path: string,
+    problem: string,
+  ) {
+    super(`${flag} ${path}: ${problem}`);
+  }
+}

@@ -42,7 +42,7 @@ function report(findings: Finding[]): Report {
   return {
     toolVersion: 'test',
     findings,
-    summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: 0, warnings: findings.length, infos: 0 },
+    summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: 0, warnings: findings.length, infos: 0, suppressed: 0 },
     inventory: { files: [] },
   };
 }

@@ -65,3 +65,23 @@ describe('cliffs', () => {
     expect(suggestionCells(run.policies)).toBeLessThanOrEqual(SUGGESTION_BUDGET);
   });
 });
+
+describe('formats over very many findings', () => {
+  it('stylish, markdown and the other formats print 200,000 findings (no argument spread past the stack)', async () => {
+    const { formatStylish } = await import('../src/format/stylish.js');
+    const { formatMarkdown } = await import('../src/format/markdown.js');
+    const { Chalk } = await import('chalk');
+    const finding = {
+      ruleId: 'long-timeout', severity: 'warning' as const, message: 'm', file: 'a.yaml', line: 1, column: 1, endLine: 1, endColumn: 2,
+      documentIndex: 0, fieldPath: null, object: null, webhook: null, help: 'h',
+    };
+    const findings = Array.from({ length: Number(process.env.CLIFF_FINDINGS ?? 200_000) }, (_, i) => ({ ...finding, line: i + 1 }));
+    const report = {
+      toolVersion: 't', inventory: { files: [] }, findings,
+      summary: { files: 1, documents: 1, objects: 1, namespaces: 0, skipped: 0, errors: 0, warnings: findings.length, infos: 0, suppressed: 0 },
+    };
+    // Booleans: a failing comparison must not print megabytes.
+    expect(formatStylish(report, new Chalk({ level: 0 })).length > findings.length).toBe(true);
+    expect(formatMarkdown(report).length > 0).toBe(true);
+  });
+});

@@ -131,7 +131,7 @@ describe('rendered input', () => {
       help: null,
       rendered: { file: '<stdin>', line: 40, column: 5, endLine: 41, endColumn: 9 },
     };
-    const report = { toolVersion: 't', inventory: { files: [] }, findings: [finding], summary: { files: 1, documents: 4, objects: 1, namespaces: 0, skipped: 3, errors: 0, warnings: 1, infos: 0 } };
+    const report = { toolVersion: 't', inventory: { files: [] }, findings: [finding], summary: { files: 1, documents: 4, objects: 1, namespaces: 0, skipped: 3, errors: 0, warnings: 1, infos: 0, suppressed: 0 } };
     expect(formatGithub(report)).toBe('::warning file=chart/templates/webhook.yaml,title=implicit-failure-policy::no failurePolicy (rendered output <stdin>:40:5)\n');
   });
 });

@@ -27,6 +27,6 @@ export function report(findings: Finding[], files = 1, objects = 1): Report {
     toolVersion: '1.2.3',
     inventory: { files: [] },
     findings,
-    summary: { files, documents: files, objects, namespaces: 0, skipped: 0, errors: count('error'), warnings: count('warning'), infos: count('info') },
+    summary: { files, documents: files, objects, namespaces: 0, skipped: 0, errors: count('error'), warnings: count('warning'), infos: count('info'), suppressed: 0 },
   };
 }

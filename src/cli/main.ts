@@ -17,6 +17,7 @@ import { expandPaths } from '../load/sources.js';
 import type { Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
+import { guardText, safeText } from '../format/escape.js';
 import { FORMATS, loadFormatter, type FormatName } from '../format/index.js';
 import type { FormatOptions } from '../format/types.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
@@ -24,6 +25,7 @@ import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
 import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
 import { emitOutput } from './output.js';
+import { checkDestinations } from '../output-safety/destinations.js';
 import { PROJECT_ROOT, toolVersion } from './package-info.js';
 import { formatRulesTable, renderDoc } from './rule-docs.js';
 import { closest } from '../text/closest.js';
@@ -118,8 +120,9 @@ export function reportInternalErrors(report: Report, io: Pick<Io, 'stderr'>): bo
   const errors = report.internalErrors ?? [];
   for (const error of errors) {
     const frame = error.stack.split('\n').find((line) => line.trim().startsWith('at '))?.trim() ?? '';
-    io.stderr.write(`admission-lint ${report.toolVersion}: internal error in rule ${error.ruleId} on ${error.file}${error.object ? ` (${error.object})` : ''}: ${error.message}\n`);
-    if (frame) io.stderr.write(`  ${frame}\n`);
+    // The file, object and message can carry input text: one line each, no workflow command.
+    io.stderr.write(guardText(`admission-lint ${report.toolVersion}: internal error in rule ${error.ruleId} on ${safeText(error.file)}${error.object ? ` (${safeText(error.object)})` : ''}: ${safeText(error.message)}\n`));
+    if (frame) io.stderr.write(guardText(`  ${safeText(frame)}\n`));
   }
   if (errors.length > 0) io.stderr.write('  please report it, with the input that caused it; the other findings are complete\n');
   return errors.length > 0;
@@ -166,6 +169,12 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
   const kubeVersion = flags.kubeVersion ?? config.kubeVersion;
   // Read before linting, so a missing or broken baseline fails before any output.
   const baseline: Baseline | undefined = flags.baseline !== undefined ? readBaseline(flags.baseline, cwd) : undefined;
+  // Refused destinations (symbolic links, inputs, one file twice) fail before any work or write.
+  checkDestinations(
+    [...(flags.output !== undefined ? [{ flag: '--output', path: flags.output }] : []), ...(flags.writeBaseline !== undefined ? [{ flag: '--write-baseline', path: flags.writeBaseline }] : [])],
+    { paths: paths.length > 0 ? paths : ['.'], config: config.path, baseline: flags.baseline },
+    cwd,
+  );
   const own = [config.path, flags.baseline, flags.writeBaseline].filter((path): path is string => path !== undefined);
   const report = await lint({
     ruleOptions,
@@ -328,8 +337,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.fatal;
     }
     if (error instanceof UserError) {
-      io.stderr.write(`admission-lint: ${error.message}\n`);
-      if (error.hint) io.stderr.write(`  hint: ${error.hint}\n`);
+      // Messages quote paths and values from the input: one line, no workflow command.
+      io.stderr.write(guardText(`admission-lint: ${safeText(error.message)}\n`));
+      if (error.hint) io.stderr.write(guardText(`  hint: ${safeText(error.hint)}\n`));
       return EXIT.fatal;
     }
     throw error;

@@ -3,8 +3,9 @@
  * data only: YAML 1.2 or JSON, no custom tags, no file or module references (`extends` takes
  * built-in preset names), so linting an untrusted pull request never runs code from it.
  */
+import { readRegularFile } from '../load/sources.js';
 import type { ErrorObject } from 'ajv';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
@@ -51,9 +52,17 @@ export interface LoadConfigOptions {
   /** `--config <file>`: used instead of discovery; it must exist. */
   readonly explicit?: string;
   readonly rules: readonly Rule[];
+  /**
+   * false: no config file is looked for (`--no-config-lookup`), so a pull request's
+   * `.admission-lint.yaml` cannot change the gate; `explicit` still applies.
+   */
+  readonly lookup?: boolean;
 }
 
 /** The config that applies: the explicit or discovered file merged over its presets, or the defaults. */
+/** A config file is a few lines. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
   let absolute: string | undefined;
   let shown: string;
@@ -62,16 +71,16 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
     shown = options.explicit.split('\\').join('/');
     if (!existsSync(absolute)) throw new ConfigError(`${shown}: no such config file`);
   } else {
-    absolute = discoverConfig(options.cwd);
+    absolute = options.lookup === false ? undefined : discoverConfig(options.cwd);
     shown = absolute === undefined ? '' : display(absolute, options.cwd);
   }
   if (absolute === undefined) return resolveConfig({}, null, resolve(options.cwd));
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${shown}: cannot read the config file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  // Only a regular file of sane size: a committed config may be a link to /dev/zero.
+  const read = readRegularFile(absolute, MAX_CONFIG_BYTES);
+  if (read.kind === 'error') throw new ConfigError(`${shown}: cannot read the config file: ${read.code}`);
+  if (read.kind === 'not-regular') throw new ConfigError(`${shown}: the config file is not a regular file`);
+  if (read.kind === 'too-large') throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
+  const text = Buffer.from(read.bytes).toString('utf8');
   return resolveConfig(parseConfig(text, shown, options.rules), shown, dirname(absolute), absolute);
 }
 

@@ -5,9 +5,10 @@
  * field path (no line, column or message). The baseline is a multiset: a file with two
  * identical findings records a count of 2, and a third one is new.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { writeFileAtomic } from '../output-safety/write.js';
 import type { Finding, Report } from './finding.js';
 
 export const BASELINE_VERSION = 1;
@@ -81,11 +82,8 @@ export function createBaseline(findings: readonly Finding[], baselineDir: string
 
 export function writeBaseline(path: string, findings: readonly Finding[], cwd: string): Baseline {
   const baseline = createBaseline(findings, dirname(resolve(cwd, path)), cwd);
-  try {
-    writeFileSync(resolve(cwd, path), `${JSON.stringify(baseline, null, 2)}\n`);
-  } catch (error) {
-    throw new InputError(`cannot write the baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  // Atomic and never through a symbolic link: a baseline is often rewritten in a checkout.
+  writeFileAtomic('--write-baseline', path, `${JSON.stringify(baseline, null, 2)}\n`, { cwd, what: `the baseline ${path}` });
   return baseline;
 }
 

@@ -1,8 +1,12 @@
 import type { Report } from '../engine/finding.js';
+import { guardJson } from './escape.js';
 
-/** The JSON contract of design.md §4: field order is part of what users diff. */
+/**
+ * The JSON contract of design.md §4: field order is part of what users diff. guardJson keeps
+ * values from the input from reading as workflow commands in a CI log (same data once parsed).
+ */
 export function formatJson(report: Report): string {
-  return `${JSON.stringify(
+  return guardJson(`${JSON.stringify(
     {
       tool: { name: 'admission-lint', version: report.toolVersion },
       findings: report.findings.map((f) => ({
@@ -26,5 +30,5 @@ export function formatJson(report: Report): string {
     },
     null,
     2,
-  )}\n`;
+  )}\n`);
 }

@@ -5,6 +5,7 @@
  * was checked, not only what failed (when the CLI passes the run's inventory).
  */
 import type { Finding, Report } from '../engine/finding.js';
+import { guardMarkup, safeMarkupText } from './escape.js';
 import type { FormatOptions, Inventory } from './types.js';
 
 /** Characters XML 1.0 does not allow at all, not even as character references. */
@@ -15,11 +16,12 @@ export function stripForbidden(value: string): string {
 }
 
 /**
- * Text content: `&`, `<`, `>` escaped (`>` so that `]]>` cannot occur), CR as a reference (a
- * parser would turn a literal CR LF into LF).
+ * Text content: the characters XML forbids dropped, DEL and C1 controls (which XML allows) as
+ * visible escapes (escape.ts), `&`, `<`, `>` escaped (`>` so that `]]>` cannot occur), CR as a
+ * reference (a parser would turn a literal CR LF into LF).
  */
 export function escapeText(value: string): string {
-  return stripForbidden(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+  return safeMarkupText(stripForbidden(value)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
 /** A double-quoted attribute value; line breaks and tabs as references, so parsers keep them. */
@@ -114,11 +116,12 @@ export function formatJunit(report: Report, options?: Pick<FormatOptions, 'inven
     }
     body.push('  </testsuite>');
   }
-  return [
+  // A failure body's lines and a value with a line break start lines: no workflow command (escape.ts).
+  return guardMarkup([
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="admission-lint" tests="${tests}" failures="${failures}" errors="0">`,
     ...body,
     '</testsuites>',
     '',
-  ].join('\n');
+  ].join('\n'));
 }

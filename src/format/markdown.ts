@@ -6,6 +6,7 @@
 import type { Finding, Report } from '../engine/finding.js';
 import type { Severity } from '../rule.js';
 import { ruleDocsUrl } from './docs.js';
+import { escapeCell, guardMarkup } from './escape.js';
 import type { FormatOptions } from './types.js';
 
 /** More findings than this: one collapsed table per rule instead of one open table. */
@@ -17,20 +18,8 @@ const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 
 
 const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
 
-/**
- * Text for a table cell: HTML and Markdown syntax escaped, `|` escaped for the table, line
- * breaks as <br>, and `@` neutralised so that a message never mentions a user or team.
- */
-export function escapeCell(value: string): string {
-  return value
-    .replace(/\r\n?/g, '\n')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/@/g, '&#64;')
-    .replace(/([\\`*_[\]~|])/g, '\\$1')
-    .replace(/\n/g, '<br>');
-}
+/** One copy of the cell escaping, shared with simulate and report Markdown (escape.ts). */
+export { escapeCell };
 
 const escapeHtml = (value: string): string => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -74,7 +63,7 @@ export function formatMarkdown(report: Report, options?: Partial<FormatOptions> 
   const maxLength = options?.maxLength ?? MAX_LENGTH;
   const parts: string[] = [headline(report)];
   const findings = report.findings;
-  if (findings.length === 0) return `${parts.join('\n\n')}\n`;
+  if (findings.length === 0) return guardMarkup(`${parts.join('\n\n')}\n`);
 
   let length = parts[0]!.length;
   let shown = 0;
@@ -96,8 +85,12 @@ export function formatMarkdown(report: Report, options?: Partial<FormatOptions> 
     parts.push(rows.join('\n'));
   } else {
     const byRule = new Map<string, Finding[]>();
-    for (const finding of findings) byRule.set(finding.ruleId, [...(byRule.get(finding.ruleId) ?? []), finding]);
-    const rank = (list: readonly Finding[]): number => Math.min(...list.map((f) => ({ error: 0, warning: 1, info: 2 })[f.severity]));
+    for (const finding of findings) {
+      const list = byRule.get(finding.ruleId);
+      if (list === undefined) byRule.set(finding.ruleId, [finding]);
+      else list.push(finding);
+    }
+    const rank = (list: readonly Finding[]): number => list.reduce((min, f) => Math.min(min, { error: 0, warning: 1, info: 2 }[f.severity]), 2);
     const groups = [...byRule.entries()].sort(([a, x], [b, y]) => rank(x) - rank(y) || y.length - x.length || (a < b ? -1 : 1));
     for (const [ruleId, list] of groups) {
       const worst = (['error', 'warning', 'info'] as const)[rank(list)]!;
@@ -112,5 +105,6 @@ export function formatMarkdown(report: Report, options?: Partial<FormatOptions> 
   if (shown < findings.length) {
     parts.push(`… and ${plural(findings.length - shown, 'more finding')} not shown here (use \`--format json\` or \`--format sarif\` for all of them).`);
   }
-  return `${parts.join('\n\n')}\n`;
+  // Cells are escaped already; the guard is the last word on workflow commands (escape.ts).
+  return guardMarkup(`${parts.join('\n\n')}\n`);
 }

@@ -10,6 +10,7 @@ import type { Finding, Report } from '../engine/finding.js';
 import { STDIN_PATH } from '../load/sources.js';
 import type { RuleMeta, Severity } from '../rule.js';
 import { INFORMATION_URI, markdownToText, ruleDocsUrl } from './docs.js';
+import { guardJson } from './escape.js';
 import type { FormatOptions } from './types.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -207,5 +208,6 @@ export function formatSarif(report: Report, options: FormatOptions): string {
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  // Values from the input must not read as workflow commands when the log is printed (escape.ts).
+  return guardJson(`${JSON.stringify(log, null, 2)}\n`);
 }

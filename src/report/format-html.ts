@@ -2,11 +2,15 @@
  * `report --format html`: one self-contained page for a CI artifact. Inline CSS only, no
  * scripts, no network assets: it reads the same with JavaScript off.
  */
+import { guardMarkup, safeMarkupText } from '../format/escape.js';
 import type { BlastRadiusReport } from './build.js';
 import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, propertyRows, webhookTitle } from './describe.js';
 
+/** Text and attribute values: control characters as visible escapes (escape.ts), CR as a line break. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return safeMarkupText(text)
+    .replace(/\r\n?/g, '\n')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 const STYLE = `
@@ -64,5 +68,6 @@ export function formatHtml(report: BlastRadiusReport): string {
     );
   });
   out.push('</body></html>');
-  return `${out.join('\n')}\n`;
+  // A message with a line break starts a line with input text: no workflow command (escape.ts).
+  return guardMarkup(`${out.join('\n')}\n`);
 }

@@ -1,4 +1,5 @@
 /** `report --format json`: the report data as it is built (see BlastRadiusReport in ./build.ts). */
+import { guardJson } from '../format/escape.js';
 import type { BlastRadiusReport } from './build.js';
 
 export function formatJson(report: BlastRadiusReport): string {
@@ -31,5 +32,6 @@ export function formatJson(report: BlastRadiusReport): string {
     })),
     notDecodable: report.notDecodable,
   };
-  return `${JSON.stringify(json, null, 2)}\n`;
+  // Names, selectors and findings from the input: no workflow command in a CI log (escape.ts).
+  return guardJson(`${JSON.stringify(json, null, 2)}\n`);
 }

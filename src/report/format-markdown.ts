@@ -1,14 +1,14 @@
-/** `report --format markdown`: one table per webhook, then the critical-resources matrix. */
+/**
+ * `report --format markdown`: one table per webhook, then the critical-resources matrix. Every
+ * value is escaped as lint's Markdown cells are (escape.ts): no HTML, mention or link from the input.
+ */
+import { escapeCell as cell, guardMarkup } from '../format/escape.js';
 import type { BlastRadiusReport } from './build.js';
 import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, propertyRows, webhookTitle } from './describe.js';
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
 export function formatMarkdown(report: BlastRadiusReport): string {
   const lines: string[] = [`## Blast radius (Kubernetes ${report.kubeVersion})`, ''];
-  for (const name of report.notDecodable) lines.push(`Not reported (fields of the wrong type; run lint): ${name}.`, '');
+  for (const name of report.notDecodable) lines.push(`Not reported (fields of the wrong type; run lint): ${cell(name)}.`, '');
   for (const webhook of report.webhooks) {
     lines.push(`### ${cell(webhookTitle(webhook))}`, '', '| | |', '|---|---|');
     for (const [name, value] of propertyRows(webhook)) lines.push(`| ${cell(name)} | ${cell(value)} |`);
@@ -27,7 +27,7 @@ export function formatMarkdown(report: BlastRadiusReport): string {
     });
   }
   const rest = notInMatrix(report);
-  if (rest !== null && columns.length > 0) lines.push('', `${rest}.`);
+  if (rest !== null && columns.length > 0) lines.push('', `${cell(rest)}.`);
   lines.push('', ...MARK_LEGEND.map(([mark, text]) => `- **${MARK_TEXT[mark]}**: ${text}`));
-  return `${lines.join('\n')}\n`;
+  return guardMarkup(`${lines.join('\n')}\n`);
 }

@@ -8,6 +8,7 @@
 import { worstCaseLatency } from './failures.js';
 import type { AdmissionPath, PathEntry } from './path.js';
 import { kubeVersionText } from './describe.js';
+import { guardJson } from '../format/escape.js';
 
 function entryJson(entry: PathEntry): Record<string, unknown> {
   return {
@@ -43,5 +44,6 @@ export function formatJson(path: AdmissionPath): string {
     policies: path.policies.map(entryJson),
     worstCaseLatencySeconds: worstCaseLatency(path).totalSeconds,
   };
-  return `${JSON.stringify(json, null, 2)}\n`;
+  // Names and labels from the input: no workflow command when printed in a CI log (escape.ts).
+  return guardJson(`${JSON.stringify(json, null, 2)}\n`);
 }

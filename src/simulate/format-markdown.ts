@@ -1,17 +1,20 @@
-/** `simulate --format markdown`: for PR comments. Tables, and a Mermaid sequenceDiagram of the path. */
+/**
+ * `simulate --format markdown`: for PR comments. Tables, and a Mermaid sequenceDiagram of the path.
+ * Values from the input are escaped as lint's Markdown escapes them (escape.ts): names in code
+ * spans, reasons and labels as cells, so none can add HTML, mention anyone or make a link.
+ */
+import { codeSpan, escapeCell, guardMarkup } from '../format/escape.js';
 import { describeNamespaceLabels, describeObjectLabels, describeRequest, EXIT_NOTE, kubeVersionText } from './describe.js';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS, dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
 import { sequenceDiagram } from './mermaid.js';
 import type { AdmissionPath, PathEntry } from './path.js';
 
-/** A table cell: pipes escaped, no line breaks. */
+/** A table cell: escaped as lint's Markdown cells are. */
 export function cell(text: string | number | null): string {
-  return String(text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return escapeCell(String(text ?? ''));
 }
 
-function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
-}
+const code = codeSpan;
 
 function calledText(entry: PathEntry): string {
   if (!entry.called) return 'no';
@@ -22,22 +25,23 @@ function calledText(entry: PathEntry): string {
 function table(entries: readonly PathEntry[], phase: 'mutating' | 'validating' | 'policy'): string[] {
   if (entries.length === 0) return ['None in the run.'];
   const head = phase === 'policy' ? ['#', 'policy', 'binding', 'called', 'failurePolicy', 'validationActions', 'reason'] : ['#', 'configuration', 'webhook', 'called', 'failurePolicy', 'timeout', ...(phase === 'mutating' ? ['may be re-invoked'] : []), 'reason'];
+  // Each cell escaped once: names as code spans, the rest as text cells.
   const rows = entries.map((entry, i) => {
     const n = entry.called ? String(i + 1) : '–';
-    if (phase === 'policy') return [n, code(entry.configuration), entry.webhook === null ? '–' : code(entry.webhook), calledText(entry), entry.failurePolicy, (entry.detail.validationActions ?? []).join(', '), entry.reason ?? ''];
-    return [n, code(entry.configuration), code(entry.webhook ?? ''), calledText(entry), entry.failurePolicy, `${entry.timeoutSeconds}s`, ...(phase === 'mutating' ? [entry.reinvoked ? 'yes' : 'no'] : []), entry.reason ?? ''];
+    if (phase === 'policy') return [n, code(entry.configuration), entry.webhook === null ? '–' : code(entry.webhook), cell(calledText(entry)), cell(entry.failurePolicy), cell((entry.detail.validationActions ?? []).join(', ')), cell(entry.reason)];
+    return [n, code(entry.configuration), code(entry.webhook ?? ''), cell(calledText(entry)), cell(entry.failurePolicy), `${entry.timeoutSeconds}s`, ...(phase === 'mutating' ? [entry.reinvoked ? 'yes' : 'no'] : []), cell(entry.reason)];
   });
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)];
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
 }
 
 export function formatMarkdown(path: AdmissionPath): string {
-  const lines: string[] = [`## Admission path: ${describeRequest(path)}`, '', `Kubernetes ${kubeVersionText(path)}.`];
+  const lines: string[] = [`## Admission path: ${cell(describeRequest(path))}`, '', `Kubernetes ${kubeVersionText(path)}.`];
   const nsLabels = describeNamespaceLabels(path);
-  if (nsLabels !== null) lines.push(`Namespace labels: ${nsLabels}.`);
+  if (nsLabels !== null) lines.push(`Namespace labels: ${cell(nsLabels)}.`);
   const objectLabels = describeObjectLabels(path);
-  if (objectLabels !== null) lines.push(`Object labels: ${objectLabels}.`);
-  for (const name of path.notDecodable) lines.push(`Not simulated (fields of the wrong type; run lint): ${name}.`);
-  for (const name of path.replaced) lines.push(`Not simulated, a later object of the same kind and name replaces it: ${name}.`);
+  if (objectLabels !== null) lines.push(`Object labels: ${cell(objectLabels)}.`);
+  for (const name of path.notDecodable) lines.push(`Not simulated (fields of the wrong type; run lint): ${cell(name)}.`);
+  for (const name of path.replaced) lines.push(`Not simulated, a later object of the same kind and name replaces it: ${cell(name)}.`);
   lines.push('', '```mermaid', sequenceDiagram(path).trimEnd(), '```');
   lines.push('', '### Mutating webhooks (one after another, in this order)', '', ...table(path.mutating, 'mutating'));
   lines.push('', '### Validating webhooks (in parallel)', '', ...table(path.validating, 'validating'));
@@ -55,8 +59,8 @@ export function formatMarkdown(path: AdmissionPath): string {
     const failures = dryRunFailures(path);
     lines.push('', '### Dry run', '');
     if (failures.length === 0) lines.push('Every called webhook declares sideEffects None or NoneOnDryRun: the dry run is not rejected for side effects.');
-    for (const failure of failures) lines.push(`- ${code(`${failure.entry.configuration} / ${failure.entry.webhook ?? ''}`)} (${failure.phase}): ${failure.outcome}`);
+    for (const failure of failures) lines.push(`- ${code(`${failure.entry.configuration} / ${failure.entry.webhook ?? ''}`)} (${failure.phase}): ${cell(failure.outcome)}`);
   }
   lines.push('', `<sub>${EXIT_NOTE}</sub>`);
-  return `${lines.join('\n')}\n`;
+  return guardMarkup(`${lines.join('\n')}\n`);
 }

@@ -1,4 +1,8 @@
-/** `simulate` as text: the path, the webhooks not called and why, the failure table, the latency. */
+/**
+ * `simulate` as text: the path, the webhooks not called and why, the failure table, the latency.
+ * Names, labels and reasons (which quote them) come from the input: safeText each, guardText the whole.
+ */
+import { guardText, safeText } from '../format/escape.js';
 import { describeNamespaceLabels, describeObjectLabels, describeRequest, hookName, kubeVersionText, settings } from './describe.js';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS, dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
 import type { AdmissionPath, PathEntry } from './path.js';
@@ -13,24 +17,24 @@ function section(lines: string[], title: string, entries: readonly PathEntry[], 
   }
   if (called.length === 0) lines.push('  none called');
   called.forEach((entry, i) => {
-    lines.push(`  ${phase === 'mutating' ? `${i + 1}. ` : '- '}${hookName(entry)}  [${settings(entry, phase)}]`);
-    if (entry.reason !== null) lines.push(`     ${entry.reason}`);
-    if (entry.detail.equivalent !== undefined) lines.push(`     matched through ${entry.detail.equivalent} (matchPolicy Equivalent): it receives the object converted to that version`);
+    lines.push(`  ${phase === 'mutating' ? `${i + 1}. ` : '- '}${safeText(hookName(entry))}  [${safeText(settings(entry, phase))}]`);
+    if (entry.reason !== null) lines.push(`     ${safeText(entry.reason)}`);
+    if (entry.detail.equivalent !== undefined) lines.push(`     matched through ${safeText(entry.detail.equivalent)} (matchPolicy Equivalent): it receives the object converted to that version`);
   });
   if (skipped.length > 0) {
     lines.push('  not called:');
-    for (const entry of skipped) lines.push(`  - ${hookName(entry)}: ${entry.reason}`);
+    for (const entry of skipped) lines.push(`  - ${safeText(hookName(entry))}: ${safeText(entry.reason ?? '')}`);
   }
 }
 
 export function formatText(path: AdmissionPath): string {
-  const lines: string[] = [`Request: ${describeRequest(path)} (Kubernetes ${kubeVersionText(path)})`];
+  const lines: string[] = [`Request: ${safeText(describeRequest(path))} (Kubernetes ${kubeVersionText(path)})`];
   const nsLabels = describeNamespaceLabels(path);
-  if (nsLabels !== null) lines.push(`  namespace labels: ${nsLabels}`);
+  if (nsLabels !== null) lines.push(`  namespace labels: ${safeText(nsLabels)}`);
   const objectLabels = describeObjectLabels(path);
-  if (objectLabels !== null) lines.push(`  object labels: ${objectLabels}`);
-  for (const name of path.notDecodable) lines.push(`  not simulated (fields of the wrong type; run lint): ${name}`);
-  for (const name of path.replaced) lines.push(`  not simulated, a later object of the same kind and name replaces it: ${name}`);
+  if (objectLabels !== null) lines.push(`  object labels: ${safeText(objectLabels)}`);
+  for (const name of path.notDecodable) lines.push(`  not simulated (fields of the wrong type; run lint): ${safeText(name)}`);
+  for (const name of path.replaced) lines.push(`  not simulated, a later object of the same kind and name replaces it: ${safeText(name)}`);
   section(lines, 'Mutating webhooks', path.mutating, 'mutating', 'one after another, in this order; IfNeeded ones may be called again in a second round');
   section(lines, 'Validating webhooks', path.validating, 'validating', 'all at once, in parallel, after the mutations');
   section(lines, 'Validating admission policies', path.policies, 'policy', 'evaluated in the API server');
@@ -39,10 +43,10 @@ export function formatText(path: AdmissionPath): string {
   lines.push('', 'If a called webhook or policy fails:');
   if (rows.length === 0) lines.push('  nothing is called: no webhook or policy can delay or reject this request');
   for (const row of rows) {
-    lines.push(`  ${hookName(row.entry)} (${row.phase})`);
-    lines.push(`    ${row.phase === 'policy' ? 'an expression errors' : 'times out or unreachable'}: ${row.ifUnavailable}`);
-    lines.push(`    denies: ${row.ifDenies}`);
-    if (row.ifConditionErrors) lines.push(`    a matchCondition errors: ${row.ifConditionErrors}`);
+    lines.push(`  ${safeText(hookName(row.entry))} (${row.phase})`);
+    lines.push(`    ${row.phase === 'policy' ? 'an expression errors' : 'times out or unreachable'}: ${safeText(row.ifUnavailable)}`);
+    lines.push(`    denies: ${safeText(row.ifDenies)}`);
+    if (row.ifConditionErrors) lines.push(`    a matchCondition errors: ${safeText(row.ifConditionErrors)}`);
   }
   const latency = worstCaseLatency(path);
   lines.push('', `Worst-case latency: ${latency.totalSeconds}s (mutating webhooks in sequence ${latency.mutatingSeconds}s + slowest validating webhook ${latency.validatingSeconds}s)`);
@@ -51,8 +55,8 @@ export function formatText(path: AdmissionPath): string {
     const failures = dryRunFailures(path);
     lines.push('', 'Dry run:');
     if (failures.length === 0) lines.push('  every called webhook declares sideEffects None or NoneOnDryRun: the dry run is not rejected for side effects');
-    for (const failure of failures) lines.push(`  ${hookName(failure.entry)} (${failure.phase}): ${failure.outcome}`);
+    for (const failure of failures) lines.push(`  ${safeText(hookName(failure.entry))} (${failure.phase}): ${safeText(failure.outcome)}`);
     if (failures.some((failure) => failure.phase === 'mutating')) lines.push('  (the request stops at the first mutating webhook that rejects it: later webhooks are not called)');
   }
-  return `${lines.join('\n')}\n`;
+  return guardText(`${lines.join('\n')}\n`);
 }

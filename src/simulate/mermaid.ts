@@ -7,9 +7,12 @@ import { describeRequest, hookName } from './describe.js';
 import { worstCaseLatency } from './failures.js';
 import type { AdmissionPath, PathEntry } from './path.js';
 
-/** Text safe inside a participant alias or message: no statement separators, entity codes or line breaks. */
+/**
+ * Text safe inside a participant alias or message: no statement separators, entity codes, line
+ * breaks or other control characters (escape.ts says why), no backticks (the fence around it).
+ */
 export function mermaidText(text: string): string {
-  return text.replace(/[;#\r\n]/g, ' ').replace(/[<>{}]/g, '').replace(/\s+/g, ' ').trim();
+  return text.replace(/[;#`\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/[<>{}]/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** Called only if matchConditions the simulation could not evaluate hold. */

@@ -1,0 +1,204 @@
+/**
+ * Issue 12 item 4: strings from the input are data in every output. Webhook names, object names,
+ * label values and `# Source:` comments carry GitHub Actions workflow commands (`::` at a line
+ * start, `##[` anywhere), raw control characters, HTML, mentions and links; no output of lint,
+ * simulate or report, and nothing on stderr, may pass them on as such.
+ */
+import { describe, expect, it } from 'vitest';
+import { reportInternalErrors, run } from '../src/cli/main.js';
+import type { Report } from '../src/engine/finding.js';
+import { escapeCell, guardJson, guardMarkup, guardText, safeText } from '../src/format/escape.js';
+
+/** Everything the issue names, in one string (YAML double-quoted escapes). */
+const PAYLOAD = String.raw`x\n::stop-commands::x\r\n  ::add-mask::y ##[set-output name=a;]b \e[2J \0 \a \x9b \x7f <img src=x onerror=alert(1)> </details> @org/team https://evil.example www.evil.example`;
+
+const WEBHOOK = (source: string): string => `---
+# Source: ${source}
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: "${PAYLOAD}"
+  labels: {team: "${PAYLOAD}"}
+webhooks:
+  - name: "${PAYLOAD}"
+    sideEffects: None
+    admissionReviewVersions: ["v1"]
+    failurePolicy: Fail
+    clientConfig: {url: "https://h.example.com/${PAYLOAD}"}
+    namespaceSelector: {matchLabels: {env: "${PAYLOAD}"}}
+    objectSelector: {matchLabels: {app: "${PAYLOAD}"}}
+    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods, "${PAYLOAD}"]}]
+    matchConditions: [{name: "${PAYLOAD}", expression: "'${PAYLOAD}' == 'x' && !!!"}]
+`;
+
+const NAMESPACE = `---
+# Source: ::chart/templates/##[set-output name=a;]ns.yaml
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: team-a
+  labels: {env: "${PAYLOAD}"}
+`;
+
+/** A `# Source:` comment starting a workflow command, and one with `##[` and a raw ESC. */
+const INPUT = `${WEBHOOK('::stop-commands::chart/templates/a.yaml')}${WEBHOOK('chart/templates/##[set-output name=b;]c\u001b[2J.yaml')}${NAMESPACE}`;
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+    readStdin: () => new TextEncoder().encode(INPUT),
+  });
+  return { code, stdout, stderr };
+}
+
+/** What a runner would execute, or a terminal would interpret. */
+function problems(output: string): string[] {
+  const found: string[] = [];
+  if (/\r/.test(output)) found.push('a CR');
+  output.split('\n').forEach((line, i) => {
+    if (/^\s*::/.test(line)) found.push(`line ${i + 1} starts a workflow command: ${JSON.stringify(line)}`);
+    if (line.includes('##[')) found.push(`line ${i + 1} holds a legacy command: ${JSON.stringify(line)}`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(line)) found.push(`line ${i + 1} holds a raw control character: ${JSON.stringify(line)}`);
+  });
+  return found;
+}
+
+function markdownProblems(output: string): string[] {
+  const found = problems(output);
+  if (output.includes('<img')) found.push('raw <img');
+  if (output.includes('</details>') && !/^<\/details>$/m.test(output)) found.push('raw </details> from the input');
+  // Lint's own grouping closes its blocks on a line of their own; no other </details> may occur.
+  const closes = output.split('\n').filter((line) => line.includes('</details>'));
+  if (closes.some((line) => line !== '</details>')) found.push('</details> inside a line');
+  if (/@org/.test(output)) found.push('an unescaped @mention');
+  if (/https?:\/\/evil|www\.evil/.test(output)) found.push('a link to the payload host');
+  return found;
+}
+
+const SIMULATE = ['--operation', 'CREATE', '--resource', 'pods', '--namespace', 'team-a'];
+
+describe('output is data, never commands', () => {
+  it('the input carries every payload into the findings (the test would see them)', async () => {
+    const { stdout } = await cli(['-', '--format', 'json', '--fail-on', 'never']);
+    const data = JSON.parse(stdout) as { findings: { message: string; file: string; webhook: string | null }[] };
+    const decoded = PAYLOAD.replace('\\n', '\n');
+    expect(data.findings.some((f) => f.webhook?.startsWith(decoded.slice(0, 20)))).toBe(true);
+    expect(data.findings.some((f) => f.file === '::stop-commands::chart/templates/a.yaml')).toBe(true);
+    expect(data.findings.some((f) => f.message.includes('\u001b[2J'))).toBe(true);
+  });
+
+  for (const format of ['stylish', 'json', 'sarif', 'junit', 'github']) {
+    it(`lint --format ${format}`, async () => {
+      const { stdout, stderr } = await cli(['-', '--format', format, '--fail-on', 'never']);
+      expect(stdout.length).toBeGreaterThan(1000);
+      if (format === 'github') {
+        // Every line is one of our commands; the payload is escaped inside it.
+        for (const line of stdout.trimEnd().split('\n')) expect(line).toMatch(/^::(error|warning|notice) /);
+        expect(stdout).not.toContain('\r');
+      } else {
+        expect(problems(stdout)).toEqual([]);
+      }
+      expect(problems(stderr)).toEqual([]);
+    });
+  }
+
+  it('stylish: a line break from the input stays in its line; only file names start lines, neutralised', async () => {
+    const { stdout } = await cli(['-', '--fail-on', 'never']);
+    expect(stdout).toContain('x\\n::stop-commands::x');
+    const neutralised = stdout.split('\n').filter((line) => /^\s*\\::/.test(line));
+    expect(neutralised).toEqual(['\\::stop-commands::chart/templates/a.yaml (lines of the rendered <stdin>)']);
+    // The CEL error keeps its snippet and caret lines.
+    expect(stdout).toMatch(/ERROR: <input>:1:3: .*\n\s+\| 'x\n\s+\| \.\.\^\n/);
+  });
+
+  it('lint --format markdown (a PR comment): no HTML, mention or link from the input', async () => {
+    const { stdout } = await cli(['-', '--format', 'markdown', '--fail-on', 'never']);
+    expect(stdout).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(markdownProblems(stdout)).toEqual([]);
+  });
+
+  it('JSON and SARIF read back the same strings', async () => {
+    const plain = JSON.parse((await cli(['-', '--format', 'json', '--fail-on', 'never'])).stdout) as { findings: { file: string }[] };
+    expect(plain.findings.some((f) => f.file === 'chart/templates/##[set-output name=b;]c\u001b[2J.yaml')).toBe(true);
+  });
+
+  for (const format of ['text', 'json', 'markdown']) {
+    it(`simulate --format ${format}`, async () => {
+      const { code, stdout } = await cli(['simulate', '-', ...SIMULATE, '--format', format]);
+      expect(code).toBe(0);
+      expect(stdout).toContain('team-a');
+      expect(format === 'markdown' ? markdownProblems(stdout) : problems(stdout)).toEqual([]);
+    });
+  }
+
+  it('simulate --object-labels from the command line is escaped as well', async () => {
+    const { stdout } = await cli(['simulate', '-', ...SIMULATE, '--object-labels', 'app=##[x]']);
+    expect(problems(stdout)).toEqual([]);
+  });
+
+  for (const format of ['text', 'json', 'markdown', 'html']) {
+    it(`report --format ${format}`, async () => {
+      const { code, stdout } = await cli(['report', '-', '--format', format]);
+      expect(code).toBe(0);
+      expect(stdout.length).toBeGreaterThan(1000);
+      expect(format === 'markdown' ? markdownProblems(stdout) : problems(stdout)).toEqual([]);
+      if (format === 'html') expect(stdout).not.toMatch(/<img|<\/details>/);
+    });
+  }
+
+  it('a one-line error on stderr (a path named on the command line) stays one line', async () => {
+    const { code, stderr } = await cli([`missing\n::stop-commands::x ##[set-output name=a;]b \u001b[2J.yaml`]);
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(problems(stderr)).toEqual([]);
+  });
+
+  it('an internal error on stderr', () => {
+    let stderr = '';
+    const report = {
+      toolVersion: 'test',
+      findings: [],
+      internalErrors: [{ ruleId: 'r', file: `a\n::stop-commands::x`, object: `V/##[set-output name=a;]b`, message: `boom \u001b[2J\u0000\n  ::add-mask::z`, stack: `Error\n    at ::x (##[y]\u001b)` }],
+    } as unknown as Report;
+    reportInternalErrors(report, { stderr: { write: (text: string) => (stderr += text) } });
+    expect(stderr.split('\n').length).toBe(4);
+    expect(problems(stderr)).toEqual([]);
+  });
+});
+
+describe('the escaping module', () => {
+  it('leaves ordinary names alone', () => {
+    for (const name of ['validate.example.com', 'kube-system', 'app.kubernetes.io/name=web', 'C:\\x\\y.yaml', 'a: b', 'tab\there']) {
+      expect(safeText(name)).toBe(name);
+      expect(guardText(name)).toBe(name);
+    }
+  });
+
+  it('text: control characters and line breaks as escapes, commands broken visibly', () => {
+    expect(safeText('a\nb\r\u001b[2J\u0000\u009b')).toBe('a\\nb\\r\\u001b[2J\\u0000\\u009b');
+    expect(guardText('  ::stop-commands::x\n##[set-output name=a;]b\nok :: ok')).toBe('  \\::stop-commands::x\n#\\#[set-output name=a;]b\nok :: ok');
+    expect(guardText('\u001b[4m::x')).toBe('\u001b[4m\\::x');
+  });
+
+  it('JSON: the same data once parsed', () => {
+    const value = { name: '##[set-output name=a;]b \u009b\u007f' };
+    const text = guardJson(JSON.stringify(value, null, 2));
+    expect(text).not.toContain('##[');
+    expect(problems(text)).toEqual([]);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('markup: character references, which XML and HTML read back', () => {
+    expect(guardMarkup('<p>\n::x ##[y]</p>')).toBe('<p>\n&#58;:x #&#35;[y]</p>');
+  });
+
+  it('Markdown cells: HTML, mentions, links and controls', () => {
+    expect(escapeCell('see https://evil.example or www.evil.example, @org')).toBe('see https&#58;//evil.example or www&#46;evil.example, &#64;org');
+    expect(escapeCell('a\u001bb')).toBe('a\\\\u001bb');
+  });
+});
