@@ -147,7 +147,9 @@ describe('output', () => {
   it('writes the JSON contract of design.md §4', () => {
     const { stdout } = cli(['--format', 'json', 'fixtures/timeout-out-of-range/invalid/too-long.yaml']);
     const report = JSON.parse(stdout);
-    expect(Object.keys(report)).toEqual(['tool', 'findings', 'summary']);
+    // The contract's fields first; `gate` (what the configuration changed) is an addition after them.
+    expect(Object.keys(report)).toEqual(['tool', 'findings', 'summary', 'gate']);
+    expect(report.gate).toEqual({ config: null, filesIgnored: 0, rulesOff: [], failOn: 'error', inlineConfig: true });
     expect(report.tool.name).toBe('admission-lint');
     expect(report.findings[0]).toEqual({
       ruleId: 'timeout-out-of-range',

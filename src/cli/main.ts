@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../config/types.js';
 import { applyBaseline, readBaseline, writeBaseline, type Baseline } from '../engine/baseline.js';
 import { lint, loadRun, type SeverityOverride } from '../engine/lint.js';
 import { expandPaths } from '../load/sources.js';
-import type { Report } from '../engine/finding.js';
+import type { Gate, Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
 import { guardText, safeText } from '../format/escape.js';
@@ -50,6 +50,12 @@ interface LintFlags {
   config?: string;
   baseline?: string;
   writeBaseline?: string;
+  /** --no-inline-config: ignore suppression comments and annotations. */
+  inlineConfig: boolean;
+  /** --no-config-lookup: read no config file unless --config names one. */
+  configLookup: boolean;
+  /** --allow-empty: a run with no file to lint is not an error. */
+  allowEmpty?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -147,22 +153,26 @@ function mergeOptions(
  * The files to lint: the expanded paths minus those the config's `ignore` patterns match
  * (relative to the config file's folder) and minus the config and baseline files themselves.
  */
-function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: string, own: readonly string[]): string[] {
+function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: string, own: readonly string[]): { files: string[]; ignored: number } {
   const matcher = globMatcher(config.ignore);
   const skip = new Set(own.map((path) => resolve(cwd, path)));
-  return expandPaths(paths).filter((file) => {
+  let ignored = 0;
+  const files = expandPaths(paths).filter((file) => {
     if (file === '-') return true;
     const absolute = resolve(cwd, file);
     if (skip.has(absolute)) return false;
     const rel = relative(config.baseDir, absolute);
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return true;
-    return !matcher.matches(rel);
+    if (!matcher.matches(rel)) return true;
+    ignored++;
+    return false;
   });
+  return { files, ignored };
 }
 
 async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromCommandLine: boolean): Promise<number> {
   const cwd = process.cwd();
-  const config = loadConfig({ cwd, rules, ...(flags.config !== undefined ? { explicit: flags.config } : {}) });
+  const config = loadConfig({ cwd, rules, lookup: flags.configLookup, ...(flags.config !== undefined ? { explicit: flags.config } : {}) });
   const severityOverrides = new Map([...config.severities, ...parseRuleOverrides(flags.rule)]);
   const ruleOptions = mergeOptions(config.options, parseRuleOptions(flags.ruleOption));
   const failOn: FailOn = failOnFromCommandLine ? flags.failOn : (config.failOn ?? flags.failOn);
@@ -176,9 +186,16 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     cwd,
   );
   const own = [config.path, flags.baseline, flags.writeBaseline].filter((path): path is string => path !== undefined);
+  const selected = filesToLint(paths.length > 0 ? paths : ['.'], config, cwd, own);
+  // A gate that read nothing must not look like one that found nothing.
+  if (selected.files.length === 0 && !flags.allowEmpty) {
+    const why = selected.ignored > 0 ? `: the config's ignore patterns took all ${selected.ignored}` : '';
+    throw new UsageError(`no file to lint in ${(paths.length > 0 ? paths : ['.']).join(', ')}${why}`, 'pass --allow-empty when an empty run is expected');
+  }
   const report = await lint({
     ruleOptions,
-    paths: filesToLint(paths.length > 0 ? paths : ['.'], config, cwd, own),
+    inlineConfig: flags.inlineConfig,
+    paths: selected.files,
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []),
@@ -186,7 +203,14 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     toolVersion: toolVersion(),
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });
-  let filtered: Report = report;
+  const gate: Gate = {
+    config: config.file,
+    filesIgnored: selected.ignored,
+    rulesOff: rules.map((rule) => rule.meta.id).filter((id) => severityOverrides.get(id) === 'off').sort(),
+    failOn,
+    inlineConfig: flags.inlineConfig,
+  };
+  let filtered: Report = { ...report, gate };
   if (baseline !== undefined && flags.baseline !== undefined) {
     const result = applyBaseline(report, baseline, dirname(resolve(cwd, flags.baseline)), cwd);
     filtered = result.report;
@@ -271,6 +295,9 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('-c, --config <file>', 'the config file (default: .admission-lint.yaml or .admission-lint.json in this folder or the nearest parent)')
     .option('--baseline <file>', 'report only findings that are not in this baseline file')
     .option('--write-baseline <file>', "record this run's findings in a baseline file (and exit 0)")
+    .option('--no-inline-config', 'ignore suppression comments and annotations (for untrusted code)')
+    .option('--no-config-lookup', 'read no .admission-lint.yaml unless --config names one (for untrusted code)')
+    .option('--allow-empty', 'a run with no file to lint exits 0 instead of 2')
     .action(async (paths: string[], flags: LintFlags, command: Command) =>
       setExit(await runLint(paths, flags, io, command.getOptionValueSource('failOn') === 'cli')),
     );

@@ -60,12 +60,31 @@ export interface InternalErrorReport {
   readonly stack: string;
 }
 
+/**
+ * What the run's configuration changed about the gate, so that a pull request that switches it
+ * off (ignores every file, turns rules off, never fails) cannot pass as a clean run.
+ */
+export interface Gate {
+  /** The config file read, or null. */
+  readonly config: string | null;
+  /** Files that the config's `ignore` patterns took out of the run. */
+  readonly filesIgnored: number;
+  /** Rules turned off by the config or the command line. */
+  readonly rulesOff: readonly string[];
+  /** The severity that fails the run (`error` unless changed). */
+  readonly failOn: string;
+  /** false with --no-inline-config: suppression comments and annotations were ignored. */
+  readonly inlineConfig: boolean;
+}
+
 export interface Report {
   readonly toolVersion: string;
   readonly internalErrors?: readonly InternalErrorReport[];
   readonly findings: readonly Finding[];
   readonly summary: Summary;
   readonly inventory: Inventory;
+  /** What the configuration changed about this gate (set by the CLI; absent in library use). */
+  readonly gate?: Gate;
   /** The findings inline suppressions removed, with how and why (SARIF `suppressions`). */
   readonly suppressed?: readonly { readonly finding: Finding; readonly by: string; readonly reason: string }[];
 }

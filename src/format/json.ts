@@ -27,6 +27,9 @@ export function formatJson(report: Report): string {
         ...(f.rendered ? { rendered: f.rendered } : {}),
       })),
       summary: report.summary,
+      // After the contract fields: what the configuration changed, and the findings suppressed inline.
+      ...(report.gate ? { gate: report.gate } : {}),
+      ...(report.suppressed && report.suppressed.length > 0 ? { suppressed: report.suppressed.map((s) => ({ ruleId: s.finding.ruleId, file: s.finding.file, line: s.finding.line, column: s.finding.column, by: s.by, reason: s.reason })) } : {}),
     },
     null,
     2,

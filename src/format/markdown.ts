@@ -3,6 +3,7 @@
  * counts, then the findings as a table, grouped per rule in collapsed <details> blocks when
  * there are many. Every cell is escaped, so a message cannot break the table or ping anyone.
  */
+import { describeGate } from './gate.js';
 import type { Finding, Report } from '../engine/finding.js';
 import type { Severity } from '../rule.js';
 import { ruleDocsUrl } from './docs.js';
@@ -44,7 +45,8 @@ const HEADER = ['| Severity | Rule | File | Webhook / object | Message |', '| --
 function headline(report: Report): string {
   const { summary } = report;
   const total = summary.errors + summary.warnings + summary.infos;
-  const scope = `${plural(summary.files, 'file')}, ${plural(summary.objects, 'admission object')}`;
+  const gate = describeGate(report);
+  const scope = `${plural(summary.files, 'file')}, ${plural(summary.objects, 'admission object')}${gate === undefined ? '' : ` (${escapeCell(gate)})`}`;
   if (total === 0) return `### ✅ admission-lint: No problems found\n\n${scope} linted.`;
   const counts = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${plural(summary.infos, 'info', 'infos')}`;
   const mark = summary.errors > 0 ? ICON.error : summary.warnings > 0 ? ICON.warning : ICON.info;

@@ -158,7 +158,8 @@ export function formatSarif(report: Report, options: FormatOptions): string {
   const ruleIndex = new Map(options.rules.map((meta, index) => [meta.id, index]));
   const occurrences = new Map<string, number>();
 
-  const results = report.findings.map((finding) => {
+  const suppressedResults = new Map((report.suppressed ?? []).map((entry) => [entry.finding, entry]));
+  const results = [...report.findings, ...suppressedResults.keys()].map((finding) => {
     let index = ruleIndex.get(finding.ruleId);
     if (index === undefined) {
       // A finding of a rule the caller did not list: describe it rather than point at nothing.
@@ -184,6 +185,8 @@ export function formatSarif(report: Report, options: FormatOptions): string {
       ...resultLocations(finding, location, options.cwd),
       partialFingerprints: { [FINGERPRINT_KEY]: `${base}:${occurrence}` },
       properties,
+      // A finding an inline suppression removed: kept, marked, with its justification.
+      ...(suppressedResults.has(finding) ? { suppressions: [{ kind: 'inSource', justification: suppressedResults.get(finding)!.reason || suppressedResults.get(finding)!.by }] } : {}),
     };
   });
 
@@ -205,6 +208,8 @@ export function formatSarif(report: Report, options: FormatOptions): string {
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(root.endsWith('/') ? root : `${root}/`).href } },
         columnKind: 'utf16CodeUnits',
         results,
+        // What the configuration changed about the gate, and the run's counts.
+        properties: { summary: report.summary, ...(report.gate ? { gate: report.gate } : {}) },
       },
     ],
   };

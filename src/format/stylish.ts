@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { describeGate } from './gate.js';
 import type { Finding, Report } from '../engine/finding.js';
 import type { Severity } from '../rule.js';
 import { guardText, messageLines, safeText } from './escape.js';
@@ -49,5 +50,7 @@ export function formatStylish(report: Report, chalk: ChalkInstance): string {
     const mark = summary.errors > 0 ? chalk.red('✖') : summary.warnings > 0 ? chalk.yellow('⚠') : chalk.blue('ℹ');
     lines.push(`${mark} ${plural(total, 'problem')} (${counts}) in ${scope}`);
   }
+  const gate = describeGate(report);
+  if (gate !== undefined) lines.push(chalk.yellow(`! ${safeText(gate)}`));
   return guardText(`${lines.join('\n')}\n`);
 }
