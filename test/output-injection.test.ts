@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { reportInternalErrors, run } from '../src/cli/main.js';
 import type { Report } from '../src/engine/finding.js';
 import { escapeCell, guardJson, guardMarkup, guardText, safeText } from '../src/format/escape.js';
+import { markdownProblems, problems } from './output-problems.js';
 
 /** Everything the issue names, in one string (YAML double-quoted escapes). */
 const PAYLOAD = String.raw`x\n::stop-commands::x\r\n  ::add-mask::y ##[set-output name=a;]b \e[2J \0 \a \x9b \x7f <img src=x onerror=alert(1)> </details> @org/team https://evil.example www.evil.example`;
@@ -53,31 +54,6 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
     readStdin: () => new TextEncoder().encode(INPUT),
   });
   return { code, stdout, stderr };
-}
-
-/** What a runner would execute, or a terminal would interpret. */
-function problems(output: string): string[] {
-  const found: string[] = [];
-  if (/\r/.test(output)) found.push('a CR');
-  output.split('\n').forEach((line, i) => {
-    if (/^\s*::/.test(line)) found.push(`line ${i + 1} starts a workflow command: ${JSON.stringify(line)}`);
-    if (line.includes('##[')) found.push(`line ${i + 1} holds a legacy command: ${JSON.stringify(line)}`);
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(line)) found.push(`line ${i + 1} holds a raw control character: ${JSON.stringify(line)}`);
-  });
-  return found;
-}
-
-function markdownProblems(output: string): string[] {
-  const found = problems(output);
-  if (output.includes('<img')) found.push('raw <img');
-  if (output.includes('</details>') && !/^<\/details>$/m.test(output)) found.push('raw </details> from the input');
-  // Lint's own grouping closes its blocks on a line of their own; no other </details> may occur.
-  const closes = output.split('\n').filter((line) => line.includes('</details>'));
-  if (closes.some((line) => line !== '</details>')) found.push('</details> inside a line');
-  if (/@org/.test(output)) found.push('an unescaped @mention');
-  if (/https?:\/\/evil|www\.evil/.test(output)) found.push('a link to the payload host');
-  return found;
 }
 
 const SIMULATE = ['--operation', 'CREATE', '--resource', 'pods', '--namespace', 'team-a'];
