@@ -6,8 +6,8 @@ import { conditionsOutcome, SYSTEM_REQUESTERS } from '../src/match/system-reques
 import type { Webhook } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext } from '../src/rule.js';
-import { rule as matchesKubeSystem } from './matches-kube-system.js';
-import { MAX_TIMEOUT_SECONDS } from './timeout-out-of-range.js';
+import { kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
+import { MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
 
 /** With failurePolicy Ignore, a timeout above this many seconds is reported. */
 export const IGNORE_TIMEOUT_SECONDS = 15;
@@ -163,6 +163,9 @@ function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetR
   return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
 }
 
+/** The rule that reports the kube-system writes of these webhooks, when it runs. */
+const MATCHES_KUBE_SYSTEM = 'matches-kube-system';
+
 export const rule = defineObjectRule({
   meta: {
     id: 'critical-resources',
@@ -181,11 +184,7 @@ export const rule = defineObjectRule({
     const virtualExempt = isAtLeast(context.kubeVersion, 1, 37);
     // One cause, one finding: when matches-kube-system runs, it reports these webhooks for the
     // system's writes in kube-system; when it is off, this rule reports them itself.
-    const reportedForKubeSystem = new Set(
-      context.isEnabled(matchesKubeSystem.meta.id)
-        ? (matchesKubeSystem.check?.(object, context) ?? []).map((violation) => violation.path[1]).filter((index): index is number => typeof index === 'number')
-        : [],
-    );
+    const reportedForKubeSystem = new Set(context.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(object, context).map(({ entry }) => entry.index) : []);
     return webhooksOf(object).flatMap((entry) => {
       const { webhook } = entry;
       const ignore = webhook.failurePolicy === 'Ignore';

@@ -1,6 +1,6 @@
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleMeta } from '../src/rule.js';
-import { MAX_TIMEOUT_SECONDS } from './timeout-out-of-range.js';
+import { MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
 
 /** The client-side request timeout many clients use (kubernetes/kubernetes#71508). */
 export const CLIENT_TIMEOUT_SECONDS = 30;

@@ -1,25 +1,20 @@
 import type { Discovery } from '../src/kube/discovery/discovery.js';
-import { firstResourceMatch, KUBE_SYSTEM_DELETED, KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
+import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
+import { KUBE_SYSTEM, kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
-import { selectorHasPlaceholder, selectorMatches } from '../src/match/selector.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
-import { conditionsOutcome, SYSTEM_REQUESTERS, systemRequestOutcome, type ConditionsOutcome } from '../src/match/system-requests.js';
-import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import { conditionsOutcome, SYSTEM_REQUESTERS, type ConditionsOutcome } from '../src/match/system-requests.js';
+import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, bindingsOf, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
-import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
+import { isDefaulted } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/validate/cel.js';
 
-const KUBE_SYSTEM = 'kube-system';
 
-/** Operations the system's components perform; CONNECT (exec, attach, port-forward) is people's. */
-const SYSTEM_OPERATIONS = new Set(['*', 'CREATE', 'UPDATE', 'DELETE']);
-/** Subresources reached only by CONNECT. */
-const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy']);
 
 function describeResource(match: { group: string; resource: string; subresource: string }): string {
   const group = match.group === '' ? 'core' : match.group;
@@ -204,57 +199,19 @@ export const rule = defineObjectRule({
   },
   checkPolicy: checkPolicyObject,
   check(object, context) {
-    // critical-resources asks too (to leave these webhooks to this rule): compute once per run.
-    let byContext = checked.get(object);
-    if (byContext === undefined) {
-      byContext = new WeakMap();
-      checked.set(object, byContext);
-    }
-    let violations = byContext.get(context);
-    if (violations === undefined) {
-      violations = checkWebhooks(object, context);
-      byContext.set(context, violations);
-    }
-    return [...violations];
+    return kubeSystemInterceptions(object, context).map(({ entry, rule, match }): Violation<MessageId> => {
+      const ignore = entry.webhook.failurePolicy === 'Ignore';
+      return {
+        messageId: ignore ? 'ignore' : 'fail',
+        data: {
+          webhook: entry.label,
+          resource: describeResource(match),
+          timeout: entry.webhook.timeoutSeconds ?? 10,
+          defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+        },
+        path: [...entry.path, 'rules', rule],
+        severity: ignore ? 'warning' : 'error',
+      };
+    });
   },
 });
-
-const checked = new WeakMap<WebhookConfigurationObject, WeakMap<RuleContext, readonly Violation<MessageId>[]>>();
-
-function checkWebhooks(object: WebhookConfigurationObject, context: RuleContext): Violation<MessageId>[] {
-  const labels = namespaceLabels(context, KUBE_SYSTEM);
-  return webhooksOf(object).flatMap((entry) => {
-    const { webhook } = entry;
-    // A placeholder in a selector (`${NAMESPACE}`) leaves what it selects unknown: say nothing.
-    if (selectorHasPlaceholder(webhook.namespaceSelector) || selectorHasPlaceholder(webhook.objectSelector)) return [];
-    if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
-    // An opt-in objectSelector (a label of the webhook's own) exempts the system's objects.
-    if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true) return [];
-    for (const [j, rule] of (webhook.rules ?? []).entries()) {
-      if (rule === null || rule.scope === 'Cluster') continue;
-      if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
-      const writable = (rule.resources ?? []).filter((entry) => !CONNECT_SUBRESOURCES.has(entry.split('/')[1] ?? ''));
-      // A DELETE-only rule meets only what the system itself deletes there.
-      const deleteOnly = (rule.operations ?? []).every((operation) => operation === 'DELETE');
-      const match = firstResourceMatch(deleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
-      if (match === undefined) continue;
-      // matchConditions that exclude system users or kube-system let those writes through.
-      if (systemRequestOutcome(webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];
-      const ignore = webhook.failurePolicy === 'Ignore';
-      return [
-        {
-          messageId: ignore ? ('ignore' as const) : ('fail' as const),
-          data: {
-            webhook: entry.label,
-            resource: describeResource(match),
-            timeout: webhook.timeoutSeconds ?? 10,
-            defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
-          },
-          path: [...entry.path, 'rules', j],
-          severity: ignore ? ('warning' as const) : ('error' as const),
-        },
-      ];
-    }
-    return [];
-  });
-}

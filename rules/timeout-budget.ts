@@ -13,7 +13,7 @@ import {
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type RuleMeta } from '../src/rule.js';
-import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from './timeout-out-of-range.js';
+import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from '../src/model/types.js';
 
 interface Hook extends CandidateHook {
   /** Seconds this webhook can add to one request. */

@@ -108,6 +108,9 @@ ${conditions}`);
     // When matches-kube-system is off, nobody else reports the kube-system leases: this rule does
     // (one cause, one finding, whichever rules run).
     expect((await lintText(leases(''), { only: ['critical-resources'] })).map((f) => f.message.replace(/.*: /, ''))).toEqual(['leases in kube-node-lease (node heartbeats); leases in kube-system (leader election)']);
+    // The same with --rule matches-kube-system=off (it used to silence both rules).
+    const off = await lintText(leases(''), { severityOverrides: new Map([['matches-kube-system', 'off']]) });
+    expect(off.filter((f) => f.ruleId === 'critical-resources').map((f) => f.message.replace(/.*: /, ''))).toEqual(['leases in kube-node-lease (node heartbeats); leases in kube-system (leader election)']);
     // Lease renewals are UPDATEs: a condition that skips only CREATE leaves them intercepted.
     // matches-kube-system evaluates every listed operation, reports the kube-system leases, and
     // critical-resources keeps only the kube-node-lease ones.

@@ -9,6 +9,10 @@ export const ADMISSION_GROUP = 'admissionregistration.k8s.io';
 export const WEBHOOK_CONFIGURATION_KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'] as const;
 export type WebhookConfigurationKind = (typeof WEBHOOK_CONFIGURATION_KINDS)[number];
 
+/** The range of a webhook's timeoutSeconds the API server accepts (validation.go). */
+export const MIN_TIMEOUT_SECONDS = 1;
+export const MAX_TIMEOUT_SECONDS = 30;
+
 export const WEBHOOK_API_VERSIONS = ['admissionregistration.k8s.io/v1', 'admissionregistration.k8s.io/v1beta1'] as const;
 export type WebhookApiVersion = (typeof WEBHOOK_API_VERSIONS)[number];
 
