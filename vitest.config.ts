@@ -1,9 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Suites that install or run real tools (pre-commit, Chromium, kubectl, the SARIF validator),
+ * rebuild the bundle, or read tens of thousands of files: `npm run test:slow`, which CI runs too.
+ * `npm test` runs everything else, for fast feedback.
+ */
+export const SLOW_TESTS = [
+  'test/pre-commit.test.ts',
+  'test/report-html-chromium.test.ts',
+  'test/kubectl-differential.test.ts',
+  'test/format-sarif.test.ts',
+  'test/build-bundle.test.ts',
+  'test/hostile-inputs.test.ts',
+];
+
+const slow = process.env.ADMISSION_LINT_TESTS === 'slow';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The fuzz-free suite is fast; e2e tests spawn the built bin (npm test builds first).
+    include: slow ? SLOW_TESTS : ['test/**/*.test.ts'],
+    exclude: slow ? [] : SLOW_TESTS,
+    // e2e tests spawn the built bin (npm test builds first).
     testTimeout: 20000,
   },
 });
