@@ -7,7 +7,7 @@
  * one of the system's requesters through (evaluated with the system requesters of
  * src/match/system-requests.ts; "depends" when they cannot be evaluated).
  */
-import { systemWriteCalls, TARGETS } from '../../rules/critical-resources.js';
+import { systemWriteCalls, TARGETS } from '../match/critical-targets.js';
 import type { Discovery } from '../kube/discovery/discovery.js';
 import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import type { Operation } from '../match/request.js';

@@ -1,0 +1,168 @@
+/**
+ * What the control plane needs to recover, and whether a webhook intercepts it: leases in
+ * kube-system and kube-node-lease, nodes, token and access reviews (before 1.37), CSRs,
+ * APIServices, CRDs, priority classes, the kube-system Namespace, the `kubernetes` Service.
+ * `critical-resources` reports the webhooks that do; `report` draws the matrix from the same
+ * targets and calls.
+ */
+import { systemObjectLabels } from './kube-system.js';
+import { namespaceLabels } from './namespaces.js';
+import { matchWebhook, objectLabelsFor, rulesMayMatch, type Operation } from './request.js';
+import { conditionsOutcome, SYSTEM_REQUESTERS } from './system-requests.js';
+import type { Webhook } from '../model/types.js';
+import type { RuleContext } from '../rule.js';
+
+/** With failurePolicy Ignore, a timeout above this many seconds is reported. */
+export const IGNORE_TIMEOUT_SECONDS = 15;
+
+export interface TargetRequest {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource?: string;
+  readonly operations: readonly Operation[];
+}
+
+export interface Target {
+  /** Where, for the message: " in kube-system", "" for cluster-scoped resources. */
+  readonly where: string;
+  /** What breaks when these writes are rejected, for the message. */
+  readonly why: string;
+  /** The request namespace: null for cluster-scoped resources; a Namespace's own name for Namespaces. */
+  readonly namespace: string | null;
+  readonly requests: readonly TargetRequest[];
+  /** What matches-kube-system reports (pods, workloads, leases in kube-system). */
+  readonly kubeSystemWrites?: boolean;
+  /** TokenReview/SubjectAccessReview-style virtual resources: not sent to webhooks from 1.37. */
+  readonly virtual?: boolean;
+  /** A Namespace object: the namespaceSelector reads its own labels. */
+  readonly namespaceObject?: boolean;
+}
+
+/** The control plane creates and updates these objects; DELETE is not what recovery needs. */
+const WRITE: readonly Operation[] = ['CREATE', 'UPDATE'];
+const request = (group: string, resource: string, subresource = '', operations: readonly Operation[] = subresource === '' ? WRITE : ['UPDATE']): TargetRequest => ({
+  group,
+  version: 'v1',
+  resource,
+  subresource,
+  operations,
+});
+
+/**
+ * The writes the control plane cannot do without: node registration and heartbeats, leader
+ * election, the system add-ons' pods, authentication and authorization of the kubelet and of
+ * aggregated API servers, kubelet certificates, API registration, the priority classes and
+ * namespaces the API server bootstraps, and the `kubernetes` Service in `default`.
+ */
+export const TARGETS: readonly Target[] = [
+  { where: ' in kube-node-lease', why: 'node heartbeats', namespace: 'kube-node-lease', requests: [request('coordination.k8s.io', 'leases')] },
+  { where: '', why: 'node registration and status', namespace: null, requests: [request('', 'nodes'), request('', 'nodes', 'status')] },
+  { where: ' in kube-system', why: 'leader election', namespace: 'kube-system', requests: [request('coordination.k8s.io', 'leases')], kubeSystemWrites: true },
+  {
+    where: ' in kube-system',
+    why: "the system add-ons' pods",
+    namespace: 'kube-system',
+    requests: [
+      request('', 'pods'),
+      request('', 'pods', 'status'),
+      request('', 'pods', 'binding', ['CREATE']),
+      ...['deployments', 'replicasets', 'daemonsets', 'statefulsets'].map((resource) => request('apps', resource)),
+    ],
+    kubeSystemWrites: true,
+  },
+  { where: '', why: 'authentication', namespace: null, requests: [request('authentication.k8s.io', 'tokenreviews', '', ['CREATE'])], virtual: true },
+  {
+    where: '',
+    why: 'authorization',
+    namespace: null,
+    requests: ['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'].map((resource) => request('authorization.k8s.io', resource, '', ['CREATE'])),
+    virtual: true,
+  },
+  // Namespaced: any namespace will do; default stands for them.
+  { where: '', why: 'authorization', namespace: 'default', requests: [request('authorization.k8s.io', 'localsubjectaccessreviews', '', ['CREATE'])], virtual: true },
+  {
+    where: '',
+    why: 'kubelet certificates',
+    namespace: null,
+    requests: [request('certificates.k8s.io', 'certificatesigningrequests'), request('certificates.k8s.io', 'certificatesigningrequests', 'approval'), request('certificates.k8s.io', 'certificatesigningrequests', 'status')],
+  },
+  { where: '', why: 'API aggregation', namespace: null, requests: [request('apiregistration.k8s.io', 'apiservices'), request('apiregistration.k8s.io', 'apiservices', 'status')] },
+  {
+    where: '',
+    why: 'custom resource definitions',
+    namespace: null,
+    requests: [request('apiextensions.k8s.io', 'customresourcedefinitions'), request('apiextensions.k8s.io', 'customresourcedefinitions', 'status')],
+  },
+  { where: '', why: 'the system priority classes', namespace: null, requests: [request('scheduling.k8s.io', 'priorityclasses')] },
+  { where: '', why: 'the kube-system Namespace', namespace: 'kube-system', requests: [request('', 'namespaces')], namespaceObject: true },
+  {
+    where: ' in default',
+    why: 'the kubernetes Service, through which pods reach the API server',
+    namespace: 'default',
+    requests: [request('', 'services'), request('', 'endpoints'), request('discovery.k8s.io', 'endpointslices')],
+  },
+];
+
+export function describe(request: TargetRequest): string {
+  return request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
+}
+
+/** How the API server treats one operation of a system write: it calls the webhook through `rule`, or its matchConditions decide. */
+export interface SystemWriteCall {
+  readonly operation: Operation;
+  readonly rule: number;
+  readonly conditions: 'called' | 'unknown';
+}
+
+/**
+ * For each operation of these system writes that reaches the webhook: whether it is called for
+ * the system's own requesters (kubelet, scheduler, controller manager, API server), or its
+ * matchConditions cannot be decided. Shared with `admission-lint report` (src/report/critical.ts).
+ */
+export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: Pick<RuleContext, 'namespaces' | 'kubeVersion' | 'discovery'>): SystemWriteCall[] {
+  if (!rulesMayMatch(webhook.rules, request.group, request.resource, request.subresource ?? '')) return [];
+  const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
+  // An unlabelled system object, except for the system labels the objectSelector asks for.
+  const objectLabels = target.namespaceObject ? nsLabels! : systemObjectLabels(webhook.objectSelector);
+  const calls: SystemWriteCall[] = [];
+  for (const operation of request.operations) {
+    const outcome = matchWebhook(
+      webhook,
+      {
+        operation,
+        group: request.group,
+        version: request.version,
+        resource: request.resource,
+        subresource: request.subresource ?? '',
+        namespace: target.namespace,
+        ...(nsLabels === undefined ? {} : { namespaceLabels: nsLabels }),
+        ...objectLabelsFor(operation, objectLabels),
+      },
+      context.discovery,
+    );
+    if (outcome.called !== true) continue;
+    let conditions: 'called' | 'unknown' | 'skipped' = 'called';
+    if (outcome.dependsOnMatchConditions) {
+      const requests = SYSTEM_REQUESTERS.map((requester) => ({
+        group: request.group,
+        resource: request.resource,
+        subresource: request.subresource ?? '',
+        operation,
+        namespace: target.namespace,
+        requester,
+      }));
+      conditions = conditionsOutcome(webhook.matchConditions ?? [], requests);
+    }
+    if (conditions !== 'skipped') calls.push({ operation, rule: outcome.rule, conditions });
+  }
+  return calls;
+}
+
+/** The first rule that makes the API server call the webhook for these system writes, and for which operations; undefined when none does. */
+export function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RuleContext): { rule: number; operations: Operation[] } | undefined {
+  const called = systemWriteCalls(webhook, target, request, context).filter((call) => call.conditions === 'called');
+  if (called.length === 0) return undefined;
+  return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
+}
+
