@@ -60,14 +60,17 @@ interface LintFlags {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/** What ESLint and Spectral users type: `warn`, and ESLint's numbers (0 off, 1 warning, 2 error). */
+const SEVERITY_SPELLINGS: Readonly<Record<string, SeverityOverride>> = { warn: 'warning', '0': 'off', '1': 'warning', '2': 'error' };
+
 function parseRuleOverrides(specs: readonly string[]): Map<string, SeverityOverride> {
   const known = new Set(rules.map((rule) => rule.meta.id));
   const overrides = new Map<string, SeverityOverride>();
   for (const spec of specs) {
-    const match = /^([a-z0-9-]+)=(off|error|warning|info)$/.exec(spec.trim());
+    const match = /^([a-z0-9-]+)=(off|error|warning|warn|info|0|1|2)$/.exec(spec.trim());
     if (!match) throw new UsageError(`--rule "${spec}" is not <rule-id>=<off|info|warning|error>`, 'e.g. --rule editable-object-selector=off');
     if (!known.has(match[1]!)) throw unknownRule(match[1]!);
-    overrides.set(match[1]!, match[2] as SeverityOverride);
+    overrides.set(match[1]!, SEVERITY_SPELLINGS[match[2]!] ?? (match[2] as SeverityOverride));
   }
   return overrides;
 }
@@ -170,8 +173,16 @@ function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: stri
   return { files, ignored };
 }
 
+/** The subcommands, for "did you mean" when a path that does not exist looks like one (`admission-lint lnt`). */
+const SUBCOMMANDS = ['lint', 'defaults', 'rules', 'config-schema', 'explain', 'simulate', 'report'];
+
 async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromCommandLine: boolean): Promise<number> {
   const cwd = process.cwd();
+  const first = paths[0];
+  if (first !== undefined && first !== '-' && !first.includes('/') && !existsSync(resolve(cwd, first))) {
+    const command = closest(first, SUBCOMMANDS, 2);
+    if (command !== undefined) throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command}"?`);
+  }
   const config = loadConfig({ cwd, rules, lookup: flags.configLookup, ...(flags.config !== undefined ? { explicit: flags.config } : {}) });
   const severityOverrides = new Map([...config.severities, ...parseRuleOverrides(flags.rule)]);
   const ruleOptions = mergeOptions(config.options, parseRuleOptions(flags.ruleOption));

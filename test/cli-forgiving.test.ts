@@ -1,0 +1,58 @@
+/** A CLI that forgives typing (issue 15, in part): severities as ESLint users type them, versions checked, "did you mean" for commands. */
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
+
+const MANIFEST = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: widgets}
+webhooks:
+  - name: widgets.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    timeoutSeconds: 25
+    clientConfig: {url: https://widgets.example.com/validate}
+    rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
+`;
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+    readStdin: () => new TextEncoder().encode(MANIFEST),
+  });
+  return { code, stdout, stderr };
+}
+
+async function longTimeoutSeverity(spelling: string): Promise<string | undefined> {
+  const { stdout } = await cli(['-', '--format', 'json', '--rule', `long-timeout=${spelling}`]);
+  return (JSON.parse(stdout) as { findings: { ruleId: string; severity: string }[] }).findings.find((f) => f.ruleId === 'long-timeout')?.severity;
+}
+
+describe('a CLI that forgives typing', () => {
+  it('--rule accepts warn and ESLint numbers', async () => {
+    expect(await longTimeoutSeverity('warn')).toBe('warning');
+    expect(await longTimeoutSeverity('2')).toBe('error');
+    expect(await longTimeoutSeverity('1')).toBe('warning');
+    expect(await longTimeoutSeverity('0')).toBeUndefined();
+    expect((await cli(['-', '--rule', 'long-timeout=3'])).code).toBe(2);
+  });
+
+  it('--kube-version outside the versions the tables know is a clear error', async () => {
+    for (const version of ['1.3', '1.40', '1.15']) {
+      const { code, stderr } = await cli(['-', '--kube-version', version]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`--kube-version: ${version} is outside the versions admission-lint knows (1.16 to 1.37)`);
+    }
+    expect((await cli(['-', '--kube-version', '1.16'])).code).toBe(0);
+  });
+
+  it('a mistyped command gets a suggestion', async () => {
+    const { code, stderr } = await cli(['lnt']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('admission-lint: no such file or folder: lnt\n  hint: did you mean the command "admission-lint lint"?\n');
+  });
+});
