@@ -156,4 +156,19 @@ describe('safe writes', () => {
     const dir = checkout();
     expect(() => checkDestinations([{ flag: '--output', path: 'a.json' }, { flag: '--write-baseline', path: 'b.json' }], { paths: ['deploy'] }, dir)).not.toThrow();
   });
+  it('simulate -o and report -o: not through a symlink, not onto a linted file', () => {
+    const dir = checkout();
+    const hook = join(dir, 'deploy', 'hook.yaml');
+    const before = readFileSync(hook, 'utf8');
+    const simulate = cli(['simulate', 'deploy', '--operation', 'CREATE', '--resource', 'pods', '--namespace', 'a', '-o', 'deploy/hook.yaml'], dir);
+    expect(simulate.code).toBe(2);
+    expect(simulate.stderr).toBe('admission-lint: --output deploy/hook.yaml: is a file this run lints; write it elsewhere\n');
+    const report = cli(['report', 'deploy', '-o', 'deploy/hook.yaml'], dir);
+    expect(report.code).toBe(2);
+    expect(readFileSync(hook, 'utf8')).toBe(before);
+    symlinkSync(hook, join(dir, 'planted.md'));
+    expect(cli(['report', 'deploy', '--format', 'markdown', '-o', 'planted.md'], dir).code).toBe(2);
+    expect(readFileSync(hook, 'utf8')).toBe(before);
+    expect(cli(['report', 'deploy', '-o', 'report.txt'], dir).code).toBe(0);
+  });
 });

@@ -8,6 +8,7 @@ import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../ku
 import { EXIT } from './exit-code.js';
 import type { Io } from './main.js';
 import { toolVersion } from './package-info.js';
+import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
 import { parseSubcommand } from './simulate-command.js';
 
@@ -33,8 +34,11 @@ export async function runReportCommand(args: readonly string[], io: Io): Promise
   if (typeof parsed === 'number') return parsed;
   const flags = parsed.flags as unknown as ReportFlags;
   const kubeVersion = flags.kubeVersion !== undefined ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
+  const paths = parsed.paths.length > 0 ? parsed.paths : ['.'];
+  // As lint's: never through a symlink, never onto an input of the run (checked before reading).
+  if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths }, process.cwd());
   const { buildReport } = await import('../report/build.js');
-  const report = await buildReport({ paths: parsed.paths.length > 0 ? parsed.paths : ['.'], kubeVersion, toolVersion: toolVersion(), ...(io.readStdin ? { readStdin: io.readStdin } : {}) });
+  const report = await buildReport({ paths, kubeVersion, toolVersion: toolVersion(), ...(io.readStdin ? { readStdin: io.readStdin } : {}) });
   const formatter =
     flags.format === 'json'
       ? (await import('../report/format-json.js')).formatJson

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
 import type { Io } from './main.js';
 import { EXIT } from './exit-code.js';
+import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
 
 export const SIMULATE_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -71,9 +72,12 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
   if (typeof parsed === 'number') return parsed;
   const flags = parsed.flags as unknown as SimulateFlags;
   const kubeVersion = flags.kubeVersion !== undefined ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
+  const paths = parsed.paths.length > 0 ? parsed.paths : ['.'];
+  // As lint's: never through a symlink, never onto an input of the run (checked before reading).
+  if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths }, process.cwd());
   const { simulate } = await import('../simulate/simulate.js');
   const path = await simulate({
-    paths: parsed.paths.length > 0 ? parsed.paths : ['.'],
+    paths,
     flags,
     kubeVersion,
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
