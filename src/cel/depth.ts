@@ -7,6 +7,7 @@
  * parser.go VisitLogicalNot / VisitNegate), so a run of 4,000 `!` is not deep there: it is
  * collapsed here the same way before cel-js, which nests one node per operator, parses it.
  */
+import { IDENTIFIER_CHAR, stringLiteralEnd } from './source.js';
 
 export const MAX_RECURSION_DEPTH = 250;
 
@@ -20,7 +21,6 @@ export const RECURSION_LIMIT_MESSAGE = `expression recursion limit exceeded: ${M
  */
 export const MAX_AST_DEPTH = 500;
 
-const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
 
 /**
  * Blanks pairs of unary `!` and `-` so that each run keeps its parity (offsets stay). Strings
@@ -46,18 +46,7 @@ export function collapseUnaryRuns(text: string): string {
   while (i < n) {
     const c = out[i]!;
     if (c === '"' || c === "'") {
-      const triple = out[i + 1] === c && out[i + 2] === c;
-      const raw = /[rR]/.test(out[i - 1] ?? '') && (!IDENTIFIER_CHAR.test(out[i - 2] ?? ' ') || /[bB]/.test(out[i - 2] ?? ''));
-      let j = i + (triple ? 3 : 1);
-      while (j < n) {
-        if (!raw && out[j] === '\\') {
-          j += 2;
-          continue;
-        }
-        if (triple ? out[j] === c && out[j + 1] === c && out[j + 2] === c : out[j] === c) break;
-        j++;
-      }
-      i = j + (triple ? 3 : 1);
+      i = stringLiteralEnd(out, i);
       afterOperand = true;
       continue;
     }

@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { boundedCel, type BoundedCel, type Evaluation } from '../cel/bounded.js';
 import type { Budget } from '../cel/budget.js';
 import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from '../cel/depth.js';
+import { IDENTIFIER_CHAR, stringLiteralEnd } from '../cel/source.js';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
 
@@ -209,7 +210,6 @@ export interface CelCompileOptions {
 const PATCH_NAMESPACES: ReadonlySet<string> = new Set([...LIBRARY_NAMESPACES, 'jsonpatch']);
 /** Operators whose result is bool whatever their operands. */
 const BOOL_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=', '&&', '||', '!_', 'in']);
-const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
 
 /** The type of a literal result (cel-go's names), or undefined when it is not a literal. */
 function literalKind(node: Node): string | undefined {
@@ -244,19 +244,7 @@ function maskUnsupportedSyntax(expression: string, constructions: boolean): { te
     const c = out[i]!;
     // String literals (with r/b prefixes and triple quotes) are copied as they are.
     if (c === '"' || c === "'") {
-      const triple = out[i + 1] === c && out[i + 2] === c;
-      // r"…" and br"…" are raw: a backslash does not escape the quote.
-      const raw = /[rR]/.test(out[i - 1] ?? '') && (!IDENTIFIER_CHAR.test(out[i - 2] ?? ' ') || /[bB]/.test(out[i - 2] ?? ''));
-      let j = i + (triple ? 3 : 1);
-      while (j < n) {
-        if (!raw && out[j] === '\\') {
-          j += 2;
-          continue;
-        }
-        if (triple ? out[j] === c && out[j + 1] === c && out[j + 2] === c : out[j] === c) break;
-        j++;
-      }
-      i = j + (triple ? 3 : 1);
+      i = stringLiteralEnd(out, i);
       expectField = false;
       continue;
     }
