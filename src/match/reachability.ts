@@ -239,7 +239,21 @@ function checkRule(discovery: Discovery, rule: Readonly<RuleWithOperations>, pat
 }
 
 /** The unreachable parts of a webhook's rules, and whether any request reaches it at all. */
+/**
+ * The analysis per webhook and discovery (one discovery per run): the engine, unreachable-rule,
+ * ca-bundle and non-idempotent-mutator all ask for the same webhooks.
+ */
+const analysed = new WeakMap<Readonly<Webhook>, { readonly discovery: Discovery; readonly result: WebhookReachability }>();
+
 export function webhookReachability(webhook: Readonly<Webhook>, path: FieldPath, label: string, discovery: Discovery, kubeVersion: KubeVersion): WebhookReachability {
+  const known = analysed.get(webhook);
+  if (known !== undefined && known.discovery === discovery) return known.result;
+  const result = analyseWebhook(webhook, path, label, discovery, kubeVersion);
+  analysed.set(webhook, { discovery, result });
+  return result;
+}
+
+function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: string, discovery: Discovery, kubeVersion: KubeVersion): WebhookReachability {
   const rules = webhook.rules;
   const unreachable: Unreachable[] = [];
   // A written `rules: []` is reported; an absent list is how some controllers ship webhooks
