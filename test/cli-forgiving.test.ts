@@ -1,6 +1,6 @@
 /** A CLI that forgives typing (issue 15, in part): severities as ESLint users type them, versions checked, "did you mean" for commands. */
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/cli/main.js';
+import { runCli } from './run-cli.js';
 
 const MANIFEST = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -15,17 +15,7 @@ webhooks:
     rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
 `;
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-    readStdin: () => new TextEncoder().encode(MANIFEST),
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCli(args, MANIFEST);
 
 async function longTimeoutSeverity(spelling: string): Promise<string | undefined> {
   const { stdout } = await cli(['-', '--format', 'json', '--rule', `long-timeout=${spelling}`]);

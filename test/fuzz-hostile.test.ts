@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/cli/main.js';
+import { runCli } from './run-cli.js';
 import { markdownProblems, problems } from './output-problems.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
@@ -89,17 +89,6 @@ function manifest(c: Case): string {
   return `# comment${c.commentBreak}${lines.join(c.lineBreak)}${c.lineBreak}`;
 }
 
-async function cli(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-    readStdin: () => new TextEncoder().encode(input),
-  });
-  return { code, stdout, stderr };
-}
 
 const COMMANDS: readonly (readonly string[])[] = [
   ...['stylish', 'json', 'sarif', 'junit'].map((format) => ['-', '--format', format, '--fail-on', 'never']),
@@ -121,7 +110,7 @@ describe('hostile payloads, mutated (seeded)', () => {
         const input = manifest(c);
         for (const [args, check] of [...COMMANDS.map((a) => [a, problems] as const), ...MARKDOWN_COMMANDS.map((a) => [a, markdownProblems] as const)]) {
           const started = Date.now();
-          const { code, stdout, stderr } = await cli([...args], input);
+          const { code, stdout, stderr } = await runCli(args, input);
           // A hang shows as minutes; a bounded run of this size takes well under this.
           if (Date.now() - started > 20_000) throw new Error(`${args.join(' ')} took ${Date.now() - started} ms`);
           if (code !== 0 && code !== 1) throw new Error(`${args.join(' ')}: exit ${code}: ${stderr}`);
@@ -129,7 +118,7 @@ describe('hostile payloads, mutated (seeded)', () => {
           if (found.length > 0) throw new Error(`${args.join(' ')}: ${found.join('; ')}`);
         }
         // The payload's webhook configuration is read, whatever the spelling of its kind.
-        const json = JSON.parse((await cli(['-', '--format', 'json', '--fail-on', 'never'], input)).stdout) as { summary: { objects: number } };
+        const json = JSON.parse((await runCli(['-', '--format', 'json', '--fail-on', 'never'], input)).stdout) as { summary: { objects: number } };
         if (json.summary.objects !== 1) throw new Error(`kind ${JSON.stringify(c.kind)} was not read`);
       }),
       { seed: SEED, numRuns: RUNS },

@@ -5,7 +5,8 @@
  * simulate or report, and nothing on stderr, may pass them on as such.
  */
 import { describe, expect, it } from 'vitest';
-import { reportInternalErrors, run } from '../src/cli/main.js';
+import { reportInternalErrors } from '../src/cli/main.js';
+import { runCli } from './run-cli.js';
 import type { Report } from '../src/engine/finding.js';
 import { escapeCell, guardJson, guardMarkup, guardText, safeText } from '../src/format/escape.js';
 import { markdownProblems, problems } from './output-problems.js';
@@ -44,17 +45,7 @@ metadata:
 /** A `# Source:` comment starting a workflow command, and one with `##[` and a raw ESC. */
 const INPUT = `${WEBHOOK('::stop-commands::chart/templates/a.yaml')}${WEBHOOK('chart/templates/##[set-output name=b;]c\u001b[2J.yaml')}${NAMESPACE}`;
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-    readStdin: () => new TextEncoder().encode(INPUT),
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCli(args, INPUT);
 
 const SIMULATE = ['--operation', 'CREATE', '--resource', 'pods', '--namespace', 'team-a'];
 
