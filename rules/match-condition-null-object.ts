@@ -22,6 +22,7 @@ import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { celModule, evaluateValue, parseBounded } from '../src/validate/cel.js';
 import { rememberedCompileError } from '../src/validate/webhook-api.js';
+import { joinWords } from '../src/text/list.js';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
 type NullVariable = 'object' | 'oldObject' | 'namespaceObject';
@@ -380,7 +381,7 @@ function scenarios(entry: WebhookEntry): Scenario[] {
 }
 
 function list(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return joinWords(items);
 }
 
 function consequence(object: WebhookConfigurationObject, entry: WebhookEntry): string {

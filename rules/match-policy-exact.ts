@@ -4,6 +4,7 @@ import type { RuleWithOperations, Webhook } from '../src/model/types.js';
 import { isDefaulted, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { groupVersion } from '../src/match/targets.js';
+import { joinWords } from '../src/text/list.js';
 
 type MessageId = 'exact';
 
@@ -28,7 +29,7 @@ function joinList(items: readonly string[], limit = 4): string {
   const shown = items.slice(0, limit);
   const rest = items.length - shown.length;
   if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
-  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  return joinWords(shown);
 }
 
 /** A main resource in the list stands for its subresources too. */

@@ -13,6 +13,7 @@ import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/validate/cel.js';
+import { joinWords } from '../src/text/list.js';
 
 
 
@@ -111,7 +112,7 @@ function bindingEnforces(binding: PolicyObject): boolean {
 
 function joinNames(names: readonly string[]): string {
   const quoted = [...new Set(names)].map((name) => `"${name}"`);
-  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+  return joinWords(quoted);
 }
 
 type MessageId = 'fail' | 'ignore' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';

@@ -10,6 +10,8 @@ import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import type { RuleWithOperations, Webhook } from '../src/model/types.js';
 import { isV1beta1, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { defineObjectRule, type RuleContext, type RuleMeta, type Violation } from '../src/rule.js';
+import { isRecord } from '../src/json.js';
+import { joinWords } from '../src/text/list.js';
 
 type MessageId = 'optOut' | 'missingOptIn';
 
@@ -60,9 +62,6 @@ const meta = {
   },
 } satisfies RuleMeta;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function resourcePart(entry: string): [string, string] {
   const slash = entry.indexOf('/');
@@ -237,12 +236,12 @@ function describeRequest(request: Representative): string {
 
 function quoteList(items: readonly string[]): string {
   const quoted = items.map((item) => `"${item}"`);
-  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)!}`;
+  return joinWords(quoted);
 }
 
 function labelPhrase(labels: readonly [string, string][]): string {
   const shown = labels.map(([key, value]) => (value === ANY_VALUE ? `"${key}" (any value)` : value === '' ? `"${key}" (empty value)` : `"${key}=${value}"`));
-  const list = shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}`;
+  const list = joinWords(shown);
   return `${labels.length === 1 ? 'label' : 'labels'} ${list}`;
 }
 

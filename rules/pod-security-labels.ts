@@ -3,6 +3,8 @@ import type { NamespaceObject } from '../src/model/objects.js';
 import { defineObjectRule, type RuleContext, type RuleMeta, type Violation } from '../src/rule.js';
 import { closest } from '../src/text/closest.js';
 import { formatFieldError, invalid } from '../src/validate/field-error.js';
+import { isRecord } from '../src/json.js';
+import { joinWords } from '../src/text/list.js';
 
 type MessageId = 'invalid' | 'notString' | 'unknownKey' | 'annotation' | 'noEnforce' | 'noEnforceVersion' | 'privileged';
 
@@ -56,9 +58,6 @@ const meta = {
   },
 } satisfies RuleMeta;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function globMatches(pattern: string, value: string): boolean {
   const source = pattern
@@ -86,7 +85,7 @@ function isVersion(value: string): boolean {
 }
 
 function listed(items: readonly string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+  return joinWords(items);
 }
 
 export const rule = defineObjectRule({

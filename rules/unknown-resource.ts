@@ -8,6 +8,7 @@ import type { PolicyObject } from '../src/model/objects.js';
 import { describePolicyObject, matchResourcesOf } from '../src/model/policies.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { joinWords } from '../src/text/list.js';
 
 // ─── History of the built-in APIs (for "removed in 1.22" / "served from 1.37") ───
 
@@ -149,7 +150,7 @@ function servedAs(discovery: Discovery, resource: string): string[] {
 
 function joinList(items: readonly string[]): string {
   const unique = [...new Set(items)];
-  return unique.length <= 1 ? (unique[0] ?? '') : `${unique.slice(0, -1).join(', ')} and ${unique.at(-1)}`;
+  return joinWords(unique);
 }
 
 // ─── The rule ───

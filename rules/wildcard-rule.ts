@@ -3,6 +3,7 @@ import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { describeGroup, splitEntry } from '../src/match/targets.js';
+import { joinWords } from '../src/text/list.js';
 
 type MessageId = 'wildcard';
 
@@ -18,7 +19,7 @@ function isOptIn(selector: LabelSelector | undefined): boolean {
 
 function describeGroups(groups: readonly string[]): string {
   const names = groups.map(describeGroup);
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return joinWords(names);
 }
 
 function describeEntry(entry: string, scope: string): string {

@@ -16,6 +16,8 @@ import { closest } from '../text/closest.js';
 import { PRESETS, PRESET_NAMES, type PresetName } from './presets.js';
 import { buildConfigSchema, CONFIG_KEYS } from './schema.js';
 import type { ConfigFile, OptionValue, ResolvedConfig, RuleSetting } from './types.js';
+import { pointerToPath } from '../json.js';
+import { joinWords } from '../text/list.js';
 
 export const CONFIG_FILE_NAMES = ['.admission-lint.yaml', '.admission-lint.yml', '.admission-lint.json'] as const;
 
@@ -129,14 +131,6 @@ function compileValidator(rules: readonly Rule[]): Validator {
 
 type Path = readonly (string | number)[];
 
-function pointerToPath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
-}
 
 /** `rules.long-timeout.options.thresholdSeconds`, `ignore[2]`. */
 export function keyPath(path: Path): string {
@@ -161,7 +155,7 @@ const TYPE_NAMES: Record<string, string> = { string: 'a string', number: 'a numb
 
 function orList(values: readonly unknown[]): string {
   const items = values.map(String);
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+  return joinWords(items, 'or');
 }
 
 /** One sentence for the first problem ajv found, at the most useful key. */

@@ -15,6 +15,7 @@ import type { RuleWithOperations, Webhook } from '../model/types.js';
 import { isExemptRequest, ruleMatches } from './request.js';
 import { isEmptySelector } from './selector.js';
 import { allGroupsKnown, entryTargets, splitEntry, type EntryTarget } from './targets.js';
+import { joinWords } from '../text/list.js';
 
 export type UnreachableReason =
   | 'emptyRules'
@@ -90,7 +91,7 @@ function reaches(target: EntryTarget, operations: readonly string[]): boolean {
 
 function list(items: readonly string[]): string {
   const quoted = [...new Set(items)].map((item) => `"${item}"`);
-  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+  return joinWords(quoted);
 }
 
 const verb = (items: readonly string[]): string => (new Set(items).size === 1 ? 'is' : 'are');

@@ -6,6 +6,7 @@
  */
 import type { Discovery, ResourceInfo } from '../kube/discovery/discovery.js';
 import type { RuleWithOperations } from '../model/types.js';
+import { joinWords } from '../text/list.js';
 
 
 /** A rule's resources entry split at the first '/' (rules.go): "pods/log" → pods + log; "pods" → pods + "". */
@@ -59,7 +60,7 @@ export function describeGroup(group: string): string {
 
 export function describeGroups(groups: readonly string[]): string {
   const names = groups.map(describeGroup);
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return joinWords(names, 'or');
 }
 
 export function groupVersion(group: string, version: string): string {

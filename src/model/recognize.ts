@@ -9,6 +9,7 @@ import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from './objects.js';
 import { ADMISSION_GROUP, isPolicyKind, isWebhookApiVersion, isWebhookConfigurationKind, type PolicyKind, type WebhookConfiguration } from './types.js';
+import { isRecord } from '../json.js';
 
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
@@ -20,9 +21,6 @@ export type Recognized =
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   | { readonly type: 'other' };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function recognize(manifest: Manifest): Recognized {
   const { kind, apiVersion } = manifest;

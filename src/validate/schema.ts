@@ -12,6 +12,7 @@ import { formatFieldPath } from '../field-path.js';
 import type { WebhookConfigurationKind } from '../model/types.js';
 import { precompiled } from './precompiled.js';
 import { isBase64, webhookConfigurationSchema } from './webhook-schema.js';
+import { pointerToPath } from '../json.js';
 
 /** The ajv instance the decode schemas are compiled with, at run time and at build time alike. */
 export function decodeAjv(extra: Options = {}): InstanceType<typeof import('ajv').default> {
@@ -72,14 +73,6 @@ export function schemaChecker<Kind extends string>(
   };
 }
 
-function pointerToPath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
