@@ -38,25 +38,29 @@ export const rule = defineObjectRule({
     },
     help: 'List the versions the webhook server understands, preferred first: admissionReviewVersions: ["v1"] (add "v1beta1" after v1 only for servers that still need it).',
   },
-  check(object) {
-    const violations: Violation<MessageId>[] = [];
-    for (const entry of webhooksOf(object)) {
-      const versions = entry.webhook.admissionReviewVersions;
-      if (!Array.isArray(versions) || rejectedByApiServer(versions)) continue;
-      const at = [...entry.path, 'admissionReviewVersions'];
-      const firstKnown = versions.findIndex((version) => KNOWN.has(version));
-      // Versions before the first known one are skipped today.
-      const unknown = versions.slice(0, firstKnown);
-      if (unknown.length > 0) {
-        violations.push({ messageId: 'unknownFirst', data: { webhook: entry.label, versions: unknown.map((version) => `"${version}"`).join(', '), version: unknown[0]!, known: versions[firstKnown]! }, path: [...at, 0] });
-      }
-      if (!versions.includes('v1')) {
-        const defaulted = isV1beta1(object) && isDefaulted(object, at);
-        violations.push({ messageId: defaulted ? 'noV1Default' : 'noV1', data: { webhook: entry.label }, path: at });
-      } else if (versions[firstKnown] === 'v1beta1') {
-        violations.push({ messageId: 'v1beta1First', data: { webhook: entry.label }, path: [...at, firstKnown] });
-      }
-    }
-    return violations;
+  create() {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        for (const entry of webhooksOf(object)) {
+          const versions = entry.webhook.admissionReviewVersions;
+          if (!Array.isArray(versions) || rejectedByApiServer(versions)) continue;
+          const at = [...entry.path, 'admissionReviewVersions'];
+          const firstKnown = versions.findIndex((version) => KNOWN.has(version));
+          // Versions before the first known one are skipped today.
+          const unknown = versions.slice(0, firstKnown);
+          if (unknown.length > 0) {
+            violations.push({ messageId: 'unknownFirst', data: { webhook: entry.label, versions: unknown.map((version) => `"${version}"`).join(', '), version: unknown[0]!, known: versions[firstKnown]! }, path: [...at, 0] });
+          }
+          if (!versions.includes('v1')) {
+            const defaulted = isV1beta1(object) && isDefaulted(object, at);
+            violations.push({ messageId: defaulted ? 'noV1Default' : 'noV1', data: { webhook: entry.label }, path: at });
+          } else if (versions[firstKnown] === 'v1beta1') {
+            violations.push({ messageId: 'v1beta1First', data: { webhook: entry.label }, path: [...at, firstKnown] });
+          }
+        }
+        return violations;
+      },
+    };
   },
 });

@@ -31,13 +31,17 @@ export const rule = defineObjectRule({
     },
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
-  check(object) {
-    const errors = validateWebhookConfiguration(object.effective);
-    // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
-    if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key' }];
-    return errors.map(toViolation);
-  },
-  checkPolicy(object) {
-    return validateAdmissionPolicyObject(object.kind, object.effective).map(toViolation);
+  create() {
+    return {
+      webhookConfiguration(object) {
+        const errors = validateWebhookConfiguration(object.effective);
+        // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
+        if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key' }];
+        return errors.map(toViolation);
+      },
+      policy(object) {
+        return validateAdmissionPolicyObject(object.kind, object.effective).map(toViolation);
+      },
+    };
   },
 });

@@ -10,7 +10,7 @@ import {
   wrongKindPolicy,
   type PolicyDefinitionKind,
 } from '../src/model/policies.js';
-import { defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'missing' | 'wrongKind';
 
@@ -20,19 +20,19 @@ type MessageId = 'missing' | 'wrongKind';
  * folders), or when the name is that of a policy of the other kind that nothing of its own
  * kind binds: a ValidatingAdmissionPolicyBinding cannot bind a MutatingAdmissionPolicy.
  */
-function checkBinding(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
+function checkBinding(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   if (!isBindingKind(object.kind)) return [];
   const name = policyNameOf(object);
-  if (name === undefined || policiesOf(object, context.policies).length > 0) return [];
+  if (name === undefined || policiesOf(object, run.policies).length > 0) return [];
   const policyKind = policyKindFor(object.kind);
   const path = ['spec', 'policyName'];
-  const other = wrongKindPolicy(object, context.policies);
+  const other = wrongKindPolicy(object, run.policies);
   if (other !== undefined) {
     const otherKind = other.kind as PolicyDefinitionKind;
     return [{ messageId: 'wrongKind', data: { binding: object.kind, policyKind, name, otherKind, otherBinding: bindingKindFor(otherKind) }, path }];
   }
-  if (!hasObjectsOfKind(context.policies, policyKind)) return [];
-  const suggestion = suggestedPolicyName(object, context.policies);
+  if (!hasObjectsOfKind(run.policies, policyKind)) return [];
+  const suggestion = suggestedPolicyName(object, run.policies);
   return [
     {
       messageId: 'missing',
@@ -56,5 +56,9 @@ export const rule = defineObjectRule({
     },
     help: 'Set spec.policyName to the metadata.name of the policy this binding is for, a policy of the kind the binding binds.',
   },
-  checkPolicy: checkBinding,
+  create(run) {
+    return {
+      policy: (object) => checkBinding(object, run),
+    };
+  },
 });

@@ -17,7 +17,7 @@ import type { SourceFile } from '../src/load/sources.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { webhookReachability } from '../src/match/reachability.js';
 import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { isBase64 } from '../src/validate/webhook-schema.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
@@ -69,8 +69,8 @@ function patcherNames(file: SourceFile): Set<string> {
   return names;
 }
 
-function configuredNames(context: RuleContext): string[] {
-  return String(context.option(rule.meta, 'injected'))
+function configuredNames(injected: string): string[] {
+  return injected
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
@@ -198,45 +198,49 @@ export const rule = defineObjectRule({
       },
     },
   },
-  check(object, context) {
-    const violations: Violation<MessageId>[] = [];
-    const injected = configuredNames(context);
-    /** Service-backed webhooks with no bundle that nothing in the file provides. */
-    const unprovided: WebhookEntry[] = [];
-    for (const entry of webhooksOf(object)) {
-      const clientConfig = entry.webhook.clientConfig;
-      if (!clientConfig) continue;
-      const hasUrl = clientConfig.url != null;
-      const hasService = clientConfig.service != null;
-      // Neither or both: api-validation reports it.
-      if (hasUrl === hasService) continue;
-      const bundle = clientConfig.caBundle;
-      // Not base64: the schema check reports it.
-      if (typeof bundle === 'string' && !isBase64(bundle)) continue;
-      if (bundleReplaced(object, entry, injected) !== undefined) continue;
-      const decoded = Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64');
-      if (decoded.toString('latin1').trim() === '') {
-        // A URL without a bundle is verified against the system roots, which is fine for a
-        // public certificate. An empty value written as such is a slot something fills in.
-        if (hasService && bundle == null && !webhookReachability(entry.webhook, entry.path, entry.label, context.discovery, context.kubeVersion).neverCalled) unprovided.push(entry);
-        continue;
-      }
-      const at = [...entry.path, 'clientConfig', 'caBundle'];
-      const base = { webhook: entry.label, consequence: consequence(entry) };
-      for (const problem of bundleProblems(decoded, base)) violations.push({ ...problem, path: at, severity: 'error' });
-    }
-    if (unprovided.length > 0) {
-      const first = unprovided[0]!;
-      const service = first.webhook.clientConfig!.service!;
-      const which = unprovided.length === 1 ? `webhook "${first.label}"` : `${unprovided.length} webhooks (first: "${first.label}")`;
-      violations.push({
-        messageId: 'missing',
-        data: { which, service: `${service.namespace ?? ''}/${service.name ?? ''}` },
-        path: [...first.path, 'clientConfig'],
-        part: 'key',
-        severity: 'info',
-      });
-    }
-    return violations;
-  }
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        const injected = configuredNames(run.options.injected);
+        /** Service-backed webhooks with no bundle that nothing in the file provides. */
+        const unprovided: WebhookEntry[] = [];
+        for (const entry of webhooksOf(object)) {
+          const clientConfig = entry.webhook.clientConfig;
+          if (!clientConfig) continue;
+          const hasUrl = clientConfig.url != null;
+          const hasService = clientConfig.service != null;
+          // Neither or both: api-validation reports it.
+          if (hasUrl === hasService) continue;
+          const bundle = clientConfig.caBundle;
+          // Not base64: the schema check reports it.
+          if (typeof bundle === 'string' && !isBase64(bundle)) continue;
+          if (bundleReplaced(object, entry, injected) !== undefined) continue;
+          const decoded = Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64');
+          if (decoded.toString('latin1').trim() === '') {
+            // A URL without a bundle is verified against the system roots, which is fine for a
+            // public certificate. An empty value written as such is a slot something fills in.
+            if (hasService && bundle == null && !webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) unprovided.push(entry);
+            continue;
+          }
+          const at = [...entry.path, 'clientConfig', 'caBundle'];
+          const base = { webhook: entry.label, consequence: consequence(entry) };
+          for (const problem of bundleProblems(decoded, base)) violations.push({ ...problem, path: at, severity: 'error' });
+        }
+        if (unprovided.length > 0) {
+          const first = unprovided[0]!;
+          const service = first.webhook.clientConfig!.service!;
+          const which = unprovided.length === 1 ? `webhook "${first.label}"` : `${unprovided.length} webhooks (first: "${first.label}")`;
+          violations.push({
+            messageId: 'missing',
+            data: { which, service: `${service.namespace ?? ''}/${service.name ?? ''}` },
+            path: [...first.path, 'clientConfig'],
+            part: 'key',
+            severity: 'info',
+          });
+        }
+        return violations;
+      },
+    };
+  },
 });

@@ -89,28 +89,32 @@ export const rule = defineObjectRule({
     },
     help: 'For a webhook running in the cluster use clientConfig.service (namespace, name, port, path); otherwise give url a stable DNS name that the API server can resolve and that the serving certificate covers.',
   },
-  check(object) {
-    const violations: Violation<MessageId>[] = [];
-    for (const entry of webhooksOf(object)) {
-      const clientConfig = entry.webhook.clientConfig;
-      const url = clientConfig?.url;
-      // url together with service is an api-validation error, and url is then not checked.
-      if (typeof url !== 'string' || clientConfig?.service != null) continue;
-      const host = hostOf(url);
-      if (host === undefined) continue;
-      const messageId: MessageId | undefined = isLoopback(host) ? 'loopback' : host.ip !== undefined ? 'ipLiteral' : isServiceName(host) ? 'serviceName' : undefined;
-      if (messageId === undefined) continue;
-      const unspecified = host.name === '0.0.0.0' || (host.ip === 6 && expandIPv6(host.name)?.every((group) => group === 0) === true);
-      violations.push({
-        messageId,
-        data: {
-          webhook: entry.label,
-          host: host.ip === 6 ? `[${host.name}]` : host.name,
-          what: unspecified ? 'the unspecified address, which reaches the local host' : 'loopback',
-        },
-        path: [...entry.path, 'clientConfig', 'url'],
-      });
-    }
-    return violations;
+  create() {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        for (const entry of webhooksOf(object)) {
+          const clientConfig = entry.webhook.clientConfig;
+          const url = clientConfig?.url;
+          // url together with service is an api-validation error, and url is then not checked.
+          if (typeof url !== 'string' || clientConfig?.service != null) continue;
+          const host = hostOf(url);
+          if (host === undefined) continue;
+          const messageId: MessageId | undefined = isLoopback(host) ? 'loopback' : host.ip !== undefined ? 'ipLiteral' : isServiceName(host) ? 'serviceName' : undefined;
+          if (messageId === undefined) continue;
+          const unspecified = host.name === '0.0.0.0' || (host.ip === 6 && expandIPv6(host.name)?.every((group) => group === 0) === true);
+          violations.push({
+            messageId,
+            data: {
+              webhook: entry.label,
+              host: host.ip === 6 ? `[${host.name}]` : host.name,
+              what: unspecified ? 'the unspecified address, which reaches the local host' : 'loopback',
+            },
+            path: [...entry.path, 'clientConfig', 'url'],
+          });
+        }
+        return violations;
+      },
+    };
   },
 });

@@ -23,46 +23,50 @@ export const rule = defineObjectRule({
     },
     help: 'Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
   },
-  check(object, context) {
-    const virtualExempt = isAtLeast(context.kubeVersion, 1, 37);
-    // One cause, one finding: when matches-kube-system runs, it reports these webhooks for the
-    // system's writes in kube-system; when it is off, this rule reports them itself.
-    const reportedForKubeSystem = new Set(context.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(object, context).map(({ entry }) => entry.index) : []);
-    return webhooksOf(object).flatMap((entry) => {
-      const { webhook } = entry;
-      const ignore = webhook.failurePolicy === 'Ignore';
-      const timeout = webhook.timeoutSeconds ?? 10;
-      // Above 30s the API server rejects the object; timeout-out-of-range reports that.
-      if (ignore && !(timeout > IGNORE_TIMEOUT_SECONDS && timeout <= MAX_TIMEOUT_SECONDS)) return [];
-      // "<resources><where> (<why>)", targets with the same place and purpose merged.
-      const described = new Map<string, string[]>();
-      let firstRule: number | undefined;
-      for (const target of TARGETS) {
-        if (target.virtual && virtualExempt) continue;
-        if (target.kubeSystemWrites && reportedForKubeSystem.has(entry.index)) continue;
-        for (const request of target.requests) {
-          const hit = intercepts(webhook, target, request, context);
-          if (hit === undefined) continue;
-          const key = `${target.where} (${target.why})`;
-          described.set(key, [...(described.get(key) ?? []), hit.operations.length < request.operations.length ? `${describe(request)} (${hit.operations.join(', ')})` : describe(request)]);
-          if (firstRule === undefined || hit.rule < firstRule) firstRule = hit.rule;
-        }
-      }
-      if (firstRule === undefined) return [];
-      return [
-        {
-          messageId: ignore ? ('ignore' as const) : ('fail' as const),
-          data: {
-            webhook: entry.label,
-            resources: [...described].map(([key, names]) => `${names.join(', ')}${key}`).join('; '),
-            timeout,
-            defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
-            timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',
-          },
-          path: [...entry.path, 'rules', firstRule],
-          severity: ignore ? ('warning' as const) : ('error' as const),
-        },
-      ];
-    });
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const virtualExempt = isAtLeast(run.kubeVersion, 1, 37);
+        // One cause, one finding: when matches-kube-system runs, it reports these webhooks for the
+        // system's writes in kube-system; when it is off, this rule reports them itself.
+        const reportedForKubeSystem = new Set(run.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(object, run).map(({ entry }) => entry.index) : []);
+        return webhooksOf(object).flatMap((entry) => {
+          const { webhook } = entry;
+          const ignore = webhook.failurePolicy === 'Ignore';
+          const timeout = webhook.timeoutSeconds ?? 10;
+          // Above 30s the API server rejects the object; timeout-out-of-range reports that.
+          if (ignore && !(timeout > IGNORE_TIMEOUT_SECONDS && timeout <= MAX_TIMEOUT_SECONDS)) return [];
+          // "<resources><where> (<why>)", targets with the same place and purpose merged.
+          const described = new Map<string, string[]>();
+          let firstRule: number | undefined;
+          for (const target of TARGETS) {
+            if (target.virtual && virtualExempt) continue;
+            if (target.kubeSystemWrites && reportedForKubeSystem.has(entry.index)) continue;
+            for (const request of target.requests) {
+              const hit = intercepts(webhook, target, request, run);
+              if (hit === undefined) continue;
+              const key = `${target.where} (${target.why})`;
+              described.set(key, [...(described.get(key) ?? []), hit.operations.length < request.operations.length ? `${describe(request)} (${hit.operations.join(', ')})` : describe(request)]);
+              if (firstRule === undefined || hit.rule < firstRule) firstRule = hit.rule;
+            }
+          }
+          if (firstRule === undefined) return [];
+          return [
+            {
+              messageId: ignore ? ('ignore' as const) : ('fail' as const),
+              data: {
+                webhook: entry.label,
+                resources: [...described].map(([key, names]) => `${names.join(', ')}${key}`).join('; '),
+                timeout,
+                defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+                timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',
+              },
+              path: [...entry.path, 'rules', firstRule],
+              severity: ignore ? ('warning' as const) : ('error' as const),
+            },
+          ];
+        });
+      },
+    };
   },
 });

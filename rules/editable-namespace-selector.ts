@@ -5,13 +5,13 @@ import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf, policiesOf } from '../src/model/policies.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'validating' | 'mutating' | 'validatingPolicy' | 'mutatingPolicy';
 
-function trustedKeys(context: RuleContext): Set<string> {
+function trustedKeys(run: RuleRun): Set<string> {
   // The API server sets (and guards) the name label only from Kubernetes 1.21.
-  return new Set([...(isAtLeast(context.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...context.trustedNamespaceLabels]);
+  return new Set([...(isAtLeast(run.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...run.trustedNamespaceLabels]);
 }
 
 /**
@@ -20,13 +20,13 @@ function trustedKeys(context: RuleContext): Set<string> {
  * without resourceRules matches whatever its policy matches, so the policy's rules decide (when
  * the policy is in the run; otherwise the selector is assumed to matter).
  */
-function policySelectorApplies(object: PolicyObject, context: RuleContext): boolean {
+function policySelectorApplies(object: PolicyObject, run: RuleRun): boolean {
   const own = matchResourcesOf(object).match?.resourceRules;
-  if (!isBinding(object)) return namespaceSelectorApplies(own, context.discovery);
-  if (own !== undefined && own.length > 0 && !namespaceSelectorApplies(own, context.discovery)) return false;
-  const policies = policiesOf(object, context.policies).filter((policy) => policy.decodable);
+  if (!isBinding(object)) return namespaceSelectorApplies(own, run.discovery);
+  if (own !== undefined && own.length > 0 && !namespaceSelectorApplies(own, run.discovery)) return false;
+  const policies = policiesOf(object, run.policies).filter((policy) => policy.decodable);
   if (policies.length === 0) return true;
-  return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, context.discovery));
+  return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, run.discovery));
 }
 
 /** A validating binding without Deny rejects nothing: leaving it loses a warning or an audit record, not a check. */
@@ -36,10 +36,10 @@ function rejectsNothing(object: PolicyObject): boolean {
   return Array.isArray(actions) && actions.length > 0 && !actions.includes('Deny');
 }
 
-function checkPolicyObject(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
+function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   const { match, path } = matchResourcesOf(object);
-  if (match === undefined || rejectsNothing(object) || !policySelectorApplies(object, context)) return [];
-  const trusted = trustedKeys(context);
+  if (match === undefined || rejectsNothing(object) || !policySelectorApplies(object, run)) return [];
+  const trusted = trustedKeys(run);
   const mutating = isMutatingKind(object.kind);
   const at = [...path, 'namespaceSelector'];
   return selectorKeys(match.namespaceSelector)
@@ -72,23 +72,27 @@ export const rule = defineObjectRule({
     },
     help: `Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and pass it to --trusted-namespace-label.`,
   },
-  checkPolicy: checkPolicyObject,
-  check(object, context) {
-    const trusted = trustedKeys(context);
-    return webhooksOf(object).flatMap((entry) => {
-      // Rules that only match cluster-scoped objects never consult the selector.
-      if (!namespaceSelectorApplies(entry.webhook.rules, context.discovery)) return [];
-      const at = [...entry.path, 'namespaceSelector'];
-      return selectorKeys(entry.webhook.namespaceSelector)
-        .filter(({ key }) => !trusted.has(key))
-        .map(({ key, where }): Violation<MessageId> => ({
-          messageId: entry.mutating ? 'mutating' : 'validating',
-          data: { webhook: entry.label, key },
-          // The API server's notation stops at matchLabels; the file position names the key.
-          path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
-          locateAt: [...at, ...where],
-          severity: entry.mutating ? 'info' : 'warning',
-        }));
-    });
+  create(run) {
+    return {
+      policy: (object) => checkPolicyObject(object, run),
+      webhookConfiguration(object) {
+        const trusted = trustedKeys(run);
+        return webhooksOf(object).flatMap((entry) => {
+          // Rules that only match cluster-scoped objects never consult the selector.
+          if (!namespaceSelectorApplies(entry.webhook.rules, run.discovery)) return [];
+          const at = [...entry.path, 'namespaceSelector'];
+          return selectorKeys(entry.webhook.namespaceSelector)
+            .filter(({ key }) => !trusted.has(key))
+            .map(({ key, where }): Violation<MessageId> => ({
+              messageId: entry.mutating ? 'mutating' : 'validating',
+              data: { webhook: entry.label, key },
+              // The API server's notation stops at matchLabels; the file position names the key.
+              path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
+              locateAt: [...at, ...where],
+              severity: entry.mutating ? 'info' : 'warning',
+            }));
+        });
+      },
+    };
   },
 });

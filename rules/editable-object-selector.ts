@@ -24,21 +24,25 @@ export const rule = defineObjectRule({
     },
     help: 'Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo).',
   },
-  check(object) {
-    return webhooksOf(object).flatMap((entry) => {
-      const at = [...entry.path, 'objectSelector'];
-      const selector = entry.webhook.objectSelector;
-      return selectorKeys(selector).map(({ key, where }): Violation<MessageId> => {
-        const operator = where[0] === 'matchLabels' ? 'matchLabels' : String(selector?.matchExpressions?.[where[1]]?.operator ?? '');
-        const optOut = operator === 'NotIn' || operator === 'DoesNotExist';
-        return {
-          messageId: optOut ? 'optOut' : 'optIn',
-          data: { webhook: entry.label, key, operator },
-          path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
-          locateAt: [...at, ...where],
-          ...(optOut ? {} : { severity: 'info' as const }),
-        };
-      });
-    });
+  create() {
+    return {
+      webhookConfiguration(object) {
+        return webhooksOf(object).flatMap((entry) => {
+          const at = [...entry.path, 'objectSelector'];
+          const selector = entry.webhook.objectSelector;
+          return selectorKeys(selector).map(({ key, where }): Violation<MessageId> => {
+            const operator = where[0] === 'matchLabels' ? 'matchLabels' : String(selector?.matchExpressions?.[where[1]]?.operator ?? '');
+            const optOut = operator === 'NotIn' || operator === 'DoesNotExist';
+            return {
+              messageId: optOut ? 'optOut' : 'optIn',
+              data: { webhook: entry.label, key, operator },
+              path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
+              locateAt: [...at, ...where],
+              ...(optOut ? {} : { severity: 'info' as const }),
+            };
+          });
+        });
+      },
+    };
   },
 });

@@ -14,13 +14,17 @@ export const rule = defineObjectRule({
     },
     help: 'If the check must always hold, set failurePolicy: Fail and run the webhook highly available, or move the check into a ValidatingAdmissionPolicy, which runs inside the API server; keep Ignore only if unchecked objects during an outage are acceptable.',
   },
-  check(object) {
-    return webhooksOf(object)
-      .filter((entry) => entry.webhook.failurePolicy === 'Ignore' && !isDefaulted(object, [...entry.path, 'failurePolicy']))
-      .map((entry) => ({
-        messageId: 'ignore' as const,
-        data: { webhook: entry.label },
-        path: [...entry.path, 'failurePolicy'],
-      }));
+  create() {
+    return {
+      webhookConfiguration(object) {
+        return webhooksOf(object)
+          .filter((entry) => entry.webhook.failurePolicy === 'Ignore' && !isDefaulted(object, [...entry.path, 'failurePolicy']))
+          .map((entry) => ({
+            messageId: 'ignore' as const,
+            data: { webhook: entry.label },
+            path: [...entry.path, 'failurePolicy'],
+          }));
+      },
+    };
   },
 });

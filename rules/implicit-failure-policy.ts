@@ -47,14 +47,18 @@ export const rule = defineObjectRule({
     },
     help: 'Write failurePolicy: Fail or failurePolicy: Ignore, having decided which outage you prefer: blocked writes or unchecked ones.',
   },
-  checkPolicy: checkPolicyObject,
-  check(object) {
-    return webhooksOf(object)
-      .filter((entry) => isDefaulted(object, [...entry.path, 'failurePolicy']))
-      .map((entry) => ({
-        messageId: isV1beta1(object) ? ('ignoreDefault' as const) : ('failDefault' as const),
-        data: { webhook: entry.label },
-        path: [...entry.path, 'failurePolicy'],
-      }));
+  create() {
+    return {
+      policy: checkPolicyObject,
+      webhookConfiguration(object) {
+        return webhooksOf(object)
+          .filter((entry) => isDefaulted(object, [...entry.path, 'failurePolicy']))
+          .map((entry) => ({
+            messageId: isV1beta1(object) ? ('ignoreDefault' as const) : ('failDefault' as const),
+            data: { webhook: entry.label },
+            path: [...entry.path, 'failurePolicy'],
+          }));
+      },
+    };
   },
 });

@@ -31,22 +31,26 @@ const meta = {
 
 export const rule = defineObjectRule({
   meta,
-  check(object, context) {
-    const threshold = Number(context.option(meta, 'thresholdSeconds'));
-    return webhooksOf(object).flatMap((entry) => {
-      const path = [...entry.path, 'timeoutSeconds'];
-      const value = entry.webhook.timeoutSeconds;
-      // Values outside 1–30 are timeout-out-of-range's: the API server rejects them.
-      if (typeof value !== 'number' || value > MAX_TIMEOUT_SECONDS || !(value > threshold)) return [];
-      const ignore = entry.webhook.failurePolicy === 'Ignore';
-      const messageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
-      return [
-        {
-          messageId,
-          data: { webhook: entry.label, value, threshold, defaulted: isDefaulted(object, path) ? ' (the API default)' : '' },
-          path,
-        },
-      ];
-    });
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const threshold = run.options.thresholdSeconds;
+        return webhooksOf(object).flatMap((entry) => {
+          const path = [...entry.path, 'timeoutSeconds'];
+          const value = entry.webhook.timeoutSeconds;
+          // Values outside 1–30 are timeout-out-of-range's: the API server rejects them.
+          if (typeof value !== 'number' || value > MAX_TIMEOUT_SECONDS || !(value > threshold)) return [];
+          const ignore = entry.webhook.failurePolicy === 'Ignore';
+          const messageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
+          return [
+            {
+              messageId,
+              data: { webhook: entry.label, value, threshold, defaulted: isDefaulted(object, path) ? ' (the API default)' : '' },
+              path,
+            },
+          ];
+        });
+      },
+    };
   },
 });

@@ -164,10 +164,10 @@ class Evaluator {
   /** The exact value of a closed sub-expression, or undefined when it fails (then the abstract rules say why). */
   private evaluateExactly(node: ASTNode): Abstract | undefined {
     const { module } = celJs();
-    const context: Record<string, unknown> = { request: { operation: this.scenario.operation } };
-    for (const variable of this.scenario.nulls) context[variable] = null;
+    const run: Record<string, unknown> = { request: { operation: this.scenario.operation } };
+    for (const variable of this.scenario.nulls) run[variable] = null;
     // The expression comes from a manifest: evaluated within the budget (over it, the abstract rules answer).
-    const result = evaluateValue(module.serialize(node), context);
+    const result = evaluateValue(module.serialize(node), run);
     return result.ok ? fromConcrete(result.value) : undefined;
   }
 
@@ -407,56 +407,60 @@ export const rule = defineObjectRule({
     },
     help: "Guard the access in the same expression (object != null && …, request.operation != 'DELETE' && …, or optional selection object.?spec.orValue(…)), or add a condition that is false for those requests, such as request.operation != 'DELETE'.",
   },
-  check(object) {
-    const violations: Violation<MessageId>[] = [];
-    for (const entry of webhooksOf(object)) {
-      const conditions = (entry.webhook.matchConditions ?? []).map((condition, index) => {
-        const expression = condition?.expression?.trim() ?? '';
-        // Empty or not compiling: api-validation reports it.
-        const ast = expression === '' ? undefined : compiledAst(expression);
-        return { index, name: condition?.name || `matchConditions[${index}]`, ast };
-      });
-      if (!conditions.some((condition) => condition.ast !== undefined)) continue;
-      // condition index → variable → the first failing node, the operations, whether it always fails there
-      const failures = new Map<number, Map<NullVariable, Failure>>();
-      for (const scenario of scenarios(entry)) {
-        const evaluator = new Evaluator(scenario);
-        const results = conditions.map((condition) => ({ condition, value: condition.ast ? evaluated(evaluator, scenario, condition.ast) : ANY }));
-        // Any false condition skips the webhook, whatever the others do.
-        if (results.some(({ value }) => alwaysFalse(value))) continue;
-        for (const { condition, value } of results) {
-          for (const [variable, node] of value.errors) {
-            const byVariable = failures.get(condition.index) ?? new Map<NullVariable, Failure>();
-            failures.set(condition.index, byVariable);
-            const always = value.values !== undefined && value.values.length === 0;
-            const known = byVariable.get(variable);
-            if (known) {
-              known.operations.push(scenario.operation);
-              known.always &&= always;
-            } else {
-              byVariable.set(variable, { node, operations: [scenario.operation], always });
+  create() {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        for (const entry of webhooksOf(object)) {
+          const conditions = (entry.webhook.matchConditions ?? []).map((condition, index) => {
+            const expression = condition?.expression?.trim() ?? '';
+            // Empty or not compiling: api-validation reports it.
+            const ast = expression === '' ? undefined : compiledAst(expression);
+            return { index, name: condition?.name || `matchConditions[${index}]`, ast };
+          });
+          if (!conditions.some((condition) => condition.ast !== undefined)) continue;
+          // condition index → variable → the first failing node, the operations, whether it always fails there
+          const failures = new Map<number, Map<NullVariable, Failure>>();
+          for (const scenario of scenarios(entry)) {
+            const evaluator = new Evaluator(scenario);
+            const results = conditions.map((condition) => ({ condition, value: condition.ast ? evaluated(evaluator, scenario, condition.ast) : ANY }));
+            // Any false condition skips the webhook, whatever the others do.
+            if (results.some(({ value }) => alwaysFalse(value))) continue;
+            for (const { condition, value } of results) {
+              for (const [variable, node] of value.errors) {
+                const byVariable = failures.get(condition.index) ?? new Map<NullVariable, Failure>();
+                failures.set(condition.index, byVariable);
+                const always = value.values !== undefined && value.values.length === 0;
+                const known = byVariable.get(variable);
+                if (known) {
+                  known.operations.push(scenario.operation);
+                  known.always &&= always;
+                } else {
+                  byVariable.set(variable, { node, operations: [scenario.operation], always });
+                }
+              }
+            }
+          }
+          for (const [index, byVariable] of [...failures].sort(([a], [b]) => a - b)) {
+            const condition = conditions[index]!;
+            for (const [variable, { node, operations, always }] of byVariable) {
+              violations.push({
+                messageId: variable,
+                data: {
+                  webhook: entry.label,
+                  condition: condition.name,
+                  access: node.input.slice(node.start, node.end),
+                  operations: list(operations),
+                  fails: always ? 'fails' : 'can fail (depending on the request)',
+                  consequence: consequence(object, entry),
+                },
+                path: [...entry.path, 'matchConditions', index, 'expression'],
+              });
             }
           }
         }
-      }
-      for (const [index, byVariable] of [...failures].sort(([a], [b]) => a - b)) {
-        const condition = conditions[index]!;
-        for (const [variable, { node, operations, always }] of byVariable) {
-          violations.push({
-            messageId: variable,
-            data: {
-              webhook: entry.label,
-              condition: condition.name,
-              access: node.input.slice(node.start, node.end),
-              operations: list(operations),
-              fails: always ? 'fails' : 'can fail (depending on the request)',
-              consequence: consequence(object, entry),
-            },
-            path: [...entry.path, 'matchConditions', index, 'expression'],
-          });
-        }
-      }
-    }
-    return violations;
+        return violations;
+      },
+    };
   },
 });

@@ -11,7 +11,7 @@ import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, bindingsOf, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/validate/cel.js';
 import { joinWords } from '../src/text/list.js';
 
@@ -119,14 +119,14 @@ type MessageId = 'fail' | 'ignore' | 'validatingPolicyFail' | 'validatingPolicyI
 
 const POLICY_HELP = `Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
 
-function checkPolicyObject(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
+function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   if (isBinding(object)) return [];
   const spec = policySpec(object);
   if (spec === undefined) return [];
   // Only bindings of the run count: without one the policy does nothing (or its bindings are elsewhere, unknown).
-  const bindings = bindingsOf(object, context.policies).filter((binding) => binding.decodable && bindingEnforces(binding));
+  const bindings = bindingsOf(object, run.policies).filter((binding) => binding.decodable && bindingEnforces(binding));
   if (bindings.length === 0) return [];
-  const nsLabels = namespaceLabels(context, KUBE_SYSTEM);
+  const nsLabels = namespaceLabels(run, KUBE_SYSTEM);
   // An opt-in objectSelector (a label of the policy's own) exempts the system's objects.
   const through = bindings.map((binding) => {
     const bindingMatch = bindingSpec(binding)?.matchResources;
@@ -134,7 +134,7 @@ function checkPolicyObject(object: PolicyObject, context: RuleContext): Violatio
   });
   // Only the policy's own resourceRules can make a write match (matchPolicy asks them first).
   const policyRules = spec.matchConstraints !== null && typeof spec.matchConstraints === 'object' ? spec.matchConstraints.resourceRules : undefined;
-  for (const write of systemWrites(context.discovery)) {
+  for (const write of systemWrites(run.discovery)) {
     if (!mayMatch(policyRules, write)) continue;
     const boundBy: string[] = [];
     let rule: number | undefined;
@@ -146,7 +146,7 @@ function checkPolicyObject(object: PolicyObject, context: RuleContext): Violatio
         objectLabels: write.operation === 'DELETE' ? null : labels,
         oldObjectLabels: write.operation === 'CREATE' ? null : labels,
       };
-      const outcome = matchPolicy(spec, bindingSpec(binding), request, context.discovery);
+      const outcome = matchPolicy(spec, bindingSpec(binding), request, run.discovery);
       if (outcome.called !== true) continue;
       boundBy.push(binding.name ?? '(unnamed)');
       rule ??= outcome.rule;
@@ -198,21 +198,25 @@ export const rule = defineObjectRule({
     },
     help: `Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]), or narrow the rules to the resources the webhook needs.`,
   },
-  checkPolicy: checkPolicyObject,
-  check(object, context) {
-    return kubeSystemInterceptions(object, context).map(({ entry, rule, match }): Violation<MessageId> => {
-      const ignore = entry.webhook.failurePolicy === 'Ignore';
-      return {
-        messageId: ignore ? 'ignore' : 'fail',
-        data: {
-          webhook: entry.label,
-          resource: describeResource(match),
-          timeout: entry.webhook.timeoutSeconds ?? 10,
-          defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
-        },
-        path: [...entry.path, 'rules', rule],
-        severity: ignore ? 'warning' : 'error',
-      };
-    });
+  create(run) {
+    return {
+      policy: (object) => checkPolicyObject(object, run),
+      webhookConfiguration(object) {
+        return kubeSystemInterceptions(object, run).map(({ entry, rule, match }): Violation<MessageId> => {
+          const ignore = entry.webhook.failurePolicy === 'Ignore';
+          return {
+            messageId: ignore ? 'ignore' : 'fail',
+            data: {
+              webhook: entry.label,
+              resource: describeResource(match),
+              timeout: entry.webhook.timeoutSeconds ?? 10,
+              defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+            },
+            path: [...entry.path, 'rules', rule],
+            severity: ignore ? 'warning' : 'error',
+          };
+        });
+      },
+    };
   },
 });

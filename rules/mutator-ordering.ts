@@ -12,7 +12,7 @@ import {
 } from '../src/match/candidates.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { isDefaulted } from '../src/model/webhooks.js';
-import { defineObjectRule, type RuleContext, type RuleMeta, type Violation } from '../src/rule.js';
+import { defineObjectRule, type RuleRun, type RuleMeta, type Violation } from '../src/rule.js';
 
 type MessageId = 'blindOne' | 'blindMany';
 
@@ -101,12 +101,12 @@ function blindHooks(hooks: readonly CandidateHook[]): CandidateHook[] {
   return hooks.slice(0, -1).filter((hook) => !reinvoked(hook));
 }
 
-function analyse(context: RuleContext): Map<WebhookConfigurationObject, OrderedSet[]> {
-  const mutating = context.webhookConfigurations.filter((object) => object.kind === 'MutatingWebhookConfiguration');
+function analyse(run: RuleRun): Map<WebhookConfigurationObject, OrderedSet[]> {
+  const mutating = run.webhookConfigurations.filter((object) => object.kind === 'MutatingWebhookConfiguration');
   const hooks = inCallingOrder(webhooksWithRules(mutating).map(({ object, entry }): CandidateHook => ({ object, entry, order: 0 })));
   const sets: OrderedSet[] = [];
   const seen = new Set<string>();
-  for (const { request, namespace, sure, open } of candidateMatches(hooks, context, { requests: (request) => OBJECT_OPERATIONS.has(request.operation) })) {
+  for (const { request, namespace, sure, open } of candidateMatches(hooks, run, { requests: (request) => OBJECT_OPERATIONS.has(request.operation) })) {
     for (const set of coCalledSets(sure, open)) {
       // Of alternative configurations (same name), the one with more webhooks here; no copies.
       const called = withoutCopies(withoutAlternatives(set, (ofOne) => ofOne.length));
@@ -138,16 +138,16 @@ function analyse(context: RuleContext): Map<WebhookConfigurationObject, OrderedS
 /** One analysis per run (the objects array) and discovery: every object's check reads it. */
 const cache = new WeakMap<readonly WebhookConfigurationObject[], WeakMap<Discovery, Map<WebhookConfigurationObject, OrderedSet[]>>>();
 
-function analysisFor(context: RuleContext): Map<WebhookConfigurationObject, OrderedSet[]> {
-  let byDiscovery = cache.get(context.webhookConfigurations);
+function analysisFor(run: RuleRun): Map<WebhookConfigurationObject, OrderedSet[]> {
+  let byDiscovery = cache.get(run.webhookConfigurations);
   if (byDiscovery === undefined) {
     byDiscovery = new WeakMap();
-    cache.set(context.webhookConfigurations, byDiscovery);
+    cache.set(run.webhookConfigurations, byDiscovery);
   }
-  let analysis = byDiscovery.get(context.discovery);
+  let analysis = byDiscovery.get(run.discovery);
   if (analysis === undefined) {
-    analysis = analyse(context);
-    byDiscovery.set(context.discovery, analysis);
+    analysis = analyse(run);
+    byDiscovery.set(run.discovery, analysis);
   }
   return analysis;
 }
@@ -165,20 +165,24 @@ function describeHooks(hooks: readonly CandidateHook[]): string {
 
 export const rule = defineObjectRule({
   meta,
-  check(object, context) {
-    return (analysisFor(context).get(object) ?? []).map((set): Violation<MessageId> => {
-      const blind = blindHooks(set.hooks);
-      return {
-        messageId: blind.length === 1 ? 'blindOne' : 'blindMany',
-        data: {
-          count: set.hooks.length,
-          request: describeRequest(set.request, set.namespace),
-          webhooks: describeHooks(set.hooks),
-          blind: blind.map(nameOf).join(', '),
-          others: set.others === 0 ? '' : ` (and ${set.others} other combination${set.others === 1 ? '' : 's'} of mutating webhooks that start with it)`,
-        },
-        path: set.hooks[0]!.entry.path,
-      };
-    });
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        return (analysisFor(run).get(object) ?? []).map((set): Violation<MessageId> => {
+          const blind = blindHooks(set.hooks);
+          return {
+            messageId: blind.length === 1 ? 'blindOne' : 'blindMany',
+            data: {
+              count: set.hooks.length,
+              request: describeRequest(set.request, set.namespace),
+              webhooks: describeHooks(set.hooks),
+              blind: blind.map(nameOf).join(', '),
+              others: set.others === 0 ? '' : ` (and ${set.others} other combination${set.others === 1 ? '' : 's'} of mutating webhooks that start with it)`,
+            },
+            path: set.hooks[0]!.entry.path,
+          };
+        });
+      },
+    };
   },
 });

@@ -9,7 +9,7 @@ import type { NamespaceObject, WebhookConfigurationObject } from '../src/model/o
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import type { RuleWithOperations, Webhook } from '../src/model/types.js';
 import { isV1beta1, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
-import { defineObjectRule, type RuleContext, type RuleMeta, type Violation } from '../src/rule.js';
+import { defineObjectRule, type RuleRun, type RuleMeta, type Violation } from '../src/rule.js';
 import { isRecord } from '../src/json.js';
 import { joinWords } from '../src/text/list.js';
 
@@ -171,28 +171,28 @@ function representative(webhook: Readonly<Webhook>, discovery: Discovery): Repre
 const candidatesCache = new WeakMap<readonly WebhookConfigurationObject[], Map<string, Candidate[]>>();
 
 /** The validating webhooks of the run whose namespaceSelector an editable label can decide. */
-function candidates(context: RuleContext): Candidate[] {
-  const trusted = new Set([...(isAtLeast(context.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...context.trustedNamespaceLabels]);
-  const cacheKey = [context.kubeVersion.major, context.kubeVersion.minor, ...trusted].join('\u0000');
-  let byKey = candidatesCache.get(context.webhookConfigurations);
+function candidates(run: RuleRun): Candidate[] {
+  const trusted = new Set([...(isAtLeast(run.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...run.trustedNamespaceLabels]);
+  const cacheKey = [run.kubeVersion.major, run.kubeVersion.minor, ...trusted].join('\u0000');
+  let byKey = candidatesCache.get(run.webhookConfigurations);
   if (byKey === undefined) {
     byKey = new Map();
-    candidatesCache.set(context.webhookConfigurations, byKey);
+    candidatesCache.set(run.webhookConfigurations, byKey);
   }
   const cached = byKey.get(cacheKey);
   if (cached !== undefined) return cached;
   const found: Candidate[] = [];
-  for (const object of context.webhookConfigurations) {
+  for (const object of run.webhookConfigurations) {
     if (object.kind !== 'ValidatingWebhookConfiguration' || !object.decodable) continue;
     // v1beta1 configurations are not served from 1.22 (removed-api-version): they select nothing.
-    if (isV1beta1(object) && isAtLeast(context.kubeVersion, 1, 22)) continue;
+    if (isV1beta1(object) && isAtLeast(run.kubeVersion, 1, 22)) continue;
     for (const entry of webhooksOf(object)) {
       const { webhook } = entry;
       const editable = [...new Set(selectorKeys(webhook.namespaceSelector).map(({ key }) => key))].filter((key) => !trusted.has(key));
       if (editable.length === 0) continue;
       // Rules that match only cluster-scoped objects never consult the namespaceSelector.
-      if (!namespaceSelectorApplies(webhook.rules, context.discovery)) continue;
-      const request = representative(webhook, context.discovery);
+      if (!namespaceSelectorApplies(webhook.rules, run.discovery)) continue;
+      const request = representative(webhook, run.discovery);
       if (request === undefined) continue;
       const namespace = webhook.clientConfig?.service?.namespace;
       found.push({ object, entry, request, editable, ownNamespace: typeof namespace === 'string' ? namespace : undefined });
@@ -272,10 +272,10 @@ function fewestToRemove(keys: readonly string[], selected: (removed: readonly st
 /** Per candidate of the run: the run's Namespaces its namespaceSelector selects, in run order (with their labels), found once. */
 const selectedCache = new WeakMap<Candidate, readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[]>();
 
-function selectedNamespaces(candidate: Candidate, context: RuleContext, labelsOf: (ns: NamespaceObject) => Labels): readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[] {
+function selectedNamespaces(candidate: Candidate, run: RuleRun, labelsOf: (ns: NamespaceObject) => Labels): readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[] {
   let selected = selectedCache.get(candidate);
   if (selected === undefined) {
-    selected = context.namespaces.map((other) => ({ other, otherLabels: labelsOf(other) })).filter(({ other, otherLabels }) => selects(candidate, other.name, otherLabels, context.discovery));
+    selected = run.namespaces.map((other) => ({ other, otherLabels: labelsOf(other) })).filter(({ other, otherLabels }) => selects(candidate, other.name, otherLabels, run.discovery));
     selectedCache.set(candidate, selected);
   }
   return selected;
@@ -301,81 +301,85 @@ function grouped(found: readonly Found[]): Found[][] {
 
 export const rule = defineObjectRule({
   meta,
-  checkNamespace(namespace: NamespaceObject, context: RuleContext): Violation<MessageId>[] {
-    if (namespace.name === KUBE_SYSTEM) return [];
-    const reportOptIn = String(context.option(meta, 'optIn')) === 'report';
-    const labelsOf = (ns: NamespaceObject): Labels => namespaceLabels({ namespaces: [ns], kubeVersion: context.kubeVersion }, ns.name);
-    const labels = labelsOf(namespace);
-    const written = Object.keys(namespace.writtenLabels);
-    const optOuts: Found[] = [];
-    const missing: Found[] = [];
-    for (const found of candidates(context)) {
-      // Excluding its own namespace keeps a webhook from deadlocking itself, as the docs advise.
-      if (found.ownNamespace === namespace.name) continue;
-      const candidate = found;
-      if (selects(candidate, namespace.name, labels, context.discovery)) continue;
-      const present = candidate.editable.filter((key) => Object.prototype.hasOwnProperty.call(labels, key));
-      const culprits = fewestToRemove(present, (keys) => selects(candidate, namespace.name, without(labels, keys), context.discovery));
-      if (culprits !== undefined) {
-        culprits.sort((a, b) => written.indexOf(a) - written.indexOf(b));
-        optOuts.push({ candidate, labels: culprits.map((key) => [key, labels[key]!]) });
-        continue;
-      }
-      if (!reportOptIn) continue;
-      // Opt-in: another Namespace of the run is selected; with its values of the editable keys this one would be.
-      for (const { other, otherLabels } of selectedNamespaces(found, context, labelsOf)) {
-        if (other.name === namespace.name) continue;
-        const borrowed = candidate.editable.filter((key) => Object.prototype.hasOwnProperty.call(otherLabels, key));
-        const adopted = { ...without(labels, present), ...Object.fromEntries(borrowed.map((key) => [key, otherLabels[key]!])) };
-        if (!selects(candidate, namespace.name, adopted, context.discovery)) continue;
-        const lacking = borrowed.filter((key) => labels[key] !== otherLabels[key]);
-        if (lacking.length === 0) continue;
-        // A key the selector only asks to exist (Exists, NotIn) takes any value: say so rather than copy one.
-        const anyValue = (key: string): boolean => {
-          let value = 'any-value';
-          while (value === otherLabels[key] || value === labels[key]) value += '-';
-          return selects(candidate, namespace.name, { ...adopted, [key]: value }, context.discovery);
-        };
-        missing.push({ candidate, labels: lacking.map((key) => [key, anyValue(key) ? ANY_VALUE : otherLabels[key]!]), other: other.name });
-        break;
-      }
-    }
-    const metadata = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
-    const violations: Violation<MessageId>[] = [];
-    for (const group of grouped(optOuts)) {
-      const first = group[0]!;
-      violations.push({
-        messageId: 'optOut',
-        data: {
-          namespace: namespace.name,
-          webhooks: webhookPhrase(group.map((item) => item.candidate)),
-          configuration: first.candidate.object.name ?? '',
-          labels: labelPhrase(first.labels),
-          them: first.labels.length === 1 ? 'it' : 'them',
-          request: describeRequest(first.candidate.request),
-        },
-        path: ['metadata', 'labels', first.labels[0]![0]],
-      });
-    }
-    for (const group of grouped(missing)) {
-      const first = group[0]!;
-      const wrongValue = first.labels.find(([key]) => Object.prototype.hasOwnProperty.call(namespace.writtenLabels, key));
-      const path: FieldPath = wrongValue ? ['metadata', 'labels', wrongValue[0]] : isRecord(metadata.labels) ? ['metadata', 'labels'] : ['metadata', 'name'];
-      violations.push({
-        messageId: 'missingOptIn',
-        data: {
-          namespace: namespace.name,
-          webhooks: webhookPhrase(group.map((item) => item.candidate)),
-          configuration: first.candidate.object.name ?? '',
-          labels: labelPhrase(first.labels),
-          other: first.other ?? '',
-          request: describeRequest(first.candidate.request),
-        },
-        path,
-        severity: 'info',
-        help: 'If the namespace should be validated, add the label; opt-in webhooks are meant to skip the namespaces that lack it.',
-      });
-    }
-    return violations;
+  create(run) {
+    return {
+      namespace(namespace: NamespaceObject): Violation<MessageId>[] {
+        if (namespace.name === KUBE_SYSTEM) return [];
+        const reportOptIn = run.options.optIn === 'report';
+        const labelsOf = (ns: NamespaceObject): Labels => namespaceLabels({ namespaces: [ns], kubeVersion: run.kubeVersion }, ns.name);
+        const labels = labelsOf(namespace);
+        const written = Object.keys(namespace.writtenLabels);
+        const optOuts: Found[] = [];
+        const missing: Found[] = [];
+        for (const found of candidates(run)) {
+          // Excluding its own namespace keeps a webhook from deadlocking itself, as the docs advise.
+          if (found.ownNamespace === namespace.name) continue;
+          const candidate = found;
+          if (selects(candidate, namespace.name, labels, run.discovery)) continue;
+          const present = candidate.editable.filter((key) => Object.prototype.hasOwnProperty.call(labels, key));
+          const culprits = fewestToRemove(present, (keys) => selects(candidate, namespace.name, without(labels, keys), run.discovery));
+          if (culprits !== undefined) {
+            culprits.sort((a, b) => written.indexOf(a) - written.indexOf(b));
+            optOuts.push({ candidate, labels: culprits.map((key) => [key, labels[key]!]) });
+            continue;
+          }
+          if (!reportOptIn) continue;
+          // Opt-in: another Namespace of the run is selected; with its values of the editable keys this one would be.
+          for (const { other, otherLabels } of selectedNamespaces(found, run, labelsOf)) {
+            if (other.name === namespace.name) continue;
+            const borrowed = candidate.editable.filter((key) => Object.prototype.hasOwnProperty.call(otherLabels, key));
+            const adopted = { ...without(labels, present), ...Object.fromEntries(borrowed.map((key) => [key, otherLabels[key]!])) };
+            if (!selects(candidate, namespace.name, adopted, run.discovery)) continue;
+            const lacking = borrowed.filter((key) => labels[key] !== otherLabels[key]);
+            if (lacking.length === 0) continue;
+            // A key the selector only asks to exist (Exists, NotIn) takes any value: say so rather than copy one.
+            const anyValue = (key: string): boolean => {
+              let value = 'any-value';
+              while (value === otherLabels[key] || value === labels[key]) value += '-';
+              return selects(candidate, namespace.name, { ...adopted, [key]: value }, run.discovery);
+            };
+            missing.push({ candidate, labels: lacking.map((key) => [key, anyValue(key) ? ANY_VALUE : otherLabels[key]!]), other: other.name });
+            break;
+          }
+        }
+        const metadata = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
+        const violations: Violation<MessageId>[] = [];
+        for (const group of grouped(optOuts)) {
+          const first = group[0]!;
+          violations.push({
+            messageId: 'optOut',
+            data: {
+              namespace: namespace.name,
+              webhooks: webhookPhrase(group.map((item) => item.candidate)),
+              configuration: first.candidate.object.name ?? '',
+              labels: labelPhrase(first.labels),
+              them: first.labels.length === 1 ? 'it' : 'them',
+              request: describeRequest(first.candidate.request),
+            },
+            path: ['metadata', 'labels', first.labels[0]![0]],
+          });
+        }
+        for (const group of grouped(missing)) {
+          const first = group[0]!;
+          const wrongValue = first.labels.find(([key]) => Object.prototype.hasOwnProperty.call(namespace.writtenLabels, key));
+          const path: FieldPath = wrongValue ? ['metadata', 'labels', wrongValue[0]] : isRecord(metadata.labels) ? ['metadata', 'labels'] : ['metadata', 'name'];
+          violations.push({
+            messageId: 'missingOptIn',
+            data: {
+              namespace: namespace.name,
+              webhooks: webhookPhrase(group.map((item) => item.candidate)),
+              configuration: first.candidate.object.name ?? '',
+              labels: labelPhrase(first.labels),
+              other: first.other ?? '',
+              request: describeRequest(first.candidate.request),
+            },
+            path,
+            severity: 'info',
+            help: 'If the namespace should be validated, add the label; opt-in webhooks are meant to skip the namespaces that lack it.',
+          });
+        }
+        return violations;
+      },
+    };
   },
 });

@@ -32,24 +32,28 @@ export const rule = defineObjectRule({
     },
     help: 'Make the patch a no-op on an already-mutated object (check before you add), and verify the final object with a validating webhook or ValidatingAdmissionPolicy.',
   },
-  check(object, context) {
-    const violations: Violation<MessageId>[] = [];
-    const onUpdate: { entry: WebhookEntry; path: (string | number)[] }[] = [];
-    for (const entry of webhooksOf(object)) {
-      if (!entry.mutating) continue;
-      if (entry.webhook.reinvocationPolicy === 'IfNeeded') {
-        violations.push({ messageId: 'reinvoked', data: { webhook: entry.label }, path: [...entry.path, 'reinvocationPolicy'] });
-        continue;
-      }
-      const path = updateOperation(entry);
-      // The info counts the webhooks that can be called; the engine drops per-webhook findings on the others.
-      if (path !== undefined && !webhookReachability(entry.webhook, entry.path, entry.label, context.discovery, context.kubeVersion).neverCalled) onUpdate.push({ entry, path });
-    }
-    if (onUpdate.length > 0) {
-      const first = onUpdate[0]!;
-      const which = onUpdate.length === 1 ? `webhook "${first.entry.label}" mutates` : `${onUpdate.length} webhooks (first: "${first.entry.label}") mutate`;
-      violations.push({ messageId: 'update', data: { which }, path: first.path, severity: 'info' });
-    }
-    return violations;
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        const onUpdate: { entry: WebhookEntry; path: (string | number)[] }[] = [];
+        for (const entry of webhooksOf(object)) {
+          if (!entry.mutating) continue;
+          if (entry.webhook.reinvocationPolicy === 'IfNeeded') {
+            violations.push({ messageId: 'reinvoked', data: { webhook: entry.label }, path: [...entry.path, 'reinvocationPolicy'] });
+            continue;
+          }
+          const path = updateOperation(entry);
+          // The info counts the webhooks that can be called; the engine drops per-webhook findings on the others.
+          if (path !== undefined && !webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) onUpdate.push({ entry, path });
+        }
+        if (onUpdate.length > 0) {
+          const first = onUpdate[0]!;
+          const which = onUpdate.length === 1 ? `webhook "${first.entry.label}" mutates` : `${onUpdate.length} webhooks (first: "${first.entry.label}") mutate`;
+          violations.push({ messageId: 'update', data: { which }, path: first.path, severity: 'info' });
+        }
+        return violations;
+      },
+    };
   },
 });

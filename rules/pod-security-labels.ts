@@ -1,6 +1,6 @@
 import { isAtLeast } from '../src/kube/version.js';
 import type { NamespaceObject } from '../src/model/objects.js';
-import { defineObjectRule, type RuleContext, type RuleMeta, type Violation } from '../src/rule.js';
+import { defineObjectRule, type RuleRun, type RuleMeta, type Violation } from '../src/rule.js';
 import { closest } from '../src/text/closest.js';
 import { formatFieldError, invalid } from '../src/validate/field-error.js';
 import { isRecord } from '../src/json.js';
@@ -67,9 +67,9 @@ function globMatches(pattern: string, value: string): boolean {
   return new RegExp(`^${source}$`).test(value);
 }
 
-function mayBePrivileged(namespace: string, context: RuleContext): boolean {
+function mayBePrivileged(namespace: string, run: RuleRun<typeof meta.options>): boolean {
   if (namespace === KUBE_SYSTEM) return true;
-  const patterns = String(context.option(meta, 'privilegedNamespaces'))
+  const patterns = run.options.privilegedNamespaces
     .split(',')
     .map((pattern) => pattern.trim())
     .filter((pattern) => pattern !== '');
@@ -90,115 +90,119 @@ function listed(items: readonly string[]): string {
 
 export const rule = defineObjectRule({
   meta,
-  checkNamespace(namespace: NamespaceObject, context: RuleContext): Violation<MessageId>[] {
-    // The PodSecurity admission plugin is on by default from 1.23 (beta; GA in 1.25).
-    if (!isAtLeast(context.kubeVersion, 1, 23)) return [];
-    const metadata = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
-    const written = isRecord(metadata.labels) ? metadata.labels : {};
-    const violations: Violation<MessageId>[] = [];
-    /** The PSA labels with string values, by suffix (enforce, audit-version, …), valid or not. */
-    const values = new Map<string, string>();
-    const valid = new Set<string>();
-    /** Every PSA label written, whatever its value's type. */
-    const present = new Set<string>();
+  create(run) {
+    return {
+      namespace(namespace: NamespaceObject): Violation<MessageId>[] {
+        // The PodSecurity admission plugin is on by default from 1.23 (beta; GA in 1.25).
+        if (!isAtLeast(run.kubeVersion, 1, 23)) return [];
+        const metadata = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
+        const written = isRecord(metadata.labels) ? metadata.labels : {};
+        const violations: Violation<MessageId>[] = [];
+        /** The PSA labels with string values, by suffix (enforce, audit-version, …), valid or not. */
+        const values = new Map<string, string>();
+        const valid = new Set<string>();
+        /** Every PSA label written, whatever its value's type. */
+        const present = new Set<string>();
 
-    for (const [key, value] of Object.entries(written)) {
-      if (!key.startsWith(PSA_PREFIX)) continue;
-      const suffix = key.slice(PSA_PREFIX.length);
-      const path = ['metadata', 'labels', key];
-      if (!SUFFIXES.includes(suffix)) {
-        const guess = closest(suffix, SUFFIXES);
-        violations.push({
-          messageId: 'unknownKey',
-          data: { key, suggestion: guess ? ` (did you mean "${PSA_PREFIX}${guess}"?)` : '' },
-          path,
-          part: 'key',
-          severity: 'warning',
-          help: `Rename the label to one of ${SUFFIXES.map((s) => PSA_PREFIX + s).join(', ')}, or remove it.`,
-        });
-        continue;
-      }
-      present.add(suffix);
-      if (typeof value === 'number' || typeof value === 'boolean') {
-        violations.push({
-          messageId: 'notString',
-          data: { key, type: typeof value === 'number' ? 'number' : 'bool', value: String(value) },
-          path,
-          part: 'value',
-          severity: 'error',
-          help: `Quote the value: ${key}: "${String(value)}"${suffix.endsWith('-version') && typeof value === 'number' ? ` (a version is written v1.<minor>, e.g. "v1.${context.kubeVersion.minor}")` : ''}.`,
-        });
-        continue;
-      }
-      // A null value: what the API server makes of it is not certain, so say nothing.
-      if (typeof value !== 'string') continue;
-      values.set(suffix, value);
-      const version = suffix.endsWith('-version');
-      const ok = version ? isVersion(value) : isLevel(value);
-      if (ok) {
-        valid.add(suffix);
-        continue;
-      }
-      const detail = version ? 'must be "latest" or "v1.x"' : `must be one of ${PSA_LEVELS.join(', ')}`;
-      violations.push({
-        messageId: 'invalid',
-        data: {
-          namespace: namespace.name,
-          error: formatFieldError(invalid(path, value, detail)),
-          fallback: version ? FALLBACK.version! : FALLBACK[suffix]!,
-        },
-        path,
-        severity: 'error',
-      });
-    }
+        for (const [key, value] of Object.entries(written)) {
+          if (!key.startsWith(PSA_PREFIX)) continue;
+          const suffix = key.slice(PSA_PREFIX.length);
+          const path = ['metadata', 'labels', key];
+          if (!SUFFIXES.includes(suffix)) {
+            const guess = closest(suffix, SUFFIXES);
+            violations.push({
+              messageId: 'unknownKey',
+              data: { key, suggestion: guess ? ` (did you mean "${PSA_PREFIX}${guess}"?)` : '' },
+              path,
+              part: 'key',
+              severity: 'warning',
+              help: `Rename the label to one of ${SUFFIXES.map((s) => PSA_PREFIX + s).join(', ')}, or remove it.`,
+            });
+            continue;
+          }
+          present.add(suffix);
+          if (typeof value === 'number' || typeof value === 'boolean') {
+            violations.push({
+              messageId: 'notString',
+              data: { key, type: typeof value === 'number' ? 'number' : 'bool', value: String(value) },
+              path,
+              part: 'value',
+              severity: 'error',
+              help: `Quote the value: ${key}: "${String(value)}"${suffix.endsWith('-version') && typeof value === 'number' ? ` (a version is written v1.<minor>, e.g. "v1.${run.kubeVersion.minor}")` : ''}.`,
+            });
+            continue;
+          }
+          // A null value: what the API server makes of it is not certain, so say nothing.
+          if (typeof value !== 'string') continue;
+          values.set(suffix, value);
+          const version = suffix.endsWith('-version');
+          const ok = version ? isVersion(value) : isLevel(value);
+          if (ok) {
+            valid.add(suffix);
+            continue;
+          }
+          const detail = version ? 'must be "latest" or "v1.x"' : `must be one of ${PSA_LEVELS.join(', ')}`;
+          violations.push({
+            messageId: 'invalid',
+            data: {
+              namespace: namespace.name,
+              error: formatFieldError(invalid(path, value, detail)),
+              fallback: version ? FALLBACK.version! : FALLBACK[suffix]!,
+            },
+            path,
+            severity: 'error',
+          });
+        }
 
-    if (isRecord(metadata.annotations)) {
-      for (const key of Object.keys(metadata.annotations)) {
-        const suffix = key.slice(PSA_PREFIX.length);
-        if (!key.startsWith(PSA_PREFIX) || !SUFFIXES.includes(suffix) || Object.prototype.hasOwnProperty.call(written, key)) continue;
-        violations.push({
-          messageId: 'annotation',
-          data: { key },
-          path: ['metadata', 'annotations', key],
-          severity: 'warning',
-          help: 'Move it to metadata.labels.',
-        });
-      }
-    }
+        if (isRecord(metadata.annotations)) {
+          for (const key of Object.keys(metadata.annotations)) {
+            const suffix = key.slice(PSA_PREFIX.length);
+            if (!key.startsWith(PSA_PREFIX) || !SUFFIXES.includes(suffix) || Object.prototype.hasOwnProperty.call(written, key)) continue;
+            violations.push({
+              messageId: 'annotation',
+              data: { key },
+              path: ['metadata', 'annotations', key],
+              severity: 'warning',
+              help: 'Move it to metadata.labels.',
+            });
+          }
+        }
 
-    const enforce = values.get('enforce');
-    if (!present.has('enforce')) {
-      // audit/warn alone: the namespace is watched, not protected.
-      const watching = (['audit', 'warn'] as const).filter((mode: Mode) => valid.has(mode) && values.get(mode) !== 'privileged');
-      if (watching.length > 0) {
-        const reported = watching.length === 2 ? 'warned about and audited' : watching[0] === 'audit' ? 'recorded in the audit log' : 'warned about';
-        violations.push({
-          messageId: 'noEnforce',
-          data: { namespace: namespace.name, modes: listed(watching), levels: listed([...new Set(watching.map((mode) => values.get(mode)!))]), reported },
-          path: ['metadata', 'labels', PSA_PREFIX + watching[0]!],
-          severity: 'info',
-          help: `Once the workloads pass, add ${PSA_PREFIX}enforce (and enforce-version) with the level you audit or warn about.`,
-        });
-      }
-    } else if (valid.has('enforce') && enforce === 'privileged') {
-      if (!mayBePrivileged(namespace.name, context)) {
-        violations.push({
-          messageId: 'privileged',
-          data: { namespace: namespace.name },
-          path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
-          severity: 'warning',
-          help: 'Enforce baseline or restricted; if a node agent needs privileged, keep the namespace to it and list it in --rule-option pod-security-labels.privilegedNamespaces=<name>.',
-        });
-      }
-    } else if (valid.has('enforce') && !present.has('enforce-version')) {
-      violations.push({
-        messageId: 'noEnforceVersion',
-        data: { namespace: namespace.name, level: enforce! },
-        path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
-        severity: 'info',
-        help: `Pin the version the workloads are known to pass, e.g. ${PSA_PREFIX}enforce-version: v1.${context.kubeVersion.minor}, and raise it after checking them; or write enforce-version: latest to follow the cluster on purpose.`,
-      });
-    }
-    return violations;
+        const enforce = values.get('enforce');
+        if (!present.has('enforce')) {
+          // audit/warn alone: the namespace is watched, not protected.
+          const watching = (['audit', 'warn'] as const).filter((mode: Mode) => valid.has(mode) && values.get(mode) !== 'privileged');
+          if (watching.length > 0) {
+            const reported = watching.length === 2 ? 'warned about and audited' : watching[0] === 'audit' ? 'recorded in the audit log' : 'warned about';
+            violations.push({
+              messageId: 'noEnforce',
+              data: { namespace: namespace.name, modes: listed(watching), levels: listed([...new Set(watching.map((mode) => values.get(mode)!))]), reported },
+              path: ['metadata', 'labels', PSA_PREFIX + watching[0]!],
+              severity: 'info',
+              help: `Once the workloads pass, add ${PSA_PREFIX}enforce (and enforce-version) with the level you audit or warn about.`,
+            });
+          }
+        } else if (valid.has('enforce') && enforce === 'privileged') {
+          if (!mayBePrivileged(namespace.name, run)) {
+            violations.push({
+              messageId: 'privileged',
+              data: { namespace: namespace.name },
+              path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
+              severity: 'warning',
+              help: 'Enforce baseline or restricted; if a node agent needs privileged, keep the namespace to it and list it in --rule-option pod-security-labels.privilegedNamespaces=<name>.',
+            });
+          }
+        } else if (valid.has('enforce') && !present.has('enforce-version')) {
+          violations.push({
+            messageId: 'noEnforceVersion',
+            data: { namespace: namespace.name, level: enforce! },
+            path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
+            severity: 'info',
+            help: `Pin the version the workloads are known to pass, e.g. ${PSA_PREFIX}enforce-version: v1.${run.kubeVersion.minor}, and raise it after checking them; or write enforce-version: latest to follow the cluster on purpose.`,
+          });
+        }
+        return violations;
+      },
+    };
   },
 });

@@ -1,6 +1,6 @@
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingKindFor, bindingsOf, isBinding, suggestedPolicyName, wrongKindPolicy, type PolicyDefinitionKind } from '../src/model/policies.js';
-import { defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'unbound';
 
@@ -49,12 +49,12 @@ function analysisFor(policies: readonly PolicyObject[]): Analysis {
   return analysis;
 }
 
-function checkPolicyObject(object: PolicyObject, context: RuleContext): Violation<MessageId>[] {
+function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   if (isBinding(object) || object.name === undefined) return [];
   const bindingKind = bindingKindFor(object.kind as PolicyDefinitionKind);
-  const analysis = analysisFor(context.policies);
+  const analysis = analysisFor(run.policies);
   if (!analysis.bindingKinds.has(bindingKind)) return [];
-  if (bindingsOf(object, context.policies).length > 0) return [];
+  if (bindingsOf(object, run.policies).length > 0) return [];
   // The same problem seen from the binding's side: a typo in its policyName, or a binding of the wrong kind.
   if (analysis.nearMisses.get(bindingKind)?.has(object.name)) return [];
   if (analysis.meantByWrongKind.has(`${object.kind}/${object.name}`)) return [];
@@ -84,5 +84,9 @@ export const rule = defineObjectRule({
     },
     help: 'Add a binding whose spec.policyName is the policy\'s name (or delete the policy if it is no longer used).',
   },
-  checkPolicy: checkPolicyObject,
+  create(run) {
+    return {
+      policy: (object) => checkPolicyObject(object, run),
+    };
+  },
 });

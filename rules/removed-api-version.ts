@@ -62,26 +62,30 @@ export const rule = defineObjectRule({
     help: 'Set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.',
     needsDecodableObject: false,
   },
-  check(object, context) {
-    if (!isV1beta1(object) || !isAtLeast(context.kubeVersion, 1, 22)) return [];
-    return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(context.kubeVersion) }, path: ['apiVersion'] }];
-  },
-  checkPolicy(object, context) {
-    const apiVersion = object.apiVersion;
-    if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`)) return [];
-    const version = apiVersion.slice(ADMISSION_GROUP.length + 1);
-    const resource = POLICY_APIS[object.kind].resource;
-    const served = (v: string): boolean => context.discovery.resource(ADMISSION_GROUP, v, resource) !== undefined;
-    const detail = policyDetail(object.kind, version, context.kubeVersion, served);
-    if (detail === undefined) return [];
-    const target = formatKubeVersion(context.kubeVersion);
-    return [
-      {
-        messageId: 'policyNotServed',
-        data: { kind: object.kind, apiVersion, target, detail },
-        path: ['apiVersion'],
-        help: `Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        if (!isV1beta1(object) || !isAtLeast(run.kubeVersion, 1, 22)) return [];
+        return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(run.kubeVersion) }, path: ['apiVersion'] }];
       },
-    ];
+      policy(object) {
+        const apiVersion = object.apiVersion;
+        if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`)) return [];
+        const version = apiVersion.slice(ADMISSION_GROUP.length + 1);
+        const resource = POLICY_APIS[object.kind].resource;
+        const served = (v: string): boolean => run.discovery.resource(ADMISSION_GROUP, v, resource) !== undefined;
+        const detail = policyDetail(object.kind, version, run.kubeVersion, served);
+        if (detail === undefined) return [];
+        const target = formatKubeVersion(run.kubeVersion);
+        return [
+          {
+            messageId: 'policyNotServed',
+            data: { kind: object.kind, apiVersion, target, detail },
+            path: ['apiVersion'],
+            help: `Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
+          },
+        ];
+      },
+    };
   },
 });

@@ -33,18 +33,22 @@ export const rule = defineObjectRule({
     // Runs on every object: it is what tells the user why the other rules did not.
     needsDecodableObject: false,
   },
-  check(object, context) {
-    const violations: Violation<MessageId>[] = object.schemaProblems.map((problem) => toViolation(problem, object.written));
-    if (object.decodable && !isAtLeast(context.kubeVersion, 1, 28)) {
-      for (const entry of webhooksOf(object)) {
-        if (entry.webhook.matchConditions != null) {
-          violations.push({ messageId: 'matchConditionsTooNew', data: { target: formatKubeVersion(context.kubeVersion) }, path: [...entry.path, 'matchConditions'], part: 'key' });
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = object.schemaProblems.map((problem) => toViolation(problem, object.written));
+        if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
+          for (const entry of webhooksOf(object)) {
+            if (entry.webhook.matchConditions != null) {
+              violations.push({ messageId: 'matchConditionsTooNew', data: { target: formatKubeVersion(run.kubeVersion) }, path: [...entry.path, 'matchConditions'], part: 'key' });
+            }
+          }
         }
-      }
-    }
-    return violations;
-  },
-  checkPolicy(object) {
-    return object.schemaProblems.map((problem) => toViolation(problem, object.written));
+        return violations;
+      },
+      policy(object) {
+        return object.schemaProblems.map((problem) => toViolation(problem, object.written));
+      },
+    };
   },
 });

@@ -59,51 +59,55 @@ export const rule = defineObjectRule({
     },
     help: `Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
-  check(object, context) {
-    return webhooksOf(object).flatMap((entry) => {
-      const { webhook } = entry;
-      const service = webhook.clientConfig?.service;
-      const namespace = service?.namespace;
-      // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
-      if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
-      const labels = namespaceLabels(context, namespace);
-      const manifestKnown = namespaceNamed(context.namespaces, namespace) !== undefined;
-      for (const candidate of CANDIDATES) {
-        const outcome = matchWebhook(
-          webhook,
-          {
-            operation: 'CREATE',
-            group: candidate.group,
-            version: 'v1',
-            resource: candidate.resource,
-            subresource: '',
-            namespace,
-            namespaceLabels: labels,
-            // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
-            oldObjectLabels: null,
-          },
-          context.discovery,
-        );
-        if (outcome.called !== true) continue;
-        if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
-        const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: '', operation: 'CREATE', namespace, requester }));
-        if (conditionsOutcome(webhook.matchConditions ?? [], requests) !== 'called') continue;
-        return [
-          {
-            messageId: candidate.resource === 'pods' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
-            data: {
-              webhook: entry.label,
-              namespace,
-              service: `${namespace}/${service?.name ?? ''}`,
-              resource: candidate.resource,
-              kind: candidate.kind,
-              defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
-            },
-            path: [...entry.path, 'rules', outcome.rule],
-          },
-        ];
-      }
-      return [];
-    });
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        return webhooksOf(object).flatMap((entry) => {
+          const { webhook } = entry;
+          const service = webhook.clientConfig?.service;
+          const namespace = service?.namespace;
+          // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
+          if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
+          const labels = namespaceLabels(run, namespace);
+          const manifestKnown = namespaceNamed(run.namespaces, namespace) !== undefined;
+          for (const candidate of CANDIDATES) {
+            const outcome = matchWebhook(
+              webhook,
+              {
+                operation: 'CREATE',
+                group: candidate.group,
+                version: 'v1',
+                resource: candidate.resource,
+                subresource: '',
+                namespace,
+                namespaceLabels: labels,
+                // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
+                oldObjectLabels: null,
+              },
+              run.discovery,
+            );
+            if (outcome.called !== true) continue;
+            if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
+            const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: '', operation: 'CREATE', namespace, requester }));
+            if (conditionsOutcome(webhook.matchConditions ?? [], requests) !== 'called') continue;
+            return [
+              {
+                messageId: candidate.resource === 'pods' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
+                data: {
+                  webhook: entry.label,
+                  namespace,
+                  service: `${namespace}/${service?.name ?? ''}`,
+                  resource: candidate.resource,
+                  kind: candidate.kind,
+                  defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+                },
+                path: [...entry.path, 'rules', outcome.rule],
+              },
+            ];
+          }
+          return [];
+        });
+      },
+    };
   },
 });

@@ -27,25 +27,29 @@ export const rule = defineObjectRule({
     },
     help: 'Set sideEffects: None (or NoneOnDryRun if the webhook skips its side effects when request.dryRun is true).',
   },
-  check(object, context) {
-    const legacy = isV1beta1(object);
-    // Not served from 1.22: removed-api-version reports the object; its dry-run behaviour is moot.
-    if (legacy && isAtLeast(context.kubeVersion, 1, 22)) return [];
-    // A patch fragment (no clientConfig or rules anywhere): api-validation reports it once.
-    if (isFragment(object)) return [];
-    return webhooksOf(object).flatMap((entry): Violation<MessageId>[] => {
-      const path = [...entry.path, 'sideEffects'];
-      const value = entry.webhook.sideEffects;
-      const data = { webhook: entry.label, index: entry.index, value: value ?? '' };
-      if (!legacy) {
-        if (value === undefined || value === null) return [{ messageId: 'missing', data, path }];
-        return NO_SIDE_EFFECTS.includes(value) ? [] : [{ messageId: 'unsupported', data, path }];
-      }
-      // v1beta1 objects: only legacy objects carry them, and dry-run is what breaks.
-      if (value === undefined || value === null || NO_SIDE_EFFECTS.includes(value)) return [];
-      if (!ALL_CLASSES.includes(value)) return [{ messageId: 'unsupported', data, path }];
-      if (isDefaulted(object, path)) return [{ messageId: 'legacyDefault', data, path, severity: 'warning' }];
-      return [{ messageId: value === 'Some' ? 'legacySome' : 'legacyUnknown', data, path, severity: 'warning' }];
-    });
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const legacy = isV1beta1(object);
+        // Not served from 1.22: removed-api-version reports the object; its dry-run behaviour is moot.
+        if (legacy && isAtLeast(run.kubeVersion, 1, 22)) return [];
+        // A patch fragment (no clientConfig or rules anywhere): api-validation reports it once.
+        if (isFragment(object)) return [];
+        return webhooksOf(object).flatMap((entry): Violation<MessageId>[] => {
+          const path = [...entry.path, 'sideEffects'];
+          const value = entry.webhook.sideEffects;
+          const data = { webhook: entry.label, index: entry.index, value: value ?? '' };
+          if (!legacy) {
+            if (value === undefined || value === null) return [{ messageId: 'missing', data, path }];
+            return NO_SIDE_EFFECTS.includes(value) ? [] : [{ messageId: 'unsupported', data, path }];
+          }
+          // v1beta1 objects: only legacy objects carry them, and dry-run is what breaks.
+          if (value === undefined || value === null || NO_SIDE_EFFECTS.includes(value)) return [];
+          if (!ALL_CLASSES.includes(value)) return [{ messageId: 'unsupported', data, path }];
+          if (isDefaulted(object, path)) return [{ messageId: 'legacyDefault', data, path, severity: 'warning' }];
+          return [{ messageId: value === 'Some' ? 'legacySome' : 'legacyUnknown', data, path, severity: 'warning' }];
+        });
+      },
+    };
   },
 });

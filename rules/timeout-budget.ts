@@ -12,7 +12,7 @@ import {
 } from '../src/match/candidates.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type RuleMeta } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type RuleMeta } from '../src/rule.js';
 import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from '../src/model/types.js';
 
 interface Hook extends CandidateHook {
@@ -100,8 +100,8 @@ interface Analysis {
   readonly byObject: Map<WebhookConfigurationObject, OverBudget[]>;
 }
 
-function analyse(context: RuleContext, budget: number): Analysis {
-  const hooks = collectHooks(context.webhookConfigurations);
+function analyse(run: RuleRun, budget: number): Analysis {
+  const hooks = collectHooks(run.webhookConfigurations);
   const byObject = new Map<WebhookConfigurationObject, OverBudget[]>();
   // Latency only grows with the set of webhooks called: when all of them together stay within
   // the budget, no request can exceed it, and the request-by-request analysis is not needed
@@ -109,7 +109,7 @@ function analyse(context: RuleContext, budget: number): Analysis {
   if (!(latency(hooks).total > budget)) return { byObject };
   const over: OverBudget[] = [];
   const seen = new Set<string>();
-  for (const { request, namespace, sure, open } of candidateMatches(hooks, context)) {
+  for (const { request, namespace, sure, open } of candidateMatches(hooks, run)) {
     const called = worstCase(sure, open);
     if (called.length < 2) continue;
     const key = called.map((hook) => hook.order).join(',');
@@ -131,20 +131,20 @@ function analyse(context: RuleContext, budget: number): Analysis {
 /** One analysis per run (the objects array), discovery and budget: every object's check reads it. */
 const cache = new WeakMap<readonly WebhookConfigurationObject[], WeakMap<Discovery, Map<number, Analysis>>>();
 
-function analysisFor(context: RuleContext, budget: number): Analysis {
-  let byDiscovery = cache.get(context.webhookConfigurations);
+function analysisFor(run: RuleRun, budget: number): Analysis {
+  let byDiscovery = cache.get(run.webhookConfigurations);
   if (byDiscovery === undefined) {
     byDiscovery = new WeakMap();
-    cache.set(context.webhookConfigurations, byDiscovery);
+    cache.set(run.webhookConfigurations, byDiscovery);
   }
-  let byBudget = byDiscovery.get(context.discovery);
+  let byBudget = byDiscovery.get(run.discovery);
   if (byBudget === undefined) {
     byBudget = new Map();
-    byDiscovery.set(context.discovery, byBudget);
+    byDiscovery.set(run.discovery, byBudget);
   }
   let analysis = byBudget.get(budget);
   if (analysis === undefined) {
-    analysis = analyse(context, budget);
+    analysis = analyse(run, budget);
     byBudget.set(budget, analysis);
   }
   return analysis;
@@ -167,21 +167,25 @@ function describeHooks(hooks: readonly Hook[]): string {
 
 export const rule = defineObjectRule({
   meta,
-  check(object, context) {
-    const budget = Number(context.option(meta, 'budgetSeconds'));
-    const found = analysisFor(context, budget).byObject.get(object) ?? [];
-    return found.map((overBudget) => ({
-      messageId: 'overBudget' as const,
-      data: {
-        count: overBudget.hooks.length,
-        request: describeRequest(overBudget.request, overBudget.namespace),
-        webhooks: describeHooks(overBudget.hooks),
-        total: overBudget.total,
-        mutating: overBudget.mutatingSum,
-        validating: overBudget.validatingMax,
-        budget,
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const budget = run.options.budgetSeconds;
+        const found = analysisFor(run, budget).byObject.get(object) ?? [];
+        return found.map((overBudget) => ({
+          messageId: 'overBudget' as const,
+          data: {
+            count: overBudget.hooks.length,
+            request: describeRequest(overBudget.request, overBudget.namespace),
+            webhooks: describeHooks(overBudget.hooks),
+            total: overBudget.total,
+            mutating: overBudget.mutatingSum,
+            validating: overBudget.validatingMax,
+            budget,
+          },
+          path: overBudget.hooks[0]!.entry.path,
+        }));
       },
-      path: overBudget.hooks[0]!.entry.path,
-    }));
+    };
   },
 });

@@ -13,13 +13,17 @@ export const rule = defineObjectRule({
     },
     help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
   },
-  check(object) {
-    return webhooksOf(object).flatMap((entry) => {
-      const path = [...entry.path, 'timeoutSeconds'];
-      const value = entry.webhook.timeoutSeconds;
-      if (isDefaulted(object, path) || typeof value !== 'number') return [];
-      if (value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS) return [];
-      return [{ messageId: 'outOfRange' as const, data: { value, index: entry.index }, path }];
-    });
+  create() {
+    return {
+      webhookConfiguration(object) {
+        return webhooksOf(object).flatMap((entry) => {
+          const path = [...entry.path, 'timeoutSeconds'];
+          const value = entry.webhook.timeoutSeconds;
+          if (isDefaulted(object, path) || typeof value !== 'number') return [];
+          if (value >= MIN_TIMEOUT_SECONDS && value <= MAX_TIMEOUT_SECONDS) return [];
+          return [{ messageId: 'outOfRange' as const, data: { value, index: entry.index }, path }];
+        });
+      },
+    };
   },
 });

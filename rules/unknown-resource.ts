@@ -7,7 +7,7 @@ import type { RuleWithOperations } from '../src/model/types.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { describePolicyObject, matchResourcesOf } from '../src/model/policies.js';
 import { webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleContext, type Violation } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { joinWords } from '../src/text/list.js';
 
 // ─── History of the built-in APIs (for "removed in 1.22" / "served from 1.37") ───
@@ -191,9 +191,9 @@ function policySubject(object: PolicyObject, list: 'resourceRules' | 'excludeRes
 }
 
 /** The findings of one rule (a webhook's rules[j], a policy's or binding's resourceRules[j] / excludeResourceRules[j]). */
-function checkRule(context: RuleContext, rule: Readonly<RuleWithOperations>, rulePath: FieldPath, subject: Subject): Violation<MessageId>[] {
-  const { discovery } = context;
-  const kube = formatKubeVersion(context.kubeVersion);
+function checkRule(run: RuleRun, rule: Readonly<RuleWithOperations>, rulePath: FieldPath, subject: Subject): Violation<MessageId>[] {
+  const { discovery } = run;
+  const kube = formatKubeVersion(run.kubeVersion);
   const groups = rule.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups)) return [];
   const versions = (rule.apiVersions ?? []).filter((v) => v !== '');
@@ -210,7 +210,7 @@ function checkRule(context: RuleContext, rule: Readonly<RuleWithOperations>, rul
   };
   (rule.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === '' || resourceEntry === '*' || resourceEntry === '*/*') return;
-    const problem = diagnose(discovery, context.kubeVersion, rule, resourceEntry);
+    const problem = diagnose(discovery, run.kubeVersion, rule, resourceEntry);
     if (problem === undefined) return;
     const data = { kube, ...problem.data };
     if (problem.at === 'resource') add({ messageId: problem.messageId, path: [...rulePath, 'resources', k], data, resources: [resourceEntry], servedAs: [] });
@@ -219,14 +219,14 @@ function checkRule(context: RuleContext, rule: Readonly<RuleWithOperations>, rul
       for (const index of problem.indexes) {
         const version = rule.apiVersions![index]!;
         const history = discovery.isKnownBuiltinGroup(group)
-          ? groupVersionHistory(group, version, context.kubeVersion)
+          ? groupVersionHistory(group, version, run.kubeVersion)
           : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add({ messageId: 'version', path: [...rulePath, 'apiVersions', index], data: { ...data, groupVersion: groupVersion(group, version), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
     } else {
       for (const index of problem.indexes) {
         const group = groups[index]!;
-        add({ messageId: 'group', path: [...rulePath, 'apiGroups', index], data: { ...data, group, history: groupHistory(group, context.kubeVersion) }, resources: [resourceEntry], servedAs: problem.servedAs });
+        add({ messageId: 'group', path: [...rulePath, 'apiGroups', index], data: { ...data, group, history: groupHistory(group, run.kubeVersion) }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
     }
   });
@@ -262,17 +262,21 @@ export const rule = defineObjectRule({
     },
     help: 'Use the plural, lowercase resource name and a group and version that the target Kubernetes version serves (kubectl api-resources lists them).',
   },
-  check(object, context) {
-    return webhooksOf(object).flatMap((entry) =>
-      (entry.webhook.rules ?? []).flatMap((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(context, rule, [...entry.path, 'rules', j], webhookSubject(entry.label)))),
-    );
-  },
-  checkPolicy(object, context) {
-    const { match, path } = matchResourcesOf(object);
-    if (match === undefined) return [];
-    return (['resourceRules', 'excludeResourceRules'] as const).flatMap((list) =>
-      (match[list] ?? []).flatMap((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(context, rule, [...path, list, j], policySubject(object, list)))),
-    );
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        return webhooksOf(object).flatMap((entry) =>
+          (entry.webhook.rules ?? []).flatMap((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(run, rule, [...entry.path, 'rules', j], webhookSubject(entry.label)))),
+        );
+      },
+      policy(object) {
+        const { match, path } = matchResourcesOf(object);
+        if (match === undefined) return [];
+        return (['resourceRules', 'excludeResourceRules'] as const).flatMap((list) =>
+          (match[list] ?? []).flatMap((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(run, rule, [...path, list, j], policySubject(object, list)))),
+        );
+      },
+    };
   },
 });
 

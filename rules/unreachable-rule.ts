@@ -29,12 +29,16 @@ export const rule = defineObjectRule({
     },
     help: 'Remove what cannot match, or fix it: name resources that receive the operation, a scope that fits them, and no objectSelector on CONNECT rules.',
   },
-  check(object, context) {
-    const violations: Violation<UnreachableReason>[] = [];
-    for (const entry of webhooksOf(object)) {
-      const { unreachable } = webhookReachability(entry.webhook, entry.path, entry.label, context.discovery, context.kubeVersion);
-      for (const { reason, path, data } of unreachable) violations.push({ messageId: reason, path, data });
-    }
-    return violations;
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<UnreachableReason>[] = [];
+        for (const entry of webhooksOf(object)) {
+          const { unreachable } = webhookReachability(entry.webhook, entry.path, entry.label, run);
+          for (const { reason, path, data } of unreachable) violations.push({ messageId: reason, path, data });
+        }
+        return violations;
+      },
+    };
   },
 });

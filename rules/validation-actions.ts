@@ -36,5 +36,9 @@ export const rule = defineObjectRule({
     },
     help: 'Add Deny to validationActions once the policy has been observed in Warn or Audit mode (Deny and Audit may be combined; Deny and Warn may not).',
   },
-  checkPolicy: checkBinding,
+  create() {
+    return {
+      policy: checkBinding,
+    };
+  },
 });

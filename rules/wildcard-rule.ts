@@ -42,36 +42,40 @@ export const rule = defineObjectRule({
     },
     help: 'List the resources (and API groups) the webhook needs by name, or set failurePolicy: Ignore and enforce the result another way.',
   },
-  check(object, context) {
-    const violations: Violation<MessageId>[] = [];
-    for (const entry of webhooksOf(object)) {
-      const { webhook } = entry;
-      if (webhook.failurePolicy !== 'Fail') continue;
-      if (isOptIn(webhook.objectSelector)) continue;
-      // One finding per webhook: the first rule entry with a wildcard resource in a wildcard or built-in group.
-      const found = (webhook.rules ?? []).flatMap((rule, j) => {
-        if (rule === null || typeof rule !== 'object') return [];
-        const groups = rule.apiGroups ?? [];
-        const anyGroup = groups.includes('*');
-        // A wildcard over the webhook's own API groups (cert-manager.io: */*) is how projects validate all of their kinds.
-        if (!anyGroup && !groups.some((g) => context.discovery.isKnownBuiltinGroup(g))) return [];
-        const scope = rule.scope ?? '*';
-        return (rule.resources ?? []).flatMap((resourceEntry, k) => (splitEntry(resourceEntry).resource === '*' ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []));
-      })[0];
-      if (found === undefined) continue;
-      violations.push({
-        messageId: 'wildcard',
-        path: [...entry.path, 'rules', found.j, 'resources', found.k],
-        data: {
-          webhook: entry.label,
-          what: describeEntry(found.resourceEntry, found.scope),
-          where: `${found.anyGroup ? 'of every API group' : `of ${describeGroups(found.groups)}`}${
-            found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces its namespaceSelector selects' : ''
-          }`,
-          defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
-        },
-      });
-    }
-    return violations;
+  create(run) {
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        for (const entry of webhooksOf(object)) {
+          const { webhook } = entry;
+          if (webhook.failurePolicy !== 'Fail') continue;
+          if (isOptIn(webhook.objectSelector)) continue;
+          // One finding per webhook: the first rule entry with a wildcard resource in a wildcard or built-in group.
+          const found = (webhook.rules ?? []).flatMap((rule, j) => {
+            if (rule === null || typeof rule !== 'object') return [];
+            const groups = rule.apiGroups ?? [];
+            const anyGroup = groups.includes('*');
+            // A wildcard over the webhook's own API groups (cert-manager.io: */*) is how projects validate all of their kinds.
+            if (!anyGroup && !groups.some((g) => run.discovery.isKnownBuiltinGroup(g))) return [];
+            const scope = rule.scope ?? '*';
+            return (rule.resources ?? []).flatMap((resourceEntry, k) => (splitEntry(resourceEntry).resource === '*' ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []));
+          })[0];
+          if (found === undefined) continue;
+          violations.push({
+            messageId: 'wildcard',
+            path: [...entry.path, 'rules', found.j, 'resources', found.k],
+            data: {
+              webhook: entry.label,
+              what: describeEntry(found.resourceEntry, found.scope),
+              where: `${found.anyGroup ? 'of every API group' : `of ${describeGroups(found.groups)}`}${
+                found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces its namespaceSelector selects' : ''
+              }`,
+              defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+            },
+          });
+        }
+        return violations;
+      },
+    };
   },
 });

@@ -1,14 +1,13 @@
 /**
- * The rule contract. A rule is metadata plus a pure check: it reads the defaulted model and the
- * run's context and returns violations. It never prints, reads files, computes positions, or
+ * The rule contract. A rule is metadata plus `create(run)`, which returns pure checks: they read
+ * the defaulted model and the run and return violations. It never prints, reads files, computes positions, or
  * throws on user input; the engine turns violations into findings.
  */
 import type { FieldPath } from './field-path.js';
-import type { Discovery } from './kube/discovery/discovery.js';
-import type { KubeVersion } from './kube/version.js';
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from './model/objects.js';
 import type { ObjectKind } from './model/types.js';
 import type { ParsedFile, Span } from './parse/yaml.js';
+import type { RunScope } from './run-scope.js';
 
 export const SEVERITIES = ['error', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -58,36 +57,44 @@ export interface Violation<MessageId extends string = string> {
   readonly help?: string;
 }
 
-export interface RuleContext {
-  readonly webhookConfigurations: readonly WebhookConfigurationObject[];
-  readonly namespaces: readonly NamespaceObject[];
-  /** Admission policies and their bindings. */
-  readonly policies: readonly PolicyObject[];
-  readonly kubeVersion: KubeVersion;
+/** The values of a rule's options, typed from its declaration. */
+export type OptionValues<Options> = {
+  readonly [Name in keyof Options]: Options[Name] extends { readonly type: 'number' } ? number : string;
+};
+
+/**
+ * What a rule's `create` receives, once per run: the run's objects and analyses (RunScope) plus
+ * what the user configured.
+ */
+export interface RuleRun<Options = unknown> extends RunScope {
   /** Namespace label keys the user trusts not to be editable by namespace owners. */
   readonly trustedNamespaceLabels: readonly string[];
-  /** The built-in APIs of the target version plus the CRDs of the run. */
-  readonly discovery: Discovery;
   /**
    * Whether a rule runs in this run (not turned off). Where two rules could report one cause at
    * one place, the one that defers asks whether the other runs, so the cause is said once.
    */
   isEnabled(ruleId: string): boolean;
-  /** The value of one of the rule's options (its default unless the user set it). */
-  option(meta: RuleMeta, name: string): number | string;
+  /** The rule's options: the user's values, else the declared defaults. */
+  readonly options: OptionValues<Options>;
+}
+
+/** The checks a rule returns from `create`, one per kind of object; paths are relative to the object. */
+export interface ObjectChecks<MessageId extends string = string> {
+  webhookConfiguration?(object: WebhookConfigurationObject): Violation<MessageId>[];
+  /** Admission policies and bindings. */
+  policy?(object: PolicyObject): Violation<MessageId>[];
+  namespace?(namespace: NamespaceObject): Violation<MessageId>[];
 }
 
 /**
- * A rule about objects. It implements the checks for the kinds in `appliesTo`: `check` for
- * webhook configurations, `checkPolicy` for admission policies and bindings, `checkNamespace`
- * for Namespaces. Violation paths are relative to the object checked.
+ * A rule about objects, in the manner of ESLint's `create(context)`: `create` is called once per
+ * run, and per-run analyses are its locals or come from `run.memo`. The checks it returns cover
+ * the kinds in `appliesTo`.
  */
-export interface ObjectRule<MessageId extends string = string> {
+export interface ObjectRule<MessageId extends string = string, Options = unknown> {
   readonly scope: 'object';
   readonly meta: RuleMeta<MessageId>;
-  check?(object: WebhookConfigurationObject, context: RuleContext): Violation<MessageId>[];
-  checkPolicy?(object: PolicyObject, context: RuleContext): Violation<MessageId>[];
-  checkNamespace?(namespace: NamespaceObject, context: RuleContext): Violation<MessageId>[];
+  create(run: RuleRun<Options>): ObjectChecks<MessageId>;
 }
 
 export interface FileViolation<MessageId extends string = string> {
@@ -107,8 +114,11 @@ export interface FileRule<MessageId extends string = string> {
 
 export type Rule = ObjectRule | FileRule;
 
-export function defineObjectRule<M extends string>(rule: Omit<ObjectRule<M>, 'scope'>): ObjectRule<M> {
-  return { scope: 'object', ...rule };
+export function defineObjectRule<M extends string, const Options extends Readonly<Record<string, RuleOption>> = Readonly<Record<string, never>>>(rule: {
+  readonly meta: RuleMeta<M> & { readonly options?: Options };
+  create(run: RuleRun<Options>): ObjectChecks<M>;
+}): ObjectRule<M> {
+  return { scope: 'object', ...rule } as ObjectRule<M>;
 }
 
 export function defineFileRule<M extends string>(rule: Omit<FileRule<M>, 'scope'>): FileRule<M> {

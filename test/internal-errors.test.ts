@@ -20,8 +20,19 @@ webhooks:
 
 const crashing = defineObjectRule({
   meta: { id: 'crashing-rule', title: 'always throws', severity: 'warning', appliesTo: ['ValidatingWebhookConfiguration'], messages: { x: 'x' }, help: 'x' },
-  check() {
-    throw new TypeError("Cannot read properties of undefined (reading 'x')");
+  create() {
+    return {
+      webhookConfiguration() {
+        throw new TypeError("Cannot read properties of undefined (reading 'x')");
+      },
+    };
+  },
+});
+
+const crashingCreate = defineObjectRule({
+  meta: { id: 'crashing-create', title: 'create throws', severity: 'warning', appliesTo: ['ValidatingWebhookConfiguration'], messages: { x: 'x' }, help: 'x' },
+  create() {
+    throw new RangeError('per-run analysis failed');
   },
 });
 
@@ -50,5 +61,23 @@ describe('a rule that crashes', () => {
       "admission-lint 9.9.9: internal error in rule crashing-rule on <stdin> (ValidatingWebhookConfiguration widgets): Cannot read properties of undefined (reading 'x')",
     );
     expect(stderr).toMatch(/^ {2}at /m);
+  });
+
+  it('is reported when its create throws, once for the run, and the other rules still report', async () => {
+    const report = await lint({
+      paths: ['-'],
+      rules: [...rules, crashingCreate],
+      kubeVersion: DEFAULT_KUBE_VERSION,
+      trustedNamespaceLabels: [],
+      severityOverrides: new Map(),
+      toolVersion: '9.9.9',
+      readStdin: () => new TextEncoder().encode(MANIFEST),
+    });
+    expect(report.findings.map((f) => f.ruleId)).toContain('timeout-out-of-range');
+    const internal = report.findings.filter((f) => f.ruleId === 'crashing-create');
+    expect(internal).toHaveLength(1);
+    expect(internal[0]).toMatchObject({ severity: 'error', file: '<stdin>', line: 1, column: 1, object: null });
+    expect(internal[0]!.message).toContain('internal error in rule crashing-create: per-run analysis failed');
+    expect(report.internalErrors).toHaveLength(1);
   });
 });

@@ -9,7 +9,8 @@ import { rules } from '../rules/index.js';
 import { loadRun } from '../src/engine/lint.js';
 import { Discovery } from '../src/kube/discovery/discovery.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
-import type { ObjectRule, RuleContext } from '../src/rule.js';
+import type { ObjectRule } from '../src/rule.js';
+import { RunMemo } from '../src/run-scope.js';
 import { prepareCel } from '../src/validate/cel.js';
 
 const RESOURCES = [
@@ -96,22 +97,22 @@ function reads(n: number): number {
   ].join('---\n');
   const run = loadRun(['-'], () => new TextEncoder().encode(text));
   const counter = { reads: 0 };
-  const context: RuleContext = {
+  const scope = {
     webhookConfigurations: counted(run.webhookConfigurations, counter),
     namespaces: counted(run.namespaces, counter),
     policies: counted(run.policies, counter),
     kubeVersion: DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: [],
     discovery: new Discovery(DEFAULT_KUBE_VERSION),
+    memo: new RunMemo(),
     isEnabled: () => true,
-    option(meta, name) {
-      return meta.options![name]!.default;
-    },
   };
   for (const rule of rules.filter((r): r is ObjectRule => r.scope === 'object')) {
-    for (const object of run.webhookConfigurations) if (object.decodable && rule.meta.appliesTo.includes(object.kind)) rule.check?.(object, context);
-    for (const object of run.policies) if (object.decodable && rule.meta.appliesTo.includes(object.kind)) rule.checkPolicy?.(object, context);
-    for (const object of run.namespaces) rule.checkNamespace?.(object, context);
+    const options = Object.fromEntries(Object.entries(rule.meta.options ?? {}).map(([name, option]) => [name, option.default]));
+    const checks = rule.create({ ...scope, options });
+    for (const object of run.webhookConfigurations) if (object.decodable && rule.meta.appliesTo.includes(object.kind)) checks.webhookConfiguration?.(object);
+    for (const object of run.policies) if (object.decodable && rule.meta.appliesTo.includes(object.kind)) checks.policy?.(object);
+    for (const object of run.namespaces) checks.namespace?.(object);
   }
   return counter.reads;
 }

@@ -16,7 +16,8 @@ import { webhookReachability } from '../match/reachability.js';
 import { KustomizePatches } from '../parse/kustomization.js';
 import { skimBytes, SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
-import type { ObjectRule, Rule, RuleContext, RuleMeta, Severity, Violation } from '../rule.js';
+import type { ObjectRule, Rule, RuleMeta, RuleRun, Severity, Violation } from '../rule.js';
+import { RunMemo, type RunScope } from '../run-scope.js';
 import { meter } from '../cel/budget.js';
 import { prepareCel } from '../validate/cel.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
@@ -222,19 +223,13 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
   const enabledIds = new Set(enabled.map((rule) => rule.meta.id));
   const discovery = new Discovery(options.kubeVersion);
   for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
-  const context: RuleContext = {
+  const scope: RunScope = {
     webhookConfigurations: run.webhookConfigurations,
     namespaces: run.namespaces,
     policies: run.policies,
     kubeVersion: options.kubeVersion,
-    trustedNamespaceLabels: options.trustedNamespaceLabels,
     discovery,
-    isEnabled: (ruleId) => enabledIds.has(ruleId),
-    option(meta, name) {
-      const declared = meta.options?.[name];
-      if (declared === undefined) throw new InternalError(`rule ${meta.id} reads an option "${name}" it does not declare`);
-      return options.ruleOptions?.get(meta.id)?.[name] ?? declared.default;
-    },
+    memo: new RunMemo(),
   };
 
   for (const rule of enabled) {
@@ -260,7 +255,20 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     }
   }
 
-  const objectRules = enabled.filter((rule): rule is ObjectRule => rule.scope === 'object');
+  // Each rule's create runs once per run; its checks then run per object.
+  const objectRules = enabled
+    .filter((rule): rule is ObjectRule => rule.scope === 'object')
+    .map((rule) => {
+      const ruleRun: RuleRun = {
+        ...scope,
+        trustedNamespaceLabels: options.trustedNamespaceLabels,
+        isEnabled: (ruleId) => enabledIds.has(ruleId),
+        options: optionValues(rule.meta, options.ruleOptions?.get(rule.meta.id)),
+      };
+      // A create that throws is a bug like a check that throws: reported on the run's first file.
+      const checks = guarded(rule.meta, run.paths[0] ?? '-', undefined, () => [rule.create(ruleRun)])[0] ?? {};
+      return { meta: rule.meta, checks };
+    });
   for (const object of run.webhookConfigurations) {
     // Findings about what a call does are not made on webhooks that no request reaches.
     let neverCalled: readonly boolean[] | undefined;
@@ -269,31 +277,33 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     const isNeverCalled = (path: FieldPath): boolean => {
       if (unserved) return true;
       if (path[0] !== 'webhooks' || typeof path[1] !== 'number' || !object.decodable) return false;
-      neverCalled ??= webhooksOf(object).map((entry) => webhookReachability(entry.webhook, entry.path, entry.label, discovery, options.kubeVersion).neverCalled);
+      neverCalled ??= webhooksOf(object).map((entry) => webhookReachability(entry.webhook, entry.path, entry.label, scope).neverCalled);
       return neverCalled[path[1]] ?? false;
     };
-    for (const rule of objectRules) {
-      if (rule.check === undefined || !rule.meta.appliesTo.includes(object.kind)) continue;
-      if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
-      const violations = guarded(rule.meta, object.manifest.file.path, object, () => rule.check!(object, context));
-      for (const violation of violations) {
-        if (rule.meta.aboutCalls === true && isNeverCalled(violation.path)) continue;
-        push(rule.meta, violation, object, webhookNameAt(object, violation.path));
+    for (const { meta, checks } of objectRules) {
+      const check = checks.webhookConfiguration;
+      if (check === undefined || !meta.appliesTo.includes(object.kind)) continue;
+      if (meta.needsDecodableObject !== false && !object.decodable) continue;
+      for (const violation of guarded(meta, object.manifest.file.path, object, () => check(object))) {
+        if (meta.aboutCalls === true && isNeverCalled(violation.path)) continue;
+        push(meta, violation, object, webhookNameAt(object, violation.path));
       }
     }
   }
   for (const object of run.policies) {
-    for (const rule of objectRules) {
-      if (rule.checkPolicy === undefined || !rule.meta.appliesTo.includes(object.kind)) continue;
-      if (rule.meta.needsDecodableObject !== false && !object.decodable) continue;
-      for (const violation of guarded(rule.meta, object.manifest.file.path, object, () => rule.checkPolicy!(object, context))) push(rule.meta, violation, object, null);
+    for (const { meta, checks } of objectRules) {
+      const check = checks.policy;
+      if (check === undefined || !meta.appliesTo.includes(object.kind)) continue;
+      if (meta.needsDecodableObject !== false && !object.decodable) continue;
+      for (const violation of guarded(meta, object.manifest.file.path, object, () => check(object))) push(meta, violation, object, null);
     }
   }
   for (const namespace of run.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: 'v1', kind: 'Namespace', name: namespace.name };
-    for (const rule of objectRules) {
-      if (rule.checkNamespace === undefined || !rule.meta.appliesTo.includes('Namespace')) continue;
-      for (const violation of guarded(rule.meta, namespace.manifest.file.path, object, () => rule.checkNamespace!(namespace, context))) push(rule.meta, violation, object, null);
+    for (const { meta, checks } of objectRules) {
+      const check = checks.namespace;
+      if (check === undefined || !meta.appliesTo.includes('Namespace')) continue;
+      for (const violation of guarded(meta, namespace.manifest.file.path, object, () => check(namespace))) push(meta, violation, object, null);
     }
   }
 
@@ -366,6 +376,13 @@ function inventoryOf(run: LintRun): Inventory {
 
 function hasMatchConditions(object: WebhookConfigurationObject): boolean {
   return object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0);
+}
+
+/** The rule's option values: what the user set (validated against the declaration), else the defaults. */
+function optionValues(meta: RuleMeta, set: Readonly<Record<string, number | string>> | undefined): Readonly<Record<string, number | string>> {
+  const values: Record<string, number | string> = {};
+  for (const [name, declared] of Object.entries(meta.options ?? {})) values[name] = set?.[name] ?? declared.default;
+  return values;
 }
 
 function missingMessage(meta: RuleMeta, messageId: string): never {

@@ -10,7 +10,7 @@ import { namespaceLabels } from './namespaces.js';
 import { matchWebhook, objectLabelsFor, rulesMayMatch, type Operation } from './request.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS } from './system-requests.js';
 import type { Webhook } from '../model/types.js';
-import type { RuleContext } from '../rule.js';
+import type { RunScope } from '../run-scope.js';
 
 /** With failurePolicy Ignore, a timeout above this many seconds is reported. */
 export const IGNORE_TIMEOUT_SECONDS = 15;
@@ -120,7 +120,7 @@ export interface SystemWriteCall {
  * the system's own requesters (kubelet, scheduler, controller manager, API server), or its
  * matchConditions cannot be decided. Shared with `admission-lint report` (src/report/critical.ts).
  */
-export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: Pick<RuleContext, 'namespaces' | 'kubeVersion' | 'discovery'>): SystemWriteCall[] {
+export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: Pick<RunScope, 'namespaces' | 'kubeVersion' | 'discovery'>): SystemWriteCall[] {
   if (!rulesMayMatch(webhook.rules, request.group, request.resource, request.subresource ?? '')) return [];
   const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
   // An unlabelled system object, except for the system labels the objectSelector asks for.
@@ -160,7 +160,7 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
 }
 
 /** The first rule that makes the API server call the webhook for these system writes, and for which operations; undefined when none does. */
-export function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RuleContext): { rule: number; operations: Operation[] } | undefined {
+export function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RunScope): { rule: number; operations: Operation[] } | undefined {
   const called = systemWriteCalls(webhook, target, request, context).filter((call) => call.conditions === 'called');
   if (called.length === 0) return undefined;
   return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };

@@ -11,7 +11,7 @@
 import { firstResourceMatch, KUBE_SYSTEM_DELETED, KUBE_SYSTEM_WRITTEN, type BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
-import type { RuleContext } from '../rule.js';
+import type { RunScope } from '../run-scope.js';
 import { systemObjectLabels } from './kube-system.js';
 import { namespaceLabels } from './namespaces.js';
 import { selectorHasPlaceholder, selectorMatches } from './selector.js';
@@ -33,9 +33,9 @@ export interface KubeSystemInterception {
 }
 
 /** Per object, per run (the context): the analysis is read by two rules. */
-const analyses = new WeakMap<WebhookConfigurationObject, WeakMap<RuleContext, readonly KubeSystemInterception[]>>();
+const analyses = new WeakMap<WebhookConfigurationObject, WeakMap<RunScope, readonly KubeSystemInterception[]>>();
 
-export function kubeSystemInterceptions(object: WebhookConfigurationObject, context: RuleContext): readonly KubeSystemInterception[] {
+export function kubeSystemInterceptions(object: WebhookConfigurationObject, context: RunScope): readonly KubeSystemInterception[] {
   let byContext = analyses.get(object);
   if (byContext === undefined) {
     byContext = new WeakMap();
@@ -49,7 +49,7 @@ export function kubeSystemInterceptions(object: WebhookConfigurationObject, cont
   return found;
 }
 
-function analyse(object: WebhookConfigurationObject, context: RuleContext): KubeSystemInterception[] {
+function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSystemInterception[] {
   const labels = namespaceLabels(context, KUBE_SYSTEM);
   return webhooksOf(object).flatMap((entry): KubeSystemInterception[] => {
     const { webhook } = entry;

@@ -2,7 +2,7 @@
 import { isAtLeast } from '../kube/version.js';
 import type { NamespaceObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../model/recognize.js';
-import type { RuleContext } from '../rule.js';
+import type { RunScope } from '../run-scope.js';
 import type { Labels } from './selector.js';
 
 /** The run's Namespaces by name (the first of each name), built once per run. */
@@ -23,7 +23,7 @@ export function namespaceNamed(namespaces: readonly NamespaceObject[], name: str
  * A Namespace manifest's labels when the run has one, else none; plus
  * `kubernetes.io/metadata.name`, which the API server sets on every Namespace from 1.21.
  */
-export function namespaceLabels(context: Pick<RuleContext, 'namespaces' | 'kubeVersion'>, name: string): Labels {
+export function namespaceLabels(context: Pick<RunScope, 'namespaces' | 'kubeVersion'>, name: string): Labels {
   const manifest = namespaceNamed(context.namespaces, name);
   const labels: Record<string, string> = { ...(manifest?.labels ?? {}) };
   if (isAtLeast(context.kubeVersion, 1, 21)) labels[NAMESPACE_NAME_LABEL] = name;

@@ -16,6 +16,7 @@ import { isExemptRequest, ruleMatches } from './request.js';
 import { isEmptySelector } from './selector.js';
 import { allGroupsKnown, entryTargets, splitEntry, type EntryTarget } from './targets.js';
 import { joinWords } from '../text/list.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 
 export type UnreachableReason =
   | 'emptyRules'
@@ -244,14 +245,10 @@ function checkRule(discovery: Discovery, rule: Readonly<RuleWithOperations>, pat
  * The analysis per webhook and discovery (one discovery per run): the engine, unreachable-rule,
  * ca-bundle and non-idempotent-mutator all ask for the same webhooks.
  */
-const analysed = new WeakMap<Readonly<Webhook>, { readonly discovery: Discovery; readonly result: WebhookReachability }>();
+const REACHABILITY = memoKey<Map<Readonly<Webhook>, WebhookReachability>>('reachability per webhook');
 
-export function webhookReachability(webhook: Readonly<Webhook>, path: FieldPath, label: string, discovery: Discovery, kubeVersion: KubeVersion): WebhookReachability {
-  const known = analysed.get(webhook);
-  if (known !== undefined && known.discovery === discovery) return known.result;
-  const result = analyseWebhook(webhook, path, label, discovery, kubeVersion);
-  analysed.set(webhook, { discovery, result });
-  return result;
+export function webhookReachability(webhook: Readonly<Webhook>, path: FieldPath, label: string, scope: Pick<RunScope, 'discovery' | 'kubeVersion' | 'memo'>): WebhookReachability {
+  return scope.memo.perObject(REACHABILITY, webhook, () => analyseWebhook(webhook, path, label, scope.discovery, scope.kubeVersion));
 }
 
 function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: string, discovery: Discovery, kubeVersion: KubeVersion): WebhookReachability {

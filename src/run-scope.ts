@@ -1,0 +1,52 @@
+/**
+ * What one run holds, for everything that analyses it: the objects read, the target version,
+ * discovery, and the run's memo. Analyses that several rules (or simulate and report) read are
+ * computed once per run through `memo`, never kept in module-level state: a process may lint
+ * many times (tests, `report`), and an analysis of one run must not leak into the next.
+ */
+import type { Discovery } from './kube/discovery/discovery.js';
+import type { KubeVersion } from './kube/version.js';
+import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from './model/objects.js';
+
+/** A typed key for one analysis in a run's memo; declare it once, next to the analysis. */
+export interface MemoKey<T> {
+  readonly description: string;
+  /** Carries T for the type checker only. */
+  readonly phantom?: (value: T) => T;
+}
+
+export function memoKey<T>(description: string): MemoKey<T> {
+  return Object.freeze({ description });
+}
+
+/** The analyses of one run, each computed on first use. */
+export class RunMemo {
+  readonly #values = new Map<object, unknown>();
+
+  get<T>(key: MemoKey<T>, compute: () => T): T {
+    if (this.#values.has(key)) return this.#values.get(key) as T;
+    const value = compute();
+    this.#values.set(key, value);
+    return value;
+  }
+
+  /** A map from objects of the run to what an analysis found for each, created on first use. */
+  perObject<K extends object, V>(key: MemoKey<Map<K, V>>, object: K, compute: () => V): V {
+    const map = this.get(key, () => new Map<K, V>());
+    if (map.has(object)) return map.get(object) as V;
+    const value = compute();
+    map.set(object, value);
+    return value;
+  }
+}
+
+export interface RunScope {
+  readonly webhookConfigurations: readonly WebhookConfigurationObject[];
+  readonly namespaces: readonly NamespaceObject[];
+  /** Admission policies and their bindings. */
+  readonly policies: readonly PolicyObject[];
+  readonly kubeVersion: KubeVersion;
+  /** The built-in APIs of the target version plus the CRDs of the run. */
+  readonly discovery: Discovery;
+  readonly memo: RunMemo;
+}
