@@ -1,15 +1,5 @@
 import type { PolicyObject } from '../src/model/objects.js';
-import {
-  bindingKindFor,
-  hasObjectsOfKind,
-  isBindingKind,
-  policiesOf,
-  policyKindFor,
-  policyNameOf,
-  suggestedPolicyName,
-  wrongKindPolicy,
-  type PolicyDefinitionKind,
-} from '../src/model/policies.js';
+import { bindingKindFor, isBindingKind, type PolicyDefinitionKind, policyIndexOf, policyKindFor, policyNameOf, wrongKindPolicy } from '../src/model/policies.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'missing' | 'wrongKind';
@@ -23,16 +13,17 @@ type MessageId = 'missing' | 'wrongKind';
 function checkBinding(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   if (!isBindingKind(object.kind)) return [];
   const name = policyNameOf(object);
-  if (name === undefined || policiesOf(object, run.policies).length > 0) return [];
+  const index = policyIndexOf(run);
+  if (name === undefined || index.policiesOf(object).length > 0) return [];
   const policyKind = policyKindFor(object.kind);
   const path = ['spec', 'policyName'];
-  const other = wrongKindPolicy(object, run.policies);
+  const other = wrongKindPolicy(object, index);
   if (other !== undefined) {
     const otherKind = other.kind as PolicyDefinitionKind;
     return [{ messageId: 'wrongKind', data: { binding: object.kind, policyKind, name, otherKind, otherBinding: bindingKindFor(otherKind) }, path }];
   }
-  if (!hasObjectsOfKind(run.policies, policyKind)) return [];
-  const suggestion = suggestedPolicyName(object, run.policies);
+  if (!index.hasObjectsOfKind(policyKind)) return [];
+  const suggestion = index.suggestedPolicyName(object);
   return [
     {
       messageId: 'missing',

@@ -45,21 +45,20 @@ function globMatches(pattern: string, value: string): boolean {
  * `webhookConfigurationName: <name>`: any flag or key containing "webhook" and ending in "name",
  * followed by exactly the configuration's name. The file itself shows that something patches it.
  */
-function namedByPatcher(object: WebhookConfigurationObject): boolean {
+function namedByPatcher(object: WebhookConfigurationObject, patcherNamesByFile: Map<SourceFile, Set<string>>): boolean {
   const name = object.name;
   const file = object.manifest.file;
   if (!name || !file.text) return false;
-  return patcherNames(file).has(name.toLowerCase());
+  return patcherNames(file, patcherNamesByFile).has(name.toLowerCase());
 }
 
 /**
  * Every value that follows a patcher setting in a file (lower-cased), computed once per file:
  * testing one regex per object against the whole text made a file of N configurations
- * O(N × size). Keyed by the file object, so it lives exactly as long as the run's files.
+ * O(N × size). The map is the rule's, per run.
  * Names are DNS names, so they never contain the terminators; the lookahead lets matches overlap.
  */
-const patcherNamesByFile = new WeakMap<SourceFile, Set<string>>();
-function patcherNames(file: SourceFile): Set<string> {
+function patcherNames(file: SourceFile, patcherNamesByFile: Map<SourceFile, Set<string>>): Set<string> {
   const known = patcherNamesByFile.get(file);
   if (known) return known;
   const names = new Set<string>();
@@ -81,7 +80,7 @@ function configuredNames(injected: string): string[] {
  * it is: a documented injector annotation, a CA patcher named in the same file, the `injected`
  * option, or a webhook without rules (never called as written; its controller fills it in).
  */
-export function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: readonly string[] = []): string | undefined {
+function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: readonly string[], patcherNamesByFile: Map<SourceFile, Set<string>>): string | undefined {
   const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? '';
   if ((entry.webhook.rules ?? []).length === 0) return 'no rules: never called as written';
@@ -90,7 +89,7 @@ export function bundleReplaced(object: WebhookConfigurationObject, entry: Webhoo
     if (typeof written === 'string' && (value === undefined ? written !== '' : written === value)) return `annotation ${key}`;
   }
   if (injected.some((pattern) => globMatches(pattern, name))) return 'the injected option';
-  if (namedByPatcher(object)) return 'named by a CA patcher setting in the same file';
+  if (namedByPatcher(object, patcherNamesByFile)) return 'named by a CA patcher setting in the same file';
   return undefined;
 }
 
@@ -199,10 +198,12 @@ export const rule = defineObjectRule({
     },
   },
   create(run) {
+    const injected = configuredNames(run.options.injected);
+    /** Per file of the run: the names its CA patcher settings give. */
+    const patcherNamesByFile = new Map<SourceFile, Set<string>>();
     return {
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
-        const injected = configuredNames(run.options.injected);
         /** Service-backed webhooks with no bundle that nothing in the file provides. */
         const unprovided: WebhookEntry[] = [];
         for (const entry of webhooksOf(object)) {
@@ -215,7 +216,7 @@ export const rule = defineObjectRule({
           const bundle = clientConfig.caBundle;
           // Not base64: the schema check reports it.
           if (typeof bundle === 'string' && !isBase64(bundle)) continue;
-          if (bundleReplaced(object, entry, injected) !== undefined) continue;
+          if (bundleReplaced(object, entry, injected, patcherNamesByFile) !== undefined) continue;
           const decoded = Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64');
           if (decoded.toString('latin1').trim() === '') {
             // A URL without a bundle is verified against the system roots, which is fine for a

@@ -2,7 +2,7 @@ import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys } from '../src/match/selector.js';
 import { isAtLeast } from '../src/kube/version.js';
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf, policiesOf } from '../src/model/policies.js';
+import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf, policyIndexOf } from '../src/model/policies.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
@@ -24,7 +24,7 @@ function policySelectorApplies(object: PolicyObject, run: RuleRun): boolean {
   const own = matchResourcesOf(object).match?.resourceRules;
   if (!isBinding(object)) return namespaceSelectorApplies(own, run.discovery);
   if (own !== undefined && own.length > 0 && !namespaceSelectorApplies(own, run.discovery)) return false;
-  const policies = policiesOf(object, run.policies).filter((policy) => policy.decodable);
+  const policies = policyIndexOf(run).policiesOf(object).filter((policy) => policy.decodable);
   if (policies.length === 0) return true;
   return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, run.discovery));
 }

@@ -8,7 +8,7 @@ import type { Operation } from '../src/match/request.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS, type ConditionsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingSpec, bindingsOf, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
+import { bindingSpec, isBinding, isPolicyDefaulted, policyIndexOf, policySpec } from '../src/model/policies.js';
 import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
@@ -124,7 +124,7 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   const spec = policySpec(object);
   if (spec === undefined) return [];
   // Only bindings of the run count: without one the policy does nothing (or its bindings are elsewhere, unknown).
-  const bindings = bindingsOf(object, run.policies).filter((binding) => binding.decodable && bindingEnforces(binding));
+  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable && bindingEnforces(binding));
   if (bindings.length === 0) return [];
   const nsLabels = namespaceLabels(run, KUBE_SYSTEM);
   // An opt-in objectSelector (a label of the policy's own) exempts the system's objects.

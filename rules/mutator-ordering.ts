@@ -1,4 +1,3 @@
-import type { Discovery } from '../src/kube/discovery/discovery.js';
 import {
   candidateMatches,
   coCalledSets,
@@ -55,10 +54,8 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const identities = new WeakMap<CandidateHook, string>();
-
 /** What decides which requests a webhook gets, with its name: equal for two copies of one webhook. */
-function identity(hook: CandidateHook): string {
+function identity(hook: CandidateHook, identities: Map<CandidateHook, string>): string {
   let key = identities.get(hook);
   if (key === undefined) {
     const { name, rules, namespaceSelector, objectSelector, matchPolicy, matchConditions } = hook.entry.webhook;
@@ -74,7 +71,7 @@ function identity(hook: CandidateHook): string {
  * points at, which the installer deactivates; a configuration renamed by an upgrade and left
  * behind). That is one webhook installed twice, not an order.
  */
-function withoutCopies(hooks: readonly CandidateHook[]): CandidateHook[] {
+function withoutCopies(hooks: readonly CandidateHook[], identities: Map<CandidateHook, string>): CandidateHook[] {
   const kept: CandidateHook[] = [];
   const seen = new Map<string, WebhookConfigurationObject>();
   // The identity includes the name: a hook whose name no other hook of the set has is no copy (and has no copy).
@@ -85,7 +82,7 @@ function withoutCopies(hooks: readonly CandidateHook[]): CandidateHook[] {
       kept.push(hook);
       continue;
     }
-    const key = identity(hook);
+    const key = identity(hook, identities);
     const first = seen.get(key);
     if (first !== undefined && first !== hook.object) continue;
     seen.set(key, hook.object);
@@ -106,10 +103,12 @@ function analyse(run: RuleRun): Map<WebhookConfigurationObject, OrderedSet[]> {
   const hooks = inCallingOrder(webhooksWithRules(mutating).map(({ object, entry }): CandidateHook => ({ object, entry, order: 0 })));
   const sets: OrderedSet[] = [];
   const seen = new Set<string>();
+  /** Each hook's identity, computed once for the analysis. */
+  const identities = new Map<CandidateHook, string>();
   for (const { request, namespace, sure, open } of candidateMatches(hooks, run, { requests: (request) => OBJECT_OPERATIONS.has(request.operation) })) {
     for (const set of coCalledSets(sure, open)) {
       // Of alternative configurations (same name), the one with more webhooks here; no copies.
-      const called = withoutCopies(withoutAlternatives(set, (ofOne) => ofOne.length));
+      const called = withoutCopies(withoutAlternatives(set, (ofOne) => ofOne.length), identities);
       if (called.length < 2) continue;
       const key = called.map((hook) => hook.order).join(',');
       if (seen.has(key)) continue;
@@ -135,23 +134,6 @@ function analyse(run: RuleRun): Map<WebhookConfigurationObject, OrderedSet[]> {
   return byObject;
 }
 
-/** One analysis per run (the objects array) and discovery: every object's check reads it. */
-const cache = new WeakMap<readonly WebhookConfigurationObject[], WeakMap<Discovery, Map<WebhookConfigurationObject, OrderedSet[]>>>();
-
-function analysisFor(run: RuleRun): Map<WebhookConfigurationObject, OrderedSet[]> {
-  let byDiscovery = cache.get(run.webhookConfigurations);
-  if (byDiscovery === undefined) {
-    byDiscovery = new WeakMap();
-    cache.set(run.webhookConfigurations, byDiscovery);
-  }
-  let analysis = byDiscovery.get(run.discovery);
-  if (analysis === undefined) {
-    analysis = analyse(run);
-    byDiscovery.set(run.discovery, analysis);
-  }
-  return analysis;
-}
-
 const nameOf = (hook: CandidateHook): string => `"${hook.object.name ?? ''}/${hook.entry.label}"`;
 
 function describeHooks(hooks: readonly CandidateHook[]): string {
@@ -166,9 +148,12 @@ function describeHooks(hooks: readonly CandidateHook[]): string {
 export const rule = defineObjectRule({
   meta,
   create(run) {
+    /** One analysis per run: every object's check reads it. */
+    let analysis: Map<WebhookConfigurationObject, OrderedSet[]> | undefined;
     return {
       webhookConfiguration(object) {
-        return (analysisFor(run).get(object) ?? []).map((set): Violation<MessageId> => {
+        analysis ??= analyse(run);
+        return (analysis.get(object) ?? []).map((set): Violation<MessageId> => {
           const blind = blindHooks(set.hooks);
           return {
             messageId: blind.length === 1 ? 'blindOne' : 'blindMany',

@@ -1,7 +1,7 @@
 import type { FieldPath } from '../src/field-path.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { isAtLeast } from '../src/kube/version.js';
-import { namespaceLabels } from '../src/match/namespaces.js';
+import { labelsOfNamespace } from '../src/match/namespaces.js';
 import { matchWebhook, ruleMatches, type AdmissionRequest, type Operation } from '../src/match/request.js';
 import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys, type Labels } from '../src/match/selector.js';
@@ -168,19 +168,9 @@ function representative(webhook: Readonly<Webhook>, discovery: Discovery): Repre
   return undefined;
 }
 
-const candidatesCache = new WeakMap<readonly WebhookConfigurationObject[], Map<string, Candidate[]>>();
-
 /** The validating webhooks of the run whose namespaceSelector an editable label can decide. */
 function candidates(run: RuleRun): Candidate[] {
   const trusted = new Set([...(isAtLeast(run.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...run.trustedNamespaceLabels]);
-  const cacheKey = [run.kubeVersion.major, run.kubeVersion.minor, ...trusted].join('\u0000');
-  let byKey = candidatesCache.get(run.webhookConfigurations);
-  if (byKey === undefined) {
-    byKey = new Map();
-    candidatesCache.set(run.webhookConfigurations, byKey);
-  }
-  const cached = byKey.get(cacheKey);
-  if (cached !== undefined) return cached;
   const found: Candidate[] = [];
   for (const object of run.webhookConfigurations) {
     if (object.kind !== 'ValidatingWebhookConfiguration' || !object.decodable) continue;
@@ -198,7 +188,6 @@ function candidates(run: RuleRun): Candidate[] {
       found.push({ object, entry, request, editable, ownNamespace: typeof namespace === 'string' ? namespace : undefined });
     }
   }
-  byKey.set(cacheKey, found);
   return found;
 }
 
@@ -269,10 +258,10 @@ function fewestToRemove(keys: readonly string[], selected: (removed: readonly st
   return subsets.find((subset) => selected(subset));
 }
 
-/** Per candidate of the run: the run's Namespaces its namespaceSelector selects, in run order (with their labels), found once. */
-const selectedCache = new WeakMap<Candidate, readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[]>();
+type Selected = readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[];
 
-function selectedNamespaces(candidate: Candidate, run: RuleRun, labelsOf: (ns: NamespaceObject) => Labels): readonly { readonly other: NamespaceObject; readonly otherLabels: Labels }[] {
+/** The run's Namespaces the candidate's namespaceSelector selects, in run order (with their labels), found once per candidate. */
+function selectedNamespaces(candidate: Candidate, run: RuleRun, labelsOf: (ns: NamespaceObject) => Labels, selectedCache: Map<Candidate, Selected>): Selected {
   let selected = selectedCache.get(candidate);
   if (selected === undefined) {
     selected = run.namespaces.map((other) => ({ other, otherLabels: labelsOf(other) })).filter(({ other, otherLabels }) => selects(candidate, other.name, otherLabels, run.discovery));
@@ -302,16 +291,20 @@ function grouped(found: readonly Found[]): Found[][] {
 export const rule = defineObjectRule({
   meta,
   create(run) {
+    /** The run's candidate webhooks, found once per run. */
+    let runCandidates: Candidate[] | undefined;
+    const selectedCache = new Map<Candidate, Selected>();
     return {
       namespace(namespace: NamespaceObject): Violation<MessageId>[] {
         if (namespace.name === KUBE_SYSTEM) return [];
         const reportOptIn = run.options.optIn === 'report';
-        const labelsOf = (ns: NamespaceObject): Labels => namespaceLabels({ namespaces: [ns], kubeVersion: run.kubeVersion }, ns.name);
+        const labelsOf = (ns: NamespaceObject): Labels => labelsOfNamespace(ns, ns.name, run.kubeVersion);
         const labels = labelsOf(namespace);
         const written = Object.keys(namespace.writtenLabels);
         const optOuts: Found[] = [];
         const missing: Found[] = [];
-        for (const found of candidates(run)) {
+        runCandidates ??= candidates(run);
+        for (const found of runCandidates) {
           // Excluding its own namespace keeps a webhook from deadlocking itself, as the docs advise.
           if (found.ownNamespace === namespace.name) continue;
           const candidate = found;
@@ -325,7 +318,7 @@ export const rule = defineObjectRule({
           }
           if (!reportOptIn) continue;
           // Opt-in: another Namespace of the run is selected; with its values of the editable keys this one would be.
-          for (const { other, otherLabels } of selectedNamespaces(found, run, labelsOf)) {
+          for (const { other, otherLabels } of selectedNamespaces(found, run, labelsOf, selectedCache)) {
             if (other.name === namespace.name) continue;
             const borrowed = candidate.editable.filter((key) => Object.prototype.hasOwnProperty.call(otherLabels, key));
             const adopted = { ...without(labels, present), ...Object.fromEntries(borrowed.map((key) => [key, otherLabels[key]!])) };

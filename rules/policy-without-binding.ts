@@ -1,5 +1,5 @@
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingKindFor, bindingsOf, isBinding, suggestedPolicyName, wrongKindPolicy, type PolicyDefinitionKind } from '../src/model/policies.js';
+import { bindingKindFor, isBinding, type PolicyDefinitionKind, type PolicyIndex, policyIndexOf, wrongKindPolicy } from '../src/model/policies.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'unbound';
@@ -22,39 +22,34 @@ interface Analysis {
   readonly meantByWrongKind: ReadonlySet<string>;
 }
 
-const analyses = new WeakMap<readonly PolicyObject[], Analysis>();
-
-function analysisFor(policies: readonly PolicyObject[]): Analysis {
-  let analysis = analyses.get(policies);
-  if (analysis !== undefined) return analysis;
+/** What the run's bindings say about the policies they meant; computed once per run. */
+function analyse(index: PolicyIndex): Analysis {
   const bindingKinds = new Set<string>();
   const nearMisses = new Map<string, Set<string>>();
   const meantByWrongKind = new Set<string>();
-  for (const binding of policies) {
+  for (const binding of index.objects) {
     if (!isBinding(binding)) continue;
     bindingKinds.add(binding.kind);
-    const meant = wrongKindPolicy(binding, policies);
+    const meant = wrongKindPolicy(binding, index);
     if (meant !== undefined) {
       meantByWrongKind.add(`${meant.kind}/${meant.name}`);
       continue;
     }
-    const suggestion = suggestedPolicyName(binding, policies);
+    const suggestion = index.suggestedPolicyName(binding);
     if (suggestion === undefined) continue;
     const names = nearMisses.get(binding.kind) ?? new Set<string>();
     names.add(suggestion);
     nearMisses.set(binding.kind, names);
   }
-  analysis = { bindingKinds, nearMisses, meantByWrongKind };
-  analyses.set(policies, analysis);
-  return analysis;
+  return { bindingKinds, nearMisses, meantByWrongKind };
 }
 
-function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
+function checkPolicyObject(object: PolicyObject, run: RuleRun, analysisOfRun: () => Analysis): Violation<MessageId>[] {
   if (isBinding(object) || object.name === undefined) return [];
   const bindingKind = bindingKindFor(object.kind as PolicyDefinitionKind);
-  const analysis = analysisFor(run.policies);
+  const analysis = analysisOfRun();
   if (!analysis.bindingKinds.has(bindingKind)) return [];
-  if (bindingsOf(object, run.policies).length > 0) return [];
+  if (policyIndexOf(run).bindingsOf(object).length > 0) return [];
   // The same problem seen from the binding's side: a typo in its policyName, or a binding of the wrong kind.
   if (analysis.nearMisses.get(bindingKind)?.has(object.name)) return [];
   if (analysis.meantByWrongKind.has(`${object.kind}/${object.name}`)) return [];
@@ -85,8 +80,10 @@ export const rule = defineObjectRule({
     help: 'Add a binding whose spec.policyName is the policy\'s name (or delete the policy if it is no longer used).',
   },
   create(run) {
+    let analysis: Analysis | undefined;
+    const analysisOfRun = (): Analysis => (analysis ??= analyse(policyIndexOf(run)));
     return {
-      policy: (object) => checkPolicyObject(object, run),
+      policy: (object) => checkPolicyObject(object, run, analysisOfRun),
     };
   },
 });

@@ -69,7 +69,7 @@ export const rule = defineObjectRule({
           // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
           if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
           const labels = namespaceLabels(run, namespace);
-          const manifestKnown = namespaceNamed(run.namespaces, namespace) !== undefined;
+          const manifestKnown = namespaceNamed(run, namespace) !== undefined;
           for (const candidate of CANDIDATES) {
             const outcome = matchWebhook(
               webhook,

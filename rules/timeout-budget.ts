@@ -1,4 +1,3 @@
-import type { Discovery } from '../src/kube/discovery/discovery.js';
 import {
   candidateMatches,
   coCalledSets,
@@ -128,28 +127,6 @@ function analyse(run: RuleRun, budget: number): Analysis {
   return { byObject };
 }
 
-/** One analysis per run (the objects array), discovery and budget: every object's check reads it. */
-const cache = new WeakMap<readonly WebhookConfigurationObject[], WeakMap<Discovery, Map<number, Analysis>>>();
-
-function analysisFor(run: RuleRun, budget: number): Analysis {
-  let byDiscovery = cache.get(run.webhookConfigurations);
-  if (byDiscovery === undefined) {
-    byDiscovery = new WeakMap();
-    cache.set(run.webhookConfigurations, byDiscovery);
-  }
-  let byBudget = byDiscovery.get(run.discovery);
-  if (byBudget === undefined) {
-    byBudget = new Map();
-    byDiscovery.set(run.discovery, byBudget);
-  }
-  let analysis = byBudget.get(budget);
-  if (analysis === undefined) {
-    analysis = analyse(run, budget);
-    byBudget.set(budget, analysis);
-  }
-  return analysis;
-}
-
 function describeHooks(hooks: readonly Hook[]): string {
   const names = hooks.map((hook) => `${hook.object.kind}/${hook.entry.label}`);
   const counts = new Map<string, number>();
@@ -168,10 +145,13 @@ function describeHooks(hooks: readonly Hook[]): string {
 export const rule = defineObjectRule({
   meta,
   create(run) {
+    const budget = run.options.budgetSeconds;
+    /** One analysis per run: every object's check reads it. */
+    let analysis: Analysis | undefined;
     return {
       webhookConfiguration(object) {
-        const budget = run.options.budgetSeconds;
-        const found = analysisFor(run, budget).byObject.get(object) ?? [];
+        analysis ??= analyse(run, budget);
+        const found = analysis.byObject.get(object) ?? [];
         return found.map((overBudget) => ({
           messageId: 'overBudget' as const,
           data: {

@@ -221,16 +221,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
   };
   const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
   const enabledIds = new Set(enabled.map((rule) => rule.meta.id));
-  const discovery = new Discovery(options.kubeVersion);
-  for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
-  const scope: RunScope = {
-    webhookConfigurations: run.webhookConfigurations,
-    namespaces: run.namespaces,
-    policies: run.policies,
-    kubeVersion: options.kubeVersion,
-    discovery,
-    memo: new RunMemo(),
-  };
+  const scope = runScope(run, options.kubeVersion);
 
   for (const rule of enabled) {
     if (rule.scope !== 'file') continue;
@@ -359,6 +350,20 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       infos: unique.filter((f) => f.severity === 'info').length,
       suppressed: suppression.suppressed.length,
     },
+  };
+}
+
+/** A loaded run as the analyses see it: its objects, discovery (built-in APIs plus its CRDs) and a fresh memo. */
+export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
+  const discovery = new Discovery(kubeVersion);
+  for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
+  return {
+    webhookConfigurations: run.webhookConfigurations,
+    namespaces: run.namespaces,
+    policies: run.policies,
+    kubeVersion,
+    discovery,
+    memo: new RunMemo(),
   };
 }
 

@@ -289,7 +289,7 @@ export interface CandidateOptions {
  * The work per request is per group of hooks with equal rules and per group with equal
  * selectors, not per hook (a run of thousands of webhooks has few distinct rules).
  */
-export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], context: Pick<RunScope, 'namespaces' | 'kubeVersion' | 'discovery'>, options: CandidateOptions = {}): Generator<CandidateMatch<H>> {
+export function* candidateMatches<H extends CandidateHook>(hooks: readonly H[], context: Pick<RunScope, 'namespaces' | 'kubeVersion' | 'discovery' | 'memo'>, options: CandidateOptions = {}): Generator<CandidateMatch<H>> {
   if (hooks.length < 2) return;
   // The unlabelled namespace first: a set it shows is named with it rather than with some project's namespace.
   const namespaces = [...new Set([UNLABELLED_NAMESPACE, ...context.namespaces.map((ns) => ns.name).slice(0, MAX_NAMESPACES)])];

@@ -120,7 +120,7 @@ export interface SystemWriteCall {
  * the system's own requesters (kubelet, scheduler, controller manager, API server), or its
  * matchConditions cannot be decided. Shared with `admission-lint report` (src/report/critical.ts).
  */
-export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: Pick<RunScope, 'namespaces' | 'kubeVersion' | 'discovery'>): SystemWriteCall[] {
+export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: Pick<RunScope, 'namespaces' | 'kubeVersion' | 'discovery' | 'memo'>): SystemWriteCall[] {
   if (!rulesMayMatch(webhook.rules, request.group, request.resource, request.subresource ?? '')) return [];
   const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
   // An unlabelled system object, except for the system labels the objectSelector asks for.

@@ -11,7 +11,7 @@
 import { firstResourceMatch, KUBE_SYSTEM_DELETED, KUBE_SYSTEM_WRITTEN, type BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
-import type { RunScope } from '../run-scope.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 import { systemObjectLabels } from './kube-system.js';
 import { namespaceLabels } from './namespaces.js';
 import { selectorHasPlaceholder, selectorMatches } from './selector.js';
@@ -32,21 +32,11 @@ export interface KubeSystemInterception {
   readonly match: BuiltinMatch;
 }
 
-/** Per object, per run (the context): the analysis is read by two rules. */
-const analyses = new WeakMap<WebhookConfigurationObject, WeakMap<RunScope, readonly KubeSystemInterception[]>>();
+/** Per object and run: the analysis is read by two rules. */
+const INTERCEPTIONS = memoKey<Map<WebhookConfigurationObject, readonly KubeSystemInterception[]>>('kube-system interceptions per configuration');
 
 export function kubeSystemInterceptions(object: WebhookConfigurationObject, context: RunScope): readonly KubeSystemInterception[] {
-  let byContext = analyses.get(object);
-  if (byContext === undefined) {
-    byContext = new WeakMap();
-    analyses.set(object, byContext);
-  }
-  let found = byContext.get(context);
-  if (found === undefined) {
-    found = analyse(object, context);
-    byContext.set(context, found);
-  }
-  return found;
+  return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
 }
 
 function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSystemInterception[] {

@@ -1,21 +1,22 @@
 /** The labels a namespace has, as far as the run can tell. */
-import { isAtLeast } from '../kube/version.js';
+import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import type { NamespaceObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../model/recognize.js';
-import type { RunScope } from '../run-scope.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 import type { Labels } from './selector.js';
 
 /** The run's Namespaces by name (the first of each name), built once per run. */
-const byName = new WeakMap<readonly NamespaceObject[], Map<string, NamespaceObject>>();
+const BY_NAME = memoKey<ReadonlyMap<string, NamespaceObject>>('Namespaces by name');
+
+export type NamespaceScope = Pick<RunScope, 'namespaces' | 'kubeVersion' | 'memo'>;
 
 /** The run's first Namespace manifest of this name. */
-export function namespaceNamed(namespaces: readonly NamespaceObject[], name: string): NamespaceObject | undefined {
-  let index = byName.get(namespaces);
-  if (index === undefined) {
-    index = new Map();
-    for (const namespace of namespaces) if (!index.has(namespace.name)) index.set(namespace.name, namespace);
-    byName.set(namespaces, index);
-  }
+export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): NamespaceObject | undefined {
+  const index = scope.memo.get(BY_NAME, () => {
+    const built = new Map<string, NamespaceObject>();
+    for (const namespace of scope.namespaces) if (!built.has(namespace.name)) built.set(namespace.name, namespace);
+    return built;
+  });
   return index.get(name);
 }
 
@@ -23,10 +24,14 @@ export function namespaceNamed(namespaces: readonly NamespaceObject[], name: str
  * A Namespace manifest's labels when the run has one, else none; plus
  * `kubernetes.io/metadata.name`, which the API server sets on every Namespace from 1.21.
  */
-export function namespaceLabels(context: Pick<RunScope, 'namespaces' | 'kubeVersion'>, name: string): Labels {
-  const manifest = namespaceNamed(context.namespaces, name);
+export function namespaceLabels(scope: NamespaceScope, name: string): Labels {
+  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
+}
+
+/** The labels of the namespace `name` described by `manifest` (or by nothing), as the API server sets them. */
+export function labelsOfNamespace(manifest: NamespaceObject | undefined, name: string, kubeVersion: KubeVersion): Labels {
   const labels: Record<string, string> = { ...(manifest?.labels ?? {}) };
-  if (isAtLeast(context.kubeVersion, 1, 21)) labels[NAMESPACE_NAME_LABEL] = name;
+  if (isAtLeast(kubeVersion, 1, 21)) labels[NAMESPACE_NAME_LABEL] = name;
   else delete labels[NAMESPACE_NAME_LABEL];
   return labels;
 }

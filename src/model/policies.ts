@@ -7,6 +7,7 @@
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { editDistance } from '../text/closest.js';
 import type { PolicyObject } from './objects.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 import type { AdmissionPolicy, AdmissionPolicyBinding, MatchResources, PolicyKind } from './types.js';
 
 export type PolicyDefinitionKind = 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy';
@@ -82,80 +83,6 @@ export function bindingsOfKind(objects: readonly PolicyObject[], kind: PolicyBin
   return objects.filter((object) => object.kind === kind);
 }
 
-/** Objects of the run by "kind/name" and bindings by "kind/policyName", built once per run. */
-const indexes = new WeakMap<readonly PolicyObject[], { byName: Map<string, PolicyObject[]>; byPolicyName: Map<string, PolicyObject[]> }>();
-
-function indexOf(objects: readonly PolicyObject[]): { byName: Map<string, PolicyObject[]>; byPolicyName: Map<string, PolicyObject[]> } {
-  let index = indexes.get(objects);
-  if (index === undefined) {
-    index = { byName: new Map(), byPolicyName: new Map() };
-    const add = (map: Map<string, PolicyObject[]>, key: string, object: PolicyObject): void => {
-      const list = map.get(key);
-      if (list) list.push(object);
-      else map.set(key, [object]);
-    };
-    for (const object of objects) {
-      if (object.name !== undefined) add(index.byName, `${object.kind}/${object.name}`, object);
-      const policyName = isBindingKind(object.kind) ? policyNameOf(object) : undefined;
-      if (policyName !== undefined) add(index.byPolicyName, `${object.kind}/${policyName}`, object);
-    }
-    indexes.set(objects, index);
-  }
-  return index;
-}
-
-/** The bindings of the run that refer to this policy (right kind, spec.policyName equal to its name). */
-export function bindingsOf(policy: PolicyObject, objects: readonly PolicyObject[]): PolicyObject[] {
-  if (isBinding(policy) || policy.name === undefined) return [];
-  const kind = bindingKindFor(policy.kind as PolicyDefinitionKind);
-  return [...(indexOf(objects).byPolicyName.get(`${kind}/${policy.name}`) ?? [])];
-}
-
-/** The policies of the run that this binding refers to (normally one; a run may hold overlays). */
-export function policiesOf(binding: PolicyObject, objects: readonly PolicyObject[]): PolicyObject[] {
-  const name = policyNameOf(binding);
-  if (!isBindingKind(binding.kind) || name === undefined) return [];
-  const kind = policyKindFor(binding.kind);
-  return [...(indexOf(objects).byName.get(`${kind}/${name}`) ?? [])];
-}
-
-/** Objects of the run per kind, counted once per run. */
-const kindCounts = new WeakMap<readonly PolicyObject[], Map<string, number>>();
-
-/** Whether the run holds any object of this kind (policiesOfKind(…).length > 0, without the scan). */
-export function hasObjectsOfKind(objects: readonly PolicyObject[], kind: PolicyKind): boolean {
-  let counts = kindCounts.get(objects);
-  if (counts === undefined) {
-    counts = new Map();
-    for (const object of objects) counts.set(object.kind, (counts.get(object.kind) ?? 0) + 1);
-    kindCounts.set(objects, counts);
-  }
-  return (counts.get(kind) ?? 0) > 0;
-}
-
-/** The unique names of the run's policies of each kind, in run order, built once per run. */
-const policyNames = new WeakMap<readonly PolicyObject[], Map<PolicyDefinitionKind, { list: string[]; set: Set<string> }>>();
-
-function namesOfKind(objects: readonly PolicyObject[], kind: PolicyDefinitionKind): { list: string[]; set: Set<string> } {
-  let byKind = policyNames.get(objects);
-  if (byKind === undefined) {
-    byKind = new Map();
-    policyNames.set(objects, byKind);
-  }
-  let names = byKind.get(kind);
-  if (names === undefined) {
-    const set = new Set<string>();
-    for (const object of objects) if (object.kind === kind && object.name !== undefined) set.add(object.name);
-    names = { list: [...set], set };
-    byKind.set(kind, names);
-  }
-  return names;
-}
-
-/** suggestedPolicyName per binding, remembered per run, with the edit-distance work the run has spent. */
-const suggestions = new WeakMap<readonly PolicyObject[], Map<PolicyObject, string | undefined>>();
-const suggestionWork = new WeakMap<readonly PolicyObject[], { cells: number }>();
-
 /**
  * The edit-distance cells (characters × characters) one run may spend on "did you mean"
  * suggestions: bindings × policies × name lengths grew to minutes (4,000 of each: 64 s). Past
@@ -163,33 +90,94 @@ const suggestionWork = new WeakMap<readonly PolicyObject[], { cells: number }>()
  */
 export const SUGGESTION_BUDGET = 20_000_000;
 
-/** The edit-distance cells spent on suggestions for this run so far (for tests that count work). */
-export function suggestionCells(objects: readonly PolicyObject[]): number {
-  return suggestionWork.get(objects)?.cells ?? 0;
+/**
+ * A set of policies and bindings (a run's, or the decodable ones simulate reads), indexed once:
+ * objects by "kind/name", bindings by "kind/policyName", counts and names per kind, and the
+ * "did you mean" suggestions with the edit-distance work spent on them.
+ */
+export class PolicyIndex {
+  readonly #byName = new Map<string, PolicyObject[]>();
+  readonly #byPolicyName = new Map<string, PolicyObject[]>();
+  readonly #kindCounts = new Map<string, number>();
+  readonly #names = new Map<PolicyDefinitionKind, { list: string[]; set: Set<string> }>();
+  readonly #suggestions = new Map<PolicyObject, string | undefined>();
+  readonly #work = { cells: 0 };
+
+  constructor(readonly objects: readonly PolicyObject[]) {
+    const add = (map: Map<string, PolicyObject[]>, key: string, object: PolicyObject): void => {
+      const list = map.get(key);
+      if (list) list.push(object);
+      else map.set(key, [object]);
+    };
+    for (const object of objects) {
+      if (object.name !== undefined) add(this.#byName, `${object.kind}/${object.name}`, object);
+      const policyName = isBindingKind(object.kind) ? policyNameOf(object) : undefined;
+      if (policyName !== undefined) add(this.#byPolicyName, `${object.kind}/${policyName}`, object);
+      this.#kindCounts.set(object.kind, (this.#kindCounts.get(object.kind) ?? 0) + 1);
+    }
+  }
+
+  /** The bindings that refer to this policy (right kind, spec.policyName equal to its name). */
+  bindingsOf(policy: PolicyObject): PolicyObject[] {
+    if (isBinding(policy) || policy.name === undefined) return [];
+    const kind = bindingKindFor(policy.kind as PolicyDefinitionKind);
+    return [...(this.#byPolicyName.get(`${kind}/${policy.name}`) ?? [])];
+  }
+
+  /** The policies this binding refers to (normally one; a run may hold overlays). */
+  policiesOf(binding: PolicyObject): PolicyObject[] {
+    const name = policyNameOf(binding);
+    if (!isBindingKind(binding.kind) || name === undefined) return [];
+    return [...(this.#byName.get(`${policyKindFor(binding.kind)}/${name}`) ?? [])];
+  }
+
+  /** The objects of this kind and name. */
+  named(kind: PolicyKind, name: string): readonly PolicyObject[] {
+    return this.#byName.get(`${kind}/${name}`) ?? [];
+  }
+
+  /** Whether the set holds any object of this kind. */
+  hasObjectsOfKind(kind: PolicyKind): boolean {
+    return (this.#kindCounts.get(kind) ?? 0) > 0;
+  }
+
+  /**
+   * For a binding whose policyName names no policy of its kind: the name of the policy it most
+   * likely meant (a near miss among the policies of that kind), if any, within SUGGESTION_BUDGET.
+   */
+  suggestedPolicyName(binding: PolicyObject): string | undefined {
+    const name = policyNameOf(binding);
+    if (!isBindingKind(binding.kind) || name === undefined) return undefined;
+    if (this.#suggestions.has(binding)) return this.#suggestions.get(binding);
+    const names = this.#namesOfKind(policyKindFor(binding.kind));
+    const suggestion = names.set.has(name) ? undefined : closestName(name, names.list, this.#work);
+    this.#suggestions.set(binding, suggestion);
+    return suggestion;
+  }
+
+  /** The edit-distance cells spent on suggestions so far (for tests that count work). */
+  get suggestionCells(): number {
+    return this.#work.cells;
+  }
+
+  /** The unique names of the policies of a kind, in order. */
+  #namesOfKind(kind: PolicyDefinitionKind): { list: string[]; set: Set<string> } {
+    let names = this.#names.get(kind);
+    if (names === undefined) {
+      const set = new Set<string>();
+      for (const object of this.objects) if (object.kind === kind && object.name !== undefined) set.add(object.name);
+      names = { list: [...set], set };
+      this.#names.set(kind, names);
+    }
+    return names;
+  }
 }
 
-/**
- * For a binding whose policyName names no policy of its kind in the run: the name of the
- * policy it most likely meant (a near miss among the run's policies of that kind), if any.
- */
-export function suggestedPolicyName(binding: PolicyObject, objects: readonly PolicyObject[]): string | undefined {
-  const name = policyNameOf(binding);
-  if (!isBindingKind(binding.kind) || name === undefined) return undefined;
-  let known = suggestions.get(objects);
-  if (known === undefined) {
-    known = new Map();
-    suggestions.set(objects, known);
-  }
-  if (known.has(binding)) return known.get(binding);
-  const names = namesOfKind(objects, policyKindFor(binding.kind));
-  let work = suggestionWork.get(objects);
-  if (work === undefined) {
-    work = { cells: 0 };
-    suggestionWork.set(objects, work);
-  }
-  const suggestion = names.set.has(name) ? undefined : closestName(name, names.list, work);
-  known.set(binding, suggestion);
-  return suggestion;
+const POLICY_INDEX = memoKey<PolicyIndex>('the run\'s policy index');
+
+/** The run's policies and bindings, indexed once per run. */
+export function policyIndexOf(scope: Pick<RunScope, 'policies' | 'memo'>): PolicyIndex {
+  return scope.memo.get(POLICY_INDEX, () => new PolicyIndex(scope.policies));
 }
 
 /**
@@ -223,9 +211,9 @@ function closestName(word: string, candidates: readonly string[], work: { cells:
  * other kind with that name, when no binding of that policy's own kind binds it (a
  * ValidatingAdmissionPolicyBinding written for a MutatingAdmissionPolicy, or the reverse).
  */
-export function wrongKindPolicy(binding: PolicyObject, objects: readonly PolicyObject[]): PolicyObject | undefined {
+export function wrongKindPolicy(binding: PolicyObject, index: PolicyIndex): PolicyObject | undefined {
   const name = policyNameOf(binding);
-  if (!isBindingKind(binding.kind) || name === undefined || policiesOf(binding, objects).length > 0) return undefined;
+  if (!isBindingKind(binding.kind) || name === undefined || index.policiesOf(binding).length > 0) return undefined;
   const otherKind: PolicyDefinitionKind = policyKindFor(binding.kind) === 'ValidatingAdmissionPolicy' ? 'MutatingAdmissionPolicy' : 'ValidatingAdmissionPolicy';
-  return (indexOf(objects).byName.get(`${otherKind}/${name}`) ?? []).find((policy) => bindingsOf(policy, objects).length === 0);
+  return index.named(otherKind, name).find((policy) => index.bindingsOf(policy).length === 0);
 }

@@ -5,8 +5,7 @@
  */
 import { rules } from '../../rules/index.js';
 import type { Finding } from '../engine/finding.js';
-import { lintRun, loadRun } from '../engine/lint.js';
-import { Discovery } from '../kube/discovery/discovery.js';
+import { lintRun, loadRun, runScope } from '../engine/lint.js';
 import type { KubeVersion } from '../kube/version.js';
 import { compareNames } from '../match/candidates.js';
 import { namespaceLabels } from '../match/namespaces.js';
@@ -107,9 +106,8 @@ export async function buildReport(options: ReportOptions): Promise<BlastRadiusRe
     toolVersion: options.toolVersion,
   });
   await prepareCel();
-  const discovery = new Discovery(options.kubeVersion);
-  for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
-  const context = { namespaces: run.namespaces, kubeVersion: options.kubeVersion, discovery };
+  const context = runScope(run, options.kubeVersion);
+  const { discovery } = context;
   const targets = criticalTargets();
   const sorted = run.webhookConfigurations
     .filter((object) => object.decodable)

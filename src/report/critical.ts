@@ -8,10 +8,9 @@
  * src/match/system-requests.ts; "depends" when they cannot be evaluated).
  */
 import { systemWriteCalls, TARGETS } from '../match/critical-targets.js';
-import type { Discovery } from '../kube/discovery/discovery.js';
-import { isAtLeast, type KubeVersion } from '../kube/version.js';
+import { isAtLeast } from '../kube/version.js';
 import type { Operation } from '../match/request.js';
-import type { NamespaceObject } from '../model/objects.js';
+import type { RunScope } from '../run-scope.js';
 import type { Webhook } from '../model/types.js';
 
 type Target = (typeof TARGETS)[number];
@@ -51,11 +50,7 @@ export function criticalTargets(): CriticalTarget[] {
   }));
 }
 
-export interface CriticalContext {
-  readonly namespaces: readonly NamespaceObject[];
-  readonly kubeVersion: KubeVersion;
-  readonly discovery: Discovery;
-}
+export type CriticalContext = Pick<RunScope, 'namespaces' | 'kubeVersion' | 'discovery' | 'memo'>;
 
 export function criticalCell(webhook: Readonly<Webhook>, targetIndex: number, context: CriticalContext): CriticalCell {
   const target = TARGETS[targetIndex]!;

@@ -5,7 +5,7 @@
  */
 import type { KubeVersion } from '../kube/version.js';
 import { isAtLeast } from '../kube/version.js';
-import { namespaceLabels } from '../match/namespaces.js';
+import { labelsOfNamespace } from '../match/namespaces.js';
 import type { Labels } from '../match/selector.js';
 import type { NamespaceObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../model/recognize.js';
@@ -26,6 +26,6 @@ export function resolveNamespaceLabels(name: string, flag: Labels | undefined, n
     return { labels, source: 'flag' };
   }
   const manifest = namespaces.find((namespace) => namespace.name === name);
-  const labels = namespaceLabels({ namespaces, kubeVersion }, name);
+  const labels = labelsOfNamespace(manifest, name, kubeVersion);
   return manifest ? { labels, source: 'manifest', file: manifest.manifest.file.path } : { labels, source: 'automatic' };
 }

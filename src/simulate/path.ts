@@ -18,7 +18,7 @@ import { matchPolicy } from '../match/policy.js';
 import { matchWebhook, objectLabelsFor, type AdmissionRequest, type MatchOutcome } from '../match/request.js';
 import type { Labels } from '../match/selector.js';
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
-import { bindingSpec, bindingsOf, policiesOf, policySpec } from '../model/policies.js';
+import { bindingSpec, PolicyIndex, policySpec } from '../model/policies.js';
 import { webhooksOf } from '../model/webhooks.js';
 import { evaluateConditions, type ConditionsResult } from './conditions.js';
 import { isWebhookConfigurationRequest, matchPolicyOnWebhookConfiguration } from './policy-webhook-kinds.js';
@@ -181,12 +181,13 @@ function webhookEntries(objects: readonly WebhookConfigurationObject[], request:
 
 function policyEntries(objects: readonly PolicyObject[], request: SimulatedRequest, admission: AdmissionRequest, discovery: Discovery): PathEntry[] {
   const decodable = objects.filter((object) => object.decodable);
+  const index = new PolicyIndex(decodable);
   const policies = decodable.filter((object) => object.kind === 'ValidatingAdmissionPolicy').sort((a, b) => compareNames(a.name ?? '', b.name ?? ''));
   const entries: PathEntry[] = [];
   for (const policy of policies) {
     const spec = policySpec(policy);
     const failurePolicy = spec?.failurePolicy ?? 'Fail';
-    const bindings = bindingsOf(policy, decodable).sort((a, b) => compareNames(a.name ?? '', b.name ?? ''));
+    const bindings = index.bindingsOf(policy).sort((a, b) => compareNames(a.name ?? '', b.name ?? ''));
     if (bindings.length === 0) {
       entries.push({ configuration: policy.name ?? '(no name)', webhook: null, called: false, reason: 'no ValidatingAdmissionPolicyBinding in the run binds it', failurePolicy, timeoutSeconds: null, reinvoked: false, detail: { file: policy.manifest.file.path, dependsOn: [] } });
       continue;
@@ -211,7 +212,7 @@ function policyEntries(objects: readonly PolicyObject[], request: SimulatedReque
     }
   }
   // Bindings whose policy is not in the run: listed, never evaluated.
-  for (const binding of decodable.filter((object) => object.kind === 'ValidatingAdmissionPolicyBinding' && policiesOf(object, decodable).length === 0)) {
+  for (const binding of decodable.filter((object) => object.kind === 'ValidatingAdmissionPolicyBinding' && index.policiesOf(object).length === 0)) {
     entries.push({
       configuration: bindingSpec(binding)?.policyName ?? '(no policyName)',
       webhook: binding.name ?? '(no name)',
