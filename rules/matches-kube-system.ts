@@ -12,7 +12,7 @@ import { bindingSpec, isBinding, isPolicyDefaulted, policyIndexOf, policySpec } 
 import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
-import { loadCelSync } from '../src/validate/cel.js';
+import { loadCelSync } from '../src/cel/library.js';
 import { joinWords } from '../src/text/list.js';
 
 
@@ -93,11 +93,12 @@ function mayMatch(rules: readonly (RuleWithOperations | null)[] | undefined, wri
 }
 
 /** The policy's matchConditions for this write, as the system's requesters make it. */
-function policyConditionsOutcome(conditions: readonly (MatchCondition | null)[], write: SystemWrite): ConditionsOutcome {
+function policyConditionsOutcome(run: RuleRun, conditions: readonly (MatchCondition | null)[], write: SystemWrite): ConditionsOutcome {
   if (conditions.length === 0) return 'called';
   // The engine awaits the CEL library only for webhooks' matchConditions: load it here if it has not.
   if (!loadCelSync()) return 'unknown';
   return conditionsOutcome(
+    run,
     conditions,
     SYSTEM_REQUESTERS.map((requester) => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester })),
   );
@@ -153,7 +154,7 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     }
     if (rule === undefined) continue;
     // matchConditions that exclude system users or kube-system let those writes through.
-    if (policyConditionsOutcome(spec.matchConditions ?? [], write) !== 'called') continue;
+    if (policyConditionsOutcome(run, spec.matchConditions ?? [], write) !== 'called') continue;
     const ignore = spec.failurePolicy === 'Ignore';
     const mutating = object.kind === 'MutatingAdmissionPolicy';
     const messageId: MessageId = mutating ? (ignore ? 'mutatingPolicyIgnore' : 'mutatingPolicyFail') : ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail';

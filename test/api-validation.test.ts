@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultWebhookConfiguration } from '../src/defaults/webhooks.js';
 import { formatFieldPath } from '../src/field-path.js';
 import type { MatchCondition, RuleWithOperations, Webhook, WebhookConfiguration } from '../src/model/types.js';
-import { prepareCel } from '../src/validate/cel.js';
+import { prepareCel } from '../src/cel/library.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
 import { lintText } from './helpers.js';

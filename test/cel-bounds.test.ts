@@ -13,7 +13,13 @@ import { conditionsOutcome, SYSTEM_REQUESTERS } from '../src/match/system-reques
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { buildReport } from '../src/report/build.js';
 import { simulate } from '../src/simulate/simulate.js';
-import { evaluateConditionResult, prepareCel } from '../src/validate/cel.js';
+import { evaluateConditionResult as evaluateWithMeter } from '../src/cel/evaluate.js';
+import { prepareCel } from '../src/cel/library.js';
+import { Meter } from '../src/cel/budget.js';
+import { RunMemo } from '../src/run-scope.js';
+
+/** Each evaluation with a fresh run's meter, as a run of its own. */
+const evaluateConditionResult = (expression: string, context: Record<string, unknown>) => evaluateWithMeter(expression, context, new Meter());
 import { lintText } from './helpers.js';
 
 const LIST = `[${Array.from({ length: 20 }, (_, i) => i).join(', ')}]`;
@@ -126,7 +132,7 @@ describe('bounded CEL evaluation', () => {
   it('gives lint an unknown outcome for a condition over the budget, and a known one otherwise', async () => {
     await prepareCel();
     const requests = [{ group: '', resource: 'pods', subresource: '', operation: 'CREATE', namespace: 'kube-system', requester: SYSTEM_REQUESTERS[0]! }];
-    const outcome = (expression: string) => conditionsOutcome([{ name: 'payload', expression }], requests);
+    const outcome = (expression: string) => conditionsOutcome({ memo: new RunMemo() }, [{ name: 'payload', expression }], requests);
     expect(outcome(PAYLOADS.backtracking)).toBe('skipped');
     expect(outcome(PAYLOADS.nestedAll)).toBe('unknown');
     expect(outcome(PAYLOADS.doubling)).toBe('unknown');

@@ -11,7 +11,7 @@ import { Discovery } from '../src/kube/discovery/discovery.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import type { ObjectRule } from '../src/rule.js';
 import { RunMemo } from '../src/run-scope.js';
-import { prepareCel } from '../src/validate/cel.js';
+import { prepareCel } from '../src/cel/library.js';
 
 const RESOURCES = [
   ['', 'pods'],

@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRun } from '../src/engine/lint.js';
 import { formatFieldPath } from '../src/field-path.js';
-import { celCompileError, prepareCel } from '../src/validate/cel.js';
+import { celCompileError } from '../src/cel/compile.js';
+import { prepareCel } from '../src/cel/library.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { lintText } from './helpers.js';

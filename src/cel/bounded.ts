@@ -6,7 +6,8 @@
  * evaluated, so the interpreter's recursion stays within the stack.
  */
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
-import { meter, OVER_BUDGET, OverBudget, PER_CALL_LIMIT, type Budget } from './budget.js';
+import { BoundedCache } from '../cache.js';
+import { OVER_BUDGET, OverBudget, PER_CALL_LIMIT, type Budget, type Meter } from './budget.js';
 import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from './depth.js';
 import { matchesCost, re2Matches } from './re2.js';
 
@@ -48,8 +49,10 @@ function matchesOperands(node: RunNode): [RunNode, RunNode] | undefined {
   return undefined;
 }
 
-function instrument(evaluator: Evaluator): void {
+/** Charges every node the evaluator runs to the meter of the evaluation in progress. */
+function instrument(evaluator: Evaluator, activeMeter: () => Meter): void {
   evaluator.run = function run(this: Evaluator, ast: RunNode, ctx: unknown): unknown {
+    const meter = activeMeter();
     meter.charge(1);
     const matches = matchesOperands(ast);
     if (matches !== undefined) {
@@ -68,26 +71,27 @@ function instrument(evaluator: Evaluator): void {
 export interface BoundedCel {
   /** Parses as the API server reads it (unary runs collapsed); undefined on a syntax error or an AST too deep to walk. */
   parse(expression: string): ASTNode | undefined;
-  /** Evaluates within `limit` (PerCallLimit by default) and the shared budget, if any. */
-  evaluate(expression: string, context: Record<string, unknown>, shared?: Budget): Evaluation;
+  /** Evaluates within PerCallLimit, the run's meter and the shared budget, if any. */
+  evaluate(expression: string, context: Record<string, unknown>, meter: Meter, shared?: Budget): Evaluation;
 }
 
 type Program = ((context: Record<string, unknown>) => unknown) & { ast: ASTNode };
 
 export function boundedCel(module: CelModule): BoundedCel {
   const environment = new module.Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true });
-  instrument(evaluatorOf(environment));
-  // Parsed programs, or why there is none (bounded: cleared when full).
-  const programs = new Map<string, Program | string>();
+  // The meter of the evaluation in progress: set for the length of one synchronous evaluation.
+  let active: Meter | undefined;
+  instrument(evaluatorOf(environment), () => {
+    if (active === undefined) throw new Error('a CEL node ran outside a metered evaluation');
+    return active;
+  });
+  // Parsed programs, or why there is none: they depend on the expression only.
+  const programs = new BoundedCache<string, Program | string>();
   const ast = new WeakMap<Program, ASTNode>();
-  // Expressions that ran out of budget once: evaluating them again for another request would
-  // spend the budget again for an answer that is likely the same (unknown is the safe side).
-  const overBudget = new Set<string>();
-  const MAX_REMEMBERED = 10_000;
 
-  const program = (expression: string): Program | string => {
-    let entry = programs.get(expression);
-    if (entry === undefined) {
+  const program = (expression: string): Program | string =>
+    programs.get(expression, () => {
+      let entry: Program | string;
       try {
         const text = collapseUnaryRuns(expression);
         // cel-js evaluates the root node itself, not through `run`: a list around it puts it under the meter.
@@ -100,34 +104,33 @@ export function boundedCel(module: CelModule): BoundedCel {
       } catch {
         entry = 'syntax error';
       }
-      if (programs.size >= MAX_REMEMBERED) programs.clear();
-      programs.set(expression, entry);
-    }
-    return entry;
-  };
+      return entry;
+    });
 
   return {
     parse(expression) {
       const entry = program(expression);
       return typeof entry === 'string' ? undefined : ast.get(entry);
     },
-    evaluate(expression, context, shared) {
+    evaluate(expression, context, meter, shared) {
       const entry = program(expression);
       if (typeof entry === 'string') return { ok: false, reason: entry };
-      if (overBudget.has(expression) || (shared !== undefined && shared.remaining <= 0)) return { ok: false, reason: OVER_BUDGET };
+      if (meter.overBudget.has(expression) || (shared !== undefined && shared.remaining <= 0)) return { ok: false, reason: OVER_BUDGET };
       meter.start(Math.min(PER_CALL_LIMIT, shared?.remaining ?? PER_CALL_LIMIT));
       let result: Evaluation;
+      active = meter;
       try {
         result = { ok: true, value: entry(context) };
       } catch (error) {
         result = { ok: false, reason: error instanceof OverBudget ? OVER_BUDGET : error instanceof RangeError ? OVER_BUDGET : 'evaluation error' };
+      } finally {
+        active = undefined;
       }
       const used = meter.stop();
       if (shared !== undefined) shared.remaining -= used;
       // cel-js absorbs errors in `||`, `&&` and quantifiers: a result reached past the budget does not count.
       if (meter.exceeded) {
-        if (overBudget.size >= MAX_REMEMBERED) overBudget.clear();
-        overBudget.add(expression);
+        meter.overBudget.add(expression);
         return { ok: false, reason: OVER_BUDGET };
       }
       return result;

@@ -8,6 +8,7 @@
  * size of each list, map or string a node produces (a tenth for strings, as cel-go's traversal
  * factor), so that doubling a list or a string pays for the copies it makes.
  */
+import { memoKey, type RunScope } from '../run-scope.js';
 
 /** PerCallLimit: the cost one expression evaluation may use. */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -37,12 +38,20 @@ export function budget(limit: number): Budget {
   return { remaining: limit };
 }
 
-/** The meter of the evaluation in progress (evaluation is synchronous: one at a time). */
+/**
+ * One run's meter: what the run has left of RUN_COST_BUDGET, and the cost of the evaluation in
+ * progress (evaluation is synchronous: one at a time). Each run makes its own (celMeterOf).
+ */
 export class Meter {
   private limit = 0;
   private used = 0;
   exceeded = false;
   private runRemaining = RUN_COST_BUDGET;
+  /**
+   * Expressions that ran out of budget in this run: evaluating them again for another request
+   * would spend the budget again for an answer that is likely the same (unknown is the safe side).
+   */
+  readonly overBudget = new Set<string>();
 
   start(limit: number): void {
     this.limit = Math.min(limit, this.runRemaining);
@@ -71,11 +80,11 @@ export class Meter {
     else if (value instanceof Map || value instanceof Set) this.charge(value.size);
     else if (value instanceof Uint8Array) this.charge(Math.ceil(value.length * 0.1));
   }
-
-  /** For tests: the run's remaining budget, restored. */
-  resetRun(): void {
-    this.runRemaining = RUN_COST_BUDGET;
-  }
 }
 
-export const meter = new Meter();
+const METER = memoKey<Meter>('the run\'s CEL evaluation meter');
+
+/** The run's meter, made on first use. */
+export function celMeterOf(scope: Pick<RunScope, 'memo'>): Meter {
+  return scope.memo.get(METER, () => new Meter());
+}

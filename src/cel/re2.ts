@@ -6,23 +6,19 @@
  * re2js is a pure JavaScript port of RE2/J: no native build, no install script.
  */
 import { RE2JS } from 're2js';
+import { BoundedCache } from '../cache.js';
 
-/** Compiled patterns (bounded: cleared when full); a string is the compile error. */
-const compiled = new Map<string, RE2JS | string>();
-const MAX_REMEMBERED = 1_000;
+/** Compiled patterns; a string is the compile error. */
+const compiled = new BoundedCache<string, RE2JS | string>();
 
 function compile(pattern: string): RE2JS | string {
-  let entry = compiled.get(pattern);
-  if (entry === undefined) {
+  return compiled.get(pattern, () => {
     try {
-      entry = RE2JS.compile(pattern);
+      return RE2JS.compile(pattern);
     } catch (error) {
-      entry = error instanceof Error ? error.message : String(error);
+      return error instanceof Error ? error.message : String(error);
     }
-    if (compiled.size >= MAX_REMEMBERED) compiled.clear();
-    compiled.set(pattern, entry);
-  }
-  return entry;
+  });
 }
 
 /** The RE2 error of a pattern, or undefined when RE2 accepts it. */

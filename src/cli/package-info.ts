@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Lazy } from '../cache.js';
 
 /**
  * The project root (where package.json and rules/*.md are): the folder that holds dist/ for the
@@ -13,9 +14,8 @@ export function projectRoot(url: string): string {
   return fileURLToPath(dist >= 0 ? url.slice(0, dist + 1) : new URL('../../', url));
 }
 
-let version: string | undefined;
+const version = new Lazy<string>();
 
 export function toolVersion(): string {
-  version ??= (JSON.parse(readFileSync(`${PROJECT_ROOT}package.json`, 'utf8')) as { version: string }).version;
-  return version;
+  return version.get(() => (JSON.parse(readFileSync(`${PROJECT_ROOT}package.json`, 'utf8')) as { version: string }).version);
 }

@@ -18,8 +18,7 @@ import { skimBytes, SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleMeta, RuleRun, Severity, Violation } from '../rule.js';
 import { RunMemo, type RunScope } from '../run-scope.js';
-import { meter } from '../cel/budget.js';
-import { prepareCel } from '../validate/cel.js';
+import { prepareCel } from '../cel/library.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
 import { applySuppressions } from './suppressions.js';
 
@@ -182,8 +181,6 @@ export async function lint(options: LintOptions): Promise<Report> {
 export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' | 'readStdin'>): Promise<Report> {
   // CEL is loaded only for runs with expressions to check: webhook matchConditions or policies.
   if (run.policies.length > 0 || run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
-  // Each run gets the whole CEL evaluation budget (a process may lint more than once: tests, report).
-  meter.resetRun();
   const findings: Finding[] = [];
   const internalErrors: InternalErrorReport[] = [];
   /**

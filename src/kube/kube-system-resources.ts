@@ -1,3 +1,4 @@
+import { ObjectMemo } from '../cache.js';
 export interface BuiltinGroup {
   readonly versions: readonly string[];
   readonly namespacedResources: readonly string[];
@@ -49,7 +50,7 @@ function matchesName(pattern: string, name: string): boolean {
 }
 
 /** Object.entries of each table, once (the tables are constants). */
-const tableEntries = new WeakMap<Readonly<Record<string, BuiltinGroup>>, [string, BuiltinGroup][]>();
+const tableEntries = new ObjectMemo<Readonly<Record<string, BuiltinGroup>>, [string, BuiltinGroup][]>();
 
 /**
  * The first resource of `table` that the rule names, or undefined when it names none of them. An entry `x` matches the main resource only, `x/y` the
@@ -61,11 +62,7 @@ export function firstResourceMatch(
   apiVersions: readonly string[],
   resources: readonly string[],
 ): BuiltinMatch | undefined {
-  let entries = tableEntries.get(table);
-  if (entries === undefined) {
-    entries = Object.entries(table);
-    tableEntries.set(table, entries);
-  }
+  const entries = tableEntries.get(table, Object.entries);
   for (const [group, info] of entries) {
     if (!apiGroups.some((g) => matchesName(g, group))) continue;
     if (!apiVersions.some((v) => v === '*' || info.versions.includes(v))) continue;

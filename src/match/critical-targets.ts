@@ -152,7 +152,7 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
         namespace: target.namespace,
         requester,
       }));
-      conditions = conditionsOutcome(webhook.matchConditions ?? [], requests);
+      conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests);
     }
     if (conditions !== 'skipped') calls.push({ operation, rule: outcome.rule, conditions });
   }

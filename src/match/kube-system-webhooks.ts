@@ -57,7 +57,7 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const match = firstResourceMatch(deleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
       if (match === undefined) continue;
       // matchConditions that exclude system users or kube-system let those writes through.
-      if (systemRequestOutcome(webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];
+      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];
       return [{ entry, rule: j, match }];
     }
     return [];

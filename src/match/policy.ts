@@ -15,6 +15,7 @@
 import type { Discovery } from '../kube/discovery/discovery.js';
 import type { MatchResources, NamedRuleWithOperations, RuleWithOperations, Webhook } from '../model/types.js';
 import { matchWebhook, type AdmissionRequest, type MatchOutcome } from './request.js';
+import { ObjectMemo } from '../cache.js';
 
 export interface PolicyRequest extends AdmissionRequest {
   /** The object's name; undefined when unknown (then rules with resourceNames do not match, and exclusions by name do not exclude). */
@@ -68,17 +69,11 @@ export function asWebhooks(match: Readonly<MatchResources> | undefined, name: st
  * (0 for a binding without resourceRules).
  */
 /** asWebhooks for requests without an object name, per MatchResources (the model is read-only) and emptyMatchesAll. */
-const unnamedViews = [new WeakMap<Readonly<MatchResources>, { include: Webhook; exclude: Webhook }>(), new WeakMap<Readonly<MatchResources>, { include: Webhook; exclude: Webhook }>()] as const;
+const unnamedViews = [new ObjectMemo<Readonly<MatchResources>, { include: Webhook; exclude: Webhook }>(), new ObjectMemo<Readonly<MatchResources>, { include: Webhook; exclude: Webhook }>()] as const;
 
 function webhooksFor(match: Readonly<MatchResources> | undefined, name: string | undefined, emptyMatchesAll: boolean): { include: Webhook; exclude: Webhook } {
   if (name !== undefined || match === undefined || match === null || typeof match !== 'object') return asWebhooks(match, name, emptyMatchesAll);
-  const views = unnamedViews[emptyMatchesAll ? 1 : 0];
-  let view = views.get(match);
-  if (view === undefined) {
-    view = asWebhooks(match, undefined, emptyMatchesAll);
-    views.set(match, view);
-  }
-  return view;
+  return unnamedViews[emptyMatchesAll ? 1 : 0].get(match, () => asWebhooks(match, undefined, emptyMatchesAll));
 }
 
 export function matchResources(match: Readonly<MatchResources> | undefined, request: PolicyRequest, discovery: Discovery | undefined, emptyMatchesAll: boolean): PolicyMatchOutcome {

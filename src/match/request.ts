@@ -6,6 +6,7 @@
 import type { Discovery, GroupVersionResource } from '../kube/discovery/discovery.js';
 import type { LabelSelector, RuleWithOperations, Webhook } from '../model/types.js';
 import { isEmptySelector, selectorHasPlaceholder, selectorMatches, type Labels } from './selector.js';
+import { ObjectMemo } from '../cache.js';
 
 export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -135,7 +136,7 @@ export interface CompiledRule {
   readonly key: string;
 }
 
-const compiled = new WeakMap<readonly unknown[], readonly (CompiledRule | null)[]>();
+const compiled = new ObjectMemo<readonly (RuleWithOperations | null)[], readonly (CompiledRule | null)[]>();
 
 const listOf = (value: unknown): readonly string[] => (Array.isArray(value) ? (value as string[]) : []);
 
@@ -161,12 +162,7 @@ export function compileRule(rule: RuleWithOperations | null): CompiledRule | nul
 
 /** The rules compiled, once per rules array (the model is read-only). */
 export function compiledRules(rules: readonly (RuleWithOperations | null)[]): readonly (CompiledRule | null)[] {
-  let found = compiled.get(rules);
-  if (found === undefined) {
-    found = rules.map(compileRule);
-    compiled.set(rules, found);
-  }
-  return found;
+  return compiled.get(rules, () => rules.map(compileRule));
 }
 
 const hasOrAny = (set: ReadonlySet<string>, value: string): boolean => set.has(value) || set.has('*');

@@ -7,8 +7,9 @@
  */
 import type { BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { MatchCondition } from '../model/types.js';
-import { budget, RUNTIME_COST_BUDGET_MATCH_CONDITIONS } from '../cel/budget.js';
-import { evaluateCondition } from '../validate/cel.js';
+import { budget, celMeterOf, RUNTIME_COST_BUDGET_MATCH_CONDITIONS, type Meter } from '../cel/budget.js';
+import { evaluateCondition } from '../cel/evaluate.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 
 export interface Requester {
   readonly username: string;
@@ -79,32 +80,31 @@ export function celVariables(spec: CelRequest): Record<string, unknown> {
  * The outcome over several requests: "called" when every condition is true for one of them,
  * "skipped" when some condition is false for each, "unknown" otherwise.
  */
-export function conditionsOutcome(conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): ConditionsOutcome {
+export function conditionsOutcome(scope: Pick<RunScope, 'memo'>, conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): ConditionsOutcome {
   const expressions = conditions.map((condition) => condition?.expression?.trim() ?? '').filter((e) => e !== '');
   if (expressions.length === 0) return 'called';
-  // The outcome depends on the expressions and the requests only: many webhooks share both.
+  // The outcome depends on the expressions and the requests (and the run's budget): many webhooks share both.
   const key = JSON.stringify([expressions, requests]);
+  const outcomes = scope.memo.get(OUTCOMES, () => new Map<string, ConditionsOutcome>());
   let outcome = outcomes.get(key);
   if (outcome === undefined) {
-    outcome = evaluateConditions(expressions, requests);
-    if (outcomes.size >= MAX_REMEMBERED_OUTCOMES) outcomes.clear();
+    outcome = evaluateConditions(expressions, requests, celMeterOf(scope));
     outcomes.set(key, outcome);
   }
   return outcome;
 }
 
-/** Outcomes of conditionsOutcome, by expressions and requests (bounded: cleared when full). */
-const outcomes = new Map<string, ConditionsOutcome>();
-const MAX_REMEMBERED_OUTCOMES = 10_000;
+/** Outcomes of conditionsOutcome in a run, by expressions and requests. */
+const OUTCOMES = memoKey<Map<string, ConditionsOutcome>>('matchConditions outcomes by expressions and requests');
 
-function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[]): ConditionsOutcome {
+function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[], meter: Meter): ConditionsOutcome {
   let unknown = false;
   for (const request of requests) {
     const context = celVariables(request);
     // The webhook's conditions share one budget per request, as in the API server; one over
     // it is unknown (undefined), so the rules say less rather than guess.
     const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
-    const results = expressions.map((expression) => evaluateCondition(expression, context, shared));
+    const results = expressions.map((expression) => evaluateCondition(expression, context, meter, shared));
     // Any false skips the webhook, even when another condition could not be evaluated.
     if (results.includes(false)) continue;
     if (results.includes(undefined)) {
@@ -120,25 +120,22 @@ function evaluateConditions(expressions: readonly string[], requests: readonly C
  * Outcome for the system's own writes of `match` in kube-system, for every operation the rule
  * lists: called for one requester and operation wins (a lease is created once, renewed often).
  */
-export function systemRequestOutcome(conditions: readonly (MatchCondition | null)[], match: BuiltinMatch, operations: readonly string[]): ConditionsOutcome {
+export function systemRequestOutcome(scope: Pick<RunScope, 'memo'>, conditions: readonly (MatchCondition | null)[], match: BuiltinMatch, operations: readonly string[]): ConditionsOutcome {
   if (conditions.length === 0) return 'called';
   const listed = operations.includes('*') ? ['CREATE', 'UPDATE', 'DELETE'] : ['CREATE', 'UPDATE', 'DELETE'].filter((op) => operations.includes(op));
   const resource = match.resource === '*' ? 'pods' : match.resource;
   const subresource = match.subresource === '*' ? '' : match.subresource;
   // The requests follow from the group, resource, subresource and operations: a short key for the outcome.
   const key = JSON.stringify([conditions.map((condition) => condition?.expression ?? null), match.group, resource, subresource, listed]);
-  let outcome = systemOutcomes.get(key);
+  const outcomes = scope.memo.get(SYSTEM_OUTCOMES, () => new Map<string, ConditionsOutcome>());
+  let outcome = outcomes.get(key);
   if (outcome === undefined) {
-    outcome = systemRequestsOutcome(conditions, match.group, resource, subresource, listed);
-    if (systemOutcomes.size >= MAX_REMEMBERED_OUTCOMES) systemOutcomes.clear();
-    systemOutcomes.set(key, outcome);
+    const requests = listed.flatMap((operation) => SYSTEM_REQUESTERS.map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })));
+    outcome = conditionsOutcome(scope, conditions, requests);
+    outcomes.set(key, outcome);
   }
   return outcome;
 }
 
-const systemOutcomes = new Map<string, ConditionsOutcome>();
-
-function systemRequestsOutcome(conditions: readonly (MatchCondition | null)[], group: string, resource: string, subresource: string, listed: readonly string[]): ConditionsOutcome {
-  const requests = listed.flatMap((operation) => SYSTEM_REQUESTERS.map((requester) => ({ group, resource, subresource, operation, namespace: 'kube-system', requester })));
-  return conditionsOutcome(conditions, requests);
-}
+/** Outcomes of systemRequestOutcome in a run, by conditions and write. */
+const SYSTEM_OUTCOMES = memoKey<Map<string, ConditionsOutcome>>('matchConditions outcomes for the system\'s writes');

@@ -2,6 +2,7 @@
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import type { WebhookConfigurationObject } from './objects.js';
 import type { Webhook } from './types.js';
+import { ObjectMemo } from '../cache.js';
 
 export interface WebhookEntry {
   readonly webhook: Readonly<Webhook>;
@@ -14,20 +15,20 @@ export interface WebhookEntry {
 }
 
 /** webhooksOf per object (the model is read-only): every rule walks the same entries. */
-const entriesOf = new WeakMap<WebhookConfigurationObject, readonly WebhookEntry[]>();
+const entriesOf = new ObjectMemo<WebhookConfigurationObject, readonly WebhookEntry[]>();
 
 export function webhooksOf(object: WebhookConfigurationObject): readonly WebhookEntry[] {
-  const known = entriesOf.get(object);
-  if (known !== undefined) return known;
+  return entriesOf.get(object, entriesFor);
+}
+
+function entriesFor(object: WebhookConfigurationObject): readonly WebhookEntry[] {
   const entries: WebhookEntry[] = [];
   object.effective.webhooks?.forEach((webhook, index) => {
     if (webhook === null || typeof webhook !== 'object') return;
     const path = ['webhooks', index];
     entries.push({ webhook, index, path, label: webhook.name ? webhook.name : formatFieldPath(path), mutating: object.kind === 'MutatingWebhookConfiguration' });
   });
-  Object.freeze(entries);
-  entriesOf.set(object, entries);
-  return entries;
+  return Object.freeze(entries);
 }
 
 export function isDefaulted(object: WebhookConfigurationObject, path: FieldPath): boolean {

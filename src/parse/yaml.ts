@@ -10,6 +10,7 @@ import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
 import { prefilter } from './prefilter.js';
+import { ObjectMemo } from '../cache.js';
 
 /** 1-based line and column; the end is exclusive. */
 export interface Span {
@@ -312,20 +313,18 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
 export const MAX_ALIAS_WORK = 20_000_000;
 /** `*name` where YAML reads an alias (not inside quotes): most documents have none, and are not visited. */
 const ALIAS_SYNTAX = /(?:^|[\s[{,:?-])\*[^\s"',\]}]/m;
-const aliasCounts = new WeakMap<Document, { readonly nodes: number; readonly aliases: number }>();
+const aliasCounts = new ObjectMemo<Document, { readonly nodes: number; readonly aliases: number }>();
 
 function aliasProblem(place: ManifestPlace, doc: Document): SyntaxProblem | undefined {
-  let counts = aliasCounts.get(doc);
-  if (counts === undefined) {
+  const counts = aliasCounts.get(doc, () => {
     let nodes = 0;
     let aliases = 0;
     visit(doc, (_key, node) => {
       nodes++;
       if (isAlias(node)) aliases++;
     });
-    counts = { nodes, aliases };
-    aliasCounts.set(doc, counts);
-  }
+    return { nodes, aliases };
+  });
   if (counts.aliases * counts.nodes <= MAX_ALIAS_WORK) return undefined;
   const range = doc.contents?.range ?? [0, 0];
   return {

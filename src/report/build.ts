@@ -13,7 +13,7 @@ import { namespaceSelectorApplies } from '../match/scope.js';
 import { isEmptySelector, selectorMatches } from '../match/selector.js';
 import type { LabelSelector } from '../model/types.js';
 import { webhooksOf } from '../model/webhooks.js';
-import { prepareCel } from '../validate/cel.js';
+import { prepareCel } from '../cel/library.js';
 import { criticalCell, criticalTargets, type CriticalCell, type CriticalTarget } from './critical.js';
 
 /** Namespaces whose loss (of writes) hurts the cluster itself. */

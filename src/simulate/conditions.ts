@@ -11,8 +11,8 @@
  * evaluation budget (src/cel/budget.ts) says so after the expression.
  */
 import type { MatchCondition } from '../model/types.js';
-import { budget, OVER_BUDGET, RUNTIME_COST_BUDGET_MATCH_CONDITIONS } from '../cel/budget.js';
-import { evaluateConditionResult } from '../validate/cel.js';
+import { budget, OVER_BUDGET, RUNTIME_COST_BUDGET_MATCH_CONDITIONS, type Meter } from '../cel/budget.js';
+import { evaluateConditionResult } from '../cel/evaluate.js';
 import type { SimulatedRequest } from './request-flags.js';
 
 export type ConditionsResult =
@@ -56,7 +56,7 @@ export function knownVariables(request: SimulatedRequest): Record<string, unknow
 }
 
 /** Evaluates the conditions; the caller has loaded cel-js (prepareCel) when there are any. */
-export function evaluateConditions(conditions: readonly (MatchCondition | null)[] | undefined, request: SimulatedRequest): ConditionsResult {
+export function evaluateConditions(conditions: readonly (MatchCondition | null)[] | undefined, request: SimulatedRequest, meter: Meter): ConditionsResult {
   const listed = (conditions ?? []).filter((condition): condition is MatchCondition => condition !== null && typeof condition?.expression === 'string');
   if (listed.length === 0) return { outcome: 'none' };
   const variables = knownVariables(request);
@@ -64,7 +64,7 @@ export function evaluateConditions(conditions: readonly (MatchCondition | null)[
   const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
   for (const condition of listed) {
     const expression = condition.expression!.trim();
-    const result = readsUnknown(expression, request) ? undefined : evaluateConditionResult(expression, variables, shared);
+    const result = readsUnknown(expression, request) ? undefined : evaluateConditionResult(expression, variables, meter, shared);
     // Any false skips the webhook, whatever the others would give (matchconditions/matcher.go).
     if (result !== undefined && 'value' in result && !result.value) return { outcome: 'false', condition: condition.name ?? expression };
     // Over the budget, the reason goes with the expression: "depends on: … (not evaluated: …)".

@@ -21,6 +21,7 @@ import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '
 import { bindingSpec, PolicyIndex, policySpec } from '../model/policies.js';
 import { webhooksOf } from '../model/webhooks.js';
 import { evaluateConditions, type ConditionsResult } from './conditions.js';
+import type { Meter } from '../cel/budget.js';
 import { isWebhookConfigurationRequest, matchPolicyOnWebhookConfiguration } from './policy-webhook-kinds.js';
 import { resolveNamespaceLabels, type ResolvedNamespaceLabels } from './namespace-labels.js';
 import type { SimulatedRequest } from './request-flags.js';
@@ -146,7 +147,7 @@ function calledFirst(entries: readonly PathEntry[]): PathEntry[] {
   return [...entries.filter((entry) => entry.called), ...entries.filter((entry) => !entry.called)];
 }
 
-function webhookEntries(objects: readonly WebhookConfigurationObject[], request: SimulatedRequest, admission: AdmissionRequest, discovery: Discovery, kubeVersion: KubeVersion): { mutating: PathEntry[]; validating: PathEntry[] } {
+function webhookEntries(objects: readonly WebhookConfigurationObject[], request: SimulatedRequest, admission: AdmissionRequest, discovery: Discovery, kubeVersion: KubeVersion, meter: Meter): { mutating: PathEntry[]; validating: PathEntry[] } {
   // sort.SliceStable by name: equal names keep the run's order.
   const sorted = objects.map((object, i) => ({ object, i })).sort((a, b) => compareNames(a.object.name ?? '', b.object.name ?? '') || a.i - b.i);
   const mutating: PathEntry[] = [];
@@ -156,7 +157,7 @@ function webhookEntries(objects: readonly WebhookConfigurationObject[], request:
     for (const entry of webhooksOf(object)) {
       const { webhook } = entry;
       const outcome = virtualExempt ? ({ called: false, reason: 'virtual' } as const) : matchWebhook(webhook, admission, discovery);
-      const decision = decide(outcome, () => evaluateConditions(webhook.matchConditions, request), request);
+      const decision = decide(outcome, () => evaluateConditions(webhook.matchConditions, request, meter), request);
       const reinvoked = entry.mutating && decision.called && webhook.reinvocationPolicy === 'IfNeeded';
       const pathEntry: PathEntry = {
         configuration: object.name ?? '(no name)',
@@ -179,7 +180,7 @@ function webhookEntries(objects: readonly WebhookConfigurationObject[], request:
   return { mutating: calledFirst(mutating), validating: calledFirst(validating) };
 }
 
-function policyEntries(objects: readonly PolicyObject[], request: SimulatedRequest, admission: AdmissionRequest, discovery: Discovery): PathEntry[] {
+function policyEntries(objects: readonly PolicyObject[], request: SimulatedRequest, admission: AdmissionRequest, discovery: Discovery, meter: Meter): PathEntry[] {
   const decodable = objects.filter((object) => object.decodable);
   const index = new PolicyIndex(decodable);
   const policies = decodable.filter((object) => object.kind === 'ValidatingAdmissionPolicy').sort((a, b) => compareNames(a.name ?? '', b.name ?? ''));
@@ -198,7 +199,7 @@ function policyEntries(objects: readonly PolicyObject[], request: SimulatedReque
         : isWebhookConfigurationRequest(request)
           ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery)
           : matchPolicy(spec, bindingSpec(binding), admission, discovery);
-      const decision = decide(outcome, () => evaluateConditions(spec?.matchConditions, request), request);
+      const decision = decide(outcome, () => evaluateConditions(spec?.matchConditions, request, meter), request);
       entries.push({
         configuration: policy.name ?? '(no name)',
         webhook: binding.name ?? '(no name)',
@@ -233,6 +234,8 @@ export interface PathInput {
   readonly policies: readonly PolicyObject[];
   readonly discovery: Discovery;
   readonly kubeVersion: KubeVersion;
+  /** The simulation's CEL evaluation meter (src/cel/budget.ts). */
+  readonly celMeter: Meter;
 }
 
 /** The admission path of `request` through the run's webhooks and policies. */
@@ -247,14 +250,14 @@ export function admissionPath(request: SimulatedRequest, input: PathInput): Admi
   const replaced = decodable
     .filter((object) => !kept.includes(object))
     .map((object) => `${object.kind} ${object.name ?? '(no name)'} in ${object.manifest.file.path} (replaced by the one in ${last.get(`${object.kind}/${object.name ?? ''}`)!.manifest.file.path})`);
-  const { mutating, validating } = webhookEntries(kept, request, admission, input.discovery, input.kubeVersion);
+  const { mutating, validating } = webhookEntries(kept, request, admission, input.discovery, input.kubeVersion, input.celMeter);
   return {
     request,
     namespaceLabels,
     kubeVersion: input.kubeVersion,
     mutating,
     validating,
-    policies: policyEntries(input.policies, request, admission, input.discovery),
+    policies: policyEntries(input.policies, request, admission, input.discovery, input.celMeter),
     notDecodable: input.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? '(no name)'} (${object.manifest.file.path})`),
     replaced,
   };

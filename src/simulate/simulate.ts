@@ -1,9 +1,9 @@
 /** `simulate` as a function: read the run, check the request flags, compute the path. */
-import { meter } from '../cel/budget.js';
+import { Meter } from '../cel/budget.js';
 import { loadRun } from '../engine/lint.js';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
-import { prepareCel } from '../validate/cel.js';
+import { prepareCel } from '../cel/library.js';
 import { admissionPath, type AdmissionPath } from './path.js';
 import { parseRequestFlags, type RequestFlags } from './request-flags.js';
 
@@ -23,6 +23,5 @@ export async function simulate(options: SimulateOptions): Promise<AdmissionPath>
     run.webhookConfigurations.some((object) => object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0)) ||
     run.policies.length > 0;
   if (hasConditions) await prepareCel();
-  meter.resetRun();
-  return admissionPath(request, { webhookConfigurations: run.webhookConfigurations, namespaces: run.namespaces, policies: run.policies, discovery, kubeVersion: options.kubeVersion });
+  return admissionPath(request, { webhookConfigurations: run.webhookConfigurations, namespaces: run.namespaces, policies: run.policies, discovery, kubeVersion: options.kubeVersion, celMeter: new Meter() });
 }

@@ -33,10 +33,12 @@ import type {
   Validation,
   Variable,
 } from '../model/types.js';
-import { celCompileError, loadCelSync, type CelResultType } from './cel.js';
+import { celCompileError, type CelResultType } from '../cel/compile.js';
+import { loadCelSync } from '../cel/library.js';
 import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from './field-error.js';
 import { validateLabelSelector } from './label-selector.js';
 import { validateMatchConditions as validateWebhookMatchConditions, validateObjectMeta, validateRule } from './webhook-api.js';
+import { BoundedCache } from '../cache.js';
 
 const FAILURE_POLICIES = ['Ignore', 'Fail'];
 const MATCH_POLICIES = ['Exact', 'Equivalent'];
@@ -87,21 +89,18 @@ function compile(env: Environment, expression: string, result: CelResultType, op
   const composition = opts.composition !== false && env.composed !== undefined;
   // The answer depends on the expression and the environment only: policies share expressions.
   const key = JSON.stringify([expression, result, [...variables], composition ? [...env.composed!] : null, opts.patchTypes === true]);
-  if (compiledPolicyExpressions.has(key)) return compiledPolicyExpressions.get(key);
-  const error = celCompileError(expression, {
-    variables,
-    result,
-    ...(composition ? { composedVariables: new Set(env.composed) } : {}),
-    ...(opts.patchTypes ? { patchTypes: true } : {}),
-  });
-  if (compiledPolicyExpressions.size >= MAX_REMEMBERED_EXPRESSIONS) compiledPolicyExpressions.clear();
-  compiledPolicyExpressions.set(key, error);
-  return error;
+  return compiledPolicyExpressions.get(key, () =>
+    celCompileError(expression, {
+      variables,
+      result,
+      ...(composition ? { composedVariables: new Set(env.composed) } : {}),
+      ...(opts.patchTypes ? { patchTypes: true } : {}),
+    }),
+  );
 }
 
-/** compile's answers by expression and environment (bounded: cleared when full). */
-const compiledPolicyExpressions = new Map<string, string | undefined>();
-const MAX_REMEMBERED_EXPRESSIONS = 10_000;
+/** compile's answers by expression and environment. */
+const compiledPolicyExpressions = new BoundedCache<string, string | undefined>();
 
 /** validateRuleWithOperations, as for webhook rules; resourceNames are checked apart. */
 function validateRuleWithOperations(at: FieldPath, rule: NamedRuleWithOperations): FieldError[] {

@@ -8,10 +8,11 @@
 import type { FieldPath } from '../field-path.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../kube/names.js';
 import type { MatchCondition, ObjectMeta, RuleWithOperations, Webhook, WebhookConfiguration } from '../model/types.js';
-import { matchConditionCompileError } from './cel.js';
+import { matchConditionCompileError } from '../cel/compile.js';
 import { validateWebhookService, validateWebhookUrl } from './client-config.js';
 import { duplicate, invalid, notSupported, required, tooLong, tooMany, type FieldError } from './field-error.js';
 import { validateLabelSelector } from './label-selector.js';
+import { BoundedCache } from '../cache.js';
 
 const OPERATIONS = ['*', 'CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 const SCOPES = ['Cluster', 'Namespaced', '*'];
@@ -158,16 +159,11 @@ export function validateRule(at: FieldPath, rule: RuleWithOperations): FieldErro
  * validateMatchConditions, shared by webhooks and admission policies; `compileError` is the CEL
  * check of the environment the conditions run in.
  */
-/** matchConditionCompileError by expression, for a webhook's matchConditions: webhooks share their conditions (bounded: cleared when full). */
-const compiled = new Map<string, string | undefined>();
-const MAX_REMEMBERED_EXPRESSIONS = 10_000;
+/** matchConditionCompileError by expression, for a webhook's matchConditions: webhooks share their conditions. */
+const compiled = new BoundedCache<string, string | undefined>();
 
 export function rememberedCompileError(expression: string): string | undefined {
-  if (compiled.has(expression)) return compiled.get(expression);
-  const error = matchConditionCompileError(expression);
-  if (compiled.size >= MAX_REMEMBERED_EXPRESSIONS) compiled.clear();
-  compiled.set(expression, error);
-  return error;
+  return compiled.get(expression, matchConditionCompileError);
 }
 
 export function validateMatchConditions(

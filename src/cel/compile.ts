@@ -13,41 +13,19 @@
  *
  * `celCompileError` does the same for the expressions of admission policies, with the variables
  * and result type of each field (and `variables.<name>` checked against the composed variables).
- *
- * The library is loaded on demand (`prepareCel`, or `loadCelSync` where nothing can be awaited)
- * so runs without expressions never pay for it.
+ * The library must be loaded first (src/cel/library.ts).
  */
-import type { ASTNode, Environment, ParseError } from '@marcbachmann/cel-js';
-import { createRequire } from 'node:module';
-import { boundedCel, type BoundedCel, type Evaluation } from '../cel/bounded.js';
-import type { Budget } from '../cel/budget.js';
-import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from '../cel/depth.js';
-import { IDENTIFIER_CHAR, stringLiteralEnd } from '../cel/source.js';
+import type { ASTNode, ParseError } from '@marcbachmann/cel-js';
+import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from './depth.js';
+import { celLibrary } from './library.js';
+import { LIBRARY_NAMESPACES, ONE_VARIABLE_MACROS, TWO_VARIABLE_MACROS } from './names.js';
+import { IDENTIFIER_CHAR, stringLiteralEnd } from './source.js';
 
-type CelModule = typeof import('@marcbachmann/cel-js');
-
-let cel: { module: CelModule; environment: Environment } | undefined;
-
-export async function prepareCel(): Promise<void> {
-  if (cel !== undefined) return;
-  const module = await import('@marcbachmann/cel-js');
-  cel = { module, environment: new module.Environment({ enableOptionalTypes: true }) };
-}
-
-/** The loaded CEL library, for code that walks or evaluates ASTs itself. */
-export function celModule(): CelModule {
-  if (cel === undefined) throw new Error('prepareCel() must be awaited before the CEL library is used');
-  return cel.module;
-}
 
 export const WEBHOOK_MATCH_CONDITION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer', 'namespaceObject']);
 
-/** Receivers that name a library namespace (`sets.contains(…)`), not a variable. */
-const LIBRARY_NAMESPACES = new Set(['cel', 'optional', 'sets', 'lists', 'strings', 'format', 'math', 'base64', 'ip']);
 /** Type identifiers usable as values (`type(x) == string`). */
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'optional_type', 'google']);
-const ONE_VARIABLE_MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter', 'sortBy']);
-const TWO_VARIABLE_MACROS = new Set(['all', 'exists', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry']);
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '-_']);
 
 interface Node {
@@ -166,22 +144,6 @@ function compilationFailed(expression: string, issues: readonly { offset: number
  */
 export function matchConditionCompileError(expression: string, variables: ReadonlySet<string> = WEBHOOK_MATCH_CONDITION_VARIABLES): string | undefined {
   return celCompileError(expression, { variables, result: 'bool' });
-}
-
-/**
- * Loads the CEL library synchronously (Node's require of an ES module, Node 20.19+), for code
- * that runs where `prepareCel()` could not be awaited. False when it cannot be loaded.
- */
-export function loadCelSync(): boolean {
-  if (cel !== undefined) return true;
-  try {
-    const require = createRequire(import.meta.url);
-    const module = require('@marcbachmann/cel-js') as CelModule;
-    cel = { module, environment: new module.Environment({ enableOptionalTypes: true }) };
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -333,7 +295,7 @@ function maskUnsupportedSyntax(expression: string, constructions: boolean): { te
  * expression is never reported.
  */
 export function celCompileError(expression: string, options: CelCompileOptions): string | undefined {
-  if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are checked');
+  const cel = celLibrary();
   const { text: maskedText, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
   // cel-go keeps only the parity of a run of `!` or `-`: so does the text cel-js parses.
   const text = collapseUnaryRuns(maskedText);
@@ -399,46 +361,4 @@ function dotAfter(text: string, operand: Node): number {
   const end = (operand as Node & { end?: number }).end ?? operand.start;
   const dot = text.indexOf('.', end);
   return dot < 0 ? end : dot;
-}
-
-let bounded: BoundedCel | undefined;
-
-function boundedEvaluator(): BoundedCel {
-  if (cel === undefined) throw new Error('prepareCel() must be awaited before CEL expressions are evaluated');
-  bounded ??= boundedCel(cel.module);
-  return bounded;
-}
-
-/** A condition's value, or why it was not evaluated (a syntax error, an unsupported function, the budget). */
-export type ConditionEvaluation = { readonly value: boolean } | { readonly notEvaluated: string };
-
-/**
- * Evaluates an expression against plain data (as a matchCondition is evaluated for a request),
- * within the evaluation budget (src/cel/budget.ts): the expression comes from a manifest, so
- * its cost is bounded and `matches` runs with RE2. `shared` is the budget of the webhook's
- * conditions for this request (RuntimeCELCostBudgetMatchConditions).
- */
-export function evaluateConditionResult(expression: string, context: Record<string, unknown>, shared?: Budget): ConditionEvaluation {
-  const result = boundedEvaluator().evaluate(expression, context, shared);
-  if (!result.ok) return { notEvaluated: result.reason };
-  return typeof result.value === 'boolean' ? { value: result.value } : { notEvaluated: 'not a bool' };
-}
-
-/**
- * true or false, or undefined when it cannot be evaluated here (a syntax error, a Kubernetes
- * library function such as `authorizer` that cel-js does not have, or over the budget).
- */
-export function evaluateCondition(expression: string, context: Record<string, unknown>, shared?: Budget): boolean | undefined {
-  const result = evaluateConditionResult(expression, context, shared);
-  return 'value' in result ? result.value : undefined;
-}
-
-/** Any CEL value of an expression, within the evaluation budget. */
-export function evaluateValue(expression: string, context: Record<string, unknown>): Evaluation {
-  return boundedEvaluator().evaluate(expression, context);
-}
-
-/** The AST the API server would build (unary runs collapsed); undefined on a syntax error or when too deep to walk. */
-export function parseBounded(expression: string): ASTNode | undefined {
-  return boundedEvaluator().parse(expression);
 }
