@@ -1,0 +1,769 @@
+/**
+ * A CEL parser that builds cel-go's AST: the grammar of cel-go's CEL.g4 (optional syntax when the
+ * environment enables it, message construction for mutation types), macros expanded as
+ * cel-go's parser expands them (parser/macro.go, ext/comprehensions.go, cel/library.go optMap and
+ * optFlatMap, ext/lists.go sortBy) when the environment declares them, `&&`/`||` chains balanced
+ * as parser/helper.go's balancer does, and each node placed at the token cel-go places it at.
+ *
+ * Errors that cel-go's parser itself reports (macro arguments, reserved identifiers, int literal
+ * range, unsupported optional syntax) carry its text. Plain syntax errors are reported as
+ * "Syntax error: …" in ANTLR's usual wording, but not always with ANTLR's exact expectation sets.
+ */
+import type { MacroName } from '../environment/library.js';
+import type { ComprehensionExpr, Expr, MapEntry, StructField } from './ast.js';
+
+export interface ParseIssue {
+  readonly message: string;
+  /** UTF-16 offset; undefined for errors cel-go reports at no location. */
+  readonly offset?: number;
+}
+
+export interface ParseOptions {
+  readonly macros: ReadonlySet<MacroName>;
+  readonly optionalSyntax: boolean;
+}
+
+export type ParseResult = { readonly ok: true; readonly expr: Expr; readonly nextId: number } | { readonly ok: false; readonly issues: readonly ParseIssue[] };
+
+export const ACCUMULATOR = '@result';
+const LEGACY_ACCUMULATOR = '__result__';
+/** cel-go parser.MaxRecursionDepth default, which Kubernetes keeps. */
+const MAX_RECURSION_DEPTH = 250;
+
+const RESERVED = new Set(['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+const KEYWORDS = new Set(['true', 'false', 'null', 'in']);
+
+type TokenType = 'ident' | 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'punct' | 'keyword' | 'eof';
+
+interface Token {
+  readonly type: TokenType;
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  /** Decoded value of string and bytes literals. */
+  readonly value?: string | Uint8Array;
+}
+
+class SyntaxFailure extends Error {
+  constructor(
+    readonly issue: ParseIssue,
+  ) {
+    super(issue.message);
+  }
+}
+
+const PUNCTUATION = ['==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}'];
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+function isHex(c: string | undefined): boolean {
+  return c !== undefined && /[0-9a-fA-F]/.test(c);
+}
+function isIdentStart(c: string | undefined): boolean {
+  return c !== undefined && /[A-Za-z_]/.test(c);
+}
+function isIdentPart(c: string | undefined): boolean {
+  return c !== undefined && /[A-Za-z0-9_]/.test(c);
+}
+
+function tokenize(src: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const n = src.length;
+  const fail = (at: number, message: string): never => {
+    throw new SyntaxFailure({ message, offset: at });
+  };
+  while (i < n) {
+    const c = src[i]!;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
+      i++;
+      continue;
+    }
+    if (c === '/' && src[i + 1] === '/') {
+      while (i < n && src[i] !== '\n') i++;
+      continue;
+    }
+    const start = i;
+    // String and bytes literals, with r/R (raw) and b/B prefixes in either order.
+    let prefixEnd = i;
+    let raw = false;
+    let bytes = false;
+    while (prefixEnd < n && prefixEnd - i < 2 && /[rRbB]/.test(src[prefixEnd]!)) {
+      if (/[rR]/.test(src[prefixEnd]!)) {
+        if (raw) break;
+        raw = true;
+      } else {
+        if (bytes) break;
+        bytes = true;
+      }
+      prefixEnd++;
+    }
+    if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || /[rRbB]/.test(src[prefixEnd - 1]!))) {
+      const literal = readString(src, i, prefixEnd, raw, bytes, fail);
+      tokens.push({ type: bytes ? 'bytes' : 'string', text: src.slice(start, literal.end), start, end: literal.end, value: literal.value });
+      i = literal.end;
+      continue;
+    }
+    if (isIdentStart(c)) {
+      let j = i + 1;
+      while (isIdentPart(src[j])) j++;
+      const text = src.slice(i, j);
+      tokens.push({ type: KEYWORDS.has(text) ? 'keyword' : 'ident', text, start, end: j });
+      i = j;
+      continue;
+    }
+    if (c === '`') {
+      // An escaped identifier (field selection and field initializers only).
+      let j = i + 1;
+      while (j < n && src[j] !== '`' && src[j] !== '\n') j++;
+      if (src[j] !== '`') fail(i, `token recognition error at: '${src.slice(i, j)}'`);
+      tokens.push({ type: 'ident', text: src.slice(i, j + 1), start, end: j + 1, value: src.slice(i + 1, j) });
+      i = j + 1;
+      continue;
+    }
+    if (isDigit(c) || (c === '.' && isDigit(src[i + 1]))) {
+      let j = i;
+      let type: TokenType = 'int';
+      if (c === '0' && (src[i + 1] === 'x' || src[i + 1] === 'X') && isHex(src[i + 2])) {
+        j = i + 2;
+        while (isHex(src[j])) j++;
+      } else {
+        while (isDigit(src[j])) j++;
+        if (src[j] === '.' && isDigit(src[j + 1])) {
+          type = 'double';
+          j++;
+          while (isDigit(src[j])) j++;
+        }
+        if ((src[j] === 'e' || src[j] === 'E') && (isDigit(src[j + 1]) || ((src[j + 1] === '+' || src[j + 1] === '-') && isDigit(src[j + 2])))) {
+          type = 'double';
+          j += 2;
+          while (isDigit(src[j])) j++;
+        }
+      }
+      if (type === 'int' && (src[j] === 'u' || src[j] === 'U')) {
+        type = 'uint';
+        j++;
+      }
+      tokens.push({ type, text: src.slice(i, j), start, end: j });
+      i = j;
+      continue;
+    }
+    const punct = PUNCTUATION.find((p) => src.startsWith(p, i));
+    if (punct === undefined) fail(i, `token recognition error at: '${c}'`);
+    tokens.push({ type: 'punct', text: punct!, start, end: i + punct!.length });
+    i += punct!.length;
+  }
+  tokens.push({ type: 'eof', text: '<EOF>', start: n, end: n });
+  return tokens;
+}
+
+function readString(src: string, start: number, quoteAt: number, raw: boolean, bytes: boolean, fail: (at: number, message: string) => never): { end: number; value: string | Uint8Array } {
+  const q = src[quoteAt]!;
+  const triple = src[quoteAt + 1] === q && src[quoteAt + 2] === q;
+  let i = quoteAt + (triple ? 3 : 1);
+  const out: number[] = [];
+  let text = '';
+  const push = (s: string): void => {
+    if (bytes) for (const b of Buffer.from(s, 'utf8')) out.push(b);
+    else text += s;
+  };
+  const n = src.length;
+  for (;;) {
+    if (i >= n) fail(start, `token recognition error at: '${src.slice(start, n)}'`);
+    const c = src[i]!;
+    if (triple ? src.startsWith(q.repeat(3), i) : c === q) {
+      i += triple ? 3 : 1;
+      break;
+    }
+    if (!triple && (c === '\n' || c === '\r')) fail(start, `token recognition error at: '${src.slice(start, i)}'`);
+    if (c === '\\' && !raw) {
+      const e = src[i + 1];
+      const simple: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '`': '`', '?': '?' };
+      if (e !== undefined && e in simple) {
+        push(simple[e]!);
+        i += 2;
+        continue;
+      }
+      if (e !== undefined && /[0-3]/.test(e) && /[0-7]/.test(src[i + 2] ?? '') && /[0-7]/.test(src[i + 3] ?? '')) {
+        const code = parseInt(src.slice(i + 1, i + 4), 8);
+        if (bytes) out.push(code);
+        else text += String.fromCodePoint(code);
+        i += 4;
+        continue;
+      }
+      if ((e === 'x' || e === 'X') && isHex(src[i + 2]) && isHex(src[i + 3])) {
+        const code = parseInt(src.slice(i + 2, i + 4), 16);
+        if (bytes) out.push(code);
+        else text += String.fromCodePoint(code);
+        i += 4;
+        continue;
+      }
+      const width = e === 'u' ? 4 : e === 'U' ? 8 : 0;
+      if (width > 0 && !bytes) {
+        const hex = src.slice(i + 2, i + 2 + width);
+        if (hex.length === width && /^[0-9a-fA-F]+$/.test(hex)) {
+          const code = parseInt(hex, 16);
+          if (code > 0x10ffff || (code >= 0xd800 && code < 0xe000)) fail(start, 'invalid unicode code point');
+          text += String.fromCodePoint(code);
+          i += 2 + width;
+          continue;
+        }
+      }
+      fail(start, `token recognition error at: '${src.slice(start, i + 2)}'`);
+    }
+    const cp = src.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    push(ch);
+    i += ch.length;
+  }
+  return { end: i, value: bytes ? Uint8Array.from(out) : text };
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Parses CEL source into cel-go's AST, expanding the environment's macros. */
+export function parse(source: string, options: ParseOptions): ParseResult {
+  let tokens: Token[];
+  try {
+    tokens = tokenize(source);
+  } catch (error) {
+    if (error instanceof SyntaxFailure) return { ok: false, issues: [{ message: `Syntax error: ${error.issue.message}`, offset: error.issue.offset! }] };
+    throw error;
+  }
+  const parser = new Parser(tokens, options);
+  try {
+    const expr = parser.parseExpr();
+    parser.expectEnd();
+    if (parser.issues.length > 0) return { ok: false, issues: parser.issues };
+    return { ok: true, expr, nextId: parser.nextId };
+  } catch (error) {
+    if (error instanceof SyntaxFailure) return { ok: false, issues: [...parser.issues, error.issue] };
+    throw error;
+  }
+}
+
+class Parser {
+  private pos = 0;
+  private depth = 0;
+  nextId = 1;
+  /** Errors cel-go reports without stopping (macro and literal errors). */
+  readonly issues: ParseIssue[] = [];
+
+  constructor(
+    private readonly tokens: Token[],
+    private readonly options: ParseOptions,
+  ) {}
+
+  private peek(k = 0): Token {
+    return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)]!;
+  }
+  private next(): Token {
+    const t = this.peek();
+    if (t.type !== 'eof') this.pos++;
+    return t;
+  }
+  private is(text: string, k = 0): boolean {
+    const t = this.peek(k);
+    return (t.type === 'punct' || t.type === 'keyword') && t.text === text;
+  }
+  private accept(text: string): Token | undefined {
+    return this.is(text) ? this.next() : undefined;
+  }
+  private expect(text: string): Token {
+    const t = this.peek();
+    if (this.is(text)) return this.next();
+    if (t.type === 'eof' || [')', ']', '}'].includes(text)) throw this.syntax(t, `missing '${text}' at '${t.text}'`);
+    throw this.syntax(t, `mismatched input '${t.text}' expecting '${text}'`);
+  }
+  private syntax(t: Token, message: string): SyntaxFailure {
+    return new SyntaxFailure({ message: `Syntax error: ${message}`, offset: t.start });
+  }
+  private id(): number {
+    return this.nextId++;
+  }
+  private enter(): void {
+    if (++this.depth > MAX_RECURSION_DEPTH) throw new SyntaxFailure({ message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}` });
+  }
+  private leave(): void {
+    this.depth--;
+  }
+
+  expectEnd(): void {
+    const t = this.peek();
+    if (t.type !== 'eof') throw this.syntax(t, `extraneous input '${t.text}' expecting <EOF>`);
+  }
+
+  // expr: conditionalOr ('?' conditionalOr ':' expr)?
+  parseExpr(): Expr {
+    this.enter();
+    try {
+      const condition = this.parseLogical('||');
+      const question = this.accept('?');
+      if (!question) return condition;
+      const ifTrue = this.parseLogical('||');
+      this.expect(':');
+      const ifFalse = this.parseExpr();
+      return this.call(question.start, '_?_:_', undefined, [condition, ifTrue, ifFalse]);
+    } finally {
+      this.leave();
+    }
+  }
+
+  /** `||` over `&&` chains, each balanced as cel-go's balancer builds them. */
+  private parseLogical(op: '||' | '&&'): Expr {
+    const terms: Expr[] = [op === '||' ? this.parseLogical('&&') : this.parseRelation()];
+    const ops: number[] = [];
+    while (this.is(op)) {
+      ops.push(this.next().start);
+      terms.push(op === '||' ? this.parseLogical('&&') : this.parseRelation());
+    }
+    if (ops.length === 0) return terms[0]!;
+    const fn = op === '||' ? '_||_' : '_&&_';
+    const build = (lo: number, hi: number): Expr => {
+      const mid = Math.floor((lo + hi + 1) / 2);
+      const left = mid === lo ? terms[mid]! : build(lo, mid - 1);
+      const right = mid === hi ? terms[mid + 1]! : build(mid + 1, hi);
+      return this.call(ops[mid]!, fn, undefined, [left, right]);
+    };
+    return build(0, ops.length - 1);
+  }
+
+  private parseRelation(): Expr {
+    let left = this.parseAddition();
+    for (;;) {
+      const t = this.peek();
+      const relop = ['<', '<=', '>=', '>', '==', '!=', 'in'].find((op) => this.is(op));
+      if (relop === undefined) return left;
+      this.next();
+      const right = this.parseAddition();
+      left = this.call(t.start, relop === 'in' ? '@in' : `_${relop}_`, undefined, [left, right]);
+    }
+  }
+
+  private parseAddition(): Expr {
+    let left = this.parseMultiplication();
+    for (;;) {
+      const op = this.is('+') ? '+' : this.is('-') ? '-' : undefined;
+      if (op === undefined) return left;
+      const t = this.next();
+      const right = this.parseMultiplication();
+      left = this.call(t.start, `_${op}_`, undefined, [left, right]);
+    }
+  }
+
+  private parseMultiplication(): Expr {
+    let left = this.parseUnary();
+    for (;;) {
+      const op = ['*', '/', '%'].find((o) => this.is(o));
+      if (op === undefined) return left;
+      const t = this.next();
+      const right = this.parseUnary();
+      left = this.call(t.start, `_${op}_`, undefined, [left, right]);
+    }
+  }
+
+  // unary: member | '!'+ member | '-'+ member; a '-' directly before a number is part of the literal.
+  private parseUnary(): Expr {
+    const first = this.peek();
+    if (this.is('-') && ['int', 'double'].includes(this.peek(1).type)) {
+      // literal: sign=MINUS? NUM_INT | sign=MINUS? NUM_FLOAT, then member suffixes.
+      this.next();
+      return this.parseMemberSuffixes(this.literal(this.next(), true, first.start));
+    }
+    if (this.is('!') || this.is('-')) {
+      const op = first.text;
+      let count = 0;
+      while (this.is(op)) {
+        this.next();
+        count++;
+      }
+      this.enter();
+      try {
+        const operand = this.parseMember();
+        if (count % 2 === 0) return operand;
+        return this.call(first.start, op === '!' ? '!_' : '-_', undefined, [operand]);
+      } finally {
+        this.leave();
+      }
+    }
+    return this.parseMember();
+  }
+
+  private parseMember(): Expr {
+    return this.parseMemberSuffixes(this.parsePrimary());
+  }
+
+  private parseMemberSuffixes(start: Expr): Expr {
+    let e = start;
+    for (;;) {
+      if (this.is('.')) {
+        const dot = this.next();
+        const optional = this.is('?') ? this.next() : undefined;
+        const nameToken = this.peek();
+        if (nameToken.type !== 'ident') throw this.syntax(nameToken, `no viable alternative at input '.${nameToken.text}'`);
+        this.next();
+        const name = typeof nameToken.value === 'string' ? nameToken.value : nameToken.text;
+        if (optional) {
+          if (!this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '.?'", offset: dot.start });
+          e = this.call(dot.start, '_?._', undefined, [e, { kind: 'literal', id: this.id(), offset: nameToken.start, type: 'string', value: name }]);
+          continue;
+        }
+        if (this.is('(') && typeof nameToken.value !== 'string') {
+          const open = this.next();
+          const args = this.parseArgs(')');
+          e = this.receiverCallOrMacro(open.start, name, e, args);
+          continue;
+        }
+        e = { kind: 'select', id: this.id(), offset: dot.start, operand: e, field: name, testOnly: false };
+        continue;
+      }
+      if (this.is('[')) {
+        const open = this.next();
+        const optional = this.accept('?');
+        if (optional && !this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '[?'", offset: open.start });
+        const index = this.parseExpr();
+        this.expect(']');
+        e = this.call(open.start, optional ? '_[?_]' : '_[_]', undefined, [e, index]);
+        continue;
+      }
+      return e;
+    }
+  }
+
+  private parseArgs(close: string): Expr[] {
+    const args: Expr[] = [];
+    if (this.accept(close)) return args;
+    for (;;) {
+      args.push(this.parseExpr());
+      if (this.accept(',')) continue;
+      this.expect(close);
+      return args;
+    }
+  }
+
+  private parsePrimary(): Expr {
+    const t = this.peek();
+    if (t.type === 'ident' || (this.is('.') && this.peek(1).type === 'ident')) {
+      const leadingDot = this.accept('.') ? '.' : '';
+      // Message construction: a qualified name followed by '{'.
+      let k = 1;
+      while (this.is('.', k) && this.peek(k + 1).type === 'ident') k += 2;
+      if (this.is('{', k)) return this.parseStruct(leadingDot);
+      const idToken = this.next();
+      if (typeof idToken.value === 'string') throw this.syntax(idToken, `extraneous input '${idToken.text}'`);
+      if (RESERVED.has(idToken.text)) throw new SyntaxFailure({ message: `reserved identifier: ${idToken.text}`, offset: idToken.start });
+      const name = leadingDot + idToken.text;
+      if (this.is('(')) {
+        const open = this.next();
+        const args = this.parseArgs(')');
+        return this.globalCallOrMacro(open.start, name, args);
+      }
+      return { kind: 'ident', id: this.id(), offset: idToken.start, name };
+    }
+    if (this.is('(')) {
+      this.next();
+      const e = this.parseExpr();
+      this.expect(')');
+      return e;
+    }
+    if (this.is('[')) {
+      const open = this.next();
+      const elements: Expr[] = [];
+      const optionalIndices: number[] = [];
+      while (!this.is(']')) {
+        const optional = this.accept('?');
+        if (optional) {
+          if (!this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+          optionalIndices.push(elements.length);
+        }
+        elements.push(this.parseExpr());
+        if (!this.accept(',')) break;
+      }
+      this.expect(']');
+      return { kind: 'list', id: this.id(), offset: open.start, elements, optionalIndices };
+    }
+    if (this.is('{')) {
+      const open = this.next();
+      const id = this.id();
+      const entries: MapEntry[] = [];
+      while (!this.is('}')) {
+        const optional = this.accept('?');
+        if (optional && !this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+        const key = this.parseExpr();
+        const colon = this.expect(':');
+        const value = this.parseExpr();
+        entries.push({ id: this.id(), offset: colon.start, key, value, optional: optional !== undefined });
+        if (!this.accept(',')) break;
+      }
+      this.expect('}');
+      return { kind: 'map', id, offset: open.start, entries };
+    }
+    if (t.type === 'int' || t.type === 'uint' || t.type === 'double' || t.type === 'string' || t.type === 'bytes' || t.type === 'keyword') {
+      if (t.type === 'keyword' && t.text === 'in') throw this.syntax(t, `extraneous input 'in'`);
+      this.next();
+      return this.literal(t, false, t.start);
+    }
+    if (t.type === 'eof') throw this.syntax(t, `mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+    throw this.syntax(t, `extraneous input '${t.text}'`);
+  }
+
+  private parseStruct(leadingDot: string): Expr {
+    let name = leadingDot + this.next().text;
+    while (this.is('.')) {
+      this.next();
+      name += '.' + this.next().text;
+    }
+    const open = this.expect('{');
+    const id = this.id();
+    const fields: StructField[] = [];
+    while (!this.is('}')) {
+      const optional = this.accept('?');
+      if (optional && !this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+      const fieldToken = this.next();
+      if (fieldToken.type !== 'ident') throw this.syntax(fieldToken, `mismatched input '${fieldToken.text}' expecting IDENTIFIER`);
+      const colon = this.expect(':');
+      const value = this.parseExpr();
+      const fieldName = typeof fieldToken.value === 'string' ? fieldToken.value : fieldToken.text;
+      fields.push({ id: this.id(), offset: colon.start, name: fieldName, value, optional: optional !== undefined });
+      if (!this.accept(',')) break;
+    }
+    this.expect('}');
+    return { kind: 'struct', id, offset: open.start, typeName: name, fields };
+  }
+
+  private literal(t: Token, negative: boolean, offset: number): Expr {
+    const id = this.id();
+    switch (t.type) {
+      case 'int': {
+        const digits = t.text;
+        let value = /^0[xX]/.test(digits) ? BigInt(digits) : BigInt(digits);
+        if (negative) value = -value;
+        if (value > INT64_MAX || value < -INT64_MAX - 1n) this.issues.push({ message: 'invalid int literal', offset });
+        return { kind: 'literal', id, offset, type: 'int', value };
+      }
+      case 'uint': {
+        const value = BigInt(t.text.slice(0, -1));
+        if (value > UINT64_MAX) this.issues.push({ message: 'invalid uint literal', offset });
+        return { kind: 'literal', id, offset, type: 'uint', value };
+      }
+      case 'double':
+        return { kind: 'literal', id, offset, type: 'double', value: (negative ? -1 : 1) * Number(t.text) };
+      case 'string':
+        return { kind: 'literal', id, offset, type: 'string', value: t.value as string };
+      case 'bytes':
+        return { kind: 'literal', id, offset, type: 'bytes', value: t.value as Uint8Array };
+      default:
+        if (t.text === 'null') return { kind: 'literal', id, offset, type: 'null', value: null };
+        return { kind: 'literal', id, offset, type: 'bool', value: t.text === 'true' };
+    }
+  }
+
+  private call(offset: number, fn: string, target: Expr | undefined, args: Expr[]): Expr {
+    return target ? { kind: 'call', id: this.id(), offset, fn, target, args } : { kind: 'call', id: this.id(), offset, fn, args };
+  }
+
+  // --- macros -------------------------------------------------------------------------------
+
+  private macroError(node: Expr, message: string): Expr {
+    this.issues.push({ message, offset: node.offset });
+    return { kind: 'literal', id: this.id(), offset: node.offset, type: 'string', value: '<<error>>' };
+  }
+
+  private globalCallOrMacro(offset: number, name: string, args: Expr[]): Expr {
+    if (name === 'has' && args.length === 1 && this.options.macros.has('has')) {
+      const arg = args[0]!;
+      if (arg.kind !== 'select') return this.macroError(arg, 'invalid argument to has() macro');
+      return { kind: 'select', id: this.id(), offset, operand: arg.operand, field: arg.field, testOnly: true };
+    }
+    return this.call(offset, name, undefined, args);
+  }
+
+  private receiverCallOrMacro(offset: number, name: string, target: Expr, args: Expr[]): Expr {
+    const m = this.options.macros;
+    const at = { offset };
+    if (args.length === 2 && (name === 'all' || name === 'exists' || name === 'exists_one') && m.has(name)) return this.quantifier(at, name, target, args);
+    if ((args.length === 2 || args.length === 3) && name === 'map' && m.has('map')) return this.mapMacro(at, target, args);
+    if (args.length === 2 && name === 'filter' && m.has('filter')) return this.filterMacro(at, target, args);
+    if (args.length === 3 && ((name === 'all' && m.has('all2')) || (name === 'exists' && m.has('exists2')) || (name === 'existsOne' && m.has('existsOne2')) || (name === 'exists_one' && m.has('exists_one2')))) {
+      return this.twoVarQuantifier(at, name === 'existsOne' ? 'exists_one' : (name as 'all' | 'exists' | 'exists_one'), target, args);
+    }
+    if ((args.length === 3 || args.length === 4) && (name === 'transformList' || name === 'transformMap' || name === 'transformMapEntry') && m.has(name)) return this.transform(at, name, target, args);
+    if (args.length === 2 && (name === 'optMap' || name === 'optFlatMap') && m.has(name)) return this.optMap(at, name, target, args);
+    if (args.length === 2 && name === 'sortBy' && m.has('sortBy')) return this.sortBy(at, target, args);
+    return this.call(offset, name, target, args);
+  }
+
+  private lit(at: { offset: number }, type: 'bool' | 'int', value: boolean | bigint): Expr {
+    return { kind: 'literal', id: this.id(), offset: at.offset, type, value };
+  }
+  private ident(at: { offset: number }, name: string): Expr {
+    return { kind: 'ident', id: this.id(), offset: at.offset, name };
+  }
+  private accu(at: { offset: number }): Expr {
+    return this.ident(at, ACCUMULATOR);
+  }
+  private list(at: { offset: number }, elements: Expr[]): Expr {
+    return { kind: 'list', id: this.id(), offset: at.offset, elements, optionalIndices: [] };
+  }
+  private comprehension(at: { offset: number }, parts: Omit<ComprehensionExpr, 'kind' | 'id' | 'offset'>): Expr {
+    return { kind: 'comprehension', id: this.id(), offset: at.offset, ...parts };
+  }
+
+  private iterVar(arg: Expr, message: string): string | Expr {
+    if (arg.kind !== 'ident') return this.macroError(arg, message);
+    if (arg.name === ACCUMULATOR || arg.name === LEGACY_ACCUMULATOR) return this.macroError(arg, 'iteration variable overwrites accumulator variable');
+    return arg.name;
+  }
+
+  private quantifier(at: { offset: number }, kind: 'all' | 'exists' | 'exists_one', target: Expr, args: Expr[]): Expr {
+    const v = this.iterVar(args[0]!, 'argument must be a simple name');
+    if (typeof v !== 'string') return v;
+    return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, ...this.quantifierParts(at, kind, args[1]!) });
+  }
+
+  private quantifierParts(at: { offset: number }, kind: 'all' | 'exists' | 'exists_one', predicate: Expr): Pick<ComprehensionExpr, 'accuInit' | 'loopCondition' | 'loopStep' | 'result'> {
+    switch (kind) {
+      case 'all':
+        return {
+          accuInit: this.lit(at, 'bool', true),
+          loopCondition: this.call(at.offset, '@not_strictly_false', undefined, [this.accu(at)]),
+          loopStep: this.call(at.offset, '_&&_', undefined, [this.accu(at), predicate]),
+          result: this.accu(at),
+        };
+      case 'exists':
+        return {
+          accuInit: this.lit(at, 'bool', false),
+          loopCondition: this.call(at.offset, '@not_strictly_false', undefined, [this.call(at.offset, '!_', undefined, [this.accu(at)])]),
+          loopStep: this.call(at.offset, '_||_', undefined, [this.accu(at), predicate]),
+          result: this.accu(at),
+        };
+      case 'exists_one':
+        return {
+          accuInit: this.lit(at, 'int', 0n),
+          loopCondition: this.lit(at, 'bool', true),
+          loopStep: this.call(at.offset, '_?_:_', undefined, [predicate, this.call(at.offset, '_+_', undefined, [this.accu(at), this.lit(at, 'int', 1n)]), this.accu(at)]),
+          result: this.call(at.offset, '_==_', undefined, [this.accu(at), this.lit(at, 'int', 1n)]),
+        };
+    }
+  }
+
+  private mapMacro(at: { offset: number }, target: Expr, args: Expr[]): Expr {
+    const v = this.iterVar(args[0]!, 'argument is not an identifier');
+    if (typeof v !== 'string') return v;
+    const filter = args.length === 3 ? args[1] : undefined;
+    const fn = args.length === 3 ? args[2]! : args[1]!;
+    let step = this.call(at.offset, '_+_', undefined, [this.accu(at), this.list(at, [fn])]);
+    if (filter) step = this.call(at.offset, '_?_:_', undefined, [filter, step, this.accu(at)]);
+    return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, 'bool', true), loopStep: step, result: this.accu(at) });
+  }
+
+  private filterMacro(at: { offset: number }, target: Expr, args: Expr[]): Expr {
+    const v = this.iterVar(args[0]!, 'argument is not an identifier');
+    if (typeof v !== 'string') return v;
+    const step = this.call(at.offset, '_?_:_', undefined, [args[1]!, this.call(at.offset, '_+_', undefined, [this.accu(at), this.list(at, [args[0]!])]), this.accu(at)]);
+    return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, 'bool', true), loopStep: step, result: this.accu(at) });
+  }
+
+  /** ext/comprehensions.go extractIterVars. */
+  private iterVars(args: Expr[]): [string, string] | Expr {
+    const [a0, a1] = [args[0]!, args[1]!];
+    if (a0.kind !== 'ident') return this.macroError(a0, 'argument must be a simple name');
+    if (a1.kind !== 'ident') return this.macroError(a1, 'argument must be a simple name');
+    if (a0.name === a1.name) return this.macroError(a1, `duplicate variable name: ${a0.name}`);
+    if (a0.name === ACCUMULATOR || a0.name === LEGACY_ACCUMULATOR) return this.macroError(a0, 'iteration variable overwrites accumulator variable');
+    if (a1.name === ACCUMULATOR || a1.name === LEGACY_ACCUMULATOR) return this.macroError(a1, 'iteration variable overwrites accumulator variable');
+    return [a0.name, a1.name];
+  }
+
+  private twoVarQuantifier(at: { offset: number }, kind: 'all' | 'exists' | 'exists_one', target: Expr, args: Expr[]): Expr {
+    const vars = this.iterVars(args);
+    if (!Array.isArray(vars)) return vars;
+    // ext/comprehensions.go builds the same accumulator, condition, step and result as the one-variable macros.
+    const parts = this.quantifierParts(at, kind, args[2]!);
+    return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, ...parts });
+  }
+
+  private transform(at: { offset: number }, name: 'transformList' | 'transformMap' | 'transformMapEntry', target: Expr, args: Expr[]): Expr {
+    const vars = this.iterVars(args);
+    if (!Array.isArray(vars)) return vars;
+    const filter = args.length === 4 ? args[2] : undefined;
+    const transform = args.length === 4 ? args[3]! : args[2]!;
+    let step: Expr;
+    let accuInit: Expr;
+    if (name === 'transformList') {
+      step = this.call(at.offset, '_+_', undefined, [this.accu(at), this.list(at, [transform])]);
+      accuInit = this.list(at, []);
+    } else {
+      const insertArgs = name === 'transformMap' ? [this.accu(at), this.ident(at, vars[0]), transform] : [this.accu(at), transform];
+      step = this.call(at.offset, 'cel.@mapInsert', undefined, insertArgs);
+      accuInit = { kind: 'map', id: this.id(), offset: at.offset, entries: [] };
+    }
+    if (filter) step = this.call(at.offset, '_?_:_', undefined, [filter, step, this.accu(at)]);
+    return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, accuInit, loopCondition: this.lit(at, 'bool', true), loopStep: step, result: this.accu(at) });
+  }
+
+  private optMap(at: { offset: number }, name: 'optMap' | 'optFlatMap', target: Expr, args: Expr[]): Expr {
+    const varIdent = args[0]!;
+    if (varIdent.kind !== 'ident') return this.macroError(varIdent, `${name}() variable name must be a simple identifier`);
+    const inner = this.comprehension(at, {
+      iterRange: this.list(at, []),
+      iterVar: '#unused',
+      accuVar: varIdent.name,
+      accuInit: this.call(at.offset, 'value', this.copy(target), []),
+      loopCondition: this.lit(at, 'bool', false),
+      loopStep: this.ident(at, varIdent.name),
+      result: args[1]!,
+    });
+    const ifPresent = name === 'optMap' ? this.call(at.offset, 'optional.of', undefined, [inner]) : inner;
+    return this.call(at.offset, '_?_:_', undefined, [this.call(at.offset, 'hasValue', target, []), ifPresent, this.call(at.offset, 'optional.none', undefined, [])]);
+  }
+
+  private sortBy(at: { offset: number }, target: Expr, args: Expr[]): Expr {
+    if (!['list', 'select', 'ident', 'comprehension', 'call'].includes(target.kind)) {
+      return this.macroError(target, 'sortBy can only be applied to a list, identifier, comprehension, call or select expression');
+    }
+    const input = '@__sortBy_input__';
+    const keys = this.mapMacro(at, this.ident(at, input), args);
+    return this.comprehension(at, {
+      iterRange: this.list(at, []),
+      iterVar: '#unused',
+      accuVar: input,
+      accuInit: target,
+      loopCondition: this.lit(at, 'bool', false),
+      loopStep: this.ident(at, input),
+      result: this.call(at.offset, '@sortByAssociatedKeys', this.ident(at, input), [keys]),
+    });
+  }
+
+  /** A copy with fresh ids (cel-go's MacroExprFactory.Copy). */
+  private copy(e: Expr): Expr {
+    const id = this.id();
+    switch (e.kind) {
+      case 'literal':
+      case 'ident':
+        return { ...e, id };
+      case 'select':
+        return { ...e, id, operand: this.copy(e.operand) };
+      case 'call':
+        return e.target ? { ...e, id, target: this.copy(e.target), args: e.args.map((a) => this.copy(a)) } : { ...e, id, args: e.args.map((a) => this.copy(a)) };
+      case 'list':
+        return { ...e, id, elements: e.elements.map((x) => this.copy(x)) };
+      case 'map':
+        return { ...e, id, entries: e.entries.map((x) => ({ ...x, id: this.id(), key: this.copy(x.key), value: this.copy(x.value) })) };
+      case 'struct':
+        return { ...e, id, fields: e.fields.map((f) => ({ ...f, id: this.id(), value: this.copy(f.value) })) };
+      case 'comprehension':
+        return {
+          ...e,
+          id,
+          iterRange: this.copy(e.iterRange),
+          accuInit: this.copy(e.accuInit),
+          loopCondition: this.copy(e.loopCondition),
+          loopStep: this.copy(e.loopStep),
+          result: this.copy(e.result),
+        };
+    }
+  }
+}
