@@ -3,7 +3,7 @@ import { selectorKeys } from '../src/match/selector.js';
 import { isAtLeast } from '../src/kube/version.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf, policyIndexOf } from '../src/model/policies.js';
-import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
+import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 

@@ -5,7 +5,7 @@ import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
-import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
+import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { conditionsOutcome, SYSTEM_REQUESTERS, type ConditionsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policyIndexOf, policySpec } from '../src/model/policies.js';

@@ -6,7 +6,7 @@ import { matchWebhook, ruleMatches, type AdmissionRequest, type Operation } from
 import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys, type Labels } from '../src/match/selector.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../src/model/objects.js';
-import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
+import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import type { RuleWithOperations, Webhook } from '../src/model/types.js';
 import { isV1beta1, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { defineObjectRule, type RuleRun, type RuleMeta, type Violation } from '../src/rule.js';

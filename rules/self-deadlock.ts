@@ -1,7 +1,7 @@
 import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, type Requester } from '../src/match/system-requests.js';
-import { NAMESPACE_NAME_LABEL } from '../src/model/recognize.js';
+import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';

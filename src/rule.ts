@@ -9,8 +9,9 @@ import type { ObjectKind } from './model/types.js';
 import type { ParsedFile, Span } from './parse/yaml.js';
 import type { RunScope } from './run-scope.js';
 
-export const SEVERITIES = ['error', 'warning', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import type { Severity } from './severity.js';
+
+export { SEVERITIES, type Severity } from './severity.js';
 
 export interface RuleMeta<MessageId extends string = string> {
   /** kebab-case; equals the file name in rules/. */

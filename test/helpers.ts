@@ -22,12 +22,16 @@ export function selectRules(only: readonly string[] | undefined): readonly Rule[
 }
 
 export async function lintText(text: string, options: LintTextOptions = {}): Promise<Finding[]> {
+  // The other rules are turned off, as `--rule <id>=off` does: the run still knows them (a suppression naming one is not unknown).
+  const selected = new Set(selectRules(options.only).map((rule) => rule.meta.id));
+  const severityOverrides = new Map<string, SeverityOverride>(allRules.filter((rule) => !selected.has(rule.meta.id)).map((rule) => [rule.meta.id, 'off']));
+  for (const [id, severity] of options.severityOverrides ?? []) severityOverrides.set(id, severity);
   const report = await lint({
     paths: ['-'],
-    rules: selectRules(options.only),
+    rules: allRules,
     kubeVersion: options.kubeVersion ? parseKubeVersion(options.kubeVersion) : DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: options.trustedNamespaceLabels ?? [],
-    severityOverrides: options.severityOverrides ?? new Map(),
+    severityOverrides,
     ruleOptions: options.ruleOptions ?? new Map(),
     toolVersion: 'test',
     readStdin: () => new TextEncoder().encode(text),

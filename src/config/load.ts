@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { ConfigError } from '../errors.js';
-import type { SeverityOverride } from '../engine/lint.js';
+import type { SeverityOverride } from '../severity.js';
 import type { Rule } from '../rule.js';
 import { closest } from '../text/closest.js';
 import { PRESETS, PRESET_NAMES, type PresetName } from './presets.js';

@@ -3,7 +3,7 @@
  * config's own keys; presets apply in the order listed, then the config file, then the
  * command line. `recommended` is the default: every rule at its documented severity.
  */
-import type { FailOn } from '../cli/exit-code.js';
+import type { FailOn } from '../severity.js';
 import type { RuleSetting } from './types.js';
 
 export interface Preset {

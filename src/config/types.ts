@@ -1,5 +1,5 @@
-import type { FailOn } from '../cli/exit-code.js';
-import type { SeverityOverride } from '../engine/lint.js';
+import type { FailOn } from '../severity.js';
+import type { SeverityOverride } from '../severity.js';
 
 export type OptionValue = number | string;
 

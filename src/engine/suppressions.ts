@@ -14,14 +14,10 @@
  * that did not run (turned off) never makes its suppressions unused. The findings of those two
  * rules are not suppressible inline.
  */
-import { rules as registry } from '../../rules/index.js';
-import { rule as suppressionWithoutReason } from '../../rules/suppression-without-reason.js';
-import { rule as unusedSuppression } from '../../rules/unused-suppression.js';
 import { formatFieldPath } from '../field-path.js';
 import type { SourceFile } from '../load/sources.js';
 import { SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { lineComments, type LineComment, type Manifest, type ParsedFile, type Span } from '../parse/yaml.js';
-import type { RuleMeta } from '../rule.js';
 import { closest } from '../text/closest.js';
 import type { Finding } from './finding.js';
 
@@ -29,8 +25,11 @@ export const IGNORE_ANNOTATION = 'admission-lint.dev/ignore';
 export const IGNORE_REASON_ANNOTATION = 'admission-lint.dev/ignore-reason';
 const NEXT_LINE = 'admission-lint-disable-next-line';
 const FILE = 'admission-lint-disable-file';
+/** The two rules about suppressions themselves (rules/suppression-without-reason.ts, rules/unused-suppression.ts): their metadata is in the registry; the engine reports them. */
+export const SUPPRESSION_WITHOUT_REASON = 'suppression-without-reason';
+export const UNUSED_SUPPRESSION = 'unused-suppression';
 /** Rules about suppressions themselves: turned off with --rule, never by a suppression. */
-const META_RULES: ReadonlySet<string> = new Set([suppressionWithoutReason.meta.id, unusedSuppression.meta.id]);
+const META_RULES: ReadonlySet<string> = new Set([SUPPRESSION_WITHOUT_REASON, UNUSED_SUPPRESSION]);
 const WILDCARDS: ReadonlySet<string> = new Set(['all', '*']);
 
 /** An object that may carry the ignore annotation. */
@@ -44,7 +43,7 @@ export interface SuppressibleObject {
 
 /** A finding of one of the suppression rules, for the engine to turn into a Finding. */
 export interface SuppressionViolation {
-  readonly meta: RuleMeta;
+  readonly ruleId: typeof SUPPRESSION_WITHOUT_REASON | typeof UNUSED_SUPPRESSION;
   readonly messageId: string;
   readonly data: Readonly<Record<string, string>>;
   readonly source: SourceFile;
@@ -83,6 +82,8 @@ export interface SuppressionInput {
   readonly findings: readonly Finding[];
   /** The rules that ran (enabled and not turned off). */
   readonly ranRules: ReadonlySet<string>;
+  /** Every rule id of the run's registry, turned off or not: a suppression naming another is unknown. */
+  readonly knownRules: readonly string[];
   /**
    * false: suppression comments and annotations are ignored (`--no-inline-config`, for teams
    * that lint untrusted code: a pull request cannot silence the gate).
@@ -133,7 +134,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
     return by === undefined;
   });
 
-  const known = [...new Set([...registry.map((rule) => rule.meta.id), ...input.ranRules])];
+  const known = [...new Set([...input.knownRules, ...input.ranRules])];
   for (const directive of directives) report(directive, known, input.ranRules, violations);
   return { kept, suppressed, violations };
 }
@@ -154,34 +155,34 @@ function startsWithin(finding: Finding, scope: Span): boolean {
 }
 
 function report(directive: Directive, known: readonly string[], ranRules: ReadonlySet<string>, out: SuppressionViolation[]): void {
-  const at = (meta: RuleMeta, messageId: string, data: Record<string, string>, span: Span = directive.span): void => {
-    out.push({ meta, messageId, data, source: directive.source, span, documentIndex: directive.documentIndex, fieldPath: directive.fieldPath, object: directive.object });
+  const at = (ruleId: SuppressionViolation['ruleId'], messageId: string, data: Record<string, string>, span: Span = directive.span): void => {
+    out.push({ ruleId, messageId, data, source: directive.source, span, documentIndex: directive.documentIndex, fieldPath: directive.fieldPath, object: directive.object });
   };
   const listed = directive.rules.map((ref) => ref.id).join(', ');
   if (!directive.hasReason) {
-    if (directive.kind === 'annotation') at(suppressionWithoutReason.meta, 'annotation', { rules: listed || '(no rule)' });
-    else at(suppressionWithoutReason.meta, 'comment', { directive: directive.name, rules: listed || '(no rule)' });
+    if (directive.kind === 'annotation') at(SUPPRESSION_WITHOUT_REASON, 'annotation', { rules: listed || '(no rule)' });
+    else at(SUPPRESSION_WITHOUT_REASON, 'comment', { directive: directive.name, rules: listed || '(no rule)' });
   }
   if (directive.rules.length === 0) {
-    at(unusedSuppression.meta, 'noRules', { directive: directive.name });
+    at(UNUSED_SUPPRESSION, 'noRules', { directive: directive.name });
     return;
   }
   if (directive.kind === 'next-line' && directive.scope === undefined) {
-    at(unusedSuppression.meta, 'noTarget', {});
+    at(UNUSED_SUPPRESSION, 'noTarget', {});
     return;
   }
   const where = directive.kind === 'file' ? 'in this file' : directive.kind === 'annotation' ? 'on this object' : 'in the field or list item after it';
   for (const ref of directive.rules) {
     const data = { directive: directive.name, rule: ref.id };
-    if (WILDCARDS.has(ref.id)) at(unusedSuppression.meta, 'wildcard', data, ref.span);
+    if (WILDCARDS.has(ref.id)) at(UNUSED_SUPPRESSION, 'wildcard', data, ref.span);
     else if (!known.includes(ref.id)) {
       const suggestion = closest(ref.id, known);
-      if (suggestion) at(unusedSuppression.meta, 'unknownRuleSuggestion', { ...data, suggestion }, ref.span);
-      else at(unusedSuppression.meta, 'unknownRule', data, ref.span);
-    } else if (META_RULES.has(ref.id)) at(unusedSuppression.meta, 'notSuppressible', data, ref.span);
-    else if (ref.id === 'yaml-syntax' && directive.kind !== 'file') at(unusedSuppression.meta, 'fileOnly', data, ref.span);
+      if (suggestion) at(UNUSED_SUPPRESSION, 'unknownRuleSuggestion', { ...data, suggestion }, ref.span);
+      else at(UNUSED_SUPPRESSION, 'unknownRule', data, ref.span);
+    } else if (META_RULES.has(ref.id)) at(UNUSED_SUPPRESSION, 'notSuppressible', data, ref.span);
+    else if (ref.id === 'yaml-syntax' && directive.kind !== 'file') at(UNUSED_SUPPRESSION, 'fileOnly', data, ref.span);
     // A rule that did not run found nothing to suppress, through no fault of the suppression.
-    else if (!ref.used && ranRules.has(ref.id)) at(unusedSuppression.meta, 'unused', { ...data, where }, ref.span);
+    else if (!ref.used && ranRules.has(ref.id)) at(UNUSED_SUPPRESSION, 'unused', { ...data, where }, ref.span);
   }
 }
 
@@ -219,7 +220,7 @@ function parseDirective(comment: LineComment, source: SourceFile, out: Suppressi
   if (!match) return undefined;
   const kind = match[1] === 'disable-next-line' ? 'next-line' : match[1] === 'disable-file' ? 'file' : undefined;
   if (kind === undefined) {
-    out.push({ meta: unusedSuppression.meta, messageId: 'unknownDirective', data: { name: match[1]! }, source, span: comment.span, documentIndex: comment.documentIndex, fieldPath: null, object: null });
+    out.push({ ruleId: UNUSED_SUPPRESSION, messageId: 'unknownDirective', data: { name: match[1]! }, source, span: comment.span, documentIndex: comment.documentIndex, fieldPath: null, object: null });
     return undefined;
   }
   const restStart = match[0].length;

@@ -4,7 +4,6 @@
  * name the template file; positions stay those of the rendered stream (the template has no such
  * lines), and each finding records the stream it was read from (`rendered`).
  */
-import type { Finding } from '../engine/finding.js';
 import type { ParsedFile, Span } from '../parse/yaml.js';
 import type { SourceFile } from './sources.js';
 
@@ -86,8 +85,17 @@ export function splitRendered(parsed: ParsedFile): ParsedFile[] {
   return files;
 }
 
+/** Where in a rendered stream a finding is: the stream's path and the span in it. */
+export interface RenderedPosition {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
 /** The `rendered` field of a finding in a file that `splitRendered` made: where in the stream it is. */
-export function renderedAt(source: SourceFile, span: Span): Pick<Finding, 'rendered'> {
+export function renderedAt(source: SourceFile, span: Span): { readonly rendered?: RenderedPosition } {
   if (source.renderedFrom === undefined) return {};
   return { rendered: { file: source.renderedFrom, line: span.line, column: span.column, endLine: span.endLine, endColumn: span.endColumn } };
 }

@@ -1,7 +1,7 @@
 /** The labels a namespace has, as far as the run can tell. */
 import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import type { NamespaceObject } from '../model/objects.js';
-import { NAMESPACE_NAME_LABEL } from '../model/recognize.js';
+import { NAMESPACE_NAME_LABEL } from '../model/types.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import type { Labels } from './selector.js';
 

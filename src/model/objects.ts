@@ -1,7 +1,6 @@
 /** What the pipeline knows about each recognised object, handed to rules read-only. */
 import type { FieldPath } from '../field-path.js';
 import type { Manifest } from '../parse/yaml.js';
-import type { SchemaProblem } from '../validate/schema.js';
 import type { AdmissionPolicy, AdmissionPolicyBinding, PolicyKind, WebhookConfiguration } from './types.js';
 
 export interface WebhookConfigurationObject {
@@ -62,4 +61,13 @@ export interface CustomResourceDefinitionObject {
   /** Served versions. */
   readonly versions: readonly string[];
   readonly subresources: readonly string[];
+}
+
+/** A decode problem of an object's written form (src/validate/schema.ts finds them). */
+export interface SchemaProblem {
+  readonly path: FieldPath;
+  readonly message: string;
+  /** Unknown fields are dropped (or rejected) without changing what the other fields mean. */
+  readonly blocking: boolean;
+  readonly part: 'pair' | 'key';
 }

@@ -184,3 +184,6 @@ export interface AdmissionPolicyBinding {
   metadata?: ObjectMeta;
   spec?: AdmissionPolicyBindingSpec;
 }
+
+/** The label the API server sets on every Namespace from 1.21: its name. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';

@@ -8,7 +8,7 @@ import { isAtLeast } from '../kube/version.js';
 import { labelsOfNamespace } from '../match/namespaces.js';
 import type { Labels } from '../match/selector.js';
 import type { NamespaceObject } from '../model/objects.js';
-import { NAMESPACE_NAME_LABEL } from '../model/recognize.js';
+import { NAMESPACE_NAME_LABEL } from '../model/types.js';
 
 export type NamespaceLabelSource = 'flag' | 'manifest' | 'automatic';
 

@@ -29,13 +29,9 @@ export function validatorSource(): 'precompiled' | 'compiled' {
   return precompiled === undefined ? 'compiled' : 'precompiled';
 }
 
-export interface SchemaProblem {
-  readonly path: FieldPath;
-  readonly message: string;
-  /** Unknown fields are dropped (or rejected) without changing what the other fields mean. */
-  readonly blocking: boolean;
-  readonly part: 'pair' | 'key';
-}
+import type { SchemaProblem } from '../model/objects.js';
+
+export type { SchemaProblem };
 
 /**
  * A decode checker for a family of kinds: takes each kind's precompiled validator (or compiles

@@ -4,14 +4,13 @@
  */
 import { defaultWebhookConfiguration } from '../defaults/webhooks.js';
 import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
-import { checkWebhookConfigurationSchema, type SchemaProblem } from '../validate/schema.js';
+import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from './objects.js';
-import { ADMISSION_GROUP, isPolicyKind, isWebhookApiVersion, isWebhookConfigurationKind, type PolicyKind, type WebhookConfiguration } from './types.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, WebhookConfigurationObject } from '../model/objects.js';
+import { ADMISSION_GROUP, isPolicyKind, isWebhookApiVersion, isWebhookConfigurationKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 
-export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 export type Recognized =
   | { readonly type: 'webhook-configuration'; readonly object: WebhookConfigurationObject }
