@@ -1,5 +1,6 @@
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingKindFor, isBindingKind, type PolicyDefinitionKind, policyIndexOf, policyKindFor, policyNameOf, wrongKindPolicy } from '../src/model/policies.js';
+import { bindingKindFor, isBindingKind, type PolicyDefinitionKind, policyKindFor, policyNameOf, wrongKindPolicy } from '../src/model/policies.js';
+import { policyIndexOf } from '../src/match/bindings.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'missing' | 'wrongKind';

@@ -1,5 +1,6 @@
 import type { PolicyObject } from '../src/model/objects.js';
-import { bindingKindFor, isBinding, type PolicyDefinitionKind, type PolicyIndex, policyIndexOf, wrongKindPolicy } from '../src/model/policies.js';
+import { bindingKindFor, isBinding, type PolicyDefinitionKind, type PolicyIndex, wrongKindPolicy } from '../src/model/policies.js';
+import { policyIndexOf } from '../src/match/bindings.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'unbound';

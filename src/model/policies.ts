@@ -7,7 +7,6 @@
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { editDistance } from '../text/closest.js';
 import type { PolicyObject } from './objects.js';
-import { memoKey, type RunScope } from '../run-scope.js';
 import type { AdmissionPolicy, AdmissionPolicyBinding, MatchResources, PolicyKind } from './types.js';
 
 export type PolicyDefinitionKind = 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy';
@@ -171,13 +170,6 @@ export class PolicyIndex {
     }
     return names;
   }
-}
-
-const POLICY_INDEX = memoKey<PolicyIndex>('the run\'s policy index');
-
-/** The run's policies and bindings, indexed once per run. */
-export function policyIndexOf(scope: Pick<RunScope, 'policies' | 'memo'>): PolicyIndex {
-  return scope.memo.get(POLICY_INDEX, () => new PolicyIndex(scope.policies));
 }
 
 /**
