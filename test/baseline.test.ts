@@ -2,7 +2,6 @@
  * Baselines: fingerprints that survive line moves, a multiset (a second identical finding is
  * new), entries that are gone, and the CLI round trip (--write-baseline, then --baseline).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,14 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { applyBaseline, createBaseline, fingerprintOf, readBaseline, type Baseline } from '../src/engine/baseline.js';
 import type { Finding, Report } from '../src/engine/finding.js';
 import { InputError } from '../src/errors.js';
+import { spawnCli } from './spawn-cli.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'admission-lint.js');
 
-function cli(args: string[], cwd: string, input = '') {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The built CLI (test/spawn-cli.ts). */
+const cli = (args: string[], cwd: string, input = '') => spawnCli(args, { cwd, input });
 
 function finding(overrides: Partial<Finding> = {}): Finding {
   return {

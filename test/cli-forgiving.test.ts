@@ -31,6 +31,18 @@ describe('a CLI that forgives typing', () => {
     expect((await cli(['-', '--rule', 'long-timeout=3'])).code).toBe(2);
   });
 
+  it('--fail-on accepts warn, as --rule does', async () => {
+    expect((await cli(['-'])).code).toBe(0);
+    expect((await cli(['-', '--fail-on', 'warn'])).code).toBe(1);
+    expect((await cli(['-', '--fail-on', 'warn', '--format', 'json'])).stdout).toContain('"failOn": "warning"');
+  });
+
+  it('a --rule severity it does not know is one line naming the spellings', async () => {
+    const { code, stderr } = await cli(['-', '--rule', 'long-timeout=warnng']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('admission-lint: --rule "long-timeout=warnng" is not <rule-id>=<off|info|warning|error>\n  hint: e.g. --rule editable-object-selector=off (warn, and 0, 1, 2 as in ESLint, work too)\n');
+  });
+
   it('--kube-version outside the versions the tables know is a clear error', async () => {
     for (const version of ['1.3', '1.40', '1.15']) {
       const { code, stderr } = await cli(['-', '--kube-version', version]);

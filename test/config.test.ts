@@ -14,6 +14,7 @@ import { discoverConfig, loadConfig, parseConfig, resolveConfig } from '../src/c
 import { PRESETS } from '../src/config/presets.js';
 import { buildConfigSchema, configSchemaText } from '../src/config/schema.js';
 import { ConfigError } from '../src/errors.js';
+import { runCli } from './run-cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'admission-lint.js');
@@ -108,8 +109,9 @@ describe('config validation messages', () => {
   it.each([
     ['rules:\n  long-timeout: {options: {thresholdSeconds: "ten"}}\n', 'rules.long-timeout.options.thresholdSeconds: must be a number ≥ 1; it is the string "ten"'],
     ['rules:\n  long-timout: off\n', '2:3: rules.long-timout: unknown rule "long-timout"; did you mean "long-timeout"?'],
-    ['rules:\n  long-timeout: of\n', 'rules.long-timeout: must be off, info, warning or error, or a mapping with severity and options; it is the string "of" (did you mean "off"?)'],
-    ['rules:\n  long-timeout: {severity: warn}\n', 'rules.long-timeout.severity: must be off, info, warning or error; it is the string "warn"'],
+    ['rules:\n  long-timeout: of\n', 'rules.long-timeout: must be off, info, warning or error (or warn, 0, 1, 2 as in ESLint), or a mapping with severity and options; it is the string "of" (did you mean "off"?)'],
+    ['rules:\n  long-timeout: {severity: warm}\n', 'rules.long-timeout.severity: must be off, info, warning, error, warn, 0, 1 or 2; it is the string "warm" (did you mean "warn"?)'],
+    ['rules:\n  long-timeout: 3\n', 'rules.long-timeout: must be off, info, warning or error (or warn, 0, 1, 2 as in ESLint), or a mapping with severity and options; it is the number 3'],
     ['rules:\n  long-timeout: {options: {threshold: 3}}\n', 'rules.long-timeout.options.threshold: rule long-timeout has no option "threshold" (its options: thresholdSeconds)'],
     ['rules:\n  fail-open: {options: {x: 3}}\n', 'rules.fail-open.options.x: rule fail-open has no option "x" (it has no options)'],
     ['rules:\n  fail-open: {sevrity: error}\n', 'rules.fail-open.sevrity: unknown key "sevrity"; did you mean "severity"?'],
@@ -117,7 +119,7 @@ describe('config validation messages', () => {
     ['extends: [strict, x]\n', '1:19: extends[1]: must be recommended, strict or security; it is the string "x"'],
     ['kubeVersion: 1.30\n', 'kubeVersion: must be a string such as "1.30"; quote it (YAML reads 1.30 as the number 1.3)'],
     ['kubeVersion: latest\n', 'kubeVersion: "latest" is not a Kubernetes version; write it as "1.35" (or "v1.35")'],
-    ['failOn: warn\n', 'failOn: must be error, warning, info or never; it is the string "warn"'],
+    ['failOn: warnings\n', 'failOn: must be error, warning, info, never or warn; it is the string "warnings" (did you mean "warning"?)'],
     ['ignre: []\n', 'ignre: unknown key "ignre"; did you mean "ignore"?'],
     ['ignore: ["!a"]\n', '1:10: ignore[0]: "!a": negated patterns (!) are not supported'],
     ['ignore: vendor\n', 'ignore: must be a list; it is the string "vendor"'],
@@ -140,7 +142,7 @@ describe('config validation messages', () => {
 
   it('reads JSON, and treats an empty file as an empty config', () => {
     expect(parseConfig('{"failOn": "warning", "rules": {"fail-open": {"severity": "error"}}}', 'c.json', rules)).toEqual({ failOn: 'warning', rules: { 'fail-open': { severity: 'error' } } });
-    expect(configError('{"failOn": "warn"}', '.admission-lint.json')).toContain('.admission-lint.json:1:2: failOn: must be');
+    expect(configError('{"failOn": "warnings"}', '.admission-lint.json')).toContain('.admission-lint.json:1:2: failOn: must be');
     expect(parseConfig('# nothing yet\n', 'c.yaml', rules)).toEqual({});
   });
 
@@ -175,6 +177,44 @@ describe('presets and precedence', () => {
         if (typeof setting === 'object' && 'options' in setting) for (const option of Object.keys(setting.options)) expect(ids.get(id)!.meta.options?.[option], `${name}: ${id}.${option}`).toBeDefined();
       }
     }
+  });
+});
+
+describe('severities as ESLint users write them', () => {
+  it('warn, and 0, 1, 2 as numbers or text, mean warning, off, warning, error; in a mapping too', () => {
+    const text = 'rules:\n  fail-open: warn\n  long-timeout: 0\n  ca-bundle: 1\n  editable-object-selector: 2\n  side-effects: "2"\n  wildcard-rule: {severity: warn}\n';
+    const resolved = resolveConfig(parseConfig(text, 'c.yaml', rules), 'c.yaml', '/');
+    expect(Object.fromEntries(resolved.severities)).toEqual({
+      'fail-open': 'warning',
+      'long-timeout': 'off',
+      'ca-bundle': 'warning',
+      'editable-object-selector': 'error',
+      'side-effects': 'error',
+      'wildcard-rule': 'warning',
+    });
+  });
+
+  it('a JSON config with numbers, as ESLint configs have them', () => {
+    const resolved = resolveConfig(parseConfig('{"rules": {"fail-open": 2, "long-timeout": {"severity": 0}}}', 'c.json', rules), 'c.json', '/');
+    expect(Object.fromEntries(resolved.severities)).toEqual({ 'fail-open': 'error', 'long-timeout': 'off' });
+  });
+
+  it('failOn: warn means warning', () => {
+    expect(resolveConfig(parseConfig('failOn: warn\n', 'c.yaml', rules), 'c.yaml', '/').failOn).toBe('warning');
+  });
+
+  it('the schema lists the spellings, so editors complete them', () => {
+    const schema = buildConfigSchema(rules) as { definitions: { severity: { enum: unknown[] } }; properties: { failOn: { enum: unknown[] } } };
+    expect(schema.definitions.severity.enum).toEqual(['off', 'info', 'warning', 'error', 'warn', 0, 1, 2, '0', '1', '2']);
+    expect(schema.properties.failOn.enum).toContain('warn');
+  });
+
+  it('the CLI applies them from the config file', async () => {
+    const dir = project({ '.admission-lint.yaml': 'rules:\n  long-timeout: 2\n  editable-object-selector: 0\n  fail-open: warn\n' });
+    const { code, stdout } = await runCli(['-', '--config', join(dir, '.admission-lint.yaml'), '--format', 'json'], MANIFEST);
+    expect(code).toBe(1);
+    const found = (JSON.parse(stdout) as { findings: { ruleId: string; severity: string }[] }).findings.map((f) => `${f.ruleId}:${f.severity}`).sort();
+    expect(found).toEqual(['fail-open:warning', 'long-timeout:error']);
   });
 });
 

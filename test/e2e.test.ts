@@ -1,22 +1,14 @@
 /** The built CLI as users run it: spawned, with its stdout, stderr and exit code. */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { spawnCli } from './spawn-cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'admission-lint.js');
 
-function cli(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: options.cwd ?? ROOT,
-    input: options.input ?? '',
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The built CLI (test/spawn-cli.ts). */
+const cli = (args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}) => spawnCli(args, options);
 
 const VALID = readFileSync(join(ROOT, 'fixtures/removed-api-version/valid/v1.yaml'), 'utf8');
 /** A manifest whose only finding is a warning (implicit-failure-policy). */

@@ -16,11 +16,11 @@ import { artifactLocation, FINGERPRINT_KEY, formatSarif, pascalCase, region } fr
 import type { FormatOptions } from '../src/format/types.js';
 import type { RuleMeta } from '../src/rule.js';
 import { finding as baseFinding, report } from './format-report.js';
+import { spawnCli } from './spawn-cli.js';
 
 const finding = (overrides: Parameters<typeof baseFinding>[0] = {}) => baseFinding({ help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).', ...overrides });
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'admission-lint.js');
 
 const META: RuleMeta[] = [
   { id: 'yaml-syntax', title: 'The file is not valid YAML', severity: 'error', appliesTo: [], messages: {}, help: 'Fix the YAML.' },
@@ -307,10 +307,8 @@ function validate(binary: string, file: string): Diagnostic[] {
   }));
 }
 
-function cli(args: string[], cwd: string, input = ''): { code: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
-  return { code: result.status, stderr: result.stderr };
-}
+/** The built CLI (test/spawn-cli.ts). */
+const cli = (args: string[], cwd: string, input = '') => spawnCli(args, { cwd, input });
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'real-world');
 

@@ -4,14 +4,12 @@
  * summary of every format; a run with no file is exit 2; `--no-config-lookup` and
  * `--no-inline-config` let teams lint untrusted code without its own configuration.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { spawnCli } from './spawn-cli.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'admission-lint.js');
 
 const FAILING = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -27,10 +25,8 @@ webhooks:
     rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}]
 `;
 
-function cli(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The built CLI (test/spawn-cli.ts). */
+const cli = (args: string[], cwd: string) => spawnCli(args, { cwd });
 
 function project(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'admission-lint-gate-'));

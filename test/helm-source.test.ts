@@ -2,16 +2,15 @@
  * Rendered input: `helm template` output names each document's template in a `# Source:` comment;
  * findings name that template, keep the rendered stream's positions, and say so (`rendered`).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { templateLines } from '../src/load/helm.js';
 import { lintText } from './helpers.js';
+import { spawnCli } from './spawn-cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'admission-lint.js');
 
 const WEBHOOK = (name: string) => `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -48,10 +47,8 @@ ${WEBHOOK('plain')}`;
 const POLICY_TIMEOUT_LINE = 18;
 const PLAIN_TIMEOUT_LINE = 36;
 
-function cli(args: string[], input: string, cwd = ROOT) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The built CLI (test/spawn-cli.ts). */
+const cli = (args: string[], input: string, cwd = ROOT) => spawnCli(args, { cwd, input, env: { NO_COLOR: '1' } });
 
 describe('templateLines', () => {
   it('maps each line to the template of its document', () => {

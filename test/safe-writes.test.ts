@@ -3,7 +3,6 @@
  * a symbolic link, never onto an input of the run, never two onto one file. Each finding of the
  * issue is reproduced in a temp folder with the built CLI (`npm run build` first, as `npm test` does).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,17 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkDestinations } from '../src/output-safety/destinations.js';
 import { writeFileAtomic } from '../src/output-safety/write.js';
 import { webhookConfiguration, webhookEntry, PODS_RULE } from './helpers.js';
+import { spawnCli } from './spawn-cli.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'admission-lint.js');
 
 /** One webhook without failurePolicy: a warning, so every format has a finding to write. */
 const MANIFEST = webhookConfiguration('Validating', 'widgets', webhookEntry('widgets.example.com', PODS_RULE)).replace('    failurePolicy: Ignore\n', '');
 
-function cli(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The built CLI (test/spawn-cli.ts). */
+const cli = (args: string[], cwd: string) => spawnCli(args, { cwd });
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../src/load/sources.js';
+import { spawnCli } from './spawn-cli.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'admission-lint.js');
 
 const WEBHOOK = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -25,10 +24,8 @@ webhooks:
     rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
 `;
 
-function cli(args: string[], cwd: string, stdin: 'ignore' | number = 'ignore') {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000, stdio: [stdin, 'pipe', 'pipe'] });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr, timedOut: result.error !== undefined };
-}
+/** The built CLI (test/spawn-cli.ts). */
+const cli = (args: string[], cwd: string, stdin: 'ignore' | number = 'ignore') => spawnCli(args, { cwd, stdin, timeout: 60_000 });
 
 function project(): string {
   return mkdtempSync(join(tmpdir(), 'admission-lint-files-'));

@@ -12,14 +12,15 @@ import { loadConfig } from '../config/load.js';
 import { configSchemaText } from '../config/schema.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { applyBaseline, readBaseline, writeBaseline, type Baseline } from '../engine/baseline.js';
-import { lint, loadRun, type SeverityOverride } from '../engine/lint.js';
+import { lint, loadRun } from '../engine/lint.js';
 import { expandPaths } from '../load/sources.js';
 import type { Gate, Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
 import { guardText, safeText } from '../format/escape.js';
-import { FORMATS, loadFormatter, type FormatName } from '../format/index.js';
-import type { FormatOptions } from '../format/types.js';
+import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, loadFormatter, type FormatName } from '../format/index.js';
+import { describeHidden } from '../format/hidden.js';
+import type { FormatOptions, HiddenFindings } from '../format/types.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
 import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
@@ -29,9 +30,12 @@ import { checkDestinations } from '../output-safety/destinations.js';
 import { PROJECT_ROOT, toolVersion } from './package-info.js';
 import { formatRulesTable, renderDoc } from './rule-docs.js';
 import { closest } from '../text/closest.js';
+import { examplesText } from './help-examples.js';
+import { parseRuleOptions, parseRuleOverrides, unknownRule } from './rule-flags.js';
+import { useColor, wrapWidth, type TerminalStream } from './terminal.js';
 
 export interface Io {
-  readonly stdout: { write(text: string): unknown; isTTY?: boolean };
+  readonly stdout: { write(text: string): unknown } & TerminalStream;
   readonly stderr: { write(text: string): unknown };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly readStdin?: () => Uint8Array;
@@ -40,7 +44,8 @@ export interface Io {
 interface LintFlags {
   format: FormatName;
   output?: string;
-  failOn: FailOn;
+  /** `warn` as typed; read as `warning`. */
+  failOn: FailOn | 'warn';
   color: boolean;
   quiet?: boolean;
   kubeVersion?: string;
@@ -59,53 +64,6 @@ interface LintFlags {
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-/** What ESLint and Spectral users type: `warn`, and ESLint's numbers (0 off, 1 warning, 2 error). */
-const SEVERITY_SPELLINGS: Readonly<Record<string, SeverityOverride>> = { warn: 'warning', '0': 'off', '1': 'warning', '2': 'error' };
-
-function parseRuleOverrides(specs: readonly string[]): Map<string, SeverityOverride> {
-  const known = new Set(rules.map((rule) => rule.meta.id));
-  const overrides = new Map<string, SeverityOverride>();
-  for (const spec of specs) {
-    const match = /^([a-z0-9-]+)=(off|error|warning|warn|info|0|1|2)$/.exec(spec.trim());
-    if (!match) throw new UsageError(`--rule "${spec}" is not <rule-id>=<off|info|warning|error>`, 'e.g. --rule editable-object-selector=off');
-    if (!known.has(match[1]!)) throw unknownRule(match[1]!);
-    overrides.set(match[1]!, SEVERITY_SPELLINGS[match[2]!] ?? (match[2] as SeverityOverride));
-  }
-  return overrides;
-}
-
-function parseRuleOptions(specs: readonly string[]): Map<string, Record<string, number | string>> {
-  const options = new Map<string, Record<string, number | string>>();
-  for (const spec of specs) {
-    const match = /^([a-z0-9-]+)\.([A-Za-z0-9]+)=(.*)$/.exec(spec.trim());
-    if (!match) throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, 'e.g. --rule-option long-timeout.thresholdSeconds=10');
-    const [, id, name, raw] = match as unknown as [string, string, string, string];
-    const rule = rules.find((candidate) => candidate.meta.id === id);
-    if (!rule) throw unknownRule(id);
-    const declared = rule.meta.options?.[name];
-    if (!declared) {
-      const known = Object.keys(rule.meta.options ?? {});
-      throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(', ')}` : 'it has no options');
-    }
-    let value: number | string = raw;
-    if (declared.type === 'number') {
-      value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value) || (declared.minimum !== undefined && value < declared.minimum)) {
-        throw new UsageError(`--rule-option ${id}.${name}: "${raw}" is not a number${declared.minimum !== undefined ? ` of at least ${declared.minimum}` : ''}`);
-      }
-    }
-    options.set(id, { ...options.get(id), [name]: value });
-  }
-  return options;
-}
-
-function useColor(flags: { color: boolean; output?: string }, io: Io): boolean {
-  if (!flags.color || flags.output !== undefined) return false;
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
-  return io.stdout.isTTY === true;
-}
 
 /** The "What it does" section of a rule's doc (for SARIF), read when a formatter asks for it. */
 function ruleDescription(id: string): string | undefined {
@@ -135,6 +93,21 @@ export function reportInternalErrors(report: Report, io: Pick<Io, 'stderr'>): bo
   }
   if (errors.length > 0) io.stderr.write('  please report it, with the input that caused it; the other findings are complete\n');
   return errors.length > 0;
+}
+
+/**
+ * What -q and --baseline left out, for the report to say (undefined when neither was given). The
+ * exit code follows `filtered` (all but the baseline's); when it fails and `shown` alone would
+ * not, the findings -q hid are why, and the report must say so.
+ */
+function hiddenFindings(run: { quiet: boolean; filtered: Report; shown: Report; inBaseline: number | undefined; failOn: FailOn }): HiddenFindings | undefined {
+  if (!run.quiet && run.inBaseline === undefined) return undefined;
+  const hiddenFail = run.failOn !== 'never' && exitCodeFor(run.filtered, run.failOn) !== EXIT.ok && exitCodeFor(run.shown, run.failOn) === EXIT.ok;
+  return {
+    ...(run.quiet ? { quiet: { warnings: run.filtered.summary.warnings, infos: run.filtered.summary.infos } } : {}),
+    ...(run.inBaseline !== undefined ? { baseline: run.inBaseline } : {}),
+    ...(hiddenFail && run.failOn !== 'never' ? { failsRunOn: run.failOn } : {}),
+  };
 }
 
 function onlyErrors(report: Report): Report {
@@ -184,9 +157,10 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     if (command !== undefined) throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command}"?`);
   }
   const config = loadConfig({ cwd, rules, lookup: flags.configLookup, ...(flags.config !== undefined ? { explicit: flags.config } : {}) });
-  const severityOverrides = new Map([...config.severities, ...parseRuleOverrides(flags.rule)]);
-  const ruleOptions = mergeOptions(config.options, parseRuleOptions(flags.ruleOption));
-  const failOn: FailOn = failOnFromCommandLine ? flags.failOn : (config.failOn ?? flags.failOn);
+  const severityOverrides = new Map([...config.severities, ...parseRuleOverrides(flags.rule, rules)]);
+  const ruleOptions = mergeOptions(config.options, parseRuleOptions(flags.ruleOption, rules));
+  const failOnFlag: FailOn = flags.failOn === 'warn' ? 'warning' : flags.failOn;
+  const failOn: FailOn = failOnFromCommandLine ? failOnFlag : (config.failOn ?? failOnFlag);
   const kubeVersion = flags.kubeVersion ?? config.kubeVersion;
   // Read before linting, so a missing or broken baseline fails before any output.
   const baseline: Baseline | undefined = flags.baseline !== undefined ? readBaseline(flags.baseline, cwd) : undefined;
@@ -222,9 +196,11 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     inlineConfig: flags.inlineConfig,
   };
   let filtered: Report = { ...report, gate };
+  let inBaseline: number | undefined;
   if (baseline !== undefined && flags.baseline !== undefined) {
     const result = applyBaseline(report, baseline, dirname(resolve(cwd, flags.baseline)), cwd);
     filtered = result.report;
+    inBaseline = result.matched;
     if (result.gone > 0) {
       io.stderr.write(`admission-lint: ${result.gone} ${result.gone === 1 ? 'entry' : 'entries'} of the baseline ${flags.baseline} no longer ${result.gone === 1 ? 'occurs' : 'occur'}; --write-baseline ${flags.baseline} removes ${result.gone === 1 ? 'it' : 'them'}\n`);
     }
@@ -234,14 +210,21 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     io.stderr.write(`admission-lint: wrote ${report.findings.length} ${report.findings.length === 1 ? 'finding' : 'findings'} (${written.entries.length} ${written.entries.length === 1 ? 'entry' : 'entries'}) to the baseline ${flags.writeBaseline}\n`);
   }
   const shown: Report = flags.quiet ? onlyErrors(filtered) : filtered;
+  // A written baseline exits 0, so what -q hid cannot fail that run.
+  const hidden = hiddenFindings({ quiet: flags.quiet === true, filtered, shown, inBaseline, failOn: flags.writeBaseline !== undefined ? 'never' : failOn });
   const options: FormatOptions = {
     rules: rules.map((rule) => rule.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
     inventory: report.inventory,
+    width: flags.format === 'stylish' ? wrapWidth(flags, io) : undefined,
+    hidden,
   };
   emitOutput(await render(shown, flags.format, options), flags.output, io);
+  // Formats without a summary for people: what was hidden goes to stderr, never silently.
+  const hiddenNote = describeHidden(hidden);
+  if (hiddenNote.length > 0 && !FORMATS_THAT_REPORT_HIDDEN.has(flags.format)) io.stderr.write(`admission-lint: ${hiddenNote.join('; ')}\n`);
   if (reportInternalErrors(report, io)) return EXIT.fatal;
   // Writing a baseline records the findings; it is not a failed check.
   if (flags.writeBaseline !== undefined) return EXIT.ok;
@@ -269,15 +252,10 @@ function runRules(flags: { format: 'text' | 'json' }, io: Io): number {
   return EXIT.ok;
 }
 
-function unknownRule(id: string): UsageError {
-  const suggestion = closest(id, rules.map((rule) => rule.meta.id));
-  return new UsageError(`unknown rule "${id}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`, 'admission-lint rules lists them');
-}
-
 function runExplain(id: string, flags: { color: boolean }, io: Io): number {
   const rule = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule || !existsSync(file)) throw unknownRule(id);
+  if (!rule || !existsSync(file)) throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, 'utf8'), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
 }
@@ -288,19 +266,21 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .version(toolVersion(), '-v, --version')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-    .showHelpAfterError('(admission-lint --help for usage)');
+    .showHelpAfterError('(admission-lint --help for usage)')
+    .addHelpText('after', examplesText('admission-lint'));
 
   root
     .command('lint', { isDefault: true })
     .description('lint files, folders (recursive: .yaml .yml .json) and "-" (stdin)')
+    .addHelpText('after', examplesText('lint'))
     .argument('[paths...]', 'files, folders, or - for stdin (default: the current folder)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS).default('stylish'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES, 'never']).default('error'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES, 'never', 'warn']).default('error'))
     .option('--no-color', 'no colours (also: NO_COLOR, or when stdout is not a terminal)')
-    .option('-q, --quiet', 'report errors only')
+    .option('-q, --quiet', 'report errors only (the exit code still follows --fail-on; the summary says how many were hidden)')
     .option('--kube-version <version>', `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`)
-    .option('--rule <id=severity>', 'set a rule to off, info, warning or error (repeatable)', collect, [])
+    .option('--rule <id=severity>', 'set a rule to off, info, warning or error (also warn, 0, 1, 2 as in ESLint) (repeatable)', collect, [])
     .option('--rule-option <id.name=value>', "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect, [])
     .option('--trusted-namespace-label <key>', 'a namespace label key that namespace owners cannot change (repeatable)', collect, [])
     .option('-c, --config <file>', 'the config file (default: .admission-lint.yaml or .admission-lint.json in this folder or the nearest parent)')
@@ -316,18 +296,21 @@ function program(io: Io, setExit: (code: number) => void): Command {
   root
     .command('defaults')
     .description('print the webhook configurations and admission policies with API defaults applied, each defaulted field marked "# default"')
+    .addHelpText('after', examplesText('defaults'))
     .argument('[paths...]', 'files, folders, or - for stdin')
     .action((paths: string[]) => setExit(runDefaults(paths, io)));
 
   root
     .command('rules')
     .description('list the rules: id, default severity, kinds, title')
+    .addHelpText('after', examplesText('rules'))
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action((flags: { format: 'text' | 'json' }) => setExit(runRules(flags, io)));
 
   root
     .command('config-schema')
     .description('print the JSON Schema of the config file (for editor completion)')
+    .addHelpText('after', examplesText('config-schema'))
     .action(() => {
       io.stdout.write(configSchemaText(rules));
       setExit(EXIT.ok);
@@ -336,6 +319,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
   root
     .command('explain')
     .description("print a rule's documentation")
+    .addHelpText('after', examplesText('explain'))
     .argument('<rule-id>')
     .option('--no-color', 'no colours (also: NO_COLOR, or when stdout is not a terminal)')
     .action((id: string, flags: { color: boolean }) => setExit(runExplain(id, flags, io)));
@@ -358,7 +342,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
   return root;
 }
 
-/** simulate and report: loaded only when they run; they parse their own flags (their --version is the API version). */
+/** simulate and report: loaded only when they run; they parse their own flags (simulate's old --version spelling of --api-version among them). */
 async function runOwnFlagsCommand(name: 'simulate' | 'report', args: readonly string[], io: Io): Promise<number> {
   return name === 'simulate' ? (await import('./simulate-command.js')).runSimulateCommand(args, io) : (await import('./report-command.js')).runReportCommand(args, io);
 }

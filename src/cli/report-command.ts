@@ -10,6 +10,7 @@ import type { Io } from './main.js';
 import { toolVersion } from './package-info.js';
 import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
+import { withExamples } from './help-examples.js';
 import { parseSubcommand } from './simulate-command.js';
 
 export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
@@ -21,12 +22,13 @@ interface ReportFlags {
 }
 
 export function reportCommand(): Command {
-  return new Command('report')
+  const command = new Command('report')
     .description('print the blast-radius report: per webhook what it intercepts, the namespaces it selects, its failurePolicy, timeout, reinvocation and findings; then which webhook can block which critical resource')
     .argument('[paths...]', 'files, folders, or - for stdin (default: the current folder)')
     .addOption(new Option('-f, --format <format>', 'output format (html: one self-contained file, for a CI artifact)').choices(REPORT_FORMATS).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('--kube-version <version>', `the Kubernetes version to report for (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
+  return withExamples(command, 'report');
 }
 
 export async function runReportCommand(args: readonly string[], io: Io): Promise<number> {

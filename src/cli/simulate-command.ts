@@ -10,6 +10,7 @@ import type { Io } from './main.js';
 import { EXIT } from './exit-code.js';
 import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
+import { withExamples } from './help-examples.js';
 
 export const SIMULATE_FORMATS = ['text', 'json', 'markdown'] as const;
 
@@ -17,6 +18,8 @@ interface SimulateFlags {
   operation?: string;
   resource?: string;
   group?: string;
+  apiVersion?: string;
+  /** The old spelling of --api-version, still read (with a deprecation note on stderr). */
   version?: string;
   subresource?: string;
   namespace?: string;
@@ -29,13 +32,15 @@ interface SimulateFlags {
 }
 
 export function simulateCommand(): Command {
-  return new Command('simulate')
+  const command = new Command('simulate')
     .description('print the admission path of one request through the webhooks and policies in the paths: which are called, in what order, what happens when one fails, and the worst-case latency (exits 0 when the simulation ran)')
     .argument('[paths...]', 'files, folders, or - for stdin (default: the current folder)')
     .option('--operation <op>', 'CREATE, UPDATE, DELETE or CONNECT (required)')
     .option('--resource <resource>', 'the plural resource, e.g. pods or deployments (or pods/status) (required)')
     .option('--group <group>', 'the API group (default: "", the core group)')
-    .option('--version <version>', "the API version (default: v1, or the group's only version)")
+    .option('--api-version <version>', "the API version (default: v1, or the group's only version)")
+    // Hidden: --version means the tool's version everywhere else; this spelling keeps scripts working.
+    .addOption(new Option('--version <version>', 'deprecated spelling of --api-version').hideHelp())
     .option('--subresource <name>', 'a subresource, e.g. status, scale, exec')
     .option('--namespace <name>', 'the namespace (for namespaced resources; for namespaces, the Namespace itself)')
     .option('--namespace-labels <k=v,...>', "the namespace's labels (default: its Namespace manifest in the paths, else only kubernetes.io/metadata.name)")
@@ -44,6 +49,20 @@ export function simulateCommand(): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(SIMULATE_FORMATS).default('text'))
     .option('-o, --output <file>', 'write the output to a file instead of stdout')
     .option('--kube-version <version>', `the Kubernetes version to simulate (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
+  return withExamples(command, 'simulate');
+}
+
+/**
+ * The request's API version from --api-version or its deprecated spelling --version, which
+ * still works and says so on stderr (one line). Both, with different values, is a usage error.
+ */
+export function apiVersionOf(flags: Pick<SimulateFlags, 'apiVersion' | 'version'>, io: Pick<Io, 'stderr'>): string | undefined {
+  if (flags.version === undefined) return flags.apiVersion;
+  io.stderr.write("admission-lint: simulate --version is deprecated; use --api-version (everywhere else --version prints the tool's version)\n");
+  if (flags.apiVersion !== undefined && flags.apiVersion !== flags.version) {
+    throw new UsageError(`--api-version ${flags.apiVersion} and --version ${flags.version} disagree`, '--version is the old spelling of --api-version: give only --api-version');
+  }
+  return flags.version;
 }
 
 /** Parses `args` (everything after `simulate`) with its own commander program; commander's own errors become exit 2. */
@@ -71,6 +90,7 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
   const parsed = await parseSubcommand(simulateCommand(), args, io);
   if (typeof parsed === 'number') return parsed;
   const flags = parsed.flags as unknown as SimulateFlags;
+  const version = apiVersionOf(flags, io);
   const kubeVersion = flags.kubeVersion !== undefined ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
   const paths = parsed.paths.length > 0 ? parsed.paths : ['.'];
   // As lint's: never through a symlink, never onto an input of the run (checked before reading).
@@ -78,7 +98,7 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
   const { simulate } = await import('../simulate/simulate.js');
   const path = await simulate({
     paths,
-    flags,
+    flags: { ...flags, version },
     kubeVersion,
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });

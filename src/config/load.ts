@@ -15,6 +15,7 @@ import type { Rule } from '../rule.js';
 import { closest } from '../text/closest.js';
 import { PRESETS, PRESET_NAMES, type PresetName } from './presets.js';
 import { buildConfigSchema, CONFIG_KEYS } from './schema.js';
+import { SEVERITY_WORDS, normalizeSeverity } from './severity.js';
 import type { ConfigFile, OptionValue, ResolvedConfig, RuleSetting } from './types.js';
 import { pointerToPath } from '../json.js';
 import { joinWords } from '../text/list.js';
@@ -169,13 +170,13 @@ function explain(errors: readonly ErrorObject[], data: unknown): { path: Path; m
     // A problem inside the mapping or list that was written is the one to report.
     const inner = errors.find((error) => error !== anyOf && (error.instancePath.startsWith(`${anyOf.instancePath}/`) || (error.instancePath === anyOf.instancePath && error.keyword === 'additionalProperties')));
     if (inner && typeof value === 'object' && value !== null && Array.isArray(value) !== isRule) return explainOne(inner, data);
-    const names = isRule ? ['off', 'info', 'warning', 'error'] : PRESET_NAMES;
+    const names = isRule ? [...SEVERITY_WORDS, 'warn'] : PRESET_NAMES;
     const suggestion = typeof value === 'string' ? closest(value, names) : undefined;
     const mean = suggestion ? ` (did you mean "${suggestion}"?)` : '';
     return {
       path,
       message: isRule
-        ? `must be off, info, warning or error, or a mapping with severity and options; it is ${kindOf(value)}${mean}`
+        ? `must be off, info, warning or error (or warn, 0, 1, 2 as in ESLint), or a mapping with severity and options; it is ${kindOf(value)}${mean}`
         : `must be a preset name (${orList(PRESET_NAMES)}) or a list of them; it is ${kindOf(value)}${mean}`,
     };
   }
@@ -209,8 +210,9 @@ function explainOne(error: ErrorObject, data: unknown): { path: Path; message: s
     case 'minimum':
       return { path, message: `must be a number ≥ ${(error.params as { limit: number }).limit}; it is ${String(value)}` };
     case 'enum': {
-      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
-      const suggestion = typeof value === 'string' ? closest(value, allowed.map(String)) : undefined;
+      // Severities are allowed as numbers and as text (2 and "2"): each once in the message.
+      const allowed = [...new Set((error.params as { allowedValues: unknown[] }).allowedValues.map(String))];
+      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
       return { path, message: `must be ${orList(allowed)}; it is ${kindOf(value)}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}` };
     }
     case 'pattern':
@@ -246,8 +248,11 @@ function position(doc: Document, lineCounter: LineCounter, path: Path): string {
   return `:${line}:${col}`;
 }
 
+/** The setting with its severity in our words (the schema admitted only spellings severity.ts knows). */
 function ruleEntries(setting: RuleSetting): { severity?: SeverityOverride; options?: Readonly<Record<string, OptionValue>> } {
-  return typeof setting === 'string' ? { severity: setting } : setting;
+  const written = typeof setting === 'object' ? setting : { severity: setting };
+  const severity = normalizeSeverity(written.severity);
+  return { ...(severity !== undefined ? { severity } : {}), ...(written.options !== undefined ? { options: written.options } : {}) };
 }
 
 /** Presets in the order of `extends`, then the file's own keys. */
@@ -269,7 +274,7 @@ export function resolveConfig(config: ConfigFile, file: string | null, baseDir: 
     if ('failOn' in preset) failOn = preset.failOn;
   }
   apply(config.rules ?? {});
-  if (config.failOn !== undefined) failOn = config.failOn;
+  if (config.failOn !== undefined) failOn = config.failOn === 'warn' ? 'warning' : config.failOn;
   return {
     file,
     baseDir,

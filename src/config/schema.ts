@@ -6,6 +6,7 @@
  */
 import type { Rule } from '../rule.js';
 import { PRESETS, PRESET_NAMES } from './presets.js';
+import { SEVERITY_SPELLINGS } from './severity.js';
 
 /** The same pattern as `--kube-version` accepts. */
 export const KUBE_VERSION_PATTERN = '^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$';
@@ -48,7 +49,10 @@ export function buildConfigSchema(rules: readonly Rule[]): JsonSchema {
     type: 'object',
     additionalProperties: false,
     definitions: {
-      severity: { description: 'off, or the severity every finding of the rule gets', enum: ['off', 'info', 'warning', 'error'] },
+      severity: {
+        description: 'off, or the severity every finding of the rule gets; warn, and 0, 1, 2 (off, warning, error) as ESLint spells them, are accepted too',
+        enum: SEVERITY_SPELLINGS,
+      },
       preset: {
         description: PRESET_NAMES.map((name) => `${name}: ${PRESETS[name].description}`).join('; '),
         enum: PRESET_NAMES,
@@ -60,7 +64,7 @@ export function buildConfigSchema(rules: readonly Rule[]): JsonSchema {
         anyOf: [{ $ref: '#/definitions/preset' }, { type: 'array', items: { $ref: '#/definitions/preset' } }],
       },
       rules: {
-        description: 'Per rule id: off|info|warning|error, or {severity, options}.',
+        description: 'Per rule id: off|info|warning|error (or warn, 0, 1, 2), or {severity, options}.',
         type: 'object',
         additionalProperties: false,
         properties: ruleProperties,
@@ -77,7 +81,7 @@ export function buildConfigSchema(rules: readonly Rule[]): JsonSchema {
       },
       failOn: {
         description: 'Exit 1 when a finding is at least this severe; --fail-on overrides it.',
-        enum: ['error', 'warning', 'info', 'never'],
+        enum: ['error', 'warning', 'info', 'never', 'warn'],
       },
       trustedNamespaceLabels: {
         description: 'Namespace label keys that namespace owners cannot change; --trusted-namespace-label replaces this list.',

@@ -1,10 +1,11 @@
 import type { FailOn } from '../severity.js';
 import type { SeverityOverride } from '../severity.js';
+import type { SeveritySpelling } from './severity.js';
 
 export type OptionValue = number | string;
 
-/** What `rules.<id>` may be in a config file: a severity, or a severity and options. */
-export type RuleSetting = SeverityOverride | { readonly severity?: SeverityOverride; readonly options?: Readonly<Record<string, OptionValue>> };
+/** What `rules.<id>` may be in a config file: a severity (any spelling of severity.ts), or a severity and options. */
+export type RuleSetting = SeveritySpelling | { readonly severity?: SeveritySpelling; readonly options?: Readonly<Record<string, OptionValue>> };
 
 /** The config file as written (after schema validation). */
 export interface ConfigFile {
@@ -12,7 +13,8 @@ export interface ConfigFile {
   readonly rules?: Readonly<Record<string, RuleSetting>>;
   readonly ignore?: readonly string[];
   readonly kubeVersion?: string;
-  readonly failOn?: FailOn;
+  /** `warn` is read as `warning`, as for rule severities. */
+  readonly failOn?: FailOn | 'warn';
   readonly trustedNamespaceLabels?: readonly string[];
 }
 

@@ -44,6 +44,21 @@ export function messageLines(message: string): string[] {
   return message.split(/\r?\n(?= \| |ERROR: <input>:)/).map(safeText);
 }
 
+/** The caret line under a CEL snippet (` | ....^`): it only means something below its snippet. */
+const CARET_LINE = /^ \| [ .]*\^$/;
+
+/**
+ * A finding's message as one line, for one-line-per-finding outputs (compact, GitLab's
+ * description): messageLines joined with spaces, without the caret line, whose column the
+ * `ERROR: <input>:1:5:` prefix gives already. Still needs guardText (or the output's own guard).
+ */
+export function oneLineMessage(message: string): string {
+  return messageLines(message)
+    .filter((line) => !CARET_LINE.test(line))
+    .map((line, index) => (index === 0 ? line : line.trimStart()))
+    .join(' ');
+}
+
 /** A line that starts a workflow command: blanks (and colour codes, which log viewers strip) before `::`. */
 const COMMAND_LINE = /^((?:\s|\u001b\[[0-9;]*m)*)::/gm;
 /** The legacy command form, anywhere in a line. */

@@ -4,17 +4,26 @@
  */
 import type { Formatter } from './types.js';
 
-export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit', 'markdown'] as const;
+export const FORMATS = ['stylish', 'compact', 'json', 'sarif', 'github', 'gitlab', 'junit', 'markdown'] as const;
 export type FormatName = (typeof FORMATS)[number];
+
+/**
+ * The formats that say themselves what `-q` and `--baseline` hid: stylish and markdown in their
+ * summary, JSON in its `hidden` field. For the others (which have no place for it) the CLI says
+ * it on stderr, so that a hidden finding is never silent.
+ */
+export const FORMATS_THAT_REPORT_HIDDEN: ReadonlySet<FormatName> = new Set(['stylish', 'markdown', 'json']);
 
 export const FORMAT_LOADERS = {
   stylish: async () => {
     const [{ formatStylish }, { Chalk }] = await Promise.all([import('./stylish.js'), import('chalk')]);
-    return (report, options) => formatStylish(report, new Chalk({ level: options.color ? 1 : 0 }));
+    return (report, options) => formatStylish(report, new Chalk({ level: options.color ? 1 : 0 }), { width: options.width, hidden: options.hidden });
   },
+  compact: async () => (await import('./compact.js')).formatCompact,
   json: async () => (await import('./json.js')).formatJson,
   sarif: async () => (await import('./sarif.js')).formatSarif,
   github: async () => (await import('./github.js')).formatGithub,
+  gitlab: async () => (await import('./gitlab.js')).formatGitlab,
   junit: async () => (await import('./junit.js')).formatJunit,
   markdown: async () => (await import('./markdown.js')).formatMarkdown,
 } satisfies Record<FormatName, () => Promise<Formatter>>;
@@ -22,4 +31,3 @@ export const FORMAT_LOADERS = {
 export function loadFormatter(name: FormatName): Promise<Formatter> {
   return FORMAT_LOADERS[name]();
 }
-

@@ -1,11 +1,12 @@
 import type { Report } from '../engine/finding.js';
 import { guardJson } from './escape.js';
+import type { FormatOptions } from './types.js';
 
 /**
  * The JSON contract of design.md §4: field order is part of what users diff. guardJson keeps
  * values from the input from reading as workflow commands in a CI log (same data once parsed).
  */
-export function formatJson(report: Report): string {
+export function formatJson(report: Report, options?: Pick<FormatOptions, 'hidden'>): string {
   return guardJson(`${JSON.stringify(
     {
       tool: { name: 'admission-lint', version: report.toolVersion },
@@ -30,6 +31,8 @@ export function formatJson(report: Report): string {
       // After the contract fields: what the configuration changed, and the findings suppressed inline.
       ...(report.gate ? { gate: report.gate } : {}),
       ...(report.suppressed && report.suppressed.length > 0 ? { suppressed: report.suppressed.map((s) => ({ ruleId: s.finding.ruleId, file: s.finding.file, line: s.finding.line, column: s.finding.column, by: s.by, reason: s.reason })) } : {}),
+      // After the contract fields, when -q or --baseline was given: what they left out of `findings`.
+      ...(options?.hidden !== undefined ? { hidden: options.hidden } : {}),
     },
     null,
     2,

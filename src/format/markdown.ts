@@ -8,6 +8,7 @@ import type { Finding, Report } from '../engine/finding.js';
 import type { Severity } from '../rule.js';
 import { ruleDocsUrl } from './docs.js';
 import { escapeCell, guardMarkup } from './escape.js';
+import { describeHidden, hiddenFailure, type HiddenFindings } from './hidden.js';
 import type { FormatOptions } from './types.js';
 
 /** More findings than this: one collapsed table per rule instead of one open table. */
@@ -42,15 +43,22 @@ function row(finding: Finding): string {
 
 const HEADER = ['| Severity | Rule | File | Webhook / object | Message |', '| --- | --- | --- | --- | --- |'];
 
-function headline(report: Report): string {
+/** The counts; what -q and --baseline hid ends the scope line, and hidden findings that fail the run take the ✅. */
+function headline(report: Report, hidden: HiddenFindings | undefined): string {
   const { summary } = report;
   const total = summary.errors + summary.warnings + summary.infos;
   const gate = describeGate(report);
+  const hiddenParts = describeHidden(hidden);
+  const note = hiddenParts.length > 0 ? `; ${escapeCell(hiddenParts.join('; '))}` : '';
   const scope = `${plural(summary.files, 'file')}, ${plural(summary.objects, 'admission object')}${gate === undefined ? '' : ` (${escapeCell(gate)})`}`;
-  if (total === 0) return `### ✅ admission-lint: No problems found\n\n${scope} linted.`;
+  if (total === 0) {
+    const failing = hiddenFailure(hidden);
+    const mark = failing === undefined ? '✅' : ICON[failing];
+    return `### ${mark} admission-lint: ${hiddenParts.length > 0 ? 'No problems shown' : 'No problems found'}\n\n${scope} linted${note}.`;
+  }
   const counts = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${plural(summary.infos, 'info', 'infos')}`;
   const mark = summary.errors > 0 ? ICON.error : summary.warnings > 0 ? ICON.warning : ICON.info;
-  return `### ${mark} admission-lint: ${plural(total, 'problem')} (${counts})\n\n${scope} linted.`;
+  return `### ${mark} admission-lint: ${plural(total, 'problem')} (${counts})\n\n${scope} linted${note}.`;
 }
 
 export interface MarkdownOptions {
@@ -63,7 +71,7 @@ export interface MarkdownOptions {
 export function formatMarkdown(report: Report, options?: Partial<FormatOptions> & MarkdownOptions): string {
   const threshold = options?.detailsThreshold ?? DETAILS_THRESHOLD;
   const maxLength = options?.maxLength ?? MAX_LENGTH;
-  const parts: string[] = [headline(report)];
+  const parts: string[] = [headline(report, options?.hidden)];
   const findings = report.findings;
   if (findings.length === 0) return guardMarkup(`${parts.join('\n\n')}\n`);
 

@@ -3,7 +3,6 @@
  * as a reportingDescriptor, one result per finding. GitHub's upload rejects logs with invalid
  * regions, so every region here is non-empty and well ordered.
  */
-import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finding, Report } from '../engine/finding.js';
@@ -11,6 +10,7 @@ import { STDIN_PATH } from '../load/sources.js';
 import type { RuleMeta, Severity } from '../rule.js';
 import { INFORMATION_URI, markdownToText, ruleDocsUrl } from './docs.js';
 import { guardJson } from './escape.js';
+import { findingHash, occurrenceCounter } from './fingerprint.js';
 import type { FormatOptions } from './types.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -88,14 +88,11 @@ export function region(finding: Pick<Finding, 'line' | 'column' | 'endLine' | 'e
 }
 
 /**
- * Stable across line moves: where the problem is in the object model (rule, file, object, webhook,
- * field), not which line it is on. The file is the artifact URI, so `./a.yaml` and `a.yaml` agree.
- * Findings that share all of these get an occurrence suffix.
+ * Stable across line moves (fingerprint.ts). The file is the artifact URI, so `./a.yaml` and
+ * `a.yaml` agree. Findings that share all of these get an occurrence suffix.
  */
 export function fingerprintBase(finding: Finding, location: ArtifactLocation): string {
-  const file = location.uriBaseId ? `${location.uriBaseId}:${location.uri}` : location.uri;
-  const parts = [finding.ruleId, file, finding.object?.kind ?? '', finding.object?.name ?? '', finding.webhook ?? '', finding.fieldPath ?? ''];
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return findingHash(finding, location.uriBaseId ? `${location.uriBaseId}:${location.uri}` : location.uri);
 }
 
 /**
@@ -156,7 +153,7 @@ function unknownDescriptor(id: string): Record<string, unknown> {
 export function formatSarif(report: Report, options: FormatOptions): string {
   const rules = options.rules.map((meta) => descriptor(meta, options));
   const ruleIndex = new Map(options.rules.map((meta, index) => [meta.id, index]));
-  const occurrences = new Map<string, number>();
+  const occurrenceOf = occurrenceCounter();
 
   const suppressedResults = new Map((report.suppressed ?? []).map((entry) => [entry.finding, entry]));
   const results = [...report.findings, ...suppressedResults.keys()].map((finding) => {
@@ -169,8 +166,7 @@ export function formatSarif(report: Report, options: FormatOptions): string {
     }
     const location = artifactLocation(finding.file, options.cwd);
     const base = fingerprintBase(finding, location);
-    const occurrence = (occurrences.get(base) ?? 0) + 1;
-    occurrences.set(base, occurrence);
+    const occurrence = occurrenceOf(base);
     const properties: Record<string, unknown> = {};
     if (finding.fieldPath !== null) properties.fieldPath = finding.fieldPath;
     if (finding.object !== null) properties.object = finding.object;

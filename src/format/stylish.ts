@@ -3,6 +3,17 @@ import { describeGate } from './gate.js';
 import type { Finding, Report } from '../engine/finding.js';
 import type { Severity } from '../rule.js';
 import { guardText, messageLines, safeText } from './escape.js';
+import { describeHidden, hiddenFailure, type HiddenFindings } from './hidden.js';
+import { textWidth, wrapWords } from './wrap.js';
+
+export interface StylishOptions {
+  /** The terminal's width: messages and fixes wrap to it. Undefined: no wrapping (not a terminal). */
+  readonly width?: number;
+  readonly hidden?: HiddenFindings;
+}
+
+/** Narrower than this beside the location column, text wraps at this width anyway (and overflows). */
+const MIN_TEXT_WIDTH = 30;
 
 const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
 
@@ -13,10 +24,25 @@ function paint(chalk: ChalkInstance, severity: Severity, text: string): string {
 }
 
 /**
- * Findings grouped by file, one line each with its fix below: for people at a terminal (and CI
- * logs: values from the input go through safeText, the whole output through guardText).
+ * A message and its rule id as lines of text (uncoloured), wrapped to `max` columns when given.
+ * The rule id ends the last line when it fits there, else it gets a line of its own. A CEL
+ * error's snippet and caret lines are never wrapped: the caret points at a column of the snippet.
  */
-export function formatStylish(report: Report, chalk: ChalkInstance): string {
+function messageBlock(finding: Finding, max: number | undefined): { text: string[]; ruleOnOwnLine: boolean; more: string[] } {
+  const [first = '', ...more] = messageLines(finding.message);
+  if (max === undefined) return { text: [first], ruleOnOwnLine: false, more };
+  const text = wrapWords(first, max);
+  const last = text[text.length - 1]!;
+  return { text, ruleOnOwnLine: textWidth(last) + 2 + finding.ruleId.length > max, more };
+}
+
+/**
+ * Findings grouped by file, one line each with its fix below: for people at a terminal (and CI
+ * logs: values from the input go through safeText, the whole output through guardText). On a
+ * terminal (options.width), messages and fixes wrap to its width under the message column, so
+ * the location and severity columns stay clear; elsewhere each finding is one line.
+ */
+export function formatStylish(report: Report, chalk: ChalkInstance, options: StylishOptions = {}): string {
   const lines: string[] = [];
   const byFile = new Map<string, Finding[]>();
   for (const finding of report.findings) {
@@ -29,28 +55,50 @@ export function formatStylish(report: Report, chalk: ChalkInstance): string {
     const rendered = findings.find((f) => f.rendered !== undefined)?.rendered;
     lines.push(rendered ? `${chalk.underline(safeText(file))} ${chalk.dim(`(lines of the rendered ${safeText(rendered.file)})`)}` : chalk.underline(safeText(file)));
     const width = findings.reduce((max, f) => Math.max(max, `${f.line}:${f.column}`.length), 0);
+    const indent = `  ${' '.repeat(width)}  ${' '.repeat(7)}  `;
+    const max = options.width === undefined ? undefined : Math.max(options.width - indent.length, MIN_TEXT_WIDTH);
     for (const f of findings) {
       const where = `${f.line}:${f.column}`.padEnd(width);
-      const indent = `  ${' '.repeat(width)}  ${' '.repeat(7)}  `;
       // CEL errors carry the expression and a caret line, as the API server prints them.
-      const [first, ...more] = messageLines(f.message);
-      lines.push(`  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  ${first}  ${chalk.dim(f.ruleId)}`);
+      const { text, ruleOnOwnLine, more } = messageBlock(f, max);
+      const rule = chalk.dim(f.ruleId);
+      text.forEach((line, index) => {
+        const head = index === 0 ? `  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  ` : indent;
+        const tail = index === text.length - 1 && !ruleOnOwnLine ? `  ${rule}` : '';
+        lines.push(`${head}${line}${tail}`);
+      });
+      if (ruleOnOwnLine) lines.push(`${indent}${rule}`);
       for (const line of more) lines.push(`${indent}${line}`);
-      if (f.help) lines.push(`${indent}${chalk.dim(`fix: ${safeText(f.help)}`)}`);
+      if (f.help) {
+        const fix = `fix: ${safeText(f.help)}`;
+        const fixLines = max === undefined ? [fix] : wrapWords(fix, max - 5).map((line, index) => (index === 0 ? line : `     ${line}`));
+        for (const line of fixLines) lines.push(`${indent}${chalk.dim(line)}`);
+      }
     }
     lines.push('');
   }
-  const { summary } = report;
-  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.namespaces, 'Namespace')} read, ${plural(summary.skipped, 'other document')} skipped`;
-  const total = summary.errors + summary.warnings + summary.infos;
-  if (total === 0) {
-    lines.push(`${chalk.green('✔')} no problems (${scope})`);
-  } else {
-    const counts = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${plural(summary.infos, 'info', 'infos')}`;
-    const mark = summary.errors > 0 ? chalk.red('✖') : summary.warnings > 0 ? chalk.yellow('⚠') : chalk.blue('ℹ');
-    lines.push(`${mark} ${plural(total, 'problem')} (${counts}) in ${scope}`);
-  }
+  lines.push(summaryLine(report, chalk, options.hidden));
   const gate = describeGate(report);
   if (gate !== undefined) lines.push(chalk.yellow(`! ${safeText(gate)}`));
   return guardText(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The counts, and what -q and --baseline hid. A run whose shown findings are all below
+ * --fail-on but whose hidden ones are not exits 1: then the line has no ✔ and says why.
+ */
+function summaryLine(report: Report, chalk: ChalkInstance, hidden: HiddenFindings | undefined): string {
+  const { summary } = report;
+  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.namespaces, 'Namespace')} read, ${plural(summary.skipped, 'other document')} skipped`;
+  const hiddenParts = describeHidden(hidden);
+  const note = hiddenParts.length > 0 ? `; ${hiddenParts.join('; ')}` : '';
+  const total = summary.errors + summary.warnings + summary.infos;
+  if (total === 0) {
+    const failing = hiddenFailure(hidden);
+    if (failing !== undefined) return `${paint(chalk, failing, failing === 'warning' ? '⚠' : 'ℹ')} no problems shown (${scope})${note}`;
+    return hiddenParts.length > 0 ? `${chalk.green('✔')} no problems shown (${scope})${note}` : `${chalk.green('✔')} no problems (${scope})`;
+  }
+  const counts = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${plural(summary.infos, 'info', 'infos')}`;
+  const mark = summary.errors > 0 ? chalk.red('✖') : summary.warnings > 0 ? chalk.yellow('⚠') : chalk.blue('ℹ');
+  return `${mark} ${plural(total, 'problem')} (${counts}) in ${scope}${note}`;
 }

@@ -7,6 +7,9 @@ import type { RuleMeta } from '../rule.js';
 
 export type { Inventory, InventoryObject } from '../engine/finding.js';
 import type { Inventory } from '../engine/finding.js';
+import type { HiddenFindings } from './hidden.js';
+
+export type { HiddenFindings } from './hidden.js';
 
 export interface FormatOptions {
   /** The metadata of every registered rule, in registry order (SARIF lists them all). */
@@ -18,6 +21,10 @@ export interface FormatOptions {
   readonly color: boolean;
   /** The files and objects of the run; without it JUnit knows only the objects that have findings. */
   readonly inventory?: Inventory;
+  /** The terminal's width, when output goes to one (stylish wraps to it); undefined: no wrapping. */
+  readonly width?: number;
+  /** What `-q` and `--baseline` left out of the report, when they were given. */
+  readonly hidden?: HiddenFindings;
 }
 
 export type Formatter = (report: Report, options: FormatOptions) => string;
