@@ -32,14 +32,10 @@ import { formatRulesTable, renderDoc } from './rule-docs.js';
 import { closest } from '../text/closest.js';
 import { examplesText } from './help-examples.js';
 import { parseRuleOptions, parseRuleOverrides, unknownRule } from './rule-flags.js';
-import { useColor, wrapWidth, type TerminalStream } from './terminal.js';
+import { useColor, wrapWidth } from './terminal.js';
+import type { Io } from './io.js';
 
-export interface Io {
-  readonly stdout: { write(text: string): unknown } & TerminalStream;
-  readonly stderr: { write(text: string): unknown };
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly readStdin?: () => Uint8Array;
-}
+export type { Io } from './io.js';
 
 interface LintFlags {
   format: FormatName;

@@ -6,14 +6,14 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
 import { EXIT } from './exit-code.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { toolVersion } from './package-info.js';
 import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
 import { withExamples } from './help-examples.js';
 import { parseSubcommand } from './simulate-command.js';
+import { REPORT_FORMAT_LOADERS, REPORT_FORMATS } from '../report/formats.js';
 
-export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
 interface ReportFlags {
   format: (typeof REPORT_FORMATS)[number];
@@ -41,14 +41,7 @@ export async function runReportCommand(args: readonly string[], io: Io): Promise
   if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths }, process.cwd());
   const { buildReport } = await import('../report/build.js');
   const report = await buildReport({ paths, kubeVersion, toolVersion: toolVersion(), ...(io.readStdin ? { readStdin: io.readStdin } : {}) });
-  const formatter =
-    flags.format === 'json'
-      ? (await import('../report/format-json.js')).formatJson
-      : flags.format === 'markdown'
-        ? (await import('../report/format-markdown.js')).formatMarkdown
-        : flags.format === 'html'
-          ? (await import('../report/format-html.js')).formatHtml
-          : (await import('../report/format-text.js')).formatText;
+  const formatter = await REPORT_FORMAT_LOADERS[flags.format]();
   emitOutput(formatter(report), flags.output, io);
   if (report.webhooks.length === 0) io.stderr.write('admission-lint: no webhook configurations found in the paths\n');
   return EXIT.ok;

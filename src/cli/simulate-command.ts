@@ -6,13 +6,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { EXIT } from './exit-code.js';
 import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
 import { withExamples } from './help-examples.js';
+import { SIMULATE_FORMAT_LOADERS, SIMULATE_FORMATS } from '../simulate/formats.js';
 
-export const SIMULATE_FORMATS = ['text', 'json', 'markdown'] as const;
 
 interface SimulateFlags {
   operation?: string;
@@ -102,12 +102,7 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
     kubeVersion,
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });
-  const formatter =
-    flags.format === 'json'
-      ? (await import('../simulate/format-json.js')).formatJson
-      : flags.format === 'markdown'
-        ? (await import('../simulate/format-markdown.js')).formatMarkdown
-        : (await import('../simulate/format-text.js')).formatText;
+  const formatter = await SIMULATE_FORMAT_LOADERS[flags.format]();
   emitOutput(formatter(path), flags.output, io);
   if (path.mutating.length + path.validating.length + path.policies.length === 0) io.stderr.write('admission-lint: no webhook configurations or validating admission policies found in the paths\n');
   return EXIT.ok;
