@@ -28,15 +28,15 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       noV1:
-        'admissionReviewVersions of webhook "{{webhook}}" does not list v1, so the API server sends the deprecated admission.k8s.io/v1beta1 AdmissionReview, whose responses it does not check for the request uid and apiVersion/kind as it does for v1',
+        'webhook "{{webhook}}" gets the deprecated v1beta1 AdmissionReview: admissionReviewVersions has no v1',
       noV1Default:
-        'webhook "{{webhook}}" does not set admissionReviewVersions; in admissionregistration.k8s.io/v1beta1 the API default is ["v1beta1"], so the API server sends the deprecated v1beta1 AdmissionReview, whose responses it does not check for the request uid and apiVersion/kind as it does for v1 (and v1 requires the field)',
+        'webhook "{{webhook}}" does not set admissionReviewVersions: the v1beta1 API default ["v1beta1"] sends the deprecated review',
       v1beta1First:
-        'admissionReviewVersions of webhook "{{webhook}}" lists v1beta1 before v1: the API server uses the first version it knows, so it sends the deprecated v1beta1 AdmissionReview, whose responses it does not check for the request uid and apiVersion/kind, and never v1',
+        'webhook "{{webhook}}" lists v1beta1 before v1 in admissionReviewVersions: it gets the deprecated v1beta1 review, never v1',
       unknownFirst:
-        'admissionReviewVersions of webhook "{{webhook}}" lists {{versions}} before {{known}}: the API server skips versions it does not know and sends {{known}}, but a newer API server that knows "{{version}}" would send that instead, so list a version before {{known}} only if the webhook speaks it',
+        'webhook "{{webhook}}" lists {{versions}} before {{known}} in admissionReviewVersions: an API server that knows "{{version}}" sends it instead',
     },
-    help: 'List the versions the webhook server understands, preferred first: admissionReviewVersions: ["v1"] (add "v1beta1" after v1 only for servers that still need it).',
+    help: 'The API server sends the first version of the list it knows (a newer one may know more), and checks v1beta1 responses less than v1 ones (not for the request uid and apiVersion/kind); v1 configurations require the list. List the versions the webhook server understands, preferred first: admissionReviewVersions: ["v1"] (add "v1beta1" after v1 only for servers that still need it).',
   },
   create() {
     return {

@@ -7,6 +7,8 @@ import { formatFieldError, type FieldError } from '../src/validate/field-error.j
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
 
+const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).';
+
 function toViolation(error: FieldError): Violation<'rejected' | 'placeholder' | 'fragment'> {
   // A value that is a template placeholder is named as one: the fix is to render, not to edit.
   const placeholder = typeof error.value === 'string' && isPlaceholder(error.value);
@@ -14,6 +16,7 @@ function toViolation(error: FieldError): Violation<'rejected' | 'placeholder' | 
     messageId: placeholder ? ('placeholder' as const) : ('rejected' as const),
     data: placeholder ? { path: formatFieldPath(error.path), value: JSON.stringify(error.value) } : { message: formatFieldError(error) },
     path: error.path,
+    ...(placeholder ? { help: PLACEHOLDER_HELP } : {}),
     ...(error.locateAt ? { locateAt: error.locateAt } : {}),
   };
 }
@@ -26,8 +29,8 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       rejected: '{{message}}',
-      placeholder: '{{path}} is the unrendered placeholder {{value}}: render the template and lint its output',
-      fragment: 'no webhook has clientConfig or rules: a patch fragment, not an object the API server accepts ({{count}} errors); lint the rendered build',
+      placeholder: '{{path}} is the unrendered placeholder {{value}}',
+      fragment: 'no webhook has clientConfig or rules: a patch fragment, not an object the API server accepts ({{count}} errors)',
     },
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
@@ -36,7 +39,7 @@ export const rule = defineObjectRule({
       webhookConfiguration(object) {
         const errors = validateWebhookConfiguration(object.effective);
         // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
-        if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key' }];
+        if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key', help: 'Lint the rendered build (kustomize build … | admission-lint -), not the patch.' }];
         return errors.map(toViolation);
       },
       policy(object) {

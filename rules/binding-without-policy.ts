@@ -42,11 +42,11 @@ export const rule = defineObjectRule({
     appliesTo: ['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding'],
     messages: {
       missing:
-        'policyName "{{name}}" names no {{policyKind}} of the run, so this {{binding}} binds nothing (the API server accepts it and waits for a policy of that name){{hint}}',
+        'policyName "{{name}}" names no {{policyKind}} of the run{{hint}}',
       wrongKind:
-        'policyName "{{name}}" names a {{otherKind}}, but a {{binding}} binds only a {{policyKind}} of that name, so this binding binds nothing; bind the policy with a {{otherBinding}}',
+        'policyName "{{name}}" names a {{otherKind}}, which a {{binding}} cannot bind: it binds nothing',
     },
-    help: 'Set spec.policyName to the metadata.name of the policy this binding is for, a policy of the kind the binding binds.',
+    help: 'The binding binds nothing: the API server accepts it and waits for a policy of that name; a ValidatingAdmissionPolicyBinding binds only a ValidatingAdmissionPolicy, a MutatingAdmissionPolicyBinding only a MutatingAdmissionPolicy. Set spec.policyName to the metadata.name of the policy this binding is for, or bind a policy of the other kind with a binding of its kind.',
   },
   create(run) {
     return {

@@ -180,14 +180,14 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      missing: 'no caBundle for {{which}} (Service {{service}}): it must be provided at install time; nothing in this file provides it',
-      notPem: 'caBundle of webhook "{{webhook}}" does not decode to PEM{{hint}}: every call fails TLS setup; {{consequence}}',
-      noCertificate: 'caBundle of webhook "{{webhook}}" holds no usable certificate ({{found}}): every call fails; {{consequence}}',
-      privateKey: 'caBundle of webhook "{{webhook}}" contains a private key ({{type}} block), disclosed to anyone who can read the configuration',
-      expired: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") expired on {{date}}; TLS verification fails, {{consequence}}',
-      notYetValid: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") is not valid before {{date}}; TLS verification fails, {{consequence}}',
+      missing: 'no caBundle for {{which}}, and nothing in this file provides it',
+      notPem: 'caBundle of webhook "{{webhook}}" does not decode to PEM{{hint}}',
+      noCertificate: 'caBundle of webhook "{{webhook}}" holds no usable certificate ({{found}})',
+      privateKey: 'caBundle of webhook "{{webhook}}" contains a private key ({{type}} block), readable by whoever can read the configuration',
+      expired: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") expired on {{date}}',
+      notYetValid: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") is not valid before {{date}}',
     },
-    help: 'Put the base64 of the PEM CA certificate that signed the webhook\'s serving certificate in caBundle, or let an injector write it (for example the cert-manager.io/inject-ca-from annotation).',
+    help: 'With a bundle that is not PEM or holds no certificate valid now, every call fails TLS verification: the webhook\'s requests are rejected (failurePolicy Fail) or it is skipped (Ignore); a bundle left out must be provided at install time. Put the base64 of the PEM CA certificate that signed the webhook\'s serving certificate in caBundle, or let an injector write it (for example the cert-manager.io/inject-ca-from annotation).',
     options: {
       injected: {
         type: 'string',

@@ -81,13 +81,13 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       serviceName:
-        'webhook "{{webhook}}" calls the in-cluster Service name {{host}} through url: the API server resolves a URL host with its own DNS, from its own network namespace, and on most control planes (host network, managed clusters) that DNS does not serve cluster names; clientConfig.service is resolved by the API server itself',
+        'webhook "{{webhook}}" calls in-cluster Service name {{host}} by url, resolved by the API server\'s own DNS',
       loopback:
-        'webhook "{{webhook}}" calls {{host}} ({{what}}): the API server connects into its own network namespace (its node, when it runs on the host network), so the webhook must run beside every API server instance, and calls fail on any instance where it does not',
+        'webhook "{{webhook}}" calls {{host}} ({{what}}) in each API server\'s own network namespace',
       ipLiteral:
-        'webhook "{{webhook}}" calls the IP address {{host}}: TLS verification fails unless the serving certificate carries that IP as a subject alternative name, and the address breaks as soon as the webhook moves; use a DNS name, or clientConfig.service for a webhook in the cluster',
+        'webhook "{{webhook}}" calls the IP address {{host}}: its serving certificate must name that IP',
     },
-    help: 'For a webhook running in the cluster use clientConfig.service (namespace, name, port, path); otherwise give url a stable DNS name that the API server can resolve and that the serving certificate covers.',
+    help: 'The API server resolves a url host with its own DNS, from its own network namespace (its node, when it runs on the host network): on most control planes that DNS does not serve cluster names, and loopback is the API server itself, so the webhook would have to run beside every API server instance; TLS verification of an IP address needs it as a subject alternative name of the serving certificate, and the address breaks as soon as the webhook moves. For a webhook running in the cluster use clientConfig.service (namespace, name, port, path), which the API server resolves itself; otherwise give url a stable DNS name that the API server can resolve and that the serving certificate covers.',
   },
   create() {
     return {

@@ -3,6 +3,7 @@ import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
 import { kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
 import { MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
+import { joinCapped } from '../src/text/list.js';
 
 import { describe, IGNORE_TIMEOUT_SECONDS, intercepts, TARGETS } from '../src/match/critical-targets.js';
 
@@ -17,11 +18,11 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      fail: 'webhook "{{webhook}}" has failurePolicy Fail{{defaulted}} and intercepts writes the control plane needs, which are all rejected while it is down: {{resources}}',
+      fail: 'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Fail{{defaulted}}: {{resources}}',
       ignore:
-        'webhook "{{webhook}}" has failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}, and intercepts writes the control plane needs, each of which waits {{timeout}}s while it is unreachable (heartbeats, lease renewals and token reviews have shorter deadlines): {{resources}}',
+        'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}: {{resources}}',
     },
-    help: 'Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
+    help: 'The control plane needs these writes to recover (node heartbeats and status, leader election, the system add-ons\' pods, authentication and authorization, kubelet certificates, API aggregation, CRDs, priority classes, the kube-system Namespace, the kubernetes Service): while the webhook is down they are all rejected (Fail), or each waits the timeout (Ignore), longer than heartbeats, lease renewals and token reviews can wait. Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
   },
   create(run) {
     return {
@@ -36,7 +37,7 @@ export const rule = defineObjectRule({
           const timeout = webhook.timeoutSeconds ?? 10;
           // Above 30s the API server rejects the object; timeout-out-of-range reports that.
           if (ignore && !(timeout > IGNORE_TIMEOUT_SECONDS && timeout <= MAX_TIMEOUT_SECONDS)) return [];
-          // "<resources><where> (<why>)", targets with the same place and purpose merged.
+          // "<resource><where>" per intercepted request, capped in the message (the why of each is in the doc).
           const described = new Map<string, string[]>();
           let firstRule: number | undefined;
           for (const target of TARGETS) {
@@ -45,7 +46,7 @@ export const rule = defineObjectRule({
             for (const request of target.requests) {
               const hit = intercepts(webhook, target, request, run);
               if (hit === undefined) continue;
-              const key = `${target.where} (${target.why})`;
+              const key = target.where;
               described.set(key, [...(described.get(key) ?? []), hit.operations.length < request.operations.length ? `${describe(request)} (${hit.operations.join(', ')})` : describe(request)]);
               if (firstRule === undefined || hit.rule < firstRule) firstRule = hit.rule;
             }
@@ -56,7 +57,7 @@ export const rule = defineObjectRule({
               messageId: ignore ? ('ignore' as const) : ('fail' as const),
               data: {
                 webhook: entry.label,
-                resources: [...described].map(([key, names]) => `${names.join(', ')}${key}`).join('; '),
+                resources: joinCapped([...new Set([...described].flatMap(([where, names]) => names.map((name) => `${name}${where}`)))], 3, { width: 50 }),
                 timeout,
                 defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
                 timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',

@@ -63,15 +63,15 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {
       validating:
-        'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can take that namespace out of this check',
+        'namespaceSelector of webhook "{{webhook}}" reads the editable label "{{key}}"',
       mutating:
-        'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can switch this mutation on or off for it',
+        'namespaceSelector of mutating webhook "{{webhook}}" reads the editable label "{{key}}"',
       validatingPolicy:
-        'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can take that namespace out of this policy',
+        'namespaceSelector of {{kind}} "{{name}}" reads the editable label "{{key}}"',
       mutatingPolicy:
-        'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}": anyone who can edit a namespace\'s labels can switch this mutation on or off for it',
+        'namespaceSelector of {{kind}} "{{name}}" reads the editable label "{{key}}"',
     },
-    help: `Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and pass it to --trusted-namespace-label.`,
+    help: `Whoever can edit a namespace's labels can take that namespace out of a validating webhook or policy, or switch a mutation on or off for it. Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and pass it to --trusted-namespace-label.`,
   },
   create(run) {
     return {

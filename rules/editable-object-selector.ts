@@ -19,10 +19,10 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: ['ValidatingWebhookConfiguration'],
     messages: {
-      optOut: 'objectSelector of validating webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}): whoever writes an object can set it to skip the check',
-      optIn: 'objectSelector of validating webhook "{{webhook}}" checks only objects labelled "{{key}}" ({{operator}}): objects without the label are not checked',
+      optOut: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}})',
+      optIn: 'objectSelector of webhook "{{webhook}}" checks only objects labelled "{{key}}" ({{operator}})',
     },
-    help: 'Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo).',
+    help: 'The requester writes the object\'s labels: with an opt-out selector (NotIn, DoesNotExist) whoever writes an object can set its label to skip the check; with an opt-in one (In, Exists, matchLabels) objects without the label are not checked. Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo).',
   },
   create() {
     return {

@@ -10,9 +10,9 @@ export const rule = defineObjectRule({
     appliesTo: ['ValidatingWebhookConfiguration'],
     messages: {
       ignore:
-        'webhook "{{webhook}}" has failurePolicy Ignore: while it is unreachable, times out or answers with an error, the requests it matches are admitted without its check (its explicit denials still reject)',
+        'webhook "{{webhook}}" has failurePolicy Ignore: when a call fails, the request is admitted unchecked',
     },
-    help: 'If the check must always hold, set failurePolicy: Fail and run the webhook highly available, or move the check into a ValidatingAdmissionPolicy, which runs inside the API server; keep Ignore only if unchecked objects during an outage are acceptable.',
+    help: 'While the webhook is unreachable, times out or answers with an error, the requests it matches are admitted without its check (its explicit denials still reject). If the check must always hold, set failurePolicy: Fail and run the webhook highly available, or move the check into a ValidatingAdmissionPolicy, which runs inside the API server; keep Ignore only if unchecked objects during an outage are acceptable.',
   },
   create() {
     return {

@@ -5,6 +5,12 @@ import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule
 
 type MessageId = 'failDefault' | 'ignoreDefault' | 'validatingPolicyDefault' | 'mutatingPolicyDefault';
 
+/** What Fail does with a policy's errors, for its help. */
+const POLICY_CONSEQUENCE = {
+  validating: 'With Fail, an expression that errors at run time (on an object that lacks a field, say) counts as a failed validation, which bindings with Deny reject',
+  mutating: 'With Fail, a mutation or matchCondition that errors at run time (on an object that lacks a field, say) rejects the request',
+} as const;
+
 const PARAMS = {
   validating: "; and a param that a binding with parameterNotFoundAction Deny cannot find rejects the request whatever the binding's validationActions",
   mutating: ', and so does a param that a binding with parameterNotFoundAction Deny cannot find',
@@ -23,7 +29,7 @@ function checkPolicyObject(object: PolicyObject): Violation<MessageId>[] {
         params: params ? PARAMS[object.kind === 'MutatingAdmissionPolicy' ? 'mutating' : 'validating'] : '',
       },
       path: ['spec', 'failurePolicy'],
-      help: 'Write failurePolicy: Fail or failurePolicy: Ignore, having decided what an expression that errors should do: reject the request, or let it through unchecked.',
+      help: `${object.kind === 'MutatingAdmissionPolicy' ? POLICY_CONSEQUENCE.mutating : POLICY_CONSEQUENCE.validating}${params ? PARAMS[object.kind === 'MutatingAdmissionPolicy' ? 'mutating' : 'validating'] : ''}. Write failurePolicy: Fail or failurePolicy: Ignore, having decided what an expression that errors should do: reject the request, or let it through unchecked.`,
     },
   ];
 }
@@ -37,15 +43,15 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
       failDefault:
-        'webhook "{{webhook}}" does not set failurePolicy; the API default is Fail: while the webhook is down, slow or presents a bad certificate, every request it matches is rejected',
+        'webhook "{{webhook}}" does not set failurePolicy: the API default is Fail',
       ignoreDefault:
-        'webhook "{{webhook}}" does not set failurePolicy; the v1beta1 default is Ignore: while the webhook is unreachable, requests it matches are admitted unchecked (and v1 would default to Fail)',
+        'webhook "{{webhook}}" does not set failurePolicy: the v1beta1 default is Ignore (v1 defaults to Fail)',
       validatingPolicyDefault:
-        'ValidatingAdmissionPolicy "{{policy}}" does not set failurePolicy; the API default is Fail: an expression that errors at run time (on an object that lacks a field, say) counts as a failed validation, which bindings with Deny reject{{params}}',
+        'ValidatingAdmissionPolicy "{{policy}}" does not set failurePolicy: the API default is Fail',
       mutatingPolicyDefault:
-        'MutatingAdmissionPolicy "{{policy}}" does not set failurePolicy; the API default is Fail: a mutation or matchCondition that errors at run time (on an object that lacks a field, say) rejects the request{{params}}',
+        'MutatingAdmissionPolicy "{{policy}}" does not set failurePolicy: the API default is Fail',
     },
-    help: 'Write failurePolicy: Fail or failurePolicy: Ignore, having decided which outage you prefer: blocked writes or unchecked ones.',
+    help: 'With Fail, every request the webhook matches is rejected while it is down, slow or presents a bad certificate; with Ignore (the v1beta1 default), those requests are admitted unchecked. Write failurePolicy: Fail or failurePolicy: Ignore, having decided which outage you prefer: blocked writes or unchecked ones.',
   },
   create() {
     return {

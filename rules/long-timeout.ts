@@ -12,13 +12,13 @@ const meta = {
   severity: 'warning',
   appliesTo: ALL_WEBHOOK_KINDS,
   messages: {
-    fail: 'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, above {{threshold}}s: while the webhook is slow or unreachable, every request it intercepts hangs that long and is then rejected (failurePolicy Fail)',
+    fail: 'webhook "{{webhook}}" has timeoutSeconds {{value}}{{defaulted}}, above {{threshold}}s, and failurePolicy Fail',
     ignore:
-      'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, above {{threshold}}s: while the webhook is slow or unreachable, every request it intercepts hangs that long before the API server gives up on the webhook',
+      'webhook "{{webhook}}" has timeoutSeconds {{value}}{{defaulted}}, above {{threshold}}s',
     clientTimeout:
-      'timeoutSeconds of webhook "{{webhook}}" is {{value}}{{defaulted}}, as long as the 30s request timeout many clients use: while the webhook is unreachable, those clients have given up by the time the API server skips the webhook, so their requests fail despite failurePolicy Ignore',
+      'webhook "{{webhook}}" has timeoutSeconds {{value}}{{defaulted}}, as long as the 30s request timeout many clients use',
   },
-  help: 'Set timeoutSeconds to a few seconds: a webhook should answer in milliseconds.',
+  help: 'While the webhook is slow or unreachable, every request it intercepts hangs that long, then is rejected (failurePolicy Fail) or let through (Ignore); a client that gives up after 30s has failed by then, despite Ignore. Set timeoutSeconds to a few seconds: a webhook should answer in milliseconds.',
   options: {
     thresholdSeconds: {
       type: 'number',

@@ -92,14 +92,11 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      object:
-        'matchCondition "{{condition}}" of webhook "{{webhook}}" reads {{access}}, but object is null on {{operations}} requests, which the webhook matches: the expression {{fails}} on them, and {{consequence}}',
-      oldObject:
-        'matchCondition "{{condition}}" of webhook "{{webhook}}" reads {{access}}, but oldObject is null on {{operations}} requests, which the webhook matches: the expression {{fails}} on them, and {{consequence}}',
-      namespaceObject:
-        'matchCondition "{{condition}}" of webhook "{{webhook}}" reads {{access}}, but namespaceObject is always null in a webhook\'s matchConditions (only admission policies get the Namespace): the expression {{fails}} on {{operations}} requests, and {{consequence}}',
+      object: 'matchCondition "{{condition}}" of webhook "{{webhook}}": {{access}} {{fails}} on {{operations}} (object is null)',
+      oldObject: 'matchCondition "{{condition}}" of webhook "{{webhook}}": {{access}} {{fails}} on {{operations}} (oldObject is null)',
+      namespaceObject: 'matchCondition "{{condition}}" of webhook "{{webhook}}": {{access}} {{fails}} on {{operations}} (null for webhooks)',
     },
-    help: "Guard the access in the same expression (object != null && …, request.operation != 'DELETE' && …, or optional selection object.?spec.orValue(…)), or add a condition that is false for those requests, such as request.operation != 'DELETE'.",
+    help: "When a matchCondition errors (and none is false), failurePolicy decides: Ignore skips the webhook for that request, Fail (the API default) rejects it with 403 Forbidden before the webhook is called. namespaceObject is always null in a webhook's matchConditions (only admission policies get the Namespace). Guard the access in the same expression (object != null && …, request.operation != 'DELETE' && …, or optional selection object.?spec.orValue(…)), or add a condition that is false for those requests, such as request.operation != 'DELETE'.",
   },
   create(run) {
     const cache: RunCache = { asts: new Map(), results: new Map() };
@@ -147,7 +144,7 @@ export const rule = defineObjectRule({
                   condition: condition.name,
                   access: node.input.slice(node.start, node.end),
                   operations: list(operations),
-                  fails: always ? 'fails' : 'can fail (depending on the request)',
+                  fails: always ? 'fails' : 'can fail',
                   consequence: consequence(object, entry),
                 },
                 path: [...entry.path, 'matchConditions', index, 'expression'],

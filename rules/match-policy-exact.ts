@@ -4,7 +4,7 @@ import type { RuleWithOperations, Webhook } from '../src/model/types.js';
 import { isDefaulted, isV1beta1, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { groupVersion } from '../src/match/targets.js';
-import { joinWords } from '../src/text/list.js';
+import { joinCapped } from '../src/text/list.js';
 
 type MessageId = 'exact';
 
@@ -25,11 +25,8 @@ function requestsFor(info: ResourceInfo): AdmissionRequest[] {
 const describe = (group: string, version: string, resource: string, subresource: string): string =>
   `${groupVersion(group, version)} ${resource}${subresource === '' ? '' : `/${subresource}`}`;
 
-function joinList(items: readonly string[], limit = 4): string {
-  const shown = items.slice(0, limit);
-  const rest = items.length - shown.length;
-  if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
-  return joinWords(shown);
+function joinList(items: readonly string[], limit = 2): string {
+  return joinCapped(items, limit, { width: 60 });
 }
 
 /** A main resource in the list stands for its subresources too. */
@@ -46,9 +43,9 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       exact:
-        'matchPolicy is Exact{{defaulted}}: webhook "{{webhook}}" matches {{matched}}, but requests through {{bypass}} (the same objects in another API version) are not sent to it',
+        'webhook "{{webhook}}" has matchPolicy Exact{{defaulted}}: it misses the same objects through {{bypass}}',
     },
-    help: 'Remove matchPolicy (the v1 default is Equivalent) so that every version of the resource is intercepted, or list all served versions in apiVersions.',
+    help: 'Requests through another served version of the same objects (the versions it does not list) are not sent to the webhook. Remove matchPolicy (the v1 default is Equivalent) so that every version of the resource is intercepted, or list all served versions in apiVersions.',
   },
   create(run) {
     return {

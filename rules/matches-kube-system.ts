@@ -14,7 +14,7 @@ import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
-import { joinWords } from '../src/text/list.js';
+import { joinCapped } from '../src/text/list.js';
 
 
 
@@ -114,12 +114,12 @@ function bindingEnforces(binding: PolicyObject): boolean {
 
 function joinNames(names: readonly string[]): string {
   const quoted = [...new Set(names)].map((name) => `"${name}"`);
-  return joinWords(quoted);
+  return joinCapped(quoted, 2, { width: 50 });
 }
 
 type MessageId = 'fail' | 'ignore' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
 
-const POLICY_HELP = `Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
+const POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
 
 function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   if (isBinding(object)) return [];
@@ -185,20 +185,17 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
-      fail:
-        'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}: while it is down, the control plane\'s own writes there are rejected, including those that would bring the webhook back',
-      ignore:
-        'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore): each of the system\'s writes there waits up to {{timeout}}s for it while it is unreachable, and it can deny them',
+      fail: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
+      ignore: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}})',
       validatingPolicyFail:
-        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system with failurePolicy Fail{{defaulted}}: a validation that is false for one of the system\'s own objects, or an expression that errors on it, rejects the control plane\'s write there',
+        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
       validatingPolicyIgnore:
-        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system (failurePolicy Ignore): a validation that is false for one of the system\'s own objects rejects the control plane\'s write there (Ignore covers errors, not failed validations)',
+        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system (failurePolicy Ignore)',
       mutatingPolicyFail:
-        'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system with failurePolicy Fail{{defaulted}}: it rewrites the system\'s own objects, and a mutation that errors on one of them rejects the control plane\'s write there',
-      mutatingPolicyIgnore:
-        'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system (failurePolicy Ignore): it rewrites the system\'s own objects there',
+        'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
+      mutatingPolicyIgnore: 'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system (failurePolicy Ignore)',
     },
-    help: `Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]), or narrow the rules to the resources the webhook needs.`,
+    help: `While the webhook is down, the control plane's own writes in kube-system are rejected (failurePolicy Fail), including those that would bring the webhook back, or each waits up to timeoutSeconds for it (Ignore), and its answers can deny them. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]), or narrow the rules to the resources the webhook needs.`,
   },
   create(run) {
     return {

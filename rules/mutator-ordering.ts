@@ -12,6 +12,7 @@ import {
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { isDefaulted } from '../src/model/webhooks.js';
 import { defineObjectRule, type RuleRun, type RuleMeta, type Violation } from '../src/rule.js';
+import { joinCapped } from '../src/text/list.js';
 
 type MessageId = 'blindOne' | 'blindMany';
 
@@ -24,6 +25,9 @@ interface OrderedSet {
   readonly others: number;
 }
 
+const FIX =
+  "Do not rely on this order: give a webhook that must see the others' changes reinvocationPolicy IfNeeded (with an idempotent patch), and check the final object with a validating webhook or a ValidatingAdmissionPolicy, which run after all mutations.";
+
 const meta = {
   id: 'mutator-ordering',
   title: 'Several mutating webhooks can match one request: their order decides what each one sees',
@@ -31,12 +35,10 @@ const meta = {
   severity: 'info',
   appliesTo: ['MutatingWebhookConfiguration'],
   messages: {
-    blindOne:
-      '{{count}} mutating webhooks can all be called for {{request}}; the API server calls them in this order (by configuration name, then list order): {{webhooks}}; {{blind}} has reinvocationPolicy Never and is not called again when a webhook after it changes the object, so it never sees those changes{{others}}',
-    blindMany:
-      '{{count}} mutating webhooks can all be called for {{request}}; the API server calls them in this order (by configuration name, then list order): {{webhooks}}; {{blind}} have reinvocationPolicy Never and are not called again when a webhook after them changes the object, so they never see those changes{{others}}',
+    blindOne: '{{blind}} is not reinvoked after later mutations of {{request}}',
+    blindMany: '{{blind}} are not reinvoked after later mutations of {{request}}',
   },
-  help: 'Do not rely on this order: give a webhook that must see the others\' changes reinvocationPolicy IfNeeded (with an idempotent patch), and check the final object with a validating webhook or a ValidatingAdmissionPolicy, which run after all mutations.',
+  help: `The API server calls the mutating webhooks that match a request one after another (by configuration name, then list order), and one with reinvocationPolicy Never only once: it never sees what the webhooks after it change (admission-lint simulate shows the order for a request). ${FIX}`,
 } satisfies RuleMeta<MessageId>;
 
 /** Only writes that carry an object to patch: DELETE has none, CONNECT carries the connection's options. */
@@ -136,13 +138,26 @@ function analyse(run: RuleRun): Map<WebhookConfigurationObject, OrderedSet[]> {
 
 const nameOf = (hook: CandidateHook): string => `"${hook.object.name ?? ''}/${hook.entry.label}"`;
 
+/**
+ * The webhook's name, with its configuration's when another webhook of the set has the same name
+ * (not for the first, where the finding is: its place says which it is).
+ */
+function shortName(hook: CandidateHook, hooks: readonly CandidateHook[]): string {
+  const clash = hook !== hooks[0] && hooks.some((other) => other !== hook && other.entry.label === hook.entry.label);
+  return clash ? nameOf(hook) : `"${hook.entry.label}"`;
+}
+
+/** The webhooks of the set shown in the help, in calling order; `admission-lint simulate` shows them all. */
+const ORDER_SHOWN = 8;
+
+/** The set in calling order with each webhook's reinvocationPolicy, for the help. */
 function describeHooks(hooks: readonly CandidateHook[]): string {
-  return hooks
-    .map((hook, i) => {
-      const policy = reinvoked(hook) ? 'IfNeeded' : isDefaulted(hook.object, [...hook.entry.path, 'reinvocationPolicy']) ? 'Never, the API default' : 'Never';
-      return `${i + 1}. ${nameOf(hook)} (${policy})`;
-    })
-    .join(', ');
+  const shown = hooks.slice(0, ORDER_SHOWN).map((hook, i) => {
+    const policy = reinvoked(hook) ? 'IfNeeded' : isDefaulted(hook.object, [...hook.entry.path, 'reinvocationPolicy']) ? 'Never, the API default' : 'Never';
+    return `${i + 1}. ${nameOf(hook)} (${policy})`;
+  });
+  const rest = hooks.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
 
 export const rule = defineObjectRule({
@@ -160,11 +175,13 @@ export const rule = defineObjectRule({
             data: {
               count: set.hooks.length,
               request: describeRequest(set.request, set.namespace),
-              webhooks: describeHooks(set.hooks),
-              blind: blind.map(nameOf).join(', '),
-              others: set.others === 0 ? '' : ` (and ${set.others} other combination${set.others === 1 ? '' : 's'} of mutating webhooks that start with it)`,
+              blind: joinCapped(blind.map((hook) => shortName(hook, set.hooks)), 2, { width: 40 }),
             },
             path: set.hooks[0]!.entry.path,
+            // The whole set, in order: what the message leaves out to stay one line.
+            help: `The API server calls these ${set.hooks.length} mutating webhooks in this order (by configuration name, then list order): ${describeHooks(set.hooks)}; one with reinvocationPolicy Never is not called again when a webhook after it changes the object${
+              set.others === 0 ? '' : ` (and ${set.others} other combination${set.others === 1 ? '' : 's'} of mutating webhooks that start with the same webhook)`
+            }. ${FIX}`,
           };
         });
       },

@@ -11,7 +11,7 @@ import type { RuleWithOperations, Webhook } from '../src/model/types.js';
 import { isV1beta1, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { defineObjectRule, type RuleRun, type RuleMeta, type Violation } from '../src/rule.js';
 import { isRecord } from '../src/json.js';
-import { joinWords } from '../src/text/list.js';
+import { joinCapped, joinWords } from '../src/text/list.js';
 
 type MessageId = 'optOut' | 'missingOptIn';
 
@@ -40,18 +40,19 @@ interface Candidate {
 }
 
 
+const FIX =
+  'If the namespace must be validated, remove the label; if the exemption is deliberate, select namespaces by kubernetes.io/metadata.name in the webhook (or protect the label and pass it to --trusted-namespace-label).';
+
 const meta = {
   id: 'namespace-opts-out',
   title: "A Namespace's labels take it out of a validating webhook that would otherwise select it",
   severity: 'warning',
   appliesTo: ['Namespace'],
   messages: {
-    optOut:
-      'Namespace "{{namespace}}" opts out of {{webhooks}} of ValidatingWebhookConfiguration "{{configuration}}" with its {{labels}}: without {{them}} the namespaceSelector selects this namespace ({{request}} here would be validated), so whoever can edit the namespace\'s labels can switch that validation off',
-    missingOptIn:
-      'Namespace "{{namespace}}" is not selected by the opt-in {{webhooks}} of ValidatingWebhookConfiguration "{{configuration}}": it lacks the {{labels}} that Namespace "{{other}}" of the run has, so {{request}} here is not validated',
+    optOut: 'Namespace "{{namespace}}" opts out of {{webhooks}} with its {{labels}}',
+    missingOptIn: 'Namespace "{{namespace}}" is not selected by the opt-in {{webhooks}}: it lacks the {{labels}} of Namespace "{{other}}"',
   },
-  help: 'If the namespace must be validated, remove the label; if the exemption is deliberate, select namespaces by kubernetes.io/metadata.name in the webhook (or protect the label and pass it to --trusted-namespace-label).',
+  help: `Without the label, the webhook's namespaceSelector selects this namespace and its requests are validated, so whoever can edit the namespace's labels can switch that validation off. ${FIX}`,
   options: {
     optIn: {
       type: 'string',
@@ -223,19 +224,23 @@ function describeRequest(request: Representative): string {
   return `${request.operation} ${resource} (${group})`;
 }
 
-function quoteList(items: readonly string[]): string {
+/** A list for the message (capped: the first ones, then how many more) or for the help (all). */
+function quoteList(items: readonly string[], all = false): string {
   const quoted = items.map((item) => `"${item}"`);
-  return joinWords(quoted);
+  return all ? joinWords(quoted) : joinCapped(quoted, 2, { width: 60 });
 }
 
-function labelPhrase(labels: readonly [string, string][]): string {
+function labelPhrase(labels: readonly [string, string][], all = false): string {
   const shown = labels.map(([key, value]) => (value === ANY_VALUE ? `"${key}" (any value)` : value === '' ? `"${key}" (empty value)` : `"${key}=${value}"`));
-  const list = joinWords(shown);
+  const list = all ? joinWords(shown) : joinCapped(shown, 2, { width: 50 });
   return `${labels.length === 1 ? 'label' : 'labels'} ${list}`;
 }
 
-function webhookPhrase(group: readonly Candidate[]): string {
-  return `validating ${group.length === 1 ? 'webhook' : 'webhooks'} ${quoteList(group.map((candidate) => candidate.entry.label))}`;
+function webhookPhrase(group: readonly Candidate[], all = false): string {
+  return `${group.length === 1 ? 'webhook' : 'webhooks'} ${quoteList(
+    group.map((candidate) => candidate.entry.label),
+    all,
+  )}`;
 }
 
 /** In a missing label: the selector accepts any value of the key. */
@@ -350,6 +355,11 @@ export const rule = defineObjectRule({
               request: describeRequest(first.candidate.request),
             },
             path: ['metadata', 'labels', first.labels[0]![0]],
+            // Every webhook and label, the configuration and a request: what the message leaves out to stay one line.
+            help: `Without its ${labelPhrase(first.labels, true)}, the namespaceSelector of ${webhookPhrase(
+              group.map((item) => item.candidate),
+              true,
+            )} of ValidatingWebhookConfiguration "${first.candidate.object.name ?? ''}" selects this namespace (${describeRequest(first.candidate.request)} here would be validated), so whoever can edit the namespace's labels can switch that validation off. ${FIX}`,
           });
         }
         for (const group of grouped(missing)) {
@@ -368,7 +378,10 @@ export const rule = defineObjectRule({
             },
             path,
             severity: 'info',
-            help: 'If the namespace should be validated, add the label; opt-in webhooks are meant to skip the namespaces that lack it.',
+            help: `Without the ${labelPhrase(first.labels, true)} that Namespace "${first.other ?? ''}" of the run has, ${describeRequest(first.candidate.request)} here is not validated by the opt-in ${webhookPhrase(
+              group.map((item) => item.candidate),
+              true,
+            )} of ValidatingWebhookConfiguration "${first.candidate.object.name ?? ''}". If the namespace should be validated, add the label; opt-in webhooks are meant to skip the namespaces that lack it.`,
           });
         }
         return violations;

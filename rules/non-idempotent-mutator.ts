@@ -27,10 +27,10 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: ['MutatingWebhookConfiguration'],
     messages: {
-      reinvoked: 'webhook "{{webhook}}" has reinvocationPolicy IfNeeded: it may be called again with its own output, so its patch must be idempotent',
-      update: '{{which}} on UPDATE: updates carry the object as it was mutated before, so the patch must be idempotent',
+      reinvoked: 'webhook "{{webhook}}" has reinvocationPolicy IfNeeded: it may be called again with its own output',
+      update: '{{which}} on UPDATE, where the object is already mutated',
     },
-    help: 'Make the patch a no-op on an already-mutated object (check before you add), and verify the final object with a validating webhook or ValidatingAdmissionPolicy.',
+    help: 'A webhook called again, or on UPDATE, gets an object it has already mutated, so its patch must be idempotent. Make the patch a no-op on an already-mutated object (check before you add), and verify the final object with a validating webhook or ValidatingAdmissionPolicy.',
   },
   create(run) {
     return {

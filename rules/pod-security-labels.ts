@@ -32,20 +32,13 @@ const meta = {
   severity: 'error',
   appliesTo: ['Namespace'],
   messages: {
-    invalid:
-      'the API server rejects this Namespace on create: Namespace "{{namespace}}" is invalid: {{error}} (Pod Security Admission; an update that introduces the value is rejected too, and where the label already exists {{fallback}})',
-    notString:
-      'label "{{key}}" is not a string: YAML reads the unquoted value as the {{type}} {{value}}, and label values must be strings, so the Namespace cannot be decoded (json: cannot unmarshal {{type}} into Go struct field ObjectMeta.metadata.labels of type string)',
-    unknownKey:
-      'label "{{key}}" is not a Pod Security Admission label{{suggestion}}: PSA reads only enforce, audit, warn and their -version labels and ignores this one, so it sets no policy',
-    annotation:
-      'annotation "{{key}}" has no effect: Pod Security Admission reads the Namespace\'s labels, not its annotations',
-    noEnforce:
-      'Namespace "{{namespace}}" sets Pod Security {{modes}} but not enforce: pods that violate {{levels}} are only {{reported}}, none is rejected (enforce is the cluster default, privileged unless the PodSecurity admission configuration sets another)',
-    noEnforceVersion:
-      'Namespace "{{namespace}}" enforces Pod Security level {{level}} without pod-security.kubernetes.io/enforce-version: the checks follow the cluster\'s version (latest), so an upgrade that tightens {{level}} can start rejecting pods here',
-    privileged:
-      'Namespace "{{namespace}}" enforces the privileged Pod Security level: pods here may use host namespaces, hostPath volumes and privileged containers, so whoever can create a pod or workload in it can take over its node',
+    invalid: 'Namespace "{{namespace}}" is invalid: {{error}}',
+    notString: 'label "{{key}}": json: cannot unmarshal {{type}} into Go struct field ObjectMeta.metadata.labels of type string',
+    unknownKey: 'label "{{key}}" is not a Pod Security Admission label{{suggestion}}',
+    annotation: 'annotation "{{key}}" has no effect: Pod Security Admission reads labels, not annotations',
+    noEnforce: 'Namespace "{{namespace}}" sets Pod Security {{modes}} but not enforce: pods that violate {{levels}} are only {{reported}}',
+    noEnforceVersion: 'Namespace "{{namespace}}" enforces Pod Security level {{level}} without pod-security.kubernetes.io/enforce-version',
+    privileged: 'Namespace "{{namespace}}" enforces the privileged Pod Security level',
   },
   help: 'Use the levels privileged, baseline or restricted and the versions latest or v1.<minor> under the labels pod-security.kubernetes.io/{enforce,audit,warn}{,-version}.',
   options: {
@@ -116,7 +109,7 @@ export const rule = defineObjectRule({
               path,
               part: 'key',
               severity: 'warning',
-              help: `Rename the label to one of ${SUFFIXES.map((s) => PSA_PREFIX + s).join(', ')}, or remove it.`,
+              help: `Pod Security Admission reads only the enforce, audit and warn labels and their -version labels, and ignores this one: it sets no policy. Rename the label to one of ${SUFFIXES.map((s) => PSA_PREFIX + s).join(', ')}, or remove it.`,
             });
             continue;
           }
@@ -128,7 +121,7 @@ export const rule = defineObjectRule({
               path,
               part: 'value',
               severity: 'error',
-              help: `Quote the value: ${key}: "${String(value)}"${suffix.endsWith('-version') && typeof value === 'number' ? ` (a version is written v1.<minor>, e.g. "v1.${run.kubeVersion.minor}")` : ''}.`,
+              help: `YAML reads the unquoted value as the ${typeof value === 'number' ? 'number' : 'bool'} ${String(value)}, and label values must be strings, so the Namespace cannot be decoded. Quote the value: ${key}: "${String(value)}"${suffix.endsWith('-version') && typeof value === 'number' ? ` (a version is written v1.<minor>, e.g. "v1.${run.kubeVersion.minor}")` : ''}.`,
             });
             continue;
           }
@@ -151,6 +144,7 @@ export const rule = defineObjectRule({
             },
             path,
             severity: 'error',
+            help: `The API server (Pod Security Admission) rejects the Namespace on create, and an update that introduces the value; where the label already exists, ${version ? FALLBACK.version! : FALLBACK[suffix]!}. Use the levels privileged, baseline or restricted and the versions latest or v1.<minor>.`,
           });
         }
 
@@ -163,7 +157,7 @@ export const rule = defineObjectRule({
               data: { key },
               path: ['metadata', 'annotations', key],
               severity: 'warning',
-              help: 'Move it to metadata.labels.',
+              help: 'Pod Security Admission reads the Namespace\'s labels, not its annotations. Move it to metadata.labels.',
             });
           }
         }
@@ -179,7 +173,7 @@ export const rule = defineObjectRule({
               data: { namespace: namespace.name, modes: listed(watching), levels: listed([...new Set(watching.map((mode) => values.get(mode)!))]), reported },
               path: ['metadata', 'labels', PSA_PREFIX + watching[0]!],
               severity: 'info',
-              help: `Once the workloads pass, add ${PSA_PREFIX}enforce (and enforce-version) with the level you audit or warn about.`,
+              help: `None is rejected: enforce is the cluster default, privileged unless the PodSecurity admission configuration sets another. Once the workloads pass, add ${PSA_PREFIX}enforce (and enforce-version) with the level you audit or warn about.`,
             });
           }
         } else if (valid.has('enforce') && enforce === 'privileged') {
@@ -189,7 +183,7 @@ export const rule = defineObjectRule({
               data: { namespace: namespace.name },
               path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
               severity: 'warning',
-              help: 'Enforce baseline or restricted; if a node agent needs privileged, keep the namespace to it and list it in --rule-option pod-security-labels.privilegedNamespaces=<name>.',
+              help: 'Pods here may use host namespaces, hostPath volumes and privileged containers, so whoever can create a pod or workload in it can take over its node. Enforce baseline or restricted; if a node agent needs privileged, keep the namespace to it and list it in --rule-option pod-security-labels.privilegedNamespaces=<name>.',
             });
           }
         } else if (valid.has('enforce') && !present.has('enforce-version')) {
@@ -198,7 +192,7 @@ export const rule = defineObjectRule({
             data: { namespace: namespace.name, level: enforce! },
             path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
             severity: 'info',
-            help: `Pin the version the workloads are known to pass, e.g. ${PSA_PREFIX}enforce-version: v1.${run.kubeVersion.minor}, and raise it after checking them; or write enforce-version: latest to follow the cluster on purpose.`,
+            help: `The checks follow the cluster's version (latest), so an upgrade that tightens ${enforce!} can start rejecting pods here. Pin the version the workloads are known to pass, e.g. ${PSA_PREFIX}enforce-version: v1.${run.kubeVersion.minor}, and raise it after checking them; or write enforce-version: latest to follow the cluster on purpose.`,
           });
         }
         return violations;

@@ -76,9 +76,9 @@ export const rule = defineObjectRule({
     appliesTo: ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
       unbound:
-        'no {{bindingKind}} in the run has policyName "{{name}}", so {{kind}} "{{name}}" {{effect}}: a policy takes effect only through a binding',
+        'no {{bindingKind}} in the run binds {{kind}} "{{name}}", so it {{effect}}',
     },
-    help: 'Add a binding whose spec.policyName is the policy\'s name (or delete the policy if it is no longer used).',
+    help: 'A policy takes effect only through a binding whose spec.policyName is its name. Add such a binding (or delete the policy if it is no longer used).',
   },
   create(run) {
     let analysis: Analysis | undefined;

@@ -55,11 +55,11 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       removed:
-        '{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}}); the API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ: failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10, and sideEffects and admissionReviewVersions are required',
+        '{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}})',
       policyNotServed:
-        '{{kind}} in {{apiVersion}} is not served by default by Kubernetes {{target}}, so the API server rejects it (no matches for kind "{{kind}}" in version "{{apiVersion}}"): {{detail}}',
+        'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"',
     },
-    help: 'Set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.',
+    help: 'The API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ (failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10) and which requires sideEffects and admissionReviewVersions: set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.',
     needsDecodableObject: false,
   },
   create(run) {
@@ -82,7 +82,7 @@ export const rule = defineObjectRule({
             messageId: 'policyNotServed',
             data: { kind: object.kind, apiVersion, target, detail },
             path: ['apiVersion'],
-            help: `Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
+            help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
           },
         ];
       },

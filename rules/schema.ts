@@ -12,7 +12,13 @@ type MessageId = 'schema' | 'placeholder' | 'matchConditionsTooNew';
 function toViolation(problem: SchemaProblem, written: unknown): Violation<MessageId> {
   const value = valueAtPath(written, problem.path);
   if (problem.part === 'pair' && isPlaceholder(value)) {
-    return { messageId: 'placeholder', data: { path: formatFieldPath(problem.path), value: JSON.stringify(value) }, path: problem.path, part: problem.part };
+    return {
+      messageId: 'placeholder',
+      data: { path: formatFieldPath(problem.path), value: JSON.stringify(value) },
+      path: problem.path,
+      part: problem.part,
+      help: 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).',
+    };
   }
   return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part };
 }
@@ -25,9 +31,8 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       schema: '{{message}}',
-      placeholder: '{{path}} is the unrendered placeholder {{value}}: render the template and lint its output',
-      matchConditionsTooNew:
-        'matchConditions needs Kubernetes 1.28 or newer (target: {{target}}): older API servers drop or reject the field, and the webhook is then called for every request its rules match',
+      placeholder: '{{path}} is the unrendered placeholder {{value}}',
+      matchConditionsTooNew: 'matchConditions needs Kubernetes 1.28 or newer (target: {{target}})',
     },
     help: 'Match the admissionregistration.k8s.io/v1 types: check the field name and its indentation, and quote values that YAML would read as numbers or booleans.',
     // Runs on every object: it is what tells the user why the other rules did not.
@@ -40,7 +45,13 @@ export const rule = defineObjectRule({
         if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
           for (const entry of webhooksOf(object)) {
             if (entry.webhook.matchConditions != null) {
-              violations.push({ messageId: 'matchConditionsTooNew', data: { target: formatKubeVersion(run.kubeVersion) }, path: [...entry.path, 'matchConditions'], part: 'key' });
+              violations.push({
+                messageId: 'matchConditionsTooNew',
+                data: { target: formatKubeVersion(run.kubeVersion) },
+                path: [...entry.path, 'matchConditions'],
+                part: 'key',
+                help: 'Older API servers drop or reject the field, and the webhook is then called for every request its rules match. Remove matchConditions, or lint for the version you deploy to (--kube-version).',
+              });
             }
           }
         }

@@ -51,13 +51,13 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      pods: 'webhook "{{webhook}}" is served by Service {{service}} and intercepts CREATE of pods in {{namespace}} with failurePolicy Fail{{defaulted}}: when its own pods are gone, the API server rejects their replacements, since no pod is left to answer for them',
+      pods: 'webhook "{{webhook}}" intercepts CREATE of pods in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}',
       replicasets:
-        'webhook "{{webhook}}" is served by Service {{service}} and intercepts CREATE of replicasets in {{namespace}} with failurePolicy Fail{{defaulted}}: while it is down, a rollout of its own Deployment (which creates a ReplicaSet) is rejected, so a fixed version cannot be rolled out',
+        'webhook "{{webhook}}" intercepts CREATE of replicasets in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}',
       workloads:
-        'webhook "{{webhook}}" is served by Service {{service}} and intercepts CREATE of {{resource}} in {{namespace}} with failurePolicy Fail{{defaulted}}: while it is down, no {{kind}} can be created in {{namespace}}, so a webhook that runs as a {{kind}} cannot be reinstalled there',
+        'webhook "{{webhook}}" intercepts CREATE of {{resource}} in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}',
     },
-    help: `Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
+    help: `While the webhook is down, the API server rejects what would bring it back: replacements for its pods (no pod is left to answer for them), the ReplicaSet of a rollout of its Deployment, a reinstall of the workload that runs it. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
   create(run) {
     return {

@@ -15,17 +15,17 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       missing:
-        'webhook "{{webhook}}" does not set sideEffects, which admissionregistration.k8s.io/v1 requires: the API server rejects the configuration (webhooks[{{index}}].sideEffects: Required value: must specify one of None, NoneOnDryRun)',
+        'webhook "{{webhook}}" does not set sideEffects: webhooks[{{index}}].sideEffects: Required value: must specify one of None, NoneOnDryRun',
       unsupported:
-        'webhook "{{webhook}}" has sideEffects {{value}}; the API server accepts only None or NoneOnDryRun on create (webhooks[{{index}}].sideEffects: Unsupported value: "{{value}}": supported values: "None", "NoneOnDryRun")',
+        'webhooks[{{index}}].sideEffects: Unsupported value: "{{value}}": supported values: "None", "NoneOnDryRun" (webhook "{{webhook}}")',
       legacyUnknown:
-        'webhook "{{webhook}}" has sideEffects Unknown: dry-run requests it matches (kubectl diff, kubectl apply --dry-run=server) are rejected, even with failurePolicy Ignore',
+        'webhook "{{webhook}}" has sideEffects Unknown: dry-run requests it matches are rejected, even with failurePolicy Ignore',
       legacySome:
-        'webhook "{{webhook}}" has sideEffects Some: dry-run requests it matches (kubectl diff, kubectl apply --dry-run=server) are rejected, even with failurePolicy Ignore',
+        'webhook "{{webhook}}" has sideEffects Some: dry-run requests it matches are rejected, even with failurePolicy Ignore',
       legacyDefault:
-        'webhook "{{webhook}}" does not set sideEffects; the v1beta1 default is Unknown: dry-run requests it matches (kubectl diff, kubectl apply --dry-run=server) are rejected, even with failurePolicy Ignore',
+        'webhook "{{webhook}}" does not set sideEffects: the v1beta1 default Unknown rejects the dry-run requests it matches',
     },
-    help: 'Set sideEffects: None (or NoneOnDryRun if the webhook skips its side effects when request.dryRun is true).',
+    help: 'admissionregistration.k8s.io/v1 requires sideEffects and accepts only None and NoneOnDryRun; with Unknown or Some (v1beta1), dry-run requests (kubectl diff, kubectl apply --dry-run=server) are rejected, even with failurePolicy Ignore. Set sideEffects: None (or NoneOnDryRun if the webhook skips its side effects when request.dryRun is true).',
   },
   create(run) {
     return {

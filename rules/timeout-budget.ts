@@ -13,6 +13,7 @@ import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type RuleMeta } from '../src/rule.js';
 import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from '../src/model/types.js';
+import { joinCapped } from '../src/text/list.js';
 
 interface Hook extends CandidateHook {
   /** Seconds this webhook can add to one request. */
@@ -31,6 +32,8 @@ interface OverBudget {
   readonly namespace: string | null;
 }
 
+const FIX = 'Lower the timeoutSeconds of these webhooks (a few seconds each), or narrow their rules and selectors so that fewer of them match the same request.';
+
 const meta = {
   id: 'timeout-budget',
   title: 'Webhooks that match the same request add up to more than the latency budget',
@@ -38,10 +41,9 @@ const meta = {
   severity: 'warning',
   appliesTo: ALL_WEBHOOK_KINDS,
   messages: {
-    overBudget:
-      '{{count}} webhooks can all be called for {{request}}: {{webhooks}}; while they are slow or unreachable that request can wait {{total}}s (mutating webhooks one after another: {{mutating}}s, then validating webhooks in parallel: {{validating}}s), above the budget of {{budget}}s',
+    overBudget: '{{webhooks}} can make {{request}} wait {{total}}s (budget {{budget}}s)',
   },
-  help: 'Lower the timeoutSeconds of these webhooks (a few seconds each), or narrow their rules and selectors so that fewer of them match the same request.',
+  help: `While the webhooks are slow or unreachable, the mutating ones add up (one after another, twice with reinvocationPolicy IfNeeded) and the validating ones run in parallel (admission-lint simulate lists them for a request). ${FIX}`,
   options: {
     budgetSeconds: {
       type: 'number',
@@ -127,19 +129,30 @@ function analyse(run: RuleRun, budget: number): Analysis {
   return { byObject };
 }
 
-function describeHooks(hooks: readonly Hook[]): string {
+/** The webhooks' names in calling order (with the configuration's name where two share one). */
+function hookNames(hooks: readonly Hook[]): string[] {
   const names = hooks.map((hook) => `${hook.object.kind}/${hook.entry.label}`);
   const counts = new Map<string, number>();
   for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return hooks
-    .map((hook, i) => {
-      const duplicate = counts.get(names[i]!)! > 1;
-      const name = duplicate ? `${hook.object.name ?? ''}/${hook.entry.label}` : hook.entry.label;
-      const kind = hook.entry.mutating ? 'mutating' : 'validating';
-      const cost = hook.reinvoked ? `2 × ${hook.timeout}s, reinvocationPolicy IfNeeded` : `${hook.timeout}s`;
-      return `"${name}" (${kind}, ${cost})`;
-    })
-    .join(', ');
+  return hooks.map((hook, i) => {
+    const duplicate = counts.get(names[i]!)! > 1;
+    return `"${duplicate ? `${hook.object.name ?? ''}/${hook.entry.label}` : hook.entry.label}"`;
+  });
+}
+
+/** The webhooks shown with their costs in the help; `admission-lint simulate` shows them all. */
+const COSTS_SHOWN = 8;
+
+/** The webhooks in calling order with what each can cost, for the help. */
+function describeCosts(hooks: readonly Hook[]): string {
+  const names = hookNames(hooks);
+  const shown = hooks.slice(0, COSTS_SHOWN).map((hook, i) => {
+    const kind = hook.entry.mutating ? 'mutating' : 'validating';
+    const cost = hook.reinvoked ? `2 × ${hook.timeout}s, reinvocationPolicy IfNeeded` : `${hook.timeout}s`;
+    return `${names[i]!} (${kind}, ${cost})`;
+  });
+  const rest = hooks.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
 
 export const rule = defineObjectRule({
@@ -157,13 +170,15 @@ export const rule = defineObjectRule({
           data: {
             count: overBudget.hooks.length,
             request: describeRequest(overBudget.request, overBudget.namespace),
-            webhooks: describeHooks(overBudget.hooks),
+            webhooks: joinCapped(hookNames(overBudget.hooks), 2, { width: 40 }),
             total: overBudget.total,
             mutating: overBudget.mutatingSum,
             validating: overBudget.validatingMax,
             budget,
           },
           path: overBudget.hooks[0]!.entry.path,
+          // The webhooks and their costs: what the message leaves out to stay one line.
+          help: `Worst case ${overBudget.total}s: ${overBudget.mutatingSum}s for the mutating webhooks one after another, then ${overBudget.validatingMax}s for the validating ones in parallel; the ${overBudget.hooks.length} webhooks in calling order: ${describeCosts(overBudget.hooks)}. ${FIX}`,
         }));
       },
     };

@@ -9,9 +9,9 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      outOfRange: 'timeoutSeconds is {{value}}; the API server accepts 1 to 30 seconds (webhooks[{{index}}].timeoutSeconds: Invalid value: {{value}}: the timeout value must be between 1 and 30 seconds)',
+      outOfRange: 'webhooks[{{index}}].timeoutSeconds: Invalid value: {{value}}: the timeout value must be between 1 and 30 seconds',
     },
-    help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
+    help: 'The API server rejects the configuration. Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
   },
   create() {
     return {

@@ -8,7 +8,7 @@ import type { PolicyObject } from '../src/model/objects.js';
 import { describePolicyObject, matchResourcesOf } from '../src/model/policies.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
-import { joinWords } from '../src/text/list.js';
+import { joinCapped, joinWords } from '../src/text/list.js';
 
 // ─── History of the built-in APIs (for "removed in 1.22" / "served from 1.37") ───
 
@@ -178,7 +178,7 @@ interface Subject {
 }
 
 function webhookSubject(webhook: string): Subject {
-  return { entry: `webhook "${webhook}" is never called for it`, rule: (resources) => `webhook "${webhook}" is never called for ${resources} through this rule` };
+  return { entry: `webhook "${webhook}" is never called for it`, rule: (resources) => `this rule never calls webhook "${webhook}" for ${resources}` };
 }
 
 function policySubject(object: PolicyObject, list: 'resourceRules' | 'excludeResourceRules'): Subject {
@@ -235,9 +235,15 @@ function checkRule(run: RuleRun, rule: Readonly<RuleWithOperations>, rulePath: F
     const resources = joinList(finding.resources.map((r) => `"${r}"`));
     const data: Record<string, string> = { ...finding.data, resources };
     if (finding.messageId === 'version' || finding.messageId === 'group') {
-      const subjectText = finding.resources.length === 1 ? `${resources} is` : 'they are';
-      data.hint = finding.servedAs.length > 0 ? `; ${subjectText} served as ${joinList(finding.servedAs)}` : '';
+      const subjectText = finding.resources.length === 1 ? `${resources} is` : `${resources} are`;
+      // Where they are served is the fix: it goes to the help, which names it.
+      data.hint = '';
       data.effect = subject.rule(resources);
+      if (finding.servedAs.length > 0) {
+        const help = `${subjectText} served as ${joinList(finding.servedAs)}: name that group and version in the rule (kubectl api-resources lists what the target version serves).`;
+        violations.push({ messageId: finding.messageId, path: finding.path, data, help });
+        continue;
+      }
     } else {
       data.effect = subject.entry;
     }
@@ -253,12 +259,12 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {
-      resource: '"{{resource}}" is not a resource of {{groups}} in Kubernetes {{kube}}, so {{effect}}{{hint}}',
-      subresource: '"{{resource}}" has no subresource "{{subresource}}" in {{groups}} in Kubernetes {{kube}}, so {{effect}}{{hint}}',
-      notServed: '"{{resource}}" is not served by {{groups}} in Kubernetes {{kube}} ({{history}}), so {{effect}}{{hint}}',
-      notInVersion: '"{{resource}}" is not served as {{listed}} in Kubernetes {{kube}}, so {{effect}}{{hint}}',
-      version: '{{groupVersion}} is not served in Kubernetes {{kube}} ({{history}}), so {{effect}}{{hint}}',
-      group: 'API group "{{group}}" is not served in Kubernetes {{kube}} ({{history}}), so {{effect}}{{hint}}',
+      resource: '"{{resource}}" is not a resource of {{groups}} in {{kube}}, so {{effect}}{{hint}}',
+      subresource: '"{{resource}}" has no subresource "{{subresource}}" in {{groups}} in {{kube}}, so {{effect}}{{hint}}',
+      notServed: '"{{resource}}" is not served by {{groups}} in {{kube}} ({{history}}), so {{effect}}{{hint}}',
+      notInVersion: '"{{resource}}" is not served as {{listed}} in {{kube}}, so {{effect}}{{hint}}',
+      version: '{{groupVersion}} is not served in {{kube}} ({{history}}): {{effect}}{{hint}}',
+      group: 'API group "{{group}}" is not served in {{kube}} ({{history}}): {{effect}}{{hint}}',
     },
     help: 'Use the plural, lowercase resource name and a group and version that the target Kubernetes version serves (kubectl api-resources lists them).',
   },
@@ -370,7 +376,7 @@ function subresourceProblem(targets: readonly EntryTarget[], resource: string, s
       resource,
       subresource,
       groups: describeGroups(groups),
-      hint: hint(nearby !== undefined ? `did you mean "${resource}/${nearby}"?` : names.length === 0 ? 'it has no subresources' : `its subresources are ${joinList(names)}`),
+      hint: hint(nearby !== undefined ? `did you mean "${resource}/${nearby}"?` : names.length === 0 ? 'it has no subresources' : `its subresources are ${joinCapped(names, 4)}`),
     },
   };
 }

@@ -11,23 +11,18 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       emptyRules: 'webhook "{{webhook}}" has an empty rules list, so it is never called',
-      exempt:
-        '"{{entry}}" names admission configuration objects (webhook configurations, admission policies and their bindings), which the API server never sends to webhooks: webhook "{{webhook}}" is never called for them',
-      virtual:
-        '"{{entry}}" names virtual authentication/authorization reviews, for which the API server no longer calls webhooks from Kubernetes 1.37 on (target: {{kube}}): webhook "{{webhook}}" is never called for them',
-      scope: 'scope is {{scope}}, but {{resources}} {{is}} {{kind}}, so webhook "{{webhook}}" is never called through this rule',
+      exempt: '"{{entry}}" names admission configuration objects: webhook "{{webhook}}" is never called for them',
+      virtual: '"{{entry}}" names virtual reviews, not sent to webhooks in Kubernetes {{kube}}: webhook "{{webhook}}" is never called for them',
+      scope: 'scope is {{scope}}, but {{resources}} {{is}} {{kind}}: webhook "{{webhook}}" is never called through this rule',
       scopeEntry: '"{{entry}}" is {{kind}}, so with scope {{scope}} webhook "{{webhook}}" is never called for it',
-      connect:
-        'CONNECT is the rule\'s only operation, and {{resources}} {{does}} not accept it (only the exec, attach, portforward and proxy subresources do), so webhook "{{webhook}}" is never called through this rule',
-      connectEntry: '"{{entry}}" does not accept CONNECT (only the exec, attach, portforward and proxy subresources do), so this CONNECT-only rule never calls webhook "{{webhook}}" for it',
-      operations: 'operations {{operations}} never reach {{resources}}, which {{why}}, so webhook "{{webhook}}" is never called through this rule',
-      operationsEntry: '{{entries}} {{why}}, so operations {{operations}} never call webhook "{{webhook}}" for them',
-      objectSelector:
-        'webhook "{{webhook}}" has an objectSelector, and its rules only match CONNECT, whose requests carry no object labels: the selector never matches, so the webhook is never called',
-      objectSelectorSome:
-        'webhook "{{webhook}}" has an objectSelector, which never matches CONNECT requests (they carry no object labels): its CONNECT-only {{rules}} {{call}} it',
+      connect: 'CONNECT is the rule\'s only operation, but {{resources}} {{does}} not accept it: webhook "{{webhook}}" is never called through this rule',
+      connectEntry: '"{{entry}}" does not accept CONNECT: this CONNECT-only rule never calls webhook "{{webhook}}" for it',
+      operations: 'operations {{operations}} never reach {{resources}}, which {{why}}: webhook "{{webhook}}" is never called through this rule',
+      operationsEntry: '{{entries}} {{why}}: operations {{operations}} never call webhook "{{webhook}}" for them',
+      objectSelector: 'webhook "{{webhook}}" has an objectSelector, but its rules only match CONNECT, which carries no object labels: it is never called',
+      objectSelectorSome: 'webhook "{{webhook}}" has an objectSelector, which never matches CONNECT requests: its CONNECT-only {{rules}} {{call}} it',
     },
-    help: 'Remove what cannot match, or fix it: name resources that receive the operation, a scope that fits them, and no objectSelector on CONNECT rules.',
+    help: 'Only the exec, attach, portforward and proxy subresources accept CONNECT, and CONNECT requests carry no object labels for an objectSelector; reads (pods/log) never reach admission; the API server never sends admission configuration objects (webhook configurations, admission policies and their bindings) to webhooks, nor, from Kubernetes 1.37, the virtual authentication and authorization reviews. Remove what cannot match, or fix it: name resources that receive the operation, a scope that fits them, and no objectSelector on CONNECT rules.',
   },
   create(run) {
     return {

@@ -30,11 +30,11 @@ export const rule = defineObjectRule({
     appliesTo: ['ValidatingAdmissionPolicyBinding'],
     messages: {
       auditOnly:
-        'validationActions is [{{actions}}]: a request that fails {{policy}} is admitted, and the failure is only written to the audit log (if the cluster records audit events); the client is not told',
+        'validationActions is [{{actions}}]: a request that fails {{policy}} is admitted, the failure only audited',
       warnOnly:
-        'validationActions is [{{actions}}]: a request that fails {{policy}} is admitted, with a warning to the client; nothing is rejected',
+        'validationActions is [{{actions}}]: a request that fails {{policy}} is admitted with a warning',
     },
-    help: 'Add Deny to validationActions once the policy has been observed in Warn or Audit mode (Deny and Audit may be combined; Deny and Warn may not).',
+    help: 'Without Deny nothing is rejected: Audit only writes the failure to the audit log (if the cluster records audit events), and the client is not told; Warn only warns the client. Add Deny to validationActions once the policy has been observed in Warn or Audit mode (Deny and Audit may be combined; Deny and Warn may not).',
   },
   create() {
     return {

@@ -38,9 +38,9 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       wildcard:
-        'webhook "{{webhook}}" intercepts {{what}} {{where}} with failurePolicy Fail{{defaulted}}: while it is unreachable, all those requests are rejected, including requests for resources added to the cluster later',
+        'webhook "{{webhook}}" intercepts {{what}} {{where}} with failurePolicy Fail{{defaulted}}',
     },
-    help: 'List the resources (and API groups) the webhook needs by name, or set failurePolicy: Ignore and enforce the result another way.',
+    help: 'While the webhook is unreachable, all those requests are rejected, including requests for resources added to the cluster later. List the resources (and API groups) the webhook needs by name, or set failurePolicy: Ignore and enforce the result another way.',
   },
   create(run) {
     return {
@@ -68,7 +68,7 @@ export const rule = defineObjectRule({
               webhook: entry.label,
               what: describeEntry(found.resourceEntry, found.scope),
               where: `${found.anyGroup ? 'of every API group' : `of ${describeGroups(found.groups)}`}${
-                found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces its namespaceSelector selects' : ''
+                found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces it selects' : ''
               }`,
               defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
             },

@@ -4,7 +4,7 @@ import { defineFileRule, type FileViolation } from '../src/rule.js';
 type MessageId = 'syntax' | 'explained' | 'template';
 
 const EXPLANATIONS: Record<string, string> = {
-  DUPLICATE_KEY: 'the key appears twice in one mapping; kubectl rejects the manifest (strict field validation) or keeps only one of the values',
+  DUPLICATE_KEY: 'kubectl rejects the manifest (strict field validation) or keeps only one of the values',
   NOT_UTF8: 'the file is not valid UTF-8; the API server only reads UTF-8 manifests',
   TOO_DEEP: 'lists or mappings nest thousands of levels deep, past what the parser can follow; no real manifest does',
   ALIAS_LIMIT: 'aliases expand to too much data (a "billion laughs" document); it is not read',

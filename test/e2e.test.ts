@@ -146,7 +146,7 @@ describe('output', () => {
     expect(report.findings[0]).toEqual({
       ruleId: 'timeout-out-of-range',
       severity: 'error',
-      message: expect.stringContaining('timeoutSeconds is 45; the API server accepts 1 to 30 seconds'),
+      message: 'webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds',
       file: 'fixtures/timeout-out-of-range/invalid/too-long.yaml',
       line: 8,
       column: 5,
@@ -156,7 +156,7 @@ describe('output', () => {
       fieldPath: 'webhooks[0].timeoutSeconds',
       object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'widgets' },
       webhook: 'widgets.example.com',
-      help: 'Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
+      help: 'The API server rejects the configuration. Set timeoutSeconds between 1 and 30; keep it small (a few seconds).',
     });
     expect(report.summary).toMatchObject({ files: 1, documents: 1, objects: 1, errors: 2, warnings: 0, infos: 0 });
   });

@@ -5,14 +5,16 @@ import { lintText, PODS_RULE as PODS, webhookConfiguration as configuration, web
 const webhook = (name: string, rules: string, extra = ''): string => webhookEntry(name, rules, { extra });
 
 const lint = async (...documents: string[]) => lintText(documents.join('---\n'), { only: ['mutator-ordering'] });
-const findings = async (...documents: string[]) => (await lint(...documents)).map((f) => `${f.object?.name} ${f.webhook} ${f.fieldPath} | ${f.message}`);
+/** The message, then the help, which holds the whole set in calling order. */
+const findings = async (...documents: string[]) => (await lint(...documents)).map((f) => `${f.object?.name} ${f.webhook} ${f.fieldPath} | ${f.message} | ${f.help}`);
 
 describe('mutator-ordering', () => {
   it('reports an info on the first webhook of the set, at its list item', async () => {
     const [finding, ...rest] = await lint(configuration('Mutating', 'b', webhook('two.example.com', PODS)), configuration('Mutating', 'a', webhook('one.example.com', PODS)));
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ ruleId: 'mutator-ordering', severity: 'info', fieldPath: 'webhooks[0]', webhook: 'one.example.com', object: { name: 'a' } });
-    expect(finding?.message).toContain('1. "a/one.example.com" (Never, the API default), 2. "b/two.example.com" (Never, the API default); "a/one.example.com" has reinvocationPolicy Never');
+    expect(finding?.message).toBe('"one.example.com" is not reinvoked after later mutations of CREATE pods (v1) in an unlabelled namespace');
+    expect(finding?.help).toContain('in this order (by configuration name, then list order): 1. "a/one.example.com" (Never, the API default), 2. "b/two.example.com" (Never, the API default);');
     expect(finding?.help).toMatch(/validating webhook or a ValidatingAdmissionPolicy/);
   });
 
@@ -26,7 +28,7 @@ describe('mutator-ordering', () => {
       configuration('Mutating', 'mesh', webhook('proxy.example.com', PODS), webhook('init.example.com', PODS)),
       configuration('Mutating', 'zz-limits', webhook('limits.example.com', PODS)),
     );
-    expect(result).toEqual([expect.stringMatching(/^mesh proxy\.example\.com webhooks\[0\] \| 3 mutating webhooks .*"mesh\/proxy\.example\.com".*"mesh\/init\.example\.com".*"zz-limits\/limits\.example\.com"/)]);
+    expect(result).toEqual([expect.stringMatching(/^mesh proxy\.example\.com webhooks\[0\] \| .* \| The API server calls these 3 mutating webhooks .*"mesh\/proxy\.example\.com".*"mesh\/init\.example\.com".*"zz-limits\/limits\.example\.com"/)]);
   });
 
   it('drops a copy of a webhook in another configuration, but not a webhook of the same name that matches differently', async () => {
@@ -42,7 +44,7 @@ describe('mutator-ordering', () => {
       configuration('Mutating', 'a', webhook('one.example.com', PODS, '    objectSelector: {matchLabels: {mesh: "on"}}\n')),
       configuration('Mutating', 'b', webhook('two.example.com', PODS, '    objectSelector: {matchLabels: {secrets: "on"}}\n')),
     );
-    expect(result).toEqual([expect.stringContaining('2 mutating webhooks can all be called for CREATE pods (v1)')]);
+    expect(result).toEqual([expect.stringContaining('is not reinvoked after later mutations of CREATE pods (v1)')]);
   });
 
   it('evaluates Namespace objects with their own labels', async () => {
@@ -52,13 +54,13 @@ describe('mutator-ordering', () => {
     const b = configuration('Mutating', 'b', webhook('two.example.com', namespaces));
     expect(await findings(a, b)).toEqual([]);
     const namespace = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels: {team: "a"}\n';
-    expect(await findings(namespace, a, b)).toEqual([expect.stringContaining('2 mutating webhooks can all be called for CREATE namespaces (v1) in namespace team-a')]);
+    expect(await findings(namespace, a, b)).toEqual([expect.stringContaining('is not reinvoked after later mutations of CREATE namespaces (v1) in namespace team-a')]);
   });
 
   it('finds custom resources whose CRD is not in the run, and other versions through matchPolicy Equivalent', async () => {
     const named = (version: string): string => `{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["${version}"], resources: ["widgets"]}`;
     expect(await findings(configuration('Mutating', 'a', webhook('one.example.com', named('v1'))), configuration('Mutating', 'b', webhook('two.example.com', named('v1'))))).toEqual([
-      expect.stringContaining('for CREATE widgets (example.com/v1) in a namespace without labels'),
+      expect.stringContaining('of CREATE widgets (example.com/v1) in an unlabelled namespace'),
     ]);
     const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -73,7 +75,7 @@ spec:
     - {name: v2, served: true, storage: false}
 `;
     expect(await findings(crd, configuration('Mutating', 'a', webhook('one.example.com', named('v1'))), configuration('Mutating', 'b', webhook('two.example.com', named('v2'))))).toEqual([
-      expect.stringContaining('for CREATE widgets (example.com/v1); '),
+      expect.stringContaining('of CREATE widgets (example.com/v1) | '),
     ]);
   });
 
@@ -83,6 +85,6 @@ spec:
       configuration('Mutating', 'a', webhook('one.example.com', PODS), webhook('two.example.com', PODS, reinvoked), webhook('three.example.com', PODS)),
       configuration('Mutating', 'b', webhook('four.example.com', PODS)),
     );
-    expect(result).toEqual([expect.stringMatching(/; "a\/one\.example\.com", "a\/three\.example\.com" have reinvocationPolicy Never and are not called again when a webhook after them changes the object/)]);
+    expect(result).toEqual([expect.stringContaining('| "one.example.com" and "three.example.com" are not reinvoked after later mutations of CREATE pods (v1)')]);
   });
 });

@@ -88,8 +88,9 @@ describe('namespace-opts-out', () => {
         path: 'metadata.labels[registry-policy.example.com/mode]',
       },
     ]);
-    expect(findings[0]!.message).toBe(
-      'Namespace "team-ignored" opts out of validating webhook "pods.registry-policy.example.com" of ValidatingWebhookConfiguration "registry-policy" with its label "registry-policy.example.com/ignore=legacy images": without it the namespaceSelector selects this namespace (CREATE pods (v1) here would be validated), so whoever can edit the namespace\'s labels can switch that validation off',
+    expect(findings[0]!.message).toBe('Namespace "team-ignored" opts out of webhook "pods.registry-policy.example.com" with its label "registry-policy.example.com/ignore=legacy images"');
+    expect(findings[0]!.help).toMatch(
+      /^Without its label "registry-policy\.example\.com\/ignore=legacy images", the namespaceSelector of webhook "pods\.registry-policy\.example\.com" of ValidatingWebhookConfiguration "registry-policy" selects this namespace \(CREATE pods \(v1\) here would be validated\), so whoever can edit the namespace's labels can switch that validation off\. /,
     );
     expect(findings[1]!.message).toContain('with its label "registry-policy.example.com/mode=off"');
   });
@@ -100,7 +101,9 @@ describe('namespace-opts-out', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]!.fieldPath).toBe('metadata.labels[registry-policy.example.com/mode]');
     expect(findings[0]!.line).toBe(lineOf(both, 'registry-policy.example.com/mode', lineOf(both, 'name: team-both')));
-    expect(findings[0]!.message).toContain('with its labels "registry-policy.example.com/mode=off" and "registry-policy.example.com/ignore" (empty value): without them');
+    // The message caps the list to stay one line; the help names them all.
+    expect(findings[0]!.message).toContain('with its labels "registry-policy.example.com/mode=off" and 1 more');
+    expect(findings[0]!.help).toContain('Without its labels "registry-policy.example.com/mode=off" and "registry-policy.example.com/ignore" (empty value), the namespaceSelector');
   });
 
   it('does not report an opt-out label when the namespace is excluded by name anyway', async () => {
@@ -130,7 +133,7 @@ describe('namespace-opts-out', () => {
   it('reports a webhook on Namespace objects: their own labels decide', async () => {
     const namespaces = CONFIGURATION.replace('resources: ["pods"]', 'resources: ["namespaces"]');
     const findings = await lint(run(namespaces, namespace('team-ignored', { 'registry-policy.example.com/ignore': 'true' })));
-    expect(findings.map((f) => f.message)).toEqual([expect.stringContaining('(CREATE of the Namespace itself here would be validated)')]);
+    expect(findings.map((f) => f.help)).toEqual([expect.stringContaining('(CREATE of the Namespace itself here would be validated)')]);
   });
 
   it('does not count v1beta1 configurations, which are not served from 1.22', async () => {
@@ -147,6 +150,7 @@ describe('namespace-opts-out', () => {
     expect(await lint(text)).toEqual([]);
     const findings = await lint(text, { ruleOptions: new Map([['namespace-opts-out', { optIn: 'report' }]]) });
     expect(findings.map((f) => [f.object?.name, f.severity, f.fieldPath, f.line])).toEqual([['team-out', 'info', 'metadata.name', lineOf(text, 'name: team-out')]]);
-    expect(findings[0]!.message).toContain('it lacks the label "registry-policy.example.com/enforce=true" that Namespace "team-in" of the run has');
+    expect(findings[0]!.message).toBe('Namespace "team-out" is not selected by the opt-in webhook "pods.registry-policy.example.com": it lacks the label "registry-policy.example.com/enforce=true" of Namespace "team-in"');
+    expect(findings[0]!.help).toContain('Without the label "registry-policy.example.com/enforce=true" that Namespace "team-in" of the run has, CREATE pods (v1) here is not validated');
   });
 });

@@ -606,13 +606,13 @@ describe('schema', () => {
         'schema',
       ),
     ).toEqual([
-      'unknown field "spec.validations[0].severity": the API server rejects it (kubectl validates strictly) or drops it',
-      'unknown field "spec.reinvocationPolicy" (only MutatingAdmissionPolicy has reinvocationPolicy): the API server rejects it (kubectl validates strictly) or drops it',
+      'unknown field "spec.validations[0].severity": rejected (kubectl validates strictly) or dropped',
+      'unknown field "spec.reinvocationPolicy" (only MutatingAdmissionPolicy has reinvocationPolicy): rejected (kubectl validates strictly) or dropped',
       'spec.variables must be a list, but is an object',
     ]);
     expect(await messages(binding(`  policyName: 7\n  validationActions: [Deny]\n  paramRef:\n    name: x\n    parameterNotFoundAction: Deny\n    labels: {}\n`), 'schema')).toEqual([
       'spec.policyName must be a string, but is the number 7: quote the value',
-      'unknown field "spec.paramRef.labels": the API server rejects it (kubectl validates strictly) or drops it',
+      'unknown field "spec.paramRef.labels": rejected (kubectl validates strictly) or dropped',
     ]);
   });
 
@@ -640,23 +640,26 @@ describe('removed-api-version', () => {
   });
 
   it('flags v1 before it is served, and preview versions', async () => {
-    expect(await messages(mutating('v1'), 'removed-api-version')).toEqual([
-      'MutatingAdmissionPolicy in admissionregistration.k8s.io/v1 is not served by default by Kubernetes 1.35, so the API server rejects it (no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1"): v1 serves it from Kubernetes 1.36; Kubernetes 1.35 has it in admissionregistration.k8s.io/v1beta1, with --runtime-config=admissionregistration.k8s.io/v1beta1=true and the MutatingAdmissionPolicy feature gate on the API server',
+    // The message quotes the API server; the help says why and what to do.
+    const findings = async (text: string, kubeVersion?: string) =>
+      (await lintText(text, { only: ['removed-api-version'], ...(kubeVersion ? { kubeVersion } : {}) })).map((f) => `${f.message} | ${f.help?.replace(/\. Use admissionregistration\.k8s\.io\/v1 where .*$/, '')}`);
+    expect(await findings(mutating('v1'))).toEqual([
+      'not served by default in Kubernetes 1.35: no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1" | MutatingAdmissionPolicy in admissionregistration.k8s.io/v1: v1 serves it from Kubernetes 1.36; Kubernetes 1.35 has it in admissionregistration.k8s.io/v1beta1, with --runtime-config=admissionregistration.k8s.io/v1beta1=true and the MutatingAdmissionPolicy feature gate on the API server',
     ]);
-    expect(await messages(mutating('v1beta1'), 'removed-api-version')).toEqual([
-      'MutatingAdmissionPolicy in admissionregistration.k8s.io/v1beta1 is not served by default by Kubernetes 1.35, so the API server rejects it (no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1"): it needs --runtime-config=admissionregistration.k8s.io/v1beta1=true and the MutatingAdmissionPolicy feature gate on the API server; admissionregistration.k8s.io/v1 serves it by default from Kubernetes 1.36',
+    expect(await findings(mutating('v1beta1'))).toEqual([
+      'not served by default in Kubernetes 1.35: no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1" | MutatingAdmissionPolicy in admissionregistration.k8s.io/v1beta1: it needs --runtime-config=admissionregistration.k8s.io/v1beta1=true and the MutatingAdmissionPolicy feature gate on the API server; admissionregistration.k8s.io/v1 serves it by default from Kubernetes 1.36',
     ]);
-    expect(await messages(policy('v1beta1'), 'removed-api-version')).toEqual([
-      'ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1beta1 is not served by default by Kubernetes 1.35, so the API server rejects it (no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1"): use admissionregistration.k8s.io/v1, served by default since Kubernetes 1.30',
+    expect(await findings(policy('v1beta1'))).toEqual([
+      'not served by default in Kubernetes 1.35: no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1" | ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1beta1: use admissionregistration.k8s.io/v1, served by default since Kubernetes 1.30',
     ]);
-    expect(await messages(policy('v1'), 'removed-api-version', '1.29')).toEqual([
-      'ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1 is not served by default by Kubernetes 1.29, so the API server rejects it (no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1"): v1 serves it from Kubernetes 1.30; Kubernetes 1.29 has it in admissionregistration.k8s.io/v1beta1, with --runtime-config=admissionregistration.k8s.io/v1beta1=true and the ValidatingAdmissionPolicy feature gate on the API server',
+    expect(await findings(policy('v1'), '1.29')).toEqual([
+      'not served by default in Kubernetes 1.29: no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1" | ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1: v1 serves it from Kubernetes 1.30; Kubernetes 1.29 has it in admissionregistration.k8s.io/v1beta1, with --runtime-config=admissionregistration.k8s.io/v1beta1=true and the ValidatingAdmissionPolicy feature gate on the API server',
     ]);
-    expect(await messages(mutating('v1beta1'), 'removed-api-version', '1.33')).toEqual([
-      expect.stringMatching(/: admissionregistration\.k8s\.io\/v1beta1 has MutatingAdmissionPolicy from Kubernetes 1\.34 on$/),
+    expect(await findings(mutating('v1beta1'), '1.33')).toEqual([
+      expect.stringMatching(/ \| MutatingAdmissionPolicy in admissionregistration\.k8s\.io\/v1beta1: admissionregistration\.k8s\.io\/v1beta1 has MutatingAdmissionPolicy from Kubernetes 1\.34 on$/),
     ]);
-    expect(await messages(mutating('v1'), 'removed-api-version', '1.31')).toEqual([
-      expect.stringMatching(/: Kubernetes 1\.31 has no MutatingAdmissionPolicy \(admissionregistration\.k8s\.io\/v1alpha1 has it from 1\.32, v1beta1 from 1\.34, v1 from 1\.36\)$/),
+    expect(await findings(mutating('v1'), '1.31')).toEqual([
+      expect.stringMatching(/ \| MutatingAdmissionPolicy in admissionregistration\.k8s\.io\/v1: Kubernetes 1\.31 has no MutatingAdmissionPolicy \(admissionregistration\.k8s\.io\/v1alpha1 has it from 1\.32, v1beta1 from 1\.34, v1 from 1\.36\)$/),
     ]);
   });
 });

@@ -4,8 +4,9 @@ import { lintText, PODS_RULE as PODS, webhookConfiguration as configuration, web
 
 const webhook = (name: string, timeout: number, rules: string, extra = ''): string => webhookEntry(name, rules, { timeout, extra });
 
+/** The message, then the help, which lists every webhook of the set with its cost. */
 const findings = async (...documents: string[]) =>
-  (await lintText(documents.join('---\n'), { only: ['timeout-budget'] })).map((f) => `${f.object?.name} ${f.webhook} ${f.fieldPath} | ${f.message}`);
+  (await lintText(documents.join('---\n'), { only: ['timeout-budget'] })).map((f) => `${f.object?.name} ${f.webhook} ${f.fieldPath} | ${f.message} | ${f.help}`);
 
 describe('timeout-budget', () => {
   it('reports a set on its first webhook in calling order: mutating first, by configuration name, then list order', async () => {
@@ -15,7 +16,9 @@ describe('timeout-budget', () => {
       configuration('Mutating', 'm-secrets', webhook('second.example.com', 10, PODS), webhook('first.example.com', 10, PODS)),
     );
     expect(result).toHaveLength(1);
-    expect(result[0]).toMatch(/^m-secrets second\.example\.com webhooks\[0\] \| 4 webhooks can all be called for CREATE pods \(v1\) in a namespace without labels: "second\.example\.com" \(mutating, 10s\), "first\.example\.com" \(mutating, 10s\), "proxy\.example\.com" \(mutating, 10s\), "check\.example\.com" \(validating, 10s\); .* wait 40s/);
+    expect(result[0]).toMatch(
+      /^m-secrets second\.example\.com webhooks\[0\] \| "second\.example\.com" and 3 more can make CREATE pods \(v1\) in an unlabelled namespace wait 40s \(budget 30s\) \| Worst case 40s: 30s for the mutating webhooks one after another, then 10s for the validating ones in parallel; the 4 webhooks in calling order: "second\.example\.com" \(mutating, 10s\), "first\.example\.com" \(mutating, 10s\), "proxy\.example\.com" \(mutating, 10s\), "check\.example\.com" \(validating, 10s\)\. /,
+    );
   });
 
   it('reports a validating-only set on its first validating webhook', async () => {
@@ -30,7 +33,7 @@ describe('timeout-budget', () => {
     const selected = '    objectSelector: {matchLabels: {audit: "true"}}\n';
     expect(await findings(configuration('Mutating', 'exec', webhook('a.example.com', 20, exec, selected), webhook('b.example.com', 20, exec)))).toEqual([]);
     expect(await findings(configuration('Mutating', 'exec', webhook('a.example.com', 20, exec), webhook('b.example.com', 20, exec)))).toEqual([
-      expect.stringContaining('2 webhooks can all be called for CONNECT pods/exec (v1) in a namespace without labels'),
+      expect.stringContaining('| "a.example.com" and "b.example.com" can make CONNECT pods/exec (v1) in an unlabelled namespace wait 40s (budget 30s) |'),
     ]);
   });
 
@@ -57,7 +60,7 @@ spec:
       ),
     );
     // matchPolicy Equivalent: a v1 request reaches the v2 webhook too. Cluster-scoped: no namespace.
-    expect(result).toEqual([expect.stringContaining('2 webhooks can all be called for UPDATE widgets (example.com/v1): ')]);
+    expect(result).toEqual([expect.stringContaining('"v1.example.com" and "v2.example.com" can make UPDATE widgets (example.com/v1) wait 40s')]);
   });
 
   it('a request that no webhook receives (admission configuration objects) does not hide a later request the same webhooks match', async () => {

@@ -35,6 +35,12 @@ async function messages(rules: readonly RuleSpec[], options: { kubeVersion?: str
   return findings.map((f) => `${f.fieldPath}: ${f.message}`);
 }
 
+/** The help of each finding: where a version or group that is not served is served instead goes there. */
+async function helps(rules: readonly RuleSpec[], options: { kubeVersion?: string } = {}): Promise<string[]> {
+  const findings = await lintText(manifest(rules), { only: ['unknown-resource'], ...(options.kubeVersion ? { kubeVersion: options.kubeVersion } : {}) });
+  return findings.map((f) => f.help ?? '');
+}
+
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -83,7 +89,7 @@ describe('unknown-resource', () => {
   it('checks a resource against every listed group and version', async () => {
     expect(await messages([{ apiGroups: ['', 'apps'], apiVersions: ['v1'], resources: ['pods', 'deployments', 'deployments/scale', 'pods/eviction'] }])).toEqual([]);
     expect(await messages([{ apiGroups: ['', 'apps'], apiVersions: ['v1'], resources: ['jobs'] }])).toEqual([
-      'webhooks[0].rules[0].resources[0]: "jobs" is not a resource of the core group ("") or "apps" in Kubernetes 1.35, so webhook "test.example.com" is never called for it; "jobs" is in "batch"',
+      'webhooks[0].rules[0].resources[0]: "jobs" is not a resource of the core group ("") or "apps" in 1.35, so webhook "test.example.com" is never called for it; "jobs" is in "batch"',
     ]);
   });
 
@@ -94,17 +100,18 @@ describe('unknown-resource', () => {
     const cronjobs = { apiGroups: ['batch'], apiVersions: ['v1beta1'], resources: ['cronjobs'] };
     expect(await messages([cronjobs], { kubeVersion: '1.24' })).toEqual([]);
     expect(await messages([cronjobs], { kubeVersion: '1.25' })).toEqual([
-      'webhooks[0].rules[0].apiVersions[0]: batch/v1beta1 is not served in Kubernetes 1.25 (removed in 1.25), so webhook "test.example.com" is never called for "cronjobs" through this rule; "cronjobs" is served as batch/v1',
+      'webhooks[0].rules[0].apiVersions[0]: batch/v1beta1 is not served in 1.25 (removed in 1.25): this rule never calls webhook "test.example.com" for "cronjobs"',
     ]);
+    expect(await helps([cronjobs], { kubeVersion: '1.25' })).toEqual([expect.stringMatching(/^"cronjobs" is served as batch\/v1: /)]);
   });
 
   it('reports a resource added after the target version at the resource', async () => {
     expect(await messages([{ apiGroups: ['networking.k8s.io'], apiVersions: ['v1'], resources: ['ipaddresses'] }], { kubeVersion: '1.32' })).toEqual([
-      'webhooks[0].rules[0].resources[0]: "ipaddresses" is not served by "networking.k8s.io" in Kubernetes 1.32 (served from 1.33), so webhook "test.example.com" is never called for it',
+      'webhooks[0].rules[0].resources[0]: "ipaddresses" is not served by "networking.k8s.io" in 1.32 (served from 1.33), so webhook "test.example.com" is never called for it',
     ]);
     // Served in another version of the group: the message says which.
     expect(await messages([{ apiGroups: ['storage.k8s.io'], apiVersions: ['v1'], resources: ['csistoragecapacities'] }], { kubeVersion: '1.23' })).toEqual([
-      'webhooks[0].rules[0].resources[0]: "csistoragecapacities" is not served as storage.k8s.io/v1 in Kubernetes 1.23, so webhook "test.example.com" is never called for it; it is served as storage.k8s.io/v1beta1',
+      'webhooks[0].rules[0].resources[0]: "csistoragecapacities" is not served as storage.k8s.io/v1 in 1.23, so webhook "test.example.com" is never called for it; it is served as storage.k8s.io/v1beta1',
     ]);
   });
 
@@ -117,7 +124,7 @@ describe('unknown-resource', () => {
   it('checks the groups of the run\'s CRDs, reporting only near misses of their names', async () => {
     const extra = CRD;
     expect(await messages([{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widget', 'gadgets', 'widgetz', 'widgets/status'] }], { extra })).toEqual([
-      'webhooks[0].rules[0].resources[0]: "widget" is not a resource of "example.com" in Kubernetes 1.35, so webhook "test.example.com" is never called for it; did you mean "widgets"?',
+      'webhooks[0].rules[0].resources[0]: "widget" is not a resource of "example.com" in 1.35, so webhook "test.example.com" is never called for it; did you mean "widgets"?',
     ]);
   });
 
@@ -133,7 +140,10 @@ describe('unknown-resource', () => {
 
   it('reports a dead version once, naming every resource it cuts off', async () => {
     expect(await messages([{ apiGroups: ['rbac.authorization.k8s.io'], apiVersions: ['v1beta1'], resources: ['roles', 'rolebindings', 'roles/*'] }])).toEqual([
-      'webhooks[0].rules[0].apiVersions[0]: rbac.authorization.k8s.io/v1beta1 is not served in Kubernetes 1.35 (removed in 1.22), so webhook "test.example.com" is never called for "roles", "rolebindings" and "roles/*" through this rule; they are served as rbac.authorization.k8s.io/v1',
+      'webhooks[0].rules[0].apiVersions[0]: rbac.authorization.k8s.io/v1beta1 is not served in 1.35 (removed in 1.22): this rule never calls webhook "test.example.com" for "roles", "rolebindings" and "roles/*"',
+    ]);
+    expect(await helps([{ apiGroups: ['rbac.authorization.k8s.io'], apiVersions: ['v1beta1'], resources: ['roles', 'rolebindings', 'roles/*'] }])).toEqual([
+      expect.stringMatching(/^"roles", "rolebindings" and "roles\/\*" are served as rbac\.authorization\.k8s\.io\/v1: /),
     ]);
   });
 });

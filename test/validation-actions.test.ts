@@ -26,9 +26,9 @@ describe('validation-actions', () => {
   });
 
   it.each([
-    ['["Audit"]', 'only written to the audit log'],
-    ['["Warn"]', 'with a warning to the client'],
-    ['["Warn", "Audit"]', 'with a warning to the client'],
+    ['["Audit"]', 'validationActions is [Audit]: a request that fails policy "limit-replicas" is admitted, the failure only audited'],
+    ['["Warn"]', 'validationActions is [Warn]: a request that fails policy "limit-replicas" is admitted with a warning'],
+    ['["Warn", "Audit"]', 'validationActions is [Warn, Audit]: a request that fails policy "limit-replicas" is admitted with a warning'],
   ])('reports %s', async (actions, text) => {
     const findings = (await lintText(binding(actions))).filter((f) => f.ruleId === 'validation-actions');
     expect(findings.map((f) => [f.fieldPath, f.severity])).toEqual([['spec.validationActions', 'info']]);

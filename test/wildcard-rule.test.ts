@@ -27,7 +27,7 @@ describe('wildcard-rule', () => {
     const [finding] = await paths(manifest({ groups: ['*'], resources: ['*'] }));
     expect(finding).toContain('with failurePolicy Fail (the API default)');
     const [written] = await paths(manifest({ failurePolicy: 'Fail', groups: ['*'], resources: ['*'] }));
-    expect(written).toContain('with failurePolicy Fail:');
+    expect(written).toMatch(/with failurePolicy Fail$/);
   });
 
   it('ignores Ignore, also as the v1beta1 default', async () => {
@@ -39,7 +39,7 @@ describe('wildcard-rule', () => {
     expect(await paths(manifest({ failurePolicy: 'Fail', groups: ['example.com'], resources: ['*/*'] }))).toEqual([]);
     expect(await paths(manifest({ failurePolicy: 'Fail', groups: ['*'], resources: ['pods', 'deployments'] }))).toEqual([]);
     expect(await paths(manifest({ failurePolicy: 'Fail', groups: ['example.com', 'batch'], resources: ['*'] }))).toEqual([
-      'webhooks[0].rules[0].resources[0]: webhook "test.example.com" intercepts every resource of "example.com" and "batch" with failurePolicy Fail: while it is unreachable, all those requests are rejected, including requests for resources added to the cluster later',
+      'webhooks[0].rules[0].resources[0]: webhook "test.example.com" intercepts every resource of "example.com" and "batch" with failurePolicy Fail',
     ]);
   });
 

@@ -522,10 +522,10 @@ export function maximalSets<T extends { readonly hooks: readonly CandidateHook[]
   );
 }
 
-/** "CREATE pods (v1) in a namespace without labels", for messages. */
+/** "CREATE pods (v1) in an unlabelled namespace", for messages. */
 export function describeRequest(request: BaseRequest, namespace: string | null): string {
   const resource = `${request.resource}${request.subresource ? `/${request.subresource}` : ''}`;
   const group = request.group === '' ? request.version : `${request.group}/${request.version}`;
-  const where = namespace === null ? '' : namespace === UNLABELLED_NAMESPACE ? ' in a namespace without labels' : ` in namespace ${namespace}`;
+  const where = namespace === null ? '' : namespace === UNLABELLED_NAMESPACE ? ' in an unlabelled namespace' : ` in namespace ${namespace}`;
   return `${request.operation} ${resource} (${group})${where}`;
 }

@@ -15,7 +15,7 @@ import type { RuleWithOperations, Webhook } from '../model/types.js';
 import { isExemptRequest, ruleMatches } from './request.js';
 import { isEmptySelector } from './selector.js';
 import { allGroupsKnown, entryTargets, splitEntry, type EntryTarget } from './targets.js';
-import { joinWords } from '../text/list.js';
+import { joinCapped } from '../text/list.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
 export type UnreachableReason =
@@ -92,7 +92,7 @@ function reaches(target: EntryTarget, operations: readonly string[]): boolean {
 
 function list(items: readonly string[]): string {
   const quoted = [...new Set(items)].map((item) => `"${item}"`);
-  return joinWords(quoted);
+  return joinCapped(quoted, 3, { width: 40 });
 }
 
 const verb = (items: readonly string[]): string => (new Set(items).size === 1 ? 'is' : 'are');

@@ -104,7 +104,7 @@ function toProblem(error: ErrorObject, root: unknown, unknownFieldNote: (parent:
       const field = [...path, name];
       const hint = unknownFieldNote(path, name);
       const note = hint ? ` (${hint})` : '';
-      return { path: field, part: 'key', blocking: false, message: `unknown field "${formatFieldPath(field)}"${note}: the API server rejects it (kubectl validates strictly) or drops it` };
+      return { path: field, part: 'key', blocking: false, message: `unknown field "${formatFieldPath(field)}"${note}: rejected (kubectl validates strictly) or dropped` };
     }
     case 'type': {
       const expected = String(error.params.type).split(',').filter((t) => t !== 'null');
