@@ -67,6 +67,8 @@ describe('output is data, never commands', () => {
         // Every line is one of our commands; the payload is escaped inside it.
         for (const line of stdout.trimEnd().split('\n')) expect(line).toMatch(/^::(error|warning|notice) /);
         expect(stdout).not.toContain('\r');
+        expect(stdout).not.toContain('\u001b');
+        expect(stdout).toContain('\\u001b[2J');
       } else {
         expect(problems(stdout)).toEqual([]);
       }

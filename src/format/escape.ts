@@ -88,6 +88,15 @@ export function guardJson(output: string): string {
  * whoever prints the decoded text. Line breaks and tabs are kept for the markup to handle.
  */
 export function safeMarkupText(value: string): string {
+  return keepingBreaks(value);
+}
+
+/**
+ * Control characters other than line breaks and tabs as visible escapes: for outputs that
+ * encode the breaks themselves (GitHub workflow commands write them %0A). A raw ESC would
+ * reach the log viewer, which renders terminal escapes.
+ */
+export function keepingBreaks(value: string): string {
   return value.replace(CONTROL_BUT_BREAKS, visible);
 }
 

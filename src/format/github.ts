@@ -1,19 +1,21 @@
 /**
  * GitHub Actions workflow commands: one `::error` / `::warning` / `::notice` line per finding,
  * which the runner turns into annotations on the changed lines (no code scanning needed).
- * Escaping is the Actions toolkit's (@actions/core, command.ts).
+ * Escaping is the Actions toolkit's (@actions/core, command.ts), after other control characters
+ * are made visible escapes (the log viewer renders terminal escapes).
  */
 import { posix } from 'node:path';
 import type { Finding, Report } from '../engine/finding.js';
 import { STDIN_PATH } from '../load/sources.js';
 import type { Severity } from '../rule.js';
+import { keepingBreaks } from './escape.js';
 import type { FormatOptions } from './types.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
 /** The message of a command: `%`, CR and LF escaped, so one finding stays one line. */
 export function escapeData(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return keepingBreaks(value).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 /** A property value: as data, plus `:` and `,`, which separate the properties. */
