@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Suites that install or run real tools (pre-commit, Chromium, kubectl, the SARIF validator),
+ * Suites that install or run real tools (pre-commit, Chromium, kubectl, the SARIF validator, npm),
  * rebuild the bundle, or read tens of thousands of files: `npm run test:slow`, which CI runs too.
  * `npm test` runs everything else, for fast feedback.
  */
 export const SLOW_TESTS = [
   'test/pre-commit.test.ts',
+  'test/package-tarball.test.ts',
+  'test/package-standalone-committed.test.ts',
   'test/report-html-chromium.test.ts',
   'test/kubectl-differential.test.ts',
   'test/format-sarif.test.ts',

@@ -106,7 +106,7 @@ describe('precompiled decode validators', () => {
     const built = (await import(pathToFileURL(join(ROOT, 'dist/src/validate/schema.js')).href)) as typeof import('../src/validate/schema.js');
     expect(built.validatorSource()).toBe('precompiled');
     // The bundle carries the generated code (esbuild drops the unused digest constant).
-    const bundle = readFileSync(join(ROOT, 'dist/admission-lint.cjs'), 'utf8');
+    const bundle = readFileSync(join(ROOT, 'standalone/admission-lint.cjs'), 'utf8');
     const line = readFileSync(join(ROOT, 'dist/src/validate/precompiled.js'), 'utf8').match(/instancePath:instancePath\+"\/webhooks\/" \+ i\d+\+"\/clientConfig\/caBundle"/)?.[0];
     expect(line).toBeDefined();
     expect(bundle.replace(/\s+/g, '')).toContain(line!.replace(/\s+/g, ''));

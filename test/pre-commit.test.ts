@@ -1,25 +1,24 @@
 /**
  * The published pre-commit hook, end to end: a temporary git repository whose
- * `.pre-commit-config.yaml` names a hook repository made from this checkout, and Debian's
- * `pre-commit` running it. pre-commit clones the hook repository at a committed revision, so the
- * test commits a copy of the current working tree (tracked and new files, not node_modules or
- * dist) into a temporary repository first: that is what proves `.pre-commit-hooks.yaml` as
- * published — `language: node` install (npm install + build through `prepare`), `types: [yaml]`,
- * file names passed — and not some local shortcut (`repo: local` would not read the hook file).
+ * `.pre-commit-config.yaml` is the README's snippet with `repo:` a hook repository made from this
+ * checkout and `rev:` a commit hash, and Debian's `pre-commit` running it. pre-commit clones the
+ * hook repository at a committed revision, so the test commits a copy of the current working tree
+ * (tracked and new files, not node_modules or dist) into a temporary repository first: that is
+ * what proves `.pre-commit-hooks.yaml` as published — `language: script` running the committed
+ * standalone file, `types_or: [yaml, json]`, the `templates/` exclusion, file names passed — and
+ * not some local shortcut (`repo: local` would not read the hook file).
+ *
+ * The first run (pre-commit clones the hook repository and "installs" it) must take under 30
+ * seconds, and no run may use npm: npm and npx on the PATH are traps that fail the test.
  * Skipped, with the reason printed, when `pre-commit` or `git` is not installed (`.ci/run`
  * installs Debian's pre-commit).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..');
-
-function has(command: string): boolean {
-  return spawnSync(command, ['--version'], { encoding: 'utf8' }).status === 0;
-}
+import { committedCopy, git, GIT_ENV, has, ROOT } from './package-tree.js';
 
 const missing = ['git', 'pre-commit'].filter((command) => !has(command));
 const skip = missing.length > 0 ? `${missing.join(' and ')} not installed (.ci/run installs Debian's pre-commit)` : null;
@@ -41,76 +40,116 @@ webhooks:
     rules:
       - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
 `;
-
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-}
+/** The same mistake in a JSON manifest. */
+const BAD_JSON = JSON.stringify(
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'bad-json' },
+    webhooks: [
+      {
+        name: 'bad-json.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Ignore',
+        timeoutSeconds: 45,
+        clientConfig: { url: 'https://bad.example.com/validate' },
+        rules: [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }],
+      },
+    ],
+  },
+  null,
+  2,
+);
+/** A Helm template: not YAML until rendered. */
+const TEMPLATE = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: {{ include "mychart.fullname" . }}
+webhooks:
+  {{- range .Values.webhooks }}
+  - name: {{ .name }}
+  {{- end }}
+`;
 
 const temp = mkdtempSync(join(tmpdir(), 'admission-lint-pre-commit-'));
-afterAll(() => rmSync(temp, { recursive: true, force: true }));
+// Generous: on a busy machine, removing the copies has taken longer than the default 10 s.
+afterAll(() => rmSync(temp, { recursive: true, force: true }), 60_000);
 
-/** A git repository holding the working tree of this checkout, committed; returns its revision. */
-function hookRepository(): { path: string; rev: string } {
-  const path = join(temp, 'hook-repo');
-  mkdirSync(path);
-  // Tracked and untracked-but-not-ignored files: the tree as it would be committed.
-  const files = git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter((file) => file !== '');
-  for (const file of files) {
-    try {
-      mkdirSync(join(path, dirname(file)), { recursive: true });
-      cpSync(join(ROOT, file), join(path, file));
-    } catch (error) {
-      // A file deleted in the working tree but still in the index is simply not part of it.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+/** npm and npx that record being called and fail: the hook must not use them. */
+function trapBin(): { dir: string; marker: string } {
+  const dir = join(temp, 'trap-bin');
+  const marker = join(temp, 'npm-was-called');
+  mkdirSync(dir);
+  for (const name of ['npm', 'npx']) {
+    writeFileSync(join(dir, name), `#!/bin/sh\necho "$0 $*" >> '${marker}'\nexit 1\n`);
+    chmodSync(join(dir, name), 0o755);
   }
-  git(path, 'init', '-q');
-  git(path, 'add', '-A');
-  git(path, 'commit', '-q', '-m', 'working tree');
-  return { path, rev: git(path, 'rev-parse', 'HEAD').trim() };
+  return { dir, marker };
 }
 
 describe.skipIf(skip !== null)('pre-commit hook (.pre-commit-hooks.yaml)', () => {
-  it('fails a bad manifest and passes a good one', { timeout: 180_000 }, () => {
-    const hook = hookRepository();
+  it('lints staged YAML and JSON manifests, skips templates/ folders, and starts in seconds without npm', { timeout: 180_000 }, () => {
+    const hookPath = join(temp, 'hook-repo');
+    const rev = committedCopy(hookPath);
+    // language: script runs the file itself: it must be committed executable.
+    expect(git(hookPath, 'ls-files', '-s', 'standalone/admission-lint.cjs')).toMatch(/^100755 /);
+
     const project = join(temp, 'project');
-    mkdirSync(project);
+    mkdirSync(join(project, 'charts', 'mychart', 'templates'), { recursive: true });
     git(project, 'init', '-q');
-    writeFileSync(join(project, '.pre-commit-config.yaml'), `repos:\n  - repo: ${hook.path}\n    rev: ${hook.rev}\n    hooks:\n      - id: admission-lint\n`);
+    // The README's snippet, with this hook repository and commit.
+    writeFileSync(join(project, '.pre-commit-config.yaml'), `repos:\n  - repo: ${hookPath}\n    rev: ${rev}\n    hooks:\n      - id: admission-lint\n`);
     writeFileSync(join(project, 'bad.yaml'), BAD);
+    writeFileSync(join(project, 'bad.json'), BAD_JSON);
     writeFileSync(join(project, 'good.yaml'), VALID);
     writeFileSync(join(project, 'notes.txt'), 'not YAML: the hook never sees it\n');
+    writeFileSync(join(project, 'charts', 'mychart', 'Chart.yaml'), 'apiVersion: v2\nname: mychart\nversion: 0.1.0\n');
+    writeFileSync(join(project, 'charts', 'mychart', 'templates', 'webhook.yaml'), TEMPLATE);
     git(project, 'add', '-A');
+    const trap = trapBin();
     const env = {
       ...process.env,
       ...GIT_ENV,
+      PATH: `${trap.dir}${delimiter}${process.env.PATH ?? ''}`,
       // A private cache, so the hook is installed from the committed tree and not reused.
       PRE_COMMIT_HOME: join(temp, 'pre-commit-home'),
-      // npm installs the hook's dependencies: from the local cache where it can (CI just ran npm ci).
-      npm_config_prefer_offline: 'true',
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
       NO_COLOR: '1',
     };
-    const run = (...files: string[]) => spawnSync('pre-commit', ['run', '--color', 'never', '--files', ...files], { cwd: project, env, encoding: 'utf8' });
+    const run = (...args: string[]) => spawnSync('pre-commit', ['run', '--color', 'never', ...args], { cwd: project, env, encoding: 'utf8' });
 
-    const bad = run('bad.yaml');
+    // The first run clones the hook repository: timed.
+    const started = performance.now();
+    const bad = run('--files', 'bad.yaml');
+    const firstRun = (performance.now() - started) / 1000;
+    console.log(`pre-commit hook, first run (clone and lint): ${firstRun.toFixed(2)} s`);
     expect(bad.status, bad.stdout + bad.stderr).toBe(1);
     expect(bad.stdout).toMatch(/admission-lint\.+Failed/);
     expect(bad.stdout).toContain('bad.yaml');
     expect(bad.stdout).toContain('timeout-out-of-range');
+    expect(firstRun).toBeLessThan(30);
 
-    const good = run('good.yaml', 'notes.txt');
+    const json = run('--files', 'bad.json');
+    expect(json.status, json.stdout + json.stderr).toBe(1);
+    expect(json.stdout).toContain('bad.json');
+    expect(json.stdout).toContain('timeout-out-of-range');
+
+    // The template would be a yaml-syntax error; it is excluded. notes.txt is not YAML or JSON.
+    const good = run('--files', 'good.yaml', 'notes.txt', 'charts/mychart/Chart.yaml', 'charts/mychart/templates/webhook.yaml');
     expect(good.status, good.stdout + good.stderr).toBe(0);
     expect(good.stdout).toMatch(/admission-lint\.+Passed/);
+
+    // Only templates: nothing for the hook, which pre-commit reports as skipped.
+    const onlyTemplate = run('--files', 'charts/mychart/templates/webhook.yaml');
+    expect(onlyTemplate.status, onlyTemplate.stdout + onlyTemplate.stderr).toBe(0);
+    expect(onlyTemplate.stdout).toMatch(/admission-lint\.+\(no files to check\)Skipped/);
+
+    // A project's own `exclude:` replaces the hook's (README.md): here, nothing is excluded.
+    writeFileSync(join(project, 'no-exclude.yaml'), `repos:\n  - repo: ${hookPath}\n    rev: ${rev}\n    hooks:\n      - id: admission-lint\n        exclude: '^$'\n`);
+    const template = run('--config', 'no-exclude.yaml', '--files', 'charts/mychart/templates/webhook.yaml');
+    expect(template.status, template.stdout + template.stderr).toBe(1);
+    expect(template.stdout).toContain('yaml-syntax');
+
+    expect(existsSync(trap.marker) ? readFileSync(trap.marker, 'utf8') : '').toBe('');
   });
 });
