@@ -34,16 +34,16 @@ export const rule = defineObjectRule({
     },
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
-  create() {
+  create(run) {
     return {
       webhookConfiguration(object) {
-        const errors = validateWebhookConfiguration(object.effective);
+        const errors = validateWebhookConfiguration(object.effective, run.kubeVersion);
         // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
         if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key', help: 'Lint the rendered build (kustomize build … | admission-lint -), not the patch.' }];
         return errors.map(toViolation);
       },
       policy(object) {
-        return validateAdmissionPolicyObject(object.kind, object.effective).map(toViolation);
+        return validateAdmissionPolicyObject(object.kind, object.effective, run.kubeVersion).map(toViolation);
       },
     };
   },

@@ -23,6 +23,7 @@ import { rule as caBundle } from './ca-bundle.js';
 import { rule as clientConfigUrl } from './client-config-url.js';
 import { rule as admissionReviewVersions } from './admission-review-versions.js';
 import { rule as matchConditionNullObject } from './match-condition-null-object.js';
+import { rule as matchConditionMissingField } from './match-condition-missing-field.js';
 import { rule as namespaceOptsOut } from './namespace-opts-out.js';
 import { rule as podSecurityLabels } from './pod-security-labels.js';
 import { rule as failOpen } from './fail-open.js';
@@ -57,6 +58,7 @@ export const rules: readonly Rule[] = [
   clientConfigUrl,
   admissionReviewVersions,
   matchConditionNullObject,
+  matchConditionMissingField,
   namespaceOptsOut,
   podSecurityLabels,
   failOpen,

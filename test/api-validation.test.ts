@@ -992,11 +992,71 @@ describe('matchConditions (rows 49-56)', () => {
     "object.spec.containers.all(c, c.image.startsWith('registry.k8s.io/'))",
     "authorizer.requestResource.check('get').allowed()",
     "has(object.metadata.labels) && object.metadata.labels.exists(k, k.startsWith('team'))",
-    "cel.bind(ns, request.namespace, ns != 'kube-system' && ns != 'kube-node-lease')",
+    'object.metadata.labels.exists_one(k, v, k == "app" && v == "web")',
+    "ip(object.spec.clusterIP).family() == 4 && type(ip('::1')) == net.IP",
+    'object.?spec.?replicas.optMap(r, r + 1).orValue(0) > 0',
     "oldObject == null || oldObject.metadata.generation != object.metadata.generation",
     "request.operation in ['CREATE', 'UPDATE'] &&\n  size(object.spec.containers) > 0",
   ])('rows 51-53: the valid expression %j gives no error', (expression) => {
     expect(check(one(expression))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('matchConditions: type-checked in the environment of the target version (issue 16)', () => {
+  const E = `${MC}[0].expression`;
+  /** The field errors of one matchCondition on a server of 1.<minor>, as kubectl prints them. */
+  const at = (minor: number, expression: string): string[] => {
+    const config = written();
+    conditions(config, [{ name: 'rule', expression }]);
+    const { effective } = defaultWebhookConfiguration(config, config.apiVersion, config.kind);
+    return validateWebhookConfiguration(effective as WebhookConfiguration, { major: 1, minor }).map(formatFieldError);
+  };
+
+  it('reports an undeclared member function with the API server text, at the expression', () => {
+    expect(at(35, "object.metadata.name.startWith('x')")).toEqual([
+      `${E}: Invalid value: "object.metadata.name.startWith('x')": compilation failed: ERROR: <input>:1:31: undeclared reference to 'startWith' (in container '')\n | object.metadata.name.startWith('x')\n | ..............................^`,
+    ]);
+  });
+
+  it('reports cel.bind, which no Kubernetes version declares (ext.Bindings is not in environment/base.go)', () => {
+    const [text] = at(35, "cel.bind(ns, request.namespace, ns != 'kube-system')");
+    expect(text).toMatch(/^webhooks\[0\]\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'cel' \(in container ''\)/);
+  });
+
+  it('reports a dyn result where bool is required, and a wrong overload', () => {
+    expect(at(35, 'object.spec.enabled')).toEqual([`${E}: Invalid value: "object.spec.enabled": must evaluate to bool but got dyn`]);
+    expect(at(35, "request.userInfo.groups.size() > '1'")).toEqual([
+      `${E}: Invalid value: "request.userInfo.groups.size() > '1'": compilation failed: ERROR: <input>:1:32: found no matching overload for '_>_' applied to '(int, string)'\n | request.userInfo.groups.size() > '1'\n | ...............................^`,
+    ]);
+  });
+
+  it('follows the version: what base.go added at 1.N is accepted from 1.N+1 (new expressions compile in the previous minor)', () => {
+    const sort = '[3, 1, 2].sort() == [1, 2, 3]';
+    expect(at(34, sort)).toEqual([`${E}: Invalid value: "${sort}": compilation failed: ERROR: <input>:1:15: undeclared reference to 'sort' (in container '')\n | ${sort}\n | ..............^`]);
+    expect(at(35, sort)).toEqual([]);
+    // The literal validators came with the 1.29 environment: a 1.29 server accepts what a 1.30 one rejects.
+    const duration = "duration('1d') > duration('0s')";
+    expect(at(29, duration)).toEqual([]);
+    expect(at(30, duration)[0]).toContain('invalid duration argument');
+  });
+
+  it('before 1.28 (no versioned environment) keeps to the untyped checks', () => {
+    expect(at(27, "object.metadata.name.startWith('x')")).toEqual([]);
+    expect(at(27, 'params.x == 1')[0]).toContain("undeclared reference to 'params'");
+  });
+
+  it.each([
+    ["a null against a string in a ternary (the checker's nullability reading)", "(object.metadata.name == 'a' ? 'x' : null) == 'x'"],
+    ['a function whose release the data cannot pin', "image(object.spec.containers[0].image).registry() == 'registry.k8s.io'"],
+  ])('says nothing where the checker is not sure: %s', (_name, expression) => {
+    expect(at(35, expression)).toEqual([]);
+  });
+
+  it('accepts what the untyped check used to reject: two-variable macros, optMap, net.IP as a value', () => {
+    for (const expression of ['object.metadata.labels.exists_one(k, v, k == "app")', 'object.?spec.?replicas.optMap(r, r + 1).orValue(0) > 0', "type(ip('::1')) == net.IP"]) {
+      expect(at(35, expression)).toEqual([]);
+    }
   });
 });
 

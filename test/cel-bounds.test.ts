@@ -51,6 +51,21 @@ const OUTCOME: Record<keyof typeof PAYLOADS, { value: boolean } | { notEvaluated
   doubling: { notEvaluated: OVER_BUDGET },
   manyNots: { value: true },
 };
+/**
+ * The payloads the API server rejects at compile time: cel.bind is not in Kubernetes' CEL
+ * environment (environment/base.go has no ext.Bindings), so `doubling` is an api-validation
+ * finding; it stays here for the evaluator's bounds (cel-js evaluates cel.bind).
+ */
+const REJECTED: ReadonlySet<keyof typeof PAYLOADS> = new Set(['doubling']);
+const apiValidationMessages = (findings: readonly { ruleId: string; message: string }[]) => findings.filter((f) => f.ruleId === 'api-validation').map((f) => f.message);
+const expectCompileVerdict = (name: keyof typeof PAYLOADS, messages: readonly string[]): void => {
+  if (REJECTED.has(name)) {
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) expect(message).toContain("undeclared reference to 'cel' (in container '')");
+  } else {
+    expect(messages).toEqual([]);
+  }
+};
 /** Nesting cel-go's parser refuses (more than 250 levels). */
 const DEEP = `${'!('.repeat(4000)}true${')'.repeat(4000)}`;
 
@@ -144,7 +159,7 @@ describe('payloads through the commands', () => {
   it.each(Object.keys(PAYLOADS) as (keyof typeof PAYLOADS)[])('lint: %s finishes without an internal error', async (name) => {
     const findings = await lintText(webhook(PAYLOADS[name]));
     expect(findings.filter((f) => f.message.includes('internal error'))).toEqual([]);
-    expect(findings.filter((f) => f.ruleId === 'api-validation')).toEqual([]);
+    expectCompileVerdict(name, apiValidationMessages(findings));
     // Only a condition known to be true lets the system's writes reach the webhook.
     const kubeSystem = findings.filter((f) => f.ruleId === 'matches-kube-system');
     expect(kubeSystem.length > 0).toBe(name === 'manyNots');
@@ -172,10 +187,10 @@ describe('payloads through the commands', () => {
     else expect([...marks]).toEqual(['none']);
   }, TIMEOUT);
 
-  it.each(Object.keys(PAYLOADS) as (keyof typeof PAYLOADS)[])('policy validation and variable: %s is accepted, as the API server accepts it', async (name) => {
+  it.each(Object.keys(PAYLOADS) as (keyof typeof PAYLOADS)[])('policy validation and variable: %s gets the API server verdict, never an internal error', async (name) => {
     const findings = await lintText(policy(PAYLOADS[name]));
     expect(findings.filter((f) => f.message.includes('internal error'))).toEqual([]);
-    expect(findings.filter((f) => f.ruleId === 'api-validation')).toEqual([]);
+    expectCompileVerdict(name, apiValidationMessages(findings));
   }, TIMEOUT);
 });
 

@@ -46,7 +46,6 @@ describe('match-condition-null-object', () => {
     ["object.spec.replicas > 1 && request.userInfo.username != 'admin'", ['object@DELETE']],
     ['object.spec.replicas == oldObject.spec.replicas', ['object@DELETE', 'oldObject@CREATE']],
     ["object.spec.replicas > 1 ? true : false", ['object@DELETE']],
-    ["cel.bind(spec, object.spec, spec.replicas > 1)", ['object@DELETE']],
     // guarded
     ['has(object.metadata)', []],
     ["object == null || object.metadata.name == 'x'", []],
@@ -61,7 +60,6 @@ describe('match-condition-null-object', () => {
     ["object[?'metadata'].hasValue()", []],
     ["type(object) == null_type || object.metadata.name == 'x'", []],
     ["request.operation.lowerAscii() != 'delete' && object.metadata.name == 'x'", []],
-    ["cel.bind(o, object, o != null && o.metadata.name == 'x')", []],
     ["[1, 2].exists(i, i == 1) || request.userInfo.username == 'x'", []],
     ['oldObject.spec.replicas > 1', ['oldObject@CREATE']],
     ["request.userInfo.username.startsWith('system:')", []],

@@ -289,7 +289,9 @@ describe('ValidatingAdmissionPolicy: rejected fields', () => {
       ),
     ).toEqual([
       "spec.validations[0].expression: Invalid value: \"object.spec.replicas <= params.max\": compilation failed: ERROR: <input>:1:25: undeclared reference to 'params' (in container '')\n | object.spec.replicas <= params.max\n | ........................^",
-      "spec.validations[0].messageExpression: Invalid value: \"authorizer.group('apps') + 'x'\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'authorizer' (in container '')\n | authorizer.group('apps') + 'x'\n | ^",
+      // The type checker goes on after the undeclared variable (its type is an error, which any
+      // overload accepts): group() resolves, and `+` has no overload for its result.
+      "spec.validations[0].messageExpression: Invalid value: \"authorizer.group('apps') + 'x'\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'authorizer' (in container '')\n | authorizer.group('apps') + 'x'\n | ^\nERROR: <input>:1:26: found no matching overload for '_+_' applied to '(kubernetes.authorization.GroupCheck, string)'\n | authorizer.group('apps') + 'x'\n | .........................^",
       'spec.validations[1].expression: Invalid value: "\'not a bool\'": must evaluate to bool but got string',
       'spec.validations[1].messageExpression: Invalid value: "object.spec.replicas > 3": must evaluate to string but got bool',
       // Compiled trimmed, shown as written.
@@ -661,6 +663,86 @@ describe('removed-api-version', () => {
     expect(await findings(mutating('v1'), '1.31')).toEqual([
       expect.stringMatching(/ \| MutatingAdmissionPolicy in admissionregistration\.k8s\.io\/v1: Kubernetes 1\.31 has no MutatingAdmissionPolicy \(admissionregistration\.k8s\.io\/v1alpha1 has it from 1\.32, v1beta1 from 1\.34, v1 from 1\.36\)$/),
     ]);
+  });
+});
+
+describe('CEL type checking in the environment of the target version (issue 16)', () => {
+  /** The API server's messages for the policies of the text on a server of 1.<minor>. */
+  const at = (minor: number, text: string): string[] => {
+    const run = loadRun(['-'], () => new TextEncoder().encode(text));
+    return run.policies.flatMap((object) => validateAdmissionPolicyObject(object.kind, object.effective, { major: 1, minor })).map(formatFieldError);
+  };
+
+  it('types variables by their expressions: a later expression that misuses one is rejected', () => {
+    expect(
+      at(
+        35,
+        vap(`${RULES}  variables:
+    - name: count
+      expression: "size(object.spec.template.spec.containers)"
+    - name: enabled
+      expression: "object.spec.paused"
+  validations:
+    - expression: "variables.count + 'a' == 'b'"
+    - expression: "variables.enabled"
+    - expression: "variables.count > 1"
+      messageExpression: "variables.count"
+`),
+      ),
+    ).toEqual([
+      "spec.validations[0].expression: Invalid value: \"variables.count + 'a' == 'b'\": compilation failed: ERROR: <input>:1:17: found no matching overload for '_+_' applied to '(int, string)'\n | variables.count + 'a' == 'b'\n | ................^",
+      'spec.validations[1].expression: Invalid value: "variables.enabled": must evaluate to bool but got dyn',
+      'spec.validations[2].messageExpression: Invalid value: "variables.count": must evaluate to string but got int',
+    ]);
+  });
+
+  it('says nothing about expressions that read a variable whose type the checker is not sure of', () => {
+    expect(
+      at(
+        35,
+        vap(`${RULES}  variables:
+    - name: label
+      expression: "object.metadata.name == 'a' ? 'x' : null"
+  validations:
+    - expression: "variables.label"
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('checks mutation result types and JSONPatch fields', () => {
+    expect(
+      at(
+        35,
+        map(`${MAP_RULES}  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "'spec'"
+    - patchType: JSONPatch
+      jsonPatch:
+        expression: "[JSONPatch{op: 1, path: '/a'}]"
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "Object{spec: Object.spec{containers: [Object.spec.containers{name: 'a', image: string(1)}]}}"
+`),
+      ),
+    ).toEqual([
+      'spec.mutations[0].applyConfiguration.expression: Invalid value: "\'spec\'": must evaluate to Object but got string',
+      "spec.mutations[1].jsonPatch.expression: Invalid value: \"[JSONPatch{op: 1, path: '/a'}]\": compilation failed: ERROR: <input>:1:14: expected type of field 'op' is 'string' but provided type is 'int'\n | [JSONPatch{op: 1, path: '/a'}]\n | .............^",
+    ]);
+  });
+
+  it('follows the target version, also through the api-validation rule', async () => {
+    const policy = vap(`${RULES}  validations:
+    - expression: "semver(object.metadata.annotations['v']).major() == 1"
+`);
+    expect(at(35, policy)).toEqual([]);
+    expect(at(33, policy)).toEqual([
+      expect.stringMatching(/^spec\.validations\[0\]\.expression: Invalid value: .*undeclared reference to 'semver' \(in container ''\)/),
+    ]);
+    const findings = await lintText(policy, { only: ['api-validation'], kubeVersion: '1.33' });
+    expect(findings.map((f) => f.message)).toEqual(at(33, policy));
+    expect(await lintText(policy, { only: ['api-validation'], kubeVersion: '1.35' })).toEqual([]);
   });
 });
 

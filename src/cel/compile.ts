@@ -1,25 +1,34 @@
 /**
- * CEL compile checks for webhook matchConditions, as far as they can be made without false
- * positives on valid Kubernetes expressions:
- *  - syntax errors (the parser of @marcbachmann/cel-js, with Kubernetes' optional syntax on);
- *  - references to variables a webhook matchCondition does not have (`params`, `variables`,
+ * CEL compile checks of admission expressions, in two layers.
+ *
+ * The untyped check (`celCompileError`, `matchConditionCompileError`), whatever the version:
+ *  - syntax errors (the parser of @marcbachmann/cel-js, with Kubernetes' optional syntax on) and
+ *    cel-go's recursion limit;
+ *  - references to variables the expression's field does not have (`params`, `variables`,
  *    typos): object, oldObject, request, authorizer and namespaceObject are declared (facts §2
  *    row 53). namespaceObject is declared in every admission CEL environment
  *    (plugin/cel/compile.go createEnvForOpts), so it compiles, although webhooks evaluate it as
- *    null;
- *  - results that are certainly not bool: a literal or an arithmetic expression (row 52).
- * Calls to Kubernetes' CEL libraries are not type-checked: a missing declaration would turn a
- * valid expression into a false positive.
+ *    null; `variables.<name>` is checked against the composed variables;
+ *  - results that are certainly not of the required type: a literal or an arithmetic expression
+ *    (row 52), a comparison where a string is required.
  *
- * `celCompileError` does the same for the expressions of admission policies, with the variables
- * and result type of each field (and `variables.<name>` checked against the composed variables).
- * The library must be loaded first (src/cel/library.ts).
+ * The typed check (`admissionCompile`), from Kubernetes 1.28: the same syntax check first, then
+ * the type checker of src/cel/check over the environment the server of the target version
+ * compiles new expressions in (undeclared functions and members, overloads, fields of the typed
+ * variables, literal validators, result types). It reports only what it is sure the API server
+ * rejects, and otherwise gives the untyped verdict (see `sure`).
+ *
+ * The cel-js library must be loaded first (src/cel/library.ts).
  */
 import type { ASTNode, ParseError } from '@marcbachmann/cel-js';
 import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from './depth.js';
 import { celLibrary } from './library.js';
 import { LIBRARY_NAMESPACES, ONE_VARIABLE_MACROS, TWO_VARIABLE_MACROS } from './names.js';
 import { IDENTIFIER_CHAR, stringLiteralEnd } from './source.js';
+import type { Expr } from './check/ast.js';
+import { checkExpression, composedVariableType, typeString, type CelType, type CheckResult, type ExpressionKind } from './check/index.js';
+import { T } from './environment/types.js';
+import { BoundedCache } from '../cache.js';
 
 
 export const WEBHOOK_MATCH_CONDITION_VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer', 'namespaceObject']);
@@ -295,6 +304,22 @@ function maskUnsupportedSyntax(expression: string, constructions: boolean): { te
  * expression is never reported.
  */
 export function celCompileError(expression: string, options: CelCompileOptions): string | undefined {
+  return untypedCheck(expression, options).error;
+}
+
+/**
+ * celCompileError's verdict and the stage that gave it: 'syntax' for a parse error or the
+ * recursion limit (what the typed check leaves to this one), 'semantic' otherwise (also when
+ * nothing is found).
+ */
+interface UntypedVerdict {
+  readonly error: string | undefined;
+  readonly stage: 'syntax' | 'semantic';
+}
+
+function untypedCheck(expression: string, options: CelCompileOptions): UntypedVerdict {
+  const syntax = (error: string | undefined): UntypedVerdict => ({ error, stage: 'syntax' });
+  const semantic = (error: string | undefined): UntypedVerdict => ({ error, stage: 'semantic' });
   const cel = celLibrary();
   const { text: maskedText, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
   // cel-go keeps only the parity of a run of `!` or `-`: so does the text cel-js parses.
@@ -305,20 +330,20 @@ export function celCompileError(expression: string, options: CelCompileOptions):
   } catch (error) {
     if (error instanceof cel.module.ParseError) {
       // cel-js stops at the same nesting as cel-go (250); cel-go reports it at no location.
-      if ((error as ParseError & { code?: string }).code === 'limit_exceeded' && /maxDepth/.test(error.message)) return recursionLimitExceeded();
+      if ((error as ParseError & { code?: string }).code === 'limit_exceeded' && /maxDepth/.test(error.message)) return syntax(recursionLimitExceeded());
       // After masking, the parser's message may be about our replacement: say nothing.
-      if (masked) return undefined;
+      if (masked) return syntax(undefined);
       const parseError = error as ParseError & { range?: { start: number }; summary?: string };
-      return compilationFailed(expression, [{ offset: parseError.range?.start ?? 0, message: `Syntax error: ${parseError.summary ?? parseError.message}` }]);
+      return syntax(compilationFailed(expression, [{ offset: parseError.range?.start ?? 0, message: `Syntax error: ${parseError.summary ?? parseError.message}` }]));
     }
     throw error;
   }
   const root = asNode(ast);
-  if (root === undefined) return undefined;
+  if (root === undefined) return syntax(undefined);
   const depth = measureDepth(root);
-  if (depth.overRecursionLimit) return recursionLimitExceeded();
+  if (depth.overRecursionLimit) return syntax(recursionLimitExceeded());
   // Deeper only through `||`/`&&` chains, which cel-go accepts: too deep to walk here, say nothing.
-  if (depth.depth > MAX_AST_DEPTH) return undefined;
+  if (depth.depth > MAX_AST_DEPTH) return syntax(undefined);
   const composed = options.composedVariables;
   const declared = composed === undefined ? options.variables : new Set([...options.variables, 'variables']);
   const free: Node[] = [];
@@ -334,20 +359,20 @@ export function celCompileError(expression: string, options: CelCompileOptions):
     const offset = select.has !== undefined ? text.indexOf('(', select.has.start) : dotAfter(text, asNode((select.node.args as unknown[])[0])!);
     issues.push({ offset, message: `undefined field '${select.field}'` });
   }
-  if (issues.length > 0) return compilationFailed(expression, issues);
+  if (issues.length > 0) return semantic(compilationFailed(expression, issues));
   switch (options.result) {
     case 'bool': {
       const type = literalType(root);
-      return type === undefined ? undefined : `must evaluate to bool but got ${type}`;
+      return semantic(type === undefined ? undefined : `must evaluate to bool but got ${type}`);
     }
     case 'string':
     case 'string-or-null': {
       const type = literalKind(root) ?? (BOOL_OPERATORS.has(root.op) ? 'bool' : undefined);
-      if (type === undefined || type === 'string' || (options.result === 'string-or-null' && type === 'null_type')) return undefined;
-      return options.result === 'string' ? `must evaluate to string but got ${type}` : `must evaluate to one of [string null_type] but got ${type}`;
+      if (type === undefined || type === 'string' || (options.result === 'string-or-null' && type === 'null_type')) return semantic(undefined);
+      return semantic(options.result === 'string' ? `must evaluate to string but got ${type}` : `must evaluate to one of [string null_type] but got ${type}`);
     }
     default:
-      return undefined;
+      return semantic(undefined);
   }
 }
 
@@ -361,4 +386,141 @@ function dotAfter(text: string, operand: Node): number {
   const end = (operand as Node & { end?: number }).end ?? operand.start;
   const dot = text.indexOf('.', end);
   return dot < 0 ? end : dot;
+}
+
+// --- the typed check: the API server's environments and type checker (src/cel/check) -----------
+
+/**
+ * Function names that Kubernetes CEL libraries declare in versions the environment data cannot
+ * pin (library.Image, library.Pod and Quantity's mul/div/divInt are in k8s.io/apiserver sources
+ * that name no release yet): an undeclared reference to one of them is not reported.
+ */
+const UNPINNED_FUNCTIONS: ReadonlySet<string> = new Set(['image', 'isImage', 'containsDigest', 'registry', 'repository', 'identifier', 'tag', 'digest', 'allContainers', 'mul', 'div', 'divInt']);
+
+/** Parser issues of cel-go's own (not plain syntax errors, which the untyped check reports first). */
+const SURE_PARSE_ISSUES = [
+  /^unsupported syntax '/,
+  /^invalid argument to has\(\) macro$/,
+  /^argument must be a simple name$/,
+  /^duplicate variable name: /,
+  /^iteration variable overwrites accumulator variable$/,
+  /variable name must be a simple identifier$/,
+  /^invalid u?int literal$/,
+  /^reserved identifier: /,
+];
+
+/** The first Kubernetes version whose servers compile admission expressions in a versioned environment (environment/base.go). */
+const FIRST_TYPED_MINOR = 28;
+
+export interface AdmissionCompileOptions {
+  readonly kind: ExpressionKind;
+  /** The target Kubernetes version (`--kube-version`). */
+  readonly kubeVersion: { readonly major: number; readonly minor: number };
+  /** `params` is declared (a policy with paramKind). */
+  readonly params?: boolean;
+  /**
+   * With variable composition: the variables compiled before, with the type each is declared
+   * with, or undefined where that type is not known for sure (see AdmissionCompileResult.type).
+   * Without it, `variables` is not declared.
+   */
+  readonly composed?: ReadonlyMap<string, CelType | undefined>;
+}
+
+export interface AdmissionCompileResult {
+  /** The API server's error text, or undefined when it compiles (or when this check cannot tell). */
+  readonly error: string | undefined;
+  /**
+   * The type the API server declares a variable of this expression with (its output type, dyn
+   * when it fails to compile), when the typed check is sure of it; undefined otherwise.
+   */
+  readonly type: CelType | undefined;
+  /** The parsed expression, when the type check accepted it (for analyses that walk it). */
+  readonly expr?: Expr;
+}
+
+/** admissionCompile's answers: they depend on the expression and the options only. */
+const admissionCompiled = new BoundedCache<string, AdmissionCompileResult>();
+
+/**
+ * The API server's compile check of one admission expression under a Kubernetes version: first
+ * the untyped check above (syntax and nesting, with its messages), then, from 1.28, the type
+ * checker over the environment the server compiles new expressions in (undeclared functions
+ * and members, overloads, field selection on typed variables, literal validators, the result
+ * type). Where the type checker is not sure (a `null` against a non-nullable type, a function
+ * whose release the data cannot pin, a syntax the untyped parser reads otherwise, a variable of
+ * unknown type) the untyped verdict stands, so nothing the API server accepts is reported.
+ */
+export function admissionCompile(expression: string, options: AdmissionCompileOptions): AdmissionCompileResult {
+  const composedKey = options.composed === undefined ? null : [...options.composed].map(([name, t]) => [name, t === undefined ? '?' : typeString(t)]);
+  const key = JSON.stringify([expression, options.kind, options.kubeVersion.major, options.kubeVersion.minor, options.params === true, composedKey]);
+  return admissionCompiled.get(key, () => compileUncached(expression, options));
+}
+
+function untypedOptions(options: AdmissionCompileOptions): CelCompileOptions {
+  const { kind } = options;
+  const variables = new Set(['object', 'oldObject', 'request', 'namespaceObject']);
+  if (options.params) variables.add('params');
+  if (kind !== 'validating.messageExpression') variables.add('authorizer');
+  const result: CelResultType = kind.endsWith('matchCondition') || kind === 'validating.validation' ? 'bool' : kind === 'validating.messageExpression' ? 'string' : kind === 'validating.auditAnnotation' ? 'string-or-null' : 'any';
+  return {
+    variables,
+    result,
+    ...(options.composed !== undefined && !kind.endsWith('matchCondition') ? { composedVariables: new Set(options.composed.keys()) } : {}),
+    ...(kind === 'mutating.applyConfiguration' || kind === 'mutating.jsonPatch' ? { patchTypes: true } : {}),
+  };
+}
+
+function compileUncached(expression: string, options: AdmissionCompileOptions): AdmissionCompileResult {
+  const untyped = untypedCheck(expression, untypedOptions(options));
+  const fallback: AdmissionCompileResult = { error: untyped.error, type: undefined };
+  // Syntax and nesting errors are the untyped check's, reported first as before.
+  if (untyped.stage === 'syntax' && untyped.error !== undefined) return fallback;
+  if (options.kubeVersion.major !== 1 || options.kubeVersion.minor < FIRST_TYPED_MINOR) return fallback;
+  const composed = options.composed !== undefined && !options.kind.endsWith('matchCondition') ? options.composed : undefined;
+  const variables: Record<string, CelType> = {};
+  for (const [name, t] of composed ?? []) variables[name] = t ?? T.dyn;
+  const checked = checkExpression(expression, options.kind, { major: 1, minor: options.kubeVersion.minor }, {
+    params: options.params === true,
+    ...(composed !== undefined ? { variables } : {}),
+  });
+  if (checked.ok) {
+    // A variable of unknown type was taken as dyn: the most permissive type, but also one that
+    // makes the result dyn. The verdict holds only when no such variable is read.
+    if (readsUnknownVariable(expression, composed)) return fallback;
+    return { error: undefined, type: composedVariableType(checked.type), expr: checked.expr };
+  }
+  if (!sure(checked, expression, composed)) return fallback;
+  return { error: checked.apiServerText, type: T.dyn };
+}
+
+/** Whether every issue of a rejection is one the API server certainly reports. */
+function sure(result: Extract<CheckResult, { ok: false }>, expression: string, composed: ReadonlyMap<string, CelType | undefined> | undefined): boolean {
+  if (readsUnknownVariable(expression, composed)) return false;
+  return result.errors.every(({ detail }) => {
+    switch (result.stage) {
+      case 'parse':
+        return SURE_PARSE_ISSUES.some((pattern) => pattern.test(detail));
+      case 'check': {
+        // cel-go's nullability (null against string, int, … in a ternary or a literal) is the
+        // checker's own reading of a legacy rule; not reported.
+        if (/\bnull\b/.test(detail.replace(/^undeclared reference to '[^']*'/, ''))) return false;
+        const undeclared = /^undeclared reference to '([^']*)'/.exec(detail);
+        if (undeclared && UNPINNED_FUNCTIONS.has(undeclared[1]!)) return false;
+        return !/^unexpected failed resolution/.test(detail);
+      }
+      case 'validate':
+        return !/\bnull\b/.test(detail);
+      case 'result':
+        return true;
+    }
+  });
+}
+
+/** Whether the expression names `variables.<name>` for a composed variable whose type is not known. */
+function readsUnknownVariable(expression: string, composed: ReadonlyMap<string, CelType | undefined> | undefined): boolean {
+  if (composed === undefined) return false;
+  const unknown = [...composed].filter(([, t]) => t === undefined).map(([name]) => name);
+  if (unknown.length === 0) return false;
+  for (const match of expression.matchAll(/\bvariables\s*\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)/g)) if (unknown.includes(match[1]!)) return true;
+  return false;
 }

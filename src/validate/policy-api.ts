@@ -15,7 +15,10 @@
  * only with variable composition, that is in a ValidatingAdmissionPolicy with spec.variables
  * (its validations, messageExpressions, auditAnnotations and later variables) and in every
  * expression of a MutatingAdmissionPolicy but its matchConditions. `variables.<name>` must name a
- * variable compiled before (for a variable: an earlier one).
+ * variable compiled before (for a variable: an earlier one), and has the type that variable's
+ * expression compiled to (dyn when it failed). From 1.28 each expression is type-checked in the
+ * environment of the target version (src/cel/compile.ts admissionCompile), with the result type
+ * of its field (bool, string, string or null, Object, list(JSONPatch)).
  */
 import type { FieldPath } from '../field-path.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors, qualifiedNameErrors } from '../kube/names.js';
@@ -33,12 +36,13 @@ import type {
   Validation,
   Variable,
 } from '../model/types.js';
-import { celCompileError, type CelResultType } from '../cel/compile.js';
+import { admissionCompile, type AdmissionCompileResult } from '../cel/compile.js';
+import type { CelType, ExpressionKind } from '../cel/check/index.js';
 import { loadCelSync } from '../cel/library.js';
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from '../kube/version.js';
 import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from './field-error.js';
 import { validateLabelSelector } from './label-selector.js';
 import { validateMatchConditions as validateWebhookMatchConditions, validateObjectMeta, validateRule } from './webhook-api.js';
-import { BoundedCache } from '../cache.js';
 
 const FAILURE_POLICIES = ['Ignore', 'Fail'];
 const MATCH_POLICIES = ['Exact', 'Equivalent'];
@@ -74,33 +78,35 @@ function notSupportedInOrder(path: FieldPath, value: unknown, supported: readonl
 
 const isBlank = (text: string | undefined | null): boolean => (text ?? '').trim() === '';
 
-/** What a policy's expressions may use; `composed` is undefined without variable composition. */
+/**
+ * What a policy's expressions may use; `composed` is undefined without variable composition,
+ * else the variables compiled so far with the types they are declared with (undefined where the
+ * typed check is not sure of it).
+ */
 interface Environment {
   readonly celReady: boolean;
   readonly hasParams: boolean;
-  composed: Set<string> | undefined;
+  readonly mutating: boolean;
+  readonly kubeVersion: KubeVersion;
+  composed: Map<string, CelType | undefined> | undefined;
 }
 
-function compile(env: Environment, expression: string, result: CelResultType, opts: { authorizer?: boolean; composition?: boolean; patchTypes?: boolean } = {}): string | undefined {
-  if (!env.celReady) return undefined;
-  const variables = new Set(['object', 'oldObject', 'request', 'namespaceObject']);
-  if (env.hasParams) variables.add('params');
-  if (opts.authorizer !== false) variables.add('authorizer');
-  const composition = opts.composition !== false && env.composed !== undefined;
-  // The answer depends on the expression and the environment only: policies share expressions.
-  const key = JSON.stringify([expression, result, [...variables], composition ? [...env.composed!] : null, opts.patchTypes === true]);
-  return compiledPolicyExpressions.get(key, () =>
-    celCompileError(expression, {
-      variables,
-      result,
-      ...(composition ? { composedVariables: new Set(env.composed) } : {}),
-      ...(opts.patchTypes ? { patchTypes: true } : {}),
-    }),
-  );
-}
+const NOT_CHECKED: AdmissionCompileResult = { error: undefined, type: undefined };
 
-/** compile's answers by expression and environment. */
-const compiledPolicyExpressions = new BoundedCache<string, string | undefined>();
+/**
+ * The compile check of one policy expression of `kind` (src/cel/compile.ts admissionCompile);
+ * the answer depends on the expression and the environment only, and is cached there.
+ */
+function compile(env: Environment, expression: string, kind: ExpressionKind): AdmissionCompileResult {
+  if (!env.celReady) return NOT_CHECKED;
+  const composition = !kind.endsWith('matchCondition') && env.composed !== undefined;
+  return admissionCompile(expression, {
+    kind,
+    kubeVersion: env.kubeVersion,
+    params: env.hasParams,
+    ...(composition ? { composed: new Map(env.composed) } : {}),
+  });
+}
 
 /** validateRuleWithOperations, as for webhook rules; resourceNames are checked apart. */
 function validateRuleWithOperations(at: FieldPath, rule: NamedRuleWithOperations): FieldError[] {
@@ -201,7 +207,7 @@ function validateParamKind(at: FieldPath, paramKind: ParamKind): FieldError[] {
 
 function validateMatchConditions(at: FieldPath, conditions: readonly MatchCondition[] | undefined, env: Environment): FieldError[] {
   // Compiled without variable composition: matchConditions run before the variables.
-  return validateWebhookMatchConditions(at, conditions, (expression) => compile(env, expression, 'bool', { composition: false }));
+  return validateWebhookMatchConditions(at, conditions, (expression) => compile(env, expression, env.mutating ? 'mutating.matchCondition' : 'validating.matchCondition').error);
 }
 
 function validateVariable(at: FieldPath, variable: Variable, env: Environment): FieldError[] {
@@ -213,10 +219,11 @@ function validateVariable(at: FieldPath, variable: Variable, env: Environment): 
   if (isBlank(expression)) {
     errors.push(required([...at, 'expression'], 'expression is not specified'));
   } else {
-    const error = compile(env, expression, 'any');
+    const { error, type } = compile(env, expression, env.mutating ? 'mutating.variable' : 'validating.variable');
     if (error !== undefined) errors.push(invalid([...at, 'expression'], expression, error));
-    // CompileAndStoreVariable: later expressions may select it, even when it failed to compile.
-    env.composed?.add(name);
+    // CompileAndStoreVariable: later expressions may select it, even when it failed to compile
+    // (then as dyn), with the type its expression compiled to.
+    env.composed?.set(name, type);
   }
   return errors;
 }
@@ -228,14 +235,14 @@ function validateValidation(at: FieldPath, validation: Validation, env: Environm
     errors.push(required([...at, 'expression'], 'expression is not specified'));
   } else {
     // The expression as written, not trimmed, so that columns match.
-    const error = compile(env, expression, 'bool');
+    const { error } = compile(env, expression, 'validating.validation');
     if (error !== undefined) errors.push(invalid([...at, 'expression'], expression, error));
   }
   const messageExpression = validation.messageExpression ?? '';
   if (messageExpression.length > 0 && isBlank(messageExpression)) {
     errors.push(invalid([...at, 'messageExpression'], messageExpression, 'must be non-empty if specified'));
   } else if (!isBlank(messageExpression)) {
-    const error = compile(env, messageExpression, 'string', { authorizer: false });
+    const { error } = compile(env, messageExpression, 'validating.messageExpression');
     if (error !== undefined) errors.push(invalid([...at, 'messageExpression'], messageExpression, error));
   }
   const message = validation.message ?? '';
@@ -264,16 +271,16 @@ function validateAuditAnnotation(at: FieldPath, policyName: string, annotation: 
     errors.push(required([...at, 'valueExpression'], `must not exceed ${MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES} bytes in length`));
   } else {
     // Compiled trimmed; the value shown is the expression as written.
-    const error = compile(env, trimmed, 'string-or-null');
+    const { error } = compile(env, trimmed, 'validating.auditAnnotation');
     if (error !== undefined) errors.push(invalid([...at, 'valueExpression'], valueExpression, error));
   }
   return errors;
 }
 
-function validatePatchExpression(at: FieldPath, expression: string | undefined, env: Environment): FieldError[] {
+function validatePatchExpression(at: FieldPath, expression: string | undefined, env: Environment, kind: 'mutating.applyConfiguration' | 'mutating.jsonPatch'): FieldError[] {
   const trimmed = (expression ?? '').trim();
   if (trimmed === '') return [required([...at, 'expression'])];
-  const error = compile(env, trimmed, 'any', { patchTypes: true });
+  const { error } = compile(env, trimmed, kind);
   return error === undefined ? [] : [invalid([...at, 'expression'], trimmed, error)];
 }
 
@@ -286,12 +293,12 @@ function validateMutation(at: FieldPath, mutation: Mutation, env: Environment): 
       break;
     case 'JSONPatch':
       if (mutation.jsonPatch == null) errors.push(required([...at, 'jsonPatch'], 'must be specified when patchType is JSONPatch'));
-      else errors.push(...validatePatchExpression([...at, 'jsonPatch'], mutation.jsonPatch.expression, env));
+      else errors.push(...validatePatchExpression([...at, 'jsonPatch'], mutation.jsonPatch.expression, env, 'mutating.jsonPatch'));
       if (mutation.applyConfiguration != null) errors.push(invalid([...at, 'applyConfiguration'], '{applyConfiguration}', 'must not be specified when patchType is JSONPatch'));
       break;
     case 'ApplyConfiguration':
       if (mutation.applyConfiguration == null) errors.push(required([...at, 'applyConfiguration'], 'must be specified when patchType is ApplyConfiguration'));
-      else errors.push(...validatePatchExpression([...at, 'applyConfiguration'], mutation.applyConfiguration.expression, env));
+      else errors.push(...validatePatchExpression([...at, 'applyConfiguration'], mutation.applyConfiguration.expression, env, 'mutating.applyConfiguration'));
       if (mutation.jsonPatch != null) errors.push(invalid([...at, 'jsonPatch'], '{jsonPatch}', 'must not be specified when patchType is ApplyConfiguration'));
       break;
     default:
@@ -300,7 +307,7 @@ function validateMutation(at: FieldPath, mutation: Mutation, env: Environment): 
   return errors;
 }
 
-function validatePolicySpec(policy: AdmissionPolicy, celReady: boolean): FieldError[] {
+function validatePolicySpec(policy: AdmissionPolicy, celReady: boolean, kubeVersion: KubeVersion): FieldError[] {
   const errors: FieldError[] = [];
   const spec = policy.spec ?? {};
   const at: FieldPath = ['spec'];
@@ -318,7 +325,7 @@ function validatePolicySpec(policy: AdmissionPolicy, celReady: boolean): FieldEr
   }
   const variables = spec.variables ?? [];
   // A validating policy composes variables only when it has some; a mutating one always does.
-  const env: Environment = { celReady, hasParams: spec.paramKind != null, composed: mutating || variables.length > 0 ? new Set() : undefined };
+  const env: Environment = { celReady, hasParams: spec.paramKind != null, mutating, kubeVersion, composed: mutating || variables.length > 0 ? new Map() : undefined };
   errors.push(...validateMatchConditions([...at, 'matchConditions'], spec.matchConditions, env));
   variables.forEach((variable, i) => errors.push(...validateVariable([...at, 'variables', i], variable ?? {}, env)));
   if (mutating) {
@@ -404,13 +411,14 @@ function validateBindingSpec(binding: AdmissionPolicyBinding): FieldError[] {
 }
 
 /**
- * Every error the API server reports when the (defaulted) policy or binding is created. CEL
- * expressions are checked only when the CEL library can be loaded.
+ * Every error the API server of `kubeVersion` (default: the CLI's default version) reports when
+ * the (defaulted) policy or binding is created. CEL expressions are checked only when the CEL
+ * library can be loaded.
  */
-export function validateAdmissionPolicyObject(kind: PolicyKind, object: AdmissionPolicy | AdmissionPolicyBinding): FieldError[] {
+export function validateAdmissionPolicyObject(kind: PolicyKind, object: AdmissionPolicy | AdmissionPolicyBinding, kubeVersion: KubeVersion = DEFAULT_KUBE_VERSION): FieldError[] {
   const errors = validateObjectMeta(object.metadata);
   if (kind === 'ValidatingAdmissionPolicy' || kind === 'MutatingAdmissionPolicy') {
-    errors.push(...validatePolicySpec(object as AdmissionPolicy, loadCelSync()));
+    errors.push(...validatePolicySpec(object as AdmissionPolicy, loadCelSync(), kubeVersion));
   } else {
     errors.push(...validateBindingSpec(object as AdmissionPolicyBinding));
   }

@@ -8,7 +8,8 @@
 import type { FieldPath } from '../field-path.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../kube/names.js';
 import type { MatchCondition, ObjectMeta, RuleWithOperations, Webhook, WebhookConfiguration } from '../model/types.js';
-import { matchConditionCompileError } from '../cel/compile.js';
+import { admissionCompile, matchConditionCompileError } from '../cel/compile.js';
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from '../kube/version.js';
 import { validateWebhookService, validateWebhookUrl } from './client-config.js';
 import { duplicate, invalid, notSupported, required, tooLong, tooMany, type FieldError } from './field-error.js';
 import { validateLabelSelector } from './label-selector.js';
@@ -156,20 +157,31 @@ export function validateRule(at: FieldPath, rule: RuleWithOperations): FieldErro
 }
 
 /**
- * validateMatchConditions, shared by webhooks and admission policies; `compileError` is the CEL
- * check of the environment the conditions run in.
+ * matchConditionCompileError by expression (syntax, variables and literal results, whatever the
+ * version), for a webhook's matchConditions: webhooks share their conditions.
  */
-/** matchConditionCompileError by expression, for a webhook's matchConditions: webhooks share their conditions. */
 const compiled = new BoundedCache<string, string | undefined>();
 
 export function rememberedCompileError(expression: string): string | undefined {
   return compiled.get(expression, matchConditionCompileError);
 }
 
+/**
+ * The compile check of a webhook matchCondition on a server of `kubeVersion`: the untyped check,
+ * then the type checker with the environment of that version (src/cel/compile.ts admissionCompile).
+ */
+export function webhookMatchConditionCompileError(expression: string, kubeVersion: KubeVersion): string | undefined {
+  return admissionCompile(expression, { kind: 'webhook.matchCondition', kubeVersion }).error;
+}
+
+/**
+ * validateMatchConditions, shared by webhooks and admission policies; `compileError` is the CEL
+ * check of the environment the conditions run in.
+ */
 export function validateMatchConditions(
   at: FieldPath,
   conditions: readonly MatchCondition[] | undefined,
-  compileError: (expression: string) => string | undefined = rememberedCompileError,
+  compileError: (expression: string) => string | undefined = (expression) => webhookMatchConditionCompileError(expression, DEFAULT_KUBE_VERSION),
 ): FieldError[] {
   const list = conditions ?? [];
   const errors: FieldError[] = [];
@@ -196,7 +208,7 @@ export function validateMatchConditions(
   return errors;
 }
 
-function validateWebhook(at: FieldPath, webhook: Webhook, mutating: boolean): FieldError[] {
+function validateWebhook(at: FieldPath, webhook: Webhook, mutating: boolean, kubeVersion: KubeVersion): FieldError[] {
   const errors: FieldError[] = [];
   errors.push(...validateWebhookName([...at, 'name'], webhook.name ?? ''));
   webhook.rules?.forEach((rule, j) => {
@@ -215,18 +227,19 @@ function validateWebhook(at: FieldPath, webhook: Webhook, mutating: boolean): Fi
   if (hasUrl === hasService) errors.push(required([...at, 'clientConfig'], 'exactly one of url or service is required'));
   else if (hasUrl) errors.push(...validateWebhookUrl([...at, 'clientConfig', 'url'], clientConfig.url!));
   else errors.push(...validateWebhookService([...at, 'clientConfig', 'service'], clientConfig.service!));
-  errors.push(...validateMatchConditions([...at, 'matchConditions'], webhook.matchConditions));
+  errors.push(...validateMatchConditions([...at, 'matchConditions'], webhook.matchConditions, (expression) => webhookMatchConditionCompileError(expression, kubeVersion)));
   return errors;
 }
 
-export function validateWebhookConfiguration(configuration: WebhookConfiguration): FieldError[] {
+/** Every error the API server of `kubeVersion` (default: the CLI's default version) reports when the configuration is created. */
+export function validateWebhookConfiguration(configuration: WebhookConfiguration, kubeVersion: KubeVersion = DEFAULT_KUBE_VERSION): FieldError[] {
   const errors = validateObjectMeta(configuration.metadata);
   const mutating = configuration.kind === 'MutatingWebhookConfiguration';
   const names = new Set<string>();
   configuration.webhooks?.forEach((webhook, i) => {
     if (webhook === null) return;
     const at: FieldPath = ['webhooks', i];
-    errors.push(...validateWebhook(at, webhook, mutating));
+    errors.push(...validateWebhook(at, webhook, mutating, kubeVersion));
     errors.push(...validateAdmissionReviewVersions([...at, 'admissionReviewVersions'], webhook.admissionReviewVersions));
     const name = webhook.name ?? '';
     if (name.length > 0) {

@@ -35,6 +35,7 @@
  */
 import { environmentFor, type EnvironmentOptions, type ExpressionKind, type KubeVersion } from '../environment/index.js';
 import { sameType, typeString, type CelType } from '../environment/types.js';
+import type { Expr } from './ast.js';
 import { check } from './checker.js';
 import { parse } from './parser.js';
 import { validate } from './validators.js';
@@ -48,12 +49,21 @@ export interface CheckError {
   readonly message: string;
   /** UTF-16 offset in the expression, when the API server gives a location. */
   readonly offset?: number;
+  /** The issue's own text, without the "compilation failed: ERROR: <input>:L:C: " header. */
+  readonly detail: string;
 }
 
+/**
+ * Which step rejected the expression: the parser (syntax, macros, syntax the version lacks), the
+ * type checker, the AST validators (literals), or the result type.
+ */
+export type CheckStage = 'parse' | 'check' | 'validate' | 'result';
+
 export type CheckResult =
-  | { readonly ok: true; readonly type: CelType; readonly typeName: string }
+  | { readonly ok: true; readonly type: CelType; readonly typeName: string; /** The parsed expression (macros expanded). */ readonly expr: Expr }
   | {
       readonly ok: false;
+      readonly stage: CheckStage;
       readonly errors: readonly CheckError[];
       /** The whole text the API server puts in its field error (all issues, with source snippets). */
       readonly apiServerText: string;
@@ -64,19 +74,19 @@ export type CheckOptions = EnvironmentOptions;
 export function checkExpression(source: string, kind: ExpressionKind, kubeVersion: KubeVersion, options: CheckOptions = {}): CheckResult {
   const env = environmentFor(kind, kubeVersion, options);
   const parsed = parse(source, { macros: env.macros, optionalSyntax: env.features.has('optionalSyntax') });
-  if (!parsed.ok) return compilationFailed(source, parsed.issues);
+  if (!parsed.ok) return compilationFailed(source, 'parse', parsed.issues);
   const checked = check(parsed.expr, env);
-  if (checked.issues.length > 0) return compilationFailed(source, checked.issues);
+  if (checked.issues.length > 0) return compilationFailed(source, 'check', checked.issues);
   const validation = validate(parsed.expr, env, checked);
-  if (validation.length > 0) return compilationFailed(source, validation);
+  if (validation.length > 0) return compilationFailed(source, 'validate', validation);
   const output = checked.outputType;
   const accepted = env.resultTypes.some((t) => t.kind === 'any' || sameType(output, t));
   if (!accepted) {
     const expected = env.resultTypes.length === 1 ? typeString(env.resultTypes[0]!) : `[${env.resultTypes.map(typeString).join(' ')}]`;
     const message = `must evaluate to ${env.resultTypes.length === 1 ? '' : 'one of '}${expected} but got ${typeString(output)}`;
-    return { ok: false, errors: [{ message }], apiServerText: message };
+    return { ok: false, stage: 'result', errors: [{ message, detail: message }], apiServerText: message };
   }
-  return { ok: true, type: output, typeName: typeString(output) };
+  return { ok: true, type: output, typeName: typeString(output), expr: parsed.expr };
 }
 
 interface Located {
@@ -85,11 +95,11 @@ interface Located {
 }
 
 /** cel-go's Issues.String(): errors sorted by location, each with its source line and a caret. */
-function compilationFailed(source: string, issues: readonly Located[]): CheckResult {
+function compilationFailed(source: string, stage: CheckStage, issues: readonly Located[]): CheckResult {
   const shown = issues.map((issue) => ({ issue, ...display(source, issue) }));
   shown.sort((a, b) => a.line - b.line || a.column - b.column);
-  const errors = shown.map(({ issue, header }) => ({ message: `compilation failed: ${header}`, ...(issue.offset === undefined ? {} : { offset: issue.offset }) }));
-  return { ok: false, errors, apiServerText: `compilation failed: ${shown.map((s) => s.text).join('\n')}` };
+  const errors = shown.map(({ issue, header }) => ({ message: `compilation failed: ${header}`, detail: issue.message, ...(issue.offset === undefined ? {} : { offset: issue.offset }) }));
+  return { ok: false, stage, errors, apiServerText: `compilation failed: ${shown.map((s) => s.text).join('\n')}` };
 }
 
 function display(source: string, issue: Located): { line: number; column: number; header: string; text: string } {
@@ -108,4 +118,14 @@ function display(source: string, issue: Located): { line: number; column: number
   const dots = chars.slice(0, column).map((c) => (wide(c) ? '\uFF0E' : '.')).join('');
   const caret = wide(chars[column]) ? '\uFF3E' : '^';
   return { line, column, header, text: `${header}\n | ${snippet}\n | ${dots}${caret}` };
+}
+
+/**
+ * The expression's AST as a server of `kubeVersion` parses it (the macros and syntax of that
+ * kind's environment), or undefined when it does not parse.
+ */
+export function parseExpression(source: string, kind: ExpressionKind, kubeVersion: { readonly major: number; readonly minor: number }): Expr | undefined {
+  const env = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
+  const parsed = parse(source, { macros: env.macros, optionalSyntax: env.features.has('optionalSyntax') });
+  return parsed.ok ? parsed.expr : undefined;
 }

@@ -60,12 +60,18 @@ function isDigit(c: string | undefined): boolean {
 function isHex(c: string | undefined): boolean {
   return c !== undefined && /[0-9a-fA-F]/.test(c);
 }
+// Character classes by code (one UTF-16 unit): the tokenizer asks for every character.
 function isIdentStart(c: string | undefined): boolean {
-  return c !== undefined && /[A-Za-z_]/.test(c);
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 function isIdentPart(c: string | undefined): boolean {
-  return c !== undefined && /[A-Za-z0-9_]/.test(c);
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || (code >= 48 && code <= 57);
 }
+const isRawOrBytesPrefix = (c: string | undefined): boolean => c === 'r' || c === 'R' || c === 'b' || c === 'B';
 
 function tokenize(src: string): Token[] {
   const tokens: Token[] = [];
@@ -89,8 +95,8 @@ function tokenize(src: string): Token[] {
     let prefixEnd = i;
     let raw = false;
     let bytes = false;
-    while (prefixEnd < n && prefixEnd - i < 2 && /[rRbB]/.test(src[prefixEnd]!)) {
-      if (/[rR]/.test(src[prefixEnd]!)) {
+    while (prefixEnd < n && prefixEnd - i < 2 && isRawOrBytesPrefix(src[prefixEnd])) {
+      if (src[prefixEnd] === 'r' || src[prefixEnd] === 'R') {
         if (raw) break;
         raw = true;
       } else {
@@ -99,7 +105,7 @@ function tokenize(src: string): Token[] {
       }
       prefixEnd++;
     }
-    if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || /[rRbB]/.test(src[prefixEnd - 1]!))) {
+    if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || isRawOrBytesPrefix(src[prefixEnd - 1]))) {
       const literal = readString(src, i, prefixEnd, raw, bytes, fail);
       tokens.push({ type: bytes ? 'bytes' : 'string', text: src.slice(start, literal.end), start, end: literal.end, value: literal.value });
       i = literal.end;

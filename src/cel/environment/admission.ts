@@ -133,23 +133,32 @@ export interface AdmissionVariables {
   readonly params?: boolean;
   /**
    * The policy's variables composed so far, with the types their expressions compiled to
-   * (`variables.<name>`); see `composedVariableType`. Ignored for match conditions.
+   * (`variables.<name>`); see `composedVariableType`. Undefined without variable composition
+   * (`variables` is then undeclared); ignored for match conditions.
    */
   readonly variables?: Readonly<Record<string, CelType>>;
 }
 
-/** The variables of an admission expression (createEnvForOpts, HasAuthorizer: true). */
+/**
+ * The variables of an admission expression (createEnvForOpts): HasAuthorizer is true everywhere
+ * but in messageExpression (pkg/apis/admissionregistration/validation validateValidation and the
+ * policy plugin compile it with HasAuthorizer: false).
+ */
 export function admissionVariables(kind: ExpressionKind, options: AdmissionVariables): Map<string, CelType> {
   const out = new Map<string, CelType>([
     ['object', T.dyn],
     ['oldObject', T.dyn],
     ['namespaceObject', T.struct('kubernetes.Namespace')],
     ['request', T.struct('kubernetes.AdmissionRequest')],
-    ['authorizer', T.struct('kubernetes.authorization.Authorizer')],
-    ['authorizer.requestResource', T.struct('kubernetes.authorization.ResourceCheck')],
   ]);
+  if (kind !== 'validating.messageExpression') {
+    out.set('authorizer', T.struct('kubernetes.authorization.Authorizer'));
+    out.set('authorizer.requestResource', T.struct('kubernetes.authorization.ResourceCheck'));
+  }
   if (options.params) out.set('params', T.dyn);
-  if (hasComposition(kind)) out.set('variables', T.struct('kubernetes.variables'));
+  // Without composition (a ValidatingAdmissionPolicy without spec.variables: the stateless
+  // compiler) `variables` is not declared at all.
+  if (hasComposition(kind) && options.variables !== undefined) out.set('variables', T.struct('kubernetes.variables'));
   return out;
 }
 

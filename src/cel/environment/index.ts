@@ -151,25 +151,48 @@ function optionInForce(option: VersionedOption, minor: number, serverMinor: numb
   return true;
 }
 
-/** Environments by kind, version and declarations: they depend on nothing else. */
-const environments = new BoundedCache<string, CelEnvironment>();
+/**
+ * What an environment takes from its version alone (the options in force, their functions,
+ * macros, features and validators), shared by the environments of every kind and declarations.
+ */
+interface BaseEnvironment {
+  readonly base: true;
+  readonly environmentVersion: KubeVersion;
+  readonly inForce: readonly VersionedOption[];
+  readonly functions: FunctionTable;
+  readonly typeIdents: ReadonlyMap<string, CelType>;
+  readonly macros: ReadonlySet<MacroName>;
+  readonly features: ReadonlySet<Feature>;
+  readonly validators: ReadonlySet<ValidatorName>;
+  readonly disabledOverloads: ReadonlySet<string>;
+}
+
+/**
+ * Environments by kind, version and declarations, and their bases by version: they depend on
+ * nothing else.
+ */
+const environments = new BoundedCache<string, CelEnvironment | BaseEnvironment>();
 
 /** The environment an expression of `kind` compiles in on a server of version `kube`. */
 export function environmentFor(kind: ExpressionKind, kube: KubeVersion, options: EnvironmentOptions = {}): CelEnvironment {
   const mode = options.expressions ?? 'new';
   const variablesKey = options.variables ? JSON.stringify(Object.entries(options.variables)) : '-';
   const key = `${kind}|${kube.minor}|${mode}|${options.params ? 1 : 0}|${variablesKey}`;
-  return environments.get(key, () => buildEnvironment(kind, kube, options, mode));
+  return environments.get(key, () => buildEnvironment(kind, kube, options, mode)) as CelEnvironment;
 }
 
-function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: EnvironmentOptions, mode: 'new' | 'stored'): CelEnvironment {
+function baseFor(kube: KubeVersion, mode: 'new' | 'stored', patchTypes: boolean): BaseEnvironment {
+  return environments.get(`base|${kube.minor}|${mode}|${patchTypes ? 1 : 0}`, () => buildBase(kube, mode, patchTypes)) as BaseEnvironment;
+}
+
+function buildBase(kube: KubeVersion, mode: 'new' | 'stored', patchTypes: boolean): BaseEnvironment {
   const environmentVersion = mode === 'new' ? compatibilityVersion(kube) : kube;
   const inForce = VERSIONED_OPTIONS.filter((o) => optionInForce(o, environmentVersion.minor, kube.minor));
-  if (hasPatchTypes(kind)) inForce.push(PATCH_TYPES);
+  if (patchTypes) inForce.push(PATCH_TYPES);
 
   // Function declarations are parsed when an expression first calls them: a run pays for the few it uses.
   const functionSources = new Map<string, LibraryData[]>();
-  const idents = new Map<string, CelType>();
+  const typeIdents = new Map<string, CelType>();
   const macros = new Set<MacroName>();
   const features = new Set<Feature>();
   const validators = new Set<ValidatorName>();
@@ -179,7 +202,7 @@ function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: Envi
     option.validators?.forEach((v) => validators.add(v));
     for (const library of option.libraries ?? []) {
       library.macros?.forEach((m) => macros.add(m));
-      for (const typeName of library.types ?? []) idents.set(typeName, T.typeOf(identType(typeName)));
+      for (const typeName of library.types ?? []) typeIdents.set(typeName, T.typeOf(identType(typeName)));
       if (library.disabledUnless) library.disabledUnless.overloads.forEach((id) => disabled.add(id));
       for (const name of Object.keys(library.functions)) {
         const sources = functionSources.get(name) ?? [];
@@ -189,6 +212,13 @@ function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: Envi
     }
   }
   if (features.has('crossTypeNumericComparisons')) disabled.clear();
+  return { base: true, environmentVersion, inForce, functions: new FunctionTable(functionSources), typeIdents, macros, features, validators, disabledOverloads: disabled };
+}
+
+function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: EnvironmentOptions, mode: 'new' | 'stored'): CelEnvironment {
+  const patchTypes = hasPatchTypes(kind);
+  const base = baseFor(kube, mode, patchTypes);
+  const idents = new Map<string, CelType>(base.typeIdents);
 
   const structs = new Map<string, StructFields>(Object.entries(ADMISSION_STRUCTS));
   for (const typeName of ['kubernetes.authorization.Authorizer', 'kubernetes.authorization.PathCheck', 'kubernetes.authorization.GroupCheck', 'kubernetes.authorization.ResourceCheck', 'kubernetes.authorization.Decision', 'kubernetes.Quantity', 'kubernetes.URL', 'kubernetes.Semver', 'kubernetes.NamedFormat']) {
@@ -199,7 +229,6 @@ function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: Envi
   for (const [name, type] of variables) idents.set(name, type);
   // The request and namespace object types are declared types (DeclTypes), usable as identifiers.
   for (const name of ['kubernetes.AdmissionRequest', 'kubernetes.Namespace']) idents.set(name, T.typeOf(T.struct(name)));
-  const patchTypes = hasPatchTypes(kind);
   if (patchTypes) {
     structs.set('JSONPatch', JSON_PATCH_FIELDS);
     idents.set('JSONPatch', T.typeOf(T.struct('JSONPatch')));
@@ -207,17 +236,17 @@ function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: Envi
 
   const environment: CelEnvironment = {
     kind,
-    environmentVersion,
-    functions: new FunctionTable(functionSources),
+    environmentVersion: base.environmentVersion,
+    functions: base.functions,
     idents,
     structs,
-    macros,
-    features,
-    validators,
-    disabledOverloads: disabled,
+    macros: base.macros,
+    features: base.features,
+    validators: base.validators,
+    disabledOverloads: base.disabledOverloads,
     resultTypes: resultTypes(kind),
     dynamicObjectTypes: patchTypes,
-    options: inForce,
+    options: base.inForce,
   };
   return environment;
 }

@@ -1,0 +1,208 @@
+/**
+ * A webhook matchCondition, or a policy's matchCondition, validation or mutation, that reads a
+ * field an object can lack (`object.spec.initContainers` on Pods, `object.metadata.labels['team']`)
+ * without a `has()` or optional guard. Selecting a missing field, or indexing a map with a key it
+ * lacks, is a CEL runtime error ("no such key"); an erroring condition or validation is decided
+ * by failurePolicy: Fail rejects the request, Ignore skips the webhook or policy.
+ *
+ * Which fields can be missing comes from src/cel/optional-fields.ts (built-in kinds: metadata,
+ * Pods and the pod templates of workloads); an expression is analysed only when every resource
+ * the rules match is known there, and only for the variable that is an object on the matched
+ * operations (object on CREATE and UPDATE, oldObject on UPDATE and DELETE). The reads and guards
+ * are found by src/cel/missing-fields.ts, which says less when unsure.
+ */
+import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
+import { parseExpression } from '../src/cel/check/index.js';
+import type { Expr } from '../src/cel/check/ast.js';
+import { admissionCompile } from '../src/cel/compile.js';
+import { presenceTests, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
+import type { FieldPath } from '../src/field-path.js';
+import { entryTargets } from '../src/match/targets.js';
+import { describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
+import type { AdmissionPolicy, RuleWithOperations } from '../src/model/types.js';
+import { POLICY_KINDS } from '../src/model/types.js';
+import { webhooksOf } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
+
+type MessageId = 'webhook' | 'policy';
+
+/** One expression to analyse: where it is, what it is, and the expressions whose presence tests guard it. */
+interface Site {
+  readonly path: FieldPath;
+  readonly kind: ExpressionKind;
+  readonly expression: string;
+  /** How the message names it: `matchCondition "name"`, `validations[0]`, … */
+  readonly label: string;
+  /** A variable's name. */
+  readonly name?: string;
+}
+
+/** The resources the rules match, or undefined when one entry names something discovery does not know. */
+function matchedTargets(run: RuleRun, rules: readonly (Readonly<RuleWithOperations> | null | undefined)[]): MatchedTarget[] | undefined {
+  const targets: MatchedTarget[] = [];
+  for (const rule of rules) {
+    if (rule == null) continue;
+    for (const entry of rule.resources ?? []) {
+      const found = entryTargets(run.discovery, rule, entry ?? '');
+      if (found.length === 0) return undefined;
+      targets.push(...found);
+    }
+  }
+  return targets;
+}
+
+/** The variables that hold an object on the operations the rules match. */
+function objectRoots(rules: readonly (Readonly<RuleWithOperations> | null | undefined)[]): Set<string> {
+  const operations = new Set(rules.flatMap((rule) => rule?.operations ?? []));
+  const has = (operation: string): boolean => operations.has('*') || operations.has(operation);
+  const roots = new Set<string>();
+  if (has('CREATE') || has('UPDATE')) roots.add('object');
+  if (has('UPDATE') || has('DELETE')) roots.add('oldObject');
+  return roots;
+}
+
+/** What is absent when the read fails: the field, the map or its key, or the key. */
+function describeMissing(read: UnguardedRead): string {
+  switch (read.missing) {
+    case 'field':
+      return 'absent';
+    case 'key':
+      return 'the key is absent';
+    case 'field-or-key':
+      return 'the map or key is absent';
+  }
+}
+
+/**
+ * The expressions of `sites` that compile, parsed; those that do not are api-validation's (and
+ * never run). They are compiled as api-validation compiles them (src/validate/policy-api.ts:
+ * the variables composed in order, with the types their expressions compiled to), so the
+ * answers come from the same cache entries. `composition` is false without variable composition.
+ */
+function parsed(run: RuleRun, sites: readonly Site[], params: boolean, composition: boolean): { site: Site; expr: Expr }[] {
+  const out: { site: Site; expr: Expr }[] = [];
+  const composed = new Map<string, CelType | undefined>();
+  const variableSites = sites.filter((site) => site.kind.endsWith('.variable'));
+  const others = sites.filter((site) => !site.kind.endsWith('.variable'));
+  const compile = (site: Site) => {
+    const withComposition = composition && !site.kind.endsWith('matchCondition') ? { composed: new Map(composed) } : {};
+    return admissionCompile(site.expression, { kind: site.kind, kubeVersion: run.kubeVersion, params, ...withComposition });
+  };
+  const add = (site: Site, result: { error: string | undefined; expr?: Expr }): void => {
+    if (site.expression.trim() === '' || result.error !== undefined) return;
+    const expr = result.expr ?? parseExpression(site.expression, site.kind, run.kubeVersion);
+    if (expr !== undefined) out.push({ site, expr });
+  };
+  for (const site of variableSites) {
+    // A blank variable is not compiled and not composed (validateVariable).
+    if (site.expression.trim() === '') continue;
+    const result = compile(site);
+    add(site, result);
+    composed.set(site.name ?? '', result.type);
+  }
+  for (const site of others) if (site.expression.trim() !== '') add(site, compile(site));
+  return out;
+}
+
+export const rule = defineObjectRule({
+  meta: {
+    id: 'match-condition-missing-field',
+    title: 'A matchCondition or policy expression reads a field an object can lack, without has() or an optional guard',
+    severity: 'warning',
+    aboutCalls: true,
+    appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
+    messages: {
+      webhook: '{{site}} of webhook "{{webhook}}": unguarded {{access}} fails if {{missing}}',
+      policy: '{{site}} of {{policy}}: unguarded {{access}} fails if {{missing}}',
+    },
+    help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && …), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it.",
+  },
+  create(run) {
+    const analyse = (sites: readonly Site[], guardSites: readonly Site[], rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], params: boolean, composition: boolean) => {
+      const targets = matchedTargets(run, rules);
+      if (targets === undefined) return [];
+      const fields = new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group));
+      if (!fields.known) return [];
+      const roots = objectRoots(rules);
+      const all = parsed(run, [...guardSites, ...sites.filter((s) => !guardSites.includes(s))], params, composition);
+      const guarding = all.filter(({ site }) => guardSites.includes(site));
+      const findings: { site: Site; read: UnguardedRead }[] = [];
+      for (const { site, expr } of all) {
+        if (!sites.includes(site)) continue;
+        // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
+        const guardExprs = guarding.filter((g) => !site.kind.endsWith('matchCondition') || g.site.kind.endsWith('matchCondition')).map(({ expr: g }) => g);
+        const guards = presenceTests([expr, ...guardExprs]);
+        for (const read of unguardedReads(expr, fields, guards)) {
+          const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
+          if (roots.has(root)) findings.push({ site, read });
+        }
+      }
+      return findings;
+    };
+
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        for (const entry of webhooksOf(object)) {
+          const conditions: Site[] = (entry.webhook.matchConditions ?? []).map((condition, index) => ({
+            path: [...entry.path, 'matchConditions', index, 'expression'],
+            kind: 'webhook.matchCondition',
+            expression: (condition?.expression ?? '').trim(),
+            label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`,
+          }));
+          if (conditions.length === 0) continue;
+          for (const { site, read } of analyse(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
+            violations.push({
+              messageId: 'webhook',
+              data: { site: site.label, webhook: entry.label, access: read.access, missing: describeMissing(read) },
+              path: site.path,
+            });
+          }
+        }
+        return violations;
+      },
+      policy(object) {
+        if (isBinding(object)) return [];
+        const spec = policySpec(object);
+        if (spec === undefined) return [];
+        const mutating = object.kind === 'MutatingAdmissionPolicy';
+        const prefix = mutating ? 'mutating' : 'validating';
+        const conditions: Site[] = (spec.matchConditions ?? []).map((condition, index) => ({
+          path: ['spec', 'matchConditions', index, 'expression'],
+          kind: `${prefix}.matchCondition` as ExpressionKind,
+          expression: (condition?.expression ?? '').trim(),
+          label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`,
+        }));
+        const checked: Site[] = [...conditions];
+        if (mutating) {
+          (spec.mutations ?? []).forEach((mutation, index) => {
+            const patch = mutation?.patchType === 'JSONPatch' ? mutation.jsonPatch : mutation?.applyConfiguration;
+            const field = mutation?.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
+            checked.push({ path: ['spec', 'mutations', index, field, 'expression'], kind: `mutating.${field}` as ExpressionKind, expression: (patch?.expression ?? '').trim(), label: `mutations[${index}]` });
+          });
+        } else {
+          ((spec as AdmissionPolicy['spec'] & { validations?: readonly ({ expression?: string } | null)[] }).validations ?? []).forEach((validation, index) => {
+            checked.push({ path: ['spec', 'validations', index, 'expression'], kind: 'validating.validation', expression: validation?.expression ?? '', label: `validations[${index}]` });
+          });
+        }
+        // Variables are not checked themselves: one is evaluated only when an expression reads it,
+        // where `&&` and `||` may absorb its error. Their presence tests guard the expressions.
+        const variables: Site[] = (spec.variables ?? []).map((variable, index) => ({
+          path: ['spec', 'variables', index, 'expression'],
+          kind: `${prefix}.variable` as ExpressionKind,
+          expression: variable?.expression ?? '',
+          label: `variable "${variable?.name ?? ''}"`,
+          name: variable?.name ?? '',
+        }));
+        const rules = spec.matchConstraints?.resourceRules ?? [];
+        // A validating policy composes variables only when it has some; a mutating one always does.
+        return analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read }) => ({
+          messageId: 'policy' as const,
+          data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read) },
+          path: site.path,
+        }));
+      },
+    };
+  },
+});

@@ -1,0 +1,192 @@
+/**
+ * Reads of optional fields without a guard: where an admission expression selects a field of
+ * `object` or `oldObject` that an object can lack (src/cel/optional-fields.ts), or indexes
+ * labels or annotations with a key they can lack, and nothing in the expression (or in the
+ * conditions guarding it) tests for it first. Such a read is a CEL runtime error ("no such key")
+ * on the objects without the field.
+ *
+ * The analysis works on cel-go's AST (src/cel/check/parser.ts), following paths from the two
+ * variables through selections, list indexes and the iteration variables of macros
+ * (`object.spec.containers.all(c, c.securityContext…)`). It says less when unsure:
+ *  - a path is guarded when a presence test for it appears anywhere in the expression or in the
+ *    other expressions given as guards (the matchConditions that decide whether it runs, the
+ *    variables it may read): `has(…)`, optional selection or indexing (`.?f`, `[?'k']`),
+ *    `'k' in …`; a key is guarded when its name appears as a string anywhere else
+ *    (`labels.exists(k, k == 'team')`); where the test stands (`&&`, `||`, a ternary) is not
+ *    weighed, so a misplaced guard hides the read too;
+ *  - everything read through an optional value (`object.?spec.initContainers`, `.orValue(…)`)
+ *    is safe;
+ *  - paths through variables, params, bound values or computed keys are not followed.
+ */
+import type { Expr } from './check/ast.js';
+import type { OptionalFields, Optionality } from './optional-fields.js';
+
+/** The variables whose fields are followed. */
+const ROOTS: ReadonlySet<string> = new Set(['object', 'oldObject']);
+
+export interface UnguardedRead {
+  /** How the read is written, e.g. `object.metadata.labels['team']` or `c.securityContext`. */
+  readonly access: string;
+  /** The path from the root variable, e.g. `object.spec.containers[].securityContext`. */
+  readonly path: string;
+  /** What the objects lack: the field (and, for an index, maybe the key too) or only the key. */
+  readonly missing: Optionality | 'field-or-key';
+  /** The field or key name that is missing. */
+  readonly name: string;
+  /** Where cel-go places the selection (its '.', or the '[' of an index). */
+  readonly offset: number;
+}
+
+/** A value the analysis follows: a path from a root, how it is written, and whether it is optional (reads through it are safe). */
+interface Tracked {
+  readonly root: string;
+  readonly segments: readonly string[];
+  readonly text: string;
+}
+
+type Scope = ReadonlyMap<string, Tracked | undefined>;
+
+const keyOf = (root: string, segments: readonly string[]): string => [root, ...segments].join('.');
+
+/** How presenceTests records a string literal that may test for a key (`labels.exists(k, k == 'team')`). */
+const literalGuard = (value: string): string => `'${value}'`;
+
+/**
+ * Presence tests anywhere in these expressions, as path keys (`object.metadata.labels`,
+ * `object.metadata.labels.team`); and every string literal that is not itself an index, which
+ * counts as a test for that key of any map (`labels.exists(k, k == 'team')`,
+ * `labels.filter(k, k.startsWith('team'))`…: the ways to test for a key are many, so any mention
+ * of it is taken as one).
+ */
+export function presenceTests(exprs: readonly Expr[]): Set<string> {
+  const guards = new Set<string>();
+  const indexes = new Set<Expr>();
+  const visit = (e: Expr, scope: Scope): void => {
+    if (e.kind === 'call' && (e.fn === '_[_]' || e.fn === '_[?_]') && e.args.length === 2) indexes.add(e.args[1]!);
+    if (e.kind === 'literal' && e.type === 'string' && !indexes.has(e)) guards.add(literalGuard(e.value as string));
+    const mark = (operand: Expr, name: string): void => {
+      const tracked = follow(operand, scope);
+      if (tracked) guards.add(keyOf(tracked.root, [...tracked.segments, name]));
+    };
+    if (e.kind === 'select' && e.testOnly) mark(e.operand, e.field);
+    if (e.kind === 'call') {
+      if (e.fn === '_?._' && e.args.length === 2 && e.args[1]!.kind === 'literal' && typeof e.args[1]!.value === 'string') mark(e.args[0]!, e.args[1]!.value);
+      if (e.fn === '_[?_]' && e.args.length === 2 && e.args[1]!.kind === 'literal' && typeof e.args[1]!.value === 'string') mark(e.args[0]!, e.args[1]!.value);
+      if (e.fn === '@in' && e.args.length === 2 && e.args[0]!.kind === 'literal' && typeof e.args[0]!.value === 'string') mark(e.args[1]!, e.args[0]!.value);
+    }
+    walkChildren(e, scope, visit);
+  };
+  for (const e of exprs) visit(e, new Map());
+  return guards;
+}
+
+/** The tracked value an expression stands for, when it is a plain path (no optional step) from a root. */
+function follow(e: Expr, scope: Scope): Tracked | undefined {
+  switch (e.kind) {
+    case 'ident':
+      if (scope.has(e.name)) return scope.get(e.name);
+      return ROOTS.has(e.name) ? { root: e.name, segments: [], text: e.name } : undefined;
+    case 'select': {
+      if (e.testOnly) return undefined;
+      const operand = follow(e.operand, scope);
+      return operand && { root: operand.root, segments: [...operand.segments, e.field], text: `${operand.text}.${e.field}` };
+    }
+    case 'call': {
+      if (e.fn !== '_[_]' || e.args.length !== 2) return undefined;
+      const operand = follow(e.args[0]!, scope);
+      const index = e.args[1]!;
+      if (operand === undefined || index.kind !== 'literal') return undefined;
+      if (index.type === 'string') return { root: operand.root, segments: [...operand.segments, index.value as string], text: `${operand.text}[${JSON.stringify(index.value).replace(/^"|"$/g, "'")}]` };
+      if (index.type === 'int' || index.type === 'uint') return { root: operand.root, segments: [...operand.segments, '[]'], text: `${operand.text}[${String(index.value)}]` };
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Visits the children of `e`, with the comprehension's variables bound (to the element path of its range, or to nothing). */
+function walkChildren(e: Expr, scope: Scope, visit: (child: Expr, scope: Scope) => void): void {
+  if (e.kind !== 'comprehension') {
+    if (e.kind === 'select') visit(e.operand, scope);
+    else if (e.kind === 'call') {
+      if (e.target) visit(e.target, scope);
+      for (const arg of e.args) visit(arg, scope);
+    } else if (e.kind === 'list') e.elements.forEach((x) => visit(x, scope));
+    else if (e.kind === 'map') e.entries.forEach((entry) => (visit(entry.key, scope), visit(entry.value, scope)));
+    else if (e.kind === 'struct') e.fields.forEach((f) => visit(f.value, scope));
+    return;
+  }
+  visit(e.iterRange, scope);
+  visit(e.accuInit, scope);
+  const range = follow(e.iterRange, scope);
+  const inner = new Map(scope);
+  // The element of a list (the second variable of a two-variable macro over a list); a map's keys and values are not followed.
+  const element: Tracked | undefined = range && { root: range.root, segments: [...range.segments, '[]'], text: '' };
+  const elementVar = e.iterVar2 ?? e.iterVar;
+  inner.set(e.iterVar, undefined);
+  if (e.iterVar2 !== undefined) inner.set(e.iterVar2, undefined);
+  if (element) inner.set(elementVar, { ...element, text: elementVar });
+  inner.set(e.accuVar, undefined);
+  visit(e.loopCondition, inner);
+  visit(e.loopStep, inner);
+  const afterLoop = new Map(scope);
+  afterLoop.set(e.accuVar, undefined);
+  visit(e.result, afterLoop);
+}
+
+/**
+ * The reads in `expr` of fields (or label and annotation keys) that `fields` says an object can
+ * lack, with no presence test for them in `guards` (presenceTests of this expression and of
+ * those that guard it). One read per path, the first.
+ */
+export function unguardedReads(expr: Expr, fields: OptionalFields, guards: ReadonlySet<string>): UnguardedRead[] {
+  if (!fields.known) return [];
+  const reads = new Map<string, UnguardedRead & { readonly node: Expr }>();
+  const add = (read: UnguardedRead, node: Expr): void => {
+    if (!reads.has(read.path)) reads.set(read.path, { ...read, node });
+  };
+  const visit = (e: Expr, scope: Scope): void => {
+    const guardedUnder = (root: string) => (prefix: readonly string[]) => guards.has(keyOf(root, prefix));
+    // Presence tests and optional steps read their operand, not their last field or key.
+    if (e.kind === 'select' && !e.testOnly) {
+      const operand = follow(e.operand, scope);
+      if (operand) {
+        const segments = [...operand.segments, e.field];
+        const key = keyOf(operand.root, segments);
+        if (!guards.has(key) && fields.lookup(segments, false, guardedUnder(operand.root)) === 'field') {
+          add({ access: `${operand.text}.${e.field}`, path: displayPath(operand.root, segments), missing: 'field', name: e.field, offset: e.offset }, e);
+        }
+      }
+    }
+    if (e.kind === 'call' && e.fn === '_[_]' && e.args.length === 2 && e.args[1]!.kind === 'literal' && e.args[1]!.type === 'string') {
+      const operand = follow(e.args[0]!, scope);
+      if (operand) {
+        const name = e.args[1]!.value as string;
+        const segments = [...operand.segments, name];
+        const mapKey = keyOf(operand.root, operand.segments);
+        if (!guards.has(keyOf(operand.root, segments)) && !guards.has(literalGuard(name)) && fields.lookup(segments, true, guardedUnder(operand.root)) === 'key') {
+          const access = `${operand.text}[${JSON.stringify(name).replace(/^"|"$/g, "'")}]`;
+          const mapPath = displayPath(operand.root, operand.segments);
+          const mapRead = reads.get(mapPath);
+          const mapUnguarded = !guards.has(mapKey) && fields.lookup(operand.segments, false, guardedUnder(operand.root)) === 'field';
+          if (mapUnguarded && (mapRead === undefined || mapRead.node === e.args[0])) {
+            // One finding for the map and its key: `labels['team']` fails without labels or without the key.
+            reads.delete(mapPath);
+            add({ access, path: mapPath, missing: 'field-or-key', name, offset: e.offset }, e);
+          } else if (!mapUnguarded) {
+            add({ access, path: displayPath(operand.root, segments), missing: 'key', name, offset: e.offset }, e);
+          }
+        }
+      }
+    }
+    walkChildren(e, scope, visit);
+  };
+  // Children first would find `labels` before `labels['k']`: visit the index before its operand.
+  visit(expr, new Map());
+  return [...reads.values()].sort((a, b) => a.offset - b.offset).map(({ node: _node, ...read }) => read);
+}
+
+function displayPath(root: string, segments: readonly string[]): string {
+  return segments.reduce((text, s) => (s === '[]' ? `${text}[]` : `${text}.${s}`), root);
+}

@@ -1,0 +1,104 @@
+/**
+ * admissionCompile (src/cel/compile.ts): the untyped check first, then the type checker of the
+ * target version, reporting only what the API server certainly rejects. The checker's own cases
+ * are in cel-typecheck.test.ts; here: the order of the layers, what is left unsaid, the
+ * versions, and the types it hands to variable composition.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { admissionCompile, celCompileError, type AdmissionCompileOptions } from '../src/cel/compile.js';
+import { typeString, type CelType } from '../src/cel/check/index.js';
+import { T } from '../src/cel/environment/types.js';
+import { prepareCel } from '../src/cel/library.js';
+import { ACCEPTED, VERSIONED } from './cel-typecheck-cases/table.js';
+
+beforeAll(async () => {
+  await prepareCel();
+});
+
+const at = (minor: number, kind: AdmissionCompileOptions['kind'] = 'validating.validation', extra: Partial<AdmissionCompileOptions> = {}): AdmissionCompileOptions => ({ kind, kubeVersion: { major: 1, minor }, ...extra });
+const error = (expression: string, options: AdmissionCompileOptions = at(35)): string | undefined => admissionCompile(expression, options).error;
+
+describe('layers', () => {
+  it('gives a syntax error in the untyped check’s words, first', () => {
+    const untyped = celCompileError("'asdf'.contains('x'", { variables: new Set(['object', 'oldObject', 'request', 'namespaceObject', 'authorizer']), result: 'bool' });
+    expect(untyped).toMatch(/^compilation failed: ERROR: <input>:1:\d+: Syntax error: /);
+    expect(error("'asdf'.contains('x'")).toBe(untyped);
+  });
+
+  it('gives every issue of a type-checked expression in one text, as the API server does', () => {
+    expect(error("params.x == 1 && 'a'.startWith('b')")).toBe(
+      [
+        "compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')",
+        " | params.x == 1 && 'a'.startWith('b')",
+        ' | ^',
+        "ERROR: <input>:1:31: undeclared reference to 'startWith' (in container '')",
+        " | params.x == 1 && 'a'.startWith('b')",
+        ' | ..............................^',
+      ].join('\n'),
+    );
+  });
+
+  it('accepts what the untyped check rejected where the checker is sure (two-variable macros)', () => {
+    const expression = "{'a': 1}.exists_one(k, v, v == 1)";
+    expect(celCompileError(expression, { variables: new Set(['object']), result: 'bool' })).toBeDefined();
+    expect(error(expression)).toBeUndefined();
+  });
+});
+
+describe('what it leaves unsaid', () => {
+  it.each([
+    ['a null against a non-nullable type', "(object.a == 1 ? 'x' : null) == 'x'", 'validating.validation'],
+    ['a null in a list literal', '[1, null].size() == 2', 'validating.validation'],
+    ['a null in an audit annotation ternary', "object.spec.replicas > 5 ? 'many' : null", 'validating.auditAnnotation'],
+    ['a function whose release is not pinned (library.Image)', "isImage(object.spec.image)", 'validating.validation'],
+    ['a Quantity function not pinned to a release', "quantity('1').mul(2).isInteger()", 'validating.validation'],
+  ] as const)('%s', (_name, expression, kind) => {
+    expect(error(expression, at(35, kind))).toBeUndefined();
+  });
+
+  it('reads of a variable of unknown type', () => {
+    const composed = new Map<string, CelType | undefined>([['v', undefined]]);
+    expect(error('variables.v', at(35, 'validating.validation', { composed }))).toBeUndefined();
+    // Of known type, the same is reported.
+    expect(error('variables.v', at(35, 'validating.validation', { composed: new Map([['v', T.dyn]]) }))).toBe('must evaluate to bool but got dyn');
+  });
+
+  it('says only what the untyped check says before 1.28', () => {
+    expect(error("'a'.startWith('b')", at(27))).toBeUndefined();
+    expect(error('params.x == 1', at(27))).toContain("undeclared reference to 'params'");
+  });
+});
+
+describe('versions', () => {
+  it.each(VERSIONED.filter((row) => row.minor >= 29).map((row) => [`1.${row.minor}: ${row.expression}`, row] as const))('%s', (_name, row) => {
+    expect(error(row.expression, at(row.minor, row.kind))).toBeUndefined();
+    expect(error(row.expression, at(row.minor - 1, row.kind))).toBeDefined();
+  });
+
+  it('reports optional syntax to a 1.28 server (it compiles new expressions as 1.27)', () => {
+    expect(error('object.?spec.hasValue()', at(28))).toBe("compilation failed: ERROR: <input>:1:7: unsupported syntax '.?'\n | object.?spec.hasValue()\n | ......^");
+  });
+
+  it('accepts every expression of the table that 1.35 accepts', () => {
+    const rejected = ACCEPTED.filter((row) => !row.variables && (row.minor ?? 35) === 35).filter((row) => error(row.expression, at(35, row.kind, { params: row.params === true, ...(row.kind.startsWith('mutating.') && !row.kind.endsWith('matchCondition') ? { composed: new Map() } : {}) })) !== undefined);
+    expect(rejected.map((row) => row.expression)).toEqual([]);
+  });
+});
+
+describe('types for variable composition', () => {
+  it.each([
+    ['size(object.spec.containers)', 'int'],
+    ["object.metadata.name + '-x'", 'string'],
+    ['object.spec', 'dyn'],
+    ["quantity('1Gi')", 'dyn'],
+    ['[1, 2]', 'list(int)'],
+  ])('%s is declared as %s', (expression, type) => {
+    const { type: declared } = admissionCompile(expression, at(35, 'validating.variable', { composed: new Map() }));
+    expect(declared && typeString(declared)).toBe(type);
+  });
+
+  it('is dyn for a variable that fails to compile, and unknown where the checker is not sure', () => {
+    expect(admissionCompile("'a'.startWith('b')", at(35, 'validating.variable', { composed: new Map() })).type).toEqual(T.dyn);
+    expect(admissionCompile("object.a == 1 ? 'x' : null", at(35, 'validating.variable', { composed: new Map() })).type).toBeUndefined();
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * match-condition-missing-field: the reads of optional fields (src/cel/missing-fields.ts over
+ * src/cel/optional-fields.ts) and the rule around them (which resources, which variable, which
+ * expressions guard which).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseExpression } from '../src/cel/check/index.js';
+import { prepareCel } from '../src/cel/library.js';
+import { presenceTests, unguardedReads } from '../src/cel/missing-fields.js';
+import { OptionalFields } from '../src/cel/optional-fields.js';
+import { Discovery } from '../src/kube/discovery/discovery.js';
+import { lintText } from './helpers.js';
+
+beforeAll(async () => {
+  await prepareCel();
+});
+
+const discovery = new Discovery({ major: 1, minor: 35 });
+const builtin = (group: string): boolean => discovery.isKnownBuiltinGroup(group);
+const target = (group: string, resource: string, subresource = '') => ({ info: discovery.resource(group, 'v1', resource)!, subresource });
+const PODS = new OptionalFields([target('', 'pods')], builtin);
+
+/** The paths read without a guard, `missing` appended. */
+function reads(expression: string, fields = PODS, guardedBy: readonly string[] = []): string[] {
+  const expr = parseExpression(expression, 'webhook.matchCondition', { major: 1, minor: 35 });
+  if (expr === undefined) throw new Error(`does not parse: ${expression}`);
+  const guards = presenceTests([expr, ...guardedBy.map((g) => parseExpression(g, 'webhook.matchCondition', { major: 1, minor: 35 })!)]);
+  return unguardedReads(expr, fields, guards).map((read) => `${read.access} (${read.missing})`);
+}
+
+describe('unguarded reads of optional fields', () => {
+  it.each([
+    ["object.spec.initContainers.exists(c, c.name == 'x')", ['object.spec.initContainers (field)']],
+    ['object.spec.hostNetwork == true', ['object.spec.hostNetwork (field)']],
+    ["object.metadata.labels['team'] == 'a'", ["object.metadata.labels['team'] (field-or-key)"]],
+    ["object.metadata.annotations.team == 'a'", ['object.metadata.annotations (field)']],
+    ['object.spec.containers.all(c, c.securityContext.privileged == false)', ['c.securityContext (field)']],
+    ['object.spec.containers[0].securityContext.runAsNonRoot == true', ['object.spec.containers[0].securityContext (field)']],
+    ['object.spec.containers.all(c, has(c.securityContext) && c.securityContext.runAsUser > 0)', ['c.securityContext.runAsUser (field)']],
+    ['object.spec.containers.exists(i, c, c.ports.size() > 0)', ['c.ports (field)']],
+    ["has(object.metadata.labels) && object.metadata.labels['team'] == 'a'", ["object.metadata.labels['team'] (key)"]],
+    ['oldObject.spec.nodeSelector.size() > 0 && size(oldObject.spec.nodeSelector) > 1', ['oldObject.spec.nodeSelector (field)']],
+    // `in` reads the map, which can be missing.
+    ["'team' in object.metadata.labels", ['object.metadata.labels (field)']],
+    // A computed key is not followed; the map itself is.
+    ['object.metadata.labels[object.metadata.name] == "x"', ['object.metadata.labels (field)']],
+  ])('%s', (expression, expected) => {
+    expect(reads(expression)).toEqual(expected);
+  });
+
+  it.each([
+    ['has() in the same expression', "has(object.spec.initContainers) && object.spec.initContainers.exists(c, c.name == 'x')"],
+    ['has() after the read (&& absorbs the error either way)', "object.spec.initContainers.size() > 0 && has(object.spec.initContainers)"],
+    ['a negated has() in ||', "!has(object.spec.nodeSelector) || 'gpu' in object.spec.nodeSelector"],
+    ['a ternary on has()', "has(object.metadata.labels) && 'team' in object.metadata.labels ? object.metadata.labels['team'] == 'a' : false"],
+    ['optional selection', "object.spec.?initContainers.orValue([]).exists(c, c.name == 'x')"],
+    ['optional selection of a parent', "object.?spec.initContainers.hasValue()"],
+    ['optional indexing', "object.metadata.?labels[?'team'].orValue('') == 'a'"],
+    ['a key tested through a macro over the map', "has(object.metadata.annotations) && object.metadata.annotations.exists(k, k == 'a/b') && object.metadata.annotations['a/b'] == 'x'"],
+    ['`in` guards the key', "has(object.metadata.labels) && 'team' in object.metadata.labels && object.metadata.labels['team'] == 'a'"],
+    ['required and defaulted fields', "object.spec.containers.all(c, c.name != '' && c.image != '') && object.spec.securityContext != null && object.spec.restartPolicy == 'Always'"],
+    ['a macro variable that shadows object', "[{'spec': {}}].all(object, object.spec.hostNetwork == true)"],
+    ['fields of unknown kinds of objects', 'object.spec.template.spec.initContainers.size() > 0'],
+  ])('not reported: %s', (_name, expression) => {
+    expect(reads(expression)).toEqual([]);
+  });
+
+  it('is guarded by a presence test in another expression that decides whether this one runs', () => {
+    expect(reads("object.spec.initContainers.exists(c, c.name == 'x')", PODS, ['has(object.spec.initContainers)'])).toEqual([]);
+  });
+
+  it('knows a field only where every matched kind agrees', () => {
+    const podsAndDeployments = new OptionalFields([target('', 'pods'), { info: discovery.resource('apps', 'v1', 'deployments')!, subresource: '' }], builtin);
+    expect(reads('object.spec.initContainers.size() > 0', podsAndDeployments)).toEqual([]);
+    expect(reads("object.metadata.labels['a'] == 'b'", podsAndDeployments)).toEqual(["object.metadata.labels['a'] (field-or-key)"]);
+    const namespaces = new OptionalFields([target('', 'namespaces')], builtin);
+    expect(reads("object.metadata.labels['a'] == 'b'", namespaces)).toEqual([]);
+    expect(new OptionalFields([target('', 'pods', 'exec')], builtin).known).toBe(false);
+  });
+});
+
+const webhook = (operations: string, expression: string, extra = ''): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: demo
+webhooks:
+  - name: pods.demo.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    clientConfig:
+      url: https://webhook.example.com/validate
+    rules:
+      - operations: [${operations}]
+        apiGroups: [""]
+        apiVersions: ["v1"]
+        resources: ["pods"]
+${extra}    matchConditions:
+      - name: c
+        expression: ${JSON.stringify(expression)}
+`;
+
+const messages = async (text: string): Promise<string[]> => (await lintText(text, { only: ['match-condition-missing-field'] })).map((f) => f.message);
+
+describe('the rule', () => {
+  it('reads object on CREATE and UPDATE, oldObject on UPDATE and DELETE', async () => {
+    expect(await messages(webhook('"DELETE"', 'object.spec.hostNetwork == true'))).toEqual([]);
+    expect(await messages(webhook('"CREATE"', 'oldObject == null || oldObject.spec.hostNetwork == true'))).toEqual([]);
+    expect(await messages(webhook('"DELETE"', 'oldObject.spec.hostNetwork == true'))).toEqual(['matchCondition "c" of webhook "pods.demo.example.com": unguarded oldObject.spec.hostNetwork fails if absent']);
+  });
+
+  it('names the map and the key of a label read, whatever the failurePolicy', async () => {
+    expect(await messages(webhook('"CREATE"', "object.metadata.labels['team'] == 'a'", '    failurePolicy: Ignore\n'))).toEqual([
+      `matchCondition "c" of webhook "pods.demo.example.com": unguarded object.metadata.labels['team'] fails if the map or key is absent`,
+    ]);
+    expect(await messages(webhook('"CREATE"', "has(object.metadata.labels) && object.metadata.labels['team'] == 'a'"))).toEqual([
+      `matchCondition "c" of webhook "pods.demo.example.com": unguarded object.metadata.labels['team'] fails if the key is absent`,
+    ]);
+  });
+
+  it('leaves expressions that do not compile to api-validation', async () => {
+    expect(await messages(webhook('"CREATE"', 'object.spec.hostNetwork'))).toEqual([]);
+    expect(await messages(webhook('"CREATE"', "object.spec.initContainers.exists(c, c.name.startWith('x'))"))).toEqual([]);
+  });
+
+  it('does not check variables (an && may absorb their errors), and takes their presence tests as guards', async () => {
+    const policy = (variable: string, validation: string) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: demo.example.com
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: ["v1"]
+        operations: ["CREATE"]
+        resources: ["pods"]
+  variables:
+    - name: v
+      expression: ${JSON.stringify(variable)}
+  validations:
+    - expression: ${JSON.stringify(validation)}
+`;
+    expect(await messages(policy('object.spec.initContainers', 'variables.v.size() < 3'))).toEqual([]);
+    expect(await messages(policy('has(object.spec.initContainers)', '!variables.v || object.spec.initContainers.size() < 3'))).toEqual([]);
+    expect(await messages(policy("object.metadata.name != ''", 'object.spec.initContainers.size() < 3'))).toEqual([
+      'validations[0] of ValidatingAdmissionPolicy "demo.example.com": unguarded object.spec.initContainers fails if absent',
+    ]);
+  });
+});
