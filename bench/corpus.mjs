@@ -376,3 +376,77 @@ export function writeSmall(root, { seed }) {
   writeFileSync(file, webhookConfiguration(prng(seed), 1));
   return { files: 1, documents: 1, file };
 }
+
+/** A pod spec at one of three levels: passes restricted, passes baseline only, or privileged. */
+function podSpec(rng, app, indent, level) {
+  const pad = ' '.repeat(indent);
+  const port = rng.pick([8080, 8443, 9090]);
+  let spec = '';
+  if (level === 'restricted') spec += `${pad}securityContext:\n${pad}  runAsNonRoot: true\n${pad}  seccompProfile:\n${pad}    type: RuntimeDefault\n`;
+  if (level === 'privileged') spec += `${pad}hostNetwork: ${rng.chance(0.5)}\n${pad}hostPID: ${rng.chance(0.3)}\n`;
+  spec += `${pad}serviceAccountName: ${app}\n${pad}containers:\n`;
+  for (let c = 0, n = rng.int(1, 3); c < n; c++) {
+    spec += `${pad}  - name: ${c === 0 ? app : `sidecar-${c}`}\n${pad}    image: ${rng.pick(IMAGES)}\n${pad}    ports:\n${pad}      - containerPort: ${port + c}\n`;
+    spec += `${pad}    resources:\n${pad}      requests:\n${pad}        cpu: ${rng.int(1, 20) * 50}m\n${pad}        memory: ${rng.int(1, 16) * 64}Mi\n`;
+    if (level === 'restricted') spec += `${pad}    securityContext:\n${pad}      allowPrivilegeEscalation: false\n${pad}      readOnlyRootFilesystem: true\n${pad}      capabilities:\n${pad}        drop: ["ALL"]\n`;
+    else if (level === 'privileged') spec += `${pad}    securityContext:\n${pad}      privileged: true\n${pad}      capabilities:\n${pad}        add: ["SYS_ADMIN", "NET_ADMIN"]\n`;
+  }
+  if (level === 'privileged' && rng.chance(0.5)) spec += `${pad}volumes:\n${pad}  - name: host\n${pad}    hostPath:\n${pad}      path: /var/run\n`;
+  return spec;
+}
+
+const WORKLOAD_KINDS = [['Deployment', 40], ['StatefulSet', 10], ['DaemonSet', 8], ['Job', 10], ['CronJob', 12], ['Pod', 20]];
+
+/** One workload of a weighted kind, its pod spec at `level`. */
+function workload(rng, app, team, ns, level) {
+  const kind = rng.weighted(WORKLOAD_KINDS);
+  const meta = `metadata:\n  name: ${app}\n  namespace: ${ns}\n  labels:\n${labels(rng, app, team, 4)}`;
+  if (kind === 'Pod') return `apiVersion: v1\nkind: Pod\n${meta}spec:\n${podSpec(rng, app, 2, level)}`;
+  const template = (indent) => `${' '.repeat(indent)}template:\n${' '.repeat(indent)}  metadata:\n${' '.repeat(indent)}    labels:\n${labels(rng, app, team, indent + 6)}${' '.repeat(indent)}  spec:\n${podSpec(rng, app, indent + 4, level)}`;
+  if (kind === 'Job') return `apiVersion: batch/v1\nkind: Job\n${meta}spec:\n  backoffLimit: 3\n${template(2)}`;
+  if (kind === 'CronJob') return `apiVersion: batch/v1\nkind: CronJob\n${meta}spec:\n  schedule: "${rng.int(0, 59)} ${rng.int(0, 23)} * * *"\n  jobTemplate:\n    spec:\n${template(6)}`;
+  const selector = `  selector:\n    matchLabels:\n      app.kubernetes.io/name: ${app}\n`;
+  const extra = kind === 'StatefulSet' ? `  serviceName: ${app}\n` : kind === 'Deployment' ? `  replicas: ${rng.int(1, 6)}\n` : '';
+  return `apiVersion: apps/v1\nkind: ${kind}\n${meta}spec:\n${extra}${selector}${template(2)}`;
+}
+
+/**
+ * Workloads in namespaces with Pod Security labels: 36 Namespaces (enforce restricted, baseline
+ * or no label; some warn and audit, pinned or latest versions), then files of Deployments,
+ * StatefulSets, DaemonSets, Jobs, CronJobs and Pods (most pass restricted, some only baseline, a
+ * few are privileged) with Services and ConfigMaps between them.
+ */
+export function writePodSecurity(root, { files, seed }) {
+  const rng = prng(seed);
+  let documents = 0;
+  const namespaces = [];
+  for (const team of TEAMS) for (const env of ['prod', 'staging', 'dev']) namespaces.push({ name: `${team}-${env}`, team });
+  mkdirSync(join(root, 'namespaces'), { recursive: true });
+  for (const { name, team } of namespaces) {
+    const level = rng.weighted([['restricted', 45], ['baseline', 35], [null, 20]]);
+    let labelLines = `    team: ${team}\n`;
+    if (level) labelLines += `    pod-security.kubernetes.io/enforce: ${level}\n`;
+    if (level && rng.chance(0.6)) labelLines += `    pod-security.kubernetes.io/enforce-version: ${rng.pick(['latest', 'v1.30', 'v1.33', 'v1.35'])}\n`;
+    if (rng.chance(0.5)) labelLines += `    pod-security.kubernetes.io/warn: restricted\n`;
+    if (rng.chance(0.3)) labelLines += `    pod-security.kubernetes.io/audit: restricted\n`;
+    writeFileSync(join(root, 'namespaces', `${name}.yaml`), `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n  labels:\n${labelLines}`);
+    documents++;
+  }
+  for (let f = namespaces.length; f < files; f++) {
+    const { name: ns, team } = rng.pick(namespaces);
+    const app = `${rng.pick(WORDS)}-${f}`;
+    const dir = join(root, 'teams', team, `svc-${Math.floor(f / 4)}`);
+    mkdirSync(dir, { recursive: true });
+    const docs = [];
+    for (let d = 0, n = rng.weighted(DOCS_PER_FILE); d < n; d++) {
+      const kind = d === 0 ? 'workload' : rng.weighted([['workload', 50], ['svc', 25], ['cm', 25]]);
+      const level = rng.weighted([['restricted', 70], ['baseline', 22], ['privileged', 8]]);
+      if (kind === 'workload') docs.push(workload(rng, `${app}-${d}`, team, ns, level));
+      else if (kind === 'svc') docs.push(service(rng, `${app}-${d}`, team, ns));
+      else docs.push(configMap(rng, `${app}-${d}`, team, ns));
+    }
+    documents += docs.length;
+    writeFileSync(join(dir, `${app}.yaml`), join3(docs));
+  }
+  return { files, documents, namespaces: namespaces.length };
+}

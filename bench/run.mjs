@@ -17,7 +17,7 @@ import { cpus, tmpdir, totalmem, platform, release, arch } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { writeAdmissionHeavy, writeMonorepo, writeSmall } from './corpus.mjs';
+import { writeAdmissionHeavy, writeMonorepo, writePodSecurity, writeSmall } from './corpus.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -29,6 +29,7 @@ const TARGETS = {
   monorepo: { ratio: 2.5, baseline: 'I/O floor (read + one regex)' },
   'admission-heavy': { ratio: 1.5, baseline: 'parse floor (parseAllDocuments + LineCounter + toJS)' },
   'cold-start': { ratio: 1.8, baseline: 'node -e 0' },
+  'pod-security': { ratio: 1.5, baseline: 'parse floor (parseAllDocuments + LineCounter + toJS)' },
   'monorepo-scaled-rss': { rssMB: 200 },
 };
 
@@ -214,6 +215,10 @@ try {
   const adm = join(work, 'admission-heavy');
   out.corpora['admission-heavy'] = writeAdmissionHeavy(adm, { files: FILES, seed: seed + 1 });
   out.scenarios['admission-heavy'] = measure('admission-heavy', cli(adm), [parse, adm], { runs: args.runs, budgetS: budget * 0.4, warmup: false, cwd: work });
+
+  const psa = join(work, 'pod-security');
+  out.corpora['pod-security'] = writePodSecurity(psa, { files: FILES, seed: seed + 4 });
+  out.scenarios['pod-security'] = measure('pod-security', cli(psa), [parse, psa], { runs: args.runs, budgetS: budget * 0.2, warmup: false, cwd: work });
 
   const small = writeSmall(join(work, 'small'), { seed: seed + 2 });
   out.corpora['cold-start'] = { files: small.files, documents: small.documents };

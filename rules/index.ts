@@ -26,6 +26,7 @@ import { rule as matchConditionNullObject } from './match-condition-null-object.
 import { rule as matchConditionMissingField } from './match-condition-missing-field.js';
 import { rule as namespaceOptsOut } from './namespace-opts-out.js';
 import { rule as podSecurityLabels } from './pod-security-labels.js';
+import { rule as podSecurity } from './pod-security.js';
 import { rule as failOpen } from './fail-open.js';
 import { rule as mutatorOrdering } from './mutator-ordering.js';
 import { rule as policyWithoutBinding } from './policy-without-binding.js';
@@ -61,6 +62,7 @@ export const rules: readonly Rule[] = [
   matchConditionMissingField,
   namespaceOptsOut,
   podSecurityLabels,
+  podSecurity,
   failOpen,
   mutatorOrdering,
   policyWithoutBinding,

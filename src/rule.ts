@@ -4,7 +4,7 @@
  * throws on user input; the engine turns violations into findings.
  */
 import type { FieldPath } from './field-path.js';
-import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from './model/objects.js';
+import type { NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
 import type { ObjectKind } from './model/types.js';
 import type { ParsedFile, Span } from './parse/yaml.js';
 import type { RunScope } from './run-scope.js';
@@ -85,6 +85,8 @@ export interface ObjectChecks<MessageId extends string = string> {
   /** Admission policies and bindings. */
   policy?(object: PolicyObject): Violation<MessageId>[];
   namespace?(namespace: NamespaceObject): Violation<MessageId>[];
+  /** Pods and workloads with pod templates (read only where a Pod Security level other than privileged can apply). */
+  workload?(workload: WorkloadObject): Violation<MessageId>[];
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
-import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from './model/objects.js';
+import type { NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
+import type { PodSecuritySettings } from './model/pod-security.js';
 
 /** A typed key for one analysis in a run's memo; declare it once, next to the analysis. */
 export interface MemoKey<T> {
@@ -45,6 +46,13 @@ export interface RunScope {
   readonly namespaces: readonly NamespaceObject[];
   /** Admission policies and their bindings. */
   readonly policies: readonly PolicyObject[];
+  /**
+   * Pods and workloads with pod templates, read only where a Pod Security level other than
+   * privileged can apply to them (src/engine/load-run.ts); empty otherwise.
+   */
+  readonly workloads: readonly WorkloadObject[];
+  /** The cluster's PodSecurity admission configuration and the run's default namespace. */
+  readonly podSecurity: PodSecuritySettings;
   readonly kubeVersion: KubeVersion;
   /** The built-in APIs of the target version plus the CRDs of the run. */
   readonly discovery: Discovery;

@@ -99,13 +99,15 @@ var init_fs = __esm({
       "rules/fail-open.md": () => '---\nid: fail-open\nseverity: info\n---\n\n# fail-open\n\n## What it does\n\nPoints out each validating webhook that writes `failurePolicy: Ignore`: while the webhook\ncannot be called, the API server admits the requests it matches without its check. The\nfinding points at the `failurePolicy` field. It is informational: failing open can be the\nright choice, and the rule makes that choice visible in review.\n\nOnly a written `Ignore` is reported. An omitted `failurePolicy` is `implicit-failure-policy`\'s\n(in v1 it defaults to `Fail`; in a legacy v1beta1 object to `Ignore`, which that rule reports\nas such). Mutating webhooks are not reported: for them the Kubernetes good practices recommend\n`Ignore`, with a validating check of the final object.\n\nThe rule reads the file as written. A controller that rewrites `failurePolicy` at run time\n(some switch their own configurations to `Fail` once their endpoint is ready) is not visible in\na manifest; the finding is an `info` for that reason, and a suppression with a reason records it.\n\nWhat `Ignore` covers and what it does not (the API server\'s dispatcher,\n`k8s.io/apiserver` `plugin/webhook/validating/dispatcher.go`):\n\n| what happens | `failurePolicy: Ignore` |\n|---|---|\n| the webhook answers `allowed: false` | the request is **rejected**: the policy does not apply to explicit denials |\n| a dry-run request (`kubectl diff`, `--dry-run=server`) and the webhook\'s `sideEffects` is `Unknown` or `Some` | the request is **rejected** ("does not support dry run") |\n| the call fails: connection refused, no endpoints, TLS error (an expired certificate, a stale `caBundle`), `timeoutSeconds` exceeded, a non-2xx reply, an AdmissionReview response it cannot read | the webhook is **skipped** and the request admitted (an audit annotation `failed-open.validating.webhook.admission.k8s.io/round_<r>_index_<i>` records it) |\n| a `matchConditions` expression errors at run time (and none is false) | the webhook is **skipped** (under `Fail` the request would be rejected with 403) |\n\n`Ignore` does not make an unreachable webhook free: every request it matches still waits for\nthe call to fail, up to `timeoutSeconds` when the endpoint does not answer, and a request whose\nown deadline passes first fails anyway (see `timeout-budget`).\n\n## Why is this bad?\n\nWhile the webhook is down, being redeployed, or unreachable because of a network policy or an\nexpired certificate, its check silently does not happen: objects it would have denied are\nstored, and nothing tells the person who created them. Once the webhook is back, they stay\nstored; a validating webhook does not revisit existing objects. Gatekeeper, which installs its\nvalidating webhook with `Ignore`, documents exactly this trade-off, and\nopen-policy-agent/gatekeeper#3538 is a pod admitted while Gatekeeper was unreachable.\n\n`Fail` has the opposite cost (requests are rejected while the webhook is down, which can\ndeadlock a cluster when it intercepts what its own recovery needs, see `matches-kube-system`\nand `self-deadlock`). Neither is wrong in general; what matters is that the choice is made for\nthe check at hand: a security policy usually wants `Fail` and a highly available webhook, a\nbest-effort check or a gradual roll-out can live with `Ignore`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n## Use instead\n\nIf the check must hold, fail closed, keep the webhook highly available (several replicas, a\nPodDisruptionBudget, a short timeout), and keep it out of the namespaces its own recovery\nneeds:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA check simple enough for CEL can move into a ValidatingAdmissionPolicy, which the API server\nevaluates itself: there is no call that can fail.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your webhooks fail open by policy (best-effort checks, defaults enforced elsewhere as well,\nor a roll-out that starts with `Ignore` as the Kubernetes good practices suggest), the finding\nonly restates a decision you have made: turn it off with `--rule fail-open=off`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` (call errors and\n  `failurePolicy`, `failed-open` audit annotations, explicit rejections, dry-run)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` and\n  `matchconditions/matcher.go` (matchConditions errors under `Ignore` and `Fail`)\n- Dynamic Admission Control, failure policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (fail open for mutating webhooks and validate the final\n  state; roll out with `Ignore`): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- istio `pkg/webhooks/validation/controller/controller.go` (`readyForFailClose`: the switch\n  from `Ignore` to `Fail`)\n- Gatekeeper, "Failing closed": `website/docs/failing-closed.md`;\n  open-policy-agent/gatekeeper#3538 (a pod admitted while Gatekeeper was unreachable)\n',
       "rules/implicit-failure-policy.md": () => '---\nid: implicit-failure-policy\nseverity: warning\n---\n\n# implicit-failure-policy\n\n## What it does\n\nFlags each webhook that does not write `failurePolicy` (absent or `null`), so that the API\ndefault decides what happens when the webhook cannot be called. In\n`admissionregistration.k8s.io/v1` the default is `Fail`; in a legacy v1beta1 object it is\n`Ignore`, and the message says which. The finding points at the webhook\'s list item. A written\n`failurePolicy`, `Fail` or `Ignore`, is never flagged.\n\nIt also flags each `ValidatingAdmissionPolicy` and `MutatingAdmissionPolicy` that does not write\n`spec.failurePolicy`; the default is `Fail` in every API version of the policies. The finding\npoints at the policy\'s `spec`. Bindings have no `failurePolicy` and are never flagged.\n\n**What a file cannot show.** The rule reads the field as written. A controller or an install\nscript that sets `failurePolicy` when it creates or patches the configuration at run time is not\nvisible in a manifest; the finding then describes the file, not the cluster, and a suppression\nwith a reason records it.\n\n## Why is this bad?\n\n`failurePolicy` decides what the API server does with a request when calling the webhook fails:\na refused connection, no ready endpoints behind the Service, a timeout (`timeoutSeconds`,\ndefault 10 s), a TLS error from an expired certificate or a stale `caBundle`, a non-2xx reply, or\nan AdmissionReview response it cannot read. With `Fail` every matching request is then rejected\n(`500 Internal error: failed calling webhook "\u2026"`); with `Ignore` it is admitted without the\ncheck. A `matchConditions` expression that errors at run time rejects the request with\n`403 Forbidden` under `Fail`.\n\nLeaving the field out therefore chooses `Fail` for the author, often without anyone having\ndecided it. Manifests first written for v1beta1, where the default was `Ignore`, flipped to\n`Fail` when only their `apiVersion` was bumped. A webhook that fails closed on the resources its\nown recovery needs can deadlock the cluster: IBM Portieris (commit a8dbe38) could not admit its\nown replacement pods once none were running; Gatekeeper\'s "failing closed" documentation\ndescribes the same deadlock after all nodes are replaced; Heureka\'s GKE staging cluster was\nunusable for two weeks until a misconfigured Gatekeeper webhook was found.\n\n`Ignore` is not free either: while the webhook is down, requests pass unchecked (Gatekeeper\nissue #3538: a pod was created while Gatekeeper was unreachable). The rule does not prefer one\npolicy; it asks that the choice be written down.\n\nFor admission policies nothing is called over the network, so there is no outage to fail\nclosed on. `failurePolicy` decides what an *error* does (it never decides what a validation\nthat is false does: that is the binding\'s `validationActions`):\n\n- a CEL expression that errors at run time: a validation, a `matchConditions` entry or a\n  mutation that reads a field the object does not have (`object.spec.template` on a bare Pod),\n  a type mismatch, the cost budget exceeded. Under `Fail` a validating policy\'s error counts as\n  a failed validation and is enforced through the binding\'s `validationActions` (rejected with\n  `Deny`, a warning with `Warn`); a mutating policy\'s error rejects the request;\n- a misconfiguration: a `paramKind` that does not exist, or a param that a binding with\n  `parameterNotFoundAction: Deny` cannot find (not created yet, deleted, in another\n  namespace). Under `Fail` this rejects every request the policy matches, whatever the\n  binding\'s `validationActions`; the help (the `fix:` line) mentions it for policies with a `paramKind`.\n\nWith `Ignore` the expression that errors, or the misconfigured binding, is skipped: it rejects\nnothing and warns nothing, while validations that are false still count. An expression that works on every object the author tried and errors on an object of\nanother shape turns, under the default, into rejected writes; an omitted `failurePolicy` makes\nthat choice without anyone having decided it.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: certificate-policy\nwebhooks:\n  - name: certificates.certificate-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: certificate-policy\n        name: certificate-policy-webhook\n        path: /validate-certificates\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["cert-manager.io"]\n        apiVersions: ["v1"]\n        resources: ["certificates"]\n```\n\nA policy without `failurePolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Use instead\n\nWrite the policy you chose. For a policy check, `Fail` is often right; for a mutating webhook\nthe Kubernetes good practices suggest `Ignore` plus a validating check of the final state.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: certificate-policy\nwebhooks:\n  - name: certificates.certificate-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: certificate-policy\n        name: certificate-policy-webhook\n        path: /validate-certificates\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["cert-manager.io"]\n        apiVersions: ["v1"]\n        resources: ["certificates"]\n```\n\nFor a policy, write it in the spec:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your team\'s convention is that an omitted `failurePolicy` means "`Fail`, on purpose", and\nevery reviewer knows the v1 default, turn the rule off with\n`--rule implicit-failure-policy=off`. Whether `Fail` is dangerous for what the webhook matches is\na separate question that `matches-kube-system` answers whether the policy is written or not.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingWebhook`, `SetDefaults_MutatingWebhook`: `failurePolicy` `Fail`);\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Ignore`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (call errors vs `failurePolicy`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (matchConditions errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingAdmissionPolicySpec`) and `v1beta1/defaults.go`\n  (`SetDefaults_MutatingAdmissionPolicySpec`): `failurePolicy` `Fail`\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/validator.go` (an expression error\n  under `Fail` is a deny decision, enforced through `validationActions`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (configuration errors, such as a\n  param not found with `parameterNotFoundAction: Deny`, reject under `Fail`); `k8s.io/api`\n  `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicySpec.failurePolicy`)\n- Admission webhook good practices (failure policy, gradual roll-out with `Ignore`):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Incidents: IBM Portieris commit a8dbe38; Gatekeeper `website/docs/failing-closed.md`;\n  "Dealing with a Google Kubernetes Engine Cluster Outage",\n  https://dev.to/fourstepper/dealing-with-a-google-kubernetes-engine-cluster-outage-2kf1;\n  open-policy-agent/gatekeeper#3538 (fail open)\n',
       "rules/long-timeout.md": () => '---\nid: long-timeout\nseverity: warning\n---\n\n# long-timeout\n\n## What it does\n\nFlags a webhook whose effective `timeoutSeconds` is above a threshold: 15 seconds unless the\n`thresholdSeconds` option says otherwise. The effective value is the written one, or the API\ndefault when it is omitted: 10 seconds in `admissionregistration.k8s.io/v1` (so the default\nthreshold never reports it), 30 seconds in the long-removed `v1beta1`. The finding points at\n`timeoutSeconds`, or at the webhook when the field is omitted, and the message then says the\nvalue is the API default.\n\nWhat the wait costs depends on the webhook\'s `failurePolicy`, and the message says which case\napplies: with `Fail` each intercepted request hangs that long and is then rejected; with\n`Ignore` it hangs that long before the API server skips the webhook; with `Ignore` and 30\nseconds, clients that give up after 30 seconds fail anyway.\n\nValues outside 1\u201330 seconds are not reported here: the API server rejects them, and\n`timeout-out-of-range` reports them.\n\n**What a file cannot show.** How fast the webhook answers, and how long the cluster\'s clients\nwait: the threshold stands in for both. The 30-second client timeout in the message is a common\nclient default, not something the file says about your clients.\n\n## Why is this bad?\n\n`timeoutSeconds` is how long the API server waits for the webhook before it treats the call as\nfailed. A healthy webhook answers in milliseconds, so the timeout only matters when the\nwebhook is slow or unreachable, and then it is paid by every request the webhook intercepts:\n`kubectl apply` hangs, controllers\' writes queue up behind it, and a mutating webhook\'s\ntimeout adds to those of the other mutating webhooks, which run one after another\n(`timeout-budget` adds them up).\n\nThirty seconds, the maximum (and the v1beta1 default), is as long as the request timeout many\nclients use. Such a client gives up no later than the API server skips the webhook, so\n`failurePolicy: Ignore` no longer keeps its requests working (kubernetes/kubernetes#71508;\nkubeflow/spark-operator#1387 made its 30-second timeout configurable for this reason). The Kubernetes documentation\nasks for a small timeout, a few seconds at most.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 30\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `thresholdSeconds` | number (\u2265 1) | `15` | report effective timeouts above this many seconds |\n\nSet it with `--rule-option long-timeout.thresholdSeconds=5`. At 10 or less, the v1 default of\n10 seconds is reported too (at the webhook, "the API default").\n\n## When not to use it\n\nFor a webhook that must do slow work synchronously (calling an external registry, say) and\nwhose callers are known to wait: raise the threshold to its timeout rather than turning the\nrule off.\n\n## References\n\n- Dynamic Admission Control, "Timeouts":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices ("Set a small timeout"):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#71508, "Admission controller fails on timeout when failurePolicy set to\n  Ignore" (the client\'s timeout expires first); kubernetes/kubernetes#74562 (the\n  `timeoutSeconds` field: 1\u201330 seconds, v1 default 10, v1beta1 default 30)\n',
-      "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- `cel.bind(o, object, o != null && \u2026)` binds the value; a macro variable that happens to be\n  called `object` is not the variable;\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
+      "rules/match-condition-missing-field.md": () => '---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook\'s `matchConditions`;\n- an admission policy\'s `matchConditions`, a `ValidatingAdmissionPolicy`\'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`\'s `mutations`.\n\nA policy\'s `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types\' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels[\'team\']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match:\n\n- `metadata`, for every built-in kind: `labels` (not for Namespaces, which always carry\n  `kubernetes.io/metadata.name`) and `annotations` and their keys, `ownerReferences`,\n  `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName`, `replicas`,\n`metadata.name`. Required fields (`spec.containers`, a container\'s `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy\'s `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?\'team\']`, `.orValue(\u2026)`), or\n`\'team\' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == \'team\')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Custom resources are not analysed (their CRDs\' schemas are not read),\nnor are kinds other than those above, a webhook whose rules name a resource discovery does not\nknow, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n("no such key"); it is not `null` and not `false`. When a webhook\'s match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy\'s\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: "!object.spec.initContainers.exists(ic, ic.name == \'mesh-proxy\')"\n      - name: team-payments\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: "!object.spec.?initContainers.orValue([]).exists(ic, ic.name == \'mesh-proxy\')"\n      - name: team-payments\n        expression: "object.metadata.?labels[?\'team\'].orValue(\'\') == \'payments\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, "Checking for the presence of a field" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n',
+      "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/match-policy-exact.md": () => '---\nid: match-policy-exact\nseverity: warning\n---\n\n# match-policy-exact\n\n## What it does\n\nFlags `matchPolicy: Exact` on a webhook when a resource its rules match is also served in\nanother API version that the rules do not list, and names the versions whose requests will not\nreach the webhook (the first two, then how many more): for a rule on `autoscaling/v1` `horizontalpodautoscalers`, requests through\n`autoscaling/v2` are not intercepted.\n\nThe rule asks the shared request matcher, for every write the target version\n(`--kube-version`) can receive (CREATE, UPDATE and DELETE of every resource and subresource;\nCONNECT of the connect subresources), whether the webhook would be called with\n`matchPolicy: Equivalent` but is not with `Exact`. "Other versions" are the ones discovery\nknows: the built-in group versions served by the target version (in 1.35 that is\n`autoscaling/v1` and `autoscaling/v2`; older versions have more, such as `batch/v1beta1`\ncronjobs in 1.24) and every served version of the `CustomResourceDefinition`s in the run.\n\nThe finding points at the `matchPolicy` field. For a v1beta1 object without `matchPolicy`\n(v1beta1 defaults it to `Exact`) it points at the webhook and says that `Exact` is the API\ndefault.\n\nNot reported:\n\n- a version that another webhook of the same configuration intercepts. Operators written with\n  controller-gen, such as ECK, register one webhook per CRD version with `matchPolicy: Exact`;\n  together they see every version.\n- rules with `apiVersions: ["*"]` (every version matches exactly), and resources whose group\n  serves a single version.\n- custom resources whose CRD is not in the run: their other versions are unknown.\n\n**What a file cannot show.** The versions the cluster really serves: CRDs installed from other\nfiles, aggregated APIs, and built-in versions switched on with `--runtime-config` or a feature\ngate are not in the run. The rule knows the built-in versions that the target version serves by\ndefault and the CRDs of the run, no more.\n\n## Why is this bad?\n\nClients choose the version they write with. With `Exact`, a request through a version the rule\ndoes not list skips the webhook entirely: a policy on `autoscaling/v1` HPAs is bypassed by\n`kubectl apply` of an `autoscaling/v2` manifest, and a validation webhook of a CRD\'s `v1beta1`\nis bypassed by a client that writes `v1`. With `Equivalent` (the v1 default) the API server\nconverts the request to the version the webhook registered for and calls it. The Kubernetes\ndocumentation recommends `Equivalent`, so that webhooks keep working when resources get new\nversions, and registering for stable versions.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Exact\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v1"]\n        resources: ["horizontalpodautoscalers"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v2"]\n        resources: ["horizontalpodautoscalers"]\n```\n\nIf the webhook really can handle only one version, list every served version in\n`apiVersions` and let the webhook convert, or register one webhook per version.\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen another configuration (not the same one) intercepts the other versions, or when the\nwebhook is meant to see a single version (for example a conversion-time check tied to that\nversion) and the bypass is intended.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: matchPolicy":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-matchpolicy\n- Admission webhook good practices (match all versions of an API):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (`ShouldCallHook`:\n  equivalent resources are tried only for `Equivalent`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`Equivalent`) and\n  `v1beta1/defaults.go` (`Exact`)\n',
       "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of that resource in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself. If a condition\n   is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), the webhook is not reported. If a condition cannot be\n   evaluated here (for example one that calls `authorizer`), the rule stays silent rather than\n   guess.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook. Its severity is `error` when the\nwebhook\'s `failurePolicy` is `Fail`, written or by default (the message says when it is the\ndefault), and `warning` when it is `Ignore`.\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks.\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above), names the bindings and that resource, and its severity is `error` with `failurePolicy: Fail` (written\nor by default) and `warning` with `Ignore`. None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nExclude `kube-system`, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, optimize webhooks: https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  Gardener `docs/usage/shoot/shoot_status.md`; digitalocean/clusterlint\n  `admission-controller-webhook-replacement`\n',
       "rules/mutator-ordering.md": () => '---\nid: mutator-ordering\nseverity: info\n---\n\n# mutator-ordering\n\n## What it does\n\nFinds two or more mutating webhooks of the run that can be called for the same request, and\ntells the order in which the API server calls them and which of them never see what a later\none changes.\n\nThe order is the API server\'s: it sorts all MutatingWebhookConfigurations by `metadata.name`\nin Go string order (byte by byte, so `Zeta` comes before `alpha`, and `10-mesh` before\n`9-defaults`), and calls the webhooks of each configuration in list order. Each webhook\nreceives the object as the ones before it left it. A webhook with\n`reinvocationPolicy: Never` (the API default) that runs before another webhook of the set\nnever sees that webhook\'s changes; one with `IfNeeded` is called once more when a later\nwebhook has changed the object.\n\nThe requests tried are the ones `timeout-budget` tries, limited to `CREATE` and `UPDATE` (a\n`DELETE` carries no object to patch; a `CONNECT` carries the connection\'s options, not a stored\nobject): every resource and subresource that the target version (`--kube-version`) serves,\nthose of the CustomResourceDefinitions in the run, and custom resources that a rule names\nwithout their CRD in the run (both namespaced and cluster-scoped). Namespaced requests are\ntried in a namespace without labels (but its `kubernetes.io/metadata.name`) and in each\nNamespace of the run (at most 100); Namespace objects with their own labels.\n\nA webhook counts for a request when the shared request matcher says that the API server calls\nit, or may: its `matchConditions` are not evaluated, and the object\'s labels are not known, so\nany `objectSelector` may match. Then:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of labels\n  satisfies together (istio\'s `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are\n  never in one set; each combination of the label keys that two or more selectors read is\n  tried (at most 4096 per request, beyond which every webhook counts);\n- configurations of the same name in the run are alternatives (only one can exist in a\n  cluster): for each set, the one with more webhooks in it counts;\n- a webhook of another configuration with the same `name`, `rules`, `namespaceSelector`,\n  `objectSelector`, `matchPolicy` and `matchConditions` as one earlier in the set is a copy of\n  it, not a second webhook, and is left out. Istio\'s revision tag `default`\n  (`istio-revision-tag-default`) repeats the webhooks of the default revision\'s\n  `istio-sidecar-injector`, and `istioctl tag set default` deactivates the latter.\n\nWebhooks without rules and configurations that do not decode are left out.\n\nEach webhook that comes first in some set gets one finding, not one per request or per set, on\nits list item. The message names the webhooks of the largest such set that are not reinvoked\n(the first two, then how many more) and the first request where the set meets; the help (the\n`fix:` line) lists the set in calling order with each webhook\'s `reinvocationPolicy` (the first\neight; `admission-lint simulate` with that request prints them all) and counts the other sets\nthat start with the same webhook, which are folded into that one finding (a catch-all mutator\nsuch as Gatekeeper\'s meets every other mutator of the cluster, one set each). Not reported:\n\n- a set contained in a larger set of the run (the larger one is reported instead);\n- a set in which every webhook but the last has `reinvocationPolicy: IfNeeded`: each of them\n  is called again after the later ones have changed the object.\n\n**What a file cannot show.** What each webhook\'s patch changes: two webhooks of a set may touch\nunrelated fields, and then their order does not matter. Mutating webhooks installed in the\ncluster from other files are not in the run, and neither is the order they add; lint the\nconfigurations of a cluster together to see it.\n\n## Why is this bad?\n\nMutating webhooks rarely know about each other. A webhook that reads the object to decide what\nto do (an injector that looks for an opt-in annotation, a defaulter that sets a\n`securityContext` or resources on every container) runs on the object as the webhooks before it\nleft it. What a webhook after it adds (another sidecar, an annotation, a label) it never sees:\n\n- istio/istio#45233: an OPA sidecar injected after the Istio sidecar injector, whose\n  configuration name sorts first, never had its probes rewritten by Istio;\n- CrowdStrike/falcon-helm#501: a policy controller added the sensor\'s opt-in annotation after\n  the sensor\'s injector had already looked at the pod, and the sidecar was omitted;\n- open-telemetry/opentelemetry-operator#3349: sidecars added by another operator are not\n  instrumented.\n\nTeams work around it by renaming configurations (istio/istio#43074: a `0-` prefix to run\nfirst), but the order by name is an implementation detail, and renaming a Helm release or a\nconfiguration silently changes it. `reinvocationPolicy: IfNeeded` is the documented\nmechanism, with limits: the webhooks are called again in one extra round only, a change made\nin that round is seen by no other mutating webhook, and the webhook must be idempotent\n(`non-idempotent-mutator`). Only validating webhooks and ValidatingAdmissionPolicies, which\nrun after every mutation, see the object that is stored: the Kubernetes documentation\nrecommends them for checking the final state.\n\n## Example\n\nThe configuration `container-defaults` sorts before `mesh-injector`, so the defaults are set\nbefore the sidecar exists, and the sidecar goes without them:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n```\n\n## Use instead\n\nLet the webhook that must see the others\' changes be called again (`IfNeeded`; its patch must\nthen be idempotent), and check the final object with a ValidatingAdmissionPolicy (or a\nvalidating webhook), which runs after all mutations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n    resourceRules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  validations:\n    - expression: "object.spec.containers.all(c, has(c.securityContext) && has(c.securityContext.runAsNonRoot) && c.securityContext.runAsNonRoot)"\n      message: "every container, injected ones included, must set securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  policyName: containers-run-as-non-root\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and orders webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own. When you know that the webhooks of\na set change unrelated fields and none of them reads what another writes (a defaulter and an\nowner-reference setter of the same project, say), the finding is only a note: turn the rule\noff with `--rule mutator-ordering=off`.\n\n## References\n\n- Admission webhook good practices ("Don\'t rely on mutating webhook order", reinvocation,\n  validate the final state): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Reinvocation policy" and "Guaranteeing the final state of the\n  object is seen": https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- `kubernetes/kubernetes` `staging/src/k8s.io/apiserver/pkg/admission/configuration/mutating_webhook_manager.go`\n  (configurations sorted by name), `plugin/webhook/mutating/dispatcher.go` (sequential calls),\n  `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n- istio/istio#45233, istio/istio#43074, istio/istio#38354; CrowdStrike/falcon-helm#501;\n  open-telemetry/opentelemetry-operator#3349\n',
       "rules/namespace-opts-out.md": () => '---\nid: namespace-opts-out\nseverity: warning\n---\n\n# namespace-opts-out\n\n## What it does\n\nReports a Namespace of the run that carries a label which takes it out of a validating webhook\nof the run that would otherwise select it. The finding is on that label\n(`metadata.labels[<key>]`) and names the webhook and the label; the help (the `fix:` line) names\nevery webhook and label, the configuration, and a request the webhook would validate in the\nnamespace without the label.\n\nFor each Namespace manifest and each `ValidatingWebhookConfiguration` of the run:\n\n1. **Which webhooks.** A webhook counts when its `namespaceSelector` reads at least one label key\n   that namespace editors can change: any key but `kubernetes.io/metadata.name` (which the API\n   server sets from the name, from 1.21), the keys given with `--trusted-namespace-label`, and a\n   label that a webhook of its own project guards (below). Its rules must be able to match a\n   namespaced request, or the Namespace object itself (rules that match only cluster-scoped\n   objects never consult the selector). Mutating webhooks are not counted: switching a mutation\n   off per namespace (`istio-injection: disabled`) is what those labels are for. Configurations\n   that do not decode, and `v1beta1` ones from 1.22 (they are not served), are skipped.\n2. **The request.** The rule asks the shared request matcher about one request the webhook\'s\n   rules match, in that namespace: the first resource its rules name that can be namespaced (for\n   wildcards `pods`, `deployments`, `configmaps` or another served namespaced resource; custom\n   resources whose CRD is not in the run count as namespaced), with the first of `CREATE`,\n   `UPDATE`, `DELETE`, `CONNECT` that the rule lists. If the rules match only Namespace objects,\n   the request is for the Namespace itself (the first of `CREATE`, `UPDATE`, `DELETE` listed),\n   which the API server matches against the Namespace\'s own labels. The labels are the\n   Namespace\'s written labels plus `kubernetes.io/metadata.name`.\n3. **"Otherwise".** The webhook does not select the namespace with its labels, but does select\n   the same namespace with some of its editable labels removed (those the selector reads,\n   never the name label or trusted keys). The fewest such labels are the opt-out labels: a label\n   whose presence makes the webhook skip the namespace (a `DoesNotExist` on its key, or a\n   `NotIn` that lists its value). When two labels each keep the webhook out, both are named, and\n   the finding is on the first one written. A namespace that the selector leaves out by its name\n   (`kubernetes.io/metadata.name NotIn [...]`) or by a trusted label is not reported: nobody but\n   the admin can change that.\n4. **Exemptions.** `kube-system` is never reported: the Kubernetes documentation asks webhooks\n   to exclude it. Nor is the namespace of the webhook\'s own Service\n   (`clientConfig.service.namespace`): excluding it keeps the webhook from blocking its own pods,\n   a self-deadlock the documentation warns about. A label that another webhook of the project\n   guards (rejecting it on namespaces the admin has not exempted) cannot be seen from the files:\n   pass such keys to `--trusted-namespace-label`.\n\nOne finding is reported per Namespace, configuration and set of labels; it names the webhooks of\nthe configuration that the labels switch off (the first two, then how many more).\n\n**Namespaces that lack an opt-in label** are not reported by default. An opt-in webhook (one whose\nselector requires a label, e.g. `matchLabels: {hnc.x-k8s.io/included-namespace: "true"}` or\n`kuma.io/sidecar-injection Exists`) skips the namespaces without that label by design, and\nreporting each of them is noise: run over the real-world corpus (many projects\' manifests in one\nrun), it reported every namespace of every other project as lacking kuma\'s label. With\n`--rule-option namespace-opts-out.optIn=report` the rule also reports, as `info`, a Namespace that\nan opt-in webhook does not select while another Namespace of the run is selected, and that would\nbe selected with the other one\'s values of the editable keys; the finding names the missing label\n(or "any value" when the selector only asks for the key) and is on that label if the namespace has\nit with another value, else on `metadata.labels`, else on `metadata.name`.\n\n## Why is this bad?\n\nA validating webhook is a policy: images from approved registries, no privileged pods, valid\ncertificates. When its `namespaceSelector` lets a namespace out through a label, the policy holds\nonly as long as nobody sets that label, and labels have no access control of their own: whoever\nmay create or patch a Namespace can exempt it. Gatekeeper maintainers put it plainly when they\nlocked their own ignore label down: "there is no way to ACL labels, meaning anyone with the power\nto create/edit namespaces can exempt themselves from constraints" (open-policy-agent/gatekeeper\n#231, fixed by a webhook that rejects the label on namespaces that are not exempt).\n`editable-namespace-selector` reports such selectors on the webhook; this rule reports the\nNamespaces that use them, so the exemptions in a repository are visible in review.\n\nCommon opt-out labels: Gatekeeper\'s `admission.gatekeeper.sh/ignore` (any value),\ncert-manager\'s `cert-manager.io/disable-validation: "true"`, Linkerd\'s\n`config.linkerd.io/admission-webhooks: disabled`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: cert-manager.io/disable-validation\n          operator: NotIn\n          values: ["true"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    cert-manager.io/disable-validation: "true"\n```\n\n## Use instead\n\nRemove the label, so that the namespace\'s certificates are validated. If a namespace must be\nleft out, exclude it by name in the webhook (only whoever may change the webhook configuration can\nthen change the exemption):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["cert-manager", "legacy-certs"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    team: payments\n```\n\n## Options\n\n- `optIn` (string, default `ignore`): `report` also reports, as `info`, Namespaces that lack the\n  label an opt-in webhook requires while another Namespace of the run has it (see above), for\n  example `--rule-option namespace-opts-out.optIn=report`. Any other value is `ignore`.\n\nThe rule also reads `--trusted-namespace-label`: a label key that namespace editors cannot change\n(one that a policy of yours guards) is never treated as an opt-out.\n\n## When not to use it\n\nWhen the exemptions are deliberate and namespace labels are controlled: Namespaces are created\nonly by the platform team, or a policy rejects the opt-out label on namespaces that may not carry\nit. Then pass the label with `--trusted-namespace-label <key>` rather than turning the rule off,\nso other opt-out labels are still reported.\n\n## References\n\n- Kubernetes, "Dynamic Admission Control", matching requests: `namespaceSelector`:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-namespaceselector\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`;\n  exclude `kube-system` and the webhook\'s own namespace to avoid deadlocks):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- open-policy-agent/gatekeeper#231, "Lock Down the Label That Ignores the Gatekeeper-System\n  Namespace"; Gatekeeper, exempting namespaces:\n  https://open-policy-agent.github.io/gatekeeper/website/docs/exempt-namespaces\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (a Namespace\n  request is matched against its own labels, other requests against their namespace\'s)\n',
       "rules/non-idempotent-mutator.md": () => '---\nid: non-idempotent-mutator\nseverity: warning\n---\n\n# non-idempotent-mutator\n\n## What it does\n\nFlags a mutating webhook that will be sent an object it has already mutated, and whose patch\nmust therefore be idempotent:\n\n- `reinvocationPolicy: IfNeeded` (`warning`, one per webhook, at `reinvocationPolicy`): the\n  configuration itself asks the API server to call the webhook again on the same request;\n- otherwise, rules whose `operations` include `UPDATE` or `*` (`info`, at most one per\n  configuration, at the first such operation, counting the webhooks): updates carry the object\n  as it was mutated before. That is true of every defaulting webhook, and nothing in a manifest\n  says whether a second patch would go wrong, so it is a note, not a warning.\n\nValidating webhooks, mutating webhooks that only mutate on `CREATE` (or `DELETE`, `CONNECT`)\nwith the default `reinvocationPolicy: Never`, and webhooks that no request reaches are not\nreported. The rule cannot see the webhook\'s code: the finding is a reminder to make and test the\npatch idempotent, not proof that it is not.\n\n## Why is this bad?\n\nA mutating webhook receives its own output again in two ways:\n\n- **Reinvocation.** With `IfNeeded`, if a later mutating webhook or admission plugin changes the\n  object, the API server runs the mutating chain one more time and calls this webhook again with\n  the object that already contains its earlier patch. The API documentation warns that the\n  number of extra calls is not guaranteed to be exactly one.\n- **Updates.** On `UPDATE` the request carries the object the client sends, which is normally the\n  stored object as read back, with the webhook\'s earlier mutation in it.\n\nA patch that is not idempotent then applies twice: a sidecar container or an environment\nvariable appended a second time, a duplicate volume, a value rewritten again. The result is a\nrejected request (duplicate container names fail validation), or an object that grows or changes\non every update, and a controller that never reaches a steady state. Istio\'s sidecar injector\ninjected twice and rewrote probes in a loop (istio/istio#25931, which led to an idempotent\ninjector); with `IfNeeded`, overrides were re-applied (istio/istio#55691). The KEP text for v1\nadmission webhooks requires mutating webhooks to be safe to call again (kubernetes/enhancements\nPR #1049); similar problems were reported in open-telemetry-operator#3349, dapr PR #6350 and\nkyverno#816.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Use instead\n\nMutate only where the object is new (pods are immutable in the fields an injector changes, so\n`CREATE` is enough) and keep the default `reinvocationPolicy: Never`. Whatever the\nconfiguration, make the patch a no-op on an object that already has the change (add the sidecar\nonly if a container of that name is absent, never append blindly), and check the final object\nwith a validating webhook or a ValidatingAdmissionPolicy.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook\'s patches are known to be idempotent, for example because a test applies the\nwebhook to its own output and expects an empty patch. There is no per-webhook exemption; turn the\nrule off with `--rule non-idempotent-mutator=off`. Many defaulting webhooks (kubebuilder-style\n`CREATE` and `UPDATE` defaulters that only set fields when unset) are idempotent by construction.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`MutatingWebhook.reinvocationPolicy`:\n  `IfNeeded` webhooks must be idempotent; extra calls are not guaranteed to be exactly one)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (the reinvocation round)\n- Admission webhook good practices (idempotence, mutating webhook order, reinvocation):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control (reinvocation policy, idempotence):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- istio/istio#25931, istio/istio#55691, kubernetes/enhancements PR #1049\n',
       "rules/pod-security-labels.md": () => '---\nid: pod-security-labels\nseverity: error\n---\n\n# pod-security-labels\n\n## What it does\n\nChecks the Pod Security Admission (PSA) labels of each Namespace manifest, as PSA v0.35 reads\nthem: `pod-security.kubernetes.io/enforce`, `audit` and `warn` (a level) and\n`enforce-version`, `audit-version` and `warn-version` (a version).\n\n- **Invalid value** (`error`): a level other than `privileged`, `baseline` or `restricted`\n  (case-sensitive: `Restricted` is invalid, so is an empty value), or a version other than\n  `latest` or `v1.<minor>` (`^v1\\.(0|[1-9][0-9]*)$`: `1.35`, `v1.35.0`, `v1.035`, `V1.35` are\n  invalid). The API server rejects the Namespace on create with the error the message quotes,\n  e.g. `Namespace "team-a" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]:\n  Invalid value: "Restricted": must be one of privileged, baseline, restricted`. An update that\n  introduces an invalid value is rejected too. If such a label exists anyway (set before PSA was\n  on), pods are checked against `restricted` for a bad enforce level, while a bad audit or warn\n  level falls back to `privileged` and a bad version to `latest`.\n- **Not a string** (`error`): an unquoted value that YAML reads as a number or a boolean\n  (`enforce-version: 1.30`, `warn-version: yes`). Label values are strings, so the Namespace\n  cannot be decoded at all.\n- **Unknown key** (`warning`): a label under `pod-security.kubernetes.io/` that is none of the six\n  (`enforced`, `enforce_version`, `exempt`). PSA reads only the six keys and ignores any other, so\n  the label sets no policy, and the namespace silently gets the cluster default for that mode. The\n  message suggests the closest key. The API server accepts these labels, so this is a warning.\n- **Labels written as annotations** (`warning`): one of the six keys under\n  `metadata.annotations` (and not also under `metadata.labels`): PSA reads labels only.\n- **audit or warn without enforce** (`info`): the namespace is watched, not protected. Pods that\n  violate the level are audited or warned about, and none is rejected. Enforce is the cluster\n  default, which is `privileged` unless the PodSecurity admission configuration sets another. Not\n  reported when the audit and warn levels are `privileged`, since those report nothing.\n- **enforce without enforce-version** (`info`): for `baseline` and `restricted`, the checks\n  follow the cluster\'s version (`latest`), so an upgrade that tightens the level can start\n  rejecting pods. `enforce-version: latest` says that this is intended and is not reported;\n  `privileged` allows everything in every version and is not reported either.\n- **enforce: privileged** (`warning`): on any namespace but `kube-system` and those listed in the\n  `privilegedNamespaces` option.\n\nNothing is reported for a Namespace without PSA labels (the cluster default applies), or below\nKubernetes 1.23 (`--kube-version`), where the PodSecurity admission plugin is off by default. A\nlabel written with a null value (`enforce:` and nothing after it) is not checked. Each finding is\non its label, with the path the API server uses\n(`metadata.labels[pod-security.kubernetes.io/enforce]`): on the key for an unknown key, on the\nvalue for a value that is not a string, on the whole line otherwise. The findings about a missing\nenforce or enforce-version label are on the first audit or warn label and on the enforce label.\n\n**What a file cannot show.** The API server\'s PodSecurity admission configuration: the levels it\napplies to namespaces without labels, and its exemptions (user names, runtime classes,\nnamespaces), which let pods past the enforced level. Namespaces that are not in the run, and\nlabels that a controller sets at run time, are not checked.\n\n## Why is this bad?\n\nAn invalid label makes `kubectl apply` fail on a new cluster, often in the middle of an install\nwhose other objects were already created. A typo in the key (`enforced`) fails silently: the\nNamespace is created, and its pods are not held to the level its author wrote down. A Namespace\nthat only audits or warns can still run any pod. An unpinned enforce level changes when the\ncontrol plane is upgraded: pods that passed yesterday\'s `restricted` may not pass the next\nversion\'s, and a Deployment whose pods are then rejected stops rolling out with nothing in its own\nmanifest changed. `enforce: privileged` turns Pod Security off for the namespace: pods there can\nuse host namespaces, `hostPath` volumes and privileged containers, so anyone who can create a\nworkload there can take over its node. Node agents need this (CNI and load-balancer speakers,\nservice-mesh init containers). Such namespaces should hold only those agents, and each should be\na decision someone made.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: Restricted\n    pod-security.kubernetes.io/enforce-version: "1.35"\n    pod-security.kubernetes.io/warnings: restricted\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: tools\n  labels:\n    pod-security.kubernetes.io/enforce: privileged\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n    pod-security.kubernetes.io/warn: restricted\n    pod-security.kubernetes.io/warn-version: latest\n```\n\n## Options\n\n- `privilegedNamespaces` (string, default empty): comma-separated names of namespaces that may\n  enforce `privileged`, `*` matching any characters, for example\n  `--rule-option pod-security-labels.privilegedNamespaces=metallb-system,linkerd*`.\n  `kube-system` always may.\n\n## When not to use it\n\nIf PSA is disabled in your clusters, or replaced by another policy engine that does not read\nthese labels, the labels do nothing and the rule has nothing to check. If your clusters are\nconfigured with exempt namespaces (the PodSecurity admission configuration), PSA ignores the\nlabels of those namespaces, and the API server warns when they carry them. List the namespaces\nthat legitimately run privileged in `privilegedNamespaces` rather than turning the rule off.\n\n## References\n\n- Kubernetes, "Enforce Pod Security Standards with Namespace Labels":\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-namespace-labels/\n- Kubernetes, "Pod Security Admission" (labels, modes, versions, exemptions):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- `k8s.io/pod-security-admission` v0.35: `api/constants.go` (label keys, levels),\n  `api/helpers.go` (`ParseLevel`, `ParseVersion`, `PolicyToEvaluate`), `admission/admission.go`\n  (`ValidateNamespace`: invalid labels rejected on create and on changing updates)\n',
+      "rules/pod-security.md": () => '---\nid: pod-security\nseverity: error\n---\n\n# pod-security\n\n## What it does\n\nEvaluates each Pod, and the pod template of each Deployment, ReplicaSet, StatefulSet, DaemonSet,\nJob, CronJob, ReplicationController and PodTemplate, against the Pod Security level of its\nnamespace, as the PodSecurity admission plugin (PSA, `k8s.io/pod-security-admission` v0.35)\nevaluates them: every baseline and restricted check, in the implementation of the policy version\nthe namespace selects (`enforce-version: v1.22` runs the checks of 1.22; `latest` and no version\nlabel run those of the target `--kube-version`), including init and ephemeral containers, Windows\npods (`spec.os.name`) and host-process containers.\n\nThe namespace\'s policy comes from its Namespace manifest in the run (the\n`pod-security.kubernetes.io/enforce`, `warn` and `audit` labels and their `-version` labels, read\nas `pod-security-labels` reads them), over the cluster\'s defaults: those of the PodSecurity\nadmission configuration given with `--pod-security-config <file>` (a `PodSecurityConfiguration`,\nor an `AdmissionConfiguration` whose `PodSecurity` plugin entry holds one or names its file, as\nkubeadm and kind clusters are set up), else the plugin\'s built-in default, `privileged` for every\nmode. Namespaces and `runtimeClassName`s listed in the configuration\'s exemptions are not checked.\nA workload without `metadata.namespace` is in the run\'s default namespace, `default` unless\n`--namespace` names another (as kubectl\'s); the message says so, and says when a namespace has no\nNamespace manifest in the run and the configured defaults applied.\n\nOne finding per workload, for the strictest mode it violates, listing every failed check with\nPSA\'s reason and detail, at the first offending field (or, where the fix is to set a field, at the\nclosest field that is written):\n\n- **A Pod that `enforce` rejects** (`error`): the message is the API server\'s, e.g. `pods "debug"\n  is forbidden: violates PodSecurity "restricted:v1.35": privileged (container "shell" must not\n  set securityContext.privileged=true), allowPrivilegeEscalation != false (\u2026)`. The policy is\n  quoted as labelled (`restricted:latest`).\n- **A workload whose template violates `enforce`** (`error`): PSA never rejects a Deployment or a\n  Job, only warns about it; the object is admitted, and every Pod its controller creates is\n  rejected. The message gives what those Pods are rejected with (they are evaluated as Pods: with\n  `hostNetwork`, for instance, each container port is also a host port).\n- **A violation of `warn` only** (`warning`): the object is admitted and kubectl prints the\n  warning (`would violate PodSecurity "restricted:v1.35": \u2026`). A Pod that enforce rejects gets no\n  warning, as PSA adds none to a rejected request.\n- **A violation of `audit` only** (`info`): the object is admitted and the violation is recorded\n  in the audit log only.\n\nNothing is reported below Kubernetes 1.23 (`--kube-version`), where the PodSecurity admission\nplugin is off by default.\n\n**What is read.** Workloads are read only where a level other than `privileged` can apply: in the\nnamespaces whose Namespace manifests in the run set one (and, when the run\'s default namespace is\none of them, every workload that names no namespace), or everywhere when the configuration\'s\ndefaults set one. In a run with neither, no workload is parsed, and the rule has nothing to\nreport. A workload in plain block YAML that passes every level of its namespace is recognised\nwithout a full parse (by a reader that gives exactly what the YAML parser gives, or declines);\nthe others are parsed, and a syntax error in one is reported (`yaml-syntax`).\n\n**What a file cannot show.** Labels set at run time (by a controller, or by `kubectl label`), the\nlevels of namespaces that are not in the run when no configuration is given, and exemptions by\nuser name: the Pods of a ReplicaSet or Job are created by its controller\'s service account, which\nan `exemptions.usernames` entry can exempt. Mutating webhooks run before PSA and can change a pod\n(a sidecar injector can add a container that fails a check, or set the fields that pass one);\n`admission-lint simulate --object <file>` shows the webhooks a request goes through.\n\n## Why is this bad?\n\n`kubectl auth can-i create pods` says yes, and the Pod is still `Forbidden`: Pod Security\nAdmission runs after authorization, on every Pod, and its level is set by a label on the\nnamespace that the workload\'s author may never have seen. A Deployment in such a namespace is\nworse: PSA only warns about pod templates, so `kubectl apply` succeeds, and then every Pod the\nReplicaSet creates is rejected. The rollout stalls with no Pods, the Deployment\'s own output shows\nat most a warning, and the reason is only in the ReplicaSet\'s events (`Error creating: pods\n"api-5d9c7b-xk2p" is forbidden: violates PodSecurity \u2026`). A namespace that warns about or audits a\nlevel is often about to enforce it; workloads that violate it break when it does.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: payments\nspec:\n  hostPID: true\n  containers:\n    - name: shell\n      image: busybox:1.36\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      securityContext:\n        runAsNonRoot: true\n        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n          securityContext:\n            allowPrivilegeEscalation: false\n            capabilities:\n              drop: ["ALL"]\n```\n\n## Options\n\nNone. The cluster\'s defaults and exemptions come from `--pod-security-config <file>`, and the\nnamespace of workloads that name none from `--namespace <name>` (default `default`).\n\n## When not to use it\n\nIf Pod Security Admission is disabled in your clusters (`--disable-admission-plugins\nPodSecurity`), or another policy engine replaces it and ignores the labels, the findings describe\na check that does not run. If your workloads reach the cluster through a tool that sets their\nnamespace (Helm\'s `--namespace`, Argo CD, Flux), give that namespace with `--namespace` rather than\nturning the rule off: a workload that names none is otherwise checked as if it were in `default`.\n\n## References\n\n- Kubernetes, "Pod Security Standards" (the checks of each level):\n  https://kubernetes.io/docs/concepts/security/pod-security-standards/\n- Kubernetes, "Pod Security Admission" (modes, versions, exemptions, workload warnings):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- Kubernetes, "Enforce Pod Security Standards by Configuring the Built-in Admission Controller"\n  (the PodSecurity admission configuration):\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-admission-controller/\n- `k8s.io/pod-security-admission` v0.35: `policy/` (the checks and their versions),\n  `admission/admission.go` (`EvaluatePod`: enforce rejects Pods only, warnings are not added to a\n  rejected request, workloads are audited and warned about)\n',
       "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
       "rules/removed-api-version.md": () => '---\nid: removed-api-version\nseverity: error\n---\n\n# removed-api-version\n\n## What it does\n\nFlags `ValidatingWebhookConfiguration` and `MutatingWebhookConfiguration` objects written in\n`apiVersion: admissionregistration.k8s.io/v1beta1` when the target Kubernetes version\n(`--kube-version`, default 1.35) is 1.22 or later. The finding points at `apiVersion`.\n\nFor the admission policy kinds (`ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`) it flags an `apiVersion` that the\ntarget version does not serve **by default**, from its API discovery data:\n\n| Kind | `v1alpha1` | `v1beta1` | `v1` served by default |\n|---|---|---|---|\n| `ValidatingAdmissionPolicy`, `\u2026Binding` | 1.26+, off by default | 1.28+, off by default | 1.30 |\n| `MutatingAdmissionPolicy`, `\u2026Binding` | 1.32+, off by default | 1.34+, off by default | 1.36 |\n\nThe message quotes the API server\'s `no matches for kind` error; the help (the `fix:` line) says what to do:\nuse `v1` when the target serves it; otherwise enable the preview\nversion on the API server (`--runtime-config=admissionregistration.k8s.io/v1beta1=true` and the\n`ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` feature gate), or target the release\nthat serves `v1`. With the default target 1.35, every `MutatingAdmissionPolicy` is flagged: `v1`\nis not served yet and `v1beta1` is off by default. An `apiVersion` that never had the policy\nkinds (`v2`) is `schema`\'s finding. The finding points at `apiVersion`; the other rules still\nlint the policy.\n\nIt runs even when the object has type errors. Other versions that never served the webhook\nconfiguration kinds (`v1alpha1`, \u2026) are reported by `schema`. The other rules still lint a\nv1beta1 webhook configuration, with the\n**v1beta1** defaults, because that is what the manifest meant when it was written: for example\n`implicit-failure-policy` reports the v1beta1 default `Ignore` and `side-effects` the default\n`Unknown`.\n\n**What a file cannot show.** The API server\'s flags: whether `--runtime-config` and a feature\ngate switch a preview version on, and which Kubernetes version the manifest will reach\n(`--kube-version` stands for it). The rule judges the `apiVersion` by what the target version\nserves by default.\n\n## Why is this bad?\n\n`admissionregistration.k8s.io/v1beta1` webhook configurations were deprecated in 1.16 and are\nnot served since 1.22. Applying one fails before anything is stored:\n`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`\n(reported, for example, in kudobuilder/kudo#1804). Charts that still ship v1beta1 manifests fail\nto install, and the webhook they configure never exists.\n\nChanging only the `apiVersion` is not a safe fix, because v1 has different defaults:\n\n| Field | v1beta1 default | v1 default |\n|---|---|---|\n| `failurePolicy` | `Ignore` | `Fail` |\n| `matchPolicy` | `Exact` | `Equivalent` |\n| `timeoutSeconds` | 30 | 10 |\n| `sideEffects` | `Unknown` | none: required, `None` or `NoneOnDryRun` |\n| `admissionReviewVersions` | `["v1beta1"]` | none: required |\n\nA webhook that silently failed open under v1beta1 fails **closed** after the bump, and the\nobject is rejected until `sideEffects` and `admissionReviewVersions` are written. Write the\nfields explicitly when you migrate, so the behaviour is the one you chose.\n\nAdmission policies in a preview version fail the same way on a cluster that does not enable it:\n`kubectl apply` reports `no matches for kind "ValidatingAdmissionPolicy" in version\n"admissionregistration.k8s.io/v1beta1"` (a policy copied from a tutorial written for 1.28), and a\nchart that ships one does not install. The `v1` types of a policy have the same fields as\n`v1beta1`, so for policies the fix is the `apiVersion` alone (a `v1alpha1` binding\'s\n`paramRef.parameterNotFoundAction` defaulted to `Deny`; in `v1` it must be written).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nA `ValidatingAdmissionPolicy` and its binding in `v1beta1`, which Kubernetes never serves by\ndefault:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Use instead\n\nThe same webhook in v1, keeping the v1beta1 behaviour where it was deliberate\n(`failurePolicy: Ignore`) and writing the fields v1 requires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nThe policy and its binding in `v1`, served by default since 1.30:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options of its own. It reads the target Kubernetes version from\n`--kube-version <version>` (for example `--kube-version 1.21`; default 1.35) and reports nothing\nfor webhook configurations when that version is older than 1.22. For policies the target\nversion decides which `apiVersion` is served (for example `--kube-version 1.36` for\n`MutatingAdmissionPolicy` in `v1`).\n\n## When not to use it\n\nWhen the manifests really target clusters older than 1.22, pass `--kube-version` with that\nversion instead of turning the rule off. If your clusters enable a preview version of the policy\nAPI on purpose (`--runtime-config` and the feature gate), the policy findings do not apply to\nthem: turn the rule off for those manifests, or pass the `--kube-version` that serves `v1` and\nwrite `v1`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1beta1/types.go` (`deprecated=1.16`, `removed=1.22`,\n  replacement v1)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` and\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (the two default sets)\n- Deprecated API migration guide, v1.22: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22\n- Validating Admission Policy (GA in 1.30): https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy (beta in 1.34 behind `--runtime-config` and the feature gate; v1 in 1.36): https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- KEP-3488 (CEL admission control) and KEP-3962 (mutating admission policies): https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery\n- kudobuilder/kudo#1804 (`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`)\n',
       "rules/schema.md": () => '---\nid: schema\nseverity: error\n---\n\n# schema\n\n## What it does\n\nFlags webhook configurations that do not decode into the `admissionregistration.k8s.io/v1` API\ntypes (`k8s.io/api` `admissionregistration/v1/types.go`):\n\n- a field with the wrong JSON type: a string where a whole number is expected\n  (`timeoutSeconds: "5"`), an object where a list is expected, a number outside the 32-bit range\n  of `timeoutSeconds` or `service.port`. `null` is accepted for every field, as the Go decoder\n  accepts it;\n- a field the types do not have: a typo (`failurePolicies`), a field indented one level too deep\n  or too shallow, `reinvocationPolicy` on a *validating* webhook (only mutating webhooks have it);\n- `clientConfig.caBundle` that is not standard base64 (for example a PEM block pasted as is);\n- an `apiVersion` in `admissionregistration.k8s.io` that never served these kinds, such as\n  `admissionregistration.k8s.io/v1alpha1` (`v1beta1` is reported by `removed-api-version`).\n\nThe same checks apply to the admission policy kinds (`ValidatingAdmissionPolicy`,\n`ValidatingAdmissionPolicyBinding`, `MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`),\nagainst their v1 types (`v1beta1` and `v1alpha1` have the same fields):\n\n- a field with the wrong JSON type, for example `validationActions: Deny` (a string where a list\n  belongs) or an unquoted `reason: 403`;\n- a field the kind does not have, such as a `namespaceSelector` indented into a resource rule;\n  for a field that belongs to the sibling kind the message says so (`reinvocationPolicy` and\n  `mutations` exist only on `MutatingAdmissionPolicy`, `validations` and `auditAnnotations` only\n  on `ValidatingAdmissionPolicy`, `validationActions` only on `ValidatingAdmissionPolicyBinding`).\n  A `status` on a `ValidatingAdmissionPolicy` (as `kubectl get -o yaml` writes it) is accepted;\n- an `apiVersion` in `admissionregistration.k8s.io` that never had the policy kinds (anything but\n  `v1`, `v1beta1` and `v1alpha1`). Versions that exist but are not served by the target\n  Kubernetes version are reported by `removed-api-version`.\n\nIt checks types and field names only. Required fields and allowed values (`failurePolicy: Fial`,\na missing `admissionReviewVersions`, a policy without `matchConstraints`) are the API server\'s\nvalidation and are reported by `api-validation`.\n\nWhen a field has the wrong type or the `apiVersion` is unknown, the object cannot be decoded and\nthe other object rules skip it (`removed-api-version` still runs). Unknown fields and bad base64\ndo not stop the other rules: they see the object without the unknown field, as the API server\nwould store it.\n\n**What a file cannot show.** The rule reads the object as written, against the API types. What\nbecomes of an unknown field depends on the client that applies it: with strict field validation\n(kubectl\'s default) the API server rejects the object, with `Warn` or `Ignore` it drops the field.\n\n## Why is this bad?\n\nThe API server decodes the request body into the Go types before it applies defaults or\nvalidates anything. A value of the wrong type fails that decoding, so the whole configuration is\nrejected and none of its webhooks is created or updated. Quoted numbers are the usual cause,\noften from a Helm value rendered with `quote`.\n\nAn unknown field is handled by field validation. With `fieldValidation=Strict` the request fails\nwith `400 Bad Request`; with `Warn`, the API server\'s default, the field is **dropped** and the\nrequest succeeds with only a warning. The dropped setting then silently does not exist. In the\nexample below, the `namespaceSelector` is indented into the rule, so it is dropped, the webhook\ngets the default `namespaceSelector: {}`, and it intercepts Deployments in every namespace,\n`kube-system` included, with `failurePolicy: Fail`. Admission policies fail the same way: a\nbinding whose `validationActions` is a string instead of a list is not created at all, so the\npolicy it was meant to enforce enforces nothing.\n\n## Example\n\n`timeoutSeconds` is a string, and `namespaceSelector` is indented under the rule instead of the\nwebhook:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: "5"\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n        namespaceSelector:\n          matchExpressions:\n            - key: kubernetes.io/metadata.name\n              operator: NotIn\n              values: ["kube-system", "deployment-policy"]\n```\n\nA binding whose `validationActions` is a string, and a policy with the mutating kind\'s\n`reinvocationPolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  reinvocationPolicy: Never\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: Deny\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "deployment-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on: a type error makes the API server reject the object, and an object that fails it is\nnot checked by the other rules. If you apply with a client that tolerates unknown fields on\npurpose (for example manifests carrying fields of a newer Kubernetes version than the types this\ntool models), review those findings rather than turning the rule off.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (the field names and types; `reinvocationPolicy`\n  exists only on `MutatingWebhook`; the policy types: `ValidatingAdmissionPolicy` in v0.35,\n  `MutatingAdmissionPolicy` in v0.36)\n- Unknown fields are decoding-level, not validation: `fieldValidation=Strict` rejects them,\n  `Warn` drops them with a warning (KEP-2885): https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n',
@@ -2621,11 +2623,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @private
        */
       _parseCommand(operands, unknown) {
-        const parsed = this.parseOptions(unknown);
+        const parsed2 = this.parseOptions(unknown);
         this._parseOptionsEnv();
         this._parseOptionsImplied();
-        operands = operands.concat(parsed.operands);
-        unknown = parsed.unknown;
+        operands = operands.concat(parsed2.operands);
+        unknown = parsed2.unknown;
         this.args = operands.concat(unknown);
         if (operands && this._findCommand(operands[0])) {
           return this._dispatchSubcommand(operands[0], operands.slice(1), unknown);
@@ -2644,12 +2646,12 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this.commands.length && this.args.length === 0 && !this._actionHandler && !this._defaultCommandName) {
           this.help({ error: true });
         }
-        this._outputHelpIfRequested(parsed.unknown);
+        this._outputHelpIfRequested(parsed2.unknown);
         this._checkForMissingMandatoryOptions();
         this._checkForConflictingOptions();
         const checkForUnknownOptions = () => {
-          if (parsed.unknown.length > 0) {
-            this.unknownOption(parsed.unknown[0]);
+          if (parsed2.unknown.length > 0) {
+            this.unknownOption(parsed2.unknown[0]);
           }
         };
         const commandEvent = `command:${this.name()}`;
@@ -2794,7 +2796,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const negativeNumberArg = (arg) => {
           if (!/^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg)) return false;
           return !this._getCommandAndAncestors().some(
-            (cmd) => cmd.options.map((opt) => opt.short).some((short) => /^-\d$/.test(short))
+            (cmd) => cmd.options.map((opt2) => opt2.short).some((short) => /^-\d$/.test(short))
           );
         };
         let activeVariadicOption = null;
@@ -3820,32 +3822,32 @@ var init_supports_color = __esm({
 });
 
 // node_modules/chalk/source/utilities.js
-function stringReplaceAll(string, substring, replacer) {
-  let index = string.indexOf(substring);
+function stringReplaceAll(string2, substring, replacer) {
+  let index = string2.indexOf(substring);
   if (index === -1) {
-    return string;
+    return string2;
   }
   const substringLength = substring.length;
   let endIndex = 0;
   let returnValue = "";
   do {
-    returnValue += string.slice(endIndex, index) + substring + replacer;
+    returnValue += string2.slice(endIndex, index) + substring + replacer;
     endIndex = index + substringLength;
-    index = string.indexOf(substring, endIndex);
+    index = string2.indexOf(substring, endIndex);
   } while (index !== -1);
-  returnValue += string.slice(endIndex);
+  returnValue += string2.slice(endIndex);
   return returnValue;
 }
-function stringEncaseCRLFWithFirstIndex(string, prefix, postfix, index) {
+function stringEncaseCRLFWithFirstIndex(string2, prefix, postfix, index) {
   let endIndex = 0;
   let returnValue = "";
   do {
-    const gotCR = string[index - 1] === "\r";
-    returnValue += string.slice(endIndex, gotCR ? index - 1 : index) + prefix + (gotCR ? "\r\n" : "\n") + postfix;
+    const gotCR = string2[index - 1] === "\r";
+    returnValue += string2.slice(endIndex, gotCR ? index - 1 : index) + prefix + (gotCR ? "\r\n" : "\n") + postfix;
     endIndex = index + 1;
-    index = string.indexOf("\n", endIndex);
+    index = string2.indexOf("\n", endIndex);
   } while (index !== -1);
-  returnValue += string.slice(endIndex);
+  returnValue += string2.slice(endIndex);
   return returnValue;
 }
 var init_utilities = __esm({
@@ -4004,26 +4006,26 @@ var init_source = __esm({
       builder[IS_EMPTY] = _isEmpty;
       return builder;
     };
-    applyStyle = (self, string) => {
-      if (self.level <= 0 || !string) {
-        return self[IS_EMPTY] ? "" : string;
+    applyStyle = (self, string2) => {
+      if (self.level <= 0 || !string2) {
+        return self[IS_EMPTY] ? "" : string2;
       }
       let styler = self[STYLER];
       if (styler === void 0) {
-        return string;
+        return string2;
       }
       const { openAll, closeAll } = styler;
-      if (string.includes("\x1B")) {
+      if (string2.includes("\x1B")) {
         while (styler !== void 0) {
-          string = stringReplaceAll(string, styler.close, styler.open);
+          string2 = stringReplaceAll(string2, styler.close, styler.open);
           styler = styler.parent;
         }
       }
-      const lfIndex = string.indexOf("\n");
+      const lfIndex = string2.indexOf("\n");
       if (lfIndex !== -1) {
-        string = stringEncaseCRLFWithFirstIndex(string, closeAll, openAll, lfIndex);
+        string2 = stringEncaseCRLFWithFirstIndex(string2, closeAll, openAll, lfIndex);
       }
-      return openAll + string + closeAll;
+      return openAll + string2 + closeAll;
     };
     Object.defineProperties(createChalk.prototype, styles2);
     chalk = createChalk();
@@ -4073,7 +4075,10 @@ function isWebhookApiVersion(apiVersion) {
 function isPolicyKind(kind) {
   return POLICY_KINDS.includes(kind);
 }
-var ADMISSION_GROUP, WEBHOOK_CONFIGURATION_KINDS, MIN_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, WEBHOOK_API_VERSIONS, POLICY_KINDS, NAMESPACE_NAME_LABEL;
+function isWorkloadKind(kind) {
+  return WORKLOAD_KINDS.includes(kind);
+}
+var ADMISSION_GROUP, WEBHOOK_CONFIGURATION_KINDS, MIN_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, WEBHOOK_API_VERSIONS, POLICY_KINDS, WORKLOAD_KINDS, NAMESPACE_NAME_LABEL;
 var init_types = __esm({
   "dist/src/model/types.js"() {
     "use strict";
@@ -4084,6 +4089,7 @@ var init_types = __esm({
     MAX_TIMEOUT_SECONDS = 30;
     WEBHOOK_API_VERSIONS = ["admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1beta1"];
     POLICY_KINDS = ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"];
+    WORKLOAD_KINDS = ["Pod", "ReplicationController", "PodTemplate", "ReplicaSet", "Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"];
     NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
   }
 });
@@ -4221,11 +4227,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule33) {
-  return { scope: "object", ...rule33 };
+function defineObjectRule(rule35) {
+  return { scope: "object", ...rule35 };
 }
-function defineFileRule(rule33) {
-  return { scope: "file", ...rule33 };
+function defineFileRule(rule35) {
+  return { scope: "file", ...rule35 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -5963,12 +5969,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule33) => shouldUseRule(schema, rule33));
+      return group.rules.some((rule35) => shouldUseRule(schema, rule35));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule33) {
+    function shouldUseRule(schema, rule35) {
       var _a;
-      return schema[rule33.keyword] !== void 0 || ((_a = rule33.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule35.keyword] !== void 0 || ((_a = rule35.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -6363,8 +6369,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -7029,9 +7035,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule33 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule33)) {
-            keywordCode(it, rule33.keyword, rule33.definition, group.type);
+        for (const rule35 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule35)) {
+            keywordCode(it, rule35.keyword, rule35.definition, group.type);
           }
         }
       });
@@ -7066,9 +7072,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule33 = rules2[keyword];
-        if (typeof rule33 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule33)) {
-          const { type } = rule33.definition;
+        const rule35 = rules2[keyword];
+        if (typeof rule35 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule35)) {
+          const { type } = rule35.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -7445,28 +7451,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate });
-        validate.errors = null;
-        validate.schema = sch.schema;
-        validate.schemaEnv = sch;
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
         if (sch.$async)
-          validate.$async = true;
+          validate2.$async = true;
         if (this.opts.code.source === true) {
-          validate.source = { validateName, validateCode, scopeValues: gen._values };
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate.evaluated = {
+          validate2.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate.source)
-            validate.source.evaluated = (0, codegen_1.stringify)(validate.evaluated);
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
         }
-        sch.validate = validate;
+        sch.validate = validate2;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -8375,7 +8381,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse3(serialize2(uri, options), options);
+        parse4(serialize2(uri, options), options);
       }
       return uri;
     }
@@ -8418,8 +8424,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative5, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse3(serialize2(base, options), options);
-        relative5 = parse3(serialize2(relative5, options), options);
+        base = parse4(serialize2(base, options), options);
+        relative5 = parse4(serialize2(relative5, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative5.scheme) {
@@ -8546,11 +8552,11 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed2, matches) {
+      if (matches[2] !== void 0 && parsed2.path && parsed2.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
-      if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
+      if (typeof parsed2.port === "number" && (parsed2.port < 0 || parsed2.port > 65535)) {
         return "URI port is malformed.";
       }
       return void 0;
@@ -8573,30 +8579,30 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
-        parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+    function canonicalizeHost(parsed2, options, schemeHandler, isIP) {
+      if (hasForbiddenDomainHost(parsed2, options, schemeHandler, isIP)) {
+        parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed2.host && !isIPLiteral(parsed2.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed2.host)) {
         let url;
         try {
-          url = new URL("http://" + parsed.host);
+          url = new URL("http://" + parsed2.host);
         } catch (e) {
-          parsed.error = parsed.error || "Host's domain name can not be converted to ASCII: " + e;
+          parsed2.error = parsed2.error || "Host's domain name can not be converted to ASCII: " + e;
           return true;
         }
         if (!isHostOnlyURL(url)) {
-          parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+          parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
           return true;
         }
-        parsed.host = url.hostname;
+        parsed2.host = url.hostname;
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP) {
+    function hasForbiddenDomainHost(parsed2, options, schemeHandler, isIP) {
       return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed2.host && isIP === false && !isIPLiteral(parsed2.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed2.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -8604,7 +8610,7 @@ var require_fast_uri = __commonJS({
     }
     function parseWithStatus(uri, opts) {
       const options = Object.assign({}, opts);
-      const parsed = {
+      const parsed2 = {
         scheme: void 0,
         userinfo: void 0,
         host: "",
@@ -8629,7 +8635,7 @@ var require_fast_uri = __commonJS({
       }
       const authorityMatch = uri.match(AUTHORITY_PREFIX);
       if (authorityMatch !== null && authorityMatch[1].indexOf("\\") !== -1) {
-        parsed.error = "URI authority must not contain a literal backslash.";
+        parsed2.error = "URI authority must not contain a literal backslash.";
         malformedAuthorityOrPort = true;
       }
       const introducerMatch = uri.match(AUTHORITY_INTRODUCER_REGION);
@@ -8638,115 +8644,115 @@ var require_fast_uri = __commonJS({
         const normalizedRegion = region2.replace(/[\t\n\r]/g, "");
         if (normalizedRegion.length >= 2) {
           if (normalizedRegion.slice(0, 2) !== "//") {
-            parsed.error = parsed.error || "URI authority must not contain a literal backslash.";
+            parsed2.error = parsed2.error || "URI authority must not contain a literal backslash.";
             malformedAuthorityOrPort = true;
           } else if (region2.length !== normalizedRegion.length) {
-            parsed.error = parsed.error || "URI authority introducer must not contain whitespace.";
+            parsed2.error = parsed2.error || "URI authority introducer must not contain whitespace.";
             malformedAuthorityOrPort = true;
           }
         }
       }
       const matches = uri.match(URI_PARSE);
       if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
-        if (parsed.scheme !== void 0) {
-          if (VALID_SCHEME.test(parsed.scheme)) {
-            parsed.scheme = parsed.scheme.toLowerCase();
+        parsed2.scheme = matches[1];
+        parsed2.userinfo = matches[3];
+        parsed2.host = matches[4];
+        parsed2.port = parseInt(matches[5], 10);
+        parsed2.path = matches[6] || "";
+        parsed2.query = matches[7];
+        parsed2.fragment = matches[8];
+        if (parsed2.scheme !== void 0) {
+          if (VALID_SCHEME.test(parsed2.scheme)) {
+            parsed2.scheme = parsed2.scheme.toLowerCase();
           } else {
-            parsed.error = parsed.error || MALFORMED_SCHEME_ERROR;
+            parsed2.error = parsed2.error || MALFORMED_SCHEME_ERROR;
             malformedScheme = true;
           }
         }
         malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
         if (malformedPercentEncoding) {
-          parsed.error = parsed.error || "URI contains malformed percent-encoding.";
+          parsed2.error = parsed2.error || "URI contains malformed percent-encoding.";
         }
-        if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
+        if (isNaN(parsed2.port)) {
+          parsed2.port = matches[5];
         }
-        const parseError2 = getParseError(parsed, matches);
+        const parseError2 = getParseError(parsed2, matches);
         if (parseError2 !== void 0) {
-          parsed.error = parsed.error || parseError2;
+          parsed2.error = parsed2.error || parseError2;
           malformedAuthorityOrPort = true;
         }
-        if (parsed.host) {
-          const ipv4result = isIPv42(parsed.host);
+        if (parsed2.host) {
+          const ipv4result = isIPv42(parsed2.host);
           if (ipv4result === false) {
-            const bracketedIPLiteral = isIPLiteral(parsed.host);
-            const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
-            const ipv6result = normalizeIPv6(parsed.host);
+            const bracketedIPLiteral = isIPLiteral(parsed2.host);
+            const hasIPLiteralBracket = parsed2.host.indexOf("[") !== -1 || parsed2.host.indexOf("]") !== -1;
+            const ipv6result = normalizeIPv6(parsed2.host);
             isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed2.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
-              parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+              parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
             isIP = true;
           }
         }
-        if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
-          parsed.reference = "same-document";
-        } else if (parsed.scheme === void 0) {
-          parsed.reference = "relative";
-        } else if (parsed.fragment === void 0) {
-          parsed.reference = "absolute";
+        if (parsed2.scheme === void 0 && parsed2.userinfo === void 0 && parsed2.host === void 0 && parsed2.port === void 0 && parsed2.query === void 0 && !parsed2.path) {
+          parsed2.reference = "same-document";
+        } else if (parsed2.scheme === void 0) {
+          parsed2.reference = "relative";
+        } else if (parsed2.fragment === void 0) {
+          parsed2.reference = "absolute";
         } else {
-          parsed.reference = "uri";
+          parsed2.reference = "uri";
         }
-        if (options.reference && options.reference !== "suffix" && options.reference !== parsed.reference) {
-          parsed.error = parsed.error || "URI is not a " + options.reference + " reference.";
+        if (options.reference && options.reference !== "suffix" && options.reference !== parsed2.reference) {
+          parsed2.error = parsed2.error || "URI is not a " + options.reference + " reference.";
         }
-        const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
+        const schemeHandler = getSchemeHandler(options.scheme || parsed2.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP);
+          malformedHost = canonicalizeHost(parsed2, options, schemeHandler, isIP);
         }
-        if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
+        if (uri.indexOf("%") !== -1 && parsed2.host !== void 0 && !malformedIPLiteral) {
+          let host = isIP ? parsed2.host : normalizePercentEncoding(parsed2.host, true);
           if (!isIP) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+          parsed2.host = isIP || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
-          if (parsed.path) {
-            parsed.path = normalizePathEncoding(parsed.path);
+          if (parsed2.path) {
+            parsed2.path = normalizePathEncoding(parsed2.path);
           }
-          if (parsed.query) {
-            parsed.query = normalizeQueryFragmentEncoding(parsed.query);
+          if (parsed2.query) {
+            parsed2.query = normalizeQueryFragmentEncoding(parsed2.query);
           }
-          if (parsed.fragment) {
-            parsed.fragment = normalizeQueryFragmentEncoding(parsed.fragment);
+          if (parsed2.fragment) {
+            parsed2.fragment = normalizeQueryFragmentEncoding(parsed2.fragment);
           }
         }
         if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed, options);
-          if (schemeHandler === SCHEMES.urn && parsed.nid === void 0) {
+          schemeHandler.parse(parsed2, options);
+          if (schemeHandler === SCHEMES.urn && parsed2.nid === void 0) {
             malformedSchemeSpecific = true;
           }
         }
       } else {
-        parsed.error = parsed.error || "URI can not be parsed.";
+        parsed2.error = parsed2.error || "URI can not be parsed.";
       }
-      return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
+      return { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse3(uri, opts) {
+    function parse4(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
       return normalizeStringWithStatus(uri, opts).normalized;
     }
     function normalizeStringWithStatus(uri, opts) {
-      const { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
+      const { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
       return {
-        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize2(parsed, opts),
+        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize2(parsed2, opts),
         malformedAuthorityOrPort,
         malformedPercentEncoding,
         malformedSchemeSpecific,
@@ -8774,7 +8780,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal: equal2,
       serialize: serialize2,
-      parse: parse3
+      parse: parse4
     };
     module2.exports = fastUri;
     module2.exports.default = fastUri;
@@ -8936,19 +8942,19 @@ var require_core = __commonJS({
         this.addKeyword("$async");
       }
       _addDefaultMetaSchema() {
-        const { $data, meta: meta6, schemaId } = this.opts;
+        const { $data, meta: meta7, schemaId } = this.opts;
         let _dataRefSchema = $dataRefSchema;
         if (schemaId === "id") {
           _dataRefSchema = { ...$dataRefSchema };
           _dataRefSchema.id = _dataRefSchema.$id;
           delete _dataRefSchema.$id;
         }
-        if (meta6 && $data)
+        if (meta7 && $data)
           this.addMetaSchema(_dataRefSchema, _dataRefSchema[schemaId], false);
       }
       defaultMeta() {
-        const { meta: meta6, schemaId } = this.opts;
-        return this.opts.defaultMeta = typeof meta6 == "object" ? meta6[schemaId] || meta6 : void 0;
+        const { meta: meta7, schemaId } = this.opts;
+        return this.opts.defaultMeta = typeof meta7 == "object" ? meta7[schemaId] || meta7 : void 0;
       }
       validate(schemaKeyRef, data) {
         let v;
@@ -8968,12 +8974,12 @@ var require_core = __commonJS({
         const sch = this._addSchema(schema, _meta);
         return sch.validate || this._compileSchemaEnv(sch);
       }
-      compileAsync(schema, meta6) {
+      compileAsync(schema, meta7) {
         if (typeof this.opts.loadSchema != "function") {
           throw new Error("options.loadSchema should be a function");
         }
         const { loadSchema } = this.opts;
-        return runCompileAsync.call(this, schema, meta6);
+        return runCompileAsync.call(this, schema, meta7);
         async function runCompileAsync(_schema, _meta) {
           await loadMetaSchema.call(this, _schema.$schema);
           const sch = this._addSchema(_schema, _meta);
@@ -9005,7 +9011,7 @@ var require_core = __commonJS({
           if (!this.refs[ref])
             await loadMetaSchema.call(this, _schema.$schema);
           if (!this.refs[ref])
-            this.addSchema(_schema, ref, meta6);
+            this.addSchema(_schema, ref, meta7);
         }
         async function _loadSchema(ref) {
           const p = this._loading[ref];
@@ -9162,8 +9168,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule33 = this.RULES.all[keyword];
-        return typeof rule33 == "object" ? rule33.definition : !!rule33;
+        const rule35 = this.RULES.all[keyword];
+        return typeof rule35 == "object" ? rule35.definition : !!rule35;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9171,7 +9177,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule33) => rule33.keyword === keyword);
+          const i = group.rules.findIndex((rule35) => rule35.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9198,10 +9204,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule33 = rules2[key2];
-            if (typeof rule33 != "object")
+            const rule35 = rules2[key2];
+            if (typeof rule35 != "object")
               continue;
-            const { $data } = rule33.definition;
+            const { $data } = rule35.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9222,7 +9228,7 @@ var require_core = __commonJS({
           }
         }
       }
-      _addSchema(schema, meta6, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
+      _addSchema(schema, meta7, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
         let id;
         const { schemaId } = this.opts;
         if (typeof schema == "object") {
@@ -9238,7 +9244,7 @@ var require_core = __commonJS({
           return sch;
         baseId = (0, resolve_1.normalizeId)(id || baseId);
         const localRefs = resolve_1.getSchemaRefs.call(this, schema, baseId);
-        sch = new compile_1.SchemaEnv({ schema, schemaId, meta: meta6, baseId, localRefs });
+        sch = new compile_1.SchemaEnv({ schema, schemaId, meta: meta7, baseId, localRefs });
         this._cache.set(sch.schema, sch);
         if (addSchema && !baseId.startsWith("#")) {
           if (baseId)
@@ -9278,9 +9284,9 @@ var require_core = __commonJS({
     exports2.default = Ajv;
     function checkOptions(checkOpts, options, msg, log = "error") {
       for (const key2 in checkOpts) {
-        const opt = key2;
-        if (opt in options)
-          this.logger[log](`${msg}: option ${key2}. ${checkOpts[opt]}`);
+        const opt2 = key2;
+        if (opt2 in options)
+          this.logger[log](`${msg}: option ${key2}. ${checkOpts[opt2]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -9319,8 +9325,8 @@ var require_core = __commonJS({
     }
     function getMetaSchemaOptions() {
       const metaOpts = { ...this.opts };
-      for (const opt of META_IGNORE_OPTIONS)
-        delete metaOpts[opt];
+      for (const opt2 of META_IGNORE_OPTIONS)
+        delete metaOpts[opt2];
       return metaOpts;
     }
     var noLogs = { log() {
@@ -9365,7 +9371,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule33 = {
+      const rule35 = {
         keyword,
         definition: {
           ...definition,
@@ -9374,18 +9380,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule33, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule35, definition.before);
       else
-        ruleGroup.rules.push(rule33);
-      RULES.all[keyword] = rule33;
+        ruleGroup.rules.push(rule35);
+      RULES.all[keyword] = rule35;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule33, before) {
+    function addBeforeRule(ruleGroup, rule35, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule33);
+        ruleGroup.rules.splice(i, 0, rule35);
       } else {
-        ruleGroup.rules.push(rule33);
+        ruleGroup.rules.push(rule35);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -11660,13 +11666,13 @@ function register(registry) {
     createOptionalMacro({
       functionDesc: "optional.or(optional)",
       evaluate: evaluateOptional,
-      typeCheck(check2, macro, ctx) {
-        const l = ensureOptionalType(check2, macro.receiver, ctx, invalidOrReceiver);
-        const r = ensureOptionalType(check2, macro.arg, ctx, invalidOrArg);
+      typeCheck(check3, macro, ctx) {
+        const l = ensureOptionalType(check3, macro.receiver, ctx, invalidOrReceiver);
+        const r = ensureOptionalType(check3, macro.arg, ctx, invalidOrArg);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check2.registry, r);
+        const unified = l.unify(check3.registry, r);
         if (unified) return unified;
-        throw check2.createError(
+        throw check3.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -11690,13 +11696,13 @@ function register(registry) {
         return ev.run(macro.arg, ctx);
       },
       evaluate: evaluateOptional,
-      typeCheck(check2, macro, ctx) {
-        const l = ensureOptionalType(check2, macro.receiver, ctx, invalidOrValueReceiver).valueType;
-        const r = check2.check(macro.arg, ctx);
+      typeCheck(check3, macro, ctx) {
+        const l = ensureOptionalType(check3, macro.receiver, ctx, invalidOrValueReceiver).valueType;
+        const r = check3.check(macro.arg, ctx);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check2.registry, r);
+        const unified = l.unify(check3.registry, r);
         if (unified) return unified;
-        throw check2.createError(
+        throw check3.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -11864,8 +11870,8 @@ function registerFunctions(registry) {
       case "nan":
         return Number.NaN;
       default: {
-        const parsed = Number(v);
-        if (!Number.isNaN(parsed)) return parsed;
+        const parsed2 = Number(v);
+        if (!Number.isNaN(parsed2)) return parsed2;
         throw evaluationError(
           "double_conversion_error",
           "double() type error: cannot convert to double"
@@ -11932,60 +11938,60 @@ function registerFunctions(registry) {
   functionOverload("string.trim(): string", (a) => a.trim());
   functionOverload(
     "string.indexOf(string): int",
-    (string, search) => BigInt(string.indexOf(search))
+    (string2, search) => BigInt(string2.indexOf(search))
   );
-  functionOverload("string.indexOf(string, int): int", (string, search, fromIndex) => {
+  functionOverload("string.indexOf(string, int): int", (string2, search, fromIndex) => {
     if (search === "") return fromIndex;
     fromIndex = Number(fromIndex);
-    if (fromIndex < 0 || fromIndex >= string.length) {
+    if (fromIndex < 0 || fromIndex >= string2.length) {
       throw evaluationError(
         "index_out_of_range",
         "string.indexOf(search, fromIndex): fromIndex out of range"
       );
     }
-    return BigInt(string.indexOf(search, fromIndex));
+    return BigInt(string2.indexOf(search, fromIndex));
   });
   functionOverload(
     "string.lastIndexOf(string): int",
-    (string, search) => BigInt(string.lastIndexOf(search))
+    (string2, search) => BigInt(string2.lastIndexOf(search))
   );
-  functionOverload("string.lastIndexOf(string, int): int", (string, search, fromIndex) => {
+  functionOverload("string.lastIndexOf(string, int): int", (string2, search, fromIndex) => {
     if (search === "") return fromIndex;
     fromIndex = Number(fromIndex);
-    if (fromIndex < 0 || fromIndex >= string.length) {
+    if (fromIndex < 0 || fromIndex >= string2.length) {
       throw evaluationError(
         "index_out_of_range",
         "string.lastIndexOf(search, fromIndex): fromIndex out of range"
       );
     }
-    return BigInt(string.lastIndexOf(search, fromIndex));
+    return BigInt(string2.lastIndexOf(search, fromIndex));
   });
-  functionOverload("string.substring(int): string", (string, start) => {
+  functionOverload("string.substring(int): string", (string2, start) => {
     start = Number(start);
-    if (start < 0 || start > string.length) {
+    if (start < 0 || start > string2.length) {
       throw evaluationError(
         "index_out_of_range",
         "string.substring(start, end): start index out of range"
       );
     }
-    return string.substring(start);
+    return string2.substring(start);
   });
-  functionOverload("string.substring(int, int): string", (string, start, end) => {
+  functionOverload("string.substring(int, int): string", (string2, start, end) => {
     start = Number(start);
-    if (start < 0 || start > string.length) {
+    if (start < 0 || start > string2.length) {
       throw evaluationError(
         "index_out_of_range",
         "string.substring(start, end): start index out of range"
       );
     }
     end = Number(end);
-    if (end < start || end > string.length) {
+    if (end < start || end > string2.length) {
       throw evaluationError(
         "index_out_of_range",
         "string.substring(start, end): end index out of range"
       );
     }
-    return string.substring(start, end);
+    return string2.substring(start, end);
   });
   functionOverload("string.matches(string): bool", (a, b) => {
     try {
@@ -12109,23 +12115,23 @@ function registerFunctions(registry) {
   functionOverload(`${TS}.getSeconds(): int`, (d) => BigInt(d.getUTCSeconds()));
   functionOverload(`${TS}.getSeconds(string): int`, (d, tz) => BigInt(tzDate(d, tz).getSeconds()));
   const parseDurationPattern = /(\d*\.?\d*)(ns|us|\u00b5s|ms|s|m|h)/;
-  function parseDuration(string) {
-    if (!string) throw evaluationError("invalid_duration", `Invalid duration string: ''`);
-    const isNegative = string[0] === "-";
-    if (string[0] === "-" || string[0] === "+") string = string.slice(1);
+  function parseDuration(string2) {
+    if (!string2) throw evaluationError("invalid_duration", `Invalid duration string: ''`);
+    const isNegative = string2[0] === "-";
+    if (string2[0] === "-" || string2[0] === "+") string2 = string2.slice(1);
     let nanoseconds = BigInt(0);
     while (true) {
-      const match = parseDurationPattern.exec(string);
-      if (!match) throw evaluationError("invalid_duration", `Invalid duration string: ${string}`);
+      const match = parseDurationPattern.exec(string2);
+      if (!match) throw evaluationError("invalid_duration", `Invalid duration string: ${string2}`);
       if (match.index !== 0)
-        throw evaluationError("invalid_duration", `Invalid duration string: ${string}`);
-      string = string.slice(match[0].length);
+        throw evaluationError("invalid_duration", `Invalid duration string: ${string2}`);
+      string2 = string2.slice(match[0].length);
       const unitNanos = UNIT_NANOSECONDS[match[2]];
       const [intPart = "0", fracPart = ""] = match[1].split(".");
       const intVal = BigInt(intPart) * unitNanos;
       const fracNanos = fracPart ? BigInt(fracPart.slice(0, 13).padEnd(13, "0")) * unitNanos / 10000000000000n : 0n;
       nanoseconds += intVal + fracNanos;
-      if (string === "") break;
+      if (string2 === "") break;
     }
     const seconds = nanoseconds >= billionBigInt ? nanoseconds / billionBigInt : 0n;
     const nanos = Number(nanoseconds % billionBigInt);
@@ -13305,11 +13311,11 @@ var init_registry = __esm({
         else if (typeof handler === "object") opts = handler;
         else if (!opts) opts = {};
         const sig = typeof s === "string" ? s : opts.signature ?? void 0;
-        const parsed = sig !== void 0 ? this.#parseSignature(sig) : void 0;
-        const name = parsed?.name || opts.name;
-        const receiverType = parsed?.receiverType || opts.receiverType;
-        const argTypes = parsed?.argTypes;
-        const returnType = parsed?.returnType || opts.returnType;
+        const parsed2 = sig !== void 0 ? this.#parseSignature(sig) : void 0;
+        const name = parsed2?.name || opts.name;
+        const receiverType = parsed2?.receiverType || opts.receiverType;
+        const argTypes = parsed2?.argTypes;
+        const returnType = parsed2?.returnType || opts.returnType;
         const params = opts.params;
         handler = typeof handler === "function" ? handler : opts.handler;
         let dec;
@@ -13341,16 +13347,16 @@ var init_registry = __esm({
         this.#checkOverlappingSignatures(dec);
         this.#pushFunction(dec);
       }
-      registerOperatorOverload(string, handler, opts) {
-        const unaryParts = string.match(/^([-!])([\w.<>]+)(?::\s*([\w.<>]+))?$/);
+      registerOperatorOverload(string2, handler, opts) {
+        const unaryParts = string2.match(/^([-!])([\w.<>]+)(?::\s*([\w.<>]+))?$/);
         if (unaryParts) {
           const [, op2, operandType, returnType2] = unaryParts;
           return this.unaryOverload(op2, operandType, handler, returnType2, opts?.async);
         }
-        const parts = string.match(
+        const parts = string2.match(
           /^([\w.<>]+) ([-+*%/]|==|!=|<|<=|>|>=|in) ([\w.<>]+)(?::\s*([\w.<>]+))?$/
         );
-        if (!parts) throw new Error(`Operator overload invalid: ${string}`);
+        if (!parts) throw new Error(`Operator overload invalid: ${string2}`);
         const [, leftType, op, rightType, returnType] = parts;
         return this.binaryOverload(leftType, op, rightType, handler, returnType);
       }
@@ -13916,8 +13922,8 @@ var init_operators = __esm({
        * @param {string} typeName - The type name (e.g., 'string', 'int', 'dyn')
        * @returns {TypeDeclaration} The type declaration instance
        */
-      getType(typeName) {
-        return this.registry.getType(typeName);
+      getType(typeName3) {
+        return this.registry.getType(typeName3);
       }
       debugType(v) {
         switch (typeof v) {
@@ -14065,9 +14071,9 @@ var init_operators = __esm({
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyList) && chk.getType("list<T>");
           let valueType = chk.check(arr[0], ctx);
-          const check2 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check3 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           for (let i = 1; i < arrLen; i++)
-            valueType = check2(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
+            valueType = check3(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
           return chk.registry.getListType(valueType);
         },
         evaluate(ev, ast, ctx) {
@@ -14079,13 +14085,13 @@ var init_operators = __esm({
           const arr = ast.args;
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyMap) && chk.getType("map<K, V>");
-          const check2 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check3 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           let keyType = chk.check(arr[0][0], ctx);
           let valueType = chk.check(arr[0][1], ctx);
           for (let i = 1; i < arrLen; i++) {
             const e = arr[i];
-            keyType = check2(chk, ctx, keyType, e[0], "heterogeneous_map_key");
-            valueType = check2(chk, ctx, valueType, e[1], "heterogeneous_map_value");
+            keyType = check3(chk, ctx, keyType, e[0], "heterogeneous_map_key");
+            valueType = check3(chk, ctx, valueType, e[1], "heterogeneous_map_value");
           }
           return chk.registry.getMapType(keyType, valueType);
         },
@@ -14878,16 +14884,16 @@ var init_parser = __esm({
         return this.#meta.async ??= this.#computeIsAsync();
       }
       check(chk, ast, ctx) {
-        const meta6 = this.#meta;
-        if (meta6.alternate) return chk.check(meta6.alternate, ctx);
-        else if (meta6.macro) return meta6.macro.typeCheck(chk, meta6.macro, ctx);
-        return meta6.check(chk, ast, ctx);
+        const meta7 = this.#meta;
+        if (meta7.alternate) return chk.check(meta7.alternate, ctx);
+        else if (meta7.macro) return meta7.macro.typeCheck(chk, meta7.macro, ctx);
+        return meta7.check(chk, ast, ctx);
       }
       evaluate(ev, ast, ctx) {
-        const meta6 = this.#meta;
-        if (meta6.alternate) this.evaluate = this.#evaluateAlternate;
-        else if (meta6.macro) this.evaluate = this.#evaluateMacro;
-        else this.evaluate = meta6.evaluate;
+        const meta7 = this.#meta;
+        if (meta7.alternate) this.evaluate = this.#evaluateAlternate;
+        else if (meta7.macro) this.evaluate = this.#evaluateMacro;
+        else this.evaluate = meta7.evaluate;
         return this.evaluate(ev, ast, ctx);
       }
       #evaluateAlternate(ev, ast, ctx) {
@@ -15034,23 +15040,23 @@ var init_parser = __esm({
           input: this.input
         });
       }
-      _parseAsBigInt(start, end, isHex, unsigned) {
-        const string = this.input.substring(start, end);
+      _parseAsBigInt(start, end, isHex2, unsigned) {
+        const string2 = this.input.substring(start, end);
         if (unsigned === "u" || unsigned === "U") {
           this.pos++;
           try {
-            return this.token(start, TOKEN2.NUMBER, new UnsignedInt(string));
+            return this.token(start, TOKEN2.NUMBER, new UnsignedInt(string2));
           } catch (_err) {
           }
         } else {
           try {
-            return this.token(start, TOKEN2.NUMBER, BigInt(string));
+            return this.token(start, TOKEN2.NUMBER, BigInt(string2));
           } catch (_err) {
           }
         }
         throw parseError(
-          isHex ? "invalid_hex_integer" : "invalid_integer",
-          isHex ? `Invalid hex integer: ${string}` : `Invalid integer: ${string}`,
+          isHex2 ? "invalid_hex_integer" : "invalid_integer",
+          isHex2 ? `Invalid hex integer: ${string2}` : `Invalid integer: ${string2}`,
           { pos: start, start, end: this.pos, input: this.input }
         );
       }
@@ -15671,8 +15677,8 @@ var init_evaluator = __esm({
         this.#registry.registerFunctionOverload(signature, handler, opts);
         return this;
       }
-      registerOperator(string, handler, opts) {
-        this.#registry.registerOperatorOverload(string, handler, opts);
+      registerOperator(string2, handler, opts) {
+        this.#registry.registerOperatorOverload(string2, handler, opts);
         return this;
       }
       registerType(typename, constructor) {
@@ -16787,11 +16793,11 @@ var init_build = __esm({
         return out;
       }
       static stringToRunes(str) {
-        const string = String(str);
+        const string2 = String(str);
         const runes = [];
         let i = 0;
-        while (i < string.length) {
-          const cp2 = string.codePointAt(i);
+        while (i < string2.length) {
+          const cp2 = string2.codePointAt(i);
           runes.push(cp2);
           i += cp2 > Unicode.MAX_BMP ? 2 : 1;
         }
@@ -17548,7 +17554,7 @@ var init_build = __esm({
       * @private
       */
       appendReplacementInternalJs(replacement) {
-        const isDigit = (c) => c >= 48 && c <= 57;
+        const isDigit2 = (c) => c >= 48 && c <= 57;
         const groupCount = this.patternGroupCount;
         let res = "";
         let i = 0;
@@ -17570,11 +17576,11 @@ var init_build = __esm({
           } else if (c === Codepoint.CODES["'"]) {
             res += this.substring(this.end(0), this.matcherInputLength);
             i += 2;
-          } else if (isDigit(c)) {
+          } else if (isDigit2(c)) {
             let digits = 1;
             let index = c - 48;
             const c2 = replacement.charCodeAt(i + 2);
-            if (isDigit(c2) && index * 10 + c2 - 48 <= groupCount) {
+            if (isDigit2(c2) && index * 10 + c2 - 48 <= groupCount) {
               digits = 2;
               index = index * 10 + c2 - 48;
             }
@@ -18861,7 +18867,7 @@ var init_build = __esm({
       const visitQueue = new QueueOnePass(p.inst.length);
       const onePassRunes = new Array(p.inst.length);
       const m4 = new Array(p.inst.length).fill(false);
-      const check2 = (pc) => {
+      const check3 = (pc) => {
         let ok = true;
         const inst = p.inst[pc];
         if (visitQueue.contains(pc)) return true;
@@ -18869,7 +18875,7 @@ var init_build = __esm({
         switch (inst.op) {
           case Inst.ALT:
           case Inst.ALT_MATCH: {
-            ok = check2(inst.out) && check2(inst.arg);
+            ok = check3(inst.out) && check3(inst.arg);
             let matchOut = m4[inst.out];
             let matchArg = m4[inst.arg];
             if (matchOut && matchArg) return false;
@@ -18896,7 +18902,7 @@ var init_build = __esm({
           case Inst.CAPTURE:
           case Inst.EMPTY_WIDTH:
           case Inst.NOP:
-            ok = check2(inst.out);
+            ok = check3(inst.out);
             m4[pc] = m4[inst.out];
             onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
             inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
@@ -18967,7 +18973,7 @@ var init_build = __esm({
       instQueue.insert(p.start);
       while (!instQueue.empty()) {
         visitQueue.clear();
-        if (!check2(instQueue.next())) return null;
+        if (!check3(instQueue.next())) return null;
       }
       for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
       return p;
@@ -19429,37 +19435,37 @@ var init_build = __esm({
           terminal[node] = 1;
         }
         const numNodes = parent.length;
-        const children2 = new Int32Array(numNodes - 1);
-        for (let c = 1; c < numNodes; c++) children2[c - 1] = c;
-        children2.sort((a, b) => parent[a] - parent[b] || unit[a] - unit[b]);
+        const children3 = new Int32Array(numNodes - 1);
+        for (let c = 1; c < numNodes; c++) children3[c - 1] = c;
+        children3.sort((a, b) => parent[a] - parent[b] || unit[a] - unit[b]);
         const childStart = new Int32Array(numNodes + 1);
         for (let c = 1; c < numNodes; c++) childStart[parent[c] + 1]++;
         for (let n = 0; n < numNodes; n++) childStart[n + 1] += childStart[n];
         const childUnit = new Int32Array(numNodes - 1);
-        for (let k = 0; k < children2.length; k++) childUnit[k] = unit[children2[k]];
+        for (let k = 0; k < children3.length; k++) childUnit[k] = unit[children3[k]];
         this.childStart = childStart;
         this.childUnit = childUnit;
-        this.childNode = children2;
+        this.childNode = children3;
         const byDepth = new Int32Array(numNodes);
         for (let n = 0; n < numNodes; n++) byDepth[n] = n;
         byDepth.sort((a, b) => depth[a] - depth[b]);
-        const fail = new Int32Array(numNodes);
+        const fail3 = new Int32Array(numNodes);
         const match = Uint8Array.from(terminal);
         for (let k = 1; k < numNodes; k++) {
           const c = byDepth[k];
           const p = parent[c];
           if (p !== 0) {
-            let f = fail[p];
+            let f = fail3[p];
             let next = this.next(f, unit[c]);
             while (next < 0 && f !== 0) {
-              f = fail[f];
+              f = fail3[f];
               next = this.next(f, unit[c]);
             }
-            fail[c] = next >= 0 ? next : 0;
+            fail3[c] = next >= 0 ? next : 0;
           }
-          match[c] |= match[fail[c]];
+          match[c] |= match[fail3[c]];
         }
-        this.fail = fail;
+        this.fail = fail3;
         this.match = match;
       }
       next(node, u) {
@@ -22774,6 +22780,10 @@ function compile(pattern) {
     }
   });
 }
+function re2Error(pattern) {
+  const entry = compile(pattern);
+  return typeof entry === "string" ? entry : void 0;
+}
 function re2Matches(s, pattern) {
   const entry = compile(pattern);
   if (typeof entry === "string")
@@ -22850,11 +22860,11 @@ function boundedCel(module2) {
     let entry;
     try {
       const text = collapseUnaryRuns(expression);
-      const parsed = environment.parse(`[${text}
+      const parsed2 = environment.parse(`[${text}
 ][0]`);
-      const depth = measureDepth(parsed.ast);
-      entry = depth.overRecursionLimit ? RECURSION_LIMIT_MESSAGE : depth.depth > MAX_AST_DEPTH ? OVER_BUDGET : parsed;
-      ast.set(parsed, environment.parse(text).ast);
+      const depth = measureDepth(parsed2.ast);
+      entry = depth.overRecursionLimit ? RECURSION_LIMIT_MESSAGE : depth.depth > MAX_AST_DEPTH ? OVER_BUDGET : parsed2;
+      ast.set(parsed2, environment.parse(text).ast);
     } catch {
       entry = "syntax error";
     }
@@ -22956,6 +22966,2684 @@ var init_names2 = __esm({
   }
 });
 
+// dist/src/cel/environment/types.js
+function typeName(t) {
+  switch (t.kind) {
+    case "primitive":
+      return t.name;
+    case "null":
+      return "null_type";
+    case "dyn":
+      return "dyn";
+    case "any":
+      return "google.protobuf.Any";
+    case "error":
+      return "*error*";
+    case "duration":
+      return "google.protobuf.Duration";
+    case "timestamp":
+      return "google.protobuf.Timestamp";
+    case "list":
+      return "list";
+    case "map":
+      return "map";
+    case "type":
+      return "type";
+    case "opaque":
+    case "struct":
+    case "param":
+      return t.name;
+    case "unspecified":
+      return "";
+  }
+}
+function typeParams(t) {
+  switch (t.kind) {
+    case "list":
+      return [t.elem];
+    case "map":
+      return [t.key, t.value];
+    case "type":
+      return t.param ? [t.param] : [];
+    case "opaque":
+      return t.params;
+    default:
+      return [];
+  }
+}
+function formatType(t) {
+  switch (t.kind) {
+    case "any":
+      return "any";
+    case "duration":
+      return "duration";
+    case "error":
+      return "!error!";
+    case "null":
+      return "null";
+    case "timestamp":
+      return "timestamp";
+    case "param":
+      return t.name;
+    case "unspecified":
+      return "";
+    case "opaque":
+      if (t.name === "function")
+        return formatFunction(t.params[0], t.params.slice(1), false);
+      break;
+    default:
+      break;
+  }
+  const params = typeParams(t);
+  if (params.length === 0)
+    return typeName(t);
+  return `${typeName(t)}(${params.map(formatType).join(", ")})`;
+}
+function typeString(t) {
+  if (t.kind === "param")
+    return `<${t.name}>`;
+  const params = typeParams(t);
+  if (params.length === 0)
+    return typeName(t);
+  return `${typeName(t)}(${params.map(typeString).join(", ")})`;
+}
+function formatFunction(result, args, isInstance) {
+  let out = "";
+  let rest = args;
+  if (isInstance && args.length > 0) {
+    out += `${formatType(args[0])}.`;
+    rest = args.slice(1);
+  }
+  out += `(${rest.map(formatType).join(", ")})`;
+  const resultText = result === void 0 ? "" : formatType(result);
+  if (resultText !== "")
+    out += ` -> ${resultText}`;
+  return out;
+}
+function sameType(a, b, checkParamNames = true) {
+  if (a === b)
+    return true;
+  if (a.kind !== b.kind)
+    return false;
+  const pa = typeParams(a);
+  const pb = typeParams(b);
+  if (pa.length !== pb.length)
+    return false;
+  if ((checkParamNames || a.kind !== "param") && typeName(a) !== typeName(b))
+    return false;
+  return pa.every((p, i) => sameType(p, pb[i], checkParamNames));
+}
+function parseType(text, opaqueNames = OPAQUE_TYPE_NAMES) {
+  let i = 0;
+  const s = text.trim();
+  const skip = () => {
+    while (s[i] === " ")
+      i++;
+  };
+  const name = () => {
+    skip();
+    const start = i;
+    while (i < s.length && /[A-Za-z0-9_.]/.test(s[i]))
+      i++;
+    if (start === i)
+      throw new Error(`bad type '${text}' at ${i}`);
+    return s.slice(start, i);
+  };
+  const type = () => {
+    const n = name();
+    skip();
+    const args = [];
+    if (s[i] === "(") {
+      i++;
+      skip();
+      while (s[i] !== ")") {
+        args.push(type());
+        skip();
+        if (s[i] === ",")
+          i++;
+        skip();
+      }
+      i++;
+    }
+    return namedType(n, args, opaqueNames);
+  };
+  const result = type();
+  skip();
+  if (i !== s.length)
+    throw new Error(`bad type '${text}': trailing '${s.slice(i)}'`);
+  return result;
+}
+function namedType(n, args, opaqueNames) {
+  switch (n) {
+    case "int":
+    case "uint":
+    case "double":
+    case "bool":
+    case "string":
+    case "bytes":
+      return primitives.get(n);
+    case "null_type":
+      return T.null;
+    case "dyn":
+      return T.dyn;
+    case "any":
+      return T.any;
+    case "duration":
+      return T.duration;
+    case "timestamp":
+      return T.timestamp;
+    case "list":
+      return T.list(args[0] ?? T.dyn);
+    case "map":
+      return T.map(args[0] ?? T.dyn, args[1] ?? T.dyn);
+    case "type":
+      return args[0] ? T.typeOf(args[0]) : T.typeType;
+    default:
+      if (/^[A-Z]$/.test(n))
+        return T.param(n);
+      if (opaqueNames.has(n))
+        return T.opaque(n, ...args);
+      return T.struct(n);
+  }
+}
+function parseSignature(text) {
+  const arrow = text.lastIndexOf("->");
+  if (arrow < 0)
+    throw new Error(`bad signature '${text}'`);
+  const result = parseType(text.slice(arrow + 2));
+  const head = text.slice(0, arrow).trim();
+  const open2 = head.lastIndexOf(".(") >= 0 && !head.startsWith("(") ? head.lastIndexOf(".(") : -1;
+  const receiverText = open2 >= 0 ? head.slice(0, open2) : void 0;
+  const argsText = open2 >= 0 ? head.slice(open2 + 1) : head;
+  if (!argsText.startsWith("(") || !argsText.endsWith(")"))
+    throw new Error(`bad signature '${text}'`);
+  const inner = argsText.slice(1, -1).trim();
+  const params = inner === "" ? [] : splitTopLevel(inner).map((p) => parseType(p));
+  return receiverText === void 0 ? { params, result } : { receiver: parseType(receiverText), params, result };
+}
+function splitTopLevel(text) {
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(")
+      depth++;
+    else if (c === ")")
+      depth--;
+    else if (c === "," && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+function collectParams(t, out = /* @__PURE__ */ new Set()) {
+  if (t.kind === "param")
+    out.add(t.name);
+  for (const p of typeParams(t))
+    collectParams(p, out);
+  return out;
+}
+var primitives, T, OPAQUE_TYPE_NAMES;
+var init_types2 = __esm({
+  "dist/src/cel/environment/types.js"() {
+    "use strict";
+    init_import_meta_url();
+    primitives = new Map(["int", "uint", "double", "bool", "string", "bytes"].map((name) => [name, { kind: "primitive", name }]));
+    T = {
+      int: primitives.get("int"),
+      uint: primitives.get("uint"),
+      double: primitives.get("double"),
+      bool: primitives.get("bool"),
+      string: primitives.get("string"),
+      bytes: primitives.get("bytes"),
+      null: { kind: "null" },
+      dyn: { kind: "dyn" },
+      any: { kind: "any" },
+      error: { kind: "error" },
+      duration: { kind: "duration" },
+      timestamp: { kind: "timestamp" },
+      typeType: { kind: "type" },
+      unspecified: { kind: "unspecified" },
+      list: (elem) => ({ kind: "list", elem }),
+      map: (key2, value) => ({ kind: "map", key: key2, value }),
+      optional: (param) => ({ kind: "opaque", name: "optional_type", params: [param] }),
+      opaque: (name, ...params) => ({ kind: "opaque", name, params }),
+      struct: (name) => ({ kind: "struct", name }),
+      param: (name) => ({ kind: "param", name }),
+      typeOf: (param) => ({ kind: "type", param })
+    };
+    OPAQUE_TYPE_NAMES = /* @__PURE__ */ new Set(["net.IP", "net.CIDR", "optional_type"]);
+  }
+});
+
+// dist/src/cel/environment/admission.js
+function resultTypes(kind) {
+  switch (kind) {
+    case "webhook.matchCondition":
+    case "validating.validation":
+    case "validating.matchCondition":
+    case "mutating.matchCondition":
+      return [T.bool];
+    case "validating.messageExpression":
+      return [T.string];
+    case "validating.auditAnnotation":
+      return [T.string, T.null];
+    case "validating.variable":
+    case "mutating.variable":
+      return [T.any, T.dyn];
+    case "mutating.applyConfiguration":
+      return [T.struct("Object")];
+    case "mutating.jsonPatch":
+      return [T.list(T.struct("JSONPatch"))];
+  }
+}
+function hasPatchTypes(kind) {
+  return kind === "mutating.applyConfiguration" || kind === "mutating.jsonPatch";
+}
+function hasComposition(kind) {
+  return !kind.endsWith("matchCondition");
+}
+function admissionVariables(kind, options) {
+  const out = /* @__PURE__ */ new Map([
+    ["object", T.dyn],
+    ["oldObject", T.dyn],
+    ["namespaceObject", T.struct("kubernetes.Namespace")],
+    ["request", T.struct("kubernetes.AdmissionRequest")]
+  ]);
+  if (kind !== "validating.messageExpression") {
+    out.set("authorizer", T.struct("kubernetes.authorization.Authorizer"));
+    out.set("authorizer.requestResource", T.struct("kubernetes.authorization.ResourceCheck"));
+  }
+  if (options.params)
+    out.set("params", T.dyn);
+  if (hasComposition(kind) && options.variables !== void 0)
+    out.set("variables", T.struct("kubernetes.variables"));
+  return out;
+}
+function composedVariableType(t) {
+  if (t === void 0)
+    return T.dyn;
+  switch (t.kind) {
+    case "primitive":
+    case "null":
+    case "duration":
+    case "timestamp":
+    case "any":
+      return t;
+    case "list":
+      return T.list(composedVariableType(t.elem));
+    case "map":
+      return T.map(composedVariableType(t.key), composedVariableType(t.value));
+    default:
+      return T.dyn;
+  }
+}
+var gvk, gvr, userInfo, ADMISSION_STRUCTS, JSON_PATCH_FIELDS;
+var init_admission = __esm({
+  "dist/src/cel/environment/admission.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_types2();
+    gvk = T.struct("kubernetes.GroupVersionKind");
+    gvr = T.struct("kubernetes.GroupVersionResource");
+    userInfo = T.struct("kubernetes.UserInfo");
+    ADMISSION_STRUCTS = {
+      "kubernetes.GroupVersionKind": { group: T.string, version: T.string, kind: T.string },
+      "kubernetes.GroupVersionResource": { group: T.string, version: T.string, resource: T.string },
+      "kubernetes.UserInfo": { username: T.string, uid: T.string, groups: T.list(T.string), extra: T.map(T.string, T.list(T.string)) },
+      "kubernetes.AdmissionRequest": {
+        kind: gvk,
+        resource: gvr,
+        subResource: T.string,
+        requestKind: gvk,
+        requestResource: gvr,
+        requestSubResource: T.string,
+        name: T.string,
+        namespace: T.string,
+        operation: T.string,
+        userInfo,
+        dryRun: T.bool,
+        options: T.dyn
+      },
+      "kubernetes.NamespaceSpec": { finalizers: T.list(T.string) },
+      "kubernetes.NamespaceCondition": { status: T.string, type: T.string, lastTransitionTime: T.timestamp, message: T.string, reason: T.string },
+      "kubernetes.NamespaceStatus": { conditions: T.list(T.struct("kubernetes.NamespaceCondition")), phase: T.string },
+      "kubernetes.NamespaceMetadata": {
+        name: T.string,
+        generateName: T.string,
+        namespace: T.string,
+        labels: T.map(T.string, T.string),
+        annotations: T.map(T.string, T.string),
+        UID: T.string,
+        creationTimestamp: T.timestamp,
+        deletionGracePeriodSeconds: T.int,
+        deletionTimestamp: T.timestamp,
+        generation: T.int,
+        resourceVersion: T.string,
+        finalizers: T.list(T.string)
+      },
+      "kubernetes.Namespace": {
+        metadata: T.struct("kubernetes.NamespaceMetadata"),
+        spec: T.struct("kubernetes.NamespaceSpec"),
+        status: T.struct("kubernetes.NamespaceStatus")
+      }
+    };
+    JSON_PATCH_FIELDS = { op: T.string, path: T.string, from: T.string, value: T.dyn };
+  }
+});
+
+// dist/src/cel/environment/library.js
+function parseOverload(text) {
+  const colon = text.indexOf(": ");
+  if (colon < 0)
+    throw new Error(`overload without id: '${text}'`);
+  const id = text.slice(0, colon);
+  const signature = parseSignature(text.slice(colon + 2));
+  const args = signature.receiver ? [signature.receiver, ...signature.params] : signature.params;
+  const params = /* @__PURE__ */ new Set();
+  for (const a of args)
+    collectParams(a, params);
+  collectParams(signature.result, params);
+  return { id, member: signature.receiver !== void 0, args, result: signature.result, typeParams: [...params] };
+}
+function templated(types, make) {
+  return types.map(make);
+}
+var init_library2 = __esm({
+  "dist/src/cel/environment/library.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_types2();
+  }
+});
+
+// dist/src/cel/environment/extensions.js
+var STRINGS_V0, STRINGS_VERSION_0, STRINGS_VERSION_2, SETS, COMPARABLE, RUNTIME_NAME, LISTS_VERSION_3, TWO_VAR_COMPREHENSIONS, OPTIONAL_TYPES;
+var init_extensions = __esm({
+  "dist/src/cel/environment/extensions.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_library2();
+    STRINGS_V0 = {
+      charAt: ["string_char_at_int: string.(int) -> string"],
+      indexOf: ["string_index_of_string: string.(string) -> int", "string_index_of_string_int: string.(string, int) -> int"],
+      lastIndexOf: ["string_last_index_of_string: string.(string) -> int", "string_last_index_of_string_int: string.(string, int) -> int"],
+      lowerAscii: ["string_lower_ascii: string.() -> string"],
+      replace: ["string_replace_string_string: string.(string, string) -> string", "string_replace_string_string_int: string.(string, string, int) -> string"],
+      split: ["string_split_string: string.(string) -> list(string)", "string_split_string_int: string.(string, int) -> list(string)"],
+      substring: ["string_substring_int: string.(int) -> string", "string_substring_int_int: string.(int, int) -> string"],
+      trim: ["string_trim: string.() -> string"],
+      upperAscii: ["string_upper_ascii: string.() -> string"]
+    };
+    STRINGS_VERSION_0 = {
+      source: "google/cel-go@v0.26.0 ext/strings.go (StringsVersion(0))",
+      functions: STRINGS_V0
+    };
+    STRINGS_VERSION_2 = {
+      source: "google/cel-go@v0.26.0 ext/strings.go (StringsVersion(2)); format validator ext/formatting.go stringFormatValidator",
+      functions: {
+        ...STRINGS_V0,
+        format: ["string_format: string.(list(dyn)) -> string"],
+        "strings.quote": ["strings_quote: (string) -> string"],
+        join: ["list_join: list(string).() -> string", "list_join_string: list(string).(string) -> string"]
+      }
+    };
+    SETS = {
+      source: "google/cel-go@v0.26.0 ext/sets.go",
+      functions: {
+        "sets.contains": ["list_sets_contains_list: (list(T), list(T)) -> bool"],
+        "sets.equivalent": ["list_sets_equivalent_list: (list(T), list(T)) -> bool"],
+        "sets.intersects": ["list_sets_intersects_list: (list(T), list(T)) -> bool"]
+      }
+    };
+    COMPARABLE = ["int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes"];
+    RUNTIME_NAME = { duration: "google.protobuf.Duration", timestamp: "google.protobuf.Timestamp" };
+    LISTS_VERSION_3 = {
+      source: "google/cel-go@v0.26.0 ext/lists.go (ListsVersion(3))",
+      macros: ["sortBy"],
+      functions: {
+        slice: ["list_slice: list(T).(int, int) -> list(T)"],
+        flatten: ["list_flatten: list(list(T)).() -> list(T)", "list_flatten_int: list(dyn).(int) -> list(dyn)"],
+        sort: templated(COMPARABLE, (t) => `list_${RUNTIME_NAME[t] ?? t}_sort: list(${t}).() -> list(${t})`),
+        "@sortByAssociatedKeys": templated(COMPARABLE, (u) => `list_${RUNTIME_NAME[u] ?? u}_sortByAssociatedKeys: list(T).(list(${u})) -> list(T)`),
+        "lists.range": ["lists_range: (int) -> list(int)"],
+        reverse: ["list_reverse: list(T).() -> list(T)"],
+        distinct: ["list_distinct: list(T).() -> list(T)"]
+      }
+    };
+    TWO_VAR_COMPREHENSIONS = {
+      source: "google/cel-go@v0.26.0 ext/comprehensions.go",
+      macros: ["all2", "exists2", "existsOne2", "exists_one2", "transformList", "transformMap", "transformMapEntry"],
+      functions: {
+        "cel.@mapInsert": ["@mapInsert_map_key_value: (map(K, V), K, V) -> map(K, V)", "@mapInsert_map_map: (map(K, V), map(K, V)) -> map(K, V)"]
+      }
+    };
+    OPTIONAL_TYPES = {
+      source: "google/cel-go@v0.26.0 cel/library.go optionalLib (cel.OptionalTypes(), latest version)",
+      types: ["optional_type"],
+      macros: ["optMap", "optFlatMap"],
+      functions: {
+        "optional.of": ["optional_of: (V) -> optional_type(V)"],
+        "optional.ofNonZeroValue": ["optional_ofNonZeroValue: (V) -> optional_type(V)"],
+        "optional.none": ["optional_none: () -> optional_type(V)"],
+        value: ["optional_value: optional_type(V).() -> V"],
+        hasValue: ["optional_hasValue: optional_type(V).() -> bool"],
+        or: ["optional_or_optional: optional_type(V).(optional_type(V)) -> optional_type(V)"],
+        orValue: ["optional_orValue_value: optional_type(V).(V) -> V"],
+        "_?._": ["select_optional_field: (dyn, string) -> optional_type(V)"],
+        "_[?_]": [
+          "list_optindex_optional_int: (list(V), int) -> optional_type(V)",
+          "optional_list_optindex_optional_int: (optional_type(list(V)), int) -> optional_type(V)",
+          "map_optindex_optional_value: (map(K, V), K) -> optional_type(V)",
+          "optional_map_optindex_optional_value: (optional_type(map(K, V)), K) -> optional_type(V)"
+        ],
+        "_[_]": ["optional_list_index_int: (optional_type(list(V)), int) -> optional_type(V)", "optional_map_index_value: (optional_type(map(K, V)), K) -> optional_type(V)"],
+        last: ["list_last: list(V).() -> optional_type(V)"],
+        first: ["list_first: list(V).() -> optional_type(V)"],
+        "optional.unwrap": ["optional_unwrap: (list(optional_type(V))) -> list(V)"],
+        unwrapOpt: ["optional_unwrapOpt: list(optional_type(V)).() -> list(V)"]
+      }
+    };
+  }
+});
+
+// dist/src/cel/environment/kubernetes.js
+var URLS, REGEX, SUMMABLE, COMPARABLE2, KUBERNETES_LISTS_V0, KUBERNETES_LISTS_VERSION_0, KUBERNETES_LISTS_VERSION_1, AUTHORIZER, PATH_CHECK, GROUP_CHECK, RESOURCE_CHECK, DECISION, AUTHZ, AUTHZ_SELECTORS, QUANTITY, QUANTITY_LIBRARY, IP, CIDR, NAMED_FORMATS, FORMAT, SEMVER, SEMVER_LIBRARY, JSON_PATCH;
+var init_kubernetes = __esm({
+  "dist/src/cel/environment/kubernetes.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_library2();
+    URLS = {
+      source: "k8s.io/apiserver pkg/cel/library/urls.go",
+      types: ["kubernetes.URL"],
+      functions: {
+        url: ["string_to_url: (string) -> kubernetes.URL"],
+        getScheme: ["url_get_scheme: kubernetes.URL.() -> string"],
+        getHost: ["url_get_host: kubernetes.URL.() -> string"],
+        getHostname: ["url_get_hostname: kubernetes.URL.() -> string"],
+        getPort: ["url_get_port: kubernetes.URL.() -> string"],
+        getEscapedPath: ["url_get_escaped_path: kubernetes.URL.() -> string"],
+        getQuery: ["url_get_query: kubernetes.URL.() -> map(string, list(string))"],
+        isURL: ["is_url_string: (string) -> bool"]
+      }
+    };
+    REGEX = {
+      source: "k8s.io/apiserver pkg/cel/library/regex.go",
+      functions: {
+        find: ["string_find_string: string.(string) -> string"],
+        findAll: ["string_find_all_string: string.(string) -> list(string)", "string_find_all_string_int: string.(string, int) -> list(string)"]
+      }
+    };
+    SUMMABLE = ["int", "uint", "double", "duration"];
+    COMPARABLE2 = ["int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes"];
+    KUBERNETES_LISTS_V0 = {
+      isSorted: templated(COMPARABLE2, (t) => `list_${t}_is_sorted_bool: list(${t}).() -> bool`),
+      sum: templated(SUMMABLE, (t) => `list_${t}_sum_${t}: list(${t}).() -> ${t}`),
+      max: templated(COMPARABLE2, (t) => `list_${t}_max_${t}: list(${t}).() -> ${t}`),
+      min: templated(COMPARABLE2, (t) => `list_${t}_min_${t}: list(${t}).() -> ${t}`),
+      indexOf: ["list_a_index_of_int: list(A).(A) -> int"],
+      lastIndexOf: ["list_a_last_index_of_int: list(A).(A) -> int"]
+    };
+    KUBERNETES_LISTS_VERSION_0 = {
+      source: "k8s.io/apiserver pkg/cel/library/lists.go (ListsVersion(0))",
+      functions: KUBERNETES_LISTS_V0
+    };
+    KUBERNETES_LISTS_VERSION_1 = {
+      source: "kubernetes/apiserver master (v0.37) pkg/cel/library/lists.go (ListsVersion(1): includes)",
+      functions: { ...KUBERNETES_LISTS_V0, includes: ["list_includes_dyn_dyn: dyn.(dyn) -> bool"] }
+    };
+    AUTHORIZER = "kubernetes.authorization.Authorizer";
+    PATH_CHECK = "kubernetes.authorization.PathCheck";
+    GROUP_CHECK = "kubernetes.authorization.GroupCheck";
+    RESOURCE_CHECK = "kubernetes.authorization.ResourceCheck";
+    DECISION = "kubernetes.authorization.Decision";
+    AUTHZ = {
+      source: "k8s.io/apiserver pkg/cel/library/authz.go (authzLib)",
+      types: [AUTHORIZER, PATH_CHECK, GROUP_CHECK, RESOURCE_CHECK, DECISION],
+      functions: {
+        path: [`authorizer_path: ${AUTHORIZER}.(string) -> ${PATH_CHECK}`],
+        group: [`authorizer_group: ${AUTHORIZER}.(string) -> ${GROUP_CHECK}`],
+        serviceAccount: [`authorizer_serviceaccount: ${AUTHORIZER}.(string, string) -> ${AUTHORIZER}`],
+        resource: [`groupcheck_resource: ${GROUP_CHECK}.(string) -> ${RESOURCE_CHECK}`],
+        subresource: [`resourcecheck_subresource: ${RESOURCE_CHECK}.(string) -> ${RESOURCE_CHECK}`],
+        namespace: [`resourcecheck_namespace: ${RESOURCE_CHECK}.(string) -> ${RESOURCE_CHECK}`],
+        name: [`resourcecheck_name: ${RESOURCE_CHECK}.(string) -> ${RESOURCE_CHECK}`],
+        check: [`pathcheck_check: ${PATH_CHECK}.(string) -> ${DECISION}`, `resourcecheck_check: ${RESOURCE_CHECK}.(string) -> ${DECISION}`],
+        errored: [`decision_errored: ${DECISION}.() -> bool`],
+        error: [`decision_error: ${DECISION}.() -> string`],
+        allowed: [`decision_allowed: ${DECISION}.() -> bool`],
+        reason: [`decision_reason: ${DECISION}.() -> string`]
+      }
+    };
+    AUTHZ_SELECTORS = {
+      source: "k8s.io/apiserver pkg/cel/library/authz.go (authzSelectorsLib)",
+      types: [RESOURCE_CHECK],
+      functions: {
+        fieldSelector: [`authorizer_fieldselector: ${RESOURCE_CHECK}.(string) -> ${RESOURCE_CHECK}`],
+        labelSelector: [`authorizer_labelselector: ${RESOURCE_CHECK}.(string) -> ${RESOURCE_CHECK}`]
+      }
+    };
+    QUANTITY = "kubernetes.Quantity";
+    QUANTITY_LIBRARY = {
+      source: "k8s.io/apiserver pkg/cel/library/quantity.go",
+      types: [QUANTITY],
+      functions: {
+        quantity: [`string_to_quantity: (string) -> ${QUANTITY}`],
+        isQuantity: ["is_quantity_string: (string) -> bool"],
+        // Declared as a global overload (cel.Overload, not MemberOverload): `sign(q)`, not `q.sign()`.
+        sign: [`quantity_sign: (${QUANTITY}) -> int`],
+        isGreaterThan: [`quantity_is_greater_than: ${QUANTITY}.(${QUANTITY}) -> bool`],
+        isLessThan: [`quantity_is_less_than: ${QUANTITY}.(${QUANTITY}) -> bool`],
+        compareTo: [`quantity_compare_to: ${QUANTITY}.(${QUANTITY}) -> int`],
+        asApproximateFloat: [`quantity_get_float: ${QUANTITY}.() -> double`],
+        asInteger: [`quantity_get_int: ${QUANTITY}.() -> int`],
+        isInteger: [`quantity_is_integer: ${QUANTITY}.() -> bool`],
+        add: [`quantity_add: ${QUANTITY}.(${QUANTITY}) -> ${QUANTITY}`, `quantity_add_int: ${QUANTITY}.(int) -> ${QUANTITY}`],
+        sub: [`quantity_sub: ${QUANTITY}.(${QUANTITY}) -> ${QUANTITY}`, `quantity_sub_int: ${QUANTITY}.(int) -> ${QUANTITY}`]
+      }
+    };
+    IP = {
+      source: "k8s.io/apiserver pkg/cel/library/ip.go",
+      types: ["net.IP"],
+      functions: {
+        ip: ["string_to_ip: (string) -> net.IP"],
+        family: ["ip_family: net.IP.() -> int"],
+        "ip.isCanonical": ["ip_is_canonical: (string) -> bool"],
+        isUnspecified: ["ip_is_unspecified: net.IP.() -> bool"],
+        isLoopback: ["ip_is_loopback: net.IP.() -> bool"],
+        isLinkLocalMulticast: ["ip_is_link_local_multicast: net.IP.() -> bool"],
+        isLinkLocalUnicast: ["ip_is_link_local_unicast: net.IP.() -> bool"],
+        isGlobalUnicast: ["ip_is_global_unicast: net.IP.() -> bool"],
+        isIP: ["is_ip: (string) -> bool"],
+        string: ["ip_to_string: (net.IP) -> string"]
+      }
+    };
+    CIDR = {
+      source: "k8s.io/apiserver pkg/cel/library/cidr.go",
+      types: ["net.CIDR", "net.IP"],
+      functions: {
+        cidr: ["string_to_cidr: (string) -> net.CIDR"],
+        containsIP: ["cidr_contains_ip_string: net.CIDR.(string) -> bool", "cidr_contains_ip_ip: net.CIDR.(net.IP) -> bool"],
+        containsCIDR: ["cidr_contains_cidr_string: net.CIDR.(string) -> bool", "cidr_contains_cidr: net.CIDR.(net.CIDR) -> bool"],
+        ip: ["cidr_ip: net.CIDR.() -> net.IP"],
+        prefixLength: ["cidr_prefix_length: net.CIDR.() -> int"],
+        masked: ["cidr_masked: net.CIDR.() -> net.CIDR"],
+        isCIDR: ["is_cidr: (string) -> bool"],
+        string: ["cidr_to_string: (net.CIDR) -> string"]
+      }
+    };
+    NAMED_FORMATS = [
+      "dns1123Label",
+      "dns1123Subdomain",
+      "dns1035Label",
+      "qualifiedName",
+      "dns1123LabelPrefix",
+      "dns1123SubdomainPrefix",
+      "dns1035LabelPrefix",
+      "labelValue",
+      "uri",
+      "uuid",
+      "byte",
+      "date",
+      "datetime"
+    ];
+    FORMAT = {
+      source: "k8s.io/apiserver pkg/cel/library/format.go",
+      types: ["kubernetes.NamedFormat"],
+      functions: {
+        validate: ["format-validate: kubernetes.NamedFormat.(string) -> optional_type(list(string))"],
+        "format.named": ["format-named: (string) -> optional_type(kubernetes.NamedFormat)"],
+        ...Object.fromEntries(NAMED_FORMATS.map((name) => [`format.${name}`, [`format.${name}: () -> kubernetes.NamedFormat`]]))
+      }
+    };
+    SEMVER = "kubernetes.Semver";
+    SEMVER_LIBRARY = {
+      source: "k8s.io/apiserver pkg/cel/library/semverlib.go (SemverVersion(1))",
+      types: [SEMVER],
+      functions: {
+        semver: [`string_to_semver: (string) -> ${SEMVER}`, `string_bool_to_semver: (string, bool) -> ${SEMVER}`],
+        isSemver: ["is_semver_string: (string) -> bool", "is_semver_string_bool: (string, bool) -> bool"],
+        isGreaterThan: [`semver_is_greater_than: ${SEMVER}.(${SEMVER}) -> bool`],
+        isLessThan: [`semver_is_less_than: ${SEMVER}.(${SEMVER}) -> bool`],
+        compareTo: [`semver_compare_to: ${SEMVER}.(${SEMVER}) -> int`],
+        major: [`semver_major: ${SEMVER}.() -> int`],
+        minor: [`semver_minor: ${SEMVER}.() -> int`],
+        patch: [`semver_patch: ${SEMVER}.() -> int`]
+      }
+    };
+    JSON_PATCH = {
+      source: "k8s.io/apiserver pkg/cel/library/jsonpatch.go",
+      functions: {
+        "jsonpatch.escapeKey": ["string_jsonpatch_escapeKey_string: (string) -> string"]
+      }
+    };
+  }
+});
+
+// dist/src/cel/environment/stdlib.js
+var ORDERED, comparison, CROSS_TYPE, timeGetter, STANDARD_LIBRARY;
+var init_stdlib = __esm({
+  "dist/src/cel/environment/stdlib.js"() {
+    "use strict";
+    init_import_meta_url();
+    ORDERED = [
+      ["bool", "bool", "bool"],
+      ["int64", "int", "int"],
+      ["int64_double", "int", "double"],
+      ["int64_uint64", "int", "uint"],
+      ["uint64", "uint", "uint"],
+      ["uint64_double", "uint", "double"],
+      ["uint64_int64", "uint", "int"],
+      ["double", "double", "double"],
+      ["double_int64", "double", "int"],
+      ["double_uint64", "double", "uint"],
+      ["string", "string", "string"],
+      ["bytes", "bytes", "bytes"],
+      ["timestamp", "timestamp", "timestamp"],
+      ["duration", "duration", "duration"]
+    ];
+    comparison = (prefix) => ORDERED.map(([id, l, r]) => `${prefix}_${id}: (${l}, ${r}) -> bool`);
+    CROSS_TYPE = ["int64_double", "int64_uint64", "uint64_double", "uint64_int64", "double_int64", "double_uint64"];
+    timeGetter = (name, id, withDuration) => [
+      name,
+      [
+        `timestamp_to_${id}: timestamp.() -> int`,
+        `timestamp_to_${id}_with_tz: timestamp.(string) -> int`,
+        ...withDuration ? [`duration_to_${id}: duration.() -> int`] : []
+      ]
+    ];
+    STANDARD_LIBRARY = {
+      source: "google/cel-go@v0.26.0 common/stdlib/standard.go",
+      types: ["bool", "bytes", "double", "google.protobuf.Duration", "int", "list", "map", "null_type", "string", "google.protobuf.Timestamp", "type", "uint"],
+      macros: ["has", "all", "exists", "exists_one", "map", "filter"],
+      disabledUnless: {
+        feature: "crossTypeNumericComparisons",
+        overloads: ["less", "less_equals", "greater", "greater_equals"].flatMap((p) => CROSS_TYPE.map((c) => `${p}_${c}`))
+      },
+      functions: {
+        "_?_:_": ["conditional: (bool, A, A) -> A"],
+        "_&&_": ["logical_and: (bool, bool) -> bool"],
+        "_||_": ["logical_or: (bool, bool) -> bool"],
+        "!_": ["logical_not: (bool) -> bool"],
+        "@not_strictly_false": ["not_strictly_false: (bool) -> bool"],
+        "_==_": ["equals: (A, A) -> bool"],
+        "_!=_": ["not_equals: (A, A) -> bool"],
+        "_+_": [
+          "add_bytes: (bytes, bytes) -> bytes",
+          "add_double: (double, double) -> double",
+          "add_duration_duration: (duration, duration) -> duration",
+          "add_duration_timestamp: (duration, timestamp) -> timestamp",
+          "add_timestamp_duration: (timestamp, duration) -> timestamp",
+          "add_int64: (int, int) -> int",
+          "add_list: (list(A), list(A)) -> list(A)",
+          "add_string: (string, string) -> string",
+          "add_uint64: (uint, uint) -> uint"
+        ],
+        "_/_": ["divide_double: (double, double) -> double", "divide_int64: (int, int) -> int", "divide_uint64: (uint, uint) -> uint"],
+        "_%_": ["modulo_int64: (int, int) -> int", "modulo_uint64: (uint, uint) -> uint"],
+        "_*_": ["multiply_double: (double, double) -> double", "multiply_int64: (int, int) -> int", "multiply_uint64: (uint, uint) -> uint"],
+        "-_": ["negate_double: (double) -> double", "negate_int64: (int) -> int"],
+        "_-_": [
+          "subtract_double: (double, double) -> double",
+          "subtract_duration_duration: (duration, duration) -> duration",
+          "subtract_int64: (int, int) -> int",
+          "subtract_timestamp_duration: (timestamp, duration) -> timestamp",
+          "subtract_timestamp_timestamp: (timestamp, timestamp) -> duration",
+          "subtract_uint64: (uint, uint) -> uint"
+        ],
+        "_<_": comparison("less"),
+        "_<=_": comparison("less_equals"),
+        "_>_": comparison("greater"),
+        "_>=_": comparison("greater_equals"),
+        "_[_]": ["index_list: (list(A), int) -> A", "index_map: (map(A, B), A) -> B"],
+        "@in": ["in_list: (A, list(A)) -> bool", "in_map: (A, map(A, B)) -> bool"],
+        size: [
+          "size_bytes: (bytes) -> int",
+          "bytes_size: bytes.() -> int",
+          "size_list: (list(A)) -> int",
+          "list_size: list(A).() -> int",
+          "size_map: (map(A, B)) -> int",
+          "map_size: map(A, B).() -> int",
+          "size_string: (string) -> int",
+          "string_size: string.() -> int"
+        ],
+        type: ["type: (A) -> type(A)"],
+        bool: ["bool_to_bool: (bool) -> bool", "string_to_bool: (string) -> bool"],
+        bytes: ["bytes_to_bytes: (bytes) -> bytes", "string_to_bytes: (string) -> bytes"],
+        double: ["double_to_double: (double) -> double", "int64_to_double: (int) -> double", "string_to_double: (string) -> double", "uint64_to_double: (uint) -> double"],
+        duration: ["duration_to_duration: (duration) -> duration", "int64_to_duration: (int) -> duration", "string_to_duration: (string) -> duration"],
+        dyn: ["to_dyn: (A) -> dyn"],
+        int: [
+          "int64_to_int64: (int) -> int",
+          "double_to_int64: (double) -> int",
+          "duration_to_int64: (duration) -> int",
+          "string_to_int64: (string) -> int",
+          "timestamp_to_int64: (timestamp) -> int",
+          "uint64_to_int64: (uint) -> int"
+        ],
+        string: [
+          "string_to_string: (string) -> string",
+          "bool_to_string: (bool) -> string",
+          "bytes_to_string: (bytes) -> string",
+          "double_to_string: (double) -> string",
+          "duration_to_string: (duration) -> string",
+          "int64_to_string: (int) -> string",
+          "timestamp_to_string: (timestamp) -> string",
+          "uint64_to_string: (uint) -> string"
+        ],
+        timestamp: ["timestamp_to_timestamp: (timestamp) -> timestamp", "int64_to_timestamp: (int) -> timestamp", "string_to_timestamp: (string) -> timestamp"],
+        uint: ["uint64_to_uint64: (uint) -> uint", "double_to_uint64: (double) -> uint", "int64_to_uint64: (int) -> uint", "string_to_uint64: (string) -> uint"],
+        contains: ["contains_string: string.(string) -> bool"],
+        endsWith: ["ends_with_string: string.(string) -> bool"],
+        startsWith: ["starts_with_string: string.(string) -> bool"],
+        matches: ["matches: (string, string) -> bool", "matches_string: string.(string) -> bool"],
+        ...Object.fromEntries([
+          timeGetter("getFullYear", "year", false),
+          timeGetter("getMonth", "month", false),
+          timeGetter("getDayOfYear", "day_of_year", false),
+          timeGetter("getDayOfMonth", "day_of_month_zero_based", false),
+          timeGetter("getDate", "day_of_month_one_based", false),
+          timeGetter("getDayOfWeek", "day_of_week", false),
+          timeGetter("getHours", "hours", true),
+          timeGetter("getMinutes", "minutes", true),
+          timeGetter("getSeconds", "seconds", true),
+          timeGetter("getMilliseconds", "milliseconds", true)
+        ])
+      }
+    };
+  }
+});
+
+// dist/src/cel/environment/index.js
+function compatibilityVersion(kube) {
+  return { major: 1, minor: Math.max(0, kube.minor - 1) };
+}
+function optionInForce(option, minor2, serverMinor) {
+  if (option.introduced > minor2)
+    return false;
+  if (option.removed !== void 0 && minor2 >= option.removed)
+    return false;
+  if (option.featureGate && serverMinor < option.featureGate.onByDefaultFrom)
+    return false;
+  return true;
+}
+function environmentFor(kind, kube, options = {}) {
+  const mode = options.expressions ?? "new";
+  const variablesKey = options.variables ? JSON.stringify(Object.entries(options.variables)) : "-";
+  const key2 = `${kind}|${kube.minor}|${mode}|${options.params ? 1 : 0}|${variablesKey}`;
+  return environments.get(key2, () => buildEnvironment(kind, kube, options, mode));
+}
+function baseFor(kube, mode, patchTypes) {
+  return environments.get(`base|${kube.minor}|${mode}|${patchTypes ? 1 : 0}`, () => buildBase(kube, mode, patchTypes));
+}
+function buildBase(kube, mode, patchTypes) {
+  const environmentVersion = mode === "new" ? compatibilityVersion(kube) : kube;
+  const inForce = VERSIONED_OPTIONS.filter((o) => optionInForce(o, environmentVersion.minor, kube.minor));
+  if (patchTypes)
+    inForce.push(PATCH_TYPES);
+  const functionSources = /* @__PURE__ */ new Map();
+  const typeIdents = /* @__PURE__ */ new Map();
+  const macros = /* @__PURE__ */ new Set();
+  const features = /* @__PURE__ */ new Set();
+  const validators = /* @__PURE__ */ new Set();
+  const disabled = /* @__PURE__ */ new Set();
+  for (const option of inForce) {
+    option.features?.forEach((f) => features.add(f));
+    option.validators?.forEach((v) => validators.add(v));
+    for (const library2 of option.libraries ?? []) {
+      library2.macros?.forEach((m4) => macros.add(m4));
+      for (const typeName3 of library2.types ?? [])
+        typeIdents.set(typeName3, T.typeOf(identType(typeName3)));
+      if (library2.disabledUnless)
+        library2.disabledUnless.overloads.forEach((id) => disabled.add(id));
+      for (const name of Object.keys(library2.functions)) {
+        const sources = functionSources.get(name) ?? [];
+        sources.push(library2);
+        functionSources.set(name, sources);
+      }
+    }
+  }
+  if (features.has("crossTypeNumericComparisons"))
+    disabled.clear();
+  return { base: true, environmentVersion, inForce, functions: new FunctionTable(functionSources), typeIdents, macros, features, validators, disabledOverloads: disabled };
+}
+function buildEnvironment(kind, kube, options, mode) {
+  const patchTypes = hasPatchTypes(kind);
+  const base = baseFor(kube, mode, patchTypes);
+  const idents = new Map(base.typeIdents);
+  const structs = new Map(Object.entries(ADMISSION_STRUCTS));
+  for (const typeName3 of ["kubernetes.authorization.Authorizer", "kubernetes.authorization.PathCheck", "kubernetes.authorization.GroupCheck", "kubernetes.authorization.ResourceCheck", "kubernetes.authorization.Decision", "kubernetes.Quantity", "kubernetes.URL", "kubernetes.Semver", "kubernetes.NamedFormat"]) {
+    structs.set(typeName3, "none");
+  }
+  const variables = admissionVariables(kind, options);
+  if (variables.has("variables"))
+    structs.set("kubernetes.variables", { ...options.variables ?? {} });
+  for (const [name, type] of variables)
+    idents.set(name, type);
+  for (const name of ["kubernetes.AdmissionRequest", "kubernetes.Namespace"])
+    idents.set(name, T.typeOf(T.struct(name)));
+  if (patchTypes) {
+    structs.set("JSONPatch", JSON_PATCH_FIELDS);
+    idents.set("JSONPatch", T.typeOf(T.struct("JSONPatch")));
+  }
+  const environment = {
+    kind,
+    environmentVersion: base.environmentVersion,
+    functions: base.functions,
+    idents,
+    structs,
+    macros: base.macros,
+    features: base.features,
+    validators: base.validators,
+    disabledOverloads: base.disabledOverloads,
+    resultTypes: resultTypes(kind),
+    dynamicObjectTypes: patchTypes,
+    options: base.inForce
+  };
+  return environment;
+}
+function overloadsOf(library2, name) {
+  const byName = parsedOverloads.get(library2, () => /* @__PURE__ */ new Map());
+  let overloads = byName.get(name);
+  if (overloads === void 0) {
+    overloads = (library2.functions[name] ?? []).map(parseOverload);
+    byName.set(name, overloads);
+  }
+  return overloads;
+}
+function identType(typeName3) {
+  switch (typeName3) {
+    case "google.protobuf.Duration":
+      return T.duration;
+    case "google.protobuf.Timestamp":
+      return T.timestamp;
+    case "list":
+      return T.list(T.param("A"));
+    case "map":
+      return T.map(T.param("A"), T.param("B"));
+    case "optional_type":
+      return T.optional(T.param("T"));
+    default:
+      return parseType(typeName3);
+  }
+}
+var BASE_GO, VERSIONED_OPTIONS, PATCH_TYPES, environments, parsedOverloads, FunctionTable;
+var init_environment = __esm({
+  "dist/src/cel/environment/index.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_admission();
+    init_extensions();
+    init_kubernetes();
+    init_library2();
+    init_stdlib();
+    init_types2();
+    init_cache();
+    init_admission();
+    BASE_GO = "k8s.io/apiserver pkg/cel/environment/base.go";
+    VERSIONED_OPTIONS = [
+      {
+        introduced: 0,
+        libraries: [STANDARD_LIBRARY, URLS, REGEX],
+        validators: ["homogeneous"],
+        source: `${BASE_GO}: cel.HomogeneousAggregateLiterals(), library.URLs, library.Regex (IntroducedVersion 1.0)`
+      },
+      {
+        introduced: 0,
+        removed: 37,
+        libraries: [KUBERNETES_LISTS_VERSION_0],
+        source: `${BASE_GO}: library.Lists (unversioned at 1.0; library.Lists(ListsVersion(0)) removed at 1.37 in master)`
+      },
+      { introduced: 27, libraries: [AUTHZ], source: `${BASE_GO}: library.Authz (1.27)` },
+      {
+        introduced: 28,
+        features: ["crossTypeNumericComparisons", "optionalSyntax"],
+        libraries: [OPTIONAL_TYPES, QUANTITY_LIBRARY],
+        source: `${BASE_GO}: cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(), library.Quantity (1.28)`
+      },
+      {
+        introduced: 29,
+        validators: ["duration", "timestamp", "regex", "homogeneous"],
+        source: `${BASE_GO}: cel.ASTValidators(ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals, ValidateHomogeneousAggregateLiterals) (1.29)`
+      },
+      { introduced: 0, removed: 29, libraries: [STRINGS_VERSION_0], source: `${BASE_GO}: ext.Strings(ext.StringsVersion(0)) (1.0, removed 1.29)` },
+      { introduced: 29, libraries: [STRINGS_VERSION_2], validators: ["format"], source: `${BASE_GO}: ext.Strings(ext.StringsVersion(2)) (1.29)` },
+      { introduced: 29, libraries: [SETS], source: `${BASE_GO}: ext.Sets() (1.29)` },
+      { introduced: 30, libraries: [IP, CIDR], source: `${BASE_GO}: library.IP, library.CIDR (1.30)` },
+      { introduced: 31, libraries: [FORMAT], source: `${BASE_GO}: library.Format (1.31)` },
+      {
+        introduced: 31,
+        libraries: [AUTHZ_SELECTORS],
+        featureGate: { name: "AuthorizeWithSelectors", onByDefaultFrom: 32 },
+        source: `${BASE_GO}: library.AuthzSelectors (1.31, behind the AuthorizeWithSelectors feature gate: alpha 1.31, beta 1.32, GA 1.34, gate removed 1.36)`
+      },
+      { introduced: 32, libraries: [TWO_VAR_COMPREHENSIONS], source: `${BASE_GO}: ext.TwoVarComprehensions() (1.32)` },
+      { introduced: 33, libraries: [SEMVER_LIBRARY], source: `${BASE_GO}: library.SemverLib(library.SemverVersion(1)) (1.33)` },
+      { introduced: 34, libraries: [LISTS_VERSION_3], source: `${BASE_GO}: ext.Lists(ext.ListsVersion(3)) (1.34)` },
+      { introduced: 37, libraries: [KUBERNETES_LISTS_VERSION_1], source: `${BASE_GO} (master): library.Lists(library.ListsVersion(1)) (1.37)` }
+    ];
+    PATCH_TYPES = {
+      introduced: 0,
+      libraries: [JSON_PATCH],
+      source: "k8s.io/apiserver pkg/admission/plugin/cel/compile.go hasPatchTypes: mutation.DynamicTypeResolver, library.JSONPatch"
+    };
+    environments = new BoundedCache();
+    parsedOverloads = new ObjectMemo();
+    FunctionTable = class {
+      sources;
+      merged = /* @__PURE__ */ new Map();
+      constructor(sources) {
+        this.sources = sources;
+      }
+      get(name) {
+        let decl = this.merged.get(name);
+        if (decl === void 0) {
+          const libraries = this.sources.get(name);
+          if (libraries === void 0)
+            return void 0;
+          const overloads = [];
+          for (const library2 of libraries)
+            for (const o of overloadsOf(library2, name))
+              if (!overloads.some((x) => x.id === o.id))
+                overloads.push(o);
+          decl = { name, overloads };
+          this.merged.set(name, decl);
+        }
+        return decl;
+      }
+      has(name) {
+        return this.sources.has(name);
+      }
+    };
+  }
+});
+
+// dist/src/cel/check/checker.js
+function maybeUnwrapOptional(t) {
+  return isOptional(t) ? [typeParams(t)[0], true] : [t, false];
+}
+function typeAccepts(to, from) {
+  if (to === from || to.kind === "dyn" || to.kind === "any" || to.kind === "param")
+    return true;
+  if (to.kind !== from.kind || typeName(to) !== typeName(from))
+    return false;
+  const tp = typeParams(to);
+  const fp = typeParams(from);
+  if (tp.length !== fp.length)
+    return false;
+  return tp.every((p, i) => typeAccepts(p, fp[i]));
+}
+function isEqualOrLessSpecific(t1, t2) {
+  if (isDyn(t1) || t1.kind === "param")
+    return true;
+  if (isDyn(t2) || t2.kind === "param")
+    return false;
+  if (t1.kind !== t2.kind)
+    return false;
+  switch (t1.kind) {
+    case "opaque": {
+      const p1 = typeParams(t1);
+      const p2 = typeParams(t2);
+      return typeName(t1) === typeName(t2) && p1.length === p2.length && p1.every((p, i) => isEqualOrLessSpecific(p, p2[i]));
+    }
+    case "list":
+      return isEqualOrLessSpecific(t1.elem, t2.elem);
+    case "map": {
+      const m22 = t2;
+      return isEqualOrLessSpecific(t1.key, m22.key) && isEqualOrLessSpecific(t1.value, m22.value);
+    }
+    case "type":
+      return true;
+    default:
+      return sameType(t1, t2);
+  }
+}
+function mostGeneral(t1, t2) {
+  return isEqualOrLessSpecific(t1, t2) ? t1 : t2;
+}
+function notReferencedIn(m4, t, within) {
+  if (sameType(t, within))
+    return false;
+  if (within.kind === "param") {
+    const sub = m4.find(within);
+    return sub === void 0 ? true : notReferencedIn(m4, t, sub);
+  }
+  return typeParams(within).every((p) => notReferencedIn(m4, t, p));
+}
+function isValidTypeSubstitution(m4, t1, t2) {
+  if (t1.kind === t2.kind && sameType(t1, t2))
+    return [true, true];
+  const t2Sub = m4.find(t2);
+  if (t2Sub !== void 0) {
+    if (t1.kind === t2Sub.kind && sameType(t1, t2Sub))
+      return [true, true];
+    if (internalIsAssignable(m4, t1, t2Sub)) {
+      const t2New = mostGeneral(t1, t2Sub);
+      if (notReferencedIn(m4, t2, t2New))
+        m4.add(t2, t2New);
+      return [true, true];
+    }
+    return [false, true];
+  }
+  if (notReferencedIn(m4, t2, t1)) {
+    m4.add(t2, t1);
+    return [true, false];
+  }
+  return [false, false];
+}
+function isLegacyNullable(t) {
+  return t.kind === "opaque" || t.kind === "struct" || t.kind === "any" || t.kind === "duration" || t.kind === "timestamp";
+}
+function internalIsAssignable(m4, t1, t2) {
+  if (t2.kind === "param") {
+    const [valid, t2HasSub] = isValidTypeSubstitution(m4, t1, t2);
+    if (valid)
+      return true;
+    if (t2HasSub)
+      return false;
+  }
+  if (t1.kind === "param")
+    return isValidTypeSubstitution(m4, t2, t1)[0];
+  if (isDynOrError(t1) || isDynOrError(t2))
+    return true;
+  if (t1.kind === "null")
+    return isLegacyNullable(t2) || typeAccepts(t2, T.null);
+  if (t2.kind === "null")
+    return isLegacyNullable(t1) || typeAccepts(t1, T.null);
+  switch (t1.kind) {
+    case "primitive":
+    case "duration":
+    case "timestamp":
+    case "struct":
+      return typeAccepts(t2, t1);
+    case "type":
+      return t2.kind === "type";
+    case "opaque":
+    case "list":
+    case "map":
+      return t1.kind === t2.kind && typeName(t1) === typeName(t2) && internalIsAssignableList(m4, typeParams(t1), typeParams(t2));
+    default:
+      return false;
+  }
+}
+function internalIsAssignableList(m4, l1, l2) {
+  if (l1.length !== l2.length)
+    return false;
+  return l1.every((t, i) => internalIsAssignable(m4, t, l2[i]));
+}
+function substitute(m4, t, paramToDyn) {
+  const sub = m4.find(t);
+  if (sub !== void 0)
+    return substitute(m4, sub, paramToDyn);
+  switch (t.kind) {
+    case "param":
+      return paramToDyn ? T.dyn : t;
+    case "opaque":
+      return { kind: "opaque", name: t.name, params: t.params.map((p) => substitute(m4, p, paramToDyn)) };
+    case "list":
+      return T.list(substitute(m4, t.elem, paramToDyn));
+    case "map":
+      return T.map(substitute(m4, t.key, paramToDyn), substitute(m4, t.value, paramToDyn));
+    case "type":
+      return t.param ? T.typeOf(substitute(m4, t.param, paramToDyn)) : t;
+    default:
+      return t;
+  }
+}
+function substituteParams(t, bindings) {
+  switch (t.kind) {
+    case "param":
+      return bindings.get(t.name) ?? t;
+    case "opaque":
+      return { kind: "opaque", name: t.name, params: t.params.map((p) => substituteParams(p, bindings)) };
+    case "list":
+      return T.list(substituteParams(t.elem, bindings));
+    case "map":
+      return T.map(substituteParams(t.key, bindings), substituteParams(t.value, bindings));
+    case "type":
+      return t.param ? T.typeOf(substituteParams(t.param, bindings)) : t;
+    default:
+      return t;
+  }
+}
+function toQualifiedName(e) {
+  if (e.kind === "ident")
+    return e.name;
+  if (e.kind === "select" && !e.testOnly) {
+    const prefix = toQualifiedName(e.operand);
+    return prefix === void 0 ? void 0 : `${prefix}.${e.field}`;
+  }
+  return void 0;
+}
+function check2(root, env) {
+  return new Checker(env).run(root);
+}
+var Mapping, isDyn, isError, isDynOrError, isOptional, stripDot, Checker;
+var init_checker = __esm({
+  "dist/src/cel/check/checker.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_types2();
+    Mapping = class _Mapping {
+      entries;
+      constructor(entries = /* @__PURE__ */ new Map()) {
+        this.entries = entries;
+      }
+      find(t) {
+        return this.entries.get(formatType(t));
+      }
+      add(from, to) {
+        this.entries.set(formatType(from), to);
+      }
+      copy() {
+        return new _Mapping(new Map(this.entries));
+      }
+    };
+    isDyn = (t) => t.kind === "dyn" || t.kind === "any";
+    isError = (t) => t.kind === "error";
+    isDynOrError = (t) => isDyn(t) || isError(t);
+    isOptional = (t) => t.kind === "opaque" && t.name === "optional_type";
+    stripDot = (name) => name.startsWith(".") ? name.slice(1) : name;
+    Checker = class {
+      env;
+      mapping = new Mapping();
+      freeTypeVars = 0;
+      types = /* @__PURE__ */ new Map();
+      overloads = /* @__PURE__ */ new Map();
+      functionNames = /* @__PURE__ */ new Map();
+      issues = [];
+      /** Comprehension scopes, innermost last. */
+      scopes = [];
+      constructor(env) {
+        this.env = env;
+      }
+      run(root) {
+        this.check(root);
+        const types = /* @__PURE__ */ new Map();
+        for (const [id, t] of this.types)
+          types.set(id, substitute(this.mapping, t, true));
+        return { issues: this.issues, types, overloads: this.overloads, functionNames: this.functionNames, outputType: types.get(root.id) ?? T.error };
+      }
+      error(offset, message) {
+        this.issues.push({ message, offset });
+      }
+      setType(e, t) {
+        this.types.set(e.id, t);
+      }
+      getType(e) {
+        return this.types.get(e.id) ?? T.error;
+      }
+      newTypeVar() {
+        return T.param(`_var${this.freeTypeVars++}`);
+      }
+      isAssignable(t1, t2) {
+        const m4 = this.mapping.copy();
+        if (!internalIsAssignable(m4, t1, t2))
+          return false;
+        this.mapping = m4;
+        return true;
+      }
+      isAssignableList(l1, l2) {
+        const m4 = this.mapping.copy();
+        if (!internalIsAssignableList(m4, l1, l2))
+          return false;
+        this.mapping = m4;
+        return true;
+      }
+      typeMismatch(offset, expected, actual) {
+        this.error(offset, `expected type '${formatType(expected)}' but found '${formatType(actual)}'`);
+      }
+      lookupIdent(name) {
+        const n = stripDot(name);
+        if (!name.startsWith(".")) {
+          for (let i = this.scopes.length - 1; i >= 0; i--) {
+            const t = this.scopes[i].get(n);
+            if (t !== void 0)
+              return t;
+          }
+        }
+        const declared = this.env.idents.get(n);
+        if (declared !== void 0)
+          return declared;
+        if (this.env.dynamicObjectTypes && (n === "Object" || n.startsWith("Object.")))
+          return T.typeOf(T.struct(n));
+        return void 0;
+      }
+      lookupFunction(name) {
+        return this.env.functions.get(stripDot(name));
+      }
+      check(e) {
+        switch (e.kind) {
+          case "literal":
+            this.setType(e, e.type === "null" ? T.null : e.type === "bytes" ? T.bytes : T[e.type]);
+            return;
+          case "ident": {
+            const t = this.lookupIdent(e.name);
+            if (t !== void 0) {
+              this.setType(e, t);
+              return;
+            }
+            this.setType(e, T.error);
+            this.error(e.offset, `undeclared reference to '${e.name}' (in container '')`);
+            return;
+          }
+          case "select":
+            this.checkSelect(e);
+            return;
+          case "call":
+            this.checkCall(e);
+            return;
+          case "list":
+            this.checkList(e);
+            return;
+          case "map":
+            this.checkMap(e);
+            return;
+          case "struct":
+            this.checkStruct(e);
+            return;
+          case "comprehension":
+            this.checkComprehension(e);
+            return;
+        }
+      }
+      checkSelect(e) {
+        const qualified = toQualifiedName(e);
+        if (qualified !== void 0) {
+          const t = this.lookupIdent(qualified);
+          if (t !== void 0) {
+            this.setType(e, t);
+            return;
+          }
+        }
+        let result = this.checkSelectField(e.offset, e.operand, e.field, false);
+        if (e.testOnly)
+          result = T.bool;
+        this.setType(e, substitute(this.mapping, result, false));
+      }
+      checkSelectField(offset, operand, field, optional) {
+        this.check(operand);
+        const operandType = substitute(this.mapping, this.getType(operand), false);
+        const [target, isOpt] = maybeUnwrapOptional(operandType);
+        let result = T.error;
+        switch (target.kind) {
+          case "map":
+            result = target.value;
+            break;
+          case "struct": {
+            const fieldType = this.lookupFieldType(offset, target.name, field);
+            if (fieldType !== void 0)
+              result = fieldType;
+            break;
+          }
+          case "param":
+            this.isAssignable(T.dyn, target);
+            result = T.dyn;
+            break;
+          default:
+            if (!isDynOrError(target))
+              this.error(offset, `type '${formatType(target)}' does not support field selection`);
+            result = T.dyn;
+        }
+        return isOpt || optional ? T.optional(result) : result;
+      }
+      lookupFieldType(offset, structName, field) {
+        const fields = this.env.structs.get(structName);
+        if (fields === void 0) {
+          if (this.env.dynamicObjectTypes && (structName === "Object" || structName.startsWith("Object.")))
+            return T.dyn;
+          this.error(offset, `unexpected failed resolution of '${structName}'`);
+          return void 0;
+        }
+        if (fields === "dynamic")
+          return T.dyn;
+        if (fields !== "none" && Object.prototype.hasOwnProperty.call(fields, field))
+          return fields[field];
+        if (structName === "JSONPatch")
+          return T.unspecified;
+        this.error(offset, `undefined field '${field}'`);
+        return void 0;
+      }
+      checkCall(e) {
+        if (e.fn === "_?._") {
+          this.checkOptSelect(e);
+          return;
+        }
+        for (const arg of e.args)
+          this.check(arg);
+        if (e.target === void 0) {
+          const fn2 = this.lookupFunction(e.fn);
+          if (fn2 === void 0) {
+            this.error(e.offset, `undeclared reference to '${e.fn}' (in container '')`);
+            this.setType(e, T.error);
+            return;
+          }
+          this.functionNames.set(e.id, fn2.name);
+          this.resolveOverloadOrError(e, fn2, void 0);
+          return;
+        }
+        const prefix = toQualifiedName(e.target);
+        if (prefix !== void 0) {
+          const fn2 = this.lookupFunction(`${prefix}.${e.fn}`);
+          if (fn2 !== void 0) {
+            this.functionNames.set(e.id, fn2.name);
+            this.resolveOverloadOrError(e, fn2, void 0);
+            return;
+          }
+        }
+        this.check(e.target);
+        const fn = this.lookupFunction(e.fn);
+        if (fn !== void 0) {
+          this.functionNames.set(e.id, fn.name);
+          this.resolveOverloadOrError(e, fn, e.target);
+          return;
+        }
+        this.setType(e, T.error);
+        this.error(e.offset, `undeclared reference to '${e.fn}' (in container '')`);
+      }
+      checkOptSelect(e) {
+        const [operand, field] = e.args;
+        if (e.args.length !== 2 || e.target !== void 0 || field === void 0 || operand === void 0) {
+          this.error(e.offset, `unsupported optional field selection: incorrect signature. argument count: ${e.args.length}`);
+          return;
+        }
+        if (field.kind !== "literal" || field.type !== "string") {
+          this.error(field.offset, "unsupported optional field selection");
+          return;
+        }
+        const result = this.checkSelectField(e.offset, operand, field.value, true);
+        this.setType(e, substitute(this.mapping, result, false));
+        this.functionNames.set(e.id, "_?._");
+        this.overloads.set(e.id, ["select_optional_field"]);
+      }
+      resolveOverloadOrError(e, fn, target) {
+        const argTypes = [];
+        if (target)
+          argTypes.push(this.getType(target));
+        for (const arg of e.args)
+          argTypes.push(this.getType(arg));
+        let resultType;
+        const matched = [];
+        for (const overload of fn.overloads) {
+          if (this.env.disabledOverloads.has(overload.id))
+            continue;
+          if (target === void 0 === overload.member)
+            continue;
+          if (fn.name === "_&&_" || fn.name === "_||_") {
+            let failed = false;
+            argTypes.forEach((argType, i) => {
+              if (!this.isAssignable(argType, T.bool)) {
+                this.typeMismatch(e.args[i].offset, T.bool, argType);
+                failed = true;
+              }
+            });
+            if (failed) {
+              this.setType(e, T.error);
+              return;
+            }
+            this.overloads.set(e.id, [overload.id]);
+            this.setType(e, T.bool);
+            return;
+          }
+          const { args, result } = this.instantiate(overload);
+          if (this.isAssignableList(argTypes, args)) {
+            matched.push(overload.id);
+            const fnResult = substitute(this.mapping, result, false);
+            if (resultType === void 0)
+              resultType = fnResult;
+            else if (!isDyn(resultType) && !sameType(fnResult, resultType))
+              resultType = T.dyn;
+          }
+        }
+        if (resultType === void 0) {
+          const shown = argTypes.map((t) => substitute(this.mapping, t, true));
+          this.error(e.offset, `found no matching overload for '${fn.name}' applied to '${formatFunction(void 0, shown, target !== void 0)}'`);
+          this.setType(e, T.error);
+          return;
+        }
+        this.overloads.set(e.id, matched);
+        this.setType(e, resultType);
+      }
+      /** The overload's types with its type parameters replaced by fresh type variables. */
+      instantiate(overload) {
+        if (overload.typeParams.length === 0)
+          return { args: overload.args, result: overload.result };
+        const bindings = new Map(overload.typeParams.map((p) => [p, this.newTypeVar()]));
+        return { args: overload.args.map((a) => substituteParams(a, bindings)), result: substituteParams(overload.result, bindings) };
+      }
+      joinTypes(previous, current) {
+        if (previous === void 0)
+          return current;
+        if (this.isAssignable(previous, current))
+          return mostGeneral(previous, current);
+        return T.dyn;
+      }
+      checkList(e) {
+        let elemsType;
+        e.elements.forEach((element, i) => {
+          this.check(element);
+          let elemType = this.getType(element);
+          if (e.optionalIndices.includes(i)) {
+            const [unwrapped, wasOptional] = maybeUnwrapOptional(elemType);
+            if (!wasOptional && !isDyn(unwrapped))
+              this.typeMismatch(element.offset, T.optional(unwrapped), unwrapped);
+            elemType = unwrapped;
+          }
+          elemsType = this.joinTypes(elemsType, elemType);
+        });
+        this.setType(e, T.list(elemsType ?? this.newTypeVar()));
+      }
+      checkMap(e) {
+        let keyType;
+        let valueType;
+        for (const entry of e.entries) {
+          this.check(entry.key);
+          keyType = this.joinTypes(keyType, this.getType(entry.key));
+          this.check(entry.value);
+          let vt = this.getType(entry.value);
+          if (entry.optional) {
+            const [unwrapped, wasOptional] = maybeUnwrapOptional(vt);
+            if (!wasOptional && !isDyn(unwrapped))
+              this.typeMismatch(entry.value.offset, T.optional(unwrapped), unwrapped);
+            vt = unwrapped;
+          }
+          valueType = this.joinTypes(valueType, vt);
+        }
+        this.setType(e, T.map(keyType ?? this.newTypeVar(), valueType ?? this.newTypeVar()));
+      }
+      checkStruct(e) {
+        const identType2 = this.lookupIdent(e.typeName);
+        if (identType2 === void 0) {
+          this.error(e.offset, `undeclared reference to '${e.typeName}' (in container '')`);
+          this.setType(e, T.error);
+          for (const f of e.fields)
+            this.check(f.value);
+          return;
+        }
+        let resultType = T.error;
+        let structName = stripDot(e.typeName);
+        if (identType2.kind !== "type") {
+          this.error(e.offset, `'${formatType(identType2)}' is not a type`);
+        } else {
+          const declared = identType2.param ?? T.dyn;
+          if (declared.kind === "struct") {
+            resultType = declared;
+            structName = declared.name;
+          } else {
+            this.error(e.offset, `'${formatType(declared)}' is not a message type`);
+          }
+        }
+        this.setType(e, resultType);
+        for (const f of e.fields) {
+          this.check(f.value);
+          const fieldType = resultType.kind === "struct" ? this.lookupFieldType(f.offset, structName, f.name) ?? T.error : T.error;
+          let valueType = this.getType(f.value);
+          if (f.optional) {
+            const [unwrapped, wasOptional] = maybeUnwrapOptional(valueType);
+            if (!wasOptional && !isDyn(unwrapped))
+              this.typeMismatch(f.value.offset, T.optional(unwrapped), unwrapped);
+            valueType = unwrapped;
+          }
+          if (!this.isAssignable(fieldType, valueType)) {
+            this.error(f.offset, `expected type of field '${f.name}' is '${formatType(fieldType)}' but provided type is '${formatType(valueType)}'`);
+          }
+        }
+      }
+      checkComprehension(e) {
+        this.check(e.iterRange);
+        this.check(e.accuInit);
+        const rangeType = substitute(this.mapping, this.getType(e.iterRange), false);
+        const accuType = this.getType(e.accuInit);
+        this.scopes.push(/* @__PURE__ */ new Map([[e.accuVar, accuType]]));
+        let varType;
+        let var2Type;
+        switch (rangeType.kind) {
+          case "list":
+            varType = rangeType.elem;
+            if (e.iterVar2 !== void 0) {
+              var2Type = varType;
+              varType = T.int;
+            }
+            break;
+          case "map":
+            varType = rangeType.key;
+            if (e.iterVar2 !== void 0)
+              var2Type = rangeType.value;
+            break;
+          case "dyn":
+          case "any":
+          case "error":
+          case "param":
+            this.isAssignable(T.dyn, rangeType);
+            varType = T.dyn;
+            if (e.iterVar2 !== void 0)
+              var2Type = T.dyn;
+            break;
+          default:
+            this.error(e.iterRange.offset, `expression of type '${formatType(rangeType)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+            varType = T.error;
+            if (e.iterVar2 !== void 0)
+              var2Type = T.error;
+        }
+        const loopScope = /* @__PURE__ */ new Map([[e.iterVar, varType]]);
+        if (e.iterVar2 !== void 0)
+          loopScope.set(e.iterVar2, var2Type);
+        this.scopes.push(loopScope);
+        this.check(e.loopCondition);
+        this.assertType(e.loopCondition, T.bool);
+        this.check(e.loopStep);
+        this.assertType(e.loopStep, accuType);
+        this.scopes.pop();
+        this.check(e.result);
+        this.scopes.pop();
+        this.setType(e, substitute(this.mapping, this.getType(e.result), false));
+      }
+      assertType(e, t) {
+        const actual = this.getType(e);
+        if (!this.isAssignable(t, actual))
+          this.typeMismatch(e.offset, t, actual);
+      }
+    };
+  }
+});
+
+// dist/src/cel/check/parser.js
+function isDigit(c) {
+  return c !== void 0 && c >= "0" && c <= "9";
+}
+function isHex(c) {
+  return c !== void 0 && /[0-9a-fA-F]/.test(c);
+}
+function isIdentStart(c) {
+  if (c === void 0)
+    return false;
+  const code18 = c.charCodeAt(0);
+  return code18 >= 65 && code18 <= 90 || code18 >= 97 && code18 <= 122 || code18 === 95;
+}
+function isIdentPart(c) {
+  if (c === void 0)
+    return false;
+  const code18 = c.charCodeAt(0);
+  return code18 >= 65 && code18 <= 90 || code18 >= 97 && code18 <= 122 || code18 === 95 || code18 >= 48 && code18 <= 57;
+}
+function tokenize(src) {
+  const tokens = [];
+  let i = 0;
+  const n = src.length;
+  const fail3 = (at, message) => {
+    throw new SyntaxFailure({ message, offset: at });
+  };
+  while (i < n) {
+    const c = src[i];
+    if (c === " " || c === "	" || c === "\n" || c === "\r" || c === "\f") {
+      i++;
+      continue;
+    }
+    if (c === "/" && src[i + 1] === "/") {
+      while (i < n && src[i] !== "\n")
+        i++;
+      continue;
+    }
+    const start = i;
+    let prefixEnd = i;
+    let raw = false;
+    let bytes = false;
+    while (prefixEnd < n && prefixEnd - i < 2 && isRawOrBytesPrefix(src[prefixEnd])) {
+      if (src[prefixEnd] === "r" || src[prefixEnd] === "R") {
+        if (raw)
+          break;
+        raw = true;
+      } else {
+        if (bytes)
+          break;
+        bytes = true;
+      }
+      prefixEnd++;
+    }
+    if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || isRawOrBytesPrefix(src[prefixEnd - 1]))) {
+      const literal = readString(src, i, prefixEnd, raw, bytes, fail3);
+      tokens.push({ type: bytes ? "bytes" : "string", text: src.slice(start, literal.end), start, end: literal.end, value: literal.value });
+      i = literal.end;
+      continue;
+    }
+    if (isIdentStart(c)) {
+      let j = i + 1;
+      while (isIdentPart(src[j]))
+        j++;
+      const text = src.slice(i, j);
+      tokens.push({ type: KEYWORDS.has(text) ? "keyword" : "ident", text, start, end: j });
+      i = j;
+      continue;
+    }
+    if (c === "`") {
+      let j = i + 1;
+      while (j < n && src[j] !== "`" && src[j] !== "\n")
+        j++;
+      if (src[j] !== "`")
+        fail3(i, `token recognition error at: '${src.slice(i, j)}'`);
+      tokens.push({ type: "ident", text: src.slice(i, j + 1), start, end: j + 1, value: src.slice(i + 1, j) });
+      i = j + 1;
+      continue;
+    }
+    if (isDigit(c) || c === "." && isDigit(src[i + 1])) {
+      let j = i;
+      let type = "int";
+      if (c === "0" && (src[i + 1] === "x" || src[i + 1] === "X") && isHex(src[i + 2])) {
+        j = i + 2;
+        while (isHex(src[j]))
+          j++;
+      } else {
+        while (isDigit(src[j]))
+          j++;
+        if (src[j] === "." && isDigit(src[j + 1])) {
+          type = "double";
+          j++;
+          while (isDigit(src[j]))
+            j++;
+        }
+        if ((src[j] === "e" || src[j] === "E") && (isDigit(src[j + 1]) || (src[j + 1] === "+" || src[j + 1] === "-") && isDigit(src[j + 2]))) {
+          type = "double";
+          j += 2;
+          while (isDigit(src[j]))
+            j++;
+        }
+      }
+      if (type === "int" && (src[j] === "u" || src[j] === "U")) {
+        type = "uint";
+        j++;
+      }
+      tokens.push({ type, text: src.slice(i, j), start, end: j });
+      i = j;
+      continue;
+    }
+    const punct = PUNCTUATION.find((p) => src.startsWith(p, i));
+    if (punct === void 0)
+      fail3(i, `token recognition error at: '${c}'`);
+    tokens.push({ type: "punct", text: punct, start, end: i + punct.length });
+    i += punct.length;
+  }
+  tokens.push({ type: "eof", text: "<EOF>", start: n, end: n });
+  return tokens;
+}
+function readString(src, start, quoteAt, raw, bytes, fail3) {
+  const q = src[quoteAt];
+  const triple = src[quoteAt + 1] === q && src[quoteAt + 2] === q;
+  let i = quoteAt + (triple ? 3 : 1);
+  const out = [];
+  let text = "";
+  const push = (s) => {
+    if (bytes)
+      for (const b of Buffer.from(s, "utf8"))
+        out.push(b);
+    else
+      text += s;
+  };
+  const n = src.length;
+  for (; ; ) {
+    if (i >= n)
+      fail3(start, `token recognition error at: '${src.slice(start, n)}'`);
+    const c = src[i];
+    if (triple ? src.startsWith(q.repeat(3), i) : c === q) {
+      i += triple ? 3 : 1;
+      break;
+    }
+    if (!triple && (c === "\n" || c === "\r"))
+      fail3(start, `token recognition error at: '${src.slice(start, i)}'`);
+    if (c === "\\" && !raw) {
+      const e = src[i + 1];
+      const simple = { a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "	", v: "\v", "\\": "\\", "'": "'", '"': '"', "`": "`", "?": "?" };
+      if (e !== void 0 && e in simple) {
+        push(simple[e]);
+        i += 2;
+        continue;
+      }
+      if (e !== void 0 && /[0-3]/.test(e) && /[0-7]/.test(src[i + 2] ?? "") && /[0-7]/.test(src[i + 3] ?? "")) {
+        const code18 = parseInt(src.slice(i + 1, i + 4), 8);
+        if (bytes)
+          out.push(code18);
+        else
+          text += String.fromCodePoint(code18);
+        i += 4;
+        continue;
+      }
+      if ((e === "x" || e === "X") && isHex(src[i + 2]) && isHex(src[i + 3])) {
+        const code18 = parseInt(src.slice(i + 2, i + 4), 16);
+        if (bytes)
+          out.push(code18);
+        else
+          text += String.fromCodePoint(code18);
+        i += 4;
+        continue;
+      }
+      const width = e === "u" ? 4 : e === "U" ? 8 : 0;
+      if (width > 0 && !bytes) {
+        const hex = src.slice(i + 2, i + 2 + width);
+        if (hex.length === width && /^[0-9a-fA-F]+$/.test(hex)) {
+          const code18 = parseInt(hex, 16);
+          if (code18 > 1114111 || code18 >= 55296 && code18 < 57344)
+            fail3(start, "invalid unicode code point");
+          text += String.fromCodePoint(code18);
+          i += 2 + width;
+          continue;
+        }
+      }
+      fail3(start, `token recognition error at: '${src.slice(start, i + 2)}'`);
+    }
+    const cp2 = src.codePointAt(i);
+    const ch = String.fromCodePoint(cp2);
+    push(ch);
+    i += ch.length;
+  }
+  return { end: i, value: bytes ? Uint8Array.from(out) : text };
+}
+function parse2(source, options) {
+  let tokens;
+  try {
+    tokens = tokenize(source);
+  } catch (error) {
+    if (error instanceof SyntaxFailure)
+      return { ok: false, issues: [{ message: `Syntax error: ${error.issue.message}`, offset: error.issue.offset }] };
+    throw error;
+  }
+  const parser = new Parser4(tokens, options);
+  try {
+    const expr = parser.parseExpr();
+    parser.expectEnd();
+    if (parser.issues.length > 0)
+      return { ok: false, issues: parser.issues };
+    return { ok: true, expr, nextId: parser.nextId };
+  } catch (error) {
+    if (error instanceof SyntaxFailure)
+      return { ok: false, issues: [...parser.issues, error.issue] };
+    throw error;
+  }
+}
+var ACCUMULATOR, LEGACY_ACCUMULATOR, MAX_RECURSION_DEPTH2, RESERVED2, KEYWORDS, SyntaxFailure, PUNCTUATION, isRawOrBytesPrefix, INT64_MAX, UINT64_MAX, Parser4;
+var init_parser2 = __esm({
+  "dist/src/cel/check/parser.js"() {
+    "use strict";
+    init_import_meta_url();
+    ACCUMULATOR = "@result";
+    LEGACY_ACCUMULATOR = "__result__";
+    MAX_RECURSION_DEPTH2 = 250;
+    RESERVED2 = /* @__PURE__ */ new Set(["as", "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"]);
+    KEYWORDS = /* @__PURE__ */ new Set(["true", "false", "null", "in"]);
+    SyntaxFailure = class extends Error {
+      issue;
+      constructor(issue) {
+        super(issue.message);
+        this.issue = issue;
+      }
+    };
+    PUNCTUATION = ["==", "!=", "<=", ">=", "&&", "||", "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", ".", ",", "(", ")", "[", "]", "{", "}"];
+    isRawOrBytesPrefix = (c) => c === "r" || c === "R" || c === "b" || c === "B";
+    INT64_MAX = 2n ** 63n - 1n;
+    UINT64_MAX = 2n ** 64n - 1n;
+    Parser4 = class {
+      tokens;
+      options;
+      pos = 0;
+      depth = 0;
+      nextId = 1;
+      /** Errors cel-go reports without stopping (macro and literal errors). */
+      issues = [];
+      constructor(tokens, options) {
+        this.tokens = tokens;
+        this.options = options;
+      }
+      peek(k = 0) {
+        return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)];
+      }
+      next() {
+        const t = this.peek();
+        if (t.type !== "eof")
+          this.pos++;
+        return t;
+      }
+      is(text, k = 0) {
+        const t = this.peek(k);
+        return (t.type === "punct" || t.type === "keyword") && t.text === text;
+      }
+      accept(text) {
+        return this.is(text) ? this.next() : void 0;
+      }
+      expect(text) {
+        const t = this.peek();
+        if (this.is(text))
+          return this.next();
+        if (t.type === "eof" || [")", "]", "}"].includes(text))
+          throw this.syntax(t, `missing '${text}' at '${t.text}'`);
+        throw this.syntax(t, `mismatched input '${t.text}' expecting '${text}'`);
+      }
+      syntax(t, message) {
+        return new SyntaxFailure({ message: `Syntax error: ${message}`, offset: t.start });
+      }
+      id() {
+        return this.nextId++;
+      }
+      enter() {
+        if (++this.depth > MAX_RECURSION_DEPTH2)
+          throw new SyntaxFailure({ message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH2}` });
+      }
+      leave() {
+        this.depth--;
+      }
+      expectEnd() {
+        const t = this.peek();
+        if (t.type !== "eof")
+          throw this.syntax(t, `extraneous input '${t.text}' expecting <EOF>`);
+      }
+      // expr: conditionalOr ('?' conditionalOr ':' expr)?
+      parseExpr() {
+        this.enter();
+        try {
+          const condition = this.parseLogical("||");
+          const question = this.accept("?");
+          if (!question)
+            return condition;
+          const ifTrue = this.parseLogical("||");
+          this.expect(":");
+          const ifFalse = this.parseExpr();
+          return this.call(question.start, "_?_:_", void 0, [condition, ifTrue, ifFalse]);
+        } finally {
+          this.leave();
+        }
+      }
+      /** `||` over `&&` chains, each balanced as cel-go's balancer builds them. */
+      parseLogical(op) {
+        const terms = [op === "||" ? this.parseLogical("&&") : this.parseRelation()];
+        const ops = [];
+        while (this.is(op)) {
+          ops.push(this.next().start);
+          terms.push(op === "||" ? this.parseLogical("&&") : this.parseRelation());
+        }
+        if (ops.length === 0)
+          return terms[0];
+        const fn = op === "||" ? "_||_" : "_&&_";
+        const build = (lo, hi) => {
+          const mid = Math.floor((lo + hi + 1) / 2);
+          const left = mid === lo ? terms[mid] : build(lo, mid - 1);
+          const right = mid === hi ? terms[mid + 1] : build(mid + 1, hi);
+          return this.call(ops[mid], fn, void 0, [left, right]);
+        };
+        return build(0, ops.length - 1);
+      }
+      parseRelation() {
+        let left = this.parseAddition();
+        for (; ; ) {
+          const t = this.peek();
+          const relop = ["<", "<=", ">=", ">", "==", "!=", "in"].find((op) => this.is(op));
+          if (relop === void 0)
+            return left;
+          this.next();
+          const right = this.parseAddition();
+          left = this.call(t.start, relop === "in" ? "@in" : `_${relop}_`, void 0, [left, right]);
+        }
+      }
+      parseAddition() {
+        let left = this.parseMultiplication();
+        for (; ; ) {
+          const op = this.is("+") ? "+" : this.is("-") ? "-" : void 0;
+          if (op === void 0)
+            return left;
+          const t = this.next();
+          const right = this.parseMultiplication();
+          left = this.call(t.start, `_${op}_`, void 0, [left, right]);
+        }
+      }
+      parseMultiplication() {
+        let left = this.parseUnary();
+        for (; ; ) {
+          const op = ["*", "/", "%"].find((o) => this.is(o));
+          if (op === void 0)
+            return left;
+          const t = this.next();
+          const right = this.parseUnary();
+          left = this.call(t.start, `_${op}_`, void 0, [left, right]);
+        }
+      }
+      // unary: member | '!'+ member | '-'+ member; a '-' directly before a number is part of the literal.
+      parseUnary() {
+        const first = this.peek();
+        if (this.is("-") && ["int", "double"].includes(this.peek(1).type)) {
+          this.next();
+          return this.parseMemberSuffixes(this.literal(this.next(), true, first.start));
+        }
+        if (this.is("!") || this.is("-")) {
+          const op = first.text;
+          let count = 0;
+          while (this.is(op)) {
+            this.next();
+            count++;
+          }
+          this.enter();
+          try {
+            const operand = this.parseMember();
+            if (count % 2 === 0)
+              return operand;
+            return this.call(first.start, op === "!" ? "!_" : "-_", void 0, [operand]);
+          } finally {
+            this.leave();
+          }
+        }
+        return this.parseMember();
+      }
+      parseMember() {
+        return this.parseMemberSuffixes(this.parsePrimary());
+      }
+      parseMemberSuffixes(start) {
+        let e = start;
+        for (; ; ) {
+          if (this.is(".")) {
+            const dot = this.next();
+            const optional = this.is("?") ? this.next() : void 0;
+            const nameToken = this.peek();
+            if (nameToken.type !== "ident")
+              throw this.syntax(nameToken, `no viable alternative at input '.${nameToken.text}'`);
+            this.next();
+            const name = typeof nameToken.value === "string" ? nameToken.value : nameToken.text;
+            if (optional) {
+              if (!this.options.optionalSyntax)
+                throw new SyntaxFailure({ message: "unsupported syntax '.?'", offset: dot.start });
+              e = this.call(dot.start, "_?._", void 0, [e, { kind: "literal", id: this.id(), offset: nameToken.start, type: "string", value: name }]);
+              continue;
+            }
+            if (this.is("(") && typeof nameToken.value !== "string") {
+              const open2 = this.next();
+              const args = this.parseArgs(")");
+              e = this.receiverCallOrMacro(open2.start, name, e, args);
+              continue;
+            }
+            e = { kind: "select", id: this.id(), offset: dot.start, operand: e, field: name, testOnly: false };
+            continue;
+          }
+          if (this.is("[")) {
+            const open2 = this.next();
+            const optional = this.accept("?");
+            if (optional && !this.options.optionalSyntax)
+              throw new SyntaxFailure({ message: "unsupported syntax '[?'", offset: open2.start });
+            const index = this.parseExpr();
+            this.expect("]");
+            e = this.call(open2.start, optional ? "_[?_]" : "_[_]", void 0, [e, index]);
+            continue;
+          }
+          return e;
+        }
+      }
+      parseArgs(close2) {
+        const args = [];
+        if (this.accept(close2))
+          return args;
+        for (; ; ) {
+          args.push(this.parseExpr());
+          if (this.accept(","))
+            continue;
+          this.expect(close2);
+          return args;
+        }
+      }
+      parsePrimary() {
+        const t = this.peek();
+        if (t.type === "ident" || this.is(".") && this.peek(1).type === "ident") {
+          const leadingDot = this.accept(".") ? "." : "";
+          let k = 1;
+          while (this.is(".", k) && this.peek(k + 1).type === "ident")
+            k += 2;
+          if (this.is("{", k))
+            return this.parseStruct(leadingDot);
+          const idToken = this.next();
+          if (typeof idToken.value === "string")
+            throw this.syntax(idToken, `extraneous input '${idToken.text}'`);
+          if (RESERVED2.has(idToken.text))
+            throw new SyntaxFailure({ message: `reserved identifier: ${idToken.text}`, offset: idToken.start });
+          const name = leadingDot + idToken.text;
+          if (this.is("(")) {
+            const open2 = this.next();
+            const args = this.parseArgs(")");
+            return this.globalCallOrMacro(open2.start, name, args);
+          }
+          return { kind: "ident", id: this.id(), offset: idToken.start, name };
+        }
+        if (this.is("(")) {
+          this.next();
+          const e = this.parseExpr();
+          this.expect(")");
+          return e;
+        }
+        if (this.is("[")) {
+          const open2 = this.next();
+          const elements = [];
+          const optionalIndices = [];
+          while (!this.is("]")) {
+            const optional = this.accept("?");
+            if (optional) {
+              if (!this.options.optionalSyntax)
+                throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+              optionalIndices.push(elements.length);
+            }
+            elements.push(this.parseExpr());
+            if (!this.accept(","))
+              break;
+          }
+          this.expect("]");
+          return { kind: "list", id: this.id(), offset: open2.start, elements, optionalIndices };
+        }
+        if (this.is("{")) {
+          const open2 = this.next();
+          const id = this.id();
+          const entries = [];
+          while (!this.is("}")) {
+            const optional = this.accept("?");
+            if (optional && !this.options.optionalSyntax)
+              throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+            const key2 = this.parseExpr();
+            const colon = this.expect(":");
+            const value = this.parseExpr();
+            entries.push({ id: this.id(), offset: colon.start, key: key2, value, optional: optional !== void 0 });
+            if (!this.accept(","))
+              break;
+          }
+          this.expect("}");
+          return { kind: "map", id, offset: open2.start, entries };
+        }
+        if (t.type === "int" || t.type === "uint" || t.type === "double" || t.type === "string" || t.type === "bytes" || t.type === "keyword") {
+          if (t.type === "keyword" && t.text === "in")
+            throw this.syntax(t, `extraneous input 'in'`);
+          this.next();
+          return this.literal(t, false, t.start);
+        }
+        if (t.type === "eof")
+          throw this.syntax(t, `mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw this.syntax(t, `extraneous input '${t.text}'`);
+      }
+      parseStruct(leadingDot) {
+        let name = leadingDot + this.next().text;
+        while (this.is(".")) {
+          this.next();
+          name += "." + this.next().text;
+        }
+        const open2 = this.expect("{");
+        const id = this.id();
+        const fields = [];
+        while (!this.is("}")) {
+          const optional = this.accept("?");
+          if (optional && !this.options.optionalSyntax)
+            throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+          const fieldToken = this.next();
+          if (fieldToken.type !== "ident")
+            throw this.syntax(fieldToken, `mismatched input '${fieldToken.text}' expecting IDENTIFIER`);
+          const colon = this.expect(":");
+          const value = this.parseExpr();
+          const fieldName = typeof fieldToken.value === "string" ? fieldToken.value : fieldToken.text;
+          fields.push({ id: this.id(), offset: colon.start, name: fieldName, value, optional: optional !== void 0 });
+          if (!this.accept(","))
+            break;
+        }
+        this.expect("}");
+        return { kind: "struct", id, offset: open2.start, typeName: name, fields };
+      }
+      literal(t, negative, offset) {
+        const id = this.id();
+        switch (t.type) {
+          case "int": {
+            const digits = t.text;
+            let value = /^0[xX]/.test(digits) ? BigInt(digits) : BigInt(digits);
+            if (negative)
+              value = -value;
+            if (value > INT64_MAX || value < -INT64_MAX - 1n)
+              this.issues.push({ message: "invalid int literal", offset });
+            return { kind: "literal", id, offset, type: "int", value };
+          }
+          case "uint": {
+            const value = BigInt(t.text.slice(0, -1));
+            if (value > UINT64_MAX)
+              this.issues.push({ message: "invalid uint literal", offset });
+            return { kind: "literal", id, offset, type: "uint", value };
+          }
+          case "double":
+            return { kind: "literal", id, offset, type: "double", value: (negative ? -1 : 1) * Number(t.text) };
+          case "string":
+            return { kind: "literal", id, offset, type: "string", value: t.value };
+          case "bytes":
+            return { kind: "literal", id, offset, type: "bytes", value: t.value };
+          default:
+            if (t.text === "null")
+              return { kind: "literal", id, offset, type: "null", value: null };
+            return { kind: "literal", id, offset, type: "bool", value: t.text === "true" };
+        }
+      }
+      call(offset, fn, target, args) {
+        return target ? { kind: "call", id: this.id(), offset, fn, target, args } : { kind: "call", id: this.id(), offset, fn, args };
+      }
+      // --- macros -------------------------------------------------------------------------------
+      macroError(node, message) {
+        this.issues.push({ message, offset: node.offset });
+        return { kind: "literal", id: this.id(), offset: node.offset, type: "string", value: "<<error>>" };
+      }
+      globalCallOrMacro(offset, name, args) {
+        if (name === "has" && args.length === 1 && this.options.macros.has("has")) {
+          const arg = args[0];
+          if (arg.kind !== "select")
+            return this.macroError(arg, "invalid argument to has() macro");
+          return { kind: "select", id: this.id(), offset, operand: arg.operand, field: arg.field, testOnly: true };
+        }
+        return this.call(offset, name, void 0, args);
+      }
+      receiverCallOrMacro(offset, name, target, args) {
+        const m4 = this.options.macros;
+        const at = { offset };
+        if (args.length === 2 && (name === "all" || name === "exists" || name === "exists_one") && m4.has(name))
+          return this.quantifier(at, name, target, args);
+        if ((args.length === 2 || args.length === 3) && name === "map" && m4.has("map"))
+          return this.mapMacro(at, target, args);
+        if (args.length === 2 && name === "filter" && m4.has("filter"))
+          return this.filterMacro(at, target, args);
+        if (args.length === 3 && (name === "all" && m4.has("all2") || name === "exists" && m4.has("exists2") || name === "existsOne" && m4.has("existsOne2") || name === "exists_one" && m4.has("exists_one2"))) {
+          return this.twoVarQuantifier(at, name === "existsOne" ? "exists_one" : name, target, args);
+        }
+        if ((args.length === 3 || args.length === 4) && (name === "transformList" || name === "transformMap" || name === "transformMapEntry") && m4.has(name))
+          return this.transform(at, name, target, args);
+        if (args.length === 2 && (name === "optMap" || name === "optFlatMap") && m4.has(name))
+          return this.optMap(at, name, target, args);
+        if (args.length === 2 && name === "sortBy" && m4.has("sortBy"))
+          return this.sortBy(at, target, args);
+        return this.call(offset, name, target, args);
+      }
+      lit(at, type, value) {
+        return { kind: "literal", id: this.id(), offset: at.offset, type, value };
+      }
+      ident(at, name) {
+        return { kind: "ident", id: this.id(), offset: at.offset, name };
+      }
+      accu(at) {
+        return this.ident(at, ACCUMULATOR);
+      }
+      list(at, elements) {
+        return { kind: "list", id: this.id(), offset: at.offset, elements, optionalIndices: [] };
+      }
+      comprehension(at, parts) {
+        return { kind: "comprehension", id: this.id(), offset: at.offset, ...parts };
+      }
+      iterVar(arg, message) {
+        if (arg.kind !== "ident")
+          return this.macroError(arg, message);
+        if (arg.name === ACCUMULATOR || arg.name === LEGACY_ACCUMULATOR)
+          return this.macroError(arg, "iteration variable overwrites accumulator variable");
+        return arg.name;
+      }
+      quantifier(at, kind, target, args) {
+        const v = this.iterVar(args[0], "argument must be a simple name");
+        if (typeof v !== "string")
+          return v;
+        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, ...this.quantifierParts(at, kind, args[1]) });
+      }
+      quantifierParts(at, kind, predicate) {
+        switch (kind) {
+          case "all":
+            return {
+              accuInit: this.lit(at, "bool", true),
+              loopCondition: this.call(at.offset, "@not_strictly_false", void 0, [this.accu(at)]),
+              loopStep: this.call(at.offset, "_&&_", void 0, [this.accu(at), predicate]),
+              result: this.accu(at)
+            };
+          case "exists":
+            return {
+              accuInit: this.lit(at, "bool", false),
+              loopCondition: this.call(at.offset, "@not_strictly_false", void 0, [this.call(at.offset, "!_", void 0, [this.accu(at)])]),
+              loopStep: this.call(at.offset, "_||_", void 0, [this.accu(at), predicate]),
+              result: this.accu(at)
+            };
+          case "exists_one":
+            return {
+              accuInit: this.lit(at, "int", 0n),
+              loopCondition: this.lit(at, "bool", true),
+              loopStep: this.call(at.offset, "_?_:_", void 0, [predicate, this.call(at.offset, "_+_", void 0, [this.accu(at), this.lit(at, "int", 1n)]), this.accu(at)]),
+              result: this.call(at.offset, "_==_", void 0, [this.accu(at), this.lit(at, "int", 1n)])
+            };
+        }
+      }
+      mapMacro(at, target, args) {
+        const v = this.iterVar(args[0], "argument is not an identifier");
+        if (typeof v !== "string")
+          return v;
+        const filter = args.length === 3 ? args[1] : void 0;
+        const fn = args.length === 3 ? args[2] : args[1];
+        let step = this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [fn])]);
+        if (filter)
+          step = this.call(at.offset, "_?_:_", void 0, [filter, step, this.accu(at)]);
+        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
+      }
+      filterMacro(at, target, args) {
+        const v = this.iterVar(args[0], "argument is not an identifier");
+        if (typeof v !== "string")
+          return v;
+        const step = this.call(at.offset, "_?_:_", void 0, [args[1], this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [args[0]])]), this.accu(at)]);
+        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
+      }
+      /** ext/comprehensions.go extractIterVars. */
+      iterVars(args) {
+        const [a0, a1] = [args[0], args[1]];
+        if (a0.kind !== "ident")
+          return this.macroError(a0, "argument must be a simple name");
+        if (a1.kind !== "ident")
+          return this.macroError(a1, "argument must be a simple name");
+        if (a0.name === a1.name)
+          return this.macroError(a1, `duplicate variable name: ${a0.name}`);
+        if (a0.name === ACCUMULATOR || a0.name === LEGACY_ACCUMULATOR)
+          return this.macroError(a0, "iteration variable overwrites accumulator variable");
+        if (a1.name === ACCUMULATOR || a1.name === LEGACY_ACCUMULATOR)
+          return this.macroError(a1, "iteration variable overwrites accumulator variable");
+        return [a0.name, a1.name];
+      }
+      twoVarQuantifier(at, kind, target, args) {
+        const vars = this.iterVars(args);
+        if (!Array.isArray(vars))
+          return vars;
+        const parts = this.quantifierParts(at, kind, args[2]);
+        return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, ...parts });
+      }
+      transform(at, name, target, args) {
+        const vars = this.iterVars(args);
+        if (!Array.isArray(vars))
+          return vars;
+        const filter = args.length === 4 ? args[2] : void 0;
+        const transform = args.length === 4 ? args[3] : args[2];
+        let step;
+        let accuInit;
+        if (name === "transformList") {
+          step = this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [transform])]);
+          accuInit = this.list(at, []);
+        } else {
+          const insertArgs = name === "transformMap" ? [this.accu(at), this.ident(at, vars[0]), transform] : [this.accu(at), transform];
+          step = this.call(at.offset, "cel.@mapInsert", void 0, insertArgs);
+          accuInit = { kind: "map", id: this.id(), offset: at.offset, entries: [] };
+        }
+        if (filter)
+          step = this.call(at.offset, "_?_:_", void 0, [filter, step, this.accu(at)]);
+        return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, accuInit, loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
+      }
+      optMap(at, name, target, args) {
+        const varIdent = args[0];
+        if (varIdent.kind !== "ident")
+          return this.macroError(varIdent, `${name}() variable name must be a simple identifier`);
+        const inner = this.comprehension(at, {
+          iterRange: this.list(at, []),
+          iterVar: "#unused",
+          accuVar: varIdent.name,
+          accuInit: this.call(at.offset, "value", this.copy(target), []),
+          loopCondition: this.lit(at, "bool", false),
+          loopStep: this.ident(at, varIdent.name),
+          result: args[1]
+        });
+        const ifPresent = name === "optMap" ? this.call(at.offset, "optional.of", void 0, [inner]) : inner;
+        return this.call(at.offset, "_?_:_", void 0, [this.call(at.offset, "hasValue", target, []), ifPresent, this.call(at.offset, "optional.none", void 0, [])]);
+      }
+      sortBy(at, target, args) {
+        if (!["list", "select", "ident", "comprehension", "call"].includes(target.kind)) {
+          return this.macroError(target, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+        }
+        const input = "@__sortBy_input__";
+        const keys = this.mapMacro(at, this.ident(at, input), args);
+        return this.comprehension(at, {
+          iterRange: this.list(at, []),
+          iterVar: "#unused",
+          accuVar: input,
+          accuInit: target,
+          loopCondition: this.lit(at, "bool", false),
+          loopStep: this.ident(at, input),
+          result: this.call(at.offset, "@sortByAssociatedKeys", this.ident(at, input), [keys])
+        });
+      }
+      /** A copy with fresh ids (cel-go's MacroExprFactory.Copy). */
+      copy(e) {
+        const id = this.id();
+        switch (e.kind) {
+          case "literal":
+          case "ident":
+            return { ...e, id };
+          case "select":
+            return { ...e, id, operand: this.copy(e.operand) };
+          case "call":
+            return e.target ? { ...e, id, target: this.copy(e.target), args: e.args.map((a) => this.copy(a)) } : { ...e, id, args: e.args.map((a) => this.copy(a)) };
+          case "list":
+            return { ...e, id, elements: e.elements.map((x) => this.copy(x)) };
+          case "map":
+            return { ...e, id, entries: e.entries.map((x) => ({ ...x, id: this.id(), key: this.copy(x.key), value: this.copy(x.value) })) };
+          case "struct":
+            return { ...e, id, fields: e.fields.map((f) => ({ ...f, id: this.id(), value: this.copy(f.value) })) };
+          case "comprehension":
+            return {
+              ...e,
+              id,
+              iterRange: this.copy(e.iterRange),
+              accuInit: this.copy(e.accuInit),
+              loopCondition: this.copy(e.loopCondition),
+              loopStep: this.copy(e.loopStep),
+              result: this.copy(e.result)
+            };
+        }
+      }
+    };
+  }
+});
+
+// dist/src/cel/check/ast.js
+function children2(e) {
+  switch (e.kind) {
+    case "literal":
+    case "ident":
+      return [];
+    case "select":
+      return [e.operand];
+    case "call":
+      return e.target ? [e.target, ...e.args] : [...e.args];
+    case "list":
+      return [...e.elements];
+    case "map":
+      return e.entries.flatMap((entry) => [entry.key, entry.value]);
+    case "struct":
+      return e.fields.map((f) => f.value);
+    case "comprehension":
+      return [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result];
+  }
+}
+var init_ast = __esm({
+  "dist/src/cel/check/ast.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/src/cel/check/validators.js
+function validate(root, env, checked) {
+  const issues = [];
+  const exempt = new Set(env.validators.has("format") ? ["format"] : []);
+  const typeOf = (e) => checked.types.get(e.id) ?? T.dyn;
+  const fnName = (e) => checked.functionNames.get(e.id) ?? e.fn;
+  const visit3 = (e, inExempt) => {
+    if (e.kind === "call") {
+      const name = fnName(e);
+      const firstArg = e.args[0];
+      if (firstArg?.kind === "literal") {
+        if (name === "duration" && env.validators.has("duration") && firstArg.type === "string" && !isGoDuration(firstArg.value)) {
+          issues.push({ offset: firstArg.offset, message: "invalid duration argument" });
+        }
+        if (name === "timestamp" && env.validators.has("timestamp") && firstArg.type === "string" && !isRfc3339(firstArg.value)) {
+          issues.push({ offset: firstArg.offset, message: "invalid timestamp argument" });
+        }
+        if (name === "matches" && env.validators.has("regex") && firstArg.type === "string" && re2Error(firstArg.value) !== void 0) {
+          issues.push({ offset: firstArg.offset, message: "invalid matches argument" });
+        }
+      }
+      if (name === "format" && e.target !== void 0 && env.validators.has("format"))
+        checkFormat(e, checked, typeOf, issues);
+    }
+    if (env.validators.has("homogeneous") && !inExempt)
+      checkHomogeneous(e, typeOf, issues);
+    const childExempt = inExempt || e.kind === "call" && exempt.has(fnName(e));
+    for (const child of children2(e))
+      visit3(child, childExempt);
+  };
+  visit3(root, false);
+  return issues;
+}
+function checkHomogeneous(e, typeOf, issues) {
+  const mismatch = (at, expected, actual) => {
+    issues.push({ offset: at.offset, message: `expected type '${formatType(expected)}' but found '${formatType(actual)}'` });
+  };
+  if (e.kind === "list") {
+    let elemType;
+    for (let i = 0; i < e.elements.length; i++) {
+      const element = e.elements[i];
+      let t = typeOf(element);
+      if (e.optionalIndices.includes(i))
+        t = typeParams(t)[0] ?? t;
+      if (elemType === void 0) {
+        elemType = t;
+        continue;
+      }
+      if (!sameType(elemType, t, false)) {
+        mismatch(element, elemType, t);
+        break;
+      }
+    }
+  }
+  if (e.kind === "map") {
+    let keyType;
+    let valueType;
+    for (const entry of e.entries) {
+      const kt = typeOf(entry.key);
+      let vt = typeOf(entry.value);
+      if (entry.optional)
+        vt = typeParams(vt)[0] ?? vt;
+      if (keyType === void 0 || valueType === void 0) {
+        keyType = kt;
+        valueType = vt;
+        continue;
+      }
+      if (!sameType(keyType, kt, false))
+        mismatch(entry.key, keyType, kt);
+      if (!sameType(valueType, vt, false))
+        mismatch(entry.value, valueType, vt);
+    }
+  }
+}
+function isGoDuration(s) {
+  if (/^[-+]?0$/.test(s))
+    return true;
+  const body = s.replace(/^[-+]/, "");
+  if (!/^(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/.test(body))
+    return false;
+  let nanos = 0;
+  const units = { ns: 1, us: 1e3, "\xB5s": 1e3, "\u03BCs": 1e3, ms: 1e6, s: 1e9, m: 6e10, h: 36e11 };
+  for (const m4 of body.matchAll(/([0-9]*\.?[0-9]*)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/g))
+    nanos += Number(m4[1]) * units[m4[2]];
+  return nanos <= 9223372036854776e3;
+}
+function isRfc3339(s) {
+  const m4 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(s);
+  if (!m4)
+    return false;
+  const [year, month, day, hour, minute, second] = m4.slice(1, 7).map(Number);
+  if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59)
+    return false;
+  const daysInMonth = new Date(Date.UTC(2e3, month, 0)).getUTCDate() - (month === 2 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 1 : 0);
+  if (day < 1 || day > daysInMonth)
+    return false;
+  if (m4[9] !== void 0 && (Number(m4[9]) > 23 || Number(m4[10]) > 59))
+    return false;
+  return true;
+}
+function checkFormat(call, checked, typeOf, issues) {
+  if (!(checked.overloads.get(call.id) ?? []).includes("string_format"))
+    return;
+  const target = call.target;
+  if (target.kind !== "literal" || target.type !== "string" || call.args.length !== 1 || call.args[0].kind !== "list")
+    return;
+  const format = target.value;
+  const args = call.args[0].elements;
+  const kindIs = (e, kinds, primitives2 = []) => {
+    const t = typeOf(e);
+    if (t.kind === "dyn")
+      return true;
+    return kinds.includes(t.kind) || t.kind === "primitive" && primitives2.includes(t.name) || t.kind === "null" && kinds.includes("null");
+  };
+  const stringOk = (e) => {
+    if (!kindIs(e, ["list", "map", "timestamp", "duration", "type", "null"], ["int", "uint", "double", "bool", "string", "bytes"]))
+      return e;
+    if (e.kind === "list")
+      for (const x of e.elements) {
+        const bad = stringOk(x);
+        if (bad)
+          return bad;
+      }
+    if (e.kind === "map")
+      for (const entry of e.entries) {
+        const bad = stringOk(entry.key) ?? stringOk(entry.value);
+        if (bad)
+          return bad;
+      }
+    return void 0;
+  };
+  const clauseError = (at, message) => {
+    issues.push({ offset: at.offset, message: `error during formatting: ${message}` });
+  };
+  let argsRequested = 0;
+  let argIndex = 0;
+  let i = 0;
+  while (i < format.length) {
+    if (format[i] !== "%") {
+      i++;
+      continue;
+    }
+    if (format[i + 1] === "%") {
+      i += 2;
+      continue;
+    }
+    argsRequested++;
+    const arg = args[argIndex];
+    if (i + 1 >= format.length) {
+      issues.push({ offset: call.offset, message: "unexpected end of string" });
+      return;
+    }
+    if (argIndex >= args.length || arg === void 0) {
+      issues.push({ offset: call.offset, message: `index ${argIndex} out of range` });
+      return;
+    }
+    let j = i + 1;
+    if (format[j] === ".") {
+      j++;
+      while (j < format.length && /[0-9]/.test(format[j]))
+        j++;
+      if (j >= format.length) {
+        issues.push({ offset: call.offset, message: "could not parse formatting clause: error while parsing precision: could not find end of precision specifier" });
+        return;
+      }
+    }
+    const clause = format[j];
+    const given = typeName(typeOf(arg));
+    switch (clause) {
+      case "s": {
+        const bad = stringOk(arg);
+        if (bad)
+          return clauseError(bad, `string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${typeName(typeOf(bad))}`);
+        break;
+      }
+      case "d":
+        if (!kindIs(arg, [], ["int", "uint"]))
+          return clauseError(arg, `decimal clause can only be used on integers, was given ${given}`);
+        break;
+      case "f":
+        if (!kindIs(arg, [], ["double", "string"]))
+          return clauseError(arg, `fixed-point clause can only be used on doubles, was given ${given}`);
+        break;
+      case "e":
+        if (!kindIs(arg, [], ["double", "string"]))
+          return clauseError(arg, `scientific clause can only be used on doubles, was given ${given}`);
+        break;
+      case "b":
+        if (!kindIs(arg, [], ["int", "uint", "bool"]))
+          return clauseError(arg, `only integers and bools can be formatted as binary, was given ${given}`);
+        break;
+      case "x":
+      case "X":
+        if (!kindIs(arg, [], ["int", "uint", "string", "bytes"]))
+          return clauseError(arg, `only integers, byte buffers, and strings can be formatted as hex, was given ${given}`);
+        break;
+      case "o":
+        if (!kindIs(arg, [], ["int", "uint"]))
+          return clauseError(arg, `octal clause can only be used on integers, was given ${given}`);
+        break;
+      default:
+        issues.push({ offset: call.offset, message: `could not parse formatting clause: unrecognized formatting clause "${clause}"` });
+        return;
+    }
+    i = j + 1;
+    argIndex++;
+  }
+  if (args.length > argsRequested) {
+    issues.push({ offset: call.offset, message: `too many arguments supplied to string.format (expected ${argsRequested}, got ${args.length})` });
+  }
+}
+var init_validators = __esm({
+  "dist/src/cel/check/validators.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_types2();
+    init_re2();
+    init_ast();
+  }
+});
+
+// dist/src/cel/check/index.js
+function checkExpression(source, kind, kubeVersion, options = {}) {
+  const env = environmentFor(kind, kubeVersion, options);
+  const parsed2 = parse2(source, { macros: env.macros, optionalSyntax: env.features.has("optionalSyntax") });
+  if (!parsed2.ok)
+    return compilationFailed(source, "parse", parsed2.issues);
+  const checked = check2(parsed2.expr, env);
+  if (checked.issues.length > 0)
+    return compilationFailed(source, "check", checked.issues);
+  const validation = validate(parsed2.expr, env, checked);
+  if (validation.length > 0)
+    return compilationFailed(source, "validate", validation);
+  const output = checked.outputType;
+  const accepted = env.resultTypes.some((t) => t.kind === "any" || sameType(output, t));
+  if (!accepted) {
+    const expected = env.resultTypes.length === 1 ? typeString(env.resultTypes[0]) : `[${env.resultTypes.map(typeString).join(" ")}]`;
+    const message = `must evaluate to ${env.resultTypes.length === 1 ? "" : "one of "}${expected} but got ${typeString(output)}`;
+    return { ok: false, stage: "result", errors: [{ message, detail: message }], apiServerText: message };
+  }
+  return { ok: true, type: output, typeName: typeString(output), expr: parsed2.expr };
+}
+function compilationFailed(source, stage, issues) {
+  const shown = issues.map((issue) => ({ issue, ...display(source, issue) }));
+  shown.sort((a, b) => a.line - b.line || a.column - b.column);
+  const errors = shown.map(({ issue, header }) => ({ message: `compilation failed: ${header}`, detail: issue.message, ...issue.offset === void 0 ? {} : { offset: issue.offset } }));
+  return { ok: false, stage, errors, apiServerText: `compilation failed: ${shown.map((s) => s.text).join("\n")}` };
+}
+function display(source, issue) {
+  if (issue.offset === void 0) {
+    const header2 = `ERROR: <input>:-1:0: ${issue.message}`;
+    return { line: -1, column: 0, header: header2, text: header2 };
+  }
+  const before = source.slice(0, issue.offset).split("\n");
+  const line2 = before.length;
+  const prefix = Array.from(before[before.length - 1]);
+  const column = prefix.length;
+  const header = `ERROR: <input>:${line2}:${column + 1}: ${issue.message}`;
+  const snippet = (source.split("\n")[line2 - 1] ?? "").replace(/\r$/, "").replace(/\t/g, " ");
+  const chars = Array.from(snippet);
+  const wide = (c) => c !== void 0 && c.codePointAt(0) > 127;
+  const dots = chars.slice(0, column).map((c) => wide(c) ? "\uFF0E" : ".").join("");
+  const caret = wide(chars[column]) ? "\uFF3E" : "^";
+  return { line: line2, column, header, text: `${header}
+ | ${snippet}
+ | ${dots}${caret}` };
+}
+function parseExpression(source, kind, kubeVersion) {
+  const env = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
+  const parsed2 = parse2(source, { macros: env.macros, optionalSyntax: env.features.has("optionalSyntax") });
+  return parsed2.ok ? parsed2.expr : void 0;
+}
+var init_check = __esm({
+  "dist/src/cel/check/index.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_environment();
+    init_types2();
+    init_checker();
+    init_parser2();
+    init_validators();
+    init_environment();
+    init_types2();
+  }
+});
+
 // dist/src/cel/compile.js
 function asNode(value) {
   return typeof value === "object" && value !== null && "op" in value ? value : void 0;
@@ -23006,8 +25694,8 @@ function freeIdentifiers(node, bound, out, namespaces = LIBRARY_NAMESPACES, sele
     });
     return;
   }
-  const children2 = Array.isArray(node.args) ? node.args.flat() : [node.args];
-  for (const child of children2) {
+  const children3 = Array.isArray(node.args) ? node.args.flat() : [node.args];
+  for (const child of children3) {
     const childNode = asNode(child);
     if (childNode)
       freeIdentifiers(childNode, bound, out, namespaces, selects2);
@@ -23052,7 +25740,7 @@ function displayIssue(expression, offset, message) {
  | ${snippet}
  | ${dots}${caret}` };
 }
-function compilationFailed(expression, issues) {
+function compilationFailed2(expression, issues) {
   const shown = issues.map((issue) => displayIssue(expression, issue.offset, issue.message));
   shown.sort((a, b) => a.line - b.line || a.column - b.column);
   return `compilation failed: ${shown.map((issue) => issue.text).join("\n")}`;
@@ -23074,7 +25762,7 @@ function maskUnsupportedSyntax(expression, constructions) {
   let expectField = false;
   let i = 0;
   const n = out.length;
-  const isIdentStart = (c) => c !== void 0 && /[A-Za-z_]/.test(c);
+  const isIdentStart2 = (c) => c !== void 0 && /[A-Za-z_]/.test(c);
   const skipSpace = (from) => {
     let j = from;
     while (j < n && /\s/.test(out[j]))
@@ -23107,7 +25795,7 @@ function maskUnsupportedSyntax(expression, constructions) {
       start++;
       const name = out.slice(start, end + 1).join("");
       const lastSegment = name.split(".").pop() ?? "";
-      if (constructions && end >= 0 && name !== "" && isIdentStart(lastSegment[0]) && lastSegment !== "in" && !/^\.?[0-9]/.test(name)) {
+      if (constructions && end >= 0 && name !== "" && isIdentStart2(lastSegment[0]) && lastSegment !== "in" && !/^\.?[0-9]/.test(name)) {
         for (let k = start; k <= end; k++)
           out[k] = " ";
         stack.push("struct");
@@ -23137,7 +25825,7 @@ function maskUnsupportedSyntax(expression, constructions) {
       i++;
       continue;
     }
-    if (expectField && (c === "?" || isIdentStart(c))) {
+    if (expectField && (c === "?" || isIdentStart2(c))) {
       let j = c === "?" ? skipSpace(i + 1) : i;
       const nameStart = j;
       while (j < n && IDENTIFIER_CHAR.test(out[j]))
@@ -23170,6 +25858,11 @@ function maskUnsupportedSyntax(expression, constructions) {
   return { text: out.join(""), masked };
 }
 function celCompileError(expression, options) {
+  return untypedCheck(expression, options).error;
+}
+function untypedCheck(expression, options) {
+  const syntax = (error) => ({ error, stage: "syntax" });
+  const semantic = (error) => ({ error, stage: "semantic" });
   const cel = celLibrary();
   const { text: maskedText, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
   const text = collapseUnaryRuns(maskedText);
@@ -23179,22 +25872,22 @@ function celCompileError(expression, options) {
   } catch (error) {
     if (error instanceof cel.module.ParseError) {
       if (error.code === "limit_exceeded" && /maxDepth/.test(error.message))
-        return recursionLimitExceeded();
+        return syntax(recursionLimitExceeded());
       if (masked)
-        return void 0;
+        return syntax(void 0);
       const parseError2 = error;
-      return compilationFailed(expression, [{ offset: parseError2.range?.start ?? 0, message: `Syntax error: ${parseError2.summary ?? parseError2.message}` }]);
+      return syntax(compilationFailed2(expression, [{ offset: parseError2.range?.start ?? 0, message: `Syntax error: ${parseError2.summary ?? parseError2.message}` }]));
     }
     throw error;
   }
   const root = asNode(ast);
   if (root === void 0)
-    return void 0;
+    return syntax(void 0);
   const depth = measureDepth(root);
   if (depth.overRecursionLimit)
-    return recursionLimitExceeded();
+    return syntax(recursionLimitExceeded());
   if (depth.depth > MAX_AST_DEPTH)
-    return void 0;
+    return syntax(void 0);
   const composed = options.composedVariables;
   const declared = composed === void 0 ? options.variables : /* @__PURE__ */ new Set([...options.variables, "variables"]);
   const free = [];
@@ -23212,21 +25905,21 @@ function celCompileError(expression, options) {
     issues.push({ offset, message: `undefined field '${select.field}'` });
   }
   if (issues.length > 0)
-    return compilationFailed(expression, issues);
+    return semantic(compilationFailed2(expression, issues));
   switch (options.result) {
     case "bool": {
       const type = literalType(root);
-      return type === void 0 ? void 0 : `must evaluate to bool but got ${type}`;
+      return semantic(type === void 0 ? void 0 : `must evaluate to bool but got ${type}`);
     }
     case "string":
     case "string-or-null": {
       const type = literalKind(root) ?? (BOOL_OPERATORS.has(root.op) ? "bool" : void 0);
       if (type === void 0 || type === "string" || options.result === "string-or-null" && type === "null_type")
-        return void 0;
-      return options.result === "string" ? `must evaluate to string but got ${type}` : `must evaluate to one of [string null_type] but got ${type}`;
+        return semantic(void 0);
+      return semantic(options.result === "string" ? `must evaluate to string but got ${type}` : `must evaluate to one of [string null_type] but got ${type}`);
     }
     default:
-      return void 0;
+      return semantic(void 0);
   }
 }
 function recursionLimitExceeded() {
@@ -23237,7 +25930,84 @@ function dotAfter(text, operand) {
   const dot = text.indexOf(".", end);
   return dot < 0 ? end : dot;
 }
-var WEBHOOK_MATCH_CONDITION_VARIABLES, TYPE_NAMES, ARITHMETIC, PATCH_NAMESPACES, BOOL_OPERATORS;
+function admissionCompile(expression, options) {
+  const composedKey = options.composed === void 0 ? null : [...options.composed].map(([name, t]) => [name, t === void 0 ? "?" : typeString(t)]);
+  const key2 = JSON.stringify([expression, options.kind, options.kubeVersion.major, options.kubeVersion.minor, options.params === true, composedKey]);
+  return admissionCompiled.get(key2, () => compileUncached(expression, options));
+}
+function untypedOptions(options) {
+  const { kind } = options;
+  const variables = /* @__PURE__ */ new Set(["object", "oldObject", "request", "namespaceObject"]);
+  if (options.params)
+    variables.add("params");
+  if (kind !== "validating.messageExpression")
+    variables.add("authorizer");
+  const result = kind.endsWith("matchCondition") || kind === "validating.validation" ? "bool" : kind === "validating.messageExpression" ? "string" : kind === "validating.auditAnnotation" ? "string-or-null" : "any";
+  return {
+    variables,
+    result,
+    ...options.composed !== void 0 && !kind.endsWith("matchCondition") ? { composedVariables: new Set(options.composed.keys()) } : {},
+    ...kind === "mutating.applyConfiguration" || kind === "mutating.jsonPatch" ? { patchTypes: true } : {}
+  };
+}
+function compileUncached(expression, options) {
+  const untyped = untypedCheck(expression, untypedOptions(options));
+  const fallback = { error: untyped.error, type: void 0 };
+  if (untyped.stage === "syntax" && untyped.error !== void 0)
+    return fallback;
+  if (options.kubeVersion.major !== 1 || options.kubeVersion.minor < FIRST_TYPED_MINOR)
+    return fallback;
+  const composed = options.composed !== void 0 && !options.kind.endsWith("matchCondition") ? options.composed : void 0;
+  const variables = {};
+  for (const [name, t] of composed ?? [])
+    variables[name] = t ?? T.dyn;
+  const checked = checkExpression(expression, options.kind, { major: 1, minor: options.kubeVersion.minor }, {
+    params: options.params === true,
+    ...composed !== void 0 ? { variables } : {}
+  });
+  if (checked.ok) {
+    if (readsUnknownVariable(expression, composed))
+      return fallback;
+    return { error: void 0, type: composedVariableType(checked.type), expr: checked.expr };
+  }
+  if (!sure(checked, expression, composed))
+    return fallback;
+  return { error: checked.apiServerText, type: T.dyn };
+}
+function sure(result, expression, composed) {
+  if (readsUnknownVariable(expression, composed))
+    return false;
+  return result.errors.every(({ detail }) => {
+    switch (result.stage) {
+      case "parse":
+        return SURE_PARSE_ISSUES.some((pattern) => pattern.test(detail));
+      case "check": {
+        if (/\bnull\b/.test(detail.replace(/^undeclared reference to '[^']*'/, "")))
+          return false;
+        const undeclared = /^undeclared reference to '([^']*)'/.exec(detail);
+        if (undeclared && UNPINNED_FUNCTIONS.has(undeclared[1]))
+          return false;
+        return !/^unexpected failed resolution/.test(detail);
+      }
+      case "validate":
+        return !/\bnull\b/.test(detail);
+      case "result":
+        return true;
+    }
+  });
+}
+function readsUnknownVariable(expression, composed) {
+  if (composed === void 0)
+    return false;
+  const unknown = [...composed].filter(([, t]) => t === void 0).map(([name]) => name);
+  if (unknown.length === 0)
+    return false;
+  for (const match of expression.matchAll(/\bvariables\s*\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)/g))
+    if (unknown.includes(match[1]))
+      return true;
+  return false;
+}
+var WEBHOOK_MATCH_CONDITION_VARIABLES, TYPE_NAMES, ARITHMETIC, PATCH_NAMESPACES, BOOL_OPERATORS, UNPINNED_FUNCTIONS, SURE_PARSE_ISSUES, FIRST_TYPED_MINOR, admissionCompiled;
 var init_compile = __esm({
   "dist/src/cel/compile.js"() {
     "use strict";
@@ -23246,11 +26016,94 @@ var init_compile = __esm({
     init_library();
     init_names2();
     init_source2();
+    init_check();
+    init_types2();
+    init_cache();
     WEBHOOK_MATCH_CONDITION_VARIABLES = /* @__PURE__ */ new Set(["object", "oldObject", "request", "authorizer", "namespaceObject"]);
     TYPE_NAMES = /* @__PURE__ */ new Set(["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn", "optional_type", "google"]);
     ARITHMETIC = /* @__PURE__ */ new Set(["+", "-", "*", "/", "%", "-_"]);
     PATCH_NAMESPACES = /* @__PURE__ */ new Set([...LIBRARY_NAMESPACES, "jsonpatch"]);
     BOOL_OPERATORS = /* @__PURE__ */ new Set(["==", "!=", "<", "<=", ">", ">=", "&&", "||", "!_", "in"]);
+    UNPINNED_FUNCTIONS = /* @__PURE__ */ new Set(["image", "isImage", "containsDigest", "registry", "repository", "identifier", "tag", "digest", "allContainers", "mul", "div", "divInt"]);
+    SURE_PARSE_ISSUES = [
+      /^unsupported syntax '/,
+      /^invalid argument to has\(\) macro$/,
+      /^argument must be a simple name$/,
+      /^duplicate variable name: /,
+      /^iteration variable overwrites accumulator variable$/,
+      /variable name must be a simple identifier$/,
+      /^invalid u?int literal$/,
+      /^reserved identifier: /
+    ];
+    FIRST_TYPED_MINOR = 28;
+    admissionCompiled = new BoundedCache();
+  }
+});
+
+// dist/src/errors.js
+var UserError, UsageError, InputError, InternalError, ConfigError, OutputPathError;
+var init_errors2 = __esm({
+  "dist/src/errors.js"() {
+    "use strict";
+    init_import_meta_url();
+    UserError = class extends Error {
+      hint;
+      constructor(message, hint2) {
+        super(message);
+        this.name = new.target.name;
+        this.hint = hint2;
+      }
+    };
+    UsageError = class extends UserError {
+    };
+    InputError = class extends UserError {
+    };
+    InternalError = class extends Error {
+      constructor(message, options) {
+        super(message, options);
+        this.name = "InternalError";
+      }
+    };
+    ConfigError = class extends UserError {
+    };
+    OutputPathError = class extends UsageError {
+      flag;
+      path;
+      constructor(flag, path, problem) {
+        super(`${flag} ${path}: ${problem}`);
+        this.flag = flag;
+        this.path = path;
+      }
+    };
+  }
+});
+
+// dist/src/kube/version.js
+function parseKubeVersion(text) {
+  const match = /^v?(1)\.(\d{1,3})(?:\.\d+)?$/.exec(text.trim());
+  if (!match)
+    throw new UsageError(`--kube-version: "${text}" is not a Kubernetes version`, "write it as 1.35 (or v1.35)");
+  const minor2 = Number(match[2]);
+  if (minor2 < OLDEST_KUBE_MINOR || minor2 > NEWEST_KUBE_MINOR) {
+    throw new UsageError(`--kube-version: ${text.trim()} is outside the versions admission-lint knows (1.${OLDEST_KUBE_MINOR} to 1.${NEWEST_KUBE_MINOR})`, `e.g. --kube-version 1.${DEFAULT_KUBE_VERSION.minor}`);
+  }
+  return { major: Number(match[1]), minor: minor2 };
+}
+function formatKubeVersion(version2) {
+  return `${version2.major}.${version2.minor}`;
+}
+function isAtLeast(version2, major, minor2) {
+  return version2.major > major || version2.major === major && version2.minor >= minor2;
+}
+var DEFAULT_KUBE_VERSION, OLDEST_KUBE_MINOR, NEWEST_KUBE_MINOR;
+var init_version = __esm({
+  "dist/src/kube/version.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_errors2();
+    DEFAULT_KUBE_VERSION = { major: 1, minor: 35 };
+    OLDEST_KUBE_MINOR = 16;
+    NEWEST_KUBE_MINOR = 37;
   }
 });
 
@@ -23336,9 +26189,9 @@ function hostError(host) {
 function parseGoUrl(raw) {
   const hash = raw.indexOf("#");
   const withoutFragment = hash >= 0 ? raw.slice(0, hash) : raw;
-  const fail = (message, url = withoutFragment) => ({ error: `parse ${goQuote(url)}: ${message}` });
+  const fail3 = (message, url = withoutFragment) => ({ error: `parse ${goQuote(url)}: ${message}` });
   if (/[\x00-\x1f\x7f]/.test(withoutFragment))
-    return fail("net/url: invalid control character in URL");
+    return fail3("net/url: invalid control character in URL");
   let rest = withoutFragment;
   let scheme = "";
   const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(rest);
@@ -23346,7 +26199,7 @@ function parseGoUrl(raw) {
     scheme = schemeMatch[1].toLowerCase();
     rest = rest.slice(schemeMatch[0].length);
   } else if (rest.startsWith(":")) {
-    return fail("missing protocol scheme");
+    return fail3("missing protocol scheme");
   }
   let rawQuery = "";
   if (rest.endsWith("?") && rest.indexOf("?") === rest.length - 1) {
@@ -23365,7 +26218,7 @@ function parseGoUrl(raw) {
     if (scheme !== "")
       opaque = true;
     else if (rest.split("/")[0].includes(":"))
-      return fail("first path segment in URL cannot contain colon");
+      return fail3("first path segment in URL cannot contain colon");
   }
   if (!opaque && (scheme !== "" || !rest.startsWith("///")) && rest.startsWith("//")) {
     const authorityEnd = rest.indexOf("/", 2);
@@ -23375,45 +26228,45 @@ function parseGoUrl(raw) {
     host = at >= 0 ? authority.slice(at + 1) : authority;
     const problem = hostError(host);
     if (problem !== void 0)
-      return fail(problem);
+      return fail3(problem);
     if (at >= 0) {
       user = authority.slice(0, at);
       if (!/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(user))
-        return fail("net/url: invalid userinfo");
+        return fail3("net/url: invalid userinfo");
       const userProblem = unescapeError(user, "other");
       if (userProblem !== void 0)
-        return fail(userProblem);
+        return fail3(userProblem);
     }
   }
   if (!opaque) {
     const pathProblem = unescapeError(rest, "other");
     if (pathProblem !== void 0)
-      return fail(pathProblem);
+      return fail3(pathProblem);
   }
   let fragment = "";
   if (hash >= 0) {
     fragment = raw.slice(hash + 1);
     const fragmentProblem = unescapeError(fragment, "other");
     if (fragmentProblem !== void 0)
-      return fail(fragmentProblem, raw);
+      return fail3(fragmentProblem, raw);
   }
   return { scheme, user, host, rawQuery, fragment };
 }
 function validateWebhookUrl(at, url) {
-  const parsed = parseGoUrl(url);
-  if ("error" in parsed)
-    return [required(at, `url must be a valid URL: ${parsed.error}${FORM}`)];
+  const parsed2 = parseGoUrl(url);
+  if ("error" in parsed2)
+    return [required(at, `url must be a valid URL: ${parsed2.error}${FORM}`)];
   const errors = [];
-  if (parsed.scheme !== "https")
-    errors.push(invalid(at, parsed.scheme, `'https' is the only allowed URL scheme${FORM}`));
-  if (parsed.host.length === 0)
-    errors.push(invalid(at, parsed.host, `host must be specified${FORM}`));
-  if (parsed.user !== void 0)
-    errors.push(invalid(at, parsed.user, "user information is not permitted in the URL"));
-  if (parsed.fragment.length > 0)
-    errors.push(invalid(at, parsed.fragment, "fragments are not permitted in the URL"));
-  if (parsed.rawQuery.length > 0)
-    errors.push(invalid(at, parsed.rawQuery, "query parameters are not permitted in the URL"));
+  if (parsed2.scheme !== "https")
+    errors.push(invalid(at, parsed2.scheme, `'https' is the only allowed URL scheme${FORM}`));
+  if (parsed2.host.length === 0)
+    errors.push(invalid(at, parsed2.host, `host must be specified${FORM}`));
+  if (parsed2.user !== void 0)
+    errors.push(invalid(at, parsed2.user, "user information is not permitted in the URL"));
+  if (parsed2.fragment.length > 0)
+    errors.push(invalid(at, parsed2.fragment, "fragments are not permitted in the URL"));
+  if (parsed2.rawQuery.length > 0)
+    errors.push(invalid(at, parsed2.rawQuery, "query parameters are not permitted in the URL"));
   return errors;
 }
 function validateWebhookService(at, service) {
@@ -23467,11 +26320,11 @@ var init_client_config = __esm({
 function maskTrailingDash(name) {
   return name.length > 1 && name.endsWith("-") ? `${name.slice(0, -2)}a` : name;
 }
-function validateObjectMeta(meta6) {
+function validateObjectMeta(meta7) {
   const errors = [];
   const at = ["metadata"];
-  const name = meta6?.name ?? "";
-  const generateName = meta6?.generateName ?? "";
+  const name = meta7?.name ?? "";
+  const generateName = meta7?.generateName ?? "";
   if (generateName !== "") {
     for (const message of dns1123SubdomainErrors(maskTrailingDash(generateName)))
       errors.push(invalid([...at, "generateName"], generateName, message));
@@ -23483,7 +26336,7 @@ function validateObjectMeta(meta6) {
     for (const message of dns1123SubdomainErrors(name))
       errors.push(invalid([...at, "name"], name, message));
   }
-  for (const [key2, value] of Object.entries(meta6?.labels ?? {})) {
+  for (const [key2, value] of Object.entries(meta7?.labels ?? {})) {
     const locateAt = [...at, "labels", key2];
     for (const message of qualifiedNameErrors(key2))
       errors.push({ ...invalid([...at, "labels"], key2, message), locateAt });
@@ -23491,7 +26344,7 @@ function validateObjectMeta(meta6) {
       errors.push({ ...invalid([...at, "labels"], value ?? "", message), locateAt });
   }
   let annotationBytes = 0;
-  for (const [key2, value] of Object.entries(meta6?.annotations ?? {})) {
+  for (const [key2, value] of Object.entries(meta7?.annotations ?? {})) {
     for (const message of qualifiedNameErrors(key2.toLowerCase()))
       errors.push({ ...invalid([...at, "annotations"], key2, message), locateAt: [...at, "annotations", key2] });
     annotationBytes += Buffer.byteLength(key2) + Buffer.byteLength(value ?? "");
@@ -23575,9 +26428,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule33) {
+function validateRule(at, rule35) {
   const errors = [];
-  const operations = rule33.operations ?? [];
+  const operations = rule35.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -23586,12 +26439,12 @@ function validateRule(at, rule33) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule33.apiGroups ?? [];
+  const groups = rule35.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule33.apiVersions ?? [];
+  const versions = rule35.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -23600,15 +26453,18 @@ function validateRule(at, rule33) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule33.resources));
-  if (rule33.scope !== void 0 && rule33.scope !== null && !SCOPES.includes(rule33.scope))
-    errors.push(notSupported([...at, "scope"], rule33.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule35.resources));
+  if (rule35.scope !== void 0 && rule35.scope !== null && !SCOPES.includes(rule35.scope))
+    errors.push(notSupported([...at, "scope"], rule35.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
   return compiled2.get(expression, matchConditionCompileError);
 }
-function validateMatchConditions(at, conditions, compileError = rememberedCompileError) {
+function webhookMatchConditionCompileError(expression, kubeVersion) {
+  return admissionCompile(expression, { kind: "webhook.matchCondition", kubeVersion }).error;
+}
+function validateMatchConditions(at, conditions, compileError = (expression) => webhookMatchConditionCompileError(expression, DEFAULT_KUBE_VERSION)) {
   const list3 = conditions ?? [];
   const errors = [];
   if (list3.length > MAX_MATCH_CONDITIONS)
@@ -23639,12 +26495,12 @@ function validateMatchConditions(at, conditions, compileError = rememberedCompil
   });
   return errors;
 }
-function validateWebhook(at, webhook, mutating) {
+function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule33, j) => {
-    if (rule33 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule33));
+  webhook.rules?.forEach((rule35, j) => {
+    if (rule35 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule35));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -23666,10 +26522,10 @@ function validateWebhook(at, webhook, mutating) {
     errors.push(...validateWebhookUrl([...at, "clientConfig", "url"], clientConfig.url));
   else
     errors.push(...validateWebhookService([...at, "clientConfig", "service"], clientConfig.service));
-  errors.push(...validateMatchConditions([...at, "matchConditions"], webhook.matchConditions));
+  errors.push(...validateMatchConditions([...at, "matchConditions"], webhook.matchConditions, (expression) => webhookMatchConditionCompileError(expression, kubeVersion)));
   return errors;
 }
-function validateWebhookConfiguration(configuration) {
+function validateWebhookConfiguration(configuration, kubeVersion = DEFAULT_KUBE_VERSION) {
   const errors = validateObjectMeta(configuration.metadata);
   const mutating = configuration.kind === "MutatingWebhookConfiguration";
   const names2 = /* @__PURE__ */ new Set();
@@ -23677,7 +26533,7 @@ function validateWebhookConfiguration(configuration) {
     if (webhook === null)
       return;
     const at = ["webhooks", i];
-    errors.push(...validateWebhook(at, webhook, mutating));
+    errors.push(...validateWebhook(at, webhook, mutating, kubeVersion));
     errors.push(...validateAdmissionReviewVersions([...at, "admissionReviewVersions"], webhook.admissionReviewVersions));
     const name = webhook.name ?? "";
     if (name.length > 0) {
@@ -23696,6 +26552,7 @@ var init_webhook_api = __esm({
     init_import_meta_url();
     init_names();
     init_compile();
+    init_version();
     init_client_config();
     init_field_error();
     init_label_selector();
@@ -23724,31 +26581,25 @@ function isCelIdentifier(name) {
 function notSupportedInOrder(path, value, supported) {
   return { type: "NotSupported", path, value, detail: `supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}` };
 }
-function compile2(env, expression, result, opts = {}) {
+function compile2(env, expression, kind) {
   if (!env.celReady)
-    return void 0;
-  const variables = /* @__PURE__ */ new Set(["object", "oldObject", "request", "namespaceObject"]);
-  if (env.hasParams)
-    variables.add("params");
-  if (opts.authorizer !== false)
-    variables.add("authorizer");
-  const composition = opts.composition !== false && env.composed !== void 0;
-  const key2 = JSON.stringify([expression, result, [...variables], composition ? [...env.composed] : null, opts.patchTypes === true]);
-  return compiledPolicyExpressions.get(key2, () => celCompileError(expression, {
-    variables,
-    result,
-    ...composition ? { composedVariables: new Set(env.composed) } : {},
-    ...opts.patchTypes ? { patchTypes: true } : {}
-  }));
+    return NOT_CHECKED;
+  const composition = !kind.endsWith("matchCondition") && env.composed !== void 0;
+  return admissionCompile(expression, {
+    kind,
+    kubeVersion: env.kubeVersion,
+    params: env.hasParams,
+    ...composition ? { composed: new Map(env.composed) } : {}
+  });
 }
-function validateRuleWithOperations(at, rule33) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule33;
+function validateRuleWithOperations(at, rule35) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule35;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule33) {
+function validateNamedRuleWithOperations(at, rule35) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule33.resourceNames ?? []).forEach((value, i) => {
+  (rule35.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -23757,7 +26608,7 @@ function validateNamedRuleWithOperations(at, rule33) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule33));
+  errors.push(...validateRuleWithOperations(at, rule35));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -23777,14 +26628,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule33, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule33 ?? {})));
+    match[list3]?.forEach((rule35, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule35 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule33, i) => {
-    rule33?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule35, i) => {
+    rule35?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -23840,7 +26691,7 @@ function validateParamKind(at, paramKind) {
   return errors;
 }
 function validateMatchConditions2(at, conditions, env) {
-  return validateMatchConditions(at, conditions, (expression) => compile2(env, expression, "bool", { composition: false }));
+  return validateMatchConditions(at, conditions, (expression) => compile2(env, expression, env.mutating ? "mutating.matchCondition" : "validating.matchCondition").error);
 }
 function validateVariable(at, variable, env) {
   const errors = [];
@@ -23853,10 +26704,10 @@ function validateVariable(at, variable, env) {
   if (isBlank(expression)) {
     errors.push(required([...at, "expression"], "expression is not specified"));
   } else {
-    const error = compile2(env, expression, "any");
+    const { error, type } = compile2(env, expression, env.mutating ? "mutating.variable" : "validating.variable");
     if (error !== void 0)
       errors.push(invalid([...at, "expression"], expression, error));
-    env.composed?.add(name);
+    env.composed?.set(name, type);
   }
   return errors;
 }
@@ -23866,7 +26717,7 @@ function validateValidation(at, validation, env) {
   if (isBlank(expression)) {
     errors.push(required([...at, "expression"], "expression is not specified"));
   } else {
-    const error = compile2(env, expression, "bool");
+    const { error } = compile2(env, expression, "validating.validation");
     if (error !== void 0)
       errors.push(invalid([...at, "expression"], expression, error));
   }
@@ -23874,7 +26725,7 @@ function validateValidation(at, validation, env) {
   if (messageExpression.length > 0 && isBlank(messageExpression)) {
     errors.push(invalid([...at, "messageExpression"], messageExpression, "must be non-empty if specified"));
   } else if (!isBlank(messageExpression)) {
-    const error = compile2(env, messageExpression, "string", { authorizer: false });
+    const { error } = compile2(env, messageExpression, "validating.messageExpression");
     if (error !== void 0)
       errors.push(invalid([...at, "messageExpression"], messageExpression, error));
   }
@@ -23904,17 +26755,17 @@ function validateAuditAnnotation(at, policyName, annotation, env) {
   } else if (Buffer.byteLength(trimmed) > MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES) {
     errors.push(required([...at, "valueExpression"], `must not exceed ${MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES} bytes in length`));
   } else {
-    const error = compile2(env, trimmed, "string-or-null");
+    const { error } = compile2(env, trimmed, "validating.auditAnnotation");
     if (error !== void 0)
       errors.push(invalid([...at, "valueExpression"], valueExpression, error));
   }
   return errors;
 }
-function validatePatchExpression(at, expression, env) {
+function validatePatchExpression(at, expression, env, kind) {
   const trimmed = (expression ?? "").trim();
   if (trimmed === "")
     return [required([...at, "expression"])];
-  const error = compile2(env, trimmed, "any", { patchTypes: true });
+  const { error } = compile2(env, trimmed, kind);
   return error === void 0 ? [] : [invalid([...at, "expression"], trimmed, error)];
 }
 function validateMutation(at, mutation, env) {
@@ -23928,7 +26779,7 @@ function validateMutation(at, mutation, env) {
       if (mutation.jsonPatch == null)
         errors.push(required([...at, "jsonPatch"], "must be specified when patchType is JSONPatch"));
       else
-        errors.push(...validatePatchExpression([...at, "jsonPatch"], mutation.jsonPatch.expression, env));
+        errors.push(...validatePatchExpression([...at, "jsonPatch"], mutation.jsonPatch.expression, env, "mutating.jsonPatch"));
       if (mutation.applyConfiguration != null)
         errors.push(invalid([...at, "applyConfiguration"], "{applyConfiguration}", "must not be specified when patchType is JSONPatch"));
       break;
@@ -23936,16 +26787,16 @@ function validateMutation(at, mutation, env) {
       if (mutation.applyConfiguration == null)
         errors.push(required([...at, "applyConfiguration"], "must be specified when patchType is ApplyConfiguration"));
       else
-        errors.push(...validatePatchExpression([...at, "applyConfiguration"], mutation.applyConfiguration.expression, env));
+        errors.push(...validatePatchExpression([...at, "applyConfiguration"], mutation.applyConfiguration.expression, env, "mutating.applyConfiguration"));
       if (mutation.jsonPatch != null)
         errors.push(invalid([...at, "jsonPatch"], "{jsonPatch}", "must not be specified when patchType is ApplyConfiguration"));
       break;
     default:
-      errors.push(notSupported([...at, "patchType"], patchType, PATCH_TYPES));
+      errors.push(notSupported([...at, "patchType"], patchType, PATCH_TYPES2));
   }
   return errors;
 }
-function validatePolicySpec(policy, celReady) {
+function validatePolicySpec(policy, celReady, kubeVersion) {
   const errors = [];
   const spec = policy.spec ?? {};
   const at = ["spec"];
@@ -23964,7 +26815,7 @@ function validatePolicySpec(policy, celReady) {
       errors.push(...validateMutatingOperations([...at, "matchConstraints"], spec.matchConstraints));
   }
   const variables = spec.variables ?? [];
-  const env = { celReady, hasParams: spec.paramKind != null, composed: mutating || variables.length > 0 ? /* @__PURE__ */ new Set() : void 0 };
+  const env = { celReady, hasParams: spec.paramKind != null, mutating, kubeVersion, composed: mutating || variables.length > 0 ? /* @__PURE__ */ new Map() : void 0 };
   errors.push(...validateMatchConditions2([...at, "matchConditions"], spec.matchConditions, env));
   variables.forEach((variable, i) => errors.push(...validateVariable([...at, "variables", i], variable ?? {}, env)));
   if (mutating) {
@@ -24060,16 +26911,16 @@ function validateBindingSpec(binding) {
     errors.push(...validateMutatingOperations([...at, "matchResources"], spec.matchResources));
   return errors;
 }
-function validateAdmissionPolicyObject(kind, object) {
+function validateAdmissionPolicyObject(kind, object, kubeVersion = DEFAULT_KUBE_VERSION) {
   const errors = validateObjectMeta(object.metadata);
   if (kind === "ValidatingAdmissionPolicy" || kind === "MutatingAdmissionPolicy") {
-    errors.push(...validatePolicySpec(object, loadCelSync()));
+    errors.push(...validatePolicySpec(object, loadCelSync(), kubeVersion));
   } else {
     errors.push(...validateBindingSpec(object));
   }
   return errors;
 }
-var FAILURE_POLICIES2, MATCH_POLICIES2, REINVOCATION_POLICIES2, OPERATIONS2, MUTATING_OPERATIONS, VALIDATION_ACTIONS, VALIDATION_REASONS, PATCH_TYPES, PARAMETER_NOT_FOUND_ACTIONS, MAX_AUDIT_ANNOTATIONS, MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES, CEL_IDENTIFIER, CEL_RESERVED, isBlank, compiledPolicyExpressions;
+var FAILURE_POLICIES2, MATCH_POLICIES2, REINVOCATION_POLICIES2, OPERATIONS2, MUTATING_OPERATIONS, VALIDATION_ACTIONS, VALIDATION_REASONS, PATCH_TYPES2, PARAMETER_NOT_FOUND_ACTIONS, MAX_AUDIT_ANNOTATIONS, MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES, CEL_IDENTIFIER, CEL_RESERVED, isBlank, NOT_CHECKED;
 var init_policy_api = __esm({
   "dist/src/validate/policy-api.js"() {
     "use strict";
@@ -24077,10 +26928,10 @@ var init_policy_api = __esm({
     init_names();
     init_compile();
     init_library();
+    init_version();
     init_field_error();
     init_label_selector();
     init_webhook_api();
-    init_cache();
     FAILURE_POLICIES2 = ["Ignore", "Fail"];
     MATCH_POLICIES2 = ["Exact", "Equivalent"];
     REINVOCATION_POLICIES2 = ["Never", "IfNeeded"];
@@ -24088,14 +26939,14 @@ var init_policy_api = __esm({
     MUTATING_OPERATIONS = ["*", "CREATE", "UPDATE", "CONNECT"];
     VALIDATION_ACTIONS = ["Deny", "Warn", "Audit"];
     VALIDATION_REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
-    PATCH_TYPES = ["ApplyConfiguration", "JSONPatch"];
+    PATCH_TYPES2 = ["ApplyConfiguration", "JSONPatch"];
     PARAMETER_NOT_FOUND_ACTIONS = ["Deny", "Allow"];
     MAX_AUDIT_ANNOTATIONS = 20;
     MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES = 5 * 1024;
     CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
     CEL_RESERVED = /* @__PURE__ */ new Set(["true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"]);
     isBlank = (text) => (text ?? "").trim() === "";
-    compiledPolicyExpressions = new BoundedCache();
+    NOT_CHECKED = { error: void 0, type: void 0 };
   }
 });
 
@@ -24137,16 +26988,16 @@ var init_api_validation = __esm({
         },
         help: "Change the field so that the API server accepts it; the message is the one kubectl apply would print."
       },
-      create() {
+      create(run2) {
         return {
           webhookConfiguration(object) {
-            const errors = validateWebhookConfiguration(object.effective);
+            const errors = validateWebhookConfiguration(object.effective, run2.kubeVersion);
             if (errors.length > 0 && isFragment(object))
               return [{ messageId: "fragment", data: { count: errors.length }, path: ["webhooks"], part: "key", help: "Lint the rendered build (kustomize build \u2026 | admission-lint -), not the patch." }];
             return errors.map(toViolation);
           },
           policy(object) {
-            return validateAdmissionPolicyObject(object.kind, object.effective).map(toViolation);
+            return validateAdmissionPolicyObject(object.kind, object.effective, run2.kubeVersion).map(toViolation);
           }
         };
       }
@@ -24159,10 +27010,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule33) {
-  const groups = rule33.apiGroups ?? [];
-  const versions = rule33.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule33.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule35) {
+  const groups = rule35.apiGroups ?? [];
+  const versions = rule35.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule35.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -24178,9 +27029,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule33, discovery) {
-  const groups = rule33.apiGroups ?? [];
-  return (rule33.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule35, discovery) {
+  const groups = rule35.apiGroups ?? [];
+  return (rule35.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -24188,15 +27039,15 @@ function canMatchNamespaced(rule33, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule33) => {
-    if (rule33 === null)
+  return (rules2 ?? []).some((rule35) => {
+    if (rule35 === null)
       return false;
-    const scope = rule33.scope ?? "*";
+    const scope = rule35.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule33);
+      return canMatchNamespaces(rule35);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule33, discovery);
-    return canMatchNamespaced(rule33, discovery) || canMatchNamespaces(rule33);
+      return canMatchNamespaced(rule35, discovery);
+    return canMatchNamespaced(rule35, discovery) || canMatchNamespaces(rule35);
   });
 }
 var init_scope = __esm({
@@ -24269,73 +27120,6 @@ var init_selector = __esm({
     "use strict";
     init_import_meta_url();
     init_placeholder();
-  }
-});
-
-// dist/src/errors.js
-var UserError, UsageError, InputError, InternalError, ConfigError, OutputPathError;
-var init_errors2 = __esm({
-  "dist/src/errors.js"() {
-    "use strict";
-    init_import_meta_url();
-    UserError = class extends Error {
-      hint;
-      constructor(message, hint2) {
-        super(message);
-        this.name = new.target.name;
-        this.hint = hint2;
-      }
-    };
-    UsageError = class extends UserError {
-    };
-    InputError = class extends UserError {
-    };
-    InternalError = class extends Error {
-      constructor(message, options) {
-        super(message, options);
-        this.name = "InternalError";
-      }
-    };
-    ConfigError = class extends UserError {
-    };
-    OutputPathError = class extends UsageError {
-      flag;
-      path;
-      constructor(flag, path, problem) {
-        super(`${flag} ${path}: ${problem}`);
-        this.flag = flag;
-        this.path = path;
-      }
-    };
-  }
-});
-
-// dist/src/kube/version.js
-function parseKubeVersion(text) {
-  const match = /^v?(1)\.(\d{1,3})(?:\.\d+)?$/.exec(text.trim());
-  if (!match)
-    throw new UsageError(`--kube-version: "${text}" is not a Kubernetes version`, "write it as 1.35 (or v1.35)");
-  const minor2 = Number(match[2]);
-  if (minor2 < OLDEST_KUBE_MINOR || minor2 > NEWEST_KUBE_MINOR) {
-    throw new UsageError(`--kube-version: ${text.trim()} is outside the versions admission-lint knows (1.${OLDEST_KUBE_MINOR} to 1.${NEWEST_KUBE_MINOR})`, `e.g. --kube-version 1.${DEFAULT_KUBE_VERSION.minor}`);
-  }
-  return { major: Number(match[1]), minor: minor2 };
-}
-function formatKubeVersion(version2) {
-  return `${version2.major}.${version2.minor}`;
-}
-function isAtLeast(version2, major, minor2) {
-  return version2.major > major || version2.major === major && version2.minor >= minor2;
-}
-var DEFAULT_KUBE_VERSION, OLDEST_KUBE_MINOR, NEWEST_KUBE_MINOR;
-var init_version = __esm({
-  "dist/src/kube/version.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_errors2();
-    DEFAULT_KUBE_VERSION = { major: 1, minor: 35 };
-    OLDEST_KUBE_MINOR = 16;
-    NEWEST_KUBE_MINOR = 37;
   }
 });
 
@@ -24458,8 +27242,8 @@ var init_policies = __esm({
       #names = /* @__PURE__ */ new Map();
       #suggestions = /* @__PURE__ */ new Map();
       #work = { cells: 0 };
-      constructor(objects) {
-        this.objects = objects;
+      constructor(objects2) {
+        this.objects = objects2;
         const add = (map, key2, object) => {
           const list3 = map.get(key2);
           if (list3)
@@ -24467,7 +27251,7 @@ var init_policies = __esm({
           else
             map.set(key2, [object]);
         };
-        for (const object of objects) {
+        for (const object of objects2) {
           if (object.name !== void 0)
             add(this.#byName, `${object.kind}/${object.name}`, object);
           const policyName = isBindingKind(object.kind) ? policyNameOf(object) : void 0;
@@ -25086,17 +27870,17 @@ function analyse(object, context) {
       return [];
     if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true)
       return [];
-    for (const [j, rule33] of (webhook.rules ?? []).entries()) {
-      if (rule33 === null || rule33.scope === "Cluster")
+    for (const [j, rule35] of (webhook.rules ?? []).entries()) {
+      if (rule35 === null || rule35.scope === "Cluster")
         continue;
-      if (!(rule33.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation)))
+      if (!(rule35.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule33.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
-      const deleteOnly = (rule33.operations ?? []).every((operation) => operation === "DELETE");
-      const match = firstResourceMatch(deleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, rule33.apiGroups ?? [], rule33.apiVersions ?? [], writable);
+      const writable = (rule35.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const deleteOnly = (rule35.operations ?? []).every((operation) => operation === "DELETE");
+      const match = firstResourceMatch(deleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, rule35.apiGroups ?? [], rule35.apiVersions ?? [], writable);
       if (match === void 0)
         continue;
-      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, rule33.operations ?? []) !== "called")
+      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, rule35.operations ?? []) !== "called")
         return [];
       return [{ entry, rule: j, match }];
     }
@@ -25157,17 +27941,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule33, request2) {
-  return scopeMatches(rule33.scope, request2) && (rule33.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule33.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule33.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule33.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule35, request2) {
+  return scopeMatches(rule35.scope, request2) && (rule35.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule35.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule35.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule35.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule33) {
-  if (rule33 === null || typeof rule33 !== "object")
+function compileRule(rule35) {
+  if (rule35 === null || typeof rule35 !== "object")
     return null;
-  const scope = rule33.scope ?? "*";
-  const operations = listOf(rule33.operations);
-  const groups = listOf(rule33.apiGroups);
-  const versions = listOf(rule33.apiVersions);
-  const resources = listOf(rule33.resources);
+  const scope = rule35.scope ?? "*";
+  const operations = listOf(rule35.operations);
+  const groups = listOf(rule35.apiGroups);
+  const versions = listOf(rule35.apiVersions);
+  const resources = listOf(rule35.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -25183,27 +27967,27 @@ function compileRule(rule33) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule33, request2) {
-  if (rule33.scope === "Namespaced") {
+function compiledRuleMatches(rule35, request2) {
+  if (rule35.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule33.scope === "Cluster") {
+  } else if (rule35.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule33.operations, request2.operation) || !hasOrAny(rule33.groups, request2.group) || !hasOrAny(rule33.versions, request2.version))
+  if (!hasOrAny(rule35.operations, request2.operation) || !hasOrAny(rule35.groups, request2.group) || !hasOrAny(rule35.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule33.resources) {
+  for (const [resource, subresource] of rule35.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule33 of compiledRules(rules2 ?? [])) {
-    if (rule33 === null || !hasOrAny(rule33.groups, group))
+  for (const rule35 of compiledRules(rules2 ?? [])) {
+    if (rule35 === null || !hasOrAny(rule35.groups, group))
       continue;
-    for (const [r, sub] of rule33.resources)
+    for (const [r, sub] of rule35.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -25212,24 +27996,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule33 = rules2[index];
-    if (rule33 !== null && compiledRuleMatches(rule33, request2))
+    const rule35 = rules2[index];
+    if (rule35 !== null && compiledRuleMatches(rule35, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule33) => rule33 !== null && hasOrAny(rule33.groups, request2.group) && hasOrAny(rule33.operations, request2.operation) && rule33.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule35) => rule35 !== null && hasOrAny(rule35.groups, request2.group) && hasOrAny(rule35.operations, request2.operation) && rule35.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule33 = rules2[index];
-    if (rule33 === null)
+    const rule35 = rules2[index];
+    if (rule35 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule33, candidate))
+      if (compiledRuleMatches(rule35, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -25265,12 +28049,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule33 = matchingRule(webhook, request2, discovery);
-  if (rule33 === void 0)
+  const rule35 = matchingRule(webhook, request2, discovery);
+  if (rule35 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule33);
+  return selectorsOutcome(webhook, request2, rule35);
 }
-function selectorsOutcome(webhook, request2, rule33) {
+function selectorsOutcome(webhook, request2, rule35) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -25278,10 +28062,10 @@ function selectorsOutcome(webhook, request2, rule33) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule33.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule35.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule33.rule, unknown: "object-labels" };
-  return { called: true, rule: rule33.rule, equivalent: rule33.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule35.rule, unknown: "object-labels" };
+  return { called: true, rule: rule35.rule, equivalent: rule35.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -25311,13 +28095,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule33) => {
-    if (!isRule(rule33))
+  return (rules2 ?? []).map((rule35) => {
+    if (!isRule(rule35))
       return null;
-    const names2 = rule33.resourceNames ?? [];
+    const names2 = rule35.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule33;
+    return rule35;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -25427,7 +28211,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule33) => rule33 !== null && typeof rule33 === "object" && names(rule33.operations, write2.operation) && names(rule33.apiGroups, write2.group) && (rule33.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule35) => rule35 !== null && typeof rule35 === "object" && names(rule35.operations, write2.operation) && names(rule35.apiGroups, write2.group) && (rule35.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -25448,8 +28232,8 @@ function bindingEnforces(binding) {
   return Array.isArray(actions) && actions.includes("Deny");
 }
 function joinNames(names2) {
-  const quoted = [...new Set(names2)].map((name) => `"${name}"`);
-  return joinCapped(quoted, 2, { width: 50 });
+  const quoted2 = [...new Set(names2)].map((name) => `"${name}"`);
+  return joinCapped(quoted2, 2, { width: 50 });
 }
 function checkPolicyObject3(object, run2) {
   if (isBinding(object))
@@ -25470,7 +28254,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules, write2))
       continue;
     const boundBy = [];
-    let rule33;
+    let rule35;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -25483,9 +28267,9 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule33 ??= outcome.rule;
+      rule35 ??= outcome.rule;
     }
-    if (rule33 === void 0)
+    if (rule35 === void 0)
       continue;
     if (policyConditionsOutcome(run2, spec.matchConditions ?? [], write2) !== "called")
       continue;
@@ -25501,7 +28285,7 @@ function checkPolicyObject3(object, run2) {
           resource: describeResource(write2),
           defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
         },
-        path: ["spec", "matchConstraints", "resourceRules", rule33],
+        path: ["spec", "matchConstraints", "resourceRules", rule35],
         severity: ignore ? "warning" : "error",
         help: POLICY_HELP
       }
@@ -25553,7 +28337,7 @@ var init_matches_kube_system = __esm({
         return {
           policy: (object) => checkPolicyObject3(object, run2),
           webhookConfiguration(object) {
-            return kubeSystemInterceptions(object, run2).map(({ entry, rule: rule33, match }) => {
+            return kubeSystemInterceptions(object, run2).map(({ entry, rule: rule35, match }) => {
               const ignore = entry.webhook.failurePolicy === "Ignore";
               return {
                 messageId: ignore ? "ignore" : "fail",
@@ -25563,7 +28347,7 @@ var init_matches_kube_system = __esm({
                   timeout: entry.webhook.timeoutSeconds ?? 10,
                   defaulted: isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : ""
                 },
-                path: [...entry.path, "rules", rule33],
+                path: [...entry.path, "rules", rule35],
                 severity: ignore ? "warning" : "error"
               };
             });
@@ -25586,11 +28370,11 @@ function selectedVersions(discovery, group, versions) {
   const served2 = discovery.versions(group);
   return versions.includes("*") ? [...served2] : served2.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule33, entry) {
+function entryTargets(discovery, rule35, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets = [];
-  for (const group of rule33.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule33.apiVersions ?? [])) {
+  for (const group of rule35.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule35.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -25641,8 +28425,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule33) {
-  const operations = rule33.operations ?? [];
+function isConnectOnly(rule35) {
+  const operations = rule35.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -25659,8 +28443,8 @@ function reaches(target, operations) {
   return operations.some((operation) => operation === "*" || (kind === "connect" ? operation === "CONNECT" : operation !== "CONNECT"));
 }
 function list(items) {
-  const quoted = [...new Set(items)].map((item) => `"${item}"`);
-  return joinCapped(quoted, 3, { width: 40 });
+  const quoted2 = [...new Set(items)].map((item) => `"${item}"`);
+  return joinCapped(quoted2, 3, { width: 40 });
 }
 function whyNot(targets) {
   const kinds = new Set(targets.map(accepts));
@@ -25683,16 +28467,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets;
 }
-function checkOperations(rule33, path, webhook, live, others = 0) {
+function checkOperations(rule35, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule33.operations ?? [];
+  const operations = rule35.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets }) => !targets.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule33)) {
+  if (isConnectOnly(rule35)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -25725,19 +28509,19 @@ function checkOperations(rule33, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule33, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule35, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule33.apiGroups ?? [];
-  const resources = rule33.resources ?? [];
+  const groups = rule35.apiGroups ?? [];
+  const resources = rule35.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     const judged = groups.length > 0 && groups.every((group) => group === "*" || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
     if (!judged || resources.length === 0)
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule33, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule35, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule33, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule35, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -25755,9 +28539,9 @@ function checkRule(discovery, rule33, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule33, operations: ["*"] };
+  const anyOperation = { ...rule35, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule33.scope ?? "*";
+  const scope = rule35.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets }) => !targets.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -25774,7 +28558,7 @@ function checkRule(discovery, rule33, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule33, path, webhook, scoped);
+  const result = checkOperations(rule35, path, webhook, scoped);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped.length === live.length };
 }
@@ -25792,16 +28576,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule33, j) => {
-    if (rule33 === null || typeof rule33 !== "object") {
+  rules2.forEach((rule35, j) => {
+    if (rule35 === null || typeof rule35 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule33, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule35, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule33))
+    if (isConnectOnly(rule35))
       connectOnly.push(j);
     else
       others++;
@@ -25840,8 +28624,8 @@ var init_reachability = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule33] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule33?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule35] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule35?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -26568,8 +29352,8 @@ var init_long_timeout = __esm({
 function compareNames(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-function webhooksWithRules(objects) {
-  return objects.filter((object) => object.decodable).flatMap((object) => webhooksOf(object).filter((entry) => (entry.webhook.rules ?? []).length > 0).map((entry) => ({ object, entry })));
+function webhooksWithRules(objects2) {
+  return objects2.filter((object) => object.decodable).flatMap((object) => webhooksOf(object).filter((entry) => (entry.webhook.rules ?? []).length > 0).map((entry) => ({ object, entry })));
 }
 function inCallingOrder(hooks) {
   const sorted = hooks.map((hook, i) => ({ hook, i })).sort((a, b) => Number(!a.hook.entry.mutating) - Number(!b.hook.entry.mutating) || compareNames(a.hook.object.name ?? "", b.hook.object.name ?? "") || a.i - b.i);
@@ -26579,17 +29363,17 @@ function inCallingOrder(hooks) {
   for (let start = 0; start < sorted.length; ) {
     const first = sorted[start].hook;
     let end = start + 1;
-    let objects = 1;
+    let objects2 = 1;
     while (end < sorted.length) {
       const hook = sorted[end].hook;
       if (hook.object.kind !== first.object.kind || (hook.object.name ?? "") !== (first.object.name ?? ""))
         break;
       if (hook.object !== sorted[end - 1].hook.object)
-        objects++;
+        objects2++;
       end++;
     }
     for (let k = start; k < end; k++)
-      sorted[k].hook.alternative = objects > 1;
+      sorted[k].hook.alternative = objects2 > 1;
     start = end;
   }
   return sorted.map(({ hook }) => hook);
@@ -26622,20 +29406,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule33 of hook.entry.webhook.rules ?? []) {
-      if (rule33 === null)
+    for (const rule35 of hook.entry.webhook.rules ?? []) {
+      if (rule35 === null)
         continue;
-      for (const group of rule33.apiGroups ?? []) {
-        for (const version2 of (rule33.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule35.apiGroups ?? []) {
+        for (const version2 of (rule35.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule33.resources ?? []) {
+          for (const entry of rule35.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule33.operations ?? []) {
+            for (const operation of rule35.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -26670,16 +29454,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule33 = compiled4[k];
-      if (rule33 === null) {
+      const rule35 = compiled4[k];
+      if (rule35 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule33.key);
+      let id = ids.get(rule35.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule33.key, id);
-        rules2.push(rule33);
+        ids.set(rule35.key, id);
+        rules2.push(rule35);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -26691,12 +29475,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule33, id) => {
+  written.forEach((rule35, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule33.apiGroups ?? [];
-    const operations = rule33.operations ?? [];
+    const apiGroups = rule35.apiGroups ?? [];
+    const operations = rule35.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule33.resources ?? []) {
+    for (const entry of rule35.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -26772,12 +29556,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule33 = table2.rules[id];
-      if (compiledRuleMatches(rule33, probe))
+      const rule35 = table2.rules[id];
+      if (compiledRuleMatches(rule35, probe))
         status[id] = 1;
       else {
-        equivalents ??= context.discovery.equivalents(probe).map((gvr) => ({ ...probe, group: gvr.group, version: gvr.version, resource: gvr.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule33, candidate)) ? 2 : 0;
+        equivalents ??= context.discovery.equivalents(probe).map((gvr2) => ({ ...probe, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule35, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -26825,7 +29609,7 @@ function* candidateMatches(hooks, context, options = {}) {
         ...objectLabelsFor(base.operation, base.scope === "namespace" ? nsLabels : void 0)
       };
       const outcomes2 = /* @__PURE__ */ new Map();
-      const sure = [];
+      const sure2 = [];
       const open2 = [];
       for (const position2 of candidates2) {
         const id = selectorOf[position2];
@@ -26839,16 +29623,16 @@ function* candidateMatches(hooks, context, options = {}) {
         if (outcome.called === "unknown" && outcome.unknown === "object-labels")
           open2.push(hooks[position2]);
         else
-          sure.push(hooks[position2]);
+          sure2.push(hooks[position2]);
       }
-      if (sure.length + open2.length < 2)
+      if (sure2.length + open2.length < 2)
         continue;
-      yield { request: base, namespace, sure, open: open2 };
+      yield { request: base, namespace, sure: sure2, open: open2 };
     }
   }
 }
-function coCalledSets(sure, open2) {
-  const all = [[...sure, ...open2]];
+function coCalledSets(sure2, open2) {
+  const all = [[...sure2, ...open2]];
   if (open2.length < 2)
     return all;
   const readers = /* @__PURE__ */ new Map();
@@ -26896,7 +29680,7 @@ function coCalledSets(sure, open2) {
   const labels = {};
   const visit3 = (i) => {
     if (i === contested.length) {
-      sets.push([...sure, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
+      sets.push([...sure2, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
       return;
     }
     for (const value of choices[i]) {
@@ -26925,26 +29709,26 @@ function withoutAlternatives(called, weight) {
   const byConfiguration = /* @__PURE__ */ new Map();
   for (const object of byObject.keys()) {
     const key2 = `${object.kind}\0${object.name ?? ""}`;
-    const objects = byConfiguration.get(key2);
-    if (objects === void 0)
+    const objects2 = byConfiguration.get(key2);
+    if (objects2 === void 0)
       byConfiguration.set(key2, [object]);
     else
-      objects.push(object);
+      objects2.push(object);
   }
   const dropped = /* @__PURE__ */ new Set();
-  for (const objects of byConfiguration.values()) {
-    if (objects.length < 2)
+  for (const objects2 of byConfiguration.values()) {
+    if (objects2.length < 2)
       continue;
     let best;
     let bestWeight = -Infinity;
-    for (const object of objects) {
+    for (const object of objects2) {
       const w = weight(byObject.get(object));
       if (w > bestWeight) {
         best = object;
         bestWeight = w;
       }
     }
-    for (const object of objects)
+    for (const object of objects2)
       if (object !== best)
         dropped.add(object);
   }
@@ -26995,8 +29779,8 @@ var init_candidates = __esm({
 });
 
 // dist/rules/timeout-budget.js
-function collectHooks(objects) {
-  const accepted = objects.filter((object) => object.decodable && !webhooksOf(object).some(({ webhook }) => typeof webhook.timeoutSeconds === "number" && (webhook.timeoutSeconds < MIN_TIMEOUT_SECONDS || webhook.timeoutSeconds > MAX_TIMEOUT_SECONDS)));
+function collectHooks(objects2) {
+  const accepted = objects2.filter((object) => object.decodable && !webhooksOf(object).some(({ webhook }) => typeof webhook.timeoutSeconds === "number" && (webhook.timeoutSeconds < MIN_TIMEOUT_SECONDS || webhook.timeoutSeconds > MAX_TIMEOUT_SECONDS)));
   return inCallingOrder(webhooksWithRules(accepted).map(({ object, entry }) => {
     const timeout = typeof entry.webhook.timeoutSeconds === "number" ? entry.webhook.timeoutSeconds : 10;
     const reinvoked2 = entry.mutating && entry.webhook.reinvocationPolicy === "IfNeeded";
@@ -27011,10 +29795,10 @@ function latency(hooks) {
   const validatingMax = Math.max(0, ...hooks.filter((hook) => !hook.entry.mutating).map((hook) => hook.cost));
   return { mutatingSum, validatingMax, total: mutatingSum + validatingMax };
 }
-function worstCase(sure, open2) {
+function worstCase(sure2, open2) {
   let best = [];
   let bestTotal = -1;
-  for (const set of coCalledSets(sure, open2)) {
+  for (const set of coCalledSets(sure2, open2)) {
     const hooks = withoutAlternatives(set, configurationCost);
     const { total } = latency(hooks);
     if (total > bestTotal || total === bestTotal && hooks.length > best.length) {
@@ -27031,8 +29815,8 @@ function analyse2(run2, budget2) {
     return { byObject };
   const over = [];
   const seen = /* @__PURE__ */ new Set();
-  for (const { request: request2, namespace, sure, open: open2 } of candidateMatches(hooks, run2)) {
-    const called = worstCase(sure, open2);
+  for (const { request: request2, namespace, sure: sure2, open: open2 } of candidateMatches(hooks, run2)) {
+    const called = worstCase(sure2, open2);
     if (called.length < 2)
       continue;
     const key2 = called.map((hook) => hook.order).join(",");
@@ -27718,13 +30502,13 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function checkRule2(run2, rule33, rulePath, subject) {
+function checkRule2(run2, rule35, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule33.apiGroups ?? [];
+  const groups = rule35.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
     return [];
-  const versions = (rule33.apiVersions ?? []).filter((v) => v !== "");
+  const versions = (rule35.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -27738,10 +30522,10 @@ function checkRule2(run2, rule33, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule33.resources ?? []).forEach((resourceEntry, k) => {
+  (rule35.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule33, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule35, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -27750,7 +30534,7 @@ function checkRule2(run2, rule33, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule33.apiVersions[index];
+        const version2 = rule35.apiVersions[index];
         const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -27781,19 +30565,19 @@ function checkRule2(run2, rule33, rulePath, subject) {
   }
   return violations;
 }
-function diagnose(discovery, at, rule33, resourceEntry) {
-  if (entryTargets(discovery, rule33, resourceEntry).length > 0)
+function diagnose(discovery, at, rule35, resourceEntry) {
+  if (entryTargets(discovery, rule35, resourceEntry).length > 0)
     return void 0;
-  const groups = rule33.apiGroups ?? [];
-  const versions = rule33.apiVersions ?? [];
+  const groups = rule35.apiGroups ?? [];
+  const versions = rule35.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   if (mayBeSwitchedOn(groups, versions, resource))
     return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule33, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule35, apiVersions: ["*"], apiGroups: servedGroups };
   if (resource === "*") {
-    const all = entryTargets(discovery, rule33, "*");
+    const all = entryTargets(discovery, rule35, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -27905,13 +30689,13 @@ var init_unknown_resource = __esm({
       create(run2) {
         return {
           webhookConfiguration(object) {
-            return webhooksOf(object).flatMap((entry) => (entry.webhook.rules ?? []).flatMap((rule33, j) => rule33 === null || typeof rule33 !== "object" ? [] : checkRule2(run2, rule33, [...entry.path, "rules", j], webhookSubject(entry.label))));
+            return webhooksOf(object).flatMap((entry) => (entry.webhook.rules ?? []).flatMap((rule35, j) => rule35 === null || typeof rule35 !== "object" ? [] : checkRule2(run2, rule35, [...entry.path, "rules", j], webhookSubject(entry.label))));
           },
           policy(object) {
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule33, j) => rule33 === null || typeof rule33 !== "object" ? [] : checkRule2(run2, rule33, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule35, j) => rule35 === null || typeof rule35 !== "object" ? [] : checkRule2(run2, rule35, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -28017,15 +30801,15 @@ var init_wildcard_rule = __esm({
                 continue;
               if (isOptIn(webhook.objectSelector))
                 continue;
-              const found = (webhook.rules ?? []).flatMap((rule33, j) => {
-                if (rule33 === null || typeof rule33 !== "object")
+              const found = (webhook.rules ?? []).flatMap((rule35, j) => {
+                if (rule35 === null || typeof rule35 !== "object")
                   return [];
-                const groups = rule33.apiGroups ?? [];
+                const groups = rule35.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule33.scope ?? "*";
-                return (rule33.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule35.scope ?? "*";
+                return (rule35.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -28110,11 +30894,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule33 of rules2 ?? []) {
-                if (rule33 === null || typeof rule33 !== "object")
+              for (const rule35 of rules2 ?? []) {
+                if (rule35 === null || typeof rule35 !== "object")
                   continue;
-                const groups = rule33.apiGroups ?? [];
-                for (const entry of rule33.resources ?? []) {
+                const groups = rule35.apiGroups ?? [];
+                for (const entry of rule35.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -28497,10 +31281,10 @@ var init_node_net = __esm({
 
 // dist/rules/client-config-url.js
 function hostOf(url) {
-  const parsed = parseGoUrl(url);
-  if ("error" in parsed || parsed.host === "")
+  const parsed2 = parseGoUrl(url);
+  if ("error" in parsed2 || parsed2.host === "")
     return void 0;
-  let host = parsed.host;
+  let host = parsed2.host;
   if (host.startsWith("[")) {
     host = host.slice(1, host.lastIndexOf("]"));
     const zone = host.indexOf("%");
@@ -28901,7 +31685,7 @@ var init_abstract = __esm({
                 const members = items.map((item) => item.values[0]);
                 const results = /* @__PURE__ */ new Set();
                 for (const value of needle.values) {
-                  const matches = members.map((member) => equal(value, member));
+                  const matches = members.map((member2) => equal(value, member2));
                   if (matches.some((possible) => possible.includes(true)))
                     results.add(true);
                   if (matches.every((possible) => possible.includes(false)))
@@ -28968,7 +31752,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule33) => rule33?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule35) => rule35?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -29080,6 +31864,454 @@ var init_match_condition_null_object = __esm({
   }
 });
 
+// dist/src/cel/missing-fields.js
+function presenceTests(exprs) {
+  const guards = /* @__PURE__ */ new Set();
+  const indexes = /* @__PURE__ */ new Set();
+  const visit3 = (e, scope) => {
+    if (e.kind === "call" && (e.fn === "_[_]" || e.fn === "_[?_]") && e.args.length === 2)
+      indexes.add(e.args[1]);
+    if (e.kind === "literal" && e.type === "string" && !indexes.has(e))
+      guards.add(literalGuard(e.value));
+    const mark = (operand, name) => {
+      const tracked = follow(operand, scope);
+      if (tracked)
+        guards.add(keyOf(tracked.root, [...tracked.segments, name]));
+    };
+    if (e.kind === "select" && e.testOnly)
+      mark(e.operand, e.field);
+    if (e.kind === "call") {
+      if (e.fn === "_?._" && e.args.length === 2 && e.args[1].kind === "literal" && typeof e.args[1].value === "string")
+        mark(e.args[0], e.args[1].value);
+      if (e.fn === "_[?_]" && e.args.length === 2 && e.args[1].kind === "literal" && typeof e.args[1].value === "string")
+        mark(e.args[0], e.args[1].value);
+      if (e.fn === "@in" && e.args.length === 2 && e.args[0].kind === "literal" && typeof e.args[0].value === "string")
+        mark(e.args[1], e.args[0].value);
+    }
+    walkChildren(e, scope, visit3);
+  };
+  for (const e of exprs)
+    visit3(e, /* @__PURE__ */ new Map());
+  return guards;
+}
+function follow(e, scope) {
+  switch (e.kind) {
+    case "ident":
+      if (scope.has(e.name))
+        return scope.get(e.name);
+      return ROOTS.has(e.name) ? { root: e.name, segments: [], text: e.name } : void 0;
+    case "select": {
+      if (e.testOnly)
+        return void 0;
+      const operand = follow(e.operand, scope);
+      return operand && { root: operand.root, segments: [...operand.segments, e.field], text: `${operand.text}.${e.field}` };
+    }
+    case "call": {
+      if (e.fn !== "_[_]" || e.args.length !== 2)
+        return void 0;
+      const operand = follow(e.args[0], scope);
+      const index = e.args[1];
+      if (operand === void 0 || index.kind !== "literal")
+        return void 0;
+      if (index.type === "string")
+        return { root: operand.root, segments: [...operand.segments, index.value], text: `${operand.text}[${JSON.stringify(index.value).replace(/^"|"$/g, "'")}]` };
+      if (index.type === "int" || index.type === "uint")
+        return { root: operand.root, segments: [...operand.segments, "[]"], text: `${operand.text}[${String(index.value)}]` };
+      return void 0;
+    }
+    default:
+      return void 0;
+  }
+}
+function walkChildren(e, scope, visit3) {
+  if (e.kind !== "comprehension") {
+    if (e.kind === "select")
+      visit3(e.operand, scope);
+    else if (e.kind === "call") {
+      if (e.target)
+        visit3(e.target, scope);
+      for (const arg of e.args)
+        visit3(arg, scope);
+    } else if (e.kind === "list")
+      e.elements.forEach((x) => visit3(x, scope));
+    else if (e.kind === "map")
+      e.entries.forEach((entry) => (visit3(entry.key, scope), visit3(entry.value, scope)));
+    else if (e.kind === "struct")
+      e.fields.forEach((f) => visit3(f.value, scope));
+    return;
+  }
+  visit3(e.iterRange, scope);
+  visit3(e.accuInit, scope);
+  const range = follow(e.iterRange, scope);
+  const inner = new Map(scope);
+  const element = range && { root: range.root, segments: [...range.segments, "[]"], text: "" };
+  const elementVar = e.iterVar2 ?? e.iterVar;
+  inner.set(e.iterVar, void 0);
+  if (e.iterVar2 !== void 0)
+    inner.set(e.iterVar2, void 0);
+  if (element)
+    inner.set(elementVar, { ...element, text: elementVar });
+  inner.set(e.accuVar, void 0);
+  visit3(e.loopCondition, inner);
+  visit3(e.loopStep, inner);
+  const afterLoop = new Map(scope);
+  afterLoop.set(e.accuVar, void 0);
+  visit3(e.result, afterLoop);
+}
+function unguardedReads(expr, fields, guards) {
+  if (!fields.known)
+    return [];
+  const reads = /* @__PURE__ */ new Map();
+  const add = (read2, node) => {
+    if (!reads.has(read2.path))
+      reads.set(read2.path, { ...read2, node });
+  };
+  const visit3 = (e, scope) => {
+    const guardedUnder = (root) => (prefix) => guards.has(keyOf(root, prefix));
+    if (e.kind === "select" && !e.testOnly) {
+      const operand = follow(e.operand, scope);
+      if (operand) {
+        const segments = [...operand.segments, e.field];
+        const key2 = keyOf(operand.root, segments);
+        if (!guards.has(key2) && fields.lookup(segments, false, guardedUnder(operand.root)) === "field") {
+          add({ access: `${operand.text}.${e.field}`, path: displayPath(operand.root, segments), missing: "field", name: e.field, offset: e.offset }, e);
+        }
+      }
+    }
+    if (e.kind === "call" && e.fn === "_[_]" && e.args.length === 2 && e.args[1].kind === "literal" && e.args[1].type === "string") {
+      const operand = follow(e.args[0], scope);
+      if (operand) {
+        const name = e.args[1].value;
+        const segments = [...operand.segments, name];
+        const mapKey = keyOf(operand.root, operand.segments);
+        if (!guards.has(keyOf(operand.root, segments)) && !guards.has(literalGuard(name)) && fields.lookup(segments, true, guardedUnder(operand.root)) === "key") {
+          const access2 = `${operand.text}[${JSON.stringify(name).replace(/^"|"$/g, "'")}]`;
+          const mapPath = displayPath(operand.root, operand.segments);
+          const mapRead = reads.get(mapPath);
+          const mapUnguarded = !guards.has(mapKey) && fields.lookup(operand.segments, false, guardedUnder(operand.root)) === "field";
+          if (mapUnguarded && (mapRead === void 0 || mapRead.node === e.args[0])) {
+            reads.delete(mapPath);
+            add({ access: access2, path: mapPath, missing: "field-or-key", name, offset: e.offset }, e);
+          } else if (!mapUnguarded) {
+            add({ access: access2, path: displayPath(operand.root, segments), missing: "key", name, offset: e.offset }, e);
+          }
+        }
+      }
+    }
+    walkChildren(e, scope, visit3);
+  };
+  visit3(expr, /* @__PURE__ */ new Map());
+  return [...reads.values()].sort((a, b) => a.offset - b.offset).map(({ node: _node, ...read2 }) => read2);
+}
+function displayPath(root, segments) {
+  return segments.reduce((text, s) => s === "[]" ? `${text}[]` : `${text}.${s}`, root);
+}
+var ROOTS, keyOf, literalGuard;
+var init_missing_fields = __esm({
+  "dist/src/cel/missing-fields.js"() {
+    "use strict";
+    init_import_meta_url();
+    ROOTS = /* @__PURE__ */ new Set(["object", "oldObject"]);
+    keyOf = (root, segments) => [root, ...segments].join(".");
+    literalGuard = (value) => `'${value}'`;
+  }
+});
+
+// dist/src/cel/optional-fields.js
+function metadata(labels) {
+  return present({
+    ...labels ? { labels: { optional: true, keysOptional: true } } : {},
+    annotations: { optional: true, keysOptional: true },
+    ...optAll("ownerReferences", "finalizers", "deletionTimestamp", "deletionGracePeriodSeconds")
+  });
+}
+function podSpec() {
+  return present({
+    containers: present({ "[]": CONTAINER }),
+    initContainers: opt({ "[]": CONTAINER }),
+    ephemeralContainers: opt({ "[]": CONTAINER }),
+    securityContext: present(optAll("runAsUser", "runAsGroup", "runAsNonRoot", "fsGroup", "supplementalGroups", "seccompProfile", "seLinuxOptions", "sysctls", "appArmorProfile", "windowsOptions", "fsGroupChangePolicy")),
+    nodeSelector: { optional: true, keysOptional: true },
+    ...optAll("affinity", "hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace", "activeDeadlineSeconds", "automountServiceAccountToken", "nodeName", "hostname", "subdomain", "dnsConfig", "readinessGates", "runtimeClassName", "topologySpreadConstraints", "setHostnameAsFQDN", "os", "hostUsers", "schedulingGates", "resourceClaims", "hostAliases", "imagePullSecrets")
+  });
+}
+function nodeOf(target, builtin) {
+  const { info, subresource } = target;
+  if (!builtin(info.group))
+    return void 0;
+  const known = KINDS.get(`${info.group}/${info.kind}`);
+  if (known)
+    return known.subresources.has(subresource) ? known.node : void 0;
+  if (subresource !== "" && subresource !== "status")
+    return void 0;
+  return info.group === "" && info.kind === "Namespace" ? NAMESPACE : METADATA_ONLY;
+}
+function lookupIn(root, path, asKey, guarded) {
+  let node = root;
+  const fields = asKey ? path.slice(0, -1) : path;
+  for (let i = 0; i < fields.length; i++) {
+    node = node?.fields?.[fields[i]];
+    if (node === void 0)
+      return void 0;
+    const last = i === fields.length - 1;
+    if (!last && node.optional && !guarded(fields.slice(0, i + 1)))
+      return void 0;
+  }
+  if (node === void 0)
+    return void 0;
+  if (asKey)
+    return node.keysOptional ? "key" : void 0;
+  return node.optional ? "field" : void 0;
+}
+var OPT, opt, present, optAll, CONTAINER_SECURITY_CONTEXT, CONTAINER, withTemplate, POD, TEMPLATE_WORKLOAD, CRONJOB, KINDS, METADATA_ONLY, NAMESPACE, OptionalFields;
+var init_optional_fields = __esm({
+  "dist/src/cel/optional-fields.js"() {
+    "use strict";
+    init_import_meta_url();
+    OPT = { optional: true };
+    opt = (fields) => ({ optional: true, fields });
+    present = (fields) => ({ fields });
+    optAll = (...names2) => Object.fromEntries(names2.map((n) => [n, OPT]));
+    CONTAINER_SECURITY_CONTEXT = opt({
+      capabilities: opt(optAll("add", "drop")),
+      ...optAll("privileged", "seLinuxOptions", "windowsOptions", "runAsUser", "runAsGroup", "runAsNonRoot", "readOnlyRootFilesystem", "allowPrivilegeEscalation", "procMount", "seccompProfile", "appArmorProfile")
+    });
+    CONTAINER = present({
+      ...optAll("command", "args", "workingDir", "ports", "envFrom", "env", "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "stdin", "stdinOnce", "tty", "resizePolicy", "restartPolicy"),
+      resources: present(optAll("limits", "requests", "claims")),
+      securityContext: CONTAINER_SECURITY_CONTEXT
+    });
+    withTemplate = (spec) => present({ metadata: metadata(true), spec });
+    POD = present({ metadata: metadata(true), spec: podSpec() });
+    TEMPLATE_WORKLOAD = withTemplate(present({ template: present({ spec: podSpec() }) }));
+    CRONJOB = withTemplate(present({ jobTemplate: present({ spec: present({ template: present({ spec: podSpec() }) }) }) }));
+    KINDS = /* @__PURE__ */ new Map([
+      ["/Pod", { node: POD, subresources: /* @__PURE__ */ new Set(["", "status", "ephemeralcontainers", "resize"]) }],
+      ["apps/Deployment", { node: TEMPLATE_WORKLOAD, subresources: /* @__PURE__ */ new Set(["", "status"]) }],
+      ["apps/StatefulSet", { node: TEMPLATE_WORKLOAD, subresources: /* @__PURE__ */ new Set(["", "status"]) }],
+      ["apps/DaemonSet", { node: TEMPLATE_WORKLOAD, subresources: /* @__PURE__ */ new Set(["", "status"]) }],
+      ["apps/ReplicaSet", { node: TEMPLATE_WORKLOAD, subresources: /* @__PURE__ */ new Set(["", "status"]) }],
+      ["batch/Job", { node: TEMPLATE_WORKLOAD, subresources: /* @__PURE__ */ new Set(["", "status"]) }],
+      ["batch/CronJob", { node: CRONJOB, subresources: /* @__PURE__ */ new Set(["", "status"]) }]
+    ]);
+    METADATA_ONLY = present({ metadata: metadata(true) });
+    NAMESPACE = present({ metadata: metadata(false) });
+    OptionalFields = class {
+      nodes;
+      constructor(targets, builtin) {
+        const nodes = [];
+        let known = targets.length > 0;
+        for (const target of targets) {
+          const node = nodeOf(target, builtin);
+          if (node === void 0)
+            known = false;
+          else if (!nodes.includes(node))
+            nodes.push(node);
+        }
+        this.nodes = known ? nodes : [];
+      }
+      get known() {
+        return this.nodes.length > 0;
+      }
+      /**
+       * 'field' when the last segment is an optional field, 'key' when it is a key of an
+       * optional-keyed map. An optional parent counts as present only when `guarded` says it is
+       * tested for.
+       */
+      lookup(path, asKey, guarded = () => false) {
+        if (this.nodes.length === 0 || path.length === 0)
+          return void 0;
+        const verdicts = this.nodes.map((root) => lookupIn(root, path, asKey, guarded));
+        const first = verdicts[0];
+        return first !== void 0 && verdicts.every((v) => v === first) ? first : void 0;
+      }
+    };
+  }
+});
+
+// dist/rules/match-condition-missing-field.js
+function matchedTargets(run2, rules2) {
+  const targets = [];
+  for (const rule35 of rules2) {
+    if (rule35 == null)
+      continue;
+    for (const entry of rule35.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule35, entry ?? "");
+      if (found.length === 0)
+        return void 0;
+      targets.push(...found);
+    }
+  }
+  return targets;
+}
+function objectRoots(rules2) {
+  const operations = new Set(rules2.flatMap((rule35) => rule35?.operations ?? []));
+  const has = (operation) => operations.has("*") || operations.has(operation);
+  const roots = /* @__PURE__ */ new Set();
+  if (has("CREATE") || has("UPDATE"))
+    roots.add("object");
+  if (has("UPDATE") || has("DELETE"))
+    roots.add("oldObject");
+  return roots;
+}
+function describeMissing(read2) {
+  switch (read2.missing) {
+    case "field":
+      return "absent";
+    case "key":
+      return "the key is absent";
+    case "field-or-key":
+      return "the map or key is absent";
+  }
+}
+function parsed(run2, sites, params, composition) {
+  const out = [];
+  const composed = /* @__PURE__ */ new Map();
+  const variableSites = sites.filter((site) => site.kind.endsWith(".variable"));
+  const others = sites.filter((site) => !site.kind.endsWith(".variable"));
+  const compile3 = (site) => {
+    const withComposition = composition && !site.kind.endsWith("matchCondition") ? { composed: new Map(composed) } : {};
+    return admissionCompile(site.expression, { kind: site.kind, kubeVersion: run2.kubeVersion, params, ...withComposition });
+  };
+  const add = (site, result) => {
+    if (site.expression.trim() === "" || result.error !== void 0)
+      return;
+    const expr = result.expr ?? parseExpression(site.expression, site.kind, run2.kubeVersion);
+    if (expr !== void 0)
+      out.push({ site, expr });
+  };
+  for (const site of variableSites) {
+    if (site.expression.trim() === "")
+      continue;
+    const result = compile3(site);
+    add(site, result);
+    composed.set(site.name ?? "", result.type);
+  }
+  for (const site of others)
+    if (site.expression.trim() !== "")
+      add(site, compile3(site));
+  return out;
+}
+var rule24;
+var init_match_condition_missing_field = __esm({
+  "dist/rules/match-condition-missing-field.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_check();
+    init_compile();
+    init_missing_fields();
+    init_optional_fields();
+    init_targets();
+    init_policies();
+    init_types();
+    init_webhooks();
+    init_rule();
+    rule24 = defineObjectRule({
+      meta: {
+        id: "match-condition-missing-field",
+        title: "A matchCondition or policy expression reads a field an object can lack, without has() or an optional guard",
+        severity: "warning",
+        aboutCalls: true,
+        appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
+        messages: {
+          webhook: '{{site}} of webhook "{{webhook}}": unguarded {{access}} fails if {{missing}}',
+          policy: "{{site}} of {{policy}}: unguarded {{access}} fails if {{missing}}"
+        },
+        help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && \u2026), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it."
+      },
+      create(run2) {
+        const analyse5 = (sites, guardSites, rules2, params, composition) => {
+          const targets = matchedTargets(run2, rules2);
+          if (targets === void 0)
+            return [];
+          const fields = new OptionalFields(targets, (group) => run2.discovery.isKnownBuiltinGroup(group));
+          if (!fields.known)
+            return [];
+          const roots = objectRoots(rules2);
+          const all = parsed(run2, [...guardSites, ...sites.filter((s) => !guardSites.includes(s))], params, composition);
+          const guarding = all.filter(({ site }) => guardSites.includes(site));
+          const findings = [];
+          for (const { site, expr } of all) {
+            if (!sites.includes(site))
+              continue;
+            const guardExprs = guarding.filter((g) => !site.kind.endsWith("matchCondition") || g.site.kind.endsWith("matchCondition")).map(({ expr: g }) => g);
+            const guards = presenceTests([expr, ...guardExprs]);
+            for (const read2 of unguardedReads(expr, fields, guards)) {
+              const root = read2.path.startsWith("oldObject") ? "oldObject" : "object";
+              if (roots.has(root))
+                findings.push({ site, read: read2 });
+            }
+          }
+          return findings;
+        };
+        return {
+          webhookConfiguration(object) {
+            const violations = [];
+            for (const entry of webhooksOf(object)) {
+              const conditions = (entry.webhook.matchConditions ?? []).map((condition, index) => ({
+                path: [...entry.path, "matchConditions", index, "expression"],
+                kind: "webhook.matchCondition",
+                expression: (condition?.expression ?? "").trim(),
+                label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`
+              }));
+              if (conditions.length === 0)
+                continue;
+              for (const { site, read: read2 } of analyse5(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
+                violations.push({
+                  messageId: "webhook",
+                  data: { site: site.label, webhook: entry.label, access: read2.access, missing: describeMissing(read2) },
+                  path: site.path
+                });
+              }
+            }
+            return violations;
+          },
+          policy(object) {
+            if (isBinding(object))
+              return [];
+            const spec = policySpec(object);
+            if (spec === void 0)
+              return [];
+            const mutating = object.kind === "MutatingAdmissionPolicy";
+            const prefix = mutating ? "mutating" : "validating";
+            const conditions = (spec.matchConditions ?? []).map((condition, index) => ({
+              path: ["spec", "matchConditions", index, "expression"],
+              kind: `${prefix}.matchCondition`,
+              expression: (condition?.expression ?? "").trim(),
+              label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`
+            }));
+            const checked = [...conditions];
+            if (mutating) {
+              (spec.mutations ?? []).forEach((mutation, index) => {
+                const patch = mutation?.patchType === "JSONPatch" ? mutation.jsonPatch : mutation?.applyConfiguration;
+                const field = mutation?.patchType === "JSONPatch" ? "jsonPatch" : "applyConfiguration";
+                checked.push({ path: ["spec", "mutations", index, field, "expression"], kind: `mutating.${field}`, expression: (patch?.expression ?? "").trim(), label: `mutations[${index}]` });
+              });
+            } else {
+              (spec.validations ?? []).forEach((validation, index) => {
+                checked.push({ path: ["spec", "validations", index, "expression"], kind: "validating.validation", expression: validation?.expression ?? "", label: `validations[${index}]` });
+              });
+            }
+            const variables = (spec.variables ?? []).map((variable, index) => ({
+              path: ["spec", "variables", index, "expression"],
+              kind: `${prefix}.variable`,
+              expression: variable?.expression ?? "",
+              label: `variable "${variable?.name ?? ""}"`,
+              name: variable?.name ?? ""
+            }));
+            const rules2 = spec.matchConstraints?.resourceRules ?? [];
+            return analyse5(checked, [...conditions, ...variables], rules2, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read: read2 }) => ({
+              messageId: "policy",
+              data: { site: site.label, policy: describePolicyObject(object), access: read2.access, missing: describeMissing(read2) },
+              path: site.path
+            }));
+          }
+        };
+      }
+    });
+  }
+});
+
 // dist/src/json.js
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -29105,19 +32337,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule33) {
-  const listed2 = rule33.operations ?? [];
+function operationsOf(rule35) {
+  const listed2 = rule35.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule33, discovery) {
-  const operations = operationsOf(rule33);
-  const fits = (request2) => ruleMatches(rule33, { ...request2, namespace: "namespace" });
-  for (const entry of rule33.resources ?? []) {
+function namespacedRequest(rule35, discovery) {
+  const operations = operationsOf(rule35);
+  const fits = (request2) => ruleMatches(rule35, { ...request2, namespace: "namespace" });
+  for (const entry of rule35.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule33.apiGroups ?? []) {
-      for (const version2 of rule33.apiVersions ?? []) {
+    for (const group of rule35.apiGroups ?? []) {
+      for (const version2 of rule35.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -29162,18 +32394,18 @@ function namespacedRequest(rule33, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule33) => rule33 !== null && typeof rule33 === "object");
-  for (const rule33 of rules2) {
-    if (rule33.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule35) => rule35 !== null && typeof rule35 === "object");
+  for (const rule35 of rules2) {
+    if (rule35.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule33, discovery);
+    const request2 = namespacedRequest(rule35, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule33 of rules2) {
-    for (const operation of operationsOf(rule33).filter((op) => op !== "CONNECT")) {
+  for (const rule35 of rules2) {
+    for (const operation of operationsOf(rule35).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule33, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule35, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -29235,8 +32467,8 @@ function describeRequest2(request2) {
   return `${request2.operation} ${resource} (${group})`;
 }
 function quoteList(items, all = false) {
-  const quoted = items.map((item) => `"${item}"`);
-  return all ? joinWords(quoted) : joinCapped(quoted, 2, { width: 60 });
+  const quoted2 = items.map((item) => `"${item}"`);
+  return all ? joinWords(quoted2) : joinCapped(quoted2, 2, { width: 60 });
 }
 function labelPhrase(labels, all = false) {
   const shown = labels.map(([key2, value]) => value === ANY_VALUE ? `"${key2}" (any value)` : value === "" ? `"${key2}" (empty value)` : `"${key2}=${value}"`);
@@ -29276,7 +32508,7 @@ function grouped(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule24;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule25;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -29320,7 +32552,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule24 = defineObjectRule({
+    rule25 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -29342,8 +32574,8 @@ var init_namespace_opts_out = __esm({
               const candidate = found;
               if (selects(candidate, namespace.name, labels, run2.discovery))
                 continue;
-              const present = candidate.editable.filter((key2) => Object.prototype.hasOwnProperty.call(labels, key2));
-              const culprits = fewestToRemove(present, (keys) => selects(candidate, namespace.name, without(labels, keys), run2.discovery));
+              const present2 = candidate.editable.filter((key2) => Object.prototype.hasOwnProperty.call(labels, key2));
+              const culprits = fewestToRemove(present2, (keys) => selects(candidate, namespace.name, without(labels, keys), run2.discovery));
               if (culprits !== void 0) {
                 culprits.sort((a, b) => written.indexOf(a) - written.indexOf(b));
                 optOuts.push({ candidate, labels: culprits.map((key2) => [key2, labels[key2]]) });
@@ -29355,7 +32587,7 @@ var init_namespace_opts_out = __esm({
                 if (other.name === namespace.name)
                   continue;
                 const borrowed = candidate.editable.filter((key2) => Object.prototype.hasOwnProperty.call(otherLabels, key2));
-                const adopted = { ...without(labels, present), ...Object.fromEntries(borrowed.map((key2) => [key2, otherLabels[key2]])) };
+                const adopted = { ...without(labels, present2), ...Object.fromEntries(borrowed.map((key2) => [key2, otherLabels[key2]])) };
                 if (!selects(candidate, namespace.name, adopted, run2.discovery))
                   continue;
                 const lacking = borrowed.filter((key2) => labels[key2] !== otherLabels[key2]);
@@ -29371,7 +32603,7 @@ var init_namespace_opts_out = __esm({
                 break;
               }
             }
-            const metadata = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
+            const metadata2 = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
             const violations = [];
             for (const group of grouped(optOuts)) {
               const first = group[0];
@@ -29393,7 +32625,7 @@ var init_namespace_opts_out = __esm({
             for (const group of grouped(missing2)) {
               const first = group[0];
               const wrongValue = first.labels.find(([key2]) => Object.prototype.hasOwnProperty.call(namespace.writtenLabels, key2));
-              const path = wrongValue ? ["metadata", "labels", wrongValue[0]] : isRecord(metadata.labels) ? ["metadata", "labels"] : ["metadata", "name"];
+              const path = wrongValue ? ["metadata", "labels", wrongValue[0]] : isRecord(metadata2.labels) ? ["metadata", "labels"] : ["metadata", "name"];
               violations.push({
                 messageId: "missingOptIn",
                 data: {
@@ -29437,7 +32669,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule25;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule26;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -29483,19 +32715,19 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule25 = defineObjectRule({
+    rule26 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
           namespace(namespace) {
             if (!isAtLeast(run2.kubeVersion, 1, 23))
               return [];
-            const metadata = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
-            const written = isRecord(metadata.labels) ? metadata.labels : {};
+            const metadata2 = isRecord(namespace.written) && isRecord(namespace.written.metadata) ? namespace.written.metadata : {};
+            const written = isRecord(metadata2.labels) ? metadata2.labels : {};
             const violations = [];
             const values = /* @__PURE__ */ new Map();
             const valid = /* @__PURE__ */ new Set();
-            const present = /* @__PURE__ */ new Set();
+            const present2 = /* @__PURE__ */ new Set();
             for (const [key2, value] of Object.entries(written)) {
               if (!key2.startsWith(PSA_PREFIX))
                 continue;
@@ -29513,7 +32745,7 @@ var init_pod_security_labels = __esm({
                 });
                 continue;
               }
-              present.add(suffix);
+              present2.add(suffix);
               if (typeof value === "number" || typeof value === "boolean") {
                 violations.push({
                   messageId: "notString",
@@ -29547,8 +32779,8 @@ var init_pod_security_labels = __esm({
                 help: `The API server (Pod Security Admission) rejects the Namespace on create, and an update that introduces the value; where the label already exists, ${version2 ? FALLBACK.version : FALLBACK[suffix]}. Use the levels privileged, baseline or restricted and the versions latest or v1.<minor>.`
               });
             }
-            if (isRecord(metadata.annotations)) {
-              for (const key2 of Object.keys(metadata.annotations)) {
+            if (isRecord(metadata2.annotations)) {
+              for (const key2 of Object.keys(metadata2.annotations)) {
                 const suffix = key2.slice(PSA_PREFIX.length);
                 if (!key2.startsWith(PSA_PREFIX) || !SUFFIXES.includes(suffix) || Object.prototype.hasOwnProperty.call(written, key2))
                   continue;
@@ -29562,7 +32794,7 @@ var init_pod_security_labels = __esm({
               }
             }
             const enforce = values.get("enforce");
-            if (!present.has("enforce")) {
+            if (!present2.has("enforce")) {
               const watching = ["audit", "warn"].filter((mode) => valid.has(mode) && values.get(mode) !== "privileged");
               if (watching.length > 0) {
                 const reported = watching.length === 2 ? "warned about and audited" : watching[0] === "audit" ? "recorded in the audit log" : "warned about";
@@ -29584,7 +32816,7 @@ var init_pod_security_labels = __esm({
                   help: "Pods here may use host namespaces, hostPath volumes and privileged containers, so whoever can create a pod or workload in it can take over its node. Enforce baseline or restricted; if a node agent needs privileged, keep the namespace to it and list it in --rule-option pod-security-labels.privilegedNamespaces=<name>."
                 });
               }
-            } else if (valid.has("enforce") && !present.has("enforce-version")) {
+            } else if (valid.has("enforce") && !present2.has("enforce-version")) {
               violations.push({
                 messageId: "noEnforceVersion",
                 data: { namespace: namespace.name, level: enforce },
@@ -29601,648 +32833,226 @@ var init_pod_security_labels = __esm({
   }
 });
 
-// dist/rules/fail-open.js
-var rule26;
-var init_fail_open = __esm({
-  "dist/rules/fail-open.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_webhooks();
-    init_rule();
-    rule26 = defineObjectRule({
-      meta: {
-        id: "fail-open",
-        title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
-        aboutCalls: true,
-        severity: "info",
-        appliesTo: ["ValidatingWebhookConfiguration"],
-        messages: {
-          ignore: 'webhook "{{webhook}}" has failurePolicy Ignore: when a call fails, the request is admitted unchecked'
-        },
-        help: "While the webhook is unreachable, times out or answers with an error, the requests it matches are admitted without its check (its explicit denials still reject). If the check must always hold, set failurePolicy: Fail and run the webhook highly available, or move the check into a ValidatingAdmissionPolicy, which runs inside the API server; keep Ignore only if unchecked objects during an outage are acceptable."
-      },
-      create() {
-        return {
-          webhookConfiguration(object) {
-            return webhooksOf(object).filter((entry) => entry.webhook.failurePolicy === "Ignore" && !isDefaulted(object, [...entry.path, "failurePolicy"])).map((entry) => ({
-              messageId: "ignore",
-              data: { webhook: entry.label },
-              path: [...entry.path, "failurePolicy"]
-            }));
-          }
-        };
-      }
-    });
-  }
-});
-
-// dist/rules/mutator-ordering.js
-function canonical(value) {
-  if (Array.isArray(value))
-    return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((key2) => `${JSON.stringify(key2)}:${canonical(value[key2])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
+// dist/src/psa/checks/go-text.js
+function goString(text) {
+  return text.replace(LONE_SURROGATE, "\uFFFD");
 }
-function identity2(hook, identities) {
-  let key2 = identities.get(hook);
-  if (key2 === void 0) {
-    const { name, rules: rules2, namespaceSelector, objectSelector, matchPolicy: matchPolicy2, matchConditions } = hook.entry.webhook;
-    key2 = canonical({ name, rules: rules2, namespaceSelector, objectSelector, matchPolicy: matchPolicy2, matchConditions });
-    identities.set(hook, key2);
-  }
-  return key2;
+function codePointRank(unit) {
+  if (unit >= 55296 && unit <= 57343)
+    return unit + 8192;
+  if (unit >= 57344)
+    return unit - 2048;
+  return unit;
 }
-function withoutCopies(hooks, identities) {
-  const kept = [];
-  const seen = /* @__PURE__ */ new Map();
-  const names2 = /* @__PURE__ */ new Map();
-  for (const hook of hooks)
-    names2.set(hook.entry.webhook.name ?? null, (names2.get(hook.entry.webhook.name ?? null) ?? 0) + 1);
-  for (const hook of hooks) {
-    if (names2.get(hook.entry.webhook.name ?? null) === 1) {
-      kept.push(hook);
-      continue;
-    }
-    const key2 = identity2(hook, identities);
-    const first = seen.get(key2);
-    if (first !== void 0 && first !== hook.object)
-      continue;
-    seen.set(key2, hook.object);
-    kept.push(hook);
+function compareGoStrings(a, b) {
+  const shared = Math.min(a.length, b.length);
+  for (let i = 0; i < shared; i++) {
+    const left = a.charCodeAt(i);
+    const right = b.charCodeAt(i);
+    if (left !== right)
+      return codePointRank(left) - codePointRank(right);
   }
-  return kept;
+  return a.length - b.length;
 }
-function blindHooks(hooks) {
-  return hooks.slice(0, -1).filter((hook) => !reinvoked(hook));
+function sortedSet(values) {
+  return [...new Set(values)].sort(compareGoStrings);
 }
-function analyse3(run2) {
-  const mutating = run2.webhookConfigurations.filter((object) => object.kind === "MutatingWebhookConfiguration");
-  const hooks = inCallingOrder(webhooksWithRules(mutating).map(({ object, entry }) => ({ object, entry, order: 0 })));
-  const sets = [];
-  const seen = /* @__PURE__ */ new Set();
-  const identities = /* @__PURE__ */ new Map();
-  for (const { request: request2, namespace, sure, open: open2 } of candidateMatches(hooks, run2, { requests: (request3) => OBJECT_OPERATIONS.has(request3.operation) })) {
-    for (const set of coCalledSets(sure, open2)) {
-      const called = withoutCopies(withoutAlternatives(set, (ofOne) => ofOne.length), identities);
-      if (called.length < 2)
-        continue;
-      const key2 = called.map((hook) => hook.order).join(",");
-      if (seen.has(key2))
-        continue;
-      seen.add(key2);
-      sets.push({ hooks: called, request: request2, namespace, others: 0 });
-    }
-  }
-  const byFirst = /* @__PURE__ */ new Map();
-  for (const set of maximalSets(sets)) {
-    if (blindHooks(set.hooks).length === 0)
-      continue;
-    const first = set.hooks[0];
-    byFirst.set(first, [...byFirst.get(first) ?? [], set]);
-  }
-  const byObject = /* @__PURE__ */ new Map();
-  for (const [first, group] of byFirst) {
-    const largest = group.reduce((best, set) => set.hooks.length > best.hooks.length ? set : best);
-    byObject.set(first.object, [...byObject.get(first.object) ?? [], { ...largest, others: group.length - 1 }]);
-  }
-  return byObject;
-}
-function shortName(hook, hooks) {
-  const clash = hook !== hooks[0] && hooks.some((other) => other !== hook && other.entry.label === hook.entry.label);
-  return clash ? nameOf(hook) : `"${hook.entry.label}"`;
-}
-function describeHooks(hooks) {
-  const shown = hooks.slice(0, ORDER_SHOWN).map((hook, i) => {
-    const policy = reinvoked(hook) ? "IfNeeded" : isDefaulted(hook.object, [...hook.entry.path, "reinvocationPolicy"]) ? "Never, the API default" : "Never";
-    return `${i + 1}. ${nameOf(hook)} (${policy})`;
-  });
-  const rest = hooks.length - shown.length;
-  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-var FIX3, meta5, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule27;
-var init_mutator_ordering = __esm({
-  "dist/rules/mutator-ordering.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_candidates();
-    init_webhooks();
-    init_rule();
-    init_list();
-    FIX3 = "Do not rely on this order: give a webhook that must see the others' changes reinvocationPolicy IfNeeded (with an idempotent patch), and check the final object with a validating webhook or a ValidatingAdmissionPolicy, which run after all mutations.";
-    meta5 = {
-      id: "mutator-ordering",
-      title: "Several mutating webhooks can match one request: their order decides what each one sees",
-      aboutCalls: true,
-      severity: "info",
-      appliesTo: ["MutatingWebhookConfiguration"],
-      messages: {
-        blindOne: "{{blind}} is not reinvoked after later mutations of {{request}}",
-        blindMany: "{{blind}} are not reinvoked after later mutations of {{request}}"
-      },
-      help: `The API server calls the mutating webhooks that match a request one after another (by configuration name, then list order), and one with reinvocationPolicy Never only once: it never sees what the webhooks after it change (admission-lint simulate shows the order for a request). ${FIX3}`
-    };
-    OBJECT_OPERATIONS = /* @__PURE__ */ new Set(["CREATE", "UPDATE"]);
-    reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
-    nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
-    ORDER_SHOWN = 8;
-    rule27 = defineObjectRule({
-      meta: meta5,
-      create(run2) {
-        let analysis;
-        return {
-          webhookConfiguration(object) {
-            analysis ??= analyse3(run2);
-            return (analysis.get(object) ?? []).map((set) => {
-              const blind = blindHooks(set.hooks);
-              return {
-                messageId: blind.length === 1 ? "blindOne" : "blindMany",
-                data: {
-                  count: set.hooks.length,
-                  request: describeRequest(set.request, set.namespace),
-                  blind: joinCapped(blind.map((hook) => shortName(hook, set.hooks)), 2, { width: 40 })
-                },
-                path: set.hooks[0].entry.path,
-                // The whole set, in order: what the message leaves out to stay one line.
-                help: `The API server calls these ${set.hooks.length} mutating webhooks in this order (by configuration name, then list order): ${describeHooks(set.hooks)}; one with reinvocationPolicy Never is not called again when a webhook after it changes the object${set.others === 0 ? "" : ` (and ${set.others} other combination${set.others === 1 ? "" : "s"} of mutating webhooks that start with the same webhook)`}. ${FIX3}`
-              };
-            });
-          }
-        };
-      }
-    });
-  }
-});
-
-// dist/rules/policy-without-binding.js
-function analyse4(index) {
-  const bindingKinds = /* @__PURE__ */ new Set();
-  const nearMisses = /* @__PURE__ */ new Map();
-  const meantByWrongKind = /* @__PURE__ */ new Set();
-  for (const binding of index.objects) {
-    if (!isBinding(binding))
-      continue;
-    bindingKinds.add(binding.kind);
-    const meant = wrongKindPolicy(binding, index);
-    if (meant !== void 0) {
-      meantByWrongKind.add(`${meant.kind}/${meant.name}`);
-      continue;
-    }
-    const suggestion2 = index.suggestedPolicyName(binding);
-    if (suggestion2 === void 0)
-      continue;
-    const names2 = nearMisses.get(binding.kind) ?? /* @__PURE__ */ new Set();
-    names2.add(suggestion2);
-    nearMisses.set(binding.kind, names2);
-  }
-  return { bindingKinds, nearMisses, meantByWrongKind };
-}
-function checkPolicyObject4(object, run2, analysisOfRun) {
-  if (isBinding(object) || object.name === void 0)
-    return [];
-  const bindingKind = bindingKindFor(object.kind);
-  const analysis = analysisOfRun();
-  if (!analysis.bindingKinds.has(bindingKind))
-    return [];
-  if (policyIndexOf(run2).bindingsOf(object).length > 0)
-    return [];
-  if (analysis.nearMisses.get(bindingKind)?.has(object.name))
-    return [];
-  if (analysis.meantByWrongKind.has(`${object.kind}/${object.name}`))
-    return [];
-  return [
-    {
-      messageId: "unbound",
-      data: {
-        kind: object.kind,
-        name: object.name,
-        bindingKind,
-        effect: object.kind === "MutatingAdmissionPolicy" ? "mutates nothing" : "validates nothing"
-      },
-      path: ["metadata", "name"]
-    }
-  ];
-}
-var rule28;
-var init_policy_without_binding = __esm({
-  "dist/rules/policy-without-binding.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_policies();
-    init_bindings();
-    init_rule();
-    rule28 = defineObjectRule({
-      meta: {
-        id: "policy-without-binding",
-        title: "An admission policy that no binding in the run refers to does nothing",
-        severity: "warning",
-        appliesTo: ["ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"],
-        messages: {
-          unbound: 'no {{bindingKind}} in the run binds {{kind}} "{{name}}", so it {{effect}}'
-        },
-        help: "A policy takes effect only through a binding whose spec.policyName is its name. Add such a binding (or delete the policy if it is no longer used)."
-      },
-      create(run2) {
-        let analysis;
-        const analysisOfRun = () => analysis ??= analyse4(policyIndexOf(run2));
-        return {
-          policy: (object) => checkPolicyObject4(object, run2, analysisOfRun)
-        };
-      }
-    });
-  }
-});
-
-// dist/rules/binding-without-policy.js
-function checkBinding(object, run2) {
-  if (!isBindingKind(object.kind))
-    return [];
-  const name = policyNameOf(object);
-  const index = policyIndexOf(run2);
-  if (name === void 0 || index.policiesOf(object).length > 0)
-    return [];
-  const policyKind = policyKindFor(object.kind);
-  const path = ["spec", "policyName"];
-  const other = wrongKindPolicy(object, index);
-  if (other !== void 0) {
-    const otherKind = other.kind;
-    return [{ messageId: "wrongKind", data: { binding: object.kind, policyKind, name, otherKind, otherBinding: bindingKindFor(otherKind) }, path }];
-  }
-  if (!index.hasObjectsOfKind(policyKind))
-    return [];
-  const suggestion2 = index.suggestedPolicyName(object);
-  return [
-    {
-      messageId: "missing",
-      data: { binding: object.kind, policyKind, name, hint: suggestion2 === void 0 ? "" : `; did you mean "${suggestion2}"?` },
-      path
-    }
-  ];
-}
-var rule29;
-var init_binding_without_policy = __esm({
-  "dist/rules/binding-without-policy.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_policies();
-    init_bindings();
-    init_rule();
-    rule29 = defineObjectRule({
-      meta: {
-        id: "binding-without-policy",
-        title: "A binding refers to a policy that is not in the run",
-        severity: "error",
-        appliesTo: ["ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicyBinding"],
-        messages: {
-          missing: 'policyName "{{name}}" names no {{policyKind}} of the run{{hint}}',
-          wrongKind: 'policyName "{{name}}" names a {{otherKind}}, which a {{binding}} cannot bind: it binds nothing'
-        },
-        help: "The binding binds nothing: the API server accepts it and waits for a policy of that name; a ValidatingAdmissionPolicyBinding binds only a ValidatingAdmissionPolicy, a MutatingAdmissionPolicyBinding only a MutatingAdmissionPolicy. Set spec.policyName to the metadata.name of the policy this binding is for, or bind a policy of the other kind with a binding of its kind."
-      },
-      create(run2) {
-        return {
-          policy: (object) => checkBinding(object, run2)
-        };
-      }
-    });
-  }
-});
-
-// dist/rules/validation-actions.js
-function checkBinding2(object) {
-  if (object.kind !== "ValidatingAdmissionPolicyBinding")
-    return [];
-  const actions = bindingSpec(object)?.validationActions;
-  if (!Array.isArray(actions) || actions.length === 0)
-    return [];
-  if (!actions.every((action) => typeof action === "string" && ACTIONS.has(action)))
-    return [];
-  if (new Set(actions).size !== actions.length)
-    return [];
-  if (actions.includes("Deny"))
-    return [];
-  const policy = bindingSpec(object)?.policyName;
-  const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
-  return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
-}
-var ACTIONS, rule30;
-var init_validation_actions = __esm({
-  "dist/rules/validation-actions.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_policies();
-    init_rule();
-    ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule30 = defineObjectRule({
-      meta: {
-        id: "validation-actions",
-        title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
-        severity: "info",
-        appliesTo: ["ValidatingAdmissionPolicyBinding"],
-        messages: {
-          auditOnly: "validationActions is [{{actions}}]: a request that fails {{policy}} is admitted, the failure only audited",
-          warnOnly: "validationActions is [{{actions}}]: a request that fails {{policy}} is admitted with a warning"
-        },
-        help: "Without Deny nothing is rejected: Audit only writes the failure to the audit log (if the cluster records audit events), and the client is not told; Warn only warns the client. Add Deny to validationActions once the policy has been observed in Warn or Audit mode (Deny and Audit may be combined; Deny and Warn may not)."
-      },
-      create() {
-        return {
-          policy: checkBinding2
-        };
-      }
-    });
-  }
-});
-
-// dist/rules/suppression-without-reason.js
-var rule31;
-var init_suppression_without_reason = __esm({
-  "dist/rules/suppression-without-reason.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_rule();
-    rule31 = defineFileRule({
-      meta: {
-        id: "suppression-without-reason",
-        title: "A suppression (directive comment or ignore annotation) that does not say why",
-        severity: "warning",
-        appliesTo: [],
-        messages: {
-          comment: "{{directive}} for {{rules}} gives no reason",
-          annotation: "the admission-lint.dev/ignore annotation for {{rules}} has no admission-lint.dev/ignore-reason annotation beside it"
-        },
-        help: 'Say why the finding does not apply: "# admission-lint-disable-next-line <rule-id> -- <reason>", or an admission-lint.dev/ignore-reason annotation.'
-      },
-      checkFile: () => []
-    });
-  }
-});
-
-// dist/rules/unused-suppression.js
-var rule32;
-var init_unused_suppression = __esm({
-  "dist/rules/unused-suppression.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_rule();
-    rule32 = defineFileRule({
-      meta: {
-        id: "unused-suppression",
-        title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
-        severity: "info",
-        appliesTo: [],
-        messages: {
-          unused: "{{directive}} for {{rule}} suppresses nothing: {{rule}} reports no finding {{where}}",
-          unknownRule: '{{directive}} names an unknown rule "{{rule}}"',
-          unknownRuleSuggestion: '{{directive}} names an unknown rule "{{rule}}"; did you mean "{{suggestion}}"?',
-          wildcard: '{{directive}} names "{{rule}}"; there is no wildcard, each suppression names its rules',
-          noRules: "{{directive}} names no rule",
-          noTarget: "admission-lint-disable-next-line is not followed by a field or list item on the next line",
-          fileOnly: "{{directive}} cannot suppress yaml-syntax: a document that does not parse has no fields; use admission-lint-disable-file",
-          notSuppressible: "{{directive}} cannot suppress {{rule}}; turn it off with --rule {{rule}}=off",
-          unknownDirective: '"admission-lint-{{name}}" is not a directive (admission-lint-disable-next-line, admission-lint-disable-file)'
-        },
-        help: "Remove the suppression, or correct its rule id or its place (the line directly before the field or list item)."
-      },
-      checkFile: () => []
-    });
-  }
-});
-
-// dist/rules/index.js
-var rules;
-var init_rules = __esm({
-  "dist/rules/index.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_api_validation();
-    init_editable_namespace_selector();
-    init_editable_object_selector();
-    init_implicit_failure_policy();
-    init_matches_kube_system();
-    init_non_idempotent_mutator();
-    init_removed_api_version();
-    init_schema();
-    init_side_effects();
-    init_timeout_out_of_range();
-    init_yaml_syntax();
-    init_critical_resources();
-    init_self_deadlock();
-    init_long_timeout();
-    init_timeout_budget();
-    init_unknown_resource();
-    init_unreachable_rule();
-    init_wildcard_rule();
-    init_match_policy_exact();
-    init_ca_bundle();
-    init_client_config_url();
-    init_admission_review_versions();
-    init_match_condition_null_object();
-    init_namespace_opts_out();
-    init_pod_security_labels();
-    init_fail_open();
-    init_mutator_ordering();
-    init_policy_without_binding();
-    init_binding_without_policy();
-    init_validation_actions();
-    init_suppression_without_reason();
-    init_unused_suppression();
-    rules = [
-      rule11,
-      rule8,
-      rule,
-      rule7,
-      rule4,
-      rule10,
-      rule9,
-      rule2,
-      rule3,
-      rule5,
-      rule6,
-      rule12,
-      rule13,
-      rule14,
-      rule15,
-      rule16,
-      rule17,
-      rule18,
-      rule19,
-      rule20,
-      rule21,
-      rule22,
-      rule23,
-      rule24,
-      rule25,
-      rule26,
-      rule27,
-      rule28,
-      rule29,
-      rule30,
-      rule31,
-      rule32
-    ];
-  }
-});
-
-// dist/src/load/sources.js
-function isManifestName(name) {
-  const lower = name.toLowerCase();
-  return MANIFEST_EXTENSIONS.some((ext) => lower.endsWith(ext));
-}
-function displayPath(path) {
-  return path.split("\\").join("/");
-}
-function insideRoot(path, root) {
-  try {
-    const real = (0, import_node_fs2.realpathSync)(path);
-    return real === root || real.startsWith(root.endsWith(import_node_path3.sep) ? root : root + import_node_path3.sep);
-  } catch {
-    return false;
-  }
-}
-function walk(dir, out, root) {
-  let entries;
-  try {
-    entries = (0, import_node_fs2.readdirSync)(dir, { withFileTypes: true });
-  } catch (error) {
-    throw new InputError(`cannot read folder ${displayPath(dir)}: ${error.code ?? String(error)}`);
-  }
-  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  for (const entry of entries) {
-    const full = (0, import_node_path3.join)(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules")
-        continue;
-      walk(full, out, root);
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && isManifestName(entry.name)) {
-      if (entry.isSymbolicLink()) {
-        try {
-          if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
-            continue;
-        } catch {
-          continue;
-        }
-      }
-      out.push(full);
-    }
-  }
-}
-function expandPaths(paths) {
-  const files2 = [];
-  for (const given of paths) {
-    if (given === "-") {
-      files2.push("-");
-      continue;
-    }
-    let stats;
-    try {
-      stats = (0, import_node_fs2.statSync)(given);
-    } catch (error) {
-      const code18 = error.code;
-      if (code18 === "ENOENT" || code18 === "ENOTDIR")
-        throw new InputError(`no such file or folder: ${displayPath(given)}`);
-      throw new InputError(`cannot read ${displayPath(given)}: ${code18 ?? String(error)}`);
-    }
-    if (stats.isDirectory())
-      walk(given, files2, (0, import_node_fs2.realpathSync)(given));
-    else if (stats.isFile())
-      files2.push(given);
+function goQuote2(text) {
+  let out = '"';
+  for (const char of goString(text)) {
+    const code18 = char.codePointAt(0);
+    if (char === '"' || char === "\\")
+      out += `\\${char}`;
+    else if (GO_PRINTABLE.test(char))
+      out += char;
+    else if (SHORT_ESCAPES[char] !== void 0)
+      out += SHORT_ESCAPES[char];
+    else if (code18 < 32 || code18 === 127)
+      out += `\\x${code18.toString(16).padStart(2, "0")}`;
+    else if (code18 < 65536)
+      out += `\\u${code18.toString(16).padStart(4, "0")}`;
     else
-      throw new InputError(`not a regular file: ${displayPath(given)} (a device, FIFO or socket is not read)`);
+      out += `\\U${code18.toString(16).padStart(8, "0")}`;
   }
-  return [...new Set(files2)];
+  return `${out}"`;
 }
-function normalizeBreaks(text) {
-  let out = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  if (/\r(?!\n)|[\u0085\u2028\u2029]/.test(out))
-    out = out.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, "\n");
-  if (out.includes("\uFEFF"))
-    out = out.replace(/^(---[ \t]*(?:#[^\n]*)?\r?\n)\ufeff/gm, "$1");
-  return out;
+function joinQuote(items) {
+  if (items.length === 0)
+    return "";
+  return `"${items.join('", "')}"`;
 }
-function decode(bytes) {
-  try {
-    return normalizeBreaks(utf8.decode(bytes));
-  } catch {
-    return null;
-  }
+function pluralize(singular, plural5, count) {
+  return count === 1 ? singular : plural5;
 }
-function readBytes(file, readStdin) {
-  if (file === "-") {
-    const bytes = readStdin();
-    return bytes.length > MAX_FILE_BYTES ? { path: STDIN_PATH, bytes: new Uint8Array(), tooLarge: bytes.length } : { path: STDIN_PATH, bytes };
-  }
-  const read2 = readRegularFile(file, MAX_FILE_BYTES);
-  if (read2.kind === "error")
-    throw new InputError(`cannot read ${displayPath(file)}: ${read2.code}`);
-  if (read2.kind === "not-regular")
-    throw new InputError(`not a regular file: ${displayPath(file)} (a device, FIFO or socket is not read)`);
-  if (read2.kind === "too-large")
-    return { path: displayPath(file), bytes: new Uint8Array(), tooLarge: read2.size };
-  return { path: displayPath(file), bytes: read2.bytes };
-}
-function readRegularFile(file, limit) {
-  let fd;
-  try {
-    fd = (0, import_node_fs2.openSync)(file, import_node_fs2.constants.O_RDONLY | (import_node_fs2.constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { kind: "error", code: error.code ?? String(error) };
-  }
-  try {
-    const stats = (0, import_node_fs2.fstatSync)(fd);
-    if (!stats.isFile())
-      return { kind: "not-regular" };
-    if (stats.size > limit)
-      return { kind: "too-large", size: stats.size };
-    const bytes = Buffer.alloc(stats.size);
-    let at = 0;
-    while (at < bytes.length) {
-      const n = (0, import_node_fs2.readSync)(fd, bytes, at, bytes.length - at, at);
-      if (n === 0)
-        break;
-      at += n;
-    }
-    return { kind: "ok", bytes: at === bytes.length ? bytes : bytes.subarray(0, at) };
-  } catch (error) {
-    return { kind: "error", code: error.code ?? String(error) };
-  } finally {
-    (0, import_node_fs2.closeSync)(fd);
-  }
-}
-function readStdinSync() {
-  const chunks = [];
-  let total = 0;
-  try {
-    for (; ; ) {
-      const chunk = Buffer.alloc(Math.min(1024 * 1024, MAX_FILE_BYTES + 1 - total));
-      const n = (0, import_node_fs2.readSync)(0, chunk, 0, chunk.length, null);
-      if (n === 0)
-        break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-      if (total > MAX_FILE_BYTES)
-        break;
-    }
-  } catch (error) {
-    const code18 = error.code;
-    if (!(code18 === "EAGAIN" || code18 === "EOF" || code18 === "EBADF"))
-      throw new InputError(`cannot read standard input: ${code18 ?? String(error)}`);
-  }
-  return Buffer.concat(chunks);
-}
-var import_node_path3, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, utf8;
-var init_sources = __esm({
-  "dist/src/load/sources.js"() {
+var LONE_SURROGATE, GO_PRINTABLE, SHORT_ESCAPES;
+var init_go_text = __esm({
+  "dist/src/psa/checks/go-text.js"() {
     "use strict";
     init_import_meta_url();
-    init_fs();
-    import_node_path3 = require("node:path");
-    init_errors2();
-    MAX_FILE_BYTES = 64 * 1024 * 1024;
-    STDIN_PATH = "<stdin>";
-    MANIFEST_EXTENSIONS = [".yaml", ".yml", ".json"];
-    utf8 = new TextDecoder("utf-8", { fatal: true });
+    LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+    GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+    SHORT_ESCAPES = {
+      "\x07": "\\a",
+      "\b": "\\b",
+      "\f": "\\f",
+      "\n": "\\n",
+      "\r": "\\r",
+      "	": "\\t",
+      "\v": "\\v"
+    };
+  }
+});
+
+// dist/src/model/pod-security.js
+var PSA_MODES, PSA_LEVELS2, DEFAULT_NAMESPACE;
+var init_pod_security = __esm({
+  "dist/src/model/pod-security.js"() {
+    "use strict";
+    init_import_meta_url();
+    PSA_MODES = ["enforce", "audit", "warn"];
+    PSA_LEVELS2 = ["privileged", "baseline", "restricted"];
+    DEFAULT_NAMESPACE = "default";
+  }
+});
+
+// dist/src/psa/labels.js
+function isPsaLevel(value) {
+  return typeof value === "string" && PSA_LEVELS2.includes(value);
+}
+function parsePsaLevel(text) {
+  return isPsaLevel(text) ? { level: text, valid: true } : { level: "restricted", valid: false };
+}
+function parsePsaVersion(text) {
+  if (text === "latest")
+    return { version: "latest", valid: true };
+  const match = VERSION_PATTERN.exec(text);
+  if (!match || BigInt(match[1]) > MAX_GO_INT)
+    return { version: "latest", valid: false };
+  return { version: { minor: Number(match[1]) }, valid: true };
+}
+function formatPsaVersion(version2) {
+  return version2 === "latest" ? "latest" : `v1.${version2.minor}`;
+}
+function formatLevelVersion(levelVersion) {
+  return `${levelVersion.level}:${formatPsaVersion(levelVersion.version)}`;
+}
+function comparePsaLevels(a, b) {
+  const difference = PSA_LEVELS2.indexOf(a) - PSA_LEVELS2.indexOf(b);
+  return difference > 0 ? 1 : difference < 0 ? -1 : 0;
+}
+function summarize(levelSource, versionSource) {
+  if (levelSource === "fallback" || versionSource === "fallback")
+    return "fallback";
+  return levelSource === "label" || versionSource === "label" ? "label" : "default";
+}
+function policyFromLabels(labels, defaults) {
+  const errors = [];
+  const undecodable = [];
+  const draft = {};
+  for (const mode of PSA_MODES)
+    draft[mode] = { ...defaults[mode], levelSource: "default", versionSource: "default", inheritedFromEnforce: false };
+  const read2 = (key2) => {
+    if (labels === void 0 || !Object.prototype.hasOwnProperty.call(labels, key2))
+      return void 0;
+    const value = labels[key2];
+    if (value === null)
+      return "";
+    if (typeof value === "string")
+      return value;
+    undecodable.push(key2);
+    return void 0;
+  };
+  let hasEnforceLevel = false;
+  let hasWarnLevel = false;
+  let hasWarnVersion = false;
+  for (const mode of PSA_MODES) {
+    const { level: levelKey, version: versionKey } = PSA_LABELS[mode];
+    const levelText = read2(levelKey);
+    if (levelText !== void 0) {
+      const parsed2 = parsePsaLevel(levelText);
+      draft[mode].level = parsed2.valid || mode === "enforce" ? parsed2.level : "privileged";
+      draft[mode].levelSource = parsed2.valid ? "label" : "fallback";
+      if (!parsed2.valid)
+        errors.push(invalid([...LABELS_PATH, levelKey], levelText, LEVEL_ERROR));
+      if (mode === "enforce")
+        hasEnforceLevel = parsed2.valid;
+      if (mode === "warn")
+        hasWarnLevel = true;
+    }
+    const versionText = read2(versionKey);
+    if (versionText !== void 0) {
+      const parsed2 = parsePsaVersion(versionText);
+      draft[mode].version = parsed2.version;
+      draft[mode].versionSource = parsed2.valid ? "label" : "fallback";
+      if (!parsed2.valid)
+        errors.push(invalid([...LABELS_PATH, versionKey], versionText, VERSION_ERROR));
+      if (mode === "warn")
+        hasWarnVersion = true;
+    }
+  }
+  const { enforce, warn } = draft;
+  if (!hasWarnLevel && hasEnforceLevel && comparePsaLevels(enforce.level, warn.level) > 0) {
+    warn.level = enforce.level;
+    warn.levelSource = enforce.levelSource;
+    warn.inheritedFromEnforce = true;
+    if (!hasWarnVersion) {
+      warn.version = enforce.version;
+      warn.versionSource = enforce.versionSource;
+    }
+  }
+  const resolve8 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
+  return { policy: { enforce: resolve8(draft.enforce), audit: resolve8(draft.audit), warn: resolve8(draft.warn) }, errors, undecodable };
+}
+var PSA_LABEL_PREFIX, PSA_LABELS, LEVEL_ERROR, VERSION_ERROR, VERSION_PATTERN, MAX_GO_INT, LABELS_PATH;
+var init_labels = __esm({
+  "dist/src/psa/labels.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_field_error();
+    init_pod_security();
+    init_pod_security();
+    PSA_LABEL_PREFIX = "pod-security.kubernetes.io/";
+    PSA_LABELS = {
+      enforce: { level: `${PSA_LABEL_PREFIX}enforce`, version: `${PSA_LABEL_PREFIX}enforce-version` },
+      audit: { level: `${PSA_LABEL_PREFIX}audit`, version: `${PSA_LABEL_PREFIX}audit-version` },
+      warn: { level: `${PSA_LABEL_PREFIX}warn`, version: `${PSA_LABEL_PREFIX}warn-version` }
+    };
+    LEVEL_ERROR = `must be one of ${PSA_LEVELS2.join(", ")}`;
+    VERSION_ERROR = 'must be "latest" or "v1.x"';
+    VERSION_PATTERN = /^v1\.([0-9]|[1-9][0-9]*)$/;
+    MAX_GO_INT = 2n ** 63n - 1n;
+    LABELS_PATH = ["metadata", "labels"];
+  }
+});
+
+// dist/src/psa/message.js
+function reasonOf(failure) {
+  return failure.reason.length === 0 ? UNKNOWN_FORBIDDEN_REASON : failure.reason;
+}
+function levelVersionText(level, version2) {
+  return formatLevelVersion({ level, version: version2 });
+}
+function forbiddenDetail(failures) {
+  return failures.map((failure) => failure.detail === "" ? reasonOf(failure) : `${reasonOf(failure)} (${failure.detail})`).join(", ");
+}
+function violatesMessage(level, version2, failures) {
+  return `violates PodSecurity ${goQuote2(levelVersionText(level, version2))}: ${forbiddenDetail(failures)}`;
+}
+function wouldViolateMessage(level, version2, failures) {
+  return `would violate PodSecurity ${goQuote2(levelVersionText(level, version2))}: ${forbiddenDetail(failures)}`;
+}
+function podForbiddenMessage(podName, level, version2, failures) {
+  const subject = podName === "" ? "pods" : `pods ${goQuote2(podName)}`;
+  return `${subject} is forbidden: ${violatesMessage(level, version2, failures)}`;
+}
+var UNKNOWN_FORBIDDEN_REASON;
+var init_message = __esm({
+  "dist/src/psa/message.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_labels();
+    UNKNOWN_FORBIDDEN_REASON = "unknown forbidden reason";
   }
 });
 
@@ -31649,7 +34459,7 @@ var require_stringify = __commonJS({
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
     function createStringifyContext(doc, options) {
-      const opt = Object.assign({
+      const opt2 = Object.assign({
         blockQuote: true,
         commentString: stringifyComment.stringifyComment,
         defaultKeyType: null,
@@ -31670,7 +34480,7 @@ var require_stringify = __commonJS({
         verifyAliasOrder: true
       }, doc.schema.toStringOptions, options);
       let inFlow;
-      switch (opt.collectionStyle) {
+      switch (opt2.collectionStyle) {
         case "block":
           inFlow = false;
           break;
@@ -31683,11 +34493,11 @@ var require_stringify = __commonJS({
       return {
         anchors: /* @__PURE__ */ new Set(),
         doc,
-        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        flowCollectionPadding: opt2.flowCollectionPadding ? " " : "",
         indent: "",
-        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        indentStep: typeof opt2.indent === "number" ? " ".repeat(opt2.indent) : "  ",
         inFlow,
-        options: opt
+        options: opt2
       };
     }
     function getTagObject(tags, item) {
@@ -32554,7 +35364,7 @@ var require_string = __commonJS({
     "use strict";
     init_import_meta_url();
     var stringifyString = require_stringifyString();
-    var string = {
+    var string2 = {
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
@@ -32564,7 +35374,7 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports2.string = string;
+    exports2.string = string2;
   }
 });
 
@@ -32707,7 +35517,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 8, opt2),
       stringify: (node) => intStringify(node, 8, "0o")
     };
     var int = {
@@ -32715,7 +35525,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 0, 10, opt2),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -32724,7 +35534,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 16, opt2),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports2.int = int;
@@ -32741,14 +35551,14 @@ var require_schema = __commonJS({
     var map = require_map();
     var _null = require_null();
     var seq = require_seq();
-    var string = require_string();
+    var string2 = require_string();
     var bool2 = require_bool();
     var float = require_float();
     var int = require_int();
     var schema = [
       map.map,
       seq.seq,
-      string.string,
+      string2.string,
       _null.nullTag,
       bool2.boolTag,
       int.intOct,
@@ -33182,7 +35992,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 2, opt2),
       stringify: (node) => intStringify(node, 2, "0b")
     };
     var intOct = {
@@ -33191,7 +36001,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 1, 8, opt2),
       stringify: (node) => intStringify(node, 8, "0")
     };
     var int = {
@@ -33199,7 +36009,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 0, 10, opt2),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -33208,7 +36018,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 16, opt2),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports2.int = int;
@@ -33405,7 +36215,7 @@ var require_schema3 = __commonJS({
     var map = require_map();
     var _null = require_null();
     var seq = require_seq();
-    var string = require_string();
+    var string2 = require_string();
     var binary = require_binary();
     var bool2 = require_bool2();
     var float = require_float2();
@@ -33418,7 +36228,7 @@ var require_schema3 = __commonJS({
     var schema = [
       map.map,
       seq.seq,
-      string.string,
+      string2.string,
       _null.nullTag,
       bool2.trueTag,
       bool2.falseTag,
@@ -33450,7 +36260,7 @@ var require_tags = __commonJS({
     var map = require_map();
     var _null = require_null();
     var seq = require_seq();
-    var string = require_string();
+    var string2 = require_string();
     var bool2 = require_bool();
     var float = require_float();
     var int = require_int();
@@ -33465,7 +36275,7 @@ var require_tags = __commonJS({
     var timestamp = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
-      ["failsafe", [map.map, seq.seq, string.string]],
+      ["failsafe", [map.map, seq.seq, string2.string]],
       ["json", schema$1.schema],
       ["yaml11", schema$2.schema],
       ["yaml-1.1", schema$2.schema]
@@ -33545,7 +36355,7 @@ var require_Schema = __commonJS({
     var identity4 = require_identity();
     var map = require_map();
     var seq = require_seq();
-    var string = require_string();
+    var string2 = require_string();
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
@@ -33556,7 +36366,7 @@ var require_Schema = __commonJS({
         this.tags = tags.getTags(customTags, this.name, merge);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity4.MAP, { value: map.map });
-        Object.defineProperty(this, identity4.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity4.SCALAR, { value: string2.string });
         Object.defineProperty(this, identity4.SEQ, { value: seq.seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
@@ -33681,7 +36491,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const opt = Object.assign({
+        const opt2 = Object.assign({
           intAsBigInt: false,
           keepSourceTokens: false,
           logLevel: "warn",
@@ -33691,8 +36501,8 @@ var require_Document = __commonJS({
           uniqueKeys: true,
           version: "1.2"
         }, options);
-        this.options = opt;
-        let { version: version2 } = opt;
+        this.options = opt2;
+        let { version: version2 } = opt2;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
@@ -33882,14 +36692,14 @@ var require_Document = __commonJS({
       setSchema(version2, options = {}) {
         if (typeof version2 === "number")
           version2 = String(version2);
-        let opt;
+        let opt2;
         switch (version2) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
             else
               this.directives = new directives.Directives({ version: "1.1" });
-            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            opt2 = { resolveKnownTags: false, schema: "yaml-1.1" };
             break;
           case "1.2":
           case "next":
@@ -33897,12 +36707,12 @@ var require_Document = __commonJS({
               this.directives.yaml.version = version2;
             else
               this.directives = new directives.Directives({ version: version2 });
-            opt = { resolveKnownTags: true, schema: "core" };
+            opt2 = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
             if (this.directives)
               delete this.directives;
-            opt = null;
+            opt2 = null;
             break;
           default: {
             const sv = JSON.stringify(version2);
@@ -33911,8 +36721,8 @@ var require_Document = __commonJS({
         }
         if (options.schema instanceof Object)
           this.schema = options.schema;
-        else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else if (opt2)
+          this.schema = new Schema.Schema(Object.assign(opt2, options));
         else
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
@@ -34906,7 +37716,7 @@ var require_resolve_flow_scalar = __commonJS({
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
-          value = plainValue(source, _onError);
+          value = plainValue2(source, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_SINGLE;
@@ -34935,7 +37745,7 @@ var require_resolve_flow_scalar = __commonJS({
         range: [offset, valueEnd, re.offset]
       };
     }
-    function plainValue(source, onError) {
+    function plainValue2(source, onError) {
       let badChar = "";
       switch (source[0]) {
         /* istanbul ignore next should not happen */
@@ -36595,7 +39405,7 @@ var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var LineCounter2 = class {
+    var LineCounter4 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -36618,7 +39428,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter2;
+    exports2.LineCounter = LineCounter4;
   }
 });
 
@@ -36720,7 +39530,7 @@ var require_parser = __commonJS({
         }
       }
     }
-    var Parser4 = class {
+    var Parser5 = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -37493,7 +40303,7 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports2.Parser = Parser4;
+    exports2.Parser = Parser5;
   }
 });
 
@@ -37514,7 +40324,7 @@ var require_public_api = __commonJS({
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments2(source, options = {}) {
+    function parseAllDocuments4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -37547,7 +40357,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse4(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -37588,8 +40398,8 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document2.Document(value, _replacer, options).toString(options);
     }
-    exports2.parse = parse3;
-    exports2.parseAllDocuments = parseAllDocuments2;
+    exports2.parse = parse4;
+    exports2.parseAllDocuments = parseAllDocuments4;
     exports2.parseDocument = parseDocument2;
     exports2.stringify = stringify;
   }
@@ -37648,6 +40458,2794 @@ var require_dist = __commonJS({
   }
 });
 
+// dist/src/load/sources.js
+function isManifestName(name) {
+  const lower = name.toLowerCase();
+  return MANIFEST_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+function displayPath2(path) {
+  return path.split("\\").join("/");
+}
+function insideRoot(path, root) {
+  try {
+    const real = (0, import_node_fs2.realpathSync)(path);
+    return real === root || real.startsWith(root.endsWith(import_node_path3.sep) ? root : root + import_node_path3.sep);
+  } catch {
+    return false;
+  }
+}
+function walk(dir, out, root) {
+  let entries;
+  try {
+    entries = (0, import_node_fs2.readdirSync)(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new InputError(`cannot read folder ${displayPath2(dir)}: ${error.code ?? String(error)}`);
+  }
+  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const entry of entries) {
+    const full = (0, import_node_path3.join)(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules")
+        continue;
+      walk(full, out, root);
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && isManifestName(entry.name)) {
+      if (entry.isSymbolicLink()) {
+        try {
+          if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
+            continue;
+        } catch {
+          continue;
+        }
+      }
+      out.push(full);
+    }
+  }
+}
+function expandPaths(paths) {
+  const files2 = [];
+  for (const given of paths) {
+    if (given === "-") {
+      files2.push("-");
+      continue;
+    }
+    let stats;
+    try {
+      stats = (0, import_node_fs2.statSync)(given);
+    } catch (error) {
+      const code18 = error.code;
+      if (code18 === "ENOENT" || code18 === "ENOTDIR")
+        throw new InputError(`no such file or folder: ${displayPath2(given)}`);
+      throw new InputError(`cannot read ${displayPath2(given)}: ${code18 ?? String(error)}`);
+    }
+    if (stats.isDirectory())
+      walk(given, files2, (0, import_node_fs2.realpathSync)(given));
+    else if (stats.isFile())
+      files2.push(given);
+    else
+      throw new InputError(`not a regular file: ${displayPath2(given)} (a device, FIFO or socket is not read)`);
+  }
+  return [...new Set(files2)];
+}
+function normalizeBreaks(text) {
+  let out = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+  if (/\r(?!\n)|[\u0085\u2028\u2029]/.test(out))
+    out = out.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, "\n");
+  if (out.includes("\uFEFF"))
+    out = out.replace(/^(---[ \t]*(?:#[^\n]*)?\r?\n)\ufeff/gm, "$1");
+  return out;
+}
+function decode(bytes) {
+  try {
+    return normalizeBreaks(utf8.decode(bytes));
+  } catch {
+    return null;
+  }
+}
+function readBytes(file, readStdin) {
+  if (file === "-") {
+    const bytes = readStdin();
+    return bytes.length > MAX_FILE_BYTES ? { path: STDIN_PATH, bytes: new Uint8Array(), tooLarge: bytes.length } : { path: STDIN_PATH, bytes };
+  }
+  const read2 = readRegularFile(file, MAX_FILE_BYTES);
+  if (read2.kind === "error")
+    throw new InputError(`cannot read ${displayPath2(file)}: ${read2.code}`);
+  if (read2.kind === "not-regular")
+    throw new InputError(`not a regular file: ${displayPath2(file)} (a device, FIFO or socket is not read)`);
+  if (read2.kind === "too-large")
+    return { path: displayPath2(file), bytes: new Uint8Array(), tooLarge: read2.size };
+  return { path: displayPath2(file), bytes: read2.bytes };
+}
+function readRegularFile(file, limit) {
+  let fd;
+  try {
+    fd = (0, import_node_fs2.openSync)(file, import_node_fs2.constants.O_RDONLY | (import_node_fs2.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return { kind: "error", code: error.code ?? String(error) };
+  }
+  try {
+    const stats = (0, import_node_fs2.fstatSync)(fd);
+    if (!stats.isFile())
+      return { kind: "not-regular" };
+    if (stats.size > limit)
+      return { kind: "too-large", size: stats.size };
+    const bytes = Buffer.alloc(stats.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const n = (0, import_node_fs2.readSync)(fd, bytes, at, bytes.length - at, at);
+      if (n === 0)
+        break;
+      at += n;
+    }
+    return { kind: "ok", bytes: at === bytes.length ? bytes : bytes.subarray(0, at) };
+  } catch (error) {
+    return { kind: "error", code: error.code ?? String(error) };
+  } finally {
+    (0, import_node_fs2.closeSync)(fd);
+  }
+}
+function readStdinSync() {
+  const chunks = [];
+  let total = 0;
+  try {
+    for (; ; ) {
+      const chunk = Buffer.alloc(Math.min(1024 * 1024, MAX_FILE_BYTES + 1 - total));
+      const n = (0, import_node_fs2.readSync)(0, chunk, 0, chunk.length, null);
+      if (n === 0)
+        break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > MAX_FILE_BYTES)
+        break;
+    }
+  } catch (error) {
+    const code18 = error.code;
+    if (!(code18 === "EAGAIN" || code18 === "EOF" || code18 === "EBADF"))
+      throw new InputError(`cannot read standard input: ${code18 ?? String(error)}`);
+  }
+  return Buffer.concat(chunks);
+}
+var import_node_path3, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, utf8;
+var init_sources = __esm({
+  "dist/src/load/sources.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_fs();
+    import_node_path3 = require("node:path");
+    init_errors2();
+    MAX_FILE_BYTES = 64 * 1024 * 1024;
+    STDIN_PATH = "<stdin>";
+    MANIFEST_EXTENSIONS = [".yaml", ".yml", ".json"];
+    utf8 = new TextDecoder("utf-8", { fatal: true });
+  }
+});
+
+// dist/src/psa/config.js
+function dotted(path) {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number")
+      out += `[${segment}]`;
+    else if (UNPRINTABLE.test(segment))
+      out += `[${goQuote(segment)}]`;
+    else
+      out += out === "" ? segment : `.${segment}`;
+  }
+  return out;
+}
+function quoteValue(value) {
+  if (typeof value === "string")
+    return goQuote(value);
+  return value === void 0 ? "null" : JSON.stringify(value);
+}
+function typeName2(value) {
+  if (Array.isArray(value))
+    return "a list";
+  if (value === null || value === void 0)
+    return "null";
+  if (isRecord(value))
+    return "a mapping";
+  return `the ${typeof value} ${quoteValue(value)}`;
+}
+function stringField(object, key2, path, problems) {
+  const value = object[key2];
+  if (value === void 0 || value === null)
+    return "";
+  if (typeof value === "string")
+    return value;
+  problems.wrongType([...path, key2], value, "a string");
+  return "";
+}
+function stringListField(object, key2, path, problems) {
+  const value = object[key2];
+  if (value === void 0 || value === null)
+    return [];
+  if (!Array.isArray(value)) {
+    problems.wrongType([...path, key2], value, "a list of strings");
+    return [];
+  }
+  return value.map((item, index) => {
+    if (item === null)
+      return "";
+    if (typeof item === "string")
+      return item;
+    problems.wrongType([...path, key2, index], item, "a string");
+    return "";
+  });
+}
+function mappingField(object, key2, path, problems) {
+  const value = object[key2];
+  if (value === void 0 || value === null)
+    return {};
+  if (isRecord(value))
+    return value;
+  problems.wrongType([...path, key2], value, "a mapping");
+  return {};
+}
+function checkTypeMeta(object, path, kind, apiVersions, problems) {
+  const before = problems.problems.length;
+  const apiVersion = object.apiVersion;
+  if (apiVersion === void 0 || apiVersion === null || apiVersion === "")
+    problems.add([...path, "apiVersion"], `Required value: a ${kind} names its apiVersion (${apiVersions[0]})`);
+  else if (!apiVersions.includes(apiVersion))
+    problems.add([...path, "apiVersion"], `Unsupported value: ${quoteValue(apiVersion)}: supported values for ${kind}: ${apiVersions.map((v) => `"${v}"`).join(", ")}`);
+  if (object.kind === void 0 || object.kind === null || object.kind === "")
+    problems.add([...path, "kind"], `Required value: must be "${kind}"`);
+  else if (object.kind !== kind)
+    problems.add([...path, "kind"], `Unsupported value: ${quoteValue(object.kind)}: must be "${kind}"`);
+  return problems.problems.length === before;
+}
+function dns1123LabelErrors(value) {
+  const errors = [];
+  if (value.length > 63)
+    errors.push("must be no more than 63 characters");
+  if (!DNS1123_LABEL2.test(value)) {
+    if (DNS1123_SUBDOMAIN2.test(value))
+      errors.push("must not contain dots");
+    else
+      errors.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  }
+  return errors;
+}
+function validateExemptions(list3, path, check3, problems) {
+  const seen = /* @__PURE__ */ new Set();
+  list3.forEach((item, index) => {
+    const errors = check3(item);
+    if (errors.length > 0)
+      problems.add([...path, index], `Invalid value: ${quoteValue(item)}: ${errors.join(", ")}`);
+    else if (seen.has(item))
+      problems.add([...path, index], `Duplicate value: ${quoteValue(item)}`);
+    else
+      seen.add(item);
+  });
+}
+function decodePodSecurityConfiguration(value, path, problems) {
+  if (!isRecord(value)) {
+    problems.wrongType(path, value, `a ${POD_SECURITY_CONFIGURATION_KIND} mapping`);
+    return { ...BUILT_IN_SETTINGS, apiVersion: "" };
+  }
+  if (!checkTypeMeta(value, path, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, problems)) {
+    return { ...BUILT_IN_SETTINGS, apiVersion: "" };
+  }
+  const before = problems.problems.length;
+  problems.unknownFields(value, path, ["apiVersion", "kind", "defaults", "exemptions"]);
+  const defaultsPath = [...path, "defaults"];
+  const writtenDefaults = mappingField(value, "defaults", path, problems);
+  problems.unknownFields(writtenDefaults, defaultsPath, DEFAULTS_FIELDS);
+  const texts = new Map(DEFAULTS_FIELDS.map((field) => [field, stringField(writtenDefaults, field, defaultsPath, problems)]));
+  const exemptionsPath = [...path, "exemptions"];
+  const writtenExemptions = mappingField(value, "exemptions", path, problems);
+  problems.unknownFields(writtenExemptions, exemptionsPath, EXEMPTIONS_FIELDS);
+  const exemptions = {
+    usernames: stringListField(writtenExemptions, "usernames", exemptionsPath, problems),
+    namespaces: stringListField(writtenExemptions, "namespaces", exemptionsPath, problems),
+    runtimeClasses: stringListField(writtenExemptions, "runtimeClasses", exemptionsPath, problems)
+  };
+  const apiVersion = value.apiVersion;
+  if (problems.problems.length > before)
+    return { ...BUILT_IN_SETTINGS, apiVersion };
+  const defaults = {};
+  for (const mode of ["enforce", "warn", "audit"]) {
+    const levelText = texts.get(mode) || "privileged";
+    const versionText = texts.get(`${mode}-version`) || "latest";
+    const level = parsePsaLevel(levelText);
+    const version2 = parsePsaVersion(versionText);
+    if (!level.valid)
+      problems.add([...defaultsPath, mode], `Invalid value: ${quoteValue(levelText)}: ${LEVEL_ERROR}`);
+    if (!version2.valid)
+      problems.add([...defaultsPath, `${mode}-version`], `Invalid value: ${quoteValue(versionText)}: ${VERSION_ERROR}`);
+    defaults[mode] = { level: level.level, version: version2.version };
+  }
+  validateExemptions(exemptions.namespaces, [...exemptionsPath, "namespaces"], dns1123LabelErrors, problems);
+  validateExemptions(exemptions.runtimeClasses, [...exemptionsPath, "runtimeClasses"], dns1123SubdomainErrors, problems);
+  validateExemptions(exemptions.usernames, [...exemptionsPath, "usernames"], (name) => name === "" ? ["username must not be empty"] : [], problems);
+  return { defaults: { enforce: defaults.enforce, audit: defaults.audit, warn: defaults.warn }, exemptions, apiVersion };
+}
+function decodeAdmissionPlugins(value, problems) {
+  if (!checkTypeMeta(value, [], ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, problems))
+    return void 0;
+  problems.unknownFields(value, [], ["apiVersion", "kind", "plugins"]);
+  const plugins = value.plugins;
+  if (plugins !== void 0 && plugins !== null && !Array.isArray(plugins))
+    problems.wrongType(["plugins"], plugins, "a list");
+  const entries = (Array.isArray(plugins) ? plugins : []).map((raw, index) => {
+    const path = ["plugins", index];
+    if (raw !== null && !isRecord(raw))
+      problems.wrongType(path, raw, "a mapping");
+    const entry = isRecord(raw) ? raw : {};
+    problems.unknownFields(entry, path, ["name", "path", "configuration"]);
+    return { name: stringField(entry, "name", path, problems), path: stringField(entry, "path", path, problems), configuration: entry.configuration ?? null };
+  });
+  return problems.problems.length === 0 ? entries : void 0;
+}
+function fail(reason, file, problems, locate) {
+  throw new PodSecurityConfigError(reason, problems.map((problem) => ({ file, ...problem, ...locate?.(problem.path) })));
+}
+function readPodSecurityConfiguration(value, file) {
+  const problems = new Collector();
+  const kind = isRecord(value) ? value.kind : void 0;
+  if (kind === ADMISSION_CONFIGURATION_KIND)
+    return readAdmissionConfiguration(value, file);
+  if (isRecord(value) && kind !== POD_SECURITY_CONFIGURATION_KIND) {
+    problems.add(["kind"], kind === void 0 || kind === null || kind === "" ? `Required value: must be "${ADMISSION_CONFIGURATION_KIND}" or "${POD_SECURITY_CONFIGURATION_KIND}"` : `Unsupported value: ${quoteValue(kind)}: must be "${ADMISSION_CONFIGURATION_KIND}" or "${POD_SECURITY_CONFIGURATION_KIND}"`);
+    fail("invalid", file, problems.problems);
+  }
+  const { apiVersion, ...config } = decodePodSecurityConfiguration(value, [], problems);
+  if (problems.problems.length > 0)
+    fail("invalid", file, problems.problems);
+  return { ...config, origin: { kind: "standalone", file, apiVersion } };
+}
+function readAdmissionConfiguration(value, file) {
+  const problems = new Collector();
+  const plugins = decodeAdmissionPlugins(value, problems);
+  if (plugins === void 0)
+    fail("invalid", file, problems.problems);
+  const index = plugins.findIndex((entry2) => entry2.name === POD_SECURITY_PLUGIN);
+  const entry = plugins[index];
+  const origin = { kind: "admission-configuration", file };
+  if (entry === void 0)
+    return { ...BUILT_IN_SETTINGS, origin: { ...origin, plugin: void 0, via: "none" } };
+  if (entry.configuration !== null) {
+    const { apiVersion: apiVersion2, ...config2 } = decodePodSecurityConfiguration(entry.configuration, ["plugins", index, "configuration"], problems);
+    if (problems.problems.length > 0)
+      fail("invalid", file, problems.problems);
+    return { ...config2, origin: { ...origin, plugin: index, via: "configuration", apiVersion: apiVersion2 } };
+  }
+  if (entry.path === "")
+    return { ...BUILT_IN_SETTINGS, origin: { ...origin, plugin: index, via: "none" } };
+  const referencedFile = referencedPath(entry.path, file, index);
+  const read2 = readReferencedFile(referencedFile, file, index);
+  if (read2 === void 0)
+    return { ...BUILT_IN_SETTINGS, origin: { ...origin, plugin: index, via: "path", referencedFile } };
+  const { apiVersion, ...config } = decodePodSecurityConfiguration(read2.value, [], problems);
+  if (problems.problems.length > 0)
+    fail("invalid", referencedFile, problems.problems, read2.locate);
+  return { ...config, origin: { ...origin, plugin: index, via: "path", referencedFile, apiVersion } };
+}
+function referencedPath(path, file, index) {
+  if ((0, import_node_path4.isAbsolute)(path))
+    return path;
+  if (file === STDIN_PATH) {
+    fail("unreadable", file, [{ path: ["plugins", index, "path"], message: `plugins[${index}].path: ${goQuote(path)} is relative to the admission configuration's folder, and standard input has none` }]);
+  }
+  return (0, import_node_path4.join)((0, import_node_path4.dirname)(file), path);
+}
+function readReferencedFile(referencedFile, file, index) {
+  const at = ["plugins", index, "path"];
+  const unreadable = (why) => fail("unreadable", file, [{ path: at, message: `plugins[${index}].path: cannot read ${goQuote(referencedFile)}: ${why}` }]);
+  const read2 = readRegularFile(referencedFile, MAX_REFERENCED_CONFIG_BYTES);
+  if (read2.kind === "error")
+    unreadable(read2.code);
+  if (read2.kind === "not-regular")
+    unreadable("not a regular file");
+  if (read2.kind === "too-large")
+    unreadable(`larger than ${MAX_REFERENCED_CONFIG_BYTES / 1024} KiB`);
+  if (read2.kind !== "ok")
+    return unreadable("not read");
+  if (read2.bytes.length === 0)
+    return void 0;
+  const text = decode(read2.bytes);
+  if (text === null)
+    return fail("invalid", referencedFile, [{ path: [], message: "the file is not UTF-8 text" }]);
+  const lineCounter = new import_yaml.LineCounter();
+  const documents = (0, import_yaml.parseAllDocuments)(text, { version: "1.1", uniqueKeys: true, merge: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const document = Array.isArray(documents) ? documents[0] : void 0;
+  const position2 = (offset) => {
+    const { line: line2, col } = lineCounter.linePos(offset);
+    return { line: line2, column: col };
+  };
+  const problem = document?.errors[0];
+  if (problem)
+    fail("invalid", referencedFile, [{ path: [], message: problem.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "") }], () => position2(problem.pos[0]));
+  let value = null;
+  try {
+    value = document?.toJS({ maxAliasCount: 100 }) ?? null;
+  } catch (error) {
+    fail("invalid", referencedFile, [{ path: [], message: error instanceof Error ? error.message : String(error) }]);
+  }
+  return { value, locate: (path) => position2(offsetOf(document, path)) };
+}
+function offsetOf(document, path) {
+  for (let length = path.length; document && length >= 0; length--) {
+    const node = document.getIn(path.slice(0, length), true);
+    if (node?.range)
+      return node.range[0];
+  }
+  return 0;
+}
+var import_node_path4, import_yaml, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DNS1123_LABEL2, DNS1123_SUBDOMAIN2, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var init_config = __esm({
+  "dist/src/psa/config.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_node_path4 = require("node:path");
+    import_yaml = __toESM(require_dist(), 1);
+    init_errors2();
+    init_json();
+    init_sources();
+    init_closest();
+    init_field_error();
+    init_names();
+    init_labels();
+    POD_SECURITY_CONFIGURATION_KIND = "PodSecurityConfiguration";
+    POD_SECURITY_CONFIGURATION_API_VERSIONS = [
+      "pod-security.admission.config.k8s.io/v1",
+      "pod-security.admission.config.k8s.io/v1beta1",
+      "pod-security.admission.config.k8s.io/v1alpha1"
+    ];
+    ADMISSION_CONFIGURATION_KIND = "AdmissionConfiguration";
+    ADMISSION_CONFIGURATION_API_VERSIONS = ["apiserver.config.k8s.io/v1", "apiserver.k8s.io/v1alpha1"];
+    POD_SECURITY_PLUGIN = "PodSecurity";
+    MAX_REFERENCED_CONFIG_BYTES = 1024 * 1024;
+    BUILT_IN_SETTINGS = {
+      defaults: {
+        enforce: { level: "privileged", version: "latest" },
+        audit: { level: "privileged", version: "latest" },
+        warn: { level: "privileged", version: "latest" }
+      },
+      exemptions: { usernames: [], namespaces: [], runtimeClasses: [] }
+    };
+    DEFAULT_POD_SECURITY_CONFIGURATION = { ...BUILT_IN_SETTINGS, origin: { kind: "built-in" } };
+    PodSecurityConfigError = class extends UserError {
+      reason;
+      problems;
+      constructor(reason, problems) {
+        super(problems.map((problem) => `${problem.file}${problem.line === void 0 ? "" : `:${problem.line}:${problem.column}`}: ${problem.message}`).join("; "), reason === "invalid" ? "the API server does not start with this PodSecurity configuration" : void 0);
+        this.reason = reason;
+        this.problems = problems;
+      }
+    };
+    UNPRINTABLE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+    Collector = class {
+      problems = [];
+      add(path, message) {
+        this.problems.push({ path, message: path.length === 0 ? message : `${dotted(path)}: ${message}` });
+      }
+      wrongType(path, value, expected) {
+        this.add(path, `must be ${expected}, not ${typeName2(value)}`);
+      }
+      /** Strict decoding: every key must be a field of the type. */
+      unknownFields(object, path, known) {
+        for (const key2 of Object.keys(object)) {
+          if (known.includes(key2))
+            continue;
+          const guess = closest(key2, known);
+          this.add([...path, key2], `unknown field${guess ? ` (did you mean "${guess}"?)` : ""}`);
+        }
+      }
+    };
+    DNS1123_LABEL2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+    DNS1123_SUBDOMAIN2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+    DEFAULTS_FIELDS = PSA_MODES.flatMap((mode) => [mode, `${mode}-version`]);
+    EXEMPTIONS_FIELDS = ["usernames", "namespaces", "runtimeClasses"];
+  }
+});
+
+// dist/src/psa/checks/model.js
+var VOLUME_SOURCE_KEYS;
+var init_model = __esm({
+  "dist/src/psa/checks/model.js"() {
+    "use strict";
+    init_import_meta_url();
+    VOLUME_SOURCE_KEYS = [
+      "hostPath",
+      "emptyDir",
+      "gcePersistentDisk",
+      "awsElasticBlockStore",
+      "gitRepo",
+      "secret",
+      "nfs",
+      "iscsi",
+      "glusterfs",
+      "persistentVolumeClaim",
+      "rbd",
+      "flexVolume",
+      "cinder",
+      "cephfs",
+      "flocker",
+      "downwardAPI",
+      "fc",
+      "azureFile",
+      "configMap",
+      "vsphereVolume",
+      "quobyte",
+      "azureDisk",
+      "photonPersistentDisk",
+      "projected",
+      "portworxVolume",
+      "scaleIO",
+      "storageos",
+      "csi",
+      "ephemeral",
+      "image"
+    ];
+  }
+});
+
+// dist/src/psa/checks/decode.js
+function member(object, key2) {
+  return object !== void 0 && Object.prototype.hasOwnProperty.call(object, key2) ? object[key2] : void 0;
+}
+function struct(object, key2) {
+  const value = member(object, key2);
+  return isRecord(value) ? value : void 0;
+}
+function optionalBool(object, key2) {
+  const value = member(object, key2);
+  return typeof value === "boolean" ? value : void 0;
+}
+function string(object, key2) {
+  return optionalString(object, key2) ?? "";
+}
+function optionalString(object, key2) {
+  const value = member(object, key2);
+  return typeof value === "string" ? goString(value) : void 0;
+}
+function optionalInt(object, key2, bits) {
+  const value = member(object, key2);
+  const limit = bits === 32 ? INT32_LIMIT : INT64_LIMIT;
+  if (typeof value === "bigint")
+    return value >= -BigInt(limit) && value < BigInt(limit) ? Number(value) : void 0;
+  if (typeof value !== "number" || !Number.isInteger(value))
+    return void 0;
+  return value >= -limit && value < limit ? value : void 0;
+}
+function objects(object, key2) {
+  const value = member(object, key2);
+  if (!Array.isArray(value))
+    return [];
+  const out = [];
+  value.forEach((item, index) => {
+    if (isRecord(item))
+      out.push({ item, index });
+  });
+  return out;
+}
+function capabilityList(capabilities, key2, path) {
+  const value = member(capabilities, key2);
+  if (!Array.isArray(value))
+    return [];
+  const out = [];
+  value.forEach((item, index) => {
+    if (typeof item === "string")
+      out.push({ name: goString(item), path: [...path, key2, index] });
+  });
+  return out;
+}
+function decodeSeLinuxOptions(options) {
+  if (options === void 0)
+    return void 0;
+  return { type: string(options, "type"), user: string(options, "user"), role: string(options, "role") };
+}
+function decodeAppArmorProfile(securityContext, path) {
+  const profile = struct(securityContext, "appArmorProfile");
+  if (profile === void 0)
+    return void 0;
+  return {
+    type: string(profile, "type"),
+    hasLocalhostProfile: optionalString(profile, "localhostProfile") !== void 0,
+    path: [...path, "appArmorProfile", "type"]
+  };
+}
+function decodeCommonSecurityContext(securityContext, path) {
+  const seccompProfile = struct(securityContext, "seccompProfile");
+  const windowsOptions = struct(securityContext, "windowsOptions");
+  return {
+    runAsNonRoot: optionalBool(securityContext, "runAsNonRoot"),
+    runAsUser: optionalInt(securityContext, "runAsUser", 64),
+    seccompProfile: seccompProfile === void 0 ? void 0 : { type: string(seccompProfile, "type") },
+    seLinuxOptions: decodeSeLinuxOptions(struct(securityContext, "seLinuxOptions")),
+    windowsOptions: windowsOptions === void 0 ? void 0 : { hostProcess: optionalBool(windowsOptions, "hostProcess") },
+    appArmorProfile: decodeAppArmorProfile(securityContext, path)
+  };
+}
+function decodePodSecurityContext(spec) {
+  const securityContext = struct(spec, "securityContext");
+  if (securityContext === void 0)
+    return void 0;
+  const path = ["spec", "securityContext"];
+  const sysctls2 = objects(securityContext, "sysctls").map(({ item, index }) => ({
+    name: string(item, "name"),
+    path: [...path, "sysctls", index, "name"]
+  }));
+  return { ...decodeCommonSecurityContext(securityContext, path), sysctls: sysctls2 };
+}
+function decodeCapabilities(securityContext, securityContextPath) {
+  const capabilities = struct(securityContext, "capabilities");
+  if (capabilities === void 0)
+    return void 0;
+  const path = [...securityContextPath, "capabilities"];
+  return { add: capabilityList(capabilities, "add", path), drop: capabilityList(capabilities, "drop", path) };
+}
+function decodeSecurityContext(container, containerPath) {
+  const securityContext = struct(container, "securityContext");
+  if (securityContext === void 0)
+    return void 0;
+  const path = [...containerPath, "securityContext"];
+  return {
+    ...decodeCommonSecurityContext(securityContext, path),
+    privileged: optionalBool(securityContext, "privileged"),
+    allowPrivilegeEscalation: optionalBool(securityContext, "allowPrivilegeEscalation"),
+    capabilities: decodeCapabilities(securityContext, path),
+    procMount: optionalString(securityContext, "procMount")
+  };
+}
+function decodeHandler(handler) {
+  if (handler === void 0)
+    return void 0;
+  const httpGet = struct(handler, "httpGet");
+  const tcpSocket = struct(handler, "tcpSocket");
+  return {
+    httpGet: httpGet === void 0 ? void 0 : { host: string(httpGet, "host") },
+    tcpSocket: tcpSocket === void 0 ? void 0 : { host: string(tcpSocket, "host") }
+  };
+}
+function decodePorts(container, containerPath) {
+  return objects(container, "ports").map(({ item, index }) => ({
+    path: [...containerPath, "ports", index],
+    containerPort: optionalInt(item, "containerPort", 32) ?? 0,
+    hostPort: optionalInt(item, "hostPort", 32) ?? 0,
+    hostPortField: "hostPort"
+  }));
+}
+function decodeContainers(spec, key2) {
+  return objects(spec, key2).map(({ item, index }) => {
+    const path = ["spec", key2, index];
+    const lifecycle = struct(item, "lifecycle");
+    return {
+      name: string(item, "name"),
+      path,
+      securityContext: decodeSecurityContext(item, path),
+      ports: decodePorts(item, path),
+      livenessProbe: decodeHandler(struct(item, "livenessProbe")),
+      readinessProbe: decodeHandler(struct(item, "readinessProbe")),
+      startupProbe: decodeHandler(struct(item, "startupProbe")),
+      lifecycle: lifecycle === void 0 ? void 0 : { postStart: decodeHandler(struct(lifecycle, "postStart")), preStop: decodeHandler(struct(lifecycle, "preStop")) }
+    };
+  });
+}
+function decodeVolumes(spec) {
+  return objects(spec, "volumes").map(({ item, index }) => ({
+    name: string(item, "name"),
+    path: ["spec", "volumes", index],
+    sources: VOLUME_SOURCE_KEYS.filter((key2) => struct(item, key2) !== void 0)
+  }));
+}
+function decodeAnnotations(metadata2) {
+  const annotations = /* @__PURE__ */ new Map();
+  const value = struct(metadata2, "annotations");
+  if (value === void 0)
+    return annotations;
+  for (const [key2, annotation] of Object.entries(value)) {
+    if (typeof annotation === "string")
+      annotations.set(goString(key2), goString(annotation));
+  }
+  return annotations;
+}
+function decodeSpec(spec) {
+  const os = struct(spec, "os");
+  return {
+    osName: os === void 0 ? void 0 : string(os, "name"),
+    hostUsers: optionalBool(spec, "hostUsers"),
+    hostNetwork: optionalBool(spec, "hostNetwork") === true,
+    hostPID: optionalBool(spec, "hostPID") === true,
+    hostIPC: optionalBool(spec, "hostIPC") === true,
+    securityContext: decodePodSecurityContext(spec),
+    initContainers: decodeContainers(spec, "initContainers"),
+    containers: decodeContainers(spec, "containers"),
+    ephemeralContainers: decodeContainers(spec, "ephemeralContainers"),
+    volumes: decodeVolumes(spec)
+  };
+}
+function decodePod(podMetadata, podSpec2) {
+  return {
+    annotations: decodeAnnotations(isRecord(podMetadata) ? podMetadata : void 0),
+    spec: decodeSpec(isRecord(podSpec2) ? podSpec2 : void 0)
+  };
+}
+var INT32_LIMIT, INT64_LIMIT;
+var init_decode = __esm({
+  "dist/src/psa/checks/decode.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_json();
+    init_go_text();
+    init_model();
+    INT32_LIMIT = 2 ** 31;
+    INT64_LIMIT = 2 ** 63;
+  }
+});
+
+// dist/src/psa/checks/pod-facts.js
+function isWindowsPod(spec) {
+  return spec.osName === "windows";
+}
+function inUserNamespace(spec) {
+  return spec.hostUsers === false;
+}
+var init_pod_facts = __esm({
+  "dist/src/psa/checks/pod-facts.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/src/psa/checks/visit.js
+function allContainers(spec) {
+  return [...spec.initContainers, ...spec.containers, ...spec.ephemeralContainers];
+}
+var init_visit = __esm({
+  "dist/src/psa/checks/visit.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/src/psa/checks/wording.js
+function containersPhrase(names2) {
+  return `${pluralize("container", "containers", names2.length)} ${joinQuote(names2)}`;
+}
+function volumesPhrase(names2) {
+  return `${pluralize("volume", "volumes", names2.length)} ${joinQuote(names2)}`;
+}
+var init_wording = __esm({
+  "dist/src/psa/checks/wording.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+  }
+});
+
+// dist/src/psa/checks/allow-privilege-escalation.js
+function allowPrivilegeEscalationV1Dot8(pod) {
+  const badContainers = allContainers(pod.spec).filter((container) => container.securityContext?.allowPrivilegeEscalation !== false);
+  const [first] = badContainers;
+  if (first === void 0)
+    return void 0;
+  return {
+    reason: "allowPrivilegeEscalation != false",
+    detail: `${containersPhrase(badContainers.map((container) => container.name))} must set securityContext.allowPrivilegeEscalation=false`,
+    path: [...first.path, "securityContext", "allowPrivilegeEscalation"]
+  };
+}
+function allowPrivilegeEscalationV1Dot25(pod) {
+  return isWindowsPod(pod.spec) ? void 0 : allowPrivilegeEscalationV1Dot8(pod);
+}
+var checkAllowPrivilegeEscalation;
+var init_allow_privilege_escalation = __esm({
+  "dist/src/psa/checks/allow-privilege-escalation.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_pod_facts();
+    init_visit();
+    init_wording();
+    checkAllowPrivilegeEscalation = {
+      id: "allowPrivilegeEscalation",
+      level: "restricted",
+      source: "policy/check_allowPrivilegeEscalation.go",
+      versions: [
+        { minimumVersion: 8, checkPod: allowPrivilegeEscalationV1Dot8 },
+        { minimumVersion: 25, checkPod: allowPrivilegeEscalationV1Dot25 }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/app-armor-profile.js
+function allowedAnnotationValue(profile) {
+  return profile.length === 0 || profile === "runtime/default" || profile.startsWith("localhost/");
+}
+function allowedProfileType(type) {
+  return type === "RuntimeDefault" || type === "Localhost";
+}
+function appArmorProfileV1Dot0(pod) {
+  const badSetters = [];
+  const badValues = [];
+  const paths = [];
+  const podProfile = pod.spec.securityContext?.appArmorProfile;
+  if (podProfile !== void 0 && !allowedProfileType(podProfile.type)) {
+    badSetters.push("pod");
+    badValues.push(podProfile.type);
+    paths.push(podProfile.path);
+  }
+  const badContainers = [];
+  for (const container of allContainers(pod.spec)) {
+    const profile = container.securityContext?.appArmorProfile;
+    if (profile !== void 0 && !allowedProfileType(profile.type)) {
+      badContainers.push(container.name);
+      badValues.push(profile.type);
+      paths.push(profile.path);
+    }
+  }
+  if (badContainers.length > 0)
+    badSetters.push(containersPhrase(badContainers));
+  const forbiddenAnnotations = [];
+  for (const [key2, value] of pod.annotations) {
+    if (key2.startsWith(ANNOTATION_KEY_PREFIX) && !allowedAnnotationValue(value)) {
+      forbiddenAnnotations.push({ text: `${key2}=${goQuote2(value)}`, key: key2 });
+    }
+  }
+  const badValueList = sortedSet(badValues);
+  if (forbiddenAnnotations.length > 0) {
+    forbiddenAnnotations.sort((a, b) => compareGoStrings(a.text, b.text));
+    badValueList.push(...forbiddenAnnotations.map((annotation) => annotation.text));
+    badSetters.push(pluralize("annotation", "annotations", forbiddenAnnotations.length));
+    paths.push(["metadata", "annotations", forbiddenAnnotations[0].key]);
+  }
+  const [path] = paths;
+  if (path === void 0)
+    return void 0;
+  return {
+    reason: pluralize("forbidden AppArmor profile", "forbidden AppArmor profiles", badValueList.length),
+    detail: `${badSetters.join(" and ")} must not set AppArmor profile type to ${joinQuote(badValueList)}`,
+    path
+  };
+}
+var ANNOTATION_KEY_PREFIX, checkAppArmorProfile;
+var init_app_armor_profile = __esm({
+  "dist/src/psa/checks/app-armor-profile.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_visit();
+    init_wording();
+    ANNOTATION_KEY_PREFIX = "container.apparmor.security.beta.kubernetes.io/";
+    checkAppArmorProfile = {
+      id: "appArmorProfile",
+      level: "baseline",
+      source: "policy/check_appArmorProfile.go",
+      versions: [{ minimumVersion: 0, checkPod: appArmorProfileV1Dot0 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/capabilities-baseline.js
+function capabilitiesBaselineV1Dot0(pod) {
+  const badContainers = [];
+  const nonDefaultCapabilities = [];
+  let path;
+  for (const container of allContainers(pod.spec)) {
+    const added = container.securityContext?.capabilities?.add ?? [];
+    const forbidden2 = added.filter((capability) => !CAPABILITIES_ALLOWED_V1_DOT_0.has(capability.name));
+    if (forbidden2.length === 0)
+      continue;
+    badContainers.push(container.name);
+    nonDefaultCapabilities.push(...forbidden2.map((capability) => capability.name));
+    path ??= forbidden2[0].path;
+  }
+  if (path === void 0)
+    return void 0;
+  return {
+    reason: "non-default capabilities",
+    detail: `${containersPhrase(badContainers)} must not include ${joinQuote(sortedSet(nonDefaultCapabilities))} in securityContext.capabilities.add`,
+    path
+  };
+}
+var CHECK_CAPABILITIES_BASELINE_ID, CAPABILITIES_ALLOWED_V1_DOT_0, checkCapabilitiesBaseline;
+var init_capabilities_baseline = __esm({
+  "dist/src/psa/checks/capabilities-baseline.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_visit();
+    init_wording();
+    CHECK_CAPABILITIES_BASELINE_ID = "capabilities_baseline";
+    CAPABILITIES_ALLOWED_V1_DOT_0 = /* @__PURE__ */ new Set([
+      "AUDIT_WRITE",
+      "CHOWN",
+      "DAC_OVERRIDE",
+      "FOWNER",
+      "FSETID",
+      "KILL",
+      "MKNOD",
+      "NET_BIND_SERVICE",
+      "SETFCAP",
+      "SETGID",
+      "SETPCAP",
+      "SETUID",
+      "SYS_CHROOT"
+    ]);
+    checkCapabilitiesBaseline = {
+      id: CHECK_CAPABILITIES_BASELINE_ID,
+      level: "baseline",
+      source: "policy/check_capabilities_baseline.go",
+      versions: [{ minimumVersion: 0, checkPod: capabilitiesBaselineV1Dot0 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/capabilities-restricted.js
+function capabilitiesRestrictedV1Dot22(pod) {
+  const containersMissingDropAll = [];
+  const containersAddingForbidden = [];
+  const forbiddenCapabilities = [];
+  let dropPath;
+  let addPath;
+  for (const container of allContainers(pod.spec)) {
+    const capabilities = container.securityContext?.capabilities;
+    if (capabilities === void 0) {
+      containersMissingDropAll.push(container.name);
+      dropPath ??= [...container.path, "securityContext", "capabilities", "drop"];
+      continue;
+    }
+    if (!capabilities.drop.some((capability) => capability.name === CAPABILITY_ALL)) {
+      containersMissingDropAll.push(container.name);
+      dropPath ??= [...container.path, "securityContext", "capabilities", "drop"];
+    }
+    const forbidden2 = capabilities.add.filter((capability) => capability.name !== CAPABILITY_NET_BIND_SERVICE);
+    if (forbidden2.length > 0) {
+      containersAddingForbidden.push(container.name);
+      forbiddenCapabilities.push(...forbidden2.map((capability) => capability.name));
+      addPath ??= forbidden2[0].path;
+    }
+  }
+  const forbiddenDetails = [];
+  if (containersMissingDropAll.length > 0) {
+    forbiddenDetails.push(`${containersPhrase(containersMissingDropAll)} must set securityContext.capabilities.drop=["ALL"]`);
+  }
+  if (containersAddingForbidden.length > 0) {
+    forbiddenDetails.push(`${containersPhrase(containersAddingForbidden)} must not include ${joinQuote(sortedSet(forbiddenCapabilities))} in securityContext.capabilities.add`);
+  }
+  const path = dropPath ?? addPath;
+  if (path === void 0)
+    return void 0;
+  return { reason: "unrestricted capabilities", detail: forbiddenDetails.join("; "), path };
+}
+function capabilitiesRestrictedV1Dot25(pod) {
+  return isWindowsPod(pod.spec) ? void 0 : capabilitiesRestrictedV1Dot22(pod);
+}
+var CAPABILITY_ALL, CAPABILITY_NET_BIND_SERVICE, checkCapabilitiesRestricted;
+var init_capabilities_restricted = __esm({
+  "dist/src/psa/checks/capabilities-restricted.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_capabilities_baseline();
+    init_go_text();
+    init_pod_facts();
+    init_visit();
+    init_wording();
+    CAPABILITY_ALL = "ALL";
+    CAPABILITY_NET_BIND_SERVICE = "NET_BIND_SERVICE";
+    checkCapabilitiesRestricted = {
+      id: "capabilities_restricted",
+      level: "restricted",
+      source: "policy/check_capabilities_restricted.go",
+      versions: [
+        { minimumVersion: 22, checkPod: capabilitiesRestrictedV1Dot22, overrideCheckIds: [CHECK_CAPABILITIES_BASELINE_ID] },
+        { minimumVersion: 25, checkPod: capabilitiesRestrictedV1Dot25, overrideCheckIds: [CHECK_CAPABILITIES_BASELINE_ID] }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/host-namespaces.js
+function hostNamespacesV1Dot0(pod) {
+  const hostNamespaces = HOST_NAMESPACE_FIELDS.filter((field) => pod.spec[field]);
+  const [first] = hostNamespaces;
+  if (first === void 0)
+    return void 0;
+  return {
+    reason: "host namespaces",
+    detail: hostNamespaces.map((field) => `${field}=true`).join(", "),
+    path: ["spec", first]
+  };
+}
+var HOST_NAMESPACE_FIELDS, checkHostNamespaces;
+var init_host_namespaces = __esm({
+  "dist/src/psa/checks/host-namespaces.js"() {
+    "use strict";
+    init_import_meta_url();
+    HOST_NAMESPACE_FIELDS = ["hostNetwork", "hostPID", "hostIPC"];
+    checkHostNamespaces = {
+      id: "hostNamespaces",
+      level: "baseline",
+      source: "policy/check_hostNamespaces.go",
+      versions: [{ minimumVersion: 0, checkPod: hostNamespacesV1Dot0 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/host-path-volumes.js
+function hostPathVolumesV1Dot0(pod) {
+  const hostVolumes = pod.spec.volumes.filter((volume) => volume.sources.includes("hostPath"));
+  const [first] = hostVolumes;
+  if (first === void 0)
+    return void 0;
+  return {
+    reason: "hostPath volumes",
+    detail: volumesPhrase(hostVolumes.map((volume) => volume.name)),
+    path: [...first.path, "hostPath"]
+  };
+}
+var CHECK_HOST_PATH_VOLUMES_ID, checkHostPathVolumes;
+var init_host_path_volumes = __esm({
+  "dist/src/psa/checks/host-path-volumes.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_wording();
+    CHECK_HOST_PATH_VOLUMES_ID = "hostPathVolumes";
+    checkHostPathVolumes = {
+      id: CHECK_HOST_PATH_VOLUMES_ID,
+      level: "baseline",
+      source: "policy/check_hostPathVolumes.go",
+      versions: [{ minimumVersion: 0, checkPod: hostPathVolumesV1Dot0 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/host-ports.js
+function hostPortsV1Dot0(pod) {
+  const badContainers = [];
+  const forbiddenHostPorts = [];
+  let path;
+  for (const container of allContainers(pod.spec)) {
+    const hostPorts = container.ports.filter((port) => port.hostPort !== 0);
+    if (hostPorts.length === 0)
+      continue;
+    badContainers.push(container.name);
+    forbiddenHostPorts.push(...hostPorts.map((port) => String(port.hostPort)));
+    path ??= [...hostPorts[0].path, hostPorts[0].hostPortField];
+  }
+  if (path === void 0)
+    return void 0;
+  const ports = sortedSet(forbiddenHostPorts);
+  return {
+    reason: "hostPort",
+    detail: `${containersPhrase(badContainers)} ${pluralize("uses", "use", badContainers.length)} ${pluralize("hostPort", "hostPorts", ports.length)} ${ports.join(", ")}`,
+    path
+  };
+}
+var checkHostPorts;
+var init_host_ports = __esm({
+  "dist/src/psa/checks/host-ports.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_visit();
+    init_wording();
+    checkHostPorts = {
+      id: "hostPorts",
+      level: "baseline",
+      source: "policy/check_hostPorts.go",
+      versions: [{ minimumVersion: 0, checkPod: hostPortsV1Dot0 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/host-probes-and-host-lifecycle.js
+function forbiddenHosts(handler, path) {
+  if (handler === void 0)
+    return [];
+  const hosts = [];
+  if (handler.httpGet !== void 0 && handler.httpGet.host !== "")
+    hosts.push({ host: handler.httpGet.host, path: [...path, "httpGet", "host"] });
+  if (handler.tcpSocket !== void 0 && handler.tcpSocket.host !== "")
+    hosts.push({ host: handler.tcpSocket.host, path: [...path, "tcpSocket", "host"] });
+  return hosts;
+}
+function containerForbiddenHosts(container) {
+  return [
+    ...forbiddenHosts(container.livenessProbe, [...container.path, "livenessProbe"]),
+    ...forbiddenHosts(container.readinessProbe, [...container.path, "readinessProbe"]),
+    ...forbiddenHosts(container.startupProbe, [...container.path, "startupProbe"]),
+    ...forbiddenHosts(container.lifecycle?.postStart, [...container.path, "lifecycle", "postStart"]),
+    ...forbiddenHosts(container.lifecycle?.preStop, [...container.path, "lifecycle", "preStop"])
+  ];
+}
+function hostProbesAndHostLifecycleV1Dot34(pod) {
+  const forbidden2 = [];
+  const firstPathByContainer = /* @__PURE__ */ new Map();
+  for (const container of allContainers(pod.spec)) {
+    const hosts2 = containerForbiddenHosts(container);
+    if (hosts2.length === 0)
+      continue;
+    forbidden2.push(...hosts2.map((entry) => entry.host));
+    if (!firstPathByContainer.has(container.name))
+      firstPathByContainer.set(container.name, hosts2[0].path);
+  }
+  if (firstPathByContainer.size === 0)
+    return void 0;
+  const badContainers = sortedSet(firstPathByContainer.keys());
+  const hosts = sortedSet(forbidden2);
+  return {
+    reason: "probe or lifecycle host",
+    detail: `${pluralize("container", "containers", badContainers.length)} ${joinQuote(badContainers)} ${pluralize("uses", "use", badContainers.length)} ${pluralize("probe or lifecycle host", "probe or lifecycle hosts", hosts.length)} ${joinQuote(hosts)}`,
+    path: firstPathByContainer.get(badContainers[0])
+  };
+}
+var checkHostProbesAndHostLifecycle;
+var init_host_probes_and_host_lifecycle = __esm({
+  "dist/src/psa/checks/host-probes-and-host-lifecycle.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_visit();
+    checkHostProbesAndHostLifecycle = {
+      id: "hostProbesAndHostLifecycle",
+      level: "baseline",
+      source: "policy/check_hostProbesAndhostLifecycle.go",
+      versions: [{ minimumVersion: 34, checkPod: hostProbesAndHostLifecycleV1Dot34 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/privileged.js
+function privilegedV1Dot0(pod) {
+  const badContainers = allContainers(pod.spec).filter((container) => container.securityContext?.privileged === true);
+  const [first] = badContainers;
+  if (first === void 0)
+    return void 0;
+  return {
+    reason: "privileged",
+    detail: `${containersPhrase(badContainers.map((container) => container.name))} must not set securityContext.privileged=true`,
+    path: [...first.path, "securityContext", "privileged"]
+  };
+}
+var checkPrivileged;
+var init_privileged = __esm({
+  "dist/src/psa/checks/privileged.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_visit();
+    init_wording();
+    checkPrivileged = {
+      id: "privileged",
+      level: "baseline",
+      source: "policy/check_privileged.go",
+      versions: [{ minimumVersion: 0, checkPod: privilegedV1Dot0 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/proc-mount-baseline.js
+function procMountV1Dot0(pod) {
+  const badContainers = allContainers(pod.spec).filter((container) => {
+    const procMount = container.securityContext?.procMount;
+    return procMount !== void 0 && procMount !== "Default";
+  });
+  const [first] = badContainers;
+  if (first === void 0)
+    return void 0;
+  const forbiddenTypes = sortedSet(badContainers.map((container) => container.securityContext.procMount));
+  return {
+    reason: "procMount",
+    detail: `${containersPhrase(badContainers.map((container) => container.name))} must not set securityContext.procMount to ${joinQuote(forbiddenTypes)}`,
+    path: [...first.path, "securityContext", "procMount"]
+  };
+}
+function procMountV1Dot35Baseline(pod) {
+  return inUserNamespace(pod.spec) ? void 0 : procMountV1Dot0(pod);
+}
+var CHECK_PROC_MOUNT_ID, checkProcMountBaseline;
+var init_proc_mount_baseline = __esm({
+  "dist/src/psa/checks/proc-mount-baseline.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_pod_facts();
+    init_visit();
+    init_wording();
+    CHECK_PROC_MOUNT_ID = "procMount";
+    checkProcMountBaseline = {
+      id: CHECK_PROC_MOUNT_ID,
+      level: "baseline",
+      source: "policy/check_procMount_baseline.go",
+      versions: [
+        { minimumVersion: 0, checkPod: procMountV1Dot0 },
+        { minimumVersion: 35, checkPod: procMountV1Dot35Baseline }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/proc-mount-restricted.js
+var checkProcMountRestricted;
+var init_proc_mount_restricted = __esm({
+  "dist/src/psa/checks/proc-mount-restricted.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_proc_mount_baseline();
+    checkProcMountRestricted = {
+      id: "procMount_restricted",
+      level: "restricted",
+      source: "policy/check_procMount_restricted.go",
+      versions: [{ minimumVersion: 35, checkPod: procMountV1Dot0, overrideCheckIds: [CHECK_PROC_MOUNT_ID] }]
+    };
+  }
+});
+
+// dist/src/psa/checks/registry.js
+function validateChecks(checks) {
+  const levels = /* @__PURE__ */ new Map();
+  for (const check3 of checks) {
+    if (levels.has(check3.id))
+      throw new Error(`multiple checks registered for ID ${check3.id}`);
+    levels.set(check3.id, check3.level);
+    if (check3.versions.length === 0)
+      throw new Error(`check ${check3.id}: empty`);
+    let previous = -1;
+    for (const version2 of check3.versions) {
+      if (!Number.isInteger(version2.minimumVersion) || version2.minimumVersion < 0) {
+        throw new Error(`check ${check3.id}: invalid version ${version2.minimumVersion}`);
+      }
+      if (version2.minimumVersion <= previous)
+        throw new Error(`check ${check3.id}: versions must be strictly increasing`);
+      previous = version2.minimumVersion;
+    }
+  }
+  for (const check3 of checks) {
+    for (const version2 of check3.versions) {
+      if ((version2.overrideCheckIds ?? []).length === 0)
+        continue;
+      if (check3.level !== "restricted")
+        throw new Error(`check ${check3.id}: only restricted checks may set overrides`);
+      for (const overridden of version2.overrideCheckIds ?? []) {
+        const overriddenLevel = levels.get(overridden);
+        if (overriddenLevel !== void 0 && overriddenLevel !== "baseline") {
+          throw new Error(`check ${check3.id}: overrides ${overriddenLevel} check ${overridden}`);
+        }
+      }
+    }
+  }
+}
+function versionAt(check3, minor2) {
+  let applicable;
+  for (const version2 of check3.versions) {
+    if (version2.minimumVersion <= minor2)
+      applicable = version2;
+  }
+  return applicable;
+}
+function buildRegistry(checks) {
+  validateChecks(checks);
+  const maxMinor = Math.max(0, ...checks.map((check3) => check3.versions[check3.versions.length - 1].minimumVersion));
+  const byId = (a, b) => compareGoStrings(a.id, b.id);
+  const ordered = [
+    ...checks.filter((check3) => check3.level === "baseline").sort(byId),
+    ...checks.filter((check3) => check3.level === "restricted").sort(byId)
+  ];
+  const baseline = [];
+  const restricted = [];
+  for (let minor2 = 0; minor2 <= maxMinor; minor2++) {
+    const overridden = new Set(ordered.filter((check3) => check3.level === "restricted").flatMap((check3) => versionAt(check3, minor2)?.overrideCheckIds ?? []));
+    const baselineAt = [];
+    const restrictedAt = [];
+    for (const check3 of ordered) {
+      const version2 = versionAt(check3, minor2);
+      if (version2 === void 0)
+        continue;
+      const registered = { id: check3.id, checkPod: version2.checkPod };
+      if (check3.level === "baseline")
+        baselineAt.push(registered);
+      if (check3.level === "restricted" || !overridden.has(check3.id))
+        restrictedAt.push(registered);
+    }
+    baseline.push(baselineAt);
+    restricted.push(restrictedAt);
+  }
+  return {
+    maxMinor,
+    checksFor(level, minor2) {
+      if (!Number.isInteger(minor2) || minor2 < 0)
+        throw new RangeError(`policy version 1.${minor2}: the minor version must be a non-negative integer`);
+      const effective = Math.min(minor2, maxMinor);
+      return (level === "baseline" ? baseline : restricted)[effective];
+    }
+  };
+}
+var init_registry2 = __esm({
+  "dist/src/psa/checks/registry.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+  }
+});
+
+// dist/src/psa/checks/restricted-volumes.js
+function restrictedVolumesV1Dot0(pod) {
+  const badVolumes = [];
+  const badVolumeTypes = [];
+  let path;
+  for (const volume of pod.spec.volumes) {
+    if (volume.sources.some((source) => ALLOWED_SOURCES.includes(source)))
+      continue;
+    badVolumes.push(volume.name);
+    const type = RESTRICTED_SOURCES.find((source) => volume.sources.includes(source));
+    badVolumeTypes.push(type ?? UNKNOWN_TYPE);
+    path ??= type === void 0 ? volume.path : [...volume.path, type];
+  }
+  if (path === void 0)
+    return void 0;
+  const types = sortedSet(badVolumeTypes);
+  return {
+    reason: "restricted volume types",
+    detail: `${volumesPhrase(badVolumes)} ${pluralize("uses", "use", badVolumes.length)} ${pluralize("restricted volume type", "restricted volume types", types.length)} ${joinQuote(types)}`,
+    path
+  };
+}
+var ALLOWED_SOURCES, RESTRICTED_SOURCES, UNKNOWN_TYPE, checkRestrictedVolumes;
+var init_restricted_volumes = __esm({
+  "dist/src/psa/checks/restricted-volumes.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_host_path_volumes();
+    init_wording();
+    ALLOWED_SOURCES = [
+      "configMap",
+      "csi",
+      "downwardAPI",
+      "emptyDir",
+      "ephemeral",
+      "image",
+      "persistentVolumeClaim",
+      "projected",
+      "secret"
+    ];
+    RESTRICTED_SOURCES = [
+      "hostPath",
+      "gcePersistentDisk",
+      "awsElasticBlockStore",
+      "gitRepo",
+      "nfs",
+      "iscsi",
+      "glusterfs",
+      "rbd",
+      "flexVolume",
+      "cinder",
+      "cephfs",
+      "flocker",
+      "fc",
+      "azureFile",
+      "vsphereVolume",
+      "quobyte",
+      "azureDisk",
+      "photonPersistentDisk",
+      "portworxVolume",
+      "scaleIO",
+      "storageos"
+    ];
+    UNKNOWN_TYPE = "unknown";
+    checkRestrictedVolumes = {
+      id: "restrictedVolumes",
+      level: "restricted",
+      source: "policy/check_restrictedVolumes.go",
+      versions: [{ minimumVersion: 0, checkPod: restrictedVolumesV1Dot0, overrideCheckIds: [CHECK_HOST_PATH_VOLUMES_ID] }]
+    };
+  }
+});
+
+// dist/src/psa/checks/run-as-non-root.js
+function runAsNonRootV1Dot0(pod) {
+  const badSetters = [];
+  const explicitPaths = [];
+  const podRunAsNonRoot = pod.spec.securityContext?.runAsNonRoot;
+  if (podRunAsNonRoot === false) {
+    badSetters.push("pod");
+    explicitPaths.push(POD_FIELD);
+  }
+  const explicitlyBadContainers = [];
+  const implicitlyBadContainers = [];
+  for (const container of allContainers(pod.spec)) {
+    const runAsNonRoot = container.securityContext?.runAsNonRoot;
+    if (runAsNonRoot === false) {
+      explicitlyBadContainers.push(container.name);
+      explicitPaths.push([...container.path, "securityContext", "runAsNonRoot"]);
+    } else if (runAsNonRoot === void 0 && podRunAsNonRoot !== true) {
+      implicitlyBadContainers.push(container.name);
+    }
+  }
+  if (explicitlyBadContainers.length > 0)
+    badSetters.push(containersPhrase(explicitlyBadContainers));
+  if (badSetters.length > 0) {
+    return { reason: REASON, detail: `${badSetters.join(" and ")} must not set securityContext.runAsNonRoot=false`, path: explicitPaths[0] };
+  }
+  if (implicitlyBadContainers.length > 0) {
+    return { reason: REASON, detail: `pod or ${containersPhrase(implicitlyBadContainers)} must set securityContext.runAsNonRoot=true`, path: POD_FIELD };
+  }
+  return void 0;
+}
+function runAsNonRootV1Dot35(pod) {
+  return inUserNamespace(pod.spec) ? void 0 : runAsNonRootV1Dot0(pod);
+}
+var REASON, POD_FIELD, checkRunAsNonRoot;
+var init_run_as_non_root = __esm({
+  "dist/src/psa/checks/run-as-non-root.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_pod_facts();
+    init_visit();
+    init_wording();
+    REASON = "runAsNonRoot != true";
+    POD_FIELD = ["spec", "securityContext", "runAsNonRoot"];
+    checkRunAsNonRoot = {
+      id: "runAsNonRoot",
+      level: "restricted",
+      source: "policy/check_runAsNonRoot.go",
+      versions: [
+        { minimumVersion: 0, checkPod: runAsNonRootV1Dot0 },
+        { minimumVersion: 35, checkPod: runAsNonRootV1Dot35 }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/run-as-user.js
+function runAsUserV1Dot23(pod) {
+  const badSetters = [];
+  const paths = [];
+  if (pod.spec.securityContext?.runAsUser === 0) {
+    badSetters.push("pod");
+    paths.push(["spec", "securityContext", "runAsUser"]);
+  }
+  const explicitlyBadContainers = allContainers(pod.spec).filter((container) => container.securityContext?.runAsUser === 0);
+  if (explicitlyBadContainers.length > 0) {
+    badSetters.push(containersPhrase(explicitlyBadContainers.map((container) => container.name)));
+    paths.push([...explicitlyBadContainers[0].path, "securityContext", "runAsUser"]);
+  }
+  const [path] = paths;
+  if (path === void 0)
+    return void 0;
+  return { reason: "runAsUser=0", detail: `${badSetters.join(" and ")} must not set runAsUser=0`, path };
+}
+function runAsUserV1Dot35(pod) {
+  return inUserNamespace(pod.spec) ? void 0 : runAsUserV1Dot23(pod);
+}
+var checkRunAsUser;
+var init_run_as_user = __esm({
+  "dist/src/psa/checks/run-as-user.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_pod_facts();
+    init_visit();
+    init_wording();
+    checkRunAsUser = {
+      id: "runAsUser",
+      level: "restricted",
+      source: "policy/check_runAsUser.go",
+      versions: [
+        { minimumVersion: 23, checkPod: runAsUserV1Dot23 },
+        { minimumVersion: 35, checkPod: runAsUserV1Dot35 }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/se-linux-options.js
+function badFields(options, allowedTypes) {
+  const fields = [];
+  if (!allowedTypes.has(options.type))
+    fields.push("type");
+  if (options.user.length > 0)
+    fields.push("user");
+  if (options.role.length > 0)
+    fields.push("role");
+  return fields;
+}
+function seLinuxOptions(pod, allowedTypes) {
+  const badSetters = [];
+  const badTypes = [];
+  let setUser = false;
+  let setRole = false;
+  const paths = [];
+  const inspect = (options, path2) => {
+    const fields = badFields(options, allowedTypes);
+    if (fields.includes("type"))
+      badTypes.push(options.type);
+    setUser ||= fields.includes("user");
+    setRole ||= fields.includes("role");
+    if (fields.length > 0)
+      paths.push([...path2, "seLinuxOptions", fields[0]]);
+    return fields.length > 0;
+  };
+  const podOptions = pod.spec.securityContext?.seLinuxOptions;
+  if (podOptions !== void 0 && inspect(podOptions, ["spec", "securityContext"]))
+    badSetters.push("pod");
+  const badContainers = [];
+  for (const container of allContainers(pod.spec)) {
+    const options = container.securityContext?.seLinuxOptions;
+    if (options !== void 0 && inspect(options, [...container.path, "securityContext"]))
+      badContainers.push(container.name);
+  }
+  if (badContainers.length > 0)
+    badSetters.push(containersPhrase(badContainers));
+  const [path] = paths;
+  if (path === void 0)
+    return void 0;
+  const badData = [];
+  const types = sortedSet(badTypes);
+  if (types.length > 0)
+    badData.push(`${pluralize("type", "types", types.length)} ${joinQuote(types)}`);
+  if (setUser)
+    badData.push("user may not be set");
+  if (setRole)
+    badData.push("role may not be set");
+  return {
+    reason: "seLinuxOptions",
+    detail: `${badSetters.join(" and ")} set forbidden securityContext.seLinuxOptions: ${badData.join("; ")}`,
+    path
+  };
+}
+function seLinuxOptionsV1Dot0(pod) {
+  return seLinuxOptions(pod, SELINUX_ALLOWED_TYPES_V1_DOT_0);
+}
+function seLinuxOptionsV1Dot31(pod) {
+  return seLinuxOptions(pod, SELINUX_ALLOWED_TYPES_V1_DOT_31);
+}
+var SELINUX_ALLOWED_TYPES_V1_DOT_0, SELINUX_ALLOWED_TYPES_V1_DOT_31, checkSELinuxOptions;
+var init_se_linux_options = __esm({
+  "dist/src/psa/checks/se-linux-options.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_visit();
+    init_wording();
+    SELINUX_ALLOWED_TYPES_V1_DOT_0 = /* @__PURE__ */ new Set(["", "container_t", "container_init_t", "container_kvm_t"]);
+    SELINUX_ALLOWED_TYPES_V1_DOT_31 = /* @__PURE__ */ new Set([...SELINUX_ALLOWED_TYPES_V1_DOT_0, "container_engine_t"]);
+    checkSELinuxOptions = {
+      id: "seLinuxOptions",
+      level: "baseline",
+      source: "policy/check_seLinuxOptions.go",
+      versions: [
+        { minimumVersion: 0, checkPod: seLinuxOptionsV1Dot0 },
+        { minimumVersion: 31, checkPod: seLinuxOptionsV1Dot31 }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/seccomp-profile-baseline.js
+function validSeccomp(type) {
+  return type === "Localhost" || type === "RuntimeDefault";
+}
+function validSeccompAnnotationValue(value) {
+  return value === "runtime/default" || value === "docker/default" || value.startsWith("localhost/");
+}
+function seccompProfileBaselineV1Dot0(pod) {
+  const keys = [ANNOTATION_KEY_POD, ...allContainers(pod.spec).map((container) => ANNOTATION_KEY_CONTAINER_PREFIX + container.name)];
+  const forbidden2 = /* @__PURE__ */ new Map();
+  for (const key2 of keys) {
+    const value = pod.annotations.get(key2);
+    if (value !== void 0 && !validSeccompAnnotationValue(value))
+      forbidden2.set(`${key2}=${goQuote2(value)}`, key2);
+  }
+  if (forbidden2.size === 0)
+    return void 0;
+  const entries = [...forbidden2.keys()].sort(compareGoStrings);
+  return {
+    reason: "seccompProfile",
+    detail: `forbidden ${pluralize("annotation", "annotations", entries.length)} ${entries.join(", ")}`,
+    path: ["metadata", "annotations", forbidden2.get(entries[0])]
+  };
+}
+function seccompProfileBaselineV1Dot19(pod) {
+  const badSetters = [];
+  const badValues = [];
+  const paths = [];
+  const podProfile = pod.spec.securityContext?.seccompProfile;
+  if (podProfile !== void 0 && !validSeccomp(podProfile.type)) {
+    badSetters.push("pod");
+    badValues.push(podProfile.type);
+    paths.push(["spec", "securityContext", "seccompProfile", "type"]);
+  }
+  const explicitlyBadContainers = [];
+  for (const container of allContainers(pod.spec)) {
+    const profile = container.securityContext?.seccompProfile;
+    if (profile !== void 0 && !validSeccomp(profile.type)) {
+      explicitlyBadContainers.push(container.name);
+      badValues.push(profile.type);
+      paths.push([...container.path, "securityContext", "seccompProfile", "type"]);
+    }
+  }
+  if (explicitlyBadContainers.length > 0)
+    badSetters.push(containersPhrase(explicitlyBadContainers));
+  const [path] = paths;
+  if (path === void 0)
+    return void 0;
+  return {
+    reason: "seccompProfile",
+    detail: `${badSetters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`,
+    path
+  };
+}
+var CHECK_SECCOMP_BASELINE_ID, ANNOTATION_KEY_POD, ANNOTATION_KEY_CONTAINER_PREFIX, checkSeccompBaseline;
+var init_seccomp_profile_baseline = __esm({
+  "dist/src/psa/checks/seccomp-profile-baseline.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_visit();
+    init_wording();
+    CHECK_SECCOMP_BASELINE_ID = "seccompProfile_baseline";
+    ANNOTATION_KEY_POD = "seccomp.security.alpha.kubernetes.io/pod";
+    ANNOTATION_KEY_CONTAINER_PREFIX = "container.seccomp.security.alpha.kubernetes.io/";
+    checkSeccompBaseline = {
+      id: CHECK_SECCOMP_BASELINE_ID,
+      level: "baseline",
+      source: "policy/check_seccompProfile_baseline.go",
+      versions: [
+        { minimumVersion: 0, checkPod: seccompProfileBaselineV1Dot0 },
+        { minimumVersion: 19, checkPod: seccompProfileBaselineV1Dot19 }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/seccomp-profile-restricted.js
+function seccompProfileRestrictedV1Dot19(pod) {
+  const badSetters = [];
+  const badValues = [];
+  const explicitPaths = [];
+  let podSeccompSet = false;
+  const podProfile = pod.spec.securityContext?.seccompProfile;
+  if (podProfile !== void 0) {
+    if (validSeccomp(podProfile.type)) {
+      podSeccompSet = true;
+    } else {
+      badSetters.push("pod");
+      badValues.push(podProfile.type);
+      explicitPaths.push(POD_FIELD2);
+    }
+  }
+  const explicitlyBadContainers = [];
+  const implicitlyBadContainers = [];
+  for (const container of allContainers(pod.spec)) {
+    const profile = container.securityContext?.seccompProfile;
+    if (profile !== void 0) {
+      if (!validSeccomp(profile.type)) {
+        explicitlyBadContainers.push(container.name);
+        badValues.push(profile.type);
+        explicitPaths.push([...container.path, "securityContext", "seccompProfile", "type"]);
+      }
+    } else if (!podSeccompSet) {
+      implicitlyBadContainers.push(container.name);
+    }
+  }
+  if (explicitlyBadContainers.length > 0)
+    badSetters.push(containersPhrase(explicitlyBadContainers));
+  if (badSetters.length > 0) {
+    return {
+      reason: "seccompProfile",
+      detail: `${badSetters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`,
+      path: explicitPaths[0]
+    };
+  }
+  if (implicitlyBadContainers.length > 0) {
+    return {
+      reason: "seccompProfile",
+      detail: `pod or ${containersPhrase(implicitlyBadContainers)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+      path: POD_FIELD2
+    };
+  }
+  return void 0;
+}
+function seccompProfileRestrictedV1Dot25(pod) {
+  return isWindowsPod(pod.spec) ? void 0 : seccompProfileRestrictedV1Dot19(pod);
+}
+var POD_FIELD2, checkSeccompProfileRestricted;
+var init_seccomp_profile_restricted = __esm({
+  "dist/src/psa/checks/seccomp-profile-restricted.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_go_text();
+    init_pod_facts();
+    init_seccomp_profile_baseline();
+    init_visit();
+    init_wording();
+    POD_FIELD2 = ["spec", "securityContext", "seccompProfile", "type"];
+    checkSeccompProfileRestricted = {
+      id: "seccompProfile_restricted",
+      level: "restricted",
+      source: "policy/check_seccompProfile_restricted.go",
+      versions: [
+        { minimumVersion: 19, checkPod: seccompProfileRestrictedV1Dot19, overrideCheckIds: [CHECK_SECCOMP_BASELINE_ID] },
+        { minimumVersion: 25, checkPod: seccompProfileRestrictedV1Dot25, overrideCheckIds: [CHECK_SECCOMP_BASELINE_ID] }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/sysctls.js
+function sysctls(pod, allowed) {
+  const forbidden2 = (pod.spec.securityContext?.sysctls ?? []).filter((sysctl) => !allowed.has(sysctl.name));
+  const [first] = forbidden2;
+  if (first === void 0)
+    return void 0;
+  return { reason: "forbidden sysctls", detail: forbidden2.map((sysctl) => sysctl.name).join(", "), path: first.path };
+}
+var SYSCTLS_ALLOWED_V1_DOT_0, SYSCTLS_ALLOWED_V1_DOT_27, SYSCTLS_ALLOWED_V1_DOT_29, SYSCTLS_ALLOWED_V1_DOT_32, SYSCTLS_ALLOWED_V1_DOT_37, sysctlsV1Dot0, sysctlsV1Dot27, sysctlsV1Dot29, sysctlsV1Dot32, sysctlsV1Dot37, checkSysctls;
+var init_sysctls = __esm({
+  "dist/src/psa/checks/sysctls.js"() {
+    "use strict";
+    init_import_meta_url();
+    SYSCTLS_ALLOWED_V1_DOT_0 = /* @__PURE__ */ new Set([
+      "kernel.shm_rmid_forced",
+      "net.ipv4.ip_local_port_range",
+      "net.ipv4.tcp_syncookies",
+      "net.ipv4.ping_group_range",
+      "net.ipv4.ip_unprivileged_port_start"
+    ]);
+    SYSCTLS_ALLOWED_V1_DOT_27 = /* @__PURE__ */ new Set([...SYSCTLS_ALLOWED_V1_DOT_0, "net.ipv4.ip_local_reserved_ports"]);
+    SYSCTLS_ALLOWED_V1_DOT_29 = /* @__PURE__ */ new Set([
+      ...SYSCTLS_ALLOWED_V1_DOT_27,
+      "net.ipv4.tcp_keepalive_time",
+      "net.ipv4.tcp_fin_timeout",
+      "net.ipv4.tcp_keepalive_intvl",
+      "net.ipv4.tcp_keepalive_probes"
+    ]);
+    SYSCTLS_ALLOWED_V1_DOT_32 = /* @__PURE__ */ new Set([...SYSCTLS_ALLOWED_V1_DOT_29, "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem"]);
+    SYSCTLS_ALLOWED_V1_DOT_37 = /* @__PURE__ */ new Set([
+      ...SYSCTLS_ALLOWED_V1_DOT_32,
+      "net.ipv4.tcp_slow_start_after_idle",
+      "net.ipv4.tcp_notsent_lowat"
+    ]);
+    sysctlsV1Dot0 = (pod) => sysctls(pod, SYSCTLS_ALLOWED_V1_DOT_0);
+    sysctlsV1Dot27 = (pod) => sysctls(pod, SYSCTLS_ALLOWED_V1_DOT_27);
+    sysctlsV1Dot29 = (pod) => sysctls(pod, SYSCTLS_ALLOWED_V1_DOT_29);
+    sysctlsV1Dot32 = (pod) => sysctls(pod, SYSCTLS_ALLOWED_V1_DOT_32);
+    sysctlsV1Dot37 = (pod) => sysctls(pod, SYSCTLS_ALLOWED_V1_DOT_37);
+    checkSysctls = {
+      id: "sysctls",
+      level: "baseline",
+      source: "policy/check_sysctls.go",
+      versions: [
+        { minimumVersion: 0, checkPod: sysctlsV1Dot0 },
+        { minimumVersion: 27, checkPod: sysctlsV1Dot27 },
+        { minimumVersion: 29, checkPod: sysctlsV1Dot29 },
+        { minimumVersion: 32, checkPod: sysctlsV1Dot32 },
+        { minimumVersion: 37, checkPod: sysctlsV1Dot37 }
+      ]
+    };
+  }
+});
+
+// dist/src/psa/checks/windows-host-process.js
+function windowsHostProcessV1Dot0(pod) {
+  const badContainers = allContainers(pod.spec).filter((container) => container.securityContext?.windowsOptions?.hostProcess === true);
+  const forbiddenSetters = [];
+  const paths = [];
+  if (pod.spec.securityContext?.windowsOptions?.hostProcess === true) {
+    forbiddenSetters.push("pod");
+    paths.push(["spec", "securityContext", "windowsOptions", "hostProcess"]);
+  }
+  if (badContainers.length > 0) {
+    forbiddenSetters.push(containersPhrase(badContainers.map((container) => container.name)));
+    paths.push([...badContainers[0].path, "securityContext", "windowsOptions", "hostProcess"]);
+  }
+  const [path] = paths;
+  if (path === void 0)
+    return void 0;
+  return {
+    reason: "hostProcess",
+    detail: `${forbiddenSetters.join(" and ")} must not set securityContext.windowsOptions.hostProcess=true`,
+    path
+  };
+}
+var checkWindowsHostProcess;
+var init_windows_host_process = __esm({
+  "dist/src/psa/checks/windows-host-process.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_visit();
+    init_wording();
+    checkWindowsHostProcess = {
+      id: "windowsHostProcess",
+      level: "baseline",
+      source: "policy/check_windowsHostProcess.go",
+      versions: [{ minimumVersion: 0, checkPod: windowsHostProcessV1Dot0 }]
+    };
+  }
+});
+
+// dist/src/psa/checks/index.js
+var DEFAULT_CHECKS, DEFAULT_REGISTRY;
+var init_checks = __esm({
+  "dist/src/psa/checks/index.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_allow_privilege_escalation();
+    init_app_armor_profile();
+    init_capabilities_baseline();
+    init_capabilities_restricted();
+    init_host_namespaces();
+    init_host_path_volumes();
+    init_host_ports();
+    init_host_probes_and_host_lifecycle();
+    init_privileged();
+    init_proc_mount_baseline();
+    init_proc_mount_restricted();
+    init_registry2();
+    init_restricted_volumes();
+    init_run_as_non_root();
+    init_run_as_user();
+    init_se_linux_options();
+    init_seccomp_profile_baseline();
+    init_seccomp_profile_restricted();
+    init_sysctls();
+    init_windows_host_process();
+    DEFAULT_CHECKS = [
+      checkAllowPrivilegeEscalation,
+      checkAppArmorProfile,
+      checkCapabilitiesBaseline,
+      checkCapabilitiesRestricted,
+      checkHostNamespaces,
+      checkHostPathVolumes,
+      checkHostPorts,
+      checkHostProbesAndHostLifecycle,
+      checkPrivileged,
+      checkProcMountBaseline,
+      checkProcMountRestricted,
+      checkRestrictedVolumes,
+      checkRunAsNonRoot,
+      checkRunAsUser,
+      checkSELinuxOptions,
+      checkSeccompBaseline,
+      checkSeccompProfileRestricted,
+      checkSysctls,
+      checkWindowsHostProcess
+    ];
+    DEFAULT_REGISTRY = buildRegistry(DEFAULT_CHECKS);
+  }
+});
+
+// dist/src/psa/checks/prepare.js
+function defaultVolumeSource(volume) {
+  return volume.sources.length === 0 ? { ...volume, sources: ["emptyDir"] } : volume;
+}
+function defaultHostNetworkPort(port) {
+  return port.hostPort === 0 ? { ...port, hostPort: port.containerPort, hostPortField: "containerPort" } : port;
+}
+function copyUnconfinedAnnotation(container, pod) {
+  const key2 = APPARMOR_ANNOTATION_PREFIX + container.name;
+  if (pod.annotations.get(key2) !== "unconfined")
+    return container;
+  if (container.securityContext?.appArmorProfile !== void 0)
+    return container;
+  const podProfile = pod.spec.securityContext?.appArmorProfile;
+  if (podProfile !== void 0 && podProfile.type === "Unconfined" && !podProfile.hasLocalhostProfile)
+    return container;
+  return {
+    ...container,
+    securityContext: {
+      ...container.securityContext,
+      appArmorProfile: { type: "Unconfined", hasLocalhostProfile: false, path: ["metadata", "annotations", key2] }
+    }
+  };
+}
+function copyUnconfinedAnnotations(containers, pod) {
+  return containers.map((container) => copyUnconfinedAnnotation(container, pod));
+}
+function withHostNetworkPorts(containers) {
+  return containers.map((container) => ({ ...container, ports: container.ports.map(defaultHostNetworkPort) }));
+}
+function prepareAsApiServer(pod, kind) {
+  let spec = { ...pod.spec, volumes: pod.spec.volumes.map(defaultVolumeSource) };
+  if (kind === "template")
+    return { ...pod, spec };
+  if (spec.hostNetwork) {
+    spec = { ...spec, containers: withHostNetworkPorts(spec.containers), initContainers: withHostNetworkPorts(spec.initContainers) };
+  }
+  if (spec.osName !== "windows") {
+    spec = {
+      ...spec,
+      initContainers: copyUnconfinedAnnotations(spec.initContainers, pod),
+      containers: copyUnconfinedAnnotations(spec.containers, pod),
+      ephemeralContainers: copyUnconfinedAnnotations(spec.ephemeralContainers, pod)
+    };
+  }
+  return { ...pod, spec };
+}
+var APPARMOR_ANNOTATION_PREFIX;
+var init_prepare = __esm({
+  "dist/src/psa/checks/prepare.js"() {
+    "use strict";
+    init_import_meta_url();
+    APPARMOR_ANNOTATION_PREFIX = "container.apparmor.security.beta.kubernetes.io/";
+  }
+});
+
+// dist/src/psa/evaluate.js
+function evaluatePod(level, version2, podMetadata, podSpec2, options = {}) {
+  if (level === "privileged")
+    return { allowed: true, failures: [] };
+  const checks = DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", version2.minor);
+  const pod = prepareAsApiServer(decodePod(podMetadata, podSpec2), options.object ?? "pod");
+  const failures = [];
+  for (const check3 of checks) {
+    const failure = check3.checkPod(pod);
+    if (failure !== void 0)
+      failures.push({ check: check3.id, ...failure });
+  }
+  return { allowed: failures.length === 0, failures };
+}
+var NEWEST_POLICY_MINOR;
+var init_evaluate2 = __esm({
+  "dist/src/psa/evaluate.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_decode();
+    init_checks();
+    init_prepare();
+    NEWEST_POLICY_MINOR = DEFAULT_REGISTRY.maxMinor;
+  }
+});
+
+// dist/src/psa/namespace-policy.js
+function isExemptNamespace(namespace, config) {
+  return namespace !== "" && config.exemptions.namespaces.includes(namespace);
+}
+function isExemptRuntimeClass(podSpec2, config) {
+  if (!isRecord(podSpec2))
+    return false;
+  const name = podSpec2.runtimeClassName;
+  return typeof name === "string" && name !== "" && config.exemptions.runtimeClasses.includes(name);
+}
+function effectivePolicy(namespaceLabels2, config, namespace) {
+  const { policy, errors } = policyFromLabels(namespaceLabels2, config.defaults);
+  return { ...policy, exempt: isExemptNamespace(namespace, config), labelsKnown: namespaceLabels2 !== void 0, labelErrors: errors };
+}
+function resolvePsaVersion(version2, target) {
+  if (version2 === "latest")
+    return { minor: target.minor, how: "latest" };
+  return version2.minor > target.minor ? { minor: target.minor, how: "clamped" } : { minor: version2.minor, how: "pinned" };
+}
+var init_namespace_policy = __esm({
+  "dist/src/psa/namespace-policy.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_labels();
+    init_json();
+  }
+});
+
+// dist/src/psa/workloads.js
+function splitApiVersion(apiVersion) {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+function psaWorkloadOf(kind, apiVersion) {
+  if (kind === void 0 || apiVersion === void 0)
+    return void 0;
+  const { group, version: version2 } = splitApiVersion(apiVersion);
+  return PSA_WORKLOADS.find((entry) => entry.kind === kind && entry.group === group && entry.versions.some((v) => v.version === version2));
+}
+function psaWorkloadForResource(group, resource) {
+  return PSA_WORKLOADS.find((entry) => entry.group === group && entry.resource === resource);
+}
+function podTemplateOf(kind, apiVersion, object) {
+  const workload = psaWorkloadOf(kind, apiVersion);
+  if (workload === void 0 || !isRecord(object))
+    return void 0;
+  let template = object;
+  const path = workload.templatePath;
+  for (const [index, segment] of path.entries()) {
+    const next = template[segment];
+    if (next === void 0 || next === null) {
+      if (workload.templateOptional && index === path.length - 1)
+        return void 0;
+      template = {};
+    } else if (isRecord(next)) {
+      template = next;
+    } else {
+      return void 0;
+    }
+  }
+  const metadata2 = template.metadata ?? {};
+  const spec = template.spec ?? {};
+  if (!isRecord(metadata2) || !isRecord(spec))
+    return void 0;
+  return { metadataPath: [...workload.templatePath, "metadata"], specPath: [...workload.templatePath, "spec"], metadata: metadata2, spec };
+}
+function psaRequestCheck(request2) {
+  if (!PSA_OPERATIONS.includes(request2.operation))
+    return { checked: false, why: "operation" };
+  if (request2.group === "" && request2.resource === "namespaces") {
+    return request2.subresource === "" ? { checked: true, what: "namespace" } : { checked: false, why: "subresource" };
+  }
+  const workload = psaWorkloadForResource(request2.group, request2.resource);
+  if (workload === void 0)
+    return { checked: false, why: "resource" };
+  if (workload.enforced) {
+    if (PSA_IGNORED_POD_SUBRESOURCES.includes(request2.subresource))
+      return { checked: false, why: "subresource" };
+    return { checked: true, what: "pod", enforced: true, onlySignificantUpdates: request2.operation === "UPDATE" };
+  }
+  return request2.subresource === "" ? { checked: true, what: "pod-template", enforced: false } : { checked: false, why: "subresource" };
+}
+function containerList(spec, field) {
+  const list3 = spec[field];
+  return Array.isArray(list3) ? list3.map((item) => isRecord(item) ? item : {}) : [];
+}
+function imageOf(container) {
+  return container.image ?? "";
+}
+function isSignificantPodUpdate(pod, oldPod) {
+  const spec = isRecord(pod) && isRecord(pod.spec) ? pod.spec : {};
+  const oldSpec = isRecord(oldPod) && isRecord(oldPod.spec) ? oldPod.spec : {};
+  for (const field of ["containers", "initContainers"]) {
+    const containers = containerList(spec, field);
+    const oldContainers = containerList(oldSpec, field);
+    if (containers.length !== oldContainers.length)
+      return true;
+    if (containers.some((container, index) => imageOf(container) !== imageOf(oldContainers[index])))
+      return true;
+  }
+  const oldEphemeral = containerList(oldSpec, "ephemeralContainers");
+  return containerList(spec, "ephemeralContainers").some((container) => {
+    const old = oldEphemeral.find((candidate) => (candidate.name ?? "") === (container.name ?? ""));
+    return old === void 0 || imageOf(container) !== imageOf(old);
+  });
+}
+var V1, TEMPLATE, PSA_WORKLOADS, PSA_OPERATIONS, PSA_IGNORED_POD_SUBRESOURCES;
+var init_workloads = __esm({
+  "dist/src/psa/workloads.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_json();
+    V1 = [{ version: "v1" }];
+    TEMPLATE = ["spec", "template"];
+    PSA_WORKLOADS = [
+      { group: "", resource: "pods", kind: "Pod", versions: V1, templatePath: [], templateOptional: false, enforced: true },
+      { group: "", resource: "replicationcontrollers", kind: "ReplicationController", versions: V1, templatePath: TEMPLATE, templateOptional: true, enforced: false },
+      { group: "", resource: "podtemplates", kind: "PodTemplate", versions: V1, templatePath: ["template"], templateOptional: false, enforced: false },
+      { group: "apps", resource: "replicasets", kind: "ReplicaSet", versions: V1, templatePath: TEMPLATE, templateOptional: false, enforced: false },
+      { group: "apps", resource: "deployments", kind: "Deployment", versions: V1, templatePath: TEMPLATE, templateOptional: false, enforced: false },
+      { group: "apps", resource: "statefulsets", kind: "StatefulSet", versions: V1, templatePath: TEMPLATE, templateOptional: false, enforced: false },
+      { group: "apps", resource: "daemonsets", kind: "DaemonSet", versions: V1, templatePath: TEMPLATE, templateOptional: false, enforced: false },
+      { group: "batch", resource: "jobs", kind: "Job", versions: V1, templatePath: TEMPLATE, templateOptional: false, enforced: false },
+      {
+        group: "batch",
+        resource: "cronjobs",
+        kind: "CronJob",
+        versions: [{ version: "v1" }, { version: "v1beta1", removedIn: 25 }],
+        templatePath: ["spec", "jobTemplate", "spec", "template"],
+        templateOptional: false,
+        enforced: false
+      }
+    ];
+    PSA_OPERATIONS = ["CREATE", "UPDATE"];
+    PSA_IGNORED_POD_SUBRESOURCES = ["attach", "binding", "eviction", "exec", "log", "portforward", "proxy", "status"];
+  }
+});
+
+// dist/src/psa/run-policy.js
+function podSecurityEnabled(kubeVersion) {
+  return isAtLeast(kubeVersion, 1, 23);
+}
+function writtenLabels(namespace) {
+  const written = namespace.written;
+  const metadata2 = isRecord(written) && isRecord(written.metadata) ? written.metadata : void 0;
+  return metadata2 !== void 0 && isRecord(metadata2.labels) ? metadata2.labels : {};
+}
+function checksPods(policy) {
+  return !policy.exempt && PSA_MODES.some((mode) => policy[mode].level !== "privileged");
+}
+function namespacePodSecurity(name, manifest, config) {
+  return { name, policy: effectivePolicy(manifest === void 0 ? void 0 : writtenLabels(manifest), config, name), manifest };
+}
+function namespacePolicyIn(scope, name) {
+  const cache = scope.memo.get(NAMESPACE_POLICIES, () => /* @__PURE__ */ new Map());
+  let found = cache.get(name);
+  if (found === void 0) {
+    found = namespacePodSecurity(name, namespaceNamed(scope, name), scope.podSecurity.config);
+    cache.set(name, found);
+  }
+  return found;
+}
+function initialReach(settings2, kubeVersion) {
+  if (!podSecurityEnabled(kubeVersion))
+    return "none";
+  return checksPods(effectivePolicy(void 0, settings2.config, "")) ? "every" : "labelled";
+}
+function podSecurityVerdict(object, namespace, config, kubeVersion) {
+  const entry = psaWorkloadOf(object.kind, object.apiVersion);
+  if (entry === void 0)
+    return void 0;
+  const template = podTemplateOf(object.kind, object.apiVersion, object.written);
+  const verdict = (notChecked, modes2 = []) => ({ entry, namespace, template, notChecked, modes: modes2 });
+  if (!podSecurityEnabled(kubeVersion))
+    return verdict("disabled");
+  if (namespace.policy.exempt)
+    return verdict("exempt-namespace");
+  if (template === void 0)
+    return verdict("no-template");
+  if (isExemptRuntimeClass(template.spec, config))
+    return verdict("exempt-runtime-class");
+  const results = /* @__PURE__ */ new Map();
+  const modes = [];
+  for (const mode of MODE_ORDER) {
+    const { level, version: version2 } = namespace.policy[mode];
+    if (level === "privileged")
+      continue;
+    const minor2 = Math.min(resolvePsaVersion(version2, kubeVersion).minor, NEWEST_POLICY_MINOR);
+    const evaluatedAs = entry.enforced || mode === "enforce" ? "pod" : "template";
+    const key2 = `${level}:${minor2}:${evaluatedAs}`;
+    let result = results.get(key2);
+    if (result === void 0) {
+      result = evaluatePod(level, { minor: minor2 }, template.metadata, template.spec, { object: evaluatedAs });
+      results.set(key2, result);
+    }
+    modes.push({ mode, level, version: version2, minor: minor2, result, evaluatedAs });
+  }
+  return verdict(void 0, modes);
+}
+function workloadNamespace(workload, settings2) {
+  return workload.namespace !== void 0 ? { name: workload.namespace, assumed: false } : { name: settings2.defaultNamespace, assumed: true };
+}
+function workloadVerdict(scope, workload) {
+  return scope.memo.perObject(VERDICTS, workload, () => podSecurityVerdict(workload, namespacePolicyIn(scope, workloadNamespace(workload, scope.podSecurity).name), scope.podSecurity.config, scope.kubeVersion));
+}
+function objectPathOf(template, podPath) {
+  const [first, ...rest] = podPath;
+  if (first === "metadata")
+    return [...template.metadataPath, ...rest];
+  if (first === "spec")
+    return [...template.specPath, ...rest];
+  return [...template.specPath.slice(0, -1), ...podPath];
+}
+function modeText(mode) {
+  return formatLevelVersion(mode);
+}
+var DEFAULT_POD_SECURITY_SETTINGS, NAMESPACE_POLICIES, CheckedNamespaces, MODE_ORDER, VERDICTS;
+var init_run_policy = __esm({
+  "dist/src/psa/run-policy.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_json();
+    init_version();
+    init_namespaces();
+    init_pod_security();
+    init_run_scope();
+    init_config();
+    init_evaluate2();
+    init_labels();
+    init_namespace_policy();
+    init_workloads();
+    DEFAULT_POD_SECURITY_SETTINGS = {
+      config: DEFAULT_POD_SECURITY_CONFIGURATION,
+      defaultNamespace: DEFAULT_NAMESPACE,
+      defaultNamespaceGiven: false
+    };
+    NAMESPACE_POLICIES = memoKey("Pod Security policy per namespace");
+    CheckedNamespaces = class {
+      settings;
+      names = [];
+      /** The run's default namespace is checked: a workload that names no namespace may be there. */
+      every = false;
+      /** Each name's policy, from its first Namespace manifest: final once seen. */
+      #first = /* @__PURE__ */ new Map();
+      constructor(settings2) {
+        this.settings = settings2;
+      }
+      add(namespace) {
+        if (this.#first.has(namespace.name))
+          return;
+        const policy = namespacePodSecurity(namespace.name, namespace, this.settings.config);
+        this.#first.set(namespace.name, policy);
+        if (!checksPods(policy.policy))
+          return;
+        this.names.push(namespace.name);
+        if (namespace.name === this.settings.defaultNamespace)
+          this.every = true;
+      }
+      /**
+       * The policy of the namespace a workload is in (`undefined`: it names none, so the default
+       * one), when it can no longer change: its first manifest was read, or (`complete`: every file
+       * was read) there is none and the configured defaults apply. Undefined while it can.
+       */
+      finalPolicy(namespace, complete) {
+        const name = namespace ?? this.settings.defaultNamespace;
+        return this.#first.get(name) ?? (complete ? namespacePodSecurity(name, void 0, this.settings.config) : void 0);
+      }
+    };
+    MODE_ORDER = ["enforce", "warn", "audit"];
+    VERDICTS = memoKey("Pod Security verdict per workload");
+  }
+});
+
+// dist/rules/pod-security.js
+function podsOf(kind) {
+  if (kind === "CronJob")
+    return "the Pods of the Jobs it creates";
+  if (kind === "PodTemplate")
+    return "Pods made from it";
+  return "the Pods it creates";
+}
+function whereText(namespace, assumed) {
+  const parts = [];
+  if (assumed)
+    parts.push(`in namespace "${namespace.name}", assumed: the manifest names none, and --namespace sets the run's default`);
+  if (namespace.manifest === void 0)
+    parts.push(`${assumed ? "it" : `namespace "${namespace.name}"`} has no Namespace manifest in the run, so the PodSecurity configuration's defaults apply`);
+  return parts.length === 0 ? "" : ` (${parts.join("; ")})`;
+}
+function helpFor(mode, pod, kind) {
+  if (mode.mode === "enforce" && pod) {
+    return "The API server rejects this Pod with this message. Set the fields each failed check names, or create the Pod in a namespace whose enforce level allows it; a runtimeClassName or namespace listed in the exemptions of the PodSecurity admission configuration is not checked.";
+  }
+  if (mode.mode === "enforce") {
+    return `kubectl apply succeeds, with at most a warning, and then every Pod of this ${kind} is rejected with this message: the rollout stalls, and only the controller's events (Error creating: pods \u2026 is forbidden) say why. Set the fields each failed check names in the pod template.`;
+  }
+  if (mode.mode === "warn") {
+    return `Nothing is rejected: kubectl prints this warning on apply. The namespace warns about ${mode.level} (often the level it will enforce next): set the fields each failed check names.`;
+  }
+  return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
+}
+var meta5, SEVERITY, rule27;
+var init_pod_security2 = __esm({
+  "dist/rules/pod-security.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_types();
+    init_message();
+    init_run_policy();
+    init_rule();
+    meta5 = {
+      id: "pod-security",
+      title: "A Pod or pod template that its namespace's Pod Security level rejects, warns about or audits",
+      severity: "error",
+      appliesTo: [...WORKLOAD_KINDS],
+      messages: {
+        podRejected: "{{forbidden}}{{where}}",
+        podsRejected: "{{object}} is admitted, but {{pods}} are rejected: {{violates}}{{where}}",
+        warned: "{{object}} is admitted with a warning: {{wouldViolate}}{{where}}",
+        audited: "{{object}} is admitted, and the audit log records that it {{wouldViolate}}{{where}}"
+      },
+      help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
+    };
+    SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
+    rule27 = defineObjectRule({
+      meta: meta5,
+      create(run2) {
+        return {
+          workload(workload) {
+            const verdict = workloadVerdict(run2, workload);
+            if (verdict === void 0 || verdict.notChecked !== void 0 || verdict.template === void 0)
+              return [];
+            const template = verdict.template;
+            const pod = verdict.entry.enforced;
+            const where2 = whereText(verdict.namespace, workloadNamespace(workload, run2.podSecurity).assumed);
+            const object = `${workload.kind} ${workload.name === void 0 ? "(no name)" : `"${workload.name}"`}`;
+            const failed = verdict.modes.find((mode) => !mode.result.allowed);
+            if (failed === void 0)
+              return [];
+            const { level, version: version2, result } = failed;
+            const data = { object, where: where2, pods: podsOf(workload.kind) };
+            let messageId;
+            if (failed.mode === "enforce" && pod) {
+              messageId = "podRejected";
+              data.forbidden = podForbiddenMessage(workload.name ?? "", level, version2, result.failures);
+            } else if (failed.mode === "enforce") {
+              messageId = "podsRejected";
+              data.violates = violatesMessage(level, version2, result.failures);
+            } else {
+              messageId = failed.mode === "warn" ? "warned" : "audited";
+              data.wouldViolate = wouldViolateMessage(level, version2, result.failures);
+            }
+            const first = result.failures[0];
+            return [
+              {
+                messageId,
+                data,
+                path: objectPathOf(template, first.path),
+                severity: SEVERITY[failed.mode],
+                help: `${helpFor(failed, pod, workload.kind)} (Pod Security ${modeText(failed)}, checks of v1.${failed.minor}.)`
+              }
+            ];
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/fail-open.js
+var rule28;
+var init_fail_open = __esm({
+  "dist/rules/fail-open.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_webhooks();
+    init_rule();
+    rule28 = defineObjectRule({
+      meta: {
+        id: "fail-open",
+        title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
+        aboutCalls: true,
+        severity: "info",
+        appliesTo: ["ValidatingWebhookConfiguration"],
+        messages: {
+          ignore: 'webhook "{{webhook}}" has failurePolicy Ignore: when a call fails, the request is admitted unchecked'
+        },
+        help: "While the webhook is unreachable, times out or answers with an error, the requests it matches are admitted without its check (its explicit denials still reject). If the check must always hold, set failurePolicy: Fail and run the webhook highly available, or move the check into a ValidatingAdmissionPolicy, which runs inside the API server; keep Ignore only if unchecked objects during an outage are acceptable."
+      },
+      create() {
+        return {
+          webhookConfiguration(object) {
+            return webhooksOf(object).filter((entry) => entry.webhook.failurePolicy === "Ignore" && !isDefaulted(object, [...entry.path, "failurePolicy"])).map((entry) => ({
+              messageId: "ignore",
+              data: { webhook: entry.label },
+              path: [...entry.path, "failurePolicy"]
+            }));
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/mutator-ordering.js
+function canonical(value) {
+  if (Array.isArray(value))
+    return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((key2) => `${JSON.stringify(key2)}:${canonical(value[key2])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+function identity2(hook, identities) {
+  let key2 = identities.get(hook);
+  if (key2 === void 0) {
+    const { name, rules: rules2, namespaceSelector, objectSelector, matchPolicy: matchPolicy2, matchConditions } = hook.entry.webhook;
+    key2 = canonical({ name, rules: rules2, namespaceSelector, objectSelector, matchPolicy: matchPolicy2, matchConditions });
+    identities.set(hook, key2);
+  }
+  return key2;
+}
+function withoutCopies(hooks, identities) {
+  const kept = [];
+  const seen = /* @__PURE__ */ new Map();
+  const names2 = /* @__PURE__ */ new Map();
+  for (const hook of hooks)
+    names2.set(hook.entry.webhook.name ?? null, (names2.get(hook.entry.webhook.name ?? null) ?? 0) + 1);
+  for (const hook of hooks) {
+    if (names2.get(hook.entry.webhook.name ?? null) === 1) {
+      kept.push(hook);
+      continue;
+    }
+    const key2 = identity2(hook, identities);
+    const first = seen.get(key2);
+    if (first !== void 0 && first !== hook.object)
+      continue;
+    seen.set(key2, hook.object);
+    kept.push(hook);
+  }
+  return kept;
+}
+function blindHooks(hooks) {
+  return hooks.slice(0, -1).filter((hook) => !reinvoked(hook));
+}
+function analyse3(run2) {
+  const mutating = run2.webhookConfigurations.filter((object) => object.kind === "MutatingWebhookConfiguration");
+  const hooks = inCallingOrder(webhooksWithRules(mutating).map(({ object, entry }) => ({ object, entry, order: 0 })));
+  const sets = [];
+  const seen = /* @__PURE__ */ new Set();
+  const identities = /* @__PURE__ */ new Map();
+  for (const { request: request2, namespace, sure: sure2, open: open2 } of candidateMatches(hooks, run2, { requests: (request3) => OBJECT_OPERATIONS.has(request3.operation) })) {
+    for (const set of coCalledSets(sure2, open2)) {
+      const called = withoutCopies(withoutAlternatives(set, (ofOne) => ofOne.length), identities);
+      if (called.length < 2)
+        continue;
+      const key2 = called.map((hook) => hook.order).join(",");
+      if (seen.has(key2))
+        continue;
+      seen.add(key2);
+      sets.push({ hooks: called, request: request2, namespace, others: 0 });
+    }
+  }
+  const byFirst = /* @__PURE__ */ new Map();
+  for (const set of maximalSets(sets)) {
+    if (blindHooks(set.hooks).length === 0)
+      continue;
+    const first = set.hooks[0];
+    byFirst.set(first, [...byFirst.get(first) ?? [], set]);
+  }
+  const byObject = /* @__PURE__ */ new Map();
+  for (const [first, group] of byFirst) {
+    const largest = group.reduce((best, set) => set.hooks.length > best.hooks.length ? set : best);
+    byObject.set(first.object, [...byObject.get(first.object) ?? [], { ...largest, others: group.length - 1 }]);
+  }
+  return byObject;
+}
+function shortName(hook, hooks) {
+  const clash = hook !== hooks[0] && hooks.some((other) => other !== hook && other.entry.label === hook.entry.label);
+  return clash ? nameOf(hook) : `"${hook.entry.label}"`;
+}
+function describeHooks(hooks) {
+  const shown = hooks.slice(0, ORDER_SHOWN).map((hook, i) => {
+    const policy = reinvoked(hook) ? "IfNeeded" : isDefaulted(hook.object, [...hook.entry.path, "reinvocationPolicy"]) ? "Never, the API default" : "Never";
+    return `${i + 1}. ${nameOf(hook)} (${policy})`;
+  });
+  const rest = hooks.length - shown.length;
+  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule29;
+var init_mutator_ordering = __esm({
+  "dist/rules/mutator-ordering.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_candidates();
+    init_webhooks();
+    init_rule();
+    init_list();
+    FIX3 = "Do not rely on this order: give a webhook that must see the others' changes reinvocationPolicy IfNeeded (with an idempotent patch), and check the final object with a validating webhook or a ValidatingAdmissionPolicy, which run after all mutations.";
+    meta6 = {
+      id: "mutator-ordering",
+      title: "Several mutating webhooks can match one request: their order decides what each one sees",
+      aboutCalls: true,
+      severity: "info",
+      appliesTo: ["MutatingWebhookConfiguration"],
+      messages: {
+        blindOne: "{{blind}} is not reinvoked after later mutations of {{request}}",
+        blindMany: "{{blind}} are not reinvoked after later mutations of {{request}}"
+      },
+      help: `The API server calls the mutating webhooks that match a request one after another (by configuration name, then list order), and one with reinvocationPolicy Never only once: it never sees what the webhooks after it change (admission-lint simulate shows the order for a request). ${FIX3}`
+    };
+    OBJECT_OPERATIONS = /* @__PURE__ */ new Set(["CREATE", "UPDATE"]);
+    reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
+    nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
+    ORDER_SHOWN = 8;
+    rule29 = defineObjectRule({
+      meta: meta6,
+      create(run2) {
+        let analysis;
+        return {
+          webhookConfiguration(object) {
+            analysis ??= analyse3(run2);
+            return (analysis.get(object) ?? []).map((set) => {
+              const blind = blindHooks(set.hooks);
+              return {
+                messageId: blind.length === 1 ? "blindOne" : "blindMany",
+                data: {
+                  count: set.hooks.length,
+                  request: describeRequest(set.request, set.namespace),
+                  blind: joinCapped(blind.map((hook) => shortName(hook, set.hooks)), 2, { width: 40 })
+                },
+                path: set.hooks[0].entry.path,
+                // The whole set, in order: what the message leaves out to stay one line.
+                help: `The API server calls these ${set.hooks.length} mutating webhooks in this order (by configuration name, then list order): ${describeHooks(set.hooks)}; one with reinvocationPolicy Never is not called again when a webhook after it changes the object${set.others === 0 ? "" : ` (and ${set.others} other combination${set.others === 1 ? "" : "s"} of mutating webhooks that start with the same webhook)`}. ${FIX3}`
+              };
+            });
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/policy-without-binding.js
+function analyse4(index) {
+  const bindingKinds = /* @__PURE__ */ new Set();
+  const nearMisses = /* @__PURE__ */ new Map();
+  const meantByWrongKind = /* @__PURE__ */ new Set();
+  for (const binding of index.objects) {
+    if (!isBinding(binding))
+      continue;
+    bindingKinds.add(binding.kind);
+    const meant = wrongKindPolicy(binding, index);
+    if (meant !== void 0) {
+      meantByWrongKind.add(`${meant.kind}/${meant.name}`);
+      continue;
+    }
+    const suggestion2 = index.suggestedPolicyName(binding);
+    if (suggestion2 === void 0)
+      continue;
+    const names2 = nearMisses.get(binding.kind) ?? /* @__PURE__ */ new Set();
+    names2.add(suggestion2);
+    nearMisses.set(binding.kind, names2);
+  }
+  return { bindingKinds, nearMisses, meantByWrongKind };
+}
+function checkPolicyObject4(object, run2, analysisOfRun) {
+  if (isBinding(object) || object.name === void 0)
+    return [];
+  const bindingKind = bindingKindFor(object.kind);
+  const analysis = analysisOfRun();
+  if (!analysis.bindingKinds.has(bindingKind))
+    return [];
+  if (policyIndexOf(run2).bindingsOf(object).length > 0)
+    return [];
+  if (analysis.nearMisses.get(bindingKind)?.has(object.name))
+    return [];
+  if (analysis.meantByWrongKind.has(`${object.kind}/${object.name}`))
+    return [];
+  return [
+    {
+      messageId: "unbound",
+      data: {
+        kind: object.kind,
+        name: object.name,
+        bindingKind,
+        effect: object.kind === "MutatingAdmissionPolicy" ? "mutates nothing" : "validates nothing"
+      },
+      path: ["metadata", "name"]
+    }
+  ];
+}
+var rule30;
+var init_policy_without_binding = __esm({
+  "dist/rules/policy-without-binding.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_policies();
+    init_bindings();
+    init_rule();
+    rule30 = defineObjectRule({
+      meta: {
+        id: "policy-without-binding",
+        title: "An admission policy that no binding in the run refers to does nothing",
+        severity: "warning",
+        appliesTo: ["ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"],
+        messages: {
+          unbound: 'no {{bindingKind}} in the run binds {{kind}} "{{name}}", so it {{effect}}'
+        },
+        help: "A policy takes effect only through a binding whose spec.policyName is its name. Add such a binding (or delete the policy if it is no longer used)."
+      },
+      create(run2) {
+        let analysis;
+        const analysisOfRun = () => analysis ??= analyse4(policyIndexOf(run2));
+        return {
+          policy: (object) => checkPolicyObject4(object, run2, analysisOfRun)
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/binding-without-policy.js
+function checkBinding(object, run2) {
+  if (!isBindingKind(object.kind))
+    return [];
+  const name = policyNameOf(object);
+  const index = policyIndexOf(run2);
+  if (name === void 0 || index.policiesOf(object).length > 0)
+    return [];
+  const policyKind = policyKindFor(object.kind);
+  const path = ["spec", "policyName"];
+  const other = wrongKindPolicy(object, index);
+  if (other !== void 0) {
+    const otherKind = other.kind;
+    return [{ messageId: "wrongKind", data: { binding: object.kind, policyKind, name, otherKind, otherBinding: bindingKindFor(otherKind) }, path }];
+  }
+  if (!index.hasObjectsOfKind(policyKind))
+    return [];
+  const suggestion2 = index.suggestedPolicyName(object);
+  return [
+    {
+      messageId: "missing",
+      data: { binding: object.kind, policyKind, name, hint: suggestion2 === void 0 ? "" : `; did you mean "${suggestion2}"?` },
+      path
+    }
+  ];
+}
+var rule31;
+var init_binding_without_policy = __esm({
+  "dist/rules/binding-without-policy.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_policies();
+    init_bindings();
+    init_rule();
+    rule31 = defineObjectRule({
+      meta: {
+        id: "binding-without-policy",
+        title: "A binding refers to a policy that is not in the run",
+        severity: "error",
+        appliesTo: ["ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicyBinding"],
+        messages: {
+          missing: 'policyName "{{name}}" names no {{policyKind}} of the run{{hint}}',
+          wrongKind: 'policyName "{{name}}" names a {{otherKind}}, which a {{binding}} cannot bind: it binds nothing'
+        },
+        help: "The binding binds nothing: the API server accepts it and waits for a policy of that name; a ValidatingAdmissionPolicyBinding binds only a ValidatingAdmissionPolicy, a MutatingAdmissionPolicyBinding only a MutatingAdmissionPolicy. Set spec.policyName to the metadata.name of the policy this binding is for, or bind a policy of the other kind with a binding of its kind."
+      },
+      create(run2) {
+        return {
+          policy: (object) => checkBinding(object, run2)
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/validation-actions.js
+function checkBinding2(object) {
+  if (object.kind !== "ValidatingAdmissionPolicyBinding")
+    return [];
+  const actions = bindingSpec(object)?.validationActions;
+  if (!Array.isArray(actions) || actions.length === 0)
+    return [];
+  if (!actions.every((action) => typeof action === "string" && ACTIONS.has(action)))
+    return [];
+  if (new Set(actions).size !== actions.length)
+    return [];
+  if (actions.includes("Deny"))
+    return [];
+  const policy = bindingSpec(object)?.policyName;
+  const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
+  return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
+}
+var ACTIONS, rule32;
+var init_validation_actions = __esm({
+  "dist/rules/validation-actions.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_policies();
+    init_rule();
+    ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
+    rule32 = defineObjectRule({
+      meta: {
+        id: "validation-actions",
+        title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
+        severity: "info",
+        appliesTo: ["ValidatingAdmissionPolicyBinding"],
+        messages: {
+          auditOnly: "validationActions is [{{actions}}]: a request that fails {{policy}} is admitted, the failure only audited",
+          warnOnly: "validationActions is [{{actions}}]: a request that fails {{policy}} is admitted with a warning"
+        },
+        help: "Without Deny nothing is rejected: Audit only writes the failure to the audit log (if the cluster records audit events), and the client is not told; Warn only warns the client. Add Deny to validationActions once the policy has been observed in Warn or Audit mode (Deny and Audit may be combined; Deny and Warn may not)."
+      },
+      create() {
+        return {
+          policy: checkBinding2
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/suppression-without-reason.js
+var rule33;
+var init_suppression_without_reason = __esm({
+  "dist/rules/suppression-without-reason.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_rule();
+    rule33 = defineFileRule({
+      meta: {
+        id: "suppression-without-reason",
+        title: "A suppression (directive comment or ignore annotation) that does not say why",
+        severity: "warning",
+        appliesTo: [],
+        messages: {
+          comment: "{{directive}} for {{rules}} gives no reason",
+          annotation: "the admission-lint.dev/ignore annotation for {{rules}} has no admission-lint.dev/ignore-reason annotation beside it"
+        },
+        help: 'Say why the finding does not apply: "# admission-lint-disable-next-line <rule-id> -- <reason>", or an admission-lint.dev/ignore-reason annotation.'
+      },
+      checkFile: () => []
+    });
+  }
+});
+
+// dist/rules/unused-suppression.js
+var rule34;
+var init_unused_suppression = __esm({
+  "dist/rules/unused-suppression.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_rule();
+    rule34 = defineFileRule({
+      meta: {
+        id: "unused-suppression",
+        title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
+        severity: "info",
+        appliesTo: [],
+        messages: {
+          unused: "{{directive}} for {{rule}} suppresses nothing: {{rule}} reports no finding {{where}}",
+          unknownRule: '{{directive}} names an unknown rule "{{rule}}"',
+          unknownRuleSuggestion: '{{directive}} names an unknown rule "{{rule}}"; did you mean "{{suggestion}}"?',
+          wildcard: '{{directive}} names "{{rule}}"; there is no wildcard, each suppression names its rules',
+          noRules: "{{directive}} names no rule",
+          noTarget: "admission-lint-disable-next-line is not followed by a field or list item on the next line",
+          fileOnly: "{{directive}} cannot suppress yaml-syntax: a document that does not parse has no fields; use admission-lint-disable-file",
+          notSuppressible: "{{directive}} cannot suppress {{rule}}; turn it off with --rule {{rule}}=off",
+          unknownDirective: '"admission-lint-{{name}}" is not a directive (admission-lint-disable-next-line, admission-lint-disable-file)'
+        },
+        help: "Remove the suppression, or correct its rule id or its place (the line directly before the field or list item)."
+      },
+      checkFile: () => []
+    });
+  }
+});
+
+// dist/rules/index.js
+var rules;
+var init_rules = __esm({
+  "dist/rules/index.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_api_validation();
+    init_editable_namespace_selector();
+    init_editable_object_selector();
+    init_implicit_failure_policy();
+    init_matches_kube_system();
+    init_non_idempotent_mutator();
+    init_removed_api_version();
+    init_schema();
+    init_side_effects();
+    init_timeout_out_of_range();
+    init_yaml_syntax();
+    init_critical_resources();
+    init_self_deadlock();
+    init_long_timeout();
+    init_timeout_budget();
+    init_unknown_resource();
+    init_unreachable_rule();
+    init_wildcard_rule();
+    init_match_policy_exact();
+    init_ca_bundle();
+    init_client_config_url();
+    init_admission_review_versions();
+    init_match_condition_null_object();
+    init_match_condition_missing_field();
+    init_namespace_opts_out();
+    init_pod_security_labels();
+    init_pod_security2();
+    init_fail_open();
+    init_mutator_ordering();
+    init_policy_without_binding();
+    init_binding_without_policy();
+    init_validation_actions();
+    init_suppression_without_reason();
+    init_unused_suppression();
+    rules = [
+      rule11,
+      rule8,
+      rule,
+      rule7,
+      rule4,
+      rule10,
+      rule9,
+      rule2,
+      rule3,
+      rule5,
+      rule6,
+      rule12,
+      rule13,
+      rule14,
+      rule15,
+      rule16,
+      rule17,
+      rule18,
+      rule19,
+      rule20,
+      rule21,
+      rule22,
+      rule23,
+      rule24,
+      rule25,
+      rule26,
+      rule27,
+      rule28,
+      rule29,
+      rule30,
+      rule31,
+      rule32,
+      rule33,
+      rule34
+    ];
+  }
+});
+
 // dist/src/output-safety/write.js
 function destinationStats(path) {
   try {
@@ -37664,12 +43262,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path5.relative)(cwd, (0, import_node_path5.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path5.isAbsolute)(rel))
+  const rel = (0, import_node_path6.relative)(cwd, (0, import_node_path6.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path6.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path5.sep)) {
-    current = (0, import_node_path5.join)(current, segment);
+  for (const segment of rel.split(import_node_path6.sep)) {
+    current = (0, import_node_path6.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -37677,7 +43275,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path5.relative)(cwd, current);
+      return (0, import_node_path6.relative)(cwd, current);
   }
   return void 0;
 }
@@ -37688,7 +43286,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path5.resolve)(cwd, path);
+  const absolute = (0, import_node_path6.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -37699,7 +43297,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   }
   checkDestinationType(flag, path, stats);
   checkFolder(flag, path, absolute, cwd);
-  const temp = (0, import_node_path5.join)((0, import_node_path5.dirname)(absolute), `.${(0, import_node_path5.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path6.join)((0, import_node_path6.dirname)(absolute), `.${(0, import_node_path6.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -37718,14 +43316,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path5;
+var import_node_path6;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path5 = require("node:path");
+    import_node_path6 = require("node:path");
     init_errors2();
   }
 });
@@ -37750,32 +43348,32 @@ function templateLines(text) {
   }
   return byLine;
 }
-function splitRendered(parsed) {
-  const text = parsed.source.text;
+function splitRendered(parsed2) {
+  const text = parsed2.source.text;
   if (text === null || !text.includes("# Source: "))
-    return [parsed];
+    return [parsed2];
   const byLine = templateLines(text);
   const lines = text.split(/\r?\n/);
   const at = (line2) => byLine[line2 > 1 && DOCUMENT_MARKER.test(lines[line2 - 1] ?? "") ? line2 - 1 : line2] ?? null;
   const templateOf = /* @__PURE__ */ new Map();
-  for (const manifest of parsed.manifests) {
+  for (const manifest of parsed2.manifests) {
     if (!templateOf.has(manifest.documentIndex))
       templateOf.set(manifest.documentIndex, at(manifest.locate([]).line));
   }
-  for (const problem of parsed.problems) {
+  for (const problem of parsed2.problems) {
     if (!templateOf.has(problem.documentIndex))
       templateOf.set(problem.documentIndex, at(problem.span.line));
   }
   if (![...templateOf.values()].some((template) => template !== null))
-    return [parsed];
-  const stream = parsed.source.path;
+    return [parsed2];
+  const stream = parsed2.source.path;
   const groups = /* @__PURE__ */ new Map();
   const sourceOf = (documentIndex) => {
     const template = templateOf.get(documentIndex) ?? null;
     const path = template ?? stream;
     let group = groups.get(path);
     if (group === void 0) {
-      const source = template === null ? parsed.source : { path, text, renderedFrom: stream };
+      const source = template === null ? parsed2.source : { path, text, renderedFrom: stream };
       group = { source, documents: /* @__PURE__ */ new Set() };
       groups.set(path, group);
     }
@@ -37788,12 +43386,12 @@ function splitRendered(parsed) {
     source,
     documentCount: documents.size,
     unparsed: 0,
-    problems: parsed.problems.filter((problem) => documents.has(problem.documentIndex)),
-    manifests: parsed.manifests.filter((manifest) => documents.has(manifest.documentIndex)).map((manifest) => ({ ...manifest, file: source })),
-    spanAt: parsed.spanAt
+    problems: parsed2.problems.filter((problem) => documents.has(problem.documentIndex)),
+    manifests: parsed2.manifests.filter((manifest) => documents.has(manifest.documentIndex)).map((manifest) => ({ ...manifest, file: source })),
+    spanAt: parsed2.spanAt
   }));
   const counted = files2.reduce((sum, file) => sum + file.documentCount, 0);
-  files2[0] = { ...files2[0], documentCount: files2[0].documentCount + parsed.documentCount - counted, unparsed: parsed.unparsed };
+  files2[0] = { ...files2[0], documentCount: files2[0].documentCount + parsed2.documentCount - counted, unparsed: parsed2.unparsed };
   return files2;
 }
 function renderedAt(source, span) {
@@ -37968,21 +43566,21 @@ var init_discovery = __esm({
        * Equivalent converts between): autoscaling/v1 and v2 horizontalpodautoscalers, every
        * served version of a CRD.
        */
-      equivalents(gvr) {
-        let byVersion = this.equivalentsMemo.get(gvr.group);
+      equivalents(gvr2) {
+        let byVersion = this.equivalentsMemo.get(gvr2.group);
         if (byVersion === void 0) {
           byVersion = /* @__PURE__ */ new Map();
-          this.equivalentsMemo.set(gvr.group, byVersion);
+          this.equivalentsMemo.set(gvr2.group, byVersion);
         }
-        let byResource = byVersion.get(gvr.version);
+        let byResource = byVersion.get(gvr2.version);
         if (byResource === void 0) {
           byResource = /* @__PURE__ */ new Map();
-          byVersion.set(gvr.version, byResource);
+          byVersion.set(gvr2.version, byResource);
         }
-        let found = byResource.get(gvr.resource);
+        let found = byResource.get(gvr2.resource);
         if (found === void 0) {
-          found = Object.freeze(this.versions(gvr.group).filter((version2) => version2 !== gvr.version).map((version2) => this.resource(gvr.group, version2, gvr.resource)).filter((info) => info !== void 0));
-          byResource.set(gvr.resource, found);
+          found = Object.freeze(this.versions(gvr2.group).filter((version2) => version2 !== gvr2.version).map((version2) => this.resource(gvr2.group, version2, gvr2.resource)).filter((info) => info !== void 0));
+          byResource.set(gvr2.resource, found);
         }
         return found;
       }
@@ -37994,7 +43592,7 @@ var init_discovery = __esm({
 function patchPaths(text) {
   let document;
   try {
-    document = (0, import_yaml2.parse)(text, { logLevel: "silent" });
+    document = (0, import_yaml3.parse)(text, { logLevel: "silent" });
   } catch {
     return [];
   }
@@ -38016,13 +43614,13 @@ function patchPaths(text) {
   }
   return paths;
 }
-var import_node_path7, import_yaml2, MAX_KUSTOMIZATION_BYTES, KUSTOMIZATION_FILES, KustomizePatches;
+var import_node_path8, import_yaml3, MAX_KUSTOMIZATION_BYTES, KUSTOMIZATION_FILES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path7 = require("node:path");
-    import_yaml2 = __toESM(require_dist(), 1);
+    import_node_path8 = require("node:path");
+    import_yaml3 = __toESM(require_dist(), 1);
     init_sources();
     MAX_KUSTOMIZATION_BYTES = 1024 * 1024;
     KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
@@ -38031,19 +43629,19 @@ var init_kustomization = __esm({
       isPatch(file) {
         if (file === "-")
           return false;
-        const folder = (0, import_node_path7.resolve)((0, import_node_path7.dirname)(file));
-        return this.patchesOf(folder).has((0, import_node_path7.resolve)(file));
+        const folder = (0, import_node_path8.resolve)((0, import_node_path8.dirname)(file));
+        return this.patchesOf(folder).has((0, import_node_path8.resolve)(file));
       }
       patchesOf(folder) {
         let patches = this.byFolder.get(folder);
         if (patches === void 0) {
           const found = /* @__PURE__ */ new Set();
           for (const name of KUSTOMIZATION_FILES) {
-            const read2 = readRegularFile((0, import_node_path7.join)(folder, name), MAX_KUSTOMIZATION_BYTES);
+            const read2 = readRegularFile((0, import_node_path8.join)(folder, name), MAX_KUSTOMIZATION_BYTES);
             if (read2.kind !== "ok")
               continue;
             for (const patch of patchPaths(Buffer.from(read2.bytes).toString("utf8")))
-              found.add((0, import_node_path7.resolve)(folder, patch));
+              found.add((0, import_node_path8.resolve)(folder, patch));
           }
           patches = found;
           this.byFolder.set(folder, patches);
@@ -38122,19 +43720,94 @@ function scanDocuments(scanned, from = 0) {
 function documentLines(text) {
   return scanDocuments({ length: text.length, codeAt: (i) => text.charCodeAt(i), lineFeedFrom: (from) => text.indexOf("\n", from) });
 }
-function skimBytes(bytes) {
+function skimBytes(bytes, options = {}) {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const part of KIND_PART_BYTES)
     if (buffer.includes(part))
       return void 0;
-  for (let at = buffer.indexOf(BACKSLASH); at >= 0; at = buffer.indexOf(BACKSLASH, at + 1)) {
-    if (ESCAPE_LETTERS.has(buffer[at + 1] ?? -1))
-      return void 0;
+  if (options.workloads === true) {
+    for (const part of WORKLOAD_PART_BYTES)
+      if (buffer.includes(part))
+        return void 0;
   }
+  if (mayHoldEscape(buffer))
+    return void 0;
   if (!(0, import_node_buffer.isUtf8)(buffer))
     return void 0;
   const bom = buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
   return countDocuments(buffer, bom);
+}
+function mayHoldEscape(buffer) {
+  for (let at = buffer.indexOf(BACKSLASH); at >= 0; at = buffer.indexOf(BACKSLASH, at + 1)) {
+    if (ESCAPE_LETTERS.has(buffer[at + 1] ?? -1))
+      return true;
+  }
+  return false;
+}
+function bytesMayHoldWorkload(bytes, namespaces) {
+  const found = workloadBytes(bytes);
+  return found !== "none" && (found === "spelled" || namespaces === void 0 || namespacesIn(bytes, namespaces));
+}
+function workloadBytes(bytes) {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.includes(BINARY) || mayHoldEscape(buffer))
+    return "spelled";
+  return WORKLOAD_PART_BYTES.some((part) => buffer.includes(part)) ? "named" : "none";
+}
+function isLabelByte(c) {
+  return c >= 97 && c <= 122 || c >= 48 && c <= 57 || c === 45;
+}
+function namespaceValues(bytes) {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values = /* @__PURE__ */ new Set();
+  for (let at = buffer.indexOf(NAMESPACE_KEY); at >= 0; at = buffer.indexOf(NAMESPACE_KEY, at + 1)) {
+    const before = at > 0 ? buffer[at - 1] : 10;
+    if (isLabelByte(before) || before >= 65 && before <= 90 || before === 95 || before === 46)
+      continue;
+    let i = at + NAMESPACE_KEY.length;
+    if (buffer[i] === 34 || buffer[i] === 39)
+      i++;
+    while (buffer[i] === 32 || buffer[i] === 9)
+      i++;
+    if (buffer[i] !== 58)
+      continue;
+    i++;
+    while (buffer[i] === 32 || buffer[i] === 9)
+      i++;
+    const quote = buffer[i] === 34 || buffer[i] === 39 ? buffer[i] : void 0;
+    if (quote !== void 0)
+      i++;
+    const start = i;
+    while (i < buffer.length && isLabelByte(buffer[i]))
+      i++;
+    const value = buffer.toString("latin1", start, i);
+    if (quote !== void 0) {
+      if (buffer[i] !== quote)
+        return void 0;
+      i++;
+    }
+    while (buffer[i] === 32 || buffer[i] === 9)
+      i++;
+    const next = buffer[i];
+    if (!(next === void 0 || next === 10 || next === 13 || next === 35 || next === 44 || next === 125))
+      return void 0;
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value))
+      return void 0;
+    values.add(value);
+  }
+  return [...values];
+}
+function namespacesIn(bytes, namespaces) {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return namespaces.some((name) => buffer.includes(name));
+}
+function workloadDocuments(namespaces) {
+  if (namespaces === void 0)
+    return mightBeWorkload;
+  return (text) => SPELLED_OTHERWISE.test(text) || WORKLOAD_KIND_PARTS.test(text) && namespaces.some((name) => text.includes(name));
+}
+function mightBeWorkload(text) {
+  return WORKLOAD_KIND_PARTS.test(text) || SPELLED_OTHERWISE.test(text);
 }
 function countDocuments(buffer, from = 0) {
   const scanned = { length: buffer.length, codeAt: (i) => buffer[i] ?? -1, lineFeedFrom: (at) => buffer.indexOf(10, at) };
@@ -38191,10 +43864,10 @@ function countDocuments(buffer, from = 0) {
 function mightBeRead(text) {
   return READ_KIND_PARTS.test(text) || SPELLED_OTHERWISE.test(text);
 }
-function prefilter(text) {
+function prefilter(text, reads = mightBeRead) {
   if (text.includes(SUPPRESSION_MARK))
     return { mode: "all" };
-  const whole = mightBeRead(text);
+  const whole = reads(text);
   if (whole && !MARKER_LINE.test(text))
     return { mode: "all" };
   const documents = documentLines(text);
@@ -38203,7 +43876,9 @@ function prefilter(text) {
   const withContent = documents.filter((document) => document.firstContent >= 0);
   if (!whole)
     return { mode: "none", documents: documents.length, skipped: withContent.length };
-  const blank = withContent.filter((document) => !mightBeRead(text.slice(document.start, document.end)));
+  const blank = withContent.filter((document) => !reads(text.slice(document.start, document.end)));
+  if (reads !== mightBeRead && blank.length > 0 && blank.length === withContent.length)
+    return { mode: "none", documents: documents.length, skipped: withContent.length };
   const blanked = blank.map((document) => documents.indexOf(document));
   if (blank.length === 0)
     return { mode: "all" };
@@ -38217,7 +43892,7 @@ function prefilter(text) {
   pieces.push(text.slice(at));
   return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped: blank.length, blanked };
 }
-var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, SPELLED_OTHERWISE, SUPPRESSION_MARK, MARKER_LINE, KIND_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
+var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE, SUPPRESSION_MARK, MARKER_LINE, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
 var init_prefilter = __esm({
   "dist/src/parse/prefilter.js"() {
     "use strict";
@@ -38225,12 +43900,17 @@ var init_prefilter = __esm({
     import_node_buffer = require("node:buffer");
     READ_KIND_NAMES = ["WebhookConfiguration", "AdmissionPolicy", "Namespace", "CustomResourceDefinition", "List"];
     READ_KIND_PARTS = new RegExp(READ_KIND_NAMES.join("|"));
+    WORKLOAD_KIND_NAMES = ["Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController"];
+    WORKLOAD_KIND_PARTS = new RegExp(WORKLOAD_KIND_NAMES.join("|"));
     SPELLED_OTHERWISE = /\\[xuU]|\\\r?\n|binary/;
     SUPPRESSION_MARK = "admission-lint-";
     MARKER_LINE = /^(?:---|\.\.\.)/m;
     KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK, "binary"].map((part) => Buffer.from(part));
+    WORKLOAD_PART_BYTES = WORKLOAD_KIND_NAMES.map((part) => Buffer.from(part));
     BACKSLASH = 92;
     ESCAPE_LETTERS = /* @__PURE__ */ new Set([120, 117, 85, 10, 13]);
+    BINARY = Buffer.from("binary");
+    NAMESPACE_KEY = Buffer.from("namespace");
     NEXT_MARKER = Buffer.from("\n---");
     NEXT_END = Buffer.from("\n...");
     NEXT_DIRECTIVE = Buffer.from("\n%");
@@ -38238,12 +43918,12 @@ var init_prefilter = __esm({
 });
 
 // dist/src/parse/positions.js
-var import_yaml3, FIELDS, KIND, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
+var import_yaml4, FIELDS, KIND, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
 var init_positions = __esm({
   "dist/src/parse/positions.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     FIELDS = 7;
     KIND = 0;
     SIZE = 1;
@@ -38273,7 +43953,7 @@ var init_positions = __esm({
         const resolveAlias = (alias) => {
           if (anchors === void 0) {
             const found = /* @__PURE__ */ new Map();
-            (0, import_yaml3.visit)(doc, (_key, node) => {
+            (0, import_yaml4.visit)(doc, (_key, node) => {
               const anchor = node?.anchor;
               if (anchor) {
                 const list4 = found.get(anchor) ?? [];
@@ -38307,23 +43987,23 @@ var init_positions = __esm({
           records.push(0, 1, range?.[0] ?? -1, range?.[1] ?? -1, keyRange?.[0] ?? -1, keyRange?.[1] ?? -1, -1);
           if (node?.anchor)
             indexOf.set(node, at);
-          if ((0, import_yaml3.isMap)(node)) {
+          if ((0, import_yaml4.isMap)(node)) {
             records[at * FIELDS + KIND] = 1;
             for (const pair of node.items) {
-              if (inRoot && collectionKey === void 0 && (0, import_yaml3.isCollection)(pair.key) && pair.key.range)
+              if (inRoot && collectionKey === void 0 && (0, import_yaml4.isCollection)(pair.key) && pair.key.range)
                 collectionKey = [pair.key.range[0], pair.key.range[1]];
-              if ((0, import_yaml3.isScalar)(pair.key) && pair.key.range)
+              if ((0, import_yaml4.isScalar)(pair.key) && pair.key.range)
                 add(pair.value, String(pair.key.value), pair.key.range);
-              else if (!(0, import_yaml3.isCollection)(pair.key))
+              else if (!(0, import_yaml4.isCollection)(pair.key))
                 add(pair.value, void 0, void 0);
             }
-          } else if ((0, import_yaml3.isSeq)(node)) {
+          } else if ((0, import_yaml4.isSeq)(node)) {
             records[at * FIELDS + KIND] = 2;
             for (const item of node.items)
               add(item, void 0, void 0);
-          } else if ((0, import_yaml3.isScalar)(node) && typeof node.value === "string") {
+          } else if ((0, import_yaml4.isScalar)(node) && typeof node.value === "string") {
             node.value.charCodeAt(0);
-          } else if ((0, import_yaml3.isAlias)(node)) {
+          } else if ((0, import_yaml4.isAlias)(node)) {
             records[at * FIELDS + KIND] = 3;
             const target = resolveAlias(node);
             const known = target ? indexOf.get(target) : void 0;
@@ -38444,7 +44124,7 @@ function parseFile(source, options = {}) {
       spanAt
     };
   }
-  const filtered = options.prefilter === false ? { mode: "all" } : prefilter(text);
+  const filtered = options.prefilter === false ? { mode: "all" } : prefilter(text, options.reads);
   if (filtered.mode === "none")
     return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
   let list3 = parseDocuments(filtered.mode === "masked" ? filtered.text : text);
@@ -38494,7 +44174,7 @@ function countMarkerLines(text, stop) {
   return count;
 }
 function parseDocuments(text) {
-  const documents = (0, import_yaml4.parseAllDocuments)(text, PARSE_OPTIONS);
+  const documents = (0, import_yaml5.parseAllDocuments)(text, PARSE_OPTIONS);
   return Array.isArray(documents) ? documents : [];
 }
 function tokenEnd(text, pos) {
@@ -38531,11 +44211,11 @@ function asString(value) {
   return void 0;
 }
 function scalarString(doc, node) {
-  const resolved = (0, import_yaml4.isAlias)(node) ? node.resolve(doc) : node;
-  return (0, import_yaml4.isScalar)(resolved) ? asString(resolved.value) : void 0;
+  const resolved = (0, import_yaml5.isAlias)(node) ? node.resolve(doc) : node;
+  return (0, import_yaml5.isScalar)(resolved) ? asString(resolved.value) : void 0;
 }
 function typeFields(doc, map) {
-  if (!(0, import_yaml4.isMap)(map))
+  if (!(0, import_yaml5.isMap)(map))
     return { apiVersion: void 0, kind: void 0 };
   let apiVersion = scalarString(doc, map.get("apiVersion", true));
   let kind = scalarString(doc, map.get("kind", true));
@@ -38551,16 +44231,16 @@ function typeFields(doc, map) {
 }
 function collectManifests(source, text, lineCounter, doc, documentIndex, out) {
   const root = doc.contents;
-  if (!(0, import_yaml4.isMap)(root))
+  if (!(0, import_yaml5.isMap)(root))
     return;
   const { apiVersion, kind } = typeFields(doc, root);
   const make = (node, basePath, itemKind, itemApiVersion) => makeManifest({ source, text, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
   const items = root.get("items", true);
-  if (kind !== void 0 && kind.endsWith("List") && (0, import_yaml4.isSeq)(items)) {
+  if (kind !== void 0 && kind.endsWith("List") && (0, import_yaml5.isSeq)(items)) {
     const impliedKind = kind === "List" ? void 0 : kind.slice(0, -"List".length);
     items.items.forEach((item, index) => {
-      const resolved = (0, import_yaml4.isAlias)(item) ? item.resolve(doc) : item;
-      if (!(0, import_yaml4.isMap)(resolved))
+      const resolved = (0, import_yaml5.isAlias)(item) ? item.resolve(doc) : item;
+      if (!(0, import_yaml5.isMap)(resolved))
         return;
       const fields = typeFields(doc, resolved);
       const itemKind = fields.kind ?? impliedKind;
@@ -38599,9 +44279,9 @@ function aliasProblem(place, doc) {
   const counts = aliasCounts.get(doc, () => {
     let nodes = 0;
     let aliases = 0;
-    (0, import_yaml4.visit)(doc, (_key, node) => {
+    (0, import_yaml5.visit)(doc, (_key, node) => {
       nodes++;
-      if ((0, import_yaml4.isAlias)(node))
+      if ((0, import_yaml5.isAlias)(node))
         aliases++;
     });
     return { nodes, aliases };
@@ -38649,7 +44329,7 @@ function toSpan(text, lineCounter, start, end) {
 }
 function lineComments(text) {
   const lineCounter = new LineIndex(text);
-  const documents = (0, import_yaml4.parseAllDocuments)(text, PARSE_OPTIONS);
+  const documents = (0, import_yaml5.parseAllDocuments)(text, PARSE_OPTIONS);
   const list3 = Array.isArray(documents) ? documents : [];
   const scalarRanges = [];
   const nodeAt2 = /* @__PURE__ */ new Map();
@@ -38660,7 +44340,7 @@ function lineComments(text) {
       nodeAt2.set(line2, [start, end]);
   };
   for (const doc of list3) {
-    (0, import_yaml4.visit)(doc, {
+    (0, import_yaml5.visit)(doc, {
       Scalar(_, node) {
         const range = node.range;
         if (range && text.slice(range[0], range[1]).includes("\n"))
@@ -38719,12 +44399,12 @@ function lineComments(text) {
   });
   return comments;
 }
-var import_yaml4, PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_ALIAS_WORK, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml5, PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_ALIAS_WORK, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     init_placeholder();
     init_errors2();
     init_positions();
@@ -38755,6 +44435,294 @@ var init_yaml = __esm({
         return { line: low + 1, col: offset - this.starts[low] + 1 };
       }
     };
+  }
+});
+
+// dist/src/parse/simple-yaml.js
+function fail2() {
+  throw new NotSimple();
+}
+function plainValue(text) {
+  if (NULL.test(text))
+    return null;
+  if (TRUE.test(text))
+    return true;
+  if (FALSE.test(text))
+    return false;
+  if (DECIMAL.test(text))
+    return Number(text);
+  if (INDICATOR.test(text))
+    fail2();
+  if (MAYBE_NOT_STRING.test(text) && NOT_STRINGS.some((pattern) => pattern.test(text)))
+    fail2();
+  return text;
+}
+function quoted(text) {
+  const quote = text[0];
+  if (quote === '"') {
+    const close2 = text.indexOf('"', 1);
+    if (close2 < 0 || text.slice(1, close2).includes("\\"))
+      fail2();
+    return { value: text.slice(1, close2), end: close2 + 1 };
+  }
+  let value = "";
+  let at = 1;
+  for (; ; ) {
+    const close2 = text.indexOf("'", at);
+    if (close2 < 0)
+      fail2();
+    value += text.slice(at, close2);
+    if (text[close2 + 1] === "'") {
+      value += "'";
+      at = close2 + 2;
+      continue;
+    }
+    return { value, end: close2 + 1 };
+  }
+}
+function restIsEmpty(text) {
+  return text.trim() === "" || /^ +#/.test(text);
+}
+function flowScalar(text) {
+  const item = text.trim();
+  if (item === "")
+    fail2();
+  if (item[0] === '"' || item[0] === "'") {
+    const { value, end } = quoted(item);
+    if (item.slice(end).trim() !== "")
+      fail2();
+    return value;
+  }
+  if (/[[\]{}#]|: |:$/.test(item))
+    fail2();
+  return plainValue(item);
+}
+function flowItems(inside) {
+  if (inside.trim() === "")
+    return [];
+  const items = [];
+  let start = 0;
+  for (let at = 0; at < inside.length; at++) {
+    const c = inside[at];
+    if (c === '"' || c === "'") {
+      at += quoted(inside.slice(at)).end - 1;
+    } else if (c === ",") {
+      items.push(inside.slice(start, at));
+      start = at + 1;
+    }
+  }
+  items.push(inside.slice(start));
+  return items;
+}
+function setKey(object, key2, value) {
+  if (key2 === "__proto__" || key2 === "<<" || Object.prototype.hasOwnProperty.call(object, key2))
+    fail2();
+  object[key2] = value;
+}
+function splitKey(text) {
+  if (text[0] === '"' || text[0] === "'") {
+    const { value, end } = quoted(text);
+    const after = text.slice(end).trimStart();
+    if (!after.startsWith(":") || after.length > 1 && after[1] !== " ")
+      return void 0;
+    return { key: value, rest: after.slice(1) };
+  }
+  const match = PLAIN_KEY2.exec(text);
+  if (match === null)
+    return void 0;
+  if (typeof plainValue(match[1]) !== "string")
+    fail2();
+  return { key: match[1], rest: text.slice(match[0].length) };
+}
+function inlineValue(text) {
+  const value = text.trim();
+  if (value === "" || value.startsWith("#"))
+    return void 0;
+  const first = value[0];
+  if (first === '"' || first === "'") {
+    const { value: scalar, end } = quoted(value);
+    if (!restIsEmpty(value.slice(end)))
+      fail2();
+    return { value: scalar };
+  }
+  if (first === "[" || first === "{") {
+    const close2 = value.indexOf(first === "[" ? "]" : "}");
+    if (close2 < 0 || !restIsEmpty(value.slice(close2 + 1)))
+      fail2();
+    const inside = value.slice(1, close2);
+    if (/[[\]{}]/.test(inside))
+      fail2();
+    const items = flowItems(inside);
+    if (first === "[")
+      return { value: items.map(flowScalar) };
+    const object = {};
+    for (const item of items) {
+      const entry = splitKey(item.trim());
+      if (entry === void 0)
+        fail2();
+      setKey(object, entry.key, flowScalar(entry.rest));
+    }
+    return { value: object };
+  }
+  const comment = value.search(/ #/);
+  const plain2 = (comment < 0 ? value : value.slice(0, comment)).trimEnd();
+  if (/: |:$/.test(plain2))
+    fail2();
+  return { value: plainValue(plain2) };
+}
+function readSimpleDocument(text) {
+  if (text.includes("	") || text.includes("\\") || STREAM_LINE.test(text))
+    return void 0;
+  const lines = [];
+  for (const raw of text.split("\n")) {
+    const line2 = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const content = line2.trimStart();
+    if (content === "" || content.startsWith("#"))
+      continue;
+    lines.push({ indent: line2.length - content.length, text: content.trimEnd() });
+  }
+  if (lines.length === 0)
+    return void 0;
+  try {
+    const reader = new Reader(lines);
+    if (lines[0].text === "-" || lines[0].text.startsWith("- "))
+      return void 0;
+    const value = reader.mapping(lines[0].indent);
+    return reader.at === lines.length ? value : void 0;
+  } catch (error) {
+    if (error instanceof NotSimple)
+      return void 0;
+    throw error;
+  }
+}
+var TRUE, FALSE, NULL, DECIMAL, NOT_STRINGS, STREAM_LINE, MAYBE_NOT_STRING, PLAIN_KEY2, INDICATOR, NotSimple, Reader;
+var init_simple_yaml = __esm({
+  "dist/src/parse/simple-yaml.js"() {
+    "use strict";
+    init_import_meta_url();
+    TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
+    FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
+    NULL = /^(?:~|[Nn]ull|NULL)?$/;
+    DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
+    NOT_STRINGS = [
+      /^[-+]?0b[0-1_]+$/,
+      /^[-+]?0[0-7_]+$/,
+      /^[-+]?[0-9][0-9_]*$/,
+      /^[-+]?0x[0-9a-fA-F_]+$/,
+      /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      /^<<$/,
+      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/
+    ];
+    STREAM_LINE = /^(?:---|\.\.\.)(?:[ \r]|$)|^%/m;
+    MAYBE_NOT_STRING = /^[-+.0-9<eE]/;
+    PLAIN_KEY2 = /^([A-Za-z_][A-Za-z0-9_.\/-]*)[ ]*:(?: |$)/;
+    INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`<=]/;
+    NotSimple = class extends Error {
+    };
+    Reader = class _Reader {
+      lines;
+      at = 0;
+      constructor(lines) {
+        this.lines = lines;
+      }
+      get line() {
+        return this.lines[this.at];
+      }
+      static isItem(text) {
+        return text === "-" || text.startsWith("- ");
+      }
+      block(indent) {
+        return _Reader.isItem(this.line.text) ? this.sequence(indent) : this.mapping(indent);
+      }
+      /** What follows a key or dash whose line has no value: a deeper block, a sequence at the key's indentation, or null. */
+      below(indent, sequenceAtIndent) {
+        const next = this.line;
+        if (next !== void 0 && next.indent > indent)
+          return this.block(next.indent);
+        if (sequenceAtIndent && next !== void 0 && next.indent === indent && _Reader.isItem(next.text))
+          return this.sequence(indent);
+        return null;
+      }
+      /** A value on its key's or dash's line: nothing may continue it on deeper lines. */
+      closed(value, indent) {
+        if (this.line !== void 0 && this.line.indent > indent)
+          fail2();
+        return value;
+      }
+      mapping(indent) {
+        const object = {};
+        while (this.line !== void 0 && this.line.indent === indent && !_Reader.isItem(this.line.text)) {
+          const entry = splitKey(this.line.text);
+          if (entry === void 0)
+            fail2();
+          this.at++;
+          const inline = inlineValue(entry.rest);
+          setKey(object, entry.key, inline === void 0 ? this.below(indent, true) : this.closed(inline.value, indent));
+        }
+        if (this.line !== void 0 && this.line.indent > indent)
+          fail2();
+        return object;
+      }
+      sequence(indent) {
+        const items = [];
+        while (this.line !== void 0 && this.line.indent === indent && _Reader.isItem(this.line.text)) {
+          const after = this.line.text.slice(1);
+          const content = after.trimStart();
+          const column = indent + 1 + (after.length - content.length);
+          if (content === "" || content.startsWith("#")) {
+            this.at++;
+            items.push(this.below(indent, false));
+          } else if (_Reader.isItem(content)) {
+            fail2();
+          } else if (splitKey(content) !== void 0) {
+            this.lines[this.at] = { indent: column, text: content };
+            items.push(this.mapping(column));
+          } else {
+            this.at++;
+            const inline = inlineValue(content);
+            items.push(inline === void 0 ? null : this.closed(inline.value, indent));
+          }
+        }
+        if (this.line !== void 0 && this.line.indent > indent)
+          fail2();
+        return items;
+      }
+    };
+  }
+});
+
+// dist/src/psa/screen.js
+function needsNoParse(documentText, policyOf, config, kubeVersion) {
+  const value = readSimpleDocument(documentText);
+  if (value === void 0)
+    return false;
+  const { kind, apiVersion } = value;
+  if (typeof kind !== "string" || typeof apiVersion !== "string" || psaWorkloadOf(kind, apiVersion) === void 0)
+    return true;
+  const metadata2 = value.metadata ?? {};
+  if (!isRecord(metadata2))
+    return true;
+  const { name, namespace } = metadata2;
+  if (name != null && typeof name !== "string" || namespace != null && typeof namespace !== "string")
+    return true;
+  const policy = policyOf(typeof namespace === "string" && namespace !== "" ? namespace : void 0);
+  if (policy === void 0)
+    return false;
+  const verdict = podSecurityVerdict({ kind, apiVersion, written: value }, policy, config, kubeVersion);
+  return verdict === void 0 || verdict.notChecked !== void 0 || verdict.modes.every((mode) => mode.result.allowed);
+}
+var init_screen = __esm({
+  "dist/src/psa/screen.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_json();
+    init_simple_yaml();
+    init_run_policy();
+    init_workloads();
   }
 });
 
@@ -38842,9 +44810,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule33, j) => {
-        if (isObject(rule33))
-          fill(rule33, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule35, j) => {
+        if (isObject(rule35))
+          fill(rule35, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -46659,20 +52627,20 @@ function decodeAjv(extra = {}) {
 function schemaChecker(schemaFor, unknownFieldNote = () => void 0, ready = precompiled) {
   const validators = /* @__PURE__ */ new Map();
   const validatorFor = (kind) => {
-    let validate = validators.get(kind);
-    if (validate === void 0) {
-      validate = ready?.[kind] ?? decodeAjv().compile(schemaFor(kind));
-      validators.set(kind, validate);
+    let validate2 = validators.get(kind);
+    if (validate2 === void 0) {
+      validate2 = ready?.[kind] ?? decodeAjv().compile(schemaFor(kind));
+      validators.set(kind, validate2);
     }
-    return validate;
+    return validate2;
   };
   return (kind, written) => {
-    const validate = validatorFor(kind);
-    if (validate(written))
+    const validate2 = validatorFor(kind);
+    if (validate2(written))
       return [];
     const problems = [];
     const seen = /* @__PURE__ */ new Set();
-    for (const error of validate.errors ?? []) {
+    for (const error of validate2.errors ?? []) {
       const problem = toProblem(error, written, unknownFieldNote);
       const key2 = `${formatFieldPath(problem.path)}\0${problem.message}`;
       if (seen.has(key2))
@@ -46785,9 +52753,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule33, i) => {
-        if (isObject2(rule33))
-          fill(rule33, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule35, i) => {
+        if (isObject2(rule35))
+          fill(rule35, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -46918,32 +52886,42 @@ var init_policy_schema = __esm({
 });
 
 // dist/src/recognize/recognize.js
-function recognize(manifest) {
+function recognize(manifest, options = {}) {
   const { kind, apiVersion } = manifest;
+  const read2 = options.read ?? "admission";
+  if (read2 !== "admission" && isWorkloadKind(kind) && psaWorkloadOf(kind, apiVersion) !== void 0) {
+    const value = manifest.toValue();
+    if ("problem" in value)
+      return { type: "unreadable", problem: value.problem };
+    const workload = buildWorkload(manifest, kind, apiVersion, value.value);
+    return workload ? { type: "workload", object: workload } : { type: "other" };
+  }
+  if (read2 === "workloads")
+    return { type: "other" };
   if (isWebhookConfigurationKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
-    const read2 = manifest.toValue();
-    if ("problem" in read2)
-      return { type: "unreadable", problem: read2.problem };
-    return { type: "webhook-configuration", object: buildWebhookConfiguration(manifest, kind, apiVersion, read2.value) };
+    const read3 = manifest.toValue();
+    if ("problem" in read3)
+      return { type: "unreadable", problem: read3.problem };
+    return { type: "webhook-configuration", object: buildWebhookConfiguration(manifest, kind, apiVersion, read3.value) };
   }
   if (isPolicyKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
-    const read2 = manifest.toValue();
-    if ("problem" in read2)
-      return { type: "unreadable", problem: read2.problem };
-    return { type: "admission-policy", object: buildPolicy(manifest, kind, apiVersion, read2.value) };
+    const read3 = manifest.toValue();
+    if ("problem" in read3)
+      return { type: "unreadable", problem: read3.problem };
+    return { type: "admission-policy", object: buildPolicy(manifest, kind, apiVersion, read3.value) };
   }
   if (kind === "Namespace" && apiVersion === "v1") {
-    const read2 = manifest.toValue();
-    if ("problem" in read2)
-      return { type: "unreadable", problem: read2.problem };
-    const namespace = buildNamespace(manifest, read2.value);
+    const read3 = manifest.toValue();
+    if ("problem" in read3)
+      return { type: "unreadable", problem: read3.problem };
+    const namespace = buildNamespace(manifest, read3.value);
     return namespace ? { type: "namespace", object: namespace } : { type: "other" };
   }
   if (kind === "CustomResourceDefinition" && apiVersion === "apiextensions.k8s.io/v1") {
-    const read2 = manifest.toValue();
-    if ("problem" in read2)
-      return { type: "unreadable", problem: read2.problem };
-    const crd = buildCustomResourceDefinition(manifest, read2.value);
+    const read3 = manifest.toValue();
+    if ("problem" in read3)
+      return { type: "unreadable", problem: read3.problem };
+    const crd = buildCustomResourceDefinition(manifest, read3.value);
     return crd ? { type: "custom-resource-definition", object: crd } : { type: "other" };
   }
   return { type: "other" };
@@ -46987,13 +52965,13 @@ function buildWebhookConfiguration(manifest, kind, apiVersion, written) {
   }
   const version2 = isWebhookApiVersion(apiVersion) ? apiVersion : "admissionregistration.k8s.io/v1";
   const { effective, defaulted, defaultedPaths } = defaultWebhookConfiguration(written, version2, kind);
-  const metadata = isRecord(written) && isRecord(written.metadata) ? written.metadata : void 0;
+  const metadata2 = isRecord(written) && isRecord(written.metadata) ? written.metadata : void 0;
   return {
     category: "webhook-configuration",
     manifest,
     apiVersion: version2,
     kind,
-    name: typeof metadata?.name === "string" ? metadata.name : void 0,
+    name: typeof metadata2?.name === "string" ? metadata2.name : void 0,
     written,
     effective,
     defaulted,
@@ -47005,26 +52983,46 @@ function buildWebhookConfiguration(manifest, kind, apiVersion, written) {
 function buildNamespace(manifest, written) {
   if (!isRecord(written) || !isRecord(written.metadata) || typeof written.metadata.name !== "string")
     return void 0;
-  const writtenLabels = {};
+  const writtenLabels2 = {};
   if (isRecord(written.metadata.labels)) {
     for (const [key2, value] of Object.entries(written.metadata.labels)) {
       if (typeof value === "string")
-        writtenLabels[key2] = value;
+        writtenLabels2[key2] = value;
     }
   }
-  const labels = { ...writtenLabels, [NAMESPACE_NAME_LABEL]: written.metadata.name };
-  return { category: "namespace", manifest, name: written.metadata.name, labels, writtenLabels, written };
+  const labels = { ...writtenLabels2, [NAMESPACE_NAME_LABEL]: written.metadata.name };
+  return { category: "namespace", manifest, name: written.metadata.name, labels, writtenLabels: writtenLabels2, written };
+}
+function buildWorkload(manifest, kind, apiVersion, written) {
+  if (!isRecord(written))
+    return void 0;
+  const metadata2 = written.metadata ?? {};
+  if (!isRecord(metadata2))
+    return void 0;
+  const { name, generateName, namespace } = metadata2;
+  if (name != null && typeof name !== "string" || namespace != null && typeof namespace !== "string")
+    return void 0;
+  const shownName = typeof name === "string" && name !== "" ? name : typeof generateName === "string" && generateName !== "" ? generateName : void 0;
+  return {
+    category: "workload",
+    manifest,
+    apiVersion,
+    kind,
+    name: shownName,
+    namespace: typeof namespace === "string" && namespace !== "" ? namespace : void 0,
+    written
+  };
 }
 function buildPolicy(manifest, kind, apiVersion, written) {
   const schemaProblems = checkPolicySchema(kind, written);
   const { effective, defaulted, defaultedPaths } = defaultPolicy(written, kind);
-  const metadata = isRecord(written) && isRecord(written.metadata) ? written.metadata : void 0;
+  const metadata2 = isRecord(written) && isRecord(written.metadata) ? written.metadata : void 0;
   return {
     category: "admission-policy",
     manifest,
     apiVersion,
     kind,
-    name: typeof metadata?.name === "string" ? metadata.name : void 0,
+    name: typeof metadata2?.name === "string" ? metadata2.name : void 0,
     written,
     effective,
     defaulted,
@@ -47043,21 +53041,47 @@ var init_recognize = __esm({
     init_policy_schema();
     init_types();
     init_json();
+    init_workloads();
   }
 });
 
 // dist/src/engine/load-run.js
-function loadRun(paths, readStdin = readStdinSync) {
+function workloadsIn(names2, every) {
+  return every ? mightBeWorkload : workloadDocuments(names2);
+}
+function screened(named, checked, complete, settings2, kubeVersion) {
+  let answers = /* @__PURE__ */ new Map();
+  return (text) => {
+    if (!named(text))
+      return false;
+    if (answers.size > 256)
+      answers = /* @__PURE__ */ new Map();
+    let answer = answers.get(text);
+    if (answer === void 0) {
+      answer = !needsNoParse(text, (namespace) => checked.finalPolicy(namespace, complete), settings2.config, kubeVersion);
+      answers.set(text, answer);
+    }
+    return answer;
+  };
+}
+function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const files2 = [];
   const filePaths = [];
   const webhookConfigurations = [];
   const namespaces = [];
   const customResourceDefinitions = [];
   const policies = [];
+  const workloads = [];
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
   const kustomizePatches = new KustomizePatches();
+  const settings2 = options.podSecurity?.settings ?? DEFAULT_POD_SECURITY_SETTINGS;
+  const reach = options.podSecurity === void 0 ? "none" : initialReach(settings2, options.podSecurity.kubeVersion);
+  const checked = new CheckedNamespaces(settings2);
+  const revisits = [];
+  const interned = /* @__PURE__ */ new Map();
+  const intern = (name) => interned.get(name) ?? (interned.set(name, name), name);
   for (const path of expandPaths(paths)) {
     inputs++;
     const raw = readBytes(path, readStdin);
@@ -47066,41 +53090,67 @@ function loadRun(paths, readStdin = readStdinSync) {
       files2.push(unreadFile(raw.path, raw.tooLarge, MAX_FILE_BYTES));
       continue;
     }
-    const skimmed = skimBytes(raw.bytes);
+    const readFor = checked.names.length;
+    const every = reach === "every" || checked.every;
+    const readsWorkloads = every || readFor > 0;
+    const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : void 0;
+    const workloadDocs = named === void 0 || options.podSecurity === void 0 ? named : screened(named, checked, false, settings2, options.podSecurity.kubeVersion);
+    const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
+    const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
+    let skimmed = skimBytes(raw.bytes, { workloads: every });
+    if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))
+      skimmed = void 0;
+    const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
+    const remember = (wholeParsed, readWorkloadsFor) => ({
+      path,
+      ...path === "-" ? { stdin: raw.bytes } : {},
+      readFor: readWorkloadsFor,
+      wholeParsed,
+      ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {}
+    });
     if (skimmed !== void 0) {
+      if (revisit && !kustomizePatches.isPatch(path))
+        revisits.push(remember(false, readFor));
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
       continue;
     }
-    const whole = parseFile({ path: raw.path, text: decode(raw.bytes) });
+    const whole = parseFile({ path: raw.path, text: decode(raw.bytes) }, workloadDocs === void 0 ? {} : { reads: (text) => mightBeRead(text) || workloadDocs(text) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
+    const patch = kustomizePatches.isPatch(path);
+    if (revisit && !patch)
+      revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
       filePaths.push(whole.source.path);
       continue;
     }
-    for (const parsed of splitRendered(whole)) {
-      filePaths.push(parsed.source.path);
-      const patch = kustomizePatches.isPatch(path);
-      const problems = [...parsed.problems];
+    for (const parsed2 of splitRendered(whole)) {
+      filePaths.push(parsed2.source.path);
+      const problems = [...parsed2.problems];
       const read2 = [];
-      for (const manifest of parsed.manifests) {
-        const recognized = recognize(manifest);
+      for (const manifest of parsed2.manifests) {
+        const recognized = recognize(manifest, { read: readsWorkloads && !patch ? "both" : "admission" });
         if (patch && !((recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && isComplete(recognized.object))) {
           skipped++;
           continue;
         }
         if (recognized.type === "webhook-configuration")
           webhookConfigurations.push(recognized.object);
-        else if (recognized.type === "namespace")
+        else if (recognized.type === "namespace") {
           namespaces.push(recognized.object);
-        else if (recognized.type === "admission-policy")
+          if (reach !== "none")
+            checked.add(recognized.object);
+        } else if (recognized.type === "admission-policy")
           policies.push(recognized.object);
         else if (recognized.type === "custom-resource-definition") {
           customResourceDefinitions.push(recognized.object);
           skipped++;
           continue;
+        } else if (recognized.type === "workload") {
+          workloads.push(recognized.object);
+          skipped++;
         } else if (recognized.type === "unreadable")
           problems.push(recognized.problem);
         else {
@@ -47109,15 +53159,82 @@ function loadRun(paths, readStdin = readStdinSync) {
         }
         read2.push(manifest);
       }
-      if (read2.length === 0 && problems.length === 0 && !hasDirectives(parsed)) {
+      if (read2.length === 0 && problems.length === 0 && !hasDirectives(parsed2)) {
         if (patch)
-          files2.push({ ...parsed, problems, manifests: read2 });
+          files2.push({ ...parsed2, problems, manifests: read2 });
         continue;
       }
-      files2.push({ ...parsed, problems, manifests: read2 });
+      files2.push({ ...parsed2, problems, manifests: read2 });
     }
   }
-  return { files: files2, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, documents, skipped };
+  if (reach === "labelled" && (checked.names.length > 0 || checked.every)) {
+    readLaterWorkloads(revisits, checked, screened(workloadsIn(checked.names, checked.every), checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
+  }
+  return { files: files2, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, workloads, podSecurity: settings2, documents, skipped };
+}
+function readLaterWorkloads(revisits, checked, wanted, into) {
+  const names2 = checked.names;
+  const kept = new Map(into.files.map((file, index) => [file.source.path, index]));
+  const listed2 = new Set(into.filePaths);
+  for (const revisit of revisits) {
+    if (revisit.readFor === names2.length && !checked.every)
+      continue;
+    if (revisit.wholeParsed && revisit.readFor > 0)
+      continue;
+    if (!checked.every && revisit.namespaces !== void 0 && !revisit.namespaces.some((name) => names2.indexOf(name) >= revisit.readFor))
+      continue;
+    let raw;
+    try {
+      raw = readBytes(revisit.path, () => revisit.stdin ?? new Uint8Array());
+    } catch (error) {
+      if (error instanceof InputError)
+        continue;
+      throw error;
+    }
+    if (raw.tooLarge !== void 0 || !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : names2))
+      continue;
+    const text = decode(raw.bytes);
+    if (text === null)
+      continue;
+    const readBefore = revisit.readFor > 0 ? workloadsIn(names2.slice(0, revisit.readFor), false) : void 0;
+    const reads = (document) => !(readBefore !== void 0 && (mightBeRead(document) || readBefore(document))) && wanted(document);
+    const lines = documentLines(text);
+    const eligible = lines === void 0 ? void 0 : new Set(lines.flatMap((document, index) => reads(text.slice(document.start, document.end)) ? [index] : []));
+    if (eligible !== void 0 && eligible.size === 0)
+      continue;
+    const chosen = eligible === void 0 ? void 0 : new Set([...eligible].map((index) => text.slice(lines[index].start, lines[index].end)));
+    const whole = parseFile({ path: raw.path, text }, { reads: chosen === void 0 ? wanted : (document) => document === text || chosen.has(document) });
+    for (const parsed2 of splitRendered(whole)) {
+      const index = kept.get(parsed2.source.path);
+      const before = index === void 0 ? void 0 : into.files[index];
+      const known = new Set(before?.problems.map((problem) => problem.documentIndex));
+      const fresh = (documentIndex) => !known.has(documentIndex) && (eligible === void 0 || eligible.has(documentIndex));
+      const problems = parsed2.problems.filter((problem) => fresh(problem.documentIndex));
+      const read2 = [];
+      for (const manifest of parsed2.manifests) {
+        if (eligible !== void 0 && !eligible.has(manifest.documentIndex))
+          continue;
+        const recognized = recognize(manifest, { read: "workloads" });
+        if (recognized.type === "workload") {
+          into.workloads.push(recognized.object);
+          read2.push(manifest);
+        } else if (recognized.type === "unreadable" && fresh(manifest.documentIndex))
+          problems.push(recognized.problem);
+      }
+      if (read2.length === 0 && problems.length === 0)
+        continue;
+      if (before !== void 0) {
+        into.files[index] = { ...before, problems: [...before.problems, ...problems], manifests: [...before.manifests, ...read2] };
+      } else {
+        kept.set(parsed2.source.path, into.files.length);
+        into.files.push({ ...parsed2, problems, manifests: read2 });
+      }
+      if (!listed2.has(parsed2.source.path)) {
+        listed2.add(parsed2.source.path);
+        into.filePaths.push(parsed2.source.path);
+      }
+    }
+  }
 }
 function isComplete(object) {
   if (object.category === "webhook-configuration") {
@@ -47140,6 +53257,8 @@ function runScope(run2, kubeVersion) {
     webhookConfigurations: run2.webhookConfigurations,
     namespaces: run2.namespaces,
     policies: run2.policies,
+    workloads: run2.workloads,
+    podSecurity: run2.podSecurity,
     kubeVersion,
     discovery,
     memo: new RunMemo()
@@ -47155,8 +53274,11 @@ var init_load_run = __esm({
     init_kustomization();
     init_prefilter();
     init_yaml();
+    init_run_policy();
+    init_screen();
     init_recognize();
     init_run_scope();
+    init_errors2();
   }
 });
 
@@ -47306,9 +53428,9 @@ function parseDirective(comment, source, out) {
     object: null
   };
 }
-function annotationDirectives(objects) {
+function annotationDirectives(objects2) {
   const directives = [];
-  for (const object of objects) {
+  for (const object of objects2) {
     const annotations = annotationsOf(object.written);
     const value = annotations?.[IGNORE_ANNOTATION];
     if (typeof value !== "string")
@@ -47335,10 +53457,10 @@ function annotationDirectives(objects) {
 function annotationsOf(written) {
   if (typeof written !== "object" || written === null)
     return void 0;
-  const metadata = written.metadata;
-  if (typeof metadata !== "object" || metadata === null)
+  const metadata2 = written.metadata;
+  if (typeof metadata2 !== "object" || metadata2 === null)
     return void 0;
-  const annotations = metadata.annotations;
+  const annotations = metadata2.annotations;
   return typeof annotations === "object" && annotations !== null ? annotations : void 0;
 }
 var IGNORE_ANNOTATION, IGNORE_REASON_ANNOTATION, NEXT_LINE, FILE, SUPPRESSION_WITHOUT_REASON, UNUSED_SUPPRESSION, META_RULES, WILDCARDS, DIRECTIVE;
@@ -47364,22 +53486,28 @@ var init_suppressions = __esm({
 
 // dist/src/engine/lint.js
 async function lint(options) {
-  return lintRun(loadRun(options.paths, options.readStdin), options);
+  return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
+}
+function loadOptions(options) {
+  const readsWorkloads = options.rules.some((rule35) => rule35.scope === "object" && options.severityOverrides.get(rule35.meta.id) !== "off" && rule35.meta.appliesTo.some(isWorkloadKind));
+  if (!readsWorkloads)
+    return {};
+  return { podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
 }
 async function lintRun(run2, options) {
   if (run2.policies.length > 0 || run2.webhookConfigurations.some(hasMatchConditions))
     await prepareCel();
   const findings = [];
   const internalErrors = [];
-  const severityOf = (meta6, violationSeverity) => options.severityOverrides.get(meta6.id) ?? violationSeverity ?? meta6.severity;
-  const guarded = (meta6, file, object, check2) => {
+  const severityOf = (meta7, violationSeverity) => options.severityOverrides.get(meta7.id) ?? violationSeverity ?? meta7.severity;
+  const guarded = (meta7, file, object, check3) => {
     try {
-      return check2();
+      return check3();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      internalErrors.push({ ruleId: meta6.id, file, object: object ? `${object.kind} ${object.name ?? "(no name)"}` : null, message, stack: error instanceof Error ? error.stack ?? message : message });
+      internalErrors.push({ ruleId: meta7.id, file, object: object ? `${object.kind} ${object.name ?? "(no name)"}` : null, message, stack: error instanceof Error ? error.stack ?? message : message });
       const span = object ? object.manifest.locate([]) : { line: 1, column: 1, endLine: 1, endColumn: 1 };
-      findings.push(findingAt(meta6.id, "error", `internal error in rule ${meta6.id}: ${message} (a bug in admission-lint; the other rules ran)`, "Please report it, with the input that caused it.", {
+      findings.push(findingAt(meta7.id, "error", `internal error in rule ${meta7.id}: ${message} (a bug in admission-lint; the other rules ran)`, "Please report it, with the input that caused it.", {
         file,
         span,
         documentIndex: object?.manifest.documentIndex ?? 0,
@@ -47390,12 +53518,12 @@ async function lintRun(run2, options) {
       return [];
     }
   };
-  const onObject = (meta6, violation, object, webhook) => {
-    const severity = severityOf(meta6, violation.severity);
+  const onObject = (meta7, violation, object, webhook) => {
+    const severity = severityOf(meta7, violation.severity);
     if (severity === "off")
       return;
     const span = object.manifest.locate(violation.locateAt ?? violation.path, violation.part);
-    findings.push(findingAt(meta6.id, severity, messageOf(meta6, violation.messageId, violation.data), violation.help ?? meta6.help, {
+    findings.push(findingAt(meta7.id, severity, messageOf(meta7, violation.messageId, violation.data), violation.help ?? meta7.help, {
       source: object.manifest.file,
       file: object.manifest.file.path,
       span,
@@ -47405,18 +53533,18 @@ async function lintRun(run2, options) {
       webhook
     }));
   };
-  const enabled = options.rules.filter((rule33) => options.severityOverrides.get(rule33.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule33) => rule33.meta.id));
+  const enabled = options.rules.filter((rule35) => options.severityOverrides.get(rule35.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule35) => rule35.meta.id));
   const scope = runScope(run2, options.kubeVersion);
-  for (const rule33 of enabled) {
-    if (rule33.scope !== "file")
+  for (const rule35 of enabled) {
+    if (rule35.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule33.meta, file.source.path, void 0, () => rule33.checkFile(file))) {
-        const severity = severityOf(rule33.meta, violation.severity);
+      for (const violation of guarded(rule35.meta, file.source.path, void 0, () => rule35.checkFile(file))) {
+        const severity = severityOf(rule35.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule33.meta.id, severity, messageOf(rule33.meta, violation.messageId, violation.data), rule33.meta.help, {
+        findings.push(findingAt(rule35.meta.id, severity, messageOf(rule35.meta, violation.messageId, violation.data), rule35.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -47428,15 +53556,15 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule33) => rule33.scope === "object").map((rule33) => {
+  const objectRules = enabled.filter((rule35) => rule35.scope === "object").map((rule35) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
-      options: optionValues(rule33.meta, options.ruleOptions?.get(rule33.meta.id))
+      options: optionValues(rule35.meta, options.ruleOptions?.get(rule35.meta.id))
     };
-    const checks = guarded(rule33.meta, run2.paths[0] ?? "-", void 0, () => [rule33.create(ruleRun)])[0] ?? {};
-    return { meta: rule33.meta, checks };
+    const checks = guarded(rule35.meta, run2.paths[0] ?? "-", void 0, () => [rule35.create(ruleRun)])[0] ?? {};
+    return { meta: rule35.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let neverCalled;
@@ -47449,38 +53577,47 @@ async function lintRun(run2, options) {
       neverCalled ??= webhooksOf(object).map((entry) => webhookReachability(entry.webhook, entry.path, entry.label, scope).neverCalled);
       return neverCalled[path[1]] ?? false;
     };
-    for (const { meta: meta6, checks } of objectRules) {
-      const check2 = checks.webhookConfiguration;
-      if (check2 === void 0 || !meta6.appliesTo.includes(object.kind))
+    for (const { meta: meta7, checks } of objectRules) {
+      const check3 = checks.webhookConfiguration;
+      if (check3 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
-      if (meta6.needsDecodableObject !== false && !object.decodable)
+      if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
-      for (const violation of guarded(meta6, object.manifest.file.path, object, () => check2(object))) {
-        if (meta6.aboutCalls === true && isNeverCalled(violation.path))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check3(object))) {
+        if (meta7.aboutCalls === true && isNeverCalled(violation.path))
           continue;
-        onObject(meta6, violation, object, webhookNameAt(object, violation.path));
+        onObject(meta7, violation, object, webhookNameAt(object, violation.path));
       }
     }
   }
   for (const object of run2.policies) {
-    for (const { meta: meta6, checks } of objectRules) {
-      const check2 = checks.policy;
-      if (check2 === void 0 || !meta6.appliesTo.includes(object.kind))
+    for (const { meta: meta7, checks } of objectRules) {
+      const check3 = checks.policy;
+      if (check3 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
-      if (meta6.needsDecodableObject !== false && !object.decodable)
+      if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
-      for (const violation of guarded(meta6, object.manifest.file.path, object, () => check2(object)))
-        onObject(meta6, violation, object, null);
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check3(object)))
+        onObject(meta7, violation, object, null);
+    }
+  }
+  for (const object of run2.workloads) {
+    for (const { meta: meta7, checks } of objectRules) {
+      const check3 = checks.workload;
+      if (check3 === void 0 || !meta7.appliesTo.includes(object.kind))
+        continue;
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check3(object)))
+        onObject(meta7, violation, object, null);
     }
   }
   for (const namespace of run2.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: "v1", kind: "Namespace", name: namespace.name };
-    for (const { meta: meta6, checks } of objectRules) {
-      const check2 = checks.namespace;
-      if (check2 === void 0 || !meta6.appliesTo.includes("Namespace"))
+    for (const { meta: meta7, checks } of objectRules) {
+      const check3 = checks.namespace;
+      if (check3 === void 0 || !meta7.appliesTo.includes("Namespace"))
         continue;
-      for (const violation of guarded(meta6, namespace.manifest.file.path, object, () => check2(namespace)))
-        onObject(meta6, violation, object, null);
+      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check3(namespace)))
+        onObject(meta7, violation, object, null);
     }
   }
   const suppression = applySuppressions({
@@ -47488,22 +53625,23 @@ async function lintRun(run2, options) {
     objects: [
       ...run2.webhookConfigurations,
       ...run2.policies,
+      ...run2.workloads,
       ...run2.namespaces.map((namespace) => ({ manifest: namespace.manifest, apiVersion: "v1", kind: "Namespace", name: namespace.name, written: namespace.written }))
     ],
     findings,
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule33) => rule33.meta.id),
+    knownRules: options.rules.map((rule35) => rule35.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = suppression.kept;
   for (const violation of suppression.violations) {
-    const meta6 = enabled.find((rule33) => rule33.meta.id === violation.ruleId)?.meta;
-    if (meta6 === void 0)
+    const meta7 = enabled.find((rule35) => rule35.meta.id === violation.ruleId)?.meta;
+    if (meta7 === void 0)
       continue;
-    const severity = severityOf(meta6);
+    const severity = severityOf(meta7);
     if (severity === "off")
       continue;
-    kept.push(findingAt(meta6.id, severity, messageOf(meta6, violation.messageId, violation.data), meta6.help, {
+    kept.push(findingAt(meta7.id, severity, messageOf(meta7, violation.messageId, violation.data), meta7.help, {
       source: violation.source,
       file: violation.source.path,
       span: violation.span,
@@ -47555,10 +53693,10 @@ function findingAt(ruleId, severity, message, help, place) {
 function objectRef(object) {
   return { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null };
 }
-function messageOf(meta6, messageId, data) {
-  const template = meta6.messages[messageId];
+function messageOf(meta7, messageId, data) {
+  const template = meta7.messages[messageId];
   if (template === void 0)
-    throw new InternalError(`rule ${meta6.id} has no message "${messageId}"`);
+    throw new InternalError(`rule ${meta7.id} has no message "${messageId}"`);
   return template.replace(/\{\{(\w+)\}\}/g, (_match, key2) => {
     const value = data?.[key2];
     if (value === void 0)
@@ -47574,21 +53712,21 @@ function webhookNameAt(object, path) {
 }
 function inventoryOf(run2) {
   const files2 = new Map(run2.paths.map((path) => [path, []]));
-  const objects = [
+  const objects2 = [
     ...run2.webhookConfigurations.map((object) => ({ manifest: object.manifest, kind: object.kind, name: object.name ?? null })),
     ...run2.policies.map((object) => ({ manifest: object.manifest, kind: object.kind, name: object.name ?? null })),
     ...run2.namespaces.map((object) => ({ manifest: object.manifest, kind: "Namespace", name: object.name }))
   ].sort((a, b) => a.manifest.documentIndex - b.manifest.documentIndex);
-  for (const { manifest, kind, name } of objects)
+  for (const { manifest, kind, name } of objects2)
     files2.get(manifest.file.path)?.push({ documentIndex: manifest.documentIndex, kind, name });
   return { files: [...files2].map(([path, list3]) => ({ path, objects: list3 })) };
 }
 function hasMatchConditions(object) {
   return object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0);
 }
-function optionValues(meta6, set) {
+function optionValues(meta7, set) {
   const values = {};
-  for (const [name, declared] of Object.entries(meta6.options ?? {}))
+  for (const [name, declared] of Object.entries(meta7.options ?? {}))
     values[name] = set?.[name] ?? declared.default;
   return values;
 }
@@ -47612,10 +53750,12 @@ var init_lint = __esm({
     init_version();
     init_helm();
     init_reachability();
+    init_types();
     init_webhooks();
     init_finding();
     init_load_run();
     init_suppressions();
+    init_run_policy();
     init_load_run();
   }
 });
@@ -47844,14 +53984,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { text, ruleOnOwnLine, more: more2 } = messageBlock(f, max);
-      const rule33 = chalk2.dim(f.ruleId);
+      const rule35 = chalk2.dim(f.ruleId);
       text.forEach((line2, index) => {
         const head = index === 0 ? `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  ` : indent;
-        const tail = index === text.length - 1 && !ruleOnOwnLine ? `  ${rule33}` : "";
+        const tail = index === text.length - 1 && !ruleOnOwnLine ? `  ${rule35}` : "";
         lines.push(`${head}${line2}${tail}`);
       });
       if (ruleOnOwnLine)
-        lines.push(`${indent}${rule33}`);
+        lines.push(`${indent}${rule35}`);
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
       if (f.help) {
@@ -48007,10 +54147,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path8.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path8.posix.resolve(root, slashed);
-  const relative5 = import_node_path8.posix.relative(root, absolute);
-  if (relative5 !== "" && !relative5.startsWith("../") && relative5 !== ".." && !import_node_path8.posix.isAbsolute(relative5)) {
+  const root = import_node_path9.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path9.posix.resolve(root, slashed);
+  const relative5 = import_node_path9.posix.relative(root, absolute);
+  if (relative5 !== "" && !relative5.startsWith("../") && relative5 !== ".." && !import_node_path9.posix.isAbsolute(relative5)) {
     return { uri: encodePath(relative5), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -48048,24 +54188,24 @@ function resultLocations(finding, location2, cwd) {
     ]
   };
 }
-function descriptor(meta6, options) {
-  const url = ruleDocsUrl(meta6.id);
-  const description2 = options.ruleDescription?.(meta6.id);
-  const name = pascalCase(meta6.id);
+function descriptor(meta7, options) {
+  const url = ruleDocsUrl(meta7.id);
+  const description2 = options.ruleDescription?.(meta7.id);
+  const name = pascalCase(meta7.id);
   return {
-    id: meta6.id,
+    id: meta7.id,
     // SARIF1001: a name that only restates the id (`schema` \u2192 `Schema`) is left out.
-    ...name.toLowerCase() === meta6.id.toLowerCase() ? {} : { name },
-    shortDescription: { text: meta6.title },
-    fullDescription: description2 ? { text: markdownToText(description2), markdown: description2 } : { text: meta6.title },
+    ...name.toLowerCase() === meta7.id.toLowerCase() ? {} : { name },
+    shortDescription: { text: meta7.title },
+    fullDescription: description2 ? { text: markdownToText(description2), markdown: description2 } : { text: meta7.title },
     help: {
-      text: `${meta6.help} Documentation: ${url}`,
-      markdown: `${meta6.help}
+      text: `${meta7.help} Documentation: ${url}`,
+      markdown: `${meta7.help}
 
-[Documentation of ${meta6.id}](${url})`
+[Documentation of ${meta7.id}](${url})`
     },
     helpUri: url,
-    defaultConfiguration: { level: LEVEL[meta6.severity] }
+    defaultConfiguration: { level: LEVEL[meta7.severity] }
   };
 }
 function unknownDescriptor(id) {
@@ -48080,8 +54220,8 @@ function unknownDescriptor(id) {
   };
 }
 function formatSarif(report2, options) {
-  const rules2 = options.rules.map((meta6) => descriptor(meta6, options));
-  const ruleIndex = new Map(options.rules.map((meta6, index) => [meta6.id, index]));
+  const rules2 = options.rules.map((meta7) => descriptor(meta7, options));
+  const ruleIndex = new Map(options.rules.map((meta7, index) => [meta7.id, index]));
   const occurrenceOf = occurrenceCounter();
   const suppressedResults = new Map((report2.suppressed ?? []).map((entry) => [entry.finding, entry]));
   const results = [...report2.findings, ...suppressedResults.keys()].map((finding) => {
@@ -48117,7 +54257,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path8.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path9.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -48143,12 +54283,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path8, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path9, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path8 = require("node:path");
+    import_node_path9 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -48180,10 +54320,10 @@ function command(finding) {
   if (finding.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${finding.line}:${finding.column}: ${message}`;
   } else if (finding.rendered !== void 0) {
-    properties.push(["file", import_node_path9.posix.normalize(finding.file.split("\\").join("/"))]);
+    properties.push(["file", import_node_path10.posix.normalize(finding.file.split("\\").join("/"))]);
     message = `${message} (rendered output ${finding.rendered.file}:${finding.rendered.line}:${finding.rendered.column})`;
   } else {
-    properties.push(["file", import_node_path9.posix.normalize(finding.file.split("\\").join("/"))], ["line", finding.line]);
+    properties.push(["file", import_node_path10.posix.normalize(finding.file.split("\\").join("/"))], ["line", finding.line]);
     if (finding.endLine === finding.line) {
       properties.push(["col", finding.column], ["endLine", finding.endLine], ["endColumn", Math.max(finding.endColumn, finding.column + 1)]);
     } else if (finding.endLine > finding.line) {
@@ -48198,12 +54338,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path9, COMMAND;
+var import_node_path10, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path9 = require("node:path");
+    import_node_path10 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -48222,9 +54362,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path10.posix.resolve(cwd.split("\\").join("/"));
-  const relative5 = import_node_path10.posix.relative(root, import_node_path10.posix.resolve(root, slashed));
-  const inside = relative5 !== "" && relative5 !== ".." && !relative5.startsWith("../") && !import_node_path10.posix.isAbsolute(relative5);
+  const root = import_node_path11.posix.resolve(cwd.split("\\").join("/"));
+  const relative5 = import_node_path11.posix.relative(root, import_node_path11.posix.resolve(root, slashed));
+  const inside = relative5 !== "" && relative5 !== ".." && !relative5.startsWith("../") && !import_node_path11.posix.isAbsolute(relative5);
   return inside ? relative5 : slashed;
 }
 function description(finding) {
@@ -48251,13 +54391,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path10, CODE_QUALITY_SEVERITY;
+var import_node_path11, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path10 = require("node:path");
+    import_node_path11 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -48527,7 +54667,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path11.join)((0, import_node_fs2.realpathSync)((0, import_node_path11.dirname)(absolute)), (0, import_node_path11.basename)(absolute));
+    return (0, import_node_path12.join)((0, import_node_fs2.realpathSync)((0, import_node_path12.dirname)(absolute)), (0, import_node_path12.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -48559,7 +54699,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path11.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path12.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -48578,18 +54718,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path11.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path12.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path11.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path12.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path11.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path11.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path12.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path12.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -48601,13 +54741,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path11, identity3;
+var import_node_path12, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path11 = require("node:path");
+    import_node_path12 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -48697,6 +54837,102 @@ var init_help_examples = __esm({
   }
 });
 
+// dist/src/psa/config-file.js
+function offsetOf2(document, path) {
+  for (let length = path.length; length >= 0; length--) {
+    const node = document.getIn(path.slice(0, length), true);
+    if (node?.range)
+      return node.range[0];
+  }
+  return 0;
+}
+function loadPodSecurityConfigFile(file) {
+  const fail3 = (message, at) => {
+    throw new PodSecurityConfigError("unreadable", [{ file, path: [], message, ...at }]);
+  };
+  const read2 = readRegularFile(file, MAX_REFERENCED_CONFIG_BYTES);
+  if (read2.kind === "error")
+    fail3(read2.code === "ENOENT" ? "no such file" : `cannot read the file: ${read2.code}`);
+  if (read2.kind === "not-regular")
+    fail3("not a regular file");
+  if (read2.kind === "too-large")
+    fail3(`larger than ${MAX_REFERENCED_CONFIG_BYTES / 1024} KiB: not a PodSecurity configuration`);
+  if (read2.kind !== "ok")
+    return fail3("not read");
+  const text = decode(read2.bytes);
+  if (text === null)
+    throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
+  const lineCounter = new import_yaml9.LineCounter();
+  const documents = (0, import_yaml9.parseAllDocuments)(text, { version: "1.1", uniqueKeys: true, merge: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const document = Array.isArray(documents) ? documents[0] : void 0;
+  const position2 = (offset) => {
+    const { line: line2, col } = lineCounter.linePos(offset);
+    return { line: line2, column: col };
+  };
+  const problem = document?.errors[0];
+  if (problem !== void 0) {
+    throw new PodSecurityConfigError("invalid", [{ file, path: [], message: problem.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, ""), ...position2(problem.pos[0]) }]);
+  }
+  let value = null;
+  try {
+    value = document?.toJS({ maxAliasCount: 100 }) ?? null;
+  } catch (error) {
+    throw new PodSecurityConfigError("invalid", [{ file, path: [], message: error instanceof Error ? error.message : String(error) }]);
+  }
+  if (value === null)
+    throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is empty: a PodSecurityConfiguration or AdmissionConfiguration was expected" }]);
+  try {
+    return readPodSecurityConfiguration(value, file);
+  } catch (error) {
+    if (!(error instanceof PodSecurityConfigError) || document === void 0)
+      throw error;
+    throw new PodSecurityConfigError(error.reason, error.problems.map((problem2) => problem2.file === file && problem2.line === void 0 ? { ...problem2, ...position2(offsetOf2(document, problem2.path)) } : problem2));
+  }
+}
+var import_yaml9;
+var init_config_file = __esm({
+  "dist/src/psa/config-file.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_yaml9 = __toESM(require_dist(), 1);
+    init_sources();
+    init_config();
+  }
+});
+
+// dist/src/psa/settings.js
+var settings_exports = {};
+__export(settings_exports, {
+  checkNamespaceName: () => checkNamespaceName,
+  podSecuritySettingsFrom: () => podSecuritySettingsFrom
+});
+function checkNamespaceName(name, flag) {
+  if (name.length > 63 || !NAMESPACE_NAME.test(name)) {
+    throw new UsageError(`${flag} "${name}" is not a valid namespace name`, "a namespace name is at most 63 lower-case letters, digits and -, starting and ending with a letter or digit");
+  }
+  return name;
+}
+function podSecuritySettingsFrom(flags) {
+  const namespace = flags.namespace?.trim();
+  return {
+    config: flags.podSecurityConfig === void 0 ? DEFAULT_POD_SECURITY_CONFIGURATION : loadPodSecurityConfigFile(flags.podSecurityConfig),
+    defaultNamespace: namespace === void 0 || namespace === "" ? DEFAULT_NAMESPACE : checkNamespaceName(namespace, "--namespace"),
+    defaultNamespaceGiven: namespace !== void 0 && namespace !== ""
+  };
+}
+var NAMESPACE_NAME;
+var init_settings = __esm({
+  "dist/src/psa/settings.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_errors2();
+    init_pod_security();
+    init_config();
+    init_config_file();
+    NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+  }
+});
+
 // dist/src/simulate/labels.js
 function validKey(key2) {
   const slash = key2.lastIndexOf("/");
@@ -48730,7 +54966,7 @@ function formatLabels(labels) {
   return entries.length === 0 ? "(none)" : entries.map(([key2, value]) => `${key2}=${value}`).join(", ");
 }
 var NAME, PREFIX, VALUE;
-var init_labels = __esm({
+var init_labels2 = __esm({
   "dist/src/simulate/labels.js"() {
     "use strict";
     init_import_meta_url();
@@ -48756,6 +54992,60 @@ function describeNamespaceLabels(path) {
   const source = resolved.source === "flag" ? "from --namespace-labels" : resolved.source === "manifest" ? `from the Namespace manifest in ${resolved.file}` : "no Namespace manifest in the run: the automatic label only";
   return `${formatLabels(resolved.labels)} (${source})`;
 }
+function describeObject(path) {
+  const { object, oldObject, namespaceAssumed } = path.request;
+  if (object === void 0)
+    return null;
+  const name = (o) => `${o.kind} ${o.name === void 0 ? "(no name)" : `"${o.name}"`} from ${o.file}`;
+  const role = path.request.operation === "DELETE" ? "the object deleted: " : "";
+  const assumed = namespaceAssumed === true ? `; it names no namespace, so ${path.request.namespace ?? ""} (kubectl's default; --namespace sets another)` : "";
+  return `${role}${name(object)}${oldObject !== void 0 ? `, before the update: ${name(oldObject)}` : ""}${assumed}`;
+}
+function podSecurityLines(path) {
+  const step = path.podSecurity;
+  if (step === null)
+    return [];
+  const evaluated2 = step.result.outcome === "rejected" || step.result.outcome === "admitted";
+  const mutated = evaluated2 && path.request.object !== void 0 && path.mutating.some((entry) => entry.called);
+  const lines = [step.checks === "pod" ? "checks the Pod: enforce rejects it, warn and audit report" : step.checks === "pod-template" ? "checks the pod template: warn and audit only (a workload is never rejected by it); its Pods are checked when they are created" : "checks the Namespace's Pod Security labels"];
+  if (step.policy !== null)
+    lines.push(`policy: ${step.policy} (${step.policyFrom ?? ""})`);
+  const result = step.result;
+  switch (result.outcome) {
+    case "not-checked":
+      lines.push(`not checked: ${result.reason}`);
+      break;
+    case "depends":
+      lines.push(`depends on the object: ${result.reason}`);
+      break;
+    case "rejected":
+      lines.push(`REJECTED (${result.status}): ${result.message}`, "the request stops here: no validating policy or webhook is called, nothing is stored");
+      break;
+    case "admitted":
+      lines.push(result.warnings.length === 0 && result.audit === null ? "admitted: no violation" : "admitted");
+      for (const warning of result.warnings)
+        lines.push(`warning to the client: ${warning}`);
+      if (result.audit !== null)
+        lines.push(`audit annotation pod-security.kubernetes.io/audit-violations: ${result.audit}`);
+      if (result.pods !== void 0)
+        lines.push(result.pods);
+      break;
+  }
+  if (mutated)
+    lines.push("evaluated on the object as given: the mutating webhooks above run first and may change it (a sidecar they add is checked too)");
+  return lines;
+}
+function rejectedByPodSecurity(path) {
+  return path.podSecurity?.result.outcome === "rejected";
+}
+function nothingCalledText(path) {
+  const result = path.podSecurity?.result;
+  if (result?.outcome === "rejected")
+    return "no webhook or policy is called; PodSecurity rejects the request (above)";
+  if (result?.outcome === "depends" && path.podSecurity?.checks !== "pod-template")
+    return "no webhook or policy is called; PodSecurity can still reject the request (above)";
+  return "nothing is called: no webhook or policy can delay or reject this request";
+}
 function describeObjectLabels(path) {
   const { request: request2 } = path;
   if (request2.operation === "CONNECT" || request2.group === "" && request2.resource === "namespaces")
@@ -48773,13 +55063,30 @@ function settings(entry, phase) {
     return `failurePolicy ${entry.failurePolicy}${entry.detail.validationActions ? `, validationActions ${entry.detail.validationActions.join(", ") || "(none)"}` : ""}`;
   return `failurePolicy ${entry.failurePolicy}, timeout ${entry.timeoutSeconds}s${phase === "mutating" ? entry.reinvoked ? ", reinvocation IfNeeded: may be called again" : "" : ""}`;
 }
-var EXIT_NOTE;
+function validationText(entry) {
+  const verdict = entry.detail.validation;
+  if (verdict === void 0)
+    return null;
+  const actions = entry.detail.validationActions ?? [];
+  switch (verdict.outcome) {
+    case "pass":
+      return "with this object: every validation holds";
+    case "depends":
+      return `with this object: depends on: ${verdict.expressions.join(" && ")}`;
+    case "fail": {
+      const what = actions.includes("Deny") ? `the request is rejected: ValidatingAdmissionPolicy '${entry.configuration}' with binding '${entry.webhook ?? ""}' denied request: ${verdict.message}` : `not rejected (validationActions ${actions.join(", ") || "(none)"}): ${verdict.message}`;
+      return `with this object: ${verdict.failed === 1 ? "a validation fails" : `${verdict.failed} validations fail`}; ${what}`;
+    }
+  }
+}
+var POD_SECURITY_TITLE, EXIT_NOTE;
 var init_describe = __esm({
   "dist/src/simulate/describe.js"() {
     "use strict";
     init_import_meta_url();
     init_version();
-    init_labels();
+    init_labels2();
+    POD_SECURITY_TITLE = "PodSecurity (built-in validating admission plugin: after the mutations, before the validating policies and webhooks)";
     EXIT_NOTE = "A simulation that ran exits 0, whatever it found.";
   }
 });
@@ -48787,46 +55094,50 @@ var init_describe = __esm({
 // dist/src/simulate/failures.js
 function webhookRow(phase, entry) {
   const name = entry.webhook ?? "";
-  const fail = entry.failurePolicy !== "Ignore";
+  const fail3 = entry.failurePolicy !== "Ignore";
   const wait = `${entry.timeoutSeconds}s${entry.reinvoked ? " (twice if re-invoked)" : ""}`;
   return {
     phase,
     entry,
-    ifUnavailable: fail ? `request fails after up to ${wait}: 500 Internal error occurred: failed calling webhook "${name}" (failurePolicy Fail)` : `webhook skipped (fails open) after up to ${wait}; the request goes on${phase === "mutating" ? " without its mutation" : " unchecked by it"}`,
+    ifUnavailable: fail3 ? `request fails after up to ${wait}: 500 Internal error occurred: failed calling webhook "${name}" (failurePolicy Fail)` : `webhook skipped (fails open) after up to ${wait}; the request goes on${phase === "mutating" ? " without its mutation" : " unchecked by it"}`,
     ifDenies: `request rejected: admission webhook "${name}" denied the request (whatever the failurePolicy)`,
-    ...entry.detail.dependsOn.length > 0 ? { ifConditionErrors: fail ? "request rejected with 403 Forbidden before the webhook is called (failurePolicy Fail)" : "webhook skipped (failurePolicy Ignore)" } : {}
+    ...entry.detail.dependsOn.length > 0 ? { ifConditionErrors: fail3 ? "request rejected with 403 Forbidden before the webhook is called (failurePolicy Fail)" : "webhook skipped (failurePolicy Ignore)" } : {}
   };
 }
 function policyRow(entry) {
   const actions = entry.detail.validationActions ?? [];
-  const fail = entry.failurePolicy !== "Ignore";
+  const fail3 = entry.failurePolicy !== "Ignore";
   const effects = [actions.includes("Warn") ? "warns the client" : "", actions.includes("Audit") ? "records an audit annotation" : ""].filter((text) => text !== "");
   const denies = actions.includes("Deny") ? `request rejected: ValidatingAdmissionPolicy '${entry.configuration}' with binding '${entry.webhook}' denied request` : `not rejected: validationActions ${actions.length > 0 ? actions.join(", ") : "(none)"}, so a failed validation only ${effects.length > 0 ? effects.join(" and ") : "is dropped"}`;
   return {
     phase: "policy",
     entry,
-    ifUnavailable: fail ? `an expression error (or missing params) counts as a failed validation: ${denies}` : "an expression error (or missing params) is ignored (failurePolicy Ignore)",
+    ifUnavailable: fail3 ? `an expression error (or missing params) counts as a failed validation: ${denies}` : "an expression error (or missing params) is ignored (failurePolicy Ignore)",
     ifDenies: denies,
-    ...entry.detail.dependsOn.length > 0 ? { ifConditionErrors: fail ? `counts as a failed validation (failurePolicy Fail): ${denies}` : "policy skipped (failurePolicy Ignore)" } : {}
+    ...entry.detail.dependsOn.length > 0 ? { ifConditionErrors: fail3 ? `counts as a failed validation (failurePolicy Fail): ${denies}` : "policy skipped (failurePolicy Ignore)" } : {}
   };
 }
+function stopsAtPodSecurity(path) {
+  return path.podSecurity?.result.outcome === "rejected";
+}
 function failureTable(path) {
+  const reached = !stopsAtPodSecurity(path);
   return [
     ...path.mutating.filter((entry) => entry.called).map((entry) => webhookRow("mutating", entry)),
-    ...path.validating.filter((entry) => entry.called).map((entry) => webhookRow("validating", entry)),
-    ...path.policies.filter((entry) => entry.called).map(policyRow)
+    ...reached ? path.validating.filter((entry) => entry.called).map((entry) => webhookRow("validating", entry)) : [],
+    ...reached ? path.policies.filter((entry) => entry.called).map(policyRow) : []
   ];
 }
 function worstCaseLatency(path) {
   const mutatingSeconds = path.mutating.filter((entry) => entry.called).reduce((sum, entry) => sum + (entry.timeoutSeconds ?? 0) * (entry.reinvoked ? 2 : 1), 0);
-  const validatingSeconds = path.validating.filter((entry) => entry.called).reduce((max, entry) => Math.max(max, entry.timeoutSeconds ?? 0), 0);
+  const validatingSeconds = stopsAtPodSecurity(path) ? 0 : path.validating.filter((entry) => entry.called).reduce((max, entry) => Math.max(max, entry.timeoutSeconds ?? 0), 0);
   return { mutatingSeconds, validatingSeconds, totalSeconds: mutatingSeconds + validatingSeconds };
 }
 function dryRunFailures(path) {
   if (!path.request.dryRun)
     return [];
   const failures = [];
-  for (const [phase, entries] of [["mutating", path.mutating], ["validating", path.validating]]) {
+  for (const [phase, entries] of [["mutating", path.mutating], ["validating", stopsAtPodSecurity(path) ? [] : path.validating]]) {
     for (const entry of entries.filter((candidate) => candidate.called)) {
       const sideEffects = entry.detail.sideEffects;
       if (sideEffects === "None" || sideEffects === "NoneOnDryRun")
@@ -48871,6 +55182,9 @@ function section(lines, title, entries, phase, order) {
       lines.push(`     ${safeText(entry.reason)}`);
     if (entry.detail.equivalent !== void 0)
       lines.push(`     matched through ${safeText(entry.detail.equivalent)} (matchPolicy Equivalent): it receives the object converted to that version`);
+    const validation = validationText(entry);
+    if (validation !== null)
+      lines.push(`     ${safeText(validation)}`);
   });
   if (skipped.length > 0) {
     lines.push("  not called:");
@@ -48883,6 +55197,9 @@ function formatText(path) {
   const nsLabels = describeNamespaceLabels(path);
   if (nsLabels !== null)
     lines.push(`  namespace labels: ${safeText(nsLabels)}`);
+  const object = describeObject(path);
+  if (object !== null)
+    lines.push(`  object: ${safeText(object)}`);
   const objectLabels = describeObjectLabels(path);
   if (objectLabels !== null)
     lines.push(`  object labels: ${safeText(objectLabels)}`);
@@ -48891,12 +55208,18 @@ function formatText(path) {
   for (const name of path.replaced)
     lines.push(`  not simulated, a later object of the same kind and name replaces it: ${safeText(name)}`);
   section(lines, "Mutating webhooks", path.mutating, "mutating", "one after another, in this order; IfNeeded ones may be called again in a second round");
-  section(lines, "Validating webhooks", path.validating, "validating", "all at once, in parallel, after the mutations");
-  section(lines, "Validating admission policies", path.policies, "policy", "evaluated in the API server");
+  if (path.podSecurity !== null) {
+    lines.push("", `${POD_SECURITY_TITLE}:`);
+    for (const line2 of podSecurityLines(path))
+      lines.push(`  ${safeText(line2)}`);
+  }
+  const stopped = rejectedByPodSecurity(path) ? "; not reached: PodSecurity rejects the request" : "";
+  section(lines, "Validating webhooks", path.validating, "validating", `all at once, in parallel, after the mutations${stopped}`);
+  section(lines, "Validating admission policies", path.policies, "policy", `evaluated in the API server${stopped}`);
   const rows = failureTable(path);
   lines.push("", "If a called webhook or policy fails:");
   if (rows.length === 0)
-    lines.push("  nothing is called: no webhook or policy can delay or reject this request");
+    lines.push(`  ${nothingCalledText(path)}`);
   for (const row2 of rows) {
     lines.push(`  ${safeText(hookName(row2.entry))} (${row2.phase})`);
     lines.push(`    ${row2.phase === "policy" ? "an expression errors" : "times out or unreachable"}: ${safeText(row2.ifUnavailable)}`);
@@ -48967,7 +55290,11 @@ function formatJson2(path) {
     mutating: path.mutating.map(entryJson),
     validating: path.validating.map(entryJson),
     policies: path.policies.map(entryJson),
-    worstCaseLatencySeconds: worstCaseLatency(path).totalSeconds
+    worstCaseLatencySeconds: worstCaseLatency(path).totalSeconds,
+    // Added with --object (issue 14): after the fields of the contract above.
+    object: path.request.object === void 0 ? null : { file: path.request.object.file, kind: path.request.object.kind, apiVersion: path.request.object.apiVersion, name: path.request.object.name ?? null, namespaceAssumed: path.request.namespaceAssumed === true },
+    oldObject: path.request.oldObject === void 0 ? null : { file: path.request.oldObject.file, kind: path.request.oldObject.kind, apiVersion: path.request.oldObject.apiVersion, name: path.request.oldObject.name ?? null },
+    podSecurity: path.podSecurity
   };
   return guardJson(`${JSON.stringify(json, null, 2)}
 `);
@@ -49008,6 +55335,17 @@ function sequenceDiagram(path) {
     for (const { i } of reinvoked2)
       lines.push(`    A->>M${i + 1}: AdmissionReview again (IfNeeded)`);
     lines.push("  end");
+  }
+  const podSecurity = path.podSecurity;
+  if (podSecurity !== null) {
+    const result = podSecurity.result;
+    const said = result.outcome === "rejected" ? "PodSecurity rejects the request" : result.outcome === "admitted" ? `PodSecurity admits${result.warnings.length > 0 ? ", with a warning" : ""}` : result.outcome === "depends" ? `PodSecurity checks it (${podSecurity.policy ?? ""})` : "PodSecurity does not check it";
+    lines.push(`  Note over A: ${mermaidText(said)}`);
+    if (result.outcome === "rejected") {
+      lines.push(`  A-->>C: ${mermaidText(`${result.status} (PodSecurity)`)}`);
+      return `${lines.join("\n")}
+`;
+    }
   }
   if (validating.length > 0) {
     lines.push("  par validating webhooks, in parallel");
@@ -49060,7 +55398,7 @@ function table(entries, phase) {
   const rows = entries.map((entry, i) => {
     const n = entry.called ? String(i + 1) : "\u2013";
     if (phase === "policy")
-      return [n, code(entry.configuration), entry.webhook === null ? "\u2013" : code(entry.webhook), cell(calledText(entry)), cell(entry.failurePolicy), cell((entry.detail.validationActions ?? []).join(", ")), cell(entry.reason)];
+      return [n, code(entry.configuration), entry.webhook === null ? "\u2013" : code(entry.webhook), cell(calledText(entry)), cell(entry.failurePolicy), cell((entry.detail.validationActions ?? []).join(", ")), cell([entry.reason, validationText(entry)].filter((text) => text !== null).join("; "))];
     return [n, code(entry.configuration), code(entry.webhook ?? ""), cell(calledText(entry)), cell(entry.failurePolicy), `${entry.timeoutSeconds}s`, ...phase === "mutating" ? [entry.reinvoked ? "yes" : "no"] : [], cell(entry.reason)];
   });
   return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((row2) => `| ${row2.join(" | ")} |`)];
@@ -49070,6 +55408,9 @@ function formatMarkdown2(path) {
   const nsLabels = describeNamespaceLabels(path);
   if (nsLabels !== null)
     lines.push(`Namespace labels: ${cell(nsLabels)}.`);
+  const object = describeObject(path);
+  if (object !== null)
+    lines.push(`Object: ${cell(object)}.`);
   const objectLabels = describeObjectLabels(path);
   if (objectLabels !== null)
     lines.push(`Object labels: ${cell(objectLabels)}.`);
@@ -49079,13 +55420,17 @@ function formatMarkdown2(path) {
     lines.push(`Not simulated, a later object of the same kind and name replaces it: ${cell(name)}.`);
   lines.push("", "```mermaid", sequenceDiagram(path).trimEnd(), "```");
   lines.push("", "### Mutating webhooks (one after another, in this order)", "", ...table(path.mutating, "mutating"));
-  lines.push("", "### Validating webhooks (in parallel)", "", ...table(path.validating, "validating"));
-  lines.push("", "### Validating admission policies", "", ...table(path.policies, "policy"));
+  if (path.podSecurity !== null)
+    lines.push("", `### ${POD_SECURITY_TITLE}`, "", ...podSecurityLines(path).map((line2) => `- ${cell(line2)}`));
+  const stopped = rejectedByPodSecurity(path) ? " \u2014 not reached: PodSecurity rejects the request" : "";
+  lines.push("", `### Validating webhooks (in parallel)${stopped}`, "", ...table(path.validating, "validating"));
+  lines.push("", `### Validating admission policies${stopped}`, "", ...table(path.policies, "policy"));
   const rows = failureTable(path);
   lines.push("", "### If a called webhook or policy fails", "");
-  if (rows.length === 0)
-    lines.push("Nothing is called: no webhook or policy can delay or reject this request.");
-  else {
+  if (rows.length === 0) {
+    const text = nothingCalledText(path);
+    lines.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+  } else {
     lines.push("| webhook or policy | phase | times out or unreachable (policy: an expression errors) | denies | a matchCondition errors |", "|---|---|---|---|---|");
     for (const row2 of rows)
       lines.push(`| ${cell(`${row2.entry.configuration} / ${row2.entry.webhook ?? ""}`)} | ${row2.phase} | ${cell(row2.ifUnavailable)} | ${cell(row2.ifDenies)} | ${cell(row2.ifConditionErrors ?? "\u2013")} |`);
@@ -49132,38 +55477,203 @@ var init_formats = __esm({
   }
 });
 
+// dist/src/simulate/object.js
+function readRequestObject(path, flag, readStdin) {
+  const raw = readBytes(path, readStdin);
+  if (raw.tooLarge !== void 0)
+    throw new UsageError(`${flag} ${raw.path}: the file is too large to be one object`);
+  const text = decode(raw.bytes);
+  if (text === null)
+    throw new UsageError(`${flag} ${raw.path}: the file is not UTF-8 text`);
+  const parsed2 = parseFile({ path: raw.path, text }, { prefilter: false });
+  const problem = parsed2.problems.find((candidate) => candidate.severity === "error");
+  if (problem !== void 0)
+    throw new UsageError(`${flag} ${raw.path}:${problem.span.line}:${problem.span.column}: ${problem.message}`);
+  const manifests = parsed2.manifests;
+  if (manifests.length !== 1) {
+    throw new UsageError(`${flag} ${raw.path}: ${manifests.length === 0 ? "holds no object" : `holds ${manifests.length} objects`}; a request carries one`, manifests.length > 1 ? "give a file with the one object to simulate (a List is one request per item)" : void 0);
+  }
+  const manifest = manifests[0];
+  if (manifest.basePath.length > 0)
+    throw new UsageError(`${flag} ${raw.path}: a List is one request per item; give the one object to simulate`);
+  const read2 = manifest.toValue();
+  if ("problem" in read2)
+    throw new UsageError(`${flag} ${raw.path}:${read2.problem.span.line}:${read2.problem.span.column}: ${read2.problem.message}`);
+  const value = read2.value;
+  const at = (path2) => {
+    const span = manifest.locate(path2);
+    return `${raw.path}:${span.line}:${span.column}`;
+  };
+  if (!isRecord(value))
+    throw new UsageError(`${flag} ${raw.path}: not an object (a mapping with apiVersion and kind)`);
+  if (typeof value.kind !== "string" || value.kind === "")
+    throw new UsageError(`${flag} ${at(["kind"])}: the object has no kind`);
+  if (typeof value.apiVersion !== "string" || value.apiVersion === "")
+    throw new UsageError(`${flag} ${at(["apiVersion"])}: the object has no apiVersion`);
+  const metadata2 = value.metadata ?? {};
+  if (!isRecord(metadata2))
+    throw new UsageError(`${flag} ${at(["metadata"])}: metadata must be a mapping`);
+  for (const key2 of ["name", "namespace"]) {
+    if (metadata2[key2] != null && typeof metadata2[key2] !== "string")
+      throw new UsageError(`${flag} ${at(["metadata", key2])}: metadata.${key2} must be a string`);
+  }
+  const labels = {};
+  if (metadata2.labels != null) {
+    if (!isRecord(metadata2.labels))
+      throw new UsageError(`${flag} ${at(["metadata", "labels"])}: metadata.labels must be a mapping`);
+    for (const [key2, label] of Object.entries(metadata2.labels)) {
+      if (typeof label !== "string")
+        throw new UsageError(`${flag} ${at(["metadata", "labels", key2])}: label ${key2} must be a string (quote it)`);
+      labels[key2] = label;
+    }
+  }
+  const name = typeof metadata2.name === "string" && metadata2.name !== "" ? metadata2.name : void 0;
+  const namespace = typeof metadata2.namespace === "string" && metadata2.namespace !== "" ? metadata2.namespace : void 0;
+  return { file: raw.path, value, kind: value.kind, apiVersion: value.apiVersion, name, namespace, labels };
+}
+function splitApiVersion2(apiVersion) {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+function resourceOf(object, discovery, flag) {
+  const { group, version: version2 } = splitApiVersion2(object.apiVersion);
+  if (!discovery.knowsGroup(group) || !discovery.versions(group).includes(version2)) {
+    throw new UsageError(`${flag} ${object.file}: apiVersion ${object.apiVersion} is not served by Kubernetes ${discovery.kubeVersion.major}.${discovery.kubeVersion.minor}`, "custom resources are known from their CustomResourceDefinition in the paths");
+  }
+  const found = discovery.resources(group, version2).find((info) => info.kind === object.kind);
+  if (found === void 0)
+    throw new UsageError(`${flag} ${object.file}: ${object.apiVersion} has no kind ${object.kind}`);
+  return found;
+}
+function conflict(flag, given, object, objectSays) {
+  throw new UsageError(`${flag} ${given} disagrees with the object in ${object.file} (${objectSays}): leave out ${flag}, or change the object`);
+}
+function objectRequestFlags(flags, object, oldObject, discovery) {
+  const operation = flags.operation?.trim().toUpperCase() ?? (oldObject !== void 0 ? "UPDATE" : "CREATE");
+  if (operation === "CONNECT")
+    throw new UsageError("--object: a CONNECT request carries options, not an object");
+  if (oldObject !== void 0 && operation !== "UPDATE")
+    throw new UsageError(`--old-object is the object before an UPDATE; the operation is ${operation}`);
+  if (flags.objectLabels !== void 0)
+    throw new UsageError("--object-labels and --object: the object's labels are its metadata.labels", "leave out --object-labels");
+  const info = resourceOf(object, discovery, "--object");
+  if (oldObject !== void 0) {
+    if (oldObject.kind !== object.kind || oldObject.apiVersion !== object.apiVersion)
+      throw new UsageError(`--old-object ${oldObject.file} is a ${oldObject.apiVersion} ${oldObject.kind}, --object a ${object.apiVersion} ${object.kind}: an UPDATE has one kind`);
+    if ((oldObject.name ?? "") !== (object.name ?? "") || (oldObject.namespace ?? "") !== (object.namespace ?? "")) {
+      throw new UsageError(`--old-object ${oldObject.file} names another object than --object ${object.file}: an UPDATE changes one object`);
+    }
+  }
+  if (flags.group !== void 0 && flags.group.trim() !== info.group)
+    conflict("--group", flags.group, object, `apiVersion ${object.apiVersion}`);
+  if (flags.version !== void 0 && flags.version.trim() !== info.version)
+    conflict("--api-version", flags.version, object, `apiVersion ${object.apiVersion}`);
+  if (flags.resource !== void 0) {
+    const [resource, subresource] = flags.resource.trim().split("/", 2);
+    if (resource !== info.resource)
+      conflict("--resource", flags.resource, object, `kind ${object.kind}, resource ${info.resource}`);
+    if (subresource !== void 0 && flags.subresource !== void 0)
+      throw new UsageError(`--resource ${flags.resource} names a subresource and --subresource ${flags.subresource} another one: give one of them`);
+  }
+  const isNamespace = info.group === "" && info.resource === "namespaces";
+  let namespace;
+  let namespaceAssumed = false;
+  if (isNamespace) {
+    if (object.name === void 0)
+      throw new UsageError(`--object ${object.file}: a Namespace needs metadata.name`);
+    if (flags.namespace !== void 0 && flags.namespace.trim() !== object.name)
+      conflict("--namespace", flags.namespace, object, `Namespace ${object.name}`);
+    namespace = object.name;
+  } else if (info.namespaced) {
+    const given = flags.namespace?.trim();
+    if (object.namespace !== void 0 && given !== void 0 && given !== "" && given !== object.namespace) {
+      throw new UsageError(`the namespace from the provided object "${object.namespace}" does not match the namespace "${given}"`, `pass --namespace ${object.namespace}, or leave --namespace out`);
+    }
+    namespace = object.namespace ?? (given !== void 0 && given !== "" ? given : void 0);
+    if (namespace === void 0) {
+      namespace = DEFAULT_NAMESPACE;
+      namespaceAssumed = true;
+    }
+  } else if (flags.namespace !== void 0) {
+    throw new UsageError(`--namespace ${flags.namespace}: ${info.resource} are cluster-scoped, so the request has no namespace`);
+  }
+  return {
+    flags: {
+      ...flags,
+      operation,
+      group: info.group,
+      version: info.version,
+      resource: flags.resource?.trim() ?? info.resource,
+      ...namespace !== void 0 ? { namespace } : {}
+    },
+    objectLabels: object.labels,
+    ...oldObject !== void 0 ? { oldObjectLabels: oldObject.labels } : {},
+    namespaceAssumed
+  };
+}
+var init_object = __esm({
+  "dist/src/simulate/object.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_errors2();
+    init_json();
+    init_sources();
+    init_pod_security();
+    init_yaml();
+  }
+});
+
 // dist/src/simulate/conditions.js
+function objectValue(request2) {
+  if (request2.operation === "DELETE")
+    return null;
+  if (request2.operation === "CONNECT")
+    return void 0;
+  return request2.object?.value;
+}
+function oldObjectValue(request2) {
+  if (request2.operation === "CREATE" || request2.operation === "CONNECT")
+    return null;
+  if (request2.operation === "DELETE")
+    return request2.object?.value;
+  return request2.oldObject?.value;
+}
 function readsUnknown(expression, request2) {
   if (/\b(authorizer|params|namespaceObject|variables)\b/.test(expression))
     return true;
-  if (/\brequest\b/.test(expression) && UNKNOWN_REQUEST_FIELDS.test(expression))
+  const unknownFields = request2.object !== void 0 ? UNKNOWN_REQUEST_FIELDS_WITH_OBJECT : UNKNOWN_REQUEST_FIELDS;
+  if (/\brequest\b/.test(expression) && unknownFields.test(expression))
     return true;
-  if (/\bobject\b/.test(expression) && request2.operation !== "DELETE")
+  if (/\bobject\b/.test(expression) && objectValue(request2) === void 0)
     return true;
-  if (/\boldObject\b/.test(expression) && request2.operation !== "CREATE" && request2.operation !== "CONNECT")
+  if (/\boldObject\b/.test(expression) && oldObjectValue(request2) === void 0)
     return true;
   return false;
 }
 function knownVariables(request2) {
-  const gvk = { group: request2.group, version: request2.version, kind: request2.kind };
-  const gvr = { group: request2.group, version: request2.version, resource: request2.resource };
+  const gvk2 = { group: request2.group, version: request2.version, kind: request2.kind };
+  const gvr2 = { group: request2.group, version: request2.version, resource: request2.resource };
   const variables = {
     request: {
-      kind: gvk,
-      resource: gvr,
+      kind: gvk2,
+      resource: gvr2,
       subResource: request2.subresource,
-      requestKind: gvk,
-      requestResource: gvr,
+      requestKind: gvk2,
+      requestResource: gvr2,
       requestSubResource: request2.subresource,
       namespace: request2.namespace ?? "",
       operation: request2.operation,
-      dryRun: request2.dryRun
+      dryRun: request2.dryRun,
+      // An object written with generateName has no name yet when it is admitted.
+      ...request2.object !== void 0 ? { name: request2.object.name ?? "" } : {}
     }
   };
-  if (request2.operation === "DELETE")
-    variables.object = null;
-  if (request2.operation === "CREATE" || request2.operation === "CONNECT")
-    variables.oldObject = null;
+  const object = objectValue(request2);
+  const oldObject = oldObjectValue(request2);
+  if (object !== void 0)
+    variables.object = object;
+  if (oldObject !== void 0)
+    variables.oldObject = oldObject;
   return variables;
 }
 function evaluateConditions2(conditions, request2, meter) {
@@ -49183,7 +55693,7 @@ function evaluateConditions2(conditions, request2, meter) {
   }
   return open2.length === 0 ? { outcome: "true" } : { outcome: "depends", expressions: open2 };
 }
-var UNKNOWN_REQUEST_FIELDS;
+var UNKNOWN_REQUEST_FIELDS, UNKNOWN_REQUEST_FIELDS_WITH_OBJECT;
 var init_conditions = __esm({
   "dist/src/simulate/conditions.js"() {
     "use strict";
@@ -49191,6 +55701,7 @@ var init_conditions = __esm({
     init_budget();
     init_evaluate();
     UNKNOWN_REQUEST_FIELDS = /\b(userInfo|uid|options|name)\b/;
+    UNKNOWN_REQUEST_FIELDS_WITH_OBJECT = /\b(userInfo|uid|options)\b/;
   }
 });
 
@@ -49207,14 +55718,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule33 = matchingRule(include, request2, discovery);
-  if (rule33 === void 0)
+  const rule35 = matchingRule(include, request2, discovery);
+  if (rule35 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule33.rule, equivalent: rule33.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule35.rule, equivalent: rule35.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -49262,13 +55773,193 @@ var init_namespace_labels = __esm({
   }
 });
 
+// dist/src/simulate/pod-security.js
+function policyText(namespace) {
+  return MODES2.map((mode) => `${mode} ${formatLevelVersion(namespace.policy[mode])}`).join(", ");
+}
+function policyFrom(namespace, labelsFrom, settings2) {
+  const defaults = settings2.config.origin.kind === "built-in" ? "the plugin's built-in defaults (no --pod-security-config)" : `the defaults of ${settings2.config.origin.file}`;
+  if (namespace.policy.exempt)
+    return `namespace ${namespace.name} is exempt (exemptions.namespaces of ${settings2.config.origin.kind === "built-in" ? "the configuration" : settings2.config.origin.file})`;
+  if (labelsFrom === "automatic")
+    return `no Namespace manifest in the run: ${defaults}`;
+  return `${labelsFrom === "flag" ? "the labels of --namespace-labels" : "the labels of the namespace's manifest"}, over ${defaults}`;
+}
+function podSecurityStep(request2, input) {
+  const check3 = psaRequestCheck(request2);
+  if (!check3.checked && check3.why === "resource")
+    return null;
+  const what = check3.checked ? check3.what : request2.group === "" && (request2.resource === "pods" || request2.resource === "namespaces") ? request2.resource === "pods" ? "pod" : "namespace" : "pod-template";
+  const step = (result, namespace2) => ({
+    checks: what,
+    policy: namespace2 === void 0 ? null : policyText(namespace2),
+    policyFrom: namespace2 === void 0 ? null : policyFrom(namespace2, input.namespaceLabels?.source ?? "automatic", input.settings),
+    result
+  });
+  if (!podSecurityEnabled(input.kubeVersion))
+    return step({ outcome: "not-checked", reason: "the PodSecurity admission plugin is off by default before Kubernetes 1.23" });
+  if (!check3.checked) {
+    const why = check3.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request2.operation}` : `PodSecurity does not check ${request2.resource}/${request2.subresource}`;
+    return step({ outcome: "not-checked", reason: why });
+  }
+  if (check3.what === "namespace")
+    return namespaceStep(request2, step);
+  const name = request2.namespace ?? "";
+  const labels = input.namespaceLabels === null || input.namespaceLabels.source === "automatic" ? void 0 : input.namespaceLabels.labels;
+  const manifest = input.namespaceLabels?.source === "manifest" ? input.namespaces.find((candidate) => candidate.name === name) : void 0;
+  const namespace = manifest !== void 0 ? namespacePodSecurity(name, manifest, input.settings.config) : { name, policy: effectivePolicy(labels, input.settings.config, name), manifest: void 0 };
+  if (namespace.policy.exempt)
+    return step({ outcome: "not-checked", reason: `namespace ${name} is exempt in the PodSecurity configuration` }, namespace);
+  if (!checksPods(namespace.policy))
+    return step({ outcome: "not-checked", reason: "every mode of the namespace is privileged: nothing to check" }, namespace);
+  const object = request2.object;
+  const enforce = namespace.policy.enforce;
+  if (object === void 0) {
+    const against = what === "pod" ? `the Pod is checked against enforce ${formatLevelVersion(enforce)}` : `the pod template is checked against warn ${formatLevelVersion(namespace.policy.warn)} and audit ${formatLevelVersion(namespace.policy.audit)} (warnings only), and its Pods against enforce ${formatLevelVersion(enforce)} when they are created`;
+    const rejects = what === "pod" && enforce.level !== "privileged" ? ": a Pod that fails it is rejected" : "";
+    return step({ outcome: "depends", reason: `${against}${rejects}; give --object <file> to evaluate it` }, namespace);
+  }
+  if (check3.what === "pod" && request2.operation === "UPDATE" && request2.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request2.oldObject.value)) {
+    return step({ outcome: "not-checked", reason: "the update changes no container image and no number of containers: PodSecurity lets it through (isSignificantPodUpdate)" }, namespace);
+  }
+  const verdict = podSecurityVerdict({ kind: object.kind, apiVersion: object.apiVersion, written: object.value }, namespace, input.settings.config, input.kubeVersion);
+  if (verdict === void 0 || verdict.template === void 0)
+    return step({ outcome: "not-checked", reason: "the object has no pod template to check" }, namespace);
+  if (isExemptRuntimeClass(verdict.template.spec, input.settings.config))
+    return step({ outcome: "not-checked", reason: `runtimeClassName ${String(verdict.template.spec.runtimeClassName)} is exempt in the PodSecurity configuration` }, namespace);
+  const of = (mode) => verdict.modes.find((candidate) => candidate.mode === mode);
+  const enforceVerdict = of("enforce");
+  const warn = of("warn");
+  const audit = of("audit");
+  const auditText = audit !== void 0 && !audit.result.allowed ? wouldViolateMessage(audit.level, audit.version, audit.result.failures) : null;
+  if (check3.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
+    return step({ outcome: "rejected", status: "403 Forbidden", message: podForbiddenMessage(object.name ?? "", enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures) }, namespace);
+  }
+  const warnings = warn !== void 0 && !warn.result.allowed ? [wouldViolateMessage(warn.level, warn.version, warn.result.failures)] : [];
+  if (check3.what === "pod")
+    return step({ outcome: "admitted", warnings, audit: auditText }, namespace);
+  const pods = enforceVerdict === void 0 ? `its Pods are checked when they are created; enforce is privileged: they are not rejected` : enforceVerdict.result.allowed ? `its Pods are checked when they are created: they pass enforce ${modeText(enforceVerdict)}` : `its Pods are checked when they are created, and rejected: ${violatesMessage(enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures)}`;
+  return step({ outcome: "admitted", warnings, audit: auditText, pods }, namespace);
+}
+function namespaceStep(request2, step) {
+  const object = request2.object;
+  if (object === void 0)
+    return step({ outcome: "depends", reason: "the Namespace's pod-security.kubernetes.io labels are validated: an invalid level or version rejects it; give --object <file> to check them" });
+  const { errors } = policyFromLabels(object.labels, { enforce: { level: "privileged", version: "latest" }, warn: { level: "privileged", version: "latest" }, audit: { level: "privileged", version: "latest" } });
+  if (errors.length === 0)
+    return step({ outcome: "admitted", warnings: [], audit: null });
+  const texts = errors.map(formatFieldError);
+  return step({ outcome: "rejected", status: "422 Invalid", message: `Namespace "${object.name ?? ""}" is invalid: ${texts.length === 1 ? texts[0] : `[${texts.join(", ")}]`}` });
+}
+var MODES2;
+var init_pod_security3 = __esm({
+  "dist/src/simulate/pod-security.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_field_error();
+    init_message();
+    init_labels();
+    init_namespace_policy();
+    init_run_policy();
+    init_workloads();
+    MODES2 = ["enforce", "warn", "audit"];
+  }
+});
+
+// dist/src/simulate/validations.js
+function evaluateValidations(spec, request2, namespace, meter) {
+  if (request2.object === void 0 || spec === void 0)
+    return void 0;
+  const validations = (spec.validations ?? []).filter((validation) => validation !== null && typeof validation?.expression === "string");
+  if (validations.length === 0)
+    return { outcome: "pass" };
+  const context = knownVariables(request2);
+  const paramsKnown = spec.paramKind == null;
+  if (paramsKnown)
+    context.params = null;
+  const namespaceKnown = request2.namespace === null || namespace !== void 0;
+  if (request2.namespace === null)
+    context.namespaceObject = null;
+  else if (namespace !== void 0)
+    context.namespaceObject = namespace.written;
+  const variables = {};
+  const unknownVariables = /* @__PURE__ */ new Set();
+  context.variables = variables;
+  const unknown = (expression) => {
+    if (ROOTS_THE_REQUEST_DOES_NOT_TELL.test(expression))
+      return true;
+    if (!paramsKnown && /\bparams\b/.test(expression))
+      return true;
+    if (!namespaceKnown && /\bnamespaceObject\b/.test(expression))
+      return true;
+    if (readsUnknown(expression.replace(/\b(params|namespaceObject|variables)\b/g, "_"), request2))
+      return true;
+    for (const match of expression.matchAll(/\bvariables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g))
+      if (unknownVariables.has(match[1]) || !(match[1] in variables))
+        return true;
+    return false;
+  };
+  for (const variable of spec.variables ?? []) {
+    if (variable === null || typeof variable?.name !== "string" || typeof variable.expression !== "string")
+      continue;
+    if (unknown(variable.expression)) {
+      unknownVariables.add(variable.name);
+      continue;
+    }
+    const result = evaluateValue(variable.expression, context, meter);
+    if (result.ok)
+      variables[variable.name] = result.value;
+    else
+      unknownVariables.add(variable.name);
+  }
+  const open2 = [];
+  let failed = 0;
+  let first;
+  for (const validation of validations) {
+    const expression = validation.expression.trim();
+    const result = unknown(expression) ? void 0 : evaluateConditionResult(expression, context, meter);
+    if (result === void 0 || !("value" in result)) {
+      open2.push(expression);
+      continue;
+    }
+    if (result.value)
+      continue;
+    failed++;
+    first ??= messageOf2(validation, expression, context, meter, unknown);
+  }
+  if (first !== void 0)
+    return { outcome: "fail", message: first, failed };
+  return open2.length === 0 ? { outcome: "pass" } : { outcome: "depends", expressions: open2 };
+}
+function messageOf2(validation, expression, context, meter, unknown) {
+  if (typeof validation.messageExpression === "string" && !unknown(validation.messageExpression)) {
+    const result = evaluateValue(validation.messageExpression, context, meter);
+    if (result.ok && typeof result.value === "string" && result.value.trim() !== "")
+      return result.value;
+  }
+  if (typeof validation.message === "string" && validation.message !== "")
+    return validation.message;
+  return `failed expression: ${expression}`;
+}
+var ROOTS_THE_REQUEST_DOES_NOT_TELL;
+var init_validations = __esm({
+  "dist/src/simulate/validations.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_evaluate();
+    init_conditions();
+    ROOTS_THE_REQUEST_DOES_NOT_TELL = /\b(authorizer)\b/;
+  }
+});
+
 // dist/src/simulate/path.js
 function isVirtualResource(group, resource) {
   return VIRTUAL_RESOURCES2[group]?.includes(resource) ?? false;
 }
 function requestObjectLabels(request2, namespaceLabels2) {
   const labels = request2.group === "" && request2.resource === "namespaces" ? namespaceLabels2 ?? {} : request2.objectLabels;
-  return objectLabelsFor(request2.operation, labels);
+  const both = objectLabelsFor(request2.operation, labels);
+  return request2.operation === "UPDATE" && request2.oldObject !== void 0 ? { ...both, oldObjectLabels: request2.oldObject.labels } : both;
 }
 function matcherRequest(request2, namespaceLabels2) {
   return {
@@ -49326,8 +56017,8 @@ function decide(outcome, conditions, request2) {
 function calledFirst(entries) {
   return [...entries.filter((entry) => entry.called), ...entries.filter((entry) => !entry.called)];
 }
-function webhookEntries(objects, request2, admission, discovery, kubeVersion, meter) {
-  const sorted = objects.map((object, i) => ({ object, i })).sort((a, b) => compareNames(a.object.name ?? "", b.object.name ?? "") || a.i - b.i);
+function webhookEntries(objects2, request2, admission, discovery, kubeVersion, meter) {
+  const sorted = objects2.map((object, i) => ({ object, i })).sort((a, b) => compareNames(a.object.name ?? "", b.object.name ?? "") || a.i - b.i);
   const mutating = [];
   const validating = [];
   const virtualExempt = isAtLeast(kubeVersion, 1, 37) && isVirtualResource(request2.group, request2.resource);
@@ -49357,8 +56048,8 @@ function webhookEntries(objects, request2, admission, discovery, kubeVersion, me
   }
   return { mutating: calledFirst(mutating), validating: calledFirst(validating) };
 }
-function policyEntries(objects, request2, admission, discovery, meter) {
-  const decodable = objects.filter((object) => object.decodable);
+function policyEntries(objects2, request2, admission, discovery, meter, namespace) {
+  const decodable = objects2.filter((object) => object.decodable);
   const index = new PolicyIndex(decodable);
   const policies = decodable.filter((object) => object.kind === "ValidatingAdmissionPolicy").sort((a, b) => compareNames(a.name ?? "", b.name ?? ""));
   const entries = [];
@@ -49373,6 +56064,7 @@ function policyEntries(objects, request2, admission, discovery, meter) {
     for (const binding of bindings) {
       const outcome = isVirtualResource(request2.group, request2.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request2) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
       const decision = decide(outcome, () => evaluateConditions2(spec?.matchConditions, request2, meter), request2);
+      const validation = decision.called ? evaluateValidations(spec, request2, namespace, meter) : void 0;
       entries.push({
         configuration: policy.name ?? "(no name)",
         webhook: binding.name ?? "(no name)",
@@ -49381,7 +56073,13 @@ function policyEntries(objects, request2, admission, discovery, meter) {
         failurePolicy,
         timeoutSeconds: null,
         reinvoked: false,
-        detail: { file: binding.manifest.file.path, dependsOn: decision.dependsOn, validationActions: bindingSpec(binding)?.validationActions ?? [], ...decision.equivalent !== void 0 ? { equivalent: decision.equivalent } : {} }
+        detail: {
+          file: binding.manifest.file.path,
+          dependsOn: decision.dependsOn,
+          validationActions: bindingSpec(binding)?.validationActions ?? [],
+          ...decision.equivalent !== void 0 ? { equivalent: decision.equivalent } : {},
+          ...validation !== void 0 ? { validation } : {}
+        }
       });
     }
   }
@@ -49414,8 +56112,9 @@ function admissionPath(request2, input) {
     namespaceLabels: namespaceLabels2,
     kubeVersion: input.kubeVersion,
     mutating,
+    podSecurity: podSecurityStep(request2, { settings: input.podSecurity, kubeVersion: input.kubeVersion, namespaceLabels: namespaceLabels2, namespaces: input.namespaces }),
     validating,
-    policies: policyEntries(input.policies, request2, admission, input.discovery, input.celMeter),
+    policies: policyEntries(input.policies, request2, admission, input.discovery, input.celMeter, request2.namespace === null ? void 0 : input.namespaces.find((namespace) => namespace.name === request2.namespace)),
     notDecodable: input.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? "(no name)"} (${object.manifest.file.path})`),
     replaced
   };
@@ -49434,6 +56133,8 @@ var init_path = __esm({
     init_conditions();
     init_policy_webhook_kinds();
     init_namespace_labels();
+    init_pod_security3();
+    init_validations();
     VIRTUAL_RESOURCES2 = {
       "authentication.k8s.io": ["tokenreviews", "selfsubjectreviews"],
       "authorization.k8s.io": ["subjectaccessreviews", "selfsubjectaccessreviews", "localsubjectaccessreviews", "selfsubjectrulesreviews"]
@@ -49576,7 +56277,7 @@ var init_request_flags = __esm({
     init_errors2();
     init_request();
     init_closest();
-    init_labels();
+    init_labels2();
     READ_ONLY_SUBRESOURCES3 = /* @__PURE__ */ new Set(["log"]);
     groupName = (group) => group === "" ? '"" (core)' : group;
     suggestion = (word, candidates2) => {
@@ -49592,15 +56293,48 @@ __export(simulate_exports, {
   simulate: () => simulate
 });
 async function simulate(options) {
-  const run2 = loadRun(options.paths, options.readStdin);
+  const stdinReaders = [options.paths.includes("-") ? "the paths" : "", options.object === "-" ? "--object" : "", options.oldObject === "-" ? "--old-object" : ""].filter((who) => who !== "");
+  if (stdinReaders.length > 1)
+    throw new UsageError(`${stdinReaders.join(" and ")} both read standard input; it can be read once`, "give one of them as a file");
+  const readStdin = options.readStdin ?? readStdinSync;
+  const run2 = loadRun(options.paths, readStdin);
   const discovery = new Discovery(options.kubeVersion);
   for (const crd of run2.customResourceDefinitions)
     discovery.addCustomResource(crd);
-  const request2 = parseRequestFlags(options.flags, discovery);
+  const request2 = options.object === void 0 ? requestWithoutObject(options, discovery) : requestWithObject(options, options.object, discovery, readStdin);
   const hasConditions = run2.webhookConfigurations.some((object) => object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0)) || run2.policies.length > 0;
   if (hasConditions)
     await prepareCel();
-  return admissionPath(request2, { webhookConfigurations: run2.webhookConfigurations, namespaces: run2.namespaces, policies: run2.policies, discovery, kubeVersion: options.kubeVersion, celMeter: new Meter() });
+  return admissionPath(request2, {
+    webhookConfigurations: run2.webhookConfigurations,
+    namespaces: run2.namespaces,
+    policies: run2.policies,
+    discovery,
+    kubeVersion: options.kubeVersion,
+    celMeter: new Meter(),
+    podSecurity: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS
+  });
+}
+function requestWithoutObject(options, discovery) {
+  if (options.oldObject !== void 0)
+    throw new UsageError("--old-object needs --object: the object after the UPDATE");
+  return parseRequestFlags(options.flags, discovery);
+}
+function requestWithObject(options, file, discovery, readStdin) {
+  const object = readRequestObject(file, "--object", readStdin);
+  const oldObject = options.oldObject === void 0 ? void 0 : readRequestObject(options.oldObject, "--old-object", readStdin);
+  const filled = objectRequestFlags(options.flags, object, oldObject, discovery);
+  const isNamespace = filled.flags.group === "" && filled.flags.resource === "namespaces";
+  if (isNamespace && options.flags.namespaceLabels !== void 0)
+    throw new UsageError("--namespace-labels and a Namespace --object: the Namespace's labels are its metadata.labels", "leave out --namespace-labels");
+  const request2 = parseRequestFlags(filled.flags, discovery);
+  return {
+    ...request2,
+    objectLabels: isNamespace ? {} : filled.objectLabels,
+    ...isNamespace ? { namespaceLabelsFlag: object.labels } : {},
+    ...request2.operation === "DELETE" ? { object } : { object, ...oldObject !== void 0 ? { oldObject } : {} },
+    namespaceAssumed: filled.namespaceAssumed
+  };
 }
 var init_simulate = __esm({
   "dist/src/simulate/simulate.js"() {
@@ -49608,8 +56342,12 @@ var init_simulate = __esm({
     init_import_meta_url();
     init_budget();
     init_lint();
+    init_errors2();
     init_discovery();
+    init_sources();
     init_library();
+    init_run_policy();
+    init_object();
     init_path();
     init_request_flags();
   }
@@ -49624,7 +56362,7 @@ __export(simulate_command_exports, {
   simulateCommand: () => simulateCommand
 });
 function simulateCommand() {
-  const command2 = new Command("simulate").description("print the admission path of one request through the webhooks and policies in the paths: which are called, in what order, what happens when one fails, and the worst-case latency (exits 0 when the simulation ran)").argument("[paths...]", "files, folders, or - for stdin (default: the current folder)").option("--operation <op>", "CREATE, UPDATE, DELETE or CONNECT (required)").option("--resource <resource>", "the plural resource, e.g. pods or deployments (or pods/status) (required)").option("--group <group>", 'the API group (default: "", the core group)').option("--api-version <version>", "the API version (default: v1, or the group's only version)").addOption(new Option("--version <version>", "deprecated spelling of --api-version").hideHelp()).option("--subresource <name>", "a subresource, e.g. status, scale, exec").option("--namespace <name>", "the namespace (for namespaced resources; for namespaces, the Namespace itself)").option("--namespace-labels <k=v,...>", "the namespace's labels (default: its Namespace manifest in the paths, else only kubernetes.io/metadata.name)").option("--object-labels <k=v,...>", "the object's labels (default: none)").option("--dry-run", "a dry-run request: show the webhooks whose sideEffects make it fail").addOption(new Option("-f, --format <format>", "output format").choices(SIMULATE_FORMATS).default("text")).option("-o, --output <file>", "write the output to a file instead of stdout").option("--kube-version <version>", `the Kubernetes version to simulate (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
+  const command2 = new Command("simulate").description("print the admission path of one request through the webhooks and policies in the paths: which are called, in what order, what happens when one fails, and the worst-case latency (exits 0 when the simulation ran)").argument("[paths...]", "files, folders, or - for stdin (default: the current folder)").option("--operation <op>", "CREATE, UPDATE, DELETE or CONNECT (required)").option("--resource <resource>", "the plural resource, e.g. pods or deployments (or pods/status) (required)").option("--group <group>", 'the API group (default: "", the core group)').option("--api-version <version>", "the API version (default: v1, or the group's only version)").addOption(new Option("--version <version>", "deprecated spelling of --api-version").hideHelp()).option("--subresource <name>", "a subresource, e.g. status, scale, exec").option("--namespace <name>", "the namespace (for namespaced resources; for namespaces, the Namespace itself)").option("--namespace-labels <k=v,...>", "the namespace's labels (default: its Namespace manifest in the paths, else only kubernetes.io/metadata.name)").option("--object-labels <k=v,...>", "the object's labels (default: none)").option("--dry-run", "a dry-run request: show the webhooks whose sideEffects make it fail").option("--object <file>", "the request's object (- for stdin): fills in the operation (CREATE), resource, namespace and labels, and makes object selectors, matchConditions and PodSecurity exact").option("--old-object <file>", "the object before the update (with --object: an UPDATE)").option("--pod-security-config <file>", "the cluster's PodSecurity admission configuration (PodSecurityConfiguration or AdmissionConfiguration): its defaults and exemptions").addOption(new Option("-f, --format <format>", "output format").choices(SIMULATE_FORMATS).default("text")).option("-o, --output <file>", "write the output to a file instead of stdout").option("--kube-version <version>", `the Kubernetes version to simulate (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
   return withExamples(command2, "simulate");
 }
 function apiVersionOf(flags, io) {
@@ -49641,9 +56379,9 @@ async function parseSubcommand(command2, args, io) {
   const parent = new Command("admission-lint").exitOverride().configureOutput(output).helpCommand(false);
   command2.exitOverride().configureOutput(output).showHelpAfterError(`(admission-lint ${command2.name()} --help for usage)`);
   parent.addCommand(command2);
-  let parsed;
+  let parsed2;
   command2.action((paths, flags) => {
-    parsed = { paths, flags };
+    parsed2 = { paths, flags };
   });
   try {
     await parent.parseAsync([command2.name(), ...args], { from: "user" });
@@ -49652,25 +56390,30 @@ async function parseSubcommand(command2, args, io) {
       return error.code === "commander.helpDisplayed" || error.code === "commander.help" ? EXIT.ok : EXIT.fatal;
     throw error;
   }
-  if (parsed === void 0)
+  if (parsed2 === void 0)
     throw new UsageError(`${command2.name()}: nothing to do`);
-  return parsed;
+  return parsed2;
 }
 async function runSimulateCommand(args, io) {
-  const parsed = await parseSubcommand(simulateCommand(), args, io);
-  if (typeof parsed === "number")
-    return parsed;
-  const flags = parsed.flags;
+  const parsed2 = await parseSubcommand(simulateCommand(), args, io);
+  if (typeof parsed2 === "number")
+    return parsed2;
+  const flags = parsed2.flags;
   const version2 = apiVersionOf(flags, io);
   const kubeVersion = flags.kubeVersion !== void 0 ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
-  const paths = parsed.paths.length > 0 ? parsed.paths : ["."];
+  const paths = parsed2.paths.length > 0 ? parsed2.paths : ["."];
+  const inputs = [...paths, ...[flags.object, flags.oldObject].filter((file) => file !== void 0 && file !== "-")];
   if (flags.output !== void 0)
-    checkDestinations([{ flag: "--output", path: flags.output }], { paths }, process.cwd());
+    checkDestinations([{ flag: "--output", path: flags.output }], { paths: inputs }, process.cwd());
   const { simulate: simulate2 } = await Promise.resolve().then(() => (init_simulate(), simulate_exports));
+  const { podSecuritySettingsFrom: podSecuritySettingsFrom2 } = await Promise.resolve().then(() => (init_settings(), settings_exports));
   const path = await simulate2({
     paths,
     flags: { ...flags, version: version2 },
     kubeVersion,
+    podSecurity: podSecuritySettingsFrom2({ podSecurityConfig: flags.podSecurityConfig }),
+    ...flags.object !== void 0 ? { object: flags.object } : {},
+    ...flags.oldObject !== void 0 ? { oldObject: flags.oldObject } : {},
     ...io.readStdin ? { readStdin: io.readStdin } : {}
   });
   const formatter = await SIMULATE_FORMAT_LOADERS[flags.format]();
@@ -49691,6 +56434,66 @@ var init_simulate_command = __esm({
     init_output();
     init_help_examples();
     init_formats();
+  }
+});
+
+// dist/src/report/pod-security.js
+function configurationText(config) {
+  const origin = config.origin;
+  if (origin.kind === "built-in")
+    return "built-in (no --pod-security-config)";
+  if (origin.kind === "standalone")
+    return `${origin.file} (PodSecurityConfiguration ${origin.apiVersion})`;
+  const entry = origin.plugin === void 0 ? "no PodSecurity plugin entry: built-in defaults" : origin.via === "path" ? `plugins[${origin.plugin}].path ${origin.referencedFile ?? ""}` : `plugins[${origin.plugin}]`;
+  return `${origin.file} (AdmissionConfiguration, ${entry})`;
+}
+function modeRows(namespace) {
+  const row2 = (mode) => {
+    const resolved = namespace.policy[mode];
+    return { policy: formatLevelVersion(resolved), from: resolved.inheritedFromEnforce ? "enforce" : resolved.source };
+  };
+  return { enforce: row2("enforce"), warn: row2("warn"), audit: row2("audit") };
+}
+function podSecurityReport(scope) {
+  const { config } = scope.podSecurity;
+  const rejectedIn = /* @__PURE__ */ new Map();
+  const names2 = new Set(scope.namespaces.map((namespace) => namespace.name));
+  for (const workload of scope.workloads) {
+    const where2 = workloadNamespace(workload, scope.podSecurity);
+    names2.add(where2.name);
+    const verdict = workloadVerdict(scope, workload);
+    const enforce = verdict?.modes.find((mode) => mode.mode === "enforce");
+    if (verdict === void 0 || enforce === void 0 || enforce.result.allowed)
+      continue;
+    const message = verdict.entry.enforced ? podForbiddenMessage(workload.name ?? "", enforce.level, enforce.version, enforce.result.failures) : `admitted, but the Pods it creates are rejected: ${violatesMessage(enforce.level, enforce.version, enforce.result.failures)}`;
+    const list3 = rejectedIn.get(where2.name) ?? [];
+    list3.push({ kind: workload.kind, name: workload.name ?? null, file: workload.manifest.file.path, line: workload.manifest.locate([]).line, message, namespaceAssumed: where2.assumed });
+    rejectedIn.set(where2.name, list3);
+  }
+  const namespaces = [...names2].sort(compareNames).map((name) => {
+    const namespace = namespacePolicyIn(scope, name);
+    return { name, file: namespace.manifest?.manifest.file.path ?? null, exempt: namespace.policy.exempt, modes: modeRows(namespace), rejected: rejectedIn.get(name) ?? [] };
+  });
+  return {
+    enabled: podSecurityEnabled(scope.kubeVersion),
+    configuration: configurationText(config),
+    defaults: { enforce: formatLevelVersion(config.defaults.enforce), warn: formatLevelVersion(config.defaults.warn), audit: formatLevelVersion(config.defaults.audit) },
+    exemptions: config.exemptions,
+    defaultNamespace: scope.podSecurity.defaultNamespace,
+    namespaces
+  };
+}
+function modesText(row2) {
+  return ["enforce", "warn", "audit"].map((mode) => `${mode} ${row2.modes[mode].policy} (${row2.modes[mode].from === "enforce" ? "follows enforce" : row2.modes[mode].from})`).join(", ");
+}
+var init_pod_security4 = __esm({
+  "dist/src/report/pod-security.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_candidates();
+    init_message();
+    init_labels();
+    init_run_policy();
   }
 });
 
@@ -49744,11 +56547,30 @@ function notInMatrix(report2) {
     return null;
   return `${rest.length} other webhook${rest.length === 1 ? "" : "s"} intercept${rest.length === 1 ? "s" : ""} none of them: ${rest.map((webhook) => `${webhook.configuration} / ${webhook.webhook}`).join(", ")}`;
 }
+function podSecurityHeading(report2) {
+  if (!report2.enabled)
+    return "the PodSecurity admission plugin is off by default before Kubernetes 1.23: nothing is checked";
+  const { defaults, exemptions } = report2;
+  const exempt = [
+    exemptions.namespaces.length > 0 ? `namespaces ${exemptions.namespaces.join(", ")}` : "",
+    exemptions.runtimeClasses.length > 0 ? `runtimeClassNames ${exemptions.runtimeClasses.join(", ")}` : "",
+    exemptions.usernames.length > 0 ? `usernames ${exemptions.usernames.join(", ")}` : ""
+  ].filter((part) => part !== "");
+  return `configuration ${report2.configuration}: defaults enforce ${defaults.enforce}, warn ${defaults.warn}, audit ${defaults.audit}${exempt.length > 0 ? `; exempt: ${exempt.join("; ")}` : ""}; workloads that name no namespace are in ${report2.defaultNamespace}`;
+}
+function namespaceRowText(row2) {
+  const where2 = row2.file === null ? "no Namespace manifest in the run: the defaults" : row2.file;
+  return `${row2.name} (${where2}): ${row2.exempt ? "exempt (exemptions.namespaces): nothing in it is checked" : modesText(row2)}`;
+}
+function rejectedText(workload) {
+  return `${workload.kind} ${workload.name ?? "(no name)"} (${workload.file}:${workload.line}${workload.namespaceAssumed ? ", names no namespace" : ""}): ${workload.message}`;
+}
 var MARK_TEXT, MARK_LEGEND;
 var init_describe2 = __esm({
   "dist/src/report/describe.js"() {
     "use strict";
     init_import_meta_url();
+    init_pod_security4();
     MARK_TEXT = {
       blocks: "BLOCKS",
       "can-deny": "can deny",
@@ -49796,6 +56618,15 @@ function formatText2(report2) {
       lines.push(`    ${hook}`);
   }
   lines.push("", ...MARK_LEGEND.map(([mark, text]) => `  ${MARK_TEXT[mark]}: ${text}`));
+  const psa = report2.podSecurity;
+  lines.push("", `Pod Security per namespace (${safeText(podSecurityHeading(psa))}):`);
+  if (psa.enabled && psa.namespaces.length === 0)
+    lines.push("  no Namespace manifests or workloads in the run");
+  for (const row2 of psa.enabled ? psa.namespaces : []) {
+    lines.push(`  ${safeText(namespaceRowText(row2))}`);
+    for (const workload of row2.rejected)
+      lines.push(`    rejected by enforce: ${safeText(rejectedText(workload))}`);
+  }
   return guardText(`${lines.join("\n")}
 `);
 }
@@ -49839,7 +56670,8 @@ function formatJson3(report2) {
       why: target.why,
       webhooks: report2.webhooks.filter((webhook) => webhook.critical[index].mark !== "none").map((webhook) => ({ configuration: webhook.configuration, webhook: webhook.webhook, mark: webhook.critical[index].mark, operations: webhook.critical[index].operations }))
     })),
-    notDecodable: report2.notDecodable
+    notDecodable: report2.notDecodable,
+    podSecurity: report2.podSecurity
   };
   return guardJson(`${JSON.stringify(json, null, 2)}
 `);
@@ -49885,6 +56717,16 @@ function formatMarkdown3(report2) {
   if (rest !== null && columns.length > 0)
     lines.push("", `${escapeCell(rest)}.`);
   lines.push("", ...MARK_LEGEND.map(([mark, text]) => `- **${MARK_TEXT[mark]}**: ${text}`));
+  const psa = report2.podSecurity;
+  lines.push("", "### Pod Security per namespace", "", `${escapeCell(podSecurityHeading(psa))}.`);
+  if (psa.enabled && psa.namespaces.length > 0) {
+    lines.push("", "| namespace | Namespace manifest | levels | rejected by enforce |", "|---|---|---|---|");
+    for (const row2 of psa.namespaces) {
+      const rejected = row2.rejected.length === 0 ? "none" : row2.rejected.map((workload) => escapeCell(rejectedText(workload))).join("<br>");
+      lines.push(`| ${escapeCell(row2.name)} | ${escapeCell(row2.file ?? "(none: the defaults)")} | ${escapeCell(row2.exempt ? "exempt" : modesText(row2))} | ${rejected} |`);
+    }
+  } else if (psa.enabled)
+    lines.push("", "No Namespace manifests or workloads in the run.");
   return guardMarkup(`${lines.join("\n")}
 `);
 }
@@ -49894,6 +56736,7 @@ var init_format_markdown2 = __esm({
     init_import_meta_url();
     init_escape();
     init_describe2();
+    init_pod_security4();
   }
 });
 
@@ -49950,6 +56793,17 @@ function formatHtml(report2) {
     const findings = [...webhook.findings, ...report2.configurationFindings[`${webhook.kind}/${webhook.configuration}`] ?? []];
     out.push(`<tr><th scope="row">findings</th><td>${findings.length === 0 ? "none" : `<ul>${findings.map((f) => `<li><span class="${escapeHtml2(f.severity)}">${escapeHtml2(f.severity)}</span> <code>${escapeHtml2(f.ruleId)}</code>: ${escapeHtml2(f.message)} <small>(${escapeHtml2(`${f.file}:${f.line}`)})</small></li>`).join("")}</ul>`}</td></tr>`, "</tbody></table>");
   });
+  const psa = report2.podSecurity;
+  out.push('<h2 id="pod-security">Pod Security per namespace</h2>', `<p>${escapeHtml2(podSecurityHeading(psa))}</p>`);
+  if (psa.enabled && psa.namespaces.length > 0) {
+    out.push('<table id="pod-security-namespaces"><thead><tr><th>namespace</th><th>Namespace manifest</th><th>levels</th><th>rejected by enforce</th></tr></thead><tbody>');
+    for (const row2 of psa.namespaces) {
+      const rejected = row2.rejected.length === 0 ? "none" : `<ul>${row2.rejected.map((workload) => `<li>${escapeHtml2(rejectedText(workload))}</li>`).join("")}</ul>`;
+      out.push(`<tr><th scope="row">${escapeHtml2(row2.name)}</th><td>${escapeHtml2(row2.file ?? "(none: the defaults)")}</td><td>${escapeHtml2(row2.exempt ? "exempt" : modesText(row2))}</td><td>${rejected}</td></tr>`);
+    }
+    out.push("</tbody></table>");
+  } else if (psa.enabled)
+    out.push("<p>No Namespace manifests or workloads in the run.</p>");
   out.push("</body></html>");
   return guardMarkup(`${out.join("\n")}
 `);
@@ -49961,6 +56815,7 @@ var init_format_html = __esm({
     init_import_meta_url();
     init_escape();
     init_describe2();
+    init_pod_security4();
     STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem; color: #1b1f24; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; } h3 { font-size: 1rem; margin-top: 1.5rem; }
@@ -50005,15 +56860,15 @@ function criticalCell(webhook, targetIndex, context) {
   const target = TARGETS[targetIndex];
   if (target.virtual && isAtLeast(context.kubeVersion, 1, 37))
     return { mark: "exempt", operations: [] };
-  const sure = /* @__PURE__ */ new Set();
+  const sure2 = /* @__PURE__ */ new Set();
   const open2 = /* @__PURE__ */ new Set();
   for (const request2 of target.requests) {
     for (const call of systemWriteCalls(webhook, target, request2, context))
-      (call.conditions === "called" ? sure : open2).add(call.operation);
+      (call.conditions === "called" ? sure2 : open2).add(call.operation);
   }
   const order = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
-  if (sure.size > 0)
-    return { mark: webhook.failurePolicy === "Ignore" ? "can-deny" : "blocks", operations: order.filter((op) => sure.has(op)) };
+  if (sure2.size > 0)
+    return { mark: webhook.failurePolicy === "Ignore" ? "can-deny" : "blocks", operations: order.filter((op) => sure2.has(op)) };
   if (open2.size > 0)
     return { mark: "depends", operations: order.filter((op) => open2.has(op)) };
   return { mark: "none", operations: [] };
@@ -50050,14 +56905,16 @@ function toReportFinding(finding) {
   return { ruleId: finding.ruleId, severity: finding.severity, message: finding.message, file: finding.file, line: finding.line };
 }
 async function buildReport(options) {
-  const run2 = loadRun(options.paths, options.readStdin);
-  const lintReport = await lintRun(run2, {
+  const lintOptions = {
     rules,
     kubeVersion: options.kubeVersion,
     trustedNamespaceLabels: [],
     severityOverrides: /* @__PURE__ */ new Map(),
-    toolVersion: options.toolVersion
-  });
+    toolVersion: options.toolVersion,
+    ...options.podSecurity !== void 0 ? { podSecurity: options.podSecurity } : {}
+  };
+  const run2 = loadRun(options.paths, options.readStdin, loadOptions(lintOptions));
+  const lintReport = await lintRun(run2, lintOptions);
   await prepareCel();
   const context = runScope(run2, options.kubeVersion);
   const { discovery } = context;
@@ -50079,7 +56936,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule33) => rule33 !== null).map((rule33) => ({ operations: rule33.operations ?? [], apiGroups: rule33.apiGroups ?? [], apiVersions: rule33.apiVersions ?? [], resources: rule33.resources ?? [], scope: rule33.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule35) => rule35 !== null).map((rule35) => ({ operations: rule35.operations ?? [], apiGroups: rule35.apiGroups ?? [], apiVersions: rule35.apiVersions ?? [], resources: rule35.resources ?? [], scope: rule35.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -50103,7 +56960,8 @@ async function buildReport(options) {
     webhooks,
     configurationFindings,
     critical: { targets },
-    notDecodable: run2.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? "(no name)"} (${object.manifest.file.path})`)
+    notDecodable: run2.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? "(no name)"} (${object.manifest.file.path})`),
+    podSecurity: podSecurityReport(context)
   };
 }
 var SYSTEM_NAMESPACES;
@@ -50120,6 +56978,7 @@ var init_build2 = __esm({
     init_webhooks();
     init_library();
     init_critical();
+    init_pod_security4();
     SYSTEM_NAMESPACES = ["kube-system", "kube-node-lease", "kube-public", "default"];
   }
 });
@@ -50131,20 +56990,22 @@ __export(report_command_exports, {
   runReportCommand: () => runReportCommand
 });
 function reportCommand() {
-  const command2 = new Command("report").description("print the blast-radius report: per webhook what it intercepts, the namespaces it selects, its failurePolicy, timeout, reinvocation and findings; then which webhook can block which critical resource").argument("[paths...]", "files, folders, or - for stdin (default: the current folder)").addOption(new Option("-f, --format <format>", "output format (html: one self-contained file, for a CI artifact)").choices(REPORT_FORMATS).default("text")).option("-o, --output <file>", "write the report to a file instead of stdout").option("--kube-version <version>", `the Kubernetes version to report for (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
+  const command2 = new Command("report").description("print the blast-radius report: per webhook what it intercepts, the namespaces it selects, its failurePolicy, timeout, reinvocation and findings; then which webhook can block which critical resource").argument("[paths...]", "files, folders, or - for stdin (default: the current folder)").addOption(new Option("-f, --format <format>", "output format (html: one self-contained file, for a CI artifact)").choices(REPORT_FORMATS).default("text")).option("-o, --output <file>", "write the report to a file instead of stdout").option("--kube-version <version>", `the Kubernetes version to report for (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`).option("--namespace <name>", "the namespace of workloads that name none, as kubectl's (default: default)").option("--pod-security-config <file>", "the cluster's PodSecurity admission configuration (PodSecurityConfiguration or AdmissionConfiguration): its defaults and exemptions");
   return withExamples(command2, "report");
 }
 async function runReportCommand(args, io) {
-  const parsed = await parseSubcommand(reportCommand(), args, io);
-  if (typeof parsed === "number")
-    return parsed;
-  const flags = parsed.flags;
+  const parsed2 = await parseSubcommand(reportCommand(), args, io);
+  if (typeof parsed2 === "number")
+    return parsed2;
+  const flags = parsed2.flags;
   const kubeVersion = flags.kubeVersion !== void 0 ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
-  const paths = parsed.paths.length > 0 ? parsed.paths : ["."];
+  const paths = parsed2.paths.length > 0 ? parsed2.paths : ["."];
   if (flags.output !== void 0)
     checkDestinations([{ flag: "--output", path: flags.output }], { paths }, process.cwd());
   const { buildReport: buildReport2 } = await Promise.resolve().then(() => (init_build2(), build_exports));
-  const report2 = await buildReport2({ paths, kubeVersion, toolVersion: toolVersion(), ...io.readStdin ? { readStdin: io.readStdin } : {} });
+  const { podSecuritySettingsFrom: podSecuritySettingsFrom2 } = await Promise.resolve().then(() => (init_settings(), settings_exports));
+  const podSecurity = podSecuritySettingsFrom2(flags);
+  const report2 = await buildReport2({ paths, kubeVersion, toolVersion: toolVersion(), podSecurity, ...io.readStdin ? { readStdin: io.readStdin } : {} });
   const formatter = await REPORT_FORMAT_LOADERS[flags.format]();
   emitOutput(formatter(report2), flags.output, io);
   if (report2.webhooks.length === 0)
@@ -50175,12 +57036,12 @@ var require_admission_lint = __commonJS({
     var { isAscii } = require("node:buffer");
     var { fstatSync: fstatSync2, readFileSync: readFileSync2, statSync: statSync2, writeSync: writeSync2 } = require("node:fs");
     var { createRequire: createRequire2 } = require("node:module");
-    var { dirname: dirname7, join: join6 } = require("node:path");
+    var { dirname: dirname8, join: join7 } = require("node:path");
     var { pathToFileURL: pathToFileURL3 } = require("node:url");
     var vm = require("node:vm");
-    var BUNDLE = join6(__dirname, "..", "standalone", "admission-lint.cjs");
-    var CACHE = join6(__dirname, "..", "dist", "admission-lint.code-cache");
-    var ENTRY = join6(__dirname, "..", "dist", "src", "cli", "main.js");
+    var BUNDLE = join7(__dirname, "..", "standalone", "admission-lint.cjs");
+    var CACHE = join7(__dirname, "..", "dist", "admission-lint.code-cache");
+    var ENTRY = join7(__dirname, "..", "dist", "src", "cli", "main.js");
     var ID_BYTES = 64;
     function buildId(source) {
       const match = /\/\/# admission-lint-build ([0-9a-f]{64})\s*$/.exec(source.slice(-100));
@@ -50205,7 +57066,7 @@ var require_admission_lint = __commonJS({
         ...cachedData ? { cachedData } : {}
       });
       const bundle = { exports: {} };
-      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname7(BUNDLE));
+      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname8(BUNDLE));
       return { exports: bundle.exports, script, cacheUsed: cachedData !== void 0 && !script.cachedDataRejected };
     }
     function bundleIsCurrent() {
@@ -50262,7 +57123,7 @@ ${error?.stack ?? error}
     }
     module2.exports = { loadBundle, buildId, bundleIsCurrent, main, BUNDLE, CACHE, ENTRY, ID_BYTES };
     if (require.main === module2) {
-      main(cli, () => JSON.parse(readFileSync2(join6(__dirname, "..", "package.json"), "utf8")).version);
+      main(cli, () => JSON.parse(readFileSync2(join7(__dirname, "..", "package.json"), "utf8")).version);
     }
   }
 });
@@ -50278,7 +57139,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path12 = require("node:path");
+var import_node_path13 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -50337,8 +57198,8 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path4 = require("node:path");
-var import_yaml = __toESM(require_dist(), 1);
+var import_node_path5 = require("node:path");
+var import_yaml2 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
 
@@ -50397,9 +57258,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule33) {
+function ruleSchema(rule35) {
   const options = {};
-  for (const [name, option] of Object.entries(rule33.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule35.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -50408,7 +57269,7 @@ function ruleSchema(rule33) {
     };
   }
   return {
-    description: `${rule33.meta.title} (default severity: ${rule33.meta.severity})`,
+    description: `${rule35.meta.title} (default severity: ${rule35.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -50424,8 +57285,8 @@ function ruleSchema(rule33) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule33 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule33.meta.id] = ruleSchema(rule33);
+  for (const rule35 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule35.meta.id] = ruleSchema(rule35);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -50484,15 +57345,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path4.resolve)(cwd);
+  let dir = (0, import_node_path5.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path4.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path5.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
-      throw new ConfigError(`${display(found[0], cwd)}: more than one config file in ${display(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
+      throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path4.dirname)(dir);
+    const parent = (0, import_node_path5.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -50505,8 +57366,8 @@ function isFile(path) {
     return false;
   }
 }
-function display(path, cwd) {
-  const rel = (0, import_node_path4.relative)(cwd, path).split("\\").join("/");
+function display2(path, cwd) {
+  const rel = (0, import_node_path5.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -50514,16 +57375,16 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path4.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path5.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
   } else {
     absolute = options.lookup === false ? void 0 : discoverConfig(options.cwd);
-    shown = absolute === void 0 ? "" : display(absolute, options.cwd);
+    shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path4.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path5.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -50532,12 +57393,12 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path4.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path5.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-  const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { version: "1.2", uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const lineCounter = new import_yaml2.LineCounter();
+  const doc = (0, import_yaml2.parseDocument)(text, { version: "1.2", uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) {
     const { line: line2, col } = lineCounter.linePos(problem.pos[0]);
@@ -50551,9 +57412,9 @@ function parseConfig(raw, file, rules2) {
   }
   if (value === null || value === void 0)
     return {};
-  const validate = compileValidator(rules2);
-  if (!validate(value)) {
-    const { path, message } = explain(validate.errors ?? [], value);
+  const validate2 = compileValidator(rules2);
+  if (!validate2(value)) {
+    const { path, message } = explain(validate2.errors ?? [], value);
     throw new ConfigError(`${file}${position(doc, lineCounter, path)}: ${path.length > 0 ? `${keyPath(path)}: ` : ""}${message}`);
   }
   return value;
@@ -50667,13 +57528,13 @@ function position(doc, lineCounter, path) {
   let node = doc.contents;
   let offset = doc.contents?.range?.[0];
   for (const segment of path) {
-    if ((0, import_yaml.isMap)(node)) {
-      const pair = node.items.find((item) => (0, import_yaml.isScalar)(item.key) && String(item.key.value) === String(segment));
+    if ((0, import_yaml2.isMap)(node)) {
+      const pair = node.items.find((item) => (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === String(segment));
       if (!pair)
         break;
       offset = pair.key.range?.[0] ?? offset;
       node = pair.value;
-    } else if ((0, import_yaml.isSeq)(node) && typeof segment === "number") {
+    } else if ((0, import_yaml2.isSeq)(node) && typeof segment === "number") {
       const item = node.items[segment];
       if (!item)
         break;
@@ -50731,15 +57592,15 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path6 = require("node:path");
+var import_node_path7 = require("node:path");
 init_errors2();
 init_write();
 var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path6.isAbsolute)(file) ? file : (0, import_node_path6.resolve)(cwd, file);
-  return (0, import_node_path6.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path7.isAbsolute)(file) ? file : (0, import_node_path7.resolve)(cwd, file);
+  return (0, import_node_path7.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -50751,14 +57612,14 @@ function fingerprintOf(finding, baselineDir, cwd) {
     fieldPath: finding.fieldPath
   };
 }
-function keyOf(fingerprint) {
+function keyOf2(fingerprint) {
   return JSON.stringify([fingerprint.ruleId, fingerprint.file, fingerprint.kind, fingerprint.name, fingerprint.webhook, fingerprint.fieldPath]);
 }
 function createBaseline(findings, baselineDir, cwd) {
   const counts = /* @__PURE__ */ new Map();
   for (const finding of findings) {
     const fingerprint = fingerprintOf(finding, baselineDir, cwd);
-    const key2 = keyOf(fingerprint);
+    const key2 = keyOf2(fingerprint);
     const entry = counts.get(key2);
     if (entry)
       entry.count++;
@@ -50770,7 +57631,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path6.dirname)((0, import_node_path6.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path7.dirname)((0, import_node_path7.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -50779,7 +57640,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path6.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path7.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -50807,12 +57668,12 @@ function readBaseline(path, cwd) {
 function applyBaseline(report2, baseline, baselineDir, cwd) {
   const remaining = /* @__PURE__ */ new Map();
   for (const entry of baseline.entries) {
-    const key2 = keyOf(entry);
+    const key2 = keyOf2(entry);
     remaining.set(key2, (remaining.get(key2) ?? 0) + entry.count);
   }
   let matched = 0;
   const findings = report2.findings.filter((finding) => {
-    const key2 = keyOf(fingerprintOf(finding, baselineDir, cwd));
+    const key2 = keyOf2(fingerprintOf(finding, baselineDir, cwd));
     const left = remaining.get(key2) ?? 0;
     if (left === 0)
       return true;
@@ -50866,27 +57727,27 @@ init_version();
 
 // dist/src/parse/emit.js
 init_import_meta_url();
-var import_yaml7 = __toESM(require_dist(), 1);
+var import_yaml8 = __toESM(require_dist(), 1);
 function nodeAt(root, path) {
   let node = root;
   for (const segment of path) {
-    if (typeof segment === "number" && (0, import_yaml7.isSeq)(node))
+    if (typeof segment === "number" && (0, import_yaml8.isSeq)(node))
       node = node.items[segment];
-    else if (typeof segment === "string" && (0, import_yaml7.isMap)(node))
-      node = node.items.find((pair) => (0, import_yaml7.isScalar)(pair.key) && pair.key.value === segment)?.value;
+    else if (typeof segment === "string" && (0, import_yaml8.isMap)(node))
+      node = node.items.find((pair) => (0, import_yaml8.isScalar)(pair.key) && pair.key.value === segment)?.value;
     else
       return void 0;
   }
   return node ? { node } : void 0;
 }
 function emitWithDefaultComments(value, defaulted, header) {
-  const document = new import_yaml7.Document(value);
+  const document = new import_yaml8.Document(value);
   document.commentBefore = ` ${header}`;
   for (const path of defaulted) {
     const found = nodeAt(document.contents, path);
     if (!found)
       continue;
-    if ((0, import_yaml7.isCollection)(found.node))
+    if ((0, import_yaml8.isCollection)(found.node))
       found.node.flow = true;
     found.node.comment = " default";
   }
@@ -50911,10 +57772,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule33) {
-  if (rule33.scope === "file")
+function kindsOf(rule35) {
+  if (rule35.scope === "file")
     return "files";
-  let names2 = rule33.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule35.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -50924,17 +57785,17 @@ function kindsOf(rule33) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule33) => ({
-      id: rule33.meta.id,
-      severity: rule33.meta.severity,
-      kinds: rule33.scope === "file" ? [] : [...rule33.meta.appliesTo],
-      title: rule33.meta.title,
-      options: Object.fromEntries(Object.entries(rule33.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule35) => ({
+      id: rule35.meta.id,
+      severity: rule35.meta.severity,
+      kinds: rule35.scope === "file" ? [] : [...rule35.meta.appliesTo],
+      title: rule35.meta.title,
+      options: Object.fromEntries(Object.entries(rule35.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const rows = rules2.map((rule33) => [rule33.meta.id, rule33.meta.severity, kindsOf(rule33), rule33.meta.title]);
+  const rows = rules2.map((rule35) => [rule35.meta.id, rule35.meta.severity, kindsOf(rule35), rule35.meta.title]);
   const header = ["RULE", "SEVERITY", "KINDS", "TITLE"];
   const widths = [0, 1, 2].map((i) => Math.max(header[i].length, ...rows.map((row2) => row2[i].length)));
   const line2 = (cells) => cells.map((cell2, i) => i < 3 ? cell2.padEnd(widths[i]) : cell2).join("  ");
@@ -50976,11 +57837,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule33) => rule33.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule35) => rule35.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule33) => rule33.meta.id));
+  const known = new Set(rules2.map((rule35) => rule35.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -51000,12 +57861,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule33 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule33)
+    const rule35 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule35)
       throw unknownRule(id, rules2);
-    const declared = rule33.meta.options?.[name];
+    const declared = rule35.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule33.meta.options ?? {});
+      const known = Object.keys(rule35.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -51040,6 +57901,7 @@ function wrapWidth(flags, where2) {
 }
 
 // dist/src/cli/main.js
+init_settings();
 var collect2 = (value, previous) => [...previous, value];
 function ruleDescription(id) {
   try {
@@ -51088,16 +57950,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own) {
   const matcher = globMatcher(config.ignore);
-  const skip = new Set(own.map((path) => (0, import_node_path12.resolve)(cwd, path)));
+  const skip = new Set(own.map((path) => (0, import_node_path13.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path12.resolve)(cwd, file);
+    const absolute = (0, import_node_path13.resolve)(cwd, file);
     if (skip.has(absolute))
       return false;
-    const rel = (0, import_node_path12.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path12.isAbsolute)(rel))
+    const rel = (0, import_node_path13.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path13.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -51110,7 +57972,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path12.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path13.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -51136,6 +57998,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : config.trustedNamespaceLabels ?? [],
+    podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
     ...io.readStdin ? { readStdin: io.readStdin } : {}
@@ -51143,14 +58006,14 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   const gate = {
     config: config.file,
     filesIgnored: selected.ignored,
-    rulesOff: rules.map((rule33) => rule33.meta.id).filter((id) => severityOverrides.get(id) === "off").sort(),
+    rulesOff: rules.map((rule35) => rule35.meta.id).filter((id) => severityOverrides.get(id) === "off").sort(),
     failOn,
     inlineConfig: flags.inlineConfig
   };
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline(report2, baseline, (0, import_node_path12.dirname)((0, import_node_path12.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline(report2, baseline, (0, import_node_path13.dirname)((0, import_node_path13.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.gone > 0) {
@@ -51166,7 +58029,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   const shown = flags.quiet ? onlyErrors(filtered) : filtered;
   const hidden = hiddenFindings({ quiet: flags.quiet === true, filtered, shown, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule33) => rule33.meta),
+    rules: rules.map((rule35) => rule35.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -51187,8 +58050,8 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
 }
 function runDefaults(paths, io) {
   const run2 = loadRun(paths.length > 0 ? paths : ["."], io.readStdin);
-  const objects = [...run2.webhookConfigurations, ...run2.policies].sort((a, b) => (a.manifest.file.path < b.manifest.file.path ? -1 : a.manifest.file.path > b.manifest.file.path ? 1 : 0) || a.manifest.documentIndex - b.manifest.documentIndex);
-  const documents = objects.map((object) => {
+  const objects2 = [...run2.webhookConfigurations, ...run2.policies].sort((a, b) => (a.manifest.file.path < b.manifest.file.path ? -1 : a.manifest.file.path > b.manifest.file.path ? 1 : 0) || a.manifest.documentIndex - b.manifest.documentIndex);
+  const documents = objects2.map((object) => {
     const span = object.manifest.locate([]);
     const header = `${object.manifest.file.path}:${span.line} ${object.kind} ${object.name ?? "(no name)"}${object.decodable ? "" : " (not decodable: fields with the wrong type are shown as written)"}`;
     return emitWithDefaultComments(object.effective, object.defaultedPaths, header);
@@ -51203,16 +58066,16 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule33 = rules.find((candidate) => candidate.meta.id === id);
+  const rule35 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule33 || !existsSync(file))
+  if (!rule35 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
 }
 function program2(io, setExit) {
   const root = new Command("admission-lint").description("Lint Kubernetes admission webhook configurations: API defaults, API-server validation, and the risks that take clusters down.").version(toolVersion(), "-v, --version").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) }).showHelpAfterError("(admission-lint --help for usage)").addHelpText("after", examplesText("admission-lint"));
-  root.command("lint", { isDefault: true }).description('lint files, folders (recursive: .yaml .yml .json) and "-" (stdin)').addHelpText("after", examplesText("lint")).argument("[paths...]", "files, folders, or - for stdin (default: the current folder)").addOption(new Option("-f, --format <format>", "output format").choices(FORMATS2).default("stylish")).option("-o, --output <file>", "write the report to a file instead of stdout").addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices([...SEVERITIES, "never", "warn"]).default("error")).option("--no-color", "no colours (also: NO_COLOR, or when stdout is not a terminal)").option("-q, --quiet", "report errors only (the exit code still follows --fail-on; the summary says how many were hidden)").option("--kube-version <version>", `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`).option("--rule <id=severity>", "set a rule to off, info, warning or error (also warn, 0, 1, 2 as in ESLint) (repeatable)", collect2, []).option("--rule-option <id.name=value>", "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect2, []).option("--trusted-namespace-label <key>", "a namespace label key that namespace owners cannot change (repeatable)", collect2, []).option("-c, --config <file>", "the config file (default: .admission-lint.yaml or .admission-lint.json in this folder or the nearest parent)").option("--baseline <file>", "report only findings that are not in this baseline file").option("--write-baseline <file>", "record this run's findings in a baseline file (and exit 0)").option("--no-inline-config", "ignore suppression comments and annotations (for untrusted code)").option("--no-config-lookup", "read no .admission-lint.yaml unless --config names one (for untrusted code)").option("--allow-empty", "a run with no file to lint exits 0 instead of 2").action(async (paths, flags, command2) => setExit(await runLint(paths, flags, io, command2.getOptionValueSource("failOn") === "cli")));
+  root.command("lint", { isDefault: true }).description('lint files, folders (recursive: .yaml .yml .json) and "-" (stdin)').addHelpText("after", examplesText("lint")).argument("[paths...]", "files, folders, or - for stdin (default: the current folder)").addOption(new Option("-f, --format <format>", "output format").choices(FORMATS2).default("stylish")).option("-o, --output <file>", "write the report to a file instead of stdout").addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices([...SEVERITIES, "never", "warn"]).default("error")).option("--no-color", "no colours (also: NO_COLOR, or when stdout is not a terminal)").option("-q, --quiet", "report errors only (the exit code still follows --fail-on; the summary says how many were hidden)").option("--kube-version <version>", `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`).option("--rule <id=severity>", "set a rule to off, info, warning or error (also warn, 0, 1, 2 as in ESLint) (repeatable)", collect2, []).option("--rule-option <id.name=value>", "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect2, []).option("--trusted-namespace-label <key>", "a namespace label key that namespace owners cannot change (repeatable)", collect2, []).option("--namespace <name>", "the namespace of objects that name none, as kubectl's (default: default)").option("--pod-security-config <file>", "the cluster's PodSecurity admission configuration (PodSecurityConfiguration or AdmissionConfiguration): its defaults and exemptions").option("-c, --config <file>", "the config file (default: .admission-lint.yaml or .admission-lint.json in this folder or the nearest parent)").option("--baseline <file>", "report only findings that are not in this baseline file").option("--write-baseline <file>", "record this run's findings in a baseline file (and exit 0)").option("--no-inline-config", "ignore suppression comments and annotations (for untrusted code)").option("--no-config-lookup", "read no .admission-lint.yaml unless --config names one (for untrusted code)").option("--allow-empty", "a run with no file to lint exits 0 instead of 2").action(async (paths, flags, command2) => setExit(await runLint(paths, flags, io, command2.getOptionValueSource("failOn") === "cli")));
   root.command("defaults").description('print the webhook configurations and admission policies with API defaults applied, each defaulted field marked "# default"').addHelpText("after", examplesText("defaults")).argument("[paths...]", "files, folders, or - for stdin").action((paths) => setExit(runDefaults(paths, io)));
   root.command("rules").description("list the rules: id, default severity, kinds, title").addHelpText("after", examplesText("rules")).addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text")).action((flags) => setExit(runRules(flags, io)));
   root.command("config-schema").description("print the JSON Schema of the config file (for editor completion)").addHelpText("after", examplesText("config-schema")).action(() => {
@@ -51262,4 +58125,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 088ca1a7dfbc8b981888aa09b688d1237f6b15ba4ce5d6347213c0f68f56a1eb
+//# admission-lint-build 388a113736adaf98f628a79a685351402027d280e87583ed8eec069571046fcd

@@ -101,6 +101,8 @@ function reads(n: number): number {
     webhookConfigurations: counted(run.webhookConfigurations, counter),
     namespaces: counted(run.namespaces, counter),
     policies: counted(run.policies, counter),
+    workloads: run.workloads,
+    podSecurity: run.podSecurity,
     kubeVersion: DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: [],
     discovery: new Discovery(DEFAULT_KUBE_VERSION),

@@ -70,7 +70,9 @@ describe.skipIf(!existsSync(CORPUS))('simulate against the real-world corpus', (
     // dapr 10 s twice (IfNeeded) + gatekeeper 1 s + istio 10 s + linkerd 10 s, then gatekeeper's validation 3 s.
     expect(worstCaseLatency(path)).toEqual({ mutatingSeconds: 41, validatingSeconds: 3, totalSeconds: 44 });
     const json = JSON.parse(formatJson(path));
-    expect(Object.keys(json)).toEqual(['request', 'mutating', 'validating', 'policies', 'worstCaseLatencySeconds']);
+    // The contract's keys first; those added with --object and PodSecurity (issue 14) after them.
+    expect(Object.keys(json)).toEqual(['request', 'mutating', 'validating', 'policies', 'worstCaseLatencySeconds', 'object', 'oldObject', 'podSecurity']);
+    expect(json.podSecurity).toMatchObject({ checks: 'pod', result: { outcome: 'not-checked' } });
     expect(Object.keys(json.mutating[0])).toEqual(['configuration', 'webhook', 'called', 'reason', 'failurePolicy', 'timeoutSeconds', 'reinvoked']);
     expect(json.mutating[0]).toEqual({ configuration: 'dapr-sidecar-injector', webhook: 'sidecar-injector.dapr.io', called: true, reason: null, failurePolicy: 'Ignore', timeoutSeconds: 10, reinvoked: true });
     expect(json.worstCaseLatencySeconds).toBe(44);

@@ -34,6 +34,7 @@ import { examplesText } from './help-examples.js';
 import { parseRuleOptions, parseRuleOverrides, unknownRule } from './rule-flags.js';
 import { useColor, wrapWidth } from './terminal.js';
 import type { Io } from './io.js';
+import { podSecuritySettingsFrom } from '../psa/settings.js';
 
 export type { Io } from './io.js';
 
@@ -57,6 +58,10 @@ interface LintFlags {
   configLookup: boolean;
   /** --allow-empty: a run with no file to lint is not an error. */
   allowEmpty?: boolean;
+  /** --namespace: the namespace of objects that name none (kubectl's default: default). */
+  namespace?: string;
+  /** --pod-security-config: the cluster's PodSecurity admission configuration. */
+  podSecurityConfig?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -180,6 +185,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []),
+    podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
@@ -279,6 +285,8 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('--rule <id=severity>', 'set a rule to off, info, warning or error (also warn, 0, 1, 2 as in ESLint) (repeatable)', collect, [])
     .option('--rule-option <id.name=value>', "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect, [])
     .option('--trusted-namespace-label <key>', 'a namespace label key that namespace owners cannot change (repeatable)', collect, [])
+    .option('--namespace <name>', 'the namespace of objects that name none, as kubectl\'s (default: default)')
+    .option('--pod-security-config <file>', "the cluster's PodSecurity admission configuration (PodSecurityConfiguration or AdmissionConfiguration): its defaults and exemptions")
     .option('-c, --config <file>', 'the config file (default: .admission-lint.yaml or .admission-lint.json in this folder or the nearest parent)')
     .option('--baseline <file>', 'report only findings that are not in this baseline file')
     .option('--write-baseline <file>', "record this run's findings in a baseline file (and exit 0)")

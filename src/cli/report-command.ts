@@ -19,6 +19,8 @@ interface ReportFlags {
   format: (typeof REPORT_FORMATS)[number];
   output?: string;
   kubeVersion?: string;
+  namespace?: string;
+  podSecurityConfig?: string;
 }
 
 export function reportCommand(): Command {
@@ -27,7 +29,9 @@ export function reportCommand(): Command {
     .argument('[paths...]', 'files, folders, or - for stdin (default: the current folder)')
     .addOption(new Option('-f, --format <format>', 'output format (html: one self-contained file, for a CI artifact)').choices(REPORT_FORMATS).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
-    .option('--kube-version <version>', `the Kubernetes version to report for (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
+    .option('--kube-version <version>', `the Kubernetes version to report for (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`)
+    .option('--namespace <name>', "the namespace of workloads that name none, as kubectl's (default: default)")
+    .option('--pod-security-config <file>', "the cluster's PodSecurity admission configuration (PodSecurityConfiguration or AdmissionConfiguration): its defaults and exemptions");
   return withExamples(command, 'report');
 }
 
@@ -40,7 +44,9 @@ export async function runReportCommand(args: readonly string[], io: Io): Promise
   // As lint's: never through a symlink, never onto an input of the run (checked before reading).
   if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths }, process.cwd());
   const { buildReport } = await import('../report/build.js');
-  const report = await buildReport({ paths, kubeVersion, toolVersion: toolVersion(), ...(io.readStdin ? { readStdin: io.readStdin } : {}) });
+  const { podSecuritySettingsFrom } = await import('../psa/settings.js');
+  const podSecurity = podSecuritySettingsFrom(flags);
+  const report = await buildReport({ paths, kubeVersion, toolVersion: toolVersion(), podSecurity, ...(io.readStdin ? { readStdin: io.readStdin } : {}) });
   const formatter = await REPORT_FORMAT_LOADERS[flags.format]();
   emitOutput(formatter(report), flags.output, io);
   if (report.webhooks.length === 0) io.stderr.write('admission-lint: no webhook configurations found in the paths\n');

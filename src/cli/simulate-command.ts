@@ -29,6 +29,11 @@ interface SimulateFlags {
   format: (typeof SIMULATE_FORMATS)[number];
   output?: string;
   kubeVersion?: string;
+  /** --object FILE|-: the request's object (fills in operation, resource, namespace and labels). */
+  object?: string;
+  /** --old-object FILE: the object before an UPDATE. */
+  oldObject?: string;
+  podSecurityConfig?: string;
 }
 
 export function simulateCommand(): Command {
@@ -46,6 +51,9 @@ export function simulateCommand(): Command {
     .option('--namespace-labels <k=v,...>', "the namespace's labels (default: its Namespace manifest in the paths, else only kubernetes.io/metadata.name)")
     .option('--object-labels <k=v,...>', "the object's labels (default: none)")
     .option('--dry-run', 'a dry-run request: show the webhooks whose sideEffects make it fail')
+    .option('--object <file>', "the request's object (- for stdin): fills in the operation (CREATE), resource, namespace and labels, and makes object selectors, matchConditions and PodSecurity exact")
+    .option('--old-object <file>', 'the object before the update (with --object: an UPDATE)')
+    .option('--pod-security-config <file>', "the cluster's PodSecurity admission configuration (PodSecurityConfiguration or AdmissionConfiguration): its defaults and exemptions")
     .addOption(new Option('-f, --format <format>', 'output format').choices(SIMULATE_FORMATS).default('text'))
     .option('-o, --output <file>', 'write the output to a file instead of stdout')
     .option('--kube-version <version>', `the Kubernetes version to simulate (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`);
@@ -94,12 +102,17 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
   const kubeVersion = flags.kubeVersion !== undefined ? parseKubeVersion(flags.kubeVersion) : DEFAULT_KUBE_VERSION;
   const paths = parsed.paths.length > 0 ? parsed.paths : ['.'];
   // As lint's: never through a symlink, never onto an input of the run (checked before reading).
-  if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths }, process.cwd());
+  const inputs = [...paths, ...[flags.object, flags.oldObject].filter((file): file is string => file !== undefined && file !== '-')];
+  if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths: inputs }, process.cwd());
   const { simulate } = await import('../simulate/simulate.js');
+  const { podSecuritySettingsFrom } = await import('../psa/settings.js');
   const path = await simulate({
     paths,
     flags: { ...flags, version },
     kubeVersion,
+    podSecurity: podSecuritySettingsFrom({ podSecurityConfig: flags.podSecurityConfig }),
+    ...(flags.object !== undefined ? { object: flags.object } : {}),
+    ...(flags.oldObject !== undefined ? { oldObject: flags.oldObject } : {}),
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });
   const formatter = await SIMULATE_FORMAT_LOADERS[flags.format]();

@@ -17,16 +17,19 @@ import { renderedAt } from '../load/helm.js';
 import type { SourceFile } from '../load/sources.js';
 import { webhookReachability } from '../match/reachability.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
+import type { PodSecuritySettings } from '../model/pod-security.js';
+import { isWorkloadKind } from '../model/types.js';
 import { isV1beta1, webhooksOf } from '../model/webhooks.js';
 import type { Span } from '../parse/yaml.js';
 import type { ObjectRule, Rule, RuleMeta, RuleRun, Violation } from '../rule.js';
 import type { Severity, SeverityOverride } from '../severity.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
-import { loadRun, runScope, type LintRun } from './load-run.js';
+import { loadRun, runScope, type LintRun, type LoadOptions } from './load-run.js';
 import { applySuppressions } from './suppressions.js';
+import { DEFAULT_POD_SECURITY_SETTINGS } from '../psa/run-policy.js';
 
 export type { SeverityOverride } from '../severity.js';
-export { loadRun, runScope, type LintRun } from './load-run.js';
+export { loadRun, runScope, type LintRun, type LoadOptions } from './load-run.js';
 
 export interface LintOptions {
   readonly paths: readonly string[];
@@ -41,10 +44,22 @@ export interface LintOptions {
   readonly readStdin?: () => Uint8Array;
   /** false: suppression comments and annotations are ignored (--no-inline-config). */
   readonly inlineConfig?: boolean;
+  /** The cluster's PodSecurity configuration and the run's default namespace (`--pod-security-config`, `--namespace`). */
+  readonly podSecurity?: PodSecuritySettings;
 }
 
 export async function lint(options: LintOptions): Promise<Report> {
-  return lintRun(loadRun(options.paths, options.readStdin), options);
+  return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
+}
+
+/**
+ * How to load a run for these options: workloads are read (where Pod Security Admission can
+ * check them, src/engine/load-run.ts) only when a rule that checks them runs.
+ */
+export function loadOptions(options: Pick<LintOptions, 'rules' | 'severityOverrides' | 'kubeVersion' | 'podSecurity'>): LoadOptions {
+  const readsWorkloads = options.rules.some((rule) => rule.scope === 'object' && options.severityOverrides.get(rule.meta.id) !== 'off' && rule.meta.appliesTo.some(isWorkloadKind));
+  if (!readsWorkloads) return {};
+  return { podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
 }
 
 /** Lints a run that is already loaded (`report` reads its inputs once: stdin cannot be read twice). */
@@ -163,6 +178,13 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       for (const violation of guarded(meta, object.manifest.file.path, object, () => check(object))) onObject(meta, violation, object, null);
     }
   }
+  for (const object of run.workloads) {
+    for (const { meta, checks } of objectRules) {
+      const check = checks.workload;
+      if (check === undefined || !meta.appliesTo.includes(object.kind)) continue;
+      for (const violation of guarded(meta, object.manifest.file.path, object, () => check(object))) onObject(meta, violation, object, null);
+    }
+  }
   for (const namespace of run.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: 'v1', kind: 'Namespace', name: namespace.name };
     for (const { meta, checks } of objectRules) {
@@ -179,6 +201,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     objects: [
       ...run.webhookConfigurations,
       ...run.policies,
+      ...run.workloads,
       ...run.namespaces.map((namespace) => ({ manifest: namespace.manifest, apiVersion: 'v1', kind: 'Namespace', name: namespace.name, written: namespace.written })),
     ],
     findings,

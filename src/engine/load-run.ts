@@ -5,17 +5,29 @@
  * (src/parse/yaml.ts), split rendered streams per template (src/load/helm.ts), and recognise each
  * manifest (src/recognize/: default, decode-check, build the model). `lint`, `defaults`,
  * `simulate` and `report` all start here.
+ *
+ * Workloads (Pods and the kinds with a pod template) are read only where a Pod Security level
+ * other than privileged can apply to them (src/psa/run-policy.ts): in every namespace when the
+ * PodSecurity configuration's defaults check pods (then with the other kinds, in one pass);
+ * otherwise only in the namespaces whose Namespace manifests in the run set such a level, which
+ * are known once every file is read: a second pass then reads the files whose bytes name a
+ * workload kind and one of those namespaces, and parses only those documents. A run without
+ * such labels or configuration reads no workload and does no second pass.
  */
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { PodSecuritySettings } from '../model/pod-security.js';
 import { KustomizePatches } from '../parse/kustomization.js';
-import { skimBytes, SUPPRESSION_MARK } from '../parse/prefilter.js';
+import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
+import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
+import { needsNoParse } from '../psa/screen.js';
 import { recognize } from '../recognize/recognize.js';
 import { RunMemo, type RunScope } from '../run-scope.js';
+import { InputError } from '../errors.js';
 
 export interface LintRun {
   /** The files that hold something the rules read: objects, syntax problems or suppression comments. */
@@ -28,8 +40,66 @@ export interface LintRun {
   readonly namespaces: readonly NamespaceObject[];
   readonly customResourceDefinitions: readonly CustomResourceDefinitionObject[];
   readonly policies: readonly PolicyObject[];
+  /** Pods and workloads with pod templates where a Pod Security level other than privileged can apply (else none). */
+  readonly workloads: readonly WorkloadObject[];
+  /** The PodSecurity settings the run was read with (the built-in ones when none were given). */
+  readonly podSecurity: PodSecuritySettings;
   readonly documents: number;
+  /** Documents not linted: other kinds, CRDs, and workloads (also those that are read: they are not admission objects). */
   readonly skipped: number;
+}
+
+export interface LoadOptions {
+  /**
+   * Read workloads where Pod Security Admission can check them, with these settings, for this
+   * target version. Without it no workload is read (`defaults`, `simulate`).
+   */
+  readonly podSecurity?: { readonly settings: PodSecuritySettings; readonly kubeVersion: KubeVersion };
+}
+
+/** An input the second pass may read again for workloads. */
+interface Revisit {
+  /** The path as given (`-`: standard input, whose bytes are kept: it cannot be read twice). */
+  readonly path: string;
+  readonly stdin?: Uint8Array;
+  /** How many of the checked namespaces (a prefix of CheckedNamespaces.names) the first pass read this file's workloads for. */
+  readonly readFor: number;
+  /** The first pass parsed every document of the file (nothing was blanked). */
+  readonly wholeParsed: boolean;
+  /**
+   * The values of its `namespace:` keys (src/parse/prefilter.ts namespaceValues), when the first
+   * pass read them; undefined when it did not (before any namespace was known to be checked) or
+   * could not: then the file is read again whenever a namespace turns out to be checked.
+   */
+  readonly namespaces?: readonly string[];
+}
+
+/**
+ * The workload documents to read in a file, given the namespaces whose pods are checked
+ * (`every`: the run's default one is, so any workload may be there).
+ */
+function workloadsIn(names: readonly string[], every: boolean): (documentText: string) => boolean {
+  return every ? mightBeWorkload : workloadDocuments(names);
+}
+
+/**
+ * The workload documents of `named` that need parsing: not those that certainly pass the final
+ * policy of their namespace (`complete`: every Namespace manifest has been read). Each document's
+ * answer is kept for the file being read (the prefilter and the second pass ask again).
+ */
+function screened(named: (documentText: string) => boolean, checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion): (documentText: string) => boolean {
+  let answers = new Map<string, boolean>();
+  return (text) => {
+    if (!named(text)) return false;
+    // The same text comes again only within a file: a small cache is enough.
+    if (answers.size > 256) answers = new Map();
+    let answer = answers.get(text);
+    if (answer === undefined) {
+      answer = !needsNoParse(text, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion);
+      answers.set(text, answer);
+    }
+    return answer;
+  };
 }
 
 /**
@@ -37,17 +107,26 @@ export interface LintRun {
  * time, and only what the rules need is kept: a repository's other documents leave nothing
  * behind (most are never parsed, src/parse/prefilter.ts).
  */
-export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = readStdinSync): LintRun {
+export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = readStdinSync, options: LoadOptions = {}): LintRun {
   const files: ParsedFile[] = [];
   const filePaths: string[] = [];
   const webhookConfigurations: WebhookConfigurationObject[] = [];
   const namespaces: NamespaceObject[] = [];
   const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
   const policies: PolicyObject[] = [];
+  const workloads: WorkloadObject[] = [];
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
   const kustomizePatches = new KustomizePatches();
+  const settings = options.podSecurity?.settings ?? DEFAULT_POD_SECURITY_SETTINGS;
+  const reach = options.podSecurity === undefined ? 'none' : initialReach(settings, options.podSecurity.kubeVersion);
+  /** `labelled` runs: the namespaces known so far to be checked; workloads in them are read as their files are. */
+  const checked = new CheckedNamespaces(settings);
+  const revisits: Revisit[] = [];
+  /** One copy of each namespace value the revisits hold (thousands of files name the same few). */
+  const interned = new Map<string, string>();
+  const intern = (name: string): string => interned.get(name) ?? (interned.set(name, name), name);
   for (const path of expandPaths(paths)) {
     inputs++;
     const raw = readBytes(path, readStdin);
@@ -57,16 +136,42 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       files.push(unreadFile(raw.path, raw.tooLarge, MAX_FILE_BYTES));
       continue;
     }
-    const skimmed = skimBytes(raw.bytes);
+    // Which workloads to read now: every one (the configured defaults check pods, or the default
+    // namespace is checked), those in the namespaces known to be checked so far, or none.
+    const readFor = checked.names.length;
+    const every = reach === 'every' || checked.every;
+    const readsWorkloads = every || readFor > 0;
+    const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : undefined;
+    // A workload that passes the final policy of its namespace is not parsed (src/psa/screen.ts).
+    const workloadDocs = named === undefined || options.podSecurity === undefined ? named : screened(named, checked, false, settings, options.podSecurity.kubeVersion);
+    // A run without Pod Security labels pays nothing here: before the first checked namespace,
+    // an input is only remembered (its bytes are looked at again only if one turns up).
+    const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
+    const revisit = reach === 'labelled' && !checked.every && (readFor === 0 || found !== 'none');
+    let skimmed = skimBytes(raw.bytes, { workloads: every });
+    if (skimmed !== undefined && (found === 'spelled' || (found === 'named' && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))) skimmed = undefined;
+    // Once Pod Security is in play, a file's namespace values are read from its bytes: the second
+    // pass reads it again only if one of them turns out to be checked.
+    const namespaceKeys = revisit && found === 'named' ? namespaceValues(raw.bytes)?.map(intern) : undefined;
+    const remember = (wholeParsed: boolean, readWorkloadsFor: number): Revisit => ({
+      path,
+      ...(path === '-' ? { stdin: raw.bytes } : {}),
+      readFor: readWorkloadsFor,
+      wholeParsed,
+      ...(namespaceKeys !== undefined ? { namespaces: namespaceKeys } : {}),
+    });
     if (skimmed !== undefined) {
+      if (revisit && !kustomizePatches.isPatch(path)) revisits.push(remember(false, readFor));
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
       continue;
     }
-    const whole = parseFile({ path: raw.path, text: decode(raw.bytes) });
+    const whole = parseFile({ path: raw.path, text: decode(raw.bytes) }, workloadDocs === undefined ? {} : { reads: (text) => mightBeRead(text) || workloadDocs(text) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
+    const patch = kustomizePatches.isPatch(path);
+    if (revisit && !patch) revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
       filePaths.push(whole.source.path);
       continue;
@@ -76,24 +181,29 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       filePaths.push(parsed.source.path);
       // A kustomize patch holds partial objects, which are not linted; but a complete admission
       // object in it would be applied by anyone who applies the file, so it is linted.
-      const patch = kustomizePatches.isPatch(path);
       const problems = [...parsed.problems];
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        const recognized = recognize(manifest);
+        const recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission' });
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
           skipped++;
           continue;
         }
         if (recognized.type === 'webhook-configuration') webhookConfigurations.push(recognized.object);
-        else if (recognized.type === 'namespace') namespaces.push(recognized.object);
-        else if (recognized.type === 'admission-policy') policies.push(recognized.object);
+        else if (recognized.type === 'namespace') {
+          namespaces.push(recognized.object);
+          if (reach !== 'none') checked.add(recognized.object);
+        } else if (recognized.type === 'admission-policy') policies.push(recognized.object);
         else if (recognized.type === 'custom-resource-definition') {
           // Read for discovery, not linted: still one of the "other documents".
           customResourceDefinitions.push(recognized.object);
           skipped++;
           continue;
+        } else if (recognized.type === 'workload') {
+          // Linted by the rules about pods, but not an admission object: counted with the others.
+          workloads.push(recognized.object);
+          skipped++;
         } else if (recognized.type === 'unreadable') problems.push(recognized.problem);
         else {
           skipped++;
@@ -110,7 +220,85 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       files.push({ ...parsed, problems, manifests: read });
     }
   }
-  return { files, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, documents, skipped };
+  if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
+    readLaterWorkloads(revisits, checked, screened(workloadsIn(checked.names, checked.every), checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
+  }
+  return { files, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, workloads, podSecurity: settings, documents, skipped };
+}
+
+/**
+ * The second pass of a `labelled` run: the workloads in checked namespaces that the first pass
+ * did not read, because the Namespace came later than their file. A document is read here when
+ * it names a workload kind and a checked namespace (any, once the default namespace is checked)
+ * and the first pass did not read it (it parsed the documents that named a kind it reads, and the
+ * workloads of the namespaces it knew then). The workloads join the files of the first pass: the
+ * manifests are added to the file already kept for the path, with the syntax problems of
+ * documents that had none there.
+ */
+function readLaterWorkloads(
+  revisits: readonly Revisit[],
+  checked: CheckedNamespaces,
+  wanted: (documentText: string) => boolean,
+  into: { readonly files: ParsedFile[]; readonly filePaths: string[]; readonly workloads: WorkloadObject[] },
+): void {
+  const names = checked.names;
+  const kept = new Map(into.files.map((file, index) => [file.source.path, index]));
+  const listed = new Set(into.filePaths);
+  for (const revisit of revisits) {
+    if (revisit.readFor === names.length && !checked.every) continue;
+    // Every document parsed, its workloads read: nothing is left.
+    if (revisit.wholeParsed && revisit.readFor > 0) continue;
+    // None of its namespaces became checked after the first pass read it (and no workload without one can be in a checked namespace).
+    if (!checked.every && revisit.namespaces !== undefined && !revisit.namespaces.some((name) => names.indexOf(name) >= revisit.readFor)) continue;
+    let raw;
+    try {
+      raw = readBytes(revisit.path, () => revisit.stdin ?? new Uint8Array());
+    } catch (error) {
+      // Read a moment ago; gone now. The first pass saw it: nothing more to add.
+      if (error instanceof InputError) continue;
+      throw error;
+    }
+    if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : names)) continue;
+    const text = decode(raw.bytes);
+    if (text === null) continue;
+    const readBefore = revisit.readFor > 0 ? workloadsIn(names.slice(0, revisit.readFor), false) : undefined;
+    // Read before (a cheap test of the text) is asked first: `wanted` may read the document.
+    const reads = (document: string): boolean => !(readBefore !== undefined && (mightBeRead(document) || readBefore(document))) && wanted(document);
+    // The documents this pass reads; others a whole parse may return are left to the first pass.
+    const lines = documentLines(text);
+    const eligible = lines === undefined ? undefined : new Set(lines.flatMap((document, index) => (reads(text.slice(document.start, document.end)) ? [index] : [])));
+    if (eligible !== undefined && eligible.size === 0) continue;
+    // The prefilter asks its question of the whole text too (is there anything to parse?): yes.
+    const chosen = eligible === undefined ? undefined : new Set([...eligible].map((index) => text.slice(lines![index]!.start, lines![index]!.end)));
+    const whole = parseFile({ path: raw.path, text }, { reads: chosen === undefined ? wanted : (document) => document === text || chosen.has(document) });
+    for (const parsed of splitRendered(whole)) {
+      const index = kept.get(parsed.source.path);
+      const before = index === undefined ? undefined : into.files[index]!;
+      const known = new Set(before?.problems.map((problem) => problem.documentIndex));
+      const fresh = (documentIndex: number): boolean => !known.has(documentIndex) && (eligible === undefined || eligible.has(documentIndex));
+      const problems = parsed.problems.filter((problem) => fresh(problem.documentIndex));
+      const read: Manifest[] = [];
+      for (const manifest of parsed.manifests) {
+        if (eligible !== undefined && !eligible.has(manifest.documentIndex)) continue;
+        const recognized = recognize(manifest, { read: 'workloads' });
+        if (recognized.type === 'workload') {
+          into.workloads.push(recognized.object);
+          read.push(manifest);
+        } else if (recognized.type === 'unreadable' && fresh(manifest.documentIndex)) problems.push(recognized.problem);
+      }
+      if (read.length === 0 && problems.length === 0) continue;
+      if (before !== undefined) {
+        into.files[index!] = { ...before, problems: [...before.problems, ...problems], manifests: [...before.manifests, ...read] };
+      } else {
+        kept.set(parsed.source.path, into.files.length);
+        into.files.push({ ...parsed, problems, manifests: read });
+      }
+      if (!listed.has(parsed.source.path)) {
+        listed.add(parsed.source.path);
+        into.filePaths.push(parsed.source.path);
+      }
+    }
+  }
 }
 
 /**
@@ -141,6 +329,8 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     webhookConfigurations: run.webhookConfigurations,
     namespaces: run.namespaces,
     policies: run.policies,
+    workloads: run.workloads,
+    podSecurity: run.podSecurity,
     kubeVersion,
     discovery,
     memo: new RunMemo(),

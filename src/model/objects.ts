@@ -1,7 +1,7 @@
 /** What the pipeline knows about each recognised object, handed to rules read-only. */
 import type { FieldPath } from '../field-path.js';
 import type { Manifest } from '../parse/yaml.js';
-import type { AdmissionPolicy, AdmissionPolicyBinding, PolicyKind, WebhookConfiguration } from './types.js';
+import type { AdmissionPolicy, AdmissionPolicyBinding, PolicyKind, WebhookConfiguration, WorkloadKind } from './types.js';
 
 export interface WebhookConfigurationObject {
   readonly category: 'webhook-configuration';
@@ -32,6 +32,24 @@ export interface NamespaceObject {
   readonly labels: Readonly<Record<string, string>>;
   /** The labels as written (string values only). */
   readonly writtenLabels: Readonly<Record<string, string>>;
+  readonly written: unknown;
+}
+
+/**
+ * A Pod, or a workload with a pod template (Deployment, Job, CronJob, ...), in an apiVersion the
+ * PodSecurity admission plugin evaluates. Read only where a Pod Security level other than
+ * privileged can apply to it (src/engine/load-run.ts); not linted otherwise.
+ */
+export interface WorkloadObject {
+  readonly category: 'workload';
+  readonly manifest: Manifest;
+  readonly apiVersion: string;
+  readonly kind: WorkloadKind;
+  /** metadata.name, else metadata.generateName; undefined when neither is written. */
+  readonly name: string | undefined;
+  /** metadata.namespace as written; undefined when it is not (the run's default namespace applies). */
+  readonly namespace: string | undefined;
+  /** The object as written in the file (workloads are not defaulted). */
   readonly written: unknown;
 }
 

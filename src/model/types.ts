@@ -99,8 +99,20 @@ export function isPolicyKind(kind: string | undefined): kind is PolicyKind {
   return (POLICY_KINDS as readonly (string | undefined)[]).includes(kind);
 }
 
+/**
+ * The kinds that carry a pod, which the PodSecurity admission plugin evaluates (src/psa/workloads.ts
+ * says where each keeps its pod template): read only where a Pod Security level other than
+ * privileged can apply (src/engine/load-run.ts).
+ */
+export const WORKLOAD_KINDS = ['Pod', 'ReplicationController', 'PodTemplate', 'ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+
+export function isWorkloadKind(kind: string | undefined): kind is WorkloadKind {
+  return (WORKLOAD_KINDS as readonly (string | undefined)[]).includes(kind);
+}
+
 /** Every kind a rule can apply to. */
-export type ObjectKind = WebhookConfigurationKind | PolicyKind | 'Namespace';
+export type ObjectKind = WebhookConfigurationKind | PolicyKind | 'Namespace' | WorkloadKind;
 
 export interface NamedRuleWithOperations extends RuleWithOperations {
   resourceNames?: string[];

@@ -18,6 +18,13 @@ import { isUtf8 } from 'node:buffer';
 const READ_KIND_NAMES = ['WebhookConfiguration', 'AdmissionPolicy', 'Namespace', 'CustomResourceDefinition', 'List'];
 const READ_KIND_PARTS = new RegExp(READ_KIND_NAMES.join('|'));
 /**
+ * Every kind that carries a pod (src/model/types.ts WORKLOAD_KINDS) contains one of these: `Pod`
+ * (and PodTemplate), `Job` (and CronJob). Workloads are read only where a Pod Security level
+ * other than privileged can apply (src/engine/load-run.ts); they are never read otherwise.
+ */
+export const WORKLOAD_KIND_NAMES = ['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'] as const;
+const WORKLOAD_KIND_PARTS = new RegExp(WORKLOAD_KIND_NAMES.join('|'));
+/**
  * `"\x57ebhook…"`, `"\u0057…"`, a line break escaped inside a double-quoted string, or a
  * `!!binary` scalar (base64 that sigs.k8s.io/yaml decodes to the kind's name).
  */
@@ -119,6 +126,7 @@ export function documentLines(text: string): DocumentLines[] | undefined {
 }
 
 const KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK, 'binary'].map((part) => Buffer.from(part));
+const WORKLOAD_PART_BYTES = WORKLOAD_KIND_NAMES.map((part) => Buffer.from(part));
 const BACKSLASH = 92;
 /** After a backslash: x, u, U, line feed, carriage return (see SPELLED_OTHERWISE). */
 const ESCAPE_LETTERS = new Set([120, 117, 85, 10, 13]);
@@ -129,17 +137,113 @@ const ESCAPE_LETTERS = new Set([120, 117, 85, 10, 13]);
  * file of UTF-8 text with nothing in it to read, and undefined for every other file (decode it,
  * then `prefilter` the text).
  */
-export function skimBytes(bytes: Uint8Array): { readonly documents: number; readonly skipped: number } | undefined {
+export function skimBytes(bytes: Uint8Array, options: { readonly workloads?: boolean } = {}): { readonly documents: number; readonly skipped: number } | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const part of KIND_PART_BYTES) if (buffer.includes(part)) return undefined;
-  for (let at = buffer.indexOf(BACKSLASH); at >= 0; at = buffer.indexOf(BACKSLASH, at + 1)) {
-    if (ESCAPE_LETTERS.has(buffer[at + 1] ?? -1)) return undefined;
-  }
+  if (options.workloads === true) for (const part of WORKLOAD_PART_BYTES) if (buffer.includes(part)) return undefined;
+  if (mayHoldEscape(buffer)) return undefined;
   // Not UTF-8: decoding reports it. (Bytes are only compared with ASCII below, so multi-byte
   // characters cannot look like markers.)
   if (!isUtf8(buffer)) return undefined;
   const bom = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
   return countDocuments(buffer, bom);
+}
+
+const BINARY = Buffer.from('binary');
+
+/** An escape that could spell a kind's (or a namespace's) name: see SPELLED_OTHERWISE. */
+function mayHoldEscape(buffer: Buffer): boolean {
+  for (let at = buffer.indexOf(BACKSLASH); at >= 0; at = buffer.indexOf(BACKSLASH, at + 1)) {
+    if (ESCAPE_LETTERS.has(buffer[at + 1] ?? -1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a file's bytes may hold a workload in one of `namespaces` (undefined: in any
+ * namespace): a workload kind's name, and a namespace's name or an escape or `!!binary` that could
+ * spell one. Conservative like skimBytes: false means no document of the file can be such a
+ * workload, whatever YAML makes of it.
+ */
+export function bytesMayHoldWorkload(bytes: Uint8Array, namespaces: readonly string[] | undefined): boolean {
+  const found = workloadBytes(bytes);
+  return found !== 'none' && (found === 'spelled' || namespaces === undefined || namespacesIn(bytes, namespaces));
+}
+
+/**
+ * What a file's bytes say of workloads: `none` (no document can be one), `named` (a workload
+ * kind's name is there), `spelled` (an escape or `!!binary` could spell one, and a namespace's
+ * name): see bytesMayHoldWorkload.
+ */
+export function workloadBytes(bytes: Uint8Array): 'none' | 'named' | 'spelled' {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.includes(BINARY) || mayHoldEscape(buffer)) return 'spelled';
+  return WORKLOAD_PART_BYTES.some((part) => buffer.includes(part)) ? 'named' : 'none';
+}
+
+const NAMESPACE_KEY = Buffer.from('namespace');
+
+function isLabelByte(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45; // a-z 0-9 -
+}
+
+/**
+ * The values of every `namespace:` key in a file (metadata.namespace, a Service reference's
+ * namespace, …), read from the bytes; undefined when one is written in a way this scan does not
+ * follow (a nested value, an alias, a block scalar, a value that is no namespace name). With
+ * `workloadBytes` not `spelled`, a document in namespace N holds `namespace: N` in one of the
+ * forms this scan reads (or names no namespace): a document whose namespace is not among these
+ * values cannot be in N. Keys that only end in `namespace` (`x-namespace:`) are other keys.
+ */
+export function namespaceValues(bytes: Uint8Array): string[] | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values = new Set<string>();
+  for (let at = buffer.indexOf(NAMESPACE_KEY); at >= 0; at = buffer.indexOf(NAMESPACE_KEY, at + 1)) {
+    const before = at > 0 ? buffer[at - 1]! : 10;
+    if (isLabelByte(before) || (before >= 65 && before <= 90) || before === 95 || before === 46) continue;
+    let i = at + NAMESPACE_KEY.length;
+    if (buffer[i] === 34 || buffer[i] === 39) i++; // the key's closing quote
+    while (buffer[i] === 32 || buffer[i] === 9) i++;
+    if (buffer[i] !== 58) continue; // not a key: `namespaceSelector`, `metadata.namespace` in a fieldPath
+    i++;
+    while (buffer[i] === 32 || buffer[i] === 9) i++;
+    const quote = buffer[i] === 34 || buffer[i] === 39 ? buffer[i] : undefined;
+    if (quote !== undefined) i++;
+    const start = i;
+    while (i < buffer.length && isLabelByte(buffer[i]!)) i++;
+    const value = buffer.toString('latin1', start, i);
+    if (quote !== undefined) {
+      if (buffer[i] !== quote) return undefined;
+      i++;
+    }
+    while (buffer[i] === 32 || buffer[i] === 9) i++;
+    const next = buffer[i];
+    if (!(next === undefined || next === 10 || next === 13 || next === 35 || next === 44 || next === 125)) return undefined;
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value)) return undefined;
+    values.add(value);
+  }
+  return [...values];
+}
+
+/** Whether the bytes hold one of the names. */
+export function namespacesIn(bytes: Uint8Array, namespaces: readonly string[]): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return namespaces.some((name) => buffer.includes(name));
+}
+
+/**
+ * The documents to parse for workloads (see bytesMayHoldWorkload): those whose text names a
+ * workload kind and one of `namespaces` (or could spell one); with `namespaces` undefined, every
+ * document that names a workload kind.
+ */
+export function workloadDocuments(namespaces: readonly string[] | undefined): (documentText: string) => boolean {
+  if (namespaces === undefined) return mightBeWorkload;
+  return (text) => SPELLED_OTHERWISE.test(text) || (WORKLOAD_KIND_PARTS.test(text) && namespaces.some((name) => text.includes(name)));
+}
+
+/** Whether a document's text names a workload kind (or could spell one): a workload in any namespace. */
+export function mightBeWorkload(text: string): boolean {
+  return WORKLOAD_KIND_PARTS.test(text) || SPELLED_OTHERWISE.test(text);
 }
 
 const NEXT_MARKER = Buffer.from('\n---');
@@ -188,13 +292,17 @@ export function countDocuments(buffer: Buffer, from = 0): { readonly documents: 
   return { documents, skipped: withContent };
 }
 
-function mightBeRead(text: string): boolean {
+export function mightBeRead(text: string): boolean {
   return READ_KIND_PARTS.test(text) || SPELLED_OTHERWISE.test(text);
 }
 
-export function prefilter(text: string): Prefiltered {
+/**
+ * Which documents of `text` to parse: those `reads` may want (by default, those that may be a
+ * kind we read), the others blanked.
+ */
+export function prefilter(text: string, reads: (documentText: string) => boolean = mightBeRead): Prefiltered {
   if (text.includes(SUPPRESSION_MARK)) return { mode: 'all' };
-  const whole = mightBeRead(text);
+  const whole = reads(text);
   // A single document (no marker line) that may be read: nothing to blank, no need to scan.
   if (whole && !MARKER_LINE.test(text)) return { mode: 'all' };
   // Nothing in it is read: a line scan that only counts documents is enough.
@@ -202,7 +310,11 @@ export function prefilter(text: string): Prefiltered {
   if (documents === undefined) return { mode: 'all' };
   const withContent = documents.filter((document) => document.firstContent >= 0);
   if (!whole) return { mode: 'none', documents: documents.length, skipped: withContent.length };
-  const blank = withContent.filter((document) => !mightBeRead(text.slice(document.start, document.end)));
+  const blank = withContent.filter((document) => !reads(text.slice(document.start, document.end)));
+  // With another test than the default (workloads, some of which need no parse): when the whole
+  // text passes but none of its documents does, there is nothing to parse. (The default keeps its
+  // decisions as they are: skimBytes makes the same ones on the bytes.)
+  if (reads !== mightBeRead && blank.length > 0 && blank.length === withContent.length) return { mode: 'none', documents: documents.length, skipped: withContent.length };
   const blanked = blank.map((document) => documents.indexOf(document));
   if (blank.length === 0) return { mode: 'all' };
   const pieces: string[] = [];

@@ -76,6 +76,8 @@ const MAX_ALIAS_COUNT = 100;
 export interface ParseOptions {
   /** Recognise documents of other kinds from their text and leave them unparsed (default true). */
   readonly prefilter?: boolean;
+  /** With the prefilter: the documents to parse, from their text (default: those that may be a kind we read). */
+  readonly reads?: (documentText: string) => boolean;
 }
 
 /** A file that was not read (larger than the limit): one problem, no documents. */
@@ -120,7 +122,7 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
       spanAt,
     };
   }
-  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(text);
+  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(text, options.reads);
   if (filtered.mode === 'none') return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
   let list = parseDocuments(filtered.mode === 'masked' ? filtered.text : text);
   let unparsed = 0;

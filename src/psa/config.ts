@@ -21,6 +21,7 @@ import { decode, readRegularFile, STDIN_PATH } from '../load/sources.js';
 import { closest } from '../text/closest.js';
 import { goQuote } from '../validate/field-error.js';
 import { dns1123SubdomainErrors } from '../kube/names.js';
+import type { PodSecurityConfiguration, PodSecurityExemptions } from '../model/pod-security.js';
 import { LEVEL_ERROR, parsePsaLevel, parsePsaVersion, PSA_MODES, VERSION_ERROR, type PsaMode, type PsaPolicy } from './labels.js';
 
 export const POD_SECURITY_CONFIGURATION_KIND = 'PodSecurityConfiguration';
@@ -37,34 +38,7 @@ export const POD_SECURITY_PLUGIN = 'PodSecurity';
 /** A PodSecurityConfiguration is a few lines; this bounds what a `path` can make us read. */
 export const MAX_REFERENCED_CONFIG_BYTES = 1024 * 1024;
 
-export interface PodSecurityExemptions {
-  readonly usernames: readonly string[];
-  readonly namespaces: readonly string[];
-  readonly runtimeClasses: readonly string[];
-}
-
-/** Where the configuration in effect came from. */
-export type PodSecurityConfigOrigin =
-  | { readonly kind: 'built-in' }
-  | { readonly kind: 'standalone'; readonly file: string; readonly apiVersion: string }
-  | {
-      readonly kind: 'admission-configuration';
-      readonly file: string;
-      /** Index of the PodSecurity entry in `plugins`; undefined when there is none (defaults apply). */
-      readonly plugin: number | undefined;
-      /** `none`: the entry has neither configuration nor path (defaults apply). */
-      readonly via: 'configuration' | 'path' | 'none';
-      /** For `path`: the file read, relative to the current folder unless the path is absolute. */
-      readonly referencedFile?: string;
-      /** Undefined when the defaults apply (no entry, an empty entry, or an empty referenced file). */
-      readonly apiVersion?: string;
-    };
-
-export interface PodSecurityConfiguration {
-  readonly defaults: PsaPolicy;
-  readonly exemptions: PodSecurityExemptions;
-  readonly origin: PodSecurityConfigOrigin;
-}
+export type { PodSecurityConfigOrigin, PodSecurityConfiguration, PodSecurityExemptions } from '../model/pod-security.js';
 
 type Settings = Omit<PodSecurityConfiguration, 'origin'>;
 

@@ -7,8 +7,10 @@ import type { FieldPath } from '../field-path.js';
 import { decodePod } from './checks/decode.js';
 import { DEFAULT_REGISTRY } from './checks/index.js';
 import { prepareAsApiServer, type PodObjectKind } from './checks/prepare.js';
+import type { PsaLevel } from './labels.js';
 
-export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+/** The level evaluated: labels.ts PsaLevel (one type for the module family). */
+export type PodSecurityLevel = PsaLevel;
 
 export type { PodObjectKind } from './checks/prepare.js';
 

@@ -5,26 +5,11 @@
  */
 import type { FieldError } from '../validate/field-error.js';
 import { invalid } from '../validate/field-error.js';
+import { PSA_LEVELS, PSA_MODES, type PsaLevel, type PsaLevelVersion, type PsaMode, type PsaPolicy, type PsaVersion } from '../model/pod-security.js';
 
 export const PSA_LABEL_PREFIX = 'pod-security.kubernetes.io/';
 
-export const PSA_MODES = ['enforce', 'audit', 'warn'] as const;
-export type PsaMode = (typeof PSA_MODES)[number];
-
-/** In order of strictness (CompareLevels). */
-export const PSA_LEVELS = ['privileged', 'baseline', 'restricted'] as const;
-export type PsaLevel = (typeof PSA_LEVELS)[number];
-
-/** `latest`, or `v1.<minor>`: the major version is always 1 (ParseVersion accepts nothing else). */
-export type PsaVersion = 'latest' | { readonly minor: number };
-
-export interface PsaLevelVersion {
-  readonly level: PsaLevel;
-  readonly version: PsaVersion;
-}
-
-/** api.Policy: what each mode checks pods against. */
-export type PsaPolicy = Readonly<Record<PsaMode, PsaLevelVersion>>;
+export { PSA_LEVELS, PSA_MODES, type PsaLevel, type PsaLevelVersion, type PsaMode, type PsaPolicy, type PsaVersion } from '../model/pod-security.js';
 
 /** The label keys of each mode (api/constants.go). */
 export const PSA_LABELS: Readonly<Record<PsaMode, { readonly level: string; readonly version: string }>> = {

@@ -4,14 +4,16 @@
  * apimachinery's NewForbidden for the rejection of a Pod).
  */
 import { goQuote } from './checks/go-text.js';
+import { formatLevelVersion, type PsaLevel, type PsaVersion } from './labels.js';
 
-export type PolicyLevel = 'privileged' | 'baseline' | 'restricted';
+/** A Pod Security level (one type for the whole module family: labels.ts PsaLevel). */
+export type PolicyLevel = PsaLevel;
 
 /**
  * The version as the namespace label gives it: the message quotes the policy as labelled
  * (`restricted:latest`, `baseline:v1.40`), not the version it evaluated as.
  */
-export type PolicyVersionLabel = 'latest' | { readonly minor: number };
+export type PolicyVersionLabel = PsaVersion;
 
 export interface FailureText {
   readonly reason: string;
@@ -27,7 +29,7 @@ function reasonOf(failure: FailureText): string {
 
 /** api.LevelVersion.String(): `restricted:v1.35`, `baseline:latest`. */
 export function levelVersionText(level: PolicyLevel, version: PolicyVersionLabel): string {
-  return `${level}:${version === 'latest' ? 'latest' : `v1.${version.minor}`}`;
+  return formatLevelVersion({ level, version });
 }
 
 /** AggregateCheckResult.ForbiddenReason(): the reasons, comma-separated (used in namespace-wide warnings). */

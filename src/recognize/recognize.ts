@@ -7,9 +7,10 @@ import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, WebhookConfigurationObject } from '../model/objects.js';
-import { ADMISSION_GROUP, isPolicyKind, isWebhookApiVersion, isWebhookConfigurationKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import { ADMISSION_GROUP, isPolicyKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
+import { psaWorkloadOf } from '../psa/workloads.js';
 
 
 export type Recognized =
@@ -17,12 +18,30 @@ export type Recognized =
   | { readonly type: 'namespace'; readonly object: NamespaceObject }
   | { readonly type: 'custom-resource-definition'; readonly object: CustomResourceDefinitionObject }
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
+  | { readonly type: 'workload'; readonly object: WorkloadObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   | { readonly type: 'other' };
 
+export interface RecognizeOptions {
+  /**
+   * Which kinds to build: `admission` (the default) the admission objects, Namespaces and CRDs;
+   * `workloads` Pods and the kinds with a pod template only (src/engine/load-run.ts reads them
+   * where a Pod Security level other than privileged can apply); `both`. What is not built is
+   * 'other', never converted to data.
+   */
+  readonly read?: 'admission' | 'workloads' | 'both';
+}
 
-export function recognize(manifest: Manifest): Recognized {
+export function recognize(manifest: Manifest, options: RecognizeOptions = {}): Recognized {
   const { kind, apiVersion } = manifest;
+  const read = options.read ?? 'admission';
+  if (read !== 'admission' && isWorkloadKind(kind) && psaWorkloadOf(kind, apiVersion) !== undefined) {
+    const value = manifest.toValue();
+    if ('problem' in value) return { type: 'unreadable', problem: value.problem };
+    const workload = buildWorkload(manifest, kind, apiVersion!, value.value);
+    return workload ? { type: 'workload', object: workload } : { type: 'other' };
+  }
+  if (read === 'workloads') return { type: 'other' };
   if (isWebhookConfigurationKind(kind) && apiVersion?.startsWith(`${ADMISSION_GROUP}/`)) {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
@@ -112,6 +131,28 @@ function buildNamespace(manifest: Manifest, written: unknown): NamespaceObject |
   }
   const labels = { ...writtenLabels, [NAMESPACE_NAME_LABEL]: written.metadata.name };
   return { category: 'namespace', manifest, name: written.metadata.name, labels, writtenLabels, written };
+}
+
+/**
+ * A workload whose metadata decodes: a mapping, with string name and namespace where written
+ * (an object whose metadata has other types is one no request carries).
+ */
+function buildWorkload(manifest: Manifest, kind: WorkloadObject['kind'], apiVersion: string, written: unknown): WorkloadObject | undefined {
+  if (!isRecord(written)) return undefined;
+  const metadata = written.metadata ?? {};
+  if (!isRecord(metadata)) return undefined;
+  const { name, generateName, namespace } = metadata;
+  if ((name != null && typeof name !== 'string') || (namespace != null && typeof namespace !== 'string')) return undefined;
+  const shownName = typeof name === 'string' && name !== '' ? name : typeof generateName === 'string' && generateName !== '' ? generateName : undefined;
+  return {
+    category: 'workload',
+    manifest,
+    apiVersion,
+    kind,
+    name: shownName,
+    namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined,
+    written,
+  };
 }
 
 function buildPolicy(manifest: Manifest, kind: PolicyKind, apiVersion: string, written: unknown): PolicyObject {

@@ -5,7 +5,7 @@
  */
 import { rules } from '../../rules/index.js';
 import type { Finding } from '../engine/finding.js';
-import { lintRun, loadRun, runScope } from '../engine/lint.js';
+import { lintRun, loadOptions, loadRun, runScope } from '../engine/lint.js';
 import type { KubeVersion } from '../kube/version.js';
 import { compareNames } from '../match/candidates.js';
 import { namespaceLabels } from '../match/namespaces.js';
@@ -15,6 +15,8 @@ import type { LabelSelector } from '../model/types.js';
 import { webhooksOf } from '../model/webhooks.js';
 import { prepareCel } from '../cel/library.js';
 import { criticalCell, criticalTargets, type CriticalCell, type CriticalTarget } from './critical.js';
+import type { PodSecuritySettings } from '../model/pod-security.js';
+import { podSecurityReport, type PodSecurityReport } from './pod-security.js';
 
 /** Namespaces whose loss (of writes) hurts the cluster itself. */
 export const SYSTEM_NAMESPACES = ['kube-system', 'kube-node-lease', 'kube-public', 'default'] as const;
@@ -71,6 +73,8 @@ export interface BlastRadiusReport {
   readonly critical: { readonly targets: readonly CriticalTarget[] };
   /** Configurations that do not decode (run lint). */
   readonly notDecodable: readonly string[];
+  /** Per namespace in the run: its Pod Security levels, and the workloads enforce rejects (./pod-security.ts). */
+  readonly podSecurity: PodSecurityReport;
 }
 
 /** A label selector as one line: `{}` (everything), `a=b, c NotIn (x, y)`. */
@@ -94,17 +98,21 @@ export interface ReportOptions {
   readonly kubeVersion: KubeVersion;
   readonly toolVersion: string;
   readonly readStdin?: () => Uint8Array;
+  /** `--pod-security-config` and `--namespace` (default: the built-in configuration, namespace default). */
+  readonly podSecurity?: PodSecuritySettings;
 }
 
 export async function buildReport(options: ReportOptions): Promise<BlastRadiusReport> {
-  const run = loadRun(options.paths, options.readStdin);
-  const lintReport = await lintRun(run, {
+  const lintOptions = {
     rules,
     kubeVersion: options.kubeVersion,
     trustedNamespaceLabels: [],
     severityOverrides: new Map(),
     toolVersion: options.toolVersion,
-  });
+    ...(options.podSecurity !== undefined ? { podSecurity: options.podSecurity } : {}),
+  };
+  const run = loadRun(options.paths, options.readStdin, loadOptions(lintOptions));
+  const lintReport = await lintRun(run, lintOptions);
   await prepareCel();
   const context = runScope(run, options.kubeVersion);
   const { discovery } = context;
@@ -155,5 +163,6 @@ export async function buildReport(options: ReportOptions): Promise<BlastRadiusRe
     configurationFindings,
     critical: { targets },
     notDecodable: run.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? '(no name)'} (${object.manifest.file.path})`),
+    podSecurity: podSecurityReport(context),
   };
 }

@@ -1,6 +1,7 @@
 /** Shared wording of the report outputs. */
 import type { CriticalCell, CriticalMark } from './critical.js';
 import type { BlastRadiusReport, InterceptRow, NamespaceSelection, WebhookReport } from './build.js';
+import { modesText, type NamespaceRow, type PodSecurityReport, type RejectedWorkload } from './pod-security.js';
 
 export const MARK_TEXT: Readonly<Record<CriticalMark, string>> = {
   blocks: 'BLOCKS',
@@ -70,4 +71,26 @@ export function notInMatrix(report: BlastRadiusReport): string | null {
   const rest = report.webhooks.filter((webhook) => !shown.has(webhook));
   if (rest.length === 0) return null;
   return `${rest.length} other webhook${rest.length === 1 ? '' : 's'} intercept${rest.length === 1 ? 's' : ''} none of them: ${rest.map((webhook) => `${webhook.configuration} / ${webhook.webhook}`).join(', ')}`;
+}
+
+/** The Pod Security section's heading line: where the cluster's defaults come from, and the run's default namespace. */
+export function podSecurityHeading(report: PodSecurityReport): string {
+  if (!report.enabled) return 'the PodSecurity admission plugin is off by default before Kubernetes 1.23: nothing is checked';
+  const { defaults, exemptions } = report;
+  const exempt = [
+    exemptions.namespaces.length > 0 ? `namespaces ${exemptions.namespaces.join(', ')}` : '',
+    exemptions.runtimeClasses.length > 0 ? `runtimeClassNames ${exemptions.runtimeClasses.join(', ')}` : '',
+    exemptions.usernames.length > 0 ? `usernames ${exemptions.usernames.join(', ')}` : '',
+  ].filter((part) => part !== '');
+  return `configuration ${report.configuration}: defaults enforce ${defaults.enforce}, warn ${defaults.warn}, audit ${defaults.audit}${exempt.length > 0 ? `; exempt: ${exempt.join('; ')}` : ''}; workloads that name no namespace are in ${report.defaultNamespace}`;
+}
+
+/** A namespace's row: `payments (ns.yaml): enforce restricted:v1.35 (label), …`. */
+export function namespaceRowText(row: NamespaceRow): string {
+  const where = row.file === null ? 'no Namespace manifest in the run: the defaults' : row.file;
+  return `${row.name} (${where}): ${row.exempt ? 'exempt (exemptions.namespaces): nothing in it is checked' : modesText(row)}`;
+}
+
+export function rejectedText(workload: RejectedWorkload): string {
+  return `${workload.kind} ${workload.name ?? '(no name)'} (${workload.file}:${workload.line}${workload.namespaceAssumed ? ', names no namespace' : ''}): ${workload.message}`;
 }

@@ -4,7 +4,8 @@
  */
 import { guardMarkup, safeMarkupText } from '../format/escape.js';
 import type { BlastRadiusReport } from './build.js';
-import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, propertyRows, webhookTitle } from './describe.js';
+import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, podSecurityHeading, propertyRows, rejectedText, webhookTitle } from './describe.js';
+import { modesText } from './pod-security.js';
 
 /** Text and attribute values: control characters as visible escapes (escape.ts), CR as a line break. */
 export function escapeHtml(text: string): string {
@@ -67,6 +68,16 @@ export function formatHtml(report: BlastRadiusReport): string {
       '</tbody></table>',
     );
   });
+  const psa = report.podSecurity;
+  out.push('<h2 id="pod-security">Pod Security per namespace</h2>', `<p>${escapeHtml(podSecurityHeading(psa))}</p>`);
+  if (psa.enabled && psa.namespaces.length > 0) {
+    out.push('<table id="pod-security-namespaces"><thead><tr><th>namespace</th><th>Namespace manifest</th><th>levels</th><th>rejected by enforce</th></tr></thead><tbody>');
+    for (const row of psa.namespaces) {
+      const rejected = row.rejected.length === 0 ? 'none' : `<ul>${row.rejected.map((workload) => `<li>${escapeHtml(rejectedText(workload))}</li>`).join('')}</ul>`;
+      out.push(`<tr><th scope="row">${escapeHtml(row.name)}</th><td>${escapeHtml(row.file ?? '(none: the defaults)')}</td><td>${escapeHtml(row.exempt ? 'exempt' : modesText(row))}</td><td>${rejected}</td></tr>`);
+    }
+    out.push('</tbody></table>');
+  } else if (psa.enabled) out.push('<p>No Namespace manifests or workloads in the run.</p>');
   out.push('</body></html>');
   // A message with a line break starts a line with input text: no workflow command (escape.ts).
   return guardMarkup(`${out.join('\n')}\n`);

@@ -31,6 +31,7 @@ export function formatJson(report: BlastRadiusReport): string {
         .map((webhook) => ({ configuration: webhook.configuration, webhook: webhook.webhook, mark: webhook.critical[index]!.mark, operations: webhook.critical[index]!.operations })),
     })),
     notDecodable: report.notDecodable,
+    podSecurity: report.podSecurity,
   };
   // Names, selectors and findings from the input: no workflow command in a CI log (escape.ts).
   return guardJson(`${JSON.stringify(json, null, 2)}\n`);

@@ -4,7 +4,8 @@
  */
 import { escapeCell as cell, guardMarkup } from '../format/escape.js';
 import type { BlastRadiusReport } from './build.js';
-import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, propertyRows, webhookTitle } from './describe.js';
+import { MARK_LEGEND, MARK_TEXT, markText, matrixColumns, notInMatrix, podSecurityHeading, propertyRows, rejectedText, webhookTitle } from './describe.js';
+import { modesText } from './pod-security.js';
 
 export function formatMarkdown(report: BlastRadiusReport): string {
   const lines: string[] = [`## Blast radius (Kubernetes ${report.kubeVersion})`, ''];
@@ -29,5 +30,14 @@ export function formatMarkdown(report: BlastRadiusReport): string {
   const rest = notInMatrix(report);
   if (rest !== null && columns.length > 0) lines.push('', `${cell(rest)}.`);
   lines.push('', ...MARK_LEGEND.map(([mark, text]) => `- **${MARK_TEXT[mark]}**: ${text}`));
+  const psa = report.podSecurity;
+  lines.push('', '### Pod Security per namespace', '', `${cell(podSecurityHeading(psa))}.`);
+  if (psa.enabled && psa.namespaces.length > 0) {
+    lines.push('', '| namespace | Namespace manifest | levels | rejected by enforce |', '|---|---|---|---|');
+    for (const row of psa.namespaces) {
+      const rejected = row.rejected.length === 0 ? 'none' : row.rejected.map((workload) => cell(rejectedText(workload))).join('<br>');
+      lines.push(`| ${cell(row.name)} | ${cell(row.file ?? '(none: the defaults)')} | ${cell(row.exempt ? 'exempt' : modesText(row))} | ${rejected} |`);
+    }
+  } else if (psa.enabled) lines.push('', 'No Namespace manifests or workloads in the run.');
   return guardMarkup(`${lines.join('\n')}\n`);
 }

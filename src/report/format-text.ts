@@ -1,7 +1,7 @@
 /** `report` as text. Names, selectors and findings come from the input: safeText each, guardText the whole. */
 import { guardText, safeText } from '../format/escape.js';
 import type { BlastRadiusReport } from './build.js';
-import { MARK_LEGEND, MARK_TEXT, markText, propertyRows, webhookTitle } from './describe.js';
+import { MARK_LEGEND, MARK_TEXT, markText, namespaceRowText, podSecurityHeading, propertyRows, rejectedText, webhookTitle } from './describe.js';
 
 export function formatText(report: BlastRadiusReport): string {
   const lines: string[] = [`Blast radius of ${report.webhooks.length} webhook${report.webhooks.length === 1 ? '' : 's'} (Kubernetes ${report.kubeVersion})`];
@@ -25,5 +25,12 @@ export function formatText(report: BlastRadiusReport): string {
     for (const hook of hooks) lines.push(`    ${hook}`);
   }
   lines.push('', ...MARK_LEGEND.map(([mark, text]) => `  ${MARK_TEXT[mark]}: ${text}`));
+  const psa = report.podSecurity;
+  lines.push('', `Pod Security per namespace (${safeText(podSecurityHeading(psa))}):`);
+  if (psa.enabled && psa.namespaces.length === 0) lines.push('  no Namespace manifests or workloads in the run');
+  for (const row of psa.enabled ? psa.namespaces : []) {
+    lines.push(`  ${safeText(namespaceRowText(row))}`);
+    for (const workload of row.rejected) lines.push(`    rejected by enforce: ${safeText(rejectedText(workload))}`);
+  }
   return guardText(`${lines.join('\n')}\n`);
 }

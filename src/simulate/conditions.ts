@@ -3,8 +3,9 @@
  * webhook; all true calls it; otherwise the outcome depends on what the flags do not say.
  *
  * A simulation knows the request's attributes (operation, resource, kind, namespace, dryRun)
- * and that `oldObject` is null on CREATE and CONNECT and `object` on DELETE. It does not know
- * the object's content, the user, or what the authorizer would answer. An expression that reads
+ * and that `oldObject` is null on CREATE and CONNECT and `object` on DELETE. With `--object`
+ * (and `--old-object`) it knows the objects too, and the request's name. It does not know the
+ * user, or what the authorizer would answer. An expression that reads
  * any of those is not evaluated (shown as "depends on"): evaluating it against a made-up value
  * would be a guess (`has(request.userInfo)` is false on a map without the key). The others are
  * evaluated with cel-js; one it cannot evaluate is shown as "depends on" too, and one over the
@@ -21,15 +22,31 @@ export type ConditionsResult =
   | { readonly outcome: 'false'; readonly condition: string }
   | { readonly outcome: 'depends'; readonly expressions: readonly string[] };
 
-/** Parts of the request a simulation does not know. */
+/** Parts of the request a simulation does not know (`name` is known from an --object). */
 const UNKNOWN_REQUEST_FIELDS = /\b(userInfo|uid|options|name)\b/;
+const UNKNOWN_REQUEST_FIELDS_WITH_OBJECT = /\b(userInfo|uid|options)\b/;
 
-function readsUnknown(expression: string, request: SimulatedRequest): boolean {
+/** The value of `object` when the simulation knows it (null on DELETE), else undefined (on CONNECT it is the options, never known). */
+function objectValue(request: SimulatedRequest): unknown {
+  if (request.operation === 'DELETE') return null;
+  if (request.operation === 'CONNECT') return undefined;
+  return request.object?.value;
+}
+
+/** The value of `oldObject` when the simulation knows it (null on CREATE and CONNECT), else undefined. */
+function oldObjectValue(request: SimulatedRequest): unknown {
+  if (request.operation === 'CREATE' || request.operation === 'CONNECT') return null;
+  if (request.operation === 'DELETE') return request.object?.value;
+  return request.oldObject?.value;
+}
+
+export function readsUnknown(expression: string, request: SimulatedRequest): boolean {
   if (/\b(authorizer|params|namespaceObject|variables)\b/.test(expression)) return true;
   // `request.name`, `request.userInfo`, … (also through brackets or cel.bind: any mention counts).
-  if (/\brequest\b/.test(expression) && UNKNOWN_REQUEST_FIELDS.test(expression)) return true;
-  if (/\bobject\b/.test(expression) && request.operation !== 'DELETE') return true;
-  if (/\boldObject\b/.test(expression) && request.operation !== 'CREATE' && request.operation !== 'CONNECT') return true;
+  const unknownFields = request.object !== undefined ? UNKNOWN_REQUEST_FIELDS_WITH_OBJECT : UNKNOWN_REQUEST_FIELDS;
+  if (/\brequest\b/.test(expression) && unknownFields.test(expression)) return true;
+  if (/\bobject\b/.test(expression) && objectValue(request) === undefined) return true;
+  if (/\boldObject\b/.test(expression) && oldObjectValue(request) === undefined) return true;
   return false;
 }
 
@@ -48,10 +65,14 @@ export function knownVariables(request: SimulatedRequest): Record<string, unknow
       namespace: request.namespace ?? '',
       operation: request.operation,
       dryRun: request.dryRun,
+      // An object written with generateName has no name yet when it is admitted.
+      ...(request.object !== undefined ? { name: request.object.name ?? '' } : {}),
     },
   };
-  if (request.operation === 'DELETE') variables.object = null;
-  if (request.operation === 'CREATE' || request.operation === 'CONNECT') variables.oldObject = null;
+  const object = objectValue(request);
+  const oldObject = oldObjectValue(request);
+  if (object !== undefined) variables.object = object;
+  if (oldObject !== undefined) variables.oldObject = oldObject;
   return variables;
 }
 

@@ -68,11 +68,17 @@ function policyRow(entry: PathEntry): FailureRow {
   };
 }
 
+/** PodSecurity rejects the request in the validating phase, before the validating policies and webhooks. */
+function stopsAtPodSecurity(path: AdmissionPath): boolean {
+  return path.podSecurity?.result.outcome === 'rejected';
+}
+
 export function failureTable(path: AdmissionPath): FailureRow[] {
+  const reached = !stopsAtPodSecurity(path);
   return [
     ...path.mutating.filter((entry) => entry.called).map((entry) => webhookRow('mutating', entry)),
-    ...path.validating.filter((entry) => entry.called).map((entry) => webhookRow('validating', entry)),
-    ...path.policies.filter((entry) => entry.called).map(policyRow),
+    ...(reached ? path.validating.filter((entry) => entry.called).map((entry) => webhookRow('validating', entry)) : []),
+    ...(reached ? path.policies.filter((entry) => entry.called).map(policyRow) : []),
   ];
 }
 
@@ -87,7 +93,8 @@ export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
 
 export function worstCaseLatency(path: AdmissionPath): Latency {
   const mutatingSeconds = path.mutating.filter((entry) => entry.called).reduce((sum, entry) => sum + (entry.timeoutSeconds ?? 0) * (entry.reinvoked ? 2 : 1), 0);
-  const validatingSeconds = path.validating.filter((entry) => entry.called).reduce((max, entry) => Math.max(max, entry.timeoutSeconds ?? 0), 0);
+  // A request PodSecurity rejects never reaches the validating webhooks.
+  const validatingSeconds = stopsAtPodSecurity(path) ? 0 : path.validating.filter((entry) => entry.called).reduce((max, entry) => Math.max(max, entry.timeoutSeconds ?? 0), 0);
   return { mutatingSeconds, validatingSeconds, totalSeconds: mutatingSeconds + validatingSeconds };
 }
 
@@ -95,7 +102,7 @@ export function worstCaseLatency(path: AdmissionPath): Latency {
 export function dryRunFailures(path: AdmissionPath): DryRunFailure[] {
   if (!path.request.dryRun) return [];
   const failures: DryRunFailure[] = [];
-  for (const [phase, entries] of [['mutating', path.mutating], ['validating', path.validating]] as const) {
+  for (const [phase, entries] of [['mutating', path.mutating], ['validating', stopsAtPodSecurity(path) ? [] : path.validating]] as const) {
     for (const entry of entries.filter((candidate) => candidate.called)) {
       const sideEffects = entry.detail.sideEffects;
       if (sideEffects === 'None' || sideEffects === 'NoneOnDryRun') continue;

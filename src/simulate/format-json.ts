@@ -43,6 +43,10 @@ export function formatJson(path: AdmissionPath): string {
     validating: path.validating.map(entryJson),
     policies: path.policies.map(entryJson),
     worstCaseLatencySeconds: worstCaseLatency(path).totalSeconds,
+    // Added with --object (issue 14): after the fields of the contract above.
+    object: path.request.object === undefined ? null : { file: path.request.object.file, kind: path.request.object.kind, apiVersion: path.request.object.apiVersion, name: path.request.object.name ?? null, namespaceAssumed: path.request.namespaceAssumed === true },
+    oldObject: path.request.oldObject === undefined ? null : { file: path.request.oldObject.file, kind: path.request.oldObject.kind, apiVersion: path.request.oldObject.apiVersion, name: path.request.oldObject.name ?? null },
+    podSecurity: path.podSecurity,
   };
   // Names and labels from the input: no workflow command when printed in a CI log (escape.ts).
   return guardJson(`${JSON.stringify(json, null, 2)}\n`);

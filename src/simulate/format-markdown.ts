@@ -4,7 +4,7 @@
  * spans, reasons and labels as cells, so none can add HTML, mention anyone or make a link.
  */
 import { codeSpan, escapeCell, guardMarkup } from '../format/escape.js';
-import { describeNamespaceLabels, describeObjectLabels, describeRequest, EXIT_NOTE, kubeVersionText } from './describe.js';
+import { describeNamespaceLabels, describeObject, describeObjectLabels, describeRequest, EXIT_NOTE, kubeVersionText, nothingCalledText, POD_SECURITY_TITLE, podSecurityLines, rejectedByPodSecurity, validationText } from './describe.js';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS, dryRunFailures, failureTable, worstCaseLatency } from './failures.js';
 import { sequenceDiagram } from './mermaid.js';
 import type { AdmissionPath, PathEntry } from './path.js';
@@ -28,7 +28,7 @@ function table(entries: readonly PathEntry[], phase: 'mutating' | 'validating' |
   // Each cell escaped once: names as code spans, the rest as text cells.
   const rows = entries.map((entry, i) => {
     const n = entry.called ? String(i + 1) : '–';
-    if (phase === 'policy') return [n, code(entry.configuration), entry.webhook === null ? '–' : code(entry.webhook), cell(calledText(entry)), cell(entry.failurePolicy), cell((entry.detail.validationActions ?? []).join(', ')), cell(entry.reason)];
+    if (phase === 'policy') return [n, code(entry.configuration), entry.webhook === null ? '–' : code(entry.webhook), cell(calledText(entry)), cell(entry.failurePolicy), cell((entry.detail.validationActions ?? []).join(', ')), cell([entry.reason, validationText(entry)].filter((text) => text !== null).join('; '))];
     return [n, code(entry.configuration), code(entry.webhook ?? ''), cell(calledText(entry)), cell(entry.failurePolicy), `${entry.timeoutSeconds}s`, ...(phase === 'mutating' ? [entry.reinvoked ? 'yes' : 'no'] : []), cell(entry.reason)];
   });
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
@@ -38,17 +38,24 @@ export function formatMarkdown(path: AdmissionPath): string {
   const lines: string[] = [`## Admission path: ${cell(describeRequest(path))}`, '', `Kubernetes ${kubeVersionText(path)}.`];
   const nsLabels = describeNamespaceLabels(path);
   if (nsLabels !== null) lines.push(`Namespace labels: ${cell(nsLabels)}.`);
+  const object = describeObject(path);
+  if (object !== null) lines.push(`Object: ${cell(object)}.`);
   const objectLabels = describeObjectLabels(path);
   if (objectLabels !== null) lines.push(`Object labels: ${cell(objectLabels)}.`);
   for (const name of path.notDecodable) lines.push(`Not simulated (fields of the wrong type; run lint): ${cell(name)}.`);
   for (const name of path.replaced) lines.push(`Not simulated, a later object of the same kind and name replaces it: ${cell(name)}.`);
   lines.push('', '```mermaid', sequenceDiagram(path).trimEnd(), '```');
   lines.push('', '### Mutating webhooks (one after another, in this order)', '', ...table(path.mutating, 'mutating'));
-  lines.push('', '### Validating webhooks (in parallel)', '', ...table(path.validating, 'validating'));
-  lines.push('', '### Validating admission policies', '', ...table(path.policies, 'policy'));
+  if (path.podSecurity !== null) lines.push('', `### ${POD_SECURITY_TITLE}`, '', ...podSecurityLines(path).map((line) => `- ${cell(line)}`));
+  const stopped = rejectedByPodSecurity(path) ? ' — not reached: PodSecurity rejects the request' : '';
+  lines.push('', `### Validating webhooks (in parallel)${stopped}`, '', ...table(path.validating, 'validating'));
+  lines.push('', `### Validating admission policies${stopped}`, '', ...table(path.policies, 'policy'));
   const rows = failureTable(path);
   lines.push('', '### If a called webhook or policy fails', '');
-  if (rows.length === 0) lines.push('Nothing is called: no webhook or policy can delay or reject this request.');
+  if (rows.length === 0) {
+    const text = nothingCalledText(path);
+    lines.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+  }
   else {
     lines.push('| webhook or policy | phase | times out or unreachable (policy: an expression errors) | denies | a matchCondition errors |', '|---|---|---|---|---|');
     for (const row of rows) lines.push(`| ${cell(`${row.entry.configuration} / ${row.entry.webhook ?? ''}`)} | ${row.phase} | ${cell(row.ifUnavailable)} | ${cell(row.ifDenies)} | ${cell(row.ifConditionErrors ?? '–')} |`);

@@ -39,6 +39,16 @@ export function sequenceDiagram(path: AdmissionPath): string {
     for (const { i } of reinvoked) lines.push(`    A->>M${i + 1}: AdmissionReview again (IfNeeded)`);
     lines.push('  end');
   }
+  const podSecurity = path.podSecurity;
+  if (podSecurity !== null) {
+    const result = podSecurity.result;
+    const said = result.outcome === 'rejected' ? 'PodSecurity rejects the request' : result.outcome === 'admitted' ? `PodSecurity admits${result.warnings.length > 0 ? ', with a warning' : ''}` : result.outcome === 'depends' ? `PodSecurity checks it (${podSecurity.policy ?? ''})` : 'PodSecurity does not check it';
+    lines.push(`  Note over A: ${mermaidText(said)}`);
+    if (result.outcome === 'rejected') {
+      lines.push(`  A-->>C: ${mermaidText(`${result.status} (PodSecurity)`)}`);
+      return `${lines.join('\n')}\n`;
+    }
+  }
   if (validating.length > 0) {
     lines.push('  par validating webhooks, in parallel');
     validating.forEach((entry, i) => {

@@ -5,8 +5,10 @@
  *   order, sort.SliceStable in configuration/mutating_webhook_manager.go), webhooks in list
  *   order inside each; a called webhook with reinvocationPolicy IfNeeded may be called once more
  *   (the reinvocation round, when a later plugin or webhook changed the object);
- * - then the validating webhooks, all called in parallel (validating/dispatcher.go);
- * - the validating admission policies, evaluated in the API server.
+ * - then the validating phase: the built-in PodSecurity plugin (./pod-security.ts: it checks Pods
+ *   and pod templates against their namespace's Pod Security level), the validating admission
+ *   policies, evaluated in the API server, and the validating webhooks, all called in parallel
+ *   (validating/dispatcher.go).
  *
  * Whether a webhook is called is the shared request matcher's answer (src/match/request.ts),
  * then its matchConditions (./conditions.ts).
@@ -25,6 +27,9 @@ import type { Meter } from '../cel/budget.js';
 import { isWebhookConfigurationRequest, matchPolicyOnWebhookConfiguration } from './policy-webhook-kinds.js';
 import { resolveNamespaceLabels, type ResolvedNamespaceLabels } from './namespace-labels.js';
 import type { SimulatedRequest } from './request-flags.js';
+import { podSecurityStep, type PodSecurityStep } from './pod-security.js';
+import { evaluateValidations, type ValidationVerdict } from './validations.js';
+import type { PodSecuritySettings } from '../model/pod-security.js';
 
 /** One webhook or policy binding of the run, as the JSON contract lists it, plus what the other outputs show. */
 export interface PathEntry {
@@ -45,6 +50,8 @@ export interface PathEntry {
     readonly validationActions?: readonly string[];
     /** Called through another version of the resource (matchPolicy Equivalent): "group/version". */
     readonly equivalent?: string;
+    /** Called policy bindings with --object: the policy's validations against the object. */
+    readonly validation?: ValidationVerdict;
   };
 }
 
@@ -53,6 +60,8 @@ export interface AdmissionPath {
   readonly namespaceLabels: ResolvedNamespaceLabels | null;
   readonly kubeVersion: KubeVersion;
   readonly mutating: readonly PathEntry[];
+  /** The built-in PodSecurity plugin's step; null when it does not look at this resource. */
+  readonly podSecurity: PodSecurityStep | null;
   readonly validating: readonly PathEntry[];
   readonly policies: readonly PathEntry[];
   /** Configurations that do not decode (wrong field types): the API server would not store them. */
@@ -74,8 +83,9 @@ export function isVirtualResource(group: string, resource: string): boolean {
 function requestObjectLabels(request: SimulatedRequest, namespaceLabels: Labels | undefined): Pick<AdmissionRequest, 'objectLabels' | 'oldObjectLabels'> {
   // A Namespace's labels are the object's labels; the matcher reads the incoming ones on CREATE/UPDATE.
   const labels = request.group === '' && request.resource === 'namespaces' ? (namespaceLabels ?? {}) : request.objectLabels;
-  // UPDATE: the flags give one set of labels, taken for the old and the new object.
-  return objectLabelsFor(request.operation, labels);
+  // UPDATE: the flags give one set of labels, taken for the old and the new object; --old-object gives the old one's.
+  const both = objectLabelsFor(request.operation, labels);
+  return request.operation === 'UPDATE' && request.oldObject !== undefined ? { ...both, oldObjectLabels: request.oldObject.labels } : both;
 }
 
 export function matcherRequest(request: SimulatedRequest, namespaceLabels: Labels | undefined): AdmissionRequest {
@@ -180,7 +190,7 @@ function webhookEntries(objects: readonly WebhookConfigurationObject[], request:
   return { mutating: calledFirst(mutating), validating: calledFirst(validating) };
 }
 
-function policyEntries(objects: readonly PolicyObject[], request: SimulatedRequest, admission: AdmissionRequest, discovery: Discovery, meter: Meter): PathEntry[] {
+function policyEntries(objects: readonly PolicyObject[], request: SimulatedRequest, admission: AdmissionRequest, discovery: Discovery, meter: Meter, namespace: NamespaceObject | undefined): PathEntry[] {
   const decodable = objects.filter((object) => object.decodable);
   const index = new PolicyIndex(decodable);
   const policies = decodable.filter((object) => object.kind === 'ValidatingAdmissionPolicy').sort((a, b) => compareNames(a.name ?? '', b.name ?? ''));
@@ -200,6 +210,7 @@ function policyEntries(objects: readonly PolicyObject[], request: SimulatedReque
           ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery)
           : matchPolicy(spec, bindingSpec(binding), admission, discovery);
       const decision = decide(outcome, () => evaluateConditions(spec?.matchConditions, request, meter), request);
+      const validation = decision.called ? evaluateValidations(spec, request, namespace, meter) : undefined;
       entries.push({
         configuration: policy.name ?? '(no name)',
         webhook: binding.name ?? '(no name)',
@@ -208,7 +219,13 @@ function policyEntries(objects: readonly PolicyObject[], request: SimulatedReque
         failurePolicy,
         timeoutSeconds: null,
         reinvoked: false,
-        detail: { file: binding.manifest.file.path, dependsOn: decision.dependsOn, validationActions: bindingSpec(binding)?.validationActions ?? [], ...(decision.equivalent !== undefined ? { equivalent: decision.equivalent } : {}) },
+        detail: {
+          file: binding.manifest.file.path,
+          dependsOn: decision.dependsOn,
+          validationActions: bindingSpec(binding)?.validationActions ?? [],
+          ...(decision.equivalent !== undefined ? { equivalent: decision.equivalent } : {}),
+          ...(validation !== undefined ? { validation } : {}),
+        },
       });
     }
   }
@@ -236,6 +253,8 @@ export interface PathInput {
   readonly kubeVersion: KubeVersion;
   /** The simulation's CEL evaluation meter (src/cel/budget.ts). */
   readonly celMeter: Meter;
+  /** The cluster's PodSecurity configuration (`--pod-security-config`); default: the built-in one. */
+  readonly podSecurity: PodSecuritySettings;
 }
 
 /** The admission path of `request` through the run's webhooks and policies. */
@@ -256,8 +275,9 @@ export function admissionPath(request: SimulatedRequest, input: PathInput): Admi
     namespaceLabels,
     kubeVersion: input.kubeVersion,
     mutating,
+    podSecurity: podSecurityStep(request, { settings: input.podSecurity, kubeVersion: input.kubeVersion, namespaceLabels, namespaces: input.namespaces }),
     validating,
-    policies: policyEntries(input.policies, request, admission, input.discovery, input.celMeter),
+    policies: policyEntries(input.policies, request, admission, input.discovery, input.celMeter, request.namespace === null ? undefined : input.namespaces.find((namespace) => namespace.name === request.namespace)),
     notDecodable: input.webhookConfigurations.filter((object) => !object.decodable).map((object) => `${object.kind} ${object.name ?? '(no name)'} (${object.manifest.file.path})`),
     replaced,
   };

@@ -10,6 +10,7 @@ import { OPERATIONS, type Operation } from '../match/request.js';
 import type { Labels } from '../match/selector.js';
 import { closest } from '../text/closest.js';
 import { parseLabels } from './labels.js';
+import type { RequestObject } from './object.js';
 
 export interface RequestFlags {
   readonly operation?: string;
@@ -34,9 +35,15 @@ export interface SimulatedRequest {
   readonly namespace: string | null;
   /** From --namespace-labels; undefined when not given (the run's Namespace manifest or the automatic label then). */
   readonly namespaceLabelsFlag: Labels | undefined;
-  /** The object's labels (--object-labels; none when not given). */
+  /** The object's labels (--object-labels, or the --object's; none when not given). */
   readonly objectLabels: Labels;
   readonly dryRun: boolean;
+  /** --object: the request's object (CREATE, UPDATE), or the object deleted (DELETE). */
+  readonly object?: RequestObject;
+  /** --old-object: the object before an UPDATE; its labels are the old object's labels. */
+  readonly oldObject?: RequestObject;
+  /** The object names no namespace and none was given: kubectl's `default` was assumed. */
+  readonly namespaceAssumed?: boolean;
 }
 
 /** Subresources that are only read (GET): reads never reach admission (facts §5). */

@@ -1,0 +1,129 @@
+/**
+ * src/parse/simple-yaml.ts returns exactly what `yaml` (as src/parse/yaml.ts configures it) reads,
+ * or nothing: on every document of the fixtures, the upstream Pod Security fixtures, the
+ * real-world corpora, and generated documents full of the scalars YAML 1.1 reads as something
+ * other than strings.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { documentLines } from '../src/parse/prefilter.js';
+import { readSimpleDocument } from '../src/parse/simple-yaml.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' } as const;
+
+function yamlFiles(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+/** What `yaml` reads from one document's text: its value, or undefined when it reports an error. */
+function yamlValue(text: string): { value: unknown } | undefined {
+  const documents = parseAllDocuments(text, PARSE_OPTIONS);
+  if (!Array.isArray(documents) || documents.length !== 1) return undefined;
+  const [document] = documents;
+  if (document!.errors.length > 0) return undefined;
+  return { value: document!.toJS({ maxAliasCount: 100 }) };
+}
+
+function documentsOf(text: string): string[] {
+  const lines = documentLines(text);
+  return lines === undefined ? [] : lines.map((document) => text.slice(document.start, document.end));
+}
+
+/** Every document of `files`: how many the simple reader read, and the first disagreement. */
+function compare(files: readonly string[]): { documents: number; read: number; mismatches: string[] } {
+  let documents = 0;
+  let read = 0;
+  const mismatches: string[] = [];
+  for (const file of files) {
+    for (const document of documentsOf(readFileSync(file, 'utf8'))) {
+      documents++;
+      const simple = readSimpleDocument(document);
+      if (simple === undefined) continue;
+      read++;
+      const expected = yamlValue(document);
+      if (expected === undefined || JSON.stringify(expected.value) !== JSON.stringify(simple)) {
+        if (mismatches.length < 5) mismatches.push(`${file}: ${JSON.stringify(simple).slice(0, 200)} vs ${JSON.stringify(expected?.value ?? 'an error').slice(0, 200)}`);
+      }
+    }
+  }
+  return { documents, read, mismatches };
+}
+
+const tricky = ['e0', 'E5', 'e', 'yes', 'No', 'ON', 'off', 'y', 'n', 'true', 'False', '~', 'null', '', '0', '07', '08', '0x1F', '1_000', '1e3', '.5', '-1', '+2', '1:20', '2001-12-14', '.inf', '100m', 'nginx:1.27', '/healthz', 'a#b', 'a #b', "'q'", '"q"', "'it''s'", '"a # b"', '[a, b]', '["a, b"]', '{a: b}', '{a: b, c: 1}', '{a:b}', '[]', '{}', '- x', '*x', '&x y', '|', '=', '<<', 'a: b', 'x:', 'é', '0o7', '1.', '1.2.3', '12e', '+', '-.5', '.', 'Y', 'NaN', '00', '1-2', 'x #', '"x" #c', "'x'#c", '[e0, 07, yes]', '{e1: a}'];
+const safe = ['a', 'x', 'nginx:1.27', '100m', '8080', 'true', 'no', 'on', '~', '"q"', "'s'", '[a, 1]', '{k: v}', 'e1', 'e', '0', '07', 'a #c'];
+const scalar = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...tricky) }, { weight: 3, arbitrary: fc.constantFrom(...safe) });
+const keyArb = fc.constantFrom('a', 'b', 'c', 'd', 'e0', 'E1', 'name', '"q"', "'s'", 'true', 'y', '1', 'x.y/z', 'ünï', 'k-1', 'image');
+type Node = { t: 'map'; e: [string, Node][] } | { t: 'seq'; e: Node[] } | { t: 's'; v: string };
+const node = fc.letrec((tie) => ({
+  n: fc.oneof({ depthSize: 'small' }, fc.record({ t: fc.constant('s' as const), v: scalar }), fc.record({ t: fc.constant('map' as const), e: fc.array(fc.tuple(keyArb, tie('n') as fc.Arbitrary<Node>), { minLength: 1, maxLength: 3 }) }), fc.record({ t: fc.constant('seq' as const), e: fc.array(tie('n') as fc.Arbitrary<Node>, { minLength: 1, maxLength: 3 }) })),
+})).n as fc.Arbitrary<Node>;
+function render(n: Node, indent: number, compactSeq: boolean): string[] {
+  const pad = ' '.repeat(indent);
+  if (n.t === 'map') return n.e.flatMap(([k, v]) => (v.t === 's' ? [`${pad}${k}: ${v.v}`] : [`${pad}${k}:`, ...render(v, v.t === 'seq' && compactSeq ? indent : indent + 2, compactSeq)]));
+  if (n.t === 'seq') return n.e.flatMap((v) => {
+    if (v.t === 's') return [`${pad}- ${v.v}`];
+    const inner = render(v, indent + 2, compactSeq);
+    return [`${pad}- ${inner[0]!.trimStart()}`, ...inner.slice(1)];
+  });
+  return [`${pad}${n.v}`];
+}
+
+describe('the simple YAML reader', () => {
+  it('agrees with yaml on every fixture and the upstream Pod Security fixtures', () => {
+    const result = compare([...yamlFiles(join(ROOT, 'fixtures')), ...yamlFiles(join(ROOT, 'test', 'psa', 'fixtures'))]);
+    expect(result.mismatches).toEqual([]);
+    // It is meant for ordinary manifests: it reads most of them.
+    expect(result.read / result.documents).toBeGreaterThan(0.5);
+  });
+
+  it('agrees with yaml on the real-world corpora', () => {
+    const result = compare([...yamlFiles(join(ROOT, 'test', 'corpus')), ...yamlFiles(join(ROOT, '..', 'shared', 'corpus', 'real-world'))]);
+    expect(result.mismatches).toEqual([]);
+  });
+
+  it('reads what kubectl users write, and leaves the rest to yaml', () => {
+    expect(readSimpleDocument('a: 1\nb: yes\nc: "x # y" # comment\nd: [1, "two", three]\ne: {k: v}\nf:\n- g: 100m\n  h:\n  - 0.5Gi\ni: ~\n')).toEqual({
+      a: 1,
+      b: true,
+      c: 'x # y',
+      d: [1, 'two', 'three'],
+      e: { k: 'v' },
+      f: [{ g: '100m', h: ['0.5Gi'] }],
+      i: null,
+    });
+    for (const text of ['a: 0755\n', 'a: 1.5\n', 'a: 2024-01-02\n', 'a: 1:30\n', 'a: &x 1\nb: *x\n', 'a: |\n  x\n', 'a: b\na: c\n', 'a: "\\t"\n', 'a:\n\t- x\n', '- a\n', 'a: b\n  c\n', '1: a\n', 'e0: a\n', 'a: e2\n', 'a: .inf\n', '<<: {a: 1}\n']) {
+      expect(readSimpleDocument(text), text).toBeUndefined();
+    }
+  });
+
+  it('agrees with yaml on generated documents (nested, with the scalars YAML 1.1 reads as something else)', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(keyArb, node), { minLength: 1, maxLength: 4 }), fc.boolean(), (entries, compact) => {
+        const text = `${render({ t: 'map', e: entries }, 0, compact).join('\n')}\n`;
+        const simple = readSimpleDocument(text);
+        if (simple === undefined) return;
+        read++;
+        const expected = yamlValue(text);
+        expect(expected, text).toBeDefined();
+        expect(JSON.stringify(simple), text).toBe(JSON.stringify(expected!.value));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(read).toBeGreaterThan(100);
+  });
+});
