@@ -4328,6 +4328,18 @@ function dns1123SubdomainErrors(value) {
   }
   return errors;
 }
+function dns1123LabelErrors(value) {
+  const errors = [];
+  if (value.length > 63)
+    errors.push(maxLength(63));
+  if (!dns1123LabelRe.test(value)) {
+    if (dns1123SubdomainRe.test(value))
+      errors.push("must not contain dots");
+    else
+      errors.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL, "my-name", "123-abc"));
+  }
+  return errors;
+}
 function dns1035LabelErrors(value) {
   const errors = [];
   if (value.length > 63)
@@ -4374,7 +4386,7 @@ function labelValueErrors(value) {
   }
   return errors;
 }
-var DNS1123_LABEL, DNS1123_SUBDOMAIN, DNS1035_LABEL, QUALIFIED_NAME, LABEL_VALUE, anchored, dns1123SubdomainRe, dns1035LabelRe, qualifiedNameRe, labelValueRe, maxLength;
+var DNS1123_LABEL, DNS1123_SUBDOMAIN, DNS1035_LABEL, QUALIFIED_NAME, LABEL_VALUE, anchored, dns1123LabelRe, dns1123SubdomainRe, dns1035LabelRe, qualifiedNameRe, labelValueRe, maxLength;
 var init_names = __esm({
   "dist/src/kube/names.js"() {
     "use strict";
@@ -4385,6 +4397,7 @@ var init_names = __esm({
     QUALIFIED_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
     LABEL_VALUE = `(${QUALIFIED_NAME})?`;
     anchored = (source) => new RegExp(`^${source}$`);
+    dns1123LabelRe = anchored(DNS1123_LABEL);
     dns1123SubdomainRe = anchored(DNS1123_SUBDOMAIN);
     dns1035LabelRe = anchored(DNS1035_LABEL);
     qualifiedNameRe = anchored(QUALIFIED_NAME);
@@ -40694,18 +40707,6 @@ function checkTypeMeta(object, path, kind, apiVersions, problems) {
     problems.add([...path, "kind"], `Unsupported value: ${quoteValue(object.kind)}: must be "${kind}"`);
   return problems.problems.length === before;
 }
-function dns1123LabelErrors(value) {
-  const errors = [];
-  if (value.length > 63)
-    errors.push("must be no more than 63 characters");
-  if (!DNS1123_LABEL2.test(value)) {
-    if (DNS1123_SUBDOMAIN2.test(value))
-      errors.push("must not contain dots");
-    else
-      errors.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
-  }
-  return errors;
-}
 function validateExemptions(list3, path, check3, problems) {
   const seen = /* @__PURE__ */ new Set();
   list3.forEach((item, index) => {
@@ -40872,7 +40873,7 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path4, import_yaml, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DNS1123_LABEL2, DNS1123_SUBDOMAIN2, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path4, import_yaml, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
@@ -40933,8 +40934,6 @@ var init_config = __esm({
         }
       }
     };
-    DNS1123_LABEL2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-    DNS1123_SUBDOMAIN2 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
     DEFAULTS_FIELDS = PSA_MODES.flatMap((mode) => [mode, `${mode}-version`]);
     EXEMPTIONS_FIELDS = ["usernames", "namespaces", "runtimeClasses"];
   }
@@ -58125,4 +58124,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 388a113736adaf98f628a79a685351402027d280e87583ed8eec069571046fcd
+//# admission-lint-build 38841c34b29fff71054d1910c48cf52c53917e8c66a633e2b9926c1e553f4408

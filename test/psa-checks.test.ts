@@ -32,7 +32,8 @@ import { seccompProfileRestrictedV1Dot19, seccompProfileRestrictedV1Dot25 } from
 import { sysctlsV1Dot0, sysctlsV1Dot27, sysctlsV1Dot29, sysctlsV1Dot32, sysctlsV1Dot37 } from '../src/psa/checks/sysctls.js';
 import type { Check, CheckPodFn } from '../src/psa/checks/types.js';
 import { windowsHostProcessV1Dot0 } from '../src/psa/checks/windows-host-process.js';
-import { evaluatePod, NEWEST_POLICY_MINOR, type PodSecurityLevel } from '../src/psa/evaluate.js';
+import { evaluatePod, NEWEST_POLICY_MINOR } from '../src/psa/evaluate.js';
+import type { PsaLevel } from '../src/psa/labels.js';
 import {
   forbiddenDetail,
   forbiddenReason,
@@ -980,7 +981,7 @@ describe('evaluatePod: what the API server does before admission', () => {
 });
 
 describe('evaluatePod: paths', () => {
-  function paths(level: PodSecurityLevel, spec: unknown, metadata: unknown = {}) {
+  function paths(level: PsaLevel, spec: unknown, metadata: unknown = {}) {
     return Object.fromEntries(evaluatePod(level, { minor: 35 }, metadata, spec).failures.map((failure) => [failure.check, failure.path]));
   }
 
@@ -1165,7 +1166,7 @@ describe('hostile and mistyped input', () => {
     );
     const metadata = fc.oneof(fc.record({ annotations: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.string(), anyValue)), anyValue) }), anyValue);
     fc.assert(
-      fc.property(fc.constantFrom('baseline', 'restricted') as fc.Arbitrary<PodSecurityLevel>, fc.nat(40), metadata, fc.oneof(spec, anyValue), fc.constantFrom('pod', 'template') as fc.Arbitrary<'pod' | 'template'>, (level, minor, podMetadata, podSpec, object) => {
+      fc.property(fc.constantFrom('baseline', 'restricted') as fc.Arbitrary<PsaLevel>, fc.nat(40), metadata, fc.oneof(spec, anyValue), fc.constantFrom('pod', 'template') as fc.Arbitrary<'pod' | 'template'>, (level, minor, podMetadata, podSpec, object) => {
         const result = evaluatePod(level, { minor }, podMetadata, podSpec, { object });
         expect(result.allowed).toBe(result.failures.length === 0);
         for (const failure of result.failures) {

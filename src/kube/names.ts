@@ -10,6 +10,7 @@ const QUALIFIED_NAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_VALUE = `(${QUALIFIED_NAME})?`;
 
 const anchored = (source: string): RegExp => new RegExp(`^${source}$`);
+const dns1123LabelRe = anchored(DNS1123_LABEL);
 const dns1123SubdomainRe = anchored(DNS1123_SUBDOMAIN);
 const dns1035LabelRe = anchored(DNS1035_LABEL);
 const qualifiedNameRe = anchored(QUALIFIED_NAME);
@@ -30,6 +31,18 @@ export function dns1123SubdomainErrors(value: string): string[] {
   if (value.length > 253) errors.push(maxLength(253));
   if (!dns1123SubdomainRe.test(value)) {
     errors.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN, 'example.com'));
+  }
+  return errors;
+}
+
+/** IsDNS1123Label (ValidateNamespaceName applies it). */
+export function dns1123LabelErrors(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > 63) errors.push(maxLength(63));
+  if (!dns1123LabelRe.test(value)) {
+    // Matching the subdomain pattern but not the label pattern means it has dots.
+    if (dns1123SubdomainRe.test(value)) errors.push('must not contain dots');
+    else errors.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL, 'my-name', '123-abc'));
   }
   return errors;
 }

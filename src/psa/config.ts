@@ -20,7 +20,7 @@ import { isRecord } from '../json.js';
 import { decode, readRegularFile, STDIN_PATH } from '../load/sources.js';
 import { closest } from '../text/closest.js';
 import { goQuote } from '../validate/field-error.js';
-import { dns1123SubdomainErrors } from '../kube/names.js';
+import { dns1123LabelErrors, dns1123SubdomainErrors } from '../kube/names.js';
 import type { PodSecurityConfiguration, PodSecurityExemptions } from '../model/pod-security.js';
 import { LEVEL_ERROR, parsePsaLevel, parsePsaVersion, PSA_MODES, VERSION_ERROR, type PsaMode, type PsaPolicy } from './labels.js';
 
@@ -174,24 +174,6 @@ function checkTypeMeta(object: Record<string, unknown>, path: FieldPath, kind: s
   if (object.kind === undefined || object.kind === null || object.kind === '') problems.add([...path, 'kind'], `Required value: must be "${kind}"`);
   else if (object.kind !== kind) problems.add([...path, 'kind'], `Unsupported value: ${quoteValue(object.kind)}: must be "${kind}"`);
   return problems.problems.length === before;
-}
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** IsDNS1123Label (apimachinery util/validation), which ValidateNamespaceName applies. */
-function dns1123LabelErrors(value: string): string[] {
-  const errors: string[] = [];
-  if (value.length > 63) errors.push('must be no more than 63 characters');
-  if (!DNS1123_LABEL.test(value)) {
-    // Matching the subdomain pattern but not the label pattern means it has dots.
-    if (DNS1123_SUBDOMAIN.test(value)) errors.push('must not contain dots');
-    else
-      errors.push(
-        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-      );
-  }
-  return errors;
 }
 
 /** validateNamespaces, validateRuntimeClasses, validateUsernames: each item valid, no duplicates. */

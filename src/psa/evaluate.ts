@@ -9,8 +9,6 @@ import { DEFAULT_REGISTRY } from './checks/index.js';
 import { prepareAsApiServer, type PodObjectKind } from './checks/prepare.js';
 import type { PsaLevel } from './labels.js';
 
-/** The level evaluated: labels.ts PsaLevel (one type for the module family). */
-export type PodSecurityLevel = PsaLevel;
 
 export type { PodObjectKind } from './checks/prepare.js';
 
@@ -55,7 +53,7 @@ export interface EvaluateOptions {
  *   of the wrong type are read.
  */
 export function evaluatePod(
-  level: PodSecurityLevel,
+  level: PsaLevel,
   version: { readonly minor: number },
   podMetadata: unknown,
   podSpec: unknown,

@@ -6,14 +6,8 @@
 import { goQuote } from './checks/go-text.js';
 import { formatLevelVersion, type PsaLevel, type PsaVersion } from './labels.js';
 
-/** A Pod Security level (one type for the whole module family: labels.ts PsaLevel). */
-export type PolicyLevel = PsaLevel;
-
-/**
- * The version as the namespace label gives it: the message quotes the policy as labelled
- * (`restricted:latest`, `baseline:v1.40`), not the version it evaluated as.
- */
-export type PolicyVersionLabel = PsaVersion;
+// Versions are given as the namespace label gives them: the message quotes the policy as
+// labelled (`restricted:latest`, `baseline:v1.40`), not the version it evaluated as.
 
 export interface FailureText {
   readonly reason: string;
@@ -28,7 +22,7 @@ function reasonOf(failure: FailureText): string {
 }
 
 /** api.LevelVersion.String(): `restricted:v1.35`, `baseline:latest`. */
-export function levelVersionText(level: PolicyLevel, version: PolicyVersionLabel): string {
+export function levelVersionText(level: PsaLevel, version: PsaVersion): string {
   return formatLevelVersion({ level, version });
 }
 
@@ -43,7 +37,7 @@ export function forbiddenDetail(failures: readonly FailureText[]): string {
 }
 
 /** The enforce error: `violates PodSecurity "restricted:v1.35": ...`. */
-export function violatesMessage(level: PolicyLevel, version: PolicyVersionLabel, failures: readonly FailureText[]): string {
+export function violatesMessage(level: PsaLevel, version: PsaVersion, failures: readonly FailureText[]): string {
   return `violates PodSecurity ${goQuote(levelVersionText(level, version))}: ${forbiddenDetail(failures)}`;
 }
 
@@ -51,7 +45,7 @@ export function violatesMessage(level: PolicyLevel, version: PolicyVersionLabel,
  * The warn-mode warning (for Pods and for workloads with a pod template) and the audit
  * annotation's value: `would violate PodSecurity "restricted:latest": ...`.
  */
-export function wouldViolateMessage(level: PolicyLevel, version: PolicyVersionLabel, failures: readonly FailureText[]): string {
+export function wouldViolateMessage(level: PsaLevel, version: PsaVersion, failures: readonly FailureText[]): string {
   return `would violate PodSecurity ${goQuote(levelVersionText(level, version))}: ${forbiddenDetail(failures)}`;
 }
 
@@ -61,8 +55,8 @@ export function wouldViolateMessage(level: PolicyLevel, version: PolicyVersionLa
  */
 export function podForbiddenMessage(
   podName: string,
-  level: PolicyLevel,
-  version: PolicyVersionLabel,
+  level: PsaLevel,
+  version: PsaVersion,
   failures: readonly FailureText[],
 ): string {
   const subject = podName === '' ? 'pods' : `pods ${goQuote(podName)}`;
