@@ -104,7 +104,10 @@ function main(loadCli, version) {
     try {
       known = version();
     } catch {}
-    process.stderr.write(`internal error in admission-lint ${known}; please report it with the input that caused it\n${error?.stack ?? error}\n`);
+    // The stack may quote the input (a message built from a file's text): control characters
+    // other than line breaks and tabs are shown as escapes, so a crash cannot drive the terminal.
+    const text = String(error?.stack ?? error).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    process.stderr.write(`internal error in admission-lint ${known}; please report it with the input that caused it\n${text}\n`);
     process.exitCode = 2;
   };
   /**

@@ -1,5 +1,7 @@
 /** A bug in one rule on one object must not hide the other findings (issue: robustness, item 6). */
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { rules } from '../rules/index.js';
 import { reportInternalErrors } from '../src/cli/main.js';
 import { lint } from '../src/engine/lint.js';
@@ -79,5 +81,17 @@ describe('a rule that crashes', () => {
     expect(internal[0]).toMatchObject({ severity: 'error', file: '<stdin>', line: 1, column: 1, object: null });
     expect(internal[0]!.message).toContain('internal error in rule crashing-create: per-run analysis failed');
     expect(report.internalErrors).toHaveLength(1);
+  });
+});
+
+describe('the crash banner of bin/admission-lint.js', () => {
+  it('shows control characters of a crash message as escapes, keeping line breaks', () => {
+    const script = `require(${JSON.stringify(join(import.meta.dirname, '..', 'bin', 'admission-lint.js'))}).main(async () => { throw new Error('kind \\u001b]0;owned\\u0007 \\u001b[2J\\u009b1m'); }, () => '9.9.9');`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('internal error in admission-lint 9.9.9');
+    expect(result.stderr).toContain('kind \\u001b]0;owned\\u0007 \\u001b[2J\\u009b1m');
+    expect(result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(result.stderr.split('\n').length).toBeGreaterThan(3);
   });
 });

@@ -156,7 +156,7 @@ describe.skipIf(!existsSync(CORPUS))('simulate against the real-world corpus', (
     const equivalent = await pathFor(files, { operation: 'CREATE', group: 'metallb.io', version: 'v1beta1', resource: 'bgppeers', namespace: 'metallb-system' });
     expect(equivalent.validating.find((e) => e.webhook === 'bgppeersvalidationwebhook.metallb.io')).toMatchObject({ called: true, reason: null, detail: { equivalent: 'metallb.io/v1beta2' } });
     await expect(pathFor(files, { operation: 'CREATE', group: 'metalb.io', version: 'v1beta1', resource: 'ipaddresspools', namespace: 'metallb-system' })).rejects.toThrow('did you mean "metallb.io"?');
-    await expect(pathFor(files, { operation: 'CREATE', group: 'metallb.io', resource: 'ipaddresspools', namespace: 'metallb-system' })).rejects.toThrow('group metallb.io is served in several versions (v1beta1, v1beta2): choose one with --version');
+    await expect(pathFor(files, { operation: 'CREATE', group: 'metallb.io', resource: 'ipaddresspools', namespace: 'metallb-system' })).rejects.toThrow('group metallb.io is served in several versions (v1beta1, v1beta2): choose one with --api-version');
   });
 
   it("Kyverno's matchCondition on the object's labels is shown as depends on", async () => {
@@ -245,7 +245,7 @@ describe('simulate on the command line', () => {
     [['--operation', 'GET', '--resource', 'pods', '--namespace', 'a'], 'reads never reach admission webhooks'],
     [['--operation', 'CREATE', '--resource', 'pod', '--namespace', 'a'], 'did you mean "pods"?'],
     [['--operation', 'CREATE', '--resource', 'deploymnets', '--group', 'apps', '--namespace', 'a'], 'apps/v1 has no such resource; did you mean "deployments"?'],
-    [['--operation', 'CREATE', '--resource', 'deployments', '--namespace', 'a'], 'it is served by --group apps --version v1'],
+    [['--operation', 'CREATE', '--resource', 'deployments', '--namespace', 'a'], 'it is served by --group apps --api-version v1'],
     [['--operation', 'CREATE', '--resource', 'deployments', '--group', 'app', '--namespace', 'a'], 'serves no such API group; did you mean "apps"?'],
     [['--operation', 'CREATE', '--resource', 'pods', '--version', 'v2', '--namespace', 'a'], 'is not served in that version; did you mean "v1"?'],
     [['--operation', 'UPDATE', '--resource', 'pods', '--subresource', 'stauts', '--namespace', 'a'], 'pods has no such subresource; did you mean "status"?'],

@@ -74,11 +74,11 @@ function resolveVersion(group: string, version: string | undefined, discovery: D
   const versions = discovery.versions(group);
   if (version !== undefined) {
     if (versions.includes(version)) return version;
-    throw new UsageError(`--version ${version}: group ${groupName(group)} is not served in that version${suggestion(version, versions)}`, `served versions: ${versions.join(', ')}`);
+    throw new UsageError(`--api-version ${version}: group ${groupName(group)} is not served in that version${suggestion(version, versions)}`, `served versions: ${versions.join(', ')}`);
   }
   if (versions.includes('v1')) return 'v1';
   if (versions.length === 1) return versions[0]!;
-  throw new UsageError(`group ${groupName(group)} is served in several versions (${versions.join(', ')}): choose one with --version`);
+  throw new UsageError(`group ${groupName(group)} is served in several versions (${versions.join(', ')}): choose one with --api-version`);
 }
 
 function resolveResource(group: string, version: string, resource: string, discovery: Discovery): ResourceInfo {
@@ -92,7 +92,7 @@ function resolveResource(group: string, version: string, resource: string, disco
   const elsewhere = discovery.allResources().filter((candidate) => candidate.resource === resource);
   if (elsewhere.length > 0) {
     const other = elsewhere[0]!;
-    throw new UsageError(`--resource ${resource}: ${groupName(group)}/${version} has no such resource; it is served by ${other.group === '' ? 'the core group' : `--group ${other.group}`} --version ${other.version}`);
+    throw new UsageError(`--resource ${resource}: ${groupName(group)}/${version} has no such resource; it is served by ${other.group === '' ? 'the core group' : `--group ${other.group}`} --api-version ${other.version}`);
   }
   const anywhere = closest(resource, [...new Set(discovery.allResources().map((candidate) => candidate.resource))]);
   throw new UsageError(`--resource ${resource}: ${groupName(group)}/${version} has no such resource${anywhere !== undefined ? `; the closest served resource is "${anywhere}"` : ''}`, `${groupName(group)}/${version} serves: ${here.map((candidate) => candidate.resource).join(', ') || 'nothing'}`);
