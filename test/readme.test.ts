@@ -222,7 +222,7 @@ describe('README', () => {
     }
   });
 
-  const COMMANDS = ['lint', 'defaults', 'rules', 'explain', 'config-schema', 'simulate', 'report'];
+  const COMMANDS = ['lint', 'defaults', 'rules', 'explain', 'config-schema', 'simulate', 'report', 'probe'];
 
   it('lists every command, and the docs document every option that --help lists', () => {
     const main = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
