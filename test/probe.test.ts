@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import { readmeProject } from './probe/readme-project.js';
 import { makeCertificates, NAMESPACE, removeCertificates, SERVER_NAME, SERVICE, startWebhookServer, type CertificateName, type Certificates, type Mode, type WebhookServer } from './probe/webhook-server.js';
 
 let certificates: Certificates;
@@ -317,5 +318,47 @@ describe('probe: repeat, url, usage', () => {
     const unknown = await runCli(['probe', config, '--webhook', 'chek.probe.example.com', '--object', join(dir, 'configmap.yaml'), '--address', '127.0.0.1:1'], '');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('did you mean "check.probe.example.com"?');
+  });
+});
+
+describe('probe: the README shows real output', () => {
+  /** What the test server answers for each webhook the README probes. */
+  const MODES: Readonly<Record<string, Mode>> = { 'annotate.probe.example.com': 'annotate', 'check.probe.example.com': 'status-500' };
+  const README = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  /** The README's text blocks that start with `$ admission-lint probe …`: the command, then its output. */
+  const samples = [...README.matchAll(/```text\n(\$ admission-lint probe [^\n]*)\n([\s\S]*?)```/g)].map((match) => ({ command: match[1]!.slice(2), output: match[2]! }));
+  /** What changes from run to run: the port, the times, the certificate's dates. */
+  const normalise = (text: string) =>
+    text
+      .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+      .replace(/\d+ ms/g, 'N ms')
+      .replace(/valid until \d{4}-\d{2}-\d{2}/g, 'valid until DATE')
+      .replace(/\s+/g, ' ')
+      .trim();
+
+  it('has the samples this test knows', () => {
+    expect(samples.map((sample) => /--webhook (\S+)/.exec(sample.command)![1]).sort()).toEqual(Object.keys(MODES).sort());
+  });
+
+  it.each(samples.map((sample) => [sample.command, sample] as const))('%s', async (_command, sample) => {
+    const project = readmeProject(certificates);
+    const cwd = process.cwd();
+    try {
+      process.chdir(project);
+      const webhook = /--webhook (\S+)/.exec(sample.command)![1]!;
+      const hook = await server(MODES[webhook]!);
+      const args = sample.command.split(' ').slice(1).map((word) => (word.startsWith('127.0.0.1:') ? hook.address : word));
+      const { stdout } = await runCli(args, '');
+      const output = normalise(stdout);
+      let from = 0;
+      for (const part of sample.output.split(/^…$/m).map(normalise).filter(Boolean)) {
+        const at = output.indexOf(part, from);
+        expect(at, `README part not in the output, in order:\n${part}\n\nOutput:\n${stdout}`).toBeGreaterThanOrEqual(0);
+        from = at + part.length;
+      }
+    } finally {
+      process.chdir(cwd);
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

@@ -43,6 +43,7 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   'kustomize build overlays/prod | admission-lint -': 'needs kustomize and an overlay; standard input is run in `cat deploy/*.yaml | admission-lint -`',
   'npm test': 'the test suite itself (CI runs it: .ci/run)',
   'npm run test:slow': 'the slow test suite (CI runs it: .ci/run)',
+  'kubectl port-forward -n hooks svc/probe-hook 8443:443 &': 'needs a cluster; test/probe.test.ts runs the probe examples that follow it against its own webhook server',
 };
 
 /** How the README names the program, at the start of a command. */

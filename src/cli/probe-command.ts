@@ -67,7 +67,7 @@ export function probeCommand(): Command {
     .option('--object-labels <k=v,...>', "the object's labels without --object")
     .option('--dry-run', 'a dry-run request (a webhook whose sideEffects are not None or NoneOnDryRun is not called)')
     .option('--as <user>', 'request.userInfo.username', DEFAULT_USER)
-    .option('--as-group <group>', 'a group in request.userInfo.groups (repeatable; system:authenticated is always added)', collect, [])
+    .option('--as-group <group>', 'a group in request.userInfo.groups (repeatable; system:authenticated is added)', collect, [])
     .option('--as-uid <uid>', 'request.userInfo.uid')
     .option('--repeat <n>', 'call it n times in all, for latency percentiles', '1')
     .option('--concurrency <c>', 'at most c calls at a time with --repeat', '1')
@@ -92,7 +92,8 @@ export async function runProbeCommand(args: readonly string[], io: Io): Promise<
   const paths = parsed.paths.length > 0 ? parsed.paths : ['.'];
   const inputs = [...paths, ...[flags.object, flags.oldObject, flags.caBundleFile].filter((file): file is string => file !== undefined && file !== '-')];
   if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths: inputs }, process.cwd());
-  const groups = [...new Set([...flags.asGroup, 'system:authenticated'])];
+  // The API server adds system:authenticated to every user it authenticates (system:unauthenticated to the anonymous one).
+  const groups = [...new Set([...flags.asGroup, flags.as === 'system:anonymous' ? 'system:unauthenticated' : 'system:authenticated'])];
   const { probe } = await import('../probe/probe.js');
   const report = await probe({
     paths,
