@@ -6,6 +6,8 @@
  * In the slow suite: it starts servers and waits out a timeout.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -266,6 +268,18 @@ describe('probe: TLS as the API server checks it, and nothing sent before it pas
     expect(check(probed, 'tls')?.status).toBe('error');
     expect(probed.json.verdict.message).toContain(`tls: failed to verify certificate: ${words}`);
     expect(hook.received).toEqual([]);
+  });
+
+  it('a server that speaks plain HTTP', async () => {
+    const plain = createHttpServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const probed = await probe(configuration('plain-http'), `127.0.0.1:${(plain.address() as AddressInfo).port}`);
+      expect(probed.json.verdict.message).toContain('failed to call webhook: Post "https://probe-hook.hooks.svc:443/validate?timeout=5s": http: server gave HTTP response to HTTPS client');
+    } finally {
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+    }
   });
 
   it('--ca-bundle-file stands in for the caBundle', async () => {

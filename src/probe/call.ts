@@ -78,6 +78,11 @@ function socketReason(error: NodeJS.ErrnoException & { address?: string; port?: 
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return { stage: 'dial', reason: `dial tcp: lookup ${target.host}: no such host` };
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
+    case 'ERR_SSL_HTTP_REQUEST':
+      // Go's transport recognises a plain-HTTP answer to its ClientHello.
+      return { stage: 'dial', reason: 'http: server gave HTTP response to HTTPS client' };
     case 'ECONNRESET':
       // Closed without an answer: Go's transport reads EOF; a reset after the request is "connection reset by peer".
       return secured && error.message !== 'socket hang up' ? { stage: 'connection', reason: `read tcp ${address}: read: connection reset by peer` } : { stage: 'connection', reason: 'EOF' };
