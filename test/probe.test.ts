@@ -310,6 +310,16 @@ describe('probe: repeat, url, usage', () => {
     expect(hook.received[0]!.servername).toBe(SERVER_NAME);
   });
 
+  it('an object that names no namespace is sent with the request\'s, as the API server sets it; UPDATE sends the old object', async () => {
+    const hook = await server('allow');
+    writeFileSync(join(dir, 'no-namespace.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  deny: "false"\n');
+    const config = configuration('namespace-fill');
+    const { code } = await runCli(['probe', config, '--webhook', 'check.probe.example.com', '--object', join(dir, 'no-namespace.yaml'), '--old-object', join(dir, 'no-namespace.yaml'), '--namespace', 'team-b', '--address', hook.address, '--as', 'jane', '--as-group', 'devs'], '');
+    expect(code).toBe(0);
+    const request = hook.received[0]!.review.request;
+    expect(request).toMatchObject({ operation: 'UPDATE', namespace: 'team-b', object: { metadata: { namespace: 'team-b' } }, oldObject: { metadata: { namespace: 'team-b' } }, userInfo: { username: 'jane', groups: ['devs', 'system:authenticated'] }, options: { kind: 'UpdateOptions' } });
+  });
+
   it('a dry run to a webhook with side effects is rejected without a call', async () => {
     const hook = await server('allow');
     const probed = await probe(configuration('side-effects', { sideEffects: 'NoneOnDryRun' }), hook, '--dry-run');

@@ -148,7 +148,10 @@ export function callWebhook(target: CallTarget, body: string, timeoutMs: number,
     };
     const fail = (stage: Extract<CallResult, { kind: 'failed' }>['stage'], reason: string) =>
       settle({ kind: 'failed', stage, reason: `Post ${JSON.stringify(target.url)}: ${reason}`, latencyMs: elapsed(), ...(tls !== undefined ? { tls } : {}) });
-    const timer = setTimeout(() => fail('timeout', 'context deadline exceeded'), timeoutMs);
+    let connected = false;
+    socket.once('connect', () => (connected = true));
+    // Go's dialer says a deadline as an i/o timeout; later, the context's error.
+    const timer = setTimeout(() => fail('timeout', connected ? 'context deadline exceeded' : `dial tcp ${hostPort(target.host, target.port)}: i/o timeout`), timeoutMs);
     socket.on('error', (error: NodeJS.ErrnoException) => {
       const { stage, reason } = socketReason(error, target, secured);
       fail(stage, reason);

@@ -181,6 +181,16 @@ function patchLines(patch: JsonValue | undefined): string[] {
   });
 }
 
+/** The API server sets metadata.namespace of a namespaced object from the request's namespace when the object names none. */
+function withNamespace(object: JsonValue, request: SimulatedRequest): JsonValue {
+  if (object === null || typeof object !== 'object' || Array.isArray(object) || request.namespace === null) return object;
+  if (request.group === '' && request.resource === 'namespaces') return object;
+  const metadata = object.metadata;
+  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) return object;
+  if (typeof metadata?.namespace === 'string' && metadata.namespace !== '') return object;
+  return { ...object, metadata: { ...(metadata ?? {}), namespace: request.namespace } };
+}
+
 interface OneCall {
   readonly checks: readonly Check[];
   readonly outcome: CallOutcome;
@@ -208,8 +218,8 @@ export async function probe(options: ProbeOptions): Promise<ProbeReport> {
   const request = path.request;
   const reviewVersion = reviewVersionFor(webhook.admissionReviewVersions);
   // DELETE sends the object deleted as oldObject; UPDATE the new object and the old one.
-  const sent: JsonValue = request.operation === 'DELETE' || request.operation === 'CONNECT' ? null : ((request.object?.value ?? null) as JsonValue);
-  const old: JsonValue = request.operation === 'DELETE' ? ((request.object?.value ?? null) as JsonValue) : ((request.oldObject?.value ?? null) as JsonValue);
+  const sent: JsonValue = request.operation === 'DELETE' || request.operation === 'CONNECT' ? null : withNamespace((request.object?.value ?? null) as JsonValue, request);
+  const old: JsonValue = withNamespace((request.operation === 'DELETE' ? (request.object?.value ?? null) : (request.oldObject?.value ?? null)) as JsonValue, request);
   const objectName = request.object?.name ?? '';
   const now = options.now ?? (() => new Date());
 
