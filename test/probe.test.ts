@@ -282,6 +282,14 @@ describe('probe: TLS as the API server checks it, and nothing sent before it pas
     }
   });
 
+  it('a certificate that expires within a week: a warning', async () => {
+    const hook = await server('allow', 'expiring');
+    const probed = await probe(configuration('tls-expiring'), hook);
+    expect(probed.code).toBe(0);
+    expect(check(probed, 'tls')).toMatchObject({ status: 'warning' });
+    expect(check(probed, 'tls')?.message).toMatch(/it expires in (1 day|less than a day): from then every call fails/);
+  });
+
   it('--ca-bundle-file stands in for the caBundle', async () => {
     const hook = await server('allow', 'other-ca');
     const probed = await probe(configuration('tls-file'), hook, '--ca-bundle-file', join(dir, 'other-ca.pem'));

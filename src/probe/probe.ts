@@ -286,7 +286,7 @@ export async function probe(options: ProbeOptions): Promise<ProbeReport> {
     const uid = randomUUID();
     const review = buildReview({ version: reviewVersion, uid, request, object, oldObject: old, name: objectName, userInfo: options.userInfo });
     const result = await callWebhook(target, JSON.stringify(review), timeoutMs, now);
-    const verified = verifyCall(result, { webhook: name, mutating, version: reviewVersion, uid, object });
+    const verified = verifyCall(result, { webhook: name, mutating, version: reviewVersion, uid, object, now: now() });
     let patch: JsonValue | undefined;
     if (result.kind === 'response' && verified.outcome.kind === 'allowed' && verified.outcome.patchOperations > 0) {
       const response = (JSON.parse(result.body.toString('utf8')) as { response: { patch: string } }).response;

@@ -47,6 +47,8 @@ export interface VerifyContext {
   readonly uid: string;
   /** The object the patch applies to (null for DELETE and CONNECT). */
   readonly object: JsonValue;
+  /** The time the certificate's expiry is measured from (default: now). */
+  readonly now?: Date;
 }
 
 export interface Verified {
@@ -175,17 +177,22 @@ export function deniedMessage(webhook: string, status: Record<string, unknown> |
   return `${deniedBy} without explanation`;
 }
 
-function tlsChecks(result: CallResult): Check[] {
+/** A serving certificate that expires sooner than this is a warning. */
+export const EXPIRY_WARNING_DAYS = 7;
+
+function tlsChecks(result: CallResult, now: Date): Check[] {
   const tls = result.tls;
   if (tls === undefined) return [{ id: 'tls', status: 'skipped', message: 'no TLS handshake: the connection failed first' }];
   const cert = tls.certificate;
   const names = cert === null ? 'no certificate' : `certificate for ${[...cert.dnsNames, ...cert.ipAddresses].join(', ') || `CN=${cert.commonName}`}, valid until ${cert.validTo.toISOString().slice(0, 10)}`;
   if (tls.problem !== null) return [{ id: 'tls', status: 'error', message: `${tls.problem} (${names})` }];
+  const daysLeft = cert === null ? Infinity : (cert.validTo.getTime() - now.getTime()) / 86_400_000;
+  if (daysLeft < EXPIRY_WARNING_DAYS) return [{ id: 'tls', status: 'warning', message: `${tls.protocol ?? 'TLS'}, ${names}, verified; it expires in ${daysLeft < 1 ? 'less than a day' : `${Math.floor(daysLeft)} ${Math.floor(daysLeft) === 1 ? 'day' : 'days'}`}: from then every call fails` }];
   return [{ id: 'tls', status: 'ok', message: `${tls.protocol ?? 'TLS'}, ${names}, verified` }];
 }
 
 export function verifyCall(result: CallResult, ctx: VerifyContext): Verified {
-  const checks: Check[] = [...tlsChecks(result)];
+  const checks: Check[] = [...tlsChecks(result, ctx.now ?? new Date())];
   const done = (outcome: CallOutcome): Verified => ({ checks, outcome });
   if (result.kind === 'failed') {
     if (result.stage !== 'tls') checks.push({ id: 'http', status: 'error', message: result.reason });

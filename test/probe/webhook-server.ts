@@ -23,14 +23,14 @@ export interface Certificates {
   readonly pairs: Readonly<Record<CertificateName, { readonly key: string; readonly cert: string }>>;
 }
 
-export type CertificateName = 'good' | 'wrong-name' | 'expired' | 'other-ca';
+export type CertificateName = 'good' | 'expiring' | 'wrong-name' | 'expired' | 'other-ca';
 
 function openssl(args: string[], cwd: string): void {
   execFileSync('openssl', args, { cwd, stdio: 'pipe' });
 }
 
 function makeCa(dir: string, name: string): void {
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${name}`], dir);
+  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '60', '-subj', `/CN=${name}`], dir);
 }
 
 function makeLeaf(dir: string, name: string, ca: string, dnsName: string, days: number): void {
@@ -43,18 +43,19 @@ export function makeCertificates(): Certificates {
   const dir = mkdtempSync(join(tmpdir(), 'admission-lint-probe-certs-'));
   makeCa(dir, 'ca');
   makeCa(dir, 'other-ca');
-  makeLeaf(dir, 'good', 'ca', SERVER_NAME, 1);
-  makeLeaf(dir, 'wrong-name', 'ca', 'other.example.com', 1);
+  makeLeaf(dir, 'good', 'ca', SERVER_NAME, 30);
+  makeLeaf(dir, 'expiring', 'ca', SERVER_NAME, 2);
+  makeLeaf(dir, 'wrong-name', 'ca', 'other.example.com', 30);
   // Valid until a day before it was made.
   makeLeaf(dir, 'expired', 'ca', SERVER_NAME, -1);
-  makeLeaf(dir, 'by-other-ca', 'other-ca', SERVER_NAME, 1);
+  makeLeaf(dir, 'by-other-ca', 'other-ca', SERVER_NAME, 30);
   const read = (file: string) => readFileSync(join(dir, file), 'utf8');
   const pair = (name: string) => ({ key: read(`${name}.key`), cert: read(`${name}.crt`) });
   return {
     dir,
     caPem: read('ca.crt'),
     otherCaPem: read('other-ca.crt'),
-    pairs: { good: pair('good'), 'wrong-name': pair('wrong-name'), expired: pair('expired'), 'other-ca': pair('by-other-ca') },
+    pairs: { good: pair('good'), expiring: pair('expiring'), 'wrong-name': pair('wrong-name'), expired: pair('expired'), 'other-ca': pair('by-other-ca') },
   };
 }
 
