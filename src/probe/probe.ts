@@ -297,7 +297,8 @@ export async function probe(options: ProbeOptions): Promise<ProbeReport> {
   };
 
   const first = await callOnce(sent);
-  const checks: Check[] = [...before, ...first.checks];
+  // A timeout is one cause: said once, by the latency check.
+  const checks: Check[] = [...before, ...first.checks.filter((c) => !(first.timedOut && c.id === 'http'))];
   let objectAfter: JsonValue | null = null;
   if (mutating && first.outcome.kind === 'allowed' && first.outcome.patched !== null) {
     objectAfter = first.outcome.patched;
@@ -319,7 +320,10 @@ export async function probe(options: ProbeOptions): Promise<ProbeReport> {
     }
   }
   const latencyMs = first.latencyMs;
-  if (first.timedOut) checks.push({ id: 'latency', status: 'error', message: `no answer within timeoutSeconds ${timeoutSeconds}: the API server gives up (context deadline exceeded)` });
+  if (first.timedOut) {
+    const said = first.checks.find((c) => c.id === 'http')?.message ?? 'context deadline exceeded';
+    checks.push({ id: 'latency', status: 'error', message: `no answer within timeoutSeconds ${timeoutSeconds}, the API server gives up: ${said}` });
+  }
   else if (latencyMs !== null) {
     const share = latencyMs / timeoutMs;
     checks.push({ id: 'latency', status: share > 0.8 ? 'warning' : 'ok', message: `${Math.round(latencyMs)} ms of timeoutSeconds ${timeoutSeconds}${share > 0.8 ? ': close to the deadline' : ''}` });
