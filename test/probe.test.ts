@@ -347,6 +347,9 @@ describe('probe: repeat, url, usage', () => {
     const svc = await runCli(['probe', config, '--webhook', 'check.probe.example.com', '--object', join(dir, 'configmap.yaml'), '--address', `${SERVER_NAME}:443`], '');
     expect(svc.code).toBe(2);
     expect(svc.stderr).toContain('cluster DNS names resolve only inside the cluster');
+    const noRequest = await runCli(['probe', config, '--webhook', 'check.probe.example.com', '--address', '127.0.0.1:1'], '');
+    expect(noRequest.code).toBe(2);
+    expect(noRequest.stderr).toContain('probe needs --object FILE');
     const unknown = await runCli(['probe', config, '--webhook', 'chek.probe.example.com', '--object', join(dir, 'configmap.yaml'), '--address', '127.0.0.1:1'], '');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('did you mean "check.probe.example.com"?');

@@ -204,6 +204,9 @@ export async function probe(options: ProbeOptions): Promise<ProbeReport> {
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency ${options.concurrency}: give a whole number from 1 to ${MAX_CONCURRENCY}`);
   // The target flags are checked before anything is read.
   if ((options.target.url === undefined) === (options.target.address === undefined)) resolveTarget(undefined, options.target, 10, undefined);
+  if (options.object === undefined && (options.flags.operation === undefined || options.flags.resource === undefined)) {
+    throw new UsageError(`probe needs --object FILE (the request's object), or --operation and --resource`, 'e.g. --object pod.yaml, or --operation DELETE --resource pods --namespace team-a');
+  }
   const { path, webhookConfigurations } = await simulateRun(options);
   const { object: configuration, webhook } = findWebhook(webhookConfigurations, options.webhook);
   const name = webhook.name!;
