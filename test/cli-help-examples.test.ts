@@ -25,6 +25,7 @@ const HELP: Readonly<Record<ExampleCommand, string[]>> = {
   'config-schema': ['config-schema', '--help'],
   simulate: ['simulate', '--help'],
   report: ['report', '--help'],
+  probe: ['probe', '--help'],
 };
 
 /** The commands of an "Examples:" section: its `  $ ` lines. */

@@ -48,7 +48,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['validate'],
   ['recognize', 'match', 'psa'],
   ['engine'],
-  ['format', 'config', 'simulate', 'report'],
+  ['format', 'config', 'simulate', 'report', 'probe'],
   ['cli', 'build'],
 ];
 /** What a rule may import: the layers up to the one the analyses live in, never the engine or anything that runs rules. */

@@ -120,6 +120,34 @@ describe('output is data, never commands', () => {
     });
   }
 
+  it('probe, every format: names from the input and the webhook\'s answer (messages, warnings, the patched object)', async () => {
+    const hostile = PAYLOAD.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\e/g, '\u001b').replace(/\\0/g, '\u0000').replace(/\\a/g, '\u0007').replace(/\\x9b/g, '\u009b').replace(/\\x7f/g, '\u007f');
+    const report = {
+      webhook: { configuration: hostile, name: hostile, file: `${hostile}.yaml`, mutating: true, failurePolicy: 'Fail', timeoutSeconds: 10, sideEffects: 'None', reinvocationPolicy: 'Never', admissionReviewVersions: ['v1'] },
+      request: { operation: 'CREATE', group: '', version: 'v1', resource: 'configmaps', subresource: '', kind: 'ConfigMap', namespace: hostile, namespaceLabelsFlag: undefined, objectLabels: {}, dryRun: false, object: { file: hostile, value: {}, kind: 'ConfigMap', apiVersion: 'v1', name: hostile, namespace: hostile, labels: {} } },
+      reviewVersion: 'v1',
+      userInfo: { username: hostile, uid: hostile, groups: [hostile], extra: {} },
+      target: { connect: '127.0.0.1:8443', serverName: hostile, url: `https://${hostile}`, roots: hostile },
+      called: { called: false, reason: hostile },
+      checks: [{ id: 'allowed', status: 'ok', message: `denied: ${hostile}` }, { id: 'warnings', status: 'info', message: JSON.stringify(hostile) }],
+      verdict: { kind: 'rejected-by-webhook', message: `admission webhook "${hostile}" denied the request: ${hostile}` },
+      latencyMs: 3,
+      patch: [`add /metadata/annotations/${hostile}: ${JSON.stringify(hostile)}`],
+      objectAfter: { metadata: { annotations: { [hostile]: hostile } } },
+      repeats: { calls: 2, concurrency: 1, p50Ms: 1, p90Ms: 1, p99Ms: 1, maxMs: 1, verdicts: { 'rejected-by-webhook': 2 }, failures: [{ message: hostile, count: 2 }] },
+      expect: 'denied',
+      expectationMet: true,
+      failed: false,
+    } as unknown as import('../src/probe/probe.js').ProbeReport;
+    const { PROBE_FORMAT_LOADERS } = await import('../src/probe/formats.js');
+    for (const format of ['stylish', 'json', 'markdown'] as const) {
+      const output = (await PROBE_FORMAT_LOADERS[format]())(report);
+      expect(output).toContain('set-output');
+      expect(format === 'markdown' ? markdownProblems(output) : problems(output), format).toEqual([]);
+      if (format === 'json') expect(JSON.parse(output).verdict.message).toContain(hostile);
+    }
+  });
+
   it('a one-line error on stderr (a path named on the command line) stays one line', async () => {
     const { code, stderr } = await cli([`missing\n::stop-commands::x ##[set-output name=a;]b \u001b[2J.yaml`]);
     expect(code).toBe(2);

@@ -43,6 +43,7 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   'kustomize build overlays/prod | admission-lint -': 'needs kustomize and an overlay; standard input is run in `cat deploy/*.yaml | admission-lint -`',
   'npm test': 'the test suite itself (CI runs it: .ci/run)',
   'npm run test:slow': 'the slow test suite (CI runs it: .ci/run)',
+  'kubectl port-forward -n hooks svc/probe-hook 8443:443 &': 'needs a cluster; test/probe.test.ts runs the probe examples that follow it against its own webhook server',
 };
 
 /** How the README names the program, at the start of a command. */
@@ -222,7 +223,7 @@ describe('README', () => {
     }
   });
 
-  const COMMANDS = ['lint', 'defaults', 'rules', 'explain', 'config-schema', 'simulate', 'report'];
+  const COMMANDS = ['lint', 'defaults', 'rules', 'explain', 'config-schema', 'simulate', 'report', 'probe'];
 
   it('lists every command, and the docs document every option that --help lists', () => {
     const main = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });

@@ -12,7 +12,7 @@ export interface Example {
   readonly run: string;
 }
 
-export type ExampleCommand = 'admission-lint' | 'lint' | 'defaults' | 'rules' | 'explain' | 'config-schema' | 'simulate' | 'report';
+export type ExampleCommand = 'admission-lint' | 'lint' | 'defaults' | 'rules' | 'explain' | 'config-schema' | 'simulate' | 'report' | 'probe';
 
 export const EXAMPLES: Readonly<Record<ExampleCommand, readonly Example[]>> = {
   'admission-lint': [
@@ -47,6 +47,16 @@ export const EXAMPLES: Readonly<Record<ExampleCommand, readonly Example[]>> = {
       run: 'admission-lint simulate deploy/ --operation UPDATE --group apps --api-version v1 --resource deployments --namespace team-a --dry-run --format json',
     },
     { says: 'with the labels of a namespace that is not in the files', run: 'admission-lint simulate deploy/ --operation CREATE --resource pods --namespace team-b --namespace-labels env=prod' },
+  ],
+  probe: [
+    {
+      says: 'call a webhook through kubectl port-forward as the API server would (exit 1 while nothing listens there)',
+      run: 'admission-lint probe deploy/ --webhook inject.sidecar.example.com --operation CREATE --resource pods --namespace team-a --address 127.0.0.1:8443',
+    },
+    {
+      says: 'in CI: exit 1 unless it denies, as JSON',
+      run: 'admission-lint probe deploy/ --webhook pods.policy.example.com --operation CREATE --resource pods --namespace team-a --address 127.0.0.1:9443 --expect denied --format json',
+    },
   ],
   report: [
     { says: 'what each webhook intercepts and which critical resources it can block', run: 'admission-lint report deploy/' },

@@ -148,7 +148,7 @@ function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: stri
 }
 
 /** The subcommands, for "did you mean" when a path that does not exist looks like one (`admission-lint lnt`). */
-const SUBCOMMANDS = ['lint', 'defaults', 'rules', 'config-schema', 'explain', 'simulate', 'report'];
+const SUBCOMMANDS = ['lint', 'defaults', 'rules', 'config-schema', 'explain', 'simulate', 'report', 'probe'];
 
 async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromCommandLine: boolean): Promise<number> {
   const cwd = process.cwd();
@@ -332,6 +332,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
   for (const [name, description] of [
     ['simulate', 'print the admission path of one request: webhooks called, order, failure outcomes, worst-case latency (admission-lint simulate --help)'],
     ['report', 'print the blast-radius report: what each webhook intercepts and which critical resources it can block (admission-lint report --help)'],
+    ['probe', 'call a webhook as the API server would and say what would happen (admission-lint probe --help)'],
   ] as const) {
     root
       .command(name)
@@ -347,14 +348,15 @@ function program(io: Io, setExit: (code: number) => void): Command {
 }
 
 /** simulate and report: loaded only when they run; they parse their own flags (simulate's old --version spelling of --api-version among them). */
-async function runOwnFlagsCommand(name: 'simulate' | 'report', args: readonly string[], io: Io): Promise<number> {
+async function runOwnFlagsCommand(name: 'simulate' | 'report' | 'probe', args: readonly string[], io: Io): Promise<number> {
+  if (name === 'probe') return (await import('./probe-command.js')).runProbeCommand(args, io);
   return name === 'simulate' ? (await import('./simulate-command.js')).runSimulateCommand(args, io) : (await import('./report-command.js')).runReportCommand(args, io);
 }
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let exitCode: number = EXIT.ok;
   try {
-    if (argv[0] === 'simulate' || argv[0] === 'report') return await runOwnFlagsCommand(argv[0], argv.slice(1), io);
+    if (argv[0] === 'simulate' || argv[0] === 'report' || argv[0] === 'probe') return await runOwnFlagsCommand(argv[0], argv.slice(1), io);
     await program(io, (code) => (exitCode = code)).parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {

@@ -6,6 +6,7 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { readStdinSync } from '../load/sources.js';
 import { prepareCel } from '../cel/library.js';
+import type { WebhookConfigurationObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { DEFAULT_POD_SECURITY_SETTINGS } from '../psa/run-policy.js';
 import { objectRequestFlags, readRequestObject } from './object.js';
@@ -26,6 +27,11 @@ export interface SimulateOptions {
 }
 
 export async function simulate(options: SimulateOptions): Promise<AdmissionPath> {
+  return (await simulateRun(options)).path;
+}
+
+/** The path and the webhook configurations it was computed from (probe calls one of them). */
+export async function simulateRun(options: SimulateOptions): Promise<{ readonly path: AdmissionPath; readonly webhookConfigurations: readonly WebhookConfigurationObject[] }> {
   const stdinReaders = [options.paths.includes('-') ? 'the paths' : '', options.object === '-' ? '--object' : '', options.oldObject === '-' ? '--old-object' : ''].filter((who) => who !== '');
   if (stdinReaders.length > 1) throw new UsageError(`${stdinReaders.join(' and ')} both read standard input; it can be read once`, 'give one of them as a file');
   const readStdin = options.readStdin ?? readStdinSync;
@@ -37,7 +43,7 @@ export async function simulate(options: SimulateOptions): Promise<AdmissionPath>
     run.webhookConfigurations.some((object) => object.decodable && (object.effective.webhooks ?? []).some((webhook) => (webhook?.matchConditions ?? []).length > 0)) ||
     run.policies.length > 0;
   if (hasConditions) await prepareCel();
-  return admissionPath(request, {
+  const path = admissionPath(request, {
     webhookConfigurations: run.webhookConfigurations,
     namespaces: run.namespaces,
     policies: run.policies,
@@ -46,6 +52,7 @@ export async function simulate(options: SimulateOptions): Promise<AdmissionPath>
     celMeter: new Meter(),
     podSecurity: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS,
   });
+  return { path, webhookConfigurations: run.webhookConfigurations };
 }
 
 function requestWithoutObject(options: SimulateOptions, discovery: Discovery): SimulatedRequest {

@@ -1,0 +1,39 @@
+/**
+ * `probe --format json`: {"webhook", "request", "target", "called", "checks": [{"id", "status",
+ * "message"}], "verdict": {"kind", "message"}, "latencyMs", "patch", "objectAfter", "repeats",
+ * "expect", "expectationMet", "failed"}. docs/probe.md describes each field.
+ */
+import { guardJson } from '../format/escape.js';
+import type { ProbeReport } from './probe.js';
+
+export function formatJson(report: ProbeReport): string {
+  const { request } = report;
+  const json = {
+    webhook: report.webhook,
+    request: {
+      operation: request.operation,
+      group: request.group,
+      version: request.version,
+      resource: request.resource,
+      subresource: request.subresource,
+      kind: request.kind,
+      namespace: request.namespace,
+      name: request.object?.name ?? null,
+      dryRun: request.dryRun,
+      userInfo: report.userInfo,
+      reviewVersion: report.reviewVersion,
+    },
+    target: report.target,
+    called: report.called,
+    checks: report.checks,
+    verdict: report.verdict,
+    latencyMs: report.latencyMs === null ? null : Math.round(report.latencyMs),
+    patch: report.patch,
+    objectAfter: report.objectAfter,
+    repeats: report.repeats,
+    expect: report.expect,
+    expectationMet: report.expectationMet,
+    failed: report.failed,
+  };
+  return guardJson(`${JSON.stringify(json, null, 2)}\n`);
+}
