@@ -147,7 +147,16 @@ function tokenize(src: string): Tokenized {
         prefixEnd++;
       }
       if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || isRawOrBytesPrefix(src[prefixEnd - 1]))) {
-        const literal = readString(src, i, prefixEnd, raw, bytes, fail);
+        const triple = src[prefixEnd + 1] === src[prefixEnd] && src[prefixEnd + 2] === src[prefixEnd];
+        let literal: ReturnType<typeof readString>;
+        try {
+          literal = readString(src, i, prefixEnd, raw, bytes, fail);
+        } catch (error) {
+          // An unterminated or malformed triple-quoted literal: ANTLR's lexer falls back to its last
+          // accepting state, the empty literal of the first two quotes, and lexes on from the third.
+          if (!(error instanceof LexFailure) || !triple) throw error;
+          literal = { end: prefixEnd + 2, value: bytes ? new Uint8Array() : '', invalidCodePoint: false };
+        }
         tokens.push({ type: bytes ? 'bytes' : 'string', text: src.slice(start, literal.end), start, end: literal.end, value: literal.value, ...(literal.invalidCodePoint ? { invalidCodePoint: true } : {}) });
         i = literal.end;
         continue;
