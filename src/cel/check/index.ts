@@ -121,6 +121,19 @@ function display(source: string, issue: Located): { line: number; column: number
 }
 
 /**
+ * The API server's text for an expression its parser rejects ("compilation failed: ERROR: …" with
+ * every issue cel-go's parser reports), or undefined when it parses. The parser is measured
+ * against cel-go's own parser tests (test/cel-spec.test.ts).
+ */
+export function parseFailure(source: string, kind: ExpressionKind, kubeVersion: { readonly major: number; readonly minor: number }): string | undefined {
+  const env = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
+  const parsed = parse(source, { macros: env.macros, optionalSyntax: env.features.has('optionalSyntax') });
+  if (parsed.ok) return undefined;
+  const failed = compilationFailed(source, 'parse', parsed.issues);
+  return failed.ok ? undefined : failed.apiServerText;
+}
+
+/**
  * The expression's AST as a server of `kubeVersion` parses it (the macros and syntax of that
  * kind's environment), or undefined when it does not parse.
  */
