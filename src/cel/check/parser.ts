@@ -493,9 +493,18 @@ class Parser {
     if (this.is('!') || this.is('-')) {
       const op = first.text;
       let count = 0;
+      let last = first;
       while (this.is(op)) {
-        this.next();
+        last = this.next();
         count++;
+      }
+      // CEL.g4 `(ops+='-')+ member`: after a '-', the loop may go on or a member may start, and a
+      // member may itself start with '-' (a negative literal). When no member follows a second
+      // '-', that decision has no viable alternative, reported from the '-' at the next token;
+      // the member is then reported missing as well.
+      const next = this.peek();
+      if (op === '-' && count >= 2 && (!this.startsExpression(next) || this.is('!'))) {
+        this.issues.push({ message: `Syntax error: no viable alternative at input '${last.text}'`, offset: next.start });
       }
       this.enter();
       try {
