@@ -31,6 +31,12 @@ describe('layers', () => {
     expect(error('Foo{a: 1} == object')).toBe("compilation failed: ERROR: <input>:1:4: undeclared reference to 'Foo' (in container '')\n | Foo{a: 1} == object\n | ...^");
   });
 
+  it('shows at most 100 parser issues, then how many more there were, as cel-go does', () => {
+    const text = error('$'.repeat(150))!;
+    expect(text.match(/ERROR: <input>:/g)).toHaveLength(100);
+    expect(text.endsWith('\n51 more errors were truncated')).toBe(true);
+  });
+
   it('reports a syntax error cel-js cannot see behind masked optional syntax', () => {
     expect(error('object.x{?.')).toMatch(/^compilation failed: ERROR: <input>:1:11: Syntax error: mismatched input '.' expecting \{IDENTIFIER, ESC_IDENTIFIER\}/);
   });

@@ -74,7 +74,7 @@ export type CheckOptions = EnvironmentOptions;
 export function checkExpression(source: string, kind: ExpressionKind, kubeVersion: KubeVersion, options: CheckOptions = {}): CheckResult {
   const env = environmentFor(kind, kubeVersion, options);
   const parsed = parse(source, { macros: env.macros, optionalSyntax: env.features.has('optionalSyntax') });
-  if (!parsed.ok) return compilationFailed(source, 'parse', parsed.issues);
+  if (!parsed.ok) return parseFailed(source, parsed.issues);
   const checked = check(parsed.expr, env);
   if (checked.issues.length > 0) return compilationFailed(source, 'check', checked.issues);
   const validation = validate(parsed.expr, env, checked);
@@ -87,6 +87,16 @@ export function checkExpression(source: string, kind: ExpressionKind, kubeVersio
     return { ok: false, stage: 'result', errors: [{ message, detail: message }], apiServerText: message };
   }
   return { ok: true, type: output, typeName: typeString(output), expr: parsed.expr };
+}
+
+/** cel-go's parser errorReportingLimit default: the issues past it are counted, not shown. */
+const PARSE_ERROR_REPORTING_LIMIT = 100;
+
+/** A parse failure as cel-go's Errors.ToDisplayString shows it: at most 100 issues, then how many more there were. */
+function parseFailed(source: string, issues: readonly Located[]): CheckResult {
+  const failed = compilationFailed(source, 'parse', issues.slice(0, PARSE_ERROR_REPORTING_LIMIT));
+  if (failed.ok || issues.length <= PARSE_ERROR_REPORTING_LIMIT) return failed;
+  return { ...failed, apiServerText: `${failed.apiServerText}\n${issues.length - PARSE_ERROR_REPORTING_LIMIT} more errors were truncated` };
 }
 
 interface Located {
@@ -129,7 +139,7 @@ export function parseFailure(source: string, kind: ExpressionKind, kubeVersion: 
   const env = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
   const parsed = parse(source, { macros: env.macros, optionalSyntax: env.features.has('optionalSyntax') });
   if (parsed.ok) return undefined;
-  const failed = compilationFailed(source, 'parse', parsed.issues);
+  const failed = parseFailed(source, parsed.issues);
   return failed.ok ? undefined : failed.apiServerText;
 }
 
