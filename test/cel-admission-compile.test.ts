@@ -27,6 +27,9 @@ describe('layers', () => {
     // cel.EnableIdentifierEscapeSyntax), and a double literal out of range does not parse.
     expect(error('object.`b-c` == 1')).toBe("compilation failed: ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`b-c` == 1\n | .......^");
     expect(error('object.spec.x < 1.99e90000009')).toBe('compilation failed: ERROR: <input>:1:17: invalid double literal\n | object.spec.x < 1.99e90000009\n | ................^');
+    // cel-go's unescape (parser/unescape.go): no \\u escape in bytes, no surrogate code point in strings.
+    expect(error("object.b == b'\\u00ff'")).toBe("compilation failed: ERROR: <input>:1:13: unable to unescape string\n | object.b == b'\\u00ff'\n | ............^");
+    expect(error("object.s == '\\ud800'")).toBe("compilation failed: ERROR: <input>:1:13: invalid unicode code point\n | object.s == '\\ud800'\n | ............^");
     // Message construction outside mutations parses in cel-go (not in cel-js): the checker's text.
     expect(error('Foo{a: 1} == object')).toBe("compilation failed: ERROR: <input>:1:4: undeclared reference to 'Foo' (in container '')\n | Foo{a: 1} == object\n | ...^");
   });

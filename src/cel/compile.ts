@@ -409,6 +409,7 @@ const SURE_PARSE_ISSUES = [
   /^Syntax error: /,
   /^invalid double literal$/,
   /^invalid unicode code point$/,
+  /^unable to unescape string$/,
   /^unsupported syntax '/,
   /^unsupported syntax: '`'$/,
   /^invalid argument to has\(\) macro$/,

@@ -48,8 +48,8 @@ interface Token {
   readonly end: number;
   /** Decoded value of string and bytes literals. */
   readonly value?: string | Uint8Array;
-  /** A `\u`/`\U` escape that is no Unicode code point (cel-go's unescape rejects it). */
-  readonly invalidCodePoint?: boolean;
+  /** What cel-go's unescape says of a literal its lexer takes but it rejects (parser/unescape.go). */
+  readonly unescapeError?: string;
 }
 
 /** A token recognition error: ANTLR reports it and resumes lexing after the character that failed. */
@@ -155,9 +155,9 @@ function tokenize(src: string): Tokenized {
           // An unterminated or malformed triple-quoted literal: ANTLR's lexer falls back to its last
           // accepting state, the empty literal of the first two quotes, and lexes on from the third.
           if (!(error instanceof LexFailure) || !triple) throw error;
-          literal = { end: prefixEnd + 2, value: bytes ? new Uint8Array() : '', invalidCodePoint: false };
+          literal = { end: prefixEnd + 2, value: bytes ? new Uint8Array() : '' };
         }
-        tokens.push({ type: bytes ? 'bytes' : 'string', text: src.slice(start, literal.end), start, end: literal.end, value: literal.value, ...(literal.invalidCodePoint ? { invalidCodePoint: true } : {}) });
+        tokens.push({ type: bytes ? 'bytes' : 'string', text: src.slice(start, literal.end), start, end: literal.end, value: literal.value, ...(literal.unescapeError !== undefined ? { unescapeError: literal.unescapeError } : {}) });
         i = literal.end;
         continue;
       }
@@ -220,13 +220,13 @@ function tokenize(src: string): Tokenized {
   return { tokens, issues };
 }
 
-function readString(src: string, start: number, quoteAt: number, raw: boolean, bytes: boolean, fail: (start: number, at: number) => never): { end: number; value: string | Uint8Array; invalidCodePoint: boolean } {
+function readString(src: string, start: number, quoteAt: number, raw: boolean, bytes: boolean, fail: (start: number, at: number) => never): { end: number; value: string | Uint8Array; unescapeError?: string } {
   const q = src[quoteAt]!;
   const triple = src[quoteAt + 1] === q && src[quoteAt + 2] === q;
   let i = quoteAt + (triple ? 3 : 1);
   const out: number[] = [];
   let text = '';
-  let invalidCodePoint = false;
+  let unescapeError: string | undefined;
   const push = (s: string): void => {
     if (bytes) for (const b of Buffer.from(s, 'utf8')) out.push(b);
     else text += s;
@@ -276,8 +276,9 @@ function readString(src: string, start: number, quoteAt: number, raw: boolean, b
         const bad = firstMismatch(i + 2, width, /[0-9a-fA-F]/);
         if (bad >= 0) fail(start, bad);
         const code = parseInt(src.slice(i + 2, i + 2 + width), 16);
-        // The lexer takes any hex digits; the parser's unescape rejects what is not a code point.
-        if (code > 0x10ffff || (code >= 0xd800 && code < 0xe000)) invalidCodePoint = true;
+        // The lexer takes these; cel-go's unescape rejects them in bytes, and what is no code point.
+        if (bytes) unescapeError ??= 'unable to unescape string';
+        else if (code > 0x10ffff || (code >= 0xd800 && code < 0xe000)) unescapeError ??= 'invalid unicode code point';
         else push(String.fromCodePoint(code));
         i += 2 + width;
         continue;
@@ -289,7 +290,7 @@ function readString(src: string, start: number, quoteAt: number, raw: boolean, b
     push(ch);
     i += ch.length;
   }
-  return { end: i, value: bytes ? Uint8Array.from(out) : text, invalidCodePoint };
+  return { end: i, value: bytes ? Uint8Array.from(out) : text, ...(unescapeError !== undefined ? { unescapeError } : {}) };
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -710,10 +711,11 @@ class Parser {
         return { kind: 'literal', id, offset, type: 'double', value };
       }
       case 'string':
-        // parser.go VisitString: unescape rejects an escape that is no code point.
-        if (t.invalidCodePoint) this.issues.push({ message: 'invalid unicode code point', offset });
+        // parser.go VisitString / VisitBytes report what unescape rejects.
+        if (t.unescapeError !== undefined) this.issues.push({ message: t.unescapeError, offset });
         return { kind: 'literal', id, offset, type: 'string', value: t.value as string };
       case 'bytes':
+        if (t.unescapeError !== undefined) this.issues.push({ message: t.unescapeError, offset });
         return { kind: 'literal', id, offset, type: 'bytes', value: t.value as Uint8Array };
       default:
         if (t.text === 'null') return { kind: 'literal', id, offset, type: 'null', value: null };
