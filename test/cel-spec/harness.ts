@@ -133,8 +133,9 @@ const COMPREHENSION_VARIABLES: Readonly<Record<number, Readonly<Record<string, C
 };
 
 /**
- * The declarations a case is checked with: for a checker case, the default test environment
- * and its typeEnv; for a comprehension case, the variables its cel-go test declares.
+ * The declarations a case is checked with: for a checker case, its typeEnv, or cel-go's default
+ * checker test environment when it has none; for a comprehension case, the variables its cel-go
+ * test declares.
  */
 export function caseDeclarations(c: SpecCase): CaseDeclarations {
   if (c.suite === 'comprehension') {
@@ -142,8 +143,10 @@ export function caseDeclarations(c: SpecCase): CaseDeclarations {
     return { ok: true, declarations: idents ? { idents } : {} };
   }
   if (c.suite !== 'checking') return { ok: true, declarations: {} };
-  const idents: Record<string, CelType> = { ...CHECKER_DEFAULT_ENV.idents };
-  const functions: FunctionDecl[] = [...(CHECKER_DEFAULT_ENV.functions ?? [])];
+  // A case with an environment of its own is checked in that one alone (checker_test.go testInfo.env).
+  const own = c.test.original.typeEnv.length > 0;
+  const idents: Record<string, CelType> = own ? {} : { ...CHECKER_DEFAULT_ENV.idents };
+  const functions: FunctionDecl[] = own ? [] : [...(CHECKER_DEFAULT_ENV.functions ?? [])];
   for (const decl of c.test.original.typeEnv) {
     const json = toJson(DeclSchema, decl) as { name: string; ident?: { type: JsonObject }; function?: { overloads: JsonObject[] } };
     if (json.ident) {
