@@ -3,8 +3,7 @@
  * checking and comprehension: each expression with what cel-go produced for it) run through our
  * parser and checker as a ValidatingAdmissionPolicy variable on a 1.35 server.
  */
-import { toJson, type JsonObject } from '@bufbuild/protobuf';
-import { DeclSchema } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
+import { Type_PrimitiveType, type Type as ProtoType } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
 import { getCheckingSuite, getComprehensionSuite, getParsingSuite, type IncrementalTest, type IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { checkExpression, type CheckStage } from '../../src/cel/check/index.js';
 import type { Declarations } from '../../src/cel/environment/index.js';
@@ -69,42 +68,46 @@ const CHECKER_DEFAULT_ENV: Declarations = {
   ],
 };
 
-const PRIMITIVES: Record<string, CelType> = { BOOL: T.bool, INT64: T.int, UINT64: T.uint, DOUBLE: T.double, STRING: T.string, BYTES: T.bytes };
+const PRIMITIVES: ReadonlyMap<Type_PrimitiveType, CelType> = new Map([
+  [Type_PrimitiveType.BOOL, T.bool],
+  [Type_PrimitiveType.INT64, T.int],
+  [Type_PrimitiveType.UINT64, T.uint],
+  [Type_PrimitiveType.DOUBLE, T.double],
+  [Type_PrimitiveType.STRING, T.string],
+  [Type_PrimitiveType.BYTES, T.bytes],
+]);
 
-/** A declared type as our checker has it, or a reason it has no such type. */
-function celType(json: JsonObject): CelType | { readonly unsupported: string } {
-  const [kind, value] = Object.entries(json)[0] ?? ['dyn', {}];
-  const inner = (v: unknown): CelType | { readonly unsupported: string } => celType(v as JsonObject);
-  switch (kind) {
+type Converted = CelType | { readonly unsupported: string };
+
+/** A declared type (cel.expr.Type) as our checker has it, or why it has no such type. */
+function celType(t: ProtoType | undefined): Converted {
+  const kind = t?.typeKind ?? { case: undefined };
+  const all = (types: readonly (ProtoType | undefined)[], make: (converted: CelType[]) => CelType): Converted => {
+    const converted = types.map(celType);
+    const bad = converted.find((x) => 'unsupported' in x);
+    return bad ?? make(converted as CelType[]);
+  };
+  switch (kind?.case) {
+    case undefined:
     case 'dyn':
       return T.dyn;
     case 'null':
       return T.null;
     case 'primitive':
-      return PRIMITIVES[value as string] ?? { unsupported: `primitive ${String(value)}` };
+      return PRIMITIVES.get(kind.value) ?? { unsupported: `primitive ${kind.value}` };
     case 'typeParam':
-      return T.param(value as string);
-    case 'listType': {
-      const elem = inner((value as JsonObject)['elemType']);
-      return 'unsupported' in elem ? elem : T.list(elem);
-    }
-    case 'mapType': {
-      const key = inner((value as JsonObject)['keyType']);
-      const val = inner((value as JsonObject)['valueType']);
-      if ('unsupported' in key) return key;
-      if ('unsupported' in val) return val;
-      return T.map(key, val);
-    }
+      return T.param(kind.value);
+    case 'listType':
+      return all([kind.value.elemType], ([elem]) => T.list(elem!));
+    case 'mapType':
+      return all([kind.value.keyType, kind.value.valueType], ([key, value]) => T.map(key!, value!));
     case 'abstractType': {
-      const { name, parameterTypes } = value as { name: string; parameterTypes?: JsonObject[] };
-      const params = (parameterTypes ?? []).map(inner);
-      const bad = params.find((p) => 'unsupported' in p);
-      if (bad) return bad;
-      return name === 'optional_type' ? T.optional(params[0] as CelType) : T.opaque(name, ...(params as CelType[]));
+      const { name, parameterTypes } = kind.value;
+      return all(parameterTypes, (params) => (name === 'optional_type' ? T.optional(params[0]!) : T.opaque(name, ...params)));
     }
     default:
-      // messageType, wrapper, wellKnown: protobuf types, which no Kubernetes environment registers.
-      return { unsupported: `${kind} ${JSON.stringify(value)}` };
+      // messageType, wrapper, wellKnown (protobuf types, which no Kubernetes environment registers), function, type, error.
+      return { unsupported: `${kind.case} ${typeof kind.value === 'object' ? JSON.stringify(kind.value) : String(kind.value)}` };
   }
 }
 
@@ -148,24 +151,24 @@ export function caseDeclarations(c: SpecCase): CaseDeclarations {
   const idents: Record<string, CelType> = own ? {} : { ...CHECKER_DEFAULT_ENV.idents };
   const functions: FunctionDecl[] = own ? [] : [...(CHECKER_DEFAULT_ENV.functions ?? [])];
   for (const decl of c.test.original.typeEnv) {
-    const json = toJson(DeclSchema, decl) as { name: string; ident?: { type: JsonObject }; function?: { overloads: JsonObject[] } };
-    if (json.ident) {
-      const t = celType(json.ident.type);
-      if ('unsupported' in t) return { ok: false, unsupported: `${json.name}: ${t.unsupported}` };
-      idents[json.name] = t;
+    const kind = decl.declKind;
+    if (kind.case === 'ident') {
+      const t = celType(kind.value.type);
+      if ('unsupported' in t) return { ok: false, unsupported: `${decl.name}: ${t.unsupported}` };
+      idents[decl.name] = t;
     }
-    if (json.function) {
+    if (kind.case === 'function') {
       const overloads: OverloadDecl[] = [];
-      for (const o of json.function.overloads as { overloadId: string; params?: JsonObject[]; resultType: JsonObject; isInstanceFunction?: boolean }[]) {
-        const args = (o.params ?? []).map(celType);
-        const result = celType(o.resultType);
-        const bad = [...args, result].find((a) => 'unsupported' in a);
-        if (bad && 'unsupported' in bad) return { ok: false, unsupported: `${json.name}: ${bad.unsupported}` };
+      for (const o of kind.value.overloads) {
+        const types = [...o.params, o.resultType].map(celType);
+        const bad = types.find((x) => 'unsupported' in x);
+        if (bad && 'unsupported' in bad) return { ok: false, unsupported: `${decl.name}: ${bad.unsupported}` };
+        const converted = types as CelType[];
         const params = new Set<string>();
-        for (const a of [...(args as CelType[]), result as CelType]) collectParams(a, params);
-        overloads.push({ id: o.overloadId, member: o.isInstanceFunction === true, args: args as CelType[], result: result as CelType, typeParams: [...params] });
+        for (const t of converted) collectParams(t, params);
+        overloads.push({ id: o.overloadId, member: o.isInstanceFunction, args: converted.slice(0, -1), result: converted.at(-1)!, typeParams: [...params] });
       }
-      functions.push({ name: json.name, overloads });
+      functions.push({ name: decl.name, overloads });
     }
   }
   return { ok: true, declarations: { idents, functions } };
