@@ -19,7 +19,7 @@ const BASE_GO = 'k8s.io/apiserver pkg/cel/environment/base.go (v0.35.0)';
 
 export const CAUSES = {
   optionalSyntax: {
-    reason: 'Kubernetes compiles with optional syntax (`.?`, `[?`, `{?k: v}`, `[?x]`) since 1.28; the package parsed without it, while cel-go runs these cases with it on',
+    reason: 'Kubernetes compiles with optional syntax (`.?`, `[?`, `{?k: v}`, `[?x]`): base.go introduces it at 1.28, so new expressions have it on servers from 1.29 (compatibility version n-1); the package parsed without it, while cel-go runs these cases with it on',
     source: `${BASE_GO}: cel.OptionalTypes() (IntroducedVersion 1.28), which turns on parser.EnableOptionalSyntax (cel-go cel/library.go optionalLib); cel-go parser_test.go Opts EnableOptionalSyntax(true), checker_test.go testEnv{optionalSyntax: true}`,
   },
   homogeneousLiterals: {
@@ -27,7 +27,7 @@ export const CAUSES = {
     source: `${BASE_GO}: cel.HomogeneousAggregateLiterals() (1.0) and cel.ASTValidators(cel.ValidateHomogeneousAggregateLiterals()) (1.29); cel-go cel/validator.go homogeneousAggregateLiteralValidator ("expected type '…' but found '…'")`,
   },
   crossTypeNumericComparisons: {
-    reason: 'Kubernetes compares int, uint and double across types since 1.28',
+    reason: 'Kubernetes compares int, uint and double across types: base.go introduces it at 1.28 (new expressions from 1.29 servers)',
     source: `${BASE_GO}: cel.CrossTypeNumericComparisons(true) (1.28); cel-go checker_test.go runs these cases with CrossTypeNumericComparisons(true) (outType bool) and one with false`,
   },
   recursionLimit: {
