@@ -19,10 +19,29 @@ const at = (minor: number, kind: AdmissionCompileOptions['kind'] = 'validating.v
 const error = (expression: string, options: AdmissionCompileOptions = at(35)): string | undefined => admissionCompile(expression, options).error;
 
 describe('layers', () => {
-  it('gives a syntax error in the untyped check’s words, first', () => {
+  it('rejects what the untyped check finds a syntax error, in the words of cel-go’s parser', () => {
     const untyped = celCompileError("'asdf'.contains('x'", { variables: new Set(['object', 'oldObject', 'request', 'namespaceObject', 'authorizer']), result: 'bool' });
     expect(untyped).toMatch(/^compilation failed: ERROR: <input>:1:\d+: Syntax error: /);
-    expect(error("'asdf'.contains('x'")).toBe(untyped);
+    expect(error("'asdf'.contains('x'")).toBe("compilation failed: ERROR: <input>:1:20: Syntax error: missing ')' at '<EOF>'\n | 'asdf'.contains('x'\n | ...................^");
+    // Issue 24: Kubernetes 1.35 has no escaped identifiers (base.go never enables
+    // cel.EnableIdentifierEscapeSyntax), and a double literal out of range does not parse.
+    expect(error('object.`b-c` == 1')).toBe("compilation failed: ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`b-c` == 1\n | .......^");
+    expect(error('object.spec.x < 1.99e90000009')).toBe('compilation failed: ERROR: <input>:1:17: invalid double literal\n | object.spec.x < 1.99e90000009\n | ................^');
+    // cel-go's unescape (parser/unescape.go): no \\u escape in bytes, no surrogate code point in strings.
+    expect(error("object.b == b'\\u00ff'")).toBe("compilation failed: ERROR: <input>:1:13: unable to unescape string\n | object.b == b'\\u00ff'\n | ............^");
+    expect(error("object.s == '\\ud800'")).toBe("compilation failed: ERROR: <input>:1:13: invalid unicode code point\n | object.s == '\\ud800'\n | ............^");
+    // Message construction outside mutations parses in cel-go (not in cel-js): the checker's text.
+    expect(error('Foo{a: 1} == object')).toBe("compilation failed: ERROR: <input>:1:4: undeclared reference to 'Foo' (in container '')\n | Foo{a: 1} == object\n | ...^");
+  });
+
+  it('shows at most 100 parser issues, then how many more there were, as cel-go does', () => {
+    const text = error('$'.repeat(150))!;
+    expect(text.match(/ERROR: <input>:/g)).toHaveLength(100);
+    expect(text.endsWith('\n51 more errors were truncated')).toBe(true);
+  });
+
+  it('reports a syntax error cel-js cannot see behind masked optional syntax', () => {
+    expect(error('object.x{?.')).toMatch(/^compilation failed: ERROR: <input>:1:11: Syntax error: mismatched input '.' expecting \{IDENTIFIER, ESC_IDENTIFIER\}/);
   });
 
   it('gives every issue of a type-checked expression in one text, as the API server does', () => {

@@ -16,7 +16,9 @@
  * the type checker of src/cel/check over the environment the server of the target version
  * compiles new expressions in (undeclared functions and members, overloads, fields of the typed
  * variables, literal validators, result types). It reports only what it is sure the API server
- * rejects, and otherwise gives the untyped verdict (see `sure`).
+ * rejects, and otherwise gives the untyped verdict (see `sure`). A syntax error is worded as
+ * cel-go's parser words it (src/cel/check's parser, measured against cel-go's own parser tests in
+ * test/cel-spec.test.ts), whatever the version, where that parser rejects the expression too.
  *
  * The cel-js library must be loaded first (src/cel/library.ts).
  */
@@ -26,7 +28,7 @@ import { celLibrary } from './library.js';
 import { LIBRARY_NAMESPACES, ONE_VARIABLE_MACROS, TWO_VARIABLE_MACROS } from './names.js';
 import { IDENTIFIER_CHAR, stringLiteralEnd } from './source.js';
 import type { Expr } from './check/ast.js';
-import { checkExpression, composedVariableType, typeString, type CelType, type CheckResult, type ExpressionKind } from './check/index.js';
+import { checkExpression, composedVariableType, parseFailure, typeString, type CelType, type CheckResult, type ExpressionKind } from './check/index.js';
 import { T } from './environment/types.js';
 import { BoundedCache } from '../cache.js';
 
@@ -397,9 +399,19 @@ function dotAfter(text: string, operand: Node): number {
  */
 const UNPINNED_FUNCTIONS: ReadonlySet<string> = new Set(['image', 'isImage', 'containsDigest', 'registry', 'repository', 'identifier', 'tag', 'digest', 'allContainers', 'mul', 'div', 'divInt']);
 
-/** Parser issues of cel-go's own (not plain syntax errors, which the untyped check reports first). */
+/**
+ * Parser issues the API server certainly reports. Plain syntax errors are too: the parser agrees
+ * with cel-go on every accept/reject verdict of cel-go's own parser tests (test/cel-spec.test.ts);
+ * the untyped check reports most of them first, and this one where cel-js cannot tell (masked
+ * optional syntax) or reads the expression otherwise.
+ */
 const SURE_PARSE_ISSUES = [
+  /^Syntax error: /,
+  /^invalid double literal$/,
+  /^invalid unicode code point$/,
+  /^unable to unescape string$/,
   /^unsupported syntax '/,
+  /^unsupported syntax: '`'$/,
   /^invalid argument to has\(\) macro$/,
   /^argument must be a simple name$/,
   /^duplicate variable name: /,
@@ -473,16 +485,21 @@ function untypedOptions(options: AdmissionCompileOptions): CelCompileOptions {
 function compileUncached(expression: string, options: AdmissionCompileOptions): AdmissionCompileResult {
   const untyped = untypedCheck(expression, untypedOptions(options));
   const fallback: AdmissionCompileResult = { error: untyped.error, type: undefined };
-  // Syntax and nesting errors are the untyped check's, reported first as before.
-  if (untyped.stage === 'syntax' && untyped.error !== undefined) return fallback;
-  if (options.kubeVersion.major !== 1 || options.kubeVersion.minor < FIRST_TYPED_MINOR) return fallback;
-  const composed = options.composed !== undefined && !options.kind.endsWith('matchCondition') ? options.composed : undefined;
-  const variables: Record<string, CelType> = {};
-  for (const [name, t] of composed ?? []) variables[name] = t ?? T.dyn;
-  const checked = checkExpression(expression, options.kind, { major: 1, minor: options.kubeVersion.minor }, {
-    params: options.params === true,
-    ...(composed !== undefined ? { variables } : {}),
-  });
+  const typed = options.kubeVersion.major === 1 && options.kubeVersion.minor >= FIRST_TYPED_MINOR;
+  // Syntax and nesting errors are the untyped check's verdict, reported first as before, in the
+  // API server's words where src/cel/check (cel-go's grammar and messages) gives them.
+  if (untyped.stage === 'syntax' && untyped.error !== undefined) {
+    if (untyped.error === recursionLimitExceeded() || options.kubeVersion.major !== 1) return fallback;
+    const parseError = parseFailure(expression, options.kind, options.kubeVersion);
+    if (parseError !== undefined) return { error: parseError, type: undefined };
+    // cel-go parses what cel-js cannot (message construction outside mutations): the type
+    // checker's rejection, when it is sure of one, is what the API server says.
+    const checked = typed ? typedCheck(expression, options) : undefined;
+    if (checked !== undefined && !checked.result.ok && sure(checked.result, expression, checked.composed)) return { error: checked.result.apiServerText, type: undefined };
+    return fallback;
+  }
+  if (!typed) return fallback;
+  const { result: checked, composed } = typedCheck(expression, options);
   if (checked.ok) {
     // A variable of unknown type was taken as dyn: the most permissive type, but also one that
     // makes the result dyn. The verdict holds only when no such variable is read.
@@ -491,6 +508,18 @@ function compileUncached(expression: string, options: AdmissionCompileOptions): 
   }
   if (!sure(checked, expression, composed)) return fallback;
   return { error: checked.apiServerText, type: T.dyn };
+}
+
+/** The type checker over the environment of the expression's kind and version, with the composed variables. */
+function typedCheck(expression: string, options: AdmissionCompileOptions): { result: CheckResult; composed: ReadonlyMap<string, CelType | undefined> | undefined } {
+  const composed = options.composed !== undefined && !options.kind.endsWith('matchCondition') ? options.composed : undefined;
+  const variables: Record<string, CelType> = {};
+  for (const [name, t] of composed ?? []) variables[name] = t ?? T.dyn;
+  const result = checkExpression(expression, options.kind, { major: 1, minor: options.kubeVersion.minor }, {
+    params: options.params === true,
+    ...(composed !== undefined ? { variables } : {}),
+  });
+  return { result, composed };
 }
 
 /** Whether every issue of a rejection is one the API server certainly reports. */

@@ -506,8 +506,8 @@ class Checker {
     const identType = this.lookupIdent(e.typeName);
     if (identType === undefined) {
       this.error(e.offset, `undeclared reference to '${e.typeName}' (in container '')`);
+      // checker.go checkCreateStruct returns here: the field values are not checked.
       this.setType(e, T.error);
-      for (const f of e.fields) this.check(f.value);
       return;
     }
     let resultType: CelType = T.error;

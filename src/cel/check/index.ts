@@ -74,7 +74,7 @@ export type CheckOptions = EnvironmentOptions;
 export function checkExpression(source: string, kind: ExpressionKind, kubeVersion: KubeVersion, options: CheckOptions = {}): CheckResult {
   const env = environmentFor(kind, kubeVersion, options);
   const parsed = parse(source, { macros: env.macros, optionalSyntax: env.features.has('optionalSyntax') });
-  if (!parsed.ok) return compilationFailed(source, 'parse', parsed.issues);
+  if (!parsed.ok) return parseFailed(source, parsed.issues);
   const checked = check(parsed.expr, env);
   if (checked.issues.length > 0) return compilationFailed(source, 'check', checked.issues);
   const validation = validate(parsed.expr, env, checked);
@@ -87,6 +87,16 @@ export function checkExpression(source: string, kind: ExpressionKind, kubeVersio
     return { ok: false, stage: 'result', errors: [{ message, detail: message }], apiServerText: message };
   }
   return { ok: true, type: output, typeName: typeString(output), expr: parsed.expr };
+}
+
+/** cel-go's parser errorReportingLimit default: the issues past it are counted, not shown. */
+const PARSE_ERROR_REPORTING_LIMIT = 100;
+
+/** A parse failure as cel-go's Errors.ToDisplayString shows it: at most 100 issues, then how many more there were. */
+function parseFailed(source: string, issues: readonly Located[]): CheckResult {
+  const failed = compilationFailed(source, 'parse', issues.slice(0, PARSE_ERROR_REPORTING_LIMIT));
+  if (failed.ok || issues.length <= PARSE_ERROR_REPORTING_LIMIT) return failed;
+  return { ...failed, apiServerText: `${failed.apiServerText}\n${issues.length - PARSE_ERROR_REPORTING_LIMIT} more errors were truncated` };
 }
 
 interface Located {
@@ -118,6 +128,19 @@ function display(source: string, issue: Located): { line: number; column: number
   const dots = chars.slice(0, column).map((c) => (wide(c) ? '\uFF0E' : '.')).join('');
   const caret = wide(chars[column]) ? '\uFF3E' : '^';
   return { line, column, header, text: `${header}\n | ${snippet}\n | ${dots}${caret}` };
+}
+
+/**
+ * The API server's text for an expression its parser rejects ("compilation failed: ERROR: …" with
+ * every issue cel-go's parser reports), or undefined when it parses. The parser is measured
+ * against cel-go's own parser tests (test/cel-spec.test.ts).
+ */
+export function parseFailure(source: string, kind: ExpressionKind, kubeVersion: { readonly major: number; readonly minor: number }): string | undefined {
+  const env = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
+  const parsed = parse(source, { macros: env.macros, optionalSyntax: env.features.has('optionalSyntax') });
+  if (parsed.ok) return undefined;
+  const failed = parseFailed(source, parsed.issues);
+  return failed.ok ? undefined : failed.apiServerText;
 }
 
 /**

@@ -21,6 +21,12 @@ export interface ParseIssue {
 export interface ParseOptions {
   readonly macros: ReadonlySet<MacroName>;
   readonly optionalSyntax: boolean;
+  /**
+   * Backtick-escaped field names (`a.\`b-c\``): cel-go's parser.EnableIdentEscapeSyntax, which
+   * cel.EnableIdentifierEscapeSyntax() turns on. No Kubernetes environment enables it
+   * (k8s.io/apiserver pkg/cel/environment/base.go), so there each one is "unsupported syntax: '`'".
+   */
+  readonly identEscapeSyntax?: boolean;
 }
 
 export type ParseResult = { readonly ok: true; readonly expr: Expr; readonly nextId: number } | { readonly ok: false; readonly issues: readonly ParseIssue[] };
@@ -42,11 +48,33 @@ interface Token {
   readonly end: number;
   /** Decoded value of string and bytes literals. */
   readonly value?: string | Uint8Array;
+  /** What cel-go's unescape says of a literal its lexer takes but it rejects (parser/unescape.go). */
+  readonly unescapeError?: string;
+}
+
+/** A token recognition error: ANTLR reports it and resumes lexing after the character that failed. */
+class LexFailure extends Error {
+  constructor(
+    readonly offset: number,
+    /** The text from the token's start to the failing character, inclusive. */
+    readonly text: string,
+    /** Where lexing resumes. */
+    readonly resume: number,
+  ) {
+    super(text);
+  }
+}
+
+/** ANTLR's getErrorDisplay: control characters of the offending text escaped. */
+function errorDisplay(text: string): string {
+  return text.replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
 }
 
 class SyntaxFailure extends Error {
   constructor(
     readonly issue: ParseIssue,
+    /** What ANTLR's recovery reports next, when it is sure (the token after a mismatched one). */
+    readonly followUp: readonly ParseIssue[] = [],
   ) {
     super(issue.message);
   }
@@ -73,12 +101,24 @@ function isIdentPart(c: string | undefined): boolean {
 }
 const isRawOrBytesPrefix = (c: string | undefined): boolean => c === 'r' || c === 'R' || c === 'b' || c === 'B';
 
-function tokenize(src: string): Token[] {
+interface Tokenized {
+  readonly tokens: Token[];
+  /** Token recognition errors: the lexer reports each and goes on, as ANTLR's does. */
+  readonly issues: ParseIssue[];
+}
+
+/** ESC_IDENTIFIER's characters (CEL.g4: LETTER | DIGIT | '_' | '.' | '-' | '/' | ' '). */
+const isEscapedIdentPart = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_.\-/ ]/.test(c);
+
+function tokenize(src: string): Tokenized {
   const tokens: Token[] = [];
+  const issues: ParseIssue[] = [];
   let i = 0;
   const n = src.length;
-  const fail = (at: number, message: string): never => {
-    throw new SyntaxFailure({ message, offset: at });
+  /** The failing character at `at` (or the end of input): report from `start` through it, resume after it. */
+  const fail = (start: number, at: number): never => {
+    const end = Math.min(n, at < n ? at + (src.codePointAt(at)! > 0xffff ? 2 : 1) : n);
+    throw new LexFailure(start, src.slice(start, end), end);
   };
   while (i < n) {
     const c = src[i]!;
@@ -91,98 +131,120 @@ function tokenize(src: string): Token[] {
       continue;
     }
     const start = i;
-    // String and bytes literals, with r/R (raw) and b/B prefixes in either order.
-    let prefixEnd = i;
-    let raw = false;
-    let bytes = false;
-    while (prefixEnd < n && prefixEnd - i < 2 && isRawOrBytesPrefix(src[prefixEnd])) {
-      if (src[prefixEnd] === 'r' || src[prefixEnd] === 'R') {
-        if (raw) break;
-        raw = true;
-      } else {
-        if (bytes) break;
-        bytes = true;
+    try {
+      // String and bytes literals, with r/R (raw) and b/B prefixes in either order.
+      let prefixEnd = i;
+      let raw = false;
+      let bytes = false;
+      while (prefixEnd < n && prefixEnd - i < 2 && isRawOrBytesPrefix(src[prefixEnd])) {
+        if (src[prefixEnd] === 'r' || src[prefixEnd] === 'R') {
+          if (raw) break;
+          raw = true;
+        } else {
+          if (bytes) break;
+          bytes = true;
+        }
+        prefixEnd++;
       }
-      prefixEnd++;
-    }
-    if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || isRawOrBytesPrefix(src[prefixEnd - 1]))) {
-      const literal = readString(src, i, prefixEnd, raw, bytes, fail);
-      tokens.push({ type: bytes ? 'bytes' : 'string', text: src.slice(start, literal.end), start, end: literal.end, value: literal.value });
-      i = literal.end;
-      continue;
-    }
-    if (isIdentStart(c)) {
-      let j = i + 1;
-      while (isIdentPart(src[j])) j++;
-      const text = src.slice(i, j);
-      tokens.push({ type: KEYWORDS.has(text) ? 'keyword' : 'ident', text, start, end: j });
-      i = j;
-      continue;
-    }
-    if (c === '`') {
-      // An escaped identifier (field selection and field initializers only).
-      let j = i + 1;
-      while (j < n && src[j] !== '`' && src[j] !== '\n') j++;
-      if (src[j] !== '`') fail(i, `token recognition error at: '${src.slice(i, j)}'`);
-      tokens.push({ type: 'ident', text: src.slice(i, j + 1), start, end: j + 1, value: src.slice(i + 1, j) });
-      i = j + 1;
-      continue;
-    }
-    if (isDigit(c) || (c === '.' && isDigit(src[i + 1]))) {
-      let j = i;
-      let type: TokenType = 'int';
-      if (c === '0' && (src[i + 1] === 'x' || src[i + 1] === 'X') && isHex(src[i + 2])) {
-        j = i + 2;
-        while (isHex(src[j])) j++;
-      } else {
-        while (isDigit(src[j])) j++;
-        if (src[j] === '.' && isDigit(src[j + 1])) {
-          type = 'double';
+      if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || isRawOrBytesPrefix(src[prefixEnd - 1]))) {
+        const triple = src[prefixEnd + 1] === src[prefixEnd] && src[prefixEnd + 2] === src[prefixEnd];
+        let literal: ReturnType<typeof readString>;
+        try {
+          literal = readString(src, i, prefixEnd, raw, bytes, fail);
+        } catch (error) {
+          // An unterminated or malformed triple-quoted literal: ANTLR's lexer falls back to its last
+          // accepting state, the empty literal of the first two quotes, and lexes on from the third.
+          if (!(error instanceof LexFailure) || !triple) throw error;
+          literal = { end: prefixEnd + 2, value: bytes ? new Uint8Array() : '' };
+        }
+        tokens.push({ type: bytes ? 'bytes' : 'string', text: src.slice(start, literal.end), start, end: literal.end, value: literal.value, ...(literal.unescapeError !== undefined ? { unescapeError: literal.unescapeError } : {}) });
+        i = literal.end;
+        continue;
+      }
+      if (isIdentStart(c)) {
+        let j = i + 1;
+        while (isIdentPart(src[j])) j++;
+        const text = src.slice(i, j);
+        tokens.push({ type: KEYWORDS.has(text) ? 'keyword' : 'ident', text, start, end: j });
+        i = j;
+        continue;
+      }
+      if (c === '`') {
+        // An escaped identifier (field selection and field initializers only).
+        let j = i + 1;
+        while (isEscapedIdentPart(src[j])) j++;
+        if (j === i + 1 || src[j] !== '`') fail(i, j);
+        tokens.push({ type: 'ident', text: src.slice(i, j + 1), start, end: j + 1, value: src.slice(i + 1, j) });
+        i = j + 1;
+        continue;
+      }
+      if (isDigit(c) || (c === '.' && isDigit(src[i + 1]))) {
+        let j = i;
+        let type: TokenType = 'int';
+        if (c === '0' && (src[i + 1] === 'x' || src[i + 1] === 'X') && isHex(src[i + 2])) {
+          j = i + 2;
+          while (isHex(src[j])) j++;
+        } else {
+          while (isDigit(src[j])) j++;
+          if (src[j] === '.' && isDigit(src[j + 1])) {
+            type = 'double';
+            j++;
+            while (isDigit(src[j])) j++;
+          }
+          if ((src[j] === 'e' || src[j] === 'E') && (isDigit(src[j + 1]) || ((src[j + 1] === '+' || src[j + 1] === '-') && isDigit(src[j + 2])))) {
+            type = 'double';
+            j += 2;
+            while (isDigit(src[j])) j++;
+          }
+        }
+        if (type === 'int' && (src[j] === 'u' || src[j] === 'U')) {
+          type = 'uint';
           j++;
-          while (isDigit(src[j])) j++;
         }
-        if ((src[j] === 'e' || src[j] === 'E') && (isDigit(src[j + 1]) || ((src[j + 1] === '+' || src[j + 1] === '-') && isDigit(src[j + 2])))) {
-          type = 'double';
-          j += 2;
-          while (isDigit(src[j])) j++;
-        }
+        tokens.push({ type, text: src.slice(i, j), start, end: j });
+        i = j;
+        continue;
       }
-      if (type === 'int' && (src[j] === 'u' || src[j] === 'U')) {
-        type = 'uint';
-        j++;
-      }
-      tokens.push({ type, text: src.slice(i, j), start, end: j });
-      i = j;
-      continue;
+      const punct = PUNCTUATION.find((p) => src.startsWith(p, i));
+      // A lone '|' or '&' fails on the character after it (the lexer was reading '||' or '&&').
+      if (punct === undefined) fail(i, c === '|' || c === '&' ? i + 1 : i);
+      tokens.push({ type: 'punct', text: punct!, start, end: i + punct!.length });
+      i += punct!.length;
+    } catch (error) {
+      if (!(error instanceof LexFailure)) throw error;
+      issues.push({ message: `Syntax error: token recognition error at: '${errorDisplay(error.text)}'`, offset: error.offset });
+      i = error.resume;
     }
-    const punct = PUNCTUATION.find((p) => src.startsWith(p, i));
-    if (punct === undefined) fail(i, `token recognition error at: '${c}'`);
-    tokens.push({ type: 'punct', text: punct!, start, end: i + punct!.length });
-    i += punct!.length;
   }
   tokens.push({ type: 'eof', text: '<EOF>', start: n, end: n });
-  return tokens;
+  return { tokens, issues };
 }
 
-function readString(src: string, start: number, quoteAt: number, raw: boolean, bytes: boolean, fail: (at: number, message: string) => never): { end: number; value: string | Uint8Array } {
+function readString(src: string, start: number, quoteAt: number, raw: boolean, bytes: boolean, fail: (start: number, at: number) => never): { end: number; value: string | Uint8Array; unescapeError?: string } {
   const q = src[quoteAt]!;
   const triple = src[quoteAt + 1] === q && src[quoteAt + 2] === q;
   let i = quoteAt + (triple ? 3 : 1);
   const out: number[] = [];
   let text = '';
+  let unescapeError: string | undefined;
   const push = (s: string): void => {
     if (bytes) for (const b of Buffer.from(s, 'utf8')) out.push(b);
     else text += s;
   };
   const n = src.length;
+  /** The first index from `from` on that does not match `pattern`, within `count` characters. */
+  const firstMismatch = (from: number, count: number, pattern: RegExp): number => {
+    for (let k = from; k < from + count; k++) if (!pattern.test(src[k] ?? '')) return k;
+    return -1;
+  };
   for (;;) {
-    if (i >= n) fail(start, `token recognition error at: '${src.slice(start, n)}'`);
+    if (i >= n) fail(start, n);
     const c = src[i]!;
     if (triple ? src.startsWith(q.repeat(3), i) : c === q) {
       i += triple ? 3 : 1;
       break;
     }
-    if (!triple && (c === '\n' || c === '\r')) fail(start, `token recognition error at: '${src.slice(start, i)}'`);
+    if (!triple && (c === '\n' || c === '\r')) fail(start, i);
     if (c === '\\' && !raw) {
       const e = src[i + 1];
       const simple: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '`': '`', '?': '?' };
@@ -191,14 +253,18 @@ function readString(src: string, start: number, quoteAt: number, raw: boolean, b
         i += 2;
         continue;
       }
-      if (e !== undefined && /[0-3]/.test(e) && /[0-7]/.test(src[i + 2] ?? '') && /[0-7]/.test(src[i + 3] ?? '')) {
+      if (e !== undefined && /[0-3]/.test(e)) {
+        const bad = firstMismatch(i + 2, 2, /[0-7]/);
+        if (bad >= 0) fail(start, bad);
         const code = parseInt(src.slice(i + 1, i + 4), 8);
         if (bytes) out.push(code);
         else text += String.fromCodePoint(code);
         i += 4;
         continue;
       }
-      if ((e === 'x' || e === 'X') && isHex(src[i + 2]) && isHex(src[i + 3])) {
+      if (e === 'x' || e === 'X') {
+        const bad = firstMismatch(i + 2, 2, /[0-9a-fA-F]/);
+        if (bad >= 0) fail(start, bad);
         const code = parseInt(src.slice(i + 2, i + 4), 16);
         if (bytes) out.push(code);
         else text += String.fromCodePoint(code);
@@ -206,24 +272,25 @@ function readString(src: string, start: number, quoteAt: number, raw: boolean, b
         continue;
       }
       const width = e === 'u' ? 4 : e === 'U' ? 8 : 0;
-      if (width > 0 && !bytes) {
-        const hex = src.slice(i + 2, i + 2 + width);
-        if (hex.length === width && /^[0-9a-fA-F]+$/.test(hex)) {
-          const code = parseInt(hex, 16);
-          if (code > 0x10ffff || (code >= 0xd800 && code < 0xe000)) fail(start, 'invalid unicode code point');
-          text += String.fromCodePoint(code);
-          i += 2 + width;
-          continue;
-        }
+      if (width > 0) {
+        const bad = firstMismatch(i + 2, width, /[0-9a-fA-F]/);
+        if (bad >= 0) fail(start, bad);
+        const code = parseInt(src.slice(i + 2, i + 2 + width), 16);
+        // The lexer takes these; cel-go's unescape rejects them in bytes, and what is no code point.
+        if (bytes) unescapeError ??= 'unable to unescape string';
+        else if (code > 0x10ffff || (code >= 0xd800 && code < 0xe000)) unescapeError ??= 'invalid unicode code point';
+        else push(String.fromCodePoint(code));
+        i += 2 + width;
+        continue;
       }
-      fail(start, `token recognition error at: '${src.slice(start, i + 2)}'`);
+      fail(start, i + 1);
     }
     const cp = src.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
     push(ch);
     i += ch.length;
   }
-  return { end: i, value: bytes ? Uint8Array.from(out) : text };
+  return { end: i, value: bytes ? Uint8Array.from(out) : text, ...(unescapeError !== undefined ? { unescapeError } : {}) };
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -231,24 +298,28 @@ const UINT64_MAX = 2n ** 64n - 1n;
 
 /** Parses CEL source into cel-go's AST, expanding the environment's macros. */
 export function parse(source: string, options: ParseOptions): ParseResult {
-  let tokens: Token[];
-  try {
-    tokens = tokenize(source);
-  } catch (error) {
-    if (error instanceof SyntaxFailure) return { ok: false, issues: [{ message: `Syntax error: ${error.issue.message}`, offset: error.issue.offset! }] };
-    throw error;
-  }
+  const { tokens, issues: lexIssues } = tokenize(source);
   const parser = new Parser(tokens, options);
   try {
     const expr = parser.parseExpr();
     parser.expectEnd();
-    if (parser.issues.length > 0) return { ok: false, issues: parser.issues };
+    const issues = [...lexIssues, ...parser.issues];
+    if (issues.length > 0) return { ok: false, issues };
     return { ok: true, expr, nextId: parser.nextId };
   } catch (error) {
-    if (error instanceof SyntaxFailure) return { ok: false, issues: [...parser.issues, error.issue] };
+    if (error instanceof SyntaxFailure) return { ok: false, issues: [...lexIssues, ...parser.issues, error.issue, ...error.followUp] };
     throw error;
   }
 }
+
+/** ANTLR's expectation set where an expression (a unary operand) must start. */
+const EXPRESSION_START = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+/** Where a map entry may start (after '{' or ','). */
+const MAP_ENTRY_START = "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+/** Binary operators and '?': tokens that may follow an expression and want an operand after them. */
+const OPERATORS_WANTING_OPERAND: ReadonlySet<string> = new Set(['||', '&&', '==', '!=', '<', '<=', '>', '>=', 'in', '+', '-', '*', '/', '%', '?']);
+/** Where a message field initializer may start. */
+const FIELD_START = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
 
 class Parser {
   private pos = 0;
@@ -296,9 +367,51 @@ class Parser {
     this.depth--;
   }
 
+  /** Whether a token can start an expression (ANTLR's EXPRESSION_START set). */
+  private startsExpression(t: Token): boolean {
+    if (t.type === 'ident') return typeof t.value !== 'string';
+    if (t.type === 'keyword') return t.text !== 'in';
+    if (t.type === 'punct') return ['[', '{', '(', '.', '-', '!'].includes(t.text);
+    return t.type !== 'eof';
+  }
+
+  /**
+   * A token where `expecting` was: ANTLR deletes it when the token after it fits (single-token
+   * deletion: "extraneous input", reported and parsing goes on), and otherwise stops at it
+   * ("mismatched input"), then reports the next token too when it does not fit either.
+   */
+  private unexpected(t: Token, expecting: string, fits: (next: Token) => boolean): void {
+    const next = this.peek(1);
+    if (t.type !== 'eof' && fits(next)) {
+      this.issues.push({ message: `Syntax error: extraneous input '${t.text}' expecting ${expecting}`, offset: t.start });
+      this.next();
+      return;
+    }
+    // Recovery keeps a token that may follow an expression; an operator then wants its operand.
+    const operator = (t.type === 'punct' || t.type === 'keyword') && OPERATORS_WANTING_OPERAND.has(t.text);
+    const followUp = operator && !fits(next) ? [{ message: `Syntax error: mismatched input '${next.text}' expecting ${expecting}`, offset: next.start }] : [];
+    throw new SyntaxFailure({ message: `Syntax error: mismatched input '${t.text}' expecting ${expecting}`, offset: t.start }, followUp);
+  }
+
+  /** A '.' followed by no name: a keyword is a mismatch, anything else leaves ANTLR no viable alternative. */
+  private afterDot(t: Token): SyntaxFailure {
+    if (t.type === 'keyword') return this.syntax(t, `mismatched input '${t.text}' expecting IDENTIFIER`);
+    return this.syntax(t, `no viable alternative at input '.${t.type === 'eof' ? '' : t.text}'`);
+  }
+
+  /** An escaped field name where the environment has no escape syntax: reported, and parsing goes on. */
+  private fieldName(t: Token): string {
+    if (typeof t.value !== 'string') return t.text;
+    if (!this.options.identEscapeSyntax) this.issues.push({ message: "unsupported syntax: '`'", offset: t.start });
+    return t.value;
+  }
+
   expectEnd(): void {
     const t = this.peek();
-    if (t.type !== 'eof') throw this.syntax(t, `extraneous input '${t.text}' expecting <EOF>`);
+    if (t.type === 'eof') return;
+    // start: expr EOF. The trailing token is deleted when it is the last one.
+    const last = this.peek(1).type === 'eof';
+    throw this.syntax(t, `${last ? 'extraneous' : 'mismatched'} input '${t.text}' expecting <EOF>`);
   }
 
   // expr: conditionalOr ('?' conditionalOr ':' expr)?
@@ -381,9 +494,18 @@ class Parser {
     if (this.is('!') || this.is('-')) {
       const op = first.text;
       let count = 0;
+      let last = first;
       while (this.is(op)) {
-        this.next();
+        last = this.next();
         count++;
+      }
+      // CEL.g4 `(ops+='-')+ member`: after a '-', the loop may go on or a member may start, and a
+      // member may itself start with '-' (a negative literal). When no member follows a second
+      // '-', that decision has no viable alternative, reported from the '-' at the next token;
+      // the member is then reported missing as well.
+      const next = this.peek();
+      if (op === '-' && count >= 2 && (!this.startsExpression(next) || this.is('!'))) {
+        this.issues.push({ message: `Syntax error: no viable alternative at input '${last.text}'`, offset: next.start });
       }
       this.enter();
       try {
@@ -408,9 +530,9 @@ class Parser {
         const dot = this.next();
         const optional = this.is('?') ? this.next() : undefined;
         const nameToken = this.peek();
-        if (nameToken.type !== 'ident') throw this.syntax(nameToken, `no viable alternative at input '.${nameToken.text}'`);
+        if (nameToken.type !== 'ident') throw this.afterDot(nameToken);
         this.next();
-        const name = typeof nameToken.value === 'string' ? nameToken.value : nameToken.text;
+        const name = this.fieldName(nameToken);
         if (optional) {
           if (!this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '.?'", offset: dot.start });
           e = this.call(dot.start, '_?._', undefined, [e, { kind: 'literal', id: this.id(), offset: nameToken.start, type: 'string', value: name }]);
@@ -451,6 +573,11 @@ class Parser {
 
   private parsePrimary(): Expr {
     const t = this.peek();
+    if (!this.startsExpression(t) || (this.is('.') && this.peek(1).type !== 'ident')) {
+      if (this.is('.')) throw this.afterDot(this.peek(1));
+      this.unexpected(t, EXPRESSION_START, (next) => this.startsExpression(next));
+      return this.parsePrimary();
+    }
     if (t.type === 'ident' || (this.is('.') && this.peek(1).type === 'ident')) {
       const leadingDot = this.accept('.') ? '.' : '';
       // Message construction: a qualified name followed by '{'.
@@ -458,8 +585,13 @@ class Parser {
       while (this.is('.', k) && this.peek(k + 1).type === 'ident') k += 2;
       if (this.is('{', k)) return this.parseStruct(leadingDot);
       const idToken = this.next();
-      if (typeof idToken.value === 'string') throw this.syntax(idToken, `extraneous input '${idToken.text}'`);
-      if (RESERVED.has(idToken.text)) throw new SyntaxFailure({ message: `reserved identifier: ${idToken.text}`, offset: idToken.start });
+      if (typeof idToken.value === 'string') throw this.syntax(idToken, `mismatched input '${idToken.text}' expecting IDENTIFIER`);
+      if (RESERVED.has(idToken.text)) {
+        // Reported, and parsing goes on (the arguments of a call are not visited).
+        this.issues.push({ message: `reserved identifier: ${idToken.text}`, offset: idToken.start });
+        if (this.accept('(')) this.parseArgs(')');
+        return { kind: 'call', id: this.id(), offset: idToken.start, fn: '<error>', args: [] };
+      }
       const name = leadingDot + idToken.text;
       if (this.is('(')) {
         const open = this.next();
@@ -495,10 +627,15 @@ class Parser {
       const id = this.id();
       const entries: MapEntry[] = [];
       while (!this.is('}')) {
+        if (!this.is('?') && !this.startsExpression(this.peek())) {
+          this.unexpected(this.peek(), MAP_ENTRY_START, (next) => next.type !== 'eof' && (this.startsExpression(next) || (next.type === 'punct' && ['}', ',', '?'].includes(next.text))));
+          continue;
+        }
         const optional = this.accept('?');
         if (optional && !this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
         const key = this.parseExpr();
-        const colon = this.expect(':');
+        const colon = this.colon();
+        if (colon === undefined) break;
         const value = this.parseExpr();
         entries.push({ id: this.id(), offset: colon.start, key, value, optional: optional !== undefined });
         if (!this.accept(',')) break;
@@ -506,13 +643,20 @@ class Parser {
       this.expect('}');
       return { kind: 'map', id, offset: open.start, entries };
     }
-    if (t.type === 'int' || t.type === 'uint' || t.type === 'double' || t.type === 'string' || t.type === 'bytes' || t.type === 'keyword') {
-      if (t.type === 'keyword' && t.text === 'in') throw this.syntax(t, `extraneous input 'in'`);
-      this.next();
-      return this.literal(t, false, t.start);
-    }
-    if (t.type === 'eof') throw this.syntax(t, `mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
-    throw this.syntax(t, `extraneous input '${t.text}'`);
+    this.next();
+    return this.literal(t, false, t.start);
+  }
+
+  /**
+   * The ':' of a map entry or field initializer. When another token stands there, ANTLR reports
+   * it and recovers by leaving the entries (the closing '}' is then matched as usual).
+   */
+  private colon(): Token | undefined {
+    if (this.is(':')) return this.next();
+    const t = this.peek();
+    if (t.type === 'eof') throw this.syntax(t, `missing ':' at '<EOF>'`);
+    this.issues.push({ message: `Syntax error: mismatched input '${t.text}' expecting ':'`, offset: t.start });
+    return undefined;
   }
 
   private parseStruct(leadingDot: string): Expr {
@@ -525,13 +669,19 @@ class Parser {
     const id = this.id();
     const fields: StructField[] = [];
     while (!this.is('}')) {
+      if (this.peek().type !== 'ident' && !this.is('?') && !this.is(',')) {
+        this.unexpected(this.peek(), FIELD_START, (next) => next.type === 'ident' || (next.type === 'punct' && ['}', ',', '?'].includes(next.text)));
+        continue;
+      }
       const optional = this.accept('?');
       if (optional && !this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
-      const fieldToken = this.next();
-      if (fieldToken.type !== 'ident') throw this.syntax(fieldToken, `mismatched input '${fieldToken.text}' expecting IDENTIFIER`);
-      const colon = this.expect(':');
+      const fieldToken = this.peek();
+      if (fieldToken.type !== 'ident') throw this.syntax(fieldToken, `mismatched input '${fieldToken.text}' expecting ${optional ? '{IDENTIFIER, ESC_IDENTIFIER}' : 'IDENTIFIER'}`);
+      this.next();
+      const fieldName = this.fieldName(fieldToken);
+      const colon = this.colon();
+      if (colon === undefined) break;
       const value = this.parseExpr();
-      const fieldName = typeof fieldToken.value === 'string' ? fieldToken.value : fieldToken.text;
       fields.push({ id: this.id(), offset: colon.start, name: fieldName, value, optional: optional !== undefined });
       if (!this.accept(',')) break;
     }
@@ -554,11 +704,18 @@ class Parser {
         if (value > UINT64_MAX) this.issues.push({ message: 'invalid uint literal', offset });
         return { kind: 'literal', id, offset, type: 'uint', value };
       }
-      case 'double':
-        return { kind: 'literal', id, offset, type: 'double', value: (negative ? -1 : 1) * Number(t.text) };
+      case 'double': {
+        // strconv.ParseFloat fails with ErrRange past the double range (an underflow is 0, no error).
+        const value = (negative ? -1 : 1) * Number(t.text);
+        if (!Number.isFinite(value)) this.issues.push({ message: 'invalid double literal', offset });
+        return { kind: 'literal', id, offset, type: 'double', value };
+      }
       case 'string':
+        // parser.go VisitString / VisitBytes report what unescape rejects.
+        if (t.unescapeError !== undefined) this.issues.push({ message: t.unescapeError, offset });
         return { kind: 'literal', id, offset, type: 'string', value: t.value as string };
       case 'bytes':
+        if (t.unescapeError !== undefined) this.issues.push({ message: t.unescapeError, offset });
         return { kind: 'literal', id, offset, type: 'bytes', value: t.value as Uint8Array };
       default:
         if (t.text === 'null') return { kind: 'literal', id, offset, type: 'null', value: null };

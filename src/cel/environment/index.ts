@@ -118,6 +118,19 @@ export type ExpressionsMode = 'new' | 'stored';
 export interface EnvironmentOptions extends AdmissionVariables {
   /** 'new' (default): a created or changed expression; 'stored': one the object already had. */
   readonly expressions?: ExpressionsMode;
+  /**
+   * Further declarations, as cel.Variable and cel.Function add them to an environment (no
+   * admission environment has any: the tests that measure the checker on cel-go's own test
+   * cases declare what each case's environment declares).
+   */
+  readonly declarations?: Declarations;
+}
+
+export interface Declarations {
+  /** Variables by (qualified) name. */
+  readonly idents?: Readonly<Record<string, CelType>>;
+  /** Functions; overloads of a function the environment has are added to it, as cel-go merges them. */
+  readonly functions?: readonly FunctionDecl[];
 }
 
 export interface CelEnvironment {
@@ -177,7 +190,8 @@ const environments = new BoundedCache<string, CelEnvironment | BaseEnvironment>(
 export function environmentFor(kind: ExpressionKind, kube: KubeVersion, options: EnvironmentOptions = {}): CelEnvironment {
   const mode = options.expressions ?? 'new';
   const variablesKey = options.variables ? JSON.stringify(Object.entries(options.variables)) : '-';
-  const key = `${kind}|${kube.minor}|${mode}|${options.params ? 1 : 0}|${variablesKey}`;
+  const declarationsKey = options.declarations ? JSON.stringify(options.declarations) : '-';
+  const key = `${kind}|${kube.minor}|${mode}|${options.params ? 1 : 0}|${variablesKey}|${declarationsKey}`;
   return environments.get(key, () => buildEnvironment(kind, kube, options, mode)) as CelEnvironment;
 }
 
@@ -227,6 +241,7 @@ function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: Envi
   const variables = admissionVariables(kind, options);
   if (variables.has('variables')) structs.set('kubernetes.variables', { ...(options.variables ?? {}) });
   for (const [name, type] of variables) idents.set(name, type);
+  for (const [name, type] of Object.entries(options.declarations?.idents ?? {})) idents.set(name, type);
   // The request and namespace object types are declared types (DeclTypes), usable as identifiers.
   for (const name of ['kubernetes.AdmissionRequest', 'kubernetes.Namespace']) idents.set(name, T.typeOf(T.struct(name)));
   if (patchTypes) {
@@ -237,7 +252,7 @@ function buildEnvironment(kind: ExpressionKind, kube: KubeVersion, options: Envi
   const environment: CelEnvironment = {
     kind,
     environmentVersion: base.environmentVersion,
-    functions: base.functions,
+    functions: options.declarations?.functions ? base.functions.withFunctions(options.declarations.functions) : base.functions,
     idents,
     structs,
     macros: base.macros,
@@ -268,16 +283,22 @@ function overloadsOf(library: LibraryData, name: string): OverloadDecl[] {
 export class FunctionTable {
   private readonly merged = new Map<string, FunctionDecl>();
 
-  constructor(private readonly sources: ReadonlyMap<string, readonly LibraryData[]>) {}
+  constructor(
+    private readonly sources: ReadonlyMap<string, readonly LibraryData[]>,
+    /** Functions declared as such rather than by a library (EnvironmentOptions.declarations). */
+    private readonly declared: ReadonlyMap<string, readonly OverloadDecl[]> = new Map(),
+  ) {}
 
   get(name: string): FunctionDecl | undefined {
     let decl = this.merged.get(name);
     if (decl === undefined) {
       const libraries = this.sources.get(name);
-      if (libraries === undefined) return undefined;
+      const extra = this.declared.get(name);
+      if (libraries === undefined && extra === undefined) return undefined;
       const overloads: OverloadDecl[] = [];
       // An identical overload id is declared once.
-      for (const library of libraries) for (const o of overloadsOf(library, name)) if (!overloads.some((x) => x.id === o.id)) overloads.push(o);
+      for (const library of libraries ?? []) for (const o of overloadsOf(library, name)) if (!overloads.some((x) => x.id === o.id)) overloads.push(o);
+      for (const o of extra ?? []) if (!overloads.some((x) => x.id === o.id)) overloads.push(o);
       decl = { name, overloads };
       this.merged.set(name, decl);
     }
@@ -285,7 +306,14 @@ export class FunctionTable {
   }
 
   has(name: string): boolean {
-    return this.sources.has(name);
+    return this.sources.has(name) || this.declared.has(name);
+  }
+
+  /** This table with further functions, their overloads merged into those of the same name. */
+  withFunctions(functions: readonly FunctionDecl[]): FunctionTable {
+    const declared = new Map(this.declared);
+    for (const f of functions) declared.set(f.name, [...(declared.get(f.name) ?? []), ...f.overloads]);
+    return new FunctionTable(this.sources, declared);
   }
 }
 
