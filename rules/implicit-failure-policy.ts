@@ -1,5 +1,5 @@
 import type { Discovery } from '../src/kube/discovery/discovery.js';
-import { webhookReachability } from '../src/match/reachability.js';
+import { settingsApply } from '../src/match/reachability.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import type { Webhook } from '../src/model/types.js';
@@ -104,8 +104,7 @@ export const rule = defineObjectRule({
         for (const entry of webhooksOf(object)) {
           if (!isDefaulted(object, [...entry.path, 'failurePolicy'])) continue;
           // Only webhooks that are called (or whose rules a controller fills in): the engine drops the others.
-          const reach = webhookReachability(entry.webhook, entry.path, entry.label, run);
-          if (reach.neverCalled && !reach.rulesAbsent) continue;
+          if (!settingsApply(entry.webhook, entry.path, entry.label, run)) continue;
           const messageId: MessageId = isV1beta1(object) ? 'ignoreDefault' : STAKE_MESSAGE[stakeOf(entry.webhook, run.discovery)];
           groups.set(messageId, [...(groups.get(messageId) ?? []), entry]);
         }

@@ -293,3 +293,13 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
   }
   return { unreachable, neverCalled: connectOnly.length === 0 && others === 0, rulesAbsent: false };
 }
+
+/**
+ * Whether findings about a webhook's own settings apply: it is called, or it has no `rules` at
+ * all (a controller fills them in at run time). Rules that report several webhooks in one
+ * finding filter with it, as the engine does for one webhook (RuleMeta.aboutSettings).
+ */
+export function settingsApply(webhook: Readonly<Webhook>, path: FieldPath, label: string, scope: Pick<RunScope, 'discovery' | 'kubeVersion' | 'memo'>): boolean {
+  const reach = webhookReachability(webhook, path, label, scope);
+  return !reach.neverCalled || reach.rulesAbsent;
+}
