@@ -60,7 +60,7 @@ export const rule = defineObjectRule({
         const grouped = new Map<'noV1' | 'noV1Default' | 'v1beta1First', { entry: WebhookEntry; path: FieldPath }[]>();
         const add = (id: 'noV1' | 'noV1Default' | 'v1beta1First', entry: WebhookEntry, path: FieldPath): void => {
           // Only webhooks that are called (or filled in later): the engine drops the others' findings.
-          if (settingsApply(entry.webhook, entry.path, entry.label, run)) grouped.set(id, [...(grouped.get(id) ?? []), { entry, path }]);
+          if (settingsApply(object, entry, run)) grouped.set(id, [...(grouped.get(id) ?? []), { entry, path }]);
         };
         for (const entry of webhooksOf(object)) {
           const versions = entry.webhook.admissionReviewVersions;

@@ -104,7 +104,7 @@ export const rule = defineObjectRule({
         for (const entry of webhooksOf(object)) {
           if (!isDefaulted(object, [...entry.path, 'failurePolicy'])) continue;
           // Only webhooks that are called (or whose rules a controller fills in): the engine drops the others.
-          if (!settingsApply(entry.webhook, entry.path, entry.label, run)) continue;
+          if (!settingsApply(object, entry, run)) continue;
           const messageId: MessageId = isV1beta1(object) ? 'ignoreDefault' : STAKE_MESSAGE[stakeOf(entry.webhook, run.discovery)];
           groups.set(messageId, [...(groups.get(messageId) ?? []), entry]);
         }

@@ -59,7 +59,7 @@ export const rule = defineObjectRule({
           const value = entry.webhook.timeoutSeconds;
           // Values outside 1–30 are timeout-out-of-range's: the API server rejects them.
           if (typeof value !== 'number' || value > MAX_TIMEOUT_SECONDS || !(value > threshold)) continue;
-          if (!settingsApply(entry.webhook, entry.path, entry.label, run)) continue;
+          if (!settingsApply(object, entry, run)) continue;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
           const messageId: MessageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
           const defaulted = isDefaulted(object, path);

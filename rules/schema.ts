@@ -1,6 +1,6 @@
 import { formatFieldPath, valueAtPath } from '../src/field-path.js';
 import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
-import { isPlaceholder } from '../src/text/placeholder.js';
+import { countPlaceholders, isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
 import type { SchemaProblem } from '../src/validate/schema.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
@@ -14,13 +14,21 @@ function toViolation(problem: SchemaProblem, written: unknown): Violation<Messag
   if (problem.part === 'pair' && isPlaceholder(value)) {
     return {
       messageId: 'placeholder',
-      data: { path: formatFieldPath(problem.path), value: JSON.stringify(value) },
+      data: { path: formatFieldPath(problem.path), value: JSON.stringify(value), more: '' },
       path: problem.path,
       part: problem.part,
       help: 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).',
     };
   }
   return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part };
+}
+
+/** One cause, one finding: an unrendered template's placeholders are named once per document, at the first. */
+function oncePerDocument(violations: readonly Violation<MessageId>[], written: unknown): Violation<MessageId>[] {
+  const first = violations.find((violation) => violation.messageId === 'placeholder');
+  if (first === undefined) return [...violations];
+  const more = morePlaceholders(countPlaceholders(written));
+  return violations.filter((violation) => violation.messageId !== 'placeholder' || violation === first).map((violation) => (violation === first ? { ...first, data: { ...first.data, more } } : violation));
 }
 
 export const rule = defineObjectRule({
@@ -31,7 +39,7 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       schema: '{{message}}',
-      placeholder: '{{path}} is the unrendered placeholder {{value}}',
+      placeholder: '{{path}} is the unrendered placeholder {{value}}{{more}}',
       matchConditionsTooNew: 'matchConditions needs Kubernetes 1.28 or newer (target: {{target}})',
     },
     help: 'Match the admissionregistration.k8s.io/v1 types: check the field name and its indentation, and quote values that YAML would read as numbers or booleans.',
@@ -41,7 +49,7 @@ export const rule = defineObjectRule({
   create(run) {
     return {
       webhookConfiguration(object) {
-        const violations: Violation<MessageId>[] = object.schemaProblems.map((problem) => toViolation(problem, object.written));
+        const violations: Violation<MessageId>[] = oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written);
         if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
           for (const entry of webhooksOf(object)) {
             if (entry.webhook.matchConditions != null) {
@@ -58,7 +66,7 @@ export const rule = defineObjectRule({
         return violations;
       },
       policy(object) {
-        return object.schemaProblems.map((problem) => toViolation(problem, object.written));
+        return oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written);
       },
     };
   },

@@ -11,7 +11,9 @@
 import type { FieldPath } from '../field-path.js';
 import type { Discovery } from '../kube/discovery/discovery.js';
 import { formatKubeVersion, isAtLeast, type KubeVersion } from '../kube/version.js';
+import type { WebhookConfigurationObject } from '../model/objects.js';
 import type { RuleWithOperations, Webhook } from '../model/types.js';
+import { isFragment, type WebhookEntry } from '../model/webhooks.js';
 import { isExemptRequest, ruleMatches } from './request.js';
 import { isEmptySelector } from './selector.js';
 import { allGroupsKnown, entryTargets, splitEntry, type EntryTarget } from './targets.js';
@@ -296,10 +298,11 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
 
 /**
  * Whether findings about a webhook's own settings apply: it is called, or it has no `rules` at
- * all (a controller fills them in at run time). Rules that report several webhooks in one
- * finding filter with it, as the engine does for one webhook (RuleMeta.aboutSettings).
+ * all (a controller fills them in at run time), in a configuration that is not a patch fragment
+ * (whose webhooks lack rules because the base has them). Rules that report several webhooks in
+ * one finding filter with it, as the engine does for one webhook (RuleMeta.aboutSettings).
  */
-export function settingsApply(webhook: Readonly<Webhook>, path: FieldPath, label: string, scope: Pick<RunScope, 'discovery' | 'kubeVersion' | 'memo'>): boolean {
-  const reach = webhookReachability(webhook, path, label, scope);
-  return !reach.neverCalled || reach.rulesAbsent;
+export function settingsApply(object: WebhookConfigurationObject, entry: WebhookEntry, scope: Pick<RunScope, 'discovery' | 'kubeVersion' | 'memo'>): boolean {
+  const reach = webhookReachability(entry.webhook, entry.path, entry.label, scope);
+  return !reach.neverCalled || (reach.rulesAbsent && !isFragment(object));
 }
