@@ -31,6 +31,35 @@ function oncePerDocument(violations: readonly Violation<MessageId>[], written: u
   return violations.filter((violation) => violation.messageId !== 'placeholder' || violation === first).map((violation) => (violation === first ? { ...first, data: { ...first.data, more } } : violation));
 }
 
+/**
+ * One cause, one finding: the same problem at the same field of several webhooks of one
+ * configuration (a caBundle that is not base64, copied into each) is reported at the first,
+ * counting the others.
+ */
+function acrossWebhooks(violations: readonly Violation<MessageId>[]): Violation<MessageId>[] {
+  const groups = new Map<string, Violation<MessageId>[]>();
+  const out: (Violation<MessageId> | string)[] = [];
+  for (const violation of violations) {
+    const message = violation.data?.message;
+    if (violation.messageId !== 'schema' || violation.path[0] !== 'webhooks' || typeof violation.path[1] !== 'number' || typeof message !== 'string') {
+      out.push(violation);
+      continue;
+    }
+    const key = `${violation.path.slice(2).join('.')}\u0000${message.replace(/^webhooks\[\d+\]/, '')}`;
+    const group = groups.get(key);
+    if (group === undefined) {
+      groups.set(key, [violation]);
+      out.push(key);
+    } else group.push(violation);
+  }
+  return out.map((item) => {
+    if (typeof item !== 'string') return item;
+    const [first, ...rest] = groups.get(item)!;
+    if (rest.length === 0) return first!;
+    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` } };
+  });
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'schema',
@@ -49,7 +78,7 @@ export const rule = defineObjectRule({
   create(run) {
     return {
       webhookConfiguration(object) {
-        const violations: Violation<MessageId>[] = oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written);
+        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written));
         if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
           for (const entry of webhooksOf(object)) {
             if (entry.webhook.matchConditions != null) {
