@@ -22,10 +22,10 @@ function rejectedByApiServer(versions: readonly string[]): boolean {
   return !versions.some((version) => KNOWN.has(version));
 }
 
-/** `webhook "a"`, or `webhooks "a", "b" and 3 more`, with the verbs that agree. */
-function which(entries: readonly WebhookEntry[]): { which: string; gets: string; does: string; lists: string } {
-  if (entries.length === 1) return { which: `webhook "${entries[0]!.label}"`, gets: 'gets', does: 'does', lists: 'lists' };
-  return { which: `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`, gets: 'get', does: 'do', lists: 'list' };
+/** `webhook "a"`, or `webhooks "a", "b" and 3 more`. */
+function which(entries: readonly WebhookEntry[]): { which: string } {
+  if (entries.length === 1) return { which: `webhook "${entries[0]!.label}"` };
+  return { which: `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}` };
 }
 
 /** Once v1 is listed, v1beta1 first is a preference with no consequence if v1beta1 goes (the server then picks v1). */
@@ -42,11 +42,11 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       noV1:
-        '{{which}} {{gets}} the v1beta1 AdmissionReview (deprecated since 1.19): admissionReviewVersions has no v1',
+        '{{which}}: admissionReviewVersions has no v1, so the deprecated v1beta1 review is sent',
       noV1Default:
-        '{{which}} {{does}} not set admissionReviewVersions: the v1beta1 API default ["v1beta1"] sends the deprecated review',
+        '{{which}}: admissionReviewVersions omitted, the v1beta1 API default ["v1beta1"] sends the deprecated review',
       v1beta1First:
-        '{{which}} {{lists}} v1beta1 before v1 in admissionReviewVersions: the API server sends v1beta1 (deprecated since 1.19)',
+        '{{which}}: admissionReviewVersions lists v1beta1 before v1, so v1beta1 (deprecated since 1.19) is sent',
       unknownFirst:
         'webhook "{{webhook}}" lists {{versions}} before {{known}} in admissionReviewVersions: an API server that knows "{{version}}" sends it instead',
     },

@@ -60,7 +60,7 @@ export const rule = defineObjectRule({
     messages: {
       optOut: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}): namespace users writing them can set it',
       optOutClusterScoped: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}), on cluster-scoped objects only',
-      optOutCustom: 'objectSelector of webhook "{{webhook}}" skips custom resources by label "{{key}}" ({{operator}})',
+      optOutCustom: 'objectSelector of webhook "{{webhook}}" skips custom resources by "{{key}}" ({{operator}})',
       optIn: 'objectSelector of webhook "{{webhook}}" checks only objects labelled "{{key}}" ({{operator}})',
     },
     help: 'The requester writes the object\'s labels: with an opt-out selector (NotIn, DoesNotExist) whoever writes an object can set its label to skip the check (for built-in namespaced resources, any namespace user with the edit role; for cluster-scoped objects, only cluster-level users); with an opt-in one (In, Exists, matchLabels) objects without the label are not checked. Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo).',
