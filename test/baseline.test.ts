@@ -116,8 +116,8 @@ webhooks:
   - name: widgets.example.com
     admissionReviewVersions: ["v1"]
     sideEffects: None
-    failurePolicy: Fail
-    timeoutSeconds: 20
+    failurePolicy: Ignore
+    timeoutSeconds: 30
     objectSelector: {matchLabels: {team: a}}
     clientConfig:
       url: https://widgets.example.com/validate
