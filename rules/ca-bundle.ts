@@ -19,6 +19,7 @@ import { webhookReachability } from '../src/match/reachability.js';
 import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { isBase64 } from '../src/validate/webhook-schema.js';
+import { joinCapped } from '../src/text/list.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
 
@@ -181,11 +182,11 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       missing: 'no caBundle for {{which}}, and nothing in this file provides it',
-      notPem: 'caBundle of webhook "{{webhook}}" does not decode to PEM{{hint}}',
-      noCertificate: 'caBundle of webhook "{{webhook}}" holds no usable certificate ({{found}})',
-      privateKey: 'caBundle of webhook "{{webhook}}" contains a private key ({{type}} block), readable by whoever can read the configuration',
-      expired: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") expired on {{date}}',
-      notYetValid: 'caBundle of webhook "{{webhook}}": {{of}} ("{{subject}}") is not valid before {{date}}',
+      notPem: 'caBundle of {{which}} does not decode to PEM{{hint}}',
+      noCertificate: 'caBundle of {{which}} holds no usable certificate ({{found}})',
+      privateKey: 'caBundle of {{which}} contains a private key ({{type}} block), readable by whoever can read the configuration',
+      expired: 'caBundle of {{which}}: {{of}} ("{{subject}}") expired on {{date}}',
+      notYetValid: 'caBundle of {{which}}: {{of}} ("{{subject}}") is not valid before {{date}}',
     },
     help: 'With a bundle that is not PEM or holds no certificate valid now, every call fails TLS verification: the webhook\'s requests are rejected (failurePolicy Fail) or it is skipped (Ignore); a bundle left out must be provided at install time. Put the base64 of the PEM CA certificate that signed the webhook\'s serving certificate in caBundle, or let an injector write it (for example the cert-manager.io/inject-ca-from annotation).',
     options: {
@@ -206,6 +207,7 @@ export const rule = defineObjectRule({
         const violations: Violation<MessageId>[] = [];
         /** Service-backed webhooks with no bundle that nothing in the file provides. */
         const unprovided: WebhookEntry[] = [];
+        const bundleGroups = new Map<string, { problem: Violation<MessageId>; path: (string | number)[]; entries: WebhookEntry[] }>();
         for (const entry of webhooksOf(object)) {
           const clientConfig = entry.webhook.clientConfig;
           if (!clientConfig) continue;
@@ -225,8 +227,18 @@ export const rule = defineObjectRule({
             continue;
           }
           const at = [...entry.path, 'clientConfig', 'caBundle'];
-          const base = { webhook: entry.label, consequence: consequence(entry) };
-          for (const problem of bundleProblems(decoded, base)) violations.push({ ...problem, path: at, severity: 'error' });
+          const base = { consequence: consequence(entry) };
+          for (const problem of bundleProblems(decoded, base)) {
+            // One cause, one finding: the same bundle problem in several webhooks of the configuration, together.
+            const key = `${problem.messageId}/${JSON.stringify(problem.data)}`;
+            const group = bundleGroups.get(key) ?? { problem, path: at, entries: [] };
+            group.entries.push(entry);
+            bundleGroups.set(key, group);
+          }
+        }
+        for (const { problem, path, entries } of bundleGroups.values()) {
+          const which = entries.length === 1 ? `webhook "${entries[0]!.label}"` : `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`;
+          violations.push({ ...problem, data: { ...problem.data, which }, path, severity: 'error' });
         }
         if (unprovided.length > 0) {
           const first = unprovided[0]!;

@@ -1,15 +1,54 @@
 /**
  * A validating webhook's objectSelector reads labels that the requester writes. An opt-out
- * (`NotIn`, `DoesNotExist`) is a switch anyone creating the object can flip to skip the check: a
- * warning. An opt-in (matchLabels, `In`, `Exists`) scopes the check to labelled objects, which is
- * how a controller validates its own objects; the manifest cannot show whether unlabelled ones
+ * (`NotIn`, `DoesNotExist`) is a switch whoever writes the object can flip to skip the check.
+ * Who that is decides the severity: for built-in namespaced resources (pods, secrets, …) it is
+ * any namespace user with write access (the default `edit` role): a warning that says so. For
+ * cluster-scoped objects only cluster-level users write them, and for custom resources only, the
+ * check is the project's own correctness check, not a security control over built-ins: info.
+ * An opt-in (matchLabels, `In`, `Exists`) scopes the check to labelled objects, which is how a
+ * controller validates its own objects; the manifest cannot show whether unlabelled ones
  * matter, so it is an info that says what the scope is.
  */
+import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { selectorKeys } from '../src/match/selector.js';
+import { entryTargets } from '../src/match/targets.js';
+import type { Webhook } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { defineObjectRule, type Violation } from '../src/rule.js';
 
-type MessageId = 'optOut' | 'optIn';
+type MessageId = 'optOut' | 'optOutClusterScoped' | 'optOutCustom' | 'optIn';
+
+/**
+ * Who writes the objects the webhook checks: `namespaced` when a rule can match a built-in
+ * namespaced resource (or `*`), `cluster` when every target is cluster-scoped, `custom` when the
+ * rest are custom resources (groups no built-in API serves).
+ */
+type Writers = 'namespaced' | 'cluster' | 'custom';
+
+function writersOf(webhook: Readonly<Webhook>, discovery: Discovery): Writers {
+  let custom = false;
+  for (const rule of webhook.rules ?? []) {
+    if (rule === null || typeof rule !== 'object') continue;
+    for (const group of rule.apiGroups ?? []) {
+      if (group === '*') return 'namespaced';
+      const builtin = discovery.isKnownBuiltinGroup(group);
+      for (const entry of rule.resources ?? []) {
+        if (typeof entry !== 'string') continue;
+        if (builtin && entry.startsWith('*')) return 'namespaced';
+        const targets = entryTargets(discovery, { ...rule, apiGroups: [group] }, entry);
+        // A built-in group's resources are all known: an entry that names none of them matches
+        // nothing there. A custom resource whose CRD is not in the run may be namespaced.
+        const namespaced = targets.length === 0 ? !builtin : targets.some((target) => target.info.namespaced);
+        if (!namespaced) continue;
+        if (builtin) return 'namespaced';
+        custom = true;
+      }
+    }
+  }
+  return custom ? 'custom' : 'cluster';
+}
+
+const OPT_OUT: Readonly<Record<Writers, MessageId>> = { namespaced: 'optOut', cluster: 'optOutClusterScoped', custom: 'optOutCustom' };
 
 export const rule = defineObjectRule({
   meta: {
@@ -19,26 +58,31 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: ['ValidatingWebhookConfiguration'],
     messages: {
-      optOut: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}})',
+      optOut: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}): namespace users writing them can set it',
+      optOutClusterScoped: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}), on cluster-scoped objects only',
+      optOutCustom: 'objectSelector of webhook "{{webhook}}" skips custom resources by "{{key}}" ({{operator}})',
       optIn: 'objectSelector of webhook "{{webhook}}" checks only objects labelled "{{key}}" ({{operator}})',
     },
-    help: 'The requester writes the object\'s labels: with an opt-out selector (NotIn, DoesNotExist) whoever writes an object can set its label to skip the check; with an opt-in one (In, Exists, matchLabels) objects without the label are not checked. Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo).',
+    help: 'The requester writes the object\'s labels: with an opt-out selector (NotIn, DoesNotExist) whoever writes an object can set its label to skip the check (for built-in namespaced resources, any namespace user with the edit role; for cluster-scoped objects, only cluster-level users); with an opt-in one (In, Exists, matchLabels) objects without the label are not checked. Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo).',
   },
-  create() {
+  create(run) {
     return {
       webhookConfiguration(object) {
         return webhooksOf(object).flatMap((entry) => {
           const at = [...entry.path, 'objectSelector'];
           const selector = entry.webhook.objectSelector;
+          let writers: Writers | undefined;
           return selectorKeys(selector).map(({ key, where }): Violation<MessageId> => {
             const operator = where[0] === 'matchLabels' ? 'matchLabels' : String(selector?.matchExpressions?.[where[1]]?.operator ?? '');
             const optOut = operator === 'NotIn' || operator === 'DoesNotExist';
+            if (optOut) writers ??= writersOf(entry.webhook, run.discovery);
+            const messageId = optOut ? OPT_OUT[writers!] : 'optIn';
             return {
-              messageId: optOut ? 'optOut' : 'optIn',
+              messageId,
               data: { webhook: entry.label, key, operator },
               path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
               locateAt: [...at, ...where],
-              ...(optOut ? {} : { severity: 'info' as const }),
+              ...(messageId === 'optOut' ? {} : { severity: 'info' as const }),
             };
           });
         });

@@ -6,6 +6,7 @@ export const rule = defineObjectRule({
     id: 'fail-open',
     title: 'A validating webhook fails open: while it is unreachable, objects are stored unchecked',
     aboutCalls: true,
+    aboutSettings: true,
     severity: 'info',
     appliesTo: ['ValidatingWebhookConfiguration'],
     messages: {

@@ -1,6 +1,8 @@
-import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleMeta } from '../src/rule.js';
+import { settingsApply } from '../src/match/reachability.js';
+import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleMeta, type Severity, type Violation } from '../src/rule.js';
 import { MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
+import { joinCapped } from '../src/text/list.js';
 
 /** The client-side request timeout many clients use (kubernetes/kubernetes#71508). */
 export const CLIENT_TIMEOUT_SECONDS = 30;
@@ -9,14 +11,15 @@ const meta = {
   id: 'long-timeout',
   title: 'The effective timeoutSeconds is above the threshold',
   aboutCalls: true,
+  aboutSettings: true,
   severity: 'warning',
   appliesTo: ALL_WEBHOOK_KINDS,
   messages: {
-    fail: 'webhook "{{webhook}}" has timeoutSeconds {{value}}{{defaulted}}, above {{threshold}}s, and failurePolicy Fail',
+    fail: '{{which}} {{has}} timeoutSeconds {{value}}{{defaulted}}, above {{threshold}}s, and failurePolicy Fail',
     ignore:
-      'webhook "{{webhook}}" has timeoutSeconds {{value}}{{defaulted}}, above {{threshold}}s',
+      '{{which}} {{has}} timeoutSeconds {{value}}{{defaulted}}, above {{threshold}}s',
     clientTimeout:
-      'webhook "{{webhook}}" has timeoutSeconds {{value}}{{defaulted}}, as long as the 30s request timeout many clients use',
+      '{{which}} {{has}} timeoutSeconds {{value}}{{defaulted}} and failurePolicy Ignore: as long as the 30s request timeout many clients use',
   },
   help: 'While the webhook is slow or unreachable, every request it intercepts hangs that long, then is rejected (failurePolicy Fail) or let through (Ignore); a client that gives up after 30s has failed by then, despite Ignore. Set timeoutSeconds to a few seconds: a webhook should answer in milliseconds.',
   options: {
@@ -29,26 +32,50 @@ const meta = {
   },
 } satisfies RuleMeta;
 
+/**
+ * How sure the file is that the maintainer would change the value. A timeout nobody wrote (the
+ * v1beta1 default 30 s, or a default above a lowered threshold) was never chosen: warning. A written
+ * timeout is deliberate (info), except Ignore with a timeout a client gives up at: the request
+ * that Ignore is meant to let through fails anyway (Gardener's line: Ignore above 15 s), so the
+ * two settings contradict each other.
+ */
+function severityOf(defaulted: boolean, messageId: MessageId): Severity {
+  if (defaulted || messageId === 'clientTimeout') return 'warning';
+  return 'info';
+}
+
+type MessageId = keyof typeof meta.messages;
+
 export const rule = defineObjectRule({
   meta,
   create(run) {
     return {
       webhookConfiguration(object) {
         const threshold = run.options.thresholdSeconds;
-        return webhooksOf(object).flatMap((entry) => {
+        // One cause, one finding: the webhooks of a configuration with the same value and case, together.
+        const groups = new Map<string, { messageId: MessageId; value: number; defaulted: boolean; entries: WebhookEntry[] }>();
+        for (const entry of webhooksOf(object)) {
           const path = [...entry.path, 'timeoutSeconds'];
           const value = entry.webhook.timeoutSeconds;
           // Values outside 1–30 are timeout-out-of-range's: the API server rejects them.
-          if (typeof value !== 'number' || value > MAX_TIMEOUT_SECONDS || !(value > threshold)) return [];
+          if (typeof value !== 'number' || value > MAX_TIMEOUT_SECONDS || !(value > threshold)) continue;
+          if (!settingsApply(object, entry, run)) continue;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
-          const messageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
-          return [
-            {
-              messageId,
-              data: { webhook: entry.label, value, threshold, defaulted: isDefaulted(object, path) ? ' (the API default)' : '' },
-              path,
-            },
-          ];
+          const messageId: MessageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
+          const defaulted = isDefaulted(object, path);
+          const key = `${messageId}/${value}/${defaulted}`;
+          const group = groups.get(key) ?? { messageId, value, defaulted, entries: [] };
+          group.entries.push(entry);
+          groups.set(key, group);
+        }
+        return [...groups.values()].map(({ messageId, value, defaulted, entries }): Violation<MessageId> => {
+          const which = entries.length === 1 ? `webhook "${entries[0]!.label}"` : `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`;
+          return {
+            messageId,
+            data: { which, has: entries.length === 1 ? 'has' : 'have', value, threshold, defaulted: defaulted ? ' (the API default)' : '' },
+            path: [...entries[0]!.path, 'timeoutSeconds'],
+            severity: severityOf(defaulted, messageId),
+          };
         });
       },
     };

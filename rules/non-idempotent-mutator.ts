@@ -1,8 +1,8 @@
 /**
- * A mutating webhook that receives objects it has already mutated. Where the configuration
- * itself asks for a second call on the same request (`reinvocationPolicy: IfNeeded`) that is a
- * warning per webhook. Mutating on UPDATE is the ordinary case of every defaulting webhook; the
- * manifest cannot show whether the patch is idempotent, so it is one `info` per configuration.
+ * A mutating webhook that receives objects it has already mutated: asked for by the configuration
+ * (`reinvocationPolicy: IfNeeded`), or on UPDATE, the ordinary case of every defaulting webhook.
+ * The manifest never shows the webhook's patch, so nothing in it is evidence that the patch is
+ * not idempotent: each is a reminder, one `info` per configuration.
  */
 import { webhookReachability } from '../src/match/reachability.js';
 import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
@@ -24,10 +24,10 @@ export const rule = defineObjectRule({
     id: 'non-idempotent-mutator',
     title: 'A mutating webhook receives its own output again and must be idempotent',
     aboutCalls: true,
-    severity: 'warning',
+    severity: 'info',
     appliesTo: ['MutatingWebhookConfiguration'],
     messages: {
-      reinvoked: 'webhook "{{webhook}}" has reinvocationPolicy IfNeeded: it may be called again with its own output',
+      reinvoked: '{{which}} reinvocationPolicy IfNeeded: called again with {{its}} own output, the patch must be idempotent',
       update: '{{which}} on UPDATE, where the object is already mutated',
     },
     help: 'A webhook called again, or on UPDATE, gets an object it has already mutated, so its patch must be idempotent. Make the patch a no-op on an already-mutated object (check before you add), and verify the final object with a validating webhook or ValidatingAdmissionPolicy.',
@@ -37,15 +37,22 @@ export const rule = defineObjectRule({
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
         const onUpdate: { entry: WebhookEntry; path: (string | number)[] }[] = [];
+        const reinvoked: WebhookEntry[] = [];
         for (const entry of webhooksOf(object)) {
           if (!entry.mutating) continue;
+          // The infos count the webhooks that can be called; the engine drops per-webhook findings on the others.
+          if (webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) continue;
           if (entry.webhook.reinvocationPolicy === 'IfNeeded') {
-            violations.push({ messageId: 'reinvoked', data: { webhook: entry.label }, path: [...entry.path, 'reinvocationPolicy'] });
+            reinvoked.push(entry);
             continue;
           }
           const path = updateOperation(entry);
-          // The info counts the webhooks that can be called; the engine drops per-webhook findings on the others.
-          if (path !== undefined && !webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) onUpdate.push({ entry, path });
+          if (path !== undefined) onUpdate.push({ entry, path });
+        }
+        if (reinvoked.length > 0) {
+          const first = reinvoked[0]!;
+          const which = reinvoked.length === 1 ? `webhook "${first.label}" has` : `${reinvoked.length} webhooks (first: "${first.label}") have`;
+          violations.push({ messageId: 'reinvoked', data: { which, its: reinvoked.length === 1 ? 'its' : 'their' }, path: [...first.path, 'reinvocationPolicy'] });
         }
         if (onUpdate.length > 0) {
           const first = onUpdate[0]!;

@@ -182,8 +182,9 @@ export const rule = defineObjectRule({
               messageId: 'privileged',
               data: { namespace: namespace.name },
               path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
-              severity: 'warning',
-              help: 'Pods here may use host namespaces, hostPath volumes and privileged containers, so whoever can create a pod or workload in it can take over its node. Enforce baseline or restricted; if a node agent needs privileged, keep the namespace to it and list it in --rule-option pod-security-labels.privilegedNamespaces=<name>.',
+              // An explicit privileged label is a written decision (node agents need it): info.
+              severity: 'info',
+              help: 'Pod Security admits any pod here: host namespaces, hostPath volumes and privileged containers, so unless another admission control restricts them, whoever can create a pod or workload in it can gain access to its node. Keep the namespace to the workloads that need it; list it in --rule-option pod-security-labels.privilegedNamespaces=<name> to record the decision.',
             });
           }
         } else if (valid.has('enforce') && !present.has('enforce-version')) {

@@ -1,6 +1,6 @@
 import { formatFieldPath, valueAtPath } from '../src/field-path.js';
 import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
-import { isPlaceholder } from '../src/text/placeholder.js';
+import { countPlaceholders, isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
 import type { SchemaProblem } from '../src/validate/schema.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
@@ -14,13 +14,50 @@ function toViolation(problem: SchemaProblem, written: unknown): Violation<Messag
   if (problem.part === 'pair' && isPlaceholder(value)) {
     return {
       messageId: 'placeholder',
-      data: { path: formatFieldPath(problem.path), value: JSON.stringify(value) },
+      data: { path: formatFieldPath(problem.path), value: JSON.stringify(value), more: '' },
       path: problem.path,
       part: problem.part,
       help: 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).',
     };
   }
   return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part };
+}
+
+/** One cause, one finding: an unrendered template's placeholders are named once per document, at the first. */
+function oncePerDocument(violations: readonly Violation<MessageId>[], written: unknown): Violation<MessageId>[] {
+  const first = violations.find((violation) => violation.messageId === 'placeholder');
+  if (first === undefined) return [...violations];
+  const more = morePlaceholders(countPlaceholders(written));
+  return violations.filter((violation) => violation.messageId !== 'placeholder' || violation === first).map((violation) => (violation === first ? { ...first, data: { ...first.data, more } } : violation));
+}
+
+/**
+ * One cause, one finding: the same problem at the same field of several webhooks of one
+ * configuration (a caBundle that is not base64, copied into each) is reported at the first,
+ * counting the others.
+ */
+function acrossWebhooks(violations: readonly Violation<MessageId>[]): Violation<MessageId>[] {
+  const groups = new Map<string, Violation<MessageId>[]>();
+  const out: (Violation<MessageId> | string)[] = [];
+  for (const violation of violations) {
+    const message = violation.data?.message;
+    if (violation.messageId !== 'schema' || violation.path[0] !== 'webhooks' || typeof violation.path[1] !== 'number' || typeof message !== 'string') {
+      out.push(violation);
+      continue;
+    }
+    const key = `${violation.path.slice(2).join('.')}\u0000${message.replace(/^webhooks\[\d+\]/, '')}`;
+    const group = groups.get(key);
+    if (group === undefined) {
+      groups.set(key, [violation]);
+      out.push(key);
+    } else group.push(violation);
+  }
+  return out.map((item) => {
+    if (typeof item !== 'string') return item;
+    const [first, ...rest] = groups.get(item)!;
+    if (rest.length === 0) return first!;
+    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` } };
+  });
 }
 
 export const rule = defineObjectRule({
@@ -31,7 +68,7 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       schema: '{{message}}',
-      placeholder: '{{path}} is the unrendered placeholder {{value}}',
+      placeholder: '{{path}} is the unrendered placeholder {{value}}{{more}}',
       matchConditionsTooNew: 'matchConditions needs Kubernetes 1.28 or newer (target: {{target}})',
     },
     help: 'Match the admissionregistration.k8s.io/v1 types: check the field name and its indentation, and quote values that YAML would read as numbers or booleans.',
@@ -41,7 +78,7 @@ export const rule = defineObjectRule({
   create(run) {
     return {
       webhookConfiguration(object) {
-        const violations: Violation<MessageId>[] = object.schemaProblems.map((problem) => toViolation(problem, object.written));
+        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written));
         if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
           for (const entry of webhooksOf(object)) {
             if (entry.webhook.matchConditions != null) {
@@ -58,7 +95,7 @@ export const rule = defineObjectRule({
         return violations;
       },
       policy(object) {
-        return object.schemaProblems.map((problem) => toViolation(problem, object.written));
+        return oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written);
       },
     };
   },

@@ -155,6 +155,23 @@ function describeCosts(hooks: readonly Hook[]): string {
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
 
+/** The client-side request timeout many clients use (kubernetes/kubernetes#71508); long-timeout warns from it for Ignore. */
+const CLIENT_TIMEOUT_SECONDS = 30;
+
+/**
+ * A warning only where the webhooks that fail open (Ignore) add up past the budget on their own:
+ * their authors meant a slow webhook to be skipped, yet the request times out anyway. Under Fail,
+ * the first webhook that times out rejects the request, so the sum is reached only when each
+ * answers just before its timeout: info. Where one Ignore webhook is already as long as the client
+ * timeout, long-timeout reports that cause (when it runs) and this stays info.
+ */
+function severityOf(overBudget: OverBudget, budget: number, run: RuleRun): 'warning' | 'info' {
+  const failOpen = overBudget.hooks.filter((hook) => hook.entry.webhook.failurePolicy === 'Ignore');
+  if (!(latency(failOpen).total > budget)) return 'info';
+  const reportedAlone = run.isEnabled('long-timeout') && failOpen.some((hook) => hook.timeout >= CLIENT_TIMEOUT_SECONDS);
+  return reportedAlone ? 'info' : 'warning';
+}
+
 export const rule = defineObjectRule({
   meta,
   create(run) {
@@ -167,6 +184,7 @@ export const rule = defineObjectRule({
         const found = analysis.byObject.get(object) ?? [];
         return found.map((overBudget) => ({
           messageId: 'overBudget' as const,
+          severity: severityOf(overBudget, budget, run),
           data: {
             count: overBudget.hooks.length,
             request: describeRequest(overBudget.request, overBudget.namespace),

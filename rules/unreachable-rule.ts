@@ -2,6 +2,15 @@ import { webhookReachability, type UnreachableReason } from '../src/match/reacha
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 
+/**
+ * Dead entries inside a rule that still matches (a CONNECT-only or read-only subresource listed
+ * under CREATE/UPDATE, an entry that does not accept CONNECT in a CONNECT rule) change nothing
+ * at run time: info. A whole rule, a whole webhook, or an entry the author listed for a request
+ * the API server never sends it (scope, admission configuration objects, virtual reviews) is
+ * something the author wanted and never gets: warning.
+ */
+const DEAD_ENTRIES: ReadonlySet<UnreachableReason> = new Set(['operationsEntry', 'connectEntry']);
+
 /** The analysis lives in src/match/reachability.ts; the engine also uses it to skip never-called webhooks. */
 export const rule = defineObjectRule({
   meta: {
@@ -30,7 +39,7 @@ export const rule = defineObjectRule({
         const violations: Violation<UnreachableReason>[] = [];
         for (const entry of webhooksOf(object)) {
           const { unreachable } = webhookReachability(entry.webhook, entry.path, entry.label, run);
-          for (const { reason, path, data } of unreachable) violations.push({ messageId: reason, path, data });
+          for (const { reason, path, data } of unreachable) violations.push({ messageId: reason, path, data, ...(DEAD_ENTRIES.has(reason) ? { severity: 'info' as const } : {}) });
         }
         return violations;
       },

@@ -32,6 +32,13 @@ export interface RuleMeta<MessageId extends string = string> {
    * request reaches (no rules, or every rule unreachable: src/match/reachability.ts).
    */
   readonly aboutCalls?: boolean;
+  /**
+   * With `aboutCalls`: the findings are about the webhook's own settings (review versions,
+   * failure policy, timeout), not about what its rules intercept. They still apply to a webhook
+   * shipped with no `rules` (a controller fills them in at run time); they are dropped only
+   * where the file shows the webhook is never called (`rules: []`, or every rule unreachable).
+   */
+  readonly aboutSettings?: boolean;
   /** Settings the user may change (`--rule-option <id>.<name>=<value>`), with their defaults. */
   readonly options?: Readonly<Record<string, RuleOption>>;
 }

@@ -136,8 +136,9 @@ describe('the CLI round trip', () => {
 
   it('--write-baseline records the findings and exits 0; --baseline then reports nothing', () => {
     const dir = setup();
-    expect(cli(['--fail-on', 'warning', 'deploy'], dir).code).toBe(1);
-    const write = cli(['--fail-on', 'warning', '--write-baseline', 'baseline.json', 'deploy'], dir);
+    // The written timeout and the opt-in label are infos (deliberate or low-consequence choices).
+    expect(cli(['--fail-on', 'info', 'deploy'], dir).code).toBe(1);
+    const write = cli(['--fail-on', 'info', '--write-baseline', 'baseline.json', 'deploy'], dir);
     expect(write.code).toBe(0);
     expect(write.stderr).toBe('admission-lint: wrote 2 findings (2 entries) to the baseline baseline.json\n');
     const baseline = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as Baseline;
@@ -145,7 +146,7 @@ describe('the CLI round trip', () => {
     expect(baseline.entries.map((entry) => entry.ruleId).sort()).toEqual(['editable-object-selector', 'long-timeout']);
     expect(baseline.entries[0]!.file).toBe('deploy/w.yaml');
 
-    const again = cli(['--fail-on', 'warning', '--baseline', 'baseline.json', '--format', 'json', '.'], dir);
+    const again = cli(['--fail-on', 'info', '--baseline', 'baseline.json', '--format', 'json', '.'], dir);
     expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
     // The baseline file itself is not linted as a manifest.
     expect(json(again.stdout)).toMatchObject({ findings: [], summary: { warnings: 0, errors: 0, files: 1 } });

@@ -9,8 +9,8 @@ webhooks:
   - name: widgets.example.com
     admissionReviewVersions: ["v1"]
     sideEffects: None
-    failurePolicy: Fail
-    timeoutSeconds: 25
+    failurePolicy: Ignore
+    timeoutSeconds: 30
     clientConfig: {url: https://widgets.example.com/validate}
     rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
 `;

@@ -18,10 +18,11 @@ webhooks:
     admissionReviewVersions: ["v1"]
     sideEffects: None
     failurePolicy: Ignore
-    timeoutSeconds: 20
+    timeoutSeconds: 30
+    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
     objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}
     clientConfig: {url: https://widgets.example.com/validate}
-    rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
+    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}]
 `;
 
 /** The same plus an error (side-effects). */
@@ -118,9 +119,9 @@ describe('--baseline says how many findings it hid', () => {
   });
 
   it('with -q too: both counts; JSON carries both', async () => {
-    const { stdout } = await withBaseline(WARNINGS_ONLY.replace('timeoutSeconds: 20', 'timeoutSeconds: 5'), WITH_ERROR, ['-q']);
+    const { stdout } = await withBaseline(WARNINGS_ONLY.replace('timeoutSeconds: 30', 'timeoutSeconds: 5'), WITH_ERROR, ['-q']);
     expect(summaryLine(stdout)).toMatch(/; 1 warning hidden by -q; 2 findings in the baseline not shown$/);
-    const json = JSON.parse((await withBaseline(WARNINGS_ONLY.replace('timeoutSeconds: 20', 'timeoutSeconds: 5'), WITH_ERROR, ['-q', '--format', 'json'])).stdout) as { hidden: unknown };
+    const json = JSON.parse((await withBaseline(WARNINGS_ONLY.replace('timeoutSeconds: 30', 'timeoutSeconds: 5'), WITH_ERROR, ['-q', '--format', 'json'])).stdout) as { hidden: unknown };
     expect(json.hidden).toEqual({ quiet: { warnings: 1, infos: 0 }, baseline: 2 });
   });
 

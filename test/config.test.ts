@@ -25,7 +25,7 @@ function cli(args: string[], cwd: string, input = '') {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Findings: long-timeout (warning), editable-object-selector (warning), fail-open (info). */
+/** Findings: long-timeout (info: a written timeout), editable-object-selector (warning: configmaps), fail-open (info). */
 const MANIFEST = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
@@ -36,11 +36,12 @@ webhooks:
     sideEffects: None
     failurePolicy: Ignore
     timeoutSeconds: 20
+    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
     objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}
     clientConfig:
       url: https://widgets.example.com/validate
     rules:
-      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}
 `;
 
 function project(files: Record<string, string>): string {
@@ -252,7 +253,7 @@ describe('the CLI with a config file', () => {
   it('without a config, the defaults apply', () => {
     const dir = project({ 'deploy/w.yaml': MANIFEST });
     const run = jsonRun(['deploy'], dir);
-    expect(run.found).toEqual(['editable-object-selector:warning', 'fail-open:info', 'long-timeout:warning']);
+    expect(run.found).toEqual(['editable-object-selector:warning', 'fail-open:info', 'long-timeout:info']);
     expect(run.code).toBe(0);
   });
 
@@ -272,7 +273,7 @@ describe('the CLI with a config file', () => {
     const dir = project({ '.admission-lint.yaml': 'failOn: warning\nrules:\n  long-timeout: {options: {thresholdSeconds: 25}}\n  fail-open: error\n', 'w.yaml': MANIFEST });
     expect(jsonRun(['w.yaml'], dir).found).toEqual(['editable-object-selector:warning', 'fail-open:error']);
     const run = jsonRun(['--rule', 'fail-open=off', '--rule-option', 'long-timeout.thresholdSeconds=10', '--fail-on', 'error', 'w.yaml'], dir);
-    expect(run.found).toEqual(['editable-object-selector:warning', 'long-timeout:warning']);
+    expect(run.found).toEqual(['editable-object-selector:warning', 'long-timeout:info']);
     expect(run.code).toBe(0);
     expect(jsonRun(['w.yaml', '--rule', 'fail-open=off'], dir).code).toBe(1); // failOn: warning from the config
   });
@@ -280,11 +281,11 @@ describe('the CLI with a config file', () => {
   it('presets: strict fails on warnings, security makes bypasses errors', () => {
     const dir = project({ '.admission-lint.yaml': 'extends: strict\n', 'w.yaml': MANIFEST });
     const strict = jsonRun(['w.yaml'], dir);
-    expect(strict.found).toEqual(['editable-object-selector:warning', 'fail-open:warning', 'long-timeout:warning']);
+    expect(strict.found).toEqual(['editable-object-selector:warning', 'fail-open:warning', 'long-timeout:info']);
     expect(strict.code).toBe(1);
     writeFileSync(join(dir, '.admission-lint.yaml'), 'extends: security\n');
     const security = jsonRun(['w.yaml'], dir);
-    expect(security.found).toEqual(['editable-object-selector:error', 'fail-open:warning', 'long-timeout:warning']);
+    expect(security.found).toEqual(['editable-object-selector:error', 'fail-open:warning', 'long-timeout:info']);
     expect(security.code).toBe(1);
   });
 
@@ -298,7 +299,7 @@ describe('the CLI with a config file', () => {
   });
 
   it('kubeVersion and trustedNamespaceLabels come from the config; the flags replace them', () => {
-    const selector = MANIFEST.replace('objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}', 'namespaceSelector: {matchLabels: {tier: prod}}');
+    const selector = MANIFEST.replace('namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}', 'namespaceSelector: {matchLabels: {tier: prod}}');
     const dir = project({ '.admission-lint.yaml': 'kubeVersion: "1.20"\ntrustedNamespaceLabels: [tier]\n', 'w.yaml': selector });
     expect(jsonRun(['w.yaml'], dir).found).not.toContain('editable-namespace-selector:warning');
     expect(jsonRun(['w.yaml', '--trusted-namespace-label', 'other'], dir).found).toContain('editable-namespace-selector:warning');

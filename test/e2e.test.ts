@@ -23,8 +23,10 @@ webhooks:
     timeoutSeconds: 5
     clientConfig:
       url: https://widgets.example.com/validate
+    namespaceSelector:
+      matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]
     rules:
-      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}
 `;
 
 describe('exit codes', () => {

@@ -89,9 +89,9 @@ describe('placeholders are unknown values', () => {
       - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}
 `).replace('  name: widgets\n', '  name: "{{ .Values.name }}"\n');
     const findings = await lintText(text, { only: ['schema', 'api-validation'] });
+    // One cause (an unrendered template), one finding per document: schema names it, api-validation defers.
     expect(findings.map((f) => `${f.ruleId} ${f.message}`)).toEqual([
-      'api-validation metadata.name is the unrendered placeholder "{{ .Values.name }}"',
-      'schema webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}"',
+      'schema webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}" (2 placeholders in this document: render it first)',
     ]);
   });
 });
@@ -139,7 +139,7 @@ webhooks:
     expect(before).not.toContain('removed-api-version');
   });
 
-  it('a webhook without rules gets no findings about its calls', async () => {
+  it('a webhook shipped without rules (filled in at run time) gets findings about its settings, none about what it intercepts', async () => {
     const text = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingWebhookConfiguration
 metadata:
@@ -153,7 +153,11 @@ webhooks:
     clientConfig:
       service: {namespace: widgets, name: widgets, path: /mutate}
 `;
-    expect(await summary(text)).toEqual([]);
+    // failurePolicy and timeoutSeconds apply to whatever rules the controller adds; reinvocation,
+    // kube-system and the like depend on the rules, which the file does not show.
+    expect(await summary(text)).toEqual(['implicit-failure-policy warning webhooks[0].failurePolicy', 'long-timeout info webhooks[0].timeoutSeconds']);
+    // A written empty list is never called: nothing about its calls.
+    expect(await summary(text.replace('      service: {namespace: widgets, name: widgets, path: /mutate}\n', '      service: {namespace: widgets, name: widgets, path: /mutate}\n    rules: []\n'), ['implicit-failure-policy', 'long-timeout', 'non-idempotent-mutator'])).toEqual([]);
   });
 });
 
@@ -172,13 +176,40 @@ webhooks:
       matchLabels: {widgets.example.com/managed: "true"}
 `;
     const findings = await lintText(fragment);
-    expect(findings.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId} ${f.fieldPath}`)).toEqual(['api-validation webhooks']);
-    expect(findings.find((f) => f.ruleId === 'api-validation')!.message).toMatch(/^no webhook has clientConfig or rules: a patch fragment/);
+    // Never applied alone, so not an error: one info that says to lint the kustomize output.
+    expect(findings.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId} ${f.fieldPath}`)).toEqual([]);
+    expect(findings.filter((f) => f.ruleId === 'api-validation').map((f) => `${f.severity} ${f.fieldPath}`)).toEqual(['info webhooks']);
+    expect(findings.find((f) => f.ruleId === 'api-validation')!.message).toMatch(/^no webhook has clientConfig or rules: a kustomize patch fragment/);
     // One complete webhook makes it a configuration: each missing field is its own error again.
     const complete = fragment.replace(
       '  - name: deployments.widgets.example.com\n',
       '  - name: deployments.widgets.example.com\n    clientConfig: {url: "https://widgets.example.com/validate"}\n    rules: [{operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}]\n',
     );
     expect((await lintText(complete, { only: ['api-validation'] })).length).toBeGreaterThan(1);
+  });
+});
+
+describe('one finding per cause: unrendered templates', () => {
+  it('names the placeholders of a document once, in schema when it runs, else in api-validation', async () => {
+    const text = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: templated
+webhooks:
+  - name: pods.templated.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    clientConfig:
+      caBundle: "\${CA_BUNDLE}"
+      service: {namespace: templated, name: templated-webhook, path: /mutate}
+    namespaceSelector:
+      matchLabels: {"\${SELECTOR_LABEL}": enabled}
+    rules:
+      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`;
+    const placeholders = (findings: readonly { ruleId: string; message: string }[]) => findings.filter((f) => / is the unrendered placeholder /.test(f.message)).map((f) => `${f.ruleId}: ${f.message}`);
+    expect(placeholders(await lintText(text))).toEqual(['schema: webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}" (2 placeholders in this document: render it first)']);
+    expect(placeholders(await lintText(text, { only: ['api-validation'] }))).toEqual(['api-validation: webhooks[0].namespaceSelector.matchLabels is the unrendered placeholder "${SELECTOR_LABEL}" (2 placeholders in this document: render it first)']);
   });
 });

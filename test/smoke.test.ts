@@ -13,7 +13,7 @@ describe('lintText', () => {
         '    sideEffects: None',
         '    admissionReviewVersions: [v1]',
         '    clientConfig: {url: "https://demo.example.com/validate"}',
-        '    rules: [{operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets]}]',
+        '    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]',
         '',
       ].join('\n'),
       { only: ['implicit-failure-policy'] },

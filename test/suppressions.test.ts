@@ -52,12 +52,12 @@ function configuration(name: string, webhooks: string[], metadata: string[] = []
 describe('admission-lint-disable-next-line', () => {
   it('before a list item: suppresses the findings inside that item only', async () => {
     const text = configuration('widgets', [
-      '  # admission-lint-disable-next-line implicit-failure-policy -- the webhook is fail-closed on purpose',
-      webhook('a'),
-      webhook('b'),
+      '  # admission-lint-disable-next-line timeout-out-of-range -- the webhook is measured to need 45 s',
+      webhook('a', ['timeoutSeconds: 45']),
+      webhook('b', ['timeoutSeconds: 45']),
     ]);
-    // Line 7 is webhook a, line 14 webhook b.
-    expect(await lintBrief(text)).toEqual(['implicit-failure-policy@14:5-20:106']);
+    // Line 7 is webhook a, line 15 webhook b; implicit-failure-policy names both at the first (one cause, one finding).
+    expect(await lintBrief(text)).toEqual(['implicit-failure-policy@7:5-14:106', 'timeout-out-of-range@18:5-18:23']);
   });
 
   it('before a field: suppresses the findings on that field, not on its siblings', async () => {
@@ -67,7 +67,6 @@ describe('admission-lint-disable-next-line', () => {
     ]);
     expect(await lintBrief(text)).toEqual([
       'implicit-failure-policy@6:5-14:106',
-      'implicit-failure-policy@15:5-22:106',
       'timeout-out-of-range@18:5-18:23',
     ]);
   });

@@ -15,7 +15,7 @@ import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import { renderedAt } from '../load/helm.js';
 import type { SourceFile } from '../load/sources.js';
-import { webhookReachability } from '../match/reachability.js';
+import { settingsApply, webhookReachability } from '../match/reachability.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { isWorkloadKind } from '../model/types.js';
@@ -151,21 +151,25 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     });
   for (const object of run.webhookConfigurations) {
     // 3. Findings about what a call does are not made on webhooks that no request reaches.
-    let neverCalled: readonly boolean[] | undefined;
+    // A webhook shipped without rules (a controller fills them in) is still called, with rules
+    // the file cannot show: findings about its settings apply, findings about its rules cannot be judged.
+    let reach: ReadonlyMap<number, { neverCalled: boolean; settingsApply: boolean }> | undefined;
     // A v1beta1 configuration is not served from 1.22 (removed-api-version): none of its webhooks is called.
     const unserved = isV1beta1(object) && isAtLeast(options.kubeVersion, 1, 22);
-    const isNeverCalled = (path: FieldPath): boolean => {
+    const isNeverCalled = (path: FieldPath, meta: RuleMeta): boolean => {
       if (unserved) return true;
       if (path[0] !== 'webhooks' || typeof path[1] !== 'number' || !object.decodable) return false;
-      neverCalled ??= webhooksOf(object).map((entry) => webhookReachability(entry.webhook, entry.path, entry.label, scope).neverCalled);
-      return neverCalled[path[1]] ?? false;
+      reach ??= new Map(webhooksOf(object).map((entry) => [entry.index, { neverCalled: webhookReachability(entry.webhook, entry.path, entry.label, scope).neverCalled, settingsApply: settingsApply(object, entry, scope) }]));
+      const webhook = reach.get(path[1]);
+      if (webhook === undefined || !webhook.neverCalled) return false;
+      return !(meta.aboutSettings === true && webhook.settingsApply);
     };
     for (const { meta, checks } of objectRules) {
       const check = checks.webhookConfiguration;
       if (check === undefined || !meta.appliesTo.includes(object.kind)) continue;
       if (meta.needsDecodableObject !== false && !object.decodable) continue;
       for (const violation of guarded(meta, object.manifest.file.path, object, () => check(object))) {
-        if (meta.aboutCalls === true && isNeverCalled(violation.path)) continue;
+        if (meta.aboutCalls === true && isNeverCalled(violation.path, meta)) continue;
         onObject(meta, violation, object, webhookNameAt(object, violation.path));
       }
     }

@@ -11,7 +11,9 @@
 import type { FieldPath } from '../field-path.js';
 import type { Discovery } from '../kube/discovery/discovery.js';
 import { formatKubeVersion, isAtLeast, type KubeVersion } from '../kube/version.js';
+import type { WebhookConfigurationObject } from '../model/objects.js';
 import type { RuleWithOperations, Webhook } from '../model/types.js';
+import { isFragment, type WebhookEntry } from '../model/webhooks.js';
 import { isExemptRequest, ruleMatches } from './request.js';
 import { isEmptySelector } from './selector.js';
 import { allGroupsKnown, entryTargets, splitEntry, type EntryTarget } from './targets.js';
@@ -41,6 +43,12 @@ export interface WebhookReachability {
   readonly unreachable: readonly Unreachable[];
   /** No request can reach the webhook: no rules, or every rule is unreachable. */
   readonly neverCalled: boolean;
+  /**
+   * The webhook has no `rules` at all (absent or null): how controllers ship webhooks whose rules
+   * they fill in at run time. Unlike a written `rules: []` or rules that cannot match, nothing in
+   * the file says the webhook is dead, so findings about its own settings still apply.
+   */
+  readonly rulesAbsent: boolean;
 }
 
 /**
@@ -258,7 +266,7 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
   // whose rules they fill in at run time. Either way no request reaches the webhook as written.
   if (!Array.isArray(rules) || rules.length === 0) {
     if (Array.isArray(rules)) unreachable.push({ reason: 'emptyRules', path: [...path, 'rules'], data: { webhook: label } });
-    return { unreachable, neverCalled: true };
+    return { unreachable, neverCalled: true, rulesAbsent: !Array.isArray(rules) };
   }
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly: number[] = [];
@@ -279,11 +287,22 @@ function analyseWebhook(webhook: Readonly<Webhook>, path: FieldPath, label: stri
     const at = [...path, 'objectSelector'];
     if (others === 0) {
       unreachable.push({ reason: 'objectSelector', path: at, data: { webhook: label } });
-      return { unreachable, neverCalled: true };
+      return { unreachable, neverCalled: true, rulesAbsent: false };
     }
     const names = connectOnly.map((j) => `rules[${j}]`);
     const data = names.length === 1 ? { rules: `rule ${names[0]}`, call: 'never calls' } : { rules: `rules ${names.join(', ')}`, call: 'never call' };
     unreachable.push({ reason: 'objectSelectorSome', path: at, data: { webhook: label, ...data } });
   }
-  return { unreachable, neverCalled: connectOnly.length === 0 && others === 0 };
+  return { unreachable, neverCalled: connectOnly.length === 0 && others === 0, rulesAbsent: false };
+}
+
+/**
+ * Whether findings about a webhook's own settings apply: it is called, or it has no `rules` at
+ * all (a controller fills them in at run time), in a configuration that is not a patch fragment
+ * (whose webhooks lack rules because the base has them). Rules that report several webhooks in
+ * one finding filter with it, as the engine does for one webhook (RuleMeta.aboutSettings).
+ */
+export function settingsApply(object: WebhookConfigurationObject, entry: WebhookEntry, scope: Pick<RunScope, 'discovery' | 'kubeVersion' | 'memo'>): boolean {
+  const reach = webhookReachability(entry.webhook, entry.path, entry.label, scope);
+  return !reach.neverCalled || (reach.rulesAbsent && !isFragment(object));
 }

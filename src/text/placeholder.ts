@@ -36,3 +36,25 @@ export function templateIn(text: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * How many keys and string values of a decoded document are template placeholders: a document
+ * with one is an unrendered template, and the rules that name placeholders say so once per
+ * document ("render it first"), not once per field.
+ */
+export function countPlaceholders(value: unknown, depth = 0): number {
+  if (depth > 100) return 0;
+  if (typeof value === 'string') return isPlaceholder(value) ? 1 : 0;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countPlaceholders(item, depth + 1), 0);
+  if (value !== null && typeof value === 'object') {
+    let sum = 0;
+    for (const [key, item] of Object.entries(value)) sum += (isPlaceholder(key) ? 1 : 0) + countPlaceholders(item, depth + 1);
+    return sum;
+  }
+  return 0;
+}
+
+/** The words a placeholder finding adds when the document holds more than the one it names. */
+export function morePlaceholders(count: number): string {
+  return count > 1 ? ` (${count} placeholders in this document: render it first)` : '';
+}
