@@ -3,7 +3,7 @@
  * control over that label: under default RBAC only cluster-level users can update a Namespace
  * (bootstrappolicy's view/edit/admin roles grant get/list/watch on namespaces only), and a project
  * can go further with a validating webhook or policy on Namespaces that rejects the label where
- * it is not allowed (Gatekeeper's check-ignore-label, HNC's namespace validator).
+ * it is not allowed (a policy engine's check of its own ignore label, a tenancy tool's namespace validator).
  *
  * Whether such a guard rejects this particular label cannot be read from the files; that it sees
  * every Namespace create and update that carries the label, and can reject it, can. A guard here
