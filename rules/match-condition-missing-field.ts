@@ -6,7 +6,7 @@
  * by failurePolicy: Fail rejects the request, Ignore skips the webhook or policy.
  *
  * Which fields can be missing comes from src/cel/optional-fields.ts (built-in kinds: metadata,
- * Pods and the pod templates of workloads); an expression is analysed only when every resource
+ * Namespace labels, Pods and the pod templates of workloads, Services, ConfigMaps, Secrets); an expression is analysed only when every resource
  * the rules match is known there, and only for the variable that is an object on the matched
  * operations (object on CREATE and UPDATE, oldObject on UPDATE and DELETE). The reads and guards
  * are found by src/cel/missing-fields.ts, which says less when unsure.

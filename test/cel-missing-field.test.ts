@@ -73,8 +73,19 @@ describe('unguarded reads of optional fields', () => {
     const podsAndDeployments = new OptionalFields([target('', 'pods'), { info: discovery.resource('apps', 'v1', 'deployments')!, subresource: '' }], builtin);
     expect(reads('object.spec.initContainers.size() > 0', podsAndDeployments)).toEqual([]);
     expect(reads("object.metadata.labels['a'] == 'b'", podsAndDeployments)).toEqual(["object.metadata.labels['a'] (field-or-key)"]);
+    // A Namespace always has labels (the name label), but any other key may be missing.
     const namespaces = new OptionalFields([target('', 'namespaces')], builtin);
-    expect(reads("object.metadata.labels['a'] == 'b'", namespaces)).toEqual([]);
+    expect(reads("object.metadata.labels['a'] == 'b'", namespaces)).toEqual(["object.metadata.labels['a'] (key)"]);
+    expect(reads("object.metadata.labels['kubernetes.io/metadata.name'] != 'kube-system'", namespaces)).toEqual([]);
+    expect(reads("has(object.metadata.labels) && object.metadata.labels.size() > 1", namespaces)).toEqual([]);
+    // An ExternalName Service has no ports and no selector; type is defaulted.
+    const services = new OptionalFields([target('', 'services')], builtin);
+    expect(reads("object.spec.ports.all(p, p.port != 22)", services)).toEqual(['object.spec.ports (field)']);
+    expect(reads("object.spec.type != 'NodePort' && object.spec.selector['app'] == 'x'", services)).toEqual(["object.spec.selector['app'] (field-or-key)"]);
+    expect(reads("!has(object.spec.ports) || object.spec.ports.all(p, p.protocol == 'TCP')", services)).toEqual([]);
+    // A ConfigMap's data is defaulted to {}: only its keys can be missing; a Secret's data can be missing itself.
+    expect(reads("object.data['config.yaml'] != ''", new OptionalFields([target('', 'configmaps')], builtin))).toEqual(["object.data['config.yaml'] (key)"]);
+    expect(reads("object.data.size() > 0", new OptionalFields([target('', 'secrets')], builtin))).toEqual(['object.data (field)']);
     expect(new OptionalFields([target('', 'pods', 'exec')], builtin).known).toBe(false);
   });
 });
