@@ -116,15 +116,15 @@ describe('the rule', () => {
   it('reads object on CREATE and UPDATE, oldObject on UPDATE and DELETE', async () => {
     expect(await messages(webhook('"DELETE"', 'object.spec.hostNetwork == true'))).toEqual([]);
     expect(await messages(webhook('"CREATE"', 'oldObject == null || oldObject.spec.hostNetwork == true'))).toEqual([]);
-    expect(await messages(webhook('"DELETE"', 'oldObject.spec.hostNetwork == true'))).toEqual(['matchCondition "c" of webhook "pods.demo.example.com": unguarded oldObject.spec.hostNetwork fails if absent']);
+    expect(await messages(webhook('"DELETE"', 'oldObject.spec.hostNetwork == true'))).toEqual(['matchCondition "c" of webhook "pods.demo.example.com": oldObject.spec.hostNetwork fails if absent']);
   });
 
   it('names the map and the key of a label read, whatever the failurePolicy', async () => {
     expect(await messages(webhook('"CREATE"', "object.metadata.labels['team'] == 'a'", '    failurePolicy: Ignore\n'))).toEqual([
-      `matchCondition "c" of webhook "pods.demo.example.com": unguarded object.metadata.labels['team'] fails if the map or key is absent`,
+      `matchCondition "c" of webhook "pods.demo.example.com": object.metadata.labels['team'] fails if the map or key is absent`,
     ]);
     expect(await messages(webhook('"CREATE"', "has(object.metadata.labels) && object.metadata.labels['team'] == 'a'"))).toEqual([
-      `matchCondition "c" of webhook "pods.demo.example.com": unguarded object.metadata.labels['team'] fails if the key is absent`,
+      `matchCondition "c" of webhook "pods.demo.example.com": object.metadata.labels['team'] fails if the key is absent`,
     ]);
   });
 
@@ -154,7 +154,16 @@ spec:
     expect(await messages(policy('object.spec.initContainers', 'variables.v.size() < 3'))).toEqual([]);
     expect(await messages(policy('has(object.spec.initContainers)', '!variables.v || object.spec.initContainers.size() < 3'))).toEqual([]);
     expect(await messages(policy("object.metadata.name != ''", 'object.spec.initContainers.size() < 3'))).toEqual([
-      'validations[0] of ValidatingAdmissionPolicy "demo.example.com": unguarded object.spec.initContainers fails if absent',
+      'validations[0] of ValidatingAdmissionPolicy "demo.example.com": object.spec.initContainers fails if absent',
     ]);
+  });
+});
+
+describe('the message', () => {
+  it('elides the middle of a long webhook name, so that the expression keeps its place in 160 characters', async () => {
+    const long = webhook('"CREATE"', "object.metadata.labels['color'] == 'red'").replace('pods.demo.example.com', 'gpol.validate.example.svc-ignore-finegrained-zk-kafka-address');
+    const findings = await lintText(long, { only: ['match-condition-missing-field'] });
+    expect(findings.map((f) => f.message)).toEqual([`matchCondition "c" of webhook "gpol.validate.example.svc-igno…-zk-kafka-address": object.metadata.labels['color'] fails if the map or key is absent`]);
+    expect(findings[0]!.webhook).toBe('gpol.validate.example.svc-ignore-finegrained-zk-kafka-address');
   });
 });
