@@ -1,6 +1,8 @@
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { KUBE_SYSTEM, kubeSystemInterceptions, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
+// Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
+import { IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
@@ -178,8 +180,6 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   return [];
 }
 
-/** Gardener: with Ignore, a timeout above this is problematic on any critical resource (most control-plane clients give up at 30 s). */
-const IGNORE_TIMEOUT_SECONDS = 15;
 /** Gardener: on kube-system Leases, above this even Ignore can break leader election (renewals have a 10 s deadline). */
 const LEASE_TIMEOUT_SECONDS = 3;
 /** On kube-system Pods with Ignore, a wait above this per create or update delays every add-on's recovery. */
