@@ -13,14 +13,14 @@
  * by the cluster's admins), that is called for both a CREATE and an UPDATE of a Namespace
  * carrying the label (so a guard whose own selectors let that label through does not count).
  */
-import type { PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
+import type { PolicyObject } from '../model/objects.js';
 import { bindingSpec, policySpec } from '../model/policies.js';
 import { NAMESPACE_NAME_LABEL, type Webhook } from '../model/types.js';
 import { isFragment, webhooksOf } from '../model/webhooks.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { policyIndexOf } from './bindings.js';
 import { matchPolicy } from './policy.js';
-import { matchWebhook, objectLabelsFor, type AdmissionRequest, type Operation } from './request.js';
+import { matchWebhook, objectLabelsFor, rulesMayMatch, type AdmissionRequest, type Operation } from './request.js';
 
 /** A namespace name no selector is likely to single out: any tenant's namespace. */
 const SOME_NAMESPACE = 'tenant-namespace';
@@ -53,28 +53,49 @@ export function backendOf(webhook: Readonly<Webhook>): string | undefined {
   }
 }
 
-function webhookGuards(object: WebhookConfigurationObject, key: string, backend: string | undefined, scope: RunScope): string | undefined {
-  if (backend === undefined || object.kind !== 'ValidatingWebhookConfiguration' || !object.decodable || isFragment(object)) return undefined;
-  for (const { webhook, label } of webhooksOf(object)) {
-    if (webhook.failurePolicy === 'Ignore' || backendOf(webhook) !== backend) continue;
-    if (WRITES.every((operation) => matchWebhook(webhook, namespaceWrite(operation, key), scope.discovery).called === true)) return `webhook "${label}"`;
-  }
-  return undefined;
+interface GuardCandidate {
+  readonly name: string;
+  /** A policy guards for any selector; a webhook only for those of webhooks with the same backend (see backendOf). */
+  readonly policy: boolean;
+  readonly backend: string | undefined;
+  /** Whether it is called for this Namespace write. */
+  readonly calls: (request: AdmissionRequest) => boolean;
 }
 
-function policyGuards(policy: PolicyObject, key: string, scope: RunScope): string | undefined {
-  if (policy.kind !== 'ValidatingAdmissionPolicy' || !policy.decodable) return undefined;
-  const spec = policySpec(policy);
-  if (spec === undefined) return undefined;
-  const denying = policyIndexOf(scope)
-    .bindingsOf(policy)
-    .filter((binding) => binding.decodable && (bindingSpec(binding)?.validationActions ?? []).includes('Deny'));
-  for (const binding of denying) {
-    if (WRITES.every((operation) => matchPolicy(spec, bindingSpec(binding), namespaceWrite(operation, key), scope.discovery).called === true)) {
-      return `ValidatingAdmissionPolicy "${policy.name ?? '(unnamed)'}"`;
+const CANDIDATES = memoKey<readonly GuardCandidate[]>('webhooks and policies that may guard Namespace labels');
+
+/**
+ * Once per run: the validating webhooks (Fail) and Deny-bound ValidatingAdmissionPolicies whose
+ * rules name Namespaces, the few that can be guards; which key each guards is asked per key.
+ */
+function guardCandidates(scope: RunScope): readonly GuardCandidate[] {
+  return scope.memo.get(CANDIDATES, () => {
+    const found: GuardCandidate[] = [];
+    for (const object of scope.webhookConfigurations) {
+      if (object.kind !== 'ValidatingWebhookConfiguration' || !object.decodable || isFragment(object)) continue;
+      for (const { webhook, label } of webhooksOf(object)) {
+        if (webhook.failurePolicy === 'Ignore' || !rulesMayMatch(webhook.rules, '', 'namespaces', '')) continue;
+        found.push({ name: `webhook "${label}"`, policy: false, backend: backendOf(webhook), calls: (request) => matchWebhook(webhook, request, scope.discovery).called === true });
+      }
     }
-  }
-  return undefined;
+    for (const policy of scope.policies) found.push(...policyCandidates(policy, scope));
+    return found;
+  });
+}
+
+function policyCandidates(policy: PolicyObject, scope: RunScope): GuardCandidate[] {
+  if (policy.kind !== 'ValidatingAdmissionPolicy' || !policy.decodable) return [];
+  const spec = policySpec(policy);
+  if (spec === undefined || !rulesMayMatch(spec.matchConstraints?.resourceRules, '', 'namespaces', '')) return [];
+  return policyIndexOf(scope)
+    .bindingsOf(policy)
+    .filter((binding) => binding.decodable && (bindingSpec(binding)?.validationActions ?? []).includes('Deny'))
+    .map((binding) => ({
+      name: `ValidatingAdmissionPolicy "${policy.name ?? '(unnamed)'}"`,
+      policy: true,
+      backend: undefined,
+      calls: (request: AdmissionRequest) => matchPolicy(spec, bindingSpec(binding), request, scope.discovery).called === true,
+    }));
 }
 
 const GUARDS = memoKey<Map<string, string | null>>('namespace label guards by key and backend');
@@ -89,17 +110,9 @@ export function namespaceLabelGuard(scope: RunScope, key: string, backend: strin
   const memo = JSON.stringify([key, backend ?? null]);
   let guard = guards.get(memo);
   if (guard === undefined) {
-    guard = null;
-    for (const object of scope.webhookConfigurations) {
-      guard = webhookGuards(object, key, backend, scope) ?? null;
-      if (guard !== null) break;
-    }
-    if (guard === null) {
-      for (const policy of scope.policies) {
-        guard = policyGuards(policy, key, scope) ?? null;
-        if (guard !== null) break;
-      }
-    }
+    const writes = WRITES.map((operation) => namespaceWrite(operation, key));
+    const found = guardCandidates(scope).find((candidate) => (candidate.policy || (backend !== undefined && candidate.backend === backend)) && writes.every((request) => candidate.calls(request)));
+    guard = found?.name ?? null;
     guards.set(memo, guard);
   }
   return guard ?? undefined;
