@@ -10,6 +10,14 @@ import { describe, IGNORE_TIMEOUT_SECONDS, intercepts, TARGETS } from '../src/ma
 /** The rule that reports the kube-system writes of these webhooks, when it runs. */
 const MATCHES_KUBE_SYSTEM = 'matches-kube-system';
 
+/**
+ * "<resource><where>" per intercepted request; the requests of one named object ("of the
+ * default/kubernetes Service") are one item, so that the object is named once.
+ */
+function itemsOf(described: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...new Set([...described].flatMap(([where, names]) => (where.startsWith(' of ') ? [`${[...new Set(names)].join(' and ')}${where}`] : names.map((name) => `${name}${where}`))))];
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'critical-resources',
@@ -22,7 +30,7 @@ export const rule = defineObjectRule({
       ignore:
         'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}: {{resources}}',
     },
-    help: 'The control plane needs these writes to recover (node heartbeats and status, leader election, the system add-ons\' pods, authentication and authorization, kubelet certificates, API aggregation, CRDs, priority classes, the kube-system Namespace, the kubernetes Service): while the webhook is down they are all rejected (Fail), or each waits the timeout (Ignore), longer than heartbeats, lease renewals and token reviews can wait. Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
+    help: 'The control plane needs these writes to recover (node heartbeats and status, leader election, the system add-ons\' pods, authentication and authorization, kubelet certificates, API aggregation, CRDs, priority classes, the endpoints of the default/kubernetes Service): while the webhook is down they are all rejected (Fail), or each waits the timeout (Ignore), longer than heartbeats, lease renewals and token reviews can wait. Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
   },
   create(run) {
     return {
@@ -57,7 +65,7 @@ export const rule = defineObjectRule({
               messageId: ignore ? ('ignore' as const) : ('fail' as const),
               data: {
                 webhook: entry.label,
-                resources: joinCapped([...new Set([...described].flatMap(([where, names]) => names.map((name) => `${name}${where}`)))], 3, { width: 50 }),
+                resources: joinCapped(itemsOf(described), 3, { width: 50 }),
                 timeout,
                 defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
                 timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',

@@ -1,5 +1,9 @@
 import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys } from '../src/match/selector.js';
+import { backendOf, namespaceLabelGuard } from '../src/match/namespace-guards.js';
+import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
+import type { LabelSelector, RuleWithOperations } from '../src/model/types.js';
+import type { Severity } from '../src/severity.js';
 import { isAtLeast } from '../src/kube/version.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf } from '../src/model/policies.js';
@@ -8,11 +12,48 @@ import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
-type MessageId = 'validating' | 'mutating' | 'validatingPolicy' | 'mutatingPolicy';
+type MessageId = 'optOut' | 'validating' | 'mutating' | 'optOutPolicy' | 'validatingPolicy' | 'mutatingPolicy';
 
 function trustedKeys(run: RuleRun): Set<string> {
   // The API server sets (and guards) the name label only from Kubernetes 1.21.
   return new Set([...(isAtLeast(run.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : []), ...run.trustedNamespaceLabels]);
+}
+
+/** Whether the requirement on this key opts a namespace out when the label is set (NotIn, DoesNotExist), or in (matchLabels, In, Exists). */
+function optsOut(selector: LabelSelector | undefined, where: readonly (string | number)[]): boolean {
+  if (where[0] !== 'matchExpressions') return false;
+  const operator = selector?.matchExpressions?.[where[1] as number]?.operator;
+  return operator === 'NotIn' || operator === 'DoesNotExist';
+}
+
+const WHO = 'Under default RBAC namespace users cannot update their Namespace (view, edit and admin only read it): only cluster-level users, and tools they grant it, can change its labels.';
+
+interface Judgement {
+  readonly severity: Severity;
+  /** For the message: why it is not a bypass (empty for the warning). */
+  readonly why: string;
+  readonly help: string;
+}
+
+/**
+ * Who can act, and what it costs (rules/editable-namespace-selector.md): only an opt-out label
+ * on a check over built-in resources, that no webhook or policy of the run guards, is a way
+ * around a control (warning); an opt-in, a guarded label, a check of a project's own custom
+ * resources, and any mutation, are conditions to know (info).
+ */
+function judge(run: RuleRun, key: string, optOut: boolean, validating: boolean, builtins: boolean, backend: string | undefined): Judgement {
+  if (!validating) return { severity: 'info', why: '', help: `${WHO} The label switches this mutation on or off per namespace: usually the intended design.` };
+  const guard = namespaceLabelGuard(run, key, backend);
+  if (guard !== undefined)
+    return { severity: 'info', why: 'guarded in this run', help: `${guard} sees every Namespace create and update that sets this label and can reject it: the label is held by whoever that guard allows. ${WHO}` };
+  if (!optOut) return { severity: 'info', why: 'an opt-in', help: `${WHO} The label switches the check on for a namespace; removing it (a cluster-level act) switches it off.` };
+  if (!builtins)
+    return { severity: 'info', why: 'custom resources only', help: `${WHO} The check covers only custom resources (groups no built-in API serves): skipping it yields objects the project's controller may reject, not a bypass of a control over what runs.` };
+  return {
+    severity: 'warning',
+    why: '',
+    help: `${WHO} Whoever of them sets this label takes the namespace out of the check, for built-in resources. Select by ${NAMESPACE_NAME_LABEL} (set by the API server), guard the label with a validating webhook or policy on Namespaces, or, if only trusted users can set it, pass it to --trusted-namespace-label.`,
+  };
 }
 
 /**
@@ -37,41 +78,54 @@ function rejectsNothing(object: PolicyObject): boolean {
   return Array.isArray(actions) && actions.length > 0 && !actions.includes('Deny');
 }
 
+/** The resourceRules that decide what the policy or binding checks: its own, else its policies'. */
+function policyRules(object: PolicyObject, run: RuleRun): (RuleWithOperations | null)[] {
+  const own = matchResourcesOf(object).match?.resourceRules;
+  if (!isBinding(object) || (own !== undefined && own.length > 0)) return [...(own ?? [])] as (RuleWithOperations | null)[];
+  const policies = policyIndexOf(run).policiesOf(object).filter((policy) => policy.decodable);
+  // A binding whose policy is elsewhere: what it checks is unknown, so it may be built-in resources.
+  if (policies.length === 0) return [{ apiGroups: ['*'] } as RuleWithOperations];
+  return policies.flatMap((policy) => [...(matchResourcesOf(policy).match?.resourceRules ?? [])] as (RuleWithOperations | null)[]);
+}
+
 function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   const { match, path } = matchResourcesOf(object);
   if (match === undefined || rejectsNothing(object) || !policySelectorApplies(object, run)) return [];
   const trusted = trustedKeys(run);
   const mutating = isMutatingKind(object.kind);
   const at = [...path, 'namespaceSelector'];
+  const builtins = rulesMatchBuiltins(policyRules(object, run), run.discovery);
   return selectorKeys(match.namespaceSelector)
     .filter(({ key }) => !trusted.has(key))
-    .map(({ key, where }): Violation<MessageId> => ({
-      messageId: mutating ? 'mutatingPolicy' : 'validatingPolicy',
-      data: { kind: object.kind, name: object.name ?? '(unnamed)', key },
-      path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
-      locateAt: [...at, ...where],
-      severity: mutating ? 'info' : 'warning',
-    }));
+    .map(({ key, where }): Violation<MessageId> => {
+      const verdict = judge(run, key, optsOut(match.namespaceSelector, where), !mutating, builtins, undefined);
+      return {
+        messageId: verdict.severity === 'warning' ? 'optOutPolicy' : mutating ? 'mutatingPolicy' : 'validatingPolicy',
+        data: { kind: object.kind, name: object.name ?? '(unnamed)', key, why: verdict.why === '' ? '' : ` (${verdict.why})` },
+        path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
+        locateAt: [...at, ...where],
+        severity: verdict.severity,
+        help: verdict.help,
+      };
+    });
 }
 
 export const rule = defineObjectRule({
   meta: {
     id: 'editable-namespace-selector',
-    title: 'namespaceSelector keys on a label that namespace editors can change, so it is an opt-out switch',
+    title: 'namespaceSelector reads a namespace label: an opt-out on a check of built-in resources is a way around it',
     aboutCalls: true,
     severity: 'warning',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {
-      validating:
-        'namespaceSelector of webhook "{{webhook}}" reads the editable label "{{key}}"',
-      mutating:
-        'namespaceSelector of mutating webhook "{{webhook}}" reads the editable label "{{key}}"',
-      validatingPolicy:
-        'namespaceSelector of {{kind}} "{{name}}" reads the editable label "{{key}}"',
-      mutatingPolicy:
-        'namespaceSelector of {{kind}} "{{name}}" reads the editable label "{{key}}"',
+      optOut: 'webhook "{{webhook}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
+      validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}"{{why}}',
+      mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace label "{{key}}"',
+      optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
+      validatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}"{{why}}',
+      mutatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}"',
     },
-    help: `Whoever can edit a namespace's labels can take that namespace out of a validating webhook or policy, or switch a mutation on or off for it. Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server, not editable), or protect the label with a policy and pass it to --trusted-namespace-label.`,
+    help: `Whoever can change a namespace's labels (under default RBAC, cluster-level users only) can take that namespace out of a validating webhook or policy, or switch a mutation on or off for it. Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server), or guard the label with a policy and pass it to --trusted-namespace-label.`,
   },
   create(run) {
     return {
@@ -82,16 +136,22 @@ export const rule = defineObjectRule({
           // Rules that only match cluster-scoped objects never consult the selector.
           if (!namespaceSelectorApplies(entry.webhook.rules, run.discovery)) return [];
           const at = [...entry.path, 'namespaceSelector'];
-          return selectorKeys(entry.webhook.namespaceSelector)
+          const selector = entry.webhook.namespaceSelector;
+          const builtins = rulesMatchBuiltins(entry.webhook.rules, run.discovery);
+          return selectorKeys(selector)
             .filter(({ key }) => !trusted.has(key))
-            .map(({ key, where }): Violation<MessageId> => ({
-              messageId: entry.mutating ? 'mutating' : 'validating',
-              data: { webhook: entry.label, key },
-              // The API server's notation stops at matchLabels; the file position names the key.
-              path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
-              locateAt: [...at, ...where],
-              severity: entry.mutating ? 'info' : 'warning',
-            }));
+            .map(({ key, where }): Violation<MessageId> => {
+              const verdict = judge(run, key, optsOut(selector, where), !entry.mutating, builtins, backendOf(entry.webhook));
+              return {
+                messageId: verdict.severity === 'warning' ? 'optOut' : entry.mutating ? 'mutating' : 'validating',
+                data: { webhook: entry.label, key, why: verdict.why === '' ? '' : ` (${verdict.why})` },
+                // The API server's notation stops at matchLabels; the file position names the key.
+                path: where[0] === 'matchLabels' ? [...at, 'matchLabels'] : [...at, ...where],
+                locateAt: [...at, ...where],
+                severity: verdict.severity,
+                help: verdict.help,
+              };
+            });
         });
       },
     };

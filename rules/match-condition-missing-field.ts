@@ -6,7 +6,7 @@
  * by failurePolicy: Fail rejects the request, Ignore skips the webhook or policy.
  *
  * Which fields can be missing comes from src/cel/optional-fields.ts (built-in kinds: metadata,
- * Pods and the pod templates of workloads); an expression is analysed only when every resource
+ * Namespace labels, Pods and the pod templates of workloads, Services, ConfigMaps, Secrets); an expression is analysed only when every resource
  * the rules match is known there, and only for the variable that is an object on the matched
  * operations (object on CREATE and UPDATE, oldObject on UPDATE and DELETE). The reads and guards
  * are found by src/cel/missing-fields.ts, which says less when unsure.
@@ -62,6 +62,14 @@ function objectRoots(rules: readonly (Readonly<RuleWithOperations> | null | unde
   return roots;
 }
 
+/**
+ * A webhook name for the message, its middle elided when long: the expression and its site take
+ * most of the line, and the finding's webhook field keeps the whole name.
+ */
+function shortened(name: string): string {
+  return name.length <= 48 ? name : `${name.slice(0, 30)}…${name.slice(-17)}`;
+}
+
 /** What is absent when the read fails: the field, the map or its key, or the key. */
 function describeMissing(read: UnguardedRead): string {
   switch (read.missing) {
@@ -113,8 +121,8 @@ export const rule = defineObjectRule({
     aboutCalls: true,
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
-      webhook: '{{site}} of webhook "{{webhook}}": unguarded {{access}} fails if {{missing}}',
-      policy: '{{site}} of {{policy}}: unguarded {{access}} fails if {{missing}}',
+      webhook: '{{site}} of webhook "{{webhook}}": {{access}} fails if {{missing}}',
+      policy: '{{site}} of {{policy}}: {{access}} fails if {{missing}}',
     },
     help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && …), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it.",
   },
@@ -155,7 +163,7 @@ export const rule = defineObjectRule({
           for (const { site, read } of analyse(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
             violations.push({
               messageId: 'webhook',
-              data: { site: site.label, webhook: entry.label, access: read.access, missing: describeMissing(read) },
+              data: { site: site.label, webhook: shortened(entry.label), access: read.access, missing: describeMissing(read) },
               path: site.path,
             });
           }

@@ -1,6 +1,8 @@
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
-import { KUBE_SYSTEM, kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
+import { KUBE_SYSTEM, kubeSystemInterceptions, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
+// Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
+import { IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
@@ -14,6 +16,7 @@ import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
+import type { Severity } from '../src/severity.js';
 import { joinCapped } from '../src/text/list.js';
 
 
@@ -117,7 +120,7 @@ function joinNames(names: readonly string[]): string {
   return joinCapped(quoted, 2, { width: 50 });
 }
 
-type MessageId = 'fail' | 'ignore' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
+type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
 
 const POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
 
@@ -177,6 +180,33 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   return [];
 }
 
+/** Gardener: on kube-system Leases, above this even Ignore can break leader election (renewals have a 10 s deadline). */
+const LEASE_TIMEOUT_SECONDS = 3;
+/** On kube-system Pods with Ignore, a wait above this per create or update delays every add-on's recovery. */
+const POD_TIMEOUT_SECONDS = 5;
+
+const WEBHOOK_FIX = `If the webhook need not see kube-system, exclude it with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (NotIn [kube-system]). If its purpose needs kube-system, keep it but use failurePolicy Ignore with a short timeout, narrow the rules, or let the system's requests through with matchConditions or an objectSelector.`;
+
+/**
+ * How bad a failure is (rules/matches-kube-system.md): Fail rejects the system's creates and
+ * updates (error); Ignore only delays them, by at most the timeout, which matters when it is long
+ * (Gardener's 15 s) or lands on Leases or Pods (GKE's unsafe webhooks); a DELETE-only rule blocks
+ * no recovery.
+ */
+function webhookSeverity(i: KubeSystemInterception, ignore: boolean, timeout: number): { severity: Severity; why: string } {
+  if (i.deleteOnly) {
+    if (!ignore && i.podDeletes) return { severity: 'warning', why: 'Only deletes are intercepted: while the webhook is down, kube-system pods that have terminated stay in the API and DaemonSet and StatefulSet rollouts there stall; creates and updates pass.' };
+    return { severity: 'info', why: 'Only deletes are intercepted: no creation or update the control plane needs to recover is held up.' };
+  }
+  if (!ignore) return { severity: 'error', why: "While the webhook is down, the control plane's creates and updates there are rejected, including those that would bring the webhook back." };
+  const wait = `Each of those writes waits up to ${timeout} s while the webhook does not answer (Ignore never rejects, but the webhook's answers can).`;
+  if (timeout > IGNORE_TIMEOUT_SECONDS) return { severity: 'warning', why: `${wait} Above ${IGNORE_TIMEOUT_SECONDS} s, control-plane clients (30 s deadline) can fail anyway.` };
+  if (i.leases && timeout > LEASE_TIMEOUT_SECONDS) return { severity: 'warning', why: `${wait} Leader-election renewals have a 10 s deadline: above ${LEASE_TIMEOUT_SECONDS} s it can cost leadership.` };
+  if (i.entry.webhook.clientConfig?.service?.namespace === KUBE_SYSTEM) return { severity: 'info', why: `${wait} The webhook itself is served from kube-system: it is one of the system's add-ons, and seeing kube-system is part of its job.` };
+  if (i.pods && timeout > POD_TIMEOUT_SECONDS) return { severity: 'warning', why: `${wait} Every kube-system pod the control plane creates waits that long while the webhook is down.` };
+  return { severity: 'info', why: `${wait} The delay is bounded and short.` };
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'matches-kube-system',
@@ -187,6 +217,8 @@ export const rule = defineObjectRule({
     messages: {
       fail: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
       ignore: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}})',
+      failDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
+      ignoreDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}})',
       validatingPolicyFail:
         'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
       validatingPolicyIgnore:
@@ -195,24 +227,28 @@ export const rule = defineObjectRule({
         'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
       mutatingPolicyIgnore: 'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system (failurePolicy Ignore)',
     },
-    help: `While the webhook is down, the control plane's own writes in kube-system are rejected (failurePolicy Fail), including those that would bring the webhook back, or each waits up to timeoutSeconds for it (Ignore), and its answers can deny them. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]), or narrow the rules to the resources the webhook needs.`,
+    help: `While the webhook is down, the control plane's writes in kube-system are rejected (failurePolicy Fail), including those that would bring the webhook back, or each waits up to timeoutSeconds (Ignore). ${WEBHOOK_FIX}`,
   },
   create(run) {
     return {
       policy: (object) => checkPolicyObject(object, run),
       webhookConfiguration(object) {
-        return kubeSystemInterceptions(object, run).map(({ entry, rule, match }): Violation<MessageId> => {
+        return kubeSystemInterceptions(object, run).map((interception): Violation<MessageId> => {
+          const { entry, rule, match, everything } = interception;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
+          const timeout = entry.webhook.timeoutSeconds ?? 10;
+          const { severity, why } = webhookSeverity(interception, ignore, timeout);
           return {
-            messageId: ignore ? 'ignore' : 'fail',
+            messageId: interception.deleteOnly ? (ignore ? 'ignoreDelete' : 'failDelete') : ignore ? 'ignore' : 'fail',
             data: {
               webhook: entry.label,
-              resource: describeResource(match),
-              timeout: entry.webhook.timeoutSeconds ?? 10,
+              resource: everything ? 'every resource of every group' : describeResource(match),
+              timeout,
               defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
             },
             path: [...entry.path, 'rules', rule],
-            severity: ignore ? 'warning' : 'error',
+            severity,
+            help: `${why} ${WEBHOOK_FIX}`,
           };
         });
       },

@@ -1,3 +1,5 @@
+import { backendOf, namespaceLabelGuard } from '../src/match/namespace-guards.js';
+import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
 import type { FieldPath } from '../src/field-path.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { isAtLeast } from '../src/kube/version.js';
@@ -37,6 +39,8 @@ interface Candidate {
   readonly editable: readonly string[];
   /** The namespace of the Service that serves the webhook, if it is served in-cluster. */
   readonly ownNamespace: string | undefined;
+  /** Whether its rules match built-in resources (not only custom resources): a control over what runs, not a correctness check. */
+  readonly builtins: boolean;
 }
 
 
@@ -179,14 +183,16 @@ function candidates(run: RuleRun): Candidate[] {
     if (isV1beta1(object) && isAtLeast(run.kubeVersion, 1, 22)) continue;
     for (const entry of webhooksOf(object)) {
       const { webhook } = entry;
-      const editable = [...new Set(selectorKeys(webhook.namespaceSelector).map(({ key }) => key))].filter((key) => !trusted.has(key));
+      // A label that a webhook of the same backend or a Deny-bound policy guards on every Namespace write is the guard's to allow.
+      const backend = backendOf(webhook);
+      const editable = [...new Set(selectorKeys(webhook.namespaceSelector).map(({ key }) => key))].filter((key) => !trusted.has(key) && namespaceLabelGuard(run, key, backend) === undefined);
       if (editable.length === 0) continue;
       // Rules that match only cluster-scoped objects never consult the namespaceSelector.
       if (!namespaceSelectorApplies(webhook.rules, run.discovery)) continue;
       const request = representative(webhook, run.discovery);
       if (request === undefined) continue;
       const namespace = webhook.clientConfig?.service?.namespace;
-      found.push({ object, entry, request, editable, ownNamespace: typeof namespace === 'string' ? namespace : undefined });
+      found.push({ object, entry, request, editable, ownNamespace: typeof namespace === 'string' ? namespace : undefined, builtins: rulesMatchBuiltins(webhook.rules, run.discovery) });
     }
   }
   return found;
@@ -355,6 +361,8 @@ export const rule = defineObjectRule({
               request: describeRequest(first.candidate.request),
             },
             path: ['metadata', 'labels', first.labels[0]![0]],
+            // Out of a check of custom resources only: a correctness check skipped, not a control over what runs.
+            ...(group.every((item) => !item.candidate.builtins) ? { severity: 'info' as const } : {}),
             // Every webhook and label, the configuration and a request: what the message leaves out to stay one line.
             help: `Without its ${labelPhrase(first.labels, true)}, the namespaceSelector of ${webhookPhrase(
               group.map((item) => item.candidate),

@@ -12,6 +12,9 @@ const controller = (name: string): Requester => ({
   groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
 });
 
+/** The namespace the API server creates, with only the name label, and in which people deploy without thinking of it. */
+const DEFAULT_NAMESPACE = 'default';
+
 /** Whoever installs or upgrades the webhook's workload (Helm, kubectl, a GitOps controller). */
 const INSTALLER: Requester = { username: 'cluster-admin', groups: ['system:masters', 'system:authenticated'] };
 
@@ -69,7 +72,9 @@ export const rule = defineObjectRule({
           // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
           if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
           const labels = namespaceLabels(run, namespace);
-          const manifestKnown = namespaceNamed(run, namespace) !== undefined;
+          // The default namespace always exists, created by the API server with no label but its
+          // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.
+          const manifestKnown = namespaceNamed(run, namespace) !== undefined || namespace === DEFAULT_NAMESPACE;
           for (const candidate of CANDIDATES) {
             const outcome = matchWebhook(
               webhook,

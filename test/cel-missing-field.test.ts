@@ -73,8 +73,19 @@ describe('unguarded reads of optional fields', () => {
     const podsAndDeployments = new OptionalFields([target('', 'pods'), { info: discovery.resource('apps', 'v1', 'deployments')!, subresource: '' }], builtin);
     expect(reads('object.spec.initContainers.size() > 0', podsAndDeployments)).toEqual([]);
     expect(reads("object.metadata.labels['a'] == 'b'", podsAndDeployments)).toEqual(["object.metadata.labels['a'] (field-or-key)"]);
+    // A Namespace always has labels (the name label), but any other key may be missing.
     const namespaces = new OptionalFields([target('', 'namespaces')], builtin);
-    expect(reads("object.metadata.labels['a'] == 'b'", namespaces)).toEqual([]);
+    expect(reads("object.metadata.labels['a'] == 'b'", namespaces)).toEqual(["object.metadata.labels['a'] (key)"]);
+    expect(reads("object.metadata.labels['kubernetes.io/metadata.name'] != 'kube-system'", namespaces)).toEqual([]);
+    expect(reads("has(object.metadata.labels) && object.metadata.labels.size() > 1", namespaces)).toEqual([]);
+    // An ExternalName Service has no ports and no selector; type is defaulted.
+    const services = new OptionalFields([target('', 'services')], builtin);
+    expect(reads("object.spec.ports.all(p, p.port != 22)", services)).toEqual(['object.spec.ports (field)']);
+    expect(reads("object.spec.type != 'NodePort' && object.spec.selector['app'] == 'x'", services)).toEqual(["object.spec.selector['app'] (field-or-key)"]);
+    expect(reads("!has(object.spec.ports) || object.spec.ports.all(p, p.protocol == 'TCP')", services)).toEqual([]);
+    // A ConfigMap's data is defaulted to {}: only its keys can be missing; a Secret's data can be missing itself.
+    expect(reads("object.data['config.yaml'] != ''", new OptionalFields([target('', 'configmaps')], builtin))).toEqual(["object.data['config.yaml'] (key)"]);
+    expect(reads("object.data.size() > 0", new OptionalFields([target('', 'secrets')], builtin))).toEqual(['object.data (field)']);
     expect(new OptionalFields([target('', 'pods', 'exec')], builtin).known).toBe(false);
   });
 });
@@ -105,15 +116,15 @@ describe('the rule', () => {
   it('reads object on CREATE and UPDATE, oldObject on UPDATE and DELETE', async () => {
     expect(await messages(webhook('"DELETE"', 'object.spec.hostNetwork == true'))).toEqual([]);
     expect(await messages(webhook('"CREATE"', 'oldObject == null || oldObject.spec.hostNetwork == true'))).toEqual([]);
-    expect(await messages(webhook('"DELETE"', 'oldObject.spec.hostNetwork == true'))).toEqual(['matchCondition "c" of webhook "pods.demo.example.com": unguarded oldObject.spec.hostNetwork fails if absent']);
+    expect(await messages(webhook('"DELETE"', 'oldObject.spec.hostNetwork == true'))).toEqual(['matchCondition "c" of webhook "pods.demo.example.com": oldObject.spec.hostNetwork fails if absent']);
   });
 
   it('names the map and the key of a label read, whatever the failurePolicy', async () => {
     expect(await messages(webhook('"CREATE"', "object.metadata.labels['team'] == 'a'", '    failurePolicy: Ignore\n'))).toEqual([
-      `matchCondition "c" of webhook "pods.demo.example.com": unguarded object.metadata.labels['team'] fails if the map or key is absent`,
+      `matchCondition "c" of webhook "pods.demo.example.com": object.metadata.labels['team'] fails if the map or key is absent`,
     ]);
     expect(await messages(webhook('"CREATE"', "has(object.metadata.labels) && object.metadata.labels['team'] == 'a'"))).toEqual([
-      `matchCondition "c" of webhook "pods.demo.example.com": unguarded object.metadata.labels['team'] fails if the key is absent`,
+      `matchCondition "c" of webhook "pods.demo.example.com": object.metadata.labels['team'] fails if the key is absent`,
     ]);
   });
 
@@ -143,7 +154,16 @@ spec:
     expect(await messages(policy('object.spec.initContainers', 'variables.v.size() < 3'))).toEqual([]);
     expect(await messages(policy('has(object.spec.initContainers)', '!variables.v || object.spec.initContainers.size() < 3'))).toEqual([]);
     expect(await messages(policy("object.metadata.name != ''", 'object.spec.initContainers.size() < 3'))).toEqual([
-      'validations[0] of ValidatingAdmissionPolicy "demo.example.com": unguarded object.spec.initContainers fails if absent',
+      'validations[0] of ValidatingAdmissionPolicy "demo.example.com": object.spec.initContainers fails if absent',
     ]);
+  });
+});
+
+describe('the message', () => {
+  it('elides the middle of a long webhook name, so that the expression keeps its place in 160 characters', async () => {
+    const long = webhook('"CREATE"', "object.metadata.labels['color'] == 'red'").replace('pods.demo.example.com', 'gpol.validate.example.svc-ignore-finegrained-zk-kafka-address');
+    const findings = await lintText(long, { only: ['match-condition-missing-field'] });
+    expect(findings.map((f) => f.message)).toEqual([`matchCondition "c" of webhook "gpol.validate.example.svc-igno…-zk-kafka-address": object.metadata.labels['color'] fails if the map or key is absent`]);
+    expect(findings[0]!.webhook).toBe('gpol.validate.example.svc-ignore-finegrained-zk-kafka-address');
   });
 });

@@ -81,10 +81,10 @@ describe('critical-resources', () => {
     expect(await lintRules(reviews, '1.36')).toEqual(['critical-resources error webhooks[0].rules[0] tokenreviews, subjectaccessreviews and 3 more']);
     expect(await lintRules(reviews, '1.37')).toEqual([]);
     const before = (await lintRules(everything, '1.36')).find((f) => f.startsWith('critical-resources'));
-    expect(before).toMatch(/ leases in kube-node-lease, nodes, tokenreviews and 12 more$/);
+    expect(before).toMatch(/ leases in kube-node-lease, nodes, tokenreviews and 9 more$/);
     const after = (await lintRules(everything, '1.37')).find((f) => f.startsWith('critical-resources'));
-    // The five reviews fewer: 15 resources before 1.37, 10 from it.
-    expect(after).toMatch(/ leases in kube-node-lease, nodes and 8 more$/);
+    // The five reviews fewer: 12 items before 1.37 (the kubernetes Service's endpoints are one), 7 from it.
+    expect(after).toMatch(/ leases in kube-node-lease, nodes and 5 more$/);
   });
 
   it('leaves the kube-system pods, workloads and leases to matches-kube-system', async () => {
@@ -127,6 +127,27 @@ ${conditions}`);
     expect(await lintRules(updatesOnly)).toEqual([
       'critical-resources error webhooks[0].rules[0] leases (UPDATE) in kube-node-lease',
       'matches-kube-system error webhooks[0].rules[0] webhook "w.example.com" intercepts leases (coordination.k8s.io) in kube-system with failurePolicy Fail',
+    ]);
+  });
+
+  it('counts only the writes the control plane keeps making: not the kube-system Namespace, not the kubernetes Service object', async () => {
+    // Both are created only when missing (systemnamespaces, kubernetesservice controllers), and
+    // NamespaceLifecycle forbids deleting kube-system: a webhook on them intercepts no recovery write.
+    const bootstrapOnly = config(`    failurePolicy: Fail
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces", "services"]}
+`);
+    expect((await lintRules(bootstrapOnly)).filter((f) => f.startsWith('critical-resources'))).toEqual([]);
+    // The endpoint reconciler keeps rewriting the kubernetes Service's endpoints: named as that object.
+    const endpoints = config(`    failurePolicy: Fail
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: ["", "discovery.k8s.io"], apiVersions: ["v1"], resources: ["endpoints", "endpointslices"]}
+    namespaceSelector:
+      matchExpressions:
+        - {key: kubernetes.io/metadata.name, operator: NotIn, values: ["kube-system"]}
+`);
+    expect(await lintRules(endpoints)).toEqual([
+      'critical-resources error webhooks[0].rules[0] endpoints and endpointslices of the default/kubernetes Service',
     ]);
   });
 

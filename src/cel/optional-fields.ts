@@ -7,8 +7,10 @@
  * LimitRanger…) always set. Selecting such a field, or indexing such a map with a key it lacks,
  * is a CEL runtime error ("no such key").
  *
- * Deliberately partial: metadata of every kind, and the pod spec of Pods and of the pod templates
- * of the apps/v1 and batch/v1 workloads. Fields that are set on some path before admission
+ * Deliberately partial: metadata of every kind (a Namespace's labels are always there, with the
+ * name label, but any other key may be missing), the pod spec of Pods and of the pod templates
+ * of the apps/v1 and batch/v1 workloads, Services (k8s.io/api core/v1 ServiceSpec; no ports on
+ * an ExternalName Service), ConfigMaps and Secrets. Fields that are set on some path before admission
  * (spec.securityContext, defaulted to {}; volumes and volumeMounts, which the ServiceAccount plugin
  * adds to Pods; tolerations; serviceAccountName; metadata.name, which generateName fills only
  * after mutating admission) are left out, and so is everything of other kinds and of custom
@@ -23,6 +25,8 @@ export type Optionality = 'field' | 'key';
 interface Node {
   readonly optional?: boolean;
   readonly keysOptional?: boolean;
+  /** Keys of an optional-keyed map that are always there. */
+  readonly presentKeys?: ReadonlySet<string>;
   readonly fields?: Readonly<Record<string, Node>>;
 }
 
@@ -31,11 +35,20 @@ const opt = (fields: Readonly<Record<string, Node>>): Node => ({ optional: true,
 const present = (fields: Readonly<Record<string, Node>>): Node => ({ fields });
 const optAll = (...names: string[]): Record<string, Node> => Object.fromEntries(names.map((n) => [n, OPT]));
 
-/** ObjectMeta (k8s.io/apimachinery pkg/apis/meta/v1 types.go): every field is omitempty. */
-function metadata(labels: boolean): Node {
+/** A map that an object may lack, and whose keys it may lack. */
+const OPT_MAP: Node = { optional: true, keysOptional: true };
+/** A map that is always there (defaulted), whose keys an object may lack. */
+const MAP: Node = { keysOptional: true };
+
+/**
+ * ObjectMeta (k8s.io/apimachinery pkg/apis/meta/v1 types.go): every field is omitempty. A
+ * Namespace always has labels (SetDefaults_Namespace sets kubernetes.io/metadata.name), but any
+ * other key of them may be missing.
+ */
+function metadata(labels: Node = OPT_MAP): Node {
   return present({
-    ...(labels ? { labels: { optional: true, keysOptional: true } } : {}),
-    annotations: { optional: true, keysOptional: true },
+    labels,
+    annotations: OPT_MAP,
     ...optAll('ownerReferences', 'finalizers', 'deletionTimestamp', 'deletionGracePeriodSeconds'),
   });
 }
@@ -60,7 +73,7 @@ function podSpec(): Node {
     initContainers: opt({ '[]': CONTAINER }),
     ephemeralContainers: opt({ '[]': CONTAINER }),
     securityContext: present(optAll('runAsUser', 'runAsGroup', 'runAsNonRoot', 'fsGroup', 'supplementalGroups', 'seccompProfile', 'seLinuxOptions', 'sysctls', 'appArmorProfile', 'windowsOptions', 'fsGroupChangePolicy')),
-    nodeSelector: { optional: true, keysOptional: true },
+    nodeSelector: OPT_MAP,
     ...optAll(
       'affinity',
       'hostNetwork',
@@ -87,8 +100,42 @@ function podSpec(): Node {
   });
 }
 
-const withTemplate = (spec: Node): Node => present({ metadata: metadata(true), spec });
-const POD = present({ metadata: metadata(true), spec: podSpec() });
+const withTemplate = (spec: Node): Node => present({ metadata: metadata(), spec });
+const POD = present({ metadata: metadata(), spec: podSpec() });
+
+/**
+ * core/v1 Service: ports, selector and the type-specific fields are omitempty; SetDefaults_Service
+ * sets type, sessionAffinity and each port's protocol and targetPort, and internalTrafficPolicy
+ * for every type but ExternalName. An ExternalName Service has no ports and no selector; a
+ * Service without a selector has none either. (spec.clusterIP is allocated after mutating
+ * admission, so it is not listed: a field this table leaves out is never reported.)
+ */
+const SERVICE = present({
+  metadata: metadata(),
+  spec: present({
+    ports: opt({ '[]': present(optAll('name', 'nodePort', 'appProtocol')) }),
+    selector: OPT_MAP,
+    ...optAll(
+      'externalIPs',
+      'externalName',
+      'externalTrafficPolicy',
+      'healthCheckNodePort',
+      'loadBalancerIP',
+      'loadBalancerSourceRanges',
+      'loadBalancerClass',
+      'allocateLoadBalancerNodePorts',
+      'publishNotReadyAddresses',
+      'sessionAffinityConfig',
+      'internalTrafficPolicy',
+      'trafficDistribution',
+    ),
+  }),
+});
+
+/** core/v1 ConfigMap: SetDefaults_ConfigMap makes data an empty map; binaryData and immutable are omitempty. */
+const CONFIG_MAP = present({ metadata: metadata(), data: MAP, binaryData: OPT_MAP, ...optAll('immutable') });
+/** core/v1 Secret: data is omitempty and not defaulted (stringData is merged into it before admission); type is defaulted. */
+const SECRET = present({ metadata: metadata(), data: OPT_MAP, ...optAll('immutable') });
 const TEMPLATE_WORKLOAD = withTemplate(present({ template: present({ spec: podSpec() }) }));
 const CRONJOB = withTemplate(present({ jobTemplate: present({ spec: present({ template: present({ spec: podSpec() }) }) }) }));
 
@@ -101,11 +148,14 @@ const KINDS: ReadonlyMap<string, { readonly node: Node; readonly subresources: R
   ['apps/ReplicaSet', { node: TEMPLATE_WORKLOAD, subresources: new Set(['', 'status']) }],
   ['batch/Job', { node: TEMPLATE_WORKLOAD, subresources: new Set(['', 'status']) }],
   ['batch/CronJob', { node: CRONJOB, subresources: new Set(['', 'status']) }],
+  ['/Service', { node: SERVICE, subresources: new Set(['', 'status']) }],
+  ['/ConfigMap', { node: CONFIG_MAP, subresources: new Set(['']) }],
+  ['/Secret', { node: SECRET, subresources: new Set(['']) }],
 ]);
 
-/** Any other built-in kind, as its main resource or status: metadata only. Namespaces always carry kubernetes.io/metadata.name. */
-const METADATA_ONLY = present({ metadata: metadata(true) });
-const NAMESPACE = present({ metadata: metadata(false) });
+/** Any other built-in kind, as its main resource or status: metadata only. Namespaces always carry labels (the name label). */
+const METADATA_ONLY = present({ metadata: metadata() });
+const NAMESPACE = present({ metadata: metadata({ keysOptional: true, presentKeys: new Set(['kubernetes.io/metadata.name']) }) });
 
 /** One resource (and subresource) that an expression's object can be. */
 export interface MatchedTarget {
@@ -172,6 +222,6 @@ function lookupIn(root: Node, path: readonly string[], asKey: boolean, guarded: 
     if (!last && node.optional && !guarded(fields.slice(0, i + 1))) return undefined;
   }
   if (node === undefined) return undefined;
-  if (asKey) return node.keysOptional ? 'key' : undefined;
+  if (asKey) return node.keysOptional && !node.presentKeys?.has(path[path.length - 1]!) ? 'key' : undefined;
   return node.optional ? 'field' : undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * What the control plane needs to recover, and whether a webhook intercepts it: leases in
  * kube-system and kube-node-lease, nodes, token and access reviews (before 1.37), CSRs,
- * APIServices, CRDs, priority classes, the kube-system Namespace, the `kubernetes` Service.
+ * APIServices, CRDs, priority classes, the endpoints of the `default/kubernetes` Service.
  * `critical-resources` reports the webhooks that do; `report` draws the matrix from the same
  * targets and calls.
  */
@@ -28,15 +28,13 @@ export interface Target {
   readonly where: string;
   /** What breaks when these writes are rejected, for the message. */
   readonly why: string;
-  /** The request namespace: null for cluster-scoped resources; a Namespace's own name for Namespaces. */
+  /** The request namespace: null for cluster-scoped resources. */
   readonly namespace: string | null;
   readonly requests: readonly TargetRequest[];
   /** What matches-kube-system reports (pods, workloads, leases in kube-system). */
   readonly kubeSystemWrites?: boolean;
   /** TokenReview/SubjectAccessReview-style virtual resources: not sent to webhooks from 1.37. */
   readonly virtual?: boolean;
-  /** A Namespace object: the namespaceSelector reads its own labels. */
-  readonly namespaceObject?: boolean;
 }
 
 /** The control plane creates and updates these objects; DELETE is not what recovery needs. */
@@ -52,8 +50,8 @@ const request = (group: string, resource: string, subresource = '', operations: 
 /**
  * The writes the control plane cannot do without: node registration and heartbeats, leader
  * election, the system add-ons' pods, authentication and authorization of the kubelet and of
- * aggregated API servers, kubelet certificates, API registration, the priority classes and
- * namespaces the API server bootstraps, and the `kubernetes` Service in `default`.
+ * aggregated API servers, kubelet certificates, API registration, the priority classes the API
+ * server bootstraps, and the endpoints of the `kubernetes` Service in `default`.
  */
 export const TARGETS: readonly Target[] = [
   { where: ' in kube-node-lease', why: 'node heartbeats', namespace: 'kube-node-lease', requests: [request('coordination.k8s.io', 'leases')] },
@@ -95,12 +93,16 @@ export const TARGETS: readonly Target[] = [
     requests: [request('apiextensions.k8s.io', 'customresourcedefinitions'), request('apiextensions.k8s.io', 'customresourcedefinitions', 'status')],
   },
   { where: '', why: 'the system priority classes', namespace: null, requests: [request('scheduling.k8s.io', 'priorityclasses')] },
-  { where: '', why: 'the kube-system Namespace', namespace: 'kube-system', requests: [request('', 'namespaces')], namespaceObject: true },
+  // Not the kube-system Namespace, nor the default/kubernetes Service object: the API server
+  // creates them only when missing (pkg/controlplane/controller/systemnamespaces, and
+  // kubernetesservice, whose update path "is not executed since 1.17"), and NamespaceLifecycle
+  // forbids deleting kube-system. Its endpoints are another matter: the endpoint reconciler
+  // rewrites them whenever the set of live API servers changes.
   {
-    where: ' in default',
-    why: 'the kubernetes Service, through which pods reach the API server',
+    where: ' of the default/kubernetes Service',
+    why: 'the endpoints of the kubernetes Service, through which pods reach the API server',
     namespace: 'default',
-    requests: [request('', 'services'), request('', 'endpoints'), request('discovery.k8s.io', 'endpointslices')],
+    requests: [request('', 'endpoints'), request('discovery.k8s.io', 'endpointslices')],
   },
 ];
 
@@ -124,7 +126,7 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
   if (!rulesMayMatch(webhook.rules, request.group, request.resource, request.subresource ?? '')) return [];
   const nsLabels = target.namespace === null ? undefined : namespaceLabels(context, target.namespace);
   // An unlabelled system object, except for the system labels the objectSelector asks for.
-  const objectLabels = target.namespaceObject ? nsLabels! : systemObjectLabels(webhook.objectSelector);
+  const objectLabels = systemObjectLabels(webhook.objectSelector);
   const calls: SystemWriteCall[] = [];
   for (const operation of request.operations) {
     const outcome = matchWebhook(

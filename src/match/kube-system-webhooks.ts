@@ -8,7 +8,7 @@
  * writes to it when it runs (one cause, one finding). Both read this analysis, computed once per
  * object and run.
  */
-import { firstResourceMatch, KUBE_SYSTEM_DELETED, KUBE_SYSTEM_WRITTEN, type BuiltinMatch } from '../kube/kube-system-resources.js';
+import { firstResourceMatch, KUBE_SYSTEM_DELETED, KUBE_SYSTEM_WRITTEN, type BuiltinGroup, type BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import { memoKey, type RunScope } from '../run-scope.js';
@@ -26,11 +26,25 @@ const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy'])
 
 export interface KubeSystemInterception {
   readonly entry: WebhookEntry;
-  /** The index of the first rule that intercepts a system write there. */
+  /** The index of the first rule that intercepts a system write there (one that creates or updates, if any does). */
   readonly rule: number;
   /** The first system-written resource that rule names. */
   readonly match: BuiltinMatch;
+  /** Whether that rule names every resource of every group (`apiGroups: ["*"]`, `resources: ["*"]`). */
+  readonly everything: boolean;
+  /** Every intercepting rule lists only DELETE: the system's creates and updates pass. */
+  readonly deleteOnly: boolean;
+  /** Creates or updates of kube-system Pods (not evictions) are intercepted: what GKE calls unsafe. */
+  readonly pods: boolean;
+  /** Creates or updates of kube-system Leases (leader election) are intercepted. */
+  readonly leases: boolean;
+  /** Deletes of kube-system Pods are intercepted (the kubelet's final delete of a terminated pod). */
+  readonly podDeletes: boolean;
 }
+
+/** The writes GKE's unsafe-webhook insight names in kube-system: Pods and Leases. */
+const PODS: Readonly<Record<string, BuiltinGroup>> = { '': { versions: ['v1'], namespacedResources: ['pods'] } };
+const LEASES: Readonly<Record<string, BuiltinGroup>> = { 'coordination.k8s.io': { versions: ['v1'], namespacedResources: ['leases'] } };
 
 /** Per object and run: the analysis is read by two rules. */
 const INTERCEPTIONS = memoKey<Map<WebhookConfigurationObject, readonly KubeSystemInterception[]>>('kube-system interceptions per configuration');
@@ -48,18 +62,37 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
     if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
     // An opt-in objectSelector (a label of the webhook's own) exempts the system's objects.
     if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true) return [];
+    let first: { rule: number; match: BuiltinMatch; everything: boolean } | undefined;
+    let deleteOnly = true;
+    let pods = false;
+    let leases = false;
+    let podDeletes = false;
     for (const [j, rule] of (webhook.rules ?? []).entries()) {
       if (rule === null || rule.scope === 'Cluster') continue;
-      if (!(rule.operations ?? []).some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
+      const operations = rule.operations ?? [];
+      if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation))) continue;
       const writable = (rule.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split('/')[1] ?? ''));
       // A DELETE-only rule meets only what the system itself deletes there.
-      const deleteOnly = (rule.operations ?? []).every((operation) => operation === 'DELETE');
-      const match = firstResourceMatch(deleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, rule.apiGroups ?? [], rule.apiVersions ?? [], writable);
+      const ruleDeleteOnly = operations.every((operation) => operation === 'DELETE');
+      const groups = rule.apiGroups ?? [];
+      const versions = rule.apiVersions ?? [];
+      const match = firstResourceMatch(ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, groups, versions, writable);
       if (match === undefined) continue;
       // matchConditions that exclude system users or kube-system let those writes through.
-      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, rule.operations ?? []) !== 'called') return [];
-      return [{ entry, rule: j, match }];
+      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, operations) !== 'called') continue;
+      const everything = groups.includes('*') && writable.some((resource) => resource === '*' || resource === '*/*');
+      if (first === undefined || (deleteOnly && !ruleDeleteOnly)) first = { rule: j, match, everything };
+      const writes = operations.some((operation) => operation !== 'DELETE' && operation !== 'CONNECT');
+      // Evictions come from people and drains, not from the control plane.
+      const notEvictions = writable.filter((resource) => resource.split('/')[1] !== 'eviction');
+      if (writes) {
+        deleteOnly = false;
+        pods ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
+        leases ||= firstResourceMatch(LEASES, groups, versions, notEvictions) !== undefined;
+      }
+      if (operations.includes('DELETE') || operations.includes('*')) podDeletes ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
     }
-    return [];
+    if (first === undefined) return [];
+    return [{ entry, ...first, deleteOnly, pods, leases, podDeletes }];
   });
 }
