@@ -13,7 +13,7 @@ import { configSchemaText } from '../config/schema.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { applyBaseline, readBaseline, writeBaseline, type Baseline } from '../engine/baseline.js';
 import { lint, loadRun } from '../engine/lint.js';
-import { expandPaths } from '../load/sources.js';
+import { expandPaths, newWalkNotes, type WalkNotes } from '../load/sources.js';
 import type { Gate, Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
@@ -34,6 +34,8 @@ import { examplesText } from './help-examples.js';
 import { parseRuleOptions, parseRuleOverrides, unknownRule } from './rule-flags.js';
 import { useColor, wrapWidth } from './terminal.js';
 import { parseMaxWarnings, shownFindings, tooManyWarnings } from './shown.js';
+import { nonEmptyStdin } from './stdin.js';
+import { notesOfPaths, writeInputNotes } from './input-notes.js';
 import type { Io } from './io.js';
 import { podSecuritySettingsFrom } from '../psa/settings.js';
 
@@ -117,11 +119,11 @@ function mergeOptions(
  * The files to lint: the expanded paths minus those the config's `ignore` patterns match
  * (relative to the config file's folder) and minus the config and baseline files themselves.
  */
-function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: string, own: readonly string[]): { files: string[]; ignored: number } {
+function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: string, own: readonly string[], notes: WalkNotes): { files: string[]; ignored: number } {
   const matcher = globMatcher(config.ignore);
   const skip = new Set(own.map((path) => resolve(cwd, path)));
   let ignored = 0;
-  const files = expandPaths(paths).filter((file) => {
+  const files = expandPaths(paths, notes).filter((file) => {
     if (file === '-') return true;
     const absolute = resolve(cwd, file);
     if (skip.has(absolute)) return false;
@@ -160,7 +162,9 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     cwd,
   );
   const own = [config.path, flags.baseline, flags.writeBaseline].filter((path): path is string => path !== undefined);
-  const selected = filesToLint(paths.length > 0 ? paths : ['.'], config, cwd, own);
+  const walkNotes = newWalkNotes();
+  const selected = filesToLint(paths.length > 0 ? paths : ['.'], config, cwd, own, walkNotes);
+  writeInputNotes(walkNotes, io);
   // A gate that read nothing must not look like one that found nothing.
   if (selected.files.length === 0 && !flags.allowEmpty) {
     const why = selected.ignored > 0 ? `: the config's ignore patterns took all ${selected.ignored}` : '';
@@ -176,7 +180,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
-    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
+    readStdin: nonEmptyStdin(io.readStdin, 'lint', flags.allowEmpty),
   });
   const gate: Gate = {
     config: config.file,
@@ -224,7 +228,8 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
 }
 
 function runDefaults(paths: string[], io: Io): number {
-  const run = loadRun(paths.length > 0 ? paths : ['.'], io.readStdin);
+  writeInputNotes(notesOfPaths(paths.length > 0 ? paths : ['.']), io);
+  const run = loadRun(paths.length > 0 ? paths : ['.'], nonEmptyStdin(io.readStdin, 'defaults'));
   // In the order the objects appear in the files: webhook configurations, policies and bindings.
   const objects = [...run.webhookConfigurations, ...run.policies].sort(
     (a, b) => (a.manifest.file.path < b.manifest.file.path ? -1 : a.manifest.file.path > b.manifest.file.path ? 1 : 0) || a.manifest.documentIndex - b.manifest.documentIndex,

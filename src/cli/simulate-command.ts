@@ -11,6 +11,8 @@ import { EXIT } from './exit-code.js';
 import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
 import { withExamples } from './help-examples.js';
+import { nonEmptyStdin } from './stdin.js';
+import { notesOfPaths, writeInputNotes } from './input-notes.js';
 import { SIMULATE_FORMAT_LOADERS, SIMULATE_FORMATS } from '../simulate/formats.js';
 
 
@@ -104,6 +106,7 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
   // As lint's: never through a symlink, never onto an input of the run (checked before reading).
   const inputs = [...paths, ...[flags.object, flags.oldObject].filter((file): file is string => file !== undefined && file !== '-')];
   if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths: inputs }, process.cwd());
+  writeInputNotes(notesOfPaths(paths), io);
   const { simulate } = await import('../simulate/simulate.js');
   const { podSecuritySettingsFrom } = await import('../psa/settings.js');
   const path = await simulate({
@@ -113,7 +116,7 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
     podSecurity: podSecuritySettingsFrom({ podSecurityConfig: flags.podSecurityConfig }),
     ...(flags.object !== undefined ? { object: flags.object } : {}),
     ...(flags.oldObject !== undefined ? { oldObject: flags.oldObject } : {}),
-    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
+    readStdin: nonEmptyStdin(io.readStdin, 'simulate'),
   });
   const formatter = await SIMULATE_FORMAT_LOADERS[flags.format]();
   emitOutput(formatter(path), flags.output, io);
