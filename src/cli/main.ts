@@ -36,6 +36,8 @@ import { useColor, wrapWidth } from './terminal.js';
 import { parseMaxWarnings, shownFindings, tooManyWarnings } from './shown.js';
 import { nonEmptyStdin } from './stdin.js';
 import { notesOfPaths, writeInputNotes } from './input-notes.js';
+import { parserOutput } from './parse-errors.js';
+import { withStdinFilename } from './stdin-filename.js';
 import type { Io } from './io.js';
 import { podSecuritySettingsFrom } from '../psa/settings.js';
 
@@ -71,6 +73,8 @@ interface LintFlags {
   showInfo?: boolean;
   /** --max-warnings N: more than N warnings fail the run (as typed; checked in runLint). */
   maxWarnings?: string;
+  /** --stdin-filename: the name of what `-` reads, in the findings. */
+  stdinFilename?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -170,7 +174,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     const why = selected.ignored > 0 ? `: the config's ignore patterns took all ${selected.ignored}` : '';
     throw new UsageError(`no file to lint in ${(paths.length > 0 ? paths : ['.']).join(', ')}${why}`, 'pass --allow-empty when an empty run is expected');
   }
-  const report = await lint({
+  const linted = await lint({
     ruleOptions,
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
@@ -182,6 +186,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     toolVersion: toolVersion(),
     readStdin: nonEmptyStdin(io.readStdin, 'lint', flags.allowEmpty),
   });
+  const report = withStdinFilename(linted, flags.stdinFilename);
   const gate: Gate = {
     config: config.file,
     filesIgnored: selected.ignored,
@@ -262,8 +267,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .description('Lint Kubernetes admission webhook configurations: API defaults, API-server validation, and the risks that take clusters down.')
     .version(toolVersion(), '-v, --version')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-    .showHelpAfterError('(admission-lint --help for usage)')
+    .configureOutput(parserOutput(io, ''))
     .addHelpText('after', examplesText('admission-lint'));
 
   root
@@ -279,6 +283,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('--show-info', 'stylish: show infos too (by default it counts them in the summary)')
     .option('--show-fixes', "stylish: print each finding's fix under it")
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings (as ESLint)')
+    .option('--stdin-filename <path>', 'the file name findings from standard input ("-") carry, for annotations, SARIF and baselines')
     .option('--kube-version <version>', `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`)
     .option('--rule <id=severity>', 'set a rule to off, info, warning or error (also warn, 0, 1, 2 as in ESLint) (repeatable)', collect, [])
     .option('--rule-option <id.name=value>', "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect, [])
@@ -341,6 +346,8 @@ function program(io: Io, setExit: (code: number) => void): Command {
       .action(async (args: string[]) => setExit(await runOwnFlagsCommand(name, args, io)));
   }
 
+  // Parse errors name the command whose --help lists its options.
+  for (const command of root.commands) command.configureOutput(parserOutput(io, command.name()));
   return root;
 }
 

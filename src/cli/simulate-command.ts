@@ -13,6 +13,7 @@ import { emitOutput } from './output.js';
 import { withExamples } from './help-examples.js';
 import { nonEmptyStdin } from './stdin.js';
 import { notesOfPaths, writeInputNotes } from './input-notes.js';
+import { parserOutput } from './parse-errors.js';
 import { SIMULATE_FORMAT_LOADERS, SIMULATE_FORMATS } from '../simulate/formats.js';
 
 
@@ -77,10 +78,10 @@ export function apiVersionOf(flags: Pick<SimulateFlags, 'apiVersion' | 'version'
 
 /** Parses `args` (everything after `simulate`) with its own commander program; commander's own errors become exit 2. */
 export async function parseSubcommand(command: Command, args: readonly string[], io: Io): Promise<{ paths: string[]; flags: Record<string, unknown> } | number> {
-  const output = { writeOut: (text: string) => io.stdout.write(text), writeErr: (text: string) => io.stderr.write(text) };
+  const output = parserOutput(io, command.name());
   // A parent without options of its own, so that help says "admission-lint <command>" and --version is the command's.
   const parent = new Command('admission-lint').exitOverride().configureOutput(output).helpCommand(false);
-  command.exitOverride().configureOutput(output).showHelpAfterError(`(admission-lint ${command.name()} --help for usage)`);
+  command.exitOverride().configureOutput(output);
   parent.addCommand(command);
   let parsed: { paths: string[]; flags: Record<string, unknown> } | undefined;
   command.action((paths: string[], flags: Record<string, unknown>) => {

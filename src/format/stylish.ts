@@ -97,7 +97,7 @@ export function formatStylish(report: Report, chalk: ChalkInstance, options: Sty
  */
 function summaryLine(report: Report, chalk: ChalkInstance, hidden: HiddenFindings | undefined): string {
   const { summary } = report;
-  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.namespaces, 'Namespace')} read, ${plural(summary.skipped, 'other document')} skipped`;
+  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.namespaces, 'Namespace')} read, ${summary.workloads ? `${plural(summary.workloads, 'workload')} checked for Pod Security, ` : ''}${plural(summary.skipped, 'other document')} skipped`;
   const hiddenParts = describeHidden(hidden);
   const note = hiddenParts.length > 0 ? `; ${hiddenParts.join('; ')}` : '';
   const total = summary.errors + summary.warnings + summary.infos;
