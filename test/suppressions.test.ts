@@ -277,6 +277,32 @@ describe('unused-suppression', () => {
       expect(await lintBrief(trailing)).toEqual([]);
     });
 
+    it('above failurePolicy: covers self-deadlock and matches-kube-system, anchored at the webhook\'s rules', async () => {
+      const text = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: policy}
+webhooks:
+  - name: pods.policy.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    # admission-lint-disable-next-line self-deadlock, matches-kube-system -- a standby replica answers during rollouts
+    failurePolicy: Fail
+    clientConfig:
+      service: {namespace: policy-system, name: policy-webhook, path: /validate}
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`;
+      const without = await lintBrief(text.replace(/ +# admission-lint-disable-next-line.*\n/, ''));
+      expect(without.filter((f) => /^(self-deadlock|matches-kube-system)@12:/.test(f))).toHaveLength(2);
+      const withIt = await lintBrief(text);
+      expect(withIt.filter((f) => /^(self-deadlock|matches-kube-system|unused-suppression)@/.test(f))).toEqual([]);
+    });
+
+    it('a trailing admission-lint-disable-next-line covers the field on the next line', async () => {
+      const text = configuration('widgets', [webhook('a', ['matchPolicy: Equivalent  # admission-lint-disable-next-line timeout-out-of-range -- measured', 'timeoutSeconds: 45'])]);
+      expect((await lintBrief(text)).filter((f) => !f.startsWith('implicit-failure-policy'))).toEqual([]);
+    });
+
     it('does not reach another webhook, and says where the finding is', async () => {
       const text = configuration('widgets', [webhook('a', ['failurePolicy: Fail', '# admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose', 'timeoutSeconds: 5']), webhook('b')]);
       expect(await lintBrief(text)).toEqual([
