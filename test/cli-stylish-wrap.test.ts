@@ -104,11 +104,21 @@ describe('stylish wrapping', () => {
   it('a finding takes two lines at most: the rest of the message and the rule id share the second', () => {
     const width = 2 + 3 + 2 + 7 + 2 + 30;
     const one = formatStylish(report([finding({ message: 'abcdefghij abcdefghij abcdefghij', ruleId: 'implicit-failure-policy', line: 5, column: 5, help: null })]), plain, { width });
-    expect(one.split('\n').slice(1, 4)).toEqual(['  5:5  error    abcdefghij abcdefghij', '                abcdefghij  implicit-failure-policy', '']);
+    // Under the message column it would not fit 46 columns; from the four-column hang it does.
+    expect(one.split('\n').slice(1, 4)).toEqual(['  5:5  error    abcdefghij abcdefghij', '    abcdefghij  implicit-failure-policy', '']);
     const fits = formatStylish(report([finding({ message: 'abcdefghij abcdefghij abcdefghij', ruleId: 'implicit-failure-policy', line: 5, column: 5, help: null })]), plain, { width: width + 30 });
     expect(fits.split('\n')[1]).toBe('  5:5  error    abcdefghij abcdefghij abcdefghij  implicit-failure-policy');
     const twice = formatStylish(report([finding({ message: 'abcdefghij '.repeat(12).trim(), ruleId: 'implicit-failure-policy', line: 5, column: 5, help: null })]), plain, { width });
     expect(twice.split('\n').slice(1, 4)).toEqual(['  5:5  error    abcdefghij abcdefghij', `                ${'abcdefghij '.repeat(10)} implicit-failure-policy`, '']);
+  });
+
+  it('a second line too long under the message column starts at a four-column hang when it fits there', () => {
+    const width = 2 + 3 + 2 + 7 + 2 + 30;
+    const message = 'abcdefghij abcdefghij abcdefghij abcdefghij';
+    const hang = formatStylish(report([finding({ message, ruleId: 'xx-rule-id', line: 5, column: 5, help: null })]), plain, { width });
+    expect(hang.split('\n').slice(1, 3)).toEqual(['  5:5  error    abcdefghij abcdefghij', '    abcdefghij abcdefghij  xx-rule-id']);
+    const under = formatStylish(report([finding({ message, ruleId: 'x-rule', line: 5, column: 5, help: null })]), plain, { width });
+    expect(under.split('\n').slice(1, 3)).toEqual(['  5:5  error    abcdefghij abcdefghij', '                abcdefghij abcdefghij  x-rule']);
   });
 
   it('prints the fix only with --show-fixes, and says so below the summary', () => {

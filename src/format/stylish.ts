@@ -14,6 +14,9 @@ export interface StylishOptions {
   readonly showFixes?: boolean;
 }
 
+/** Where a finding's second line starts when it does not fit under the message column. */
+const HANG = '    ';
+
 /** Narrower than this beside the location column, text wraps at this width anyway (and overflows). */
 const MIN_TEXT_WIDTH = 30;
 
@@ -69,7 +72,13 @@ export function formatStylish(report: Report, chalk: ChalkInstance, options: Sty
       const rule = chalk.dim(f.ruleId);
       const head = `  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  `;
       if (second === undefined) lines.push(`${head}${first}  ${rule}`);
-      else lines.push(`${head}${first}`, `${indent}${second === '' ? '' : `${second}  `}${rule}`);
+      else {
+        // The second line goes under the message; when it is too long there but fits from a
+        // four-column hang, it starts there, rather than being broken by the terminal at column 0.
+        const rest = `${second === '' ? '' : `${second}  `}${f.ruleId}`;
+        const under = options.width === undefined || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === '' ? '' : `${second}  `}${rule}`);
+      }
       for (const line of more) lines.push(`${indent}${line}`);
       if (f.help && options.showFixes === true) {
         const fix = `fix: ${safeText(f.help)}`;
