@@ -1,6 +1,7 @@
 /**
  * Stylish wraps long messages to the terminal's width (issue 15), under the message column, so the
- * location and severity columns stay clear. Only a terminal is wrapped (its width, or COLUMNS);
+ * location and severity columns stay clear, and once only: a finding takes two lines at most
+ * (issue 22), its fix only with --show-fixes. Only a terminal is wrapped (its width, or COLUMNS);
  * a pipe, a file or a CI log gets one line per finding, as Ruff and ESLint print them.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -24,7 +25,8 @@ webhooks:
     admissionReviewVersions: ["v1"]
     sideEffects: None
     clientConfig: {url: https://widgets.example.com/validate}
-    rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
+    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
+    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}]
 `;
 
 /** The CLI in this process, with stdout as a terminal of `columns` (or a pipe) and the given environment. */
@@ -78,9 +80,9 @@ describe('stylish wrapping', () => {
     expect(out).toContain(`  5:5     warning  ${LONG}  implicit-failure-policy\n`);
   });
 
-  it('wraps message and fix under the message column, keeping location and severity columns clear', () => {
+  it('with --show-fixes, wraps message and fix under the message column, keeping location and severity columns clear', () => {
     const help = 'Set failurePolicy explicitly: Fail for checks that must hold, Ignore for best-effort ones; keep the timeout short either way.';
-    const out = formatStylish(report(findings), plain, { width: 80 });
+    const out = formatStylish(report(findings), plain, { width: 80, showFixes: true });
     const lines = out.split('\n');
     const start = lines.findIndex((line) => line.startsWith('  5:5 '));
     const block = lines.slice(start, lines.findIndex((line) => line.startsWith('  120:11')));
@@ -88,19 +90,44 @@ describe('stylish wrapping', () => {
     const indent = ' '.repeat(2 + 6 + 2 + 7 + 2);
     expect(block[0]).toMatch(/^ {2}5:5 {5}warning {2}webhook "widgets\.example\.com" does not set/);
     const fixAt = block.findIndex((line) => line.startsWith(`${indent}fix: `));
-    expect(fixAt).toBeGreaterThan(2);
-    for (const line of block.slice(1, fixAt)) expect(line).toMatch(new RegExp(`^${indent}\\S`));
+    // The message wraps once: its first line fills the width, the second holds the rest and the rule id.
+    expect(fixAt).toBe(2);
+    expect([...block[0]!].length).toBeLessThanOrEqual(80);
+    expect([...block[0]!].length).toBeGreaterThan(70);
+    expect(block[1]).toMatch(new RegExp(`^${indent}\\S.*  implicit-failure-policy$`));
     for (const line of block.slice(fixAt + 1)) expect(line).toMatch(new RegExp(`^${indent} {5}\\S`));
     expect(block.length).toBeGreaterThan(fixAt + 1);
-    expect(block.every((line) => [...line].length <= 80)).toBe(true);
+    expect(block.slice(fixAt).every((line) => [...line].length <= 80)).toBe(true);
     // Nothing lost or reordered: the words read back, the rule id ending the message, the fix below.
     expect(block.join(' ').split(/\s+/).filter((word) => word !== '')).toEqual(['5:5', 'warning', ...LONG.split(' '), 'implicit-failure-policy', 'fix:', ...help.split(' ')]);
   });
 
-  it('puts the rule id on a line of its own when the last message line has no room for it', () => {
+  it('a finding takes two lines at most: the rest of the message and the rule id share the second', () => {
     const width = 2 + 3 + 2 + 7 + 2 + 30;
-    const out = formatStylish(report([finding({ message: 'abcdefghij abcdefghij abcdefghij', ruleId: 'implicit-failure-policy', line: 5, column: 5, help: null })]), plain, { width });
-    expect(out.split('\n').slice(1, 4)).toEqual(['  5:5  error    abcdefghij abcdefghij', '                abcdefghij', '                implicit-failure-policy']);
+    const one = formatStylish(report([finding({ message: 'abcdefghij abcdefghij abcdefghij', ruleId: 'implicit-failure-policy', line: 5, column: 5, help: null })]), plain, { width });
+    // Under the message column it would not fit 46 columns; from the four-column hang it does.
+    expect(one.split('\n').slice(1, 4)).toEqual(['  5:5  error    abcdefghij abcdefghij', '    abcdefghij  implicit-failure-policy', '']);
+    const fits = formatStylish(report([finding({ message: 'abcdefghij abcdefghij abcdefghij', ruleId: 'implicit-failure-policy', line: 5, column: 5, help: null })]), plain, { width: width + 30 });
+    expect(fits.split('\n')[1]).toBe('  5:5  error    abcdefghij abcdefghij abcdefghij  implicit-failure-policy');
+    const twice = formatStylish(report([finding({ message: 'abcdefghij '.repeat(12).trim(), ruleId: 'implicit-failure-policy', line: 5, column: 5, help: null })]), plain, { width });
+    expect(twice.split('\n').slice(1, 4)).toEqual(['  5:5  error    abcdefghij abcdefghij', `                ${'abcdefghij '.repeat(10)} implicit-failure-policy`, '']);
+  });
+
+  it('a second line too long under the message column starts at a four-column hang when it fits there', () => {
+    const width = 2 + 3 + 2 + 7 + 2 + 30;
+    const message = 'abcdefghij abcdefghij abcdefghij abcdefghij';
+    const hang = formatStylish(report([finding({ message, ruleId: 'xx-rule-id', line: 5, column: 5, help: null })]), plain, { width });
+    expect(hang.split('\n').slice(1, 3)).toEqual(['  5:5  error    abcdefghij abcdefghij', '    abcdefghij abcdefghij  xx-rule-id']);
+    const under = formatStylish(report([finding({ message, ruleId: 'x-rule', line: 5, column: 5, help: null })]), plain, { width });
+    expect(under.split('\n').slice(1, 3)).toEqual(['  5:5  error    abcdefghij abcdefghij', '                abcdefghij abcdefghij  x-rule']);
+  });
+
+  it('prints the fix only with --show-fixes, and says so below the summary', () => {
+    const withFix = [finding({ help: 'Write failurePolicy: Fail.' })];
+    expect(formatStylish(report(withFix), plain)).not.toContain('fix: ');
+    expect(formatStylish(report(withFix), plain)).toContain('\nfixes: --show-fixes; why, and a correct example: admission-lint explain <rule-id>\n');
+    expect(formatStylish(report(withFix), plain, { showFixes: true })).toContain('fix: Write failurePolicy: Fail.');
+    expect(formatStylish(report(withFix), plain, { showFixes: true })).not.toContain('--show-fixes');
   });
 
   it("does not wrap a CEL error's snippet and caret lines, whose columns must stay", () => {
@@ -116,13 +143,20 @@ describe('stylish wrapping in the CLI', () => {
     const out = await lint(['-'], { isTTY: true, columns: 60 });
     expect(out).toContain('\u001b[');
     expect(out).toContain('implicit-failure-policy');
-    expect(longest(out.slice(0, out.indexOf('problem')))).toBeLessThanOrEqual(60);
+    // The first line of each finding fills the width; the second holds the rest (two lines at most).
+    const body = out.slice(0, out.indexOf('problem')).split('\n');
+    const starts = body.filter((line) => /^ {2}(?:\u001b\[[0-9;]*m)?\d+:\d+/.test(line));
+    expect(starts.length).toBeGreaterThan(0);
+    expect(longest(starts.join('\n'))).toBeLessThanOrEqual(60);
+    expect(body.filter((line) => line.startsWith('  ')).length).toBeLessThanOrEqual(2 * starts.length);
   });
 
   it('COLUMNS overrides the terminal width', async () => {
-    const out = await lint(['-', '--no-color'], { isTTY: true, columns: 200 }, { COLUMNS: '70' });
-    expect(longest(out.slice(0, out.indexOf('problem')))).toBeLessThanOrEqual(70);
-    expect(out.split('\n').filter((line) => line.startsWith('  ')).length).toBeGreaterThan(3);
+    const out = await lint(['-', '--no-color', '--show-fixes'], { isTTY: true, columns: 200 }, { COLUMNS: '70' });
+    const fixes = out.slice(out.indexOf('fix: '), out.indexOf('problem')).split('\n').slice(0, -2);
+    expect(fixes.length).toBeGreaterThan(2);
+    expect(longest(fixes.join('\n'))).toBeLessThanOrEqual(70);
+    expect(longest(out.split('\n')[1]!)).toBeLessThanOrEqual(70);
   });
 
   it('a pipe is not wrapped, whatever COLUMNS says; nor is --output', async () => {

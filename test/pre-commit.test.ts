@@ -8,6 +8,11 @@
  * standalone file, `types_or: [yaml, json]`, the `templates/` exclusion, file names passed — and
  * not some local shortcut (`repo: local` would not read the hook file).
  *
+ * A second test runs the README's snippet as written, only its `repo:` URL replaced by a local
+ * clone whose default branch is `main` (the network step): `rev:` as the README pins it must
+ * install and run, and `pre-commit autoupdate`, which the README says to run, must pin a full
+ * commit hash while there is no tag, and the release tag once there is one.
+ *
  * The first run (pre-commit clones the hook repository and "installs" it) must take under 30
  * seconds, and no run may use npm: npm and npx on the PATH are traps that fail the test.
  * Skipped, with the reason printed, when `pre-commit` or `git` is not installed (`.ci/run`
@@ -88,7 +93,56 @@ function trapBin(): { dir: string; marker: string } {
   return { dir, marker };
 }
 
+/** The README's pre-commit snippet: the ```yaml block that follows the "### pre-commit" heading. */
+function readmeSnippet(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n### pre-commit\n'));
+  const block = /```yaml\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error('README.md: no ```yaml block under "### pre-commit"');
+  return block[1]!;
+}
+
 describe.skipIf(skip !== null)('pre-commit hook (.pre-commit-hooks.yaml)', () => {
+  it("runs the README's snippet as written (a local clone for the URL), and autoupdate pins what exists", { timeout: 180_000 }, () => {
+    const snippet = readmeSnippet();
+    const url = /repo:\s*(\S+)/.exec(snippet)?.[1];
+    expect(url).toBe('https://github.com/admission-lint/admission-lint');
+    const hookPath = join(temp, 'readme-hook-repo');
+    const head = committedCopy(hookPath);
+    // GitHub's default branch: main (a bare `git init` may name it master).
+    git(hookPath, 'branch', '-M', 'main');
+    const project = join(temp, 'readme-project');
+    mkdirSync(project);
+    git(project, 'init', '-q');
+    writeFileSync(join(project, '.pre-commit-config.yaml'), snippet.replace(url!, hookPath));
+    writeFileSync(join(project, 'bad.yaml'), BAD);
+    git(project, 'add', '-A');
+    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: join(temp, 'pre-commit-home-readme'), NO_COLOR: '1' };
+    const preCommit = (...args: string[]) => spawnSync('pre-commit', [...args], { cwd: project, env, encoding: 'utf8' });
+
+    const pasted = preCommit('run', '--color', 'never', '--files', 'bad.yaml');
+    expect(pasted.status, pasted.stdout + pasted.stderr).toBe(1);
+    expect(pasted.stdout).toContain('timeout-out-of-range');
+    // What the README says about `rev: main`: it works, and pre-commit warns that a branch moves.
+    const rev = /rev:\s*(\S+)/.exec(snippet)![1]!;
+    if (!/^[0-9a-f]{40}$/.test(rev) && !rev.includes('.')) expect(pasted.stdout + pasted.stderr).toMatch(/mutable reference/);
+
+    // No tag: autoupdate pins the newest commit's full hash.
+    const pinned = preCommit('autoupdate');
+    expect(pinned.status, pinned.stdout + pinned.stderr).toBe(0);
+    expect(readFileSync(join(project, '.pre-commit-config.yaml'), 'utf8')).toMatch(new RegExp(`rev: ${head}\\b`));
+    const again = preCommit('run', '--color', 'never', '--files', 'bad.yaml');
+    expect(again.status, again.stdout + again.stderr).toBe(1);
+    expect(again.stdout + again.stderr).not.toMatch(/mutable reference/);
+
+    // The first release: autoupdate moves to its tag, named as docs/release.md says.
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    git(hookPath, 'tag', '-a', `v${version}`, '-m', `admission-lint ${version}`);
+    const tagged = preCommit('autoupdate');
+    expect(tagged.status, tagged.stdout + tagged.stderr).toBe(0);
+    expect(readFileSync(join(project, '.pre-commit-config.yaml'), 'utf8')).toContain(`rev: v${version}`);
+  });
+
   it('lints staged YAML and JSON manifests, skips templates/ folders, and starts in seconds without npm', { timeout: 180_000 }, () => {
     const hookPath = join(temp, 'hook-repo');
     const rev = committedCopy(hookPath);

@@ -143,8 +143,8 @@ describe('safe writes', () => {
     expect(readFileSync(file, 'utf8')).toBe('new\n');
     expect(lstatSync(file).mode & 0o777).toBe(0o640);
     expect(tempFiles(dir)).toEqual([]);
-    // A failed write leaves no temp file and names the file.
-    expect(() => writeFileAtomic('--output', 'missing/out.txt', 'x', { cwd: dir })).toThrow('cannot write missing/out.txt: ENOENT');
+    // A failed write leaves no temp file and names the file (a missing folder is created: issue 22).
+    expect(() => writeFileAtomic('--output', 'out.txt/inner.txt', 'x', { cwd: dir })).toThrow('cannot write out.txt/inner.txt: ENOTDIR');
     expect(tempFiles(dir)).toEqual([]);
   });
 

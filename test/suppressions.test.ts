@@ -238,13 +238,86 @@ describe('unused-suppression', () => {
 
   it('has no wildcard, no empty list, and no other directive names', async () => {
     const text = configuration('widgets', [webhook('a')])
-      + '# admission-lint-disable-file all -- everything\n# admission-lint-disable-file -- nothing\n# admission-lint-disable-line implicit-failure-policy\n';
+      + '# admission-lint-disable-file all -- everything\n# admission-lint-disable-file -- nothing\n# admission-lint-disable-lines implicit-failure-policy\n';
     expect(await lintBrief(text)).toEqual([
       'implicit-failure-policy@6:5-12:106',
       'unused-suppression@13:31-13:34 admission-lint-disable-file names "all"; there is no wildcard, each suppression names its rules',
       'unused-suppression@14:1-14:41 admission-lint-disable-file names no rule',
-      'unused-suppression@15:1-15:54 "admission-lint-disable-line" is not a directive (admission-lint-disable-next-line, admission-lint-disable-file)',
+      'unused-suppression@15:1-15:55 "admission-lint-disable-lines" is not a directive (admission-lint-disable-next-line, admission-lint-disable-line, admission-lint-disable-file)',
     ]);
+  });
+
+  describe('where users write directives (issue 22)', () => {
+    it('a trailing admission-lint-disable-line covers the findings that start on its line', async () => {
+      const text = configuration('widgets', [webhook('a', ['timeoutSeconds: 45  # admission-lint-disable-line timeout-out-of-range -- measured: 45 s is needed'])]);
+      expect(await lintBrief(text)).toEqual(['implicit-failure-policy@6:5-13:106']);
+      const onName = configuration('widgets', [webhook('a').replace('- name: a.example.com', '- name: a.example.com  # admission-lint-disable-line implicit-failure-policy -- fail-closed on purpose')]);
+      expect(await lintBrief(onName)).toEqual([]);
+    });
+
+    it('a # inside a quoted value is not a directive', async () => {
+      const text = configuration('widgets', [webhook('a', ['timeoutSeconds: 45', 'matchPolicy: "# admission-lint-disable-line timeout-out-of-range -- no"'])]);
+      expect((await lintBrief(text)).filter((f) => f.startsWith('timeout-out-of-range'))).toHaveLength(1);
+    });
+
+    it('admission-lint-disable-line on a line of its own says where it belongs', async () => {
+      const text = configuration('widgets', ['  # admission-lint-disable-line implicit-failure-policy -- fail-closed', webhook('a')]);
+      expect(await lintBrief(text)).toEqual([
+        'unused-suppression@6:3-6:71 admission-lint-disable-line covers the line it ends, and this line has no field: put it at the end of the line, or use admission-lint-disable-next-line',
+        'implicit-failure-policy@7:5-13:106',
+      ]);
+    });
+
+    it('a directive above another field of the webhook covers the finding anchored at the webhook (its own node has none)', async () => {
+      // implicit-failure-policy is anchored at the list item; users write the directive where failurePolicy would go.
+      const text = configuration('widgets', [webhook('a', ['# admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose', 'timeoutSeconds: 5'])]);
+      expect(await lintBrief(text)).toEqual([]);
+      const trailing = configuration('widgets', [webhook('a', ['timeoutSeconds: 5  # admission-lint-disable-line implicit-failure-policy -- fail-closed on purpose'])]);
+      expect(await lintBrief(trailing)).toEqual([]);
+    });
+
+    it('above failurePolicy: covers self-deadlock and matches-kube-system, anchored at the webhook\'s rules', async () => {
+      const text = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: policy}
+webhooks:
+  - name: pods.policy.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    # admission-lint-disable-next-line self-deadlock, matches-kube-system -- a standby replica answers during rollouts
+    failurePolicy: Fail
+    clientConfig:
+      service: {namespace: policy-system, name: policy-webhook, path: /validate}
+    rules:
+      - {operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
+`;
+      const without = await lintBrief(text.replace(/ +# admission-lint-disable-next-line.*\n/, ''));
+      expect(without.filter((f) => /^(self-deadlock|matches-kube-system)@12:/.test(f))).toHaveLength(2);
+      const withIt = await lintBrief(text);
+      expect(withIt.filter((f) => /^(self-deadlock|matches-kube-system|unused-suppression)@/.test(f))).toEqual([]);
+    });
+
+    it('a trailing admission-lint-disable-next-line covers the field on the next line', async () => {
+      const text = configuration('widgets', [webhook('a', ['matchPolicy: Equivalent  # admission-lint-disable-next-line timeout-out-of-range -- measured', 'timeoutSeconds: 45'])]);
+      expect((await lintBrief(text)).filter((f) => !f.startsWith('implicit-failure-policy'))).toEqual([]);
+    });
+
+    it('does not reach another webhook, and says where the finding is', async () => {
+      const text = configuration('widgets', [webhook('a', ['failurePolicy: Fail', '# admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose', 'timeoutSeconds: 5']), webhook('b')]);
+      expect(await lintBrief(text)).toEqual([
+        'unused-suppression@10:40-10:63 admission-lint-disable-next-line for implicit-failure-policy suppresses nothing here: its finding is on line 16; move the directive to the line above that one',
+        'implicit-failure-policy@16:5-22:106',
+      ]);
+    });
+
+    it('a directive whose own node has the finding does not reach further', async () => {
+      const text = configuration('widgets', [
+        webhook('a', ['timeoutSeconds: 45', 'objectSelector:', '  # admission-lint-disable-next-line editable-object-selector -- only our controller sets it', '  matchExpressions: [{key: team, operator: NotIn, values: [x]}]']),
+      ]);
+      const before = await lintBrief(text.replace(/ +# admission-lint-disable-next-line.*\n/, ''));
+      expect(before.filter((f) => f.startsWith('editable-object-selector'))).toHaveLength(1);
+      expect((await lintBrief(text)).filter((f) => f.startsWith('editable-object-selector') || f.startsWith('unused'))).toEqual([]);
+    });
   });
 
   it('cannot suppress the suppression rules themselves', async () => {

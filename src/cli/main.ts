@@ -13,14 +13,14 @@ import { configSchemaText } from '../config/schema.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { applyBaseline, readBaseline, writeBaseline, type Baseline } from '../engine/baseline.js';
 import { lint, loadRun } from '../engine/lint.js';
-import { expandPaths } from '../load/sources.js';
+import { expandPaths, newWalkNotes, type WalkNotes } from '../load/sources.js';
 import type { Gate, Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
 import { guardText, safeText } from '../format/escape.js';
 import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, loadFormatter, type FormatName } from '../format/index.js';
 import { describeHidden } from '../format/hidden.js';
-import type { FormatOptions, HiddenFindings } from '../format/types.js';
+import type { FormatOptions } from '../format/types.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
 import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
@@ -33,6 +33,11 @@ import { closest } from '../text/closest.js';
 import { examplesText } from './help-examples.js';
 import { parseRuleOptions, parseRuleOverrides, unknownRule } from './rule-flags.js';
 import { useColor, wrapWidth } from './terminal.js';
+import { parseMaxWarnings, shownFindings, tooManyWarnings } from './shown.js';
+import { nonEmptyStdin } from './stdin.js';
+import { notesOfPaths, writeInputNotes } from './input-notes.js';
+import { parserOutput } from './parse-errors.js';
+import { withStdinFilename } from './stdin-filename.js';
 import type { Io } from './io.js';
 import { podSecuritySettingsFrom } from '../psa/settings.js';
 
@@ -62,6 +67,14 @@ interface LintFlags {
   namespace?: string;
   /** --pod-security-config: the cluster's PodSecurity admission configuration. */
   podSecurityConfig?: string;
+  /** --show-fixes: stylish prints each finding's fix under it. */
+  showFixes?: boolean;
+  /** --show-info: stylish prints infos too (it counts them otherwise). */
+  showInfo?: boolean;
+  /** --max-warnings N: more than N warnings fail the run (as typed; checked in runLint). */
+  maxWarnings?: string;
+  /** --stdin-filename: the name of what `-` reads, in the findings. */
+  stdinFilename?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -96,26 +109,6 @@ export function reportInternalErrors(report: Report, io: Pick<Io, 'stderr'>): bo
   return errors.length > 0;
 }
 
-/**
- * What -q and --baseline left out, for the report to say (undefined when neither was given). The
- * exit code follows `filtered` (all but the baseline's); when it fails and `shown` alone would
- * not, the findings -q hid are why, and the report must say so.
- */
-function hiddenFindings(run: { quiet: boolean; filtered: Report; shown: Report; inBaseline: number | undefined; failOn: FailOn }): HiddenFindings | undefined {
-  if (!run.quiet && run.inBaseline === undefined) return undefined;
-  const hiddenFail = run.failOn !== 'never' && exitCodeFor(run.filtered, run.failOn) !== EXIT.ok && exitCodeFor(run.shown, run.failOn) === EXIT.ok;
-  return {
-    ...(run.quiet ? { quiet: { warnings: run.filtered.summary.warnings, infos: run.filtered.summary.infos } } : {}),
-    ...(run.inBaseline !== undefined ? { baseline: run.inBaseline } : {}),
-    ...(hiddenFail && run.failOn !== 'never' ? { failsRunOn: run.failOn } : {}),
-  };
-}
-
-function onlyErrors(report: Report): Report {
-  const findings = report.findings.filter((finding) => finding.severity === 'error');
-  return { ...report, findings, summary: { ...report.summary, warnings: 0, infos: 0 } };
-}
-
 /** Per rule: the config's options, then the command line's on top (option by option). */
 function mergeOptions(
   base: ReadonlyMap<string, Readonly<Record<string, number | string>>>,
@@ -130,11 +123,11 @@ function mergeOptions(
  * The files to lint: the expanded paths minus those the config's `ignore` patterns match
  * (relative to the config file's folder) and minus the config and baseline files themselves.
  */
-function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: string, own: readonly string[]): { files: string[]; ignored: number } {
+function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: string, own: readonly string[], notes: WalkNotes): { files: string[]; ignored: number } {
   const matcher = globMatcher(config.ignore);
   const skip = new Set(own.map((path) => resolve(cwd, path)));
   let ignored = 0;
-  const files = expandPaths(paths).filter((file) => {
+  const files = expandPaths(paths, notes).filter((file) => {
     if (file === '-') return true;
     const absolute = resolve(cwd, file);
     if (skip.has(absolute)) return false;
@@ -162,6 +155,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
   const ruleOptions = mergeOptions(config.options, parseRuleOptions(flags.ruleOption, rules));
   const failOnFlag: FailOn = flags.failOn === 'warn' ? 'warning' : flags.failOn;
   const failOn: FailOn = failOnFromCommandLine ? failOnFlag : (config.failOn ?? failOnFlag);
+  const maxWarnings = parseMaxWarnings(flags.maxWarnings);
   const kubeVersion = flags.kubeVersion ?? config.kubeVersion;
   // Read before linting, so a missing or broken baseline fails before any output.
   const baseline: Baseline | undefined = flags.baseline !== undefined ? readBaseline(flags.baseline, cwd) : undefined;
@@ -172,13 +166,15 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     cwd,
   );
   const own = [config.path, flags.baseline, flags.writeBaseline].filter((path): path is string => path !== undefined);
-  const selected = filesToLint(paths.length > 0 ? paths : ['.'], config, cwd, own);
+  const walkNotes = newWalkNotes();
+  const selected = filesToLint(paths.length > 0 ? paths : ['.'], config, cwd, own, walkNotes);
+  writeInputNotes(walkNotes, io);
   // A gate that read nothing must not look like one that found nothing.
   if (selected.files.length === 0 && !flags.allowEmpty) {
     const why = selected.ignored > 0 ? `: the config's ignore patterns took all ${selected.ignored}` : '';
     throw new UsageError(`no file to lint in ${(paths.length > 0 ? paths : ['.']).join(', ')}${why}`, 'pass --allow-empty when an empty run is expected');
   }
-  const report = await lint({
+  const linted = await lint({
     ruleOptions,
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
@@ -188,8 +184,9 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
-    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
+    readStdin: nonEmptyStdin(io.readStdin, 'lint', flags.allowEmpty),
   });
+  const report = withStdinFilename(linted, flags.stdinFilename);
   const gate: Gate = {
     config: config.file,
     filesIgnored: selected.ignored,
@@ -211,9 +208,8 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     const written = writeBaseline(flags.writeBaseline, report.findings, cwd);
     io.stderr.write(`admission-lint: wrote ${report.findings.length} ${report.findings.length === 1 ? 'finding' : 'findings'} (${written.entries.length} ${written.entries.length === 1 ? 'entry' : 'entries'}) to the baseline ${flags.writeBaseline}\n`);
   }
-  const shown: Report = flags.quiet ? onlyErrors(filtered) : filtered;
   // A written baseline exits 0, so what -q hid cannot fail that run.
-  const hidden = hiddenFindings({ quiet: flags.quiet === true, filtered, shown, inBaseline, failOn: flags.writeBaseline !== undefined ? 'never' : failOn });
+  const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== undefined ? 'never' : failOn });
   const options: FormatOptions = {
     rules: rules.map((rule) => rule.meta),
     ruleDescription,
@@ -222,6 +218,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     inventory: report.inventory,
     width: flags.format === 'stylish' ? wrapWidth(flags, io) : undefined,
     hidden,
+    showFixes: flags.showFixes === true,
   };
   emitOutput(await render(shown, flags.format, options), flags.output, io);
   // Formats without a summary for people: what was hidden goes to stderr, never silently.
@@ -230,11 +227,14 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
   if (reportInternalErrors(report, io)) return EXIT.fatal;
   // Writing a baseline records the findings; it is not a failed check.
   if (flags.writeBaseline !== undefined) return EXIT.ok;
-  return exitCodeFor(filtered, failOn);
+  const overWarnings = tooManyWarnings(filtered, maxWarnings);
+  if (overWarnings !== undefined) io.stderr.write(`admission-lint: ${overWarnings}\n`);
+  return overWarnings !== undefined ? EXIT.findings : exitCodeFor(filtered, failOn);
 }
 
 function runDefaults(paths: string[], io: Io): number {
-  const run = loadRun(paths.length > 0 ? paths : ['.'], io.readStdin);
+  writeInputNotes(notesOfPaths(paths.length > 0 ? paths : ['.']), io);
+  const run = loadRun(paths.length > 0 ? paths : ['.'], nonEmptyStdin(io.readStdin, 'defaults'));
   // In the order the objects appear in the files: webhook configurations, policies and bindings.
   const objects = [...run.webhookConfigurations, ...run.policies].sort(
     (a, b) => (a.manifest.file.path < b.manifest.file.path ? -1 : a.manifest.file.path > b.manifest.file.path ? 1 : 0) || a.manifest.documentIndex - b.manifest.documentIndex,
@@ -267,8 +267,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .description('Lint Kubernetes admission webhook configurations: API defaults, API-server validation, and the risks that take clusters down.')
     .version(toolVersion(), '-v, --version')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-    .showHelpAfterError('(admission-lint --help for usage)')
+    .configureOutput(parserOutput(io, ''))
     .addHelpText('after', examplesText('admission-lint'));
 
   root
@@ -281,6 +280,10 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES, 'never', 'warn']).default('error'))
     .option('--no-color', 'no colours (also: NO_COLOR, or when stdout is not a terminal)')
     .option('-q, --quiet', 'report errors only (the exit code still follows --fail-on; the summary says how many were hidden)')
+    .option('--show-info', 'stylish: show infos too (by default it counts them in the summary)')
+    .option('--show-fixes', "stylish: print each finding's fix under it")
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings (as ESLint)')
+    .option('--stdin-filename <path>', 'the file name findings from standard input ("-") carry, for annotations, SARIF and baselines')
     .option('--kube-version <version>', `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`)
     .option('--rule <id=severity>', 'set a rule to off, info, warning or error (also warn, 0, 1, 2 as in ESLint) (repeatable)', collect, [])
     .option('--rule-option <id.name=value>', "set a rule's option, e.g. long-timeout.thresholdSeconds=10 (repeatable)", collect, [])
@@ -344,6 +347,8 @@ function program(io: Io, setExit: (code: number) => void): Command {
       .action(async (args: string[]) => setExit(await runOwnFlagsCommand(name, args, io)));
   }
 
+  // Parse errors name the command whose --help lists its options.
+  for (const command of root.commands) command.configureOutput(parserOutput(io, command.name()));
   return root;
 }
 

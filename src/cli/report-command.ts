@@ -11,6 +11,8 @@ import { toolVersion } from './package-info.js';
 import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
 import { withExamples } from './help-examples.js';
+import { nonEmptyStdin } from './stdin.js';
+import { notesOfPaths, writeInputNotes } from './input-notes.js';
 import { parseSubcommand } from './simulate-command.js';
 import { REPORT_FORMAT_LOADERS, REPORT_FORMATS } from '../report/formats.js';
 
@@ -43,10 +45,11 @@ export async function runReportCommand(args: readonly string[], io: Io): Promise
   const paths = parsed.paths.length > 0 ? parsed.paths : ['.'];
   // As lint's: never through a symlink, never onto an input of the run (checked before reading).
   if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths }, process.cwd());
+  writeInputNotes(notesOfPaths(paths), io);
   const { buildReport } = await import('../report/build.js');
   const { podSecuritySettingsFrom } = await import('../psa/settings.js');
   const podSecurity = podSecuritySettingsFrom(flags);
-  const report = await buildReport({ paths, kubeVersion, toolVersion: toolVersion(), podSecurity, ...(io.readStdin ? { readStdin: io.readStdin } : {}) });
+  const report = await buildReport({ paths, kubeVersion, toolVersion: toolVersion(), podSecurity, readStdin: nonEmptyStdin(io.readStdin, 'report') });
   const formatter = await REPORT_FORMAT_LOADERS[flags.format]();
   emitOutput(formatter(report), flags.output, io);
   if (report.webhooks.length === 0) io.stderr.write('admission-lint: no webhook configurations found in the paths\n');

@@ -1,6 +1,10 @@
 /** `admission-lint rules` and `admission-lint explain`: the rule metadata and docs, for people and tools. */
 import type { ChalkInstance } from 'chalk';
 import type { Rule } from '../rule.js';
+import { wrapWords } from '../format/wrap.js';
+
+/** The text table fits this many columns (a terminal's usual width; `--format json` has everything). */
+export const RULES_TABLE_WIDTH = 100;
 
 const SHORT_KINDS: Record<string, string> = {
   ValidatingWebhookConfiguration: 'validating webhooks',
@@ -35,11 +39,17 @@ export function formatRulesTable(rules: readonly Rule[], format: 'text' | 'json'
     }));
     return `${JSON.stringify(list, null, 2)}\n`;
   }
-  const rows = rules.map((rule) => [rule.meta.id, rule.meta.severity, kindsOf(rule), rule.meta.title] as const);
-  const header = ['RULE', 'SEVERITY', 'KINDS', 'TITLE'] as const;
-  const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ');
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+  // Id and severity in columns; the title, then the kinds the rule applies to, wrapped beside them.
+  const idWidth = Math.max('RULE'.length, ...rules.map((rule) => rule.meta.id.length));
+  const severityWidth = 'SEVERITY'.length;
+  const indent = ' '.repeat(idWidth + 2 + severityWidth + 2);
+  const textWidth = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
+  const lines = [`${'RULE'.padEnd(idWidth)}  ${'SEVERITY'.padEnd(severityWidth)}  TITLE (applies to)`];
+  for (const rule of rules) {
+    const text = [...wrapWords(rule.meta.title, textWidth), ...wrapWords(`(${kindsOf(rule)})`, textWidth)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule.meta.id.padEnd(idWidth)}  ${rule.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**

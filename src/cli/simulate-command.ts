@@ -11,6 +11,9 @@ import { EXIT } from './exit-code.js';
 import { checkDestinations } from '../output-safety/destinations.js';
 import { emitOutput } from './output.js';
 import { withExamples } from './help-examples.js';
+import { nonEmptyStdin } from './stdin.js';
+import { notesOfPaths, writeInputNotes } from './input-notes.js';
+import { parserOutput } from './parse-errors.js';
 import { SIMULATE_FORMAT_LOADERS, SIMULATE_FORMATS } from '../simulate/formats.js';
 
 
@@ -75,10 +78,10 @@ export function apiVersionOf(flags: Pick<SimulateFlags, 'apiVersion' | 'version'
 
 /** Parses `args` (everything after `simulate`) with its own commander program; commander's own errors become exit 2. */
 export async function parseSubcommand(command: Command, args: readonly string[], io: Io): Promise<{ paths: string[]; flags: Record<string, unknown> } | number> {
-  const output = { writeOut: (text: string) => io.stdout.write(text), writeErr: (text: string) => io.stderr.write(text) };
+  const output = parserOutput(io, command.name());
   // A parent without options of its own, so that help says "admission-lint <command>" and --version is the command's.
   const parent = new Command('admission-lint').exitOverride().configureOutput(output).helpCommand(false);
-  command.exitOverride().configureOutput(output).showHelpAfterError(`(admission-lint ${command.name()} --help for usage)`);
+  command.exitOverride().configureOutput(output);
   parent.addCommand(command);
   let parsed: { paths: string[]; flags: Record<string, unknown> } | undefined;
   command.action((paths: string[], flags: Record<string, unknown>) => {
@@ -104,6 +107,7 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
   // As lint's: never through a symlink, never onto an input of the run (checked before reading).
   const inputs = [...paths, ...[flags.object, flags.oldObject].filter((file): file is string => file !== undefined && file !== '-')];
   if (flags.output !== undefined) checkDestinations([{ flag: '--output', path: flags.output }], { paths: inputs }, process.cwd());
+  writeInputNotes(notesOfPaths(paths), io);
   const { simulate } = await import('../simulate/simulate.js');
   const { podSecuritySettingsFrom } = await import('../psa/settings.js');
   const path = await simulate({
@@ -113,7 +117,7 @@ export async function runSimulateCommand(args: readonly string[], io: Io): Promi
     podSecurity: podSecuritySettingsFrom({ podSecurityConfig: flags.podSecurityConfig }),
     ...(flags.object !== undefined ? { object: flags.object } : {}),
     ...(flags.oldObject !== undefined ? { oldObject: flags.oldObject } : {}),
-    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
+    readStdin: nonEmptyStdin(io.readStdin, 'simulate'),
   });
   const formatter = await SIMULATE_FORMAT_LOADERS[flags.format]();
   emitOutput(formatter(path), flags.output, io);

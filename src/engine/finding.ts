@@ -29,8 +29,10 @@ export interface Summary {
   readonly objects: number;
   /** Namespace manifests read as context for the selector rules. */
   readonly namespaces: number;
-  /** Documents of other kinds, recognised and skipped. */
+  /** Documents of other kinds, recognised and skipped (workloads read for Pod Security are not among them). */
   readonly skipped: number;
+  /** Workloads (Pods and pod templates) read and checked by Pod Security; absent when none were. */
+  readonly workloads?: number;
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;

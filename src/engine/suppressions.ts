@@ -4,8 +4,17 @@
  * - `# admission-lint-disable-next-line <id>[,<id>…] -- <reason>` on the line(s) directly before a
  *   field or list item: findings of those rules that start inside that node (and everything
  *   under it);
+ * - `# admission-lint-disable-line <id>[,<id>…] -- <reason>` at the end of a line: findings of those
+ *   rules that start on that line (as ESLint's; on a line of its own it covers nothing, and says so);
  * - `# admission-lint-disable-file <id>[,<id>…] -- <reason>` anywhere: those rules in the file
  *   (the only form that can suppress `yaml-syntax`);
+ *
+ * A next-line or line directive whose own node or line has no finding of a rule it names covers
+ * that rule's findings in the webhook that holds it (else in its object): users put a directive
+ * above the field they reason about (`failurePolicy`), and the finding may be anchored at the
+ * webhook itself or at its rules. One that still covers nothing says where the rule's nearest
+ * finding is, so the directive can be moved there. A trailing `disable-next-line` covers the
+ * field on the next line.
  * - the annotation `admission-lint.dev/ignore: "<id>,…"` (with `admission-lint.dev/ignore-reason`)
  *   on an object: findings of those rules on that object.
  *
@@ -24,6 +33,7 @@ import type { Finding } from './finding.js';
 export const IGNORE_ANNOTATION = 'admission-lint.dev/ignore';
 export const IGNORE_REASON_ANNOTATION = 'admission-lint.dev/ignore-reason';
 const NEXT_LINE = 'admission-lint-disable-next-line';
+const LINE = 'admission-lint-disable-line';
 const FILE = 'admission-lint-disable-file';
 /** The two rules about suppressions themselves (rules/suppression-without-reason.ts, rules/unused-suppression.ts): their metadata is in the registry; the engine reports them. */
 export const SUPPRESSION_WITHOUT_REASON = 'suppression-without-reason';
@@ -60,7 +70,7 @@ interface RuleRef {
 }
 
 interface Directive {
-  readonly kind: 'next-line' | 'file' | 'annotation';
+  readonly kind: 'next-line' | 'line' | 'file' | 'annotation';
   /** How the messages name it. */
   readonly name: string;
   readonly source: SourceFile;
@@ -74,6 +84,8 @@ interface Directive {
   readonly scope: Span | undefined;
   readonly fieldPath: string | null;
   readonly object: Finding['object'];
+  /** next-line and line: the webhook (else the object) that holds the node or line, set by applySuppressions. */
+  enclosing?: Span;
 }
 
 export interface SuppressionInput {
@@ -118,13 +130,25 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
     list.push(directive);
     byFile.set(directive.source.path, list);
   }
+  for (const directive of directives) {
+    if ((directive.kind === 'next-line' || directive.kind === 'line') && directive.scope !== undefined) directive.enclosing = enclosingOf(directive, input.objects);
+  }
+  // The rule ids whose directive has a finding of that rule in its own node or line: those do
+  // not reach further, into the webhook or object around it.
+  const ownHit = new Set<RuleRef>();
+  for (const finding of input.findings) {
+    if (META_RULES.has(finding.ruleId)) continue;
+    for (const directive of byFile.get(finding.file) ?? []) {
+      for (const ref of directive.rules) if (ref.id === finding.ruleId && covers(directive, finding)) ownHit.add(ref);
+    }
+  }
   const suppressed: SuppressedFinding[] = [];
   const kept = input.findings.filter((finding) => {
     if (META_RULES.has(finding.ruleId)) return true;
     let by: Directive | undefined;
     for (const directive of byFile.get(finding.file) ?? []) {
       for (const ref of directive.rules) {
-        if (ref.id === finding.ruleId && covers(directive, finding)) {
+        if (ref.id === finding.ruleId && (covers(directive, finding) || (!ownHit.has(ref) && coversAround(directive, finding)))) {
           ref.used = true;
           by ??= directive;
         }
@@ -135,8 +159,41 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   });
 
   const known = [...new Set([...input.knownRules, ...input.ranRules])];
-  for (const directive of directives) report(directive, known, input.ranRules, violations);
+  for (const directive of directives) report(directive, known, input.ranRules, violations, kept);
   return { kept, suppressed, violations };
+}
+
+/** The line a next-line or line directive is about: its node's first line, or its own. */
+function targetLine(directive: Directive): number | undefined {
+  return directive.kind === 'line' ? directive.span.line : directive.scope?.line;
+}
+
+/** The webhook (an item of `webhooks`) that holds the directive's node or line, else the object. */
+function enclosingOf(directive: Directive, objects: readonly SuppressibleObject[]): Span | undefined {
+  const line = targetLine(directive);
+  if (line === undefined) return undefined;
+  const holds = (span: Span): boolean => span.line <= line && line <= span.endLine;
+  for (const object of objects) {
+    const manifest = object.manifest;
+    if (manifest.file.path !== directive.source.path || manifest.documentIndex !== directive.documentIndex) continue;
+    const root = manifest.locate([]);
+    if (!holds(root)) continue;
+    const webhooks = (object.written as { webhooks?: unknown } | null)?.webhooks;
+    if (Array.isArray(webhooks)) {
+      for (let index = 0; index < webhooks.length; index++) {
+        const item = manifest.locate(['webhooks', index]);
+        if (holds(item)) return item;
+      }
+    }
+    return root;
+  }
+  return undefined;
+}
+
+/** Whether the finding starts in the webhook or object around the directive (its reach when its own node has none). */
+function coversAround(directive: Directive, finding: Finding): boolean {
+  if (directive.enclosing === undefined || finding.ruleId === 'yaml-syntax' || finding.documentIndex !== directive.documentIndex) return false;
+  return startsWithin(finding, directive.enclosing);
 }
 
 function covers(directive: Directive, finding: Finding): boolean {
@@ -154,7 +211,7 @@ function startsWithin(finding: Finding, scope: Span): boolean {
   return afterStart && (beforeEnd || atStart);
 }
 
-function report(directive: Directive, known: readonly string[], ranRules: ReadonlySet<string>, out: SuppressionViolation[]): void {
+function report(directive: Directive, known: readonly string[], ranRules: ReadonlySet<string>, out: SuppressionViolation[], kept: readonly Finding[]): void {
   const at = (ruleId: SuppressionViolation['ruleId'], messageId: string, data: Record<string, string>, span: Span = directive.span): void => {
     out.push({ ruleId, messageId, data, source: directive.source, span, documentIndex: directive.documentIndex, fieldPath: directive.fieldPath, object: directive.object });
   };
@@ -171,7 +228,11 @@ function report(directive: Directive, known: readonly string[], ranRules: Readon
     at(UNUSED_SUPPRESSION, 'noTarget', {});
     return;
   }
-  const where = directive.kind === 'file' ? 'in this file' : directive.kind === 'annotation' ? 'on this object' : 'in the field or list item after it';
+  if (directive.kind === 'line' && directive.scope === undefined) {
+    at(UNUSED_SUPPRESSION, 'lineAlone', {});
+    return;
+  }
+  const where = directive.kind === 'file' ? 'in this file' : directive.kind === 'annotation' ? 'on this object' : directive.kind === 'line' ? 'on this line' : 'in the field or list item after it';
   for (const ref of directive.rules) {
     const data = { directive: directive.name, rule: ref.id };
     if (WILDCARDS.has(ref.id)) at(UNUSED_SUPPRESSION, 'wildcard', data, ref.span);
@@ -182,7 +243,18 @@ function report(directive: Directive, known: readonly string[], ranRules: Readon
     } else if (META_RULES.has(ref.id)) at(UNUSED_SUPPRESSION, 'notSuppressible', data, ref.span);
     else if (ref.id === 'yaml-syntax' && directive.kind !== 'file') at(UNUSED_SUPPRESSION, 'fileOnly', data, ref.span);
     // A rule that did not run found nothing to suppress, through no fault of the suppression.
-    else if (!ref.used && ranRules.has(ref.id)) at(UNUSED_SUPPRESSION, 'unused', { ...data, where }, ref.span);
+    else if (!ref.used && ranRules.has(ref.id)) {
+      // Where the rule did report, nearest first (this document, then the file), for the directive to move to.
+      const line = targetLine(directive);
+      const elsewhere =
+        directive.kind === 'next-line' || directive.kind === 'line'
+          ? kept
+              .filter((finding) => finding.ruleId === ref.id && finding.file === directive.source.path)
+              .sort((a, b) => Number(a.documentIndex !== directive.documentIndex) - Number(b.documentIndex !== directive.documentIndex) || Math.abs(a.line - (line ?? 0)) - Math.abs(b.line - (line ?? 0)))[0]
+          : undefined;
+      if (elsewhere !== undefined) at(UNUSED_SUPPRESSION, 'unusedMove', { ...data, line: String(elsewhere.line) }, ref.span);
+      else at(UNUSED_SUPPRESSION, 'unused', { ...data, where }, ref.span);
+    }
   }
 }
 
@@ -196,7 +268,7 @@ function commentDirectives(files: readonly ParsedFile[], out: SuppressionViolati
   }
   const directives: Directive[] = [];
   for (const [text, sharing] of byText) {
-    const comments = lineComments(text);
+    const comments = lineComments(text, SUPPRESSION_MARK);
     for (const comment of comments) {
       const file = sharing.length === 1 ? sharing[0]! : owner(sharing, comment.documentIndex);
       const directive = parseDirective(comment, file.source, out);
@@ -218,7 +290,7 @@ const DIRECTIVE = new RegExp(`^\\s*${SUPPRESSION_MARK}(\\S*)`);
 function parseDirective(comment: LineComment, source: SourceFile, out: SuppressionViolation[]): Directive | undefined {
   const match = DIRECTIVE.exec(comment.text);
   if (!match) return undefined;
-  const kind = match[1] === 'disable-next-line' ? 'next-line' : match[1] === 'disable-file' ? 'file' : undefined;
+  const kind = match[1] === 'disable-next-line' ? 'next-line' : match[1] === 'disable-line' ? 'line' : match[1] === 'disable-file' ? 'file' : undefined;
   if (kind === undefined) {
     out.push({ ruleId: UNUSED_SUPPRESSION, messageId: 'unknownDirective', data: { name: match[1]! }, source, span: comment.span, documentIndex: comment.documentIndex, fieldPath: null, object: null });
     return undefined;
@@ -236,14 +308,15 @@ function parseDirective(comment: LineComment, source: SourceFile, out: Suppressi
   }
   return {
     kind,
-    name: kind === 'file' ? FILE : NEXT_LINE,
+    name: kind === 'file' ? FILE : kind === 'line' ? LINE : NEXT_LINE,
     source,
     documentIndex: comment.documentIndex,
     span: comment.span,
     rules,
     hasReason: reason.trim().length > 0,
     reason: reason.trim(),
-    scope: kind === 'next-line' ? comment.next : undefined,
+    // disable-line: the line it ends (a directive on a line of its own ends none).
+    scope: kind === 'next-line' ? comment.next : kind === 'line' && comment.trailing ? { line: comment.span.line, column: 1, endLine: comment.span.line, endColumn: Number.MAX_SAFE_INTEGER } : undefined,
     fieldPath: null,
     object: null,
   };

@@ -3,6 +3,8 @@
  * `--baseline`. A report that hides findings says how many, so that an empty list is never
  * mistaken for a clean run. Findings hidden by `-q` still count for `--fail-on` (the README's
  * contract), so they can fail a run whose shown findings would not: then the report says so.
+ * The terminal output (stylish) also leaves infos out unless `--show-info` asks for them, as
+ * ESLint and Ruff keep their default output to what needs acting on: it counts them instead.
  */
 import type { Severity } from '../severity.js';
 import { joinWords } from '../text/list.js';
@@ -10,6 +12,11 @@ import { joinWords } from '../text/list.js';
 export interface HiddenFindings {
   /** Set when `-q` was given: what it left out (it shows errors only). */
   readonly quiet?: { readonly warnings: number; readonly infos: number };
+  /**
+   * Set when the terminal output left infos out (its default; `--show-info` shows them): how
+   * many. Never set with `quiet`, which hides infos itself.
+   */
+  readonly infos?: number;
   /** Set when `--baseline` was given: findings the baseline matched. */
   readonly baseline?: number;
   /** Set when findings hidden by `-q` fail the run and the shown ones alone would not: the level it fails on. */
@@ -36,6 +43,12 @@ export function describeHidden(hidden: HiddenFindings | undefined): string[] {
     const counts = joinWords([...(quiet.warnings > 0 ? [plural(quiet.warnings, 'warning')] : []), ...(quiet.infos > 0 ? [plural(quiet.infos, 'info', 'infos')] : [])]);
     const verb = quiet.warnings + quiet.infos === 1 ? 'fails' : 'fail';
     parts.push(`${counts} hidden by -q${hidden.failsRunOn !== undefined ? ` ${verb} the run (fails on: ${hidden.failsRunOn})` : ''}`);
+  }
+  const infos = hidden.infos ?? 0;
+  if (infos > 0) {
+    const verb = infos === 1 ? 'fails' : 'fail';
+    const fails = hidden.failsRunOn !== undefined && quiet === undefined ? ` ${verb} the run (fails on: ${hidden.failsRunOn})` : '';
+    parts.push(`${plural(infos, 'info', 'infos')} not shown${fails} (--show-info shows ${infos === 1 ? 'it' : 'them'})`);
   }
   if (hidden.baseline !== undefined && hidden.baseline > 0) parts.push(`${plural(hidden.baseline, 'finding')} in the baseline not shown`);
   return parts;

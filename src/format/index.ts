@@ -17,7 +17,7 @@ export const FORMATS_THAT_REPORT_HIDDEN: ReadonlySet<FormatName> = new Set(['sty
 export const FORMAT_LOADERS = {
   stylish: async () => {
     const [{ formatStylish }, { Chalk }] = await Promise.all([import('./stylish.js'), import('chalk')]);
-    return (report, options) => formatStylish(report, new Chalk({ level: options.color ? 1 : 0 }), { width: options.width, hidden: options.hidden });
+    return (report, options) => formatStylish(report, new Chalk({ level: options.color ? 1 : 0 }), { width: options.width, hidden: options.hidden, showFixes: options.showFixes });
   },
   compact: async () => (await import('./compact.js')).formatCompact,
   json: async () => (await import('./json.js')).formatJson,

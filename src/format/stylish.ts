@@ -10,7 +10,12 @@ export interface StylishOptions {
   /** The terminal's width: messages and fixes wrap to it. Undefined: no wrapping (not a terminal). */
   readonly width?: number;
   readonly hidden?: HiddenFindings;
+  /** Print each finding's fix under it (`--show-fixes`); by default a finding is its message line. */
+  readonly showFixes?: boolean;
 }
+
+/** Where a finding's second line starts when it does not fit under the message column. */
+const HANG = '    ';
 
 /** Narrower than this beside the location column, text wraps at this width anyway (and overflows). */
 const MIN_TEXT_WIDTH = 30;
@@ -24,23 +29,26 @@ function paint(chalk: ChalkInstance, severity: Severity, text: string): string {
 }
 
 /**
- * A message and its rule id as lines of text (uncoloured), wrapped to `max` columns when given.
- * The rule id ends the last line when it fits there, else it gets a line of its own. A CEL
- * error's snippet and caret lines are never wrapped: the caret points at a column of the snippet.
+ * A message and its rule id as at most two lines of text (uncoloured), the rule id ending the
+ * last. With `max` (a terminal's width beside the location and severity columns), the message
+ * wraps once: the first line holds what fits, the second the rest and the rule id, unwrapped
+ * even when it is longer (the terminal wraps it): a finding never takes more than two lines. A
+ * CEL error's snippet and caret lines (`more`) are never wrapped: the caret points at a column.
  */
-function messageBlock(finding: Finding, max: number | undefined): { text: string[]; ruleOnOwnLine: boolean; more: string[] } {
-  const [first = '', ...more] = messageLines(finding.message);
-  if (max === undefined) return { text: [first], ruleOnOwnLine: false, more };
-  const text = wrapWords(first, max);
-  const last = text[text.length - 1]!;
-  return { text, ruleOnOwnLine: textWidth(last) + 2 + finding.ruleId.length > max, more };
+function messageBlock(finding: Finding, max: number | undefined): { first: string; second: string | undefined; more: string[] } {
+  const [message = '', ...more] = messageLines(finding.message);
+  if (max === undefined || textWidth(message) + 2 + finding.ruleId.length <= max) return { first: message, second: undefined, more };
+  const [head = '', ...rest] = wrapWords(message, max);
+  return { first: head, second: rest.join(' '), more };
 }
 
 /**
- * Findings grouped by file, one line each with its fix below: for people at a terminal (and CI
- * logs: values from the input go through safeText, the whole output through guardText). On a
- * terminal (options.width), messages and fixes wrap to its width under the message column, so
- * the location and severity columns stay clear; elsewhere each finding is one line.
+ * Findings grouped by file, one line each, as ESLint's stylish prints them: for people at a
+ * terminal (and CI logs: values from the input go through safeText, the whole output through
+ * guardText). On a terminal (options.width), a long message wraps once under the message column,
+ * so the location and severity columns stay clear: at most two lines a finding. Elsewhere each
+ * finding is one line. The fix follows with `showFixes` (wrapped the same way); by default the
+ * summary says how to see it.
  */
 export function formatStylish(report: Report, chalk: ChalkInstance, options: StylishOptions = {}): string {
   const lines: string[] = [];
@@ -60,16 +68,19 @@ export function formatStylish(report: Report, chalk: ChalkInstance, options: Sty
     for (const f of findings) {
       const where = `${f.line}:${f.column}`.padEnd(width);
       // CEL errors carry the expression and a caret line, as the API server prints them.
-      const { text, ruleOnOwnLine, more } = messageBlock(f, max);
+      const { first, second, more } = messageBlock(f, max);
       const rule = chalk.dim(f.ruleId);
-      text.forEach((line, index) => {
-        const head = index === 0 ? `  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  ` : indent;
-        const tail = index === text.length - 1 && !ruleOnOwnLine ? `  ${rule}` : '';
-        lines.push(`${head}${line}${tail}`);
-      });
-      if (ruleOnOwnLine) lines.push(`${indent}${rule}`);
+      const head = `  ${chalk.dim(where)}  ${paint(chalk, f.severity, f.severity.padEnd(7))}  `;
+      if (second === undefined) lines.push(`${head}${first}  ${rule}`);
+      else {
+        // The second line goes under the message; when it is too long there but fits from a
+        // four-column hang, it starts there, rather than being broken by the terminal at column 0.
+        const rest = `${second === '' ? '' : `${second}  `}${f.ruleId}`;
+        const under = options.width === undefined || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === '' ? '' : `${second}  `}${rule}`);
+      }
       for (const line of more) lines.push(`${indent}${line}`);
-      if (f.help) {
+      if (f.help && options.showFixes === true) {
         const fix = `fix: ${safeText(f.help)}`;
         const fixLines = max === undefined ? [fix] : wrapWords(fix, max - 5).map((line, index) => (index === 0 ? line : `     ${line}`));
         for (const line of fixLines) lines.push(`${indent}${chalk.dim(line)}`);
@@ -77,7 +88,13 @@ export function formatStylish(report: Report, chalk: ChalkInstance, options: Sty
     }
     lines.push('');
   }
-  lines.push(summaryLine(report, chalk, options.hidden));
+  // The summary wraps too on a terminal (its scope and notes run long), continued under its text.
+  const summary = summaryLine(report, chalk, options.hidden);
+  if (options.width === undefined) lines.push(summary);
+  else lines.push(...wrapWords(summary, Math.max(options.width, MIN_TEXT_WIDTH) - 2).map((line, index) => (index === 0 ? line : `  ${line}`)));
+  if (options.showFixes !== true && report.findings.some((f) => f.help)) {
+    lines.push(chalk.dim('fixes: --show-fixes; why, and a correct example: admission-lint explain <rule-id>'));
+  }
   const gate = describeGate(report);
   if (gate !== undefined) lines.push(chalk.yellow(`! ${safeText(gate)}`));
   return guardText(`${lines.join('\n')}\n`);
@@ -89,7 +106,7 @@ export function formatStylish(report: Report, chalk: ChalkInstance, options: Sty
  */
 function summaryLine(report: Report, chalk: ChalkInstance, hidden: HiddenFindings | undefined): string {
   const { summary } = report;
-  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.namespaces, 'Namespace')} read, ${plural(summary.skipped, 'other document')} skipped`;
+  const scope = `${plural(summary.files, 'file')}, ${plural(summary.documents, 'document')}: ${plural(summary.objects, 'admission object')} linted, ${plural(summary.namespaces, 'Namespace')} read, ${summary.workloads ? `${plural(summary.workloads, 'workload')} checked for Pod Security, ` : ''}${plural(summary.skipped, 'other document')} skipped`;
   const hiddenParts = describeHidden(hidden);
   const note = hiddenParts.length > 0 ? `; ${hiddenParts.join('; ')}` : '';
   const total = summary.errors + summary.warnings + summary.infos;

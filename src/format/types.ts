@@ -25,6 +25,8 @@ export interface FormatOptions {
   readonly width?: number;
   /** What `-q` and `--baseline` left out of the report, when they were given. */
   readonly hidden?: HiddenFindings;
+  /** stylish: print each finding's fix (`--show-fixes`); the other formats always carry it. */
+  readonly showFixes?: boolean;
 }
 
 export type Formatter = (report: Report, options: FormatOptions) => string;

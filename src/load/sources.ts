@@ -21,6 +21,24 @@ export interface SourceFile {
 }
 
 export const STDIN_PATH = '<stdin>';
+
+/** The names kustomize reads a kustomization from, in its order. */
+export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+/**
+ * What a folder walk found that changes how its files read, for the CLI to say: Helm charts (a
+ * `Chart.yaml` beside a `templates/` folder), whose templates are not walked (they are not YAML
+ * until rendered), and the folders that hold a kustomization (their files are read as they are,
+ * not built).
+ */
+export interface WalkNotes {
+  readonly charts: { readonly dir: string; readonly templates: number }[];
+  readonly kustomizations: string[];
+}
+
+export function newWalkNotes(): WalkNotes {
+  return { charts: [], kustomizations: [] };
+}
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 function isManifestName(name: string): boolean {
@@ -43,7 +61,7 @@ function insideRoot(path: string, root: string): boolean {
   }
 }
 
-function walk(dir: string, out: string[], root: string): void {
+function walk(dir: string, out: string[], root: string, notes: WalkNotes | undefined): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -51,12 +69,21 @@ function walk(dir: string, out: string[], root: string): void {
     throw new InputError(`cannot read folder ${displayPath(dir)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A Helm chart: Chart.yaml beside templates/. Its templates are Go templates, not YAML.
+  const chart = entries.some((entry) => entry.name === 'Chart.yaml' && !entry.isDirectory()) && entries.some((entry) => entry.name === 'templates' && entry.isDirectory());
+  if (notes !== undefined && entries.some((entry) => KUSTOMIZATION_FILES.includes(entry.name) && !entry.isDirectory())) notes.kustomizations.push(displayPath(dir));
   for (const entry of entries) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
       // Dot-folders (.git, .github caches) and dependencies are never manifests to lint.
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      walk(full, out, root);
+      if (chart && entry.name === 'templates') {
+        const templates: string[] = [];
+        walk(full, templates, root, undefined);
+        notes?.charts.push({ dir: displayPath(dir), templates: templates.length });
+        continue;
+      }
+      walk(full, out, root, notes);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && isManifestName(entry.name)) {
       // A symlink is linted only when it points at a regular file inside the folder being linted:
       // links to folders are not followed (loops), and a pull request's link to /etc/passwd or
@@ -75,9 +102,11 @@ function walk(dir: string, out: string[], root: string): void {
 
 /**
  * Expands the user's paths into the files to lint, in a stable order. Fails before any output
- * when a path does not exist, so a typo never looks like a clean result.
+ * when a path does not exist, so a typo never looks like a clean result. A folder walk skips a
+ * Helm chart's `templates/` (a template named as a file is read); `notes` collects what the walk
+ * found for the CLI to say.
  */
-export function expandPaths(paths: readonly string[]): string[] {
+export function expandPaths(paths: readonly string[], notes?: WalkNotes): string[] {
   const files: string[] = [];
   for (const given of paths) {
     if (given === '-') {
@@ -92,7 +121,7 @@ export function expandPaths(paths: readonly string[]): string[] {
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputError(`no such file or folder: ${displayPath(given)}`);
       throw new InputError(`cannot read ${displayPath(given)}: ${code ?? String(error)}`);
     }
-    if (stats.isDirectory()) walk(given, files, realpathSync(given));
+    if (stats.isDirectory()) walk(given, files, realpathSync(given), notes);
     else if (stats.isFile()) files.push(given);
     // A device, FIFO or socket would be read forever or block: name it, exit 2.
     else throw new InputError(`not a regular file: ${displayPath(given)} (a device, FIFO or socket is not read)`);

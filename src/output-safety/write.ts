@@ -6,7 +6,7 @@
  * reader never sees a partial file.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError, OutputPathError } from '../errors.js';
 
@@ -15,7 +15,9 @@ export function destinationStats(path: string): Stats | undefined {
   try {
     return lstatSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // ENOTDIR: a file stands where a folder of the path should be; the write fails with its own error.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
   }
 }
@@ -55,7 +57,36 @@ export function checkFolder(flag: string, path: string, absolute: string, cwd: s
 }
 
 /**
- * Writes `text` to `path` (relative to `cwd`) atomically, as above. `flag` names the option and
+ * Creates the destination's missing folders (`-o out/report.sarif` with no `out/`), one at a
+ * time from the top, as `mkdir -p` does but never through a symbolic link: a folder that turns out
+ * to exist (made meanwhile) must be a real folder, not a link or a file.
+ */
+export function makeFolders(flag: string, path: string, absolute: string): void {
+  const missing: string[] = [];
+  for (let folder = dirname(absolute); ; folder = dirname(folder)) {
+    let stats: Stats | undefined;
+    try {
+      stats = lstatSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new InputError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    if (stats !== undefined) break;
+    missing.unshift(folder);
+    if (dirname(folder) === folder) break;
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new InputError(`cannot create the folder ${relative(process.cwd(), folder) || folder} for ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      const stats = lstatSync(folder);
+      if (!stats.isDirectory()) throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? 'is a symbolic link; admission-lint does not write through one' : 'is not a folder'}`);
+    }
+  }
+}
+
+/**
+ * Writes `text` to `path` (relative to `cwd`) atomically, as above. Missing folders are created. `flag` names the option and
  * `what` the file in errors (e.g. `the baseline b.json`).
  */
 export function writeFileAtomic(flag: string, path: string, text: string, options: { readonly cwd?: string; readonly what?: string } = {}): void {
@@ -71,6 +102,7 @@ export function writeFileAtomic(flag: string, path: string, text: string, option
   }
   checkDestinationType(flag, path, stats);
   checkFolder(flag, path, absolute, cwd);
+  if (stats === undefined) makeFolders(flag, path, absolute);
   // Same folder, so the rename stays on one file system; `wx` fails rather than open anything there.
   const temp = join(dirname(absolute), `.${basename(absolute)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let fd: number | undefined;

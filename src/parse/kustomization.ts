@@ -6,12 +6,60 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { readRegularFile } from '../load/sources.js';
+import { KUSTOMIZATION_FILES, readRegularFile } from '../load/sources.js';
 
 /** A kustomization is a few lines; a larger one (or a link to a device) is not read. */
 const MAX_KUSTOMIZATION_BYTES = 1024 * 1024;
 
-const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+/** Fields of a kustomization that change or add objects: what `kustomize build` does that reading its files does not. */
+const CHANGES: readonly (readonly [string, string])[] = [
+  ['patches', 'patches'],
+  ['patchesStrategicMerge', 'patches'],
+  ['patchesJson6902', 'patches'],
+  ['namespace', 'namespace'],
+  ['namePrefix', 'name prefix'],
+  ['nameSuffix', 'name suffix'],
+  ['commonLabels', 'labels'],
+  ['labels', 'labels'],
+  ['commonAnnotations', 'annotations'],
+  ['replacements', 'replacements'],
+  ['components', 'components'],
+  ['images', 'images'],
+  ['replicas', 'replicas'],
+  ['helmCharts', 'Helm charts'],
+  ['configMapGenerator', 'generators'],
+  ['secretGenerator', 'generators'],
+];
+
+/**
+ * What building the kustomization in `folder` would change that reading its files does not:
+ * patches applied, a namespace or prefix set, resources from outside the folder (`../base`, a
+ * URL). Empty when it only lists files of its folder, or when it cannot be read.
+ */
+export function kustomizationChanges(folder: string): string[] {
+  for (const name of KUSTOMIZATION_FILES) {
+    const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
+    if (read.kind !== 'ok') continue;
+    let document: unknown;
+    try {
+      document = parse(Buffer.from(read.bytes).toString('utf8'), { logLevel: 'silent' });
+    } catch {
+      return [];
+    }
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) return [];
+    const fields = document as Record<string, unknown>;
+    const changes = new Set<string>();
+    for (const [key, what] of CHANGES) {
+      const value = fields[key];
+      if (value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)) changes.add(what);
+    }
+    const resources = Array.isArray(fields.resources) ? fields.resources : [];
+    // A resource outside the folder (a base, a URL) is not among the files read here.
+    if (resources.some((resource) => typeof resource === 'string' && (resource.includes('://') || resource.startsWith('..') || resource.startsWith('/') || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))) changes.add('resources from outside the folder');
+    return [...changes];
+  }
+  return [];
+}
 
 function patchPaths(text: string): string[] {
   let document: unknown;

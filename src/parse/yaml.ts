@@ -3,7 +3,7 @@
  * manifests inside them (a document's root object, or each item of a `List`), and answers
  * "where in the file is this field path?" for the engine.
  */
-import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
+import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, Parser, visit, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
@@ -395,7 +395,10 @@ function toSpan(text: string, lineCounter: LineIndex, start: number, end: number
   return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
 }
 
-/** A comment on a line of its own (not text inside a block scalar or a quoted string). */
+/**
+ * A comment on a line of its own, or ending a line after a field (`trailing`); never text inside
+ * a block scalar or a quoted string.
+ */
 export interface LineComment {
   /** The document the comment is in (a comment before `---` belongs to the document after it). */
   readonly documentIndex: number;
@@ -409,13 +412,33 @@ export interface LineComment {
    * When several start there (`- name: x`), the outermost: the list item.
    */
   readonly next: Span | undefined;
+  /** Set when the comment ends a line that holds YAML before it (`timeoutSeconds: 45  # …`). */
+  readonly trailing?: true;
+}
+
+/** The offsets of the comments the YAML parser sees (so a `#` inside a string or scalar is none). */
+function commentOffsets(text: string): Set<number> {
+  const offsets = new Set<number>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item);
+    } else if (typeof value === 'object' && value !== null) {
+      const token = value as { type?: unknown; offset?: unknown };
+      if (token.type === 'comment' && typeof token.offset === 'number') offsets.add(token.offset);
+      else for (const child of Object.values(value)) walk(child);
+    }
+  };
+  for (const token of new Parser().parse(text)) walk(token);
+  return offsets;
 }
 
 /**
- * The comments that stand on their own lines, in order. Parses `text` again, so callers ask only
- * for files that can hold something they look for (the engine: suppression directives).
+ * The comments that stand on their own lines, in order, then those that end a line after a field
+ * (`trailing`). Parses `text` again, so callers ask only for files that can hold something they
+ * look for (the engine: suppression directives). `trailingMark`: only trailing comments that
+ * contain it are returned (they are found with the YAML parser's own tokens).
  */
-export function lineComments(text: string): LineComment[] {
+export function lineComments(text: string, trailingMark?: string): LineComment[] {
   const lineCounter = new LineIndex(text);
   const documents = parseAllDocuments(text, PARSE_OPTIONS);
   const list = Array.isArray(documents) ? documents : [];
@@ -479,6 +502,33 @@ export function lineComments(text: string): LineComment[] {
       text: line.slice(hash + 1).replace(/\r$/, ''),
       span: toSpan(text, lineCounter, start, starts[index]! + line.replace(/\r$/, '').length),
       next: target ? toSpan(text, lineCounter, target[0], target[1]) : undefined,
+    });
+  });
+  if (trailingMark === undefined) return comments;
+  const marked = lines.map((line, index) => !isCommentLine[index] && line.includes(trailingMark));
+  if (!marked.includes(true)) return comments;
+  const offsets = commentOffsets(text);
+  lines.forEach((line, index) => {
+    if (!marked[index]) return;
+    // The first `#` of the line that the parser reads as a comment.
+    let hash = -1;
+    for (let at = line.indexOf('#'); at >= 0; at = line.indexOf('#', at + 1)) {
+      if (offsets.has(starts[index]! + at)) {
+        hash = at;
+        break;
+      }
+    }
+    if (hash < 0 || !line.slice(hash).includes(trailingMark)) return;
+    const start = starts[index]! + hash;
+    let nextLine = index + 1;
+    while (nextLine < lines.length && isCommentLine[nextLine]) nextLine++;
+    const target = nextLine < lines.length ? nodeAt.get(nextLine + 1) : undefined;
+    comments.push({
+      documentIndex: documentAt(start),
+      text: line.slice(hash + 1).replace(/\r$/, ''),
+      span: toSpan(text, lineCounter, start, starts[index]! + line.replace(/\r$/, '').length),
+      next: target ? toSpan(text, lineCounter, target[0], target[1]) : undefined,
+      trailing: true,
     });
   });
   return comments;
