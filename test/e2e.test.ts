@@ -82,22 +82,26 @@ describe('inputs', () => {
     expect(report.findings.map((f: { file: string }) => f.file)).toEqual(['<stdin>']);
   });
 
-  it('walks folders for .yaml, .yml and .json, skipping node_modules and dot-folders', () => {
+  it('walks folders as kubectl apply -R does: .yaml, .yml and .json (case-sensitive), dot-folders and node_modules too, not .git', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     mkdirSync(join(dir, 'deploy', 'nested'), { recursive: true });
-    mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true });
-    mkdirSync(join(dir, '.github'), { recursive: true });
+    mkdirSync(join(dir, 'deploy', 'node_modules', 'pkg'), { recursive: true });
+    mkdirSync(join(dir, 'deploy', '.hidden', '.deeper'), { recursive: true });
+    mkdirSync(join(dir, 'deploy', '.git'), { recursive: true });
     writeFileSync(join(dir, 'deploy', 'a.yaml'), WARNING_ONLY);
     writeFileSync(join(dir, 'deploy', 'nested', 'b.yml'), WARNING_ONLY);
     writeFileSync(join(dir, 'deploy', 'c.json'), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }));
     writeFileSync(join(dir, 'deploy', 'notes.txt'), 'not a manifest');
-    writeFileSync(join(dir, 'node_modules', 'pkg', 'x.yaml'), WARNING_ONLY);
-    writeFileSync(join(dir, '.github', 'x.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'upper.YAML'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'upper.Yml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'node_modules', 'pkg', 'x.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', '.hidden', '.deeper', '.dot.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', '.git', 'x.yaml'), WARNING_ONLY);
     const { code, stdout } = cli(['--format', 'json', 'deploy'], { cwd: dir });
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
-    expect([...new Set(report.findings.map((f: { file: string }) => f.file))]).toEqual(['deploy/a.yaml', 'deploy/nested/b.yml']);
-    expect(report.summary).toMatchObject({ files: 3, documents: 3, objects: 2 });
+    expect([...new Set(report.findings.map((f: { file: string }) => f.file))].sort()).toEqual(['deploy/.hidden/.deeper/.dot.yaml', 'deploy/a.yaml', 'deploy/nested/b.yml', 'deploy/node_modules/pkg/x.yaml']);
+    expect(report.summary).toMatchObject({ files: 5, documents: 5, objects: 4 });
   });
 
   it('does not lint the files a kustomization lists as patches (they are partial objects)', () => {

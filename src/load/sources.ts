@@ -21,11 +21,14 @@ export interface SourceFile {
 }
 
 export const STDIN_PATH = '<stdin>';
+/**
+ * The extensions `kubectl apply -R -f DIR` reads, compared as kubectl compares them (cli-runtime's
+ * FileExtensions against filepath.Ext): case-sensitively, so `A.YAML` is not applied, and not read.
+ */
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 function isManifestName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return MANIFEST_EXTENSIONS.some((ext) => lower.endsWith(ext));
+  return MANIFEST_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
 
 /** Keeps the display path in the user's own terms: relative stays relative, `/` separators. */
@@ -54,8 +57,9 @@ function walk(dir: string, out: string[], root: string): void {
   for (const entry of entries) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      // Dot-folders (.git, .github caches) and dependencies are never manifests to lint.
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      // Every folder kubectl -R walks is read (dot-folders and node_modules too), except `.git`:
+      // git's own data, which no commit can hold a file in.
+      if (entry.name === '.git') continue;
       walk(full, out, root);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && isManifestName(entry.name)) {
       // A symlink is linted only when it points at a regular file inside the folder being linted:
