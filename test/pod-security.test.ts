@@ -185,6 +185,19 @@ describe('the two passes read each workload of a checked namespace once', () => 
     expect(readIn(dir)).toEqual(['b.yaml#0 mentions', 'b.yaml#1 plain']);
   });
 
+  it('a workload whose namespace is an explicit key (`? namespace`), before and after its Namespace', () => {
+    const explicit = (name: string): string => privilegedPod(name, undefined, '  ? namespace\n  : payments\n');
+    // A checked namespace first, so that later files are remembered with the namespaces their bytes name.
+    const dir = folder({
+      '0.yaml': namespace('search', restricted),
+      'a.yaml': explicit('early'),
+      'b.yaml': namespace('payments', restricted),
+      'c.yaml': explicit('late'),
+      'd.yaml': privilegedPod('elsewhere', undefined, '  ? namespace\n  : tools\n'),
+    });
+    expect(readIn(dir)).toEqual(['a.yaml#0 early', 'c.yaml#0 late']);
+  });
+
   it('the default namespace checked midway: earlier workloads without a namespace are read in the second pass', () => {
     const dir = folder({
       'a.yaml': `${privilegedPod('unnamed-early')}---\n${privilegedPod('in-payments', 'payments')}`,
@@ -355,5 +368,15 @@ describe('namespaceValues: the namespaces a file names, from its bytes', () => {
   });
   it('gives up where a value is written otherwise', () => {
     for (const text of ['namespace: *ns\n', 'namespace: |\n  a\n', 'namespace: Payments\n', 'namespace:\n  a\n', 'namespace: a b\n', 'namespace: "a\n']) expect(values(text), text).toBeUndefined();
+  });
+  it('gives up on explicit keys, which kubectl reads (`? namespace` with its value on the next line)', () => {
+    for (const text of [
+      'metadata:\n  name: p\n  ? namespace\n  : kube-system\n',
+      'metadata:\n  ? "namespace"\n  : kube-system\n',
+      "metadata:\n  ?\tnamespace\n  :\tkube-system\n",
+      'items:\n- ? namespace\n  : kube-system\n',
+    ]) expect(values(text), text).toBeUndefined();
+    // The explicit form with its value on the same line is read like any key.
+    expect(values('metadata: {? namespace : kube-system}\n')).toEqual(['kube-system']);
   });
 });
