@@ -41,6 +41,14 @@ export class RunMemo {
   }
 }
 
+/** A document the run could not read. */
+export interface UnreadableDocument {
+  readonly file: string;
+  readonly documentIndex: number;
+  /** Its text, or its kind when that was read; undefined when nothing of it is known (it could be anything). */
+  readonly text: string | undefined;
+}
+
 export interface RunScope {
   readonly webhookConfigurations: readonly WebhookConfigurationObject[];
   readonly namespaces: readonly NamespaceObject[];
@@ -51,6 +59,12 @@ export interface RunScope {
    * privileged can apply to them (src/engine/load-run.ts); empty otherwise.
    */
   readonly workloads: readonly WorkloadObject[];
+  /**
+   * Documents of the run that could not be read (a syntax error, an alias bomb, a file too large
+   * or not UTF-8). An analysis that concludes from an object's absence asks
+   * src/match/unreadable.ts whether one of these could be that object, and says nothing if so.
+   */
+  readonly unreadable: readonly UnreadableDocument[];
   /** The cluster's PodSecurity admission configuration and the run's default namespace. */
   readonly podSecurity: PodSecuritySettings;
   readonly kubeVersion: KubeVersion;

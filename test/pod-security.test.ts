@@ -125,6 +125,14 @@ describe('where workloads are read', () => {
     expect(findings[1]!.message).toContain('(in namespace "default", assumed: the manifest names none, and --namespace sets the run\'s default; it has no Namespace manifest in the run');
   });
 
+  it('says nothing of a workload whose Namespace may be a document that does not parse (its labels are not known)', async () => {
+    const config = join(folder({ 'psa.yaml': 'apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults:\n  enforce: baseline\n' }), 'psa.yaml');
+    const pods = [privilegedPod('in-a', 'team-a'), privilegedPod('in-b', 'team-b')].join('---\n');
+    const brokenNamespace = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels: {pod-security.kubernetes.io/enforce: privileged\n';
+    const findings = await lintPaths([folder({ 'pods.yaml': pods, 'ns.yaml': brokenNamespace })], { podSecurity: settings(config), only: ['pod-security', 'yaml-syntax'] });
+    expect(brief(findings.filter((f) => f.ruleId === 'pod-security'))).toEqual(['pods.yaml:23 error Pod/in-b']);
+  });
+
   it('takes the default namespace from --namespace, and reads every workload when that namespace is labelled', async () => {
     const dir = folder({ 'pods.yaml': `${privilegedPod('here')}---\n${privilegedPod('elsewhere', 'other')}`, 'ns.yaml': namespace('team-a', restricted) });
     expect(await lintPaths([dir])).toEqual([]);

@@ -26,7 +26,8 @@ import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
 import { needsNoParse } from '../psa/screen.js';
 import { recognize } from '../recognize/recognize.js';
-import { RunMemo, type RunScope } from '../run-scope.js';
+import { unreadableMayHoldNaming } from '../match/unreadable.js';
+import { RunMemo, type RunScope, type UnreadableDocument } from '../run-scope.js';
 import { InputError } from '../errors.js';
 
 export interface LintRun {
@@ -204,7 +205,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
           // Linted by the rules about pods, but not an admission object: counted with the others.
           workloads.push(recognized.object);
           skipped++;
-        } else if (recognized.type === 'unreadable') problems.push(recognized.problem);
+        } else if (recognized.type === 'unreadable') problems.push({ ...recognized.problem, documentText: manifest.kind ?? '' });
         else {
           skipped++;
           continue;
@@ -284,7 +285,7 @@ function readLaterWorkloads(
         if (recognized.type === 'workload') {
           into.workloads.push(recognized.object);
           read.push(manifest);
-        } else if (recognized.type === 'unreadable' && fresh(manifest.documentIndex)) problems.push(recognized.problem);
+        } else if (recognized.type === 'unreadable' && fresh(manifest.documentIndex)) problems.push({ ...recognized.problem, documentText: manifest.kind ?? '' });
       }
       if (read.length === 0 && problems.length === 0) continue;
       if (before !== undefined) {
@@ -324,15 +325,40 @@ function hasDirectives(file: ParsedFile): boolean {
 /** A loaded run as the analyses see it: its objects, discovery (built-in APIs plus its CRDs) and a fresh memo. */
 export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
   const discovery = new Discovery(kubeVersion);
-  for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
+  const unreadable = unreadableDocuments(run.files);
+  // A group whose CRDs may be incomplete (one of them may be in a document the run could not
+  // read) is left unknown, as a group without CRDs in the run is: rules judge no resource of it.
+  const complete = (group: string): boolean => !unreadableMayHoldNaming({ unreadable }, 'CustomResourceDefinition', group);
+  for (const crd of run.customResourceDefinitions) if (complete(crd.group)) discovery.addCustomResource(crd);
   return {
     webhookConfigurations: run.webhookConfigurations,
     namespaces: run.namespaces,
     policies: run.policies,
     workloads: run.workloads,
     podSecurity: run.podSecurity,
+    unreadable,
     kubeVersion,
     discovery,
     memo: new RunMemo(),
   };
+}
+
+/**
+ * Problems that do not keep a document from being read: a key written twice (read with its last
+ * value) and a line kubectl stops at (the linter reads on).
+ */
+const READ_ANYWAY = new Set(['DUPLICATE_KEY', 'KUBECTL_SPLIT']);
+
+/** The documents of the run that could not be read, each once, with their text where it is known. */
+export function unreadableDocuments(files: readonly ParsedFile[]): UnreadableDocument[] {
+  const out: UnreadableDocument[] = [];
+  for (const file of files) {
+    const seen = new Set<number>();
+    for (const problem of file.problems) {
+      if (problem.severity !== 'error' || READ_ANYWAY.has(problem.code) || seen.has(problem.documentIndex)) continue;
+      seen.add(problem.documentIndex);
+      out.push({ file: file.source.path, documentIndex: problem.documentIndex, text: problem.documentText });
+    }
+  }
+  return out;
 }

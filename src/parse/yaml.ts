@@ -37,6 +37,12 @@ export interface SyntaxProblem {
    * unrendered template rather than broken YAML. The first placeholder, as written.
    */
   readonly template?: string;
+  /**
+   * For an error that keeps a document from being read: the document's text (or its kind, when
+   * that was read), so that analyses that conclude from an object's absence can tell whether this
+   * document could be it (src/match/unreadable.ts). Undefined there: it could be anything.
+   */
+  readonly documentText?: string;
 }
 
 /** An object in a document: the document's root, or one item of a List. */
@@ -141,16 +147,18 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     let tooDeep = false;
     const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : undefined;
     const marked = template === undefined ? {} : { template };
+    const documentText = doc.range ? text.slice(doc.range[0], doc.range[2]) : undefined;
+    const unread = documentText === undefined ? {} : { documentText };
     for (const error of doc.errors) {
       // Past the JS stack, `yaml` reports one error per remaining node: one finding says it all.
       if (error.message.includes('Maximum call stack size exceeded')) {
-        if (!tooDeep) problems.push({ documentIndex, severity: 'error', code: 'TOO_DEEP', message: 'the document nests too deeply to be read', span: spanAt(error.pos[0], error.pos[0] + 1) });
+        if (!tooDeep) problems.push({ documentIndex, severity: 'error', code: 'TOO_DEEP', message: 'the document nests too deeply to be read', span: spanAt(error.pos[0], error.pos[0] + 1), ...unread });
         tooDeep = true;
         continue;
       }
       const end = tokenEnd(text, error.pos);
       const message = error.code === 'DUPLICATE_KEY' ? `duplicate key "${text.slice(error.pos[0], end)}"` : cleanMessage(error.message);
-      problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end), ...marked });
+      problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end), ...marked, ...(error.code === 'DUPLICATE_KEY' ? {} : unread) });
     }
     for (const warning of doc.warnings) {
       problems.push({ documentIndex, severity: 'warning', code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], tokenEnd(text, warning.pos)) });
@@ -161,7 +169,7 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     // Too many aliases to resolve: not read (not even its kind), and reported whatever it is.
     const aliases = doc.range && ALIAS_SYNTAX.test(text.slice(doc.range[0], doc.range[2])) ? aliasProblem({ source, text, lineCounter, documentIndex }, doc) : undefined;
     if (aliases !== undefined) {
-      problems.push(aliases);
+      problems.push({ ...aliases, ...unread });
       return;
     }
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
