@@ -104,6 +104,22 @@ describe('inputs', () => {
     expect(report.summary).toMatchObject({ files: 5, documents: 5, objects: 4 });
   });
 
+  it('reads the files a kustomization names, whatever their extension, but never outside the folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    mkdirSync(join(dir, 'deploy', 'overlay'), { recursive: true });
+    writeFileSync(join(dir, 'outside.txt'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'kustomization.yaml'), 'resources:\n- webhook.txt\n- ./extra/../policy.manifest\n- ../outside.txt\n- https://example.com/x.txt\n- missing.txt\n- overlay\n');
+    writeFileSync(join(dir, 'deploy', 'webhook.txt'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'policy.manifest'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'notes.txt'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'overlay', 'Kustomization'), 'resources: [more.conf]\n');
+    writeFileSync(join(dir, 'deploy', 'overlay', 'more.conf'), WARNING_ONLY);
+    const { code, stdout } = cli(['--format', 'json', 'deploy'], { cwd: dir });
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect([...new Set(report.findings.map((f: { file: string }) => f.file))].sort()).toEqual(['deploy/overlay/more.conf', 'deploy/policy.manifest', 'deploy/webhook.txt']);
+  });
+
   it('does not lint the files a kustomization lists as patches (they are partial objects)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [manifests.yaml]\npatches:\n  - path: selector_patch.yaml\npatchesStrategicMerge:\n  - legacy_patch.yaml\n');

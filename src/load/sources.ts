@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { InputError } from '../errors.js';
+import { KUSTOMIZATION_FILES, resourceEntries } from '../parse/kustomize-fields.js';
 
 /**
  * The largest file read (64 MiB). Manifests are kilobytes; a file past this is reported as not
@@ -61,6 +62,9 @@ function walk(dir: string, out: string[], root: string): void {
       // git's own data, which no commit can hold a file in.
       if (entry.name === '.git') continue;
       walk(full, out, root);
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES.includes(entry.name) && !isManifestName(entry.name)) {
+      // `Kustomization` (no extension) is not a manifest, but what it names is applied.
+      kustomizedFiles(full, dir, out, root);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && isManifestName(entry.name)) {
       // A symlink is linted only when it points at a regular file inside the folder being linted:
       // links to folders are not followed (loops), and a pull request's link to /etc/passwd or
@@ -73,7 +77,33 @@ function walk(dir: string, out: string[], root: string): void {
         }
       }
       out.push(full);
+      if (KUSTOMIZATION_FILES.includes(entry.name)) kustomizedFiles(full, dir, out, root);
     }
+  }
+}
+
+/** A kustomization is a few lines; a larger one (or a link to a device) is not read for this. */
+const MAX_KUSTOMIZATION_BYTES = 1024 * 1024;
+
+/**
+ * The files a kustomization names (`resources` and the like) that the walk would not read for
+ * their extension (`webhook.txt`): kustomize applies them, so they are read too. Only regular
+ * files inside the folder being walked: a pull request's kustomization naming `../../etc/passwd`
+ * or a device reads nothing.
+ */
+function kustomizedFiles(kustomization: string, dir: string, out: string[], root: string): void {
+  const read = readRegularFile(kustomization, MAX_KUSTOMIZATION_BYTES);
+  if (read.kind !== 'ok') return;
+  for (const entry of resourceEntries(Buffer.from(read.bytes).toString('utf8'))) {
+    const full = join(dir, entry);
+    // A .yaml, .yml or .json file inside the folder is walked anyway.
+    if (isManifestName(basename(full))) continue;
+    try {
+      if (!statSync(full).isFile() || !insideRoot(full, root)) continue;
+    } catch {
+      continue;
+    }
+    out.push(full);
   }
 }
 

@@ -7,11 +7,11 @@
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readRegularFile } from '../load/sources.js';
+import { KUSTOMIZATION_FILES } from './kustomize-fields.js';
 
 /** A kustomization is a few lines; a larger one (or a link to a device) is not read. */
 const MAX_KUSTOMIZATION_BYTES = 1024 * 1024;
 
-const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 function patchPaths(text: string): string[] {
   let document: unknown;
