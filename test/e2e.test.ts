@@ -120,6 +120,21 @@ describe('inputs', () => {
     expect([...new Set(report.findings.map((f: { file: string }) => f.file))].sort()).toEqual(['deploy/overlay/more.conf', 'deploy/policy.manifest', 'deploy/webhook.txt']);
   });
 
+  it('names the objects that the patches of a kustomization in the run change (kustomize-patched), from patch files too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    mkdirSync(join(dir, 'base'), { recursive: true });
+    mkdirSync(join(dir, 'overlay'), { recursive: true });
+    writeFileSync(join(dir, 'base', 'webhooks.yaml'), [WARNING_ONLY, WARNING_ONLY.replace(/widgets/g, 'gadgets')].join('---\n'));
+    writeFileSync(join(dir, 'overlay', 'kustomization.yaml'), 'resources: [../base]\npatches:\n  - path: fail.yaml\n');
+    // A strategic-merge patch file: it names its target by kind and name.
+    writeFileSync(join(dir, 'overlay', 'fail.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: gadgets}\nwebhooks: [{name: gadgets.example.com, failurePolicy: Fail}]\n');
+    const { stdout } = cli(['--format', 'json', '--rule', 'kustomize-patched=info', '.'], { cwd: dir });
+    const report = JSON.parse(stdout);
+    expect(report.findings.filter((f: { ruleId: string }) => f.ruleId === 'kustomize-patched').map((f: { file: string; message: string }) => `${f.file} ${f.message}`)).toEqual([
+      'base/webhooks.yaml ValidatingWebhookConfiguration "gadgets" is changed by the kustomize patch at overlay/kustomization.yaml:3: findings here judge it unpatched',
+    ]);
+  });
+
   it('does not lint the files a kustomization lists as patches (they are partial objects)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [manifests.yaml]\npatches:\n  - path: selector_patch.yaml\npatchesStrategicMerge:\n  - legacy_patch.yaml\n');

@@ -104,6 +104,7 @@ function reads(n: number): number {
     workloads: run.workloads,
     podSecurity: run.podSecurity,
     unreadable: [],
+    kustomizePatches: [],
     kubeVersion: DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: [],
     discovery: new Discovery(DEFAULT_KUBE_VERSION),

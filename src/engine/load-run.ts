@@ -14,13 +14,16 @@
  * workload kind and one of those namespaces, and parses only those documents. A run without
  * such labels or configuration reads no workload and does no second pass.
  */
+import { basename, dirname } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
-import { KustomizePatches } from '../parse/kustomization.js';
+import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
+import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
+import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -45,6 +48,8 @@ export interface LintRun {
   readonly workloads: readonly WorkloadObject[];
   /** The PodSecurity settings the run was read with (the built-in ones when none were given). */
   readonly podSecurity: PodSecuritySettings;
+  /** What the patches of the run's kustomizations change (src/parse/kustomize-patches.ts). */
+  readonly kustomizePatches: readonly KustomizePatch[];
   readonly documents: number;
   /** Documents not linted: other kinds, CRDs, and workloads (also those that are read: they are not admission objects). */
   readonly skipped: number;
@@ -128,9 +133,16 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   /** One copy of each namespace value the revisits hold (thousands of files name the same few). */
   const interned = new Map<string, string>();
   const intern = (name: string): string => interned.get(name) ?? (interned.set(name, name), name);
+  const streamPatches: KustomizePatch[] = [];
   for (const path of expandPaths(paths)) {
     inputs++;
+    kustomizePatches.visit(path);
     const raw = readBytes(path, readStdin);
+    // A kustomization inside a stream (`kind: Kustomization`): what its patches change is named too.
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES.includes(basename(path))) {
+      const text = decode(raw.bytes);
+      if (text !== null && KUSTOMIZATION_KIND.test(text)) streamPatches.push(...findKustomizePatches(raw.path, text, false, (patch) => (path === '-' ? undefined : readPatchFile(dirname(path), patch))));
+    }
     if (raw.tooLarge !== undefined) {
       // Not read, and said so: a gate never passes a file it did not look at.
       filePaths.push(raw.path);
@@ -224,8 +236,23 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
     readLaterWorkloads(revisits, checked, screened(workloadsIn(checked.names, checked.every), checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
   }
-  return { files, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, workloads, podSecurity: settings, documents, skipped };
+  return {
+    files,
+    paths: filePaths,
+    inputs,
+    webhookConfigurations,
+    namespaces,
+    customResourceDefinitions,
+    policies,
+    workloads,
+    podSecurity: settings,
+    kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
+    documents,
+    skipped,
+  };
 }
+
+const KUSTOMIZATION_WORD = Buffer.from('Kustomization');
 
 /**
  * The second pass of a `labelled` run: the workloads in checked namespaces that the first pass
@@ -337,6 +364,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     workloads: run.workloads,
     podSecurity: run.podSecurity,
     unreadable,
+    kustomizePatches: run.kustomizePatches,
     kubeVersion,
     discovery,
     memo: new RunMemo(),
