@@ -154,3 +154,17 @@ describe('where kubectl stops reading a file', () => {
     expect(parseFile({ path: 'f.yaml', text }, { prefilter: false }).problems).toEqual([]);
   });
 });
+
+describe('the repair of what kubectl reads stays bounded', () => {
+  it('repairs many documents of a file, each on its own, and gives up on a hostile one whole', () => {
+    const head = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p\nspec:\n  validations:\n';
+    const document = (n: number): string => head + Array.from({ length: n }, (_, i) => `    - expression: "a${i} &&\nb"\n`).join('');
+    const many = parseFile({ path: 'f.yaml', text: Array.from({ length: 200 }, () => document(5)).join('---\n') }, { prefilter: false });
+    expect(many.problems).toEqual([]);
+    expect(many.manifests.length).toBe(200);
+    const started = Date.now();
+    const hostile = parseFile({ path: 'f.yaml', text: document(5000) }, { prefilter: false });
+    expect(hostile.problems.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});

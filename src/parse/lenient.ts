@@ -28,27 +28,59 @@ export interface Repaired {
 }
 
 /**
- * Lexing is linear, and each repair lexes the text again: past this many characters lexed in
- * all, the rest is left as it is (and reported as `yaml` reports it). Real files have a handful.
+ * Lexing is linear, and each repair lexes its document again: past this many characters lexed in
+ * all (about a second), nothing is repaired and the file is reported as `yaml` reports it. Real
+ * files have a handful of such scalars per document (a document of 100 in 3 KB is 300,000).
  */
-export const MAX_REPAIR_WORK = 50_000_000;
+export const MAX_REPAIR_WORK = 3_000_000;
 
 /** The lexer's control tokens, which stand for no characters of the text. */
 const CONTROL_TOKENS = new Set(['\x02', '\x18', '\x1f']);
 
+/** Where documents start: kubectl splits at every line that starts with `---`, and no repair crosses one. */
+function documentStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 4)) starts.push(at + 1);
+  return starts;
+}
+
 /**
  * The quoted scalars and flow collections `yaml`'s lexer cuts at an under-indented line,
- * repaired; undefined when there are none. Called only for text `yaml` reported errors in.
+ * repaired; undefined when there are none. Called only for text `yaml` reported errors in. Each
+ * document is repaired on its own, so the work grows with the repairs of one document only.
  */
 export function repairQuotedScalars(text: string): Repaired | undefined {
   if (!/["'[{]/.test(text)) return undefined;
+  const starts = documentStarts(text);
+  const parts: string[] = [];
+  const scalars: RepairedScalar[] = [];
+  const budget = { work: 0 };
+  let changed = false;
+  for (let index = 0; index < starts.length; index++) {
+    const start = starts[index]!;
+    const end = starts[index + 1] ?? text.length;
+    const chunk = text.slice(start, end);
+    const repaired = /["'[{]/.test(chunk) ? repairDocument(chunk, budget) : undefined;
+    // Past the budget nothing is repaired: the file is reported as `yaml` reports it.
+    if (budget.work > MAX_REPAIR_WORK) return undefined;
+    if (repaired === undefined) {
+      parts.push(chunk);
+      continue;
+    }
+    changed = true;
+    parts.push(repaired.text);
+    for (const scalar of repaired.scalars) scalars.push({ start: scalar.start + start, end: scalar.end + start, source: scalar.source });
+  }
+  return changed ? { text: parts.join(''), scalars } : undefined;
+}
+
+function repairDocument(text: string, budget: { work: number }): Repaired | undefined {
   let current = text;
   const scalars: RepairedScalar[] = [];
   let changed = false;
-  let work = 0;
   for (;;) {
-    work += current.length;
-    if (work > MAX_REPAIR_WORK) break;
+    budget.work += current.length;
+    if (budget.work > MAX_REPAIR_WORK) break;
     const cut = firstCut(current);
     if (cut === undefined) break;
     if (cut.kind === 'quote') {
@@ -191,13 +223,22 @@ function scalarValue(source: string, tag: string | undefined): unknown {
   return isScalar(node) ? node.value : undefined;
 }
 
+/** The repaired scalars by where they start, for restoreValues. */
+export function byStart(scalars: readonly RepairedScalar[]): ReadonlyMap<number, RepairedScalar> {
+  return new Map(scalars.map((scalar) => [scalar.start, scalar]));
+}
+
 /** Puts each repaired scalar's value on its node in a parsed document. */
-export function restoreValues(doc: Document, scalars: readonly RepairedScalar[]): void {
-  if (scalars.length === 0) return;
-  const byStart = new Map(scalars.map((scalar) => [scalar.start, scalar]));
+export function restoreValues(doc: Document, scalars: ReadonlyMap<number, RepairedScalar>): void {
+  if (scalars.size === 0 || !doc.range) return;
+  const [from, , to] = doc.range;
+  // Most documents of a file hold none: they are not visited.
+  let any = false;
+  for (const start of scalars.keys()) if (start >= from && start < to) any = true;
+  if (!any) return;
   visit(doc, {
     Scalar(_, node) {
-      const scalar = node.range ? byStart.get(node.range[0]) : undefined;
+      const scalar = node.range ? scalars.get(node.range[0]) : undefined;
       if (scalar === undefined) return;
       node.value = scalarValue(scalar.source, node.tag);
     },

@@ -10,7 +10,7 @@ import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
 import { prefilter } from './prefilter.js';
-import { repairQuotedScalars, restoreValues } from './lenient.js';
+import { byStart, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 
 /** 1-based line and column; the end is exclusive. */
@@ -223,7 +223,8 @@ function parseDocuments(text: string): Document.Parsed[] {
   if (repaired === undefined) return list;
   const again = parseAllDocuments(repaired.text, PARSE_OPTIONS);
   const relist = Array.isArray(again) ? again : [];
-  for (const doc of relist) restoreValues(doc, repaired.scalars);
+  const scalars = byStart(repaired.scalars);
+  for (const doc of relist) restoreValues(doc, scalars);
   return relist;
 }
 
