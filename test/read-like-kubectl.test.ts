@@ -168,3 +168,26 @@ describe('the repair of what kubectl reads stays bounded', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
+
+describe('a suppressed duplicate key does not hide the object kubectl applies', () => {
+  it('lints the object with the last value of the key, whatever yaml-syntax says', async () => {
+    const text = [
+      '# admission-lint-disable-file yaml-syntax -- reviewed',
+      'apiVersion: admissionregistration.k8s.io/v1',
+      'kind: ValidatingWebhookConfiguration',
+      'metadata: {name: gate}',
+      'webhooks:',
+      '  - name: a.example.com',
+      '    failurePolicy: Fail',
+      '    timeoutSeconds: 5',
+      '    timeoutSeconds: 45',
+      '    admissionReviewVersions: [v1]',
+      '    sideEffects: None',
+      '    clientConfig: {url: "https://a.example.com"}',
+      '    rules: [{operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets]}]',
+      '',
+    ].join('\n');
+    const findings = await lintText(text, { only: ['yaml-syntax', 'timeout-out-of-range'] });
+    expect(findings.map((f) => `${f.line} ${f.ruleId}`)).toEqual(['9 timeout-out-of-range']);
+  });
+});
