@@ -1,6 +1,7 @@
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingKindFor, isBindingKind, type PolicyDefinitionKind, policyKindFor, policyNameOf, wrongKindPolicy } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
+import { unreadableMayHold } from '../src/match/unreadable.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'missing' | 'wrongKind';
@@ -17,6 +18,8 @@ function checkBinding(object: PolicyObject, run: RuleRun): Violation<MessageId>[
   const index = policyIndexOf(run);
   if (name === undefined || index.policiesOf(object).length > 0) return [];
   const policyKind = policyKindFor(object.kind);
+  // The policy may be in a document the run could not read: its absence is not known.
+  if (unreadableMayHold(run, policyKind)) return [];
   const path = ['spec', 'policyName'];
   const other = wrongKindPolicy(object, index);
   if (other !== undefined) {

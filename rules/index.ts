@@ -34,6 +34,7 @@ import { rule as bindingWithoutPolicy } from './binding-without-policy.js';
 import { rule as validationActions } from './validation-actions.js';
 import { rule as suppressionWithoutReason } from './suppression-without-reason.js';
 import { rule as unusedSuppression } from './unused-suppression.js';
+import { rule as kustomizePatched } from './kustomize-patched.js';
 
 export const rules: readonly Rule[] = [
   yamlSyntax,
@@ -68,6 +69,7 @@ export const rules: readonly Rule[] = [
   policyWithoutBinding,
   bindingWithoutPolicy,
   validationActions,
+  kustomizePatched,
   suppressionWithoutReason,
   unusedSuppression,
 ] as Rule[];

@@ -1,3 +1,4 @@
+import { unreadableMayHoldNaming } from '../src/match/unreadable.js';
 import type { WorkloadObject } from '../src/model/objects.js';
 import { WORKLOAD_KINDS } from '../src/model/types.js';
 import { podForbiddenMessage, violatesMessage, wouldViolateMessage } from '../src/psa/message.js';
@@ -57,6 +58,9 @@ export const rule = defineObjectRule({
       workload(workload: WorkloadObject): Violation<MessageId>[] {
         const verdict = workloadVerdict(run, workload);
         if (verdict === undefined || verdict.notChecked !== undefined || verdict.template === undefined) return [];
+        // No Namespace manifest of that name was read, and one may be in a document the run could
+        // not read: its labels, and so the levels, are not known.
+        if (verdict.namespace.manifest === undefined && unreadableMayHoldNaming(run, 'Namespace', verdict.namespace.name)) return [];
         const template = verdict.template;
         const pod = verdict.entry.enforced;
         const where = whereText(verdict.namespace, workloadNamespace(workload, run.podSecurity).assumed);

@@ -1,6 +1,7 @@
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingKindFor, isBinding, type PolicyDefinitionKind, type PolicyIndex, wrongKindPolicy } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
+import { unreadableMayHold } from '../src/match/unreadable.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'unbound';
@@ -51,6 +52,8 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun, analysisOfRun: ()
   const analysis = analysisOfRun();
   if (!analysis.bindingKinds.has(bindingKind)) return [];
   if (policyIndexOf(run).bindingsOf(object).length > 0) return [];
+  // A binding may be in a document the run could not read: that nothing binds the policy is not known.
+  if (unreadableMayHold(run, bindingKind)) return [];
   // The same problem seen from the binding's side: a typo in its policyName, or a binding of the wrong kind.
   if (analysis.nearMisses.get(bindingKind)?.has(object.name)) return [];
   if (analysis.meantByWrongKind.has(`${object.kind}/${object.name}`)) return [];

@@ -8,6 +8,7 @@ import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
 import type { PodSecuritySettings } from './model/pod-security.js';
+import type { KustomizePatch } from './parse/kustomize-patches.js';
 
 /** A typed key for one analysis in a run's memo; declare it once, next to the analysis. */
 export interface MemoKey<T> {
@@ -41,6 +42,14 @@ export class RunMemo {
   }
 }
 
+/** A document the run could not read. */
+export interface UnreadableDocument {
+  readonly file: string;
+  readonly documentIndex: number;
+  /** Its text, or its kind when that was read; undefined when nothing of it is known (it could be anything). */
+  readonly text: string | undefined;
+}
+
 export interface RunScope {
   readonly webhookConfigurations: readonly WebhookConfigurationObject[];
   readonly namespaces: readonly NamespaceObject[];
@@ -51,6 +60,14 @@ export interface RunScope {
    * privileged can apply to them (src/engine/load-run.ts); empty otherwise.
    */
   readonly workloads: readonly WorkloadObject[];
+  /**
+   * Documents of the run that could not be read (a syntax error, an alias bomb, a file too large
+   * or not UTF-8). An analysis that concludes from an object's absence asks
+   * src/match/unreadable.ts whether one of these could be that object, and says nothing if so.
+   */
+  readonly unreadable: readonly UnreadableDocument[];
+  /** What the patches of the run's kustomizations change: those objects are named, never judged silently. */
+  readonly kustomizePatches: readonly KustomizePatch[];
   /** The cluster's PodSecurity admission configuration and the run's default namespace. */
   readonly podSecurity: PodSecuritySettings;
   readonly kubeVersion: KubeVersion;

@@ -84,22 +84,57 @@ describe('inputs', () => {
     expect(report.findings.map((f: { file: string }) => f.file)).toEqual(['<stdin>']);
   });
 
-  it('walks folders for .yaml, .yml and .json, skipping node_modules and dot-folders', () => {
+  it('walks folders as kubectl apply -R does: .yaml, .yml and .json (case-sensitive), dot-folders and node_modules too, not .git', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     mkdirSync(join(dir, 'deploy', 'nested'), { recursive: true });
-    mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true });
-    mkdirSync(join(dir, '.github'), { recursive: true });
+    mkdirSync(join(dir, 'deploy', 'node_modules', 'pkg'), { recursive: true });
+    mkdirSync(join(dir, 'deploy', '.hidden', '.deeper'), { recursive: true });
+    mkdirSync(join(dir, 'deploy', '.git'), { recursive: true });
     writeFileSync(join(dir, 'deploy', 'a.yaml'), WARNING_ONLY);
     writeFileSync(join(dir, 'deploy', 'nested', 'b.yml'), WARNING_ONLY);
     writeFileSync(join(dir, 'deploy', 'c.json'), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }));
     writeFileSync(join(dir, 'deploy', 'notes.txt'), 'not a manifest');
-    writeFileSync(join(dir, 'node_modules', 'pkg', 'x.yaml'), WARNING_ONLY);
-    writeFileSync(join(dir, '.github', 'x.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'upper.YAML'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'upper.Yml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'node_modules', 'pkg', 'x.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', '.hidden', '.deeper', '.dot.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', '.git', 'x.yaml'), WARNING_ONLY);
     const { code, stdout } = cli(['--format', 'json', 'deploy'], { cwd: dir });
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
-    expect([...new Set(report.findings.map((f: { file: string }) => f.file))]).toEqual(['deploy/a.yaml', 'deploy/nested/b.yml']);
-    expect(report.summary).toMatchObject({ files: 3, documents: 3, objects: 2 });
+    expect([...new Set(report.findings.map((f: { file: string }) => f.file))].sort()).toEqual(['deploy/.hidden/.deeper/.dot.yaml', 'deploy/a.yaml', 'deploy/nested/b.yml', 'deploy/node_modules/pkg/x.yaml']);
+    expect(report.summary).toMatchObject({ files: 5, documents: 5, objects: 4 });
+  });
+
+  it('reads the files a kustomization names, whatever their extension, but never outside the folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    mkdirSync(join(dir, 'deploy', 'overlay'), { recursive: true });
+    writeFileSync(join(dir, 'outside.txt'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'kustomization.yaml'), 'resources:\n- webhook.txt\n- ./extra/../policy.manifest\n- ../outside.txt\n- https://example.com/x.txt\n- missing.txt\n- overlay\n');
+    writeFileSync(join(dir, 'deploy', 'webhook.txt'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'policy.manifest'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'notes.txt'), WARNING_ONLY);
+    writeFileSync(join(dir, 'deploy', 'overlay', 'Kustomization'), 'resources: [more.conf]\n');
+    writeFileSync(join(dir, 'deploy', 'overlay', 'more.conf'), WARNING_ONLY);
+    const { code, stdout } = cli(['--format', 'json', 'deploy'], { cwd: dir });
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect([...new Set(report.findings.map((f: { file: string }) => f.file))].sort()).toEqual(['deploy/overlay/more.conf', 'deploy/policy.manifest', 'deploy/webhook.txt']);
+  });
+
+  it('names the objects that the patches of a kustomization in the run change (kustomize-patched), from patch files too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    mkdirSync(join(dir, 'base'), { recursive: true });
+    mkdirSync(join(dir, 'overlay'), { recursive: true });
+    writeFileSync(join(dir, 'base', 'webhooks.yaml'), [WARNING_ONLY, WARNING_ONLY.replace(/widgets/g, 'gadgets')].join('---\n'));
+    writeFileSync(join(dir, 'overlay', 'kustomization.yaml'), 'resources: [../base]\npatches:\n  - path: fail.yaml\n');
+    // A strategic-merge patch file: it names its target by kind and name.
+    writeFileSync(join(dir, 'overlay', 'fail.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: gadgets}\nwebhooks: [{name: gadgets.example.com, failurePolicy: Fail}]\n');
+    const { stdout } = cli(['--format', 'json', '--rule', 'kustomize-patched=info', '.'], { cwd: dir });
+    const report = JSON.parse(stdout);
+    expect(report.findings.filter((f: { ruleId: string }) => f.ruleId === 'kustomize-patched').map((f: { file: string; message: string }) => `${f.file} ${f.message}`)).toEqual([
+      'base/webhooks.yaml ValidatingWebhookConfiguration "gadgets" is changed by the kustomize patch at overlay/kustomization.yaml:3: findings here judge it unpatched',
+    ]);
   });
 
   it('does not lint the files a kustomization lists as patches (they are partial objects)', () => {

@@ -103,6 +103,8 @@ function reads(n: number): number {
     policies: counted(run.policies, counter),
     workloads: run.workloads,
     podSecurity: run.podSecurity,
+    unreadable: [],
+    kustomizePatches: [],
     kubeVersion: DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: [],
     discovery: new Discovery(DEFAULT_KUBE_VERSION),

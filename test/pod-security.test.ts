@@ -125,6 +125,14 @@ describe('where workloads are read', () => {
     expect(findings[1]!.message).toContain('(in namespace "default", assumed: the manifest names none, and --namespace sets the run\'s default; it has no Namespace manifest in the run');
   });
 
+  it('says nothing of a workload whose Namespace may be a document that does not parse (its labels are not known)', async () => {
+    const config = join(folder({ 'psa.yaml': 'apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults:\n  enforce: baseline\n' }), 'psa.yaml');
+    const pods = [privilegedPod('in-a', 'team-a'), privilegedPod('in-b', 'team-b')].join('---\n');
+    const brokenNamespace = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels: {pod-security.kubernetes.io/enforce: privileged\n';
+    const findings = await lintPaths([folder({ 'pods.yaml': pods, 'ns.yaml': brokenNamespace })], { podSecurity: settings(config), only: ['pod-security', 'yaml-syntax'] });
+    expect(brief(findings.filter((f) => f.ruleId === 'pod-security'))).toEqual(['pods.yaml:23 error Pod/in-b']);
+  });
+
   it('takes the default namespace from --namespace, and reads every workload when that namespace is labelled', async () => {
     const dir = folder({ 'pods.yaml': `${privilegedPod('here')}---\n${privilegedPod('elsewhere', 'other')}`, 'ns.yaml': namespace('team-a', restricted) });
     expect(await lintPaths([dir])).toEqual([]);
@@ -183,6 +191,19 @@ describe('the two passes read each workload of a checked namespace once', () => 
       'c.yaml': namespace('search', restricted),
     });
     expect(readIn(dir)).toEqual(['b.yaml#0 mentions', 'b.yaml#1 plain']);
+  });
+
+  it('a workload whose namespace is an explicit key (`? namespace`), before and after its Namespace', () => {
+    const explicit = (name: string): string => privilegedPod(name, undefined, '  ? namespace\n  : payments\n');
+    // A checked namespace first, so that later files are remembered with the namespaces their bytes name.
+    const dir = folder({
+      '0.yaml': namespace('search', restricted),
+      'a.yaml': explicit('early'),
+      'b.yaml': namespace('payments', restricted),
+      'c.yaml': explicit('late'),
+      'd.yaml': privilegedPod('elsewhere', undefined, '  ? namespace\n  : tools\n'),
+    });
+    expect(readIn(dir)).toEqual(['a.yaml#0 early', 'c.yaml#0 late']);
   });
 
   it('the default namespace checked midway: earlier workloads without a namespace are read in the second pass', () => {
@@ -355,5 +376,15 @@ describe('namespaceValues: the namespaces a file names, from its bytes', () => {
   });
   it('gives up where a value is written otherwise', () => {
     for (const text of ['namespace: *ns\n', 'namespace: |\n  a\n', 'namespace: Payments\n', 'namespace:\n  a\n', 'namespace: a b\n', 'namespace: "a\n']) expect(values(text), text).toBeUndefined();
+  });
+  it('gives up on explicit keys, which kubectl reads (`? namespace` with its value on the next line)', () => {
+    for (const text of [
+      'metadata:\n  name: p\n  ? namespace\n  : kube-system\n',
+      'metadata:\n  ? "namespace"\n  : kube-system\n',
+      "metadata:\n  ?\tnamespace\n  :\tkube-system\n",
+      'items:\n- ? namespace\n  : kube-system\n',
+    ]) expect(values(text), text).toBeUndefined();
+    // The explicit form with its value on the same line is read like any key.
+    expect(values('metadata: {? namespace : kube-system}\n')).toEqual(['kube-system']);
   });
 });

@@ -14,19 +14,23 @@
  * workload kind and one of those namespaces, and parses only those documents. A run without
  * such labels or configuration reads no workload and does no second pass.
  */
+import { basename, dirname } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
-import { KustomizePatches } from '../parse/kustomization.js';
+import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
+import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
+import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
 import { needsNoParse } from '../psa/screen.js';
 import { recognize } from '../recognize/recognize.js';
-import { RunMemo, type RunScope } from '../run-scope.js';
+import { unreadableMayHoldNaming } from '../match/unreadable.js';
+import { RunMemo, type RunScope, type UnreadableDocument } from '../run-scope.js';
 import { InputError } from '../errors.js';
 
 export interface LintRun {
@@ -44,6 +48,8 @@ export interface LintRun {
   readonly workloads: readonly WorkloadObject[];
   /** The PodSecurity settings the run was read with (the built-in ones when none were given). */
   readonly podSecurity: PodSecuritySettings;
+  /** What the patches of the run's kustomizations change (src/parse/kustomize-patches.ts). */
+  readonly kustomizePatches: readonly KustomizePatch[];
   readonly documents: number;
   /** Documents not linted: other kinds, CRDs, and workloads (also those that are read: they are not admission objects). */
   readonly skipped: number;
@@ -127,9 +133,16 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   /** One copy of each namespace value the revisits hold (thousands of files name the same few). */
   const interned = new Map<string, string>();
   const intern = (name: string): string => interned.get(name) ?? (interned.set(name, name), name);
+  const streamPatches: KustomizePatch[] = [];
   for (const path of expandPaths(paths)) {
     inputs++;
+    kustomizePatches.visit(path);
     const raw = readBytes(path, readStdin);
+    // A kustomization inside a stream (`kind: Kustomization`): what its patches change is named too.
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES.includes(basename(path))) {
+      const text = decode(raw.bytes);
+      if (text !== null && KUSTOMIZATION_KIND.test(text)) streamPatches.push(...findKustomizePatches(raw.path, text, false, (patch) => (path === '-' ? undefined : readPatchFile(dirname(path), patch))));
+    }
     if (raw.tooLarge !== undefined) {
       // Not read, and said so: a gate never passes a file it did not look at.
       filePaths.push(raw.path);
@@ -204,7 +217,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
           // Linted by the rules about pods, but not an admission object: counted with the others.
           workloads.push(recognized.object);
           skipped++;
-        } else if (recognized.type === 'unreadable') problems.push(recognized.problem);
+        } else if (recognized.type === 'unreadable') problems.push({ ...recognized.problem, documentText: manifest.kind ?? '' });
         else {
           skipped++;
           continue;
@@ -223,8 +236,23 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
     readLaterWorkloads(revisits, checked, screened(workloadsIn(checked.names, checked.every), checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
   }
-  return { files, paths: filePaths, inputs, webhookConfigurations, namespaces, customResourceDefinitions, policies, workloads, podSecurity: settings, documents, skipped };
+  return {
+    files,
+    paths: filePaths,
+    inputs,
+    webhookConfigurations,
+    namespaces,
+    customResourceDefinitions,
+    policies,
+    workloads,
+    podSecurity: settings,
+    kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
+    documents,
+    skipped,
+  };
 }
+
+const KUSTOMIZATION_WORD = Buffer.from('Kustomization');
 
 /**
  * The second pass of a `labelled` run: the workloads in checked namespaces that the first pass
@@ -284,7 +312,7 @@ function readLaterWorkloads(
         if (recognized.type === 'workload') {
           into.workloads.push(recognized.object);
           read.push(manifest);
-        } else if (recognized.type === 'unreadable' && fresh(manifest.documentIndex)) problems.push(recognized.problem);
+        } else if (recognized.type === 'unreadable' && fresh(manifest.documentIndex)) problems.push({ ...recognized.problem, documentText: manifest.kind ?? '' });
       }
       if (read.length === 0 && problems.length === 0) continue;
       if (before !== undefined) {
@@ -324,15 +352,41 @@ function hasDirectives(file: ParsedFile): boolean {
 /** A loaded run as the analyses see it: its objects, discovery (built-in APIs plus its CRDs) and a fresh memo. */
 export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
   const discovery = new Discovery(kubeVersion);
-  for (const crd of run.customResourceDefinitions) discovery.addCustomResource(crd);
+  const unreadable = unreadableDocuments(run.files);
+  // A group whose CRDs may be incomplete (one of them may be in a document the run could not
+  // read) is left unknown, as a group without CRDs in the run is: rules judge no resource of it.
+  const complete = (group: string): boolean => !unreadableMayHoldNaming({ unreadable }, 'CustomResourceDefinition', group);
+  for (const crd of run.customResourceDefinitions) if (complete(crd.group)) discovery.addCustomResource(crd);
   return {
     webhookConfigurations: run.webhookConfigurations,
     namespaces: run.namespaces,
     policies: run.policies,
     workloads: run.workloads,
     podSecurity: run.podSecurity,
+    unreadable,
+    kustomizePatches: run.kustomizePatches,
     kubeVersion,
     discovery,
     memo: new RunMemo(),
   };
+}
+
+/**
+ * Problems that do not keep a document from being read: a key written twice (read with its last
+ * value) and a line kubectl stops at (the linter reads on).
+ */
+const READ_ANYWAY = new Set(['DUPLICATE_KEY', 'KUBECTL_SPLIT']);
+
+/** The documents of the run that could not be read, each once, with their text where it is known. */
+export function unreadableDocuments(files: readonly ParsedFile[]): UnreadableDocument[] {
+  const out: UnreadableDocument[] = [];
+  for (const file of files) {
+    const seen = new Set<number>();
+    for (const problem of file.problems) {
+      if (problem.severity !== 'error' || READ_ANYWAY.has(problem.code) || seen.has(problem.documentIndex)) continue;
+      seen.add(problem.documentIndex);
+      out.push({ file: file.source.path, documentIndex: problem.documentIndex, text: problem.documentText });
+    }
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { InputError } from '../errors.js';
+import { KUSTOMIZATION_FILES, resourceEntries } from '../parse/kustomize-fields.js';
 
 /**
  * The largest file read (64 MiB). Manifests are kilobytes; a file past this is reported as not
@@ -22,9 +23,6 @@ export interface SourceFile {
 
 export const STDIN_PATH = '<stdin>';
 
-/** The names kustomize reads a kustomization from, in its order. */
-export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-
 /**
  * What a folder walk found that changes how its files read, for the CLI to say: Helm charts (a
  * `Chart.yaml` beside a `templates/` folder), whose templates are not walked (they are not YAML
@@ -39,11 +37,14 @@ export interface WalkNotes {
 export function newWalkNotes(): WalkNotes {
   return { charts: [], kustomizations: [] };
 }
+/**
+ * The extensions `kubectl apply -R -f DIR` reads, compared as kubectl compares them (cli-runtime's
+ * FileExtensions against filepath.Ext): case-sensitively, so `A.YAML` is not applied, and not read.
+ */
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 function isManifestName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return MANIFEST_EXTENSIONS.some((ext) => lower.endsWith(ext));
+  return MANIFEST_EXTENSIONS.some((ext) => name.endsWith(ext));
 }
 
 /** Keeps the display path in the user's own terms: relative stays relative, `/` separators. */
@@ -75,8 +76,10 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
   for (const entry of entries) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      // Dot-folders (.git, .github caches) and dependencies are never manifests to lint.
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      // Every folder kubectl -R walks is read (dot-folders and node_modules too), except `.git`:
+      // git's own data, which no commit can hold a file in.
+      if (entry.name === '.git') continue;
+      // A Helm chart's templates are Go templates, not YAML until rendered: counted and said.
       if (chart && entry.name === 'templates') {
         const templates: string[] = [];
         walk(full, templates, root, undefined);
@@ -84,6 +87,9 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
         continue;
       }
       walk(full, out, root, notes);
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES.includes(entry.name) && !isManifestName(entry.name)) {
+      // `Kustomization` (no extension) is not a manifest, but what it names is applied.
+      kustomizedFiles(full, dir, out, root);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && isManifestName(entry.name)) {
       // A symlink is linted only when it points at a regular file inside the folder being linted:
       // links to folders are not followed (loops), and a pull request's link to /etc/passwd or
@@ -96,7 +102,33 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
         }
       }
       out.push(full);
+      if (KUSTOMIZATION_FILES.includes(entry.name)) kustomizedFiles(full, dir, out, root);
     }
+  }
+}
+
+/** A kustomization is a few lines; a larger one (or a link to a device) is not read for this. */
+const MAX_KUSTOMIZATION_BYTES = 1024 * 1024;
+
+/**
+ * The files a kustomization names (`resources` and the like) that the walk would not read for
+ * their extension (`webhook.txt`): kustomize applies them, so they are read too. Only regular
+ * files inside the folder being walked: a pull request's kustomization naming `../../etc/passwd`
+ * or a device reads nothing.
+ */
+function kustomizedFiles(kustomization: string, dir: string, out: string[], root: string): void {
+  const read = readRegularFile(kustomization, MAX_KUSTOMIZATION_BYTES);
+  if (read.kind !== 'ok') return;
+  for (const entry of resourceEntries(Buffer.from(read.bytes).toString('utf8'))) {
+    const full = join(dir, entry);
+    // A .yaml, .yml or .json file inside the folder is walked anyway.
+    if (isManifestName(basename(full))) continue;
+    try {
+      if (!statSync(full).isFile() || !insideRoot(full, root)) continue;
+    } catch {
+      continue;
+    }
+    out.push(full);
   }
 }
 

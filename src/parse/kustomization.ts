@@ -6,7 +6,15 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { KUSTOMIZATION_FILES, readRegularFile } from '../load/sources.js';
+import { readRegularFile } from '../load/sources.js';
+import { KUSTOMIZATION_FILES } from './kustomize-fields.js';
+import { kustomizePatches, MAX_PATCH_BYTES, type KustomizePatch } from './kustomize-patches.js';
+
+/** A patch file's text (a regular file of sane size only), for the kind and name it patches. */
+export function readPatchFile(folder: string, path: string): string | undefined {
+  const read = readRegularFile(resolve(folder, path), MAX_PATCH_BYTES);
+  return read.kind === 'ok' ? Buffer.from(read.bytes).toString('utf8') : undefined;
+}
 
 /** A kustomization is a few lines; a larger one (or a link to a device) is not read. */
 const MAX_KUSTOMIZATION_BYTES = 1024 * 1024;
@@ -84,17 +92,27 @@ function patchPaths(text: string): string[] {
   return paths;
 }
 
-/** Answers, per file, whether a kustomization beside it lists it as a patch. Caches per folder. */
+/**
+ * Answers, per file, whether a kustomization beside it lists it as a patch, and collects what the
+ * patches of every kustomization beside a file of the run change (`changes`). Caches per folder.
+ */
 export class KustomizePatches {
   private readonly byFolder = new Map<string, ReadonlySet<string>>();
+  /** The patches of the kustomizations read so far, in order. */
+  readonly changes: KustomizePatch[] = [];
 
   isPatch(file: string): boolean {
     if (file === '-') return false;
     const folder = resolve(dirname(file));
-    return this.patchesOf(folder).has(resolve(file));
+    return this.patchesOf(folder, dirname(file)).has(resolve(file));
   }
 
-  private patchesOf(folder: string): ReadonlySet<string> {
+  /** Reads the kustomization beside a file of the run, if it was not read yet. */
+  visit(file: string): void {
+    if (file !== '-') this.patchesOf(resolve(dirname(file)), dirname(file));
+  }
+
+  private patchesOf(folder: string, shown: string): ReadonlySet<string> {
     let patches = this.byFolder.get(folder);
     if (patches === undefined) {
       const found = new Set<string>();
@@ -103,7 +121,11 @@ export class KustomizePatches {
         // /dev/zero or /dev/stdin. An unreadable one only means we lint its patches as objects.
         const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
         if (read.kind !== 'ok') continue;
-        for (const patch of patchPaths(Buffer.from(read.bytes).toString('utf8'))) found.add(resolve(folder, patch));
+        const text = Buffer.from(read.bytes).toString('utf8');
+        for (const patch of patchPaths(text)) found.add(resolve(folder, patch));
+        const patched = kustomizePatches(join(shown, name).split('\\').join('/'), text, true, (path) => readPatchFile(folder, path));
+        // A patch file's own objects are not changed by the patch they are (they are linted only when complete).
+        this.changes.push(...patched.map((patch) => (patch.source === undefined ? patch : { ...patch, source: resolve(folder, patch.source) })));
       }
       patches = found;
       this.byFolder.set(folder, patches);

@@ -149,8 +149,10 @@ export class PositionIndex {
 
   private childNamed(node: number, key: string): number {
     const end = node + this.field(node, SIZE);
-    for (let at = node + 1; at < end; at += this.field(at, SIZE)) if (this.keys[at] === key) return at;
-    return -1;
+    // A key written twice: go-yaml (and so kubectl) keeps the last.
+    let found = -1;
+    for (let at = node + 1; at < end; at += this.field(at, SIZE)) if (this.keys[at] === key) found = at;
+    return found;
   }
 
   /**

@@ -193,7 +193,8 @@ function isLabelByte(c: number): boolean {
  * follow (a nested value, an alias, a block scalar, a value that is no namespace name). With
  * `workloadBytes` not `spelled`, a document in namespace N holds `namespace: N` in one of the
  * forms this scan reads (or names no namespace): a document whose namespace is not among these
- * values cannot be in N. Keys that only end in `namespace` (`x-namespace:`) are other keys.
+ * values cannot be in N. Keys that only end in `namespace` (`x-namespace:`) are other keys. An
+ * explicit key (`? namespace`) gives undefined: its value is not on its line.
  */
 export function namespaceValues(bytes: Uint8Array): string[] | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -204,7 +205,15 @@ export function namespaceValues(bytes: Uint8Array): string[] | undefined {
     let i = at + NAMESPACE_KEY.length;
     if (buffer[i] === 34 || buffer[i] === 39) i++; // the key's closing quote
     while (buffer[i] === 32 || buffer[i] === 9) i++;
-    if (buffer[i] !== 58) continue; // not a key: `namespaceSelector`, `metadata.namespace` in a fieldPath
+    if (buffer[i] !== 58) {
+      // An explicit key (`? namespace`, its value on the next `:` line): kubectl reads it, this
+      // scan does not follow it, so it cannot say which namespaces the file names.
+      let back = at - 1;
+      if (buffer[back] === 34 || buffer[back] === 39) back--;
+      while (buffer[back] === 32 || buffer[back] === 9) back--;
+      if (buffer[back] === 63 /* ? */) return undefined;
+      continue; // not a key: `namespaceSelector`, `metadata.namespace` in a fieldPath
+    }
     i++;
     while (buffer[i] === 32 || buffer[i] === 9) i++;
     const quote = buffer[i] === 34 || buffer[i] === 39 ? buffer[i] : undefined;

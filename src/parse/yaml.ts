@@ -3,13 +3,14 @@
  * manifests inside them (a document's root object, or each item of a `List`), and answers
  * "where in the file is this field path?" for the engine.
  */
-import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, Parser, visit, type Document, type Node } from 'yaml';
+import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, Parser, visit, type Document, type Node, type YAMLMap } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
 import { prefilter } from './prefilter.js';
+import { byStart, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 
 /** 1-based line and column; the end is exclusive. */
@@ -36,6 +37,12 @@ export interface SyntaxProblem {
    * unrendered template rather than broken YAML. The first placeholder, as written.
    */
   readonly template?: string;
+  /**
+   * For an error that keeps a document from being read: the document's text (or its kind, when
+   * that was read), so that analyses that conclude from an object's absence can tell whether this
+   * document could be it (src/match/unreadable.ts). Undefined there: it could be anything.
+   */
+  readonly documentText?: string;
 }
 
 /** An object in a document: the document's root, or one item of a List. */
@@ -140,31 +147,60 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     let tooDeep = false;
     const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : undefined;
     const marked = template === undefined ? {} : { template };
+    const documentText = doc.range ? text.slice(doc.range[0], doc.range[2]) : undefined;
+    const unread = documentText === undefined ? {} : { documentText };
     for (const error of doc.errors) {
       // Past the JS stack, `yaml` reports one error per remaining node: one finding says it all.
       if (error.message.includes('Maximum call stack size exceeded')) {
-        if (!tooDeep) problems.push({ documentIndex, severity: 'error', code: 'TOO_DEEP', message: 'the document nests too deeply to be read', span: spanAt(error.pos[0], error.pos[0] + 1) });
+        if (!tooDeep) problems.push({ documentIndex, severity: 'error', code: 'TOO_DEEP', message: 'the document nests too deeply to be read', span: spanAt(error.pos[0], error.pos[0] + 1), ...unread });
         tooDeep = true;
         continue;
       }
       const end = tokenEnd(text, error.pos);
       const message = error.code === 'DUPLICATE_KEY' ? `duplicate key "${text.slice(error.pos[0], end)}"` : cleanMessage(error.message);
-      problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end), ...marked });
+      problems.push({ documentIndex, severity: 'error', code: error.code, message, span: spanAt(error.pos[0], end), ...marked, ...(error.code === 'DUPLICATE_KEY' ? {} : unread) });
     }
     for (const warning of doc.warnings) {
       problems.push({ documentIndex, severity: 'warning', code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], tokenEnd(text, warning.pos)) });
     }
-    // A document with syntax errors is not read further: what it means is a guess.
-    if (doc.errors.length > 0) return;
+    // A document with syntax errors is not read further: what it means is a guess. A key written
+    // twice is reported, and the document read as kubectl reads it (the last value wins).
+    if (doc.errors.some((error) => error.code !== 'DUPLICATE_KEY')) return;
     // Too many aliases to resolve: not read (not even its kind), and reported whatever it is.
     const aliases = doc.range && ALIAS_SYNTAX.test(text.slice(doc.range[0], doc.range[2])) ? aliasProblem({ source, text, lineCounter, documentIndex }, doc) : undefined;
     if (aliases !== undefined) {
-      problems.push(aliases);
+      problems.push({ ...aliases, ...unread });
       return;
     }
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
+  problems.push(...kubectlSplitProblems(text, list, spanAt));
   return { source, documentCount: list.length, unparsed, problems, manifests, spanAt };
+}
+
+/**
+ * Lines kubectl's YAML reader stops at, although YAML allows them: it splits a file at every line
+ * that starts with `---` and takes only a comment after it (content there is "invalid Yaml
+ * document separator"), so a directive (`%YAML`, `%TAG`) is a document of its own that go-yaml
+ * cannot decode. kubectl applies nothing from there on; the linter reads on, and says so.
+ */
+function kubectlSplitProblems(text: string, documents: readonly Document.Parsed[], spanAt: (start: number, end: number) => Span): SyntaxProblem[] {
+  if (!/^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m.test(text)) return [];
+  const documentAt = (offset: number): number => {
+    const index = documents.findIndex((doc) => offset < doc.range[2]);
+    return index >= 0 ? index : Math.max(0, documents.length - 1);
+  };
+  const out: SyntaxProblem[] = [];
+  for (const match of text.matchAll(/^(?:---([ \t]*[^\s#][^\n]*)|%[^\n]*)/gm)) {
+    const start = match.index;
+    const end = start + match[0].replace(/\r$/, '').length;
+    const message =
+      match[1] === undefined
+        ? 'kubectl cannot read a YAML directive: it splits the file at --- lines and cannot decode the directive alone; remove it'
+        : 'kubectl reads nothing after a --- line with content on it (invalid Yaml document separator); put the content on the next line';
+    out.push({ documentIndex: documentAt(start), severity: 'error', code: 'KUBECTL_SPLIT', message, span: spanAt(start, end) });
+  }
+  return out;
 }
 
 /** The most documents a file may have to be parsed (the 50 MB benchmark file has 23,236). */
@@ -177,10 +213,19 @@ function countMarkerLines(text: string, stop: number): number {
   return count;
 }
 
-function parseDocuments(text: string): Document[] {
+function parseDocuments(text: string): Document.Parsed[] {
   const documents = parseAllDocuments(text, PARSE_OPTIONS);
   // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
-  return Array.isArray(documents) ? documents : [];
+  const list = Array.isArray(documents) ? documents : [];
+  if (!list.some((doc) => doc.errors.length > 0)) return list;
+  // Quoted scalars whose continuation lines kubectl reads and `yaml` does not (src/parse/lenient.ts).
+  const repaired = repairQuotedScalars(text);
+  if (repaired === undefined) return list;
+  const again = parseAllDocuments(repaired.text, PARSE_OPTIONS);
+  const relist = Array.isArray(again) ? again : [];
+  const scalars = byStart(repaired.scalars);
+  for (const doc of relist) restoreValues(doc, scalars);
+  return relist;
 }
 
 /** `yaml` often marks one character; widen that to the word it starts (a duplicate key, say). */
@@ -224,6 +269,15 @@ function scalarString(doc: Document, node: unknown): string | undefined {
   return isScalar(resolved) ? asString(resolved.value) : undefined;
 }
 
+/** The value of a mapping's key; of its last pair when the key is written twice (go-yaml keeps the last). */
+function lastValue(map: YAMLMap, key: string): unknown {
+  for (let i = map.items.length - 1; i >= 0; i--) {
+    const pair = map.items[i]!;
+    if (isScalar(pair.key) && pair.key.value === key) return pair.value;
+  }
+  return undefined;
+}
+
 /**
  * `apiVersion` and `kind` of a mapping as kubectl reads them: written directly (also through an
  * alias or a `!!binary` tag), or else from the mapping's value, which resolves merge keys
@@ -232,8 +286,8 @@ function scalarString(doc: Document, node: unknown): string | undefined {
  */
 function typeFields(doc: Document, map: Node): { apiVersion: string | undefined; kind: string | undefined } {
   if (!isMap(map)) return { apiVersion: undefined, kind: undefined };
-  let apiVersion = scalarString(doc, map.get('apiVersion', true));
-  let kind = scalarString(doc, map.get('kind', true));
+  let apiVersion = scalarString(doc, lastValue(map, 'apiVersion'));
+  let kind = scalarString(doc, lastValue(map, 'kind'));
   if (apiVersion === undefined || kind === undefined) {
     try {
       const value = map.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown> | null;
@@ -252,10 +306,12 @@ function collectManifests(source: SourceFile, text: string, lineCounter: LineInd
   const { apiVersion, kind } = typeFields(doc, root);
   const make = (node: Node, basePath: FieldPath, itemKind: string | undefined, itemApiVersion: string | undefined): Manifest =>
     makeManifest({ source, text, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
-  const items = root.get('items', true);
-  // `kind: List` and typed lists (`ValidatingWebhookConfigurationList`) carry their objects in items.
-  if (kind !== undefined && kind.endsWith('List') && isSeq(items)) {
-    const impliedKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
+  const items = lastValue(root, 'items');
+  // kubectl reads any object with an `items` list as a list, whatever its kind says
+  // (Unstructured.IsList in apimachinery), and applies its items, not the object: `kind: List`,
+  // typed lists (`ValidatingWebhookConfigurationList`), and a Namespace that has `items` alike.
+  if (isSeq(items)) {
+    const impliedKind = kind === undefined || kind === 'List' || !kind.endsWith('List') ? undefined : kind.slice(0, -'List'.length);
     items.items.forEach((item, index) => {
       const resolved = isAlias(item) ? item.resolve(doc) : item;
       if (!isMap(resolved)) return;
@@ -440,8 +496,7 @@ function commentOffsets(text: string): Set<number> {
  */
 export function lineComments(text: string, trailingMark?: string): LineComment[] {
   const lineCounter = new LineIndex(text);
-  const documents = parseAllDocuments(text, PARSE_OPTIONS);
-  const list = Array.isArray(documents) ? documents : [];
+  const list = parseDocuments(text);
   /** Multi-line scalars (block scalars, quoted strings): a `#` line inside one is text. */
   const scalarRanges: [number, number][] = [];
   /** Per 1-based line: the outermost field or list item that starts there, as offsets. */

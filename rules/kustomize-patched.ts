@@ -1,0 +1,50 @@
+import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import { patchesChanging } from '../src/parse/kustomize-patches.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
+
+type MessageId = 'patched';
+
+/**
+ * An admission object (or Namespace) of the run that a patch of a kustomization in the run
+ * targets: `kubectl kustomize` applies the patch, so what is applied differs from the file the
+ * other rules judge. Said once per object, naming the first such patch and counting the others.
+ */
+function check(object: { kind: string; name: string | undefined; file: string }, run: RuleRun): Violation<MessageId>[] {
+  const patches = patchesChanging(run.kustomizePatches, object);
+  if (patches.length === 0) return [];
+  const first = patches[0]!;
+  const others = patches.length - 1;
+  return [
+    {
+      messageId: 'patched',
+      data: {
+        kind: object.kind,
+        name: object.name === undefined ? '(unnamed)' : `"${object.name}"`,
+        where: `${first.file}:${first.line}`,
+        more: others === 0 ? '' : ` and ${others} more`,
+      },
+      path: ['metadata', 'name'],
+    },
+  ];
+}
+
+export const rule = defineObjectRule({
+  meta: {
+    id: 'kustomize-patched',
+    title: 'A kustomize patch changes this object: the other findings judge the file before the patch',
+    severity: 'info',
+    appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding', 'Namespace'],
+    needsDecodableObject: false,
+    messages: {
+      patched: '{{kind}} {{name}} is changed by the kustomize patch at {{where}}{{more}}: findings here judge it unpatched',
+    },
+    help: 'kubectl apply -k (kustomize build) applies the patch: the fields it changes are what the cluster gets, not what this file says. Lint the built output too: kubectl kustomize DIR | admission-lint -.',
+  },
+  create(run) {
+    return {
+      webhookConfiguration: (object: WebhookConfigurationObject) => check({ ...object, file: object.manifest.file.path }, run),
+      policy: (object: PolicyObject) => check({ ...object, file: object.manifest.file.path }, run),
+      namespace: (namespace: NamespaceObject) => check({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path }, run),
+    };
+  },
+});

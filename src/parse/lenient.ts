@@ -1,0 +1,246 @@
+/**
+ * What kubectl's decoder reads and `yaml` does not. kubectl reads manifests with go-yaml v2 (the
+ * sigs.k8s.io/yaml fork), whose scanner does not check the indentation of a quoted scalar's
+ * continuation lines: a long CEL expression in double quotes whose later lines start at the key's
+ * own column (or at column 1) is read, folded as usual. YAML 1.2 and `yaml` reject it.
+ *
+ * Such a scalar is replaced, before `yaml` parses the text, by a quoted scalar of the same length
+ * on one line (so every offset, and so every position, stays that of the file), and its value is
+ * put back on the parsed node afterwards, folded by `yaml` from the scalar's own text with its
+ * continuation lines indented. What go-yaml also rejects stays an error: a document marker line
+ * inside the quotes, an unclosed quote, a multi-line quoted mapping key.
+ */
+import { Lexer, isScalar, parseDocument, visit, type Document } from 'yaml';
+
+/** A quoted scalar read as go-yaml reads it: where it is and what it says. */
+export interface RepairedScalar {
+  readonly start: number;
+  /** Exclusive: after the closing quote. */
+  readonly end: number;
+  /** The scalar as written (quotes included). */
+  readonly source: string;
+}
+
+export interface Repaired {
+  /** The text with each repaired scalar on one line, at the same offsets. */
+  readonly text: string;
+  readonly scalars: readonly RepairedScalar[];
+}
+
+/**
+ * Lexing is linear, and each repair lexes its document again: past this many characters lexed in
+ * all (about a second), nothing is repaired and the file is reported as `yaml` reports it. Real
+ * files have a handful of such scalars per document (a document of 100 in 3 KB is 300,000).
+ */
+export const MAX_REPAIR_WORK = 3_000_000;
+
+/** The lexer's control tokens, which stand for no characters of the text. */
+const CONTROL_TOKENS = new Set(['\x02', '\x18', '\x1f']);
+
+/** Where documents start: kubectl splits at every line that starts with `---`, and no repair crosses one. */
+function documentStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 4)) starts.push(at + 1);
+  return starts;
+}
+
+/**
+ * The quoted scalars and flow collections `yaml`'s lexer cuts at an under-indented line,
+ * repaired; undefined when there are none. Called only for text `yaml` reported errors in. Each
+ * document is repaired on its own, so the work grows with the repairs of one document only.
+ */
+export function repairQuotedScalars(text: string): Repaired | undefined {
+  if (!/["'[{]/.test(text)) return undefined;
+  const starts = documentStarts(text);
+  const parts: string[] = [];
+  const scalars: RepairedScalar[] = [];
+  const budget = { work: 0 };
+  let changed = false;
+  for (let index = 0; index < starts.length; index++) {
+    const start = starts[index]!;
+    const end = starts[index + 1] ?? text.length;
+    const chunk = text.slice(start, end);
+    const repaired = /["'[{]/.test(chunk) ? repairDocument(chunk, budget) : undefined;
+    // Past the budget nothing is repaired: the file is reported as `yaml` reports it.
+    if (budget.work > MAX_REPAIR_WORK) return undefined;
+    if (repaired === undefined) {
+      parts.push(chunk);
+      continue;
+    }
+    changed = true;
+    parts.push(repaired.text);
+    for (const scalar of repaired.scalars) scalars.push({ start: scalar.start + start, end: scalar.end + start, source: scalar.source });
+  }
+  return changed ? { text: parts.join(''), scalars } : undefined;
+}
+
+function repairDocument(text: string, budget: { work: number }): Repaired | undefined {
+  let current = text;
+  const scalars: RepairedScalar[] = [];
+  let changed = false;
+  for (;;) {
+    budget.work += current.length;
+    if (budget.work > MAX_REPAIR_WORK) break;
+    const cut = firstCut(current);
+    if (cut === undefined) break;
+    if (cut.kind === 'quote') {
+      const end = closingQuote(current, cut.at);
+      if (end < 0 || isKey(current, end)) break;
+      const source = text.slice(cut.at, end);
+      scalars.push({ start: cut.at, end, source });
+      current = current.slice(0, cut.at) + source[0] + ' '.repeat(end - cut.at - 2) + source[0] + current.slice(end);
+    } else {
+      const flat = flattenFlow(current, cut.at);
+      if (flat === undefined) break;
+      current = current.slice(0, cut.at) + flat + current.slice(cut.at + flat.length);
+    }
+    changed = true;
+  }
+  return changed ? { text: current, scalars } : undefined;
+}
+
+/**
+ * The first place the lexer cuts short: a quoted scalar it ends before its closing quote, or a
+ * flow collection it ends at an under-indented line (the offset of its outermost `[` or `{`).
+ */
+function firstCut(text: string): { kind: 'quote' | 'flow'; at: number } | undefined {
+  let offset = 0;
+  let depth = 0;
+  let flowStart = -1;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '\x18' && flowStart >= 0) return { kind: 'flow', at: flowStart };
+    if (token.length === 1 && CONTROL_TOKENS.has(token)) continue;
+    const first = token[0];
+    if ((first === '"' || first === "'") && !closes(token)) return { kind: 'quote', at: offset };
+    if (token === '[' || token === '{') {
+      if (depth === 0) flowStart = offset;
+      depth++;
+    } else if ((token === ']' || token === '}') && depth > 0) depth--;
+    offset += token.length;
+  }
+  return undefined;
+}
+
+/**
+ * The flow collection that opens at `start` on one line, at the same length: line breaks and
+ * comments become spaces (quoted scalars are kept as written). Undefined where that could change
+ * a value (a plain scalar that goes on on the next line is folded; this would not) or go-yaml
+ * does not read it either (a document marker line, no closing bracket).
+ */
+export function flattenFlow(text: string, start: number): string | undefined {
+  let depth = 0;
+  let out = '';
+  for (let i = start; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      const end = closingQuote(text, i);
+      if (end < 0) return undefined;
+      out += text.slice(i, end);
+      i = end - 1;
+      continue;
+    }
+    if (c === '#' && /\s/.test(text[i - 1] ?? ' ')) {
+      const end = text.indexOf('\n', i);
+      const stop = end < 0 ? text.length : end;
+      out += ' '.repeat(stop - i);
+      i = stop - 1;
+      continue;
+    }
+    if (c === '\n' || c === '\r') {
+      const marker = text.slice(i + 1, i + 4);
+      if (c === '\n' && (marker === '---' || marker === '...') && /^\s?$/.test(text[i + 4] ?? '')) return undefined;
+      const before = out.trimEnd().slice(-1);
+      const after = /\S/.exec(text.slice(i + 1))?.[0] ?? '';
+      // A plain scalar on both sides of the break: it folds to one space, which flattening would not give.
+      if (before !== '' && !'[{,:"\''.includes(before) && !',]}#:'.includes(after)) return undefined;
+      out += ' ';
+      continue;
+    }
+    out += c;
+    if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) return out;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a lexed quoted-scalar token ends with its closing quote. */
+function closes(token: string): boolean {
+  const quote = token[0]!;
+  if (token.length < 2 || token[token.length - 1] !== quote) return false;
+  if (quote === "'") return true;
+  let backslashes = 0;
+  for (let i = token.length - 2; i > 0 && token[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 0;
+}
+
+/**
+ * After the closing quote of the scalar that opens at `start`, as go-yaml scans it: `''` is a
+ * quote inside single quotes, `\` escapes the next character inside double quotes, and a line
+ * that starts with `---` or `...` followed by a blank ends the scalar with an error. -1 when the
+ * scalar does not close.
+ */
+export function closingQuote(text: string, start: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      const marker = text.slice(i + 1, i + 4);
+      if ((marker === '---' || marker === '...') && /^[\s]?$/.test(text[i + 4] ?? '')) return -1;
+      continue;
+    }
+    if (quote === '"' && c === '\\') {
+      i++;
+      continue;
+    }
+    if (c !== quote) continue;
+    if (quote === "'" && text[i + 1] === "'") {
+      i++;
+      continue;
+    }
+    return i + 1;
+  }
+  return -1;
+}
+
+/** A multi-line scalar followed by `:` is a mapping key, which go-yaml does not read either. */
+function isKey(text: string, end: number): boolean {
+  let i = end;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return text[i] === ':' && (i + 1 >= text.length || /[\s,\]}]/.test(text[i + 1]!));
+}
+
+/**
+ * The value go-yaml reads from a quoted scalar: `yaml` folds it once its continuation lines are
+ * indented (leading blanks of a continuation line are not part of the value).
+ */
+function scalarValue(source: string, tag: string | undefined): unknown {
+  const indented = source.replace(/\n/g, '\n ');
+  const doc = parseDocument(`${tag === undefined ? '' : `!<${tag}> `}${indented}`, { version: '1.1', logLevel: 'error' });
+  const node = doc.contents;
+  return isScalar(node) ? node.value : undefined;
+}
+
+/** The repaired scalars by where they start, for restoreValues. */
+export function byStart(scalars: readonly RepairedScalar[]): ReadonlyMap<number, RepairedScalar> {
+  return new Map(scalars.map((scalar) => [scalar.start, scalar]));
+}
+
+/** Puts each repaired scalar's value on its node in a parsed document. */
+export function restoreValues(doc: Document, scalars: ReadonlyMap<number, RepairedScalar>): void {
+  if (scalars.size === 0 || !doc.range) return;
+  const [from, , to] = doc.range;
+  // Most documents of a file hold none: they are not visited.
+  let any = false;
+  for (const start of scalars.keys()) if (start >= from && start < to) any = true;
+  if (!any) return;
+  visit(doc, {
+    Scalar(_, node) {
+      const scalar = node.range ? scalars.get(node.range[0]) : undefined;
+      if (scalar === undefined) return;
+      node.value = scalarValue(scalar.source, node.tag);
+    },
+  });
+}

@@ -1,0 +1,45 @@
+/** What a kustomization's patches change, read from its text (src/parse/kustomize-patches.ts). */
+import { describe, expect, it } from 'vitest';
+import { kustomizePatches, patchesChanging } from '../src/parse/kustomize-patches.js';
+
+const read = (text: string, files: Record<string, string> = {}) => kustomizePatches('k.yaml', text, true, (path) => files[path]);
+const changed = (text: string, kind: string, name: string, files: Record<string, string> = {}): number[] =>
+  patchesChanging(read(text, files), { kind, name, file: '<stdin>' }).map((patch) => patch.line);
+
+describe('kustomize patches', () => {
+  it('reads targets from selectors, from the patch text, and from patch files', () => {
+    const text = [
+      'patches:',
+      '  - target: {kind: ValidatingWebhookConfiguration, name: a}',
+      '    patch: "[]"',
+      '  - path: smp.yaml',
+      '  - path: missing.yaml',
+      'patchesStrategicMerge:',
+      '  - other.yaml',
+      'patchesJson6902:',
+      '  - target: {kind: Namespace, name: "team-.*"}',
+      '    path: ops.json',
+      '',
+    ].join('\n');
+    const files = { 'smp.yaml': 'kind: ValidatingWebhookConfiguration\nmetadata: {name: b}\n', 'other.yaml': 'kind: MutatingWebhookConfiguration\nmetadata: {name: c}\n' };
+    expect(changed(text, 'ValidatingWebhookConfiguration', 'a', files)).toEqual([2, 5]);
+    expect(changed(text, 'ValidatingWebhookConfiguration', 'b', files)).toEqual([4, 5]);
+    expect(changed(text, 'MutatingWebhookConfiguration', 'c', files)).toEqual([5, 7]);
+    // A name that is a regular expression may match: named, never run.
+    expect(changed(text, 'Namespace', 'team-a', files)).toEqual([5, 9]);
+    // An unreadable patch file may change anything; without it nothing targets this one.
+    expect(changed(text, 'MutatingWebhookConfiguration', 'z', files)).toEqual([5]);
+    expect(changed(text.replace('  - path: missing.yaml\n', ''), 'MutatingWebhookConfiguration', 'z', files)).toEqual([]);
+  });
+
+  it('takes a label or annotation selector to match every object of its kind', () => {
+    const text = 'patches:\n  - target: {kind: Namespace, labelSelector: "team=a"}\n    patch: "[]"\n';
+    expect(changed(text, 'Namespace', 'anything', {})).toEqual([2]);
+    expect(changed(text, 'ValidatingWebhookConfiguration', 'anything', {})).toEqual([]);
+  });
+
+  it('reads only the Kustomization documents of a stream', () => {
+    const stream = 'kind: ConfigMap\npatches: [{target: {name: a}, patch: "[]"}]\n---\nkind: Kustomization\npatches: [{target: {name: b}, patch: "[]"}]\n';
+    expect(kustomizePatches('s', stream, false, () => undefined).map((patch) => patch.target.name)).toEqual(['b']);
+  });
+});
