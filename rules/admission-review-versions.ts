@@ -85,6 +85,7 @@ export const rule = defineObjectRule({
             messageId,
             data,
             path: found[0]!.path,
+            alsoAt: found.slice(1).map(({ path }) => path),
             ...(messageId === 'v1beta1First' ? { severity: 'info' as const, help: V1BETA1_FIRST_HELP } : {}),
           });
         }

@@ -238,7 +238,7 @@ export const rule = defineObjectRule({
         }
         for (const { problem, path, entries } of bundleGroups.values()) {
           const which = entries.length === 1 ? `webhook "${entries[0]!.label}"` : `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`;
-          violations.push({ ...problem, data: { ...problem.data, which }, path, severity: 'error' });
+          violations.push({ ...problem, data: { ...problem.data, which }, path, alsoAt: entries.slice(1).map((entry) => [...entry.path, 'clientConfig', 'caBundle']), severity: 'error' });
         }
         if (unprovided.length > 0) {
           const first = unprovided[0]!;
@@ -248,6 +248,7 @@ export const rule = defineObjectRule({
             messageId: 'missing',
             data: { which, service: `${service.namespace ?? ''}/${service.name ?? ''}` },
             path: [...first.path, 'clientConfig'],
+            alsoAt: unprovided.slice(1).map((entry) => [...entry.path, 'clientConfig']),
             part: 'key',
             severity: 'info',
           });

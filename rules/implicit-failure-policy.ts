@@ -112,6 +112,7 @@ export const rule = defineObjectRule({
           messageId,
           data: which(entries),
           path: [...entries[0]!.path, 'failurePolicy'],
+          alsoAt: entries.slice(1).map((entry) => [...entry.path, 'failurePolicy']),
           ...(messageId === 'failDefaultCustom' ? { severity: 'info' as const, help: CUSTOM_HELP } : {}),
           ...(messageId === 'failDefaultNoRules' ? { help: NO_RULES_HELP } : {}),
         }));

@@ -74,6 +74,7 @@ export const rule = defineObjectRule({
             messageId,
             data: { which, has: entries.length === 1 ? 'has' : 'have', value, threshold, defaulted: defaulted ? ' (the API default)' : '' },
             path: [...entries[0]!.path, 'timeoutSeconds'],
+            alsoAt: entries.slice(1).map((entry) => [...entry.path, 'timeoutSeconds']),
             severity: severityOf(defaulted, messageId),
           };
         });

@@ -52,12 +52,12 @@ export const rule = defineObjectRule({
         if (reinvoked.length > 0) {
           const first = reinvoked[0]!;
           const which = reinvoked.length === 1 ? `webhook "${first.label}" has` : `${reinvoked.length} webhooks (first: "${first.label}") have`;
-          violations.push({ messageId: 'reinvoked', data: { which, its: reinvoked.length === 1 ? 'its' : 'their' }, path: [...first.path, 'reinvocationPolicy'] });
+          violations.push({ messageId: 'reinvoked', data: { which, its: reinvoked.length === 1 ? 'its' : 'their' }, path: [...first.path, 'reinvocationPolicy'], alsoAt: reinvoked.slice(1).map((entry) => [...entry.path, 'reinvocationPolicy']) });
         }
         if (onUpdate.length > 0) {
           const first = onUpdate[0]!;
           const which = onUpdate.length === 1 ? `webhook "${first.entry.label}" mutates` : `${onUpdate.length} webhooks (first: "${first.entry.label}") mutate`;
-          violations.push({ messageId: 'update', data: { which }, path: first.path, severity: 'info' });
+          violations.push({ messageId: 'update', data: { which }, path: first.path, alsoAt: onUpdate.slice(1).map(({ path }) => path), severity: 'info' });
         }
         return violations;
       },

@@ -28,7 +28,8 @@ function oncePerDocument(violations: readonly Violation<MessageId>[], written: u
   const first = violations.find((violation) => violation.messageId === 'placeholder');
   if (first === undefined) return [...violations];
   const more = morePlaceholders(countPlaceholders(written));
-  return violations.filter((violation) => violation.messageId !== 'placeholder' || violation === first).map((violation) => (violation === first ? { ...first, data: { ...first.data, more } } : violation));
+  const others = violations.filter((violation) => violation.messageId === 'placeholder' && violation !== first).map((violation) => violation.path);
+  return violations.filter((violation) => violation.messageId !== 'placeholder' || violation === first).map((violation) => (violation === first ? { ...first, data: { ...first.data, more }, alsoAt: others } : violation));
 }
 
 /**
@@ -56,7 +57,7 @@ function acrossWebhooks(violations: readonly Violation<MessageId>[]): Violation<
     if (typeof item !== 'string') return item;
     const [first, ...rest] = groups.get(item)!;
     if (rest.length === 0) return first!;
-    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` } };
+    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` }, alsoAt: rest.map((violation) => violation.path) };
   });
 }
 

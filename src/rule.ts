@@ -58,6 +58,12 @@ export interface Violation<MessageId extends string = string> {
   readonly path: FieldPath;
   /** Point at another place in the file than `path` (e.g. a key under matchLabels). */
   readonly locateAt?: FieldPath;
+  /**
+   * The same cause at other places of the object, reported in this one finding (the other
+   * webhooks of a group). An inline suppression hides the finding only when it covers every
+   * place: one written for the first webhook does not hide a sibling added later.
+   */
+  readonly alsoAt?: readonly FieldPath[];
   /** Which part of the field to point at; default: key start to value end. */
   readonly part?: 'pair' | 'key' | 'value';
   /** For rules whose severity depends on the case (e.g. Fail vs Ignore). */

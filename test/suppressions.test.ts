@@ -132,6 +132,33 @@ describe('admission-lint-disable-next-line', () => {
   });
 });
 
+describe('a finding that reports one cause at several webhooks', () => {
+  /** A webhook on pods that leaves failurePolicy to the API default (implicit-failure-policy, grouped per configuration). */
+  const podHook = (name: string, extra: string[] = []): string =>
+    webhook(name, extra).replace('apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]', 'apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]');
+
+  it('is hidden only when a suppression covers every webhook it names', async () => {
+    const both = configuration('widgets', [
+      '  # admission-lint-disable-next-line implicit-failure-policy -- Fail is wanted: the API default',
+      podHook('a'),
+      '  # admission-lint-disable-next-line implicit-failure-policy -- Fail is wanted: the API default',
+      podHook('b'),
+    ]);
+    expect((await lintBrief(both)).filter((line) => line.startsWith('implicit-failure-policy'))).toEqual([]);
+    // A sibling added under a configuration whose first webhook is suppressed is not hidden with it,
+    // and the suppression that no longer covers the finding says so.
+    const added = configuration('widgets', ['  # admission-lint-disable-next-line implicit-failure-policy -- Fail is wanted: the API default', podHook('a'), podHook('b')]);
+    const found = await lintBrief(added);
+    expect(found.some((line) => line.startsWith('implicit-failure-policy@'))).toBe(true);
+    expect(found.some((line) => line.startsWith('unused-suppression@'))).toBe(true);
+  });
+
+  it('is hidden by a file-wide directive or the annotation, which cover every place', async () => {
+    const file = `# admission-lint-disable-file implicit-failure-policy -- Fail is wanted\n${configuration('widgets', [podHook('a'), podHook('b')])}`;
+    expect((await lintBrief(file)).filter((line) => line.startsWith('implicit-failure-policy'))).toEqual([]);
+  });
+});
+
 describe('admission-lint-disable-file', () => {
   it('suppresses the rule in every document of the file, wherever it stands', async () => {
     const text = [

@@ -67,6 +67,8 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
   // CEL is loaded only for runs with expressions to check: webhook matchConditions or policies.
   if (run.policies.length > 0 || run.webhookConfigurations.some(hasMatchConditions)) await prepareCel();
   const findings: Finding[] = [];
+  /** The other places of findings that report one cause at several (Violation.alsoAt), for the suppressions. */
+  const otherPlaces = new Map<Finding, readonly Span[]>();
   const internalErrors: InternalErrorReport[] = [];
   const severityOf = (meta: RuleMeta, violationSeverity?: Severity): SeverityOverride => options.severityOverrides.get(meta.id) ?? violationSeverity ?? meta.severity;
   /**
@@ -97,17 +99,19 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     const severity = severityOf(meta, violation.severity);
     if (severity === 'off') return;
     const span = object.manifest.locate(violation.locateAt ?? violation.path, violation.part);
-    findings.push(
-      findingAt(meta.id, severity, messageOf(meta, violation.messageId, violation.data), violation.help ?? meta.help, {
-        source: object.manifest.file,
-        file: object.manifest.file.path,
-        span,
-        documentIndex: object.manifest.documentIndex,
-        fieldPath: violation.path.length > 0 ? formatFieldPath(violation.path) : null,
-        object: objectRef(object),
-        webhook,
-      }),
-    );
+    const finding = findingAt(meta.id, severity, messageOf(meta, violation.messageId, violation.data), violation.help ?? meta.help, {
+      source: object.manifest.file,
+      file: object.manifest.file.path,
+      span,
+      documentIndex: object.manifest.documentIndex,
+      fieldPath: violation.path.length > 0 ? formatFieldPath(violation.path) : null,
+      object: objectRef(object),
+      webhook,
+    });
+    findings.push(finding);
+    if (violation.alsoAt !== undefined && violation.alsoAt.length > 0) {
+      otherPlaces.set(finding, violation.alsoAt.map((path) => object.manifest.locate(path, violation.part)));
+    }
   };
   const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
   const enabledIds = new Set(enabled.map((rule) => rule.meta.id));
@@ -209,6 +213,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       ...run.namespaces.map((namespace) => ({ manifest: namespace.manifest, apiVersion: 'v1', kind: 'Namespace', name: namespace.name, written: namespace.written })),
     ],
     findings,
+    otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
     knownRules: options.rules.map((rule) => rule.meta.id),
     inline: options.inlineConfig !== false,

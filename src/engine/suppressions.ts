@@ -92,6 +92,11 @@ export interface SuppressionInput {
   readonly files: readonly ParsedFile[];
   readonly objects: readonly SuppressibleObject[];
   readonly findings: readonly Finding[];
+  /**
+   * Where else a finding reports the same cause (the other webhooks of a grouped finding): it is
+   * suppressed only when every place is covered.
+   */
+  readonly otherPlaces?: (finding: Finding) => readonly Span[] | undefined;
   /** The rules that ran (enabled and not turned off). */
   readonly ranRules: ReadonlySet<string>;
   /** Every rule id of the run's registry, turned off or not: a suppression naming another is unknown. */
@@ -145,17 +150,27 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const suppressed: SuppressedFinding[] = [];
   const kept = input.findings.filter((finding) => {
     if (META_RULES.has(finding.ruleId)) return true;
+    const places: readonly Position[] = [finding, ...(input.otherPlaces?.(finding) ?? [])];
     let by: Directive | undefined;
-    for (const directive of byFile.get(finding.file) ?? []) {
-      for (const ref of directive.rules) {
-        if (ref.id === finding.ruleId && (covers(directive, finding) || (!ownHit.has(ref) && coversAround(directive, finding)))) {
-          ref.used = true;
-          by ??= directive;
+    const using: RuleRef[] = [];
+    // Every place of the finding must be covered (by this directive or another naming the rule).
+    const uncovered = places.filter((place) => {
+      let covered = false;
+      for (const directive of byFile.get(finding.file) ?? []) {
+        for (const ref of directive.rules) {
+          if (ref.id === finding.ruleId && (covers(directive, finding, place) || (!ownHit.has(ref) && coversAround(directive, finding, place)))) {
+            using.push(ref);
+            by ??= directive;
+            covered = true;
+          }
         }
       }
-    }
-    if (by !== undefined) suppressed.push({ finding, by: by.name, reason: by.reason });
-    return by === undefined;
+      return !covered;
+    });
+    if (by === undefined || uncovered.length > 0) return true;
+    for (const ref of using) ref.used = true;
+    suppressed.push({ finding, by: by.name, reason: by.reason });
+    return false;
   });
 
   const known = [...new Set([...input.knownRules, ...input.ranRules])];
@@ -191,23 +206,29 @@ function enclosingOf(directive: Directive, objects: readonly SuppressibleObject[
 }
 
 /** Whether the finding starts in the webhook or object around the directive (its reach when its own node has none). */
-function coversAround(directive: Directive, finding: Finding): boolean {
-  if (directive.enclosing === undefined || finding.ruleId === 'yaml-syntax' || finding.documentIndex !== directive.documentIndex) return false;
-  return startsWithin(finding, directive.enclosing);
+/** A place in a file: a finding's start, or another place of the same finding. */
+interface Position {
+  readonly line: number;
+  readonly column: number;
 }
 
-function covers(directive: Directive, finding: Finding): boolean {
+function coversAround(directive: Directive, finding: Finding, place: Position = finding): boolean {
+  if (directive.enclosing === undefined || finding.ruleId === 'yaml-syntax' || finding.documentIndex !== directive.documentIndex) return false;
+  return startsWithin(place, directive.enclosing);
+}
+
+function covers(directive: Directive, finding: Finding, place: Position = finding): boolean {
   if (directive.kind === 'file') return true;
   // A document that does not parse has no fields or objects to hang a suppression on.
   if (finding.ruleId === 'yaml-syntax') return false;
   if (directive.kind === 'annotation' && (finding.object === null || finding.documentIndex !== directive.documentIndex)) return false;
-  return directive.scope !== undefined && startsWithin(finding, directive.scope);
+  return directive.scope !== undefined && startsWithin(place, directive.scope);
 }
 
-function startsWithin(finding: Finding, scope: Span): boolean {
-  const afterStart = finding.line > scope.line || (finding.line === scope.line && finding.column >= scope.column);
-  const beforeEnd = finding.line < scope.endLine || (finding.line === scope.endLine && finding.column < scope.endColumn);
-  const atStart = finding.line === scope.line && finding.column === scope.column;
+function startsWithin(place: Position, scope: Span): boolean {
+  const afterStart = place.line > scope.line || (place.line === scope.line && place.column >= scope.column);
+  const beforeEnd = place.line < scope.endLine || (place.line === scope.endLine && place.column < scope.endColumn);
+  const atStart = place.line === scope.line && place.column === scope.column;
   return afterStart && (beforeEnd || atStart);
 }
 
