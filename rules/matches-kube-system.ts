@@ -155,7 +155,7 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     }
     if (rule === undefined) continue;
     // matchConditions that exclude system users or kube-system let those writes through.
-    if (policyConditionsOutcome(run, spec.matchConditions ?? [], write) !== 'called') continue;
+    if (policyConditionsOutcome(run, spec.matchConditions ?? [], write) === 'skipped') continue;
     const ignore = spec.failurePolicy === 'Ignore';
     const mutating = object.kind === 'MutatingAdmissionPolicy';
     const messageId: MessageId = mutating ? (ignore ? 'mutatingPolicyIgnore' : 'mutatingPolicyFail') : ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail';
