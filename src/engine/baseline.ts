@@ -28,6 +28,11 @@ export interface BaselineEntry {
   readonly count: number;
   /** The findings' severity when recorded: a finding above it is not hidden (absent in older baselines). */
   readonly severity?: Severity;
+  /**
+   * For a finding in rendered `helm template` output: the template its `# Source:` comment names
+   * (`file` is then the file read, so that a comment in one file never matches another's entries).
+   */
+  readonly template?: string;
 }
 
 export interface Baseline {
@@ -60,7 +65,8 @@ function baselinePath(file: string, baselineDir: string, cwd: string): string {
 export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string): Fingerprint {
   return {
     ruleId: finding.ruleId,
-    file: baselinePath(finding.file, baselineDir, cwd),
+    file: baselinePath(finding.rendered?.file ?? finding.file, baselineDir, cwd),
+    ...(finding.rendered !== undefined ? { template: finding.file } : {}),
     kind: finding.object?.kind ?? null,
     name: finding.object?.name ?? null,
     webhook: finding.webhook,
@@ -69,7 +75,7 @@ export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string
 }
 
 function keyOf(fingerprint: Fingerprint): string {
-  return JSON.stringify([fingerprint.ruleId, fingerprint.file, fingerprint.kind, fingerprint.name, fingerprint.webhook, fingerprint.fieldPath]);
+  return JSON.stringify([fingerprint.ruleId, fingerprint.file, fingerprint.kind, fingerprint.name, fingerprint.webhook, fingerprint.fieldPath, ...(fingerprint.template !== undefined ? [fingerprint.template] : [])]);
 }
 
 export function createBaseline(findings: readonly Finding[], baselineDir: string, cwd: string): Baseline {
@@ -121,7 +127,8 @@ export function readBaseline(path: string, cwd: string): Baseline {
       typeof entry === 'object' && entry !== null && typeof entry.ruleId === 'string' && typeof entry.file === 'string' &&
       nullableString(entry.kind) && nullableString(entry.name) && nullableString(entry.webhook) && nullableString(entry.fieldPath) &&
       Number.isInteger(entry.count) && (entry.count ?? 0) >= 1 &&
-      (entry.severity === undefined || (SEVERITIES as readonly unknown[]).includes(entry.severity));
+      (entry.severity === undefined || (SEVERITIES as readonly unknown[]).includes(entry.severity)) &&
+      (entry.template === undefined || typeof entry.template === 'string');
     if (!valid) throw new InputError(`${path}: entries[${index}] is not a baseline entry (ruleId, file, kind, name, webhook, fieldPath, count, severity)`);
   });
   return record as Baseline;

@@ -112,17 +112,20 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const directives = [...commentDirectives(input.files, violations), ...annotationDirectives(input.objects)];
   if (directives.length === 0) return { kept: [...input.findings], suppressed: [], violations };
 
+  // By the file read and the name findings give it: a `# Source:` comment in one file names a
+  // template, and must not carry that file's suppressions to another file's findings, nor theirs to it.
   const byFile = new Map<string, Directive[]>();
   for (const directive of directives) {
-    const list = byFile.get(directive.source.path) ?? [];
+    const key = placeKey(directive.source.renderedFrom ?? directive.source.path, directive.source.path);
+    const list = byFile.get(key) ?? [];
     list.push(directive);
-    byFile.set(directive.source.path, list);
+    byFile.set(key, list);
   }
   const suppressed: SuppressedFinding[] = [];
   const kept = input.findings.filter((finding) => {
     if (META_RULES.has(finding.ruleId)) return true;
     let by: Directive | undefined;
-    for (const directive of byFile.get(finding.file) ?? []) {
+    for (const directive of byFile.get(placeKey(finding.rendered?.file ?? finding.file, finding.file)) ?? []) {
       for (const ref of directive.rules) {
         if (ref.id === finding.ruleId && covers(directive, finding)) {
           ref.used = true;
@@ -137,6 +140,10 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const known = [...new Set([...input.knownRules, ...input.ranRules])];
   for (const directive of directives) report(directive, known, input.ranRules, violations);
   return { kept, suppressed, violations };
+}
+
+function placeKey(read: string, named: string): string {
+  return `${read}\u0000${named}`;
 }
 
 function covers(directive: Directive, finding: Finding): boolean {

@@ -170,8 +170,10 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     for (const warning of doc.warnings) {
       problems.push({ documentIndex, severity: 'warning', code: warning.code, message: cleanMessage(warning.message), span: spanAt(warning.pos[0], tokenEnd(text, warning.pos)) });
     }
-    // A document with syntax errors is not read further: what it means is a guess.
-    if (doc.errors.length > 0) return;
+    // A document with syntax errors is not read further: what it means is a guess. A duplicate
+    // key is not a guess: kubectl reads the document, and the last value wins (as here), so it is
+    // read, and a suppression of its yaml-syntax finding cannot hide the object.
+    if (doc.errors.some((error) => error.code !== 'DUPLICATE_KEY')) return;
     // Too many aliases to resolve: not read (not even its kind), and reported whatever it is.
     const aliases = doc.range && ALIAS_SYNTAX.test(text.slice(doc.range[0], doc.range[2])) ? aliasProblem({ source, text, lineCounter, documentIndex }, doc) : undefined;
     if (aliases !== undefined) {
