@@ -156,7 +156,12 @@ export function applyBaseline(report: Report, baseline: Baseline, baselineDir: s
     // A finding is hidden by an entry of its severity or above: one that rose is new.
     const entry = list.find((candidate) => candidate.left > 0 && (candidate.severity === undefined || severityAtLeast(candidate.severity, finding.severity)));
     if (entry === undefined) {
-      if (list.some((candidate) => candidate.left > 0)) raised++;
+      // Its entry is still there, at a lower severity: the finding is new, the entry not gone.
+      const lower = list.find((candidate) => candidate.left > 0);
+      if (lower !== undefined) {
+        lower.left--;
+        raised++;
+      }
       return true;
     }
     entry.left--;
