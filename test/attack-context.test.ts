@@ -120,4 +120,10 @@ describe('a yaml-syntax suppression does not hide what kubectl reads from the fi
     expect(found.map((finding) => finding.ruleId)).toContain('matches-kube-system');
     expect(found.find((finding) => finding.ruleId === 'matches-kube-system')?.message).toContain('failurePolicy Fail');
   });
+
+  it('a finding about a duplicated field is placed at the value kubectl keeps (the last)', async () => {
+    writeFileSync(join(dir, 'dup.yaml'), WEBHOOK('').replace('    timeoutSeconds: 5\n', '    timeoutSeconds: 5\n    timeoutSeconds: 25\n'));
+    const found = await findings(['dup.yaml']);
+    expect(found.filter((finding) => finding.ruleId === 'long-timeout').map((finding) => finding.line)).toEqual([10]);
+  });
 });

@@ -147,10 +147,12 @@ export class PositionIndex {
     return -1;
   }
 
+  /** The last entry of that key: with a duplicate key, the last value is the one read (as kubectl reads it). */
   private childNamed(node: number, key: string): number {
     const end = node + this.field(node, SIZE);
-    for (let at = node + 1; at < end; at += this.field(at, SIZE)) if (this.keys[at] === key) return at;
-    return -1;
+    let found = -1;
+    for (let at = node + 1; at < end; at += this.field(at, SIZE)) if (this.keys[at] === key) found = at;
+    return found;
   }
 
   /**
