@@ -81,6 +81,13 @@ describe('every way config lowers the gate is said', () => {
     expect((await json([])).report.gate).toMatchObject({ kubeVersion: '1.36', kubeVersionUnreleased: null });
   });
 
+  it('trusted namespace labels (they exempt namespaces) are said', async () => {
+    config('trustedNamespaceLabels: [team]\n');
+    const { stderr, report } = await json([]);
+    expect(report.gate.trustedNamespaceLabels).toEqual(['team']);
+    expect(stderr).toContain('namespace label trusted (team)');
+  });
+
   it('--baseline keeps the gate: the JSON keeps `gate`, the summary keeps the line (issue 22 item 6)', async () => {
     config('failOn: never\n');
     writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ version: 1, tool: 'admission-lint', entries: [] }));

@@ -165,6 +165,7 @@ function gateOf(run: {
   failOn: FailOn;
   inlineConfig: boolean;
   kubeVersion: KubeVersion;
+  trustedNamespaceLabels: readonly string[];
 }): Gate {
   const ids = rules.map((rule) => rule.meta.id);
   const lowered = rules
@@ -191,6 +192,7 @@ function gateOf(run: {
     optionsMatchingAll,
     kubeVersion: formatKubeVersion(run.kubeVersion),
     kubeVersionUnreleased: released === undefined ? null : formatKubeVersion(released),
+    trustedNamespaceLabels: [...run.trustedNamespaceLabels],
   };
 }
 
@@ -225,20 +227,21 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     const why = selected.ignored > 0 ? `: the config's ignore patterns took all ${selected.ignored}` : '';
     throw new UsageError(`no file to lint in ${(paths.length > 0 ? paths : ['.']).join(', ')}${why}`, 'pass --allow-empty when an empty run is expected');
   }
+  const trusted = flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []);
   const report = await lint({
     ruleOptions,
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
-    trustedNamespaceLabels: flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []),
+    trustedNamespaceLabels: trusted,
     podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
     ...(io.readStdin ? { readStdin: io.readStdin } : {}),
   });
   const target = kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION;
-  const gate = gateOf({ config, selected, severityOverrides, ruleOptions, failOn, inlineConfig: flags.inlineConfig, kubeVersion: target });
+  const gate = gateOf({ config, selected, severityOverrides, ruleOptions, failOn, inlineConfig: flags.inlineConfig, kubeVersion: target, trustedNamespaceLabels: trusted });
   let filtered: Report = { ...report, gate };
   let inBaseline: number | undefined;
   if (baseline !== undefined && flags.baseline !== undefined) {

@@ -83,6 +83,8 @@ export interface Gate {
   readonly kubeVersion: string;
   /** The newest Kubernetes released (`1.36`) when kubeVersion is newer than it, else null. */
   readonly kubeVersionUnreleased: string | null;
+  /** Namespace label keys trusted not to be editable by namespace owners (they exempt namespaces). */
+  readonly trustedNamespaceLabels: readonly string[];
 }
 
 export interface Report {

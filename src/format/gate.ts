@@ -18,6 +18,8 @@ export function describeGate(report: Report, options: { readonly loweringOnly?: 
     const lowered = gate.severitiesLowered ?? [];
     if (lowered.length > 0) parts.push(`${lowered.length} ${lowered.length === 1 ? 'rule' : 'rules'} lowered (${lowered.map((entry) => `${entry.rule} ${entry.from} to ${entry.to}`).join(', ')})`);
     for (const option of gate.optionsMatchingAll ?? []) parts.push(`option ${option.rule}.${option.option} "${option.value}" matches every name`);
+    const trusted = gate.trustedNamespaceLabels ?? [];
+    if (trusted.length > 0) parts.push(`namespace ${trusted.length === 1 ? 'label' : 'labels'} trusted (${trusted.join(', ')})`);
     if (gate.kubeVersionUnreleased) parts.push(`kubeVersion ${gate.kubeVersion} is newer than any released Kubernetes (${gate.kubeVersionUnreleased})`);
   }
   const suppressed = report.summary.suppressed ?? 0;
