@@ -7,6 +7,7 @@ import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
+import { namespaceLabelErrors } from '../src/validate/namespace-labels.js';
 
 const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).';
 
@@ -43,7 +44,7 @@ export const rule = defineObjectRule({
     id: 'api-validation',
     title: 'The API server would reject the object (names, rules, clientConfig, selectors, matchConditions, …)',
     severity: 'error',
-    appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
+    appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS, 'Namespace'],
     messages: {
       rejected: '{{message}}',
       placeholder: '{{path}} is the unrendered placeholder {{value}}{{more}}',
@@ -62,6 +63,10 @@ export const rule = defineObjectRule({
       },
       policy(object) {
         return oncePerDocument(validateAdmissionPolicyObject(object.kind, object.effective, run.kubeVersion).map(toViolation), object, run.isEnabled('schema'));
+      },
+      // A Namespace whose labels the API server rejects never exists (nor do its labels).
+      namespace(namespace) {
+        return namespaceLabelErrors(namespace.written).map(toViolation);
       },
     };
   },

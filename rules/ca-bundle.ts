@@ -20,6 +20,7 @@ import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { isBase64 } from '../src/validate/webhook-schema.js';
 import { joinCapped } from '../src/text/list.js';
+import { namePatternMatcher } from '../src/text/glob.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
 
@@ -35,10 +36,6 @@ const INJECTION_ANNOTATIONS: readonly { key: string; value?: string }[] = [
   { key: 'service.beta.openshift.io/inject-cabundle', value: 'true' },
 ];
 
-function globMatches(pattern: string, value: string): boolean {
-  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`).test(value);
-}
 
 /**
  * A setting in the same file that hands this configuration's name to a CA patcher, such as
@@ -69,19 +66,13 @@ function patcherNames(file: SourceFile, patcherNamesByFile: Map<SourceFile, Set<
   return names;
 }
 
-function configuredNames(injected: string): string[] {
-  return injected
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-}
 
 /**
  * Why the bundle written in the file is not the one the API server will use, or undefined when
  * it is: a documented injector annotation, a CA patcher named in the same file, the `injected`
  * option, or a webhook without rules (never called as written; its controller fills it in).
  */
-function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: readonly string[], patcherNamesByFile: Map<SourceFile, Set<string>>): string | undefined {
+function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: (name: string) => boolean, patcherNamesByFile: Map<SourceFile, Set<string>>): string | undefined {
   const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? '';
   if ((entry.webhook.rules ?? []).length === 0) return 'no rules: never called as written';
@@ -89,7 +80,7 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
     const written = annotations[key];
     if (typeof written === 'string' && (value === undefined ? written !== '' : written === value)) return `annotation ${key}`;
   }
-  if (injected.some((pattern) => globMatches(pattern, name))) return 'the injected option';
+  if (injected(name)) return 'the injected option';
   if (namedByPatcher(object, patcherNamesByFile)) return 'named by a CA patcher setting in the same file';
   return undefined;
 }
@@ -193,13 +184,14 @@ export const rule = defineObjectRule({
       injected: {
         type: 'string',
         default: '',
+        namePatterns: true,
         description:
           'Comma-separated names of webhook configurations (`*` matches any characters) whose caBundle a controller writes at run time; their bundle is not checked',
       },
     },
   },
   create(run) {
-    const injected = configuredNames(run.options.injected);
+    const injected = namePatternMatcher(run.options.injected);
     /** Per file of the run: the names its CA patcher settings give. */
     const patcherNamesByFile = new Map<SourceFile, Set<string>>();
     return {

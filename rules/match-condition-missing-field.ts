@@ -11,6 +11,7 @@
  * operations (object on CREATE and UPDATE, oldObject on UPDATE and DELETE). The reads and guards
  * are found by src/cel/missing-fields.ts, which says less when unsure.
  */
+import { elideMiddle } from '../src/text/list.js';
 import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
@@ -60,14 +61,6 @@ function objectRoots(rules: readonly (Readonly<RuleWithOperations> | null | unde
   if (has('CREATE') || has('UPDATE')) roots.add('object');
   if (has('UPDATE') || has('DELETE')) roots.add('oldObject');
   return roots;
-}
-
-/**
- * A webhook name for the message, its middle elided when long: the expression and its site take
- * most of the line, and the finding's webhook field keeps the whole name.
- */
-function shortened(name: string): string {
-  return name.length <= 48 ? name : `${name.slice(0, 30)}…${name.slice(-17)}`;
 }
 
 /** What is absent when the read fails: the field, the map or its key, or the key. */
@@ -163,7 +156,7 @@ export const rule = defineObjectRule({
           for (const { site, read } of analyse(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
             violations.push({
               messageId: 'webhook',
-              data: { site: site.label, webhook: shortened(entry.label), access: read.access, missing: describeMissing(read) },
+              data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read) },
               path: site.path,
             });
           }

@@ -17,7 +17,7 @@ import { isDefaulted } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
 import type { Severity } from '../src/severity.js';
-import { joinCapped } from '../src/text/list.js';
+import { elideMiddle, joinCapped } from '../src/text/list.js';
 
 
 
@@ -115,9 +115,12 @@ function bindingEnforces(binding: PolicyObject): boolean {
   return Array.isArray(actions) && actions.includes('Deny');
 }
 
+/** The bindings, by name when that fits the line, else counted (the finding's object names the policy). */
 function joinNames(names: readonly string[]): string {
-  const quoted = [...new Set(names)].map((name) => `"${name}"`);
-  return joinCapped(quoted, 2, { width: 50 });
+  const unique = [...new Set(names)];
+  const quoted = unique.map((name) => `"${name}"`);
+  const joined = joinCapped(quoted, 2, { width: 50 });
+  return joined.length <= 40 ? joined : `${unique.length} binding${unique.length === 1 ? '' : 's'}`;
 }
 
 type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
@@ -158,7 +161,7 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     }
     if (rule === undefined) continue;
     // matchConditions that exclude system users or kube-system let those writes through.
-    if (policyConditionsOutcome(run, spec.matchConditions ?? [], write) !== 'called') continue;
+    if (policyConditionsOutcome(run, spec.matchConditions ?? [], write) === 'skipped') continue;
     const ignore = spec.failurePolicy === 'Ignore';
     const mutating = object.kind === 'MutatingAdmissionPolicy';
     const messageId: MessageId = mutating ? (ignore ? 'mutatingPolicyIgnore' : 'mutatingPolicyFail') : ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail';
@@ -166,7 +169,8 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
       {
         messageId,
         data: {
-          policy: object.name ?? '(unnamed)',
+          // The names are elided in the middle when long (the finding's object keeps the whole name).
+          policy: elideMiddle(object.name ?? '(unnamed)', 32),
           bindings: joinNames(boundBy),
           resource: describeResource(write),
           defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',
@@ -220,12 +224,12 @@ export const rule = defineObjectRule({
       failDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
       ignoreDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}})',
       validatingPolicyFail:
-        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
+        'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
       validatingPolicyIgnore:
-        'ValidatingAdmissionPolicy "{{policy}}", bound with Deny by {{bindings}}, applies to {{resource}} in kube-system (failurePolicy Ignore)',
+        'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Ignore',
       mutatingPolicyFail:
-        'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
-      mutatingPolicyIgnore: 'MutatingAdmissionPolicy "{{policy}}", bound by {{bindings}}, changes {{resource}} in kube-system (failurePolicy Ignore)',
+        'MutatingAdmissionPolicy "{{policy}}" (bound: {{bindings}}) changes {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
+      mutatingPolicyIgnore: 'MutatingAdmissionPolicy "{{policy}}" (bound: {{bindings}}) changes {{resource}} in kube-system, failurePolicy Ignore',
     },
     help: `While the webhook is down, the control plane's writes in kube-system are rejected (failurePolicy Fail), including those that would bring the webhook back, or each waits up to timeoutSeconds (Ignore). ${WEBHOOK_FIX}`,
   },

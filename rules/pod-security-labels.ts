@@ -5,6 +5,7 @@ import { closest } from '../src/text/closest.js';
 import { formatFieldError, invalid } from '../src/validate/field-error.js';
 import { isRecord } from '../src/json.js';
 import { joinWords } from '../src/text/list.js';
+import { namePatternMatcher } from '../src/text/glob.js';
 
 type MessageId = 'invalid' | 'notString' | 'unknownKey' | 'annotation' | 'noEnforce' | 'noEnforceVersion' | 'privileged';
 
@@ -45,6 +46,7 @@ const meta = {
     privilegedNamespaces: {
       type: 'string',
       default: '',
+      namePatterns: true,
       description:
         'Comma-separated names of namespaces (`*` matches any characters) that may enforce privileged, for example node agents that need host access; kube-system always may',
     },
@@ -52,21 +54,10 @@ const meta = {
 } satisfies RuleMeta;
 
 
-function globMatches(pattern: string, value: string): boolean {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`).test(value);
-}
 
 function mayBePrivileged(namespace: string, run: RuleRun<typeof meta.options>): boolean {
   if (namespace === KUBE_SYSTEM) return true;
-  const patterns = run.options.privilegedNamespaces
-    .split(',')
-    .map((pattern) => pattern.trim())
-    .filter((pattern) => pattern !== '');
-  return patterns.some((pattern) => globMatches(pattern, namespace));
+  return namePatternMatcher(run.options.privilegedNamespaces)(namespace);
 }
 
 function isLevel(value: string): boolean {

@@ -94,7 +94,7 @@ export const rule = defineObjectRule({
             if (outcome.called !== true) continue;
             if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
             const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: '', operation: 'CREATE', namespace, requester }));
-            if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) !== 'called') continue;
+            if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;
             return [
               {
                 messageId: candidate.resource === 'pods' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),

@@ -10,6 +10,7 @@ const EXPLANATIONS: Record<string, string> = {
   ALIAS_LIMIT: 'aliases expand to too much data (a "billion laughs" document); it is not read',
   FILE_TOO_LARGE: 'manifests are kilobytes; split the file, or lint what you apply from it',
   TOO_MANY_DOCUMENTS: 'split the file, or lint what you apply from it',
+  OBJECT_TOO_LARGE: 'kubectl apply fails with 413 Request Entity Too Large',
 };
 
 /** " (and 3 more problems in this document)", or nothing. */

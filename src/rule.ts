@@ -49,6 +49,11 @@ export interface RuleOption {
   readonly description: string;
   /** For numbers: the smallest allowed value. */
   readonly minimum?: number;
+  /**
+   * For strings: a comma-separated list of name patterns (`*` matches any characters), matched
+   * by src/text/glob.ts. A pattern of stars alone matches every name: the run's gate says so.
+   */
+  readonly namePatterns?: true;
 }
 
 export interface Violation<MessageId extends string = string> {

@@ -19,14 +19,15 @@ webhooks:
     admissionReviewVersions: ["v1"]
     sideEffects: None
     failurePolicy: Ignore
-    timeoutSeconds: 20
+    timeoutSeconds: 30
+    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
     objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}
     clientConfig: {url: https://widgets.example.com/validate}
-    rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
+    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}]
 `;
 
 /** Only fail-open (info). */
-const INFO_ONLY = WARNINGS_AND_INFO.replace('    timeoutSeconds: 20\n', '').replace(/ {4}objectSelector: .*\n/, '');
+const INFO_ONLY = WARNINGS_AND_INFO.replace('    timeoutSeconds: 30\n', '').replace(/ {4}objectSelector: .*\n/, '');
 
 const summaryLine = (stdout: string): string => stdout.trimEnd().split('\n').find((line) => /^[✔✖⚠ℹ] /.test(line)) ?? '';
 

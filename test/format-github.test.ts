@@ -114,7 +114,7 @@ describe('github: the built CLI', () => {
 });
 
 describe('rendered input', () => {
-  it('annotates the template file without a line and names the rendered position', () => {
+  it('annotates where the finding is true, in the stream read (stdin: in the message), and names the template in the message only', () => {
     const finding = {
       ruleId: 'implicit-failure-policy',
       severity: 'warning' as const,
@@ -132,6 +132,8 @@ describe('rendered input', () => {
       rendered: { file: '<stdin>', line: 40, column: 5, endLine: 41, endColumn: 9 },
     };
     const report = { toolVersion: 't', inventory: { files: [] }, findings: [finding], summary: { files: 1, documents: 4, objects: 1, namespaces: 0, skipped: 3, errors: 0, warnings: 1, infos: 0, suppressed: 0 } };
-    expect(formatGithub(report)).toBe('::warning file=chart/templates/webhook.yaml,title=implicit-failure-policy::no failurePolicy (rendered output <stdin>:40:5)\n');
+    expect(formatGithub(report)).toBe('::warning title=implicit-failure-policy::<stdin>:40:5: no failurePolicy (template chart/templates/webhook.yaml)\n');
+    const fromFile = { ...report, findings: [{ ...finding, rendered: { ...finding.rendered, file: 'rendered.yaml' } }] };
+    expect(formatGithub(fromFile)).toBe('::warning file=rendered.yaml,line=40,endLine=41,title=implicit-failure-policy::no failurePolicy (template chart/templates/webhook.yaml)\n');
   });
 });

@@ -122,11 +122,11 @@ describe('gitlab: the documented fields', () => {
     expect(second!.description).toBe('name "a\\nb" is invalid');
   });
 
-  it('a finding in a rendered template goes on its first line; the description says where it is in the rendered output', () => {
-    const rendered = { file: '<stdin>', line: 40, column: 7, endLine: 40, endColumn: 9 };
+  it('a finding in a rendered template goes where it is true, in the stream read; the description names the template', () => {
+    const rendered = { file: 'rendered.yaml', line: 40, column: 7, endLine: 40, endColumn: 9 };
     const [issue] = gitlabReport(formatGitlab(report([finding({ file: 'chart/templates/webhook.yaml', line: 40, column: 7, rendered })]), OPTIONS));
-    expect(issue!.location).toEqual({ path: 'chart/templates/webhook.yaml', lines: { begin: 1 } });
-    expect(issue!.description).toBe('timeoutSeconds is 45; the API server accepts 1 to 30 seconds (rendered output <stdin>:40:7)');
+    expect(issue!.location).toEqual({ path: 'rendered.yaml', lines: { begin: 40 } });
+    expect(issue!.description).toBe('timeoutSeconds is 45; the API server accepts 1 to 30 seconds (template chart/templates/webhook.yaml)');
   });
 });
 
@@ -181,8 +181,8 @@ describe('gitlab: the CLI', () => {
     expect(stdout).toContain('stop-commands');
     expect(problems(stdout)).toEqual([]);
     const issues = gitlabReport(stdout);
-    // JSON readers get the template's path back as written; the description is one line.
-    expect(issues.every((issue) => issue.location.path === '::stop-commands::chart/templates/##[x]a.yaml')).toBe(true);
+    // The location is the stream read; the template's path is in the description, as written.
+    expect(issues.every((issue) => issue.location.path === '<stdin>' && issue.description.includes('(template ::stop-commands::chart/templates/##[x]a.yaml)'))).toBe(true);
     expect(issues.some((issue) => issue.description.includes('x\\n::stop-commands::x'))).toBe(true);
   });
 });

@@ -109,17 +109,15 @@ describe('rendered input (helm template)', () => {
     expect(new Set(files)).toEqual(new Set(['mychart/templates/broken.yaml <- rendered.yaml', 'mychart/templates/webhook.yaml <- rendered.yaml', 'rendered.yaml <- -']));
   });
 
-  it('SARIF: the template is the location, the rendered stream a related location with the exact region', () => {
+  it('SARIF: the rendered stream read is the location, with the exact region; the template is named in a related location (issue 21, class 6)', () => {
     const { stdout } = cli(['--format', 'sarif', '-'], RENDERED);
     const results = JSON.parse(stdout).runs[0].results;
-    const result = results.find((r: any) => r.ruleId === 'timeout-out-of-range' && r.locations[0].physicalLocation.artifactLocation.uri === 'mychart/templates/webhook.yaml');
-    expect(result.locations[0].physicalLocation.region).toEqual({ startLine: 1 });
-    expect(result.message.text).toMatch(/\(rendered output line 18, column 5\)$/);
-    expect(result.relatedLocations).toEqual([
-      { id: 1, physicalLocation: { artifactLocation: { uri: 'stdin' }, region: { startLine: 18, startColumn: 5, endLine: 18, endColumn: 23 } }, message: { text: 'rendered output of mychart/templates/webhook.yaml' } },
-    ]);
+    const result = results.find((r: any) => r.ruleId === 'timeout-out-of-range' && r.relatedLocations !== undefined);
+    expect(result.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'stdin' }, region: { startLine: 18, startColumn: 5, endLine: 18, endColumn: 23 } });
+    expect(result.message.text).toMatch(/\(template mychart\/templates\/webhook\.yaml\)$/);
+    expect(result.relatedLocations).toEqual([{ id: 1, message: { text: 'template named by the # Source: comment of the rendered output: mychart/templates/webhook.yaml' } }]);
     expect(result.properties.rendered).toMatchObject({ file: '<stdin>', line: 18 });
-    const plain = results.find((r: any) => r.ruleId === 'timeout-out-of-range' && r.locations[0].physicalLocation.artifactLocation.uri === 'stdin');
+    const plain = results.find((r: any) => r.ruleId === 'timeout-out-of-range' && r.relatedLocations === undefined);
     expect(plain.relatedLocations).toBeUndefined();
     expect(plain.locations[0].physicalLocation.region.startLine).toBe(PLAIN_TIMEOUT_LINE);
   });

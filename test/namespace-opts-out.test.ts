@@ -57,7 +57,7 @@ describe('namespace-opts-out', () => {
   const text = run(
     CONFIGURATION,
     // Opts out by the presence of a label (DoesNotExist).
-    namespace('team-ignored', { team: 'a', 'registry-policy.example.com/ignore': 'legacy images' }),
+    namespace('team-ignored', { team: 'a', 'registry-policy.example.com/ignore': 'legacy-images' }),
     // Opts out by a label value that a NotIn lists.
     namespace('team-off', { 'registry-policy.example.com/mode': 'off' }),
     // Selected: a value the NotIn does not list, and no labels at all.
@@ -77,7 +77,7 @@ describe('namespace-opts-out', () => {
         name: 'team-ignored',
         kind: 'Namespace',
         severity: 'warning',
-        at: [ignoredLine, 5, ignoredLine, 5 + 'registry-policy.example.com/ignore: "legacy images"'.length],
+        at: [ignoredLine, 5, ignoredLine, 5 + 'registry-policy.example.com/ignore: "legacy-images"'.length],
         path: 'metadata.labels[registry-policy.example.com/ignore]',
       },
       {
@@ -88,9 +88,9 @@ describe('namespace-opts-out', () => {
         path: 'metadata.labels[registry-policy.example.com/mode]',
       },
     ]);
-    expect(findings[0]!.message).toBe('Namespace "team-ignored" opts out of webhook "pods.registry-policy.example.com" with its label "registry-policy.example.com/ignore=legacy images"');
+    expect(findings[0]!.message).toBe('Namespace "team-ignored" opts out of webhook "pods.registry-policy.example.com" with its label "registry-policy.example.com/ignore=legacy-images"');
     expect(findings[0]!.help).toMatch(
-      /^Without its label "registry-policy\.example\.com\/ignore=legacy images", the namespaceSelector of webhook "pods\.registry-policy\.example\.com" of ValidatingWebhookConfiguration "registry-policy" selects this namespace \(CREATE pods \(v1\) here would be validated\), so whoever can edit the namespace's labels can switch that validation off\. /,
+      /^Without its label "registry-policy\.example\.com\/ignore=legacy-images", the namespaceSelector of webhook "pods\.registry-policy\.example\.com" of ValidatingWebhookConfiguration "registry-policy" selects this namespace \(CREATE pods \(v1\) here would be validated\), so whoever can edit the namespace's labels can switch that validation off\. /,
     );
     expect(findings[1]!.message).toContain('with its label "registry-policy.example.com/mode=off"');
   });

@@ -88,7 +88,8 @@ describe('the GitHub Action (action.yml)', () => {
 
   it('writes a report file, with fail-on and args passed through', () => {
     const { code, stderr } = runAction({ paths: 'deploy/', format: 'sarif', output: 'admission-lint.sarif', 'fail-on': 'never', args: '--rule long-timeout=off' });
-    expect([code, stderr]).toEqual([0, '']);
+    // A format without a summary says the changed gate on stderr (issue 21, class 5).
+    expect([code, stderr]).toEqual([0, 'admission-lint: gate changed: 1 rule off (long-timeout); fails on: never\n']);
     const sarif = JSON.parse(readFileSync(join(WORKSPACE, 'admission-lint.sarif'), 'utf8')) as { runs: { results: { ruleId: string }[] }[] };
     expect(sarif.runs[0]!.results.length).toBeGreaterThan(0);
     expect(sarif.runs[0]!.results.map((result) => result.ruleId)).not.toContain('long-timeout');

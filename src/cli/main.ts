@@ -18,10 +18,13 @@ import type { Gate, Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
 import { guardText, safeText } from '../format/escape.js';
-import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, loadFormatter, type FormatName } from '../format/index.js';
+import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, FORMATS_THAT_SAY_THE_GATE, loadFormatter, type FormatName } from '../format/index.js';
+import { describeGate } from '../format/gate.js';
 import { describeHidden } from '../format/hidden.js';
 import type { FormatOptions } from '../format/types.js';
-import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
+import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion, unreleasedBeyond, type KubeVersion } from '../kube/version.js';
+import { matchesEveryName, namePatterns } from '../text/glob.js';
+import type { SeverityOverride } from '../severity.js';
 import { emitWithDefaultComments } from '../parse/emit.js';
 import { SEVERITIES } from '../rule.js';
 import { EXIT, exitCodeFor, type FailOn } from './exit-code.js';
@@ -140,6 +143,52 @@ function filesToLint(paths: readonly string[], config: ResolvedConfig, cwd: stri
   return { files, ignored };
 }
 
+const SEVERITY_RANK: Record<SeverityOverride, number> = { off: -1, info: 0, warning: 1, error: 2 };
+
+/**
+ * What the config and the command line changed about the gate (the JSON's `gate`, and the line
+ * every format says): files ignored, rules off or lowered, fail-on, inline suppressions ignored,
+ * options that match every name, a Kubernetes version no server runs yet.
+ */
+function gateOf(run: {
+  config: ResolvedConfig;
+  selected: { ignored: number };
+  severityOverrides: ReadonlyMap<string, SeverityOverride>;
+  ruleOptions: ReadonlyMap<string, Readonly<Record<string, number | string>>>;
+  failOn: FailOn;
+  inlineConfig: boolean;
+  kubeVersion: KubeVersion;
+  trustedNamespaceLabels: readonly string[];
+}): Gate {
+  const ids = rules.map((rule) => rule.meta.id);
+  const lowered = rules
+    .flatMap((rule) => {
+      const to = run.severityOverrides.get(rule.meta.id);
+      return to !== undefined && to !== 'off' && SEVERITY_RANK[to] < SEVERITY_RANK[rule.meta.severity] ? [{ rule: rule.meta.id, from: rule.meta.severity, to }] : [];
+    })
+    .sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+  const optionsMatchingAll = rules.flatMap((rule) =>
+    Object.entries(rule.meta.options ?? {}).flatMap(([option, declared]) => {
+      const value = run.ruleOptions.get(rule.meta.id)?.[option];
+      if (declared.namePatterns !== true || typeof value !== 'string') return [];
+      return namePatterns(value).some(matchesEveryName) ? [{ rule: rule.meta.id, option, value }] : [];
+    }),
+  );
+  const released = unreleasedBeyond(run.kubeVersion);
+  return {
+    config: run.config.file,
+    filesIgnored: run.selected.ignored,
+    rulesOff: ids.filter((id) => run.severityOverrides.get(id) === 'off').sort(),
+    failOn: run.failOn,
+    inlineConfig: run.inlineConfig,
+    severitiesLowered: lowered,
+    optionsMatchingAll,
+    kubeVersion: formatKubeVersion(run.kubeVersion),
+    kubeVersionUnreleased: released === undefined ? null : formatKubeVersion(released),
+    trustedNamespaceLabels: [...run.trustedNamespaceLabels],
+  };
+}
+
 /** The subcommands, for "did you mean" when a path that does not exist looks like one (`admission-lint lnt`). */
 const SUBCOMMANDS = ['lint', 'defaults', 'rules', 'config-schema', 'explain', 'simulate', 'report', 'probe'];
 
@@ -174,32 +223,35 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     const why = selected.ignored > 0 ? `: the config's ignore patterns took all ${selected.ignored}` : '';
     throw new UsageError(`no file to lint in ${(paths.length > 0 ? paths : ['.']).join(', ')}${why}`, 'pass --allow-empty when an empty run is expected');
   }
+  const trusted = flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []);
   const linted = await lint({
     ruleOptions,
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
-    trustedNamespaceLabels: flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []),
+    trustedNamespaceLabels: trusted,
     podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
     readStdin: nonEmptyStdin(io.readStdin, 'lint', flags.allowEmpty),
   });
   const report = withStdinFilename(linted, flags.stdinFilename);
-  const gate: Gate = {
-    config: config.file,
-    filesIgnored: selected.ignored,
-    rulesOff: rules.map((rule) => rule.meta.id).filter((id) => severityOverrides.get(id) === 'off').sort(),
-    failOn,
-    inlineConfig: flags.inlineConfig,
-  };
+  const target = kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION;
+  const gate = gateOf({ config, selected, severityOverrides, ruleOptions, failOn, inlineConfig: flags.inlineConfig, kubeVersion: target, trustedNamespaceLabels: trusted });
   let filtered: Report = { ...report, gate };
   let inBaseline: number | undefined;
   if (baseline !== undefined && flags.baseline !== undefined) {
-    const result = applyBaseline(report, baseline, dirname(resolve(cwd, flags.baseline)), cwd);
+    // The gate stays on the report the baseline filters: a changed gate is said whatever else is on.
+    const result = applyBaseline({ ...report, gate }, baseline, dirname(resolve(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
+    if (result.raised > 0) {
+      io.stderr.write(`admission-lint: ${result.raised} ${result.raised === 1 ? 'finding' : 'findings'} of the baseline ${flags.baseline} rose in severity and ${result.raised === 1 ? 'is' : 'are'} reported as new\n`);
+    }
+    if (result.withoutSeverity > 0) {
+      io.stderr.write(`admission-lint: ${result.withoutSeverity} ${result.withoutSeverity === 1 ? 'entry' : 'entries'} of the baseline ${flags.baseline} record no severity and hide a finding whatever its severity; --write-baseline ${flags.baseline} records it\n`);
+    }
     if (result.gone > 0) {
       io.stderr.write(`admission-lint: ${result.gone} ${result.gone === 1 ? 'entry' : 'entries'} of the baseline ${flags.baseline} no longer ${result.gone === 1 ? 'occurs' : 'occur'}; --write-baseline ${flags.baseline} removes ${result.gone === 1 ? 'it' : 'them'}\n`);
     }
@@ -221,6 +273,9 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     showFixes: flags.showFixes === true,
   };
   emitOutput(await render(shown, flags.format, options), flags.output, io);
+  // Formats without a summary for people: a changed gate goes to stderr, never silently.
+  const gateNote = describeGate(shown, { loweringOnly: true });
+  if (gateNote !== undefined && !FORMATS_THAT_SAY_THE_GATE.has(flags.format)) io.stderr.write(`admission-lint: ${gateNote}\n`);
   // Formats without a summary for people: what was hidden goes to stderr, never silently.
   const hiddenNote = describeHidden(hidden);
   if (hiddenNote.length > 0 && !FORMATS_THAT_REPORT_HIDDEN.has(flags.format)) io.stderr.write(`admission-lint: ${hiddenNote.join('; ')}\n`);

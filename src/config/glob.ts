@@ -10,53 +10,55 @@
  * - a leading `./` or `/` anchors nothing more than a plain relative pattern; a trailing `/` is
  *   accepted (folders only match as ancestors anyway);
  * - every other character is literal (no `[...]`, `{a,b}` or `!` negation).
+ *
+ * Patterns are matched by src/text/glob.ts, without backtracking (a pull request's config can
+ * hold any pattern).
  */
+import { globMatch, type CompiledGlob, type GlobToken, type GlobWork } from '../text/glob.js';
 
 export interface GlobMatcher {
   /** Whether the relative path (or one of its parent folders) matches a pattern. */
   matches(relativePath: string): boolean;
 }
 
-function segmentToRegExp(segment: string): string {
-  let out = '';
-  for (const char of segment) {
-    if (char === '*') out += '[^/]*';
-    else if (char === '?') out += '[^/]';
-    else out += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return out;
-}
-
-/** One pattern as a regular expression over a whole relative path. */
-export function globToRegExp(pattern: string): RegExp {
+/** One pattern, compiled for matching a whole relative path. */
+export function compilePathGlob(pattern: string): CompiledGlob {
   let text = pattern.trim().replace(/\\/g, '/');
   while (text.startsWith('./')) text = text.slice(2);
   const floating = !text.replace(/\/+$/, '').includes('/');
   text = text.replace(/^\/+/, '').replace(/\/+$/, '');
   const segments = text.split('/').filter((segment) => segment !== '');
-  let source = '';
+  // A floating pattern matches at any depth: any folders before it.
+  const tokens: GlobToken[] = floating ? [{ type: 'segments' }] : [];
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
     if (segment === '**') {
-      // Any number of whole segments, including none.
-      source += last ? '.*' : '(?:[^/]+/)*';
-    } else {
-      source += segmentToRegExp(segment) + (last ? '' : '/');
+      // Any number of whole segments, including none; last: anything under the folder.
+      tokens.push(last ? { type: 'star', slash: true } : { type: 'segments' });
+      return;
     }
+    for (let at = 0; at < segment.length; at++) {
+      const char = segment[at]!;
+      if (char === '*') {
+        if (tokens.at(-1)?.type !== 'star') tokens.push({ type: 'star', slash: false });
+      } else if (char === '?') tokens.push({ type: 'one', slash: false });
+      else tokens.push({ type: 'char', char });
+    }
+    if (!last) tokens.push({ type: 'char', char: '/' });
   });
-  return new RegExp(`^${floating ? '(?:.*/)?' : ''}${source}$`);
+  return { tokens };
 }
 
-export function globMatcher(patterns: readonly string[]): GlobMatcher {
-  const expressions = patterns.filter((pattern) => pattern.trim() !== '').map(globToRegExp);
+export function globMatcher(patterns: readonly string[], work?: GlobWork): GlobMatcher {
+  const globs = patterns.filter((pattern) => pattern.trim() !== '').map(compilePathGlob);
   return {
     matches(relativePath) {
-      if (expressions.length === 0) return false;
+      if (globs.length === 0) return false;
       const segments = relativePath.replace(/\\/g, '/').split('/').filter((segment) => segment !== '' && segment !== '.');
       // The path itself, then each parent folder: a matching folder ignores what is under it.
       for (let length = segments.length; length > 0; length--) {
         const candidate = segments.slice(0, length).join('/');
-        if (expressions.some((expression) => expression.test(candidate))) return true;
+        if (globs.some((glob) => globMatch(glob, candidate, work))) return true;
       }
       return false;
     },

@@ -3,13 +3,16 @@
  * by fingerprint, `--baseline` reports only the findings that are not in it. A fingerprint is
  * what stays the same when lines move: rule id, file, object kind and name, webhook name and
  * field path (no line, column or message). The baseline is a multiset: a file with two
- * identical findings records a count of 2, and a third one is new.
+ * identical findings records a count of 2, and a third one is new. Each entry records the
+ * findings' severity: a finding whose severity rose above it is new (an entry written before
+ * severities were recorded hides any severity, and the run says so).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { writeFileAtomic } from '../output-safety/write.js';
-import type { Finding, Report } from './finding.js';
+import { SEVERITIES, type Severity } from '../severity.js';
+import { severityAtLeast, type Finding, type Report } from './finding.js';
 
 export const BASELINE_VERSION = 1;
 
@@ -23,6 +26,13 @@ export interface BaselineEntry {
   readonly fieldPath: string | null;
   /** How many findings have this fingerprint. */
   readonly count: number;
+  /** The findings' severity when recorded: a finding above it is not hidden (absent in older baselines). */
+  readonly severity?: Severity;
+  /**
+   * For a finding in rendered `helm template` output: the template its `# Source:` comment names
+   * (`file` is then the file read, so that a comment in one file never matches another's entries).
+   */
+  readonly template?: string;
 }
 
 export interface Baseline {
@@ -37,9 +47,13 @@ export interface BaselineResult {
   readonly matched: number;
   /** Baseline entries (counting duplicates) that no finding matched any more. */
   readonly gone: number;
+  /** Findings not hidden because their severity rose above the entry's. */
+  readonly raised: number;
+  /** Entries that record no severity (written by an older admission-lint): they hide any severity. */
+  readonly withoutSeverity: number;
 }
 
-type Fingerprint = Omit<BaselineEntry, 'count'>;
+type Fingerprint = Omit<BaselineEntry, 'count' | 'severity'>;
 
 /** File paths are stored relative to the baseline file, so any working directory gives the same. */
 function baselinePath(file: string, baselineDir: string, cwd: string): string {
@@ -51,7 +65,8 @@ function baselinePath(file: string, baselineDir: string, cwd: string): string {
 export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string): Fingerprint {
   return {
     ruleId: finding.ruleId,
-    file: baselinePath(finding.file, baselineDir, cwd),
+    file: baselinePath(finding.rendered?.file ?? finding.file, baselineDir, cwd),
+    ...(finding.rendered !== undefined ? { template: finding.file } : {}),
     kind: finding.object?.kind ?? null,
     name: finding.object?.name ?? null,
     webhook: finding.webhook,
@@ -60,23 +75,23 @@ export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string
 }
 
 function keyOf(fingerprint: Fingerprint): string {
-  return JSON.stringify([fingerprint.ruleId, fingerprint.file, fingerprint.kind, fingerprint.name, fingerprint.webhook, fingerprint.fieldPath]);
+  return JSON.stringify([fingerprint.ruleId, fingerprint.file, fingerprint.kind, fingerprint.name, fingerprint.webhook, fingerprint.fieldPath, ...(fingerprint.template !== undefined ? [fingerprint.template] : [])]);
 }
 
 export function createBaseline(findings: readonly Finding[], baselineDir: string, cwd: string): Baseline {
-  const counts = new Map<string, { fingerprint: Fingerprint; count: number }>();
+  const counts = new Map<string, { fingerprint: Fingerprint; count: number; severity: Severity }>();
   for (const finding of findings) {
     const fingerprint = fingerprintOf(finding, baselineDir, cwd);
-    const key = keyOf(fingerprint);
+    const key = JSON.stringify([keyOf(fingerprint), finding.severity]);
     const entry = counts.get(key);
     if (entry) entry.count++;
-    else counts.set(key, { fingerprint, count: 1 });
+    else counts.set(key, { fingerprint, count: 1, severity: finding.severity });
   }
   // Sorted by file (then object, field, rule) so that a rewritten baseline diffs cleanly in review.
   const sortKey = (f: Fingerprint): string => JSON.stringify([f.file, f.kind, f.name, f.webhook, f.fieldPath, f.ruleId]);
   const entries = [...counts.values()]
-    .map(({ fingerprint, count }) => ({ ...fingerprint, count }))
-    .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+    .map(({ fingerprint, count, severity }) => ({ ...fingerprint, count, severity }))
+    .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0) || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
   return { version: BASELINE_VERSION, tool: 'admission-lint', entries };
 }
 
@@ -111,35 +126,55 @@ export function readBaseline(path: string, cwd: string): Baseline {
     const valid =
       typeof entry === 'object' && entry !== null && typeof entry.ruleId === 'string' && typeof entry.file === 'string' &&
       nullableString(entry.kind) && nullableString(entry.name) && nullableString(entry.webhook) && nullableString(entry.fieldPath) &&
-      Number.isInteger(entry.count) && (entry.count ?? 0) >= 1;
-    if (!valid) throw new InputError(`${path}: entries[${index}] is not a baseline entry (ruleId, file, kind, name, webhook, fieldPath, count)`);
+      Number.isInteger(entry.count) && (entry.count ?? 0) >= 1 &&
+      (entry.severity === undefined || (SEVERITIES as readonly unknown[]).includes(entry.severity)) &&
+      (entry.template === undefined || typeof entry.template === 'string');
+    if (!valid) throw new InputError(`${path}: entries[${index}] is not a baseline entry (ruleId, file, kind, name, webhook, fieldPath, count, severity)`);
   });
   return record as Baseline;
 }
 
 /** The report without the findings the baseline has (each entry hides up to `count` of them). */
 export function applyBaseline(report: Report, baseline: Baseline, baselineDir: string, cwd: string): BaselineResult {
-  const remaining = new Map<string, number>();
+  /** Per fingerprint: what each entry has left to hide, lowest severity first (an entry without one last: it hides any). */
+  const remaining = new Map<string, { severity: Severity | undefined; left: number }[]>();
+  let withoutSeverity = 0;
   for (const entry of baseline.entries) {
     const key = keyOf(entry);
-    remaining.set(key, (remaining.get(key) ?? 0) + entry.count);
+    const list = remaining.get(key) ?? [];
+    list.push({ severity: entry.severity, left: entry.count });
+    remaining.set(key, list);
+    if (entry.severity === undefined) withoutSeverity++;
   }
+  const rank = (severity: Severity | undefined): number => (severity === undefined ? 3 : 2 - SEVERITIES.indexOf(severity));
+  for (const list of remaining.values()) list.sort((a, b) => rank(a.severity) - rank(b.severity));
   let matched = 0;
+  let raised = 0;
   const findings = report.findings.filter((finding) => {
-    const key = keyOf(fingerprintOf(finding, baselineDir, cwd));
-    const left = remaining.get(key) ?? 0;
-    if (left === 0) return true;
-    remaining.set(key, left - 1);
+    const list = remaining.get(keyOf(fingerprintOf(finding, baselineDir, cwd)));
+    if (list === undefined) return true;
+    // A finding is hidden by an entry of its severity or above: one that rose is new.
+    const entry = list.find((candidate) => candidate.left > 0 && (candidate.severity === undefined || severityAtLeast(candidate.severity, finding.severity)));
+    if (entry === undefined) {
+      // Its entry is still there, at a lower severity: the finding is new, the entry not gone.
+      const lower = list.find((candidate) => candidate.left > 0);
+      if (lower !== undefined) {
+        lower.left--;
+        raised++;
+      }
+      return true;
+    }
+    entry.left--;
     matched++;
     return false;
   });
   let gone = 0;
-  for (const left of remaining.values()) gone += left;
+  for (const list of remaining.values()) for (const entry of list) gone += entry.left;
   const summary = {
     ...report.summary,
     errors: findings.filter((finding) => finding.severity === 'error').length,
     warnings: findings.filter((finding) => finding.severity === 'warning').length,
     infos: findings.filter((finding) => finding.severity === 'info').length,
   };
-  return { report: { ...report, findings, summary }, matched, gone };
+  return { report: { ...report, findings, summary }, matched, gone, raised, withoutSeverity };
 }

@@ -77,6 +77,16 @@ export interface Gate {
   readonly failOn: string;
   /** false with --no-inline-config: suppression comments and annotations were ignored. */
   readonly inlineConfig: boolean;
+  /** Rules whose severity the config or the command line set below the rule's own (`off` is in rulesOff). */
+  readonly severitiesLowered: readonly { readonly rule: string; readonly from: string; readonly to: string }[];
+  /** Rule options with a name pattern that matches every name (`*`). */
+  readonly optionsMatchingAll: readonly { readonly rule: string; readonly option: string; readonly value: string }[];
+  /** The Kubernetes version the run checks against (`1.35`). */
+  readonly kubeVersion: string;
+  /** The newest Kubernetes released (`1.36`) when kubeVersion is newer than it, else null. */
+  readonly kubeVersionUnreleased: string | null;
+  /** Namespace label keys trusted not to be editable by namespace owners (they exempt namespaces). */
+  readonly trustedNamespaceLabels: readonly string[];
 }
 
 export interface Report {

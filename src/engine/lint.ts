@@ -349,7 +349,8 @@ function optionValues(meta: RuleMeta, set: Readonly<Record<string, number | stri
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((finding) => {
-    const key = [finding.ruleId, finding.file, finding.documentIndex, finding.line, finding.column, finding.fieldPath, finding.message].join('\u0000');
+    // The file read too: a `# Source:` comment in one file must not make its findings another's.
+    const key = [finding.ruleId, finding.rendered?.file ?? '', finding.file, finding.documentIndex, finding.line, finding.column, finding.fieldPath, finding.message].join('\u0000');
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

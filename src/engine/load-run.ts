@@ -25,7 +25,7 @@ import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
-import { parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
+import { exceedsObjectLimit, parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
 import { needsNoParse } from '../psa/screen.js';
 import { recognize } from '../recognize/recognize.js';
@@ -294,7 +294,11 @@ function readLaterWorkloads(
     const reads = (document: string): boolean => !(readBefore !== undefined && (mightBeRead(document) || readBefore(document))) && wanted(document);
     // The documents this pass reads; others a whole parse may return are left to the first pass.
     const lines = documentLines(text);
-    const eligible = lines === undefined ? undefined : new Set(lines.flatMap((document, index) => (reads(text.slice(document.start, document.end)) ? [index] : [])));
+    // A document larger than the API server accepts was reported by the first pass: never read here.
+    const eligible = lines === undefined ? undefined : new Set(lines.flatMap((document, index) => {
+      const documentText = text.slice(document.start, document.end);
+      return !exceedsObjectLimit(documentText) && reads(documentText) ? [index] : [];
+    }));
     if (eligible !== undefined && eligible.size === 0) continue;
     // The prefilter asks its question of the whole text too (is there anything to parse?): yes.
     const chosen = eligible === undefined ? undefined : new Set([...eligible].map((index) => text.slice(lines![index]!.start, lines![index]!.end)));

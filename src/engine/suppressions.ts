@@ -129,11 +129,14 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const directives = [...commentDirectives(input.files, violations), ...annotationDirectives(input.objects)];
   if (directives.length === 0) return { kept: [...input.findings], suppressed: [], violations };
 
+  // By the file read and the name findings give it: a `# Source:` comment in one file names a
+  // template, and must not carry that file's suppressions to another file's findings, nor theirs to it.
   const byFile = new Map<string, Directive[]>();
   for (const directive of directives) {
-    const list = byFile.get(directive.source.path) ?? [];
+    const key = placeKey(directive.source.renderedFrom ?? directive.source.path, directive.source.path);
+    const list = byFile.get(key) ?? [];
     list.push(directive);
-    byFile.set(directive.source.path, list);
+    byFile.set(key, list);
   }
   for (const directive of directives) {
     if ((directive.kind === 'next-line' || directive.kind === 'line') && directive.scope !== undefined) directive.enclosing = enclosingOf(directive, input.objects);
@@ -143,7 +146,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const ownHit = new Set<RuleRef>();
   for (const finding of input.findings) {
     if (META_RULES.has(finding.ruleId)) continue;
-    for (const directive of byFile.get(finding.file) ?? []) {
+    for (const directive of byFile.get(keyOf(finding)) ?? []) {
       for (const ref of directive.rules) if (ref.id === finding.ruleId && covers(directive, finding)) ownHit.add(ref);
     }
   }
@@ -156,7 +159,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
     // Every place of the finding must be covered (by this directive or another naming the rule).
     const uncovered = places.filter((place) => {
       let covered = false;
-      for (const directive of byFile.get(finding.file) ?? []) {
+      for (const directive of byFile.get(keyOf(finding)) ?? []) {
         for (const ref of directive.rules) {
           if (ref.id === finding.ruleId && (covers(directive, finding, place) || (!ownHit.has(ref) && coversAround(directive, finding, place)))) {
             using.push(ref);
@@ -176,6 +179,16 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const known = [...new Set([...input.knownRules, ...input.ranRules])];
   for (const directive of directives) report(directive, known, input.ranRules, violations, kept);
   return { kept, suppressed, violations };
+}
+
+/** The file read and the name findings give it (a `# Source:` template), as one key. */
+function placeKey(read: string, named: string): string {
+  return `${read}\u0000${named}`;
+}
+
+/** The key of the directives that may cover a finding: the file it was read from, and its name. */
+function keyOf(finding: Finding): string {
+  return placeKey(finding.rendered?.file ?? finding.file, finding.file);
 }
 
 /** The line a next-line or line directive is about: its node's first line, or its own. */
@@ -205,13 +218,13 @@ function enclosingOf(directive: Directive, objects: readonly SuppressibleObject[
   return undefined;
 }
 
-/** Whether the finding starts in the webhook or object around the directive (its reach when its own node has none). */
 /** A place in a file: a finding's start, or another place of the same finding. */
 interface Position {
   readonly line: number;
   readonly column: number;
 }
 
+/** Whether the place starts in the webhook or object around the directive (its reach when its own node has none). */
 function coversAround(directive: Directive, finding: Finding, place: Position = finding): boolean {
   if (directive.enclosing === undefined || finding.ruleId === 'yaml-syntax' || finding.documentIndex !== directive.documentIndex) return false;
   return startsWithin(place, directive.enclosing);

@@ -1,18 +1,26 @@
 /**
  * One line that says what the configuration changed about the gate, for the human formats'
- * summaries (stylish, markdown): files ignored, rules turned off, a changed fail-on level,
- * findings suppressed inline. Nothing when nothing changed.
+ * summaries (stylish, markdown) and, for the other formats, stderr: files ignored, rules turned
+ * off or lowered, a changed fail-on level, an option that matches every name, a Kubernetes version
+ * no server runs yet, findings suppressed inline. Nothing when nothing changed.
  */
 import type { Report } from '../engine/finding.js';
 
-export function describeGate(report: Report): string | undefined {
+export function describeGate(report: Report, options: { readonly loweringOnly?: boolean } = {}): string | undefined {
   const gate = report.gate;
   const parts: string[] = [];
   if (gate !== undefined) {
     if (gate.filesIgnored > 0) parts.push(`${gate.filesIgnored} ${gate.filesIgnored === 1 ? 'file' : 'files'} ignored`);
     if (gate.rulesOff.length > 0) parts.push(`${gate.rulesOff.length} ${gate.rulesOff.length === 1 ? 'rule' : 'rules'} off (${gate.rulesOff.join(', ')})`);
-    if (gate.failOn !== 'error') parts.push(`fails on: ${gate.failOn}`);
+    // A stricter fail-on (warning, info) opens nothing: the stderr notice leaves it out.
+    if (gate.failOn !== 'error' && (gate.failOn === 'never' || options.loweringOnly !== true)) parts.push(`fails on: ${gate.failOn}`);
     if (!gate.inlineConfig) parts.push('suppression comments ignored');
+    const lowered = gate.severitiesLowered ?? [];
+    if (lowered.length > 0) parts.push(`${lowered.length} ${lowered.length === 1 ? 'rule' : 'rules'} lowered (${lowered.map((entry) => `${entry.rule} ${entry.from} to ${entry.to}`).join(', ')})`);
+    for (const option of gate.optionsMatchingAll ?? []) parts.push(`option ${option.rule}.${option.option} "${option.value}" matches every name`);
+    const trusted = gate.trustedNamespaceLabels ?? [];
+    if (trusted.length > 0) parts.push(`namespace ${trusted.length === 1 ? 'label' : 'labels'} trusted (${trusted.join(', ')})`);
+    if (gate.kubeVersionUnreleased) parts.push(`kubeVersion ${gate.kubeVersion} is newer than any released Kubernetes (${gate.kubeVersionUnreleased})`);
   }
   const suppressed = report.summary.suppressed ?? 0;
   if (suppressed > 0) parts.push(`${suppressed} ${suppressed === 1 ? 'finding' : 'findings'} suppressed inline`);

@@ -25,22 +25,20 @@ export function escapeProperty(value: string): string {
 
 function command(finding: Finding): string {
   const properties: [string, string | number][] = [];
-  let message = finding.message;
-  if (finding.file === STDIN_PATH) {
+  // A finding in rendered `helm template` output is annotated where it is true, in the stream that
+  // was read; the template its `# Source:` comment names (input text) is said in the message only.
+  const where = finding.rendered ?? finding;
+  let message = finding.rendered === undefined ? finding.message : `${finding.message} (template ${finding.file})`;
+  if (where.file === STDIN_PATH) {
     // No file in the workspace to annotate: the position goes into the message instead.
-    message = `${STDIN_PATH}:${finding.line}:${finding.column}: ${message}`;
-  } else if (finding.rendered !== undefined) {
-    // A template from `helm template` output: its own lines are unknown, so the annotation goes
-    // on the file and the message names the rendered position.
-    properties.push(['file', posix.normalize(finding.file.split('\\').join('/'))]);
-    message = `${message} (rendered output ${finding.rendered.file}:${finding.rendered.line}:${finding.rendered.column})`;
+    message = `${STDIN_PATH}:${where.line}:${where.column}: ${message}`;
   } else {
-    properties.push(['file', posix.normalize(finding.file.split('\\').join('/'))], ['line', finding.line]);
+    properties.push(['file', posix.normalize(where.file.split('\\').join('/'))], ['line', where.line]);
     // The runner takes columns only when the annotation stays on one line.
-    if (finding.endLine === finding.line) {
-      properties.push(['col', finding.column], ['endLine', finding.endLine], ['endColumn', Math.max(finding.endColumn, finding.column + 1)]);
-    } else if (finding.endLine > finding.line) {
-      properties.push(['endLine', finding.endLine]);
+    if (where.endLine === where.line) {
+      properties.push(['col', where.column], ['endLine', where.endLine], ['endColumn', Math.max(where.endColumn, where.column + 1)]);
+    } else if (where.endLine > where.line) {
+      properties.push(['endLine', where.endLine]);
     }
   }
   properties.push(['title', finding.ruleId]);

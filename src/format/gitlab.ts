@@ -17,8 +17,9 @@
  * - `location.path`: relative to the working folder (the job runs in the project folder), with
  *   `/` separators; a file outside it keeps the path as given, standard input is `<stdin>`.
  * - `location.lines.begin`: the finding's line. A finding in a template of rendered `helm
- *   template` output has no known line in the template: it is placed on line 1 of the template,
- *   and the description says where it is in the rendered output (as `--format github` does).
+ *   template` output is placed where it is true, in the rendered stream that was read; the
+ *   template its `# Source:` comment names (input text, possibly absolute or outside the
+ *   project) is said in the description only (as `--format github` does).
  *
  * No byte order mark (GitLab's parser refuses one). The whole output goes through guardJson, so
  * no value reads as a workflow command in a CI log; JSON readers get the same strings back.
@@ -56,14 +57,13 @@ export function projectPath(file: string, cwd: string): string {
 
 function description(finding: Finding): string {
   const message = oneLineMessage(finding.message);
-  const rendered = finding.rendered;
-  return rendered === undefined ? message : `${message} (rendered output ${safeText(rendered.file)}:${rendered.line}:${rendered.column})`;
+  return finding.rendered === undefined ? message : `${message} (template ${safeText(finding.file)})`;
 }
 
 export function codeQualityIssues(report: Report, cwd: string): CodeQualityIssue[] {
   const occurrenceOf = occurrenceCounter();
   return report.findings.map((finding) => {
-    const path = projectPath(finding.file, cwd);
+    const path = projectPath(finding.rendered?.file ?? finding.file, cwd);
     const base = findingHash(finding, path);
     const fingerprint = createHash('sha256').update(`${base}:${occurrenceOf(base)}`).digest('hex').slice(0, 32);
     return {
@@ -71,7 +71,7 @@ export function codeQualityIssues(report: Report, cwd: string): CodeQualityIssue
       check_name: finding.ruleId,
       fingerprint,
       severity: CODE_QUALITY_SEVERITY[finding.severity],
-      location: { path, lines: { begin: finding.rendered === undefined ? finding.line : 1 } },
+      location: { path, lines: { begin: (finding.rendered ?? finding).line } },
     };
   });
 }

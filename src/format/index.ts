@@ -14,6 +14,9 @@ export type FormatName = (typeof FORMATS)[number];
  */
 export const FORMATS_THAT_REPORT_HIDDEN: ReadonlySet<FormatName> = new Set(['stylish', 'markdown', 'json']);
 
+/** Formats whose summary says how the gate was changed (src/format/gate.ts); the CLI says it on stderr for the others. */
+export const FORMATS_THAT_SAY_THE_GATE: ReadonlySet<FormatName> = new Set(['stylish', 'markdown']);
+
 export const FORMAT_LOADERS = {
   stylish: async () => {
     const [{ formatStylish }, { Chalk }] = await Promise.all([import('./stylish.js'), import('chalk')]);

@@ -96,26 +96,21 @@ export function fingerprintBase(finding: Finding, location: ArtifactLocation): s
 }
 
 /**
- * Where a result is. For rendered input (`helm template`) the primary location is the template
- * file, but its lines are unknown (the finding's lines are the rendered stream's), so the region is
- * the template's first line and the message says the rendered position; the rendered stream, with
- * the exact region, is a related location (and `properties.rendered`).
+ * Where a result is. For rendered input (`helm template`) the location is the file that was read
+ * (the rendered stream), at the finding's true region: a `# Source:` comment is text from the
+ * input, and a path it names (absolute, outside the folder, a file the change did not touch) never
+ * becomes a location. The template it names is said in a related location's message only (and
+ * in `properties.rendered`).
  */
-function resultLocations(finding: Finding, location: ArtifactLocation, cwd: string): Record<string, unknown> {
+function resultLocations(finding: Finding, location: ArtifactLocation): Record<string, unknown> {
   const rendered = finding.rendered;
   if (rendered === undefined) {
     return { message: { text: finding.message }, locations: [{ physicalLocation: { artifactLocation: location, region: region(finding) } }] };
   }
   return {
-    message: { text: `${finding.message} (rendered output line ${rendered.line}, column ${rendered.column})` },
-    locations: [{ physicalLocation: { artifactLocation: location, region: { startLine: 1 } } }],
-    relatedLocations: [
-      {
-        id: 1,
-        physicalLocation: { artifactLocation: artifactLocation(rendered.file, cwd), region: region(rendered) },
-        message: { text: `rendered output of ${finding.file}` },
-      },
-    ],
+    message: { text: `${finding.message} (template ${finding.file})` },
+    locations: [{ physicalLocation: { artifactLocation: location, region: region(rendered) } }],
+    relatedLocations: [{ id: 1, message: { text: `template named by the # Source: comment of the rendered output: ${finding.file}` } }],
   };
 }
 
@@ -164,7 +159,8 @@ export function formatSarif(report: Report, options: FormatOptions): string {
       rules.push(unknownDescriptor(finding.ruleId));
       ruleIndex.set(finding.ruleId, index);
     }
-    const location = artifactLocation(finding.file, options.cwd);
+    // A rendered finding is located in the stream that was read, never in the template it names.
+    const location = artifactLocation(finding.rendered?.file ?? finding.file, options.cwd);
     const base = fingerprintBase(finding, location);
     const occurrence = occurrenceOf(base);
     const properties: Record<string, unknown> = {};
@@ -178,7 +174,7 @@ export function formatSarif(report: Report, options: FormatOptions): string {
       ruleId: finding.ruleId,
       ruleIndex: index,
       level: LEVEL[finding.severity],
-      ...resultLocations(finding, location, options.cwd),
+      ...resultLocations(finding, location),
       partialFingerprints: { [FINGERPRINT_KEY]: `${base}:${occurrence}` },
       properties,
       // A finding an inline suppression removed: kept, marked, with its justification.

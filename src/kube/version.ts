@@ -15,6 +15,17 @@ export const DEFAULT_KUBE_VERSION: KubeVersion = { major: 1, minor: 35 };
  */
 export const OLDEST_KUBE_MINOR = 16;
 export const NEWEST_KUBE_MINOR = 37;
+/**
+ * The newest Kubernetes minor released (k8s.io/apiserver tag v0.36.3; 1.37 is master, see
+ * shared/research/k8s-api-facts.md). A newer target checks against unreleased behaviour (1.37
+ * stops calling webhooks for virtual resources, say), which the run's gate names.
+ */
+export const NEWEST_RELEASED_KUBE_MINOR = 36;
+
+/** The newest released version, when `version` is newer than every released server; else undefined. */
+export function unreleasedBeyond(version: KubeVersion): KubeVersion | undefined {
+  return version.major === 1 && version.minor > NEWEST_RELEASED_KUBE_MINOR ? { major: 1, minor: NEWEST_RELEASED_KUBE_MINOR } : undefined;
+}
 
 export function parseKubeVersion(text: string): KubeVersion {
   const match = /^v?(1)\.(\d{1,3})(?:\.\d+)?$/.exec(text.trim());

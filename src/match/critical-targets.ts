@@ -163,7 +163,8 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
 
 /** The first rule that makes the API server call the webhook for these system writes, and for which operations; undefined when none does. */
 export function intercepts(webhook: Readonly<Webhook>, target: Target, request: TargetRequest, context: RunScope): { rule: number; operations: Operation[] } | undefined {
-  const called = systemWriteCalls(webhook, target, request, context).filter((call) => call.conditions === 'called');
+  // matchConditions that cannot be decided (src/match/system-requests.ts) may call it: a risk, not a pass.
+  const called = systemWriteCalls(webhook, target, request, context);
   if (called.length === 0) return undefined;
   return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
 }

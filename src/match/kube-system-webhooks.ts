@@ -78,8 +78,9 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const versions = rule.apiVersions ?? [];
       const match = firstResourceMatch(ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, groups, versions, writable);
       if (match === undefined) continue;
-      // matchConditions that exclude system users or kube-system let those writes through.
-      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, operations) !== 'called') continue;
+      // matchConditions that exclude system users or kube-system let those writes through; one that
+      // cannot be decided from what is known of them (src/match/system-requests.ts) may call it.
+      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, operations) === 'skipped') continue;
       const everything = groups.includes('*') && writable.some((resource) => resource === '*' || resource === '*/*');
       if (first === undefined || (deleteOnly && !ruleDeleteOnly)) first = { rule: j, match, everything };
       const writes = operations.some((operation) => operation !== 'DELETE' && operation !== 'CONNECT');

@@ -1,15 +1,25 @@
 /**
  * Would a webhook's matchConditions let the system's own writes in kube-system through?
  * The conditions are evaluated (facts §5 step 5) for requests as the kubelet, the scheduler,
- * the controller manager's service accounts and the API server itself make them. The answer is
- * only "called" when every condition is true for one of them; a condition we cannot evaluate
- * here (authorizer checks, say) gives "unknown", and rules stay silent rather than guess.
+ * the controller manager's service accounts and the API server itself make them.
+ *
+ * Only what is known of those requests is given to CEL: the operation, namespace, group,
+ * resource and subresource, the requester's name and groups, and the object's namespace. The
+ * objects' other fields (their labels, spec, name) are not known: a read of one errors, and CEL's
+ * `&&` and `||` absorb the error only where the known part decides. A condition whose answer could
+ * come from an unknown part (a presence test or an optional read of it, the whole object or map)
+ * is not evaluated. Such a condition, an `authorizer` call, or one over budget is "unknown": the
+ * risk rules count it as "may be called", never as "skipped" (a system Pod's real labels and spec
+ * are not the empty ones a made-up object would have).
  */
 import type { BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { MatchCondition } from '../model/types.js';
 import { budget, celMeterOf, RUNTIME_COST_BUDGET_MATCH_CONDITIONS, type Meter } from '../cel/budget.js';
 import { evaluateCondition } from '../cel/evaluate.js';
 import { memoKey, type RunScope } from '../run-scope.js';
+import { parseExpression } from '../cel/check/index.js';
+import { children, type Expr } from '../cel/check/ast.js';
+import { DEFAULT_KUBE_VERSION } from '../kube/version.js';
 
 export interface Requester {
   readonly username: string;
@@ -29,11 +39,6 @@ export const SYSTEM_REQUESTERS: readonly Requester[] = [
 
 export type ConditionsOutcome = 'called' | 'skipped' | 'unknown';
 
-function kindOf(resource: string): string {
-  const singular = resource.endsWith('ies') ? `${resource.slice(0, -3)}y` : resource.endsWith('ses') ? resource.slice(0, -2) : resource.replace(/s$/, '');
-  return singular.charAt(0).toUpperCase() + singular.slice(1);
-}
-
 export interface CelRequest {
   readonly group: string;
   readonly resource: string;
@@ -44,36 +49,113 @@ export interface CelRequest {
   readonly requester: Requester;
 }
 
-/** The variables a matchCondition sees (object, oldObject, request) for such a request. */
+/**
+ * The variables a matchCondition sees (object, oldObject, request) for such a request, with only
+ * the fields that are known (see the top of this file): every other read errors.
+ */
 export function celVariables(spec: CelRequest): Record<string, unknown> {
   const { group, resource, operation, requester } = spec;
-  const kind = { group, version: 'v1', kind: kindOf(resource) };
-  const object = {
-    apiVersion: group === '' ? 'v1' : `${group}/v1`,
-    kind: kind.kind,
-    metadata: { name: 'system-object', ...(spec.namespace === null ? {} : { namespace: spec.namespace }), labels: {}, annotations: {} },
-    spec: {},
-  };
+  const object = { metadata: spec.namespace === null ? {} : { namespace: spec.namespace } };
   const request = {
-    uid: 'lint',
-    kind,
-    resource: { group, version: 'v1', resource },
+    kind: { group },
+    resource: { group, resource },
     subResource: spec.subresource,
-    requestKind: kind,
-    requestResource: { group, version: 'v1', resource },
-    name: 'system-object',
+    requestKind: { group },
+    requestResource: { group, resource },
+    requestSubResource: spec.subresource,
     // AdmissionRequest.namespace is "" for cluster-scoped objects.
     namespace: spec.namespace ?? '',
     operation,
-    userInfo: { username: requester.username, uid: '', groups: [...requester.groups], extra: {} },
+    userInfo: { username: requester.username, groups: [...requester.groups] },
     dryRun: false,
-    options: {},
   };
   return {
     request,
     object: operation === 'DELETE' ? null : object,
     oldObject: operation === 'CREATE' ? null : object,
   };
+}
+
+/** The maps of celVariables (reading one whole, or testing a field of it, could see what is not known). */
+const KNOWN_MAPS: ReadonlySet<string> = new Set(['request', 'request.kind', 'request.resource', 'request.requestKind', 'request.requestResource', 'request.userInfo', 'object', 'object.metadata', 'oldObject', 'oldObject.metadata']);
+/** The known fields themselves. */
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  'request.kind.group',
+  'request.resource.group',
+  'request.resource.resource',
+  'request.requestKind.group',
+  'request.requestResource.group',
+  'request.requestResource.resource',
+  'request.subResource',
+  'request.requestSubResource',
+  'request.namespace',
+  'request.operation',
+  'request.userInfo.username',
+  'request.userInfo.groups',
+  'request.dryRun',
+  'object.metadata.namespace',
+  'oldObject.metadata.namespace',
+]);
+const VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request', 'authorizer', 'params', 'namespaceObject', 'variables']);
+
+/**
+ * Whether evaluating the expression over the known fields alone gives the answer it has on the
+ * real request: every read of the variables is a known field, or a field past what is known read
+ * plainly (it errors, and the error decides nothing); never a known map read whole, a presence
+ * test or an optional read of a field that is not known. Unparsable: false.
+ */
+export function answersFromKnownFields(expression: string): boolean {
+  const expr = parseExpression(expression, 'webhook.matchCondition', DEFAULT_KUBE_VERSION);
+  if (expr === undefined) return false;
+  let faithful = true;
+  const visit = (e: Expr, bound: ReadonlySet<string>, parentSelects: boolean): void => {
+    if (!faithful) return;
+    if (e.kind === 'select' || e.kind === 'ident') {
+      // The whole chain of selections down to a variable, read once (its outermost select).
+      const path: string[] = [];
+      let at: Expr = e;
+      while (at.kind === 'select') {
+        path.unshift(at.field);
+        at = at.operand;
+      }
+      if (at.kind === 'ident' && VARIABLES.has(at.name) && !bound.has(at.name)) {
+        if (parentSelects) return;
+        const name = [at.name, ...path].join('.');
+        const testOnly = e.kind === 'select' && e.testOnly;
+        // A known field; or a read past what is known, which errors (authorizer, params: not given).
+        if (KNOWN_FIELDS.has(name)) return;
+        // A known map read whole, or a presence test of what is not known: the unknown part could answer.
+        if (KNOWN_MAPS.has(name) || testOnly) faithful = false;
+        return;
+      }
+      if (e.kind === 'select') visit(e.operand, bound, true);
+      return;
+    }
+    if (e.kind === 'call' && (e.fn === '_?._' || e.fn === '_[?_]')) {
+      // An optional read of a known map's field: absent here, maybe present for real.
+      const target = e.args[0];
+      if (target !== undefined && readsKnownMap(target, bound)) faithful = false;
+    }
+    if (e.kind === 'comprehension') {
+      visit(e.iterRange, bound, false);
+      const inner = new Set([...bound, e.iterVar, ...(e.iterVar2 !== undefined ? [e.iterVar2] : []), e.accuVar]);
+      for (const child of [e.accuInit, e.loopCondition, e.loopStep, e.result]) visit(child, inner, false);
+      return;
+    }
+    for (const child of children(e)) visit(child, bound, false);
+  };
+  visit(expr, new Set(), false);
+  return faithful;
+}
+
+function readsKnownMap(e: Expr, bound: ReadonlySet<string>): boolean {
+  const path: string[] = [];
+  let at: Expr = e;
+  while (at.kind === 'select') {
+    path.unshift(at.field);
+    at = at.operand;
+  }
+  return at.kind === 'ident' && !bound.has(at.name) && KNOWN_MAPS.has([at.name, ...path].join('.'));
 }
 
 /**
@@ -98,13 +180,20 @@ export function conditionsOutcome(scope: Pick<RunScope, 'memo'>, conditions: rea
 const OUTCOMES = memoKey<Map<string, ConditionsOutcome>>('matchConditions outcomes by expressions and requests');
 
 function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[], meter: Meter): ConditionsOutcome {
+  const verdicts = new Map<string, boolean>();
+  const faithful = (expression: string): boolean => {
+    let verdict = verdicts.get(expression);
+    if (verdict === undefined) verdicts.set(expression, (verdict = answersFromKnownFields(expression)));
+    return verdict;
+  };
   let unknown = false;
   for (const request of requests) {
     const context = celVariables(request);
     // The webhook's conditions share one budget per request, as in the API server; one over
     // it is unknown (undefined), so the rules say less rather than guess.
     const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
-    const results = expressions.map((expression) => evaluateCondition(expression, context, meter, shared));
+    // A condition whose answer could come from what is not known of the request is not evaluated.
+    const results = expressions.map((expression) => (faithful(expression) ? evaluateCondition(expression, context, meter, shared) : undefined));
     // Any false skips the webhook, even when another condition could not be evaluated.
     if (results.includes(false)) continue;
     if (results.includes(undefined)) {

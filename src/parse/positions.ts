@@ -147,9 +147,9 @@ export class PositionIndex {
     return -1;
   }
 
+  /** The last entry of that key: with a duplicate key, the last value is the one read (as kubectl reads it). */
   private childNamed(node: number, key: string): number {
     const end = node + this.field(node, SIZE);
-    // A key written twice: go-yaml (and so kubectl) keeps the last.
     let found = -1;
     for (let at = node + 1; at < end; at += this.field(at, SIZE)) if (this.keys[at] === key) found = at;
     return found;

@@ -330,7 +330,7 @@ export function prefilter(text: string, reads: (documentText: string) => boolean
   let at = 0;
   for (const document of blank) {
     pieces.push(text.slice(at, document.firstContent), '~');
-    pieces.push(text.slice(document.firstContent + 1, document.end).replace(/[^\n]/g, ' '));
+    pieces.push(text.slice(document.firstContent + 1, document.end).replace(/[^\n]+/g, (run) => ' '.repeat(run.length)));
     at = document.end;
   }
   pieces.push(text.slice(at));

@@ -9,7 +9,7 @@ import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
-import { prefilter } from './prefilter.js';
+import { documentLines, prefilter } from './prefilter.js';
 import { byStart, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 
@@ -129,21 +129,37 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
       spanAt,
     };
   }
-  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(text, options.reads);
-  if (filtered.mode === 'none') return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
-  let list = parseDocuments(filtered.mode === 'masked' ? filtered.text : text);
+  // Documents larger than the API server accepts are never parsed: blanked here, reported below.
+  const oversized = text.length > MAX_OBJECT_BYTES ? blankOversized(text) : undefined;
+  const readText = oversized?.text ?? text;
+  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(readText, options.reads);
+  if (filtered.mode === 'none' && oversized === undefined) return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
+  if (filtered.mode === 'none') {
+    // Only oversized documents could be read: each is reported, nothing is parsed.
+    const problems = oversized!.documents.map((document) => oversizedProblem(document, documentIndexAt(readText, document.marker), spanAt));
+    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems.length, problems, manifests: [], spanAt };
+  }
+  let list = parseDocuments(filtered.mode === 'masked' ? filtered.text : readText);
   let unparsed = 0;
   if (filtered.mode === 'masked') {
     unparsed = filtered.skipped;
     // The line scan and `yaml` disagree on where documents are: trust `yaml`, on the whole text.
     if (list.length !== filtered.documents) {
-      list = parseDocuments(text);
+      list = parseDocuments(readText);
       unparsed = 0;
     }
   }
   const problems: SyntaxProblem[] = [];
+  const tooLarge = new Set<number>();
+  for (const document of oversized?.documents ?? []) {
+    const index = list.findIndex((doc) => doc.range !== undefined && doc.range !== null && doc.range[0] <= document.marker && document.marker < Math.max(doc.range[2], doc.range[0] + 1));
+    if (index < 0) continue;
+    tooLarge.add(index);
+    problems.push(oversizedProblem(document, index, spanAt));
+  }
   const manifests: Manifest[] = [];
   list.forEach((doc, documentIndex) => {
+    if (tooLarge.has(documentIndex)) return;
     let tooDeep = false;
     const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : undefined;
     const marked = template === undefined ? {} : { template };
@@ -201,6 +217,91 @@ function kubectlSplitProblems(text: string, documents: readonly Document.Parsed[
     out.push({ documentIndex: documentAt(start), severity: 'error', code: 'KUBECTL_SPLIT', message, span: spanAt(start, end) });
   }
   return out;
+}
+
+/**
+ * The largest request body the API server reads (k8s.io/apiserver pkg/server/config.go,
+ * `MaxRequestBodyBytes: int64(3 * 1024 * 1024)`; pkg/endpoints/handlers/rest.go limitedReadBody
+ * answers 413 Request Entity Too Large past it). An object larger than this is never admitted, so
+ * it is reported and not parsed (a 13 MB Pod took 1.8 GB to parse).
+ */
+export const MAX_OBJECT_BYTES = 3 * 1024 * 1024;
+
+interface OversizedDocument {
+  /** Offset of the `~` that stands for it in the blanked text. */
+  readonly marker: number;
+  /** Offset of its first content character in the text. */
+  readonly start: number;
+  /** What it would weigh as a request body, at least (bytes outside comments and indentation). */
+  readonly bytes: number;
+}
+
+const DOCUMENT_BOUNDARY = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/;
+
+/**
+ * The text with every document larger than MAX_OBJECT_BYTES blanked (a `~`, then spaces; line
+ * breaks kept, so positions do not move). A document's weight counts its bytes without whole-line
+ * comments and leading indentation: what its JSON request body holds at least. Boundaries are
+ * lines that start with `---` or `...` (YAML ends any scalar there).
+ */
+function blankOversized(text: string): { text: string; documents: OversizedDocument[] } | undefined {
+  const ranges: { start: number; end: number; bytes: number; first: number }[] = [];
+  let current = { start: 0, end: 0, bytes: 0, first: -1 };
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    let from = lineStart;
+    const boundary = text.startsWith('---', lineStart) || text.startsWith('...', lineStart) ? DOCUMENT_BOUNDARY.exec(text.slice(lineStart, lineStart + 4)) : null;
+    if (boundary) {
+      current.end = lineStart;
+      ranges.push(current);
+      current = { start: lineStart + 3, end: lineStart + 3, bytes: 0, first: -1 };
+      from = lineStart + 3;
+    }
+    let content = from;
+    while (content < lineEnd && (text[content] === ' ' || text[content] === '\t' || text[content] === '\r')) content++;
+    if (content < lineEnd && text[content] !== '#') {
+      if (current.first < 0) current.first = content;
+      current.bytes += Buffer.byteLength(text.slice(content, lineEnd)) + 1;
+    }
+    lineStart = lineEnd + 1;
+  }
+  current.end = text.length;
+  ranges.push(current);
+  const over = ranges.filter((range) => range.first >= 0 && range.bytes > MAX_OBJECT_BYTES);
+  if (over.length === 0) return undefined;
+  const pieces: string[] = [];
+  const documents: OversizedDocument[] = [];
+  let at = 0;
+  for (const range of over) {
+    pieces.push(text.slice(at, range.first), '~', text.slice(range.first + 1, range.end).replace(/[^\n]+/g, (run) => ' '.repeat(run.length)));
+    documents.push({ marker: range.first, start: range.first, bytes: range.bytes });
+    at = range.end;
+  }
+  pieces.push(text.slice(at));
+  return { text: pieces.join(''), documents };
+}
+
+/** Whether a document's text weighs more than the API server accepts (as blankOversized counts). */
+export function exceedsObjectLimit(documentText: string): boolean {
+  return documentText.length > MAX_OBJECT_BYTES && blankOversized(documentText) !== undefined;
+}
+
+/** The index of the document at `offset` (the line scan's count of documents up to it). */
+function documentIndexAt(text: string, offset: number): number {
+  return Math.max(0, (documentLines(text.slice(0, offset + 1))?.length ?? 1) - 1);
+}
+
+function oversizedProblem(document: OversizedDocument, documentIndex: number, spanAt: (start: number, end: number) => Span): SyntaxProblem {
+  const kib = (bytes: number): string => `${Math.floor(bytes / 1024)} KiB`;
+  return {
+    documentIndex,
+    severity: 'error',
+    code: 'OBJECT_TOO_LARGE',
+    message: `the document is at least ${kib(document.bytes)}, over the ${kib(MAX_OBJECT_BYTES)} (3 MiB) the API server accepts in a request, and was not read`,
+    span: spanAt(document.start, document.start + 1),
+  };
 }
 
 /** The most documents a file may have to be parsed (the 50 MB benchmark file has 23,236). */

@@ -18,3 +18,14 @@ export function joinCapped(items: readonly string[], max: number, options: { rea
   while (shown > 1 && !fits(items.slice(0, shown))) shown--;
   return `${items.slice(0, shown).join(', ')} ${conjunction} ${items.length - shown} more`;
 }
+
+/**
+ * A name for a one-line message, its middle elided when it is longer than `width` (the start and
+ * the end tell names apart best); the finding's own fields keep the whole name.
+ */
+export function elideMiddle(name: string, width: number): string {
+  if (name.length <= width) return name;
+  // About five eighths before the ellipsis, the rest after it.
+  const head = Math.ceil((width - 1) * 0.63);
+  return `${name.slice(0, head)}…${name.slice(head - width + 1)}`;
+}
