@@ -35,10 +35,12 @@ import { parseRuleOptions, parseRuleOverrides, unknownRule } from './rule-flags.
 import { useColor, wrapWidth } from './terminal.js';
 import type { Io } from './io.js';
 import { podSecuritySettingsFrom } from '../psa/settings.js';
+import { addFixOptions, keptStdin, runFixMode, type FixFlags } from './fix-mode.js';
+import { readStdinSync } from '../load/sources.js';
 
 export type { Io } from './io.js';
 
-interface LintFlags {
+interface LintFlags extends FixFlags {
   format: FormatName;
   output?: string;
   /** `warn` as typed; read as `warning`. */
@@ -178,7 +180,8 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     const why = selected.ignored > 0 ? `: the config's ignore patterns took all ${selected.ignored}` : '';
     throw new UsageError(`no file to lint in ${(paths.length > 0 ? paths : ['.']).join(', ')}${why}`, 'pass --allow-empty when an empty run is expected');
   }
-  const report = await lint({
+  const stdin = keptStdin(io.readStdin, readStdinSync);
+  const lintOptions = {
     ruleOptions,
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
@@ -188,8 +191,12 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
-    ...(io.readStdin ? { readStdin: io.readStdin } : {}),
-  });
+    readStdin: stdin.read,
+  };
+  let report = await lint(lintOptions);
+  // --fix, --fix-dry-run (src/cli/fix-mode.ts): after fixing, the report is of the fixed files.
+  const fixed = flags.fix || flags.fixDryRun ? runFixMode(flags, { findings: report.findings, paths: selected.files, cwd, stdin: stdin.bytes() }, io) : undefined;
+  if (fixed?.relint) report = await lint({ ...lintOptions, ...(fixed.stdin ? { readStdin: () => fixed.stdin! } : {}) });
   const gate: Gate = {
     config: config.file,
     filesIgnored: selected.ignored,
@@ -223,7 +230,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     width: flags.format === 'stylish' ? wrapWidth(flags, io) : undefined,
     hidden,
   };
-  emitOutput(await render(shown, flags.format, options), flags.output, io);
+  if (!fixed?.usedStdout || flags.output !== undefined) emitOutput(await render(shown, flags.format, options), flags.output, io);
   // Formats without a summary for people: what was hidden goes to stderr, never silently.
   const hiddenNote = describeHidden(hidden);
   if (hiddenNote.length > 0 && !FORMATS_THAT_REPORT_HIDDEN.has(flags.format)) io.stderr.write(`admission-lint: ${hiddenNote.join('; ')}\n`);
@@ -292,7 +299,8 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('--write-baseline <file>', "record this run's findings in a baseline file (and exit 0)")
     .option('--no-inline-config', 'ignore suppression comments and annotations (for untrusted code)')
     .option('--no-config-lookup', 'read no .admission-lint.yaml unless --config names one (for untrusted code)')
-    .option('--allow-empty', 'a run with no file to lint exits 0 instead of 2')
+    .option('--allow-empty', 'a run with no file to lint exits 0 instead of 2');
+  addFixOptions(root.commands.find((command) => command.name() === 'lint')!)
     .action(async (paths: string[], flags: LintFlags, command: Command) =>
       setExit(await runLint(paths, flags, io, command.getOptionValueSource('failOn') === 'cli')),
     );
