@@ -14,6 +14,7 @@ export const SLOW_TESTS = [
   'test/format-sarif.test.ts',
   'test/build-bundle.test.ts',
   'test/hostile-inputs.test.ts',
+  'test/fix-kubectl.test.ts',
 ];
 
 const slow = process.env.ADMISSION_LINT_TESTS === 'slow';

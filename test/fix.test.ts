@@ -5,35 +5,12 @@
  * effective configuration (the same in v1 for a v1beta1 move); a second --fix changes nothing;
  * the lines outside the edits are the same bytes; kubectl reads the fixed file (slow suite).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rules } from '../rules/index.js';
 import type { Finding } from '../src/engine/finding.js';
-import { lint, loadRun } from '../src/engine/lint.js';
+import { loadRun } from '../src/engine/lint.js';
 import { canonical } from '../src/fix/objects.js';
-import { fixFileText, type FileFixResult } from '../src/fix/fix-file.js';
-import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
-
-const ROOT = join(import.meta.dirname, '..');
-const CORPORA = [join(ROOT, 'fixtures'), join(ROOT, 'test/corpus'), join(ROOT, '../shared/corpus/real-world')].filter((dir) => existsSync(dir));
-const SLOW = process.env.ADMISSION_LINT_TESTS === 'slow';
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.(ya?ml|json)$/.test(name) ? [path] : [];
-  });
-}
-
-async function lintPaths(paths: readonly string[]): Promise<Finding[]> {
-  const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
-  return [...report.findings];
-}
+import { fixFileText } from '../src/fix/fix-file.js';
+import { fixCases } from './fix-cases.js';
 
 /** A finding's identity across the fix: a removed list item moves the later ones, so a removal's is its message (which names the resource). */
 const key = (finding: Pick<Finding, 'ruleId' | 'documentIndex' | 'fieldPath' | 'line'> & { message?: string; description?: string }): string =>
@@ -47,36 +24,8 @@ function effective(file: string): { kind: string; apiVersion: string; value: str
     .map((object) => ({ kind: object.kind, apiVersion: object.apiVersion, value: canonical({ ...(object.effective as object), apiVersion: undefined }) }));
 }
 
-interface Case {
-  readonly file: string;
-  readonly fixedFile: string;
-  readonly text: string;
-  readonly result: FileFixResult & { text: string };
-}
-
 describe('lint --fix on every fixture and corpus file', async () => {
-  const files = CORPORA.flatMap(yamlFiles);
-  // Each file on its own, as `admission-lint --fix FILE` (a run's CRDs and Namespaces change findings).
-  const findings = new Map<string, Finding[]>();
-  for (const file of files) findings.set(file, await lintPaths([file]));
-  const out = mkdtempSync(join(tmpdir(), 'admission-lint-fix-'));
-  const cases: Case[] = [];
-  let suggestions = 0;
-  for (const [file, found] of findings) {
-    if (!existsSync(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    if (text.startsWith('\ufeff') || /\r(?!\n)/.test(text)) continue;
-    const result = fixFileText(file, text, found);
-    suggestions += result.suggestions.length;
-    // As the CLI: a file with a fix that does not prove is left as it was.
-    if (result.text === undefined || result.dropped.length > 0) continue;
-    const fixedFile = join(out, relative('/', file));
-    mkdirSync(join(fixedFile, '..'), { recursive: true });
-    writeFileSync(fixedFile, result.text);
-    cases.push({ file, fixedFile, text, result: { ...result, text: result.text } });
-  }
-  const after = new Map<string, Finding[]>();
-  for (const c of cases) after.set(c.fixedFile, await lintPaths([c.fixedFile]));
+  const { cases, findings, after, suggestions } = await fixCases();
 
   it('fixes something in many files, and offers suggestions', () => {
     expect(cases.length).toBeGreaterThan(30);
@@ -108,7 +57,7 @@ describe('lint --fix on every fixture and corpus file', async () => {
       });
     }
     expect(changed).toEqual([]);
-  });
+  }, 120_000);
 
   it('a second --fix changes nothing', async () => {
     const again: string[] = [];
@@ -117,7 +66,7 @@ describe('lint --fix on every fixture and corpus file', async () => {
       if (second.text !== undefined && second.text !== c.result.text) again.push(c.file);
     }
     expect(again).toEqual([]);
-  });
+  }, 120_000);
 
   it('the bytes outside the edits are the same: the file as read is the fixed one less the inserted text', () => {
     const differ: string[] = [];
@@ -144,13 +93,4 @@ describe('lint --fix on every fixture and corpus file', async () => {
     expect(differ).toEqual([]);
   });
 
-  it.skipIf(!SLOW || !hasKubectl)('kubectl reads every fixed file', () => {
-    const unread: string[] = [];
-    for (const c of cases) {
-      const before = spawnSync('kubectl', ['annotate', '--local', '-f', c.file, 'x=y', '-o', 'json'], { encoding: 'utf8' });
-      const now = spawnSync('kubectl', ['annotate', '--local', '-f', c.fixedFile, 'x=y', '-o', 'json'], { encoding: 'utf8' });
-      if (before.status === 0 && now.status !== 0) unread.push(`${c.file}: ${now.stderr.split('\n')[0]}`);
-    }
-    expect(unread).toEqual([]);
-  }, 600_000);
 });
