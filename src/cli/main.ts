@@ -18,7 +18,8 @@ import type { Gate, Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
 import { guardText, safeText } from '../format/escape.js';
-import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, loadFormatter, type FormatName } from '../format/index.js';
+import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, FORMATS_WITH_FIXES, loadFormatter, type FormatName } from '../format/index.js';
+import { fixesForFindings } from '../fix/report-fixes.js';
 import { describeHidden } from '../format/hidden.js';
 import type { FormatOptions, HiddenFindings } from '../format/types.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion } from '../kube/version.js';
@@ -229,6 +230,8 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     inventory: report.inventory,
     width: flags.format === 'stylish' ? wrapWidth(flags, io) : undefined,
     hidden,
+    // SARIF and rdjson carry each finding's fixes and suggestions (src/fix/, nothing written).
+    ...(FORMATS_WITH_FIXES.has(flags.format) ? { fixes: fixesForFindings(shown.findings, { paths: selected.files, cwd, ...((fixed?.stdin ?? stdin.bytes()) ? { stdin: fixed?.stdin ?? stdin.bytes()! } : {}) }) } : {}),
   };
   if (!fixed?.usedStdout || flags.output !== undefined) emitOutput(await render(shown, flags.format, options), flags.output, io);
   // Formats without a summary for people: what was hidden goes to stderr, never silently.

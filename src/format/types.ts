@@ -8,6 +8,7 @@ import type { RuleMeta } from '../rule.js';
 export type { Inventory, InventoryObject } from '../engine/finding.js';
 import type { Inventory } from '../engine/finding.js';
 import type { HiddenFindings } from './hidden.js';
+import type { FixesOf } from '../fix/report-fixes.js';
 
 export type { HiddenFindings } from './hidden.js';
 
@@ -25,6 +26,8 @@ export interface FormatOptions {
   readonly width?: number;
   /** What `-q` and `--baseline` left out of the report, when they were given. */
   readonly hidden?: HiddenFindings;
+  /** Each finding's fixes and suggestions (src/fix/), for the formats that carry them: SARIF, rdjson. */
+  readonly fixes?: FixesOf;
 }
 
 export type Formatter = (report: Report, options: FormatOptions) => string;
