@@ -41,7 +41,9 @@ export function fixesForFindings(findings: readonly Finding[], options: { readon
     if (source === undefined) continue;
     const add = (fix: Fix): void => {
       const list = byFinding.get(keyOf(fix)) ?? [];
-      list.push({ description: fix.description, kind: fix.kind, edits: fix.edits.map((edit) => ({ start: positionAt(source, edit.start), end: positionAt(source, edit.end), text: edit.text })) });
+      const entry: FindingFix = { description: fix.description, kind: fix.kind, edits: fix.edits.map((edit) => ({ start: positionAt(source, edit.start), end: positionAt(source, edit.end), text: edit.text })) };
+      // Two findings at one place (one rule, two messages) plan the same edit: it is one fix (SARIF wants unique items).
+      if (!list.some((known) => JSON.stringify(known) === JSON.stringify(entry))) list.push(entry);
       byFinding.set(keyOf(fix), list);
     };
     outcome.applied.forEach(add);
