@@ -124,4 +124,13 @@ describe('lint --fix', () => {
     expect(readFileSync(join(dir, 'lint/templated.yaml'), 'utf8')).toContain('{{ .Release.Name }}');
     expect(readFileSync(join(dir, 'lint/templated.yaml'), 'utf8')).not.toContain('failurePolicy');
   });
+
+  it('suggests a has() guard for an unguarded field read in a one-line matchCondition, and does not apply it', async () => {
+    const text = IMPLICIT.replace('    rules:\n', "    failurePolicy: Fail\n    matchConditions:\n      - name: no-init\n        expression: 'object.spec.initContainers.size() == 0'\n    rules:\n").replace('resources: ["widgets"]', 'resources: ["pods"]').replace('apiGroups: ["example.com"]', 'apiGroups: [""]');
+    const dir = folder({ 'guard.yaml': text });
+    const dry = await runCli(['lint', '--fix-dry-run', dir], '');
+    expect(dry.stdout).toContain("#   +        expression: 'has(object.spec.initContainers) && (object.spec.initContainers.size() == 0)'\n");
+    await runCli(['lint', '--fix', dir], '');
+    expect(readFileSync(join(dir, 'guard.yaml'), 'utf8')).toBe(text);
+  });
 });

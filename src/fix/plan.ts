@@ -154,7 +154,7 @@ export function planFixes(findings: readonly Finding[], objects: readonly Fixabl
     if (finding.ruleId === 'removed-api-version' && finding.fieldPath === 'apiVersion') planned.push(migration(object, file));
     else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.message));
     else planned.push(explicitDefault(object, file, finding.ruleId, path));
-    planned.push(...suggestionsFor(object, file, finding.ruleId, path));
+    planned.push(...suggestionsFor(object, file, finding.ruleId, path, finding.message));
     for (const plan of planned) {
       if (plan !== undefined) fixes.push({ ruleId: finding.ruleId, file: finding.file, documentIndex: finding.documentIndex, fieldPath: finding.fieldPath, line: finding.line, ...plan });
     }

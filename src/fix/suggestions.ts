@@ -73,12 +73,47 @@ function namespaceExclusion(object: FixableObject, file: EditableFile, webhook: 
   };
 }
 
+/**
+ * The field a finding of match-condition-missing-field names as read unguarded, when it is a plain
+ * chain of field selections from object or oldObject (a map key or a loop variable gets no guard
+ * here: `has()` takes a field selection). Undefined when the message names no such chain.
+ */
+function unguardedField(message: string): string | undefined {
+  return /unguarded ((?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+) fails if absent/.exec(message)?.[1];
+}
+
+/** `has(field) && (expression)` for a one-line expression, quoted as the scalar was (single) or double-quoted. */
+function hasGuard(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
+  const field = unguardedField(message);
+  const expression = valueAtPath(object.effective, path);
+  if (field === undefined || typeof expression !== 'string' || expression.includes('\n') || expression.includes(`has(${field})`)) return undefined;
+  const guarded = `has(${field}) && (${expression})`;
+  const edit = replaceScalar(file, object.manifest.documentIndex, [...object.manifest.basePath, ...path], '');
+  if (edit === undefined) return undefined;
+  const single = file.text.slice(edit.start, edit.end).startsWith("'");
+  const text = single ? `'${guarded.replace(/'/g, "''")}'` : JSON.stringify(guarded);
+  return {
+    description: `test for the field first: has(${field}) && (…), so an object without it gets false instead of an error`,
+    kind: 'suggestion',
+    resolves: false,
+    edits: [{ ...edit, text }],
+    object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
+    expect: (before) => {
+      const after = cloneData(before);
+      const parent = valueAtPath(after, path.slice(0, -1));
+      if (parent !== null && typeof parent === 'object') (parent as Record<string | number, unknown>)[path[path.length - 1]!] = guarded;
+      return after;
+    },
+    written: [],
+  };
+}
+
 /** The webhook a path is in (`webhooks[i]`), or undefined. */
 function webhookOf(path: FieldPath): FieldPath | undefined {
   return path[0] === 'webhooks' && typeof path[1] === 'number' ? path.slice(0, 2) : undefined;
 }
 
-export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath): (Planned | undefined)[] {
+export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, message: string): (Planned | undefined)[] {
   const webhook = webhookOf(path);
   const policy = object.category === 'admission-policy' && path[0] === 'spec';
   switch (ruleId) {
@@ -96,6 +131,8 @@ export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId
       return webhook && object.kind === 'MutatingWebhookConfiguration'
         ? [setting(object, file, webhook, 'reinvocationPolicy', 'IfNeeded', 'reinvocationPolicy: IfNeeded: called again when a later mutation changes the object (its patch must then be idempotent)')]
         : [];
+    case 'match-condition-missing-field':
+      return path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, message)] : [];
     default:
       return [];
   }
