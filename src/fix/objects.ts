@@ -4,6 +4,7 @@
  */
 import type { FieldPath } from '../field-path.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
+import { prefilter } from '../parse/prefilter.js';
 import { parseFile } from '../parse/yaml.js';
 import { recognize } from '../recognize/recognize.js';
 
@@ -16,8 +17,24 @@ export interface FileObjects {
   readonly documents: number;
 }
 
+/**
+ * Documents that may be an admission object (a webhook configuration, a policy or binding, a List
+ * of them), from their text; the others (CRDs, workloads) are blanked and not parsed. Spellings
+ * that hide a kind's name (escapes, `!!binary`) are parsed, as the linter's prefilter does.
+ */
+export function mayBeAdmission(documentText: string): boolean {
+  // `List` only as a kind: a CRD names its own list kind (`listKind: WidgetList`).
+  return /WebhookConfiguration|AdmissionPolicy|kind['"]?\s*:\s*['"]?List\b|\\[xuU]|\\\r?\n|!!binary|:binary>/.test(documentText);
+}
+
+/** The text with the documents that cannot be admission objects blanked, at the same offsets (src/parse/prefilter.ts). */
+export function admissionText(text: string): string {
+  const filtered = prefilter(text, mayBeAdmission);
+  return filtered.mode === 'masked' ? filtered.text : text;
+}
+
 export function readObjects(path: string, text: string): FileObjects {
-  const parsed = parseFile({ path, text }, { prefilter: false });
+  const parsed = parseFile({ path, text }, { reads: mayBeAdmission });
   const objects: FixableObject[] = [];
   for (const manifest of parsed.manifests) {
     const recognized = recognize(manifest);

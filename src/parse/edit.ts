@@ -22,8 +22,9 @@ export interface EditableFile {
   readonly documents: readonly Document[];
 }
 
-export function editableFile(text: string): EditableFile {
-  const parsed = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, logLevel: 'silent' });
+/** `parseText`: the text to parse, when some documents are blanked at the same offsets (src/parse/prefilter.ts); edits read `text`. */
+export function editableFile(text: string, parseText: string = text): EditableFile {
+  const parsed = parseAllDocuments(parseText, { version: '1.1', merge: true, uniqueKeys: true, logLevel: 'silent' });
   return { text, documents: Array.isArray(parsed) ? parsed : [] };
 }
 
