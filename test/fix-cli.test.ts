@@ -133,4 +133,12 @@ describe('lint --fix', () => {
     await runCli(['lint', '--fix', dir], '');
     expect(readFileSync(join(dir, 'guard.yaml'), 'utf8')).toBe(text);
   });
+
+  it('quotes a plain YAML 1.1 boolean where the API wants a string (the schema finding)', async () => {
+    const text = IMPLICIT.replace('    timeoutSeconds: 5\n', '    timeoutSeconds: 5\n    failurePolicy: Fail\n    objectSelector:\n      matchLabels: {inject: on, mode: yes}\n');
+    const dir = folder({ 'bool.yaml': text });
+    const result = await runCli(['lint', '--fix', '--no-color', dir], '');
+    expect(readFileSync(join(dir, 'bool.yaml'), 'utf8')).toBe(text.replace('{inject: on, mode: yes}', '{inject: "on", mode: "yes"}'));
+    expect(result.stdout).not.toContain('schema');
+  });
 });

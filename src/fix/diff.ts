@@ -50,7 +50,9 @@ export function unifiedDiff(path: string, text: string, edits: readonly TextEdit
       previous.edits.push(edit);
     } else groups.push({ first, last, edits: [edit] });
   }
-  const out: string[] = [`--- a/${path}\n`, `+++ b/${path}\n`];
+  // An absolute path is named from the root (`a/tmp/x.yaml`), as git names paths.
+  const name = path.replace(/^\/+/, '');
+  const out: string[] = [`--- a/${name}\n`, `+++ b/${name}\n`];
   let index = 0;
   // Lines the hunks before this one added (minus those they removed): where it starts in the new text.
   let delta = 0;

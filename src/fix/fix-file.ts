@@ -31,8 +31,9 @@ function proven(path: string, before: FileObjects, afterText: string, fixes: rea
   return before.objects.every((object, i) => {
     const next = after.objects[i]!;
     const key = { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath };
-    if (!sameKey(key, { documentIndex: next.manifest.documentIndex, basePath: next.manifest.basePath }) || next.kind !== object.kind || next.decodable !== object.decodable) return false;
     const mine = fixes.filter((fix) => sameKey(fix.object, key));
+    const decodes = next.decodable === object.decodable || (next.decodable && mine.some((fix) => fix.decodes === true));
+    if (!sameKey(key, { documentIndex: next.manifest.documentIndex, basePath: next.manifest.basePath }) || next.kind !== object.kind || !decodes) return false;
     const expected = mine.reduce<unknown>((effective, fix) => fix.expect(effective), object.effective);
     if (canonical(expected) !== canonical(next.effective)) return false;
     return mine.every((fix) => fix.written.every((field) => !next.defaulted.has(formatFieldPath(field))));

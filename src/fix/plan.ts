@@ -16,7 +16,7 @@
 import type { Finding } from '../engine/finding.js';
 import { cloneData } from '../defaults/clone.js';
 import { formatFieldPath, valueAtPath, type FieldPath } from '../field-path.js';
-import { documentText, insertPair, removeItem, replaceScalar, type EditableFile } from '../parse/edit.js';
+import { documentText, insertPair, isPlainScalarAt, removeItem, replaceScalar, type EditableFile } from '../parse/edit.js';
 import { templateIn } from '../text/placeholder.js';
 import type { FixableObject } from './objects.js';
 import { suggestionsFor } from './suggestions.js';
@@ -140,6 +140,35 @@ function removeResource(object: FixableObject, file: EditableFile, path: FieldPa
   };
 }
 
+/**
+ * A plain `on`, `yes`, `off`, `no` (or `true`) where the API wants a string: YAML 1.1, as kubectl
+ * reads it, makes a boolean of it, which the API server cannot decode. Quoted, it is the string
+ * as written, which is what the author meant. (The schema finding says "quote the value".)
+ */
+function quoteBoolean(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
+  if (!/but is boolean .*: quote the value$/.test(message) || typeof valueAtPath(object.written, path) !== 'boolean') return undefined;
+  const at = [...object.manifest.basePath, ...path];
+  if (!isPlainScalarAt(file, object.manifest.documentIndex, at)) return undefined;
+  const edit = replaceScalar(file, object.manifest.documentIndex, at, '');
+  if (edit === undefined) return undefined;
+  const source = file.text.slice(edit.start, edit.end);
+  return {
+    description: `quote ${source}: YAML 1.1 reads it as a boolean, and the API wants the string "${source}"`,
+    kind: 'fix',
+    resolves: true,
+    edits: [{ ...edit, text: JSON.stringify(source) }],
+    object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
+    expect: (before) => {
+      const after = cloneData(before);
+      const parent = valueAtPath(after, path.slice(0, -1));
+      if (parent !== null && typeof parent === 'object') (parent as Record<string | number, unknown>)[path[path.length - 1]!] = source;
+      return after;
+    },
+    written: [],
+    decodes: true,
+  };
+}
+
 /** The findings' fixes and suggestions in one file (`objects` read from `file.text`). */
 export function planFixes(findings: readonly Finding[], objects: readonly FixableObject[], file: EditableFile): Fix[] {
   const fixes: Fix[] = [];
@@ -153,6 +182,7 @@ export function planFixes(findings: readonly Finding[], objects: readonly Fixabl
     const planned: (Planned | undefined)[] = [];
     if (finding.ruleId === 'removed-api-version' && finding.fieldPath === 'apiVersion') planned.push(migration(object, file));
     else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.message));
+    else if (finding.ruleId === 'schema') planned.push(quoteBoolean(object, file, path, finding.message));
     else planned.push(explicitDefault(object, file, finding.ruleId, path));
     planned.push(...suggestionsFor(object, file, finding.ruleId, path, finding.message));
     for (const plan of planned) {

@@ -34,6 +34,8 @@ export interface Fix {
   /** The object the edit changes, and what its effective configuration must be after the edit. */
   readonly object: ObjectKey;
   readonly expect: (effectiveBefore: unknown) => unknown;
+  /** The edit makes an object the API server could not decode decodable (a value quoted as the string it was meant to be). */
+  readonly decodes?: boolean;
   /** Fields (of the object) that must be written, no longer defaulted, after the edit. */
   readonly written: readonly FieldPath[];
 }
