@@ -15,6 +15,7 @@ export const SLOW_TESTS = [
   'test/build-bundle.test.ts',
   'test/hostile-inputs.test.ts',
   'test/probe.test.ts',
+  'test/fix-kubectl.test.ts',
 ];
 
 const slow = process.env.ADMISSION_LINT_TESTS === 'slow';

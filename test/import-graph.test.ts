@@ -47,7 +47,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['defaults', 'cel'],
   ['validate'],
   ['recognize', 'match', 'psa'],
-  ['engine'],
+  ['engine', 'fix'],
   ['format', 'config', 'simulate', 'report', 'probe'],
   ['cli', 'build'],
 ];

@@ -59,7 +59,7 @@ describe('output is data, never commands', () => {
     expect(data.findings.some((f) => f.message.includes('\u001b[2J'))).toBe(true);
   });
 
-  for (const format of ['stylish', 'json', 'sarif', 'junit', 'github']) {
+  for (const format of ['stylish', 'json', 'sarif', 'junit', 'github', 'rdjson']) {
     it(`lint --format ${format}`, async () => {
       const { stdout, stderr } = await cli(['-', '--format', format, '--fail-on', 'never']);
       expect(stdout.length).toBeGreaterThan(1000);

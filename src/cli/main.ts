@@ -18,8 +18,9 @@ import type { Gate, Report } from '../engine/finding.js';
 import { UsageError, UserError } from '../errors.js';
 import { whatItDoes } from '../format/docs.js';
 import { guardText, safeText } from '../format/escape.js';
-import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, FORMATS_THAT_SAY_THE_GATE, loadFormatter, type FormatName } from '../format/index.js';
+import { FORMATS, FORMATS_THAT_REPORT_HIDDEN, FORMATS_THAT_SAY_THE_GATE, FORMATS_WITH_FIXES, loadFormatter, type FormatName } from '../format/index.js';
 import { describeGate } from '../format/gate.js';
+import { fixesForFindings } from '../fix/report-fixes.js';
 import { describeHidden } from '../format/hidden.js';
 import type { FormatOptions } from '../format/types.js';
 import { DEFAULT_KUBE_VERSION, formatKubeVersion, parseKubeVersion, unreleasedBeyond, type KubeVersion } from '../kube/version.js';
@@ -43,10 +44,12 @@ import { parserOutput } from './parse-errors.js';
 import { withStdinFilename } from './stdin-filename.js';
 import type { Io } from './io.js';
 import { podSecuritySettingsFrom } from '../psa/settings.js';
+import { addFixOptions, keptStdin, runFixMode, type FixFlags } from './fix-mode.js';
+import { readStdinSync } from '../load/sources.js';
 
 export type { Io } from './io.js';
 
-interface LintFlags {
+interface LintFlags extends FixFlags {
   format: FormatName;
   output?: string;
   /** `warn` as typed; read as `warning`. */
@@ -224,7 +227,8 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     throw new UsageError(`no file to lint in ${(paths.length > 0 ? paths : ['.']).join(', ')}${why}`, 'pass --allow-empty when an empty run is expected');
   }
   const trusted = flags.trustedNamespaceLabel.length > 0 ? flags.trustedNamespaceLabel : (config.trustedNamespaceLabels ?? []);
-  const linted = await lint({
+  const stdin = keptStdin(nonEmptyStdin(io.readStdin, 'lint', flags.allowEmpty), readStdinSync);
+  const lintOptions = {
     ruleOptions,
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
@@ -234,8 +238,12 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,
     toolVersion: toolVersion(),
-    readStdin: nonEmptyStdin(io.readStdin, 'lint', flags.allowEmpty),
-  });
+    readStdin: stdin.read,
+  };
+  let linted = await lint(lintOptions);
+  // --fix, --fix-dry-run (src/cli/fix-mode.ts): after fixing, the report is of the fixed files.
+  const fixed = flags.fix || flags.fixDryRun ? runFixMode(flags, { findings: linted.findings, paths: selected.files, cwd, stdin: stdin.bytes() }, io) : undefined;
+  if (fixed?.relint) linted = await lint({ ...lintOptions, ...(fixed.stdin ? { readStdin: () => fixed.stdin! } : {}) });
   const report = withStdinFilename(linted, flags.stdinFilename);
   const target = kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION;
   const gate = gateOf({ config, selected, severityOverrides, ruleOptions, failOn, inlineConfig: flags.inlineConfig, kubeVersion: target, trustedNamespaceLabels: trusted });
@@ -271,8 +279,10 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     width: flags.format === 'stylish' ? wrapWidth(flags, io) : undefined,
     hidden,
     showFixes: flags.showFixes === true,
+    // SARIF and rdjson carry each finding's fixes and suggestions (src/fix/, nothing written).
+    ...(FORMATS_WITH_FIXES.has(flags.format) ? { fixes: fixesForFindings(shown.findings, { paths: selected.files, cwd, ...((fixed?.stdin ?? stdin.bytes()) ? { stdin: fixed?.stdin ?? stdin.bytes()! } : {}) }) } : {}),
   };
-  emitOutput(await render(shown, flags.format, options), flags.output, io);
+  if (!fixed?.usedStdout || flags.output !== undefined) emitOutput(await render(shown, flags.format, options), flags.output, io);
   // Formats without a summary for people: a changed gate goes to stderr, never silently.
   const gateNote = describeGate(shown, { loweringOnly: true });
   if (gateNote !== undefined && !FORMATS_THAT_SAY_THE_GATE.has(flags.format)) io.stderr.write(`admission-lint: ${gateNote}\n`);
@@ -350,7 +360,8 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('--write-baseline <file>', "record this run's findings in a baseline file (and exit 0)")
     .option('--no-inline-config', 'ignore suppression comments and annotations (for untrusted code)')
     .option('--no-config-lookup', 'read no .admission-lint.yaml unless --config names one (for untrusted code)')
-    .option('--allow-empty', 'a run with no file to lint exits 0 instead of 2')
+    .option('--allow-empty', 'a run with no file to lint exits 0 instead of 2');
+  addFixOptions(root.commands.find((command) => command.name() === 'lint')!)
     .action(async (paths: string[], flags: LintFlags, command: Command) =>
       setExit(await runLint(paths, flags, io, command.getOptionValueSource('failOn') === 'cli')),
     );

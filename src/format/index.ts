@@ -4,7 +4,7 @@
  */
 import type { Formatter } from './types.js';
 
-export const FORMATS = ['stylish', 'compact', 'json', 'sarif', 'github', 'gitlab', 'junit', 'markdown'] as const;
+export const FORMATS = ['stylish', 'compact', 'json', 'sarif', 'github', 'gitlab', 'junit', 'markdown', 'rdjson'] as const;
 export type FormatName = (typeof FORMATS)[number];
 
 /**
@@ -29,7 +29,11 @@ export const FORMAT_LOADERS = {
   gitlab: async () => (await import('./gitlab.js')).formatGitlab,
   junit: async () => (await import('./junit.js')).formatJunit,
   markdown: async () => (await import('./markdown.js')).formatMarkdown,
+  rdjson: async () => (await import('./rdjson.js')).formatRdjson,
 } satisfies Record<FormatName, () => Promise<Formatter>>;
+
+/** The formats that carry each finding's fixes and suggestions (the CLI plans them only for these). */
+export const FORMATS_WITH_FIXES: ReadonlySet<FormatName> = new Set(['sarif', 'rdjson']);
 
 export function loadFormatter(name: FormatName): Promise<Formatter> {
   return FORMAT_LOADERS[name]();

@@ -114,6 +114,25 @@ function resultLocations(finding: Finding, location: ArtifactLocation): Record<s
   };
 }
 
+function sarifFixes(finding: Finding, location: ArtifactLocation, options: FormatOptions): Record<string, unknown> {
+  const fixes = options.fixes?.(finding) ?? [];
+  if (fixes.length === 0) return {};
+  return {
+    fixes: fixes.map((fix) => ({
+      description: { text: `${fix.kind === 'fix' ? 'fix (keeps behaviour; admission-lint --fix applies it)' : 'suggestion (changes behaviour)'}: ${fix.description}` },
+      artifactChanges: [
+        {
+          artifactLocation: location,
+          replacements: fix.edits.map((edit) => ({
+            deletedRegion: { startLine: edit.start.line, startColumn: edit.start.column, endLine: edit.end.line, endColumn: edit.end.column },
+            insertedContent: { text: edit.text },
+          })),
+        },
+      ],
+    })),
+  };
+}
+
 function descriptor(meta: RuleMeta, options: FormatOptions): Record<string, unknown> {
   const url = ruleDocsUrl(meta.id);
   const description = options.ruleDescription?.(meta.id);
@@ -177,6 +196,8 @@ export function formatSarif(report: Report, options: FormatOptions): string {
       ...resultLocations(finding, location),
       partialFingerprints: { [FINGERPRINT_KEY]: `${base}:${occurrence}` },
       properties,
+      // Fixes (--fix applies them) and suggestions (behaviour changes): SARIF has one kind, the description says which.
+      ...sarifFixes(finding, location, options),
       // A finding an inline suppression removed: kept, marked, with its justification.
       ...(suppressedResults.has(finding) ? { suppressions: [{ kind: 'inSource', justification: suppressedResults.get(finding)!.reason || suppressedResults.get(finding)!.by }] } : {}),
     };

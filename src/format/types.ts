@@ -8,6 +8,7 @@ import type { RuleMeta } from '../rule.js';
 export type { Inventory, InventoryObject } from '../engine/finding.js';
 import type { Inventory } from '../engine/finding.js';
 import type { HiddenFindings } from './hidden.js';
+import type { FixesOf } from '../fix/report-fixes.js';
 
 export type { HiddenFindings } from './hidden.js';
 
@@ -27,6 +28,8 @@ export interface FormatOptions {
   readonly hidden?: HiddenFindings;
   /** stylish: print each finding's fix (`--show-fixes`); the other formats always carry it. */
   readonly showFixes?: boolean;
+  /** Each finding's fixes and suggestions (src/fix/), for the formats that carry them: SARIF, rdjson. */
+  readonly fixes?: FixesOf;
 }
 
 export type Formatter = (report: Report, options: FormatOptions) => string;

@@ -1,0 +1,53 @@
+/**
+ * The fixes and suggestions of a report's findings, for the formats that carry them (SARIF
+ * `fixes`, rdjson `suggestions`): planned and proven as `--fix-dry-run` does (nothing written),
+ * with their edits as positions in the file.
+ */
+import type { Finding } from '../engine/finding.js';
+import { fixFiles } from './fix-files.js';
+import type { Fix } from './types.js';
+
+export interface EditPosition {
+  readonly line: number;
+  /** 1-based, in UTF-16 code units (SARIF's default). */
+  readonly column: number;
+  /** 1-based, in UTF-8 bytes (reviewdog's). */
+  readonly byteColumn: number;
+}
+
+export interface FindingFix {
+  readonly description: string;
+  /** `fix`: --fix applies it; `suggestion`: it changes behaviour, a person decides. */
+  readonly kind: 'fix' | 'suggestion';
+  readonly edits: readonly { readonly start: EditPosition; readonly end: EditPosition; readonly text: string }[];
+}
+
+export type FixesOf = (finding: Finding) => readonly FindingFix[];
+
+function positionAt(text: string, offset: number): EditPosition {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let line = 1;
+  for (let at = text.indexOf('\n'); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+  return { line, column: offset - lineStart + 1, byteColumn: Buffer.byteLength(text.slice(lineStart, offset), 'utf8') + 1 };
+}
+
+const keyOf = (item: Pick<Finding, 'file' | 'ruleId' | 'documentIndex' | 'fieldPath' | 'line'>): string => `${item.file}\u0000${item.ruleId}\u0000${item.documentIndex}\u0000${item.fieldPath ?? ''}\u0000${item.line}`;
+
+export function fixesForFindings(findings: readonly Finding[], options: { readonly paths: readonly string[]; readonly cwd: string; readonly stdin?: Uint8Array }): FixesOf {
+  const outcomes = fixFiles({ findings, paths: options.paths, cwd: options.cwd, dryRun: true, ...(options.stdin ? { stdin: options.stdin } : {}) });
+  const byFinding = new Map<string, FindingFix[]>();
+  for (const outcome of outcomes) {
+    const source = outcome.source;
+    if (source === undefined) continue;
+    const add = (fix: Fix): void => {
+      const list = byFinding.get(keyOf(fix)) ?? [];
+      const entry: FindingFix = { description: fix.description, kind: fix.kind, edits: fix.edits.map((edit) => ({ start: positionAt(source, edit.start), end: positionAt(source, edit.end), text: edit.text })) };
+      // Two findings at one place (one rule, two messages) plan the same edit: it is one fix (SARIF wants unique items).
+      if (!list.some((known) => JSON.stringify(known) === JSON.stringify(entry))) list.push(entry);
+      byFinding.set(keyOf(fix), list);
+    };
+    outcome.applied.forEach(add);
+    outcome.suggestions.forEach(add);
+  }
+  return (finding) => byFinding.get(keyOf(finding)) ?? [];
+}

@@ -1,0 +1,139 @@
+/**
+ * Suggestions: the likely edit for a finding when it changes what the object does, so a person
+ * must accept it (ESLint's suggestions). They are shown (`--fix-dry-run`, SARIF `fixes`,
+ * rdjson `suggestions`) and never applied by `--fix`. Each is proven like a fix: the file read
+ * again must hold exactly the change it describes.
+ */
+import { cloneData } from '../defaults/clone.js';
+import { formatFieldPath, valueAtPath, type FieldPath } from '../field-path.js';
+import { insertPair, replaceScalar, type EditableFile } from '../parse/edit.js';
+import type { FixableObject } from './objects.js';
+import type { Fix, TextEdit } from './types.js';
+
+type Planned = Omit<Fix, 'ruleId' | 'file' | 'documentIndex' | 'fieldPath' | 'line'>;
+
+/** The shorter timeout suggested: long enough for a webhook in the cluster, short enough to keep a request's budget. */
+const SUGGESTED_TIMEOUT = 5;
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** Sets a field of the map at `at` (written or defaulted) to `value`: a replacement or an insertion. */
+function setField(object: FixableObject, file: EditableFile, at: FieldPath, field: string, value: string | number): TextEdit | undefined {
+  const doc = object.manifest.documentIndex;
+  const base = object.manifest.basePath;
+  if (object.defaulted.has(formatFieldPath([...at, field]))) return insertPair(file, doc, [...base, ...at], field, value);
+  const edit = replaceScalar(file, doc, [...base, ...at, field], '');
+  if (edit === undefined) return undefined;
+  const source = file.text.slice(edit.start, edit.end);
+  const text = typeof value === 'number' ? String(value) : source.startsWith('"') ? JSON.stringify(value) : source.startsWith("'") ? `'${value}'` : value;
+  return { ...edit, text };
+}
+
+function setting(object: FixableObject, file: EditableFile, at: FieldPath, field: string, value: string | number, description: string): Planned | undefined {
+  if (valueAtPath(object.effective, [...at, field]) === value) return undefined;
+  const edit = setField(object, file, at, field, value);
+  if (edit === undefined) return undefined;
+  return {
+    description,
+    kind: 'suggestion',
+    resolves: false,
+    edits: [edit],
+    object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
+    expect: (before) => {
+      const after = cloneData(before);
+      const target = valueAtPath(after, at);
+      if (target !== null && typeof target === 'object') (target as Record<string, unknown>)[field] = value;
+      return after;
+    },
+    written: [[...at, field]],
+  };
+}
+
+/** A namespaceSelector that leaves out kube-system and the webhook's own namespace, where none is written. */
+function namespaceExclusion(object: FixableObject, file: EditableFile, webhook: FieldPath): Planned | undefined {
+  if (object.category !== 'webhook-configuration') return undefined;
+  if (!object.defaulted.has(formatFieldPath([...webhook, 'namespaceSelector']))) return undefined;
+  const own = valueAtPath(object.effective, [...webhook, 'clientConfig', 'service', 'namespace']);
+  const names = ['kube-system', ...(typeof own === 'string' && own !== 'kube-system' && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(own) ? [own] : [])];
+  const selector = { matchExpressions: [{ key: NAME_LABEL, operator: 'NotIn', values: names }] };
+  const edit = insertPair(file, object.manifest.documentIndex, [...object.manifest.basePath, ...webhook], 'namespaceSelector', selector);
+  if (edit === undefined) return undefined;
+  return {
+    description: `exclude ${names.join(' and ')} with a namespaceSelector on ${NAME_LABEL}, which the API server sets on every Namespace`,
+    kind: 'suggestion',
+    resolves: false,
+    edits: [edit],
+    object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
+    expect: (before) => {
+      const after = cloneData(before);
+      const target = valueAtPath(after, webhook);
+      if (target !== null && typeof target === 'object') (target as Record<string, unknown>).namespaceSelector = cloneData(selector);
+      return after;
+    },
+    written: [[...webhook, 'namespaceSelector']],
+  };
+}
+
+/**
+ * The field a finding of match-condition-missing-field names as read unguarded, when it is a plain
+ * chain of field selections from object or oldObject (a map key or a loop variable gets no guard
+ * here: `has()` takes a field selection). Undefined when the message names no such chain.
+ */
+function unguardedField(message: string): string | undefined {
+  return /unguarded ((?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+) fails if absent/.exec(message)?.[1];
+}
+
+/** `has(field) && (expression)` for a one-line expression, quoted as the scalar was (single) or double-quoted. */
+function hasGuard(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
+  const field = unguardedField(message);
+  const expression = valueAtPath(object.effective, path);
+  if (field === undefined || typeof expression !== 'string' || expression.includes('\n') || expression.includes(`has(${field})`)) return undefined;
+  const guarded = `has(${field}) && (${expression})`;
+  const edit = replaceScalar(file, object.manifest.documentIndex, [...object.manifest.basePath, ...path], '');
+  if (edit === undefined) return undefined;
+  const single = file.text.slice(edit.start, edit.end).startsWith("'");
+  const text = single ? `'${guarded.replace(/'/g, "''")}'` : JSON.stringify(guarded);
+  return {
+    description: `test for the field first: has(${field}) && (…), so an object without it gets false instead of an error`,
+    kind: 'suggestion',
+    resolves: false,
+    edits: [{ ...edit, text }],
+    object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
+    expect: (before) => {
+      const after = cloneData(before);
+      const parent = valueAtPath(after, path.slice(0, -1));
+      if (parent !== null && typeof parent === 'object') (parent as Record<string | number, unknown>)[path[path.length - 1]!] = guarded;
+      return after;
+    },
+    written: [],
+  };
+}
+
+/** The webhook a path is in (`webhooks[i]`), or undefined. */
+function webhookOf(path: FieldPath): FieldPath | undefined {
+  return path[0] === 'webhooks' && typeof path[1] === 'number' ? path.slice(0, 2) : undefined;
+}
+
+export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, message: string): (Planned | undefined)[] {
+  const webhook = webhookOf(path);
+  const policy = object.category === 'admission-policy' && path[0] === 'spec';
+  switch (ruleId) {
+    case 'implicit-failure-policy':
+      if (webhook) return [setting(object, file, webhook, 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: requests are admitted unchecked while the webhook is down, instead of rejected')];
+      if (policy) return [setting(object, file, ['spec'], 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: a policy that errors lets the request through, instead of rejecting it')];
+      return [];
+    case 'long-timeout':
+    case 'timeout-budget':
+      return webhook ? [setting(object, file, webhook, 'timeoutSeconds', SUGGESTED_TIMEOUT, `timeoutSeconds: ${SUGGESTED_TIMEOUT}: a slow webhook holds each request for at most ${SUGGESTED_TIMEOUT}s`)] : [];
+    case 'matches-kube-system':
+    case 'self-deadlock':
+      return webhook ? [namespaceExclusion(object, file, webhook)] : [];
+    case 'mutator-ordering':
+      return webhook && object.kind === 'MutatingWebhookConfiguration'
+        ? [setting(object, file, webhook, 'reinvocationPolicy', 'IfNeeded', 'reinvocationPolicy: IfNeeded: called again when a later mutation changes the object (its patch must then be idempotent)')]
+        : [];
+    case 'match-condition-missing-field':
+      return path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, message)] : [];
+    default:
+      return [];
+  }
+}
