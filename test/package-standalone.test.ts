@@ -43,7 +43,7 @@ describe('the standalone file', () => {
   });
 
   it('lints the examples: the findings a person reads, and the json the sources write', async () => {
-    const { code, stdout, stderr } = standalone(['examples']);
+    const { code, stdout, stderr } = standalone(['examples', '--show-info']);
     expect([code, stderr]).toEqual([1, '']);
     expect(stdout).toContain('examples/sidecar-injector.yaml');
     expect(stdout).toMatch(/✖ \d+ problems/);
@@ -77,7 +77,7 @@ spec:
     cpSync(join(ROOT, 'fixtures', 'examples'), join(dir, 'examples'), { recursive: true });
     writeFileSync(join(dir, '.admission-lint.yaml'), 'extends: strict\nrules:\n  long-timeout: off\n');
     const good = standalone(['--format', 'json', 'examples'], { cwd: dir });
-    expect(good.stderr).toBe('');
+    expect(good.stderr).toBe('admission-lint: gate changed by .admission-lint.yaml: 1 rule off (long-timeout)\n');
     expect(good.stdout).not.toContain('"ruleId": "long-timeout"');
     writeFileSync(join(dir, 'bad.yaml'), 'rules:\n  long-timeout: sometimes\n');
     const bad = standalone(['--config', 'bad.yaml', 'examples'], { cwd: dir });

@@ -169,9 +169,19 @@ function quoteBoolean(object: FixableObject, file: EditableFile, path: FieldPath
   };
 }
 
+/** The same field in every webhook of the object where it is defaulted, the finding's own first. */
+function siblingPaths(object: FixableObject, path: FieldPath): FieldPath[] {
+  if (object.category !== 'webhook-configuration') return [path];
+  const field = path[path.length - 1]!;
+  const others = (object.effective.webhooks ?? []).map((_, i): FieldPath => ['webhooks', i, field]).filter((at) => at[1] !== path[1] && object.defaulted.has(formatFieldPath(at)));
+  return [path, ...others];
+}
+
 /** The findings' fixes and suggestions in one file (`objects` read from `file.text`). */
 export function planFixes(findings: readonly Finding[], objects: readonly FixableObject[], file: EditableFile): Fix[] {
   const fixes: Fix[] = [];
+  /** Defaults already planned for another finding (a grouped finding's siblings). */
+  const written = new Set<string>();
   for (const finding of findings) {
     const object = objectFor(objects, finding);
     if (object === undefined || finding.fieldPath === null) continue;
@@ -181,6 +191,16 @@ export function planFixes(findings: readonly Finding[], objects: readonly Fixabl
     if (path === undefined) continue;
     const planned: (Planned | undefined)[] = [];
     if (finding.ruleId === 'removed-api-version' && finding.fieldPath === 'apiVersion') planned.push(migration(object, file));
+    else if (RESOLVED_BY_WRITING.has(finding.ruleId) && path[0] === 'webhooks') {
+      // One finding stands for every webhook of the configuration that omits the field (one cause,
+      // one finding, at the first): write it in each, once.
+      for (const sibling of siblingPaths(object, path)) {
+        const key = `${object.manifest.documentIndex} ${object.manifest.basePath.join('.')} ${formatFieldPath(sibling)}`;
+        if (written.has(key)) continue;
+        written.add(key);
+        planned.push(explicitDefault(object, file, finding.ruleId, sibling));
+      }
+    }
     else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.message));
     else if (finding.ruleId === 'schema') planned.push(quoteBoolean(object, file, path, finding.message));
     else planned.push(explicitDefault(object, file, finding.ruleId, path));

@@ -79,7 +79,7 @@ function namespaceExclusion(object: FixableObject, file: EditableFile, webhook: 
  * here: `has()` takes a field selection). Undefined when the message names no such chain.
  */
 function unguardedField(message: string): string | undefined {
-  return /unguarded ((?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+) fails if absent/.exec(message)?.[1];
+  return /: ((?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+) fails if absent$/.exec(message)?.[1];
 }
 
 /** `has(field) && (expression)` for a one-line expression, quoted as the scalar was (single) or double-quoted. */
