@@ -158,6 +158,8 @@ export const rule = defineObjectRule({
               messageId: 'webhook',
               data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read) },
               path: site.path,
+              // With Ignore, an expression that errors skips the webhook: what a false condition does.
+              ...(entry.webhook.failurePolicy === 'Ignore' ? { severity: 'info' as const } : {}),
             });
           }
         }
@@ -202,6 +204,8 @@ export const rule = defineObjectRule({
           messageId: 'policy' as const,
           data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read) },
           path: site.path,
+          // With Ignore, an expression that errors is skipped, not a rejection.
+          ...(spec.failurePolicy === 'Ignore' ? { severity: 'info' as const } : {}),
         }));
       },
     };

@@ -148,6 +148,8 @@ export const rule = defineObjectRule({
                   consequence: consequence(object, entry),
                 },
                 path: [...entry.path, 'matchConditions', index, 'expression'],
+                // With Ignore, a condition that errors skips the webhook: what a false condition does.
+                ...(entry.webhook.failurePolicy === 'Ignore' ? { severity: 'info' as const } : {}),
               });
             }
           }

@@ -63,6 +63,9 @@ export const rule = defineObjectRule({
           if (found === undefined) continue;
           violations.push({
             messageId: 'wildcard',
+            // Every resource of one named group is a scope its author chose (the group's kinds, a
+            // few more as it grows): info. Every group is everything the cluster will ever serve.
+            ...(found.anyGroup ? {} : { severity: 'info' as const }),
             path: [...entry.path, 'rules', found.j, 'resources', found.k],
             data: {
               webhook: entry.label,
