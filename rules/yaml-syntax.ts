@@ -45,12 +45,29 @@ export const rule = defineFileRule({
       else list.push(problem);
     }
     const violations: FileViolation<MessageId>[] = [];
+    // One cause, one finding: the same unrendered template in several documents of the file is
+    // reported at the first, counting the documents (render the file, then lint it).
+    const templated = new Map<string, { violation: FileViolation<MessageId>; others: number }>();
     for (const [documentIndex, problems] of byDocument) {
       const first = problems.find((problem) => problem.severity === 'error') ?? problems[0]!;
       const rest = more(problems.length - 1);
       const base = { documentIndex, span: first.span, severity: first.severity };
+      const template = first.template ?? (first.code === 'COLLECTION_KEY' ? first.message : undefined);
+      const seen = template === undefined ? undefined : templated.get(template);
+      if (seen !== undefined) {
+        seen.others++;
+        continue;
+      }
       if (first.template !== undefined) {
-        violations.push({ ...base, messageId: 'template', data: { template: first.template, more: rest } });
+        const violation: FileViolation<MessageId> = { ...base, messageId: 'template', data: { template: first.template, more: rest } };
+        templated.set(first.template, { violation, others: 0 });
+        violations.push(violation);
+        continue;
+      }
+      if (template !== undefined) {
+        const violation: FileViolation<MessageId> = { ...base, messageId: 'syntax', data: { message: first.message, more: rest } };
+        templated.set(template, { violation, others: 0 });
+        violations.push(violation);
         continue;
       }
       const explanation = EXPLANATIONS[first.code];
@@ -60,6 +77,11 @@ export const rule = defineFileRule({
           : { ...base, messageId: 'syntax', data: { message: first.message, more: rest } },
       );
     }
-    return violations;
+    return violations.map((violation) => {
+      const group = [...templated.values()].find((entry) => entry.violation === violation);
+      if (group === undefined || group.others === 0) return violation;
+      const also = ` (and in ${group.others} more ${group.others === 1 ? 'document' : 'documents'})`;
+      return { ...violation, data: { ...violation.data, more: `${String(violation.data?.more ?? '')}${also}` } };
+    });
   },
 });

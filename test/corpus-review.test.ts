@@ -51,8 +51,6 @@ const NOT_YET_MENDED: ReadonlySet<string> = new Set([
   // Ignore, 10 s on pods, no selector written: the rule cannot tell an agent that must see
   // kube-system from an injector that need not (reviewer: deliberate, bounded delay).
   'project\tkubearmor--controller-config-default.yaml\tmatches-kube-system\tannotation.kubearmor.com',
-  // The same placeholder in the file's second document: yaml-syntax reports it once per document.
-  'shared\tkarmada--webhook-configuration.yaml\tyaml-syntax\t-',
   // An opt-out (app NotIn [its own app]) that exempts the webhook's own pods, on a best-effort
   // (Ignore) static-IP check: the rule does not read the webhook's Service to see the self-exemption.
   'project\tkube-ovn--webhook.yaml\teditable-object-selector\tpod-ip-validating.kube-ovn.io',
