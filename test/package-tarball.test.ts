@@ -82,7 +82,7 @@ describe('the npm package', () => {
   });
 
   it('lints with npx: the findings, and the json the sources write', async () => {
-    const npx = spawnSync('npx', ['--no', 'admission-lint', 'examples'], { cwd: CONSUMER, encoding: 'utf8', env: { ...process.env, npm_config_cache: CACHE, npm_config_offline: 'true', NO_COLOR: '1' } });
+    const npx = spawnSync('npx', ['--no', 'admission-lint', 'examples', '--show-info'], { cwd: CONSUMER, encoding: 'utf8', env: { ...process.env, npm_config_cache: CACHE, npm_config_offline: 'true', NO_COLOR: '1' } });
     expect([npx.status, npx.stderr]).toEqual([1, '']);
     expect(npx.stdout).toContain('examples/sidecar-injector.yaml');
     const args = ['lint', '--format', 'json', 'fixtures/examples'];
