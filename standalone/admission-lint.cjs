@@ -45960,21 +45960,24 @@ function lineComments(text, trailingMark) {
     return !scalarRanges.some(([from, to]) => at > from && at < to);
   });
   const comments = [];
-  lines.forEach((line2, index) => {
-    if (!isCommentLine[index])
-      return;
-    const hash = line2.indexOf("#");
+  const commentAt = (index, hash, trailing) => {
+    const line2 = lines[index];
     const start = starts[index] + hash;
     let nextLine = index + 1;
     while (nextLine < lines.length && isCommentLine[nextLine])
       nextLine++;
     const target = nextLine < lines.length ? nodeAt3.get(nextLine + 1) : void 0;
-    comments.push({
+    return {
       documentIndex: documentAt(start),
       text: line2.slice(hash + 1).replace(/\r$/, ""),
       span: toSpan(text, lineCounter, start, starts[index] + line2.replace(/\r$/, "").length),
-      next: target ? toSpan(text, lineCounter, target[0], target[1]) : void 0
-    });
+      next: target ? toSpan(text, lineCounter, target[0], target[1]) : void 0,
+      ...trailing ? { trailing: true } : {}
+    };
+  };
+  lines.forEach((line2, index) => {
+    if (isCommentLine[index])
+      comments.push(commentAt(index, line2.indexOf("#"), false));
   });
   if (trailingMark === void 0)
     return comments;
@@ -45994,18 +45997,7 @@ function lineComments(text, trailingMark) {
     }
     if (hash < 0 || !line2.slice(hash).includes(trailingMark))
       return;
-    const start = starts[index] + hash;
-    let nextLine = index + 1;
-    while (nextLine < lines.length && isCommentLine[nextLine])
-      nextLine++;
-    const target = nextLine < lines.length ? nodeAt3.get(nextLine + 1) : void 0;
-    comments.push({
-      documentIndex: documentAt(start),
-      text: line2.slice(hash + 1).replace(/\r$/, ""),
-      span: toSpan(text, lineCounter, start, starts[index] + line2.replace(/\r$/, "").length),
-      next: target ? toSpan(text, lineCounter, target[0], target[1]) : void 0,
-      trailing: true
-    });
+    comments.push(commentAt(index, hash, true));
   });
   return comments;
 }
@@ -62614,4 +62606,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 7cb60700448d7dc680043411a6ce9ba39b6321ff49d2d64e3bf11143964b3c3f
+//# admission-lint-build 77e56c7b72b677adf67632660b22c4d9fee8832d6417645f4b2fca0fbb7853c5

@@ -646,19 +646,23 @@ export function lineComments(text: string, trailingMark?: string): LineComment[]
     return !scalarRanges.some(([from, to]) => at > from && at < to);
   });
   const comments: LineComment[] = [];
-  lines.forEach((line, index) => {
-    if (!isCommentLine[index]) return;
-    const hash = line.indexOf('#');
+  /** The comment that starts at `hash` on line `index`, with the node the lines after it hold. */
+  const commentAt = (index: number, hash: number, trailing: boolean): LineComment => {
+    const line = lines[index]!;
     const start = starts[index]! + hash;
     let nextLine = index + 1;
     while (nextLine < lines.length && isCommentLine[nextLine]) nextLine++;
     const target = nextLine < lines.length ? nodeAt.get(nextLine + 1) : undefined;
-    comments.push({
+    return {
       documentIndex: documentAt(start),
       text: line.slice(hash + 1).replace(/\r$/, ''),
       span: toSpan(text, lineCounter, start, starts[index]! + line.replace(/\r$/, '').length),
       next: target ? toSpan(text, lineCounter, target[0], target[1]) : undefined,
-    });
+      ...(trailing ? { trailing: true } : {}),
+    };
+  };
+  lines.forEach((line, index) => {
+    if (isCommentLine[index]) comments.push(commentAt(index, line.indexOf('#'), false));
   });
   if (trailingMark === undefined) return comments;
   const marked = lines.map((line, index) => !isCommentLine[index] && line.includes(trailingMark));
@@ -675,17 +679,7 @@ export function lineComments(text: string, trailingMark?: string): LineComment[]
       }
     }
     if (hash < 0 || !line.slice(hash).includes(trailingMark)) return;
-    const start = starts[index]! + hash;
-    let nextLine = index + 1;
-    while (nextLine < lines.length && isCommentLine[nextLine]) nextLine++;
-    const target = nextLine < lines.length ? nodeAt.get(nextLine + 1) : undefined;
-    comments.push({
-      documentIndex: documentAt(start),
-      text: line.slice(hash + 1).replace(/\r$/, ''),
-      span: toSpan(text, lineCounter, start, starts[index]! + line.replace(/\r$/, '').length),
-      next: target ? toSpan(text, lineCounter, target[0], target[1]) : undefined,
-      trailing: true,
-    });
+    comments.push(commentAt(index, hash, true));
   });
   return comments;
 }
