@@ -7,23 +7,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WARNINGS_AND_INFO_MANIFEST } from './helpers.js';
 import { runCli } from './run-cli.js';
 
 /** Findings: long-timeout (warning), editable-object-selector (warning), fail-open (info). */
-const WARNINGS_ONLY = `apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata: {name: widgets}
-webhooks:
-  - name: widgets.example.com
-    admissionReviewVersions: ["v1"]
-    sideEffects: None
-    failurePolicy: Ignore
-    timeoutSeconds: 30
-    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
-    objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}
-    clientConfig: {url: https://widgets.example.com/validate}
-    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}]
-`;
+const WARNINGS_ONLY = WARNINGS_AND_INFO_MANIFEST;
 
 /** The same plus an error (side-effects). */
 const WITH_ERROR = WARNINGS_ONLY.replace('sideEffects: None', 'sideEffects: Unknown');

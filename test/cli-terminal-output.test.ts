@@ -8,23 +8,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
+import { WARNINGS_AND_INFO_MANIFEST } from './helpers.js';
 import { runCli } from './run-cli.js';
 
 /** Findings: long-timeout (warning), editable-object-selector (warning), fail-open (info). */
-const WARNINGS_AND_INFO = `apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata: {name: widgets}
-webhooks:
-  - name: widgets.example.com
-    admissionReviewVersions: ["v1"]
-    sideEffects: None
-    failurePolicy: Ignore
-    timeoutSeconds: 30
-    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
-    objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}
-    clientConfig: {url: https://widgets.example.com/validate}
-    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}]
-`;
+const WARNINGS_AND_INFO = WARNINGS_AND_INFO_MANIFEST;
 
 /** Only fail-open (info). */
 const INFO_ONLY = WARNINGS_AND_INFO.replace('    timeoutSeconds: 30\n', '').replace(/ {4}objectSelector: .*\n/, '');

@@ -68,3 +68,19 @@ ${webhooks.join('')}`;
 
 /** A rule for CREATE of core v1 pods, in flow style. */
 export const PODS_RULE = '{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}';
+
+/** A webhook with two warnings (long-timeout, editable-object-selector) and one info (fail-open), for the CLI's output tests. */
+export const WARNINGS_AND_INFO_MANIFEST = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: widgets}
+webhooks:
+  - name: widgets.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Ignore
+    timeoutSeconds: 30
+    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}
+    objectSelector: {matchExpressions: [{key: team, operator: NotIn, values: [b]}]}
+    clientConfig: {url: https://widgets.example.com/validate}
+    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}]
+`;
