@@ -8,7 +8,7 @@ import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
-import { conditionsOutcome, SYSTEM_REQUESTERS, type ConditionsOutcome } from '../src/match/system-requests.js';
+import { conditionsOutcome, systemWritersOf, type ConditionsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
@@ -104,7 +104,7 @@ function policyConditionsOutcome(run: RuleRun, conditions: readonly (MatchCondit
   return conditionsOutcome(
     run,
     conditions,
-    SYSTEM_REQUESTERS.map((requester) => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester })),
+    systemWritersOf(write.group).map((requester) => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester })),
   );
 }
 

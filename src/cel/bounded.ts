@@ -7,6 +7,7 @@
  */
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
 import { BoundedCache } from '../cache.js';
+import { registerAuthorizerLibrary } from './authorizer.js';
 import { OVER_BUDGET, OverBudget, PER_CALL_LIMIT, type Budget, type Meter } from './budget.js';
 import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from './depth.js';
 import { matchesCost, re2Matches } from './re2.js';
@@ -79,6 +80,8 @@ type Program = ((context: Record<string, unknown>) => unknown) & { ast: ASTNode 
 
 export function boundedCel(module: CelModule): BoundedCel {
   const environment = new module.Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true });
+  // `authorizer` is given only where its answers are known (src/cel/authorizer.ts).
+  registerAuthorizerLibrary(environment);
   // The meter of the evaluation in progress: set for the length of one synchronous evaluation.
   let active: Meter | undefined;
   instrument(evaluatorOf(environment), () => {

@@ -8,7 +8,7 @@
 import { systemObjectLabels } from './kube-system.js';
 import { namespaceLabels } from './namespaces.js';
 import { matchWebhook, objectLabelsFor, rulesMayMatch, type Operation } from './request.js';
-import { conditionsOutcome, SYSTEM_REQUESTERS } from './system-requests.js';
+import { conditionsOutcome, systemWritersOf } from './system-requests.js';
 import type { Webhook } from '../model/types.js';
 import type { RunScope } from '../run-scope.js';
 
@@ -146,7 +146,7 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
     if (outcome.called !== true) continue;
     let conditions: 'called' | 'unknown' | 'skipped' = 'called';
     if (outcome.dependsOnMatchConditions) {
-      const requests = SYSTEM_REQUESTERS.map((requester) => ({
+      const requests = systemWritersOf(request.group).map((requester) => ({
         group: request.group,
         resource: request.resource,
         subresource: request.subresource ?? '',

@@ -6,9 +6,10 @@
  * Only what is known of those requests is given to CEL: the operation, namespace, group,
  * resource and subresource, the requester's name and groups, and the object's namespace. The
  * objects' other fields (their labels, spec, name) are not known: a read of one errors, and CEL's
- * `&&` and `||` absorb the error only where the known part decides. A condition whose answer could
- * come from an unknown part (a presence test or an optional read of it, the whole object or map)
- * is not evaluated. Such a condition, an `authorizer` call, or one over budget is "unknown": the
+ * `&&` and `||` absorb the error only where the known part decides. The `authorizer` is known for
+ * members of system:masters alone (src/cel/authorizer.ts). A condition whose answer could come
+ * from an unknown part (a presence test or an optional read of it, the whole object or map) is
+ * not evaluated. Such a condition, an unknown `authorizer` call, or one over budget is "unknown": the
  * risk rules count it as "may be called", never as "skipped" (a system Pod's real labels and spec
  * are not the empty ones a made-up object would have).
  */
@@ -20,6 +21,7 @@ import { memoKey, type RunScope } from '../run-scope.js';
 import { parseExpression } from '../cel/check/index.js';
 import { children, type Expr } from '../cel/check/ast.js';
 import { DEFAULT_KUBE_VERSION } from '../kube/version.js';
+import { PRIVILEGED_GROUP, privilegedAuthorizer } from '../cel/authorizer.js';
 
 export interface Requester {
   readonly username: string;
@@ -34,8 +36,19 @@ export const SYSTEM_REQUESTERS: readonly Requester[] = [
     username: 'system:serviceaccount:kube-system:replicaset-controller',
     groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
   },
-  { username: 'system:apiserver', groups: ['system:authenticated', 'system:masters'] },
+  { username: 'system:apiserver', groups: ['system:authenticated', PRIVILEGED_GROUP] },
 ];
+
+/**
+ * Who of SYSTEM_REQUESTERS writes a group's resources in kube-system. Roles and RoleBindings
+ * there are the RBAC bootstrap policy, which kube-apiserver's `rbac/bootstrap-roles` post-start
+ * hook reconciles over its loopback client (plugin/pkg/auth/authorizer/rbac/bootstrappolicy,
+ * pkg/registry/rbac/rest/storage_rbac.go); no kubelet, scheduler or controller writes them.
+ * Every other group: all of them.
+ */
+export function systemWritersOf(group: string): readonly Requester[] {
+  return group === 'rbac.authorization.k8s.io' ? SYSTEM_REQUESTERS.filter((requester) => requester.username === 'system:apiserver') : SYSTEM_REQUESTERS;
+}
 
 export type ConditionsOutcome = 'called' | 'skipped' | 'unknown';
 
@@ -69,11 +82,14 @@ export function celVariables(spec: CelRequest): Record<string, unknown> {
     userInfo: { username: requester.username, groups: [...requester.groups] },
     dryRun: false,
   };
-  return {
+  const variables: Record<string, unknown> = {
     request,
     object: operation === 'DELETE' ? null : object,
     oldObject: operation === 'CREATE' ? null : object,
   };
+  // The authorizer's answers are known for system:masters only (src/cel/authorizer.ts).
+  if (requester.groups.includes(PRIVILEGED_GROUP)) variables['authorizer'] = privilegedAuthorizer();
+  return variables;
 }
 
 /** The maps of celVariables (reading one whole, or testing a field of it, could see what is not known). */
@@ -219,7 +235,7 @@ export function systemRequestOutcome(scope: Pick<RunScope, 'memo'>, conditions: 
   const outcomes = scope.memo.get(SYSTEM_OUTCOMES, () => new Map<string, ConditionsOutcome>());
   let outcome = outcomes.get(key);
   if (outcome === undefined) {
-    const requests = listed.flatMap((operation) => SYSTEM_REQUESTERS.map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })));
+    const requests = listed.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })));
     outcome = conditionsOutcome(scope, conditions, requests);
     outcomes.set(key, outcome);
   }
