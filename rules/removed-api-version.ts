@@ -47,6 +47,18 @@ function policyDetail(kind: PolicyKind, version: string, target: KubeVersion, se
   return `it needs ${runtimeConfig(version, family)}; ${ADMISSION_GROUP}/v1 serves it by default from Kubernetes ${v1Since}`;
 }
 
+/**
+ * Whether `version` is a preview (alpha or beta) that the target has, with no later version of
+ * the kind at the target: v1 not yet there, and no newer preview.
+ */
+function isNewestPreview(kind: PolicyKind, version: string, target: KubeVersion): boolean {
+  const since = INTRODUCED[POLICY_APIS[kind].family];
+  if (version !== 'v1alpha1' && version !== 'v1beta1') return false;
+  const present = (v: 'v1alpha1' | 'v1beta1' | 'v1'): boolean => target.minor >= since[v];
+  if (!present(version) || present('v1')) return false;
+  return version === 'v1beta1' || !present('v1beta1');
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'removed-api-version',
@@ -58,6 +70,8 @@ export const rule = defineObjectRule({
         '{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}})',
       policyNotServed:
         'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"',
+      policyPreview:
+        '{{apiVersion}} is the newest {{kind}} version in Kubernetes {{target}}: served only where the API server enables it',
     },
     help: 'The API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ (failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10) and which requires sideEffects and admissionReviewVersions: set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.',
     needsDecodableObject: false,
@@ -77,9 +91,13 @@ export const rule = defineObjectRule({
         const detail = policyDetail(object.kind, version, run.kubeVersion, served);
         if (detail === undefined) return [];
         const target = formatKubeVersion(run.kubeVersion);
+        // The newest version of the kind at the target, off by default: the manifest has no
+        // better choice, and writing it is the decision to enable the preview.
+        const newest = isNewestPreview(object.kind, version, run.kubeVersion);
         return [
           {
-            messageId: 'policyNotServed',
+            messageId: newest ? 'policyPreview' : 'policyNotServed',
+            ...(newest ? { severity: 'info' as const } : {}),
             data: { kind: object.kind, apiVersion, target, detail },
             path: ['apiVersion'],
             help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
