@@ -45,18 +45,12 @@ const VERDICT = /^(TP|NOISE|FP|DUP): \S/;
  * and a mended one must leave the list.
  */
 const NOT_YET_MENDED: ReadonlySet<string> = new Set([
-  // The newest MutatingAdmissionPolicy version at 1.35 is a beta that is off by default: true, and
-  // the API server rejects it, but the manifest has no better choice (reviewer: info).
-  'project\tk8s-website--map-json-patch.yaml\tremoved-api-version\t-',
   // Ignore, 10 s on pods, no selector written: the rule cannot tell an agent that must see
   // kube-system from an injector that need not (reviewer: deliberate, bounded delay).
   'project\tkubearmor--controller-config-default.yaml\tmatches-kube-system\tannotation.kubearmor.com',
   // An opt-out (app NotIn [its own app]) that exempts the webhook's own pods, on a best-effort
   // (Ignore) static-IP check: the rule does not read the webhook's Service to see the self-exemption.
   'project\tkube-ovn--webhook.yaml\teditable-object-selector\tpod-ip-validating.kube-ovn.io',
-  // An authorizer check (breakglass) the linter does not evaluate counts as may match (issue 21,
-  // class 2); the system's RBAC writes come from system:masters, which passes any authorizer check.
-  'project\tk8s-website--admission-webhook-match-conditions.yaml\tmatches-kube-system\trbac.my-webhook.example.com',
   // True for the kustomize base as written; the project's overlay excludes the namespace, and the
   // file alone cannot show it.
   'shared\topenkruise--webhook-manifests.yaml\tself-deadlock\tmpod.kb.io',
