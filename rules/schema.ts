@@ -20,7 +20,7 @@ function toViolation(problem: SchemaProblem, written: unknown): Violation<Messag
       help: 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).',
     };
   }
-  return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part };
+  return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part, ...(problem.booleanForString ? { fixHint: { kind: 'boolean-for-string' as const } } : {}) };
 }
 
 /** One cause, one finding: an unrendered template's placeholders are named once per document, at the first. */

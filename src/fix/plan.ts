@@ -14,6 +14,7 @@
  * Documents with unrendered template placeholders get no edits.
  */
 import type { Finding } from '../engine/finding.js';
+import type { FixHint } from '../rule.js';
 import { cloneData } from '../defaults/clone.js';
 import { formatFieldPath, valueAtPath, type FieldPath } from '../field-path.js';
 import { documentText, insertPair, isPlainScalarAt, removeItem, replaceScalar, type EditableFile } from '../parse/edit.js';
@@ -29,8 +30,6 @@ const RESOLVED_BY_WRITING = new Set(['implicit-failure-policy']);
 const V1 = 'admissionregistration.k8s.io/v1';
 /** v1 accepts only these (validation.go: sideEffects must be None or NoneOnDryRun). */
 const V1_SIDE_EFFECTS = new Set(['None', 'NoneOnDryRun']);
-/** unknown-resource messages for a resource that matches nothing on the target version (not one listed under the wrong version). */
-const UNSERVED_RESOURCE = /is not a resource of|has no subresource|is not served by/;
 
 type Planned = Omit<Fix, 'ruleId' | 'file' | 'documentIndex' | 'fieldPath' | 'line'>;
 
@@ -117,8 +116,9 @@ function migration(object: FixableObject, file: EditableFile): Planned | undefin
   };
 }
 
-function removeResource(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
-  if (!UNSERVED_RESOURCE.test(message) || path[path.length - 2] !== 'resources') return undefined;
+/** A resource that no API of the target version serves (the rule says so: FixHint `unserved-resource`), removed from its list. */
+function removeResource(object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined): Planned | undefined {
+  if (hint?.kind !== 'unserved-resource' || path[path.length - 2] !== 'resources') return undefined;
   const value = valueAtPath(object.effective, path);
   const list = valueAtPath(object.effective, path.slice(0, -1));
   if (typeof value !== 'string' || !Array.isArray(list) || list.filter((item) => item === value).length !== 1) return undefined;
@@ -143,10 +143,10 @@ function removeResource(object: FixableObject, file: EditableFile, path: FieldPa
 /**
  * A plain `on`, `yes`, `off`, `no` (or `true`) where the API wants a string: YAML 1.1, as kubectl
  * reads it, makes a boolean of it, which the API server cannot decode. Quoted, it is the string
- * as written, which is what the author meant. (The schema finding says "quote the value".)
+ * as written, which is what the author meant. (The schema rule says so: FixHint `boolean-for-string`.)
  */
-function quoteBoolean(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
-  if (!/but is boolean .*: quote the value$/.test(message) || typeof valueAtPath(object.written, path) !== 'boolean') return undefined;
+function quoteBoolean(object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined): Planned | undefined {
+  if (hint?.kind !== 'boolean-for-string' || typeof valueAtPath(object.written, path) !== 'boolean') return undefined;
   const at = [...object.manifest.basePath, ...path];
   if (!isPlainScalarAt(file, object.manifest.documentIndex, at)) return undefined;
   const edit = replaceScalar(file, object.manifest.documentIndex, at, '');
@@ -201,10 +201,10 @@ export function planFixes(findings: readonly Finding[], objects: readonly Fixabl
         planned.push(explicitDefault(object, file, finding.ruleId, sibling));
       }
     }
-    else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.message));
-    else if (finding.ruleId === 'schema') planned.push(quoteBoolean(object, file, path, finding.message));
+    else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.fixHint));
+    else if (finding.ruleId === 'schema') planned.push(quoteBoolean(object, file, path, finding.fixHint));
     else planned.push(explicitDefault(object, file, finding.ruleId, path));
-    planned.push(...suggestionsFor(object, file, finding.ruleId, path, finding.message));
+    planned.push(...suggestionsFor(object, file, finding.ruleId, path, finding.fixHint));
     for (const plan of planned) {
       if (plan !== undefined) fixes.push({ ruleId: finding.ruleId, file: finding.file, documentIndex: finding.documentIndex, fieldPath: finding.fieldPath, line: finding.line, ...plan });
     }

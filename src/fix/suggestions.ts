@@ -7,6 +7,7 @@
 import { cloneData } from '../defaults/clone.js';
 import { formatFieldPath, valueAtPath, type FieldPath } from '../field-path.js';
 import { insertPair, replaceScalar, type EditableFile } from '../parse/edit.js';
+import type { FixHint } from '../rule.js';
 import type { FixableObject } from './objects.js';
 import type { Fix, TextEdit } from './types.js';
 
@@ -74,17 +75,13 @@ function namespaceExclusion(object: FixableObject, file: EditableFile, webhook: 
 }
 
 /**
- * The field a finding of match-condition-missing-field names as read unguarded, when it is a plain
- * chain of field selections from object or oldObject (a map key or a loop variable gets no guard
- * here: `has()` takes a field selection). Undefined when the message names no such chain.
+ * `has(field) && (expression)` for a one-line expression, quoted as the scalar was (single) or
+ * double-quoted. The field is the rule's (FixHint `unguarded-field`: a plain chain of field
+ * selections from object or oldObject; a map key or a loop variable gets no guard, `has()` takes
+ * a field selection).
  */
-function unguardedField(message: string): string | undefined {
-  return /: ((?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+) fails if absent$/.exec(message)?.[1];
-}
-
-/** `has(field) && (expression)` for a one-line expression, quoted as the scalar was (single) or double-quoted. */
-function hasGuard(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
-  const field = unguardedField(message);
+function hasGuard(object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined): Planned | undefined {
+  const field = hint?.kind === 'unguarded-field' ? hint.field : undefined;
   const expression = valueAtPath(object.effective, path);
   if (field === undefined || typeof expression !== 'string' || expression.includes('\n') || expression.includes(`has(${field})`)) return undefined;
   const guarded = `has(${field}) && (${expression})`;
@@ -113,7 +110,7 @@ function webhookOf(path: FieldPath): FieldPath | undefined {
   return path[0] === 'webhooks' && typeof path[1] === 'number' ? path.slice(0, 2) : undefined;
 }
 
-export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, message: string): (Planned | undefined)[] {
+export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, hint: FixHint | undefined): (Planned | undefined)[] {
   const webhook = webhookOf(path);
   const policy = object.category === 'admission-policy' && path[0] === 'spec';
   switch (ruleId) {
@@ -132,7 +129,7 @@ export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId
         ? [setting(object, file, webhook, 'reinvocationPolicy', 'IfNeeded', 'reinvocationPolicy: IfNeeded: called again when a later mutation changes the object (its patch must then be idempotent)')]
         : [];
     case 'match-condition-missing-field':
-      return path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, message)] : [];
+      return path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, hint)] : [];
     default:
       return [];
   }
