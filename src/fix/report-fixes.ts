@@ -1,6 +1,6 @@
 /**
  * The fixes and suggestions of a report's findings, for the formats that carry them (SARIF
- * `fixes`, rdjson `suggestions`): planned and proven as `--fix-dry-run` does (nothing written),
+ * `fixes`, rdjson `suggestions`, stylish with `--show-fixes`): planned and proven as `--fix-dry-run` does (nothing written),
  * with their edits as positions in the file.
  */
 import type { Finding } from '../engine/finding.js';
@@ -19,7 +19,8 @@ export interface FindingFix {
   readonly description: string;
   /** `fix`: --fix applies it; `suggestion`: it changes behaviour, a person decides. */
   readonly kind: 'fix' | 'suggestion';
-  readonly edits: readonly { readonly start: EditPosition; readonly end: EditPosition; readonly text: string }[];
+  /** `replaced`: the text between start and end, as the file has it ('' for an insertion). */
+  readonly edits: readonly { readonly start: EditPosition; readonly end: EditPosition; readonly text: string; readonly replaced: string }[];
 }
 
 export type FixesOf = (finding: Finding) => readonly FindingFix[];
@@ -41,7 +42,7 @@ export function fixesForFindings(findings: readonly Finding[], options: { readon
     if (source === undefined) continue;
     const add = (fix: Fix): void => {
       const list = byFinding.get(keyOf(fix)) ?? [];
-      const entry: FindingFix = { description: fix.description, kind: fix.kind, edits: fix.edits.map((edit) => ({ start: positionAt(source, edit.start), end: positionAt(source, edit.end), text: edit.text })) };
+      const entry: FindingFix = { description: fix.description, kind: fix.kind, edits: fix.edits.map((edit) => ({ start: positionAt(source, edit.start), end: positionAt(source, edit.end), text: edit.text, replaced: source.slice(edit.start, edit.end) })) };
       // Two findings at one place (one rule, two messages) plan the same edit: it is one fix (SARIF wants unique items).
       if (!list.some((known) => JSON.stringify(known) === JSON.stringify(entry))) list.push(entry);
       byFinding.set(keyOf(fix), list);
