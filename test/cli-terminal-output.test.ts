@@ -86,7 +86,8 @@ describe('--show-fixes', () => {
   it('shows a fix --fix applies as one, with its edit', async () => {
     const implicit = WARNINGS_AND_INFO.replace('    failurePolicy: Ignore\n', '');
     const { stdout } = await runCli(['-', '--show-fixes'], implicit);
-    expect(stdout).toMatch(/\n\s+fix \(--fix applies it\): write failurePolicy: Fail \(the API default, so nothing changes\)\n\s+line 5: \+ failurePolicy: Fail\n/);
+    // With failurePolicy, the webhook's other implicit defaults are written (timeoutSeconds is set).
+    expect(stdout).toMatch(/\n\s+fix \(--fix applies it\): write failurePolicy: Fail and the other defaults left implicit \(matchPolicy: Equivalent\): the API's values, so nothing changes\n\s+line 5: \+ failurePolicy: Fail, matchPolicy: Equivalent\n/);
     expect(stdout).toMatch(/\n\s+suggestion: failurePolicy: Ignore: .*\n\s+line 5: \+ failurePolicy: Ignore\n/);
   });
 });

@@ -4,6 +4,8 @@
  *
  * - a default left implicit (failurePolicy, timeoutSeconds, matchPolicy, reinvocationPolicy) is
  *   written with the value the API server applies: a fix, the effective configuration is the same;
+ *   an implicit failurePolicy's fix writes the webhook's (or policy's) other implicit call
+ *   settings with it (implicitDefaults);
  * - a v1beta1 webhook configuration moves to v1 with v1beta1's defaults written (failurePolicy
  *   Ignore, matchPolicy Exact, timeoutSeconds 30, the review versions it had): a fix, the same
  *   configuration in an API that is served; unless v1 needs a decision the object does not hold
@@ -68,6 +70,37 @@ function explicitDefault(object: FixableObject, file: EditableFile, ruleId: stri
     object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
     expect: (before) => before,
     written: [path],
+  };
+}
+
+/**
+ * The other defaults that decide how a webhook or policy is called, written with its implicit
+ * failurePolicy (docs/fixes.md): the finding says the object leaves its behaviour to the API's
+ * defaults, and its fix writes all of them at once, each the value the API server applies. They
+ * get no finding of their own (one cause, one finding; a default is not a problem). Selectors
+ * and a rule's scope are left as they are: absent, they mean what they say.
+ */
+function companionDefaults(path: FieldPath): FieldPath[] {
+  const owner = path.slice(0, -1);
+  if (owner[0] === 'webhooks') return ['matchPolicy', 'timeoutSeconds', 'reinvocationPolicy'].map((field) => [...owner, field]);
+  if (owner.length === 1 && owner[0] === 'spec') return [['spec', 'matchConstraints', 'matchPolicy']];
+  return [];
+}
+
+/** failurePolicy left implicit, written with the other implicit defaults of its webhook or policy, each proven unchanged. */
+function implicitDefaults(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath): Planned | undefined {
+  const own = explicitDefault(object, file, ruleId, path);
+  if (own === undefined) return undefined;
+  const others = companionDefaults(path)
+    .map((at) => ({ at, planned: explicitDefault(object, file, ruleId, at) }))
+    .filter((other): other is { at: FieldPath; planned: Planned } => other.planned !== undefined);
+  if (others.length === 0) return own;
+  const values = others.map(({ at }) => `${String(at[at.length - 1])}: ${String(valueAtPath(object.effective, at))}`);
+  return {
+    ...own,
+    description: `write failurePolicy: ${String(valueAtPath(object.effective, path))} and the other defaults left implicit (${values.join(', ')}): the API's values, so nothing changes`,
+    edits: [...own.edits, ...others.flatMap(({ planned }) => planned.edits)],
+    written: [...own.written, ...others.flatMap(({ planned }) => planned.written)],
   };
 }
 
@@ -198,9 +231,10 @@ export function planFixes(findings: readonly Finding[], objects: readonly Fixabl
         const key = `${object.manifest.documentIndex} ${object.manifest.basePath.join('.')} ${formatFieldPath(sibling)}`;
         if (written.has(key)) continue;
         written.add(key);
-        planned.push(explicitDefault(object, file, finding.ruleId, sibling));
+        planned.push(implicitDefaults(object, file, finding.ruleId, sibling));
       }
     }
+    else if (RESOLVED_BY_WRITING.has(finding.ruleId)) planned.push(implicitDefaults(object, file, finding.ruleId, path));
     else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.fixHint));
     else if (finding.ruleId === 'schema') planned.push(quoteBoolean(object, file, path, finding.fixHint));
     else planned.push(explicitDefault(object, file, finding.ruleId, path));

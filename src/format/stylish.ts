@@ -47,19 +47,20 @@ function messageBlock(finding: Finding, max: number | undefined): { first: strin
 
 /** The most edits shown of one fix, and the most characters of the text one edit removes or writes. */
 const SHOWN_EDITS = 3;
-const SHOWN_TEXT = 60;
+const SHOWN_TEXT = 100;
 
-/** Text of an edit on one line: whitespace runs as one space, long text cut with `…`. */
+/** Text of an edit on one line: its lines joined with `, `, whitespace runs as one space, long text cut with `…`. */
 function oneLine(text: string): string {
-  const flat = safeText(text.replace(/\s+/g, ' ').trim());
+  const flat = safeText(text.trim().split(/\s*\n\s*/).join(', ').replace(/\s+/g, ' '));
   return flat.length > SHOWN_TEXT ? `${flat.slice(0, SHOWN_TEXT - 1)}…` : flat;
 }
 
-/** A fix's edits in short: `line 8: + failurePolicy: Fail`, `line 1: old → new`, `line 12: - "pods/x"`. */
+/** A fix's edits in short: `line 8: + failurePolicy: Fail; + matchPolicy: Equivalent`, `line 1: old → new`, `line 12: - "pods/x"`. */
 function shortEdits(fix: FindingFix): string {
-  const shown = fix.edits.slice(0, SHOWN_EDITS).map((edit) => {
+  const shown = fix.edits.slice(0, SHOWN_EDITS).map((edit, index) => {
     const change = edit.replaced === '' ? `+ ${oneLine(edit.text)}` : edit.text.trim() === '' ? `- ${oneLine(edit.replaced)}` : `${oneLine(edit.replaced)} → ${oneLine(edit.text)}`;
-    return `line ${edit.start.line}: ${change}`;
+    // The line is named once for edits in a row on one line.
+    return index > 0 && fix.edits[index - 1]!.start.line === edit.start.line ? change : `line ${edit.start.line}: ${change}`;
   });
   const more = fix.edits.length - shown.length;
   return `${shown.join('; ')}${more > 0 ? `; and ${more} more ${more === 1 ? 'edit' : 'edits'}` : ''}`;
