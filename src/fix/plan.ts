@@ -22,7 +22,7 @@ import { formatFieldPath, valueAtPath, type FieldPath } from '../field-path.js';
 import { documentText, insertPair, isPlainScalarAt, removeItem, replaceScalar, type EditableFile } from '../parse/edit.js';
 import { templateIn } from '../text/placeholder.js';
 import type { FixableObject } from './objects.js';
-import { suggestionsFor } from './suggestions.js';
+import { SUGGESTING_RULES, suggestionsFor } from './suggestions.js';
 import type { Fix, TextEdit } from './types.js';
 
 /** The defaults a fix may write: what they do is the same written or not. Selectors stay as they are. */
@@ -210,12 +210,26 @@ function siblingPaths(object: FixableObject, path: FieldPath): FieldPath[] {
   return [path, ...others];
 }
 
+/**
+ * Whether planFixes may plan an edit for the finding: the rules and fields it makes edits for.
+ * planFixes looks at no other finding, so a file with none of these is not read again (SARIF and
+ * rdjson plan the fixes of every file with findings: src/fix/report-fixes.ts).
+ */
+export function mayPlanEdit(finding: Finding): boolean {
+  if (finding.fieldPath === null || finding.object === null) return false;
+  if (finding.ruleId === 'removed-api-version' || RESOLVED_BY_WRITING.has(finding.ruleId) || SUGGESTING_RULES.has(finding.ruleId) || finding.fixHint !== undefined) return true;
+  // explicitDefault: a finding on a default left implicit (long-timeout, match-policy-exact on a defaulted field).
+  const field = /(\w+)$/.exec(finding.fieldPath)?.[1];
+  return field !== undefined && EXPLICIT_DEFAULTS.has(field);
+}
+
 /** The findings' fixes and suggestions in one file (`objects` read from `file.text`). */
 export function planFixes(findings: readonly Finding[], objects: readonly FixableObject[], file: EditableFile): Fix[] {
   const fixes: Fix[] = [];
   /** Defaults already planned for another finding (a grouped finding's siblings). */
   const written = new Set<string>();
   for (const finding of findings) {
+    if (!mayPlanEdit(finding)) continue;
     const object = objectFor(objects, finding);
     if (object === undefined || finding.fieldPath === null) continue;
     const text = documentText(file, object.manifest.documentIndex);

@@ -110,27 +110,42 @@ function webhookOf(path: FieldPath): FieldPath | undefined {
   return path[0] === 'webhooks' && typeof path[1] === 'number' ? path.slice(0, 2) : undefined;
 }
 
-export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, hint: FixHint | undefined): (Planned | undefined)[] {
+type Suggester = (object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined) => (Planned | undefined)[];
+
+const timeout: Suggester = (object, file, path) => {
   const webhook = webhookOf(path);
-  const policy = object.category === 'admission-policy' && path[0] === 'spec';
-  switch (ruleId) {
-    case 'implicit-failure-policy':
-      if (webhook) return [setting(object, file, webhook, 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: requests are admitted unchecked while the webhook is down, instead of rejected')];
-      if (policy) return [setting(object, file, ['spec'], 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: a policy that errors lets the request through, instead of rejecting it')];
-      return [];
-    case 'long-timeout':
-    case 'timeout-budget':
-      return webhook ? [setting(object, file, webhook, 'timeoutSeconds', SUGGESTED_TIMEOUT, `timeoutSeconds: ${SUGGESTED_TIMEOUT}: a slow webhook holds each request for at most ${SUGGESTED_TIMEOUT}s`)] : [];
-    case 'matches-kube-system':
-    case 'self-deadlock':
-      return webhook ? [namespaceExclusion(object, file, webhook)] : [];
-    case 'mutator-ordering':
-      return webhook && object.kind === 'MutatingWebhookConfiguration'
-        ? [setting(object, file, webhook, 'reinvocationPolicy', 'IfNeeded', 'reinvocationPolicy: IfNeeded: called again when a later mutation changes the object (its patch must then be idempotent)')]
-        : [];
-    case 'match-condition-missing-field':
-      return path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, hint)] : [];
-    default:
-      return [];
-  }
+  return webhook ? [setting(object, file, webhook, 'timeoutSeconds', SUGGESTED_TIMEOUT, `timeoutSeconds: ${SUGGESTED_TIMEOUT}: a slow webhook holds each request for at most ${SUGGESTED_TIMEOUT}s`)] : [];
+};
+
+const exclusion: Suggester = (object, file, path) => {
+  const webhook = webhookOf(path);
+  return webhook ? [namespaceExclusion(object, file, webhook)] : [];
+};
+
+/** The suggestions, by the rule of the finding they are for. */
+const SUGGESTERS: Readonly<Record<string, Suggester>> = {
+  'implicit-failure-policy': (object, file, path) => {
+    const webhook = webhookOf(path);
+    if (webhook) return [setting(object, file, webhook, 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: requests are admitted unchecked while the webhook is down, instead of rejected')];
+    if (object.category === 'admission-policy' && path[0] === 'spec') return [setting(object, file, ['spec'], 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: a policy that errors lets the request through, instead of rejecting it')];
+    return [];
+  },
+  'long-timeout': timeout,
+  'timeout-budget': timeout,
+  'matches-kube-system': exclusion,
+  'self-deadlock': exclusion,
+  'mutator-ordering': (object, file, path) => {
+    const webhook = webhookOf(path);
+    return webhook && object.kind === 'MutatingWebhookConfiguration'
+      ? [setting(object, file, webhook, 'reinvocationPolicy', 'IfNeeded', 'reinvocationPolicy: IfNeeded: called again when a later mutation changes the object (its patch must then be idempotent)')]
+      : [];
+  },
+  'match-condition-missing-field': (object, file, path, hint) => (path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, hint)] : []),
+};
+
+/** The rules whose findings may get a suggestion. */
+export const SUGGESTING_RULES: ReadonlySet<string> = new Set(Object.keys(SUGGESTERS));
+
+export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, hint: FixHint | undefined): (Planned | undefined)[] {
+  return Object.hasOwn(SUGGESTERS, ruleId) ? SUGGESTERS[ruleId]!(object, file, path, hint) : [];
 }
