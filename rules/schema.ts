@@ -57,7 +57,10 @@ function acrossWebhooks(violations: readonly Violation<MessageId>[]): Violation<
     if (typeof item !== 'string') return item;
     const [first, ...rest] = groups.get(item)!;
     if (rest.length === 0) return first!;
-    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` }, alsoAt: rest.map((violation) => violation.path) };
+    const alsoAt = rest.map((violation) => violation.path);
+    // The fix quotes the value in every webhook the finding counts.
+    const fixHint = first!.fixHint?.kind === 'boolean-for-string' ? { fixHint: { ...first!.fixHint, alsoAt } } : {};
+    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` }, alsoAt, ...fixHint };
   });
 }
 

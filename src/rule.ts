@@ -86,8 +86,11 @@ export interface Violation<MessageId extends string = string> {
 export type FixHint =
   /** The `resources` entry at the path matches nothing: no API of the target version serves it (or the subresource it names). */
   | { readonly kind: 'unserved-resource' }
-  /** The value at the path is a boolean where the API wants a string (YAML 1.1 read a plain `on`, `yes`, … as one). */
-  | { readonly kind: 'boolean-for-string' }
+  /**
+   * The value at the path is a boolean where the API wants a string (YAML 1.1 read a plain `on`,
+   * `yes`, … as one); `alsoAt`: the same in the other webhooks the finding counts.
+   */
+  | { readonly kind: 'boolean-for-string'; readonly alsoAt?: readonly FieldPath[] }
   /** The expression at the path selects `field`, a chain of field selections from object or oldObject, that an object may lack. */
   | { readonly kind: 'unguarded-field'; readonly field: string };
 

@@ -191,4 +191,23 @@ spec:
     expect(readFileSync(join(dir, 'bool.yaml'), 'utf8')).toBe(text.replace('{inject: on, mode: yes}', '{inject: "on", mode: "yes"}'));
     expect(result.stdout).not.toContain('schema');
   });
+
+  it('quotes the boolean in every webhook one schema finding counts', async () => {
+    const webhook = (name: string, value: string) => `  - name: ${name}.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    objectSelector:
+      matchLabels: {inject: ${value}}
+    clientConfig: {url: "https://${name}.example.com/v"}
+    rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
+`;
+    const text = `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n${webhook('a', 'on')}${webhook('b', 'yes')}${webhook('c', 'on')}`;
+    const dir = folder({ 'bools.yaml': text });
+    const before = await runCli(['lint', '--no-color', dir], '');
+    expect(before.stdout).toMatch(/webhooks\[0\]\.objectSelector\.matchLabels\.inject must be a string, but is boolean true: quote the value \(and in 2 more webhooks\)/);
+    const result = await runCli(['lint', '--fix', '--no-color', dir], '');
+    expect(readFileSync(join(dir, 'bools.yaml'), 'utf8')).toBe(text.replace('{inject: on}', '{inject: "on"}').replace('{inject: yes}', '{inject: "yes"}').replace('{inject: on}', '{inject: "on"}'));
+    expect(result.stdout).not.toContain('schema');
+  });
 });

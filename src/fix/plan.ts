@@ -179,22 +179,31 @@ function removeResource(object: FixableObject, file: EditableFile, path: FieldPa
  * as written, which is what the author meant. (The schema rule says so: FixHint `boolean-for-string`.)
  */
 function quoteBoolean(object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined): Planned | undefined {
-  if (hint?.kind !== 'boolean-for-string' || typeof valueAtPath(object.written, path) !== 'boolean') return undefined;
-  const at = [...object.manifest.basePath, ...path];
-  if (!isPlainScalarAt(file, object.manifest.documentIndex, at)) return undefined;
-  const edit = replaceScalar(file, object.manifest.documentIndex, at, '');
-  if (edit === undefined) return undefined;
-  const source = file.text.slice(edit.start, edit.end);
+  if (hint?.kind !== 'boolean-for-string') return undefined;
+  // The finding's place, and the other webhooks it counts (the same value copied into each).
+  const places = [path, ...(hint.alsoAt ?? [])].map((place) => {
+    const at = [...object.manifest.basePath, ...place];
+    if (typeof valueAtPath(object.written, place) !== 'boolean' || !isPlainScalarAt(file, object.manifest.documentIndex, at)) return undefined;
+    const edit = replaceScalar(file, object.manifest.documentIndex, at, '');
+    return edit && { place, edit, source: file.text.slice(edit.start, edit.end) };
+  });
+  const own = places[0];
+  if (own === undefined) return undefined;
+  const quoted = places.filter((place) => place !== undefined);
+  const more = quoted.length - 1;
   return {
-    description: `quote ${source}: YAML 1.1 reads it as a boolean, and the API wants the string "${source}"`,
+    description: `quote ${own.source}${more > 0 ? ` (and in ${more} more webhook${more === 1 ? '' : 's'})` : ''}: YAML 1.1 reads it as a boolean, and the API wants the string "${own.source}"`,
     kind: 'fix',
-    resolves: true,
-    edits: [{ ...edit, text: JSON.stringify(source) }],
+    // Every place the finding counts, quoted: it is gone.
+    resolves: quoted.length === places.length,
+    edits: quoted.map(({ edit, source }) => ({ ...edit, text: JSON.stringify(source) })),
     object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
     expect: (before) => {
       const after = cloneData(before);
-      const parent = valueAtPath(after, path.slice(0, -1));
-      if (parent !== null && typeof parent === 'object') (parent as Record<string | number, unknown>)[path[path.length - 1]!] = source;
+      for (const { place, source } of quoted) {
+        const parent = valueAtPath(after, place.slice(0, -1));
+        if (parent !== null && typeof parent === 'object') (parent as Record<string | number, unknown>)[place[place.length - 1]!] = source;
+      }
       return after;
     },
     written: [],
