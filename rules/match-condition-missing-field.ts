@@ -75,6 +75,14 @@ function describeMissing(read: UnguardedRead): string {
   }
 }
 
+/** A plain chain of field selections from object or oldObject (`has()` takes a field selection; a map key or a loop variable does not fit). */
+const FIELD_CHAIN = /^(?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
+/** The read as a fact for the fix (a `has()` guard), when it is an absent field reached by a plain chain. */
+function guardHint(read: UnguardedRead): Pick<Violation, 'fixHint'> {
+  return read.missing === 'field' && FIELD_CHAIN.test(read.access) ? { fixHint: { kind: 'unguarded-field', field: read.access } } : {};
+}
+
 /**
  * The expressions of `sites` that compile, parsed; those that do not are api-validation's (and
  * never run). They are compiled as api-validation compiles them (src/validate/policy-api.ts:
@@ -158,6 +166,7 @@ export const rule = defineObjectRule({
               messageId: 'webhook',
               data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read) },
               path: site.path,
+              ...guardHint(read),
               // With Ignore, an expression that errors skips the webhook: what a false condition does.
               ...(entry.webhook.failurePolicy === 'Ignore' ? { severity: 'info' as const } : {}),
             });
@@ -204,6 +213,7 @@ export const rule = defineObjectRule({
           messageId: 'policy' as const,
           data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read) },
           path: site.path,
+          ...guardHint(read),
           // With Ignore, an expression that errors is skipped, not a rejection.
           ...(spec.failurePolicy === 'Ignore' ? { severity: 'info' as const } : {}),
         }));

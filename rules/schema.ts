@@ -20,7 +20,7 @@ function toViolation(problem: SchemaProblem, written: unknown): Violation<Messag
       help: 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).',
     };
   }
-  return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part };
+  return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part, ...(problem.booleanForString ? { fixHint: { kind: 'boolean-for-string' as const } } : {}) };
 }
 
 /** One cause, one finding: an unrendered template's placeholders are named once per document, at the first. */
@@ -57,7 +57,10 @@ function acrossWebhooks(violations: readonly Violation<MessageId>[]): Violation<
     if (typeof item !== 'string') return item;
     const [first, ...rest] = groups.get(item)!;
     if (rest.length === 0) return first!;
-    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` }, alsoAt: rest.map((violation) => violation.path) };
+    const alsoAt = rest.map((violation) => violation.path);
+    // The fix quotes the value in every webhook the finding counts.
+    const fixHint = first!.fixHint?.kind === 'boolean-for-string' ? { fixHint: { ...first!.fixHint, alsoAt } } : {};
+    return { ...first!, data: { ...first!.data, message: `${String(first!.data!.message)} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})` }, alsoAt, ...fixHint };
   });
 }
 

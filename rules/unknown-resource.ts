@@ -247,7 +247,9 @@ function checkRule(run: RuleRun, rule: Readonly<RuleWithOperations>, rulePath: F
     } else {
       data.effect = subject.entry;
     }
-    violations.push({ messageId: finding.messageId, path: finding.path, data });
+    // An entry no API serves matches nothing: removing it is a fix. One served under another version is not (it is the version to change).
+    const unserved = finding.messageId === 'resource' || finding.messageId === 'subresource' || finding.messageId === 'notServed';
+    violations.push({ messageId: finding.messageId, path: finding.path, data, ...(unserved ? { fixHint: { kind: 'unserved-resource' as const } } : {}) });
   }
   return violations;
 }

@@ -74,7 +74,25 @@ export interface Violation<MessageId extends string = string> {
   /** For rules whose severity depends on the case (e.g. Fail vs Ignore). */
   readonly severity?: Severity;
   readonly help?: string;
+  /** What the finding's edit needs (`--fix`, src/fix/): the fixer reads this, never the message. */
+  readonly fixHint?: FixHint;
 }
+
+/**
+ * Facts a rule attaches to a violation so that `--fix` can choose and make its edit without
+ * reading the message (a reworded message must not change a fix). The formats never print it:
+ * the JSON fields are design.md §4's.
+ */
+export type FixHint =
+  /** The `resources` entry at the path matches nothing: no API of the target version serves it (or the subresource it names). */
+  | { readonly kind: 'unserved-resource' }
+  /**
+   * The value at the path is a boolean where the API wants a string (YAML 1.1 read a plain `on`,
+   * `yes`, … as one); `alsoAt`: the same in the other webhooks the finding counts.
+   */
+  | { readonly kind: 'boolean-for-string'; readonly alsoAt?: readonly FieldPath[] }
+  /** The expression at the path selects `field`, a chain of field selections from object or oldObject, that an object may lack. */
+  | { readonly kind: 'unguarded-field'; readonly field: string };
 
 /** The values of a rule's options, typed from its declaration. */
 export type OptionValues<Options> = {

@@ -130,6 +130,32 @@ describe('stylish wrapping', () => {
     expect(formatStylish(report(withFix), plain, { showFixes: true })).not.toContain('--show-fixes');
   });
 
+  it('with --show-fixes and the finding\'s own edits: what each does, then its edits in short (three at most), instead of the help', () => {
+    const at = (line: number, column: number) => ({ line, column, byteColumn: column });
+    const own = [finding({ help: 'Write failurePolicy: Fail.' })];
+    const fixes = () => [
+      {
+        description: 'move to v1',
+        kind: 'fix' as const,
+        edits: [
+          { start: at(1, 13), end: at(1, 40), text: 'admissionregistration.k8s.io/v1', replaced: 'admissionregistration.k8s.io/v1beta1' },
+          { start: at(5, 5), end: at(5, 5), text: `failurePolicy: Ignore\n    `, replaced: '' },
+          { start: at(9, 30), end: at(9, 42), text: '', replaced: ', "pods/x"' },
+          { start: at(5, 5), end: at(5, 5), text: 'matchPolicy: Exact\n    ', replaced: '' },
+        ],
+      },
+      { description: `exclude ${'x'.repeat(10)}`, kind: 'suggestion' as const, edits: [{ start: at(5, 5), end: at(5, 5), text: `namespaceSelector: {matchExpressions: [{key: ${'k'.repeat(80)}}]}`, replaced: '' }] },
+    ];
+    const out = formatStylish(report(own), plain, { showFixes: true, fixes });
+    expect(out).not.toContain('Write failurePolicy');
+    expect(out).toContain('fix (--fix applies it): move to v1\n');
+    expect(out).toContain('     line 1: admissionregistration.k8s.io/v1beta1 → admissionregistration.k8s.io/v1; line 5: + failurePolicy: Ignore; line 9: - , "pods/x"; and 1 more edit\n');
+    expect(out).toContain('suggestion: exclude xxxxxxxxxx\n');
+    expect(out).toMatch(/ {5}line 5: \+ namespaceSelector: \{matchExpressions: \[\{key: k+…\n/);
+    // Without edits of its own, the help.
+    expect(formatStylish(report(own), plain, { showFixes: true, fixes: () => [] })).toContain('fix: Write failurePolicy: Fail.');
+  });
+
   it("does not wrap a CEL error's snippet and caret lines, whose columns must stay", () => {
     const snippet = ` | ${'object.spec.containers.all(c, c.image.startsWith("registry.example.com/")) &&& x'}`;
     const caret = ` | ${'.'.repeat(80)}^`;
@@ -153,8 +179,10 @@ describe('stylish wrapping in the CLI', () => {
 
   it('COLUMNS overrides the terminal width', async () => {
     const out = await lint(['-', '--no-color', '--show-fixes'], { isTTY: true, columns: 200 }, { COLUMNS: '70' });
-    const fixes = out.slice(out.indexOf('fix: '), out.indexOf('problem')).split('\n').slice(0, -2);
-    expect(fixes.length).toBeGreaterThan(2);
+    // The finding's own fix and suggestion (implicit failurePolicy), each with its edit.
+    const fixes = out.slice(out.indexOf('fix (--fix applies it): '), out.indexOf('problem')).split('\n').slice(0, -2);
+    expect(fixes.length).toBeGreaterThan(3);
+    expect(fixes.join('\n')).toMatch(/suggestion: failurePolicy: Ignore/);
     expect(longest(fixes.join('\n'))).toBeLessThanOrEqual(70);
     expect(longest(out.split('\n')[1]!)).toBeLessThanOrEqual(70);
   });

@@ -67,12 +67,28 @@ describe('infos: counted in the summary, shown on request', () => {
 });
 
 describe('--show-fixes', () => {
-  it('prints no fix by default and each fix with --show-fixes', async () => {
+  it('prints no fix by default; with --show-fixes, each finding\'s own fix or suggestion and its edit, else the rule\'s help', async () => {
     const plain = await runCli(['-'], WARNINGS_AND_INFO);
-    expect(plain.stdout).not.toMatch(/^\s+fix: /m);
+    expect(plain.stdout).not.toMatch(/^\s+(fix|suggestion)\b/m);
     expect(plain.stdout).toContain('fixes: --show-fixes');
     const fixes = await runCli(['-', '--show-fixes'], WARNINGS_AND_INFO);
-    expect(fixes.stdout.match(/^\s+fix: /gm)).toHaveLength(2);
+    const lines = fixes.stdout.split('\n');
+    // long-timeout has its own edit (a suggestion: a shorter timeout changes behaviour), shown with the line it changes.
+    const timeout = lines.findIndex((line) => line.includes('long-timeout'));
+    expect(lines[timeout + 1]).toMatch(/^\s+suggestion: timeoutSeconds: 5: /);
+    expect(lines[timeout + 2]).toMatch(/^\s+line 9: 30 → 5$/);
+    // editable-object-selector has no edit of its own: the rule's help.
+    const selector = lines.findIndex((line) => line.includes('editable-object-selector'));
+    expect(lines[selector + 1]).toMatch(/^\s+fix: The requester writes the object's labels/);
+    expect(fixes.stdout.match(/^\s+(fix|suggestion)\b/gm)).toHaveLength(2);
+  });
+
+  it('shows a fix --fix applies as one, with its edit', async () => {
+    const implicit = WARNINGS_AND_INFO.replace('    failurePolicy: Ignore\n', '');
+    const { stdout } = await runCli(['-', '--show-fixes'], implicit);
+    // With failurePolicy, the webhook's other implicit defaults are written (timeoutSeconds is set).
+    expect(stdout).toMatch(/\n\s+fix \(--fix applies it\): write failurePolicy: Fail and the other defaults left implicit \(matchPolicy: Equivalent\): the API's values, so nothing changes\n\s+line 5: \+ failurePolicy: Fail, matchPolicy: Equivalent\n/);
+    expect(stdout).toMatch(/\n\s+suggestion: failurePolicy: Ignore: .*\n\s+line 5: \+ failurePolicy: Ignore\n/);
   });
 });
 

@@ -4,6 +4,8 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadRun } from '../src/engine/lint.js';
+import { canonical } from '../src/fix/objects.js';
 import { runCli } from './run-cli.js';
 
 const IMPLICIT = `# gate for widgets
@@ -51,12 +53,60 @@ describe('lint --fix', () => {
     const dir = folder({ 'hooks.yaml': IMPLICIT });
     const first = await runCli(['lint', '--fix', '--no-color', join(dir, 'hooks.yaml')], '');
     const fixed = readFileSync(join(dir, 'hooks.yaml'), 'utf8');
-    expect(fixed).toBe(IMPLICIT.replace('# the only one\n', '# the only one\n    failurePolicy: Fail\n'));
+    expect(fixed).toBe(IMPLICIT.replace('# the only one\n', '# the only one\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n'));
     expect(first.stderr).toContain('--fix: 1 fix in 1 file');
     expect(first.stdout).not.toContain('implicit-failure-policy');
     const second = await runCli(['lint', '--fix', '--no-color', join(dir, 'hooks.yaml')], '');
     expect(readFileSync(join(dir, 'hooks.yaml'), 'utf8')).toBe(fixed);
     expect(second.stderr).toContain('--fix: 0 fixes in 0 files');
+  });
+
+  it('writes an implicit failurePolicy with the other implicit defaults of each webhook and policy, the same effective configuration', async () => {
+    const mutating = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: inject}
+webhooks:
+  - name: a.inject.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    clientConfig: {url: "https://inject.example.com/a"}
+    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}]
+  - name: b.inject.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    matchPolicy: Exact
+    clientConfig: {url: "https://inject.example.com/b"}
+    rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}]
+`;
+    const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replicas}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"]}]
+  validations:
+    - expression: "object.spec.replicas <= 5"
+`;
+    const dir = folder({ 'mutating.yaml': mutating, 'policy.yaml': policy });
+    // What `defaults` prints, as data (key order aside).
+    const effective = () => {
+      const run = loadRun([dir]);
+      return [...run.webhookConfigurations, ...run.policies].map((object) => canonical(object.effective));
+    };
+    const before = effective();
+    const result = await runCli(['lint', '--fix', '--show-info', '--no-color', dir], '');
+    expect(readFileSync(join(dir, 'mutating.yaml'), 'utf8')).toBe(
+      mutating
+        .replace('  - name: a.inject.example.com\n', '  - name: a.inject.example.com\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n    timeoutSeconds: 10\n    reinvocationPolicy: Never\n')
+        .replace('  - name: b.inject.example.com\n', '  - name: b.inject.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    reinvocationPolicy: Never\n'),
+    );
+    expect(readFileSync(join(dir, 'policy.yaml'), 'utf8')).toBe(policy.replace('  matchConstraints:\n', '  failurePolicy: Fail\n  matchConstraints:\n    matchPolicy: Equivalent\n'));
+    expect(result.stdout).not.toContain('implicit-failure-policy');
+    // The effective configuration is the same, and nothing of it is defaulted any more but selectors and scopes.
+    expect(effective()).toEqual(before);
+    const after = await runCli(['defaults', dir], '');
+    expect(after.stdout).toContain('namespaceSelector: {} # default');
+    expect(after.stdout).not.toMatch(/(failurePolicy|matchPolicy|timeoutSeconds|reinvocationPolicy): .*# default/);
   });
 
   it('keeps CRLF line endings', async () => {
@@ -109,7 +159,7 @@ describe('lint --fix', () => {
 
   it('prints the fixed document for standard input, and rewrites no file', async () => {
     const result = await runCli(['lint', '--fix', '-'], IMPLICIT);
-    expect(result.stdout).toBe(IMPLICIT.replace('# the only one\n', '# the only one\n    failurePolicy: Fail\n'));
+    expect(result.stdout).toBe(IMPLICIT.replace('# the only one\n', '# the only one\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n'));
   });
 
   it('does not write through a symbolic link, and leaves unrendered templates alone', async () => {
@@ -139,6 +189,25 @@ describe('lint --fix', () => {
     const dir = folder({ 'bool.yaml': text });
     const result = await runCli(['lint', '--fix', '--no-color', dir], '');
     expect(readFileSync(join(dir, 'bool.yaml'), 'utf8')).toBe(text.replace('{inject: on, mode: yes}', '{inject: "on", mode: "yes"}'));
+    expect(result.stdout).not.toContain('schema');
+  });
+
+  it('quotes the boolean in every webhook one schema finding counts', async () => {
+    const webhook = (name: string, value: string) => `  - name: ${name}.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Fail
+    objectSelector:
+      matchLabels: {inject: ${value}}
+    clientConfig: {url: "https://${name}.example.com/v"}
+    rules: [{operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}]
+`;
+    const text = `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n${webhook('a', 'on')}${webhook('b', 'yes')}${webhook('c', 'on')}`;
+    const dir = folder({ 'bools.yaml': text });
+    const before = await runCli(['lint', '--no-color', dir], '');
+    expect(before.stdout).toMatch(/webhooks\[0\]\.objectSelector\.matchLabels\.inject must be a string, but is boolean true: quote the value \(and in 2 more webhooks\)/);
+    const result = await runCli(['lint', '--fix', '--no-color', dir], '');
+    expect(readFileSync(join(dir, 'bools.yaml'), 'utf8')).toBe(text.replace('{inject: on}', '{inject: "on"}').replace('{inject: yes}', '{inject: "yes"}').replace('{inject: on}', '{inject: "on"}'));
     expect(result.stdout).not.toContain('schema');
   });
 });

@@ -56,10 +56,11 @@ describe('--format rdjson', () => {
     const data = JSON.parse(stdout) as { diagnostics: { code: { value: string }; message: string; suggestions?: Suggestion[] }[] };
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
     const implicit = data.diagnostics.find((d) => d.code.value === 'implicit-failure-policy');
-    expect(implicit?.message).toContain('fix: write failurePolicy: Fail');
+    expect(implicit?.message).toContain('fix: write failurePolicy: Fail and the other defaults left implicit (matchPolicy: Equivalent)');
     expect(implicit?.message).toContain('suggestion: failurePolicy: Ignore');
     expect(implicit?.suggestions?.map((s) => apply(INPUT, s))).toEqual([
-      INPUT.replace('before the edit\n', 'before the edit\n    failurePolicy: Fail\n'),
+      // The fix's two insertions at one place are one suggested change.
+      INPUT.replace('before the edit\n', 'before the edit\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n'),
       INPUT.replace('before the edit\n', 'before the edit\n    failurePolicy: Ignore\n'),
     ]);
     const kubeSystem = data.diagnostics.find((d) => d.code.value === 'matches-kube-system' && d.suggestions);
@@ -71,11 +72,12 @@ describe('--format rdjson', () => {
     const results = (JSON.parse(stdout) as { runs: { results: { ruleId: string; fixes?: { description: { text: string }; artifactChanges: { replacements: { deletedRegion: { startLine: number; startColumn: number }; insertedContent: { text: string } }[] }[] }[] }[] }[] }).runs[0]!.results;
     const implicit = results.find((result) => result.ruleId === 'implicit-failure-policy');
     expect(implicit?.fixes?.map((fix) => fix.description.text)).toEqual([
-      'fix (keeps behaviour; admission-lint --fix applies it): write failurePolicy: Fail (the API default, so nothing changes)',
+      "fix (keeps behaviour; admission-lint --fix applies it): write failurePolicy: Fail and the other defaults left implicit (matchPolicy: Equivalent): the API's values, so nothing changes",
       'suggestion (changes behaviour): failurePolicy: Ignore: requests are admitted unchecked while the webhook is down, instead of rejected',
     ]);
     const replacement = implicit!.fixes![0]!.artifactChanges[0]!.replacements[0]!;
-    expect(replacement.insertedContent.text).toBe('\n    failurePolicy: Fail');
+    expect(implicit!.fixes![0]!.artifactChanges[0]!.replacements).toHaveLength(1);
+    expect(replacement.insertedContent.text).toBe('\n    failurePolicy: Fail\n    matchPolicy: Equivalent');
     // UTF-16 columns: the end of the 52-character line '  - name: gate.example.com # ünïcode before the edit' (55 UTF-8 bytes).
     expect(replacement.deletedRegion).toEqual({ startLine: 5, startColumn: 53, endLine: 5, endColumn: 53 });
   });

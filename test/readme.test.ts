@@ -276,6 +276,20 @@ describe('README', () => {
     }
   });
 
+  it('shows real --show-fixes output in its Fixes section', () => {
+    const sample = parseBlocks(README).blocks.find((block) => block.lines[0]?.startsWith('$ admission-lint --show-fixes '));
+    expect(sample, 'a code block starting with "$ admission-lint --show-fixes"').toBeDefined();
+    const project = exampleProject();
+    try {
+      const { stdout } = sh(runnable(sample!.lines[0]!.slice(2))!, project);
+      const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+      const shown = flat(sample!.lines.slice(1).filter((line) => line.trim() !== '…').join('\n'));
+      expect(flat(stdout), `README sample (block at line ${sample!.line}) not in the output:\n${stdout}`).toContain(shown);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   describe('every command in its sh blocks', () => {
     const commands = shellCommands(README);
     const project = exampleProject();

@@ -279,8 +279,8 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     width: flags.format === 'stylish' ? wrapWidth(flags, io) : undefined,
     hidden,
     showFixes: flags.showFixes === true,
-    // SARIF and rdjson carry each finding's fixes and suggestions (src/fix/, nothing written).
-    ...(FORMATS_WITH_FIXES.has(flags.format) ? { fixes: fixesForFindings(shown.findings, { paths: selected.files, cwd, ...((fixed?.stdin ?? stdin.bytes()) ? { stdin: fixed?.stdin ?? stdin.bytes()! } : {}) }) } : {}),
+    // SARIF and rdjson carry each finding's fixes and suggestions (src/fix/, nothing written); stylish shows them with --show-fixes.
+    ...(FORMATS_WITH_FIXES.has(flags.format) || (flags.format === 'stylish' && flags.showFixes === true) ? { fixes: fixesForFindings(shown.findings, { paths: selected.files, cwd, ...((fixed?.stdin ?? stdin.bytes()) ? { stdin: fixed?.stdin ?? stdin.bytes()! } : {}) }) } : {}),
   };
   if (!fixed?.usedStdout || flags.output !== undefined) emitOutput(await render(shown, flags.format, options), flags.output, io);
   // Formats without a summary for people: a changed gate goes to stderr, never silently.
@@ -346,7 +346,7 @@ function program(io: Io, setExit: (code: number) => void): Command {
     .option('--no-color', 'no colours (also: NO_COLOR, or when stdout is not a terminal)')
     .option('-q, --quiet', 'report errors only (the exit code still follows --fail-on; the summary says how many were hidden)')
     .option('--show-info', 'stylish: show infos too (by default it counts them in the summary)')
-    .option('--show-fixes', "stylish: print each finding's fix under it")
+    .option('--show-fixes', "stylish: print under each finding its own fix or suggestion and the edit, else how to fix it")
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings (as ESLint)')
     .option('--stdin-filename <path>', 'the file name findings from standard input ("-") carry, for annotations, SARIF and baselines')
     .option('--kube-version <version>', `the Kubernetes version to check against (default ${formatKubeVersion(DEFAULT_KUBE_VERSION)})`)

@@ -1,4 +1,4 @@
-import type { Severity } from '../rule.js';
+import type { FixHint, Severity } from '../rule.js';
 
 /** One reported problem, as the JSON output contract (design.md §4) lays it out. */
 export interface Finding {
@@ -20,6 +20,8 @@ export interface Finding {
    * template, and line/column are positions in the rendered stream, which this names and repeats.
    */
   readonly rendered?: { readonly file: string; readonly line: number; readonly column: number; readonly endLine: number; readonly endColumn: number };
+  /** The rule's facts for the finding's fix (src/rule.ts FixHint); for `--fix`, not printed by any format. */
+  readonly fixHint?: FixHint;
 }
 
 export interface Summary {

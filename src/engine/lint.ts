@@ -107,6 +107,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       fieldPath: violation.path.length > 0 ? formatFieldPath(violation.path) : null,
       object: objectRef(object),
       webhook,
+      ...(violation.fixHint ? { fixHint: violation.fixHint } : {}),
     });
     findings.push(finding);
     if (violation.alsoAt !== undefined && violation.alsoAt.length > 0) {
@@ -271,6 +272,7 @@ interface Place {
   readonly fieldPath: string | null;
   readonly object: Finding['object'];
   readonly webhook: string | null;
+  readonly fixHint?: Finding['fixHint'];
 }
 
 /** The one way a finding is made (the JSON contract's field order). */
@@ -291,6 +293,7 @@ function findingAt(ruleId: string, severity: Severity, message: string, help: st
     webhook: place.webhook,
     help,
     ...(place.source === undefined ? {} : renderedAt(place.source, span)),
+    ...(place.fixHint ? { fixHint: place.fixHint } : {}),
   };
 }
 

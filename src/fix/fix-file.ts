@@ -3,14 +3,16 @@
  * them: the edited text is read again and defaulted, and every object must be exactly what the
  * fixes say (the same effective configuration for a default made explicit; the same one in v1
  * for a move from v1beta1), with no new syntax error. A fix whose proof fails is dropped; the
- * rest are kept only if together they pass too. Suggestions are proven one by one, never applied.
+ * rest are kept only if together they pass too. Suggestions are proven on their document (together
+ * first, then one by one), never applied. Only the documents holding a finding an edit is planned
+ * for are read (documentsOnLines): a proof costs those documents, not the file.
  */
 import type { Finding } from '../engine/finding.js';
 import { formatFieldPath } from '../field-path.js';
 import { editableFile, type EditableFile } from '../parse/edit.js';
 import { applyEdits } from './apply.js';
-import { admissionText, canonical, readObjects, sameKey, type FileObjects } from './objects.js';
-import { planFixes } from './plan.js';
+import { canonical, documentsOnLines, readObjects, sameKey, type FileObjects } from './objects.js';
+import { mayPlanEdit, planFixes } from './plan.js';
 import type { Fix } from './types.js';
 
 export interface FileFixResult {
@@ -50,41 +52,59 @@ const withinBudget = (text: string, proofs: number): boolean => text.length * pr
 
 /**
  * A suggestion's edits are inside one document: it is proven on that document alone (read as a
- * file of its own), so each proof costs one document, not the whole file.
+ * file of its own), so each proof costs one document, not the whole file. The suggestions of one
+ * document are alternatives, each proven on its own; they are tried together first (one more
+ * read of the document for all of them), and one by one only when together they fail (their
+ * edits clash, or one fails its proof).
  */
-function documentProver(path: string, file: EditableFile): (fix: Fix) => boolean {
-  const beforeByDocument = new Map<number, FileObjects>();
-  return (fix) => {
-    const range = file.documents[fix.object.documentIndex]?.range;
-    if (range === undefined || fix.edits.some((edit) => edit.start < range[0] || edit.end > range[2])) return false;
+function proveSuggestions(path: string, file: EditableFile, suggestions: readonly Fix[]): Fix[] {
+  const byDocument = new Map<number, Fix[]>();
+  for (const fix of suggestions) byDocument.set(fix.object.documentIndex, [...(byDocument.get(fix.object.documentIndex) ?? []), fix]);
+  const accepted = new Set<Fix>();
+  for (const [documentIndex, fixes] of byDocument) {
+    const range = file.documents[documentIndex]?.range;
+    if (range === undefined) continue;
     const slice = file.text.slice(range[0], range[2]);
-    let before = beforeByDocument.get(fix.object.documentIndex);
-    if (before === undefined) beforeByDocument.set(fix.object.documentIndex, (before = readObjects(path, slice)));
-    const edited = applyEdits(slice, fix.edits.map((edit) => ({ ...edit, start: edit.start - range[0], end: edit.end - range[0] })));
-    // In the slice the document is the first: the fix's object is its document's.
-    return edited !== undefined && proven(path, before, edited, [{ ...fix, object: { ...fix.object, documentIndex: 0 } }]);
-  };
+    const before = readObjects(path, slice);
+    const holds = (tried: readonly Fix[]): boolean => {
+      if (tried.some((fix) => fix.edits.some((edit) => edit.start < range[0] || edit.end > range[2]))) return false;
+      const edited = applyEdits(slice, tried.flatMap((fix) => fix.edits).map((edit) => ({ ...edit, start: edit.start - range[0], end: edit.end - range[0] })));
+      // In the slice the document is the first: the fixes' object is its document's.
+      return edited !== undefined && proven(path, before, edited, tried.map((fix) => ({ ...fix, object: { ...fix.object, documentIndex: 0 } })));
+    };
+    for (const fix of fixes.length > 1 && holds(fixes) ? fixes : fixes.filter((one) => holds([one]))) accepted.add(fix);
+  }
+  return suggestions.filter((fix) => accepted.has(fix));
 }
 
 export function fixFileText(path: string, text: string, findings: readonly Finding[]): FileFixResult {
-  const before = readObjects(path, text);
-  // Edits are planned on the documents that may be admission objects; the others (CRDs, say) are not parsed.
-  const file = editableFile(text, admissionText(text));
-  const planned = planFixes(findings, before.objects, file);
+  // Only the documents with a finding an edit is planned for are read (and of them, those that
+  // may be admission objects): planned, edited and proven there. The edits touch nothing else.
+  const planning = findings.filter(mayPlanEdit);
+  if (planning.length === 0) return { text: undefined, applied: [], dropped: [], suggestions: [] };
+  const parseText = documentsOnLines(text, planning.map((finding) => finding.line));
+  const before = readObjects(path, parseText);
+  const file = editableFile(text, parseText);
+  const planned = planFixes(planning, before.objects, file);
   const candidates = planned.filter((fix) => fix.kind === 'fix');
-  const suggestionsPlanned = planned.filter((fix) => fix.kind === 'suggestion');
-  const suggestions = suggestionsPlanned.filter(documentProver(path, file));
+  const suggestions = proveSuggestions(path, file, planned.filter((fix) => fix.kind === 'suggestion'));
   if (candidates.length === 0) return { text: undefined, applied: [], dropped: [], suggestions };
-  const all = applyEdits(text, candidates.flatMap((fix) => fix.edits));
-  if (all !== undefined && proven(path, before, all, candidates)) return { text: all === text ? undefined : all, applied: candidates, dropped: [], suggestions };
+  // Proven on the read documents with the edits made; the file gets the same edits.
+  const provenOn = (fixes: readonly Fix[]): string | undefined => {
+    const edits = fixes.flatMap((fix) => fix.edits);
+    const parsedAfter = applyEdits(parseText, edits);
+    return parsedAfter !== undefined && proven(path, before, parsedAfter, fixes) ? applyEdits(text, edits) : undefined;
+  };
+  const all = provenOn(candidates);
+  if (all !== undefined) return { text: all === text ? undefined : all, applied: candidates, dropped: [], suggestions };
   if (!withinBudget(text, candidates.length)) return { text: undefined, applied: [], dropped: candidates, suggestions };
   // One at a time, keeping each that still proves with those kept before it.
   const applied: Fix[] = [];
   const dropped: Fix[] = [];
   let current: string | undefined;
   for (const fix of candidates) {
-    const edited = applyEdits(text, [...applied, fix].flatMap((kept) => kept.edits));
-    if (edited !== undefined && proven(path, before, edited, [...applied, fix])) {
+    const edited = provenOn([...applied, fix]);
+    if (edited !== undefined) {
       applied.push(fix);
       current = edited;
     } else dropped.push(fix);

@@ -15,6 +15,7 @@ import { normalizeBreaks, STDIN_PATH } from '../load/sources.js';
 import { checkDestinationType, checkFolder, destinationStats, writeFileAtomic } from '../output-safety/write.js';
 import { unifiedDiff } from './diff.js';
 import { fixFileText } from './fix-file.js';
+import { mayPlanEdit } from './plan.js';
 import type { Fix } from './types.js';
 
 export interface FixRunOptions {
@@ -44,29 +45,42 @@ export interface FileOutcome {
 
 const BOM = '\ufeff';
 
+/** A linted path as a real path, and whether it is a folder (a path that cannot be resolved has none). */
+interface LintedRoot {
+  readonly real: string;
+  readonly folder: boolean;
+}
+
+/** The linted paths resolved once per run (not once per file: resolving a real path walks every folder of it). */
+function lintedRoots(paths: readonly string[], cwd: string): LintedRoot[] {
+  return paths.flatMap((path) => {
+    if (path === '-') return [];
+    try {
+      const real = realpathSync(resolve(cwd, path));
+      return [{ real, folder: statSync(real).isDirectory() }];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** Whether `absolute` is one of the linted files or inside a linted folder (real paths). */
-function insideLinted(absolute: string, paths: readonly string[], cwd: string): boolean {
+function insideLinted(absolute: string, roots: readonly LintedRoot[]): boolean {
   let real: string;
   try {
     real = realpathSync(absolute);
   } catch {
     return false;
   }
-  return paths.some((path) => {
-    if (path === '-') return false;
-    try {
-      const root = realpathSync(resolve(cwd, path));
-      if (!statSync(root).isDirectory()) return root === real;
-      const rel = relative(root, real);
-      return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
-    } catch {
-      return false;
-    }
+  return roots.some((root) => {
+    if (!root.folder) return root.real === real;
+    const rel = relative(root.real, real);
+    return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
   });
 }
 
-function whyNotWritable(file: string, absolute: string, options: FixRunOptions): string | undefined {
-  if (!insideLinted(absolute, options.paths, options.cwd)) return 'it is outside the paths linted';
+function whyNotWritable(file: string, absolute: string, options: FixRunOptions, roots: readonly LintedRoot[]): string | undefined {
+  if (!insideLinted(absolute, roots)) return 'it is outside the paths linted';
   try {
     checkDestinationType('--fix', file, destinationStats(absolute));
     checkFolder('--fix', file, absolute, options.cwd);
@@ -76,13 +90,13 @@ function whyNotWritable(file: string, absolute: string, options: FixRunOptions):
   return undefined;
 }
 
-function fixOne(file: string, findings: readonly Finding[], options: FixRunOptions): FileOutcome {
+function fixOne(file: string, findings: readonly Finding[], options: FixRunOptions, roots: readonly LintedRoot[]): FileOutcome {
   const none = (skipped?: string, text?: string): FileOutcome => ({ file, applied: [], suggestions: [], diff: '', ...(skipped ? { skipped } : {}), ...(text !== undefined ? { text } : {}) });
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== undefined)) return none('it is a rendered template (fix the chart\'s template instead)');
   const absolute = resolve(options.cwd, file);
   if (!stdin) {
-    const why = whyNotWritable(file, absolute, options);
+    const why = whyNotWritable(file, absolute, options, roots);
     if (why !== undefined) return none(why);
   }
   let raw: string;
@@ -109,12 +123,14 @@ function fixOne(file: string, findings: readonly Finding[], options: FixRunOptio
 export function fixFiles(options: FixRunOptions): FileOutcome[] {
   const byFile = new Map<string, Finding[]>();
   for (const finding of options.findings) {
-    if (finding.fieldPath === null || finding.object === null) continue;
+    // Files with no finding an edit is planned for are not read again.
+    if (!mayPlanEdit(finding)) continue;
     const list = byFile.get(finding.file) ?? [];
     list.push(finding);
     byFile.set(finding.file, list);
   }
-  const outcomes = [...byFile].map(([file, findings]) => fixOne(file, findings, options));
+  const roots = lintedRoots(options.paths, options.cwd);
+  const outcomes = [...byFile].map(([file, findings]) => fixOne(file, findings, options, roots));
   // Standard input with --fix prints the document, fixed or not.
   if (options.paths.includes('-') && !byFile.has(STDIN_PATH) && options.stdin !== undefined) {
     outcomes.push({ file: STDIN_PATH, applied: [], suggestions: [], diff: '', text: new TextDecoder().decode(options.stdin) });

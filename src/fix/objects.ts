@@ -4,7 +4,7 @@
  */
 import type { FieldPath } from '../field-path.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
-import { prefilter } from '../parse/prefilter.js';
+import { documentLines, prefilter } from '../parse/prefilter.js';
 import { parseFile } from '../parse/yaml.js';
 import { recognize } from '../recognize/recognize.js';
 
@@ -33,8 +33,40 @@ export function admissionText(text: string): string {
   return filtered.mode === 'masked' ? filtered.text : text;
 }
 
+/**
+ * The text with only the documents on `lines` (1-based: where the findings an edit is planned for
+ * are) left to parse, of those that may be admission objects. Each other document becomes a null
+ * and one comment line of its length (`~ ####…`): offsets and document indexes stay the file's
+ * (line numbers do not: nothing planned or proven reads them), and a parse reads a long comment
+ * much faster than the prefilter's lines of spaces. Planning and proving then read the documents
+ * an edit may touch, not the whole file. A file whose documents the line scan of the prefilter
+ * (src/parse/prefilter.ts) cannot tell apart is read as `admissionText` gives it.
+ */
+export function documentsOnLines(text: string, lines: readonly number[]): string {
+  const documents = documentLines(text);
+  if (documents === undefined) return admissionText(text);
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  const spans = lines.map((line) => [starts[line - 1] ?? text.length, (starts[line] ?? text.length + 1) - 1] as const);
+  const kept = (document: { start: number; end: number }): boolean => spans.some(([from, to]) => from <= document.end && to >= document.start) && mayBeAdmission(text.slice(document.start, document.end));
+  const blank = documents.filter((document) => document.firstContent >= 0 && !kept(document));
+  const pieces: string[] = [];
+  let at = 0;
+  for (const document of blank) {
+    const length = document.end - document.firstContent;
+    pieces.push(text.slice(at, document.firstContent), length === 1 ? '~' : `~ ${'#'.repeat(length - 2)}`);
+    at = document.end;
+  }
+  pieces.push(text.slice(at));
+  return pieces.join('');
+}
+
+/**
+ * The admission objects of a text narrowed by documentsOnLines (or one document of it), read and
+ * defaulted as `lint` reads them. It is parsed as it is: the narrowing did the prefilter's work.
+ */
 export function readObjects(path: string, text: string): FileObjects {
-  const parsed = parseFile({ path, text }, { reads: mayBeAdmission });
+  const parsed = parseFile({ path, text }, { prefilter: false });
   const objects: FixableObject[] = [];
   for (const manifest of parsed.manifests) {
     const recognized = recognize(manifest);

@@ -4,6 +4,8 @@
  *
  * - a default left implicit (failurePolicy, timeoutSeconds, matchPolicy, reinvocationPolicy) is
  *   written with the value the API server applies: a fix, the effective configuration is the same;
+ *   an implicit failurePolicy's fix writes the webhook's (or policy's) other implicit call
+ *   settings with it (implicitDefaults);
  * - a v1beta1 webhook configuration moves to v1 with v1beta1's defaults written (failurePolicy
  *   Ignore, matchPolicy Exact, timeoutSeconds 30, the review versions it had): a fix, the same
  *   configuration in an API that is served; unless v1 needs a decision the object does not hold
@@ -14,12 +16,13 @@
  * Documents with unrendered template placeholders get no edits.
  */
 import type { Finding } from '../engine/finding.js';
+import type { FixHint } from '../rule.js';
 import { cloneData } from '../defaults/clone.js';
 import { formatFieldPath, valueAtPath, type FieldPath } from '../field-path.js';
 import { documentText, insertPair, isPlainScalarAt, removeItem, replaceScalar, type EditableFile } from '../parse/edit.js';
 import { templateIn } from '../text/placeholder.js';
 import type { FixableObject } from './objects.js';
-import { suggestionsFor } from './suggestions.js';
+import { SUGGESTING_RULES, suggestionsFor } from './suggestions.js';
 import type { Fix, TextEdit } from './types.js';
 
 /** The defaults a fix may write: what they do is the same written or not. Selectors stay as they are. */
@@ -29,8 +32,6 @@ const RESOLVED_BY_WRITING = new Set(['implicit-failure-policy']);
 const V1 = 'admissionregistration.k8s.io/v1';
 /** v1 accepts only these (validation.go: sideEffects must be None or NoneOnDryRun). */
 const V1_SIDE_EFFECTS = new Set(['None', 'NoneOnDryRun']);
-/** unknown-resource messages for a resource that matches nothing on the target version (not one listed under the wrong version). */
-const UNSERVED_RESOURCE = /is not a resource of|has no subresource|is not served by/;
 
 type Planned = Omit<Fix, 'ruleId' | 'file' | 'documentIndex' | 'fieldPath' | 'line'>;
 
@@ -69,6 +70,37 @@ function explicitDefault(object: FixableObject, file: EditableFile, ruleId: stri
     object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
     expect: (before) => before,
     written: [path],
+  };
+}
+
+/**
+ * The other defaults that decide how a webhook or policy is called, written with its implicit
+ * failurePolicy (docs/fixes.md): the finding says the object leaves its behaviour to the API's
+ * defaults, and its fix writes all of them at once, each the value the API server applies. They
+ * get no finding of their own (one cause, one finding; a default is not a problem). Selectors
+ * and a rule's scope are left as they are: absent, they mean what they say.
+ */
+function companionDefaults(path: FieldPath): FieldPath[] {
+  const owner = path.slice(0, -1);
+  if (owner[0] === 'webhooks') return ['matchPolicy', 'timeoutSeconds', 'reinvocationPolicy'].map((field) => [...owner, field]);
+  if (owner.length === 1 && owner[0] === 'spec') return [['spec', 'matchConstraints', 'matchPolicy']];
+  return [];
+}
+
+/** failurePolicy left implicit, written with the other implicit defaults of its webhook or policy, each proven unchanged. */
+function implicitDefaults(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath): Planned | undefined {
+  const own = explicitDefault(object, file, ruleId, path);
+  if (own === undefined) return undefined;
+  const others = companionDefaults(path)
+    .map((at) => ({ at, planned: explicitDefault(object, file, ruleId, at) }))
+    .filter((other): other is { at: FieldPath; planned: Planned } => other.planned !== undefined);
+  if (others.length === 0) return own;
+  const values = others.map(({ at }) => `${String(at[at.length - 1])}: ${String(valueAtPath(object.effective, at))}`);
+  return {
+    ...own,
+    description: `write failurePolicy: ${String(valueAtPath(object.effective, path))} and the other defaults left implicit (${values.join(', ')}): the API's values, so nothing changes`,
+    edits: [...own.edits, ...others.flatMap(({ planned }) => planned.edits)],
+    written: [...own.written, ...others.flatMap(({ planned }) => planned.written)],
   };
 }
 
@@ -117,8 +149,9 @@ function migration(object: FixableObject, file: EditableFile): Planned | undefin
   };
 }
 
-function removeResource(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
-  if (!UNSERVED_RESOURCE.test(message) || path[path.length - 2] !== 'resources') return undefined;
+/** A resource that no API of the target version serves (the rule says so: FixHint `unserved-resource`), removed from its list. */
+function removeResource(object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined): Planned | undefined {
+  if (hint?.kind !== 'unserved-resource' || path[path.length - 2] !== 'resources') return undefined;
   const value = valueAtPath(object.effective, path);
   const list = valueAtPath(object.effective, path.slice(0, -1));
   if (typeof value !== 'string' || !Array.isArray(list) || list.filter((item) => item === value).length !== 1) return undefined;
@@ -143,25 +176,34 @@ function removeResource(object: FixableObject, file: EditableFile, path: FieldPa
 /**
  * A plain `on`, `yes`, `off`, `no` (or `true`) where the API wants a string: YAML 1.1, as kubectl
  * reads it, makes a boolean of it, which the API server cannot decode. Quoted, it is the string
- * as written, which is what the author meant. (The schema finding says "quote the value".)
+ * as written, which is what the author meant. (The schema rule says so: FixHint `boolean-for-string`.)
  */
-function quoteBoolean(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
-  if (!/but is boolean .*: quote the value$/.test(message) || typeof valueAtPath(object.written, path) !== 'boolean') return undefined;
-  const at = [...object.manifest.basePath, ...path];
-  if (!isPlainScalarAt(file, object.manifest.documentIndex, at)) return undefined;
-  const edit = replaceScalar(file, object.manifest.documentIndex, at, '');
-  if (edit === undefined) return undefined;
-  const source = file.text.slice(edit.start, edit.end);
+function quoteBoolean(object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined): Planned | undefined {
+  if (hint?.kind !== 'boolean-for-string') return undefined;
+  // The finding's place, and the other webhooks it counts (the same value copied into each).
+  const places = [path, ...(hint.alsoAt ?? [])].map((place) => {
+    const at = [...object.manifest.basePath, ...place];
+    if (typeof valueAtPath(object.written, place) !== 'boolean' || !isPlainScalarAt(file, object.manifest.documentIndex, at)) return undefined;
+    const edit = replaceScalar(file, object.manifest.documentIndex, at, '');
+    return edit && { place, edit, source: file.text.slice(edit.start, edit.end) };
+  });
+  const own = places[0];
+  if (own === undefined) return undefined;
+  const quoted = places.filter((place) => place !== undefined);
+  const more = quoted.length - 1;
   return {
-    description: `quote ${source}: YAML 1.1 reads it as a boolean, and the API wants the string "${source}"`,
+    description: `quote ${own.source}${more > 0 ? ` (and in ${more} more webhook${more === 1 ? '' : 's'})` : ''}: YAML 1.1 reads it as a boolean, and the API wants the string "${own.source}"`,
     kind: 'fix',
-    resolves: true,
-    edits: [{ ...edit, text: JSON.stringify(source) }],
+    // Every place the finding counts, quoted: it is gone.
+    resolves: quoted.length === places.length,
+    edits: quoted.map(({ edit, source }) => ({ ...edit, text: JSON.stringify(source) })),
     object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
     expect: (before) => {
       const after = cloneData(before);
-      const parent = valueAtPath(after, path.slice(0, -1));
-      if (parent !== null && typeof parent === 'object') (parent as Record<string | number, unknown>)[path[path.length - 1]!] = source;
+      for (const { place, source } of quoted) {
+        const parent = valueAtPath(after, place.slice(0, -1));
+        if (parent !== null && typeof parent === 'object') (parent as Record<string | number, unknown>)[place[place.length - 1]!] = source;
+      }
       return after;
     },
     written: [],
@@ -177,12 +219,26 @@ function siblingPaths(object: FixableObject, path: FieldPath): FieldPath[] {
   return [path, ...others];
 }
 
+/**
+ * Whether planFixes may plan an edit for the finding: the rules and fields it makes edits for.
+ * planFixes looks at no other finding, so a file with none of these is not read again (SARIF and
+ * rdjson plan the fixes of every file with findings: src/fix/report-fixes.ts).
+ */
+export function mayPlanEdit(finding: Finding): boolean {
+  if (finding.fieldPath === null || finding.object === null) return false;
+  if (finding.ruleId === 'removed-api-version' || RESOLVED_BY_WRITING.has(finding.ruleId) || SUGGESTING_RULES.has(finding.ruleId) || finding.fixHint !== undefined) return true;
+  // explicitDefault: a finding on a default left implicit (long-timeout, match-policy-exact on a defaulted field).
+  const field = /(\w+)$/.exec(finding.fieldPath)?.[1];
+  return field !== undefined && EXPLICIT_DEFAULTS.has(field);
+}
+
 /** The findings' fixes and suggestions in one file (`objects` read from `file.text`). */
 export function planFixes(findings: readonly Finding[], objects: readonly FixableObject[], file: EditableFile): Fix[] {
   const fixes: Fix[] = [];
   /** Defaults already planned for another finding (a grouped finding's siblings). */
   const written = new Set<string>();
   for (const finding of findings) {
+    if (!mayPlanEdit(finding)) continue;
     const object = objectFor(objects, finding);
     if (object === undefined || finding.fieldPath === null) continue;
     const text = documentText(file, object.manifest.documentIndex);
@@ -198,13 +254,14 @@ export function planFixes(findings: readonly Finding[], objects: readonly Fixabl
         const key = `${object.manifest.documentIndex} ${object.manifest.basePath.join('.')} ${formatFieldPath(sibling)}`;
         if (written.has(key)) continue;
         written.add(key);
-        planned.push(explicitDefault(object, file, finding.ruleId, sibling));
+        planned.push(implicitDefaults(object, file, finding.ruleId, sibling));
       }
     }
-    else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.message));
-    else if (finding.ruleId === 'schema') planned.push(quoteBoolean(object, file, path, finding.message));
+    else if (RESOLVED_BY_WRITING.has(finding.ruleId)) planned.push(implicitDefaults(object, file, finding.ruleId, path));
+    else if (finding.ruleId === 'unknown-resource') planned.push(removeResource(object, file, path, finding.fixHint));
+    else if (finding.ruleId === 'schema') planned.push(quoteBoolean(object, file, path, finding.fixHint));
     else planned.push(explicitDefault(object, file, finding.ruleId, path));
-    planned.push(...suggestionsFor(object, file, finding.ruleId, path, finding.message));
+    planned.push(...suggestionsFor(object, file, finding.ruleId, path, finding.fixHint));
     for (const plan of planned) {
       if (plan !== undefined) fixes.push({ ruleId: finding.ruleId, file: finding.file, documentIndex: finding.documentIndex, fieldPath: finding.fieldPath, line: finding.line, ...plan });
     }

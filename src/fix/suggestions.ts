@@ -7,6 +7,7 @@
 import { cloneData } from '../defaults/clone.js';
 import { formatFieldPath, valueAtPath, type FieldPath } from '../field-path.js';
 import { insertPair, replaceScalar, type EditableFile } from '../parse/edit.js';
+import type { FixHint } from '../rule.js';
 import type { FixableObject } from './objects.js';
 import type { Fix, TextEdit } from './types.js';
 
@@ -74,17 +75,13 @@ function namespaceExclusion(object: FixableObject, file: EditableFile, webhook: 
 }
 
 /**
- * The field a finding of match-condition-missing-field names as read unguarded, when it is a plain
- * chain of field selections from object or oldObject (a map key or a loop variable gets no guard
- * here: `has()` takes a field selection). Undefined when the message names no such chain.
+ * `has(field) && (expression)` for a one-line expression, quoted as the scalar was (single) or
+ * double-quoted. The field is the rule's (FixHint `unguarded-field`: a plain chain of field
+ * selections from object or oldObject; a map key or a loop variable gets no guard, `has()` takes
+ * a field selection).
  */
-function unguardedField(message: string): string | undefined {
-  return /: ((?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+) fails if absent$/.exec(message)?.[1];
-}
-
-/** `has(field) && (expression)` for a one-line expression, quoted as the scalar was (single) or double-quoted. */
-function hasGuard(object: FixableObject, file: EditableFile, path: FieldPath, message: string): Planned | undefined {
-  const field = unguardedField(message);
+function hasGuard(object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined): Planned | undefined {
+  const field = hint?.kind === 'unguarded-field' ? hint.field : undefined;
   const expression = valueAtPath(object.effective, path);
   if (field === undefined || typeof expression !== 'string' || expression.includes('\n') || expression.includes(`has(${field})`)) return undefined;
   const guarded = `has(${field}) && (${expression})`;
@@ -113,27 +110,42 @@ function webhookOf(path: FieldPath): FieldPath | undefined {
   return path[0] === 'webhooks' && typeof path[1] === 'number' ? path.slice(0, 2) : undefined;
 }
 
-export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, message: string): (Planned | undefined)[] {
+type Suggester = (object: FixableObject, file: EditableFile, path: FieldPath, hint: FixHint | undefined) => (Planned | undefined)[];
+
+const timeout: Suggester = (object, file, path) => {
   const webhook = webhookOf(path);
-  const policy = object.category === 'admission-policy' && path[0] === 'spec';
-  switch (ruleId) {
-    case 'implicit-failure-policy':
-      if (webhook) return [setting(object, file, webhook, 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: requests are admitted unchecked while the webhook is down, instead of rejected')];
-      if (policy) return [setting(object, file, ['spec'], 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: a policy that errors lets the request through, instead of rejecting it')];
-      return [];
-    case 'long-timeout':
-    case 'timeout-budget':
-      return webhook ? [setting(object, file, webhook, 'timeoutSeconds', SUGGESTED_TIMEOUT, `timeoutSeconds: ${SUGGESTED_TIMEOUT}: a slow webhook holds each request for at most ${SUGGESTED_TIMEOUT}s`)] : [];
-    case 'matches-kube-system':
-    case 'self-deadlock':
-      return webhook ? [namespaceExclusion(object, file, webhook)] : [];
-    case 'mutator-ordering':
-      return webhook && object.kind === 'MutatingWebhookConfiguration'
-        ? [setting(object, file, webhook, 'reinvocationPolicy', 'IfNeeded', 'reinvocationPolicy: IfNeeded: called again when a later mutation changes the object (its patch must then be idempotent)')]
-        : [];
-    case 'match-condition-missing-field':
-      return path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, message)] : [];
-    default:
-      return [];
-  }
+  return webhook ? [setting(object, file, webhook, 'timeoutSeconds', SUGGESTED_TIMEOUT, `timeoutSeconds: ${SUGGESTED_TIMEOUT}: a slow webhook holds each request for at most ${SUGGESTED_TIMEOUT}s`)] : [];
+};
+
+const exclusion: Suggester = (object, file, path) => {
+  const webhook = webhookOf(path);
+  return webhook ? [namespaceExclusion(object, file, webhook)] : [];
+};
+
+/** The suggestions, by the rule of the finding they are for. */
+const SUGGESTERS: Readonly<Record<string, Suggester>> = {
+  'implicit-failure-policy': (object, file, path) => {
+    const webhook = webhookOf(path);
+    if (webhook) return [setting(object, file, webhook, 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: requests are admitted unchecked while the webhook is down, instead of rejected')];
+    if (object.category === 'admission-policy' && path[0] === 'spec') return [setting(object, file, ['spec'], 'failurePolicy', 'Ignore', 'failurePolicy: Ignore: a policy that errors lets the request through, instead of rejecting it')];
+    return [];
+  },
+  'long-timeout': timeout,
+  'timeout-budget': timeout,
+  'matches-kube-system': exclusion,
+  'self-deadlock': exclusion,
+  'mutator-ordering': (object, file, path) => {
+    const webhook = webhookOf(path);
+    return webhook && object.kind === 'MutatingWebhookConfiguration'
+      ? [setting(object, file, webhook, 'reinvocationPolicy', 'IfNeeded', 'reinvocationPolicy: IfNeeded: called again when a later mutation changes the object (its patch must then be idempotent)')]
+      : [];
+  },
+  'match-condition-missing-field': (object, file, path, hint) => (path[path.length - 1] === 'expression' ? [hasGuard(object, file, path, hint)] : []),
+};
+
+/** The rules whose findings may get a suggestion. */
+export const SUGGESTING_RULES: ReadonlySet<string> = new Set(Object.keys(SUGGESTERS));
+
+export function suggestionsFor(object: FixableObject, file: EditableFile, ruleId: string, path: FieldPath, hint: FixHint | undefined): (Planned | undefined)[] {
+  return Object.hasOwn(SUGGESTERS, ruleId) ? SUGGESTERS[ruleId]!(object, file, path, hint) : [];
 }

@@ -20,7 +20,7 @@ export const FORMATS_THAT_SAY_THE_GATE: ReadonlySet<FormatName> = new Set(['styl
 export const FORMAT_LOADERS = {
   stylish: async () => {
     const [{ formatStylish }, { Chalk }] = await Promise.all([import('./stylish.js'), import('chalk')]);
-    return (report, options) => formatStylish(report, new Chalk({ level: options.color ? 1 : 0 }), { width: options.width, hidden: options.hidden, showFixes: options.showFixes });
+    return (report, options) => formatStylish(report, new Chalk({ level: options.color ? 1 : 0 }), { width: options.width, hidden: options.hidden, showFixes: options.showFixes, fixes: options.fixes });
   },
   compact: async () => (await import('./compact.js')).formatCompact,
   json: async () => (await import('./json.js')).formatJson,

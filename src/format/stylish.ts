@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { describeGate } from './gate.js';
 import type { Finding, Report } from '../engine/finding.js';
+import type { FindingFix, FixesOf } from '../fix/report-fixes.js';
 import type { Severity } from '../rule.js';
 import { guardText, messageLines, safeText } from './escape.js';
 import { describeHidden, hiddenFailure, type HiddenFindings } from './hidden.js';
@@ -12,6 +13,8 @@ export interface StylishOptions {
   readonly hidden?: HiddenFindings;
   /** Print each finding's fix under it (`--show-fixes`); by default a finding is its message line. */
   readonly showFixes?: boolean;
+  /** Each finding's own fixes and suggestions (src/fix/): with `showFixes` they are printed instead of the rule's help. */
+  readonly fixes?: FixesOf;
 }
 
 /** Where a finding's second line starts when it does not fit under the message column. */
@@ -42,13 +45,45 @@ function messageBlock(finding: Finding, max: number | undefined): { first: strin
   return { first: head, second: rest.join(' '), more };
 }
 
+/** The most edits shown of one fix, and the most characters of the text one edit removes or writes. */
+const SHOWN_EDITS = 3;
+const SHOWN_TEXT = 100;
+
+/** Text of an edit on one line: its lines joined with `, `, whitespace runs as one space, long text cut with `…`. */
+function oneLine(text: string): string {
+  const flat = safeText(text.trim().split(/\s*\n\s*/).join(', ').replace(/\s+/g, ' '));
+  return flat.length > SHOWN_TEXT ? `${flat.slice(0, SHOWN_TEXT - 1)}…` : flat;
+}
+
+/** A fix's edits in short: `line 8: + failurePolicy: Fail; + matchPolicy: Equivalent`, `line 1: old → new`, `line 12: - "pods/x"`. */
+function shortEdits(fix: FindingFix): string {
+  const shown = fix.edits.slice(0, SHOWN_EDITS).map((edit, index) => {
+    const change = edit.replaced === '' ? `+ ${oneLine(edit.text)}` : edit.text.trim() === '' ? `- ${oneLine(edit.replaced)}` : `${oneLine(edit.replaced)} → ${oneLine(edit.text)}`;
+    // The line is named once for edits in a row on one line.
+    return index > 0 && fix.edits[index - 1]!.start.line === edit.start.line ? change : `line ${edit.start.line}: ${change}`;
+  });
+  const more = fix.edits.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? `; and ${more} more ${more === 1 ? 'edit' : 'edits'}` : ''}`;
+}
+
+/**
+ * What `--show-fixes` prints under a finding: each of its own fixes and suggestions (what it does,
+ * then its edit in short, one line), else the rule's help.
+ */
+function remedies(finding: Finding, fixes: FixesOf | undefined): string[][] {
+  const own = fixes?.(finding) ?? [];
+  if (own.length === 0) return finding.help ? [[`fix: ${safeText(finding.help)}`]] : [];
+  return own.map((fix) => [`${fix.kind === 'fix' ? 'fix (--fix applies it)' : 'suggestion'}: ${safeText(fix.description)}`, shortEdits(fix)]);
+}
+
 /**
  * Findings grouped by file, one line each, as ESLint's stylish prints them: for people at a
  * terminal (and CI logs: values from the input go through safeText, the whole output through
  * guardText). On a terminal (options.width), a long message wraps once under the message column,
  * so the location and severity columns stay clear: at most two lines a finding. Elsewhere each
- * finding is one line. The fix follows with `showFixes` (wrapped the same way); by default the
- * summary says how to see it.
+ * finding is one line. The fix follows with `showFixes` (wrapped the same way): the finding's
+ * own fixes and suggestions with their edits when it has some, else the rule's help; by default
+ * the summary says how to see it.
  */
 export function formatStylish(report: Report, chalk: ChalkInstance, options: StylishOptions = {}): string {
   const lines: string[] = [];
@@ -80,10 +115,12 @@ export function formatStylish(report: Report, chalk: ChalkInstance, options: Sty
         lines.push(`${head}${first}`, `${under ? indent : HANG}${second === '' ? '' : `${second}  `}${rule}`);
       }
       for (const line of more) lines.push(`${indent}${line}`);
-      if (f.help && options.showFixes === true) {
-        const fix = `fix: ${safeText(f.help)}`;
-        const fixLines = max === undefined ? [fix] : wrapWords(fix, max - 5).map((line, index) => (index === 0 ? line : `     ${line}`));
-        for (const line of fixLines) lines.push(`${indent}${chalk.dim(line)}`);
+      if (options.showFixes === true) {
+        // What it does, then its edit, each wrapped under its first word.
+        for (const remedy of remedies(f, options.fixes)) {
+          const fixLines = remedy.flatMap((text) => (max === undefined ? [text] : wrapWords(text, max - 5))).map((line, index) => (index === 0 ? line : `     ${line}`));
+          for (const line of fixLines) lines.push(`${indent}${chalk.dim(line)}`);
+        }
       }
     }
     lines.push('');

@@ -26,7 +26,7 @@ export interface FormatOptions {
   readonly width?: number;
   /** What `-q` and `--baseline` left out of the report, when they were given. */
   readonly hidden?: HiddenFindings;
-  /** stylish: print each finding's fix (`--show-fixes`); the other formats always carry it. */
+  /** stylish: print each finding's fix (`--show-fixes`: its own edits from `fixes`, else the rule's help); the other formats always carry the help. */
   readonly showFixes?: boolean;
   /** Each finding's fixes and suggestions (src/fix/), for the formats that carry them: SARIF, rdjson. */
   readonly fixes?: FixesOf;

@@ -88,4 +88,6 @@ export interface SchemaProblem {
   /** Unknown fields are dropped (or rejected) without changing what the other fields mean. */
   readonly blocking: boolean;
   readonly part: 'pair' | 'key';
+  /** The value is a boolean where the API wants a string (YAML 1.1 read a plain `on`, `yes`, … as one): quoting it is the fix. */
+  readonly booleanForString?: true;
 }

@@ -112,7 +112,8 @@ function toProblem(error: ErrorObject, root: unknown, unknownFieldNote: (parent:
       const actual = valueAt(root, path);
       // YAML 1.1 (what kubectl reads) turns unquoted yes/no/on/off and numbers into non-strings.
       const hint = expected.includes('string') && (typeof actual === 'boolean' || typeof actual === 'number') ? ': quote the value' : '';
-      return { path, part: 'pair', blocking: true, message: `${where} must be ${names}, but is ${describe(actual)}${hint}` };
+      const booleanForString = expected.includes('string') && typeof actual === 'boolean';
+      return { path, part: 'pair', blocking: true, message: `${where} must be ${names}, but is ${describe(actual)}${hint}`, ...(booleanForString ? { booleanForString: true as const } : {}) };
     }
     case 'minimum':
     case 'maximum':
