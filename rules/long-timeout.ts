@@ -27,6 +27,8 @@ const meta = {
       type: 'number',
       default: 15,
       minimum: 1,
+      // The API server accepts timeouts of 30 s at most (timeout-out-of-range): from 30 on, nothing is above.
+      loosensAbove: { reportsNothingFrom: 30 },
       description: 'Report webhooks whose effective timeoutSeconds is above this many seconds.',
     },
   },

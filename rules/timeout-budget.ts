@@ -49,6 +49,7 @@ const meta = {
       type: 'number',
       default: 30,
       minimum: 1,
+      loosensAbove: {},
       description: 'Report requests whose worst-case admission latency is above this many seconds.',
     },
   },

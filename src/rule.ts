@@ -50,6 +50,12 @@ export interface RuleOption {
   /** For numbers: the smallest allowed value. */
   readonly minimum?: number;
   /**
+   * For numbers whose larger values report less (a threshold, a budget): a value above the
+   * default loosens the gate, and the run's gate says so. `reportsNothingFrom` is the value from
+   * which the rule can report nothing at all (a threshold past what the API server accepts).
+   */
+  readonly loosensAbove?: { readonly reportsNothingFrom?: number };
+  /**
    * For strings: a comma-separated list of name patterns (`*` matches any characters), matched
    * by src/text/glob.ts. A pattern of stars alone matches every name: the run's gate says so.
    */

@@ -30089,6 +30089,8 @@ var init_long_timeout = __esm({
           type: "number",
           default: 15,
           minimum: 1,
+          // The API server accepts timeouts of 30 s at most (timeout-out-of-range): from 30 on, nothing is above.
+          loosensAbove: { reportsNothingFrom: 30 },
           description: "Report webhooks whose effective timeoutSeconds is above this many seconds."
         }
       }
@@ -30671,6 +30673,7 @@ var init_timeout_budget = __esm({
           type: "number",
           default: 30,
           minimum: 1,
+          loosensAbove: {},
           description: "Report requests whose worst-case admission latency is above this many seconds."
         }
       }
@@ -55685,6 +55688,9 @@ function describeGate(report2, options = {}) {
       parts.push(`${lowered.length} ${lowered.length === 1 ? "rule" : "rules"} lowered (${lowered.map((entry) => `${entry.rule} ${entry.from} to ${entry.to}`).join(", ")})`);
     for (const option of gate.optionsMatchingAll ?? [])
       parts.push(`option ${option.rule}.${option.option} "${option.value}" matches every name`);
+    for (const option of gate.optionsLoosened ?? []) {
+      parts.push(`option ${option.rule}.${option.option} ${option.value} (default ${option.default})${option.reportsNothing ? " leaves the rule nothing to report" : ""}`);
+    }
     const trusted = gate.trustedNamespaceLabels ?? [];
     if (trusted.length > 0)
       parts.push(`namespace ${trusted.length === 1 ? "label" : "labels"} trusted (${trusted.join(", ")})`);
@@ -62590,6 +62596,14 @@ function gateOf(run2) {
       return [];
     return namePatterns(value).some(matchesEveryName) ? [{ rule: rule36.meta.id, option, value }] : [];
   }));
+  const optionsLoosened = rules.flatMap((rule36) => Object.entries(rule36.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule36.meta.id)?.[option];
+    const loosens = declared.loosensAbove;
+    if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
+      return [];
+    const from = loosens.reportsNothingFrom;
+    return [{ rule: rule36.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+  }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
     config: run2.config.file,
@@ -62599,6 +62613,7 @@ function gateOf(run2) {
     inlineConfig: run2.inlineConfig,
     severitiesLowered: lowered,
     optionsMatchingAll,
+    optionsLoosened,
     kubeVersion: formatKubeVersion(run2.kubeVersion),
     kubeVersionUnreleased: released === void 0 ? null : formatKubeVersion(released),
     trustedNamespaceLabels: [...run2.trustedNamespaceLabels]
@@ -62792,4 +62807,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 491617ea192bdf62a281f851a570e359bae16207249598200c228d891639c071
+//# admission-lint-build 4a63d400b80b121b237e3fff658d1b349e8c3a8e61c8d18574a55d2b87fb2ab2

@@ -54,6 +54,21 @@ describe('every way config lowers the gate is said', () => {
     expect((await runCli(['webhook.yaml'], '')).stdout).toContain('rules lowered (long-timeout warning to info');
   });
 
+  it('a threshold raised past its default is in the gate, and one past what the API accepts says the rule reports nothing', async () => {
+    config('rules:\n  long-timeout:\n    options:\n      thresholdSeconds: 30\n  timeout-budget:\n    options:\n      budgetSeconds: 45\n');
+    const { stderr, report } = await json([]);
+    expect(report.gate.optionsLoosened).toEqual([
+      { rule: 'long-timeout', option: 'thresholdSeconds', value: 30, default: 15, reportsNothing: true },
+      { rule: 'timeout-budget', option: 'budgetSeconds', value: 45, default: 30, reportsNothing: false },
+    ]);
+    expect(stderr).toContain('option long-timeout.thresholdSeconds 30 (default 15) leaves the rule nothing to report; option timeout-budget.budgetSeconds 45 (default 30)');
+    // A stricter threshold opens nothing: nothing to say.
+    config('rules:\n  long-timeout:\n    options:\n      thresholdSeconds: 5\n');
+    const stricter = await json([]);
+    expect(stricter.report.gate.optionsLoosened).toEqual([]);
+    expect(stricter.stderr).not.toContain('gate changed');
+  });
+
   it('a severity raised, or set to what it is, changes nothing to say', async () => {
     config('rules:\n  long-timeout: error\n  matches-kube-system: error\n');
     const { stderr, report } = await json([]);

@@ -177,6 +177,15 @@ function gateOf(run: {
       return namePatterns(value).some(matchesEveryName) ? [{ rule: rule.meta.id, option, value }] : [];
     }),
   );
+  const optionsLoosened = rules.flatMap((rule) =>
+    Object.entries(rule.meta.options ?? {}).flatMap(([option, declared]) => {
+      const value = run.ruleOptions.get(rule.meta.id)?.[option];
+      const loosens = declared.loosensAbove;
+      if (loosens === undefined || typeof value !== 'number' || typeof declared.default !== 'number' || value <= declared.default) return [];
+      const from = loosens.reportsNothingFrom;
+      return [{ rule: rule.meta.id, option, value, default: declared.default, reportsNothing: from !== undefined && value >= from }];
+    }),
+  );
   const released = unreleasedBeyond(run.kubeVersion);
   return {
     config: run.config.file,
@@ -186,6 +195,7 @@ function gateOf(run: {
     inlineConfig: run.inlineConfig,
     severitiesLowered: lowered,
     optionsMatchingAll,
+    optionsLoosened,
     kubeVersion: formatKubeVersion(run.kubeVersion),
     kubeVersionUnreleased: released === undefined ? null : formatKubeVersion(released),
     trustedNamespaceLabels: [...run.trustedNamespaceLabels],

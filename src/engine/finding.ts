@@ -83,6 +83,11 @@ export interface Gate {
   readonly severitiesLowered: readonly { readonly rule: string; readonly from: string; readonly to: string }[];
   /** Rule options with a name pattern that matches every name (`*`). */
   readonly optionsMatchingAll: readonly { readonly rule: string; readonly option: string; readonly value: string }[];
+  /**
+   * Number options set above their default where more reports less (a threshold, a budget);
+   * `reportsNothing` when the value leaves the rule nothing to report.
+   */
+  readonly optionsLoosened: readonly { readonly rule: string; readonly option: string; readonly value: number; readonly default: number; readonly reportsNothing: boolean }[];
   /** The Kubernetes version the run checks against (`1.35`). */
   readonly kubeVersion: string;
   /** The newest Kubernetes released (`1.36`) when kubeVersion is newer than it, else null. */

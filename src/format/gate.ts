@@ -1,7 +1,8 @@
 /**
  * One line that says what the configuration changed about the gate, for the human formats'
  * summaries (stylish, markdown) and, for the other formats, stderr: files ignored, rules turned
- * off or lowered, a changed fail-on level, an option that matches every name, a Kubernetes version
+ * off or lowered, a changed fail-on level, an option that matches every name or a threshold
+ * raised past its default, a Kubernetes version
  * no server runs yet, findings suppressed inline. Nothing when nothing changed.
  */
 import type { Report } from '../engine/finding.js';
@@ -18,6 +19,9 @@ export function describeGate(report: Report, options: { readonly loweringOnly?: 
     const lowered = gate.severitiesLowered ?? [];
     if (lowered.length > 0) parts.push(`${lowered.length} ${lowered.length === 1 ? 'rule' : 'rules'} lowered (${lowered.map((entry) => `${entry.rule} ${entry.from} to ${entry.to}`).join(', ')})`);
     for (const option of gate.optionsMatchingAll ?? []) parts.push(`option ${option.rule}.${option.option} "${option.value}" matches every name`);
+    for (const option of gate.optionsLoosened ?? []) {
+      parts.push(`option ${option.rule}.${option.option} ${option.value} (default ${option.default})${option.reportsNothing ? ' leaves the rule nothing to report' : ''}`);
+    }
     const trusted = gate.trustedNamespaceLabels ?? [];
     if (trusted.length > 0) parts.push(`namespace ${trusted.length === 1 ? 'label' : 'labels'} trusted (${trusted.join(', ')})`);
     if (gate.kubeVersionUnreleased) parts.push(`kubeVersion ${gate.kubeVersion} is newer than any released Kubernetes (${gate.kubeVersionUnreleased})`);
