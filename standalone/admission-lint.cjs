@@ -4230,7 +4230,7 @@ var init_placeholder = __esm({
   "dist/src/text/placeholder.js"() {
     "use strict";
     init_import_meta_url();
-    PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|\$[A-Za-z_][A-Za-z0-9_]*|__[A-Z][A-Z0-9_]*__|<[A-Za-z_][A-Za-z0-9_. -]*>/;
+    PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.-]*\)|\$[A-Za-z_][A-Za-z0-9_]*|__[A-Z][A-Z0-9_]*__|<[A-Za-z_][A-Za-z0-9_. -]*>/;
     TOKEN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
   }
 });
@@ -62807,4 +62807,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 4a63d400b80b121b237e3fff658d1b349e8c3a8e61c8d18574a55d2b87fb2ab2
+//# admission-lint-build 4ed147fdfdd2ae07a168a1451eb3b3213bc99f65ab43dd185b40360df17318ae

@@ -7,7 +7,7 @@
  * API checks name it as a placeholder instead of explaining the name syntax.
  */
 
-const PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|\$[A-Za-z_][A-Za-z0-9_]*|__[A-Z][A-Z0-9_]*__|<[A-Za-z_][A-Za-z0-9_. -]*>/;
+const PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.-]*\)|\$[A-Za-z_][A-Za-z0-9_]*|__[A-Z][A-Z0-9_]*__|<[A-Za-z_][A-Za-z0-9_. -]*>/;
 
 /** The first placeholder in `value`, or undefined. Only strings hold placeholders. */
 /** A whole value that is an upper-case token with an underscore (`CA_BUNDLE`): a sed target, never a name or base64. */
