@@ -82,6 +82,51 @@ function render(n: Node, indent: number, compactSeq: boolean): string[] {
   return [`${pad}${n.v}`];
 }
 
+/** Values of the forms issue 23 added: each rendered under a key or a dash at column `indent`. */
+const blockLine = fc.constantFrom('echo hi', 'set -e', '# not a comment', '', '  more indented', 'a: b', '- x', 'x \\', 'tab\there', 'trailing  ', '"quoted"', "it's", '---x', '   ');
+const blockScalar = fc.record({ header: fc.constantFrom('|', '|-', '>', '>-', '| # c', '>- #c', '|+', '|2'), lines: fc.array(blockLine, { minLength: 0, maxLength: 5 }), extra: fc.constantFrom(0, 1, 2, 3), trailing: fc.constantFrom(0, 1, 2) });
+const quotedPart = fc.constantFrom('word', 'two words', 'x # y', 'a: b', '\\t', '\\"', '\\\\', '\\x41', '\\u00e9', '\\ ', 'end  ', '  start', '', "it''s", '\\', '\\q', '\\N');
+const multiQuoted = fc.record({ quote: fc.constantFrom('"', "'"), parts: fc.array(quotedPart, { minLength: 1, maxLength: 4 }), extra: fc.constantFrom(0, 1, 2) });
+const plainPart = fc.constantFrom('word', 'two words', '-e', "'SELECT 1'", 'x:y', '1', 'true', '', '- x', 'a #b', 'a: b', '#c', '"q"', 'v1.2');
+const multiPlain = fc.record({ first: fc.constantFrom('mysql -h', 'text', 'a', '1', '--flag', 'yes'), parts: fc.array(plainPart, { minLength: 1, maxLength: 4 }), extra: fc.constantFrom(0, 1, 2) });
+type Flow = string | Flow[] | { [key: string]: Flow };
+const flow: fc.Arbitrary<Flow> = fc.letrec<{ f: Flow }>((tie) => ({
+  f: fc.oneof(
+    { depthSize: 'small' },
+    fc.constantFrom('a', 'x-1', '--port=80', '-x', ':9', '"q, r"', "'s'", '1', 'yes', '~', 'e1', '1.5', '0644', 'a b', 'k8s.io/x', '"\\u0041"', '*x', '&a b', '!t x', ''),
+    fc.array(tie('f'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'key', '"q"', 'y', '1'), tie('f'), { maxKeys: 3 }),
+  ),
+})).f;
+function flowText(value: Flow): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return `[${value.map(flowText).join(', ')}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${k}: ${flowText(v)}`).join(', ')}}`;
+}
+const dashScalar = fc.constantFrom('--port=8080', '-v', '-', '-1', '- x', ':8080', '?x', ': x', '-e x', '--a=b # c', '&a x', '*a', '&a', '*b');
+type Form =
+  | { t: 'block'; v: { header: string; lines: string[]; extra: number; trailing: number } }
+  | { t: 'mq'; v: { quote: string; parts: string[]; extra: number } }
+  | { t: 'mp'; v: { first: string; parts: string[]; extra: number } }
+  | { t: 'flow'; v: Flow }
+  | { t: 'dash'; v: string };
+const form: fc.Arbitrary<Form> = fc.oneof(
+  fc.record({ t: fc.constant('block' as const), v: blockScalar }),
+  fc.record({ t: fc.constant('mq' as const), v: multiQuoted }),
+  fc.record({ t: fc.constant('mp' as const), v: multiPlain }),
+  fc.record({ t: fc.constant('flow' as const), v: flow }),
+  fc.record({ t: fc.constant('dash' as const), v: dashScalar }),
+);
+/** The text after `key:` or `-`, the form's lines below at column `indent` + 2 + extra (extra 0: at the node's own column + 1 or less). */
+function renderForm(f: Form, indent: number): string {
+  if (f.t === 'flow') return ` ${flowText(f.v)}`;
+  if (f.t === 'dash') return ` ${f.v}`;
+  const pad = ' '.repeat(Math.max(0, indent + f.v.extra));
+  if (f.t === 'block') return ` ${f.v.header}\n${f.v.lines.map((line) => (line === '' ? '' : pad + line)).join('\n')}${'\n'.repeat(f.v.trailing)}`;
+  if (f.t === 'mq') return ` ${f.v.quote}${f.v.parts.map((part, i) => (i === 0 ? part : part === '' ? '' : pad + part)).join('\n')}${f.v.quote}`;
+  return ` ${f.v.first}\n${f.v.parts.map((part) => (part === '' ? '' : pad + part)).join('\n')}`;
+}
+
 describe('the simple YAML reader', () => {
   it('agrees with yaml on every fixture and the upstream Pod Security fixtures', () => {
     const result = compare([...yamlFiles(join(ROOT, 'fixtures')), ...yamlFiles(join(ROOT, 'test', 'psa', 'fixtures'))]);
@@ -105,7 +150,26 @@ describe('the simple YAML reader', () => {
       f: [{ g: '100m', h: ['0.5Gi'] }],
       i: null,
     });
-    for (const text of ['a: 0755\n', 'a: 1.5\n', 'a: 2024-01-02\n', 'a: 1:30\n', 'a: &x 1\nb: *x\n', 'a: |\n  x\n', 'a: b\na: c\n', 'a: "\\t"\n', 'a:\n\t- x\n', '- a\n', 'a: b\n  c\n', '1: a\n', 'e0: a\n', 'a: e2\n', 'a: .inf\n', '<<: {a: 1}\n']) {
+    // The forms nearly every rendered Deployment has (issue 23).
+    expect(
+      readSimpleDocument(
+        'args:\n- --port=8080\n- -v\n- :9090\nscript: |\n  set -e\n  # not a comment\n\n  echo "$X" \\\n    done\nnote: >-\n  folded\n  text\n\n  para\nq: "a long\n  text, \\"quoted\\"\\tand \\\n  joined"\ns: \'it\'\'s\n\n  two\'\np: plain text\n  over lines\nmode: 0644\nm: -3\nf: 0.5\nt: {a: [b, {c: d}], e: []}\nx: &v shared\nz: *v\n',
+      ),
+    ).toEqual({
+      args: ['--port=8080', '-v', ':9090'],
+      script: 'set -e\n# not a comment\n\necho "$X" \\\n  done\n',
+      note: 'folded text\npara',
+      q: 'a long text, "quoted"\tand joined',
+      s: "it's\ntwo",
+      p: 'plain text over lines',
+      mode: 420,
+      m: -3,
+      f: 0.5,
+      t: { a: ['b', { c: 'd' }], e: [] },
+      x: 'shared',
+      z: 'shared',
+    });
+    for (const text of ['a: 2024-01-02\n', 'a: 1:30\n', 'a: 1e3\n', 'a: 0x1F\n', 'a: 08\n', 'a: &x {b: 1}\nc: *x\n', 'a: *x\n', 'a: !!str x\n', 'a: |+\n  x\n', 'a: |2\n  x\n', 'a: >\n  x\n    y\n', 'a: [b,\n  c]\n', 'a: [b, ]\n', 'a: {b: }\n', 'a: b\na: c\n', 'a:\n\t- x\n', '- a\n', 'a: b\nc\n', '1: a\n', 'e0: a\n', 'a: e2\n', 'a: .inf\n', '<<: {a: 1}\n', '? a\n: b\n', 'a: "x\ny"\n', 'a: x\n---\nb: y\n', 'a: "\\q"\n', 'a: -\n', 'a:\n- - b\n']) {
       expect(readSimpleDocument(text), text).toBeUndefined();
     }
   });
@@ -125,5 +189,30 @@ describe('the simple YAML reader', () => {
       { numRuns: 5000 },
     );
     expect(read).toBeGreaterThan(100);
+  });
+
+  it('agrees with yaml on generated documents of the forms rendered manifests use (block scalars, multi-line scalars, flow collections, dashes, anchors)', () => {
+    let read = 0;
+    const entry = fc.tuple(fc.constantFrom('a', 'b', 'c', 'args', 'x'), form, fc.boolean());
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.constantFrom(0, 2), fc.boolean(), (entries, base, compact) => {
+        // Each entry is `key: form`, or `key:` with a one-item sequence `- form` (at the key's column when compact).
+        const lines = entries.map(([key, f, inSequence], i) => {
+          const pad = ' '.repeat(base);
+          if (!inSequence) return `${pad}${key}${i}:${renderForm(f, base + 2)}`;
+          const dash = base + (compact ? 0 : 2);
+          return `${pad}${key}${i}:\n${' '.repeat(dash)}-${renderForm(f, dash + 2)}`;
+        });
+        const text = `${base > 0 ? 'root:\n' : ''}${lines.join('\n')}\n`;
+        const simple = readSimpleDocument(text);
+        if (simple === undefined) return;
+        read++;
+        const expected = yamlValue(text);
+        expect(expected, text).toBeDefined();
+        expect(JSON.stringify(simple), text).toBe(JSON.stringify(expected!.value));
+      }),
+      { numRuns: 20000 },
+    );
+    expect(read).toBeGreaterThan(2000);
   });
 });
