@@ -95,14 +95,15 @@ function workloadsIn(names: readonly string[], every: boolean): (documentText: s
 }
 
 /**
- * The workload documents of `named` that their value settles (src/parse/read.ts): those that
- * certainly pass the final policy of their namespace (`complete`: every Namespace manifest has
- * been read) are not parsed (src/psa/screen.ts). Documents that may be of a kind the linter reads
- * otherwise are always parsed.
+ * The workload documents that their value settles (src/parse/read.ts): those that certainly pass
+ * the final policy of their namespace (`complete`: every Namespace manifest has been read) are not
+ * parsed (src/psa/screen.ts). It is asked only of the documents read for their workloads (their
+ * text names a workload kind and a checked namespace); those that may be of a kind the linter
+ * reads otherwise are always parsed.
  */
-function workloadSettle(named: (documentText: string) => boolean, checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion): ValueSettle {
+function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion): ValueSettle {
   return {
-    admits: (text) => !mightBeRead(text) && named(text),
+    admits: (text) => !mightBeRead(text),
     value: (value) => settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion),
   };
 }
@@ -156,7 +157,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : undefined;
     // A workload that passes the final policy of its namespace is not parsed (src/psa/screen.ts).
-    const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(named, checked, false, settings, options.podSecurity.kubeVersion);
+    const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion);
     // A run without Pod Security labels pays nothing here: before the first checked namespace,
     // an input is only remembered (its bytes are looked at again only if one turns up).
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
@@ -236,7 +237,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   }
   if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
     const named = workloadsIn(checked.names, checked.every);
-    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(named, checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
+    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
   }
   return {
     files,

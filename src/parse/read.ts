@@ -22,7 +22,7 @@ export type { Settled } from './prefilter.js';
 
 /** Which documents a value may settle, and what it settles. */
 export interface ValueSettle {
-  /** The documents worth reading for their value, from their text (a cheap test, asked first). */
+  /** Of the documents `reads` wants, those worth reading for their value, from their text (a cheap test, asked first). */
   readonly admits: (documentText: string) => boolean;
   /** `read` (taken in full from the value, counted), `other` (not a kind the caller reads), or undefined: parse it. */
   readonly value: (value: Readonly<Record<string, unknown>>) => Settled | undefined;

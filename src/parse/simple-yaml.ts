@@ -54,15 +54,13 @@ const NOT_STRINGS = [
   /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
   /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/,
 ];
-/** A document marker or directive: the text is a stream of documents, not one. */
-const STREAM_LINE = /^(?:---|\.\.\.)(?:[ \t\r]|$)|^%/m;
 /**
  * Characters this reader leaves to `yaml`: control characters (besides tab, line feed and a
  * carriage return before a line feed), the BOM, and the line breaks YAML 1.1 adds (NEL, LS, PS).
  */
-const UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]|\r(?!\n)/;
+const UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+const LONE_CR = /\r(?!\n)/;
 const MAYBE_NOT_STRING = /^[-+.0-9<eE]/;
-const PLAIN_KEY = /^([A-Za-z_][A-Za-z0-9_.\/-]*)[ ]*:(?: |$)/;
 /** Characters a plain scalar may not start with (indicators), besides those that start numbers. */
 const INDICATOR = /^[,[\]{}#&*!|>'"%@`<=]/;
 /** `-`, `?` and `:` start a plain scalar only before a character that is not a space. */
@@ -87,18 +85,39 @@ interface Line {
   readonly indent: number;
   /** The rest of the line (a trailing `\r` removed), not trimmed. */
   readonly text: string;
+  /** Nothing but spaces and tabs. */
+  readonly blank: boolean;
+  /** A comment line (spaces and tabs, then `#`). */
+  readonly comment: boolean;
+  readonly tab: boolean;
+}
+
+function readLine(indent: number, text: string): Line {
+  const c = text.charCodeAt(0);
+  // Most lines start with their content: only a tab after the spaces needs a closer look.
+  if (c === 9) {
+    const rest = text.trimStart();
+    return { indent, text, blank: rest === '', comment: rest[0] === '#', tab: true };
+  }
+  return { indent, text, blank: text.length === 0, comment: c === 35, tab: text.includes('\t') };
 }
 
 function isBlank(line: Line): boolean {
-  return line.text.trim() === '';
+  return line.blank;
 }
 
 function isComment(line: Line): boolean {
-  return line.text.trimStart().startsWith('#');
+  return line.comment;
 }
+
+/** Letters that start YAML 1.1 booleans (y, n, t, f, o), null (n) and floats (`e5`). */
+const SPECIAL_LETTERS = new Set([...'yYnNtTfFoOeE'].map((c) => c.charCodeAt(0)));
 
 /** A plain scalar's value, as `yaml` resolves it in YAML 1.1; NotSimple for the forms this reader leaves to `yaml`. */
 function plainValue(text: string): unknown {
+  const c = text.charCodeAt(0);
+  // Most scalars start with a letter that starts nothing but a string.
+  if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && !SPECIAL_LETTERS.has(c)) return text;
   if (NULL.test(text)) return null;
   if (TRUE.test(text)) return true;
   if (FALSE.test(text)) return false;
@@ -323,10 +342,19 @@ function splitKey(text: string): { key: string; rest: string } | undefined {
     if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return undefined;
     return { key: value, rest: after.slice(1) };
   }
-  const match = PLAIN_KEY.exec(text);
-  if (match === null) return undefined;
-  if (typeof plainValue(match[1]!) !== 'string') fail();
-  return { key: match[1]!, rest: text.slice(match[0].length) };
+  // A plain key: a letter or `_`, then letters, digits and `_./-`; spaces; `:` before a space or the end.
+  const first = text.charCodeAt(0);
+  if (!((first >= 97 && first <= 122) || (first >= 65 && first <= 90) || first === 95)) return undefined;
+  let at = 1;
+  for (let c = text.charCodeAt(at); (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 45 && c <= 57) || c === 95; c = text.charCodeAt(++at));
+  const key = text.slice(0, at);
+  while (text.charCodeAt(at) === 32) at++;
+  if (text.charCodeAt(at) !== 58) return undefined;
+  const after = text.charCodeAt(at + 1);
+  if (after === 32) at++;
+  else if (at + 1 < text.length) return undefined;
+  if (typeof plainValue(key) !== 'string') fail();
+  return { key, rest: text.slice(at + 1) };
 }
 
 /** Folds the lines of a flow scalar (quoted or plain), each already stripped: a break is a space, n empty lines are n line feeds. */
@@ -347,19 +375,20 @@ class Reader {
   private get line(): Line | undefined {
     while (this.at < this.lines.length) {
       const line = this.lines[this.at]!;
-      if (isBlank(line) || isComment(line)) {
+      if (line.blank || line.comment) {
         this.at++;
         continue;
       }
       // A tab where structure is read (indentation, between tokens): left to `yaml`.
-      if (line.text.includes('\t')) fail();
+      if (line.tab) fail();
       return line;
     }
     return undefined;
   }
 
+  /** `-` alone or before a space (trailing spaces are not trimmed). */
   private static isItem(text: string): boolean {
-    return text === '-' || text.startsWith('- ');
+    return text.charCodeAt(0) === 45 && (text.length === 1 || text.charCodeAt(1) === 32);
   }
 
   block(indent: number): unknown {
@@ -370,7 +399,7 @@ class Reader {
   private below(indent: number, sequenceAtIndent: boolean): unknown {
     const next = this.line;
     if (next !== undefined && next.indent > indent) {
-      if (Reader.isItem(next.text.trimEnd()) || splitKey(next.text) !== undefined) return this.block(next.indent);
+      if (Reader.isItem(next.text) || splitKey(next.text) !== undefined) return this.block(next.indent);
       // A scalar on the lines below its key (`key:\n  text`): plain or quoted.
       if (/^[|>[{&*!]/.test(next.text)) fail();
       this.at++;
@@ -378,7 +407,7 @@ class Reader {
       if (inline === undefined) fail();
       return this.closed(inline.value, indent);
     }
-    if (sequenceAtIndent && next !== undefined && next.indent === indent && Reader.isItem(next.text.trimEnd())) return this.sequence(indent);
+    if (sequenceAtIndent && next !== undefined && next.indent === indent && Reader.isItem(next.text)) return this.sequence(indent);
     return null;
   }
 
@@ -398,7 +427,7 @@ class Reader {
     // Not trimmed at its end: a quoted scalar that goes on over lines keeps its escaped spaces.
     let value = text.trimStart();
     if (value.trimEnd() === '' || value.startsWith('#')) return undefined;
-    const anchor = ANCHOR.exec(value);
+    const anchor = value.charCodeAt(0) === 38 ? ANCHOR.exec(value) : null;
     if (anchor !== null) {
       value = value.slice(anchor[0].length);
       if (value.trimEnd() === '' || /^[#|>[{*&!]/.test(value)) fail();
@@ -423,9 +452,9 @@ class Reader {
       return { value: node };
     }
     // A plain scalar ends at a comment; `key: a: b` is not YAML.
-    const comment = value.search(/ #/);
+    const comment = value.indexOf(' #');
     const plain = (comment < 0 ? value : value.slice(0, comment)).trimEnd();
-    if (/: |:$/.test(plain)) fail();
+    if (plain.includes(': ') || plain.endsWith(':')) fail();
     if (INDICATOR.test(plain) || DASH_LIKE.test(plain)) fail();
     if (comment >= 0) return { value: plainValue(plain) };
     return { value: this.plainLines(plain, indent) };
@@ -476,7 +505,7 @@ class Reader {
     let empty = 0;
     for (;;) {
       const line = this.lines[this.at];
-      if (line === undefined || line.text.includes('\t')) fail();
+      if (line === undefined || line.tab) fail();
       this.at++;
       if (isBlank(line)) {
         if (joined) fail();
@@ -565,7 +594,7 @@ class Reader {
   mapping(indent: number): Record<string, unknown> {
     const object: Record<string, unknown> = {};
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
-      if (Reader.isItem(line.text.trimEnd())) break;
+      if (Reader.isItem(line.text)) break;
       const entry = splitKey(line.text);
       if (entry === undefined) fail();
       this.at++;
@@ -580,18 +609,18 @@ class Reader {
   sequence(indent: number): unknown[] {
     const items: unknown[] = [];
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
-      if (!Reader.isItem(line.text.trimEnd())) break;
+      if (!Reader.isItem(line.text)) break;
       const after = line.text.slice(1);
       const content = after.trimStart();
       const column = indent + 1 + (after.length - content.length);
       if (content.trimEnd() === '' || content.startsWith('#')) {
         this.at++;
         items.push(this.below(indent, false));
-      } else if (Reader.isItem(content.trimEnd())) {
+      } else if (Reader.isItem(content)) {
         fail();
       } else if (splitKey(content) !== undefined) {
         // `- key: value`: a mapping whose keys are at the content's column.
-        this.lines[this.at] = { indent: column, text: content };
+        this.lines[this.at] = readLine(column, content);
         items.push(this.mapping(column));
       } else {
         this.at++;
@@ -615,13 +644,17 @@ class Reader {
  * document is in the subset above and its root is a mapping; undefined otherwise.
  */
 export function readSimpleDocument(text: string): Record<string, unknown> | undefined {
-  if (STREAM_LINE.test(text) || UNREAD_CHARACTERS.test(text)) return undefined;
+  if (UNREAD_CHARACTERS.test(text) || (text.includes('\r') && LONE_CR.test(text))) return undefined;
   const lines: Line[] = [];
   for (const raw of text.split('\n')) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const end = raw.charCodeAt(raw.length - 1) === 13 ? raw.length - 1 : raw.length;
+    // A document marker or directive: the text is a stream of documents, not one.
+    const c = raw.charCodeAt(0);
+    if (c === 37) return undefined;
+    if ((c === 45 || c === 46) && (raw.startsWith('---') || raw.startsWith('...')) && (end === 3 || raw[3] === ' ' || raw[3] === '\t')) return undefined;
     let indent = 0;
-    while (line.charCodeAt(indent) === 32) indent++;
-    lines.push({ indent, text: line.slice(indent) });
+    while (indent < end && raw.charCodeAt(indent) === 32) indent++;
+    lines.push(readLine(indent, raw.slice(indent, end)));
   }
   try {
     const reader = new Reader(lines);
