@@ -116,8 +116,11 @@ const SPECIAL_LETTERS = new Set([...'yYnNtTfFoOeE'].map((c) => c.charCodeAt(0)))
 /** A plain scalar's value, as `yaml` resolves it in YAML 1.1; NotSimple for the forms this reader leaves to `yaml`. */
 function plainValue(text: string): unknown {
   const c = text.charCodeAt(0);
-  // Most scalars start with a letter that starts nothing but a string.
-  if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && !SPECIAL_LETTERS.has(c)) return text;
+  // Most scalars start with a letter that starts nothing but a string, or are longer than any
+  // boolean or null (`false`) and start with a letter other than e (`e5` is a float).
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
+    if (!SPECIAL_LETTERS.has(c) || (text.length > 5 && c !== 101 && c !== 69)) return text;
+  }
   if (NULL.test(text)) return null;
   if (TRUE.test(text)) return true;
   if (FALSE.test(text)) return false;
