@@ -79,6 +79,11 @@ interface Revisit {
   /** The first pass parsed every document of the file (nothing was blanked). */
   readonly wholeParsed: boolean;
   /**
+   * The first pass decided on its bytes that nothing in it was to be read (skimBytes): no
+   * document names a kind the linter reads, or one of the first `readFor` checked namespaces.
+   */
+  readonly skimmed?: true;
+  /**
    * The values of its `namespace:` keys (src/parse/prefilter.ts namespaceValues), when the first
    * pass read them; undefined when it did not (before any namespace was known to be checked) or
    * could not: then the file is read again whenever a namespace turns out to be checked.
@@ -175,7 +180,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       ...(namespaceKeys !== undefined ? { namespaces: namespaceKeys } : {}),
     });
     if (skimmed !== undefined) {
-      if (revisit && !kustomizePatches.isPatch(path)) revisits.push(remember(false, readFor));
+      if (revisit && !kustomizePatches.isPatch(path)) revisits.push({ ...remember(false, readFor), skimmed: true });
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
@@ -296,7 +301,8 @@ function readLaterWorkloads(
     if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : names)) continue;
     const text = decode(raw.bytes);
     if (text === null) continue;
-    const readBefore = revisit.readFor > 0 ? workloadsIn(names.slice(0, revisit.readFor), false) : undefined;
+    // A file the first pass skimmed holds none of the names it knew: it read none of its documents.
+    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(names.slice(0, revisit.readFor), false) : undefined;
     // Read before (a cheap test of the text) is asked first: `wanted` may read the document.
     const reads = (document: string): boolean => !(readBefore !== undefined && (mightBeRead(document) || readBefore(document))) && wanted(document);
     // The documents this pass reads; others a whole parse may return are left to the first pass.
