@@ -24,8 +24,9 @@
  * duplicate keys, keys that are not strings, directives and document markers inside the text, a
  * root that is not a mapping, control characters and the line breaks only YAML 1.1 knows.
  * Equality with `yaml` is tested on every document of the fixtures and both real-world corpora,
- * and on generated documents of each form (test/simple-yaml.test.ts); coverage of workload
- * documents is printed by bench/reader-coverage.mjs.
+ * and on generated documents of each form (test/simple-yaml.test.ts), and with kubectl on the
+ * generated documents (test/simple-yaml-kubectl.test.ts); coverage of workload documents is
+ * printed by bench/reader-coverage.mjs.
  */
 
 /** `yaml`'s YAML 1.1 tests (schema/yaml-1.1/bool.js, schema/common/null.js). */
