@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { documentLines } from '../src/parse/prefilter.js';
+import { psaWorkloadOf } from '../src/psa/workloads.js';
 import { readSimpleDocument } from '../src/parse/simple-yaml.js';
 import { form, renderForm } from './yaml-forms.js';
 
@@ -94,6 +95,27 @@ describe('the simple YAML reader', () => {
   it('agrees with yaml on the real-world corpora', () => {
     const result = compare([...yamlFiles(join(ROOT, 'test', 'corpus')), ...yamlFiles(join(ROOT, '..', 'shared', 'corpus', 'real-world'))]);
     expect(result.mismatches).toEqual([]);
+  });
+
+  it('reads at least 95 % of the workload documents of the fixtures and both corpora without the full parse (issue 23)', () => {
+    let workloads = 0;
+    let read = 0;
+    for (const file of [...yamlFiles(join(ROOT, 'fixtures')), ...yamlFiles(join(ROOT, 'test', 'corpus')), ...yamlFiles(join(ROOT, '..', 'shared', 'corpus', 'real-world'))]) {
+      for (const document of documentsOf(readFileSync(file, 'utf8'))) {
+        let expected: { value: unknown } | undefined;
+        try {
+          expected = yamlValue(document);
+        } catch {
+          continue; // an alias `yaml` cannot resolve
+        }
+        const value = expected?.value as { kind?: unknown; apiVersion?: unknown } | null | undefined;
+        if (value === null || typeof value !== 'object' || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string' || psaWorkloadOf(value.kind, value.apiVersion) === undefined) continue;
+        workloads++;
+        if (readSimpleDocument(document) !== undefined) read++;
+      }
+    }
+    expect(workloads).toBeGreaterThan(80);
+    expect(read / workloads).toBeGreaterThanOrEqual(0.95);
   });
 
   it('reads what kubectl users write, and leaves the rest to yaml', () => {
