@@ -106,10 +106,13 @@ function workloadsIn(names: readonly string[], every: boolean): (documentText: s
  * text names a workload kind and a checked namespace); those that may be of a kind the linter
  * reads otherwise are always parsed.
  */
-function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion): ValueSettle {
+function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion, patch = false): ValueSettle {
   return {
     admits: (text) => !mightBeRead(text),
-    value: (value) => settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion),
+    value: (value) => {
+      const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion);
+      return patch && settled === 'read' ? 'other' : settled;
+    },
   };
 }
 
@@ -162,7 +165,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : undefined;
     // A workload that passes the final policy of its namespace is not parsed (src/psa/screen.ts).
-    const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion);
+    // (A kustomize patch's workloads are partial objects, never read: one settled is one skipped.)
+    const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion, kustomizePatches.isPatch(path));
     // A run without Pod Security labels pays nothing here: before the first checked namespace,
     // an input is only remembered (its bytes are looked at again only if one turns up).
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
