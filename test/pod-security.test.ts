@@ -374,6 +374,26 @@ describe('workloads that need no parse (src/psa/screen.ts)', () => {
   });
 });
 
+describe('the summary counts the workloads checked, parsed or settled from their value', () => {
+  it('gives the same counts whether the fast reader reads a workload or it is parsed', async () => {
+    const ns = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n';
+    const pod = (extra: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: team\nspec:\n  containers:\n  - name: a\n    image: x\n    args:\n    - --port=8080\n${extra}`;
+    // Read by the fast reader (the Namespace first, or in a later file), and parsed (a tag it leaves to yaml).
+    const summaries = [];
+    for (const files of [
+      { 'a.yaml': `${ns}---\n${pod('')}` },
+      { 'a.yaml': pod(''), 'b.yaml': ns },
+      { 'a.yaml': `${ns}---\n${pod('  hostNetwork: !!bool false\n')}` },
+      { 'a.yaml': pod('  hostNetwork: !!bool false\n'), 'b.yaml': ns },
+    ]) {
+      const report = await lint({ paths: [folder(files)], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+      summaries.push({ workloads: report.summary.workloads, skipped: report.summary.skipped, findings: report.findings.map((finding) => finding.ruleId) });
+    }
+    for (const summary of summaries) expect(summary).toEqual({ ...summaries[0], findings: summary.findings });
+    expect(summaries[0]!.workloads).toBe(1);
+  });
+});
+
 describe('namespaceValues: the namespaces a file names, from its bytes', () => {
   const values = (text: string): string[] | undefined => namespaceValues(new TextEncoder().encode(text));
   it('reads the values of namespace keys, in block, flow and JSON form', () => {
