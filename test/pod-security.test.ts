@@ -380,12 +380,13 @@ describe('the summary counts the workloads checked, parsed or settled from their
     const pod = (extra: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: team\nspec:\n  containers:\n  - name: a\n    image: x\n    args:\n    - --port=8080\n${extra}`;
     // Read by the fast reader (the Namespace first, or in a later file), and parsed (a tag it leaves to yaml).
     const summaries = [];
-    for (const files of [
+    const cases: Record<string, string>[] = [
       { 'a.yaml': `${ns}---\n${pod('')}` },
       { 'a.yaml': pod(''), 'b.yaml': ns },
       { 'a.yaml': `${ns}---\n${pod('  hostNetwork: !!bool false\n')}` },
       { 'a.yaml': pod('  hostNetwork: !!bool false\n'), 'b.yaml': ns },
-    ]) {
+    ];
+    for (const files of cases) {
       const report = await lint({ paths: [folder(files)], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
       summaries.push({ workloads: report.summary.workloads, skipped: report.summary.skipped, findings: report.findings.map((finding) => finding.ruleId) });
     }
