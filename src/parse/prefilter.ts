@@ -250,7 +250,25 @@ export function namespacesIn(bytes: Uint8Array, namespaces: readonly string[]): 
   // for the files where none is.
   if (namespaceValues(bytes)?.some((value) => namespaces.includes(value)) === true) return true;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return namespaces.some((name) => buffer.includes(name));
+  return someNameIn(byPrefix(namespaces), (part) => buffer.includes(part));
+}
+
+/** Names grouped by their first characters: a text without a group's prefix holds none of its names. */
+function byPrefix(names: readonly string[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const name of names) {
+    const prefix = name.slice(0, 4);
+    const group = groups.get(prefix);
+    if (group === undefined) groups.set(prefix, [name]);
+    else group.push(name);
+  }
+  return groups;
+}
+
+/** Whether `holds` one of the names: each group's prefix is looked for first (hundreds of names share a few). */
+function someNameIn(groups: ReadonlyMap<string, readonly string[]>, holds: (part: string) => boolean): boolean {
+  for (const [prefix, group] of groups) if (holds(prefix) && group.some((name) => name === prefix || holds(name))) return true;
+  return false;
 }
 
 /**
@@ -261,12 +279,13 @@ export function namespacesIn(bytes: Uint8Array, namespaces: readonly string[]): 
 export function workloadDocuments(namespaces: readonly string[] | undefined): (documentText: string) => boolean {
   if (namespaces === undefined) return mightBeWorkload;
   const names = new Set(namespaces);
+  const groups = byPrefix(namespaces);
   // The value of a `namespace:` key that is one of the names answers at once (hundreds of names
   // tested one by one against every document were most of a labelled repository's run).
   const named = (text: string): boolean => {
     NAMESPACE_VALUE.lastIndex = 0;
     for (let match = NAMESPACE_VALUE.exec(text); match !== null; match = NAMESPACE_VALUE.exec(text)) if (names.has(match[1]!)) return true;
-    return namespaces.some((name) => text.includes(name));
+    return someNameIn(groups, (part) => text.includes(part));
   };
   return (text) => SPELLED_OTHERWISE.test(text) || (WORKLOAD_KIND_PARTS.test(text) && named(text));
 }
