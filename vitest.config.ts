@@ -11,6 +11,7 @@ export const SLOW_TESTS = [
   'test/package-standalone-committed.test.ts',
   'test/report-html-chromium.test.ts',
   'test/kubectl-differential.test.ts',
+  'test/simple-yaml-kubectl.test.ts',
   'test/format-sarif.test.ts',
   'test/build-bundle.test.ts',
   'test/hostile-inputs.test.ts',

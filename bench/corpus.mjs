@@ -450,3 +450,279 @@ export function writePodSecurity(root, { files, seed }) {
   }
   return { files, documents, namespaces: namespaces.length };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The GitOps repository (issue 23): block-style YAML as `kustomize build` and `helm template`
+// print it, written by a small emitter so that every file is well-formed.
+
+/** A literal block scalar (`|`): `text` ends with a line break. */
+class BlockScalar {
+  constructor(text) {
+    this.text = text;
+  }
+}
+/** A flow collection written on one line (`{a: b, c: [d]}`). */
+class FlowValue {
+  constructor(value) {
+    this.value = value;
+  }
+}
+/** A double-quoted scalar broken over several lines (each break reads as one space). */
+class FoldedQuoted {
+  constructor(words) {
+    this.words = words;
+  }
+}
+
+const YAML11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~)$/;
+/** Strings written plain: those YAML reads back as the same string; everything else is quoted. */
+function plainSafe(s) {
+  return /^(?:--?)?[A-Za-z_/][\w/.:=@%+,-]*(?: [\w/.=@%+,-]+)*$/.test(s) && !YAML11_WORDS.test(s) && !/:(?: |$)/.test(s) && (!/^[-+]?[0-9]/.test(s.replace(/^--?/, '')) || /^[0-9]+(?:m|Mi|Gi|s)$/.test(s));
+}
+
+function scalarText(value) {
+  if (typeof value === 'string') return plainSafe(value) ? value : JSON.stringify(value);
+  return String(value);
+}
+
+function flowText(value) {
+  if (Array.isArray(value)) return `[${value.map(flowText).join(', ')}]`;
+  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${scalarText(k)}: ${flowText(v)}`).join(', ')}}`;
+  return scalarText(value);
+}
+
+/**
+ * The text after `key:` or `- ` for a value that fits on that line, or undefined for a block
+ * collection. `indent` is the column of the key or dash.
+ */
+function inlineText(value, indent) {
+  if (value instanceof BlockScalar) {
+    const pad = ' '.repeat(indent + 2);
+    return ` |\n${value.text.replace(/\n$/, '').split('\n').map((line) => (line === '' ? '' : pad + line)).join('\n')}`;
+  }
+  if (value instanceof FlowValue) return ` ${flowText(value.value)}`;
+  if (value instanceof FoldedQuoted) return ` "${value.words.join(`\n${' '.repeat(indent + 2)}`)}"`;
+  if (Array.isArray(value)) return value.length === 0 ? ' []' : undefined;
+  if (value !== null && typeof value === 'object') return Object.keys(value).length === 0 ? ' {}' : undefined;
+  return ` ${scalarText(value)}`;
+}
+
+/** A block mapping at `indent`; `compact`: sequences at their key's indentation (kustomize). */
+function emitMapping(object, indent, compact, first = true) {
+  let out = '';
+  let firstLine = first;
+  for (const [key, value] of Object.entries(object)) {
+    const pad = firstLine ? '' : ' '.repeat(indent);
+    firstLine = false;
+    const inline = inlineText(value, indent);
+    if (inline !== undefined) {
+      out += `${pad}${scalarText(key)}:${inline}\n`;
+    } else if (Array.isArray(value)) {
+      out += `${pad}${scalarText(key)}:\n${emitSequence(value, compact ? indent : indent + 2, compact)}`;
+    } else {
+      out += `${pad}${scalarText(key)}:\n${' '.repeat(indent + 2)}${emitMapping(value, indent + 2, compact)}`;
+    }
+  }
+  return out;
+}
+
+function emitSequence(items, indent, compact) {
+  let out = '';
+  for (const item of items) {
+    const pad = ' '.repeat(indent);
+    const inline = inlineText(item, indent);
+    if (inline !== undefined) out += `${pad}-${inline}\n`;
+    else if (Array.isArray(item)) out += `${pad}-\n${emitSequence(item, indent + 2, compact)}`;
+    else out += `${pad}- ${emitMapping(item, indent + 2, compact)}`;
+  }
+  return out;
+}
+
+/** Documents per application file: with the Namespaces, ~5,500 in 2,000 files. */
+const GITOPS_DOCS_PER_FILE = [[1, 22], [2, 20], [3, 20], [4, 26], [5, 12]];
+const SHELL = ['set -eu', 'echo "starting $(date)"', 'until nc -z ${DB_HOST} 5432; do sleep 2; done', 'exec /app/migrate --dir=/migrations up', 'cp -r /defaults/. /work/', 'chmod 0640 /work/*.conf'];
+const ENVS = ['prod', 'staging', 'dev', 'qa', 'perf'];
+
+/** A restricted (or, in a baseline namespace, sometimes baseline-only) pod spec that passes its namespace's level. */
+function gitopsPodSpec(rng, app, level, port) {
+  const restricted = level === 'restricted' || rng.chance(0.5);
+  const containerSecurity = restricted
+    ? { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'], ...(rng.chance(0.2) ? { add: ['NET_BIND_SERVICE'] } : {}) } }
+    : { readOnlyRootFilesystem: rng.chance(0.5), ...(rng.chance(0.5) ? { capabilities: { add: [rng.pick(['NET_BIND_SERVICE', 'CHOWN', 'KILL'])] } } : {}) };
+  const env = [];
+  for (let i = 0, n = rng.int(6, 24); i < n; i++) {
+    const r = rng.next();
+    if (r < 0.25) env.push({ name: `SECRET_${i}`, valueFrom: { secretKeyRef: { name: `${app}-secrets`, key: `key-${i}` } } });
+    else if (r < 0.35) env.push({ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+    else if (r < 0.45) env.push({ name: `JAVA_OPTS_${i}`, value: new FoldedQuoted(['-Xms256m -Xmx512m', '-XX:+UseG1GC -Dfile.encoding=UTF-8']) });
+    else env.push({ name: `SETTING_${i}`, value: rng.chance(0.5) ? `value-${rng.int(0, 9999)}` : String(rng.int(0, 9999)) });
+  }
+  const args = [`--port=${port}`, `--metrics-bind-address=:${port + 1}`, `--log-level=${rng.pick(['info', 'debug', 'warn'])}`];
+  if (rng.chance(0.5)) args.push('--leader-elect', `--config=/etc/${app}/config.yaml`);
+  const container = {
+    name: app,
+    image: `${rng.pick(IMAGES)}`,
+    imagePullPolicy: 'IfNotPresent',
+    ...(rng.chance(0.3) ? { command: ['/app/server'] } : {}),
+    args,
+    ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }, { name: 'metrics', containerPort: port + 1, protocol: 'TCP' }],
+    env,
+    resources: { requests: { cpu: `${rng.int(1, 20) * 50}m`, memory: `${rng.int(1, 16) * 64}Mi` }, limits: { memory: `${rng.int(8, 32) * 64}Mi` } },
+    readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 10 },
+    livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, initialDelaySeconds: 15, timeoutSeconds: 5 },
+    ...(rng.chance(0.5) ? { startupProbe: { httpGet: { path: '/healthz', port: 'http' }, failureThreshold: 30, periodSeconds: 5 } } : {}),
+    ...(rng.chance(0.3) ? { lifecycle: { preStop: { exec: { command: ['/bin/sh', '-c', 'sleep 10'] } } } } : {}),
+    securityContext: containerSecurity,
+    volumeMounts: [{ name: 'config', mountPath: `/etc/${app}`, readOnly: true }, { name: 'tmp', mountPath: '/tmp' }],
+  };
+  const spec = {
+    serviceAccountName: app,
+    ...(restricted ? { securityContext: { runAsNonRoot: true, runAsUser: 65532, fsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } } } : rng.chance(0.5) ? { securityContext: { fsGroup: 2000 } } : {}),
+  };
+  if (rng.chance(0.3)) {
+    spec.initContainers = [{
+      name: 'init',
+      image: 'docker.io/library/busybox:1.36',
+      command: ['/bin/sh', '-c'],
+      args: [new BlockScalar(SHELL.slice(0, rng.int(2, SHELL.length)).join('\n') + '\n')],
+      securityContext: containerSecurity,
+    }];
+  }
+  spec.containers = [container];
+  if (rng.chance(0.3)) spec.containers.push({ name: 'proxy', image: 'ghcr.io/acme/proxy:v1.4.0', args: ['--upstream=http://127.0.0.1:' + port, '--listen=:8443'], ports: [{ containerPort: 8443 }], securityContext: containerSecurity });
+  if (rng.chance(0.4)) spec.topologySpreadConstraints = [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'app.kubernetes.io/name': app } } }];
+  if (rng.chance(0.3)) spec.nodeSelector = new FlowValue({ 'kubernetes.io/os': 'linux' });
+  if (rng.chance(0.2)) spec.tolerations = new FlowValue([{ key: 'dedicated', operator: 'Equal', value: 'apps', effect: 'NoSchedule' }]);
+  if (rng.chance(0.3)) {
+    spec.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'app.kubernetes.io/name': app } } } }] } };
+  }
+  spec.volumes = [{ name: 'config', configMap: { name: `${app}-config` } }, { name: 'tmp', emptyDir: {} }];
+  if (rng.chance(0.3)) spec.volumes.push({ name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600, audience: 'vault' } }] } });
+  return spec;
+}
+
+function gitopsLabels(rng, app, team) {
+  const out = { 'app.kubernetes.io/name': app, 'app.kubernetes.io/instance': app, 'app.kubernetes.io/part-of': team, 'app.kubernetes.io/managed-by': rng.pick(['Helm', 'kustomize']) };
+  if (rng.chance(0.5)) out['helm.sh/chart'] = `${team}-${rng.int(0, 3)}.${rng.int(0, 20)}.${rng.int(0, 9)}`;
+  return out;
+}
+
+function gitopsWorkload(rng, app, team, ns, level) {
+  const kind = rng.weighted([['Deployment', 60], ['StatefulSet', 12], ['DaemonSet', 5], ['Job', 6], ['CronJob', 12], ['Pod', 5]]);
+  const port = rng.pick([8080, 8443, 9090, 3000]);
+  const metadata = { name: app, namespace: ns, labels: gitopsLabels(rng, app, team) };
+  if (rng.chance(0.4)) metadata.annotations = { 'argocd.argoproj.io/sync-wave': String(rng.int(-2, 5)), description: new FoldedQuoted([`The ${app} service of the ${team} team,`, 'deployed by the GitOps controller.']) };
+  const podSpec = gitopsPodSpec(rng, app, level, port);
+  const template = { metadata: { labels: { 'app.kubernetes.io/name': app, 'app.kubernetes.io/instance': app }, annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port + 1) } }, spec: podSpec };
+  const selector = { matchLabels: { 'app.kubernetes.io/name': app, 'app.kubernetes.io/instance': app } };
+  let spec;
+  if (kind === 'Pod') return { apiVersion: 'v1', kind, metadata, spec: podSpec };
+  if (kind === 'Job') spec = { backoffLimit: 3, ttlSecondsAfterFinished: 600, template: { ...template, spec: { ...podSpec, restartPolicy: 'Never' } } };
+  else if (kind === 'CronJob') spec = { schedule: `${rng.int(0, 59)} ${rng.int(0, 23)} * * *`, concurrencyPolicy: 'Forbid', jobTemplate: { spec: { template: { ...template, spec: { ...podSpec, restartPolicy: 'OnFailure' } } } } };
+  else if (kind === 'StatefulSet') spec = { serviceName: app, replicas: rng.int(1, 5), selector, template, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: `${rng.int(1, 100)}Gi` } } } }] };
+  else if (kind === 'DaemonSet') spec = { selector, updateStrategy: { type: 'RollingUpdate' }, template };
+  else spec = { replicas: rng.int(1, 12), revisionHistoryLimit: 5, selector, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } }, template };
+  return { apiVersion: kind === 'Deployment' || kind === 'StatefulSet' || kind === 'DaemonSet' ? 'apps/v1' : 'batch/v1', kind, metadata, spec };
+}
+
+function gitopsConfigMap(rng, app, team, ns) {
+  const data = {};
+  for (let i = 0, n = rng.int(1, 5); i < n; i++) {
+    if (rng.chance(0.5)) {
+      let text = `server:\n  port: ${rng.int(1000, 9999)}\n  timeout: ${rng.int(1, 60)}s\n  tls:\n    enabled: ${rng.chance(0.5)}\nfeatures:\n`;
+      for (let j = 0, m = rng.int(6, 24); j < m; j++) text += `  - name: ${rng.pick(WORDS)}-${j}\n    enabled: ${rng.chance(0.5)}\n    rollout: ${rng.int(0, 100)}\n`;
+      text += `logging:\n  level: info\n  format: json\n`;
+      data[`config-${i}.yaml`] = new BlockScalar(text);
+    } else data[`KEY_${i}`] = rng.chance(0.5) ? `${rng.pick(WORDS)}-${rng.int(0, 99999)}` : String(rng.int(0, 99999));
+  }
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${app}-config`, namespace: ns, labels: gitopsLabels(rng, app, team) }, data };
+}
+
+function gitopsService(rng, app, team, ns) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: app, namespace: ns, labels: gitopsLabels(rng, app, team) },
+    spec: { type: 'ClusterIP', selector: { 'app.kubernetes.io/name': app, 'app.kubernetes.io/instance': app }, ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }, { name: 'metrics', port: 9090, targetPort: 'metrics' }] },
+  };
+}
+
+function gitopsOther(rng, app, team, ns) {
+  const kind = rng.weighted([['ServiceAccount', 40], ['PodDisruptionBudget', 20], ['HorizontalPodAutoscaler', 20], ['Ingress', 20]]);
+  const metadata = { name: app, namespace: ns, labels: gitopsLabels(rng, app, team) };
+  if (kind === 'ServiceAccount') return { apiVersion: 'v1', kind, metadata, automountServiceAccountToken: false };
+  if (kind === 'PodDisruptionBudget') return { apiVersion: 'policy/v1', kind, metadata, spec: { minAvailable: 1, selector: { matchLabels: { 'app.kubernetes.io/name': app } } } };
+  if (kind === 'HorizontalPodAutoscaler') {
+    return { apiVersion: 'autoscaling/v2', kind, metadata, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: app }, minReplicas: 2, maxReplicas: rng.int(3, 20), metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] } };
+  }
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind,
+    metadata: { ...metadata, annotations: { 'nginx.ingress.kubernetes.io/configuration-snippet': new BlockScalar('more_set_headers "X-Frame-Options: DENY";\nmore_set_headers "X-Content-Type-Options: nosniff";\n') } },
+    spec: { ingressClassName: 'nginx', tls: [{ hosts: [`${app}.example.com`], secretName: `${app}-tls` }], rules: [{ host: `${app}.example.com`, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: app, port: { name: 'http' } } } }] } }] },
+  };
+}
+
+/**
+ * A GitOps repository rendered by `kustomize build` and `helm template` (issue 23): 2,000 files,
+ * ~5,500 documents, ~16 MB. 286 Namespaces, each labelled `enforce: restricted` or `baseline`
+ * (`labels: false`: the same repository with those labels left out, every other byte the same);
+ * every workload passes its namespace's level. Half the Namespaces are in their applications'
+ * files (before them), half in `platform/namespaces/` (read after them). Block style: sequences at
+ * their key's indentation (kustomize) or indented (helm), `- --port=8080` args, `|` block scalars
+ * in ConfigMaps, scripts and annotations, multi-line double-quoted scalars, flow collections.
+ */
+export function writeGitops(root, { files, seed, labels = true }) {
+  const rng = prng(seed);
+  let documents = 0;
+  let workloads = 0;
+  let bytes = 0;
+  const namespaces = [];
+  const seen = new Set();
+  while (namespaces.length < 286) {
+    const team = rng.pick(TEAMS);
+    const name = `${team}-${rng.pick(WORDS)}-${rng.pick(ENVS)}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    namespaces.push({ name, team, level: rng.weighted([['restricted', 60], ['baseline', 40]]), inApps: rng.chance(0.5), written: false, pinned: rng.chance(0.4) });
+  }
+  const namespaceDoc = (ns) => {
+    const nsLabels = { 'kubernetes.io/metadata.name': ns.name, team: ns.team };
+    if (labels) {
+      nsLabels['pod-security.kubernetes.io/enforce'] = ns.level;
+      if (ns.pinned) nsLabels['pod-security.kubernetes.io/enforce-version'] = 'latest';
+    }
+    return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns.name, labels: nsLabels } };
+  };
+  const write = (path, docs, helm) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    const text = docs.map((doc) => (helm ? `# Source: ${doc.kind.toLowerCase()}.yaml\n` : '') + emitMapping(doc, 0, !helm)).join('---\n');
+    writeFileSync(path, helm ? `---\n${text}` : text);
+    documents += docs.length;
+    bytes += Buffer.byteLength(text);
+  };
+  const appFiles = files - namespaces.filter((ns) => !ns.inApps).length;
+  for (let f = 0; f < appFiles; f++) {
+    // Every Namespace has an application file; then they are picked at random.
+    const ns = f < namespaces.length ? namespaces[f] : rng.pick(namespaces);
+    const app = `${rng.pick(WORDS)}-${f}`;
+    const helm = rng.chance(0.5);
+    const docs = [];
+    if (ns.inApps && !ns.written) {
+      docs.push(namespaceDoc(ns));
+      ns.written = true;
+    }
+    for (let d = 0, n = rng.weighted(GITOPS_DOCS_PER_FILE); d < n; d++) {
+      const kind = d === 0 ? 'workload' : rng.weighted([['workload', 25], ['cm', 30], ['svc', 25], ['other', 20]]);
+      if (kind === 'workload') {
+        docs.push(gitopsWorkload(rng, `${app}-${d}`, ns.team, ns.name, ns.level));
+        workloads++;
+      } else if (kind === 'cm') docs.push(gitopsConfigMap(rng, `${app}-${d}`, ns.team, ns.name));
+      else if (kind === 'svc') docs.push(gitopsService(rng, `${app}-${d}`, ns.team, ns.name));
+      else docs.push(gitopsOther(rng, `${app}-${d}`, ns.team, ns.name));
+    }
+    write(join(root, 'apps', ns.team, ns.name, `${app}.yaml`), docs, helm);
+  }
+  for (const ns of namespaces) if (!ns.inApps) write(join(root, 'platform', 'namespaces', `${ns.name}.yaml`), [namespaceDoc(ns)], false);
+  return { files, documents, workloads, namespaces: namespaces.length, bytes };
+}

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Benchmark of the built CLI against baselines measured in the same run (`npm run bench`).
 //
-//   node bench/run.mjs [--out results.json] [--runs N] [--keep] [--no-scaled]
+//   node bench/run.mjs [--out results.json] [--runs N] [--keep] [--no-scaled] [--only name,...]
+//
+// --only runs the named scenarios alone (monorepo, admission-heavy, pod-security, gitops,
+// cold-start, monorepo-scaled-rss; gitops is its two measurements).
 //
 // Environment: BENCH_RUNS (default 5), BENCH_BUDGET (seconds for the measured runs, default 75;
 // never fewer than 3 runs), BENCH_SCALE (RSS-only monorepo of BENCH_SCALE x 2,000 files, default
@@ -17,7 +20,7 @@ import { cpus, tmpdir, totalmem, platform, release, arch } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { writeAdmissionHeavy, writeMonorepo, writePodSecurity, writeSmall } from './corpus.mjs';
+import { writeAdmissionHeavy, writeGitops, writeMonorepo, writePodSecurity, writeSmall } from './corpus.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -30,23 +33,29 @@ const TARGETS = {
   'admission-heavy': { ratio: 1.5, baseline: 'parse floor (parseAllDocuments + LineCounter + toJS)' },
   'cold-start': { ratio: 1.8, baseline: 'node -e 0' },
   'pod-security': { ratio: 1.5, baseline: 'parse floor (parseAllDocuments + LineCounter + toJS)' },
+  'gitops-labelled': { ratio: 1.5, baseline: 'the same repository unlabelled (the CLI)' },
+  gitops: { ratio: 3, baseline: 'I/O floor (read + one regex)' },
   'monorepo-scaled-rss': { rssMB: 200 },
 };
 
+const SCENARIOS = ['monorepo', 'admission-heavy', 'pod-security', 'gitops', 'cold-start', 'monorepo-scaled-rss'];
+
 function parseArgs(argv) {
-  const args = { out: null, runs: Number(process.env.BENCH_RUNS ?? 5), keep: false, scaled: true };
+  const args = { out: null, runs: Number(process.env.BENCH_RUNS ?? 5), keep: false, scaled: true, only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--out') args.out = resolve(argv[++i] ?? fail('--out needs a file'));
     else if (a === '--runs') args.runs = Number(argv[++i]);
     else if (a === '--keep') args.keep = true;
     else if (a === '--no-scaled') args.scaled = false;
+    else if (a === '--only') args.only = new Set((argv[++i] ?? fail('--only needs scenario names')).split(','));
     else if (a === '-h' || a === '--help') {
       process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 9).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
       process.exit(0);
     } else fail(`unknown argument: ${a}`);
   }
   if (!Number.isInteger(args.runs) || args.runs < 1) fail('--runs / BENCH_RUNS must be a positive integer');
+  for (const name of args.only ?? []) if (!SCENARIOS.includes(name)) fail(`unknown scenario: ${name} (one of ${SCENARIOS.join(', ')})`);
   return args;
 }
 
@@ -125,11 +134,12 @@ function runWithTimeout(argv, { okCodes = [0], cwd, timeoutS }) {
  * never below MIN_RUNS; the report says how many pairs each median is of.
  */
 const MIN_RUNS = 3;
-function measure(name, cliArgv, baseArgv, { runs, budgetS, warmup, cwd }) {
+function measure(name, cliArgv, baseArgv, { runs, budgetS, warmup, cwd, baseOkCodes = [0] }) {
   const cliOpts = { okCodes: [0, 1], cwd }; // 1 = findings; 2 = crash or usage error
+  const baseOpts = { okCodes: baseOkCodes, cwd };
   if (warmup) {
     runOnce(cliArgv, cliOpts);
-    runOnce(baseArgv, { cwd });
+    runOnce(baseArgv, baseOpts);
   }
   const cli = [];
   const base = [];
@@ -139,7 +149,7 @@ function measure(name, cliArgv, baseArgv, { runs, budgetS, warmup, cwd }) {
     if (i >= MIN_RUNS && budgetS > 0 && elapsed + elapsed / i > budgetS) break;
     progress(`${name}: run ${i + 1}/${runs}`);
     cli.push(runOnce(cliArgv, cliOpts));
-    base.push(runOnce(baseArgv, { cwd }));
+    base.push(runOnce(baseArgv, baseOpts));
   }
   const summary = (rs) => ({
     medianMs: round(median(rs.map((r) => r.ms))),
@@ -208,23 +218,44 @@ try {
   const parse = join(HERE, 'baseline-parse.mjs');
   const cli = (path) => [CLI, '--no-color', path];
 
-  const mono = join(work, 'monorepo');
-  out.corpora.monorepo = writeMonorepo(mono, { files: FILES, seed });
-  out.scenarios.monorepo = measure('monorepo', cli(mono), [io, mono], { runs: args.runs, budgetS: budget * 0.2, warmup: false, cwd: work });
+  const wanted = (name) => args.only === null || args.only.has(name);
 
-  const adm = join(work, 'admission-heavy');
-  out.corpora['admission-heavy'] = writeAdmissionHeavy(adm, { files: FILES, seed: seed + 1 });
-  out.scenarios['admission-heavy'] = measure('admission-heavy', cli(adm), [parse, adm], { runs: args.runs, budgetS: budget * 0.4, warmup: false, cwd: work });
+  if (wanted('monorepo')) {
+    const mono = join(work, 'monorepo');
+    out.corpora.monorepo = writeMonorepo(mono, { files: FILES, seed });
+    out.scenarios.monorepo = measure('monorepo', cli(mono), [io, mono], { runs: args.runs, budgetS: budget * 0.2, warmup: false, cwd: work });
+  }
 
-  const psa = join(work, 'pod-security');
-  out.corpora['pod-security'] = writePodSecurity(psa, { files: FILES, seed: seed + 4 });
-  out.scenarios['pod-security'] = measure('pod-security', cli(psa), [parse, psa], { runs: args.runs, budgetS: budget * 0.2, warmup: false, cwd: work });
+  if (wanted('admission-heavy')) {
+    const adm = join(work, 'admission-heavy');
+    out.corpora['admission-heavy'] = writeAdmissionHeavy(adm, { files: FILES, seed: seed + 1 });
+    out.scenarios['admission-heavy'] = measure('admission-heavy', cli(adm), [parse, adm], { runs: args.runs, budgetS: budget * 0.4, warmup: false, cwd: work });
+  }
 
-  const small = writeSmall(join(work, 'small'), { seed: seed + 2 });
-  out.corpora['cold-start'] = { files: small.files, documents: small.documents };
-  out.scenarios['cold-start'] = measure('cold-start', cli(small.file), ['-e', '0'], { runs: Math.max(args.runs, 10), budgetS: 0, warmup: true, cwd: work });
+  if (wanted('pod-security')) {
+    const psa = join(work, 'pod-security');
+    out.corpora['pod-security'] = writePodSecurity(psa, { files: FILES, seed: seed + 4 });
+    out.scenarios['pod-security'] = measure('pod-security', cli(psa), [parse, psa], { runs: args.runs, budgetS: budget * 0.2, warmup: false, cwd: work });
+  }
 
-  if (args.scaled && scale > 0) {
+  if (wanted('gitops')) {
+    // The GitOps repository (issue 23) with its Namespaces labelled, against the same unlabelled;
+    // then the unlabelled one against the I/O floor.
+    const labelled = join(work, 'gitops-labelled');
+    const unlabelled = join(work, 'gitops');
+    out.corpora['gitops-labelled'] = writeGitops(labelled, { files: FILES, seed: seed + 5 });
+    out.corpora.gitops = writeGitops(unlabelled, { files: FILES, seed: seed + 5, labels: false });
+    out.scenarios['gitops-labelled'] = measure('gitops-labelled', cli(labelled), cli(unlabelled), { runs: args.runs, budgetS: budget * 0.2, warmup: false, cwd: work, baseOkCodes: [0, 1] });
+    out.scenarios.gitops = measure('gitops', cli(unlabelled), [io, unlabelled], { runs: args.runs, budgetS: budget * 0.1, warmup: false, cwd: work });
+  }
+
+  if (wanted('cold-start')) {
+    const small = writeSmall(join(work, 'small'), { seed: seed + 2 });
+    out.corpora['cold-start'] = { files: small.files, documents: small.documents };
+    out.scenarios['cold-start'] = measure('cold-start', cli(small.file), ['-e', '0'], { runs: Math.max(args.runs, 10), budgetS: 0, warmup: true, cwd: work });
+  }
+
+  if (wanted('monorepo-scaled-rss') && args.scaled && scale > 0) {
     const big = join(work, 'monorepo-scaled');
     out.corpora['monorepo-scaled-rss'] = writeMonorepo(big, { files: FILES * scale, seed: seed + 3 });
     progress(`monorepo-scaled-rss: 1 run (stopped after ${scaledTimeout} s)`);

@@ -108,7 +108,7 @@ var init_fs = __esm({
       "rules/namespace-opts-out.md": () => '---\nid: namespace-opts-out\nseverity: warning\n---\n\n# namespace-opts-out\n\n## What it does\n\nReports a Namespace of the run that carries a label which takes it out of a validating webhook\nof the run that would otherwise select it. The finding is on that label\n(`metadata.labels[<key>]`) and names the webhook and the label; the help (the `fix:` line) names\nevery webhook and label, the configuration, and a request the webhook would validate in the\nnamespace without the label.\n\nFor each Namespace manifest and each `ValidatingWebhookConfiguration` of the run:\n\n1. **Which webhooks.** A webhook counts when its `namespaceSelector` reads at least one label key\n   that namespace editors can change: any key but `kubernetes.io/metadata.name` (which the API\n   server sets from the name, from 1.21), the keys given with `--trusted-namespace-label`, and a\n   label that a webhook of its own project guards (below). Its rules must be able to match a\n   namespaced request, or the Namespace object itself (rules that match only cluster-scoped\n   objects never consult the selector). Mutating webhooks are not counted: switching a mutation\n   off per namespace (`istio-injection: disabled`) is what those labels are for. Configurations\n   that do not decode, and `v1beta1` ones from 1.22 (they are not served), are skipped.\n2. **The request.** The rule asks the shared request matcher about one request the webhook\'s\n   rules match, in that namespace: the first resource its rules name that can be namespaced (for\n   wildcards `pods`, `deployments`, `configmaps` or another served namespaced resource; custom\n   resources whose CRD is not in the run count as namespaced), with the first of `CREATE`,\n   `UPDATE`, `DELETE`, `CONNECT` that the rule lists. If the rules match only Namespace objects,\n   the request is for the Namespace itself (the first of `CREATE`, `UPDATE`, `DELETE` listed),\n   which the API server matches against the Namespace\'s own labels. The labels are the\n   Namespace\'s written labels plus `kubernetes.io/metadata.name`.\n3. **"Otherwise".** The webhook does not select the namespace with its labels, but does select\n   the same namespace with some of its editable labels removed (those the selector reads,\n   never the name label or trusted keys). The fewest such labels are the opt-out labels: a label\n   whose presence makes the webhook skip the namespace (a `DoesNotExist` on its key, or a\n   `NotIn` that lists its value). When two labels each keep the webhook out, both are named, and\n   the finding is on the first one written. A namespace that the selector leaves out by its name\n   (`kubernetes.io/metadata.name NotIn [...]`) or by a trusted label is not reported: nobody but\n   the admin can change that.\n4. **Exemptions.** `kube-system` is never reported: the Kubernetes documentation asks webhooks\n   to exclude it. Nor is the namespace of the webhook\'s own Service\n   (`clientConfig.service.namespace`): excluding it keeps the webhook from blocking its own pods,\n   a self-deadlock the documentation warns about. A **guarded** label is not counted: one that a\n   validating webhook with `failurePolicy: Fail` served by the same backend (the same Service,\n   or the same URL host), or a `ValidatingAdmissionPolicy` bound with `Deny`, sees on every\n   Namespace create and update that sets it (the analysis `editable-namespace-selector` uses):\n   a Namespace that carries it has passed that guard, which decides who may set it. A guard kept\n   outside the run cannot be seen: pass such keys to `--trusted-namespace-label`.\n\n**Severity.** `warning` when one of the webhooks the labels switch off checks built-in\nresources (pods, workloads, services, \u2026: any group a Kubernetes API server serves, or `*`): the\nnamespace is out of a control over what runs in the cluster. `info` when they all check only\ncustom resources (groups no built-in API serves, such as a project\'s own CRDs): skipping them\nskips a correctness check of those objects, a documented escape hatch of many operators, not a\nway around a control. Under default RBAC only cluster-level users can set a Namespace\'s labels\n(`view`, `edit` and `admin` only read Namespaces), so the finding is about a decision written in\nthe repository, which the maintainer reviews, not about namespace users.\n\nOne finding is reported per Namespace, configuration and set of labels; it names the webhooks of\nthe configuration that the labels switch off (the first two, then how many more).\n\n**Namespaces that lack an opt-in label** are not reported by default. An opt-in webhook (one whose\nselector requires a label, e.g. `matchLabels: {hnc.x-k8s.io/included-namespace: "true"}` or\n`kuma.io/sidecar-injection Exists`) skips the namespaces without that label by design, and\nreporting each of them is noise: run over the real-world corpus (many projects\' manifests in one\nrun), it reported every namespace of every other project as lacking kuma\'s label. With\n`--rule-option namespace-opts-out.optIn=report` the rule also reports, as `info`, a Namespace that\nan opt-in webhook does not select while another Namespace of the run is selected, and that would\nbe selected with the other one\'s values of the editable keys; the finding names the missing label\n(or "any value" when the selector only asks for the key) and is on that label if the namespace has\nit with another value, else on `metadata.labels`, else on `metadata.name`.\n\n## Why is this bad?\n\nA validating webhook is a policy: images from approved registries, no privileged pods, valid\ncertificates. When its `namespaceSelector` lets a namespace out through a label, the policy holds\nonly as long as nobody sets that label, and labels have no access control of their own: whoever\nmay create or patch a Namespace can exempt it. Gatekeeper maintainers put it plainly when they\nlocked their own ignore label down: "there is no way to ACL labels, meaning anyone with the power\nto create/edit namespaces can exempt themselves from constraints" (open-policy-agent/gatekeeper\n#231, fixed by a webhook that rejects the label on namespaces that are not exempt).\n`editable-namespace-selector` reports such selectors on the webhook; this rule reports the\nNamespaces that use them, so the exemptions in a repository are visible in review.\n\nCommon opt-out labels: Gatekeeper\'s `admission.gatekeeper.sh/ignore` (any value),\ncert-manager\'s `cert-manager.io/disable-validation: "true"`, Linkerd\'s\n`config.linkerd.io/admission-webhooks: disabled`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: cert-manager.io/disable-validation\n          operator: NotIn\n          values: ["true"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    cert-manager.io/disable-validation: "true"\n```\n\n## Use instead\n\nRemove the label, so that the namespace\'s certificates are validated. If a namespace must be\nleft out, exclude it by name in the webhook (only whoever may change the webhook configuration can\nthen change the exemption):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["cert-manager", "legacy-certs"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    team: payments\n```\n\n## Options\n\n- `optIn` (string, default `ignore`): `report` also reports, as `info`, Namespaces that lack the\n  label an opt-in webhook requires while another Namespace of the run has it (see above), for\n  example `--rule-option namespace-opts-out.optIn=report`. Any other value is `ignore`.\n\nThe rule also reads `--trusted-namespace-label`: a label key that namespace editors cannot change\n(one that a policy of yours guards) is never treated as an opt-out.\n\n## When not to use it\n\nWhen the exemptions are deliberate and namespace labels are controlled: Namespaces are created\nonly by the platform team, or a policy rejects the opt-out label on namespaces that may not carry\nit. Then pass the label with `--trusted-namespace-label <key>` rather than turning the rule off,\nso other opt-out labels are still reported.\n\n## References\n\n- Kubernetes, "Dynamic Admission Control", matching requests: `namespaceSelector`:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-namespaceselector\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`;\n  exclude `kube-system` and the webhook\'s own namespace to avoid deadlocks):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- open-policy-agent/gatekeeper#231, "Lock Down the Label That Ignores the Gatekeeper-System\n  Namespace"; Gatekeeper, exempting namespaces:\n  https://open-policy-agent.github.io/gatekeeper/website/docs/exempt-namespaces\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (a Namespace\n  request is matched against its own labels, other requests against their namespace\'s)\n',
       "rules/non-idempotent-mutator.md": () => '---\nid: non-idempotent-mutator\nseverity: info\n---\n\n# non-idempotent-mutator\n\n## What it does\n\nFlags a mutating webhook that will be sent an object it has already mutated, and whose patch\nmust therefore be idempotent:\n\n- `reinvocationPolicy: IfNeeded` (`info`, at most one per configuration, at the first such\n  webhook\'s `reinvocationPolicy`, counting the webhooks): the configuration itself asks the API\n  server to call the webhook again on the same request. `IfNeeded` is the documented way to run\n  after other mutating webhooks, and a manifest never shows the webhook\'s patch, so nothing in\n  the file is evidence that the patch is not idempotent: a reminder, not a warning;\n- otherwise, rules whose `operations` include `UPDATE` or `*` (`info`, at most one per\n  configuration, at the first such operation, counting the webhooks): updates carry the object\n  as it was mutated before. That is true of every defaulting webhook, and nothing in a manifest\n  says whether a second patch would go wrong, so it is a note, not a warning.\n\nValidating webhooks, mutating webhooks that only mutate on `CREATE` (or `DELETE`, `CONNECT`)\nwith the default `reinvocationPolicy: Never`, and webhooks that no request reaches are not\nreported. The rule cannot see the webhook\'s code: the finding is a reminder to make and test the\npatch idempotent, not proof that it is not.\n\n## Why is this bad?\n\nA mutating webhook receives its own output again in two ways:\n\n- **Reinvocation.** With `IfNeeded`, if a later mutating webhook or admission plugin changes the\n  object, the API server runs the mutating chain one more time and calls this webhook again with\n  the object that already contains its earlier patch. The API documentation warns that the\n  number of extra calls is not guaranteed to be exactly one.\n- **Updates.** On `UPDATE` the request carries the object the client sends, which is normally the\n  stored object as read back, with the webhook\'s earlier mutation in it.\n\nA patch that is not idempotent then applies twice: a sidecar container or an environment\nvariable appended a second time, a duplicate volume, a value rewritten again. The result is a\nrejected request (duplicate container names fail validation), or an object that grows or changes\non every update, and a controller that never reaches a steady state. Istio\'s sidecar injector\ninjected twice and rewrote probes in a loop (istio/istio#25931, which led to an idempotent\ninjector); with `IfNeeded`, overrides were re-applied (istio/istio#55691). The KEP text for v1\nadmission webhooks requires mutating webhooks to be safe to call again (kubernetes/enhancements\nPR #1049); similar problems were reported in open-telemetry-operator#3349, dapr PR #6350 and\nkyverno#816.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Use instead\n\nMutate only where the object is new (pods are immutable in the fields an injector changes, so\n`CREATE` is enough) and keep the default `reinvocationPolicy: Never`. Whatever the\nconfiguration, make the patch a no-op on an object that already has the change (add the sidecar\nonly if a container of that name is absent, never append blindly), and check the final object\nwith a validating webhook or a ValidatingAdmissionPolicy.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook\'s patches are known to be idempotent, for example because a test applies the\nwebhook to its own output and expects an empty patch. There is no per-webhook exemption; turn the\nrule off with `--rule non-idempotent-mutator=off`. Many defaulting webhooks (kubebuilder-style\n`CREATE` and `UPDATE` defaulters that only set fields when unset) are idempotent by construction.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`MutatingWebhook.reinvocationPolicy`:\n  `IfNeeded` webhooks must be idempotent; extra calls are not guaranteed to be exactly one)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (the reinvocation round)\n- Admission webhook good practices (idempotence, mutating webhook order, reinvocation):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control (reinvocation policy, idempotence):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- istio/istio#25931, istio/istio#55691, kubernetes/enhancements PR #1049\n',
       "rules/pod-security-labels.md": () => '---\nid: pod-security-labels\nseverity: error\n---\n\n# pod-security-labels\n\n## What it does\n\nChecks the Pod Security Admission (PSA) labels of each Namespace manifest, as PSA v0.35 reads\nthem: `pod-security.kubernetes.io/enforce`, `audit` and `warn` (a level) and\n`enforce-version`, `audit-version` and `warn-version` (a version).\n\n- **Invalid value** (`error`): a level other than `privileged`, `baseline` or `restricted`\n  (case-sensitive: `Restricted` is invalid, so is an empty value), or a version other than\n  `latest` or `v1.<minor>` (`^v1\\.(0|[1-9][0-9]*)$`: `1.35`, `v1.35.0`, `v1.035`, `V1.35` are\n  invalid). The API server rejects the Namespace on create with the error the message quotes,\n  e.g. `Namespace "team-a" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]:\n  Invalid value: "Restricted": must be one of privileged, baseline, restricted`. An update that\n  introduces an invalid value is rejected too. If such a label exists anyway (set before PSA was\n  on), pods are checked against `restricted` for a bad enforce level, while a bad audit or warn\n  level falls back to `privileged` and a bad version to `latest`.\n- **Not a string** (`error`): an unquoted value that YAML reads as a number or a boolean\n  (`enforce-version: 1.30`, `warn-version: yes`). Label values are strings, so the Namespace\n  cannot be decoded at all.\n- **Unknown key** (`warning`): a label under `pod-security.kubernetes.io/` that is none of the six\n  (`enforced`, `enforce_version`, `exempt`). PSA reads only the six keys and ignores any other, so\n  the label sets no policy, and the namespace silently gets the cluster default for that mode. The\n  message suggests the closest key. The API server accepts these labels, so this is a warning.\n- **Labels written as annotations** (`warning`): one of the six keys under\n  `metadata.annotations` (and not also under `metadata.labels`): PSA reads labels only.\n- **audit or warn without enforce** (`info`): the namespace is watched, not protected. Pods that\n  violate the level are audited or warned about, and none is rejected. Enforce is the cluster\n  default, which is `privileged` unless the PodSecurity admission configuration sets another. Not\n  reported when the audit and warn levels are `privileged`, since those report nothing.\n- **enforce without enforce-version** (`info`): for `baseline` and `restricted`, the checks\n  follow the cluster\'s version (`latest`), so an upgrade that tightens the level can start\n  rejecting pods. `enforce-version: latest` says that this is intended and is not reported;\n  `privileged` allows everything in every version and is not reported either.\n- **enforce: privileged** (`info`): on any namespace but `kube-system` and those listed in the\n  `privilegedNamespaces` option. An explicit `enforce: privileged` is a written decision (node\n  agents need it: CNI and load-balancer speakers, storage satellites, service-mesh init\n  containers), so it is shown, not raised: the maintainer who wrote it would not change it. The\n  real problems of the same labels (invalid values, unknown keys, annotations) keep their\n  severity.\n\nNothing is reported for a Namespace without PSA labels (the cluster default applies), or below\nKubernetes 1.23 (`--kube-version`), where the PodSecurity admission plugin is off by default. A\nlabel written with a null value (`enforce:` and nothing after it) is not checked. Each finding is\non its label, with the path the API server uses\n(`metadata.labels[pod-security.kubernetes.io/enforce]`): on the key for an unknown key, on the\nvalue for a value that is not a string, on the whole line otherwise. The findings about a missing\nenforce or enforce-version label are on the first audit or warn label and on the enforce label.\n\n**What a file cannot show.** The API server\'s PodSecurity admission configuration: the levels it\napplies to namespaces without labels, and its exemptions (user names, runtime classes,\nnamespaces), which let pods past the enforced level. Namespaces that are not in the run, and\nlabels that a controller sets at run time, are not checked.\n\n## Why is this bad?\n\nAn invalid label makes `kubectl apply` fail on a new cluster, often in the middle of an install\nwhose other objects were already created. A typo in the key (`enforced`) fails silently: the\nNamespace is created, and its pods are not held to the level its author wrote down. A Namespace\nthat only audits or warns can still run any pod. An unpinned enforce level changes when the\ncontrol plane is upgraded: pods that passed yesterday\'s `restricted` may not pass the next\nversion\'s, and a Deployment whose pods are then rejected stops rolling out with nothing in its own\nmanifest changed. `enforce: privileged` turns Pod Security off for the namespace: pods there may\nuse host namespaces, `hostPath` volumes and privileged containers. Unless another admission\ncontrol restricts them (OpenShift\'s SecurityContextConstraints still gate every pod, for\nexample), whoever can create a workload there can gain access to its node. Node agents need\nthis, so such namespaces should hold only those agents; the finding is an info that records the\ndecision, and `privilegedNamespaces` lists it.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: Restricted\n    pod-security.kubernetes.io/enforce-version: "1.35"\n    pod-security.kubernetes.io/warnings: restricted\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: tools\n  labels:\n    pod-security.kubernetes.io/enforce: privileged\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n    pod-security.kubernetes.io/warn: restricted\n    pod-security.kubernetes.io/warn-version: latest\n```\n\n## Options\n\n- `privilegedNamespaces` (string, default empty): comma-separated names of namespaces that may\n  enforce `privileged`, `*` matching any characters, for example\n  `--rule-option pod-security-labels.privilegedNamespaces=metallb-system,linkerd*`.\n  `kube-system` always may.\n\n## When not to use it\n\nIf PSA is disabled in your clusters, or replaced by another policy engine that does not read\nthese labels, the labels do nothing and the rule has nothing to check. If your clusters are\nconfigured with exempt namespaces (the PodSecurity admission configuration), PSA ignores the\nlabels of those namespaces, and the API server warns when they carry them. List the namespaces\nthat legitimately run privileged in `privilegedNamespaces` rather than turning the rule off.\n\n## References\n\n- Kubernetes, "Enforce Pod Security Standards with Namespace Labels":\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-namespace-labels/\n- Kubernetes, "Pod Security Admission" (labels, modes, versions, exemptions):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- `k8s.io/pod-security-admission` v0.35: `api/constants.go` (label keys, levels),\n  `api/helpers.go` (`ParseLevel`, `ParseVersion`, `PolicyToEvaluate`), `admission/admission.go`\n  (`ValidateNamespace`: invalid labels rejected on create and on changing updates)\n',
-      "rules/pod-security.md": () => '---\nid: pod-security\nseverity: error\n---\n\n# pod-security\n\n## What it does\n\nEvaluates each Pod, and the pod template of each Deployment, ReplicaSet, StatefulSet, DaemonSet,\nJob, CronJob, ReplicationController and PodTemplate, against the Pod Security level of its\nnamespace, as the PodSecurity admission plugin (PSA, `k8s.io/pod-security-admission` v0.35)\nevaluates them: every baseline and restricted check, in the implementation of the policy version\nthe namespace selects (`enforce-version: v1.22` runs the checks of 1.22; `latest` and no version\nlabel run those of the target `--kube-version`), including init and ephemeral containers, Windows\npods (`spec.os.name`) and host-process containers.\n\nThe namespace\'s policy comes from its Namespace manifest in the run (the\n`pod-security.kubernetes.io/enforce`, `warn` and `audit` labels and their `-version` labels, read\nas `pod-security-labels` reads them), over the cluster\'s defaults: those of the PodSecurity\nadmission configuration given with `--pod-security-config <file>` (a `PodSecurityConfiguration`,\nor an `AdmissionConfiguration` whose `PodSecurity` plugin entry holds one or names its file, as\nkubeadm and kind clusters are set up), else the plugin\'s built-in default, `privileged` for every\nmode. Namespaces and `runtimeClassName`s listed in the configuration\'s exemptions are not checked.\nA workload without `metadata.namespace` is in the run\'s default namespace, `default` unless\n`--namespace` names another (as kubectl\'s); the message says so, and says when a namespace has no\nNamespace manifest in the run and the configured defaults applied.\n\nOne finding per workload, for the strictest mode it violates, listing every failed check with\nPSA\'s reason and detail, at the first offending field (or, where the fix is to set a field, at the\nclosest field that is written):\n\n- **A Pod that `enforce` rejects** (`error`): the message is the API server\'s, e.g. `pods "debug"\n  is forbidden: violates PodSecurity "restricted:v1.35": privileged (container "shell" must not\n  set securityContext.privileged=true), allowPrivilegeEscalation != false (\u2026)`. The policy is\n  quoted as labelled (`restricted:latest`).\n- **A workload whose template violates `enforce`** (`error`): PSA never rejects a Deployment or a\n  Job, only warns about it; the object is admitted, and every Pod its controller creates is\n  rejected. The message gives what those Pods are rejected with (they are evaluated as Pods: with\n  `hostNetwork`, for instance, each container port is also a host port).\n- **A violation of `warn` only** (`warning`): the object is admitted and kubectl prints the\n  warning (`would violate PodSecurity "restricted:v1.35": \u2026`). A Pod that enforce rejects gets no\n  warning, as PSA adds none to a rejected request.\n- **A violation of `audit` only** (`info`): the object is admitted and the violation is recorded\n  in the audit log only.\n\nNothing is reported below Kubernetes 1.23 (`--kube-version`), where the PodSecurity admission\nplugin is off by default.\n\n**What is read.** Workloads are read only where a level other than `privileged` can apply: in the\nnamespaces whose Namespace manifests in the run set one (and, when the run\'s default namespace is\none of them, every workload that names no namespace), or everywhere when the configuration\'s\ndefaults set one. In a run with neither, no workload is parsed, and the rule has nothing to\nreport. A workload in plain block YAML that passes every level of its namespace is recognised\nwithout a full parse (by a reader that gives exactly what the YAML parser gives, or declines);\nthe others are parsed, and a syntax error in one is reported (`yaml-syntax`).\n\n**What a file cannot show.** Labels set at run time (by a controller, or by `kubectl label`), the\nlevels of namespaces that are not in the run when no configuration is given, and exemptions by\nuser name: the Pods of a ReplicaSet or Job are created by its controller\'s service account, which\nan `exemptions.usernames` entry can exempt. Mutating webhooks run before PSA and can change a pod\n(a sidecar injector can add a container that fails a check, or set the fields that pass one);\n`admission-lint simulate --object <file>` shows the webhooks a request goes through. A workload\nwhose namespace has no Namespace manifest in the run is not judged when a document that could\nbe that Namespace (its text names the kind and the namespace) cannot be read: its labels are\nnot known.\n\n## Why is this bad?\n\n`kubectl auth can-i create pods` says yes, and the Pod is still `Forbidden`: Pod Security\nAdmission runs after authorization, on every Pod, and its level is set by a label on the\nnamespace that the workload\'s author may never have seen. A Deployment in such a namespace is\nworse: PSA only warns about pod templates, so `kubectl apply` succeeds, and then every Pod the\nReplicaSet creates is rejected. The rollout stalls with no Pods, the Deployment\'s own output shows\nat most a warning, and the reason is only in the ReplicaSet\'s events (`Error creating: pods\n"api-5d9c7b-xk2p" is forbidden: violates PodSecurity \u2026`). A namespace that warns about or audits a\nlevel is often about to enforce it; workloads that violate it break when it does.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: payments\nspec:\n  hostPID: true\n  containers:\n    - name: shell\n      image: busybox:1.36\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      securityContext:\n        runAsNonRoot: true\n        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n          securityContext:\n            allowPrivilegeEscalation: false\n            capabilities:\n              drop: ["ALL"]\n```\n\n## Options\n\nNone. The cluster\'s defaults and exemptions come from `--pod-security-config <file>`, and the\nnamespace of workloads that name none from `--namespace <name>` (default `default`).\n\n## When not to use it\n\nIf Pod Security Admission is disabled in your clusters (`--disable-admission-plugins\nPodSecurity`), or another policy engine replaces it and ignores the labels, the findings describe\na check that does not run. If your workloads reach the cluster through a tool that sets their\nnamespace (Helm\'s `--namespace`, Argo CD, Flux), give that namespace with `--namespace` rather than\nturning the rule off: a workload that names none is otherwise checked as if it were in `default`.\n\n## References\n\n- Kubernetes, "Pod Security Standards" (the checks of each level):\n  https://kubernetes.io/docs/concepts/security/pod-security-standards/\n- Kubernetes, "Pod Security Admission" (modes, versions, exemptions, workload warnings):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- Kubernetes, "Enforce Pod Security Standards by Configuring the Built-in Admission Controller"\n  (the PodSecurity admission configuration):\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-admission-controller/\n- `k8s.io/pod-security-admission` v0.35: `policy/` (the checks and their versions),\n  `admission/admission.go` (`EvaluatePod`: enforce rejects Pods only, warnings are not added to a\n  rejected request, workloads are audited and warned about)\n',
+      "rules/pod-security.md": () => '---\nid: pod-security\nseverity: error\n---\n\n# pod-security\n\n## What it does\n\nEvaluates each Pod, and the pod template of each Deployment, ReplicaSet, StatefulSet, DaemonSet,\nJob, CronJob, ReplicationController and PodTemplate, against the Pod Security level of its\nnamespace, as the PodSecurity admission plugin (PSA, `k8s.io/pod-security-admission` v0.35)\nevaluates them: every baseline and restricted check, in the implementation of the policy version\nthe namespace selects (`enforce-version: v1.22` runs the checks of 1.22; `latest` and no version\nlabel run those of the target `--kube-version`), including init and ephemeral containers, Windows\npods (`spec.os.name`) and host-process containers.\n\nThe namespace\'s policy comes from its Namespace manifest in the run (the\n`pod-security.kubernetes.io/enforce`, `warn` and `audit` labels and their `-version` labels, read\nas `pod-security-labels` reads them), over the cluster\'s defaults: those of the PodSecurity\nadmission configuration given with `--pod-security-config <file>` (a `PodSecurityConfiguration`,\nor an `AdmissionConfiguration` whose `PodSecurity` plugin entry holds one or names its file, as\nkubeadm and kind clusters are set up), else the plugin\'s built-in default, `privileged` for every\nmode. Namespaces and `runtimeClassName`s listed in the configuration\'s exemptions are not checked.\nA workload without `metadata.namespace` is in the run\'s default namespace, `default` unless\n`--namespace` names another (as kubectl\'s); the message says so, and says when a namespace has no\nNamespace manifest in the run and the configured defaults applied.\n\nOne finding per workload, for the strictest mode it violates, listing every failed check with\nPSA\'s reason and detail, at the first offending field (or, where the fix is to set a field, at the\nclosest field that is written):\n\n- **A Pod that `enforce` rejects** (`error`): the message is the API server\'s, e.g. `pods "debug"\n  is forbidden: violates PodSecurity "restricted:v1.35": privileged (container "shell" must not\n  set securityContext.privileged=true), allowPrivilegeEscalation != false (\u2026)`. The policy is\n  quoted as labelled (`restricted:latest`).\n- **A workload whose template violates `enforce`** (`error`): PSA never rejects a Deployment or a\n  Job, only warns about it; the object is admitted, and every Pod its controller creates is\n  rejected. The message gives what those Pods are rejected with (they are evaluated as Pods: with\n  `hostNetwork`, for instance, each container port is also a host port).\n- **A violation of `warn` only** (`warning`): the object is admitted and kubectl prints the\n  warning (`would violate PodSecurity "restricted:v1.35": \u2026`). A Pod that enforce rejects gets no\n  warning, as PSA adds none to a rejected request.\n- **A violation of `audit` only** (`info`): the object is admitted and the violation is recorded\n  in the audit log only.\n\nNothing is reported below Kubernetes 1.23 (`--kube-version`), where the PodSecurity admission\nplugin is off by default.\n\n**What is read.** Workloads are read only where a level other than `privileged` can apply: in the\nnamespaces whose Namespace manifests in the run set one (and, when the run\'s default namespace is\none of them, every workload that names no namespace), or everywhere when the configuration\'s\ndefaults set one. In a run with neither, no workload is parsed, and the rule has nothing to\nreport. A workload that passes every level of its namespace is checked from its value without a\nfull parse (by a reader of the block YAML that kubectl, kustomize and helm write, which gives\nexactly what the YAML parser gives, or declines); the others are parsed, and a syntax error in one\nis reported (`yaml-syntax`).\n\n**What a file cannot show.** Labels set at run time (by a controller, or by `kubectl label`), the\nlevels of namespaces that are not in the run when no configuration is given, and exemptions by\nuser name: the Pods of a ReplicaSet or Job are created by its controller\'s service account, which\nan `exemptions.usernames` entry can exempt. Mutating webhooks run before PSA and can change a pod\n(a sidecar injector can add a container that fails a check, or set the fields that pass one);\n`admission-lint simulate --object <file>` shows the webhooks a request goes through. A workload\nwhose namespace has no Namespace manifest in the run is not judged when a document that could\nbe that Namespace (its text names the kind and the namespace) cannot be read: its labels are\nnot known.\n\n## Why is this bad?\n\n`kubectl auth can-i create pods` says yes, and the Pod is still `Forbidden`: Pod Security\nAdmission runs after authorization, on every Pod, and its level is set by a label on the\nnamespace that the workload\'s author may never have seen. A Deployment in such a namespace is\nworse: PSA only warns about pod templates, so `kubectl apply` succeeds, and then every Pod the\nReplicaSet creates is rejected. The rollout stalls with no Pods, the Deployment\'s own output shows\nat most a warning, and the reason is only in the ReplicaSet\'s events (`Error creating: pods\n"api-5d9c7b-xk2p" is forbidden: violates PodSecurity \u2026`). A namespace that warns about or audits a\nlevel is often about to enforce it; workloads that violate it break when it does.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: payments\nspec:\n  hostPID: true\n  containers:\n    - name: shell\n      image: busybox:1.36\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      securityContext:\n        runAsNonRoot: true\n        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n          securityContext:\n            allowPrivilegeEscalation: false\n            capabilities:\n              drop: ["ALL"]\n```\n\n## Options\n\nNone. The cluster\'s defaults and exemptions come from `--pod-security-config <file>`, and the\nnamespace of workloads that name none from `--namespace <name>` (default `default`).\n\n## When not to use it\n\nIf Pod Security Admission is disabled in your clusters (`--disable-admission-plugins\nPodSecurity`), or another policy engine replaces it and ignores the labels, the findings describe\na check that does not run. If your workloads reach the cluster through a tool that sets their\nnamespace (Helm\'s `--namespace`, Argo CD, Flux), give that namespace with `--namespace` rather than\nturning the rule off: a workload that names none is otherwise checked as if it were in `default`.\n\n## References\n\n- Kubernetes, "Pod Security Standards" (the checks of each level):\n  https://kubernetes.io/docs/concepts/security/pod-security-standards/\n- Kubernetes, "Pod Security Admission" (modes, versions, exemptions, workload warnings):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- Kubernetes, "Enforce Pod Security Standards by Configuring the Built-in Admission Controller"\n  (the PodSecurity admission configuration):\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-admission-controller/\n- `k8s.io/pod-security-admission` v0.35: `policy/` (the checks and their versions),\n  `admission/admission.go` (`EvaluatePod`: enforce rejects Pods only, warnings are not added to a\n  rejected request, workloads are audited and warned about)\n',
       "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere. When a document of the run that could hold a binding of the kind cannot be read\n(a `yaml-syntax` error, an alias bomb, a file too large or not UTF-8), that nothing binds the\npolicy is not known, and the rule says nothing.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
       "rules/removed-api-version.md": () => '---\nid: removed-api-version\nseverity: error\n---\n\n# removed-api-version\n\n## What it does\n\nFlags `ValidatingWebhookConfiguration` and `MutatingWebhookConfiguration` objects written in\n`apiVersion: admissionregistration.k8s.io/v1beta1` when the target Kubernetes version\n(`--kube-version`, default 1.35) is 1.22 or later. The finding points at `apiVersion`.\n\nFor the admission policy kinds (`ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`) it flags an `apiVersion` that the\ntarget version does not serve **by default**, from its API discovery data:\n\n| Kind | `v1alpha1` | `v1beta1` | `v1` served by default |\n|---|---|---|---|\n| `ValidatingAdmissionPolicy`, `\u2026Binding` | 1.26+, off by default | 1.28+, off by default | 1.30 |\n| `MutatingAdmissionPolicy`, `\u2026Binding` | 1.32+, off by default | 1.34+, off by default | 1.36 |\n\nThe message quotes the API server\'s `no matches for kind` error; the help (the `fix:` line) says what to do:\nuse `v1` when the target serves it; otherwise enable the preview\nversion on the API server (`--runtime-config=admissionregistration.k8s.io/v1beta1=true` and the\n`ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` feature gate), or target the release\nthat serves `v1`.\n\nIts severity is `error`, except for the newest version the target has of a kind that has no\nversion served by default: with the default target 1.35, a `MutatingAdmissionPolicy` (or its\nbinding) in `v1beta1` is `info`. `v1` does not exist there yet and `v1beta1` is off by default, so\nthe manifest has no better choice: writing it is the decision to enable the preview, and the\nfinding is the reminder that the API server must have it on. The same kind in `v1alpha1` (when\n`v1beta1` is there) or in `v1` (not yet served) stays an `error`. An `apiVersion` that never had the policy\nkinds (`v2`) is `schema`\'s finding. The finding points at `apiVersion`; the other rules still\nlint the policy.\n\nIt runs even when the object has type errors. Other versions that never served the webhook\nconfiguration kinds (`v1alpha1`, \u2026) are reported by `schema`. The other rules still lint a\nv1beta1 webhook configuration, with the\n**v1beta1** defaults, because that is what the manifest meant when it was written: for example\n`implicit-failure-policy` reports the v1beta1 default `Ignore` and `side-effects` the default\n`Unknown`.\n\n**What a file cannot show.** The API server\'s flags: whether `--runtime-config` and a feature\ngate switch a preview version on, and which Kubernetes version the manifest will reach\n(`--kube-version` stands for it). The rule judges the `apiVersion` by what the target version\nserves by default.\n\n## Why is this bad?\n\n`admissionregistration.k8s.io/v1beta1` webhook configurations were deprecated in 1.16 and are\nnot served since 1.22. Applying one fails before anything is stored:\n`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`\n(reported, for example, in kudobuilder/kudo#1804). Charts that still ship v1beta1 manifests fail\nto install, and the webhook they configure never exists.\n\nChanging only the `apiVersion` is not a safe fix, because v1 has different defaults:\n\n| Field | v1beta1 default | v1 default |\n|---|---|---|\n| `failurePolicy` | `Ignore` | `Fail` |\n| `matchPolicy` | `Exact` | `Equivalent` |\n| `timeoutSeconds` | 30 | 10 |\n| `sideEffects` | `Unknown` | none: required, `None` or `NoneOnDryRun` |\n| `admissionReviewVersions` | `["v1beta1"]` | none: required |\n\nA webhook that silently failed open under v1beta1 fails **closed** after the bump, and the\nobject is rejected until `sideEffects` and `admissionReviewVersions` are written. Write the\nfields explicitly when you migrate, so the behaviour is the one you chose.\n\nAdmission policies in a preview version fail the same way on a cluster that does not enable it:\n`kubectl apply` reports `no matches for kind "ValidatingAdmissionPolicy" in version\n"admissionregistration.k8s.io/v1beta1"` (a policy copied from a tutorial written for 1.28), and a\nchart that ships one does not install. The `v1` types of a policy have the same fields as\n`v1beta1`, so for policies the fix is the `apiVersion` alone (a `v1alpha1` binding\'s\n`paramRef.parameterNotFoundAction` defaulted to `Deny`; in `v1` it must be written).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nA `ValidatingAdmissionPolicy` and its binding in `v1beta1`, which Kubernetes never serves by\ndefault:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Use instead\n\nThe same webhook in v1, keeping the v1beta1 behaviour where it was deliberate\n(`failurePolicy: Ignore`) and writing the fields v1 requires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nThe policy and its binding in `v1`, served by default since 1.30:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options of its own. It reads the target Kubernetes version from\n`--kube-version <version>` (for example `--kube-version 1.21`; default 1.35) and reports nothing\nfor webhook configurations when that version is older than 1.22. For policies the target\nversion decides which `apiVersion` is served (for example `--kube-version 1.36` for\n`MutatingAdmissionPolicy` in `v1`).\n\n## When not to use it\n\nWhen the manifests really target clusters older than 1.22, pass `--kube-version` with that\nversion instead of turning the rule off. If your clusters enable a preview version of the policy\nAPI on purpose (`--runtime-config` and the feature gate), the policy findings do not apply to\nthem: turn the rule off for those manifests, or pass the `--kube-version` that serves `v1` and\nwrite `v1`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1beta1/types.go` (`deprecated=1.16`, `removed=1.22`,\n  replacement v1)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` and\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (the two default sets)\n- Deprecated API migration guide, v1.22: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22\n- Validating Admission Policy (GA in 1.30): https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy (beta in 1.34 behind `--runtime-config` and the feature gate; v1 in 1.36): https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- KEP-3488 (CEL admission control) and KEP-3962 (mutating admission policies): https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery\n- kudobuilder/kudo#1804 (`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`)\n',
       "rules/schema.md": () => '---\nid: schema\nseverity: error\n---\n\n# schema\n\n## What it does\n\nFlags webhook configurations that do not decode into the `admissionregistration.k8s.io/v1` API\ntypes (`k8s.io/api` `admissionregistration/v1/types.go`):\n\n- a field with the wrong JSON type: a string where a whole number is expected\n  (`timeoutSeconds: "5"`), an object where a list is expected, a number outside the 32-bit range\n  of `timeoutSeconds` or `service.port`. `null` is accepted for every field, as the Go decoder\n  accepts it;\n- a field the types do not have: a typo (`failurePolicies`), a field indented one level too deep\n  or too shallow, `reinvocationPolicy` on a *validating* webhook (only mutating webhooks have it);\n- `clientConfig.caBundle` that is not standard base64 (for example a PEM block pasted as is);\n- an `apiVersion` in `admissionregistration.k8s.io` that never served these kinds, such as\n  `admissionregistration.k8s.io/v1alpha1` (`v1beta1` is reported by `removed-api-version`).\n\nThe same checks apply to the admission policy kinds (`ValidatingAdmissionPolicy`,\n`ValidatingAdmissionPolicyBinding`, `MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`),\nagainst their v1 types (`v1beta1` and `v1alpha1` have the same fields):\n\n- a field with the wrong JSON type, for example `validationActions: Deny` (a string where a list\n  belongs) or an unquoted `reason: 403`;\n- a field the kind does not have, such as a `namespaceSelector` indented into a resource rule;\n  for a field that belongs to the sibling kind the message says so (`reinvocationPolicy` and\n  `mutations` exist only on `MutatingAdmissionPolicy`, `validations` and `auditAnnotations` only\n  on `ValidatingAdmissionPolicy`, `validationActions` only on `ValidatingAdmissionPolicyBinding`).\n  A `status` on a `ValidatingAdmissionPolicy` (as `kubectl get -o yaml` writes it) is accepted;\n- an `apiVersion` in `admissionregistration.k8s.io` that never had the policy kinds (anything but\n  `v1`, `v1beta1` and `v1alpha1`). Versions that exist but are not served by the target\n  Kubernetes version are reported by `removed-api-version`.\n\nOne cause, one finding: the same problem at the same field of several webhooks of one\nconfiguration (a `caBundle` that is not base64, copied into each) is reported at the first\nwebhook, counting the others ("and in 3 more webhooks"); the placeholders of an unrendered\ntemplate are named once per document, at the first, with how many the document holds ("render\nit first").\n\nIt checks types and field names only. Required fields and allowed values (`failurePolicy: Fial`,\na missing `admissionReviewVersions`, a policy without `matchConstraints`) are the API server\'s\nvalidation and are reported by `api-validation`.\n\nWhen a field has the wrong type or the `apiVersion` is unknown, the object cannot be decoded and\nthe other object rules skip it (`removed-api-version` still runs). Unknown fields and bad base64\ndo not stop the other rules: they see the object without the unknown field, as the API server\nwould store it.\n\n**What a file cannot show.** The rule reads the object as written, against the API types. What\nbecomes of an unknown field depends on the client that applies it: with strict field validation\n(kubectl\'s default) the API server rejects the object, with `Warn` or `Ignore` it drops the field.\n\n## Why is this bad?\n\nThe API server decodes the request body into the Go types before it applies defaults or\nvalidates anything. A value of the wrong type fails that decoding, so the whole configuration is\nrejected and none of its webhooks is created or updated. Quoted numbers are the usual cause,\noften from a Helm value rendered with `quote`.\n\nAn unknown field is handled by field validation. With `fieldValidation=Strict` the request fails\nwith `400 Bad Request`; with `Warn`, the API server\'s default, the field is **dropped** and the\nrequest succeeds with only a warning. The dropped setting then silently does not exist. In the\nexample below, the `namespaceSelector` is indented into the rule, so it is dropped, the webhook\ngets the default `namespaceSelector: {}`, and it intercepts Deployments in every namespace,\n`kube-system` included, with `failurePolicy: Fail`. Admission policies fail the same way: a\nbinding whose `validationActions` is a string instead of a list is not created at all, so the\npolicy it was meant to enforce enforces nothing.\n\n## Example\n\n`timeoutSeconds` is a string, and `namespaceSelector` is indented under the rule instead of the\nwebhook:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: "5"\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n        namespaceSelector:\n          matchExpressions:\n            - key: kubernetes.io/metadata.name\n              operator: NotIn\n              values: ["kube-system", "deployment-policy"]\n```\n\nA binding whose `validationActions` is a string, and a policy with the mutating kind\'s\n`reinvocationPolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  reinvocationPolicy: Never\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: Deny\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "deployment-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on: a type error makes the API server reject the object, and an object that fails it is\nnot checked by the other rules. If you apply with a client that tolerates unknown fields on\npurpose (for example manifests carrying fields of a newer Kubernetes version than the types this\ntool models), review those findings rather than turning the rule off.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (the field names and types; `reinvocationPolicy`\n  exists only on `MutatingWebhook`; the policy types: `ValidatingAdmissionPolicy` in v0.35,\n  `MutatingAdmissionPolicy` in v0.36)\n- Unknown fields are decoding-level, not validation: `fieldValidation=Strict` rejects them,\n  `Warn` drops them with a warning (KEP-2885): https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n',
@@ -6792,7 +6792,7 @@ var require_resolve = __commonJS({
       return resolver.resolve(baseId, id);
     }
     exports2.resolveUrl = resolveUrl;
-    var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
+    var ANCHOR2 = /^[a-z_][-a-z0-9._]*$/i;
     function getSchemaRefs(schema, baseId) {
       if (typeof schema == "boolean")
         return {};
@@ -6835,7 +6835,7 @@ var require_resolve = __commonJS({
         }
         function addAnchor(anchor) {
           if (typeof anchor == "string") {
-            if (!ANCHOR.test(anchor))
+            if (!ANCHOR2.test(anchor))
               throw new Error(`invalid anchor "${anchor}"`);
             addRef.call(this, `#${anchor}`);
           }
@@ -21678,10 +21678,10 @@ var init_build = __esm({
         if (pair === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.from(startPos));
         if (pair.sign < 0) sign = 0 - sign;
         const tab = pair.tab;
-        const fold = pair.fold;
-        if ((this.flags & RE2Flags.FOLD_CASE) === 0 || fold === null) cc.appendTableWithSign(tab, sign);
+        const fold2 = pair.fold;
+        if ((this.flags & RE2Flags.FOLD_CASE) === 0 || fold2 === null) cc.appendTableWithSign(tab, sign);
         else {
-          const tmp = new CharClass().appendTable(tab).appendTable(fold).cleanClass().toArray();
+          const tmp = new CharClass().appendTable(tab).appendTable(fold2).cleanClass().toArray();
           cc.appendClassWithSign(Array.from(tmp), sign);
         }
         return true;
@@ -34034,14 +34034,14 @@ var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var ALIAS2 = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
     var MAP2 = /* @__PURE__ */ Symbol.for("yaml.map");
     var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
@@ -34059,7 +34059,7 @@ var require_identity = __commonJS({
     function isNode(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
-          case ALIAS:
+          case ALIAS2:
           case MAP2:
           case SCALAR:
           case SEQ:
@@ -34068,7 +34068,7 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node) => (isScalar7(node) || isCollection3(node)) && !!node.anchor;
-    exports2.ALIAS = ALIAS;
+    exports2.ALIAS = ALIAS2;
     exports2.DOC = DOC;
     exports2.MAP = MAP2;
     exports2.NODE_TYPE = NODE_TYPE;
@@ -35099,16 +35099,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
+        const fold2 = folds[i2];
         const end2 = folds[i2 + 1] || text.length;
-        if (fold === 0)
+        if (fold2 === 0)
           res = `
 ${indent}${text.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold2])
+            res += `${text[fold2]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
@@ -38792,8 +38792,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
+          const { fold: fold2, offset } = foldNewline(source, i);
+          res += fold2;
           i = offset;
         } else if (ch === "\\") {
           let next = source[++i];
@@ -38833,19 +38833,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold = "";
+      let fold2 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold += "\n";
+          fold2 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
+      if (!fold2)
+        fold2 = " ";
+      return { fold: fold2, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -45108,13 +45108,42 @@ function namespaceValues(bytes) {
   return [...values];
 }
 function namespacesIn(bytes, namespaces) {
+  if (namespaceValues(bytes)?.some((value) => namespaces.includes(value)) === true)
+    return true;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return namespaces.some((name) => buffer.includes(name));
+  return someNameIn(byPrefix(namespaces), (part) => buffer.includes(part));
+}
+function byPrefix(names2) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const name of names2) {
+    const prefix = name.slice(0, 4);
+    const group = groups.get(prefix);
+    if (group === void 0)
+      groups.set(prefix, [name]);
+    else
+      group.push(name);
+  }
+  return groups;
+}
+function someNameIn(groups, holds) {
+  for (const [prefix, group] of groups)
+    if (holds(prefix) && group.some((name) => name === prefix || holds(name)))
+      return true;
+  return false;
 }
 function workloadDocuments(namespaces) {
   if (namespaces === void 0)
     return mightBeWorkload;
-  return (text) => SPELLED_OTHERWISE2.test(text) || WORKLOAD_KIND_PARTS.test(text) && namespaces.some((name) => text.includes(name));
+  const names2 = new Set(namespaces);
+  const groups = byPrefix(namespaces);
+  const named = (text) => {
+    NAMESPACE_VALUE.lastIndex = 0;
+    for (let match = NAMESPACE_VALUE.exec(text); match !== null; match = NAMESPACE_VALUE.exec(text))
+      if (names2.has(match[1]))
+        return true;
+    return someNameIn(groups, (part) => text.includes(part));
+  };
+  return (text) => SPELLED_OTHERWISE2.test(text) || WORKLOAD_KIND_PARTS.test(text) && named(text);
 }
 function mightBeWorkload(text) {
   return WORKLOAD_KIND_PARTS.test(text) || SPELLED_OTHERWISE2.test(text);
@@ -45174,21 +45203,41 @@ function countDocuments(buffer, from = 0) {
 function mightBeRead(text) {
   return READ_KIND_PARTS.test(text) || SPELLED_OTHERWISE2.test(text);
 }
-function prefilter(text, reads = mightBeRead) {
+function prefilter(text, reads = mightBeRead, settle) {
   if (text.includes(SUPPRESSION_MARK))
     return { mode: "all" };
-  const whole = reads(text);
-  if (whole && !MARKER_LINE.test(text))
+  let whole = reads(text);
+  let settled = 0;
+  const marked = MARKER_LINE.test(text);
+  if (whole && !marked && settle !== void 0) {
+    const answer = settle(text);
+    if (answer !== void 0) {
+      whole = false;
+      if (answer === "read")
+        settled = 1;
+    }
+  }
+  if (whole && !marked)
     return { mode: "all" };
   const documents = documentLines(text);
   if (documents === void 0)
     return { mode: "all" };
   const withContent = documents.filter((document) => document.firstContent >= 0);
+  const counts = settled > 0 ? { settled } : {};
   if (!whole)
-    return { mode: "none", documents: documents.length, skipped: withContent.length };
-  const blank2 = withContent.filter((document) => !reads(text.slice(document.start, document.end)));
-  if (reads !== mightBeRead && blank2.length > 0 && blank2.length === withContent.length)
-    return { mode: "none", documents: documents.length, skipped: withContent.length };
+    return { mode: "none", documents: documents.length, skipped: withContent.length, ...counts };
+  const blank2 = withContent.filter((document) => {
+    const documentText2 = text.slice(document.start, document.end);
+    if (!reads(documentText2))
+      return true;
+    const answer = settle?.(documentText2);
+    if (answer === "read")
+      settled++;
+    return answer !== void 0;
+  });
+  const settledCounts = settled > 0 ? { settled } : {};
+  if ((reads !== mightBeRead || settle !== void 0) && blank2.length > 0 && blank2.length === withContent.length)
+    return { mode: "none", documents: documents.length, skipped: withContent.length, ...settledCounts };
   const blanked = blank2.map((document) => documents.indexOf(document));
   if (blank2.length === 0)
     return { mode: "all" };
@@ -45200,9 +45249,9 @@ function prefilter(text, reads = mightBeRead) {
     at = document.end;
   }
   pieces.push(text.slice(at));
-  return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped: blank2.length, blanked };
+  return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped: blank2.length, blanked, ...settledCounts };
 }
-var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
+var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NAMESPACE_VALUE, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
 var init_prefilter = __esm({
   "dist/src/parse/prefilter.js"() {
     "use strict";
@@ -45221,9 +45270,659 @@ var init_prefilter = __esm({
     ESCAPE_LETTERS = /* @__PURE__ */ new Set([120, 117, 85, 10, 13]);
     BINARY = Buffer.from("binary");
     NAMESPACE_KEY = Buffer.from("namespace");
+    NAMESPACE_VALUE = /namespace["']?[ \t]*:[ \t]*["']?([a-z0-9][-a-z0-9]*)/g;
     NEXT_MARKER = Buffer.from("\n---");
     NEXT_END = Buffer.from("\n...");
     NEXT_DIRECTIVE = Buffer.from("\n%");
+  }
+});
+
+// dist/src/parse/simple-yaml.js
+function fail2() {
+  throw new NotSimple();
+}
+function readLine(indent, text) {
+  const c = text.charCodeAt(0);
+  if (c === 9) {
+    const rest = text.trimStart();
+    return { indent, text, blank: rest === "", comment: rest[0] === "#", tab: true };
+  }
+  return { indent, text, blank: text.length === 0, comment: c === 35, tab: text.includes("	") };
+}
+function isBlank2(line2) {
+  return line2.blank;
+}
+function isComment(line2) {
+  return line2.comment;
+}
+function plainValue(text) {
+  const c = text.charCodeAt(0);
+  if (c >= 97 && c <= 122 || c >= 65 && c <= 90) {
+    if (!SPECIAL_LETTERS.has(c) || text.length > 5 && c !== 101 && c !== 69)
+      return text;
+  }
+  if (NULL.test(text))
+    return null;
+  if (TRUE.test(text))
+    return true;
+  if (FALSE.test(text))
+    return false;
+  if (DECIMAL.test(text))
+    return Number(text);
+  if (OCTAL.test(text))
+    return parseInt(text, 8);
+  if (FRACTION.test(text))
+    return Number(text);
+  if (INDICATOR.test(text) || DASH_LIKE.test(text))
+    fail2();
+  if (MAYBE_NOT_STRING.test(text) && NOT_STRINGS.some((pattern) => pattern.test(text)))
+    fail2();
+  return text;
+}
+function decodeDouble(raw) {
+  let value = "";
+  let literalEnd = 0;
+  for (let at = 0; at < raw.length; at++) {
+    const c = raw[at];
+    if (c !== "\\") {
+      value += c;
+      literalEnd = c === " " ? literalEnd + 1 : 0;
+      continue;
+    }
+    literalEnd = 0;
+    const next = raw[at + 1];
+    if (next === void 0)
+      return { value, literalEnd: 0, escapedBreak: true };
+    const simple = SIMPLE_ESCAPES[next];
+    if (simple !== void 0) {
+      value += simple;
+      at++;
+      continue;
+    }
+    const length = HEX_LENGTH[next];
+    if (length === void 0)
+      fail2();
+    const hex = raw.slice(at + 2, at + 2 + length);
+    if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== length)
+      fail2();
+    const code18 = parseInt(hex, 16);
+    if (code18 > 1114111 || code18 >= 55296 && code18 <= 57343)
+      fail2();
+    value += String.fromCodePoint(code18);
+    at += 1 + length;
+  }
+  return { value, literalEnd, escapedBreak: false };
+}
+function closingQuote(text, from) {
+  const quote = text[0];
+  for (let at = from; at < text.length; at++) {
+    const c = text[at];
+    if (quote === '"' && c === "\\") {
+      at++;
+      continue;
+    }
+    if (c === quote) {
+      if (quote === "'" && text[at + 1] === "'") {
+        at++;
+        continue;
+      }
+      return at;
+    }
+  }
+  return -1;
+}
+function quotedPiece(quote, raw) {
+  if (quote === '"')
+    return decodeDouble(raw);
+  const value = raw.replace(/''/g, "'");
+  return { value, literalEnd: value.length - value.replace(/ +$/, "").length, escapedBreak: false };
+}
+function quoted(text) {
+  const close2 = closingQuote(text, 1);
+  if (close2 < 0)
+    fail2();
+  const piece = quotedPiece(text[0], text.slice(1, close2));
+  if (piece.escapedBreak)
+    fail2();
+  return { value: piece.value, end: close2 + 1 };
+}
+function restIsEmpty(text) {
+  return text.trim() === "" || /^ +#/.test(text);
+}
+function setKey(object, key2, value) {
+  if (key2 === "__proto__" || key2 === "<<" || Object.prototype.hasOwnProperty.call(object, key2))
+    fail2();
+  object[key2] = value;
+}
+function splitKey(text) {
+  if (text[0] === '"' || text[0] === "'") {
+    const close2 = closingQuote(text, 1);
+    if (close2 < 0)
+      return void 0;
+    const { value, end } = quoted(text);
+    const after2 = text.slice(end).trimStart();
+    if (!after2.startsWith(":") || after2.length > 1 && after2[1] !== " ")
+      return void 0;
+    return { key: value, rest: after2.slice(1) };
+  }
+  const first = text.charCodeAt(0);
+  if (!(first >= 97 && first <= 122 || first >= 65 && first <= 90 || first === 95))
+    return void 0;
+  let at = 1;
+  for (let c = text.charCodeAt(at); c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 45 && c <= 57 || c === 95; c = text.charCodeAt(++at))
+    ;
+  const key2 = text.slice(0, at);
+  while (text.charCodeAt(at) === 32)
+    at++;
+  if (text.charCodeAt(at) !== 58)
+    return void 0;
+  const after = text.charCodeAt(at + 1);
+  if (after === 32)
+    at++;
+  else if (at + 1 < text.length)
+    return void 0;
+  if (typeof plainValue(key2) !== "string")
+    fail2();
+  return { key: key2, rest: text.slice(at + 1) };
+}
+function fold(pieces, breaks) {
+  let value = pieces[0];
+  for (let i = 1; i < pieces.length; i++)
+    value += (breaks[i - 1] === 0 ? " " : "\n".repeat(breaks[i - 1])) + pieces[i];
+  return value;
+}
+function readSimpleDocument(text) {
+  if (UNREAD_CHARACTERS.test(text) || text.includes("\r") && LONE_CR.test(text))
+    return void 0;
+  const lines = [];
+  for (const raw of text.split("\n")) {
+    const end = raw.charCodeAt(raw.length - 1) === 13 ? raw.length - 1 : raw.length;
+    const c = raw.charCodeAt(0);
+    if (c === 37)
+      return void 0;
+    if ((c === 45 || c === 46) && (raw.startsWith("---") || raw.startsWith("...")) && (end === 3 || raw[3] === " " || raw[3] === "	"))
+      return void 0;
+    let indent = 0;
+    while (indent < end && raw.charCodeAt(indent) === 32)
+      indent++;
+    lines.push(readLine(indent, raw.slice(indent, end)));
+  }
+  try {
+    const reader = new Reader(lines);
+    if (reader.done())
+      return void 0;
+    const first = lines[reader.at];
+    if (first.text === "-" || first.text.startsWith("- "))
+      return void 0;
+    const value = reader.mapping(first.indent);
+    if (!reader.done())
+      return void 0;
+    return reader.aliases * text.length > MAX_ALIAS_WORK ? void 0 : value;
+  } catch (error) {
+    if (error instanceof NotSimple)
+      return void 0;
+    throw error;
+  }
+}
+var TRUE, FALSE, NULL, DECIMAL, OCTAL, FRACTION, NOT_STRINGS, UNREAD_CHARACTERS, LONE_CR, MAYBE_NOT_STRING, INDICATOR, DASH_LIKE, CONTINUATION_UNREAD, ANCHOR, ALIAS, MAX_ALIAS_WORK, BLOCK_HEADER, NotSimple, SPECIAL_LETTERS, SIMPLE_ESCAPES, HEX_LENGTH, FlowReader, Reader;
+var init_simple_yaml = __esm({
+  "dist/src/parse/simple-yaml.js"() {
+    "use strict";
+    init_import_meta_url();
+    TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
+    FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
+    NULL = /^(?:~|[Nn]ull|NULL)?$/;
+    DECIMAL = /^[-+]?(?:0|[1-9][0-9]{0,14})$/;
+    OCTAL = /^0[0-7]{1,10}$/;
+    FRACTION = /^[-+]?[0-9]{1,15}\.[0-9]{1,15}$/;
+    NOT_STRINGS = [
+      /^[-+]?0b[0-1_]+$/,
+      /^[-+]?0[0-7_]+$/,
+      /^[-+]?[0-9][0-9_]*$/,
+      /^[-+]?0x[0-9a-fA-F_]+$/,
+      /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      /^<<$/,
+      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/
+    ];
+    UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+    LONE_CR = /\r(?!\n)/;
+    MAYBE_NOT_STRING = /^[-+.0-9<eE]/;
+    INDICATOR = /^[,[\]{}#&*!|>'"%@`<=]/;
+    DASH_LIKE = /^[-?:](?:[ \t]|$)/;
+    CONTINUATION_UNREAD = /^(?:[?:,[\]{}#&*!|>'"%@`<=]|-(?: |$))|: |:$| #|\t/;
+    ANCHOR = /^&([^\s,[\]{}]+)(?: +|$)/;
+    ALIAS = /^\*([^\s,[\]{}]+)$/;
+    MAX_ALIAS_WORK = 2e7;
+    BLOCK_HEADER = /^([|>])(-?)(?: +#.*)?$/;
+    NotSimple = class extends Error {
+    };
+    SPECIAL_LETTERS = new Set([..."yYnNtTfFoOeE"].map((c) => c.charCodeAt(0)));
+    SIMPLE_ESCAPES = {
+      "0": "\0",
+      a: "\x07",
+      b: "\b",
+      t: "	",
+      "	": "	",
+      n: "\n",
+      v: "\v",
+      f: "\f",
+      r: "\r",
+      e: "\x1B",
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      N: "\x85",
+      _: "\xA0",
+      L: "\u2028",
+      P: "\u2029"
+    };
+    HEX_LENGTH = { x: 2, u: 4, U: 8 };
+    FlowReader = class {
+      text;
+      at;
+      constructor(text, at) {
+        this.text = text;
+        this.at = at;
+      }
+      spaces() {
+        while (this.text[this.at] === " ")
+          this.at++;
+      }
+      node() {
+        this.spaces();
+        const c = this.text[this.at];
+        if (c === "[")
+          return this.sequence();
+        if (c === "{")
+          return this.mapping();
+        if (c === '"' || c === "'") {
+          const { value, end } = quoted(this.text.slice(this.at));
+          this.at += end;
+          return value;
+        }
+        return plainValue(this.plain());
+      }
+      /** A plain scalar in a flow collection: up to a flow indicator or a comment; no `:` in it. */
+      plain() {
+        const start = this.at;
+        while (this.at < this.text.length && !",[]{}".includes(this.text[this.at])) {
+          if (this.text[this.at] === ":" || this.text[this.at] === "#" && this.text[this.at - 1] === " ")
+            fail2();
+          this.at++;
+        }
+        const value = this.text.slice(start, this.at).trimEnd();
+        if (value === "")
+          fail2();
+        return value;
+      }
+      sequence() {
+        this.at++;
+        const items = [];
+        this.spaces();
+        if (this.text[this.at] === "]") {
+          this.at++;
+          return items;
+        }
+        for (; ; ) {
+          items.push(this.node());
+          this.spaces();
+          const c = this.text[this.at++];
+          if (c === "]")
+            return items;
+          if (c !== ",")
+            fail2();
+          this.spaces();
+          if (this.text[this.at] === "]" || this.text[this.at] === ",")
+            fail2();
+        }
+      }
+      mapping() {
+        this.at++;
+        const object = {};
+        this.spaces();
+        if (this.text[this.at] === "}") {
+          this.at++;
+          return object;
+        }
+        for (; ; ) {
+          this.spaces();
+          const c = this.text[this.at];
+          if (c === "[" || c === "{")
+            fail2();
+          const key2 = c === '"' || c === "'" ? this.node() : this.plainKey();
+          if (typeof key2 !== "string")
+            fail2();
+          this.spaces();
+          if (this.text[this.at] !== ":")
+            fail2();
+          this.at++;
+          const value = this.text.slice(this.at).trimStart()[0];
+          if (this.text[this.at] !== " " || value === void 0 || value === "," || value === "}")
+            fail2();
+          setKey(object, key2, this.node());
+          this.spaces();
+          const next = this.text[this.at++];
+          if (next === "}")
+            return object;
+          if (next !== ",")
+            fail2();
+          this.spaces();
+          if (this.text[this.at] === "}" || this.text[this.at] === ",")
+            fail2();
+        }
+      }
+      /** A plain key in a flow mapping: up to `: `. */
+      plainKey() {
+        const start = this.at;
+        while (this.at < this.text.length && !",[]{}:#".includes(this.text[this.at]))
+          this.at++;
+        if (this.text[this.at] !== ":" || this.text[this.at + 1] !== " " && this.text[this.at + 1] !== void 0)
+          fail2();
+        const key2 = this.text.slice(start, this.at).trimEnd();
+        if (key2 === "")
+          fail2();
+        return plainValue(key2);
+      }
+    };
+    Reader = class _Reader {
+      lines;
+      at = 0;
+      /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
+      anchors = /* @__PURE__ */ new Map();
+      aliases = 0;
+      constructor(lines) {
+        this.lines = lines;
+      }
+      /** The next line that is neither blank nor a comment (the reader moves to it), or undefined. */
+      get line() {
+        while (this.at < this.lines.length) {
+          const line2 = this.lines[this.at];
+          if (line2.blank || line2.comment) {
+            this.at++;
+            continue;
+          }
+          if (line2.tab)
+            fail2();
+          return line2;
+        }
+        return void 0;
+      }
+      /** `-` alone or before a space (trailing spaces are not trimmed). */
+      static isItem(text) {
+        return text.charCodeAt(0) === 45 && (text.length === 1 || text.charCodeAt(1) === 32);
+      }
+      block(indent) {
+        return _Reader.isItem(this.line.text) ? this.sequence(indent) : this.mapping(indent);
+      }
+      /** What follows a key or dash whose line has no value: a deeper block or scalar, a sequence at the key's indentation, or null. */
+      below(indent, sequenceAtIndent) {
+        const next = this.line;
+        if (next !== void 0 && next.indent > indent) {
+          if (_Reader.isItem(next.text) || splitKey(next.text) !== void 0)
+            return this.block(next.indent);
+          if (/^[|>[{&*!]/.test(next.text))
+            fail2();
+          this.at++;
+          const inline = this.inlineValue(next.text, indent);
+          if (inline === void 0)
+            fail2();
+          return this.closed(inline.value, indent);
+        }
+        if (sequenceAtIndent && next !== void 0 && next.indent === indent && _Reader.isItem(next.text))
+          return this.sequence(indent);
+        return null;
+      }
+      /** A value on its key's or dash's line: nothing may continue it on deeper lines. */
+      closed(value, indent) {
+        const next = this.line;
+        if (next !== void 0 && next.indent > indent)
+          fail2();
+        return value;
+      }
+      /**
+       * A value that starts on the line just read (`text`, after its key's colon or its dash), of a
+       * node whose key or dash is at column `indent`; undefined when there is none (it follows on the
+       * next lines). Multi-line scalars take the lines they span.
+       */
+      inlineValue(text, indent) {
+        let value = text.trimStart();
+        if (value.trimEnd() === "" || value.startsWith("#"))
+          return void 0;
+        const anchor = value.charCodeAt(0) === 38 ? ANCHOR.exec(value) : null;
+        if (anchor !== null) {
+          value = value.slice(anchor[0].length);
+          if (value.trimEnd() === "" || /^[#|>[{*&!]/.test(value))
+            fail2();
+          const scalar = this.inlineValue(value, indent);
+          this.anchors.set(anchor[1], scalar.value);
+          return scalar;
+        }
+        if (value[0] === "*") {
+          const comment2 = value.search(/ #/);
+          const alias = ALIAS.exec((comment2 < 0 ? value : value.slice(0, comment2)).trimEnd());
+          if (alias === null || !this.anchors.has(alias[1]))
+            fail2();
+          this.aliases++;
+          return { value: this.anchors.get(alias[1]) };
+        }
+        const first = value[0];
+        if (first === '"' || first === "'")
+          return { value: this.quotedScalar(value, indent) };
+        if (first === "|" || first === ">")
+          return { value: this.blockScalar(value.trimEnd(), indent) };
+        if (first === "[" || first === "{") {
+          const reader = new FlowReader(value, 0);
+          const node = reader.node();
+          if (!restIsEmpty(value.slice(reader.at)))
+            fail2();
+          return { value: node };
+        }
+        const comment = value.indexOf(" #");
+        const plain2 = (comment < 0 ? value : value.slice(0, comment)).trimEnd();
+        if (plain2.includes(": ") || plain2.endsWith(":"))
+          fail2();
+        if (INDICATOR.test(plain2) || DASH_LIKE.test(plain2))
+          fail2();
+        if (comment >= 0)
+          return { value: plainValue(plain2) };
+        return { value: this.plainLines(plain2, indent) };
+      }
+      /** A plain scalar that may go on over deeper lines (folded); resolved as one scalar. */
+      plainLines(first, indent) {
+        const pieces = [first];
+        const breaks = [];
+        let at = this.at;
+        let empty2 = 0;
+        while (at < this.lines.length) {
+          const line2 = this.lines[at];
+          if (isBlank2(line2)) {
+            empty2++;
+            at++;
+            continue;
+          }
+          if (line2.indent <= indent || isComment(line2))
+            break;
+          const text = line2.text.trimEnd();
+          if (CONTINUATION_UNREAD.test(text))
+            fail2();
+          pieces.push(text);
+          breaks.push(empty2);
+          empty2 = 0;
+          at++;
+          this.at = at;
+        }
+        if (pieces.length === 1)
+          return plainValue(first);
+        const value = fold(pieces, breaks);
+        if (typeof plainValue(value) !== "string")
+          fail2();
+        return value;
+      }
+      /** A quoted scalar from `text` (its line's rest, trimmed), over as many lines as it takes (folded). */
+      quotedScalar(text, indent) {
+        const quote = text[0];
+        if (closingQuote(text, 1) >= 0) {
+          const { value, end } = quoted(text);
+          if (!restIsEmpty(text.slice(end)))
+            fail2();
+          return value;
+        }
+        let piece = quotedPiece(quote, text.slice(1));
+        const pieces = [piece.escapedBreak ? piece.value : piece.value.slice(0, piece.value.length - piece.literalEnd)];
+        const breaks = [];
+        let joined = piece.escapedBreak;
+        let empty2 = 0;
+        for (; ; ) {
+          const line2 = this.lines[this.at];
+          if (line2 === void 0 || line2.tab)
+            fail2();
+          this.at++;
+          if (isBlank2(line2)) {
+            if (joined)
+              fail2();
+            empty2++;
+            continue;
+          }
+          if (line2.indent <= indent)
+            fail2();
+          const end = closingQuote(quote + line2.text, 1);
+          piece = quotedPiece(quote, end < 0 ? line2.text : line2.text.slice(0, end - 1));
+          const value = end < 0 && !piece.escapedBreak ? piece.value.slice(0, piece.value.length - piece.literalEnd) : piece.value;
+          if (joined)
+            pieces[pieces.length - 1] += value;
+          else {
+            pieces.push(value);
+            breaks.push(empty2);
+          }
+          empty2 = 0;
+          joined = piece.escapedBreak;
+          if (end >= 0) {
+            if (joined || !restIsEmpty(line2.text.slice(end)))
+              fail2();
+            return fold(pieces, breaks);
+          }
+        }
+      }
+      /** A literal or folded block scalar, its header `text`, under a node at column `indent`. */
+      blockScalar(text, indent) {
+        const header = BLOCK_HEADER.exec(text);
+        if (header === null)
+          fail2();
+        const folded = header[1] === ">";
+        const strip = header[2] === "-";
+        let first = this.at;
+        while (first < this.lines.length && isBlank2(this.lines[first]))
+          first++;
+        const firstLine = this.lines[first];
+        const width = firstLine === void 0 ? 0 : firstLine.indent;
+        if (firstLine === void 0 || width <= indent) {
+          for (let i = this.at; i < first; i++)
+            if (this.lines[i].text.length > 0 || this.lines[i].indent > indent)
+              fail2();
+          return "";
+        }
+        if (firstLine.text[0] === "	")
+          fail2();
+        const content = [];
+        let at = this.at;
+        for (; at < this.lines.length; at++) {
+          const line2 = this.lines[at];
+          if (isBlank2(line2)) {
+            if (at < first && line2.indent + line2.text.length > width)
+              fail2();
+            if (line2.text.length > 0)
+              fail2();
+            content.push(line2.indent > width ? " ".repeat(line2.indent - width) : "");
+            continue;
+          }
+          if (line2.indent < width)
+            break;
+          content.push(" ".repeat(line2.indent - width) + line2.text);
+        }
+        while (content.length > 0 && content[content.length - 1] === "")
+          content.pop();
+        this.at = at;
+        let value;
+        if (folded) {
+          if (content.some((line2) => line2.startsWith(" ") || line2.startsWith("	")))
+            fail2();
+          let leading = 0;
+          while (content[leading] === "")
+            leading++;
+          const pieces = [];
+          const breaks = [];
+          let empty2 = 0;
+          for (const line2 of content.slice(leading)) {
+            if (line2 === "") {
+              empty2++;
+              continue;
+            }
+            if (pieces.length > 0)
+              breaks.push(empty2);
+            pieces.push(line2);
+            empty2 = 0;
+          }
+          value = "\n".repeat(leading) + (pieces.length === 0 ? "" : fold(pieces, breaks));
+        } else {
+          value = content.join("\n");
+        }
+        return content.length === 0 || strip ? value : `${value}
+`;
+      }
+      mapping(indent) {
+        const object = {};
+        for (let line2 = this.line; line2 !== void 0 && line2.indent === indent; line2 = this.line) {
+          if (_Reader.isItem(line2.text))
+            break;
+          const entry = splitKey(line2.text);
+          if (entry === void 0)
+            fail2();
+          this.at++;
+          const inline = this.inlineValue(entry.rest, indent);
+          setKey(object, entry.key, inline === void 0 ? this.below(indent, true) : this.closed(inline.value, indent));
+        }
+        const next = this.line;
+        if (next !== void 0 && next.indent > indent)
+          fail2();
+        return object;
+      }
+      sequence(indent) {
+        const items = [];
+        for (let line2 = this.line; line2 !== void 0 && line2.indent === indent; line2 = this.line) {
+          if (!_Reader.isItem(line2.text))
+            break;
+          const after = line2.text.slice(1);
+          const content = after.trimStart();
+          const column = indent + 1 + (after.length - content.length);
+          if (content.trimEnd() === "" || content.startsWith("#")) {
+            this.at++;
+            items.push(this.below(indent, false));
+          } else if (_Reader.isItem(content)) {
+            fail2();
+          } else if (splitKey(content) !== void 0) {
+            this.lines[this.at] = readLine(column, content);
+            items.push(this.mapping(column));
+          } else {
+            this.at++;
+            const inline = this.inlineValue(content, indent);
+            items.push(inline === void 0 ? null : this.closed(inline.value, indent));
+          }
+        }
+        const next = this.line;
+        if (next !== void 0 && next.indent > indent)
+          fail2();
+        return items;
+      }
+      /** Whether every line has been read. */
+      done() {
+        return this.line === void 0;
+      }
+    };
   }
 });
 
@@ -45442,7 +46141,7 @@ function repairDocument(text, budget2) {
     if (cut === void 0)
       break;
     if (cut.kind === "quote") {
-      const end = closingQuote(current, cut.at);
+      const end = closingQuote2(current, cut.at);
       if (end < 0 || isKey(current, end))
         break;
       const source = text.slice(cut.at, end);
@@ -45486,7 +46185,7 @@ function flattenFlow(text, start) {
   for (let i = start; i < text.length; i++) {
     const c = text[i];
     if (c === '"' || c === "'") {
-      const end = closingQuote(text, i);
+      const end = closingQuote2(text, i);
       if (end < 0)
         return void 0;
       out += text.slice(i, end);
@@ -45533,7 +46232,7 @@ function closes(token) {
     backslashes++;
   return backslashes % 2 === 0;
 }
-function closingQuote(text, start) {
+function closingQuote2(text, start) {
   const quote = text[start];
   for (let i = start + 1; i < text.length; i++) {
     const c = text[i];
@@ -45643,20 +46342,24 @@ function parseFile(source, options = {}) {
   }
   const oversized = text.length > MAX_OBJECT_BYTES ? blankOversized(text) : void 0;
   const readText = oversized?.text ?? text;
-  const filtered = options.prefilter === false ? { mode: "all" } : prefilter(readText, options.reads);
+  const filtered = options.prefilter === false ? { mode: "all" } : prefilter(readText, options.reads, options.settle);
+  const settled = filtered.mode !== "all" && filtered.settled !== void 0 ? { settled: filtered.settled } : {};
   if (filtered.mode === "none" && oversized === void 0)
-    return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
+    return { source, documentCount: filtered.documents, unparsed: filtered.skipped, ...settled, problems: [], manifests: [], spanAt };
   if (filtered.mode === "none") {
     const problems2 = oversized.documents.map((document) => oversizedProblem(document, documentIndexAt(readText, document.marker), spanAt));
-    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems2.length, problems: problems2, manifests: [], spanAt };
+    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems2.length, ...settled, problems: problems2, manifests: [], spanAt };
   }
   let list3 = parseDocuments(filtered.mode === "masked" ? filtered.text : readText);
   let unparsed = 0;
+  let settledParts = {};
   if (filtered.mode === "masked") {
     unparsed = filtered.skipped;
+    settledParts = settled;
     if (list3.length !== filtered.documents) {
       list3 = parseDocuments(readText);
       unparsed = 0;
+      settledParts = {};
     }
   }
   const problems = [];
@@ -45701,7 +46404,7 @@ function parseFile(source, options = {}) {
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
   problems.push(...kubectlSplitProblems(text, list3, spanAt));
-  return { source, documentCount: list3.length, unparsed, problems, manifests, spanAt };
+  return { source, documentCount: list3.length, unparsed, ...settledParts, problems, manifests, spanAt };
 }
 function kubectlSplitProblems(text, documents, spanAt) {
   if (!/^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m.test(text))
@@ -45915,7 +46618,7 @@ function aliasProblem(place, doc) {
     });
     return { nodes, aliases };
   });
-  if (counts.aliases * counts.nodes <= MAX_ALIAS_WORK)
+  if (counts.aliases * counts.nodes <= MAX_ALIAS_WORK2)
     return void 0;
   const range = doc.contents?.range ?? [0, 0];
   return {
@@ -46069,7 +46772,7 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml8, PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, MAX_ALIAS_WORK, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml8, PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
@@ -46086,7 +46789,7 @@ var init_yaml = __esm({
     MAX_OBJECT_BYTES = 3 * 1024 * 1024;
     DOCUMENT_BOUNDARY = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/;
     MAX_DOCUMENTS = 1e5;
-    MAX_ALIAS_WORK = 2e7;
+    MAX_ALIAS_WORK2 = 2e7;
     ALIAS_SYNTAX = /(?:^|[\s[{,:?-])\*[^\s"',\]}]/m;
     aliasCounts = new ObjectMemo();
     LineIndex = class {
@@ -46111,289 +46814,50 @@ var init_yaml = __esm({
   }
 });
 
-// dist/src/parse/simple-yaml.js
-function fail2() {
-  throw new NotSimple();
-}
-function plainValue(text) {
-  if (NULL.test(text))
-    return null;
-  if (TRUE.test(text))
-    return true;
-  if (FALSE.test(text))
-    return false;
-  if (DECIMAL.test(text))
-    return Number(text);
-  if (INDICATOR.test(text))
-    fail2();
-  if (MAYBE_NOT_STRING.test(text) && NOT_STRINGS.some((pattern) => pattern.test(text)))
-    fail2();
-  return text;
-}
-function quoted(text) {
-  const quote = text[0];
-  if (quote === '"') {
-    const close2 = text.indexOf('"', 1);
-    if (close2 < 0 || text.slice(1, close2).includes("\\"))
-      fail2();
-    return { value: text.slice(1, close2), end: close2 + 1 };
-  }
-  let value = "";
-  let at = 1;
-  for (; ; ) {
-    const close2 = text.indexOf("'", at);
-    if (close2 < 0)
-      fail2();
-    value += text.slice(at, close2);
-    if (text[close2 + 1] === "'") {
-      value += "'";
-      at = close2 + 2;
-      continue;
-    }
-    return { value, end: close2 + 1 };
-  }
-}
-function restIsEmpty(text) {
-  return text.trim() === "" || /^ +#/.test(text);
-}
-function flowScalar(text) {
-  const item = text.trim();
-  if (item === "")
-    fail2();
-  if (item[0] === '"' || item[0] === "'") {
-    const { value, end } = quoted(item);
-    if (item.slice(end).trim() !== "")
-      fail2();
-    return value;
-  }
-  if (/[[\]{}#]|: |:$/.test(item))
-    fail2();
-  return plainValue(item);
-}
-function flowItems(inside) {
-  if (inside.trim() === "")
-    return [];
-  const items = [];
-  let start = 0;
-  for (let at = 0; at < inside.length; at++) {
-    const c = inside[at];
-    if (c === '"' || c === "'") {
-      at += quoted(inside.slice(at)).end - 1;
-    } else if (c === ",") {
-      items.push(inside.slice(start, at));
-      start = at + 1;
-    }
-  }
-  items.push(inside.slice(start));
-  return items;
-}
-function setKey(object, key2, value) {
-  if (key2 === "__proto__" || key2 === "<<" || Object.prototype.hasOwnProperty.call(object, key2))
-    fail2();
-  object[key2] = value;
-}
-function splitKey(text) {
-  if (text[0] === '"' || text[0] === "'") {
-    const { value, end } = quoted(text);
-    const after = text.slice(end).trimStart();
-    if (!after.startsWith(":") || after.length > 1 && after[1] !== " ")
-      return void 0;
-    return { key: value, rest: after.slice(1) };
-  }
-  const match = PLAIN_KEY2.exec(text);
-  if (match === null)
+// dist/src/parse/read.js
+function settleDocument(documentText2, settle) {
+  if (!settle.admits(documentText2))
     return void 0;
-  if (typeof plainValue(match[1]) !== "string")
-    fail2();
-  return { key: match[1], rest: text.slice(match[0].length) };
+  const value = readSimpleDocument(documentText2);
+  return value === void 0 ? void 0 : settle.value(value);
 }
-function inlineValue(text) {
-  const value = text.trim();
-  if (value === "" || value.startsWith("#"))
-    return void 0;
-  const first = value[0];
-  if (first === '"' || first === "'") {
-    const { value: scalar, end } = quoted(value);
-    if (!restIsEmpty(value.slice(end)))
-      fail2();
-    return { value: scalar };
-  }
-  if (first === "[" || first === "{") {
-    const close2 = value.indexOf(first === "[" ? "]" : "}");
-    if (close2 < 0 || !restIsEmpty(value.slice(close2 + 1)))
-      fail2();
-    const inside = value.slice(1, close2);
-    if (/[[\]{}]/.test(inside))
-      fail2();
-    const items = flowItems(inside);
-    if (first === "[")
-      return { value: items.map(flowScalar) };
-    const object = {};
-    for (const item of items) {
-      const entry = splitKey(item.trim());
-      if (entry === void 0)
-        fail2();
-      setKey(object, entry.key, flowScalar(entry.rest));
-    }
-    return { value: object };
-  }
-  const comment = value.search(/ #/);
-  const plain2 = (comment < 0 ? value : value.slice(0, comment)).trimEnd();
-  if (/: |:$/.test(plain2))
-    fail2();
-  return { value: plainValue(plain2) };
+function readFile2(source, options = {}) {
+  const { reads, settle } = options;
+  return parseFile(source, { ...reads !== void 0 ? { reads } : {}, ...settle !== void 0 ? { settle: (text) => settleDocument(text, settle) } : {} });
 }
-function readSimpleDocument(text) {
-  if (text.includes("	") || text.includes("\\") || STREAM_LINE.test(text))
-    return void 0;
-  const lines = [];
-  for (const raw of text.split("\n")) {
-    const line2 = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    const content = line2.trimStart();
-    if (content === "" || content.startsWith("#"))
-      continue;
-    lines.push({ indent: line2.length - content.length, text: content.trimEnd() });
-  }
-  if (lines.length === 0)
-    return void 0;
-  try {
-    const reader = new Reader(lines);
-    if (lines[0].text === "-" || lines[0].text.startsWith("- "))
-      return void 0;
-    const value = reader.mapping(lines[0].indent);
-    return reader.at === lines.length ? value : void 0;
-  } catch (error) {
-    if (error instanceof NotSimple)
-      return void 0;
-    throw error;
-  }
-}
-var TRUE, FALSE, NULL, DECIMAL, NOT_STRINGS, STREAM_LINE, MAYBE_NOT_STRING, PLAIN_KEY2, INDICATOR, NotSimple, Reader;
-var init_simple_yaml = __esm({
-  "dist/src/parse/simple-yaml.js"() {
+var init_read = __esm({
+  "dist/src/parse/read.js"() {
     "use strict";
     init_import_meta_url();
-    TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
-    FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
-    NULL = /^(?:~|[Nn]ull|NULL)?$/;
-    DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
-    NOT_STRINGS = [
-      /^[-+]?0b[0-1_]+$/,
-      /^[-+]?0[0-7_]+$/,
-      /^[-+]?[0-9][0-9_]*$/,
-      /^[-+]?0x[0-9a-fA-F_]+$/,
-      /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      /^<<$/,
-      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/
-    ];
-    STREAM_LINE = /^(?:---|\.\.\.)(?:[ \r]|$)|^%/m;
-    MAYBE_NOT_STRING = /^[-+.0-9<eE]/;
-    PLAIN_KEY2 = /^([A-Za-z_][A-Za-z0-9_.\/-]*)[ ]*:(?: |$)/;
-    INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`<=]/;
-    NotSimple = class extends Error {
-    };
-    Reader = class _Reader {
-      lines;
-      at = 0;
-      constructor(lines) {
-        this.lines = lines;
-      }
-      get line() {
-        return this.lines[this.at];
-      }
-      static isItem(text) {
-        return text === "-" || text.startsWith("- ");
-      }
-      block(indent) {
-        return _Reader.isItem(this.line.text) ? this.sequence(indent) : this.mapping(indent);
-      }
-      /** What follows a key or dash whose line has no value: a deeper block, a sequence at the key's indentation, or null. */
-      below(indent, sequenceAtIndent) {
-        const next = this.line;
-        if (next !== void 0 && next.indent > indent)
-          return this.block(next.indent);
-        if (sequenceAtIndent && next !== void 0 && next.indent === indent && _Reader.isItem(next.text))
-          return this.sequence(indent);
-        return null;
-      }
-      /** A value on its key's or dash's line: nothing may continue it on deeper lines. */
-      closed(value, indent) {
-        if (this.line !== void 0 && this.line.indent > indent)
-          fail2();
-        return value;
-      }
-      mapping(indent) {
-        const object = {};
-        while (this.line !== void 0 && this.line.indent === indent && !_Reader.isItem(this.line.text)) {
-          const entry = splitKey(this.line.text);
-          if (entry === void 0)
-            fail2();
-          this.at++;
-          const inline = inlineValue(entry.rest);
-          setKey(object, entry.key, inline === void 0 ? this.below(indent, true) : this.closed(inline.value, indent));
-        }
-        if (this.line !== void 0 && this.line.indent > indent)
-          fail2();
-        return object;
-      }
-      sequence(indent) {
-        const items = [];
-        while (this.line !== void 0 && this.line.indent === indent && _Reader.isItem(this.line.text)) {
-          const after = this.line.text.slice(1);
-          const content = after.trimStart();
-          const column = indent + 1 + (after.length - content.length);
-          if (content === "" || content.startsWith("#")) {
-            this.at++;
-            items.push(this.below(indent, false));
-          } else if (_Reader.isItem(content)) {
-            fail2();
-          } else if (splitKey(content) !== void 0) {
-            this.lines[this.at] = { indent: column, text: content };
-            items.push(this.mapping(column));
-          } else {
-            this.at++;
-            const inline = inlineValue(content);
-            items.push(inline === void 0 ? null : this.closed(inline.value, indent));
-          }
-        }
-        if (this.line !== void 0 && this.line.indent > indent)
-          fail2();
-        return items;
-      }
-    };
+    init_simple_yaml();
+    init_yaml();
   }
 });
 
 // dist/src/psa/screen.js
-function needsNoParse(documentText2, policyOf, config, kubeVersion) {
-  const value = readSimpleDocument(documentText2);
-  if (value === void 0)
-    return false;
+function settleWorkload(value, policyOf, config, kubeVersion) {
+  if (Array.isArray(value.items))
+    return void 0;
   const { kind, apiVersion } = value;
   if (typeof kind !== "string" || typeof apiVersion !== "string" || psaWorkloadOf(kind, apiVersion) === void 0)
-    return true;
+    return "other";
   const metadata2 = value.metadata ?? {};
   if (!isRecord2(metadata2))
-    return true;
+    return "other";
   const { name, namespace } = metadata2;
   if (name != null && typeof name !== "string" || namespace != null && typeof namespace !== "string")
-    return true;
+    return "other";
   const policy = policyOf(typeof namespace === "string" && namespace !== "" ? namespace : void 0);
   if (policy === void 0)
-    return false;
+    return void 0;
   const verdict = podSecurityVerdict({ kind, apiVersion, written: value }, policy, config, kubeVersion);
-  return verdict === void 0 || verdict.notChecked !== void 0 || verdict.modes.every((mode) => mode.result.allowed);
+  return verdict === void 0 || verdict.notChecked !== void 0 || verdict.modes.every((mode) => mode.result.allowed) ? "read" : void 0;
 }
 var init_screen = __esm({
   "dist/src/psa/screen.js"() {
     "use strict";
     init_import_meta_url();
     init_json();
-    init_simple_yaml();
     init_run_policy();
     init_workloads();
   }
@@ -54723,19 +55187,13 @@ var init_recognize = __esm({
 function workloadsIn(names2, every) {
   return every ? mightBeWorkload : workloadDocuments(names2);
 }
-function screened(named, checked, complete, settings2, kubeVersion) {
-  let answers = /* @__PURE__ */ new Map();
-  return (text) => {
-    if (!named(text))
-      return false;
-    if (answers.size > 256)
-      answers = /* @__PURE__ */ new Map();
-    let answer = answers.get(text);
-    if (answer === void 0) {
-      answer = !needsNoParse(text, (namespace) => checked.finalPolicy(namespace, complete), settings2.config, kubeVersion);
-      answers.set(text, answer);
+function workloadSettle(checked, complete, settings2, kubeVersion, patch = false) {
+  return {
+    admits: (text) => !mightBeRead(text),
+    value: (value) => {
+      const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings2.config, kubeVersion);
+      return patch && settled === "read" ? "other" : settled;
     }
-    return answer;
   };
 }
 function loadRun(paths, readStdin = readStdinSync, options = {}) {
@@ -54749,6 +55207,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
+  let settledWorkloads = 0;
   const kustomizePatches2 = new KustomizePatches();
   const settings2 = options.podSecurity?.settings ?? DEFAULT_POD_SECURITY_SETTINGS;
   const reach = options.podSecurity === void 0 ? "none" : initialReach(settings2, options.podSecurity.kubeVersion);
@@ -54775,7 +55234,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const every = reach === "every" || checked.every;
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : void 0;
-    const workloadDocs = named === void 0 || options.podSecurity === void 0 ? named : screened(named, checked, false, settings2, options.podSecurity.kubeVersion);
+    const settle = named === void 0 || options.podSecurity === void 0 ? void 0 : workloadSettle(checked, false, settings2, options.podSecurity.kubeVersion, kustomizePatches2.isPatch(path));
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
     const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
     let skimmed = skimBytes(raw.bytes, { workloads: every });
@@ -54791,15 +55250,16 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     });
     if (skimmed !== void 0) {
       if (revisit && !kustomizePatches2.isPatch(path))
-        revisits.push(remember(false, readFor));
+        revisits.push({ ...remember(false, readFor), skimmed: true });
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
       continue;
     }
-    const whole = parseFile({ path: raw.path, text: decode(raw.bytes) }, workloadDocs === void 0 ? {} : { reads: (text) => mightBeRead(text) || workloadDocs(text) });
+    const whole = readFile2({ path: raw.path, text: decode(raw.bytes) }, named === void 0 ? {} : { reads: (text) => mightBeRead(text) || named(text), ...settle !== void 0 ? { settle } : {} });
     documents += whole.documentCount;
     skipped += whole.unparsed;
+    settledWorkloads += whole.settled ?? 0;
     const patch = kustomizePatches2.isPatch(path);
     if (revisit && !patch)
       revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
@@ -54849,7 +55309,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     }
   }
   if (reach === "labelled" && (checked.names.length > 0 || checked.every)) {
-    readLaterWorkloads(revisits, checked, screened(workloadsIn(checked.names, checked.every), checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
+    const named = workloadsIn(checked.names, checked.every);
+    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
   }
   return {
     files: files2,
@@ -54860,13 +55321,15 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     customResourceDefinitions,
     policies,
     workloads,
+    settledWorkloads,
     podSecurity: settings2,
     kustomizePatches: [...kustomizePatches2.changes, ...streamPatches],
     documents,
     skipped
   };
 }
-function readLaterWorkloads(revisits, checked, wanted, into) {
+function readLaterWorkloads(revisits, checked, wanted, settle, into) {
+  let settled = 0;
   const names2 = checked.names;
   const kept = new Map(into.files.map((file, index) => [file.source.path, index]));
   const listed2 = new Set(into.filePaths);
@@ -54890,17 +55353,22 @@ function readLaterWorkloads(revisits, checked, wanted, into) {
     const text = decode(raw.bytes);
     if (text === null)
       continue;
-    const readBefore = revisit.readFor > 0 ? workloadsIn(names2.slice(0, revisit.readFor), false) : void 0;
+    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(names2.slice(0, revisit.readFor), false) : void 0;
     const reads = (document) => !(readBefore !== void 0 && (mightBeRead(document) || readBefore(document))) && wanted(document);
     const lines = documentLines(text);
     const eligible = lines === void 0 ? void 0 : new Set(lines.flatMap((document, index) => {
       const documentText2 = text.slice(document.start, document.end);
-      return !exceedsObjectLimit(documentText2) && reads(documentText2) ? [index] : [];
+      if (exceedsObjectLimit(documentText2) || !reads(documentText2))
+        return [];
+      const answer = settleDocument(documentText2, settle);
+      if (answer === "read")
+        settled++;
+      return answer === void 0 ? [index] : [];
     }));
     if (eligible !== void 0 && eligible.size === 0)
       continue;
     const chosen = eligible === void 0 ? void 0 : new Set([...eligible].map((index) => text.slice(lines[index].start, lines[index].end)));
-    const whole = parseFile({ path: raw.path, text }, { reads: chosen === void 0 ? wanted : (document) => document === text || chosen.has(document) });
+    const whole = readFile2({ path: raw.path, text }, { reads: chosen === void 0 ? wanted : (document) => document === text || chosen.has(document) });
     for (const parsed2 of splitRendered(whole)) {
       const index = kept.get(parsed2.source.path);
       const before = index === void 0 ? void 0 : into.files[index];
@@ -54932,6 +55400,7 @@ function readLaterWorkloads(revisits, checked, wanted, into) {
       }
     }
   }
+  return settled;
 }
 function isComplete(object) {
   if (object.category === "webhook-configuration") {
@@ -54992,6 +55461,7 @@ var init_load_run = __esm({
     init_kustomize_fields();
     init_kustomize_patches();
     init_prefilter();
+    init_read();
     init_yaml();
     init_run_policy();
     init_screen();
@@ -55471,12 +55941,12 @@ async function lintRun(run2, options) {
       objects: run2.webhookConfigurations.length + run2.policies.length,
       namespaces: run2.namespaces.length,
       // Workloads read for Pod Security were counted with the other documents as they were read.
-      skipped: Math.max(0, run2.skipped - run2.workloads.length),
+      skipped: Math.max(0, run2.skipped - run2.workloads.length - run2.settledWorkloads),
       errors: unique.filter((f) => f.severity === "error").length,
       warnings: unique.filter((f) => f.severity === "warning").length,
       infos: unique.filter((f) => f.severity === "info").length,
       suppressed: suppression.suppressed.length,
-      ...run2.workloads.length > 0 ? { workloads: run2.workloads.length } : {}
+      ...run2.workloads.length + run2.settledWorkloads > 0 ? { workloads: run2.workloads.length + run2.settledWorkloads } : {}
     }
   };
 }
@@ -56877,8 +57347,8 @@ function loadPodSecurityConfigFile(file) {
   const text = decode(read2.bytes);
   if (text === null)
     throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
-  const lineCounter = new import_yaml14.LineCounter();
-  const documents = (0, import_yaml14.parseAllDocuments)(text, { version: "1.1", uniqueKeys: true, merge: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const lineCounter = new import_yaml15.LineCounter();
+  const documents = (0, import_yaml15.parseAllDocuments)(text, { version: "1.1", uniqueKeys: true, merge: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -56904,12 +57374,12 @@ function loadPodSecurityConfigFile(file) {
     throw new PodSecurityConfigError(error.reason, error.problems.map((problem2) => problem2.file === file && problem2.line === void 0 ? { ...problem2, ...position2(offsetOf2(document, problem2.path)) } : problem2));
   }
 }
-var import_yaml14;
+var import_yaml15;
 var init_config_file = __esm({
   "dist/src/psa/config-file.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml14 = __toESM(require_dist(), 1);
+    import_yaml15 = __toESM(require_dist(), 1);
     init_sources();
     init_config();
   }
@@ -61378,9 +61848,9 @@ init_field_path();
 
 // dist/src/parse/edit.js
 init_import_meta_url();
-var import_yaml11 = __toESM(require_dist(), 1);
+var import_yaml12 = __toESM(require_dist(), 1);
 function editableFile(text, parseText = text) {
-  const parsed2 = (0, import_yaml11.parseAllDocuments)(parseText, { version: "1.1", merge: true, uniqueKeys: true, logLevel: "silent" });
+  const parsed2 = (0, import_yaml12.parseAllDocuments)(parseText, { version: "1.1", merge: true, uniqueKeys: true, logLevel: "silent" });
   return { text, documents: Array.isArray(parsed2) ? parsed2 : [] };
 }
 function documentText(file, documentIndex) {
@@ -61392,9 +61862,9 @@ function documentText(file, documentIndex) {
 function aliasedAnchors(doc) {
   const names2 = /* @__PURE__ */ new Set();
   const walk2 = (node) => {
-    if ((0, import_yaml11.isAlias)(node))
+    if ((0, import_yaml12.isAlias)(node))
       names2.add(node.source);
-    else if ((0, import_yaml11.isMap)(node) || (0, import_yaml11.isSeq)(node)) {
+    else if ((0, import_yaml12.isMap)(node) || (0, import_yaml12.isSeq)(node)) {
       for (const item of node.items) {
         if (item && typeof item === "object" && "key" in item) {
           walk2(item.key);
@@ -61413,26 +61883,26 @@ function nodeAt(doc, path) {
   const shared = aliasedAnchors(doc);
   let node = doc.contents;
   for (const segment of path) {
-    if ((0, import_yaml11.isAlias)(node))
+    if ((0, import_yaml12.isAlias)(node))
       return void 0;
-    if (((0, import_yaml11.isMap)(node) || (0, import_yaml11.isSeq)(node) || (0, import_yaml11.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
+    if (((0, import_yaml12.isMap)(node) || (0, import_yaml12.isSeq)(node) || (0, import_yaml12.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
       return void 0;
     if (typeof segment === "number") {
-      if (!(0, import_yaml11.isSeq)(node))
+      if (!(0, import_yaml12.isSeq)(node))
         return void 0;
       node = node.items[segment];
     } else {
-      if (!(0, import_yaml11.isMap)(node))
+      if (!(0, import_yaml12.isMap)(node))
         return void 0;
-      const pair = node.items.find((item) => (0, import_yaml11.isScalar)(item.key) && item.key.value === segment);
+      const pair = node.items.find((item) => (0, import_yaml12.isScalar)(item.key) && item.key.value === segment);
       if (pair === void 0)
         return void 0;
       node = pair.value;
     }
   }
-  if ((0, import_yaml11.isAlias)(node) || node === null || node === void 0)
+  if ((0, import_yaml12.isAlias)(node) || node === null || node === void 0)
     return void 0;
-  if (((0, import_yaml11.isMap)(node) || (0, import_yaml11.isSeq)(node) || (0, import_yaml11.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
+  if (((0, import_yaml12.isMap)(node) || (0, import_yaml12.isSeq)(node) || (0, import_yaml12.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
     return void 0;
   return node;
 }
@@ -61462,30 +61932,30 @@ function yamlValue(value, json) {
     return JSON.stringify(text);
   return text;
 }
-var INLINE_SCALARS = /* @__PURE__ */ new Set([import_yaml11.Scalar.PLAIN, import_yaml11.Scalar.QUOTE_DOUBLE, import_yaml11.Scalar.QUOTE_SINGLE]);
+var INLINE_SCALARS = /* @__PURE__ */ new Set([import_yaml12.Scalar.PLAIN, import_yaml12.Scalar.QUOTE_DOUBLE, import_yaml12.Scalar.QUOTE_SINGLE]);
 function insertPair(file, documentIndex, path, key2, value) {
   const doc = file.documents[documentIndex];
   if (doc === void 0)
     return void 0;
   const map = nodeAt(doc, path);
-  if (!(0, import_yaml11.isMap)(map) || map.items.length === 0)
+  if (!(0, import_yaml12.isMap)(map) || map.items.length === 0)
     return void 0;
-  if (map.items.some((item) => (0, import_yaml11.isScalar)(item.key) && item.key.value === key2))
+  if (map.items.some((item) => (0, import_yaml12.isScalar)(item.key) && item.key.value === key2))
     return void 0;
   const first = map.items[0];
-  if (!(0, import_yaml11.isScalar)(first.key) || !first.key.range)
+  if (!(0, import_yaml12.isScalar)(first.key) || !first.key.range)
     return void 0;
   const text = file.text;
   const keyStart = first.key.range[0];
   if (map.flow) {
-    const json = first.key.type === import_yaml11.Scalar.QUOTE_DOUBLE;
+    const json = first.key.type === import_yaml12.Scalar.QUOTE_DOUBLE;
     return { start: keyStart, end: keyStart, text: `${json ? JSON.stringify(key2) : key2}: ${yamlValue(value, json)}, ` };
   }
   const indent = keyStart - lineStart(text, keyStart);
   const eol = lineBreakOf(text);
   const pair = `${key2}: ${yamlValue(value, false)}`;
   const firstValue = first.value;
-  if ((0, import_yaml11.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text.slice(keyStart, firstValue.range[1]).includes("\n")) {
+  if ((0, import_yaml12.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text.slice(keyStart, firstValue.range[1]).includes("\n")) {
     const at = lineEnd(text, firstValue.range[1]);
     return { start: at, end: at, text: `${eol}${" ".repeat(indent)}${pair}` };
   }
@@ -61496,7 +61966,7 @@ function replaceScalar(file, documentIndex, path, value) {
   if (doc === void 0)
     return void 0;
   const node = nodeAt(doc, path);
-  if (!(0, import_yaml11.isScalar)(node) || !node.range || node.type === void 0 || !INLINE_SCALARS.has(node.type))
+  if (!(0, import_yaml12.isScalar)(node) || !node.range || node.type === void 0 || !INLINE_SCALARS.has(node.type))
     return void 0;
   if (file.text.slice(node.range[0], node.range[1]).includes("\n"))
     return void 0;
@@ -61505,7 +61975,7 @@ function replaceScalar(file, documentIndex, path, value) {
 function isPlainScalarAt(file, documentIndex, path) {
   const doc = file.documents[documentIndex];
   const node = doc === void 0 ? void 0 : nodeAt(doc, path);
-  return (0, import_yaml11.isScalar)(node) && node.type === import_yaml11.Scalar.PLAIN;
+  return (0, import_yaml12.isScalar)(node) && node.type === import_yaml12.Scalar.PLAIN;
 }
 function removeItem(file, documentIndex, path) {
   const doc = file.documents[documentIndex];
@@ -61513,10 +61983,10 @@ function removeItem(file, documentIndex, path) {
   if (doc === void 0 || typeof index !== "number")
     return void 0;
   const seq = nodeAt(doc, path.slice(0, -1));
-  if (!(0, import_yaml11.isSeq)(seq) || seq.items.length < 2)
+  if (!(0, import_yaml12.isSeq)(seq) || seq.items.length < 2)
     return void 0;
   const item = seq.items[index];
-  if (!(0, import_yaml11.isScalar)(item) || !item.range || item.type === void 0 || !INLINE_SCALARS.has(item.type))
+  if (!(0, import_yaml12.isScalar)(item) || !item.range || item.type === void 0 || !INLINE_SCALARS.has(item.type))
     return void 0;
   const text = file.text;
   const [start, end] = item.range;
@@ -61524,10 +61994,10 @@ function removeItem(file, documentIndex, path) {
     return void 0;
   if (seq.flow) {
     const next = seq.items[index + 1];
-    if ((0, import_yaml11.isScalar)(next) && next.range)
+    if ((0, import_yaml12.isScalar)(next) && next.range)
       return { start, end: next.range[0], text: "" };
     const previous = seq.items[index - 1];
-    if ((0, import_yaml11.isScalar)(previous) && previous.range)
+    if ((0, import_yaml12.isScalar)(previous) && previous.range)
       return { start: previous.range[1], end, text: "" };
     return void 0;
   }
@@ -62226,27 +62696,27 @@ init_glob();
 
 // dist/src/parse/emit.js
 init_import_meta_url();
-var import_yaml13 = __toESM(require_dist(), 1);
+var import_yaml14 = __toESM(require_dist(), 1);
 function nodeAt2(root, path) {
   let node = root;
   for (const segment of path) {
-    if (typeof segment === "number" && (0, import_yaml13.isSeq)(node))
+    if (typeof segment === "number" && (0, import_yaml14.isSeq)(node))
       node = node.items[segment];
-    else if (typeof segment === "string" && (0, import_yaml13.isMap)(node))
-      node = node.items.find((pair) => (0, import_yaml13.isScalar)(pair.key) && pair.key.value === segment)?.value;
+    else if (typeof segment === "string" && (0, import_yaml14.isMap)(node))
+      node = node.items.find((pair) => (0, import_yaml14.isScalar)(pair.key) && pair.key.value === segment)?.value;
     else
       return void 0;
   }
   return node ? { node } : void 0;
 }
 function emitWithDefaultComments(value, defaulted, header) {
-  const document = new import_yaml13.Document(value);
+  const document = new import_yaml14.Document(value);
   document.commentBefore = ` ${header}`;
   for (const path of defaulted) {
     const found = nodeAt2(document.contents, path);
     if (!found)
       continue;
-    if ((0, import_yaml13.isCollection)(found.node))
+    if ((0, import_yaml14.isCollection)(found.node))
       found.node.flow = true;
     found.node.comment = " default";
   }
@@ -62807,4 +63277,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 4ed147fdfdd2ae07a168a1451eb3b3213bc99f65ab43dd185b40360df17318ae
+//# admission-lint-build 83704b920de7ab1e98cdc876df1dcbd24fbb7ae1408bf6ed7606ab63adc6223e

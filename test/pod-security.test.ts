@@ -15,7 +15,8 @@ import type { PodSecuritySettings } from '../src/model/pod-security.js';
 import { loadPodSecurityConfigFile } from '../src/psa/config-file.js';
 import { DEFAULT_POD_SECURITY_SETTINGS, type NamespacePodSecurity } from '../src/psa/run-policy.js';
 import { DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError } from '../src/psa/config.js';
-import { needsNoParse } from '../src/psa/screen.js';
+import { settleDocument } from '../src/parse/read.js';
+import { settleWorkload } from '../src/psa/screen.js';
 import { namespaceValues } from '../src/parse/prefilter.js';
 import { podSecuritySettingsFrom } from '../src/psa/settings.js';
 import { runCli } from './run-cli.js';
@@ -314,6 +315,11 @@ describe('--pod-security-config', () => {
   });
 });
 
+/** Whether a document is settled from its value (src/parse/read.ts with src/psa/screen.ts): not parsed. */
+function needsNoParse(text: string, policyOf: (namespace: string | undefined) => NamespacePodSecurity | undefined, config: typeof DEFAULT_POD_SECURITY_CONFIGURATION, kubeVersion: { major: number; minor: number }): boolean {
+  return settleDocument(text, { admits: () => true, value: (value) => settleWorkload(value, policyOf, config, kubeVersion) }) !== undefined;
+}
+
 describe('workloads that need no parse (src/psa/screen.ts)', () => {
   const FIXTURES = join(import.meta.dirname, 'psa', 'fixtures');
   const policyAt = (level: 'baseline' | 'restricted', minor: number): NamespacePodSecurity => ({
@@ -361,9 +367,31 @@ describe('workloads that need no parse (src/psa/screen.ts)', () => {
   it('parses what it cannot decide: a namespace whose policy may still change, or a document the reader leaves to yaml', () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: nginx\n';
     expect(needsNoParse(pod, () => undefined, DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);
-    expect(needsNoParse(`${pod}  hostPID: &x true\n`, () => policyAt('baseline', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);
+    expect(needsNoParse(`${pod}  hostPID: !!bool false\n`, () => policyAt('baseline', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);
+    expect(needsNoParse(`${pod}  hostPID: false\n`, () => policyAt('baseline', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(true);
     expect(needsNoParse(pod, () => policyAt('baseline', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(true);
     expect(needsNoParse(pod, () => policyAt('restricted', 35), DEFAULT_POD_SECURITY_CONFIGURATION, DEFAULT_KUBE_VERSION)).toBe(false);
+  });
+});
+
+describe('the summary counts the workloads checked, parsed or settled from their value', () => {
+  it('gives the same counts whether the fast reader reads a workload or it is parsed', async () => {
+    const ns = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n';
+    const pod = (extra: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: team\nspec:\n  containers:\n  - name: a\n    image: x\n    args:\n    - --port=8080\n${extra}`;
+    // Read by the fast reader (the Namespace first, or in a later file), and parsed (a tag it leaves to yaml).
+    const summaries = [];
+    const cases: Record<string, string>[] = [
+      { 'a.yaml': `${ns}---\n${pod('')}` },
+      { 'a.yaml': pod(''), 'b.yaml': ns },
+      { 'a.yaml': `${ns}---\n${pod('  hostNetwork: !!bool false\n')}` },
+      { 'a.yaml': pod('  hostNetwork: !!bool false\n'), 'b.yaml': ns },
+    ];
+    for (const files of cases) {
+      const report = await lint({ paths: [folder(files)], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+      summaries.push({ workloads: report.summary.workloads, skipped: report.summary.skipped, findings: report.findings.map((finding) => finding.ruleId) });
+    }
+    for (const summary of summaries) expect(summary).toEqual({ ...summaries[0], findings: summary.findings });
+    expect(summaries[0]!.workloads).toBe(1);
   });
 });
 

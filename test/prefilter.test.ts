@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { countDocuments, documentLines, prefilter, skimBytes } from '../src/parse/prefilter.js';
+import { countDocuments, documentLines, namespacesIn, prefilter, skimBytes, workloadDocuments } from '../src/parse/prefilter.js';
 import { parseFile, type ParsedFile } from '../src/parse/yaml.js';
 import { lintText } from './helpers.js';
 import { seedTexts } from './fuzz/generators.js';
@@ -187,5 +187,29 @@ describe('prefilter', () => {
       { seed: SEED, numRuns: 500 },
     );
     expect(skimBytes(new Uint8Array([0x61, 0x3a, 0x20, 0xc3, 0x28]))).toBeUndefined();
+  });
+});
+
+describe('naming a checked namespace', () => {
+  it('answers as searching for every name does (namespace keys and name prefixes only go faster)', () => {
+    const name = fc.constantFrom('team', 'team-a', 'team-a-prod', 'tea', 'a', 'ops-prod', 'ops', 'prod', 'x-team-a', 'kube-system');
+    const line = fc.oneof(
+      name.map((n) => `  namespace: ${n}`),
+      name.map((n) => `  namespace: "${n}"`),
+      name.map((n) => `metadata: {name: x, namespace: ${n}}`),
+      name.map((n) => `    value: ${n}-suffix`),
+      name.map((n) => `  name: pre${n}`),
+      fc.constantFrom('kind: Deployment', 'kind: Pod', 'kind: ConfigMap', '  fieldPath: metadata.namespace', '  namespace:', '  namespaceSelector: {}'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 6 }), fc.uniqueArray(name, { minLength: 1, maxLength: 6 }), (lines, names) => {
+        const text = `${lines.join('\n')}\n`;
+        const reference = names.some((n) => text.includes(n));
+        expect(namespacesIn(new TextEncoder().encode(text), names), text).toBe(reference);
+        const kind = /Deployment|Pod/.test(text);
+        expect(workloadDocuments(names)(text), text).toBe(kind && reference);
+      }),
+      { seed: 23, numRuns: 3000 },
+    );
   });
 });

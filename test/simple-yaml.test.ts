@@ -10,7 +10,9 @@ import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { documentLines } from '../src/parse/prefilter.js';
+import { psaWorkloadOf } from '../src/psa/workloads.js';
 import { readSimpleDocument } from '../src/parse/simple-yaml.js';
+import { form, renderForm } from './yaml-forms.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' } as const;
@@ -95,6 +97,27 @@ describe('the simple YAML reader', () => {
     expect(result.mismatches).toEqual([]);
   });
 
+  it('reads at least 95 % of the workload documents of the fixtures and both corpora without the full parse (issue 23)', () => {
+    let workloads = 0;
+    let read = 0;
+    for (const file of [...yamlFiles(join(ROOT, 'fixtures')), ...yamlFiles(join(ROOT, 'test', 'corpus')), ...yamlFiles(join(ROOT, '..', 'shared', 'corpus', 'real-world'))]) {
+      for (const document of documentsOf(readFileSync(file, 'utf8'))) {
+        let expected: { value: unknown } | undefined;
+        try {
+          expected = yamlValue(document);
+        } catch {
+          continue; // an alias `yaml` cannot resolve
+        }
+        const value = expected?.value as { kind?: unknown; apiVersion?: unknown } | null | undefined;
+        if (value === null || typeof value !== 'object' || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string' || psaWorkloadOf(value.kind, value.apiVersion) === undefined) continue;
+        workloads++;
+        if (readSimpleDocument(document) !== undefined) read++;
+      }
+    }
+    expect(workloads).toBeGreaterThan(80);
+    expect(read / workloads).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('reads what kubectl users write, and leaves the rest to yaml', () => {
     expect(readSimpleDocument('a: 1\nb: yes\nc: "x # y" # comment\nd: [1, "two", three]\ne: {k: v}\nf:\n- g: 100m\n  h:\n  - 0.5Gi\ni: ~\n')).toEqual({
       a: 1,
@@ -105,7 +128,26 @@ describe('the simple YAML reader', () => {
       f: [{ g: '100m', h: ['0.5Gi'] }],
       i: null,
     });
-    for (const text of ['a: 0755\n', 'a: 1.5\n', 'a: 2024-01-02\n', 'a: 1:30\n', 'a: &x 1\nb: *x\n', 'a: |\n  x\n', 'a: b\na: c\n', 'a: "\\t"\n', 'a:\n\t- x\n', '- a\n', 'a: b\n  c\n', '1: a\n', 'e0: a\n', 'a: e2\n', 'a: .inf\n', '<<: {a: 1}\n']) {
+    // The forms nearly every rendered Deployment has (issue 23).
+    expect(
+      readSimpleDocument(
+        'args:\n- --port=8080\n- -v\n- :9090\nscript: |\n  set -e\n  # not a comment\n\n  echo "$X" \\\n    done\nnote: >-\n  folded\n  text\n\n  para\nq: "a long\n  text, \\"quoted\\"\\tand \\\n  joined"\ns: \'it\'\'s\n\n  two\'\np: plain text\n  over lines\nmode: 0644\nm: -3\nf: 0.5\nt: {a: [b, {c: d}], e: []}\nx: &v shared\nz: *v\n',
+      ),
+    ).toEqual({
+      args: ['--port=8080', '-v', ':9090'],
+      script: 'set -e\n# not a comment\n\necho "$X" \\\n  done\n',
+      note: 'folded text\npara',
+      q: 'a long text, "quoted"\tand joined',
+      s: "it's\ntwo",
+      p: 'plain text over lines',
+      mode: 420,
+      m: -3,
+      f: 0.5,
+      t: { a: ['b', { c: 'd' }], e: [] },
+      x: 'shared',
+      z: 'shared',
+    });
+    for (const text of ['a: 2024-01-02\n', 'a: 1:30\n', 'a: 1e3\n', 'a: 0x1F\n', 'a: 08\n', 'a: &x {b: 1}\nc: *x\n', 'a: *x\n', 'a: !!str x\n', 'a: |+\n  x\n', 'a: |2\n  x\n', 'a: >\n  x\n    y\n', 'a: [b,\n  c]\n', 'a: [b, ]\n', 'a: {b: }\n', 'a: b\na: c\n', 'a:\n\t- x\n', '- a\n', 'a: b\nc\n', '1: a\n', 'e0: a\n', 'a: e2\n', 'a: .inf\n', '<<: {a: 1}\n', '? a\n: b\n', 'a: "x\ny"\n', 'a: x\n---\nb: y\n', 'a: "\\q"\n', 'a: -\n', 'a:\n- - b\n']) {
       expect(readSimpleDocument(text), text).toBeUndefined();
     }
   });
@@ -125,5 +167,30 @@ describe('the simple YAML reader', () => {
       { numRuns: 5000 },
     );
     expect(read).toBeGreaterThan(100);
+  });
+
+  it('agrees with yaml on generated documents of the forms rendered manifests use (block scalars, multi-line scalars, flow collections, dashes, anchors)', () => {
+    let read = 0;
+    const entry = fc.tuple(fc.constantFrom('a', 'b', 'c', 'args', 'x'), form, fc.boolean());
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.constantFrom(0, 2), fc.boolean(), (entries, base, compact) => {
+        // Each entry is `key: form`, or `key:` with a one-item sequence `- form` (at the key's column when compact).
+        const lines = entries.map(([key, f, inSequence], i) => {
+          const pad = ' '.repeat(base);
+          if (!inSequence) return `${pad}${key}${i}:${renderForm(f, base + 2)}`;
+          const dash = base + (compact ? 0 : 2);
+          return `${pad}${key}${i}:\n${' '.repeat(dash)}-${renderForm(f, dash + 2)}`;
+        });
+        const text = `${base > 0 ? 'root:\n' : ''}${lines.join('\n')}\n`;
+        const simple = readSimpleDocument(text);
+        if (simple === undefined) return;
+        read++;
+        const expected = yamlValue(text);
+        expect(expected, text).toBeDefined();
+        expect(JSON.stringify(simple), text).toBe(JSON.stringify(expected!.value));
+      }),
+      { numRuns: 20000 },
+    );
+    expect(read).toBeGreaterThan(2000);
   });
 });

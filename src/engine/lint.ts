@@ -252,12 +252,12 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       objects: run.webhookConfigurations.length + run.policies.length,
       namespaces: run.namespaces.length,
       // Workloads read for Pod Security were counted with the other documents as they were read.
-      skipped: Math.max(0, run.skipped - run.workloads.length),
+      skipped: Math.max(0, run.skipped - run.workloads.length - run.settledWorkloads),
       errors: unique.filter((f) => f.severity === 'error').length,
       warnings: unique.filter((f) => f.severity === 'warning').length,
       infos: unique.filter((f) => f.severity === 'info').length,
       suppressed: suppression.suppressed.length,
-      ...(run.workloads.length > 0 ? { workloads: run.workloads.length } : {}),
+      ...(run.workloads.length + run.settledWorkloads > 0 ? { workloads: run.workloads.length + run.settledWorkloads } : {}),
     },
   };
 }

@@ -25,9 +25,10 @@ import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
-import { exceedsObjectLimit, parseFile, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
+import { readFile, settleDocument, type ValueSettle } from '../parse/read.js';
+import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
-import { needsNoParse } from '../psa/screen.js';
+import { settleWorkload } from '../psa/screen.js';
 import { recognize } from '../recognize/recognize.js';
 import { unreadableMayHoldNaming } from '../match/unreadable.js';
 import { RunMemo, type RunScope, type UnreadableDocument } from '../run-scope.js';
@@ -46,6 +47,11 @@ export interface LintRun {
   readonly policies: readonly PolicyObject[];
   /** Pods and workloads with pod templates where a Pod Security level other than privileged can apply (else none). */
   readonly workloads: readonly WorkloadObject[];
+  /**
+   * The workloads checked from their value alone, not parsed: each passes every mode of its
+   * namespace (src/psa/screen.ts), so it has no finding. Counted with `workloads`; not among `skipped`.
+   */
+  readonly settledWorkloads: number;
   /** The PodSecurity settings the run was read with (the built-in ones when none were given). */
   readonly podSecurity: PodSecuritySettings;
   /** What the patches of the run's kustomizations change (src/parse/kustomize-patches.ts). */
@@ -73,6 +79,11 @@ interface Revisit {
   /** The first pass parsed every document of the file (nothing was blanked). */
   readonly wholeParsed: boolean;
   /**
+   * The first pass decided on its bytes that nothing in it was to be read (skimBytes): no
+   * document names a kind the linter reads, or one of the first `readFor` checked namespaces.
+   */
+  readonly skimmed?: true;
+  /**
    * The values of its `namespace:` keys (src/parse/prefilter.ts namespaceValues), when the first
    * pass read them; undefined when it did not (before any namespace was known to be checked) or
    * could not: then the file is read again whenever a namespace turns out to be checked.
@@ -89,22 +100,19 @@ function workloadsIn(names: readonly string[], every: boolean): (documentText: s
 }
 
 /**
- * The workload documents of `named` that need parsing: not those that certainly pass the final
- * policy of their namespace (`complete`: every Namespace manifest has been read). Each document's
- * answer is kept for the file being read (the prefilter and the second pass ask again).
+ * The workload documents that their value settles (src/parse/read.ts): those that certainly pass
+ * the final policy of their namespace (`complete`: every Namespace manifest has been read) are not
+ * parsed (src/psa/screen.ts). It is asked only of the documents read for their workloads (their
+ * text names a workload kind and a checked namespace); those that may be of a kind the linter
+ * reads otherwise are always parsed.
  */
-function screened(named: (documentText: string) => boolean, checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion): (documentText: string) => boolean {
-  let answers = new Map<string, boolean>();
-  return (text) => {
-    if (!named(text)) return false;
-    // The same text comes again only within a file: a small cache is enough.
-    if (answers.size > 256) answers = new Map();
-    let answer = answers.get(text);
-    if (answer === undefined) {
-      answer = !needsNoParse(text, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion);
-      answers.set(text, answer);
-    }
-    return answer;
+function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion, patch = false): ValueSettle {
+  return {
+    admits: (text) => !mightBeRead(text),
+    value: (value) => {
+      const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion);
+      return patch && settled === 'read' ? 'other' : settled;
+    },
   };
 }
 
@@ -124,6 +132,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
+  let settledWorkloads = 0;
   const kustomizePatches = new KustomizePatches();
   const settings = options.podSecurity?.settings ?? DEFAULT_POD_SECURITY_SETTINGS;
   const reach = options.podSecurity === undefined ? 'none' : initialReach(settings, options.podSecurity.kubeVersion);
@@ -156,7 +165,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : undefined;
     // A workload that passes the final policy of its namespace is not parsed (src/psa/screen.ts).
-    const workloadDocs = named === undefined || options.podSecurity === undefined ? named : screened(named, checked, false, settings, options.podSecurity.kubeVersion);
+    // (A kustomize patch's workloads are partial objects, never read: one settled is one skipped.)
+    const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion, kustomizePatches.isPatch(path));
     // A run without Pod Security labels pays nothing here: before the first checked namespace,
     // an input is only remembered (its bytes are looked at again only if one turns up).
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
@@ -174,15 +184,16 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       ...(namespaceKeys !== undefined ? { namespaces: namespaceKeys } : {}),
     });
     if (skimmed !== undefined) {
-      if (revisit && !kustomizePatches.isPatch(path)) revisits.push(remember(false, readFor));
+      if (revisit && !kustomizePatches.isPatch(path)) revisits.push({ ...remember(false, readFor), skimmed: true });
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
       continue;
     }
-    const whole = parseFile({ path: raw.path, text: decode(raw.bytes) }, workloadDocs === undefined ? {} : { reads: (text) => mightBeRead(text) || workloadDocs(text) });
+    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, named === undefined ? {} : { reads: (text) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
+    settledWorkloads += whole.settled ?? 0;
     const patch = kustomizePatches.isPatch(path);
     if (revisit && !patch) revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
@@ -234,7 +245,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     }
   }
   if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
-    readLaterWorkloads(revisits, checked, screened(workloadsIn(checked.names, checked.every), checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
+    const named = workloadsIn(checked.names, checked.every);
+    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
   }
   return {
     files,
@@ -245,6 +257,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     customResourceDefinitions,
     policies,
     workloads,
+    settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
     documents,
@@ -259,16 +272,19 @@ const KUSTOMIZATION_WORD = Buffer.from('Kustomization');
  * did not read, because the Namespace came later than their file. A document is read here when
  * it names a workload kind and a checked namespace (any, once the default namespace is checked)
  * and the first pass did not read it (it parsed the documents that named a kind it reads, and the
- * workloads of the namespaces it knew then). The workloads join the files of the first pass: the
- * manifests are added to the file already kept for the path, with the syntax problems of
- * documents that had none there.
+ * workloads of the namespaces it knew then), unless its value settles it (src/parse/read.ts). The
+ * workloads join the files of the first pass: the manifests are added to the file already kept
+ * for the path, with the syntax problems of documents that had none there. Returns how many
+ * workloads were settled from their value.
  */
 function readLaterWorkloads(
   revisits: readonly Revisit[],
   checked: CheckedNamespaces,
   wanted: (documentText: string) => boolean,
+  settle: ValueSettle,
   into: { readonly files: ParsedFile[]; readonly filePaths: string[]; readonly workloads: WorkloadObject[] },
-): void {
+): number {
+  let settled = 0;
   const names = checked.names;
   const kept = new Map(into.files.map((file, index) => [file.source.path, index]));
   const listed = new Set(into.filePaths);
@@ -289,20 +305,25 @@ function readLaterWorkloads(
     if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : names)) continue;
     const text = decode(raw.bytes);
     if (text === null) continue;
-    const readBefore = revisit.readFor > 0 ? workloadsIn(names.slice(0, revisit.readFor), false) : undefined;
+    // A file the first pass skimmed holds none of the names it knew: it read none of its documents.
+    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(names.slice(0, revisit.readFor), false) : undefined;
     // Read before (a cheap test of the text) is asked first: `wanted` may read the document.
     const reads = (document: string): boolean => !(readBefore !== undefined && (mightBeRead(document) || readBefore(document))) && wanted(document);
     // The documents this pass reads; others a whole parse may return are left to the first pass.
     const lines = documentLines(text);
     // A document larger than the API server accepts was reported by the first pass: never read here.
+    // A workload its value settles is not parsed (src/psa/screen.ts).
     const eligible = lines === undefined ? undefined : new Set(lines.flatMap((document, index) => {
       const documentText = text.slice(document.start, document.end);
-      return !exceedsObjectLimit(documentText) && reads(documentText) ? [index] : [];
+      if (exceedsObjectLimit(documentText) || !reads(documentText)) return [];
+      const answer = settleDocument(documentText, settle);
+      if (answer === 'read') settled++;
+      return answer === undefined ? [index] : [];
     }));
     if (eligible !== undefined && eligible.size === 0) continue;
     // The prefilter asks its question of the whole text too (is there anything to parse?): yes.
     const chosen = eligible === undefined ? undefined : new Set([...eligible].map((index) => text.slice(lines![index]!.start, lines![index]!.end)));
-    const whole = parseFile({ path: raw.path, text }, { reads: chosen === undefined ? wanted : (document) => document === text || chosen.has(document) });
+    const whole = readFile({ path: raw.path, text }, { reads: chosen === undefined ? wanted : (document) => document === text || chosen.has(document) });
     for (const parsed of splitRendered(whole)) {
       const index = kept.get(parsed.source.path);
       const before = index === undefined ? undefined : into.files[index]!;
@@ -331,6 +352,7 @@ function readLaterWorkloads(
       }
     }
   }
+  return settled;
 }
 
 /**

@@ -39,14 +39,23 @@ const MARKER_LINE = /^(?:---|\.\.\.)/m;
 export type Prefiltered =
   /** Parse the text as it is. */
   | { readonly mode: 'all' }
-  /** Nothing to parse: every document is of a kind the linter does not read. */
-  | { readonly mode: 'none'; readonly documents: number; readonly skipped: number }
+  /** Nothing to parse: every document is of a kind the linter does not read, or settled from its value. */
+  | { readonly mode: 'none'; readonly documents: number; readonly skipped: number; readonly settled?: number }
   /**
    * Parse `text`: the file with the documents we do not read blanked out, at the same offsets
    * (each becomes `~`, a null, followed by spaces; line breaks stay), so positions, document
    * indexes and the document count are those of the original file.
    */
-  | { readonly mode: 'masked'; readonly text: string; readonly documents: number; readonly skipped: number; readonly blanked: readonly number[] };
+  | { readonly mode: 'masked'; readonly text: string; readonly documents: number; readonly skipped: number; readonly blanked: readonly number[]; readonly settled?: number };
+
+/**
+ * What reading a document's value (src/parse/simple-yaml.ts, without positions) settled, when it
+ * did: `read`, an object the caller took in full from the value (it is counted as read:
+ * `settled`); `other`, a document of a kind the caller does not read. Undefined: the document
+ * needs the full parse. Given by src/parse/read.ts.
+ */
+export type Settled = 'read' | 'other';
+export type Settle = (documentText: string) => Settled | undefined;
 
 /** A document of the stream, as line-based offsets into the text. */
 interface DocumentLines {
@@ -236,8 +245,30 @@ export function namespaceValues(bytes: Uint8Array): string[] | undefined {
 
 /** Whether the bytes hold one of the names. */
 export function namespacesIn(bytes: Uint8Array, namespaces: readonly string[]): boolean {
+  // A `namespace:` key's value that is one of the names answers at once (each of hundreds of
+  // names searched for in every file was most of a labelled repository's run); the search is
+  // for the files where none is.
+  if (namespaceValues(bytes)?.some((value) => namespaces.includes(value)) === true) return true;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return namespaces.some((name) => buffer.includes(name));
+  return someNameIn(byPrefix(namespaces), (part) => buffer.includes(part));
+}
+
+/** Names grouped by their first characters: a text without a group's prefix holds none of its names. */
+function byPrefix(names: readonly string[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const name of names) {
+    const prefix = name.slice(0, 4);
+    const group = groups.get(prefix);
+    if (group === undefined) groups.set(prefix, [name]);
+    else group.push(name);
+  }
+  return groups;
+}
+
+/** Whether `holds` one of the names: each group's prefix is looked for first (hundreds of names share a few). */
+function someNameIn(groups: ReadonlyMap<string, readonly string[]>, holds: (part: string) => boolean): boolean {
+  for (const [prefix, group] of groups) if (holds(prefix) && group.some((name) => name === prefix || holds(name))) return true;
+  return false;
 }
 
 /**
@@ -247,8 +278,20 @@ export function namespacesIn(bytes: Uint8Array, namespaces: readonly string[]): 
  */
 export function workloadDocuments(namespaces: readonly string[] | undefined): (documentText: string) => boolean {
   if (namespaces === undefined) return mightBeWorkload;
-  return (text) => SPELLED_OTHERWISE.test(text) || (WORKLOAD_KIND_PARTS.test(text) && namespaces.some((name) => text.includes(name)));
+  const names = new Set(namespaces);
+  const groups = byPrefix(namespaces);
+  // The value of a `namespace:` key that is one of the names answers at once (hundreds of names
+  // tested one by one against every document were most of a labelled repository's run).
+  const named = (text: string): boolean => {
+    NAMESPACE_VALUE.lastIndex = 0;
+    for (let match = NAMESPACE_VALUE.exec(text); match !== null; match = NAMESPACE_VALUE.exec(text)) if (names.has(match[1]!)) return true;
+    return someNameIn(groups, (part) => text.includes(part));
+  };
+  return (text) => SPELLED_OTHERWISE.test(text) || (WORKLOAD_KIND_PARTS.test(text) && named(text));
 }
+
+/** A `namespace:` key's value, as written in block or flow style (quoted or not): a candidate name, found in the text. */
+const NAMESPACE_VALUE = /namespace["']?[ \t]*:[ \t]*["']?([a-z0-9][-a-z0-9]*)/g;
 
 /** Whether a document's text names a workload kind (or could spell one): a workload in any namespace. */
 export function mightBeWorkload(text: string): boolean {
@@ -307,23 +350,41 @@ export function mightBeRead(text: string): boolean {
 
 /**
  * Which documents of `text` to parse: those `reads` may want (by default, those that may be a
- * kind we read), the others blanked.
+ * kind we read), the others blanked; with `settle`, also those a wanted document's value settles
+ * (src/parse/read.ts), counted in `settled` when they were read in full.
  */
-export function prefilter(text: string, reads: (documentText: string) => boolean = mightBeRead): Prefiltered {
+export function prefilter(text: string, reads: (documentText: string) => boolean = mightBeRead, settle?: Settle): Prefiltered {
   if (text.includes(SUPPRESSION_MARK)) return { mode: 'all' };
-  const whole = reads(text);
+  let whole = reads(text);
+  let settled = 0;
+  const marked = MARKER_LINE.test(text);
   // A single document (no marker line) that may be read: nothing to blank, no need to scan.
-  if (whole && !MARKER_LINE.test(text)) return { mode: 'all' };
+  if (whole && !marked && settle !== undefined) {
+    const answer = settle(text);
+    if (answer !== undefined) {
+      whole = false;
+      if (answer === 'read') settled = 1;
+    }
+  }
+  if (whole && !marked) return { mode: 'all' };
   // Nothing in it is read: a line scan that only counts documents is enough.
   const documents = documentLines(text);
   if (documents === undefined) return { mode: 'all' };
   const withContent = documents.filter((document) => document.firstContent >= 0);
-  if (!whole) return { mode: 'none', documents: documents.length, skipped: withContent.length };
-  const blank = withContent.filter((document) => !reads(text.slice(document.start, document.end)));
+  const counts = settled > 0 ? { settled } : {};
+  if (!whole) return { mode: 'none', documents: documents.length, skipped: withContent.length, ...counts };
+  const blank = withContent.filter((document) => {
+    const documentText = text.slice(document.start, document.end);
+    if (!reads(documentText)) return true;
+    const answer = settle?.(documentText);
+    if (answer === 'read') settled++;
+    return answer !== undefined;
+  });
+  const settledCounts = settled > 0 ? { settled } : {};
   // With another test than the default (workloads, some of which need no parse): when the whole
   // text passes but none of its documents does, there is nothing to parse. (The default keeps its
   // decisions as they are: skimBytes makes the same ones on the bytes.)
-  if (reads !== mightBeRead && blank.length > 0 && blank.length === withContent.length) return { mode: 'none', documents: documents.length, skipped: withContent.length };
+  if ((reads !== mightBeRead || settle !== undefined) && blank.length > 0 && blank.length === withContent.length) return { mode: 'none', documents: documents.length, skipped: withContent.length, ...settledCounts };
   const blanked = blank.map((document) => documents.indexOf(document));
   if (blank.length === 0) return { mode: 'all' };
   const pieces: string[] = [];
@@ -336,5 +397,5 @@ export function prefilter(text: string, reads: (documentText: string) => boolean
   pieces.push(text.slice(at));
   // Text before the first content character of a blanked document (a comment after `---`) is kept:
   // it cannot hold content, and keeping it leaves the masked text the same length.
-  return { mode: 'masked', text: pieces.join(''), documents: documents.length, skipped: blank.length, blanked };
+  return { mode: 'masked', text: pieces.join(''), documents: documents.length, skipped: blank.length, blanked, ...settledCounts };
 }

@@ -1,32 +1,43 @@
 /**
- * A reader for the plain block YAML most manifests are written in, many times cheaper than `yaml`,
- * for one purpose: to look at a document without building its syntax tree, when what is found
- * decides that the document needs no more (src/psa/screen.ts: a workload that passes its
- * namespace's Pod Security levels has no finding, and is never parsed).
+ * The fast reader: the block YAML that real manifests are written in (`kubectl`, `kustomize build`,
+ * `helm template`, hand-written), read without building a syntax tree, many times cheaper than
+ * `yaml`. It is exact where it reads: it returns the value `yaml` gives for the document (YAML
+ * 1.1, merge keys, unique keys: src/parse/yaml.ts), or undefined when the document uses a form it
+ * leaves to `yaml`. src/parse/read.ts decides when a document's value is enough (no positions).
  *
- * It returns exactly the value `yaml` (YAML 1.1, merge keys, unique keys: src/parse/yaml.ts) gives
- * for the document, or undefined whenever the document uses anything beyond the subset:
- *
+ * Read:
  * - block mappings and sequences indented with spaces (a sequence may sit at its key's
- *   indentation), `- key: value` items, comments, blank lines;
- * - one-line scalars: plain, single-quoted, double-quoted without escapes; one-line flow
- *   sequences and flow mappings of such scalars;
- * - plain scalars resolved with `yaml`'s own YAML 1.1 tests for null and booleans; decimal
- *   integers without sign, underscore or leading zero. Any other plain scalar that starts like a
- *   number, a timestamp or .inf/.nan is not read.
+ *   indentation), `- key: value` items, comments, blank lines, a line break of `\r\n`;
+ * - plain scalars, also over several lines (folded as YAML folds them) and starting with `-`, `?`
+ *   or `:` before a non-space (`- --port=8080`, `:8080`); resolved with `yaml`'s own YAML 1.1
+ *   tests for null and booleans, decimal integers (with a sign), octal integers (`0644`) and
+ *   decimal fractions (`0.5`). Any other plain scalar that starts like a number, a timestamp or
+ *   .inf/.nan is not read;
+ * - single- and double-quoted scalars, also over several lines (folded, escaped line breaks), with
+ *   every escape of YAML's double-quoted style;
+ * - literal and folded block scalars (`|`, `|-`, `>`, `>-`) with automatic indentation;
+ * - flow sequences and mappings on one line, nested (`{a: [b, {c: d}]}`).
  *
- * Not read (undefined): tabs, anchors, aliases, tags, merge keys, block scalars, multi-line
- * scalars, escapes, complex keys, duplicate keys, keys that are not strings, directives and
- * document markers inside the text, a root that is not a mapping. Equality with `yaml` is tested
- * on every manifest of the fixtures and the real-world corpus, and on generated documents
- * (test/simple-yaml.test.ts).
+ * Not read (undefined): tabs outside scalars, anchors, aliases, tags, merge keys, block scalars
+ * with an indentation indicator or `+` (keep), folded block scalars with more-indented lines,
+ * flow collections over several lines or with empty entries, complex and explicit keys,
+ * duplicate keys, keys that are not strings, directives and document markers inside the text, a
+ * root that is not a mapping, control characters and the line breaks only YAML 1.1 knows.
+ * Equality with `yaml` is tested on every document of the fixtures and both real-world corpora,
+ * and on generated documents of each form (test/simple-yaml.test.ts), and with kubectl on the
+ * generated documents (test/simple-yaml-kubectl.test.ts); coverage of workload documents is
+ * printed by bench/reader-coverage.mjs.
  */
 
 /** `yaml`'s YAML 1.1 tests (schema/yaml-1.1/bool.js, schema/common/null.js). */
 const TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
+const DECIMAL = /^[-+]?(?:0|[1-9][0-9]{0,14})$/;
+/** YAML 1.1 octal (`0644`, a file mode), as `yaml` and go-yaml read it. */
+const OCTAL = /^0[0-7]{1,10}$/;
+/** A decimal fraction: YAML 1.1's float, without exponent, underscores or a bare dot. */
+const FRACTION = /^[-+]?[0-9]{1,15}\.[0-9]{1,15}$/;
 /**
  * The other plain scalars `yaml`'s YAML 1.1 schema does not read as strings (schema/yaml-1.1:
  * int.js, float.js, merge.js, timestamp.js): this reader leaves them to `yaml`.
@@ -44,12 +55,25 @@ const NOT_STRINGS = [
   /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
   /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/,
 ];
-/** A document marker or directive: the text is a stream of documents, not one. */
-const STREAM_LINE = /^(?:---|\.\.\.)(?:[ \r]|$)|^%/m;
+/**
+ * Characters this reader leaves to `yaml`: control characters (besides tab, line feed and a
+ * carriage return before a line feed), the BOM, and the line breaks YAML 1.1 adds (NEL, LS, PS).
+ */
+const UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+const LONE_CR = /\r(?!\n)/;
 const MAYBE_NOT_STRING = /^[-+.0-9<eE]/;
-const PLAIN_KEY = /^([A-Za-z_][A-Za-z0-9_.\/-]*)[ ]*:(?: |$)/;
 /** Characters a plain scalar may not start with (indicators), besides those that start numbers. */
-const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`<=]/;
+const INDICATOR = /^[,[\]{}#&*!|>'"%@`<=]/;
+/** `-`, `?` and `:` start a plain scalar only before a character that is not a space. */
+const DASH_LIKE = /^[-?:](?:[ \t]|$)/;
+/** What a plain scalar written over several lines cannot hold: the reader leaves it to `yaml`. */
+const CONTINUATION_UNREAD = /^(?:[?:,[\]{}#&*!|>'"%@`<=]|-(?: |$))|: |:$| #|\t/;
+/** An anchor (`&name `) before a scalar, and an alias (`*name`). */
+const ANCHOR = /^&([^\s,[\]{}]+)(?: +|$)/;
+const ALIAS = /^\*([^\s,[\]{}]+)$/;
+/** src/parse/yaml.ts MAX_ALIAS_WORK: a document past it is reported by the full parse, so never read here. */
+const MAX_ALIAS_WORK = 20_000_000;
+const BLOCK_HEADER = /^([|>])(-?)(?: +#.*)?$/;
 
 class NotSimple extends Error {}
 
@@ -58,43 +82,151 @@ function fail(): never {
 }
 
 interface Line {
+  /** Leading spaces. */
   readonly indent: number;
+  /** The rest of the line (a trailing `\r` removed), not trimmed. */
   readonly text: string;
+  /** Nothing but spaces and tabs. */
+  readonly blank: boolean;
+  /** A comment line (spaces and tabs, then `#`). */
+  readonly comment: boolean;
+  readonly tab: boolean;
 }
+
+function readLine(indent: number, text: string): Line {
+  const c = text.charCodeAt(0);
+  // Most lines start with their content: only a tab after the spaces needs a closer look.
+  if (c === 9) {
+    const rest = text.trimStart();
+    return { indent, text, blank: rest === '', comment: rest[0] === '#', tab: true };
+  }
+  return { indent, text, blank: text.length === 0, comment: c === 35, tab: text.includes('\t') };
+}
+
+function isBlank(line: Line): boolean {
+  return line.blank;
+}
+
+function isComment(line: Line): boolean {
+  return line.comment;
+}
+
+/** Letters that start YAML 1.1 booleans (y, n, t, f, o), null (n) and floats (`e5`). */
+const SPECIAL_LETTERS = new Set([...'yYnNtTfFoOeE'].map((c) => c.charCodeAt(0)));
 
 /** A plain scalar's value, as `yaml` resolves it in YAML 1.1; NotSimple for the forms this reader leaves to `yaml`. */
 function plainValue(text: string): unknown {
+  const c = text.charCodeAt(0);
+  // Most scalars start with a letter that starts nothing but a string, or are longer than any
+  // boolean or null (`false`) and start with a letter other than e (`e5` is a float).
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
+    if (!SPECIAL_LETTERS.has(c) || (text.length > 5 && c !== 101 && c !== 69)) return text;
+  }
   if (NULL.test(text)) return null;
   if (TRUE.test(text)) return true;
   if (FALSE.test(text)) return false;
   if (DECIMAL.test(text)) return Number(text);
-  if (INDICATOR.test(text)) fail();
+  if (OCTAL.test(text)) return parseInt(text, 8);
+  if (FRACTION.test(text)) return Number(text);
+  if (INDICATOR.test(text) || DASH_LIKE.test(text)) fail();
   // Each of those patterns starts with a sign, a digit, a dot, `<<` or (`e5`, read as a float) an e.
   if (MAYBE_NOT_STRING.test(text) && NOT_STRINGS.some((pattern) => pattern.test(text))) fail();
   return text;
 }
 
-/** The value of a quoted scalar at the start of `text`, and where it ends. */
-function quoted(text: string): { value: string; end: number } {
-  const quote = text[0];
-  if (quote === '"') {
-    const close = text.indexOf('"', 1);
-    if (close < 0 || text.slice(1, close).includes('\\')) fail();
-    return { value: text.slice(1, close), end: close + 1 };
-  }
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
+};
+const HEX_LENGTH: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
+
+/**
+ * One line's piece of a double-quoted scalar, its escapes decoded. `literalEnd`: how many of the
+ * decoded characters at its end were written as spaces (a line break folds them away);
+ * `escapedBreak`: the piece ends with a backslash, which escapes the line break.
+ */
+function decodeDouble(raw: string): { value: string; literalEnd: number; escapedBreak: boolean } {
   let value = '';
-  let at = 1;
-  for (;;) {
-    const close = text.indexOf("'", at);
-    if (close < 0) fail();
-    value += text.slice(at, close);
-    if (text[close + 1] === "'") {
-      value += "'";
-      at = close + 2;
+  let literalEnd = 0;
+  for (let at = 0; at < raw.length; at++) {
+    const c = raw[at]!;
+    if (c !== '\\') {
+      value += c;
+      literalEnd = c === ' ' ? literalEnd + 1 : 0;
       continue;
     }
-    return { value, end: close + 1 };
+    literalEnd = 0;
+    const next = raw[at + 1];
+    if (next === undefined) return { value, literalEnd: 0, escapedBreak: true };
+    const simple = SIMPLE_ESCAPES[next];
+    if (simple !== undefined) {
+      value += simple;
+      at++;
+      continue;
+    }
+    const length = HEX_LENGTH[next];
+    if (length === undefined) fail();
+    const hex = raw.slice(at + 2, at + 2 + length);
+    if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== length) fail();
+    const code = parseInt(hex, 16);
+    // Surrogates and code points past Unicode: left to `yaml`.
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) fail();
+    value += String.fromCodePoint(code);
+    at += 1 + length;
   }
+  return { value, literalEnd, escapedBreak: false };
+}
+
+/** Where the quoted scalar that opens at `text[0]` closes on this line (the closing quote's index), or -1. */
+function closingQuote(text: string, from: number): number {
+  const quote = text[0];
+  for (let at = from; at < text.length; at++) {
+    const c = text[at];
+    if (quote === '"' && c === '\\') {
+      at++;
+      continue;
+    }
+    if (c === quote) {
+      if (quote === "'" && text[at + 1] === "'") {
+        at++;
+        continue;
+      }
+      return at;
+    }
+  }
+  return -1;
+}
+
+/** A quoted scalar's one-line piece, decoded. */
+function quotedPiece(quote: string, raw: string): { value: string; literalEnd: number; escapedBreak: boolean } {
+  if (quote === '"') return decodeDouble(raw);
+  const value = raw.replace(/''/g, "'");
+  return { value, literalEnd: value.length - value.replace(/ +$/, '').length, escapedBreak: false };
+}
+
+/** The value of a quoted scalar written on one line at the start of `text`, and where it ends. */
+function quoted(text: string): { value: string; end: number } {
+  const close = closingQuote(text, 1);
+  if (close < 0) fail();
+  const piece = quotedPiece(text[0]!, text.slice(1, close));
+  if (piece.escapedBreak) fail();
+  return { value: piece.value, end: close + 1 };
 }
 
 /** Nothing but spaces, or spaces and a comment, may follow a value. */
@@ -102,35 +234,101 @@ function restIsEmpty(text: string): boolean {
   return text.trim() === '' || /^ +#/.test(text);
 }
 
-/** A flow item (in `[…]` or a flow mapping's value): a quoted or plain scalar without flow indicators. */
-function flowScalar(text: string): unknown {
-  const item = text.trim();
-  if (item === '') fail();
-  if (item[0] === '"' || item[0] === "'") {
-    const { value, end } = quoted(item);
-    if (item.slice(end).trim() !== '') fail();
+/** A flow collection or scalar on one line, from `at`: its value and where it ends. */
+class FlowReader {
+  constructor(
+    private readonly text: string,
+    public at: number,
+  ) {}
+
+  private spaces(): void {
+    while (this.text[this.at] === ' ') this.at++;
+  }
+
+  node(): unknown {
+    this.spaces();
+    const c = this.text[this.at];
+    if (c === '[') return this.sequence();
+    if (c === '{') return this.mapping();
+    if (c === '"' || c === "'") {
+      const { value, end } = quoted(this.text.slice(this.at));
+      this.at += end;
+      return value;
+    }
+    return plainValue(this.plain());
+  }
+
+  /** A plain scalar in a flow collection: up to a flow indicator or a comment; no `:` in it. */
+  private plain(): string {
+    const start = this.at;
+    while (this.at < this.text.length && !',[]{}'.includes(this.text[this.at]!)) {
+      if (this.text[this.at] === ':' || (this.text[this.at] === '#' && this.text[this.at - 1] === ' ')) fail();
+      this.at++;
+    }
+    const value = this.text.slice(start, this.at).trimEnd();
+    if (value === '') fail();
     return value;
   }
-  if (/[[\]{}#]|: |:$/.test(item)) fail();
-  return plainValue(item);
-}
 
-/** Splits the inside of a one-line flow collection at its commas (none inside quotes). */
-function flowItems(inside: string): string[] {
-  if (inside.trim() === '') return [];
-  const items: string[] = [];
-  let start = 0;
-  for (let at = 0; at < inside.length; at++) {
-    const c = inside[at];
-    if (c === '"' || c === "'") {
-      at += quoted(inside.slice(at)).end - 1;
-    } else if (c === ',') {
-      items.push(inside.slice(start, at));
-      start = at + 1;
+  private sequence(): unknown[] {
+    this.at++;
+    const items: unknown[] = [];
+    this.spaces();
+    if (this.text[this.at] === ']') {
+      this.at++;
+      return items;
+    }
+    for (;;) {
+      items.push(this.node());
+      this.spaces();
+      const c = this.text[this.at++];
+      if (c === ']') return items;
+      if (c !== ',') fail();
+      this.spaces();
+      // `[a, ]` and `[a, , b]`: left to `yaml`.
+      if (this.text[this.at] === ']' || this.text[this.at] === ',') fail();
     }
   }
-  items.push(inside.slice(start));
-  return items;
+
+  private mapping(): Record<string, unknown> {
+    this.at++;
+    const object: Record<string, unknown> = {};
+    this.spaces();
+    if (this.text[this.at] === '}') {
+      this.at++;
+      return object;
+    }
+    for (;;) {
+      this.spaces();
+      const c = this.text[this.at];
+      if (c === '[' || c === '{') fail();
+      const key = c === '"' || c === "'" ? this.node() : this.plainKey();
+      if (typeof key !== 'string') fail();
+      this.spaces();
+      if (this.text[this.at] !== ':') fail();
+      this.at++;
+      // `{"a":b}`, and `{a: }` (a null value): left to `yaml`.
+      const value = this.text.slice(this.at).trimStart()[0];
+      if (this.text[this.at] !== ' ' || value === undefined || value === ',' || value === '}') fail();
+      setKey(object, key, this.node());
+      this.spaces();
+      const next = this.text[this.at++];
+      if (next === '}') return object;
+      if (next !== ',') fail();
+      this.spaces();
+      if (this.text[this.at] === '}' || this.text[this.at] === ',') fail();
+    }
+  }
+
+  /** A plain key in a flow mapping: up to `: `. */
+  private plainKey(): unknown {
+    const start = this.at;
+    while (this.at < this.text.length && !',[]{}:#'.includes(this.text[this.at]!)) this.at++;
+    if (this.text[this.at] !== ':' || (this.text[this.at + 1] !== ' ' && this.text[this.at + 1] !== undefined)) fail();
+    const key = this.text.slice(start, this.at).trimEnd();
+    if (key === '') fail();
+    return plainValue(key);
+  }
 }
 
 function setKey(object: Record<string, unknown>, key: string, value: unknown): void {
@@ -141,115 +339,307 @@ function setKey(object: Record<string, unknown>, key: string, value: unknown): v
 /** A key and what follows its colon, or undefined when `text` does not start with `key:`. */
 function splitKey(text: string): { key: string; rest: string } | undefined {
   if (text[0] === '"' || text[0] === "'") {
+    const close = closingQuote(text, 1);
+    if (close < 0) return undefined;
     const { value, end } = quoted(text);
     const after = text.slice(end).trimStart();
     if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return undefined;
     return { key: value, rest: after.slice(1) };
   }
-  const match = PLAIN_KEY.exec(text);
-  if (match === null) return undefined;
-  if (typeof plainValue(match[1]!) !== 'string') fail();
-  return { key: match[1]!, rest: text.slice(match[0].length) };
+  // A plain key: a letter or `_`, then letters, digits and `_./-`; spaces; `:` before a space or the end.
+  const first = text.charCodeAt(0);
+  if (!((first >= 97 && first <= 122) || (first >= 65 && first <= 90) || first === 95)) return undefined;
+  let at = 1;
+  for (let c = text.charCodeAt(at); (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 45 && c <= 57) || c === 95; c = text.charCodeAt(++at));
+  const key = text.slice(0, at);
+  while (text.charCodeAt(at) === 32) at++;
+  if (text.charCodeAt(at) !== 58) return undefined;
+  const after = text.charCodeAt(at + 1);
+  if (after === 32) at++;
+  else if (at + 1 < text.length) return undefined;
+  if (typeof plainValue(key) !== 'string') fail();
+  return { key, rest: text.slice(at + 1) };
 }
 
-/** A value written on the line of its key or dash; undefined when there is none (it follows on the next lines). */
-function inlineValue(text: string): { value: unknown } | undefined {
-  const value = text.trim();
-  if (value === '' || value.startsWith('#')) return undefined;
-  const first = value[0]!;
-  if (first === '"' || first === "'") {
-    const { value: scalar, end } = quoted(value);
-    if (!restIsEmpty(value.slice(end))) fail();
-    return { value: scalar };
-  }
-  if (first === '[' || first === '{') {
-    const close = value.indexOf(first === '[' ? ']' : '}');
-    if (close < 0 || !restIsEmpty(value.slice(close + 1))) fail();
-    const inside = value.slice(1, close);
-    if (/[[\]{}]/.test(inside)) fail();
-    const items = flowItems(inside);
-    if (first === '[') return { value: items.map(flowScalar) };
-    const object: Record<string, unknown> = {};
-    for (const item of items) {
-      const entry = splitKey(item.trim());
-      if (entry === undefined) fail();
-      setKey(object, entry.key, flowScalar(entry.rest));
-    }
-    return { value: object };
-  }
-  // A plain scalar ends at a comment; `key: a: b` is not YAML.
-  const comment = value.search(/ #/);
-  const plain = (comment < 0 ? value : value.slice(0, comment)).trimEnd();
-  if (/: |:$/.test(plain)) fail();
-  return { value: plainValue(plain) };
+/** Folds the lines of a flow scalar (quoted or plain), each already stripped: a break is a space, n empty lines are n line feeds. */
+function fold(pieces: readonly string[], breaks: readonly number[]): string {
+  let value = pieces[0]!;
+  for (let i = 1; i < pieces.length; i++) value += (breaks[i - 1]! === 0 ? ' ' : '\n'.repeat(breaks[i - 1]!)) + pieces[i]!;
+  return value;
 }
 
 class Reader {
   at = 0;
+  /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
+  private readonly anchors = new Map<string, unknown>();
+  aliases = 0;
   constructor(private readonly lines: Line[]) {}
 
+  /** The next line that is neither blank nor a comment (the reader moves to it), or undefined. */
   private get line(): Line | undefined {
-    return this.lines[this.at];
+    while (this.at < this.lines.length) {
+      const line = this.lines[this.at]!;
+      if (line.blank || line.comment) {
+        this.at++;
+        continue;
+      }
+      // A tab where structure is read (indentation, between tokens): left to `yaml`.
+      if (line.tab) fail();
+      return line;
+    }
+    return undefined;
   }
 
+  /** `-` alone or before a space (trailing spaces are not trimmed). */
   private static isItem(text: string): boolean {
-    return text === '-' || text.startsWith('- ');
+    return text.charCodeAt(0) === 45 && (text.length === 1 || text.charCodeAt(1) === 32);
   }
 
   block(indent: number): unknown {
     return Reader.isItem(this.line!.text) ? this.sequence(indent) : this.mapping(indent);
   }
 
-  /** What follows a key or dash whose line has no value: a deeper block, a sequence at the key's indentation, or null. */
+  /** What follows a key or dash whose line has no value: a deeper block or scalar, a sequence at the key's indentation, or null. */
   private below(indent: number, sequenceAtIndent: boolean): unknown {
     const next = this.line;
-    if (next !== undefined && next.indent > indent) return this.block(next.indent);
+    if (next !== undefined && next.indent > indent) {
+      if (Reader.isItem(next.text) || splitKey(next.text) !== undefined) return this.block(next.indent);
+      // A scalar on the lines below its key (`key:\n  text`): plain or quoted.
+      if (/^[|>[{&*!]/.test(next.text)) fail();
+      this.at++;
+      const inline = this.inlineValue(next.text, indent);
+      if (inline === undefined) fail();
+      return this.closed(inline.value, indent);
+    }
     if (sequenceAtIndent && next !== undefined && next.indent === indent && Reader.isItem(next.text)) return this.sequence(indent);
     return null;
   }
 
   /** A value on its key's or dash's line: nothing may continue it on deeper lines. */
   private closed(value: unknown, indent: number): unknown {
-    if (this.line !== undefined && this.line.indent > indent) fail();
+    const next = this.line;
+    if (next !== undefined && next.indent > indent) fail();
     return value;
+  }
+
+  /**
+   * A value that starts on the line just read (`text`, after its key's colon or its dash), of a
+   * node whose key or dash is at column `indent`; undefined when there is none (it follows on the
+   * next lines). Multi-line scalars take the lines they span.
+   */
+  private inlineValue(text: string, indent: number): { value: unknown } | undefined {
+    // Not trimmed at its end: a quoted scalar that goes on over lines keeps its escaped spaces.
+    let value = text.trimStart();
+    if (value.trimEnd() === '' || value.startsWith('#')) return undefined;
+    const anchor = value.charCodeAt(0) === 38 ? ANCHOR.exec(value) : null;
+    if (anchor !== null) {
+      value = value.slice(anchor[0].length);
+      if (value.trimEnd() === '' || /^[#|>[{*&!]/.test(value)) fail();
+      const scalar = this.inlineValue(value, indent)!;
+      this.anchors.set(anchor[1]!, scalar.value);
+      return scalar;
+    }
+    if (value[0] === '*') {
+      const comment = value.search(/ #/);
+      const alias = ALIAS.exec((comment < 0 ? value : value.slice(0, comment)).trimEnd());
+      if (alias === null || !this.anchors.has(alias[1]!)) fail();
+      this.aliases++;
+      return { value: this.anchors.get(alias[1]!) };
+    }
+    const first = value[0]!;
+    if (first === '"' || first === "'") return { value: this.quotedScalar(value, indent) };
+    if (first === '|' || first === '>') return { value: this.blockScalar(value.trimEnd(), indent) };
+    if (first === '[' || first === '{') {
+      const reader = new FlowReader(value, 0);
+      const node = reader.node();
+      if (!restIsEmpty(value.slice(reader.at))) fail();
+      return { value: node };
+    }
+    // A plain scalar ends at a comment; `key: a: b` is not YAML.
+    const comment = value.indexOf(' #');
+    const plain = (comment < 0 ? value : value.slice(0, comment)).trimEnd();
+    if (plain.includes(': ') || plain.endsWith(':')) fail();
+    if (INDICATOR.test(plain) || DASH_LIKE.test(plain)) fail();
+    if (comment >= 0) return { value: plainValue(plain) };
+    return { value: this.plainLines(plain, indent) };
+  }
+
+  /** A plain scalar that may go on over deeper lines (folded); resolved as one scalar. */
+  private plainLines(first: string, indent: number): unknown {
+    const pieces = [first];
+    const breaks: number[] = [];
+    let at = this.at;
+    let empty = 0;
+    while (at < this.lines.length) {
+      const line = this.lines[at]!;
+      if (isBlank(line)) {
+        empty++;
+        at++;
+        continue;
+      }
+      if (line.indent <= indent || isComment(line)) break;
+      const text = line.text.trimEnd();
+      if (CONTINUATION_UNREAD.test(text)) fail();
+      pieces.push(text);
+      breaks.push(empty);
+      empty = 0;
+      at++;
+      this.at = at;
+    }
+    if (pieces.length === 1) return plainValue(first);
+    const value = fold(pieces, breaks);
+    // Resolved as a whole: a folded scalar that reads as something else is left to `yaml`.
+    if (typeof plainValue(value) !== 'string') fail();
+    return value;
+  }
+
+  /** A quoted scalar from `text` (its line's rest, trimmed), over as many lines as it takes (folded). */
+  private quotedScalar(text: string, indent: number): string {
+    const quote = text[0]!;
+    if (closingQuote(text, 1) >= 0) {
+      const { value, end } = quoted(text);
+      if (!restIsEmpty(text.slice(end))) fail();
+      return value;
+    }
+    let piece = quotedPiece(quote, text.slice(1));
+    const pieces = [piece.escapedBreak ? piece.value : piece.value.slice(0, piece.value.length - piece.literalEnd)];
+    const breaks: number[] = [];
+    /** The last piece ended with an escaped line break: the next is joined to it, without folding. */
+    let joined = piece.escapedBreak;
+    let empty = 0;
+    for (;;) {
+      const line = this.lines[this.at];
+      if (line === undefined || line.tab) fail();
+      this.at++;
+      if (isBlank(line)) {
+        if (joined) fail();
+        empty++;
+        continue;
+      }
+      // Continuation lines deeper than the node's key or dash; others are left to `yaml`.
+      if (line.indent <= indent) fail();
+      const end = closingQuote(quote + line.text, 1);
+      piece = quotedPiece(quote, end < 0 ? line.text : line.text.slice(0, end - 1));
+      const value = end < 0 && !piece.escapedBreak ? piece.value.slice(0, piece.value.length - piece.literalEnd) : piece.value;
+      if (joined) pieces[pieces.length - 1] += value;
+      else {
+        pieces.push(value);
+        breaks.push(empty);
+      }
+      empty = 0;
+      joined = piece.escapedBreak;
+      if (end >= 0) {
+        if (joined || !restIsEmpty(line.text.slice(end))) fail();
+        return fold(pieces, breaks);
+      }
+    }
+  }
+
+  /** A literal or folded block scalar, its header `text`, under a node at column `indent`. */
+  private blockScalar(text: string, indent: number): string {
+    const header = BLOCK_HEADER.exec(text);
+    if (header === null) fail();
+    const folded = header[1] === '>';
+    const strip = header[2] === '-';
+    // The content's indentation: that of its first line that is not blank.
+    let first = this.at;
+    while (first < this.lines.length && isBlank(this.lines[first]!)) first++;
+    const firstLine = this.lines[first];
+    const width = firstLine === undefined ? 0 : firstLine.indent;
+    if (firstLine === undefined || width <= indent) {
+      // No content: the empty string. (Blank lines before it with spaces beyond the node's are left to `yaml`.)
+      for (let i = this.at; i < first; i++) if (this.lines[i]!.text.length > 0 || this.lines[i]!.indent > indent) fail();
+      return '';
+    }
+    if (firstLine.text[0] === '\t') fail();
+    const content: string[] = [];
+    let at = this.at;
+    for (; at < this.lines.length; at++) {
+      const line = this.lines[at]!;
+      if (isBlank(line)) {
+        // Leading blank lines may not hold more spaces than the content's indentation.
+        if (at < first && line.indent + line.text.length > width) fail();
+        if (line.text.length > 0) fail();
+        content.push(line.indent > width ? ' '.repeat(line.indent - width) : '');
+        continue;
+      }
+      if (line.indent < width) break;
+      content.push(' '.repeat(line.indent - width) + line.text);
+    }
+    // Trailing blank lines belong to the scalar only with `+` (not read here): clipped or stripped.
+    while (content.length > 0 && content[content.length - 1] === '') content.pop();
+    this.at = at;
+    let value: string;
+    if (folded) {
+      // More-indented lines keep their breaks in a folded scalar: left to `yaml`.
+      if (content.some((line) => line.startsWith(' ') || line.startsWith('\t'))) fail();
+      let leading = 0;
+      while (content[leading] === '') leading++;
+      const pieces: string[] = [];
+      const breaks: number[] = [];
+      let empty = 0;
+      for (const line of content.slice(leading)) {
+        if (line === '') {
+          empty++;
+          continue;
+        }
+        if (pieces.length > 0) breaks.push(empty);
+        pieces.push(line);
+        empty = 0;
+      }
+      value = '\n'.repeat(leading) + (pieces.length === 0 ? '' : fold(pieces, breaks));
+    } else {
+      value = content.join('\n');
+    }
+    // A line with spaces only beyond the indentation is content: a trailing one is not a blank line.
+    return content.length === 0 || strip ? value : `${value}\n`;
   }
 
   mapping(indent: number): Record<string, unknown> {
     const object: Record<string, unknown> = {};
-    while (this.line !== undefined && this.line.indent === indent && !Reader.isItem(this.line.text)) {
-      const entry = splitKey(this.line.text);
+    for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
+      if (Reader.isItem(line.text)) break;
+      const entry = splitKey(line.text);
       if (entry === undefined) fail();
       this.at++;
-      const inline = inlineValue(entry.rest);
+      const inline = this.inlineValue(entry.rest, indent);
       setKey(object, entry.key, inline === undefined ? this.below(indent, true) : this.closed(inline.value, indent));
     }
-    if (this.line !== undefined && this.line.indent > indent) fail();
+    const next = this.line;
+    if (next !== undefined && next.indent > indent) fail();
     return object;
   }
 
   sequence(indent: number): unknown[] {
     const items: unknown[] = [];
-    while (this.line !== undefined && this.line.indent === indent && Reader.isItem(this.line.text)) {
-      const after = this.line.text.slice(1);
+    for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
+      if (!Reader.isItem(line.text)) break;
+      const after = line.text.slice(1);
       const content = after.trimStart();
       const column = indent + 1 + (after.length - content.length);
-      if (content === '' || content.startsWith('#')) {
+      if (content.trimEnd() === '' || content.startsWith('#')) {
         this.at++;
         items.push(this.below(indent, false));
       } else if (Reader.isItem(content)) {
         fail();
       } else if (splitKey(content) !== undefined) {
         // `- key: value`: a mapping whose keys are at the content's column.
-        this.lines[this.at] = { indent: column, text: content };
+        this.lines[this.at] = readLine(column, content);
         items.push(this.mapping(column));
       } else {
         this.at++;
-        const inline = inlineValue(content);
+        const inline = this.inlineValue(content, indent);
         items.push(inline === undefined ? null : this.closed(inline.value, indent));
       }
     }
-    if (this.line !== undefined && this.line.indent > indent) fail();
+    const next = this.line;
+    if (next !== undefined && next.indent > indent) fail();
     return items;
+  }
+
+  /** Whether every line has been read. */
+  done(): boolean {
+    return this.line === undefined;
   }
 }
 
@@ -258,21 +648,28 @@ class Reader {
  * document is in the subset above and its root is a mapping; undefined otherwise.
  */
 export function readSimpleDocument(text: string): Record<string, unknown> | undefined {
-  if (text.includes('\t') || text.includes('\\') || STREAM_LINE.test(text)) return undefined;
+  if (UNREAD_CHARACTERS.test(text) || (text.includes('\r') && LONE_CR.test(text))) return undefined;
   const lines: Line[] = [];
   for (const raw of text.split('\n')) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const content = line.trimStart();
-    if (content === '' || content.startsWith('#')) continue;
-    lines.push({ indent: line.length - content.length, text: content.trimEnd() });
+    const end = raw.charCodeAt(raw.length - 1) === 13 ? raw.length - 1 : raw.length;
+    // A document marker or directive: the text is a stream of documents, not one.
+    const c = raw.charCodeAt(0);
+    if (c === 37) return undefined;
+    if ((c === 45 || c === 46) && (raw.startsWith('---') || raw.startsWith('...')) && (end === 3 || raw[3] === ' ' || raw[3] === '\t')) return undefined;
+    let indent = 0;
+    while (indent < end && raw.charCodeAt(indent) === 32) indent++;
+    lines.push(readLine(indent, raw.slice(indent, end)));
   }
-  if (lines.length === 0) return undefined;
   try {
     const reader = new Reader(lines);
-    if (lines[0]!.text === '-' || lines[0]!.text.startsWith('- ')) return undefined;
-    const value = reader.mapping(lines[0]!.indent);
+    if (reader.done()) return undefined;
+    const first = lines[reader.at]!;
+    if (first.text === '-' || first.text.startsWith('- ')) return undefined;
+    const value = reader.mapping(first.indent);
     // Lines left over (a shallower one after the root's) mean the document is not what it seemed.
-    return reader.at === lines.length ? value : undefined;
+    if (!reader.done()) return undefined;
+    // Nodes are fewer than characters: a bound on what the full parse counts (aliases × nodes).
+    return reader.aliases * text.length > MAX_ALIAS_WORK ? undefined : value;
   } catch (error) {
     if (error instanceof NotSimple) return undefined;
     throw error;

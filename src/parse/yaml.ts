@@ -9,7 +9,7 @@ import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
-import { documentLines, prefilter } from './prefilter.js';
+import { documentLines, prefilter, type Settle } from './prefilter.js';
 import { byStart, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 
@@ -65,8 +65,10 @@ export interface Manifest {
 export interface ParsedFile {
   readonly source: SourceFile;
   readonly documentCount: number;
-  /** Documents recognised from their text as kinds the linter does not read, and not parsed (src/parse/prefilter.ts). */
+  /** Documents recognised from their text as kinds the linter does not read, or settled from their value, and not parsed (src/parse/prefilter.ts). */
   readonly unparsed: number;
+  /** Of those, the documents the caller read in full from their value (src/parse/read.ts): set only when there are some. */
+  readonly settled?: number;
   readonly problems: readonly SyntaxProblem[];
   readonly manifests: readonly Manifest[];
   spanAt(start: number, end: number): Span;
@@ -85,6 +87,8 @@ export interface ParseOptions {
   readonly prefilter?: boolean;
   /** With the prefilter: the documents to parse, from their text (default: those that may be a kind we read). */
   readonly reads?: (documentText: string) => boolean;
+  /** With the prefilter: of the documents `reads` wants, those settled without a parse (src/parse/read.ts). */
+  readonly settle?: Settle;
 }
 
 /** A file that was not read (larger than the limit): one problem, no documents. */
@@ -132,21 +136,26 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
   // Documents larger than the API server accepts are never parsed: blanked here, reported below.
   const oversized = text.length > MAX_OBJECT_BYTES ? blankOversized(text) : undefined;
   const readText = oversized?.text ?? text;
-  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(readText, options.reads);
-  if (filtered.mode === 'none' && oversized === undefined) return { source, documentCount: filtered.documents, unparsed: filtered.skipped, problems: [], manifests: [], spanAt };
+  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(readText, options.reads, options.settle);
+  const settled = filtered.mode !== 'all' && filtered.settled !== undefined ? { settled: filtered.settled } : {};
+  if (filtered.mode === 'none' && oversized === undefined) return { source, documentCount: filtered.documents, unparsed: filtered.skipped, ...settled, problems: [], manifests: [], spanAt };
   if (filtered.mode === 'none') {
     // Only oversized documents could be read: each is reported, nothing is parsed.
     const problems = oversized!.documents.map((document) => oversizedProblem(document, documentIndexAt(readText, document.marker), spanAt));
-    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems.length, problems, manifests: [], spanAt };
+    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems.length, ...settled, problems, manifests: [], spanAt };
   }
   let list = parseDocuments(filtered.mode === 'masked' ? filtered.text : readText);
   let unparsed = 0;
+  let settledParts = {};
   if (filtered.mode === 'masked') {
     unparsed = filtered.skipped;
-    // The line scan and `yaml` disagree on where documents are: trust `yaml`, on the whole text.
+    settledParts = settled;
+    // The line scan and `yaml` disagree on where documents are: trust `yaml`, on the whole text
+    // (every document parsed, none settled).
     if (list.length !== filtered.documents) {
       list = parseDocuments(readText);
       unparsed = 0;
+      settledParts = {};
     }
   }
   const problems: SyntaxProblem[] = [];
@@ -191,7 +200,7 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
   problems.push(...kubectlSplitProblems(text, list, spanAt));
-  return { source, documentCount: list.length, unparsed, problems, manifests, spanAt };
+  return { source, documentCount: list.length, unparsed, ...settledParts, problems, manifests, spanAt };
 }
 
 /**

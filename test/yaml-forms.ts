@@ -1,0 +1,54 @@
+/**
+ * Generated YAML values of the forms rendered manifests use (issue 23: block scalars, multi-line
+ * quoted and plain scalars, nested flow collections, plain scalars after a dash, anchors and
+ * aliases), with the tricky variants of each (indentation too shallow, escapes, comment-like
+ * lines, indicators): test/simple-yaml.test.ts compares the fast reader with `yaml` on them,
+ * test/simple-yaml-kubectl.test.ts with kubectl.
+ */
+import fc from 'fast-check';
+
+/** Values of the forms issue 23 added: each rendered under a key or a dash at column `indent`. */
+const blockLine = fc.constantFrom('echo hi', 'set -e', '# not a comment', '', '  more indented', 'a: b', '- x', 'x \\', 'tab\there', 'trailing  ', '"quoted"', "it's", '---x', '   ');
+const blockScalar = fc.record({ header: fc.constantFrom('|', '|-', '>', '>-', '| # c', '>- #c', '|+', '|2'), lines: fc.array(blockLine, { minLength: 0, maxLength: 5 }), extra: fc.constantFrom(0, 1, 2, 3), trailing: fc.constantFrom(0, 1, 2) });
+const quotedPart = fc.constantFrom('word', 'two words', 'x # y', 'a: b', '\\t', '\\"', '\\\\', '\\x41', '\\u00e9', '\\ ', 'end  ', '  start', '', "it''s", '\\', '\\q', '\\N');
+const multiQuoted = fc.record({ quote: fc.constantFrom('"', "'"), parts: fc.array(quotedPart, { minLength: 1, maxLength: 4 }), extra: fc.constantFrom(0, 1, 2) });
+const plainPart = fc.constantFrom('word', 'two words', '-e', "'SELECT 1'", 'x:y', '1', 'true', '', '- x', 'a #b', 'a: b', '#c', '"q"', 'v1.2');
+const multiPlain = fc.record({ first: fc.constantFrom('mysql -h', 'text', 'a', '1', '--flag', 'yes'), parts: fc.array(plainPart, { minLength: 1, maxLength: 4 }), extra: fc.constantFrom(0, 1, 2) });
+type Flow = string | Flow[] | { [key: string]: Flow };
+const flow: fc.Arbitrary<Flow> = fc.letrec<{ f: Flow }>((tie) => ({
+  f: fc.oneof(
+    { depthSize: 'small' },
+    fc.constantFrom('a', 'x-1', '--port=80', '-x', ':9', '"q, r"', "'s'", '1', 'yes', '~', 'e1', '1.5', '0644', 'a b', 'k8s.io/x', '"\\u0041"', '*x', '&a b', '!t x', ''),
+    fc.array(tie('f'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'key', '"q"', 'y', '1'), tie('f'), { maxKeys: 3 }),
+  ),
+})).f;
+function flowText(value: Flow): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return `[${value.map(flowText).join(', ')}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${k}: ${flowText(v)}`).join(', ')}}`;
+}
+const dashScalar = fc.constantFrom('--port=8080', '-v', '-', '-1', '- x', ':8080', '?x', ': x', '-e x', '--a=b # c', '&a x', '*a', '&a', '*b');
+export type Form =
+  | { t: 'block'; v: { header: string; lines: string[]; extra: number; trailing: number } }
+  | { t: 'mq'; v: { quote: string; parts: string[]; extra: number } }
+  | { t: 'mp'; v: { first: string; parts: string[]; extra: number } }
+  | { t: 'flow'; v: Flow }
+  | { t: 'dash'; v: string };
+export const form: fc.Arbitrary<Form> = fc.oneof(
+  fc.record({ t: fc.constant('block' as const), v: blockScalar }),
+  fc.record({ t: fc.constant('mq' as const), v: multiQuoted }),
+  fc.record({ t: fc.constant('mp' as const), v: multiPlain }),
+  fc.record({ t: fc.constant('flow' as const), v: flow }),
+  fc.record({ t: fc.constant('dash' as const), v: dashScalar }),
+);
+/** The text after `key:` or `-`, the form's lines below at column `indent` + 2 + extra (extra 0: at the node's own column + 1 or less). */
+export function renderForm(f: Form, indent: number): string {
+  if (f.t === 'flow') return ` ${flowText(f.v)}`;
+  if (f.t === 'dash') return ` ${f.v}`;
+  const pad = ' '.repeat(Math.max(0, indent + f.v.extra));
+  if (f.t === 'block') return ` ${f.v.header}\n${f.v.lines.map((line) => (line === '' ? '' : pad + line)).join('\n')}${'\n'.repeat(f.v.trailing)}`;
+  if (f.t === 'mq') return ` ${f.v.quote}${f.v.parts.map((part, i) => (i === 0 ? part : part === '' ? '' : pad + part)).join('\n')}${f.v.quote}`;
+  return ` ${f.v.first}\n${f.v.parts.map((part) => (part === '' ? '' : pad + part)).join('\n')}`;
+}
+
