@@ -35,9 +35,11 @@ import { rule as validationActions } from './validation-actions.js';
 import { rule as suppressionWithoutReason } from './suppression-without-reason.js';
 import { rule as unusedSuppression } from './unused-suppression.js';
 import { rule as kustomizePatched } from './kustomize-patched.js';
+import { rule as unknownKind } from './unknown-kind.js';
 
 export const rules: readonly Rule[] = [
   yamlSyntax,
+  unknownKind,
   schema,
   apiValidation,
   removedApiVersion,

@@ -103,7 +103,7 @@ var init_fs = __esm({
       "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected;\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: the keys of `data` (`SetDefaults_ConfigMap` makes it `{}`), `binaryData` and its\n  keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName`, `replicas`,\n`metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`).\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Custom resources are not analysed (their CRDs' schemas are not read),\nnor are kinds other than those above, a webhook whose rules name a resource discovery does not\nknow, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
       "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**Severity.** A warning under `failurePolicy: Fail` (the API default), where the error rejects\nthe request; an `info` under `Ignore`, where a condition that errors skips the webhook, as a\nfalse one would.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/match-policy-exact.md": () => '---\nid: match-policy-exact\nseverity: warning\n---\n\n# match-policy-exact\n\n## What it does\n\nFlags `matchPolicy: Exact` on a webhook when a resource its rules match is also served in\nanother API version that the rules do not list, and names the versions whose requests will not\nreach the webhook (the first two, then how many more): for a rule on `autoscaling/v1` `horizontalpodautoscalers`, requests through\n`autoscaling/v2` are not intercepted.\n\nThe rule asks the shared request matcher, for every write the target version\n(`--kube-version`) can receive (CREATE, UPDATE and DELETE of every resource and subresource;\nCONNECT of the connect subresources), whether the webhook would be called with\n`matchPolicy: Equivalent` but is not with `Exact`. "Other versions" are the ones discovery\nknows: the built-in group versions served by the target version (in 1.35 that is\n`autoscaling/v1` and `autoscaling/v2`; older versions have more, such as `batch/v1beta1`\ncronjobs in 1.24) and every served version of the `CustomResourceDefinition`s in the run.\n\nThe finding points at the `matchPolicy` field. For a v1beta1 object without `matchPolicy`\n(v1beta1 defaults it to `Exact`) it points at the webhook and says that `Exact` is the API\ndefault.\n\nNot reported:\n\n- a version that another webhook of the same configuration intercepts. Operators written with\n  controller-gen, such as ECK, register one webhook per CRD version with `matchPolicy: Exact`;\n  together they see every version.\n- rules with `apiVersions: ["*"]` (every version matches exactly), and resources whose group\n  serves a single version.\n- custom resources whose CRD is not in the run: their other versions are unknown.\n\n**What a file cannot show.** The versions the cluster really serves: CRDs installed from other\nfiles, aggregated APIs, and built-in versions switched on with `--runtime-config` or a feature\ngate are not in the run. The rule knows the built-in versions that the target version serves by\ndefault and the CRDs of the run, no more.\n\n## Why is this bad?\n\nClients choose the version they write with. With `Exact`, a request through a version the rule\ndoes not list skips the webhook entirely: a policy on `autoscaling/v1` HPAs is bypassed by\n`kubectl apply` of an `autoscaling/v2` manifest, and a validation webhook of a CRD\'s `v1beta1`\nis bypassed by a client that writes `v1`. With `Equivalent` (the v1 default) the API server\nconverts the request to the version the webhook registered for and calls it. The Kubernetes\ndocumentation recommends `Equivalent`, so that webhooks keep working when resources get new\nversions, and registering for stable versions.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Exact\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v1"]\n        resources: ["horizontalpodautoscalers"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v2"]\n        resources: ["horizontalpodautoscalers"]\n```\n\nIf the webhook really can handle only one version, list every served version in\n`apiVersions` and let the webhook convert, or register one webhook per version.\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen another configuration (not the same one) intercepts the other versions, or when the\nwebhook is meant to see a single version (for example a conversion-time check tied to that\nversion) and the bypass is intended.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: matchPolicy":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-matchpolicy\n- Admission webhook good practices (match all versions of an API):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (`ShouldCallHook`:\n  equivalent resources are tried only for `Equivalent`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`Equivalent`) and\n  `v1beta1/defaults.go` (`Exact`)\n',
-      "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of that resource in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself (Roles and\n   RoleBindings there are written by the API server alone: its RBAC bootstrap policy). If a\n   condition is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), the webhook is not reported. Only what is known of\n   those requests is given to CEL: operation, namespace, group, resource and subresource, the\n   requester\'s name and groups, the object\'s namespace, and, for the API server\'s own user (a\n   member of `system:masters`, which kube-apiserver authorizes for everything), the `authorizer`:\n   every check it makes for that user is allowed, so a break-glass condition\n   (`!authorizer\u2026.check("breakglass").allowed()`) skips it. A condition whose answer depends on\n   anything else (the object\'s labels, spec or name, an `authorizer` call for any other user or\n   about a service account, a presence test of an unknown field) cannot be decided here, and\n   counts as "may match": the webhook is reported,\n   since a real system object\'s labels and spec are not those of an empty, made-up one.\n   An admission policy is different: it runs in the API server (no endpoint to be down), and\n   whether it rejects a system write depends on its validations, which are not evaluated here;\n   it is reported only when its matchConditions are known to call it for those writes.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook (a rule that creates or updates, when\none does). When that rule names every resource of every group (`apiGroups: ["*"]`,\n`resources: ["*"]`), the message says so.\n\nIts severity follows how bad a failure is, drawn where Gardener and GKE draw it (below):\n\n| the webhook | severity | why |\n|---|---|---|\n| `failurePolicy: Fail` (written or by default: the message says which) on a create or update the system makes there | `error` | while the webhook is down, those writes are rejected, including the ones that would bring it back |\n| every intercepting rule is `DELETE`-only, `Fail`, and deletes of kube-system Pods are among them | `warning` | terminated pods stay in the API and DaemonSet and StatefulSet rollouts there stall; no create or update is held up |\n| every intercepting rule is `DELETE`-only, otherwise | `info` | a delete of a ReplicaSet, an Event or an Endpoints object is not how a cluster recovers |\n| `Ignore` with `timeoutSeconds` above 15 | `warning` | Gardener\'s line: control-plane clients give up at 30 s, so a long wait can still fail the write |\n| `Ignore` on Leases with `timeoutSeconds` above 3 | `warning` | Gardener\'s line for kube-system Leases: leader-election renewals have a 10 s deadline |\n| `Ignore`, the webhook\'s own Service in `kube-system` | `info` | the webhook is one of the system\'s add-ons: seeing kube-system is its job, and `Ignore` keeps it out of its own way |\n| `Ignore` on Pods, the webhook scoped by a `namespaceSelector` or `objectSelector` its author wrote that leaves kube-system in | `info` | the selectors show the author chose what the webhook sees, kube-system included (an agent that must see every pod); the wait is bounded |\n| `Ignore` on Pods (creates, updates, `pods/status`, `pods/binding`; not evictions) with `timeoutSeconds` above 5 | `warning` | GKE counts any webhook on kube-system Pods as unsafe; each add-on pod waits that long while the webhook is down |\n| `Ignore` otherwise (a short timeout, or resources other than Pods and Leases) | `info` | `Ignore` never rejects a write for an unreachable webhook: the cost is a short, bounded delay |\n\nEvictions (`pods/eviction`) come from people and drains, not from the control plane: they do not\nmake an `Ignore` webhook a Pod webhook here (with `Fail` they still block drains there: `error`).\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks.\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above), names the bindings and that resource, and its severity is `error` with `failurePolicy: Fail` (written\nor by default) and `warning` with `Ignore`: unlike a webhook\'s, a policy\'s `Ignore` covers only\nerrors in its expressions, and a validation that is false still denies the write. None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections. That wait is bounded:\nit matters when it is long, or when it lands on what cannot wait.\n\nTwo platforms that run this check on every cluster draw that line the same way, and this rule\nfollows them:\n\n- **Gardener** (`pkg/gardenlet/controller/shoot/care`, `IsProblematicWebhook`; its webhook\n  remediator, `docs/usage/shoot/shoot_status.md`) counts a webhook on critical resources as\n  problematic with `Fail`, or with `Ignore` and a timeout above 15 s ("most control-plane API\n  calls are made with a client-side timeout of 30s"); on Leases in `kube-system`, above 3 s even\n  with `Ignore`, because that "can break leader election". Its webhook remediator\n  (`webhook_remediation.go`) changes such a webhook\'s `Fail` to `Ignore`, lowers its timeout to\n  15 s (3 s on Leases) and adds selectors: `Ignore` with a short timeout is its fix, not its\n  problem.\n- **GKE** (`K8S_ADMISSION_WEBHOOK_UNSAFE`, "Ensure control plane stability when using webhooks")\n  calls a webhook unsafe when it intercepts Pods or Leases in `kube-system` (and Leases in\n  `kube-node-lease`, Nodes, TokenReviews, SubjectAccessReviews and CSRs: `critical-resources`).\n\nA webhook that only deletes is no recovery risk: recovery creates and updates.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nIf the webhook need not see `kube-system`, exclude it, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nExcluding `kube-system` is not always right: a webhook whose job covers kube-system\'s own pods\n(a credential or network injector that add-ons there depend on, a CNI\'s own checks, a policy\nengine that must see everything) would break them. Keep such a webhook on kube-system and make\nits failure cheap instead:\n\n- `failurePolicy: Ignore` with a short `timeoutSeconds` (at most 5 s on Pods, 3 s on Leases):\n  an unreachable webhook then delays the system\'s writes briefly and rejects none;\n- `matchConditions` that let the control plane\'s own requests through, such as\n  `!request.userInfo.username.startsWith(\'system:\')` (the rule evaluates them and stays silent\n  when they exclude the system\'s requesters);\n- an `objectSelector` that selects only the objects the webhook is for (an opt-in label), or\n  narrower `rules`.\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, "Ensure control plane stability when using webhooks" (unsafe webhooks: Pods and Leases in\n  `kube-system`): https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  digitalocean/clusterlint `admission-controller-webhook-replacement`\n- Gardener, `docs/usage/shoot/shoot_status.md` (problematic webhooks, the webhook remediator)\n  and `pkg/gardenlet/controller/shoot/care/constraints.go`, `webhook_remediation.go`\n  (`WebhookMaximumTimeoutSecondsNotProblematic = 15`,\n  `WebhookMaximumTimeoutSecondsNotProblematicForLeases = 3`)\n',
+      "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of that resource in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself (Roles and\n   RoleBindings there are written, among the control-plane components, by the API server alone:\n   its RBAC bootstrap policy; installers such as kubeadm write them as cluster admins, which is\n   not modelled). If a\n   condition is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), the webhook is not reported. Only what is known of\n   those requests is given to CEL: operation, namespace, group, resource and subresource, the\n   requester\'s name and groups, the object\'s namespace, and, for the API server\'s own user (a\n   member of `system:masters`, which kube-apiserver authorizes for everything), the `authorizer`:\n   every check it makes for that user is allowed, so a break-glass condition\n   (`!authorizer\u2026.check("breakglass").allowed()`) skips it. A condition whose answer depends on\n   anything else (the object\'s labels, spec or name, an `authorizer` call for any other user or\n   about a service account, a presence test of an unknown field) cannot be decided here, and\n   counts as "may match": the webhook is reported,\n   since a real system object\'s labels and spec are not those of an empty, made-up one.\n   An admission policy is different: it runs in the API server (no endpoint to be down), and\n   whether it rejects a system write depends on its validations, which are not evaluated here;\n   it is reported only when its matchConditions are known to call it for those writes.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook (a rule that creates or updates, when\none does). When that rule names every resource of every group (`apiGroups: ["*"]`,\n`resources: ["*"]`), the message says so.\n\nIts severity follows how bad a failure is, drawn where Gardener and GKE draw it (below):\n\n| the webhook | severity | why |\n|---|---|---|\n| `failurePolicy: Fail` (written or by default: the message says which) on a create or update the system makes there | `error` | while the webhook is down, those writes are rejected, including the ones that would bring it back |\n| every intercepting rule is `DELETE`-only, `Fail`, and deletes of kube-system Pods are among them | `warning` | terminated pods stay in the API and DaemonSet and StatefulSet rollouts there stall; no create or update is held up |\n| every intercepting rule is `DELETE`-only, otherwise | `info` | a delete of a ReplicaSet, an Event or an Endpoints object is not how a cluster recovers |\n| `Ignore` with `timeoutSeconds` above 15 | `warning` | Gardener\'s line: control-plane clients give up at 30 s, so a long wait can still fail the write |\n| `Ignore` on Leases with `timeoutSeconds` above 3 | `warning` | Gardener\'s line for kube-system Leases: leader-election renewals have a 10 s deadline |\n| `Ignore`, the webhook\'s own Service in `kube-system` | `info` | the webhook is one of the system\'s add-ons: seeing kube-system is its job, and `Ignore` keeps it out of its own way |\n| `Ignore` on Pods, the webhook scoped by a `namespaceSelector` or `objectSelector` its author wrote that leaves kube-system in | `info` | the selectors show the author chose what the webhook sees, kube-system included (an agent that must see every pod); the wait is bounded |\n| `Ignore` on Pods (creates, updates, `pods/status`, `pods/binding`; not evictions) with `timeoutSeconds` above 5 | `warning` | GKE counts any webhook on kube-system Pods as unsafe; each add-on pod waits that long while the webhook is down |\n| `Ignore` otherwise (a short timeout, or resources other than Pods and Leases) | `info` | `Ignore` never rejects a write for an unreachable webhook: the cost is a short, bounded delay |\n\nEvictions (`pods/eviction`) come from people and drains, not from the control plane: they do not\nmake an `Ignore` webhook a Pod webhook here (with `Fail` they still block drains there: `error`).\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks.\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above), names the bindings and that resource, and its severity is `error` with `failurePolicy: Fail` (written\nor by default) and `warning` with `Ignore`: unlike a webhook\'s, a policy\'s `Ignore` covers only\nerrors in its expressions, and a validation that is false still denies the write. None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections. That wait is bounded:\nit matters when it is long, or when it lands on what cannot wait.\n\nTwo platforms that run this check on every cluster draw that line the same way, and this rule\nfollows them:\n\n- **Gardener** (`pkg/gardenlet/controller/shoot/care`, `IsProblematicWebhook`; its webhook\n  remediator, `docs/usage/shoot/shoot_status.md`) counts a webhook on critical resources as\n  problematic with `Fail`, or with `Ignore` and a timeout above 15 s ("most control-plane API\n  calls are made with a client-side timeout of 30s"); on Leases in `kube-system`, above 3 s even\n  with `Ignore`, because that "can break leader election". Its webhook remediator\n  (`webhook_remediation.go`) changes such a webhook\'s `Fail` to `Ignore`, lowers its timeout to\n  15 s (3 s on Leases) and adds selectors: `Ignore` with a short timeout is its fix, not its\n  problem.\n- **GKE** (`K8S_ADMISSION_WEBHOOK_UNSAFE`, "Ensure control plane stability when using webhooks")\n  calls a webhook unsafe when it intercepts Pods or Leases in `kube-system` (and Leases in\n  `kube-node-lease`, Nodes, TokenReviews, SubjectAccessReviews and CSRs: `critical-resources`).\n\nA webhook that only deletes is no recovery risk: recovery creates and updates.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nIf the webhook need not see `kube-system`, exclude it, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nExcluding `kube-system` is not always right: a webhook whose job covers kube-system\'s own pods\n(a credential or network injector that add-ons there depend on, a CNI\'s own checks, a policy\nengine that must see everything) would break them. Keep such a webhook on kube-system and make\nits failure cheap instead:\n\n- `failurePolicy: Ignore` with a short `timeoutSeconds` (at most 5 s on Pods, 3 s on Leases):\n  an unreachable webhook then delays the system\'s writes briefly and rejects none;\n- `matchConditions` that let the control plane\'s own requests through, such as\n  `!request.userInfo.username.startsWith(\'system:\')` (the rule evaluates them and stays silent\n  when they exclude the system\'s requesters);\n- an `objectSelector` that selects only the objects the webhook is for (an opt-in label), or\n  narrower `rules`.\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, "Ensure control plane stability when using webhooks" (unsafe webhooks: Pods and Leases in\n  `kube-system`): https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  digitalocean/clusterlint `admission-controller-webhook-replacement`\n- Gardener, `docs/usage/shoot/shoot_status.md` (problematic webhooks, the webhook remediator)\n  and `pkg/gardenlet/controller/shoot/care/constraints.go`, `webhook_remediation.go`\n  (`WebhookMaximumTimeoutSecondsNotProblematic = 15`,\n  `WebhookMaximumTimeoutSecondsNotProblematicForLeases = 3`)\n',
       "rules/mutator-ordering.md": () => '---\nid: mutator-ordering\nseverity: info\n---\n\n# mutator-ordering\n\n## What it does\n\nFinds two or more mutating webhooks of the run that can be called for the same request, and\ntells the order in which the API server calls them and which of them never see what a later\none changes.\n\nThe order is the API server\'s: it sorts all MutatingWebhookConfigurations by `metadata.name`\nin Go string order (byte by byte, so `Zeta` comes before `alpha`, and `10-mesh` before\n`9-defaults`), and calls the webhooks of each configuration in list order. Each webhook\nreceives the object as the ones before it left it. A webhook with\n`reinvocationPolicy: Never` (the API default) that runs before another webhook of the set\nnever sees that webhook\'s changes; one with `IfNeeded` is called once more when a later\nwebhook has changed the object.\n\nThe requests tried are the ones `timeout-budget` tries, limited to `CREATE` and `UPDATE` (a\n`DELETE` carries no object to patch; a `CONNECT` carries the connection\'s options, not a stored\nobject): every resource and subresource that the target version (`--kube-version`) serves,\nthose of the CustomResourceDefinitions in the run, and custom resources that a rule names\nwithout their CRD in the run (both namespaced and cluster-scoped). Namespaced requests are\ntried in a namespace without labels (but its `kubernetes.io/metadata.name`) and in each\nNamespace of the run (at most 100); Namespace objects with their own labels.\n\nA webhook counts for a request when the shared request matcher says that the API server calls\nit, or may: its `matchConditions` are not evaluated, and the object\'s labels are not known, so\nany `objectSelector` may match. Then:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of labels\n  satisfies together (istio\'s `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are\n  never in one set; each combination of the label keys that two or more selectors read is\n  tried (at most 4096 per request, beyond which every webhook counts);\n- configurations of the same name in the run are alternatives (only one can exist in a\n  cluster): for each set, the one with more webhooks in it counts;\n- a webhook of another configuration with the same `name`, `rules`, `namespaceSelector`,\n  `objectSelector`, `matchPolicy` and `matchConditions` as one earlier in the set is a copy of\n  it, not a second webhook, and is left out. Istio\'s revision tag `default`\n  (`istio-revision-tag-default`) repeats the webhooks of the default revision\'s\n  `istio-sidecar-injector`, and `istioctl tag set default` deactivates the latter.\n\nWebhooks without rules and configurations that do not decode are left out.\n\nEach webhook that comes first in some set gets one finding, not one per request or per set, on\nits list item. The message names the webhooks of the largest such set that are not reinvoked\n(the first two, then how many more) and the first request where the set meets; the help (the\n`fix:` line) lists the set in calling order with each webhook\'s `reinvocationPolicy` (the first\neight; `admission-lint simulate` with that request prints them all) and counts the other sets\nthat start with the same webhook, which are folded into that one finding (a catch-all mutator\nsuch as Gatekeeper\'s meets every other mutator of the cluster, one set each). Not reported:\n\n- a set contained in a larger set of the run (the larger one is reported instead);\n- a set in which every webhook but the last has `reinvocationPolicy: IfNeeded`: each of them\n  is called again after the later ones have changed the object.\n\n**What a file cannot show.** What each webhook\'s patch changes: two webhooks of a set may touch\nunrelated fields, and then their order does not matter. Mutating webhooks installed in the\ncluster from other files are not in the run, and neither is the order they add; lint the\nconfigurations of a cluster together to see it.\n\n## Why is this bad?\n\nMutating webhooks rarely know about each other. A webhook that reads the object to decide what\nto do (an injector that looks for an opt-in annotation, a defaulter that sets a\n`securityContext` or resources on every container) runs on the object as the webhooks before it\nleft it. What a webhook after it adds (another sidecar, an annotation, a label) it never sees:\n\n- istio/istio#45233: an OPA sidecar injected after the Istio sidecar injector, whose\n  configuration name sorts first, never had its probes rewritten by Istio;\n- CrowdStrike/falcon-helm#501: a policy controller added the sensor\'s opt-in annotation after\n  the sensor\'s injector had already looked at the pod, and the sidecar was omitted;\n- open-telemetry/opentelemetry-operator#3349: sidecars added by another operator are not\n  instrumented.\n\nTeams work around it by renaming configurations (istio/istio#43074: a `0-` prefix to run\nfirst), but the order by name is an implementation detail, and renaming a Helm release or a\nconfiguration silently changes it. `reinvocationPolicy: IfNeeded` is the documented\nmechanism, with limits: the webhooks are called again in one extra round only, a change made\nin that round is seen by no other mutating webhook, and the webhook must be idempotent\n(`non-idempotent-mutator`). Only validating webhooks and ValidatingAdmissionPolicies, which\nrun after every mutation, see the object that is stored: the Kubernetes documentation\nrecommends them for checking the final state.\n\n## Example\n\nThe configuration `container-defaults` sorts before `mesh-injector`, so the defaults are set\nbefore the sidecar exists, and the sidecar goes without them:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n```\n\n## Use instead\n\nLet the webhook that must see the others\' changes be called again (`IfNeeded`; its patch must\nthen be idempotent), and check the final object with a ValidatingAdmissionPolicy (or a\nvalidating webhook), which runs after all mutations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n    resourceRules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  validations:\n    - expression: "object.spec.containers.all(c, has(c.securityContext) && has(c.securityContext.runAsNonRoot) && c.securityContext.runAsNonRoot)"\n      message: "every container, injected ones included, must set securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  policyName: containers-run-as-non-root\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and orders webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own. When you know that the webhooks of\na set change unrelated fields and none of them reads what another writes (a defaulter and an\nowner-reference setter of the same project, say), the finding is only a note: turn the rule\noff with `--rule mutator-ordering=off`.\n\n## References\n\n- Admission webhook good practices ("Don\'t rely on mutating webhook order", reinvocation,\n  validate the final state): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Reinvocation policy" and "Guaranteeing the final state of the\n  object is seen": https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- `kubernetes/kubernetes` `staging/src/k8s.io/apiserver/pkg/admission/configuration/mutating_webhook_manager.go`\n  (configurations sorted by name), `plugin/webhook/mutating/dispatcher.go` (sequential calls),\n  `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n- istio/istio#45233, istio/istio#43074, istio/istio#38354; CrowdStrike/falcon-helm#501;\n  open-telemetry/opentelemetry-operator#3349\n',
       "rules/namespace-opts-out.md": () => '---\nid: namespace-opts-out\nseverity: warning\n---\n\n# namespace-opts-out\n\n## What it does\n\nReports a Namespace of the run that carries a label which takes it out of a validating webhook\nof the run that would otherwise select it. The finding is on that label\n(`metadata.labels[<key>]`) and names the webhook and the label; the help (the `fix:` line) names\nevery webhook and label, the configuration, and a request the webhook would validate in the\nnamespace without the label.\n\nFor each Namespace manifest and each `ValidatingWebhookConfiguration` of the run:\n\n1. **Which webhooks.** A webhook counts when its `namespaceSelector` reads at least one label key\n   that namespace editors can change: any key but `kubernetes.io/metadata.name` (which the API\n   server sets from the name, from 1.21), the keys given with `--trusted-namespace-label`, and a\n   label that a webhook of its own project guards (below). Its rules must be able to match a\n   namespaced request, or the Namespace object itself (rules that match only cluster-scoped\n   objects never consult the selector). Mutating webhooks are not counted: switching a mutation\n   off per namespace (`istio-injection: disabled`) is what those labels are for. Configurations\n   that do not decode, and `v1beta1` ones from 1.22 (they are not served), are skipped.\n2. **The request.** The rule asks the shared request matcher about one request the webhook\'s\n   rules match, in that namespace: the first resource its rules name that can be namespaced (for\n   wildcards `pods`, `deployments`, `configmaps` or another served namespaced resource; custom\n   resources whose CRD is not in the run count as namespaced), with the first of `CREATE`,\n   `UPDATE`, `DELETE`, `CONNECT` that the rule lists. If the rules match only Namespace objects,\n   the request is for the Namespace itself (the first of `CREATE`, `UPDATE`, `DELETE` listed),\n   which the API server matches against the Namespace\'s own labels. The labels are the\n   Namespace\'s written labels plus `kubernetes.io/metadata.name`.\n3. **"Otherwise".** The webhook does not select the namespace with its labels, but does select\n   the same namespace with some of its editable labels removed (those the selector reads,\n   never the name label or trusted keys). The fewest such labels are the opt-out labels: a label\n   whose presence makes the webhook skip the namespace (a `DoesNotExist` on its key, or a\n   `NotIn` that lists its value). When two labels each keep the webhook out, both are named, and\n   the finding is on the first one written. A namespace that the selector leaves out by its name\n   (`kubernetes.io/metadata.name NotIn [...]`) or by a trusted label is not reported: nobody but\n   the admin can change that.\n4. **Exemptions.** `kube-system` is never reported: the Kubernetes documentation asks webhooks\n   to exclude it. Nor is the namespace of the webhook\'s own Service\n   (`clientConfig.service.namespace`): excluding it keeps the webhook from blocking its own pods,\n   a self-deadlock the documentation warns about. A **guarded** label is not counted: one that a\n   validating webhook with `failurePolicy: Fail` served by the same backend (the same Service,\n   or the same URL host), or a `ValidatingAdmissionPolicy` bound with `Deny`, sees on every\n   Namespace create and update that sets it (the analysis `editable-namespace-selector` uses):\n   a Namespace that carries it has passed that guard, which decides who may set it. A guard kept\n   outside the run cannot be seen: pass such keys to `--trusted-namespace-label`.\n\n**Severity.** `warning` when one of the webhooks the labels switch off checks built-in\nresources (pods, workloads, services, \u2026: any group a Kubernetes API server serves, or `*`): the\nnamespace is out of a control over what runs in the cluster. `info` when they all check only\ncustom resources (groups no built-in API serves, such as a project\'s own CRDs): skipping them\nskips a correctness check of those objects, a documented escape hatch of many operators, not a\nway around a control. Under default RBAC only cluster-level users can set a Namespace\'s labels\n(`view`, `edit` and `admin` only read Namespaces), so the finding is about a decision written in\nthe repository, which the maintainer reviews, not about namespace users.\n\nOne finding is reported per Namespace, configuration and set of labels; it names the webhooks of\nthe configuration that the labels switch off (the first two, then how many more).\n\n**Namespaces that lack an opt-in label** are not reported by default. An opt-in webhook (one whose\nselector requires a label, e.g. `matchLabels: {hnc.x-k8s.io/included-namespace: "true"}` or\n`kuma.io/sidecar-injection Exists`) skips the namespaces without that label by design, and\nreporting each of them is noise: run over the real-world corpus (many projects\' manifests in one\nrun), it reported every namespace of every other project as lacking kuma\'s label. With\n`--rule-option namespace-opts-out.optIn=report` the rule also reports, as `info`, a Namespace that\nan opt-in webhook does not select while another Namespace of the run is selected, and that would\nbe selected with the other one\'s values of the editable keys; the finding names the missing label\n(or "any value" when the selector only asks for the key) and is on that label if the namespace has\nit with another value, else on `metadata.labels`, else on `metadata.name`.\n\n## Why is this bad?\n\nA validating webhook is a policy: images from approved registries, no privileged pods, valid\ncertificates. When its `namespaceSelector` lets a namespace out through a label, the policy holds\nonly as long as nobody sets that label, and labels have no access control of their own: whoever\nmay create or patch a Namespace can exempt it. Gatekeeper maintainers put it plainly when they\nlocked their own ignore label down: "there is no way to ACL labels, meaning anyone with the power\nto create/edit namespaces can exempt themselves from constraints" (open-policy-agent/gatekeeper\n#231, fixed by a webhook that rejects the label on namespaces that are not exempt).\n`editable-namespace-selector` reports such selectors on the webhook; this rule reports the\nNamespaces that use them, so the exemptions in a repository are visible in review.\n\nCommon opt-out labels: Gatekeeper\'s `admission.gatekeeper.sh/ignore` (any value),\ncert-manager\'s `cert-manager.io/disable-validation: "true"`, Linkerd\'s\n`config.linkerd.io/admission-webhooks: disabled`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: cert-manager.io/disable-validation\n          operator: NotIn\n          values: ["true"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    cert-manager.io/disable-validation: "true"\n```\n\n## Use instead\n\nRemove the label, so that the namespace\'s certificates are validated. If a namespace must be\nleft out, exclude it by name in the webhook (only whoever may change the webhook configuration can\nthen change the exemption):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["cert-manager", "legacy-certs"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    team: payments\n```\n\n## Options\n\n- `optIn` (string, default `ignore`): `report` also reports, as `info`, Namespaces that lack the\n  label an opt-in webhook requires while another Namespace of the run has it (see above), for\n  example `--rule-option namespace-opts-out.optIn=report`. Any other value is `ignore`.\n\nThe rule also reads `--trusted-namespace-label`: a label key that namespace editors cannot change\n(one that a policy of yours guards) is never treated as an opt-out.\n\n## When not to use it\n\nWhen the exemptions are deliberate and namespace labels are controlled: Namespaces are created\nonly by the platform team, or a policy rejects the opt-out label on namespaces that may not carry\nit. Then pass the label with `--trusted-namespace-label <key>` rather than turning the rule off,\nso other opt-out labels are still reported.\n\n## References\n\n- Kubernetes, "Dynamic Admission Control", matching requests: `namespaceSelector`:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-namespaceselector\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`;\n  exclude `kube-system` and the webhook\'s own namespace to avoid deadlocks):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- open-policy-agent/gatekeeper#231, "Lock Down the Label That Ignores the Gatekeeper-System\n  Namespace"; Gatekeeper, exempting namespaces:\n  https://open-policy-agent.github.io/gatekeeper/website/docs/exempt-namespaces\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (a Namespace\n  request is matched against its own labels, other requests against their namespace\'s)\n',
       "rules/non-idempotent-mutator.md": () => '---\nid: non-idempotent-mutator\nseverity: info\n---\n\n# non-idempotent-mutator\n\n## What it does\n\nFlags a mutating webhook that will be sent an object it has already mutated, and whose patch\nmust therefore be idempotent:\n\n- `reinvocationPolicy: IfNeeded` (`info`, at most one per configuration, at the first such\n  webhook\'s `reinvocationPolicy`, counting the webhooks): the configuration itself asks the API\n  server to call the webhook again on the same request. `IfNeeded` is the documented way to run\n  after other mutating webhooks, and a manifest never shows the webhook\'s patch, so nothing in\n  the file is evidence that the patch is not idempotent: a reminder, not a warning;\n- otherwise, rules whose `operations` include `UPDATE` or `*` (`info`, at most one per\n  configuration, at the first such operation, counting the webhooks): updates carry the object\n  as it was mutated before. That is true of every defaulting webhook, and nothing in a manifest\n  says whether a second patch would go wrong, so it is a note, not a warning.\n\nValidating webhooks, mutating webhooks that only mutate on `CREATE` (or `DELETE`, `CONNECT`)\nwith the default `reinvocationPolicy: Never`, and webhooks that no request reaches are not\nreported. The rule cannot see the webhook\'s code: the finding is a reminder to make and test the\npatch idempotent, not proof that it is not.\n\n## Why is this bad?\n\nA mutating webhook receives its own output again in two ways:\n\n- **Reinvocation.** With `IfNeeded`, if a later mutating webhook or admission plugin changes the\n  object, the API server runs the mutating chain one more time and calls this webhook again with\n  the object that already contains its earlier patch. The API documentation warns that the\n  number of extra calls is not guaranteed to be exactly one.\n- **Updates.** On `UPDATE` the request carries the object the client sends, which is normally the\n  stored object as read back, with the webhook\'s earlier mutation in it.\n\nA patch that is not idempotent then applies twice: a sidecar container or an environment\nvariable appended a second time, a duplicate volume, a value rewritten again. The result is a\nrejected request (duplicate container names fail validation), or an object that grows or changes\non every update, and a controller that never reaches a steady state. Istio\'s sidecar injector\ninjected twice and rewrote probes in a loop (istio/istio#25931, which led to an idempotent\ninjector); with `IfNeeded`, overrides were re-applied (istio/istio#55691). The KEP text for v1\nadmission webhooks requires mutating webhooks to be safe to call again (kubernetes/enhancements\nPR #1049); similar problems were reported in open-telemetry-operator#3349, dapr PR #6350 and\nkyverno#816.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Use instead\n\nMutate only where the object is new (pods are immutable in the fields an injector changes, so\n`CREATE` is enough) and keep the default `reinvocationPolicy: Never`. Whatever the\nconfiguration, make the patch a no-op on an object that already has the change (add the sidecar\nonly if a container of that name is absent, never append blindly), and check the final object\nwith a validating webhook or a ValidatingAdmissionPolicy.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook\'s patches are known to be idempotent, for example because a test applies the\nwebhook to its own output and expects an empty patch. There is no per-webhook exemption; turn the\nrule off with `--rule non-idempotent-mutator=off`. Many defaulting webhooks (kubebuilder-style\n`CREATE` and `UPDATE` defaulters that only set fields when unset) are idempotent by construction.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`MutatingWebhook.reinvocationPolicy`:\n  `IfNeeded` webhooks must be idempotent; extra calls are not guaranteed to be exactly one)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (the reinvocation round)\n- Admission webhook good practices (idempotence, mutating webhook order, reinvocation):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control (reinvocation policy, idempotence):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- istio/istio#25931, istio/istio#55691, kubernetes/enhancements PR #1049\n',
@@ -117,6 +117,7 @@ var init_fs = __esm({
       "rules/suppression-without-reason.md": () => '---\nid: suppression-without-reason\nseverity: warning\n---\n\n# suppression-without-reason\n\n## What it does\n\nFlags suppressions that do not say why the finding does not apply:\n\n- a `# admission-lint-disable-next-line <rule-id>` or `# admission-lint-disable-file <rule-id>`\n  comment without ` -- <reason>` after the rule ids (or with an empty reason);\n- an `admission-lint.dev/ignore` annotation without an `admission-lint.dev/ignore-reason`\n  annotation beside it.\n\nThe suppression still works; this rule only asks for the reason. The finding is on the comment\nor on the annotation. See the README, "Suppressing findings", for the forms and what each covers.\n\n**What a file cannot show.** Whether the reason is true, or still holds: the rule checks only\nthat one is written.\n\n## Why is this bad?\n\nThe findings of admission-lint are about outages and bypasses that happen later, on the write\npath: a webhook that fails closed for every namespace, a selector that namespace owners can edit.\nA suppression is a decision that the risk is accepted here. Without the reason, the next reader\ncannot tell an informed decision ("fail-closed on purpose: unvalidated widgets break billing")\nfrom a way to make CI green, and nobody can check whether the reason still holds after the\nwebhook changes.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Use instead\n\nGive the reason after ` -- `, or use the `admission-lint.dev/ignore-reason` annotation:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\n  annotations:\n    admission-lint.dev/ignore: long-timeout\n    admission-lint.dev/ignore-reason: the widget validator calls a slow licence server\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose: unvalidated widgets break billing\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 25\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen suppressions are reviewed some other way (for example every one needs a linked ticket in\nthe pull request), turn it off with `--rule suppression-without-reason=off`. Its findings cannot\nbe suppressed inline.\n\n## References\n\n- ESLint, directive comments with descriptions (`-- <reason>`): https://eslint.org/docs/latest/use/configure/rules#comment-descriptions\n- ESLint, `eslint-comments/require-description`: https://eslint-community.github.io/eslint-plugin-eslint-comments/rules/require-description.html\n',
       "rules/timeout-budget.md": () => '---\nid: timeout-budget\nseverity: warning\n---\n\n# timeout-budget\n\n## What it does\n\nAdds up, for each request that two or more webhooks of the run can be called for, how long the\nAPI server can spend waiting for them when they are slow or unreachable, and flags the request\nwhen that is above a budget: 30 seconds unless the `budgetSeconds` option says otherwise.\n\nThe worst case follows how the API server calls webhooks:\n\n- mutating webhooks run one after another, so their effective `timeoutSeconds` add up; one\n  with `reinvocationPolicy: IfNeeded` may run a second time and counts twice;\n- validating webhooks run in parallel, after the mutating ones, so only the longest counts;\n- total = the mutating sum + the validating maximum. Being over the budget means strictly\n  more than it.\n\n**Severity: only where failing open is defeated.**\n\n| case | severity | why |\n|---|---|---|\n| the webhooks with `failurePolicy: Ignore` in the set add up past the budget on their own | warning | their authors meant a slow webhook to be skipped; the request times out in the client anyway (and past 34 s, the API server\'s own default deadline for a write, `parseTimeout` in `k8s.io/apiserver` `pkg/endpoints/handlers/rest.go`, it fails in the API server) |\n| the same, but one `Ignore` webhook is already as long as the 30 s client timeout | info | one cause, one finding: `long-timeout` warns on that webhook (when it runs) |\n| the sum is reached only through `Fail` webhooks | info | the first `Fail` webhook that times out rejects the request anyway, so the sum is reached only when each answers just before its timeout; each explicit timeout is a decision (`long-timeout`) |\n\nThis follows Gardener\'s webhook remediator, which counts `Ignore` as harmless only up to a 15 s\ntimeout "because most control-plane API calls are made with a client-side timeout of 30s" and\nthere may be "potential other webhooks" (`docs/usage/shoot/shoot_status.md`), and GKE\'s\nunsafe-webhook insight, which judges `Fail` by what the webhook intercepts, not by its timeout.\n\nThe requests tried are built from what the API server serves in the target version\n(`--kube-version`) and the CustomResourceDefinitions of the run: every resource and\nsubresource, with CREATE, UPDATE and DELETE on main resources, CONNECT on the subresources that\naccept it (`pods/exec`, `pods/attach`, `pods/portforward`, `pods/proxy`, `services/proxy`,\n`nodes/proxy`), CREATE on `binding`, `eviction` and `token`, and UPDATE on the other\nsubresources (`log` is only read, and never admitted). A resource that a rule names but\ndiscovery does not know (a custom resource whose CRD is not in the run) is tried too, with\nthat rule\'s operations, both namespaced and cluster-scoped. Namespaced requests are tried in a\nnamespace without labels (but its `kubernetes.io/metadata.name`) and in each Namespace of the\nrun (at most 100); Namespace objects likewise, with their own labels; cluster-scoped requests\nwithout a namespace.\n\nA webhook counts for a request when the shared request matcher says the API server calls it,\nor may (the worst case): its `matchConditions` are not evaluated, and the object\'s labels are\nnot known, so any `objectSelector` may match, with two refinements:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of\n  labels satisfies together (`rev In [canary]` and `rev DoesNotExist`) are not counted\n  together; the costliest combination is kept (only label keys that two or more of the\n  selectors read are varied, at most 4096 combinations per request, beyond which every\n  webhook counts);\n- configurations of the same kind and name in the run are alternatives (only one can exist\n  in a cluster): for each request, only the costlier one counts.\n\nA configuration with a `timeoutSeconds` outside 1\u201330 is left out: the API server rejects it,\nand `timeout-out-of-range` reports it.\n\nEach distinct set of webhooks that is over the budget is reported once, not once per request,\non the first webhook of the set in the order the API server calls them (mutating before\nvalidating; by configuration name, then list order), naming one request where it happens. A\nset that is contained in a larger set that is over the budget too is not reported on its own:\nits latency is smaller, so whatever brings the larger set under the budget brings it under as\nwell. The finding points at that first webhook. Its message names the first webhooks of the set\n(then how many more), the request and the worst case; the help (the `fix:` line) splits the\nworst case into the mutating and the validating part and lists the webhooks in calling order\nwith what each can cost (the first eight; `admission-lint simulate` with that request prints\nthem all).\n\n**What a file cannot show.** Webhooks installed in the cluster from other files, which add to\nthe same requests, and how long each webhook really takes: the total is a worst case built from\n`timeoutSeconds`, for webhooks that are slow or unreachable. Lint the configurations of a cluster\ntogether to count them all.\n\n## Why is this bad?\n\nThe time is paid by the request that triggered the webhooks: while the webhooks are slow or\nunreachable, every pod creation (say) waits for all of their timeouts in turn. The request as\na whole has a deadline of its own: the client\'s timeout (30 seconds for many clients) or the\nAPI server\'s request timeout (one minute by default). Past it the request fails ("request did\nnot complete within requested timeout"), even when every one of the webhooks has\n`failurePolicy: Ignore`. kubernetes/kubernetes#128162 shows it with four `Ignore` webhooks of\n10 seconds each: pod creation failed outright. Sidecar injectors, policy engines and secret\nagents pile up on `CREATE pods` in this way, each of them reasonable on its own.\n\nThe Kubernetes documentation notes that mutating webhooks run in sequence and add latency, and\nrecommends small timeouts and fewer, consolidated webhooks.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injectors\nwebhooks:\n  - name: mesh.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 15\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /mesh\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  - name: secrets.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /secrets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injectors\nwebhooks:\n  - name: mesh.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /mesh\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  - name: secrets.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /secrets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `budgetSeconds` | number (\u2265 1) | `30` | report requests whose worst-case webhook latency is above this many seconds |\n\nSet it with `--rule-option timeout-budget.budgetSeconds=20`.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and adds up webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own, or turn the rule off for such runs\nwith `--rule timeout-budget=off`.\n\n## References\n\n- Gardener, webhook remediator: `docs/usage/shoot/shoot_status.md` (gardener/gardener); GKE,\n  "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `k8s.io/apiserver` `pkg/endpoints/handlers/rest.go` (`parseTimeout`: 34 s for a write without\n  a `timeout` parameter)\n- Admission webhook good practices (mutating webhooks run in sequence; small timeouts;\n  consolidate webhooks): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#128162, "Pod admission can fail due to webhooks + context deadline\n  exceeded, even when all webhooks are set to failurePolicy = Ignore"\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` (sequential calls,\n  per-call timeouts, reinvocation) and `validating/dispatcher.go` (parallel calls)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n',
       "rules/timeout-out-of-range.md": () => '---\nid: timeout-out-of-range\nseverity: error\n---\n\n# timeout-out-of-range\n\n## What it does\n\nFlags a `timeoutSeconds` that is written and is outside 1 to 30 seconds: `0`, a negative value,\n`45`, `60`. An omitted `timeoutSeconds` is not flagged (the API default is 10 seconds in v1, 30 in\nv1beta1). A value that is not a number is reported by `schema`. `api-validation` does not report\nthe same problem again.\n\n**What a file cannot show.** The rule reads the value as written; the range is the one the API\nserver enforces in every version, so the file is enough. A value that a template or a controller\nfills in later is not seen here.\n\n## Why is this bad?\n\nThe API server rejects the whole configuration:\n`webhooks[0].timeoutSeconds: Invalid value: 60: the timeout value must be between 1 and 30 seconds`.\nDefaulting only fills a missing value, so an explicit `0` (for example from a Helm value that\nwas never set) is kept and rejected too. None of the configuration\'s webhooks is created or\nupdated. Schema-only validators do not catch this: the published OpenAPI has no minimum or\nmaximum for the field.\n\nAsking for more than 30 seconds usually means a webhook that does slow work inline (image\nscanning, calls to external services). Even inside the range, long timeouts hurt: mutating\nwebhooks run one after another, so their timeouts add up, and 30 seconds is about the time clients\nand the API server allow for a whole request. In kubevirt PR #5661 (Red Hat BZ 1957477) a\n`failurePolicy: Ignore` webhook with the old 30-second default blocked all modifications because\nit ran into the API request timeout. This rule only checks the range the API server accepts;\nkeep the value small (a few seconds).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-signature-policy\nwebhooks:\n  - name: pods.image-signature-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 60\n    clientConfig:\n      service:\n        namespace: image-signature-policy\n        name: image-signature-webhook\n        path: /verify-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-signature-policy"]\n```\n\n## Use instead\n\nKeep the webhook fast (cache signature look-ups, do slow work asynchronously) and set a short\ntimeout:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-signature-policy\nwebhooks:\n  - name: pods.image-signature-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-signature-policy\n        name: image-signature-webhook\n        path: /verify-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-signature-policy"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nNever for manifests you apply: the API server rejects every value this rule reports.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  ("the timeout value must be between 1 and 30 seconds")\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`timeoutSeconds` 10)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` (per-call timeout,\n  sequential mutating calls)\n- Admission webhook good practices (small timeouts):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubevirt/kubevirt PR #5661; digitalocean/clusterlint PR #83 and issue #167\n',
+      "rules/unknown-kind.md": () => '---\nid: unknown-kind\nseverity: error\n---\n\n# unknown-kind\n\n## What it does\n\nFlags an object whose `apiVersion` is in `admissionregistration.k8s.io` and whose `kind` that\ngroup has never had. The group has `ValidatingWebhookConfiguration`,\n`MutatingWebhookConfiguration`, `ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy` and `MutatingAdmissionPolicyBinding`, and a list of each (`\u2026List`).\nThe message quotes kubectl\'s error, and names the kind you probably meant when one is close\n(a letter off, or the same words with one more: `MutatingAdmissionWebhookConfiguration`). The\nfinding points at the `kind` value.\n\nWhether the version serves the kind is another rule\'s finding: `removed-api-version` for a\nversion that no longer or not yet serves it, `schema` for a version that never existed.\n\n**What a file cannot show.** Nothing: the kinds of the group are fixed by the API. Kinds of other\ngroups (custom resources) are not this rule\'s.\n\n## Why is this bad?\n\nkubectl and the API server have no such kind: `kubectl apply` fails with\n`no matches for kind "MutatingAdmissionWebhookConfiguration" in version\n"admissionregistration.k8s.io/v1"` (with `ensure CRDs are installed first`), and nothing of the\nobject exists in the cluster. A release bundle with the typo installs everything else: the\nwebhook it meant to register is silently missing, and whatever it was to enforce or inject\nnever happens. Without this rule the linter, too, would count the object among the documents of\nother kinds and say nothing.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionWebhookConfiguration\nmetadata:\n  name: injector\nwebhooks:\n  - name: inject.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    clientConfig:\n      service: {namespace: injector, name: injector}\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injector\nwebhooks:\n  - name: inject.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    clientConfig:\n      service: {namespace: injector, name: injector}\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nNever for manifests you apply: the API server has no such kind, and the object is not created.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/register.go` (the kinds the group\n  registers) and `staging/src/k8s.io/api/admissionregistration/{v1,v1beta1,v1alpha1}/register.go`\n- kubectl\'s error for an unknown kind: `k8s.io/apimachinery` `pkg/api/meta` `NoKindMatchError`\n  ("no matches for kind %q in version %q")\n',
       "rules/unknown-resource.md": () => '---\nid: unknown-resource\nseverity: warning\n---\n\n# unknown-resource\n\n## What it does\n\nFlags a rule entry that names, in an API group the linter knows, a resource, subresource,\nversion or group that the target Kubernetes version (`--kube-version`, default 1.35) does not\nserve. The API server accepts such a rule without a word (it never checks names), and the\nwebhook is simply never called for it.\n\nA resources entry is reported only when it matches nothing in **any** of the rule\'s\n`apiGroups` and `apiVersions`: with `apiGroups: ["", "apps"]` and\n`resources: ["pods", "deployments"]`, `pods` is found in the core group and `deployments` in\n`apps`, and nothing is reported. The finding points at the entry that is wrong:\n\n- `rules[j].resources[k]` for a name that does not exist in the listed groups: `pod`, `Pods`,\n  `Deployment` (a kind), `deploymentz`, `pods` under `apps`, `deployments` under `""`. The\n  message suggests the closest real name: the same name in lowercase, the plural of a kind or\n  singular name, a name at most two edits away (one for names of four letters or fewer), or the\n  same name in the group that serves it ("`pods` is in the core group").\n- `rules[j].resources[k]` for a subresource the resource does not have (`pods/logs`: did you\n  mean `pods/log`?), or `*/x` when no resource of the listed groups has `x`.\n- `rules[j].resources[k]` for a built-in resource that the target version no longer serves, or\n  does not serve yet (`podsecuritypolicies`, removed in 1.25), and for one that a listed\n  version that is served does not contain.\n- `rules[j].apiVersions[k]` when the resource exists in the group, but none of the listed\n  versions is served (`networking.k8s.io/v1beta1` ingresses, removed in 1.22;\n  `autoscaling/v2beta2`; `apps/v2`). Each such version entry is reported, once, naming every\n  resource of the rule it cuts off.\n- `rules[j].apiGroups[k]` when the group itself is not served in the target version, but\n  Kubernetes served it in another version (`extensions`, gone since 1.22), or serves it only\n  from a later one.\n\nVersions and removals follow `--kube-version`: `autoscaling/v2beta2` is fine with\n`--kube-version 1.25` and reported from 1.26 on.\n\nNot checked (skipped):\n\n- a rule whose `apiGroups` contains `*`, or a group the linter does not know. Known groups are\n  the built-in ones (in any Kubernetes version from 1.22 on) and the groups of the\n  `CustomResourceDefinition`s in the run. A CRD\'s group with no CRD in the run is unknown.\n- entries `*` and `*/*`, and names of built-in APIs that exist but are off by default (alpha\n  APIs, betas behind a feature gate or `--runtime-config`, such as `resource.k8s.io/v1beta1`,\n  `certificates.k8s.io` `clustertrustbundles`, `storage.k8s.io/v1beta1`\n  `volumeattributesclasses`): a cluster may have switched them on.\n- in a group defined by a CRD of the run, a resource name that is not near one of the run\'s\n  CRDs (same name in another case, kind, or singular/plural form): the run may simply lack the\n  CRD that defines it. Versions and subresources of a CRD in the run are checked against that\n  CRD (its served versions; `status` and `scale`). When a document that could be a CRD of the\n  group (its text names `CustomResourceDefinition` and the group) cannot be read, the group\'s\n  CRDs may be incomplete, and the group is treated as unknown.\n- a version or group entry that is dead while another entry of the same rule still reaches the\n  resource (`apiGroups: ["extensions", "networking.k8s.io"]`, `apiVersions: ["v1beta1", "v1"]`):\n  manifests that support several Kubernetes versions list both, and nothing is lost.\n\nAdmission policies are checked the same way: the `resourceRules` and `excludeResourceRules` of\na policy\'s `spec.matchConstraints` and of a binding\'s `spec.matchResources`, with the same\nexemptions. The finding points at `spec.matchConstraints.resourceRules[j].resources[k]` (and so\non). An unknown name in `resourceRules` means the policy (or binding) never applies to it; in\n`excludeResourceRules` it means the exclusion excludes nothing, so what it was meant to exclude\nis still matched.\n\n`unreachable-rule` reports the other ways a rule cannot fire; it never reports an entry that\nthis rule reports.\n\n## Why is this bad?\n\nThe webhook\'s authors believe it guards something it never sees. A policy webhook whose rule\nsays `resources: ["pod"]`, `["Pods"]` or `["pods/logs"]`, or keeps `networking.k8s.io/v1beta1`\nafter the upgrade to 1.22, validates nothing and fails no test that does not create the\nobject through the API server. `matchPolicy: Equivalent` does not help: it converts between\nversions that are served, and a removed version is not. Kubernetes\' deprecation guide lists the\nremoved versions; the Kubernetes documentation on matching requests says that resources are the\nplural, lowercase names and that subresources are written `pods/status`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pod", "pods/logs"]\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1beta1"]\n        resources: ["ingresses"]\n```\n\nIn an admission policy, a misspelt exclusion keeps what it was meant to exclude:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods", "pods/status"]\n    excludeResourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["*"]\n        resources: ["pod/status"]\n  validations:\n    - expression: "object.spec.containers.all(c, !c.image.endsWith(\':latest\'))"\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods", "pods/log"]\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods", "pods/status"]\n    excludeResourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["*"]\n        resources: ["pods/status"]\n  validations:\n    - expression: "object.spec.containers.all(c, !c.image.endsWith(\':latest\'))"\n```\n\n`kubectl api-resources` lists the resources, groups and versions your cluster serves;\n`kubectl get --raw /api/v1 | jq \'.resources[].name\'` shows subresources (`pods/log`).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run (`apiextensions.k8s.io/v1`, served versions only).\n\n## When not to use it\n\nWhen your clusters serve APIs the linter does not model as on by default (an alpha API you\nenabled with `--runtime-config`, an aggregated API in a built-in group), or when you lint\nmanifests for an older cluster: set `--kube-version` to that version rather than turning the\nrule off.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: rules":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Deprecated API migration guide (removed versions per release):\n  https://kubernetes.io/docs/reference/using-api/deprecation-guide/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go` (exact string\n  matching of groups, versions and resources) and `plugin/webhook/generic/webhook.go`\n  (`matchPolicy: Equivalent` only tries served equivalent resources)\n- `kubectl api-resources`: https://kubernetes.io/docs/reference/kubectl/generated/kubectl_api-resources/\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match\n  `resourceRules` and `excludeResourceRules` with the webhook rule matcher)\n',
       "rules/unreachable-rule.md": () => '---\nid: unreachable-rule\nseverity: warning\n---\n\n# unreachable-rule\n\n## What it does\n\nFlags rules, or parts of rules, that can never match a request the API server sends to\nwebhooks, and points at the most specific field that makes them so:\n\n1. **Admission configuration kinds** (`rules[j].resources[k]`): an entry that names, in\n   `admissionregistration.k8s.io`, only `validatingwebhookconfigurations`,\n   `mutatingwebhookconfigurations`, `validatingadmissionpolicies`,\n   `validatingadmissionpolicybindings`, `mutatingadmissionpolicies` or\n   `mutatingadmissionpolicybindings` (or their subresources, or `*` when the rule\'s only group\n   is `admissionregistration.k8s.io`). The API server never sends requests for these kinds to\n   any webhook.\n2. **Virtual review resources, from Kubernetes 1.37** (`rules[j].resources[k]`, only with\n   `--kube-version 1.37` or later): an entry that names only `tokenreviews`,\n   `selfsubjectreviews` (`authentication.k8s.io`), `subjectaccessreviews`,\n   `selfsubjectaccessreviews`, `localsubjectaccessreviews` or `selfsubjectrulesreviews`\n   (`authorization.k8s.io`). From 1.37 webhooks are no longer called for them (feature gate\n   `ExcludeAdmissionWebhookVirtualResources`, on by default).\n3. **Scope** (`rules[j].scope`): `scope: Cluster` on a rule whose resources are all namespaced,\n   or `scope: Namespaced` on one whose resources are all cluster-scoped. Namespaces count as\n   cluster-scoped. When only some entries are out of scope, each of those entries is reported\n   instead (`rules[j].resources[k]`). Checked only when every entry of the rule is a resource\n   the linter knows.\n4. **CONNECT** (`rules[j].operations[k]`): a rule whose only operation is `CONNECT`, on\n   resources that never receive CONNECT. Only the `exec`, `attach`, `portforward` and `proxy`\n   subresources of pods, and the `proxy` subresources of services and nodes, do; the main\n   resources (`pods`) and the other subresources (`pods/log`) do not. When some entries of such\n   a rule accept CONNECT, the others are reported (`rules[j].resources[k]`).\n5. **Writes on CONNECT-only and read-only subresources** (`rules[j].operations`, or the first\n   such `rules[j].resources[k]`): `CREATE`, `UPDATE` or `DELETE` on `pods/exec`, `pods/attach`,\n   `pods/portforward`, `pods/proxy`, `services/proxy` or `nodes/proxy`, which receive only\n   `CONNECT`, or any operation on `pods/log`, which is only read (reads never reach admission).\n   When every entry of the rule is such a subresource, the rule is reported as a whole;\n   otherwise one finding names all such entries of the rule (the first two or three, then how\n   many more). This is also checked under\n   `apiGroups: ["*"]`, where the subresource means the same in every group: a\n   CustomResourceDefinition can only declare `status` and `scale`.\n6. **objectSelector with CONNECT-only rules** (`objectSelector`): CONNECT requests carry\n   options, not an object with labels, so a non-empty `objectSelector` never matches them. A\n   webhook whose rules all match only CONNECT is never called; if only some of its rules are\n   CONNECT-only, the message names them.\n7. **An empty rules list** (`rules`): a written `rules: []` matches nothing.\n\n**Severity.** A `warning` when something the author clearly wanted never happens: a whole rule,\na whole webhook, or an entry listed for requests the API server never sends that rule (out of\nscope, admission configuration objects, virtual reviews). An `info` for dead entries inside a\nrule that still matches: a CONNECT-only or read-only subresource listed next to live entries\nunder `CREATE`/`UPDATE` (item 5, "one finding names all such entries"), or an entry that does not\naccept CONNECT in a CONNECT rule whose other entries do (item 4). They change nothing at run\ntime: the rule intercepts what it would without them (a policy engine may list them so they\napply once a CONNECT rule is added).\n\nChecks 1 to 4 need to know the resources: they apply to rules whose every `apiGroups` entry is\na built-in group or the group of a `CustomResourceDefinition` in the run (no `*`), and they\nconsider only the entries that match a resource of the target version (`--kube-version`). An\nentry that matches nothing is `unknown-resource`\'s to report, and is not reported here too.\n\nDeliberately not reported:\n\n- **A webhook without `rules`.** Some projects ship webhook configurations without rules on\n  purpose: their controllers fill the rules in at run time. Only a written, empty `rules: []` is\n  reported.\n- **CONNECT among other operations** (`operations: ["CREATE", "CONNECT"]` on `pods`): the rule\n  still fires for the other operations, and generated configurations list every operation.\n- Requests the webhook\'s selectors or `matchConditions` happen to exclude: they depend on\n  labels and requests, not on the rule.\n\nA webhook that no request reaches (no rules, or every rule unreachable) gets no findings from\nthe rules about what its calls do (timeouts, failure policy, reinvocation, selectors): the\nengine drops them, so a dead webhook is reported once, here.\n\n**What a file cannot show.** The API server\'s feature gates: check 2 assumes\n`ExcludeAdmissionWebhookVirtualResources` is on, as it is by default from 1.37. Rules that a\ncontroller writes into a configuration at run time are not in the file either.\n\n## Why is this bad?\n\nA rule that cannot fire gives a false sense of coverage. Teams write webhooks "to protect the\nwebhook configurations" and never learn that the API server exempts those kinds (so that a\nbroken webhook cannot lock itself in); they audit `kubectl exec` with a rule on `pods`, whose\nCONNECT requests go to `pods/exec`; they add an `objectSelector` to an exec webhook and it\nstops being called, because exec requests have no object labels. `scope: Cluster` on pods\nswitches a webhook off silently. Kubernetes 1.37 stops calling webhooks for TokenReview and\nSubjectAccessReview-style requests; a webhook that relied on them stops working on upgrade.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["admissionregistration.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["validatingwebhookconfigurations"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods/exec", "pods/attach"]\n```\n\nTo guard the webhook configurations themselves, restrict who may write them with RBAC; to\ncheck them, use a `ValidatingAdmissionPolicy` on a cluster where you control its bindings, or\nreview them before they are applied (this linter).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` (the virtual review resources from 1.37)\nand reads the `CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen a configuration deliberately keeps rules for a later Kubernetes version or for a cluster\nwith extra APIs; lint with the matching `--kube-version` first. A webhook that must keep its\n`rules: []` as a placeholder for a controller is better written without `rules`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go`\n  (`IsExemptAdmissionConfigurationResource`, scope matching), `predicates/object/matcher.go`\n  (objects without labels never match a selector), `plugin/webhook/generic/webhook.go`\n- Dynamic Admission Control, "Matching requests": scope, CONNECT and subresources:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Admission webhook good practices (do not match TokenReview and SubjectAccessReview; from\n  v1.37 webhooks are not called for them):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `kubernetes/kubernetes` `pkg/kubeapiserver/admission/exclusion/resources.go` (the virtual\n  resources)\n',
       "rules/unused-suppression.md": () => '---\nid: unused-suppression\nseverity: info\n---\n\n# unused-suppression\n\n## What it does\n\nFlags suppressions that suppress nothing, on the rule id (or the comment) at fault:\n\n- a rule id in an `admission-lint-disable-next-line`, `admission-lint-disable-line` or\n  `admission-lint-disable-file` comment, or in an `admission-lint.dev/ignore` annotation, for\n  which that rule reported nothing in what the suppression covers (its node or line, and the\n  webhook around it); when the rule reported elsewhere in the file, the message says on which\n  line, so the directive can be moved above it;\n- an unknown rule id (with the closest known id, when one is close), and `all` or `*`: there is\n  no wildcard;\n- `admission-lint-disable-next-line` that is not directly followed by a field or list item (a\n  blank line, `---` or the end of the file comes next), and a directive that names no rule;\n- `yaml-syntax` in a `disable-next-line` comment or an annotation (a document that does not parse\n  has no fields or objects: only `admission-lint-disable-file` suppresses it), and the two\n  suppression rules themselves (turn them off with `--rule` instead);\n- `admission-lint-disable-line` on a line of its own (it covers the line it ends), and comments\n  that start like a directive but are not one (`# admission-lint-disable-lines`).\n\nA rule that did not run (turned off with `--rule <id>=off`) reports nothing, so its\nsuppressions are not flagged as unused.\n\n**What a file cannot show.** Other runs: a suppression is unused when its rule reported nothing\nin this run, with these files, options and `--kube-version`. A suppression kept for another\ntarget version or for findings that need other files in the run is reported too.\n\n## Why is this bad?\n\nA suppression that suppresses nothing is either stale or wrong. Stale: the webhook was fixed, and\nthe comment now hides the next problem of that rule on the same node without anyone deciding\nso. Wrong: a typo in the rule id (`implicit-failur-policy`) or a directive one line too high\nleaves the finding it was written for in place, and readers believe it is handled. ESLint\nreports unused disable directives for the same reasons.\n\n## Example\n\nThe rule id is misspelt, so the `implicit-failure-policy` finding is not suppressed:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failur-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nHere `failurePolicy` is written, so `implicit-failure-policy` has nothing to report and the\ncomment is stale (reported when all rules run):\n\n```yaml\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    failurePolicy: Fail\n```\n\n## Use instead\n\nName the rule exactly, directly above the field or list item it reports on, and remove\nsuppressions that no longer match anything:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the same manifests are linted with different settings (for example two `--kube-version`\nvalues, or different rule options), a suppression can be needed in one job and unused in the\nother; turn this rule off in the job that needs it less. (Rules turned off with `--rule` are\nalready taken into account.) Its findings cannot be suppressed inline.\n\n## References\n\n- ESLint, `--report-unused-disable-directives` / `linterOptions.reportUnusedDisableDirectives`: https://eslint.org/docs/latest/use/configure/rules#report-unused-eslint-disable-comments\n',
@@ -4076,10 +4077,13 @@ function isWebhookApiVersion(apiVersion) {
 function isPolicyKind(kind) {
   return POLICY_KINDS.includes(kind);
 }
+function isUnknownAdmissionKind(apiVersion, kind) {
+  return apiVersion?.startsWith(`${ADMISSION_GROUP}/`) === true && typeof kind === "string" && !ADMISSION_GROUP_KINDS.includes(kind);
+}
 function isWorkloadKind(kind) {
   return WORKLOAD_KINDS.includes(kind);
 }
-var ADMISSION_GROUP, WEBHOOK_CONFIGURATION_KINDS, MIN_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, WEBHOOK_API_VERSIONS, POLICY_KINDS, WORKLOAD_KINDS, NAMESPACE_NAME_LABEL;
+var ADMISSION_GROUP, WEBHOOK_CONFIGURATION_KINDS, MIN_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, WEBHOOK_API_VERSIONS, POLICY_KINDS, ADMISSION_GROUP_KINDS, WORKLOAD_KINDS, NAMESPACE_NAME_LABEL;
 var init_types = __esm({
   "dist/src/model/types.js"() {
     "use strict";
@@ -4090,6 +4094,7 @@ var init_types = __esm({
     MAX_TIMEOUT_SECONDS = 30;
     WEBHOOK_API_VERSIONS = ["admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1beta1"];
     POLICY_KINDS = ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"];
+    ADMISSION_GROUP_KINDS = [...WEBHOOK_CONFIGURATION_KINDS, ...POLICY_KINDS].flatMap((kind) => [kind, `${kind}List`]);
     WORKLOAD_KINDS = ["Pod", "ReplicationController", "PodTemplate", "ReplicaSet", "Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"];
     NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
   }
@@ -4246,11 +4251,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule36) {
-  return { scope: "object", ...rule36 };
+function defineObjectRule(rule37) {
+  return { scope: "object", ...rule37 };
 }
-function defineFileRule(rule36) {
-  return { scope: "file", ...rule36 };
+function defineFileRule(rule37) {
+  return { scope: "file", ...rule37 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -6001,12 +6006,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule36) => shouldUseRule(schema, rule36));
+      return group.rules.some((rule37) => shouldUseRule(schema, rule37));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule36) {
+    function shouldUseRule(schema, rule37) {
       var _a;
-      return schema[rule36.keyword] !== void 0 || ((_a = rule36.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule37.keyword] !== void 0 || ((_a = rule37.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -7067,9 +7072,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule36 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule36)) {
-            keywordCode(it, rule36.keyword, rule36.definition, group.type);
+        for (const rule37 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule37)) {
+            keywordCode(it, rule37.keyword, rule37.definition, group.type);
           }
         }
       });
@@ -7104,9 +7109,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule36 = rules2[keyword];
-        if (typeof rule36 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule36)) {
-          const { type } = rule36.definition;
+        const rule37 = rules2[keyword];
+        if (typeof rule37 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule37)) {
+          const { type } = rule37.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -9200,8 +9205,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule36 = this.RULES.all[keyword];
-        return typeof rule36 == "object" ? rule36.definition : !!rule36;
+        const rule37 = this.RULES.all[keyword];
+        return typeof rule37 == "object" ? rule37.definition : !!rule37;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9209,7 +9214,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule36) => rule36.keyword === keyword);
+          const i = group.rules.findIndex((rule37) => rule37.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9236,10 +9241,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule36 = rules2[key2];
-            if (typeof rule36 != "object")
+            const rule37 = rules2[key2];
+            if (typeof rule37 != "object")
               continue;
-            const { $data } = rule36.definition;
+            const { $data } = rule37.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9403,7 +9408,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule36 = {
+      const rule37 = {
         keyword,
         definition: {
           ...definition,
@@ -9412,18 +9417,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule36, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule37, definition.before);
       else
-        ruleGroup.rules.push(rule36);
-      RULES.all[keyword] = rule36;
+        ruleGroup.rules.push(rule37);
+      RULES.all[keyword] = rule37;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule36, before) {
+    function addBeforeRule(ruleGroup, rule37, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule36);
+        ruleGroup.rules.splice(i, 0, rule37);
       } else {
-        ruleGroup.rules.push(rule36);
+        ruleGroup.rules.push(rule37);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -26683,9 +26688,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule36) {
+function validateRule(at, rule37) {
   const errors = [];
-  const operations = rule36.operations ?? [];
+  const operations = rule37.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -26694,12 +26699,12 @@ function validateRule(at, rule36) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule36.apiGroups ?? [];
+  const groups = rule37.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule36.apiVersions ?? [];
+  const versions = rule37.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -26708,9 +26713,9 @@ function validateRule(at, rule36) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule36.resources));
-  if (rule36.scope !== void 0 && rule36.scope !== null && !SCOPES.includes(rule36.scope))
-    errors.push(notSupported([...at, "scope"], rule36.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule37.resources));
+  if (rule37.scope !== void 0 && rule37.scope !== null && !SCOPES.includes(rule37.scope))
+    errors.push(notSupported([...at, "scope"], rule37.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -26753,9 +26758,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule36, j) => {
-    if (rule36 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule36));
+  webhook.rules?.forEach((rule37, j) => {
+    if (rule37 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule37));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -26847,14 +26852,14 @@ function compile2(env, expression, kind) {
     ...composition ? { composed: new Map(env.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule36) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule36;
+function validateRuleWithOperations(at, rule37) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule37;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule36) {
+function validateNamedRuleWithOperations(at, rule37) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule36.resourceNames ?? []).forEach((value, i) => {
+  (rule37.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -26863,7 +26868,7 @@ function validateNamedRuleWithOperations(at, rule36) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule36));
+  errors.push(...validateRuleWithOperations(at, rule37));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -26883,14 +26888,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule36, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule36 ?? {})));
+    match[list3]?.forEach((rule37, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule37 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule36, i) => {
-    rule36?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule37, i) => {
+    rule37?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -27313,10 +27318,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule36) {
-  const groups = rule36.apiGroups ?? [];
-  const versions = rule36.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule36.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule37) {
+  const groups = rule37.apiGroups ?? [];
+  const versions = rule37.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule37.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -27332,9 +27337,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule36, discovery) {
-  const groups = rule36.apiGroups ?? [];
-  return (rule36.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule37, discovery) {
+  const groups = rule37.apiGroups ?? [];
+  return (rule37.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -27342,15 +27347,15 @@ function canMatchNamespaced(rule36, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule36) => {
-    if (rule36 === null)
+  return (rules2 ?? []).some((rule37) => {
+    if (rule37 === null)
       return false;
-    const scope = rule36.scope ?? "*";
+    const scope = rule37.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule36);
+      return canMatchNamespaces(rule37);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule36, discovery);
-    return canMatchNamespaced(rule36, discovery) || canMatchNamespaces(rule36);
+      return canMatchNamespaced(rule37, discovery);
+    return canMatchNamespaced(rule37, discovery) || canMatchNamespaces(rule37);
   });
 }
 var init_scope = __esm({
@@ -27671,17 +27676,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule36, request2) {
-  return scopeMatches(rule36.scope, request2) && (rule36.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule36.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule36.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule36.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule37, request2) {
+  return scopeMatches(rule37.scope, request2) && (rule37.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule37.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule37.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule37.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule36) {
-  if (rule36 === null || typeof rule36 !== "object")
+function compileRule(rule37) {
+  if (rule37 === null || typeof rule37 !== "object")
     return null;
-  const scope = rule36.scope ?? "*";
-  const operations = listOf(rule36.operations);
-  const groups = listOf(rule36.apiGroups);
-  const versions = listOf(rule36.apiVersions);
-  const resources = listOf(rule36.resources);
+  const scope = rule37.scope ?? "*";
+  const operations = listOf(rule37.operations);
+  const groups = listOf(rule37.apiGroups);
+  const versions = listOf(rule37.apiVersions);
+  const resources = listOf(rule37.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -27697,27 +27702,27 @@ function compileRule(rule36) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule36, request2) {
-  if (rule36.scope === "Namespaced") {
+function compiledRuleMatches(rule37, request2) {
+  if (rule37.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule36.scope === "Cluster") {
+  } else if (rule37.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule36.operations, request2.operation) || !hasOrAny(rule36.groups, request2.group) || !hasOrAny(rule36.versions, request2.version))
+  if (!hasOrAny(rule37.operations, request2.operation) || !hasOrAny(rule37.groups, request2.group) || !hasOrAny(rule37.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule36.resources) {
+  for (const [resource, subresource] of rule37.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule36 of compiledRules(rules2 ?? [])) {
-    if (rule36 === null || !hasOrAny(rule36.groups, group))
+  for (const rule37 of compiledRules(rules2 ?? [])) {
+    if (rule37 === null || !hasOrAny(rule37.groups, group))
       continue;
-    for (const [r, sub] of rule36.resources)
+    for (const [r, sub] of rule37.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -27726,24 +27731,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule36 = rules2[index];
-    if (rule36 !== null && compiledRuleMatches(rule36, request2))
+    const rule37 = rules2[index];
+    if (rule37 !== null && compiledRuleMatches(rule37, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule36) => rule36 !== null && hasOrAny(rule36.groups, request2.group) && hasOrAny(rule36.operations, request2.operation) && rule36.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule37) => rule37 !== null && hasOrAny(rule37.groups, request2.group) && hasOrAny(rule37.operations, request2.operation) && rule37.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule36 = rules2[index];
-    if (rule36 === null)
+    const rule37 = rules2[index];
+    if (rule37 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule36, candidate))
+      if (compiledRuleMatches(rule37, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -27779,12 +27784,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule36 = matchingRule(webhook, request2, discovery);
-  if (rule36 === void 0)
+  const rule37 = matchingRule(webhook, request2, discovery);
+  if (rule37 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule36);
+  return selectorsOutcome(webhook, request2, rule37);
 }
-function selectorsOutcome(webhook, request2, rule36) {
+function selectorsOutcome(webhook, request2, rule37) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -27792,10 +27797,10 @@ function selectorsOutcome(webhook, request2, rule36) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule36.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule37.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule36.rule, unknown: "object-labels" };
-  return { called: true, rule: rule36.rule, equivalent: rule36.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule37.rule, unknown: "object-labels" };
+  return { called: true, rule: rule37.rule, equivalent: rule37.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -27825,13 +27830,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule36) => {
-    if (!isRule(rule36))
+  return (rules2 ?? []).map((rule37) => {
+    if (!isRule(rule37))
       return null;
-    const names2 = rule36.resourceNames ?? [];
+    const names2 = rule37.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule36;
+    return rule37;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -27977,7 +27982,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule36) => rule36 !== null && typeof rule36 === "object" && (rule36.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule37) => rule37 !== null && typeof rule37 === "object" && (rule37.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -28164,11 +28169,11 @@ function selectedVersions(discovery, group, versions) {
   const served2 = discovery.versions(group);
   return versions.includes("*") ? [...served2] : served2.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule36, entry) {
+function entryTargets(discovery, rule37, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule36.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule36.apiVersions ?? [])) {
+  for (const group of rule37.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule37.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -28206,19 +28211,19 @@ var init_targets = __esm({
 // dist/rules/editable-object-selector.js
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule36 of webhook.rules ?? []) {
-    if (rule36 === null || typeof rule36 !== "object")
+  for (const rule37 of webhook.rules ?? []) {
+    if (rule37 === null || typeof rule37 !== "object")
       continue;
-    for (const group of rule36.apiGroups ?? []) {
+    for (const group of rule37.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule36.resources ?? []) {
+      for (const entry of rule37.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule36, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule37, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -28300,8 +28305,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule36) {
-  const operations = rule36.operations ?? [];
+function isConnectOnly(rule37) {
+  const operations = rule37.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -28342,16 +28347,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule36, path, webhook, live, others = 0) {
+function checkOperations(rule37, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule36.operations ?? [];
+  const operations = rule37.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule36)) {
+  if (isConnectOnly(rule37)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -28384,19 +28389,19 @@ function checkOperations(rule36, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule36, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule37, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule36.apiGroups ?? [];
-  const resources = rule36.resources ?? [];
+  const groups = rule37.apiGroups ?? [];
+  const resources = rule37.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     const judged = groups.length > 0 && groups.every((group) => group === "*" || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
     if (!judged || resources.length === 0)
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule36, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule37, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule36, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule37, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -28414,9 +28419,9 @@ function checkRule(discovery, rule36, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule36, operations: ["*"] };
+  const anyOperation = { ...rule37, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule36.scope ?? "*";
+  const scope = rule37.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -28433,7 +28438,7 @@ function checkRule(discovery, rule36, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule36, path, webhook, scoped2);
+  const result = checkOperations(rule37, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -28451,16 +28456,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule36, j) => {
-    if (rule36 === null || typeof rule36 !== "object") {
+  rules2.forEach((rule37, j) => {
+    if (rule37 === null || typeof rule37 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule36, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule37, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule36))
+    if (isConnectOnly(rule37))
       connectOnly.push(j);
     else
       others++;
@@ -28507,7 +28512,7 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule36) => rule36 !== null && typeof rule36 === "object" ? rule36.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule37) => rule37 !== null && typeof rule37 === "object" ? rule37.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   return groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)) ? "custom" : "builtin";
@@ -29028,16 +29033,16 @@ function analyse(object, context) {
     let pods = false;
     let leases = false;
     let podDeletes = false;
-    for (const [j, rule36] of (webhook.rules ?? []).entries()) {
-      if (rule36 === null || rule36.scope === "Cluster")
+    for (const [j, rule37] of (webhook.rules ?? []).entries()) {
+      if (rule37 === null || rule37.scope === "Cluster")
         continue;
-      const operations = rule36.operations ?? [];
+      const operations = rule37.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule36.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule37.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule36.apiGroups ?? [];
-      const versions = rule36.apiVersions ?? [];
+      const groups = rule37.apiGroups ?? [];
+      const versions = rule37.apiVersions ?? [];
       const match = firstResourceMatch(ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, groups, versions, writable);
       if (match === void 0)
         continue;
@@ -29230,7 +29235,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule36) => rule36 !== null && typeof rule36 === "object" && names(rule36.operations, write2.operation) && names(rule36.apiGroups, write2.group) && (rule36.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule37) => rule37 !== null && typeof rule37 === "object" && names(rule37.operations, write2.operation) && names(rule37.apiGroups, write2.group) && (rule37.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -29275,7 +29280,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule36;
+    let rule37;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -29288,9 +29293,9 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule36 ??= outcome.rule;
+      rule37 ??= outcome.rule;
     }
-    if (rule36 === void 0)
+    if (rule37 === void 0)
       continue;
     if (policyConditionsOutcome(run2, spec.matchConditions ?? [], write2) !== "called")
       continue;
@@ -29307,7 +29312,7 @@ function checkPolicyObject3(object, run2) {
           resource: describeResource(write2),
           defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
         },
-        path: ["spec", "matchConstraints", "resourceRules", rule36],
+        path: ["spec", "matchConstraints", "resourceRules", rule37],
         severity: ignore ? "warning" : "error",
         help: POLICY_HELP
       }
@@ -29396,7 +29401,7 @@ var init_matches_kube_system = __esm({
           policy: (object) => checkPolicyObject3(object, run2),
           webhookConfiguration(object) {
             return kubeSystemInterceptions(object, run2).map((interception) => {
-              const { entry, rule: rule36, match, everything } = interception;
+              const { entry, rule: rule37, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -29408,7 +29413,7 @@ var init_matches_kube_system = __esm({
                   timeout: timeout2,
                   defaulted: isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : ""
                 },
-                path: [...entry.path, "rules", rule36],
+                path: [...entry.path, "rules", rule37],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`
               };
@@ -29422,8 +29427,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule36] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule36?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule37] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule37?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -30192,20 +30197,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule36 of hook.entry.webhook.rules ?? []) {
-      if (rule36 === null)
+    for (const rule37 of hook.entry.webhook.rules ?? []) {
+      if (rule37 === null)
         continue;
-      for (const group of rule36.apiGroups ?? []) {
-        for (const version2 of (rule36.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule37.apiGroups ?? []) {
+        for (const version2 of (rule37.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule36.resources ?? []) {
+          for (const entry of rule37.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule36.operations ?? []) {
+            for (const operation of rule37.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -30240,16 +30245,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule36 = compiled4[k];
-      if (rule36 === null) {
+      const rule37 = compiled4[k];
+      if (rule37 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule36.key);
+      let id = ids.get(rule37.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule36.key, id);
-        rules2.push(rule36);
+        ids.set(rule37.key, id);
+        rules2.push(rule37);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -30261,12 +30266,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule36, id) => {
+  written.forEach((rule37, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule36.apiGroups ?? [];
-    const operations = rule36.operations ?? [];
+    const apiGroups = rule37.apiGroups ?? [];
+    const operations = rule37.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule36.resources ?? []) {
+    for (const entry of rule37.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -30342,12 +30347,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule36 = table2.rules[id];
-      if (compiledRuleMatches(rule36, probe2))
+      const rule37 = table2.rules[id];
+      if (compiledRuleMatches(rule37, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule36, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule37, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -31298,13 +31303,13 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function checkRule2(run2, rule36, rulePath, subject) {
+function checkRule2(run2, rule37, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule36.apiGroups ?? [];
+  const groups = rule37.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
     return [];
-  const versions = (rule36.apiVersions ?? []).filter((v) => v !== "");
+  const versions = (rule37.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -31318,10 +31323,10 @@ function checkRule2(run2, rule36, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule36.resources ?? []).forEach((resourceEntry, k) => {
+  (rule37.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule36, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule37, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -31330,7 +31335,7 @@ function checkRule2(run2, rule36, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule36.apiVersions[index];
+        const version2 = rule37.apiVersions[index];
         const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -31362,19 +31367,19 @@ function checkRule2(run2, rule36, rulePath, subject) {
   }
   return violations;
 }
-function diagnose(discovery, at, rule36, resourceEntry) {
-  if (entryTargets(discovery, rule36, resourceEntry).length > 0)
+function diagnose(discovery, at, rule37, resourceEntry) {
+  if (entryTargets(discovery, rule37, resourceEntry).length > 0)
     return void 0;
-  const groups = rule36.apiGroups ?? [];
-  const versions = rule36.apiVersions ?? [];
+  const groups = rule37.apiGroups ?? [];
+  const versions = rule37.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   if (mayBeSwitchedOn(groups, versions, resource))
     return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule36, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule37, apiVersions: ["*"], apiGroups: servedGroups };
   if (resource === "*") {
-    const all = entryTargets(discovery, rule36, "*");
+    const all = entryTargets(discovery, rule37, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -31486,13 +31491,13 @@ var init_unknown_resource = __esm({
       create(run2) {
         return {
           webhookConfiguration(object) {
-            return webhooksOf(object).flatMap((entry) => (entry.webhook.rules ?? []).flatMap((rule36, j) => rule36 === null || typeof rule36 !== "object" ? [] : checkRule2(run2, rule36, [...entry.path, "rules", j], webhookSubject(entry.label))));
+            return webhooksOf(object).flatMap((entry) => (entry.webhook.rules ?? []).flatMap((rule37, j) => rule37 === null || typeof rule37 !== "object" ? [] : checkRule2(run2, rule37, [...entry.path, "rules", j], webhookSubject(entry.label))));
           },
           policy(object) {
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule36, j) => rule36 === null || typeof rule36 !== "object" ? [] : checkRule2(run2, rule36, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule37, j) => rule37 === null || typeof rule37 !== "object" ? [] : checkRule2(run2, rule37, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -31599,15 +31604,15 @@ var init_wildcard_rule = __esm({
                 continue;
               if (isOptIn(webhook.objectSelector))
                 continue;
-              const found = (webhook.rules ?? []).flatMap((rule36, j) => {
-                if (rule36 === null || typeof rule36 !== "object")
+              const found = (webhook.rules ?? []).flatMap((rule37, j) => {
+                if (rule37 === null || typeof rule37 !== "object")
                   return [];
-                const groups = rule36.apiGroups ?? [];
+                const groups = rule37.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule36.scope ?? "*";
-                return (rule36.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule37.scope ?? "*";
+                return (rule37.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -31695,11 +31700,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule36 of rules2 ?? []) {
-                if (rule36 === null || typeof rule36 !== "object")
+              for (const rule37 of rules2 ?? []) {
+                if (rule37 === null || typeof rule37 !== "object")
                   continue;
-                const groups = rule36.apiGroups ?? [];
-                for (const entry of rule36.resources ?? []) {
+                const groups = rule37.apiGroups ?? [];
+                for (const entry of rule37.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -32678,7 +32683,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule36) => rule36?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule37) => rule37?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -33075,11 +33080,11 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule36 of rules2) {
-    if (rule36 == null)
+  for (const rule37 of rules2) {
+    if (rule37 == null)
       continue;
-    for (const entry of rule36.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule36, entry ?? "");
+    for (const entry of rule37.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule37, entry ?? "");
       if (found.length === 0)
         return void 0;
       targets2.push(...found);
@@ -33088,7 +33093,7 @@ function matchedTargets(run2, rules2) {
   return targets2;
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule36) => rule36?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule37) => rule37?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -33291,19 +33296,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule36) {
-  const listed2 = rule36.operations ?? [];
+function operationsOf(rule37) {
+  const listed2 = rule37.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule36, discovery) {
-  const operations = operationsOf(rule36);
-  const fits = (request2) => ruleMatches(rule36, { ...request2, namespace: "namespace" });
-  for (const entry of rule36.resources ?? []) {
+function namespacedRequest(rule37, discovery) {
+  const operations = operationsOf(rule37);
+  const fits = (request2) => ruleMatches(rule37, { ...request2, namespace: "namespace" });
+  for (const entry of rule37.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule36.apiGroups ?? []) {
-      for (const version2 of rule36.apiVersions ?? []) {
+    for (const group of rule37.apiGroups ?? []) {
+      for (const version2 of rule37.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -33348,18 +33353,18 @@ function namespacedRequest(rule36, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule36) => rule36 !== null && typeof rule36 === "object");
-  for (const rule36 of rules2) {
-    if (rule36.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule37) => rule37 !== null && typeof rule37 === "object");
+  for (const rule37 of rules2) {
+    if (rule37.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule36, discovery);
+    const request2 = namespacedRequest(rule37, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule36 of rules2) {
-    for (const operation of operationsOf(rule36).filter((op) => op !== "CONNECT")) {
+  for (const rule37 of rules2) {
+    for (const operation of operationsOf(rule37).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule36, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule37, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -44376,6 +44381,55 @@ var init_kustomize_patched = __esm({
   }
 });
 
+// dist/rules/unknown-kind.js
+function closestByParts(kind) {
+  const words = (name) => name.match(/[A-Z][a-z]*/g) ?? [];
+  const have = new Set(words(kind));
+  const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
+  return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
+}
+var KIND, rule36;
+var init_unknown_kind = __esm({
+  "dist/rules/unknown-kind.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_types();
+    init_rule();
+    init_closest();
+    KIND = ["kind"];
+    rule36 = defineFileRule({
+      meta: {
+        id: "unknown-kind",
+        title: "An admissionregistration.k8s.io object has a kind the group never had",
+        severity: "error",
+        appliesTo: [],
+        messages: {
+          unknown: 'no matches for kind "{{kind}}" in version "{{apiVersion}}"',
+          unknownDidYouMean: 'no matches for kind "{{kind}}" in version "{{apiVersion}}" (did you mean {{suggestion}}?)'
+        },
+        help: "The API server has no such kind: kubectl apply fails and nothing of the object is applied. admissionregistration.k8s.io has ValidatingWebhookConfiguration, MutatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding: write the kind you meant."
+      },
+      checkFile(file) {
+        const violations = [];
+        for (const manifest of file.manifests) {
+          const { apiVersion, kind } = manifest;
+          if (!isUnknownAdmissionKind(apiVersion, kind))
+            continue;
+          const suggestion2 = closest(kind, ADMISSION_GROUP_KINDS) ?? closestByParts(kind);
+          const span = manifest.locate(KIND, "value");
+          violations.push({
+            messageId: suggestion2 === void 0 ? "unknown" : "unknownDidYouMean",
+            data: { kind, apiVersion, ...suggestion2 === void 0 ? {} : { suggestion: suggestion2 } },
+            documentIndex: manifest.documentIndex,
+            span
+          });
+        }
+        return violations;
+      }
+    });
+  }
+});
+
 // dist/rules/index.js
 var rules;
 var init_rules = __esm({
@@ -44417,8 +44471,10 @@ var init_rules = __esm({
     init_suppression_without_reason();
     init_unused_suppression();
     init_kustomize_patched();
+    init_unknown_kind();
     rules = [
       rule11,
+      rule36,
       rule8,
       rule,
       rule7,
@@ -45257,7 +45313,7 @@ var init_prefilter = __esm({
     "use strict";
     init_import_meta_url();
     import_node_buffer = require("node:buffer");
-    READ_KIND_NAMES = ["WebhookConfiguration", "AdmissionPolicy", "Namespace", "CustomResourceDefinition", "List"];
+    READ_KIND_NAMES = ["WebhookConfiguration", "AdmissionPolicy", "Namespace", "CustomResourceDefinition", "List", "admissionregistration.k8s.io/"];
     READ_KIND_PARTS = new RegExp(READ_KIND_NAMES.join("|"));
     WORKLOAD_KIND_NAMES = ["Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController"];
     WORKLOAD_KIND_PARTS = new RegExp(WORKLOAD_KIND_NAMES.join("|"));
@@ -45927,14 +45983,14 @@ var init_simple_yaml = __esm({
 });
 
 // dist/src/parse/positions.js
-var import_yaml6, FIELDS, KIND, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
+var import_yaml6, FIELDS, KIND2, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
 var init_positions = __esm({
   "dist/src/parse/positions.js"() {
     "use strict";
     init_import_meta_url();
     import_yaml6 = __toESM(require_dist(), 1);
     FIELDS = 7;
-    KIND = 0;
+    KIND2 = 0;
     SIZE = 1;
     START = 2;
     END = 3;
@@ -45997,7 +46053,7 @@ var init_positions = __esm({
           if (node?.anchor)
             indexOf.set(node, at);
           if ((0, import_yaml6.isMap)(node)) {
-            records[at * FIELDS + KIND] = 1;
+            records[at * FIELDS + KIND2] = 1;
             for (const pair of node.items) {
               if (inRoot && collectionKey === void 0 && (0, import_yaml6.isCollection)(pair.key) && pair.key.range)
                 collectionKey = [pair.key.range[0], pair.key.range[1]];
@@ -46007,13 +46063,13 @@ var init_positions = __esm({
                 add2(pair.value, void 0, void 0);
             }
           } else if ((0, import_yaml6.isSeq)(node)) {
-            records[at * FIELDS + KIND] = 2;
+            records[at * FIELDS + KIND2] = 2;
             for (const item of node.items)
               add2(item, void 0, void 0);
           } else if ((0, import_yaml6.isScalar)(node) && typeof node.value === "string") {
             node.value.charCodeAt(0);
           } else if ((0, import_yaml6.isAlias)(node)) {
-            records[at * FIELDS + KIND] = 3;
+            records[at * FIELDS + KIND2] = 3;
             const target = resolveAlias(node);
             const known = target ? indexOf.get(target) : void 0;
             if (known !== void 0)
@@ -46064,15 +46120,15 @@ var init_positions = __esm({
         for (let i = 0; i < path.length; i++) {
           const segment = path[i];
           const isLast = i === path.length - 1;
-          if (node >= 0 && this.field(node, KIND) === 3)
+          if (node >= 0 && this.field(node, KIND2) === 3)
             node = this.field(node, TARGET);
           let next = -1;
           let range;
-          if (node >= 0 && typeof segment === "number" && this.field(node, KIND) === 2) {
+          if (node >= 0 && typeof segment === "number" && this.field(node, KIND2) === 2) {
             next = this.child(node, segment);
             if (next >= 0 && this.field(next, START) >= 0)
               range = [this.field(next, START), this.field(next, END)];
-          } else if (node >= 0 && typeof segment === "string" && this.field(node, KIND) === 1) {
+          } else if (node >= 0 && typeof segment === "string" && this.field(node, KIND2) === 1) {
             next = this.childNamed(node, segment);
             if (next >= 0) {
               const keyRange = [this.field(next, KEY_START), this.field(next, KEY_END)];
@@ -46947,9 +47003,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule36, j) => {
-        if (isObject(rule36))
-          fill(rule36, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule37, j) => {
+        if (isObject(rule37))
+          fill(rule37, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -54891,9 +54947,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule36, i) => {
-        if (isObject2(rule36))
-          fill(rule36, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule37, i) => {
+        if (isObject2(rule37))
+          fill(rule37, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -55048,6 +55104,8 @@ function recognize(manifest, options = {}) {
       return { type: "unreadable", problem: read3.problem };
     return { type: "admission-policy", object: buildPolicy(manifest, kind, apiVersion, read3.value) };
   }
+  if (isUnknownAdmissionKind(apiVersion, kind))
+    return { type: "unknown-kind" };
   if (kind === "Namespace" && apiVersion === "v1") {
     const read3 = manifest.toValue();
     if ("problem" in read3)
@@ -55294,6 +55352,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
           skipped++;
         } else if (recognized.type === "unreadable")
           problems.push({ ...recognized.problem, documentText: manifest.kind ?? "" });
+        else if (recognized.type === "unknown-kind")
+          skipped++;
         else {
           skipped++;
           continue;
@@ -55756,7 +55816,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule36) => rule36.scope === "object" && options.severityOverrides.get(rule36.meta.id) !== "off" && rule36.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule37) => rule37.scope === "object" && options.severityOverrides.get(rule37.meta.id) !== "off" && rule37.meta.appliesTo.some(isWorkloadKind));
   if (!readsWorkloads)
     return {};
   return { podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
@@ -55806,18 +55866,18 @@ async function lintRun(run2, options) {
       otherPlaces.set(finding, violation.alsoAt.map((path) => object.manifest.locate(path, violation.part)));
     }
   };
-  const enabled = options.rules.filter((rule36) => options.severityOverrides.get(rule36.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule36) => rule36.meta.id));
+  const enabled = options.rules.filter((rule37) => options.severityOverrides.get(rule37.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule37) => rule37.meta.id));
   const scope = runScope(run2, options.kubeVersion);
-  for (const rule36 of enabled) {
-    if (rule36.scope !== "file")
+  for (const rule37 of enabled) {
+    if (rule37.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule36.meta, file.source.path, void 0, () => rule36.checkFile(file))) {
-        const severity = severityOf3(rule36.meta, violation.severity);
+      for (const violation of guarded(rule37.meta, file.source.path, void 0, () => rule37.checkFile(file))) {
+        const severity = severityOf3(rule37.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule36.meta.id, severity, messageOf(rule36.meta, violation.messageId, violation.data), rule36.meta.help, {
+        findings.push(findingAt(rule37.meta.id, severity, messageOf(rule37.meta, violation.messageId, violation.data), rule37.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -55829,15 +55889,15 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule36) => rule36.scope === "object").map((rule36) => {
+  const objectRules = enabled.filter((rule37) => rule37.scope === "object").map((rule37) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
-      options: optionValues(rule36.meta, options.ruleOptions?.get(rule36.meta.id))
+      options: optionValues(rule37.meta, options.ruleOptions?.get(rule37.meta.id))
     };
-    const checks = guarded(rule36.meta, run2.paths[0] ?? "-", void 0, () => [rule36.create(ruleRun)])[0] ?? {};
-    return { meta: rule36.meta, checks };
+    const checks = guarded(rule37.meta, run2.paths[0] ?? "-", void 0, () => [rule37.create(ruleRun)])[0] ?? {};
+    return { meta: rule37.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -55907,12 +55967,12 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule36) => rule36.meta.id),
+    knownRules: options.rules.map((rule37) => rule37.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = suppression.kept;
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule36) => rule36.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule37) => rule37.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -56300,14 +56360,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule36 = chalk2.dim(f.ruleId);
+      const rule37 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule36}`);
+        lines.push(`${head}${first}  ${rule37}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule36}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule37}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -58203,14 +58263,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule36 = matchingRule(include, request2, discovery);
-  if (rule36 === void 0)
+  const rule37 = matchingRule(include, request2, discovery);
+  if (rule37 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule36.rule, equivalent: rule36.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule37.rule, equivalent: rule37.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -60868,7 +60928,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule36) => rule36 !== null).map((rule36) => ({ operations: rule36.operations ?? [], apiGroups: rule36.apiGroups ?? [], apiVersions: rule36.apiVersions ?? [], resources: rule36.resources ?? [], scope: rule36.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule37) => rule37 !== null).map((rule37) => ({ operations: rule37.operations ?? [], apiGroups: rule37.apiGroups ?? [], apiVersions: rule37.apiVersions ?? [], resources: rule37.resources ?? [], scope: rule37.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -61194,9 +61254,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule36) {
+function ruleSchema(rule37) {
   const options = {};
-  for (const [name, option] of Object.entries(rule36.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule37.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -61205,7 +61265,7 @@ function ruleSchema(rule36) {
     };
   }
   return {
-    description: `${rule36.meta.title} (default severity: ${rule36.meta.severity})`,
+    description: `${rule37.meta.title} (default severity: ${rule37.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -61221,8 +61281,8 @@ function ruleSchema(rule36) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule36 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule36.meta.id] = ruleSchema(rule36);
+  for (const rule37 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule37.meta.id] = ruleSchema(rule37);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -62743,10 +62803,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule36) {
-  if (rule36.scope === "file")
+function kindsOf(rule37) {
+  if (rule37.scope === "file")
     return "files";
-  let names2 = rule36.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule37.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -62756,24 +62816,24 @@ function kindsOf(rule36) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule36) => ({
-      id: rule36.meta.id,
-      severity: rule36.meta.severity,
-      kinds: rule36.scope === "file" ? [] : [...rule36.meta.appliesTo],
-      title: rule36.meta.title,
-      options: Object.fromEntries(Object.entries(rule36.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule37) => ({
+      id: rule37.meta.id,
+      severity: rule37.meta.severity,
+      kinds: rule37.scope === "file" ? [] : [...rule37.meta.appliesTo],
+      title: rule37.meta.title,
+      options: Object.fromEntries(Object.entries(rule37.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule36) => rule36.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule37) => rule37.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule36 of rules2) {
-    const text = [...wrapWords(rule36.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule36)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule36.meta.id.padEnd(idWidth)}  ${rule36.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule37 of rules2) {
+    const text = [...wrapWords(rule37.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule37)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule37.meta.id.padEnd(idWidth)}  ${rule37.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -62813,11 +62873,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule36) => rule36.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule37) => rule37.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule36) => rule36.meta.id));
+  const known = new Set(rules2.map((rule37) => rule37.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -62837,12 +62897,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule36 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule36)
+    const rule37 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule37)
       throw unknownRule(id, rules2);
-    const declared = rule36.meta.options?.[name];
+    const declared = rule37.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule36.meta.options ?? {});
+      const known = Object.keys(rule37.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -63055,24 +63115,24 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule36) => rule36.meta.id);
-  const lowered = rules.flatMap((rule36) => {
-    const to = run2.severityOverrides.get(rule36.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule36.meta.severity] ? [{ rule: rule36.meta.id, from: rule36.meta.severity, to }] : [];
+  const ids = rules.map((rule37) => rule37.meta.id);
+  const lowered = rules.flatMap((rule37) => {
+    const to = run2.severityOverrides.get(rule37.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule37.meta.severity] ? [{ rule: rule37.meta.id, from: rule37.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule36) => Object.entries(rule36.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule36.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule37) => Object.entries(rule37.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule37.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule36.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule37.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule36) => Object.entries(rule36.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule36.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule37) => Object.entries(rule37.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule37.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule36.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule37.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -63162,7 +63222,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule36) => rule36.meta),
+    rules: rules.map((rule37) => rule37.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -63212,9 +63272,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule36 = rules.find((candidate) => candidate.meta.id === id);
+  const rule37 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule36 || !existsSync(file))
+  if (!rule37 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -63277,4 +63337,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 83704b920de7ab1e98cdc876df1dcbd24fbb7ae1408bf6ed7606ab63adc6223e
+//# admission-lint-build ecf6c15e48538dcbb29b985d35d7ef360b846c6cdd7fb95ad00f9163ff9b9ace

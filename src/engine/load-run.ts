@@ -229,6 +229,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
           workloads.push(recognized.object);
           skipped++;
         } else if (recognized.type === 'unreadable') problems.push({ ...recognized.problem, documentText: manifest.kind ?? '' });
+        // Not an object the API server reads: counted with the other documents, kept for rule unknown-kind.
+        else if (recognized.type === 'unknown-kind') skipped++;
         else {
           skipped++;
           continue;

@@ -99,6 +99,14 @@ export function isPolicyKind(kind: string | undefined): kind is PolicyKind {
   return (POLICY_KINDS as readonly (string | undefined)[]).includes(kind);
 }
 
+/** The kinds admissionregistration.k8s.io has ever served: the objects and their lists. */
+export const ADMISSION_GROUP_KINDS: readonly string[] = [...WEBHOOK_CONFIGURATION_KINDS, ...POLICY_KINDS].flatMap((kind) => [kind, `${kind}List`]);
+
+/** An object in admissionregistration.k8s.io whose kind the group never had: the API server has no such kind. */
+export function isUnknownAdmissionKind(apiVersion: string | undefined, kind: string | undefined): kind is string {
+  return apiVersion?.startsWith(`${ADMISSION_GROUP}/`) === true && typeof kind === 'string' && !ADMISSION_GROUP_KINDS.includes(kind);
+}
+
 /**
  * The kinds that carry a pod, which the PodSecurity admission plugin evaluates (src/psa/workloads.ts
  * says where each keeps its pod template): read only where a Pod Security level other than

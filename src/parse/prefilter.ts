@@ -13,9 +13,10 @@ import { isUtf8 } from 'node:buffer';
 /**
  * Every kind the linter reads contains one of these (see src/model/recognize.ts): webhook
  * configurations, admission policies and their bindings, Namespaces, CRDs (for discovery), and
- * Lists of any of them.
+ * Lists of any of them; and every object of the admission group has its apiVersion (a kind the
+ * group never had is reported: rule unknown-kind).
  */
-const READ_KIND_NAMES = ['WebhookConfiguration', 'AdmissionPolicy', 'Namespace', 'CustomResourceDefinition', 'List'];
+const READ_KIND_NAMES = ['WebhookConfiguration', 'AdmissionPolicy', 'Namespace', 'CustomResourceDefinition', 'List', 'admissionregistration.k8s.io/'];
 const READ_KIND_PARTS = new RegExp(READ_KIND_NAMES.join('|'));
 /**
  * Every kind that carries a pod (src/model/types.ts WORKLOAD_KINDS) contains one of these: `Pod`

@@ -8,7 +8,7 @@ import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
-import { ADMISSION_GROUP, isPolicyKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
+import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
 
@@ -20,6 +20,8 @@ export type Recognized =
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'workload'; readonly object: WorkloadObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
+  /** A kind admissionregistration.k8s.io never had (`MutatingAdmissionWebhookConfiguration`): kept for rule unknown-kind, never converted to data. */
+  | { readonly type: 'unknown-kind' }
   | { readonly type: 'other' };
 
 export interface RecognizeOptions {
@@ -52,6 +54,7 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
     return { type: 'admission-policy', object: buildPolicy(manifest, kind, apiVersion, read.value) };
   }
+  if (isUnknownAdmissionKind(apiVersion, kind)) return { type: 'unknown-kind' };
   if (kind === 'Namespace' && apiVersion === 'v1') {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
