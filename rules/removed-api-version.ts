@@ -1,6 +1,9 @@
 import { formatKubeVersion, isAtLeast, type KubeVersion } from '../src/kube/version.js';
 import { ADMISSION_GROUP, POLICY_KINDS, type PolicyKind } from '../src/model/types.js';
 import { isV1beta1 } from '../src/model/webhooks.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import { isBindingKind, policyNameOf } from '../src/model/policies.js';
+import { elideMiddle } from '../src/text/list.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
 
 /**
@@ -59,6 +62,21 @@ function isNewestPreview(kind: PolicyKind, version: string, target: KubeVersion)
   return version === 'v1beta1' || !present('v1beta1');
 }
 
+/** The policy a binding binds, when the run holds it in the binding's own apiVersion. */
+function boundPolicy(binding: PolicyObject, policies: readonly PolicyObject[]): PolicyObject | undefined {
+  const name = policyNameOf(binding);
+  const policyKind = binding.kind.replace(/Binding$/, '');
+  return name === undefined ? undefined : policies.find((policy) => policy.kind === policyKind && policy.name === name && policy.apiVersion === binding.apiVersion);
+}
+
+/** ` (and its binding "b")`, ` (and its 2 bindings)`, or nothing: the bindings this policy's finding stands for. */
+function bindingsNamed(policy: PolicyObject, policies: readonly PolicyObject[]): string {
+  if (isBindingKind(policy.kind)) return '';
+  const bindings = policies.filter((other) => isBindingKind(other.kind) && boundPolicy(other, policies) === policy);
+  if (bindings.length === 0) return '';
+  return bindings.length === 1 ? ` (and its binding "${elideMiddle(bindings[0]!.name ?? '', 40)}")` : ` (and its ${bindings.length} bindings)`;
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'removed-api-version',
@@ -69,9 +87,9 @@ export const rule = defineObjectRule({
       removed:
         '{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}})',
       policyNotServed:
-        'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"',
+        'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"{{bindings}}',
       policyPreview:
-        '{{apiVersion}} is the newest {{kind}} version in Kubernetes {{target}}: served only where the API server enables it',
+        '{{apiVersion}} is the newest {{kind}} version in Kubernetes {{target}}: served only where the API server enables it{{bindings}}',
     },
     help: 'The API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ (failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10) and which requires sideEffects and admissionReviewVersions: set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.',
     needsDecodableObject: false,
@@ -84,6 +102,9 @@ export const rule = defineObjectRule({
       },
       policy(object) {
         const apiVersion = object.apiVersion;
+        // One cause, one finding: a binding in the same version as its policy (in the run) is
+        // named in the policy's finding. Moving the policy to another version moves it out.
+        if (isBindingKind(object.kind) && boundPolicy(object, run.policies) !== undefined) return [];
         if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`)) return [];
         const version = apiVersion.slice(ADMISSION_GROUP.length + 1);
         const resource = POLICY_APIS[object.kind].resource;
@@ -98,7 +119,7 @@ export const rule = defineObjectRule({
           {
             messageId: newest ? 'policyPreview' : 'policyNotServed',
             ...(newest ? { severity: 'info' as const } : {}),
-            data: { kind: object.kind, apiVersion, target, detail },
+            data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(object, run.policies) },
             path: ['apiVersion'],
             help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
           },

@@ -29528,6 +29528,19 @@ function isNewestPreview(kind, version2, target) {
     return false;
   return version2 === "v1beta1" || !present2("v1beta1");
 }
+function boundPolicy(binding, policies) {
+  const name = policyNameOf(binding);
+  const policyKind = binding.kind.replace(/Binding$/, "");
+  return name === void 0 ? void 0 : policies.find((policy) => policy.kind === policyKind && policy.name === name && policy.apiVersion === binding.apiVersion);
+}
+function bindingsNamed(policy, policies) {
+  if (isBindingKind(policy.kind))
+    return "";
+  const bindings = policies.filter((other) => isBindingKind(other.kind) && boundPolicy(other, policies) === policy);
+  if (bindings.length === 0)
+    return "";
+  return bindings.length === 1 ? ` (and its binding "${elideMiddle(bindings[0].name ?? "", 40)}")` : ` (and its ${bindings.length} bindings)`;
+}
 var POLICY_APIS, INTRODUCED, PREVIEW_VERSIONS, rule7;
 var init_removed_api_version = __esm({
   "dist/rules/removed-api-version.js"() {
@@ -29536,6 +29549,8 @@ var init_removed_api_version = __esm({
     init_version();
     init_types();
     init_webhooks();
+    init_policies();
+    init_list();
     init_rule();
     POLICY_APIS = {
       ValidatingAdmissionPolicy: { resource: "validatingadmissionpolicies", family: "ValidatingAdmissionPolicy" },
@@ -29556,8 +29571,8 @@ var init_removed_api_version = __esm({
         appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
         messages: {
           removed: "{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}})",
-          policyNotServed: 'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"',
-          policyPreview: "{{apiVersion}} is the newest {{kind}} version in Kubernetes {{target}}: served only where the API server enables it"
+          policyNotServed: 'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"{{bindings}}',
+          policyPreview: "{{apiVersion}} is the newest {{kind}} version in Kubernetes {{target}}: served only where the API server enables it{{bindings}}"
         },
         help: "The API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ (failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10) and which requires sideEffects and admissionReviewVersions: set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.",
         needsDecodableObject: false
@@ -29571,6 +29586,8 @@ var init_removed_api_version = __esm({
           },
           policy(object) {
             const apiVersion = object.apiVersion;
+            if (isBindingKind(object.kind) && boundPolicy(object, run2.policies) !== void 0)
+              return [];
             if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`))
               return [];
             const version2 = apiVersion.slice(ADMISSION_GROUP.length + 1);
@@ -29585,7 +29602,7 @@ var init_removed_api_version = __esm({
               {
                 messageId: newest ? "policyPreview" : "policyNotServed",
                 ...newest ? { severity: "info" } : {},
-                data: { kind: object.kind, apiVersion, target, detail },
+                data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(object, run2.policies) },
                 path: ["apiVersion"],
                 help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`
               }
@@ -63337,4 +63354,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build ecf6c15e48538dcbb29b985d35d7ef360b846c6cdd7fb95ad00f9163ff9b9ace
+//# admission-lint-build 48c7fee62068c77feae38535ccdfd9b66c569b69b2b806270ebab71756138d23
