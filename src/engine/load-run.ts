@@ -14,6 +14,7 @@
  * workload kind and one of those namespaces, and parses only those documents. A run without
  * such labels or configuration reads no workload and does no second pass.
  */
+import { isUnknownAdmissionKind } from '../model/types.js';
 import { basename, dirname } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
@@ -405,7 +406,12 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
  */
 const READ_ANYWAY = new Set(['DUPLICATE_KEY', 'KUBECTL_SPLIT']);
 
-/** The documents of the run that could not be read, each once, with their text where it is known. */
+/**
+ * The documents of the run that could not be read, each once, with their text where it is known;
+ * and the objects of a kind admissionregistration.k8s.io never had, with that kind as their text
+ * (a misspelled policy is still the policy its binding means: rule unknown-kind names the cause,
+ * and the analyses of absence say nothing more of it).
+ */
 export function unreadableDocuments(files: readonly ParsedFile[]): UnreadableDocument[] {
   const out: UnreadableDocument[] = [];
   for (const file of files) {
@@ -414,6 +420,9 @@ export function unreadableDocuments(files: readonly ParsedFile[]): UnreadableDoc
       if (problem.severity !== 'error' || READ_ANYWAY.has(problem.code) || seen.has(problem.documentIndex)) continue;
       seen.add(problem.documentIndex);
       out.push({ file: file.source.path, documentIndex: problem.documentIndex, text: problem.documentText });
+    }
+    for (const manifest of file.manifests) {
+      if (isUnknownAdmissionKind(manifest.apiVersion, manifest.kind)) out.push({ file: file.source.path, documentIndex: manifest.documentIndex, text: manifest.kind });
     }
   }
   return out;
