@@ -62,18 +62,29 @@ function isNewestPreview(kind: PolicyKind, version: string, target: KubeVersion)
   return version === 'v1beta1' || !present('v1beta1');
 }
 
-/** The policy a binding binds, when the run holds it in the binding's own apiVersion. */
-function boundPolicy(binding: PolicyObject, policies: readonly PolicyObject[]): PolicyObject | undefined {
-  const name = policyNameOf(binding);
-  const policyKind = binding.kind.replace(/Binding$/, '');
-  return name === undefined ? undefined : policies.find((policy) => policy.kind === policyKind && policy.name === name && policy.apiVersion === binding.apiVersion);
+/**
+ * The bindings written in the same apiVersion as a policy of the run that they bind, by policy:
+ * built once per run (a binding and its policy are one cause).
+ */
+function bindingsInPolicyVersion(policies: readonly PolicyObject[]): Map<PolicyObject, PolicyObject[]> {
+  const byKey = new Map<string, PolicyObject>();
+  const key = (kind: string, name: string, apiVersion: string): string => `${kind}\0${name}\0${apiVersion}`;
+  for (const policy of policies) if (!isBindingKind(policy.kind) && policy.name !== undefined) byKey.set(key(policy.kind, policy.name, policy.apiVersion), policy);
+  const bindings = new Map<PolicyObject, PolicyObject[]>();
+  for (const binding of policies) {
+    const name = isBindingKind(binding.kind) ? policyNameOf(binding) : undefined;
+    const policy = name === undefined ? undefined : byKey.get(key(binding.kind.replace(/Binding$/, ''), name, binding.apiVersion));
+    if (policy === undefined) continue;
+    const list = bindings.get(policy);
+    if (list === undefined) bindings.set(policy, [binding]);
+    else list.push(binding);
+  }
+  return bindings;
 }
 
-/** ` (and its binding "b")`, ` (and its 2 bindings)`, or nothing: the bindings this policy's finding stands for. */
-function bindingsNamed(policy: PolicyObject, policies: readonly PolicyObject[]): string {
-  if (isBindingKind(policy.kind)) return '';
-  const bindings = policies.filter((other) => isBindingKind(other.kind) && boundPolicy(other, policies) === policy);
-  if (bindings.length === 0) return '';
+/** ` (and its binding "b")`, ` (and its 2 bindings)`, or nothing: the bindings a policy's finding stands for. */
+function bindingsNamed(bindings: readonly PolicyObject[] | undefined): string {
+  if (bindings === undefined || bindings.length === 0) return '';
   return bindings.length === 1 ? ` (and its binding "${elideMiddle(bindings[0]!.name ?? '', 40)}")` : ` (and its ${bindings.length} bindings)`;
 }
 
@@ -95,6 +106,14 @@ export const rule = defineObjectRule({
     needsDecodableObject: false,
   },
   create(run) {
+    let grouped: { bindings: Map<PolicyObject, PolicyObject[]>; bound: Set<PolicyObject> } | undefined;
+    const groups = (): { bindings: Map<PolicyObject, PolicyObject[]>; bound: Set<PolicyObject> } => {
+      if (grouped === undefined) {
+        const bindings = bindingsInPolicyVersion(run.policies);
+        grouped = { bindings, bound: new Set([...bindings.values()].flat()) };
+      }
+      return grouped;
+    };
     return {
       webhookConfiguration(object) {
         if (!isV1beta1(object) || !isAtLeast(run.kubeVersion, 1, 22)) return [];
@@ -104,7 +123,7 @@ export const rule = defineObjectRule({
         const apiVersion = object.apiVersion;
         // One cause, one finding: a binding in the same version as its policy (in the run) is
         // named in the policy's finding. Moving the policy to another version moves it out.
-        if (isBindingKind(object.kind) && boundPolicy(object, run.policies) !== undefined) return [];
+        if (isBindingKind(object.kind) && groups().bound.has(object)) return [];
         if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`)) return [];
         const version = apiVersion.slice(ADMISSION_GROUP.length + 1);
         const resource = POLICY_APIS[object.kind].resource;
@@ -119,7 +138,7 @@ export const rule = defineObjectRule({
           {
             messageId: newest ? 'policyPreview' : 'policyNotServed',
             ...(newest ? { severity: 'info' as const } : {}),
-            data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(object, run.policies) },
+            data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(groups().bindings.get(object)) },
             path: ['apiVersion'],
             help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
           },

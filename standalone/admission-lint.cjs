@@ -29528,16 +29528,28 @@ function isNewestPreview(kind, version2, target) {
     return false;
   return version2 === "v1beta1" || !present2("v1beta1");
 }
-function boundPolicy(binding, policies) {
-  const name = policyNameOf(binding);
-  const policyKind = binding.kind.replace(/Binding$/, "");
-  return name === void 0 ? void 0 : policies.find((policy) => policy.kind === policyKind && policy.name === name && policy.apiVersion === binding.apiVersion);
+function bindingsInPolicyVersion(policies) {
+  const byKey = /* @__PURE__ */ new Map();
+  const key2 = (kind, name, apiVersion) => `${kind}\0${name}\0${apiVersion}`;
+  for (const policy of policies)
+    if (!isBindingKind(policy.kind) && policy.name !== void 0)
+      byKey.set(key2(policy.kind, policy.name, policy.apiVersion), policy);
+  const bindings = /* @__PURE__ */ new Map();
+  for (const binding of policies) {
+    const name = isBindingKind(binding.kind) ? policyNameOf(binding) : void 0;
+    const policy = name === void 0 ? void 0 : byKey.get(key2(binding.kind.replace(/Binding$/, ""), name, binding.apiVersion));
+    if (policy === void 0)
+      continue;
+    const list3 = bindings.get(policy);
+    if (list3 === void 0)
+      bindings.set(policy, [binding]);
+    else
+      list3.push(binding);
+  }
+  return bindings;
 }
-function bindingsNamed(policy, policies) {
-  if (isBindingKind(policy.kind))
-    return "";
-  const bindings = policies.filter((other) => isBindingKind(other.kind) && boundPolicy(other, policies) === policy);
-  if (bindings.length === 0)
+function bindingsNamed(bindings) {
+  if (bindings === void 0 || bindings.length === 0)
     return "";
   return bindings.length === 1 ? ` (and its binding "${elideMiddle(bindings[0].name ?? "", 40)}")` : ` (and its ${bindings.length} bindings)`;
 }
@@ -29578,6 +29590,14 @@ var init_removed_api_version = __esm({
         needsDecodableObject: false
       },
       create(run2) {
+        let grouped2;
+        const groups = () => {
+          if (grouped2 === void 0) {
+            const bindings = bindingsInPolicyVersion(run2.policies);
+            grouped2 = { bindings, bound: new Set([...bindings.values()].flat()) };
+          }
+          return grouped2;
+        };
         return {
           webhookConfiguration(object) {
             if (!isV1beta1(object) || !isAtLeast(run2.kubeVersion, 1, 22))
@@ -29586,7 +29606,7 @@ var init_removed_api_version = __esm({
           },
           policy(object) {
             const apiVersion = object.apiVersion;
-            if (isBindingKind(object.kind) && boundPolicy(object, run2.policies) !== void 0)
+            if (isBindingKind(object.kind) && groups().bound.has(object))
               return [];
             if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`))
               return [];
@@ -29602,7 +29622,7 @@ var init_removed_api_version = __esm({
               {
                 messageId: newest ? "policyPreview" : "policyNotServed",
                 ...newest ? { severity: "info" } : {},
-                data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(object, run2.policies) },
+                data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(groups().bindings.get(object)) },
                 path: ["apiVersion"],
                 help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`
               }
@@ -63359,4 +63379,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 0a161f1965e44c1140df5b1224ff6cd4efd79db1fa4e95b90454e8d302343e98
+//# admission-lint-build 46f73e8fd04fe15d04750abf55802a6f7249cf63fc08d92ad6a7a2f7b957be15
