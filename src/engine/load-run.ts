@@ -25,7 +25,7 @@ import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
-import { readFile, settleDocument, type ValueSettle } from '../parse/read.js';
+import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
 import { settleWorkload } from '../psa/screen.js';
@@ -117,6 +117,15 @@ function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings:
 }
 
 /**
+ * Namespaces are taken from their value (src/parse/read.ts): most have no finding, and their
+ * documents are parsed for positions only when one has. (Not a List: its items are the objects.)
+ */
+const NAMESPACES_BY_VALUE: ValueRead = {
+  admits: (text) => text.includes('Namespace'),
+  value: (value) => value.kind === 'Namespace' && value.apiVersion === 'v1' && !Array.isArray(value.items),
+};
+
+/**
  * Reads and recognises every input. Shared by `lint` and `defaults`. Files are read one at a
  * time, and only what the rules need is kept: a repository's other documents leave nothing
  * behind (most are never parsed, src/parse/prefilter.ts).
@@ -190,7 +199,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       filePaths.push(raw.path);
       continue;
     }
-    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, named === undefined ? {} : { reads: (text) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) });
+    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: NAMESPACES_BY_VALUE, ...(named === undefined ? {} : { reads: (text: string) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) }) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
