@@ -535,14 +535,19 @@ function valueManifest(place: ManifestPlace, document: ValueDocument): Manifest 
   };
 }
 
-/** The positions of one document of `text`: the document parsed with the rest of the text blanked (line breaks kept), so offsets are the file's. */
+/**
+ * The positions of one document of `text`: its text parsed alone, offsets shifted to the file's.
+ * The marker line that ends it (`---`, `...`) is parsed with it: where a scalar ends depends on it
+ * (a block scalar at the end of the text would take in the line break after it).
+ */
 function documentPositions(text: string, document: ValueDocument): PositionIndex {
-  const blank = (part: string): string => part.replace(/[^\n]+/g, (run) => ' '.repeat(run.length));
-  const alone = blank(text.slice(0, document.start)) + text.slice(document.start, document.end) + blank(text.slice(document.end));
+  const markerEnd = text.indexOf('\n', document.end + 1);
+  const alone = text.slice(document.start, markerEnd < 0 ? text.length : markerEnd);
   const parsed = parseAllDocuments(alone, PARSE_OPTIONS);
-  const doc = (Array.isArray(parsed) ? parsed : []).find((candidate) => candidate.errors.length === 0 && isMap(candidate.contents) && candidate.contents.range[0] === document.firstContent);
+  const first = document.firstContent - document.start;
+  const doc = (Array.isArray(parsed) ? parsed : []).find((candidate) => candidate.errors.length === 0 && isMap(candidate.contents) && candidate.contents.range[0] === first);
   if (doc === undefined) throw new InternalError(`the document at offset ${document.firstContent} of ${JSON.stringify(text.slice(document.firstContent, document.firstContent + 40))} is not the mapping its value was read from`);
-  return PositionIndex.of(doc, doc.contents as Node);
+  return PositionIndex.of(doc, doc.contents as Node, document.start);
 }
 
 /**
