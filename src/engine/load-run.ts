@@ -21,6 +21,7 @@ import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
+import { ADMISSION_GROUP } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
@@ -117,12 +118,15 @@ function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings:
 }
 
 /**
- * Namespaces are taken from their value (src/parse/read.ts): most have no finding, and their
- * documents are parsed for positions only when one has. (Not a List: its items are the objects.)
+ * Objects are taken from their value when the fast reader reads them (src/parse/read.ts): most
+ * Namespaces, CRDs, workloads and documents of other kinds have no finding, and their documents
+ * are parsed for positions only when one has. Not the admission objects (webhook configurations,
+ * policies, bindings): nearly every one has a finding, so it would be read twice. Not a List:
+ * its items are the objects, found by the full parse.
  */
-const NAMESPACES_BY_VALUE: ValueRead = {
-  admits: (text) => text.includes('Namespace'),
-  value: (value) => value.kind === 'Namespace' && value.apiVersion === 'v1' && !Array.isArray(value.items),
+const OBJECTS_BY_VALUE: ValueRead = {
+  admits: () => true,
+  value: (value) => !Array.isArray(value.items) && !(typeof value.apiVersion === 'string' && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`)),
 };
 
 /**
@@ -199,7 +203,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       filePaths.push(raw.path);
       continue;
     }
-    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: NAMESPACES_BY_VALUE, ...(named === undefined ? {} : { reads: (text: string) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) }) });
+    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: OBJECTS_BY_VALUE, ...(named === undefined ? {} : { reads: (text: string) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) }) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;

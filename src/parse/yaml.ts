@@ -508,8 +508,10 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
 function valueManifest(place: ManifestPlace, document: ValueDocument): Manifest {
   const { source, text, lineCounter, documentIndex } = place;
   let value: Readonly<Record<string, unknown>> | undefined = document.value;
+  // Only the document's place is kept: the value is let go once it is read.
+  const { start, end, firstContent } = document;
   let positions: PositionIndex | undefined;
-  const index = (): PositionIndex => (positions ??= documentPositions(text, document));
+  const index = (): PositionIndex => (positions ??= documentPositions(text, start, end, firstContent));
   const { kind, apiVersion } = document.value;
   return {
     file: source,
@@ -530,7 +532,7 @@ function valueManifest(place: ManifestPlace, document: ValueDocument): Manifest 
     startLine() {
       // The root mapping starts at the document's first content character (the fast reader reads
       // no tag, anchor or explicit key before it).
-      return lineCounter.linePos(document.firstContent).line;
+      return lineCounter.linePos(firstContent).line;
     },
   };
 }
@@ -540,14 +542,14 @@ function valueManifest(place: ManifestPlace, document: ValueDocument): Manifest 
  * The marker line that ends it (`---`, `...`) is parsed with it: where a scalar ends depends on it
  * (a block scalar at the end of the text would take in the line break after it).
  */
-function documentPositions(text: string, document: ValueDocument): PositionIndex {
-  const markerEnd = text.indexOf('\n', document.end + 1);
-  const alone = text.slice(document.start, markerEnd < 0 ? text.length : markerEnd);
+function documentPositions(text: string, start: number, end: number, firstContent: number): PositionIndex {
+  const markerEnd = text.indexOf('\n', end + 1);
+  const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
   const parsed = parseAllDocuments(alone, PARSE_OPTIONS);
-  const first = document.firstContent - document.start;
+  const first = firstContent - start;
   const doc = (Array.isArray(parsed) ? parsed : []).find((candidate) => candidate.errors.length === 0 && isMap(candidate.contents) && candidate.contents.range[0] === first);
-  if (doc === undefined) throw new InternalError(`the document at offset ${document.firstContent} of ${JSON.stringify(text.slice(document.firstContent, document.firstContent + 40))} is not the mapping its value was read from`);
-  return PositionIndex.of(doc, doc.contents as Node, document.start);
+  if (doc === undefined) throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
+  return PositionIndex.of(doc, doc.contents as Node, start);
 }
 
 /**
