@@ -1,8 +1,9 @@
 /**
  * The first half of the pipeline, read top to bottom in `loadRun`: expand the paths, read each
  * file (regular files only, bounded: src/load/sources.ts), skim it (documents whose text names no
- * kind we read are counted, never parsed: src/parse/prefilter.ts), parse the rest with positions
- * (src/parse/yaml.ts), split rendered streams per template (src/load/helm.ts), and recognise each
+ * kind we read are counted, never parsed: src/parse/prefilter.ts), read the rest (src/parse/read.ts:
+ * most objects from their value, positions on demand; admission objects with the full parse),
+ * split rendered streams per template (src/load/helm.ts), and recognise each
  * manifest (src/recognize/: default, decode-check, build the model). `lint`, `defaults`,
  * `simulate` and `report` all start here.
  *
@@ -125,7 +126,8 @@ function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings:
  * its items are the objects, found by the full parse.
  */
 const OBJECTS_BY_VALUE: ValueRead = {
-  admits: () => true,
+  // A document whose text names the admission group is parsed (read once, not twice, when it is one).
+  admits: (text) => !text.includes(ADMISSION_GROUP),
   value: (value) => !Array.isArray(value.items) && !(typeof value.apiVersion === 'string' && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`)),
 };
 

@@ -368,7 +368,8 @@ export function mightBeRead(text: string): boolean {
 /**
  * Which documents of `text` to parse: those `reads` may want (by default, those that may be a
  * kind we read), the others blanked; with `settle`, also those a wanted document's value settles
- * (src/parse/read.ts), counted in `settled` when they were read in full.
+ * (src/parse/read.ts), counted in `settled` when they were read in full; with `byValue`, also
+ * those taken from their value (`values`: objects whose positions are found on demand).
  */
 export function prefilter(text: string, reads: (documentText: string) => boolean = mightBeRead, settle?: Settle, byValue?: ValueOf): Prefiltered {
   if (text.includes(SUPPRESSION_MARK)) return { mode: 'all' };
