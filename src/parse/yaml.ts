@@ -223,14 +223,15 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
   return { source, documentCount: list.length, unparsed, ...settledParts, problems, manifests, spanAt };
 }
 
+/** A line that starts with `---` and has content after it, or a directive: see kubectlSplitProblems. */
+const KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
+
 /**
  * Lines kubectl's YAML reader stops at, although YAML allows them: it splits a file at every line
  * that starts with `---` and takes only a comment after it (content there is "invalid Yaml
  * document separator"), so a directive (`%YAML`, `%TAG`) is a document of its own that go-yaml
  * cannot decode. kubectl applies nothing from there on; the linter reads on, and says so.
  */
-const KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
-
 function kubectlSplitProblems(text: string, documents: readonly Document.Parsed[], spanAt: (start: number, end: number) => Span): SyntaxProblem[] {
   if (!KUBECTL_SPLIT_LINE.test(text)) return [];
   const documentAt = (offset: number): number => {
