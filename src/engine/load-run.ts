@@ -1,8 +1,9 @@
 /**
  * The first half of the pipeline, read top to bottom in `loadRun`: expand the paths, read each
  * file (regular files only, bounded: src/load/sources.ts), skim it (documents whose text names no
- * kind we read are counted, never parsed: src/parse/prefilter.ts), parse the rest with positions
- * (src/parse/yaml.ts), split rendered streams per template (src/load/helm.ts), and recognise each
+ * kind we read are counted, never parsed: src/parse/prefilter.ts), read the rest (src/parse/read.ts:
+ * most objects from their value, positions on demand; admission objects with the full parse),
+ * split rendered streams per template (src/load/helm.ts), and recognise each
  * manifest (src/recognize/: default, decode-check, build the model). `lint`, `defaults`,
  * `simulate` and `report` all start here.
  *
@@ -22,11 +23,12 @@ import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
+import { ADMISSION_GROUP } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
-import { readFile, settleDocument, type ValueSettle } from '../parse/read.js';
+import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
 import { settleWorkload } from '../psa/screen.js';
@@ -118,6 +120,19 @@ function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings:
 }
 
 /**
+ * Objects are taken from their value when the fast reader reads them (src/parse/read.ts): most
+ * Namespaces, CRDs, workloads and documents of other kinds have no finding, and their documents
+ * are parsed for positions only when one has. Not the admission objects (webhook configurations,
+ * policies, bindings): nearly every one has a finding, so it would be read twice. Not a List:
+ * its items are the objects, found by the full parse.
+ */
+const OBJECTS_BY_VALUE: ValueRead = {
+  // A document whose text names the admission group is parsed (read once, not twice, when it is one).
+  admits: (text) => !text.includes(ADMISSION_GROUP),
+  value: (value) => !Array.isArray(value.items) && !(typeof value.apiVersion === 'string' && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`)),
+};
+
+/**
  * Reads and recognises every input. Shared by `lint` and `defaults`. Files are read one at a
  * time, and only what the rules need is kept: a repository's other documents leave nothing
  * behind (most are never parsed, src/parse/prefilter.ts).
@@ -191,7 +206,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       filePaths.push(raw.path);
       continue;
     }
-    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, named === undefined ? {} : { reads: (text) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) });
+    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: OBJECTS_BY_VALUE, ...(named === undefined ? {} : { reads: (text: string) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) }) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;

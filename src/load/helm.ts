@@ -48,7 +48,7 @@ export function splitRendered(parsed: ParsedFile): ParsedFile[] {
   const at = (line: number): string | null => byLine[line > 1 && DOCUMENT_MARKER.test(lines[line - 1] ?? '') ? line - 1 : line] ?? null;
   const templateOf = new Map<number, string | null>();
   for (const manifest of parsed.manifests) {
-    if (!templateOf.has(manifest.documentIndex)) templateOf.set(manifest.documentIndex, at(manifest.locate([]).line));
+    if (!templateOf.has(manifest.documentIndex)) templateOf.set(manifest.documentIndex, at(manifest.startLine()));
   }
   for (const problem of parsed.problems) {
     if (!templateOf.has(problem.documentIndex)) templateOf.set(problem.documentIndex, at(problem.span.line));

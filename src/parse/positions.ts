@@ -47,8 +47,11 @@ export class PositionIndex {
     readonly collectionKey: readonly [number, number] | undefined,
   ) {}
 
-  /** Indexes `root` (a node of `doc`); aliases point at the nodes they name. */
-  static of(doc: Document, root: Node): PositionIndex {
+  /**
+   * Indexes `root` (a node of `doc`); aliases point at the nodes they name. `shift` is added to
+   * every offset: `doc` was parsed from a part of the file that starts there.
+   */
+  static of(doc: Document, root: Node, shift = 0): PositionIndex {
     const records: number[] = [];
     const keys: (string | undefined)[] = [];
     /** Anchored nodes, for the aliases that name them. */
@@ -95,12 +98,12 @@ export class PositionIndex {
       const at = keys.length;
       keys.push(key);
       const range = (node as Node | null)?.range;
-      records.push(Kind.Leaf, 1, range?.[0] ?? -1, range?.[1] ?? -1, keyRange?.[0] ?? -1, keyRange?.[1] ?? -1, -1);
+      records.push(Kind.Leaf, 1, range ? range[0] + shift : -1, range ? range[1] + shift : -1, keyRange ? keyRange[0]! + shift : -1, keyRange ? keyRange[1]! + shift : -1, -1);
       if ((node as { anchor?: string } | null)?.anchor) indexOf.set(node as Node, at);
       if (isMap(node)) {
         records[at * FIELDS + KIND] = Kind.Map;
         for (const pair of node.items) {
-          if (inRoot && collectionKey === undefined && isCollection(pair.key) && pair.key.range) collectionKey = [pair.key.range[0], pair.key.range[1]];
+          if (inRoot && collectionKey === undefined && isCollection(pair.key) && pair.key.range) collectionKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
           // A pair without a scalar key can never be named by a field path. Its value is indexed
           // (unnamed) only to look for collection keys in it, unless its key is one already.
           if (isScalar(pair.key) && pair.key.range) add(pair.value, String(pair.key.value), pair.key.range);

@@ -41,13 +41,28 @@ export type Prefiltered =
   /** Parse the text as it is. */
   | { readonly mode: 'all' }
   /** Nothing to parse: every document is of a kind the linter does not read, or settled from its value. */
-  | { readonly mode: 'none'; readonly documents: number; readonly skipped: number; readonly settled?: number }
+  | { readonly mode: 'none'; readonly documents: number; readonly skipped: number; readonly settled?: number; readonly values?: readonly ValueDocument[] }
   /**
    * Parse `text`: the file with the documents we do not read blanked out, at the same offsets
    * (each becomes `~`, a null, followed by spaces; line breaks stay), so positions, document
    * indexes and the document count are those of the original file.
    */
-  | { readonly mode: 'masked'; readonly text: string; readonly documents: number; readonly skipped: number; readonly blanked: readonly number[]; readonly settled?: number };
+  | { readonly mode: 'masked'; readonly text: string; readonly documents: number; readonly skipped: number; readonly blanked: readonly number[]; readonly settled?: number; readonly values?: readonly ValueDocument[] };
+
+/**
+ * A document taken from its value (src/parse/read.ts): blanked like the documents not read, but
+ * an object all the same, whose positions are found only if something asks for them.
+ */
+export interface ValueDocument {
+  /** Its index in the stream. */
+  readonly index: number;
+  /** Its text: [start, end) of the file's text. */
+  readonly start: number;
+  readonly end: number;
+  /** The offset of its first content character. */
+  readonly firstContent: number;
+  readonly value: Readonly<Record<string, unknown>>;
+}
 
 /**
  * What reading a document's value (src/parse/simple-yaml.ts, without positions) settled, when it
@@ -57,6 +72,8 @@ export type Prefiltered =
  */
 export type Settled = 'read' | 'other';
 export type Settle = (documentText: string) => Settled | undefined;
+/** The value of a document that the caller takes from its value, positions on demand (src/parse/read.ts); undefined: parse it. */
+export type ValueOf = (documentText: string) => Readonly<Record<string, unknown>> | undefined;
 
 /** A document of the stream, as line-based offsets into the text. */
 interface DocumentLines {
@@ -352,9 +369,10 @@ export function mightBeRead(text: string): boolean {
 /**
  * Which documents of `text` to parse: those `reads` may want (by default, those that may be a
  * kind we read), the others blanked; with `settle`, also those a wanted document's value settles
- * (src/parse/read.ts), counted in `settled` when they were read in full.
+ * (src/parse/read.ts), counted in `settled` when they were read in full; with `byValue`, also
+ * those taken from their value (`values`: objects whose positions are found on demand).
  */
-export function prefilter(text: string, reads: (documentText: string) => boolean = mightBeRead, settle?: Settle): Prefiltered {
+export function prefilter(text: string, reads: (documentText: string) => boolean = mightBeRead, settle?: Settle, byValue?: ValueOf): Prefiltered {
   if (text.includes(SUPPRESSION_MARK)) return { mode: 'all' };
   let whole = reads(text);
   let settled = 0;
@@ -367,25 +385,33 @@ export function prefilter(text: string, reads: (documentText: string) => boolean
       if (answer === 'read') settled = 1;
     }
   }
-  if (whole && !marked) return { mode: 'all' };
+  if (whole && !marked && byValue === undefined) return { mode: 'all' };
   // Nothing in it is read: a line scan that only counts documents is enough.
   const documents = documentLines(text);
   if (documents === undefined) return { mode: 'all' };
   const withContent = documents.filter((document) => document.firstContent >= 0);
   const counts = settled > 0 ? { settled } : {};
   if (!whole) return { mode: 'none', documents: documents.length, skipped: withContent.length, ...counts };
+  const values: ValueDocument[] = [];
   const blank = withContent.filter((document) => {
     const documentText = text.slice(document.start, document.end);
     if (!reads(documentText)) return true;
     const answer = settle?.(documentText);
     if (answer === 'read') settled++;
-    return answer !== undefined;
+    if (answer !== undefined) return true;
+    const value = byValue?.(documentText);
+    if (value === undefined) return false;
+    values.push({ index: documents.indexOf(document), start: document.start, end: document.end, firstContent: document.firstContent, value });
+    return true;
   });
   const settledCounts = settled > 0 ? { settled } : {};
-  // With another test than the default (workloads, some of which need no parse): when the whole
-  // text passes but none of its documents does, there is nothing to parse. (The default keeps its
-  // decisions as they are: skimBytes makes the same ones on the bytes.)
-  if ((reads !== mightBeRead || settle !== undefined) && blank.length > 0 && blank.length === withContent.length) return { mode: 'none', documents: documents.length, skipped: withContent.length, ...settledCounts };
+  const valueParts = values.length > 0 ? { values } : {};
+  const skipped = blank.length - values.length;
+  // With another test than the default (workloads, some of which need no parse), or documents
+  // taken from their value: when the whole text passes but none of its documents needs the
+  // parse, there is nothing to parse. (The default keeps its decisions as they are: skimBytes
+  // makes the same ones on the bytes.)
+  if ((reads !== mightBeRead || settle !== undefined || values.length > 0) && blank.length > 0 && blank.length === withContent.length) return { mode: 'none', documents: documents.length, skipped, ...settledCounts, ...valueParts };
   const blanked = blank.map((document) => documents.indexOf(document));
   if (blank.length === 0) return { mode: 'all' };
   const pieces: string[] = [];
@@ -398,5 +424,5 @@ export function prefilter(text: string, reads: (documentText: string) => boolean
   pieces.push(text.slice(at));
   // Text before the first content character of a blanked document (a comment after `---`) is kept:
   // it cannot hold content, and keeping it leaves the masked text the same length.
-  return { mode: 'masked', text: pieces.join(''), documents: documents.length, skipped: blank.length, blanked, ...settledCounts };
+  return { mode: 'masked', text: pieces.join(''), documents: documents.length, skipped, blanked, ...settledCounts, ...valueParts };
 }

@@ -7,7 +7,10 @@
  * 2. its value (src/parse/simple-yaml.ts, no positions): a document the caller can settle from
  *    its value alone (`settle`: a workload that passes its namespace's Pod Security levels has no
  *    finding, so it needs no positions) is read by the fast reader and not parsed;
- * 3. the full parse with positions (src/parse/yaml.ts) for every other document: those the fast
+ * 3. its value, positions on demand: a document the caller takes from its value (`byValue`: a
+ *    Namespace) is read by the fast reader and becomes an object like any other, but its document
+ *    is parsed only if a position in it is asked for (a finding, a suppression), and then alone;
+ * 4. the full parse with positions (src/parse/yaml.ts) for every other document: those the fast
  *    reader declines, and those whose value does not settle them.
  *
  * Files are first skimmed on their bytes (src/parse/prefilter.ts skimBytes) by src/engine/load-run.ts;
@@ -16,7 +19,7 @@
 import type { SourceFile } from '../load/sources.js';
 import type { Settled } from './prefilter.js';
 import { readSimpleDocument } from './simple-yaml.js';
-import { parseFile, type ParsedFile } from './yaml.js';
+import { mayHoldAlias, parseFile, type ParsedFile } from './yaml.js';
 
 export type { Settled } from './prefilter.js';
 
@@ -28,10 +31,20 @@ export interface ValueSettle {
   readonly value: (value: Readonly<Record<string, unknown>>) => Settled | undefined;
 }
 
+/** Which documents are taken from their value, their positions found only when asked for. */
+export interface ValueRead {
+  /** Those worth reading for their value, from their text (a cheap test, asked first). */
+  readonly admits: (documentText: string) => boolean;
+  /** Whether the object is taken from this value. */
+  readonly value: (value: Readonly<Record<string, unknown>>) => boolean;
+}
+
 export interface DocumentReads {
   /** The documents to read at all, from their text (default: those that may be a kind the linter reads). */
   readonly reads?: (documentText: string) => boolean;
   readonly settle?: ValueSettle;
+  /** Of the documents `reads` wants and `settle` does not settle, those taken from their value. */
+  readonly byValue?: ValueRead;
 }
 
 /** What a document's value settles, when the fast reader reads it and the caller's test admits it. */
@@ -41,8 +54,30 @@ export function settleDocument(documentText: string, settle: ValueSettle): Settl
   return value === undefined ? undefined : settle.value(value);
 }
 
+/**
+ * The value of a document taken from its value, when the fast reader reads it and the caller
+ * takes it. A document that may hold an alias is parsed: `yaml` limits how many it expands
+ * (src/parse/yaml.ts reports the document then), which the fast reader does not count.
+ */
+export function documentValue(documentText: string, byValue: ValueRead): Readonly<Record<string, unknown>> | undefined {
+  if (!byValue.admits(documentText) || mayHoldAlias(documentText)) return undefined;
+  let value;
+  try {
+    value = readSimpleDocument(documentText);
+  } catch (error) {
+    // Nested past the stack: the full parse reports the document (TOO_DEEP).
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+  return value !== undefined && byValue.value(value) ? value : undefined;
+}
+
 /** A file's documents, each read as far as it needs (above); `settled` counts those read in full from their value. */
 export function readFile(source: SourceFile, options: DocumentReads = {}): ParsedFile {
-  const { reads, settle } = options;
-  return parseFile(source, { ...(reads !== undefined ? { reads } : {}), ...(settle !== undefined ? { settle: (text: string) => settleDocument(text, settle) } : {}) });
+  const { reads, settle, byValue } = options;
+  return parseFile(source, {
+    ...(reads !== undefined ? { reads } : {}),
+    ...(settle !== undefined ? { settle: (text: string) => settleDocument(text, settle) } : {}),
+    ...(byValue !== undefined ? { byValue: (text: string) => documentValue(text, byValue) } : {}),
+  });
 }

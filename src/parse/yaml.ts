@@ -9,7 +9,7 @@ import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
-import { documentLines, prefilter, type Settle } from './prefilter.js';
+import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
 import { byStart, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 
@@ -60,6 +60,8 @@ export interface Manifest {
   toValue(): { value: unknown } | { problem: SyntaxProblem };
   /** Where a field path of this object is in the file; falls back to the closest written ancestor. */
   locate(path: FieldPath, part?: 'pair' | 'key' | 'value'): LocatedSpan;
+  /** The line the object starts on: `locate([]).line`, known without positions for an object taken from its value. */
+  startLine(): number;
 }
 
 export interface ParsedFile {
@@ -89,6 +91,11 @@ export interface ParseOptions {
   readonly reads?: (documentText: string) => boolean;
   /** With the prefilter: of the documents `reads` wants, those settled without a parse (src/parse/read.ts). */
   readonly settle?: Settle;
+  /**
+   * With the prefilter: of the documents `reads` wants and `settle` does not settle, those taken
+   * from their value (src/parse/read.ts); each is parsed only when a position in it is asked for.
+   */
+  readonly byValue?: ValueOf;
 }
 
 /** A file that was not read (larger than the limit): one problem, no documents. */
@@ -136,26 +143,34 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
   // Documents larger than the API server accepts are never parsed: blanked here, reported below.
   const oversized = text.length > MAX_OBJECT_BYTES ? blankOversized(text) : undefined;
   const readText = oversized?.text ?? text;
-  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(readText, options.reads, options.settle);
+  // A line kubectl stops at is reported with the documents `yaml` finds: such a file is parsed.
+  const byValue = options.byValue !== undefined && !KUBECTL_SPLIT_LINE.test(text) ? options.byValue : undefined;
+  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(readText, options.reads, options.settle, byValue);
   const settled = filtered.mode !== 'all' && filtered.settled !== undefined ? { settled: filtered.settled } : {};
-  if (filtered.mode === 'none' && oversized === undefined) return { source, documentCount: filtered.documents, unparsed: filtered.skipped, ...settled, problems: [], manifests: [], spanAt };
+  const place = { source, text, lineCounter };
+  const valued = (documents: readonly ValueDocument[] | undefined): Manifest[] => (documents ?? []).map((document) => valueManifest({ ...place, documentIndex: document.index }, document));
+  if (filtered.mode === 'none' && oversized === undefined) return { source, documentCount: filtered.documents, unparsed: filtered.skipped, ...settled, problems: [], manifests: valued(filtered.values), spanAt };
   if (filtered.mode === 'none') {
     // Only oversized documents could be read: each is reported, nothing is parsed.
     const problems = oversized!.documents.map((document) => oversizedProblem(document, documentIndexAt(readText, document.marker), spanAt));
-    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems.length, ...settled, problems, manifests: [], spanAt };
+    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems.length, ...settled, problems, manifests: valued(filtered.values), spanAt };
   }
   let list = parseDocuments(filtered.mode === 'masked' ? filtered.text : readText);
   let unparsed = 0;
   let settledParts = {};
+  /** The documents taken from their value, by index: blanked in the text `yaml` parsed. */
+  let values = new Map<number, ValueDocument>();
   if (filtered.mode === 'masked') {
     unparsed = filtered.skipped;
     settledParts = settled;
+    values = new Map((filtered.values ?? []).map((document) => [document.index, document]));
     // The line scan and `yaml` disagree on where documents are: trust `yaml`, on the whole text
-    // (every document parsed, none settled).
+    // (every document parsed, none settled or taken from its value).
     if (list.length !== filtered.documents) {
       list = parseDocuments(readText);
       unparsed = 0;
       settledParts = {};
+      values = new Map();
     }
   }
   const problems: SyntaxProblem[] = [];
@@ -169,6 +184,11 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
   const manifests: Manifest[] = [];
   list.forEach((doc, documentIndex) => {
     if (tooLarge.has(documentIndex)) return;
+    const value = values.get(documentIndex);
+    if (value !== undefined) {
+      manifests.push(valueManifest({ ...place, documentIndex }, value));
+      return;
+    }
     let tooDeep = false;
     const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : undefined;
     const marked = template === undefined ? {} : { template };
@@ -203,6 +223,9 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
   return { source, documentCount: list.length, unparsed, ...settledParts, problems, manifests, spanAt };
 }
 
+/** A line that starts with `---` and has content after it, or a directive: see kubectlSplitProblems. */
+const KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
+
 /**
  * Lines kubectl's YAML reader stops at, although YAML allows them: it splits a file at every line
  * that starts with `---` and takes only a comment after it (content there is "invalid Yaml
@@ -210,7 +233,7 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
  * cannot decode. kubectl applies nothing from there on; the linter reads on, and says so.
  */
 function kubectlSplitProblems(text: string, documents: readonly Document.Parsed[], spanAt: (start: number, end: number) => Span): SyntaxProblem[] {
-  if (!/^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m.test(text)) return [];
+  if (!KUBECTL_SPLIT_LINE.test(text)) return [];
   const documentAt = (offset: number): number => {
     const index = documents.findIndex((doc) => offset < doc.range[2]);
     return index >= 0 ? index : Math.max(0, documents.length - 1);
@@ -469,7 +492,65 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
       const found = index().locate(path, part);
       return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
     },
+    startLine() {
+      const found = index().locate([], 'pair');
+      return lineCounter.linePos(found.start).line;
+    },
   };
+}
+
+/**
+ * An object taken from its value (src/parse/read.ts: the fast reader's value is `yaml`'s): its
+ * document was not parsed. Only when a position in it is asked for (a finding, a suppression) is
+ * the document parsed, alone, at the offsets it has in the file, so every position is the one the
+ * parse of the file gives. Its kind and apiVersion are those of the value, as typeFields reads
+ * them for a document without merge keys, aliases or `!!binary` (which the fast reader does not read).
+ */
+function valueManifest(place: ManifestPlace, document: ValueDocument): Manifest {
+  const { source, text, lineCounter, documentIndex } = place;
+  let value: Readonly<Record<string, unknown>> | undefined = document.value;
+  // Only the document's place is kept: the value is let go once it is read.
+  const { start, end, firstContent } = document;
+  let positions: PositionIndex | undefined;
+  const index = (): PositionIndex => (positions ??= documentPositions(text, start, end, firstContent));
+  const { kind, apiVersion } = document.value;
+  return {
+    file: source,
+    documentIndex,
+    basePath: [],
+    apiVersion: typeof apiVersion === 'string' ? apiVersion : undefined,
+    kind: typeof kind === 'string' ? kind : undefined,
+    toValue() {
+      if (value === undefined) throw new InternalError('a manifest is read once (src/model/recognize.ts)');
+      const read = value;
+      value = undefined;
+      return { value: read };
+    },
+    locate(path, part = 'pair') {
+      const found = index().locate(path, part);
+      return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
+    },
+    startLine() {
+      // The root mapping starts at the document's first content character (the fast reader reads
+      // no tag, anchor or explicit key before it).
+      return lineCounter.linePos(firstContent).line;
+    },
+  };
+}
+
+/**
+ * The positions of one document of `text`: its text parsed alone, offsets shifted to the file's.
+ * The marker line that ends it (`---`, `...`) is parsed with it: where a scalar ends depends on it
+ * (a block scalar at the end of the text would take in the line break after it).
+ */
+function documentPositions(text: string, start: number, end: number, firstContent: number): PositionIndex {
+  const markerEnd = text.indexOf('\n', end + 1);
+  const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
+  const parsed = parseAllDocuments(alone, PARSE_OPTIONS);
+  const first = firstContent - start;
+  const doc = (Array.isArray(parsed) ? parsed : []).find((candidate) => candidate.errors.length === 0 && isMap(candidate.contents) && candidate.contents.range[0] === first);
+  if (doc === undefined) throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
+  return PositionIndex.of(doc, doc.contents as Node, start);
 }
 
 /**
@@ -481,6 +562,11 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
 export const MAX_ALIAS_WORK = 20_000_000;
 /** `*name` where YAML reads an alias (not inside quotes): most documents have none, and are not visited. */
 const ALIAS_SYNTAX = /(?:^|[\s[{,:?-])\*[^\s"',\]}]/m;
+
+/** Whether a document's text may hold an alias (`*name` where YAML reads one). */
+export function mayHoldAlias(documentText: string): boolean {
+  return ALIAS_SYNTAX.test(documentText);
+}
 const aliasCounts = new ObjectMemo<Document, { readonly nodes: number; readonly aliases: number }>();
 
 function aliasProblem(place: ManifestPlace, doc: Document): SyntaxProblem | undefined {

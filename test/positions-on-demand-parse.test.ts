@@ -1,0 +1,58 @@
+/**
+ * Positions on demand (src/parse/read.ts `byValue`, issue 23): the first pass of loadRun parses a
+ * Namespace's document only when a position in it is asked for, once; an admission object's
+ * document is parsed at once. Counted on `yaml`'s own entry.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+
+const parses = vi.hoisted(() => ({ count: 0 }));
+vi.mock('yaml', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('yaml')>();
+  return {
+    ...actual,
+    parseAllDocuments: (...args: Parameters<typeof actual.parseAllDocuments>) => {
+      parses.count++;
+      return actual.parseAllDocuments(...args);
+    },
+  };
+});
+
+const { loadRun } = await import('../src/engine/load-run.js');
+
+const NAMESPACE = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n';
+const WEBHOOK = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: w\nwebhooks: []\n';
+
+function fileWith(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'positions-on-demand-')), 'manifests.yaml');
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('positions on demand', () => {
+  it('parse a Namespace document only when a position in it is asked for, and once', () => {
+    const path = fileWith(NAMESPACE);
+    parses.count = 0;
+    const run = loadRun([path]);
+    expect(run.namespaces.map((namespace) => namespace.name)).toEqual(['team-a']);
+    expect(parses.count).toBe(0);
+    const manifest = run.namespaces[0]!.manifest;
+    expect(manifest.startLine()).toBe(5);
+    expect(parses.count).toBe(0);
+    expect(manifest.locate(['metadata', 'labels', 'pod-security.kubernetes.io/enforce'])).toEqual({ line: 10, column: 5, endLine: 10, endColumn: 51, exact: true });
+    expect(manifest.locate(['metadata', 'name'], 'value')).toEqual({ line: 8, column: 9, endLine: 8, endColumn: 15, exact: true });
+    expect(parses.count).toBe(1);
+  });
+
+  it('parse an admission object document at once', () => {
+    const path = fileWith(WEBHOOK);
+    parses.count = 0;
+    const run = loadRun([path]);
+    expect(run.webhookConfigurations).toHaveLength(1);
+    expect(parses.count).toBe(1);
+    run.webhookConfigurations[0]!.manifest.locate(['metadata', 'name']);
+    expect(parses.count).toBe(1);
+  });
+});
