@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Suites that install or run real tools (pre-commit, Chromium, kubectl, the SARIF validator, npm),
- * rebuild the bundle, or read tens of thousands of files: `npm run test:slow`, which CI runs too.
+ * rebuild the bundle, read tens of thousands of files, or compare every position of every
+ * document of the fixtures and corpora: `npm run test:slow`, which CI runs too.
  * `npm test` runs everything else, for fast feedback.
  */
 export const SLOW_TESTS = [
@@ -17,6 +18,7 @@ export const SLOW_TESTS = [
   'test/hostile-inputs.test.ts',
   'test/probe.test.ts',
   'test/fix-kubectl.test.ts',
+  'test/positions-on-demand.test.ts',
 ];
 
 const slow = process.env.ADMISSION_LINT_TESTS === 'slow';

@@ -44711,7 +44711,7 @@ function splitRendered(parsed2) {
   const templateOf = /* @__PURE__ */ new Map();
   for (const manifest of parsed2.manifests) {
     if (!templateOf.has(manifest.documentIndex))
-      templateOf.set(manifest.documentIndex, at(manifest.locate([]).line));
+      templateOf.set(manifest.documentIndex, at(manifest.startLine()));
   }
   for (const problem of parsed2.problems) {
     if (!templateOf.has(problem.documentIndex))
@@ -45296,7 +45296,7 @@ function countDocuments(buffer, from = 0) {
 function mightBeRead(text) {
   return READ_KIND_PARTS.test(text) || SPELLED_OTHERWISE2.test(text);
 }
-function prefilter(text, reads = mightBeRead, settle) {
+function prefilter(text, reads = mightBeRead, settle, byValue) {
   if (text.includes(SUPPRESSION_MARK))
     return { mode: "all" };
   let whole = reads(text);
@@ -45310,7 +45310,7 @@ function prefilter(text, reads = mightBeRead, settle) {
         settled = 1;
     }
   }
-  if (whole && !marked)
+  if (whole && !marked && byValue === void 0)
     return { mode: "all" };
   const documents = documentLines(text);
   if (documents === void 0)
@@ -45319,6 +45319,7 @@ function prefilter(text, reads = mightBeRead, settle) {
   const counts = settled > 0 ? { settled } : {};
   if (!whole)
     return { mode: "none", documents: documents.length, skipped: withContent.length, ...counts };
+  const values = [];
   const blank2 = withContent.filter((document) => {
     const documentText2 = text.slice(document.start, document.end);
     if (!reads(documentText2))
@@ -45326,11 +45327,19 @@ function prefilter(text, reads = mightBeRead, settle) {
     const answer = settle?.(documentText2);
     if (answer === "read")
       settled++;
-    return answer !== void 0;
+    if (answer !== void 0)
+      return true;
+    const value = byValue?.(documentText2);
+    if (value === void 0)
+      return false;
+    values.push({ index: documents.indexOf(document), start: document.start, end: document.end, firstContent: document.firstContent, value });
+    return true;
   });
   const settledCounts = settled > 0 ? { settled } : {};
-  if ((reads !== mightBeRead || settle !== void 0) && blank2.length > 0 && blank2.length === withContent.length)
-    return { mode: "none", documents: documents.length, skipped: withContent.length, ...settledCounts };
+  const valueParts = values.length > 0 ? { values } : {};
+  const skipped = blank2.length - values.length;
+  if ((reads !== mightBeRead || settle !== void 0 || values.length > 0) && blank2.length > 0 && blank2.length === withContent.length)
+    return { mode: "none", documents: documents.length, skipped, ...settledCounts, ...valueParts };
   const blanked = blank2.map((document) => documents.indexOf(document));
   if (blank2.length === 0)
     return { mode: "all" };
@@ -45342,7 +45351,7 @@ function prefilter(text, reads = mightBeRead, settle) {
     at = document.end;
   }
   pieces.push(text.slice(at));
-  return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped: blank2.length, blanked, ...settledCounts };
+  return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped, blanked, ...settledCounts, ...valueParts };
 }
 var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NAMESPACE_VALUE, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
 var init_prefilter = __esm({
@@ -46043,8 +46052,11 @@ var init_positions = __esm({
         this.keys = keys;
         this.collectionKey = collectionKey;
       }
-      /** Indexes `root` (a node of `doc`); aliases point at the nodes they name. */
-      static of(doc, root) {
+      /**
+       * Indexes `root` (a node of `doc`); aliases point at the nodes they name. `shift` is added to
+       * every offset: `doc` was parsed from a part of the file that starts there.
+       */
+      static of(doc, root, shift = 0) {
         const records = [];
         const keys = [];
         const indexOf = /* @__PURE__ */ new Map();
@@ -46086,14 +46098,14 @@ var init_positions = __esm({
           const at = keys.length;
           keys.push(key2);
           const range = node?.range;
-          records.push(0, 1, range?.[0] ?? -1, range?.[1] ?? -1, keyRange?.[0] ?? -1, keyRange?.[1] ?? -1, -1);
+          records.push(0, 1, range ? range[0] + shift : -1, range ? range[1] + shift : -1, keyRange ? keyRange[0] + shift : -1, keyRange ? keyRange[1] + shift : -1, -1);
           if (node?.anchor)
             indexOf.set(node, at);
           if ((0, import_yaml6.isMap)(node)) {
             records[at * FIELDS + KIND2] = 1;
             for (const pair of node.items) {
               if (inRoot && collectionKey === void 0 && (0, import_yaml6.isCollection)(pair.key) && pair.key.range)
-                collectionKey = [pair.key.range[0], pair.key.range[1]];
+                collectionKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
               if ((0, import_yaml6.isScalar)(pair.key) && pair.key.range)
                 add2(pair.value, String(pair.key.value), pair.key.range);
               else if (!(0, import_yaml6.isCollection)(pair.key))
@@ -46435,24 +46447,30 @@ function parseFile(source, options = {}) {
   }
   const oversized = text.length > MAX_OBJECT_BYTES ? blankOversized(text) : void 0;
   const readText = oversized?.text ?? text;
-  const filtered = options.prefilter === false ? { mode: "all" } : prefilter(readText, options.reads, options.settle);
+  const byValue = options.byValue !== void 0 && !KUBECTL_SPLIT_LINE.test(text) ? options.byValue : void 0;
+  const filtered = options.prefilter === false ? { mode: "all" } : prefilter(readText, options.reads, options.settle, byValue);
   const settled = filtered.mode !== "all" && filtered.settled !== void 0 ? { settled: filtered.settled } : {};
+  const place = { source, text, lineCounter };
+  const valued = (documents) => (documents ?? []).map((document) => valueManifest({ ...place, documentIndex: document.index }, document));
   if (filtered.mode === "none" && oversized === void 0)
-    return { source, documentCount: filtered.documents, unparsed: filtered.skipped, ...settled, problems: [], manifests: [], spanAt };
+    return { source, documentCount: filtered.documents, unparsed: filtered.skipped, ...settled, problems: [], manifests: valued(filtered.values), spanAt };
   if (filtered.mode === "none") {
     const problems2 = oversized.documents.map((document) => oversizedProblem(document, documentIndexAt(readText, document.marker), spanAt));
-    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems2.length, ...settled, problems: problems2, manifests: [], spanAt };
+    return { source, documentCount: filtered.documents, unparsed: filtered.skipped - problems2.length, ...settled, problems: problems2, manifests: valued(filtered.values), spanAt };
   }
   let list3 = parseDocuments(filtered.mode === "masked" ? filtered.text : readText);
   let unparsed = 0;
   let settledParts = {};
+  let values = /* @__PURE__ */ new Map();
   if (filtered.mode === "masked") {
     unparsed = filtered.skipped;
     settledParts = settled;
+    values = new Map((filtered.values ?? []).map((document) => [document.index, document]));
     if (list3.length !== filtered.documents) {
       list3 = parseDocuments(readText);
       unparsed = 0;
       settledParts = {};
+      values = /* @__PURE__ */ new Map();
     }
   }
   const problems = [];
@@ -46468,6 +46486,11 @@ function parseFile(source, options = {}) {
   list3.forEach((doc, documentIndex) => {
     if (tooLarge.has(documentIndex))
       return;
+    const value = values.get(documentIndex);
+    if (value !== void 0) {
+      manifests.push(valueManifest({ ...place, documentIndex }, value));
+      return;
+    }
     let tooDeep = false;
     const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : void 0;
     const marked = template === void 0 ? {} : { template };
@@ -46500,7 +46523,7 @@ function parseFile(source, options = {}) {
   return { source, documentCount: list3.length, unparsed, ...settledParts, problems, manifests, spanAt };
 }
 function kubectlSplitProblems(text, documents, spanAt) {
-  if (!/^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m.test(text))
+  if (!KUBECTL_SPLIT_LINE.test(text))
     return [];
   const documentAt = (offset) => {
     const index = documents.findIndex((doc) => offset < doc.range[2]);
@@ -46697,8 +46720,54 @@ function makeManifest(place, read2, basePath, kind, apiVersion) {
     locate(path, part = "pair") {
       const found = index().locate(path, part);
       return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
+    },
+    startLine() {
+      const found = index().locate([], "pair");
+      return lineCounter.linePos(found.start).line;
     }
   };
+}
+function valueManifest(place, document) {
+  const { source, text, lineCounter, documentIndex } = place;
+  let value = document.value;
+  const { start, end, firstContent } = document;
+  let positions;
+  const index = () => positions ??= documentPositions(text, start, end, firstContent);
+  const { kind, apiVersion } = document.value;
+  return {
+    file: source,
+    documentIndex,
+    basePath: [],
+    apiVersion: typeof apiVersion === "string" ? apiVersion : void 0,
+    kind: typeof kind === "string" ? kind : void 0,
+    toValue() {
+      if (value === void 0)
+        throw new InternalError("a manifest is read once (src/model/recognize.ts)");
+      const read2 = value;
+      value = void 0;
+      return { value: read2 };
+    },
+    locate(path, part = "pair") {
+      const found = index().locate(path, part);
+      return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
+    },
+    startLine() {
+      return lineCounter.linePos(firstContent).line;
+    }
+  };
+}
+function documentPositions(text, start, end, firstContent) {
+  const markerEnd = text.indexOf("\n", end + 1);
+  const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
+  const parsed2 = (0, import_yaml8.parseAllDocuments)(alone, PARSE_OPTIONS);
+  const first = firstContent - start;
+  const doc = (Array.isArray(parsed2) ? parsed2 : []).find((candidate) => candidate.errors.length === 0 && (0, import_yaml8.isMap)(candidate.contents) && candidate.contents.range[0] === first);
+  if (doc === void 0)
+    throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
+  return PositionIndex.of(doc, doc.contents, start);
+}
+function mayHoldAlias(documentText2) {
+  return ALIAS_SYNTAX.test(documentText2);
 }
 function aliasProblem(place, doc) {
   const counts = aliasCounts.get(doc, () => {
@@ -46865,7 +46934,7 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml8, PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml8, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
@@ -46879,6 +46948,7 @@ var init_yaml = __esm({
     init_cache();
     PARSE_OPTIONS = { version: "1.1", uniqueKeys: true, prettyErrors: false, merge: true, logLevel: "error" };
     MAX_ALIAS_COUNT = 100;
+    KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
     MAX_OBJECT_BYTES = 3 * 1024 * 1024;
     DOCUMENT_BOUNDARY = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/;
     MAX_DOCUMENTS = 1e5;
@@ -46914,9 +46984,26 @@ function settleDocument(documentText2, settle) {
   const value = readSimpleDocument(documentText2);
   return value === void 0 ? void 0 : settle.value(value);
 }
+function documentValue(documentText2, byValue) {
+  if (!byValue.admits(documentText2) || mayHoldAlias(documentText2))
+    return void 0;
+  let value;
+  try {
+    value = readSimpleDocument(documentText2);
+  } catch (error) {
+    if (error instanceof RangeError)
+      return void 0;
+    throw error;
+  }
+  return value !== void 0 && byValue.value(value) ? value : void 0;
+}
 function readFile2(source, options = {}) {
-  const { reads, settle } = options;
-  return parseFile(source, { ...reads !== void 0 ? { reads } : {}, ...settle !== void 0 ? { settle: (text) => settleDocument(text, settle) } : {} });
+  const { reads, settle, byValue } = options;
+  return parseFile(source, {
+    ...reads !== void 0 ? { reads } : {},
+    ...settle !== void 0 ? { settle: (text) => settleDocument(text, settle) } : {},
+    ...byValue !== void 0 ? { byValue: (text) => documentValue(text, byValue) } : {}
+  });
 }
 var init_read = __esm({
   "dist/src/parse/read.js"() {
@@ -55351,7 +55438,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       filePaths.push(raw.path);
       continue;
     }
-    const whole = readFile2({ path: raw.path, text: decode(raw.bytes) }, named === void 0 ? {} : { reads: (text) => mightBeRead(text) || named(text), ...settle !== void 0 ? { settle } : {} });
+    const whole = readFile2({ path: raw.path, text: decode(raw.bytes) }, { byValue: OBJECTS_BY_VALUE, ...named === void 0 ? {} : { reads: (text) => mightBeRead(text) || named(text), ...settle !== void 0 ? { settle } : {} } });
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
@@ -55549,7 +55636,7 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path10, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path10, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
@@ -55559,6 +55646,7 @@ var init_load_run = __esm({
     init_discovery();
     init_helm();
     init_sources();
+    init_types();
     init_kustomization();
     init_kustomize_fields();
     init_kustomize_patches();
@@ -55571,6 +55659,11 @@ var init_load_run = __esm({
     init_unreadable();
     init_run_scope();
     init_errors2();
+    OBJECTS_BY_VALUE = {
+      // A document whose text names the admission group is parsed (read once, not twice, when it is one).
+      admits: (text) => !text.includes(ADMISSION_GROUP),
+      value: (value) => !Array.isArray(value.items) && !(typeof value.apiVersion === "string" && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`))
+    };
     KUSTOMIZATION_WORD = Buffer.from("Kustomization");
     READ_ANYWAY = /* @__PURE__ */ new Set(["DUPLICATE_KEY", "KUBECTL_SPLIT"]);
   }
@@ -63379,4 +63472,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 46f73e8fd04fe15d04750abf55802a6f7249cf63fc08d92ad6a7a2f7b957be15
+//# admission-lint-build c3992364b0fabb2805988fa1641d04dc0582db9de55981d60455d04b6c138e56
