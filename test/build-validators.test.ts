@@ -4,7 +4,7 @@
  * exactly what compiling the schemas at run time reports, on every admission object of the
  * fixtures and on systematic breakages of them.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -15,6 +15,7 @@ import { policySchema, policyUnknownFieldNote } from '../src/validate/policy-sch
 import { decodeAjv, schemaChecker, webhookUnknownFieldNote } from '../src/validate/schema.js';
 import { webhookConfigurationSchema } from '../src/validate/webhook-schema.js';
 import { POLICY_KINDS, WEBHOOK_CONFIGURATION_KINDS, type PolicyKind, type WebhookConfigurationKind } from '../src/model/types.js';
+import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const KINDS = [...WEBHOOK_CONFIGURATION_KINDS, ...POLICY_KINDS] as const;
@@ -24,14 +25,6 @@ interface Generated {
   SCHEMAS_DIGEST: string;
 }
 const generated = (await import(pathToFileURL(join(ROOT, 'dist/src/validate/precompiled.js')).href)) as Generated;
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /** Every webhook configuration, policy and binding written in the fixtures, by kind. */
 function fixtureObjects(): { kind: (typeof KINDS)[number]; object: unknown }[] {

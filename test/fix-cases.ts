@@ -1,5 +1,5 @@
 /** Every fixture and corpus file linted on its own, fixed as `lint --fix FILE` fixes it, and linted again (test/fix.test.ts, test/fix-kubectl.test.ts). */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { rules } from '../rules/index.js';
@@ -7,17 +7,10 @@ import type { Finding } from '../src/engine/finding.js';
 import { lint } from '../src/engine/lint.js';
 import { fixFileText, type FileFixResult } from '../src/fix/fix-file.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
+import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CORPORA = [join(ROOT, 'fixtures'), join(ROOT, 'test/corpus'), join(ROOT, '../shared/corpus/real-world')].filter((dir) => existsSync(dir));
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.(ya?ml|json)$/.test(name) ? [path] : [];
-  });
-}
 
 async function lintPaths(paths: readonly string[]): Promise<Finding[]> {
   const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
@@ -40,7 +33,7 @@ export interface FixCases {
 }
 
 export async function fixCases(): Promise<FixCases> {
-  const files = CORPORA.flatMap(yamlFiles);
+  const files = CORPORA.flatMap((dir) => yamlFiles(dir, { json: true }));
   // Each file on its own, as `admission-lint --fix FILE` (a run's CRDs and Namespaces change findings).
   const findings = new Map<string, Finding[]>();
   for (const file of files) findings.set(file, await lintPaths([file]));

@@ -3,7 +3,7 @@
  * objects the full parse gives: the same documents, kinds, values, and every position of every
  * field path, found by parsing the document alone only when asked for (issue 23).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,22 +11,9 @@ import type { FieldPath } from '../src/field-path.js';
 import { readFile, type ValueRead } from '../src/parse/read.js';
 import { parseFile, type Manifest, type ParsedFile } from '../src/parse/yaml.js';
 import { form, renderForm } from './yaml-forms.js';
+import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
-
-function yamlFiles(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return entries.flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /** Every document the fast reader reads is taken from its value (not a List: its items are the objects). */
 const EVERY_DOCUMENT: ValueRead = { admits: () => true, value: (value) => !Array.isArray(value.items) };

@@ -4,7 +4,7 @@
  * real-world corpora, and generated documents full of the scalars YAML 1.1 reads as something
  * other than strings.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
@@ -13,23 +13,10 @@ import { documentLines } from '../src/parse/prefilter.js';
 import { psaWorkloadOf } from '../src/psa/workloads.js';
 import { readSimpleDocument } from '../src/parse/simple-yaml.js';
 import { form, renderForm } from './yaml-forms.js';
+import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' } as const;
-
-function yamlFiles(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return entries.flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /** What `yaml` reads from one document's text: its value, or undefined when it reports an error. */
 function yamlValue(text: string): { value: unknown } | undefined {
