@@ -62,11 +62,17 @@ function isNewestPreview(kind: PolicyKind, version: string, target: KubeVersion)
   return version === 'v1beta1' || !present('v1beta1');
 }
 
+/** The bindings of a run written in the same apiVersion as the policy they bind, by policy, and all of them. */
+interface SameVersionBindings {
+  readonly byPolicy: ReadonlyMap<PolicyObject, readonly PolicyObject[]>;
+  readonly grouped: ReadonlySet<PolicyObject>;
+}
+
 /**
  * The bindings written in the same apiVersion as a policy of the run that they bind, by policy:
  * built once per run (a binding and its policy are one cause).
  */
-function bindingsInPolicyVersion(policies: readonly PolicyObject[]): Map<PolicyObject, PolicyObject[]> {
+function bindingsInPolicyVersion(policies: readonly PolicyObject[]): SameVersionBindings {
   const byKey = new Map<string, PolicyObject>();
   const key = (kind: string, name: string, apiVersion: string): string => `${kind}\0${name}\0${apiVersion}`;
   for (const policy of policies) if (!isBindingKind(policy.kind) && policy.name !== undefined) byKey.set(key(policy.kind, policy.name, policy.apiVersion), policy);
@@ -79,7 +85,7 @@ function bindingsInPolicyVersion(policies: readonly PolicyObject[]): Map<PolicyO
     if (list === undefined) bindings.set(policy, [binding]);
     else list.push(binding);
   }
-  return bindings;
+  return { byPolicy: bindings, grouped: new Set([...bindings.values()].flat()) };
 }
 
 /** ` (and its binding "b")`, ` (and its 2 bindings)`, or nothing: the bindings a policy's finding stands for. */
@@ -106,14 +112,8 @@ export const rule = defineObjectRule({
     needsDecodableObject: false,
   },
   create(run) {
-    let grouped: { bindings: Map<PolicyObject, PolicyObject[]>; bound: Set<PolicyObject> } | undefined;
-    const groups = (): { bindings: Map<PolicyObject, PolicyObject[]>; bound: Set<PolicyObject> } => {
-      if (grouped === undefined) {
-        const bindings = bindingsInPolicyVersion(run.policies);
-        grouped = { bindings, bound: new Set([...bindings.values()].flat()) };
-      }
-      return grouped;
-    };
+    let sameVersion: SameVersionBindings | undefined;
+    const bindings = (): SameVersionBindings => (sameVersion ??= bindingsInPolicyVersion(run.policies));
     return {
       webhookConfiguration(object) {
         if (!isV1beta1(object) || !isAtLeast(run.kubeVersion, 1, 22)) return [];
@@ -123,7 +123,7 @@ export const rule = defineObjectRule({
         const apiVersion = object.apiVersion;
         // One cause, one finding: a binding in the same version as its policy (in the run) is
         // named in the policy's finding. Moving the policy to another version moves it out.
-        if (isBindingKind(object.kind) && groups().bound.has(object)) return [];
+        if (isBindingKind(object.kind) && bindings().grouped.has(object)) return [];
         if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`)) return [];
         const version = apiVersion.slice(ADMISSION_GROUP.length + 1);
         const resource = POLICY_APIS[object.kind].resource;
@@ -138,7 +138,7 @@ export const rule = defineObjectRule({
           {
             messageId: newest ? 'policyPreview' : 'policyNotServed',
             ...(newest ? { severity: 'info' as const } : {}),
-            data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(groups().bindings.get(object)) },
+            data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(bindings().byPolicy.get(object)) },
             path: ['apiVersion'],
             help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
           },

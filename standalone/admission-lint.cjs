@@ -28832,7 +28832,7 @@ var init_evaluate = __esm({
 
 // dist/src/match/system-requests.js
 function systemWritersOf(group) {
-  return group === "rbac.authorization.k8s.io" ? SYSTEM_REQUESTERS.filter((requester) => requester.username === "system:apiserver") : SYSTEM_REQUESTERS;
+  return group === "rbac.authorization.k8s.io" ? API_SERVER_ONLY : SYSTEM_REQUESTERS;
 }
 function celVariables(spec) {
   const { group, resource, operation, requester } = spec;
@@ -28968,7 +28968,7 @@ function systemRequestOutcome(scope, conditions, match, operations) {
   }
   return outcome;
 }
-var SYSTEM_REQUESTERS, KNOWN_MAPS, KNOWN_FIELDS, VARIABLES, OUTCOMES, SYSTEM_OUTCOMES;
+var SYSTEM_REQUESTERS, API_SERVER_ONLY, KNOWN_MAPS, KNOWN_FIELDS, VARIABLES, OUTCOMES, SYSTEM_OUTCOMES;
 var init_system_requests = __esm({
   "dist/src/match/system-requests.js"() {
     "use strict";
@@ -28990,6 +28990,7 @@ var init_system_requests = __esm({
       },
       { username: "system:apiserver", groups: ["system:authenticated", PRIVILEGED_GROUP] }
     ];
+    API_SERVER_ONLY = SYSTEM_REQUESTERS.filter((requester) => requester.username === "system:apiserver");
     KNOWN_MAPS = /* @__PURE__ */ new Set(["request", "request.kind", "request.resource", "request.requestKind", "request.requestResource", "request.userInfo", "object", "object.metadata", "oldObject", "oldObject.metadata"]);
     KNOWN_FIELDS = /* @__PURE__ */ new Set([
       "request.kind.group",
@@ -29546,7 +29547,7 @@ function bindingsInPolicyVersion(policies) {
     else
       list3.push(binding);
   }
-  return bindings;
+  return { byPolicy: bindings, grouped: new Set([...bindings.values()].flat()) };
 }
 function bindingsNamed(bindings) {
   if (bindings === void 0 || bindings.length === 0)
@@ -29590,14 +29591,8 @@ var init_removed_api_version = __esm({
         needsDecodableObject: false
       },
       create(run2) {
-        let grouped2;
-        const groups = () => {
-          if (grouped2 === void 0) {
-            const bindings = bindingsInPolicyVersion(run2.policies);
-            grouped2 = { bindings, bound: new Set([...bindings.values()].flat()) };
-          }
-          return grouped2;
-        };
+        let sameVersion;
+        const bindings = () => sameVersion ??= bindingsInPolicyVersion(run2.policies);
         return {
           webhookConfiguration(object) {
             if (!isV1beta1(object) || !isAtLeast(run2.kubeVersion, 1, 22))
@@ -29606,7 +29601,7 @@ var init_removed_api_version = __esm({
           },
           policy(object) {
             const apiVersion = object.apiVersion;
-            if (isBindingKind(object.kind) && groups().bound.has(object))
+            if (isBindingKind(object.kind) && bindings().grouped.has(object))
               return [];
             if (!apiVersion.startsWith(`${ADMISSION_GROUP}/`))
               return [];
@@ -29622,7 +29617,7 @@ var init_removed_api_version = __esm({
               {
                 messageId: newest ? "policyPreview" : "policyNotServed",
                 ...newest ? { severity: "info" } : {},
-                data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(groups().bindings.get(object)) },
+                data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(bindings().byPolicy.get(object)) },
                 path: ["apiVersion"],
                 help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`
               }
@@ -55641,7 +55636,6 @@ var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
-    init_types();
     import_node_path10 = require("node:path");
     init_discovery();
     init_helm();
@@ -57937,7 +57931,8 @@ var init_format_text = __esm({
 // dist/src/simulate/format-json.js
 var format_json_exports = {};
 __export(format_json_exports, {
-  formatJson: () => formatJson2
+  formatJson: () => formatJson2,
+  requestAttributesJson: () => requestAttributesJson
 });
 function entryJson(entry) {
   return {
@@ -57950,17 +57945,22 @@ function entryJson(entry) {
     reinvoked: entry.reinvoked
   };
 }
+function requestAttributesJson(request2) {
+  return {
+    operation: request2.operation,
+    group: request2.group,
+    version: request2.version,
+    resource: request2.resource,
+    subresource: request2.subresource,
+    kind: request2.kind,
+    namespace: request2.namespace
+  };
+}
 function formatJson2(path) {
   const { request: request2 } = path;
   const json = {
     request: {
-      operation: request2.operation,
-      group: request2.group,
-      version: request2.version,
-      resource: request2.resource,
-      subresource: request2.subresource,
-      kind: request2.kind,
-      namespace: request2.namespace,
+      ...requestAttributesJson(request2),
       namespaceLabels: path.namespaceLabels?.labels ?? null,
       namespaceLabelsFrom: path.namespaceLabels?.source ?? null,
       objectLabels: request2.operation === "CONNECT" ? null : request2.group === "" && request2.resource === "namespaces" ? path.namespaceLabels?.labels ?? {} : request2.objectLabels,
@@ -59249,13 +59249,7 @@ function formatJson3(report2) {
   const json = {
     webhook: report2.webhook,
     request: {
-      operation: request2.operation,
-      group: request2.group,
-      version: request2.version,
-      resource: request2.resource,
-      subresource: request2.subresource,
-      kind: request2.kind,
-      namespace: request2.namespace,
+      ...requestAttributesJson(request2),
       name: request2.object?.name ?? null,
       dryRun: request2.dryRun,
       userInfo: report2.userInfo,
@@ -59281,6 +59275,7 @@ var init_format_json2 = __esm({
     "use strict";
     init_import_meta_url();
     init_escape();
+    init_format_json();
   }
 });
 
@@ -62292,12 +62287,7 @@ function setField(object, file, at, field, value) {
   const text = typeof value === "number" ? String(value) : source.startsWith('"') ? JSON.stringify(value) : source.startsWith("'") ? `'${value}'` : value;
   return { ...edit, text };
 }
-function setting(object, file, at, field, value, description2) {
-  if (valueAtPath(object.effective, [...at, field]) === value)
-    return void 0;
-  const edit = setField(object, file, at, field, value);
-  if (edit === void 0)
-    return void 0;
+function fieldSuggestion(object, edit, at, field, value, description2) {
   return {
     description: description2,
     kind: "suggestion",
@@ -62308,11 +62298,17 @@ function setting(object, file, at, field, value, description2) {
       const after = cloneData(before);
       const target = valueAtPath(after, at);
       if (target !== null && typeof target === "object")
-        target[field] = value;
+        target[field] = cloneData(value);
       return after;
     },
     written: [[...at, field]]
   };
+}
+function setting(object, file, at, field, value, description2) {
+  if (valueAtPath(object.effective, [...at, field]) === value)
+    return void 0;
+  const edit = setField(object, file, at, field, value);
+  return edit === void 0 ? void 0 : fieldSuggestion(object, edit, at, field, value, description2);
 }
 function namespaceExclusion(object, file, webhook) {
   if (object.category !== "webhook-configuration")
@@ -62325,21 +62321,8 @@ function namespaceExclusion(object, file, webhook) {
   const edit = insertPair(file, object.manifest.documentIndex, [...object.manifest.basePath, ...webhook], "namespaceSelector", selector);
   if (edit === void 0)
     return void 0;
-  return {
-    description: `exclude ${names2.join(" and ")} with a namespaceSelector on ${NAME_LABEL}, which the API server sets on every Namespace`,
-    kind: "suggestion",
-    resolves: false,
-    edits: [edit],
-    object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
-    expect: (before) => {
-      const after = cloneData(before);
-      const target = valueAtPath(after, webhook);
-      if (target !== null && typeof target === "object")
-        target.namespaceSelector = cloneData(selector);
-      return after;
-    },
-    written: [[...webhook, "namespaceSelector"]]
-  };
+  const description2 = `exclude ${names2.join(" and ")} with a namespaceSelector on ${NAME_LABEL}, which the API server sets on every Namespace`;
+  return fieldSuggestion(object, edit, webhook, "namespaceSelector", selector, description2);
 }
 function hasGuard(object, file, path, hint2) {
   const field = hint2?.kind === "unguarded-field" ? hint2.field : void 0;
@@ -63472,4 +63455,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build c3992364b0fabb2805988fa1641d04dc0582db9de55981d60455d04b6c138e56
+//# admission-lint-build 72d8f623de92e8a82780e8e2de7c8bd431f8ed8b7124820dc63c6304182369fb

@@ -15,7 +15,6 @@
  * workload kind and one of those namespaces, and parses only those documents. A run without
  * such labels or configuration reads no workload and does no second pass.
  */
-import { isUnknownAdmissionKind } from '../model/types.js';
 import { basename, dirname } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
@@ -23,7 +22,7 @@ import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
-import { ADMISSION_GROUP } from '../model/types.js';
+import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';

@@ -29,10 +29,8 @@ function setField(object: FixableObject, file: EditableFile, at: FieldPath, fiel
   return { ...edit, text };
 }
 
-function setting(object: FixableObject, file: EditableFile, at: FieldPath, field: string, value: string | number, description: string): Planned | undefined {
-  if (valueAtPath(object.effective, [...at, field]) === value) return undefined;
-  const edit = setField(object, file, at, field, value);
-  if (edit === undefined) return undefined;
+/** A suggestion whose one edit writes `field` under `at` with `value`, and what the object is then. */
+function fieldSuggestion(object: FixableObject, edit: Planned['edits'][number], at: FieldPath, field: string, value: unknown, description: string): Planned {
   return {
     description,
     kind: 'suggestion',
@@ -42,11 +40,17 @@ function setting(object: FixableObject, file: EditableFile, at: FieldPath, field
     expect: (before) => {
       const after = cloneData(before);
       const target = valueAtPath(after, at);
-      if (target !== null && typeof target === 'object') (target as Record<string, unknown>)[field] = value;
+      if (target !== null && typeof target === 'object') (target as Record<string, unknown>)[field] = cloneData(value);
       return after;
     },
     written: [[...at, field]],
   };
+}
+
+function setting(object: FixableObject, file: EditableFile, at: FieldPath, field: string, value: string | number, description: string): Planned | undefined {
+  if (valueAtPath(object.effective, [...at, field]) === value) return undefined;
+  const edit = setField(object, file, at, field, value);
+  return edit === undefined ? undefined : fieldSuggestion(object, edit, at, field, value, description);
 }
 
 /** A namespaceSelector that leaves out kube-system and the webhook's own namespace, where none is written. */
@@ -58,20 +62,8 @@ function namespaceExclusion(object: FixableObject, file: EditableFile, webhook: 
   const selector = { matchExpressions: [{ key: NAME_LABEL, operator: 'NotIn', values: names }] };
   const edit = insertPair(file, object.manifest.documentIndex, [...object.manifest.basePath, ...webhook], 'namespaceSelector', selector);
   if (edit === undefined) return undefined;
-  return {
-    description: `exclude ${names.join(' and ')} with a namespaceSelector on ${NAME_LABEL}, which the API server sets on every Namespace`,
-    kind: 'suggestion',
-    resolves: false,
-    edits: [edit],
-    object: { documentIndex: object.manifest.documentIndex, basePath: object.manifest.basePath },
-    expect: (before) => {
-      const after = cloneData(before);
-      const target = valueAtPath(after, webhook);
-      if (target !== null && typeof target === 'object') (target as Record<string, unknown>).namespaceSelector = cloneData(selector);
-      return after;
-    },
-    written: [[...webhook, 'namespaceSelector']],
-  };
+  const description = `exclude ${names.join(' and ')} with a namespaceSelector on ${NAME_LABEL}, which the API server sets on every Namespace`;
+  return fieldSuggestion(object, edit, webhook, 'namespaceSelector', selector, description);
 }
 
 /**

@@ -47,8 +47,10 @@ export const SYSTEM_REQUESTERS: readonly Requester[] = [
  * Every other group: all of them.
  */
 export function systemWritersOf(group: string): readonly Requester[] {
-  return group === 'rbac.authorization.k8s.io' ? SYSTEM_REQUESTERS.filter((requester) => requester.username === 'system:apiserver') : SYSTEM_REQUESTERS;
+  return group === 'rbac.authorization.k8s.io' ? API_SERVER_ONLY : SYSTEM_REQUESTERS;
 }
+
+const API_SERVER_ONLY: readonly Requester[] = SYSTEM_REQUESTERS.filter((requester) => requester.username === 'system:apiserver');
 
 export type ConditionsOutcome = 'called' | 'skipped' | 'unknown';
 

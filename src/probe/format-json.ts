@@ -5,19 +5,14 @@
  */
 import { guardJson } from '../format/escape.js';
 import type { ProbeReport } from './probe.js';
+import { requestAttributesJson } from '../simulate/format-json.js';
 
 export function formatJson(report: ProbeReport): string {
   const { request } = report;
   const json = {
     webhook: report.webhook,
     request: {
-      operation: request.operation,
-      group: request.group,
-      version: request.version,
-      resource: request.resource,
-      subresource: request.subresource,
-      kind: request.kind,
-      namespace: request.namespace,
+      ...requestAttributesJson(request),
       name: request.object?.name ?? null,
       dryRun: request.dryRun,
       userInfo: report.userInfo,

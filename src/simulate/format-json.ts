@@ -7,6 +7,7 @@
  */
 import { worstCaseLatency } from './failures.js';
 import type { AdmissionPath, PathEntry } from './path.js';
+import type { SimulatedRequest } from './request-flags.js';
 import { kubeVersionText } from './describe.js';
 import { guardJson } from '../format/escape.js';
 
@@ -22,17 +23,24 @@ function entryJson(entry: PathEntry): Record<string, unknown> {
   };
 }
 
+/** The request's attributes, first in the `request` of simulate's and probe's JSON. */
+export function requestAttributesJson(request: SimulatedRequest): Record<string, unknown> {
+  return {
+    operation: request.operation,
+    group: request.group,
+    version: request.version,
+    resource: request.resource,
+    subresource: request.subresource,
+    kind: request.kind,
+    namespace: request.namespace,
+  };
+}
+
 export function formatJson(path: AdmissionPath): string {
   const { request } = path;
   const json = {
     request: {
-      operation: request.operation,
-      group: request.group,
-      version: request.version,
-      resource: request.resource,
-      subresource: request.subresource,
-      kind: request.kind,
-      namespace: request.namespace,
+      ...requestAttributesJson(request),
       namespaceLabels: path.namespaceLabels?.labels ?? null,
       namespaceLabelsFrom: path.namespaceLabels?.source ?? null,
       objectLabels: request.operation === 'CONNECT' ? null : request.group === '' && request.resource === 'namespaces' ? (path.namespaceLabels?.labels ?? {}) : request.objectLabels,
