@@ -43439,6 +43439,20 @@ function evaluatePod(level, version2, podMetadata, podSpec2, options = {}) {
   }
   return { allowed: failures.length === 0, failures };
 }
+function podPassesAll(levels, podMetadata, podSpec2) {
+  let pod;
+  const passed = /* @__PURE__ */ new Set();
+  for (const { level, minor: minor2 } of levels) {
+    if (level === "privileged" || passed.has(`${level}:${minor2}`))
+      continue;
+    passed.add(`${level}:${minor2}`);
+    pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec2), "pod");
+    for (const check4 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
+      if (check4.checkPod(pod) !== void 0)
+        return false;
+  }
+  return true;
+}
 var NEWEST_POLICY_MINOR;
 var init_evaluate2 = __esm({
   "dist/src/psa/evaluate.js"() {
@@ -43618,27 +43632,33 @@ function initialReach(settings2, kubeVersion) {
     return "none";
   return checksPods(effectivePolicy(void 0, settings2.config, "")) ? "every" : "labelled";
 }
+function notCheckedWhy(template, namespace, config, kubeVersion) {
+  if (!podSecurityEnabled(kubeVersion))
+    return "disabled";
+  if (namespace.policy.exempt)
+    return "exempt-namespace";
+  if (template === void 0)
+    return "no-template";
+  if (isExemptRuntimeClass(template.spec, config))
+    return "exempt-runtime-class";
+  return void 0;
+}
+function checkedModes(namespace, kubeVersion) {
+  return MODE_ORDER.flatMap((mode) => {
+    const { level, version: version2 } = namespace.policy[mode];
+    return level === "privileged" ? [] : [{ mode, level, version: version2, minor: Math.min(resolvePsaVersion(version2, kubeVersion).minor, NEWEST_POLICY_MINOR) }];
+  });
+}
 function podSecurityVerdict(object, namespace, config, kubeVersion) {
   const entry = psaWorkloadOf(object.kind, object.apiVersion);
   if (entry === void 0)
     return void 0;
   const template = podTemplateOf(object.kind, object.apiVersion, object.written);
-  const verdict = (notChecked, modes2 = []) => ({ entry, namespace, template, notChecked, modes: modes2 });
-  if (!podSecurityEnabled(kubeVersion))
-    return verdict("disabled");
-  if (namespace.policy.exempt)
-    return verdict("exempt-namespace");
-  if (template === void 0)
-    return verdict("no-template");
-  if (isExemptRuntimeClass(template.spec, config))
-    return verdict("exempt-runtime-class");
+  const notChecked = notCheckedWhy(template, namespace, config, kubeVersion);
+  if (notChecked !== void 0 || template === void 0)
+    return { entry, namespace, template, notChecked, modes: [] };
   const results = /* @__PURE__ */ new Map();
-  const modes = [];
-  for (const mode of MODE_ORDER) {
-    const { level, version: version2 } = namespace.policy[mode];
-    if (level === "privileged")
-      continue;
-    const minor2 = Math.min(resolvePsaVersion(version2, kubeVersion).minor, NEWEST_POLICY_MINOR);
+  const modes = checkedModes(namespace, kubeVersion).map(({ mode, level, version: version2, minor: minor2 }) => {
     const evaluatedAs = entry.enforced || mode === "enforce" ? "pod" : "template";
     const key2 = `${level}:${minor2}:${evaluatedAs}`;
     let result = results.get(key2);
@@ -43646,9 +43666,17 @@ function podSecurityVerdict(object, namespace, config, kubeVersion) {
       result = evaluatePod(level, { minor: minor2 }, template.metadata, template.spec, { object: evaluatedAs });
       results.set(key2, result);
     }
-    modes.push({ mode, level, version: version2, minor: minor2, result, evaluatedAs });
-  }
-  return verdict(void 0, modes);
+    return { mode, level, version: version2, minor: minor2, result, evaluatedAs };
+  });
+  return { entry, namespace, template, notChecked: void 0, modes };
+}
+function podSecurityPasses(object, namespace, config, kubeVersion) {
+  if (psaWorkloadOf(object.kind, object.apiVersion) === void 0)
+    return void 0;
+  const template = podTemplateOf(object.kind, object.apiVersion, object.written);
+  if (notCheckedWhy(template, namespace, config, kubeVersion) !== void 0 || template === void 0)
+    return true;
+  return podPassesAll(checkedModes(namespace, kubeVersion), template.metadata, template.spec);
 }
 function workloadNamespace(workload, settings2) {
   return workload.namespace !== void 0 ? { name: workload.namespace, assumed: false } : { name: settings2.defaultNamespace, assumed: true };
@@ -45395,8 +45423,12 @@ function isComment(line2) {
 function plainValue(text) {
   const c = text.charCodeAt(0);
   if (c >= 97 && c <= 122 || c >= 65 && c <= 90) {
-    if (!SPECIAL_LETTERS.has(c) || text.length > 5 && c !== 101 && c !== 69)
-      return text;
+    const word = text.length <= 5 ? WORDS.get(text) : void 0;
+    if (word !== void 0)
+      return word;
+    if ((c === 101 || c === 69) && LETTER_FLOAT.test(text))
+      fail2();
+    return text;
   }
   if (NULL.test(text))
     return null;
@@ -45561,7 +45593,7 @@ function readSimpleDocument(text) {
     throw error;
   }
 }
-var TRUE, FALSE, NULL, DECIMAL, OCTAL, FRACTION, NOT_STRINGS, UNREAD_CHARACTERS, LONE_CR, MAYBE_NOT_STRING, INDICATOR, DASH_LIKE, CONTINUATION_UNREAD, ANCHOR, ALIAS, MAX_ALIAS_WORK, BLOCK_HEADER, NotSimple, SPECIAL_LETTERS, SIMPLE_ESCAPES, HEX_LENGTH, FlowReader, Reader;
+var TRUE, FALSE, NULL, DECIMAL, OCTAL, FRACTION, NOT_STRINGS, UNREAD_CHARACTERS, LONE_CR, MAYBE_NOT_STRING, INDICATOR, DASH_LIKE, CONTINUATION_UNREAD, ANCHOR, ALIAS, MAX_ALIAS_WORK, BLOCK_HEADER, NotSimple, WORDS, LETTER_FLOAT, SIMPLE_ESCAPES, HEX_LENGTH, FlowReader, Reader;
 var init_simple_yaml = __esm({
   "dist/src/parse/simple-yaml.js"() {
     "use strict";
@@ -45597,7 +45629,12 @@ var init_simple_yaml = __esm({
     BLOCK_HEADER = /^([|>])(-?)(?: +#.*)?$/;
     NotSimple = class extends Error {
     };
-    SPECIAL_LETTERS = new Set([..."yYnNtTfFoOeE"].map((c) => c.charCodeAt(0)));
+    WORDS = new Map([
+      ...["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"].map((word) => [word, true]),
+      ...["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"].map((word) => [word, false]),
+      ...["null", "Null", "NULL"].map((word) => [word, null])
+    ]);
+    LETTER_FLOAT = /^[eE][-+]?[0-9]+$/;
     SIMPLE_ESCAPES = {
       "0": "\0",
       a: "\x07",
@@ -45732,8 +45769,18 @@ var init_simple_yaml = __esm({
       /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
       anchors = /* @__PURE__ */ new Map();
       aliases = 0;
+      /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
+      splitText;
+      splitAnswer;
       constructor(lines) {
         this.lines = lines;
+      }
+      splitKey(text) {
+        if (text !== this.splitText) {
+          this.splitAnswer = splitKey(text);
+          this.splitText = text;
+        }
+        return this.splitAnswer;
       }
       /** The next line that is neither blank nor a comment (the reader moves to it), or undefined. */
       get line() {
@@ -45760,7 +45807,7 @@ var init_simple_yaml = __esm({
       below(indent, sequenceAtIndent) {
         const next = this.line;
         if (next !== void 0 && next.indent > indent) {
-          if (_Reader.isItem(next.text) || splitKey(next.text) !== void 0)
+          if (_Reader.isItem(next.text) || this.splitKey(next.text) !== void 0)
             return this.block(next.indent);
           if (/^[|>[{&*!]/.test(next.text))
             fail2();
@@ -45787,8 +45834,8 @@ var init_simple_yaml = __esm({
        * next lines). Multi-line scalars take the lines they span.
        */
       inlineValue(text, indent) {
-        let value = text.trimStart();
-        if (value.trimEnd() === "" || value.startsWith("#"))
+        let value = text.charCodeAt(0) === 32 && text.charCodeAt(1) !== 32 ? text.slice(1) : text.trimStart();
+        if (value.length === 0 || value.charCodeAt(0) === 35 || value.trimEnd() === "")
           return void 0;
         const anchor = value.charCodeAt(0) === 38 ? ANCHOR.exec(value) : null;
         if (anchor !== null) {
@@ -45976,7 +46023,7 @@ var init_simple_yaml = __esm({
         for (let line2 = this.line; line2 !== void 0 && line2.indent === indent; line2 = this.line) {
           if (_Reader.isItem(line2.text))
             break;
-          const entry = splitKey(line2.text);
+          const entry = this.splitKey(line2.text);
           if (entry === void 0)
             fail2();
           this.at++;
@@ -46001,7 +46048,7 @@ var init_simple_yaml = __esm({
             items.push(this.below(indent, false));
           } else if (_Reader.isItem(content)) {
             fail2();
-          } else if (splitKey(content) !== void 0) {
+          } else if (this.splitKey(content) !== void 0) {
             this.lines[this.at] = readLine(column, content);
             items.push(this.mapping(column));
           } else {
@@ -47025,8 +47072,7 @@ function settleWorkload(value, policyOf, config, kubeVersion) {
   const policy = policyOf(typeof namespace === "string" && namespace !== "" ? namespace : void 0);
   if (policy === void 0)
     return void 0;
-  const verdict = podSecurityVerdict({ kind, apiVersion, written: value }, policy, config, kubeVersion);
-  return verdict === void 0 || verdict.notChecked !== void 0 || verdict.modes.every((mode) => mode.result.allowed) ? "read" : void 0;
+  return podSecurityPasses({ kind, apiVersion, written: value }, policy, config, kubeVersion) === false ? void 0 : "read";
 }
 var init_screen = __esm({
   "dist/src/psa/screen.js"() {
@@ -55393,6 +55439,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const interned = /* @__PURE__ */ new Map();
   const intern = (name) => interned.get(name) ?? (interned.set(name, name), name);
   const streamPatches = [];
+  let bytesKept = 0;
   for (const path of expandPaths(paths)) {
     inputs++;
     kustomizePatches2.visit(path);
@@ -55418,13 +55465,16 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))
       skimmed = void 0;
     const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
+    const keep = path === "-" || bytesKept + raw.bytes.length <= (options.revisitBytesKept ?? REVISIT_BYTES_KEPT);
     const remember = (wholeParsed, readWorkloadsFor) => ({
       path,
-      ...path === "-" ? { stdin: raw.bytes } : {},
+      ...keep ? { kept: raw } : {},
       readFor: readWorkloadsFor,
       wholeParsed,
       ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {}
     });
+    if (revisit && keep)
+      bytesKept += raw.bytes.length;
     if (skimmed !== void 0) {
       if (revisit && !kustomizePatches2.isPatch(path))
         revisits.push({ ...remember(false, readFor), skimmed: true });
@@ -55521,7 +55571,7 @@ function readLaterWorkloads(revisits, checked, wanted, settle, into) {
       continue;
     let raw;
     try {
-      raw = readBytes(revisit.path, () => revisit.stdin ?? new Uint8Array());
+      raw = revisit.kept ?? readBytes(revisit.path, () => new Uint8Array());
     } catch (error) {
       if (error instanceof InputError)
         continue;
@@ -55631,7 +55681,7 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path10, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path10, REVISIT_BYTES_KEPT, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
@@ -55653,6 +55703,7 @@ var init_load_run = __esm({
     init_unreadable();
     init_run_scope();
     init_errors2();
+    REVISIT_BYTES_KEPT = 32 * 1024 * 1024;
     OBJECTS_BY_VALUE = {
       // A document whose text names the admission group is parsed (read once, not twice, when it is one).
       admits: (text) => !text.includes(ADMISSION_GROUP),
@@ -63455,4 +63506,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 72d8f623de92e8a82780e8e2de7c8bd431f8ed8b7124820dc63c6304182369fb
+//# admission-lint-build c863dc34c0649d296aa44df2e2bb3b3d4063b840040e725474cc1277a09df284

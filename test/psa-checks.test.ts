@@ -32,7 +32,7 @@ import { seccompProfileRestrictedV1Dot19, seccompProfileRestrictedV1Dot25 } from
 import { sysctlsV1Dot0, sysctlsV1Dot27, sysctlsV1Dot29, sysctlsV1Dot32, sysctlsV1Dot37 } from '../src/psa/checks/sysctls.js';
 import type { Check, CheckPodFn } from '../src/psa/checks/types.js';
 import { windowsHostProcessV1Dot0 } from '../src/psa/checks/windows-host-process.js';
-import { evaluatePod, NEWEST_POLICY_MINOR } from '../src/psa/evaluate.js';
+import { evaluatePod, NEWEST_POLICY_MINOR, podPassesAll } from '../src/psa/evaluate.js';
 import type { PsaLevel } from '../src/psa/labels.js';
 import {
   forbiddenDetail,
@@ -1174,6 +1174,10 @@ describe('hostile and mistyped input', () => {
           expect(failure.reason).not.toBe('');
         }
         expect(typeof wouldViolateMessage(level, { minor }, result.failures)).toBe('string');
+        // How a pod is prepared never changes whether it is allowed: the screen's shortcut relies on it.
+        const other = evaluatePod(level, { minor }, podMetadata, podSpec, { object: object === 'pod' ? 'template' : 'pod' });
+        expect(other.allowed).toBe(result.allowed);
+        expect(podPassesAll([{ level, minor }, { level: 'baseline', minor }], podMetadata, podSpec)).toBe(result.allowed && evaluatePod('baseline', { minor }, podMetadata, podSpec).allowed);
       }),
       { numRuns: 2000 },
     );

@@ -111,16 +111,25 @@ function isComment(line: Line): boolean {
   return line.comment;
 }
 
-/** Letters that start YAML 1.1 booleans (y, n, t, f, o), null (n) and floats (`e5`). */
-const SPECIAL_LETTERS = new Set([...'yYnNtTfFoOeE'].map((c) => c.charCodeAt(0)));
+/** The plain scalars starting with a letter that TRUE, FALSE and NULL read as booleans and null. */
+const WORDS: ReadonlyMap<string, boolean | null> = new Map<string, boolean | null>([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((word): [string, boolean] => [word, true]),
+  ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((word): [string, boolean] => [word, false]),
+  ...['null', 'Null', 'NULL'].map((word): [string, null] => [word, null]),
+]);
+/** Of NOT_STRINGS, the one pattern a scalar starting with a letter can match (`e5`, a float). */
+const LETTER_FLOAT = /^[eE][-+]?[0-9]+$/;
 
 /** A plain scalar's value, as `yaml` resolves it in YAML 1.1; NotSimple for the forms this reader leaves to `yaml`. */
 function plainValue(text: string): unknown {
   const c = text.charCodeAt(0);
-  // Most scalars start with a letter that starts nothing but a string, or are longer than any
-  // boolean or null (`false`) and start with a letter other than e (`e5` is a float).
+  // Most scalars start with a letter: then only a word is a boolean or null, and only `e5` a float
+  // (no other pattern below matches a scalar that starts with a letter).
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
-    if (!SPECIAL_LETTERS.has(c) || (text.length > 5 && c !== 101 && c !== 69)) return text;
+    const word = text.length <= 5 ? WORDS.get(text) : undefined;
+    if (word !== undefined) return word;
+    if ((c === 101 || c === 69) && LETTER_FLOAT.test(text)) fail();
+    return text;
   }
   if (NULL.test(text)) return null;
   if (TRUE.test(text)) return true;
@@ -373,7 +382,18 @@ class Reader {
   /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
   private readonly anchors = new Map<string, unknown>();
   aliases = 0;
+  /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
+  private splitText: string | undefined;
+  private splitAnswer: ReturnType<typeof splitKey>;
   constructor(private readonly lines: Line[]) {}
+
+  private splitKey(text: string): ReturnType<typeof splitKey> {
+    if (text !== this.splitText) {
+      this.splitAnswer = splitKey(text);
+      this.splitText = text;
+    }
+    return this.splitAnswer;
+  }
 
   /** The next line that is neither blank nor a comment (the reader moves to it), or undefined. */
   private get line(): Line | undefined {
@@ -403,7 +423,7 @@ class Reader {
   private below(indent: number, sequenceAtIndent: boolean): unknown {
     const next = this.line;
     if (next !== undefined && next.indent > indent) {
-      if (Reader.isItem(next.text) || splitKey(next.text) !== undefined) return this.block(next.indent);
+      if (Reader.isItem(next.text) || this.splitKey(next.text) !== undefined) return this.block(next.indent);
       // A scalar on the lines below its key (`key:\n  text`): plain or quoted.
       if (/^[|>[{&*!]/.test(next.text)) fail();
       this.at++;
@@ -429,8 +449,8 @@ class Reader {
    */
   private inlineValue(text: string, indent: number): { value: unknown } | undefined {
     // Not trimmed at its end: a quoted scalar that goes on over lines keeps its escaped spaces.
-    let value = text.trimStart();
-    if (value.trimEnd() === '' || value.startsWith('#')) return undefined;
+    let value = text.charCodeAt(0) === 32 && text.charCodeAt(1) !== 32 ? text.slice(1) : text.trimStart();
+    if (value.length === 0 || value.charCodeAt(0) === 35 || value.trimEnd() === '') return undefined;
     const anchor = value.charCodeAt(0) === 38 ? ANCHOR.exec(value) : null;
     if (anchor !== null) {
       value = value.slice(anchor[0].length);
@@ -599,7 +619,7 @@ class Reader {
     const object: Record<string, unknown> = {};
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
       if (Reader.isItem(line.text)) break;
-      const entry = splitKey(line.text);
+      const entry = this.splitKey(line.text);
       if (entry === undefined) fail();
       this.at++;
       const inline = this.inlineValue(entry.rest, indent);
@@ -622,7 +642,7 @@ class Reader {
         items.push(this.below(indent, false));
       } else if (Reader.isItem(content)) {
         fail();
-      } else if (splitKey(content) !== undefined) {
+      } else if (this.splitKey(content) !== undefined) {
         // `- key: value`: a mapping whose keys are at the content's column.
         this.lines[this.at] = readLine(column, content);
         items.push(this.mapping(column));

@@ -70,5 +70,23 @@ export function evaluatePod(
   return { allowed: failures.length === 0, failures };
 }
 
+/**
+ * Whether a pod passes every one of the given levels and policy versions: the `allowed` of
+ * evaluatePod for each, without the failures' messages and paths, the pod decoded once. Whether
+ * a pod is allowed does not depend on how it was prepared (checks/prepare.ts), so a workload's
+ * template gets the answer its Pods get. Each level and version once; stops at the first failure.
+ */
+export function podPassesAll(levels: readonly { readonly level: PsaLevel; readonly minor: number }[], podMetadata: unknown, podSpec: unknown): boolean {
+  let pod: ReturnType<typeof prepareAsApiServer> | undefined;
+  const passed = new Set<string>();
+  for (const { level, minor } of levels) {
+    if (level === 'privileged' || passed.has(`${level}:${minor}`)) continue;
+    passed.add(`${level}:${minor}`);
+    pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec), 'pod');
+    for (const check of DEFAULT_REGISTRY.checksFor(level === 'baseline' ? 'baseline' : 'restricted', minor)) if (check.checkPod(pod) !== undefined) return false;
+  }
+  return true;
+}
+
 /** The newest policy minor version the checks define (`latest` evaluates as this one). */
 export const NEWEST_POLICY_MINOR: number = DEFAULT_REGISTRY.maxMinor;

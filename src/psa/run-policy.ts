@@ -13,7 +13,7 @@ import { DEFAULT_NAMESPACE, PSA_MODES, type PodSecurityConfiguration, type PodSe
 import type { FieldPath } from '../field-path.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { DEFAULT_POD_SECURITY_CONFIGURATION } from './config.js';
-import { evaluatePod, NEWEST_POLICY_MINOR, type PodObjectKind, type PodSecurityResult } from './evaluate.js';
+import { evaluatePod, NEWEST_POLICY_MINOR, podPassesAll, type PodObjectKind, type PodSecurityResult } from './evaluate.js';
 import { formatLevelVersion } from './labels.js';
 import { effectivePolicy, isExemptRuntimeClass, resolvePsaVersion, type EffectivePolicy } from './namespace-policy.js';
 import { podTemplateOf, psaWorkloadOf, type PodTemplateLocation, type PsaWorkload } from './workloads.js';
@@ -149,6 +149,23 @@ export interface PodSecurityVerdict {
 
 const MODE_ORDER: readonly PsaMode[] = ['enforce', 'warn', 'audit'];
 
+/** What keeps an object of a kind the plugin evaluates from being checked, if anything. */
+function notCheckedWhy(template: PodTemplateLocation | undefined, namespace: NamespacePodSecurity, config: PodSecurityConfiguration, kubeVersion: KubeVersion): NotChecked | undefined {
+  if (!podSecurityEnabled(kubeVersion)) return 'disabled';
+  if (namespace.policy.exempt) return 'exempt-namespace';
+  if (template === undefined) return 'no-template';
+  if (isExemptRuntimeClass(template.spec, config)) return 'exempt-runtime-class';
+  return undefined;
+}
+
+/** Each mode whose level is not privileged, in MODE_ORDER, with the policy minor whose checks run. */
+function checkedModes(namespace: NamespacePodSecurity, kubeVersion: KubeVersion): { readonly mode: PsaMode; readonly level: PsaLevel; readonly version: PsaVersion; readonly minor: number }[] {
+  return MODE_ORDER.flatMap((mode) => {
+    const { level, version } = namespace.policy[mode];
+    return level === 'privileged' ? [] : [{ mode, level, version, minor: Math.min(resolvePsaVersion(version, kubeVersion).minor, NEWEST_POLICY_MINOR) }];
+  });
+}
+
 /**
  * The plugin's verdict on an object of a kind it evaluates (undefined for other kinds) in a
  * namespace with the given policy. Evaluations are shared between modes with the same level and
@@ -163,17 +180,10 @@ export function podSecurityVerdict(
   const entry = psaWorkloadOf(object.kind, object.apiVersion);
   if (entry === undefined) return undefined;
   const template = podTemplateOf(object.kind, object.apiVersion, object.written);
-  const verdict = (notChecked: NotChecked | undefined, modes: readonly ModeVerdict[] = []): PodSecurityVerdict => ({ entry, namespace, template, notChecked, modes });
-  if (!podSecurityEnabled(kubeVersion)) return verdict('disabled');
-  if (namespace.policy.exempt) return verdict('exempt-namespace');
-  if (template === undefined) return verdict('no-template');
-  if (isExemptRuntimeClass(template.spec, config)) return verdict('exempt-runtime-class');
+  const notChecked = notCheckedWhy(template, namespace, config, kubeVersion);
+  if (notChecked !== undefined || template === undefined) return { entry, namespace, template, notChecked, modes: [] };
   const results = new Map<string, PodSecurityResult>();
-  const modes: ModeVerdict[] = [];
-  for (const mode of MODE_ORDER) {
-    const { level, version } = namespace.policy[mode];
-    if (level === 'privileged') continue;
-    const minor = Math.min(resolvePsaVersion(version, kubeVersion).minor, NEWEST_POLICY_MINOR);
+  const modes = checkedModes(namespace, kubeVersion).map(({ mode, level, version, minor }): ModeVerdict => {
     const evaluatedAs: PodObjectKind = entry.enforced || mode === 'enforce' ? 'pod' : 'template';
     const key = `${level}:${minor}:${evaluatedAs}`;
     let result = results.get(key);
@@ -181,9 +191,26 @@ export function podSecurityVerdict(
       result = evaluatePod(level, { minor }, template.metadata, template.spec, { object: evaluatedAs });
       results.set(key, result);
     }
-    modes.push({ mode, level, version, minor, result, evaluatedAs });
-  }
-  return verdict(undefined, modes);
+    return { mode, level, version, minor, result, evaluatedAs };
+  });
+  return { entry, namespace, template, notChecked: undefined, modes };
+}
+
+/**
+ * Whether podSecurityVerdict would find nothing to report: the object is not checked, or every
+ * mode allows it (undefined for kinds the plugin does not evaluate). The same answer for less work:
+ * no messages, each level and version evaluated once (podPassesAll).
+ */
+export function podSecurityPasses(
+  object: { readonly kind: string | undefined; readonly apiVersion: string | undefined; readonly written: unknown },
+  namespace: NamespacePodSecurity,
+  config: PodSecurityConfiguration,
+  kubeVersion: KubeVersion,
+): boolean | undefined {
+  if (psaWorkloadOf(object.kind, object.apiVersion) === undefined) return undefined;
+  const template = podTemplateOf(object.kind, object.apiVersion, object.written);
+  if (notCheckedWhy(template, namespace, config, kubeVersion) !== undefined || template === undefined) return true;
+  return podPassesAll(checkedModes(namespace, kubeVersion), template.metadata, template.spec);
 }
 
 /** The namespace a workload is in: its own, else the run's default one (`assumed`). */

@@ -10,7 +10,7 @@ import { isRecord } from '../json.js';
 import type { KubeVersion } from '../kube/version.js';
 import type { PodSecurityConfiguration } from '../model/pod-security.js';
 import type { Settled } from '../parse/read.js';
-import { podSecurityVerdict, type NamespacePodSecurity } from './run-policy.js';
+import { podSecurityPasses, type NamespacePodSecurity } from './run-policy.js';
 import { psaWorkloadOf } from './workloads.js';
 
 /**
@@ -37,6 +37,5 @@ export function settleWorkload(
   if ((name != null && typeof name !== 'string') || (namespace != null && typeof namespace !== 'string')) return 'other';
   const policy = policyOf(typeof namespace === 'string' && namespace !== '' ? namespace : undefined);
   if (policy === undefined) return undefined;
-  const verdict = podSecurityVerdict({ kind, apiVersion, written: value }, policy, config, kubeVersion);
-  return verdict === undefined || verdict.notChecked !== undefined || verdict.modes.every((mode) => mode.result.allowed) ? 'read' : undefined;
+  return podSecurityPasses({ kind, apiVersion, written: value }, policy, config, kubeVersion) === false ? undefined : 'read';
 }
