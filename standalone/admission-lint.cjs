@@ -1335,7 +1335,7 @@ var require_command = __commonJS({
     var childProcess = (init_node_child_process(), __toCommonJS(node_child_process_exports));
     var path = require("node:path");
     var fs = require("node:fs");
-    var process2 = require("node:process");
+    var process3 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
     var { Help: Help2, stripColor } = require_help();
@@ -1382,13 +1382,13 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str2) => process2.stdout.write(str2),
-          writeErr: (str2) => process2.stderr.write(str2),
+          writeOut: (str2) => process3.stdout.write(str2),
+          writeErr: (str2) => process3.stderr.write(str2),
           outputError: (str2, write2) => write2(str2),
-          getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
-          getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
-          getOutHasColors: () => useColor2() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
-          getErrHasColors: () => useColor2() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
+          getOutHelpWidth: () => process3.stdout.isTTY ? process3.stdout.columns : void 0,
+          getErrHelpWidth: () => process3.stderr.isTTY ? process3.stderr.columns : void 0,
+          getOutHasColors: () => useColor2() ?? (process3.stdout.isTTY && process3.stdout.hasColors?.()),
+          getErrHasColors: () => useColor2() ?? (process3.stderr.isTTY && process3.stderr.hasColors?.()),
           stripColor: (str2) => stripColor(str2)
         };
         this._hidden = false;
@@ -1782,7 +1782,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._exitCallback) {
           this._exitCallback(new CommanderError2(exitCode, code18, message));
         }
-        process2.exit(exitCode);
+        process3.exit(exitCode);
       }
       /**
        * Register callback `fn` for the command.
@@ -2182,16 +2182,16 @@ Expecting one of '${allowedValues.join("', '")}'`);
         }
         parseOptions = parseOptions || {};
         if (argv === void 0 && parseOptions.from === void 0) {
-          if (process2.versions?.electron) {
+          if (process3.versions?.electron) {
             parseOptions.from = "electron";
           }
-          const execArgv = process2.execArgv ?? [];
+          const execArgv = process3.execArgv ?? [];
           if (execArgv.includes("-e") || execArgv.includes("--eval") || execArgv.includes("-p") || execArgv.includes("--print")) {
             parseOptions.from = "eval";
           }
         }
         if (argv === void 0) {
-          argv = process2.argv;
+          argv = process3.argv;
         }
         this.rawArgs = argv.slice();
         let userArgs;
@@ -2202,7 +2202,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             userArgs = argv.slice(2);
             break;
           case "electron":
-            if (process2.defaultApp) {
+            if (process3.defaultApp) {
               this._scriptPath = argv[1];
               userArgs = argv.slice(2);
             } else {
@@ -2389,11 +2389,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         }
         launchWithNode = sourceExt.includes(path.extname(executableFile));
         let proc;
-        if (process2.platform !== "win32") {
+        if (process3.platform !== "win32") {
           if (launchWithNode) {
             args.unshift(executableFile);
-            args = incrementNodeInspectorPort(process2.execArgv).concat(args);
-            proc = childProcess.spawn(process2.argv[0], args, { stdio: "inherit" });
+            args = incrementNodeInspectorPort(process3.execArgv).concat(args);
+            proc = childProcess.spawn(process3.argv[0], args, { stdio: "inherit" });
           } else {
             proc = childProcess.spawn(executableFile, args, { stdio: "inherit" });
           }
@@ -2404,13 +2404,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
             subcommand._name
           );
           args.unshift(executableFile);
-          args = incrementNodeInspectorPort(process2.execArgv).concat(args);
-          proc = childProcess.spawn(process2.execPath, args, { stdio: "inherit" });
+          args = incrementNodeInspectorPort(process3.execArgv).concat(args);
+          proc = childProcess.spawn(process3.execPath, args, { stdio: "inherit" });
         }
         if (!proc.killed) {
           const signals = ["SIGUSR1", "SIGUSR2", "SIGTERM", "SIGINT", "SIGHUP"];
           signals.forEach((signal) => {
-            process2.on(signal, () => {
+            process3.on(signal, () => {
               if (proc.killed === false && proc.exitCode === null) {
                 proc.kill(signal);
               }
@@ -2421,7 +2421,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         proc.on("close", (code18) => {
           code18 = code18 ?? 1;
           if (!exitCallback) {
-            process2.exit(code18);
+            process3.exit(code18);
           } else {
             exitCallback(
               new CommanderError2(
@@ -2443,7 +2443,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             throw new Error(`'${executableFile}' not executable`);
           }
           if (!exitCallback) {
-            process2.exit(1);
+            process3.exit(1);
           } else {
             const wrappedError = new CommanderError2(
               1,
@@ -2943,13 +2943,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _parseOptionsEnv() {
         this.options.forEach((option) => {
-          if (option.envVar && option.envVar in process2.env) {
+          if (option.envVar && option.envVar in process3.env) {
             const optionKey = option.attributeName();
             if (this.getOptionValue(optionKey) === void 0 || ["default", "config", "env"].includes(
               this.getOptionValueSource(optionKey)
             )) {
               if (option.required || option.optional) {
-                this.emit(`optionEnv:${option.name()}`, process2.env[option.envVar]);
+                this.emit(`optionEnv:${option.name()}`, process3.env[option.envVar]);
               } else {
                 this.emit(`optionEnv:${option.name()}`);
               }
@@ -3473,7 +3473,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       help(contextOptions) {
         this.outputHelp(contextOptions);
-        let exitCode = Number(process2.exitCode ?? 0);
+        let exitCode = Number(process3.exitCode ?? 0);
         if (exitCode === 0 && contextOptions && typeof contextOptions !== "function" && contextOptions.error) {
           exitCode = 1;
         }
@@ -3563,9 +3563,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
       });
     }
     function useColor2() {
-      if (process2.env.NO_COLOR || process2.env.FORCE_COLOR === "0" || process2.env.FORCE_COLOR === "false")
+      if (process3.env.NO_COLOR || process3.env.FORCE_COLOR === "0" || process3.env.FORCE_COLOR === "false")
         return false;
-      if (process2.env.FORCE_COLOR || process2.env.CLICOLOR_FORCE !== void 0)
+      if (process3.env.FORCE_COLOR || process3.env.CLICOLOR_FORCE !== void 0)
         return true;
       return void 0;
     }
@@ -7417,20 +7417,20 @@ var require_compile = __commonJS({
     var util_1 = require_util();
     var validate_1 = require_validate();
     var SchemaEnv = class {
-      constructor(env) {
+      constructor(env2) {
         var _a;
         this.refs = {};
         this.dynamicAnchors = {};
         let schema;
-        if (typeof env.schema == "object")
-          schema = env.schema;
-        this.schema = env.schema;
-        this.schemaId = env.schemaId;
-        this.root = env.root || this;
-        this.baseId = (_a = env.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema === null || schema === void 0 ? void 0 : schema[env.schemaId || "$id"]);
-        this.schemaPath = env.schemaPath;
-        this.localRefs = env.localRefs;
-        this.meta = env.meta;
+        if (typeof env2.schema == "object")
+          schema = env2.schema;
+        this.schema = env2.schema;
+        this.schemaId = env2.schemaId;
+        this.root = env2.root || this;
+        this.baseId = (_a = env2.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema === null || schema === void 0 ? void 0 : schema[env2.schemaId || "$id"]);
+        this.schemaPath = env2.schemaPath;
+        this.localRefs = env2.localRefs;
+        this.meta = env2.meta;
         this.$async = schema === null || schema === void 0 ? void 0 : schema.$async;
         this.refs = {};
       }
@@ -7614,15 +7614,15 @@ var require_compile = __commonJS({
           baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
         }
       }
-      let env;
+      let env2;
       if (typeof schema != "boolean" && schema.$ref && !(0, util_1.schemaHasRulesButRef)(schema, this.RULES)) {
         const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema.$ref);
-        env = resolveSchema.call(this, root, $ref);
+        env2 = resolveSchema.call(this, root, $ref);
       }
       const { schemaId } = this.opts;
-      env = env || new SchemaEnv({ schema, schemaId, root, baseId });
-      if (env.schema !== env.root.schema)
-        return env;
+      env2 = env2 || new SchemaEnv({ schema, schemaId, root, baseId });
+      if (env2.schema !== env2.root.schema)
+        return env2;
       return void 0;
     }
   }
@@ -9483,8 +9483,8 @@ var require_ref = __commonJS({
       schemaType: "string",
       code(cxt) {
         const { gen, schema: $ref, it } = cxt;
-        const { baseId, schemaEnv: env, validateName, opts, self } = it;
-        const { root } = env;
+        const { baseId, schemaEnv: env2, validateName, opts, self } = it;
+        const { root } = env2;
         if (($ref === "#" || $ref === "#/") && baseId === root.baseId)
           return callRootRef();
         const schOrEnv = compile_1.resolveRef.call(self, root, baseId, $ref);
@@ -9494,8 +9494,8 @@ var require_ref = __commonJS({
           return callValidate(schOrEnv);
         return inlineRefSchema(schOrEnv);
         function callRootRef() {
-          if (env === root)
-            return callRef(cxt, validateName, env, env.$async);
+          if (env2 === root)
+            return callRef(cxt, validateName, env2, env2.$async);
           const rootName = gen.scopeValue("root", { ref: root });
           return callRef(cxt, (0, codegen_1._)`${rootName}.validate`, root, root.$async);
         }
@@ -9525,14 +9525,14 @@ var require_ref = __commonJS({
     exports2.getValidate = getValidate;
     function callRef(cxt, v, sch, $async) {
       const { gen, it } = cxt;
-      const { allErrors, schemaEnv: env, opts } = it;
+      const { allErrors, schemaEnv: env2, opts } = it;
       const passCxt = opts.passContext ? names_1.default.this : codegen_1.nil;
       if ($async)
         callAsyncRef();
       else
         callSyncRef();
       function callAsyncRef() {
-        if (!env.$async)
+        if (!env2.$async)
           throw new Error("async schema referenced by sync schema");
         const valid = gen.let("valid");
         gen.try(() => {
@@ -24209,8 +24209,8 @@ function toQualifiedName(e) {
   }
   return void 0;
 }
-function check2(root, env) {
-  return new Checker(env).run(root);
+function check2(root, env2) {
+  return new Checker(env2).run(root);
 }
 var Mapping, isDyn, isError, isDynOrError, isOptional, stripDot, Checker;
 var init_checker = __esm({
@@ -24248,8 +24248,8 @@ var init_checker = __esm({
       issues = [];
       /** Comprehension scopes, innermost last. */
       scopes = [];
-      constructor(env) {
-        this.env = env;
+      constructor(env2) {
+        this.env = env2;
       }
       run(root) {
         this.check(root);
@@ -25579,9 +25579,9 @@ var init_ast = __esm({
 });
 
 // dist/src/cel/check/validators.js
-function validate(root, env, checked) {
+function validate(root, env2, checked) {
   const issues = [];
-  const exempt = new Set(env.validators.has("format") ? ["format"] : []);
+  const exempt = new Set(env2.validators.has("format") ? ["format"] : []);
   const typeOf = (e) => checked.types.get(e.id) ?? T.dyn;
   const fnName = (e) => checked.functionNames.get(e.id) ?? e.fn;
   const visit4 = (e, inExempt) => {
@@ -25589,20 +25589,20 @@ function validate(root, env, checked) {
       const name = fnName(e);
       const firstArg = e.args[0];
       if (firstArg?.kind === "literal") {
-        if (name === "duration" && env.validators.has("duration") && firstArg.type === "string" && !isGoDuration(firstArg.value)) {
+        if (name === "duration" && env2.validators.has("duration") && firstArg.type === "string" && !isGoDuration(firstArg.value)) {
           issues.push({ offset: firstArg.offset, message: "invalid duration argument" });
         }
-        if (name === "timestamp" && env.validators.has("timestamp") && firstArg.type === "string" && !isRfc3339(firstArg.value)) {
+        if (name === "timestamp" && env2.validators.has("timestamp") && firstArg.type === "string" && !isRfc3339(firstArg.value)) {
           issues.push({ offset: firstArg.offset, message: "invalid timestamp argument" });
         }
-        if (name === "matches" && env.validators.has("regex") && firstArg.type === "string" && re2Error(firstArg.value) !== void 0) {
+        if (name === "matches" && env2.validators.has("regex") && firstArg.type === "string" && re2Error(firstArg.value) !== void 0) {
           issues.push({ offset: firstArg.offset, message: "invalid matches argument" });
         }
       }
-      if (name === "format" && e.target !== void 0 && env.validators.has("format"))
+      if (name === "format" && e.target !== void 0 && env2.validators.has("format"))
         checkFormat(e, checked, typeOf, issues);
     }
-    if (env.validators.has("homogeneous") && !inExempt)
+    if (env2.validators.has("homogeneous") && !inExempt)
       checkHomogeneous(e, typeOf, issues);
     const childExempt = inExempt || e.kind === "call" && exempt.has(fnName(e));
     for (const child of children2(e))
@@ -25801,21 +25801,21 @@ var init_validators = __esm({
 
 // dist/src/cel/check/index.js
 function checkExpression(source, kind, kubeVersion, options = {}) {
-  const env = environmentFor(kind, kubeVersion, options);
-  const parsed2 = parse2(source, { macros: env.macros, optionalSyntax: env.features.has("optionalSyntax") });
+  const env2 = environmentFor(kind, kubeVersion, options);
+  const parsed2 = parse2(source, { macros: env2.macros, optionalSyntax: env2.features.has("optionalSyntax") });
   if (!parsed2.ok)
     return parseFailed(source, parsed2.issues);
-  const checked = check2(parsed2.expr, env);
+  const checked = check2(parsed2.expr, env2);
   if (checked.issues.length > 0)
     return compilationFailed(source, "check", checked.issues);
-  const validation = validate(parsed2.expr, env, checked);
+  const validation = validate(parsed2.expr, env2, checked);
   if (validation.length > 0)
     return compilationFailed(source, "validate", validation);
   const output = checked.outputType;
-  const accepted = env.resultTypes.some((t) => t.kind === "any" || sameType(output, t));
+  const accepted = env2.resultTypes.some((t) => t.kind === "any" || sameType(output, t));
   if (!accepted) {
-    const expected = env.resultTypes.length === 1 ? typeString(env.resultTypes[0]) : `[${env.resultTypes.map(typeString).join(" ")}]`;
-    const message = `must evaluate to ${env.resultTypes.length === 1 ? "" : "one of "}${expected} but got ${typeString(output)}`;
+    const expected = env2.resultTypes.length === 1 ? typeString(env2.resultTypes[0]) : `[${env2.resultTypes.map(typeString).join(" ")}]`;
+    const message = `must evaluate to ${env2.resultTypes.length === 1 ? "" : "one of "}${expected} but got ${typeString(output)}`;
     return { ok: false, stage: "result", errors: [{ message, detail: message }], apiServerText: message };
   }
   return { ok: true, type: output, typeName: typeString(output), expr: parsed2.expr };
@@ -25853,16 +25853,16 @@ function display(source, issue) {
  | ${dots}${caret}` };
 }
 function parseFailure(source, kind, kubeVersion) {
-  const env = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
-  const parsed2 = parse2(source, { macros: env.macros, optionalSyntax: env.features.has("optionalSyntax") });
+  const env2 = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
+  const parsed2 = parse2(source, { macros: env2.macros, optionalSyntax: env2.features.has("optionalSyntax") });
   if (parsed2.ok)
     return void 0;
   const failed = parseFailed(source, parsed2.issues);
   return failed.ok ? void 0 : failed.apiServerText;
 }
 function parseExpression(source, kind, kubeVersion) {
-  const env = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
-  const parsed2 = parse2(source, { macros: env.macros, optionalSyntax: env.features.has("optionalSyntax") });
+  const env2 = environmentFor(kind, { major: 1, minor: kubeVersion.minor });
+  const parsed2 = parse2(source, { macros: env2.macros, optionalSyntax: env2.features.has("optionalSyntax") });
   return parsed2.ok ? parsed2.expr : void 0;
 }
 var PARSE_ERROR_REPORTING_LIMIT;
@@ -26841,15 +26841,15 @@ function isCelIdentifier(name) {
 function notSupportedInOrder(path, value, supported) {
   return { type: "NotSupported", path, value, detail: `supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}` };
 }
-function compile2(env, expression, kind) {
-  if (!env.celReady)
+function compile2(env2, expression, kind) {
+  if (!env2.celReady)
     return NOT_CHECKED;
-  const composition = !kind.endsWith("matchCondition") && env.composed !== void 0;
+  const composition = !kind.endsWith("matchCondition") && env2.composed !== void 0;
   return admissionCompile(expression, {
     kind,
-    kubeVersion: env.kubeVersion,
-    params: env.hasParams,
-    ...composition ? { composed: new Map(env.composed) } : {}
+    kubeVersion: env2.kubeVersion,
+    params: env2.hasParams,
+    ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
 function validateRuleWithOperations(at, rule37) {
@@ -26950,10 +26950,10 @@ function validateParamKind(at, paramKind) {
   }
   return errors;
 }
-function validateMatchConditions2(at, conditions, env) {
-  return validateMatchConditions(at, conditions, (expression) => compile2(env, expression, env.mutating ? "mutating.matchCondition" : "validating.matchCondition").error);
+function validateMatchConditions2(at, conditions, env2) {
+  return validateMatchConditions(at, conditions, (expression) => compile2(env2, expression, env2.mutating ? "mutating.matchCondition" : "validating.matchCondition").error);
 }
-function validateVariable(at, variable, env) {
+function validateVariable(at, variable, env2) {
   const errors = [];
   const name = variable.name ?? "";
   if (isBlank(name))
@@ -26964,20 +26964,20 @@ function validateVariable(at, variable, env) {
   if (isBlank(expression)) {
     errors.push(required([...at, "expression"], "expression is not specified"));
   } else {
-    const { error, type } = compile2(env, expression, env.mutating ? "mutating.variable" : "validating.variable");
+    const { error, type } = compile2(env2, expression, env2.mutating ? "mutating.variable" : "validating.variable");
     if (error !== void 0)
       errors.push(invalid([...at, "expression"], expression, error));
-    env.composed?.set(name, type);
+    env2.composed?.set(name, type);
   }
   return errors;
 }
-function validateValidation(at, validation, env) {
+function validateValidation(at, validation, env2) {
   const errors = [];
   const expression = validation.expression ?? "";
   if (isBlank(expression)) {
     errors.push(required([...at, "expression"], "expression is not specified"));
   } else {
-    const { error } = compile2(env, expression, "validating.validation");
+    const { error } = compile2(env2, expression, "validating.validation");
     if (error !== void 0)
       errors.push(invalid([...at, "expression"], expression, error));
   }
@@ -26985,7 +26985,7 @@ function validateValidation(at, validation, env) {
   if (messageExpression.length > 0 && isBlank(messageExpression)) {
     errors.push(invalid([...at, "messageExpression"], messageExpression, "must be non-empty if specified"));
   } else if (!isBlank(messageExpression)) {
-    const { error } = compile2(env, messageExpression, "validating.messageExpression");
+    const { error } = compile2(env2, messageExpression, "validating.messageExpression");
     if (error !== void 0)
       errors.push(invalid([...at, "messageExpression"], messageExpression, error));
   }
@@ -26998,7 +26998,7 @@ function validateValidation(at, validation, env) {
     errors.push(notSupported([...at, "reason"], validation.reason, VALIDATION_REASONS));
   return errors;
 }
-function validateAuditAnnotation(at, policyName, annotation, env) {
+function validateAuditAnnotation(at, policyName, annotation, env2) {
   const errors = [];
   const key2 = annotation.key ?? "";
   if (policyName !== "") {
@@ -27015,20 +27015,20 @@ function validateAuditAnnotation(at, policyName, annotation, env) {
   } else if (Buffer.byteLength(trimmed) > MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES) {
     errors.push(required([...at, "valueExpression"], `must not exceed ${MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_BYTES} bytes in length`));
   } else {
-    const { error } = compile2(env, trimmed, "validating.auditAnnotation");
+    const { error } = compile2(env2, trimmed, "validating.auditAnnotation");
     if (error !== void 0)
       errors.push(invalid([...at, "valueExpression"], valueExpression, error));
   }
   return errors;
 }
-function validatePatchExpression(at, expression, env, kind) {
+function validatePatchExpression(at, expression, env2, kind) {
   const trimmed = (expression ?? "").trim();
   if (trimmed === "")
     return [required([...at, "expression"])];
-  const { error } = compile2(env, trimmed, kind);
+  const { error } = compile2(env2, trimmed, kind);
   return error === void 0 ? [] : [invalid([...at, "expression"], trimmed, error)];
 }
-function validateMutation(at, mutation, env) {
+function validateMutation(at, mutation, env2) {
   const errors = [];
   const patchType = mutation.patchType ?? "";
   switch (patchType) {
@@ -27039,7 +27039,7 @@ function validateMutation(at, mutation, env) {
       if (mutation.jsonPatch == null)
         errors.push(required([...at, "jsonPatch"], "must be specified when patchType is JSONPatch"));
       else
-        errors.push(...validatePatchExpression([...at, "jsonPatch"], mutation.jsonPatch.expression, env, "mutating.jsonPatch"));
+        errors.push(...validatePatchExpression([...at, "jsonPatch"], mutation.jsonPatch.expression, env2, "mutating.jsonPatch"));
       if (mutation.applyConfiguration != null)
         errors.push(invalid([...at, "applyConfiguration"], "{applyConfiguration}", "must not be specified when patchType is JSONPatch"));
       break;
@@ -27047,7 +27047,7 @@ function validateMutation(at, mutation, env) {
       if (mutation.applyConfiguration == null)
         errors.push(required([...at, "applyConfiguration"], "must be specified when patchType is ApplyConfiguration"));
       else
-        errors.push(...validatePatchExpression([...at, "applyConfiguration"], mutation.applyConfiguration.expression, env, "mutating.applyConfiguration"));
+        errors.push(...validatePatchExpression([...at, "applyConfiguration"], mutation.applyConfiguration.expression, env2, "mutating.applyConfiguration"));
       if (mutation.jsonPatch != null)
         errors.push(invalid([...at, "jsonPatch"], "{jsonPatch}", "must not be specified when patchType is ApplyConfiguration"));
       break;
@@ -27075,15 +27075,15 @@ function validatePolicySpec(policy, celReady, kubeVersion) {
       errors.push(...validateMutatingOperations([...at, "matchConstraints"], spec.matchConstraints));
   }
   const variables = spec.variables ?? [];
-  const env = { celReady, hasParams: spec.paramKind != null, mutating, kubeVersion, composed: mutating || variables.length > 0 ? /* @__PURE__ */ new Map() : void 0 };
-  errors.push(...validateMatchConditions2([...at, "matchConditions"], spec.matchConditions, env));
-  variables.forEach((variable, i) => errors.push(...validateVariable([...at, "variables", i], variable ?? {}, env)));
+  const env2 = { celReady, hasParams: spec.paramKind != null, mutating, kubeVersion, composed: mutating || variables.length > 0 ? /* @__PURE__ */ new Map() : void 0 };
+  errors.push(...validateMatchConditions2([...at, "matchConditions"], spec.matchConditions, env2));
+  variables.forEach((variable, i) => errors.push(...validateVariable([...at, "variables", i], variable ?? {}, env2)));
   if (mutating) {
     const mutations = spec.mutations ?? [];
     if (mutations.length === 0)
       errors.push(required([...at, "mutations"], "mutations must contain at least one item"));
     else
-      mutations.forEach((mutation, i) => errors.push(...validateMutation([...at, "mutations", i], mutation ?? {}, env)));
+      mutations.forEach((mutation, i) => errors.push(...validateMutation([...at, "mutations", i], mutation ?? {}, env2)));
     const reinvocationPolicy = spec.reinvocationPolicy ?? "";
     if (reinvocationPolicy === "")
       errors.push(required([...at, "reinvocationPolicy"]));
@@ -27097,14 +27097,14 @@ function validatePolicySpec(policy, celReady, kubeVersion) {
     errors.push(required([...at, "validations"], "validations or auditAnnotations must contain at least one item"));
     return errors;
   }
-  validations.forEach((validation, i) => errors.push(...validateValidation([...at, "validations", i], validation ?? {}, env)));
+  validations.forEach((validation, i) => errors.push(...validateValidation([...at, "validations", i], validation ?? {}, env2)));
   if (auditAnnotations.length > MAX_AUDIT_ANNOTATIONS) {
     const value = auditAnnotations.map((a) => ({ Key: a?.key ?? "", ValueExpression: a?.valueExpression ?? "" }));
     errors.push(invalid([...at, "auditAnnotations"], value, `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations`));
   }
   const keys = /* @__PURE__ */ new Set();
   auditAnnotations.forEach((annotation, i) => {
-    errors.push(...validateAuditAnnotation([...at, "auditAnnotations", i], policy.metadata?.name ?? "", annotation ?? {}, env));
+    errors.push(...validateAuditAnnotation([...at, "auditAnnotations", i], policy.metadata?.name ?? "", annotation ?? {}, env2));
     const key2 = annotation?.key ?? "";
     if (keys.has(key2))
       errors.push(duplicate([...at, "auditAnnotations", i, "key"], key2));
@@ -32530,8 +32530,8 @@ var init_abstract = __esm({
         const result = evaluateValue(module2.serialize(node), run2, this.meter);
         return result.ok ? fromConcrete(result.value) : void 0;
       }
-      evaluate(node, env = /* @__PURE__ */ new Map()) {
-        if (node.op !== "value" && node.op !== "id" && this.closed(node, new Set(env.keys()))) {
+      evaluate(node, env2 = /* @__PURE__ */ new Map()) {
+        if (node.op !== "value" && node.op !== "id" && this.closed(node, new Set(env2.keys()))) {
           const exact = this.evaluateExactly(node);
           if (exact !== void 0)
             return exact;
@@ -32542,7 +32542,7 @@ var init_abstract = __esm({
             return typeof value === "object" && value !== null ? ANY : { values: [value], errors: NO_ERRORS };
           }
           case "id": {
-            const bound = env.get(node.args);
+            const bound = env2.get(node.args);
             if (bound !== void 0)
               return bound;
             if (this.scenario.nulls.has(node.args))
@@ -32554,11 +32554,11 @@ var init_abstract = __esm({
           case ".":
           case "[]": {
             const [operand, key2] = node.args;
-            if (node.op === "." && operand.op === "id" && operand.args === "request" && key2 === "operation" && !env.has("request")) {
+            if (node.op === "." && operand.op === "id" && operand.args === "request" && key2 === "operation" && !env2.has("request")) {
               return { values: [this.scenario.operation], errors: NO_ERRORS };
             }
-            const target = this.evaluate(operand, env);
-            const index = node.op === "[]" ? this.evaluate(key2, env) : ANY;
+            const target = this.evaluate(operand, env2);
+            const index = node.op === "[]" ? this.evaluate(key2, env2) : ANY;
             const errors = mergeErrors(target, index);
             if (target.values === void 0)
               return { values: void 0, errors };
@@ -32570,35 +32570,35 @@ var init_abstract = __esm({
             return { values: reachable && !(index.values?.length === 0) ? void 0 : [], errors };
           }
           case ".?":
-            return { values: void 0, errors: this.evaluate(node.args[0], env).errors };
+            return { values: void 0, errors: this.evaluate(node.args[0], env2).errors };
           case "[?]":
-            return { values: void 0, errors: mergeErrors(this.evaluate(node.args[0], env), this.evaluate(node.args[1], env)) };
+            return { values: void 0, errors: mergeErrors(this.evaluate(node.args[0], env2), this.evaluate(node.args[1], env2)) };
           case "call": {
             const [name, args] = node.args;
             const selection = args[0];
             if (name === "has" && args.length === 1 && selection?.op === ".") {
-              const target = this.evaluate(selection.args[0], env);
+              const target = this.evaluate(selection.args[0], env2);
               const onlyNull = target.values !== void 0 && target.values.length > 0 && target.values.every((value) => value instanceof NullOf);
               return { values: target.values?.length === 0 ? [] : onlyNull ? [false] : [true, false], errors: target.errors };
             }
-            return strict(args.map((arg) => this.evaluate(arg, env)));
+            return strict(args.map((arg) => this.evaluate(arg, env2)));
           }
           case "rcall":
-            return this.evaluateMethod(node, env);
+            return this.evaluateMethod(node, env2);
           case "list":
-            return strict(node.args.map((arg) => this.evaluate(arg, env)));
+            return strict(node.args.map((arg) => this.evaluate(arg, env2)));
           case "map":
-            return strict(node.args.flatMap(([key2, value]) => [this.evaluate(key2, env), this.evaluate(value, env)]));
+            return strict(node.args.flatMap(([key2, value]) => [this.evaluate(key2, env2), this.evaluate(value, env2)]));
           case "!_": {
-            const operand = this.evaluate(node.args, env);
+            const operand = this.evaluate(node.args, env2);
             return { values: operand.values?.map((value) => typeof value === "boolean" ? !value : value === SOME ? SOME : value), errors: operand.errors };
           }
           case "-_":
-            return strict([this.evaluate(node.args, env)]);
+            return strict([this.evaluate(node.args, env2)]);
           case "&&":
           case "||": {
-            const left = this.evaluate(node.args[0], env);
-            const right = this.evaluate(node.args[1], env);
+            const left = this.evaluate(node.args[0], env2);
+            const right = this.evaluate(node.args[1], env2);
             const a = outcomes(left);
             const b = outcomes(right);
             const and = node.op === "&&";
@@ -32617,16 +32617,16 @@ var init_abstract = __esm({
           }
           case "?:": {
             const [condition, then, otherwise] = node.args;
-            const test = this.evaluate(condition, env);
+            const test = this.evaluate(condition, env2);
             const branch = outcomes(test);
-            const taken = [...branch.t ? [this.evaluate(then, env)] : [], ...branch.f ? [this.evaluate(otherwise, env)] : []];
+            const taken = [...branch.t ? [this.evaluate(then, env2)] : [], ...branch.f ? [this.evaluate(otherwise, env2)] : []];
             const values = taken.some((part) => part.values === void 0) ? void 0 : taken.flatMap((part) => part.values ?? []);
             return { values, errors: mergeErrors(test, ...taken) };
           }
           case "==":
           case "!=": {
-            const left = this.evaluate(node.args[0], env);
-            const right = this.evaluate(node.args[1], env);
+            const left = this.evaluate(node.args[0], env2);
+            const right = this.evaluate(node.args[1], env2);
             const errors = mergeErrors(left, right);
             if (left.values?.length === 0 || right.values?.length === 0)
               return { values: [], errors };
@@ -32641,9 +32641,9 @@ var init_abstract = __esm({
           }
           case "in": {
             const [element, list3] = node.args;
-            const needle = this.evaluate(element, env);
+            const needle = this.evaluate(element, env2);
             if (list3.op === "list" && needle.values !== void 0 && needle.values.length > 0) {
-              const items = list3.args.map((item) => this.evaluate(item, env));
+              const items = list3.args.map((item) => this.evaluate(item, env2));
               if (items.every((item) => item.values !== void 0 && item.values.length === 1)) {
                 const members = items.map((item) => item.values[0]);
                 const results = /* @__PURE__ */ new Set();
@@ -32657,37 +32657,37 @@ var init_abstract = __esm({
                 return { values: [...results], errors: mergeErrors(needle, ...items) };
               }
             }
-            return strict([needle, this.evaluate(list3, env)]);
+            return strict([needle, this.evaluate(list3, env2)]);
           }
           default:
-            return strict(node.args.map((arg) => this.evaluate(arg, env)));
+            return strict(node.args.map((arg) => this.evaluate(arg, env2)));
         }
       }
-      evaluateMethod(node, env) {
+      evaluateMethod(node, env2) {
         const [name, receiver, args] = node.args;
-        const namespace = receiver.op === "id" && LIBRARY_NAMESPACES.has(receiver.args) && !env.has(receiver.args);
+        const namespace = receiver.op === "id" && LIBRARY_NAMESPACES.has(receiver.args) && !env2.has(receiver.args);
         if (namespace) {
           if (receiver.args === "cel" && name === "bind" && args.length === 3 && args[0].op === "id") {
-            const init = this.evaluate(args[1], env);
-            const body = this.evaluate(args[2], new Map([...env, [args[0].args, init]]));
+            const init = this.evaluate(args[1], env2);
+            const body = this.evaluate(args[2], new Map([...env2, [args[0].args, init]]));
             return { values: body.values, errors: mergeErrors(init, body) };
           }
-          return strict(args.map((arg) => this.evaluate(arg, env)));
+          return strict(args.map((arg) => this.evaluate(arg, env2)));
         }
-        const target = this.evaluate(receiver, env);
+        const target = this.evaluate(receiver, env2);
         let boundCount = 0;
         if (TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0].op === "id" && args[1].op === "id")
           boundCount = 2;
         else if (ONE_VARIABLE_MACROS.has(name) && args.length >= 2 && args[0].op === "id")
           boundCount = 1;
         if (boundCount > 0) {
-          const inner = new Map(env);
+          const inner = new Map(env2);
           for (const variable of args.slice(0, boundCount))
             inner.set(variable.args, ANY);
           const body = args.slice(boundCount).map((arg) => this.evaluate(arg, inner));
           return { values: target.values?.length === 0 ? [] : void 0, errors: mergeErrors(target, ...body) };
         }
-        return strict([target, ...args.map((arg) => this.evaluate(arg, env))]);
+        return strict([target, ...args.map((arg) => this.evaluate(arg, env2))]);
       }
     };
   }
@@ -34063,6 +34063,22 @@ var init_message = __esm({
     init_go_text();
     init_labels();
     UNKNOWN_FORBIDDEN_REASON = "unknown forbidden reason";
+  }
+});
+
+// yaml-process:process
+var process_exports = {};
+__export(process_exports, {
+  emitWarning: () => emitWarning,
+  env: () => env
+});
+var import_node_process, env, emitWarning;
+var init_process = __esm({
+  "yaml-process:process"() {
+    init_import_meta_url();
+    import_node_process = __toESM(require("node:process"));
+    env = { LOG_TOKENS: import_node_process.default.env.LOG_TOKENS, LOG_STREAM: import_node_process.default.env.LOG_STREAM };
+    emitWarning = (...args) => import_node_process.default.emitWarning(...args);
   }
 });
 
@@ -35723,7 +35739,7 @@ var require_log = __commonJS({
   "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var node_process = require("process");
+    var node_process = (init_process(), __toCommonJS(process_exports));
     function debug(logLevel, ...messages) {
       if (logLevel === "debug")
         console.log(...messages);
@@ -39202,7 +39218,7 @@ var require_composer = __commonJS({
   "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var node_process = require("process");
+    var node_process = (init_process(), __toCommonJS(process_exports));
     var directives = require_directives();
     var Document2 = require_Document();
     var errors = require_errors2();
@@ -40447,7 +40463,7 @@ var require_parser = __commonJS({
   "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var node_process = require("process");
+    var node_process = (init_process(), __toCommonJS(process_exports));
     var cst = require_cst();
     var lexer = require_lexer();
     function includesToken(list3, type) {
@@ -63506,4 +63522,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build c863dc34c0649d296aa44df2e2bb3b3d4063b840040e725474cc1277a09df284
+//# admission-lint-build 16f4d3d652e51db2f25f0c9d84b0262db36e3c81fc430a4da9d4faa4c7d3822f

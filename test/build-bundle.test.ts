@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asciiOnly, bundleSource, BUNDLED_REQUIRES, embeddedFiles, requiredPackages } from '../src/build/bundle.js';
+import { asciiOnly, bundleSource, BUNDLED_REQUIRES, embeddedFiles, requiredPackages, yamlProcessUses } from '../src/build/bundle.js';
 import { run } from '../src/cli/main.js';
 import { PROJECT_ROOT, projectRoot } from '../src/cli/package-info.js';
 
@@ -145,6 +145,17 @@ describe('the bundled CLI', () => {
     expect(required).toEqual(expect.arrayContaining(['@marcbachmann/cel-js', 'ajv']));
     // …and the build refuses any that the bundle does not serve.
     expect(required.filter((id) => !(BUNDLED_REQUIRES as readonly string[]).includes(id))).toEqual([]);
+  });
+
+  it("gives yaml a process whose env is read once: yaml's per-token debug switch costs no environment lookup", () => {
+    // The scan finds what yaml reads of process (LOG_TOKENS, LOG_STREAM, emitWarning)…
+    expect([...yamlProcessUses()].sort()).toEqual(['emitWarning', 'env.LOG_STREAM', 'env.LOG_TOKENS']);
+    // …and no file of yaml in the bundle requires Node's process itself.
+    const source = readFileSync(BUNDLE, 'utf8');
+    const yamlFiles = source.split(/^\/\/ /m).filter((section) => section.startsWith('node_modules/yaml/'));
+    expect(yamlFiles.length).toBeGreaterThan(10);
+    expect(yamlFiles.filter((section) => /require\("(node:)?process"\)/.test(section)).map((section) => section.split('\n')[0])).toEqual([]);
+    expect(yamlFiles.filter((section) => section.includes('node_process.env.LOG_TOKENS'))).toHaveLength(1);
   });
 
   it('is the same bytes every time it is built', async () => {

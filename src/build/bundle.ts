@@ -118,6 +118,45 @@ const noColorDetection: Plugin = {
 };
 
 /**
+ * yaml reads two debug switches from the environment, LOG_TOKENS for every token its parser
+ * takes and LOG_STREAM for every document it composes. `process.env` is not a plain object: each
+ * read asks the operating system's environment, and on a repository of admission objects those
+ * reads were a tenth of the run. yaml's `process` in the bundle is a copy whose `env` holds the
+ * two switches as they were at start-up (they still work); the build fails if yaml reads anything
+ * else of `process` (YAML_PROCESS_USES).
+ */
+const YAML_PROCESS_USES: readonly string[] = ['env.LOG_TOKENS', 'env.LOG_STREAM', 'emitWarning'];
+
+/** What yaml's compiled files read of `process`: `env.NAME` or a property. */
+export function yamlProcessUses(): Set<string> {
+  const uses = new Set<string>();
+  for (const file of jsFiles(join(dirname(createRequire(import.meta.url).resolve('yaml')), '.'))) {
+    const text = readFileSync(file, 'utf8');
+    if (!/require\('(node:)?process'\)/.test(text)) continue;
+    for (const use of text.matchAll(/\bnode_process\.(env\.\w+|\w+)/g)) uses.add(use[1]!);
+  }
+  return uses;
+}
+
+const yamlProcess: Plugin = {
+  name: 'yaml-process',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, (args) => (/[\\/]node_modules[\\/]yaml[\\/]/.test(args.importer) ? { path: 'process', namespace: 'yaml-process' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'yaml-process' }, () => {
+      const unknown = [...yamlProcessUses()].filter((use) => !YAML_PROCESS_USES.includes(use));
+      if (unknown.length > 0) throw new Error(`yaml reads process.${unknown.join(', process.')}: add it to YAML_PROCESS_USES in src/build/bundle.ts`);
+      const switches = YAML_PROCESS_USES.filter((use) => use.startsWith('env.')).map((use) => use.slice('env.'.length));
+      const lines = [
+        `import process from 'node:process';`,
+        `export const env = { ${switches.map((name) => `${name}: process.env.${name}`).join(', ')} };`,
+        `export const emitWarning = (...args) => process.emitWarning(...args);`,
+      ];
+      return { contents: `${lines.join('\n')}\n`, loader: 'js' };
+    });
+  },
+};
+
+/**
  * Packages the sources load with `createRequire(import.meta.url)(name)`, synchronously and on
  * demand (ajv for a config file, the CEL library where a caller cannot await). esbuild does not
  * follow such a require, so the bundle's `node:module` (for the project's own code) is a copy
@@ -326,7 +365,7 @@ export async function bundleSource(): Promise<{ source: string; id: string }> {
     outfile: loader().BUNDLE,
     inject: ['admission-lint:import-meta-url'],
     define: { 'import.meta.url': 'import_meta_url' },
-    plugins: [importMetaUrl, lazyBuiltins, noColorDetection, bundledRequire, embeddedFs],
+    plugins: [importMetaUrl, lazyBuiltins, noColorDetection, yamlProcess, bundledRequire, embeddedFs],
     banner: { js: '#!/usr/bin/env node' },
     charset: 'ascii',
     logLevel: 'warning',
