@@ -20,13 +20,13 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -49,6 +49,12 @@ export interface LintRun {
   readonly policies: readonly PolicyObject[];
   /** Pods and workloads with pod templates where a Pod Security level other than privileged can apply (else none). */
   readonly workloads: readonly WorkloadObject[];
+  /**
+   * v1 Services, read only from the inputs that also hold a webhook configuration (a rendered
+   * bundle: `helm template`, `kustomize build`, a release manifest), for what the webhooks'
+   * service references reach. Not linted: counted with `skipped`, as before.
+   */
+  readonly services: readonly ServiceObject[];
   /**
    * The workloads checked from their value alone, not parsed: each passes every mode of its
    * namespace (src/psa/screen.ts), so it has no finding. Counted with `workloads`; not among `skipped`.
@@ -144,6 +150,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
+  const services: ServiceObject[] = [];
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
@@ -205,11 +212,15 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       filePaths.push(raw.path);
       continue;
     }
-    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: OBJECTS_BY_VALUE, ...(named === undefined ? {} : { reads: (text: string) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) }) });
+    // An input that holds a webhook configuration (a bundle) is read for its Services too: what
+    // the webhooks' service references reach. Other inputs never parse a Service.
+    const patch = kustomizePatches.isPatch(path);
+    const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
+    const reads = named === undefined ? (bundle ? (text: string) => mightBeRead(text) || mightBeService(text) : undefined) : bundle ? (text: string) => mightBeRead(text) || named(text) || mightBeService(text) : (text: string) => mightBeRead(text) || named(text);
+    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(settle !== undefined ? { settle } : {}) });
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
-    const patch = kustomizePatches.isPatch(path);
     if (revisit && !patch) revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
       filePaths.push(whole.source.path);
@@ -224,7 +235,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        const recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission' });
+        const recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle });
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
           skipped++;
           continue;
@@ -237,6 +248,11 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
         else if (recognized.type === 'custom-resource-definition') {
           // Read for discovery, not linted: still one of the "other documents".
           customResourceDefinitions.push(recognized.object);
+          skipped++;
+          continue;
+        } else if (recognized.type === 'service') {
+          // Read for the webhooks' service references, not linted: still one of the "other documents".
+          services.push(recognized.object);
           skipped++;
           continue;
         } else if (recognized.type === 'workload') {
@@ -274,6 +290,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     customResourceDefinitions,
     policies,
     workloads,
+    services,
     settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
@@ -405,6 +422,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     namespaces: run.namespaces,
     policies: run.policies,
     workloads: run.workloads,
+    services: run.services,
     podSecurity: run.podSecurity,
     unreadable,
     kustomizePatches: run.kustomizePatches,
