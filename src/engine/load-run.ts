@@ -216,8 +216,14 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // the webhooks' service references reach. Other inputs never parse a Service.
     const patch = kustomizePatches.isPatch(path);
     const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
-    const reads = named === undefined ? (bundle ? (text: string) => mightBeRead(text) || mightBeService(text) : undefined) : bundle ? (text: string) => mightBeRead(text) || named(text) || mightBeService(text) : (text: string) => mightBeRead(text) || named(text);
-    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(settle !== undefined ? { settle } : {}) });
+    // A document read only because it may be a Service is never taken as a workload (nor settled
+    // as one): the workloads read are those of a run without Services.
+    const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
+    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) : forWorkloads;
+    const text = decode(raw.bytes);
+    const bundleSettle = bundle && settle !== undefined ? { ...settle, admits: (document: string) => named!(document) && settle.admits(document) } : settle;
+    const whole = readFile({ path: raw.path, text }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(bundleSettle !== undefined ? { settle: bundleSettle } : {}) });
+    const readForWorkloads = bundle && forWorkloads !== undefined ? documentsWanted(text, forWorkloads) : undefined;
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
@@ -235,7 +241,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        const recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle });
+        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle });
+        if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
           skipped++;
           continue;
@@ -300,6 +307,21 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
 }
 
 const KUSTOMIZATION_WORD = Buffer.from('Kustomization');
+
+/**
+ * Whether `wanted` wants the document at an index of `text` (the documents as the prefilter
+ * counts them), its answers found once, on first use. A stream the line scan cannot follow, or
+ * one with a suppression comment, is parsed whole: then every document is.
+ */
+function documentsWanted(text: string | null, wanted: (documentText: string) => boolean): (documentIndex: number) => boolean {
+  let answers: boolean[] | undefined;
+  return (documentIndex) => {
+    // A file with a suppression comment is parsed whole (src/parse/prefilter.ts): every document is read.
+    if (text === null || text.includes(SUPPRESSION_MARK)) return true;
+    answers ??= documentLines(text)?.map((document) => wanted(text.slice(document.start, document.end))) ?? [];
+    return answers.length === 0 || (answers[documentIndex] ?? true);
+  };
+}
 
 /**
  * The second pass of a `labelled` run: the workloads in checked namespaces that the first pass
