@@ -16,6 +16,18 @@ import { elideMiddle, joinCapped } from '../src/text/list.js';
 
 type MessageId = 'noSuchPort' | 'noPorts';
 
+/** What a message may spend on the names, the port and the ports: 160 less its fixed text (64 characters), 2 to spare. */
+const MESSAGE_ROOM = 160 - 64 - 2;
+
+/** The webhook's and the Service's names, the longer one elided in the middle when both do not fit in `room`. */
+function fitNames(webhook: string, service: string, room: number): { webhook: string; service: string } {
+  if (webhook.length + service.length <= room) return { webhook, service };
+  const half = Math.floor(room / 2);
+  if (service.length <= half) return { webhook: elideMiddle(webhook, room - service.length), service };
+  if (webhook.length <= half) return { webhook, service: elideMiddle(service, room - webhook.length) };
+  return { webhook: elideMiddle(webhook, half), service: elideMiddle(service, room - half) };
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'webhook-service-port',
@@ -41,15 +53,17 @@ export const rule = defineObjectRule({
           // Every copy of the Service in the run must lack the port (a run may hold several renderings).
           if (!services.every((service) => lacksPort(service, reference.port) === true)) continue;
           const ports = [...new Set(services.flatMap((service) => service.ports!.map((port) => port.port!)))].sort((a, b) => a - b);
+          const portsText = `${ports.length === 1 ? 'port' : 'ports'} ${joinCapped(ports.map(String), 3, { width: 14 })}`;
+          const names = fitNames(entry.label, `${reference.namespace}/${reference.name}`, MESSAGE_ROOM - String(reference.port).length - portsText.length);
           const at = [...entry.path, 'clientConfig', 'service'];
           const portPath = [...at, 'port'];
           violations.push({
             messageId: ports.length === 0 ? 'noPorts' : 'noSuchPort',
             data: {
-              webhook: elideMiddle(entry.label, 40),
+              webhook: names.webhook,
               port: reference.port,
-              service: elideMiddle(`${reference.namespace}/${reference.name}`, 40),
-              ports: `${ports.length === 1 ? 'port' : 'ports'} ${joinCapped(ports.map(String), 4, { width: 40 })}`,
+              service: names.service,
+              ports: portsText,
             },
             path: isDefaulted(object, portPath) ? at : portPath,
           });
