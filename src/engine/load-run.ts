@@ -14,6 +14,10 @@
  * are known once every file is read: a second pass then reads the files whose bytes name a
  * workload kind and one of those namespaces, and parses only those documents. A run without
  * such labels or configuration reads no workload and does no second pass.
+ *
+ * Services are read only from the inputs whose bytes name a webhook configuration (a bundle):
+ * what the webhooks' service references reach (src/match/services.ts). There the documents that
+ * may be one are read too, never taken as workloads: a run's other reads and counts stay the same.
  */
 import { basename, dirname } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
