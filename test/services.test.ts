@@ -5,7 +5,10 @@
  * resolves a webhook's port. And the two rules that read them: webhook-service-port and the
  * self-exemption of editable-object-selector.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadRun, runScope } from '../src/engine/load-run.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { lacksPort, serviceReference, servicesNamed, webhookServices } from '../src/match/services.js';
@@ -148,6 +151,8 @@ describe('resolving a webhook port on its Service (k8s.io/apiserver pkg/util/pro
 });
 
 describe("which Service is the webhook's", () => {
+  const work = mkdtempSync(join(tmpdir(), 'services-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
   const scopeOf = (text: string) => runScope(load(text), DEFAULT_KUBE_VERSION);
   const hook = configuration(webhook('pods.guard.example.com', '{namespace: guard, name: guard-webhook}'));
 
@@ -166,6 +171,24 @@ describe("which Service is the webhook's", () => {
     const scope = scopeOf([service('guard-webhook', PORT_8443), 'apiVersion: v1\nkind: Service\nmetadata: {name: guard-webhook, namespace: guard\n', hook].join('---\n'));
     expect(scope.unreadable.length).toBeGreaterThan(0);
     expect(servicesNamed(scope, 'guard', 'guard-webhook')).toBeUndefined();
+  });
+
+  it('none while a kustomize patch of the run changes a Service of that name', () => {
+    const write = (dir: string, files: Record<string, string>): string => {
+      mkdirSync(join(work, dir));
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(work, dir, name), text);
+      return join(work, dir);
+    };
+    const bundle = [service('guard-webhook', PORT_8443), hook].join('---\n');
+    const patched = write('patched', {
+      'kustomization.yaml': 'resources: [bundle.yaml]\npatches:\n  - path: port.yaml\n',
+      'bundle.yaml': bundle,
+      'port.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: guard-webhook\n  namespace: guard\nspec:\n  ports: [{name: https, port: 443}]\n',
+    });
+    const plain = write('plain', { 'kustomization.yaml': 'resources: [bundle.yaml]\n', 'bundle.yaml': bundle });
+    const named = (dir: string) => servicesNamed(runScope(loadRun([dir]), DEFAULT_KUBE_VERSION), 'guard', 'guard-webhook');
+    expect(named(plain)).toHaveLength(1);
+    expect(named(patched)).toBeUndefined();
   });
 
   it('found for a webhook through its clientConfig', () => {
