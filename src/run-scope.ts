@@ -6,7 +6,7 @@
  */
 import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
-import type { NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
+import type { NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
 import type { PodSecuritySettings } from './model/pod-security.js';
 import type { KustomizePatch } from './parse/kustomize-patches.js';
 
@@ -60,6 +60,12 @@ export interface RunScope {
    * privileged can apply to them (src/engine/load-run.ts); empty otherwise.
    */
   readonly workloads: readonly WorkloadObject[];
+  /**
+   * v1 Services, read only from the inputs that also hold a webhook configuration
+   * (src/engine/load-run.ts): a Service not here may still exist, so an analysis never concludes
+   * from a Service's absence. Through src/match/services.ts.
+   */
+  readonly services: readonly ServiceObject[];
   /**
    * Documents of the run that could not be read (a syntax error, an alias bomb, a file too large
    * or not UTF-8). An analysis that concludes from an object's absence asks

@@ -15,19 +15,23 @@
  * workload kind and one of those namespaces (kept from the first pass up to a budget, else read
  * again), and reads only those documents. A run without
  * such labels or configuration reads no workload and does no second pass.
+ *
+ * Services are read only from the inputs whose bytes name a webhook configuration (a bundle):
+ * what the webhooks' service references reach (src/match/services.ts). There the documents that
+ * may be one are read too, never taken as workloads: a run's other reads and counts stay the same.
  */
 import { basename, dirname } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync, type RawSource } from '../load/sources.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldWorkload, documentLines, mightBeRead, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -50,6 +54,12 @@ export interface LintRun {
   readonly policies: readonly PolicyObject[];
   /** Pods and workloads with pod templates where a Pod Security level other than privileged can apply (else none). */
   readonly workloads: readonly WorkloadObject[];
+  /**
+   * v1 Services, read only from the inputs that also hold a webhook configuration (a rendered
+   * bundle: `helm template`, `kustomize build`, a release manifest), for what the webhooks'
+   * service references reach. Not linted: counted with `skipped`, as before.
+   */
+  readonly services: readonly ServiceObject[];
   /**
    * The workloads checked from their value alone, not parsed: each passes every mode of its
    * namespace (src/psa/screen.ts), so it has no finding. Counted with `workloads`; not among `skipped`.
@@ -154,6 +164,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const customResourceDefinitions: CustomResourceDefinitionObject[] = [];
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
+  const services: ServiceObject[] = [];
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
@@ -218,11 +229,21 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       filePaths.push(raw.path);
       continue;
     }
-    const whole = readFile({ path: raw.path, text: decode(raw.bytes) }, { byValue: OBJECTS_BY_VALUE, ...(named === undefined ? {} : { reads: (text: string) => mightBeRead(text) || named(text), ...(settle !== undefined ? { settle } : {}) }) });
+    // An input that holds a webhook configuration (a bundle) is read for its Services too: what
+    // the webhooks' service references reach. Other inputs never parse a Service.
+    const patch = kustomizePatches.isPatch(path);
+    const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
+    // A document read only because it may be a Service is never taken as a workload (nor settled
+    // as one): the workloads read are those of a run without Services.
+    const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
+    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) : forWorkloads;
+    const text = decode(raw.bytes);
+    const bundleSettle = bundle && settle !== undefined ? { ...settle, admits: (document: string) => named!(document) && settle.admits(document) } : settle;
+    const whole = readFile({ path: raw.path, text }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(bundleSettle !== undefined ? { settle: bundleSettle } : {}) });
+    const readForWorkloads = bundle && forWorkloads !== undefined ? documentsWanted(text, forWorkloads) : undefined;
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
-    const patch = kustomizePatches.isPatch(path);
     if (revisit && !patch) revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
       filePaths.push(whole.source.path);
@@ -237,7 +258,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        const recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission' });
+        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle });
+        if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
           skipped++;
           continue;
@@ -250,6 +272,11 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
         else if (recognized.type === 'custom-resource-definition') {
           // Read for discovery, not linted: still one of the "other documents".
           customResourceDefinitions.push(recognized.object);
+          skipped++;
+          continue;
+        } else if (recognized.type === 'service') {
+          // Read for the webhooks' service references, not linted: still one of the "other documents".
+          services.push(recognized.object);
           skipped++;
           continue;
         } else if (recognized.type === 'workload') {
@@ -287,6 +314,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     customResourceDefinitions,
     policies,
     workloads,
+    services,
     settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
@@ -296,6 +324,21 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
 }
 
 const KUSTOMIZATION_WORD = Buffer.from('Kustomization');
+
+/**
+ * Whether `wanted` wants the document at an index of `text` (the documents as the prefilter
+ * counts them), its answers found once, on first use. A stream the line scan cannot follow, or
+ * one with a suppression comment, is parsed whole: then every document is.
+ */
+function documentsWanted(text: string | null, wanted: (documentText: string) => boolean): (documentIndex: number) => boolean {
+  let answers: boolean[] | undefined;
+  return (documentIndex) => {
+    // A file with a suppression comment is parsed whole (src/parse/prefilter.ts): every document is read.
+    if (text === null || text.includes(SUPPRESSION_MARK)) return true;
+    answers ??= documentLines(text)?.map((document) => wanted(text.slice(document.start, document.end))) ?? [];
+    return answers.length === 0 || (answers[documentIndex] ?? true);
+  };
+}
 
 /**
  * The second pass of a `labelled` run: the workloads in checked namespaces that the first pass
@@ -418,6 +461,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     namespaces: run.namespaces,
     policies: run.policies,
     workloads: run.workloads,
+    services: run.services,
     podSecurity: run.podSecurity,
     unreadable,
     kustomizePatches: run.kustomizePatches,

@@ -53,6 +53,34 @@ export interface WorkloadObject {
   readonly written: unknown;
 }
 
+/** One entry of a Service's `spec.ports`, as the API server reads it. */
+export interface ServicePortEntry {
+  /** `port`, when it is an integer; undefined when it is not (a placeholder, a string): the port is not known. */
+  readonly port: number | undefined;
+  readonly name: string | undefined;
+}
+
+/**
+ * A v1 Service, read only from the inputs that also hold a webhook configuration (a rendered
+ * bundle: src/engine/load-run.ts), for what a webhook's `clientConfig.service` reaches: its
+ * type, ports and selector. Not linted.
+ */
+export interface ServiceObject {
+  readonly category: 'service';
+  readonly manifest: Manifest;
+  readonly name: string;
+  /** metadata.namespace as written; undefined when it is not (the namespace it is applied to is not known). */
+  readonly namespace: string | undefined;
+  /** spec.type with its default (ClusterIP, for an absent or empty one); undefined when it is not a string. */
+  readonly type: string | undefined;
+  /** spec.clusterIP as written (`None`: a headless Service). */
+  readonly clusterIP: string | undefined;
+  /** spec.ports; undefined when it is written as something other than a list. */
+  readonly ports: readonly ServicePortEntry[] | undefined;
+  /** spec.selector (string values); undefined when none is written, or one that is not a map of strings. */
+  readonly selector: Readonly<Record<string, string>> | undefined;
+}
+
 /** A ValidatingAdmissionPolicy, MutatingAdmissionPolicy or one of their bindings. */
 export interface PolicyObject {
   readonly category: 'admission-policy';

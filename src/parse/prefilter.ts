@@ -152,6 +152,21 @@ export function documentLines(text: string): DocumentLines[] | undefined {
   return scanDocuments({ length: text.length, codeAt: (i) => text.charCodeAt(i), lineFeedFrom: (from) => text.indexOf('\n', from) });
 }
 
+/**
+ * A document that may be a v1 Service (src/engine/load-run.ts reads them only in inputs that hold
+ * a webhook configuration). Escapes that could spell the kind are caught by `mightBeRead`.
+ */
+export function mightBeService(text: string): boolean {
+  return text.includes('Service');
+}
+
+const WEBHOOK_CONFIGURATION_BYTES = Buffer.from('WebhookConfiguration');
+
+/** Whether a file's bytes name a webhook configuration's kind: then its Services are read too. */
+export function bytesNameWebhookConfiguration(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(WEBHOOK_CONFIGURATION_BYTES);
+}
+
 const KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK, 'binary'].map((part) => Buffer.from(part));
 const WORKLOAD_PART_BYTES = WORKLOAD_KIND_NAMES.map((part) => Buffer.from(part));
 const BACKSLASH = 92;

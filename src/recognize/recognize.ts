@@ -7,7 +7,7 @@ import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
@@ -19,6 +19,7 @@ export type Recognized =
   | { readonly type: 'custom-resource-definition'; readonly object: CustomResourceDefinitionObject }
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'workload'; readonly object: WorkloadObject }
+  | { readonly type: 'service'; readonly object: ServiceObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   /** A kind admissionregistration.k8s.io never had (`MutatingAdmissionWebhookConfiguration`): kept for rule unknown-kind, never converted to data. */
   | { readonly type: 'unknown-kind' }
@@ -32,6 +33,11 @@ export interface RecognizeOptions {
    * 'other', never converted to data.
    */
   readonly read?: 'admission' | 'workloads' | 'both';
+  /**
+   * Build v1 Services too (with `admission` or `both`): src/engine/load-run.ts asks for them in
+   * the inputs that hold a webhook configuration. Otherwise a Service is 'other'.
+   */
+  readonly services?: boolean;
 }
 
 export function recognize(manifest: Manifest, options: RecognizeOptions = {}): Recognized {
@@ -67,7 +73,42 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     const crd = buildCustomResourceDefinition(manifest, read.value);
     return crd ? { type: 'custom-resource-definition', object: crd } : { type: 'other' };
   }
+  if (options.services === true && kind === 'Service' && apiVersion === 'v1') {
+    const read = manifest.toValue();
+    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
+    const service = buildService(manifest, read.value);
+    return service ? { type: 'service', object: service } : { type: 'other' };
+  }
   return { type: 'other' };
+}
+
+/**
+ * What a webhook's service reference reaches: a Service with a string name (a Service without
+ * one is no object the API server stores). Fields of another type than the API's are read as
+ * unknown (undefined), never guessed.
+ */
+function buildService(manifest: Manifest, written: unknown): ServiceObject | undefined {
+  if (!isRecord(written) || !isRecord(written.metadata)) return undefined;
+  const { name, namespace } = written.metadata;
+  if (typeof name !== 'string' || name === '' || (namespace != null && typeof namespace !== 'string')) return undefined;
+  const spec = isRecord(written.spec) ? written.spec : {};
+  const ports: ServicePortEntry[] | undefined = spec.ports == null ? [] : Array.isArray(spec.ports) ? spec.ports.map((entry) => ({
+    port: isRecord(entry) && Number.isInteger(entry.port) ? (entry.port as number) : undefined,
+    name: isRecord(entry) && typeof entry.name === 'string' ? entry.name : undefined,
+  })) : undefined;
+  let selector: Record<string, string> | undefined;
+  if (isRecord(spec.selector) && Object.values(spec.selector).every((value) => typeof value === 'string')) selector = spec.selector as Record<string, string>;
+  return {
+    category: 'service',
+    manifest,
+    name,
+    namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined,
+    // The API server defaults an empty or absent type to ClusterIP; another type does not decode.
+    type: spec.type == null || spec.type === '' ? 'ClusterIP' : typeof spec.type === 'string' ? spec.type : undefined,
+    clusterIP: typeof spec.clusterIP === 'string' ? spec.clusterIP : undefined,
+    ports,
+    selector,
+  };
 }
 
 /** What discovery needs of a CRD; one that lacks its group, names or versions is ignored. */
