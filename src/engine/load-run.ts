@@ -13,8 +13,8 @@
  * otherwise only in the namespaces whose Namespace manifests in the run set such a level, which
  * are known once every file is read: a second pass then takes the files whose bytes name a
  * workload kind and one of those namespaces (kept from the first pass up to a budget, else read
- * again), and reads only those documents. A run without
- * such labels or configuration reads no workload and does no second pass.
+ * again), and reads only those documents. A run without such labels or configuration reads no
+ * workload and does no second pass.
  *
  * Services are read only from the inputs whose bytes name a webhook configuration (a bundle):
  * what the webhooks' service references reach (src/match/services.ts). There the documents that
