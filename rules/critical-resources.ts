@@ -1,3 +1,4 @@
+import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { isAtLeast } from '../src/kube/version.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
@@ -41,6 +42,8 @@ export const rule = defineObjectRule({
         const reportedForKubeSystem = new Set(run.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(object, run).map(({ entry }) => entry.index) : []);
         return webhooksOf(object).flatMap((entry) => {
           const { webhook } = entry;
+          // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
+          if (reportedAsEverything(webhook, run.isEnabled)) return [];
           const ignore = webhook.failurePolicy === 'Ignore';
           const timeout = webhook.timeoutSeconds ?? 10;
           // Above 30s the API server rejects the object; timeout-out-of-range reports that.

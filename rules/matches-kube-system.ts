@@ -1,3 +1,4 @@
+import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { KUBE_SYSTEM, kubeSystemInterceptions, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
@@ -253,7 +254,8 @@ export const rule = defineObjectRule({
     return {
       policy: (object) => checkPolicyObject(object, run),
       webhookConfiguration(object) {
-        return kubeSystemInterceptions(object, run).map((interception): Violation<MessageId> => {
+        // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
+        return kubeSystemInterceptions(object, run).filter(({ entry }) => !reportedAsEverything(entry.webhook, run.isEnabled)).map((interception): Violation<MessageId> => {
           const { entry, rule, match, everything } = interception;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
           const timeout = entry.webhook.timeoutSeconds ?? 10;

@@ -1,3 +1,4 @@
+import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, type Requester } from '../src/match/system-requests.js';
@@ -71,6 +72,8 @@ export const rule = defineObjectRule({
           const namespace = service?.namespace;
           // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
           if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
+          // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
+          if (reportedAsEverything(webhook, run.isEnabled)) return [];
           const labels = namespaceLabels(run, namespace);
           // The default namespace always exists, created by the API server with no label but its
           // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.

@@ -1,3 +1,4 @@
+import { everythingRule } from '../src/match/intercepts-everything.js';
 import { isEmptySelector } from '../src/match/selector.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
@@ -30,6 +31,9 @@ function describeEntry(entry: string, scope: string): string {
   return `the ${subresource} subresource of ${resource}`;
 }
 
+const EVERYTHING_HELP =
+  "While the webhook is down every write is rejected: the control plane's (node status, leases, kube-system's pods), and its own pods', so it cannot be restarted. List the resources (and API groups) the webhook needs by name, and exclude kube-system and its own namespace with a namespaceSelector on kubernetes.io/metadata.name; or set failurePolicy: Ignore with a short timeout.";
+
 export const rule = defineObjectRule({
   meta: {
     id: 'wildcard-rule',
@@ -50,9 +54,12 @@ export const rule = defineObjectRule({
           const { webhook } = entry;
           if (webhook.failurePolicy !== 'Fail') continue;
           if (isOptIn(webhook.objectSelector)) continue;
-          // One finding per webhook: the first rule entry with a wildcard resource in a wildcard or built-in group.
+          // Nothing narrows it: every write in the cluster waits on it. The one cause of what
+          // matches-kube-system, critical-resources and self-deadlock would each report (they defer).
+          const everything = everythingRule(webhook);
+          // One finding per webhook: the first rule entry with a wildcard resource in a wildcard or built-in group (that one, for everything).
           const found = (webhook.rules ?? []).flatMap((rule, j) => {
-            if (rule === null || typeof rule !== 'object') return [];
+            if (rule === null || typeof rule !== 'object' || (everything !== undefined && j !== everything)) return [];
             const groups = rule.apiGroups ?? [];
             const anyGroup = groups.includes('*');
             // A wildcard over the webhook's own API groups (cert-manager.io: */*) is how projects validate all of their kinds.
@@ -65,13 +72,13 @@ export const rule = defineObjectRule({
             messageId: 'wildcard',
             // Every resource of one named group is a scope its author chose (the group's kinds, a
             // few more as it grows): info. Every group is everything the cluster will ever serve.
-            ...(found.anyGroup ? {} : { severity: 'info' as const }),
+            ...(everything !== undefined ? { severity: 'error' as const, help: EVERYTHING_HELP } : found.anyGroup ? {} : { severity: 'info' as const }),
             path: [...entry.path, 'rules', found.j, 'resources', found.k],
             data: {
               webhook: entry.label,
               what: describeEntry(found.resourceEntry, found.scope),
               where: `${found.anyGroup ? 'of every API group' : `of ${describeGroups(found.groups)}`}${
-                found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces it selects' : ''
+                everything !== undefined ? ' in every namespace' : found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces it selects' : ''
               }`,
               defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
             },

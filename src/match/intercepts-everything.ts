@@ -1,0 +1,40 @@
+/**
+ * A webhook the API server calls for every write in the cluster, and rejects them all while it is
+ * down: failurePolicy Fail, nothing to narrow it (no namespaceSelector, objectSelector or
+ * matchConditions), and a rule entry over every API group, version and resource, at every scope,
+ * for CREATE and UPDATE at least. Its kube-system writes, the control plane's writes and its own
+ * pods are all consequences of that one rule entry: rule wildcard-rule reports it once, at error,
+ * and the rules that would report each consequence (matches-kube-system, critical-resources,
+ * self-deadlock) defer to it when it runs. One cause, one finding.
+ */
+import type { Webhook } from '../model/types.js';
+import { isEmptySelector } from './selector.js';
+
+/** The rule that reports such a webhook, when it runs. */
+export const EVERYTHING_RULE = 'wildcard-rule';
+
+const ANY = '*';
+
+/** The index of the webhook's first rule entry that sends it every write, when nothing narrows the webhook; else undefined. */
+export function everythingRule(webhook: Readonly<Webhook>): number | undefined {
+  if (webhook.failurePolicy !== 'Fail') return undefined;
+  if (!isEmptySelector(webhook.namespaceSelector) || !isEmptySelector(webhook.objectSelector)) return undefined;
+  if ((webhook.matchConditions ?? []).length > 0) return undefined;
+  const index = (webhook.rules ?? []).findIndex((rule) => {
+    if (rule === null || typeof rule !== 'object') return false;
+    const operations = rule.operations ?? [];
+    return (
+      (rule.apiGroups ?? []).includes(ANY) &&
+      (rule.apiVersions ?? []).includes(ANY) &&
+      (rule.resources ?? []).some((resource) => resource === ANY || resource === '*/*') &&
+      (operations.includes(ANY) || (operations.includes('CREATE') && operations.includes('UPDATE'))) &&
+      (rule.scope === undefined || rule.scope === ANY)
+    );
+  });
+  return index < 0 ? undefined : index;
+}
+
+/** Whether the rule asking defers to EVERYTHING_RULE for this webhook: it runs, and the webhook intercepts everything. */
+export function reportedAsEverything(webhook: Readonly<Webhook>, isEnabled: (ruleId: string) => boolean): boolean {
+  return isEnabled(EVERYTHING_RULE) && everythingRule(webhook) !== undefined;
+}
