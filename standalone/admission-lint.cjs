@@ -55696,7 +55696,6 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const interned = /* @__PURE__ */ new Map();
   const intern = (name) => interned.get(name) ?? (interned.set(name, name), name);
   const streamPatches = [];
-  let bytesKept = 0;
   for (const path of expandPaths(paths)) {
     inputs++;
     kustomizePatches2.visit(path);
@@ -55722,16 +55721,13 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))
       skimmed = void 0;
     const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
-    const keep = path === "-" || bytesKept + raw.bytes.length <= (options.revisitBytesKept ?? REVISIT_BYTES_KEPT);
     const remember = (wholeParsed, readWorkloadsFor) => ({
       path,
-      ...keep ? { kept: raw } : {},
+      ...path === "-" ? { stdin: raw.bytes } : {},
       readFor: readWorkloadsFor,
       wholeParsed,
       ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {}
     });
-    if (revisit && keep)
-      bytesKept += raw.bytes.length;
     if (skimmed !== void 0) {
       if (revisit && !kustomizePatches2.isPatch(path))
         revisits.push({ ...remember(false, readFor), skimmed: true });
@@ -55850,7 +55846,7 @@ function readLaterWorkloads(revisits, checked, wanted, settle, into) {
       continue;
     let raw;
     try {
-      raw = revisit.kept ?? readBytes(revisit.path, () => new Uint8Array());
+      raw = readBytes(revisit.path, () => revisit.stdin ?? new Uint8Array());
     } catch (error) {
       if (error instanceof InputError)
         continue;
@@ -55961,7 +55957,7 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path10, REVISIT_BYTES_KEPT, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path10, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
@@ -55983,7 +55979,6 @@ var init_load_run = __esm({
     init_unreadable();
     init_run_scope();
     init_errors2();
-    REVISIT_BYTES_KEPT = 32 * 1024 * 1024;
     OBJECTS_BY_VALUE = {
       // A document whose text names the admission group is parsed (read once, not twice, when it is one).
       admits: (text) => !text.includes(ADMISSION_GROUP),
@@ -63786,4 +63781,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 349bf99980d15b1b159ec56d2619836626f91b1dee42b6e13cac5dec2c346a99
+//# admission-lint-build d0b15d5d762d9f8711f55b57fa7c456c32ca9f67425ffad65e1480ca65a9ed15

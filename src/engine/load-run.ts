@@ -11,10 +11,9 @@
  * other than privileged can apply to them (src/psa/run-policy.ts): in every namespace when the
  * PodSecurity configuration's defaults check pods (then with the other kinds, in one pass);
  * otherwise only in the namespaces whose Namespace manifests in the run set such a level, which
- * are known once every file is read: a second pass then takes the files whose bytes name a
- * workload kind and one of those namespaces (kept from the first pass up to a budget, else read
- * again), and reads only those documents. A run without such labels or configuration reads no
- * workload and does no second pass.
+ * are known once every file is read: a second pass then reads the files whose bytes name a
+ * workload kind and one of those namespaces, and parses only those documents. A run without such
+ * labels or configuration reads no workload and does no second pass.
  *
  * Services are read only from the inputs whose bytes name a webhook configuration (a bundle):
  * what the webhooks' service references reach (src/match/services.ts). There the documents that
@@ -24,7 +23,7 @@ import { basename, dirname } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
-import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync, type RawSource } from '../load/sources.js';
+import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
@@ -80,22 +79,13 @@ export interface LoadOptions {
    * target version. Without it no workload is read (`defaults`, `simulate`).
    */
   readonly podSecurity?: { readonly settings: PodSecuritySettings; readonly kubeVersion: KubeVersion };
-  /** How many bytes of input the first pass keeps for the second (default REVISIT_BYTES_KEPT); the rest is read again. */
-  readonly revisitBytesKept?: number;
 }
-
-/**
- * How many bytes of input the first pass keeps for the second (beyond it, files are read again):
- * a repository of this size is read once, a larger one costs no more memory than this.
- */
-const REVISIT_BYTES_KEPT = 32 * 1024 * 1024;
 
 /** An input the second pass may read again for workloads. */
 interface Revisit {
-  /** The path as given (`-`: standard input, whose bytes are always kept: it cannot be read twice). */
+  /** The path as given (`-`: standard input, whose bytes are kept: it cannot be read twice). */
   readonly path: string;
-  /** What the first pass read, while REVISIT_BYTES_KEPT allows (and always standard input). */
-  readonly kept?: RawSource;
+  readonly stdin?: Uint8Array;
   /** How many of the checked namespaces (a prefix of CheckedNamespaces.names) the first pass read this file's workloads for. */
   readonly readFor: number;
   /** The first pass parsed every document of the file (nothing was blanked). */
@@ -179,7 +169,6 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const interned = new Map<string, string>();
   const intern = (name: string): string => interned.get(name) ?? (interned.set(name, name), name);
   const streamPatches: KustomizePatch[] = [];
-  let bytesKept = 0;
   for (const path of expandPaths(paths)) {
     inputs++;
     kustomizePatches.visit(path);
@@ -213,15 +202,13 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // Once Pod Security is in play, a file's namespace values are read from its bytes: the second
     // pass reads it again only if one of them turns out to be checked.
     const namespaceKeys = revisit && found === 'named' ? namespaceValues(raw.bytes)?.map(intern) : undefined;
-    const keep = path === '-' || bytesKept + raw.bytes.length <= (options.revisitBytesKept ?? REVISIT_BYTES_KEPT);
     const remember = (wholeParsed: boolean, readWorkloadsFor: number): Revisit => ({
       path,
-      ...(keep ? { kept: raw } : {}),
+      ...(path === '-' ? { stdin: raw.bytes } : {}),
       readFor: readWorkloadsFor,
       wholeParsed,
       ...(namespaceKeys !== undefined ? { namespaces: namespaceKeys } : {}),
     });
-    if (revisit && keep) bytesKept += raw.bytes.length;
     if (skimmed !== undefined) {
       if (revisit && !kustomizePatches.isPatch(path)) revisits.push({ ...remember(false, readFor), skimmed: true });
       documents += skimmed.documents;
@@ -369,7 +356,7 @@ function readLaterWorkloads(
     if (!checked.every && revisit.namespaces !== undefined && !revisit.namespaces.some((name) => names.indexOf(name) >= revisit.readFor)) continue;
     let raw;
     try {
-      raw = revisit.kept ?? readBytes(revisit.path, () => new Uint8Array());
+      raw = readBytes(revisit.path, () => revisit.stdin ?? new Uint8Array());
     } catch (error) {
       // Read a moment ago; gone now. The first pass saw it: nothing more to add.
       if (error instanceof InputError) continue;
