@@ -45219,11 +45219,19 @@ function patchPaths(text) {
   }
   return paths;
 }
+function folderNames(folder) {
+  try {
+    return new Set((0, import_node_fs2.readdirSync)(folder));
+  } catch {
+    return void 0;
+  }
+}
 var import_node_path9, import_yaml5, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
+    init_fs();
     import_node_path9 = require("node:path");
     import_yaml5 = __toESM(require_dist(), 1);
     init_sources();
@@ -45267,7 +45275,10 @@ var init_kustomization = __esm({
         let patches = this.byFolder.get(folder);
         if (patches === void 0) {
           const found = /* @__PURE__ */ new Set();
+          const present2 = folderNames(folder);
           for (const name of KUSTOMIZATION_FILES) {
+            if (present2 !== void 0 && !present2.has(name))
+              continue;
             const read2 = readRegularFile((0, import_node_path9.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
             if (read2.kind !== "ok")
               continue;
@@ -63781,4 +63792,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build d0b15d5d762d9f8711f55b57fa7c456c32ca9f67425ffad65e1480ca65a9ed15
+//# admission-lint-build e47e8278ef73693345c6b6f46f72f12c16efb99c9cbfcba4671766ed26d01c6c

@@ -4,6 +4,7 @@
  * have, so files that a kustomization in their folder lists as patches are not linted as
  * objects (`kustomize build | admission-lint -` lints the merged result).
  */
+import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readRegularFile } from '../load/sources.js';
@@ -96,6 +97,15 @@ function patchPaths(text: string): string[] {
  * Answers, per file, whether a kustomization beside it lists it as a patch, and collects what the
  * patches of every kustomization beside a file of the run change (`changes`). Caches per folder.
  */
+/** The names in a folder, or undefined when it cannot be listed. */
+function folderNames(folder: string): ReadonlySet<string> | undefined {
+  try {
+    return new Set(readdirSync(folder));
+  } catch {
+    return undefined;
+  }
+}
+
 export class KustomizePatches {
   private readonly byFolder = new Map<string, ReadonlySet<string>>();
   /** The patches of the kustomizations read so far, in order. */
@@ -116,7 +126,11 @@ export class KustomizePatches {
     let patches = this.byFolder.get(folder);
     if (patches === undefined) {
       const found = new Set<string>();
+      // One listing of the folder instead of an open per name: most folders have no kustomization,
+      // and a failed open costs more than a listing. A folder that cannot be listed is tried by name.
+      const present = folderNames(folder);
       for (const name of KUSTOMIZATION_FILES) {
+        if (present !== undefined && !present.has(name)) continue;
         // Only a regular file of sane size: a pull request's kustomization.yaml may be a link to
         // /dev/zero or /dev/stdin. An unreadable one only means we lint its patches as objects.
         const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
