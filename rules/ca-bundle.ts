@@ -11,22 +11,18 @@
  * install script or the webhook's own controller writes it at install or run time, and a file
  * cannot show which. So a missing bundle is one `info` per configuration, stating the condition
  * (it must be provided at install time); only a written bundle that cannot work is a problem.
- * Except where the run shows which: a cert-manager Certificate in the webhook's namespace, read
- * from the same bundle, means cert-manager issues its serving certificate, and cert-manager
- * writes the CA only into a configuration annotated for its CA injector. Without the annotation
- * nothing injects it: a warning that names the Certificate.
  */
 import { X509Certificate } from 'node:crypto';
 import type { SourceFile } from '../src/load/sources.js';
-import type { CertificateObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { webhookReachability } from '../src/match/reachability.js';
 import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { isBase64 } from '../src/validate/webhook-schema.js';
-import { elideMiddle, joinCapped } from '../src/text/list.js';
+import { joinCapped } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 
-type MessageId = 'missing' | 'notInjected' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
+type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
 
 /**
  * Documented mechanisms that write clientConfig.caBundle into every webhook of the object they
@@ -168,31 +164,6 @@ function bundleProblems(decoded: Buffer, base: Record<string, string>): Violatio
   return problems;
 }
 
-/** The input a document came from: a rendered stream's templates are one input (one bundle). */
-function inputOf(file: SourceFile): string {
-  return file.renderedFrom ?? file.path;
-}
-
-/**
- * The cert-manager Certificates of the configuration's own input (its bundle: another install
- * variant in the run proves nothing) that may serve a webhook's Service, in words: the one in the
- * Service's namespace (written, never assumed) whose dnsNames name the Service, else how many
- * there are in that namespace. Undefined when there is none.
- */
-function servingCertificates(certificates: readonly CertificateObject[], object: WebhookConfigurationObject, service: { readonly namespace?: unknown; readonly name?: unknown }): string | undefined {
-  if (typeof service.namespace !== 'string' || service.namespace === '' || typeof service.name !== 'string') return undefined;
-  const input = inputOf(object.manifest.file);
-  const inNamespace = certificates.filter((certificate) => certificate.namespace === service.namespace && inputOf(certificate.manifest.file) === input);
-  if (inNamespace.length === 0) return undefined;
-  const host = `${service.name}.${service.namespace}.svc`;
-  const serving = inNamespace.find((certificate) => certificate.dnsNames.some((name) => name === host || name === `${host}.cluster.local`));
-  if (serving !== undefined) return `Certificate ${elideMiddle(`${service.namespace}/${serving.name}`, 60)}`;
-  return inNamespace.length === 1 ? `Certificate ${elideMiddle(`${service.namespace}/${inNamespace[0]!.name}`, 60)}` : `${inNamespace.length} Certificates in ${elideMiddle(service.namespace, 40)}`;
-}
-
-const NOT_INJECTED_HELP =
-  "cert-manager's CA injector writes caBundle only into configurations annotated with cert-manager.io/inject-ca-from: <namespace>/<certificate>. Without that (or another provider), the API server cannot verify the webhook's certificate and every call fails: the requests are rejected under Fail, the webhook is skipped under Ignore. Add the annotation naming the Certificate.";
-
 export const rule = defineObjectRule({
   meta: {
     id: 'ca-bundle',
@@ -202,7 +173,6 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       missing: 'no caBundle for {{which}}, and nothing in this file provides it',
-      notInjected: 'no caBundle for {{which}}: cert-manager issues {{certificates}}, but nothing injects a CA',
       notPem: 'caBundle of {{which}} does not decode to PEM{{hint}}',
       noCertificate: 'caBundle of {{which}} holds no usable certificate ({{found}})',
       privateKey: 'caBundle of {{which}} contains a private key ({{type}} block), readable by whoever can read the configuration',
@@ -266,19 +236,6 @@ export const rule = defineObjectRule({
           const first = unprovided[0]!;
           const service = first.webhook.clientConfig!.service!;
           const which = unprovided.length === 1 ? `webhook "${first.label}"` : `${unprovided.length} webhooks (first: "${first.label}")`;
-          const certificates = servingCertificates(run.certificates, object, service);
-          if (certificates !== undefined) {
-            violations.push({
-              messageId: 'notInjected',
-              data: { which, certificates },
-              path: [...first.path, 'clientConfig'],
-              alsoAt: unprovided.slice(1).map((entry) => [...entry.path, 'clientConfig']),
-              part: 'key',
-              severity: 'warning',
-              help: NOT_INJECTED_HELP,
-            });
-            return violations;
-          }
           violations.push({
             messageId: 'missing',
             data: { which, service: `${service.namespace ?? ''}/${service.name ?? ''}` },

@@ -6,7 +6,7 @@
  */
 import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
-import type { CertificateObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
+import type { NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
 import type { PodSecuritySettings } from './model/pod-security.js';
 import type { KustomizePatch } from './parse/kustomize-patches.js';
 
@@ -66,8 +66,6 @@ export interface RunScope {
    * from a Service's absence. Through src/match/services.ts.
    */
   readonly services: readonly ServiceObject[];
-  /** cert-manager Certificates, read as Services are: absence proves nothing. */
-  readonly certificates: readonly CertificateObject[];
   /**
    * Documents of the run that could not be read (a syntax error, an alias bomb, a file too large
    * or not UTF-8). An analysis that concludes from an object's absence asks

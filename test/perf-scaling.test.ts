@@ -103,7 +103,6 @@ function reads(n: number): number {
     policies: counted(run.policies, counter),
     workloads: run.workloads,
     services: run.services,
-    certificates: run.certificates,
     podSecurity: run.podSecurity,
     unreadable: [],
     kustomizePatches: [],

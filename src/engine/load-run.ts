@@ -24,13 +24,13 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
-import type { CertificateObject, CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeBundleCompanion, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -59,8 +59,6 @@ export interface LintRun {
    * service references reach. Not linted: counted with `skipped`, as before.
    */
   readonly services: readonly ServiceObject[];
-  /** cert-manager Certificates, read as Services are (only from the inputs that hold a webhook configuration). Not linted. */
-  readonly certificates: readonly CertificateObject[];
   /**
    * The workloads checked from their value alone, not parsed: each passes every mode of its
    * namespace (src/psa/screen.ts), so it has no finding. Counted with `workloads`; not among `skipped`.
@@ -157,7 +155,6 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
-  const certificates: CertificateObject[] = [];
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
@@ -226,7 +223,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // A document read only because it may be a Service is never taken as a workload (nor settled
     // as one): the workloads read are those of a run without Services.
     const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
-    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeBundleCompanion(text) : forWorkloads;
+    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) : forWorkloads;
     const text = decode(raw.bytes);
     const bundleSettle = bundle && settle !== undefined ? { ...settle, admits: (document: string) => named!(document) && settle.admits(document) } : settle;
     const whole = readFile({ path: raw.path, text }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(bundleSettle !== undefined ? { settle: bundleSettle } : {}) });
@@ -248,7 +245,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', bundle });
+        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle });
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
           skipped++;
@@ -267,11 +264,6 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
         } else if (recognized.type === 'service') {
           // Read for the webhooks' service references, not linted: still one of the "other documents".
           services.push(recognized.object);
-          skipped++;
-          continue;
-        } else if (recognized.type === 'certificate') {
-          // Evidence of how the webhooks' serving certificates are issued (rule ca-bundle), not linted.
-          certificates.push(recognized.object);
           skipped++;
           continue;
         } else if (recognized.type === 'workload') {
@@ -310,7 +302,6 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     policies,
     workloads,
     services,
-    certificates,
     settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
@@ -458,7 +449,6 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     policies: run.policies,
     workloads: run.workloads,
     services: run.services,
-    certificates: run.certificates,
     podSecurity: run.podSecurity,
     unreadable,
     kustomizePatches: run.kustomizePatches,

@@ -53,21 +53,6 @@ export interface WorkloadObject {
   readonly written: unknown;
 }
 
-/**
- * A cert-manager Certificate (cert-manager.io/v1), read like Services only from the inputs that
- * also hold a webhook configuration: evidence of how the webhooks' serving certificates are
- * issued (rule ca-bundle). Not linted.
- */
-export interface CertificateObject {
-  readonly category: 'certificate';
-  readonly manifest: Manifest;
-  readonly name: string;
-  /** metadata.namespace as written; undefined when it is not (never assumed). */
-  readonly namespace: string | undefined;
-  /** spec.dnsNames (the strings among them). */
-  readonly dnsNames: readonly string[];
-}
-
 /** One entry of a Service's `spec.ports`, as the API server reads it. */
 export interface ServicePortEntry {
   /** `port`, when it is an integer; undefined when it is not (a placeholder, a string): the port is not known. */

@@ -153,12 +153,11 @@ export function documentLines(text: string): DocumentLines[] | undefined {
 }
 
 /**
- * A document that may be what a bundle's webhooks reach, a v1 Service or a cert-manager
- * Certificate (src/engine/load-run.ts reads them only in inputs that hold a webhook
- * configuration). Escapes that could spell the kind are caught by `mightBeRead`.
+ * A document that may be a v1 Service (src/engine/load-run.ts reads them only in inputs that hold
+ * a webhook configuration). Escapes that could spell the kind are caught by `mightBeRead`.
  */
-export function mightBeBundleCompanion(text: string): boolean {
-  return text.includes('Service') || text.includes('Certificate');
+export function mightBeService(text: string): boolean {
+  return text.includes('Service');
 }
 
 const WEBHOOK_CONFIGURATION_BYTES = Buffer.from('WebhookConfiguration');

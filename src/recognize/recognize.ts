@@ -7,7 +7,7 @@ import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
-import type { CertificateObject, CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
@@ -20,7 +20,6 @@ export type Recognized =
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'workload'; readonly object: WorkloadObject }
   | { readonly type: 'service'; readonly object: ServiceObject }
-  | { readonly type: 'certificate'; readonly object: CertificateObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   /** A kind admissionregistration.k8s.io never had (`MutatingAdmissionWebhookConfiguration`): kept for rule unknown-kind, never converted to data. */
   | { readonly type: 'unknown-kind' }
@@ -35,11 +34,10 @@ export interface RecognizeOptions {
    */
   readonly read?: 'admission' | 'workloads' | 'both';
   /**
-   * Build what a bundle's webhooks reach too (with `admission` or `both`): v1 Services and
-   * cert-manager Certificates. src/engine/load-run.ts asks for them in the inputs that hold a
-   * webhook configuration. Otherwise they are 'other'.
+   * Build v1 Services too (with `admission` or `both`): src/engine/load-run.ts asks for them in
+   * the inputs that hold a webhook configuration. Otherwise a Service is 'other'.
    */
-  readonly bundle?: boolean;
+  readonly services?: boolean;
 }
 
 export function recognize(manifest: Manifest, options: RecognizeOptions = {}): Recognized {
@@ -75,29 +73,13 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     const crd = buildCustomResourceDefinition(manifest, read.value);
     return crd ? { type: 'custom-resource-definition', object: crd } : { type: 'other' };
   }
-  if (options.bundle === true && kind === 'Certificate' && apiVersion === 'cert-manager.io/v1') {
-    const read = manifest.toValue();
-    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
-    const certificate = buildCertificate(manifest, read.value);
-    return certificate ? { type: 'certificate', object: certificate } : { type: 'other' };
-  }
-  if (options.bundle === true && kind === 'Service' && apiVersion === 'v1') {
+  if (options.services === true && kind === 'Service' && apiVersion === 'v1') {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
     const service = buildService(manifest, read.value);
     return service ? { type: 'service', object: service } : { type: 'other' };
   }
   return { type: 'other' };
-}
-
-/** A cert-manager Certificate with a string name; its namespace only as written. */
-function buildCertificate(manifest: Manifest, written: unknown): CertificateObject | undefined {
-  if (!isRecord(written) || !isRecord(written.metadata)) return undefined;
-  const { name, namespace } = written.metadata;
-  if (typeof name !== 'string' || name === '' || (namespace != null && typeof namespace !== 'string')) return undefined;
-  const spec = isRecord(written.spec) ? written.spec : {};
-  const dnsNames = Array.isArray(spec.dnsNames) ? spec.dnsNames.filter((entry): entry is string => typeof entry === 'string') : [];
-  return { category: 'certificate', manifest, name, namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined, dnsNames };
 }
 
 /**
