@@ -32,7 +32,7 @@ function describeEntry(entry: string, scope: string): string {
 }
 
 const EVERYTHING_HELP =
-  "While the webhook is down every write is rejected: the control plane's (node status, leases, kube-system's pods), and its own pods', so it cannot be restarted. List the resources (and API groups) the webhook needs by name, and exclude kube-system and its own namespace with a namespaceSelector on kubernetes.io/metadata.name; or set failurePolicy: Ignore with a short timeout.";
+  "While the webhook is down every write is rejected: the control plane's (the leases in kube-node-lease that carry node heartbeats, leader election, kube-system's pods and workloads) and, for a webhook served from the cluster, its own pods', so it cannot be restarted. List the resources (and API groups) the webhook needs by name; exclude kube-system, kube-node-lease and the webhook's own namespace with namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, kube-node-lease, <its namespace>]}]}; or set failurePolicy: Ignore with a short timeout.";
 
 export const rule = defineObjectRule({
   meta: {

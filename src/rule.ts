@@ -117,6 +117,12 @@ export interface RuleRun<Options = unknown> extends RunScope {
    * one place, the one that defers asks whether the other runs, so the cause is said once.
    */
   isEnabled(ruleId: string): boolean;
+  /**
+   * Whether a rule runs with the severities it gives (turned on, and its severity not overridden
+   * by the user). A rule that defers a cause whose severity matters (an error) asks this: a user
+   * who lowers the other rule must not lose the error with it.
+   */
+  runsAsDesigned(ruleId: string): boolean;
   /** The rule's options: the user's values, else the declared defaults. */
   readonly options: OptionValues<Options>;
 }

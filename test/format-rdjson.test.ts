@@ -27,7 +27,7 @@ webhooks:
     sideEffects: None
     timeoutSeconds: 5
     clientConfig: {service: {namespace: gate, name: gate, path: /v}}
-    rules: [{operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}]
+    rules: [{operations: ["*"], apiGroups: [""], apiVersions: ["*"], resources: ["pods"]}]
 `;
 
 interface Suggestion {

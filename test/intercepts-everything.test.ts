@@ -25,7 +25,7 @@ webhooks:
       - ${rule}
 ${extra}`;
 
-const found = async (text: string, options: { only?: string[]; severityOverrides?: Map<string, 'off'> } = {}): Promise<string[]> =>
+const found = async (text: string, options: { only?: string[]; severityOverrides?: Map<string, 'off' | 'warning'> } = {}): Promise<string[]> =>
   (await lintText(text, { only: RULES, ...options })).filter((f) => RULES.includes(f.ruleId)).map((f) => `${f.ruleId} ${f.severity}`).sort();
 
 describe('a webhook that intercepts everything', () => {
@@ -35,10 +35,12 @@ describe('a webhook that intercepts everything', () => {
     expect(finding?.message).toBe('webhook "all.example.com" intercepts every resource of every API group in every namespace with failurePolicy Fail');
   });
 
-  it('is reported by each consequence when wildcard-rule is off', async () => {
+  it('is reported by each consequence when wildcard-rule is off, or its severity overridden', async () => {
     const off = await found(config(''), { severityOverrides: new Map([['wildcard-rule', 'off']]) });
     expect(off).toEqual(['critical-resources error', 'matches-kube-system error', 'self-deadlock error']);
     expect(await found(config(''), { only: ['matches-kube-system', 'critical-resources', 'self-deadlock'] })).toEqual(off);
+    // A user who lowers wildcard-rule (broad rules accepted) does not lose the deadlock errors with it.
+    expect(await found(config(''), { severityOverrides: new Map([['wildcard-rule', 'warning']]) })).toEqual([...off, 'wildcard-rule warning']);
   });
 
   it('is not everything when something narrows it: each rule reports its own consequence', async () => {

@@ -111,6 +111,7 @@ function reads(n: number): number {
     discovery: new Discovery(DEFAULT_KUBE_VERSION),
     memo: new RunMemo(),
     isEnabled: () => true,
+    runsAsDesigned: () => true,
   };
   for (const rule of rules.filter((r): r is ObjectRule => r.scope === 'object')) {
     const options = Object.fromEntries(Object.entries(rule.meta.options ?? {}).map(([name, option]) => [name, option.default]));

@@ -34,7 +34,11 @@ export function everythingRule(webhook: Readonly<Webhook>): number | undefined {
   return index < 0 ? undefined : index;
 }
 
-/** Whether the rule asking defers to EVERYTHING_RULE for this webhook: it runs, and the webhook intercepts everything. */
-export function reportedAsEverything(webhook: Readonly<Webhook>, isEnabled: (ruleId: string) => boolean): boolean {
-  return isEnabled(EVERYTHING_RULE) && everythingRule(webhook) !== undefined;
+/**
+ * Whether the rule asking defers to EVERYTHING_RULE for this webhook: the webhook intercepts
+ * everything, and that rule runs with its own severities (turned off, or lowered by the user, it
+ * does not report the error, so each consequence is reported by its own rule again).
+ */
+export function reportedAsEverything(webhook: Readonly<Webhook>, runsAsDesigned: (ruleId: string) => boolean): boolean {
+  return runsAsDesigned(EVERYTHING_RULE) && everythingRule(webhook) !== undefined;
 }
