@@ -61,6 +61,9 @@ describe('everythingRule', () => {
   it('names the rule entry that sends every write, and only when nothing narrows the webhook', () => {
     expect(everythingRule(webhook({}))).toBe(0);
     expect(everythingRule(webhook({ rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }, { operations: ['CREATE', 'UPDATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }))).toBe(1);
+    // CREATE in one entry, UPDATE in another: together, every write.
+    expect(everythingRule(webhook({ rules: [{ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }, { operations: ['UPDATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }))).toBe(0);
+    expect(everythingRule(webhook({ rules: [{ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }, { operations: ['UPDATE'], apiGroups: [''], apiVersions: ['*'], resources: ['*'] }] }))).toBeUndefined();
     expect(everythingRule(webhook({ failurePolicy: 'Ignore' }))).toBeUndefined();
     expect(everythingRule(webhook({ objectSelector: { matchLabels: { managed: 'true' } } }))).toBeUndefined();
     expect(everythingRule(webhook({ namespaceSelector: { matchLabels: { team: 'a' } } }))).toBeUndefined();

@@ -1,8 +1,8 @@
 /**
  * A webhook the API server calls for every write in the cluster, and rejects them all while it is
  * down: failurePolicy Fail, nothing to narrow it (no namespaceSelector, objectSelector or
- * matchConditions), and a rule entry over every API group, version and resource, at every scope,
- * for CREATE and UPDATE at least. Its kube-system writes, the control plane's writes and its own
+ * matchConditions), and rule entries over every API group, version and resource, at every scope,
+ * for CREATE and UPDATE at least (in one entry or two). Its kube-system writes, the control plane's writes and its own
  * pods are all consequences of that one rule entry: rule wildcard-rule reports it once, at error,
  * and the rules that would report each consequence (matches-kube-system, critical-resources,
  * self-deadlock) defer to it when it runs. One cause, one finding.
@@ -15,23 +15,25 @@ export const EVERYTHING_RULE = 'wildcard-rule';
 
 const ANY = '*';
 
-/** The index of the webhook's first rule entry that sends it every write, when nothing narrows the webhook; else undefined. */
+/** The index of the webhook's first rule entry over everything, when those entries send it every write and nothing narrows the webhook; else undefined. */
 export function everythingRule(webhook: Readonly<Webhook>): number | undefined {
   if (webhook.failurePolicy !== 'Fail') return undefined;
   if (!isEmptySelector(webhook.namespaceSelector) || !isEmptySelector(webhook.objectSelector)) return undefined;
   if ((webhook.matchConditions ?? []).length > 0) return undefined;
-  const index = (webhook.rules ?? []).findIndex((rule) => {
-    if (rule === null || typeof rule !== 'object') return false;
-    const operations = rule.operations ?? [];
-    return (
+  // The entries over every group, version and resource at every scope; together (CREATE in one,
+  // UPDATE in another) their operations must cover CREATE and UPDATE.
+  const everywhere = (webhook.rules ?? []).flatMap((rule, index) => {
+    if (rule === null || typeof rule !== 'object') return [];
+    const all =
       (rule.apiGroups ?? []).includes(ANY) &&
       (rule.apiVersions ?? []).includes(ANY) &&
       (rule.resources ?? []).some((resource) => resource === ANY || resource === '*/*') &&
-      (operations.includes(ANY) || (operations.includes('CREATE') && operations.includes('UPDATE'))) &&
-      (rule.scope === undefined || rule.scope === ANY)
-    );
+      (rule.scope === undefined || rule.scope === ANY);
+    return all ? [{ index, operations: rule.operations ?? [] }] : [];
   });
-  return index < 0 ? undefined : index;
+  const operations = new Set(everywhere.flatMap((entry) => entry.operations));
+  if (!(operations.has(ANY) || (operations.has('CREATE') && operations.has('UPDATE')))) return undefined;
+  return everywhere[0]!.index;
 }
 
 /**
