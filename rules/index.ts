@@ -21,6 +21,7 @@ import { rule as wildcardRule } from './wildcard-rule.js';
 import { rule as matchPolicyExact } from './match-policy-exact.js';
 import { rule as caBundle } from './ca-bundle.js';
 import { rule as clientConfigUrl } from './client-config-url.js';
+import { rule as webhookServiceMissing } from './webhook-service-missing.js';
 import { rule as webhookServicePort } from './webhook-service-port.js';
 import { rule as admissionReviewVersions } from './admission-review-versions.js';
 import { rule as matchConditionNullObject } from './match-condition-null-object.js';
@@ -61,6 +62,7 @@ export const rules: readonly Rule[] = [
   matchPolicyExact,
   caBundle,
   clientConfigUrl,
+  webhookServiceMissing,
   webhookServicePort,
   admissionReviewVersions,
   matchConditionNullObject,

@@ -66,6 +66,8 @@ export interface RunScope {
    * from a Service's absence. Through src/match/services.ts.
    */
   readonly services: readonly ServiceObject[];
+  /** An input of the run that was not read for Services may hold one (a Service's absence from `services` then proves nothing). */
+  readonly servicesOutsideBundles: boolean;
   /**
    * Documents of the run that could not be read (a syntax error, an alias bomb, a file too large
    * or not UTF-8). An analysis that concludes from an object's absence asks

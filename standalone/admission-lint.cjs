@@ -122,6 +122,7 @@ var init_fs = __esm({
       "rules/unreachable-rule.md": () => '---\nid: unreachable-rule\nseverity: warning\n---\n\n# unreachable-rule\n\n## What it does\n\nFlags rules, or parts of rules, that can never match a request the API server sends to\nwebhooks, and points at the most specific field that makes them so:\n\n1. **Admission configuration kinds** (`rules[j].resources[k]`): an entry that names, in\n   `admissionregistration.k8s.io`, only `validatingwebhookconfigurations`,\n   `mutatingwebhookconfigurations`, `validatingadmissionpolicies`,\n   `validatingadmissionpolicybindings`, `mutatingadmissionpolicies` or\n   `mutatingadmissionpolicybindings` (or their subresources, or `*` when the rule\'s only group\n   is `admissionregistration.k8s.io`). The API server never sends requests for these kinds to\n   any webhook.\n2. **Virtual review resources, from Kubernetes 1.37** (`rules[j].resources[k]`, only with\n   `--kube-version 1.37` or later): an entry that names only `tokenreviews`,\n   `selfsubjectreviews` (`authentication.k8s.io`), `subjectaccessreviews`,\n   `selfsubjectaccessreviews`, `localsubjectaccessreviews` or `selfsubjectrulesreviews`\n   (`authorization.k8s.io`). From 1.37 webhooks are no longer called for them (feature gate\n   `ExcludeAdmissionWebhookVirtualResources`, on by default).\n3. **Scope** (`rules[j].scope`): `scope: Cluster` on a rule whose resources are all namespaced,\n   or `scope: Namespaced` on one whose resources are all cluster-scoped. Namespaces count as\n   cluster-scoped. When only some entries are out of scope, each of those entries is reported\n   instead (`rules[j].resources[k]`). Checked only when every entry of the rule is a resource\n   the linter knows.\n4. **CONNECT** (`rules[j].operations[k]`): a rule whose only operation is `CONNECT`, on\n   resources that never receive CONNECT. Only the `exec`, `attach`, `portforward` and `proxy`\n   subresources of pods, and the `proxy` subresources of services and nodes, do; the main\n   resources (`pods`) and the other subresources (`pods/log`) do not. When some entries of such\n   a rule accept CONNECT, the others are reported (`rules[j].resources[k]`).\n5. **Writes on CONNECT-only and read-only subresources** (`rules[j].operations`, or the first\n   such `rules[j].resources[k]`): `CREATE`, `UPDATE` or `DELETE` on `pods/exec`, `pods/attach`,\n   `pods/portforward`, `pods/proxy`, `services/proxy` or `nodes/proxy`, which receive only\n   `CONNECT`, or any operation on `pods/log`, which is only read (reads never reach admission).\n   When every entry of the rule is such a subresource, the rule is reported as a whole;\n   otherwise one finding names all such entries of the rule (the first two or three, then how\n   many more). This is also checked under\n   `apiGroups: ["*"]`, where the subresource means the same in every group: a\n   CustomResourceDefinition can only declare `status` and `scale`.\n6. **objectSelector with CONNECT-only rules** (`objectSelector`): CONNECT requests carry\n   options, not an object with labels, so a non-empty `objectSelector` never matches them. A\n   webhook whose rules all match only CONNECT is never called; if only some of its rules are\n   CONNECT-only, the message names them.\n7. **An empty rules list** (`rules`): a written `rules: []` matches nothing.\n\n**Severity.** A `warning` when something the author clearly wanted never happens: a whole rule,\na whole webhook, or an entry listed for requests the API server never sends that rule (out of\nscope, admission configuration objects, virtual reviews). An `info` for dead entries inside a\nrule that still matches: a CONNECT-only or read-only subresource listed next to live entries\nunder `CREATE`/`UPDATE` (item 5, "one finding names all such entries"), or an entry that does not\naccept CONNECT in a CONNECT rule whose other entries do (item 4). They change nothing at run\ntime: the rule intercepts what it would without them (a policy engine may list them so they\napply once a CONNECT rule is added).\n\nChecks 1 to 4 need to know the resources: they apply to rules whose every `apiGroups` entry is\na built-in group or the group of a `CustomResourceDefinition` in the run (no `*`), and they\nconsider only the entries that match a resource of the target version (`--kube-version`). An\nentry that matches nothing is `unknown-resource`\'s to report, and is not reported here too.\n\nDeliberately not reported:\n\n- **A webhook without `rules`.** Some projects ship webhook configurations without rules on\n  purpose: their controllers fill the rules in at run time. Only a written, empty `rules: []` is\n  reported.\n- **CONNECT among other operations** (`operations: ["CREATE", "CONNECT"]` on `pods`): the rule\n  still fires for the other operations, and generated configurations list every operation.\n- Requests the webhook\'s selectors or `matchConditions` happen to exclude: they depend on\n  labels and requests, not on the rule.\n\nA webhook that no request reaches (no rules, or every rule unreachable) gets no findings from\nthe rules about what its calls do (timeouts, failure policy, reinvocation, selectors): the\nengine drops them, so a dead webhook is reported once, here.\n\n**What a file cannot show.** The API server\'s feature gates: check 2 assumes\n`ExcludeAdmissionWebhookVirtualResources` is on, as it is by default from 1.37. Rules that a\ncontroller writes into a configuration at run time are not in the file either.\n\n## Why is this bad?\n\nA rule that cannot fire gives a false sense of coverage. Teams write webhooks "to protect the\nwebhook configurations" and never learn that the API server exempts those kinds (so that a\nbroken webhook cannot lock itself in); they audit `kubectl exec` with a rule on `pods`, whose\nCONNECT requests go to `pods/exec`; they add an `objectSelector` to an exec webhook and it\nstops being called, because exec requests have no object labels. `scope: Cluster` on pods\nswitches a webhook off silently. Kubernetes 1.37 stops calling webhooks for TokenReview and\nSubjectAccessReview-style requests; a webhook that relied on them stops working on upgrade.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["admissionregistration.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["validatingwebhookconfigurations"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods/exec", "pods/attach"]\n```\n\nTo guard the webhook configurations themselves, restrict who may write them with RBAC; to\ncheck them, use a `ValidatingAdmissionPolicy` on a cluster where you control its bindings, or\nreview them before they are applied (this linter).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` (the virtual review resources from 1.37)\nand reads the `CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen a configuration deliberately keeps rules for a later Kubernetes version or for a cluster\nwith extra APIs; lint with the matching `--kube-version` first. A webhook that must keep its\n`rules: []` as a placeholder for a controller is better written without `rules`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go`\n  (`IsExemptAdmissionConfigurationResource`, scope matching), `predicates/object/matcher.go`\n  (objects without labels never match a selector), `plugin/webhook/generic/webhook.go`\n- Dynamic Admission Control, "Matching requests": scope, CONNECT and subresources:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Admission webhook good practices (do not match TokenReview and SubjectAccessReview; from\n  v1.37 webhooks are not called for them):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `kubernetes/kubernetes` `pkg/kubeapiserver/admission/exclusion/resources.go` (the virtual\n  resources)\n',
       "rules/unused-suppression.md": () => '---\nid: unused-suppression\nseverity: info\n---\n\n# unused-suppression\n\n## What it does\n\nFlags suppressions that suppress nothing, on the rule id (or the comment) at fault:\n\n- a rule id in an `admission-lint-disable-next-line`, `admission-lint-disable-line` or\n  `admission-lint-disable-file` comment, or in an `admission-lint.dev/ignore` annotation, for\n  which that rule reported nothing in what the suppression covers (its node or line, and the\n  webhook around it); when the rule reported elsewhere in the file, the message says on which\n  line, so the directive can be moved above it;\n- an unknown rule id (with the closest known id, when one is close), and `all` or `*`: there is\n  no wildcard;\n- `admission-lint-disable-next-line` that is not directly followed by a field or list item (a\n  blank line, `---` or the end of the file comes next), and a directive that names no rule;\n- `yaml-syntax` in a `disable-next-line` comment or an annotation (a document that does not parse\n  has no fields or objects: only `admission-lint-disable-file` suppresses it), and the two\n  suppression rules themselves (turn them off with `--rule` instead);\n- `admission-lint-disable-line` on a line of its own (it covers the line it ends), and comments\n  that start like a directive but are not one (`# admission-lint-disable-lines`).\n\nA rule that did not run (turned off with `--rule <id>=off`) reports nothing, so its\nsuppressions are not flagged as unused.\n\n**What a file cannot show.** Other runs: a suppression is unused when its rule reported nothing\nin this run, with these files, options and `--kube-version`. A suppression kept for another\ntarget version or for findings that need other files in the run is reported too.\n\n## Why is this bad?\n\nA suppression that suppresses nothing is either stale or wrong. Stale: the webhook was fixed, and\nthe comment now hides the next problem of that rule on the same node without anyone deciding\nso. Wrong: a typo in the rule id (`implicit-failur-policy`) or a directive one line too high\nleaves the finding it was written for in place, and readers believe it is handled. ESLint\nreports unused disable directives for the same reasons.\n\n## Example\n\nThe rule id is misspelt, so the `implicit-failure-policy` finding is not suppressed:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failur-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nHere `failurePolicy` is written, so `implicit-failure-policy` has nothing to report and the\ncomment is stale (reported when all rules run):\n\n```yaml\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    failurePolicy: Fail\n```\n\n## Use instead\n\nName the rule exactly, directly above the field or list item it reports on, and remove\nsuppressions that no longer match anything:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the same manifests are linted with different settings (for example two `--kube-version`\nvalues, or different rule options), a suppression can be needed in one job and unused in the\nother; turn this rule off in the job that needs it less. (Rules turned off with `--rule` are\nalready taken into account.) Its findings cannot be suppressed inline.\n\n## References\n\n- ESLint, `--report-unused-disable-directives` / `linterOptions.reportUnusedDisableDirectives`: https://eslint.org/docs/latest/use/configure/rules#report-unused-eslint-disable-comments\n',
       "rules/validation-actions.md": () => '---\nid: validation-actions\nseverity: info\n---\n\n# validation-actions\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `validationActions` do not contain `Deny`, so\nthat a request that fails the policy is admitted anyway:\n\n- `[Audit]`: the failure is only added to the request\'s audit event, as the\n  `validation.policy.admission.k8s.io/validation_failure` annotation;\n- `[Warn]` or `[Warn, Audit]`: the client also gets an HTTP warning\n  (`Warning: Validation failed for ValidatingAdmissionPolicy \'\u2026\' with binding \'\u2026\': \u2026`), which\n  `kubectl` prints, and the request still succeeds.\n\nThe finding points at `spec.validationActions`; its severity is `info`, because a binding in\n`Warn` or `Audit` mode is a normal step when a policy is rolled out.\n\nLists that the API server rejects are not this rule\'s: an empty or missing list, duplicates,\nvalues other than `Deny`, `Warn` and `Audit`, and `Deny` together with `Warn` are\n`api-validation` findings, and this rule says nothing about them. A list with `Deny` (alone or\nwith `Audit`) is never reported.\n\n**What a file cannot show.** Whether anyone sees the result: the cluster\'s audit policy decides\nwhether `Audit` failures are recorded at all, and a warning reaches only the client that made the\nrequest. Each binding is judged alone: another binding of the same policy with `Deny`, in the run\nor in the cluster, is not looked for.\n\n## Why is this bad?\n\n`validationActions` alone decides what a failed validation does; the policy\'s `failurePolicy`\ndoes not (it covers errors, and under `Fail` an expression that errors is enforced through the\nbinding\'s actions too). A\nbinding without `Deny` enforces nothing. That is the point during a roll-out, and a problem\nwhen it is forgotten there: a binding copied from the staging overlay, or never switched to\n`Deny` after the soak.\n\nEach mode is weaker than it looks:\n\n- `Audit` records the failure only when the cluster writes audit events at all, at `Metadata`\n  level or above for that request; many clusters (kind, k3s, self-managed ones) have no audit\n  policy, and managed platforms send audit logs to a separate sink that must be enabled and\n  searched. Neither the client nor the policy\'s author sees anything.\n- `Warn` reaches the client that made the request. For objects created by controllers (the\n  pods of a Deployment, the jobs of a CronJob) the client is the controller, which at most writes\n  the warning to its own log; only direct writes by people and CI show it.\n\nEven without `Deny`, a binding can reject requests: with `failurePolicy: Fail` a configuration\nerror (a param that `parameterNotFoundAction: Deny` cannot find, a `paramKind` that does not\nexist) or an `auditAnnotations` expression that errors rejects the request whatever the\nactions say (`k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go`,\n`validating/dispatcher.go`).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Audit"]\n```\n\n## Use instead\n\nOnce the policy has run in `Warn` or `Audit` mode without surprises, deny (and keep the audit\ntrail if you want it):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny", "Audit"]\n```\n\n`Deny` and `Warn` cannot be combined (the API server rejects the binding: the failure would be\nreported twice, in the response and in a warning).\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhile a policy is being rolled out in `Warn` or `Audit` mode on purpose. The findings are\n`info`, so they do not fail a run with the default `--fail-on error`; to silence them, turn the\nrule off for the roll-out overlay (`--rule validation-actions=off`).\n\n## References\n\n- Validating Admission Policy, "Validation actions":\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#validation-actions\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.validationActions`,\n  `ValidationAction`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/dispatcher.go` (how each action\n  is applied to a failed validation) and `pkg/admission/plugin/policy/generic/policy_dispatcher.go`\n  (configuration errors, which `failurePolicy` alone decides)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidationActions`: required, unique, `Deny` and `Warn` not together)\n',
+      "rules/webhook-service-missing.md": () => '---\nid: webhook-service-missing\nseverity: warning\n---\n\n# webhook-service-missing\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that its own bundle does not define,\nwhen that bundle installs the Service\'s namespace. The configuration\'s input (its file, or the\nrendered stream it is part of: `kustomize build`, `helm template`, a release `install.yaml`)\nmust hold:\n\n- the `Namespace` manifest of the namespace the webhook\'s Service is in;\n- at least one other v1 Service with that namespace written;\n- and no input of the run may hold a Service of the webhook\'s name in that namespace, or one of\n  that name without a namespace (which may be applied there). Services are read only from the\n  inputs that hold a webhook configuration, so when any other input of the run (or a kustomize\n  patch) spells `Service`, a Service\'s absence proves nothing and the rule says nothing.\n\nThere is one finding per webhook, at `clientConfig.service.name`. The message names the Service\nand the bundle\'s Services in that namespace.\n\nNot reported: a reference that is an unrendered placeholder (`${NAMESPACE}`, `$(SERVICE_NAME)`);\n`default/kubernetes`, which is the API server itself; and a document of the run that could not be\nread and may be that Service.\n\n**What a file cannot show.** Whether something else creates the Service: an operator that makes\nits own webhook Service at run time, or a manifest applied separately. That is why this is a\nwarning and not an error. A bundle that installs the namespace and its other Services is where\nthe webhook\'s Service belongs, so a name missing there is nearly always a name that went out of\nstep.\n\n## Why is this bad?\n\nkube-apiserver resolves a webhook\'s service reference through its service lister (`k8s.io/apiserver`\n`pkg/util/proxy` `ResolveCluster`). With no such Service, the lookup fails with "service \u2026 not\nfound" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected;\n- under `failurePolicy: Ignore` the webhook never runs, silently. Its validations are skipped and\n  its mutations are never made.\n\nThe usual cause is a rename that reached the Service but not the reference. Under kustomize\nthat is a `namePrefix` that no `nameReference` or `replacements` entry carries to\n`clientConfig.service`. By hand it is a Service renamed\nin one file and not the other.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets-webhook-service, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Use instead\n\nName the bundle\'s Service in `clientConfig.service.name` (or add the Service the webhook names):\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nWith kustomize, make a `namePrefix` reach the reference: a `nameReference` configuration for\n`webhooks/clientConfig/service/name` of both webhook configuration kinds (kubebuilder\'s\n`config/webhook/kustomizeconfig.yaml`), or a `replacements` entry that reads the Service\'s own\nname.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something outside the bundle creates the webhook\'s Service: an operator that makes it at\nrun time, or a manifest applied separately. Suppress the finding with a reason that names what\ndoes.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`: the Service is looked up by\n  namespace and name; with none, every call fails)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n- Related rules: [`webhook-service-port`](webhook-service-port.md) (the Service is there, its port\n  is not), [`ca-bundle`](ca-bundle.md)\n',
       "rules/webhook-service-port.md": () => '---\nid: webhook-service-port\nseverity: error\n---\n\n# webhook-service-port\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that is in the same input (a\nrendered bundle: `helm template`, `kustomize build`, a release manifest), when the webhook\'s\n`clientConfig.service.port` (443 when omitted) is not one of that Service\'s `spec.ports[].port`.\nThere is one finding per webhook; it points at `clientConfig.service.port` when it is written,\nelse at `clientConfig.service`, and names the Service and the ports it has.\n\nWhich Services count, and which do not:\n\n- a `ClusterIP` (the default type), `NodePort` or `LoadBalancer` Service, headless\n  (`clusterIP: None`) too: the API server looks the webhook\'s port up among its ports;\n- an `ExternalName` Service is never flagged: the API server does not look its ports up, it\n  calls `externalName:port` directly;\n- a Service is the webhook\'s only when its `metadata.namespace` is written and is the reference\'s\n  namespace. A Service written without a namespace lands wherever it is applied, so it is never\n  assumed to be the one the webhook names (and while one of that name without a namespace is in\n  the run, a namespaced copy of the name is not trusted either: either may be the one applied);\n- when the run holds several copies of the Service (several renderings), the webhook is flagged\n  only if none of them has the port; a port that is not an integer as written (a template\n  placeholder), a Service a kustomize patch of the run changes, or a document the run could not\n  read that may be that Service, gives nothing.\n\n**What a file cannot show.** Services are read only from the inputs that also hold a webhook\nconfiguration: a Service in another file of a repository, or created by an operator at run\ntime, is not seen, and a webhook whose Service is not in the run is never flagged (its absence\nproves nothing). `default/kubernetes` on port 443 is the API server itself and is never looked up.\n\n## Why is this bad?\n\nkube-apiserver turns a webhook\'s service reference into an address with its service resolver\n(`k8s.io/apiserver` `pkg/util/proxy`): by default `ResolveCluster`, which calls the Service\'s\ncluster IP on the Service *port* it finds among `spec.ports[].port` (`findServicePort`, never\n`targetPort`), and with `--enable-aggregator-routing` `ResolveEndpoints`, which looks the port up\nthe same way first and then picks an endpoint. When no port matches, resolution fails with "no\nservice port N found for service \u2026" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected while the\n  configuration stands (pods, secrets, whatever its rules name) \u2014 an outage of those writes;\n- under `failurePolicy: Ignore` the webhook never runs: every request it matches is admitted\n  without it, silently (only the API server\'s log and metrics show the failures). For a\n  validating webhook that is every request bypassing its policy; for a mutating one its changes\n  are never made. Both are in the definition of an `error` (the manifest lets requests bypass the\n  policy it installs), and neither is ever a deliberate choice, so the severity is the same for\n  both failure policies.\n\nThe usual cause is a port mix-up: the webhook names the container\'s port (the Service\'s\n`targetPort`, 8443 or 9443), or the Service\'s port was renamed or renumbered while the webhook\nkept the default 443.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 9443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Use instead\n\nName the Service\'s `port` (here 443, which is also the default), not its `targetPort`:\n\n```yaml correct\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the Service in the bundle is not the one the cluster will have: something after the linter\n(a post-renderer, an operator, another manifest applied later under the same name) changes its\nports. Suppress the finding with a reason that names what does.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`, `ResolveEndpoints`,\n  `findServicePort`: the Service port, "no service port %d found for service %q"; ExternalName\n  calls `externalName:port`; a headless Service cannot be routed by cluster IP)\n- `k8s.io/kube-aggregator` `pkg/apiserver/resolvers.go` (the cluster-IP, endpoint and loopback\n  resolvers the webhook client uses; `default/kubernetes:443` is the API server itself)\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ServiceReference.port`: defaults to 443)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n',
       "rules/wildcard-rule.md": () => '---\nid: wildcard-rule\nseverity: warning\n---\n\n# wildcard-rule\n\n## What it does\n\nFlags a webhook whose effective `failurePolicy` is `Fail` (written, or the v1 default) and\none of whose rules has a wildcard resource (`*`, `*/*`, or `*/<subresource>` such as\n`*/status`) in an API group that is `*` or built into Kubernetes (`""`, `apps`, `batch`, \u2026).\nSuch a webhook stands in front of every resource of those groups, including resources that\nare added later (new built-in kinds, every CRD when the group is `*`).\n\nThe finding points at the first wildcard entry (`rules[j].resources[k]`); the message says\nwhat it covers (every resource, every namespaced or cluster-scoped resource when the rule has\na `scope`, which groups) and whether `Fail` is the API default. **One finding per webhook**:\nthe risk is the webhook\'s failure mode, which a second wildcard rule of the same webhook does\nnot make worse, and one finding per entry would bury the others in a policy engine\'s list.\nOnce the first wildcard is narrowed, the next one (if any) is reported.\n\nNot reported:\n\n- `failurePolicy: Ignore` (and v1beta1 objects without `failurePolicy`, whose default is\n  `Ignore`): an outage then costs latency, not availability.\n- Wildcards over the webhook\'s own API groups only (`apiGroups: ["cert-manager.io"]`,\n  `resources: ["*/*"]`): the groups are not built in, and this is how projects validate every\n  kind they define.\n- `apiGroups: ["*"]` with named resources (`["*"]`, `["deployments"]`): the webhook sees those\n  resources in whichever group serves them, not every resource.\n- An opt-in `objectSelector`, one that requires a label (any `matchLabels` entry, or an `In` or\n  `Exists` requirement): only objects that carry the label are sent, as in Crossplane\'s and\n  Karmada\'s deletion protection (`DELETE` on `*`, for objects labelled in use). A\n  `namespaceSelector` does not exempt the webhook: it never filters cluster-scoped objects, and\n  in the selected namespaces every write still goes through the webhook.\n\n**Severity.** A warning for a wildcard over every API group (`apiGroups: ["*"]`): everything\nthe cluster serves, now and later. An info for every resource of one or more named built-in\ngroups: a scope the author chose, which grows only when that group gains a kind.\n\nAn **error** when nothing narrows the webhook at all: rule entries over every API group,\nversion and resource (`*` or `*/*`), at every scope, for `CREATE` and `UPDATE` at least (in one\nentry or two), and no\n`namespaceSelector`, `objectSelector` or `matchConditions`. While such a webhook is down every\nwrite in the cluster is rejected: the control plane\'s (node status, leases, the pods of\nkube-system) and its own pods\', so it cannot be restarted. The message says "in every\nnamespace", and the finding points at that rule entry. **One cause, one finding:** that rule\nentry is also why `matches-kube-system`, `critical-resources` and `self-deadlock` would report the\nwebhook; they leave it to this rule when it runs with its own severities, and report it\nthemselves when it is turned off or its severity is overridden (`--rule wildcard-rule=warning`\naccepts broad rules, not deadlocks). A suppression comment on this finding is a decision about\nthe one cause, and covers its consequences.\nNarrowing the webhook by anything (a selector, a condition, fewer operations) makes each of them\nreport its own consequence again, as the fix of one does not fix the others then.\n\n**What a file cannot show.** Which resources the wildcard reaches in a given cluster (under\n`apiGroups: ["*"]`, CRDs and aggregated APIs installed later too), and how available the webhook\nis (replicas, disruption budgets), which decides how often `Fail` rejects requests. The rule\njudges the rule as written.\n\n## Why is this bad?\n\nWith `failurePolicy: Fail`, every request the webhook matches is rejected while the webhook is\nunreachable: during its own rollout, a node failure, a certificate expiry, a network policy\nchange. A wildcard makes that "every write in the cluster": Deployments cannot scale, Pods of\nthe webhook\'s own replacement cannot be created, Leases and Events of the control plane are\nrefused, Namespaces cannot be deleted. The Kubernetes documentation recommends matching only\nthe resources a webhook needs and using `failurePolicy: Ignore` where a missed call is\nacceptable; Gatekeeper, for one, ships its catch-all webhooks (`*` groups, versions and\nresources) with `failurePolicy: Ignore` and a one- to three-second timeout.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the policy is about:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: workloads.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "statefulsets", "daemonsets"]\n```\n\nor keep the wildcard and fail open:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nFor a webhook that must see every kind and must fail closed (a cluster-wide deletion guard\nwithout an opt-in label, an HNC-style object propagator), run highly available, exclude the\ncontrol plane\'s namespaces, keep the timeout short, and lower or silence the finding for that\nfile: `--rule wildcard-rule=info`.\n\n## References\n\n- Admission webhook good practices (match only what you need, fail open where possible):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Matching requests: rules" (`*`, `*/*`, `*/scale`):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `mutating/dispatcher.go` (`failurePolicy` on call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`failurePolicy: Fail`)\n',
       "rules/yaml-syntax.md": () => '---\nid: yaml-syntax\nseverity: error\n---\n\n# yaml-syntax\n\n## What it does\n\nFlags files that cannot be read as YAML or JSON. It reports:\n\n- syntax errors (bad indentation, an unclosed `[` or `"`, a tab where YAML needs spaces, \u2026);\n- a key written twice in the same mapping;\n- files that are not valid UTF-8;\n- in webhook configurations and Namespaces: aliases that expand to too much data (a "billion\n  laughs" document, beyond the `yaml` library\'s `maxAliasCount` of 100), and mapping keys that are\n  themselves mappings or lists, which is what an unrendered template placeholder such as\n  `{{ .Values.name }}` turns into.\n\nThere is one finding per document: its first error (or, without errors, its first warning),\nfollowed by the count of the other problems in that document. After the first error the parser\nis guessing, and the rest are mostly echoes of it. A document that does not parse and holds\ntemplate syntax (`{{ \u2026 }}` actions or `${VAR}` substitutions outside comments) is named an\nunrendered template instead: lint the rendered output (`helm template \u2026 | admission-lint -`,\n`envsubst < file | admission-lint -`).\n\nThe rule checks every document that may hold a kind the linter reads (documents whose text\nnames another kind are not parsed, so their syntax errors are not reported). Files are read as the API\nserver\'s YAML decoder reads them: YAML 1.1 scalars (`yes` and `on` are booleans) and `<<` merge\nkeys. Problems that the parser only warns about, such as an unresolved tag (`!foo`), are reported\nwith severity `warning`; all others are errors.\n\nThe same unrendered template (a Helm or `{{\u2026}}` placeholder) in several documents of one file is one\nfinding, at the first, counting the other documents: render the file, then lint it.\n\nA document with a syntax error is not linted by any other rule: what it means is a guess. The\nother documents of the same file are still linted. A document with a duplicate key is the\nexception: it is read as kubectl reads it (the last value of the key), so the other rules check\nwhat would be applied, and suppressing this finding does not hide the object from them.\n\nIt also reports the lines where kubectl stops reading a file although YAML allows them: a `%YAML`\nor `%TAG` directive, and content on a `---` line (`--- {\u2026}`, `----`). kubectl splits files at\nlines that start with `---` and decodes each part alone; it applies nothing from such a line on.\nWhat kubectl reads although YAML 1.2 does not (quoted scalars and flow collections continued\nleft of their key\'s column) is read, not reported: see [input.md](../docs/input.md#what-is-read).\n\nA document larger than the 3 MiB the API server accepts in a request is reported and not parsed\n(`kubectl apply` fails on it with 413).\n\n**What a file cannot show.** What a template or an overlay will make of the file: the rule parses\nthe bytes it is given, so a Helm chart, a kustomize base or an `envsubst` input is checked as it\nis, not as it will be rendered.\n\n## Why is this bad?\n\nA manifest that does not parse is not applied at all: `kubectl apply`, Helm and GitOps tools stop\nat the parse error, so the webhook configuration in it is never created or updated.\n\nA duplicate key is worse, because it can parse. The API server\'s field validation decides what\nhappens: with `fieldValidation=Strict` the request fails with `400 Bad Request` listing the\nduplicate field; with `Warn` (the API server\'s default) or `Ignore` only the **last** value is\nkept. In a webhook list item that is the difference between the `failurePolicy: Ignore` a\nreviewer saw near the top of the item and the `failurePolicy: Fail` that a later edit appended\nat the bottom. Duplicate keys usually come from merge conflicts and copy-paste between webhooks.\n\nA key that is itself a mapping (`{{ .Values.x }}: true`) has no JSON form: Kubernetes cannot read\nthe object, so the file was probably committed or piped before its templates were rendered.\n\n## Example\n\nThe second `failurePolicy` was appended by a later change; a reader of the first lines sees\n`Ignore`, while the API server keeps `Fail` or rejects the object:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n    failurePolicy: Fail\n```\n\n## Use instead\n\nWrite each field once:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nDo not turn it off: the other rules cannot read a document that does not parse, so a file with\nsyntax errors would otherwise pass with no findings. If the files are template sources (a Helm\nchart\'s `templates/`), lint the rendered output instead of the templates:\n`helm template \u2026 | admission-lint -` or `kustomize build \u2026 | admission-lint -`.\n\n## References\n\n- Server-side field validation (`fieldValidation=Strict|Warn|Ignore`, duplicate and unknown\n  fields): KEP-2885, https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n- YAML 1.1 (the scalar resolution `sigs.k8s.io/yaml` uses): https://yaml.org/spec/1.1/\n'
@@ -4252,11 +4253,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule38) {
-  return { scope: "object", ...rule38 };
+function defineObjectRule(rule39) {
+  return { scope: "object", ...rule39 };
 }
-function defineFileRule(rule38) {
-  return { scope: "file", ...rule38 };
+function defineFileRule(rule39) {
+  return { scope: "file", ...rule39 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -6007,12 +6008,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule38) => shouldUseRule(schema, rule38));
+      return group.rules.some((rule39) => shouldUseRule(schema, rule39));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule38) {
+    function shouldUseRule(schema, rule39) {
       var _a;
-      return schema[rule38.keyword] !== void 0 || ((_a = rule38.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule39.keyword] !== void 0 || ((_a = rule39.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -7073,9 +7074,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule38 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule38)) {
-            keywordCode(it, rule38.keyword, rule38.definition, group.type);
+        for (const rule39 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule39)) {
+            keywordCode(it, rule39.keyword, rule39.definition, group.type);
           }
         }
       });
@@ -7110,9 +7111,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule38 = rules2[keyword];
-        if (typeof rule38 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule38)) {
-          const { type } = rule38.definition;
+        const rule39 = rules2[keyword];
+        if (typeof rule39 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule39)) {
+          const { type } = rule39.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -9206,8 +9207,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule38 = this.RULES.all[keyword];
-        return typeof rule38 == "object" ? rule38.definition : !!rule38;
+        const rule39 = this.RULES.all[keyword];
+        return typeof rule39 == "object" ? rule39.definition : !!rule39;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9215,7 +9216,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule38) => rule38.keyword === keyword);
+          const i = group.rules.findIndex((rule39) => rule39.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9242,10 +9243,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule38 = rules2[key2];
-            if (typeof rule38 != "object")
+            const rule39 = rules2[key2];
+            if (typeof rule39 != "object")
               continue;
-            const { $data } = rule38.definition;
+            const { $data } = rule39.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9409,7 +9410,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule38 = {
+      const rule39 = {
         keyword,
         definition: {
           ...definition,
@@ -9418,18 +9419,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule38, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule39, definition.before);
       else
-        ruleGroup.rules.push(rule38);
-      RULES.all[keyword] = rule38;
+        ruleGroup.rules.push(rule39);
+      RULES.all[keyword] = rule39;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule38, before) {
+    function addBeforeRule(ruleGroup, rule39, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule38);
+        ruleGroup.rules.splice(i, 0, rule39);
       } else {
-        ruleGroup.rules.push(rule38);
+        ruleGroup.rules.push(rule39);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -26689,9 +26690,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule38) {
+function validateRule(at, rule39) {
   const errors = [];
-  const operations = rule38.operations ?? [];
+  const operations = rule39.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -26700,12 +26701,12 @@ function validateRule(at, rule38) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule38.apiGroups ?? [];
+  const groups = rule39.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule38.apiVersions ?? [];
+  const versions = rule39.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -26714,9 +26715,9 @@ function validateRule(at, rule38) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule38.resources));
-  if (rule38.scope !== void 0 && rule38.scope !== null && !SCOPES.includes(rule38.scope))
-    errors.push(notSupported([...at, "scope"], rule38.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule39.resources));
+  if (rule39.scope !== void 0 && rule39.scope !== null && !SCOPES.includes(rule39.scope))
+    errors.push(notSupported([...at, "scope"], rule39.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -26759,9 +26760,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule38, j) => {
-    if (rule38 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule38));
+  webhook.rules?.forEach((rule39, j) => {
+    if (rule39 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule39));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -26853,14 +26854,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule38) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule38;
+function validateRuleWithOperations(at, rule39) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule39;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule38) {
+function validateNamedRuleWithOperations(at, rule39) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule38.resourceNames ?? []).forEach((value, i) => {
+  (rule39.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -26869,7 +26870,7 @@ function validateNamedRuleWithOperations(at, rule38) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule38));
+  errors.push(...validateRuleWithOperations(at, rule39));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -26889,14 +26890,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule38, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule38 ?? {})));
+    match[list3]?.forEach((rule39, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule39 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule38, i) => {
-    rule38?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule39, i) => {
+    rule39?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -27319,10 +27320,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule38) {
-  const groups = rule38.apiGroups ?? [];
-  const versions = rule38.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule38.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule39) {
+  const groups = rule39.apiGroups ?? [];
+  const versions = rule39.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule39.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -27338,9 +27339,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule38, discovery) {
-  const groups = rule38.apiGroups ?? [];
-  return (rule38.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule39, discovery) {
+  const groups = rule39.apiGroups ?? [];
+  return (rule39.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -27348,15 +27349,15 @@ function canMatchNamespaced(rule38, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule38) => {
-    if (rule38 === null)
+  return (rules2 ?? []).some((rule39) => {
+    if (rule39 === null)
       return false;
-    const scope = rule38.scope ?? "*";
+    const scope = rule39.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule38);
+      return canMatchNamespaces(rule39);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule38, discovery);
-    return canMatchNamespaced(rule38, discovery) || canMatchNamespaces(rule38);
+      return canMatchNamespaced(rule39, discovery);
+    return canMatchNamespaced(rule39, discovery) || canMatchNamespaces(rule39);
   });
 }
 var init_scope = __esm({
@@ -27677,17 +27678,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule38, request2) {
-  return scopeMatches(rule38.scope, request2) && (rule38.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule38.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule38.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule38.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule39, request2) {
+  return scopeMatches(rule39.scope, request2) && (rule39.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule39.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule39.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule39.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule38) {
-  if (rule38 === null || typeof rule38 !== "object")
+function compileRule(rule39) {
+  if (rule39 === null || typeof rule39 !== "object")
     return null;
-  const scope = rule38.scope ?? "*";
-  const operations = listOf(rule38.operations);
-  const groups = listOf(rule38.apiGroups);
-  const versions = listOf(rule38.apiVersions);
-  const resources = listOf(rule38.resources);
+  const scope = rule39.scope ?? "*";
+  const operations = listOf(rule39.operations);
+  const groups = listOf(rule39.apiGroups);
+  const versions = listOf(rule39.apiVersions);
+  const resources = listOf(rule39.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -27703,27 +27704,27 @@ function compileRule(rule38) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule38, request2) {
-  if (rule38.scope === "Namespaced") {
+function compiledRuleMatches(rule39, request2) {
+  if (rule39.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule38.scope === "Cluster") {
+  } else if (rule39.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule38.operations, request2.operation) || !hasOrAny(rule38.groups, request2.group) || !hasOrAny(rule38.versions, request2.version))
+  if (!hasOrAny(rule39.operations, request2.operation) || !hasOrAny(rule39.groups, request2.group) || !hasOrAny(rule39.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule38.resources) {
+  for (const [resource, subresource] of rule39.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule38 of compiledRules(rules2 ?? [])) {
-    if (rule38 === null || !hasOrAny(rule38.groups, group))
+  for (const rule39 of compiledRules(rules2 ?? [])) {
+    if (rule39 === null || !hasOrAny(rule39.groups, group))
       continue;
-    for (const [r, sub] of rule38.resources)
+    for (const [r, sub] of rule39.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -27732,24 +27733,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule38 = rules2[index];
-    if (rule38 !== null && compiledRuleMatches(rule38, request2))
+    const rule39 = rules2[index];
+    if (rule39 !== null && compiledRuleMatches(rule39, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule38) => rule38 !== null && hasOrAny(rule38.groups, request2.group) && hasOrAny(rule38.operations, request2.operation) && rule38.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule39) => rule39 !== null && hasOrAny(rule39.groups, request2.group) && hasOrAny(rule39.operations, request2.operation) && rule39.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule38 = rules2[index];
-    if (rule38 === null)
+    const rule39 = rules2[index];
+    if (rule39 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule38, candidate))
+      if (compiledRuleMatches(rule39, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -27785,12 +27786,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule38 = matchingRule(webhook, request2, discovery);
-  if (rule38 === void 0)
+  const rule39 = matchingRule(webhook, request2, discovery);
+  if (rule39 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule38);
+  return selectorsOutcome(webhook, request2, rule39);
 }
-function selectorsOutcome(webhook, request2, rule38) {
+function selectorsOutcome(webhook, request2, rule39) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -27798,10 +27799,10 @@ function selectorsOutcome(webhook, request2, rule38) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule38.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule39.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule38.rule, unknown: "object-labels" };
-  return { called: true, rule: rule38.rule, equivalent: rule38.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule39.rule, unknown: "object-labels" };
+  return { called: true, rule: rule39.rule, equivalent: rule39.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -27831,13 +27832,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule38) => {
-    if (!isRule(rule38))
+  return (rules2 ?? []).map((rule39) => {
+    if (!isRule(rule39))
       return null;
-    const names2 = rule38.resourceNames ?? [];
+    const names2 = rule39.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule38;
+    return rule39;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -27983,7 +27984,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule38) => rule38 !== null && typeof rule38 === "object" && (rule38.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule39) => rule39 !== null && typeof rule39 === "object" && (rule39.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -35736,11 +35737,33 @@ function lacksPort(service, port) {
 function isApiServerItself(reference) {
   return reference.namespace === "default" && reference.name === "kubernetes" && reference.port === 443;
 }
+function inputOf(file) {
+  return file.renderedFrom ?? file.path;
+}
+function missingFromBundle(scope, object, webhook) {
+  if (scope.servicesOutsideBundles)
+    return void 0;
+  const reference = serviceReference(webhook);
+  if (reference === void 0 || isApiServerItself(reference) || isPlaceholder(reference.namespace) || isPlaceholder(reference.name))
+    return void 0;
+  const input = inputOf(object.manifest.file);
+  if (!scope.namespaces.some((namespace) => namespace.name === reference.namespace && inputOf(namespace.manifest.file) === input))
+    return void 0;
+  const others = scope.services.filter((service) => service.namespace === reference.namespace && inputOf(service.manifest.file) === input).map((service) => service.name);
+  if (others.length === 0)
+    return void 0;
+  if (scope.services.some((service) => service.name === reference.name && (service.namespace === reference.namespace || service.namespace === void 0)))
+    return void 0;
+  if (unreadableMayHoldNaming(scope, "Service", reference.name))
+    return void 0;
+  return { reference, others: [...new Set(others)] };
+}
 var BY_NAME, PORTED_TYPES;
 var init_services = __esm({
   "dist/src/match/services.js"() {
     "use strict";
     init_import_meta_url();
+    init_placeholder();
     init_kustomize_patches();
     init_run_scope();
     init_unreadable();
@@ -35791,11 +35814,11 @@ function selectedVersions(discovery, group, versions) {
   const served2 = discovery.versions(group);
   return versions.includes("*") ? [...served2] : served2.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule38, entry) {
+function entryTargets(discovery, rule39, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule38.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule38.apiVersions ?? [])) {
+  for (const group of rule39.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule39.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -35846,19 +35869,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule38 of webhook.rules ?? []) {
-    if (rule38 === null || typeof rule38 !== "object")
+  for (const rule39 of webhook.rules ?? []) {
+    if (rule39 === null || typeof rule39 !== "object")
       continue;
-    for (const group of rule38.apiGroups ?? []) {
+    for (const group of rule39.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule38.resources ?? []) {
+      for (const entry of rule39.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule38, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule39, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -35948,8 +35971,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule38) {
-  const operations = rule38.operations ?? [];
+function isConnectOnly(rule39) {
+  const operations = rule39.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -35990,16 +36013,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule38, path, webhook, live, others = 0) {
+function checkOperations(rule39, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule38.operations ?? [];
+  const operations = rule39.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule38)) {
+  if (isConnectOnly(rule39)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -36032,19 +36055,19 @@ function checkOperations(rule38, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule38, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule39, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule38.apiGroups ?? [];
-  const resources = rule38.resources ?? [];
+  const groups = rule39.apiGroups ?? [];
+  const resources = rule39.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     const judged = groups.length > 0 && groups.every((group) => group === "*" || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
     if (!judged || resources.length === 0)
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule38, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule39, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule38, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule39, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -36062,9 +36085,9 @@ function checkRule(discovery, rule38, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule38, operations: ["*"] };
+  const anyOperation = { ...rule39, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule38.scope ?? "*";
+  const scope = rule39.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -36081,7 +36104,7 @@ function checkRule(discovery, rule38, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule38, path, webhook, scoped2);
+  const result = checkOperations(rule39, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -36099,16 +36122,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule38, j) => {
-    if (rule38 === null || typeof rule38 !== "object") {
+  rules2.forEach((rule39, j) => {
+    if (rule39 === null || typeof rule39 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule38, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule39, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule38))
+    if (isConnectOnly(rule39))
       connectOnly.push(j);
     else
       others++;
@@ -36155,7 +36178,7 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule38) => rule38 !== null && typeof rule38 === "object" ? rule38.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule39) => rule39 !== null && typeof rule39 === "object" ? rule39.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   return groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)) ? "custom" : "builtin";
@@ -36261,11 +36284,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule38, index) => {
-    if (rule38 === null || typeof rule38 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule39, index) => {
+    if (rule39 === null || typeof rule39 !== "object")
       return [];
-    const all = (rule38.apiGroups ?? []).includes(ANY) && (rule38.apiVersions ?? []).includes(ANY) && (rule38.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule38.scope === void 0 || rule38.scope === ANY);
-    return all ? [{ index, operations: rule38.operations ?? [] }] : [];
+    const all = (rule39.apiGroups ?? []).includes(ANY) && (rule39.apiVersions ?? []).includes(ANY) && (rule39.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule39.scope === void 0 || rule39.scope === ANY);
+    return all ? [{ index, operations: rule39.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -36710,16 +36733,16 @@ function analyse(object, context) {
     let pods = false;
     let leases = false;
     let podDeletes = false;
-    for (const [j, rule38] of (webhook.rules ?? []).entries()) {
-      if (rule38 === null || rule38.scope === "Cluster")
+    for (const [j, rule39] of (webhook.rules ?? []).entries()) {
+      if (rule39 === null || rule39.scope === "Cluster")
         continue;
-      const operations = rule38.operations ?? [];
+      const operations = rule39.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule38.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule39.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule38.apiGroups ?? [];
-      const versions = rule38.apiVersions ?? [];
+      const groups = rule39.apiGroups ?? [];
+      const versions = rule39.apiVersions ?? [];
       const match = firstResourceMatch(ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, groups, versions, writable);
       if (match === void 0)
         continue;
@@ -36912,7 +36935,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule38) => rule38 !== null && typeof rule38 === "object" && names(rule38.operations, write2.operation) && names(rule38.apiGroups, write2.group) && (rule38.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule39) => rule39 !== null && typeof rule39 === "object" && names(rule39.operations, write2.operation) && names(rule39.apiGroups, write2.group) && (rule39.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -36957,7 +36980,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule38;
+    let rule39;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -36970,9 +36993,9 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule38 ??= outcome.rule;
+      rule39 ??= outcome.rule;
     }
-    if (rule38 === void 0)
+    if (rule39 === void 0)
       continue;
     if (policyConditionsOutcome(run2, spec.matchConditions ?? [], write2) !== "called")
       continue;
@@ -36989,7 +37012,7 @@ function checkPolicyObject3(object, run2) {
           resource: describeResource(write2),
           defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
         },
-        path: ["spec", "matchConstraints", "resourceRules", rule38],
+        path: ["spec", "matchConstraints", "resourceRules", rule39],
         severity: ignore ? "warning" : "error",
         help: POLICY_HELP
       }
@@ -37079,7 +37102,7 @@ var init_matches_kube_system = __esm({
           policy: (object) => checkPolicyObject3(object, run2),
           webhookConfiguration(object) {
             return kubeSystemInterceptions(object, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, (id) => run2.runsAsDesigned(id))).map((interception) => {
-              const { entry, rule: rule38, match, everything } = interception;
+              const { entry, rule: rule39, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -37091,7 +37114,7 @@ var init_matches_kube_system = __esm({
                   timeout: timeout2,
                   defaulted: isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : ""
                 },
-                path: [...entry.path, "rules", rule38],
+                path: [...entry.path, "rules", rule39],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`
               };
@@ -37105,8 +37128,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule38] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule38?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule39] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule39?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -37912,20 +37935,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule38 of hook.entry.webhook.rules ?? []) {
-      if (rule38 === null)
+    for (const rule39 of hook.entry.webhook.rules ?? []) {
+      if (rule39 === null)
         continue;
-      for (const group of rule38.apiGroups ?? []) {
-        for (const version2 of (rule38.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule39.apiGroups ?? []) {
+        for (const version2 of (rule39.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule38.resources ?? []) {
+          for (const entry of rule39.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule38.operations ?? []) {
+            for (const operation of rule39.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -37960,16 +37983,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule38 = compiled4[k];
-      if (rule38 === null) {
+      const rule39 = compiled4[k];
+      if (rule39 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule38.key);
+      let id = ids.get(rule39.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule38.key, id);
-        rules2.push(rule38);
+        ids.set(rule39.key, id);
+        rules2.push(rule39);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -37981,12 +38004,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule38, id) => {
+  written.forEach((rule39, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule38.apiGroups ?? [];
-    const operations = rule38.operations ?? [];
+    const apiGroups = rule39.apiGroups ?? [];
+    const operations = rule39.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule38.resources ?? []) {
+    for (const entry of rule39.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -38062,12 +38085,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule38 = table2.rules[id];
-      if (compiledRuleMatches(rule38, probe2))
+      const rule39 = table2.rules[id];
+      if (compiledRuleMatches(rule39, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule38, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule39, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -39018,13 +39041,13 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function checkRule2(run2, rule38, rulePath, subject) {
+function checkRule2(run2, rule39, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule38.apiGroups ?? [];
+  const groups = rule39.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
     return [];
-  const versions = (rule38.apiVersions ?? []).filter((v) => v !== "");
+  const versions = (rule39.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -39038,10 +39061,10 @@ function checkRule2(run2, rule38, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule38.resources ?? []).forEach((resourceEntry, k) => {
+  (rule39.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule38, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule39, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -39050,7 +39073,7 @@ function checkRule2(run2, rule38, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule38.apiVersions[index];
+        const version2 = rule39.apiVersions[index];
         const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -39082,19 +39105,19 @@ function checkRule2(run2, rule38, rulePath, subject) {
   }
   return violations;
 }
-function diagnose(discovery, at, rule38, resourceEntry) {
-  if (entryTargets(discovery, rule38, resourceEntry).length > 0)
+function diagnose(discovery, at, rule39, resourceEntry) {
+  if (entryTargets(discovery, rule39, resourceEntry).length > 0)
     return void 0;
-  const groups = rule38.apiGroups ?? [];
-  const versions = rule38.apiVersions ?? [];
+  const groups = rule39.apiGroups ?? [];
+  const versions = rule39.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   if (mayBeSwitchedOn(groups, versions, resource))
     return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule38, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule39, apiVersions: ["*"], apiGroups: servedGroups };
   if (resource === "*") {
-    const all = entryTargets(discovery, rule38, "*");
+    const all = entryTargets(discovery, rule39, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -39206,13 +39229,13 @@ var init_unknown_resource = __esm({
       create(run2) {
         return {
           webhookConfiguration(object) {
-            return webhooksOf(object).flatMap((entry) => (entry.webhook.rules ?? []).flatMap((rule38, j) => rule38 === null || typeof rule38 !== "object" ? [] : checkRule2(run2, rule38, [...entry.path, "rules", j], webhookSubject(entry.label))));
+            return webhooksOf(object).flatMap((entry) => (entry.webhook.rules ?? []).flatMap((rule39, j) => rule39 === null || typeof rule39 !== "object" ? [] : checkRule2(run2, rule39, [...entry.path, "rules", j], webhookSubject(entry.label))));
           },
           policy(object) {
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule38, j) => rule38 === null || typeof rule38 !== "object" ? [] : checkRule2(run2, rule38, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule39, j) => rule39 === null || typeof rule39 !== "object" ? [] : checkRule2(run2, rule39, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -39322,15 +39345,15 @@ var init_wildcard_rule = __esm({
               if (isOptIn(webhook.objectSelector))
                 continue;
               const everything = everythingRule(webhook);
-              const found = (webhook.rules ?? []).flatMap((rule38, j) => {
-                if (rule38 === null || typeof rule38 !== "object" || everything !== void 0 && j !== everything)
+              const found = (webhook.rules ?? []).flatMap((rule39, j) => {
+                if (rule39 === null || typeof rule39 !== "object" || everything !== void 0 && j !== everything)
                   return [];
-                const groups = rule38.apiGroups ?? [];
+                const groups = rule39.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule38.scope ?? "*";
-                return (rule38.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule39.scope ?? "*";
+                return (rule39.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -39418,11 +39441,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule38 of rules2 ?? []) {
-                if (rule38 === null || typeof rule38 !== "object")
+              for (const rule39 of rules2 ?? []) {
+                if (rule39 === null || typeof rule39 !== "object")
                   continue;
-                const groups = rule38.apiGroups ?? [];
-                for (const entry of rule38.resources ?? []) {
+                const groups = rule39.apiGroups ?? [];
+                for (const entry of rule39.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -40017,6 +40040,55 @@ var init_client_config_url = __esm({
   }
 });
 
+// dist/rules/webhook-service-missing.js
+var rule22;
+var init_webhook_service_missing = __esm({
+  "dist/rules/webhook-service-missing.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_services();
+    init_webhooks();
+    init_rule();
+    init_list();
+    rule22 = defineObjectRule({
+      meta: {
+        id: "webhook-service-missing",
+        title: "A webhook calls a Service its bundle does not define, beside the bundle's other Services there",
+        aboutCalls: true,
+        severity: "warning",
+        appliesTo: ALL_WEBHOOK_KINDS,
+        messages: {
+          missing: 'webhook "{{webhook}}" calls Service {{service}}, not in this bundle (it has {{others}} there)'
+        },
+        help: "The API server finds no such Service, so every call fails: the requests are rejected under failurePolicy Fail, and the webhook silently never runs under Ignore. Name the bundle's Service in clientConfig.service (with kustomize, let a nameReference or replacement carry a namePrefix to it), or add the Service."
+      },
+      create(run2) {
+        return {
+          webhookConfiguration(object) {
+            const violations = [];
+            for (const entry of webhooksOf(object)) {
+              const found = missingFromBundle(run2, object, entry.webhook);
+              if (found === void 0)
+                continue;
+              violations.push({
+                messageId: "missing",
+                data: {
+                  // 160 characters at most: 62 of text, the rest shared so that the Service's name shows best.
+                  webhook: elideMiddle(entry.label, 30),
+                  service: elideMiddle(`${found.reference.namespace}/${found.reference.name}`, 40),
+                  others: joinCapped(found.others.map((name) => elideMiddle(name, 18)), 2, { width: 26 })
+                },
+                path: [...entry.path, "clientConfig", "service", "name"]
+              });
+            }
+            return violations;
+          }
+        };
+      }
+    });
+  }
+});
+
 // dist/rules/webhook-service-port.js
 function fitNames(webhook, service, room) {
   if (webhook.length + service.length <= room)
@@ -40028,7 +40100,7 @@ function fitNames(webhook, service, room) {
     return { webhook, service: elideMiddle(service, room - webhook.length) };
   return { webhook: elideMiddle(webhook, half), service: elideMiddle(service, room - half) };
 }
-var NO_SUCH_PORT, MESSAGE_ROOM, rule22;
+var NO_SUCH_PORT, MESSAGE_ROOM, rule23;
 var init_webhook_service_port = __esm({
   "dist/rules/webhook-service-port.js"() {
     "use strict";
@@ -40039,7 +40111,7 @@ var init_webhook_service_port = __esm({
     init_list();
     NO_SUCH_PORT = 'webhook "{{webhook}}" calls port {{port}} of Service {{service}}, which has {{ports}}: every call fails';
     MESSAGE_ROOM = 160 - NO_SUCH_PORT.replace(/\{\{\w+\}\}/g, "").length - 2;
-    rule22 = defineObjectRule({
+    rule23 = defineObjectRule({
       meta: {
         id: "webhook-service-port",
         title: "A webhook calls a port its Service does not have: every call fails",
@@ -40103,7 +40175,7 @@ function which2(entries) {
     return { which: `webhook "${entries[0].label}"` };
   return { which: `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}` };
 }
-var KNOWN, V1BETA1_FIRST_HELP, rule23;
+var KNOWN, V1BETA1_FIRST_HELP, rule24;
 var init_admission_review_versions = __esm({
   "dist/rules/admission-review-versions.js"() {
     "use strict";
@@ -40114,7 +40186,7 @@ var init_admission_review_versions = __esm({
     init_list();
     KNOWN = /* @__PURE__ */ new Set(["v1", "v1beta1"]);
     V1BETA1_FIRST_HELP = 'The API server sends the first version of the list it knows, so this webhook gets admission.k8s.io/v1beta1 (deprecated since 1.19, no removal scheduled) and its responses are not checked for the request uid and apiVersion/kind. It also speaks v1, so nothing breaks if v1beta1 goes. List v1 first: admissionReviewVersions: ["v1", "v1beta1"].';
-    rule23 = defineObjectRule({
+    rule24 = defineObjectRule({
       meta: {
         id: "admission-review-versions",
         title: "admissionReviewVersions lacks v1 or lists unknown versions first",
@@ -40472,7 +40544,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule38) => rule38?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule39) => rule39?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -40496,7 +40568,7 @@ function consequence2(object, entry) {
   const defaulted = isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : "";
   return `with failurePolicy Fail${defaulted} the API server rejects each of them with 403 Forbidden before calling the webhook`;
 }
-var rule24;
+var rule25;
 var init_match_condition_null_object = __esm({
   "dist/rules/match-condition-null-object.js"() {
     "use strict";
@@ -40509,7 +40581,7 @@ var init_match_condition_null_object = __esm({
     init_evaluate();
     init_webhook_api();
     init_list();
-    rule24 = defineObjectRule({
+    rule25 = defineObjectRule({
       meta: {
         id: "match-condition-null-object",
         title: "A matchCondition dereferences object on DELETE (or oldObject on CREATE) without a null guard",
@@ -40869,11 +40941,11 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule38 of rules2) {
-    if (rule38 == null)
+  for (const rule39 of rules2) {
+    if (rule39 == null)
       continue;
-    for (const entry of rule38.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule38, entry ?? "");
+    for (const entry of rule39.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule39, entry ?? "");
       if (found.length === 0)
         return void 0;
       targets2.push(...found);
@@ -40882,7 +40954,7 @@ function matchedTargets(run2, rules2) {
   return targets2;
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule38) => rule38?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule39) => rule39?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -40932,7 +41004,7 @@ function parsed(run2, sites, params, composition) {
       add2(site, compile3(site));
   return out;
 }
-var FIELD_CHAIN, rule25;
+var FIELD_CHAIN, rule26;
 var init_match_condition_missing_field = __esm({
   "dist/rules/match-condition-missing-field.js"() {
     "use strict";
@@ -40948,7 +41020,7 @@ var init_match_condition_missing_field = __esm({
     init_webhooks();
     init_rule();
     FIELD_CHAIN = /^(?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-    rule25 = defineObjectRule({
+    rule26 = defineObjectRule({
       meta: {
         id: "match-condition-missing-field",
         title: "A matchCondition or policy expression reads a field an object can lack, without has() or an optional guard",
@@ -41085,19 +41157,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule38) {
-  const listed2 = rule38.operations ?? [];
+function operationsOf(rule39) {
+  const listed2 = rule39.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule38, discovery) {
-  const operations = operationsOf(rule38);
-  const fits = (request2) => ruleMatches(rule38, { ...request2, namespace: "namespace" });
-  for (const entry of rule38.resources ?? []) {
+function namespacedRequest(rule39, discovery) {
+  const operations = operationsOf(rule39);
+  const fits = (request2) => ruleMatches(rule39, { ...request2, namespace: "namespace" });
+  for (const entry of rule39.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule38.apiGroups ?? []) {
-      for (const version2 of rule38.apiVersions ?? []) {
+    for (const group of rule39.apiGroups ?? []) {
+      for (const version2 of rule39.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -41142,18 +41214,18 @@ function namespacedRequest(rule38, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule38) => rule38 !== null && typeof rule38 === "object");
-  for (const rule38 of rules2) {
-    if (rule38.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule39) => rule39 !== null && typeof rule39 === "object");
+  for (const rule39 of rules2) {
+    if (rule39.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule38, discovery);
+    const request2 = namespacedRequest(rule39, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule38 of rules2) {
-    for (const operation of operationsOf(rule38).filter((op) => op !== "CONNECT")) {
+  for (const rule39 of rules2) {
+    for (const operation of operationsOf(rule39).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule38, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule39, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -41257,7 +41329,7 @@ function grouped(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule26;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule27;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -41303,7 +41375,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule26 = defineObjectRule({
+    rule27 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -41417,7 +41489,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule27;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule28;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -41465,7 +41537,7 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule27 = defineObjectRule({
+    rule28 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
@@ -44119,7 +44191,7 @@ function helpFor(mode, pod, kind) {
   }
   return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
 }
-var meta5, SEVERITY, rule28;
+var meta5, SEVERITY, rule29;
 var init_pod_security2 = __esm({
   "dist/rules/pod-security.js"() {
     "use strict";
@@ -44143,7 +44215,7 @@ var init_pod_security2 = __esm({
       help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
     };
     SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
-    rule28 = defineObjectRule({
+    rule29 = defineObjectRule({
       meta: meta5,
       create(run2) {
         return {
@@ -44191,14 +44263,14 @@ var init_pod_security2 = __esm({
 });
 
 // dist/rules/fail-open.js
-var rule29;
+var rule30;
 var init_fail_open = __esm({
   "dist/rules/fail-open.js"() {
     "use strict";
     init_import_meta_url();
     init_webhooks();
     init_rule();
-    rule29 = defineObjectRule({
+    rule30 = defineObjectRule({
       meta: {
         id: "fail-open",
         title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
@@ -44311,7 +44383,7 @@ function describeHooks(hooks) {
   const rest = hooks.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
-var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule30;
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule31;
 var init_mutator_ordering = __esm({
   "dist/rules/mutator-ordering.js"() {
     "use strict";
@@ -44337,7 +44409,7 @@ var init_mutator_ordering = __esm({
     reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
     nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
     ORDER_SHOWN = 8;
-    rule30 = defineObjectRule({
+    rule31 = defineObjectRule({
       meta: meta6,
       create(run2) {
         let analysis;
@@ -44416,7 +44488,7 @@ function checkPolicyObject4(object, run2, analysisOfRun) {
     }
   ];
 }
-var rule31;
+var rule32;
 var init_policy_without_binding = __esm({
   "dist/rules/policy-without-binding.js"() {
     "use strict";
@@ -44425,7 +44497,7 @@ var init_policy_without_binding = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule31 = defineObjectRule({
+    rule32 = defineObjectRule({
       meta: {
         id: "policy-without-binding",
         title: "An admission policy that no binding in the run refers to does nothing",
@@ -44475,7 +44547,7 @@ function checkBinding(object, run2) {
     }
   ];
 }
-var rule32;
+var rule33;
 var init_binding_without_policy = __esm({
   "dist/rules/binding-without-policy.js"() {
     "use strict";
@@ -44484,7 +44556,7 @@ var init_binding_without_policy = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule32 = defineObjectRule({
+    rule33 = defineObjectRule({
       meta: {
         id: "binding-without-policy",
         title: "A binding refers to a policy that is not in the run",
@@ -44522,7 +44594,7 @@ function checkBinding2(object) {
   const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
   return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
 }
-var ACTIONS, rule33;
+var ACTIONS, rule34;
 var init_validation_actions = __esm({
   "dist/rules/validation-actions.js"() {
     "use strict";
@@ -44530,7 +44602,7 @@ var init_validation_actions = __esm({
     init_policies();
     init_rule();
     ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule33 = defineObjectRule({
+    rule34 = defineObjectRule({
       meta: {
         id: "validation-actions",
         title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
@@ -44552,13 +44624,13 @@ var init_validation_actions = __esm({
 });
 
 // dist/rules/suppression-without-reason.js
-var rule34;
+var rule35;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule34 = defineFileRule({
+    rule35 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -44576,13 +44648,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule35;
+var rule36;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule35 = defineFileRule({
+    rule36 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -44628,14 +44700,14 @@ function check3(object, run2) {
     }
   ];
 }
-var rule36;
+var rule37;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
     init_import_meta_url();
     init_kustomize_patches();
     init_rule();
-    rule36 = defineObjectRule({
+    rule37 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -44665,7 +44737,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule37;
+var KIND, rule38;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -44674,7 +44746,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule37 = defineFileRule({
+    rule38 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -44734,6 +44806,7 @@ var init_rules = __esm({
     init_match_policy_exact();
     init_ca_bundle();
     init_client_config_url();
+    init_webhook_service_missing();
     init_webhook_service_port();
     init_admission_review_versions();
     init_match_condition_null_object();
@@ -44752,7 +44825,7 @@ var init_rules = __esm({
     init_unknown_kind();
     rules = [
       rule11,
-      rule37,
+      rule38,
       rule8,
       rule,
       rule7,
@@ -44785,9 +44858,10 @@ var init_rules = __esm({
       rule31,
       rule32,
       rule33,
-      rule36,
       rule34,
-      rule35
+      rule37,
+      rule35,
+      rule36
     ];
   }
 });
@@ -45371,6 +45445,9 @@ function documentLines(text) {
 function mightBeService(text) {
   return text.includes("Service");
 }
+function bytesMayHoldService(bytes) {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(SERVICE_BYTES);
+}
 function bytesNameWebhookConfiguration(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(WEBHOOK_CONFIGURATION_BYTES);
 }
@@ -45612,7 +45689,7 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
   pieces.push(text.slice(at));
   return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped, blanked, ...settledCounts, ...valueParts };
 }
-var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, WEBHOOK_CONFIGURATION_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NAMESPACE_VALUE, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
+var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NAMESPACE_VALUE, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
 var init_prefilter = __esm({
   "dist/src/parse/prefilter.js"() {
     "use strict";
@@ -45626,6 +45703,7 @@ var init_prefilter = __esm({
     SUPPRESSION_MARK = "admission-lint-";
     MARKER_LINE = /^(?:---|\.\.\.)/m;
     WEBHOOK_CONFIGURATION_BYTES = Buffer.from("WebhookConfiguration");
+    SERVICE_BYTES = Buffer.from("Service");
     KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK, "binary"].map((part) => Buffer.from(part));
     WORKLOAD_PART_BYTES = WORKLOAD_KIND_NAMES.map((part) => Buffer.from(part));
     BACKSLASH = 92;
@@ -47405,9 +47483,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule38, j) => {
-        if (isObject(rule38))
-          fill(rule38, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule39, j) => {
+        if (isObject(rule39))
+          fill(rule39, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -55349,9 +55427,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule38, i) => {
-        if (isObject2(rule38))
-          fill(rule38, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule39, i) => {
+        if (isObject2(rule39))
+          fill(rule39, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -55698,6 +55776,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const policies = [];
   const workloads = [];
   const services = [];
+  let servicesOutsideBundles = false;
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
@@ -55731,6 +55810,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const settle = named === void 0 || options.podSecurity === void 0 ? void 0 : workloadSettle(checked, false, settings2, options.podSecurity.kubeVersion, kustomizePatches2.isPatch(path));
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
     const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
+    if ((kustomizePatches2.isPatch(path) || !bytesNameWebhookConfiguration(raw.bytes)) && bytesMayHoldService(raw.bytes))
+      servicesOutsideBundles = true;
     let skimmed = skimBytes(raw.bytes, { workloads: every });
     if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))
       skimmed = void 0;
@@ -55830,6 +55911,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     policies,
     workloads,
     services,
+    servicesOutsideBundles,
     settledWorkloads,
     podSecurity: settings2,
     kustomizePatches: [...kustomizePatches2.changes, ...streamPatches],
@@ -55946,6 +56028,7 @@ function runScope(run2, kubeVersion) {
     policies: run2.policies,
     workloads: run2.workloads,
     services: run2.services,
+    servicesOutsideBundles: run2.servicesOutsideBundles,
     podSecurity: run2.podSecurity,
     unreadable,
     kustomizePatches: run2.kustomizePatches,
@@ -56285,7 +56368,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule38) => rule38.scope === "object" && options.severityOverrides.get(rule38.meta.id) !== "off" && rule38.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule39) => rule39.scope === "object" && options.severityOverrides.get(rule39.meta.id) !== "off" && rule39.meta.appliesTo.some(isWorkloadKind));
   if (!readsWorkloads)
     return {};
   return { podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
@@ -56335,18 +56418,18 @@ async function lintRun(run2, options) {
       otherPlaces.set(finding, violation.alsoAt.map((path) => object.manifest.locate(path, violation.part)));
     }
   };
-  const enabled = options.rules.filter((rule38) => options.severityOverrides.get(rule38.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule38) => rule38.meta.id));
+  const enabled = options.rules.filter((rule39) => options.severityOverrides.get(rule39.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule39) => rule39.meta.id));
   const scope = runScope(run2, options.kubeVersion);
-  for (const rule38 of enabled) {
-    if (rule38.scope !== "file")
+  for (const rule39 of enabled) {
+    if (rule39.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule38.meta, file.source.path, void 0, () => rule38.checkFile(file))) {
-        const severity = severityOf3(rule38.meta, violation.severity);
+      for (const violation of guarded(rule39.meta, file.source.path, void 0, () => rule39.checkFile(file))) {
+        const severity = severityOf3(rule39.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule38.meta.id, severity, messageOf(rule38.meta, violation.messageId, violation.data), rule38.meta.help, {
+        findings.push(findingAt(rule39.meta.id, severity, messageOf(rule39.meta, violation.messageId, violation.data), rule39.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -56358,16 +56441,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule38) => rule38.scope === "object").map((rule38) => {
+  const objectRules = enabled.filter((rule39) => rule39.scope === "object").map((rule39) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId),
-      options: optionValues(rule38.meta, options.ruleOptions?.get(rule38.meta.id))
+      options: optionValues(rule39.meta, options.ruleOptions?.get(rule39.meta.id))
     };
-    const checks = guarded(rule38.meta, run2.paths[0] ?? "-", void 0, () => [rule38.create(ruleRun)])[0] ?? {};
-    return { meta: rule38.meta, checks };
+    const checks = guarded(rule39.meta, run2.paths[0] ?? "-", void 0, () => [rule39.create(ruleRun)])[0] ?? {};
+    return { meta: rule39.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -56437,12 +56520,12 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule38) => rule38.meta.id),
+    knownRules: options.rules.map((rule39) => rule39.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = suppression.kept;
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule38) => rule38.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule39) => rule39.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -56830,14 +56913,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule38 = chalk2.dim(f.ruleId);
+      const rule39 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule38}`);
+        lines.push(`${head}${first}  ${rule39}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule38}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule39}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -58739,14 +58822,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule38 = matchingRule(include, request2, discovery);
-  if (rule38 === void 0)
+  const rule39 = matchingRule(include, request2, discovery);
+  if (rule39 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule38.rule, equivalent: rule38.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule39.rule, equivalent: rule39.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -61399,7 +61482,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule38) => rule38 !== null).map((rule38) => ({ operations: rule38.operations ?? [], apiGroups: rule38.apiGroups ?? [], apiVersions: rule38.apiVersions ?? [], resources: rule38.resources ?? [], scope: rule38.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule39) => rule39 !== null).map((rule39) => ({ operations: rule39.operations ?? [], apiGroups: rule39.apiGroups ?? [], apiVersions: rule39.apiVersions ?? [], resources: rule39.resources ?? [], scope: rule39.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -61725,9 +61808,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule38) {
+function ruleSchema(rule39) {
   const options = {};
-  for (const [name, option] of Object.entries(rule38.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule39.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -61736,7 +61819,7 @@ function ruleSchema(rule38) {
     };
   }
   return {
-    description: `${rule38.meta.title} (default severity: ${rule38.meta.severity})`,
+    description: `${rule39.meta.title} (default severity: ${rule39.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -61752,8 +61835,8 @@ function ruleSchema(rule38) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule38 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule38.meta.id] = ruleSchema(rule38);
+  for (const rule39 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule39.meta.id] = ruleSchema(rule39);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -63262,10 +63345,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule38) {
-  if (rule38.scope === "file")
+function kindsOf(rule39) {
+  if (rule39.scope === "file")
     return "files";
-  let names2 = rule38.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule39.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -63275,24 +63358,24 @@ function kindsOf(rule38) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule38) => ({
-      id: rule38.meta.id,
-      severity: rule38.meta.severity,
-      kinds: rule38.scope === "file" ? [] : [...rule38.meta.appliesTo],
-      title: rule38.meta.title,
-      options: Object.fromEntries(Object.entries(rule38.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule39) => ({
+      id: rule39.meta.id,
+      severity: rule39.meta.severity,
+      kinds: rule39.scope === "file" ? [] : [...rule39.meta.appliesTo],
+      title: rule39.meta.title,
+      options: Object.fromEntries(Object.entries(rule39.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule38) => rule38.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule39) => rule39.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule38 of rules2) {
-    const text = [...wrapWords(rule38.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule38)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule38.meta.id.padEnd(idWidth)}  ${rule38.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule39 of rules2) {
+    const text = [...wrapWords(rule39.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule39)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule39.meta.id.padEnd(idWidth)}  ${rule39.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -63332,11 +63415,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule38) => rule38.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule39) => rule39.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule38) => rule38.meta.id));
+  const known = new Set(rules2.map((rule39) => rule39.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -63356,12 +63439,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule38 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule38)
+    const rule39 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule39)
       throw unknownRule(id, rules2);
-    const declared = rule38.meta.options?.[name];
+    const declared = rule39.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule38.meta.options ?? {});
+      const known = Object.keys(rule39.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -63574,24 +63657,24 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule38) => rule38.meta.id);
-  const lowered = rules.flatMap((rule38) => {
-    const to = run2.severityOverrides.get(rule38.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule38.meta.severity] ? [{ rule: rule38.meta.id, from: rule38.meta.severity, to }] : [];
+  const ids = rules.map((rule39) => rule39.meta.id);
+  const lowered = rules.flatMap((rule39) => {
+    const to = run2.severityOverrides.get(rule39.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule39.meta.severity] ? [{ rule: rule39.meta.id, from: rule39.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule38) => Object.entries(rule38.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule38.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule39) => Object.entries(rule39.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule39.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule38.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule39.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule38) => Object.entries(rule38.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule38.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule39) => Object.entries(rule39.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule39.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule38.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule39.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -63681,7 +63764,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule38) => rule38.meta),
+    rules: rules.map((rule39) => rule39.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -63731,9 +63814,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule38 = rules.find((candidate) => candidate.meta.id === id);
+  const rule39 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule38 || !existsSync(file))
+  if (!rule39 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -63796,4 +63879,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 84000d4e1a87ca3310b50fa7f27464ff8bceb91c9cb4828c8ee8cad2840284f7
+//# admission-lint-build 1a39c02d8d20368185ab246e631207bc79f27a08efdf3c0ca0e0d1ca26dc243a

@@ -103,6 +103,7 @@ function reads(n: number): number {
     policies: counted(run.policies, counter),
     workloads: run.workloads,
     services: run.services,
+    servicesOutsideBundles: run.servicesOutsideBundles,
     podSecurity: run.podSecurity,
     unreadable: [],
     kustomizePatches: [],

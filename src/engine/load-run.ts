@@ -30,7 +30,7 @@ import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -59,6 +59,8 @@ export interface LintRun {
    * service references reach. Not linted: counted with `skipped`, as before.
    */
   readonly services: readonly ServiceObject[];
+  /** An input not read for Services (no webhook configuration in it, or a kustomize patch) may hold one: a Service's absence from `services` proves nothing then. */
+  readonly servicesOutsideBundles: boolean;
   /**
    * The workloads checked from their value alone, not parsed: each passes every mode of its
    * namespace (src/psa/screen.ts), so it has no finding. Counted with `workloads`; not among `skipped`.
@@ -155,6 +157,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
+  let servicesOutsideBundles = false;
   let documents = 0;
   let skipped = 0;
   let inputs = 0;
@@ -197,6 +200,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // an input is only remembered (its bytes are looked at again only if one turns up).
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
     const revisit = reach === 'labelled' && !checked.every && (readFor === 0 || found !== 'none');
+    // Services are read only from bundles (below); one in another input is not seen.
+    if ((kustomizePatches.isPatch(path) || !bytesNameWebhookConfiguration(raw.bytes)) && bytesMayHoldService(raw.bytes)) servicesOutsideBundles = true;
     let skimmed = skimBytes(raw.bytes, { workloads: every });
     if (skimmed !== undefined && (found === 'spelled' || (found === 'named' && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))) skimmed = undefined;
     // Once Pod Security is in play, a file's namespace values are read from its bytes: the second
@@ -302,6 +307,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     policies,
     workloads,
     services,
+    servicesOutsideBundles,
     settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
@@ -449,6 +455,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     policies: run.policies,
     workloads: run.workloads,
     services: run.services,
+    servicesOutsideBundles: run.servicesOutsideBundles,
     podSecurity: run.podSecurity,
     unreadable,
     kustomizePatches: run.kustomizePatches,

@@ -17,13 +17,18 @@
  * (headless too), NodePort and LoadBalancer. `default/kubernetes` on 443 is the API server
  * itself (the loopback resolver), never looked up.
  */
-import type { ServiceObject } from '../model/objects.js';
+import type { ServiceObject, WebhookConfigurationObject } from '../model/objects.js';
+import type { SourceFile } from '../load/sources.js';
+import { isPlaceholder } from '../text/placeholder.js';
 import type { Webhook } from '../model/types.js';
 import { patchesChanging } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { unreadableMayHoldNaming } from './unreadable.js';
 
 export type ServiceScope = Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'memo'>;
+
+/** What missingFromBundle reads besides the Services: the Namespaces, to see which ones a bundle defines. */
+export type BundleScope = ServiceScope & Pick<RunScope, 'namespaces' | 'servicesOutsideBundles'>;
 
 /** The run's Services by `namespace/name` (those without a namespace under `/name`), built once per run. */
 const BY_NAME = memoKey<ReadonlyMap<string, readonly ServiceObject[]>>('Services by namespace and name');
@@ -98,4 +103,30 @@ export function lacksPort(service: ServiceObject, port: number): boolean | undef
 /** `default/kubernetes` on 443: the API server calls itself (the loopback resolver), whatever the Service says. */
 export function isApiServerItself(reference: WebhookServiceReference): boolean {
   return reference.namespace === 'default' && reference.name === 'kubernetes' && reference.port === 443;
+}
+
+/** The input a document came from: a rendered stream's templates are one input (one bundle). */
+function inputOf(file: SourceFile): string {
+  return file.renderedFrom ?? file.path;
+}
+
+/**
+ * The other Services of the webhook's namespace, when the configuration's own input is a bundle
+ * that installs that namespace (its Namespace manifest and Services in it are there) but not the
+ * Service the webhook calls, and no input of the run holds a Service of that name there (or one
+ * without a namespace, which may land there), every input that may hold a Service having been read for them. Undefined when the run cannot tell: the reference
+ * is a placeholder or the API server itself, or a document the run could not read may be it.
+ */
+export function missingFromBundle(scope: BundleScope, object: WebhookConfigurationObject, webhook: Readonly<Webhook>): { readonly reference: WebhookServiceReference; readonly others: readonly string[] } | undefined {
+  // A Service in an input that was not read for Services could be the one.
+  if (scope.servicesOutsideBundles) return undefined;
+  const reference = serviceReference(webhook);
+  if (reference === undefined || isApiServerItself(reference) || isPlaceholder(reference.namespace) || isPlaceholder(reference.name)) return undefined;
+  const input = inputOf(object.manifest.file);
+  if (!scope.namespaces.some((namespace) => namespace.name === reference.namespace && inputOf(namespace.manifest.file) === input)) return undefined;
+  const others = scope.services.filter((service) => service.namespace === reference.namespace && inputOf(service.manifest.file) === input).map((service) => service.name);
+  if (others.length === 0) return undefined;
+  if (scope.services.some((service) => service.name === reference.name && (service.namespace === reference.namespace || service.namespace === undefined))) return undefined;
+  if (unreadableMayHoldNaming(scope, 'Service', reference.name)) return undefined;
+  return { reference, others: [...new Set(others)] };
 }

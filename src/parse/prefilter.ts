@@ -161,6 +161,12 @@ export function mightBeService(text: string): boolean {
 }
 
 const WEBHOOK_CONFIGURATION_BYTES = Buffer.from('WebhookConfiguration');
+const SERVICE_BYTES = Buffer.from('Service');
+
+/** Whether a file's bytes may hold a Service (its kind spelled out; escapes are caught by mightBeRead's readers). */
+export function bytesMayHoldService(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(SERVICE_BYTES);
+}
 
 /** Whether a file's bytes name a webhook configuration's kind: then its Services are read too. */
 export function bytesNameWebhookConfiguration(bytes: Uint8Array): boolean {
