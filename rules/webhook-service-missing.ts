@@ -33,10 +33,11 @@ export const rule = defineObjectRule({
           violations.push({
             messageId: 'missing',
             data: {
-              // 160 characters at most: 62 of text, the rest shared so that the Service's name shows best.
-              webhook: elideMiddle(entry.label, 30),
-              service: elideMiddle(`${found.reference.namespace}/${found.reference.name}`, 40),
-              others: joinCapped(found.others.map((name) => elideMiddle(name, 18)), 2, { width: 26 }),
+              // 160 characters at most: 61 of text, the webhook 26, the Service 40 (its name tells the
+              // mismatch, so the namespace is shortened first), the others 30 ("a, b and 9 more").
+              webhook: elideMiddle(entry.label, 26),
+              service: `${elideMiddle(found.reference.namespace, Math.max(8, 39 - Math.min(found.reference.name.length, 31)))}/${elideMiddle(found.reference.name, 31)}`,
+              others: joinCapped(found.others.map((name) => elideMiddle(name, 18)), 2, { width: 18 }),
             },
             path: [...entry.path, 'clientConfig', 'service', 'name'],
           });

@@ -44,6 +44,23 @@ describe('webhook-service-missing', () => {
     expect(await run({ 'install.yaml': [NAMESPACE, service('widgets-metrics'), CONFIGURATION].join('---\n') })).toEqual(['install.yaml warning']);
   });
 
+  it('fits long names in one message of at most 160 characters', async () => {
+    const long = (text: string): string => text.split('widgets-system').join(`${'n'.repeat(60)}-system`).replace('name: vwidget.example.com', `name: ${'w'.repeat(60)}.example.com`).replace('widgets-webhook', 'x'.repeat(63));
+    const bundle = [long(NAMESPACE), ...Array.from({ length: 9 }, (_, i) => long(service(`${'s'.repeat(55)}-${i}`))), long(CONFIGURATION)].join('---\n');
+    const dir = mkdtempSync(join(tmpdir(), 'al-svc-missing-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'install.yaml'), bundle);
+    const report = await lint({ paths: [dir], rules: allRules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(allRules.filter((rule) => rule.meta.id !== 'webhook-service-missing').map((rule) => [rule.meta.id, 'off' as const])), ruleOptions: new Map(), toolVersion: 'test' });
+    expect(report.findings).toHaveLength(1);
+    expect(report.findings[0]!.message.length).toBeLessThanOrEqual(160);
+  });
+
+  it('says nothing where a bundle Service may render to the name, or in a namespace the API server creates', async () => {
+    expect(await run({ 'install.yaml': [NAMESPACE, service('widgets-metrics'), service('$(SERVICE_NAME)'), CONFIGURATION].join('---\n') })).toEqual([]);
+    const system = (text: string): string => text.split('widgets-system').join('kube-system');
+    expect(await run({ 'install.yaml': [system(NAMESPACE), system(service('widgets-metrics')), system(CONFIGURATION)].join('---\n') })).toEqual([]);
+  });
+
   it('says nothing when the Namespace is in another input, or the Service is in another input of the run', async () => {
     expect(await run({ 'a-namespace.yaml': NAMESPACE, 'b-install.yaml': [service('widgets-metrics'), CONFIGURATION].join('---\n') })).toEqual([]);
     // Services are read only from inputs with a webhook configuration: while another input may hold one, absence proves nothing.

@@ -105,6 +105,9 @@ export function isApiServerItself(reference: WebhookServiceReference): boolean {
   return reference.namespace === 'default' && reference.name === 'kubernetes' && reference.port === 443;
 }
 
+/** The namespaces kube-apiserver creates itself (pkg/controlplane/controller/systemnamespaces), and `default`. */
+const SYSTEM_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+
 /** The input a document came from: a rendered stream's templates are one input (one bundle). */
 function inputOf(file: SourceFile): string {
   return file.renderedFrom ?? file.path;
@@ -122,9 +125,18 @@ export function missingFromBundle(scope: BundleScope, object: WebhookConfigurati
   if (scope.servicesOutsideBundles) return undefined;
   const reference = serviceReference(webhook);
   if (reference === undefined || isApiServerItself(reference) || isPlaceholder(reference.namespace) || isPlaceholder(reference.name)) return undefined;
+  // The namespaces the API server creates exist before any bundle: a Service there may too.
+  if (SYSTEM_NAMESPACES.has(reference.namespace)) return undefined;
   const input = inputOf(object.manifest.file);
   if (!scope.namespaces.some((namespace) => namespace.name === reference.namespace && inputOf(namespace.manifest.file) === input)) return undefined;
-  const others = scope.services.filter((service) => service.namespace === reference.namespace && inputOf(service.manifest.file) === input).map((service) => service.name);
+  const bundled = scope.services.filter((service) => inputOf(service.manifest.file) === input);
+  // An unrendered Service name or namespace may render to the one the webhook names.
+  if (bundled.some((service) => isPlaceholder(service.name) || (service.namespace !== undefined && isPlaceholder(service.namespace)))) return undefined;
+  // Those that expose the webhook's port first: the likelier intended one.
+  const others = bundled
+    .filter((service) => service.namespace === reference.namespace)
+    .sort((a, b) => Number(lacksPort(a, reference.port) === true) - Number(lacksPort(b, reference.port) === true))
+    .map((service) => service.name);
   if (others.length === 0) return undefined;
   if (scope.services.some((service) => service.name === reference.name && (service.namespace === reference.namespace || service.namespace === undefined))) return undefined;
   if (unreadableMayHoldNaming(scope, 'Service', reference.name)) return undefined;
