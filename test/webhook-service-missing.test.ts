@@ -31,14 +31,15 @@ describe('webhook-service-missing', () => {
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
-  const run = async (files: Record<string, string>): Promise<string[]> => {
+  /** The rule's findings on a folder of these files (the other rules off). */
+  const findings = async (files: Record<string, string>) => {
     const dir = mkdtempSync(join(tmpdir(), 'al-svc-missing-'));
     dirs.push(dir);
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const overrides = new Map(allRules.filter((rule) => rule.meta.id !== 'webhook-service-missing').map((rule) => [rule.meta.id, 'off' as const]));
-    const report = await lint({ paths: [dir], rules: allRules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: overrides, ruleOptions: new Map(), toolVersion: 'test' });
-    return report.findings.map((f) => `${f.file.split('/').pop()} ${f.severity}`);
+    return (await lint({ paths: [dir], rules: allRules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: overrides, ruleOptions: new Map(), toolVersion: 'test' })).findings;
   };
+  const run = async (files: Record<string, string>): Promise<string[]> => (await findings(files)).map((f) => `${f.file.split('/').pop()} ${f.severity}`);
 
   it('reports a bundle that installs the namespace and its Services but not the one the webhook calls', async () => {
     expect(await run({ 'install.yaml': [NAMESPACE, service('widgets-metrics'), CONFIGURATION].join('---\n') })).toEqual(['install.yaml warning']);
@@ -47,12 +48,9 @@ describe('webhook-service-missing', () => {
   it('fits long names in one message of at most 160 characters', async () => {
     const long = (text: string): string => text.split('widgets-system').join(`${'n'.repeat(60)}-system`).replace('name: vwidget.example.com', `name: ${'w'.repeat(60)}.example.com`).replace('widgets-webhook', 'x'.repeat(63));
     const bundle = [long(NAMESPACE), ...Array.from({ length: 9 }, (_, i) => long(service(`${'s'.repeat(55)}-${i}`))), long(CONFIGURATION)].join('---\n');
-    const dir = mkdtempSync(join(tmpdir(), 'al-svc-missing-'));
-    dirs.push(dir);
-    writeFileSync(join(dir, 'install.yaml'), bundle);
-    const report = await lint({ paths: [dir], rules: allRules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(allRules.filter((rule) => rule.meta.id !== 'webhook-service-missing').map((rule) => [rule.meta.id, 'off' as const])), ruleOptions: new Map(), toolVersion: 'test' });
-    expect(report.findings).toHaveLength(1);
-    expect(report.findings[0]!.message.length).toBeLessThanOrEqual(160);
+    const found = await findings({ 'install.yaml': bundle });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message.length).toBeLessThanOrEqual(160);
   });
 
   it('says nothing where a bundle Service may render to the name, or in a namespace the API server creates', async () => {
