@@ -255,7 +255,7 @@ export const rule = defineObjectRule({
       policy: (object) => checkPolicyObject(object, run),
       webhookConfiguration(object) {
         // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
-        return kubeSystemInterceptions(object, run).filter(({ entry }) => !reportedAsEverything(entry.webhook, (id) => run.runsAsDesigned(id))).map((interception): Violation<MessageId> => {
+        return kubeSystemInterceptions(object, run).filter(({ entry }) => !reportedAsEverything(entry.webhook, run)).map((interception): Violation<MessageId> => {
           const { entry, rule, match, everything } = interception;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
           const timeout = entry.webhook.timeoutSeconds ?? 10;

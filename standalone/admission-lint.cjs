@@ -36301,8 +36301,8 @@ function everythingRule(webhook) {
     return void 0;
   return everywhere[0].index;
 }
-function reportedAsEverything(webhook, runsAsDesigned) {
-  return runsAsDesigned(EVERYTHING_RULE) && everythingRule(webhook) !== void 0;
+function reportedAsEverything(webhook, run2) {
+  return run2.runsAsDesigned(EVERYTHING_RULE) && everythingRule(webhook) !== void 0;
 }
 var EVERYTHING_RULE, ANY;
 var init_intercepts_everything = __esm({
@@ -37107,7 +37107,7 @@ var init_matches_kube_system = __esm({
         return {
           policy: (object) => checkPolicyObject3(object, run2),
           webhookConfiguration(object) {
-            return kubeSystemInterceptions(object, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, (id) => run2.runsAsDesigned(id))).map((interception) => {
+            return kubeSystemInterceptions(object, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).map((interception) => {
               const { entry, rule: rule39, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
@@ -37656,7 +37656,7 @@ var init_critical_resources = __esm({
             const reportedForKubeSystem = new Set(run2.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(object, run2).map(({ entry }) => entry.index) : []);
             return webhooksOf(object).flatMap((entry) => {
               const { webhook } = entry;
-              if (reportedAsEverything(webhook, (id) => run2.runsAsDesigned(id)))
+              if (reportedAsEverything(webhook, run2))
                 return [];
               const ignore = webhook.failurePolicy === "Ignore";
               const timeout2 = webhook.timeoutSeconds ?? 10;
@@ -37756,7 +37756,7 @@ var init_self_deadlock = __esm({
               const namespace = service?.namespace;
               if (typeof namespace !== "string" || namespace === "" || isPlaceholder(namespace) || webhook.failurePolicy !== "Fail")
                 return [];
-              if (reportedAsEverything(webhook, (id) => run2.runsAsDesigned(id)))
+              if (reportedAsEverything(webhook, run2))
                 return [];
               const labels = namespaceLabels(run2, namespace);
               const manifestKnown = namespaceNamed(run2, namespace) !== void 0 || namespace === DEFAULT_NAMESPACE;
@@ -55814,11 +55814,13 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const every = reach === "every" || checked.every;
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : void 0;
-    const settle = named === void 0 || options.podSecurity === void 0 ? void 0 : workloadSettle(checked, false, settings2, options.podSecurity.kubeVersion, kustomizePatches2.isPatch(path));
+    const patch = kustomizePatches2.isPatch(path);
+    const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
+    if (!bundle && bytesMayHoldService(raw.bytes))
+      servicesOutsideBundles = true;
+    const settle = named === void 0 || options.podSecurity === void 0 ? void 0 : workloadSettle(checked, false, settings2, options.podSecurity.kubeVersion, patch);
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
     const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
-    if ((kustomizePatches2.isPatch(path) || !bytesNameWebhookConfiguration(raw.bytes)) && bytesMayHoldService(raw.bytes))
-      servicesOutsideBundles = true;
     let skimmed = skimBytes(raw.bytes, { workloads: every });
     if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))
       skimmed = void 0;
@@ -55831,15 +55833,13 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {}
     });
     if (skimmed !== void 0) {
-      if (revisit && !kustomizePatches2.isPatch(path))
+      if (revisit && !patch)
         revisits.push({ ...remember(false, readFor), skimmed: true });
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
       continue;
     }
-    const patch = kustomizePatches2.isPatch(path);
-    const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
     const forWorkloads = named === void 0 ? void 0 : (text2) => mightBeRead(text2) || named(text2);
     const reads = bundle ? (text2) => (forWorkloads ?? mightBeRead)(text2) || mightBeService(text2) : forWorkloads;
     const text = decode(raw.bytes);
@@ -63886,4 +63886,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 637926c7e692688b802c93419c93190e86ef15ce15607f17adea817fbef70213
+//# admission-lint-build c723a3c2afb3d0be2e5ee62ebdcb55b7e3b5f4ea68b59fd1699d4a746891049b

@@ -193,15 +193,19 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const every = reach === 'every' || checked.every;
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : undefined;
+    const patch = kustomizePatches.isPatch(path);
+    // An input that holds a webhook configuration (a bundle) is read for its Services too: what
+    // the webhooks' service references reach. Other inputs never parse a Service, and one in
+    // them is not seen.
+    const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
+    if (!bundle && bytesMayHoldService(raw.bytes)) servicesOutsideBundles = true;
     // A workload that passes the final policy of its namespace is not parsed (src/psa/screen.ts).
     // (A kustomize patch's workloads are partial objects, never read: one settled is one skipped.)
-    const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion, kustomizePatches.isPatch(path));
+    const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion, patch);
     // A run without Pod Security labels pays nothing here: before the first checked namespace,
     // an input is only remembered (its bytes are looked at again only if one turns up).
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
     const revisit = reach === 'labelled' && !checked.every && (readFor === 0 || found !== 'none');
-    // Services are read only from bundles (below); one in another input is not seen.
-    if ((kustomizePatches.isPatch(path) || !bytesNameWebhookConfiguration(raw.bytes)) && bytesMayHoldService(raw.bytes)) servicesOutsideBundles = true;
     let skimmed = skimBytes(raw.bytes, { workloads: every });
     if (skimmed !== undefined && (found === 'spelled' || (found === 'named' && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))) skimmed = undefined;
     // Once Pod Security is in play, a file's namespace values are read from its bytes: the second
@@ -215,16 +219,12 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       ...(namespaceKeys !== undefined ? { namespaces: namespaceKeys } : {}),
     });
     if (skimmed !== undefined) {
-      if (revisit && !kustomizePatches.isPatch(path)) revisits.push({ ...remember(false, readFor), skimmed: true });
+      if (revisit && !patch) revisits.push({ ...remember(false, readFor), skimmed: true });
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
       continue;
     }
-    // An input that holds a webhook configuration (a bundle) is read for its Services too: what
-    // the webhooks' service references reach. Other inputs never parse a Service.
-    const patch = kustomizePatches.isPatch(path);
-    const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
     // A document read only because it may be a Service is never taken as a workload (nor settled
     // as one): the workloads read are those of a run without Services.
     const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);

@@ -41,6 +41,6 @@ export function everythingRule(webhook: Readonly<Webhook>): number | undefined {
  * everything, and that rule runs with its own severities (turned off, or lowered by the user, it
  * does not report the error, so each consequence is reported by its own rule again).
  */
-export function reportedAsEverything(webhook: Readonly<Webhook>, runsAsDesigned: (ruleId: string) => boolean): boolean {
-  return runsAsDesigned(EVERYTHING_RULE) && everythingRule(webhook) !== undefined;
+export function reportedAsEverything(webhook: Readonly<Webhook>, run: { runsAsDesigned(ruleId: string): boolean }): boolean {
+  return run.runsAsDesigned(EVERYTHING_RULE) && everythingRule(webhook) !== undefined;
 }
