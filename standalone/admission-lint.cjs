@@ -45431,6 +45431,14 @@ function scanDocuments(scanned, from = 0) {
         documents.push({ start: lineStart2, end: lineStart2, firstContent: -1 });
       open2 = void 0;
     } else {
+      if (open2 !== void 0 && open2.firstContent >= 0) {
+        const next = scanned.markerLineFrom(lineStart2);
+        open2.end = next < 0 ? scanned.length : next;
+        if (next < 0)
+          break;
+        lineStart2 = next + 1;
+        continue;
+      }
       const at = contentStart(scanned, lineStart2, lineEnd2);
       if (at >= 0) {
         if (open2 === void 0) {
@@ -45447,7 +45455,19 @@ function scanDocuments(scanned, from = 0) {
   return documents;
 }
 function documentLines(text) {
-  return scanDocuments({ length: text.length, codeAt: (i) => text.charCodeAt(i), lineFeedFrom: (from) => text.indexOf("\n", from) });
+  return scanDocuments({
+    length: text.length,
+    codeAt: (i) => text.charCodeAt(i),
+    lineFeedFrom: (from) => text.indexOf("\n", from),
+    markerLineFrom: (from) => firstFound([text.indexOf("\n---", from), text.indexOf("\n...", from), text.indexOf("\n%", from)])
+  });
+}
+function firstFound(indexes) {
+  let first = -1;
+  for (const at of indexes)
+    if (at >= 0 && (first < 0 || at < first))
+      first = at;
+  return first;
 }
 function mightBeService(text) {
   return text.includes("Service");
@@ -45543,11 +45563,15 @@ function namespaceValues(bytes) {
   }
   return [...values];
 }
+function prepared(names2) {
+  return names2 instanceof NamespaceNames ? names2 : new NamespaceNames(names2);
+}
 function namespacesIn(bytes, namespaces) {
-  if (namespaceValues(bytes)?.some((value) => namespaces.includes(value)) === true)
+  const names2 = prepared(namespaces);
+  if (namespaceValues(bytes)?.some((value) => names2.set.has(value)) === true)
     return true;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return someNameIn(byPrefix(namespaces), (part) => buffer.includes(part));
+  return someNameIn(names2.groups, (part) => buffer.includes(part));
 }
 function byPrefix(names2) {
   const groups = /* @__PURE__ */ new Map();
@@ -45570,8 +45594,7 @@ function someNameIn(groups, holds) {
 function workloadDocuments(namespaces) {
   if (namespaces === void 0)
     return mightBeWorkload;
-  const names2 = new Set(namespaces);
-  const groups = byPrefix(namespaces);
+  const { set: names2, groups } = prepared(namespaces);
   const named = (text) => {
     NAMESPACE_VALUE.lastIndex = 0;
     for (let match = NAMESPACE_VALUE.exec(text); match !== null; match = NAMESPACE_VALUE.exec(text))
@@ -45585,7 +45608,12 @@ function mightBeWorkload(text) {
   return WORKLOAD_KIND_PARTS.test(text) || SPELLED_OTHERWISE2.test(text);
 }
 function countDocuments(buffer, from = 0) {
-  const scanned = { length: buffer.length, codeAt: (i) => buffer[i] ?? -1, lineFeedFrom: (at) => buffer.indexOf(10, at) };
+  const scanned = {
+    length: buffer.length,
+    codeAt: (i) => buffer[i] ?? -1,
+    lineFeedFrom: (at) => buffer.indexOf(10, at),
+    markerLineFrom: (at) => firstFound([buffer.indexOf(NEXT_MARKER, at), buffer.indexOf(NEXT_END, at), buffer.indexOf(NEXT_DIRECTIVE, at)])
+  };
   let documents = 0;
   let withContent = 0;
   let open2 = false;
@@ -45696,7 +45724,7 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
   pieces.push(text.slice(at));
   return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped, blanked, ...settledCounts, ...valueParts };
 }
-var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NAMESPACE_VALUE, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
+var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NamespaceNames, NAMESPACE_VALUE, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
 var init_prefilter = __esm({
   "dist/src/parse/prefilter.js"() {
     "use strict";
@@ -45717,6 +45745,17 @@ var init_prefilter = __esm({
     ESCAPE_LETTERS = /* @__PURE__ */ new Set([120, 117, 85, 10, 13]);
     BINARY = Buffer.from("binary");
     NAMESPACE_KEY = Buffer.from("namespace");
+    NamespaceNames = class {
+      names;
+      set;
+      /** The names grouped by their first characters (byPrefix). */
+      groups;
+      constructor(names2) {
+        this.names = names2;
+        this.set = new Set(names2);
+        this.groups = byPrefix(names2);
+      }
+    };
     NAMESPACE_VALUE = /namespace["']?[ \t]*:[ \t]*["']?([a-z0-9][-a-z0-9]*)/g;
     NEXT_MARKER = Buffer.from("\n---");
     NEXT_END = Buffer.from("\n...");
@@ -45882,27 +45921,35 @@ function fold(pieces, breaks) {
     value += (breaks[i - 1] === 0 ? " " : "\n".repeat(breaks[i - 1])) + pieces[i];
   return value;
 }
-function readSimpleDocument(text) {
+function rawIndent(raw) {
+  let at = 0;
+  let c = raw.charCodeAt(0);
+  while (c === 32)
+    c = raw.charCodeAt(++at);
+  if (c === 35 || c !== c || c === 13 && at === raw.length - 1)
+    return -1;
+  if (c === 9) {
+    const rest = raw.slice(at).trim();
+    return rest === "" || rest[0] === "#" ? -1 : at;
+  }
+  return at;
+}
+function readSimpleDocument(text, options = {}) {
   if (UNREAD_CHARACTERS.test(text) || text.includes("\r") && LONE_CR.test(text))
     return void 0;
-  const lines = [];
-  for (const raw of text.split("\n")) {
-    const end = raw.charCodeAt(raw.length - 1) === 13 ? raw.length - 1 : raw.length;
+  const raws = text.split("\n");
+  for (const raw of raws) {
     const c = raw.charCodeAt(0);
     if (c === 37)
       return void 0;
-    if ((c === 45 || c === 46) && (raw.startsWith("---") || raw.startsWith("...")) && (end === 3 || raw[3] === " " || raw[3] === "	"))
+    if ((c === 45 || c === 46) && (raw.startsWith("---") || raw.startsWith("...")) && (raw.length === 3 || raw[3] === " " || raw[3] === "	" || raw[3] === "\r" && raw.length === 4))
       return void 0;
-    let indent = 0;
-    while (indent < end && raw.charCodeAt(indent) === 32)
-      indent++;
-    lines.push(readLine(indent, raw.slice(indent, end)));
   }
   try {
-    const reader = new Reader(lines);
+    const reader = new Reader(raws, options.skip);
     if (reader.done())
       return void 0;
-    const first = lines[reader.at];
+    const first = reader.lineAt(reader.at);
     if (first.text === "-" || first.text.startsWith("- "))
       return void 0;
     const value = reader.mapping(first.indent);
@@ -45915,7 +45962,7 @@ function readSimpleDocument(text) {
     throw error;
   }
 }
-var TRUE, FALSE, NULL, DECIMAL, OCTAL, FRACTION, NOT_STRINGS, UNREAD_CHARACTERS, LONE_CR, MAYBE_NOT_STRING, INDICATOR, DASH_LIKE, CONTINUATION_UNREAD, ANCHOR, ALIAS, MAX_ALIAS_WORK, BLOCK_HEADER, NotSimple, WORDS, LETTER_FLOAT, SIMPLE_ESCAPES, HEX_LENGTH, FlowReader, Reader;
+var TRUE, FALSE, NULL, DECIMAL, OCTAL, FRACTION, NOT_STRINGS, UNREAD_CHARACTERS, LONE_CR, MAYBE_NOT_STRING, INDICATOR, DASH_LIKE, CONTINUATION_UNREAD, ANCHOR, ALIAS, MAX_ALIAS_WORK, BLOCK_HEADER, NotSimple, WORDS, LETTER_FLOAT, SIMPLE_ESCAPES, HEX_LENGTH, FlowReader, SKIPPED, Reader;
 var init_simple_yaml = __esm({
   "dist/src/parse/simple-yaml.js"() {
     "use strict";
@@ -46085,17 +46132,41 @@ var init_simple_yaml = __esm({
         return plainValue(key2);
       }
     };
+    SKIPPED = /* @__PURE__ */ Symbol("value not read");
     Reader = class _Reader {
-      lines;
+      raws;
+      skip;
       at = 0;
+      /** The lines as Line, built when first visited: lines a skipped value spans are never built. */
+      lines;
       /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
       anchors = /* @__PURE__ */ new Map();
       aliases = 0;
       /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
       splitText;
       splitAnswer;
-      constructor(lines) {
-        this.lines = lines;
+      constructor(raws, skip) {
+        this.raws = raws;
+        this.skip = skip;
+        this.lines = new Array(raws.length);
+      }
+      get length() {
+        return this.raws.length;
+      }
+      lineAt(index) {
+        if (index >= this.raws.length)
+          return void 0;
+        let line2 = this.lines[index];
+        if (line2 === void 0) {
+          const raw = this.raws[index];
+          const end = raw.charCodeAt(raw.length - 1) === 13 ? raw.length - 1 : raw.length;
+          let indent = 0;
+          while (indent < end && raw.charCodeAt(indent) === 32)
+            indent++;
+          line2 = readLine(indent, raw.slice(indent, end));
+          this.lines[index] = line2;
+        }
+        return line2;
       }
       splitKey(text) {
         if (text !== this.splitText) {
@@ -46106,8 +46177,8 @@ var init_simple_yaml = __esm({
       }
       /** The next line that is neither blank nor a comment (the reader moves to it), or undefined. */
       get line() {
-        while (this.at < this.lines.length) {
-          const line2 = this.lines[this.at];
+        while (this.at < this.length) {
+          const line2 = this.lineAt(this.at);
           if (line2.blank || line2.comment) {
             this.at++;
             continue;
@@ -46204,8 +46275,8 @@ var init_simple_yaml = __esm({
         const breaks = [];
         let at = this.at;
         let empty2 = 0;
-        while (at < this.lines.length) {
-          const line2 = this.lines[at];
+        while (at < this.length) {
+          const line2 = this.lineAt(at);
           if (isBlank2(line2)) {
             empty2++;
             at++;
@@ -46244,7 +46315,7 @@ var init_simple_yaml = __esm({
         let joined = piece.escapedBreak;
         let empty2 = 0;
         for (; ; ) {
-          const line2 = this.lines[this.at];
+          const line2 = this.lineAt(this.at);
           if (line2 === void 0 || line2.tab)
             fail2();
           this.at++;
@@ -46282,13 +46353,13 @@ var init_simple_yaml = __esm({
         const folded = header[1] === ">";
         const strip = header[2] === "-";
         let first = this.at;
-        while (first < this.lines.length && isBlank2(this.lines[first]))
+        while (first < this.length && isBlank2(this.lineAt(first)))
           first++;
-        const firstLine = this.lines[first];
+        const firstLine = this.lineAt(first);
         const width = firstLine === void 0 ? 0 : firstLine.indent;
         if (firstLine === void 0 || width <= indent) {
           for (let i = this.at; i < first; i++)
-            if (this.lines[i].text.length > 0 || this.lines[i].indent > indent)
+            if (this.lineAt(i).text.length > 0 || this.lineAt(i).indent > indent)
               fail2();
           return "";
         }
@@ -46296,8 +46367,8 @@ var init_simple_yaml = __esm({
           fail2();
         const content = [];
         let at = this.at;
-        for (; at < this.lines.length; at++) {
-          const line2 = this.lines[at];
+        for (; at < this.length; at++) {
+          const line2 = this.lineAt(at);
           if (isBlank2(line2)) {
             if (at < first && line2.indent + line2.text.length > width)
               fail2();
@@ -46340,6 +46411,30 @@ var init_simple_yaml = __esm({
         return content.length === 0 || strip ? value : `${value}
 `;
       }
+      /**
+       * Passes over the value of a key at column `indent` whose line's rest is `rest`: the lines
+       * deeper than the key (a block, a block scalar, a plain scalar's continuation), and a sequence
+       * at the key's column. False (nothing passed over) for a value that starts on the key's line
+       * with a quote, a flow collection or a node property: those are read as usual, since where they
+       * end is not a matter of indentation alone.
+       */
+      skipValue(rest, indent) {
+        const value = rest.trimStart();
+        const empty2 = value === "" || value.charCodeAt(0) === 35;
+        if (!empty2 && /^["'[{&*!]/.test(value))
+          return false;
+        for (let at = this.at; at < this.raws.length; at++) {
+          const raw = this.raws[at];
+          const lineIndent = rawIndent(raw);
+          if (lineIndent < 0)
+            continue;
+          const deeper = lineIndent > indent || empty2 && lineIndent === indent && raw.charCodeAt(indent) === 45 && (raw.length === indent + 1 || raw.charCodeAt(indent + 1) === 32 || raw.charCodeAt(indent + 1) === 13);
+          if (!deeper)
+            break;
+          this.at = at + 1;
+        }
+        return true;
+      }
       mapping(indent) {
         const object = {};
         for (let line2 = this.line; line2 !== void 0 && line2.indent === indent; line2 = this.line) {
@@ -46349,6 +46444,10 @@ var init_simple_yaml = __esm({
           if (entry === void 0)
             fail2();
           this.at++;
+          if (this.skip?.has(entry.key) === true && this.skipValue(entry.rest, indent)) {
+            setKey(object, entry.key, SKIPPED);
+            continue;
+          }
           const inline = this.inlineValue(entry.rest, indent);
           setKey(object, entry.key, inline === void 0 ? this.below(indent, true) : this.closed(inline.value, indent));
         }
@@ -47345,7 +47444,7 @@ var init_yaml = __esm({
 function settleDocument(documentText2, settle) {
   if (!settle.admits(documentText2))
     return void 0;
-  const value = readSimpleDocument(documentText2);
+  const value = readSimpleDocument(documentText2, settle.skip === void 0 ? {} : { skip: settle.skip });
   return value === void 0 ? void 0 : settle.value(value);
 }
 function documentValue(documentText2, byValue) {
@@ -47396,6 +47495,7 @@ function settleWorkload(value, policyOf, config, kubeVersion) {
     return void 0;
   return podSecurityPasses({ kind, apiVersion, written: value }, policy, config, kubeVersion) === false ? void 0 : "read";
 }
+var POD_SECURITY_UNREAD_KEYS;
 var init_screen = __esm({
   "dist/src/psa/screen.js"() {
     "use strict";
@@ -47403,6 +47503,28 @@ var init_screen = __esm({
     init_json();
     init_run_policy();
     init_workloads();
+    POD_SECURITY_UNREAD_KEYS = /* @__PURE__ */ new Set([
+      "env",
+      "envFrom",
+      "args",
+      "command",
+      "resources",
+      "volumeMounts",
+      "volumeDevices",
+      "labels",
+      "selector",
+      "affinity",
+      "tolerations",
+      "nodeSelector",
+      "topologySpreadConstraints",
+      "strategy",
+      "updateStrategy",
+      "imagePullSecrets",
+      "dnsConfig",
+      "readinessGates",
+      "volumeClaimTemplates",
+      "status"
+    ]);
   }
 });
 
@@ -55765,9 +55887,21 @@ var init_recognize = __esm({
 function workloadsIn(names2, every) {
   return every ? mightBeWorkload : workloadDocuments(names2);
 }
+function namesUpTo(names2) {
+  const views = /* @__PURE__ */ new Map();
+  return (count) => {
+    let view = views.get(count);
+    if (view === void 0) {
+      view = new NamespaceNames(names2.slice(0, count));
+      views.set(count, view);
+    }
+    return view;
+  };
+}
 function workloadSettle(checked, complete, settings2, kubeVersion, patch = false) {
   return {
     admits: (text) => !mightBeRead(text),
+    skip: POD_SECURITY_UNREAD_KEYS,
     value: (value) => {
       const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings2.config, kubeVersion);
       return patch && settled === "read" ? "other" : settled;
@@ -55792,6 +55926,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const settings2 = options.podSecurity?.settings ?? DEFAULT_POD_SECURITY_SETTINGS;
   const reach = options.podSecurity === void 0 ? "none" : initialReach(settings2, options.podSecurity.kubeVersion);
   const checked = new CheckedNamespaces(settings2);
+  const checkedUpTo = namesUpTo(checked.names);
   const revisits = [];
   const interned = /* @__PURE__ */ new Map();
   const intern = (name) => interned.get(name) ?? (interned.set(name, name), name);
@@ -55813,7 +55948,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const readFor = checked.names.length;
     const every = reach === "every" || checked.every;
     const readsWorkloads = every || readFor > 0;
-    const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : void 0;
+    const named = readsWorkloads ? workloadsIn(checkedUpTo(readFor), every) : void 0;
     const patch = kustomizePatches2.isPatch(path);
     const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
     if (!bundle && bytesMayHoldService(raw.bytes))
@@ -55822,7 +55957,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
     const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
     let skimmed = skimBytes(raw.bytes, { workloads: every });
-    if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))
+    if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checkedUpTo(readFor))))
       skimmed = void 0;
     const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
     const remember = (wholeParsed, readWorkloadsFor) => ({
@@ -55905,8 +56040,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     }
   }
   if (reach === "labelled" && (checked.names.length > 0 || checked.every)) {
-    const named = workloadsIn(checked.names, checked.every);
-    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
+    const named = workloadsIn(checkedUpTo(checked.names.length), checked.every);
+    settledWorkloads += readLaterWorkloads(revisits, checked, checkedUpTo, named, workloadSettle(checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
   }
   return {
     files: files2,
@@ -55935,7 +56070,7 @@ function documentsWanted(text, wanted) {
     return answers.length === 0 || (answers[documentIndex] ?? true);
   };
 }
-function readLaterWorkloads(revisits, checked, wanted, settle, into) {
+function readLaterWorkloads(revisits, checked, checkedUpTo, wanted, settle, into) {
   let settled = 0;
   const names2 = checked.names;
   const kept = new Map(into.files.map((file, index) => [file.source.path, index]));
@@ -55955,12 +56090,12 @@ function readLaterWorkloads(revisits, checked, wanted, settle, into) {
         continue;
       throw error;
     }
-    if (raw.tooLarge !== void 0 || !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : names2))
+    if (raw.tooLarge !== void 0 || !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : checkedUpTo(names2.length)))
       continue;
     const text = decode(raw.bytes);
     if (text === null)
       continue;
-    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(names2.slice(0, revisit.readFor), false) : void 0;
+    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(checkedUpTo(revisit.readFor), false) : void 0;
     const reads = (document) => !(readBefore !== void 0 && (mightBeRead(document) || readBefore(document))) && wanted(document);
     const lines = documentLines(text);
     const eligible = lines === void 0 ? void 0 : new Set(lines.flatMap((document, index) => {
@@ -63886,4 +64021,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build c723a3c2afb3d0be2e5ee62ebdcb55b7e3b5f4ea68b59fd1699d4a746891049b
+//# admission-lint-build b8d4203e5d614fc24c581817e55d187c72a723e3be3891f28723dedf7450a99a

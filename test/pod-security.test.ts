@@ -16,7 +16,8 @@ import { loadPodSecurityConfigFile } from '../src/psa/config-file.js';
 import { DEFAULT_POD_SECURITY_SETTINGS, type NamespacePodSecurity } from '../src/psa/run-policy.js';
 import { DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError } from '../src/psa/config.js';
 import { settleDocument } from '../src/parse/read.js';
-import { settleWorkload } from '../src/psa/screen.js';
+import { POD_SECURITY_UNREAD_KEYS, settleWorkload } from '../src/psa/screen.js';
+import { parse as parseYaml } from 'yaml';
 import { namespaceValues } from '../src/parse/prefilter.js';
 import { podSecuritySettingsFrom } from '../src/psa/settings.js';
 import { runCli } from './run-cli.js';
@@ -317,7 +318,15 @@ describe('--pod-security-config', () => {
 
 /** Whether a document is settled from its value (src/parse/read.ts with src/psa/screen.ts): not parsed. */
 function needsNoParse(text: string, policyOf: (namespace: string | undefined) => NamespacePodSecurity | undefined, config: typeof DEFAULT_POD_SECURITY_CONFIGURATION, kubeVersion: { major: number; minor: number }): boolean {
-  return settleDocument(text, { admits: () => true, value: (value) => settleWorkload(value, policyOf, config, kubeVersion) }) !== undefined;
+  // As src/engine/load-run.ts asks it: the keys Pod Security never reads are not read.
+  return settleDocument(text, { admits: () => true, skip: POD_SECURITY_UNREAD_KEYS, value: (value) => settleWorkload(value, policyOf, config, kubeVersion) }) !== undefined;
+}
+
+/** `value` with the value of every key in `keys`, at any depth, replaced by `by`. */
+function replaceKeys(value: unknown, keys: ReadonlySet<string>, by: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => replaceKeys(item, keys, by));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, keys.has(key) ? by : replaceKeys(item, keys, by)]));
 }
 
 describe('workloads that need no parse (src/psa/screen.ts)', () => {
@@ -362,6 +371,37 @@ describe('workloads that need no parse (src/psa/screen.ts)', () => {
     expect(failing).toBeGreaterThan(1000);
     // Most passing ones are in the reader's subset, and are recognised as needing nothing.
     expect(skipped).toBeGreaterThan(1000);
+  });
+
+  it('never reads the keys it skips: replacing their values anywhere in a workload never changes its verdict', () => {
+    // Values a check would react to, if it read one of those keys.
+    const poisons: unknown[] = [null, { privileged: true, hostNetwork: true, hostPath: { path: '/' }, securityContext: { runAsUser: 0, privileged: true }, add: ['SYS_ADMIN'] }, [{ name: 'c', securityContext: { privileged: true }, hostPort: 1 }]];
+    let compared = 0;
+    let changed = 0;
+    for (const level of ['baseline', 'restricted'] as const) {
+      for (const versionDir of readdirSync(join(FIXTURES, level))) {
+        const minor = Number(versionDir.split('.')[1]);
+        for (const expectation of ['pass', 'fail']) {
+          const dir = join(FIXTURES, level, versionDir, expectation);
+          for (const file of readdirSync(dir)) {
+            const pod = parseYaml(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
+            const withUnread = { ...pod, spec: { ...(pod.spec as object), tolerations: [{ key: 'k' }] }, metadata: { ...(pod.metadata as object), labels: { a: 'b' } } };
+            const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { a: 'b' } }, spec: { selector: { matchLabels: { a: 'b' } }, strategy: { type: 'Recreate' }, template: { metadata: pod.metadata, spec: pod.spec } } };
+            for (const object of [pod, withUnread, deployment]) {
+              const verdict = settleWorkload(object, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 });
+              for (const poison of poisons) {
+                const replaced = replaceKeys(object, POD_SECURITY_UNREAD_KEYS, poison) as Record<string, unknown>;
+                if (JSON.stringify(replaced) !== JSON.stringify(object)) changed++;
+                expect(settleWorkload(replaced, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 }), `${level}/${versionDir}/${expectation}/${file}`).toBe(verdict);
+                compared++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(5000);
+    expect(changed).toBeGreaterThan(compared / 2);
   });
 
   it('parses what it cannot decide: a namespace whose policy may still change, or a document the reader leaves to yaml', () => {

@@ -11,7 +11,8 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { documentLines } from '../src/parse/prefilter.js';
 import { psaWorkloadOf } from '../src/psa/workloads.js';
-import { readSimpleDocument } from '../src/parse/simple-yaml.js';
+import { readSimpleDocument, SKIPPED } from '../src/parse/simple-yaml.js';
+import { POD_SECURITY_UNREAD_KEYS } from '../src/psa/screen.js';
 import { form, renderForm } from './yaml-forms.js';
 import { yamlFiles } from './yaml-files.js';
 
@@ -52,6 +53,56 @@ function compare(files: readonly string[]): { documents: number; read: number; m
   return { documents, read, mismatches };
 }
 
+/** A value with SKIPPED (which JSON leaves out) written as a string, to compare. */
+function shown(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (item === SKIPPED ? '<skipped>' : item));
+}
+
+/**
+ * Whether the reader's value (`read`) is yaml's (`expected`) but for values of `keys` that are
+ * SKIPPED (a value written on its key's line in quotes or flow style is read, not skipped).
+ */
+function agrees(read: unknown, expected: unknown, keys: ReadonlySet<string>): boolean {
+  if (Array.isArray(read)) return Array.isArray(expected) && read.length === expected.length && read.every((item, i) => agrees(item, expected[i], keys));
+  if (read === null || typeof read !== 'object') return Object.is(read, expected);
+  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return false;
+  const readKeys = Object.keys(read);
+  const expectedRecord = expected as Record<string, unknown>;
+  if (readKeys.join('\0') !== Object.keys(expectedRecord).join('\0')) return false;
+  return readKeys.every((key) => {
+    const item = (read as Record<string, unknown>)[key];
+    return (item === SKIPPED && keys.has(key)) || agrees(item, expectedRecord[key], keys);
+  });
+}
+
+/**
+ * With keys skipped: every document the reader reads in full it also reads with keys skipped, and
+ * the value is yaml's but for skipped values (when yaml reads the document at all: the lines of a
+ * skipped value are not checked).
+ */
+function compareSkipping(texts: Iterable<string>, keys: ReadonlySet<string>): { read: number; skippedSome: number; mismatches: string[] } {
+  let read = 0;
+  let skippedSome = 0;
+  const mismatches: string[] = [];
+  for (const text of texts) {
+    const skipped = readSimpleDocument(text, { skip: keys });
+    // (An alias of an anchor inside a skipped value cannot be resolved: then the document is declined.)
+    if (readSimpleDocument(text) !== undefined && skipped === undefined && !/\*[^\s]/.test(text)) mismatches.push(`declined only when skipping: ${text.slice(0, 200)}`);
+    if (skipped === undefined) continue;
+    let expected: { value: unknown } | undefined;
+    try {
+      expected = yamlValue(text);
+    } catch {
+      continue; // an alias yaml cannot resolve
+    }
+    if (expected === undefined) continue;
+    read++;
+    if (shown(skipped).includes('<skipped>')) skippedSome++;
+    if (!agrees(skipped, expected.value, keys) && mismatches.length < 5) mismatches.push(`${text.slice(0, 300)}\n=> ${shown(skipped).slice(0, 300)}\nvs ${shown(expected.value).slice(0, 300)}`);
+  }
+  return { read, skippedSome, mismatches };
+}
+
 const tricky = ['e0', 'E5', 'e', 'yes', 'No', 'ON', 'off', 'y', 'n', 'true', 'False', '~', 'null', '', '0', '07', '08', '0x1F', '1_000', '1e3', '.5', '-1', '+2', '1:20', '2001-12-14', '.inf', '100m', 'nginx:1.27', '/healthz', 'a#b', 'a #b', "'q'", '"q"', "'it''s'", '"a # b"', '[a, b]', '["a, b"]', '{a: b}', '{a: b, c: 1}', '{a:b}', '[]', '{}', '- x', '*x', '&x y', '|', '=', '<<', 'a: b', 'x:', 'é', '0o7', '1.', '1.2.3', '12e', '+', '-.5', '.', 'Y', 'NaN', '00', '1-2', 'x #', '"x" #c', "'x'#c", '[e0, 07, yes]', '{e1: a}'];
 const safe = ['a', 'x', 'nginx:1.27', '100m', '8080', 'true', 'no', 'on', '~', '"q"', "'s'", '[a, 1]', '{k: v}', 'e1', 'e', '0', '07', 'a #c'];
 const scalar = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...tricky) }, { weight: 3, arbitrary: fc.constantFrom(...safe) });
@@ -82,6 +133,35 @@ describe('the simple YAML reader', () => {
   it('agrees with yaml on the real-world corpora', () => {
     const result = compare([...yamlFiles(join(ROOT, 'test', 'corpus')), ...yamlFiles(join(ROOT, '..', 'shared', 'corpus', 'real-world'))]);
     expect(result.mismatches).toEqual([]);
+  });
+
+  it('with keys skipped (the Pod Security screen), reads the rest exactly on the fixtures and both corpora', () => {
+    const files = [...yamlFiles(join(ROOT, 'fixtures')), ...yamlFiles(join(ROOT, 'test', 'psa', 'fixtures')), ...yamlFiles(join(ROOT, 'test', 'corpus')), ...yamlFiles(join(ROOT, '..', 'shared', 'corpus', 'real-world'))];
+    const result = compareSkipping(files.flatMap((file) => documentsOf(readFileSync(file, 'utf8'))), POD_SECURITY_UNREAD_KEYS);
+    expect(result.mismatches).toEqual([]);
+    expect(result.skippedSome).toBeGreaterThan(100);
+  });
+
+  it('with keys skipped, agrees with yaml on generated documents of every form, skipped or read', () => {
+    const entry = fc.tuple(fc.constantFrom('a', 'args', 'env'), form, fc.boolean());
+    const texts: string[] = [];
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.constantFrom(0, 2), fc.boolean(), (entries, base, compact) => {
+        const lines = entries.map(([key, f, inSequence], i) => {
+          const pad = ' '.repeat(base);
+          // Skipped keys are written once each (a duplicate is not looked for in what is skipped).
+          const name = key === 'a' ? `a${i}` : i === entries.findIndex(([other]) => other === key) ? key : `${key}${i}`;
+          if (!inSequence) return `${pad}${name}:${renderForm(f, base + 2)}`;
+          const dash = base + (compact ? 0 : 2);
+          return `${pad}${name}:\n${' '.repeat(dash)}-${renderForm(f, dash + 2)}\n${pad}after${i}: x`;
+        });
+        texts.push(`${base > 0 ? 'root:\n' : ''}${lines.join('\n')}\nlast: 1\n`);
+      }),
+      { numRuns: 10000 },
+    );
+    const result = compareSkipping(texts, new Set(['args', 'env']));
+    expect(result.mismatches).toEqual([]);
+    expect(result.skippedSome).toBeGreaterThan(2000);
   });
 
   it('reads at least 95 % of the workload documents of the fixtures and both corpora without the full parse (issue 23)', () => {

@@ -30,11 +30,11 @@ import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
-import { settleWorkload } from '../psa/screen.js';
+import { POD_SECURITY_UNREAD_KEYS, settleWorkload } from '../psa/screen.js';
 import { recognize } from '../recognize/recognize.js';
 import { unreadableMayHoldNaming } from '../match/unreadable.js';
 import { RunMemo, type RunScope, type UnreadableDocument } from '../run-scope.js';
@@ -109,8 +109,24 @@ interface Revisit {
  * The workload documents to read in a file, given the namespaces whose pods are checked
  * (`every`: the run's default one is, so any workload may be there).
  */
-function workloadsIn(names: readonly string[], every: boolean): (documentText: string) => boolean {
+function workloadsIn(names: NamespaceNames, every: boolean): (documentText: string) => boolean {
   return every ? mightBeWorkload : workloadDocuments(names);
+}
+
+/**
+ * The first `count` names of a list that only grows (CheckedNamespaces.names), prepared once
+ * for each count asked for: every file of a labelled run is searched for them.
+ */
+function namesUpTo(names: readonly string[]): (count: number) => NamespaceNames {
+  const views = new Map<number, NamespaceNames>();
+  return (count) => {
+    let view = views.get(count);
+    if (view === undefined) {
+      view = new NamespaceNames(names.slice(0, count));
+      views.set(count, view);
+    }
+    return view;
+  };
 }
 
 /**
@@ -123,6 +139,7 @@ function workloadsIn(names: readonly string[], every: boolean): (documentText: s
 function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings: PodSecuritySettings, kubeVersion: KubeVersion, patch = false): ValueSettle {
   return {
     admits: (text) => !mightBeRead(text),
+    skip: POD_SECURITY_UNREAD_KEYS,
     value: (value) => {
       const settled = settleWorkload(value, (namespace) => checked.finalPolicy(namespace, complete), settings.config, kubeVersion);
       return patch && settled === 'read' ? 'other' : settled;
@@ -167,6 +184,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const reach = options.podSecurity === undefined ? 'none' : initialReach(settings, options.podSecurity.kubeVersion);
   /** `labelled` runs: the namespaces known so far to be checked; workloads in them are read as their files are. */
   const checked = new CheckedNamespaces(settings);
+  const checkedUpTo = namesUpTo(checked.names);
   const revisits: Revisit[] = [];
   /** One copy of each namespace value the revisits hold (thousands of files name the same few). */
   const interned = new Map<string, string>();
@@ -192,7 +210,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const readFor = checked.names.length;
     const every = reach === 'every' || checked.every;
     const readsWorkloads = every || readFor > 0;
-    const named = readsWorkloads ? workloadsIn(checked.names.slice(0, readFor), every) : undefined;
+    const named = readsWorkloads ? workloadsIn(checkedUpTo(readFor), every) : undefined;
     const patch = kustomizePatches.isPatch(path);
     // An input that holds a webhook configuration (a bundle) is read for its Services too: what
     // the webhooks' service references reach. Other inputs never parse a Service, and one in
@@ -207,7 +225,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
     const revisit = reach === 'labelled' && !checked.every && (readFor === 0 || found !== 'none');
     let skimmed = skimBytes(raw.bytes, { workloads: every });
-    if (skimmed !== undefined && (found === 'spelled' || (found === 'named' && namespacesIn(raw.bytes, checked.names.slice(0, readFor))))) skimmed = undefined;
+    if (skimmed !== undefined && (found === 'spelled' || (found === 'named' && namespacesIn(raw.bytes, checkedUpTo(readFor))))) skimmed = undefined;
     // Once Pod Security is in play, a file's namespace values are read from its bytes: the second
     // pass reads it again only if one of them turns out to be checked.
     const namespaceKeys = revisit && found === 'named' ? namespaceValues(raw.bytes)?.map(intern) : undefined;
@@ -294,8 +312,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     }
   }
   if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
-    const named = workloadsIn(checked.names, checked.every);
-    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
+    const named = workloadsIn(checkedUpTo(checked.names.length), checked.every);
+    settledWorkloads += readLaterWorkloads(revisits, checked, checkedUpTo, named, workloadSettle(checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
   }
   return {
     files,
@@ -346,6 +364,7 @@ function documentsWanted(text: string | null, wanted: (documentText: string) => 
 function readLaterWorkloads(
   revisits: readonly Revisit[],
   checked: CheckedNamespaces,
+  checkedUpTo: (count: number) => NamespaceNames,
   wanted: (documentText: string) => boolean,
   settle: ValueSettle,
   into: { readonly files: ParsedFile[]; readonly filePaths: string[]; readonly workloads: WorkloadObject[] },
@@ -368,11 +387,11 @@ function readLaterWorkloads(
       if (error instanceof InputError) continue;
       throw error;
     }
-    if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : names)) continue;
+    if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : checkedUpTo(names.length))) continue;
     const text = decode(raw.bytes);
     if (text === null) continue;
     // A file the first pass skimmed holds none of the names it knew: it read none of its documents.
-    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(names.slice(0, revisit.readFor), false) : undefined;
+    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(checkedUpTo(revisit.readFor), false) : undefined;
     // Read before (a cheap test of the text) is asked first: `wanted` may read the document.
     const reads = (document: string): boolean => !(readBefore !== undefined && (mightBeRead(document) || readBefore(document))) && wanted(document);
     // The documents this pass reads; others a whole parse may return are left to the first pass.

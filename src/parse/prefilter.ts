@@ -91,6 +91,8 @@ interface Scanned {
   codeAt(index: number): number;
   /** The next line feed at or after `from`, or -1. */
   lineFeedFrom(from: number): number;
+  /** The line feed before the next line at or after `from` that starts with `---`, `...` or `%`, or -1. */
+  markerLineFrom(from: number): number;
 }
 
 /** The first content character of [from, to), or -1 when the line is blank or a comment. */
@@ -134,6 +136,15 @@ function scanDocuments(scanned: Scanned, from = 0): DocumentLines[] | undefined 
       if (open === undefined) documents.push({ start: lineStart, end: lineStart, firstContent: -1 });
       open = undefined;
     } else {
+      if (open !== undefined && open.firstContent >= 0) {
+        // Inside a document with content, only a marker or directive line changes anything: every
+        // line up to it is the document's.
+        const next = scanned.markerLineFrom(lineStart);
+        open.end = next < 0 ? scanned.length : next;
+        if (next < 0) break;
+        lineStart = next + 1;
+        continue;
+      }
       const at = contentStart(scanned, lineStart, lineEnd);
       if (at >= 0) {
         if (open === undefined) {
@@ -149,7 +160,19 @@ function scanDocuments(scanned: Scanned, from = 0): DocumentLines[] | undefined 
 }
 
 export function documentLines(text: string): DocumentLines[] | undefined {
-  return scanDocuments({ length: text.length, codeAt: (i) => text.charCodeAt(i), lineFeedFrom: (from) => text.indexOf('\n', from) });
+  return scanDocuments({
+    length: text.length,
+    codeAt: (i) => text.charCodeAt(i),
+    lineFeedFrom: (from) => text.indexOf('\n', from),
+    markerLineFrom: (from) => firstFound([text.indexOf('\n---', from), text.indexOf('\n...', from), text.indexOf('\n%', from)]),
+  });
+}
+
+/** The least of indexes that are not -1, or -1. */
+function firstFound(indexes: readonly number[]): number {
+  let first = -1;
+  for (const at of indexes) if (at >= 0 && (first < 0 || at < first)) first = at;
+  return first;
 }
 
 /**
@@ -213,7 +236,7 @@ function mayHoldEscape(buffer: Buffer): boolean {
  * spell one. Conservative like skimBytes: false means no document of the file can be such a
  * workload, whatever YAML makes of it.
  */
-export function bytesMayHoldWorkload(bytes: Uint8Array, namespaces: readonly string[] | undefined): boolean {
+export function bytesMayHoldWorkload(bytes: Uint8Array, namespaces: NamespaceNames | readonly string[] | undefined): boolean {
   const found = workloadBytes(bytes);
   return found !== 'none' && (found === 'spelled' || namespaces === undefined || namespacesIn(bytes, namespaces));
 }
@@ -282,14 +305,34 @@ export function namespaceValues(bytes: Uint8Array): string[] | undefined {
   return [...values];
 }
 
+/**
+ * Namespace names, prepared once for the searches below (a labelled run asks them of every file,
+ * with the same few hundred names).
+ */
+export class NamespaceNames {
+  readonly set: ReadonlySet<string>;
+  /** The names grouped by their first characters (byPrefix). */
+  readonly groups: ReadonlyMap<string, readonly string[]>;
+
+  constructor(readonly names: readonly string[]) {
+    this.set = new Set(names);
+    this.groups = byPrefix(names);
+  }
+}
+
+function prepared(names: NamespaceNames | readonly string[]): NamespaceNames {
+  return names instanceof NamespaceNames ? names : new NamespaceNames(names);
+}
+
 /** Whether the bytes hold one of the names. */
-export function namespacesIn(bytes: Uint8Array, namespaces: readonly string[]): boolean {
+export function namespacesIn(bytes: Uint8Array, namespaces: NamespaceNames | readonly string[]): boolean {
+  const names = prepared(namespaces);
   // A `namespace:` key's value that is one of the names answers at once (each of hundreds of
   // names searched for in every file was most of a labelled repository's run); the search is
   // for the files where none is.
-  if (namespaceValues(bytes)?.some((value) => namespaces.includes(value)) === true) return true;
+  if (namespaceValues(bytes)?.some((value) => names.set.has(value)) === true) return true;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return someNameIn(byPrefix(namespaces), (part) => buffer.includes(part));
+  return someNameIn(names.groups, (part) => buffer.includes(part));
 }
 
 /** Names grouped by their first characters: a text without a group's prefix holds none of its names. */
@@ -315,10 +358,9 @@ function someNameIn(groups: ReadonlyMap<string, readonly string[]>, holds: (part
  * workload kind and one of `namespaces` (or could spell one); with `namespaces` undefined, every
  * document that names a workload kind.
  */
-export function workloadDocuments(namespaces: readonly string[] | undefined): (documentText: string) => boolean {
+export function workloadDocuments(namespaces: NamespaceNames | readonly string[] | undefined): (documentText: string) => boolean {
   if (namespaces === undefined) return mightBeWorkload;
-  const names = new Set(namespaces);
-  const groups = byPrefix(namespaces);
+  const { set: names, groups } = prepared(namespaces);
   // The value of a `namespace:` key that is one of the names answers at once (hundreds of names
   // tested one by one against every document were most of a labelled repository's run).
   const named = (text: string): boolean => {
@@ -347,7 +389,12 @@ const NEXT_DIRECTIVE = Buffer.from('\n%');
  * the count, and Buffer.indexOf finds it. This runs on nearly every file of a repository.
  */
 export function countDocuments(buffer: Buffer, from = 0): { readonly documents: number; readonly skipped: number } | undefined {
-  const scanned: Scanned = { length: buffer.length, codeAt: (i) => buffer[i] ?? -1, lineFeedFrom: (at) => buffer.indexOf(10, at) };
+  const scanned: Scanned = {
+    length: buffer.length,
+    codeAt: (i) => buffer[i] ?? -1,
+    lineFeedFrom: (at) => buffer.indexOf(10, at),
+    markerLineFrom: (at) => firstFound([buffer.indexOf(NEXT_MARKER, at), buffer.indexOf(NEXT_END, at), buffer.indexOf(NEXT_DIRECTIVE, at)]),
+  };
   let documents = 0;
   let withContent = 0;
   let open = false;

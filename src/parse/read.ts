@@ -29,6 +29,8 @@ export interface ValueSettle {
   readonly admits: (documentText: string) => boolean;
   /** `read` (taken in full from the value, counted), `other` (not a kind the caller reads), or undefined: parse it. */
   readonly value: (value: Readonly<Record<string, unknown>>) => Settled | undefined;
+  /** Keys `value` never looks at, at any depth: their values are not read (src/parse/simple-yaml.ts ReadOptions). */
+  readonly skip?: ReadonlySet<string>;
 }
 
 /** Which documents are taken from their value, their positions found only when asked for. */
@@ -50,7 +52,7 @@ export interface DocumentReads {
 /** What a document's value settles, when the fast reader reads it and the caller's test admits it. */
 export function settleDocument(documentText: string, settle: ValueSettle): Settled | undefined {
   if (!settle.admits(documentText)) return undefined;
-  const value = readSimpleDocument(documentText);
+  const value = readSimpleDocument(documentText, settle.skip === undefined ? {} : { skip: settle.skip });
   return value === undefined ? undefined : settle.value(value);
 }
 

@@ -377,15 +377,65 @@ function fold(pieces: readonly string[], breaks: readonly number[]): string {
   return value;
 }
 
+/** The value a skipped key is given (see ReadOptions.skip): never a value YAML could give. */
+export const SKIPPED: unique symbol = Symbol('value not read');
+
+export interface ReadOptions {
+  /**
+   * Keys whose values are not read, at any depth: each is set to SKIPPED. Their lines are passed
+   * over by indentation alone, so what they hold is not checked (a duplicate key or a syntax
+   * error in them is not seen). For a caller that never looks at those keys (src/psa/screen.ts).
+   */
+  readonly skip?: ReadonlySet<string>;
+}
+
+/** The leading spaces of a raw line, or -1 when it is blank or a comment (nothing but spaces and tabs, or a `#` after them). */
+function rawIndent(raw: string): number {
+  let at = 0;
+  let c = raw.charCodeAt(0);
+  while (c === 32) c = raw.charCodeAt(++at);
+  if (c === 35 || c !== c /* NaN: the end */ || (c === 13 && at === raw.length - 1)) return -1;
+  if (c === 9) {
+    const rest = raw.slice(at).trim();
+    return rest === '' || rest[0] === '#' ? -1 : at;
+  }
+  return at;
+}
+
 class Reader {
   at = 0;
+  /** The lines as Line, built when first visited: lines a skipped value spans are never built. */
+  private readonly lines: (Line | undefined)[];
   /** Scalars with an anchor, by name (only scalars: an anchor on a collection is left to `yaml`). */
   private readonly anchors = new Map<string, unknown>();
   aliases = 0;
   /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
   private splitText: string | undefined;
   private splitAnswer: ReturnType<typeof splitKey>;
-  constructor(private readonly lines: Line[]) {}
+  constructor(
+    private readonly raws: readonly string[],
+    private readonly skip: ReadonlySet<string> | undefined,
+  ) {
+    this.lines = new Array<Line | undefined>(raws.length);
+  }
+
+  get length(): number {
+    return this.raws.length;
+  }
+
+  lineAt(index: number): Line | undefined {
+    if (index >= this.raws.length) return undefined;
+    let line = this.lines[index];
+    if (line === undefined) {
+      const raw = this.raws[index]!;
+      const end = raw.charCodeAt(raw.length - 1) === 13 ? raw.length - 1 : raw.length;
+      let indent = 0;
+      while (indent < end && raw.charCodeAt(indent) === 32) indent++;
+      line = readLine(indent, raw.slice(indent, end));
+      this.lines[index] = line;
+    }
+    return line;
+  }
 
   private splitKey(text: string): ReturnType<typeof splitKey> {
     if (text !== this.splitText) {
@@ -397,8 +447,8 @@ class Reader {
 
   /** The next line that is neither blank nor a comment (the reader moves to it), or undefined. */
   private get line(): Line | undefined {
-    while (this.at < this.lines.length) {
-      const line = this.lines[this.at]!;
+    while (this.at < this.length) {
+      const line = this.lineAt(this.at)!;
       if (line.blank || line.comment) {
         this.at++;
         continue;
@@ -490,8 +540,8 @@ class Reader {
     const breaks: number[] = [];
     let at = this.at;
     let empty = 0;
-    while (at < this.lines.length) {
-      const line = this.lines[at]!;
+    while (at < this.length) {
+      const line = this.lineAt(at)!;
       if (isBlank(line)) {
         empty++;
         at++;
@@ -528,7 +578,7 @@ class Reader {
     let joined = piece.escapedBreak;
     let empty = 0;
     for (;;) {
-      const line = this.lines[this.at];
+      const line = this.lineAt(this.at);
       if (line === undefined || line.tab) fail();
       this.at++;
       if (isBlank(line)) {
@@ -563,19 +613,19 @@ class Reader {
     const strip = header[2] === '-';
     // The content's indentation: that of its first line that is not blank.
     let first = this.at;
-    while (first < this.lines.length && isBlank(this.lines[first]!)) first++;
-    const firstLine = this.lines[first];
+    while (first < this.length && isBlank(this.lineAt(first)!)) first++;
+    const firstLine = this.lineAt(first);
     const width = firstLine === undefined ? 0 : firstLine.indent;
     if (firstLine === undefined || width <= indent) {
       // No content: the empty string. (Blank lines before it with spaces beyond the node's are left to `yaml`.)
-      for (let i = this.at; i < first; i++) if (this.lines[i]!.text.length > 0 || this.lines[i]!.indent > indent) fail();
+      for (let i = this.at; i < first; i++) if (this.lineAt(i)!.text.length > 0 || this.lineAt(i)!.indent > indent) fail();
       return '';
     }
     if (firstLine.text[0] === '\t') fail();
     const content: string[] = [];
     let at = this.at;
-    for (; at < this.lines.length; at++) {
-      const line = this.lines[at]!;
+    for (; at < this.length; at++) {
+      const line = this.lineAt(at)!;
       if (isBlank(line)) {
         // Leading blank lines may not hold more spaces than the content's indentation.
         if (at < first && line.indent + line.text.length > width) fail();
@@ -615,6 +665,29 @@ class Reader {
     return content.length === 0 || strip ? value : `${value}\n`;
   }
 
+  /**
+   * Passes over the value of a key at column `indent` whose line's rest is `rest`: the lines
+   * deeper than the key (a block, a block scalar, a plain scalar's continuation), and a sequence
+   * at the key's column. False (nothing passed over) for a value that starts on the key's line
+   * with a quote, a flow collection or a node property: those are read as usual, since where they
+   * end is not a matter of indentation alone.
+   */
+  private skipValue(rest: string, indent: number): boolean {
+    const value = rest.trimStart();
+    const empty = value === '' || value.charCodeAt(0) === 35;
+    if (!empty && /^["'[{&*!]/.test(value)) return false;
+    for (let at = this.at; at < this.raws.length; at++) {
+      const raw = this.raws[at]!;
+      const lineIndent = rawIndent(raw);
+      if (lineIndent < 0) continue;
+      // A document marker or a directive is never inside a document's text here (readSimpleDocument).
+      const deeper = lineIndent > indent || (empty && lineIndent === indent && raw.charCodeAt(indent) === 45 && (raw.length === indent + 1 || raw.charCodeAt(indent + 1) === 32 || raw.charCodeAt(indent + 1) === 13));
+      if (!deeper) break;
+      this.at = at + 1;
+    }
+    return true;
+  }
+
   mapping(indent: number): Record<string, unknown> {
     const object: Record<string, unknown> = {};
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
@@ -622,6 +695,10 @@ class Reader {
       const entry = this.splitKey(line.text);
       if (entry === undefined) fail();
       this.at++;
+      if (this.skip?.has(entry.key) === true && this.skipValue(entry.rest, indent)) {
+        setKey(object, entry.key, SKIPPED);
+        continue;
+      }
       const inline = this.inlineValue(entry.rest, indent);
       setKey(object, entry.key, inline === undefined ? this.below(indent, true) : this.closed(inline.value, indent));
     }
@@ -667,23 +744,19 @@ class Reader {
  * The value of one YAML document (its text, without `---` lines), as `yaml` reads it, when the
  * document is in the subset above and its root is a mapping; undefined otherwise.
  */
-export function readSimpleDocument(text: string): Record<string, unknown> | undefined {
+export function readSimpleDocument(text: string, options: ReadOptions = {}): Record<string, unknown> | undefined {
   if (UNREAD_CHARACTERS.test(text) || (text.includes('\r') && LONE_CR.test(text))) return undefined;
-  const lines: Line[] = [];
-  for (const raw of text.split('\n')) {
-    const end = raw.charCodeAt(raw.length - 1) === 13 ? raw.length - 1 : raw.length;
+  const raws = text.split('\n');
+  for (const raw of raws) {
     // A document marker or directive: the text is a stream of documents, not one.
     const c = raw.charCodeAt(0);
     if (c === 37) return undefined;
-    if ((c === 45 || c === 46) && (raw.startsWith('---') || raw.startsWith('...')) && (end === 3 || raw[3] === ' ' || raw[3] === '\t')) return undefined;
-    let indent = 0;
-    while (indent < end && raw.charCodeAt(indent) === 32) indent++;
-    lines.push(readLine(indent, raw.slice(indent, end)));
+    if ((c === 45 || c === 46) && (raw.startsWith('---') || raw.startsWith('...')) && (raw.length === 3 || raw[3] === ' ' || raw[3] === '\t' || (raw[3] === '\r' && raw.length === 4))) return undefined;
   }
   try {
-    const reader = new Reader(lines);
+    const reader = new Reader(raws, options.skip);
     if (reader.done()) return undefined;
-    const first = lines[reader.at]!;
+    const first = reader.lineAt(reader.at)!;
     if (first.text === '-' || first.text.startsWith('- ')) return undefined;
     const value = reader.mapping(first.indent);
     // Lines left over (a shallower one after the root's) mean the document is not what it seemed.

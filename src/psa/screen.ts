@@ -14,6 +14,37 @@ import { podSecurityPasses, type NamespacePodSecurity } from './run-policy.js';
 import { psaWorkloadOf } from './workloads.js';
 
 /**
+ * Keys that settleWorkload never reads at any depth of a workload (nor does anything it calls:
+ * the checks read kind, apiVersion, metadata's name, namespace and annotations, the pod template,
+ * and the pod spec's host fields, security contexts, ports, probes, lifecycle handlers, volumes'
+ * sources, runtimeClassName and os). The fast reader passes over their values (src/parse/simple-yaml.ts
+ * ReadOptions.skip): in real workloads they are most of the text. A test replaces each of them
+ * by other values and expects the same verdict.
+ */
+export const POD_SECURITY_UNREAD_KEYS: ReadonlySet<string> = new Set([
+  'env',
+  'envFrom',
+  'args',
+  'command',
+  'resources',
+  'volumeMounts',
+  'volumeDevices',
+  'labels',
+  'selector',
+  'affinity',
+  'tolerations',
+  'nodeSelector',
+  'topologySpreadConstraints',
+  'strategy',
+  'updateStrategy',
+  'imagePullSecrets',
+  'dnsConfig',
+  'readinessGates',
+  'volumeClaimTemplates',
+  'status',
+]);
+
+/**
  * What the value of a document settles for the pod-security rule: `read`, a workload that passes
  * every mode of its namespace (checked, nothing to report); `other`, not a workload the plugin
  * evaluates or not one a request could carry (src/recognize builds none); undefined, parse it.
