@@ -45568,8 +45568,9 @@ function prepared(names2) {
 }
 function namespacesIn(bytes, namespaces) {
   const names2 = prepared(namespaces);
-  if (namespaceValues(bytes)?.some((value) => names2.set.has(value)) === true)
-    return true;
+  const values = namespaceValues(bytes);
+  if (values !== void 0)
+    return values.some((value) => names2.set.has(value));
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return someNameIn(names2.groups, (part) => buffer.includes(part));
 }
@@ -64021,4 +64022,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build b8d4203e5d614fc24c581817e55d187c72a723e3be3891f28723dedf7450a99a
+//# admission-lint-build 780f31790d3dfd62f83167d4f499302773f7c392950d39807c48742f844ab043

@@ -191,6 +191,30 @@ describe('prefilter', () => {
 });
 
 describe('naming a checked namespace', () => {
+  it('never misses a workload whose namespace, as yaml reads it, is one of the names', () => {
+    const name = fc.constantFrom('team', 'team-a', 'tea', 'ops', 'prod', 'x-team-a');
+    const namespaceLine = fc.oneof(
+      name.map((n) => `  namespace: ${n}`),
+      name.map((n) => `  namespace: "${n}"`),
+      name.map((n) => `  namespace: '${n}' # where`),
+      name.map((n) => `  "namespace": ${n}`),
+      name.map((n) => `  namespace:\n    ${n}`),
+      name.map((n) => `  namespace: &ns ${n}`),
+      name.map((n) => `  namespace: !!str ${n}`),
+      name.map((n) => `  namespace: >-\n    ${n}`),
+      fc.constant(''),
+    );
+    const other = fc.oneof(name.map((n) => `subjects:\n- kind: ServiceAccount\n  namespace: ${n}`), fc.constant('data: {}'), name.map((n) => `spec: {template: {metadata: {namespace: ${n}}}}`));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(namespaceLine, other), { minLength: 1, maxLength: 3 }), fc.uniqueArray(name, { minLength: 1, maxLength: 3 }), (documents, names) => {
+        const text = documents.map(([line, rest]) => `kind: Deployment\nmetadata:\n  name: d\n${line}\n${rest}\n`).join('---\n');
+        const inNames = parseAllDocuments(text).some((document) => names.includes((document.toJS() as { metadata?: { namespace?: string } } | null)?.metadata?.namespace ?? ''));
+        if (inNames) expect(namespacesIn(new TextEncoder().encode(text), names), text).toBe(true);
+      }),
+      { seed: 29, numRuns: 2000 },
+    );
+  });
+
   it('answers as searching for every name does (namespace keys and name prefixes only go faster)', () => {
     const name = fc.constantFrom('team', 'team-a', 'team-a-prod', 'tea', 'a', 'ops-prod', 'ops', 'prod', 'x-team-a', 'kube-system');
     const line = fc.oneof(
@@ -205,7 +229,10 @@ describe('naming a checked namespace', () => {
       fc.property(fc.array(line, { maxLength: 6 }), fc.uniqueArray(name, { minLength: 1, maxLength: 6 }), (lines, names) => {
         const text = `${lines.join('\n')}\n`;
         const reference = names.some((n) => text.includes(n));
-        expect(namespacesIn(new TextEncoder().encode(text), names), text).toBe(reference);
+        // Never a name the text does not hold; every name a namespace key holds.
+        const inNamespaceKey = names.some((n) => new RegExp(`namespace: "?${n}"?[}\n]`).test(text));
+        const answer = namespacesIn(new TextEncoder().encode(text), names);
+        if (!reference || inNamespaceKey) expect(answer, text).toBe(reference);
         const kind = /Deployment|Pod/.test(text);
         expect(workloadDocuments(names)(text), text).toBe(kind && reference);
       }),

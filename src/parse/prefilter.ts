@@ -324,13 +324,17 @@ function prepared(names: NamespaceNames | readonly string[]): NamespaceNames {
   return names instanceof NamespaceNames ? names : new NamespaceNames(names);
 }
 
-/** Whether the bytes hold one of the names. */
+/**
+ * Whether an object in the bytes (not `spelled`: see workloadBytes) may be in one of the
+ * namespaces: one of its `namespace:` keys holds one of the names, or, where namespaceValues cannot
+ * tell the keys' values, the bytes hold one of the names anywhere.
+ */
 export function namespacesIn(bytes: Uint8Array, namespaces: NamespaceNames | readonly string[]): boolean {
   const names = prepared(namespaces);
-  // A `namespace:` key's value that is one of the names answers at once (each of hundreds of
-  // names searched for in every file was most of a labelled repository's run); the search is
-  // for the files where none is.
-  if (namespaceValues(bytes)?.some((value) => names.set.has(value)) === true) return true;
+  // The values of the `namespace:` keys answer (each of hundreds of names searched for in every
+  // file was most of a labelled repository's run): an object in N holds `namespace: N`.
+  const values = namespaceValues(bytes);
+  if (values !== undefined) return values.some((value) => names.set.has(value));
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return someNameIn(names.groups, (part) => buffer.includes(part));
 }
