@@ -1,9 +1,10 @@
 import { formatFieldPath } from '../src/field-path.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { isFragment } from '../src/model/webhooks.js';
-import { countPlaceholders, isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
+import { isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
+import { errorPlaceholder, filePlaceholders, placeholdersOf, type AdmissionObject } from '../src/validate/placeholder-findings.js';
 import { valueAtPath } from '../src/field-path.js';
-import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
@@ -11,12 +12,14 @@ import { namespaceLabelErrors } from '../src/validate/namespace-labels.js';
 
 const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).';
 
-function toViolation(error: FieldError): Violation<'rejected' | 'placeholder' | 'fragment'> {
+function toViolation(error: FieldError, object?: AdmissionObject): Violation<'rejected' | 'placeholder' | 'fragment'> {
   // A value that is a template placeholder is named as one: the fix is to render, not to edit.
-  const placeholder = typeof error.value === 'string' && isPlaceholder(error.value);
+  // (The error's value may be a part of the field's, as a URL's empty host is of `WEBHOOK_URL`.)
+  const placeholder = object === undefined ? typeof error.value === 'string' && isPlaceholder(error.value) : errorPlaceholder(object, error);
+  const value = typeof error.value === 'string' && isPlaceholder(error.value) ? error.value : object === undefined ? error.value : valueAtPath(object.written, error.path);
   return {
     messageId: placeholder ? ('placeholder' as const) : ('rejected' as const),
-    data: placeholder ? { path: formatFieldPath(error.path), value: JSON.stringify(error.value), more: '' } : { message: formatFieldError(error) },
+    data: placeholder ? { path: formatFieldPath(error.path), value: JSON.stringify(value), more: '' } : { message: formatFieldError(error) },
     path: error.path,
     ...(placeholder ? { help: PLACEHOLDER_HELP } : {}),
     ...(error.locateAt ? { locateAt: error.locateAt } : {}),
@@ -26,17 +29,21 @@ function toViolation(error: FieldError): Violation<'rejected' | 'placeholder' | 
 type MessageId = 'rejected' | 'placeholder' | 'fragment';
 
 /**
- * One cause, one finding: an unrendered template's placeholders are named once per document, at
- * the first; not at all when schema runs and names one of the same document already.
+ * One cause, one finding: an unrendered template's placeholders are named once per file, at the
+ * first (src/validate/placeholder-findings.ts: not here when schema names one), and the same field
+ * is not reported twice (a URL placeholder fails both the scheme and the host test). Errors that
+ * are not about a placeholder are reported as usual: a render does not fill in a missing field.
  */
-function oncePerDocument(violations: readonly Violation<MessageId>[], object: { readonly written: unknown; readonly schemaProblems: readonly { readonly path: readonly (string | number)[]; readonly part?: string }[] }, schemaRuns: boolean): Violation<MessageId>[] {
+function oncePerFile(errors: readonly FieldError[], object: AdmissionObject, run: RuleRun, errorsOf: (object: AdmissionObject) => readonly FieldError[]): Violation<MessageId>[] {
+  const violations = errors.map((error) => toViolation(error, object));
+  if (placeholdersOf(run, object) === 0) return violations;
+  const named = filePlaceholders(run, object, run.isEnabled('schema'), errorsOf);
   const first = violations.find((violation) => violation.messageId === 'placeholder');
-  if (first === undefined) return [...violations];
-  const schemaNamesOne = schemaRuns && object.schemaProblems.some((problem) => problem.part === 'pair' && isPlaceholder(valueAtPath(object.written, problem.path)));
-  const more = morePlaceholders(countPlaceholders(object.written));
+  const keep = named?.rule === 'api-validation' && named.at === object ? first : undefined;
+  const more = morePlaceholders(named?.count ?? 0);
   return violations
-    .filter((violation) => violation.messageId !== 'placeholder' || (violation === first && !schemaNamesOne))
-    .map((violation) => (violation === first ? { ...first, data: { ...first.data, more } } : violation));
+    .filter((violation) => violation.messageId !== 'placeholder' || violation === keep)
+    .map((violation) => (violation === keep ? { ...keep, data: { ...keep.data, more } } : violation));
 }
 
 export const rule = defineObjectRule({
@@ -53,20 +60,30 @@ export const rule = defineObjectRule({
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
   create(run) {
+    /** Each admission object's errors, computed once (other objects of a file are asked about their placeholders). */
+    const validated = new Map<AdmissionObject, readonly FieldError[]>();
+    const errorsOf = (object: AdmissionObject): readonly FieldError[] => {
+      let errors = validated.get(object);
+      if (errors === undefined) {
+        errors = object.category === 'webhook-configuration' ? validateWebhookConfiguration(object.effective, run.kubeVersion) : validateAdmissionPolicyObject(object.kind, object.effective, run.kubeVersion);
+        validated.set(object, errors);
+      }
+      return errors;
+    };
     return {
       webhookConfiguration(object) {
-        const errors = validateWebhookConfiguration(object.effective, run.kubeVersion);
+        const errors = errorsOf(object);
         // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
         // It is never applied alone, so it is not an error: an info that says what to lint instead.
         if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key', severity: 'info', help: 'A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch.' }];
-        return oncePerDocument(errors.map(toViolation), object, run.isEnabled('schema'));
+        return oncePerFile(errors, object, run, errorsOf);
       },
       policy(object) {
-        return oncePerDocument(validateAdmissionPolicyObject(object.kind, object.effective, run.kubeVersion).map(toViolation), object, run.isEnabled('schema'));
+        return oncePerFile(errorsOf(object), object, run, errorsOf);
       },
       // A Namespace whose labels the API server rejects never exists (nor do its labels).
       namespace(namespace) {
-        return namespaceLabelErrors(namespace.written).map(toViolation);
+        return namespaceLabelErrors(namespace.written).map((error) => toViolation(error));
       },
     };
   },

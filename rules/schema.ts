@@ -1,6 +1,8 @@
 import { formatFieldPath, valueAtPath } from '../src/field-path.js';
 import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
 import { countPlaceholders, isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
+import { filePlaceholders, type AdmissionObject } from '../src/validate/placeholder-findings.js';
+import type { RunScope } from '../src/run-scope.js';
 import type { SchemaProblem } from '../src/validate/schema.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
@@ -23,13 +25,19 @@ function toViolation(problem: SchemaProblem, written: unknown): Violation<Messag
   return { messageId: 'schema', data: { message: problem.message }, path: problem.path, part: problem.part, ...(problem.booleanForString ? { fixHint: { kind: 'boolean-for-string' as const } } : {}) };
 }
 
-/** One cause, one finding: an unrendered template's placeholders are named once per document, at the first. */
-function oncePerDocument(violations: readonly Violation<MessageId>[], written: unknown): Violation<MessageId>[] {
+/**
+ * One cause, one finding: an unrendered template's placeholders are named once per file, at the
+ * first (src/validate/placeholder-findings.ts), counting the others.
+ */
+function oncePerFile(violations: readonly Violation<MessageId>[], object: AdmissionObject, run: RunScope): Violation<MessageId>[] {
   const first = violations.find((violation) => violation.messageId === 'placeholder');
   if (first === undefined) return [...violations];
-  const more = morePlaceholders(countPlaceholders(written));
+  // This object has one, so the file's first is found among the schema problems.
+  const named = filePlaceholders(run, object, true, () => []);
+  const keep = named?.at === object ? first : undefined;
+  const more = morePlaceholders(named?.count ?? countPlaceholders(object.written));
   const others = violations.filter((violation) => violation.messageId === 'placeholder' && violation !== first).map((violation) => violation.path);
-  return violations.filter((violation) => violation.messageId !== 'placeholder' || violation === first).map((violation) => (violation === first ? { ...first, data: { ...first.data, more }, alsoAt: others } : violation));
+  return violations.filter((violation) => violation.messageId !== 'placeholder' || violation === keep).map((violation) => (violation === keep ? { ...keep, data: { ...keep.data, more }, alsoAt: others } : violation));
 }
 
 /**
@@ -82,7 +90,7 @@ export const rule = defineObjectRule({
   create(run) {
     return {
       webhookConfiguration(object) {
-        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written));
+        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object, run));
         if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
           for (const entry of webhooksOf(object)) {
             if (entry.webhook.matchConditions != null) {
@@ -99,7 +107,7 @@ export const rule = defineObjectRule({
         return violations;
       },
       policy(object) {
-        return oncePerDocument(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object.written);
+        return oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object, run);
       },
     };
   },

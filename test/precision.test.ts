@@ -89,9 +89,9 @@ describe('placeholders are unknown values', () => {
       - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}
 `).replace('  name: widgets\n', '  name: "{{ .Values.name }}"\n');
     const findings = await lintText(text, { only: ['schema', 'api-validation'] });
-    // One cause (an unrendered template), one finding per document: schema names it, api-validation defers.
+    // One cause (an unrendered template), one finding per file: schema names it, api-validation defers.
     expect(findings.map((f) => `${f.ruleId} ${f.message}`)).toEqual([
-      'schema webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}" (2 placeholders in this document: render it first)',
+      'schema webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}" (2 placeholders in this file: render it first)',
     ]);
   });
 });
@@ -209,7 +209,36 @@ webhooks:
       - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}
 `;
     const placeholders = (findings: readonly { ruleId: string; message: string }[]) => findings.filter((f) => / is the unrendered placeholder /.test(f.message)).map((f) => `${f.ruleId}: ${f.message}`);
-    expect(placeholders(await lintText(text))).toEqual(['schema: webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}" (2 placeholders in this document: render it first)']);
-    expect(placeholders(await lintText(text, { only: ['api-validation'] }))).toEqual(['api-validation: webhooks[0].namespaceSelector.matchLabels is the unrendered placeholder "${SELECTOR_LABEL}" (2 placeholders in this document: render it first)']);
+    expect(placeholders(await lintText(text))).toEqual(['schema: webhooks[0].clientConfig.caBundle is the unrendered placeholder "${CA_BUNDLE}" (2 placeholders in this file: render it first)']);
+    expect(placeholders(await lintText(text, { only: ['api-validation'] }))).toEqual(['api-validation: webhooks[0].namespaceSelector.matchLabels is the unrendered placeholder "${SELECTOR_LABEL}" (2 placeholders in this file: render it first)']);
+  });
+
+  it('names them once per file, however many documents one render fills in', async () => {
+    const configuration = (name: string, extra = ''): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: ${name}
+webhooks:
+  - name: ${name}.example.com
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: Ignore
+    clientConfig:
+      caBundle: CA_BUNDLE
+      service: {namespace: tools, name: ${name}, path: /validate}
+    rules:
+      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+${extra}`;
+    const placeholders = (findings: readonly { ruleId: string; message: string; line: number }[]) => findings.filter((f) => / is the unrendered placeholder /.test(f.message)).map((f) => `${f.ruleId} ${f.line}: ${f.message}`);
+    const text = [configuration('one'), configuration('two'), configuration('three')].join('---\n');
+    expect(placeholders(await lintText(text))).toEqual(['schema 11: webhooks[0].clientConfig.caBundle is the unrendered placeholder "CA_BUNDLE" (3 placeholders in this file: render it first)']);
+    // Another file is another render: each names its own.
+    expect(placeholders(await lintText(configuration('one')))).toEqual(['schema 11: webhooks[0].clientConfig.caBundle is the unrendered placeholder "CA_BUNDLE"']);
+    // Without schema, api-validation names the file's first, once, although a URL placeholder fails two of its tests.
+    const url = configuration('one').replace('service: {namespace: tools, name: one, path: /validate}', 'url: "WEBHOOK_URL"').replace('caBundle: CA_BUNDLE', 'caBundle: ""');
+    expect(placeholders(await lintText(`${url}---\n${url.replace(/one/g, 'two')}`, { only: ['api-validation'] }))).toEqual(['api-validation 12: webhooks[0].clientConfig.url is the unrendered placeholder "WEBHOOK_URL" (2 placeholders in this file: render it first)']);
+    // Other errors of a templated document are still reported: a render does not add a missing field.
+    const missing = await lintText(configuration('one').replace('    admissionReviewVersions: ["v1"]\n', ''), { only: ['api-validation'] });
+    expect(missing.map((f) => f.message).filter((m) => m.includes('admissionReviewVersions: Required value'))).toHaveLength(1);
   });
 });

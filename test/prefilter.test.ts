@@ -208,7 +208,7 @@ describe('naming a checked namespace', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(namespaceLine, other), { minLength: 1, maxLength: 3 }), fc.uniqueArray(name, { minLength: 1, maxLength: 3 }), (documents, names) => {
         const text = documents.map(([line, rest]) => `kind: Deployment\nmetadata:\n  name: d\n${line}\n${rest}\n`).join('---\n');
-        const inNames = parseAllDocuments(text).some((document) => names.includes((document.toJS() as { metadata?: { namespace?: string } } | null)?.metadata?.namespace ?? ''));
+        const inNames = parseAllDocuments(text).some((document) => (names as string[]).includes((document.toJS() as { metadata?: { namespace?: string } } | null)?.metadata?.namespace ?? ''));
         if (inNames) expect(namespacesIn(new TextEncoder().encode(text), names), text).toBe(true);
       }),
       { seed: 29, numRuns: 2000 },

@@ -40,7 +40,7 @@ export function templateIn(text: string): string | undefined {
 /**
  * How many keys and string values of a decoded document are template placeholders: a document
  * with one is an unrendered template, and the rules that name placeholders say so once per
- * document ("render it first"), not once per field.
+ * file ("render it first"), not once per field (src/validate/placeholder-findings.ts).
  */
 export function countPlaceholders(value: unknown, depth = 0): number {
   if (depth > 100) return 0;
@@ -54,7 +54,7 @@ export function countPlaceholders(value: unknown, depth = 0): number {
   return 0;
 }
 
-/** The words a placeholder finding adds when the document holds more than the one it names. */
+/** The words a placeholder finding adds when the file holds more than the one it names. */
 export function morePlaceholders(count: number): string {
-  return count > 1 ? ` (${count} placeholders in this document: render it first)` : '';
+  return count > 1 ? ` (${count} placeholders in this file: render it first)` : '';
 }
