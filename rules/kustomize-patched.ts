@@ -1,4 +1,5 @@
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { patchesChanging } from '../src/parse/kustomize-patches.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
@@ -9,7 +10,7 @@ type MessageId = 'patched';
  * targets: `kubectl kustomize` applies the patch, so what is applied differs from the file the
  * other rules judge. Said once per object, naming the first such patch and counting the others.
  */
-function check(object: { kind: string; name: string | undefined; file: string }, run: RuleRun): Violation<MessageId>[] {
+function check(object: { kind: string; name: string | undefined; file: string }, run: RuleRun, selectorsPatched = false): Violation<MessageId>[] {
   const patches = patchesChanging(run.kustomizePatches, object);
   if (patches.length === 0) return [];
   const first = patches[0]!;
@@ -22,6 +23,7 @@ function check(object: { kind: string; name: string | undefined; file: string },
         name: object.name === undefined ? '(unnamed)' : `"${object.name}"`,
         where: `${first.file}:${first.line}`,
         more: others === 0 ? '' : ` and ${others} more`,
+        except: selectorsPatched ? ', but for the webhook selectors it sets' : '',
       },
       path: ['metadata', 'name'],
     },
@@ -36,13 +38,13 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding', 'Namespace'],
     needsDecodableObject: false,
     messages: {
-      patched: '{{kind}} {{name}} is changed by the kustomize patch at {{where}}{{more}}: findings here judge it unpatched',
+      patched: '{{kind}} {{name}} is changed by the kustomize patch at {{where}}{{more}}: findings here judge it unpatched{{except}}',
     },
     help: 'kubectl apply -k (kustomize build) applies the patch: the fields it changes are what the cluster gets, not what this file says. Lint the built output too: kubectl kustomize DIR | admission-lint -.',
   },
   create(run) {
     return {
-      webhookConfiguration: (object: WebhookConfigurationObject) => check({ ...object, file: object.manifest.file.path }, run),
+      webhookConfiguration: (object: WebhookConfigurationObject) => check({ ...object, file: object.manifest.file.path }, run, withKustomizeSelectors(object, run).patch !== undefined),
       policy: (object: PolicyObject) => check({ ...object, file: object.manifest.file.path }, run),
       namespace: (namespace: NamespaceObject) => check({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path }, run),
     };

@@ -1,4 +1,5 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
+import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { KUBE_SYSTEM, kubeSystemInterceptions, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
@@ -14,7 +15,7 @@ import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
 import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
-import { isDefaulted } from '../src/model/webhooks.js';
+import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
 import type { Severity } from '../src/severity.js';
@@ -236,10 +237,10 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
-      fail: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
-      ignore: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}})',
-      failDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}',
-      ignoreDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}})',
+      fail: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}',
+      ignore: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}',
+      failDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}',
+      ignoreDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}',
       validatingPolicyFail:
         'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
       validatingPolicyIgnore:
@@ -255,7 +256,11 @@ export const rule = defineObjectRule({
       policy: (object) => checkPolicyObject(object, run),
       webhookConfiguration(object) {
         // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
-        return kubeSystemInterceptions(object, run).filter(({ entry }) => !reportedAsEverything(entry.webhook, run)).map((interception): Violation<MessageId> => {
+        // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
+        const judged = withKustomizeSelectors(object, run);
+        // (wildcard-rule judges the webhook as written: the deferral asks about that one.)
+        const written = webhooksOf(object);
+        return kubeSystemInterceptions(judged.object, run).filter(({ entry }) => !reportedAsEverything(written.find((each) => each.index === entry.index)?.webhook ?? entry.webhook, run)).map((interception): Violation<MessageId> => {
           const { entry, rule, match, everything } = interception;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
           const timeout = entry.webhook.timeoutSeconds ?? 10;
@@ -267,6 +272,7 @@ export const rule = defineObjectRule({
               resource: everything ? 'every resource of every group' : describeResource(match),
               timeout,
               defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+              patched: patchedNote(judged),
             },
             path: [...entry.path, 'rules', rule],
             severity,

@@ -1,4 +1,5 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
+import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, type Requester } from '../src/match/system-requests.js';
@@ -55,25 +56,28 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      pods: 'webhook "{{webhook}}" intercepts CREATE of pods in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}',
+      pods: 'webhook "{{webhook}}" intercepts CREATE of pods in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
       replicasets:
-        'webhook "{{webhook}}" intercepts CREATE of replicasets in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}',
+        'webhook "{{webhook}}" intercepts CREATE of replicasets in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
       workloads:
-        'webhook "{{webhook}}" intercepts CREATE of {{resource}} in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}',
+        'webhook "{{webhook}}" intercepts CREATE of {{resource}} in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
     },
     help: `While the webhook is down, the API server rejects what would bring it back: replacements for its pods (no pod is left to answer for them), the ReplicaSet of a rollout of its Deployment, a reinstall of the workload that runs it. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
   create(run) {
     return {
       webhookConfiguration(object) {
-        return webhooksOf(object).flatMap((entry) => {
+        // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
+        const judged = withKustomizeSelectors(object, run);
+        return webhooksOf(judged.object).flatMap((entry) => {
           const { webhook } = entry;
           const service = webhook.clientConfig?.service;
           const namespace = service?.namespace;
           // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
           if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
           // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
-          if (reportedAsEverything(webhook, run)) return [];
+          // (wildcard-rule judges the webhook as written: the deferral asks about that one.)
+          if (reportedAsEverything(webhooksOf(object).find((each) => each.index === entry.index)?.webhook ?? webhook, run)) return [];
           const labels = namespaceLabels(run, namespace);
           // The default namespace always exists, created by the API server with no label but its
           // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.
@@ -108,6 +112,7 @@ export const rule = defineObjectRule({
                   resource: candidate.resource,
                   kind: candidate.kind,
                   defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+                  patched: patchedNote(judged),
                 },
                 path: [...entry.path, 'rules', outcome.rule],
               },

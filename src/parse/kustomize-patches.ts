@@ -25,7 +25,71 @@ export interface KustomizePatch {
   readonly target: PatchTarget;
   /** The patch file, as `readPatch` was given it (undefined for an inline patch). */
   readonly source?: string;
+  /** The kustomization's `resources`, as written (relative to its folder). */
+  readonly resources?: readonly string[];
+  /** What the patch does to webhooks' selectors (webhook configurations only): see SelectorChanges. */
+  readonly selectors?: SelectorChanges;
 }
+
+/** A webhook's namespaceSelector or objectSelector as a patch sets it. */
+export interface SelectorChange {
+  /** The webhook: by name (a strategic-merge patch merges `webhooks` by name) or by index (a JSON 6902 path). */
+  readonly webhook: { readonly name: string } | { readonly index: number };
+  readonly field: 'namespaceSelector' | 'objectSelector';
+  /** `merge`: strategic merge (maps merged key by key, lists replaced, null deletes); `replace`; `remove`. */
+  readonly op: 'merge' | 'replace' | 'remove';
+  readonly value?: unknown;
+}
+
+/**
+ * The selector changes of a patch, and whether they are all it may do to selectors (`known`):
+ * false when the patch touches a selector in a way not read here (a path inside one, the whole
+ * `webhooks` list, a `$patch` directive, an unreadable patch).
+ */
+export interface SelectorChanges {
+  readonly changes: readonly SelectorChange[];
+  readonly known: boolean;
+}
+
+const SELECTOR_FIELDS = ['namespaceSelector', 'objectSelector'] as const;
+
+/** The selector changes of a strategic-merge patch document (its value). */
+function mergeSelectorChanges(value: unknown): SelectorChanges {
+  const webhooks = (value as { webhooks?: unknown } | null)?.webhooks;
+  if (webhooks === undefined) return { changes: [], known: true };
+  if (!Array.isArray(webhooks) || JSON.stringify(value).includes('"$')) return { changes: [], known: false };
+  const changes: SelectorChange[] = [];
+  for (const webhook of webhooks) {
+    const name = (webhook as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string') return { changes: [], known: false };
+    for (const field of SELECTOR_FIELDS) {
+      if (!Object.prototype.hasOwnProperty.call(webhook, field)) continue;
+      const written = (webhook as Record<string, unknown>)[field];
+      changes.push(written === null ? { webhook: { name }, field, op: 'remove' } : { webhook: { name }, field, op: 'merge', value: written });
+    }
+  }
+  return { changes, known: true };
+}
+
+/** The selector changes of JSON 6902 operations. */
+function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChanges {
+  const changes: SelectorChange[] = [];
+  for (const operation of operations) {
+    const { op, path, value } = (operation ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
+    if (typeof path !== 'string' || !path.startsWith('/webhooks')) continue;
+    const exact = /^\/webhooks\/(\d+)\/(namespaceSelector|objectSelector)$/.exec(path);
+    if (exact !== null && (op === 'add' || op === 'replace' || op === 'remove')) {
+      const field = exact[2] as SelectorChange['field'];
+      const webhook = { index: Number(exact[1]) };
+      changes.push(op === 'remove' ? { webhook, field, op: 'remove' } : { webhook, field, op: 'replace', value });
+      continue;
+    }
+    // Inside a selector, or a whole webhook or list (which may carry selectors), or a move or copy.
+    if (/^\/webhooks(?:\/[^/]+)?$/.test(path) || /^\/webhooks\/[^/]+\/(?:namespaceSelector|objectSelector)\//.test(path) || op === 'move' || op === 'copy') return { changes: [], known: false };
+  }
+  return { changes, known: true };
+}
+
 
 /** A kustomization is a few lines; a patch file is read at most this large. */
 export const MAX_PATCH_BYTES = 1024 * 1024;
@@ -44,30 +108,51 @@ function selectorTarget(value: unknown): PatchTarget | undefined {
   return { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }), ...(selects ? { selector: true } : {}) };
 }
 
-/** The objects a strategic-merge patch names (each document's kind and metadata.name); a JSON 6902 list names none. */
-function namedTargets(text: string): PatchTarget[] {
-  const targets: PatchTarget[] = [];
+/** The values of a patch text's documents; undefined for one that does not parse. */
+function patchDocuments(text: string): unknown[] | undefined {
   let documents;
   try {
     documents = parseAllDocuments(text, { logLevel: 'silent' });
   } catch {
-    return [{}];
+    return undefined;
   }
   if (!Array.isArray(documents)) return [];
-  for (const doc of documents) {
-    const value: unknown = doc.errors.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 });
+  return documents.map((doc): unknown => (doc.errors.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 })));
+}
+
+/**
+ * The objects a strategic-merge patch names (each document's kind and metadata.name), with what
+ * each does to webhooks' selectors; a JSON 6902 list names none.
+ */
+function namedTargets(text: string): { target: PatchTarget; selectors: SelectorChanges }[] {
+  const unknown = { changes: [], known: false };
+  const documents = patchDocuments(text);
+  if (documents === undefined) return [{ target: {}, selectors: unknown }];
+  const targets: { target: PatchTarget; selectors: SelectorChanges }[] = [];
+  for (const value of documents) {
     if (Array.isArray(value) || value === null) continue;
     if (typeof value !== 'object') {
       // Unreadable: it may change anything.
-      targets.push({});
+      targets.push({ target: {}, selectors: unknown });
       continue;
     }
     const object = value as { kind?: unknown; metadata?: { name?: unknown } };
     const kind = str(object.kind);
     const name = str(object.metadata?.name);
-    targets.push({ ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }) });
+    targets.push({ target: { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }) }, selectors: mergeSelectorChanges(value) });
   }
   return targets;
+}
+
+/** What a patch given with a target (`patches`, `patchesJson6902`) does to selectors: JSON 6902 operations, or one strategic-merge document. */
+function targetedSelectorChanges(text: string | undefined): SelectorChanges {
+  if (text === undefined) return { changes: [], known: false };
+  const documents = patchDocuments(text);
+  if (documents === undefined || documents.length !== 1) return { changes: [], known: documents !== undefined && documents.length === 0 };
+  const [value] = documents;
+  if (Array.isArray(value)) return jsonPatchSelectorChanges(value);
+  if (value === null || typeof value !== 'object') return { changes: [], known: false };
+  return mergeSelectorChanges(value);
 }
 
 /** `kind: Kustomization` at the start of a line: a kustomization inside a stream. */
@@ -89,25 +174,25 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
   if (!Array.isArray(documents)) return [];
   const out: KustomizePatch[] = [];
   const lineOf = (node: Node | null | undefined): number => lineCounter.linePos(node?.range?.[0] ?? 0).line;
-  const contentTargets = (inline: unknown, path: unknown): PatchTarget[] => {
-    if (typeof inline === 'string') return namedTargets(inline);
-    if (typeof path === 'string') {
-      const read = readPatch(path);
-      return read === undefined ? [{}] : namedTargets(read);
-    }
-    return [];
+  const contentOf = (inline: unknown, path: unknown): string | undefined => (typeof inline === 'string' ? inline : typeof path === 'string' ? readPatch(path) : undefined);
+  const contentTargets = (inline: unknown, path: unknown): { target: PatchTarget; selectors: SelectorChanges }[] => {
+    if (typeof inline !== 'string' && typeof path !== 'string') return [];
+    const text = contentOf(inline, path);
+    return text === undefined ? [{ target: {}, selectors: { changes: [], known: false } }] : namedTargets(text);
   };
   for (const doc of documents) {
     const root = doc.contents;
     if (!isMap(root)) continue;
     if (!whole && (root.get('kind') as unknown) !== 'Kustomization') continue;
+    const listed: unknown = (root.get('resources', true) as { toJSON?: () => unknown } | undefined)?.toJSON?.();
+    const resources = Array.isArray(listed) ? listed.filter((resource): resource is string => typeof resource === 'string') : [];
     for (const field of ['patches', 'patchesJson6902', 'patchesStrategicMerge'] as const) {
       const list = root.get(field, true);
       if (!isSeq(list)) continue;
       for (const item of list.items) {
         const entry: unknown = (item as { toJSON?: () => unknown } | null)?.toJSON?.();
         const line = lineOf(item as Node | null);
-        let targets: PatchTarget[];
+        let targets: { target: PatchTarget; selectors: SelectorChanges }[];
         let source: string | undefined;
         if (field === 'patchesStrategicMerge') {
           // A file path, or an inline patch (text with a line break).
@@ -119,9 +204,9 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           const { target, patch, path } = entry as { target?: unknown; patch?: unknown; path?: unknown };
           if (typeof patch !== 'string' && typeof path === 'string') source = path;
           const selected = selectorTarget(target);
-          targets = selected !== undefined ? [selected] : contentTargets(patch, path);
+          targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(contentOf(patch, path)) }] : contentTargets(patch, path);
         }
-        for (const target of targets) out.push({ file, line, target, ...(source === undefined ? {} : { source }) });
+        for (const { target, selectors } of targets) out.push({ file, line, target, resources, selectors, ...(source === undefined ? {} : { source }) });
       }
     }
   }

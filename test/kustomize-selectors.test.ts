@@ -1,0 +1,124 @@
+/**
+ * Webhooks judged with the selectors their kustomization's patches give them, where the build is
+ * certain (src/match/kustomize-selectors.ts): the kubebuilder layout, controller-gen's webhooks
+ * without selectors and a patch beside them that adds one.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rules } from '../rules/index.js';
+import { lint } from '../src/engine/lint.js';
+import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
+
+const work = mkdtempSync(join(tmpdir(), 'kustomize-selectors-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let counter = 0;
+
+function folder(files: Record<string, string>): string {
+  const dir = join(work, `case-${++counter}`);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+const ONLY = ['matches-kube-system', 'self-deadlock', 'kustomize-patched'];
+
+async function findings(paths: string[]): Promise<string[]> {
+  const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => !ONLY.includes(rule.meta.id)).map((rule) => [rule.meta.id, 'off']));
+  const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
+  return report.findings.map((f) => `${f.ruleId} ${f.severity}: ${f.message.replace(/ at \/[^\s:]+:\d+/, ' at …')}`);
+}
+
+/** controller-gen's output: a pod mutator with Fail and no selector, served from namespace `system`. */
+const MANIFESTS = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: mutating-webhook-configuration
+webhooks:
+- admissionReviewVersions: [v1]
+  clientConfig:
+    service: {name: webhook-service, namespace: system, path: /mutate-pods}
+  failurePolicy: Fail
+  name: sidecar-injector.example.com
+  rules:
+  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  sideEffects: None
+`;
+const OPT_IN = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: mutating-webhook-configuration
+webhooks:
+  - name: sidecar-injector.example.com
+    objectSelector:
+      matchLabels:
+        example.com/inject: enabled
+`;
+const kustomization = (patches: string, resources = '- manifests.yaml'): string => `resources:\n${resources}\npatches:\n${patches}`;
+
+describe('webhook selectors set by a kustomize patch', () => {
+  it('judges the webhook as built when a strategic-merge patch beside it adds an opt-in selector', async () => {
+    const unpatched = folder({ 'config/webhook/manifests.yaml': MANIFESTS });
+    expect(await findings([join(unpatched, 'config/webhook/manifests.yaml')])).toEqual([
+      'matches-kube-system error: webhook "sidecar-injector.example.com" intercepts pods (core) in kube-system with failurePolicy Fail',
+      'self-deadlock error: webhook "sidecar-injector.example.com" intercepts CREATE of pods in its own Service\'s namespace system with failurePolicy Fail',
+    ]);
+    const dir = folder({ 'config/webhook/manifests.yaml': MANIFESTS, 'config/webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'), 'config/webhook/opt-in.yaml': OPT_IN });
+    // The file alone (its folder's kustomization is read) and the folder give the same verdict.
+    for (const path of ['config/webhook/manifests.yaml', 'config/webhook']) {
+      expect(await findings([join(dir, path)])).toEqual([
+        'kustomize-patched info: MutatingWebhookConfiguration "mutating-webhook-configuration" is changed by the kustomize patch at …: findings here judge it unpatched, but for the webhook selectors it sets',
+      ]);
+    }
+  });
+
+  it('still reports what the patched selectors leave in, saying they are patched', async () => {
+    // A JSON 6902 replace of the namespaceSelector with a label kube-system lacks: it is still selected.
+    const ops = `- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}
+  patch: |-
+    - op: add
+      path: /webhooks/0/namespaceSelector
+      value: {matchExpressions: [{key: control-plane, operator: DoesNotExist}]}
+`;
+    const dir = folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization(ops) });
+    const found = await findings([join(dir, 'manifests.yaml')]);
+    expect(found.filter((f) => f.startsWith('matches-kube-system'))).toEqual([
+      'matches-kube-system error: webhook "sidecar-injector.example.com" intercepts pods (core) in kube-system with failurePolicy Fail (selectors as patched at …)',
+    ]);
+  });
+
+  it('judges the webhook as written where the build is not certain', async () => {
+    const unpatched = ['matches-kube-system error', 'self-deadlock error'];
+    const verdicts = async (files: Record<string, string>): Promise<string[]> => (await findings([join(folder(files), 'manifests.yaml')])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    // A kustomization that does not list the file among its resources.
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: opt-in.yaml', '- other.yaml'), 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
+    // A target by regular expression.
+    const regex = '- target: {kind: MutatingWebhookConfiguration, name: "mutating-.*"}\n  path: opt-in.yaml\n';
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization(regex), 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
+    // A path inside a selector, or the whole webhook.
+    for (const path of ['/webhooks/0/objectSelector/matchLabels', '/webhooks/0']) {
+      const inside = `- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: add\n      path: ${path}\n      value: {}\n`;
+      expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization(inside) })).toEqual(unpatched);
+    }
+    // A strategic merge with a directive, or naming a webhook the configuration lacks.
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN.replace('    objectSelector:', '    $patch: replace\n    objectSelector:') })).toEqual(unpatched);
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN.replace('name: sidecar-injector', 'name: other-injector') })).toEqual(unpatched);
+    // An unreadable patch file.
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: missing.yaml') })).toEqual(unpatched);
+  });
+
+  it('judges the webhook as written when two kustomizations patch it', async () => {
+    const dir = folder({
+      'base/manifests.yaml': MANIFESTS,
+      'base/kustomization.yaml': kustomization('- path: opt-in.yaml'),
+      'base/opt-in.yaml': OPT_IN,
+      'overlay/kustomization.yaml': kustomization('- path: other.yaml', '- ../base'),
+      'overlay/other.yaml': OPT_IN.replace('enabled', 'yes'),
+    });
+    const found = await findings([join(dir, 'base'), join(dir, 'overlay')]);
+    expect(found.filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+  });
+});
