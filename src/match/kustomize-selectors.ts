@@ -1,9 +1,9 @@
 /**
  * A webhook configuration with the selectors its kustomization's patches give it: what
  * `kubectl kustomize` builds, for the rules whose verdict turns on a webhook's namespaceSelector
- * and objectSelector (matches-kube-system, self-deadlock). kubebuilder projects ship their
- * webhooks without selectors (controller-gen output) and add them with a patch beside it; judged
- * unpatched, such a webhook seemed to intercept kube-system and its own pods.
+ * and objectSelector (matches-kube-system, self-deadlock). Generated webhook manifests often
+ * have no selectors, and a patch beside them adds one; judged unpatched, such a webhook seemed to
+ * intercept kube-system and its own pods.
  *
  * Applied only where the build is certain: patches that name the object exactly (kind and name,
  * no regular expression or label selector), all in one kustomization, which lists the object's
