@@ -7,7 +7,7 @@ import { isDefaulted, isV1beta1, webhooksOf, type WebhookEntry } from '../src/mo
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { joinCapped } from '../src/text/list.js';
 
-type MessageId = 'failDefault' | 'failDefaultNoRules' | 'failDefaultCustom' | 'failDefaultPeople' | 'ignoreDefault' | 'validatingPolicyDefault' | 'mutatingPolicyDefault';
+type MessageId = 'failDefault' | 'failDefaultNoRules' | 'failDefaultCustom' | 'failDefaultEvictions' | 'ignoreDefault' | 'validatingPolicyDefault' | 'mutatingPolicyDefault';
 
 /**
  * What an omitted (so Fail) policy puts at stake: `custom` when every rule names only groups that
@@ -15,14 +15,15 @@ type MessageId = 'failDefault' | 'failDefaultNoRules' | 'failDefaultCustom' | 'f
  * custom resources and nothing else; `noRules` when the rules are filled in at run time;
  * `builtin` otherwise (a built-in group, or `*`).
  */
-type Stake = 'builtin' | 'custom' | 'noRules' | 'people';
+type Stake = 'builtin' | 'custom' | 'noRules' | 'evictions';
 
 /**
- * Pod subresources whose requests people and drains make (kubectl drain, exec, attach,
- * port-forward), never the control plane's own writes: an outage rejects them, and the caller
- * sees the error or retries.
+ * Evictions: drains (kubectl drain, node upgrades, cluster-autoscaler, descheduler) make them,
+ * never the control plane's own writes, and a drain retries a rejected eviction. (Not exec,
+ * attach or port-forward: with Fail and no selector, an outage also locks people out of
+ * debugging kube-system and the webhook's own pods.)
  */
-const PEOPLE_SUBRESOURCES: ReadonlySet<string> = new Set(['pods/eviction', 'pods/exec', 'pods/attach', 'pods/portforward']);
+const DRAIN_SUBRESOURCES: ReadonlySet<string> = new Set(['pods/eviction']);
 
 function stakeOf(webhook: Readonly<Webhook>, discovery: Discovery): Stake {
   const rules = webhook.rules;
@@ -30,10 +31,10 @@ function stakeOf(webhook: Readonly<Webhook>, discovery: Discovery): Stake {
   const groups = rules.flatMap((rule) => (rule !== null && typeof rule === 'object' ? (rule.apiGroups ?? []) : []));
   if (groups.length === 0) return 'builtin';
   if (groups.every((group) => typeof group === 'string' && group !== '*' && !discovery.isKnownBuiltinGroup(group))) return 'custom';
-  const onlyPeople = rules.every(
-    (rule) => rule !== null && typeof rule === 'object' && (rule.apiGroups ?? []).every((group) => group === '') && (rule.resources ?? []).length > 0 && (rule.resources ?? []).every((resource) => PEOPLE_SUBRESOURCES.has(resource)),
+  const onlyEvictions = rules.every(
+    (rule) => rule !== null && typeof rule === 'object' && (rule.apiGroups ?? []).every((group) => group === '') && (rule.resources ?? []).length > 0 && (rule.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)),
   );
-  return onlyPeople ? 'people' : 'builtin';
+  return onlyEvictions ? 'evictions' : 'builtin';
 }
 
 /** `webhook "a"`, or `webhooks "a", "b" and 3 more`, with the verb that agrees. */
@@ -44,8 +45,8 @@ function which(entries: readonly WebhookEntry[]): { which: string; does: string 
 
 const CUSTOM_HELP =
   'Every rule names only groups no built-in API serves: while the webhook is down, writes of those custom resources are rejected and nothing else, which is what a validator or defaulter of them usually wants. Write failurePolicy: Fail to record the choice, or Ignore if unchecked objects are acceptable.';
-const PEOPLE_HELP =
-  'Every rule names only pod evictions, exec, attach or port-forward: requests that people and drains make, never the control plane\'s own writes. While the webhook is down they are rejected, and kubectl drain retries or the person sees the error, which is often what such a gate wants. Write failurePolicy: Fail to record the choice, or Ignore if unchecked requests are acceptable.';
+const EVICTIONS_HELP =
+  'Every rule names only pod evictions, which drains make (kubectl drain, node upgrades, cluster-autoscaler, descheduler), never the control plane\'s own writes. While the webhook is down, evictions are rejected and drains stall and retry until it is back, which is often what an eviction gate wants; a gate that runs on the nodes it drains needs a second replica elsewhere (and a PodDisruptionBudget) to get through its own eviction. Write failurePolicy: Fail to record the choice, or Ignore if unchecked evictions are acceptable.';
 const NO_RULES_HELP =
   'The rules are not in the file (a controller fills them in at run time), so what an outage blocks cannot be judged here. With Fail, every request the webhook matches is rejected while it is down, slow or presents a bad certificate; with Ignore, admitted unchecked. Write the policy you chose.';
 
@@ -81,7 +82,7 @@ function checkPolicyObject(object: PolicyObject): Violation<MessageId>[] {
   ];
 }
 
-const STAKE_MESSAGE: Readonly<Record<Stake, MessageId>> = { builtin: 'failDefault', custom: 'failDefaultCustom', noRules: 'failDefaultNoRules', people: 'failDefaultPeople' };
+const STAKE_MESSAGE: Readonly<Record<Stake, MessageId>> = { builtin: 'failDefault', custom: 'failDefaultCustom', noRules: 'failDefaultNoRules', evictions: 'failDefaultEvictions' };
 
 export const rule = defineObjectRule({
   meta: {
@@ -98,8 +99,8 @@ export const rule = defineObjectRule({
         '{{which}} {{does}} not set failurePolicy: the API default is Fail, for rules filled in at run time',
       failDefaultCustom:
         '{{which}} {{does}} not set failurePolicy: the API default is Fail, on custom resources only',
-      failDefaultPeople:
-        '{{which}} {{does}} not set failurePolicy: the API default is Fail, on evictions, exec, attach or port-forward only',
+      failDefaultEvictions:
+        '{{which}} {{does}} not set failurePolicy: the API default is Fail, on pod evictions only',
       ignoreDefault:
         '{{which}} {{does}} not set failurePolicy: the v1beta1 default is Ignore (v1 defaults to Fail)',
       validatingPolicyDefault:
@@ -129,7 +130,7 @@ export const rule = defineObjectRule({
           path: [...entries[0]!.path, 'failurePolicy'],
           alsoAt: entries.slice(1).map((entry) => [...entry.path, 'failurePolicy']),
           ...(messageId === 'failDefaultCustom' ? { severity: 'info' as const, help: CUSTOM_HELP } : {}),
-          ...(messageId === 'failDefaultPeople' ? { severity: 'info' as const, help: PEOPLE_HELP } : {}),
+          ...(messageId === 'failDefaultEvictions' ? { severity: 'info' as const, help: EVICTIONS_HELP } : {}),
           ...(messageId === 'failDefaultNoRules' ? { help: NO_RULES_HELP } : {}),
         }));
       },

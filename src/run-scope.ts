@@ -8,7 +8,7 @@ import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
 import type { NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
 import type { PodSecuritySettings } from './model/pod-security.js';
-import type { KustomizePatch } from './parse/kustomize-patches.js';
+import type { KustomizationListing, KustomizePatch } from './parse/kustomize-patches.js';
 
 /** A typed key for one analysis in a run's memo; declare it once, next to the analysis. */
 export interface MemoKey<T> {
@@ -76,6 +76,8 @@ export interface RunScope {
   readonly unreadable: readonly UnreadableDocument[];
   /** What the patches of the run's kustomizations change: those objects are named, never judged silently. */
   readonly kustomizePatches: readonly KustomizePatch[];
+  /** The kustomizations of the run: which files and folders each lists. */
+  readonly kustomizations: readonly KustomizationListing[];
   /** The cluster's PodSecurity admission configuration and the run's default namespace. */
   readonly podSecurity: PodSecuritySettings;
   readonly kubeVersion: KubeVersion;

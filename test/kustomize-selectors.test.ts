@@ -108,6 +108,59 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN.replace('name: sidecar-injector', 'name: other-injector') })).toEqual(unpatched);
     // An unreadable patch file.
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: missing.yaml') })).toEqual(unpatched);
+    // A target that also names a version, group or namespace (kustomize matches those too).
+    for (const extra of ['version: v1beta1', 'group: admissionregistration.k8s.io', 'namespace: system']) {
+      const qualified = `- target: {${extra}, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  path: opt-in.yaml\n`;
+      expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization(qualified), 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
+    }
+    // A strategic-merge patch of another apiVersion.
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN.replace('admissionregistration.k8s.io/v1', 'admissionregistration.k8s.io/v1beta1') })).toEqual(unpatched);
+    // Two patches (kustomize applies patchesStrategicMerge before patches: their order matters).
+    const remove = '- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: remove\n      path: /webhooks/0/objectSelector\n';
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': `${kustomization(remove)}patchesStrategicMerge:\n- opt-in.yaml\n`, 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
+    // Replacements (or vars, transformers, components) run after the patches.
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': `${kustomization('- path: opt-in.yaml')}replacements:\n- path: r.yaml\n`, 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
+  });
+
+  it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {
+    // Another kustomization lists the file itself, without the patch.
+    const direct = folder({
+      'webhook/manifests.yaml': MANIFESTS,
+      'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'),
+      'webhook/opt-in.yaml': OPT_IN,
+      'all/kustomization.yaml': 'resources:\n- ../webhook/manifests.yaml\n',
+    });
+    const verdict = async (paths: string[]): Promise<string[]> => (await findings(paths)).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    expect(await verdict([direct])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // An overlay that patches the base's folder: a second overlay of the same base may not.
+    const overlays = folder({
+      'base/manifests.yaml': MANIFESTS,
+      'base/kustomization.yaml': 'resources:\n- manifests.yaml\n',
+      'prod/kustomization.yaml': kustomization('- path: opt-in.yaml', '- ../base'),
+      'prod/opt-in.yaml': OPT_IN,
+      'dev/kustomization.yaml': 'resources:\n- ../base\n',
+    });
+    expect(await verdict([overlays])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // A kustomization that lists the folder builds on the folder's own, which patches: certain.
+    const layered = folder({
+      'webhook/manifests.yaml': MANIFESTS,
+      'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'),
+      'webhook/opt-in.yaml': OPT_IN,
+      'default/kustomization.yaml': 'namespace: widgets-system\nresources:\n- ../webhook\n',
+    });
+    expect(await verdict([layered])).toEqual([]);
+    // Replacements that write only metadata (cert-manager's annotation) or other kinds keep it certain; one that may write a webhook's spec does not.
+    const replacements = (fieldPath: string, kind = 'MutatingWebhookConfiguration'): string =>
+      `replacements:\n- source: {kind: Certificate, name: serving-cert, fieldPath: .metadata.namespace}\n  targets:\n  - select: {kind: ${kind}}\n    fieldPaths: [${fieldPath}]\n`;
+    const withReplacements = (text: string): Record<string, string> => ({
+      'webhook/manifests.yaml': MANIFESTS,
+      'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'),
+      'webhook/opt-in.yaml': OPT_IN,
+      'default/kustomization.yaml': `resources:\n- ../webhook\n${text}`,
+    });
+    expect(await verdict([folder(withReplacements(replacements('".metadata.annotations.[cert-manager.io/inject-ca-from]"')))])).toEqual([]);
+    expect(await verdict([folder(withReplacements(replacements('.spec.dnsNames.0', 'Certificate')))])).toEqual([]);
+    expect(await verdict([folder(withReplacements(replacements('.webhooks.0.objectSelector.matchLabels.x')))])).toEqual(['matches-kube-system error', 'self-deadlock error']);
   });
 
   it('judges the webhook as written when two kustomizations patch it', async () => {

@@ -107,6 +107,7 @@ function reads(n: number): number {
     podSecurity: run.podSecurity,
     unreadable: [],
     kustomizePatches: [],
+    kustomizations: [],
     kubeVersion: DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: [],
     discovery: new Discovery(DEFAULT_KUBE_VERSION),

@@ -237,6 +237,9 @@ ${extra}`;
     // Without schema, api-validation names the file's first, once, although a URL placeholder fails two of its tests.
     const url = configuration('one').replace('service: {namespace: tools, name: one, path: /validate}', 'url: "WEBHOOK_URL"').replace('caBundle: CA_BUNDLE', 'caBundle: ""');
     expect(placeholders(await lintText(`${url}---\n${url.replace(/one/g, 'two')}`, { only: ['api-validation'] }))).toEqual(['api-validation 12: webhooks[0].clientConfig.url is the unrendered placeholder "WEBHOOK_URL" (2 placeholders in this file: render it first)']);
+    // A field that only holds a placeholder may fail for another reason, which a render keeps.
+    const http = configuration('one').replace('service: {namespace: tools, name: one, path: /validate}', 'url: "http://$WEBHOOK_HOST/validate?x=1"').replace('caBundle: CA_BUNDLE', 'caBundle: ""');
+    expect((await lintText(http, { only: ['api-validation'] })).map((f) => f.message).filter((m) => /only allowed URL scheme|query parameters/.test(m))).toHaveLength(2);
     // Other errors of a templated document are still reported: a render does not add a missing field.
     const missing = await lintText(configuration('one').replace('    admissionReviewVersions: ["v1"]\n', ''), { only: ['api-validation'] });
     expect(missing.map((f) => f.message).filter((m) => m.includes('admissionReviewVersions: Required value'))).toHaveLength(1);

@@ -19,7 +19,7 @@
  * what the webhooks' service references reach (src/match/services.ts). There the documents that
  * may be one are read too, never taken as workloads: a run's other reads and counts stay the same.
  */
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
@@ -29,7 +29,7 @@ import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
-import { KUSTOMIZATION_KIND, kustomizePatches as findKustomizePatches, type KustomizePatch } from '../parse/kustomize-patches.js';
+import { KUSTOMIZATION_KIND, kustomizationListings, kustomizePatches as findKustomizePatches, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
@@ -70,6 +70,8 @@ export interface LintRun {
   readonly podSecurity: PodSecuritySettings;
   /** What the patches of the run's kustomizations change (src/parse/kustomize-patches.ts). */
   readonly kustomizePatches: readonly KustomizePatch[];
+  /** The kustomizations read (beside the run's files, and in its streams): what they list. */
+  readonly kustomizations: readonly KustomizationListing[];
   readonly documents: number;
   /** Documents not linted: other kinds, CRDs, and workloads (also those that are read: they are not admission objects). */
   readonly skipped: number;
@@ -190,6 +192,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const interned = new Map<string, string>();
   const intern = (name: string): string => interned.get(name) ?? (interned.set(name, name), name);
   const streamPatches: KustomizePatch[] = [];
+  const streamListings: KustomizationListing[] = [];
   for (const path of expandPaths(paths)) {
     inputs++;
     kustomizePatches.visit(path);
@@ -197,7 +200,10 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // A kustomization inside a stream (`kind: Kustomization`): what its patches change is named too.
     if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES.includes(basename(path))) {
       const text = decode(raw.bytes);
-      if (text !== null && KUSTOMIZATION_KIND.test(text)) streamPatches.push(...findKustomizePatches(raw.path, text, false, (patch) => (path === '-' ? undefined : readPatchFile(dirname(path), patch))));
+      if (text !== null && KUSTOMIZATION_KIND.test(text)) {
+        streamPatches.push(...findKustomizePatches(raw.path, text, false, (patch) => (path === '-' ? undefined : readPatchFile(dirname(path), patch))));
+        streamListings.push(...kustomizationListings(raw.path, path === '-' ? process.cwd() : resolve(dirname(path)), text, false));
+      }
     }
     if (raw.tooLarge !== undefined) {
       // Not read, and said so: a gate never passes a file it did not look at.
@@ -329,6 +335,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
+    kustomizations: [...kustomizePatches.listings, ...streamListings],
     documents,
     skipped,
   };
@@ -478,6 +485,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     podSecurity: run.podSecurity,
     unreadable,
     kustomizePatches: run.kustomizePatches,
+    kustomizations: run.kustomizations,
     kubeVersion,
     discovery,
     memo: new RunMemo(),

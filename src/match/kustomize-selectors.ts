@@ -5,16 +5,23 @@
  * have no selectors, and a patch beside them adds one; judged unpatched, such a webhook seemed to
  * intercept kube-system and its own pods.
  *
- * Applied only where the build is certain: patches that name the object exactly (kind and name,
- * no regular expression or label selector), all in one kustomization, which lists the object's
- * file (or its folder) among its `resources`, and whose every change to a selector is read (a
- * strategic merge of a webhook's selector, merged by the webhook's name, or a JSON 6902 add,
- * replace or remove of a whole selector). Otherwise the object is judged as written, as before,
- * and `kustomize-patched` names the patches.
+ * Applied only where the build is certain (anything else is judged as written, as before, and
+ * `kustomize-patched` names the patches):
+ * - one patch in the run may change the object's selectors, and its target names the object
+ *   exactly (kind and name; no regular expression, label selector, group, version or namespace;
+ *   a strategic-merge patch's apiVersion is the object's);
+ * - that patch's kustomization is in the object's folder and lists the object's file among its
+ *   `resources`; no other kustomization of the run lists the file itself (one that lists the
+ *   folder builds on this one), and none that lists the file or its folder may change webhooks
+ *   after its patches (`vars`, `transformers`, `components`, `replacements` of fields outside
+ *   metadata);
+ * - every change the patch makes to a selector is read: a strategic merge of a webhook's
+ *   selector, by the webhook's name (maps merged key by key, lists replaced, null deletes), or a
+ *   JSON 6902 add, replace or remove of a whole selector.
  */
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
-import type { KustomizePatch, SelectorChange } from '../parse/kustomize-patches.js';
+import type { KustomizationListing, KustomizePatch, SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
 export interface PatchedSelectors {
@@ -26,8 +33,8 @@ export interface PatchedSelectors {
 
 const PATCHED = memoKey<Map<WebhookConfigurationObject, PatchedSelectors>>('webhook configurations with their kustomize selector patches');
 
-export function withKustomizeSelectors(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches'>): PatchedSelectors {
-  return run.memo.perObject(PATCHED, object, () => patched(object, run.kustomizePatches));
+export function withKustomizeSelectors(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations'>): PatchedSelectors {
+  return run.memo.perObject(PATCHED, object, () => patched(object, run));
 }
 
 /** ` (selectors as patched at FILE:LINE)` for a message, or nothing. */
@@ -35,41 +42,45 @@ export function patchedNote(patched: PatchedSelectors): string {
   return patched.patch === undefined ? '' : ` (selectors as patched at ${patched.patch.file}:${patched.patch.line})`;
 }
 
-function patched(object: WebhookConfigurationObject, patches: readonly KustomizePatch[]): PatchedSelectors {
+function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>): PatchedSelectors {
   const file = object.manifest.file.path;
   if (file === '<stdin>' || object.name === undefined) return { object };
   const own = resolve(file);
-  const changing = patches.filter(
+  const changing = run.kustomizePatches.filter(
     (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && mayTarget(patch, object.kind, object.name!),
   );
-  if (changing.length === 0) return { object };
-  const exact = changing.every((patch) => patch.target.kind === object.kind && patch.target.name === object.name && patch.target.selector !== true && patch.selectors!.known);
-  const kustomization = changing[0]!.file;
-  if (!exact || changing.some((patch) => patch.file !== kustomization) || !lists(changing[0]!, own)) return { object };
+  if (changing.length !== 1) return { object };
+  const patch = changing[0]!;
+  const { target } = patch;
+  const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
+  if (!exact || !patch.selectors!.known || !builtOnlyBy(patch.file, own, run.kustomizations)) return { object };
   const webhooks = [...(object.effective.webhooks ?? [])];
-  for (const change of changing.flatMap((patch) => patch.selectors!.changes)) {
+  for (const change of patch.selectors!.changes) {
     const index = 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);
     const webhook = webhooks[index];
     // A strategic merge that names a webhook the object lacks adds one; kustomize's result is then not judged here.
     if (webhook === undefined || webhook === null || typeof webhook !== 'object') return { object };
     webhooks[index] = { ...webhook, [change.field]: applied(webhook[change.field], change) } as typeof webhook;
   }
-  return { object: { ...object, effective: { ...object.effective, webhooks } }, patch: changing[0]! };
+  return { object: { ...object, effective: { ...object.effective, webhooks } }, patch };
+}
+
+/**
+ * Whether the kustomization `kustomization` (a file in `file`'s folder) lists `file`, no other
+ * lists `file` itself, and none that lists it or its folder transforms objects after patches.
+ */
+function builtOnlyBy(kustomization: string, file: string, listings: readonly KustomizationListing[]): boolean {
+  const folder = dirname(file);
+  if (dirname(resolve(kustomization)) !== folder) return false;
+  const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === file || resource === folder));
+  const listingFile = reaching.filter((listing) => listing.resources.includes(file));
+  return listingFile.length === 1 && resolve(listingFile[0]!.file) === resolve(kustomization) && reaching.every((listing) => !listing.transformsAfterPatches);
 }
 
 /** Whether a patch's target may select the object (as kustomize-patched names it). */
 function mayTarget(patch: KustomizePatch, kind: string, name: string): boolean {
   const { target } = patch;
   return (target.kind === undefined || target.kind === kind || /[.*+?^${}()|[\]\\]/.test(target.kind)) && (target.name === undefined || target.name === name || /[.*+?^${}()|[\]\\]/.test(target.name));
-}
-
-/** Whether the patch's kustomization lists the file, or its folder, among its resources. */
-function lists(patch: KustomizePatch, file: string): boolean {
-  const folder = dirname(resolve(patch.file));
-  return (patch.resources ?? []).some((resource) => {
-    const listed = resolve(folder, resource);
-    return listed === file || listed === dirname(file);
-  });
 }
 
 function applied(current: unknown, change: SelectorChange): unknown {

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readRegularFile } from '../load/sources.js';
 import { KUSTOMIZATION_FILES } from './kustomize-fields.js';
-import { kustomizePatches, MAX_PATCH_BYTES, type KustomizePatch } from './kustomize-patches.js';
+import { kustomizationListings, kustomizePatches, MAX_PATCH_BYTES, type KustomizationListing, type KustomizePatch } from './kustomize-patches.js';
 
 /** A patch file's text (a regular file of sane size only), for the kind and name it patches. */
 export function readPatchFile(folder: string, path: string): string | undefined {
@@ -110,6 +110,8 @@ export class KustomizePatches {
   private readonly byFolder = new Map<string, ReadonlySet<string>>();
   /** The patches of the kustomizations read so far, in order. */
   readonly changes: KustomizePatch[] = [];
+  /** The kustomizations read so far: what they list. */
+  readonly listings: KustomizationListing[] = [];
 
   isPatch(file: string): boolean {
     if (file === '-') return false;
@@ -138,6 +140,7 @@ export class KustomizePatches {
         const text = Buffer.from(read.bytes).toString('utf8');
         for (const patch of patchPaths(text)) found.add(resolve(folder, patch));
         const patched = kustomizePatches(join(shown, name).split('\\').join('/'), text, true, (path) => readPatchFile(folder, path));
+        this.listings.push(...kustomizationListings(join(shown, name).split('\\').join('/'), folder, text, true));
         // A patch file's own objects are not changed by the patch they are (they are linted only when complete).
         this.changes.push(...patched.map((patch) => (patch.source === undefined ? patch : { ...patch, source: resolve(folder, patch.source) })));
       }

@@ -15,6 +15,27 @@ export interface PatchTarget {
   readonly name?: string;
   /** A label or annotation selector the linter does not evaluate: the target may be any object of the kind. */
   readonly selector?: boolean;
+  /**
+   * The target also names a group, version or namespace (a selector's `group`, `version`,
+   * `namespace`; a strategic-merge patch's `metadata.namespace`), which kustomize matches too:
+   * whether it selects the object is not judged here.
+   */
+  readonly qualified?: boolean;
+  /** A strategic-merge patch's apiVersion, which kustomize matches against the object's. */
+  readonly apiVersion?: string;
+}
+
+/**
+ * A kustomization of the run: which files and folders it lists, and whether anything in it may
+ * change webhooks after its patches (`vars`, `transformers`, `components`, `replacements` of
+ * fields outside metadata).
+ */
+export interface KustomizationListing {
+  /** The kustomization file, as shown. */
+  readonly file: string;
+  /** Its `resources`, resolved against its folder. */
+  readonly resources: readonly string[];
+  readonly transformsAfterPatches: boolean;
 }
 
 export interface KustomizePatch {
@@ -105,7 +126,8 @@ function selectorTarget(value: unknown): PatchTarget | undefined {
   const kind = str(selector.kind);
   const name = str(selector.name);
   const selects = str(selector.labelSelector) !== undefined || str(selector.annotationSelector) !== undefined;
-  return { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }), ...(selects ? { selector: true } : {}) };
+  const qualified = ['group', 'version', 'namespace'].some((key) => selector[key] != null);
+  return { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }), ...(selects ? { selector: true } : {}), ...(qualified ? { qualified: true } : {}) };
 }
 
 /** The values of a patch text's documents; undefined for one that does not parse. */
@@ -136,10 +158,15 @@ function namedTargets(text: string): { target: PatchTarget; selectors: SelectorC
       targets.push({ target: {}, selectors: unknown });
       continue;
     }
-    const object = value as { kind?: unknown; metadata?: { name?: unknown } };
+    const object = value as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
     const kind = str(object.kind);
     const name = str(object.metadata?.name);
-    targets.push({ target: { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }) }, selectors: mergeSelectorChanges(value) });
+    const apiVersion = str(object.apiVersion);
+    const qualified = object.metadata?.namespace != null;
+    targets.push({
+      target: { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }), ...(apiVersion === undefined ? {} : { apiVersion }), ...(qualified ? { qualified: true } : {}) },
+      selectors: mergeSelectorChanges(value),
+    });
   }
   return targets;
 }
@@ -153,6 +180,47 @@ function targetedSelectorChanges(text: string | undefined): SelectorChanges {
   if (Array.isArray(value)) return jsonPatchSelectorChanges(value);
   if (value === null || typeof value !== 'object') return { changes: [], known: false };
   return mergeSelectorChanges(value);
+}
+
+/** The fields of a kustomization that change objects after its patches are applied (replacements: see below). */
+const AFTER_PATCHES = ['vars', 'transformers', 'components'] as const;
+
+/**
+ * Whether a kustomization's `replacements` may write a webhook's fields: a target that may select
+ * a webhook configuration, with a field path outside `metadata` (the cert-manager annotations that
+ * scaffolds write are in metadata), or replacements read from a file, which is not read here.
+ */
+function replacementsMayWriteWebhooks(replacements: unknown): boolean {
+  if (replacements == null) return false;
+  if (!Array.isArray(replacements)) return true;
+  return replacements.some((replacement) => {
+    const targets = (replacement as { targets?: unknown; path?: unknown } | null)?.targets;
+    if (!Array.isArray(targets)) return true;
+    return targets.some((target) => {
+      const { fieldPaths: paths, select } = (target ?? {}) as { fieldPaths?: unknown; select?: { kind?: unknown } | null };
+      // A target of another kind (a Certificate's dnsNames) never writes a webhook.
+      const kind = select?.kind;
+      if (typeof kind === 'string' && !/^(?:Mutating|Validating)WebhookConfiguration$/.test(kind) && !/[.*+?^${}()|[\]\\]/.test(kind)) return false;
+      return !Array.isArray(paths) || paths.some((path) => typeof path !== 'string' || !/^\.?metadata\./.test(path));
+    });
+  });
+}
+
+/**
+ * The kustomizations in a text (every document of a kustomization file, `whole`, else the
+ * documents of kind Kustomization), with their resources resolved against `folder`.
+ */
+export function kustomizationListings(file: string, folder: string, text: string, whole: boolean): KustomizationListing[] {
+  const documents = patchDocuments(text) ?? [];
+  const out: KustomizationListing[] = [];
+  for (const value of documents) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    const document = value as Record<string, unknown>;
+    if (!whole && document.kind !== 'Kustomization') continue;
+    const resources = Array.isArray(document.resources) ? document.resources.filter((resource): resource is string => typeof resource === 'string').map((resource) => resolve(folder, resource)) : [];
+    out.push({ file, resources, transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements) });
+  }
+  return out;
 }
 
 /** `kind: Kustomization` at the start of a line: a kustomization inside a stream. */

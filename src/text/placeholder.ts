@@ -23,6 +23,11 @@ export function isPlaceholder(value: unknown): boolean {
   return placeholderIn(value) !== undefined;
 }
 
+/** Whether the whole value is one placeholder (`WEBHOOK_URL`, `${URL}`), not a value that holds one. */
+export function isWholePlaceholder(value: unknown): boolean {
+  return typeof value === 'string' && placeholderIn(value.trim()) === value.trim();
+}
+
 /**
  * The first template construct in the text of a document, outside comments: a `{{ … }}` action
  * (possibly spread over lines) or a `${VAR}` substitution; undefined when there is none. A

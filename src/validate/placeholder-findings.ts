@@ -9,7 +9,7 @@ import type { SourceFile } from '../load/sources.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { valueAtPath, type FieldPath } from '../field-path.js';
 import { memoKey, type RunScope } from '../run-scope.js';
-import { countPlaceholders, isPlaceholder } from '../text/placeholder.js';
+import { countPlaceholders, isPlaceholder, isWholePlaceholder } from '../text/placeholder.js';
 import type { FieldError } from './field-error.js';
 
 export type AdmissionObject = WebhookConfigurationObject | PolicyObject;
@@ -43,9 +43,14 @@ export function schemaPlaceholder(object: AdmissionObject, problem: { readonly p
   return problem.part === 'pair' && isPlaceholder(valueAtPath(object.written, problem.path));
 }
 
-/** Whether an API validation error is about a placeholder: its value, or the written value of its field, is one. */
+/**
+ * Whether an API validation error is about a placeholder: the value it rejects holds one, or its
+ * field's whole written value is one (`url: WEBHOOK_URL` fails on the URL's scheme and host, parts
+ * of the placeholder). A field that only holds one (`http://$HOST/x`) may fail for another reason
+ * (the scheme), which a render does not change: that error is reported as it is.
+ */
 export function errorPlaceholder(object: AdmissionObject, error: FieldError): boolean {
-  return (typeof error.value === 'string' && isPlaceholder(error.value)) || isPlaceholder(valueAtPath(object.written, error.path));
+  return (typeof error.value === 'string' && isPlaceholder(error.value)) || isWholePlaceholder(valueAtPath(object.written, error.path));
 }
 
 export interface FilePlaceholders {
