@@ -3,7 +3,7 @@
  * certain (src/match/kustomize-selectors.ts): the kubebuilder layout, controller-gen's webhooks
  * without selectors and a patch beside them that adds one.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,8 @@ webhooks:
         example.com/inject: enabled
 `;
 const kustomization = (patches: string, resources = '- manifests.yaml'): string => `resources:\n${resources}\npatches:\n${patches}`;
+/** The webhook folder with its opt-in patch. */
+const withOptIn = (): Record<string, string> => ({ 'webhook/manifests.yaml': MANIFESTS, 'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'), 'webhook/opt-in.yaml': OPT_IN });
 
 describe('webhook selectors set by a kustomize patch', () => {
   it('judges the webhook as built when a strategic-merge patch beside it adds an opt-in selector', async () => {
@@ -119,7 +121,7 @@ describe('webhook selectors set by a kustomize patch', () => {
     const remove = '- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: remove\n      path: /webhooks/0/objectSelector\n';
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': `${kustomization(remove)}patchesStrategicMerge:\n- opt-in.yaml\n`, 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
     // Replacements (or vars, transformers, components) run after the patches.
-    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': `${kustomization('- path: opt-in.yaml')}replacements:\n- path: r.yaml\n`, 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\nreplacements:\n- path: r.yaml\n`, 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
   });
 
   it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {
@@ -141,23 +143,30 @@ describe('webhook selectors set by a kustomize patch', () => {
       'dev/kustomization.yaml': 'resources:\n- ../base\n',
     });
     expect(await verdict([overlays])).toEqual(['matches-kube-system error', 'self-deadlock error']);
-    // A kustomization that lists the folder builds on the folder's own, which patches: certain.
+    // A kustomization that builds on the folder's (an overlay) may rename, move or patch again: as written.
     const layered = folder({
       'webhook/manifests.yaml': MANIFESTS,
       'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'),
       'webhook/opt-in.yaml': OPT_IN,
       'default/kustomization.yaml': 'namespace: widgets-system\nresources:\n- ../webhook\n',
     });
-    expect(await verdict([layered])).toEqual([]);
+    expect(await verdict([layered])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // ... the folder alone is built by its own kustomization: patched.
+    expect(await verdict([join(layered, 'webhook')])).toEqual([]);
+    // ... also through `bases:`, and through a symbolic link to the folder.
+    const viaBases = folder({ ...withOptIn(), 'all/kustomization.yaml': 'bases:\n- ../webhook/manifests.yaml\n' });
+    expect(await verdict([viaBases])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    const linked = folder({ ...withOptIn(), 'all/kustomization.yaml': 'resources:\n- ../link/manifests.yaml\n' });
+    symlinkSync(join(linked, 'webhook'), join(linked, 'link'));
+    expect(await verdict([join(linked, 'webhook'), join(linked, 'all')])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // The patching kustomization renames or moves (a later patch may name the new name, a selector the old namespace): as written.
+    for (const field of ['namePrefix: foo-', 'nameSuffix: -foo', 'namespace: foo-system']) {
+      expect(await verdict([folder({ ...withOptIn(), 'webhook/kustomization.yaml': `${field}\n${kustomization('- path: opt-in.yaml')}` })])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    }
     // Replacements that write only metadata (cert-manager's annotation) or other kinds keep it certain; one that may write a webhook's spec does not.
     const replacements = (fieldPath: string, kind = 'MutatingWebhookConfiguration'): string =>
       `replacements:\n- source: {kind: Certificate, name: serving-cert, fieldPath: .metadata.namespace}\n  targets:\n  - select: {kind: ${kind}}\n    fieldPaths: [${fieldPath}]\n`;
-    const withReplacements = (text: string): Record<string, string> => ({
-      'webhook/manifests.yaml': MANIFESTS,
-      'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'),
-      'webhook/opt-in.yaml': OPT_IN,
-      'default/kustomization.yaml': `resources:\n- ../webhook\n${text}`,
-    });
+    const withReplacements = (text: string): Record<string, string> => ({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\n${text}` });
     expect(await verdict([folder(withReplacements(replacements('".metadata.annotations.[cert-manager.io/inject-ca-from]"')))])).toEqual([]);
     expect(await verdict([folder(withReplacements(replacements('.spec.dnsNames.0', 'Certificate')))])).toEqual([]);
     expect(await verdict([folder(withReplacements(replacements('.webhooks.0.objectSelector.matchLabels.x')))])).toEqual(['matches-kube-system error', 'self-deadlock error']);

@@ -11,17 +11,20 @@
  *   exactly (kind and name; no regular expression, label selector, group, version or namespace;
  *   a strategic-merge patch's apiVersion is the object's);
  * - that patch's kustomization is in the object's folder and lists the object's file among its
- *   `resources`; no other kustomization of the run lists the file itself (one that lists the
- *   folder builds on this one), and none that lists the file or its folder may change webhooks
- *   after its patches (`vars`, `transformers`, `components`, `replacements` of fields outside
- *   metadata);
+ *   `resources` (or `bases`); it neither renames nor moves objects (`namePrefix`, `nameSuffix`,
+ *   `namespace`), nor may change webhooks after its patches (`vars`, `transformers`,
+ *   `components`, `replacements` of a webhook's fields outside metadata);
+ * - no other kustomization of the run lists the file or that folder: the patching kustomization
+ *   is what gets built. One that builds on it (an overlay, `config/default` on `../webhook`) may
+ *   rename, move or patch again, so then the object is judged as written. (Linting one file or
+ *   one folder reads only the kustomization beside it: overlays elsewhere are not seen.)
  * - every change the patch makes to a selector is read: a strategic merge of a webhook's
  *   selector, by the webhook's name (maps merged key by key, lists replaced, null deletes), or a
  *   JSON 6902 add, replace or remove of a whole selector.
  */
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
-import type { KustomizationListing, KustomizePatch, SelectorChange } from '../parse/kustomize-patches.js';
+import { realPath, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
 export interface PatchedSelectors {
@@ -66,15 +69,16 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
 }
 
 /**
- * Whether the kustomization `kustomization` (a file in `file`'s folder) lists `file`, no other
- * lists `file` itself, and none that lists it or its folder transforms objects after patches.
+ * Whether `kustomization` (the patch's) is in `file`'s folder, lists `file`, neither renames nor
+ * transforms, and no other kustomization of the run lists `file` or that folder.
  */
 function builtOnlyBy(kustomization: string, file: string, listings: readonly KustomizationListing[]): boolean {
-  const folder = dirname(file);
-  if (dirname(resolve(kustomization)) !== folder) return false;
-  const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === file || resource === folder));
-  const listingFile = reaching.filter((listing) => listing.resources.includes(file));
-  return listingFile.length === 1 && resolve(listingFile[0]!.file) === resolve(kustomization) && reaching.every((listing) => !listing.transformsAfterPatches);
+  const real = realPath(file);
+  const folder = dirname(real);
+  const own = realPath(resolve(kustomization));
+  if (dirname(own) !== folder) return false;
+  const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === real || resource === folder));
+  return reaching.length === 1 && realPath(resolve(reaching[0]!.file)) === own && reaching[0]!.resources.includes(real) && !reaching[0]!.renames && !reaching[0]!.transformsAfterPatches;
 }
 
 /** Whether a patch's target may select the object (as kustomize-patched names it). */

@@ -5,6 +5,7 @@
  * applies them to the resources; the linter reads the resources as written, so the objects they
  * change are named in the output (the `kustomize-patched` rule), never judged silently.
  */
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
 
@@ -33,9 +34,11 @@ export interface PatchTarget {
 export interface KustomizationListing {
   /** The kustomization file, as shown. */
   readonly file: string;
-  /** Its `resources`, resolved against its folder. */
+  /** Its `resources` and `bases`, resolved against its folder (symbolic links followed where they resolve). */
   readonly resources: readonly string[];
   readonly transformsAfterPatches: boolean;
+  /** It renames objects or moves them (`namePrefix`, `nameSuffix`, `namespace`): a patch may then target the new name, or a selector name the old namespace. */
+  readonly renames: boolean;
 }
 
 export interface KustomizePatch {
@@ -217,10 +220,25 @@ export function kustomizationListings(file: string, folder: string, text: string
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
     const document = value as Record<string, unknown>;
     if (!whole && document.kind !== 'Kustomization') continue;
-    const resources = Array.isArray(document.resources) ? document.resources.filter((resource): resource is string => typeof resource === 'string').map((resource) => resolve(folder, resource)) : [];
-    out.push({ file, resources, transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements) });
+    const listed = [document.resources, document.bases].flatMap((list) => (Array.isArray(list) ? list.filter((resource): resource is string => typeof resource === 'string') : []));
+    const resources = listed.map((resource) => realPath(resolve(folder, resource)));
+    out.push({
+      file,
+      resources,
+      transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements),
+      renames: ['namePrefix', 'nameSuffix', 'namespace'].some((field) => document[field] != null),
+    });
   }
   return out;
+}
+
+/** The path with symbolic links followed, or as it is when it does not resolve. */
+export function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** `kind: Kustomization` at the start of a line: a kustomization inside a stream. */
