@@ -1,12 +1,12 @@
 /** `lint --fix` and `--fix-dry-run` from the command line (docs/fixes.md). */
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRun } from '../src/engine/lint.js';
 import { canonical } from '../src/fix/objects.js';
 import { runCli } from './run-cli.js';
+import { tempFolders } from './temp-folders.js';
 
 const IMPLICIT = `# gate for widgets
 apiVersion: admissionregistration.k8s.io/v1
@@ -39,14 +39,7 @@ webhooks:
   rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}]
 `;
 
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'admission-lint-fix-cli-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const folder = tempFolders('admission-lint-fix-cli');
 
 describe('lint --fix', () => {
   it('writes the default explicitly, keeps every other byte, reports what is left, and a second run changes nothing', async () => {

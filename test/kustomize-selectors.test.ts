@@ -3,26 +3,15 @@
  * certain (src/match/kustomize-selectors.ts): the kubebuilder layout, controller-gen's webhooks
  * without selectors and a patch beside them that adds one.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { lint } from '../src/engine/lint.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
+import { tempFolders } from './temp-folders.js';
 
-const work = mkdtempSync(join(tmpdir(), 'kustomize-selectors-test-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-let counter = 0;
-
-function folder(files: Record<string, string>): string {
-  const dir = join(work, `case-${++counter}`);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const folder = tempFolders('kustomize-selectors-test');
 
 const ONLY = ['matches-kube-system', 'self-deadlock', 'kustomize-patched'];
 

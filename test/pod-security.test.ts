@@ -3,10 +3,9 @@
  * how workloads are read: only where a Pod Security level other than privileged can apply, in a
  * second pass once the Namespaces of the run are known (src/engine/load-run.ts).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { lint, loadOptions, loadRun } from '../src/engine/lint.js';
 import type { Finding } from '../src/engine/finding.js';
@@ -21,20 +20,10 @@ import { parse as parseYaml } from 'yaml';
 import { namespaceValues } from '../src/parse/prefilter.js';
 import { podSecuritySettingsFrom } from '../src/psa/settings.js';
 import { runCli } from './run-cli.js';
+import { tempFolders } from './temp-folders.js';
 
-const work = mkdtempSync(join(tmpdir(), 'pod-security-test-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-let counter = 0;
 /** Writes files into a fresh folder; returns its path. */
-function folder(files: Record<string, string>): string {
-  const dir = join(work, `case-${++counter}`);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const folder = tempFolders('pod-security-test');
 
 const namespace = (name: string, labels: Record<string, string> = {}): string =>
   `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n${Object.keys(labels).length > 0 ? `  labels:\n${Object.entries(labels).map(([k, v]) => `    ${k}: ${v}\n`).join('')}` : ''}`;
@@ -344,28 +333,31 @@ describe('workloads that need no parse (src/psa/screen.ts)', () => {
     },
   });
 
+  /** Every upstream fixture pod: its level, policy minor, whether it passes, and its text. */
+  function* upstreamFixtures(): Generator<{ level: 'baseline' | 'restricted'; minor: number; name: string; expectation: string; text: string }> {
+    for (const level of ['baseline', 'restricted'] as const) {
+      for (const versionDir of readdirSync(join(FIXTURES, level))) {
+        for (const expectation of ['pass', 'fail']) {
+          const dir = join(FIXTURES, level, versionDir, expectation);
+          for (const file of readdirSync(dir)) yield { level, minor: Number(versionDir.split('.')[1]), name: `${level}/${versionDir}/${expectation}/${file}`, expectation, text: readFileSync(join(dir, file), 'utf8') };
+        }
+      }
+    }
+  }
+
   it('never skips an upstream fixture that fails its level, as a Pod or as a Deployment template', () => {
     let skipped = 0;
     let failing = 0;
-    for (const level of ['baseline', 'restricted'] as const) {
-      for (const versionDir of readdirSync(join(FIXTURES, level))) {
-        const minor = Number(versionDir.split('.')[1]);
-        for (const expectation of ['pass', 'fail']) {
-          const dir = join(FIXTURES, level, versionDir, expectation);
-          for (const file of readdirSync(dir)) {
-            const pod = readFileSync(join(dir, file), 'utf8');
-            // The same pod as a Deployment's template, indented under spec.template.
-            const body = pod.replace(/^apiVersion: v1\nkind: Pod\n/, '');
-            const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n${body.split('\n').map((line) => (line === '' ? '' : `    ${line}`)).join('\n')}`;
-            for (const text of [pod, deployment]) {
-              const free = needsNoParse(text, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 });
-              if (expectation === 'fail') {
-                failing++;
-                expect(free, `${level}/${versionDir}/fail/${file}`).toBe(false);
-              } else if (free) skipped++;
-            }
-          }
-        }
+    for (const { level, minor, name, expectation, text: pod } of upstreamFixtures()) {
+      // The same pod as a Deployment's template, indented under spec.template.
+      const body = pod.replace(/^apiVersion: v1\nkind: Pod\n/, '');
+      const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n${body.split('\n').map((line) => (line === '' ? '' : `    ${line}`)).join('\n')}`;
+      for (const text of [pod, deployment]) {
+        const free = needsNoParse(text, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 });
+        if (expectation === 'fail') {
+          failing++;
+          expect(free, name).toBe(false);
+        } else if (free) skipped++;
       }
     }
     expect(failing).toBeGreaterThan(1000);
@@ -378,25 +370,17 @@ describe('workloads that need no parse (src/psa/screen.ts)', () => {
     const poisons: unknown[] = [null, { privileged: true, hostNetwork: true, hostPath: { path: '/' }, securityContext: { runAsUser: 0, privileged: true }, add: ['SYS_ADMIN'] }, [{ name: 'c', securityContext: { privileged: true }, hostPort: 1 }]];
     let compared = 0;
     let changed = 0;
-    for (const level of ['baseline', 'restricted'] as const) {
-      for (const versionDir of readdirSync(join(FIXTURES, level))) {
-        const minor = Number(versionDir.split('.')[1]);
-        for (const expectation of ['pass', 'fail']) {
-          const dir = join(FIXTURES, level, versionDir, expectation);
-          for (const file of readdirSync(dir)) {
-            const pod = parseYaml(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
-            const withUnread = { ...pod, spec: { ...(pod.spec as object), tolerations: [{ key: 'k' }] }, metadata: { ...(pod.metadata as object), labels: { a: 'b' } } };
-            const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { a: 'b' } }, spec: { selector: { matchLabels: { a: 'b' } }, strategy: { type: 'Recreate' }, template: { metadata: pod.metadata, spec: pod.spec } } };
-            for (const object of [pod, withUnread, deployment]) {
-              const verdict = settleWorkload(object, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 });
-              for (const poison of poisons) {
-                const replaced = replaceKeys(object, POD_SECURITY_UNREAD_KEYS, poison) as Record<string, unknown>;
-                if (JSON.stringify(replaced) !== JSON.stringify(object)) changed++;
-                expect(settleWorkload(replaced, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 }), `${level}/${versionDir}/${expectation}/${file}`).toBe(verdict);
-                compared++;
-              }
-            }
-          }
+    for (const { level, minor, name, text } of upstreamFixtures()) {
+      const pod = parseYaml(text) as Record<string, unknown>;
+      const withUnread = { ...pod, spec: { ...(pod.spec as object), tolerations: [{ key: 'k' }] }, metadata: { ...(pod.metadata as object), labels: { a: 'b' } } };
+      const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { a: 'b' } }, spec: { selector: { matchLabels: { a: 'b' } }, strategy: { type: 'Recreate' }, template: { metadata: pod.metadata, spec: pod.spec } } };
+      for (const object of [pod, withUnread, deployment]) {
+        const verdict = settleWorkload(object, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 });
+        for (const poison of poisons) {
+          const replaced = replaceKeys(object, POD_SECURITY_UNREAD_KEYS, poison) as Record<string, unknown>;
+          if (JSON.stringify(replaced) !== JSON.stringify(object)) changed++;
+          expect(settleWorkload(replaced, () => policyAt(level, minor), DEFAULT_POD_SECURITY_CONFIGURATION, { major: 1, minor: 37 }), name).toBe(verdict);
+          compared++;
         }
       }
     }
