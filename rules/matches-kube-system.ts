@@ -14,7 +14,7 @@ import { conditionsOutcome, systemWritersOf, type ConditionsOutcome } from '../s
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import type { MatchCondition, RuleWithOperations } from '../src/model/types.js';
+import type { LabelSelector, MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
@@ -229,6 +229,18 @@ function webhookSeverity(i: KubeSystemInterception, ignore: boolean, timeout: nu
   return { severity: 'info', why: `${wait} The delay is bounded and short.` };
 }
 
+/**
+ * Why a namespaceSelector meant to exclude kube-system does not: `NotIn [kube-system]` on a label
+ * key kube-system does not carry (`name`, a convention some clusters add by hand) selects it, as
+ * a NotIn on a missing label does. Empty when there is no such requirement.
+ */
+function unexcludedNote(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): string {
+  const requirement = (selector?.matchExpressions ?? []).find(
+    (each) => each !== null && each.operator === 'NotIn' && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === 'string' && !Object.prototype.hasOwnProperty.call(labels, each.key),
+  );
+  return requirement === undefined ? '' : `: kube-system has no label "${requirement.key}" for its namespaceSelector to exclude`;
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'matches-kube-system',
@@ -237,10 +249,10 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
-      fail: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}',
-      ignore: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}',
-      failDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}',
-      ignoreDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}',
+      fail: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
+      ignore: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
+      failDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
+      ignoreDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
       validatingPolicyFail:
         'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
       validatingPolicyIgnore:
@@ -273,6 +285,7 @@ export const rule = defineObjectRule({
               timeout,
               defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
               patched: patchedNote(judged),
+              unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM)),
             },
             path: [...entry.path, 'rules', rule],
             severity,
