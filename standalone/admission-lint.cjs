@@ -35786,8 +35786,6 @@ function kustomizePatches(file, text, whole, readPatch) {
       continue;
     if (!whole && root.get("kind") !== "Kustomization")
       continue;
-    const listed2 = root.get("resources", true)?.toJSON?.();
-    const resources = Array.isArray(listed2) ? listed2.filter((resource) => typeof resource === "string") : [];
     for (const field of ["patches", "patchesJson6902", "patchesStrategicMerge"]) {
       const list3 = root.get(field, true);
       if (!(0, import_yaml.isSeq)(list3))
@@ -35813,7 +35811,7 @@ function kustomizePatches(file, text, whole, readPatch) {
           targets2 = selected !== void 0 ? [{ target: selected, selectors: targetedSelectorChanges(contentOf(patch, path)) }] : contentTargets(patch, path);
         }
         for (const { target, selectors } of targets2)
-          out.push({ file, line: line2, target, resources, selectors, ...source === void 0 ? {} : { source } });
+          out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source } });
       }
     }
   }
@@ -64318,4 +64316,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 864a3c73d8fd2af55f68b7831b6dd4bc171c7a3433596a0e9872d18a6ec91e3c
+//# admission-lint-build 3d100dce13d431e3d16ed4da057d232ea544dccd7d008abc900e726c58b21fea

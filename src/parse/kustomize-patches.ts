@@ -49,8 +49,6 @@ export interface KustomizePatch {
   readonly target: PatchTarget;
   /** The patch file, as `readPatch` was given it (undefined for an inline patch). */
   readonly source?: string;
-  /** The kustomization's `resources`, as written (relative to its folder). */
-  readonly resources?: readonly string[];
   /** What the patch does to webhooks' selectors (webhook configurations only): see SelectorChanges. */
   readonly selectors?: SelectorChanges;
 }
@@ -270,8 +268,6 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
     const root = doc.contents;
     if (!isMap(root)) continue;
     if (!whole && (root.get('kind') as unknown) !== 'Kustomization') continue;
-    const listed: unknown = (root.get('resources', true) as { toJSON?: () => unknown } | undefined)?.toJSON?.();
-    const resources = Array.isArray(listed) ? listed.filter((resource): resource is string => typeof resource === 'string') : [];
     for (const field of ['patches', 'patchesJson6902', 'patchesStrategicMerge'] as const) {
       const list = root.get(field, true);
       if (!isSeq(list)) continue;
@@ -292,7 +288,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           const selected = selectorTarget(target);
           targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(contentOf(patch, path)) }] : contentTargets(patch, path);
         }
-        for (const { target, selectors } of targets) out.push({ file, line, target, resources, selectors, ...(source === undefined ? {} : { source }) });
+        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }) });
       }
     }
   }
