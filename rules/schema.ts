@@ -1,7 +1,7 @@
 import { formatFieldPath, valueAtPath } from '../src/field-path.js';
 import { formatKubeVersion, isAtLeast } from '../src/kube/version.js';
-import { countPlaceholders, isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
-import { filePlaceholders, type AdmissionObject } from '../src/validate/placeholder-findings.js';
+import { countPlaceholders, morePlaceholders } from '../src/text/placeholder.js';
+import { filePlaceholders, schemaPlaceholder, type AdmissionObject } from '../src/validate/placeholder-findings.js';
 import type { RunScope } from '../src/run-scope.js';
 import type { SchemaProblem } from '../src/validate/schema.js';
 import { POLICY_KINDS } from '../src/model/types.js';
@@ -11,9 +11,9 @@ import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule
 type MessageId = 'schema' | 'placeholder' | 'matchConditionsTooNew';
 
 /** A problem with a value that is a template placeholder is named as one: the fix is to render, not to edit. */
-function toViolation(problem: SchemaProblem, written: unknown): Violation<MessageId> {
-  const value = valueAtPath(written, problem.path);
-  if (problem.part === 'pair' && isPlaceholder(value)) {
+function toViolation(problem: SchemaProblem, object: AdmissionObject): Violation<MessageId> {
+  const value = valueAtPath(object.written, problem.path);
+  if (schemaPlaceholder(object, problem)) {
     return {
       messageId: 'placeholder',
       data: { path: formatFieldPath(problem.path), value: JSON.stringify(value), more: '' },
@@ -90,7 +90,7 @@ export const rule = defineObjectRule({
   create(run) {
     return {
       webhookConfiguration(object) {
-        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object, run));
+        const violations: Violation<MessageId>[] = acrossWebhooks(oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object)), object, run));
         if (object.decodable && !isAtLeast(run.kubeVersion, 1, 28)) {
           for (const entry of webhooksOf(object)) {
             if (entry.webhook.matchConditions != null) {
@@ -107,7 +107,7 @@ export const rule = defineObjectRule({
         return violations;
       },
       policy(object) {
-        return oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object.written)), object, run);
+        return oncePerFile(object.schemaProblems.map((problem) => toViolation(problem, object)), object, run);
       },
     };
   },

@@ -36511,7 +36511,7 @@ function patched(object, run2) {
   if (file === "<stdin>" || object.name === void 0)
     return { object };
   const own = (0, import_node_path4.resolve)(file);
-  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && mayTarget(patch2, object.kind, object.name));
+  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name));
   if (changing.length !== 1)
     return { object };
   const patch = changing[0];
@@ -36537,10 +36537,6 @@ function builtOnlyBy(kustomization, file, listings) {
     return false;
   const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === real || resource === folder));
   return reaching.length === 1 && realPath((0, import_node_path4.resolve)(reaching[0].file)) === own && reaching[0].resources.includes(real) && !reaching[0].renames && !reaching[0].transformsAfterPatches;
-}
-function mayTarget(patch, kind, name) {
-  const { target } = patch;
-  return (target.kind === void 0 || target.kind === kind || /[.*+?^${}()|[\]\\]/.test(target.kind)) && (target.name === void 0 || target.name === name || /[.*+?^${}()|[\]\\]/.test(target.name));
 }
 function applied(current, change) {
   if (change.op === "remove")
@@ -37606,9 +37602,9 @@ var init_removed_api_version = __esm({
 });
 
 // dist/rules/schema.js
-function toViolation2(problem, written) {
-  const value = valueAtPath(written, problem.path);
-  if (problem.part === "pair" && isPlaceholder(value)) {
+function toViolation2(problem, object) {
+  const value = valueAtPath(object.written, problem.path);
+  if (schemaPlaceholder(object, problem)) {
     return {
       messageId: "placeholder",
       data: { path: formatFieldPath(problem.path), value: JSON.stringify(value), more: "" },
@@ -37687,7 +37683,7 @@ var init_schema = __esm({
       create(run2) {
         return {
           webhookConfiguration(object) {
-            const violations = acrossWebhooks(oncePerFile2(object.schemaProblems.map((problem) => toViolation2(problem, object.written)), object, run2));
+            const violations = acrossWebhooks(oncePerFile2(object.schemaProblems.map((problem) => toViolation2(problem, object)), object, run2));
             if (object.decodable && !isAtLeast(run2.kubeVersion, 1, 28)) {
               for (const entry of webhooksOf(object)) {
                 if (entry.webhook.matchConditions != null) {
@@ -37704,7 +37700,7 @@ var init_schema = __esm({
             return violations;
           },
           policy(object) {
-            return oncePerFile2(object.schemaProblems.map((problem) => toViolation2(problem, object.written)), object, run2);
+            return oncePerFile2(object.schemaProblems.map((problem) => toViolation2(problem, object)), object, run2);
           }
         };
       }
@@ -64316,4 +64312,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 3d100dce13d431e3d16ed4da057d232ea544dccd7d008abc900e726c58b21fea
+//# admission-lint-build 787516e897b7f95974121cd95eb1cac196eba81392309640a5cc679b0ccc73c7

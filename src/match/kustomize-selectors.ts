@@ -24,7 +24,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
-import { realPath, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
+import { realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
 export interface PatchedSelectors {
@@ -50,7 +50,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   if (file === '<stdin>' || object.name === undefined) return { object };
   const own = resolve(file);
   const changing = run.kustomizePatches.filter(
-    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && mayTarget(patch, object.kind, object.name!),
+    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && targets(patch.target, object.kind, object.name),
   );
   if (changing.length !== 1) return { object };
   const patch = changing[0]!;
@@ -79,12 +79,6 @@ function builtOnlyBy(kustomization: string, file: string, listings: readonly Kus
   if (dirname(own) !== folder) return false;
   const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === real || resource === folder));
   return reaching.length === 1 && realPath(resolve(reaching[0]!.file)) === own && reaching[0]!.resources.includes(real) && !reaching[0]!.renames && !reaching[0]!.transformsAfterPatches;
-}
-
-/** Whether a patch's target may select the object (as kustomize-patched names it). */
-function mayTarget(patch: KustomizePatch, kind: string, name: string): boolean {
-  const { target } = patch;
-  return (target.kind === undefined || target.kind === kind || /[.*+?^${}()|[\]\\]/.test(target.kind)) && (target.name === undefined || target.name === name || /[.*+?^${}()|[\]\\]/.test(target.name));
 }
 
 function applied(current: unknown, change: SelectorChange): unknown {
