@@ -2,13 +2,15 @@ import { formatFieldPath } from '../src/field-path.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { isFragment } from '../src/model/webhooks.js';
 import { isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
-import { errorPlaceholder, filePlaceholders, placeholdersOf, type AdmissionObject } from '../src/validate/placeholder-findings.js';
+import { errorPlaceholder, filePlaceholders, placeholdersOf, type AdmissionObject, type FilePlaceholders } from '../src/validate/placeholder-findings.js';
 import { valueAtPath } from '../src/field-path.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
+import { memoKey } from '../src/run-scope.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
-import { namespaceLabelErrors } from '../src/validate/namespace-labels.js';
+import { namespaceMetadataErrors } from '../src/validate/namespace-meta.js';
+import type { NamespaceObject } from '../src/model/objects.js';
 
 const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).';
 
@@ -28,19 +30,21 @@ function toViolation(error: FieldError, object?: AdmissionObject): Violation<'re
 
 type MessageId = 'rejected' | 'placeholder' | 'fragment';
 
+const NAMESPACE_ERRORS = memoKey<Map<NamespaceObject, readonly FieldError[]>>('API validation errors per Namespace');
+
 /**
  * One cause, one finding: an unrendered template's placeholders are named once per file, at the
  * first (src/validate/placeholder-findings.ts: not here when schema names one), and the same field
  * is not reported twice (a URL placeholder fails both the scheme and the host test). Errors that
  * are not about a placeholder are reported as usual: a render does not fill in a missing field.
  */
-function oncePerFile(errors: readonly FieldError[], object: AdmissionObject, run: RuleRun, errorsOf: (object: AdmissionObject) => readonly FieldError[]): Violation<MessageId>[] {
-  const violations = errors.map((error) => toViolation(error, object));
+function oncePerFile(errors: readonly FieldError[], object: AdmissionObject | NamespaceObject, run: RuleRun, named: () => FilePlaceholders | undefined): Violation<MessageId>[] {
+  const violations = errors.map((error) => toViolation(error, object.category === 'namespace' ? undefined : object));
   if (placeholdersOf(run, object) === 0) return violations;
-  const named = filePlaceholders(run, object, run.isEnabled('schema'), errorsOf);
   const first = violations.find((violation) => violation.messageId === 'placeholder');
-  const keep = named?.rule === 'api-validation' && named.at === object ? first : undefined;
-  const more = morePlaceholders(named?.count ?? 0);
+  const file = named();
+  const keep = file?.rule === 'api-validation' && file.at === object ? first : undefined;
+  const more = morePlaceholders(file?.count ?? 0);
   return violations
     .filter((violation) => violation.messageId !== 'placeholder' || violation === keep)
     .map((violation) => (violation === keep ? { ...keep, data: { ...keep.data, more } } : violation));
@@ -70,20 +74,22 @@ export const rule = defineObjectRule({
       }
       return errors;
     };
+    const namespaceErrors = (namespace: NamespaceObject): readonly FieldError[] => run.memo.perObject(NAMESPACE_ERRORS, namespace, () => namespaceMetadataErrors(namespace.written));
+    const named = (object: AdmissionObject | NamespaceObject) => (): FilePlaceholders | undefined => filePlaceholders(run, object.manifest.file, run.isEnabled('schema'), errorsOf, namespaceErrors);
     return {
       webhookConfiguration(object) {
         const errors = errorsOf(object);
         // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
         // It is never applied alone, so it is not an error: an info that says what to lint instead.
         if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key', severity: 'info', help: 'A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch.' }];
-        return oncePerFile(errors, object, run, errorsOf);
+        return oncePerFile(errors, object, run, named(object));
       },
       policy(object) {
-        return oncePerFile(errorsOf(object), object, run, errorsOf);
+        return oncePerFile(errorsOf(object), object, run, named(object));
       },
-      // A Namespace whose labels the API server rejects never exists (nor do its labels).
+      // A Namespace whose name or labels the API server rejects never exists (nor do its labels).
       namespace(namespace) {
-        return namespaceLabelErrors(namespace.written).map((error) => toViolation(error));
+        return oncePerFile(namespaceErrors(namespace), namespace, run, named(namespace));
       },
     };
   },

@@ -33,7 +33,7 @@ function oncePerFile(violations: readonly Violation<MessageId>[], object: Admiss
   const first = violations.find((violation) => violation.messageId === 'placeholder');
   if (first === undefined) return [...violations];
   // This object has one, so the file's first is found among the schema problems.
-  const named = filePlaceholders(run, object, true, () => []);
+  const named = filePlaceholders(run, object.manifest.file, true, () => [], () => []);
   const keep = named?.at === object ? first : undefined;
   const more = morePlaceholders(named?.count ?? countPlaceholders(object.written));
   const others = violations.filter((violation) => violation.messageId === 'placeholder' && violation !== first).map((violation) => violation.path);

@@ -4,7 +4,7 @@ import type { NamespaceObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../model/types.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import type { Labels } from './selector.js';
-import { namespaceLabelErrors } from '../validate/namespace-labels.js';
+import { namespaceMetadataErrors } from '../validate/namespace-meta.js';
 
 /** The run's Namespaces by name (the first of each name), built once per run. */
 const BY_NAME = memoKey<ReadonlyMap<string, NamespaceObject>>('Namespaces by name');
@@ -31,11 +31,11 @@ export function namespaceLabels(scope: NamespaceScope, name: string): Labels {
 
 /**
  * The labels of the namespace `name` described by `manifest` (or by nothing), as the API server
- * sets them. A manifest whose labels the API server rejects (src/validate/namespace-labels.ts)
+ * sets them. A manifest whose name or labels the API server rejects (src/validate/namespace-meta.ts)
  * never exists: its labels count for nothing, as if the run had no manifest.
  */
 export function labelsOfNamespace(manifest: NamespaceObject | undefined, name: string, kubeVersion: KubeVersion): Labels {
-  const accepted = manifest !== undefined && namespaceLabelErrors(manifest.written).length === 0 ? manifest : undefined;
+  const accepted = manifest !== undefined && namespaceMetadataErrors(manifest.written).length === 0 ? manifest : undefined;
   const labels: Record<string, string> = { ...(accepted?.labels ?? {}) };
   if (isAtLeast(kubeVersion, 1, 21)) labels[NAMESPACE_NAME_LABEL] = name;
   else delete labels[NAMESPACE_NAME_LABEL];
