@@ -85,6 +85,24 @@ describe('a kustomize overlay folder', () => {
     );
   });
 
+  it('of several kustomizations, it names the builds no other one builds on', async () => {
+    // A kubebuilder-style layout: default builds on webhook and crd, each with patches of its own.
+    mkdirSync(join('config', 'crd'), { recursive: true });
+    mkdirSync(join('config', 'webhook'), { recursive: true });
+    mkdirSync(join('config', 'default'), { recursive: true });
+    mkdirSync(join('config', 'samples'), { recursive: true });
+    writeFileSync(join('config', 'crd', 'kustomization.yaml'), 'resources: []\npatches: [{path: webhook-in-crd.yaml}]\n');
+    writeFileSync(join('config', 'webhook', 'kustomization.yaml'), 'resources: [manifests.yaml]\nnamePrefix: web-\n');
+    writeFileSync(join('config', 'webhook', 'manifests.yaml'), WEBHOOK);
+    writeFileSync(join('config', 'default', 'kustomization.yaml'), 'namespace: system\nresources: [../crd, ../webhook/]\n');
+    writeFileSync(join('config', 'samples', 'kustomization.yaml'), 'resources: [../../base]\n');
+    const { stderr } = await cli(['config']);
+    expect(stderr).toContain('4 kustomizations were not built (config/crd, config/default, config/samples and 1 more)');
+    expect(stderr).toContain('lint each of config/default and config/samples: kubectl kustomize config/default | admission-lint -');
+    // Alone, the base is the top one.
+    expect((await cli([join('config', 'webhook')])).stderr).toContain('lint the build: kubectl kustomize config/webhook | admission-lint -');
+  });
+
   it('a kustomization that only lists files of its folder reads the same: nothing to say', async () => {
     const { stderr } = await cli(['base']);
     expect(stderr).toBe('');

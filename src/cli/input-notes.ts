@@ -7,7 +7,9 @@
  */
 import { guardText, safeText } from '../format/escape.js';
 import { expandPaths, newWalkNotes, type WalkNotes } from '../load/sources.js';
-import { kustomizationChanges } from '../parse/kustomization.js';
+import { resolve } from 'node:path';
+import { summarizeKustomization } from '../parse/kustomization.js';
+import { realPath } from '../parse/kustomize-patches.js';
 import { joinWords } from '../text/list.js';
 
 const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
@@ -25,12 +27,19 @@ function shellWord(path: string): string {
 /** The notes, one line each (without the `admission-lint: ` prefix); empty when there is nothing to say. */
 export function inputNotes(notes: WalkNotes): string[] {
   const lines: string[] = [];
-  const overlays = notes.kustomizations.map((dir) => ({ dir, changes: kustomizationChanges(dir) })).filter((k) => k.changes.length > 0);
+  const read = notes.kustomizations.map((dir) => ({ dir, summary: summarizeKustomization(dir) }));
+  const overlays = read.flatMap(({ dir, summary }) => (summary !== undefined && summary.changes.length > 0 ? [{ dir, changes: summary.changes }] : []));
   if (overlays.length === 1) {
-    const [{ dir, changes }] = overlays as [{ dir: string; changes: string[] }];
+    const [{ dir, changes }] = overlays as [{ dir: string; changes: readonly string[] }];
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
-    lines.push(`${plural(overlays.length, 'kustomization')} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; lint each build: kubectl kustomize ${shellWord(overlays[0]!.dir)} | admission-lint -`);
+    // The builds to lint are those of the kustomizations no other one builds on (config/default,
+    // not the config/crd it lists): what a user applies.
+    const listed = new Set(read.flatMap((k) => k.summary?.folders ?? []));
+    const tops = overlays.filter((k) => !listed.has(realPath(resolve(k.dir))));
+    const builds = tops.length > 0 ? tops : overlays;
+    const lint = builds.length === 1 ? 'lint its build' : `lint each of ${some(builds.map((k) => k.dir))}`;
+    lines.push(`${plural(overlays.length, 'kustomization')} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint}: kubectl kustomize ${shellWord(builds[0]!.dir)} | admission-lint -`);
   }
   const charts = notes.charts;
   if (charts.length === 1) {

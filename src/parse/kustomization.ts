@@ -4,12 +4,12 @@
  * have, so files that a kustomization in their folder lists as patches are not linted as
  * objects (`kustomize build | admission-lint -` lints the merged result).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readRegularFile } from '../load/sources.js';
 import { KUSTOMIZATION_FILES } from './kustomize-fields.js';
-import { kustomizationListings, kustomizePatches, MAX_PATCH_BYTES, type KustomizationListing, type KustomizePatch } from './kustomize-patches.js';
+import { kustomizationListings, kustomizePatches, MAX_PATCH_BYTES, realPath, type KustomizationListing, type KustomizePatch } from './kustomize-patches.js';
 
 /** A patch file's text (a regular file of sane size only), for the kind and name it patches. */
 export function readPatchFile(folder: string, path: string): string | undefined {
@@ -40,12 +40,20 @@ const CHANGES: readonly (readonly [string, string])[] = [
   ['secretGenerator', 'generators'],
 ];
 
-/**
- * What building the kustomization in `folder` would change that reading its files does not:
- * patches applied, a namespace or prefix set, resources from outside the folder (`../base`, a
- * URL). Empty when it only lists files of its folder, or when it cannot be read.
- */
-export function kustomizationChanges(folder: string): string[] {
+/** What building a kustomization would change, and the folders it builds on. */
+export interface KustomizationSummary {
+  /**
+   * What building it would change that reading its files does not: patches applied, a namespace
+   * or prefix set, resources from outside the folder (`../base`, a URL). Empty when it only lists
+   * files of its folder.
+   */
+  readonly changes: readonly string[];
+  /** The local folders it lists (`resources`, `bases`, `components`), resolved, symbolic links followed. */
+  readonly folders: readonly string[];
+}
+
+/** The kustomization in `folder`, summed up; undefined when there is none or it cannot be read. */
+export function summarizeKustomization(folder: string): KustomizationSummary | undefined {
   for (const name of KUSTOMIZATION_FILES) {
     const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
     if (read.kind !== 'ok') continue;
@@ -53,21 +61,34 @@ export function kustomizationChanges(folder: string): string[] {
     try {
       document = parse(Buffer.from(read.bytes).toString('utf8'), { logLevel: 'silent' });
     } catch {
-      return [];
+      return undefined;
     }
-    if (typeof document !== 'object' || document === null || Array.isArray(document)) return [];
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
     const fields = document as Record<string, unknown>;
     const changes = new Set<string>();
     for (const [key, what] of CHANGES) {
       const value = fields[key];
       if (value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)) changes.add(what);
     }
-    const resources = Array.isArray(fields.resources) ? fields.resources : [];
+    const listed = (key: string): string[] => (Array.isArray(fields[key]) ? (fields[key] as unknown[]).filter((entry): entry is string => typeof entry === 'string') : []);
+    const resources = listed('resources');
     // A resource outside the folder (a base, a URL) is not among the files read here.
-    if (resources.some((resource) => typeof resource === 'string' && (resource.includes('://') || resource.startsWith('..') || resource.startsWith('/') || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))) changes.add('resources from outside the folder');
-    return [...changes];
+    if (resources.some((resource) => resource.includes('://') || resource.startsWith('..') || resource.startsWith('/') || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource))) changes.add('resources from outside the folder');
+    const folders = [...resources, ...listed('bases'), ...listed('components')]
+      .filter((entry) => !entry.includes('://'))
+      .map((entry) => realPath(resolve(folder, entry)))
+      .filter(isFolder);
+    return { changes: [...changes], folders };
   }
-  return [];
+  return undefined;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function patchPaths(text: string): string[] {
