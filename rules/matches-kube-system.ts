@@ -194,7 +194,7 @@ const LEASE_TIMEOUT_SECONDS = 3;
 /** On kube-system Pods with Ignore, a wait above this per create or update delays every add-on's recovery. */
 const POD_TIMEOUT_SECONDS = 5;
 
-const WEBHOOK_FIX = `If the webhook need not see kube-system, exclude it with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (NotIn [kube-system]). If its purpose needs kube-system, keep it but use failurePolicy Ignore with a short timeout, narrow the rules, or let the system's requests through with matchConditions or an objectSelector.`;
+const WEBHOOK_FIX = `If the webhook need not see kube-system, exclude it with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (NotIn [kube-system]). If it acts only on objects that opt in (an injector keyed on a label), an objectSelector on that label (operator Exists or In) keeps every other object's requests away from it. If its purpose needs kube-system, keep it but use failurePolicy Ignore with a short timeout, narrow the rules, or let the system's requests through with matchConditions or an objectSelector.`;
 
 /**
  * How bad a failure is (rules/matches-kube-system.md): Fail rejects the system's creates and

@@ -37359,7 +37359,7 @@ var init_matches_kube_system = __esm({
     POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
     LEASE_TIMEOUT_SECONDS = 3;
     POD_TIMEOUT_SECONDS = 5;
-    WEBHOOK_FIX = `If the webhook need not see kube-system, exclude it with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (NotIn [kube-system]). If its purpose needs kube-system, keep it but use failurePolicy Ignore with a short timeout, narrow the rules, or let the system's requests through with matchConditions or an objectSelector.`;
+    WEBHOOK_FIX = `If the webhook need not see kube-system, exclude it with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (NotIn [kube-system]). If it acts only on objects that opt in (an injector keyed on a label), an objectSelector on that label (operator Exists or In) keeps every other object's requests away from it. If its purpose needs kube-system, keep it but use failurePolicy Ignore with a short timeout, narrow the rules, or let the system's requests through with matchConditions or an objectSelector.`;
     rule5 = defineObjectRule({
       meta: {
         id: "matches-kube-system",
@@ -64356,4 +64356,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 991b3a74016659952635ff4f92bf229be6e6bdadfcb64f8106ac3bc93ec4780b
+//# admission-lint-build ae3278ab26049fda069678017369a5a14f1d471641fa25aa230a5673c0aa2cf4
