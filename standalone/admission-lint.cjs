@@ -30596,7 +30596,7 @@ var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+    function stringifyNumber2({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
       const num = typeof value === "number" ? value : Number(value);
@@ -30615,7 +30615,7 @@ var require_stringifyNumber = __commonJS({
       }
       return n;
     }
-    exports2.stringifyNumber = stringifyNumber;
+    exports2.stringifyNumber = stringifyNumber2;
   }
 });
 
@@ -30625,14 +30625,14 @@ var require_float = __commonJS({
     "use strict";
     init_import_meta_url();
     var Scalar2 = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
+    var stringifyNumber2 = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
       resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber2.stringifyNumber
     };
     var floatExp = {
       identify: (value) => typeof value === "number",
@@ -30643,7 +30643,7 @@ var require_float = __commonJS({
       resolve: (str2) => parseFloat(str2),
       stringify(node) {
         const num = Number(node.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+        return isFinite(num) ? num.toExponential() : stringifyNumber2.stringifyNumber(node);
       }
     };
     var float = {
@@ -30658,7 +30658,7 @@ var require_float = __commonJS({
           node.minFractionDigits = str2.length - dot - 1;
         return node;
       },
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber2.stringifyNumber
     };
     exports2.float = float;
     exports2.floatExp = floatExp;
@@ -30671,14 +30671,14 @@ var require_int = __commonJS({
   "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var stringifyNumber = require_stringifyNumber();
+    var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
     function intStringify(node, radix, prefix) {
       const { value } = node;
       if (intIdentify(value) && value >= 0)
         return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node);
+      return stringifyNumber2.stringifyNumber(node);
     }
     var intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -30695,7 +30695,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
       resolve: (str2, _onError, opt2) => intResolve(str2, 0, 10, opt2),
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber2.stringifyNumber
     };
     var intHex = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -31073,14 +31073,14 @@ var require_float2 = __commonJS({
     "use strict";
     init_import_meta_url();
     var Scalar2 = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
+    var stringifyNumber2 = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
       resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber2.stringifyNumber
     };
     var floatExp = {
       identify: (value) => typeof value === "number",
@@ -31091,7 +31091,7 @@ var require_float2 = __commonJS({
       resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
       stringify(node) {
         const num = Number(node.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+        return isFinite(num) ? num.toExponential() : stringifyNumber2.stringifyNumber(node);
       }
     };
     var float = {
@@ -31109,7 +31109,7 @@ var require_float2 = __commonJS({
         }
         return node;
       },
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber2.stringifyNumber
     };
     exports2.float = float;
     exports2.floatExp = floatExp;
@@ -31122,7 +31122,7 @@ var require_int2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var stringifyNumber = require_stringifyNumber();
+    var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     function intResolve(str2, offset, radix, { intAsBigInt }) {
       const sign = str2[0];
@@ -31153,7 +31153,7 @@ var require_int2 = __commonJS({
         const str2 = value.toString(radix);
         return value < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
       }
-      return stringifyNumber.stringifyNumber(node);
+      return stringifyNumber2.stringifyNumber(node);
     }
     var intBin = {
       identify: intIdentify,
@@ -31179,7 +31179,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
       resolve: (str2, _onError, opt2) => intResolve(str2, 0, 10, opt2),
-      stringify: stringifyNumber.stringifyNumber
+      stringify: stringifyNumber2.stringifyNumber
     };
     var intHex = {
       identify: intIdentify,
@@ -31292,7 +31292,7 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var stringifyNumber = require_stringifyNumber();
+    var stringifyNumber2 = require_stringifyNumber();
     function parseSexagesimal(str2, asBigInt) {
       const sign = str2[0];
       const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
@@ -31306,7 +31306,7 @@ var require_timestamp = __commonJS({
       if (typeof value === "bigint")
         num = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node);
+        return stringifyNumber2.stringifyNumber(node);
       let sign = "";
       if (value < 0) {
         sign = "-";
@@ -42413,6 +42413,110 @@ var init_sources = __esm({
   }
 });
 
+// node_modules/yaml/dist/util.js
+var require_util2 = __commonJS({
+  "node_modules/yaml/dist/util.js"(exports2) {
+    "use strict";
+    init_import_meta_url();
+    var createNode = require_createNode();
+    var log = require_log();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var map = require_map();
+    var seq = require_seq();
+    var string2 = require_string();
+    var foldFlowLines = require_foldFlowLines();
+    var stringifyNumber2 = require_stringifyNumber();
+    var stringifyString = require_stringifyString();
+    exports2.createNode = createNode.createNode;
+    exports2.debug = log.debug;
+    exports2.warn = log.warn;
+    exports2.createPair = Pair.createPair;
+    exports2.toJS = toJS.toJS;
+    exports2.findPair = YAMLMap.findPair;
+    exports2.mapTag = map.map;
+    exports2.seqTag = seq.seq;
+    exports2.stringTag = string2.string;
+    exports2.foldFlowLines = foldFlowLines.foldFlowLines;
+    exports2.stringifyNumber = stringifyNumber2.stringifyNumber;
+    exports2.stringifyString = stringifyString.stringifyString;
+  }
+});
+
+// dist/src/parse/go-yaml-schema.js
+function numberText(text) {
+  const first = text.charCodeAt(0);
+  const digitOrSign = first >= 48 && first <= 57 || first === 43 || first === 45;
+  return digitOrSign ? text.replace(/_/g, "") : void 0;
+}
+function goInt(text) {
+  const plain2 = numberText(text);
+  if (plain2 === void 0 || !GO_INT.test(plain2))
+    return void 0;
+  const negative = plain2[0] === "-";
+  const digits = plain2[0] === "-" || plain2[0] === "+" ? plain2.slice(1) : plain2;
+  const prefix = digits.slice(0, 2).toLowerCase();
+  const value = prefix === "0x" ? Number.parseInt(digits.slice(2), 16) : prefix === "0b" ? Number.parseInt(digits.slice(2), 2) : prefix === "0o" ? Number.parseInt(digits.slice(2), 8) : digits.length > 1 && digits[0] === "0" ? Number.parseInt(digits.slice(1), 8) : Number.parseInt(digits, 10);
+  return negative ? -value : value;
+}
+function goFloat(text) {
+  const plain2 = numberText(text);
+  let value;
+  if (plain2 !== void 0)
+    value = YAML_STYLE_FLOAT.test(plain2) ? Number(plain2) : void 0;
+  else if (GO_DOT_FLOAT.test(text))
+    value = Number(text.replace(/_/g, ""));
+  return value !== void 0 && Number.isFinite(value) ? value : void 0;
+}
+function goYamlNumber(text) {
+  return goInt(text) ?? goFloat(text);
+}
+function accepts2(parse5) {
+  return { test: (text) => parse5(text) !== void 0 };
+}
+function goYamlTags(tags) {
+  const kept = tags.filter((tag) => {
+    if (typeof tag === "string")
+      return true;
+    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG)
+      return false;
+    return tag.tag !== FLOAT_TAG || tag.test?.test(".nan") === true;
+  });
+  return [...kept, GO_INT_TAG, GO_FLOAT_TAG];
+}
+var import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_YAML;
+var init_go_yaml_schema = __esm({
+  "dist/src/parse/go-yaml-schema.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_util = __toESM(require_util2(), 1);
+    INT_TAG = "tag:yaml.org,2002:int";
+    FLOAT_TAG = "tag:yaml.org,2002:float";
+    TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp";
+    YAML_STYLE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+    GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
+    GO_DOT_FLOAT = /^\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?$/;
+    GO_INT_TAG = {
+      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      default: true,
+      tag: INT_TAG,
+      test: accepts2(goInt),
+      resolve: (text) => goInt(text) ?? text,
+      stringify: import_util.stringifyNumber
+    };
+    GO_FLOAT_TAG = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: FLOAT_TAG,
+      test: accepts2(goFloat),
+      resolve: (text) => goFloat(text) ?? text,
+      stringify: import_util.stringifyNumber
+    };
+    GO_YAML = { version: "1.1", customTags: goYamlTags, merge: true };
+  }
+});
+
 // dist/src/psa/config.js
 function dotted(path) {
   let out = "";
@@ -42629,7 +42733,7 @@ function readReferencedFile(referencedFile, file, index) {
   if (text === null)
     return fail("invalid", referencedFile, [{ path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml3.LineCounter();
-  const documents = (0, import_yaml3.parseAllDocuments)(text, { version: "1.1", uniqueKeys: true, merge: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const documents = (0, import_yaml3.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -42668,6 +42772,7 @@ var init_config = __esm({
     init_field_error();
     init_names();
     init_labels();
+    init_go_yaml_schema();
     POD_SECURITY_CONFIGURATION_KIND = "PodSecurityConfiguration";
     POD_SECURITY_CONFIGURATION_API_VERSIONS = [
       "pod-security.admission.config.k8s.io/v1",
@@ -46108,11 +46213,7 @@ function plainValue(text) {
   const c = text.charCodeAt(0);
   if (c >= 97 && c <= 122 || c >= 65 && c <= 90) {
     const word = text.length <= 5 ? WORDS.get(text) : void 0;
-    if (word !== void 0)
-      return word;
-    if ((c === 101 || c === 69) && LETTER_FLOAT.test(text))
-      fail2();
-    return text;
+    return word !== void 0 ? word : text;
   }
   if (NULL.test(text))
     return null;
@@ -46120,15 +46221,10 @@ function plainValue(text) {
     return true;
   if (FALSE.test(text))
     return false;
-  if (DECIMAL.test(text))
-    return Number(text);
-  if (OCTAL.test(text))
-    return parseInt(text, 8);
-  if (FRACTION.test(text))
-    return Number(text);
-  if (INDICATOR.test(text) || DASH_LIKE.test(text))
-    fail2();
-  if (MAYBE_NOT_STRING.test(text) && NOT_STRINGS.some((pattern) => pattern.test(text)))
+  const number = goYamlNumber(text);
+  if (number !== void 0)
+    return number;
+  if (INDICATOR.test(text) || DASH_LIKE.test(text) || SPECIAL.test(text))
     fail2();
   return text;
 }
@@ -46285,33 +46381,18 @@ function readSimpleDocument(text, options = {}) {
     throw error;
   }
 }
-var TRUE, FALSE, NULL, DECIMAL, OCTAL, FRACTION, NOT_STRINGS, UNREAD_CHARACTERS, LONE_CR, MAYBE_NOT_STRING, INDICATOR, DASH_LIKE, CONTINUATION_UNREAD, ANCHOR, ALIAS, MAX_ALIAS_WORK, BLOCK_HEADER, NotSimple, WORDS, LETTER_FLOAT, SIMPLE_ESCAPES, HEX_LENGTH, FlowReader, SKIPPED, Reader;
+var TRUE, FALSE, NULL, SPECIAL, UNREAD_CHARACTERS, LONE_CR, INDICATOR, DASH_LIKE, CONTINUATION_UNREAD, ANCHOR, ALIAS, MAX_ALIAS_WORK, BLOCK_HEADER, NotSimple, WORDS, SIMPLE_ESCAPES, HEX_LENGTH, FlowReader, SKIPPED, Reader;
 var init_simple_yaml = __esm({
   "dist/src/parse/simple-yaml.js"() {
     "use strict";
     init_import_meta_url();
+    init_go_yaml_schema();
     TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
     FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
     NULL = /^(?:~|[Nn]ull|NULL)?$/;
-    DECIMAL = /^[-+]?(?:0|[1-9][0-9]{0,14})$/;
-    OCTAL = /^0[0-7]{1,10}$/;
-    FRACTION = /^[-+]?[0-9]{1,15}\.[0-9]{1,15}$/;
-    NOT_STRINGS = [
-      /^[-+]?0b[0-1_]+$/,
-      /^[-+]?0[0-7_]+$/,
-      /^[-+]?[0-9][0-9_]*$/,
-      /^[-+]?0x[0-9a-fA-F_]+$/,
-      /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      /^<<$/,
-      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/
-    ];
+    SPECIAL = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|<<)$/;
     UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
     LONE_CR = /\r(?!\n)/;
-    MAYBE_NOT_STRING = /^[-+.0-9<eE]/;
     INDICATOR = /^[,[\]{}#&*!|>'"%@`<=]/;
     DASH_LIKE = /^[-?:](?:[ \t]|$)/;
     CONTINUATION_UNREAD = /^(?:[?:,[\]{}#&*!|>'"%@`<=]|-(?: |$))|: |:$| #|\t/;
@@ -46326,7 +46407,6 @@ var init_simple_yaml = __esm({
       ...["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"].map((word) => [word, false]),
       ...["null", "Null", "NULL"].map((word) => [word, null])
     ]);
-    LETTER_FLOAT = /^[eE][-+]?[0-9]+$/;
     SIMPLE_ESCAPES = {
       "0": "\0",
       a: "\x07",
@@ -47155,7 +47235,7 @@ function isKey(text, end) {
 }
 function scalarValue(source, tag) {
   const indented = source.replace(/\n/g, "\n ");
-  const doc = (0, import_yaml7.parseDocument)(`${tag === void 0 ? "" : `!<${tag}> `}${indented}`, { version: "1.1", logLevel: "error" });
+  const doc = (0, import_yaml7.parseDocument)(`${tag === void 0 ? "" : `!<${tag}> `}${indented}`, { ...GO_YAML, logLevel: "error" });
   const node = doc.contents;
   return (0, import_yaml7.isScalar)(node) ? node.value : void 0;
 }
@@ -47187,6 +47267,7 @@ var init_lenient = __esm({
     "use strict";
     init_import_meta_url();
     import_yaml7 = __toESM(require_dist(), 1);
+    init_go_yaml_schema();
     MAX_REPAIR_WORK = 3e6;
     CONTROL_TOKENS = /* @__PURE__ */ new Set(["", "", ""]);
   }
@@ -47732,7 +47813,8 @@ var init_yaml = __esm({
     init_prefilter();
     init_lenient();
     init_cache();
-    PARSE_OPTIONS = { version: "1.1", uniqueKeys: true, prettyErrors: false, merge: true, logLevel: "error" };
+    init_go_yaml_schema();
+    PARSE_OPTIONS = { ...GO_YAML, uniqueKeys: true, prettyErrors: false, logLevel: "error" };
     MAX_ALIAS_COUNT = 100;
     KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
     MAX_OBJECT_BYTES = 3 * 1024 * 1024;
@@ -58438,7 +58520,7 @@ function loadPodSecurityConfigFile(file) {
   if (text === null)
     throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml15.LineCounter();
-  const documents = (0, import_yaml15.parseAllDocuments)(text, { version: "1.1", uniqueKeys: true, merge: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const documents = (0, import_yaml15.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -58472,6 +58554,7 @@ var init_config_file = __esm({
     import_yaml15 = __toESM(require_dist(), 1);
     init_sources();
     init_config();
+    init_go_yaml_schema();
   }
 });
 
@@ -62940,8 +63023,9 @@ init_field_path();
 // dist/src/parse/edit.js
 init_import_meta_url();
 var import_yaml12 = __toESM(require_dist(), 1);
+init_go_yaml_schema();
 function editableFile(text, parseText = text) {
-  const parsed2 = (0, import_yaml12.parseAllDocuments)(parseText, { version: "1.1", merge: true, uniqueKeys: true, logLevel: "silent" });
+  const parsed2 = (0, import_yaml12.parseAllDocuments)(parseText, { ...GO_YAML, uniqueKeys: true, logLevel: "silent" });
   return { text, documents: Array.isArray(parsed2) ? parsed2 : [] };
 }
 function documentText(file, documentIndex) {
@@ -64356,4 +64440,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build ae3278ab26049fda069678017369a5a14f1d471641fa25aa230a5673c0aa2cf4
+//# admission-lint-build 0e342ac485b389bfa907ab794e4712ccfb0fbf2dc80175c8d7447c5a66633a79

@@ -134,6 +134,26 @@ function generatedCases(): [string, string][] {
 
 const NS = (name: string, labels = '') => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n${labels}`;
 /** Whole-file forms: markers, directives, BOMs, duplicates, tabs, lists. */
+/**
+ * Plain scalars as go-yaml v2 resolves them (src/parse/go-yaml-schema.ts): numbers in Go's forms,
+ * timestamps and base-60 numbers kept as strings, and the YAML 1.1 words.
+ */
+const PLAIN_SCALARS: readonly string[] = [
+  '0o36', '036', '08', '09.5', '0x1E', '0X1E', '0b101', '-0b101', '+0b101', '0B101', '1_000',
+  '0x_1F', '1:20', '1:20.5', '190:20:30', '+12', '-12', '1e3', '1E3', '1.', '-.5', '.5', '1.5e3',
+  '1_0.5', '0.1_0', 'inf', 'nan', 'yes', 'Yes', 'YES', 'y', 'Y', 'no', 'n', 'N', 'on', 'On', 'ON',
+  'off', 'Off', 'true', 'True', 'TRUE', 'False', '~', 'null', 'Null', 'NULL', '2001-12-14',
+  '2001-12-14t21:59:43.10-05:00', '2001-12-14 21:59:43.10 -5', '0', '-0', '00', '0o', '0x', '0b',
+  '1__0', '_1', '1_', '9223372036854775807', '9223372036854775808', '18446744073709551615',
+  '18446744073709551616', '-9223372036854775809', '0.0000001', '123456789012345678901234567890',
+  '0777', '0o777', '+0x10', '-0x10', '0x-10', '1,000', '12:30:45', '00:30', '0:30', '1:60', '1:5',
+  '1:05', 'e5', 'E3', '+e5', '-e5', '.e5', '._5', '1_000e1', '1.5_0', '0e0', '0e', '1e', '1e+',
+  '0_7', '0_x1F', '0x1F_', '0o_17', '0O17', '-0o17', '+0X1f', '0B1_0', '-0B11', '00o17', '0o8',
+  '0xG', '__1', '-_1', '+_1', '0.', '0.e1', '1.e1', '.5e-1', '5.e-1', '01.5', '001', '-01', '08.5',
+  '0_8', '1e1_0', '1E+1', '0x1p4', '0x1.8p1', '1_2_3', '0b2', '+0', '0.0', '-0.0', '1.0e2',
+  '12e03',
+];
+
 function documentCases(): [string, string][] {
   return [
     ['duplicate key, last wins', `${NS('a')}  labels:\n    x: "1"\n    x: "2"\n`],
@@ -157,6 +177,9 @@ function documentCases(): [string, string][] {
     ['anchor in document', `${NS('a', '  labels: &l {x: v}\n  annotations: *l\n')}`],
     ['merge key', `${NS('a', '  labels:\n    <<: {x: y, z: w}\n    x: v\n')}`],
     ['yaml 1.1 scalars', `${NS('a', '  labels: {a: yes, b: On, c: 0o17, d: 017, e: 1_000, f: 0x1F, h: ~, i: 2001-12-14, j: 1e3, k: +12, l: Y, m: n, o: 0b101, p: 1:20}\n')}`],
+    ['plain scalars', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n${PLAIN_SCALARS.map((scalar, index) => `  k${index}: ${scalar}\n`).join('')}`],
+    ['tagged scalars', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec: {a: !!int 017, b: !!int 0o17, c: !!float 1, d: !!int "12", e: !!str 0x1F, f: !!str 2024-01-01}\n`],
+    ['timestamp label', `${NS('a', '  labels: {created: 2024-01-01, at: 2001-12-14t21:59:43.10-05:00}\n')}`],
     ['yaml 1.1 scalars quoted', `${NS('a', "  labels: {a: 'yes', b: \"0o17\", c: !!str 017, d: '12'}\n")}`],
     ['json document', `{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "a", "labels": {"x": "\\u00e9"}}}\n`],
     ['json multi-line under-indented', `{"apiVersion": "v1",\n"kind": "Namespace",\n"metadata": {\n"name": "a"}}\n`],

@@ -13,11 +13,12 @@ import { documentLines } from '../src/parse/prefilter.js';
 import { psaWorkloadOf } from '../src/psa/workloads.js';
 import { readSimpleDocument, SKIPPED } from '../src/parse/simple-yaml.js';
 import { POD_SECURITY_UNREAD_KEYS } from '../src/psa/screen.js';
+import { GO_YAML } from '../src/parse/go-yaml-schema.js';
 import { form, renderForm } from './yaml-forms.js';
 import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' } as const;
+const PARSE_OPTIONS = { ...GO_YAML, uniqueKeys: true, prettyErrors: false, logLevel: 'error' } as const;
 
 /** What `yaml` reads from one document's text: its value, or undefined when it reports an error. */
 function yamlValue(text: string): { value: unknown } | undefined {
@@ -214,7 +215,11 @@ describe('the simple YAML reader', () => {
       x: 'shared',
       z: 'shared',
     });
-    for (const text of ['a: 2024-01-02\n', 'a: 1:30\n', 'a: 1e3\n', 'a: 0x1F\n', 'a: 08\n', 'a: &x {b: 1}\nc: *x\n', 'a: *x\n', 'a: !!str x\n', 'a: |+\n  x\n', 'a: |2\n  x\n', 'a: >\n  x\n    y\n', 'a: [b,\n  c]\n', 'a: [b, ]\n', 'a: {b: }\n', 'a: b\na: c\n', 'a:\n\t- x\n', '- a\n', 'a: b\nc\n', '1: a\n', 'e0: a\n', 'a: e2\n', 'a: .inf\n', '<<: {a: 1}\n', '? a\n: b\n', 'a: "x\ny"\n', 'a: x\n---\nb: y\n', 'a: "\\q"\n', 'a: -\n', 'a:\n- - b\n']) {
+    // Numbers, dates and base-60 forms are read as go-yaml reads them (src/parse/go-yaml-schema.ts).
+    for (const [text, value] of [['a: 2024-01-02\n', '2024-01-02'], ['a: 1:30\n', '1:30'], ['a: 1e3\n', 1000], ['a: 0x1F\n', 31], ['a: 0o17\n', 15], ['a: 08\n', 8], ['a: e2\n', 'e2'], ['e0: a\n', undefined]] as const) {
+      expect(readSimpleDocument(text), text).toEqual(value === undefined ? { e0: 'a' } : { a: value });
+    }
+    for (const text of ['a: &x {b: 1}\nc: *x\n', 'a: *x\n', 'a: !!str x\n', 'a: |+\n  x\n', 'a: |2\n  x\n', 'a: >\n  x\n    y\n', 'a: [b,\n  c]\n', 'a: [b, ]\n', 'a: {b: }\n', 'a: b\na: c\n', 'a:\n\t- x\n', '- a\n', 'a: b\nc\n', '1: a\n', 'a: .inf\n', '<<: {a: 1}\n', '? a\n: b\n', 'a: "x\ny"\n', 'a: x\n---\nb: y\n', 'a: "\\q"\n', 'a: -\n', 'a:\n- - b\n']) {
       expect(readSimpleDocument(text), text).toBeUndefined();
     }
   });

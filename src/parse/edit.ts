@@ -8,6 +8,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Document, type Node, type Pair } from 'yaml';
 import type { FieldPath } from '../field-path.js';
+import { GO_YAML } from './go-yaml-schema.js';
 
 /** Replace `text.slice(start, end)` with `text` (start === end: an insertion). */
 export interface TextEdit {
@@ -24,7 +25,7 @@ export interface EditableFile {
 
 /** `parseText`: the text to parse, when some documents are blanked at the same offsets (src/parse/prefilter.ts); edits read `text`. */
 export function editableFile(text: string, parseText: string = text): EditableFile {
-  const parsed = parseAllDocuments(parseText, { version: '1.1', merge: true, uniqueKeys: true, logLevel: 'silent' });
+  const parsed = parseAllDocuments(parseText, { ...GO_YAML, uniqueKeys: true, logLevel: 'silent' });
   return { text, documents: Array.isArray(parsed) ? parsed : [] };
 }
 

@@ -11,6 +11,7 @@
  * inside the quotes, an unclosed quote, a multi-line quoted mapping key.
  */
 import { Lexer, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { GO_YAML } from './go-yaml-schema.js';
 
 /** A quoted scalar read as go-yaml reads it: where it is and what it says. */
 export interface RepairedScalar {
@@ -218,7 +219,7 @@ function isKey(text: string, end: number): boolean {
  */
 function scalarValue(source: string, tag: string | undefined): unknown {
   const indented = source.replace(/\n/g, '\n ');
-  const doc = parseDocument(`${tag === undefined ? '' : `!<${tag}> `}${indented}`, { version: '1.1', logLevel: 'error' });
+  const doc = parseDocument(`${tag === undefined ? '' : `!<${tag}> `}${indented}`, { ...GO_YAML, logLevel: 'error' });
   const node = doc.contents;
   return isScalar(node) ? node.value : undefined;
 }

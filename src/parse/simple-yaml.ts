@@ -28,40 +28,20 @@
  * generated documents (test/simple-yaml-kubectl.test.ts); coverage of workload documents is
  * printed by bench/reader-coverage.mjs.
  */
+import { goYamlNumber } from './go-yaml-schema.js';
 
 /** `yaml`'s YAML 1.1 tests (schema/yaml-1.1/bool.js, schema/common/null.js). */
 const TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const DECIMAL = /^[-+]?(?:0|[1-9][0-9]{0,14})$/;
-/** YAML 1.1 octal (`0644`, a file mode), as `yaml` and go-yaml read it. */
-const OCTAL = /^0[0-7]{1,10}$/;
-/** A decimal fraction: YAML 1.1's float, without exponent, underscores or a bare dot. */
-const FRACTION = /^[-+]?[0-9]{1,15}\.[0-9]{1,15}$/;
-/**
- * The other plain scalars `yaml`'s YAML 1.1 schema does not read as strings (schema/yaml-1.1:
- * int.js, float.js, merge.js, timestamp.js): this reader leaves them to `yaml`.
- */
-const NOT_STRINGS = [
-  /^[-+]?0b[0-1_]+$/,
-  /^[-+]?0[0-7_]+$/,
-  /^[-+]?[0-9][0-9_]*$/,
-  /^[-+]?0x[0-9a-fA-F_]+$/,
-  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-  /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-  /^<<$/,
-  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/,
-];
+/** The plain scalars that are neither strings nor numbers nor words: `.inf`, `.nan` and the merge key. */
+const SPECIAL = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|<<)$/;
 /**
  * Characters this reader leaves to `yaml`: control characters (besides tab, line feed and a
  * carriage return before a line feed), the BOM, and the line breaks YAML 1.1 adds (NEL, LS, PS).
  */
 const UNREAD_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
 const LONE_CR = /\r(?!\n)/;
-const MAYBE_NOT_STRING = /^[-+.0-9<eE]/;
 /** Characters a plain scalar may not start with (indicators), besides those that start numbers. */
 const INDICATOR = /^[,[\]{}#&*!|>'"%@`<=]/;
 /** `-`, `?` and `:` start a plain scalar only before a character that is not a space. */
@@ -117,29 +97,23 @@ const WORDS: ReadonlyMap<string, boolean | null> = new Map<string, boolean | nul
   ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((word): [string, boolean] => [word, false]),
   ...['null', 'Null', 'NULL'].map((word): [string, null] => [word, null]),
 ]);
-/** Of NOT_STRINGS, the one pattern a scalar starting with a letter can match (`e5`, a float). */
-const LETTER_FLOAT = /^[eE][-+]?[0-9]+$/;
 
-/** A plain scalar's value, as `yaml` resolves it in YAML 1.1; NotSimple for the forms this reader leaves to `yaml`. */
+/** A plain scalar's value, as the full parse resolves it (go-yaml's rules); NotSimple for the forms this reader leaves to it. */
 function plainValue(text: string): unknown {
   const c = text.charCodeAt(0);
-  // Most scalars start with a letter: then only a word is a boolean or null, and only `e5` a float
-  // (no other pattern below matches a scalar that starts with a letter).
+  // Most scalars start with a letter: then only a word is a boolean or null (go-yaml never
+  // reads a number there).
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
     const word = text.length <= 5 ? WORDS.get(text) : undefined;
-    if (word !== undefined) return word;
-    if ((c === 101 || c === 69) && LETTER_FLOAT.test(text)) fail();
-    return text;
+    return word !== undefined ? word : text;
   }
   if (NULL.test(text)) return null;
   if (TRUE.test(text)) return true;
   if (FALSE.test(text)) return false;
-  if (DECIMAL.test(text)) return Number(text);
-  if (OCTAL.test(text)) return parseInt(text, 8);
-  if (FRACTION.test(text)) return Number(text);
-  if (INDICATOR.test(text) || DASH_LIKE.test(text)) fail();
-  // Each of those patterns starts with a sign, a digit, a dot, `<<` or (`e5`, read as a float) an e.
-  if (MAYBE_NOT_STRING.test(text) && NOT_STRINGS.some((pattern) => pattern.test(text))) fail();
+  // Numbers by the very functions the full parse resolves them with (src/parse/go-yaml-schema.ts).
+  const number = goYamlNumber(text);
+  if (number !== undefined) return number;
+  if (INDICATOR.test(text) || DASH_LIKE.test(text) || SPECIAL.test(text)) fail();
   return text;
 }
 

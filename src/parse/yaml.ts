@@ -12,6 +12,7 @@ import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
 import { byStart, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
+import { GO_YAML } from './go-yaml-schema.js';
 
 /** 1-based line and column; the end is exclusive. */
 export interface Span {
@@ -77,10 +78,10 @@ export interface ParsedFile {
 }
 
 /**
- * The API server reads manifests through sigs.k8s.io/yaml, which resolves scalars as YAML 1.1
- * does (`yes`, `on` are booleans; `<<` merges), so that is how we read them too.
+ * The API server reads manifests through sigs.k8s.io/yaml, which resolves scalars much as YAML 1.1
+ * does (`yes`, `on` are booleans; `<<` merges): src/parse/go-yaml-schema.ts.
  */
-const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' } as const;
+const PARSE_OPTIONS = { ...GO_YAML, uniqueKeys: true, prettyErrors: false, logLevel: 'error' } as const;
 /** `yaml`'s own default: enough for hand-written anchors, stops "billion laughs" expansion. */
 const MAX_ALIAS_COUNT = 100;
 

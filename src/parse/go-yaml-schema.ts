@@ -1,0 +1,111 @@
+/**
+ * The scalars kubectl reads, as `yaml` options. kubectl and the API server decode YAML with
+ * sigs.k8s.io/yaml, whose go-yaml v2 resolves a plain scalar (goyaml.v2/resolve.go) much as
+ * YAML 1.1 does (`yes` and `on` are booleans, `~` is null, `<<` merges), but not quite as
+ * `yaml`'s YAML 1.1 schema does:
+ *
+ * - a timestamp (`2024-01-01`) stays the string it is written as when decoded into an untyped
+ *   value (decode.go keeps it "for backward compatibility"): a Namespace label
+ *   `created: 2024-01-01` is the string `2024-01-01`, not a date;
+ * - base-60 numbers (`1:20`) are "purposefully unsupported": strings;
+ * - a scalar that starts with a digit or a sign is an integer when Go's
+ *   `strconv.ParseInt(s, 0, 64)` reads it once every `_` is removed (so also `0o17`, `0X1F`,
+ *   `0B101`, `-_1`), else a float when it then has the form of `yamlStyleFloat` (`1e3`, `08`,
+ *   `1.`), and a float too large for 64 bits stays a string (`1e400`);
+ * - a scalar that starts with `.` is a float only as Go's `strconv.ParseFloat` reads it as it is
+ *   (`.5`, `.5_0`; not `.e5` or `._5`); one that starts with a letter is never a number (`e5`).
+ *
+ * The kubectl differential test (test/kubectl-differential.test.ts) checks each form.
+ */
+import type { ScalarTag, Tags } from 'yaml';
+import { stringifyNumber } from 'yaml/util';
+
+const INT_TAG = 'tag:yaml.org,2002:int';
+const FLOAT_TAG = 'tag:yaml.org,2002:float';
+const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+
+/** go-yaml's `yamlStyleFloat`, tried on the scalar without its underscores. */
+const YAML_STYLE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+/** What Go's ParseInt reads with base 0 (a sign, then a 0x, 0b, 0o or 0 prefix, or a decimal). */
+const GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
+/** What Go's ParseFloat reads of a scalar starting with `.`: underscores only between digits. */
+const GO_DOT_FLOAT = /^\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?$/;
+
+/** The scalar without its underscores, when go-yaml tries it as a number (it starts with a digit or a sign). */
+function numberText(text: string): string | undefined {
+  const first = text.charCodeAt(0);
+  const digitOrSign = (first >= 48 && first <= 57) || first === 43 || first === 45;
+  return digitOrSign ? text.replace(/_/g, '') : undefined;
+}
+
+function goInt(text: string): number | undefined {
+  const plain = numberText(text);
+  if (plain === undefined || !GO_INT.test(plain)) return undefined;
+  const negative = plain[0] === '-';
+  const digits = plain[0] === '-' || plain[0] === '+' ? plain.slice(1) : plain;
+  const prefix = digits.slice(0, 2).toLowerCase();
+  const value =
+    prefix === '0x' ? Number.parseInt(digits.slice(2), 16)
+    : prefix === '0b' ? Number.parseInt(digits.slice(2), 2)
+    : prefix === '0o' ? Number.parseInt(digits.slice(2), 8)
+    : digits.length > 1 && digits[0] === '0' ? Number.parseInt(digits.slice(1), 8)
+    : Number.parseInt(digits, 10);
+  return negative ? -value : value;
+}
+
+function goFloat(text: string): number | undefined {
+  const plain = numberText(text);
+  let value: number | undefined;
+  if (plain !== undefined) value = YAML_STYLE_FLOAT.test(plain) ? Number(plain) : undefined;
+  else if (GO_DOT_FLOAT.test(text)) value = Number(text.replace(/_/g, ''));
+  // ParseFloat's range error: go-yaml then keeps the string.
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+/** The number go-yaml reads a plain scalar as (an integer first, then a float), or undefined: not one. */
+export function goYamlNumber(text: string): number | undefined {
+  return goInt(text) ?? goFloat(text);
+}
+
+/**
+ * `yaml` asks a tag's `test` for one thing, `test.test(text)`; these tests are Go's parsers, not
+ * patterns, so they are given that shape.
+ */
+function accepts(parse: (text: string) => number | undefined): RegExp {
+  return { test: (text: string) => parse(text) !== undefined } as unknown as RegExp;
+}
+
+const GO_INT_TAG: ScalarTag = {
+  identify: (value) => typeof value === 'bigint' || Number.isInteger(value),
+  default: true,
+  tag: INT_TAG,
+  test: accepts(goInt),
+  resolve: (text) => goInt(text) ?? text,
+  stringify: stringifyNumber,
+};
+
+const GO_FLOAT_TAG: ScalarTag = {
+  identify: (value) => typeof value === 'number',
+  default: true,
+  tag: FLOAT_TAG,
+  test: accepts(goFloat),
+  resolve: (text) => goFloat(text) ?? text,
+  stringify: stringifyNumber,
+};
+
+/**
+ * YAML 1.1's tags without timestamps, base-60 numbers and its own integers and floats (`.inf`
+ * and `.nan` stay), with Go's integers and floats in their place.
+ */
+function goYamlTags(tags: Tags): Tags {
+  const kept = tags.filter((tag) => {
+    if (typeof tag === 'string') return true;
+    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG) return false;
+    // Of the floats, only the one for `.inf` and `.nan` is go-yaml's too.
+    return tag.tag !== FLOAT_TAG || tag.test?.test('.nan') === true;
+  });
+  return [...kept, GO_INT_TAG, GO_FLOAT_TAG];
+}
+
+/** The options every parse of a manifest (or of a file the API server reads) uses. */
+export const GO_YAML = { version: '1.1', customTags: goYamlTags, merge: true } as const;
