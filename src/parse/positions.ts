@@ -45,6 +45,11 @@ export class PositionIndex {
      * as offsets; JSON, and so the API server, cannot read such an object.
      */
     readonly collectionKey: readonly [number, number] | undefined,
+    /**
+     * The first mapping key that is null (`~`, `null`), as offsets: sigs.k8s.io/yaml cannot turn
+     * it into a JSON key ("unsupported map key"), so kubectl cannot read the object.
+     */
+    readonly nullKey: readonly [number, number] | undefined,
   ) {}
 
   /**
@@ -59,6 +64,7 @@ export class PositionIndex {
     /** Aliases whose anchor is outside `root` (a List item naming an anchor elsewhere in the document). */
     const outside: { alias: number; target: Node }[] = [];
     let collectionKey: [number, number] | undefined;
+    let nullKey: [number, number] | undefined;
     let inRoot = true;
     /**
      * The anchors of the whole document by name, in document order, found in one visit: `yaml`'s
@@ -104,6 +110,7 @@ export class PositionIndex {
         records[at * FIELDS + KIND] = Kind.Map;
         for (const pair of node.items) {
           if (inRoot && collectionKey === undefined && isCollection(pair.key) && pair.key.range) collectionKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
+          if (inRoot && nullKey === undefined && isScalar(pair.key) && pair.key.value === null && pair.key.range) nullKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
           // A pair without a scalar key can never be named by a field path. Its value is indexed
           // (unnamed) only to look for collection keys in it, unless its key is one already.
           if (isScalar(pair.key) && pair.key.range) add(pair.value, String(pair.key.value), pair.key.range);
@@ -135,7 +142,7 @@ export class PositionIndex {
       const { alias, target } = outside[i]!;
       records[alias * FIELDS + TARGET] = indexOf.get(target) ?? add(target, undefined, undefined);
     }
-    return new PositionIndex(Int32Array.from(records), keys, collectionKey);
+    return new PositionIndex(Int32Array.from(records), keys, collectionKey, nullKey);
   }
 
   private field(node: number, field: number): number {

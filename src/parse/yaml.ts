@@ -485,7 +485,7 @@ function makeManifest(place: ManifestPlace, read: { doc: Document; node: Node },
     kind,
     toValue() {
       if (tree === undefined) throw new InternalError('a manifest is read once (src/model/recognize.ts)');
-      const value = readValue(place, tree.doc, tree.node, index().collectionKey);
+      const value = readValue(place, tree.doc, tree.node, index());
       tree = undefined;
       return value;
     },
@@ -591,8 +591,19 @@ function aliasProblem(place: ManifestPlace, doc: Document): SyntaxProblem | unde
   };
 }
 
-function readValue(place: ManifestPlace, doc: Document, node: Node, collectionKey: readonly [number, number] | undefined): { value: unknown } | { problem: SyntaxProblem } {
+function readValue(place: ManifestPlace, doc: Document, node: Node, { collectionKey, nullKey }: Pick<PositionIndex, 'collectionKey' | 'nullKey'>): { value: unknown } | { problem: SyntaxProblem } {
   const { text, lineCounter, documentIndex } = place;
+  if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0])) {
+    return {
+      problem: {
+        documentIndex,
+        severity: 'error',
+        code: 'NULL_KEY',
+        message: 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name',
+        span: toSpan(text, lineCounter, nullKey[0], nullKey[1]),
+      },
+    };
+  }
   if (collectionKey) {
     return {
       problem: {
