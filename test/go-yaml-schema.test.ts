@@ -168,3 +168,24 @@ describe('plain scalars, as go-yaml v2 resolves them', () => {
     expect(spec).toEqual({ created: '2024-01-01', at: '2001-12-14t21:59:43.10-05:00', big: '1e400' });
   });
 });
+
+describe('double-quoted escapes, as go-yaml v2 reads them (src/parse/lenient.ts)', () => {
+  const read = (value: string) => parseFile({ path: 'escapes.yaml', text: `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  a: ${value}\n` }, { prefilter: false });
+
+  it("reads \\' as an apostrophe, also in a scalar over several lines", () => {
+    // (An escaped backslash, then a plain apostrophe: `a\'`.)
+    for (const [written, expected] of [[`"it\\'s"`, "it's"], [`"it\\'s\n    two"`, "it's two"], [`"a\\\\'"`, "a\\'"]] as const) {
+      const parsed = read(written);
+      expect(parsed.problems, written).toEqual([]);
+      const value = parsed.manifests[0]!.toValue();
+      expect('value' in value && (value.value as { spec: { a: unknown } }).spec.a, written).toBe(expected);
+    }
+  });
+
+  it('rejects \\/ and escapes of surrogates, which kubectl refuses (past Unicode, both reject it)', () => {
+    for (const written of ['"https:\\/\\/example.com"', '"\\ud800"', '"\\U00110000"']) {
+      expect(read(written).problems.map((problem) => problem.code), written).toEqual(['BAD_DQ_ESCAPE']);
+    }
+    expect(read('"a\\\\/b"').problems).toEqual([]);
+  });
+});

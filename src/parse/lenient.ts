@@ -2,7 +2,10 @@
  * What kubectl's decoder reads and `yaml` does not. kubectl reads manifests with go-yaml v2 (the
  * sigs.k8s.io/yaml fork), whose scanner does not check the indentation of a quoted scalar's
  * continuation lines: a long CEL expression in double quotes whose later lines start at the key's
- * own column (or at column 1) is read, folded as usual. YAML 1.2 and `yaml` reject it.
+ * own column (or at column 1) is read, folded as usual. YAML 1.2 and `yaml` reject it. Its
+ * scanner also reads `\'` in double quotes (an apostrophe), which `yaml` rejects; and it rejects
+ * what `yaml` reads: `\/` (YAML 1.2's escape) and `\u`/`\U` escapes of surrogates
+ * (goRejectedEscape).
  *
  * Such a scalar is replaced, before `yaml` parses the text, by a quoted scalar of the same length
  * on one line (so every offset, and so every position, stays that of the file), and its value is
@@ -113,6 +116,7 @@ function firstCut(text: string): { kind: 'quote' | 'flow'; at: number } | undefi
     if (token.length === 1 && CONTROL_TOKENS.has(token)) continue;
     const first = token[0];
     if ((first === '"' || first === "'") && !closes(token)) return { kind: 'quote', at: offset };
+    if (first === '"' && token.includes("\\'") && goEscapes(token) !== token) return { kind: 'quote', at: offset };
     if (token === '[' || token === '{') {
       if (depth === 0) flowStart = offset;
       depth++;
@@ -218,7 +222,7 @@ function isKey(text: string, end: number): boolean {
  * indented (leading blanks of a continuation line are not part of the value).
  */
 function scalarValue(source: string, tag: string | undefined): unknown {
-  const indented = source.replace(/\n/g, '\n ');
+  const indented = (source[0] === '"' ? goEscapes(source) : source).replace(/\n/g, '\n ');
   const doc = parseDocument(`${tag === undefined ? '' : `!<${tag}> `}${indented}`, { ...GO_YAML, logLevel: 'error' });
   const node = doc.contents;
   return isScalar(node) ? node.value : undefined;
@@ -244,4 +248,45 @@ export function restoreValues(doc: Document, scalars: ReadonlyMap<number, Repair
       node.value = scalarValue(scalar.source, node.tag);
     },
   });
+}
+
+/**
+ * A double-quoted scalar's source with go-yaml's `\'` (an apostrophe, which `yaml` does not know)
+ * written as `\x27`; every other escape as it is.
+ */
+function goEscapes(source: string): string {
+  if (!source.includes("\\'")) return source;
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c !== '\\' || i + 1 >= source.length) {
+      out += c;
+      continue;
+    }
+    out += source[i + 1] === "'" ? '\\x27' : c + source[i + 1]!;
+    i++;
+  }
+  return out;
+}
+
+/**
+ * The first escape in a double-quoted scalar's source that go-yaml rejects ("found unknown escape
+ * character", "found invalid Unicode character escape code") and `yaml` reads, with its offset in
+ * the source: `\/`, and `\u`/`\U` escapes of a surrogate.
+ */
+export function goRejectedEscape(source: string): { readonly at: number; readonly escape: string } | undefined {
+  for (let i = 1; i < source.length - 1; i++) {
+    if (source[i] !== '\\') continue;
+    const next = source[i + 1];
+    if (next === '/') return { at: i, escape: '\\/' };
+    const digits = next === 'u' ? 4 : next === 'U' ? 8 : 0;
+    if (digits > 0) {
+      const hex = source.slice(i + 2, i + 2 + digits);
+      const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === digits ? Number.parseInt(hex, 16) : undefined;
+      // (Past U+10FFFF `yaml` rejects it too.)
+      if (code !== undefined && code >= 0xd800 && code <= 0xdfff) return { at: i, escape: source.slice(i, i + 2 + digits) };
+    }
+    i++;
+  }
+  return undefined;
 }

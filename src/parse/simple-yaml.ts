@@ -130,7 +130,6 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   e: '\x1b',
   ' ': ' ',
   '"': '"',
-  '/': '/',
   '\\': '\\',
   N: '\x85',
   _: '\xa0',

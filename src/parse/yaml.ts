@@ -3,14 +3,14 @@
  * manifests inside them (a document's root object, or each item of a `List`), and answers
  * "where in the file is this field path?" for the engine.
  */
-import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, Parser, visit, type Document, type Node, type YAMLMap } from 'yaml';
+import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, Parser, visit, YAMLParseError, type Document, type Node, type YAMLMap } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
-import { byStart, repairQuotedScalars, restoreValues } from './lenient.js';
+import { byStart, goRejectedEscape, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 import { GO_YAML } from './go-yaml-schema.js';
 
@@ -351,15 +351,41 @@ function parseDocuments(text: string): Document.Parsed[] {
   const documents = parseAllDocuments(text, PARSE_OPTIONS);
   // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
   const list = Array.isArray(documents) ? documents : [];
-  if (!list.some((doc) => doc.errors.length > 0)) return list;
+  if (!list.some((doc) => doc.errors.length > 0)) return withGoEscapeErrors(text, list);
   // Quoted scalars whose continuation lines kubectl reads and `yaml` does not (src/parse/lenient.ts).
   const repaired = repairQuotedScalars(text);
-  if (repaired === undefined) return list;
+  if (repaired === undefined) return withGoEscapeErrors(text, list);
   const again = parseAllDocuments(repaired.text, PARSE_OPTIONS);
   const relist = Array.isArray(again) ? again : [];
   const scalars = byStart(repaired.scalars);
   for (const doc of relist) restoreValues(doc, scalars);
-  return relist;
+  return withGoEscapeErrors(text, relist);
+}
+
+/** A `\/`, or a `\u`/`\U` escape, somewhere in the text: the only way to one go-yaml rejects. */
+const MAYBE_GO_REJECTED_ESCAPE = /\\[/uU]/;
+
+/**
+ * The documents, each with an error for the first double-quoted scalar whose escape kubectl's
+ * go-yaml rejects and `yaml` reads (src/parse/lenient.ts goRejectedEscape): kubectl refuses the
+ * whole file then, so the document is not read as if it were applied.
+ */
+function withGoEscapeErrors(text: string, documents: Document.Parsed[]): Document.Parsed[] {
+  if (!MAYBE_GO_REJECTED_ESCAPE.test(text)) return documents;
+  for (const doc of documents) {
+    visit(doc, {
+      Scalar(_, node) {
+        if (node.type !== 'QUOTE_DOUBLE' || !node.range) return undefined;
+        const source = text.slice(node.range[0], node.range[1]);
+        const rejected = MAYBE_GO_REJECTED_ESCAPE.test(source) ? goRejectedEscape(source) : undefined;
+        if (rejected === undefined) return undefined;
+        const at = node.range[0] + rejected.at;
+        doc.errors.push(new YAMLParseError([at, at + rejected.escape.length], 'BAD_DQ_ESCAPE', `kubectl's YAML parser (go-yaml v2) does not read the escape ${rejected.escape}`));
+        return visit.BREAK;
+      },
+    });
+  }
+  return documents;
 }
 
 /** `yaml` often marks one character; widen that to the word it starts (a duplicate key, say). */
