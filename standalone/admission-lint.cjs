@@ -42479,13 +42479,13 @@ function goYamlTags(tags) {
   const kept = tags.filter((tag) => {
     if (typeof tag === "string")
       return true;
-    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG)
+    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG || COLLECTION_TYPES.has(tag.tag))
       return false;
     return tag.tag !== FLOAT_TAG || tag.test?.test(".nan") === true;
   });
   return [...kept, GO_INT_TAG, GO_FLOAT_TAG];
 }
-var import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_YAML;
+var import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_YAML;
 var init_go_yaml_schema = __esm({
   "dist/src/parse/go-yaml-schema.js"() {
     "use strict";
@@ -42494,6 +42494,7 @@ var init_go_yaml_schema = __esm({
     INT_TAG = "tag:yaml.org,2002:int";
     FLOAT_TAG = "tag:yaml.org,2002:float";
     TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp";
+    COLLECTION_TYPES = /* @__PURE__ */ new Set(["tag:yaml.org,2002:omap", "tag:yaml.org,2002:pairs", "tag:yaml.org,2002:set"]);
     YAML_STYLE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
     GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
     GO_DOT_FLOAT = /^\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?$/;
@@ -64511,4 +64512,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 99a9482c56f4fc2907245da8a7324efbac9c576a920a35653db3a74911ce972a
+//# admission-lint-build 448c85e5c3775b1ba0f67d64735a96078a520560dd919308681299b1ee208267

@@ -184,6 +184,7 @@ function documentCases(): [string, string][] {
     ['escaped backslash then slash', `${NS('a', '  annotations: {path: "a\\\\/b"}\n')}`],
     ['escaped surrogate', `${NS('a', '  annotations: {x: "\\ud800"}\n')}`],
     ['escape past unicode', `${NS('a', '  annotations: {x: "\\U00110000"}\n')}`],
+    ['set, omap and pairs tags', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  a: !!set {x, z}\n  b: !!omap [x: 1, z: 2]\n  c: !!pairs [x: 1, x: 2]\n`],
     ['null key', `${NS('a', '  labels:\n    ~: x\n')}`],
     ['null word key', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  null: x\n`],
     ['quoted null key', `${NS('a', '  labels:\n    "null": x\n')}`],

@@ -13,7 +13,8 @@
  *   `0B101`, `-_1`), else a float when it then has the form of `yamlStyleFloat` (`1e3`, `08`,
  *   `1.`), and a float too large for 64 bits stays a string (`1e400`);
  * - a scalar that starts with `.` is a float only as Go's `strconv.ParseFloat` reads it as it is
- *   (`.5`, `.5_0`; not `.e5` or `._5`); one that starts with a letter is never a number (`e5`).
+ *   (`.5`, `.5_0`; not `.e5` or `._5`); one that starts with a letter is never a number (`e5`);
+ * - `!!set`, `!!omap` and `!!pairs` are no types: the collection is read as written.
  *
  * The kubectl differential test (test/kubectl-differential.test.ts) checks each form.
  */
@@ -23,6 +24,8 @@ import { stringifyNumber } from 'yaml/util';
 const INT_TAG = 'tag:yaml.org,2002:int';
 const FLOAT_TAG = 'tag:yaml.org,2002:float';
 const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+/** YAML 1.1's ordered map, pairs and set: go-yaml has none, and reads such a collection as it is written (a list of one-entry maps, a map of nulls). */
+const COLLECTION_TYPES = new Set(['tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs', 'tag:yaml.org,2002:set']);
 
 /** go-yaml's `yamlStyleFloat`, tried on the scalar without its underscores. */
 const YAML_STYLE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
@@ -100,7 +103,7 @@ const GO_FLOAT_TAG: ScalarTag = {
 function goYamlTags(tags: Tags): Tags {
   const kept = tags.filter((tag) => {
     if (typeof tag === 'string') return true;
-    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG) return false;
+    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG || COLLECTION_TYPES.has(tag.tag)) return false;
     // Of the floats, only the one for `.inf` and `.nan` is go-yaml's too.
     return tag.tag !== FLOAT_TAG || tag.test?.test('.nan') === true;
   });
