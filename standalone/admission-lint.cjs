@@ -125,7 +125,7 @@ var init_fs = __esm({
       "rules/webhook-service-missing.md": () => '---\nid: webhook-service-missing\nseverity: warning\n---\n\n# webhook-service-missing\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that its own bundle does not define,\nwhen that bundle installs the Service\'s namespace. The configuration\'s input (its file, or the\nrendered stream it is part of: `kustomize build`, `helm template`, a release `install.yaml`)\nmust hold:\n\n- the `Namespace` manifest of the namespace the webhook\'s Service is in;\n- at least one other v1 Service with that namespace written;\n- and no input of the run may hold a Service of the webhook\'s name in that namespace, or one of\n  that name without a namespace (which may be applied there). Services are read only from the\n  inputs that hold a webhook configuration, so when any other input of the run (or a kustomize\n  patch) spells `Service`, a Service\'s absence proves nothing and the rule says nothing.\n\nThere is one finding per webhook, at `clientConfig.service.name`. The message names the Service\nand the bundle\'s Services in that namespace.\n\nNot reported: a reference that is an unrendered placeholder (`${NAMESPACE}`, `$(SERVICE_NAME)`),\nor a bundle with a Service whose name or namespace is one (it may render to the name the webhook\ncalls); a Service in `default`, `kube-system`, `kube-public` or `kube-node-lease`, namespaces the\nAPI server creates, where a bundle\'s Namespace manifest does not mean it installs them; and a\ndocument of the run that could not be read and may be that Service. The message lists first the\nbundle\'s Services there that expose the webhook\'s port.\n\n**What a file cannot show.** Whether something else creates the Service: an operator that makes\nits own webhook Service at run time (from a custom resource in the bundle, for one), or a\nmanifest applied separately. That is why this is a\nwarning and not an error. A bundle that installs the namespace and its other Services is where\nthe webhook\'s Service belongs, so a name missing there is nearly always a name that went out of\nstep.\n\n## Why is this bad?\n\nkube-apiserver resolves a webhook\'s service reference through its service lister (`k8s.io/apiserver`\n`pkg/util/proxy` `ResolveCluster`). With no such Service, the lookup fails with "service \u2026 not\nfound" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected;\n- under `failurePolicy: Ignore` the webhook never runs, silently. Its validations are skipped and\n  its mutations are never made.\n\nThe usual cause is a rename that reached the Service but not the reference. Under kustomize\nthat is a `namePrefix` that no `nameReference` or `replacements` entry carries to\n`clientConfig.service`. By hand it is a Service renamed\nin one file and not the other.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets-webhook-service, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Use instead\n\nName the bundle\'s Service in `clientConfig.service.name` (or add the Service the webhook names):\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nWith kustomize, make a `namePrefix` reach the reference: a `nameReference` configuration for\n`webhooks/clientConfig/service/name` of both webhook configuration kinds (kubebuilder\'s\n`config/webhook/kustomizeconfig.yaml`), or a `replacements` entry that reads the Service\'s own\nname.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something outside the bundle creates the webhook\'s Service: an operator that makes it at\nrun time, or a manifest applied separately. Suppress the finding with a reason that names what\ndoes.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`: the Service is looked up by\n  namespace and name; with none, every call fails)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n- Related rules: [`webhook-service-port`](webhook-service-port.md) (the Service is there, its port\n  is not), [`ca-bundle`](ca-bundle.md)\n',
       "rules/webhook-service-port.md": () => '---\nid: webhook-service-port\nseverity: error\n---\n\n# webhook-service-port\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that is in the same input (a\nrendered bundle: `helm template`, `kustomize build`, a release manifest), when the webhook\'s\n`clientConfig.service.port` (443 when omitted) is not one of that Service\'s `spec.ports[].port`.\nThere is one finding per webhook; it points at `clientConfig.service.port` when it is written,\nelse at `clientConfig.service`, and names the Service and the ports it has.\n\nWhich Services count, and which do not:\n\n- a `ClusterIP` (the default type), `NodePort` or `LoadBalancer` Service, headless\n  (`clusterIP: None`) too: the API server looks the webhook\'s port up among its ports;\n- an `ExternalName` Service is never flagged: the API server does not look its ports up, it\n  calls `externalName:port` directly;\n- a Service is the webhook\'s only when its `metadata.namespace` is written and is the reference\'s\n  namespace. A Service written without a namespace lands wherever it is applied, so it is never\n  assumed to be the one the webhook names (and while one of that name without a namespace is in\n  the run, a namespaced copy of the name is not trusted either: either may be the one applied);\n- when the run holds several copies of the Service (several renderings), the webhook is flagged\n  only if none of them has the port; a port that is not an integer as written (a template\n  placeholder), a Service a kustomize patch of the run changes, or a document the run could not\n  read that may be that Service, gives nothing.\n\n**What a file cannot show.** Services are read only from the inputs that also hold a webhook\nconfiguration: a Service in another file of a repository, or created by an operator at run\ntime, is not seen, and a webhook whose Service is not in the run is never flagged (its absence\nproves nothing). `default/kubernetes` on port 443 is the API server itself and is never looked up.\n\n## Why is this bad?\n\nkube-apiserver turns a webhook\'s service reference into an address with its service resolver\n(`k8s.io/apiserver` `pkg/util/proxy`): by default `ResolveCluster`, which calls the Service\'s\ncluster IP on the Service *port* it finds among `spec.ports[].port` (`findServicePort`, never\n`targetPort`), and with `--enable-aggregator-routing` `ResolveEndpoints`, which looks the port up\nthe same way first and then picks an endpoint. When no port matches, resolution fails with "no\nservice port N found for service \u2026" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected while the\n  configuration stands (pods, secrets, whatever its rules name) \u2014 an outage of those writes;\n- under `failurePolicy: Ignore` the webhook never runs: every request it matches is admitted\n  without it, silently (only the API server\'s log and metrics show the failures). For a\n  validating webhook that is every request bypassing its policy; for a mutating one its changes\n  are never made. Both are in the definition of an `error` (the manifest lets requests bypass the\n  policy it installs), and neither is ever a deliberate choice, so the severity is the same for\n  both failure policies.\n\nThe usual cause is a port mix-up: the webhook names the container\'s port (the Service\'s\n`targetPort`, 8443 or 9443), or the Service\'s port was renamed or renumbered while the webhook\nkept the default 443.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 9443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Use instead\n\nName the Service\'s `port` (here 443, which is also the default), not its `targetPort`:\n\n```yaml correct\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the Service in the bundle is not the one the cluster will have: something after the linter\n(a post-renderer, an operator, another manifest applied later under the same name) changes its\nports. Suppress the finding with a reason that names what does.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`, `ResolveEndpoints`,\n  `findServicePort`: the Service port, "no service port %d found for service %q"; ExternalName\n  calls `externalName:port`; a headless Service cannot be routed by cluster IP)\n- `k8s.io/kube-aggregator` `pkg/apiserver/resolvers.go` (the cluster-IP, endpoint and loopback\n  resolvers the webhook client uses; `default/kubernetes:443` is the API server itself)\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ServiceReference.port`: defaults to 443)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n',
       "rules/wildcard-rule.md": () => '---\nid: wildcard-rule\nseverity: warning\n---\n\n# wildcard-rule\n\n## What it does\n\nFlags a webhook whose effective `failurePolicy` is `Fail` (written, or the v1 default) and\none of whose rules has a wildcard resource (`*`, `*/*`, or `*/<subresource>` such as\n`*/status`) in an API group that is `*` or built into Kubernetes (`""`, `apps`, `batch`, \u2026).\nSuch a webhook stands in front of every resource of those groups, including resources that\nare added later (new built-in kinds, every CRD when the group is `*`).\n\nThe finding points at the first wildcard entry (`rules[j].resources[k]`); the message says\nwhat it covers (every resource, every namespaced or cluster-scoped resource when the rule has\na `scope`, which groups) and whether `Fail` is the API default. **One finding per webhook**:\nthe risk is the webhook\'s failure mode, which a second wildcard rule of the same webhook does\nnot make worse, and one finding per entry would bury the others in a policy engine\'s list.\nOnce the first wildcard is narrowed, the next one (if any) is reported.\n\nNot reported:\n\n- `failurePolicy: Ignore` (and v1beta1 objects without `failurePolicy`, whose default is\n  `Ignore`): an outage then costs latency, not availability.\n- Wildcards over the webhook\'s own API groups only (`apiGroups: ["cert-manager.io"]`,\n  `resources: ["*/*"]`): the groups are not built in, and this is how projects validate every\n  kind they define.\n- `apiGroups: ["*"]` with named resources (`["*"]`, `["deployments"]`): the webhook sees those\n  resources in whichever group serves them, not every resource.\n- An opt-in `objectSelector`, one that requires a label (any `matchLabels` entry, or an `In` or\n  `Exists` requirement): only objects that carry the label are sent, as in Crossplane\'s and\n  Karmada\'s deletion protection (`DELETE` on `*`, for objects labelled in use). A\n  `namespaceSelector` does not exempt the webhook: it never filters cluster-scoped objects, and\n  in the selected namespaces every write still goes through the webhook.\n\n**Severity.** A warning for a wildcard over every API group (`apiGroups: ["*"]`): everything\nthe cluster serves, now and later. An info for every resource of one or more named built-in\ngroups: a scope the author chose, which grows only when that group gains a kind.\n\nAn **error** when nothing narrows the webhook at all: rule entries over every API group,\nversion and resource (`*` or `*/*`), at every scope, for `CREATE` and `UPDATE` at least (in one\nentry or two), and no\n`namespaceSelector`, `objectSelector` or `matchConditions`. While such a webhook is down every\nwrite in the cluster is rejected: the control plane\'s (node status, leases, the pods of\nkube-system) and its own pods\', so it cannot be restarted. The message says "in every\nnamespace", and the finding points at that rule entry. **One cause, one finding:** that rule\nentry is also why `matches-kube-system`, `critical-resources` and `self-deadlock` would report the\nwebhook; they leave it to this rule when it runs with its own severities, and report it\nthemselves when it is turned off or its severity is overridden (`--rule wildcard-rule=warning`\naccepts broad rules, not deadlocks). A suppression comment on this finding is a decision about\nthe one cause, and covers its consequences.\nNarrowing the webhook by anything (a selector, a condition, fewer operations) makes each of them\nreport its own consequence again, as the fix of one does not fix the others then.\n\n**What a file cannot show.** Which resources the wildcard reaches in a given cluster (under\n`apiGroups: ["*"]`, CRDs and aggregated APIs installed later too), and how available the webhook\nis (replicas, disruption budgets), which decides how often `Fail` rejects requests. The rule\njudges the rule as written.\n\n## Why is this bad?\n\nWith `failurePolicy: Fail`, every request the webhook matches is rejected while the webhook is\nunreachable: during its own rollout, a node failure, a certificate expiry, a network policy\nchange. A wildcard makes that "every write in the cluster": Deployments cannot scale, Pods of\nthe webhook\'s own replacement cannot be created, Leases and Events of the control plane are\nrefused, Namespaces cannot be deleted. The Kubernetes documentation recommends matching only\nthe resources a webhook needs and using `failurePolicy: Ignore` where a missed call is\nacceptable; Gatekeeper, for one, ships its catch-all webhooks (`*` groups, versions and\nresources) with `failurePolicy: Ignore` and a one- to three-second timeout.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the policy is about:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: workloads.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "statefulsets", "daemonsets"]\n```\n\nor keep the wildcard and fail open:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nFor a webhook that must see every kind and must fail closed (a cluster-wide deletion guard\nwithout an opt-in label, an HNC-style object propagator), run highly available, exclude the\ncontrol plane\'s namespaces, keep the timeout short, and lower or silence the finding for that\nfile: `--rule wildcard-rule=info`.\n\n## References\n\n- Admission webhook good practices (match only what you need, fail open where possible):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Matching requests: rules" (`*`, `*/*`, `*/scale`):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `mutating/dispatcher.go` (`failurePolicy` on call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`failurePolicy: Fail`)\n',
-      "rules/yaml-syntax.md": () => '---\nid: yaml-syntax\nseverity: error\n---\n\n# yaml-syntax\n\n## What it does\n\nFlags files that cannot be read as YAML or JSON. It reports:\n\n- syntax errors (bad indentation, an unclosed `[` or `"`, a tab where YAML needs spaces, \u2026);\n- a key written twice in the same mapping;\n- files that are not valid UTF-8;\n- in webhook configurations and Namespaces: aliases that expand to too much data (a "billion\n  laughs" document, beyond the `yaml` library\'s `maxAliasCount` of 100), and mapping keys that are\n  themselves mappings or lists, which is what an unrendered template placeholder such as\n  `{{ .Values.name }}` turns into, or null (`~`, `null` unquoted: a label named `"null"` needs its\n  quotes), which kubectl cannot turn into a JSON key ("unsupported map key");\n- escapes in double quotes that kubectl\'s YAML parser (go-yaml v2) does not read: `\\/` (a JSON\n  habit: write `/`) and `\\u` escapes of UTF-16 surrogates. (It does read `\\\'`, an apostrophe,\n  and so does the linter.)\n\nThere is one finding per document: its first error (or, without errors, its first warning),\nfollowed by the count of the other problems in that document. After the first error the parser\nis guessing, and the rest are mostly echoes of it. A document that does not parse and holds\ntemplate syntax (`{{ \u2026 }}` actions or `${VAR}` substitutions outside comments) is named an\nunrendered template instead: lint the rendered output (`helm template \u2026 | admission-lint -`,\n`envsubst < file | admission-lint -`).\n\nThe rule checks every document that may hold a kind the linter reads (documents whose text\nnames another kind are not parsed, so their syntax errors are not reported). Files are read as the API\nserver\'s YAML decoder reads them: YAML 1.1 scalars (`yes` and `on` are booleans) and `<<` merge\nkeys. Problems that the parser only warns about, such as an unresolved tag (`!foo`), are reported\nwith severity `warning`; all others are errors.\n\nThe same unrendered template (a Helm or `{{\u2026}}` placeholder) in several documents of one file is one\nfinding, at the first, counting the other documents: render the file, then lint it.\n\nA document with a syntax error is not linted by any other rule: what it means is a guess. The\nother documents of the same file are still linted. A document with a duplicate key is the\nexception: it is read as kubectl reads it (the last value of the key), so the other rules check\nwhat would be applied, and suppressing this finding does not hide the object from them.\n\nIt also reports the lines where kubectl stops reading a file although YAML allows them: a `%YAML`\nor `%TAG` directive, and content on a `---` line (`--- {\u2026}`, `----`). kubectl splits files at\nlines that start with `---` and decodes each part alone; it applies nothing from such a line on.\nWhat kubectl reads although YAML 1.2 does not (quoted scalars and flow collections continued\nleft of their key\'s column) is read, not reported: see [input.md](../docs/input.md#what-is-read).\n\nA document larger than the 3 MiB the API server accepts in a request is reported and not parsed\n(`kubectl apply` fails on it with 413).\n\n**What a file cannot show.** What a template or an overlay will make of the file: the rule parses\nthe bytes it is given, so a Helm chart, a kustomize base or an `envsubst` input is checked as it\nis, not as it will be rendered.\n\n## Why is this bad?\n\nA manifest that does not parse is not applied at all: `kubectl apply`, Helm and GitOps tools stop\nat the parse error, so the webhook configuration in it is never created or updated.\n\nA duplicate key is worse, because it can parse. The API server\'s field validation decides what\nhappens: with `fieldValidation=Strict` the request fails with `400 Bad Request` listing the\nduplicate field; with `Warn` (the API server\'s default) or `Ignore` only the **last** value is\nkept. In a webhook list item that is the difference between the `failurePolicy: Ignore` a\nreviewer saw near the top of the item and the `failurePolicy: Fail` that a later edit appended\nat the bottom. Duplicate keys usually come from merge conflicts and copy-paste between webhooks.\n\nA key that is itself a mapping (`{{ .Values.x }}: true`) has no JSON form: Kubernetes cannot read\nthe object, so the file was probably committed or piped before its templates were rendered.\n\n## Example\n\nThe second `failurePolicy` was appended by a later change; a reader of the first lines sees\n`Ignore`, while the API server keeps `Fail` or rejects the object:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n    failurePolicy: Fail\n```\n\n## Use instead\n\nWrite each field once:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nDo not turn it off: the other rules cannot read a document that does not parse, so a file with\nsyntax errors would otherwise pass with no findings. If the files are template sources (a Helm\nchart\'s `templates/`), lint the rendered output instead of the templates:\n`helm template \u2026 | admission-lint -` or `kustomize build \u2026 | admission-lint -`.\n\n## References\n\n- Server-side field validation (`fieldValidation=Strict|Warn|Ignore`, duplicate and unknown\n  fields): KEP-2885, https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n- YAML 1.1 (the scalar resolution `sigs.k8s.io/yaml` uses): https://yaml.org/spec/1.1/\n'
+      "rules/yaml-syntax.md": () => '---\nid: yaml-syntax\nseverity: error\n---\n\n# yaml-syntax\n\n## What it does\n\nFlags files that cannot be read as YAML or JSON. It reports:\n\n- syntax errors (bad indentation, an unclosed `[` or `"`, a tab where YAML needs spaces, \u2026);\n- a key written twice in the same mapping;\n- files that are not valid UTF-8;\n- in webhook configurations and Namespaces: aliases that expand to too much data (a "billion\n  laughs" document, beyond the `yaml` library\'s `maxAliasCount` of 100), and mapping keys that are\n  themselves mappings or lists, which is what an unrendered template placeholder such as\n  `{{ .Values.name }}` turns into, or null (`~`, `null` unquoted: a label named `"null"` needs its\n  quotes), which kubectl cannot turn into a JSON key ("unsupported map key"); and an alias\n  inside the node its anchor names (`&a [1, *a]`: "anchor value contains itself");\n- escapes in double quotes that kubectl\'s YAML parser (go-yaml v2) does not read: `\\/` (a JSON\n  habit: write `/`) and `\\u` escapes of UTF-16 surrogates. (It does read `\\\'`, an apostrophe,\n  and so does the linter.)\n\nThere is one finding per document: its first error (or, without errors, its first warning),\nfollowed by the count of the other problems in that document. After the first error the parser\nis guessing, and the rest are mostly echoes of it. A document that does not parse and holds\ntemplate syntax (`{{ \u2026 }}` actions or `${VAR}` substitutions outside comments) is named an\nunrendered template instead: lint the rendered output (`helm template \u2026 | admission-lint -`,\n`envsubst < file | admission-lint -`).\n\nThe rule checks every document that may hold a kind the linter reads (documents whose text\nnames another kind are not parsed, so their syntax errors are not reported). Files are read as the API\nserver\'s YAML decoder reads them: YAML 1.1 scalars (`yes` and `on` are booleans) and `<<` merge\nkeys. Problems that the parser only warns about, such as an unresolved tag (`!foo`), are reported\nwith severity `warning`; all others are errors.\n\nThe same unrendered template (a Helm or `{{\u2026}}` placeholder) in several documents of one file is one\nfinding, at the first, counting the other documents: render the file, then lint it.\n\nA document with a syntax error is not linted by any other rule: what it means is a guess. The\nother documents of the same file are still linted. A document with a duplicate key is the\nexception: it is read as kubectl reads it (the last value of the key), so the other rules check\nwhat would be applied, and suppressing this finding does not hide the object from them.\n\nIt also reports the lines where kubectl stops reading a file although YAML allows them: a `%YAML`\nor `%TAG` directive, and content on a `---` line (`--- {\u2026}`, `----`). kubectl splits files at\nlines that start with `---` and decodes each part alone; it applies nothing from such a line on.\nWhat kubectl reads although YAML 1.2 does not (quoted scalars and flow collections continued\nleft of their key\'s column) is read, not reported: see [input.md](../docs/input.md#what-is-read).\n\nA document larger than the 3 MiB the API server accepts in a request is reported and not parsed\n(`kubectl apply` fails on it with 413).\n\n**What a file cannot show.** What a template or an overlay will make of the file: the rule parses\nthe bytes it is given, so a Helm chart, a kustomize base or an `envsubst` input is checked as it\nis, not as it will be rendered.\n\n## Why is this bad?\n\nA manifest that does not parse is not applied at all: `kubectl apply`, Helm and GitOps tools stop\nat the parse error, so the webhook configuration in it is never created or updated.\n\nA duplicate key is worse, because it can parse. The API server\'s field validation decides what\nhappens: with `fieldValidation=Strict` the request fails with `400 Bad Request` listing the\nduplicate field; with `Warn` (the API server\'s default) or `Ignore` only the **last** value is\nkept. In a webhook list item that is the difference between the `failurePolicy: Ignore` a\nreviewer saw near the top of the item and the `failurePolicy: Fail` that a later edit appended\nat the bottom. Duplicate keys usually come from merge conflicts and copy-paste between webhooks.\n\nA key that is itself a mapping (`{{ .Values.x }}: true`) has no JSON form: Kubernetes cannot read\nthe object, so the file was probably committed or piped before its templates were rendered.\n\n## Example\n\nThe second `failurePolicy` was appended by a later change; a reader of the first lines sees\n`Ignore`, while the API server keeps `Fail` or rejects the object:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n    failurePolicy: Fail\n```\n\n## Use instead\n\nWrite each field once:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nDo not turn it off: the other rules cannot read a document that does not parse, so a file with\nsyntax errors would otherwise pass with no findings. If the files are template sources (a Helm\nchart\'s `templates/`), lint the rendered output instead of the templates:\n`helm template \u2026 | admission-lint -` or `kustomize build \u2026 | admission-lint -`.\n\n## References\n\n- Server-side field validation (`fieldValidation=Strict|Warn|Ignore`, duplicate and unknown\n  fields): KEP-2885, https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n- YAML 1.1 (the scalar resolution `sigs.k8s.io/yaml` uses): https://yaml.org/spec/1.1/\n'
     };
   }
 });
@@ -28237,12 +28237,12 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
+    var isAlias5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
+    var isMap9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
     var isScalar7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isSeq8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection3(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -28272,14 +28272,14 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias4;
+    exports2.isAlias = isAlias5;
     exports2.isCollection = isCollection3;
     exports2.isDocument = isDocument;
-    exports2.isMap = isMap8;
+    exports2.isMap = isMap9;
     exports2.isNode = isNode;
     exports2.isPair = isPair;
     exports2.isScalar = isScalar7;
-    exports2.isSeq = isSeq7;
+    exports2.isSeq = isSeq8;
   }
 });
 
@@ -28937,7 +28937,7 @@ var require_Scalar = __commonJS({
     var Node = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar2 = class extends Node.NodeBase {
+    var Scalar3 = class extends Node.NodeBase {
       constructor(value) {
         super(identity4.SCALAR);
         this.value = value;
@@ -28949,12 +28949,12 @@ var require_Scalar = __commonJS({
         return String(this.value);
       }
     };
-    Scalar2.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar2.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar2.PLAIN = "PLAIN";
-    Scalar2.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar2.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports2.Scalar = Scalar2;
+    Scalar3.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar3.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar3.PLAIN = "PLAIN";
+    Scalar3.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar3.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports2.Scalar = Scalar3;
     exports2.isScalarValue = isScalarValue;
   }
 });
@@ -28966,7 +28966,7 @@ var require_createNode = __commonJS({
     init_import_meta_url();
     var Alias = require_Alias();
     var identity4 = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
@@ -29011,7 +29011,7 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node2 = new Scalar2.Scalar(value);
+          const node2 = new Scalar3.Scalar(value);
           if (ref)
             ref.node = node2;
           return node2;
@@ -29022,7 +29022,7 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar3.Scalar(value);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -29339,7 +29339,7 @@ var require_stringifyString = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
       indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -29482,7 +29482,7 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar3.Scalar.BLOCK_FOLDED ? false : type === Scalar3.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -29537,7 +29537,7 @@ ${indent}`) + "'";
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
+        if (blockQuote !== "folded" && type !== Scalar3.Scalar.BLOCK_FOLDED) {
           foldOptions.onOverflow = () => {
             literalFallback = true;
           };
@@ -29560,7 +29560,7 @@ ${indent}${start}${value}${end}`;
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
         return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar3.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
@@ -29585,20 +29585,20 @@ ${indent}`);
       const { implicitKey, inFlow } = ctx;
       const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
       let { type } = item;
-      if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
+      if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar2.Scalar.QUOTE_DOUBLE;
+          type = Scalar3.Scalar.QUOTE_DOUBLE;
       }
       const _stringify = (_type) => {
         switch (_type) {
-          case Scalar2.Scalar.BLOCK_FOLDED:
-          case Scalar2.Scalar.BLOCK_LITERAL:
+          case Scalar3.Scalar.BLOCK_FOLDED:
+          case Scalar3.Scalar.BLOCK_LITERAL:
             return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar2.Scalar.QUOTE_DOUBLE:
+          case Scalar3.Scalar.QUOTE_DOUBLE:
             return doubleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.QUOTE_SINGLE:
+          case Scalar3.Scalar.QUOTE_SINGLE:
             return singleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.PLAIN:
+          case Scalar3.Scalar.PLAIN:
             return plainString(ss, ctx, onComment, onChompKeep);
           default:
             return null;
@@ -29749,7 +29749,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
@@ -29764,7 +29764,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity4.isCollection(key2) || (identity4.isScalar(key2) ? key2.type === Scalar2.Scalar.BLOCK_FOLDED || key2.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity4.isCollection(key2) || (identity4.isScalar(key2) ? key2.type === Scalar3.Scalar.BLOCK_FOLDED || key2.type === Scalar3.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -29906,19 +29906,19 @@ var require_merge = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar2.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar3.Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key2) => (merge.identify(key2) || identity4.isScalar(key2) && (!key2.type || key2.type === Scalar2.Scalar.PLAIN) && merge.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge.identify(key2) || identity4.isScalar(key2) && (!key2.type || key2.type === Scalar3.Scalar.PLAIN) && merge.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity4.isSeq(source))
@@ -30229,7 +30229,7 @@ var require_YAMLMap = __commonJS({
     var Collection = require_Collection();
     var identity4 = require_identity();
     var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     function findPair(items, key2) {
       const k = identity4.isScalar(key2) ? key2.value : key2;
       for (const it of items) {
@@ -30296,7 +30296,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity4.isScalar(prev.value) && Scalar2.isScalarValue(_pair.value))
+          if (identity4.isScalar(prev.value) && Scalar3.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -30396,7 +30396,7 @@ var require_YAMLSeq = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
     var identity4 = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
       static get tagName() {
@@ -30453,7 +30453,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
-        if (identity4.isScalar(prev) && Scalar2.isScalarValue(value))
+        if (identity4.isScalar(prev) && Scalar3.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -30552,14 +30552,14 @@ var require_null = __commonJS({
   "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar2.Scalar(null),
+      createNode: () => new Scalar3.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar2.Scalar(null),
+      resolve: () => new Scalar3.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports2.nullTag = nullTag;
@@ -30571,13 +30571,13 @@ var require_bool = __commonJS({
   "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str2) => new Scalar2.Scalar(str2[0] === "t" || str2[0] === "T"),
+      resolve: (str2) => new Scalar3.Scalar(str2[0] === "t" || str2[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -30624,7 +30624,7 @@ var require_float = __commonJS({
   "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -30652,7 +30652,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str2) {
-        const node = new Scalar2.Scalar(parseFloat(str2));
+        const node = new Scalar3.Scalar(parseFloat(str2));
         const dot = str2.indexOf(".");
         if (dot !== -1 && str2[str2.length - 1] === "0")
           node.minFractionDigits = str2.length - dot - 1;
@@ -30746,7 +30746,7 @@ var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
@@ -30763,7 +30763,7 @@ var require_schema2 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar2.Scalar(null),
+        createNode: () => new Scalar3.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -30815,7 +30815,7 @@ var require_binary = __commonJS({
     "use strict";
     init_import_meta_url();
     var node_buffer = require("buffer");
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
       identify: (value) => value instanceof Uint8Array,
@@ -30859,15 +30859,15 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar3.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str2.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines[i] = str2.substr(o, lineWidth);
           }
-          str2 = lines.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str2 = lines.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
@@ -30883,7 +30883,7 @@ var require_pairs = __commonJS({
     init_import_meta_url();
     var identity4 = require_identity();
     var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity4.isSeq(seq)) {
@@ -30894,7 +30894,7 @@ var require_pairs = __commonJS({
           else if (identity4.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar2.Scalar(null));
+            const pair = item.items[0] || new Pair.Pair(new Scalar3.Scalar(null));
             if (item.commentBefore)
               pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
@@ -31039,7 +31039,7 @@ var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
       const boolObj = value ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
@@ -31051,7 +31051,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar2.Scalar(true),
+      resolve: () => new Scalar3.Scalar(true),
       stringify: boolStringify
     };
     var falseTag = {
@@ -31059,7 +31059,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar2.Scalar(false),
+      resolve: () => new Scalar3.Scalar(false),
       stringify: boolStringify
     };
     exports2.falseTag = falseTag;
@@ -31072,7 +31072,7 @@ var require_float2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -31100,7 +31100,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str2) {
-        const node = new Scalar2.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const node = new Scalar3.Scalar(parseFloat(str2.replace(/_/g, "")));
         const dot = str2.indexOf(".");
         if (dot !== -1) {
           const f = str2.substring(dot + 1).replace(/_/g, "");
@@ -32441,9 +32441,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap8 = fc.start.source === "{";
-      const fcName = isMap8 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap8 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap9 = fc.start.source === "{";
+      const fcName = isMap9 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap9 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -32479,7 +32479,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap8 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap9 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -32519,7 +32519,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap8 && !sep6 && !props.found) {
+        if (!isMap9 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -32542,7 +32542,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap8 && !props.found && ctx.options.strict) {
+            if (!isMap9 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -32574,7 +32574,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap8) {
+          if (isMap9) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -32590,7 +32590,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap8 ? "}" : "]";
+      const expectedEnd = isMap9 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -32626,7 +32626,7 @@ var require_compose_collection = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
@@ -32675,7 +32675,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity4.isNode(res) ? res : new Scalar2.Scalar(res);
+      const node = identity4.isNode(res) ? res : new Scalar3.Scalar(res);
       node.range = coll.range;
       node.tag = tagName;
       if (tag?.format)
@@ -32691,13 +32691,13 @@ var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start = scalar.offset;
       const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
+      const type = header.mode === ">" ? Scalar3.Scalar.BLOCK_FOLDED : Scalar3.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines2(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
@@ -32759,7 +32759,7 @@ var require_resolve_block_scalar = __commonJS({
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
         }
-        if (type === Scalar2.Scalar.BLOCK_LITERAL) {
+        if (type === Scalar3.Scalar.BLOCK_LITERAL) {
           value += sep6 + indent.slice(trimIndent) + content;
           sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
@@ -32875,7 +32875,7 @@ var require_resolve_flow_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     init_import_meta_url();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict2, onError) {
       const { offset, type, source, end } = scalar;
@@ -32884,15 +32884,15 @@ var require_resolve_flow_scalar = __commonJS({
       const _onError = (rel, code18, msg) => onError(offset + rel, code18, msg);
       switch (type) {
         case "scalar":
-          _type = Scalar2.Scalar.PLAIN;
+          _type = Scalar3.Scalar.PLAIN;
           value = plainValue2(source, _onError);
           break;
         case "single-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_SINGLE;
+          _type = Scalar3.Scalar.QUOTE_SINGLE;
           value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_DOUBLE;
+          _type = Scalar3.Scalar.QUOTE_DOUBLE;
           value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
@@ -33098,7 +33098,7 @@ var require_compose_scalar = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
@@ -33116,11 +33116,11 @@ var require_compose_scalar = __commonJS({
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity4.isScalar(res) ? res : new Scalar2.Scalar(res);
+        scalar = identity4.isScalar(res) ? res : new Scalar3.Scalar(res);
       } catch (error) {
         const msg = error instanceof Error ? error.message : String(error);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar2.Scalar(value);
+        scalar = new Scalar3.Scalar(value);
       }
       scalar.range = range;
       scalar.source = value;
@@ -35586,7 +35586,7 @@ var require_dist = __commonJS({
     var Alias = require_Alias();
     var identity4 = require_identity();
     var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
@@ -35611,7 +35611,7 @@ var require_dist = __commonJS({
     exports2.isScalar = identity4.isScalar;
     exports2.isSeq = identity4.isSeq;
     exports2.Pair = Pair.Pair;
-    exports2.Scalar = Scalar2.Scalar;
+    exports2.Scalar = Scalar3.Scalar;
     exports2.YAMLMap = YAMLMap.YAMLMap;
     exports2.YAMLSeq = YAMLSeq.YAMLSeq;
     exports2.CST = cst;
@@ -42475,25 +42475,39 @@ function goYamlNumber(text) {
 function accepts2(parse5) {
   return { test: (text) => parse5(text) !== void 0 };
 }
+function mergeOver(context, target, merged2) {
+  const source = (0, import_yaml3.isAlias)(merged2) ? merged2.resolve(context.doc, context) : merged2;
+  if (!(0, import_yaml3.isMap)(source))
+    throw new Error("Merge sources must be maps or map aliases");
+  const entries = source.toJSON(null, context, Map);
+  for (const [key2, value] of entries) {
+    if (target instanceof Map)
+      target.set(key2, value);
+    else
+      Object.defineProperty(target, String(key2), { value, writable: true, enumerable: true, configurable: true });
+  }
+}
 function goYamlTags(tags) {
   const kept = tags.filter((tag) => {
     if (typeof tag === "string")
       return true;
-    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG || COLLECTION_TYPES.has(tag.tag))
+    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG || tag.tag === MERGE_TAG || COLLECTION_TYPES.has(tag.tag))
       return false;
     return tag.tag !== FLOAT_TAG || tag.test?.test(".nan") === true;
   });
-  return [...kept, GO_INT_TAG, GO_FLOAT_TAG];
+  return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG];
 }
-var import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_YAML;
+var import_yaml3, import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, MERGE_TAG, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, GO_YAML;
 var init_go_yaml_schema = __esm({
   "dist/src/parse/go-yaml-schema.js"() {
     "use strict";
     init_import_meta_url();
+    import_yaml3 = __toESM(require_dist(), 1);
     import_util = __toESM(require_util2(), 1);
     INT_TAG = "tag:yaml.org,2002:int";
     FLOAT_TAG = "tag:yaml.org,2002:float";
     TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp";
+    MERGE_TAG = "tag:yaml.org,2002:merge";
     COLLECTION_TYPES = /* @__PURE__ */ new Set(["tag:yaml.org,2002:omap", "tag:yaml.org,2002:pairs", "tag:yaml.org,2002:set"]);
     YAML_STYLE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
     GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
@@ -42513,6 +42527,21 @@ var init_go_yaml_schema = __esm({
       test: accepts2(goFloat),
       resolve: (text) => goFloat(text) ?? text,
       stringify: import_util.stringifyNumber
+    };
+    GO_MERGE_TAG = {
+      identify: (value) => value === "<<" || typeof value === "symbol" && value.description === "<<",
+      default: "key",
+      tag: MERGE_TAG,
+      test: /^<<$/,
+      resolve: () => Object.assign(new import_yaml3.Scalar(/* @__PURE__ */ Symbol("<<")), {
+        addToJSMap(context, target, value) {
+          const source = (0, import_yaml3.isAlias)(value) ? value.resolve(context.doc, context) : value;
+          const maps = (0, import_yaml3.isSeq)(source) ? [...source.items].reverse() : [source];
+          for (const map of maps)
+            mergeOver(context, target, map);
+        }
+      }),
+      stringify: () => "<<"
     };
     GO_YAML = { version: "1.1", customTags: goYamlTags, merge: true };
   }
@@ -42733,8 +42762,8 @@ function readReferencedFile(referencedFile, file, index) {
   const text = decode(read2.bytes);
   if (text === null)
     return fail("invalid", referencedFile, [{ path: [], message: "the file is not UTF-8 text" }]);
-  const lineCounter = new import_yaml3.LineCounter();
-  const documents = (0, import_yaml3.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const lineCounter = new import_yaml4.LineCounter();
+  const documents = (0, import_yaml4.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -42759,13 +42788,13 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path6, import_yaml3, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path6, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
     init_import_meta_url();
     import_node_path6 = require("node:path");
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_errors2();
     init_json();
     init_sources();
@@ -45674,7 +45703,7 @@ function summarizeKustomization(folder) {
       continue;
     let document;
     try {
-      document = (0, import_yaml5.parse)(Buffer.from(read2.bytes).toString("utf8"), { logLevel: "silent" });
+      document = (0, import_yaml6.parse)(Buffer.from(read2.bytes).toString("utf8"), { logLevel: "silent" });
     } catch {
       return void 0;
     }
@@ -45706,7 +45735,7 @@ function isFolder(path) {
 function patchPaths(text) {
   let document;
   try {
-    document = (0, import_yaml5.parse)(text, { logLevel: "silent" });
+    document = (0, import_yaml6.parse)(text, { logLevel: "silent" });
   } catch {
     return [];
   }
@@ -45735,14 +45764,14 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path10, import_yaml5, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path10, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
     import_node_path10 = require("node:path");
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
     init_kustomize_patches();
@@ -46895,12 +46924,12 @@ var init_simple_yaml = __esm({
 });
 
 // dist/src/parse/positions.js
-var import_yaml6, FIELDS, KIND2, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
+var import_yaml7, FIELDS, KIND2, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
 var init_positions = __esm({
   "dist/src/parse/positions.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml6 = __toESM(require_dist(), 1);
+    import_yaml7 = __toESM(require_dist(), 1);
     FIELDS = 7;
     KIND2 = 0;
     SIZE = 1;
@@ -46914,11 +46943,13 @@ var init_positions = __esm({
       keys;
       collectionKey;
       nullKey;
-      constructor(data, keys, collectionKey, nullKey) {
+      cyclicAlias;
+      constructor(data, keys, collectionKey, nullKey, cyclicAlias) {
         this.data = data;
         this.keys = keys;
         this.collectionKey = collectionKey;
         this.nullKey = nullKey;
+        this.cyclicAlias = cyclicAlias;
       }
       /**
        * Indexes `root` (a node of `doc`); aliases point at the nodes they name. `shift` is added to
@@ -46931,12 +46962,13 @@ var init_positions = __esm({
         const outside = [];
         let collectionKey;
         let nullKey;
+        let cyclicAlias;
         let inRoot = true;
         let anchors;
         const resolveAlias = (alias) => {
           if (anchors === void 0) {
             const found = /* @__PURE__ */ new Map();
-            (0, import_yaml6.visit)(doc, (_key, node) => {
+            (0, import_yaml7.visit)(doc, (_key, node) => {
               const anchor = node?.anchor;
               if (anchor) {
                 const list4 = found.get(anchor) ?? [];
@@ -46970,27 +47002,29 @@ var init_positions = __esm({
           records.push(0, 1, range ? range[0] + shift : -1, range ? range[1] + shift : -1, keyRange ? keyRange[0] + shift : -1, keyRange ? keyRange[1] + shift : -1, -1);
           if (node?.anchor)
             indexOf.set(node, at);
-          if ((0, import_yaml6.isMap)(node)) {
+          if ((0, import_yaml7.isMap)(node)) {
             records[at * FIELDS + KIND2] = 1;
             for (const pair of node.items) {
-              if (inRoot && collectionKey === void 0 && (0, import_yaml6.isCollection)(pair.key) && pair.key.range)
+              if (inRoot && collectionKey === void 0 && (0, import_yaml7.isCollection)(pair.key) && pair.key.range)
                 collectionKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
-              if (inRoot && nullKey === void 0 && (0, import_yaml6.isScalar)(pair.key) && pair.key.value === null && pair.key.range)
+              if (inRoot && nullKey === void 0 && (0, import_yaml7.isScalar)(pair.key) && pair.key.value === null && pair.key.range)
                 nullKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
-              if ((0, import_yaml6.isScalar)(pair.key) && pair.key.range)
+              if ((0, import_yaml7.isScalar)(pair.key) && pair.key.range)
                 add2(pair.value, String(pair.key.value), pair.key.range);
-              else if (!(0, import_yaml6.isCollection)(pair.key))
+              else if (!(0, import_yaml7.isCollection)(pair.key))
                 add2(pair.value, void 0, void 0);
             }
-          } else if ((0, import_yaml6.isSeq)(node)) {
+          } else if ((0, import_yaml7.isSeq)(node)) {
             records[at * FIELDS + KIND2] = 2;
             for (const item of node.items)
               add2(item, void 0, void 0);
-          } else if ((0, import_yaml6.isScalar)(node) && typeof node.value === "string") {
+          } else if ((0, import_yaml7.isScalar)(node) && typeof node.value === "string") {
             node.value.charCodeAt(0);
-          } else if ((0, import_yaml6.isAlias)(node)) {
+          } else if ((0, import_yaml7.isAlias)(node)) {
             records[at * FIELDS + KIND2] = 3;
             const target = resolveAlias(node);
+            if (inRoot && cyclicAlias === void 0 && target?.range && node.range && target.range[0] <= node.range[0] && node.range[0] < target.range[1])
+              cyclicAlias = [node.range[0] + shift, node.range[1] + shift];
             const known = target ? indexOf.get(target) : void 0;
             if (known !== void 0)
               records[at * FIELDS + TARGET] = known;
@@ -47006,7 +47040,7 @@ var init_positions = __esm({
           const { alias, target } = outside[i];
           records[alias * FIELDS + TARGET] = indexOf.get(target) ?? add2(target, void 0, void 0);
         }
-        return new _PositionIndex(Int32Array.from(records), keys, collectionKey, nullKey);
+        return new _PositionIndex(Int32Array.from(records), keys, collectionKey, nullKey, cyclicAlias);
       }
       field(node, field) {
         return this.data[node * FIELDS + field];
@@ -47137,7 +47171,7 @@ function firstCut(text) {
   let offset = 0;
   let depth = 0;
   let flowStart = -1;
-  for (const token of new import_yaml7.Lexer().lex(text)) {
+  for (const token of new import_yaml8.Lexer().lex(text)) {
     if (token === "" && flowStart >= 0)
       return { kind: "flow", at: flowStart };
     if (token.length === 1 && CONTROL_TOKENS.has(token))
@@ -47242,9 +47276,9 @@ function isKey(text, end) {
 }
 function scalarValue(source, tag) {
   const indented = (source[0] === '"' ? goEscapes(source) : source).replace(/\n/g, "\n ");
-  const doc = (0, import_yaml7.parseDocument)(`${tag === void 0 ? "" : `!<${tag}> `}${indented}`, { ...GO_YAML, logLevel: "error" });
+  const doc = (0, import_yaml8.parseDocument)(`${tag === void 0 ? "" : `!<${tag}> `}${indented}`, { ...GO_YAML, logLevel: "error" });
   const node = doc.contents;
-  return (0, import_yaml7.isScalar)(node) ? node.value : void 0;
+  return (0, import_yaml8.isScalar)(node) ? node.value : void 0;
 }
 function byStart(scalars) {
   return new Map(scalars.map((scalar) => [scalar.start, scalar]));
@@ -47259,7 +47293,7 @@ function restoreValues(doc, scalars) {
       any = true;
   if (!any)
     return;
-  (0, import_yaml7.visit)(doc, {
+  (0, import_yaml8.visit)(doc, {
     Scalar(_, node) {
       const scalar = node.range ? scalars.get(node.range[0]) : void 0;
       if (scalar === void 0)
@@ -47301,12 +47335,12 @@ function goRejectedEscape(source) {
   }
   return void 0;
 }
-var import_yaml7, MAX_REPAIR_WORK, CONTROL_TOKENS;
+var import_yaml8, MAX_REPAIR_WORK, CONTROL_TOKENS;
 var init_lenient = __esm({
   "dist/src/parse/lenient.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml7 = __toESM(require_dist(), 1);
+    import_yaml8 = __toESM(require_dist(), 1);
     init_go_yaml_schema();
     MAX_REPAIR_WORK = 3e6;
     CONTROL_TOKENS = /* @__PURE__ */ new Set(["", "", ""]);
@@ -47510,14 +47544,14 @@ function countMarkerLines(text, stop) {
   return count;
 }
 function parseDocuments(text) {
-  const documents = (0, import_yaml8.parseAllDocuments)(text, PARSE_OPTIONS);
+  const documents = (0, import_yaml9.parseAllDocuments)(text, PARSE_OPTIONS);
   const list3 = Array.isArray(documents) ? documents : [];
   if (!list3.some((doc) => doc.errors.length > 0))
     return withGoEscapeErrors(text, list3);
   const repaired = repairQuotedScalars(text);
   if (repaired === void 0)
     return withGoEscapeErrors(text, list3);
-  const again = (0, import_yaml8.parseAllDocuments)(repaired.text, PARSE_OPTIONS);
+  const again = (0, import_yaml9.parseAllDocuments)(repaired.text, PARSE_OPTIONS);
   const relist = Array.isArray(again) ? again : [];
   const scalars = byStart(repaired.scalars);
   for (const doc of relist)
@@ -47528,7 +47562,7 @@ function withGoEscapeErrors(text, documents) {
   if (!MAYBE_GO_REJECTED_ESCAPE.test(text))
     return documents;
   for (const doc of documents) {
-    (0, import_yaml8.visit)(doc, {
+    (0, import_yaml9.visit)(doc, {
       Scalar(_, node) {
         if (node.type !== "QUOTE_DOUBLE" || !node.range)
           return void 0;
@@ -47537,8 +47571,8 @@ function withGoEscapeErrors(text, documents) {
         if (rejected === void 0)
           return void 0;
         const at = node.range[0] + rejected.at;
-        doc.errors.push(new import_yaml8.YAMLParseError([at, at + rejected.escape.length], "BAD_DQ_ESCAPE", `kubectl's YAML parser (go-yaml v2) does not read the escape ${rejected.escape}`));
-        return import_yaml8.visit.BREAK;
+        doc.errors.push(new import_yaml9.YAMLParseError([at, at + rejected.escape.length], "BAD_DQ_ESCAPE", `kubectl's YAML parser (go-yaml v2) does not read the escape ${rejected.escape}`));
+        return import_yaml9.visit.BREAK;
       }
     });
   }
@@ -47578,19 +47612,19 @@ function asString(value) {
   return void 0;
 }
 function scalarString(doc, node) {
-  const resolved = (0, import_yaml8.isAlias)(node) ? node.resolve(doc) : node;
-  return (0, import_yaml8.isScalar)(resolved) ? asString(resolved.value) : void 0;
+  const resolved = (0, import_yaml9.isAlias)(node) ? node.resolve(doc) : node;
+  return (0, import_yaml9.isScalar)(resolved) ? asString(resolved.value) : void 0;
 }
 function lastValue(map, key2) {
   for (let i = map.items.length - 1; i >= 0; i--) {
     const pair = map.items[i];
-    if ((0, import_yaml8.isScalar)(pair.key) && pair.key.value === key2)
+    if ((0, import_yaml9.isScalar)(pair.key) && pair.key.value === key2)
       return pair.value;
   }
   return void 0;
 }
 function typeFields(doc, map) {
-  if (!(0, import_yaml8.isMap)(map))
+  if (!(0, import_yaml9.isMap)(map))
     return { apiVersion: void 0, kind: void 0 };
   let apiVersion = scalarString(doc, lastValue(map, "apiVersion"));
   let kind = scalarString(doc, lastValue(map, "kind"));
@@ -47606,16 +47640,16 @@ function typeFields(doc, map) {
 }
 function collectManifests(source, text, lineCounter, doc, documentIndex, out) {
   const root = doc.contents;
-  if (!(0, import_yaml8.isMap)(root))
+  if (!(0, import_yaml9.isMap)(root))
     return;
   const { apiVersion, kind } = typeFields(doc, root);
   const make = (node, basePath, itemKind, itemApiVersion) => makeManifest({ source, text, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
   const items = lastValue(root, "items");
-  if ((0, import_yaml8.isSeq)(items)) {
+  if ((0, import_yaml9.isSeq)(items)) {
     const impliedKind = kind === void 0 || kind === "List" || !kind.endsWith("List") ? void 0 : kind.slice(0, -"List".length);
     items.items.forEach((item, index) => {
-      const resolved = (0, import_yaml8.isAlias)(item) ? item.resolve(doc) : item;
-      if (!(0, import_yaml8.isMap)(resolved))
+      const resolved = (0, import_yaml9.isAlias)(item) ? item.resolve(doc) : item;
+      if (!(0, import_yaml9.isMap)(resolved))
         return;
       const fields = typeFields(doc, resolved);
       const itemKind = fields.kind ?? impliedKind;
@@ -47686,9 +47720,9 @@ function valueManifest(place, document) {
 function documentPositions(text, start, end, firstContent) {
   const markerEnd = text.indexOf("\n", end + 1);
   const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
-  const parsed2 = (0, import_yaml8.parseAllDocuments)(alone, PARSE_OPTIONS);
+  const parsed2 = (0, import_yaml9.parseAllDocuments)(alone, PARSE_OPTIONS);
   const first = firstContent - start;
-  const doc = (Array.isArray(parsed2) ? parsed2 : []).find((candidate) => candidate.errors.length === 0 && (0, import_yaml8.isMap)(candidate.contents) && candidate.contents.range[0] === first);
+  const doc = (Array.isArray(parsed2) ? parsed2 : []).find((candidate) => candidate.errors.length === 0 && (0, import_yaml9.isMap)(candidate.contents) && candidate.contents.range[0] === first);
   if (doc === void 0)
     throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
   return PositionIndex.of(doc, doc.contents, start);
@@ -47700,9 +47734,9 @@ function aliasProblem(place, doc) {
   const counts = aliasCounts.get(doc, () => {
     let nodes = 0;
     let aliases = 0;
-    (0, import_yaml8.visit)(doc, (_key, node) => {
+    (0, import_yaml9.visit)(doc, (_key, node) => {
       nodes++;
-      if ((0, import_yaml8.isAlias)(node))
+      if ((0, import_yaml9.isAlias)(node))
         aliases++;
     });
     return { nodes, aliases };
@@ -47718,8 +47752,19 @@ function aliasProblem(place, doc) {
     span: toSpan(place.text, place.lineCounter, range[0], Math.min(range[1], range[0] + 1))
   };
 }
-function readValue(place, doc, node, { collectionKey, nullKey }) {
+function readValue(place, doc, node, { collectionKey, nullKey, cyclicAlias }) {
   const { text, lineCounter, documentIndex } = place;
+  if (cyclicAlias) {
+    return {
+      problem: {
+        documentIndex,
+        severity: "error",
+        code: "ALIAS_CYCLE",
+        message: `the alias ${text.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`,
+        span: toSpan(text, lineCounter, cyclicAlias[0], cyclicAlias[1])
+      }
+    };
+  }
   if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0])) {
     return {
       problem: {
@@ -47774,7 +47819,7 @@ function commentOffsets(text) {
           walk2(child);
     }
   };
-  for (const token of new import_yaml8.Parser().parse(text))
+  for (const token of new import_yaml9.Parser().parse(text))
     walk2(token);
   return offsets;
 }
@@ -47790,7 +47835,7 @@ function lineComments(text, trailingMark) {
       nodeAt3.set(line2, [start, end]);
   };
   for (const doc of list3) {
-    (0, import_yaml8.visit)(doc, {
+    (0, import_yaml9.visit)(doc, {
       Scalar(_, node) {
         const range = node.range;
         if (range && text.slice(range[0], range[1]).includes("\n"))
@@ -47872,12 +47917,12 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml8, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml8 = __toESM(require_dist(), 1);
+    import_yaml9 = __toESM(require_dist(), 1);
     init_placeholder();
     init_errors2();
     init_positions();
@@ -58591,8 +58636,8 @@ function loadPodSecurityConfigFile(file) {
   const text = decode(read2.bytes);
   if (text === null)
     throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
-  const lineCounter = new import_yaml15.LineCounter();
-  const documents = (0, import_yaml15.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const lineCounter = new import_yaml16.LineCounter();
+  const documents = (0, import_yaml16.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -58618,12 +58663,12 @@ function loadPodSecurityConfigFile(file) {
     throw new PodSecurityConfigError(error.reason, error.problems.map((problem2) => problem2.file === file && problem2.line === void 0 ? { ...problem2, ...position2(offsetOf2(document, problem2.path)) } : problem2));
   }
 }
-var import_yaml15;
+var import_yaml16;
 var init_config_file = __esm({
   "dist/src/psa/config-file.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml15 = __toESM(require_dist(), 1);
+    import_yaml16 = __toESM(require_dist(), 1);
     init_sources();
     init_config();
     init_go_yaml_schema();
@@ -62381,7 +62426,7 @@ init_sources();
 init_fs();
 init_module();
 var import_node_path7 = require("node:path");
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
 
@@ -62579,8 +62624,8 @@ function loadConfig(options) {
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-  const lineCounter = new import_yaml4.LineCounter();
-  const doc = (0, import_yaml4.parseDocument)(text, { version: "1.2", uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const lineCounter = new import_yaml5.LineCounter();
+  const doc = (0, import_yaml5.parseDocument)(text, { version: "1.2", uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) {
     const { line: line2, col } = lineCounter.linePos(problem.pos[0]);
@@ -62710,13 +62755,13 @@ function position(doc, lineCounter, path) {
   let node = doc.contents;
   let offset = doc.contents?.range?.[0];
   for (const segment of path) {
-    if ((0, import_yaml4.isMap)(node)) {
-      const pair = node.items.find((item) => (0, import_yaml4.isScalar)(item.key) && String(item.key.value) === String(segment));
+    if ((0, import_yaml5.isMap)(node)) {
+      const pair = node.items.find((item) => (0, import_yaml5.isScalar)(item.key) && String(item.key.value) === String(segment));
       if (!pair)
         break;
       offset = pair.key.range?.[0] ?? offset;
       node = pair.value;
-    } else if ((0, import_yaml4.isSeq)(node) && typeof segment === "number") {
+    } else if ((0, import_yaml5.isSeq)(node) && typeof segment === "number") {
       const item = node.items[segment];
       if (!item)
         break;
@@ -63094,10 +63139,10 @@ init_field_path();
 
 // dist/src/parse/edit.js
 init_import_meta_url();
-var import_yaml12 = __toESM(require_dist(), 1);
+var import_yaml13 = __toESM(require_dist(), 1);
 init_go_yaml_schema();
 function editableFile(text, parseText = text) {
-  const parsed2 = (0, import_yaml12.parseAllDocuments)(parseText, { ...GO_YAML, uniqueKeys: true, logLevel: "silent" });
+  const parsed2 = (0, import_yaml13.parseAllDocuments)(parseText, { ...GO_YAML, uniqueKeys: true, logLevel: "silent" });
   return { text, documents: Array.isArray(parsed2) ? parsed2 : [] };
 }
 function documentText(file, documentIndex) {
@@ -63109,9 +63154,9 @@ function documentText(file, documentIndex) {
 function aliasedAnchors(doc) {
   const names2 = /* @__PURE__ */ new Set();
   const walk2 = (node) => {
-    if ((0, import_yaml12.isAlias)(node))
+    if ((0, import_yaml13.isAlias)(node))
       names2.add(node.source);
-    else if ((0, import_yaml12.isMap)(node) || (0, import_yaml12.isSeq)(node)) {
+    else if ((0, import_yaml13.isMap)(node) || (0, import_yaml13.isSeq)(node)) {
       for (const item of node.items) {
         if (item && typeof item === "object" && "key" in item) {
           walk2(item.key);
@@ -63130,26 +63175,26 @@ function nodeAt(doc, path) {
   const shared = aliasedAnchors(doc);
   let node = doc.contents;
   for (const segment of path) {
-    if ((0, import_yaml12.isAlias)(node))
+    if ((0, import_yaml13.isAlias)(node))
       return void 0;
-    if (((0, import_yaml12.isMap)(node) || (0, import_yaml12.isSeq)(node) || (0, import_yaml12.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
+    if (((0, import_yaml13.isMap)(node) || (0, import_yaml13.isSeq)(node) || (0, import_yaml13.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
       return void 0;
     if (typeof segment === "number") {
-      if (!(0, import_yaml12.isSeq)(node))
+      if (!(0, import_yaml13.isSeq)(node))
         return void 0;
       node = node.items[segment];
     } else {
-      if (!(0, import_yaml12.isMap)(node))
+      if (!(0, import_yaml13.isMap)(node))
         return void 0;
-      const pair = node.items.find((item) => (0, import_yaml12.isScalar)(item.key) && item.key.value === segment);
+      const pair = node.items.find((item) => (0, import_yaml13.isScalar)(item.key) && item.key.value === segment);
       if (pair === void 0)
         return void 0;
       node = pair.value;
     }
   }
-  if ((0, import_yaml12.isAlias)(node) || node === null || node === void 0)
+  if ((0, import_yaml13.isAlias)(node) || node === null || node === void 0)
     return void 0;
-  if (((0, import_yaml12.isMap)(node) || (0, import_yaml12.isSeq)(node) || (0, import_yaml12.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
+  if (((0, import_yaml13.isMap)(node) || (0, import_yaml13.isSeq)(node) || (0, import_yaml13.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
     return void 0;
   return node;
 }
@@ -63179,30 +63224,30 @@ function yamlValue(value, json) {
     return JSON.stringify(text);
   return text;
 }
-var INLINE_SCALARS = /* @__PURE__ */ new Set([import_yaml12.Scalar.PLAIN, import_yaml12.Scalar.QUOTE_DOUBLE, import_yaml12.Scalar.QUOTE_SINGLE]);
+var INLINE_SCALARS = /* @__PURE__ */ new Set([import_yaml13.Scalar.PLAIN, import_yaml13.Scalar.QUOTE_DOUBLE, import_yaml13.Scalar.QUOTE_SINGLE]);
 function insertPair(file, documentIndex, path, key2, value) {
   const doc = file.documents[documentIndex];
   if (doc === void 0)
     return void 0;
   const map = nodeAt(doc, path);
-  if (!(0, import_yaml12.isMap)(map) || map.items.length === 0)
+  if (!(0, import_yaml13.isMap)(map) || map.items.length === 0)
     return void 0;
-  if (map.items.some((item) => (0, import_yaml12.isScalar)(item.key) && item.key.value === key2))
+  if (map.items.some((item) => (0, import_yaml13.isScalar)(item.key) && item.key.value === key2))
     return void 0;
   const first = map.items[0];
-  if (!(0, import_yaml12.isScalar)(first.key) || !first.key.range)
+  if (!(0, import_yaml13.isScalar)(first.key) || !first.key.range)
     return void 0;
   const text = file.text;
   const keyStart = first.key.range[0];
   if (map.flow) {
-    const json = first.key.type === import_yaml12.Scalar.QUOTE_DOUBLE;
+    const json = first.key.type === import_yaml13.Scalar.QUOTE_DOUBLE;
     return { start: keyStart, end: keyStart, text: `${json ? JSON.stringify(key2) : key2}: ${yamlValue(value, json)}, ` };
   }
   const indent = keyStart - lineStart(text, keyStart);
   const eol = lineBreakOf(text);
   const pair = `${key2}: ${yamlValue(value, false)}`;
   const firstValue = first.value;
-  if ((0, import_yaml12.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text.slice(keyStart, firstValue.range[1]).includes("\n")) {
+  if ((0, import_yaml13.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text.slice(keyStart, firstValue.range[1]).includes("\n")) {
     const at = lineEnd(text, firstValue.range[1]);
     return { start: at, end: at, text: `${eol}${" ".repeat(indent)}${pair}` };
   }
@@ -63213,7 +63258,7 @@ function replaceScalar(file, documentIndex, path, value) {
   if (doc === void 0)
     return void 0;
   const node = nodeAt(doc, path);
-  if (!(0, import_yaml12.isScalar)(node) || !node.range || node.type === void 0 || !INLINE_SCALARS.has(node.type))
+  if (!(0, import_yaml13.isScalar)(node) || !node.range || node.type === void 0 || !INLINE_SCALARS.has(node.type))
     return void 0;
   if (file.text.slice(node.range[0], node.range[1]).includes("\n"))
     return void 0;
@@ -63222,7 +63267,7 @@ function replaceScalar(file, documentIndex, path, value) {
 function isPlainScalarAt(file, documentIndex, path) {
   const doc = file.documents[documentIndex];
   const node = doc === void 0 ? void 0 : nodeAt(doc, path);
-  return (0, import_yaml12.isScalar)(node) && node.type === import_yaml12.Scalar.PLAIN;
+  return (0, import_yaml13.isScalar)(node) && node.type === import_yaml13.Scalar.PLAIN;
 }
 function removeItem(file, documentIndex, path) {
   const doc = file.documents[documentIndex];
@@ -63230,10 +63275,10 @@ function removeItem(file, documentIndex, path) {
   if (doc === void 0 || typeof index !== "number")
     return void 0;
   const seq = nodeAt(doc, path.slice(0, -1));
-  if (!(0, import_yaml12.isSeq)(seq) || seq.items.length < 2)
+  if (!(0, import_yaml13.isSeq)(seq) || seq.items.length < 2)
     return void 0;
   const item = seq.items[index];
-  if (!(0, import_yaml12.isScalar)(item) || !item.range || item.type === void 0 || !INLINE_SCALARS.has(item.type))
+  if (!(0, import_yaml13.isScalar)(item) || !item.range || item.type === void 0 || !INLINE_SCALARS.has(item.type))
     return void 0;
   const text = file.text;
   const [start, end] = item.range;
@@ -63241,10 +63286,10 @@ function removeItem(file, documentIndex, path) {
     return void 0;
   if (seq.flow) {
     const next = seq.items[index + 1];
-    if ((0, import_yaml12.isScalar)(next) && next.range)
+    if ((0, import_yaml13.isScalar)(next) && next.range)
       return { start, end: next.range[0], text: "" };
     const previous = seq.items[index - 1];
-    if ((0, import_yaml12.isScalar)(previous) && previous.range)
+    if ((0, import_yaml13.isScalar)(previous) && previous.range)
       return { start: previous.range[1], end, text: "" };
     return void 0;
   }
@@ -63931,27 +63976,27 @@ init_glob();
 
 // dist/src/parse/emit.js
 init_import_meta_url();
-var import_yaml14 = __toESM(require_dist(), 1);
+var import_yaml15 = __toESM(require_dist(), 1);
 function nodeAt2(root, path) {
   let node = root;
   for (const segment of path) {
-    if (typeof segment === "number" && (0, import_yaml14.isSeq)(node))
+    if (typeof segment === "number" && (0, import_yaml15.isSeq)(node))
       node = node.items[segment];
-    else if (typeof segment === "string" && (0, import_yaml14.isMap)(node))
-      node = node.items.find((pair) => (0, import_yaml14.isScalar)(pair.key) && pair.key.value === segment)?.value;
+    else if (typeof segment === "string" && (0, import_yaml15.isMap)(node))
+      node = node.items.find((pair) => (0, import_yaml15.isScalar)(pair.key) && pair.key.value === segment)?.value;
     else
       return void 0;
   }
   return node ? { node } : void 0;
 }
 function emitWithDefaultComments(value, defaulted, header) {
-  const document = new import_yaml14.Document(value);
+  const document = new import_yaml15.Document(value);
   document.commentBefore = ` ${header}`;
   for (const path of defaulted) {
     const found = nodeAt2(document.contents, path);
     if (!found)
       continue;
-    if ((0, import_yaml14.isCollection)(found.node))
+    if ((0, import_yaml15.isCollection)(found.node))
       found.node.flow = true;
     found.node.comment = " default";
   }
@@ -64512,4 +64557,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 448c85e5c3775b1ba0f67d64735a96078a520560dd919308681299b1ee208267
+//# admission-lint-build 4bba38ce711555483b214f7759026e5bd785ad87e725e56e29adf65ee39c7cea

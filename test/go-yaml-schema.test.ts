@@ -189,3 +189,26 @@ describe('double-quoted escapes, as go-yaml v2 reads them (src/parse/lenient.ts)
     expect(read('"a\\\\/b"').problems).toEqual([]);
   });
 });
+
+describe('merge keys and aliases, as go-yaml v2 reads them', () => {
+  const spec = (body: string): unknown => {
+    const parsed = parseFile({ path: 'merge.yaml', text: `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n${body}` }, { prefilter: false });
+    expect(parsed.problems).toEqual([]);
+    const read = parsed.manifests[0]!.toValue();
+    if (!('value' in read)) throw new Error(read.problem.message);
+    return (read.value as { spec: unknown }).spec;
+  };
+
+  it('a merge sets its keys over those written before it, and a later merge over an earlier one', () => {
+    expect(spec('  d: &d {failurePolicy: Fail, t: 10}\n  w:\n    failurePolicy: Ignore\n    <<: *d\n')).toEqual({ d: { failurePolicy: 'Fail', t: 10 }, w: { failurePolicy: 'Fail', t: 10 } });
+    expect(spec('  w:\n    <<: {q: 1}\n    q: 2\n    <<: {q: 3}\n')).toEqual({ w: { q: 3 } });
+    // In a merged list, the first map wins; a key written after the merge wins over it.
+    expect(spec('  a: &a {p: 1}\n  b: &b {p: 2, s: 2}\n  w:\n    <<: [*a, *b]\n    s: 3\n')).toEqual({ a: { p: 1 }, b: { p: 2, s: 2 }, w: { p: 1, s: 3 } });
+  });
+
+  it('an alias inside the node its anchor names is a document kubectl refuses', () => {
+    const parsed = parseFile({ path: 'cycle.yaml', text: 'apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec: &s {self: *s}\n' }, { prefilter: false });
+    const read = parsed.manifests[0]!.toValue();
+    expect('problem' in read && read.problem.code).toBe('ALIAS_CYCLE');
+  });
+});

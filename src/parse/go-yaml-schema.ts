@@ -14,16 +14,22 @@
  *   `1.`), and a float too large for 64 bits stays a string (`1e400`);
  * - a scalar that starts with `.` is a float only as Go's `strconv.ParseFloat` reads it as it is
  *   (`.5`, `.5_0`; not `.e5` or `._5`); one that starts with a letter is never a number (`e5`);
- * - `!!set`, `!!omap` and `!!pairs` are no types: the collection is read as written.
+ * - `!!set`, `!!omap` and `!!pairs` are no types: the collection is read as written;
+ * - a merge key (`<<`) sets its keys over those before it, as any entry does (decode.go reads a
+ *   mapping's entries in order, the maps of a merged list last to first): `yaml` lets a written
+ *   key win wherever it is, and the first merge. So `failurePolicy: Ignore` then
+ *   `<<: *defaults` (with Fail) is Fail for kubectl; read otherwise, a file could show the linter
+ *   one webhook and apply another.
  *
  * The kubectl differential test (test/kubectl-differential.test.ts) checks each form.
  */
-import type { ScalarTag, Tags } from 'yaml';
+import { isAlias, isMap, isSeq, Scalar, type ScalarTag, type Tags } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 
 const INT_TAG = 'tag:yaml.org,2002:int';
 const FLOAT_TAG = 'tag:yaml.org,2002:float';
 const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+const MERGE_TAG = 'tag:yaml.org,2002:merge';
 /** YAML 1.1's ordered map, pairs and set: go-yaml has none, and reads such a collection as it is written (a list of one-entry maps, a map of nulls). */
 const COLLECTION_TYPES = new Set(['tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs', 'tag:yaml.org,2002:set']);
 
@@ -96,18 +102,52 @@ const GO_FLOAT_TAG: ScalarTag = {
   stringify: stringifyNumber,
 };
 
+/** The context `yaml` converts a document with, as far as a merge needs it. */
+interface ToJSContext {
+  readonly doc: unknown;
+}
+
+/** A merged mapping's entries, set over what the mapping holds so far. */
+function mergeOver(context: ToJSContext, target: unknown, merged: unknown): void {
+  const source = isAlias(merged) ? merged.resolve(context.doc as never, context as never) : merged;
+  if (!isMap(source)) throw new Error('Merge sources must be maps or map aliases');
+  const entries = source.toJSON(null, context as never, Map) as Map<unknown, unknown>;
+  for (const [key, value] of entries) {
+    if (target instanceof Map) target.set(key, value);
+    // defineProperty: a `__proto__` key is an entry like any other, never the prototype.
+    else Object.defineProperty(target, String(key), { value, writable: true, enumerable: true, configurable: true });
+  }
+}
+
+/** `<<` as go-yaml merges (see above): in its place among the entries, a list's maps last to first. */
+const GO_MERGE_TAG: ScalarTag = {
+  identify: (value) => value === '<<' || (typeof value === 'symbol' && value.description === '<<'),
+  default: 'key',
+  tag: MERGE_TAG,
+  test: /^<<$/,
+  resolve: () =>
+    Object.assign(new Scalar(Symbol('<<')), {
+      addToJSMap(context: ToJSContext, target: unknown, value: unknown): void {
+        const source = isAlias(value) ? value.resolve(context.doc as never, context as never) : value;
+        const maps = isSeq(source) ? [...source.items].reverse() : [source];
+        for (const map of maps) mergeOver(context, target, map);
+      },
+    }),
+  stringify: () => '<<',
+};
+
 /**
- * YAML 1.1's tags without timestamps, base-60 numbers and its own integers and floats (`.inf`
- * and `.nan` stay), with Go's integers and floats in their place.
+ * YAML 1.1's tags without timestamps, base-60 numbers, its own integers, floats (`.inf` and
+ * `.nan` stay) and merge, with go-yaml's in their place.
  */
 function goYamlTags(tags: Tags): Tags {
   const kept = tags.filter((tag) => {
     if (typeof tag === 'string') return true;
-    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG || COLLECTION_TYPES.has(tag.tag)) return false;
+    if (tag.tag === TIMESTAMP_TAG || tag.tag === INT_TAG || tag.tag === MERGE_TAG || COLLECTION_TYPES.has(tag.tag)) return false;
     // Of the floats, only the one for `.inf` and `.nan` is go-yaml's too.
     return tag.tag !== FLOAT_TAG || tag.test?.test('.nan') === true;
   });
-  return [...kept, GO_INT_TAG, GO_FLOAT_TAG];
+  return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG];
 }
 
 /** The options every parse of a manifest (or of a file the API server reads) uses. */

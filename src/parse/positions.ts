@@ -50,6 +50,11 @@ export class PositionIndex {
      * it into a JSON key ("unsupported map key"), so kubectl cannot read the object.
      */
     readonly nullKey: readonly [number, number] | undefined,
+    /**
+     * The first alias inside the node its anchor names (`&a [1, *a]`), as offsets: go-yaml
+     * refuses it ("anchor 'a' value contains itself"), so kubectl cannot read the object.
+     */
+    readonly cyclicAlias: readonly [number, number] | undefined,
   ) {}
 
   /**
@@ -65,6 +70,7 @@ export class PositionIndex {
     const outside: { alias: number; target: Node }[] = [];
     let collectionKey: [number, number] | undefined;
     let nullKey: [number, number] | undefined;
+    let cyclicAlias: [number, number] | undefined;
     let inRoot = true;
     /**
      * The anchors of the whole document by name, in document order, found in one visit: `yaml`'s
@@ -127,6 +133,7 @@ export class PositionIndex {
       } else if (isAlias(node)) {
         records[at * FIELDS + KIND] = Kind.Alias;
         const target = resolveAlias(node);
+        if (inRoot && cyclicAlias === undefined && target?.range && node.range && target.range[0] <= node.range[0] && node.range[0] < target.range[1]) cyclicAlias = [node.range[0] + shift, node.range[1] + shift];
         // The anchor precedes its aliases, so it is indexed already unless it lies outside `root`.
         const known = target ? indexOf.get(target) : undefined;
         if (known !== undefined) records[at * FIELDS + TARGET] = known;
@@ -142,7 +149,7 @@ export class PositionIndex {
       const { alias, target } = outside[i]!;
       records[alias * FIELDS + TARGET] = indexOf.get(target) ?? add(target, undefined, undefined);
     }
-    return new PositionIndex(Int32Array.from(records), keys, collectionKey, nullKey);
+    return new PositionIndex(Int32Array.from(records), keys, collectionKey, nullKey, cyclicAlias);
   }
 
   private field(node: number, field: number): number {

@@ -617,8 +617,19 @@ function aliasProblem(place: ManifestPlace, doc: Document): SyntaxProblem | unde
   };
 }
 
-function readValue(place: ManifestPlace, doc: Document, node: Node, { collectionKey, nullKey }: Pick<PositionIndex, 'collectionKey' | 'nullKey'>): { value: unknown } | { problem: SyntaxProblem } {
+function readValue(place: ManifestPlace, doc: Document, node: Node, { collectionKey, nullKey, cyclicAlias }: Pick<PositionIndex, 'collectionKey' | 'nullKey' | 'cyclicAlias'>): { value: unknown } | { problem: SyntaxProblem } {
   const { text, lineCounter, documentIndex } = place;
+  if (cyclicAlias) {
+    return {
+      problem: {
+        documentIndex,
+        severity: 'error',
+        code: 'ALIAS_CYCLE',
+        message: `the alias ${text.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`,
+        span: toSpan(text, lineCounter, cyclicAlias[0], cyclicAlias[1]),
+      },
+    };
+  }
   if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0])) {
     return {
       problem: {
