@@ -30,9 +30,6 @@ export const rule = defineObjectRule({
       fail: 'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Fail{{defaulted}}: {{resources}}{{scope}}',
       ignore:
         'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}: {{resources}}{{scope}}',
-      failInstalls: 'webhook "{{webhook}}" intercepts new {{resources}} with failurePolicy Fail{{defaulted}}: installs that add one are rejected while it is down{{scope}}',
-      ignoreInstalls:
-        'webhook "{{webhook}}" intercepts new {{resources}} with failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}: installs that add one wait while it is down{{scope}}',
     },
     help: 'The control plane needs these writes to recover (node heartbeats and status, leader election, the system add-ons\' pods, authentication and authorization, kubelet certificates, API aggregation, CRDs, priority classes, the endpoints of the default/kubernetes Service): while the webhook is down they are all rejected (Fail), or each waits the timeout (Ignore), longer than heartbeats, lease renewals and token reviews can wait. Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
   },
@@ -53,11 +50,7 @@ export const rule = defineObjectRule({
           if (ignore && !(timeout > IGNORE_TIMEOUT_SECONDS && timeout <= MAX_TIMEOUT_SECONDS)) return [];
           // "<resource><where>" per intercepted request, capped in the message (the why of each is in the doc).
           const described = new Map<string, string[]>();
-          /** The same, without the operations: for a webhook that blocks installs only. */
-          const installed = new Set<string>();
           let firstRule: number | undefined;
-          /** Whether a write it blocks is one that recovery needs, not only an install. */
-          let recovery = false;
           /** Whether a request it intercepts is cluster-scoped, where a namespaceSelector does not apply. */
           let clusterScoped = false;
           for (const target of TARGETS) {
@@ -69,28 +62,24 @@ export const rule = defineObjectRule({
               const key = target.where;
               described.set(key, [...(described.get(key) ?? []), hit.operations.length < request.operations.length ? `${describe(request)} (${hit.operations.join(', ')})` : describe(request)]);
               if (firstRule === undefined || hit.rule < firstRule) firstRule = hit.rule;
-              if (hit.operations.some((operation) => !(request.installs ?? []).includes(operation))) recovery = true;
-              else installed.add(describe(request));
               if (target.namespace === null) clusterScoped = true;
             }
           }
           if (firstRule === undefined) return [];
           const selected = (webhook.namespaceSelector?.matchLabels != null && Object.keys(webhook.namespaceSelector.matchLabels).length > 0) || (webhook.namespaceSelector?.matchExpressions ?? []).length > 0;
-          // Blocking installs only (a new CRD) is a step down: nothing running stops.
-          const severity = ignore ? (recovery ? 'warning' : 'info') : recovery ? 'error' : 'warning';
           return [
             {
-              messageId: recovery ? (ignore ? ('ignore' as const) : ('fail' as const)) : ignore ? ('ignoreInstalls' as const) : ('failInstalls' as const),
+              messageId: ignore ? ('ignore' as const) : ('fail' as const),
               data: {
                 webhook: entry.label,
-                resources: recovery ? joinCapped(itemsOf(described), 3, { width: 50 }) : joinCapped([...installed], 3, { width: 50 }),
+                resources: joinCapped(itemsOf(described), 3, { width: 50 }),
                 timeout,
                 defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
                 timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',
                 scope: clusterScoped && selected ? ' (its namespaceSelector does not narrow cluster-scoped resources)' : '',
               },
               path: [...entry.path, 'rules', firstRule],
-              severity,
+              severity: ignore ? ('warning' as const) : ('error' as const),
             },
           ];
         });

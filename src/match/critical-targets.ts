@@ -21,11 +21,6 @@ export interface TargetRequest {
   readonly resource: string;
   readonly subresource?: string;
   readonly operations: readonly Operation[];
-  /**
-   * Of `operations`, those that install new objects rather than keep existing ones working: a
-   * webhook that blocks only these blocks installs and upgrades, not recovery.
-   */
-  readonly installs?: readonly Operation[];
 }
 
 export interface Target {
@@ -95,9 +90,9 @@ export const TARGETS: readonly Target[] = [
     where: '',
     why: 'custom resource definitions',
     namespace: null,
-    // CRDs outlive restarts: add-ons reconcile theirs at start with an UPDATE, and the API
-    // server's own controllers write their status; only installing a new one CREATEs.
-    requests: [{ ...request('apiextensions.k8s.io', 'customresourcedefinitions'), installs: ['CREATE'] }, request('apiextensions.k8s.io', 'customresourcedefinitions', 'status')],
+    // CREATE too: admission runs before storage, so an add-on that creates its CRDs at every
+    // start and ignores AlreadyExists (a CNI operator) fails on "failed calling webhook" instead.
+    requests: [request('apiextensions.k8s.io', 'customresourcedefinitions'), request('apiextensions.k8s.io', 'customresourcedefinitions', 'status')],
   },
   { where: '', why: 'the system priority classes', namespace: null, requests: [request('scheduling.k8s.io', 'priorityclasses')] },
   // Not the kube-system Namespace, nor the default/kubernetes Service object: the API server
