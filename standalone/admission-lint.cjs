@@ -28241,7 +28241,7 @@ var require_identity = __commonJS({
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection3(node) {
       if (node && typeof node === "object")
@@ -28263,7 +28263,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar7(node) || isCollection3(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar8(node) || isCollection3(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS2;
     exports2.DOC = DOC;
     exports2.MAP = MAP2;
@@ -28278,7 +28278,7 @@ var require_identity = __commonJS({
     exports2.isMap = isMap9;
     exports2.isNode = isNode;
     exports2.isPair = isPair;
-    exports2.isScalar = isScalar7;
+    exports2.isScalar = isScalar8;
     exports2.isSeq = isSeq8;
   }
 });
@@ -33889,7 +33889,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection3 = (token) => !!token && "items" in token;
-    var isScalar7 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar8 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM2:
@@ -33973,7 +33973,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection3;
-    exports2.isScalar = isScalar7;
+    exports2.isScalar = isScalar8;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -42488,7 +42488,20 @@ function goYamlTags(tags) {
   });
   return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG];
 }
-var import_yaml3, import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, MERGE_TAG, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, GO_YAML;
+function jsonKey(value) {
+  if (typeof value === "symbol")
+    return void 0;
+  return value === null ? "" : String(value);
+}
+function sameJsonKey(a, b) {
+  if (a === b)
+    return true;
+  if (!(0, import_yaml3.isScalar)(a) || !(0, import_yaml3.isScalar)(b))
+    return false;
+  const key2 = jsonKey(a.value);
+  return key2 !== void 0 && key2 === jsonKey(b.value);
+}
+var import_yaml3, import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, MERGE_TAG, GO_MERGE_TAG_NAME, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, GO_YAML;
 var init_go_yaml_schema = __esm({
   "dist/src/parse/go-yaml-schema.js"() {
     "use strict";
@@ -42499,6 +42512,7 @@ var init_go_yaml_schema = __esm({
     FLOAT_TAG = "tag:yaml.org,2002:float";
     TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp";
     MERGE_TAG = "tag:yaml.org,2002:merge";
+    GO_MERGE_TAG_NAME = "tag:admission-lint,2026:go-merge";
     COLLECTION_TYPES = /* @__PURE__ */ new Set(["tag:yaml.org,2002:omap", "tag:yaml.org,2002:pairs", "tag:yaml.org,2002:set"]);
     YAML_STYLE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
     GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
@@ -42515,14 +42529,14 @@ var init_go_yaml_schema = __esm({
       identify: (value) => typeof value === "number",
       default: true,
       tag: FLOAT_TAG,
-      test: accepts2(goFloat),
-      resolve: (text) => goFloat(text) ?? text,
+      test: accepts2(goYamlNumber),
+      resolve: (text) => goYamlNumber(text) ?? text,
       stringify: import_util.stringifyNumber
     };
     GO_MERGE_TAG = {
       identify: (value) => value === "<<" || typeof value === "symbol" && value.description === "<<",
       default: "key",
-      tag: MERGE_TAG,
+      tag: GO_MERGE_TAG_NAME,
       test: /^<<$/,
       resolve: () => Object.assign(new import_yaml3.Scalar(/* @__PURE__ */ Symbol("<<")), {
         addToJSMap(context, target, value) {
@@ -42534,7 +42548,7 @@ var init_go_yaml_schema = __esm({
       }),
       stringify: () => "<<"
     };
-    GO_YAML = { version: "1.1", customTags: goYamlTags, merge: true };
+    GO_YAML = { version: "1.1", customTags: goYamlTags, merge: false, uniqueKeys: sameJsonKey };
   }
 });
 
@@ -42754,7 +42768,7 @@ function readReferencedFile(referencedFile, file, index) {
   if (text === null)
     return fail("invalid", referencedFile, [{ path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml4.LineCounter();
-  const documents = (0, import_yaml4.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const documents = (0, import_yaml4.parseAllDocuments)(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -47538,16 +47552,27 @@ function parseDocuments(text) {
   const documents = (0, import_yaml9.parseAllDocuments)(text, PARSE_OPTIONS);
   const list3 = Array.isArray(documents) ? documents : [];
   if (!list3.some((doc) => doc.errors.length > 0))
-    return withGoEscapeErrors(text, list3);
+    return asGoYamlReads(text, list3);
   const repaired = repairQuotedScalars(text);
   if (repaired === void 0)
-    return withGoEscapeErrors(text, list3);
+    return asGoYamlReads(text, list3);
   const again = (0, import_yaml9.parseAllDocuments)(repaired.text, PARSE_OPTIONS);
   const relist = Array.isArray(again) ? again : [];
   const scalars = byStart(repaired.scalars);
   for (const doc of relist)
     restoreValues(doc, scalars);
-  return withGoEscapeErrors(text, relist);
+  return asGoYamlReads(text, relist);
+}
+function asGoYamlReads(text, documents) {
+  for (const doc of documents) {
+    const refused = doc.warnings.filter((warning) => warning.code === "TAG_RESOLVE_FAILED" && GO_REFUSED_TAG.test(cleanMessage(warning.message)));
+    if (refused.length === 0)
+      continue;
+    doc.warnings = doc.warnings.filter((warning) => !refused.includes(warning));
+    for (const warning of refused)
+      doc.errors.push(new import_yaml9.YAMLParseError(warning.pos, "TAG_RESOLVE_FAILED", `${cleanMessage(warning.message)}: the value does not fit the tag, and kubectl refuses the document`));
+  }
+  return withGoEscapeErrors(text, documents);
 }
 function withGoEscapeErrors(text, documents) {
   if (!MAYBE_GO_REJECTED_ESCAPE.test(text))
@@ -47908,7 +47933,7 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, GO_REFUSED_TAG, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
@@ -47921,12 +47946,13 @@ var init_yaml = __esm({
     init_lenient();
     init_cache();
     init_go_yaml_schema();
-    PARSE_OPTIONS = { ...GO_YAML, uniqueKeys: true, prettyErrors: false, logLevel: "error" };
+    PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: "error" };
     MAX_ALIAS_COUNT = 100;
     KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
     MAX_OBJECT_BYTES = 3 * 1024 * 1024;
     DOCUMENT_BOUNDARY = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/;
     MAX_DOCUMENTS = 1e5;
+    GO_REFUSED_TAG = /^Unresolved tag: tag:yaml\.org,2002:(?:int|float|bool|null)$/;
     MAYBE_GO_REJECTED_ESCAPE = /\\[/uU]/;
     MAX_ALIAS_WORK2 = 2e7;
     ALIAS_SYNTAX = /(?:^|[\s[{,:?-])\*[^\s"',\]}]/m;
@@ -58628,7 +58654,7 @@ function loadPodSecurityConfigFile(file) {
   if (text === null)
     throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml16.LineCounter();
-  const documents = (0, import_yaml16.parseAllDocuments)(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: "error" });
+  const documents = (0, import_yaml16.parseAllDocuments)(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -63133,7 +63159,7 @@ init_import_meta_url();
 var import_yaml13 = __toESM(require_dist(), 1);
 init_go_yaml_schema();
 function editableFile(text, parseText = text) {
-  const parsed2 = (0, import_yaml13.parseAllDocuments)(parseText, { ...GO_YAML, uniqueKeys: true, logLevel: "silent" });
+  const parsed2 = (0, import_yaml13.parseAllDocuments)(parseText, { ...GO_YAML, logLevel: "silent" });
   return { text, documents: Array.isArray(parsed2) ? parsed2 : [] };
 }
 function documentText(file, documentIndex) {
@@ -64548,4 +64574,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 836e5c5f8857190aa80789581b3d830c2f7b19d65db3173d8a10373dcef60487
+//# admission-lint-build 1797b2438071cdba1eb060f9395b265efaa1a6c6cc282335df0a154216192909

@@ -212,3 +212,31 @@ describe('merge keys and aliases, as go-yaml v2 reads them', () => {
     expect('problem' in read && read.problem.code).toBe('ALIAS_CYCLE');
   });
 });
+
+describe('tags and keys, as go-yaml v2 and sigs.k8s.io/yaml read them', () => {
+  const parse = (body: string) => parseFile({ path: 'tags.yaml', text: `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n${body}` }, { prefilter: false });
+
+  it('merges only a plain, untagged <<: !!str << is a key', () => {
+    const parsed = parse('  b: &a {x: 1}\n  c:\n    !!str <<: *a\n');
+    const read = parsed.manifests[0]!.toValue();
+    expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ b: { x: 1 }, c: { '<<': { x: 1 } } });
+  });
+
+  it('reads !!float 017 as the integer go-yaml reads (15), as a float', () => {
+    const read = parse('  a: !!float 017\n').manifests[0]!.toValue();
+    expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ a: 15 });
+  });
+
+  it('refuses a value its tag does not fit, as kubectl does', () => {
+    for (const body of ['  a: !!int abc\n', '  a: !!bool 1\n', '  a: !!null x\n', '  a: !!int 1.5\n']) {
+      expect(parse(body).problems.filter((problem) => problem.severity === 'error').map((problem) => problem.code), body).toEqual(['TAG_RESOLVE_FAILED']);
+    }
+    expect(parse('  a: !foo bar\n  b: !!int "12"\n').problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+  });
+
+  it('reports keys that are one JSON key for kubectl (1 and "1"), whose value it picks at random', () => {
+    for (const body of ["  1: a\n  '1': b\n", "  true: a\n  'true': b\n", '  yes: a\n  on: b\n']) {
+      expect(parse(body).problems.map((problem) => problem.code), body).toEqual(['DUPLICATE_KEY']);
+    }
+  });
+});

@@ -18,7 +18,7 @@ import { form, renderForm } from './yaml-forms.js';
 import { yamlFiles } from './yaml-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const PARSE_OPTIONS = { ...GO_YAML, uniqueKeys: true, prettyErrors: false, logLevel: 'error' } as const;
+const PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: 'error' } as const;
 
 /** What `yaml` reads from one document's text: its value, or undefined when it reports an error. */
 function yamlValue(text: string): { value: unknown } | undefined {

@@ -25,7 +25,7 @@ export interface EditableFile {
 
 /** `parseText`: the text to parse, when some documents are blanked at the same offsets (src/parse/prefilter.ts); edits read `text`. */
 export function editableFile(text: string, parseText: string = text): EditableFile {
-  const parsed = parseAllDocuments(parseText, { ...GO_YAML, uniqueKeys: true, logLevel: 'silent' });
+  const parsed = parseAllDocuments(parseText, { ...GO_YAML, logLevel: 'silent' });
   return { text, documents: Array.isArray(parsed) ? parsed : [] };
 }
 

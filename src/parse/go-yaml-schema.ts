@@ -23,13 +23,19 @@
  *
  * The kubectl differential test (test/kubectl-differential.test.ts) checks each form.
  */
-import { isAlias, isMap, isSeq, Scalar, type ScalarTag, type Tags } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Scalar, type ScalarTag, type Tags } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 
 const INT_TAG = 'tag:yaml.org,2002:int';
 const FLOAT_TAG = 'tag:yaml.org,2002:float';
 const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
 const MERGE_TAG = 'tag:yaml.org,2002:merge';
+/**
+ * Ours, not MERGE_TAG: `yaml` also merges a `<<` key whose tag makes it a string (`!!str <<`)
+ * whenever its schema has a default tag named MERGE_TAG; go-yaml merges only a plain, untagged
+ * `<<` (goyaml.v2/decode.go isMerge), and so do we.
+ */
+const GO_MERGE_TAG_NAME = 'tag:admission-lint,2026:go-merge';
 /** YAML 1.1's ordered map, pairs and set: go-yaml has none, and reads such a collection as it is written (a list of one-entry maps, a map of nulls). */
 const COLLECTION_TYPES = new Set(['tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs', 'tag:yaml.org,2002:set']);
 
@@ -93,12 +99,16 @@ const GO_INT_TAG: ScalarTag = {
   stringify: stringifyNumber,
 };
 
+/**
+ * Also what is written as an integer: implicitly the int tag comes first; an explicit `!!float`
+ * on `017` is go-yaml's 15 (resolve.go reads the integer, then makes it a float).
+ */
 const GO_FLOAT_TAG: ScalarTag = {
   identify: (value) => typeof value === 'number',
   default: true,
   tag: FLOAT_TAG,
-  test: accepts(goFloat),
-  resolve: (text) => goFloat(text) ?? text,
+  test: accepts(goYamlNumber),
+  resolve: (text) => goYamlNumber(text) ?? text,
   stringify: stringifyNumber,
 };
 
@@ -123,7 +133,7 @@ function mergeOver(context: ToJSContext, target: unknown, merged: unknown): void
 const GO_MERGE_TAG: ScalarTag = {
   identify: (value) => value === '<<' || (typeof value === 'symbol' && value.description === '<<'),
   default: 'key',
-  tag: MERGE_TAG,
+  tag: GO_MERGE_TAG_NAME,
   test: /^<<$/,
   resolve: () =>
     Object.assign(new Scalar(Symbol('<<')), {
@@ -150,5 +160,27 @@ function goYamlTags(tags: Tags): Tags {
   return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG];
 }
 
+/**
+ * The JSON key sigs.k8s.io/yaml makes of a scalar key (yaml.go convertToJSONableObject: numbers
+ * and booleans as their text), or undefined for a merge key. Floats are compared as numbers:
+ * Go formats them at 32-bit precision, which only makes more of them equal.
+ */
+function jsonKey(value: unknown): string | undefined {
+  if (typeof value === 'symbol') return undefined;
+  return value === null ? '' : String(value);
+}
+
+/**
+ * Two keys of one mapping that are one JSON key for kubectl (`1` and `'1'`, `true` and
+ * `'true'`): a duplicate, whose value kubectl picks at random (Go map order). `yaml` reports a
+ * duplicate only for keys of the same value.
+ */
+function sameJsonKey(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!isScalar(a) || !isScalar(b)) return false;
+  const key = jsonKey(a.value);
+  return key !== undefined && key === jsonKey(b.value);
+}
+
 /** The options every parse of a manifest (or of a file the API server reads) uses. */
-export const GO_YAML = { version: '1.1', customTags: goYamlTags, merge: true } as const;
+export const GO_YAML = { version: '1.1', customTags: goYamlTags, merge: false, uniqueKeys: sameJsonKey } as const;

@@ -81,7 +81,7 @@ export interface ParsedFile {
  * The API server reads manifests through sigs.k8s.io/yaml, which resolves scalars much as YAML 1.1
  * does (`yes`, `on` are booleans; `<<` merges): src/parse/go-yaml-schema.ts.
  */
-const PARSE_OPTIONS = { ...GO_YAML, uniqueKeys: true, prettyErrors: false, logLevel: 'error' } as const;
+const PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: 'error' } as const;
 /** `yaml`'s own default: enough for hand-written anchors, stops "billion laughs" expansion. */
 const MAX_ALIAS_COUNT = 100;
 
@@ -351,15 +351,32 @@ function parseDocuments(text: string): Document.Parsed[] {
   const documents = parseAllDocuments(text, PARSE_OPTIONS);
   // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
   const list = Array.isArray(documents) ? documents : [];
-  if (!list.some((doc) => doc.errors.length > 0)) return withGoEscapeErrors(text, list);
+  if (!list.some((doc) => doc.errors.length > 0)) return asGoYamlReads(text, list);
   // Quoted scalars whose continuation lines kubectl reads and `yaml` does not (src/parse/lenient.ts).
   const repaired = repairQuotedScalars(text);
-  if (repaired === undefined) return withGoEscapeErrors(text, list);
+  if (repaired === undefined) return asGoYamlReads(text, list);
   const again = parseAllDocuments(repaired.text, PARSE_OPTIONS);
   const relist = Array.isArray(again) ? again : [];
   const scalars = byStart(repaired.scalars);
   for (const doc of relist) restoreValues(doc, scalars);
-  return withGoEscapeErrors(text, relist);
+  return asGoYamlReads(text, relist);
+}
+
+/**
+ * A scalar whose explicit tag does not fit it (`!!int abc`, `!!bool 1`): `yaml` warns and reads a
+ * string, go-yaml refuses the document ("cannot decode !!str `abc` as a !!int").
+ */
+const GO_REFUSED_TAG = /^Unresolved tag: tag:yaml\.org,2002:(?:int|float|bool|null)$/;
+
+/** The documents as kubectl's go-yaml reads them: what it refuses is an error. */
+function asGoYamlReads(text: string, documents: Document.Parsed[]): Document.Parsed[] {
+  for (const doc of documents) {
+    const refused = doc.warnings.filter((warning) => warning.code === 'TAG_RESOLVE_FAILED' && GO_REFUSED_TAG.test(cleanMessage(warning.message)));
+    if (refused.length === 0) continue;
+    doc.warnings = doc.warnings.filter((warning) => !refused.includes(warning));
+    for (const warning of refused) doc.errors.push(new YAMLParseError(warning.pos, 'TAG_RESOLVE_FAILED', `${cleanMessage(warning.message)}: the value does not fit the tag, and kubectl refuses the document`));
+  }
+  return withGoEscapeErrors(text, documents);
 }
 
 /** A `\/`, or a `\u`/`\U` escape, somewhere in the text: the only way to one go-yaml rejects. */

@@ -33,7 +33,7 @@ export function loadPodSecurityConfigFile(file: string): PodSecurityConfiguratio
   if (text === null) throw new PodSecurityConfigError('invalid', [{ file, path: [], message: 'the file is not UTF-8 text' }]);
   const lineCounter = new LineCounter();
   // As the API server reads it: YAML 1.1 (sigs.k8s.io/yaml), the first document only.
-  const documents = parseAllDocuments(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: 'error' });
+  const documents = parseAllDocuments(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: 'error' });
   const document = Array.isArray(documents) ? documents[0] : undefined;
   const position = (offset: number): { line: number; column: number } => {
     const { line, col } = lineCounter.linePos(offset);

@@ -334,7 +334,7 @@ function readReferencedFile(referencedFile: string, file: string, index: number)
 
   const lineCounter = new LineCounter();
   // sigs.k8s.io/yaml reads YAML 1.1 and only the stream's first document.
-  const documents = parseAllDocuments(text, { ...GO_YAML, uniqueKeys: true, prettyErrors: false, lineCounter, logLevel: 'error' });
+  const documents = parseAllDocuments(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: 'error' });
   const document = Array.isArray(documents) ? documents[0] : undefined;
   const position = (offset: number): { line: number; column: number } => {
     const { line, col } = lineCounter.linePos(offset);
