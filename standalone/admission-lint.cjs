@@ -47340,7 +47340,31 @@ function goRejectedEscape(source) {
   }
   return void 0;
 }
-var import_yaml8, MAX_REPAIR_WORK, CONTROL_TOKENS;
+function flowScalarColons(text) {
+  if (!COLON_BEFORE_FLOW_INDICATOR.test(text))
+    return void 0;
+  const tokens = [...new import_yaml8.Lexer().lex(text)];
+  const offsets = [];
+  let offset = 0;
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.length === 1 && CONTROL_TOKENS.has(token))
+      continue;
+    if (token === "[" || token === "{")
+      depth++;
+    else if ((token === "]" || token === "}") && depth > 0)
+      depth--;
+    else if (depth > 0 && tokens[i - 1] === "" && token !== "" && token[0] !== '"' && token[0] !== "'" && tokens[i + 1] === ":") {
+      const next = tokens[i + 2] === "" && tokens[i + 3] === "" ? tokens[i + 4] : tokens[i + 2];
+      if (next === "," || next === "]" || next === "}")
+        offsets.push(offset + token.length);
+    }
+    offset += token.length;
+  }
+  return offsets.length > 0 ? offsets : void 0;
+}
+var import_yaml8, MAX_REPAIR_WORK, CONTROL_TOKENS, COLON_BEFORE_FLOW_INDICATOR;
 var init_lenient = __esm({
   "dist/src/parse/lenient.js"() {
     "use strict";
@@ -47349,6 +47373,7 @@ var init_lenient = __esm({
     init_go_yaml_schema();
     MAX_REPAIR_WORK = 3e6;
     CONTROL_TOKENS = /* @__PURE__ */ new Set(["", "", ""]);
+    COLON_BEFORE_FLOW_INDICATOR = /:[,\]}]/;
   }
 });
 
@@ -47548,7 +47573,29 @@ function countMarkerLines(text, stop) {
     count++;
   return count;
 }
-function parseDocuments(text) {
+function parseDocuments(written) {
+  const colons = written.includes(FLOW_COLON) ? void 0 : flowScalarColons(written);
+  if (colons === void 0)
+    return parseText(written);
+  let text = "";
+  let from = 0;
+  for (const at of colons) {
+    text += `${written.slice(from, at)}${FLOW_COLON}`;
+    from = at + 1;
+  }
+  text += written.slice(from);
+  const documents = parseText(text);
+  for (const doc of documents) {
+    (0, import_yaml9.visit)(doc, {
+      Scalar(_, node) {
+        if (typeof node.value === "string" && node.value.includes(FLOW_COLON))
+          node.value = node.value.replaceAll(FLOW_COLON, ":");
+      }
+    });
+  }
+  return documents;
+}
+function parseText(text) {
   const documents = (0, import_yaml9.parseAllDocuments)(text, PARSE_OPTIONS);
   const list3 = Array.isArray(documents) ? documents : [];
   if (!list3.some((doc) => doc.errors.length > 0))
@@ -47933,7 +47980,7 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, GO_REFUSED_TAG, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, FLOW_COLON, GO_REFUSED_TAG, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
@@ -47952,6 +47999,7 @@ var init_yaml = __esm({
     MAX_OBJECT_BYTES = 3 * 1024 * 1024;
     DOCUMENT_BOUNDARY = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/;
     MAX_DOCUMENTS = 1e5;
+    FLOW_COLON = "\uE000";
     GO_REFUSED_TAG = /^Unresolved tag: tag:yaml\.org,2002:(?:int|float|bool|null)$/;
     MAYBE_GO_REJECTED_ESCAPE = /\\[/uU]/;
     MAX_ALIAS_WORK2 = 2e7;
@@ -63158,8 +63206,8 @@ init_field_path();
 init_import_meta_url();
 var import_yaml13 = __toESM(require_dist(), 1);
 init_go_yaml_schema();
-function editableFile(text, parseText = text) {
-  const parsed2 = (0, import_yaml13.parseAllDocuments)(parseText, { ...GO_YAML, logLevel: "silent" });
+function editableFile(text, parseText2 = text) {
+  const parsed2 = (0, import_yaml13.parseAllDocuments)(parseText2, { ...GO_YAML, logLevel: "silent" });
   return { text, documents: Array.isArray(parsed2) ? parsed2 : [] };
 }
 function documentText(file, documentIndex) {
@@ -63826,9 +63874,9 @@ function fixFileText(path, text, findings) {
   const planning = findings.filter(mayPlanEdit);
   if (planning.length === 0)
     return { text: void 0, applied: [], dropped: [], suggestions: [] };
-  const parseText = documentsOnLines(text, planning.map((finding) => finding.line));
-  const before = readObjects(path, parseText);
-  const file = editableFile(text, parseText);
+  const parseText2 = documentsOnLines(text, planning.map((finding) => finding.line));
+  const before = readObjects(path, parseText2);
+  const file = editableFile(text, parseText2);
   const planned = planFixes(planning, before.objects, file);
   const candidates2 = planned.filter((fix) => fix.kind === "fix");
   const suggestions = proveSuggestions(path, file, planned.filter((fix) => fix.kind === "suggestion"));
@@ -63836,7 +63884,7 @@ function fixFileText(path, text, findings) {
     return { text: void 0, applied: [], dropped: [], suggestions };
   const provenOn = (fixes) => {
     const edits = fixes.flatMap((fix) => fix.edits);
-    const parsedAfter = applyEdits(parseText, edits);
+    const parsedAfter = applyEdits(parseText2, edits);
     return parsedAfter !== void 0 && proven(path, before, parsedAfter, fixes) ? applyEdits(text, edits) : void 0;
   };
   const all = provenOn(candidates2);
@@ -64574,4 +64622,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 1797b2438071cdba1eb060f9395b265efaa1a6c6cc282335df0a154216192909
+//# admission-lint-build 4cf10f7c7fa69c62445f77defc28052674fc6e6179ae700f5896052b11226464

@@ -240,3 +240,15 @@ describe('tags and keys, as go-yaml v2 and sigs.k8s.io/yaml read them', () => {
     }
   });
 });
+
+describe('flow collections, as go-yaml v2 scans them', () => {
+  it('keeps a colon just before , ] or } in the plain scalar it ends, at the same positions', () => {
+    const text = 'apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  a: [b:, c]\n  b: {e:, f: g}\n  c: {b: c:}\n  d: [b:c, "q":, r]\n';
+    const parsed = parseFile({ path: 'flow.yaml', text }, { prefilter: false });
+    expect(parsed.problems).toEqual([]);
+    const manifest = parsed.manifests[0]!;
+    const read = manifest.toValue();
+    expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ a: ['b:', 'c'], b: { 'e:': null, f: 'g' }, c: { b: 'c:' }, d: ['b:c', { q: null }, 'r'] });
+    expect(manifest.locate(['spec', 'b', 'f']).line).toBe(6);
+  });
+});

@@ -193,6 +193,7 @@ function documentCases(): [string, string][] {
     ['string-tagged merge key', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  b: &a {x: 1}\n  c:\n    !!str <<: *a\n  d: {!!str <<: *a}\n`],
     ['explicit float on integer forms', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec: {a: !!float 017, b: !!float 0x10, c: !!float 3}\n`],
     ['tags that do not fit', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec: {a: !!int abc}\n---\napiVersion: v1\nkind: Thing\nmetadata: {name: b}\nspec: {a: !!bool 1}\n`],
+    ['colon before a flow indicator', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  a: [b:, c]\n  b: {e:, f: g}\n  c: {i:}\n  d: {b: c:}\n  e: [b: c:]\n  f: [b::, http://x:, y]\n  g: [b:c, 'q':, r]\n  h: [\n    b:,\n    c\n  ]\n`],
     ['null key', `${NS('a', '  labels:\n    ~: x\n')}`],
     ['null word key', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  null: x\n`],
     ['quoted null key', `${NS('a', '  labels:\n    "null": x\n')}`],

@@ -5,7 +5,9 @@
  * own column (or at column 1) is read, folded as usual. YAML 1.2 and `yaml` reject it. Its
  * scanner also reads `\'` in double quotes (an apostrophe), which `yaml` rejects; and it rejects
  * what `yaml` reads: `\/` (YAML 1.2's escape) and `\u`/`\U` escapes of surrogates
- * (goRejectedEscape).
+ * (goRejectedEscape). In a flow collection, its plain scalars end at `: ` or at `,[]{}?`, so a `:`
+ * just before `,`, `]` or `}` is the scalar's last character (`[b:, c]` is `["b:", "c"]`); `yaml`
+ * reads it as a key's indicator (`[{b: null}, c]`): flowScalarColons.
  *
  * Such a scalar is replaced, before `yaml` parses the text, by a quoted scalar of the same length
  * on one line (so every offset, and so every position, stays that of the file), and its value is
@@ -289,4 +291,33 @@ export function goRejectedEscape(source: string): { readonly at: number; readonl
     i++;
   }
   return undefined;
+}
+
+/** A `:` just before a flow collection's `,`, `]` or `}`: the only way to one flowScalarColons finds. */
+const COLON_BEFORE_FLOW_INDICATOR = /:[,\]}]/;
+
+/**
+ * The offsets of the `:` characters that end a plain scalar in a flow collection for go-yaml and
+ * that `yaml` reads as an indicator: a plain scalar, then `:` at once, then (an empty value and)
+ * `,`, `]` or `}`. Undefined when there are none.
+ */
+export function flowScalarColons(text: string): number[] | undefined {
+  if (!COLON_BEFORE_FLOW_INDICATOR.test(text)) return undefined;
+  const tokens = [...new Lexer().lex(text)];
+  const offsets: number[] = [];
+  let offset = 0;
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.length === 1 && CONTROL_TOKENS.has(token)) continue;
+    if (token === '[' || token === '{') depth++;
+    else if ((token === ']' || token === '}') && depth > 0) depth--;
+    else if (depth > 0 && tokens[i - 1] === '\x1f' && token !== '' && token[0] !== '"' && token[0] !== "'" && tokens[i + 1] === ':') {
+      // An empty value between the `:` and the indicator is a scalar marker and an empty token.
+      const next = tokens[i + 2] === '\x1f' && tokens[i + 3] === '' ? tokens[i + 4] : tokens[i + 2];
+      if (next === ',' || next === ']' || next === '}') offsets.push(offset + token.length);
+    }
+    offset += token.length;
+  }
+  return offsets.length > 0 ? offsets : undefined;
 }

@@ -10,7 +10,7 @@ import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
-import { byStart, goRejectedEscape, repairQuotedScalars, restoreValues } from './lenient.js';
+import { byStart, flowScalarColons, goRejectedEscape, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 import { GO_YAML } from './go-yaml-schema.js';
 
@@ -347,7 +347,35 @@ function countMarkerLines(text: string, stop: number): number {
   return count;
 }
 
-function parseDocuments(text: string): Document.Parsed[] {
+/**
+ * Stands for a `:` that ends a plain scalar in a flow collection (src/parse/lenient.ts
+ * flowScalarColons) while `yaml` parses: a private-use character, so part of the scalar, and one
+ * UTF-16 unit, so every offset stays. Put back in each value afterwards.
+ */
+const FLOW_COLON = '\ue000';
+
+function parseDocuments(written: string): Document.Parsed[] {
+  const colons = written.includes(FLOW_COLON) ? undefined : flowScalarColons(written);
+  if (colons === undefined) return parseText(written);
+  let text = '';
+  let from = 0;
+  for (const at of colons) {
+    text += `${written.slice(from, at)}${FLOW_COLON}`;
+    from = at + 1;
+  }
+  text += written.slice(from);
+  const documents = parseText(text);
+  for (const doc of documents) {
+    visit(doc, {
+      Scalar(_, node) {
+        if (typeof node.value === 'string' && node.value.includes(FLOW_COLON)) node.value = node.value.replaceAll(FLOW_COLON, ':');
+      },
+    });
+  }
+  return documents;
+}
+
+function parseText(text: string): Document.Parsed[] {
   const documents = parseAllDocuments(text, PARSE_OPTIONS);
   // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
   const list = Array.isArray(documents) ? documents : [];
