@@ -47340,31 +47340,54 @@ function goRejectedEscape(source) {
   }
   return void 0;
 }
-function flowScalarColons(text) {
-  if (!COLON_BEFORE_FLOW_INDICATOR.test(text))
+function goScanRewrites(text, colon) {
+  if (!MAYBE_GO_SCAN.test(text))
     return void 0;
   const tokens = [...new import_yaml8.Lexer().lex(text)];
-  const offsets = [];
+  const changes = /* @__PURE__ */ new Map();
+  const colons = [];
   let offset = 0;
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.length === 1 && CONTROL_TOKENS.has(token))
       continue;
+    const plain2 = tokens[i - 1] === "" && token !== "";
     if (token === "[" || token === "{")
       depth++;
     else if ((token === "]" || token === "}") && depth > 0)
       depth--;
-    else if (depth > 0 && tokens[i - 1] === "" && token !== "" && token[0] !== '"' && token[0] !== "'" && tokens[i + 1] === ":") {
-      const next = tokens[i + 2] === "" && tokens[i + 3] === "" ? tokens[i + 4] : tokens[i + 2];
-      if (next === "," || next === "]" || next === "}")
-        offsets.push(offset + token.length);
+    else if (token[0] === "!") {
+      let end = offset + token.length;
+      while (end < text.length && GO_TAG_CHARACTER.test(text[end]))
+        end++;
+      for (let at = offset + token.length; at < end; at++)
+        if (text[at] === "," || text[at] === "[" || text[at] === "]")
+          changes.set(at, "_");
+    } else if (depth > 0 && plain2) {
+      if (token[0] === "?" && token.length > 1)
+        changes.set(offset, " ");
+      if (token[0] !== '"' && token[0] !== "'" && tokens[i + 1] === ":") {
+        const next = tokens[i + 2] === "" && tokens[i + 3] === "" ? tokens[i + 4] : tokens[i + 2];
+        if (next === "," || next === "]" || next === "}") {
+          changes.set(offset + token.length, colon);
+          colons.push(offset + token.length);
+        }
+      }
     }
     offset += token.length;
   }
-  return offsets.length > 0 ? offsets : void 0;
+  if (changes.size === 0)
+    return void 0;
+  let rewritten = "";
+  let from = 0;
+  for (const at of [...changes.keys()].sort((a, b) => a - b)) {
+    rewritten += `${text.slice(from, at)}${changes.get(at)}`;
+    from = at + 1;
+  }
+  return { text: rewritten + text.slice(from), colons };
 }
-var import_yaml8, MAX_REPAIR_WORK, CONTROL_TOKENS, COLON_BEFORE_FLOW_INDICATOR;
+var import_yaml8, MAX_REPAIR_WORK, CONTROL_TOKENS, MAYBE_GO_SCAN, GO_TAG_CHARACTER;
 var init_lenient = __esm({
   "dist/src/parse/lenient.js"() {
     "use strict";
@@ -47373,7 +47396,8 @@ var init_lenient = __esm({
     init_go_yaml_schema();
     MAX_REPAIR_WORK = 3e6;
     CONTROL_TOKENS = /* @__PURE__ */ new Set(["", "", ""]);
-    COLON_BEFORE_FLOW_INDICATOR = /:[,\]}]/;
+    MAYBE_GO_SCAN = /:[,\]}]|\?\S|![^\s]*[,[\]]/;
+    GO_TAG_CHARACTER = /[0-9A-Za-z\-_;/?:@&=+$,.!~*'()[\]%]/;
   }
 });
 
@@ -47574,24 +47598,19 @@ function countMarkerLines(text, stop) {
   return count;
 }
 function parseDocuments(written) {
-  const colons = written.includes(FLOW_COLON) ? void 0 : flowScalarColons(written);
-  if (colons === void 0)
+  const rewrites = written.includes(FLOW_COLON) ? void 0 : goScanRewrites(written, FLOW_COLON);
+  if (rewrites === void 0)
     return parseText(written);
-  let text = "";
-  let from = 0;
-  for (const at of colons) {
-    text += `${written.slice(from, at)}${FLOW_COLON}`;
-    from = at + 1;
-  }
-  text += written.slice(from);
-  const documents = parseText(text);
-  for (const doc of documents) {
-    (0, import_yaml9.visit)(doc, {
-      Scalar(_, node) {
-        if (typeof node.value === "string" && node.value.includes(FLOW_COLON))
-          node.value = node.value.replaceAll(FLOW_COLON, ":");
-      }
-    });
+  const documents = parseText(rewrites.text);
+  if (rewrites.colons.length > 0) {
+    for (const doc of documents) {
+      (0, import_yaml9.visit)(doc, {
+        Scalar(_, node) {
+          if (typeof node.value === "string" && node.value.includes(FLOW_COLON))
+            node.value = node.value.replaceAll(FLOW_COLON, ":");
+        }
+      });
+    }
   }
   return documents;
 }
@@ -47622,7 +47641,7 @@ function asGoYamlReads(text, documents) {
   return withGoEscapeErrors(text, documents);
 }
 function withGoEscapeErrors(text, documents) {
-  if (!MAYBE_GO_REJECTED_ESCAPE.test(text))
+  if (!MAYBE_GO_REJECTED_ESCAPE.test(text) || KUBECTL_READS_JSON.test(text))
     return documents;
   for (const doc of documents) {
     (0, import_yaml9.visit)(doc, {
@@ -47980,7 +47999,7 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, FLOW_COLON, GO_REFUSED_TAG, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, FLOW_COLON, GO_REFUSED_TAG, KUBECTL_READS_JSON, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
@@ -48001,6 +48020,7 @@ var init_yaml = __esm({
     MAX_DOCUMENTS = 1e5;
     FLOW_COLON = "\uE000";
     GO_REFUSED_TAG = /^Unresolved tag: tag:yaml\.org,2002:(?:int|float|bool|null)$/;
+    KUBECTL_READS_JSON = /^\ufeff?\s*\{/;
     MAYBE_GO_REJECTED_ESCAPE = /\\[/uU]/;
     MAX_ALIAS_WORK2 = 2e7;
     ALIAS_SYNTAX = /(?:^|[\s[{,:?-])\*[^\s"',\]}]/m;
@@ -64622,4 +64642,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 4cf10f7c7fa69c62445f77defc28052674fc6e6179ae700f5896052b11226464
+//# admission-lint-build 627032be9dc3694f91cf3ebb40125611e1ac6ac48e05ebc1f57d2f2e21f282d6

@@ -252,3 +252,26 @@ describe('flow collections, as go-yaml v2 scans them', () => {
     expect(manifest.locate(['spec', 'b', 'f']).line).toBe(6);
   });
 });
+
+describe('what go-yaml scans otherwise: ? in flow collections, tags through , [ ], JSON escapes', () => {
+  const spec = (body: string): unknown => {
+    const parsed = parseFile({ path: 'scan.yaml', text: `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n${body}` }, { prefilter: false });
+    const read = parsed.manifests[0]!.toValue();
+    return 'value' in read ? (read.value as { spec: unknown }).spec : read.problem.message;
+  };
+
+  it('reads ?key in a flow collection as the key', () => {
+    expect(spec('  w: {name: w, ?failurePolicy: Ignore}\n')).toEqual({ w: { name: 'w', failurePolicy: 'Ignore' } });
+  });
+
+  it('runs a tag on through , [ and ], as go-yaml does', () => {
+    expect(spec('  matchLabels: {kubernetes.io/metadata.name: !,tier: default}\n  ops: [CREATE, !t,UPDATE DELETE]\n')).toEqual({ matchLabels: { 'kubernetes.io/metadata.name': 'default' }, ops: ['CREATE', 'DELETE'] });
+  });
+
+  it('reads a JSON file with the escapes JSON has (\\/ and surrogate pairs)', () => {
+    const parsed = parseFile({ path: 'a.json', text: '{"apiVersion": "v1", "kind": "Thing", "metadata": {"name": "a"}, "spec": {"u": "https:\\/\\/x", "e": "\\ud83d\\ude00"}}\n' }, { prefilter: false });
+    expect(parsed.problems).toEqual([]);
+    const read = parsed.manifests[0]!.toValue();
+    expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ u: 'https://x', e: '😀' });
+  });
+});

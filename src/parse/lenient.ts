@@ -5,9 +5,7 @@
  * own column (or at column 1) is read, folded as usual. YAML 1.2 and `yaml` reject it. Its
  * scanner also reads `\'` in double quotes (an apostrophe), which `yaml` rejects; and it rejects
  * what `yaml` reads: `\/` (YAML 1.2's escape) and `\u`/`\U` escapes of surrogates
- * (goRejectedEscape). In a flow collection, its plain scalars end at `: ` or at `,[]{}?`, so a `:`
- * just before `,`, `]` or `}` is the scalar's last character (`[b:, c]` is `["b:", "c"]`); `yaml`
- * reads it as a key's indicator (`[{b: null}, c]`): flowScalarColons.
+ * (goRejectedEscape). Its scanner also cuts flow collections and tags otherwise (goScanRewrites).
  *
  * Such a scalar is replaced, before `yaml` parses the text, by a quoted scalar of the same length
  * on one line (so every offset, and so every position, stays that of the file), and its value is
@@ -293,31 +291,68 @@ export function goRejectedEscape(source: string): { readonly at: number; readonl
   return undefined;
 }
 
-/** A `:` just before a flow collection's `,`, `]` or `}`: the only way to one flowScalarColons finds. */
-const COLON_BEFORE_FLOW_INDICATOR = /:[,\]}]/;
+/** A `:` before `,]}`, a `?` before a non-blank, a tag before `,[]`: the only ways to what goFlowRewrites finds. */
+const MAYBE_GO_SCAN = /:[,\]}]|\?\S|![^\s]*[,[\]]/;
+
+/** The characters go-yaml reads in a tag (scannerc.go yaml_parser_scan_tag_uri, plus `!`). */
+const GO_TAG_CHARACTER = /[0-9A-Za-z\-_;/?:@&=+$,.!~*'()[\]%]/;
+
+/** Where go-yaml's scanner cuts differently from `yaml`'s, as same-length changes to the text. */
+export interface GoScanRewrites {
+  /** The text with every change made (the same length, so every offset stays). */
+  readonly text: string;
+  /** Offsets where a `:` ends a plain scalar and was replaced by `colon` (to be put back in the values). */
+  readonly colons: readonly number[];
+}
 
 /**
- * The offsets of the `:` characters that end a plain scalar in a flow collection for go-yaml and
- * that `yaml` reads as an indicator: a plain scalar, then `:` at once, then (an empty value and)
- * `,`, `]` or `}`. Undefined when there are none.
+ * What go-yaml's scanner reads otherwise than `yaml`'s (goyaml.v2/scannerc.go), rewritten so that
+ * `yaml` reads what go-yaml does:
+ * - in a flow collection, a plain scalar ends at `: ` or at `,?[]{}`, so a `:` just before `,`,
+ *   `]` or `}` is its last character (`[b:, c]` is `["b:", "c"]`): the `:` becomes `colon`, put
+ *   back in the value after the parse;
+ * - in a flow collection, `?` is the explicit-key indicator even before a non-blank
+ *   (`{?failurePolicy: Ignore}` sets failurePolicy): it becomes a space;
+ * - a tag runs on through `,`, `[` and `]` (`{a: !,b: c}` is `{a: c}`): they become `_`, which
+ *   changes only the tag's name (a tag go-yaml does not know, either way).
+ * Undefined when there is nothing to rewrite.
  */
-export function flowScalarColons(text: string): number[] | undefined {
-  if (!COLON_BEFORE_FLOW_INDICATOR.test(text)) return undefined;
+export function goScanRewrites(text: string, colon: string): GoScanRewrites | undefined {
+  if (!MAYBE_GO_SCAN.test(text)) return undefined;
   const tokens = [...new Lexer().lex(text)];
-  const offsets: number[] = [];
+  const changes = new Map<number, string>();
+  const colons: number[] = [];
   let offset = 0;
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (token.length === 1 && CONTROL_TOKENS.has(token)) continue;
+    const plain = tokens[i - 1] === '\x1f' && token !== '';
     if (token === '[' || token === '{') depth++;
     else if ((token === ']' || token === '}') && depth > 0) depth--;
-    else if (depth > 0 && tokens[i - 1] === '\x1f' && token !== '' && token[0] !== '"' && token[0] !== "'" && tokens[i + 1] === ':') {
-      // An empty value between the `:` and the indicator is a scalar marker and an empty token.
-      const next = tokens[i + 2] === '\x1f' && tokens[i + 3] === '' ? tokens[i + 4] : tokens[i + 2];
-      if (next === ',' || next === ']' || next === '}') offsets.push(offset + token.length);
+    else if (token[0] === '!') {
+      let end = offset + token.length;
+      while (end < text.length && GO_TAG_CHARACTER.test(text[end]!)) end++;
+      for (let at = offset + token.length; at < end; at++) if (text[at] === ',' || text[at] === '[' || text[at] === ']') changes.set(at, '_');
+    } else if (depth > 0 && plain) {
+      if (token[0] === '?' && token.length > 1) changes.set(offset, ' ');
+      if (token[0] !== '"' && token[0] !== "'" && tokens[i + 1] === ':') {
+        // An empty value between the `:` and the indicator is a scalar marker and an empty token.
+        const next = tokens[i + 2] === '\x1f' && tokens[i + 3] === '' ? tokens[i + 4] : tokens[i + 2];
+        if (next === ',' || next === ']' || next === '}') {
+          changes.set(offset + token.length, colon);
+          colons.push(offset + token.length);
+        }
+      }
     }
     offset += token.length;
   }
-  return offsets.length > 0 ? offsets : undefined;
+  if (changes.size === 0) return undefined;
+  let rewritten = '';
+  let from = 0;
+  for (const at of [...changes.keys()].sort((a, b) => a - b)) {
+    rewritten += `${text.slice(from, at)}${changes.get(at)!}`;
+    from = at + 1;
+  }
+  return { text: rewritten + text.slice(from), colons };
 }

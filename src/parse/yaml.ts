@@ -10,7 +10,7 @@ import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
 import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
-import { byStart, flowScalarColons, goRejectedEscape, repairQuotedScalars, restoreValues } from './lenient.js';
+import { byStart, goRejectedEscape, goScanRewrites, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
 import { GO_YAML } from './go-yaml-schema.js';
 
@@ -349,28 +349,23 @@ function countMarkerLines(text: string, stop: number): number {
 
 /**
  * Stands for a `:` that ends a plain scalar in a flow collection (src/parse/lenient.ts
- * flowScalarColons) while `yaml` parses: a private-use character, so part of the scalar, and one
+ * goScanRewrites) while `yaml` parses: a private-use character, so part of the scalar, and one
  * UTF-16 unit, so every offset stays. Put back in each value afterwards.
  */
 const FLOW_COLON = '\ue000';
 
 function parseDocuments(written: string): Document.Parsed[] {
-  const colons = written.includes(FLOW_COLON) ? undefined : flowScalarColons(written);
-  if (colons === undefined) return parseText(written);
-  let text = '';
-  let from = 0;
-  for (const at of colons) {
-    text += `${written.slice(from, at)}${FLOW_COLON}`;
-    from = at + 1;
-  }
-  text += written.slice(from);
-  const documents = parseText(text);
-  for (const doc of documents) {
-    visit(doc, {
-      Scalar(_, node) {
-        if (typeof node.value === 'string' && node.value.includes(FLOW_COLON)) node.value = node.value.replaceAll(FLOW_COLON, ':');
-      },
-    });
+  const rewrites = written.includes(FLOW_COLON) ? undefined : goScanRewrites(written, FLOW_COLON);
+  if (rewrites === undefined) return parseText(written);
+  const documents = parseText(rewrites.text);
+  if (rewrites.colons.length > 0) {
+    for (const doc of documents) {
+      visit(doc, {
+        Scalar(_, node) {
+          if (typeof node.value === 'string' && node.value.includes(FLOW_COLON)) node.value = node.value.replaceAll(FLOW_COLON, ':');
+        },
+      });
+    }
   }
   return documents;
 }
@@ -407,6 +402,9 @@ function asGoYamlReads(text: string, documents: Document.Parsed[]): Document.Par
   return withGoEscapeErrors(text, documents);
 }
 
+/** A file kubectl reads as a stream of JSON values (apimachinery's YAMLOrJSONDecoder: its first non-space character is `{`). */
+const KUBECTL_READS_JSON = /^\ufeff?\s*\{/;
+
 /** A `\/`, or a `\u`/`\U` escape, somewhere in the text: the only way to one go-yaml rejects. */
 const MAYBE_GO_REJECTED_ESCAPE = /\\[/uU]/;
 
@@ -416,7 +414,8 @@ const MAYBE_GO_REJECTED_ESCAPE = /\\[/uU]/;
  * whole file then, so the document is not read as if it were applied.
  */
 function withGoEscapeErrors(text: string, documents: Document.Parsed[]): Document.Parsed[] {
-  if (!MAYBE_GO_REJECTED_ESCAPE.test(text)) return documents;
+  // kubectl decodes a file that starts with `{` as JSON, where `\/` and surrogate pairs are escapes.
+  if (!MAYBE_GO_REJECTED_ESCAPE.test(text) || KUBECTL_READS_JSON.test(text)) return documents;
   for (const doc of documents) {
     visit(doc, {
       Scalar(_, node) {
