@@ -42327,7 +42327,7 @@ function decode(bytes) {
 function readBytes(file, readStdin) {
   if (file === "-") {
     const bytes = readStdin();
-    return bytes.length > MAX_FILE_BYTES ? { path: STDIN_PATH, bytes: new Uint8Array(), tooLarge: bytes.length } : { path: STDIN_PATH, bytes };
+    return bytes.length > MAX_FILE_BYTES ? { path: STDIN_PATH, bytes: new Uint8Array(), tooLarge: bytes.length } : { path: STDIN_PATH, bytes: asUtf8(bytes) };
   }
   const read2 = readRegularFile(file, MAX_FILE_BYTES);
   if (read2.kind === "error")
@@ -42336,7 +42336,17 @@ function readBytes(file, readStdin) {
     throw new InputError(`not a regular file: ${displayPath2(file)} (a device, FIFO or socket is not read)`);
   if (read2.kind === "too-large")
     return { path: displayPath2(file), bytes: new Uint8Array(), tooLarge: read2.size };
-  return { path: displayPath2(file), bytes: read2.bytes };
+  return { path: displayPath2(file), bytes: asUtf8(read2.bytes) };
+}
+function asUtf8(bytes) {
+  const encoding = bytes[0] === 255 && bytes[1] === 254 ? "utf-16le" : bytes[0] === 254 && bytes[1] === 255 ? "utf-16be" : void 0;
+  if (encoding === void 0)
+    return bytes;
+  try {
+    return new TextEncoder().encode(new TextDecoder(encoding, { fatal: true }).decode(bytes.subarray(2)));
+  } catch {
+    return bytes;
+  }
 }
 function readRegularFile(file, limit) {
   let fd;
@@ -64642,4 +64652,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 627032be9dc3694f91cf3ebb40125611e1ac6ac48e05ebc1f57d2f2e21f282d6
+//# admission-lint-build 353667c32e311b89aaa63737f6dec2046221c2a11956928e3d8c2f202b6daa60

@@ -159,3 +159,18 @@ describe('a Helm chart folder', () => {
     expect(stderr).toBe('');
   });
 });
+
+describe('a UTF-16 file with a byte-order mark', () => {
+  it('is read as kubectl reads it (go-yaml looks for the mark), in either byte order', async () => {
+    const utf8 = await cli(['-', '--format', 'json'], WEBHOOK);
+    const findings = (stdout: string) => (JSON.parse(stdout) as { findings: { ruleId: string; line: number; column: number }[] }).findings.map((f) => `${f.ruleId} ${f.line}:${f.column}`);
+    for (const [name, bytes] of [
+      ['le.yaml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(WEBHOOK, 'utf16le')])],
+      ['be.yaml', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(WEBHOOK, 'utf16le').swap16()])],
+    ] as const) {
+      writeFileSync(name, bytes);
+      const { stdout } = await cli([name, '--format', 'json']);
+      expect(findings(stdout), name).toEqual(findings(utf8.stdout));
+    }
+  });
+});

@@ -196,13 +196,28 @@ export interface RawSource {
 export function readBytes(file: string, readStdin: () => Uint8Array): RawSource {
   if (file === '-') {
     const bytes = readStdin();
-    return bytes.length > MAX_FILE_BYTES ? { path: STDIN_PATH, bytes: new Uint8Array(), tooLarge: bytes.length } : { path: STDIN_PATH, bytes };
+    return bytes.length > MAX_FILE_BYTES ? { path: STDIN_PATH, bytes: new Uint8Array(), tooLarge: bytes.length } : { path: STDIN_PATH, bytes: asUtf8(bytes) };
   }
   const read = readRegularFile(file, MAX_FILE_BYTES);
   if (read.kind === 'error') throw new InputError(`cannot read ${displayPath(file)}: ${read.code}`);
   if (read.kind === 'not-regular') throw new InputError(`not a regular file: ${displayPath(file)} (a device, FIFO or socket is not read)`);
   if (read.kind === 'too-large') return { path: displayPath(file), bytes: new Uint8Array(), tooLarge: read.size };
-  return { path: displayPath(file), bytes: read.bytes };
+  return { path: displayPath(file), bytes: asUtf8(read.bytes) };
+}
+
+/**
+ * A UTF-16 file with a byte-order mark as UTF-8 bytes: go-yaml reads such a file (it looks for
+ * the mark), so kubectl applies it; every later step reads UTF-8. Other bytes as they are (a
+ * file that is not UTF-8 is reported where it is decoded).
+ */
+function asUtf8(bytes: Uint8Array): Uint8Array {
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
+  if (encoding === undefined) return bytes;
+  try {
+    return new TextEncoder().encode(new TextDecoder(encoding, { fatal: true }).decode(bytes.subarray(2)));
+  } catch {
+    return bytes;
+  }
 }
 
 export type RegularFileRead =
