@@ -47355,7 +47355,7 @@ function goScanRewrites(text, colon) {
     return void 0;
   const tokens = [...new import_yaml8.Lexer().lex(text)];
   const changes = /* @__PURE__ */ new Map();
-  const colons = [];
+  let colons = false;
   let offset = 0;
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
@@ -47381,7 +47381,7 @@ function goScanRewrites(text, colon) {
         const next = tokens[i + 2] === "" && tokens[i + 3] === "" ? tokens[i + 4] : tokens[i + 2];
         if (next === "," || next === "]" || next === "}") {
           changes.set(offset + token.length, colon);
-          colons.push(offset + token.length);
+          colons = true;
         }
       }
     }
@@ -47406,7 +47406,7 @@ var init_lenient = __esm({
     init_go_yaml_schema();
     MAX_REPAIR_WORK = 3e6;
     CONTROL_TOKENS = /* @__PURE__ */ new Set(["", "", ""]);
-    MAYBE_GO_SCAN = /:[,\]}]|\?\S|![^\s]*[,[\]]/;
+    MAYBE_GO_SCAN = /:[,\]}]|(?:^|[[{,])[ \t]*\?\S|(?:^|[\s[{,])![^\s]*[,[\]]/m;
     GO_TAG_CHARACTER = /[0-9A-Za-z\-_;/?:@&=+$,.!~*'()[\]%]/;
   }
 });
@@ -47612,7 +47612,7 @@ function parseDocuments(written) {
   if (rewrites === void 0)
     return parseText(written);
   const documents = parseText(rewrites.text);
-  if (rewrites.colons.length > 0) {
+  if (rewrites.colons) {
     for (const doc of documents) {
       (0, import_yaml9.visit)(doc, {
         Scalar(_, node) {
@@ -47846,39 +47846,15 @@ function aliasProblem(place, doc) {
 }
 function readValue(place, doc, node, { collectionKey, nullKey, cyclicAlias }) {
   const { text, lineCounter, documentIndex } = place;
-  if (cyclicAlias) {
-    return {
-      problem: {
-        documentIndex,
-        severity: "error",
-        code: "ALIAS_CYCLE",
-        message: `the alias ${text.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`,
-        span: toSpan(text, lineCounter, cyclicAlias[0], cyclicAlias[1])
-      }
-    };
-  }
-  if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0])) {
-    return {
-      problem: {
-        documentIndex,
-        severity: "error",
-        code: "NULL_KEY",
-        message: 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name',
-        span: toSpan(text, lineCounter, nullKey[0], nullKey[1])
-      }
-    };
-  }
-  if (collectionKey) {
-    return {
-      problem: {
-        documentIndex,
-        severity: "error",
-        code: "COLLECTION_KEY",
-        message: "a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it",
-        span: toSpan(text, lineCounter, collectionKey[0], collectionKey[1])
-      }
-    };
-  }
+  const unreadable = (code18, message, range) => ({
+    problem: { documentIndex, severity: "error", code: code18, message, span: toSpan(text, lineCounter, range[0], range[1]) }
+  });
+  if (cyclicAlias)
+    return unreadable("ALIAS_CYCLE", `the alias ${text.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`, cyclicAlias);
+  if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0]))
+    return unreadable("NULL_KEY", 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name', nullKey);
+  if (collectionKey)
+    return unreadable("COLLECTION_KEY", "a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it", collectionKey);
   try {
     const value = node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
     return { value: text.includes("binary") ? binaryAsText(value) : value };
@@ -64652,4 +64628,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 353667c32e311b89aaa63737f6dec2046221c2a11956928e3d8c2f202b6daa60
+//# admission-lint-build 6ff283419fb4fd5265bc98be0b4ffad75b717a34758deaa8776ec3327a0fc46d

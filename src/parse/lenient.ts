@@ -291,8 +291,12 @@ export function goRejectedEscape(source: string): { readonly at: number; readonl
   return undefined;
 }
 
-/** A `:` before `,]}`, a `?` before a non-blank, a tag before `,[]`: the only ways to what goFlowRewrites finds. */
-const MAYBE_GO_SCAN = /:[,\]}]|\?\S|![^\s]*[,[\]]/;
+/**
+ * A `:` before `,]}`; a `?` before a non-blank where a flow entry starts; a tag (a `!` where a
+ * token starts) before `,[]`: the only ways to what goScanRewrites finds. A CEL `.?field` or
+ * `!has(x[0])` in a quoted expression is no start of one, so such a file is not lexed again.
+ */
+const MAYBE_GO_SCAN = /:[,\]}]|(?:^|[[{,])[ \t]*\?\S|(?:^|[\s[{,])![^\s]*[,[\]]/m;
 
 /** The characters go-yaml reads in a tag (scannerc.go yaml_parser_scan_tag_uri, plus `!`). */
 const GO_TAG_CHARACTER = /[0-9A-Za-z\-_;/?:@&=+$,.!~*'()[\]%]/;
@@ -301,8 +305,8 @@ const GO_TAG_CHARACTER = /[0-9A-Za-z\-_;/?:@&=+$,.!~*'()[\]%]/;
 export interface GoScanRewrites {
   /** The text with every change made (the same length, so every offset stays). */
   readonly text: string;
-  /** Offsets where a `:` ends a plain scalar and was replaced by `colon` (to be put back in the values). */
-  readonly colons: readonly number[];
+  /** Whether a `:` that ends a plain scalar was replaced by `colon`, to be put back in the values. */
+  readonly colons: boolean;
 }
 
 /**
@@ -321,7 +325,7 @@ export function goScanRewrites(text: string, colon: string): GoScanRewrites | un
   if (!MAYBE_GO_SCAN.test(text)) return undefined;
   const tokens = [...new Lexer().lex(text)];
   const changes = new Map<number, string>();
-  const colons: number[] = [];
+  let colons = false;
   let offset = 0;
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
@@ -341,7 +345,7 @@ export function goScanRewrites(text: string, colon: string): GoScanRewrites | un
         const next = tokens[i + 2] === '\x1f' && tokens[i + 3] === '' ? tokens[i + 4] : tokens[i + 2];
         if (next === ',' || next === ']' || next === '}') {
           changes.set(offset + token.length, colon);
-          colons.push(offset + token.length);
+          colons = true;
         }
       }
     }

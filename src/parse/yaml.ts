@@ -358,7 +358,7 @@ function parseDocuments(written: string): Document.Parsed[] {
   const rewrites = written.includes(FLOW_COLON) ? undefined : goScanRewrites(written, FLOW_COLON);
   if (rewrites === undefined) return parseText(written);
   const documents = parseText(rewrites.text);
-  if (rewrites.colons.length > 0) {
+  if (rewrites.colons) {
     for (const doc of documents) {
       visit(doc, {
         Scalar(_, node) {
@@ -663,39 +663,14 @@ function aliasProblem(place: ManifestPlace, doc: Document): SyntaxProblem | unde
 
 function readValue(place: ManifestPlace, doc: Document, node: Node, { collectionKey, nullKey, cyclicAlias }: Pick<PositionIndex, 'collectionKey' | 'nullKey' | 'cyclicAlias'>): { value: unknown } | { problem: SyntaxProblem } {
   const { text, lineCounter, documentIndex } = place;
-  if (cyclicAlias) {
-    return {
-      problem: {
-        documentIndex,
-        severity: 'error',
-        code: 'ALIAS_CYCLE',
-        message: `the alias ${text.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`,
-        span: toSpan(text, lineCounter, cyclicAlias[0], cyclicAlias[1]),
-      },
-    };
-  }
-  if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0])) {
-    return {
-      problem: {
-        documentIndex,
-        severity: 'error',
-        code: 'NULL_KEY',
-        message: 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name',
-        span: toSpan(text, lineCounter, nullKey[0], nullKey[1]),
-      },
-    };
-  }
-  if (collectionKey) {
-    return {
-      problem: {
-        documentIndex,
-        severity: 'error',
-        code: 'COLLECTION_KEY',
-        message: 'a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it',
-        span: toSpan(text, lineCounter, collectionKey[0], collectionKey[1]),
-      },
-    };
-  }
+  /** What kubectl cannot read in the object, at `range`. */
+  const unreadable = (code: string, message: string, range: readonly [number, number]): { problem: SyntaxProblem } => ({
+    problem: { documentIndex, severity: 'error', code, message, span: toSpan(text, lineCounter, range[0], range[1]) },
+  });
+  if (cyclicAlias) return unreadable('ALIAS_CYCLE', `the alias ${text.slice(cyclicAlias[0], cyclicAlias[1])} is inside the node its anchor names, which kubectl refuses ("anchor value contains itself")`, cyclicAlias);
+  // Of a null key and a collection key, the first in the object is named.
+  if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0])) return unreadable('NULL_KEY', 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name', nullKey);
+  if (collectionKey) return unreadable('COLLECTION_KEY', 'a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it', collectionKey);
   try {
     const value: unknown = node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
     // `!!binary` scalars are bytes to `yaml`; sigs.k8s.io/yaml turns them into strings.
