@@ -4609,13 +4609,13 @@ function collapseUnaryRuns(text) {
 }
 function children(node) {
   const out = [];
-  const visit4 = (value) => {
+  const visit5 = (value) => {
     if (Array.isArray(value))
-      value.forEach(visit4);
+      value.forEach(visit5);
     else if (typeof value === "object" && value !== null && "op" in value)
       out.push(value);
   };
-  visit4(node.args);
+  visit5(node.args);
   return out;
 }
 function measureDepth(root) {
@@ -25648,7 +25648,7 @@ function validate(root, env2, checked) {
   const exempt = new Set(env2.validators.has("format") ? ["format"] : []);
   const typeOf = (e) => checked.types.get(e.id) ?? T.dyn;
   const fnName = (e) => checked.functionNames.get(e.id) ?? e.fn;
-  const visit4 = (e, inExempt) => {
+  const visit5 = (e, inExempt) => {
     if (e.kind === "call") {
       const name = fnName(e);
       const firstArg = e.args[0];
@@ -25670,9 +25670,9 @@ function validate(root, env2, checked) {
       checkHomogeneous(e, typeOf, issues);
     const childExempt = inExempt || e.kind === "call" && exempt.has(fnName(e));
     for (const child of children2(e))
-      visit4(child, childExempt);
+      visit5(child, childExempt);
   };
-  visit4(root, false);
+  visit5(root, false);
   return issues;
 }
 function checkHomogeneous(e, typeOf, issues) {
@@ -28292,7 +28292,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit4(node, visitor) {
+    function visit5(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity4.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -28301,9 +28301,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit4.BREAK = BREAK;
-    visit4.SKIP = SKIP;
-    visit4.REMOVE = REMOVE;
+    visit5.BREAK = BREAK;
+    visit5.SKIP = SKIP;
+    visit5.REMOVE = REMOVE;
     function visit_(key2, node, visitor, path) {
       const ctrl = callVisitor(key2, node, visitor, path);
       if (identity4.isNode(ctrl) || identity4.isPair(ctrl)) {
@@ -28437,7 +28437,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports2.visit = visit4;
+    exports2.visit = visit5;
     exports2.visitAsync = visitAsync;
   }
 });
@@ -28448,7 +28448,7 @@ var require_directives = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var visit4 = require_visit();
+    var visit5 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -28592,7 +28592,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity4.isNode(doc.contents)) {
           const tags = {};
-          visit4.visit(doc.contents, (_key, node) => {
+          visit5.visit(doc.contents, (_key, node) => {
             if (identity4.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -28620,7 +28620,7 @@ var require_anchors = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var visit4 = require_visit();
+    var visit5 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -28631,7 +28631,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit4.visit(root, {
+      visit5.visit(root, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -28815,7 +28815,7 @@ var require_Alias = __commonJS({
     "use strict";
     init_import_meta_url();
     var anchors = require_anchors();
-    var visit4 = require_visit();
+    var visit5 = require_visit();
     var identity4 = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -28841,7 +28841,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit4.visit(doc, {
+          visit5.visit(doc, {
             Node: (_key, node) => {
               if (identity4.isAlias(node) || identity4.hasAnchor(node))
                 nodes.push(node);
@@ -29914,12 +29914,12 @@ var require_merge = __commonJS({
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
       resolve: () => Object.assign(new Scalar3.Scalar(Symbol(MERGE_KEY)), {
-        addToJSMap: addMergeToJSMap
+        addToJSMap: addMergeToJSMap2
       }),
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key2) => (merge.identify(key2) || identity4.isScalar(key2) && (!key2.type || key2.type === Scalar3.Scalar.PLAIN) && merge.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
-    function addMergeToJSMap(ctx, map, value) {
+    function addMergeToJSMap2(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity4.isSeq(source))
         for (const it of source.items)
@@ -29955,7 +29955,7 @@ var require_merge = __commonJS({
     function resolveAliasValue(ctx, value) {
       return ctx && identity4.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
-    exports2.addMergeToJSMap = addMergeToJSMap;
+    exports2.addMergeToJSMap = addMergeToJSMap2;
     exports2.isMergeKey = isMergeKey;
     exports2.merge = merge;
   }
@@ -33821,15 +33821,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit4(cst, visitor) {
+    function visit5(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit4.BREAK = BREAK;
-    visit4.SKIP = SKIP;
-    visit4.REMOVE = REMOVE;
-    visit4.itemAtPath = (cst, path) => {
+    visit5.BREAK = BREAK;
+    visit5.SKIP = SKIP;
+    visit5.REMOVE = REMOVE;
+    visit5.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field, index] of path) {
         const tok = item?.[field];
@@ -33840,8 +33840,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit4.parentCollection = (cst, path) => {
-      const parent = visit4.itemAtPath(cst, path.slice(0, -1));
+    visit5.parentCollection = (cst, path) => {
+      const parent = visit5.itemAtPath(cst, path.slice(0, -1));
       const field = path[path.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -33872,7 +33872,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports2.visit = visit4;
+    exports2.visit = visit5;
   }
 });
 
@@ -35594,7 +35594,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit4 = require_visit();
+    var visit5 = require_visit();
     exports2.Composer = composer.Composer;
     exports2.Document = Document2.Document;
     exports2.Schema = Schema.Schema;
@@ -35622,8 +35622,8 @@ var require_dist = __commonJS({
     exports2.parseAllDocuments = publicApi.parseAllDocuments;
     exports2.parseDocument = publicApi.parseDocument;
     exports2.stringify = publicApi.stringify;
-    exports2.visit = visit4.visit;
-    exports2.visitAsync = visit4.visitAsync;
+    exports2.visit = visit5.visit;
+    exports2.visitAsync = visit5.visitAsync;
   }
 });
 
@@ -36838,7 +36838,7 @@ function answersFromKnownFields(expression) {
   if (expr === void 0)
     return false;
   let faithful = true;
-  const visit4 = (e, bound, parentSelects) => {
+  const visit5 = (e, bound, parentSelects) => {
     if (!faithful)
       return;
     if (e.kind === "select" || e.kind === "ident") {
@@ -36860,7 +36860,7 @@ function answersFromKnownFields(expression) {
         return;
       }
       if (e.kind === "select")
-        visit4(e.operand, bound, true);
+        visit5(e.operand, bound, true);
       return;
     }
     if (e.kind === "call" && (e.fn === "_?._" || e.fn === "_[?_]")) {
@@ -36869,16 +36869,16 @@ function answersFromKnownFields(expression) {
         faithful = false;
     }
     if (e.kind === "comprehension") {
-      visit4(e.iterRange, bound, false);
+      visit5(e.iterRange, bound, false);
       const inner = /* @__PURE__ */ new Set([...bound, e.iterVar, ...e.iterVar2 !== void 0 ? [e.iterVar2] : [], e.accuVar]);
       for (const child of [e.accuInit, e.loopCondition, e.loopStep, e.result])
-        visit4(child, inner, false);
+        visit5(child, inner, false);
       return;
     }
     for (const child of children2(e))
-      visit4(child, bound, false);
+      visit5(child, bound, false);
   };
-  visit4(expr, /* @__PURE__ */ new Set(), false);
+  visit5(expr, /* @__PURE__ */ new Set(), false);
   return faithful;
 }
 function readsKnownMap(e, bound) {
@@ -38504,7 +38504,7 @@ function coCalledSets(sure2, open2) {
   });
   const sets = [];
   const labels = {};
-  const visit4 = (i) => {
+  const visit5 = (i) => {
     if (i === contested.length) {
       sets.push([...sure2, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
       return;
@@ -38514,11 +38514,11 @@ function coCalledSets(sure2, open2) {
         delete labels[contested[i]];
       else
         labels[contested[i]] = value;
-      visit4(i + 1);
+      visit5(i + 1);
     }
     delete labels[contested[i]];
   };
-  visit4(0);
+  visit5(0);
   return sets;
 }
 function withoutAlternatives(called, weight) {
@@ -40960,7 +40960,7 @@ var init_match_condition_null_object = __esm({
 function presenceTests(exprs) {
   const guards = /* @__PURE__ */ new Set();
   const indexes = /* @__PURE__ */ new Set();
-  const visit4 = (e, scope) => {
+  const visit5 = (e, scope) => {
     if (e.kind === "call" && (e.fn === "_[_]" || e.fn === "_[?_]") && e.args.length === 2)
       indexes.add(e.args[1]);
     if (e.kind === "literal" && e.type === "string" && !indexes.has(e))
@@ -40980,10 +40980,10 @@ function presenceTests(exprs) {
       if (e.fn === "@in" && e.args.length === 2 && e.args[0].kind === "literal" && typeof e.args[0].value === "string")
         mark(e.args[1], e.args[0].value);
     }
-    walkChildren(e, scope, visit4);
+    walkChildren(e, scope, visit5);
   };
   for (const e of exprs)
-    visit4(e, /* @__PURE__ */ new Map());
+    visit5(e, /* @__PURE__ */ new Map());
   return guards;
 }
 function follow(e, scope) {
@@ -41015,25 +41015,25 @@ function follow(e, scope) {
       return void 0;
   }
 }
-function walkChildren(e, scope, visit4) {
+function walkChildren(e, scope, visit5) {
   if (e.kind !== "comprehension") {
     if (e.kind === "select")
-      visit4(e.operand, scope);
+      visit5(e.operand, scope);
     else if (e.kind === "call") {
       if (e.target)
-        visit4(e.target, scope);
+        visit5(e.target, scope);
       for (const arg of e.args)
-        visit4(arg, scope);
+        visit5(arg, scope);
     } else if (e.kind === "list")
-      e.elements.forEach((x) => visit4(x, scope));
+      e.elements.forEach((x) => visit5(x, scope));
     else if (e.kind === "map")
-      e.entries.forEach((entry) => (visit4(entry.key, scope), visit4(entry.value, scope)));
+      e.entries.forEach((entry) => (visit5(entry.key, scope), visit5(entry.value, scope)));
     else if (e.kind === "struct")
-      e.fields.forEach((f) => visit4(f.value, scope));
+      e.fields.forEach((f) => visit5(f.value, scope));
     return;
   }
-  visit4(e.iterRange, scope);
-  visit4(e.accuInit, scope);
+  visit5(e.iterRange, scope);
+  visit5(e.accuInit, scope);
   const range = follow(e.iterRange, scope);
   const inner = new Map(scope);
   const element = range && { root: range.root, segments: [...range.segments, "[]"], text: "" };
@@ -41044,11 +41044,11 @@ function walkChildren(e, scope, visit4) {
   if (element)
     inner.set(elementVar, { ...element, text: elementVar });
   inner.set(e.accuVar, void 0);
-  visit4(e.loopCondition, inner);
-  visit4(e.loopStep, inner);
+  visit5(e.loopCondition, inner);
+  visit5(e.loopStep, inner);
   const afterLoop = new Map(scope);
   afterLoop.set(e.accuVar, void 0);
-  visit4(e.result, afterLoop);
+  visit5(e.result, afterLoop);
 }
 function unguardedReads(expr, fields, guards) {
   if (!fields.known)
@@ -41058,7 +41058,7 @@ function unguardedReads(expr, fields, guards) {
     if (!reads.has(read2.path))
       reads.set(read2.path, { ...read2, node });
   };
-  const visit4 = (e, scope) => {
+  const visit5 = (e, scope) => {
     const guardedUnder = (root) => (prefix) => guards.has(keyOf(root, prefix));
     if (e.kind === "select" && !e.testOnly) {
       const operand = follow(e.operand, scope);
@@ -41090,9 +41090,9 @@ function unguardedReads(expr, fields, guards) {
         }
       }
     }
-    walkChildren(e, scope, visit4);
+    walkChildren(e, scope, visit5);
   };
-  visit4(expr, /* @__PURE__ */ new Map());
+  visit5(expr, /* @__PURE__ */ new Map());
   return [...reads.values()].sort((a, b) => a.offset - b.offset).map(({ node: _node, ...read2 }) => read2);
 }
 function displayPath(root, segments) {
@@ -42488,6 +42488,27 @@ function mergeOver(context, target, merged2) {
       Object.defineProperty(target, String(key2), { value, writable: true, enumerable: true, configurable: true });
   }
 }
+function addMergeToJSMap(context, target, value) {
+  const source = (0, import_yaml3.isAlias)(value) ? value.resolve(context.doc, context) : value;
+  const maps = (0, import_yaml3.isSeq)(source) ? [...source.items].reverse() : [source];
+  for (const map of maps)
+    mergeOver(context, target, map);
+}
+function isTaggedMergeKey(node) {
+  return (0, import_yaml3.isScalar)(node) && node.value === "<<" && (node.tag === "!" || node.tag === MERGE_TAG);
+}
+function goMergeKeys(documents, text) {
+  if (!text.includes("<<"))
+    return;
+  for (const doc of documents) {
+    (0, import_yaml3.visit)(doc, {
+      Pair(_, pair) {
+        if ((0, import_yaml3.isScalar)(pair.key) && isTaggedMergeKey(pair.key))
+          Object.assign(pair.key, { addToJSMap: addMergeToJSMap });
+      }
+    });
+  }
+}
 function goYamlTags(tags) {
   const kept = tags.filter((tag) => {
     if (typeof tag === "string")
@@ -42496,7 +42517,7 @@ function goYamlTags(tags) {
       return false;
     return tag.tag !== FLOAT_TAG || tag.test?.test(".nan") === true;
   });
-  return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG];
+  return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, EXPLICIT_MERGE_TAG];
 }
 function jsonKey(value) {
   if (typeof value === "symbol")
@@ -42506,12 +42527,12 @@ function jsonKey(value) {
 function sameJsonKey(a, b) {
   if (a === b)
     return true;
-  if (!(0, import_yaml3.isScalar)(a) || !(0, import_yaml3.isScalar)(b))
+  if (!(0, import_yaml3.isScalar)(a) || !(0, import_yaml3.isScalar)(b) || isTaggedMergeKey(a) || isTaggedMergeKey(b))
     return false;
   const key2 = jsonKey(a.value);
   return key2 !== void 0 && key2 === jsonKey(b.value);
 }
-var import_yaml3, import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, MERGE_TAG, GO_MERGE_TAG_NAME, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, GO_YAML;
+var import_yaml3, import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, MERGE_TAG, GO_MERGE_TAG_NAME, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, EXPLICIT_MERGE_TAG, GO_YAML;
 var init_go_yaml_schema = __esm({
   "dist/src/parse/go-yaml-schema.js"() {
     "use strict";
@@ -42548,15 +42569,14 @@ var init_go_yaml_schema = __esm({
       default: "key",
       tag: GO_MERGE_TAG_NAME,
       test: /^<<$/,
-      resolve: () => Object.assign(new import_yaml3.Scalar(/* @__PURE__ */ Symbol("<<")), {
-        addToJSMap(context, target, value) {
-          const source = (0, import_yaml3.isAlias)(value) ? value.resolve(context.doc, context) : value;
-          const maps = (0, import_yaml3.isSeq)(source) ? [...source.items].reverse() : [source];
-          for (const map of maps)
-            mergeOver(context, target, map);
-        }
-      }),
+      resolve: () => Object.assign(new import_yaml3.Scalar(/* @__PURE__ */ Symbol("<<")), { addToJSMap: addMergeToJSMap }),
       stringify: () => "<<"
+    };
+    EXPLICIT_MERGE_TAG = {
+      identify: () => false,
+      default: false,
+      tag: MERGE_TAG,
+      resolve: (text) => text
     };
     GO_YAML = { version: "1.1", customTags: goYamlTags, merge: false, uniqueKeys: sameJsonKey };
   }
@@ -42780,6 +42800,8 @@ function readReferencedFile(referencedFile, file, index) {
   const lineCounter = new import_yaml4.LineCounter();
   const documents = (0, import_yaml4.parseAllDocuments)(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
+  if (document !== void 0)
+    goMergeKeys([document], text);
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
     return { line: line2, column: col };
@@ -47640,6 +47662,7 @@ function parseText(text) {
   return asGoYamlReads(text, relist);
 }
 function asGoYamlReads(text, documents) {
+  goMergeKeys(documents, text);
   for (const doc of documents) {
     const refused = doc.warnings.filter((warning) => warning.code === "TAG_RESOLVE_FAILED" && GO_REFUSED_TAG.test(cleanMessage(warning.message)));
     if (refused.length === 0)
@@ -58710,6 +58733,8 @@ function loadPodSecurityConfigFile(file) {
   const lineCounter = new import_yaml16.LineCounter();
   const documents = (0, import_yaml16.parseAllDocuments)(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: "error" });
   const document = Array.isArray(documents) ? documents[0] : void 0;
+  if (document !== void 0)
+    goMergeKeys([document], text);
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
     return { line: line2, column: col };
@@ -63214,7 +63239,9 @@ var import_yaml13 = __toESM(require_dist(), 1);
 init_go_yaml_schema();
 function editableFile(text, parseText2 = text) {
   const parsed2 = (0, import_yaml13.parseAllDocuments)(parseText2, { ...GO_YAML, logLevel: "silent" });
-  return { text, documents: Array.isArray(parsed2) ? parsed2 : [] };
+  const documents = Array.isArray(parsed2) ? parsed2 : [];
+  goMergeKeys(documents, parseText2);
+  return { text, documents };
 }
 function documentText(file, documentIndex) {
   const doc = file.documents[documentIndex];
@@ -64628,4 +64655,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 6ff283419fb4fd5265bc98be0b4ffad75b717a34758deaa8776ec3327a0fc46d
+//# admission-lint-build cf6c0561753fe9fde761ef34f41db32f0b6308a92e500c20f1365d5f87698b3f

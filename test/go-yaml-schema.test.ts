@@ -222,6 +222,18 @@ describe('tags and keys, as go-yaml v2 and sigs.k8s.io/yaml read them', () => {
     expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ b: { x: 1 }, c: { '<<': { x: 1 } } });
   });
 
+  it('merges a << key tagged ! (in any quoting) or !!merge, as go-yaml does, in its place', () => {
+    const read = parse("  b: &a {p: Fail, x: 1}\n  c:\n    p: Ignore\n    ! <<: *a\n  d: {p: Ignore, ! '<<': *a}\n  e:\n    p: Ignore\n    !!merge <<: *a\n    x: 2\n  f: !!merge <<\n").manifests[0]!.toValue();
+    expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ b: { p: 'Fail', x: 1 }, c: { p: 'Fail', x: 1 }, d: { p: 'Fail', x: 1 }, e: { p: 'Fail', x: 2 }, f: '<<' });
+  });
+
+  it('two tagged merge keys in one mapping are no duplicate', () => {
+    const parsed = parse('  c:\n    ! <<: {a: 1}\n    ! <<: {b: 2}\n');
+    expect(parsed.problems).toEqual([]);
+    const read = parsed.manifests[0]!.toValue();
+    expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ c: { a: 1, b: 2 } });
+  });
+
   it('reads !!float 017 as the integer go-yaml reads (15), as a float', () => {
     const read = parse('  a: !!float 017\n').manifests[0]!.toValue();
     expect('value' in read && (read.value as { spec: unknown }).spec).toEqual({ a: 15 });

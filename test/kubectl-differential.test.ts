@@ -191,6 +191,7 @@ function documentCases(): [string, string][] {
     ['quoted merge key', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  w:\n    '<<': {q: 3}\n    q: 1\n`],
     ['alias inside its anchor', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  x: &x {a: &y [1, *y]}\n`],
     ['string-tagged merge key', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  b: &a {x: 1}\n  c:\n    !!str <<: *a\n  d: {!!str <<: *a}\n`],
+    ['merge keys tagged ! or !!merge', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  b: &a {x: 1, p: Fail}\n  c:\n    p: Ignore\n    ! <<: *a\n  d: {p: Ignore, ! "<<": *a}\n  e:\n    p: Ignore\n    !!merge <<: *a\n  f:\n    p: Ignore\n    ! '<<': {q: 1}\n    ! <<: *a\n  g: !!merge <<\n  h: {!!merge x: 1}\n`],
     ['explicit float on integer forms', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec: {a: !!float 017, b: !!float 0x10, c: !!float 3}\n`],
     ['tags that do not fit', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec: {a: !!int abc}\n---\napiVersion: v1\nkind: Thing\nmetadata: {name: b}\nspec: {a: !!bool 1}\n`],
     ['colon before a flow indicator', `apiVersion: v1\nkind: Thing\nmetadata: {name: a}\nspec:\n  a: [b:, c]\n  b: {e:, f: g}\n  c: {i:}\n  d: {b: c:}\n  e: [b: c:]\n  f: [b::, http://x:, y]\n  g: [b:c, 'q':, r]\n  h: [\n    b:,\n    c\n  ]\n`],

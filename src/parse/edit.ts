@@ -8,7 +8,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Document, type Node, type Pair } from 'yaml';
 import type { FieldPath } from '../field-path.js';
-import { GO_YAML } from './go-yaml-schema.js';
+import { GO_YAML, goMergeKeys } from './go-yaml-schema.js';
 
 /** Replace `text.slice(start, end)` with `text` (start === end: an insertion). */
 export interface TextEdit {
@@ -26,7 +26,9 @@ export interface EditableFile {
 /** `parseText`: the text to parse, when some documents are blanked at the same offsets (src/parse/prefilter.ts); edits read `text`. */
 export function editableFile(text: string, parseText: string = text): EditableFile {
   const parsed = parseAllDocuments(parseText, { ...GO_YAML, logLevel: 'silent' });
-  return { text, documents: Array.isArray(parsed) ? parsed : [] };
+  const documents = Array.isArray(parsed) ? parsed : [];
+  goMergeKeys(documents, parseText);
+  return { text, documents };
 }
 
 /** The document's text, for checks on it (placeholders). */

@@ -19,11 +19,14 @@
  *   mapping's entries in order, the maps of a merged list last to first): `yaml` lets a written
  *   key win wherever it is, and the first merge. So `failurePolicy: Ignore` then
  *   `<<: *defaults` (with Fail) is Fail for kubectl; read otherwise, a file could show the linter
- *   one webhook and apply another.
+ *   one webhook and apply another. A `<<` key with the non-specific tag `!` (in any quoting) or
+ *   the merge tag `!!merge` merges too: go-yaml's isMerge asks for the value `<<` and either an
+ *   implicit tag (libyaml makes `!` one) or the merge tag (goMergeKeys). `!!str <<`, `'<<'` and
+ *   `"<<"` are keys named `<<`.
  *
  * The kubectl differential test (test/kubectl-differential.test.ts) checks each form.
  */
-import { isAlias, isMap, isScalar, isSeq, Scalar, type ScalarTag, type Tags } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Scalar, visit, type Document, type ScalarTag, type Tags } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 
 const INT_TAG = 'tag:yaml.org,2002:int';
@@ -129,22 +132,53 @@ function mergeOver(context: ToJSContext, target: unknown, merged: unknown): void
   }
 }
 
-/** `<<` as go-yaml merges (see above): in its place among the entries, a list's maps last to first. */
+/** A merge key's entries set into the mapping (see above): in its place among the entries, a list's maps last to first. */
+function addMergeToJSMap(context: ToJSContext, target: unknown, value: unknown): void {
+  const source = isAlias(value) ? value.resolve(context.doc as never, context as never) : value;
+  const maps = isSeq(source) ? [...source.items].reverse() : [source];
+  for (const map of maps) mergeOver(context, target, map);
+}
+
+/** `<<` as go-yaml merges (see above). */
 const GO_MERGE_TAG: ScalarTag = {
   identify: (value) => value === '<<' || (typeof value === 'symbol' && value.description === '<<'),
   default: 'key',
   tag: GO_MERGE_TAG_NAME,
   test: /^<<$/,
-  resolve: () =>
-    Object.assign(new Scalar(Symbol('<<')), {
-      addToJSMap(context: ToJSContext, target: unknown, value: unknown): void {
-        const source = isAlias(value) ? value.resolve(context.doc as never, context as never) : value;
-        const maps = isSeq(source) ? [...source.items].reverse() : [source];
-        for (const map of maps) mergeOver(context, target, map);
-      },
-    }),
+  resolve: () => Object.assign(new Scalar(Symbol('<<')), { addToJSMap: addMergeToJSMap }),
   stringify: () => '<<',
 };
+
+/**
+ * An explicit `!!merge` on a scalar: a string for `yaml` (go-yaml resolves no value by that tag),
+ * never the "unresolved tag" `yaml` would warn of; on a `<<` key, goMergeKeys makes it a merge.
+ */
+const EXPLICIT_MERGE_TAG: ScalarTag = {
+  identify: () => false,
+  default: false,
+  tag: MERGE_TAG,
+  resolve: (text) => text,
+};
+
+/** A `<<` key that go-yaml merges though `yaml` reads it as a string: tagged `!` (any quoting) or `!!merge`. */
+function isTaggedMergeKey(node: unknown): boolean {
+  return isScalar(node) && node.value === '<<' && (node.tag === '!' || node.tag === MERGE_TAG);
+}
+
+/**
+ * Makes each `<<` key that go-yaml merges and `yaml` reads as a string (isTaggedMergeKey) a merge,
+ * in place, its node and positions kept. Every parse of a manifest calls it after `yaml`'s.
+ */
+export function goMergeKeys(documents: readonly Document[], text: string): void {
+  if (!text.includes('<<')) return;
+  for (const doc of documents) {
+    visit(doc, {
+      Pair(_, pair) {
+        if (isScalar(pair.key) && isTaggedMergeKey(pair.key)) Object.assign(pair.key, { addToJSMap: addMergeToJSMap });
+      },
+    });
+  }
+}
 
 /**
  * YAML 1.1's tags without timestamps, base-60 numbers, its own integers, floats (`.inf` and
@@ -157,7 +191,7 @@ function goYamlTags(tags: Tags): Tags {
     // Of the floats, only the one for `.inf` and `.nan` is go-yaml's too.
     return tag.tag !== FLOAT_TAG || tag.test?.test('.nan') === true;
   });
-  return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG];
+  return [...kept, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, EXPLICIT_MERGE_TAG];
 }
 
 /**
@@ -177,7 +211,7 @@ function jsonKey(value: unknown): string | undefined {
  */
 function sameJsonKey(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (!isScalar(a) || !isScalar(b)) return false;
+  if (!isScalar(a) || !isScalar(b) || isTaggedMergeKey(a) || isTaggedMergeKey(b)) return false;
   const key = jsonKey(a.value);
   return key !== undefined && key === jsonKey(b.value);
 }

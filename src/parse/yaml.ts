@@ -12,7 +12,7 @@ import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
 import { byStart, goRejectedEscape, goScanRewrites, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
-import { GO_YAML } from './go-yaml-schema.js';
+import { GO_YAML, goMergeKeys } from './go-yaml-schema.js';
 
 /** 1-based line and column; the end is exclusive. */
 export interface Span {
@@ -393,6 +393,7 @@ const GO_REFUSED_TAG = /^Unresolved tag: tag:yaml\.org,2002:(?:int|float|bool|nu
 
 /** The documents as kubectl's go-yaml reads them: what it refuses is an error. */
 function asGoYamlReads(text: string, documents: Document.Parsed[]): Document.Parsed[] {
+  goMergeKeys(documents, text);
   for (const doc of documents) {
     const refused = doc.warnings.filter((warning) => warning.code === 'TAG_RESOLVE_FAILED' && GO_REFUSED_TAG.test(cleanMessage(warning.message)));
     if (refused.length === 0) continue;

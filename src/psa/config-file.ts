@@ -9,7 +9,7 @@ import type { FieldPath } from '../field-path.js';
 import { decode, readRegularFile } from '../load/sources.js';
 import type { PodSecurityConfiguration } from '../model/pod-security.js';
 import { MAX_REFERENCED_CONFIG_BYTES, PodSecurityConfigError, readPodSecurityConfiguration } from './config.js';
-import { GO_YAML } from '../parse/go-yaml-schema.js';
+import { GO_YAML, goMergeKeys } from '../parse/go-yaml-schema.js';
 
 /** The start of the node at `path`, or of its closest written ancestor. */
 function offsetOf(document: Document, path: FieldPath): number {
@@ -35,6 +35,7 @@ export function loadPodSecurityConfigFile(file: string): PodSecurityConfiguratio
   // As the API server reads it: YAML 1.1 (sigs.k8s.io/yaml), the first document only.
   const documents = parseAllDocuments(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: 'error' });
   const document = Array.isArray(documents) ? documents[0] : undefined;
+  if (document !== undefined) goMergeKeys([document], text);
   const position = (offset: number): { line: number; column: number } => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };

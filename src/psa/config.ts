@@ -23,7 +23,7 @@ import { goQuote } from '../validate/field-error.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../kube/names.js';
 import type { PodSecurityConfiguration, PodSecurityExemptions } from '../model/pod-security.js';
 import { LEVEL_ERROR, parsePsaLevel, parsePsaVersion, PSA_MODES, VERSION_ERROR, type PsaMode, type PsaPolicy } from './labels.js';
-import { GO_YAML } from '../parse/go-yaml-schema.js';
+import { GO_YAML, goMergeKeys } from '../parse/go-yaml-schema.js';
 
 export const POD_SECURITY_CONFIGURATION_KIND = 'PodSecurityConfiguration';
 export const POD_SECURITY_CONFIGURATION_API_VERSIONS = [
@@ -336,6 +336,7 @@ function readReferencedFile(referencedFile: string, file: string, index: number)
   // sigs.k8s.io/yaml reads YAML 1.1 and only the stream's first document.
   const documents = parseAllDocuments(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: 'error' });
   const document = Array.isArray(documents) ? documents[0] : undefined;
+  if (document !== undefined) goMergeKeys([document], text);
   const position = (offset: number): { line: number; column: number } => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
