@@ -1,3 +1,4 @@
+import { isRecord } from '../src/json.js';
 import { formatKubeVersion, isAtLeast, type KubeVersion } from '../src/kube/version.js';
 import { ADMISSION_GROUP, POLICY_KINDS, type PolicyKind } from '../src/model/types.js';
 import { isV1beta1 } from '../src/model/webhooks.js';
@@ -94,6 +95,33 @@ function bindingsNamed(bindings: readonly PolicyObject[] | undefined): string {
   return bindings.length === 1 ? ` (and its binding "${elideMiddle(bindings[0]!.name ?? '', 40)}")` : ` (and its ${bindings.length} bindings)`;
 }
 
+/** The sideEffects classes v1 accepts (v1beta1 also accepted Unknown and Some, and defaulted to Unknown). */
+const V1_SIDE_EFFECTS = new Set(['None', 'NoneOnDryRun']);
+
+/**
+ * What moving the configuration to v1 takes beyond its apiVersion, from what is written: v1
+ * requires sideEffects (None or NoneOnDryRun) and admissionReviewVersions, which v1beta1
+ * defaulted, and defaults an unwritten failurePolicy to Fail instead of Ignore. Empty when
+ * nothing else changes.
+ */
+function v1Gaps(written: unknown): string {
+  const webhooks = isRecord(written) && Array.isArray(written.webhooks) ? written.webhooks.filter(isRecord) : [];
+  const count = (test: (webhook: Record<string, unknown>) => boolean): number => webhooks.filter(test).length;
+  const sideEffects = count((webhook) => typeof webhook.sideEffects !== 'string' || !V1_SIDE_EFFECTS.has(webhook.sideEffects));
+  const reviewVersions = count((webhook) => webhook.admissionReviewVersions == null);
+  const failurePolicy = count((webhook) => webhook.failurePolicy == null);
+  const of = (n: number): string => (n === webhooks.length ? (n === 1 ? 'its webhook' : `its ${n} webhooks`) : `${n} of its ${webhooks.length} webhooks`);
+  const needs = [
+    ...(sideEffects > 0 ? [`sideEffects None or NoneOnDryRun (${of(sideEffects)})`] : []),
+    ...(reviewVersions > 0 ? [`admissionReviewVersions (${of(reviewVersions)})`] : []),
+  ];
+  const parts = [
+    ...(needs.length > 0 ? [`v1 also requires ${needs.join(' and ')}`] : []),
+    ...(failurePolicy > 0 ? [`an unwritten failurePolicy becomes Fail there (${of(failurePolicy)})`] : []),
+  ];
+  return parts.length === 0 ? '' : `; ${parts.join('; ')}`;
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'removed-api-version',
@@ -102,7 +130,7 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
       removed:
-        '{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}})',
+        '{{kind}} in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: {{target}}){{v1}}',
       policyNotServed:
         'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"{{bindings}}',
       policyPreview:
@@ -117,7 +145,7 @@ export const rule = defineObjectRule({
     return {
       webhookConfiguration(object) {
         if (!isV1beta1(object) || !isAtLeast(run.kubeVersion, 1, 22)) return [];
-        return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(run.kubeVersion) }, path: ['apiVersion'] }];
+        return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(run.kubeVersion), v1: v1Gaps(object.written) }, path: ['apiVersion'] }];
       },
       policy(object) {
         const apiVersion = object.apiVersion;
