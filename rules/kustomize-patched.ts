@@ -10,7 +10,7 @@ type MessageId = 'patched';
  * targets: `kubectl kustomize` applies the patch, so what is applied differs from the file the
  * other rules judge. Said once per object, naming the first such patch and counting the others.
  */
-function check(object: { kind: string; name: string | undefined; file: string }, run: RuleRun, selectorsPatched = false): Violation<MessageId>[] {
+function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, run: RuleRun, selectorsPatched = false): Violation<MessageId>[] {
   const patches = patchesChanging(run.kustomizePatches, object);
   if (patches.length === 0) return [];
   const first = patches[0]!;

@@ -32,6 +32,29 @@ describe('kustomize patches', () => {
     expect(changed(text.replace('  - path: missing.yaml\n', ''), 'MutatingWebhookConfiguration', 'z', files)).toEqual([]);
   });
 
+  it('selects by group and version as kustomize does: a patch for v1beta1 objects leaves v1 ones as they are', () => {
+    const text = [
+      'patches:',
+      '  - target: {group: admissionregistration.k8s.io, version: v1beta1, kind: ValidatingAdmissionPolicy}',
+      '    patch: "[]"',
+      '  - target: {group: apps, kind: ValidatingAdmissionPolicy}',
+      '    patch: "[]"',
+      '  - target: {version: "v1.*", kind: ValidatingAdmissionPolicy}',
+      '    patch: "[]"',
+      '  - path: smp.yaml',
+      '',
+    ].join('\n');
+    const files = { 'smp.yaml': 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\n' };
+    const at = (apiVersion: string | undefined): number[] =>
+      patchesChanging(read(text, files), { kind: 'ValidatingAdmissionPolicy', name: 'p', file: '<stdin>', ...(apiVersion === undefined ? {} : { apiVersion }) }).map((patch) => patch.line);
+    // The version is written whole for the first patch and the strategic-merge one; a pattern may match.
+    expect(at('admissionregistration.k8s.io/v1')).toEqual([6]);
+    expect(at('admissionregistration.k8s.io/v1beta1')).toEqual([2, 6, 8]);
+    expect(at('apps/v1')).toEqual([4, 6]);
+    // The object's apiVersion unknown: every patch of its kind and name may change it.
+    expect(at(undefined)).toEqual([2, 4, 6, 8]);
+  });
+
   it('takes a label or annotation selector to match every object of its kind', () => {
     const text = 'patches:\n  - target: {kind: Namespace, labelSelector: "team=a"}\n    patch: "[]"\n';
     expect(changed(text, 'Namespace', 'anything', {})).toEqual([2]);

@@ -50,12 +50,12 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   if (file === '<stdin>' || object.name === undefined) return { object };
   const own = resolve(file);
   const changing = run.kustomizePatches.filter(
-    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && targets(patch.target, object.kind, object.name),
+    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && targets(patch.target, object.kind, object.name, object.apiVersion),
   );
   if (changing.length !== 1) return { object };
   const patch = changing[0]!;
   const { target } = patch;
-  const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
+  const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && target.group === undefined && target.version === undefined && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
   if (!exact || !patch.selectors!.known || !builtOnlyBy(patch.file, own, run.kustomizations)) return { object };
   const webhooks = [...(object.effective.webhooks ?? [])];
   for (const change of patch.selectors!.changes) {

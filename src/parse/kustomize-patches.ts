@@ -16,10 +16,13 @@ export interface PatchTarget {
   readonly name?: string;
   /** A label or annotation selector the linter does not evaluate: the target may be any object of the kind. */
   readonly selector?: boolean;
+  /** A selector's `group` and `version`: kustomize matches them (as whole-value expressions) against the object's apiVersion. */
+  readonly group?: string;
+  readonly version?: string;
   /**
-   * The target also names a group, version or namespace (a selector's `group`, `version`,
-   * `namespace`; a strategic-merge patch's `metadata.namespace`), which kustomize matches too:
-   * whether it selects the object is not judged here.
+   * The target also names a namespace (a selector's `namespace`, a strategic-merge patch's
+   * `metadata.namespace`), which kustomize matches too: whether it selects the object is not
+   * judged here.
    */
   readonly qualified?: boolean;
   /** A strategic-merge patch's apiVersion, which kustomize matches against the object's. */
@@ -127,8 +130,17 @@ function selectorTarget(value: unknown): PatchTarget | undefined {
   const kind = str(selector.kind);
   const name = str(selector.name);
   const selects = str(selector.labelSelector) !== undefined || str(selector.annotationSelector) !== undefined;
-  const qualified = ['group', 'version', 'namespace'].some((key) => selector[key] != null);
-  return { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }), ...(selects ? { selector: true } : {}), ...(qualified ? { qualified: true } : {}) };
+  const group = str(selector.group);
+  const version = str(selector.version);
+  const qualified = selector.namespace != null;
+  return {
+    ...(kind === undefined ? {} : { kind }),
+    ...(name === undefined ? {} : { name }),
+    ...(group === undefined ? {} : { group }),
+    ...(version === undefined ? {} : { version }),
+    ...(selects ? { selector: true } : {}),
+    ...(qualified ? { qualified: true } : {}),
+  };
 }
 
 /** The values of a patch text's documents; undefined for one that does not parse. */
@@ -299,15 +311,28 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
  * The patches that change an object of this kind and name in `file`. A patch file's own object
  * (linted when it is complete, src/engine/load-run.ts) is not changed by the patch it is.
  */
-export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string }): KustomizePatch[] {
+export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }): KustomizePatch[] {
   const own = object.file === '<stdin>' ? undefined : resolve(object.file);
-  return patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, object.name));
+  return patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, object.name, object.apiVersion));
 }
 
-/** Whether a patch target selects an object of this kind and name. */
-export function targets(target: PatchTarget, kind: string, name: string | undefined): boolean {
+/**
+ * Whether a patch target selects an object of this kind, name and apiVersion (undefined: any).
+ * kustomize selects by group and version too (a `target` selector's `group` and `version`; a
+ * strategic-merge patch's own apiVersion, compared whole): a patch for `v1beta1` policies leaves
+ * `v1` ones as they are.
+ */
+export function targets(target: PatchTarget, kind: string, name: string | undefined, apiVersion?: string): boolean {
   if (target.kind !== undefined && !matchesWhole(target.kind, kind)) return false;
   if (target.name !== undefined && (name === undefined || !matchesWhole(target.name, name))) return false;
+  if (apiVersion !== undefined) {
+    const slash = apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+    const version = apiVersion.slice(slash + 1);
+    if (target.group !== undefined && !matchesWhole(target.group, group)) return false;
+    if (target.version !== undefined && !matchesWhole(target.version, version)) return false;
+    if (target.apiVersion !== undefined && target.apiVersion !== apiVersion) return false;
+  }
   return true;
 }
 
