@@ -174,8 +174,8 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
       {
         messageId,
         data: {
-          // The names are elided in the middle when long (the finding's object keeps the whole name).
-          policy: elideMiddle(object.name ?? '(unnamed)', 32),
+          // A name longer than a label's 63 characters is elided in the middle (the finding's object keeps the whole name).
+          policy: elideMiddle(object.name ?? '(unnamed)', 63),
           bindings: joinNames(boundBy),
           resource: describeResource(write),
           defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',

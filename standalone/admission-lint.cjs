@@ -37303,8 +37303,8 @@ function checkPolicyObject3(object, run2) {
       {
         messageId,
         data: {
-          // The names are elided in the middle when long (the finding's object keeps the whole name).
-          policy: elideMiddle(object.name ?? "(unnamed)", 32),
+          // A name longer than a label's 63 characters is elided in the middle (the finding's object keeps the whole name).
+          policy: elideMiddle(object.name ?? "(unnamed)", 63),
           bindings: joinNames(boundBy),
           resource: describeResource(write2),
           defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
@@ -64694,4 +64694,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 2a3c8518a13af38f86578808f13cae42fc51c4fb5f1d06bf7e69600640cc7446
+//# admission-lint-build e63056eb84cb797762fa281e4c7725640aca68bd496918d4e845fa7caf0e3080
