@@ -95,31 +95,36 @@ function bindingsNamed(bindings: readonly PolicyObject[] | undefined): string {
   return bindings.length === 1 ? ` (and its binding "${elideMiddle(bindings[0]!.name ?? '', 40)}")` : ` (and its ${bindings.length} bindings)`;
 }
 
+const REMOVED_HELP =
+  'The API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ (failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10) and which requires sideEffects and admissionReviewVersions: set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.';
+
 /** The sideEffects classes v1 accepts (v1beta1 also accepted Unknown and Some, and defaulted to Unknown). */
 const V1_SIDE_EFFECTS = new Set(['None', 'NoneOnDryRun']);
 
 /**
  * What moving the configuration to v1 takes beyond its apiVersion, from what is written: v1
  * requires sideEffects (None or NoneOnDryRun) and admissionReviewVersions, which v1beta1
- * defaulted, and defaults an unwritten failurePolicy to Fail instead of Ignore. Empty when
- * nothing else changes.
+ * defaulted, and defaults an unwritten failurePolicy to Fail instead of Ignore. `suffix` ends the
+ * message when a failurePolicy would change (silently, unlike a missing required field, which the
+ * API server names); `help` counts the webhooks each applies to.
  */
-function v1Gaps(written: unknown): string {
+function v1Gaps(written: unknown): { suffix: string; help: string } {
   const webhooks = isRecord(written) && Array.isArray(written.webhooks) ? written.webhooks.filter(isRecord) : [];
   const count = (test: (webhook: Record<string, unknown>) => boolean): number => webhooks.filter(test).length;
   const sideEffects = count((webhook) => typeof webhook.sideEffects !== 'string' || !V1_SIDE_EFFECTS.has(webhook.sideEffects));
   const reviewVersions = count((webhook) => webhook.admissionReviewVersions == null);
   const failurePolicy = count((webhook) => webhook.failurePolicy == null);
-  const of = (n: number): string => (n === webhooks.length ? (n === 1 ? 'its webhook' : `its ${n} webhooks`) : `${n} of its ${webhooks.length} webhooks`);
-  const needs = [
-    ...(sideEffects > 0 ? [`sideEffects None or NoneOnDryRun (${of(sideEffects)})`] : []),
-    ...(reviewVersions > 0 ? [`admissionReviewVersions (${of(reviewVersions)})`] : []),
+  const total = webhooks.length;
+  const of = (n: number): string => (n < total ? `${n} of its ${total} webhooks` : total === 1 ? 'its webhook' : total === 2 ? 'both webhooks' : `all ${total} webhooks`);
+  const here = [
+    ...(sideEffects > 0 ? [`sideEffects is not None or NoneOnDryRun in ${of(sideEffects)}`] : []),
+    ...(reviewVersions > 0 ? [`admissionReviewVersions is missing from ${of(reviewVersions)}`] : []),
+    ...(failurePolicy > 0 ? [`failurePolicy is missing from ${of(failurePolicy)} (Ignore in v1beta1, Fail in v1)`] : []),
   ];
-  const parts = [
-    ...(needs.length > 0 ? [`v1 also requires ${needs.join(' and ')}`] : []),
-    ...(failurePolicy > 0 ? [`an unwritten failurePolicy becomes Fail there (${of(failurePolicy)})`] : []),
-  ];
-  return parts.length === 0 ? '' : `; ${parts.join('; ')}`;
+  return {
+    suffix: failurePolicy > 0 ? '; v1 makes its failurePolicy Fail' : '',
+    help: here.length === 0 ? '' : ` Here ${here.join('; ')}.`,
+  };
 }
 
 export const rule = defineObjectRule({
@@ -136,7 +141,7 @@ export const rule = defineObjectRule({
       policyPreview:
         '{{apiVersion}} is the newest {{kind}} version in Kubernetes {{target}}: served only where the API server enables it{{bindings}}',
     },
-    help: 'The API server rejects it. Move to admissionregistration.k8s.io/v1, whose defaults differ (failurePolicy Fail, matchPolicy Equivalent, timeoutSeconds 10) and which requires sideEffects and admissionReviewVersions: set apiVersion: admissionregistration.k8s.io/v1 and write failurePolicy, sideEffects, timeoutSeconds and admissionReviewVersions explicitly.',
+    help: REMOVED_HELP,
     needsDecodableObject: false,
   },
   create(run) {
@@ -145,7 +150,8 @@ export const rule = defineObjectRule({
     return {
       webhookConfiguration(object) {
         if (!isV1beta1(object) || !isAtLeast(run.kubeVersion, 1, 22)) return [];
-        return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(run.kubeVersion), v1: v1Gaps(object.written) }, path: ['apiVersion'] }];
+        const gaps = v1Gaps(object.written);
+        return [{ messageId: 'removed', data: { kind: object.kind, target: formatKubeVersion(run.kubeVersion), v1: gaps.suffix }, path: ['apiVersion'], ...(gaps.help === '' ? {} : { help: `${REMOVED_HELP}${gaps.help}` }) }];
       },
       policy(object) {
         const apiVersion = object.apiVersion;

@@ -1,0 +1,39 @@
+/** removed-api-version: what the move of a v1beta1 webhook configuration to v1 takes, counted from what is written. */
+import { describe, expect, it } from 'vitest';
+import { lintText } from './helpers.js';
+
+const webhook = (name: string, fields: string): string => `  - name: ${name}.example.com
+${fields}    clientConfig:
+      service: {namespace: widgets, name: webhook}
+    rules:
+      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}
+`;
+const configuration = (...webhooks: string[]): string =>
+  `apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: legacy\nwebhooks:\n${webhooks.join('')}`;
+
+async function finding(text: string): Promise<{ message: string; help: string }> {
+  const findings = await lintText(text, { only: ['removed-api-version'] });
+  expect(findings).toHaveLength(1);
+  return { message: findings[0]!.message, help: findings[0]!.help ?? '' };
+}
+
+describe('removed-api-version', () => {
+  it('says in the message that v1 turns an unwritten failurePolicy to Fail, and counts the rest in the help', async () => {
+    const { message, help } = await finding(
+      configuration(webhook('a', '    sideEffects: Unknown\n'), webhook('b', '    failurePolicy: Ignore\n    sideEffects: None\n    admissionReviewVersions: [v1beta1]\n'), webhook('c', '    failurePolicy: Fail\n')),
+    );
+    expect(message).toMatch(/; v1 makes its failurePolicy Fail$/);
+    expect(help).toContain('Here sideEffects is not None or NoneOnDryRun in 2 of its 3 webhooks; admissionReviewVersions is missing from 2 of its 3 webhooks; failurePolicy is missing from 1 of its 3 webhooks (Ignore in v1beta1, Fail in v1).');
+  });
+
+  it('says nothing more when only the apiVersion changes', async () => {
+    const { message, help } = await finding(configuration(webhook('a', '    failurePolicy: Ignore\n    sideEffects: NoneOnDryRun\n    admissionReviewVersions: [v1, v1beta1]\n')));
+    expect(message).toBe('ValidatingWebhookConfiguration in admissionregistration.k8s.io/v1beta1 is not served since Kubernetes 1.22 (target: 1.35)');
+    expect(help).not.toContain('Here');
+  });
+
+  it('counts both webhooks as both', async () => {
+    const { help } = await finding(configuration(webhook('a', ''), webhook('b', '')));
+    expect(help).toContain('admissionReviewVersions is missing from both webhooks');
+  });
+});
