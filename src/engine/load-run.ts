@@ -23,7 +23,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
-import { decode, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
+import { decode, decodeSource, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
@@ -253,9 +253,11 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // as one): the workloads read are those of a run without Services.
     const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
     const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) : forWorkloads;
-    const text = decode(raw.bytes);
+    const decoded = decodeSource(raw.bytes);
+    const text = decoded?.text ?? null;
+    const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
     const bundleSettle = bundle && settle !== undefined ? { ...settle, admits: (document: string) => named!(document) && settle.admits(document) } : settle;
-    const whole = readFile({ path: raw.path, text }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(bundleSettle !== undefined ? { settle: bundleSettle } : {}) });
+    const whole = readFile({ path: raw.path, text, ...lineSeparators }, { byValue: OBJECTS_BY_VALUE, ...(reads === undefined ? {} : { reads }), ...(bundleSettle !== undefined ? { settle: bundleSettle } : {}) });
     const readForWorkloads = bundle && forWorkloads !== undefined ? documentsWanted(text, forWorkloads) : undefined;
     documents += whole.documentCount;
     skipped += whole.unparsed;

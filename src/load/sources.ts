@@ -19,6 +19,11 @@ export interface SourceFile {
    * the stream's own path. `path` is then the template's, and positions are in the stream.
    */
   readonly renderedFrom?: string;
+  /**
+   * Offsets in `text` of the line feeds that were U+2028 or U+2029 in the file (decodeSource):
+   * kubectl keeps those characters in the scalars they end, so a value there is not the one read.
+   */
+  readonly lineSeparators?: readonly number[];
 }
 
 export const STDIN_PATH = '<stdin>';
@@ -171,18 +176,49 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * (right after a `---` line) is dropped, as each document kubectl decodes starts afresh.
  */
 export function normalizeBreaks(text: string): string {
+  return normalized(text).text;
+}
+
+/**
+ * normalizeBreaks, and the offsets (in the text it returns) of the line and paragraph separators
+ * (U+2028, U+2029) it made line feeds. go-yaml ends a line at them too, but keeps the character
+ * in the scalar it ends where `yaml` folds a line feed: there the value kubectl reads is not the
+ * one the linter reads (src/parse/yaml.ts reports it).
+ */
+function normalized(text: string): { text: string; lineSeparators: number[] } {
   let out = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (/\r(?!\n)|[\u0085\u2028\u2029]/.test(out)) out = out.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, '\n');
-  if (out.includes('\ufeff')) out = out.replace(/^(---[ \t]*(?:#[^\n]*)?\r?\n)\ufeff/gm, '$1');
-  return out;
+  let lineSeparators: number[] = [];
+  if (/\r(?!\n)|[\u0085\u2028\u2029]/.test(out)) {
+    out = out.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, (found: string, at: number) => {
+      if (found === '\u2028' || found === '\u2029') lineSeparators.push(at);
+      return '\n';
+    });
+  }
+  if (out.includes('\ufeff')) {
+    // A byte-order mark dropped moves every separator after it back by one.
+    const dropped: number[] = [];
+    out = out.replace(/^(---[ \t]*(?:#[^\n]*)?\r?\n)\ufeff/gm, (_: string, marker: string, at: number) => {
+      dropped.push(at + marker.length);
+      return marker;
+    });
+    if (dropped.length > 0) lineSeparators = lineSeparators.map((offset) => offset - dropped.filter((at) => at < offset).length);
+  }
+  return { text: out, lineSeparators };
 }
 
 export function decode(bytes: Uint8Array): string | null {
+  return decodeSource(bytes)?.text ?? null;
+}
+
+/** decode, with the line separators it made line feeds (see normalized); null when the bytes are not UTF-8. */
+export function decodeSource(bytes: Uint8Array): { readonly text: string; readonly lineSeparators: readonly number[] } | null {
+  let text;
   try {
-    return normalizeBreaks(utf8.decode(bytes));
+    text = utf8.decode(bytes);
   } catch {
     return null;
   }
+  return normalized(text);
 }
 
 /** One input's bytes, before they are decoded (most files of a repository never are). */

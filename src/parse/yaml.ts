@@ -145,8 +145,10 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
   const oversized = text.length > MAX_OBJECT_BYTES ? blankOversized(text) : undefined;
   const readText = oversized?.text ?? text;
   // A line kubectl stops at is reported with the documents `yaml` finds: such a file is parsed.
-  const byValue = options.byValue !== undefined && !KUBECTL_SPLIT_LINE.test(text) ? options.byValue : undefined;
-  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(readText, options.reads, options.settle, byValue);
+  // So is one with a line separator (lineSeparatorProblems): its documents are not read from their value.
+  const separated = source.lineSeparators !== undefined && source.lineSeparators.length > 0;
+  const byValue = options.byValue !== undefined && !KUBECTL_SPLIT_LINE.test(text) && !separated ? options.byValue : undefined;
+  const filtered = options.prefilter === false ? ({ mode: 'all' } as const) : prefilter(readText, options.reads, separated ? undefined : options.settle, byValue);
   const settled = filtered.mode !== 'all' && filtered.settled !== undefined ? { settled: filtered.settled } : {};
   const place = { source, text, lineCounter };
   const valued = (documents: readonly ValueDocument[] | undefined): Manifest[] => (documents ?? []).map((document) => valueManifest({ ...place, documentIndex: document.index }, document));
@@ -221,7 +223,38 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
   problems.push(...kubectlSplitProblems(text, list, spanAt));
+  const blanked = new Set(filtered.mode === 'masked' && list.length === filtered.documents ? filtered.blanked : []);
+  problems.push(...lineSeparatorProblems(source.lineSeparators, list, (index) => !blanked.has(index) || values.has(index), spanAt));
   return { source, documentCount: list.length, unparsed, ...settledParts, problems, manifests, spanAt };
+}
+
+/**
+ * A U+2028 or U+2029 in a document the linter reads (src/load/sources.ts decodeSource): go-yaml
+ * ends the line there but keeps the character in the scalar it ends, where `yaml` folds a line
+ * feed (`"x<LS>y"` is "x\u2028y" for kubectl, "x y" here); a CEL expression or a label value
+ * with one is not what the API server gets. One warning per document, at the first.
+ */
+function lineSeparatorProblems(offsets: readonly number[] | undefined, documents: readonly Document.Parsed[], read: (documentIndex: number) => boolean, spanAt: (start: number, end: number) => Span): SyntaxProblem[] {
+  if (offsets === undefined || offsets.length === 0) return [];
+  const byDocument = new Map<number, number[]>();
+  for (const offset of offsets) {
+    // The last document that starts at or before it (a blanked document's range ends at its `~`).
+    let index = -1;
+    documents.forEach((doc, at) => {
+      if (doc.range !== undefined && doc.range !== null && doc.range[0] <= offset) index = at;
+    });
+    if (index < 0 || !read(index)) continue;
+    const found = byDocument.get(index);
+    if (found === undefined) byDocument.set(index, [offset]);
+    else found.push(offset);
+  }
+  return [...byDocument].map(([documentIndex, [first, ...others]]) => ({
+    documentIndex,
+    severity: 'warning' as const,
+    code: 'LINE_SEPARATOR',
+    message: `a line or paragraph separator (U+2028, U+2029)${others.length > 0 ? ` and ${others.length} more` : ''}: kubectl keeps it in the value it ends, the linter read a line break`,
+    span: spanAt(first!, first! + 1),
+  }));
 }
 
 /** A line that starts with `---` and has content after it, or a directive: see kubectlSplitProblems. */
