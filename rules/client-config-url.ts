@@ -111,6 +111,10 @@ export const rule = defineObjectRule({
               what: unspecified ? 'the unspecified address, which reaches the local host' : 'loopback',
             },
             path: [...entry.path, 'clientConfig', 'url'],
+            // A loopback url is written on purpose: the webhook runs beside each API server (a
+            // static pod or a process on the control-plane host). Info: true, and deliberate. The
+            // unspecified address is a listen address copied into a url: a warning.
+            ...(messageId === 'loopback' && !unspecified ? { severity: 'info' as const } : {}),
           });
         }
         return violations;
