@@ -181,7 +181,11 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
           defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',
         },
         path: ['spec', 'matchConstraints', 'resourceRules', rule],
-        severity: ignore ? 'warning' : 'error',
+        // With Ignore a mutating policy cannot reject a write: a mutation that errors is skipped,
+        // and it has no validation to fail. It changes the system's objects, which is its purpose
+        // as written: info. A validating policy's Ignore covers only errors: a false validation
+        // still denies.
+        severity: ignore ? (mutating ? 'info' : 'warning') : 'error',
         help: POLICY_HELP,
       },
     ];
