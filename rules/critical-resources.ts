@@ -1,12 +1,10 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
-import { isAtLeast } from '../src/kube/version.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
 import { kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
-import { MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
 import { joinCapped } from '../src/text/list.js';
 
-import { describe, IGNORE_TIMEOUT_SECONDS, intercepts, TARGETS } from '../src/match/critical-targets.js';
+import { criticalWrites, ignoresWithLongTimeout } from '../src/match/critical-targets.js';
 
 /** The rule that reports the kube-system writes of these webhooks, when it runs. */
 const MATCHES_KUBE_SYSTEM = 'matches-kube-system';
@@ -36,9 +34,10 @@ export const rule = defineObjectRule({
   create(run) {
     return {
       webhookConfiguration(object) {
-        const virtualExempt = isAtLeast(run.kubeVersion, 1, 37);
         // One cause, one finding: when matches-kube-system runs, it reports these webhooks for the
-        // system's writes in kube-system; when it is off, this rule reports them itself.
+        // system's writes in kube-system; when it is off, this rule reports them itself. For an
+        // Ignore webhook the cause is its timeout, wherever the writes are: this rule reports
+        // them all, and matches-kube-system and long-timeout leave that webhook to it.
         const reportedForKubeSystem = new Set(run.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(object, run).map(({ entry }) => entry.index) : []);
         return webhooksOf(object).flatMap((entry) => {
           const { webhook } = entry;
@@ -47,24 +46,9 @@ export const rule = defineObjectRule({
           const ignore = webhook.failurePolicy === 'Ignore';
           const timeout = webhook.timeoutSeconds ?? 10;
           // Above 30s the API server rejects the object; timeout-out-of-range reports that.
-          if (ignore && !(timeout > IGNORE_TIMEOUT_SECONDS && timeout <= MAX_TIMEOUT_SECONDS)) return [];
+          if (ignore && !ignoresWithLongTimeout(webhook)) return [];
           // "<resource><where>" per intercepted request, capped in the message (the why of each is in the doc).
-          const described = new Map<string, string[]>();
-          let firstRule: number | undefined;
-          /** Whether a request it intercepts is cluster-scoped, where a namespaceSelector does not apply. */
-          let clusterScoped = false;
-          for (const target of TARGETS) {
-            if (target.virtual && virtualExempt) continue;
-            if (target.kubeSystemWrites && reportedForKubeSystem.has(entry.index)) continue;
-            for (const request of target.requests) {
-              const hit = intercepts(webhook, target, request, run);
-              if (hit === undefined) continue;
-              const key = target.where;
-              described.set(key, [...(described.get(key) ?? []), hit.operations.length < request.operations.length ? `${describe(request)} (${hit.operations.join(', ')})` : describe(request)]);
-              if (firstRule === undefined || hit.rule < firstRule) firstRule = hit.rule;
-              if (target.namespace === null) clusterScoped = true;
-            }
-          }
+          const { described, firstRule, clusterScoped } = criticalWrites(webhook, run, { kubeSystemWrites: ignore || !reportedForKubeSystem.has(entry.index) });
           if (firstRule === undefined) return [];
           const selected = (webhook.namespaceSelector?.matchLabels != null && Object.keys(webhook.namespaceSelector.matchLabels).length > 0) || (webhook.namespaceSelector?.matchExpressions ?? []).length > 0;
           return [

@@ -1,11 +1,11 @@
 import { settingsApply } from '../src/match/reachability.js';
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleMeta, type Severity, type Violation } from '../src/rule.js';
-import { MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
+import { CLIENT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
+import { criticalForTimeout } from '../src/match/critical-targets.js';
+import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { joinCapped } from '../src/text/list.js';
 
-/** The client-side request timeout many clients use (kubernetes/kubernetes#71508). */
-export const CLIENT_TIMEOUT_SECONDS = 30;
 
 const meta = {
   id: 'long-timeout',
@@ -48,6 +48,9 @@ function severityOf(defaulted: boolean, messageId: MessageId): Severity {
 
 type MessageId = keyof typeof meta.messages;
 
+/** The rule that reports an Ignore webhook on the control plane's writes for its long timeout. */
+const CRITICAL_RESOURCES = 'critical-resources';
+
 export const rule = defineObjectRule({
   meta,
   create(run) {
@@ -62,6 +65,9 @@ export const rule = defineObjectRule({
           // Values outside 1–30 are timeout-out-of-range's: the API server rejects them.
           if (typeof value !== 'number' || value > MAX_TIMEOUT_SECONDS || !(value > threshold)) continue;
           if (!settingsApply(object, entry, run)) continue;
+          // One cause, one finding: an Ignore webhook on the control plane's writes with a timeout
+          // above 15 s is critical-resources' finding, which names what waits.
+          if (run.runsAsDesigned(CRITICAL_RESOURCES) && !reportedAsEverything(entry.webhook, run) && criticalForTimeout(entry.webhook, run)) continue;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
           const messageId: MessageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
           const defaulted = isDefaulted(object, path);

@@ -4,18 +4,19 @@ import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { KUBE_SYSTEM, kubeSystemInterceptions, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
 // Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
-import { IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
+import { criticalForTimeout, ignoresWithLongTimeout, IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
+import { settingsApply } from '../src/match/reachability.js';
 import { namespaceLabels } from '../src/match/namespaces.js';
 import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
-import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
+import { CLIENT_TIMEOUT_SECONDS, NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { conditionsOutcome, systemWritersOf, type ConditionsOutcome } from '../src/match/system-requests.js';
-import type { PolicyObject } from '../src/model/objects.js';
+import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
 import type { LabelSelector, MatchCondition, RuleWithOperations } from '../src/model/types.js';
-import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
+import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
 import type { Severity } from '../src/severity.js';
@@ -193,6 +194,10 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   return [];
 }
 
+/** The rules that report an Ignore webhook's long timeout (timeoutReportedElsewhere). */
+const CRITICAL_RESOURCES = 'critical-resources';
+const LONG_TIMEOUT = 'long-timeout';
+
 /** Gardener: on kube-system Leases, above this even Ignore can break leader election (renewals have a 10 s deadline). */
 const LEASE_TIMEOUT_SECONDS = 3;
 /** On kube-system Pods with Ignore, a wait above this per create or update delays every add-on's recovery. */
@@ -231,6 +236,20 @@ function webhookSeverity(i: KubeSystemInterception, ignore: boolean, timeout: nu
   if (i.pods && scoped(i.entry.webhook)) return { severity: 'info', why: `${wait} Its selectors scope it and keep kube-system in: seeing the system's pods is part of its job.` };
   if (i.pods && timeout > POD_TIMEOUT_SECONDS) return { severity: 'warning', why: `${wait} Every kube-system pod the control plane creates waits that long while the webhook is down.` };
   return { severity: 'info', why: `${wait} The delay is bounded and short.` };
+}
+
+/**
+ * One cause, one finding: an Ignore webhook whose writes here wait more than 15 s (its warning
+ * case) is reported for that timeout by critical-resources when it intercepts a control-plane
+ * write (kube-system's included), else by long-timeout when the timeout is the 30 s at which
+ * clients give up. Each only when it runs as designed, so that turning it off or lowering it
+ * brings this finding back.
+ */
+function timeoutReportedElsewhere(object: WebhookConfigurationObject, interception: KubeSystemInterception, written: WebhookEntry, run: RuleRun): boolean {
+  const { webhook } = written;
+  if (interception.deleteOnly || !ignoresWithLongTimeout(webhook)) return false;
+  if (run.runsAsDesigned(CRITICAL_RESOURCES) && criticalForTimeout(webhook, run)) return true;
+  return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run);
 }
 
 /**
@@ -276,7 +295,11 @@ export const rule = defineObjectRule({
         const judged = withKustomizeSelectors(object, run);
         // (wildcard-rule judges the webhook as written: the deferral asks about that one.)
         const written = webhooksOf(object);
-        return kubeSystemInterceptions(judged.object, run).filter(({ entry }) => !reportedAsEverything(written.find((each) => each.index === entry.index)?.webhook ?? entry.webhook, run)).map((interception): Violation<MessageId> => {
+        const writtenOf = (entry: WebhookEntry): WebhookEntry => written.find((each) => each.index === entry.index) ?? entry;
+        return kubeSystemInterceptions(judged.object, run)
+          .filter(({ entry }) => !reportedAsEverything(writtenOf(entry).webhook, run))
+          .filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run))
+          .map((interception): Violation<MessageId> => {
           const { entry, rule, match, everything } = interception;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
           const timeout = entry.webhook.timeoutSeconds ?? 10;

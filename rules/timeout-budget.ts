@@ -12,7 +12,7 @@ import {
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type RuleMeta } from '../src/rule.js';
-import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from '../src/model/types.js';
+import { CLIENT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from '../src/model/types.js';
 import { joinCapped } from '../src/text/list.js';
 
 interface Hook extends CandidateHook {
@@ -155,9 +155,6 @@ function describeCosts(hooks: readonly Hook[]): string {
   const rest = hooks.length - shown.length;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
-
-/** The client-side request timeout many clients use (kubernetes/kubernetes#71508); long-timeout warns from it for Ignore. */
-const CLIENT_TIMEOUT_SECONDS = 30;
 
 /**
  * A warning only where the webhooks that fail open (Ignore) add up past the budget on their own:

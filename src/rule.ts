@@ -118,9 +118,10 @@ export interface RuleRun<Options = unknown> extends RunScope {
    */
   isEnabled(ruleId: string): boolean;
   /**
-   * Whether a rule runs with the severities it gives (turned on, and its severity not overridden
-   * by the user). A rule that defers a cause whose severity matters (an error) asks this: a user
-   * who lowers the other rule must not lose the error with it.
+   * Whether a rule runs with the severities it gives and the options it declares (turned on, its
+   * severity not overridden and no option set by the user). A rule that defers a cause whose
+   * severity matters asks this: a user who lowers the other rule, or moves its threshold, must
+   * not lose the finding with it.
    */
   runsAsDesigned(ruleId: string): boolean;
   /** The rule's options: the user's values, else the declared defaults. */

@@ -148,7 +148,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
         ...scope,
         trustedNamespaceLabels: options.trustedNamespaceLabels,
         isEnabled: (ruleId) => enabledIds.has(ruleId),
-        runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId),
+        runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
         options: optionValues(rule.meta, options.ruleOptions?.get(rule.meta.id)),
       };
       // A create that throws is a bug like a check that throws: reported on the run's first file.

@@ -9,7 +9,8 @@ import { systemObjectLabels } from './kube-system.js';
 import { namespaceLabels } from './namespaces.js';
 import { matchWebhook, objectLabelsFor, rulesMayMatch, type Operation } from './request.js';
 import { conditionsOutcome, systemWritersOf } from './system-requests.js';
-import type { Webhook } from '../model/types.js';
+import { isAtLeast } from '../kube/version.js';
+import { MAX_TIMEOUT_SECONDS, type Webhook } from '../model/types.js';
 import type { RunScope } from '../run-scope.js';
 
 /** With failurePolicy Ignore, a timeout above this many seconds is reported. */
@@ -171,3 +172,59 @@ export function intercepts(webhook: Readonly<Webhook>, target: Target, request: 
   return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
 }
 
+
+/** The control-plane writes a webhook intercepts (see TARGETS), as critical-resources reports them. */
+export interface CriticalWrites {
+  /** "<resource>" per intercepted request, by the target's `where`. */
+  readonly described: ReadonlyMap<string, readonly string[]>;
+  /** The first rule that intercepts one; undefined when none is intercepted. */
+  readonly firstRule: number | undefined;
+  /** Whether one of them is cluster-scoped, where a namespaceSelector does not apply. */
+  readonly clusterScoped: boolean;
+}
+
+/**
+ * The control-plane writes the webhook intercepts. `kubeSystemWrites: false` leaves out the
+ * writes in kube-system that matches-kube-system reports (pods, workloads, leases there).
+ * Virtual resources (token and access reviews) are left out from 1.37, which no longer sends
+ * them to webhooks.
+ */
+export function criticalWrites(webhook: Readonly<Webhook>, context: RunScope, options: { readonly kubeSystemWrites: boolean }): CriticalWrites {
+  const virtualExempt = isAtLeast(context.kubeVersion, 1, 37);
+  const described = new Map<string, string[]>();
+  let firstRule: number | undefined;
+  let clusterScoped = false;
+  for (const target of TARGETS) {
+    if (target.virtual && virtualExempt) continue;
+    if (target.kubeSystemWrites && !options.kubeSystemWrites) continue;
+    for (const request of target.requests) {
+      const hit = intercepts(webhook, target, request, context);
+      if (hit === undefined) continue;
+      const key = target.where;
+      described.set(key, [...(described.get(key) ?? []), hit.operations.length < request.operations.length ? `${describe(request)} (${hit.operations.join(', ')})` : describe(request)]);
+      if (firstRule === undefined || hit.rule < firstRule) firstRule = hit.rule;
+      if (target.namespace === null) clusterScoped = true;
+    }
+  }
+  return { described, firstRule, clusterScoped };
+}
+
+/**
+ * Whether a webhook with failurePolicy Ignore has a timeout above IGNORE_TIMEOUT_SECONDS (and
+ * within what the API server accepts): the one cause critical-resources reports for an Ignore
+ * webhook, and which long-timeout and matches-kube-system then leave to it (one cause, one finding).
+ */
+export function ignoresWithLongTimeout(webhook: Readonly<Webhook>): boolean {
+  const timeout = webhook.timeoutSeconds ?? 10;
+  return webhook.failurePolicy === 'Ignore' && timeout > IGNORE_TIMEOUT_SECONDS && timeout <= MAX_TIMEOUT_SECONDS;
+}
+
+/**
+ * Whether critical-resources reports this Ignore webhook for its long timeout: it intercepts a
+ * control-plane write, kube-system's included (for an Ignore webhook, the timeout is one cause
+ * wherever the writes are). The caller checks that critical-resources runs as designed and does
+ * not defer to wildcard-rule.
+ */
+export function criticalForTimeout(webhook: Readonly<Webhook>, context: RunScope): boolean {
+  return ignoresWithLongTimeout(webhook) && criticalWrites(webhook, context, { kubeSystemWrites: true }).firstRule !== undefined;
+}

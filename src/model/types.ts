@@ -12,6 +12,11 @@ export type WebhookConfigurationKind = (typeof WEBHOOK_CONFIGURATION_KINDS)[numb
 /** The range of a webhook's timeoutSeconds the API server accepts (validation.go). */
 export const MIN_TIMEOUT_SECONDS = 1;
 export const MAX_TIMEOUT_SECONDS = 30;
+/**
+ * The client-side request timeout many clients use (kubernetes/kubernetes#71508): with Ignore, a
+ * webhook that waits this long fails the request anyway (long-timeout warns from it).
+ */
+export const CLIENT_TIMEOUT_SECONDS = 30;
 
 export const WEBHOOK_API_VERSIONS = ['admissionregistration.k8s.io/v1', 'admissionregistration.k8s.io/v1beta1'] as const;
 export type WebhookApiVersion = (typeof WEBHOOK_API_VERSIONS)[number];
