@@ -19,6 +19,7 @@ import type { LabelSelector, MatchCondition, RuleWithOperations } from '../src/m
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
+import type { FieldPath } from '../src/field-path.js';
 import type { Severity } from '../src/severity.js';
 import { elideMiddle, joinCapped } from '../src/text/list.js';
 
@@ -252,6 +253,48 @@ function timeoutReportedElsewhere(object: WebhookConfigurationObject, intercepti
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run);
 }
 
+/** One webhook's finding before grouping (together). */
+interface WebhookFinding {
+  readonly label: string;
+  /** What decides which requests reach the webhook (rules, selectors, conditions, matchPolicy): only copies are one finding. */
+  readonly matching: string;
+  readonly messageId: MessageId;
+  readonly data: Readonly<Record<string, string | number>>;
+  readonly path: FieldPath;
+  readonly severity: Severity;
+  readonly help: string;
+}
+
+/**
+ * One cause, one finding: the webhooks of one configuration that are copies as far as matching
+ * goes (the same rules, selectors, matchConditions and matchPolicy) and intercept the same
+ * resource in kube-system with the same policy, timeout and severity (two features of one server,
+ * say) are one finding, at the first, naming the others; its suggestion excludes kube-system in
+ * each.
+ */
+function together(found: readonly WebhookFinding[]): Violation<MessageId>[] {
+  const groups = new Map<string, WebhookFinding[]>();
+  for (const each of found) {
+    const key = JSON.stringify([each.messageId, each.severity, each.data, each.help, each.matching]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [each]);
+    else group.push(each);
+  }
+  return [...groups.values()].map((group) => {
+    const [first, ...others] = group as [WebhookFinding, ...WebhookFinding[]];
+    const which = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
+    const alsoAt = others.map((other) => other.path);
+    return {
+      messageId: first.messageId,
+      data: { ...first.data, which, intercepts: others.length === 0 ? 'intercepts' : 'intercept' },
+      path: first.path,
+      severity: first.severity,
+      help: first.help,
+      ...(alsoAt.length > 0 ? { alsoAt, fixHint: { kind: 'webhooks' as const, alsoAt } } : {}),
+    };
+  });
+}
+
 /**
  * Why a namespaceSelector meant to exclude kube-system does not: `NotIn [kube-system]` on a label
  * key kube-system does not carry (`name`, a convention some clusters add by hand) selects it, as
@@ -272,10 +315,10 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     messages: {
-      fail: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
-      ignore: 'webhook "{{webhook}}" intercepts {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
-      failDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
-      ignoreDelete: 'webhook "{{webhook}}" intercepts only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
+      fail: '{{which}} {{intercepts}} {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
+      ignore: '{{which}} {{intercepts}} {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
+      failDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
+      ignoreDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
       validatingPolicyFail:
         'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
       validatingPolicyIgnore:
@@ -296,29 +339,32 @@ export const rule = defineObjectRule({
         // (wildcard-rule judges the webhook as written: the deferral asks about that one.)
         const written = webhooksOf(object);
         const writtenOf = (entry: WebhookEntry): WebhookEntry => written.find((each) => each.index === entry.index) ?? entry;
-        return kubeSystemInterceptions(judged.object, run)
+        const found = kubeSystemInterceptions(judged.object, run)
           .filter(({ entry }) => !reportedAsEverything(writtenOf(entry).webhook, run))
           .filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run))
-          .map((interception): Violation<MessageId> => {
-          const { entry, rule, match, everything } = interception;
-          const ignore = entry.webhook.failurePolicy === 'Ignore';
-          const timeout = entry.webhook.timeoutSeconds ?? 10;
-          const { severity, why } = webhookSeverity(interception, ignore, timeout);
-          return {
-            messageId: interception.deleteOnly ? (ignore ? 'ignoreDelete' : 'failDelete') : ignore ? 'ignore' : 'fail',
-            data: {
-              webhook: entry.label,
-              resource: everything ? 'every resource of every group' : describeResource(match),
-              timeout,
-              defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
-              patched: patchedNote(judged),
-              unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM)),
-            },
-            path: [...entry.path, 'rules', rule],
-            severity,
-            help: `${why} ${WEBHOOK_FIX}`,
-          };
-        });
+          .map((interception) => {
+            const { entry, rule, match, everything } = interception;
+            const ignore = entry.webhook.failurePolicy === 'Ignore';
+            const timeout = entry.webhook.timeoutSeconds ?? 10;
+            const { severity, why } = webhookSeverity(interception, ignore, timeout);
+            const { rules, namespaceSelector, objectSelector, matchConditions, matchPolicy } = entry.webhook;
+            return {
+              label: entry.label,
+              matching: JSON.stringify([rules, namespaceSelector, objectSelector, matchConditions, matchPolicy]),
+              messageId: (interception.deleteOnly ? (ignore ? 'ignoreDelete' : 'failDelete') : ignore ? 'ignore' : 'fail') as MessageId,
+              data: {
+                resource: everything ? 'every resource of every group' : describeResource(match),
+                timeout,
+                defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+                patched: patchedNote(judged),
+                unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM)),
+              },
+              path: [...entry.path, 'rules', rule],
+              severity,
+              help: `${why} ${WEBHOOK_FIX}`,
+            };
+          });
+        return together(found);
       },
     };
   },

@@ -98,7 +98,9 @@ export type FixHint =
    */
   | { readonly kind: 'boolean-for-string'; readonly alsoAt?: readonly FieldPath[] }
   /** The expression at the path selects `field`, a chain of field selections from object or oldObject, that an object may lack. */
-  | { readonly kind: 'unguarded-field'; readonly field: string };
+  | { readonly kind: 'unguarded-field'; readonly field: string }
+  /** The finding counts other webhooks of the object with the same cause: `alsoAt`, a path in each (as Violation.alsoAt). */
+  | { readonly kind: 'webhooks'; readonly alsoAt: readonly FieldPath[] };
 
 /** The values of a rule's options, typed from its declaration. */
 export type OptionValues<Options> = {

@@ -109,10 +109,29 @@ const timeout: Suggester = (object, file, path) => {
   return webhook ? [setting(object, file, webhook, 'timeoutSeconds', SUGGESTED_TIMEOUT, `timeoutSeconds: ${SUGGESTED_TIMEOUT}: a slow webhook holds each request for at most ${SUGGESTED_TIMEOUT}s`)] : [];
 };
 
-const exclusion: Suggester = (object, file, path) => {
+const exclusion: Suggester = (object, file, path, hint) => {
   const webhook = webhookOf(path);
-  return webhook ? [namespaceExclusion(object, file, webhook)] : [];
+  if (webhook === undefined) return [];
+  const own = namespaceExclusion(object, file, webhook);
+  // A finding that counts other webhooks (the same cause in each): one suggestion edits them all.
+  const others = hint?.kind === 'webhooks' ? hint.alsoAt.map(webhookOf).filter((other) => other !== undefined) : [];
+  if (own === undefined || others.length === 0) return [own];
+  const all = [own, ...others.map((other) => namespaceExclusion(object, file, other))].filter((planned) => planned !== undefined);
+  return [together(all)];
 };
+
+/** Suggestions for several webhooks of one object as one: their edits, each one's change to the object in turn. */
+function together(planned: readonly Planned[]): Planned {
+  const [first, ...rest] = planned;
+  if (rest.length === 0) return first!;
+  return {
+    ...first!,
+    description: `${first!.description} (and in ${rest.length} more webhook${rest.length === 1 ? '' : 's'})`,
+    edits: planned.flatMap((each) => each.edits),
+    expect: (before) => planned.reduce((value, each) => each.expect(value), before),
+    written: planned.flatMap((each) => each.written),
+  };
+}
 
 /** The suggestions, by the rule of the finding they are for. */
 const SUGGESTERS: Readonly<Record<string, Suggester>> = {
