@@ -21,20 +21,11 @@ import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule
 import { isBase64 } from '../src/validate/webhook-schema.js';
 import { joinCapped } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
+import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
+import { patchesChanging, type KustomizePatch } from '../src/parse/kustomize-patches.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
 
-/**
- * Documented mechanisms that write clientConfig.caBundle into every webhook of the object they
- * annotate: cert-manager's CA injector and OpenShift's service CA operator. Any project can use
- * them; the annotation is the evidence.
- */
-const INJECTION_ANNOTATIONS: readonly { key: string; value?: string }[] = [
-  { key: 'cert-manager.io/inject-ca-from' },
-  { key: 'cert-manager.io/inject-ca-from-secret' },
-  { key: 'cert-manager.io/inject-apiserver-ca', value: 'true' },
-  { key: 'service.beta.openshift.io/inject-cabundle', value: 'true' },
-];
 
 
 /**
@@ -72,7 +63,7 @@ function patcherNames(file: SourceFile, patcherNamesByFile: Map<SourceFile, Set<
  * it is: a documented injector annotation, a CA patcher named in the same file, the `injected`
  * option, or a webhook without rules (never called as written; its controller fills it in).
  */
-function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: (name: string) => boolean, patcherNamesByFile: Map<SourceFile, Set<string>>): string | undefined {
+function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: (name: string) => boolean, patcherNamesByFile: Map<SourceFile, Set<string>>, patches: readonly KustomizePatch[]): string | undefined {
   const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? '';
   if ((entry.webhook.rules ?? []).length === 0) return 'no rules: never called as written';
@@ -82,6 +73,9 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
   }
   if (injected(name)) return 'the injected option';
   if (namedByPatcher(object, patcherNamesByFile)) return 'named by a CA patcher setting in the same file';
+  // A kustomization of the run writes an injector annotation or the bundle (a kubebuilder
+  // scaffold's CA-injection patch, or its replacements from the Certificate): the build has it.
+  if (patchesChanging(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
   return undefined;
 }
 
@@ -210,7 +204,7 @@ export const rule = defineObjectRule({
           const bundle = clientConfig.caBundle;
           // Not base64: the schema check reports it.
           if (typeof bundle === 'string' && !isBase64(bundle)) continue;
-          if (bundleReplaced(object, entry, injected, patcherNamesByFile) !== undefined) continue;
+          if (bundleReplaced(object, entry, injected, patcherNamesByFile, run.kustomizePatches) !== undefined) continue;
           const decoded = Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64');
           if (decoded.toString('latin1').trim() === '') {
             // A URL without a bundle is verified against the system roots, which is fine for a

@@ -21,6 +21,7 @@ function check(object: { kind: string; name: string | undefined; file: string; a
       data: {
         kind: object.kind,
         name: object.name === undefined ? '(unnamed)' : `"${object.name}"`,
+        what: first.replacement === true ? 'replacement' : 'patch',
         where: `${first.file}:${first.line}`,
         more: others === 0 ? '' : ` and ${others} more`,
         except: selectorsPatched ? ', but for the webhook selectors it sets' : '',
@@ -38,7 +39,7 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding', 'Namespace'],
     needsDecodableObject: false,
     messages: {
-      patched: '{{kind}} {{name}} is changed by the kustomize patch at {{where}}{{more}}: findings here judge it unpatched{{except}}',
+      patched: '{{kind}} {{name}} is changed by the kustomize {{what}} at {{where}}{{more}}: findings here judge it unpatched{{except}}',
     },
     help: 'kubectl apply -k (kustomize build) applies the patch: the fields it changes are what the cluster gets, not what this file says. Lint the built output too: kubectl kustomize DIR | admission-lint -.',
   },

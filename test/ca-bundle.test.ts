@@ -56,3 +56,24 @@ describe('ca-bundle', () => {
     expect((await lintText(text, { only: ['ca-bundle'], ruleOptions: ruleOptions('team-a') })).length).toBe(1);
   });
 });
+
+describe('ca-bundle and the kustomizations of the run', () => {
+  const kustomization = (body: string): string => `---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhooks.yaml]\n${body}`;
+
+  it('takes a bundle as provided when a patch or a replacement of the run writes an injector annotation into the configuration', async () => {
+    const bare = configuration('policy', SERVICE);
+    expect(await ruleIds(bare)).toEqual(['ca-bundle']);
+    const patch = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: |-\n      - op: add\n        path: /metadata/annotations\n        value: {cert-manager.io/inject-ca-from: policy/serving-cert}\n`);
+    expect(await ruleIds(`${bare}${patch}`)).toEqual([]);
+    const replacement = kustomization(
+      `replacements:\n  - source: {kind: Certificate, group: cert-manager.io, version: v1, name: serving-cert, fieldPath: .metadata.name}\n    targets:\n      - select: {kind: ValidatingWebhookConfiguration}\n        fieldPaths: [".metadata.annotations.[cert-manager.io/inject-ca-from]"]\n        options: {delimiter: /, index: 1, create: true}\n`,
+    );
+    expect(await ruleIds(`${bare}${replacement}`)).toEqual([]);
+  });
+
+  it('still reports it when the patches write something else, or another object', async () => {
+    const bare = configuration('policy', SERVICE);
+    const other = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "replace", "path": "/webhooks/0/timeoutSeconds", "value": 5}]'\n  - target: {kind: MutatingWebhookConfiguration}\n    patch: '[{"op": "add", "path": "/metadata/annotations", "value": {"cert-manager.io/inject-ca-from": "a/b"}}]'\n`);
+    expect(await ruleIds(`${bare}${other}`)).toEqual(['ca-bundle']);
+  });
+});

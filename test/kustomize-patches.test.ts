@@ -55,6 +55,25 @@ describe('kustomize patches', () => {
     expect(at(undefined)).toEqual([2, 4, 6, 8]);
   });
 
+  it('reads inline replacements as patches of the objects their targets select', () => {
+    const text = [
+      'replacements:',
+      '  - source: {kind: Certificate, name: serving-cert, fieldPath: .metadata.name}',
+      '    targets:',
+      '      - select: {kind: MutatingWebhookConfiguration}',
+      '        fieldPaths: [".metadata.annotations.[cert-manager.io/inject-ca-from]"]',
+      '      - select: {kind: ValidatingWebhookConfiguration, name: v}',
+      '        fieldPaths: [.webhooks.0.clientConfig.service.namespace]',
+      '',
+    ].join('\n');
+    const patches = read(text);
+    expect(patches.map((patch) => ({ line: patch.line, target: patch.target, replacement: patch.replacement, ca: patch.writesCaBundle, known: patch.selectors?.known }))).toEqual([
+      { line: 2, target: { kind: 'MutatingWebhookConfiguration' }, replacement: true, ca: true, known: true },
+      { line: 2, target: { kind: 'ValidatingWebhookConfiguration', name: 'v' }, replacement: true, ca: undefined, known: false },
+    ]);
+    expect(changed(text, 'ValidatingWebhookConfiguration', 'w')).toEqual([]);
+  });
+
   it('takes a label or annotation selector to match every object of its kind', () => {
     const text = 'patches:\n  - target: {kind: Namespace, labelSelector: "team=a"}\n    patch: "[]"\n';
     expect(changed(text, 'Namespace', 'anything', {})).toEqual([2]);

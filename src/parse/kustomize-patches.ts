@@ -8,6 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
+import { writesCaBundle } from '../kube/ca-injection.js';
 
 /** Which objects a patch applies to; a field left out matches every object. */
 export interface PatchTarget {
@@ -54,6 +55,10 @@ export interface KustomizePatch {
   readonly source?: string;
   /** What the patch does to webhooks' selectors (webhook configurations only): see SelectorChanges. */
   readonly selectors?: SelectorChanges;
+  /** It writes a CA-injection annotation or caBundle itself (src/kube/ca-injection.ts): the build has a bundle. */
+  readonly writesCaBundle?: true;
+  /** A `replacements` entry (fields copied from another object), not a patch. */
+  readonly replacement?: true;
 }
 
 /** A webhook's namespaceSelector or objectSelector as a patch sets it. */
@@ -288,20 +293,58 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         const line = lineOf(item as Node | null);
         let targets: { target: PatchTarget; selectors: SelectorChanges }[];
         let source: string | undefined;
+        let content: string | undefined;
         if (field === 'patchesStrategicMerge') {
           // A file path, or an inline patch (text with a line break).
           if (typeof entry !== 'string') continue;
           if (!entry.includes('\n')) source = entry;
+          content = source === undefined ? entry : contentOf(undefined, entry);
           targets = source === undefined ? namedTargets(entry) : contentTargets(undefined, entry);
         } else {
           if (typeof entry !== 'object' || entry === null) continue;
           const { target, patch, path } = entry as { target?: unknown; patch?: unknown; path?: unknown };
           if (typeof patch !== 'string' && typeof path === 'string') source = path;
+          content = contentOf(patch, path);
           const selected = selectorTarget(target);
-          targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(contentOf(patch, path)) }] : contentTargets(patch, path);
+          targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
-        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }) });
+        const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
+        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca });
       }
+    }
+    out.push(...replacementPatches(file, root.get('replacements', true), lineOf));
+  }
+  return out;
+}
+
+/**
+ * A kustomization's `replacements`, as patches of the objects their targets select: each copies
+ * a field of another object into them (kubebuilder's scaffold writes the cert-manager annotation
+ * into the webhook configurations so). Inline entries only: one read from a file (`path:`) is
+ * one of `transformsAfterPatches` (KustomizationListing). The selectors a replacement writes are
+ * known unchanged when its field paths are all in metadata.
+ */
+function replacementPatches(file: string, list: unknown, lineOf: (node: Node | null | undefined) => number): KustomizePatch[] {
+  if (!isSeq(list)) return [];
+  const out: KustomizePatch[] = [];
+  for (const item of list.items) {
+    const entry: unknown = (item as { toJSON?: () => unknown } | null)?.toJSON?.();
+    const targets = (entry as { targets?: unknown } | null)?.targets;
+    if (!Array.isArray(targets)) continue;
+    for (const each of targets) {
+      const { select, fieldPaths } = (each ?? {}) as { select?: unknown; fieldPaths?: unknown };
+      const target = select == null ? {} : selectorTarget(select);
+      if (target === undefined) continue;
+      const paths = Array.isArray(fieldPaths) ? fieldPaths.filter((path): path is string => typeof path === 'string') : [];
+      const inMetadata = Array.isArray(fieldPaths) && paths.length === fieldPaths.length && paths.every((path) => /^\.?metadata\./.test(path));
+      out.push({
+        file,
+        line: lineOf(item as Node | null),
+        target,
+        selectors: { changes: [], known: inMetadata },
+        replacement: true,
+        ...(paths.some(writesCaBundle) ? { writesCaBundle: true as const } : {}),
+      });
     }
   }
   return out;
