@@ -319,7 +319,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
 
 /**
  * A kustomization's `replacements`, as patches of the objects their targets select: each copies
- * a field of another object into them (kubebuilder's scaffold writes the cert-manager annotation
+ * a field of another object into them (an operator scaffold writes the cert-manager annotation
  * into the webhook configurations so). Inline entries only: one read from a file (`path:`) is
  * one of `transformsAfterPatches` (KustomizationListing). The selectors a replacement writes are
  * known unchanged when its field paths are all in metadata.
