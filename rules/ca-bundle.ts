@@ -73,7 +73,7 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
   }
   if (injected(name)) return 'the injected option';
   if (namedByPatcher(object, patcherNamesByFile)) return 'named by a CA patcher setting in the same file';
-  // A kustomization of the run writes an injector annotation or the bundle (a scaffold's
+  // A kustomization of the run writes an injector annotation or the bundle (an operator
   // scaffold's CA-injection patch, or its replacements from the Certificate): the build has it.
   if (patchesChanging(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
   return undefined;
