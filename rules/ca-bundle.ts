@@ -22,7 +22,8 @@ import { isBase64 } from '../src/validate/webhook-schema.js';
 import { joinCapped } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
-import { patchesChanging, type KustomizePatch } from '../src/parse/kustomize-patches.js';
+import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
+import { patchesOf } from '../src/match/patched.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
 
@@ -75,7 +76,7 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
   if (namedByPatcher(object, patcherNamesByFile)) return 'named by a CA patcher setting in the same file';
   // A kustomization of the run writes an injector annotation or the bundle (an operator
   // scaffold's CA-injection patch, or its replacements from the Certificate): the build has it.
-  if (patchesChanging(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
+  if (patchesOf(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
   return undefined;
 }
 

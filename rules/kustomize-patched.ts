@@ -1,6 +1,6 @@
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
-import { patchesChanging } from '../src/parse/kustomize-patches.js';
+import { patchesOf } from '../src/match/patched.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'patched';
@@ -10,8 +10,8 @@ type MessageId = 'patched';
  * targets: `kubectl kustomize` applies the patch, so what is applied differs from the file the
  * other rules judge. Said once per object, naming the first such patch and counting the others.
  */
-function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, run: RuleRun, selectorsPatched = false): Violation<MessageId>[] {
-  const patches = patchesChanging(run.kustomizePatches, object);
+function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string; written: unknown }, run: RuleRun, selectorsPatched = false): Violation<MessageId>[] {
+  const patches = patchesOf(run.kustomizePatches, object);
   if (patches.length === 0) return [];
   const first = patches[0]!;
   const others = patches.length - 1;
@@ -47,7 +47,7 @@ export const rule = defineObjectRule({
     return {
       webhookConfiguration: (object: WebhookConfigurationObject) => check({ ...object, file: object.manifest.file.path }, run, withKustomizeSelectors(object, run).patch !== undefined),
       policy: (object: PolicyObject) => check({ ...object, file: object.manifest.file.path }, run),
-      namespace: (namespace: NamespaceObject) => check({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path }, run),
+      namespace: (namespace: NamespaceObject) => check({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run),
     };
   },
 });

@@ -1,6 +1,7 @@
 /** What a kustomization's patches change, read from its text (src/parse/kustomize-patches.ts). */
 import { describe, expect, it } from 'vitest';
 import { kustomizePatches, patchesChanging } from '../src/parse/kustomize-patches.js';
+import { patchesOf } from '../src/match/patched.js';
 
 const read = (text: string, files: Record<string, string> = {}) => kustomizePatches('k.yaml', text, true, (path) => files[path]);
 const changed = (text: string, kind: string, name: string, files: Record<string, string> = {}): number[] =>
@@ -72,6 +73,20 @@ describe('kustomize patches', () => {
       { line: 2, target: { kind: 'ValidatingWebhookConfiguration', name: 'v' }, replacement: true, ca: undefined, known: false },
     ]);
     expect(changed(text, 'ValidatingWebhookConfiguration', 'w')).toEqual([]);
+  });
+
+  it('evaluates a replacement\'s annotation selector on what the object writes, unless a patch or the kustomization may add it', () => {
+    const replacement = (extra = ''): string =>
+      `${extra}replacements:\n  - source: {kind: Certificate, name: c, fieldPath: .metadata.namespace}\n    targets:\n      - select: {annotationSelector: cert-manager.io/inject-ca-from}\n        fieldPaths: [".metadata.annotations.[cert-manager.io/inject-ca-from]"]\n`;
+    const on = (text: string, written: unknown, kind = 'Namespace'): number[] => patchesOf(read(text), { kind, name: 'system', file: '<stdin>', written }).map((patch) => patch.line);
+    const annotated = { metadata: { annotations: { 'cert-manager.io/inject-ca-from': 'x/y' } } };
+    expect(on(replacement(), { metadata: { name: 'system' } })).toEqual([]);
+    expect(on(replacement(), annotated)).toEqual([2]);
+    // The kustomization adds annotations itself: the selector may match anything.
+    expect(on(replacement('commonAnnotations: {team: a}\n'), { metadata: {} })).toEqual([3]);
+    // A patch changes the object too (it may add the annotation): named with it.
+    const patched = `patches:\n  - target: {kind: Namespace, name: system}\n    patch: "[]"\n${replacement()}`;
+    expect(on(patched, {})).toEqual([2, 5]);
   });
 
   it('takes a label or annotation selector to match every object of its kind', () => {

@@ -1,6 +1,6 @@
 /** Label-selector evaluation, case by case against facts §5 (metav1.LabelSelectorAsSelector). */
 import { describe, expect, it } from 'vitest';
-import { isEmptySelector, selectorKeys, selectorMatches } from '../src/match/selector.js';
+import { isEmptySelector, parseSelectorString, selectorKeys, selectorMatches } from '../src/match/selector.js';
 
 const labels = { team: 'a', 'kubernetes.io/metadata.name': 'team-a', empty: '' };
 
@@ -39,5 +39,26 @@ describe('selector helpers', () => {
       { key: 'a', where: ['matchLabels', 'a'] },
       { key: 'b', where: ['matchExpressions', 0, 'key'] },
     ]);
+  });
+});
+
+describe('parseSelectorString (labels.Parse, as kustomize selectors are written)', () => {
+  const holds = (text: string, labels: Record<string, string>) => {
+    const selector = parseSelectorString(text);
+    return selector === undefined ? undefined : selectorMatches(selector, labels);
+  };
+  it('reads existence, equality and set requirements, comma-separated', () => {
+    expect(holds('cert-manager.io/inject-ca-from', { 'cert-manager.io/inject-ca-from': 'a/b' })).toBe(true);
+    expect(holds('cert-manager.io/inject-ca-from', {})).toBe(false);
+    expect(holds('!x', {})).toBe(true);
+    expect(holds('a=b, c==d', { a: 'b', c: 'd' })).toBe(true);
+    expect(holds('a!=b', {})).toBe(true);
+    expect(holds('a in (b, c),d notin (e)', { a: 'c' })).toBe(true);
+    expect(holds('a in (b, c)', { a: 'x' })).toBe(false);
+  });
+  it('reads no form it does not know', () => {
+    expect(parseSelectorString('a > 1')).toBeUndefined();
+    expect(parseSelectorString('a=b,')).toBeUndefined();
+    expect(parseSelectorString('a in b')).toBeUndefined();
   });
 });

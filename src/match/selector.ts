@@ -75,3 +75,44 @@ export function selectorHasPlaceholder(selector: LabelSelector | undefined): boo
   }
   return (selector.matchExpressions ?? []).some((requirement) => requirement !== null && (isPlaceholder(requirement.key) || (requirement.values ?? []).some(isPlaceholder)));
 }
+
+/** A key as the string form writes it: anything but blanks and the syntax's own characters. */
+const KEY = String.raw`[^\s=!<>(),]+`;
+const EXISTS = new RegExp(`^(!?)\\s*(${KEY})$`);
+const SET = new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(([^()]*)\\)$`);
+const EQUALS = new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*([^\\s,()=!]*)$`);
+
+/**
+ * The string form of a selector (`a=b,!c,d in (e, f)`: labels.Parse, as kustomize's
+ * `labelSelector` and `annotationSelector` take it) as a LabelSelector; undefined for a form this
+ * does not read (`>`, `<`, anything unexpected), which the caller then takes as possibly matching.
+ * `!=` holds where the key is absent too, as NotIn does.
+ */
+export function parseSelectorString(text: string): LabelSelector | undefined {
+  const terms: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      terms.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  terms.push(text.slice(start));
+  const matchExpressions: LabelSelectorRequirement[] = [];
+  for (const raw of terms) {
+    const term = raw.trim();
+    if (term === '') return undefined;
+    const set = SET.exec(term);
+    const equals = EQUALS.exec(term);
+    const exists = EXISTS.exec(term);
+    if (set !== null) matchExpressions.push({ key: set[1]!, operator: set[2] === 'in' ? 'In' : 'NotIn', values: set[3]!.split(',').map((value) => value.trim()) });
+    else if (equals !== null) matchExpressions.push({ key: equals[1]!, operator: equals[2] === '!=' ? 'NotIn' : 'In', values: [equals[3]!] });
+    else if (exists !== null) matchExpressions.push({ key: exists[2]!, operator: exists[1] === '!' ? 'DoesNotExist' : 'Exists' });
+    else return undefined;
+  }
+  return { matchExpressions };
+}

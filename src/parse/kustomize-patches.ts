@@ -17,6 +17,12 @@ export interface PatchTarget {
   readonly name?: string;
   /** A label or annotation selector the linter does not evaluate: the target may be any object of the kind. */
   readonly selector?: boolean;
+  /**
+   * The selectors as written (labels.Parse's string form), where they may be evaluated on the
+   * object's written labels and annotations (src/match/patched.ts): set for the targets of
+   * `replacements`, for the kinds of metadata the kustomization does not add itself.
+   */
+  readonly metadataSelectors?: { readonly labels?: string; readonly annotations?: string };
   /** A selector's `group` and `version`: kustomize matches them (as whole-value expressions) against the object's apiVersion. */
   readonly group?: string;
   readonly version?: string;
@@ -312,7 +318,9 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca });
       }
     }
-    out.push(...replacementPatches(file, root.get('replacements', true), lineOf));
+    // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
+    const adds = { labels: root.has('commonLabels') || root.has('labels'), annotations: root.has('commonAnnotations') };
+    out.push(...replacementPatches(file, root.get('replacements', true), lineOf, adds));
   }
   return out;
 }
@@ -324,7 +332,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
  * one of `transformsAfterPatches` (KustomizationListing). The selectors a replacement writes are
  * known unchanged when its field paths are all in metadata.
  */
-function replacementPatches(file: string, list: unknown, lineOf: (node: Node | null | undefined) => number): KustomizePatch[] {
+function replacementPatches(file: string, list: unknown, lineOf: (node: Node | null | undefined) => number, adds: { readonly labels: boolean; readonly annotations: boolean }): KustomizePatch[] {
   if (!isSeq(list)) return [];
   const out: KustomizePatch[] = [];
   for (const item of list.items) {
@@ -333,8 +341,15 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
     if (!Array.isArray(targets)) continue;
     for (const each of targets) {
       const { select, fieldPaths } = (each ?? {}) as { select?: unknown; fieldPaths?: unknown };
-      const target = select == null ? {} : selectorTarget(select);
-      if (target === undefined) continue;
+      const selected = select == null ? {} : selectorTarget(select);
+      if (selected === undefined) continue;
+      const { labelSelector, annotationSelector } = (select ?? {}) as { labelSelector?: unknown; annotationSelector?: unknown };
+      // A selector on labels (annotations) the kustomization adds itself is not evaluated: it may match.
+      const written = {
+        ...(typeof labelSelector === 'string' && !adds.labels ? { labels: labelSelector } : {}),
+        ...(typeof annotationSelector === 'string' && !adds.annotations ? { annotations: annotationSelector } : {}),
+      };
+      const target = selected.selector === true && Object.keys(written).length > 0 ? { ...selected, metadataSelectors: written } : selected;
       const paths = Array.isArray(fieldPaths) ? fieldPaths.filter((path): path is string => typeof path === 'string') : [];
       const inMetadata = Array.isArray(fieldPaths) && paths.length === fieldPaths.length && paths.every((path) => /^\.?metadata\./.test(path));
       out.push({
