@@ -111,13 +111,15 @@ const V1_SIDE_EFFECTS = new Set(['None', 'NoneOnDryRun']);
 function v1Gaps(written: unknown): { suffix: string; help: string } {
   const webhooks = isRecord(written) && Array.isArray(written.webhooks) ? written.webhooks.filter(isRecord) : [];
   const count = (test: (webhook: Record<string, unknown>) => boolean): number => webhooks.filter(test).length;
-  const sideEffects = count((webhook) => typeof webhook.sideEffects !== 'string' || !V1_SIDE_EFFECTS.has(webhook.sideEffects));
+  const sideEffectsMissing = count((webhook) => webhook.sideEffects == null);
+  const sideEffectsOther = count((webhook) => webhook.sideEffects != null && !(typeof webhook.sideEffects === 'string' && V1_SIDE_EFFECTS.has(webhook.sideEffects)));
   const reviewVersions = count((webhook) => webhook.admissionReviewVersions == null);
   const failurePolicy = count((webhook) => webhook.failurePolicy == null);
   const total = webhooks.length;
   const of = (n: number): string => (n < total ? `${n} of its ${total} webhooks` : total === 1 ? 'its webhook' : total === 2 ? 'both webhooks' : `all ${total} webhooks`);
   const here = [
-    ...(sideEffects > 0 ? [`sideEffects is not None or NoneOnDryRun in ${of(sideEffects)}`] : []),
+    ...(sideEffectsMissing > 0 ? [`sideEffects (None or NoneOnDryRun) is missing from ${of(sideEffectsMissing)}`] : []),
+    ...(sideEffectsOther > 0 ? [`sideEffects is neither None nor NoneOnDryRun in ${of(sideEffectsOther)}`] : []),
     ...(reviewVersions > 0 ? [`admissionReviewVersions is missing from ${of(reviewVersions)}`] : []),
     ...(failurePolicy > 0 ? [`failurePolicy is missing from ${of(failurePolicy)} (Ignore in v1beta1, Fail in v1)`] : []),
   ];

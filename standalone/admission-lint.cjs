@@ -37755,13 +37755,15 @@ function bindingsNamed(bindings) {
 function v1Gaps(written) {
   const webhooks = isRecord2(written) && Array.isArray(written.webhooks) ? written.webhooks.filter(isRecord2) : [];
   const count = (test) => webhooks.filter(test).length;
-  const sideEffects = count((webhook) => typeof webhook.sideEffects !== "string" || !V1_SIDE_EFFECTS.has(webhook.sideEffects));
+  const sideEffectsMissing = count((webhook) => webhook.sideEffects == null);
+  const sideEffectsOther = count((webhook) => webhook.sideEffects != null && !(typeof webhook.sideEffects === "string" && V1_SIDE_EFFECTS.has(webhook.sideEffects)));
   const reviewVersions = count((webhook) => webhook.admissionReviewVersions == null);
   const failurePolicy = count((webhook) => webhook.failurePolicy == null);
   const total = webhooks.length;
   const of = (n) => n < total ? `${n} of its ${total} webhooks` : total === 1 ? "its webhook" : total === 2 ? "both webhooks" : `all ${total} webhooks`;
   const here = [
-    ...sideEffects > 0 ? [`sideEffects is not None or NoneOnDryRun in ${of(sideEffects)}`] : [],
+    ...sideEffectsMissing > 0 ? [`sideEffects (None or NoneOnDryRun) is missing from ${of(sideEffectsMissing)}`] : [],
+    ...sideEffectsOther > 0 ? [`sideEffects is neither None nor NoneOnDryRun in ${of(sideEffectsOther)}`] : [],
     ...reviewVersions > 0 ? [`admissionReviewVersions is missing from ${of(reviewVersions)}`] : [],
     ...failurePolicy > 0 ? [`failurePolicy is missing from ${of(failurePolicy)} (Ignore in v1beta1, Fail in v1)`] : []
   ];
@@ -64960,4 +64962,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 12456bb96e2e92b8913a4029455856a123bf30b48516c09266e13132b01e3904
+//# admission-lint-build 693b256beedb4b2fb64737bfac4de64e7909281710ccf69266b18085441e27ec

@@ -23,7 +23,7 @@ describe('removed-api-version', () => {
       configuration(webhook('a', '    sideEffects: Unknown\n'), webhook('b', '    failurePolicy: Ignore\n    sideEffects: None\n    admissionReviewVersions: [v1beta1]\n'), webhook('c', '    failurePolicy: Fail\n')),
     );
     expect(message).toMatch(/; v1 makes its failurePolicy Fail$/);
-    expect(help).toContain('Here sideEffects is not None or NoneOnDryRun in 2 of its 3 webhooks; admissionReviewVersions is missing from 2 of its 3 webhooks; failurePolicy is missing from 1 of its 3 webhooks (Ignore in v1beta1, Fail in v1).');
+    expect(help).toContain('Here sideEffects (None or NoneOnDryRun) is missing from 1 of its 3 webhooks; sideEffects is neither None nor NoneOnDryRun in 1 of its 3 webhooks; admissionReviewVersions is missing from 2 of its 3 webhooks; failurePolicy is missing from 1 of its 3 webhooks (Ignore in v1beta1, Fail in v1).');
   });
 
   it('says nothing more when only the apiVersion changes', async () => {
