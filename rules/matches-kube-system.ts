@@ -256,8 +256,8 @@ function timeoutReportedElsewhere(object: WebhookConfigurationObject, intercepti
 /** One webhook's finding before grouping (together). */
 interface WebhookFinding {
   readonly label: string;
-  /** What decides which requests reach the webhook (rules, selectors, conditions, matchPolicy): only copies are one finding. */
-  readonly matching: string;
+  /** What decides which requests reach the webhook (rules, selectors, conditions, matchPolicy): only copies are one finding. Asked only of findings alike otherwise. */
+  readonly matching: () => string;
   readonly messageId: MessageId;
   readonly data: Readonly<Record<string, string | number>>;
   readonly path: FieldPath;
@@ -273,26 +273,46 @@ interface WebhookFinding {
  * each.
  */
 function together(found: readonly WebhookFinding[]): Violation<MessageId>[] {
-  const groups = new Map<string, WebhookFinding[]>();
+  if (found.length < 2) return found.map((each) => violationOf([each]));
+  const alike = new Map<string, WebhookFinding[]>();
   for (const each of found) {
-    const key = JSON.stringify([each.messageId, each.severity, each.data, each.help, each.matching]);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [each]);
+    const key = [each.messageId, each.severity, each.help, ...Object.values(each.data)].join('\0');
+    const group = alike.get(key);
+    if (group === undefined) alike.set(key, [each]);
     else group.push(each);
   }
-  return [...groups.values()].map((group) => {
-    const [first, ...others] = group as [WebhookFinding, ...WebhookFinding[]];
-    const which = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
-    const alsoAt = others.map((other) => other.path);
-    return {
-      messageId: first.messageId,
-      data: { ...first.data, which, intercepts: others.length === 0 ? 'intercepts' : 'intercept' },
-      path: first.path,
-      severity: first.severity,
-      help: first.help,
-      ...(alsoAt.length > 0 ? { alsoAt, fixHint: { kind: 'webhooks' as const, alsoAt } } : {}),
-    };
-  });
+  const groups: WebhookFinding[][] = [];
+  for (const group of alike.values()) {
+    if (group.length === 1) {
+      groups.push(group);
+      continue;
+    }
+    const copies = new Map<string, WebhookFinding[]>();
+    for (const each of group) {
+      const key = each.matching();
+      const copy = copies.get(key);
+      if (copy === undefined) copies.set(key, [each]);
+      else copy.push(each);
+    }
+    groups.push(...copies.values());
+  }
+  const order = new Map(found.map((each, index) => [each, index]));
+  return groups.sort((a, b) => order.get(a[0]!)! - order.get(b[0]!)!).map(violationOf);
+}
+
+/** One finding for a group of webhooks alike (together). */
+function violationOf(group: readonly WebhookFinding[]): Violation<MessageId> {
+  const [first, ...others] = group as [WebhookFinding, ...WebhookFinding[]];
+  const which = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
+  const alsoAt = others.map((other) => other.path);
+  return {
+    messageId: first.messageId,
+    data: { ...first.data, which, intercepts: others.length === 0 ? 'intercepts' : 'intercept' },
+    path: first.path,
+    severity: first.severity,
+    help: first.help,
+    ...(alsoAt.length > 0 ? { alsoAt, fixHint: { kind: 'webhooks' as const, alsoAt } } : {}),
+  };
 }
 
 /**
@@ -350,7 +370,7 @@ export const rule = defineObjectRule({
             const { rules, namespaceSelector, objectSelector, matchConditions, matchPolicy } = entry.webhook;
             return {
               label: entry.label,
-              matching: JSON.stringify([rules, namespaceSelector, objectSelector, matchConditions, matchPolicy]),
+              matching: () => JSON.stringify([rules, namespaceSelector, objectSelector, matchConditions, matchPolicy]),
               messageId: (interception.deleteOnly ? (ignore ? 'ignoreDelete' : 'failDelete') : ignore ? 'ignore' : 'fail') as MessageId,
               data: {
                 resource: everything ? 'every resource of every group' : describeResource(match),

@@ -37493,28 +37493,49 @@ function timeoutReportedElsewhere(object, interception, written, run2) {
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run2.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run2);
 }
 function together(found) {
-  const groups = /* @__PURE__ */ new Map();
+  if (found.length < 2)
+    return found.map((each) => violationOf([each]));
+  const alike = /* @__PURE__ */ new Map();
   for (const each of found) {
-    const key2 = JSON.stringify([each.messageId, each.severity, each.data, each.help, each.matching]);
-    const group = groups.get(key2);
+    const key2 = [each.messageId, each.severity, each.help, ...Object.values(each.data)].join("\0");
+    const group = alike.get(key2);
     if (group === void 0)
-      groups.set(key2, [each]);
+      alike.set(key2, [each]);
     else
       group.push(each);
   }
-  return [...groups.values()].map((group) => {
-    const [first, ...others] = group;
-    const which3 = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
-    const alsoAt = others.map((other) => other.path);
-    return {
-      messageId: first.messageId,
-      data: { ...first.data, which: which3, intercepts: others.length === 0 ? "intercepts" : "intercept" },
-      path: first.path,
-      severity: first.severity,
-      help: first.help,
-      ...alsoAt.length > 0 ? { alsoAt, fixHint: { kind: "webhooks", alsoAt } } : {}
-    };
-  });
+  const groups = [];
+  for (const group of alike.values()) {
+    if (group.length === 1) {
+      groups.push(group);
+      continue;
+    }
+    const copies = /* @__PURE__ */ new Map();
+    for (const each of group) {
+      const key2 = each.matching();
+      const copy2 = copies.get(key2);
+      if (copy2 === void 0)
+        copies.set(key2, [each]);
+      else
+        copy2.push(each);
+    }
+    groups.push(...copies.values());
+  }
+  const order = new Map(found.map((each, index) => [each, index]));
+  return groups.sort((a, b) => order.get(a[0]) - order.get(b[0])).map(violationOf);
+}
+function violationOf(group) {
+  const [first, ...others] = group;
+  const which3 = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
+  const alsoAt = others.map((other) => other.path);
+  return {
+    messageId: first.messageId,
+    data: { ...first.data, which: which3, intercepts: others.length === 0 ? "intercepts" : "intercept" },
+    path: first.path,
+    severity: first.severity,
+    help: first.help,
+    ...alsoAt.length > 0 ? { alsoAt, fixHint: { kind: "webhooks", alsoAt } } : {}
+  };
 }
 function unexcludedNote(selector, labels) {
   const requirement = (selector?.matchExpressions ?? []).find((each) => each !== null && each.operator === "NotIn" && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === "string" && !Object.prototype.hasOwnProperty.call(labels, each.key));
@@ -37586,7 +37607,7 @@ var init_matches_kube_system = __esm({
               const { rules: rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy: matchPolicy2 } = entry.webhook;
               return {
                 label: entry.label,
-                matching: JSON.stringify([rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy2]),
+                matching: () => JSON.stringify([rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy2]),
                 messageId: interception.deleteOnly ? ignore ? "ignoreDelete" : "failDelete" : ignore ? "ignore" : "fail",
                 data: {
                   resource: everything ? "every resource of every group" : describeResource(match),
@@ -64962,4 +64983,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 693b256beedb4b2fb64737bfac4de64e7909281710ccf69266b18085441e27ec
+//# admission-lint-build ef011ce05be9423df8fcfc9a0d3f5b457b824a9e2fe1c52f9b93f4857df42ed7
