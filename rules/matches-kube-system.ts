@@ -1,4 +1,5 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
+import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js';
 import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
@@ -19,7 +20,6 @@ import type { LabelSelector, MatchCondition, RuleWithOperations } from '../src/m
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { loadCelSync } from '../src/cel/library.js';
-import type { FieldPath } from '../src/field-path.js';
 import type { Severity } from '../src/severity.js';
 import { elideMiddle, joinCapped } from '../src/text/list.js';
 
@@ -253,68 +253,6 @@ function timeoutReportedElsewhere(object: WebhookConfigurationObject, intercepti
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run);
 }
 
-/** One webhook's finding before grouping (together). */
-interface WebhookFinding {
-  readonly label: string;
-  /** What decides which requests reach the webhook (rules, selectors, conditions, matchPolicy): only copies are one finding. Asked only of findings alike otherwise. */
-  readonly matching: () => string;
-  readonly messageId: MessageId;
-  readonly data: Readonly<Record<string, string | number>>;
-  readonly path: FieldPath;
-  readonly severity: Severity;
-  readonly help: string;
-}
-
-/**
- * One cause, one finding: the webhooks of one configuration that are copies as far as matching
- * goes (the same rules, selectors, matchConditions and matchPolicy) and intercept the same
- * resource in kube-system with the same policy, timeout and severity (two features of one server,
- * say) are one finding, at the first, naming the others; its suggestion excludes kube-system in
- * each.
- */
-function together(found: readonly WebhookFinding[]): Violation<MessageId>[] {
-  if (found.length < 2) return found.map((each) => violationOf([each]));
-  const alike = new Map<string, WebhookFinding[]>();
-  for (const each of found) {
-    const key = [each.messageId, each.severity, each.help, ...Object.values(each.data)].join('\0');
-    const group = alike.get(key);
-    if (group === undefined) alike.set(key, [each]);
-    else group.push(each);
-  }
-  const groups: WebhookFinding[][] = [];
-  for (const group of alike.values()) {
-    if (group.length === 1) {
-      groups.push(group);
-      continue;
-    }
-    const copies = new Map<string, WebhookFinding[]>();
-    for (const each of group) {
-      const key = each.matching();
-      const copy = copies.get(key);
-      if (copy === undefined) copies.set(key, [each]);
-      else copy.push(each);
-    }
-    groups.push(...copies.values());
-  }
-  const order = new Map(found.map((each, index) => [each, index]));
-  return groups.sort((a, b) => order.get(a[0]!)! - order.get(b[0]!)!).map(violationOf);
-}
-
-/** One finding for a group of webhooks alike (together). */
-function violationOf(group: readonly WebhookFinding[]): Violation<MessageId> {
-  const [first, ...others] = group as [WebhookFinding, ...WebhookFinding[]];
-  const which = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
-  const alsoAt = others.map((other) => other.path);
-  return {
-    messageId: first.messageId,
-    data: { ...first.data, which, intercepts: others.length === 0 ? 'intercepts' : 'intercept' },
-    path: first.path,
-    severity: first.severity,
-    help: first.help,
-    ...(alsoAt.length > 0 ? { alsoAt, fixHint: { kind: 'webhooks' as const, alsoAt } } : {}),
-  };
-}
-
 /**
  * Why a namespaceSelector meant to exclude kube-system does not: `NotIn [kube-system]` on a label
  * key kube-system does not carry (`name`, a convention some clusters add by hand) selects it, as
@@ -362,16 +300,15 @@ export const rule = defineObjectRule({
         const found = kubeSystemInterceptions(judged.object, run)
           .filter(({ entry }) => !reportedAsEverything(writtenOf(entry).webhook, run))
           .filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run))
-          .map((interception) => {
+          .map((interception): WebhookFinding<MessageId> => {
             const { entry, rule, match, everything } = interception;
             const ignore = entry.webhook.failurePolicy === 'Ignore';
             const timeout = entry.webhook.timeoutSeconds ?? 10;
             const { severity, why } = webhookSeverity(interception, ignore, timeout);
-            const { rules, namespaceSelector, objectSelector, matchConditions, matchPolicy } = entry.webhook;
             return {
               label: entry.label,
-              matching: () => JSON.stringify([rules, namespaceSelector, objectSelector, matchConditions, matchPolicy]),
-              messageId: (interception.deleteOnly ? (ignore ? 'ignoreDelete' : 'failDelete') : ignore ? 'ignore' : 'fail') as MessageId,
+              webhook: entry.webhook,
+              messageId: interception.deleteOnly ? (ignore ? 'ignoreDelete' : 'failDelete') : ignore ? 'ignore' : 'fail',
               data: {
                 resource: everything ? 'every resource of every group' : describeResource(match),
                 timeout,
@@ -384,7 +321,7 @@ export const rule = defineObjectRule({
               help: `${why} ${WEBHOOK_FIX}`,
             };
           });
-        return together(found);
+        return groupCopies(found);
       },
     };
   },

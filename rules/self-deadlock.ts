@@ -1,4 +1,5 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
+import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js';
 import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
@@ -56,11 +57,11 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      pods: 'webhook "{{webhook}}" intercepts CREATE of pods in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
+      pods: '{{which}} {{intercepts}} CREATE of pods in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
       replicasets:
-        'webhook "{{webhook}}" intercepts CREATE of replicasets in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
+        '{{which}} {{intercepts}} CREATE of replicasets in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
       workloads:
-        'webhook "{{webhook}}" intercepts CREATE of {{resource}} in its own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
+        '{{which}} {{intercepts}} CREATE of {{resource}} in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
     },
     help: `While the webhook is down, the API server rejects what would bring it back: replacements for its pods (no pod is left to answer for them), the ReplicaSet of a rollout of its Deployment, a reinstall of the workload that runs it. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
@@ -69,7 +70,8 @@ export const rule = defineObjectRule({
       webhookConfiguration(object) {
         // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
         const judged = withKustomizeSelectors(object, run);
-        return webhooksOf(judged.object).flatMap((entry) => {
+        // One cause, one finding: copies (webhooks that match alike) together (src/match/webhook-copies.ts).
+        return groupCopies(webhooksOf(judged.object).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads'>[] => {
           const { webhook } = entry;
           const service = webhook.clientConfig?.service;
           const namespace = service?.namespace;
@@ -104,9 +106,10 @@ export const rule = defineObjectRule({
             if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;
             return [
               {
+                label: entry.label,
+                webhook,
                 messageId: candidate.resource === 'pods' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
                 data: {
-                  webhook: entry.label,
                   namespace,
                   service: `${namespace}/${service?.name ?? ''}`,
                   resource: candidate.resource,
@@ -119,7 +122,7 @@ export const rule = defineObjectRule({
             ];
           }
           return [];
-        });
+        }));
       },
     };
   },

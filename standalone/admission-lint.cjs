@@ -36631,6 +36631,64 @@ var init_intercepts_everything = __esm({
   }
 });
 
+// dist/src/match/webhook-copies.js
+function matching(webhook) {
+  const { rules: rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy: matchPolicy2 } = webhook;
+  return JSON.stringify([rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy2]);
+}
+function groupCopies(found) {
+  if (found.length < 2)
+    return found.map((each) => grouped([each]));
+  const alike = /* @__PURE__ */ new Map();
+  for (const each of found) {
+    const key2 = [each.messageId, each.severity ?? "", each.help ?? "", ...Object.values(each.data)].join("\0");
+    const group = alike.get(key2);
+    if (group === void 0)
+      alike.set(key2, [each]);
+    else
+      group.push(each);
+  }
+  const groups = [];
+  for (const group of alike.values()) {
+    if (group.length === 1) {
+      groups.push(group);
+      continue;
+    }
+    const copies = /* @__PURE__ */ new Map();
+    for (const each of group) {
+      const key2 = matching(each.webhook);
+      const copy2 = copies.get(key2);
+      if (copy2 === void 0)
+        copies.set(key2, [each]);
+      else
+        copy2.push(each);
+    }
+    groups.push(...copies.values());
+  }
+  const order = new Map(found.map((each, index) => [each, index]));
+  return groups.sort((a, b) => order.get(a[0]) - order.get(b[0])).map(grouped);
+}
+function grouped(group) {
+  const [first, ...others] = group;
+  const which3 = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
+  const alsoAt = others.map((other) => other.path);
+  return {
+    messageId: first.messageId,
+    data: { ...first.data, which: which3, intercepts: others.length === 0 ? "intercepts" : "intercept", its: others.length === 0 ? "its" : "their" },
+    path: first.path,
+    ...first.severity === void 0 ? {} : { severity: first.severity },
+    ...first.help === void 0 ? {} : { help: first.help },
+    ...alsoAt.length > 0 ? { alsoAt, fixHint: { kind: "webhooks", alsoAt } } : {}
+  };
+}
+var init_webhook_copies = __esm({
+  "dist/src/match/webhook-copies.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_list();
+  }
+});
+
 // dist/src/match/kustomize-selectors.js
 function withKustomizeSelectors(object, run2) {
   return run2.memo.perObject(PATCHED, object, () => patched(object, run2));
@@ -37492,51 +37550,6 @@ function timeoutReportedElsewhere(object, interception, written, run2) {
     return true;
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run2.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run2);
 }
-function together(found) {
-  if (found.length < 2)
-    return found.map((each) => violationOf([each]));
-  const alike = /* @__PURE__ */ new Map();
-  for (const each of found) {
-    const key2 = [each.messageId, each.severity, each.help, ...Object.values(each.data)].join("\0");
-    const group = alike.get(key2);
-    if (group === void 0)
-      alike.set(key2, [each]);
-    else
-      group.push(each);
-  }
-  const groups = [];
-  for (const group of alike.values()) {
-    if (group.length === 1) {
-      groups.push(group);
-      continue;
-    }
-    const copies = /* @__PURE__ */ new Map();
-    for (const each of group) {
-      const key2 = each.matching();
-      const copy2 = copies.get(key2);
-      if (copy2 === void 0)
-        copies.set(key2, [each]);
-      else
-        copy2.push(each);
-    }
-    groups.push(...copies.values());
-  }
-  const order = new Map(found.map((each, index) => [each, index]));
-  return groups.sort((a, b) => order.get(a[0]) - order.get(b[0])).map(violationOf);
-}
-function violationOf(group) {
-  const [first, ...others] = group;
-  const which3 = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
-  const alsoAt = others.map((other) => other.path);
-  return {
-    messageId: first.messageId,
-    data: { ...first.data, which: which3, intercepts: others.length === 0 ? "intercepts" : "intercept" },
-    path: first.path,
-    severity: first.severity,
-    help: first.help,
-    ...alsoAt.length > 0 ? { alsoAt, fixHint: { kind: "webhooks", alsoAt } } : {}
-  };
-}
 function unexcludedNote(selector, labels) {
   const requirement = (selector?.matchExpressions ?? []).find((each) => each !== null && each.operator === "NotIn" && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === "string" && !Object.prototype.hasOwnProperty.call(labels, each.key));
   return requirement === void 0 ? "" : `: kube-system has no label "${requirement.key}" for its namespaceSelector to exclude`;
@@ -37547,6 +37560,7 @@ var init_matches_kube_system = __esm({
     "use strict";
     init_import_meta_url();
     init_intercepts_everything();
+    init_webhook_copies();
     init_kustomize_selectors();
     init_kube_system_resources();
     init_kube_system_webhooks();
@@ -37604,10 +37618,9 @@ var init_matches_kube_system = __esm({
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
-              const { rules: rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy: matchPolicy2 } = entry.webhook;
               return {
                 label: entry.label,
-                matching: () => JSON.stringify([rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy2]),
+                webhook: entry.webhook,
                 messageId: interception.deleteOnly ? ignore ? "ignoreDelete" : "failDelete" : ignore ? "ignore" : "fail",
                 data: {
                   resource: everything ? "every resource of every group" : describeResource(match),
@@ -37621,7 +37634,7 @@ var init_matches_kube_system = __esm({
                 help: `${why} ${WEBHOOK_FIX}`
               };
             });
-            return together(found);
+            return groupCopies(found);
           }
         };
       }
@@ -38236,6 +38249,7 @@ var init_self_deadlock = __esm({
     "use strict";
     init_import_meta_url();
     init_intercepts_everything();
+    init_webhook_copies();
     init_kustomize_selectors();
     init_namespaces();
     init_request();
@@ -38265,9 +38279,9 @@ var init_self_deadlock = __esm({
         severity: "error",
         appliesTo: ALL_WEBHOOK_KINDS,
         messages: {
-          pods: `webhook "{{webhook}}" intercepts CREATE of pods in its own Service's namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}`,
-          replicasets: `webhook "{{webhook}}" intercepts CREATE of replicasets in its own Service's namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}`,
-          workloads: `webhook "{{webhook}}" intercepts CREATE of {{resource}} in its own Service's namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}`
+          pods: "{{which}} {{intercepts}} CREATE of pods in {{its}} own Service's namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}",
+          replicasets: "{{which}} {{intercepts}} CREATE of replicasets in {{its}} own Service's namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}",
+          workloads: "{{which}} {{intercepts}} CREATE of {{resource}} in {{its}} own Service's namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}"
         },
         help: `While the webhook is down, the API server rejects what would bring it back: replacements for its pods (no pod is left to answer for them), the ReplicaSet of a rollout of its Deployment, a reinstall of the workload that runs it. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`
       },
@@ -38275,7 +38289,7 @@ var init_self_deadlock = __esm({
         return {
           webhookConfiguration(object) {
             const judged = withKustomizeSelectors(object, run2);
-            return webhooksOf(judged.object).flatMap((entry) => {
+            return groupCopies(webhooksOf(judged.object).flatMap((entry) => {
               const { webhook } = entry;
               const service = webhook.clientConfig?.service;
               const namespace = service?.namespace;
@@ -38306,9 +38320,10 @@ var init_self_deadlock = __esm({
                   continue;
                 return [
                   {
+                    label: entry.label,
+                    webhook,
                     messageId: candidate.resource === "pods" ? "pods" : candidate.resource === "replicasets" ? "replicasets" : "workloads",
                     data: {
-                      webhook: entry.label,
                       namespace,
                       service: `${namespace}/${service?.name ?? ""}`,
                       resource: candidate.resource,
@@ -38321,7 +38336,7 @@ var init_self_deadlock = __esm({
                 ];
               }
               return [];
-            });
+            }));
           }
         };
       }
@@ -40776,10 +40791,10 @@ var init_admission_review_versions = __esm({
         return {
           webhookConfiguration(object) {
             const violations = [];
-            const grouped2 = /* @__PURE__ */ new Map();
+            const grouped3 = /* @__PURE__ */ new Map();
             const add2 = (id, entry, path) => {
               if (settingsApply(object, entry, run2))
-                grouped2.set(id, [...grouped2.get(id) ?? [], { entry, path }]);
+                grouped3.set(id, [...grouped3.get(id) ?? [], { entry, path }]);
             };
             for (const entry of webhooksOf(object)) {
               const versions = entry.webhook.admissionReviewVersions;
@@ -40798,7 +40813,7 @@ var init_admission_review_versions = __esm({
                 add2("v1beta1First", entry, [...at, firstKnown]);
               }
             }
-            for (const [messageId, found] of grouped2) {
+            for (const [messageId, found] of grouped3) {
               const data = which2(found.map(({ entry }) => entry));
               violations.push({
                 messageId,
@@ -41872,7 +41887,7 @@ function selectedNamespaces(candidate, run2, labelsOf, selectedCache) {
   }
   return selected;
 }
-function grouped(found) {
+function grouped2(found) {
   const groups = /* @__PURE__ */ new Map();
   const keys = /* @__PURE__ */ new Map();
   for (const item of found) {
@@ -41982,7 +41997,7 @@ var init_namespace_opts_out = __esm({
             }
             const metadata2 = isRecord2(namespace.written) && isRecord2(namespace.written.metadata) ? namespace.written.metadata : {};
             const violations = [];
-            for (const group of grouped(optOuts)) {
+            for (const group of grouped2(optOuts)) {
               const first = group[0];
               violations.push({
                 messageId: "optOut",
@@ -42001,7 +42016,7 @@ var init_namespace_opts_out = __esm({
                 help: `Without its ${labelPhrase(first.labels, true)}, the namespaceSelector of ${webhookPhrase(group.map((item) => item.candidate), true)} of ValidatingWebhookConfiguration "${first.candidate.object.name ?? ""}" selects this namespace (${describeRequest2(first.candidate.request)} here would be validated), so whoever can edit the namespace's labels can switch that validation off. ${FIX2}`
               });
             }
-            for (const group of grouped(missing2)) {
+            for (const group of grouped2(missing2)) {
               const first = group[0];
               const wrongValue = first.labels.find(([key2]) => Object.prototype.hasOwnProperty.call(namespace.writtenLabels, key2));
               const path = wrongValue ? ["metadata", "labels", wrongValue[0]] : isRecord2(metadata2.labels) ? ["metadata", "labels"] : ["metadata", "name"];
@@ -63876,9 +63891,9 @@ var exclusion = (object, file, path, hint2) => {
   if (own === void 0 || others.length === 0)
     return [own];
   const all = [own, ...others.map((other) => namespaceExclusion(object, file, other))].filter((planned) => planned !== void 0);
-  return [together2(all)];
+  return [together(all)];
 };
-function together2(planned) {
+function together(planned) {
   const [first, ...rest] = planned;
   if (rest.length === 0)
     return first;
@@ -64983,4 +64998,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build ef011ce05be9423df8fcfc9a0d3f5b457b824a9e2fe1c52f9b93f4857df42ed7
+//# admission-lint-build 5d01372d21ca7baa205d5aa7b941eedd63e59077c4d4380417cbb80efba974ea
