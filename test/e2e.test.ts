@@ -151,6 +151,19 @@ describe('inputs', () => {
     expect(report.summary).toMatchObject({ files: 5, objects: 2 });
   });
 
+  it('does not lint a patch in another folder than its kustomization (patches/), even one the walk reaches first', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    mkdirSync(join(dir, 'overlay', 'a-patches'), { recursive: true });
+    mkdirSync(join(dir, 'overlay', 'patches'), { recursive: true });
+    writeFileSync(join(dir, 'overlay', 'kustomization.yaml'), 'resources: []\npatches:\n  - path: patches/delete.yaml\n  - path: a-patches/selector.yaml\n');
+    // A delete directive: a strategic-merge patch that removes the object from the build.
+    writeFileSync(join(dir, 'overlay', 'patches', 'delete.yaml'), '$patch: delete\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\n');
+    writeFileSync(join(dir, 'overlay', 'a-patches', 'selector.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n  - name: w.example.com\n    namespaceSelector: {matchLabels: {team: a}}\n');
+    const report = JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout);
+    expect(report.findings).toEqual([]);
+    expect(report.summary).toMatchObject({ objects: 0 });
+  });
+
   it('lints a complete admission object in a file a kustomization lists as a patch (anyone applying the file applies it)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: []\npatches:\n  - path: patch.yaml\n');

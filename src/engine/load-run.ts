@@ -193,9 +193,12 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const intern = (name: string): string => interned.get(name) ?? (interned.set(name, name), name);
   const streamPatches: KustomizePatch[] = [];
   const streamListings: KustomizationListing[] = [];
-  for (const path of expandPaths(paths)) {
+  const expanded = expandPaths(paths);
+  // Every kustomization beside a file of the run first: one may list a patch in another folder
+  // (`patches/x.yaml`), which the walk can reach before it.
+  for (const path of expanded) kustomizePatches.visit(path);
+  for (const path of expanded) {
     inputs++;
-    kustomizePatches.visit(path);
     const raw = readBytes(path, readStdin);
     // A kustomization inside a stream (`kind: Kustomization`): what its patches change is named too.
     if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES.includes(basename(path))) {

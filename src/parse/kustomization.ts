@@ -128,46 +128,50 @@ function folderNames(folder: string): ReadonlySet<string> | undefined {
 }
 
 export class KustomizePatches {
-  private readonly byFolder = new Map<string, ReadonlySet<string>>();
+  /** The folders whose kustomization (if any) was read. */
+  private readonly visited = new Set<string>();
+  /** Every patch file a kustomization read so far lists, wherever it is (`patches/x.yaml`, `../common/x.yaml`). */
+  private readonly patchFiles = new Set<string>();
   /** The patches of the kustomizations read so far, in order. */
   readonly changes: KustomizePatch[] = [];
   /** The kustomizations read so far: what they list. */
   readonly listings: KustomizationListing[] = [];
 
+  /**
+   * Whether a kustomization read so far (the one beside the file, and those beside the other
+   * files of the run: src/engine/load-run.ts visits them all first) lists the file as a patch.
+   */
   isPatch(file: string): boolean {
     if (file === '-') return false;
-    const folder = resolve(dirname(file));
-    return this.patchesOf(folder, dirname(file)).has(resolve(file));
+    this.visit(file);
+    return this.patchFiles.has(resolve(file));
   }
 
   /** Reads the kustomization beside a file of the run, if it was not read yet. */
   visit(file: string): void {
-    if (file !== '-') this.patchesOf(resolve(dirname(file)), dirname(file));
+    if (file === '-') return;
+    const folder = resolve(dirname(file));
+    if (this.visited.has(folder)) return;
+    this.visited.add(folder);
+    this.read(folder, dirname(file));
   }
 
-  private patchesOf(folder: string, shown: string): ReadonlySet<string> {
-    let patches = this.byFolder.get(folder);
-    if (patches === undefined) {
-      const found = new Set<string>();
-      // One listing of the folder instead of an open per name: most folders have no kustomization,
-      // and a failed open costs more than a listing. A folder that cannot be listed is tried by name.
-      const present = folderNames(folder);
-      for (const name of KUSTOMIZATION_FILES) {
-        if (present !== undefined && !present.has(name)) continue;
-        // Only a regular file of sane size: a pull request's kustomization.yaml may be a link to
-        // /dev/zero or /dev/stdin. An unreadable one only means we lint its patches as objects.
-        const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
-        if (read.kind !== 'ok') continue;
-        const text = Buffer.from(read.bytes).toString('utf8');
-        for (const patch of patchPaths(text)) found.add(resolve(folder, patch));
-        const patched = kustomizePatches(join(shown, name).split('\\').join('/'), text, true, (path) => readPatchFile(folder, path));
-        this.listings.push(...kustomizationListings(join(shown, name).split('\\').join('/'), folder, text, true));
-        // A patch file's own objects are not changed by the patch they are (they are linted only when complete).
-        this.changes.push(...patched.map((patch) => (patch.source === undefined ? patch : { ...patch, source: resolve(folder, patch.source) })));
-      }
-      patches = found;
-      this.byFolder.set(folder, patches);
+  private read(folder: string, shown: string): void {
+    // One listing of the folder instead of an open per name: most folders have no kustomization,
+    // and a failed open costs more than a listing. A folder that cannot be listed is tried by name.
+    const present = folderNames(folder);
+    for (const name of KUSTOMIZATION_FILES) {
+      if (present !== undefined && !present.has(name)) continue;
+      // Only a regular file of sane size: a pull request's kustomization.yaml may be a link to
+      // /dev/zero or /dev/stdin. An unreadable one only means we lint its patches as objects.
+      const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
+      if (read.kind !== 'ok') continue;
+      const text = Buffer.from(read.bytes).toString('utf8');
+      for (const patch of patchPaths(text)) this.patchFiles.add(resolve(folder, patch));
+      const patched = kustomizePatches(join(shown, name).split('\\').join('/'), text, true, (path) => readPatchFile(folder, path));
+      this.listings.push(...kustomizationListings(join(shown, name).split('\\').join('/'), folder, text, true));
+      // A patch file's own objects are not changed by the patch they are (they are linted only when complete).
+      this.changes.push(...patched.map((patch) => (patch.source === undefined ? patch : { ...patch, source: resolve(folder, patch.source) })));
     }
-    return patches;
   }
 }
