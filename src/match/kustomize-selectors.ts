@@ -12,24 +12,19 @@
  *   a strategic-merge patch's apiVersion is the object's);
  * - that patch's kustomization is in the object's folder and lists the object's file among its
  *   `resources` (or `bases`); it neither renames nor moves objects (`namePrefix`, `nameSuffix`,
- *   `namespace`), nor may change webhooks' selectors after its patches (`transformers`,
- *   `components`, `replacements` that write a webhook's selectors, `vars` with transformer
- *   configurations of its own);
- * - no other kustomization of the run lists the file; those that build on the folder, directly
- *   or through one that does (an overlay, `config/default` on `../webhook`), get the patched object, and may not change the
- *   selectors after their patches either (their own patches of the object are counted above, by
- *   the object's name). None of their patches may name an object of the kind by another name
- *   (it may be this object renamed). One that renames or moves objects (`namespace`) makes a
- *   namespaceSelector that names the old namespace wrong: then the patch may change
- *   objectSelectors only. (Linting one file or one folder reads
- *   only the kustomization beside it: overlays elsewhere are not seen.)
+ *   `namespace`), nor may change webhooks after its patches (`vars`, `transformers`,
+ *   `components`, `replacements` of a webhook's fields outside metadata);
+ * - no other kustomization of the run lists the file or that folder: the patching kustomization
+ *   is what gets built. One that builds on it (an overlay, `config/default` on `../webhook`) may
+ *   rename, move or patch again, so then the object is judged as written. (Linting one file or
+ *   one folder reads only the kustomization beside it: overlays elsewhere are not seen.)
  * - every change the patch makes to a selector is read: a strategic merge of a webhook's
  *   selector, by the webhook's name (maps merged key by key, lists replaced, null deletes), or a
  *   JSON 6902 add, replace or remove of a whole selector.
  */
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
-import { realPath, targets, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
+import { realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
 export interface PatchedSelectors {
@@ -61,7 +56,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const patch = changing[0]!;
   const { target } = patch;
   const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && target.group === undefined && target.version === undefined && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
-  if (!exact || !patch.selectors!.known || !builtOnlyBy(patch, own, object, run)) return { object };
+  if (!exact || !patch.selectors!.known || !builtOnlyBy(patch.file, own, run.kustomizations)) return { object };
   const webhooks = [...(object.effective.webhooks ?? [])];
   for (const change of patch.selectors!.changes) {
     const index = 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);
@@ -74,41 +69,16 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
 }
 
 /**
- * Whether the patch's kustomization is in `file`'s folder, lists `file`, neither renames nor
- * transforms, no other kustomization of the run lists `file`, and those that build on the folder
- * keep what the patch gives the selectors (see the list above).
+ * Whether `kustomization` (the patch's) is in `file`'s folder, lists `file`, neither renames nor
+ * transforms, and no other kustomization of the run lists `file` or that folder.
  */
-function builtOnlyBy(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>): boolean {
+function builtOnlyBy(kustomization: string, file: string, listings: readonly KustomizationListing[]): boolean {
   const real = realPath(file);
   const folder = dirname(real);
-  const own = realPath(resolve(patch.file));
+  const own = realPath(resolve(kustomization));
   if (dirname(own) !== folder) return false;
-  const reaching = run.kustomizations.filter((listing) => listing.resources.some((resource) => resource === real || resource === folder));
-  const patching = reaching.filter((listing) => realPath(resolve(listing.file)) === own);
-  if (patching.length !== 1 || !patching[0]!.resources.includes(real) || patching[0]!.renames || patching[0]!.transformsAfterPatches) return false;
-  // Every kustomization that builds on the folder, directly or through another that does.
-  const overlays = reaching.filter((listing) => realPath(resolve(listing.file)) !== own);
-  for (let added = overlays.length > 0; added; ) {
-    added = false;
-    const folders = new Set(overlays.map((overlay) => dirname(realPath(resolve(overlay.file)))));
-    for (const listing of run.kustomizations) {
-      if (overlays.includes(listing) || realPath(resolve(listing.file)) === own || !listing.resources.some((resource) => folders.has(resource))) continue;
-      overlays.push(listing);
-      added = true;
-    }
-  }
-  return overlays.every((overlay) => {
-    if (overlay.resources.includes(real) || overlay.transformsAfterPatches) return false;
-    // A patch of the overlay that names an object of the kind by another name may be this object
-    // renamed (by it, or by a kustomization it builds on): its selectors are then not known.
-    const overlayFile = realPath(resolve(overlay.file));
-    const byOtherName = run.kustomizePatches.some(
-      (other) => realPath(resolve(other.file)) === overlayFile && (other.target.kind === undefined || other.target.kind === object.kind) && other.target.name !== undefined && other.target.name !== object.name,
-    );
-    if (byOtherName) return false;
-    // A move leaves a namespaceSelector naming the old namespace: only objectSelectors then.
-    return !overlay.renames || patch.selectors!.changes.every((change) => change.field === 'objectSelector');
-  });
+  const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === real || resource === folder));
+  return reaching.length === 1 && realPath(resolve(reaching[0]!.file)) === own && reaching[0]!.resources.includes(real) && !reaching[0]!.renames && !reaching[0]!.transformsAfterPatches;
 }
 
 function applied(current: unknown, change: SelectorChange): unknown {

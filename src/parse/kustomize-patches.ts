@@ -38,14 +38,14 @@ export interface PatchTarget {
 
 /**
  * A kustomization of the run: which files and folders it lists, and whether anything in it may
- * change webhooks' selectors after its patches, or rename and move objects.
+ * change webhooks after its patches (`vars`, `transformers`, `components`, `replacements` of
+ * fields outside metadata).
  */
 export interface KustomizationListing {
   /** The kustomization file, as shown. */
   readonly file: string;
   /** Its `resources` and `bases`, resolved against its folder (symbolic links followed where they resolve). */
   readonly resources: readonly string[];
-  /** It may change webhooks' selectors after its patches (transformers, components, some vars and replacements: AFTER_PATCHES). */
   readonly transformsAfterPatches: boolean;
   /** It renames objects or moves them (`namePrefix`, `nameSuffix`, `namespace`): a patch may then target the new name, or a selector name the old namespace. */
   readonly renames: boolean;
@@ -206,22 +206,15 @@ function targetedSelectorChanges(text: string | undefined): SelectorChanges {
   return mergeSelectorChanges(value);
 }
 
-/**
- * The fields of a kustomization that may change webhooks' selectors after its patches are
- * applied: transformer plugins and components (patches and replacements of their own), and vars
- * where the kustomization declares its own transformer configurations (the default ones never
- * substitute into a selector). Replacements: see below.
- */
-const AFTER_PATCHES = ['transformers', 'components'] as const;
+/** The fields of a kustomization that change objects after its patches are applied (replacements: see below). */
+const AFTER_PATCHES = ['vars', 'transformers', 'components'] as const;
 
 /**
- * Whether a kustomization's `replacements` may write a webhook's selectors: a target that may
- * select a webhook configuration, with a field path that is, or holds, a webhook's
- * namespaceSelector or objectSelector (`webhooks`, `webhooks.0`, `webhooks.*.objectSelector…`) or
- * that is not read; or replacements read from a file, which is not read here. (The cert-manager
- * annotation and the Service's namespace that scaffolds write are other fields.)
+ * Whether a kustomization's `replacements` may write a webhook's fields: a target that may select
+ * a webhook configuration, with a field path outside `metadata` (the cert-manager annotations that
+ * scaffolds write are in metadata), or replacements read from a file, which is not read here.
  */
-function replacementsMayWriteSelectors(replacements: unknown): boolean {
+function replacementsMayWriteWebhooks(replacements: unknown): boolean {
   if (replacements == null) return false;
   if (!Array.isArray(replacements)) return true;
   return replacements.some((replacement) => {
@@ -232,16 +225,9 @@ function replacementsMayWriteSelectors(replacements: unknown): boolean {
       // A target of another kind (a Certificate's dnsNames) never writes a webhook.
       const kind = select?.kind;
       if (typeof kind === 'string' && !/^(?:Mutating|Validating)WebhookConfiguration$/.test(kind) && !/[.*+?^${}()|[\]\\]/.test(kind)) return false;
-      return !Array.isArray(paths) || paths.some((path) => typeof path !== 'string' || mayHoldSelector(path));
+      return !Array.isArray(paths) || paths.some((path) => typeof path !== 'string' || !/^\.?metadata\./.test(path));
     });
   });
-}
-
-/** A replacement's field path that is a webhook's selector, or a node above one (the whole list, a whole webhook). */
-function mayHoldSelector(path: string): boolean {
-  const parts = path.replace(/^\./, '').split('.');
-  if (parts[0] !== 'webhooks') return parts[0] === '' || parts[0] === '*';
-  return parts.length <= 2 || /Selector|\[|\*/.test(parts.slice(2).join('.'));
 }
 
 /**
@@ -260,7 +246,7 @@ export function kustomizationListings(file: string, folder: string, text: string
     out.push({
       file,
       resources,
-      transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || (document.vars != null && document.configurations != null) || replacementsMayWriteSelectors(document.replacements),
+      transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements),
       renames: ['namePrefix', 'nameSuffix', 'namespace'].some((field) => document[field] != null),
     });
   }
