@@ -161,6 +161,25 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdict([folder(withReplacements(replacements('.webhooks.0.objectSelector.matchLabels.x')))])).toEqual(['matches-kube-system error', 'self-deadlock error']);
   });
 
+  it('judges the webhook as written when its own kustomization may rewrite the selectors or move the Service after the patch', async () => {
+    const verdict = async (files: Record<string, string>): Promise<string[]> =>
+      (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    const own = (extra: string, patches = '- path: opt-in.yaml'): Record<string, string> => ({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization(patches)}\n${extra}` });
+    const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+    // labels with fields of their own (they may write into the objectSelector): as written.
+    expect(await verdict(own('labels:\n- pairs: {component: kube-apiserver}\n  fields:\n  - {path: webhooks/objectSelector/matchLabels, kind: MutatingWebhookConfiguration, create: true}\n'))).toEqual(asWritten);
+    // configurations that name a selector, or cannot be read: as written; the scaffold's nameReference ones: patched.
+    expect(await verdict({ ...own('configurations:\n- kc.yaml\n'), 'webhook/kc.yaml': 'images:\n- path: webhooks/objectSelector/matchExpressions/operator\n  kind: MutatingWebhookConfiguration\n' })).toEqual(asWritten);
+    expect(await verdict(own('configurations:\n- missing.yaml\n'))).toEqual(asWritten);
+    expect(await verdict({ ...own('configurations:\n- kc.yaml\n'), 'webhook/kc.yaml': 'nameReference:\n- kind: Service\n  version: v1\n  fieldSpecs:\n  - {kind: MutatingWebhookConfiguration, path: webhooks/clientConfig/service/name}\n' })).toEqual([]);
+    // A namespaceSelector patch beside another patch that moves the Service: as written; beside a rename: patched.
+    const byNamespace = OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]');
+    const moved = `- path: opt-in.yaml\n- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: '[{"op": "replace", "path": "/webhooks/0/clientConfig/service/namespace", "value": "prod"}]'`;
+    const renamed = `- path: opt-in.yaml\n- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: '[{"op": "replace", "path": "/metadata/name", "value": "injector"}]'`;
+    expect(await verdict({ ...own('', moved), 'webhook/opt-in.yaml': byNamespace })).toEqual(asWritten);
+    expect(await verdict({ ...own('', renamed), 'webhook/opt-in.yaml': byNamespace })).toEqual([]);
+  });
+
   it('judges the webhook as written when two kustomizations patch it', async () => {
     const dir = folder({
       'base/manifests.yaml': MANIFESTS,

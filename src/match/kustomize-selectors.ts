@@ -20,7 +20,9 @@
  *   one folder reads only the kustomization beside it: overlays elsewhere are not seen.)
  * - every change the patch makes to a selector is read: a strategic merge of a webhook's
  *   selector, by the webhook's name (maps merged key by key, lists replaced, null deletes), or a
- *   JSON 6902 add, replace or remove of a whole selector.
+ *   JSON 6902 add, replace or remove of a whole selector;
+ * - when it sets a namespaceSelector, every other patch of the object changes its metadata only
+ *   (another may move the Service the selector is judged against).
  */
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
@@ -57,6 +59,13 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const { target } = patch;
   const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && target.group === undefined && target.version === undefined && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
   if (!exact || !patch.selectors!.known || !builtOnlyBy(patch.file, own, run.kustomizations)) return { object };
+  // A namespaceSelector is judged against the Service's namespace as written: another patch of
+  // the object may move the Service (or change what else the webhook calls). Only patches of its
+  // metadata (a rename, the CA annotation) leave that as it is.
+  if (patch.selectors!.changes.some((change) => change.field === 'namespaceSelector')) {
+    const others = run.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion));
+    if (others.some((other) => other.metadataOnly !== true)) return { object };
+  }
   const webhooks = [...(object.effective.webhooks ?? [])];
   for (const change of patch.selectors!.changes) {
     const index = 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);

@@ -169,7 +169,7 @@ export class KustomizePatches {
       const text = Buffer.from(read.bytes).toString('utf8');
       for (const patch of patchPaths(text)) this.patchFiles.add(resolve(folder, patch));
       const patched = kustomizePatches(join(shown, name).split('\\').join('/'), text, true, (path) => readPatchFile(folder, path));
-      this.listings.push(...kustomizationListings(join(shown, name).split('\\').join('/'), folder, text, true));
+      this.listings.push(...kustomizationListings(join(shown, name).split('\\').join('/'), folder, text, true, (path) => readPatchFile(folder, path)));
       // A patch file's own objects are not changed by the patch they are (they are linted only when complete).
       this.changes.push(...patched.map((patch) => (patch.source === undefined ? patch : { ...patch, source: resolve(folder, patch.source) })));
     }

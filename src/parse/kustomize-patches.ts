@@ -39,7 +39,8 @@ export interface PatchTarget {
 /**
  * A kustomization of the run: which files and folders it lists, and whether anything in it may
  * change webhooks after its patches (`vars`, `transformers`, `components`, `replacements` of
- * fields outside metadata).
+ * fields outside metadata, `labels` with fields of their own, `configurations` that name a
+ * selector or cannot be read).
  */
 export interface KustomizationListing {
   /** The kustomization file, as shown. */
@@ -65,6 +66,8 @@ export interface KustomizePatch {
   readonly writesCaBundle?: true;
   /** A `replacements` entry (fields copied from another object), not a patch. */
   readonly replacement?: true;
+  /** It changes the object's metadata only (a rename, an annotation): nothing a webhook matches or calls. */
+  readonly metadataOnly?: true;
 }
 
 /** A webhook's namespaceSelector or objectSelector as a patch sets it. */
@@ -88,6 +91,24 @@ export interface SelectorChanges {
 }
 
 const SELECTOR_FIELDS = ['namespaceSelector', 'objectSelector'] as const;
+
+/**
+ * Whether a patch's text changes metadata only: JSON 6902 operations on paths under /metadata
+ * (no move or copy), or strategic-merge documents with nothing but apiVersion, kind and metadata.
+ */
+function changesMetadataOnly(text: string): boolean {
+  const documents = patchDocuments(text);
+  if (documents === undefined || documents.length === 0) return false;
+  return documents.every((value) => {
+    if (Array.isArray(value)) {
+      return value.every((operation) => {
+        const { op, path } = (operation ?? {}) as { op?: unknown; path?: unknown };
+        return typeof path === 'string' && path.startsWith('/metadata/') && op !== 'move' && op !== 'copy';
+      });
+    }
+    return value !== null && typeof value === 'object' && Object.keys(value).every((key) => key === 'apiVersion' || key === 'kind' || key === 'metadata');
+  });
+}
 
 /** The selector changes of a strategic-merge patch document (its value). */
 function mergeSelectorChanges(value: unknown): SelectorChanges {
@@ -234,7 +255,26 @@ function replacementsMayWriteWebhooks(replacements: unknown): boolean {
  * The kustomizations in a text (every document of a kustomization file, `whole`, else the
  * documents of kind Kustomization), with their resources resolved against `folder`.
  */
-export function kustomizationListings(file: string, folder: string, text: string, whole: boolean): KustomizationListing[] {
+/**
+ * Whether a kustomization's own transformer settings may write a webhook's selectors after its
+ * patches: a `labels` entry with `fields` of its own, or `configurations` (fieldSpecs that point
+ * the built-in transformers at other fields) unless each is read and names no selector. The
+ * default fieldSpecs of commonLabels, labels, images and the namespace never reach a webhook's
+ * selectors.
+ */
+function settingsMayWriteSelectors(document: Record<string, unknown>, readFile: ((path: string) => string | undefined) | undefined): boolean {
+  const labels = document.labels;
+  if (Array.isArray(labels) && labels.some((entry) => (entry as { fields?: unknown } | null)?.fields != null)) return true;
+  const configurations = document.configurations;
+  if (configurations == null) return false;
+  if (!Array.isArray(configurations) || readFile === undefined) return true;
+  return configurations.some((path) => {
+    const text = typeof path === 'string' ? readFile(path) : undefined;
+    return text === undefined || /selector/i.test(text);
+  });
+}
+
+export function kustomizationListings(file: string, folder: string, text: string, whole: boolean, readFile?: (path: string) => string | undefined): KustomizationListing[] {
   const documents = patchDocuments(text) ?? [];
   const out: KustomizationListing[] = [];
   for (const value of documents) {
@@ -246,7 +286,7 @@ export function kustomizationListings(file: string, folder: string, text: string
     out.push({
       file,
       resources,
-      transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements),
+      transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements) || settingsMayWriteSelectors(document, readFile),
       renames: ['namePrefix', 'nameSuffix', 'namespace'].some((field) => document[field] != null),
     });
   }
@@ -315,7 +355,8 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
-        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca });
+        const metadata = content !== undefined && changesMetadataOnly(content) ? { metadataOnly: true as const } : {};
+        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata });
       }
     }
     // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
@@ -359,6 +400,7 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
         selectors: { changes: [], known: inMetadata },
         replacement: true,
         ...(paths.some(writesCaBundle) ? { writesCaBundle: true as const } : {}),
+        ...(inMetadata ? { metadataOnly: true as const } : {}),
       });
     }
   }
