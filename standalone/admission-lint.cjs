@@ -23105,6 +23105,32 @@ var init_names2 = __esm({
   }
 });
 
+// dist/src/text/split.js
+function splitTopLevel(text) {
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(")
+      depth++;
+    else if (c === ")")
+      depth--;
+    else if (c === "," && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+var init_split = __esm({
+  "dist/src/text/split.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
 // dist/src/cel/environment/types.js
 function typeName(t) {
   switch (t.kind) {
@@ -23300,24 +23326,6 @@ function parseSignature(text) {
   const params = inner === "" ? [] : splitTopLevel(inner).map((p) => parseType(p));
   return receiverText === void 0 ? { params, result } : { receiver: parseType(receiverText), params, result };
 }
-function splitTopLevel(text) {
-  const parts = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "(")
-      depth++;
-    else if (c === ")")
-      depth--;
-    else if (c === "," && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
 function collectParams(t, out = /* @__PURE__ */ new Set()) {
   if (t.kind === "param")
     out.add(t.name);
@@ -23330,6 +23338,7 @@ var init_types2 = __esm({
   "dist/src/cel/environment/types.js"() {
     "use strict";
     init_import_meta_url();
+    init_split();
     primitives = new Map(["int", "uint", "double", "bool", "string", "bytes"].map((name) => [name, { kind: "primitive", name }]));
     T = {
       int: primitives.get("int"),
@@ -27507,21 +27516,7 @@ function selectorHasPlaceholder(selector) {
   return (selector.matchExpressions ?? []).some((requirement) => requirement !== null && (isPlaceholder(requirement.key) || (requirement.values ?? []).some(isPlaceholder)));
 }
 function parseSelectorString(text) {
-  const terms = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "(")
-      depth++;
-    else if (c === ")")
-      depth--;
-    else if (c === "," && depth === 0) {
-      terms.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  terms.push(text.slice(start));
+  const terms = splitTopLevel(text);
   const matchExpressions = [];
   for (const raw of terms) {
     const term = raw.trim();
@@ -27547,6 +27542,7 @@ var init_selector = __esm({
     "use strict";
     init_import_meta_url();
     init_placeholder();
+    init_split();
     KEY = String.raw`[^\s=!<>(),]+`;
     EXISTS = new RegExp(`^(!?)\\s*(${KEY})$`);
     SET = new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(([^()]*)\\)$`);
@@ -65040,4 +65036,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 3080d474623e61afc4f1b0065cd819a7d673859ed05024eed72ac3cc8195e3d8
+//# admission-lint-build 38d60db14139b3632f96ed10e2a05d2f3effcd1a8d84bdfbd9949ce2159f22e1

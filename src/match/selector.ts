@@ -6,6 +6,7 @@
  */
 import type { LabelSelector, LabelSelectorRequirement } from '../model/types.js';
 import { isPlaceholder } from '../text/placeholder.js';
+import { splitTopLevel } from '../text/split.js';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -89,19 +90,7 @@ const EQUALS = new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*([^\\s,()=!]*)$`);
  * `!=` holds where the key is absent too, as NotIn does.
  */
 export function parseSelectorString(text: string): LabelSelector | undefined {
-  const terms: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      terms.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  terms.push(text.slice(start));
+  const terms = splitTopLevel(text);
   const matchExpressions: LabelSelectorRequirement[] = [];
   for (const raw of terms) {
     const term = raw.trim();

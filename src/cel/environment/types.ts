@@ -7,6 +7,7 @@
  * Declarations are written as short signature strings (`'(list(A), int) -> A'`) and parsed here,
  * so the environment files read like the Go declarations they transcribe.
  */
+import { splitTopLevel } from '../../text/split.js';
 
 export type PrimitiveName = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes';
 
@@ -267,22 +268,6 @@ export function parseSignature(text: string): ParsedSignature {
   return receiverText === undefined ? { params, result } : { receiver: parseType(receiverText), params, result };
 }
 
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
 
 /** The type parameters a type mentions. */
 export function collectParams(t: CelType, out: Set<string> = new Set()): Set<string> {
