@@ -164,6 +164,20 @@ describe('inputs', () => {
     expect(report.summary).toMatchObject({ objects: 0 });
   });
 
+  it('reads an overlay whose folder holds only a file named Kustomization (its patch of the selectors counts)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    mkdirSync(join(dir, 'webhook'), { recursive: true });
+    mkdirSync(join(dir, 'prod'), { recursive: true });
+    writeFileSync(join(dir, 'webhook', 'manifests.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata: {name: hooks}\nwebhooks:\n  - name: mpod.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig: {service: {name: hooks, namespace: system}}\n    rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n');
+    writeFileSync(join(dir, 'webhook', 'kustomization.yaml'), 'resources: [manifests.yaml]\npatches:\n  - path: opt-in.yaml\n');
+    writeFileSync(join(dir, 'webhook', 'opt-in.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata: {name: hooks}\nwebhooks:\n  - name: mpod.example.com\n    objectSelector: {matchLabels: {inject: enabled}}\n');
+    // Alone, the webhook folder is built by its own kustomization: judged as patched.
+    expect(JSON.parse(cli(['--format', 'json', 'webhook'], { cwd: dir }).stdout).summary).toMatchObject({ errors: 0 });
+    // An overlay (a Kustomization with no manifest beside it) builds on the folder: judged as written.
+    writeFileSync(join(dir, 'prod', 'Kustomization'), 'resources: [../webhook]\npatches:\n  - target: {kind: MutatingWebhookConfiguration, name: hooks}\n    patch: \'[{"op": "remove", "path": "/webhooks/0/objectSelector"}]\'\n');
+    expect(JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout).summary).toMatchObject({ errors: 2 });
+  });
+
   it('lints a complete admission object in a file a kustomization lists as a patch (anyone applying the file applies it)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: []\npatches:\n  - path: patch.yaml\n');

@@ -178,6 +178,19 @@ describe('webhook selectors set by a kustomize patch', () => {
     const renamed = `- path: opt-in.yaml\n- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: '[{"op": "replace", "path": "/metadata/name", "value": "injector"}]'`;
     expect(await verdict({ ...own('', moved), 'webhook/opt-in.yaml': byNamespace })).toEqual(asWritten);
     expect(await verdict({ ...own('', renamed), 'webhook/opt-in.yaml': byNamespace })).toEqual([]);
+    // Another patch that renames a webhook (the selector would land on a stub of the old name): as written.
+    const webhookRenamed = `- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: '[{"op": "replace", "path": "/webhooks/0/name", "value": "renamed.example.com"}]'\n- path: opt-in.yaml`;
+    expect(await verdict(own('', webhookRenamed))).toEqual(asWritten);
+    // A configuration that spells a selector with an escape: read as YAML, as written.
+    expect(await verdict({ ...own('configurations:\n- kc.yaml\n'), 'webhook/kc.yaml': 'commonLabels:\n- path: "webhooks/object\\x53elector/matchLabels"\n  kind: MutatingWebhookConfiguration\n' })).toEqual(asWritten);
+  });
+
+  it('judges the webhook as written when an overlay the run holds cannot be read, or sits alone in its folder as Kustomization', async () => {
+    const verdict = async (files: Record<string, string>): Promise<string[]> =>
+      (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+    expect(await verdict({ ...withOptIn(), 'prod/Kustomization': 'resources:\n- ../webhook\n' })).toEqual(asWritten);
+    expect(await verdict({ ...withOptIn(), 'prod/kustomization.yaml': `resources:\n- ../webhook\n${'# padding\n'.repeat(120_000)}` })).toEqual(asWritten);
   });
 
   it('judges the webhook as written when two kustomizations patch it', async () => {

@@ -242,6 +242,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     ruleOptions,
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
+    kustomizationFolders: walkNotes.kustomizationFolders,
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: trusted,

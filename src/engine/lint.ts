@@ -33,6 +33,8 @@ export { loadRun, runScope, type LintRun, type LoadOptions } from './load-run.js
 
 export interface LintOptions {
   readonly paths: readonly string[];
+  /** Folders holding a kustomization that the caller's walk of the inputs found (LoadOptions). */
+  readonly kustomizationFolders?: readonly string[];
   readonly rules: readonly Rule[];
   readonly kubeVersion: KubeVersion;
   readonly trustedNamespaceLabels: readonly string[];
@@ -56,10 +58,11 @@ export async function lint(options: LintOptions): Promise<Report> {
  * How to load a run for these options: workloads are read (where Pod Security Admission can
  * check them, src/engine/load-run.ts) only when a rule that checks them runs.
  */
-export function loadOptions(options: Pick<LintOptions, 'rules' | 'severityOverrides' | 'kubeVersion' | 'podSecurity'>): LoadOptions {
+export function loadOptions(options: Pick<LintOptions, 'rules' | 'severityOverrides' | 'kubeVersion' | 'podSecurity' | 'kustomizationFolders'>): LoadOptions {
   const readsWorkloads = options.rules.some((rule) => rule.scope === 'object' && options.severityOverrides.get(rule.meta.id) !== 'off' && rule.meta.appliesTo.some(isWorkloadKind));
-  if (!readsWorkloads) return {};
-  return { podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
+  const folders = options.kustomizationFolders !== undefined ? { kustomizationFolders: options.kustomizationFolders } : {};
+  if (!readsWorkloads) return folders;
+  return { ...folders, podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
 }
 
 /** Lints a run that is already loaded (`report` reads its inputs once: stdin cannot be read twice). */

@@ -23,7 +23,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
-import { decode, decodeSource, expandPaths, MAX_FILE_BYTES, readBytes, readStdinSync } from '../load/sources.js';
+import { decode, decodeSource, expandPaths, MAX_FILE_BYTES, newWalkNotes, readBytes, readStdinSync } from '../load/sources.js';
 import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
@@ -83,6 +83,12 @@ export interface LoadOptions {
    * target version. Without it no workload is read (`defaults`, `simulate`).
    */
   readonly podSecurity?: { readonly settings: PodSecuritySettings; readonly kubeVersion: KubeVersion };
+  /**
+   * Folders holding a kustomization that a walk of the inputs found (src/load/sources.ts
+   * WalkNotes), when the caller walked them itself and passes the files: their kustomizations are
+   * read too, also where no manifest sits beside them.
+   */
+  readonly kustomizationFolders?: readonly string[];
 }
 
 /** An input the second pass may read again for workloads. */
@@ -193,10 +199,13 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const intern = (name: string): string => interned.get(name) ?? (interned.set(name, name), name);
   const streamPatches: KustomizePatch[] = [];
   const streamListings: KustomizationListing[] = [];
-  const expanded = expandPaths(paths);
-  // Every kustomization beside a file of the run first: one may list a patch in another folder
-  // (`patches/x.yaml`), which the walk can reach before it.
+  const walked = newWalkNotes();
+  const expanded = expandPaths(paths, walked);
+  // Every kustomization of the run first: beside a file of the run, and in the folders the walk
+  // found one in (a `Kustomization` may sit alone in an overlay's folder). One may list a patch in
+  // another folder (`patches/x.yaml`), which the walk can reach before it.
   for (const path of expanded) kustomizePatches.visit(path);
+  for (const folder of [...walked.kustomizationFolders, ...(options.kustomizationFolders ?? [])]) kustomizePatches.visitFolder(folder);
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);

@@ -37,10 +37,12 @@ export const STDIN_PATH = '<stdin>';
 export interface WalkNotes {
   readonly charts: { readonly dir: string; readonly templates: number }[];
   readonly kustomizations: string[];
+  /** The same folders as the walk reached them (not made for display): for reading their kustomization. */
+  readonly kustomizationFolders: string[];
 }
 
 export function newWalkNotes(): WalkNotes {
-  return { charts: [], kustomizations: [] };
+  return { charts: [], kustomizations: [], kustomizationFolders: [] };
 }
 /**
  * The extensions `kubectl apply -R -f DIR` reads, compared as kubectl compares them (cli-runtime's
@@ -77,7 +79,10 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // A Helm chart: Chart.yaml beside templates/. Its templates are Go templates, not YAML.
   const chart = entries.some((entry) => entry.name === 'Chart.yaml' && !entry.isDirectory()) && entries.some((entry) => entry.name === 'templates' && entry.isDirectory());
-  if (notes !== undefined && entries.some((entry) => KUSTOMIZATION_FILES.includes(entry.name) && !entry.isDirectory())) notes.kustomizations.push(displayPath(dir));
+  if (notes !== undefined && entries.some((entry) => KUSTOMIZATION_FILES.includes(entry.name) && !entry.isDirectory())) {
+    notes.kustomizations.push(displayPath(dir));
+    notes.kustomizationFolders.push(dir);
+  }
   for (const entry of entries) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {

@@ -21,8 +21,9 @@
  * - every change the patch makes to a selector is read: a strategic merge of a webhook's
  *   selector, by the webhook's name (maps merged key by key, lists replaced, null deletes), or a
  *   JSON 6902 add, replace or remove of a whole selector;
- * - when it sets a namespaceSelector, every other patch of the object changes its metadata only
- *   (another may move the Service the selector is judged against).
+ * - every other patch of the object changes its metadata only (another may rename a webhook, or
+ *   move the Service a namespaceSelector is judged against);
+ * - every kustomization of the run could be read (one that could not may build on the folder).
  */
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
@@ -59,13 +60,13 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const { target } = patch;
   const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && target.group === undefined && target.version === undefined && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
   if (!exact || !patch.selectors!.known || !builtOnlyBy(patch.file, own, run.kustomizations)) return { object };
-  // A namespaceSelector is judged against the Service's namespace as written: another patch of
-  // the object may move the Service (or change what else the webhook calls). Only patches of its
-  // metadata (a rename, the CA annotation) leave that as it is.
-  if (patch.selectors!.changes.some((change) => change.field === 'namespaceSelector')) {
-    const others = run.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion));
-    if (others.some((other) => other.metadataOnly !== true)) return { object };
-  }
+  // Another patch of the object may rename a webhook (the selector then lands on a stub of the old
+  // name), or move the Service a namespaceSelector is judged against: only patches of its
+  // metadata (a rename of the object, the CA annotation) leave the webhooks as they are.
+  const others = run.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion));
+  if (others.some((other) => other.metadataOnly !== true)) return { object };
+  // A kustomization of the run that could not be read may build on the folder.
+  if (run.kustomizations.some((listing) => listing.unreadable === true)) return { object };
   const webhooks = [...(object.effective.webhooks ?? [])];
   for (const change of patch.selectors!.changes) {
     const index = 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);

@@ -149,11 +149,15 @@ export class KustomizePatches {
 
   /** Reads the kustomization beside a file of the run, if it was not read yet. */
   visit(file: string): void {
-    if (file === '-') return;
-    const folder = resolve(dirname(file));
+    if (file !== '-') this.visitFolder(dirname(file));
+  }
+
+  /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
+  visitFolder(shown: string): void {
+    const folder = resolve(shown);
     if (this.visited.has(folder)) return;
     this.visited.add(folder);
-    this.read(folder, dirname(file));
+    this.read(folder, shown);
   }
 
   private read(folder: string, shown: string): void {
@@ -165,7 +169,11 @@ export class KustomizePatches {
       // Only a regular file of sane size: a pull request's kustomization.yaml may be a link to
       // /dev/zero or /dev/stdin. An unreadable one only means we lint its patches as objects.
       const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
-      if (read.kind !== 'ok') continue;
+      if (read.kind !== 'ok') {
+        // Named like a kustomization and not read: what it builds is not known (its patches are linted as objects).
+        this.listings.push({ file: join(shown, name).split('\\').join('/'), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+        continue;
+      }
       const text = Buffer.from(read.bytes).toString('utf8');
       for (const patch of patchPaths(text)) this.patchFiles.add(resolve(folder, patch));
       const patched = kustomizePatches(join(shown, name).split('\\').join('/'), text, true, (path) => readPatchFile(folder, path));

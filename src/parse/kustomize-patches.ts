@@ -48,6 +48,8 @@ export interface KustomizationListing {
   /** Its `resources` and `bases`, resolved against its folder (symbolic links followed where they resolve). */
   readonly resources: readonly string[];
   readonly transformsAfterPatches: boolean;
+  /** The kustomization file is there but was not read (too large, not a regular file): what it builds is not known. */
+  readonly unreadable?: true;
   /** It renames objects or moves them (`namePrefix`, `nameSuffix`, `namespace`): a patch may then target the new name, or a selector name the old namespace. */
   readonly renames: boolean;
 }
@@ -270,8 +272,18 @@ function settingsMayWriteSelectors(document: Record<string, unknown>, readFile: 
   if (!Array.isArray(configurations) || readFile === undefined) return true;
   return configurations.some((path) => {
     const text = typeof path === 'string' ? readFile(path) : undefined;
-    return text === undefined || /selector/i.test(text);
+    const documents = text === undefined ? undefined : patchDocuments(text);
+    // Read as YAML: an escape (`object\x53elector`) spells a selector that the text does not show.
+    return documents === undefined || documents.some((value) => value === undefined || namesSelector(value));
   });
+}
+
+/** Whether a key or a string anywhere in a value names a selector. */
+function namesSelector(value: unknown): boolean {
+  if (typeof value === 'string') return /selector/i.test(value);
+  if (Array.isArray(value)) return value.some(namesSelector);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([key, inner]) => /selector/i.test(key) || namesSelector(inner));
+  return false;
 }
 
 export function kustomizationListings(file: string, folder: string, text: string, whole: boolean, readFile?: (path: string) => string | undefined): KustomizationListing[] {
