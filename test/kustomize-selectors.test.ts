@@ -191,6 +191,10 @@ describe('webhook selectors set by a kustomize patch', () => {
     const asWritten = ['matches-kube-system error', 'self-deadlock error'];
     expect(await verdict({ ...withOptIn(), 'prod/Kustomization': 'resources:\n- ../webhook\n' })).toEqual(asWritten);
     expect(await verdict({ ...withOptIn(), 'prod/kustomization.yaml': `resources:\n- ../webhook\n${'# padding\n'.repeat(120_000)}` })).toEqual(asWritten);
+    // kustomize reads its files with go-yaml, which merges `<<` keys: what a merge holds (an
+    // overlay's resources and patches, the base's own patches) is not read here, so not certain.
+    expect(await verdict({ ...withOptIn(), 'prod/kustomization.yaml': '<<: {resources: [../webhook], patches: [{target: {kind: MutatingWebhookConfiguration}, patch: "[]"}]}\n' })).toEqual(asWritten);
+    expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\n<<: {namePrefix: x-}\n` })).toEqual(asWritten);
   });
 
   it('judges the webhook as written when two kustomizations patch it', async () => {

@@ -48,7 +48,7 @@ export interface KustomizationListing {
   /** Its `resources` and `bases`, resolved against its folder (symbolic links followed where they resolve). */
   readonly resources: readonly string[];
   readonly transformsAfterPatches: boolean;
-  /** The kustomization file is there but was not read (too large, not a regular file): what it builds is not known. */
+  /** The kustomization file is there but was not read (too large, not a regular file, a `<<` merge key): what it builds is not known. */
   readonly unreadable?: true;
   /** It renames objects or moves them (`namePrefix`, `nameSuffix`, `namespace`): a patch may then target the new name, or a selector name the old namespace. */
   readonly renames: boolean;
@@ -178,7 +178,18 @@ function selectorTarget(value: unknown): PatchTarget | undefined {
 }
 
 /** The values of a patch text's documents; undefined for one that does not parse. */
+/**
+ * kustomize reads its files with go-yaml, which merges `<<` keys; read without them, a merged
+ * `patches:` or `labelSelector:` would be unseen. A text that may hold one is not read here: its
+ * effect is unknown (src/parse/go-yaml-schema.ts reads manifests so; these files decide only
+ * what the linter may take as certain).
+ */
+function mayMerge(text: string): boolean {
+  return text.includes('<<');
+}
+
 function patchDocuments(text: string): unknown[] | undefined {
+  if (mayMerge(text)) return undefined;
   let documents;
   try {
     documents = parseAllDocuments(text, { logLevel: 'silent' });
@@ -287,6 +298,8 @@ function namesSelector(value: unknown): boolean {
 }
 
 export function kustomizationListings(file: string, folder: string, text: string, whole: boolean, readFile?: (path: string) => string | undefined): KustomizationListing[] {
+  // A merge key may hide what it lists or does (mayMerge): a kustomization whose effect is unknown.
+  if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text))) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const documents = patchDocuments(text) ?? [];
   const out: KustomizationListing[] = [];
   for (const value of documents) {
