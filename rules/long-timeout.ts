@@ -6,7 +6,6 @@ import { criticalForTimeout } from '../src/match/critical-targets.js';
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { joinCapped } from '../src/text/list.js';
 
-
 const meta = {
   id: 'long-timeout',
   title: 'The effective timeoutSeconds is above the threshold',

@@ -35530,7 +35530,7 @@ var require_public_api = __commonJS({
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments6(source, options = {}) {
+    function parseAllDocuments4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -35605,7 +35605,7 @@ var require_public_api = __commonJS({
       return new Document2.Document(value, _replacer, options).toString(options);
     }
     exports2.parse = parse5;
-    exports2.parseAllDocuments = parseAllDocuments6;
+    exports2.parseAllDocuments = parseAllDocuments4;
     exports2.parseDocument = parseDocument3;
     exports2.stringify = stringify;
   }
@@ -37335,6 +37335,11 @@ function intercepts(webhook, target, request2, context) {
   return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
 }
 function criticalWrites(webhook, context, options) {
+  if (options.kubeSystemWrites)
+    return context.memo.perObject(ALL_WRITES, webhook, () => writesOf(webhook, context, true));
+  return writesOf(webhook, context, false);
+}
+function writesOf(webhook, context, kubeSystemWrites) {
   const virtualExempt = isAtLeast(context.kubeVersion, 1, 37);
   const described = /* @__PURE__ */ new Map();
   let firstRule;
@@ -37342,7 +37347,7 @@ function criticalWrites(webhook, context, options) {
   for (const target of TARGETS) {
     if (target.virtual && virtualExempt)
       continue;
-    if (target.kubeSystemWrites && !options.kubeSystemWrites)
+    if (target.kubeSystemWrites && !kubeSystemWrites)
       continue;
     for (const request2 of target.requests) {
       const hit = intercepts(webhook, target, request2, context);
@@ -37365,7 +37370,7 @@ function ignoresWithLongTimeout(webhook) {
 function criticalForTimeout(webhook, context) {
   return ignoresWithLongTimeout(webhook) && criticalWrites(webhook, context, { kubeSystemWrites: true }).firstRule !== void 0;
 }
-var IGNORE_TIMEOUT_SECONDS, WRITE, request, TARGETS;
+var IGNORE_TIMEOUT_SECONDS, WRITE, request, TARGETS, ALL_WRITES;
 var init_critical_targets = __esm({
   "dist/src/match/critical-targets.js"() {
     "use strict";
@@ -37376,6 +37381,7 @@ var init_critical_targets = __esm({
     init_system_requests();
     init_version();
     init_types();
+    init_run_scope();
     IGNORE_TIMEOUT_SECONDS = 15;
     WRITE = ["CREATE", "UPDATE"];
     request = (group, resource, subresource = "", operations = subresource === "" ? WRITE : ["UPDATE"]) => ({
@@ -37439,6 +37445,7 @@ var init_critical_targets = __esm({
         requests: [request("", "endpoints"), request("discovery.k8s.io", "endpointslices")]
       }
     ];
+    ALL_WRITES = memoKey("control-plane writes a webhook intercepts, kube-system's included");
   }
 });
 
@@ -42874,6 +42881,12 @@ function sameJsonKey(a, b) {
   const key2 = jsonKey(a.value);
   return key2 !== void 0 && key2 === jsonKey(b.value);
 }
+function parseAsGoYaml(text, options) {
+  const parsed2 = (0, import_yaml3.parseAllDocuments)(text, { ...GO_YAML, ...options });
+  const documents = Array.isArray(parsed2) ? parsed2 : [];
+  goMergeKeys(documents, text);
+  return documents;
+}
 var import_yaml3, import_util, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, MERGE_TAG, GO_MERGE_TAG_NAME, COLLECTION_TYPES, YAML_STYLE_FLOAT, GO_INT, GO_DOT_FLOAT, GO_INT_TAG, GO_FLOAT_TAG, GO_MERGE_TAG, EXPLICIT_MERGE_TAG, GO_YAML;
 var init_go_yaml_schema = __esm({
   "dist/src/parse/go-yaml-schema.js"() {
@@ -43140,10 +43153,7 @@ function readReferencedFile(referencedFile, file, index) {
   if (text === null)
     return fail("invalid", referencedFile, [{ path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml4.LineCounter();
-  const documents = (0, import_yaml4.parseAllDocuments)(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: "error" });
-  const document = Array.isArray(documents) ? documents[0] : void 0;
-  if (document !== void 0)
-    goMergeKeys([document], text);
+  const document = parseAsGoYaml(text, { prettyErrors: false, lineCounter, logLevel: "error" })[0];
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
     return { line: line2, column: col };
@@ -48029,22 +48039,19 @@ function parseDocuments(written) {
   return documents;
 }
 function parseText(text) {
-  const documents = (0, import_yaml9.parseAllDocuments)(text, PARSE_OPTIONS);
-  const list3 = Array.isArray(documents) ? documents : [];
+  const list3 = parseAsGoYaml(text, GO_PARSE_OPTIONS);
   if (!list3.some((doc) => doc.errors.length > 0))
     return asGoYamlReads(text, list3);
   const repaired = repairQuotedScalars(text);
   if (repaired === void 0)
     return asGoYamlReads(text, list3);
-  const again = (0, import_yaml9.parseAllDocuments)(repaired.text, PARSE_OPTIONS);
-  const relist = Array.isArray(again) ? again : [];
+  const relist = parseAsGoYaml(repaired.text, GO_PARSE_OPTIONS);
   const scalars = byStart(repaired.scalars);
   for (const doc of relist)
     restoreValues(doc, scalars);
   return asGoYamlReads(text, relist);
 }
 function asGoYamlReads(text, documents) {
-  goMergeKeys(documents, text);
   for (const doc of documents) {
     const refused = doc.warnings.filter((warning) => warning.code === "TAG_RESOLVE_FAILED" && GO_REFUSED_TAG.test(cleanMessage(warning.message)));
     if (refused.length === 0)
@@ -48390,7 +48397,7 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml9, PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, FLOW_COLON, GO_REFUSED_TAG, KUBECTL_READS_JSON, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml9, PARSE_OPTIONS, GO_PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, FLOW_COLON, GO_REFUSED_TAG, KUBECTL_READS_JSON, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
@@ -48404,6 +48411,7 @@ var init_yaml = __esm({
     init_cache();
     init_go_yaml_schema();
     PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: "error" };
+    GO_PARSE_OPTIONS = { prettyErrors: false, logLevel: "error" };
     MAX_ALIAS_COUNT = 100;
     KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
     MAX_OBJECT_BYTES = 3 * 1024 * 1024;
@@ -59121,10 +59129,7 @@ function loadPodSecurityConfigFile(file) {
   if (text === null)
     throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
   const lineCounter = new import_yaml16.LineCounter();
-  const documents = (0, import_yaml16.parseAllDocuments)(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: "error" });
-  const document = Array.isArray(documents) ? documents[0] : void 0;
-  if (document !== void 0)
-    goMergeKeys([document], text);
+  const document = parseAsGoYaml(text, { prettyErrors: false, lineCounter, logLevel: "error" })[0];
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
     return { line: line2, column: col };
@@ -63628,10 +63633,7 @@ init_import_meta_url();
 var import_yaml13 = __toESM(require_dist(), 1);
 init_go_yaml_schema();
 function editableFile(text, parseText2 = text) {
-  const parsed2 = (0, import_yaml13.parseAllDocuments)(parseText2, { ...GO_YAML, logLevel: "silent" });
-  const documents = Array.isArray(parsed2) ? parsed2 : [];
-  goMergeKeys(documents, parseText2);
-  return { text, documents };
+  return { text, documents: parseAsGoYaml(parseText2, { logLevel: "silent" }) };
 }
 function documentText(file, documentIndex) {
   const doc = file.documents[documentIndex];
@@ -65065,4 +65067,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build b695f5b16fcabb1d6dabc145417de541d38243815096f3aff7deda69db201036
+//# admission-lint-build 21464ed650db8f0df734530a427b2e3a1370ec4f4435b7fa30942d3ae9926e2c

@@ -11,7 +11,7 @@ import { matchWebhook, objectLabelsFor, rulesMayMatch, type Operation } from './
 import { conditionsOutcome, systemWritersOf } from './system-requests.js';
 import { isAtLeast } from '../kube/version.js';
 import { MAX_TIMEOUT_SECONDS, type Webhook } from '../model/types.js';
-import type { RunScope } from '../run-scope.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 
 /** With failurePolicy Ignore, a timeout above this many seconds is reported. */
 export const IGNORE_TIMEOUT_SECONDS = 15;
@@ -172,7 +172,6 @@ export function intercepts(webhook: Readonly<Webhook>, target: Target, request: 
   return { rule: called.reduce((min, call) => Math.min(min, call.rule), Infinity), operations: called.map((call) => call.operation) };
 }
 
-
 /** The control-plane writes a webhook intercepts (see TARGETS), as critical-resources reports them. */
 export interface CriticalWrites {
   /** "<resource>" per intercepted request, by the target's `where`. */
@@ -190,13 +189,21 @@ export interface CriticalWrites {
  * them to webhooks.
  */
 export function criticalWrites(webhook: Readonly<Webhook>, context: RunScope, options: { readonly kubeSystemWrites: boolean }): CriticalWrites {
+  // Asked of one Ignore webhook by critical-resources, matches-kube-system and long-timeout alike: once per run.
+  if (options.kubeSystemWrites) return context.memo.perObject(ALL_WRITES, webhook, () => writesOf(webhook, context, true));
+  return writesOf(webhook, context, false);
+}
+
+const ALL_WRITES = memoKey<Map<Readonly<Webhook>, CriticalWrites>>("control-plane writes a webhook intercepts, kube-system's included");
+
+function writesOf(webhook: Readonly<Webhook>, context: RunScope, kubeSystemWrites: boolean): CriticalWrites {
   const virtualExempt = isAtLeast(context.kubeVersion, 1, 37);
   const described = new Map<string, string[]>();
   let firstRule: number | undefined;
   let clusterScoped = false;
   for (const target of TARGETS) {
     if (target.virtual && virtualExempt) continue;
-    if (target.kubeSystemWrites && !options.kubeSystemWrites) continue;
+    if (target.kubeSystemWrites && !kubeSystemWrites) continue;
     for (const request of target.requests) {
       const hit = intercepts(webhook, target, request, context);
       if (hit === undefined) continue;

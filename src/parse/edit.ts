@@ -6,9 +6,9 @@
  * (an alias, an anchored node that other places share, an empty map, a key already written),
  * no edit is made.
  */
-import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Scalar, type Document, type Node, type Pair } from 'yaml';
 import type { FieldPath } from '../field-path.js';
-import { GO_YAML, goMergeKeys } from './go-yaml-schema.js';
+import { parseAsGoYaml } from './go-yaml-schema.js';
 
 /** Replace `text.slice(start, end)` with `text` (start === end: an insertion). */
 export interface TextEdit {
@@ -25,10 +25,7 @@ export interface EditableFile {
 
 /** `parseText`: the text to parse, when some documents are blanked at the same offsets (src/parse/prefilter.ts); edits read `text`. */
 export function editableFile(text: string, parseText: string = text): EditableFile {
-  const parsed = parseAllDocuments(parseText, { ...GO_YAML, logLevel: 'silent' });
-  const documents = Array.isArray(parsed) ? parsed : [];
-  goMergeKeys(documents, parseText);
-  return { text, documents };
+  return { text, documents: parseAsGoYaml(parseText, { logLevel: 'silent' }) };
 }
 
 /** The document's text, for checks on it (placeholders). */

@@ -26,7 +26,7 @@
  *
  * The kubectl differential test (test/kubectl-differential.test.ts) checks each form.
  */
-import { isAlias, isMap, isScalar, isSeq, Scalar, visit, type Document, type ScalarTag, type Tags } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, visit, type Document, type LineCounter, type ScalarTag, type Tags } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 
 const INT_TAG = 'tag:yaml.org,2002:int';
@@ -167,9 +167,9 @@ function isTaggedMergeKey(node: unknown): boolean {
 
 /**
  * Makes each `<<` key that go-yaml merges and `yaml` reads as a string (isTaggedMergeKey) a merge,
- * in place, its node and positions kept. Every parse of a manifest calls it after `yaml`'s.
+ * in place, its node and positions kept (parseAsGoYaml).
  */
-export function goMergeKeys(documents: readonly Document[], text: string): void {
+function goMergeKeys(documents: readonly Document[], text: string): void {
   if (!text.includes('<<')) return;
   for (const doc of documents) {
     visit(doc, {
@@ -218,3 +218,16 @@ function sameJsonKey(a: unknown, b: unknown): boolean {
 
 /** The options every parse of a manifest (or of a file the API server reads) uses. */
 export const GO_YAML = { version: '1.1', customTags: goYamlTags, merge: false, uniqueKeys: sameJsonKey } as const;
+
+/**
+ * Every document of a text as kubectl's go-yaml reads it: `yaml` with GO_YAML, and the `<<` keys
+ * go-yaml merges that `yaml` would read as strings (goMergeKeys). The one parse of manifests, of
+ * the texts `--fix` edits and of Pod Security configurations.
+ */
+export function parseAsGoYaml(text: string, options: { readonly logLevel: 'silent' | 'error'; readonly prettyErrors?: boolean; readonly lineCounter?: LineCounter }): Document.Parsed[] {
+  const parsed = parseAllDocuments(text, { ...GO_YAML, ...options });
+  // parseAllDocuments returns an EmptyStream (not an array) for a text with no documents.
+  const documents = Array.isArray(parsed) ? parsed : [];
+  goMergeKeys(documents, text);
+  return documents;
+}

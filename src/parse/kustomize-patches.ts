@@ -177,7 +177,6 @@ function selectorTarget(value: unknown): PatchTarget | undefined {
   };
 }
 
-/** The values of a patch text's documents; undefined for one that does not parse. */
 /**
  * kustomize reads its files with go-yaml, which merges `<<` keys; read without them, a merged
  * `patches:` or `labelSelector:` would be unseen. A text that may hold one is not read here: its
@@ -188,6 +187,7 @@ function mayMerge(text: string): boolean {
   return text.includes('<<');
 }
 
+/** The values of a patch text's documents; undefined for one that does not parse (or may merge). */
 function patchDocuments(text: string): unknown[] | undefined {
   if (mayMerge(text)) return undefined;
   let documents;
@@ -265,10 +265,6 @@ function replacementsMayWriteWebhooks(replacements: unknown): boolean {
 }
 
 /**
- * The kustomizations in a text (every document of a kustomization file, `whole`, else the
- * documents of kind Kustomization), with their resources resolved against `folder`.
- */
-/**
  * Whether a kustomization's own transformer settings may write a webhook's selectors after its
  * patches: a `labels` entry with `fields` of its own, or `configurations` (fieldSpecs that point
  * the built-in transformers at other fields) unless each is read and names no selector. The
@@ -297,6 +293,10 @@ function namesSelector(value: unknown): boolean {
   return false;
 }
 
+/**
+ * The kustomizations in a text (every document of a kustomization file, `whole`, else the
+ * documents of kind Kustomization), with their resources resolved against `folder`.
+ */
 export function kustomizationListings(file: string, folder: string, text: string, whole: boolean, readFile?: (path: string) => string | undefined): KustomizationListing[] {
   // A merge key may hide what it lists or does (mayMerge): a kustomization whose effect is unknown.
   if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text))) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];

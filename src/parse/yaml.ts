@@ -12,7 +12,7 @@ import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
 import { byStart, goRejectedEscape, goScanRewrites, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
-import { GO_YAML, goMergeKeys } from './go-yaml-schema.js';
+import { GO_YAML, parseAsGoYaml } from './go-yaml-schema.js';
 
 /** 1-based line and column; the end is exclusive. */
 export interface Span {
@@ -82,6 +82,7 @@ export interface ParsedFile {
  * does (`yes`, `on` are booleans; `<<` merges): src/parse/go-yaml-schema.ts.
  */
 const PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: 'error' } as const;
+const GO_PARSE_OPTIONS = { prettyErrors: false, logLevel: 'error' } as const;
 /** `yaml`'s own default: enough for hand-written anchors, stops "billion laughs" expansion. */
 const MAX_ALIAS_COUNT = 100;
 
@@ -404,15 +405,12 @@ function parseDocuments(written: string): Document.Parsed[] {
 }
 
 function parseText(text: string): Document.Parsed[] {
-  const documents = parseAllDocuments(text, PARSE_OPTIONS);
-  // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
-  const list = Array.isArray(documents) ? documents : [];
+  const list = parseAsGoYaml(text, GO_PARSE_OPTIONS);
   if (!list.some((doc) => doc.errors.length > 0)) return asGoYamlReads(text, list);
   // Quoted scalars whose continuation lines kubectl reads and `yaml` does not (src/parse/lenient.ts).
   const repaired = repairQuotedScalars(text);
   if (repaired === undefined) return asGoYamlReads(text, list);
-  const again = parseAllDocuments(repaired.text, PARSE_OPTIONS);
-  const relist = Array.isArray(again) ? again : [];
+  const relist = parseAsGoYaml(repaired.text, GO_PARSE_OPTIONS);
   const scalars = byStart(repaired.scalars);
   for (const doc of relist) restoreValues(doc, scalars);
   return asGoYamlReads(text, relist);
@@ -426,7 +424,6 @@ const GO_REFUSED_TAG = /^Unresolved tag: tag:yaml\.org,2002:(?:int|float|bool|nu
 
 /** The documents as kubectl's go-yaml reads them: what it refuses is an error. */
 function asGoYamlReads(text: string, documents: Document.Parsed[]): Document.Parsed[] {
-  goMergeKeys(documents, text);
   for (const doc of documents) {
     const refused = doc.warnings.filter((warning) => warning.code === 'TAG_RESOLVE_FAILED' && GO_REFUSED_TAG.test(cleanMessage(warning.message)));
     if (refused.length === 0) continue;

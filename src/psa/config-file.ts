@@ -4,12 +4,12 @@
  * holds or names one: ./config.ts). Errors are PodSecurityConfigError (a UserError) with the file,
  * line and column of the field, never a stack trace.
  */
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { LineCounter, type Document } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import { decode, readRegularFile } from '../load/sources.js';
 import type { PodSecurityConfiguration } from '../model/pod-security.js';
 import { MAX_REFERENCED_CONFIG_BYTES, PodSecurityConfigError, readPodSecurityConfiguration } from './config.js';
-import { GO_YAML, goMergeKeys } from '../parse/go-yaml-schema.js';
+import { parseAsGoYaml } from '../parse/go-yaml-schema.js';
 
 /** The start of the node at `path`, or of its closest written ancestor. */
 function offsetOf(document: Document, path: FieldPath): number {
@@ -33,9 +33,7 @@ export function loadPodSecurityConfigFile(file: string): PodSecurityConfiguratio
   if (text === null) throw new PodSecurityConfigError('invalid', [{ file, path: [], message: 'the file is not UTF-8 text' }]);
   const lineCounter = new LineCounter();
   // As the API server reads it: YAML 1.1 (sigs.k8s.io/yaml), the first document only.
-  const documents = parseAllDocuments(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: 'error' });
-  const document = Array.isArray(documents) ? documents[0] : undefined;
-  if (document !== undefined) goMergeKeys([document], text);
+  const document = parseAsGoYaml(text, { prettyErrors: false, lineCounter, logLevel: 'error' })[0];
   const position = (offset: number): { line: number; column: number } => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };

@@ -13,7 +13,7 @@
  * (admission/api/validation/validation.go). The API server refuses to start on any of these errors.
  */
 import { isAbsolute, join, dirname } from 'node:path';
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { LineCounter, type Document } from 'yaml';
 import { UserError } from '../errors.js';
 import type { FieldPath } from '../field-path.js';
 import { isRecord } from '../json.js';
@@ -23,7 +23,7 @@ import { goQuote } from '../validate/field-error.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../kube/names.js';
 import type { PodSecurityConfiguration, PodSecurityExemptions } from '../model/pod-security.js';
 import { LEVEL_ERROR, parsePsaLevel, parsePsaVersion, PSA_MODES, VERSION_ERROR, type PsaMode, type PsaPolicy } from './labels.js';
-import { GO_YAML, goMergeKeys } from '../parse/go-yaml-schema.js';
+import { parseAsGoYaml } from '../parse/go-yaml-schema.js';
 
 export const POD_SECURITY_CONFIGURATION_KIND = 'PodSecurityConfiguration';
 export const POD_SECURITY_CONFIGURATION_API_VERSIONS = [
@@ -334,9 +334,7 @@ function readReferencedFile(referencedFile: string, file: string, index: number)
 
   const lineCounter = new LineCounter();
   // sigs.k8s.io/yaml reads YAML 1.1 and only the stream's first document.
-  const documents = parseAllDocuments(text, { ...GO_YAML, prettyErrors: false, lineCounter, logLevel: 'error' });
-  const document = Array.isArray(documents) ? documents[0] : undefined;
-  if (document !== undefined) goMergeKeys([document], text);
+  const document = parseAsGoYaml(text, { prettyErrors: false, lineCounter, logLevel: 'error' })[0];
   const position = (offset: number): { line: number; column: number } => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
