@@ -46764,6 +46764,24 @@ function splitKey(text) {
     fail2();
   return { key: key2, rest: text.slice(at + 1) };
 }
+function lineKey(text) {
+  try {
+    const entry = splitKey(text);
+    if (entry === void 0)
+      return void 0;
+    const c = text[0];
+    const length = c === '"' || c === "'" ? closingQuote(text, 1) + 1 : entry.key.length;
+    return { key: entry.key, length, rest: entry.rest };
+  } catch (error) {
+    if (error instanceof NotSimple)
+      return void 0;
+    throw error;
+  }
+}
+function quotedEnd(text) {
+  const close2 = closingQuote(text, 1);
+  return close2 < 0 ? -1 : close2 + 1;
+}
 function fold(pieces, breaks) {
   let value = pieces[0];
   for (let i = 1; i < pieces.length; i++)
@@ -47320,6 +47338,119 @@ var init_simple_yaml = __esm({
         return this.line === void 0;
       }
     };
+  }
+});
+
+// dist/src/parse/simple-positions.js
+function lineAt(text, start, limit) {
+  let content = start;
+  while (content < limit && text.charCodeAt(content) === 32)
+    content++;
+  let end = text.indexOf("\n", content);
+  if (end < 0 || end > limit)
+    end = limit;
+  const next = end + 1;
+  if (end > content && text.charCodeAt(end - 1) === 13)
+    end--;
+  return { start, indent: content - start, content, end, next };
+}
+function holdsNothing(text, line2) {
+  return line2.content === line2.end || text.charCodeAt(line2.content) === 35;
+}
+function locateSimple(text, firstContent, end, path, part) {
+  if (path.length === 0)
+    return void 0;
+  const rootLine = text.lastIndexOf("\n", firstContent - 1) + 1;
+  let indent = firstContent - rootLine;
+  let at = rootLine;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i];
+    if (typeof segment !== "string")
+      return void 0;
+    let found;
+    while (at < end) {
+      const line3 = lineAt(text, at, end);
+      at = line3.next;
+      if (holdsNothing(text, line3) || line3.indent > indent)
+        continue;
+      if (line3.indent < indent)
+        return void 0;
+      const lineText = text.slice(line3.content, line3.end);
+      if (lineText === "-" || lineText.startsWith("- "))
+        continue;
+      const entry = lineKey(lineText);
+      if (entry === void 0)
+        return void 0;
+      if (entry.key === segment) {
+        found = { line: line3, length: entry.length, rest: entry.rest };
+        break;
+      }
+    }
+    if (found === void 0)
+      return void 0;
+    const { line: line2, length, rest } = found;
+    const keyStart = line2.content;
+    const keyEnd = keyStart + length;
+    const valueText = rest.trimStart();
+    const valueStart = line2.end - valueText.length;
+    const empty2 = valueText === "" || valueText.startsWith("#");
+    if (i < path.length - 1) {
+      if (!empty2)
+        return void 0;
+      let below = at;
+      let first;
+      while (below < end) {
+        const candidate = lineAt(text, below, end);
+        below = candidate.next;
+        if (!holdsNothing(text, candidate)) {
+          first = candidate;
+          break;
+        }
+      }
+      if (first === void 0 || first.indent <= indent)
+        return void 0;
+      indent = first.indent;
+      continue;
+    }
+    if (part === "key")
+      return { start: keyStart, end: keyEnd };
+    if (empty2)
+      return void 0;
+    const valueEnd = scalarEnd(text, valueStart, line2.end);
+    if (valueEnd === void 0)
+      return void 0;
+    for (let next = at; next < end; ) {
+      const following = lineAt(text, next, end);
+      next = following.next;
+      if (holdsNothing(text, following))
+        continue;
+      if (following.indent > indent)
+        return void 0;
+      break;
+    }
+    return part === "value" ? { start: valueStart, end: valueEnd } : { start: keyStart, end: valueEnd };
+  }
+  return void 0;
+}
+function scalarEnd(text, start, lineEnd2) {
+  const c = text[start];
+  if (c === '"' || c === "'") {
+    const close2 = quotedEnd(text.slice(start, lineEnd2));
+    return close2 < 0 ? void 0 : start + close2;
+  }
+  if (c === void 0 || "[{|>&*!".includes(c))
+    return void 0;
+  const comment = text.indexOf(" #", start);
+  let valueEnd = comment < 0 || comment > lineEnd2 ? lineEnd2 : comment;
+  while (valueEnd > start && (text.charCodeAt(valueEnd - 1) === 32 || text.charCodeAt(valueEnd - 1) === 9))
+    valueEnd--;
+  return valueEnd;
+}
+var init_simple_positions = __esm({
+  "dist/src/parse/simple-positions.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_simple_yaml();
   }
 });
 
@@ -48213,6 +48344,9 @@ function valueManifest(place, document) {
       return { value: read2 };
     },
     locate(path, part = "pair") {
+      const simple = positions === void 0 ? locateSimple(text, firstContent, end, path, part) : void 0;
+      if (simple !== void 0)
+        return { ...toSpan(text, lineCounter, simple.start, simple.end), exact: true };
       const found = index().locate(path, part);
       return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
     },
@@ -48405,6 +48539,7 @@ var init_yaml = __esm({
     import_yaml9 = __toESM(require_dist(), 1);
     init_placeholder();
     init_errors2();
+    init_simple_positions();
     init_positions();
     init_prefilter();
     init_lenient();
@@ -65067,4 +65202,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 21464ed650db8f0df734530a427b2e3a1370ec4f4435b7fa30942d3ae9926e2c
+//# admission-lint-build 8655c822053fab60794a1939f8f8f9d3cfe6c8855fdb2cd831c246b761a68d1d

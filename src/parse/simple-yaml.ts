@@ -343,6 +343,30 @@ function splitKey(text: string): { key: string; rest: string } | undefined {
   return { key, rest: text.slice(at + 1) };
 }
 
+/**
+ * The key a block mapping line (`text`, its indentation removed) starts with, as this reader reads
+ * it: its value, how many characters it spans (quotes included) and what follows its colon;
+ * undefined when the line is not `key:` in the forms read here (src/parse/simple-positions.ts).
+ */
+export function lineKey(text: string): { key: string; length: number; rest: string } | undefined {
+  try {
+    const entry = splitKey(text);
+    if (entry === undefined) return undefined;
+    const c = text[0];
+    const length = c === '"' || c === "'" ? closingQuote(text, 1) + 1 : entry.key.length;
+    return { key: entry.key, length, rest: entry.rest };
+  } catch (error) {
+    if (error instanceof NotSimple) return undefined;
+    throw error;
+  }
+}
+
+/** Where a quoted scalar that opens at `text[0]` closes on its line (the index after the quote), or -1. */
+export function quotedEnd(text: string): number {
+  const close = closingQuote(text, 1);
+  return close < 0 ? -1 : close + 1;
+}
+
 /** Folds the lines of a flow scalar (quoted or plain), each already stripped: a break is a space, n empty lines are n line feeds. */
 function fold(pieces: readonly string[], breaks: readonly number[]): string {
   let value = pieces[0]!;

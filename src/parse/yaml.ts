@@ -8,6 +8,7 @@ import type { FieldPath } from '../field-path.js';
 import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
+import { locateSimple } from './simple-positions.js';
 import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
 import { byStart, goRejectedEscape, goScanRewrites, repairQuotedScalars, restoreValues } from './lenient.js';
@@ -629,6 +630,9 @@ function valueManifest(place: ManifestPlace, document: ValueDocument): Manifest 
       return { value: read };
     },
     locate(path, part = 'pair') {
+      // Most paths asked of such a document are read from its lines (src/parse/simple-positions.ts).
+      const simple = positions === undefined ? locateSimple(text, firstContent, end, path, part) : undefined;
+      if (simple !== undefined) return { ...toSpan(text, lineCounter, simple.start, simple.end), exact: true };
       const found = index().locate(path, part);
       return { ...toSpan(text, lineCounter, found.start, found.end), exact: found.exact };
     },
