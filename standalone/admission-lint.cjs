@@ -125,7 +125,7 @@ var init_fs = __esm({
       "rules/webhook-service-missing.md": () => '---\nid: webhook-service-missing\nseverity: warning\n---\n\n# webhook-service-missing\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that its own bundle does not define,\nwhen that bundle installs the Service\'s namespace. The configuration\'s input (its file, or the\nrendered stream it is part of: `kustomize build`, `helm template`, a release `install.yaml`)\nmust hold:\n\n- the `Namespace` manifest of the namespace the webhook\'s Service is in;\n- at least one other v1 Service with that namespace written;\n- and no input of the run may hold a Service of the webhook\'s name in that namespace, or one of\n  that name without a namespace (which may be applied there). Services are read only from the\n  inputs that hold a webhook configuration, so when any other input of the run (or a kustomize\n  patch) spells `Service`, a Service\'s absence proves nothing and the rule says nothing.\n\nThere is one finding per webhook, at `clientConfig.service.name`. The message names the Service\nand the bundle\'s Services in that namespace.\n\nNot reported: a reference that is an unrendered placeholder (`${NAMESPACE}`, `$(SERVICE_NAME)`),\nor a bundle with a Service whose name or namespace is one (it may render to the name the webhook\ncalls); a Service in `default`, `kube-system`, `kube-public` or `kube-node-lease`, namespaces the\nAPI server creates, where a bundle\'s Namespace manifest does not mean it installs them; and a\ndocument of the run that could not be read and may be that Service. The message lists first the\nbundle\'s Services there that expose the webhook\'s port.\n\n**What a file cannot show.** Whether something else creates the Service: an operator that makes\nits own webhook Service at run time (from a custom resource in the bundle, for one), or a\nmanifest applied separately. That is why this is a\nwarning and not an error. A bundle that installs the namespace and its other Services is where\nthe webhook\'s Service belongs, so a name missing there is nearly always a name that went out of\nstep.\n\n## Why is this bad?\n\nkube-apiserver resolves a webhook\'s service reference through its service lister (`k8s.io/apiserver`\n`pkg/util/proxy` `ResolveCluster`). With no such Service, the lookup fails with "service \u2026 not\nfound" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected;\n- under `failurePolicy: Ignore` the webhook never runs, silently. Its validations are skipped and\n  its mutations are never made.\n\nThe usual cause is a rename that reached the Service but not the reference. Under kustomize\nthat is a `namePrefix` that no `nameReference` or `replacements` entry carries to\n`clientConfig.service`. By hand it is a Service renamed\nin one file and not the other.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets-webhook-service, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Use instead\n\nName the bundle\'s Service in `clientConfig.service.name` (or add the Service the webhook names):\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nWith kustomize, make a `namePrefix` reach the reference: a `nameReference` configuration for\n`webhooks/clientConfig/service/name` of both webhook configuration kinds (kubebuilder\'s\n`config/webhook/kustomizeconfig.yaml`), or a `replacements` entry that reads the Service\'s own\nname.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something outside the bundle creates the webhook\'s Service: an operator that makes it at\nrun time, or a manifest applied separately. Suppress the finding with a reason that names what\ndoes.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`: the Service is looked up by\n  namespace and name; with none, every call fails)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n- Related rules: [`webhook-service-port`](webhook-service-port.md) (the Service is there, its port\n  is not), [`ca-bundle`](ca-bundle.md)\n',
       "rules/webhook-service-port.md": () => '---\nid: webhook-service-port\nseverity: error\n---\n\n# webhook-service-port\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that is in the same input (a\nrendered bundle: `helm template`, `kustomize build`, a release manifest), when the webhook\'s\n`clientConfig.service.port` (443 when omitted) is not one of that Service\'s `spec.ports[].port`.\nThere is one finding per webhook; it points at `clientConfig.service.port` when it is written,\nelse at `clientConfig.service`, and names the Service and the ports it has.\n\nWhich Services count, and which do not:\n\n- a `ClusterIP` (the default type), `NodePort` or `LoadBalancer` Service, headless\n  (`clusterIP: None`) too: the API server looks the webhook\'s port up among its ports;\n- an `ExternalName` Service is never flagged: the API server does not look its ports up, it\n  calls `externalName:port` directly;\n- a Service is the webhook\'s only when its `metadata.namespace` is written and is the reference\'s\n  namespace. A Service written without a namespace lands wherever it is applied, so it is never\n  assumed to be the one the webhook names (and while one of that name without a namespace is in\n  the run, a namespaced copy of the name is not trusted either: either may be the one applied);\n- when the run holds several copies of the Service (several renderings), the webhook is flagged\n  only if none of them has the port; a port that is not an integer as written (a template\n  placeholder), a Service a kustomize patch of the run changes, or a document the run could not\n  read that may be that Service, gives nothing.\n\n**What a file cannot show.** Services are read only from the inputs that also hold a webhook\nconfiguration: a Service in another file of a repository, or created by an operator at run\ntime, is not seen, and a webhook whose Service is not in the run is never flagged (its absence\nproves nothing). `default/kubernetes` on port 443 is the API server itself and is never looked up.\n\n## Why is this bad?\n\nkube-apiserver turns a webhook\'s service reference into an address with its service resolver\n(`k8s.io/apiserver` `pkg/util/proxy`): by default `ResolveCluster`, which calls the Service\'s\ncluster IP on the Service *port* it finds among `spec.ports[].port` (`findServicePort`, never\n`targetPort`), and with `--enable-aggregator-routing` `ResolveEndpoints`, which looks the port up\nthe same way first and then picks an endpoint. When no port matches, resolution fails with "no\nservice port N found for service \u2026" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected while the\n  configuration stands (pods, secrets, whatever its rules name) \u2014 an outage of those writes;\n- under `failurePolicy: Ignore` the webhook never runs: every request it matches is admitted\n  without it, silently (only the API server\'s log and metrics show the failures). For a\n  validating webhook that is every request bypassing its policy; for a mutating one its changes\n  are never made. Both are in the definition of an `error` (the manifest lets requests bypass the\n  policy it installs), and neither is ever a deliberate choice, so the severity is the same for\n  both failure policies.\n\nThe usual cause is a port mix-up: the webhook names the container\'s port (the Service\'s\n`targetPort`, 8443 or 9443), or the Service\'s port was renamed or renumbered while the webhook\nkept the default 443.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 9443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Use instead\n\nName the Service\'s `port` (here 443, which is also the default), not its `targetPort`:\n\n```yaml correct\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the Service in the bundle is not the one the cluster will have: something after the linter\n(a post-renderer, an operator, another manifest applied later under the same name) changes its\nports. Suppress the finding with a reason that names what does.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`, `ResolveEndpoints`,\n  `findServicePort`: the Service port, "no service port %d found for service %q"; ExternalName\n  calls `externalName:port`; a headless Service cannot be routed by cluster IP)\n- `k8s.io/kube-aggregator` `pkg/apiserver/resolvers.go` (the cluster-IP, endpoint and loopback\n  resolvers the webhook client uses; `default/kubernetes:443` is the API server itself)\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ServiceReference.port`: defaults to 443)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n',
       "rules/wildcard-rule.md": () => '---\nid: wildcard-rule\nseverity: warning\n---\n\n# wildcard-rule\n\n## What it does\n\nFlags a webhook whose effective `failurePolicy` is `Fail` (written, or the v1 default) and\none of whose rules has a wildcard resource (`*`, `*/*`, or `*/<subresource>` such as\n`*/status`) in an API group that is `*` or built into Kubernetes (`""`, `apps`, `batch`, \u2026).\nSuch a webhook stands in front of every resource of those groups, including resources that\nare added later (new built-in kinds, every CRD when the group is `*`).\n\nThe finding points at the first wildcard entry (`rules[j].resources[k]`); the message says\nwhat it covers (every resource, every namespaced or cluster-scoped resource when the rule has\na `scope`, which groups) and whether `Fail` is the API default. **One finding per webhook**:\nthe risk is the webhook\'s failure mode, which a second wildcard rule of the same webhook does\nnot make worse, and one finding per entry would bury the others in a policy engine\'s list.\nOnce the first wildcard is narrowed, the next one (if any) is reported.\n\nNot reported:\n\n- `failurePolicy: Ignore` (and v1beta1 objects without `failurePolicy`, whose default is\n  `Ignore`): an outage then costs latency, not availability.\n- Wildcards over the webhook\'s own API groups only (`apiGroups: ["cert-manager.io"]`,\n  `resources: ["*/*"]`): the groups are not built in, and this is how projects validate every\n  kind they define.\n- `apiGroups: ["*"]` with named resources (`["*"]`, `["deployments"]`): the webhook sees those\n  resources in whichever group serves them, not every resource.\n- An opt-in `objectSelector`, one that requires a label (any `matchLabels` entry, or an `In` or\n  `Exists` requirement): only objects that carry the label are sent, as in Crossplane\'s and\n  Karmada\'s deletion protection (`DELETE` on `*`, for objects labelled in use). A\n  `namespaceSelector` does not exempt the webhook: it never filters cluster-scoped objects, and\n  in the selected namespaces every write still goes through the webhook.\n\n**Severity.** A warning for a wildcard over every API group (`apiGroups: ["*"]`): everything\nthe cluster serves, now and later. An info for every resource of one or more named built-in\ngroups: a scope the author chose, which grows only when that group gains a kind.\n\nAn **error** when nothing narrows the webhook at all: rule entries over every API group,\nversion and resource (`*` or `*/*`), at every scope, for `CREATE` and `UPDATE` at least (in one\nentry or two), and no\n`namespaceSelector`, `objectSelector` or `matchConditions`. While such a webhook is down every\nwrite in the cluster is rejected: the control plane\'s (node status, leases, the pods of\nkube-system) and its own pods\', so it cannot be restarted. The message says "in every\nnamespace", and the finding points at that rule entry. **One cause, one finding:** that rule\nentry is also why `matches-kube-system`, `critical-resources` and `self-deadlock` would report the\nwebhook; they leave it to this rule when it runs with its own severities, and report it\nthemselves when it is turned off or its severity is overridden (`--rule wildcard-rule=warning`\naccepts broad rules, not deadlocks). A suppression comment on this finding is a decision about\nthe one cause, and covers its consequences.\nNarrowing the webhook by anything (a selector, a condition, fewer operations) makes each of them\nreport its own consequence again, as the fix of one does not fix the others then.\n\n**What a file cannot show.** Which resources the wildcard reaches in a given cluster (under\n`apiGroups: ["*"]`, CRDs and aggregated APIs installed later too), and how available the webhook\nis (replicas, disruption budgets), which decides how often `Fail` rejects requests. The rule\njudges the rule as written.\n\n## Why is this bad?\n\nWith `failurePolicy: Fail`, every request the webhook matches is rejected while the webhook is\nunreachable: during its own rollout, a node failure, a certificate expiry, a network policy\nchange. A wildcard makes that "every write in the cluster": Deployments cannot scale, Pods of\nthe webhook\'s own replacement cannot be created, Leases and Events of the control plane are\nrefused, Namespaces cannot be deleted. The Kubernetes documentation recommends matching only\nthe resources a webhook needs and using `failurePolicy: Ignore` where a missed call is\nacceptable; Gatekeeper, for one, ships its catch-all webhooks (`*` groups, versions and\nresources) with `failurePolicy: Ignore` and a one- to three-second timeout.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the policy is about:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: workloads.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "statefulsets", "daemonsets"]\n```\n\nor keep the wildcard and fail open:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nFor a webhook that must see every kind and must fail closed (a cluster-wide deletion guard\nwithout an opt-in label, an HNC-style object propagator), run highly available, exclude the\ncontrol plane\'s namespaces, keep the timeout short, and lower or silence the finding for that\nfile: `--rule wildcard-rule=info`.\n\n## References\n\n- Admission webhook good practices (match only what you need, fail open where possible):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Matching requests: rules" (`*`, `*/*`, `*/scale`):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `mutating/dispatcher.go` (`failurePolicy` on call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`failurePolicy: Fail`)\n',
-      "rules/yaml-syntax.md": () => '---\nid: yaml-syntax\nseverity: error\n---\n\n# yaml-syntax\n\n## What it does\n\nFlags files that cannot be read as YAML or JSON. It reports:\n\n- syntax errors (bad indentation, an unclosed `[` or `"`, a tab where YAML needs spaces, \u2026);\n- a key written twice in the same mapping;\n- files that are not valid UTF-8;\n- in webhook configurations and Namespaces: aliases that expand to too much data (a "billion\n  laughs" document, beyond the `yaml` library\'s `maxAliasCount` of 100), and mapping keys that are\n  themselves mappings or lists, which is what an unrendered template placeholder such as\n  `{{ .Values.name }}` turns into, or null (`~`, `null` unquoted: a label named `"null"` needs its\n  quotes), which kubectl cannot turn into a JSON key ("unsupported map key"); and an alias\n  inside the node its anchor names (`&a [1, *a]`: "anchor value contains itself");\n- escapes in double quotes that kubectl\'s YAML parser (go-yaml v2) does not read: `\\/` (a JSON\n  habit: write `/`) and `\\u` escapes of UTF-16 surrogates. (It does read `\\\'`, an apostrophe,\n  and so does the linter.)\n- a line or paragraph separator (U+2028, U+2029) in a document the linter reads, as a\n  `warning`, once per document: go-yaml ends the line there, as the linter does, but keeps the\n  character in the scalar it ends, where the linter reads a line break (`"x<U+2028>y"` is\n  `x\\u2028y` for kubectl and `x y` here). A CEL expression or a label value with one is not what\n  the API server gets; delete the character.\n\nThere is one finding per document: its first error (or, without errors, its first warning),\nfollowed by the count of the other problems in that document. After the first error the parser\nis guessing, and the rest are mostly echoes of it. A document that does not parse and holds\ntemplate syntax (`{{ \u2026 }}` actions or `${VAR}` substitutions outside comments) is named an\nunrendered template instead: lint the rendered output (`helm template \u2026 | admission-lint -`,\n`envsubst < file | admission-lint -`).\n\nThe rule checks every document that may hold a kind the linter reads (documents whose text\nnames another kind are not parsed, so their syntax errors are not reported). Files are read as the API\nserver\'s YAML decoder reads them: YAML 1.1 scalars (`yes` and `on` are booleans) and `<<` merge\nkeys. Problems that the parser only warns about, such as an unresolved tag (`!foo`), are reported\nwith severity `warning`; all others are errors.\n\nThe same unrendered template (a Helm or `{{\u2026}}` placeholder) in several documents of one file is one\nfinding, at the first, counting the other documents: render the file, then lint it.\n\nA document with a syntax error is not linted by any other rule: what it means is a guess. The\nother documents of the same file are still linted. A document with a duplicate key is the\nexception: it is read as kubectl reads it (the last value of the key), so the other rules check\nwhat would be applied, and suppressing this finding does not hide the object from them.\n\nIt also reports the lines where kubectl stops reading a file although YAML allows them: a `%YAML`\nor `%TAG` directive, and content on a `---` line (`--- {\u2026}`, `----`). kubectl splits files at\nlines that start with `---` and decodes each part alone; it applies nothing from such a line on.\nWhat kubectl reads although YAML 1.2 does not (quoted scalars and flow collections continued\nleft of their key\'s column) is read, not reported: see [input.md](../docs/input.md#what-is-read).\n\nA document larger than the 3 MiB the API server accepts in a request is reported and not parsed\n(`kubectl apply` fails on it with 413).\n\n**What a file cannot show.** What a template or an overlay will make of the file: the rule parses\nthe bytes it is given, so a Helm chart, a kustomize base or an `envsubst` input is checked as it\nis, not as it will be rendered.\n\n## Why is this bad?\n\nA manifest that does not parse is not applied at all: `kubectl apply`, Helm and GitOps tools stop\nat the parse error, so the webhook configuration in it is never created or updated.\n\nA duplicate key is worse, because it can parse. The API server\'s field validation decides what\nhappens: with `fieldValidation=Strict` the request fails with `400 Bad Request` listing the\nduplicate field; with `Warn` (the API server\'s default) or `Ignore` only the **last** value is\nkept. In a webhook list item that is the difference between the `failurePolicy: Ignore` a\nreviewer saw near the top of the item and the `failurePolicy: Fail` that a later edit appended\nat the bottom. Duplicate keys usually come from merge conflicts and copy-paste between webhooks.\n\nA key that is itself a mapping (`{{ .Values.x }}: true`) has no JSON form: Kubernetes cannot read\nthe object, so the file was probably committed or piped before its templates were rendered.\n\n## Example\n\nThe second `failurePolicy` was appended by a later change; a reader of the first lines sees\n`Ignore`, while the API server keeps `Fail` or rejects the object:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n    failurePolicy: Fail\n```\n\n## Use instead\n\nWrite each field once:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nDo not turn it off: the other rules cannot read a document that does not parse, so a file with\nsyntax errors would otherwise pass with no findings. If the files are template sources (a Helm\nchart\'s `templates/`), lint the rendered output instead of the templates:\n`helm template \u2026 | admission-lint -` or `kustomize build \u2026 | admission-lint -`.\n\n## References\n\n- Server-side field validation (`fieldValidation=Strict|Warn|Ignore`, duplicate and unknown\n  fields): KEP-2885, https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n- YAML 1.1 (the scalar resolution `sigs.k8s.io/yaml` uses): https://yaml.org/spec/1.1/\n'
+      "rules/yaml-syntax.md": () => '---\nid: yaml-syntax\nseverity: error\n---\n\n# yaml-syntax\n\n## What it does\n\nFlags files that cannot be read as YAML or JSON. It reports:\n\n- syntax errors (bad indentation, an unclosed `[` or `"`, a tab where YAML needs spaces, \u2026);\n- a key written twice in the same mapping;\n- files that are not valid UTF-8;\n- in webhook configurations and Namespaces: aliases that expand to more than kubectl decodes (a\n  "billion laughs" document: go-yaml stops once more than 100 of over 1,000 decoded nodes come\n  from alias expansions and they are more than 99 % of them, a share that falls to 10 % for\n  documents of millions of nodes; a document with 150 aliases of one scalar is read, as kubectl\n  reads it), and mapping keys that are\n  themselves mappings or lists, which is what an unrendered template placeholder such as\n  `{{ .Values.name }}` turns into, or null (`~`, `null` unquoted: a label named `"null"` needs its\n  quotes), which kubectl cannot turn into a JSON key ("unsupported map key"); and an alias\n  inside the node its anchor names (`&a [1, *a]`: "anchor value contains itself");\n- escapes in double quotes that kubectl\'s YAML parser (go-yaml v2) does not read: `\\/` (a JSON\n  habit: write `/`) and `\\u` escapes of UTF-16 surrogates. (It does read `\\\'`, an apostrophe,\n  and so does the linter.)\n- a line or paragraph separator (U+2028, U+2029) in a document the linter reads, as a\n  `warning`, once per document: go-yaml ends the line there, as the linter does, but keeps the\n  character in the scalar it ends, where the linter reads a line break (`"x<U+2028>y"` is\n  `x\\u2028y` for kubectl and `x y` here). A CEL expression or a label value with one is not what\n  the API server gets; delete the character.\n\nThere is one finding per document: its first error (or, without errors, its first warning),\nfollowed by the count of the other problems in that document. After the first error the parser\nis guessing, and the rest are mostly echoes of it. A document that does not parse and holds\ntemplate syntax (`{{ \u2026 }}` actions or `${VAR}` substitutions outside comments) is named an\nunrendered template instead: lint the rendered output (`helm template \u2026 | admission-lint -`,\n`envsubst < file | admission-lint -`).\n\nThe rule checks every document that may hold a kind the linter reads (documents whose text\nnames another kind are not parsed, so their syntax errors are not reported). Files are read as the API\nserver\'s YAML decoder reads them: YAML 1.1 scalars (`yes` and `on` are booleans) and `<<` merge\nkeys. Problems that the parser only warns about, such as an unresolved tag (`!foo`), are reported\nwith severity `warning`; all others are errors.\n\nThe same unrendered template (a Helm or `{{\u2026}}` placeholder) in several documents of one file is one\nfinding, at the first, counting the other documents: render the file, then lint it.\n\nA document with a syntax error is not linted by any other rule: what it means is a guess. The\nother documents of the same file are still linted. A document with a duplicate key is the\nexception: it is read as kubectl reads it (the last value of the key), so the other rules check\nwhat would be applied, and suppressing this finding does not hide the object from them.\n\nIt also reports the lines where kubectl stops reading a file although YAML allows them: a `%YAML`\nor `%TAG` directive, and content on a `---` line (`--- {\u2026}`, `----`). kubectl splits files at\nlines that start with `---` and decodes each part alone; it applies nothing from such a line on.\nWhat kubectl reads although YAML 1.2 does not (quoted scalars and flow collections continued\nleft of their key\'s column) is read, not reported: see [input.md](../docs/input.md#what-is-read).\n\nA document larger than the 3 MiB the API server accepts in a request is reported and not parsed\n(`kubectl apply` fails on it with 413).\n\n**What a file cannot show.** What a template or an overlay will make of the file: the rule parses\nthe bytes it is given, so a Helm chart, a kustomize base or an `envsubst` input is checked as it\nis, not as it will be rendered.\n\n## Why is this bad?\n\nA manifest that does not parse is not applied at all: `kubectl apply`, Helm and GitOps tools stop\nat the parse error, so the webhook configuration in it is never created or updated.\n\nA duplicate key is worse, because it can parse. The API server\'s field validation decides what\nhappens: with `fieldValidation=Strict` the request fails with `400 Bad Request` listing the\nduplicate field; with `Warn` (the API server\'s default) or `Ignore` only the **last** value is\nkept. In a webhook list item that is the difference between the `failurePolicy: Ignore` a\nreviewer saw near the top of the item and the `failurePolicy: Fail` that a later edit appended\nat the bottom. Duplicate keys usually come from merge conflicts and copy-paste between webhooks.\n\nA key that is itself a mapping (`{{ .Values.x }}: true`) has no JSON form: Kubernetes cannot read\nthe object, so the file was probably committed or piped before its templates were rendered.\n\n## Example\n\nThe second `failurePolicy` was appended by a later change; a reader of the first lines sees\n`Ignore`, while the API server keeps `Fail` or rejects the object:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n    failurePolicy: Fail\n```\n\n## Use instead\n\nWrite each field once:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-policy"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nDo not turn it off: the other rules cannot read a document that does not parse, so a file with\nsyntax errors would otherwise pass with no findings. If the files are template sources (a Helm\nchart\'s `templates/`), lint the rendered output instead of the templates:\n`helm template \u2026 | admission-lint -` or `kustomize build \u2026 | admission-lint -`.\n\n## References\n\n- Server-side field validation (`fieldValidation=Strict|Warn|Ignore`, duplicate and unknown\n  fields): KEP-2885, https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n- YAML 1.1 (the scalar resolution `sigs.k8s.io/yaml` uses): https://yaml.org/spec/1.1/\n'
     };
   }
 });
@@ -4610,13 +4610,13 @@ function collapseUnaryRuns(text) {
 }
 function children(node) {
   const out = [];
-  const visit5 = (value) => {
+  const visit6 = (value) => {
     if (Array.isArray(value))
-      value.forEach(visit5);
+      value.forEach(visit6);
     else if (typeof value === "object" && value !== null && "op" in value)
       out.push(value);
   };
-  visit5(node.args);
+  visit6(node.args);
   return out;
 }
 function measureDepth(root) {
@@ -25658,7 +25658,7 @@ function validate(root, env2, checked) {
   const exempt = new Set(env2.validators.has("format") ? ["format"] : []);
   const typeOf = (e) => checked.types.get(e.id) ?? T.dyn;
   const fnName = (e) => checked.functionNames.get(e.id) ?? e.fn;
-  const visit5 = (e, inExempt) => {
+  const visit6 = (e, inExempt) => {
     if (e.kind === "call") {
       const name = fnName(e);
       const firstArg = e.args[0];
@@ -25680,9 +25680,9 @@ function validate(root, env2, checked) {
       checkHomogeneous(e, typeOf, issues);
     const childExempt = inExempt || e.kind === "call" && exempt.has(fnName(e));
     for (const child of children2(e))
-      visit5(child, childExempt);
+      visit6(child, childExempt);
   };
-  visit5(root, false);
+  visit6(root, false);
   return issues;
 }
 function checkHomogeneous(e, typeOf, issues) {
@@ -28274,12 +28274,12 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
+    var isAlias6 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
+    var isMap10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection3(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -28300,7 +28300,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar8(node) || isCollection3(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar9(node) || isCollection3(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS2;
     exports2.DOC = DOC;
     exports2.MAP = MAP2;
@@ -28309,14 +28309,14 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias5;
+    exports2.isAlias = isAlias6;
     exports2.isCollection = isCollection3;
     exports2.isDocument = isDocument;
-    exports2.isMap = isMap9;
+    exports2.isMap = isMap10;
     exports2.isNode = isNode;
     exports2.isPair = isPair;
-    exports2.isScalar = isScalar8;
-    exports2.isSeq = isSeq8;
+    exports2.isScalar = isScalar9;
+    exports2.isSeq = isSeq9;
   }
 });
 
@@ -28329,7 +28329,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit5(node, visitor) {
+    function visit6(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity4.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -28338,9 +28338,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit5.BREAK = BREAK;
-    visit5.SKIP = SKIP;
-    visit5.REMOVE = REMOVE;
+    visit6.BREAK = BREAK;
+    visit6.SKIP = SKIP;
+    visit6.REMOVE = REMOVE;
     function visit_(key2, node, visitor, path) {
       const ctrl = callVisitor(key2, node, visitor, path);
       if (identity4.isNode(ctrl) || identity4.isPair(ctrl)) {
@@ -28474,7 +28474,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports2.visit = visit5;
+    exports2.visit = visit6;
     exports2.visitAsync = visitAsync;
   }
 });
@@ -28485,7 +28485,7 @@ var require_directives = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var visit5 = require_visit();
+    var visit6 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -28629,7 +28629,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity4.isNode(doc.contents)) {
           const tags = {};
-          visit5.visit(doc.contents, (_key, node) => {
+          visit6.visit(doc.contents, (_key, node) => {
             if (identity4.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -28657,7 +28657,7 @@ var require_anchors = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var visit5 = require_visit();
+    var visit6 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -28668,7 +28668,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit5.visit(root, {
+      visit6.visit(root, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -28852,7 +28852,7 @@ var require_Alias = __commonJS({
     "use strict";
     init_import_meta_url();
     var anchors = require_anchors();
-    var visit5 = require_visit();
+    var visit6 = require_visit();
     var identity4 = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -28878,7 +28878,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit5.visit(doc, {
+          visit6.visit(doc, {
             Node: (_key, node) => {
               if (identity4.isAlias(node) || identity4.hasAnchor(node))
                 nodes.push(node);
@@ -29955,7 +29955,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key2) => (merge.identify(key2) || identity4.isScalar(key2) && (!key2.type || key2.type === Scalar3.Scalar.PLAIN) && merge.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    var isMergeKey2 = (ctx, key2) => (merge.identify(key2) || identity4.isScalar(key2) && (!key2.type || key2.type === Scalar3.Scalar.PLAIN) && merge.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
     function addMergeToJSMap2(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity4.isSeq(source))
@@ -29993,7 +29993,7 @@ var require_merge = __commonJS({
       return ctx && identity4.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
     exports2.addMergeToJSMap = addMergeToJSMap2;
-    exports2.isMergeKey = isMergeKey;
+    exports2.isMergeKey = isMergeKey2;
     exports2.merge = merge;
   }
 });
@@ -32478,9 +32478,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap9 = fc.start.source === "{";
-      const fcName = isMap9 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap9 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap10 = fc.start.source === "{";
+      const fcName = isMap10 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap10 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -32516,7 +32516,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap9 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap10 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -32556,7 +32556,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap9 && !sep6 && !props.found) {
+        if (!isMap10 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -32579,7 +32579,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap9 && !props.found && ctx.options.strict) {
+            if (!isMap10 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -32611,7 +32611,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap9) {
+          if (isMap10) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -32627,7 +32627,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap9 ? "}" : "]";
+      const expectedEnd = isMap10 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -33858,15 +33858,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit5(cst, visitor) {
+    function visit6(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit5.BREAK = BREAK;
-    visit5.SKIP = SKIP;
-    visit5.REMOVE = REMOVE;
-    visit5.itemAtPath = (cst, path) => {
+    visit6.BREAK = BREAK;
+    visit6.SKIP = SKIP;
+    visit6.REMOVE = REMOVE;
+    visit6.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field, index] of path) {
         const tok = item?.[field];
@@ -33877,8 +33877,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit5.parentCollection = (cst, path) => {
-      const parent = visit5.itemAtPath(cst, path.slice(0, -1));
+    visit6.parentCollection = (cst, path) => {
+      const parent = visit6.itemAtPath(cst, path.slice(0, -1));
       const field = path[path.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -33909,7 +33909,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports2.visit = visit5;
+    exports2.visit = visit6;
   }
 });
 
@@ -33926,7 +33926,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection3 = (token) => !!token && "items" in token;
-    var isScalar8 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar9 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM2:
@@ -34010,7 +34010,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection3;
-    exports2.isScalar = isScalar8;
+    exports2.isScalar = isScalar9;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -35631,7 +35631,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit5 = require_visit();
+    var visit6 = require_visit();
     exports2.Composer = composer.Composer;
     exports2.Document = Document2.Document;
     exports2.Schema = Schema.Schema;
@@ -35659,8 +35659,8 @@ var require_dist = __commonJS({
     exports2.parseAllDocuments = publicApi.parseAllDocuments;
     exports2.parseDocument = publicApi.parseDocument;
     exports2.stringify = publicApi.stringify;
-    exports2.visit = visit5.visit;
-    exports2.visitAsync = visit5.visitAsync;
+    exports2.visit = visit6.visit;
+    exports2.visitAsync = visit6.visitAsync;
   }
 });
 
@@ -37064,7 +37064,7 @@ function answersFromKnownFields(expression) {
   if (expr === void 0)
     return false;
   let faithful = true;
-  const visit5 = (e, bound, parentSelects) => {
+  const visit6 = (e, bound, parentSelects) => {
     if (!faithful)
       return;
     if (e.kind === "select" || e.kind === "ident") {
@@ -37086,7 +37086,7 @@ function answersFromKnownFields(expression) {
         return;
       }
       if (e.kind === "select")
-        visit5(e.operand, bound, true);
+        visit6(e.operand, bound, true);
       return;
     }
     if (e.kind === "call" && (e.fn === "_?._" || e.fn === "_[?_]")) {
@@ -37095,16 +37095,16 @@ function answersFromKnownFields(expression) {
         faithful = false;
     }
     if (e.kind === "comprehension") {
-      visit5(e.iterRange, bound, false);
+      visit6(e.iterRange, bound, false);
       const inner = /* @__PURE__ */ new Set([...bound, e.iterVar, ...e.iterVar2 !== void 0 ? [e.iterVar2] : [], e.accuVar]);
       for (const child of [e.accuInit, e.loopCondition, e.loopStep, e.result])
-        visit5(child, inner, false);
+        visit6(child, inner, false);
       return;
     }
     for (const child of children2(e))
-      visit5(child, bound, false);
+      visit6(child, bound, false);
   };
-  visit5(expr, /* @__PURE__ */ new Set(), false);
+  visit6(expr, /* @__PURE__ */ new Set(), false);
   return faithful;
 }
 function readsKnownMap(e, bound) {
@@ -38813,7 +38813,7 @@ function coCalledSets(sure2, open2) {
   });
   const sets = [];
   const labels = {};
-  const visit5 = (i) => {
+  const visit6 = (i) => {
     if (i === contested.length) {
       sets.push([...sure2, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
       return;
@@ -38823,11 +38823,11 @@ function coCalledSets(sure2, open2) {
         delete labels[contested[i]];
       else
         labels[contested[i]] = value;
-      visit5(i + 1);
+      visit6(i + 1);
     }
     delete labels[contested[i]];
   };
-  visit5(0);
+  visit6(0);
   return sets;
 }
 function withoutAlternatives(called, weight) {
@@ -41302,7 +41302,7 @@ var init_match_condition_null_object = __esm({
 function presenceTests(exprs) {
   const guards = /* @__PURE__ */ new Set();
   const indexes = /* @__PURE__ */ new Set();
-  const visit5 = (e, scope) => {
+  const visit6 = (e, scope) => {
     if (e.kind === "call" && (e.fn === "_[_]" || e.fn === "_[?_]") && e.args.length === 2)
       indexes.add(e.args[1]);
     if (e.kind === "literal" && e.type === "string" && !indexes.has(e))
@@ -41322,10 +41322,10 @@ function presenceTests(exprs) {
       if (e.fn === "@in" && e.args.length === 2 && e.args[0].kind === "literal" && typeof e.args[0].value === "string")
         mark(e.args[1], e.args[0].value);
     }
-    walkChildren(e, scope, visit5);
+    walkChildren(e, scope, visit6);
   };
   for (const e of exprs)
-    visit5(e, /* @__PURE__ */ new Map());
+    visit6(e, /* @__PURE__ */ new Map());
   return guards;
 }
 function follow(e, scope) {
@@ -41357,25 +41357,25 @@ function follow(e, scope) {
       return void 0;
   }
 }
-function walkChildren(e, scope, visit5) {
+function walkChildren(e, scope, visit6) {
   if (e.kind !== "comprehension") {
     if (e.kind === "select")
-      visit5(e.operand, scope);
+      visit6(e.operand, scope);
     else if (e.kind === "call") {
       if (e.target)
-        visit5(e.target, scope);
+        visit6(e.target, scope);
       for (const arg of e.args)
-        visit5(arg, scope);
+        visit6(arg, scope);
     } else if (e.kind === "list")
-      e.elements.forEach((x) => visit5(x, scope));
+      e.elements.forEach((x) => visit6(x, scope));
     else if (e.kind === "map")
-      e.entries.forEach((entry) => (visit5(entry.key, scope), visit5(entry.value, scope)));
+      e.entries.forEach((entry) => (visit6(entry.key, scope), visit6(entry.value, scope)));
     else if (e.kind === "struct")
-      e.fields.forEach((f) => visit5(f.value, scope));
+      e.fields.forEach((f) => visit6(f.value, scope));
     return;
   }
-  visit5(e.iterRange, scope);
-  visit5(e.accuInit, scope);
+  visit6(e.iterRange, scope);
+  visit6(e.accuInit, scope);
   const range = follow(e.iterRange, scope);
   const inner = new Map(scope);
   const element = range && { root: range.root, segments: [...range.segments, "[]"], text: "" };
@@ -41386,11 +41386,11 @@ function walkChildren(e, scope, visit5) {
   if (element)
     inner.set(elementVar, { ...element, text: elementVar });
   inner.set(e.accuVar, void 0);
-  visit5(e.loopCondition, inner);
-  visit5(e.loopStep, inner);
+  visit6(e.loopCondition, inner);
+  visit6(e.loopStep, inner);
   const afterLoop = new Map(scope);
   afterLoop.set(e.accuVar, void 0);
-  visit5(e.result, afterLoop);
+  visit6(e.result, afterLoop);
 }
 function unguardedReads(expr, fields, guards) {
   if (!fields.known)
@@ -41400,7 +41400,7 @@ function unguardedReads(expr, fields, guards) {
     if (!reads.has(read2.path))
       reads.set(read2.path, { ...read2, node });
   };
-  const visit5 = (e, scope) => {
+  const visit6 = (e, scope) => {
     const guardedUnder = (root) => (prefix) => guards.has(keyOf(root, prefix));
     if (e.kind === "select" && !e.testOnly) {
       const operand = follow(e.operand, scope);
@@ -41432,9 +41432,9 @@ function unguardedReads(expr, fields, guards) {
         }
       }
     }
-    walkChildren(e, scope, visit5);
+    walkChildren(e, scope, visit6);
   };
-  visit5(expr, /* @__PURE__ */ new Map());
+  visit6(expr, /* @__PURE__ */ new Map());
   return [...reads.values()].sort((a, b) => a.offset - b.offset).map(({ node: _node, ...read2 }) => read2);
 }
 function displayPath(root, segments) {
@@ -47341,6 +47341,96 @@ var init_simple_yaml = __esm({
   }
 });
 
+// dist/src/parse/go-alias-limit.js
+function allowedAliasRatio(decodes) {
+  if (decodes <= 4e5)
+    return 0.99;
+  if (decodes >= 4e6)
+    return 0.1;
+  return 0.99 - 0.89 * ((decodes - 4e5) / 36e5);
+}
+function isMergeKey(key2) {
+  return (0, import_yaml7.isScalar)(key2) && key2.addToJSMap !== void 0;
+}
+function goRefusesAliases(doc) {
+  const anchors = /* @__PURE__ */ new Map();
+  let aliases = 0;
+  (0, import_yaml7.visit)(doc, (_key, node) => {
+    if ((0, import_yaml7.isAlias)(node))
+      aliases++;
+    const anchor = node?.anchor;
+    if (anchor) {
+      const list3 = anchors.get(anchor) ?? [];
+      list3.push({ start: node.range?.[0] ?? -1, node });
+      anchors.set(anchor, list3);
+    }
+  });
+  if (aliases === 0)
+    return false;
+  const target = (source, at) => {
+    let found;
+    for (const anchor of anchors.get(source) ?? [])
+      if (anchor.start < at)
+        found = anchor.node;
+    return found;
+  };
+  let decodes = 1;
+  let expanded = 0;
+  const expanding = /* @__PURE__ */ new Set();
+  const decode3 = (node) => {
+    decodes++;
+    if (expanding.size > 0)
+      expanded++;
+    if (expanded > 100 && decodes > 1e3 && expanded / decodes > allowedAliasRatio(decodes))
+      throw new ExcessiveAliasing();
+    if ((0, import_yaml7.isAlias)(node)) {
+      const anchored2 = target(node.source, node.range?.[0] ?? Number.MAX_SAFE_INTEGER);
+      if (anchored2 === void 0 || expanding.has(node))
+        return;
+      expanding.add(node);
+      decode3(anchored2);
+      expanding.delete(node);
+    } else if ((0, import_yaml7.isMap)(node)) {
+      for (const pair of node.items) {
+        if (isMergeKey(pair.key)) {
+          merge(pair.value);
+          continue;
+        }
+        decode3(pair.key);
+        decode3(pair.value);
+      }
+    } else if ((0, import_yaml7.isSeq)(node)) {
+      for (const item of node.items)
+        decode3(item);
+    }
+  };
+  const merge = (value) => {
+    if ((0, import_yaml7.isSeq)(value))
+      for (let i = value.items.length - 1; i >= 0; i--)
+        decode3(value.items[i]);
+    else
+      decode3(value);
+  };
+  try {
+    decode3(doc.contents);
+  } catch (error) {
+    if (error instanceof ExcessiveAliasing)
+      return true;
+    throw error;
+  }
+  return false;
+}
+var import_yaml7, ExcessiveAliasing;
+var init_go_alias_limit = __esm({
+  "dist/src/parse/go-alias-limit.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_yaml7 = __toESM(require_dist(), 1);
+    ExcessiveAliasing = class extends Error {
+    };
+  }
+});
+
 // dist/src/parse/simple-positions.js
 function lineAt(text, start, limit) {
   let content = start;
@@ -47455,12 +47545,12 @@ var init_simple_positions = __esm({
 });
 
 // dist/src/parse/positions.js
-var import_yaml7, FIELDS, KIND2, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
+var import_yaml8, FIELDS, KIND2, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
 var init_positions = __esm({
   "dist/src/parse/positions.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml7 = __toESM(require_dist(), 1);
+    import_yaml8 = __toESM(require_dist(), 1);
     FIELDS = 7;
     KIND2 = 0;
     SIZE = 1;
@@ -47499,7 +47589,7 @@ var init_positions = __esm({
         const resolveAlias = (alias) => {
           if (anchors === void 0) {
             const found = /* @__PURE__ */ new Map();
-            (0, import_yaml7.visit)(doc, (_key, node) => {
+            (0, import_yaml8.visit)(doc, (_key, node) => {
               const anchor = node?.anchor;
               if (anchor) {
                 const list4 = found.get(anchor) ?? [];
@@ -47533,25 +47623,25 @@ var init_positions = __esm({
           records.push(0, 1, range ? range[0] + shift : -1, range ? range[1] + shift : -1, keyRange ? keyRange[0] + shift : -1, keyRange ? keyRange[1] + shift : -1, -1);
           if (node?.anchor)
             indexOf.set(node, at);
-          if ((0, import_yaml7.isMap)(node)) {
+          if ((0, import_yaml8.isMap)(node)) {
             records[at * FIELDS + KIND2] = 1;
             for (const pair of node.items) {
-              if (inRoot && collectionKey === void 0 && (0, import_yaml7.isCollection)(pair.key) && pair.key.range)
+              if (inRoot && collectionKey === void 0 && (0, import_yaml8.isCollection)(pair.key) && pair.key.range)
                 collectionKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
-              if (inRoot && nullKey === void 0 && (0, import_yaml7.isScalar)(pair.key) && pair.key.value === null && pair.key.range)
+              if (inRoot && nullKey === void 0 && (0, import_yaml8.isScalar)(pair.key) && pair.key.value === null && pair.key.range)
                 nullKey = [pair.key.range[0] + shift, pair.key.range[1] + shift];
-              if ((0, import_yaml7.isScalar)(pair.key) && pair.key.range)
+              if ((0, import_yaml8.isScalar)(pair.key) && pair.key.range)
                 add2(pair.value, String(pair.key.value), pair.key.range);
-              else if (!(0, import_yaml7.isCollection)(pair.key))
+              else if (!(0, import_yaml8.isCollection)(pair.key))
                 add2(pair.value, void 0, void 0);
             }
-          } else if ((0, import_yaml7.isSeq)(node)) {
+          } else if ((0, import_yaml8.isSeq)(node)) {
             records[at * FIELDS + KIND2] = 2;
             for (const item of node.items)
               add2(item, void 0, void 0);
-          } else if ((0, import_yaml7.isScalar)(node) && typeof node.value === "string") {
+          } else if ((0, import_yaml8.isScalar)(node) && typeof node.value === "string") {
             node.value.charCodeAt(0);
-          } else if ((0, import_yaml7.isAlias)(node)) {
+          } else if ((0, import_yaml8.isAlias)(node)) {
             records[at * FIELDS + KIND2] = 3;
             const target = resolveAlias(node);
             if (inRoot && cyclicAlias === void 0 && target?.range && node.range && target.range[0] <= node.range[0] && node.range[0] < target.range[1])
@@ -47702,7 +47792,7 @@ function firstCut(text) {
   let offset = 0;
   let depth = 0;
   let flowStart = -1;
-  for (const token of new import_yaml8.Lexer().lex(text)) {
+  for (const token of new import_yaml9.Lexer().lex(text)) {
     if (token === "" && flowStart >= 0)
       return { kind: "flow", at: flowStart };
     if (token.length === 1 && CONTROL_TOKENS.has(token))
@@ -47807,9 +47897,9 @@ function isKey(text, end) {
 }
 function scalarValue(source, tag) {
   const indented = (source[0] === '"' ? goEscapes(source) : source).replace(/\n/g, "\n ");
-  const doc = (0, import_yaml8.parseDocument)(`${tag === void 0 ? "" : `!<${tag}> `}${indented}`, { ...GO_YAML, logLevel: "error" });
+  const doc = (0, import_yaml9.parseDocument)(`${tag === void 0 ? "" : `!<${tag}> `}${indented}`, { ...GO_YAML, logLevel: "error" });
   const node = doc.contents;
-  return (0, import_yaml8.isScalar)(node) ? node.value : void 0;
+  return (0, import_yaml9.isScalar)(node) ? node.value : void 0;
 }
 function byStart(scalars) {
   return new Map(scalars.map((scalar) => [scalar.start, scalar]));
@@ -47824,7 +47914,7 @@ function restoreValues(doc, scalars) {
       any = true;
   if (!any)
     return;
-  (0, import_yaml8.visit)(doc, {
+  (0, import_yaml9.visit)(doc, {
     Scalar(_, node) {
       const scalar = node.range ? scalars.get(node.range[0]) : void 0;
       if (scalar === void 0)
@@ -47869,7 +47959,7 @@ function goRejectedEscape(source) {
 function goScanRewrites(text, colon) {
   if (!MAYBE_GO_SCAN.test(text))
     return void 0;
-  const tokens = [...new import_yaml8.Lexer().lex(text)];
+  const tokens = [...new import_yaml9.Lexer().lex(text)];
   const changes = /* @__PURE__ */ new Map();
   let colons = false;
   let offset = 0;
@@ -47913,12 +48003,12 @@ function goScanRewrites(text, colon) {
   }
   return { text: rewritten + text.slice(from), colons };
 }
-var import_yaml8, MAX_REPAIR_WORK, CONTROL_TOKENS, MAYBE_GO_SCAN, GO_TAG_CHARACTER;
+var import_yaml9, MAX_REPAIR_WORK, CONTROL_TOKENS, MAYBE_GO_SCAN, GO_TAG_CHARACTER;
 var init_lenient = __esm({
   "dist/src/parse/lenient.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml8 = __toESM(require_dist(), 1);
+    import_yaml9 = __toESM(require_dist(), 1);
     init_go_yaml_schema();
     MAX_REPAIR_WORK = 3e6;
     CONTROL_TOKENS = /* @__PURE__ */ new Set(["", "", ""]);
@@ -48159,7 +48249,7 @@ function parseDocuments(written) {
   const documents = parseText(rewrites.text);
   if (rewrites.colons) {
     for (const doc of documents) {
-      (0, import_yaml9.visit)(doc, {
+      (0, import_yaml10.visit)(doc, {
         Scalar(_, node) {
           if (typeof node.value === "string" && node.value.includes(FLOW_COLON))
             node.value = node.value.replaceAll(FLOW_COLON, ":");
@@ -48189,7 +48279,7 @@ function asGoYamlReads(text, documents) {
       continue;
     doc.warnings = doc.warnings.filter((warning) => !refused.includes(warning));
     for (const warning of refused)
-      doc.errors.push(new import_yaml9.YAMLParseError(warning.pos, "TAG_RESOLVE_FAILED", `${cleanMessage(warning.message)}: the value does not fit the tag, and kubectl refuses the document`));
+      doc.errors.push(new import_yaml10.YAMLParseError(warning.pos, "TAG_RESOLVE_FAILED", `${cleanMessage(warning.message)}: the value does not fit the tag, and kubectl refuses the document`));
   }
   return withGoEscapeErrors(text, documents);
 }
@@ -48197,7 +48287,7 @@ function withGoEscapeErrors(text, documents) {
   if (!MAYBE_GO_REJECTED_ESCAPE.test(text) || KUBECTL_READS_JSON.test(text))
     return documents;
   for (const doc of documents) {
-    (0, import_yaml9.visit)(doc, {
+    (0, import_yaml10.visit)(doc, {
       Scalar(_, node) {
         if (node.type !== "QUOTE_DOUBLE" || !node.range)
           return void 0;
@@ -48206,8 +48296,8 @@ function withGoEscapeErrors(text, documents) {
         if (rejected === void 0)
           return void 0;
         const at = node.range[0] + rejected.at;
-        doc.errors.push(new import_yaml9.YAMLParseError([at, at + rejected.escape.length], "BAD_DQ_ESCAPE", `kubectl's YAML parser (go-yaml v2) does not read the escape ${rejected.escape}`));
-        return import_yaml9.visit.BREAK;
+        doc.errors.push(new import_yaml10.YAMLParseError([at, at + rejected.escape.length], "BAD_DQ_ESCAPE", `kubectl's YAML parser (go-yaml v2) does not read the escape ${rejected.escape}`));
+        return import_yaml10.visit.BREAK;
       }
     });
   }
@@ -48247,25 +48337,25 @@ function asString(value) {
   return void 0;
 }
 function scalarString(doc, node) {
-  const resolved = (0, import_yaml9.isAlias)(node) ? node.resolve(doc) : node;
-  return (0, import_yaml9.isScalar)(resolved) ? asString(resolved.value) : void 0;
+  const resolved = (0, import_yaml10.isAlias)(node) ? node.resolve(doc) : node;
+  return (0, import_yaml10.isScalar)(resolved) ? asString(resolved.value) : void 0;
 }
 function lastValue(map, key2) {
   for (let i = map.items.length - 1; i >= 0; i--) {
     const pair = map.items[i];
-    if ((0, import_yaml9.isScalar)(pair.key) && pair.key.value === key2)
+    if ((0, import_yaml10.isScalar)(pair.key) && pair.key.value === key2)
       return pair.value;
   }
   return void 0;
 }
 function typeFields(doc, map) {
-  if (!(0, import_yaml9.isMap)(map))
+  if (!(0, import_yaml10.isMap)(map))
     return { apiVersion: void 0, kind: void 0 };
   let apiVersion = scalarString(doc, lastValue(map, "apiVersion"));
   let kind = scalarString(doc, lastValue(map, "kind"));
   if (apiVersion === void 0 || kind === void 0) {
     try {
-      const value = map.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+      const value = refusesAliases.get(doc, () => goRefusesAliases(doc)) ? null : map.toJS(doc, { maxAliasCount: -1 });
       apiVersion ??= asString(value?.apiVersion);
       kind ??= asString(value?.kind);
     } catch {
@@ -48275,16 +48365,16 @@ function typeFields(doc, map) {
 }
 function collectManifests(source, text, lineCounter, doc, documentIndex, out) {
   const root = doc.contents;
-  if (!(0, import_yaml9.isMap)(root))
+  if (!(0, import_yaml10.isMap)(root))
     return;
   const { apiVersion, kind } = typeFields(doc, root);
   const make = (node, basePath, itemKind, itemApiVersion) => makeManifest({ source, text, lineCounter, documentIndex }, { doc, node }, basePath, itemKind, itemApiVersion);
   const items = lastValue(root, "items");
-  if ((0, import_yaml9.isSeq)(items)) {
+  if ((0, import_yaml10.isSeq)(items)) {
     const impliedKind = kind === void 0 || kind === "List" || !kind.endsWith("List") ? void 0 : kind.slice(0, -"List".length);
     items.items.forEach((item, index) => {
-      const resolved = (0, import_yaml9.isAlias)(item) ? item.resolve(doc) : item;
-      if (!(0, import_yaml9.isMap)(resolved))
+      const resolved = (0, import_yaml10.isAlias)(item) ? item.resolve(doc) : item;
+      if (!(0, import_yaml10.isMap)(resolved))
         return;
       const fields = typeFields(doc, resolved);
       const itemKind = fields.kind ?? impliedKind;
@@ -48358,9 +48448,9 @@ function valueManifest(place, document) {
 function documentPositions(text, start, end, firstContent) {
   const markerEnd = text.indexOf("\n", end + 1);
   const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
-  const parsed2 = (0, import_yaml9.parseAllDocuments)(alone, PARSE_OPTIONS);
+  const parsed2 = (0, import_yaml10.parseAllDocuments)(alone, PARSE_OPTIONS);
   const first = firstContent - start;
-  const doc = (Array.isArray(parsed2) ? parsed2 : []).find((candidate) => candidate.errors.length === 0 && (0, import_yaml9.isMap)(candidate.contents) && candidate.contents.range[0] === first);
+  const doc = (Array.isArray(parsed2) ? parsed2 : []).find((candidate) => candidate.errors.length === 0 && (0, import_yaml10.isMap)(candidate.contents) && candidate.contents.range[0] === first);
   if (doc === void 0)
     throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
   return PositionIndex.of(doc, doc.contents, start);
@@ -48372,9 +48462,9 @@ function aliasProblem(place, doc) {
   const counts = aliasCounts.get(doc, () => {
     let nodes = 0;
     let aliases = 0;
-    (0, import_yaml9.visit)(doc, (_key, node) => {
+    (0, import_yaml10.visit)(doc, (_key, node) => {
       nodes++;
-      if ((0, import_yaml9.isAlias)(node))
+      if ((0, import_yaml10.isAlias)(node))
         aliases++;
     });
     return { nodes, aliases };
@@ -48401,8 +48491,12 @@ function readValue(place, doc, node, { collectionKey, nullKey, cyclicAlias }) {
     return unreadable("NULL_KEY", 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name', nullKey);
   if (collectionKey)
     return unreadable("COLLECTION_KEY", "a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it", collectionKey);
+  if (refusesAliases.get(doc, () => goRefusesAliases(doc))) {
+    const range = doc.contents?.range ?? [0, 0, 0];
+    return unreadable("EXCESSIVE_ALIASING", "the document contains excessive aliasing: its aliases expand to more nodes than kubectl decodes, so kubectl refuses it", [range[0], Math.min(range[1], range[0] + 1)]);
+  }
   try {
-    const value = node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+    const value = node.toJS(doc, { maxAliasCount: -1 });
     return { value: text.includes("binary") ? binaryAsText(value) : value };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -48433,7 +48527,7 @@ function commentOffsets(text) {
           walk2(child);
     }
   };
-  for (const token of new import_yaml9.Parser().parse(text))
+  for (const token of new import_yaml10.Parser().parse(text))
     walk2(token);
   return offsets;
 }
@@ -48449,7 +48543,7 @@ function lineComments(text, trailingMark) {
       nodeAt3.set(line2, [start, end]);
   };
   for (const doc of list3) {
-    (0, import_yaml9.visit)(doc, {
+    (0, import_yaml10.visit)(doc, {
       Scalar(_, node) {
         const range = node.range;
         if (range && text.slice(range[0], range[1]).includes("\n"))
@@ -48531,14 +48625,15 @@ function lineComments(text, trailingMark) {
   });
   return comments;
 }
-var import_yaml9, PARSE_OPTIONS, GO_PARSE_OPTIONS, MAX_ALIAS_COUNT, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, FLOW_COLON, GO_REFUSED_TAG, KUBECTL_READS_JSON, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
+var import_yaml10, PARSE_OPTIONS, GO_PARSE_OPTIONS, refusesAliases, KUBECTL_SPLIT_LINE, MAX_OBJECT_BYTES, DOCUMENT_BOUNDARY, MAX_DOCUMENTS, FLOW_COLON, GO_REFUSED_TAG, KUBECTL_READS_JSON, MAYBE_GO_REJECTED_ESCAPE, MAX_ALIAS_WORK2, ALIAS_SYNTAX, aliasCounts, LineIndex;
 var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml9 = __toESM(require_dist(), 1);
+    import_yaml10 = __toESM(require_dist(), 1);
     init_placeholder();
     init_errors2();
+    init_go_alias_limit();
     init_simple_positions();
     init_positions();
     init_prefilter();
@@ -48547,7 +48642,7 @@ var init_yaml = __esm({
     init_go_yaml_schema();
     PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: "error" };
     GO_PARSE_OPTIONS = { prettyErrors: false, logLevel: "error" };
-    MAX_ALIAS_COUNT = 100;
+    refusesAliases = new ObjectMemo();
     KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
     MAX_OBJECT_BYTES = 3 * 1024 * 1024;
     DOCUMENT_BOUNDARY = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/;
@@ -59263,7 +59358,7 @@ function loadPodSecurityConfigFile(file) {
   const text = decode(read2.bytes);
   if (text === null)
     throw new PodSecurityConfigError("invalid", [{ file, path: [], message: "the file is not UTF-8 text" }]);
-  const lineCounter = new import_yaml16.LineCounter();
+  const lineCounter = new import_yaml17.LineCounter();
   const document = parseAsGoYaml(text, { prettyErrors: false, lineCounter, logLevel: "error" })[0];
   const position2 = (offset) => {
     const { line: line2, col } = lineCounter.linePos(offset);
@@ -59289,12 +59384,12 @@ function loadPodSecurityConfigFile(file) {
     throw new PodSecurityConfigError(error.reason, error.problems.map((problem2) => problem2.file === file && problem2.line === void 0 ? { ...problem2, ...position2(offsetOf2(document, problem2.path)) } : problem2));
   }
 }
-var import_yaml16;
+var import_yaml17;
 var init_config_file = __esm({
   "dist/src/psa/config-file.js"() {
     "use strict";
     init_import_meta_url();
-    import_yaml16 = __toESM(require_dist(), 1);
+    import_yaml17 = __toESM(require_dist(), 1);
     init_sources();
     init_config();
     init_go_yaml_schema();
@@ -63765,7 +63860,7 @@ init_field_path();
 
 // dist/src/parse/edit.js
 init_import_meta_url();
-var import_yaml13 = __toESM(require_dist(), 1);
+var import_yaml14 = __toESM(require_dist(), 1);
 init_go_yaml_schema();
 function editableFile(text, parseText2 = text) {
   return { text, documents: parseAsGoYaml(parseText2, { logLevel: "silent" }) };
@@ -63779,9 +63874,9 @@ function documentText(file, documentIndex) {
 function aliasedAnchors(doc) {
   const names2 = /* @__PURE__ */ new Set();
   const walk2 = (node) => {
-    if ((0, import_yaml13.isAlias)(node))
+    if ((0, import_yaml14.isAlias)(node))
       names2.add(node.source);
-    else if ((0, import_yaml13.isMap)(node) || (0, import_yaml13.isSeq)(node)) {
+    else if ((0, import_yaml14.isMap)(node) || (0, import_yaml14.isSeq)(node)) {
       for (const item of node.items) {
         if (item && typeof item === "object" && "key" in item) {
           walk2(item.key);
@@ -63800,26 +63895,26 @@ function nodeAt(doc, path) {
   const shared = aliasedAnchors(doc);
   let node = doc.contents;
   for (const segment of path) {
-    if ((0, import_yaml13.isAlias)(node))
+    if ((0, import_yaml14.isAlias)(node))
       return void 0;
-    if (((0, import_yaml13.isMap)(node) || (0, import_yaml13.isSeq)(node) || (0, import_yaml13.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
+    if (((0, import_yaml14.isMap)(node) || (0, import_yaml14.isSeq)(node) || (0, import_yaml14.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
       return void 0;
     if (typeof segment === "number") {
-      if (!(0, import_yaml13.isSeq)(node))
+      if (!(0, import_yaml14.isSeq)(node))
         return void 0;
       node = node.items[segment];
     } else {
-      if (!(0, import_yaml13.isMap)(node))
+      if (!(0, import_yaml14.isMap)(node))
         return void 0;
-      const pair = node.items.find((item) => (0, import_yaml13.isScalar)(item.key) && item.key.value === segment);
+      const pair = node.items.find((item) => (0, import_yaml14.isScalar)(item.key) && item.key.value === segment);
       if (pair === void 0)
         return void 0;
       node = pair.value;
     }
   }
-  if ((0, import_yaml13.isAlias)(node) || node === null || node === void 0)
+  if ((0, import_yaml14.isAlias)(node) || node === null || node === void 0)
     return void 0;
-  if (((0, import_yaml13.isMap)(node) || (0, import_yaml13.isSeq)(node) || (0, import_yaml13.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
+  if (((0, import_yaml14.isMap)(node) || (0, import_yaml14.isSeq)(node) || (0, import_yaml14.isScalar)(node)) && node.anchor !== void 0 && shared.has(node.anchor))
     return void 0;
   return node;
 }
@@ -63849,30 +63944,30 @@ function yamlValue(value, json) {
     return JSON.stringify(text);
   return text;
 }
-var INLINE_SCALARS = /* @__PURE__ */ new Set([import_yaml13.Scalar.PLAIN, import_yaml13.Scalar.QUOTE_DOUBLE, import_yaml13.Scalar.QUOTE_SINGLE]);
+var INLINE_SCALARS = /* @__PURE__ */ new Set([import_yaml14.Scalar.PLAIN, import_yaml14.Scalar.QUOTE_DOUBLE, import_yaml14.Scalar.QUOTE_SINGLE]);
 function insertPair(file, documentIndex, path, key2, value) {
   const doc = file.documents[documentIndex];
   if (doc === void 0)
     return void 0;
   const map = nodeAt(doc, path);
-  if (!(0, import_yaml13.isMap)(map) || map.items.length === 0)
+  if (!(0, import_yaml14.isMap)(map) || map.items.length === 0)
     return void 0;
-  if (map.items.some((item) => (0, import_yaml13.isScalar)(item.key) && item.key.value === key2))
+  if (map.items.some((item) => (0, import_yaml14.isScalar)(item.key) && item.key.value === key2))
     return void 0;
   const first = map.items[0];
-  if (!(0, import_yaml13.isScalar)(first.key) || !first.key.range)
+  if (!(0, import_yaml14.isScalar)(first.key) || !first.key.range)
     return void 0;
   const text = file.text;
   const keyStart = first.key.range[0];
   if (map.flow) {
-    const json = first.key.type === import_yaml13.Scalar.QUOTE_DOUBLE;
+    const json = first.key.type === import_yaml14.Scalar.QUOTE_DOUBLE;
     return { start: keyStart, end: keyStart, text: `${json ? JSON.stringify(key2) : key2}: ${yamlValue(value, json)}, ` };
   }
   const indent = keyStart - lineStart(text, keyStart);
   const eol = lineBreakOf(text);
   const pair = `${key2}: ${yamlValue(value, false)}`;
   const firstValue = first.value;
-  if ((0, import_yaml13.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text.slice(keyStart, firstValue.range[1]).includes("\n")) {
+  if ((0, import_yaml14.isScalar)(firstValue) && firstValue.range && firstValue.type !== void 0 && INLINE_SCALARS.has(firstValue.type) && !text.slice(keyStart, firstValue.range[1]).includes("\n")) {
     const at = lineEnd(text, firstValue.range[1]);
     return { start: at, end: at, text: `${eol}${" ".repeat(indent)}${pair}` };
   }
@@ -63883,7 +63978,7 @@ function replaceScalar(file, documentIndex, path, value) {
   if (doc === void 0)
     return void 0;
   const node = nodeAt(doc, path);
-  if (!(0, import_yaml13.isScalar)(node) || !node.range || node.type === void 0 || !INLINE_SCALARS.has(node.type))
+  if (!(0, import_yaml14.isScalar)(node) || !node.range || node.type === void 0 || !INLINE_SCALARS.has(node.type))
     return void 0;
   if (file.text.slice(node.range[0], node.range[1]).includes("\n"))
     return void 0;
@@ -63892,7 +63987,7 @@ function replaceScalar(file, documentIndex, path, value) {
 function isPlainScalarAt(file, documentIndex, path) {
   const doc = file.documents[documentIndex];
   const node = doc === void 0 ? void 0 : nodeAt(doc, path);
-  return (0, import_yaml13.isScalar)(node) && node.type === import_yaml13.Scalar.PLAIN;
+  return (0, import_yaml14.isScalar)(node) && node.type === import_yaml14.Scalar.PLAIN;
 }
 function removeItem(file, documentIndex, path) {
   const doc = file.documents[documentIndex];
@@ -63900,10 +63995,10 @@ function removeItem(file, documentIndex, path) {
   if (doc === void 0 || typeof index !== "number")
     return void 0;
   const seq = nodeAt(doc, path.slice(0, -1));
-  if (!(0, import_yaml13.isSeq)(seq) || seq.items.length < 2)
+  if (!(0, import_yaml14.isSeq)(seq) || seq.items.length < 2)
     return void 0;
   const item = seq.items[index];
-  if (!(0, import_yaml13.isScalar)(item) || !item.range || item.type === void 0 || !INLINE_SCALARS.has(item.type))
+  if (!(0, import_yaml14.isScalar)(item) || !item.range || item.type === void 0 || !INLINE_SCALARS.has(item.type))
     return void 0;
   const text = file.text;
   const [start, end] = item.range;
@@ -63911,10 +64006,10 @@ function removeItem(file, documentIndex, path) {
     return void 0;
   if (seq.flow) {
     const next = seq.items[index + 1];
-    if ((0, import_yaml13.isScalar)(next) && next.range)
+    if ((0, import_yaml14.isScalar)(next) && next.range)
       return { start, end: next.range[0], text: "" };
     const previous = seq.items[index - 1];
-    if ((0, import_yaml13.isScalar)(previous) && previous.range)
+    if ((0, import_yaml14.isScalar)(previous) && previous.range)
       return { start: previous.range[1], end, text: "" };
     return void 0;
   }
@@ -64620,27 +64715,27 @@ init_glob();
 
 // dist/src/parse/emit.js
 init_import_meta_url();
-var import_yaml15 = __toESM(require_dist(), 1);
+var import_yaml16 = __toESM(require_dist(), 1);
 function nodeAt2(root, path) {
   let node = root;
   for (const segment of path) {
-    if (typeof segment === "number" && (0, import_yaml15.isSeq)(node))
+    if (typeof segment === "number" && (0, import_yaml16.isSeq)(node))
       node = node.items[segment];
-    else if (typeof segment === "string" && (0, import_yaml15.isMap)(node))
-      node = node.items.find((pair) => (0, import_yaml15.isScalar)(pair.key) && pair.key.value === segment)?.value;
+    else if (typeof segment === "string" && (0, import_yaml16.isMap)(node))
+      node = node.items.find((pair) => (0, import_yaml16.isScalar)(pair.key) && pair.key.value === segment)?.value;
     else
       return void 0;
   }
   return node ? { node } : void 0;
 }
 function emitWithDefaultComments(value, defaulted, header) {
-  const document = new import_yaml15.Document(value);
+  const document = new import_yaml16.Document(value);
   document.commentBefore = ` ${header}`;
   for (const path of defaulted) {
     const found = nodeAt2(document.contents, path);
     if (!found)
       continue;
-    if ((0, import_yaml15.isCollection)(found.node))
+    if ((0, import_yaml16.isCollection)(found.node))
       found.node.flow = true;
     found.node.comment = " default";
   }
@@ -65202,4 +65297,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 8655c822053fab60794a1939f8f8f9d3cfe6c8855fdb2cd831c246b761a68d1d
+//# admission-lint-build 20543978188644b4d1b99ac474bb56ee98c3d05b59f2bec4bf38d180035be185

@@ -1,6 +1,6 @@
 /**
  * Positions on demand (src/parse/read.ts `byValue`, issue 23): the first pass of loadRun parses a
- * Namespace's document only when a position in it is asked for, once; an admission object's
+ * Namespace's document only when a position its lines do not give is asked for, once; an admission object's
  * document is parsed at once. Counted on `yaml`'s own entry.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -43,6 +43,11 @@ describe('positions on demand', () => {
     expect(parses.count).toBe(0);
     expect(manifest.locate(['metadata', 'labels', 'pod-security.kubernetes.io/enforce'])).toEqual({ line: 10, column: 5, endLine: 10, endColumn: 51, exact: true });
     expect(manifest.locate(['metadata', 'name'], 'value')).toEqual({ line: 8, column: 9, endLine: 8, endColumn: 15, exact: true });
+    // A scalar on its key's line is found from the lines (src/parse/simple-positions.ts): no parse.
+    expect(parses.count).toBe(0);
+    // A mapping's place is not: the document is parsed, once.
+    expect(manifest.locate(['metadata', 'labels'])).toEqual({ line: 9, column: 3, endLine: 10, endColumn: 51, exact: true });
+    expect(manifest.locate(['metadata'])).toEqual({ line: 7, column: 1, endLine: 10, endColumn: 51, exact: true });
     expect(parses.count).toBe(1);
   });
 

@@ -8,6 +8,7 @@ import type { FieldPath } from '../field-path.js';
 import { templateIn } from '../text/placeholder.js';
 import { InternalError } from '../errors.js';
 import type { SourceFile } from '../load/sources.js';
+import { goRefusesAliases } from './go-alias-limit.js';
 import { locateSimple } from './simple-positions.js';
 import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
@@ -84,8 +85,8 @@ export interface ParsedFile {
  */
 const PARSE_OPTIONS = { ...GO_YAML, prettyErrors: false, logLevel: 'error' } as const;
 const GO_PARSE_OPTIONS = { prettyErrors: false, logLevel: 'error' } as const;
-/** `yaml`'s own default: enough for hand-written anchors, stops "billion laughs" expansion. */
-const MAX_ALIAS_COUNT = 100;
+/** Whether kubectl refuses a document for its aliases (src/parse/go-alias-limit.ts), found once per document. */
+const refusesAliases = new ObjectMemo<Document, boolean>();
 
 export interface ParseOptions {
   /** Recognise documents of other kinds from their text and leave them unparsed (default true). */
@@ -526,7 +527,7 @@ function typeFields(doc: Document, map: Node): { apiVersion: string | undefined;
   let kind = scalarString(doc, lastValue(map, 'kind'));
   if (apiVersion === undefined || kind === undefined) {
     try {
-      const value = map.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown> | null;
+      const value = (refusesAliases.get(doc, () => goRefusesAliases(doc)) ? null : map.toJS(doc, { maxAliasCount: -1 })) as Record<string, unknown> | null;
       apiVersion ??= asString(value?.apiVersion);
       kind ??= asString(value?.kind);
     } catch {
@@ -706,8 +707,13 @@ function readValue(place: ManifestPlace, doc: Document, node: Node, { collection
   // Of a null key and a collection key, the first in the object is named.
   if (nullKey && !(collectionKey && collectionKey[0] < nullKey[0])) return unreadable('NULL_KEY', 'a mapping key is null (~ or null), which kubectl cannot turn into JSON ("unsupported map key"); quote it if it is a name', nullKey);
   if (collectionKey) return unreadable('COLLECTION_KEY', 'a mapping key is itself a mapping or list, often an unrendered template placeholder such as {{value}}; Kubernetes cannot read it', collectionKey);
+  if (refusesAliases.get(doc, () => goRefusesAliases(doc))) {
+    const range = doc.contents?.range ?? [0, 0, 0];
+    return unreadable('EXCESSIVE_ALIASING', 'the document contains excessive aliasing: its aliases expand to more nodes than kubectl decodes, so kubectl refuses it', [range[0], Math.min(range[1], range[0] + 1)]);
+  }
   try {
-    const value: unknown = node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+    // kubectl's limit is the one above: `yaml`'s own (maxAliasCount) refuses documents kubectl applies.
+    const value: unknown = node.toJS(doc, { maxAliasCount: -1 });
     // `!!binary` scalars are bytes to `yaml`; sigs.k8s.io/yaml turns them into strings.
     return { value: text.includes('binary') ? binaryAsText(value) : value };
   } catch (error) {
