@@ -197,6 +197,31 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\n<<: {namePrefix: x-}\n` })).toEqual(asWritten);
   });
 
+  it('judges the webhook as written for a JSON move or whole-object replace, openapi, crds, or a patch of its Service', async () => {
+    const verdict = async (files: Record<string, string>): Promise<string[]> =>
+      (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+    const jsonPatch = (operations: string): Record<string, string> => ({
+      'webhook/manifests.yaml': MANIFESTS,
+      'webhook/kustomization.yaml': kustomization('- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  path: json-patch.yaml'),
+      'webhook/json-patch.yaml': `- {op: add, path: /webhooks/0/objectSelector, value: {matchLabels: {example.com/inject: enabled}}}\n${operations}`,
+    });
+    // The JSON patch alone: patched. Then a move out of the selector, and a replace of the whole object: as written.
+    expect(await verdict(jsonPatch(''))).toEqual([]);
+    expect(await verdict(jsonPatch('- {op: move, from: /webhooks/0/objectSelector, path: /metadata/annotations}\n'))).toEqual(asWritten);
+    expect(await verdict(jsonPatch('- {op: replace, path: "", value: {apiVersion: admissionregistration.k8s.io/v1, kind: MutatingWebhookConfiguration}}\n'))).toEqual(asWritten);
+    // openapi (another merge key for webhooks) and crds (name references into a selector) in the base: as written.
+    const own = (extra: string, patches = '- path: opt-in.yaml'): Record<string, string> => ({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization(patches)}\n${extra}` });
+    expect(await verdict({ ...own('openapi:\n  path: schema.json\n'), 'webhook/schema.json': '{}' })).toEqual(asWritten);
+    expect(await verdict({ ...own('crds:\n- crd.json\n'), 'webhook/crd.json': '{}' })).toEqual(asWritten);
+    // A patch of the Service the webhook calls (its move reaches clientConfig.service): as written.
+    const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n';
+    const servicePatch = `- path: opt-in.yaml\n- target: {kind: Service, name: webhook-service}\n  patch: '[{"op": "replace", "path": "/metadata/namespace", "value": "webhooks"}]'`;
+    expect(await verdict({ ...own('', servicePatch), 'webhook/manifests.yaml': `${MANIFESTS}---\n${service}` })).toEqual(asWritten);
+    const otherService = servicePatch.replace('name: webhook-service', 'name: metrics-service');
+    expect(await verdict({ ...own('', otherService), 'webhook/manifests.yaml': `${MANIFESTS}---\n${service}` })).toEqual([]);
+  });
+
   it('judges the webhook as written when two kustomizations patch it', async () => {
     const dir = folder({
       'base/manifests.yaml': MANIFESTS,

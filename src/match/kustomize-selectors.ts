@@ -13,16 +13,19 @@
  * - that patch's kustomization is in the object's folder and lists the object's file among its
  *   `resources` (or `bases`); it neither renames nor moves objects (`namePrefix`, `nameSuffix`,
  *   `namespace`), nor may change webhooks after its patches (`vars`, `transformers`,
- *   `components`, `replacements` of a webhook's fields outside metadata);
+ *   `components`, `replacements` of a webhook's fields outside metadata), nor merge otherwise or
+ *   point name references elsewhere (`openapi`, `crds`);
  * - no other kustomization of the run lists the file or that folder: the patching kustomization
  *   is what gets built. One that builds on it (an overlay, `config/default` on `../webhook`) may
  *   rename, move or patch again, so then the object is judged as written. (Linting one file or
  *   one folder reads only the kustomization beside it: overlays elsewhere are not seen.)
  * - every change the patch makes to a selector is read: a strategic merge of a webhook's
  *   selector, by the webhook's name (maps merged key by key, lists replaced, null deletes), or a
- *   JSON 6902 add, replace or remove of a whole selector;
+ *   JSON 6902 add, replace or remove of a whole selector (with no move or copy, and no operation
+ *   on the whole object);
  * - every other patch of the object changes its metadata only (another may rename a webhook, or
- *   move the Service a namespaceSelector is judged against);
+ *   move the Service a namespaceSelector is judged against), and nothing patches a Service the
+ *   webhooks call (a rename or move of it reaches clientConfig.service through name references);
  * - every kustomization of the run could be read (one that could not may build on the folder).
  */
 import { dirname, resolve } from 'node:path';
@@ -68,6 +71,11 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   // A kustomization of the run that could not be read may build on the folder.
   if (run.kustomizations.some((listing) => listing.unreadable === true)) return { object };
   const webhooks = [...(object.effective.webhooks ?? [])];
+  // A patch of a Service a webhook calls may rename or move it (a change of its metadata alone), and
+  // kustomize's name references carry that into clientConfig.service: the namespaceSelector would
+  // be judged against a namespace the build does not have.
+  const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name): name is string => typeof name === 'string'));
+  if (run.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, 'Service', name, 'v1')))) return { object };
   for (const change of patch.selectors!.changes) {
     const index = 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);
     const webhook = webhooks[index];

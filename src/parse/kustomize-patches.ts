@@ -135,6 +135,9 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
   const changes: SelectorChange[] = [];
   for (const operation of operations) {
     const { op, path, value } = (operation ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
+    // A move or copy takes a value from `from` (a selector may leave, or arrive from anywhere); an
+    // operation on the whole object (path "") replaces everything.
+    if (op === 'move' || op === 'copy' || path === '' || path === '/') return { changes: [], known: false };
     if (typeof path !== 'string' || !path.startsWith('/webhooks')) continue;
     const exact = /^\/webhooks\/(\d+)\/(namespaceSelector|objectSelector)$/.exec(path);
     if (exact !== null && (op === 'add' || op === 'replace' || op === 'remove')) {
@@ -144,7 +147,7 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
       continue;
     }
     // Inside a selector, or a whole webhook or list (which may carry selectors), or a move or copy.
-    if (/^\/webhooks(?:\/[^/]+)?$/.test(path) || /^\/webhooks\/[^/]+\/(?:namespaceSelector|objectSelector)\//.test(path) || op === 'move' || op === 'copy') return { changes: [], known: false };
+    if (/^\/webhooks(?:\/[^/]+)?$/.test(path) || /^\/webhooks\/[^/]+\/(?:namespaceSelector|objectSelector)\//.test(path)) return { changes: [], known: false };
   }
   return { changes, known: true };
 }
@@ -240,8 +243,13 @@ function targetedSelectorChanges(text: string | undefined): SelectorChanges {
   return mergeSelectorChanges(value);
 }
 
-/** The fields of a kustomization that change objects after its patches are applied (replacements: see below). */
-const AFTER_PATCHES = ['vars', 'transformers', 'components'] as const;
+/**
+ * The fields of a kustomization that change objects after its patches are applied (replacements:
+ * see below), or change what its patches do: `openapi` (a schema may merge `webhooks` by another
+ * key, so a strategic merge lands elsewhere) and `crds` (fieldSpecs, as configurations, that may
+ * point name references at a selector's values).
+ */
+const AFTER_PATCHES = ['vars', 'transformers', 'components', 'openapi', 'crds'] as const;
 
 /**
  * Whether a kustomization's `replacements` may write a webhook's fields: a target that may select
