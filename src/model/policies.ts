@@ -94,15 +94,30 @@ export const SUGGESTION_BUDGET = 20_000_000;
  * objects by "kind/name", bindings by "kind/policyName", counts and names per kind, and the
  * "did you mean" suggestions with the edit-distance work spent on them.
  */
+/**
+ * The builds that hold a file and the names they give its objects (src/match/kustomize-names.ts):
+ * a binding names its policy as a build that holds both names it.
+ */
+export interface BuildsOfFiles {
+  buildsOf(file: string): readonly { readonly root: string; readonly prefix: string; readonly suffix: string }[];
+}
+
 export class PolicyIndex {
   readonly #byName = new Map<string, PolicyObject[]>();
+  /** Policies by the names builds give them: `kind/root/name`. */
+  readonly #byBuiltName = new Map<string, PolicyObject[]>();
+  readonly #builds: BuildsOfFiles | undefined;
   readonly #byPolicyName = new Map<string, PolicyObject[]>();
   readonly #kindCounts = new Map<string, number>();
   readonly #names = new Map<PolicyDefinitionKind, { list: string[]; set: Set<string> }>();
   readonly #suggestions = new Map<PolicyObject, string | undefined>();
   readonly #work = { cells: 0 };
 
-  constructor(readonly objects: readonly PolicyObject[]) {
+  constructor(
+    readonly objects: readonly PolicyObject[],
+    builds?: BuildsOfFiles,
+  ) {
+    this.#builds = builds;
     const add = (map: Map<string, PolicyObject[]>, key: string, object: PolicyObject): void => {
       const list = map.get(key);
       if (list) list.push(object);
@@ -110,24 +125,43 @@ export class PolicyIndex {
     };
     for (const object of objects) {
       if (object.name !== undefined) add(this.#byName, `${object.kind}/${object.name}`, object);
+      if (object.name !== undefined && !isBindingKind(object.kind)) {
+        for (const build of this.#buildsOf(object)) add(this.#byBuiltName, `${object.kind}/${build.root}/${build.prefix}${object.name}${build.suffix}`, object);
+      }
       const policyName = isBindingKind(object.kind) ? policyNameOf(object) : undefined;
       if (policyName !== undefined) add(this.#byPolicyName, `${object.kind}/${policyName}`, object);
       this.#kindCounts.set(object.kind, (this.#kindCounts.get(object.kind) ?? 0) + 1);
     }
   }
 
-  /** The bindings that refer to this policy (right kind, spec.policyName equal to its name). */
+  /**
+   * The bindings that refer to this policy (right kind, spec.policyName equal to its name, or to
+   * the name a kustomization that builds both gives it).
+   */
   bindingsOf(policy: PolicyObject): PolicyObject[] {
     if (isBinding(policy) || policy.name === undefined) return [];
     const kind = bindingKindFor(policy.kind as PolicyDefinitionKind);
-    return [...(this.#byPolicyName.get(`${kind}/${policy.name}`) ?? [])];
+    const found = new Set(this.#byPolicyName.get(`${kind}/${policy.name}`) ?? []);
+    for (const build of this.#buildsOf(policy)) {
+      for (const binding of this.#byPolicyName.get(`${kind}/${build.prefix}${policy.name}${build.suffix}`) ?? []) {
+        if (this.#buildsOf(binding).some((other) => other.root === build.root)) found.add(binding);
+      }
+    }
+    return [...found];
   }
 
-  /** The policies this binding refers to (normally one; a run may hold overlays). */
+  /** The policies this binding refers to (normally one; a run may hold overlays), by name or as a build of both names it. */
   policiesOf(binding: PolicyObject): PolicyObject[] {
     const name = policyNameOf(binding);
     if (!isBindingKind(binding.kind) || name === undefined) return [];
-    return [...(this.#byName.get(`${policyKindFor(binding.kind)}/${name}`) ?? [])];
+    const kind = policyKindFor(binding.kind);
+    const found = new Set(this.#byName.get(`${kind}/${name}`) ?? []);
+    for (const build of this.#buildsOf(binding)) for (const policy of this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []) found.add(policy);
+    return [...found];
+  }
+
+  #buildsOf(object: PolicyObject): ReturnType<BuildsOfFiles['buildsOf']> {
+    return this.#builds?.buildsOf(object.manifest.file.path) ?? [];
   }
 
   /** The objects of this kind and name. */

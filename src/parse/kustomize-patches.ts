@@ -52,6 +52,9 @@ export interface KustomizationListing {
   readonly unreadable?: true;
   /** It renames objects or moves them (`namePrefix`, `nameSuffix`, `namespace`): a patch may then target the new name, or a selector name the old namespace. */
   readonly renames: boolean;
+  /** Its `namePrefix` and `nameSuffix`, when written as strings (src/match/kustomize-names.ts). */
+  readonly namePrefix?: string;
+  readonly nameSuffix?: string;
 }
 
 export interface KustomizePatch {
@@ -321,6 +324,8 @@ export function kustomizationListings(file: string, folder: string, text: string
       resources,
       transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements) || settingsMayWriteSelectors(document, readFile),
       renames: ['namePrefix', 'nameSuffix', 'namespace'].some((field) => document[field] != null),
+      ...(typeof document.namePrefix === 'string' ? { namePrefix: document.namePrefix } : {}),
+      ...(typeof document.nameSuffix === 'string' ? { nameSuffix: document.nameSuffix } : {}),
     });
   }
   return out;

@@ -1,0 +1,77 @@
+/**
+ * A binding that names its policy as a kustomization of the run names it (src/match/kustomize-names.ts):
+ * `policyName: app-check` for a policy written `check` under `namePrefix: app-`. kubectl kustomize
+ * builds the two names alike (kustomize's name references also rewrite a policyName written
+ * unprefixed); a build that holds only one of the files, or gives another prefix, does not.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../rules/index.js';
+import { lint } from '../src/engine/lint.js';
+import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
+import { KustomizeNames } from '../src/match/kustomize-names.js';
+import { tempFolders } from './temp-folders.js';
+
+const folder = tempFolders('kustomize-names-test');
+const ONLY = ['binding-without-policy', 'policy-without-binding'];
+
+async function findings(paths: string[]): Promise<string[]> {
+  const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => !ONLY.includes(rule.meta.id)).map((rule) => [rule.meta.id, 'off']));
+  const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
+  return report.findings.map((f) => `${f.ruleId} ${f.severity}`);
+}
+
+const POLICY = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: check}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+  validations: [{expression: "object.spec.size < 10"}]
+`;
+const binding = (policyName: string): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: check-binding}
+spec: {policyName: ${policyName}, validationActions: [Deny]}
+`;
+
+describe('a binding that names its policy as the build names it', () => {
+  it('binds the policy when a kustomization that builds both gives it that name', async () => {
+    const tree = {
+      'config/policy/policy.yaml': POLICY,
+      'config/policy/binding.yaml': binding('app-check'),
+      'config/policy/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n',
+      'config/default/kustomization.yaml': 'namePrefix: app-\nnameSuffix: -v1\nresources:\n- ../policy\n',
+    };
+    expect(await findings([folder({ ...tree, 'config/policy/binding.yaml': binding('app-check-v1') })])).toEqual([]);
+    // Another prefix than the build's, or the folder alone (no build gives the prefix): not bound.
+    expect(await findings([folder({ ...tree, 'config/policy/binding.yaml': binding('other-check-v1') })])).toEqual(['binding-without-policy error', 'policy-without-binding warning']);
+    const alone = folder({ ...tree, 'config/policy/binding.yaml': binding('app-check-v1') });
+    expect(await findings([join(alone, 'config/policy')])).toEqual(['binding-without-policy error', 'policy-without-binding warning']);
+  });
+
+  it('does not bind across builds that never hold both files', async () => {
+    const tree = {
+      'policy/policy.yaml': POLICY,
+      'policy/kustomization.yaml': 'namePrefix: app-\nresources:\n- policy.yaml\n',
+      'bindings/binding.yaml': binding('app-check'),
+      'bindings/kustomization.yaml': 'resources:\n- binding.yaml\n',
+    };
+    expect(await findings([folder(tree)])).toEqual(['binding-without-policy error', 'policy-without-binding warning']);
+  });
+
+  it('gives the names of each build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
+    const listing = (file: string, resources: string[], namePrefix?: string) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined, ...(namePrefix === undefined ? {} : { namePrefix }) });
+    const names = new KustomizeNames([
+      listing('/t/base/kustomization.yaml', ['/t/base/p.yaml'], 'base-'),
+      listing('/t/prod/kustomization.yaml', ['/t/base'], 'prod-'),
+      listing('/t/loop/kustomization.yaml', ['/t/prod', '/t/loop']),
+    ]);
+    expect(names.buildsOf('/t/base/p.yaml')).toEqual([
+      { root: '/t/base/kustomization.yaml', prefix: 'base-', suffix: '' },
+      { root: '/t/prod/kustomization.yaml', prefix: 'prod-base-', suffix: '' },
+      { root: '/t/loop/kustomization.yaml', prefix: 'prod-base-', suffix: '' },
+    ]);
+  });
+});
