@@ -12,7 +12,7 @@ import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
 import { CLIENT_TIMEOUT_SECONDS, NAMESPACE_NAME_LABEL } from '../src/model/types.js';
-import { conditionsOutcome, systemWritersOf, type ConditionsOutcome } from '../src/match/system-requests.js';
+import { conditionsOutcome, systemWritersOf, validationsOutcome, type CelRequest, type ValidationsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
@@ -100,16 +100,38 @@ function mayMatch(rules: readonly (RuleWithOperations | null)[] | undefined, wri
   );
 }
 
-/** The policy's matchConditions for this write, as the system's requesters make it. */
-function policyConditionsOutcome(run: RuleRun, conditions: readonly (MatchCondition | null)[], write: SystemWrite): ConditionsOutcome {
-  if (conditions.length === 0) return 'called';
+/** The system's requesters of this write whose requests the policy's matchConditions are known to let in. */
+function calledRequesters(run: RuleRun, conditions: readonly (MatchCondition | null)[], write: SystemWrite): CelRequest[] {
+  const requests = systemWritersOf(write.group).map((requester): CelRequest => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester }));
+  if (conditions.length === 0) return requests;
   // The engine awaits the CEL library only for webhooks' matchConditions: load it here if it has not.
-  if (!loadCelSync()) return 'unknown';
-  return conditionsOutcome(
-    run,
-    conditions,
-    systemWritersOf(write.group).map((requester) => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester })),
-  );
+  if (!loadCelSync()) return [];
+  return requests.filter((request) => conditionsOutcome(run, conditions, [request]) === 'called');
+}
+
+/** What the policy's validations do to these requests of the system's (src/match/system-requests.ts). */
+function validationsOf(run: RuleRun, spec: NonNullable<ReturnType<typeof policySpec>>, requests: readonly CelRequest[]): ValidationsOutcome {
+  const validations = (spec.validations ?? []).map((validation) => (typeof validation?.expression === 'string' ? validation.expression.trim() : ''));
+  // A validation without an expression is api-validation's; it decides nothing here.
+  if (validations.length === 0 || validations.includes('') || !loadCelSync()) return 'unknown';
+  const variables = (spec.variables ?? []).flatMap((variable) => (typeof variable?.name === 'string' && typeof variable.expression === 'string' ? [{ name: variable.name, expression: variable.expression }] : []));
+  return validationsOutcome(run, validations, variables, requests);
+}
+
+function policyViolation(object: PolicyObject, write: SystemWrite, rule: number, boundBy: readonly string[], messageId: MessageId, severity: Severity, help: string): Violation<MessageId> {
+  return {
+    messageId,
+    data: {
+      // A name longer than a label's 63 characters is elided in the middle (the finding's object keeps the whole name).
+      policy: elideMiddle(object.name ?? '(unnamed)', 63),
+      bindings: joinNames(boundBy),
+      resource: describeResource(write),
+      defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',
+    },
+    path: ['spec', 'matchConstraints', 'resourceRules', rule],
+    severity,
+    help,
+  };
 }
 
 /** Whether the binding can reject or change anything: a validating binding needs Deny among its validationActions. */
@@ -127,9 +149,11 @@ function joinNames(names: readonly string[]): string {
   return joined.length <= 40 ? joined : `${unique.length} binding${unique.length === 1 ? '' : 's'}`;
 }
 
-type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
+type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyDenies' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
 
 const POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
+
+const POLICY_DENIES_HELP = `A validation is false for the control plane's own requests there (evaluated with what is known of them: the requester, the operation, the namespace), so the policy rejects those writes. ${POLICY_HELP}`;
 
 function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<MessageId>[] {
   if (isBinding(object)) return [];
@@ -146,6 +170,11 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   });
   // Only the policy's own resourceRules can make a write match (matchPolicy asks them first).
   const policyRules = spec.matchConstraints !== null && typeof spec.matchConstraints === 'object' ? spec.matchConstraints.resourceRules : undefined;
+  const mutating = object.kind === 'MutatingAdmissionPolicy';
+  const ignore = spec.failurePolicy === 'Ignore';
+  /** The first write the policy may reject whose validations could not be evaluated, and whether every such write is a DELETE. */
+  let unknown: { readonly write: SystemWrite; readonly rule: number; readonly boundBy: readonly string[] } | undefined;
+  let deletesOnly = true;
   for (const write of systemWrites(run.discovery)) {
     if (!mayMatch(policyRules, write)) continue;
     const boundBy: string[] = [];
@@ -168,29 +197,23 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     // Only conditions known to call the policy for the system's writes count here: a policy runs
     // in the API server (no endpoint to be down), and what it rejects depends on its validations;
     // an unevaluated condition on top of that is too far from evidence for an error.
-    if (policyConditionsOutcome(run, spec.matchConditions ?? [], write) !== 'called') continue;
-    const ignore = spec.failurePolicy === 'Ignore';
-    const mutating = object.kind === 'MutatingAdmissionPolicy';
-    const messageId: MessageId = mutating ? (ignore ? 'mutatingPolicyIgnore' : 'mutatingPolicyFail') : ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail';
-    return [
-      {
-        messageId,
-        data: {
-          // A name longer than a label's 63 characters is elided in the middle (the finding's object keeps the whole name).
-          policy: elideMiddle(object.name ?? '(unnamed)', 63),
-          bindings: joinNames(boundBy),
-          resource: describeResource(write),
-          defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',
-        },
-        path: ['spec', 'matchConstraints', 'resourceRules', rule],
-        // With Ignore a mutating policy cannot reject a write: a mutation that errors is skipped,
-        // and it has no validation to fail. It changes the system's objects, which is its purpose
-        // as written: info. A validating policy's Ignore covers only errors: a false validation
-        // still denies.
-        severity: ignore ? (mutating ? 'info' : 'warning') : 'error',
-        help: POLICY_HELP,
-      },
-    ];
+    const requesters = calledRequesters(run, spec.matchConditions ?? [], write);
+    if (requesters.length === 0) continue;
+    if (mutating) return [policyViolation(object, write, rule, boundBy, ignore ? 'mutatingPolicyIgnore' : 'mutatingPolicyFail', ignore ? 'info' : 'error', POLICY_HELP)];
+    // A validating policy rejects what a validation is false for: evaluated for the system's own
+    // requests where the known fields answer (src/match/system-requests.ts). False for one of
+    // them is evidence; true for all, this write passes.
+    const validations = validationsOf(run, spec, requesters);
+    if (validations === 'passes') continue;
+    if (validations === 'denies') return [policyViolation(object, write, rule, boundBy, 'validatingPolicyDenies', 'error', POLICY_DENIES_HELP)];
+    if (write.operation !== 'DELETE') deletesOnly = false;
+    unknown ??= { write, rule, boundBy };
+  }
+  // Its validations may reject the system's writes, or may not: no evidence of either (they read
+  // what is not known of the system's objects). A policy has no endpoint to be down: a warning
+  // that it applies there, and an info when it only holds deletes up (no recovery waits on one).
+  if (unknown !== undefined) {
+    return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail', deletesOnly ? 'info' : 'warning', POLICY_HELP)];
   }
   return [];
 }
@@ -277,6 +300,7 @@ export const rule = defineObjectRule({
       ignore: '{{which}} {{intercepts}} {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
       failDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
       ignoreDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
+      validatingPolicyDenies: 'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) rejects the control plane\'s own writes of {{resource}} in kube-system',
       validatingPolicyFail:
         'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
       validatingPolicyIgnore:

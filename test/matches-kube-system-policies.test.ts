@@ -123,7 +123,7 @@ describe('matchPolicy (policy and binding together)', () => {
   });
 });
 
-const POLICY = (conditions: string): string => `apiVersion: admissionregistration.k8s.io/v1
+const POLICY = (conditions: string, validation = "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))"): string => `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
 metadata:
   name: pods
@@ -136,7 +136,7 @@ spec:
         operations: ["CREATE", "UPDATE"]
         resources: ["pods"]
 ${conditions}  validations:
-    - expression: "true"
+    - expression: "${validation}"
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
@@ -150,15 +150,24 @@ spec:
 describe('matches-kube-system on policies', () => {
   const run = async (text: string) => (await lintText(text, { only: ['matches-kube-system'] })).map((f) => `${f.fieldPath} ${f.severity}`);
 
-  it('reports a bound pod policy without a namespace selector', async () => {
-    expect(await run(POLICY(''))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
+  it('reports a bound pod policy without a namespace selector, by what its validations show for the system\'s requests', async () => {
+    // They read the pod (not known here): neither a rejection nor a pass can be shown.
+    expect(await run(POLICY(''))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // False for the controllers' requests: evidence that it rejects them.
+    expect(await run(POLICY('', "request.userInfo.username.startsWith('team-')"))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
+    // True for every one of them (also through a variable), or always: it rejects none of the system's writes.
+    expect(await run(POLICY('', 'true'))).toEqual([]);
+    const variable = POLICY('', "variables.system || object.spec.hostNetwork == false").replace('  validations:', "  variables:\n    - name: system\n      expression: \"request.userInfo.username.startsWith('system:')\"\n  validations:");
+    expect(await run(variable)).toEqual([]);
+    // A variable that reads the pod is not known: the validation that needs it is not either.
+    expect(await run(variable.replace("request.userInfo.username.startsWith('system:')", 'has(object.metadata.labels)'))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
   it('evaluates matchConditions even when no webhook in the run has any', async () => {
     const system = `  matchConditions:\n    - name: not-system\n      expression: "!request.userInfo.username.startsWith('system:')"\n`;
     expect(await run(POLICY(system))).toEqual([]);
     const everyone = `  matchConditions:\n    - name: everyone\n      expression: "request.userInfo.username != ''"\n`;
-    expect(await run(POLICY(everyone))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
+    expect(await run(POLICY(everyone))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
   it('reports a policy only when its matchConditions are known to call it for the system (it runs in-process: what it rejects is already a guess)', async () => {

@@ -16,7 +16,7 @@
 import type { BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { MatchCondition } from '../model/types.js';
 import { budget, celMeterOf, RUNTIME_COST_BUDGET_MATCH_CONDITIONS, type Meter } from '../cel/budget.js';
-import { evaluateCondition } from '../cel/evaluate.js';
+import { evaluateCondition, evaluateValue } from '../cel/evaluate.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { parseExpression } from '../cel/check/index.js';
 import { children, type Expr } from '../cel/check/ast.js';
@@ -221,6 +221,59 @@ function evaluateConditions(expressions: readonly string[], requests: readonly C
     return 'called';
   }
   return unknown ? 'unknown' : 'skipped';
+}
+
+/** What a validating policy's validations do to such requests: one is false for one of them (`denies`), all are true for every one (`passes`), or neither is known. */
+export type ValidationsOutcome = 'denies' | 'passes' | 'unknown';
+
+/**
+ * A validating policy's validations for the requests (the system's own writes), as its
+ * matchConditions are (see the top of this file): its `variables` are evaluated in order where
+ * they answer from the known fields (a variable that does not is left out, and reading it errors,
+ * as reading an unknown field does). A validation that is false for one request is evidence the
+ * policy rejects that write; true for every request, that it lets them all through.
+ */
+export function validationsOutcome(
+  scope: Pick<RunScope, 'memo'>,
+  validations: readonly string[],
+  variables: readonly { readonly name: string; readonly expression: string }[],
+  requests: readonly CelRequest[],
+): ValidationsOutcome {
+  if (validations.length === 0) return 'passes';
+  const key = JSON.stringify([validations, variables, requests]);
+  const outcomes = scope.memo.get(VALIDATION_OUTCOMES, () => new Map<string, ValidationsOutcome>());
+  let outcome = outcomes.get(key);
+  if (outcome === undefined) {
+    outcome = evaluateValidations(validations, variables, requests, celMeterOf(scope));
+    outcomes.set(key, outcome);
+  }
+  return outcome;
+}
+
+const VALIDATION_OUTCOMES = memoKey<Map<string, ValidationsOutcome>>('validating policies\' validations for the system\'s writes');
+
+function evaluateValidations(validations: readonly string[], variables: readonly { readonly name: string; readonly expression: string }[], requests: readonly CelRequest[], meter: Meter): ValidationsOutcome {
+  const verdicts = new Map<string, boolean>();
+  const faithful = (expression: string): boolean => {
+    let verdict = verdicts.get(expression);
+    if (verdict === undefined) verdicts.set(expression, (verdict = answersFromKnownFields(expression)));
+    return verdict;
+  };
+  let unknown = false;
+  for (const request of requests) {
+    const known: Record<string, unknown> = {};
+    const context = { ...celVariables(request), variables: known };
+    for (const variable of variables) {
+      if (!faithful(variable.expression)) continue;
+      const result = evaluateValue(variable.expression, context, meter);
+      if (result.ok) known[variable.name] = result.value;
+    }
+    const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
+    const results = validations.map((expression) => (faithful(expression) ? evaluateCondition(expression, context, meter, shared) : undefined));
+    if (results.includes(false)) return 'denies';
+    if (results.includes(undefined)) unknown = true;
+  }
+  return unknown ? 'unknown' : 'passes';
 }
 
 /**
