@@ -114,6 +114,11 @@ function parsed(run: RuleRun, sites: readonly Site[], params: boolean, compositi
   return out;
 }
 
+/** ` (+N more reads)` for the other reads of one expression that can fail alike. */
+function moreReads(count: number): string {
+  return count === 0 ? '' : ` (+${count} more read${count === 1 ? '' : 's'})`;
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'match-condition-missing-field',
@@ -122,8 +127,8 @@ export const rule = defineObjectRule({
     aboutCalls: true,
     appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
     messages: {
-      webhook: '{{site}} of webhook "{{webhook}}": {{access}} fails if {{missing}}',
-      policy: '{{site}} of {{policy}}: {{access}} fails if {{missing}}',
+      webhook: '{{site}} of webhook "{{webhook}}": {{access}} fails if {{missing}}{{more}}',
+      policy: '{{site}} of {{policy}}: {{access}} fails if {{missing}}{{more}}',
     },
     help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && …), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it.",
   },
@@ -147,7 +152,15 @@ export const rule = defineObjectRule({
           if (roots.has(root)) findings.push({ site, read });
         }
       }
-      return findings;
+      // One cause, one finding: an expression that reads several fields an object can lack (c.args
+      // and c.command in one list; object.x == oldObject.x) is reported once, at its first such read.
+      const bySite = new Map<Site, { site: Site; read: UnguardedRead; more: number }>();
+      for (const finding of findings) {
+        const first = bySite.get(finding.site);
+        if (first === undefined) bySite.set(finding.site, { ...finding, more: 0 });
+        else bySite.set(finding.site, { ...first, more: first.more + 1 });
+      }
+      return [...bySite.values()];
     };
 
     return {
@@ -161,10 +174,10 @@ export const rule = defineObjectRule({
             label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`,
           }));
           if (conditions.length === 0) continue;
-          for (const { site, read } of analyse(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
+          for (const { site, read, more } of analyse(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
             violations.push({
               messageId: 'webhook',
-              data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read) },
+              data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read), more: moreReads(more) },
               path: site.path,
               ...guardHint(read),
               // With Ignore, an expression that errors skips the webhook: what a false condition does.
@@ -209,9 +222,9 @@ export const rule = defineObjectRule({
         }));
         const rules = spec.matchConstraints?.resourceRules ?? [];
         // A validating policy composes variables only when it has some; a mutating one always does.
-        return analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read }) => ({
+        return analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read, more }) => ({
           messageId: 'policy' as const,
-          data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read) },
+          data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) },
           path: site.path,
           ...guardHint(read),
           // With Ignore, an expression that errors is skipped, not a rejection.

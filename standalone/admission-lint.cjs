@@ -90,7 +90,7 @@ var init_fs = __esm({
       "package.json": () => '{\n  "name": "admission-lint",\n  "version": "0.1.0"\n}\n',
       "rules/admission-review-versions.md": () => '---\nid: admission-review-versions\nseverity: warning\n---\n\n# admission-review-versions\n\n## What it does\n\nChecks the order and content of each webhook\'s `admissionReviewVersions`, the list of\n`AdmissionReview` versions the webhook server understands, in order of preference. It reports:\n\n- **no `v1`**: the list does not contain `v1` (for example `["v1beta1"]`). The finding points at\n  the list. In a legacy `admissionregistration.k8s.io/v1beta1` configuration an omitted list\n  defaults to `["v1beta1"]`; the finding then points at the webhook and says that this is the API\n  default;\n- **`v1beta1` before `v1`** (`["v1beta1", "v1"]`): the finding points at the `v1beta1` entry;\n- **unknown versions first**: versions other than `v1` and `v1beta1` listed before the first of\n  them (`["v2", "v1"]`). The finding points at the first entry and names all of them. Unknown\n  versions after the first known one are never reached and are not reported.\n\n**Severity.**\n\n| case | severity | why |\n|---|---|---|\n| no `v1` (written, or the v1beta1 default) | warning | the webhook only ever gets the deprecated review; if `admission.k8s.io/v1beta1` is ever removed, every call fails. Maintainers treat the fix as a bug fix (cluster-api#4942) |\n| `v1beta1` before `v1` | info | the API server prefers `v1beta1`, which is deprecated since 1.19 (`+k8s:prerelease-lifecycle-gen:deprecated=1.19`) with no removal tag; the list proves the server speaks `v1`, so if `v1beta1` goes the API server simply sends `v1`. The only effect today is that responses are not checked for the uid and kind: a preference nit |\n| unknown version first | warning | a version the server does not implement becomes the preferred one when the API server learns it |\n\nOne cause, one finding: the webhooks of one configuration with the same problem (no `v1`, or\n`v1beta1` first) are reported together, at the first of them. A webhook shipped without `rules`\n(a controller fills them in at run time) is still called and is checked; one whose written rules\nnever match is not.\n\nA list with both an unknown version first and no `v1` gets both findings. Lists that the API\nserver rejects are `api-validation`\'s and are not reported here: an empty or missing list in\nv1, a list without `v1` or `v1beta1`, duplicates, and entries that are not DNS-1035 labels.\n\n**What a file cannot show.** Which `AdmissionReview` versions the webhook\'s server really\ndecodes and answers: the rule reads only the list as written. `["v1"]` is right only if the\nserver speaks v1, and an unknown version listed first stays harmless only until an API server\nthat knows it sends it.\n\n## Why is this bad?\n\nThe API server walks `admissionReviewVersions` in order and sends the first version it knows\n(`v1` or `v1beta1`); a list with neither makes every call fail. So the list decides which\n`AdmissionReview` the webhook receives:\n\n- Without `v1`, or with `v1beta1` first, the webhook gets the deprecated\n  `admission.k8s.io/v1beta1` review. Its responses are checked less: for `v1` the API server\n  requires the response to be an `admission.k8s.io/v1` `AdmissionReview` that echoes the\n  request\'s `uid`, and treats anything else as a failed call; for `v1beta1` neither is checked,\n  so a server that mixes up or garbles responses goes unnoticed.\n- An unknown version listed first is skipped today, but it states a preference: an API server\n  that learns that version would switch the webhook to it at the next upgrade. List it first\n  only if the server really implements it; a typo such as `v1beta` stays silent until then.\n\nIn `admissionregistration.k8s.io/v1beta1` configurations (not served since Kubernetes 1.22,\nsee `removed-api-version`), an omitted list meant `["v1beta1"]`. In v1 the field is required:\nwhen such a configuration moves to v1, list `v1` first.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: pod-defaults\nwebhooks:\n  - name: pods.pod-defaults.example.com\n    admissionReviewVersions: ["v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-defaults\n        name: pod-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: pod-defaults\nwebhooks:\n  - name: pods.pod-defaults.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-defaults\n        name: pod-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nKeep `v1beta1` after `v1` only while some replica of the server still needs it; `["v1"]` alone\nis the goal.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook server only speaks `v1beta1` and cannot be upgraded yet: the finding is then a\nreminder of work to do, not a mistake in the configuration. Lower it to `info` rather than\nturning it off.\n\n## References\n\n- `k8s.io/api` `admission/v1beta1/types.go` (`+k8s:prerelease-lifecycle-gen:deprecated=1.19`,\n  no `removed` tag)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/request/admissionreview.go`\n  (`CreateAdmissionObjects`: the first known version in list order; `VerifyAdmissionResponse`:\n  uid and kind checked for v1 only)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateAdmissionReviewVersions`: required, known, unique, DNS-1035)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1beta1/defaults.go`\n  (`admissionReviewVersions` defaults to `["v1beta1"]`)\n- Dynamic Admission Control, "Request" and "Response":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/api-validation.md": () => '---\nid: api-validation\nseverity: error\n---\n\n# api-validation\n\n## What it does\n\nRuns the checks that the API server\'s validation\n(`pkg/apis/admissionregistration/validation/validation.go`) applies when a webhook configuration\nis created, on the object with the API defaults applied, and reports each failure with the\nmessage `kubectl apply` would print (`<field path>: <Invalid value|Required value|\u2026>: \u2026`). It\ncovers:\n\n- `metadata`: `name` (or `generateName`) required, a DNS-1123 subdomain; label keys and values;\n  annotation keys and their total size;\n- webhook `name`: required, a DNS-1123 subdomain with at least three dot-separated segments,\n  unique within the configuration;\n- `admissionReviewVersions`: required, no duplicates, DNS-1035 labels, and at least one of `v1`,\n  `v1beta1`;\n- `rules`: `operations` only `CREATE`, `UPDATE`, `DELETE`, `CONNECT` or a lone `*`; `apiGroups`,\n  `apiVersions` and `resources` required, `*` alone; the resource wildcard combinations, checked\n  in list order as the API server does (`["pods/*", "pods/log"]` fails, `["pods/log", "pods/*"]`\n  passes); `scope` only `Cluster`, `Namespaced` or `*`;\n- `failurePolicy` (`Fail`, `Ignore`), `matchPolicy` (`Exact`, `Equivalent`) and, for mutating\n  webhooks, `reinvocationPolicy` (`Never`, `IfNeeded`);\n- `namespaceSelector` and `objectSelector`: label-selector syntax (operators, keys, values,\n  `values` required for `In`/`NotIn` and forbidden for `Exists`/`DoesNotExist`);\n- `clientConfig`: exactly one of `url` and `service`; a `url` must be `https` with a host and no\n  user info, query or fragment; a `service` needs `name` and `namespace` (an empty `name` is\n  reported under `service.namespace` and vice versa, exactly as the API server swaps them), a\n  `port` from 1 to 65535, and a `path` that starts with `/` and whose segments are DNS-1123\n  subdomains;\n- `matchConditions`: at most 64, names that are qualified names and unique within the webhook,\n  and expressions that are not empty, compile as CEL, use only the variables a webhook has (no\n  `params`) and do not certainly return something other than bool.\n\nFor the admission policy kinds it runs `validateValidatingAdmissionPolicy`,\n`validateMutatingAdmissionPolicy` and their binding counterparts:\n\n- `metadata` as above;\n- policies: `failurePolicy` (`Fail`, `Ignore`; the API default is `Fail`); `paramKind.apiVersion`\n  (`group/version`: the group a DNS-1123 subdomain, the version a DNS-1035 label) and\n  `paramKind.kind` (a DNS-1035 label in any case); `matchConstraints` required, with at least one\n  `resourceRules` entry; `variables` names (CEL identifiers, not reserved words) and\n  expressions; for `ValidatingAdmissionPolicy` at least one of `validations` and\n  `auditAnnotations`, each validation\'s `expression`, `message` (not blank, no line breaks),\n  `messageExpression` and `reason` (`Forbidden`, `Invalid`, `RequestEntityTooLarge`), at most 20\n  audit annotations with unique keys that are qualified names once prefixed with the policy\n  name (`<metadata.name>/<key>`, so `metadata.name` is required), and value expressions of at\n  most 5120 bytes; for `MutatingAdmissionPolicy` at least one mutation, `patchType`\n  (`ApplyConfiguration` or `JSONPatch`) with exactly its matching `applyConfiguration` or\n  `jsonPatch`, `reinvocationPolicy` required (`Never`, `IfNeeded`), and no `DELETE` in the\n  resource rules (reported without indexes, at `spec.matchConstraints.resourceRules.operations`,\n  as the API server prints it; the finding points at the operation);\n- `matchConstraints` and a binding\'s `matchResources`: `matchPolicy`, strict label-selector\n  syntax for `namespaceSelector` and `objectSelector`, and for each `resourceRules` and\n  `excludeResourceRules` entry the webhook rule checks (subresources are allowed) plus\n  `resourceNames` (no duplicates, no `/` or `%`, not `.` or `..`);\n- bindings: `policyName` required and a DNS-1123 subdomain; `paramRef` with exactly one of\n  `name` (no `/` or `%`) and `selector`, and `parameterNotFoundAction` required (`Deny` or\n  `Allow`; `v1alpha1` defaults it to `Deny`); for `ValidatingAdmissionPolicyBinding`,\n  `validationActions` required, only `Deny`, `Warn` and `Audit`, no duplicates, and not `Deny`\n  together with `Warn`; for `MutatingAdmissionPolicyBinding`, no `DELETE` in `matchResources`;\n- CEL: `matchConditions` as for webhooks, and every expression of the policy compiled with the\n  variables the API server declares for it: `object`, `oldObject`, `request` and\n  `namespaceObject` always; `params` only when `paramKind` is set; `authorizer` everywhere but in\n  `messageExpression`; `variables` in a `ValidatingAdmissionPolicy` only when it has\n  `spec.variables`, in a `MutatingAdmissionPolicy` always, and never in `matchConditions`.\n  `variables.<name>` must name a variable of `spec.variables` (for a variable: one listed before\n  it), otherwise the API server reports `undefined field`. Results that are certainly of the\n  wrong type are reported: not bool for `expression`, not string for `messageExpression`\n  (a literal or a comparison), neither string nor null for `auditAnnotations[].valueExpression`.\n  Mutation expressions may use `Object{\u2026}`/`JSONPatch{\u2026}` constructions and\n  `jsonpatch.escapeKey`; a construction the checker cannot read is not reported.\n\nWhere the API server reports one problem at two paths (both `validations` and\n`auditAnnotations` missing; `paramRef` with both `name` and `selector`; an operation that is\nneither an admission operation nor allowed for mutating policies) the finding is reported once,\nat the first path.\n\nTwo checks of the same validation are reported by dedicated rules instead, with more context:\n`sideEffects` by `side-effects` and `timeoutSeconds` by `timeout-out-of-range`. Field types and\nunknown fields are `schema`\'s.\n\n**Patch fragments** (`info`). A webhook configuration none of whose webhooks has a\n`clientConfig` or `rules` is a kustomize strategic-merge patch (it only adds selectors or\nsettings to webhooks named in a base), never applied alone. It gets one `info` per object,\nsaying to lint the rendered build (`kubectl kustomize DIR | admission-lint -`), instead of an\nerror per missing field: the API server never sees it.\n\n**Namespaces.** It also checks every Namespace manifest\'s name and labels as the API server does\n(`ValidateNamespace`: the name a DNS-1123 label, at most 63 characters, so no capitals, dots or\nunderscores; each label key a qualified name, each value a valid label value and a string). A\nNamespace that fails is rejected whole, so it never exists, and its labels exclude nothing from\nany selector (other rules read the namespace as if the run had no manifest for it).\n\n**Unrendered templates.** A value that is a template placeholder (`${CA_BUNDLE}`,\n`{{ .Values.x }}`, `CA_BUNDLE`, `$NAMESPACE`) is named as one, once per file, at the first (an\nadmission object\'s before a Namespace\'s), with how many the file\'s admission objects and\nNamespaces hold: the fix is to render the template first (one render, whatever the\nnumber of documents), not to edit each field. A field whose value is a placeholder gets one\nfinding, even when it fails several tests (a URL\'s scheme and host). When `schema` runs and names\na placeholder anywhere in the file, this rule leaves the placeholders to it. Other errors of a\ndocument that holds placeholders are reported as usual: rendering does not add a missing field.\n\n**What a file cannot show.** The checks run on the object as written, as on a create. Whether\nthe API server serves the kind in that version (its feature gates and `--runtime-config`), and\nwhat it tolerates on an update of an object already stored (expressions that compiled under an\nolder version, for example), are not in the file.\n\n## Why is this bad?\n\nThe API server collects every validation error and rejects the whole object with\n`422 Unprocessable Entity` (`\u2026 is invalid: \u2026`). Nothing of it is stored: on create, none of the\nwebhooks exists; on update, the old configuration stays in place while the deployment that\nshipped the new webhook server moves on. A Helm release or GitOps sync fails at this object.\n\nMost of these constraints are not in the published OpenAPI schema, so schema validators\n(kubeconform, kubeval, kubectl-validate for built-in types) accept manifests that the API server\nrejects. Some are easy to trip over: a service `path` such as `/validate_deployments` or\n`/mutate-apps-v1-Deployment` is rejected (its segments must be lowercase DNS names) although the\nsame path in a `url` is fine; `PATCH` is not an admission operation (patches arrive as `UPDATE`);\n`deployments/scale` listed after `deployments/*` is rejected, listed before it is accepted.\n\nAdmission policies are checked when they are created, not when they are first evaluated: a CEL\nexpression that does not compile, or that uses a variable its field does not have (`params`\nwithout `paramKind`, `authorizer` in a `messageExpression`, `variables` in a `matchCondition`),\nmakes the API server reject the whole policy, and a binding with `validationActions: [Deny, Warn]`\nis rejected too. Until both exist, nothing is enforced.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: deployments.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate_deployments\n    rules:\n      - operations: ["CREATE", "PATCH"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "deployments/*", "deployments/scale"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA policy whose messageExpression calls `authorizer` (not available there), whose validation\nreads a variable that is not declared, and a binding that combines `Deny` with `Warn`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: replicas\n      expression: "object.spec.replicas"\n  validations:\n    - expression: "variables.replicas <= variables.maxReplicas"\n      messageExpression: "authorizer.serviceAccount(\'ops\', \'scaler\').check(\'update\').allowed() ? \'ask ops\' : \'too many replicas\'"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny, Warn]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: deployments.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "deployments/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: replicas\n      expression: "object.spec.replicas"\n    - name: maxReplicas\n      expression: "5"\n  validations:\n    - expression: "variables.replicas <= variables.maxReplicas"\n      messageExpression: "\'at most \' + string(variables.maxReplicas) + \' replicas\'"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny, Audit]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on for anything you create. The rule checks as on **create**. On an update the API\nserver relaxes a few checks when the stored object already broke them (duplicate webhook names,\n`admissionReviewVersions` without a known version, invalid selector values): if you only ever\nupdate a configuration that was created long ago under older rules, such a finding may describe\nan update the API server would still accept (for policies, expressions already stored compile\nwith a more permissive CEL environment on update). The `.static.k8s.io` name suffix that\nKubernetes 1.37 reserves is not checked.\n\nCEL expressions are not fully type-checked: calls into Kubernetes\' CEL libraries, fields of\n`request` and `namespaceObject`, the type of a variable and the result of anything but a literal\nor a comparison are not checked, so some expressions the API server rejects pass here; none that\nit accepts is reported. Syntax errors are worded as the API server words them: the parser that\nwords them follows cel-go\'s grammar, error recovery and messages, and is tested against cel-go\'s\nown parser tests. Backtick-escaped field names (`` object.`b-c` ``) are a syntax error on every\nKubernetes version, as the API server never enables them.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingWebhook`, `validateMutatingWebhook`, `validateRule`, `validateResources`,\n  `validateMatchConditions`; `validateValidatingAdmissionPolicySpec`,\n  `validateMutatingAdmissionPolicySpec`, `validateParamKind`, `validateMatchResources`,\n  `validateNamedRuleWithOperations`, `validateVariable`, `validateValidation`,\n  `validateAuditAnnotation`, `validateMutation`, `validateParamRef`, `validateValidationActions`)\n  and `validation_test.go`\n- `k8s.io/apiserver` `pkg/admission/plugin/cel/compile.go` and `composition.go` (the variables\n  each policy expression may use, and the result types)\n- Validating Admission Policy: https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy: https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/apiserver` `pkg/util/webhook/validation.go` (`ValidateWebhookURL`,\n  `ValidateWebhookService`)\n- `k8s.io/apimachinery` `pkg/apis/meta/v1/validation/validation.go` (label selectors)\n- Swapped `service.name`/`service.namespace` error paths: kubernetes/kubernetes#141355, #141357\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
-      "rules/binding-without-policy.md": () => '---\nid: binding-without-policy\nseverity: error\n---\n\n# binding-without-policy\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `spec.policyName` names no\n`ValidatingAdmissionPolicy` of the run, and a `MutatingAdmissionPolicyBinding` whose\n`spec.policyName` names no `MutatingAdmissionPolicy` of the run. Names are compared exactly\n(`metadata.name` of the policy); API versions do not matter. The finding points at\n`spec.policyName`. When one of the run\'s policies of the right kind has a near-miss name (at most\ntwo edits away, or a third of the name\'s length if that is more), the message suggests the\nclosest one.\n\nThe rule reports only when the run contains at least one policy of the kind the binding binds: a\nrepository may keep its bindings in one folder and its policies in another, or bind policies\nthat another team ships, and linting the bindings alone must not report every one of them.\n\nOne case is reported even without policies of that kind: a binding whose `policyName` is exactly\nthe name of a policy of the **other** kind in the run (a `ValidatingAdmissionPolicyBinding` for\na `MutatingAdmissionPolicy`, or the reverse) that no binding of its own kind binds. A binding\nbinds only policies of its own kind.\n\nA binding without `policyName` is `api-validation`\'s finding (the field is required), not this\nrule\'s.\n\n**What a file cannot show.** Policies that exist only in the cluster, or that an operator or\nanother repository installs, are not in the linted files. Once the run holds a policy of the\nkind, a binding for such a policy is reported as if its name were wrong: lint the files that\nhold the policy in the same run, or record with a suppression that it is installed elsewhere.\nWhen a document of the run that could hold the policy cannot be read (a `yaml-syntax` error, an\nalias bomb, a file too large or not UTF-8, in whose text the policy\'s kind is written or could\nbe spelled), the policy\'s absence is not known, and the rule says nothing.\n\n## Why is this bad?\n\nThe API server does not check that the policy exists: it stores the binding, and the binding\ndoes nothing until a policy of that name (and kind) is created. The types\' documentation says\nso: "If the referenced resource does not exist, this binding is considered invalid and will be\nignored". A typo in `policyName`, a policy renamed without its binding, or a binding written for\nthe mutating policy of the same name means that the validation everyone believes in is not\nenforced, and no error or event says so. `policy-without-binding` reports the other side of the\nsame mistake when the run has the policy; when the binding\'s name is a near miss of it (or it is\na binding of the wrong kind), only this rule reports, once, on the binding.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-labels\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen the run deliberately contains bindings for policies that are installed separately (a\nplatform\'s bindings for a vendor\'s policies) together with some unrelated policies: lint the\nbindings with the vendor\'s policies, or turn the rule off for that run with\n`--rule binding-without-policy=off`.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`,\n  `MutatingAdmissionPolicyBindingSpec.policyName`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingAdmissionPolicyBindingSpec`: `policyName` must be set, but is not looked up)\n',
+      "rules/binding-without-policy.md": () => '---\nid: binding-without-policy\nseverity: error\n---\n\n# binding-without-policy\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `spec.policyName` names no\n`ValidatingAdmissionPolicy` of the run, and a `MutatingAdmissionPolicyBinding` whose\n`spec.policyName` names no `MutatingAdmissionPolicy` of the run. Names are compared exactly\n(`metadata.name` of the policy); API versions do not matter. The finding points at\n`spec.policyName`. When one of the run\'s policies of the right kind has a near-miss name (at most\ntwo edits away, or a third of the name\'s length if that is more), the message suggests the\nclosest one.\n\nThe rule reports only when the run contains at least one policy of the kind the binding binds: a\nrepository may keep its bindings in one folder and its policies in another, or bind policies\nthat another team ships, and linting the bindings alone must not report every one of them.\n\nOne case is reported even without policies of that kind: a binding whose `policyName` is exactly\nthe name of a policy of the **other** kind in the run (a `ValidatingAdmissionPolicyBinding` for\na `MutatingAdmissionPolicy`, or the reverse) that no binding of its own kind binds. A binding\nbinds only policies of its own kind.\n\nA binding without `policyName` is `api-validation`\'s finding (the field is required), not this\nrule\'s.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. Lint\nthe tree (or its build), not the folder alone, for the linter to see the kustomization.\n\n**What a file cannot show.** Policies that exist only in the cluster, or that an operator or\nanother repository installs, are not in the linted files. Once the run holds a policy of the\nkind, a binding for such a policy is reported as if its name were wrong: lint the files that\nhold the policy in the same run, or record with a suppression that it is installed elsewhere.\nWhen a document of the run that could hold the policy cannot be read (a `yaml-syntax` error, an\nalias bomb, a file too large or not UTF-8, in whose text the policy\'s kind is written or could\nbe spelled), the policy\'s absence is not known, and the rule says nothing.\n\n## Why is this bad?\n\nThe API server does not check that the policy exists: it stores the binding, and the binding\ndoes nothing until a policy of that name (and kind) is created. The types\' documentation says\nso: "If the referenced resource does not exist, this binding is considered invalid and will be\nignored". A typo in `policyName`, a policy renamed without its binding, or a binding written for\nthe mutating policy of the same name means that the validation everyone believes in is not\nenforced, and no error or event says so. `policy-without-binding` reports the other side of the\nsame mistake when the run has the policy; when the binding\'s name is a near miss of it (or it is\na binding of the wrong kind), only this rule reports, once, on the binding.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-labels\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen the run deliberately contains bindings for policies that are installed separately (a\nplatform\'s bindings for a vendor\'s policies) together with some unrelated policies: lint the\nbindings with the vendor\'s policies, or turn the rule off for that run with\n`--rule binding-without-policy=off`.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`,\n  `MutatingAdmissionPolicyBindingSpec.policyName`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingAdmissionPolicyBindingSpec`: `policyName` must be set, but is not looked up)\n',
       "rules/ca-bundle.md": () => '---\nid: ca-bundle\nseverity: error\n---\n\n# ca-bundle\n\n## What it does\n\nChecks `clientConfig.caBundle`, the CA certificates the API server trusts when it calls the\nwebhook over TLS. There are two kinds of findings.\n\n**No bundle in the file** (`info`, at most one per configuration): webhooks that call a\n`service` have no `caBundle` (the key is absent or `null`), and nothing in the file provides\none. The finding points at the first such webhook\'s `clientConfig` and counts the others. It\nstates a condition, not a fault: published manifests leave the bundle out on purpose, because\ncert-manager, a Job, an install script or the webhook\'s own controller writes it at install or\nrun time, and a file cannot show which. The bundle must be provided before the webhook is\ncalled. Webhooks that call a `url` are not reported: without a bundle the API server uses its\nsystem roots, which is right for a publicly trusted certificate. Nothing is reported when the\nfile shows what provides the bundle:\n\n- the configuration carries a documented CA-injection annotation: `cert-manager.io/inject-ca-from`\n  or `cert-manager.io/inject-ca-from-secret` with a non-empty value, or\n  `cert-manager.io/inject-apiserver-ca: "true"` (cert-manager\'s CA injector), or\n  `service.beta.openshift.io/inject-cabundle: "true"` (OpenShift\'s service CA operator);\n- the same file hands the configuration\'s name to a CA patcher: a flag or key that contains\n  `webhook` and ends in `name`, followed by exactly that name, for example a Job argument\n  `--webhook-name=widgets-admission` or a config key `validatingWebhookConfigurationName: \u2026`;\n- a kustomization of the run writes such an annotation, or `caBundle`, into the configuration:\n  a patch whose text names one (kubebuilder\'s `webhookcainjection_patch.yaml`), or a\n  `replacements` target whose field path does (kubebuilder\'s copy of its Certificate\'s name into\n  `cert-manager.io/inject-ca-from`); what the build applies then carries the bundle;\n- the configuration\'s name matches the `injected` option;\n- the webhook has no `rules` or no rule that any request reaches: it is never called as\n  written (controllers that fill in rules at run time ship such shells);\n- the bundle is written but empty (`caBundle: ""`, or `Cg==`, a base64 newline): a slot that\n  something fills in.\n\nNo project is recognised by name or label: an operator that patches its own configurations is\nindistinguishable, in a file, from one that forgot to, and the `info` says only what is true of\nboth.\n\n**Unusable bundle** (`error`): the bundle is written, is valid base64 (a value that is not base64\nis a `schema` finding and is not reported again) and, decoded, is not what the API server can\nload as TLS roots. This applies to `service` and `url` webhooks alike, and the finding points at\n`caBundle`:\n\n- it contains no PEM block at all. The message says when the value is base64-encoded twice\n  (it decodes to `LS0tLS1CRUdJTi\u2026`) or is a DER certificate;\n- it contains PEM blocks but no certificate the API server can use: only other block types\n  (`PUBLIC KEY`, `TRUSTED CERTIFICATE`, \u2026), or `CERTIFICATE` blocks that do not parse (or carry\n  PEM headers, which Go skips);\n- none of its certificates is valid at the time of the lint: all have expired, or are not valid\n  yet. A bundle that also holds one valid certificate is fine (a CA rotation keeps the old CA for\n  a while);\n- it contains a private key (a `\u2026 PRIVATE KEY` block), whether or not its certificates work.\n\nOne cause, one finding: the same problem of the same bundle in several webhooks of one\nconfiguration (one expired CA copied into each webhook) is reported once, at the first of them,\nnaming the others ("webhooks "a" and 3 more").\n\nWhen one of the exemptions of the first list applies (an injector annotation, a patcher, the\noption, no rules), the written bundle is replaced or never used, and its content is not checked\neither. A value that is not base64 because it is an unrendered placeholder (`${CA_BUNDLE}`) is a\n`schema` finding that names the placeholder.\n\nCertificates are parsed with Node\'s `X509Certificate`, one PEM block at a time, the way Go\'s\n`x509.CertPool.AppendCertsFromPEM` reads a bundle: it keeps the `CERTIFICATE` blocks it can\nparse and fails when none is left. The message names the webhook and what is wrong with its\nbundle; the help (the `fix:` line) says what the `failurePolicy` does with the failed calls.\n\n## Why is this bad?\n\nFor a Service-backed webhook the API server connects to `<service>.<namespace>.svc` and checks\nthe serving certificate against `caBundle`. Without a bundle it falls back to its system trust\nroots, which never contain the private CA that signs an in-cluster Service name, so every call\nfails with `x509: certificate signed by unknown authority`. With `failurePolicy: Fail` (the v1\ndefault) every request the webhook matches is then rejected; with `Ignore` the webhook silently\ndoes nothing. The same happens when the bundle cannot be loaded (client-go refuses to build the\nTLS client: "unable to load root certificates") or when its only CA has expired. An expired or\nnever-injected CA is a classic webhook outage; cert-manager\'s webhook troubleshooting guide\nstarts from that `x509` error, and controllers such as Gatekeeper and KEDA rotate their CA and\nre-patch the bundle to avoid it.\n\nA private key in the bundle is a leak: webhook configurations are cluster-scoped and readable by\nanyone allowed to list them, and the key lets them impersonate the webhook (or, if it is the\nCA\'s key, mint certificates it trusts).\n\nMost published manifests omit the bundle on purpose, because something writes it at install or\nrun time; that is why a missing bundle is an `info` that states the condition, while a bundle\nthat is written and cannot work is an `error`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nLet cert-manager inject the CA of the webhook\'s serving Certificate:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\n  annotations:\n    cert-manager.io/inject-ca-from: image-policy/image-policy-webhook-cert\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nOr write the base64 of the PEM CA certificate (`base64 -w0 ca.crt`), and renew it before it\nexpires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkVENDQVJ1Z0F3SUJBZ0lCQXpBS0JnZ3Foa2pPUFFRREFqQWhNUjh3SFFZRFZRUUREQlpoWkcxcGMzTnAKYjI0dGJHbHVkQ0IwWlhOMElFTkJNQ0FYRFRBd01ERXdNVEF3TURBd01Gb1lEekl4TWpVd01UQXhNREF3TURBdwpXakFoTVI4d0hRWURWUVFEREJaaFpHMXBjM05wYjI0dGJHbHVkQ0IwWlhOMElFTkJNRmt3RXdZSEtvWkl6ajBDCkFRWUlLb1pJemowREFRY0RRZ0FFd0o4ZFc3bFBLQyswd084eGQxRlBaVk03QVE5UzdER1ZEZXdVWEwwa0t3UUsKaTc5TjhlUnRBNWxXRmpzMENza0szSk1jbHVGUUQyd3BCSlh0NHd1c2JhTkNNRUF3RHdZRFZSMFRBUUgvQkFVdwpBd0VCL3pBT0JnTlZIUThCQWY4RUJBTUNBUVl3SFFZRFZSME9CQllFRkdzaU9sU2ZGd0l1emFWWVIrOWpTUVc0CnNvaFpNQW9HQ0NxR1NNNDlCQU1DQTBnQU1FVUNJUUN4NWpPa1BWcVBkN2VSWjVUYitWSDVLRWZEaEdVamFrdWkKUDJwVm9KV1pyQUlnTGlCUXI2RWw4bEU4K0RJTWFwc3BOK1JsMHNQRzQ4bHNWeWZYUlhtUWtETT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n(The bundle above is a throwaway test CA, valid until 2125.)\n\n## Options\n\n- `injected` (string, default empty): comma-separated names of webhook configurations whose\n  caBundle a controller of yours writes at run time, `*` matching any characters, for example\n  `--rule-option ca-bundle.injected=my-operator-*`. A missing or placeholder bundle, and the\n  content of a written one, are not checked for them.\n\n## When not to use it\n\nWhen you lint configurations before your own tooling fills in the bundle (a Helm chart that\ncomputes it in a hook, an operator that patches its own configurations) and the `info` is noise\nto you, name them with the `injected` option rather than turning the rule off: the checks for\nexpired or malformed bundles stay useful. If\nyou lint configurations exported from a live cluster, the bundles are the ones in use, and an\nexpired one is the outage you are looking for.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.caBundle` ("a PEM\n  encoded CA bundle \u2026 If unspecified, system trust roots on the apiserver are used")\n- `k8s.io/client-go` `transport/transport.go` (`rootCertPool`: `AppendCertsFromPEM`, "unable to\n  load root certificates"); Go `crypto/x509` `CertPool.AppendCertsFromPEM`\n- cert-manager CA injector: https://cert-manager.io/docs/concepts/ca-injector/ (annotations\n  `inject-ca-from`, `inject-ca-from-secret`, `inject-apiserver-ca`)\n- OpenShift service CA operator: `service.beta.openshift.io/inject-cabundle`\n- kube-webhook-certgen (`create`, `patch --webhook-name`), as used by ingress-nginx\n- cert-manager, troubleshooting the webhook: https://cert-manager.io/docs/troubleshooting/webhook/\n- Dynamic Admission Control, "Contacting the webhook":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/client-config-url.md": () => '---\nid: client-config-url\nseverity: warning\n---\n\n# client-config-url\n\n## What it does\n\nLooks at the host of each webhook\'s `clientConfig.url` and reports three kinds of hosts, one\nfinding per webhook, pointing at `url`:\n\n- **an in-cluster Service DNS name**: a host ending in `.svc` or `.svc.cluster.local`\n  (`policy-webhook.policy.svc:443`, `policy-webhook.policy.svc.cluster.local`);\n- **loopback**: `localhost` and names under `.localhost`, IPv4 `127.0.0.0/8`, IPv6 `::1`\n  (in any spelling, and as `::ffff:127.x.x.x`), and the unspecified addresses `0.0.0.0` and\n  `::`, which connect to the local host;\n- **any other IP literal**, IPv4 (`10.96.0.15`) or IPv6 in brackets (`[2001:db8::1]:8443`,\n  `[fe80::1%25eth0]`).\n\nA loopback host is reported as `info`: nobody writes one by accident, and it says that the\nwebhook runs beside every API server instance (a static pod or a process on each control-plane\nhost), which a policy engine or an authorizer built into the control plane does on purpose. The\nunspecified addresses stay a `warning`: they are listen addresses, and in a `url` they are\nusually one copied from a server\'s flags.\n\nThe host is taken from the URL as Go\'s `net/url` splits it: the port after the last colon, IPv6\naddresses inside brackets (a zone after `%25` is ignored), case and a trailing dot ignored. IPv4\nliterals are recognised in dotted-decimal form only, as Go\'s `net.ParseIP` reads them. Names\nthat merely contain `svc` or `localhost` as one of their labels (`webhook.svc.example.com`,\n`localhost.example.com`) are not reported. Webhooks that use `clientConfig.service`, and URLs\nthat `api-validation` rejects (unparsable, no host, or `url` together with `service`), are not\nchecked here.\n\n**What a file cannot show.** How the control plane\'s network is set up: whether the API\nserver\'s resolver serves cluster DNS names (some control planes run it in a pod, or route its\negress through a proxy), whether a loopback webhook runs beside every API server instance, and\nwhether the serving certificate lists an IP literal among its names. The findings describe the\nusual control plane, where none of these holds.\n\n## Why is this bad?\n\nThe API server calls a URL from its own network namespace, with its own resolver, as any other\nHTTPS client would. On most control planes it runs on the host network of control-plane nodes,\nor outside the cluster altogether (managed Kubernetes):\n\n- **A `.svc` name** is served by the cluster\'s DNS (CoreDNS), which the API server\'s resolver\n  usually does not use, so the call fails with "no such host". `clientConfig.service` exists for\n  this: the API server looks up the Service itself and connects to it, verifying the certificate\n  for `<service>.<namespace>.svc`.\n- **Loopback** reaches the API server\'s own node (or pod). The webhook then has to run beside\n  every API server instance on the host network, and it breaks on any instance where it does not\n  (an extra control-plane node, a managed control plane), failing every call there.\n- **An IP literal** makes TLS verification check the address against the certificate\'s IP\n  subject alternative names, which serving certificates rarely carry, so the call fails with\n  "x509: cannot validate certificate for 10.96.0.15 because it doesn\'t contain any IP SANs".\n  And the address belongs to one Service or machine: recreate the Service or move the webhook,\n  and every call fails until someone edits the configuration.\n\nEach of these fails every call, and `failurePolicy` decides what that does: with `Fail` the\nrequests the webhook matches are rejected, with `Ignore` the webhook is silently skipped.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://quota-webhook.quota-policy.svc:443/validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nReference the Service; the API server resolves it:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\n  annotations:\n    cert-manager.io/inject-ca-from: quota-policy/quota-webhook-cert\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: quota-policy\n        name: quota-webhook\n        port: 443\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a webhook outside the cluster, use a DNS name that the API server can resolve and that its\nserving certificate covers, such as `https://quota.example.com/validate-pods`.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the API server really does share the webhook\'s network: an API server that runs as a pod\nin another cluster with cluster DNS (Karmada, vCluster, hosted control planes such as Kamaji or\nHyperShift) can resolve `.svc` names there, and a webhook deployed as a static pod on every\ncontrol-plane node, listening on the host network, can be called on loopback. Lower the\nseverity or turn the rule off for those configurations\' files.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.url` ("Please note\n  that using localhost or 127.0.0.1 as a host is risky unless you take great care to run this\n  webhook on all hosts which run an apiserver which might need to make calls to this webhook.\n  \u2026 The host should not refer to a service running in the cluster; use the service field\n  instead.")\n- Dynamic Admission Control, "URL":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Go `net/url` (`Parse`, `Hostname`), `net.ParseIP`, `crypto/x509` (IP SAN verification)\n',
       "rules/critical-resources.md": () => '---\nid: critical-resources\nseverity: error\n---\n\n# critical-resources\n\n## What it does\n\nFlags a webhook that the API server calls for the writes the control plane itself makes to\nkeep the cluster running and to bring it back after a failure. These requests are checked,\neach with the operations listed:\n\n| what | requests | why it matters |\n|---|---|---|\n| node leases | `coordination.k8s.io/v1` `leases` in `kube-node-lease`: CREATE, UPDATE | node heartbeats |\n| nodes | `v1` `nodes`: CREATE, UPDATE; `nodes/status`: UPDATE | node registration and status |\n| leader election | `coordination.k8s.io/v1` `leases` in `kube-system`: CREATE, UPDATE | the controller manager\'s and scheduler\'s leases |\n| system pods and workloads | in `kube-system`: `v1` `pods` (CREATE, UPDATE), `pods/status` (UPDATE), `pods/binding` (CREATE); `apps/v1` `deployments`, `replicasets`, `daemonsets`, `statefulsets` (CREATE, UPDATE) | the system add-ons |\n| authentication | `authentication.k8s.io/v1` `tokenreviews`: CREATE | the kubelet\'s and aggregated API servers\' authentication |\n| authorization | `authorization.k8s.io/v1` `subjectaccessreviews`, `selfsubjectaccessreviews`, `selfsubjectrulesreviews`, and `localsubjectaccessreviews` (in `default`, standing for any namespace): CREATE | delegated authorization |\n| kubelet certificates | `certificates.k8s.io/v1` `certificatesigningrequests`: CREATE, UPDATE; `/approval`, `/status`: UPDATE | node bootstrap and certificate rotation |\n| API aggregation | `apiregistration.k8s.io/v1` `apiservices`: CREATE, UPDATE; `/status`: UPDATE | |\n| CRDs | `apiextensions.k8s.io/v1` `customresourcedefinitions`: CREATE, UPDATE; `/status`: UPDATE | add-ons (CNI, CSI) that create or update their CRDs at every start (see below), and the API server\'s controllers that write their status |\n| priority classes | `scheduling.k8s.io/v1` `priorityclasses`: CREATE, UPDATE | `system-node-critical`, `system-cluster-critical` |\n| the endpoints of the `default/kubernetes` Service | `v1` `endpoints` and `discovery.k8s.io/v1` `endpointslices` in `default`: CREATE, UPDATE | how pods reach the API server: the API server\'s endpoint reconciler rewrites them whenever the set of live API servers changes |\n\nDELETE is not counted: recovery creates and updates these objects.\n\nTwo objects the API server bootstraps are **not** counted, because the control plane does not\nwrite them after bootstrap: the `kube-system` Namespace (the system-namespaces controller,\n`pkg/controlplane/controller/systemnamespaces`, only creates it when it is missing, and\nNamespaceLifecycle forbids deleting it) and the `default/kubernetes` Service object itself (the\n`kubernetesservice` controller creates it when missing; its update path "is not executed since\n1.17"). A `Fail` webhook on Namespaces or Services does block every Namespace or Service that\npeople and installers create while it is down, but that is the webhook\'s own blast radius, not a\ncontrol-plane recovery path.\n\nFor each request the webhook is matched as the API server matches it: its rules (with\n`matchPolicy: Equivalent`, other versions of the resource too), its `namespaceSelector`\n(evaluated against `kubernetes.io/metadata.name` plus the labels of a Namespace manifest of\nthat name in the run) and its `objectSelector`. The object is taken to be an unlabelled system object, with one exception,\nas in `matches-kube-system`: a requirement on a label that system objects carry (`k8s-app`,\n`component`, `tier`, or a key under `kubernetes.io/` or `k8s.io/`, such as\n`kubernetes.io/os: linux` on nodes) is taken as met, so such a selector targets system objects\nrather than exempting them. An opt-in selector on the webhook\'s own label exempts them. The\nwebhook\'s `matchConditions`, if any, are evaluated (with CEL) for the request as the kubelet,\nthe scheduler, the controller manager, a controller\'s service account and the API server make\nit, with only what is known of those requests (operation, namespace, group, resource, the\nrequester\'s name and groups). The request counts when every condition is true for one of them,\nor when a condition cannot be decided from what is known (it reads the object\'s labels or spec,\nor calls `authorizer`): that may match, and is not a pass. When a condition is false for all of\nthem, the request is not counted.\n\nThe rule reports once per webhook, at its first matching rule, naming what it intercepts (the\nfirst few resources, with their namespace, then how many more; the table above says why each\nmatters):\n\n- `error` when its `failurePolicy` is `Fail`, written or by default (the message says when it\n  is the default);\n- `warning` when it is `Ignore` and its effective `timeoutSeconds` is above 15 seconds\n  (v1beta1 defaults it to 30); with `Ignore` and 15 seconds or less it is not reported.\n\nCREATE of CRDs counts on its own, although CRDs outlive restarts: the API server runs admission\nbefore it stores an object, so a CREATE of a CRD that already exists reaches the webhook before\nit could fail with AlreadyExists. An add-on that creates its CRDs at every start and ignores\nAlreadyExists (Calico\'s tigera-operator, which exits when that fails) cannot start while a\n`Fail` webhook on CRD creation is down; on a cluster rebuilt with the webhook first, the CNI never\ncomes up, and neither does an in-cluster webhook backend.\n\nWhen the webhook has a `namespaceSelector` and a request it intercepts is cluster-scoped (nodes,\nCRDs, CSRs, ...), the message adds that the selector does not narrow it: the API server applies a\nnamespaceSelector to namespaced requests and to Namespaces themselves, never to other\ncluster-scoped resources, so it is called for every one of them.\n\nExemptions:\n\n- One cause, one finding: when `matches-kube-system` is on and reports a webhook (at any\n  severity), this rule leaves that webhook\'s pods, workloads and leases in `kube-system` to it;\n  the other requests (node leases, nodes, CSRs, ...) are another cause and still count. When\n  `matches-kube-system` is off, this rule reports them itself. A webhook with `Ignore` and a\n  timeout above 15 s is the exception: its one cause is the timeout, wherever the writes are, so\n  this rule reports every control-plane write it intercepts, kube-system\'s included, and\n  `matches-kube-system` and `long-timeout` leave that webhook to it (while this rule runs with its\n  own severity).\n- From Kubernetes 1.37 (`--kube-version 1.37`) the API server no longer sends TokenReviews and\n  SubjectAccessReviews to webhooks, so they are not counted.\n\n**What a file cannot show.** The labels that the cluster\'s system objects, and the\n`kube-system`, `kube-node-lease` and `default` Namespaces, really carry (without a Namespace\'s\nmanifest in the run only `kubernetes.io/metadata.name` is known), and the user names a managed or\ncustomised control plane makes these requests with: the rule assumes the standard ones\n(`system:node:\u2026`, `system:kube-scheduler`, `system:kube-controller-manager`, `system:apiserver`).\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\nThese writes are how the cluster heals itself. The kubelet renews its lease in\n`kube-node-lease` every 10 seconds and registers new nodes; the controller manager and the\nscheduler keep their leader leases; new nodes get their client certificates through\nCertificateSigningRequests; aggregated API servers and kubelets authenticate and authorize\ncallers with TokenReviews and SubjectAccessReviews; the API server itself keeps the\n`kubernetes` Service\'s endpoints pointing at the live API servers and bootstraps the system\npriority classes; CNI and CSI agents install their CRDs when they start.\n\nWith `failurePolicy: Fail` (the v1 default) all of them are rejected while the webhook is\nunreachable: nodes go NotReady and their pods are evicted, new nodes cannot join, controllers\nlose leadership. The webhook\'s own pods often need exactly those nodes, that network and those\ncontrollers to come back, so the outage feeds itself until someone deletes the webhook\nconfiguration. With `Ignore` the writes still wait for the call to time out; leader-election\nrenewals have a 10-second deadline, and a webhook that holds them up that long breaks them\n(kubernetes/kubernetes#90217).\n\nGardener reports webhooks on these resources as problematic (its "problematic webhooks"\nconstraint: `Fail`, or `Ignore` with a timeout above 15 seconds), GKE reports them as unsafe\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`), and the Kubernetes documentation asks webhook authors not to\nintercept node leases and virtual authentication and authorization resources.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: all.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the webhook needs, and exclude the system namespaces by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: workloads.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["", "apps"]\n        apiVersions: ["v1"]\n        resources: ["pods", "deployments", "services"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "kube-node-lease", "default", "policy"]\n```\n\nCluster-scoped resources (nodes, CertificateSigningRequests, CRDs) cannot be excluded by\nnamespace: leave them out of the rules, select the objects you mean with an opt-in\n`objectSelector`, or let the system\'s requesters through with a `matchConditions` entry such\nas `!request.userInfo.username.startsWith(\'system:\')`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests (their labels are used when\n`namespaceSelector` is evaluated) and `--kube-version`.\n\n## When not to use it\n\nFor a webhook whose purpose is to guard one of these resources (say, a node admission policy)\nand that is run accordingly: highly available, with a short timeout. Lower the finding rather\nthan hide it: `--rule critical-resources=warning`.\n\n## References\n\n- Admission webhook good practices (node leases, virtual resources, avoiding dependency\n  loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#90217, "Webhook with FailurePolicy: Ignore that applies to controller\n  manager leases breaks clusters"\n- Gardener, problematic webhooks (`pkg/gardenlet/controller/shoot/care` constraints) and\n  `docs/usage/shoot/shoot_status.md`\n- GKE, "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `kubernetes/kubernetes` `pkg/controlplane/controller/systemnamespaces` and\n  `pkg/controlplane/controller/kubernetesservice` (created only when missing; the endpoint\n  reconciler keeps the Service\'s endpoints current)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/` (how a webhook is matched);\n  `ExcludeAdmissionWebhookVirtualResources` (Kubernetes 1.37)\n',
@@ -103,13 +103,13 @@ var init_fs = __esm({
       "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected;\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: the keys of `data` (`SetDefaults_ConfigMap` makes it `{}`), `binaryData` and its\n  keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName`, `replicas`,\n`metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`).\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Custom resources are not analysed (their CRDs' schemas are not read),\nnor are kinds other than those above, a webhook whose rules name a resource discovery does not\nknow, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
       "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**Severity.** A warning under `failurePolicy: Fail` (the API default), where the error rejects\nthe request; an `info` under `Ignore`, where a condition that errors skips the webhook, as a\nfalse one would.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/match-policy-exact.md": () => '---\nid: match-policy-exact\nseverity: warning\n---\n\n# match-policy-exact\n\n## What it does\n\nFlags `matchPolicy: Exact` on a webhook when a resource its rules match is also served in\nanother API version that the rules do not list, and names the versions whose requests will not\nreach the webhook (the first two, then how many more): for a rule on `autoscaling/v1` `horizontalpodautoscalers`, requests through\n`autoscaling/v2` are not intercepted.\n\nThe rule asks the shared request matcher, for every write the target version\n(`--kube-version`) can receive (CREATE, UPDATE and DELETE of every resource and subresource;\nCONNECT of the connect subresources), whether the webhook would be called with\n`matchPolicy: Equivalent` but is not with `Exact`. "Other versions" are the ones discovery\nknows: the built-in group versions served by the target version (in 1.35 that is\n`autoscaling/v1` and `autoscaling/v2`; older versions have more, such as `batch/v1beta1`\ncronjobs in 1.24) and every served version of the `CustomResourceDefinition`s in the run.\n\nThe finding points at the `matchPolicy` field. For a v1beta1 object without `matchPolicy`\n(v1beta1 defaults it to `Exact`) it points at the webhook and says that `Exact` is the API\ndefault.\n\nNot reported:\n\n- a version that another webhook of the same configuration intercepts. Operators written with\n  controller-gen, such as ECK, register one webhook per CRD version with `matchPolicy: Exact`;\n  together they see every version.\n- rules with `apiVersions: ["*"]` (every version matches exactly), and resources whose group\n  serves a single version.\n- custom resources whose CRD is not in the run: their other versions are unknown.\n\n**What a file cannot show.** The versions the cluster really serves: CRDs installed from other\nfiles, aggregated APIs, and built-in versions switched on with `--runtime-config` or a feature\ngate are not in the run. The rule knows the built-in versions that the target version serves by\ndefault and the CRDs of the run, no more.\n\n## Why is this bad?\n\nClients choose the version they write with. With `Exact`, a request through a version the rule\ndoes not list skips the webhook entirely: a policy on `autoscaling/v1` HPAs is bypassed by\n`kubectl apply` of an `autoscaling/v2` manifest, and a validation webhook of a CRD\'s `v1beta1`\nis bypassed by a client that writes `v1`. With `Equivalent` (the v1 default) the API server\nconverts the request to the version the webhook registered for and calls it. The Kubernetes\ndocumentation recommends `Equivalent`, so that webhooks keep working when resources get new\nversions, and registering for stable versions.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Exact\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v1"]\n        resources: ["horizontalpodautoscalers"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v2"]\n        resources: ["horizontalpodautoscalers"]\n```\n\nIf the webhook really can handle only one version, list every served version in\n`apiVersions` and let the webhook convert, or register one webhook per version.\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen another configuration (not the same one) intercepts the other versions, or when the\nwebhook is meant to see a single version (for example a conversion-time check tied to that\nversion) and the bypass is intended.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: matchPolicy":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-matchpolicy\n- Admission webhook good practices (match all versions of an API):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (`ShouldCallHook`:\n  equivalent resources are tried only for `Equivalent`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`Equivalent`) and\n  `v1beta1/defaults.go` (`Exact`)\n',
-      "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of that resource in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself (Roles and\n   RoleBindings there are written, among the control-plane components, by the API server alone:\n   its RBAC bootstrap policy; installers such as kubeadm write them as cluster admins, which is\n   not modelled). If a\n   condition is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), the webhook is not reported. Only what is known of\n   those requests is given to CEL: operation, namespace, group, resource and subresource, the\n   requester\'s name and groups, the object\'s namespace, and, for the API server\'s own user (a\n   member of `system:masters`, which kube-apiserver authorizes for everything), the `authorizer`:\n   every check it makes for that user is allowed, so a break-glass condition\n   (`!authorizer\u2026.check("breakglass").allowed()`) skips it. A condition whose answer depends on\n   anything else (the object\'s labels, spec or name, an `authorizer` call for any other user or\n   about a service account, a presence test of an unknown field) cannot be decided here, and\n   counts as "may match": the webhook is reported,\n   since a real system object\'s labels and spec are not those of an empty, made-up one.\n   An admission policy is different: it runs in the API server (no endpoint to be down), and\n   whether it rejects a system write depends on its validations, which are not evaluated here;\n   it is reported only when its matchConditions are known to call it for those writes.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook (a rule that creates or updates, when\none does). When that rule names every resource of every group (`apiGroups: ["*"]`,\n`resources: ["*"]`), the message says so.\n\nIts severity follows how bad a failure is, drawn where Gardener and GKE draw it (below):\n\n| the webhook | severity | why |\n|---|---|---|\n| `failurePolicy: Fail` (written or by default: the message says which) on a create or update the system makes there | `error` | while the webhook is down, those writes are rejected, including the ones that would bring it back |\n| every intercepting rule is `DELETE`-only, `Fail`, and deletes of kube-system Pods are among them | `warning` | terminated pods stay in the API and DaemonSet and StatefulSet rollouts there stall; no create or update is held up |\n| every intercepting rule is `DELETE`-only, otherwise | `info` | a delete of a ReplicaSet, an Event or an Endpoints object is not how a cluster recovers |\n| `Ignore` with `timeoutSeconds` above 15 | `warning` | Gardener\'s line: control-plane clients give up at 30 s, so a long wait can still fail the write |\n| `Ignore` on Leases with `timeoutSeconds` above 3 | `warning` | Gardener\'s line for kube-system Leases: leader-election renewals have a 10 s deadline |\n| `Ignore`, the webhook\'s own Service in `kube-system` | `info` | the webhook is one of the system\'s add-ons: seeing kube-system is its job, and `Ignore` keeps it out of its own way |\n| `Ignore` on Pods, the webhook scoped by a `namespaceSelector` or `objectSelector` its author wrote that leaves kube-system in | `info` | the selectors show the author chose what the webhook sees, kube-system included (an agent that must see every pod); the wait is bounded |\n| `Ignore` on Pods (creates, updates, `pods/status`, `pods/binding`; not evictions) with `timeoutSeconds` above 5 | `warning` | GKE counts any webhook on kube-system Pods as unsafe; each add-on pod waits that long while the webhook is down |\n| `Ignore` otherwise (a short timeout, or resources other than Pods and Leases) | `info` | `Ignore` never rejects a write for an unreachable webhook: the cost is a short, bounded delay |\n\nEvictions (`pods/eviction`) come from people and drains, not from the control plane: they do not\nmake an `Ignore` webhook a Pod webhook here (with `Fail` they still block drains there: `error`).\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks.\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above), names the bindings and that resource, and its severity is `error` with `failurePolicy: Fail` (written\nor by default). With `Ignore` it is `warning` for a `ValidatingAdmissionPolicy`: unlike a\nwebhook\'s, a policy\'s `Ignore` covers only errors in its expressions, and a validation that is\nfalse still denies the write. For a `MutatingAdmissionPolicy` with `Ignore` it is `info`: a\nmutation that errors is skipped and a mutating policy has no validation to fail, so it rejects\nno write; it runs inside the API server (no endpoint to be down, no timeout), and changing the\nsystem\'s objects is what it is written to do (a policy that adds tolerations to kube-system\nDaemonSets, say). None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**An exclusion that does not exclude:** a `namespaceSelector` requirement `NotIn [kube-system]`\non a label key kube-system does not carry (often `name`, a label some clusters add by hand; the\nAPI server sets only `kubernetes.io/metadata.name`) selects kube-system, as any `NotIn` on a\nmissing label does. The message then ends "kube-system has no label "name" for its\nnamespaceSelector to exclude": write the requirement on `kubernetes.io/metadata.name`, or, if\nyour clusters do label kube-system that way, lint with its Namespace manifest in the run.\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`: one server\'s features, say) and get\nthe same finding (resource, `failurePolicy`, timeout, severity) are reported once, at the first,\nnaming the others; the suggestion excludes kube-system in each of them.\n\n**One cause, one finding with `critical-resources` and `long-timeout`:** a webhook with\n`Ignore` whose timeout is above 15 s (the case that makes it a `warning` here) has one cause, its\ntimeout. When it also intercepts a write the control plane needs to recover (kube-system pods and\nleases among them), `critical-resources` reports it, naming those writes; otherwise, at 30 s\n(where clients give up), `long-timeout` does. This rule then says nothing of that webhook, as long\nas the other rule runs with its own severity and options.\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections. That wait is bounded:\nit matters when it is long, or when it lands on what cannot wait.\n\nTwo platforms that run this check on every cluster draw that line the same way, and this rule\nfollows them:\n\n- **Gardener** (`pkg/gardenlet/controller/shoot/care`, `IsProblematicWebhook`; its webhook\n  remediator, `docs/usage/shoot/shoot_status.md`) counts a webhook on critical resources as\n  problematic with `Fail`, or with `Ignore` and a timeout above 15 s ("most control-plane API\n  calls are made with a client-side timeout of 30s"); on Leases in `kube-system`, above 3 s even\n  with `Ignore`, because that "can break leader election". Its webhook remediator\n  (`webhook_remediation.go`) changes such a webhook\'s `Fail` to `Ignore`, lowers its timeout to\n  15 s (3 s on Leases) and adds selectors: `Ignore` with a short timeout is its fix, not its\n  problem.\n- **GKE** (`K8S_ADMISSION_WEBHOOK_UNSAFE`, "Ensure control plane stability when using webhooks")\n  calls a webhook unsafe when it intercepts Pods or Leases in `kube-system` (and Leases in\n  `kube-node-lease`, Nodes, TokenReviews, SubjectAccessReviews and CSRs: `critical-resources`).\n\nA webhook that only deletes is no recovery risk: recovery creates and updates.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nIf the webhook need not see `kube-system`, exclude it, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nExcluding `kube-system` is not always right: a webhook whose job covers kube-system\'s own pods\n(a credential or network injector that add-ons there depend on, a CNI\'s own checks, a policy\nengine that must see everything) would break them. Keep such a webhook on kube-system and make\nits failure cheap instead:\n\n- `failurePolicy: Ignore` with a short `timeoutSeconds` (at most 5 s on Pods, 3 s on Leases):\n  an unreachable webhook then delays the system\'s writes briefly and rejects none;\n- `matchConditions` that let the control plane\'s own requests through, such as\n  `!request.userInfo.username.startsWith(\'system:\')` (the rule evaluates them and stays silent\n  when they exclude the system\'s requesters);\n- an `objectSelector` that selects only the objects the webhook is for (an opt-in label), or\n  narrower `rules`.\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, "Ensure control plane stability when using webhooks" (unsafe webhooks: Pods and Leases in\n  `kube-system`): https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  digitalocean/clusterlint `admission-controller-webhook-replacement`\n- Gardener, `docs/usage/shoot/shoot_status.md` (problematic webhooks, the webhook remediator)\n  and `pkg/gardenlet/controller/shoot/care/constraints.go`, `webhook_remediation.go`\n  (`WebhookMaximumTimeoutSecondsNotProblematic = 15`,\n  `WebhookMaximumTimeoutSecondsNotProblematicForLeases = 3`)\n',
+      "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of that resource in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself (Roles and\n   RoleBindings there are written, among the control-plane components, by the API server alone:\n   its RBAC bootstrap policy; installers such as kubeadm write them as cluster admins, which is\n   not modelled). If a\n   condition is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), the webhook is not reported. Only what is known of\n   those requests is given to CEL: operation, namespace, group, resource and subresource, the\n   requester\'s name and groups, the object\'s namespace, and, for the API server\'s own user (a\n   member of `system:masters`, which kube-apiserver authorizes for everything), the `authorizer`:\n   every check it makes for that user is allowed, so a break-glass condition\n   (`!authorizer\u2026.check("breakglass").allowed()`) skips it. A condition whose answer depends on\n   anything else (the object\'s labels, spec or name, an `authorizer` call for any other user or\n   about a service account, a presence test of an unknown field) cannot be decided here, and\n   counts as "may match": the webhook is reported,\n   since a real system object\'s labels and spec are not those of an empty, made-up one.\n   An admission policy is different: it runs in the API server (no endpoint to be down), and\n   whether it rejects a system write depends on its validations, which are not evaluated here;\n   it is reported only when its matchConditions are known to call it for those writes.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook (a rule that creates or updates, when\none does). When that rule names every resource of every group (`apiGroups: ["*"]`,\n`resources: ["*"]`), the message says so.\n\nIts severity follows how bad a failure is, drawn where Gardener and GKE draw it (below):\n\n| the webhook | severity | why |\n|---|---|---|\n| `failurePolicy: Fail` (written or by default: the message says which) on a create or update the system makes there | `error` | while the webhook is down, those writes are rejected, including the ones that would bring it back |\n| every intercepting rule is `DELETE`-only, `Fail`, and deletes of kube-system Pods are among them | `warning` | terminated pods stay in the API and DaemonSet and StatefulSet rollouts there stall; no create or update is held up |\n| every intercepting rule is `DELETE`-only, otherwise | `info` | a delete of a ReplicaSet, an Event or an Endpoints object is not how a cluster recovers |\n| `Ignore` with `timeoutSeconds` above 15 | `warning` | Gardener\'s line: control-plane clients give up at 30 s, so a long wait can still fail the write |\n| `Ignore` on Leases with `timeoutSeconds` above 3 | `warning` | Gardener\'s line for kube-system Leases: leader-election renewals have a 10 s deadline |\n| `Ignore`, the webhook\'s own Service in `kube-system` | `info` | the webhook is one of the system\'s add-ons: seeing kube-system is its job, and `Ignore` keeps it out of its own way |\n| `Ignore` on Pods, the webhook scoped by a `namespaceSelector` or `objectSelector` its author wrote that leaves kube-system in | `info` | the selectors show the author chose what the webhook sees, kube-system included (an agent that must see every pod); the wait is bounded |\n| `Ignore` on Pods (creates, updates, `pods/status`, `pods/binding`; not evictions) with `timeoutSeconds` above 5 | `warning` | GKE counts any webhook on kube-system Pods as unsafe; each add-on pod waits that long while the webhook is down |\n| `Ignore` otherwise (a short timeout, or resources other than Pods and Leases) | `info` | `Ignore` never rejects a write for an unreachable webhook: the cost is a short, bounded delay |\n\nEvictions (`pods/eviction`) come from people and drains, not from the control plane: they do not\nmake an `Ignore` webhook a Pod webhook here (with `Fail` they still block drains there: `error`).\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks.\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nA `ValidatingAdmissionPolicy`\'s validations are then evaluated for the system\'s own requests\n(the requesters above, the operation, the namespace, the group and resource: what is known of\nthem; its `variables` too, where they answer from that), as matchConditions are. Its severity\nfollows from what they show:\n\n- a validation is **false** for one of those requests: `error`, "rejects the control plane\'s own\n  writes" (whatever the `failurePolicy`: `Ignore` covers errors in expressions, not a validation\n  that is false);\n- every validation is **true** for every one of them (a policy that exempts the system\'s\n  requesters by name): no finding, for that write;\n- they read what is not known of the system\'s objects (their labels, spec, annotations), so\n  neither can be shown: `warning`, "applies to \u2026 in kube-system", or `info` when only deletes\n  are concerned (no recovery waits on a delete). A policy runs in the API server: there is no\n  endpoint to be down, and what it rejects is what its validations say, which the linter cannot\n  see here.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above) and names the bindings and that\nresource. A `MutatingAdmissionPolicy` is `error` with `failurePolicy: Fail` (written or by\ndefault), and `info` with `Ignore`: a mutation that errors is skipped and a mutating policy has\nno validation to fail, so it rejects no write; it runs inside the API server (no endpoint to be\ndown, no timeout), and changing the system\'s objects is what it is written to do (a policy that\nadds tolerations to kube-system DaemonSets, say). None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**An exclusion that does not exclude:** a `namespaceSelector` requirement `NotIn [kube-system]`\non a label key kube-system does not carry (often `name`, a label some clusters add by hand; the\nAPI server sets only `kubernetes.io/metadata.name`) selects kube-system, as any `NotIn` on a\nmissing label does. The message then ends "kube-system has no label "name" for its\nnamespaceSelector to exclude": write the requirement on `kubernetes.io/metadata.name`, or, if\nyour clusters do label kube-system that way, lint with its Namespace manifest in the run.\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`: one server\'s features, say) and get\nthe same finding (resource, `failurePolicy`, timeout, severity) are reported once, at the first,\nnaming the others; the suggestion excludes kube-system in each of them.\n\n**One cause, one finding with `critical-resources` and `long-timeout`:** a webhook with\n`Ignore` whose timeout is above 15 s (the case that makes it a `warning` here) has one cause, its\ntimeout. When it also intercepts a write the control plane needs to recover (kube-system pods and\nleases among them), `critical-resources` reports it, naming those writes; otherwise, at 30 s\n(where clients give up), `long-timeout` does. This rule then says nothing of that webhook, as long\nas the other rule runs with its own severity and options.\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections. That wait is bounded:\nit matters when it is long, or when it lands on what cannot wait.\n\nTwo platforms that run this check on every cluster draw that line the same way, and this rule\nfollows them:\n\n- **Gardener** (`pkg/gardenlet/controller/shoot/care`, `IsProblematicWebhook`; its webhook\n  remediator, `docs/usage/shoot/shoot_status.md`) counts a webhook on critical resources as\n  problematic with `Fail`, or with `Ignore` and a timeout above 15 s ("most control-plane API\n  calls are made with a client-side timeout of 30s"); on Leases in `kube-system`, above 3 s even\n  with `Ignore`, because that "can break leader election". Its webhook remediator\n  (`webhook_remediation.go`) changes such a webhook\'s `Fail` to `Ignore`, lowers its timeout to\n  15 s (3 s on Leases) and adds selectors: `Ignore` with a short timeout is its fix, not its\n  problem.\n- **GKE** (`K8S_ADMISSION_WEBHOOK_UNSAFE`, "Ensure control plane stability when using webhooks")\n  calls a webhook unsafe when it intercepts Pods or Leases in `kube-system` (and Leases in\n  `kube-node-lease`, Nodes, TokenReviews, SubjectAccessReviews and CSRs: `critical-resources`).\n\nA webhook that only deletes is no recovery risk: recovery creates and updates.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nIf the webhook need not see `kube-system`, exclude it, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nExcluding `kube-system` is not always right: a webhook whose job covers kube-system\'s own pods\n(a credential or network injector that add-ons there depend on, a CNI\'s own checks, a policy\nengine that must see everything) would break them. Keep such a webhook on kube-system and make\nits failure cheap instead:\n\n- `failurePolicy: Ignore` with a short `timeoutSeconds` (at most 5 s on Pods, 3 s on Leases):\n  an unreachable webhook then delays the system\'s writes briefly and rejects none;\n- `matchConditions` that let the control plane\'s own requests through, such as\n  `!request.userInfo.username.startsWith(\'system:\')` (the rule evaluates them and stays silent\n  when they exclude the system\'s requesters);\n- an `objectSelector` that selects only the objects the webhook is for (an opt-in label), or\n  narrower `rules`.\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, "Ensure control plane stability when using webhooks" (unsafe webhooks: Pods and Leases in\n  `kube-system`): https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  digitalocean/clusterlint `admission-controller-webhook-replacement`\n- Gardener, `docs/usage/shoot/shoot_status.md` (problematic webhooks, the webhook remediator)\n  and `pkg/gardenlet/controller/shoot/care/constraints.go`, `webhook_remediation.go`\n  (`WebhookMaximumTimeoutSecondsNotProblematic = 15`,\n  `WebhookMaximumTimeoutSecondsNotProblematicForLeases = 3`)\n',
       "rules/mutator-ordering.md": () => '---\nid: mutator-ordering\nseverity: info\n---\n\n# mutator-ordering\n\n## What it does\n\nFinds two or more mutating webhooks of the run that can be called for the same request, and\ntells the order in which the API server calls them and which of them never see what a later\none changes.\n\nThe order is the API server\'s: it sorts all MutatingWebhookConfigurations by `metadata.name`\nin Go string order (byte by byte, so `Zeta` comes before `alpha`, and `10-mesh` before\n`9-defaults`), and calls the webhooks of each configuration in list order. Each webhook\nreceives the object as the ones before it left it. A webhook with\n`reinvocationPolicy: Never` (the API default) that runs before another webhook of the set\nnever sees that webhook\'s changes; one with `IfNeeded` is called once more when a later\nwebhook has changed the object.\n\nThe requests tried are the ones `timeout-budget` tries, limited to `CREATE` and `UPDATE` (a\n`DELETE` carries no object to patch; a `CONNECT` carries the connection\'s options, not a stored\nobject): every resource and subresource that the target version (`--kube-version`) serves,\nthose of the CustomResourceDefinitions in the run, and custom resources that a rule names\nwithout their CRD in the run (both namespaced and cluster-scoped). Namespaced requests are\ntried in a namespace without labels (but its `kubernetes.io/metadata.name`) and in each\nNamespace of the run (at most 100); Namespace objects with their own labels.\n\nA webhook counts for a request when the shared request matcher says that the API server calls\nit, or may: its `matchConditions` are not evaluated, and the object\'s labels are not known, so\nany `objectSelector` may match. Then:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of labels\n  satisfies together (istio\'s `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are\n  never in one set; each combination of the label keys that two or more selectors read is\n  tried (at most 4096 per request, beyond which every webhook counts);\n- configurations of the same name in the run are alternatives (only one can exist in a\n  cluster): for each set, the one with more webhooks in it counts;\n- a webhook of another configuration with the same `name`, `rules`, `namespaceSelector`,\n  `objectSelector`, `matchPolicy` and `matchConditions` as one earlier in the set is a copy of\n  it, not a second webhook, and is left out. Istio\'s revision tag `default`\n  (`istio-revision-tag-default`) repeats the webhooks of the default revision\'s\n  `istio-sidecar-injector`, and `istioctl tag set default` deactivates the latter.\n\nWebhooks without rules and configurations that do not decode are left out.\n\nEach webhook that comes first in some set gets one finding, not one per request or per set, on\nits list item. The message names the webhooks of the largest such set that are not reinvoked\n(the first two, then how many more) and the first request where the set meets; the help (the\n`fix:` line) lists the set in calling order with each webhook\'s `reinvocationPolicy` (the first\neight; `admission-lint simulate` with that request prints them all) and counts the other sets\nthat start with the same webhook, which are folded into that one finding (a catch-all mutator\nsuch as Gatekeeper\'s meets every other mutator of the cluster, one set each). Not reported:\n\n- a set contained in a larger set of the run (the larger one is reported instead);\n- a set in which every webhook but the last has `reinvocationPolicy: IfNeeded`: each of them\n  is called again after the later ones have changed the object.\n\n**What a file cannot show.** What each webhook\'s patch changes: two webhooks of a set may touch\nunrelated fields, and then their order does not matter. Mutating webhooks installed in the\ncluster from other files are not in the run, and neither is the order they add; lint the\nconfigurations of a cluster together to see it.\n\n## Why is this bad?\n\nMutating webhooks rarely know about each other. A webhook that reads the object to decide what\nto do (an injector that looks for an opt-in annotation, a defaulter that sets a\n`securityContext` or resources on every container) runs on the object as the webhooks before it\nleft it. What a webhook after it adds (another sidecar, an annotation, a label) it never sees:\n\n- istio/istio#45233: an OPA sidecar injected after the Istio sidecar injector, whose\n  configuration name sorts first, never had its probes rewritten by Istio;\n- CrowdStrike/falcon-helm#501: a policy controller added the sensor\'s opt-in annotation after\n  the sensor\'s injector had already looked at the pod, and the sidecar was omitted;\n- open-telemetry/opentelemetry-operator#3349: sidecars added by another operator are not\n  instrumented.\n\nTeams work around it by renaming configurations (istio/istio#43074: a `0-` prefix to run\nfirst), but the order by name is an implementation detail, and renaming a Helm release or a\nconfiguration silently changes it. `reinvocationPolicy: IfNeeded` is the documented\nmechanism, with limits: the webhooks are called again in one extra round only, a change made\nin that round is seen by no other mutating webhook, and the webhook must be idempotent\n(`non-idempotent-mutator`). Only validating webhooks and ValidatingAdmissionPolicies, which\nrun after every mutation, see the object that is stored: the Kubernetes documentation\nrecommends them for checking the final state.\n\n## Example\n\nThe configuration `container-defaults` sorts before `mesh-injector`, so the defaults are set\nbefore the sidecar exists, and the sidecar goes without them:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n```\n\n## Use instead\n\nLet the webhook that must see the others\' changes be called again (`IfNeeded`; its patch must\nthen be idempotent), and check the final object with a ValidatingAdmissionPolicy (or a\nvalidating webhook), which runs after all mutations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n    resourceRules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  validations:\n    - expression: "object.spec.containers.all(c, has(c.securityContext) && has(c.securityContext.runAsNonRoot) && c.securityContext.runAsNonRoot)"\n      message: "every container, injected ones included, must set securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  policyName: containers-run-as-non-root\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and orders webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own. When you know that the webhooks of\na set change unrelated fields and none of them reads what another writes (a defaulter and an\nowner-reference setter of the same project, say), the finding is only a note: turn the rule\noff with `--rule mutator-ordering=off`.\n\n## References\n\n- Admission webhook good practices ("Don\'t rely on mutating webhook order", reinvocation,\n  validate the final state): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Reinvocation policy" and "Guaranteeing the final state of the\n  object is seen": https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- `kubernetes/kubernetes` `staging/src/k8s.io/apiserver/pkg/admission/configuration/mutating_webhook_manager.go`\n  (configurations sorted by name), `plugin/webhook/mutating/dispatcher.go` (sequential calls),\n  `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n- istio/istio#45233, istio/istio#43074, istio/istio#38354; CrowdStrike/falcon-helm#501;\n  open-telemetry/opentelemetry-operator#3349\n',
       "rules/namespace-opts-out.md": () => '---\nid: namespace-opts-out\nseverity: warning\n---\n\n# namespace-opts-out\n\n## What it does\n\nReports a Namespace of the run that carries a label which takes it out of a validating webhook\nof the run that would otherwise select it. The finding is on that label\n(`metadata.labels[<key>]`) and names the webhook and the label; the help (the `fix:` line) names\nevery webhook and label, the configuration, and a request the webhook would validate in the\nnamespace without the label.\n\nFor each Namespace manifest and each `ValidatingWebhookConfiguration` of the run:\n\n1. **Which webhooks.** A webhook counts when its `namespaceSelector` reads at least one label key\n   that namespace editors can change: any key but `kubernetes.io/metadata.name` (which the API\n   server sets from the name, from 1.21), the keys given with `--trusted-namespace-label`, and a\n   label that a webhook of its own project guards (below). Its rules must be able to match a\n   namespaced request, or the Namespace object itself (rules that match only cluster-scoped\n   objects never consult the selector). Mutating webhooks are not counted: switching a mutation\n   off per namespace (`istio-injection: disabled`) is what those labels are for. Configurations\n   that do not decode, and `v1beta1` ones from 1.22 (they are not served), are skipped.\n2. **The request.** The rule asks the shared request matcher about one request the webhook\'s\n   rules match, in that namespace: the first resource its rules name that can be namespaced (for\n   wildcards `pods`, `deployments`, `configmaps` or another served namespaced resource; custom\n   resources whose CRD is not in the run count as namespaced), with the first of `CREATE`,\n   `UPDATE`, `DELETE`, `CONNECT` that the rule lists. If the rules match only Namespace objects,\n   the request is for the Namespace itself (the first of `CREATE`, `UPDATE`, `DELETE` listed),\n   which the API server matches against the Namespace\'s own labels. The labels are the\n   Namespace\'s written labels plus `kubernetes.io/metadata.name`.\n3. **"Otherwise".** The webhook does not select the namespace with its labels, but does select\n   the same namespace with some of its editable labels removed (those the selector reads,\n   never the name label or trusted keys). The fewest such labels are the opt-out labels: a label\n   whose presence makes the webhook skip the namespace (a `DoesNotExist` on its key, or a\n   `NotIn` that lists its value). When two labels each keep the webhook out, both are named, and\n   the finding is on the first one written. A namespace that the selector leaves out by its name\n   (`kubernetes.io/metadata.name NotIn [...]`) or by a trusted label is not reported: nobody but\n   the admin can change that.\n4. **Exemptions.** `kube-system` is never reported: the Kubernetes documentation asks webhooks\n   to exclude it. Nor is the namespace of the webhook\'s own Service\n   (`clientConfig.service.namespace`): excluding it keeps the webhook from blocking its own pods,\n   a self-deadlock the documentation warns about. A **guarded** label is not counted: one that a\n   validating webhook with `failurePolicy: Fail` served by the same backend (the same Service,\n   or the same URL host), or a `ValidatingAdmissionPolicy` bound with `Deny`, sees on every\n   Namespace create and update that sets it (the analysis `editable-namespace-selector` uses):\n   a Namespace that carries it has passed that guard, which decides who may set it. A guard kept\n   outside the run cannot be seen: pass such keys to `--trusted-namespace-label`.\n\n**Severity.** `warning` when one of the webhooks the labels switch off checks built-in\nresources (pods, workloads, services, \u2026: any group a Kubernetes API server serves, or `*`): the\nnamespace is out of a control over what runs in the cluster. `info` when they all check only\ncustom resources (groups no built-in API serves, such as a project\'s own CRDs): skipping them\nskips a correctness check of those objects, a documented escape hatch of many operators, not a\nway around a control. Under default RBAC only cluster-level users can set a Namespace\'s labels\n(`view`, `edit` and `admin` only read Namespaces), so the finding is about a decision written in\nthe repository, which the maintainer reviews, not about namespace users.\n\nOne finding is reported per Namespace, configuration and set of labels; it names the webhooks of\nthe configuration that the labels switch off (the first two, then how many more).\n\n**Namespaces that lack an opt-in label** are not reported by default. An opt-in webhook (one whose\nselector requires a label, e.g. `matchLabels: {hnc.x-k8s.io/included-namespace: "true"}` or\n`kuma.io/sidecar-injection Exists`) skips the namespaces without that label by design, and\nreporting each of them is noise: run over the real-world corpus (many projects\' manifests in one\nrun), it reported every namespace of every other project as lacking kuma\'s label. With\n`--rule-option namespace-opts-out.optIn=report` the rule also reports, as `info`, a Namespace that\nan opt-in webhook does not select while another Namespace of the run is selected, and that would\nbe selected with the other one\'s values of the editable keys; the finding names the missing label\n(or "any value" when the selector only asks for the key) and is on that label if the namespace has\nit with another value, else on `metadata.labels`, else on `metadata.name`.\n\n## Why is this bad?\n\nA validating webhook is a policy: images from approved registries, no privileged pods, valid\ncertificates. When its `namespaceSelector` lets a namespace out through a label, the policy holds\nonly as long as nobody sets that label, and labels have no access control of their own: whoever\nmay create or patch a Namespace can exempt it. Gatekeeper maintainers put it plainly when they\nlocked their own ignore label down: "there is no way to ACL labels, meaning anyone with the power\nto create/edit namespaces can exempt themselves from constraints" (open-policy-agent/gatekeeper\n#231, fixed by a webhook that rejects the label on namespaces that are not exempt).\n`editable-namespace-selector` reports such selectors on the webhook; this rule reports the\nNamespaces that use them, so the exemptions in a repository are visible in review.\n\nCommon opt-out labels: Gatekeeper\'s `admission.gatekeeper.sh/ignore` (any value),\ncert-manager\'s `cert-manager.io/disable-validation: "true"`, Linkerd\'s\n`config.linkerd.io/admission-webhooks: disabled`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: cert-manager.io/disable-validation\n          operator: NotIn\n          values: ["true"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    cert-manager.io/disable-validation: "true"\n```\n\n## Use instead\n\nRemove the label, so that the namespace\'s certificates are validated. If a namespace must be\nleft out, exclude it by name in the webhook (only whoever may change the webhook configuration can\nthen change the exemption):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["cert-manager", "legacy-certs"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    team: payments\n```\n\n## Options\n\n- `optIn` (string, default `ignore`): `report` also reports, as `info`, Namespaces that lack the\n  label an opt-in webhook requires while another Namespace of the run has it (see above), for\n  example `--rule-option namespace-opts-out.optIn=report`. Any other value is `ignore`.\n\nThe rule also reads `--trusted-namespace-label`: a label key that namespace editors cannot change\n(one that a policy of yours guards) is never treated as an opt-out.\n\n## When not to use it\n\nWhen the exemptions are deliberate and namespace labels are controlled: Namespaces are created\nonly by the platform team, or a policy rejects the opt-out label on namespaces that may not carry\nit. Then pass the label with `--trusted-namespace-label <key>` rather than turning the rule off,\nso other opt-out labels are still reported.\n\n## References\n\n- Kubernetes, "Dynamic Admission Control", matching requests: `namespaceSelector`:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-namespaceselector\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`;\n  exclude `kube-system` and the webhook\'s own namespace to avoid deadlocks):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- open-policy-agent/gatekeeper#231, "Lock Down the Label That Ignores the Gatekeeper-System\n  Namespace"; Gatekeeper, exempting namespaces:\n  https://open-policy-agent.github.io/gatekeeper/website/docs/exempt-namespaces\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (a Namespace\n  request is matched against its own labels, other requests against their namespace\'s)\n',
       "rules/non-idempotent-mutator.md": () => '---\nid: non-idempotent-mutator\nseverity: info\n---\n\n# non-idempotent-mutator\n\n## What it does\n\nFlags a mutating webhook that will be sent an object it has already mutated, and whose patch\nmust therefore be idempotent:\n\n- `reinvocationPolicy: IfNeeded` (`info`, at most one per configuration, at the first such\n  webhook\'s `reinvocationPolicy`, counting the webhooks): the configuration itself asks the API\n  server to call the webhook again on the same request. `IfNeeded` is the documented way to run\n  after other mutating webhooks, and a manifest never shows the webhook\'s patch, so nothing in\n  the file is evidence that the patch is not idempotent: a reminder, not a warning;\n- otherwise, rules whose `operations` include `UPDATE` or `*` (`info`, at most one per\n  configuration, at the first such operation, counting the webhooks): updates carry the object\n  as it was mutated before. That is true of every defaulting webhook, and nothing in a manifest\n  says whether a second patch would go wrong, so it is a note, not a warning.\n\nValidating webhooks, mutating webhooks that only mutate on `CREATE` (or `DELETE`, `CONNECT`)\nwith the default `reinvocationPolicy: Never`, and webhooks that no request reaches are not\nreported. The rule cannot see the webhook\'s code: the finding is a reminder to make and test the\npatch idempotent, not proof that it is not.\n\n## Why is this bad?\n\nA mutating webhook receives its own output again in two ways:\n\n- **Reinvocation.** With `IfNeeded`, if a later mutating webhook or admission plugin changes the\n  object, the API server runs the mutating chain one more time and calls this webhook again with\n  the object that already contains its earlier patch. The API documentation warns that the\n  number of extra calls is not guaranteed to be exactly one.\n- **Updates.** On `UPDATE` the request carries the object the client sends, which is normally the\n  stored object as read back, with the webhook\'s earlier mutation in it.\n\nA patch that is not idempotent then applies twice: a sidecar container or an environment\nvariable appended a second time, a duplicate volume, a value rewritten again. The result is a\nrejected request (duplicate container names fail validation), or an object that grows or changes\non every update, and a controller that never reaches a steady state. Istio\'s sidecar injector\ninjected twice and rewrote probes in a loop (istio/istio#25931, which led to an idempotent\ninjector); with `IfNeeded`, overrides were re-applied (istio/istio#55691). The KEP text for v1\nadmission webhooks requires mutating webhooks to be safe to call again (kubernetes/enhancements\nPR #1049); similar problems were reported in open-telemetry-operator#3349, dapr PR #6350 and\nkyverno#816.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Use instead\n\nMutate only where the object is new (pods are immutable in the fields an injector changes, so\n`CREATE` is enough) and keep the default `reinvocationPolicy: Never`. Whatever the\nconfiguration, make the patch a no-op on an object that already has the change (add the sidecar\nonly if a container of that name is absent, never append blindly), and check the final object\nwith a validating webhook or a ValidatingAdmissionPolicy.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook\'s patches are known to be idempotent, for example because a test applies the\nwebhook to its own output and expects an empty patch. There is no per-webhook exemption; turn the\nrule off with `--rule non-idempotent-mutator=off`. Many defaulting webhooks (kubebuilder-style\n`CREATE` and `UPDATE` defaulters that only set fields when unset) are idempotent by construction.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`MutatingWebhook.reinvocationPolicy`:\n  `IfNeeded` webhooks must be idempotent; extra calls are not guaranteed to be exactly one)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (the reinvocation round)\n- Admission webhook good practices (idempotence, mutating webhook order, reinvocation):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control (reinvocation policy, idempotence):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- istio/istio#25931, istio/istio#55691, kubernetes/enhancements PR #1049\n',
       "rules/pod-security-labels.md": () => '---\nid: pod-security-labels\nseverity: error\n---\n\n# pod-security-labels\n\n## What it does\n\nChecks the Pod Security Admission (PSA) labels of each Namespace manifest, as PSA v0.35 reads\nthem: `pod-security.kubernetes.io/enforce`, `audit` and `warn` (a level) and\n`enforce-version`, `audit-version` and `warn-version` (a version).\n\n- **Invalid value** (`error`): a level other than `privileged`, `baseline` or `restricted`\n  (case-sensitive: `Restricted` is invalid, so is an empty value), or a version other than\n  `latest` or `v1.<minor>` (`^v1\\.(0|[1-9][0-9]*)$`: `1.35`, `v1.35.0`, `v1.035`, `V1.35` are\n  invalid). The API server rejects the Namespace on create with the error the message quotes,\n  e.g. `Namespace "team-a" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]:\n  Invalid value: "Restricted": must be one of privileged, baseline, restricted`. An update that\n  introduces an invalid value is rejected too. If such a label exists anyway (set before PSA was\n  on), pods are checked against `restricted` for a bad enforce level, while a bad audit or warn\n  level falls back to `privileged` and a bad version to `latest`.\n- **Not a string** (`error`): an unquoted value that YAML reads as a number or a boolean\n  (`enforce-version: 1.30`, `warn-version: yes`). Label values are strings, so the Namespace\n  cannot be decoded at all.\n- **Unknown key** (`warning`): a label under `pod-security.kubernetes.io/` that is none of the six\n  (`enforced`, `enforce_version`, `exempt`). PSA reads only the six keys and ignores any other, so\n  the label sets no policy, and the namespace silently gets the cluster default for that mode. The\n  message suggests the closest key. The API server accepts these labels, so this is a warning.\n- **Labels written as annotations** (`warning`): one of the six keys under\n  `metadata.annotations` (and not also under `metadata.labels`): PSA reads labels only.\n- **audit or warn without enforce** (`info`): the namespace is watched, not protected. Pods that\n  violate the level are audited or warned about, and none is rejected. Enforce is the cluster\n  default, which is `privileged` unless the PodSecurity admission configuration sets another. Not\n  reported when the audit and warn levels are `privileged`, since those report nothing.\n- **enforce without enforce-version** (`info`): for `baseline` and `restricted`, the checks\n  follow the cluster\'s version (`latest`), so an upgrade that tightens the level can start\n  rejecting pods. `enforce-version: latest` says that this is intended and is not reported;\n  `privileged` allows everything in every version and is not reported either.\n- **enforce: privileged** (`info`): on any namespace but `kube-system` and those listed in the\n  `privilegedNamespaces` option. An explicit `enforce: privileged` is a written decision (node\n  agents need it: CNI and load-balancer speakers, storage satellites, service-mesh init\n  containers), so it is shown, not raised: the maintainer who wrote it would not change it. The\n  real problems of the same labels (invalid values, unknown keys, annotations) keep their\n  severity.\n\nNothing is reported for a Namespace without PSA labels (the cluster default applies), or below\nKubernetes 1.23 (`--kube-version`), where the PodSecurity admission plugin is off by default. A\nlabel written with a null value (`enforce:` and nothing after it) is not checked. Each finding is\non its label, with the path the API server uses\n(`metadata.labels[pod-security.kubernetes.io/enforce]`): on the key for an unknown key, on the\nvalue for a value that is not a string, on the whole line otherwise. The findings about a missing\nenforce or enforce-version label are on the first audit or warn label and on the enforce label.\n\n**What a file cannot show.** The API server\'s PodSecurity admission configuration: the levels it\napplies to namespaces without labels, and its exemptions (user names, runtime classes,\nnamespaces), which let pods past the enforced level. Namespaces that are not in the run, and\nlabels that a controller sets at run time, are not checked.\n\n## Why is this bad?\n\nAn invalid label makes `kubectl apply` fail on a new cluster, often in the middle of an install\nwhose other objects were already created. A typo in the key (`enforced`) fails silently: the\nNamespace is created, and its pods are not held to the level its author wrote down. A Namespace\nthat only audits or warns can still run any pod. An unpinned enforce level changes when the\ncontrol plane is upgraded: pods that passed yesterday\'s `restricted` may not pass the next\nversion\'s, and a Deployment whose pods are then rejected stops rolling out with nothing in its own\nmanifest changed. `enforce: privileged` turns Pod Security off for the namespace: pods there may\nuse host namespaces, `hostPath` volumes and privileged containers. Unless another admission\ncontrol restricts them (OpenShift\'s SecurityContextConstraints still gate every pod, for\nexample), whoever can create a workload there can gain access to its node. Node agents need\nthis, so such namespaces should hold only those agents; the finding is an info that records the\ndecision, and `privilegedNamespaces` lists it.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: Restricted\n    pod-security.kubernetes.io/enforce-version: "1.35"\n    pod-security.kubernetes.io/warnings: restricted\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: tools\n  labels:\n    pod-security.kubernetes.io/enforce: privileged\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n    pod-security.kubernetes.io/warn: restricted\n    pod-security.kubernetes.io/warn-version: latest\n```\n\n## Options\n\n- `privilegedNamespaces` (string, default empty): comma-separated names of namespaces that may\n  enforce `privileged`, `*` matching any characters, for example\n  `--rule-option pod-security-labels.privilegedNamespaces=metallb-system,linkerd*`.\n  `kube-system` always may.\n\n## When not to use it\n\nIf PSA is disabled in your clusters, or replaced by another policy engine that does not read\nthese labels, the labels do nothing and the rule has nothing to check. If your clusters are\nconfigured with exempt namespaces (the PodSecurity admission configuration), PSA ignores the\nlabels of those namespaces, and the API server warns when they carry them. List the namespaces\nthat legitimately run privileged in `privilegedNamespaces` rather than turning the rule off.\n\n## References\n\n- Kubernetes, "Enforce Pod Security Standards with Namespace Labels":\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-namespace-labels/\n- Kubernetes, "Pod Security Admission" (labels, modes, versions, exemptions):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- `k8s.io/pod-security-admission` v0.35: `api/constants.go` (label keys, levels),\n  `api/helpers.go` (`ParseLevel`, `ParseVersion`, `PolicyToEvaluate`), `admission/admission.go`\n  (`ValidateNamespace`: invalid labels rejected on create and on changing updates)\n',
       "rules/pod-security.md": () => '---\nid: pod-security\nseverity: error\n---\n\n# pod-security\n\n## What it does\n\nEvaluates each Pod, and the pod template of each Deployment, ReplicaSet, StatefulSet, DaemonSet,\nJob, CronJob, ReplicationController and PodTemplate, against the Pod Security level of its\nnamespace, as the PodSecurity admission plugin (PSA, `k8s.io/pod-security-admission` v0.35)\nevaluates them: every baseline and restricted check, in the implementation of the policy version\nthe namespace selects (`enforce-version: v1.22` runs the checks of 1.22; `latest` and no version\nlabel run those of the target `--kube-version`), including init and ephemeral containers, Windows\npods (`spec.os.name`) and host-process containers.\n\nThe namespace\'s policy comes from its Namespace manifest in the run (the\n`pod-security.kubernetes.io/enforce`, `warn` and `audit` labels and their `-version` labels, read\nas `pod-security-labels` reads them), over the cluster\'s defaults: those of the PodSecurity\nadmission configuration given with `--pod-security-config <file>` (a `PodSecurityConfiguration`,\nor an `AdmissionConfiguration` whose `PodSecurity` plugin entry holds one or names its file, as\nkubeadm and kind clusters are set up), else the plugin\'s built-in default, `privileged` for every\nmode. Namespaces and `runtimeClassName`s listed in the configuration\'s exemptions are not checked.\nA workload without `metadata.namespace` is in the run\'s default namespace, `default` unless\n`--namespace` names another (as kubectl\'s); the message says so, and says when a namespace has no\nNamespace manifest in the run and the configured defaults applied.\n\nOne finding per workload, for the strictest mode it violates, listing every failed check with\nPSA\'s reason and detail, at the first offending field (or, where the fix is to set a field, at the\nclosest field that is written):\n\n- **A Pod that `enforce` rejects** (`error`): the message is the API server\'s, e.g. `pods "debug"\n  is forbidden: violates PodSecurity "restricted:v1.35": privileged (container "shell" must not\n  set securityContext.privileged=true), allowPrivilegeEscalation != false (\u2026)`. The policy is\n  quoted as labelled (`restricted:latest`).\n- **A workload whose template violates `enforce`** (`error`): PSA never rejects a Deployment or a\n  Job, only warns about it; the object is admitted, and every Pod its controller creates is\n  rejected. The message gives what those Pods are rejected with (they are evaluated as Pods: with\n  `hostNetwork`, for instance, each container port is also a host port).\n- **A violation of `warn` only** (`warning`): the object is admitted and kubectl prints the\n  warning (`would violate PodSecurity "restricted:v1.35": \u2026`). A Pod that enforce rejects gets no\n  warning, as PSA adds none to a rejected request.\n- **A violation of `audit` only** (`info`): the object is admitted and the violation is recorded\n  in the audit log only.\n\nNothing is reported below Kubernetes 1.23 (`--kube-version`), where the PodSecurity admission\nplugin is off by default.\n\n**What is read.** Workloads are read only where a level other than `privileged` can apply: in the\nnamespaces whose Namespace manifests in the run set one (and, when the run\'s default namespace is\none of them, every workload that names no namespace), or everywhere when the configuration\'s\ndefaults set one. In a run with neither, no workload is parsed, and the rule has nothing to\nreport. A workload that passes every level of its namespace is checked from its value without a\nfull parse (by a reader of the block YAML that kubectl, kustomize and helm write, which gives\nexactly what the YAML parser gives, or declines); the others are parsed, and a syntax error in one\nis reported (`yaml-syntax`).\n\n**What a file cannot show.** Labels set at run time (by a controller, or by `kubectl label`), the\nlevels of namespaces that are not in the run when no configuration is given, and exemptions by\nuser name: the Pods of a ReplicaSet or Job are created by its controller\'s service account, which\nan `exemptions.usernames` entry can exempt. Mutating webhooks run before PSA and can change a pod\n(a sidecar injector can add a container that fails a check, or set the fields that pass one);\n`admission-lint simulate --object <file>` shows the webhooks a request goes through. A workload\nwhose namespace has no Namespace manifest in the run is not judged when a document that could\nbe that Namespace (its text names the kind and the namespace) cannot be read: its labels are\nnot known.\n\n## Why is this bad?\n\n`kubectl auth can-i create pods` says yes, and the Pod is still `Forbidden`: Pod Security\nAdmission runs after authorization, on every Pod, and its level is set by a label on the\nnamespace that the workload\'s author may never have seen. A Deployment in such a namespace is\nworse: PSA only warns about pod templates, so `kubectl apply` succeeds, and then every Pod the\nReplicaSet creates is rejected. The rollout stalls with no Pods, the Deployment\'s own output shows\nat most a warning, and the reason is only in the ReplicaSet\'s events (`Error creating: pods\n"api-5d9c7b-xk2p" is forbidden: violates PodSecurity \u2026`). A namespace that warns about or audits a\nlevel is often about to enforce it; workloads that violate it break when it does.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: payments\nspec:\n  hostPID: true\n  containers:\n    - name: shell\n      image: busybox:1.36\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      securityContext:\n        runAsNonRoot: true\n        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n          securityContext:\n            allowPrivilegeEscalation: false\n            capabilities:\n              drop: ["ALL"]\n```\n\n## Options\n\nNone. The cluster\'s defaults and exemptions come from `--pod-security-config <file>`, and the\nnamespace of workloads that name none from `--namespace <name>` (default `default`).\n\n## When not to use it\n\nIf Pod Security Admission is disabled in your clusters (`--disable-admission-plugins\nPodSecurity`), or another policy engine replaces it and ignores the labels, the findings describe\na check that does not run. If your workloads reach the cluster through a tool that sets their\nnamespace (Helm\'s `--namespace`, Argo CD, Flux), give that namespace with `--namespace` rather than\nturning the rule off: a workload that names none is otherwise checked as if it were in `default`.\n\n## References\n\n- Kubernetes, "Pod Security Standards" (the checks of each level):\n  https://kubernetes.io/docs/concepts/security/pod-security-standards/\n- Kubernetes, "Pod Security Admission" (modes, versions, exemptions, workload warnings):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- Kubernetes, "Enforce Pod Security Standards by Configuring the Built-in Admission Controller"\n  (the PodSecurity admission configuration):\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-admission-controller/\n- `k8s.io/pod-security-admission` v0.35: `policy/` (the checks and their versions),\n  `admission/admission.go` (`EvaluatePod`: enforce rejects Pods only, warnings are not added to a\n  rejected request, workloads are audited and warned about)\n',
-      "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere. When a document of the run that could hold a binding of the kind cannot be read\n(a `yaml-syntax` error, an alias bomb, a file too large or not UTF-8), that nothing binds the\npolicy is not known, and the rule says nothing.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
+      "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. Lint\nthe tree (or its build), not the folder alone, for the linter to see the kustomization.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere. When a document of the run that could hold a binding of the kind cannot be read\n(a `yaml-syntax` error, an alias bomb, a file too large or not UTF-8), that nothing binds the\npolicy is not known, and the rule says nothing.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
       "rules/removed-api-version.md": () => '---\nid: removed-api-version\nseverity: error\n---\n\n# removed-api-version\n\n## What it does\n\nFlags `ValidatingWebhookConfiguration` and `MutatingWebhookConfiguration` objects written in\n`apiVersion: admissionregistration.k8s.io/v1beta1` when the target Kubernetes version\n(`--kube-version`, default 1.35) is 1.22 or later. The finding points at `apiVersion`. When a\nwebhook leaves `failurePolicy` out, the message ends "v1 makes its failurePolicy Fail": v1beta1\ndefaulted it to `Ignore`, v1 defaults it to `Fail`, so moving the `apiVersion` alone turns a\nwebhook that failed open into one that fails closed, which the API server accepts. The help (the `fix:`\nline) counts, from what is written, what else v1 takes: `sideEffects` must be `None` or\n`NoneOnDryRun` (v1beta1 defaulted it to `Unknown` and accepted `Some`), and\n`admissionReviewVersions` is required (v1beta1 defaulted it to `[v1beta1]`).\n\nFor the admission policy kinds (`ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`) it flags an `apiVersion` that the\ntarget version does not serve **by default**, from its API discovery data:\n\n| Kind | `v1alpha1` | `v1beta1` | `v1` served by default |\n|---|---|---|---|\n| `ValidatingAdmissionPolicy`, `\u2026Binding` | 1.26+, off by default | 1.28+, off by default | 1.30 |\n| `MutatingAdmissionPolicy`, `\u2026Binding` | 1.32+, off by default | 1.34+, off by default | 1.36 |\n\nThe message quotes the API server\'s `no matches for kind` error; the help (the `fix:` line) says what to do:\nuse `v1` when the target serves it; otherwise enable the preview\nversion on the API server (`--runtime-config=admissionregistration.k8s.io/v1beta1=true` and the\n`ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` feature gate), or target the release\nthat serves `v1`.\n\nIts severity is `error`, except for the newest version the target has of a kind that has no\nversion served by default: with the default target 1.35, a `MutatingAdmissionPolicy` (or its\nbinding) in `v1beta1` is `info`. `v1` does not exist there yet and `v1beta1` is off by default, so\nthe manifest has no better choice: writing it is the decision to enable the preview, and the\nfinding is the reminder that the API server must have it on. The same kind in `v1alpha1` (when\n`v1beta1` is there) or in `v1` (not yet served) stays an `error`. An `apiVersion` that never had the policy\nkinds (`v2`) is `schema`\'s finding. The finding points at `apiVersion`; the other rules still\nlint the policy.\n\nA binding written in the same `apiVersion` as its policy, when the run holds the policy, is one\ncause with it: the policy\'s finding names it (`\u2026 (and its binding "replicas")`) and the binding\ngets none of its own. A binding whose policy is elsewhere, or in another version, has its own.\n\nIt runs even when the object has type errors. Other versions that never served the webhook\nconfiguration kinds (`v1alpha1`, \u2026) are reported by `schema`. The other rules still lint a\nv1beta1 webhook configuration, with the\n**v1beta1** defaults, because that is what the manifest meant when it was written: for example\n`implicit-failure-policy` reports the v1beta1 default `Ignore` and `side-effects` the default\n`Unknown`.\n\n**What a file cannot show.** The API server\'s flags: whether `--runtime-config` and a feature\ngate switch a preview version on, and which Kubernetes version the manifest will reach\n(`--kube-version` stands for it). The rule judges the `apiVersion` by what the target version\nserves by default.\n\n## Why is this bad?\n\n`admissionregistration.k8s.io/v1beta1` webhook configurations were deprecated in 1.16 and are\nnot served since 1.22. Applying one fails before anything is stored:\n`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`\n(reported, for example, in kudobuilder/kudo#1804). Charts that still ship v1beta1 manifests fail\nto install, and the webhook they configure never exists.\n\nChanging only the `apiVersion` is not a safe fix, because v1 has different defaults:\n\n| Field | v1beta1 default | v1 default |\n|---|---|---|\n| `failurePolicy` | `Ignore` | `Fail` |\n| `matchPolicy` | `Exact` | `Equivalent` |\n| `timeoutSeconds` | 30 | 10 |\n| `sideEffects` | `Unknown` | none: required, `None` or `NoneOnDryRun` |\n| `admissionReviewVersions` | `["v1beta1"]` | none: required |\n\nA webhook that silently failed open under v1beta1 fails **closed** after the bump, and the\nobject is rejected until `sideEffects` and `admissionReviewVersions` are written. Write the\nfields explicitly when you migrate, so the behaviour is the one you chose.\n\nAdmission policies in a preview version fail the same way on a cluster that does not enable it:\n`kubectl apply` reports `no matches for kind "ValidatingAdmissionPolicy" in version\n"admissionregistration.k8s.io/v1beta1"` (a policy copied from a tutorial written for 1.28), and a\nchart that ships one does not install. The `v1` types of a policy have the same fields as\n`v1beta1`, so for policies the fix is the `apiVersion` alone (a `v1alpha1` binding\'s\n`paramRef.parameterNotFoundAction` defaulted to `Deny`; in `v1` it must be written).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nA `ValidatingAdmissionPolicy` and its binding in `v1beta1`, which Kubernetes never serves by\ndefault:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Use instead\n\nThe same webhook in v1, keeping the v1beta1 behaviour where it was deliberate\n(`failurePolicy: Ignore`) and writing the fields v1 requires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nThe policy and its binding in `v1`, served by default since 1.30:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options of its own. It reads the target Kubernetes version from\n`--kube-version <version>` (for example `--kube-version 1.21`; default 1.35) and reports nothing\nfor webhook configurations when that version is older than 1.22. For policies the target\nversion decides which `apiVersion` is served (for example `--kube-version 1.36` for\n`MutatingAdmissionPolicy` in `v1`).\n\n## When not to use it\n\nWhen the manifests really target clusters older than 1.22, pass `--kube-version` with that\nversion instead of turning the rule off. If your clusters enable a preview version of the policy\nAPI on purpose (`--runtime-config` and the feature gate), the policy findings do not apply to\nthem: turn the rule off for those manifests, or pass the `--kube-version` that serves `v1` and\nwrite `v1`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1beta1/types.go` (`deprecated=1.16`, `removed=1.22`,\n  replacement v1)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` and\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (the two default sets)\n- Deprecated API migration guide, v1.22: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22\n- Validating Admission Policy (GA in 1.30): https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy (beta in 1.34 behind `--runtime-config` and the feature gate; v1 in 1.36): https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- KEP-3488 (CEL admission control) and KEP-3962 (mutating admission policies): https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery\n- kudobuilder/kudo#1804 (`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`)\n',
       "rules/schema.md": () => '---\nid: schema\nseverity: error\n---\n\n# schema\n\n## What it does\n\nFlags webhook configurations that do not decode into the `admissionregistration.k8s.io/v1` API\ntypes (`k8s.io/api` `admissionregistration/v1/types.go`):\n\n- a field with the wrong JSON type: a string where a whole number is expected\n  (`timeoutSeconds: "5"`), an object where a list is expected, a number outside the 32-bit range\n  of `timeoutSeconds` or `service.port`. `null` is accepted for every field, as the Go decoder\n  accepts it;\n- a field the types do not have: a typo (`failurePolicies`), a field indented one level too deep\n  or too shallow, `reinvocationPolicy` on a *validating* webhook (only mutating webhooks have it);\n- `clientConfig.caBundle` that is not standard base64 (for example a PEM block pasted as is);\n- an `apiVersion` in `admissionregistration.k8s.io` that never served these kinds, such as\n  `admissionregistration.k8s.io/v1alpha1` (`v1beta1` is reported by `removed-api-version`).\n\nThe same checks apply to the admission policy kinds (`ValidatingAdmissionPolicy`,\n`ValidatingAdmissionPolicyBinding`, `MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`),\nagainst their v1 types (`v1beta1` and `v1alpha1` have the same fields):\n\n- a field with the wrong JSON type, for example `validationActions: Deny` (a string where a list\n  belongs) or an unquoted `reason: 403`;\n- a field the kind does not have, such as a `namespaceSelector` indented into a resource rule;\n  for a field that belongs to the sibling kind the message says so (`reinvocationPolicy` and\n  `mutations` exist only on `MutatingAdmissionPolicy`, `validations` and `auditAnnotations` only\n  on `ValidatingAdmissionPolicy`, `validationActions` only on `ValidatingAdmissionPolicyBinding`).\n  A `status` on a `ValidatingAdmissionPolicy` (as `kubectl get -o yaml` writes it) is accepted;\n- an `apiVersion` in `admissionregistration.k8s.io` that never had the policy kinds (anything but\n  `v1`, `v1beta1` and `v1alpha1`). Versions that exist but are not served by the target\n  Kubernetes version are reported by `removed-api-version`.\n\nOne cause, one finding: the same problem at the same field of several webhooks of one\nconfiguration (a `caBundle` that is not base64, copied into each) is reported at the first\nwebhook, counting the others ("and in 3 more webhooks"); the placeholders of an unrendered\ntemplate are named once per file, at the first, with how many the file\'s admission objects hold\n("render it first"): one render fixes them all, however many documents the file has.\n\nIt checks types and field names only. Required fields and allowed values (`failurePolicy: Fial`,\na missing `admissionReviewVersions`, a policy without `matchConstraints`) are the API server\'s\nvalidation and are reported by `api-validation`.\n\nWhen a field has the wrong type or the `apiVersion` is unknown, the object cannot be decoded and\nthe other object rules skip it (`removed-api-version` still runs). Unknown fields and bad base64\ndo not stop the other rules: they see the object without the unknown field, as the API server\nwould store it.\n\n**What a file cannot show.** The rule reads the object as written, against the API types. What\nbecomes of an unknown field depends on the client that applies it: with strict field validation\n(kubectl\'s default) the API server rejects the object, with `Warn` or `Ignore` it drops the field.\n\n## Why is this bad?\n\nThe API server decodes the request body into the Go types before it applies defaults or\nvalidates anything. A value of the wrong type fails that decoding, so the whole configuration is\nrejected and none of its webhooks is created or updated. Quoted numbers are the usual cause,\noften from a Helm value rendered with `quote`.\n\nAn unknown field is handled by field validation. With `fieldValidation=Strict` the request fails\nwith `400 Bad Request`; with `Warn`, the API server\'s default, the field is **dropped** and the\nrequest succeeds with only a warning. The dropped setting then silently does not exist. In the\nexample below, the `namespaceSelector` is indented into the rule, so it is dropped, the webhook\ngets the default `namespaceSelector: {}`, and it intercepts Deployments in every namespace,\n`kube-system` included, with `failurePolicy: Fail`. Admission policies fail the same way: a\nbinding whose `validationActions` is a string instead of a list is not created at all, so the\npolicy it was meant to enforce enforces nothing.\n\n## Example\n\n`timeoutSeconds` is a string, and `namespaceSelector` is indented under the rule instead of the\nwebhook:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: "5"\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n        namespaceSelector:\n          matchExpressions:\n            - key: kubernetes.io/metadata.name\n              operator: NotIn\n              values: ["kube-system", "deployment-policy"]\n```\n\nA binding whose `validationActions` is a string, and a policy with the mutating kind\'s\n`reinvocationPolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  reinvocationPolicy: Never\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: Deny\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "deployment-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on: a type error makes the API server reject the object, and an object that fails it is\nnot checked by the other rules. If you apply with a client that tolerates unknown fields on\npurpose (for example manifests carrying fields of a newer Kubernetes version than the types this\ntool models), review those findings rather than turning the rule off.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (the field names and types; `reinvocationPolicy`\n  exists only on `MutatingWebhook`; the policy types: `ValidatingAdmissionPolicy` in v0.35,\n  `MutatingAdmissionPolicy` in v0.36)\n- Unknown fields are decoding-level, not validation: `fieldValidation=Strict` rejects them,\n  `Warn` drops them with a warning (KEP-2885): https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n',
       "rules/self-deadlock.md": () => '---\nid: self-deadlock\nseverity: error\n---\n\n# self-deadlock\n\n## What it does\n\nFlags a webhook that would have to admit its own replacement pods. A webhook is reported when\nall of these hold:\n\n1. it is served from inside the cluster, by `clientConfig.service` (a `url` webhook is not\n   checked); its `service.namespace` is "its namespace" below;\n2. its effective `failurePolicy` is `Fail` (written, or the v1 default);\n3. the API server would call it for a CREATE, in its namespace, of `pods` or of one of the\n   workloads that create them: `apps/v1` `replicasets`, `deployments`, `statefulsets`,\n   `daemonsets` (matched with its rules, including `matchPolicy: Equivalent`, and its\n   `namespaceSelector`, evaluated against `kubernetes.io/metadata.name` plus the labels of\n   that Namespace\'s manifest if the run contains one);\n4. its `matchConditions`, if any, are all true, or cannot be decided from what is known of the\n   request (an `authorizer` call, a read of the object\'s labels or spec: that may match), for\n   the requester that creates those objects\n   when the webhook\'s pods are replaced: the `replicaset-controller`, `daemon-set-controller`\n   and `statefulset-controller` service accounts in `kube-system` for pods, the\n   `deployment-controller` for ReplicaSets, and a cluster administrator (`system:masters`)\n   for Deployments, StatefulSets and DaemonSets. If a condition is false for them, or cannot\n   be evaluated here (one that calls `authorizer`, say), that kind of object does not count:\n   the rule does not guess.\n\nThe finding points at the rule that matches, and names the first match in the order pods,\nReplicaSets, Deployments, StatefulSets, DaemonSets. The namespace is not exempt when it is\n`kube-system`: controllers that install themselves there (the AWS Load Balancer Controller\ndoes) deadlock the same way.\n\nExemptions, where the run cannot show the webhook\'s own pods:\n\n- A webhook with a non-empty `objectSelector` is not reported: the labels of its own pods are\n  not part of the run, and any such selector is one they could avoid (by not carrying an\n  opt-in label, or by carrying an opt-out one).\n- A `namespaceSelector` with a `NotIn` or `DoesNotExist` requirement on a key other than\n  `kubernetes.io/metadata.name` is an opt-out switch; when the run has no manifest for the\n  webhook\'s namespace, the rule cannot tell whether that namespace carries the label (projects\n  usually label their own namespace so), and does not report. With the Namespace manifest in\n  the run, its labels decide. The `default` namespace needs no manifest: the API server creates\n  it with no label but `kubernetes.io/metadata.name: default`\n  (`pkg/controlplane/controller/systemnamespaces`), so a webhook served from `default` whose\n  opt-out label `default` does not carry is reported. (A cluster admin may have labelled\n  `default` since; the finding says what the API server\'s own `default` gets.)\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one.\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`) and would deadlock alike are\nreported once, at the first, naming the others; the suggestion excludes the namespace in each.\n\n## Why is this bad?\n\nWhen the webhook\'s pods die (a node failure, an eviction, a bad rollout), the ReplicaSet\ncontroller creates replacements in the same namespace. Their creation is an admission request\nthat the webhook must answer, and with `failurePolicy: Fail` the API server rejects it while\nno webhook pod is running. No pod, no webhook; no webhook, no pod: the deadlock lasts until\nsomeone deletes or edits the webhook configuration by hand. The same goes for the\nReplicaSet a rollout creates, so a fixed version of the webhook cannot be rolled out either.\n\nThe Kubernetes documentation calls this out ("Avoiding deadlocks in self-hosted webhooks") and\nrecommends excluding the webhook\'s own namespace with a `namespaceSelector`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n```\n\n## Use instead\n\nExclude the webhook\'s own namespace by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "sidecar-injector"]\n```\n\nIf the webhook must see some pods of its own namespace, give it an opt-in `objectSelector`\nthat its own pods do not match, or use `failurePolicy: Ignore`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests: the labels of the webhook\'s\nnamespace are used when its `namespaceSelector` is evaluated.\n\n## When not to use it\n\nWhen the webhook\'s pods are created some other way than through this API server (static\npods, another cluster), or when it is deliberately fail-closed for its own namespace and you\nhave a runbook for the deadlock. Then turn the rule off with `--rule self-deadlock=off`, or\nlower it with `--rule self-deadlock=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding deadlocks in self-hosted webhooks":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices, "Avoid self-mutation deadlocks" and dependency loops:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (how the\n  `namespaceSelector` is evaluated)\n',
@@ -7624,7 +7624,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve13.call(this, root, ref);
+      let _sch = resolve14.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7651,7 +7651,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve13(root, ref) {
+    function resolve14(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8518,7 +8518,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve13(baseURI, relativeURI, options) {
+    function resolve14(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8909,7 +8909,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve13,
+      resolve: resolve14,
       resolveComponent,
       equal: equal2,
       serialize: serialize2,
@@ -27664,13 +27664,17 @@ var init_policies = __esm({
     PolicyIndex = class {
       objects;
       #byName = /* @__PURE__ */ new Map();
+      /** Policies by the names builds give them: `kind/root/name`. */
+      #byBuiltName = /* @__PURE__ */ new Map();
+      #builds;
       #byPolicyName = /* @__PURE__ */ new Map();
       #kindCounts = /* @__PURE__ */ new Map();
       #names = /* @__PURE__ */ new Map();
       #suggestions = /* @__PURE__ */ new Map();
       #work = { cells: 0 };
-      constructor(objects2) {
+      constructor(objects2, builds) {
         this.objects = objects2;
+        this.#builds = builds;
         const add2 = (map, key2, object) => {
           const list3 = map.get(key2);
           if (list3)
@@ -27681,25 +27685,47 @@ var init_policies = __esm({
         for (const object of objects2) {
           if (object.name !== void 0)
             add2(this.#byName, `${object.kind}/${object.name}`, object);
+          if (object.name !== void 0 && !isBindingKind(object.kind)) {
+            for (const build of this.#buildsOf(object))
+              add2(this.#byBuiltName, `${object.kind}/${build.root}/${build.prefix}${object.name}${build.suffix}`, object);
+          }
           const policyName = isBindingKind(object.kind) ? policyNameOf(object) : void 0;
           if (policyName !== void 0)
             add2(this.#byPolicyName, `${object.kind}/${policyName}`, object);
           this.#kindCounts.set(object.kind, (this.#kindCounts.get(object.kind) ?? 0) + 1);
         }
       }
-      /** The bindings that refer to this policy (right kind, spec.policyName equal to its name). */
+      /**
+       * The bindings that refer to this policy (right kind, spec.policyName equal to its name, or to
+       * the name a kustomization that builds both gives it).
+       */
       bindingsOf(policy) {
         if (isBinding(policy) || policy.name === void 0)
           return [];
         const kind = bindingKindFor(policy.kind);
-        return [...this.#byPolicyName.get(`${kind}/${policy.name}`) ?? []];
+        const found = new Set(this.#byPolicyName.get(`${kind}/${policy.name}`) ?? []);
+        for (const build of this.#buildsOf(policy)) {
+          for (const binding of this.#byPolicyName.get(`${kind}/${build.prefix}${policy.name}${build.suffix}`) ?? []) {
+            if (this.#buildsOf(binding).some((other) => other.root === build.root))
+              found.add(binding);
+          }
+        }
+        return [...found];
       }
-      /** The policies this binding refers to (normally one; a run may hold overlays). */
+      /** The policies this binding refers to (normally one; a run may hold overlays), by name or as a build of both names it. */
       policiesOf(binding) {
         const name = policyNameOf(binding);
         if (!isBindingKind(binding.kind) || name === void 0)
           return [];
-        return [...this.#byName.get(`${policyKindFor(binding.kind)}/${name}`) ?? []];
+        const kind = policyKindFor(binding.kind);
+        const found = new Set(this.#byName.get(`${kind}/${name}`) ?? []);
+        for (const build of this.#buildsOf(binding))
+          for (const policy of this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? [])
+            found.add(policy);
+        return [...found];
+      }
+      #buildsOf(object) {
+        return this.#builds?.buildsOf(object.manifest.file.path) ?? [];
       }
       /** The objects of this kind and name. */
       named(kind, name) {
@@ -27742,507 +27768,6 @@ var init_policies = __esm({
         return names2;
       }
     };
-  }
-});
-
-// dist/src/match/bindings.js
-function policyIndexOf(scope) {
-  return scope.memo.get(POLICY_INDEX, () => new PolicyIndex(scope.policies));
-}
-var POLICY_INDEX;
-var init_bindings = __esm({
-  "dist/src/match/bindings.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_policies();
-    init_run_scope();
-    POLICY_INDEX = memoKey("the run's policy index");
-  }
-});
-
-// dist/src/match/request.js
-function objectLabelsFor(operation, labels) {
-  switch (operation) {
-    case "CREATE":
-      return { objectLabels: labels, oldObjectLabels: null };
-    case "DELETE":
-      return { objectLabels: null, oldObjectLabels: labels };
-    case "CONNECT":
-      return { objectLabels: null, oldObjectLabels: null };
-    default:
-      return { objectLabels: labels, oldObjectLabels: labels };
-  }
-}
-function isExemptRequest(group, resource) {
-  return group === "admissionregistration.k8s.io" && EXEMPT_ADMISSION_RESOURCES.has(resource);
-}
-function nameMatches(pattern, value) {
-  return pattern === "*" || pattern === value;
-}
-function resourceEntryMatches(entry, resource, subresource) {
-  const slash = entry.indexOf("/");
-  const resourcePart3 = slash < 0 ? entry : entry.slice(0, slash);
-  const subresourcePart = slash < 0 ? "" : entry.slice(slash + 1);
-  return nameMatches(resourcePart3, resource) && nameMatches(subresourcePart, subresource);
-}
-function scopeMatches(scope, request2) {
-  switch (scope ?? "*") {
-    case "Namespaced":
-      return request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource);
-    case "Cluster":
-      return request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1";
-    default:
-      return true;
-  }
-}
-function ruleMatches(rule39, request2) {
-  return scopeMatches(rule39.scope, request2) && (rule39.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule39.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule39.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule39.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
-}
-function compileRule(rule39) {
-  if (rule39 === null || typeof rule39 !== "object")
-    return null;
-  const scope = rule39.scope ?? "*";
-  const operations = listOf(rule39.operations);
-  const groups = listOf(rule39.apiGroups);
-  const versions = listOf(rule39.apiVersions);
-  const resources = listOf(rule39.resources);
-  return {
-    scope,
-    operations: new Set(operations),
-    groups: new Set(groups),
-    versions: new Set(versions),
-    resources: resources.map((entry) => {
-      const slash = entry.indexOf("/");
-      return slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)];
-    }),
-    key: JSON.stringify([scope, operations, groups, versions, resources])
-  };
-}
-function compiledRules(rules2) {
-  return compiled3.get(rules2, () => rules2.map(compileRule));
-}
-function compiledRuleMatches(rule39, request2) {
-  if (rule39.scope === "Namespaced") {
-    if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
-      return false;
-  } else if (rule39.scope === "Cluster") {
-    if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
-      return false;
-  }
-  if (!hasOrAny(rule39.operations, request2.operation) || !hasOrAny(rule39.groups, request2.group) || !hasOrAny(rule39.versions, request2.version))
-    return false;
-  for (const [resource, subresource] of rule39.resources) {
-    if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
-      return true;
-  }
-  return false;
-}
-function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule39 of compiledRules(rules2 ?? [])) {
-    if (rule39 === null || !hasOrAny(rule39.groups, group))
-      continue;
-    for (const [r, sub] of rule39.resources)
-      if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
-        return true;
-  }
-  return false;
-}
-function matchingRule(webhook, request2, discovery) {
-  const rules2 = compiledRules(webhook.rules ?? []);
-  for (let index = 0; index < rules2.length; index++) {
-    const rule39 = rules2[index];
-    if (rule39 !== null && compiledRuleMatches(rule39, request2))
-      return { rule: index, equivalent: null };
-  }
-  if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
-    return void 0;
-  if (!rules2.some((rule39) => rule39 !== null && hasOrAny(rule39.groups, request2.group) && hasOrAny(rule39.operations, request2.operation) && rule39.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
-    return void 0;
-  const equivalents = discovery.equivalents(request2);
-  if (equivalents.length === 0)
-    return void 0;
-  for (let index = 0; index < rules2.length; index++) {
-    const rule39 = rules2[index];
-    if (rule39 === null)
-      continue;
-    for (const equivalent of equivalents) {
-      const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule39, candidate))
-        return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
-    }
-  }
-  return void 0;
-}
-function namespaceSelectorOutcome(selector, request2) {
-  if (request2.namespace === null && !isNamespaceResource(request2.group, request2.resource))
-    return true;
-  if (isEmptySelector(selector))
-    return true;
-  if (selectorHasPlaceholder(selector))
-    return "unknown";
-  const ownLabels = isNamespaceResource(request2.group, request2.resource) && request2.subresource === "" && (request2.operation === "CREATE" || request2.operation === "UPDATE");
-  const labels = ownLabels ? request2.objectLabels ?? request2.namespaceLabels : request2.namespaceLabels;
-  if (labels === void 0 || labels === null)
-    return "unknown";
-  return selectorMatches(selector, labels) === true;
-}
-function objectSelectorOutcome(selector, request2) {
-  if (isEmptySelector(selector))
-    return true;
-  if (request2.operation === "CONNECT")
-    return false;
-  if (selectorHasPlaceholder(selector))
-    return "unknown";
-  const candidates2 = [request2.objectLabels, request2.oldObjectLabels];
-  if (candidates2.some((labels) => labels !== void 0 && labels !== null && selectorMatches(selector, labels) === true))
-    return true;
-  if (candidates2.some((labels) => labels === void 0))
-    return "unknown";
-  return false;
-}
-function matchWebhook(webhook, request2, discovery) {
-  if (isExemptRequest(request2.group, request2.resource))
-    return { called: false, reason: "exempt-kind" };
-  const rule39 = matchingRule(webhook, request2, discovery);
-  if (rule39 === void 0)
-    return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule39);
-}
-function selectorsOutcome(webhook, request2, rule39) {
-  const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
-  if (namespaceOk === false)
-    return { called: false, reason: "namespace-selector" };
-  const objectOk = objectSelectorOutcome(webhook.objectSelector, request2);
-  if (objectOk === false)
-    return { called: false, reason: "object-selector" };
-  if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule39.rule, unknown: "namespace-labels" };
-  if (objectOk === "unknown")
-    return { called: "unknown", rule: rule39.rule, unknown: "object-labels" };
-  return { called: true, rule: rule39.rule, equivalent: rule39.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
-}
-var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
-var init_request = __esm({
-  "dist/src/match/request.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_selector();
-    init_cache();
-    OPERATIONS3 = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
-    EXEMPT_ADMISSION_RESOURCES = /* @__PURE__ */ new Set([
-      "validatingwebhookconfigurations",
-      "mutatingwebhookconfigurations",
-      "validatingadmissionpolicies",
-      "validatingadmissionpolicybindings",
-      "mutatingadmissionpolicies",
-      "mutatingadmissionpolicybindings"
-    ]);
-    isNamespaceResource = (group, resource) => group === "" && resource === "namespaces";
-    compiled3 = new ObjectMemo();
-    listOf = (value) => Array.isArray(value) ? value : [];
-    hasOrAny = (set, value) => set.has(value) || set.has("*");
-  }
-});
-
-// dist/src/match/policy.js
-function isRule(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule39) => {
-    if (!isRule(rule39))
-      return null;
-    const names2 = rule39.resourceNames ?? [];
-    if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
-      return null;
-    return rule39;
-  });
-}
-function asWebhooks(match, name, emptyMatchesAll) {
-  const resourceRules = match?.resourceRules ?? [];
-  const include = {
-    rules: emptyMatchesAll && resourceRules.length === 0 ? [EVERY_RESOURCE] : rulesFor(resourceRules, name),
-    ...match?.namespaceSelector ? { namespaceSelector: match.namespaceSelector } : {},
-    ...match?.objectSelector ? { objectSelector: match.objectSelector } : {},
-    ...match?.matchPolicy ? { matchPolicy: match.matchPolicy } : {}
-  };
-  const exclude = {
-    rules: rulesFor(match?.excludeResourceRules, name),
-    ...match?.matchPolicy ? { matchPolicy: match.matchPolicy } : {}
-  };
-  return { include, exclude };
-}
-function webhooksFor(match, name, emptyMatchesAll) {
-  if (name !== void 0 || match === void 0 || match === null || typeof match !== "object")
-    return asWebhooks(match, name, emptyMatchesAll);
-  return unnamedViews[emptyMatchesAll ? 1 : 0].get(match, () => asWebhooks(match, void 0, emptyMatchesAll));
-}
-function matchResources(match, request2, discovery, emptyMatchesAll) {
-  const { include, exclude } = webhooksFor(match, request2.name, emptyMatchesAll);
-  if ((exclude.rules ?? []).length > 0 && matchWebhook(exclude, request2, discovery).called === true)
-    return { called: false, reason: "excluded" };
-  const outcome = matchWebhook(include, request2, discovery);
-  return outcome.called === true ? { ...outcome, dependsOnMatchConditions: false } : outcome;
-}
-function matchPolicy(policy, binding, request2, discovery) {
-  const byPolicy = matchResources(policy?.matchConstraints, request2, discovery, false);
-  if (byPolicy.called === false)
-    return byPolicy;
-  const bindingMatch = binding?.matchResources;
-  if (bindingMatch !== void 0 && bindingMatch !== null) {
-    const byBinding = matchResources(bindingMatch, request2, discovery, true);
-    if (byBinding.called === false)
-      return byBinding;
-    if (byBinding.called === "unknown")
-      return { called: "unknown", rule: byPolicy.rule, unknown: byBinding.unknown };
-  }
-  if (byPolicy.called === "unknown")
-    return byPolicy;
-  return { ...byPolicy, dependsOnMatchConditions: (policy?.matchConditions ?? []).length > 0 };
-}
-var EVERY_RESOURCE, unnamedViews;
-var init_policy = __esm({
-  "dist/src/match/policy.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_request();
-    init_cache();
-    EVERY_RESOURCE = { operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"], scope: "*" };
-    unnamedViews = [new ObjectMemo(), new ObjectMemo()];
-  }
-});
-
-// dist/src/match/namespace-guards.js
-function namespaceWrite(operation, key2) {
-  const labels = { [NAMESPACE_NAME_LABEL]: SOME_NAMESPACE, [key2]: "true" };
-  return {
-    operation,
-    group: "",
-    version: "v1",
-    resource: "namespaces",
-    subresource: "",
-    namespace: SOME_NAMESPACE,
-    namespaceLabels: labels,
-    ...objectLabelsFor(operation, labels)
-  };
-}
-function backendOf(webhook) {
-  const { service, url } = webhook.clientConfig ?? {};
-  if (service?.name && service.namespace)
-    return `service ${service.namespace}/${service.name}`;
-  if (typeof url !== "string")
-    return void 0;
-  try {
-    return `host ${new URL(url).host}`;
-  } catch {
-    return void 0;
-  }
-}
-function guardCandidates(scope) {
-  return scope.memo.get(CANDIDATES, () => {
-    const found = [];
-    for (const object of scope.webhookConfigurations) {
-      if (object.kind !== "ValidatingWebhookConfiguration" || !object.decodable || isFragment(object))
-        continue;
-      for (const { webhook, label } of webhooksOf(object)) {
-        if (webhook.failurePolicy === "Ignore" || !rulesMayMatch(webhook.rules, "", "namespaces", ""))
-          continue;
-        found.push({ name: `webhook "${label}"`, policy: false, backend: backendOf(webhook), calls: (request2) => matchWebhook(webhook, request2, scope.discovery).called === true });
-      }
-    }
-    for (const policy of scope.policies)
-      found.push(...policyCandidates(policy, scope));
-    return found;
-  });
-}
-function policyCandidates(policy, scope) {
-  if (policy.kind !== "ValidatingAdmissionPolicy" || !policy.decodable)
-    return [];
-  const spec = policySpec(policy);
-  if (spec === void 0 || !rulesMayMatch(spec.matchConstraints?.resourceRules, "", "namespaces", ""))
-    return [];
-  return policyIndexOf(scope).bindingsOf(policy).filter((binding) => binding.decodable && (bindingSpec(binding)?.validationActions ?? []).includes("Deny")).map((binding) => ({
-    name: `ValidatingAdmissionPolicy "${policy.name ?? "(unnamed)"}"`,
-    policy: true,
-    backend: void 0,
-    calls: (request2) => matchPolicy(spec, bindingSpec(binding), request2, scope.discovery).called === true
-  }));
-}
-function namespaceLabelGuard(scope, key2, backend) {
-  const guards = scope.memo.get(GUARDS, () => /* @__PURE__ */ new Map());
-  const memo = JSON.stringify([key2, backend ?? null]);
-  let guard = guards.get(memo);
-  if (guard === void 0) {
-    const writes = WRITES.map((operation) => namespaceWrite(operation, key2));
-    const found = guardCandidates(scope).find((candidate) => (candidate.policy || backend !== void 0 && candidate.backend === backend) && writes.every((request2) => candidate.calls(request2)));
-    guard = found?.name ?? null;
-    guards.set(memo, guard);
-  }
-  return guard ?? void 0;
-}
-var SOME_NAMESPACE, WRITES, CANDIDATES, GUARDS;
-var init_namespace_guards = __esm({
-  "dist/src/match/namespace-guards.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_policies();
-    init_types();
-    init_webhooks();
-    init_run_scope();
-    init_bindings();
-    init_policy();
-    init_request();
-    SOME_NAMESPACE = "tenant-namespace";
-    WRITES = ["CREATE", "UPDATE"];
-    CANDIDATES = memoKey("webhooks and policies that may guard Namespace labels");
-    GUARDS = memoKey("namespace label guards by key and backend");
-  }
-});
-
-// dist/src/match/builtin-rules.js
-function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule39) => rule39 !== null && typeof rule39 === "object" && (rule39.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
-}
-var init_builtin_rules = __esm({
-  "dist/src/match/builtin-rules.js"() {
-    "use strict";
-    init_import_meta_url();
-  }
-});
-
-// dist/rules/editable-namespace-selector.js
-function trustedKeys(run2) {
-  return /* @__PURE__ */ new Set([...isAtLeast(run2.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : [], ...run2.trustedNamespaceLabels]);
-}
-function optsOut(selector, where2) {
-  if (where2[0] !== "matchExpressions")
-    return false;
-  const operator = selector?.matchExpressions?.[where2[1]]?.operator;
-  return operator === "NotIn" || operator === "DoesNotExist";
-}
-function judge(run2, key2, optOut, validating, builtins, backend) {
-  if (!validating)
-    return { severity: "info", why: "", help: `${WHO} The label switches this mutation on or off per namespace: usually the intended design.` };
-  const guard = namespaceLabelGuard(run2, key2, backend);
-  if (guard !== void 0)
-    return { severity: "info", why: "guarded in this run", help: `${guard} sees every Namespace create and update that sets this label and can reject it: the label is held by whoever that guard allows. ${WHO}` };
-  if (!optOut)
-    return { severity: "info", why: "an opt-in", help: `${WHO} The label switches the check on for a namespace; removing it (a cluster-level act) switches it off.` };
-  if (!builtins)
-    return { severity: "info", why: "custom resources only", help: `${WHO} The check covers only custom resources (groups no built-in API serves): skipping it yields objects the project's controller may reject, not a bypass of a control over what runs.` };
-  return {
-    severity: "warning",
-    why: "",
-    help: `${WHO} Whoever of them sets this label takes the namespace out of the check, for built-in resources. Select by ${NAMESPACE_NAME_LABEL} (set by the API server), guard the label with a validating webhook or policy on Namespaces, or, if only trusted users can set it, pass it to --trusted-namespace-label.`
-  };
-}
-function policySelectorApplies(object, run2) {
-  const own = matchResourcesOf(object).match?.resourceRules;
-  if (!isBinding(object))
-    return namespaceSelectorApplies(own, run2.discovery);
-  if (own !== void 0 && own.length > 0 && !namespaceSelectorApplies(own, run2.discovery))
-    return false;
-  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
-  if (policies.length === 0)
-    return true;
-  return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, run2.discovery));
-}
-function rejectsNothing(object) {
-  if (object.kind !== "ValidatingAdmissionPolicyBinding")
-    return false;
-  const actions = bindingSpec(object)?.validationActions;
-  return Array.isArray(actions) && actions.length > 0 && !actions.includes("Deny");
-}
-function policyRules(object, run2) {
-  const own = matchResourcesOf(object).match?.resourceRules;
-  if (!isBinding(object) || own !== void 0 && own.length > 0)
-    return [...own ?? []];
-  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
-  if (policies.length === 0)
-    return [{ apiGroups: ["*"] }];
-  return policies.flatMap((policy) => [...matchResourcesOf(policy).match?.resourceRules ?? []]);
-}
-function checkPolicyObject(object, run2) {
-  const { match, path } = matchResourcesOf(object);
-  if (match === void 0 || rejectsNothing(object) || !policySelectorApplies(object, run2))
-    return [];
-  const trusted = trustedKeys(run2);
-  const mutating = isMutatingKind(object.kind);
-  const at = [...path, "namespaceSelector"];
-  const builtins = rulesMatchBuiltins(policyRules(object, run2), run2.discovery);
-  return selectorKeys(match.namespaceSelector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
-    const verdict = judge(run2, key2, optsOut(match.namespaceSelector, where2), !mutating, builtins, void 0);
-    return {
-      messageId: verdict.severity === "warning" ? "optOutPolicy" : mutating ? "mutatingPolicy" : "validatingPolicy",
-      data: { kind: object.kind, name: object.name ?? "(unnamed)", key: key2, why: verdict.why === "" ? "" : ` (${verdict.why})` },
-      path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
-      locateAt: [...at, ...where2],
-      severity: verdict.severity,
-      help: verdict.help
-    };
-  });
-}
-var WHO, rule2;
-var init_editable_namespace_selector = __esm({
-  "dist/rules/editable-namespace-selector.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_scope();
-    init_selector();
-    init_namespace_guards();
-    init_builtin_rules();
-    init_version();
-    init_policies();
-    init_bindings();
-    init_types();
-    init_webhooks();
-    init_rule();
-    WHO = "Under default RBAC namespace users cannot update their Namespace (view, edit and admin only read it): only cluster-level users, and tools they grant it, can change its labels.";
-    rule2 = defineObjectRule({
-      meta: {
-        id: "editable-namespace-selector",
-        title: "namespaceSelector reads a namespace label: an opt-out on a check of built-in resources is a way around it",
-        aboutCalls: true,
-        severity: "warning",
-        appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"],
-        messages: {
-          optOut: 'webhook "{{webhook}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
-          validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}"{{why}}',
-          mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace label "{{key}}"',
-          optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
-          validatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}"{{why}}',
-          mutatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}"'
-        },
-        help: `Whoever can change a namespace's labels (under default RBAC, cluster-level users only) can take that namespace out of a validating webhook or policy, or switch a mutation on or off for it. Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server), or guard the label with a policy and pass it to --trusted-namespace-label.`
-      },
-      create(run2) {
-        return {
-          policy: (object) => checkPolicyObject(object, run2),
-          webhookConfiguration(object) {
-            const trusted = trustedKeys(run2);
-            return webhooksOf(object).flatMap((entry) => {
-              if (!namespaceSelectorApplies(entry.webhook.rules, run2.discovery))
-                return [];
-              const at = [...entry.path, "namespaceSelector"];
-              const selector = entry.webhook.namespaceSelector;
-              const builtins = rulesMatchBuiltins(entry.webhook.rules, run2.discovery);
-              return selectorKeys(selector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
-                const verdict = judge(run2, key2, optsOut(selector, where2), !entry.mutating, builtins, backendOf(entry.webhook));
-                return {
-                  messageId: verdict.severity === "warning" ? "optOut" : entry.mutating ? "mutating" : "validating",
-                  data: { webhook: entry.label, key: key2, why: verdict.why === "" ? "" : ` (${verdict.why})` },
-                  // The API server's notation stops at matchLabels; the file position names the key.
-                  path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
-                  locateAt: [...at, ...where2],
-                  severity: verdict.severity,
-                  help: verdict.help
-                };
-              });
-            });
-          }
-        };
-      }
-    });
   }
 });
 
@@ -35872,7 +35397,9 @@ function kustomizationListings(file, folder, text, whole, readFile3) {
       file,
       resources,
       transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements) || settingsMayWriteSelectors(document, readFile3),
-      renames: ["namePrefix", "nameSuffix", "namespace"].some((field) => document[field] != null)
+      renames: ["namePrefix", "nameSuffix", "namespace"].some((field) => document[field] != null),
+      ...typeof document.namePrefix === "string" ? { namePrefix: document.namePrefix } : {},
+      ...typeof document.nameSuffix === "string" ? { nameSuffix: document.nameSuffix } : {}
     });
   }
   return out;
@@ -36020,6 +35547,561 @@ var init_kustomize_patches = __esm({
     MAX_PATCH_BYTES = 1024 * 1024;
     AFTER_PATCHES = ["vars", "transformers", "components", "openapi", "crds"];
     KUSTOMIZATION_KIND = /^kind:[ \t]*["']?Kustomization\b/m;
+  }
+});
+
+// dist/src/match/kustomize-names.js
+var import_node_path4, MAX_DEPTH, MAX_BUILDS, KustomizeNames;
+var init_kustomize_names = __esm({
+  "dist/src/match/kustomize-names.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_node_path4 = require("node:path");
+    init_kustomize_patches();
+    MAX_DEPTH = 64;
+    MAX_BUILDS = 1e3;
+    KustomizeNames = class {
+      #listings;
+      #builds = /* @__PURE__ */ new Map();
+      constructor(listings) {
+        this.#listings = listings;
+      }
+      /** Every kustomization of the run that builds `file`, with the prefix and suffix its build gives the file's objects. */
+      buildsOf(file) {
+        if (this.#listings.length === 0 || file === "<stdin>")
+          return [];
+        const path = realPath((0, import_node_path4.resolve)(file));
+        let builds = this.#builds.get(path);
+        if (builds === void 0) {
+          const unique = new Map(this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, { left: MAX_BUILDS }).map((build) => [`${build.root}\0${build.prefix}\0${build.suffix}`, build]));
+          builds = [...unique.values()];
+          this.#builds.set(path, builds);
+        }
+        return builds;
+      }
+      #buildsOfPath(path, seen, depth, budget2) {
+        if (depth > MAX_DEPTH || seen.has(path) || budget2.left <= 0)
+          return [];
+        seen.add(path);
+        const builds = [];
+        for (const listing of this.#listings) {
+          if (!listing.resources.includes(path))
+            continue;
+          const prefix = listing.namePrefix ?? "";
+          const suffix = listing.nameSuffix ?? "";
+          if (--budget2.left < 0)
+            break;
+          builds.push({ root: listing.file, prefix, suffix });
+          for (const outer of this.#buildsOfPath((0, import_node_path4.dirname)(realPath((0, import_node_path4.resolve)(listing.file))), seen, depth + 1, budget2)) {
+            builds.push({ root: outer.root, prefix: outer.prefix + prefix, suffix: suffix + outer.suffix });
+          }
+        }
+        seen.delete(path);
+        return builds;
+      }
+    };
+  }
+});
+
+// dist/src/match/bindings.js
+function policyIndexOf(scope) {
+  return scope.memo.get(POLICY_INDEX, () => new PolicyIndex(scope.policies, new KustomizeNames(scope.kustomizations)));
+}
+var POLICY_INDEX;
+var init_bindings = __esm({
+  "dist/src/match/bindings.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_policies();
+    init_kustomize_names();
+    init_run_scope();
+    POLICY_INDEX = memoKey("the run's policy index");
+  }
+});
+
+// dist/src/match/request.js
+function objectLabelsFor(operation, labels) {
+  switch (operation) {
+    case "CREATE":
+      return { objectLabels: labels, oldObjectLabels: null };
+    case "DELETE":
+      return { objectLabels: null, oldObjectLabels: labels };
+    case "CONNECT":
+      return { objectLabels: null, oldObjectLabels: null };
+    default:
+      return { objectLabels: labels, oldObjectLabels: labels };
+  }
+}
+function isExemptRequest(group, resource) {
+  return group === "admissionregistration.k8s.io" && EXEMPT_ADMISSION_RESOURCES.has(resource);
+}
+function nameMatches(pattern, value) {
+  return pattern === "*" || pattern === value;
+}
+function resourceEntryMatches(entry, resource, subresource) {
+  const slash = entry.indexOf("/");
+  const resourcePart3 = slash < 0 ? entry : entry.slice(0, slash);
+  const subresourcePart = slash < 0 ? "" : entry.slice(slash + 1);
+  return nameMatches(resourcePart3, resource) && nameMatches(subresourcePart, subresource);
+}
+function scopeMatches(scope, request2) {
+  switch (scope ?? "*") {
+    case "Namespaced":
+      return request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource);
+    case "Cluster":
+      return request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1";
+    default:
+      return true;
+  }
+}
+function ruleMatches(rule39, request2) {
+  return scopeMatches(rule39.scope, request2) && (rule39.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule39.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule39.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule39.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+}
+function compileRule(rule39) {
+  if (rule39 === null || typeof rule39 !== "object")
+    return null;
+  const scope = rule39.scope ?? "*";
+  const operations = listOf(rule39.operations);
+  const groups = listOf(rule39.apiGroups);
+  const versions = listOf(rule39.apiVersions);
+  const resources = listOf(rule39.resources);
+  return {
+    scope,
+    operations: new Set(operations),
+    groups: new Set(groups),
+    versions: new Set(versions),
+    resources: resources.map((entry) => {
+      const slash = entry.indexOf("/");
+      return slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)];
+    }),
+    key: JSON.stringify([scope, operations, groups, versions, resources])
+  };
+}
+function compiledRules(rules2) {
+  return compiled3.get(rules2, () => rules2.map(compileRule));
+}
+function compiledRuleMatches(rule39, request2) {
+  if (rule39.scope === "Namespaced") {
+    if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
+      return false;
+  } else if (rule39.scope === "Cluster") {
+    if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
+      return false;
+  }
+  if (!hasOrAny(rule39.operations, request2.operation) || !hasOrAny(rule39.groups, request2.group) || !hasOrAny(rule39.versions, request2.version))
+    return false;
+  for (const [resource, subresource] of rule39.resources) {
+    if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
+      return true;
+  }
+  return false;
+}
+function rulesMayMatch(rules2, group, resource, subresource) {
+  for (const rule39 of compiledRules(rules2 ?? [])) {
+    if (rule39 === null || !hasOrAny(rule39.groups, group))
+      continue;
+    for (const [r, sub] of rule39.resources)
+      if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
+        return true;
+  }
+  return false;
+}
+function matchingRule(webhook, request2, discovery) {
+  const rules2 = compiledRules(webhook.rules ?? []);
+  for (let index = 0; index < rules2.length; index++) {
+    const rule39 = rules2[index];
+    if (rule39 !== null && compiledRuleMatches(rule39, request2))
+      return { rule: index, equivalent: null };
+  }
+  if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
+    return void 0;
+  if (!rules2.some((rule39) => rule39 !== null && hasOrAny(rule39.groups, request2.group) && hasOrAny(rule39.operations, request2.operation) && rule39.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+    return void 0;
+  const equivalents = discovery.equivalents(request2);
+  if (equivalents.length === 0)
+    return void 0;
+  for (let index = 0; index < rules2.length; index++) {
+    const rule39 = rules2[index];
+    if (rule39 === null)
+      continue;
+    for (const equivalent of equivalents) {
+      const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
+      if (compiledRuleMatches(rule39, candidate))
+        return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
+    }
+  }
+  return void 0;
+}
+function namespaceSelectorOutcome(selector, request2) {
+  if (request2.namespace === null && !isNamespaceResource(request2.group, request2.resource))
+    return true;
+  if (isEmptySelector(selector))
+    return true;
+  if (selectorHasPlaceholder(selector))
+    return "unknown";
+  const ownLabels = isNamespaceResource(request2.group, request2.resource) && request2.subresource === "" && (request2.operation === "CREATE" || request2.operation === "UPDATE");
+  const labels = ownLabels ? request2.objectLabels ?? request2.namespaceLabels : request2.namespaceLabels;
+  if (labels === void 0 || labels === null)
+    return "unknown";
+  return selectorMatches(selector, labels) === true;
+}
+function objectSelectorOutcome(selector, request2) {
+  if (isEmptySelector(selector))
+    return true;
+  if (request2.operation === "CONNECT")
+    return false;
+  if (selectorHasPlaceholder(selector))
+    return "unknown";
+  const candidates2 = [request2.objectLabels, request2.oldObjectLabels];
+  if (candidates2.some((labels) => labels !== void 0 && labels !== null && selectorMatches(selector, labels) === true))
+    return true;
+  if (candidates2.some((labels) => labels === void 0))
+    return "unknown";
+  return false;
+}
+function matchWebhook(webhook, request2, discovery) {
+  if (isExemptRequest(request2.group, request2.resource))
+    return { called: false, reason: "exempt-kind" };
+  const rule39 = matchingRule(webhook, request2, discovery);
+  if (rule39 === void 0)
+    return { called: false, reason: "no-rule" };
+  return selectorsOutcome(webhook, request2, rule39);
+}
+function selectorsOutcome(webhook, request2, rule39) {
+  const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
+  if (namespaceOk === false)
+    return { called: false, reason: "namespace-selector" };
+  const objectOk = objectSelectorOutcome(webhook.objectSelector, request2);
+  if (objectOk === false)
+    return { called: false, reason: "object-selector" };
+  if (namespaceOk === "unknown")
+    return { called: "unknown", rule: rule39.rule, unknown: "namespace-labels" };
+  if (objectOk === "unknown")
+    return { called: "unknown", rule: rule39.rule, unknown: "object-labels" };
+  return { called: true, rule: rule39.rule, equivalent: rule39.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+}
+var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
+var init_request = __esm({
+  "dist/src/match/request.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_selector();
+    init_cache();
+    OPERATIONS3 = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
+    EXEMPT_ADMISSION_RESOURCES = /* @__PURE__ */ new Set([
+      "validatingwebhookconfigurations",
+      "mutatingwebhookconfigurations",
+      "validatingadmissionpolicies",
+      "validatingadmissionpolicybindings",
+      "mutatingadmissionpolicies",
+      "mutatingadmissionpolicybindings"
+    ]);
+    isNamespaceResource = (group, resource) => group === "" && resource === "namespaces";
+    compiled3 = new ObjectMemo();
+    listOf = (value) => Array.isArray(value) ? value : [];
+    hasOrAny = (set, value) => set.has(value) || set.has("*");
+  }
+});
+
+// dist/src/match/policy.js
+function isRule(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function rulesFor(rules2, name) {
+  return (rules2 ?? []).map((rule39) => {
+    if (!isRule(rule39))
+      return null;
+    const names2 = rule39.resourceNames ?? [];
+    if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
+      return null;
+    return rule39;
+  });
+}
+function asWebhooks(match, name, emptyMatchesAll) {
+  const resourceRules = match?.resourceRules ?? [];
+  const include = {
+    rules: emptyMatchesAll && resourceRules.length === 0 ? [EVERY_RESOURCE] : rulesFor(resourceRules, name),
+    ...match?.namespaceSelector ? { namespaceSelector: match.namespaceSelector } : {},
+    ...match?.objectSelector ? { objectSelector: match.objectSelector } : {},
+    ...match?.matchPolicy ? { matchPolicy: match.matchPolicy } : {}
+  };
+  const exclude = {
+    rules: rulesFor(match?.excludeResourceRules, name),
+    ...match?.matchPolicy ? { matchPolicy: match.matchPolicy } : {}
+  };
+  return { include, exclude };
+}
+function webhooksFor(match, name, emptyMatchesAll) {
+  if (name !== void 0 || match === void 0 || match === null || typeof match !== "object")
+    return asWebhooks(match, name, emptyMatchesAll);
+  return unnamedViews[emptyMatchesAll ? 1 : 0].get(match, () => asWebhooks(match, void 0, emptyMatchesAll));
+}
+function matchResources(match, request2, discovery, emptyMatchesAll) {
+  const { include, exclude } = webhooksFor(match, request2.name, emptyMatchesAll);
+  if ((exclude.rules ?? []).length > 0 && matchWebhook(exclude, request2, discovery).called === true)
+    return { called: false, reason: "excluded" };
+  const outcome = matchWebhook(include, request2, discovery);
+  return outcome.called === true ? { ...outcome, dependsOnMatchConditions: false } : outcome;
+}
+function matchPolicy(policy, binding, request2, discovery) {
+  const byPolicy = matchResources(policy?.matchConstraints, request2, discovery, false);
+  if (byPolicy.called === false)
+    return byPolicy;
+  const bindingMatch = binding?.matchResources;
+  if (bindingMatch !== void 0 && bindingMatch !== null) {
+    const byBinding = matchResources(bindingMatch, request2, discovery, true);
+    if (byBinding.called === false)
+      return byBinding;
+    if (byBinding.called === "unknown")
+      return { called: "unknown", rule: byPolicy.rule, unknown: byBinding.unknown };
+  }
+  if (byPolicy.called === "unknown")
+    return byPolicy;
+  return { ...byPolicy, dependsOnMatchConditions: (policy?.matchConditions ?? []).length > 0 };
+}
+var EVERY_RESOURCE, unnamedViews;
+var init_policy = __esm({
+  "dist/src/match/policy.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_request();
+    init_cache();
+    EVERY_RESOURCE = { operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"], scope: "*" };
+    unnamedViews = [new ObjectMemo(), new ObjectMemo()];
+  }
+});
+
+// dist/src/match/namespace-guards.js
+function namespaceWrite(operation, key2) {
+  const labels = { [NAMESPACE_NAME_LABEL]: SOME_NAMESPACE, [key2]: "true" };
+  return {
+    operation,
+    group: "",
+    version: "v1",
+    resource: "namespaces",
+    subresource: "",
+    namespace: SOME_NAMESPACE,
+    namespaceLabels: labels,
+    ...objectLabelsFor(operation, labels)
+  };
+}
+function backendOf(webhook) {
+  const { service, url } = webhook.clientConfig ?? {};
+  if (service?.name && service.namespace)
+    return `service ${service.namespace}/${service.name}`;
+  if (typeof url !== "string")
+    return void 0;
+  try {
+    return `host ${new URL(url).host}`;
+  } catch {
+    return void 0;
+  }
+}
+function guardCandidates(scope) {
+  return scope.memo.get(CANDIDATES, () => {
+    const found = [];
+    for (const object of scope.webhookConfigurations) {
+      if (object.kind !== "ValidatingWebhookConfiguration" || !object.decodable || isFragment(object))
+        continue;
+      for (const { webhook, label } of webhooksOf(object)) {
+        if (webhook.failurePolicy === "Ignore" || !rulesMayMatch(webhook.rules, "", "namespaces", ""))
+          continue;
+        found.push({ name: `webhook "${label}"`, policy: false, backend: backendOf(webhook), calls: (request2) => matchWebhook(webhook, request2, scope.discovery).called === true });
+      }
+    }
+    for (const policy of scope.policies)
+      found.push(...policyCandidates(policy, scope));
+    return found;
+  });
+}
+function policyCandidates(policy, scope) {
+  if (policy.kind !== "ValidatingAdmissionPolicy" || !policy.decodable)
+    return [];
+  const spec = policySpec(policy);
+  if (spec === void 0 || !rulesMayMatch(spec.matchConstraints?.resourceRules, "", "namespaces", ""))
+    return [];
+  return policyIndexOf(scope).bindingsOf(policy).filter((binding) => binding.decodable && (bindingSpec(binding)?.validationActions ?? []).includes("Deny")).map((binding) => ({
+    name: `ValidatingAdmissionPolicy "${policy.name ?? "(unnamed)"}"`,
+    policy: true,
+    backend: void 0,
+    calls: (request2) => matchPolicy(spec, bindingSpec(binding), request2, scope.discovery).called === true
+  }));
+}
+function namespaceLabelGuard(scope, key2, backend) {
+  const guards = scope.memo.get(GUARDS, () => /* @__PURE__ */ new Map());
+  const memo = JSON.stringify([key2, backend ?? null]);
+  let guard = guards.get(memo);
+  if (guard === void 0) {
+    const writes = WRITES.map((operation) => namespaceWrite(operation, key2));
+    const found = guardCandidates(scope).find((candidate) => (candidate.policy || backend !== void 0 && candidate.backend === backend) && writes.every((request2) => candidate.calls(request2)));
+    guard = found?.name ?? null;
+    guards.set(memo, guard);
+  }
+  return guard ?? void 0;
+}
+var SOME_NAMESPACE, WRITES, CANDIDATES, GUARDS;
+var init_namespace_guards = __esm({
+  "dist/src/match/namespace-guards.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_policies();
+    init_types();
+    init_webhooks();
+    init_run_scope();
+    init_bindings();
+    init_policy();
+    init_request();
+    SOME_NAMESPACE = "tenant-namespace";
+    WRITES = ["CREATE", "UPDATE"];
+    CANDIDATES = memoKey("webhooks and policies that may guard Namespace labels");
+    GUARDS = memoKey("namespace label guards by key and backend");
+  }
+});
+
+// dist/src/match/builtin-rules.js
+function rulesMatchBuiltins(rules2, discovery) {
+  return (rules2 ?? []).some((rule39) => rule39 !== null && typeof rule39 === "object" && (rule39.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+}
+var init_builtin_rules = __esm({
+  "dist/src/match/builtin-rules.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/rules/editable-namespace-selector.js
+function trustedKeys(run2) {
+  return /* @__PURE__ */ new Set([...isAtLeast(run2.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : [], ...run2.trustedNamespaceLabels]);
+}
+function optsOut(selector, where2) {
+  if (where2[0] !== "matchExpressions")
+    return false;
+  const operator = selector?.matchExpressions?.[where2[1]]?.operator;
+  return operator === "NotIn" || operator === "DoesNotExist";
+}
+function judge(run2, key2, optOut, validating, builtins, backend) {
+  if (!validating)
+    return { severity: "info", why: "", help: `${WHO} The label switches this mutation on or off per namespace: usually the intended design.` };
+  const guard = namespaceLabelGuard(run2, key2, backend);
+  if (guard !== void 0)
+    return { severity: "info", why: "guarded in this run", help: `${guard} sees every Namespace create and update that sets this label and can reject it: the label is held by whoever that guard allows. ${WHO}` };
+  if (!optOut)
+    return { severity: "info", why: "an opt-in", help: `${WHO} The label switches the check on for a namespace; removing it (a cluster-level act) switches it off.` };
+  if (!builtins)
+    return { severity: "info", why: "custom resources only", help: `${WHO} The check covers only custom resources (groups no built-in API serves): skipping it yields objects the project's controller may reject, not a bypass of a control over what runs.` };
+  return {
+    severity: "warning",
+    why: "",
+    help: `${WHO} Whoever of them sets this label takes the namespace out of the check, for built-in resources. Select by ${NAMESPACE_NAME_LABEL} (set by the API server), guard the label with a validating webhook or policy on Namespaces, or, if only trusted users can set it, pass it to --trusted-namespace-label.`
+  };
+}
+function policySelectorApplies(object, run2) {
+  const own = matchResourcesOf(object).match?.resourceRules;
+  if (!isBinding(object))
+    return namespaceSelectorApplies(own, run2.discovery);
+  if (own !== void 0 && own.length > 0 && !namespaceSelectorApplies(own, run2.discovery))
+    return false;
+  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
+  if (policies.length === 0)
+    return true;
+  return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, run2.discovery));
+}
+function rejectsNothing(object) {
+  if (object.kind !== "ValidatingAdmissionPolicyBinding")
+    return false;
+  const actions = bindingSpec(object)?.validationActions;
+  return Array.isArray(actions) && actions.length > 0 && !actions.includes("Deny");
+}
+function policyRules(object, run2) {
+  const own = matchResourcesOf(object).match?.resourceRules;
+  if (!isBinding(object) || own !== void 0 && own.length > 0)
+    return [...own ?? []];
+  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
+  if (policies.length === 0)
+    return [{ apiGroups: ["*"] }];
+  return policies.flatMap((policy) => [...matchResourcesOf(policy).match?.resourceRules ?? []]);
+}
+function checkPolicyObject(object, run2) {
+  const { match, path } = matchResourcesOf(object);
+  if (match === void 0 || rejectsNothing(object) || !policySelectorApplies(object, run2))
+    return [];
+  const trusted = trustedKeys(run2);
+  const mutating = isMutatingKind(object.kind);
+  const at = [...path, "namespaceSelector"];
+  const builtins = rulesMatchBuiltins(policyRules(object, run2), run2.discovery);
+  return selectorKeys(match.namespaceSelector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
+    const verdict = judge(run2, key2, optsOut(match.namespaceSelector, where2), !mutating, builtins, void 0);
+    return {
+      messageId: verdict.severity === "warning" ? "optOutPolicy" : mutating ? "mutatingPolicy" : "validatingPolicy",
+      data: { kind: object.kind, name: object.name ?? "(unnamed)", key: key2, why: verdict.why === "" ? "" : ` (${verdict.why})` },
+      path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
+      locateAt: [...at, ...where2],
+      severity: verdict.severity,
+      help: verdict.help
+    };
+  });
+}
+var WHO, rule2;
+var init_editable_namespace_selector = __esm({
+  "dist/rules/editable-namespace-selector.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_scope();
+    init_selector();
+    init_namespace_guards();
+    init_builtin_rules();
+    init_version();
+    init_policies();
+    init_bindings();
+    init_types();
+    init_webhooks();
+    init_rule();
+    WHO = "Under default RBAC namespace users cannot update their Namespace (view, edit and admin only read it): only cluster-level users, and tools they grant it, can change its labels.";
+    rule2 = defineObjectRule({
+      meta: {
+        id: "editable-namespace-selector",
+        title: "namespaceSelector reads a namespace label: an opt-out on a check of built-in resources is a way around it",
+        aboutCalls: true,
+        severity: "warning",
+        appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"],
+        messages: {
+          optOut: 'webhook "{{webhook}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
+          validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}"{{why}}',
+          mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace label "{{key}}"',
+          optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
+          validatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}"{{why}}',
+          mutatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace label "{{key}}"'
+        },
+        help: `Whoever can change a namespace's labels (under default RBAC, cluster-level users only) can take that namespace out of a validating webhook or policy, or switch a mutation on or off for it. Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server), or guard the label with a policy and pass it to --trusted-namespace-label.`
+      },
+      create(run2) {
+        return {
+          policy: (object) => checkPolicyObject(object, run2),
+          webhookConfiguration(object) {
+            const trusted = trustedKeys(run2);
+            return webhooksOf(object).flatMap((entry) => {
+              if (!namespaceSelectorApplies(entry.webhook.rules, run2.discovery))
+                return [];
+              const at = [...entry.path, "namespaceSelector"];
+              const selector = entry.webhook.namespaceSelector;
+              const builtins = rulesMatchBuiltins(entry.webhook.rules, run2.discovery);
+              return selectorKeys(selector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
+                const verdict = judge(run2, key2, optsOut(selector, where2), !entry.mutating, builtins, backendOf(entry.webhook));
+                return {
+                  messageId: verdict.severity === "warning" ? "optOut" : entry.mutating ? "mutating" : "validating",
+                  data: { webhook: entry.label, key: key2, why: verdict.why === "" ? "" : ` (${verdict.why})` },
+                  // The API server's notation stops at matchLabels; the file position names the key.
+                  path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
+                  locateAt: [...at, ...where2],
+                  severity: verdict.severity,
+                  help: verdict.help
+                };
+              });
+            });
+          }
+        };
+      }
+    });
   }
 });
 
@@ -36745,7 +36827,7 @@ function patched(object, run2) {
   const file = object.manifest.file.path;
   if (file === "<stdin>" || object.name === void 0)
     return { object };
-  const own = (0, import_node_path4.resolve)(file);
+  const own = (0, import_node_path5.resolve)(file);
   const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion));
   if (changing.length !== 1)
     return { object };
@@ -36774,12 +36856,12 @@ function patched(object, run2) {
 }
 function builtOnlyBy(kustomization, file, listings) {
   const real = realPath(file);
-  const folder = (0, import_node_path4.dirname)(real);
-  const own = realPath((0, import_node_path4.resolve)(kustomization));
-  if ((0, import_node_path4.dirname)(own) !== folder)
+  const folder = (0, import_node_path5.dirname)(real);
+  const own = realPath((0, import_node_path5.resolve)(kustomization));
+  if ((0, import_node_path5.dirname)(own) !== folder)
     return false;
   const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === real || resource === folder));
-  return reaching.length === 1 && realPath((0, import_node_path4.resolve)(reaching[0].file)) === own && reaching[0].resources.includes(real) && !reaching[0].renames && !reaching[0].transformsAfterPatches;
+  return reaching.length === 1 && realPath((0, import_node_path5.resolve)(reaching[0].file)) === own && reaching[0].resources.includes(real) && !reaching[0].renames && !reaching[0].transformsAfterPatches;
 }
 function applied(current, change) {
   if (change.op === "remove")
@@ -36803,12 +36885,12 @@ function merged(current, patch) {
 function isMap2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
-var import_node_path4, PATCHED;
+var import_node_path5, PATCHED;
 var init_kustomize_selectors = __esm({
   "dist/src/match/kustomize-selectors.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path4 = require("node:path");
+    import_node_path5 = require("node:path");
     init_kustomize_patches();
     init_run_scope();
     PATCHED = memoKey("webhook configurations with their kustomize selector patches");
@@ -37157,6 +37239,46 @@ function evaluateConditions(expressions, requests, meter) {
   }
   return unknown ? "unknown" : "skipped";
 }
+function validationsOutcome(scope, validations, variables, requests) {
+  if (validations.length === 0)
+    return "passes";
+  const key2 = JSON.stringify([validations, variables, requests]);
+  const outcomes2 = scope.memo.get(VALIDATION_OUTCOMES, () => /* @__PURE__ */ new Map());
+  let outcome = outcomes2.get(key2);
+  if (outcome === void 0) {
+    outcome = evaluateValidations(validations, variables, requests, celMeterOf(scope));
+    outcomes2.set(key2, outcome);
+  }
+  return outcome;
+}
+function evaluateValidations(validations, variables, requests, meter) {
+  const verdicts = /* @__PURE__ */ new Map();
+  const faithful = (expression) => {
+    let verdict = verdicts.get(expression);
+    if (verdict === void 0)
+      verdicts.set(expression, verdict = answersFromKnownFields(expression));
+    return verdict;
+  };
+  let unknown = false;
+  for (const request2 of requests) {
+    const known = {};
+    const context = { ...celVariables(request2), variables: known };
+    for (const variable of variables) {
+      if (!faithful(variable.expression))
+        continue;
+      const result = evaluateValue(variable.expression, context, meter);
+      if (result.ok)
+        known[variable.name] = result.value;
+    }
+    const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
+    const results = validations.map((expression) => faithful(expression) ? evaluateCondition(expression, context, meter, shared) : void 0);
+    if (results.includes(false))
+      return "denies";
+    if (results.includes(void 0))
+      unknown = true;
+  }
+  return unknown ? "unknown" : "passes";
+}
 function systemRequestOutcome(scope, conditions, match, operations) {
   if (conditions.length === 0)
     return "called";
@@ -37173,7 +37295,7 @@ function systemRequestOutcome(scope, conditions, match, operations) {
   }
   return outcome;
 }
-var SYSTEM_REQUESTERS, API_SERVER_ONLY, KNOWN_MAPS, KNOWN_FIELDS, VARIABLES, OUTCOMES, SYSTEM_OUTCOMES;
+var SYSTEM_REQUESTERS, API_SERVER_ONLY, KNOWN_MAPS, KNOWN_FIELDS, VARIABLES, OUTCOMES, VALIDATION_OUTCOMES, SYSTEM_OUTCOMES;
 var init_system_requests = __esm({
   "dist/src/match/system-requests.js"() {
     "use strict";
@@ -37216,6 +37338,7 @@ var init_system_requests = __esm({
     ]);
     VARIABLES = /* @__PURE__ */ new Set(["object", "oldObject", "request", "authorizer", "params", "namespaceObject", "variables"]);
     OUTCOMES = memoKey("matchConditions outcomes by expressions and requests");
+    VALIDATION_OUTCOMES = memoKey("validating policies' validations for the system's writes");
     SYSTEM_OUTCOMES = memoKey("matchConditions outcomes for the system's writes");
   }
 });
@@ -37490,12 +37613,35 @@ function mayMatch(rules2, write2) {
     return (resource === "*" || resource === write2.resource) && (subresource === "*" || subresource === write2.subresource);
   }));
 }
-function policyConditionsOutcome(run2, conditions, write2) {
+function calledRequesters(run2, conditions, write2) {
+  const requests = systemWritersOf(write2.group).map((requester) => ({ group: write2.group, resource: write2.resource, subresource: write2.subresource, operation: write2.operation, namespace: KUBE_SYSTEM, requester }));
   if (conditions.length === 0)
-    return "called";
+    return requests;
   if (!loadCelSync())
+    return [];
+  return requests.filter((request2) => conditionsOutcome(run2, conditions, [request2]) === "called");
+}
+function validationsOf(run2, spec, requests) {
+  const validations = (spec.validations ?? []).map((validation) => typeof validation?.expression === "string" ? validation.expression.trim() : "");
+  if (validations.length === 0 || validations.includes("") || !loadCelSync())
     return "unknown";
-  return conditionsOutcome(run2, conditions, systemWritersOf(write2.group).map((requester) => ({ group: write2.group, resource: write2.resource, subresource: write2.subresource, operation: write2.operation, namespace: KUBE_SYSTEM, requester })));
+  const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
+  return validationsOutcome(run2, validations, variables, requests);
+}
+function policyViolation(object, write2, rule39, boundBy, messageId, severity, help) {
+  return {
+    messageId,
+    data: {
+      // A name longer than a label's 63 characters is elided in the middle (the finding's object keeps the whole name).
+      policy: elideMiddle(object.name ?? "(unnamed)", 63),
+      bindings: joinNames(boundBy),
+      resource: describeResource(write2),
+      defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
+    },
+    path: ["spec", "matchConstraints", "resourceRules", rule39],
+    severity,
+    help
+  };
 }
 function bindingEnforces(binding) {
   if (binding.kind === "MutatingAdmissionPolicyBinding")
@@ -37524,6 +37670,10 @@ function checkPolicyObject3(object, run2) {
     return { binding, labels: { ...systemObjectLabels(spec.matchConstraints?.objectSelector), ...systemObjectLabels(bindingMatch?.objectSelector) } };
   });
   const policyRules2 = spec.matchConstraints !== null && typeof spec.matchConstraints === "object" ? spec.matchConstraints.resourceRules : void 0;
+  const mutating = object.kind === "MutatingAdmissionPolicy";
+  const ignore = spec.failurePolicy === "Ignore";
+  let unknown;
+  let deletesOnly = true;
   for (const write2 of systemWrites(run2.discovery)) {
     if (!mayMatch(policyRules2, write2))
       continue;
@@ -37545,30 +37695,22 @@ function checkPolicyObject3(object, run2) {
     }
     if (rule39 === void 0)
       continue;
-    if (policyConditionsOutcome(run2, spec.matchConditions ?? [], write2) !== "called")
+    const requesters = calledRequesters(run2, spec.matchConditions ?? [], write2);
+    if (requesters.length === 0)
       continue;
-    const ignore = spec.failurePolicy === "Ignore";
-    const mutating = object.kind === "MutatingAdmissionPolicy";
-    const messageId = mutating ? ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail" : ignore ? "validatingPolicyIgnore" : "validatingPolicyFail";
-    return [
-      {
-        messageId,
-        data: {
-          // A name longer than a label's 63 characters is elided in the middle (the finding's object keeps the whole name).
-          policy: elideMiddle(object.name ?? "(unnamed)", 63),
-          bindings: joinNames(boundBy),
-          resource: describeResource(write2),
-          defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
-        },
-        path: ["spec", "matchConstraints", "resourceRules", rule39],
-        // With Ignore a mutating policy cannot reject a write: a mutation that errors is skipped,
-        // and it has no validation to fail. It changes the system's objects, which is its purpose
-        // as written: info. A validating policy's Ignore covers only errors: a false validation
-        // still denies.
-        severity: ignore ? mutating ? "info" : "warning" : "error",
-        help: POLICY_HELP
-      }
-    ];
+    if (mutating)
+      return [policyViolation(object, write2, rule39, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+    const validations = validationsOf(run2, spec, requesters);
+    if (validations === "passes")
+      continue;
+    if (validations === "denies")
+      return [policyViolation(object, write2, rule39, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+    if (write2.operation !== "DELETE")
+      deletesOnly = false;
+    unknown ??= { write: write2, rule: rule39, boundBy };
+  }
+  if (unknown !== void 0) {
+    return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly ? "info" : "warning", POLICY_HELP)];
   }
   return [];
 }
@@ -37614,7 +37756,7 @@ function unexcludedNote(selector, labels) {
   const requirement = (selector?.matchExpressions ?? []).find((each) => each !== null && each.operator === "NotIn" && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === "string" && !Object.prototype.hasOwnProperty.call(labels, each.key));
   return requirement === void 0 ? "" : `: kube-system has no label "${requirement.key}" for its namespaceSelector to exclude`;
 }
-var CREATE_SUBRESOURCES, READ_ONLY_SUBRESOURCES, FIRST, names, POLICY_HELP, CRITICAL_RESOURCES, LONG_TIMEOUT, LEASE_TIMEOUT_SECONDS, POD_TIMEOUT_SECONDS, WEBHOOK_FIX, rule5;
+var CREATE_SUBRESOURCES, READ_ONLY_SUBRESOURCES, FIRST, names, POLICY_HELP, POLICY_DENIES_HELP, CRITICAL_RESOURCES, LONG_TIMEOUT, LEASE_TIMEOUT_SECONDS, POD_TIMEOUT_SECONDS, WEBHOOK_FIX, rule5;
 var init_matches_kube_system = __esm({
   "dist/rules/matches-kube-system.js"() {
     "use strict";
@@ -37642,6 +37784,7 @@ var init_matches_kube_system = __esm({
     FIRST = ["pods", "leases"];
     names = (list3, value) => (list3 ?? []).some((entry) => entry === "*" || entry === value);
     POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
+    POLICY_DENIES_HELP = `A validation is false for the control plane's own requests there (evaluated with what is known of them: the requester, the operation, the namespace), so the policy rejects those writes. ${POLICY_HELP}`;
     CRITICAL_RESOURCES = "critical-resources";
     LONG_TIMEOUT = "long-timeout";
     LEASE_TIMEOUT_SECONDS = 3;
@@ -37659,6 +37802,7 @@ var init_matches_kube_system = __esm({
           ignore: "{{which}} {{intercepts}} {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}",
           failDelete: "{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}",
           ignoreDelete: "{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}",
+          validatingPolicyDenies: `ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) rejects the control plane's own writes of {{resource}} in kube-system`,
           validatingPolicyFail: 'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
           validatingPolicyIgnore: 'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Ignore',
           mutatingPolicyFail: 'MutatingAdmissionPolicy "{{policy}}" (bound: {{bindings}}) changes {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',
@@ -41649,6 +41793,9 @@ function parsed(run2, sites, params, composition) {
       add2(site, compile3(site));
   return out;
 }
+function moreReads(count) {
+  return count === 0 ? "" : ` (+${count} more read${count === 1 ? "" : "s"})`;
+}
 var FIELD_CHAIN, rule26;
 var init_match_condition_missing_field = __esm({
   "dist/rules/match-condition-missing-field.js"() {
@@ -41673,8 +41820,8 @@ var init_match_condition_missing_field = __esm({
         aboutCalls: true,
         appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
         messages: {
-          webhook: '{{site}} of webhook "{{webhook}}": {{access}} fails if {{missing}}',
-          policy: "{{site}} of {{policy}}: {{access}} fails if {{missing}}"
+          webhook: '{{site}} of webhook "{{webhook}}": {{access}} fails if {{missing}}{{more}}',
+          policy: "{{site}} of {{policy}}: {{access}} fails if {{missing}}{{more}}"
         },
         help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && \u2026), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it."
       },
@@ -41701,7 +41848,15 @@ var init_match_condition_missing_field = __esm({
                 findings.push({ site, read: read2 });
             }
           }
-          return findings;
+          const bySite = /* @__PURE__ */ new Map();
+          for (const finding of findings) {
+            const first = bySite.get(finding.site);
+            if (first === void 0)
+              bySite.set(finding.site, { ...finding, more: 0 });
+            else
+              bySite.set(finding.site, { ...first, more: first.more + 1 });
+          }
+          return [...bySite.values()];
         };
         return {
           webhookConfiguration(object) {
@@ -41715,10 +41870,10 @@ var init_match_condition_missing_field = __esm({
               }));
               if (conditions.length === 0)
                 continue;
-              for (const { site, read: read2 } of analyse5(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
+              for (const { site, read: read2, more: more2 } of analyse5(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
                 violations.push({
                   messageId: "webhook",
-                  data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read2.access, missing: describeMissing(read2) },
+                  data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read2.access, missing: describeMissing(read2), more: moreReads(more2) },
                   path: site.path,
                   ...guardHint(read2),
                   // With Ignore, an expression that errors skips the webhook: what a false condition does.
@@ -41762,9 +41917,9 @@ var init_match_condition_missing_field = __esm({
               name: variable?.name ?? ""
             }));
             const rules2 = spec.matchConstraints?.resourceRules ?? [];
-            return analyse5(checked, [...conditions, ...variables], rules2, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read: read2 }) => ({
+            return analyse5(checked, [...conditions, ...variables], rules2, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read: read2, more: more2 }) => ({
               messageId: "policy",
-              data: { site: site.label, policy: describePolicyObject(object), access: read2.access, missing: describeMissing(read2) },
+              data: { site: site.label, policy: describePolicyObject(object), access: read2.access, missing: describeMissing(read2), more: moreReads(more2) },
               path: site.path,
               ...guardHint(read2),
               // With Ignore, an expression that errors is skipped, not a rejection.
@@ -42452,8 +42607,8 @@ function policyFromLabels(labels, defaults) {
       warn.versionSource = enforce.versionSource;
     }
   }
-  const resolve13 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
-  return { policy: { enforce: resolve13(draft.enforce), audit: resolve13(draft.audit), warn: resolve13(draft.warn) }, errors, undecodable };
+  const resolve14 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
+  return { policy: { enforce: resolve14(draft.enforce), audit: resolve14(draft.audit), warn: resolve14(draft.warn) }, errors, undecodable };
 }
 var PSA_LABEL_PREFIX, PSA_LABELS, LEVEL_ERROR, VERSION_ERROR, VERSION_PATTERN, MAX_GO_INT, LABELS_PATH;
 var init_labels = __esm({
@@ -42553,7 +42708,7 @@ function displayPath2(path) {
 function insideRoot(path, root) {
   try {
     const real = (0, import_node_fs2.realpathSync)(path);
-    return real === root || real.startsWith(root.endsWith(import_node_path5.sep) ? root : root + import_node_path5.sep);
+    return real === root || real.startsWith(root.endsWith(import_node_path6.sep) ? root : root + import_node_path6.sep);
   } catch {
     return false;
   }
@@ -42572,7 +42727,7 @@ function walk(dir, out, root, notes) {
     notes.kustomizationFolders.push(dir);
   }
   for (const entry of entries) {
-    const full = (0, import_node_path5.join)(dir, entry.name);
+    const full = (0, import_node_path6.join)(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name === ".git")
         continue;
@@ -42605,8 +42760,8 @@ function kustomizedFiles(kustomization, dir, out, root) {
   if (read2.kind !== "ok")
     return;
   for (const entry of resourceEntries(Buffer.from(read2.bytes).toString("utf8"))) {
-    const full = (0, import_node_path5.join)(dir, entry);
-    if (isManifestName((0, import_node_path5.basename)(full)))
+    const full = (0, import_node_path6.join)(dir, entry);
+    if (isManifestName((0, import_node_path6.basename)(full)))
       continue;
     try {
       if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
@@ -42751,13 +42906,13 @@ function readStdinSync() {
   }
   return Buffer.concat(chunks);
 }
-var import_node_path5, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_KUSTOMIZATION_BYTES, utf8;
+var import_node_path6, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_KUSTOMIZATION_BYTES, utf8;
 var init_sources = __esm({
   "dist/src/load/sources.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path5 = require("node:path");
+    import_node_path6 = require("node:path");
     init_errors2();
     init_kustomize_fields();
     MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -43133,12 +43288,12 @@ function readAdmissionConfiguration(value, file) {
   return { ...config, origin: { ...origin, plugin: index, via: "path", referencedFile, apiVersion } };
 }
 function referencedPath(path, file, index) {
-  if ((0, import_node_path6.isAbsolute)(path))
+  if ((0, import_node_path7.isAbsolute)(path))
     return path;
   if (file === STDIN_PATH) {
     fail("unreadable", file, [{ path: ["plugins", index, "path"], message: `plugins[${index}].path: ${goQuote(path)} is relative to the admission configuration's folder, and standard input has none` }]);
   }
-  return (0, import_node_path6.join)((0, import_node_path6.dirname)(file), path);
+  return (0, import_node_path7.join)((0, import_node_path7.dirname)(file), path);
 }
 function readReferencedFile(referencedFile, file, index) {
   const at = ["plugins", index, "path"];
@@ -43182,12 +43337,12 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path6, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path7, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path6 = require("node:path");
+    import_node_path7 = require("node:path");
     import_yaml4 = __toESM(require_dist(), 1);
     init_errors2();
     init_json();
@@ -45730,12 +45885,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path8.relative)(cwd, (0, import_node_path8.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path8.isAbsolute)(rel))
+  const rel = (0, import_node_path9.relative)(cwd, (0, import_node_path9.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path9.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path8.sep)) {
-    current = (0, import_node_path8.join)(current, segment);
+  for (const segment of rel.split(import_node_path9.sep)) {
+    current = (0, import_node_path9.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -45743,7 +45898,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path8.relative)(cwd, current);
+      return (0, import_node_path9.relative)(cwd, current);
   }
   return void 0;
 }
@@ -45754,7 +45909,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function makeFolders(flag, path, absolute) {
   const missing2 = [];
-  for (let folder = (0, import_node_path8.dirname)(absolute); ; folder = (0, import_node_path8.dirname)(folder)) {
+  for (let folder = (0, import_node_path9.dirname)(absolute); ; folder = (0, import_node_path9.dirname)(folder)) {
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(folder);
@@ -45765,7 +45920,7 @@ function makeFolders(flag, path, absolute) {
     if (stats !== void 0)
       break;
     missing2.unshift(folder);
-    if ((0, import_node_path8.dirname)(folder) === folder)
+    if ((0, import_node_path9.dirname)(folder) === folder)
       break;
   }
   for (const folder of missing2) {
@@ -45773,7 +45928,7 @@ function makeFolders(flag, path, absolute) {
       (0, import_node_fs2.mkdirSync)(folder);
     } catch (error) {
       if (error.code !== "EEXIST")
-        throw new InputError(`cannot create the folder ${(0, import_node_path8.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
+        throw new InputError(`cannot create the folder ${(0, import_node_path9.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
       const stats = (0, import_node_fs2.lstatSync)(folder);
       if (!stats.isDirectory())
         throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a folder"}`);
@@ -45782,7 +45937,7 @@ function makeFolders(flag, path, absolute) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path8.resolve)(cwd, path);
+  const absolute = (0, import_node_path9.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -45795,7 +45950,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   checkFolder(flag, path, absolute, cwd);
   if (stats === void 0)
     makeFolders(flag, path, absolute);
-  const temp = (0, import_node_path8.join)((0, import_node_path8.dirname)(absolute), `.${(0, import_node_path8.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path9.join)((0, import_node_path9.dirname)(absolute), `.${(0, import_node_path9.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -45814,14 +45969,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path8;
+var import_node_path9;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path8 = require("node:path");
+    import_node_path9 = require("node:path");
     init_errors2();
   }
 });
@@ -46088,12 +46243,12 @@ var init_discovery = __esm({
 
 // dist/src/parse/kustomization.js
 function readPatchFile(folder, path) {
-  const read2 = readRegularFile((0, import_node_path10.resolve)(folder, path), MAX_PATCH_BYTES);
+  const read2 = readRegularFile((0, import_node_path11.resolve)(folder, path), MAX_PATCH_BYTES);
   return read2.kind === "ok" ? Buffer.from(read2.bytes).toString("utf8") : void 0;
 }
 function summarizeKustomization(folder) {
   for (const name of KUSTOMIZATION_FILES) {
-    const read2 = readRegularFile((0, import_node_path10.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+    const read2 = readRegularFile((0, import_node_path11.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
     if (read2.kind !== "ok")
       continue;
     let document;
@@ -46115,7 +46270,7 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path10.resolve)(folder, entry))).filter(isFolder);
+    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path11.resolve)(folder, entry))).filter(isFolder);
     return { changes: [...changes], folders };
   }
   return void 0;
@@ -46159,13 +46314,13 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path10, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path11, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path10 = require("node:path");
+    import_node_path11 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
@@ -46206,16 +46361,16 @@ var init_kustomization = __esm({
         if (file === "-")
           return false;
         this.visit(file);
-        return this.patchFiles.has((0, import_node_path10.resolve)(file));
+        return this.patchFiles.has((0, import_node_path11.resolve)(file));
       }
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
         if (file !== "-")
-          this.visitFolder((0, import_node_path10.dirname)(file));
+          this.visitFolder((0, import_node_path11.dirname)(file));
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
       visitFolder(shown) {
-        const folder = (0, import_node_path10.resolve)(shown);
+        const folder = (0, import_node_path11.resolve)(shown);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
@@ -46226,17 +46381,17 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path10.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          const read2 = readRegularFile((0, import_node_path11.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path10.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path11.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
           const text = Buffer.from(read2.bytes).toString("utf8");
           for (const patch of patchPaths(text))
-            this.patchFiles.add((0, import_node_path10.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path10.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          this.listings.push(...kustomizationListings((0, import_node_path10.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          this.changes.push(...patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path10.resolve)(folder, patch.source) }));
+            this.patchFiles.add((0, import_node_path11.resolve)(folder, patch));
+          const patched2 = kustomizePatches((0, import_node_path11.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
+          this.listings.push(...kustomizationListings((0, import_node_path11.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          this.changes.push(...patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path11.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -57182,11 +57337,11 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);
-    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES.includes((0, import_node_path11.basename)(path))) {
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES.includes((0, import_node_path12.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        streamPatches.push(...kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path11.dirname)(path), patch2)));
-        streamListings.push(...kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path11.resolve)((0, import_node_path11.dirname)(path)), text2, false));
+        streamPatches.push(...kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path12.dirname)(path), patch2)));
+        streamListings.push(...kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path12.resolve)((0, import_node_path12.dirname)(path)), text2, false));
       }
     }
     if (raw.tooLarge !== void 0) {
@@ -57449,12 +57604,12 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path11, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path12, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path11 = require("node:path");
+    import_node_path12 = require("node:path");
     init_discovery();
     init_helm();
     init_sources();
@@ -58484,10 +58639,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path12.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path12.posix.resolve(root, slashed);
-  const relative6 = import_node_path12.posix.relative(root, absolute);
-  if (relative6 !== "" && !relative6.startsWith("../") && relative6 !== ".." && !import_node_path12.posix.isAbsolute(relative6)) {
+  const root = import_node_path13.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path13.posix.resolve(root, slashed);
+  const relative6 = import_node_path13.posix.relative(root, absolute);
+  if (relative6 !== "" && !relative6.startsWith("../") && relative6 !== ".." && !import_node_path13.posix.isAbsolute(relative6)) {
     return { uri: encodePath(relative6), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -58609,7 +58764,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path12.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path13.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -58635,12 +58790,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path12, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path13, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path12 = require("node:path");
+    import_node_path13 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -58673,7 +58828,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path13.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path14.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -58688,12 +58843,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path13, COMMAND;
+var import_node_path14, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path13 = require("node:path");
+    import_node_path14 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -58712,9 +58867,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path14.posix.resolve(cwd.split("\\").join("/"));
-  const relative6 = import_node_path14.posix.relative(root, import_node_path14.posix.resolve(root, slashed));
-  const inside = relative6 !== "" && relative6 !== ".." && !relative6.startsWith("../") && !import_node_path14.posix.isAbsolute(relative6);
+  const root = import_node_path15.posix.resolve(cwd.split("\\").join("/"));
+  const relative6 = import_node_path15.posix.relative(root, import_node_path15.posix.resolve(root, slashed));
+  const inside = relative6 !== "" && relative6 !== ".." && !relative6.startsWith("../") && !import_node_path15.posix.isAbsolute(relative6);
   return inside ? relative6 : slashed;
 }
 function description(finding) {
@@ -58740,13 +58895,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path14, CODE_QUALITY_SEVERITY;
+var import_node_path15, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path14 = require("node:path");
+    import_node_path15 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -59055,7 +59210,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path16.join)((0, import_node_fs2.realpathSync)((0, import_node_path16.dirname)(absolute)), (0, import_node_path16.basename)(absolute));
+    return (0, import_node_path17.join)((0, import_node_fs2.realpathSync)((0, import_node_path17.dirname)(absolute)), (0, import_node_path17.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -59087,7 +59242,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path16.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path17.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -59106,18 +59261,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path16.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path17.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path16.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path17.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path16.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path16.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path17.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path17.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -59129,13 +59284,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path16, identity3;
+var import_node_path17, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path16 = require("node:path");
+    import_node_path17 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -59273,7 +59428,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path17.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path18.resolve)(k.dir))));
     const builds = tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
@@ -59298,14 +59453,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path17, plural5;
+var import_node_path18, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path17 = require("node:path");
+    import_node_path18 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -60374,7 +60529,7 @@ var init_pod_security3 = __esm({
 });
 
 // dist/src/simulate/validations.js
-function evaluateValidations(spec, request2, namespace, meter) {
+function evaluateValidations2(spec, request2, namespace, meter) {
   if (request2.object === void 0 || spec === void 0)
     return void 0;
   const validations = (spec.validations ?? []).filter((validation) => validation !== null && typeof validation?.expression === "string");
@@ -60571,7 +60726,7 @@ function policyEntries(objects2, request2, admission, discovery, meter, namespac
     for (const binding of bindings) {
       const outcome = isVirtualResource(request2.group, request2.resource) ? { called: false, reason: "virtual" } : isWebhookConfigurationRequest(request2) ? matchPolicyOnWebhookConfiguration(spec, bindingSpec(binding), admission, discovery) : matchPolicy(spec, bindingSpec(binding), admission, discovery);
       const decision = decide(outcome, () => evaluateConditions2(spec?.matchConditions, request2, meter), request2);
-      const validation = decision.called ? evaluateValidations(spec, request2, namespace, meter) : void 0;
+      const validation = decision.called ? evaluateValidations2(spec, request2, namespace, meter) : void 0;
       entries.push({
         configuration: policy.name ?? "(no name)",
         webhook: binding.name ?? "(no name)",
@@ -61290,7 +61445,7 @@ function chainErrorOf(socket) {
   return String(error.code ?? error.message);
 }
 function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Date()) {
-  return new Promise((resolve13) => {
+  return new Promise((resolve14) => {
     const started = performance.now();
     let settled = false;
     let secured = false;
@@ -61313,7 +61468,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve13(result);
+      resolve14(result);
     };
     const fail3 = (stage, reason) => settle({ kind: "failed", stage, reason: `Post ${JSON.stringify(target.url)}: ${reason}`, latencyMs: elapsed(), ...tls !== void 0 ? { tls } : {} });
     let connected = false;
@@ -62988,7 +63143,7 @@ var require_admission_lint = __commonJS({
     var { isAscii } = require("node:buffer");
     var { fstatSync: fstatSync2, readFileSync: readFileSync2, statSync: statSync2, writeSync: writeSync2 } = require("node:fs");
     var { createRequire: createRequire2 } = require("node:module");
-    var { dirname: dirname10, join: join7 } = require("node:path");
+    var { dirname: dirname11, join: join7 } = require("node:path");
     var { pathToFileURL: pathToFileURL3 } = require("node:url");
     var vm = require("node:vm");
     var BUNDLE = join7(__dirname, "..", "standalone", "admission-lint.cjs");
@@ -63018,7 +63173,7 @@ var require_admission_lint = __commonJS({
         ...cachedData ? { cachedData } : {}
       });
       const bundle = { exports: {} };
-      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname10(BUNDLE));
+      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname11(BUNDLE));
       return { exports: bundle.exports, script, cacheUsed: cachedData !== void 0 && !script.cachedDataRejected };
     }
     function bundleIsCurrent() {
@@ -63092,7 +63247,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path18 = require("node:path");
+var import_node_path19 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -63151,7 +63306,7 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path7 = require("node:path");
+var import_node_path8 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
@@ -63298,15 +63453,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path7.resolve)(cwd);
+  let dir = (0, import_node_path8.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path7.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path8.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
       throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path7.dirname)(dir);
+    const parent = (0, import_node_path8.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -63320,7 +63475,7 @@ function isFile(path) {
   }
 }
 function display2(path, cwd) {
-  const rel = (0, import_node_path7.relative)(cwd, path).split("\\").join("/");
+  const rel = (0, import_node_path8.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -63328,7 +63483,7 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path7.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path8.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
@@ -63337,7 +63492,7 @@ function loadConfig(options) {
     shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path7.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path8.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -63346,7 +63501,7 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path7.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path8.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
@@ -63545,7 +63700,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path9 = require("node:path");
+var import_node_path10 = require("node:path");
 init_errors2();
 init_write();
 init_severity();
@@ -63554,8 +63709,8 @@ var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path9.isAbsolute)(file) ? file : (0, import_node_path9.resolve)(cwd, file);
-  return (0, import_node_path9.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path10.isAbsolute)(file) ? file : (0, import_node_path10.resolve)(cwd, file);
+  return (0, import_node_path10.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -63587,7 +63742,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path9.dirname)((0, import_node_path9.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path10.dirname)((0, import_node_path10.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -63596,7 +63751,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path9.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path10.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -63743,7 +63898,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path15 = require("node:path");
+var import_node_path16 = require("node:path");
 init_sources();
 init_write();
 
@@ -64592,7 +64747,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path15.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path16.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -64609,8 +64764,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path15.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path15.sep}`) && rel !== ".." && !(0, import_node_path15.isAbsolute)(rel);
+    const rel = (0, import_node_path16.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path16.sep}`) && rel !== ".." && !(0, import_node_path16.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -64629,7 +64784,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path15.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path16.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -65059,16 +65214,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip = new Set(own.map((path) => (0, import_node_path18.resolve)(cwd, path)));
+  const skip = new Set(own.map((path) => (0, import_node_path19.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path18.resolve)(cwd, file);
+    const absolute = (0, import_node_path19.resolve)(cwd, file);
     if (skip.has(absolute))
       return false;
-    const rel = (0, import_node_path18.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path18.isAbsolute)(rel))
+    const rel = (0, import_node_path19.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path19.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -65117,7 +65272,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path18.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path19.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -65164,7 +65319,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path18.dirname)((0, import_node_path18.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path19.dirname)((0, import_node_path19.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.raised > 0) {
@@ -65302,4 +65457,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 46752fe0404eb39b6de53a76de48092358a1a5b19cd66fb662c36e7ef0795fc2
+//# admission-lint-build a9f3e28458d7a7dd42245621d58eaf143349e98c3331b66778201ffc2f6f4385
