@@ -132,16 +132,30 @@ describe('webhook selectors set by a kustomize patch', () => {
       'dev/kustomization.yaml': 'resources:\n- ../base\n',
     });
     expect(await verdict([overlays])).toEqual(['matches-kube-system error', 'self-deadlock error']);
-    // A kustomization that builds on the folder's (an overlay) may rename, move or patch again: as written.
-    const layered = folder({
-      'webhook/manifests.yaml': MANIFESTS,
-      'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'),
-      'webhook/opt-in.yaml': OPT_IN,
-      'default/kustomization.yaml': 'namespace: widgets-system\nresources:\n- ../webhook\n',
-    });
-    expect(await verdict([layered])).toEqual(['matches-kube-system error', 'self-deadlock error']);
-    // ... the folder alone is built by its own kustomization: patched.
-    expect(await verdict([join(layered, 'webhook')])).toEqual([]);
+    // A kustomization that builds on the folder's (an overlay) gets the patched webhook; one that
+    // moves, renames or labels it (metadata only) keeps the patched objectSelector.
+    const layered = (overlay: string, extra: Record<string, string> = {}): string =>
+      folder({ 'webhook/manifests.yaml': MANIFESTS, 'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'), 'webhook/opt-in.yaml': OPT_IN, 'default/kustomization.yaml': overlay, ...extra });
+    const moved = layered('namespace: widgets-system\nnamePrefix: widgets-\nresources:\n- ../webhook\n');
+    expect(await verdict([moved])).toEqual([]);
+    expect(await verdict([join(moved, 'webhook')])).toEqual([]);
+    const helmLabels = 'apiVersion: builtin\nkind: LabelTransformer\nmetadata: {name: helm}\nlabels: {helm.sh/chart: x}\nfieldSpecs:\n- {path: metadata/labels, create: true}\n';
+    expect(await verdict([layered('resources:\n- ../webhook\ntransformers:\n- labels.yaml\n', { 'default/labels.yaml': helmLabels })])).toEqual([]);
+    expect(await verdict([layered('resources:\n- ../webhook\nvars:\n- {name: NS, objref: {kind: Service, version: v1, name: webhook-service}, fieldref: {fieldPath: metadata.namespace}}\n')])).toEqual([]);
+    // An overlay that may change it after the base's patch: as written. A patch of the kind by any
+    // name (the prefixed one, a pattern), a transformer that writes more than metadata, vars where
+    // the file has `$(`, a namespace move under a namespaceSelector patch, an overlay of the overlay.
+    const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+    const byPrefixedName = `namePrefix: widgets-\nresources:\n- ../webhook\npatches:\n- target: {kind: MutatingWebhookConfiguration, name: widgets-mutating-webhook-configuration}\n  patch: '[{"op": "remove", "path": "/webhooks/0/objectSelector"}]'\n`;
+    expect(await verdict([layered(byPrefixedName)])).toEqual(asWritten);
+    expect(await verdict([layered(byPrefixedName.replace('{kind: MutatingWebhookConfiguration, name: widgets-mutating-webhook-configuration}', '{kind: ".*Configuration"}'))])).toEqual(asWritten);
+    expect(await verdict([layered('resources:\n- ../webhook\ntransformers:\n- labels.yaml\n', { 'default/labels.yaml': helmLabels.replace('metadata/labels', 'webhooks/objectSelector/matchLabels') })])).toEqual(asWritten);
+    expect(await verdict([layered('resources:\n- ../webhook\ntransformers:\n- labels.yaml\n', { 'default/labels.yaml': helmLabels.replace('fieldSpecs:\n- {path: metadata/labels, create: true}\n', '') })])).toEqual(asWritten);
+    const varsOverlay = 'resources:\n- ../webhook\nvars:\n- {name: NS, objref: {kind: Service, version: v1, name: webhook-service}, fieldref: {fieldPath: metadata.namespace}}\n';
+    expect(await verdict([layered(varsOverlay, { 'webhook/manifests.yaml': MANIFESTS.replace('path: /mutate-pods', 'path: /mutate-$(NS)') })])).toEqual(asWritten);
+    const byNamespace = OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]');
+    expect(await verdict([layered('namespace: widgets-system\nresources:\n- ../webhook\n', { 'webhook/opt-in.yaml': byNamespace })])).toEqual(asWritten);
+    expect(await verdict([layered('resources:\n- ../webhook\n', { 'prod/kustomization.yaml': `resources:\n- ../default\n${byPrefixedName.replace('namePrefix: widgets-\nresources:\n- ../webhook\n', '')}` })])).toEqual(asWritten);
     // ... also through `bases:`, and through a symbolic link to the folder.
     const viaBases = folder({ ...withOptIn(), 'all/kustomization.yaml': 'bases:\n- ../webhook/manifests.yaml\n' });
     expect(await verdict([viaBases])).toEqual(['matches-kube-system error', 'self-deadlock error']);
@@ -189,7 +203,7 @@ describe('webhook selectors set by a kustomize patch', () => {
     const verdict = async (files: Record<string, string>): Promise<string[]> =>
       (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
     const asWritten = ['matches-kube-system error', 'self-deadlock error'];
-    expect(await verdict({ ...withOptIn(), 'prod/Kustomization': 'resources:\n- ../webhook\n' })).toEqual(asWritten);
+    expect(await verdict({ ...withOptIn(), 'prod/Kustomization': 'resources:\n- ../webhook\npatches:\n- target: {kind: MutatingWebhookConfiguration}\n  patch: \'[{"op": "replace", "path": "/webhooks/0/failurePolicy", "value": "Fail"}]\'\n' })).toEqual(asWritten);
     expect(await verdict({ ...withOptIn(), 'prod/kustomization.yaml': `resources:\n- ../webhook\n${'# padding\n'.repeat(120_000)}` })).toEqual(asWritten);
     // kustomize reads its files with go-yaml, which merges `<<` keys: what a merge holds (an
     // overlay's resources and patches, the base's own patches) is not read here, so not certain.

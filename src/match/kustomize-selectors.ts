@@ -5,32 +5,16 @@
  * have no selectors, and a patch beside them adds one; judged unpatched, such a webhook seemed to
  * intercept kube-system and its own pods.
  *
- * Applied only where the build is certain (anything else is judged as written, as before, and
- * `kustomize-patched` names the patches):
- * - one patch in the run may change the object's selectors, and its target names the object
- *   exactly (kind and name; no regular expression, label selector, group, version or namespace;
- *   a strategic-merge patch's apiVersion is the object's);
- * - that patch's kustomization is in the object's folder and lists the object's file among its
- *   `resources` (or `bases`); it neither renames nor moves objects (`namePrefix`, `nameSuffix`,
- *   `namespace`), nor may change webhooks after its patches (`vars`, `transformers`,
- *   `components`, `replacements` of a webhook's fields outside metadata), nor merge otherwise or
- *   point name references elsewhere (`openapi`, `crds`);
- * - no other kustomization of the run lists the file or that folder: the patching kustomization
- *   is what gets built. One that builds on it (an overlay, `config/default` on `../webhook`) may
- *   rename, move or patch again, so then the object is judged as written. (Linting one file or
- *   one folder reads only the kustomization beside it: overlays elsewhere are not seen.)
- * - every change the patch makes to a selector is read: a strategic merge of a webhook's
- *   selector, by the webhook's name (maps merged key by key, lists replaced, null deletes), or a
- *   JSON 6902 add, replace or remove of a whole selector (with no move or copy, and no operation
- *   on the whole object);
- * - every other patch of the object changes its metadata only (another may rename a webhook, or
- *   move the Service a namespaceSelector is judged against), and nothing patches a Service the
- *   webhooks call (a rename or move of it reaches clientConfig.service through name references);
- * - every kustomization of the run could be read (one that could not may build on the folder).
+ * Applied only where every build is certain to hold them (anything else is judged as written,
+ * as before, and `kustomize-patched` names the patches); rules/kustomize-patched.md lists the
+ * conditions ("Selectors the build is certain of"): one readable patch beside the file, with an
+ * exact target, its kustomization listing the file and nothing else listing it, no other patch of
+ * the object but metadata, none of its Service, and neither that kustomization nor any that
+ * builds on its folder (buildsKeepThePatch) changing webhooks after the patch.
  */
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
-import { realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
+import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
 export interface PatchedSelectors {
@@ -62,7 +46,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const patch = changing[0]!;
   const { target } = patch;
   const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && target.group === undefined && target.version === undefined && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
-  if (!exact || !patch.selectors!.known || !builtOnlyBy(patch.file, own, run.kustomizations)) return { object };
+  if (!exact || !patch.selectors!.known || !buildsKeepThePatch(patch, own, object, run)) return { object };
   // Another patch of the object may rename a webhook (the selector then lands on a stub of the old
   // name), or move the Service a namespaceSelector is judged against: only patches of its
   // metadata (a rename of the object, the CA annotation) leave the webhooks as they are.
@@ -87,16 +71,62 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
 }
 
 /**
- * Whether `kustomization` (the patch's) is in `file`'s folder, lists `file`, neither renames nor
- * transforms, and no other kustomization of the run lists `file` or that folder.
+ * Whether every build of `file` has the webhook's selectors as the patch sets them: the patch's
+ * kustomization is in `file`'s folder, lists `file`, neither renames nor transforms after its
+ * patches (`vars` only where the file has no `$(`), and no other kustomization of the run lists
+ * `file` itself (it would build it without the patch). Every kustomization that builds on the
+ * folder (an overlay, an overlay of an overlay) gets the patched object from it, and leaves its
+ * selectors as they are when it: could be read; does not change webhooks after its patches
+ * (`vars` only where the file has no `$(`); does not move objects to another namespace when the
+ * patch sets a namespaceSelector (the Service the selector is judged against moves); and has no
+ * patch or replacement that may select a webhook configuration of this kind by any name (a
+ * prefixed name, a regular expression), unless it changes metadata only.
  */
-function builtOnlyBy(kustomization: string, file: string, listings: readonly KustomizationListing[]): boolean {
+function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>): boolean {
+  const listings = run.kustomizations;
   const real = realPath(file);
   const folder = dirname(real);
-  const own = realPath(resolve(kustomization));
+  const own = realPath(resolve(patch.file));
   if (dirname(own) !== folder) return false;
-  const reaching = listings.filter((listing) => listing.resources.some((resource) => resource === real || resource === folder));
-  return reaching.length === 1 && realPath(resolve(reaching[0]!.file)) === own && reaching[0]!.resources.includes(real) && !reaching[0]!.renames && !reaching[0]!.transformsAfterPatches;
+  const listingFile = listings.filter((listing) => listing.resources.includes(real));
+  if (listingFile.length !== 1 || realPath(resolve(listingFile[0]!.file)) !== own) return false;
+  // `vars` replace `$(NAME)` and nothing else: a file without one is not changed by them.
+  const varsApply = object.manifest.file.text?.includes('$(') !== false || JSON.stringify(patch.selectors!.changes).includes('$(');
+  const keeps = (listing: KustomizationListing): boolean =>
+    listing.unreadable !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
+  if (!keeps(listingFile[0]!) || listingFile[0]!.renames) return false;
+  const movesMatter = patch.selectors!.changes.some((change) => change.field === 'namespaceSelector');
+  const overlays = buildersOf(folder, listings);
+  if (overlays === undefined) return false;
+  return overlays.every(
+    (overlay) =>
+      keeps(overlay) &&
+      !(movesMatter && overlay.moves === true) &&
+      !run.kustomizePatches.some((other) => other.file === overlay.file && other.metadataOnly !== true && mayTargetKind(other.target, object.kind)),
+  );
+}
+
+/** Overlays past this many are not followed: the selectors are then not taken as patched. */
+const MAX_OVERLAYS = 256;
+
+/** Every kustomization of the run that builds on `folder`, directly or through the folders of others; undefined past MAX_OVERLAYS. */
+function buildersOf(folder: string, listings: readonly KustomizationListing[]): KustomizationListing[] | undefined {
+  const found = new Set<KustomizationListing>();
+  const folders = [folder];
+  const seen = new Set(folders);
+  for (let at = 0; at < folders.length; at++) {
+    for (const listing of listings) {
+      if (found.has(listing) || !listing.resources.includes(folders[at]!)) continue;
+      found.add(listing);
+      if (found.size > MAX_OVERLAYS) return undefined;
+      const next = dirname(realPath(resolve(listing.file)));
+      if (!seen.has(next)) {
+        seen.add(next);
+        folders.push(next);
+      }
+    }
+  }
+  return [...found];
 }
 
 function applied(current: unknown, change: SelectorChange): unknown {

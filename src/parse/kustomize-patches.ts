@@ -55,6 +55,12 @@ export interface KustomizationListing {
   /** Its `namePrefix` and `nameSuffix`, when written as strings (src/match/kustomize-names.ts). */
   readonly namePrefix?: string;
   readonly nameSuffix?: string;
+  /** It sets `namespace`: objects move, and kustomize moves a webhook's clientConfig.service with its Service. */
+  readonly moves?: true;
+  /** It has `vars`: they replace `$(NAME)` in the fields they are configured for, nothing else (and are counted in transformsAfterPatches). */
+  readonly vars?: true;
+  /** transformsAfterPatches but for `vars`; absent (unknown) for a kustomization that was not read. */
+  readonly transformsOtherwise?: boolean;
 }
 
 export interface KustomizePatch {
@@ -296,6 +302,37 @@ function settingsMayWriteSelectors(document: Record<string, unknown>, readFile: 
   });
 }
 
+/** The built-in transformers that only set metadata fields when their fieldSpecs say so. */
+const METADATA_TRANSFORMERS = new Set(['LabelTransformer', 'AnnotationsTransformer']);
+
+/**
+ * Whether a kustomization's `transformers` may change a webhook's fields: unless each is a file
+ * that is read here and holds only built-in LabelTransformer or AnnotationsTransformer
+ * configurations whose every fieldSpec is a path under `metadata/` (labels and annotations of
+ * the objects themselves, the common helm-metadata case). Inline transformers, plugins and
+ * anything not read may.
+ */
+function transformersMayWriteWebhooks(transformers: unknown, readFile: ((path: string) => string | undefined) | undefined): boolean {
+  if (transformers == null) return false;
+  if (!Array.isArray(transformers) || readFile === undefined) return true;
+  return transformers.some((entry) => {
+    const text = typeof entry === 'string' ? readFile(entry) : undefined;
+    const documents = text === undefined ? undefined : patchDocuments(text);
+    if (documents === undefined || documents.length === 0) return true;
+    return documents.some((value) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+      const { apiVersion, kind, fieldSpecs } = value as { apiVersion?: unknown; kind?: unknown; fieldSpecs?: unknown };
+      if (apiVersion !== 'builtin' || typeof kind !== 'string' || !METADATA_TRANSFORMERS.has(kind)) return true;
+      // Without fieldSpecs a label transformer also writes selectors (its defaults): not read as harmless.
+      if (!Array.isArray(fieldSpecs) || fieldSpecs.length === 0) return true;
+      return fieldSpecs.some((spec) => {
+        const path = (spec as { path?: unknown } | null)?.path;
+        return typeof path !== 'string' || !/^metadata\/(?:labels|annotations)$/.test(path);
+      });
+    });
+  });
+}
+
 /** Whether a key or a string anywhere in a value names a selector. */
 function namesSelector(value: unknown): boolean {
   if (typeof value === 'string') return /selector/i.test(value);
@@ -326,6 +363,14 @@ export function kustomizationListings(file: string, folder: string, text: string
       renames: ['namePrefix', 'nameSuffix', 'namespace'].some((field) => document[field] != null),
       ...(typeof document.namePrefix === 'string' ? { namePrefix: document.namePrefix } : {}),
       ...(typeof document.nameSuffix === 'string' ? { nameSuffix: document.nameSuffix } : {}),
+      ...(document.namespace != null ? { moves: true as const } : {}),
+      ...(document.vars != null ? { vars: true as const } : {}),
+      // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
+      transformsOtherwise:
+        AFTER_PATCHES.some((field) => field !== 'vars' && field !== 'transformers' && document[field] != null) ||
+        transformersMayWriteWebhooks(document.transformers, readFile) ||
+        replacementsMayWriteWebhooks(document.replacements) ||
+        settingsMayWriteSelectors(document, readFile),
     });
   }
   return out;
@@ -479,6 +524,11 @@ export function targets(target: PatchTarget, kind: string, name: string | undefi
  * an expression's characters is taken to match (it may: the object is named, never judged
  * silently); it is not run, so a hostile pattern costs nothing.
  */
+/** Whether a target may select objects of this kind, whatever their name (a regular expression may). */
+export function mayTargetKind(target: PatchTarget, kind: string): boolean {
+  return target.kind === undefined || matchesWhole(target.kind, kind);
+}
+
 function matchesWhole(pattern: string, value: string): boolean {
   return pattern === value || /[.*+?^${}()|[\]\\]/.test(pattern);
 }
