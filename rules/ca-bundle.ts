@@ -12,6 +12,7 @@
  * cannot show which. So a missing bundle is one `info` per configuration, stating the condition
  * (it must be provided at install time); only a written bundle that cannot work is a problem.
  */
+import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
 import { X509Certificate } from 'node:crypto';
 import type { SourceFile } from '../src/load/sources.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
@@ -225,7 +226,10 @@ export const rule = defineObjectRule({
         }
         for (const { problem, path, entries } of bundleGroups.values()) {
           const which = entries.length === 1 ? `webhook "${entries[0]!.label}"` : `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`;
-          violations.push({ ...problem, data: { ...problem.data, which }, path, alsoAt: entries.slice(1).map((entry) => [...entry.path, 'clientConfig', 'caBundle']), severity: 'error' });
+          // What fails with the bundle is what the webhooks intercept: the project's own custom
+          // resources only (a correctness check of its objects), or what Kubernetes itself serves.
+          const severity = entries.some((entry) => rulesMatchBuiltins(entry.webhook.rules, run.discovery)) ? 'error' : 'warning';
+          violations.push({ ...problem, data: { ...problem.data, which }, path, alsoAt: entries.slice(1).map((entry) => [...entry.path, 'clientConfig', 'caBundle']), severity });
         }
         if (unprovided.length > 0) {
           const first = unprovided[0]!;

@@ -100,13 +100,18 @@ function mayMatch(rules: readonly (RuleWithOperations | null)[] | undefined, wri
   );
 }
 
-/** The system's requesters of this write whose requests the policy's matchConditions are known to let in. */
-function calledRequesters(run: RuleRun, conditions: readonly (MatchCondition | null)[], write: SystemWrite): CelRequest[] {
+/**
+ * The system's requesters of this write whose requests the policy's matchConditions are known to
+ * let in (`called`), and whether the conditions of others could not be decided (they may be let
+ * in too: then what the validations do to the called ones is not all they do).
+ */
+function calledRequesters(run: RuleRun, conditions: readonly (MatchCondition | null)[], write: SystemWrite): { readonly called: CelRequest[]; readonly undecided: boolean } {
   const requests = systemWritersOf(write.group).map((requester): CelRequest => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester }));
-  if (conditions.length === 0) return requests;
+  if (conditions.length === 0) return { called: requests, undecided: false };
   // The engine awaits the CEL library only for webhooks' matchConditions: load it here if it has not.
-  if (!loadCelSync()) return [];
-  return requests.filter((request) => conditionsOutcome(run, conditions, [request]) === 'called');
+  if (!loadCelSync()) return { called: [], undecided: true };
+  const outcomes = requests.map((request) => conditionsOutcome(run, conditions, [request]));
+  return { called: requests.filter((_, index) => outcomes[index] === 'called'), undecided: outcomes.includes('unknown') };
 }
 
 /** What the policy's validations do to these requests of the system's (src/match/system-requests.ts). */
@@ -118,12 +123,12 @@ function validationsOf(run: RuleRun, spec: NonNullable<ReturnType<typeof policyS
   return validationsOutcome(run, validations, variables, requests);
 }
 
-function policyViolation(object: PolicyObject, write: SystemWrite, rule: number, boundBy: readonly string[], messageId: MessageId, severity: Severity, help: string): Violation<MessageId> {
+function policyViolation(object: PolicyObject, write: SystemWrite, rule: number, boundBy: readonly string[], messageId: MessageId, severity: Severity, help: string, nameWidth = 63): Violation<MessageId> {
   return {
     messageId,
     data: {
       // A name longer than a label's 63 characters is elided in the middle (the finding's object keeps the whole name).
-      policy: elideMiddle(object.name ?? '(unnamed)', 63),
+      policy: elideMiddle(object.name ?? '(unnamed)', nameWidth),
       bindings: joinNames(boundBy),
       resource: describeResource(write),
       defaulted: isPolicyDefaulted(object, ['spec', 'failurePolicy']) ? ' (the API default)' : '',
@@ -149,7 +154,7 @@ function joinNames(names: readonly string[]): string {
   return joined.length <= 40 ? joined : `${unique.length} binding${unique.length === 1 ? '' : 's'}`;
 }
 
-type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyDenies' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
+type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyDenies' | 'validatingPolicyUndecided' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
 
 const POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
 
@@ -174,6 +179,8 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   const ignore = spec.failurePolicy === 'Ignore';
   /** The first write the policy may reject whose validations could not be evaluated, and whether every such write is a DELETE. */
   let unknown: { readonly write: SystemWrite; readonly rule: number; readonly boundBy: readonly string[] } | undefined;
+  /** The first write whose matchConditions could not be decided for any of the system's requesters. */
+  let undecidedWrite: { readonly write: SystemWrite; readonly rule: number; readonly boundBy: readonly string[] } | undefined;
   let deletesOnly = true;
   for (const write of systemWrites(run.discovery)) {
     if (!mayMatch(policyRules, write)) continue;
@@ -197,13 +204,20 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     // Only conditions known to call the policy for the system's writes count here: a policy runs
     // in the API server (no endpoint to be down), and what it rejects depends on its validations;
     // an unevaluated condition on top of that is too far from evidence for an error.
-    const requesters = calledRequesters(run, spec.matchConditions ?? [], write);
-    if (requesters.length === 0) continue;
+    const { called: requesters, undecided } = calledRequesters(run, spec.matchConditions ?? [], write);
+    if (requesters.length === 0) {
+      // Conditions that could not be decided for any of them: it may apply, or not (info).
+      if (undecided && !mutating) undecidedWrite ??= { write, rule, boundBy };
+      continue;
+    }
     if (mutating) return [policyViolation(object, write, rule, boundBy, ignore ? 'mutatingPolicyIgnore' : 'mutatingPolicyFail', ignore ? 'info' : 'error', POLICY_HELP)];
     // A validating policy rejects what a validation is false for: evaluated for the system's own
     // requests where the known fields answer (src/match/system-requests.ts). False for one of
     // them is evidence; true for all, this write passes.
-    const validations = validationsOf(run, spec, requesters);
+    let validations = validationsOf(run, spec, requesters);
+    // Passing for the called requesters is not passing for those whose conditions were not
+    // decided, nor where params decide (a binding's paramRef may find none: parameterNotFoundAction Deny).
+    if (validations === 'passes' && (undecided || spec.paramKind != null)) validations = 'unknown';
     if (validations === 'passes') continue;
     if (validations === 'denies') return [policyViolation(object, write, rule, boundBy, 'validatingPolicyDenies', 'error', POLICY_DENIES_HELP)];
     if (write.operation !== 'DELETE') deletesOnly = false;
@@ -214,6 +228,10 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   // that it applies there, and an info when it only holds deletes up (no recovery waits on one).
   if (unknown !== undefined) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail', deletesOnly ? 'info' : 'warning', POLICY_HELP)];
+  }
+  // Neither whether it applies to the system's writes nor what it does to them is known: said, at info.
+  if (undecidedWrite !== undefined) {
+    return [policyViolation(object, undecidedWrite.write, undecidedWrite.rule, undecidedWrite.boundBy, 'validatingPolicyUndecided', 'info', POLICY_HELP, 40)];
   }
   return [];
 }
@@ -300,6 +318,7 @@ export const rule = defineObjectRule({
       ignore: '{{which}} {{intercepts}} {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
       failDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
       ignoreDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
+      validatingPolicyUndecided: 'ValidatingAdmissionPolicy "{{policy}}" may apply to {{resource}} in kube-system (matchConditions not decided)',
       validatingPolicyDenies: 'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) rejects the control plane\'s own writes of {{resource}} in kube-system',
       validatingPolicyFail:
         'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',

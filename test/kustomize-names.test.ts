@@ -61,17 +61,36 @@ describe('a binding that names its policy as the build names it', () => {
     expect(await findings([folder(tree)])).toEqual(['binding-without-policy error', 'policy-without-binding warning']);
   });
 
-  it('gives the names of each build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
+  it('binds only when every top build that holds the binding names the policy so', async () => {
+    // (The policy-without-binding warning is left out: 'a-check' is a near miss of 'check', one cause.)
+    const base = { 'base/policy.yaml': POLICY, 'base/binding.yaml': binding('a-check'), 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n' };
+    // One overlay with the prefix the binding writes: bound (the base is built only through it).
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n' })])).toEqual([]);
+    // A second overlay with another prefix builds a binding that names no policy.
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n', 'b/kustomization.yaml': 'namePrefix: b-\nresources:\n- ../base\n' })])).toEqual(['binding-without-policy error']);
+    // A policy written with the binding's name: kustomize rewrites the policyName to it, not to the prefixed other.
+    const literal = POLICY.replace('name: check', 'name: a-check');
+    expect(await findings([folder({ ...base, 'base/literal.yaml': literal, 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n- literal.yaml\n', 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n' })])).toEqual(['policy-without-binding warning']);
+    // A kustomization kustomize never reads (another file name, a second document) gives no prefix.
+    expect(await findings([folder({ ...base, 'a/staging-kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamePrefix: a-\nresources:\n- ../base\n' })])).toEqual(['binding-without-policy error']);
+    expect(await findings([folder({ ...base, 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n---\nnamePrefix: a-\n' })])).toEqual(['binding-without-policy error']);
+  });
+
+  it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
     const listing = (file: string, resources: string[], namePrefix?: string) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined, ...(namePrefix === undefined ? {} : { namePrefix }) });
     const names = new KustomizeNames([
       listing('/t/base/kustomization.yaml', ['/t/base/p.yaml'], 'base-'),
       listing('/t/prod/kustomization.yaml', ['/t/base'], 'prod-'),
+      listing('/t/dev/kustomization.yaml', ['/t/base'], 'dev-'),
       listing('/t/loop/kustomization.yaml', ['/t/prod', '/t/loop']),
+      listing('/t/x/kustomization.yaml', ['/t/y']),
+      listing('/t/y/kustomization.yaml', ['/t/x', '/t/y/q.yaml']),
     ]);
     expect(names.buildsOf('/t/base/p.yaml')).toEqual([
-      { root: '/t/base/kustomization.yaml', prefix: 'base-', suffix: '' },
-      { root: '/t/prod/kustomization.yaml', prefix: 'prod-base-', suffix: '' },
       { root: '/t/loop/kustomization.yaml', prefix: 'prod-base-', suffix: '' },
+      { root: '/t/dev/kustomization.yaml', prefix: 'dev-base-', suffix: '' },
     ]);
+    // Folders that list each other: no top build.
+    expect(names.buildsOf('/t/y/q.yaml')).toEqual([]);
   });
 });

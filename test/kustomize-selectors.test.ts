@@ -156,6 +156,18 @@ describe('webhook selectors set by a kustomize patch', () => {
     const byNamespace = OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]');
     expect(await verdict([layered('namespace: widgets-system\nresources:\n- ../webhook\n', { 'webhook/opt-in.yaml': byNamespace })])).toEqual(asWritten);
     expect(await verdict([layered('resources:\n- ../webhook\n', { 'prod/kustomization.yaml': `resources:\n- ../default\n${byPrefixedName.replace('namePrefix: widgets-\nresources:\n- ../webhook\n', '')}` })])).toEqual(asWritten);
+    // An overlay of the overlay that patches a Service by its prefixed name; a component that
+    // lists the base; the base itself a Component; an overlay the linter cannot parse; an overlay
+    // behind a link out of the linted folder.
+    expect(await verdict([layered('namePrefix: foo-\nresources:\n- ../webhook\n', { 'prod/kustomization.yaml': "resources:\n- ../default\npatches:\n- target: {kind: Service, name: foo-webhook-service}\n  patch: '[{\"op\": \"replace\", \"path\": \"/metadata/namespace\", \"value\": \"webhooks\"}]'\n" })])).toEqual(asWritten);
+    expect(await verdict([layered('components:\n- ../comp\n', { 'comp/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n- ../webhook\n' })])).toEqual(asWritten);
+    expect(await verdict([layered('namespace: webhooks\ncomponents:\n- ../webhook\n', { 'webhook/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n${kustomization('- path: opt-in.yaml')}` })])).toEqual(asWritten);
+    expect(await verdict([layered('namespace: a\nnamespace: b\nresources:\n- ../webhook\n')])).toEqual(asWritten);
+    const outside = folder({ 'ov/kustomization.yaml': 'resources:\n- ../../tree/webhook\n' });
+    const linkedTree = layered('resources:\n- ../webhook\n');
+    expect(await verdict([linkedTree])).toEqual([]);
+    symlinkSync(join(outside, 'ov'), join(linkedTree, 'elsewhere'));
+    expect(await verdict([linkedTree])).toEqual(asWritten);
     // ... also through `bases:`, and through a symbolic link to the folder.
     const viaBases = folder({ ...withOptIn(), 'all/kustomization.yaml': 'bases:\n- ../webhook/manifests.yaml\n' });
     expect(await verdict([viaBases])).toEqual(['matches-kube-system error', 'self-deadlock error']);
@@ -232,8 +244,9 @@ describe('webhook selectors set by a kustomize patch', () => {
     const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n';
     const servicePatch = `- path: opt-in.yaml\n- target: {kind: Service, name: webhook-service}\n  patch: '[{"op": "replace", "path": "/metadata/namespace", "value": "webhooks"}]'`;
     expect(await verdict({ ...own('', servicePatch), 'webhook/manifests.yaml': `${MANIFESTS}---\n${service}` })).toEqual(asWritten);
+    // Any Service, by any name: an overlay names the Service by its prefixed name.
     const otherService = servicePatch.replace('name: webhook-service', 'name: metrics-service');
-    expect(await verdict({ ...own('', otherService), 'webhook/manifests.yaml': `${MANIFESTS}---\n${service}` })).toEqual([]);
+    expect(await verdict({ ...own('', otherService), 'webhook/manifests.yaml': `${MANIFESTS}---\n${service}` })).toEqual(asWritten);
   });
 
   it('judges the webhook as written when two kustomizations patch it', async () => {

@@ -170,9 +170,20 @@ describe('matches-kube-system on policies', () => {
     expect(await run(POLICY(everyone))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
-  it('reports a policy only when its matchConditions are known to call it for the system (it runs in-process: what it rejects is already a guess)', async () => {
+  it('says at info where its matchConditions cannot be decided for the system (neither where it applies nor what it rejects is known)', async () => {
     const params = `  matchConditions:\n    - name: controller\n      expression: "request.userInfo.username == params.data.user"\n`;
-    expect(await run(POLICY(params).replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n'))).toEqual([]);
+    expect(await run(POLICY(params).replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n'))).toEqual(['spec.matchConstraints.resourceRules[0] info']);
+  });
+
+  it('does not take a validation as passing where the linter cannot know it does', async () => {
+    // True for the five requesters it models, false for the controllers' own service accounts (kubeadm).
+    const five = "request.userInfo.username in ['system:node:node-1', 'system:kube-scheduler', 'system:kube-controller-manager', 'system:serviceaccount:kube-system:replicaset-controller', 'system:apiserver']";
+    expect(await run(POLICY('', five))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // A conversion that overflows in the API server's CEL (an error, under Fail a rejection).
+    expect(await run(POLICY('', "request.userInfo.username.startsWith('system:') && int(9223372036854775807.0) > 0"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // Params: a binding's paramRef may find none in kube-system (parameterNotFoundAction: Deny).
+    const withParams = POLICY('', "request.userInfo.username.startsWith('system:') || params.data.allow == 'true'").replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n');
+    expect(await run(withParams)).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
   it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {

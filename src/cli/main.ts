@@ -243,6 +243,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     inlineConfig: flags.inlineConfig,
     paths: selected.files,
     kustomizationFolders: walkNotes.kustomizationFolders,
+    linkedKustomizations: walkNotes.linkedKustomizations,
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
     trustedNamespaceLabels: trusted,

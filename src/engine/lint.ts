@@ -35,6 +35,8 @@ export interface LintOptions {
   readonly paths: readonly string[];
   /** Folders holding a kustomization that the caller's walk of the inputs found (LoadOptions). */
   readonly kustomizationFolders?: readonly string[];
+  /** Kustomization files behind links out of the caller's walk (LoadOptions): not read. */
+  readonly linkedKustomizations?: readonly string[];
   readonly rules: readonly Rule[];
   readonly kubeVersion: KubeVersion;
   readonly trustedNamespaceLabels: readonly string[];
@@ -58,9 +60,12 @@ export async function lint(options: LintOptions): Promise<Report> {
  * How to load a run for these options: workloads are read (where Pod Security Admission can
  * check them, src/engine/load-run.ts) only when a rule that checks them runs.
  */
-export function loadOptions(options: Pick<LintOptions, 'rules' | 'severityOverrides' | 'kubeVersion' | 'podSecurity' | 'kustomizationFolders'>): LoadOptions {
+export function loadOptions(options: Pick<LintOptions, 'rules' | 'severityOverrides' | 'kubeVersion' | 'podSecurity' | 'kustomizationFolders' | 'linkedKustomizations'>): LoadOptions {
   const readsWorkloads = options.rules.some((rule) => rule.scope === 'object' && options.severityOverrides.get(rule.meta.id) !== 'off' && rule.meta.appliesTo.some(isWorkloadKind));
-  const folders = options.kustomizationFolders !== undefined ? { kustomizationFolders: options.kustomizationFolders } : {};
+  const folders = {
+    ...(options.kustomizationFolders !== undefined ? { kustomizationFolders: options.kustomizationFolders } : {}),
+    ...(options.linkedKustomizations !== undefined ? { linkedKustomizations: options.linkedKustomizations } : {}),
+  };
   if (!readsWorkloads) return folders;
   return { ...folders, podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
 }

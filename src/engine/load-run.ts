@@ -89,6 +89,8 @@ export interface LoadOptions {
    * read too, also where no manifest sits beside them.
    */
   readonly kustomizationFolders?: readonly string[];
+  /** Kustomization files behind links to folders outside the walk (WalkNotes): not read, their effect unknown. */
+  readonly linkedKustomizations?: readonly string[];
 }
 
 /** An input the second pass may read again for workloads. */
@@ -206,6 +208,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   // another folder (`patches/x.yaml`), which the walk can reach before it.
   for (const path of expanded) kustomizePatches.visit(path);
   for (const folder of [...walked.kustomizationFolders, ...(options.kustomizationFolders ?? [])]) kustomizePatches.visitFolder(folder);
+  for (const file of [...walked.linkedKustomizations, ...(options.linkedKustomizations ?? [])]) kustomizePatches.notRead(file);
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { KUSTOMIZATION_FILES, resourceEntries } from '../parse/kustomize-fields.js';
@@ -39,10 +39,12 @@ export interface WalkNotes {
   readonly kustomizations: string[];
   /** The same folders as the walk reached them (not made for display): for reading their kustomization. */
   readonly kustomizationFolders: string[];
+  /** Links to folders outside the walked one that hold a kustomization: not read, but it may build on the run's folders. */
+  readonly linkedKustomizations: string[];
 }
 
 export function newWalkNotes(): WalkNotes {
-  return { charts: [], kustomizations: [], kustomizationFolders: [] };
+  return { charts: [], kustomizations: [], kustomizationFolders: [], linkedKustomizations: [] };
 }
 /**
  * The extensions `kubectl apply -R -f DIR` reads, compared as kubectl compares them (cli-runtime's
@@ -97,6 +99,13 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
         continue;
       }
       walk(full, out, root, notes);
+    } else if (entry.isSymbolicLink() && notes !== undefined && linkedKustomization(full) !== undefined) {
+      // A link to a folder is not walked (loops), but a kustomization in it may build on the
+      // run's folders (an overlay): inside the walked folder it is read with the others
+      // (src/engine/load-run.ts); outside, it is not read, and counts as a kustomization whose
+      // effect is unknown.
+      if (insideRoot(full, root)) notes.kustomizationFolders.push(full);
+      else notes.linkedKustomizations.push(linkedKustomization(full)!);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES.includes(entry.name) && !isManifestName(entry.name)) {
       // `Kustomization` (no extension) is not a manifest, but what it names is applied.
       kustomizedFiles(full, dir, out, root);
@@ -115,6 +124,17 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
       if (KUSTOMIZATION_FILES.includes(entry.name)) kustomizedFiles(full, dir, out, root);
     }
   }
+}
+
+/** The kustomization file in a linked folder (by the link's path), or undefined: not a folder, or none there. */
+function linkedKustomization(path: string): string | undefined {
+  try {
+    if (!statSync(path).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const name = KUSTOMIZATION_FILES.find((candidate) => existsSync(join(path, candidate)));
+  return name === undefined ? undefined : join(path, name);
 }
 
 /** A kustomization is a few lines; a larger one (or a link to a device) is not read for this. */

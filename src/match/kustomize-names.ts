@@ -1,18 +1,21 @@
 /**
- * The names the run's kustomizations give an object: kustomize's `namePrefix` and `nameSuffix`
+ * The names the run's kustomize builds give an object: kustomize's `namePrefix` and `nameSuffix`
  * rename every object a kustomization builds, a base's first and then each overlay's around it
  * (`overlay-base-name`). A binding in such a tree often names its policy as the build names it
- * (`policyName: app-check` for a policy written `check`, under `namePrefix: app-`): in every
- * build of a kustomization that holds both, the names agree. Each kustomization of the run that
- * builds a file, directly or through the folders it lists, is a build of its own: two objects
- * meet in a build when a kustomization builds both files.
+ * (`policyName: app-check` for a policy written `check`, under `namePrefix: app-`).
+ *
+ * The builds counted are those of the run's top kustomizations (those no other kustomization of
+ * the run builds on: what `kubectl apply -k` is run on; a base under them is built only through
+ * them). Only kustomization files kustomize reads count (`kustomization.yaml`,
+ * `kustomization.yml`, `Kustomization`), and of each only its first document: a `kind:
+ * Kustomization` document elsewhere, or a second document, is never built.
  */
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { realPath, type KustomizationListing } from '../parse/kustomize-patches.js';
 
 /** A build that holds a file, and the prefix and suffix it puts around the file's objects' names. */
 export interface BuildOfFile {
-  /** The kustomization file that is built. */
+  /** The top kustomization file that is built. */
   readonly root: string;
   readonly prefix: string;
   readonly suffix: string;
@@ -22,47 +25,69 @@ export interface BuildOfFile {
 const MAX_DEPTH = 64;
 /**
  * Builds of one file past this are not listed (folders listed by many overlays, each listed by
- * many more, multiply): a name they would give is then not known, and judged as unknown names are.
+ * many more, multiply): the file is then taken as in no build (its names as written).
  */
 const MAX_BUILDS = 1000;
+const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
 
 export class KustomizeNames {
   readonly #listings: readonly KustomizationListing[];
   readonly #builds = new Map<string, readonly BuildOfFile[]>();
 
   constructor(listings: readonly KustomizationListing[]) {
-    this.#listings = listings;
+    // The first document of each kustomization file kustomize reads; unreadable ones list nothing.
+    const seen = new Set<string>();
+    this.#listings = listings.filter((listing) => {
+      if (!KUSTOMIZATION_FILES.has(basename(listing.file)) || seen.has(listing.file)) return false;
+      seen.add(listing.file);
+      return true;
+    });
   }
 
-  /** Every kustomization of the run that builds `file`, with the prefix and suffix its build gives the file's objects. */
+  /**
+   * Every top build of the run that holds `file`, with the prefix and suffix it gives the file's
+   * objects; none when no kustomization builds it, or when the tree is past what is followed.
+   */
   buildsOf(file: string): readonly BuildOfFile[] {
     if (this.#listings.length === 0 || file === '<stdin>') return [];
     const path = realPath(resolve(file));
     let builds = this.#builds.get(path);
     if (builds === undefined) {
-      const unique = new Map(this.#buildsOfPath(path, new Set(), 0, { left: MAX_BUILDS }).map((build) => [`${build.root}\0${build.prefix}\0${build.suffix}`, build]));
-      builds = [...unique.values()];
+      const budget = { left: MAX_BUILDS };
+      const all = this.#buildsOfPath(path, new Set(), 0, budget);
+      const unique = new Map(all.map((build) => [`${build.root}\0${build.prefix}\0${build.suffix}`, build]));
+      builds = budget.left < 0 ? [] : [...unique.values()];
       this.#builds.set(path, builds);
     }
     return builds;
   }
 
-  #buildsOfPath(path: string, seen: Set<string>, depth: number, budget: { left: number }): readonly BuildOfFile[] {
-    if (depth > MAX_DEPTH || seen.has(path) || budget.left <= 0) return [];
+  /** The top builds of `path` (a file, or a kustomization's folder): each chain of kustomizations up to one that nothing builds on. */
+  #buildsOfPath(path: string, seen: Set<string>, depth: number, budget: { left: number }): BuildOfFile[] {
+    if (depth > MAX_DEPTH || seen.has(path) || budget.left < 0) return [];
     seen.add(path);
     const builds: BuildOfFile[] = [];
     for (const listing of this.#listings) {
       if (!listing.resources.includes(path)) continue;
       const prefix = listing.namePrefix ?? '';
       const suffix = listing.nameSuffix ?? '';
-      if (--budget.left < 0) break;
-      builds.push({ root: listing.file, prefix, suffix });
-      // The overlays that list this kustomization's folder build it too, their names around its own.
-      for (const outer of this.#buildsOfPath(dirname(realPath(resolve(listing.file))), seen, depth + 1, budget)) {
-        builds.push({ root: outer.root, prefix: outer.prefix + prefix, suffix: suffix + outer.suffix });
+      const outer = this.#buildsOfPath(dirname(realPath(resolve(listing.file))), seen, depth + 1, budget);
+      if (this.#isTop(listing)) {
+        if (--budget.left < 0) break;
+        builds.push({ root: listing.file, prefix, suffix });
+      }
+      for (const build of outer) {
+        if (--budget.left < 0) break;
+        builds.push({ root: build.root, prefix: build.prefix + prefix, suffix: suffix + build.suffix });
       }
     }
     seen.delete(path);
     return builds;
+  }
+
+  /** Whether no kustomization of the run builds on this one's folder. */
+  #isTop(listing: KustomizationListing): boolean {
+    const folder = dirname(realPath(resolve(listing.file)));
+    return !this.#listings.some((other) => other !== listing && other.resources.includes(folder));
   }
 }

@@ -93,16 +93,22 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // `vars` replace `$(NAME)` and nothing else: a file without one is not changed by them.
   const varsApply = object.manifest.file.text?.includes('$(') !== false || JSON.stringify(patch.selectors!.changes).includes('$(');
   const keeps = (listing: KustomizationListing): boolean =>
-    listing.unreadable !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
+    listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   if (!keeps(listingFile[0]!) || listingFile[0]!.renames) return false;
   const movesMatter = patch.selectors!.changes.some((change) => change.field === 'namespaceSelector');
   const overlays = buildersOf(folder, listings);
   if (overlays === undefined) return false;
+  // Every build of the file runs these kustomizations' patches: none may select a configuration
+  // of this kind (unless it changes metadata only), nor a Service by any name (a move of it
+  // reaches clientConfig.service through name references; an overlay names it by its prefix).
+  const building = new Set([own, ...overlays.map((overlay) => realPath(resolve(overlay.file)))]);
+  const patchedThere = run.kustomizePatches.filter((other) => building.has(realPath(resolve(other.file))));
+  if (patchedThere.some((other) => mayTargetKind(other.target, 'Service'))) return false;
   return overlays.every(
     (overlay) =>
       keeps(overlay) &&
       !(movesMatter && overlay.moves === true) &&
-      !run.kustomizePatches.some((other) => other.file === overlay.file && other.metadataOnly !== true && mayTargetKind(other.target, object.kind)),
+      !patchedThere.some((other) => other.file === overlay.file && other.metadataOnly !== true && mayTargetKind(other.target, object.kind)),
   );
 }
 

@@ -244,10 +244,45 @@ export function validationsOutcome(
   const outcomes = scope.memo.get(VALIDATION_OUTCOMES, () => new Map<string, ValidationsOutcome>());
   let outcome = outcomes.get(key);
   if (outcome === undefined) {
-    outcome = evaluateValidations(validations, variables, requests, celMeterOf(scope));
+    const meter = celMeterOf(scope);
+    outcome = evaluateValidations(validations, variables, requests, meter);
+    // The requesters above are not all the control plane's: kubeadm runs each controller with its
+    // own service account, and others write there too. They may decide that a validation is
+    // false (it is, for them); to say it is true for the system, it must be for the others too.
+    if (outcome === 'passes' && requests.length > 0) {
+      const others = OTHER_SYSTEM_REQUESTERS.map((requester) => ({ ...requests[0]!, requester }));
+      if (evaluateValidations(validations, variables, others, meter) !== 'passes') outcome = 'unknown';
+    }
+    // cel-js gives a value where cel-go errors on overflow (int(9.3e18), the minimum int / -1,
+    // double('1e400')): an expression that converts or divides is not taken as passing.
+    if (outcome === 'passes' && [...validations, ...variables.map((variable) => variable.expression)].some(mayOverflow)) outcome = 'unknown';
     outcomes.set(key, outcome);
   }
   return outcome;
+}
+
+/**
+ * Writers in kube-system besides SYSTEM_REQUESTERS, for the question "is it true for all of
+ * them": the controllers' own service accounts (kube-controller-manager's
+ * --use-service-account-credentials, kubeadm's default), another node, and a service account the
+ * linter does not know by name.
+ */
+const KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS = ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'];
+const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
+  ...['daemon-set-controller', 'statefulset-controller', 'job-controller', 'deployment-controller', 'endpointslice-controller', 'endpoint-controller', 'node-controller', 'generic-garbage-collector', 'namespace-controller', 'an-unnamed-component'].map(
+    (name): Requester => ({ username: `system:serviceaccount:kube-system:${name}`, groups: KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS }),
+  ),
+  { username: 'system:node:node-2', groups: ['system:nodes', 'system:authenticated'] },
+];
+
+/** Calls where cel-go errors and cel-js may not: numeric conversions, division and remainder. */
+const OVERFLOWING_CALLS: ReadonlySet<string> = new Set(['int', 'uint', 'double', '_/_', '_%_']);
+
+function mayOverflow(expression: string): boolean {
+  const expr = parseExpression(expression, 'webhook.matchCondition', DEFAULT_KUBE_VERSION);
+  if (expr === undefined) return true;
+  const calls = (e: Expr): boolean => (e.kind === 'call' && OVERFLOWING_CALLS.has(e.fn)) || children(e).some(calls);
+  return calls(expr);
 }
 
 const VALIDATION_OUTCOMES = memoKey<Map<string, ValidationsOutcome>>('validating policies\' validations for the system\'s writes');

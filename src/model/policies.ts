@@ -136,7 +136,7 @@ export class PolicyIndex {
 
   /**
    * The bindings that refer to this policy (right kind, spec.policyName equal to its name, or to
-   * the name a kustomization that builds both gives it).
+   * the name every build that holds the binding gives the policy: see policiesOf).
    */
   bindingsOf(policy: PolicyObject): PolicyObject[] {
     if (isBinding(policy) || policy.name === undefined) return [];
@@ -144,20 +144,28 @@ export class PolicyIndex {
     const found = new Set(this.#byPolicyName.get(`${kind}/${policy.name}`) ?? []);
     for (const build of this.#buildsOf(policy)) {
       for (const binding of this.#byPolicyName.get(`${kind}/${build.prefix}${policy.name}${build.suffix}`) ?? []) {
-        if (this.#buildsOf(binding).some((other) => other.root === build.root)) found.add(binding);
+        if (this.policiesOf(binding).includes(policy)) found.add(binding);
       }
     }
     return [...found];
   }
 
-  /** The policies this binding refers to (normally one; a run may hold overlays), by name or as a build of both names it. */
+  /**
+   * The policies this binding refers to (normally one; a run may hold overlays): those of the name
+   * it writes; else, when kustomize builds it, the policy that every top build holding the binding
+   * names so (`policyName: app-check` for a policy written `check`, under `namePrefix: app-`). A
+   * policyName that is a policy's written name is kustomize's to rewrite with that policy's name.
+   */
   policiesOf(binding: PolicyObject): PolicyObject[] {
     const name = policyNameOf(binding);
     if (!isBindingKind(binding.kind) || name === undefined) return [];
     const kind = policyKindFor(binding.kind);
-    const found = new Set(this.#byName.get(`${kind}/${name}`) ?? []);
-    for (const build of this.#buildsOf(binding)) for (const policy of this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []) found.add(policy);
-    return [...found];
+    const written = this.#byName.get(`${kind}/${name}`);
+    if (written !== undefined) return [...written];
+    const builds = this.#buildsOf(binding);
+    if (builds.length === 0) return [];
+    const candidates = this.#byBuiltName.get(`${kind}/${builds[0]!.root}/${name}`) ?? [];
+    return candidates.filter((policy) => builds.every((build) => (this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []).includes(policy)));
   }
 
   #buildsOf(object: PolicyObject): ReturnType<BuildsOfFiles['buildsOf']> {

@@ -152,6 +152,11 @@ export class KustomizePatches {
     if (file !== '-') this.visitFolder(dirname(file));
   }
 
+  /** A kustomization that is there and is not read (behind a link out of the walked folder): what it builds is not known. */
+  notRead(file: string): void {
+    this.listings.push({ file: file.split('\\').join('/'), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+  }
+
   /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
   visitFolder(shown: string): void {
     const folder = resolve(shown);

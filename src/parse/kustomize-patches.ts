@@ -61,6 +61,8 @@ export interface KustomizationListing {
   readonly vars?: true;
   /** transformsAfterPatches but for `vars`; absent (unknown) for a kustomization that was not read. */
   readonly transformsOtherwise?: boolean;
+  /** It is a Component (`kind: Component`): its patches apply to what the kustomization that lists it builds, after that one's resources. */
+  readonly component?: true;
 }
 
 export interface KustomizePatch {
@@ -349,12 +351,16 @@ export function kustomizationListings(file: string, folder: string, text: string
   // A merge key may hide what it lists or does (mayMerge): a kustomization whose effect is unknown.
   if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text))) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const documents = patchDocuments(text) ?? [];
+  // A kustomization file the linter cannot parse (kustomize's go-yaml may: a key written twice)
+  // still builds what it lists: its effect is unknown.
+  if (whole && documents.some((value) => value === undefined)) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const out: KustomizationListing[] = [];
   for (const value of documents) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
     const document = value as Record<string, unknown>;
-    if (!whole && document.kind !== 'Kustomization') continue;
-    const listed = [document.resources, document.bases].flatMap((list) => (Array.isArray(list) ? list.filter((resource): resource is string => typeof resource === 'string') : []));
+    if (!whole && document.kind !== 'Kustomization' && document.kind !== 'Component') continue;
+    // A component's resources are built into the kustomization that lists it, as a base's are.
+    const listed = [document.resources, document.bases, document.components].flatMap((list) => (Array.isArray(list) ? list.filter((resource): resource is string => typeof resource === 'string') : []));
     const resources = listed.map((resource) => realPath(resolve(folder, resource)));
     out.push({
       file,
@@ -364,6 +370,7 @@ export function kustomizationListings(file: string, folder: string, text: string
       ...(typeof document.namePrefix === 'string' ? { namePrefix: document.namePrefix } : {}),
       ...(typeof document.nameSuffix === 'string' ? { nameSuffix: document.nameSuffix } : {}),
       ...(document.namespace != null ? { moves: true as const } : {}),
+      ...(document.kind === 'Component' ? { component: true as const } : {}),
       ...(document.vars != null ? { vars: true as const } : {}),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
       transformsOtherwise:
