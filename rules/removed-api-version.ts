@@ -63,6 +63,16 @@ function isNewestPreview(kind: PolicyKind, version: string, target: KubeVersion)
   return version === 'v1beta1' || !present('v1beta1');
 }
 
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(key(item));
+    if (list === undefined) groups.set(key(item), [item]);
+    else list.push(item);
+  }
+  return groups;
+}
+
 /** The bindings of a run written in the same apiVersion as the policy they bind, by policy, and all of them. */
 interface SameVersionBindings {
   readonly byPolicy: ReadonlyMap<PolicyObject, readonly PolicyObject[]>;
@@ -149,6 +159,15 @@ export const rule = defineObjectRule({
   create(run) {
     let sameVersion: SameVersionBindings | undefined;
     const bindings = (): SameVersionBindings => (sameVersion ??= bindingsInPolicyVersion(run.policies));
+    let sameFile: Map<string, PolicyObject[]> | undefined;
+    /**
+     * One cause, one finding: the policies of one file written in one kind and apiVersion are
+     * that file's one choice of version, reported at the first (the others named by count).
+     */
+    const fileGroup = (object: PolicyObject): PolicyObject[] => {
+      sameFile ??= groupBy(run.policies.filter((policy) => !isBindingKind(policy.kind)), (policy) => `${policy.manifest.file.path}\0${policy.kind}\0${policy.apiVersion}`);
+      return sameFile.get(`${object.manifest.file.path}\0${object.kind}\0${object.apiVersion}`) ?? [object];
+    };
     return {
       webhookConfiguration(object) {
         if (!isV1beta1(object) || !isAtLeast(run.kubeVersion, 1, 22)) return [];
@@ -166,6 +185,9 @@ export const rule = defineObjectRule({
         const served = (v: string): boolean => run.discovery.resource(ADMISSION_GROUP, v, resource) !== undefined;
         const detail = policyDetail(object.kind, version, run.kubeVersion, served);
         if (detail === undefined) return [];
+        const group = isBindingKind(object.kind) ? [object] : fileGroup(object);
+        if (group[0] !== object) return [];
+        const grouped = group.length > 1 ? ` (${group.length} in the file${group.some((policy) => (bindings().byPolicy.get(policy)?.length ?? 0) > 0) ? ', with their bindings' : ''})` : undefined;
         const target = formatKubeVersion(run.kubeVersion);
         // The newest version of the kind at the target, off by default: the manifest has no
         // better choice, and writing it is the decision to enable the preview.
@@ -174,7 +196,7 @@ export const rule = defineObjectRule({
           {
             messageId: newest ? 'policyPreview' : 'policyNotServed',
             ...(newest ? { severity: 'info' as const } : {}),
-            data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(bindings().byPolicy.get(object)) },
+            data: { kind: object.kind, apiVersion, target, detail, bindings: grouped ?? bindingsNamed(bindings().byPolicy.get(object)) },
             path: ['apiVersion'],
             help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
           },

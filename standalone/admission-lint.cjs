@@ -38100,6 +38100,17 @@ function isNewestPreview(kind, version2, target) {
     return false;
   return version2 === "v1beta1" || !present2("v1beta1");
 }
+function groupBy(items, key2) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const list3 = groups.get(key2(item));
+    if (list3 === void 0)
+      groups.set(key2(item), [item]);
+    else
+      list3.push(item);
+  }
+  return groups;
+}
 function bindingsInPolicyVersion(policies) {
   const byKey = /* @__PURE__ */ new Map();
   const key2 = (kind, name, apiVersion) => `${kind}\0${name}\0${apiVersion}`;
@@ -38187,6 +38198,11 @@ var init_removed_api_version = __esm({
       create(run2) {
         let sameVersion;
         const bindings = () => sameVersion ??= bindingsInPolicyVersion(run2.policies);
+        let sameFile;
+        const fileGroup = (object) => {
+          sameFile ??= groupBy(run2.policies.filter((policy) => !isBindingKind(policy.kind)), (policy) => `${policy.manifest.file.path}\0${policy.kind}\0${policy.apiVersion}`);
+          return sameFile.get(`${object.manifest.file.path}\0${object.kind}\0${object.apiVersion}`) ?? [object];
+        };
         return {
           webhookConfiguration(object) {
             if (!isV1beta1(object) || !isAtLeast(run2.kubeVersion, 1, 22))
@@ -38206,13 +38222,17 @@ var init_removed_api_version = __esm({
             const detail = policyDetail(object.kind, version2, run2.kubeVersion, served2);
             if (detail === void 0)
               return [];
+            const group = isBindingKind(object.kind) ? [object] : fileGroup(object);
+            if (group[0] !== object)
+              return [];
+            const grouped3 = group.length > 1 ? ` (${group.length} in the file${group.some((policy) => (bindings().byPolicy.get(policy)?.length ?? 0) > 0) ? ", with their bindings" : ""})` : void 0;
             const target = formatKubeVersion(run2.kubeVersion);
             const newest = isNewestPreview(object.kind, version2, run2.kubeVersion);
             return [
               {
                 messageId: newest ? "policyPreview" : "policyNotServed",
                 ...newest ? { severity: "info" } : {},
-                data: { kind: object.kind, apiVersion, target, detail, bindings: bindingsNamed(bindings().byPolicy.get(object)) },
+                data: { kind: object.kind, apiVersion, target, detail, bindings: grouped3 ?? bindingsNamed(bindings().byPolicy.get(object)) },
                 path: ["apiVersion"],
                 help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`
               }
@@ -65619,4 +65639,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 174c6538997a7ba767a84c949d7f53528217444b1fe7ad44543046d46227204e
+//# admission-lint-build 0d1f934c001cf2c7097389d70820c00e1e5ac466b022b9d0d4846d370ae69f06
