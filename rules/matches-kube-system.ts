@@ -12,7 +12,7 @@ import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
 import { CLIENT_TIMEOUT_SECONDS, NAMESPACE_NAME_LABEL } from '../src/model/types.js';
-import { conditionsOutcome, systemWritersOf, validationsOutcome, type CelRequest, type ValidationsOutcome } from '../src/match/system-requests.js';
+import { conditionsOutcome, othersMayBeCalled, systemWritersOf, validationsOutcome, type CelRequest, type ValidationsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
@@ -111,7 +111,9 @@ function calledRequesters(run: RuleRun, conditions: readonly (MatchCondition | n
   // The engine awaits the CEL library only for webhooks' matchConditions: load it here if it has not.
   if (!loadCelSync()) return { called: [], undecided: true };
   const outcomes = requests.map((request) => conditionsOutcome(run, conditions, [request]));
-  return { called: requests.filter((_, index) => outcomes[index] === 'called'), undecided: outcomes.includes('unknown') };
+  // Skipped for every requester modelled: another writer of the control plane may still be let in.
+  const undecided = outcomes.includes('unknown') || (outcomes.every((outcome) => outcome === 'skipped') && othersMayBeCalled(run, conditions, requests));
+  return { called: requests.filter((_, index) => outcomes[index] === 'called'), undecided };
 }
 
 /** What the policy's validations do to these requests of the system's (src/match/system-requests.ts). */

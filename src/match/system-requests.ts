@@ -250,8 +250,8 @@ export function validationsOutcome(
     // own service account, and others write there too. They may decide that a validation is
     // false (it is, for them); to say it is true for the system, it must be for the others too.
     if (outcome === 'passes' && requests.length > 0) {
-      const others = OTHER_SYSTEM_REQUESTERS.map((requester) => ({ ...requests[0]!, requester }));
-      if (evaluateValidations(validations, variables, others, meter) !== 'passes') outcome = 'unknown';
+      const others = otherWritersOf(requests[0]!.group).map((requester) => ({ ...requests[0]!, requester }));
+      if (others.length > 0 && evaluateValidations(validations, variables, others, meter) !== 'passes') outcome = 'unknown';
     }
     // cel-js gives a value where cel-go errors on overflow (int(9.3e18), the minimum int / -1,
     // double('1e400')): an expression that converts or divides is not taken as passing.
@@ -274,6 +274,22 @@ const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
   ),
   { username: 'system:node:node-2', groups: ['system:nodes', 'system:authenticated'] },
 ];
+
+/**
+ * Whether matchConditions that skip every one of `requests` may let in another of the control
+ * plane's writers in kube-system (OTHER_SYSTEM_REQUESTERS) for the same writes: the conclusion
+ * "the system is skipped" needs them skipped too.
+ */
+export function othersMayBeCalled(scope: Pick<RunScope, 'memo'>, conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): boolean {
+  const writes = new Map(requests.map((request) => [`${request.group}/${request.resource}/${request.subresource}/${request.operation}/${request.namespace ?? ''}`, request]));
+  const others = [...writes.values()].flatMap((request) => otherWritersOf(request.group).map((requester) => ({ ...request, requester })));
+  return others.length > 0 && conditionsOutcome(scope, conditions, others) !== 'skipped';
+}
+
+/** OTHER_SYSTEM_REQUESTERS that write a group's resources in kube-system: none for RBAC (systemWritersOf). */
+function otherWritersOf(group: string): readonly Requester[] {
+  return group === 'rbac.authorization.k8s.io' ? [] : OTHER_SYSTEM_REQUESTERS;
+}
 
 /** Calls where cel-go errors and cel-js may not: numeric conversions, division and remainder. */
 const OVERFLOWING_CALLS: ReadonlySet<string> = new Set(['int', 'uint', 'double', '_/_', '_%_']);
@@ -327,6 +343,9 @@ export function systemRequestOutcome(scope: Pick<RunScope, 'memo'>, conditions: 
   if (outcome === undefined) {
     const requests = listed.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })));
     outcome = conditionsOutcome(scope, conditions, requests);
+    // Skipped for the requesters modelled is not skipped for the control plane: the others there
+    // (the controllers' own service accounts, another node) may be let in.
+    if (outcome === 'skipped' && othersMayBeCalled(scope, conditions, requests)) outcome = 'unknown';
     outcomes.set(key, outcome);
   }
   return outcome;
