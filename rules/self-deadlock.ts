@@ -49,6 +49,8 @@ function hasOptOut(selector: LabelSelector | undefined): boolean {
   );
 }
 
+const INSTALL_HELP = `While the webhook is down, an install or reinstall of the workload that runs it is rejected, when it is of that kind (its pods' own replacements are not). Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
+
 export const rule = defineObjectRule({
   meta: {
     id: 'self-deadlock',
@@ -118,6 +120,10 @@ export const rule = defineObjectRule({
                   patched: patchedNote(judged),
                 },
                 path: [...entry.path, 'rules', outcome.rule],
+                // The workload objects themselves are created by an installer, not by the
+                // recovery of a pod that died: the install or a reinstall is blocked, the
+                // webhook's own replacements are not (and which kind runs it is not known here).
+                ...(candidate.requesters.includes(INSTALLER) ? { severity: 'warning' as const, help: INSTALL_HELP } : {}),
               },
             ];
           }
