@@ -175,6 +175,15 @@ describe('matches-kube-system on policies', () => {
     expect(await run(POLICY(params).replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n'))).toEqual(['spec.matchConstraints.resourceRules[0] info']);
   });
 
+  it('decides around a presence test of what is not known, as CEL\'s || and && do', async () => {
+    // True for the system's requesters whatever the pod holds: silent. A presence test alone: not known.
+    expect(await run(POLICY('', "request.userInfo.username.startsWith('system:') || has(object.spec.initContainers)"))).toEqual([]);
+    expect(await run(POLICY('', 'has(object.metadata.labels)'))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // A condition false for the system's requesters whatever the labels: the policy is skipped for them.
+    const people = `  matchConditions:\n    - name: people\n      expression: "!request.userInfo.username.startsWith('system:') && has(object.metadata.labels)"\n`;
+    expect(await run(POLICY(people))).toEqual([]);
+  });
+
   it('does not take a validation as passing where the linter cannot know it does', async () => {
     // True for the five requesters it models, false for the controllers' own service accounts (kubeadm).
     const five = "request.userInfo.username in ['system:node:node-1', 'system:kube-scheduler', 'system:kube-controller-manager', 'system:serviceaccount:kube-system:replicaset-controller', 'system:apiserver']";

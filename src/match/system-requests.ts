@@ -181,7 +181,7 @@ function readsKnownMap(e: Expr, bound: ReadonlySet<string>): boolean {
  * "skipped" when some condition is false for each, "unknown" otherwise.
  */
 export function conditionsOutcome(scope: Pick<RunScope, 'memo'>, conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): ConditionsOutcome {
-  const expressions = conditions.map((condition) => condition?.expression?.trim() ?? '').filter((e) => e !== '');
+  const expressions = conditions.map((condition) => withUnknownPresenceTests(condition?.expression?.trim() ?? '')).filter((e) => e !== '');
   if (expressions.length === 0) return 'called';
   // The outcome depends on the expressions and the requests (and the run's budget): many webhooks share both.
   const key = JSON.stringify([expressions, requests]);
@@ -196,6 +196,50 @@ export function conditionsOutcome(scope: Pick<RunScope, 'memo'>, conditions: rea
 
 /** Outcomes of conditionsOutcome in a run, by expressions and requests. */
 const OUTCOMES = memoKey<Map<string, ConditionsOutcome>>('matchConditions outcomes by expressions and requests');
+
+/** What a presence test of what is not known becomes: an identifier no context defines, so reading it errors. */
+const UNKNOWN = '__admission_lint_unknown';
+/** `has(a.b.c)`: the macro's argument is a field selection (CEL allows nothing else there). */
+const PRESENCE_TEST = /\bhas\(\s*([A-Za-z_]\w*)((?:\s*(?:\.\s*[A-Za-z_]\w*|\[[^[\]()]*\]))*\s*\.\s*[A-Za-z_]\w*)\s*\)/g;
+
+/**
+ * The expression with each presence test of a field that is not known (`has(object.metadata.labels)`,
+ * `has(object.spec.x)`) replaced by an identifier that errors when read. Its answer is then
+ * either decided by what is known (CEL's `||` and `&&` absorb an error where the other side
+ * decides: `true || has(…)`, `false && has(…)`), or not at all: never the answer that the made-up
+ * object's absent field would give. String literals are left as they are.
+ */
+export function withUnknownPresenceTests(expression: string): string {
+  if (!expression.includes('has(')) return expression;
+  let out = '';
+  let code = '';
+  const flush = (): void => {
+    out += code.replace(PRESENCE_TEST, (whole: string, root: string, rest: string) => {
+      const path = `${root}${rest.replace(/\s+/g, '')}`;
+      return VARIABLES.has(root) && !KNOWN_FIELDS.has(path) ? UNKNOWN : whole;
+    });
+    code = '';
+  };
+  for (let at = 0; at < expression.length; ) {
+    const c = expression[at]!;
+    if (c !== '"' && c !== "'") {
+      code += c;
+      at++;
+      continue;
+    }
+    flush();
+    const quote = expression.startsWith(c.repeat(3), at) ? c.repeat(3) : c;
+    // A raw string (r'…') has no escapes; any other has backslash escapes.
+    const raw = /[rR]$/.test(out) && !/[A-Za-z0-9_][rR]$/.test(out.slice(-2));
+    let end = at + quote.length;
+    while (end < expression.length && !expression.startsWith(quote, end)) end += !raw && expression[end] === '\\' ? 2 : 1;
+    end = Math.min(expression.length, end + quote.length);
+    out += expression.slice(at, end);
+    at = end;
+  }
+  flush();
+  return out;
+}
 
 function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[], meter: Meter): ConditionsOutcome {
   const verdicts = new Map<string, boolean>();
@@ -245,6 +289,8 @@ export function validationsOutcome(
   let outcome = outcomes.get(key);
   if (outcome === undefined) {
     const meter = celMeterOf(scope);
+    validations = validations.map(withUnknownPresenceTests);
+    variables = variables.map((variable) => ({ name: variable.name, expression: withUnknownPresenceTests(variable.expression) }));
     outcome = evaluateValidations(validations, variables, requests, meter);
     // The requesters above are not all the control plane's: kubeadm runs each controller with its
     // own service account, and others write there too. They may decide that a validation is
