@@ -219,7 +219,9 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     let validations = validationsOf(run, spec, requesters);
     // Passing for the called requesters is not passing for those whose conditions were not
     // decided, nor where params decide (a binding's paramRef may find none: parameterNotFoundAction Deny).
-    if (validations === 'passes' && (undecided || spec.paramKind != null)) validations = 'unknown';
+    // Nor where auditAnnotations are evaluated: one that errors rejects the request under Fail.
+    const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
+    if (validations === 'passes' && (undecided || spec.paramKind != null || audited)) validations = 'unknown';
     if (validations === 'passes') continue;
     if (validations === 'denies') return [policyViolation(object, write, rule, boundBy, 'validatingPolicyDenies', 'error', POLICY_DENIES_HELP)];
     if (write.operation !== 'DELETE') deletesOnly = false;

@@ -76,6 +76,29 @@ describe('a binding that names its policy as the build names it', () => {
     expect(await findings([folder({ ...base, 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n---\nnamePrefix: a-\n' })])).toEqual(['binding-without-policy error']);
   });
 
+  it('does not bind through what it does not follow: components, a folder kustomize refuses, an earlier name of another policy', async () => {
+    const base = { 'base/policy.yaml': POLICY, 'base/binding.yaml': binding('a-check'), 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n' };
+    // A component's own namePrefix renames what its parent builds.
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\ncomponents:\n- ../comp\n', 'comp/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nnamePrefix: x-\n' })])).toEqual(['binding-without-policy error']);
+    // Two kustomization files in one folder: kustomize builds neither.
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n', 'a/Kustomization': 'namePrefix: a-\nresources:\n- ../base\n' })])).toEqual(['binding-without-policy error']);
+    // The binding's name is another policy's name on the way (x-check, then y-x-check): name references rewrite it to that one.
+    const other = POLICY.replace('widgets', 'gadgets');
+    expect(
+      await findings([
+        folder({
+          'p1/policy.yaml': POLICY,
+          'p1/kustomization.yaml': 'namePrefix: x-\nresources:\n- policy.yaml\n',
+          'p2inner/policy.yaml': other,
+          'p2inner/kustomization.yaml': 'namePrefix: x-\nresources:\n- policy.yaml\n',
+          'p2outer/kustomization.yaml': 'namePrefix: y-\nresources:\n- ../p2inner\n',
+          'T/binding.yaml': binding('x-check'),
+          'T/kustomization.yaml': 'resources:\n- ../p1\n- ../p2outer\n- binding.yaml\n',
+        }),
+      ]),
+    ).toEqual(['binding-without-policy error']);
+  });
+
   it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
     const listing = (file: string, resources: string[], namePrefix?: string) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined, ...(namePrefix === undefined ? {} : { namePrefix }) });
     const names = new KustomizeNames([

@@ -236,6 +236,19 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdict(jsonPatch(''))).toEqual([]);
     expect(await verdict(jsonPatch('- {op: move, from: /webhooks/0/objectSelector, path: /metadata/annotations}\n'))).toEqual(asWritten);
     expect(await verdict(jsonPatch('- {op: replace, path: "", value: {apiVersion: admissionregistration.k8s.io/v1, kind: MutatingWebhookConfiguration}}\n'))).toEqual(asWritten);
+    // A field spelled in another case (Go's JSON decoder folds it): kustomize reads it, so its effect is unknown.
+    const overlay = (text: string, extra: Record<string, string> = {}): Record<string, string> => ({ ...withOptIn(), 'default/kustomization.yaml': text, ...extra });
+    expect(await verdict(overlay('Namespace: tenant-system\nresources:\n- ../webhook\n', { 'webhook/opt-in.yaml': OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]') }))).toEqual(asWritten);
+    expect(await verdict(overlay("resources:\n- ../webhook\npatche\u017f:\n- target: {kind: MutatingWebhookConfiguration}\n  patch: '[{\"op\": \"remove\", \"path\": \"/webhooks/0/objectSelector\"}]'\n"))).toEqual(asWritten);
+    // Transformer configurations that point into a webhook's clientConfig (not the scaffold's): as written.
+    const imagesIntoService = 'images:\n- path: webhooks/clientConfig/service/namespace\n  kind: MutatingWebhookConfiguration\n';
+    expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\nconfigurations:\n- kc.yaml\n`, 'webhook/kc.yaml': imagesIntoService })).toEqual(asWritten);
+    const scaffold = 'nameReference:\n- kind: Service\n  version: v1\n  fieldSpecs:\n  - {kind: MutatingWebhookConfiguration, group: admissionregistration.k8s.io, path: webhooks/clientConfig/service/name}\nnamespace:\n- {kind: MutatingWebhookConfiguration, group: admissionregistration.k8s.io, path: webhooks/clientConfig/service/namespace, create: true}\nvarReference:\n- path: metadata/annotations\n';
+    expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\nconfigurations:\n- kc.yaml\n`, 'webhook/kc.yaml': scaffold })).toEqual([]);
+    expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\nconfigurations:\n- kc.yaml\n`, 'webhook/kc.yaml': scaffold.replace('- kind: Service', '- kind: ConfigMap').replace('service/name', 'service/namespace') })).toEqual(asWritten);
+    // The selector patch also changes what the webhook matches or calls (its rules, its Service): as written.
+    expect(await verdict(jsonPatch('- {op: add, path: /webhooks/0/rules/-, value: {operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}}\n'))).toEqual(asWritten);
+    expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': OPT_IN.replace('    objectSelector:', '    clientConfig:\n      service: {namespace: tenant, name: webhook-service}\n    objectSelector:') })).toEqual(asWritten);
     // openapi (another merge key for webhooks) and crds (name references into a selector) in the base: as written.
     const own = (extra: string, patches = '- path: opt-in.yaml'): Record<string, string> => ({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization(patches)}\n${extra}` });
     expect(await verdict({ ...own('openapi:\n  path: schema.json\n'), 'webhook/schema.json': '{}' })).toEqual(asWritten);

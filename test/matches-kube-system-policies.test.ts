@@ -193,6 +193,14 @@ describe('matches-kube-system on policies', () => {
     // Params: a binding's paramRef may find none in kube-system (parameterNotFoundAction: Deny).
     const withParams = POLICY('', "request.userInfo.username.startsWith('system:') || params.data.allow == 'true'").replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n');
     expect(await run(withParams)).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // auditAnnotations are evaluated too, and one that errors rejects under Fail.
+    const audited = POLICY('', "request.userInfo.username.startsWith('system:')").replace('  validations:', "  auditAnnotations:\n    - key: team\n      valueExpression: \"'team-' + object.metadata.labels['team']\"\n  validations:");
+    expect(await run(audited)).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // An optional read of a variable the linter does not evaluate: its default is not the answer.
+    const optional = POLICY('', 'variables.?allowed.orValue(true)').replace('  validations:', '  variables:\n    - name: allowed\n      expression: "object.spec.hostNetwork == false"\n  validations:');
+    expect(await run(optional)).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // Timestamp arithmetic overflows in the API server's CEL.
+    expect(await run(POLICY('', "request.userInfo.username.startsWith('system:') && timestamp('9999-12-31T23:59:59Z') + duration('720h') > timestamp('2020-01-01T00:00:00Z')"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
   it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {

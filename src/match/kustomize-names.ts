@@ -36,12 +36,35 @@ export class KustomizeNames {
 
   constructor(listings: readonly KustomizationListing[]) {
     // The first document of each kustomization file kustomize reads; unreadable ones list nothing.
+    // A folder with two kustomization files does not build (kustomize: "Found multiple
+    // kustomization files"): none of them is counted.
     const seen = new Set<string>();
+    const filesByFolder = new Map<string, Set<string>>();
+    for (const listing of listings) {
+      if (!KUSTOMIZATION_FILES.has(basename(listing.file))) continue;
+      const folder = dirname(realPath(resolve(listing.file)));
+      filesByFolder.set(folder, (filesByFolder.get(folder) ?? new Set()).add(basename(listing.file)));
+    }
     this.#listings = listings.filter((listing) => {
       if (!KUSTOMIZATION_FILES.has(basename(listing.file)) || seen.has(listing.file)) return false;
+      if ((filesByFolder.get(dirname(realPath(resolve(listing.file))))?.size ?? 0) > 1) return false;
       seen.add(listing.file);
       return true;
     });
+  }
+
+  /**
+   * Every name a kustomization of the run gives objects of `file` on the way to a top build (a
+   * base's, then each overlay's): kustomize's name references also match a policyName against
+   * such an earlier name. Undefined where the builds are not followed.
+   */
+  namesOnTheWay(file: string, name: string): ReadonlySet<string> | undefined {
+    if (this.#listings.length === 0 || file === '<stdin>') return new Set([name]);
+    const path = realPath(resolve(file));
+    const budget = { left: MAX_BUILDS };
+    const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
+    if (budget.left < 0) return undefined;
+    return new Set([name, ...chains.map((build) => `${build.prefix}${name}${build.suffix}`)]);
   }
 
   /**
@@ -54,7 +77,7 @@ export class KustomizeNames {
     let builds = this.#builds.get(path);
     if (builds === undefined) {
       const budget = { left: MAX_BUILDS };
-      const all = this.#buildsOfPath(path, new Set(), 0, budget);
+      const all = this.#buildsOfPath(path, new Set(), 0, budget, false);
       const unique = new Map(all.map((build) => [`${build.root}\0${build.prefix}\0${build.suffix}`, build]));
       builds = budget.left < 0 ? [] : [...unique.values()];
       this.#builds.set(path, builds);
@@ -63,16 +86,21 @@ export class KustomizeNames {
   }
 
   /** The top builds of `path` (a file, or a kustomization's folder): each chain of kustomizations up to one that nothing builds on. */
-  #buildsOfPath(path: string, seen: Set<string>, depth: number, budget: { left: number }): BuildOfFile[] {
+  #buildsOfPath(path: string, seen: Set<string>, depth: number, budget: { left: number }, everyLevel: boolean): BuildOfFile[] {
     if (depth > MAX_DEPTH || seen.has(path) || budget.left < 0) return [];
     seen.add(path);
     const builds: BuildOfFile[] = [];
     for (const listing of this.#listings) {
       if (!listing.resources.includes(path)) continue;
+      // A component's transformers (its own namePrefix) apply to all that lists it builds: not followed.
+      if (listing.component === true || listing.hasComponents === true) {
+        budget.left = -1;
+        break;
+      }
       const prefix = listing.namePrefix ?? '';
       const suffix = listing.nameSuffix ?? '';
-      const outer = this.#buildsOfPath(dirname(realPath(resolve(listing.file))), seen, depth + 1, budget);
-      if (this.#isTop(listing)) {
+      const outer = this.#buildsOfPath(dirname(realPath(resolve(listing.file))), seen, depth + 1, budget, everyLevel);
+      if (everyLevel || this.#isTop(listing)) {
         if (--budget.left < 0) break;
         builds.push({ root: listing.file, prefix, suffix });
       }

@@ -150,9 +150,10 @@ export function answersFromKnownFields(expression: string): boolean {
       return;
     }
     if (e.kind === 'call' && (e.fn === '_?._' || e.fn === '_[?_]')) {
-      // An optional read of a known map's field: absent here, maybe present for real.
+      // An optional read of a known map's field, or of a variable (one not evaluated here is
+      // absent, and its default would answer): absent here, maybe present for real.
       const target = e.args[0];
-      if (target !== undefined && readsKnownMap(target, bound)) faithful = false;
+      if (target !== undefined && (readsKnownMap(target, bound) || (target.kind === 'ident' && target.name === 'variables' && !bound.has('variables')))) faithful = false;
     }
     if (e.kind === 'comprehension') {
       visit(e.iterRange, bound, false);
@@ -337,8 +338,8 @@ function otherWritersOf(group: string): readonly Requester[] {
   return group === 'rbac.authorization.k8s.io' ? [] : OTHER_SYSTEM_REQUESTERS;
 }
 
-/** Calls where cel-go errors and cel-js may not: numeric conversions, division and remainder. */
-const OVERFLOWING_CALLS: ReadonlySet<string> = new Set(['int', 'uint', 'double', '_/_', '_%_']);
+/** Calls where cel-go errors and cel-js may not: numeric conversions, division, remainder, negation, timestamps and durations (their arithmetic overflows). */
+const OVERFLOWING_CALLS: ReadonlySet<string> = new Set(['int', 'uint', 'double', '_/_', '_%_', '-_', 'timestamp', 'duration']);
 
 function mayOverflow(expression: string): boolean {
   const expr = parseExpression(expression, 'webhook.matchCondition', DEFAULT_KUBE_VERSION);

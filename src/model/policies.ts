@@ -100,12 +100,19 @@ export const SUGGESTION_BUDGET = 20_000_000;
  */
 export interface BuildsOfFiles {
   buildsOf(file: string): readonly { readonly root: string; readonly prefix: string; readonly suffix: string }[];
+  /** Every name objects of the file get on the way to a top build (undefined: not followed). */
+  namesOnTheWay(file: string, name: string): ReadonlySet<string> | undefined;
 }
 
 export class PolicyIndex {
   readonly #byName = new Map<string, PolicyObject[]>();
   /** Policies by the names builds give them: `kind/root/name`. */
   readonly #byBuiltName = new Map<string, PolicyObject[]>();
+  /**
+   * `kind/name` of the names policies have on the way to a top build but not at its end:
+   * kustomize's name references may rewrite a policyName of such a name to that policy's final name.
+   */
+  readonly #earlierNames = new Set<string>();
   readonly #builds: BuildsOfFiles | undefined;
   readonly #byPolicyName = new Map<string, PolicyObject[]>();
   readonly #kindCounts = new Map<string, number>();
@@ -126,7 +133,13 @@ export class PolicyIndex {
     for (const object of objects) {
       if (object.name !== undefined) add(this.#byName, `${object.kind}/${object.name}`, object);
       if (object.name !== undefined && !isBindingKind(object.kind)) {
-        for (const build of this.#buildsOf(object)) add(this.#byBuiltName, `${object.kind}/${build.root}/${build.prefix}${object.name}${build.suffix}`, object);
+        const tops = new Set<string>();
+        for (const build of this.#buildsOf(object)) {
+          const built = `${build.prefix}${object.name}${build.suffix}`;
+          tops.add(built);
+          add(this.#byBuiltName, `${object.kind}/${build.root}/${built}`, object);
+        }
+        for (const name of builds?.namesOnTheWay(object.manifest.file.path, object.name) ?? []) if (name !== object.name && !tops.has(name)) this.#earlierNames.add(`${object.kind}/${name}`);
       }
       const policyName = isBindingKind(object.kind) ? policyNameOf(object) : undefined;
       if (policyName !== undefined) add(this.#byPolicyName, `${object.kind}/${policyName}`, object);
@@ -163,7 +176,7 @@ export class PolicyIndex {
     const written = this.#byName.get(`${kind}/${name}`);
     if (written !== undefined) return [...written];
     const builds = this.#buildsOf(binding);
-    if (builds.length === 0) return [];
+    if (builds.length === 0 || this.#earlierNames.has(`${kind}/${name}`)) return [];
     const candidates = this.#byBuiltName.get(`${kind}/${builds[0]!.root}/${name}`) ?? [];
     return candidates.filter((policy) => builds.every((build) => (this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []).includes(policy)));
   }

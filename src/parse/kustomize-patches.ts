@@ -63,6 +63,8 @@ export interface KustomizationListing {
   readonly transformsOtherwise?: boolean;
   /** It is a Component (`kind: Component`): its patches apply to what the kustomization that lists it builds, after that one's resources. */
   readonly component?: true;
+  /** It lists components (among its resources above): their transformers (a namePrefix) apply to all it builds. */
+  readonly hasComponents?: true;
 }
 
 export interface KustomizePatch {
@@ -124,14 +126,23 @@ function changesMetadataOnly(text: string): boolean {
 }
 
 /** The selector changes of a strategic-merge patch document (its value). */
+/** The fields of a strategic-merge patch's webhook entry that it may hold when all it changes is selectors. */
+const SELECTOR_PATCH_WEBHOOK_FIELDS = new Set(['name', 'namespaceSelector', 'objectSelector']);
+/** The top-level fields of such a patch: the object's identity and metadata, and its webhooks. */
+const SELECTOR_PATCH_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'webhooks']);
+
 function mergeSelectorChanges(value: unknown): SelectorChanges {
   const webhooks = (value as { webhooks?: unknown } | null)?.webhooks;
   if (webhooks === undefined) return { changes: [], known: true };
   if (!Array.isArray(webhooks) || JSON.stringify(value).includes('"$')) return { changes: [], known: false };
+  // A patch that also changes other fields (a webhook's rules or clientConfig, say) changes what
+  // the webhook matches or calls: the build is not the object written plus its selectors.
+  if (Object.keys(value as object).some((key) => !SELECTOR_PATCH_FIELDS.has(key))) return { changes: [], known: false };
   const changes: SelectorChange[] = [];
   for (const webhook of webhooks) {
     const name = (webhook as { name?: unknown } | null)?.name;
     if (typeof name !== 'string') return { changes: [], known: false };
+    if (Object.keys(webhook as object).some((key) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key))) return { changes: [], known: false };
     for (const field of SELECTOR_FIELDS) {
       if (!Object.prototype.hasOwnProperty.call(webhook, field)) continue;
       const written = (webhook as Record<string, unknown>)[field];
@@ -149,7 +160,9 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
     // A move or copy takes a value from `from` (a selector may leave, or arrive from anywhere); an
     // operation on the whole object (path "") replaces everything.
     if (op === 'move' || op === 'copy' || path === '' || path === '/') return { changes: [], known: false };
-    if (typeof path !== 'string' || !path.startsWith('/webhooks')) continue;
+    if (typeof path !== 'string') return { changes: [], known: false };
+    // `test` changes nothing; metadata is no part of what a webhook matches or calls.
+    if (op === 'test' || path === '/metadata' || path.startsWith('/metadata/')) continue;
     const exact = /^\/webhooks\/(\d+)\/(namespaceSelector|objectSelector)$/.exec(path);
     if (exact !== null && (op === 'add' || op === 'replace' || op === 'remove')) {
       const field = exact[2] as SelectorChange['field'];
@@ -157,8 +170,9 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
       changes.push(op === 'remove' ? { webhook, field, op: 'remove' } : { webhook, field, op: 'replace', value });
       continue;
     }
-    // Inside a selector, or a whole webhook or list (which may carry selectors), or a move or copy.
-    if (/^\/webhooks(?:\/[^/]+)?$/.test(path) || /^\/webhooks\/[^/]+\/(?:namespaceSelector|objectSelector)\//.test(path)) return { changes: [], known: false };
+    // Anything else changes what the webhooks match or call (rules, clientConfig, a selector in
+    // part, a whole webhook), or the object itself: what the build holds is not read here.
+    return { changes: [], known: false };
   }
   return { changes, known: true };
 }
@@ -300,7 +314,7 @@ function settingsMayWriteSelectors(document: Record<string, unknown>, readFile: 
     const text = typeof path === 'string' ? readFile(path) : undefined;
     const documents = text === undefined ? undefined : patchDocuments(text);
     // Read as YAML: an escape (`object\x53elector`) spells a selector that the text does not show.
-    return documents === undefined || documents.some((value) => value === undefined || namesSelector(value));
+    return documents === undefined || documents.some((value) => value === undefined || namesSelector(value) || pointsIntoWebhooks(value));
   });
 }
 
@@ -335,6 +349,34 @@ function transformersMayWriteWebhooks(transformers: unknown, readFile: ((path: s
   });
 }
 
+/**
+ * Whether transformer configurations point a transformer at a webhook's fields, but for the
+ * scaffold's own: name references from a Service to `webhooks/clientConfig/service/name`, and the
+ * namespace transformer on `webhooks/clientConfig/service/namespace`. Any other (a ConfigMap's
+ * name into the Service's namespace, images there) changes what the webhook calls.
+ */
+function pointsIntoWebhooks(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+  return Object.entries(value).some(([transformer, entries]) => {
+    const paths: { path: string; referred?: unknown }[] = [];
+    const collect = (node: unknown, referred: unknown): void => {
+      if (Array.isArray(node)) for (const item of node) collect(item, referred);
+      else if (node !== null && typeof node === 'object') {
+        const record = node as Record<string, unknown>;
+        if (typeof record.path === 'string') paths.push({ path: record.path, referred });
+        for (const [key, inner] of Object.entries(record)) if (key !== 'path') collect(inner, transformer === 'nameReference' && key === 'fieldSpecs' ? record.kind : referred);
+      }
+    };
+    collect(entries, undefined);
+    return paths.some(({ path, referred }) => {
+      if (!/^\/?webhooks/.test(path)) return false;
+      if (transformer === 'nameReference' && referred === 'Service' && /^\/?webhooks\/clientConfig\/service\/name$/.test(path)) return false;
+      if (transformer === 'namespace' && /^\/?webhooks\/clientConfig\/service\/namespace$/.test(path)) return false;
+      return true;
+    });
+  });
+}
+
 /** Whether a key or a string anywhere in a value names a selector. */
 function namesSelector(value: unknown): boolean {
   if (typeof value === 'string') return /selector/i.test(value);
@@ -359,6 +401,12 @@ export function kustomizationListings(file: string, folder: string, text: string
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
     const document = value as Record<string, unknown>;
     if (!whole && document.kind !== 'Kustomization' && document.kind !== 'Component') continue;
+    // kustomize decodes its fields as Go's JSON does, whatever their case (`Patches:`,
+    // `patcheſ:`): a field the linter would not read as such has an effect it does not know.
+    if (hasFoldedFieldName(document)) {
+      out.push({ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+      continue;
+    }
     // A component's resources are built into the kustomization that lists it, as a base's are.
     const listed = [document.resources, document.bases, document.components].flatMap((list) => (Array.isArray(list) ? list.filter((resource): resource is string => typeof resource === 'string') : []));
     const resources = listed.map((resource) => realPath(resolve(folder, resource)));
@@ -371,6 +419,7 @@ export function kustomizationListings(file: string, folder: string, text: string
       ...(typeof document.nameSuffix === 'string' ? { nameSuffix: document.nameSuffix } : {}),
       ...(document.namespace != null ? { moves: true as const } : {}),
       ...(document.kind === 'Component' ? { component: true as const } : {}),
+      ...(Array.isArray(document.components) && document.components.length > 0 ? { hasComponents: true as const } : {}),
       ...(document.vars != null ? { vars: true as const } : {}),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
       transformsOtherwise:
@@ -381,6 +430,40 @@ export function kustomizationListings(file: string, folder: string, text: string
     });
   }
   return out;
+}
+
+/**
+ * The field names of a kustomization and of what it holds (targets, labels entries,
+ * replacements, generators, helm charts), as kustomize's types spell them. Go's JSON decoder
+ * matches a key to a field ignoring case, with Unicode's simple folding (`ſ` is `s`, `K` is `k`).
+ */
+const KUSTOMIZE_FIELD_NAMES = [
+  'apiVersion', 'kind', 'metadata', 'openapi', 'namePrefix', 'nameSuffix', 'namespace', 'commonLabels', 'labels', 'commonAnnotations',
+  'patchesStrategicMerge', 'patchesJson6902', 'patches', 'images', 'replacements', 'replicas', 'vars', 'sortOptions', 'resources',
+  'components', 'crds', 'bases', 'configMapGenerator', 'secretGenerator', 'helmGlobals', 'helmCharts', 'helmChartInflationGenerator',
+  'generatorOptions', 'configurations', 'generators', 'transformers', 'validators', 'buildMetadata', 'path', 'patch', 'target', 'options',
+  'group', 'version', 'name', 'labelSelector', 'annotationSelector', 'pairs', 'includeSelectors', 'includeTemplates', 'fields',
+  'source', 'targets', 'select', 'reject', 'fieldPaths', 'fieldPath', 'create', 'delimiter', 'index', 'objref', 'fieldref',
+  'newName', 'newTag', 'digest', 'count', 'behavior', 'literals', 'files', 'envs', 'env', 'type', 'disableNameSuffixHash', 'immutable',
+  'annotations', 'allowNameChange', 'allowKindChange', 'order', 'legacySortOptions', 'orderFirst', 'orderLast',
+];
+const FOLDED_FIELD_NAMES = new Map(KUSTOMIZE_FIELD_NAMES.map((name) => [foldName(name), name]));
+/** Values that are users' data (labels, annotations, generator contents), not kustomize's fields. */
+const DATA_FIELDS = new Set(['commonLabels', 'commonAnnotations', 'pairs', 'metadata', 'literals', 'annotations']);
+
+function foldName(name: string): string {
+  return name.toLowerCase().replace(/\u017f/g, 's');
+}
+
+/** Whether a key of the value (at any depth, past users' data) spells a kustomize field otherwise than kustomize's types do. */
+function hasFoldedFieldName(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasFoldedFieldName);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, inner]) => {
+    const field = FOLDED_FIELD_NAMES.get(foldName(key));
+    if (field !== undefined && field !== key) return true;
+    return !DATA_FIELDS.has(key) && hasFoldedFieldName(inner);
+  });
 }
 
 /** The path with symbolic links followed, or as it is when it does not resolve. */
