@@ -18,7 +18,7 @@
  *    is safe;
  *  - paths through variables, params, bound values or computed keys are not followed.
  */
-import type { Expr } from './check/ast.js';
+import { children, type Expr } from './check/ast.js';
 import type { OptionalFields, Optionality } from './optional-fields.js';
 
 /** The variables whose fields are followed. */
@@ -189,4 +189,35 @@ export function unguardedReads(expr: Expr, fields: OptionalFields, guards: Reado
 
 function displayPath(root: string, segments: readonly string[]): string {
   return segments.reduce((text, s) => (s === '[]' ? `${text}[]` : `${text}.${s}`), root);
+}
+
+/**
+ * Whether a read's absence would make the expression false anyway: the read is compared for
+ * equality with a literal (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
+ * comparison is reached from the root through `&&` alone. A validation that errors there under
+ * failurePolicy Fail is denied, as it would be if the field were read as absent: only the
+ * message differs. (A read under `!=`, `!`, `||` may have meant to let absence pass.)
+ */
+export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
+  const chain: Expr[] = [];
+  const find = (e: Expr): boolean => {
+    chain.push(e);
+    const reads = (e.kind === 'select' && !e.testOnly) || (e.kind === 'call' && e.fn === '_[_]');
+    if (reads && e.offset === read.offset) return true;
+    for (const child of children(e)) if (find(child)) return true;
+    chain.pop();
+    return false;
+  };
+  if (!find(expr)) return false;
+  let at = 0;
+  while (at < chain.length && chain[at]!.kind === 'call' && (chain[at] as { fn: string }).fn === '_&&_') at++;
+  const comparison = chain[at];
+  if (comparison === undefined || comparison.kind !== 'call' || (comparison.fn !== '_==_' && comparison.fn !== '@in')) return false;
+  const operand = chain[at + 1];
+  const other = comparison.args.find((arg) => arg !== operand);
+  const literal = (e: Expr | undefined): boolean => e !== undefined && (e.kind === 'literal' || (e.kind === 'list' && e.elements.every((element) => element.kind === 'literal')));
+  // The read is the operand itself, or inside its chain of selections and indexes (`a.b[k].c == 'x'`).
+  const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));
+  const placed = comparison.fn === '_==_' ? comparison.args.includes(operand!) : comparison.args[0] === operand;
+  return operand !== undefined && placed && literal(other) && inOperand;
 }
