@@ -226,6 +226,7 @@ describe('webhook selectors set by a kustomize patch', () => {
   it('judges the webhook as written for a JSON move or whole-object replace, openapi, crds, or a patch of its Service', async () => {
     const verdict = async (files: Record<string, string>): Promise<string[]> =>
       (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    const verdict2 = async (paths: string[]): Promise<string[]> => (await findings(paths)).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
     const asWritten = ['matches-kube-system error', 'self-deadlock error'];
     const jsonPatch = (operations: string): Record<string, string> => ({
       'webhook/manifests.yaml': MANIFESTS,
@@ -246,6 +247,17 @@ describe('webhook selectors set by a kustomize patch', () => {
     const scaffold = 'nameReference:\n- kind: Service\n  version: v1\n  fieldSpecs:\n  - {kind: MutatingWebhookConfiguration, group: admissionregistration.k8s.io, path: webhooks/clientConfig/service/name}\nnamespace:\n- {kind: MutatingWebhookConfiguration, group: admissionregistration.k8s.io, path: webhooks/clientConfig/service/namespace, create: true}\nvarReference:\n- path: metadata/annotations\n';
     expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\nconfigurations:\n- kc.yaml\n`, 'webhook/kc.yaml': scaffold })).toEqual([]);
     expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\nconfigurations:\n- kc.yaml\n`, 'webhook/kc.yaml': scaffold.replace('- kind: Service', '- kind: ConfigMap').replace('service/name', 'service/namespace') })).toEqual(asWritten);
+    // A patch of a List kind (kustomize applies its items), a kustomization of several documents
+    // (kustomize reads the first), an overlay under a chart's templates/, a link to a folder of overlays.
+    const removal = "- target: {kind: MutatingWebhookConfiguration}\n  patch: '[{\"op\": \"remove\", \"path\": \"/webhooks/0/objectSelector\"}]'\n";
+    const listPatch = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: admissionregistration.k8s.io/v1\n  kind: MutatingWebhookConfiguration\n  metadata: {name: mutating-webhook-configuration}\n  webhooks:\n  - {name: sidecar-injector.example.com, objectSelector: null}\n';
+    expect(await verdict({ ...withOptIn(), 'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml\n- path: list.yaml'), 'webhook/list.yaml': listPatch })).toEqual(asWritten);
+    expect(await verdict({ 'webhook/manifests.yaml': MANIFESTS, 'webhook/opt-in.yaml': OPT_IN, 'webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n---\npatches:\n- path: opt-in.yaml\n' })).toEqual(asWritten);
+    expect(await verdict({ ...withOptIn(), 'chart/Chart.yaml': 'name: c\n', 'chart/templates/ov/kustomization.yaml': `resources:\n- ../../../webhook\npatches:\n${removal}` })).toEqual(asWritten);
+    const shared = folder({ 'overlays/prod/kustomization.yaml': `resources:\n- ../../../tree/webhook\npatches:\n${removal}` });
+    const linking = folder(withOptIn());
+    symlinkSync(join(shared, 'overlays'), join(linking, 'overlays'));
+    expect(await verdict2([linking])).toEqual(asWritten);
     // The selector patch also changes what the webhook matches or calls (its rules, its Service): as written.
     expect(await verdict(jsonPatch('- {op: add, path: /webhooks/0/rules/-, value: {operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}}\n'))).toEqual(asWritten);
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': OPT_IN.replace('    objectSelector:', '    clientConfig:\n      service: {namespace: tenant, name: webhook-service}\n    objectSelector:') })).toEqual(asWritten);

@@ -1,5 +1,5 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { KUSTOMIZATION_FILES, resourceEntries } from '../parse/kustomize-fields.js';
 
@@ -94,18 +94,22 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
       // A Helm chart's templates are Go templates, not YAML until rendered: counted and said.
       if (chart && entry.name === 'templates') {
         const templates: string[] = [];
-        walk(full, templates, root, undefined);
+        // Not linted, but a kustomization in there may build on the run's folders: recorded.
+        const inner = notes === undefined ? undefined : { charts: [], kustomizations: [], kustomizationFolders: notes.kustomizationFolders, linkedKustomizations: notes.linkedKustomizations };
+        walk(full, templates, root, inner);
         notes?.charts.push({ dir: displayPath(dir), templates: templates.length });
         continue;
       }
       walk(full, out, root, notes);
-    } else if (entry.isSymbolicLink() && notes !== undefined && linkedKustomization(full) !== undefined) {
+    } else if (entry.isSymbolicLink() && notes !== undefined && isFolder(full)) {
       // A link to a folder is not walked (loops), but a kustomization in it may build on the
-      // run's folders (an overlay): inside the walked folder it is read with the others
-      // (src/engine/load-run.ts); outside, it is not read, and counts as a kustomization whose
-      // effect is unknown.
-      if (insideRoot(full, root)) notes.kustomizationFolders.push(full);
-      else notes.linkedKustomizations.push(linkedKustomization(full)!);
+      // run's folders (an overlay): inside the walked folder it is read with the others, from
+      // its real folder, as kustomize resolves it (src/engine/load-run.ts); outside, or past
+      // what is searched, it is not read, and counts as a kustomization of unknown effect.
+      const found = kustomizationsUnder(full);
+      if (found === undefined) notes.linkedKustomizations.push(full);
+      else if (insideRoot(full, root)) notes.kustomizationFolders.push(...found.map((file) => dirname(realpathSync(file))));
+      else notes.linkedKustomizations.push(...found);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES.includes(entry.name) && !isManifestName(entry.name)) {
       // `Kustomization` (no extension) is not a manifest, but what it names is applied.
       kustomizedFiles(full, dir, out, root);
@@ -126,15 +130,40 @@ function walk(dir: string, out: string[], root: string, notes: WalkNotes | undef
   }
 }
 
-/** The kustomization file in a linked folder (by the link's path), or undefined: not a folder, or none there. */
-function linkedKustomization(path: string): string | undefined {
+function isFolder(path: string): boolean {
   try {
-    if (!statSync(path).isDirectory()) return undefined;
+    return statSync(path).isDirectory();
   } catch {
-    return undefined;
+    return false;
   }
-  const name = KUSTOMIZATION_FILES.find((candidate) => existsSync(join(path, candidate)));
-  return name === undefined ? undefined : join(path, name);
+}
+
+/** Entries a search of a linked folder for kustomizations visits at most. */
+const MAX_LINKED_ENTRIES = 2000;
+
+/**
+ * The kustomization files in a linked folder and the folders under it (links in it not
+ * followed), or undefined when the search would visit more than MAX_LINKED_ENTRIES entries.
+ */
+function kustomizationsUnder(path: string): string[] | undefined {
+  const found: string[] = [];
+  let visited = 0;
+  const folders = [path];
+  for (let at = 0; at < folders.length; at++) {
+    let entries;
+    try {
+      entries = readdirSync(folders[at]!, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    visited += entries.length;
+    if (visited > MAX_LINKED_ENTRIES) return undefined;
+    for (const entry of entries) {
+      if (entry.isDirectory() && entry.name !== '.git') folders.push(join(folders[at]!, entry.name));
+      else if (KUSTOMIZATION_FILES.includes(entry.name) && !entry.isDirectory()) found.push(join(folders[at]!, entry.name));
+    }
+  }
+  return found;
 }
 
 /** A kustomization is a few lines; a larger one (or a link to a device) is not read for this. */

@@ -92,8 +92,9 @@ export class KustomizeNames {
     const builds: BuildOfFile[] = [];
     for (const listing of this.#listings) {
       if (!listing.resources.includes(path)) continue;
-      // A component's transformers (its own namePrefix) apply to all that lists it builds: not followed.
-      if (listing.component === true || listing.hasComponents === true) {
+      // A component's transformers (its own namePrefix) apply to all that lists it builds, and
+      // configurations or transformers may prefix other fields (a policyName): not followed.
+      if (listing.component === true || listing.hasComponents === true || listing.configures === true) {
         budget.left = -1;
         break;
       }

@@ -71,15 +71,17 @@ export interface CelRequest {
 export function celVariables(spec: CelRequest): Record<string, unknown> {
   const { group, resource, operation, requester } = spec;
   const object = { metadata: spec.namespace === null ? {} : { namespace: spec.namespace } };
+  // The API server converts the AdmissionRequest with its JSON tags: subResource,
+  // requestSubResource and namespace are omitempty, so a write to an object itself (or to a
+  // cluster-scoped one) has no such field: reading it errors, and has() is false.
   const request = {
     kind: { group },
     resource: { group, resource },
-    subResource: spec.subresource,
+    ...(spec.subresource === '' ? {} : { subResource: spec.subresource }),
     requestKind: { group },
     requestResource: { group, resource },
-    requestSubResource: spec.subresource,
-    // AdmissionRequest.namespace is "" for cluster-scoped objects.
-    namespace: spec.namespace ?? '',
+    ...(spec.subresource === '' ? {} : { requestSubResource: spec.subresource }),
+    ...(spec.namespace === null || spec.namespace === '' ? {} : { namespace: spec.namespace }),
     operation,
     userInfo: { username: requester.username, groups: [...requester.groups] },
     dryRun: false,

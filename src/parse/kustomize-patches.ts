@@ -65,6 +65,8 @@ export interface KustomizationListing {
   readonly component?: true;
   /** It lists components (among its resources above): their transformers (a namePrefix) apply to all it builds. */
   readonly hasComponents?: true;
+  /** Its configurations, transformers or generators may make names written elsewhere than metadata.name (a policyName): src/match/kustomize-names.ts does not follow it. */
+  readonly configures?: true;
 }
 
 export interface KustomizePatch {
@@ -246,6 +248,11 @@ function namedTargets(text: string): { target: PatchTarget; selectors: SelectorC
     }
     const object = value as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
     const kind = str(object.kind);
+    // kustomize unpacks a patch of a kind that ends in List and applies each of its items.
+    if (kind !== undefined && kind.endsWith('List')) {
+      targets.push({ target: {}, selectors: unknown });
+      continue;
+    }
     const name = str(object.metadata?.name);
     const apiVersion = str(object.apiVersion);
     const qualified = object.metadata?.namespace != null;
@@ -377,6 +384,24 @@ function pointsIntoWebhooks(value: unknown): boolean {
   });
 }
 
+/**
+ * Whether `configurations` may make the names transformers write more than metadata.name (a
+ * namePrefix fieldSpec on a binding's policyName) or name references point at a policyName:
+ * unless each file is read and has no namePrefix or nameSuffix settings and names no policyName.
+ */
+function configurationsMayRename(configurations: unknown, readFile: ((path: string) => string | undefined) | undefined): boolean {
+  if (configurations == null) return false;
+  if (!Array.isArray(configurations) || readFile === undefined) return true;
+  return configurations.some((path) => {
+    const text = typeof path === 'string' ? readFile(path) : undefined;
+    const documents = text === undefined ? undefined : patchDocuments(text);
+    return (
+      documents === undefined ||
+      documents.some((value) => value === undefined || (value !== null && typeof value === 'object' && ['namePrefix', 'nameSuffix', 'prefix', 'suffix'].some((key) => key in value)) || JSON.stringify(value).toLowerCase().includes('policyname'))
+    );
+  });
+}
+
 /** Whether a key or a string anywhere in a value names a selector. */
 function namesSelector(value: unknown): boolean {
   if (typeof value === 'string') return /selector/i.test(value);
@@ -394,8 +419,9 @@ export function kustomizationListings(file: string, folder: string, text: string
   if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text))) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const documents = patchDocuments(text) ?? [];
   // A kustomization file the linter cannot parse (kustomize's go-yaml may: a key written twice)
-  // still builds what it lists: its effect is unknown.
-  if (whole && documents.some((value) => value === undefined)) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
+  // still builds what it lists: its effect is unknown. So is one of several documents: kustomize
+  // reads the first, the linter would read the others' patches too.
+  if (whole && (documents.some((value) => value === undefined) || documents.filter((value) => value !== null).length > 1)) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const out: KustomizationListing[] = [];
   for (const value of documents) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
@@ -420,6 +446,7 @@ export function kustomizationListings(file: string, folder: string, text: string
       ...(document.namespace != null ? { moves: true as const } : {}),
       ...(document.kind === 'Component' ? { component: true as const } : {}),
       ...(Array.isArray(document.components) && document.components.length > 0 ? { hasComponents: true as const } : {}),
+      ...(configurationsMayRename(document.configurations, readFile) || transformersMayWriteWebhooks(document.transformers, readFile) || document.generators != null ? { configures: true as const } : {}),
       ...(document.vars != null ? { vars: true as const } : {}),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
       transformsOtherwise:
