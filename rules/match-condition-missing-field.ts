@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, presenceTests, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, onlyForOneUser, presenceTests, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -141,7 +141,8 @@ export const rule = defineObjectRule({
       const roots = objectRoots(rules);
       const all = parsed(run, [...guardSites, ...sites.filter((s) => !guardSites.includes(s))], params, composition);
       const guarding = all.filter(({ site }) => guardSites.includes(site));
-      const findings: { site: Site; read: UnguardedRead; expr: Expr }[] = [];
+      const findings: { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean }[] = [];
+      const variables = new Map(all.filter(({ site }) => site.kind.endsWith('.variable') && site.name !== undefined).map(({ site, expr }) => [site.name!, expr]));
       for (const { site, expr } of all) {
         if (!sites.includes(site)) continue;
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
@@ -149,16 +150,16 @@ export const rule = defineObjectRule({
         const guards = presenceTests([expr, ...guardExprs]);
         for (const read of unguardedReads(expr, fields, guards)) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
-          if (roots.has(root)) findings.push({ site, read, expr });
+          if (roots.has(root)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables) });
         }
       }
       // One cause, one finding: an expression that reads several fields an object can lack (c.args
       // and c.command in one list; object.x == oldObject.x) is reported once, at its first such read.
-      const bySite = new Map<Site, { site: Site; read: UnguardedRead; expr: Expr; more: number }>();
+      const bySite = new Map<Site, { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean; more: number }>();
       for (const finding of findings) {
         const first = bySite.get(finding.site);
         if (first === undefined) bySite.set(finding.site, { ...finding, more: 0 });
-        else bySite.set(finding.site, { ...first, more: first.more + 1 });
+        else bySite.set(finding.site, { ...first, oneUser: first.oneUser && finding.oneUser, more: first.more + 1 });
       }
       return [...bySite.values()];
     };
@@ -222,7 +223,7 @@ export const rule = defineObjectRule({
         }));
         const rules = spec.matchConstraints?.resourceRules ?? [];
         // A validating policy composes variables only when it has some; a mutating one always does.
-        return analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read, expr, more }) => ({
+        return analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read, expr, oneUser, more }) => ({
           messageId: 'policy' as const,
           data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) },
           path: site.path,
@@ -230,7 +231,9 @@ export const rule = defineObjectRule({
           // With Ignore, an expression that errors is skipped, not a rejection. A validation whose
           // only read that can fail is one its absence would fail anyway (an equality with a
           // literal, through && alone) is denied either way under Fail: only the message differs.
-          ...(spec.failurePolicy === 'Ignore' || (site.kind === 'validating.validation' && more === 0 && deniedEitherWay(expr, read)) ? { severity: 'info' as const } : {}),
+          // Reached only for one named user's requests (`!variables.isController || …`): an error
+          // rejects that user's writes alone (a project's own controller), not its users'.
+          ...(spec.failurePolicy === 'Ignore' || (site.kind === 'validating.validation' && ((more === 0 && deniedEitherWay(expr, read)) || oneUser)) ? { severity: 'info' as const } : {}),
         }));
       },
     };

@@ -221,3 +221,56 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   const placed = comparison.fn === '_==_' ? comparison.args.includes(operand!) : comparison.args[0] === operand;
   return operand !== undefined && placed && literal(other) && inOperand;
 }
+
+/**
+ * Whether the read is reached only for the requests of one named user: it sits under an `||`
+ * whose other side is false for that user alone (`request.userInfo.username != 'x'`,
+ * `!(request.userInfo.username == 'x')`, or a variable of `variables` defined so, `!variables.isX`).
+ * An error there rejects only that user's writes (a project's own controller, say), not the
+ * users' (`variables` gives the policy's variables by name, parsed).
+ */
+export function onlyForOneUser(expr: Expr, read: UnguardedRead, variables: ReadonlyMap<string, Expr>): boolean {
+  const chain: Expr[] = [];
+  const find = (e: Expr): boolean => {
+    chain.push(e);
+    const reads = (e.kind === 'select' && !e.testOnly) || (e.kind === 'call' && e.fn === '_[_]');
+    if (reads && e.offset === read.offset) return true;
+    for (const child of children(e)) if (find(child)) return true;
+    chain.pop();
+    return false;
+  };
+  if (!find(expr)) return false;
+  for (let at = 0; at < chain.length - 1; at++) {
+    const node = chain[at]!;
+    if (node.kind !== 'call' || node.fn !== '_||_') continue;
+    const other = node.args.find((arg) => arg !== chain[at + 1]);
+    if (other !== undefined && falseForOneUser(other, variables, 0)) return true;
+  }
+  return false;
+}
+
+/** Whether an expression is false for one named user only (see onlyForOneUser). */
+function falseForOneUser(e: Expr, variables: ReadonlyMap<string, Expr>, depth: number): boolean {
+  if (depth > 8) return false;
+  if (e.kind === 'call' && e.fn === '!_' && e.args[0] !== undefined) return trueForOneUser(e.args[0], variables, depth + 1);
+  if (e.kind === 'call' && e.fn === '_!=_') return comparesUsername(e.args);
+  return false;
+}
+
+function trueForOneUser(e: Expr, variables: ReadonlyMap<string, Expr>, depth: number): boolean {
+  if (depth > 8) return false;
+  if (e.kind === 'call' && e.fn === '_==_') return comparesUsername(e.args);
+  // `variables.isX`: what its definition says.
+  if (e.kind === 'select' && !e.testOnly && e.operand.kind === 'ident' && e.operand.name === 'variables') {
+    const definition = variables.get(e.field);
+    return definition !== undefined && trueForOneUser(definition, variables, depth + 1);
+  }
+  return false;
+}
+
+/** `request.userInfo.username` compared with a string literal. */
+function comparesUsername(args: readonly Expr[]): boolean {
+  const isUsername = (e: Expr): boolean =>
+    e.kind === 'select' && e.field === 'username' && e.operand.kind === 'select' && e.operand.field === 'userInfo' && e.operand.operand.kind === 'ident' && e.operand.operand.name === 'request';
+  return args.length === 2 && args.some(isUsername) && args.some((arg) => arg.kind === 'literal' && arg.type === 'string');
+}
