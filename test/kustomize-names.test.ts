@@ -99,6 +99,15 @@ describe('a binding that names its policy as the build names it', () => {
     ).toEqual(['binding-without-policy error']);
   });
 
+  it('does not bind when one build holds the files twice, or a build of the policy lacks the binding', async () => {
+    const base = { 'base/policy.yaml': POLICY, 'base/binding.yaml': binding('x-check'), 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n' };
+    // T builds the base through x- and y-: y-check is unbound in T's build.
+    expect(await findings([folder({ ...base, 'x/kustomization.yaml': 'namePrefix: x-\nresources:\n- ../base\n', 'y/kustomization.yaml': 'namePrefix: y-\nresources:\n- ../base\n', 'T/kustomization.yaml': 'resources:\n- ../x\n- ../y\n' })])).toEqual(['binding-without-policy error']);
+    // The policy is built by p (no binding there) too: p-check is unbound in p's build.
+    const split = { 'pol/policy.yaml': POLICY, 'pol/kustomization.yaml': 'resources:\n- policy.yaml\n', 'x/binding.yaml': binding('x-check'), 'x/kustomization.yaml': 'namePrefix: x-\nresources:\n- ../pol\n- binding.yaml\n', 'p/kustomization.yaml': 'namePrefix: p-\nresources:\n- ../pol\n' };
+    expect(await findings([folder(split)])).toEqual(['binding-without-policy error']);
+  });
+
   it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
     const listing = (file: string, resources: string[], namePrefix?: string) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined, ...(namePrefix === undefined ? {} : { namePrefix }) });
     const names = new KustomizeNames([

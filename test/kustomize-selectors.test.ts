@@ -258,6 +258,9 @@ describe('webhook selectors set by a kustomize patch', () => {
     const linking = folder(withOptIn());
     symlinkSync(join(shared, 'overlays'), join(linking, 'overlays'));
     expect(await verdict2([linking])).toEqual(asWritten);
+    // A sibling folder that moves the Service under a namespaceSelector patch: as written.
+    const byName = OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]');
+    expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'service/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n', 'service/kustomization.yaml': 'namespace: tenant\nresources:\n- service.yaml\n', 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../service\n' })).toEqual(asWritten);
     // The selector patch also changes what the webhook matches or calls (its rules, its Service): as written.
     expect(await verdict(jsonPatch('- {op: add, path: /webhooks/0/rules/-, value: {operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}}\n'))).toEqual(asWritten);
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': OPT_IN.replace('    objectSelector:', '    clientConfig:\n      service: {namespace: tenant, name: webhook-service}\n    objectSelector:') })).toEqual(asWritten);

@@ -184,6 +184,12 @@ describe('matches-kube-system on policies', () => {
     expect(await run(POLICY(people))).toEqual([]);
   });
 
+  it('does not know what a subresource write\'s kind is, nor what the client asked for (an equivalent resource)', async () => {
+    const tokens = POLICY('', "request.kind.group != 'authentication.k8s.io' || request.userInfo.username.startsWith('system:node:')").replace('resources: ["pods"]', 'resources: ["serviceaccounts/token"]');
+    expect(await run(tokens)).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    expect(await run(POLICY('', "request.requestResource.group == ''"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+  });
+
   it('does not take a validation as passing where the linter cannot know it does', async () => {
     // True for the five requesters it models, false for the controllers' own service accounts (kubeadm).
     const five = "request.userInfo.username in ['system:node:node-1', 'system:kube-scheduler', 'system:kube-controller-manager', 'system:serviceaccount:kube-system:replicaset-controller', 'system:apiserver']";

@@ -96,6 +96,10 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
     listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   if (!keeps(listingFile[0]!) || listingFile[0]!.renames) return false;
   const movesMatter = patch.selectors!.changes.some((change) => change.field === 'namespaceSelector');
+  // A namespaceSelector is judged against the Service's namespace: any kustomization of the run
+  // that moves objects (a sibling folder's `namespace:` with the Service, a NamespaceTransformer)
+  // may move it, and kustomize carries the move into clientConfig.service.
+  if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false)) return false;
   const overlays = buildersOf(folder, listings);
   if (overlays === undefined) return false;
   // Every build of the file runs these kustomizations' patches: none may select a configuration

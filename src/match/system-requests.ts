@@ -74,13 +74,14 @@ export function celVariables(spec: CelRequest): Record<string, unknown> {
   // The API server converts the AdmissionRequest with its JSON tags: subResource,
   // requestSubResource and namespace are omitempty, so a write to an object itself (or to a
   // cluster-scoped one) has no such field: reading it errors, and has() is false.
+  // The kind of a subresource write is the subresource's own (serviceaccounts/token: a
+  // TokenRequest of authentication.k8s.io): not known here. What the client asked for
+  // (requestKind, requestResource) may be an equivalent resource of another group (core and
+  // events.k8s.io events): not known either.
   const request = {
-    kind: { group },
+    ...(spec.subresource === '' ? { kind: { group } } : {}),
     resource: { group, resource },
     ...(spec.subresource === '' ? {} : { subResource: spec.subresource }),
-    requestKind: { group },
-    requestResource: { group, resource },
-    ...(spec.subresource === '' ? {} : { requestSubResource: spec.subresource }),
     ...(spec.namespace === null || spec.namespace === '' ? {} : { namespace: spec.namespace }),
     operation,
     userInfo: { username: requester.username, groups: [...requester.groups] },
@@ -97,17 +98,13 @@ export function celVariables(spec: CelRequest): Record<string, unknown> {
 }
 
 /** The maps of celVariables (reading one whole, or testing a field of it, could see what is not known). */
-const KNOWN_MAPS: ReadonlySet<string> = new Set(['request', 'request.kind', 'request.resource', 'request.requestKind', 'request.requestResource', 'request.userInfo', 'object', 'object.metadata', 'oldObject', 'oldObject.metadata']);
+const KNOWN_MAPS: ReadonlySet<string> = new Set(['request', 'request.kind', 'request.resource', 'request.userInfo', 'object', 'object.metadata', 'oldObject', 'oldObject.metadata']);
 /** The known fields themselves. */
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'request.kind.group',
   'request.resource.group',
   'request.resource.resource',
-  'request.requestKind.group',
-  'request.requestResource.group',
-  'request.requestResource.resource',
   'request.subResource',
-  'request.requestSubResource',
   'request.namespace',
   'request.operation',
   'request.userInfo.username',

@@ -104,6 +104,11 @@ export interface BuildsOfFiles {
   namesOnTheWay(file: string, name: string): ReadonlySet<string> | undefined;
 }
 
+/** Whether one top build holds the file through two ways (two overlays of one base). */
+function includedTwice(builds: readonly { readonly root: string }[]): boolean {
+  return new Set(builds.map((build) => build.root)).size !== builds.length;
+}
+
 export class PolicyIndex {
   readonly #byName = new Map<string, PolicyObject[]>();
   /** Policies by the names builds give them: `kind/root/name`. */
@@ -176,9 +181,20 @@ export class PolicyIndex {
     const written = this.#byName.get(`${kind}/${name}`);
     if (written !== undefined) return [...written];
     const builds = this.#buildsOf(binding);
-    if (builds.length === 0 || this.#earlierNames.has(`${kind}/${name}`)) return [];
+    if (builds.length === 0 || this.#earlierNames.has(`${kind}/${name}`) || includedTwice(builds)) return [];
+    const roots = new Set(builds.map((build) => build.root));
     const candidates = this.#byBuiltName.get(`${kind}/${builds[0]!.root}/${name}`) ?? [];
-    return candidates.filter((policy) => builds.every((build) => (this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []).includes(policy)));
+    return candidates.filter((policy) => {
+      const policyBuilds = this.#buildsOf(policy);
+      // Every top build that holds the binding names the policy so, and every top build that
+      // holds the policy holds the binding (else that build's policy is unbound); a build that
+      // holds a file twice (two overlays of one base) gives it two names.
+      return (
+        !includedTwice(policyBuilds) &&
+        policyBuilds.every((build) => roots.has(build.root)) &&
+        builds.every((build) => (this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []).includes(policy))
+      );
+    });
   }
 
   #buildsOf(object: PolicyObject): ReturnType<BuildsOfFiles['buildsOf']> {
