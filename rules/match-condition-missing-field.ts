@@ -223,7 +223,16 @@ export const rule = defineObjectRule({
         }));
         const rules = spec.matchConstraints?.resourceRules ?? [];
         // A validating policy composes variables only when it has some; a mutating one always does.
-        return analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0).map(({ site, read, expr, oneUser, more }) => ({
+        // One cause, one finding: two expressions of the policy whose first failing read is the
+        // same field (two validations on a container's limits) are reported at the first.
+        const found = analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0);
+        const byPath = new Map<string, (typeof found)[number]>();
+        for (const finding of found) {
+          const first = byPath.get(finding.read.path);
+          if (first === undefined) byPath.set(finding.read.path, finding);
+          else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more });
+        }
+        return [...byPath.values()].map(({ site, read, expr, oneUser, more }) => ({
           messageId: 'policy' as const,
           data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) },
           path: site.path,
