@@ -261,6 +261,12 @@ describe('webhook selectors set by a kustomize patch', () => {
     // A sibling folder that moves the Service under a namespaceSelector patch: as written.
     const byName = OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]');
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'service/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n', 'service/kustomization.yaml': 'namespace: tenant\nresources:\n- service.yaml\n', 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../service\n' })).toEqual(asWritten);
+    // ... also when the sibling's patch names the Service by the name its own base gave it, and
+    // when a building kustomization lists a folder the run did not read (outside the linted one).
+    const sibling = { 'service/kustomization.yaml': "resources:\n- ../service-base\npatches:\n- target: {kind: Service, name: bar-webhook-service}\n  patch: '[{\"op\": \"replace\", \"path\": \"/metadata/namespace\", \"value\": \"app-ns\"}]'\n", 'service-base/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n', 'service-base/kustomization.yaml': 'namePrefix: bar-\nresources:\n- service.yaml\n' };
+    expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byName, ...sibling, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../service\n' })).toEqual(asWritten);
+    const outsideTree = folder({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../../elsewhere/service\n' });
+    expect(await verdict2([outsideTree])).toEqual(asWritten);
     // The selector patch also changes what the webhook matches or calls (its rules, its Service): as written.
     expect(await verdict(jsonPatch('- {op: add, path: /webhooks/0/rules/-, value: {operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}}\n'))).toEqual(asWritten);
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': OPT_IN.replace('    objectSelector:', '    clientConfig:\n      service: {namespace: tenant, name: webhook-service}\n    objectSelector:') })).toEqual(asWritten);

@@ -18,6 +18,10 @@ describe('presence tests of what is not known', () => {
     expect(withUnknownPresenceTests('object.spec.containers.all(c, has(c.securityContext))')).toBe('object.spec.containers.all(c, has(c.securityContext))');
   });
 
+  it('leaves comments as they are: a quote in one opens no string', () => {
+    expect(withUnknownPresenceTests("// the operator's own leases\nsize(\"'has(object.a.b)\") == 16 || has(object.c.d)")).toBe(`// the operator's own leases\nsize("'has(object.a.b)") == 16 || ${U}`);
+  });
+
   it('leaves string literals as they are, quoted in every way CEL allows', () => {
     for (const literal of ["'has(object.x)'", '"has(object.x)"', "'''has(object.x)'''", '"""has(object.x)"""', "r'\\'", "'it\\'s has(object.x)'", "''"]) {
       expect(withUnknownPresenceTests(`${literal} == x || has(object.y)`)).toBe(`${literal} == x || ${U}`);

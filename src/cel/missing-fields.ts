@@ -191,14 +191,8 @@ function displayPath(root: string, segments: readonly string[]): string {
   return segments.reduce((text, s) => (s === '[]' ? `${text}[]` : `${text}.${s}`), root);
 }
 
-/**
- * Whether a read's absence would make the expression false anyway: the read is compared for
- * equality with a literal (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
- * comparison is reached from the root through `&&` alone. A validation that errors there under
- * failurePolicy Fail is denied, as it would be if the field were read as absent: only the
- * message differs. (A read under `!=`, `!`, `||` may have meant to let absence pass.)
- */
-export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
+/** The nodes from the root of `expr` down to the read's own node, or undefined. */
+function pathTo(expr: Expr, read: UnguardedRead): Expr[] | undefined {
   const chain: Expr[] = [];
   const find = (e: Expr): boolean => {
     chain.push(e);
@@ -208,7 +202,19 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
     chain.pop();
     return false;
   };
-  if (!find(expr)) return false;
+  return find(expr) ? chain : undefined;
+}
+
+/**
+ * Whether a read's absence would make the expression false anyway: the read is compared for
+ * equality with a literal (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
+ * comparison is reached from the root through `&&` alone. A validation that errors there under
+ * failurePolicy Fail is denied, as it would be if the field were read as absent: only the
+ * message differs. (A read under `!=`, `!`, `||` may have meant to let absence pass.)
+ */
+export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
+  const chain = pathTo(expr, read);
+  if (chain === undefined) return false;
   let at = 0;
   while (at < chain.length && chain[at]!.kind === 'call' && (chain[at] as { fn: string }).fn === '_&&_') at++;
   const comparison = chain[at];
@@ -230,16 +236,8 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
  * users' (`variables` gives the policy's variables by name, parsed).
  */
 export function onlyForOneUser(expr: Expr, read: UnguardedRead, variables: ReadonlyMap<string, Expr>): boolean {
-  const chain: Expr[] = [];
-  const find = (e: Expr): boolean => {
-    chain.push(e);
-    const reads = (e.kind === 'select' && !e.testOnly) || (e.kind === 'call' && e.fn === '_[_]');
-    if (reads && e.offset === read.offset) return true;
-    for (const child of children(e)) if (find(child)) return true;
-    chain.pop();
-    return false;
-  };
-  if (!find(expr)) return false;
+  const chain = pathTo(expr, read);
+  if (chain === undefined) return false;
   for (let at = 0; at < chain.length - 1; at++) {
     const node = chain[at]!;
     if (node.kind !== 'call' || node.fn !== '_||_') continue;

@@ -12,6 +12,7 @@
  * the object but metadata, none of its Service, and neither that kustomization nor any that
  * builds on its folder (buildsKeepThePatch) changing webhooks after the patch.
  */
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
@@ -100,8 +101,14 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // that moves objects (a sibling folder's `namespace:` with the Service, a NamespaceTransformer)
   // may move it, and kustomize carries the move into clientConfig.service.
   if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false)) return false;
+  // ... or any patch or replacement of the run that may select a Service, by any name (a sibling
+  // folder's, under a name its own base gave the Service) ...
+  if (movesMatter && run.kustomizePatches.some((other) => mayTargetKind(other.target, 'Service'))) return false;
   const overlays = buildersOf(folder, listings);
   if (overlays === undefined) return false;
+  // ... or a folder a building kustomization lists that the run did not read (outside the linted
+  // folder, a URL): it may move the Service.
+  if (movesMatter && [listingFile[0]!, ...overlays].some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings)))) return false;
   // Every build of the file runs these kustomizations' patches: none may select a configuration
   // of this kind (unless it changes metadata only), nor a Service by any name (a move of it
   // reaches clientConfig.service through name references; an overlay names it by its prefix).
@@ -114,6 +121,17 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
       !(movesMatter && overlay.moves === true) &&
       !patchedThere.some((other) => other.file === overlay.file && other.metadataOnly !== true && mayTargetKind(other.target, object.kind)),
   );
+}
+
+/** Whether a listed resource is a file, or a folder whose kustomization the run read. */
+function readOrFile(resource: string, listings: readonly KustomizationListing[]): boolean {
+  try {
+    if (statSync(resource).isFile()) return true;
+  } catch {
+    // Missing, or a URL resolved as a path: not read.
+    return false;
+  }
+  return listings.some((listing) => listing.unreadable !== true && dirname(realPath(resolve(listing.file))) === resource);
 }
 
 /** Overlays past this many are not followed: the selectors are then not taken as patched. */

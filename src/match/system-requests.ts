@@ -222,6 +222,15 @@ export function withUnknownPresenceTests(expression: string): string {
   };
   for (let at = 0; at < expression.length; ) {
     const c = expression[at]!;
+    // A comment runs to the end of its line: left as it is (a quote in it is no string).
+    if (c === '/' && expression[at + 1] === '/') {
+      flush();
+      const end = expression.indexOf('\n', at);
+      const stop = end < 0 ? expression.length : end;
+      out += expression.slice(at, stop);
+      at = stop;
+      continue;
+    }
     if (c !== '"' && c !== "'") {
       code += c;
       at++;
@@ -241,13 +250,18 @@ export function withUnknownPresenceTests(expression: string): string {
   return out;
 }
 
-function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[], meter: Meter): ConditionsOutcome {
+/** answersFromKnownFields, asked once per expression. */
+function faithfulOnce(): (expression: string) => boolean {
   const verdicts = new Map<string, boolean>();
-  const faithful = (expression: string): boolean => {
+  return (expression) => {
     let verdict = verdicts.get(expression);
     if (verdict === undefined) verdicts.set(expression, (verdict = answersFromKnownFields(expression)));
     return verdict;
   };
+}
+
+function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[], meter: Meter): ConditionsOutcome {
+  const faithful = faithfulOnce();
   let unknown = false;
   for (const request of requests) {
     const context = celVariables(request);
@@ -319,6 +333,8 @@ const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
     (name): Requester => ({ username: `system:serviceaccount:kube-system:${name}`, groups: KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS }),
   ),
   { username: 'system:node:node-2', groups: ['system:nodes', 'system:authenticated'] },
+  // Node names are often hostnames with dots (a cloud's ip-10-0-1-23.ec2.internal).
+  { username: 'system:node:ip-10-0-1-23.ec2.internal', groups: ['system:nodes', 'system:authenticated'] },
 ];
 
 /**
@@ -350,12 +366,7 @@ function mayOverflow(expression: string): boolean {
 const VALIDATION_OUTCOMES = memoKey<Map<string, ValidationsOutcome>>('validating policies\' validations for the system\'s writes');
 
 function evaluateValidations(validations: readonly string[], variables: readonly { readonly name: string; readonly expression: string }[], requests: readonly CelRequest[], meter: Meter): ValidationsOutcome {
-  const verdicts = new Map<string, boolean>();
-  const faithful = (expression: string): boolean => {
-    let verdict = verdicts.get(expression);
-    if (verdict === undefined) verdicts.set(expression, (verdict = answersFromKnownFields(expression)));
-    return verdict;
-  };
+  const faithful = faithfulOnce();
   let unknown = false;
   for (const request of requests) {
     const known: Record<string, unknown> = {};

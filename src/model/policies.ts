@@ -179,8 +179,11 @@ export class PolicyIndex {
     if (!isBindingKind(binding.kind) || name === undefined) return [];
     const kind = policyKindFor(binding.kind);
     const written = this.#byName.get(`${kind}/${name}`);
-    if (written !== undefined) return [...written];
     const builds = this.#buildsOf(binding);
+    // kustomize's name references rewrite a ValidatingAdmissionPolicyBinding's policyName with
+    // its policy's new name, and not (v5.5) a MutatingAdmissionPolicyBinding's: built, that one
+    // binds the policy only where the build names it so.
+    if (written !== undefined && (binding.kind !== 'MutatingAdmissionPolicyBinding' || builds.length === 0)) return [...written];
     if (builds.length === 0 || this.#earlierNames.has(`${kind}/${name}`) || includedTwice(builds)) return [];
     const roots = new Set(builds.map((build) => build.root));
     const candidates = this.#byBuiltName.get(`${kind}/${builds[0]!.root}/${name}`) ?? [];
@@ -198,6 +201,9 @@ export class PolicyIndex {
   }
 
   #buildsOf(object: PolicyObject): ReturnType<BuildsOfFiles['buildsOf']> {
+    // kustomize leaves an object annotated config.kubernetes.io/local-config out of its output.
+    const annotations = (object.effective as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations;
+    if (annotations?.['config.kubernetes.io/local-config'] === 'true') return [];
     return this.#builds?.buildsOf(object.manifest.file.path) ?? [];
   }
 
