@@ -108,6 +108,15 @@ describe('a binding that names its policy as the build names it', () => {
     expect(await findings([folder(split)])).toEqual(['binding-without-policy error']);
   });
 
+  it('does not follow a build whose patches may rename, delete or rebind a policy or a binding', async () => {
+    const base = { 'base/policy.yaml': POLICY, 'base/binding.yaml': binding('a-check'), 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n' };
+    const renamed = "namePrefix: a-\nresources:\n- ../base\npatches:\n- target: {kind: ValidatingAdmissionPolicy, name: check}\n  patch: '[{\"op\": \"replace\", \"path\": \"/metadata/name\", \"value\": \"strict\"}]'\n";
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': renamed })])).toEqual(['binding-without-policy error']);
+    // A patch of their metadata that keeps the name (an annotation) changes no name: bound.
+    const annotated = renamed.replace('"replace", \"path\": \"/metadata/name\", \"value\": \"strict\"', '"add", \"path\": \"/metadata/annotations\", \"value\": {\"a\": \"b\"}');
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': annotated })])).toEqual([]);
+  });
+
   it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
     const listing = (file: string, resources: string[], namePrefix?: string) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined, ...(namePrefix === undefined ? {} : { namePrefix }) });
     const names = new KustomizeNames([

@@ -267,6 +267,10 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byName, ...sibling, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../service\n' })).toEqual(asWritten);
     const outsideTree = folder({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../../elsewhere/service\n' });
     expect(await verdict2([outsideTree])).toEqual(asWritten);
+    // ... and when a kustomization of the run may change the Namespaces' labels it is judged against.
+    const byTier = OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: tier, operator: NotIn, values: [control]}]');
+    const namespaces = 'apiVersion: v1\nkind: Namespace\nmetadata: {name: system, labels: {tier: control}}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: kube-system, labels: {tier: control}}\n';
+    expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byTier, 'webhook/namespaces.yaml': namespaces, 'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml', '- manifests.yaml\n- namespaces.yaml'), 'default/kustomization.yaml': 'commonLabels: {tier: app}\nresources:\n- ../webhook\n' })).toEqual(asWritten);
     // The selector patch also changes what the webhook matches or calls (its rules, its Service): as written.
     expect(await verdict(jsonPatch('- {op: add, path: /webhooks/0/rules/-, value: {operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}}\n'))).toEqual(asWritten);
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': OPT_IN.replace('    objectSelector:', '    clientConfig:\n      service: {namespace: tenant, name: webhook-service}\n    objectSelector:') })).toEqual(asWritten);

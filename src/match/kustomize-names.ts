@@ -11,7 +11,8 @@
  * Kustomization` document elsewhere, or a second document, is never built.
  */
 import { basename, dirname, resolve } from 'node:path';
-import { realPath, type KustomizationListing } from '../parse/kustomize-patches.js';
+import { mayTargetKind, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
+import { POLICY_KINDS } from '../model/types.js';
 
 /** A build that holds a file, and the prefix and suffix it puts around the file's objects' names. */
 export interface BuildOfFile {
@@ -34,7 +35,12 @@ export class KustomizeNames {
   readonly #listings: readonly KustomizationListing[];
   readonly #builds = new Map<string, readonly BuildOfFile[]>();
 
-  constructor(listings: readonly KustomizationListing[]) {
+  /** Kustomizations with a patch or replacement that may select a policy or a binding: it may rename, delete or rebind one. */
+  readonly #patching: ReadonlySet<string>;
+
+  constructor(listings: readonly KustomizationListing[], patches: readonly KustomizePatch[] = []) {
+    // A patch of their metadata that keeps the name (an annotation, the namespace) changes no name.
+    this.#patching = new Set(patches.filter((patch) => patch.keepsName !== true && POLICY_KINDS.some((kind) => mayTargetKind(patch.target, kind))).map((patch) => patch.file));
     // The first document of each kustomization file kustomize reads; unreadable ones list nothing.
     // A folder with two kustomization files does not build (kustomize: "Found multiple
     // kustomization files"): none of them is counted.
@@ -94,7 +100,7 @@ export class KustomizeNames {
       if (!listing.resources.includes(path)) continue;
       // A component's transformers (its own namePrefix) apply to all that lists it builds, and
       // configurations or transformers may prefix other fields (a policyName): not followed.
-      if (listing.component === true || listing.hasComponents === true || listing.configures === true) {
+      if (listing.component === true || listing.hasComponents === true || listing.configures === true || this.#patching.has(listing.file)) {
         budget.left = -1;
         break;
       }

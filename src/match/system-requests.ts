@@ -335,6 +335,9 @@ const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
   { username: 'system:node:node-2', groups: ['system:nodes', 'system:authenticated'] },
   // Node names are often hostnames with dots (a cloud's ip-10-0-1-23.ec2.internal).
   { username: 'system:node:ip-10-0-1-23.ec2.internal', groups: ['system:nodes', 'system:authenticated'] },
+  // The API server's loopback user had system:masters alone before kubernetes#127902 (1.32, and
+  // patch releases of 1.29-1.31 from November 2024).
+  { username: 'system:apiserver', groups: ['system:masters'] },
 ];
 
 /**
@@ -350,7 +353,7 @@ export function othersMayBeCalled(scope: Pick<RunScope, 'memo'>, conditions: rea
 
 /** OTHER_SYSTEM_REQUESTERS that write a group's resources in kube-system: none for RBAC (systemWritersOf). */
 function otherWritersOf(group: string): readonly Requester[] {
-  return group === 'rbac.authorization.k8s.io' ? [] : OTHER_SYSTEM_REQUESTERS;
+  return group === 'rbac.authorization.k8s.io' ? OTHER_SYSTEM_REQUESTERS.filter((requester) => requester.username === 'system:apiserver') : OTHER_SYSTEM_REQUESTERS;
 }
 
 /** Calls where cel-go errors and cel-js may not: numeric conversions, division, remainder, negation, timestamps and durations (their arithmetic overflows). */

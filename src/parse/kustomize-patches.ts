@@ -65,6 +65,8 @@ export interface KustomizationListing {
   readonly component?: true;
   /** It lists components (among its resources above): their transformers (a namePrefix) apply to all it builds. */
   readonly hasComponents?: true;
+  /** It adds labels to what it builds (`commonLabels`, `labels`): a Namespace's too. */
+  readonly addsLabels?: true;
   /** Its configurations, transformers or generators may make names written elsewhere than metadata.name (a policyName): src/match/kustomize-names.ts does not follow it. */
   readonly configures?: true;
 }
@@ -85,6 +87,8 @@ export interface KustomizePatch {
   readonly replacement?: true;
   /** It changes the object's metadata only (a rename, an annotation): nothing a webhook matches or calls. */
   readonly metadataOnly?: true;
+  /** ... and not its name: metadata.name is not written (src/match/kustomize-names.ts). */
+  readonly keepsName?: true;
 }
 
 /** A webhook's namespaceSelector or objectSelector as a patch sets it. */
@@ -125,6 +129,16 @@ function changesMetadataOnly(text: string): boolean {
     }
     return value !== null && typeof value === 'object' && Object.keys(value).every((key) => key === 'apiVersion' || key === 'kind' || key === 'metadata');
   });
+}
+
+/** Whether a metadata-only patch may write metadata.name (a JSON operation on it, or on the whole metadata). */
+function writesName(text: string): boolean {
+  const documents = patchDocuments(text);
+  if (documents === undefined) return true;
+  return documents.some((value) => Array.isArray(value) && value.some((operation) => {
+    const path = (operation as { path?: unknown } | null)?.path;
+    return path === '/metadata/name' || path === '/metadata';
+  }));
 }
 
 /** The selector changes of a strategic-merge patch document (its value). */
@@ -446,6 +460,7 @@ export function kustomizationListings(file: string, folder: string, text: string
       ...(document.namespace != null ? { moves: true as const } : {}),
       ...(document.kind === 'Component' ? { component: true as const } : {}),
       ...(Array.isArray(document.components) && document.components.length > 0 ? { hasComponents: true as const } : {}),
+      ...(document.commonLabels != null || document.labels != null ? { addsLabels: true as const } : {}),
       ...(configurationsMayRename(document.configurations, readFile) || transformersMayWriteWebhooks(document.transformers, readFile) || document.generators != null ? { configures: true as const } : {}),
       ...(document.vars != null ? { vars: true as const } : {}),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
@@ -555,7 +570,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
-        const metadata = content !== undefined && changesMetadataOnly(content) ? { metadataOnly: true as const } : {};
+        const metadata = content !== undefined && changesMetadataOnly(content) ? { metadataOnly: true as const, ...(writesName(content) ? {} : { keepsName: true as const }) } : {};
         for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata });
       }
     }
@@ -600,7 +615,7 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
         selectors: { changes: [], known: inMetadata },
         replacement: true,
         ...(paths.some(writesCaBundle) ? { writesCaBundle: true as const } : {}),
-        ...(inMetadata ? { metadataOnly: true as const } : {}),
+        ...(inMetadata ? { metadataOnly: true as const, ...(paths.some((path) => /^\.?metadata\.name$/.test(path)) ? {} : { keepsName: true as const }) } : {}),
       });
     }
   }
