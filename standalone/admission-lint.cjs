@@ -35408,41 +35408,33 @@ function settingsMayWriteSelectors(document, readFile3) {
   const labels = document.labels;
   if (Array.isArray(labels) && labels.some((entry) => entry?.fields != null))
     return true;
-  const configurations = document.configurations;
-  if (configurations == null)
+  return anyListedFile(document.configurations, readFile3, (documents) => documents.some((value) => value === void 0 || namesSelector(value) || pointsIntoWebhooks(value)));
+}
+function anyListedFile(listed2, readFile3, may) {
+  if (listed2 == null)
     return false;
-  if (!Array.isArray(configurations) || readFile3 === void 0)
+  if (!Array.isArray(listed2) || readFile3 === void 0)
     return true;
-  return configurations.some((path) => {
+  return listed2.some((path) => {
     const text = typeof path === "string" ? readFile3(path) : void 0;
     const documents = text === void 0 ? void 0 : patchDocuments(text);
-    return documents === void 0 || documents.some((value) => value === void 0 || namesSelector(value) || pointsIntoWebhooks(value));
+    return documents === void 0 || may(documents);
   });
 }
 function transformersMayWriteWebhooks(transformers, readFile3) {
-  if (transformers == null)
-    return false;
-  if (!Array.isArray(transformers) || readFile3 === void 0)
-    return true;
-  return transformers.some((entry) => {
-    const text = typeof entry === "string" ? readFile3(entry) : void 0;
-    const documents = text === void 0 ? void 0 : patchDocuments(text);
-    if (documents === void 0 || documents.length === 0)
+  return anyListedFile(transformers, readFile3, (documents) => documents.length === 0 || documents.some((value) => {
+    if (value === null || typeof value !== "object" || Array.isArray(value))
       return true;
-    return documents.some((value) => {
-      if (value === null || typeof value !== "object" || Array.isArray(value))
-        return true;
-      const { apiVersion, kind, fieldSpecs } = value;
-      if (apiVersion !== "builtin" || typeof kind !== "string" || !METADATA_TRANSFORMERS.has(kind))
-        return true;
-      if (!Array.isArray(fieldSpecs) || fieldSpecs.length === 0)
-        return true;
-      return fieldSpecs.some((spec) => {
-        const path = spec?.path;
-        return typeof path !== "string" || !/^metadata\/(?:labels|annotations)$/.test(path);
-      });
+    const { apiVersion, kind, fieldSpecs } = value;
+    if (apiVersion !== "builtin" || typeof kind !== "string" || !METADATA_TRANSFORMERS.has(kind))
+      return true;
+    if (!Array.isArray(fieldSpecs) || fieldSpecs.length === 0)
+      return true;
+    return fieldSpecs.some((spec) => {
+      const path = spec?.path;
+      return typeof path !== "string" || !/^metadata\/(?:labels|annotations)$/.test(path);
     });
-  });
+  }));
 }
 function pointsIntoWebhooks(value) {
   if (value === null || typeof value !== "object" || Array.isArray(value))
@@ -35475,15 +35467,7 @@ function pointsIntoWebhooks(value) {
   });
 }
 function configurationsMayRename(configurations, readFile3) {
-  if (configurations == null)
-    return false;
-  if (!Array.isArray(configurations) || readFile3 === void 0)
-    return true;
-  return configurations.some((path) => {
-    const text = typeof path === "string" ? readFile3(path) : void 0;
-    const documents = text === void 0 ? void 0 : patchDocuments(text);
-    return documents === void 0 || documents.some((value) => value === void 0 || value !== null && typeof value === "object" && ["namePrefix", "nameSuffix", "prefix", "suffix"].some((key2) => key2 in value) || JSON.stringify(value).toLowerCase().includes("policyname"));
-  });
+  return anyListedFile(configurations, readFile3, (documents) => documents.some((value) => value === void 0 || value !== null && typeof value === "object" && ["namePrefix", "nameSuffix", "prefix", "suffix"].some((key2) => key2 in value) || JSON.stringify(value).toLowerCase().includes("policyname")));
 }
 function namesSelector(value) {
   if (typeof value === "string")
@@ -66039,4 +66023,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build f52dee61438820c3446f70261375833958b3ed1a1e8063377d21342b22ad675e
+//# admission-lint-build eccb35dc99374a0697fc7da1d5849d521b039264dc2254651735d8dedc265954

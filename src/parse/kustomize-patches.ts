@@ -328,14 +328,23 @@ function replacementsMayWriteWebhooks(replacements: unknown): boolean {
 function settingsMayWriteSelectors(document: Record<string, unknown>, readFile: ((path: string) => string | undefined) | undefined): boolean {
   const labels = document.labels;
   if (Array.isArray(labels) && labels.some((entry) => (entry as { fields?: unknown } | null)?.fields != null)) return true;
-  const configurations = document.configurations;
-  if (configurations == null) return false;
-  if (!Array.isArray(configurations) || readFile === undefined) return true;
-  return configurations.some((path) => {
+  // Read as YAML: an escape (`object\x53elector`) spells a selector that the text does not show.
+  return anyListedFile(document.configurations, readFile, (documents) => documents.some((value) => value === undefined || namesSelector(value) || pointsIntoWebhooks(value)));
+}
+
+/**
+ * Whether a kustomization field that lists files (`configurations`, `transformers`) may do what
+ * `may` asks of a file's documents: true when the field is not a list of files that are all read
+ * here (an inline entry, a file that is not there, too large, or does not parse), false when
+ * the field is absent.
+ */
+function anyListedFile(listed: unknown, readFile: ((path: string) => string | undefined) | undefined, may: (documents: readonly unknown[]) => boolean): boolean {
+  if (listed == null) return false;
+  if (!Array.isArray(listed) || readFile === undefined) return true;
+  return listed.some((path) => {
     const text = typeof path === 'string' ? readFile(path) : undefined;
     const documents = text === undefined ? undefined : patchDocuments(text);
-    // Read as YAML: an escape (`object\x53elector`) spells a selector that the text does not show.
-    return documents === undefined || documents.some((value) => value === undefined || namesSelector(value) || pointsIntoWebhooks(value));
+    return documents === undefined || may(documents);
   });
 }
 
@@ -350,13 +359,9 @@ const METADATA_TRANSFORMERS = new Set(['LabelTransformer', 'AnnotationsTransform
  * anything not read may.
  */
 function transformersMayWriteWebhooks(transformers: unknown, readFile: ((path: string) => string | undefined) | undefined): boolean {
-  if (transformers == null) return false;
-  if (!Array.isArray(transformers) || readFile === undefined) return true;
-  return transformers.some((entry) => {
-    const text = typeof entry === 'string' ? readFile(entry) : undefined;
-    const documents = text === undefined ? undefined : patchDocuments(text);
-    if (documents === undefined || documents.length === 0) return true;
-    return documents.some((value) => {
+  return anyListedFile(transformers, readFile, (documents) =>
+    documents.length === 0 ||
+    documents.some((value) => {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
       const { apiVersion, kind, fieldSpecs } = value as { apiVersion?: unknown; kind?: unknown; fieldSpecs?: unknown };
       if (apiVersion !== 'builtin' || typeof kind !== 'string' || !METADATA_TRANSFORMERS.has(kind)) return true;
@@ -366,8 +371,8 @@ function transformersMayWriteWebhooks(transformers: unknown, readFile: ((path: s
         const path = (spec as { path?: unknown } | null)?.path;
         return typeof path !== 'string' || !/^metadata\/(?:labels|annotations)$/.test(path);
       });
-    });
-  });
+    }),
+  );
 }
 
 /**
@@ -404,16 +409,9 @@ function pointsIntoWebhooks(value: unknown): boolean {
  * unless each file is read and has no namePrefix or nameSuffix settings and names no policyName.
  */
 function configurationsMayRename(configurations: unknown, readFile: ((path: string) => string | undefined) | undefined): boolean {
-  if (configurations == null) return false;
-  if (!Array.isArray(configurations) || readFile === undefined) return true;
-  return configurations.some((path) => {
-    const text = typeof path === 'string' ? readFile(path) : undefined;
-    const documents = text === undefined ? undefined : patchDocuments(text);
-    return (
-      documents === undefined ||
-      documents.some((value) => value === undefined || (value !== null && typeof value === 'object' && ['namePrefix', 'nameSuffix', 'prefix', 'suffix'].some((key) => key in value)) || JSON.stringify(value).toLowerCase().includes('policyname'))
-    );
-  });
+  return anyListedFile(configurations, readFile, (documents) =>
+    documents.some((value) => value === undefined || (value !== null && typeof value === 'object' && ['namePrefix', 'nameSuffix', 'prefix', 'suffix'].some((key) => key in value)) || JSON.stringify(value).toLowerCase().includes('policyname')),
+  );
 }
 
 /** Whether a key or a string anywhere in a value names a selector. */
