@@ -104,9 +104,9 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // ... or any patch or replacement of the run that may select a Service, by any name (a sibling
   // folder's, under a name its own base gave the Service) ...
   if (movesMatter && run.kustomizePatches.some((other) => mayTargetKind(other.target, 'Service'))) return false;
-  // ... and the Namespaces' labels it is judged against are those written: none added or patched
-  // by a kustomization of the run.
-  if (movesMatter && (listings.some((listing) => listing.addsLabels === true) || run.kustomizePatches.some((other) => mayTargetKind(other.target, 'Namespace')))) return false;
+  // ... and the Namespaces' labels it is judged against are those written: none added, transformed
+  // or patched by a kustomization of the run.
+  if (movesMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => mayTargetKind(other.target, 'Namespace')))) return false;
   const overlays = buildersOf(folder, listings);
   if (overlays === undefined) return false;
   // ... or a folder a building kustomization lists that the run did not read (outside the linted

@@ -65,8 +65,13 @@ export interface KustomizationListing {
   readonly component?: true;
   /** It lists components (among its resources above): their transformers (a namePrefix) apply to all it builds. */
   readonly hasComponents?: true;
-  /** It adds labels to what it builds (`commonLabels`, `labels`): a Namespace's too. */
-  readonly addsLabels?: true;
+  /**
+   * It may change a Namespace's labels as it builds: `commonLabels`, `labels`, any `transformers`
+   * or `configurations` (a LabelTransformer, or fieldSpecs that point commonAnnotations, images or
+   * a nameReference at metadata/labels), generators and helm charts (objects it makes, a
+   * Namespace among them), or `replacements` that may select a Namespace.
+   */
+  readonly mayRelabelNamespaces?: true;
   /** Its configurations, transformers or generators may make names written elsewhere than metadata.name (a policyName): src/match/kustomize-names.ts does not follow it. */
   readonly configures?: true;
 }
@@ -318,6 +323,25 @@ function replacementsMayWriteWebhooks(replacements: unknown): boolean {
   });
 }
 
+/** Fields of a kustomization that may write a Namespace's labels, or make a Namespace (see KustomizationListing.mayRelabelNamespaces). */
+const RELABELLING_FIELDS = ['commonLabels', 'labels', 'transformers', 'configurations', 'generators', 'helmCharts', 'helmChartInflationGenerator', 'configMapGenerator', 'secretGenerator'] as const;
+
+function mayRelabelNamespaces(document: Record<string, unknown>): boolean {
+  if (RELABELLING_FIELDS.some((field) => document[field] != null)) return true;
+  const replacements = document.replacements;
+  if (replacements == null) return false;
+  if (!Array.isArray(replacements)) return true;
+  return replacements.some((replacement) => {
+    const targets = (replacement as { targets?: unknown } | null)?.targets;
+    if (!Array.isArray(targets)) return true;
+    return targets.some((target) => {
+      const kind = ((target ?? {}) as { select?: { kind?: unknown } | null }).select?.kind;
+      // A target of another kind, spelled plainly, never writes a Namespace.
+      return !(typeof kind === 'string' && kind !== 'Namespace' && !/[.*+?^${}()|[\]\\]/.test(kind));
+    });
+  });
+}
+
 /**
  * Whether a kustomization's own transformer settings may write a webhook's selectors after its
  * patches: a `labels` entry with `fields` of its own, or `configurations` (fieldSpecs that point
@@ -458,7 +482,7 @@ export function kustomizationListings(file: string, folder: string, text: string
       ...(document.namespace != null ? { moves: true as const } : {}),
       ...(document.kind === 'Component' ? { component: true as const } : {}),
       ...(Array.isArray(document.components) && document.components.length > 0 ? { hasComponents: true as const } : {}),
-      ...(document.commonLabels != null || document.labels != null ? { addsLabels: true as const } : {}),
+      ...(mayRelabelNamespaces(document) ? { mayRelabelNamespaces: true as const } : {}),
       ...(configurationsMayRename(document.configurations, readFile) || transformersMayWriteWebhooks(document.transformers, readFile) || document.generators != null ? { configures: true as const } : {}),
       ...(document.vars != null ? { vars: true as const } : {}),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
