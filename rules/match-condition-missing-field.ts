@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, onlyForOneUser, presenceTests, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, fieldsRequired, onlyForOneUser, presenceTests, requiresRead, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -155,13 +155,18 @@ export const rule = defineObjectRule({
       }
       // One cause, one finding: an expression that reads several fields an object can lack (c.args
       // and c.command in one list; object.x == oldObject.x) is reported once, at its first such read.
-      const bySite = new Map<Site, { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean; more: number }>();
+      const bySite = new Map<Site, { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean; more: number; reads: { site: Site; read: UnguardedRead }[] }>();
       for (const finding of findings) {
         const first = bySite.get(finding.site);
-        if (first === undefined) bySite.set(finding.site, { ...finding, more: 0 });
-        else bySite.set(finding.site, { ...first, oneUser: first.oneUser && finding.oneUser, more: first.more + 1 });
+        if (first === undefined) bySite.set(finding.site, { ...finding, more: 0, reads: [{ site: finding.site, read: finding.read }] });
+        else bySite.set(finding.site, { ...first, oneUser: first.oneUser && finding.oneUser, more: first.more + 1, reads: [...first.reads, { site: finding.site, read: finding.read }] });
       }
-      return [...bySite.values()];
+      // The fields each validation requires by testing for them (`has(c.resources.limits)`).
+      const required = new Map(all.filter(({ site }) => site.kind === 'validating.validation').map(({ site, expr }) => [site, fieldsRequired(expr)]));
+      /** Whether another validation denies the request itself when the read's field is absent. */
+      const requiredElsewhere = ({ site, read }: { site: Site; read: UnguardedRead }): boolean =>
+        [...required].some(([other, paths]) => other !== site && paths.some((path) => requiresRead(path, read)));
+      return [...bySite.values()].map((finding) => ({ ...finding, requiredElsewhere: finding.reads.every(requiredElsewhere) }));
     };
 
     return {
@@ -230,9 +235,9 @@ export const rule = defineObjectRule({
         for (const finding of found) {
           const first = byPath.get(finding.read.path);
           if (first === undefined) byPath.set(finding.read.path, finding);
-          else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more });
+          else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
         }
-        return [...byPath.values()].map(({ site, read, expr, oneUser, more }) => ({
+        return [...byPath.values()].map(({ site, read, expr, oneUser, more, requiredElsewhere }) => ({
           messageId: 'policy' as const,
           data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) },
           path: site.path,
@@ -241,8 +246,10 @@ export const rule = defineObjectRule({
           // only read that can fail is one its absence would fail anyway (an equality with a
           // literal, through && alone) is denied either way under Fail: only the message differs.
           // Reached only for one named user's requests (`!variables.isController || …`): an error
-          // rejects that user's writes alone (a project's own controller), not its users'.
-          ...(spec.failurePolicy === 'Ignore' || (site.kind === 'validating.validation' && ((more === 0 && deniedEitherWay(expr, read)) || oneUser)) ? { severity: 'info' as const } : {}),
+          // rejects that user's writes alone (a project's own controller), not its users'. A
+          // field another validation requires (`has(c.resources.limits.cpu)`) is denied by that
+          // one, with its message, when absent: again only this message differs.
+          ...(spec.failurePolicy === 'Ignore' || (site.kind === 'validating.validation' && ((more === 0 && deniedEitherWay(expr, read)) || oneUser || requiredElsewhere)) ? { severity: 'info' as const } : {}),
         }));
       },
     };

@@ -115,6 +115,10 @@ describe('a binding that names its policy as the build names it', () => {
     // A patch of their metadata that keeps the name (an annotation) changes no name: bound.
     const annotated = renamed.replace('"replace", \"path\": \"/metadata/name\", \"value\": \"strict\"', '"add", \"path\": \"/metadata/annotations\", \"value\": {\"a\": \"b\"}');
     expect(await findings([folder({ ...base, 'a/kustomization.yaml': annotated })])).toEqual([]);
+    // A strategic-merge patch renames (or re-kinds) with options.allowNameChange (allowKindChange).
+    const allowed = "namePrefix: a-\nresources:\n- ../base\npatches:\n- target: {kind: ValidatingAdmissionPolicy, name: check}\n  options: {allowNameChange: true}\n  patch: |-\n    apiVersion: admissionregistration.k8s.io/v1\n    kind: ValidatingAdmissionPolicy\n    metadata:\n      name: renamed\n";
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': allowed })])).toEqual(['binding-without-policy error']);
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': allowed.replace('  options: {allowNameChange: true}\n', '') })])).toEqual([]);
   });
 
   it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {

@@ -207,6 +207,10 @@ describe('matches-kube-system on policies', () => {
     expect(await run(optional)).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
     // Timestamp arithmetic overflows in the API server's CEL.
     expect(await run(POLICY('', "request.userInfo.username.startsWith('system:') && timestamp('9999-12-31T23:59:59Z') + duration('720h') > timestamp('2020-01-01T00:00:00Z')"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    // Two variables of one name (the API server keeps the last): neither is taken as the answer.
+    const twice = POLICY('', 'variables.allowed').replace('  validations:', '  variables:\n    - name: allowed\n      expression: "true"\n    - name: allowed\n      expression: "object.spec.hostNetwork == false"\n  validations:');
+    expect(await run(twice)).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    expect(await run(twice.replace('object.spec.hostNetwork == false', 'true'))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
   it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {

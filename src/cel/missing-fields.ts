@@ -35,6 +35,8 @@ export interface UnguardedRead {
   readonly name: string;
   /** Where cel-go places the selection (its '.', or the '[' of an index). */
   readonly offset: number;
+  /** The path that is absent, as segments from the root (`['object', 'spec', 'containers', '[]', 'resources']`); for `field-or-key`, the map's. */
+  readonly segments: readonly string[];
 }
 
 /** A value the analysis follows: a path from a root, how it is written, and whether it is optional (reads through it are safe). */
@@ -155,7 +157,7 @@ export function unguardedReads(expr: Expr, fields: OptionalFields, guards: Reado
         const segments = [...operand.segments, e.field];
         const key = keyOf(operand.root, segments);
         if (!guards.has(key) && fields.lookup(segments, false, guardedUnder(operand.root)) === 'field') {
-          add({ access: `${operand.text}.${e.field}`, path: displayPath(operand.root, segments), missing: 'field', name: e.field, offset: e.offset }, e);
+          add({ access: `${operand.text}.${e.field}`, path: displayPath(operand.root, segments), missing: 'field', name: e.field, offset: e.offset, segments: [operand.root, ...segments] }, e);
         }
       }
     }
@@ -173,9 +175,9 @@ export function unguardedReads(expr: Expr, fields: OptionalFields, guards: Reado
           if (mapUnguarded && (mapRead === undefined || mapRead.node === e.args[0])) {
             // One finding for the map and its key: `labels['team']` fails without labels or without the key.
             reads.delete(mapPath);
-            add({ access, path: mapPath, missing: 'field-or-key', name, offset: e.offset }, e);
+            add({ access, path: mapPath, missing: 'field-or-key', name, offset: e.offset, segments: [operand.root, ...operand.segments] }, e);
           } else if (!mapUnguarded) {
-            add({ access, path: displayPath(operand.root, segments), missing: 'key', name, offset: e.offset }, e);
+            add({ access, path: displayPath(operand.root, segments), missing: 'key', name, offset: e.offset, segments: [operand.root, ...segments] }, e);
           }
         }
       }
@@ -226,6 +228,60 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));
   const placed = comparison.fn === '_==_' ? comparison.args.includes(operand!) : comparison.args[0] === operand;
   return operand !== undefined && placed && literal(other) && inOperand;
+}
+
+/**
+ * The fields an expression requires by testing for them: paths (root first, `[]` for every
+ * element of a list) whose absence makes it false, or an error. Only presence tests count
+ * (`has(x.f)`, `'k' in x`), reached from the root through `&&` alone and through the bodies of
+ * `all()` (a requirement on each element). A sibling validation that requires what a read lacks
+ * denies the request itself, with its own message: the read's error changes nothing.
+ */
+export function fieldsRequired(expr: Expr): string[][] {
+  const out: string[][] = [];
+  const visit = (e: Expr, scope: Scope): void => {
+    if (e.kind === 'call' && e.fn === '_&&_') {
+      for (const arg of e.args) visit(arg, scope);
+      return;
+    }
+    const require = (operand: Expr, name: string): void => {
+      const tracked = follow(operand, scope);
+      // A list index (`containers[0]`) is one element, not each: only all()'s elements count.
+      if (tracked !== undefined && !/\[\d+\]/.test(tracked.text)) out.push([tracked.root, ...tracked.segments, name]);
+    };
+    if (e.kind === 'select' && e.testOnly) require(e.operand, e.field);
+    else if (e.kind === 'call' && e.fn === '@in' && e.args.length === 2 && e.args[0]!.kind === 'literal' && typeof e.args[0]!.value === 'string') require(e.args[1]!, e.args[0]!.value);
+    else if (isAll(e)) {
+      const range = follow(e.iterRange, scope);
+      if (range === undefined || /\[\d+\]/.test(range.text)) return;
+      const inner = new Map(scope);
+      const elementVar = e.iterVar2 ?? e.iterVar;
+      inner.set(e.iterVar, undefined);
+      inner.set(e.accuVar, undefined);
+      inner.set(elementVar, { root: range.root, segments: [...range.segments, '[]'], text: elementVar });
+      visit((e.loopStep as { args: readonly Expr[] }).args[1]!, inner);
+    }
+  };
+  visit(expr, new Map());
+  return out;
+}
+
+/** cel-go's expansion of `range.all(x, predicate)`: starts true, steps `accu && predicate`, ends with accu. */
+function isAll(e: Expr): e is Extract<Expr, { kind: 'comprehension' }> {
+  if (e.kind !== 'comprehension') return false;
+  const step = e.loopStep;
+  return (
+    e.accuInit.kind === 'literal' && e.accuInit.value === true &&
+    step.kind === 'call' && step.fn === '_&&_' && step.args.length === 2 && step.args[0]!.kind === 'ident' && step.args[0]!.name === e.accuVar &&
+    e.result.kind === 'ident' && e.result.name === e.accuVar
+  );
+}
+
+/** Whether a requirement (fieldsRequired) is false or an error when the read's field (or key) is absent: it is the read's path or below it. */
+export function requiresRead(required: readonly string[], read: UnguardedRead): boolean {
+  // A map read without its key (`labels['k']`) fails without the map or the key: only a requirement of the key covers both.
+  const path = read.missing === 'field-or-key' ? [...read.segments, read.name] : read.segments;
+  return path.length <= required.length && path.every((segment, index) => required[index] === segment);
 }
 
 /**

@@ -370,12 +370,16 @@ const VALIDATION_OUTCOMES = memoKey<Map<string, ValidationsOutcome>>('validating
 
 function evaluateValidations(validations: readonly string[], variables: readonly { readonly name: string; readonly expression: string }[], requests: readonly CelRequest[], meter: Meter): ValidationsOutcome {
   const faithful = faithfulOnce();
+  // The API server does not refuse two variables of one name (the composition keeps the last
+  // definition): such a name is not evaluated here, so reading it is not known.
+  const names = variables.map((variable) => variable.name);
+  const twice = new Set(names.filter((name, index) => names.indexOf(name) !== index));
   let unknown = false;
   for (const request of requests) {
     const known: Record<string, unknown> = {};
     const context = { ...celVariables(request), variables: known };
     for (const variable of variables) {
-      if (!faithful(variable.expression)) continue;
+      if (twice.has(variable.name) || !faithful(variable.expression)) continue;
       const result = evaluateValue(variable.expression, context, meter);
       if (result.ok) known[variable.name] = result.value;
     }

@@ -577,6 +577,8 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         let targets: { target: PatchTarget; selectors: SelectorChanges }[];
         let source: string | undefined;
         let content: string | undefined;
+        /** `options` (allowNameChange, allowKindChange): the patch may rename the object or change its kind. */
+        let renamesOrRekinds = false;
         if (field === 'patchesStrategicMerge') {
           // A file path, or an inline patch (text with a line break).
           if (typeof entry !== 'string') continue;
@@ -585,14 +587,15 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           targets = source === undefined ? namedTargets(entry) : contentTargets(undefined, entry);
         } else {
           if (typeof entry !== 'object' || entry === null) continue;
-          const { target, patch, path } = entry as { target?: unknown; patch?: unknown; path?: unknown };
+          const { target, patch, path, options } = entry as { target?: unknown; patch?: unknown; path?: unknown; options?: unknown };
+          renamesOrRekinds = options != null;
           if (typeof patch !== 'string' && typeof path === 'string') source = path;
           content = contentOf(patch, path);
           const selected = selectorTarget(target);
           targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
-        const metadata = content !== undefined && changesMetadataOnly(content) ? { metadataOnly: true as const, ...(writesName(content) ? {} : { keepsName: true as const }) } : {};
+        const metadata = content !== undefined && !renamesOrRekinds && changesMetadataOnly(content) ? { metadataOnly: true as const, ...(writesName(content) ? {} : { keepsName: true as const }) } : {};
         for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata });
       }
     }
