@@ -123,7 +123,9 @@ export const rule = defineObjectRule({
                 // The workload objects themselves are created by an installer, not by the
                 // recovery of a pod that died: the install or a reinstall is blocked, the
                 // webhook's own replacements are not (and which kind runs it is not known here).
-                ...(candidate.requesters.includes(INSTALLER) ? { severity: 'warning' as const, help: INSTALL_HELP } : {}),
+                // A webhook server is a Deployment's as a rule: one run by a StatefulSet or a
+                // DaemonSet (that the run does not show) is the rare case, an info.
+                ...(candidate.requesters.includes(INSTALLER) ? { severity: candidate.resource === 'deployments' ? ('warning' as const) : ('info' as const), help: INSTALL_HELP } : {}),
               },
             ];
           }
