@@ -152,6 +152,8 @@ export const rule = defineObjectRule({
         'not served by default in Kubernetes {{target}}: no matches for kind "{{kind}}" in version "{{apiVersion}}"{{bindings}}',
       policyPreview:
         '{{apiVersion}} is the newest {{kind}} version in Kubernetes {{target}}: served only where the API server enables it{{bindings}}',
+      policyNewer:
+        '{{kind}} in {{apiVersion}} is served from Kubernetes {{since}} on; the default target is {{target}}: set --kube-version{{bindings}}',
     },
     help: REMOVED_HELP,
     needsDecodableObject: false,
@@ -192,11 +194,15 @@ export const rule = defineObjectRule({
         // The newest version of the kind at the target, off by default: the manifest has no
         // better choice, and writing it is the decision to enable the preview.
         const newest = isNewestPreview(object.kind, version, run.kubeVersion);
+        // A version that Kubernetes has only after the target, when the target is the default:
+        // the file is evidence that its cluster is newer, not that the API server rejects it.
+        const since = (INTRODUCED[POLICY_APIS[object.kind].family] as Record<string, number>)[version]!;
+        const newer = run.kubeVersionDefaulted && run.kubeVersion.minor < since;
         return [
           {
-            messageId: newest ? 'policyPreview' : 'policyNotServed',
-            ...(newest ? { severity: 'info' as const } : {}),
-            data: { kind: object.kind, apiVersion, target, detail, bindings: grouped ?? bindingsNamed(bindings().byPolicy.get(object)) },
+            messageId: newest ? 'policyPreview' : newer ? 'policyNewer' : 'policyNotServed',
+            ...(newest ? { severity: 'info' as const } : newer ? { severity: 'warning' as const } : {}),
+            data: { kind: object.kind, apiVersion, target, detail, since: `1.${since}`, bindings: grouped ?? bindingsNamed(bindings().byPolicy.get(object)) },
             path: ['apiVersion'],
             help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,
           },

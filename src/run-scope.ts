@@ -81,6 +81,8 @@ export interface RunScope {
   /** The cluster's PodSecurity admission configuration and the run's default namespace. */
   readonly podSecurity: PodSecuritySettings;
   readonly kubeVersion: KubeVersion;
+  /** The target is the default (DEFAULT_KUBE_VERSION), not one the user chose with --kube-version or the config. */
+  readonly kubeVersionDefaulted: boolean;
   /** The built-in APIs of the target version plus the CRDs of the run. */
   readonly discovery: Discovery;
   readonly memo: RunMemo;

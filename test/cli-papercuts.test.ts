@@ -153,3 +153,17 @@ describe('fixtures/examples/README.md says what the examples show', () => {
     expect(old.findings.map((f) => f.ruleId).sort()).toEqual(['admission-review-versions', 'implicit-failure-policy', 'long-timeout', 'side-effects']);
   });
 });
+
+describe('a policy version Kubernetes has only after the target', () => {
+  const MAP_V1 = 'apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  reinvocationPolicy: Never\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]\n  mutations:\n  - patchType: ApplyConfiguration\n    applyConfiguration: {expression: "Object{metadata: Object.metadata{labels: {\'a\': \'b\'}}}"}\n';
+  const removed = async (args: string[]) =>
+    (JSON.parse((await runCli(['-', '--format', 'json', ...args], MAP_V1)).stdout) as { findings: { ruleId: string; severity: string; message: string }[] }).findings.filter((f) => f.ruleId === 'removed-api-version');
+
+  it('is a warning that says to set --kube-version when the target is the default, an error when chosen', async () => {
+    const defaulted = await removed([]);
+    expect(defaulted.map((f) => f.severity)).toEqual(['warning']);
+    expect(defaulted[0]!.message).toContain('served from Kubernetes 1.36 on; the default target is 1.35: set --kube-version');
+    expect((await removed(['--kube-version', '1.35'])).map((f) => f.severity)).toEqual(['error']);
+    expect(await removed(['--kube-version', '1.36'])).toEqual([]);
+  });
+});

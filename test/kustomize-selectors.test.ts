@@ -272,7 +272,7 @@ describe('webhook selectors set by a kustomize patch', () => {
     const namespaces = 'apiVersion: v1\nkind: Namespace\nmetadata: {name: system, labels: {tier: control}}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: kube-system, labels: {tier: control}}\n';
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byTier, 'webhook/namespaces.yaml': namespaces, 'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml', '- manifests.yaml\n- namespaces.yaml'), 'default/kustomization.yaml': 'commonLabels: {tier: app}\nresources:\n- ../webhook\n' })).toEqual(asWritten);
     // (round 11) a LabelTransformer, configurations pointing commonAnnotations, images or a
-    // nameReference at metadata/labels, generators, helm charts, replacements into a Namespace.
+    // nameReference at metadata/labels, helm charts, replacements into a Namespace.
     const tiered = { ...withOptIn(), 'webhook/opt-in.yaml': byTier, 'webhook/namespaces.yaml': namespaces, 'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml', '- manifests.yaml\n- namespaces.yaml') };
     const labelTransformer = 'apiVersion: builtin\nkind: LabelTransformer\nmetadata: {name: relabel}\nlabels: {tier: app}\nfieldSpecs:\n- {path: metadata/labels, create: true}\n';
     const annotationsAsLabels = 'commonAnnotations:\n- {path: metadata/labels, create: true, kind: Namespace}\n';
@@ -280,15 +280,18 @@ describe('webhook selectors set by a kustomize patch', () => {
       { 'default/relabel.yaml': labelTransformer, 'default/kustomization.yaml': 'resources:\n- ../webhook\ntransformers:\n- relabel.yaml\n' },
       { 'webhook/relabel.yaml': labelTransformer, 'webhook/kustomization.yaml': kustomization('- path: opt-in.yaml', '- manifests.yaml\n- namespaces.yaml') + 'transformers:\n- relabel.yaml\n' },
       { 'default/config.yaml': annotationsAsLabels, 'default/kustomization.yaml': 'resources:\n- ../webhook\ncommonAnnotations: {tier: app}\nconfigurations:\n- config.yaml\n' },
-      { 'default/kustomization.yaml': 'resources:\n- ../webhook\nconfigMapGenerator:\n- {name: control, literals: [a=b]}\n' },
       { 'default/kustomization.yaml': 'resources:\n- ../webhook\nhelmCharts:\n- {name: c, repo: https://example.com}\n' },
       { 'default/kustomization.yaml': 'resources:\n- ../webhook\nreplacements:\n- source: {kind: Service, fieldPath: metadata.name}\n  targets:\n  - select: {kind: Namespace}\n    fieldPaths: [metadata.labels.tier]\n' },
       { 'default/kustomization.yaml': 'resources:\n- ../webhook\nreplacements:\n- source: {kind: Service, fieldPath: metadata.name}\n  targets:\n  - select: {name: system}\n    fieldPaths: [metadata.labels.tier]\n' },
     ];
+    // (round 12) buildMetadata's managedByLabel, and any field not known to leave labels alone.
+    relabellers.push({ 'default/kustomization.yaml': 'resources:\n- ../webhook\nbuildMetadata: [managedByLabel]\n' }, { 'default/kustomization.yaml': 'resources:\n- ../webhook\nvalidators:\n- v.yaml\n' });
     for (const relabeller of relabellers) expect(await verdict({ ...tiered, ...relabeller })).toEqual(asWritten);
     // A replacement that selects another kind by a plain name leaves the Namespaces as written: the patch applies.
     expect(await verdict({ ...tiered, 'default/kustomization.yaml': 'resources:\n- ../webhook\nreplacements:\n- source: {kind: Service, fieldPath: metadata.name}\n  targets:\n  - select: {kind: Deployment}\n    fieldPaths: [metadata.labels.tier]\n' })).not.toEqual(asWritten);
     expect(await verdict({ ...tiered, 'default/kustomization.yaml': 'resources:\n- ../webhook\n' })).not.toEqual(asWritten);
+    // Fields whose default field specs never reach a Namespace's labels leave the patch applied.
+    expect(await verdict({ ...tiered, 'default/kustomization.yaml': 'resources:\n- ../webhook\nimages: [{name: x, newTag: v2}]\ncommonAnnotations: {a: b}\nconfigMapGenerator:\n- {name: c, literals: [a=b]}\n' })).not.toEqual(asWritten);
     // The selector patch also changes what the webhook matches or calls (its rules, its Service): as written.
     expect(await verdict(jsonPatch('- {op: add, path: /webhooks/0/rules/-, value: {operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}}\n'))).toEqual(asWritten);
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': OPT_IN.replace('    objectSelector:', '    clientConfig:\n      service: {namespace: tenant, name: webhook-service}\n    objectSelector:') })).toEqual(asWritten);

@@ -239,30 +239,35 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
  */
 export function fieldsRequired(expr: Expr): string[][] {
   const out: string[][] = [];
-  const visit = (e: Expr, scope: Scope): void => {
+  // Inside all(), a test holds only for the elements: over an empty list the predicate never
+  // runs, so only paths through the element (`within`, root first) are required.
+  const visit = (e: Expr, scope: Scope, within: readonly string[]): void => {
     if (e.kind === 'call' && e.fn === '_&&_') {
-      for (const arg of e.args) visit(arg, scope);
+      for (const arg of e.args) visit(arg, scope, within);
       return;
     }
     const require = (operand: Expr, name: string): void => {
       const tracked = follow(operand, scope);
       // A list index (`containers[0]`) is one element, not each: only all()'s elements count.
-      if (tracked !== undefined && !/\[\d+\]/.test(tracked.text)) out.push([tracked.root, ...tracked.segments, name]);
+      if (tracked === undefined || /\[\d+\]/.test(tracked.text)) return;
+      const path = [tracked.root, ...tracked.segments, name];
+      if (within.every((segment, index) => path[index] === segment)) out.push(path);
     };
     if (e.kind === 'select' && e.testOnly) require(e.operand, e.field);
     else if (e.kind === 'call' && e.fn === '@in' && e.args.length === 2 && e.args[0]!.kind === 'literal' && typeof e.args[0]!.value === 'string') require(e.args[1]!, e.args[0]!.value);
     else if (isAll(e)) {
       const range = follow(e.iterRange, scope);
       if (range === undefined || /\[\d+\]/.test(range.text)) return;
+      const element = [...range.segments, '[]'];
       const inner = new Map(scope);
       const elementVar = e.iterVar2 ?? e.iterVar;
       inner.set(e.iterVar, undefined);
       inner.set(e.accuVar, undefined);
-      inner.set(elementVar, { root: range.root, segments: [...range.segments, '[]'], text: elementVar });
-      visit((e.loopStep as { args: readonly Expr[] }).args[1]!, inner);
+      inner.set(elementVar, { root: range.root, segments: element, text: elementVar });
+      visit((e.loopStep as { args: readonly Expr[] }).args[1]!, inner, [range.root, ...element]);
     }
   };
-  visit(expr, new Map());
+  visit(expr, new Map(), []);
   return out;
 }
 

@@ -246,6 +246,7 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     linkedKustomizations: walkNotes.linkedKustomizations,
     rules,
     kubeVersion: kubeVersion ? parseKubeVersion(kubeVersion) : DEFAULT_KUBE_VERSION,
+    kubeVersionDefaulted: !kubeVersion,
     trustedNamespaceLabels: trusted,
     podSecurity: podSecuritySettingsFrom(flags),
     severityOverrides,

@@ -39,6 +39,8 @@ export interface LintOptions {
   readonly linkedKustomizations?: readonly string[];
   readonly rules: readonly Rule[];
   readonly kubeVersion: KubeVersion;
+  /** true: kubeVersion is the default, not one the user chose (a rule may say the target may be wrong). */
+  readonly kubeVersionDefaulted?: boolean;
   readonly trustedNamespaceLabels: readonly string[];
   /** Per rule id: a severity that replaces the rule's, or 'off'. */
   readonly severityOverrides: ReadonlyMap<string, SeverityOverride>;
@@ -124,7 +126,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
   };
   const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
   const enabledIds = new Set(enabled.map((rule) => rule.meta.id));
-  const scope = runScope(run, options.kubeVersion);
+  const scope = runScope(run, options.kubeVersion, options.kubeVersionDefaulted === true);
 
   // 1. File rules (syntax), per file.
   for (const rule of enabled) {

@@ -485,7 +485,7 @@ function hasDirectives(file: ParsedFile): boolean {
 }
 
 /** A loaded run as the analyses see it: its objects, discovery (built-in APIs plus its CRDs) and a fresh memo. */
-export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
+export function runScope(run: LintRun, kubeVersion: KubeVersion, kubeVersionDefaulted = false): RunScope {
   const discovery = new Discovery(kubeVersion);
   const unreadable = unreadableDocuments(run.files);
   // A group whose CRDs may be incomplete (one of them may be in a document the run could not
@@ -504,6 +504,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion): RunScope {
     kustomizePatches: run.kustomizePatches,
     kustomizations: run.kustomizations,
     kubeVersion,
+    kubeVersionDefaulted,
     discovery,
     memo: new RunMemo(),
   };

@@ -323,11 +323,22 @@ function replacementsMayWriteWebhooks(replacements: unknown): boolean {
   });
 }
 
-/** Fields of a kustomization that may write a Namespace's labels, or make a Namespace (see KustomizationListing.mayRelabelNamespaces). */
-const RELABELLING_FIELDS = ['commonLabels', 'labels', 'transformers', 'configurations', 'generators', 'helmCharts', 'helmChartInflationGenerator', 'configMapGenerator', 'secretGenerator'] as const;
+/**
+ * The fields of a kustomization known to leave a Namespace's labels as written (their default
+ * field specs never reach metadata/labels; a generator makes ConfigMaps and Secrets only).
+ * Any other field may change or make a Namespace's labels (KustomizationListing.mayRelabelNamespaces):
+ * commonLabels, labels, buildMetadata's managedByLabel, transformers, configurations, helm
+ * charts, generators, and what a later kustomize adds. Patches of a Namespace and replacements
+ * are judged apart.
+ */
+const KEEPS_NAMESPACE_LABELS: ReadonlySet<string> = new Set([
+  'apiVersion', 'kind', 'metadata', 'resources', 'bases', 'components', 'namePrefix', 'nameSuffix', 'namespace', 'images', 'replicas',
+  'patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements', 'commonAnnotations', 'configMapGenerator', 'secretGenerator',
+  'generatorOptions', 'sortOptions', 'openapi',
+]);
 
 function mayRelabelNamespaces(document: Record<string, unknown>): boolean {
-  if (RELABELLING_FIELDS.some((field) => document[field] != null)) return true;
+  if (Object.keys(document).some((field) => !KEEPS_NAMESPACE_LABELS.has(field) && document[field] != null)) return true;
   const replacements = document.replacements;
   if (replacements == null) return false;
   if (!Array.isArray(replacements)) return true;
