@@ -366,6 +366,8 @@ export const rule = defineObjectRule({
               path: [...entry.path, 'rules', rule],
               severity,
               help: `${why} ${WEBHOOK_FIX}`,
+              // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
+              ...(isDefaulted(object, [...entry.path, 'failurePolicy']) ? { covers: [{ ruleId: 'implicit-failure-policy', path: [...entry.path, 'failurePolicy'] }] } : {}),
             };
           });
         return groupCopies(found);

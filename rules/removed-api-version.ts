@@ -195,13 +195,14 @@ export const rule = defineObjectRule({
         // better choice, and writing it is the decision to enable the preview.
         const newest = isNewestPreview(object.kind, version, run.kubeVersion);
         // A version that Kubernetes has only after the target, when the target is the default:
-        // the file is evidence that its cluster is newer, not that the API server rejects it.
+        // the file is evidence that its cluster is newer, not that the API server rejects it
+        // (an info: what would change is the linter's target, not the manifest).
         const since = (INTRODUCED[POLICY_APIS[object.kind].family] as Record<string, number>)[version]!;
         const newer = run.kubeVersionDefaulted && run.kubeVersion.minor < since;
         return [
           {
             messageId: newest ? 'policyPreview' : newer ? 'policyNewer' : 'policyNotServed',
-            ...(newest ? { severity: 'info' as const } : newer ? { severity: 'warning' as const } : {}),
+            ...(newest || newer ? { severity: 'info' as const } : {}),
             data: { kind: object.kind, apiVersion, target, detail, since: `1.${since}`, bindings: grouped ?? bindingsNamed(bindings().byPolicy.get(object)) },
             path: ['apiVersion'],
             help: `${object.kind} in ${apiVersion}: ${detail}. Use ${ADMISSION_GROUP}/v1 where the target version serves ${object.kind}; otherwise enable the preview version on the API server or pass the --kube-version you deploy to.`,

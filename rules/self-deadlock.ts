@@ -126,6 +126,8 @@ export const rule = defineObjectRule({
                 // A webhook server is a Deployment's as a rule: one run by a StatefulSet or a
                 // DaemonSet (that the run does not show) is the rare case, an info.
                 ...(candidate.requesters.includes(INSTALLER) ? { severity: candidate.resource === 'deployments' ? ('warning' as const) : ('info' as const), help: INSTALL_HELP } : {}),
+                // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
+                ...(isDefaulted(object, [...entry.path, 'failurePolicy']) ? { covers: [{ ruleId: 'implicit-failure-policy', path: [...entry.path, 'failurePolicy'] }] } : {}),
               },
             ];
           }

@@ -82,6 +82,19 @@ export interface Violation<MessageId extends string = string> {
   readonly help?: string;
   /** What the finding's edit needs (`--fix`, src/fix/): the fixer reads this, never the message. */
   readonly fixHint?: FixHint;
+  /**
+   * One cause, one finding: another rule's findings on the same object that this one stands for
+   * (matches-kube-system's "failurePolicy Fail (the API default)" is implicit-failure-policy's
+   * omitted failurePolicy, with its consequence). The engine makes a finding of that rule whose
+   * every place is covered by findings at least as severe an info.
+   */
+  readonly covers?: readonly Covered[];
+}
+
+/** A place where another rule's finding is covered (Violation.covers). */
+export interface Covered {
+  readonly ruleId: string;
+  readonly path: FieldPath;
 }
 
 /**

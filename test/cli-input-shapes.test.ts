@@ -155,7 +155,7 @@ describe('a Helm chart folder', () => {
     mkdirSync(join('plain', 'templates'), { recursive: true });
     writeFileSync(join('plain', 'templates', 'webhook.yaml'), WEBHOOK);
     const { stdout, stderr } = await cli(['plain']);
-    expect(stdout).toContain('implicit-failure-policy');
+    expect(stdout).toContain('matches-kube-system');
     expect(stderr).toBe('');
   });
 });

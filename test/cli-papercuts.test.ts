@@ -159,9 +159,9 @@ describe('a policy version Kubernetes has only after the target', () => {
   const removed = async (args: string[]) =>
     (JSON.parse((await runCli(['-', '--format', 'json', ...args], MAP_V1)).stdout) as { findings: { ruleId: string; severity: string; message: string }[] }).findings.filter((f) => f.ruleId === 'removed-api-version');
 
-  it('is a warning that says to set --kube-version when the target is the default, an error when chosen', async () => {
+  it('is an info that says to set --kube-version when the target is the default, an error when chosen', async () => {
     const defaulted = await removed([]);
-    expect(defaulted.map((f) => f.severity)).toEqual(['warning']);
+    expect(defaulted.map((f) => f.severity)).toEqual(['info']);
     expect(defaulted[0]!.message).toContain('served from Kubernetes 1.36 on; the default target is 1.35: set --kube-version');
     expect((await removed(['--kube-version', '1.35'])).map((f) => f.severity)).toEqual(['error']);
     expect(await removed(['--kube-version', '1.36'])).toEqual([]);

@@ -180,15 +180,17 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       if (webhook === undefined || !webhook.neverCalled) return false;
       return !(meta.aboutSettings === true && webhook.settingsApply);
     };
+    const found: { meta: RuleMeta; violation: Violation }[] = [];
     for (const { meta, checks } of objectRules) {
       const check = checks.webhookConfiguration;
       if (check === undefined || !meta.appliesTo.includes(object.kind)) continue;
       if (meta.needsDecodableObject !== false && !object.decodable) continue;
       for (const violation of guarded(meta, object.manifest.file.path, object, () => check(object))) {
         if (meta.aboutCalls === true && isNeverCalled(violation.path, meta)) continue;
-        onObject(meta, violation, object, webhookNameAt(object, violation.path));
+        found.push({ meta, violation });
       }
     }
+    for (const { meta, violation } of uncovered(found, severityOf)) onObject(meta, violation, object, webhookNameAt(object, violation.path));
   }
   for (const object of run.policies) {
     for (const { meta, checks } of objectRules) {
@@ -368,5 +370,31 @@ function dedupe(findings: Finding[]): Finding[] {
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
+  });
+}
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
+/**
+ * One cause, one finding: the findings of one object, those another finding stands for
+ * (Violation.covers) made infos: a finding whose every place (its path and alsoAt) is covered
+ * for its rule by a finding at least as severe. An info, not dropped: it keeps its fix (writing
+ * the omitted failurePolicy), and a severity the user set for its rule still decides.
+ */
+function uncovered(found: readonly { meta: RuleMeta; violation: Violation }[], severityOf: (meta: RuleMeta, severity?: Severity) => SeverityOverride): { meta: RuleMeta; violation: Violation }[] {
+  const covered = new Map<string, number>();
+  const key = (ruleId: string, path: FieldPath): string => `${ruleId}\0${formatFieldPath(path)}`;
+  for (const { meta, violation } of found) {
+    const severity = severityOf(meta, violation.severity);
+    if (severity === 'off') continue;
+    for (const place of violation.covers ?? []) covered.set(key(place.ruleId, place.path), Math.max(covered.get(key(place.ruleId, place.path)) ?? -1, SEVERITY_RANK[severity]));
+  }
+  if (covered.size === 0) return [...found];
+  return found.map((each) => {
+    const { meta, violation } = each;
+    const severity = severityOf(meta, violation.severity);
+    if (severity === 'off' || severity === 'info') return each;
+    const places = [violation.path, ...(violation.alsoAt ?? [])];
+    return places.every((path) => (covered.get(key(meta.id, path)) ?? -1) >= SEVERITY_RANK[severity]) ? { meta, violation: { ...violation, severity: 'info' as const } } : each;
   });
 }

@@ -6,6 +6,7 @@
  * report per webhook what its matching causes (matches-kube-system, self-deadlock).
  */
 import type { FieldPath } from '../field-path.js';
+import type { Covered } from '../rule.js';
 import type { Webhook } from '../model/types.js';
 import type { Severity } from '../severity.js';
 import { joinCapped } from '../text/list.js';
@@ -21,6 +22,8 @@ export interface WebhookFinding<MessageId extends string> {
   readonly path: FieldPath;
   readonly severity?: Severity;
   readonly help?: string;
+  /** Another rule's findings this one stands for (Violation.covers). */
+  readonly covers?: readonly Covered[];
 }
 
 export interface GroupedFinding<MessageId extends string> {
@@ -31,6 +34,7 @@ export interface GroupedFinding<MessageId extends string> {
   readonly help?: string;
   readonly alsoAt?: readonly FieldPath[];
   readonly fixHint?: { readonly kind: 'webhooks'; readonly alsoAt: readonly FieldPath[] };
+  readonly covers?: readonly Covered[];
 }
 
 /** What decides which requests reach a webhook. */
@@ -73,6 +77,7 @@ function grouped<MessageId extends string>(group: readonly WebhookFinding<Messag
   const [first, ...others] = group as [WebhookFinding<MessageId>, ...WebhookFinding<MessageId>[]];
   const which = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
   const alsoAt = others.map((other) => other.path);
+  const covers = group.flatMap((each) => each.covers ?? []);
   return {
     messageId: first.messageId,
     data: { ...first.data, which, intercepts: others.length === 0 ? 'intercepts' : 'intercept', its: others.length === 0 ? 'its' : 'their' },
@@ -80,5 +85,6 @@ function grouped<MessageId extends string>(group: readonly WebhookFinding<Messag
     ...(first.severity === undefined ? {} : { severity: first.severity }),
     ...(first.help === undefined ? {} : { help: first.help }),
     ...(alsoAt.length > 0 ? { alsoAt, fixHint: { kind: 'webhooks' as const, alsoAt } } : {}),
+    ...(covers.length > 0 ? { covers } : {}),
   };
 }
