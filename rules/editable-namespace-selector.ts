@@ -10,9 +10,10 @@ import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf } from '../src
 import { policyIndexOf } from '../src/match/bindings.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
+import { joinCapped } from '../src/text/list.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
-type MessageId = 'optOut' | 'validating' | 'mutating' | 'optOutPolicy' | 'validatingPolicy' | 'mutatingPolicy';
+type MessageId = 'optOut' | 'optOuts' | 'validating' | 'mutating' | 'optOutPolicy' | 'validatingPolicy' | 'mutatingPolicy';
 
 function trustedKeys(run: RuleRun): Set<string> {
   // The API server sets (and guards) the name label only from Kubernetes 1.21.
@@ -119,6 +120,7 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {
       optOut: 'webhook "{{webhook}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
+      optOuts: 'webhook "{{webhook}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
       validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace label "{{key}}"{{why}}',
       mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace label "{{key}}"',
       optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled "{{key}}": cluster-level users can opt one out',
@@ -138,9 +140,9 @@ export const rule = defineObjectRule({
           const at = [...entry.path, 'namespaceSelector'];
           const selector = entry.webhook.namespaceSelector;
           const builtins = rulesMatchBuiltins(entry.webhook.rules, run.discovery);
-          return selectorKeys(selector)
+          const found = selectorKeys(selector)
             .filter(({ key }) => !trusted.has(key))
-            .map(({ key, where }): Violation<MessageId> => {
+            .map(({ key, where }): Violation<MessageId> & { readonly key: string } => {
               const verdict = judge(run, key, optsOut(selector, where), !entry.mutating, builtins, backendOf(entry.webhook));
               return {
                 messageId: verdict.severity === 'warning' ? 'optOut' : entry.mutating ? 'mutating' : 'validating',
@@ -150,8 +152,23 @@ export const rule = defineObjectRule({
                 locateAt: [...at, ...where],
                 severity: verdict.severity,
                 help: verdict.help,
+                key,
               };
             });
+          // One cause, one finding: the opt-out keys of one selector are one way around the
+          // webhook (its fix is the same), reported at the first, naming the others.
+          const optOuts = found.filter((violation) => violation.messageId === 'optOut');
+          const merged: Violation<MessageId>[] = found.filter((violation) => violation.messageId !== 'optOut' || optOuts.length < 2 || violation === optOuts[0]).map((violation) => {
+            const { key: _key, ...rest } = violation;
+            if (violation !== optOuts[0] || optOuts.length < 2) return rest;
+            return {
+              ...rest,
+              messageId: 'optOuts' as const,
+              data: { ...rest.data, keys: joinCapped(optOuts.map((each) => `"${each.key}"`), 2, { conjunction: 'or', width: 60 }) },
+              alsoAt: optOuts.slice(1).map((each) => each.locateAt ?? each.path),
+            };
+          });
+          return merged;
         });
       },
     };
