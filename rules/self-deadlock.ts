@@ -24,6 +24,8 @@ const INSTALLER: Requester = { username: 'cluster-admin', groups: ['system:maste
 interface Candidate {
   readonly group: string;
   readonly resource: string;
+  /** A subresource the request is for ('' for the object itself). */
+  readonly subresource?: string;
   readonly kind: string;
   /** Who creates these objects when the webhook's pods are replaced, rolled out or reinstalled. */
   readonly requesters: readonly Requester[];
@@ -32,6 +34,9 @@ interface Candidate {
 /** In this order: the first one the webhook intercepts is named. */
 const CANDIDATES: readonly Candidate[] = [
   { group: '', resource: 'pods', kind: 'Pod', requesters: [controller('replicaset-controller'), controller('daemon-set-controller'), controller('statefulset-controller')] },
+  // The scheduler binds each new pod to a node with a create of pods/binding: refused, no pod of
+  // the namespace (the webhook's own replacements among them) is ever scheduled.
+  { group: '', resource: 'pods', subresource: 'binding', kind: 'Binding', requesters: [{ username: 'system:kube-scheduler', groups: ['system:authenticated'] }] },
   { group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', requesters: [controller('deployment-controller')] },
   { group: 'apps', resource: 'deployments', kind: 'Deployment', requesters: [INSTALLER] },
   { group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', requesters: [INSTALLER] },
@@ -94,7 +99,7 @@ export const rule = defineObjectRule({
                 group: candidate.group,
                 version: 'v1',
                 resource: candidate.resource,
-                subresource: '',
+                subresource: candidate.subresource ?? '',
                 namespace,
                 namespaceLabels: labels,
                 // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
@@ -104,17 +109,17 @@ export const rule = defineObjectRule({
             );
             if (outcome.called !== true) continue;
             if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
-            const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: '', operation: 'CREATE', namespace, requester }));
+            const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: candidate.subresource ?? '', operation: 'CREATE', namespace, requester }));
             if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;
             return [
               {
                 label: entry.label,
                 webhook,
-                messageId: candidate.resource === 'pods' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
+                messageId: candidate.resource === 'pods' && candidate.subresource === undefined ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
                 data: {
                   namespace,
                   service: `${namespace}/${service?.name ?? ''}`,
-                  resource: candidate.resource,
+                  resource: candidate.subresource === undefined ? candidate.resource : `${candidate.resource}/${candidate.subresource}`,
                   kind: candidate.kind,
                   defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
                   patched: patchedNote(judged),
