@@ -267,6 +267,11 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byName, ...sibling, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../service\n' })).toEqual(asWritten);
     const outsideTree = folder({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../../elsewhere/service\n' });
     expect(await verdict2([outsideTree])).toEqual(asWritten);
+    // (round 13) ... also one that a sibling base of an overlay lists, a level down.
+    const deeper = folder({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../mid\n', 'mid/kustomization.yaml': 'resources:\n- ../../elsewhere/ext\n' });
+    expect(await verdict2([deeper])).toEqual(asWritten);
+    // ... and a patch that may change an object's kind (options: allowKindChange) into a Service.
+    expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'cm/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n', 'cm/kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- target: {kind: ConfigMap, name: c}\n  options: {allowKindChange: true}\n  patch: |-\n    apiVersion: v1\n    kind: Service\n    metadata: {name: c}\n', 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../cm\n' })).toEqual(asWritten);
     // ... and when a kustomization of the run may change the Namespaces' labels it is judged against.
     const byTier = OPT_IN.replace('objectSelector:', 'namespaceSelector:').replace('matchLabels:\n        example.com/inject: enabled', 'matchExpressions: [{key: tier, operator: NotIn, values: [control]}]');
     const namespaces = 'apiVersion: v1\nkind: Namespace\nmetadata: {name: system, labels: {tier: control}}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: kube-system, labels: {tier: control}}\n';

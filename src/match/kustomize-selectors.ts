@@ -103,26 +103,27 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false)) return false;
   // ... or any patch or replacement of the run that may select a Service, by any name (a sibling
   // folder's, under a name its own base gave the Service) ...
-  if (movesMatter && run.kustomizePatches.some((other) => mayTargetKind(other.target, 'Service'))) return false;
+  if (movesMatter && run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Service'))) return false;
   // ... and the Namespaces' labels it is judged against are those written: none added, transformed
   // or patched by a kustomization of the run.
-  if (movesMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => mayTargetKind(other.target, 'Namespace')))) return false;
+  if (movesMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Namespace')))) return false;
   const overlays = buildersOf(folder, listings);
   if (overlays === undefined) return false;
   // ... or a folder a building kustomization lists that the run did not read (outside the linted
   // folder, a URL): it may move the Service.
-  if (movesMatter && [listingFile[0]!, ...overlays].some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings)))) return false;
+  // Any kustomization of the run: an overlay's sibling base may list one outside (round 13).
+  if (movesMatter && listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings)))) return false;
   // Every build of the file runs these kustomizations' patches: none may select a configuration
   // of this kind (unless it changes metadata only), nor a Service by any name (a move of it
   // reaches clientConfig.service through name references; an overlay names it by its prefix).
   const building = new Set([own, ...overlays.map((overlay) => realPath(resolve(overlay.file)))]);
   const patchedThere = run.kustomizePatches.filter((other) => building.has(realPath(resolve(other.file))));
-  if (patchedThere.some((other) => mayTargetKind(other.target, 'Service'))) return false;
+  if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Service'))) return false;
   return overlays.every(
     (overlay) =>
       keeps(overlay) &&
       !(movesMatter && overlay.moves === true) &&
-      !patchedThere.some((other) => other.file === overlay.file && other.metadataOnly !== true && mayTargetKind(other.target, object.kind)),
+      !patchedThere.some((other) => other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind))),
   );
 }
 

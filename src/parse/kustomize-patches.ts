@@ -94,6 +94,8 @@ export interface KustomizePatch {
   readonly metadataOnly?: true;
   /** ... and not its name: metadata.name is not written (src/match/kustomize-names.ts). */
   readonly keepsName?: true;
+  /** It has `options` (allowKindChange, allowNameChange): the object it patches may become another kind (a Namespace, a Service). */
+  readonly changesKind?: true;
 }
 
 /** A webhook's namespaceSelector or objectSelector as a patch sets it. */
@@ -607,7 +609,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
         const metadata = content !== undefined && !renamesOrRekinds && changesMetadataOnly(content) ? { metadataOnly: true as const, ...(writesName(content) ? {} : { keepsName: true as const }) } : {};
-        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata });
+        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
       }
     }
     // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
