@@ -213,17 +213,9 @@ describe('matches-kube-system on policies', () => {
     expect(await run(twice.replace('object.spec.hostNetwork == false', 'true'))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
-  it('knows which keys a system requester\'s userInfo.extra holds (none, or a service account token\'s), not their values', async () => {
-    // A key of another domain: no system requester carries it (client certificates give no extra;
-    // service account tokens give authentication.kubernetes.io/ keys only).
-    const approval = "!has(request.userInfo.extra) || !('example.com/approval' in request.userInfo.extra) || request.userInfo.extra['example.com/approval'][0] == 'Approved'";
-    expect(await run(POLICY('', approval))).toEqual([]);
-    expect(await run(POLICY('', "request.userInfo.extra['example.com/approval'][0] == 'Approved' || request.userInfo.username.startsWith('system:')"))).toEqual([]);
-    // The token's own keys, their values, or extra read whole: not known.
-    expect(await run(POLICY('', "!('authentication.kubernetes.io/credential-id' in request.userInfo.extra)"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
-    expect(await run(POLICY('', 'size(request.userInfo.extra) == 0'))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
-    // Present for the controllers' bound tokens: a policy that denies any extra is not shown to pass.
-    expect(await run(POLICY('', '!has(request.userInfo.extra)'))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+  it('does not know a system requester\'s userInfo.extra (certificates carry a credential-id from 1.32; other authenticators any key)', async () => {
+    expect(await run(POLICY('', "!has(request.userInfo.extra) || request.userInfo.username.startsWith('system:serviceaccount:')"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    expect(await run(POLICY('', "!has(request.userInfo.extra) || !('sessionName' in request.userInfo.extra)"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
   it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {

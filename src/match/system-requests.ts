@@ -26,21 +26,7 @@ import { PRIVILEGED_GROUP, privilegedAuthorizer } from '../cel/authorizer.js';
 export interface Requester {
   readonly username: string;
   readonly groups: readonly string[];
-  /**
-   * request.userInfo.extra, when the authenticator gives one. Client certificates (the kubelet,
-   * the scheduler, the controller manager) and the loopback token give none; a service account's
-   * token gives keys under `authentication.kubernetes.io/` only (pkg/serviceaccount/claims.go:
-   * pod-name, pod-uid, node-name, node-uid, credential-id), whose values are not known here.
-   */
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
-
-/** The key a bound service account token's JTI is given under (its value is not known here). */
-const SERVICE_ACCOUNT_EXTRA = { 'authentication.kubernetes.io/credential-id': ['JTI=unknown'] } as const;
-/** What the service account authenticator may put in extra: the only keys a system requester's extra can hold. */
-const EXTRA_KEY_PREFIX = 'authentication.kubernetes.io/';
-/** request.userInfo.extra: known per requester (absent, or a service account's); read only as answersFromKnownFields allows. */
-const EXTRA = 'request.userInfo.extra';
 
 export const SYSTEM_REQUESTERS: readonly Requester[] = [
   { username: 'system:node:node-1', groups: ['system:nodes', 'system:authenticated'] },
@@ -98,7 +84,7 @@ export function celVariables(spec: CelRequest): Record<string, unknown> {
     ...(spec.subresource === '' ? {} : { subResource: spec.subresource }),
     ...(spec.namespace === null || spec.namespace === '' ? {} : { namespace: spec.namespace }),
     operation,
-    userInfo: { username: requester.username, groups: [...requester.groups], ...(requester.extra === undefined ? {} : { extra: requester.extra }) },
+    userInfo: { username: requester.username, groups: [...requester.groups] },
     dryRun: false,
   };
   const variables: Record<string, unknown> = {
@@ -139,22 +125,8 @@ export function answersFromKnownFields(expression: string): boolean {
   const expr = parseExpression(expression, 'webhook.matchCondition', DEFAULT_KUBE_VERSION);
   if (expr === undefined) return false;
   let faithful = true;
-  /** request.userInfo.extra itself (not a bound variable of that name). */
-  const isExtra = (x: Expr | undefined, bound: ReadonlySet<string>): boolean => x !== undefined && chainName(x, bound) === EXTRA;
-  /** A string literal naming a key no system requester's extra holds. */
-  const foreignKey = (x: Expr | undefined): boolean => x !== undefined && x.kind === 'literal' && typeof x.value === 'string' && !x.value.startsWith(EXTRA_KEY_PREFIX);
   const visit = (e: Expr, bound: ReadonlySet<string>, parentSelects: boolean): void => {
     if (!faithful) return;
-    // request.userInfo.extra is known for which keys it holds (none, or a service account's),
-    // not for their values: a presence test of it, and a key of another domain tested with `in`
-    // or read by index (absent: an error), answer from what is known; any other read does not.
-    if (e.kind === 'select' && e.testOnly && isExtra(e, bound)) return;
-    if (e.kind === 'call' && e.fn === '@in' && isExtra(e.args[1], bound) && foreignKey(e.args[0])) return;
-    if (e.kind === 'call' && e.fn === '_[_]' && isExtra(e.args[0], bound) && foreignKey(e.args[1])) return;
-    if (isExtra(e, bound) && !(e.kind === 'select' && e.testOnly)) {
-      faithful = false;
-      return;
-    }
     if (e.kind === 'select' || e.kind === 'ident') {
       // The whole chain of selections down to a variable, read once (its outermost select).
       const path: string[] = [];
@@ -192,17 +164,6 @@ export function answersFromKnownFields(expression: string): boolean {
   };
   visit(expr, new Set(), false);
   return faithful;
-}
-
-/** The dotted name of a chain of selections from a variable (`request.userInfo.extra`; a presence test's own field included), or undefined. */
-function chainName(e: Expr, bound: ReadonlySet<string>): string | undefined {
-  const path: string[] = [];
-  let at: Expr = e;
-  while (at.kind === 'select') {
-    path.unshift(at.field);
-    at = at.operand;
-  }
-  return at.kind === 'ident' && !bound.has(at.name) ? [at.name, ...path].join('.') : undefined;
 }
 
 function readsKnownMap(e: Expr, bound: ReadonlySet<string>): boolean {
@@ -255,7 +216,7 @@ export function withUnknownPresenceTests(expression: string): string {
   const flush = (): void => {
     out += code.replace(PRESENCE_TEST, (whole: string, root: string, rest: string) => {
       const path = `${root}${rest.replace(/\s+/g, '')}`;
-      return VARIABLES.has(root) && !KNOWN_FIELDS.has(path) && path !== EXTRA ? UNKNOWN : whole;
+      return VARIABLES.has(root) && !KNOWN_FIELDS.has(path) ? UNKNOWN : whole;
     });
     code = '';
   };
@@ -370,11 +331,6 @@ const KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS = ['system:serviceaccounts', 'system:se
 const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
   ...['daemon-set-controller', 'statefulset-controller', 'job-controller', 'deployment-controller', 'endpointslice-controller', 'endpoint-controller', 'node-controller', 'generic-garbage-collector', 'namespace-controller', 'an-unnamed-component'].map(
     (name): Requester => ({ username: `system:serviceaccount:kube-system:${name}`, groups: KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS }),
-  ),
-  // The same service accounts with a bound token's extra (the controller manager requests its
-  // controllers' tokens with TokenRequest), and the replicaset-controller too.
-  ...['replicaset-controller', 'daemon-set-controller', 'statefulset-controller', 'job-controller', 'deployment-controller', 'endpointslice-controller', 'endpoint-controller', 'node-controller', 'generic-garbage-collector', 'namespace-controller', 'an-unnamed-component'].map(
-    (name): Requester => ({ username: `system:serviceaccount:kube-system:${name}`, groups: KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS, extra: SERVICE_ACCOUNT_EXTRA }),
   ),
   { username: 'system:node:node-2', groups: ['system:nodes', 'system:authenticated'] },
   // Node names are often hostnames with dots (a cloud's ip-10-0-1-23.ec2.internal).
