@@ -21,7 +21,7 @@ import type { PodSecuritySettings } from '../model/pod-security.js';
 import { isWorkloadKind } from '../model/types.js';
 import { isV1beta1, webhooksOf } from '../model/webhooks.js';
 import type { Span } from '../parse/yaml.js';
-import type { ObjectRule, Rule, RuleMeta, RuleRun, Violation } from '../rule.js';
+import type { Covered, ObjectRule, Rule, RuleMeta, RuleRun, Violation } from '../rule.js';
 import type { Severity, SeverityOverride } from '../severity.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
 import { loadRun, runScope, type LintRun, type LoadOptions } from './load-run.js';
@@ -105,9 +105,11 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       return [];
     }
   };
-  const onObject = (meta: RuleMeta, violation: Violation, object: FindingObject, webhook: string | null): void => {
+  /** Per finding of a webhook configuration: its object, rule and places, and what it covers (Violation.covers). */
+  const coverage = new Map<Finding, { readonly object: FindingObject; readonly ruleId: string; readonly places: readonly FieldPath[]; readonly covers: readonly Covered[] }>();
+  const onObject = (meta: RuleMeta, violation: Violation, object: FindingObject, webhook: string | null): Finding | undefined => {
     const severity = severityOf(meta, violation.severity);
-    if (severity === 'off') return;
+    if (severity === 'off') return undefined;
     const span = object.manifest.locate(violation.locateAt ?? violation.path, violation.part);
     const finding = findingAt(meta.id, severity, messageOf(meta, violation.messageId, violation.data), violation.help ?? meta.help, {
       source: object.manifest.file,
@@ -123,6 +125,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     if (violation.alsoAt !== undefined && violation.alsoAt.length > 0) {
       otherPlaces.set(finding, violation.alsoAt.map((path) => object.manifest.locate(path, violation.part)));
     }
+    return finding;
   };
   const enabled = options.rules.filter((rule) => options.severityOverrides.get(rule.meta.id) !== 'off');
   const enabledIds = new Set(enabled.map((rule) => rule.meta.id));
@@ -190,7 +193,10 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
         found.push({ meta, violation });
       }
     }
-    for (const { meta, violation } of uncovered(found, severityOf)) onObject(meta, violation, object, webhookNameAt(object, violation.path));
+    for (const { meta, violation } of found) {
+      const finding = onObject(meta, violation, object, webhookNameAt(object, violation.path));
+      if (finding !== undefined) coverage.set(finding, { object, ruleId: meta.id, places: [violation.path, ...(violation.alsoAt ?? [])], covers: violation.covers ?? [] });
+    }
   }
   for (const object of run.policies) {
     for (const { meta, checks } of objectRules) {
@@ -232,7 +238,9 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     knownRules: options.rules.map((rule) => rule.meta.id),
     inline: options.inlineConfig !== false,
   });
-  const kept = suppression.kept;
+  // One cause, one finding (Violation.covers), among the findings that are reported: a covering
+  // finding suppressed inline covers nothing.
+  const kept = uncovered(suppression.kept, coverage, (ruleId) => options.severityOverrides.has(ruleId));
   for (const violation of suppression.violations) {
     const meta = enabled.find((rule) => rule.meta.id === violation.ruleId)?.meta;
     if (meta === undefined) continue;
@@ -376,25 +384,32 @@ function dedupe(findings: Finding[]): Finding[] {
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 /**
- * One cause, one finding: the findings of one object, those another finding stands for
- * (Violation.covers) made infos: a finding whose every place (its path and alsoAt) is covered
- * for its rule by a finding at least as severe. An info, not dropped: it keeps its fix (writing
- * the omitted failurePolicy), and a severity the user set for its rule still decides.
+ * One cause, one finding: the reported findings, those another reported finding of the same
+ * object stands for (Violation.covers) made infos: a finding whose every place (its path and
+ * alsoAt) is covered for its rule by a finding at least as severe. An info, not dropped: it keeps
+ * its fix. A rule whose severity the user set is left as set.
  */
-function uncovered(found: readonly { meta: RuleMeta; violation: Violation }[], severityOf: (meta: RuleMeta, severity?: Severity) => SeverityOverride): { meta: RuleMeta; violation: Violation }[] {
+function uncovered(
+  findings: Finding[],
+  coverage: ReadonlyMap<Finding, { readonly object: FindingObject; readonly ruleId: string; readonly places: readonly FieldPath[]; readonly covers: readonly Covered[] }>,
+  overridden: (ruleId: string) => boolean,
+): Finding[] {
+  const objects = new Map<FindingObject, number>();
+  const objectKey = (object: FindingObject): number => objects.get(object) ?? (objects.set(object, objects.size), objects.size - 1);
+  const key = (object: FindingObject, ruleId: string, path: FieldPath): string => `${objectKey(object)}\0${ruleId}\0${formatFieldPath(path)}`;
   const covered = new Map<string, number>();
-  const key = (ruleId: string, path: FieldPath): string => `${ruleId}\0${formatFieldPath(path)}`;
-  for (const { meta, violation } of found) {
-    const severity = severityOf(meta, violation.severity);
-    if (severity === 'off') continue;
-    for (const place of violation.covers ?? []) covered.set(key(place.ruleId, place.path), Math.max(covered.get(key(place.ruleId, place.path)) ?? -1, SEVERITY_RANK[severity]));
+  for (const finding of findings) {
+    const of = coverage.get(finding);
+    for (const place of of?.covers ?? []) {
+      const at = key(of!.object, place.ruleId, place.path);
+      covered.set(at, Math.max(covered.get(at) ?? -1, SEVERITY_RANK[finding.severity]));
+    }
   }
-  if (covered.size === 0) return [...found];
-  return found.map((each) => {
-    const { meta, violation } = each;
-    const severity = severityOf(meta, violation.severity);
-    if (severity === 'off' || severity === 'info') return each;
-    const places = [violation.path, ...(violation.alsoAt ?? [])];
-    return places.every((path) => (covered.get(key(meta.id, path)) ?? -1) >= SEVERITY_RANK[severity]) ? { meta, violation: { ...violation, severity: 'info' as const } } : each;
+  if (covered.size === 0) return findings;
+  return findings.map((finding) => {
+    const of = coverage.get(finding);
+    if (of === undefined || finding.severity === 'info' || overridden(of.ruleId)) return finding;
+    const all = of.places.every((path) => (covered.get(key(of.object, of.ruleId, path)) ?? -1) >= SEVERITY_RANK[finding.severity]);
+    return all ? { ...finding, severity: 'info' as const } : finding;
   });
 }
