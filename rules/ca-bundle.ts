@@ -210,8 +210,9 @@ export const rule = defineObjectRule({
           const decoded = Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64');
           if (decoded.toString('latin1').trim() === '') {
             // A URL without a bundle is verified against the system roots, which is fine for a
-            // public certificate. An empty value written as such is a slot something fills in.
-            if (hasService && bundle == null && !webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) unprovided.push(entry);
+            // public certificate. A Service's webhook without one (or with an empty one, a slot to
+            // fill in: the API server accepts it and uses the system roots too) needs it provided.
+            if (hasService && !webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) unprovided.push(entry);
             continue;
           }
           const at = [...entry.path, 'clientConfig', 'caBundle'];
