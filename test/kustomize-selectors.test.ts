@@ -270,6 +270,9 @@ describe('webhook selectors set by a kustomize patch', () => {
     // (round 13) ... also one that a sibling base of an overlay lists, a level down.
     const deeper = folder({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../mid\n', 'mid/kustomization.yaml': 'resources:\n- ../../elsewhere/ext\n' });
     expect(await verdict2([deeper])).toEqual(asWritten);
+    // (round 14) ... also under an objectSelector patch: a folder outside may be an overlay of the base that removes it.
+    const outsideOverlay = folder({ ...withOptIn(), 'default/kustomization.yaml': 'resources:\n- ../../elsewhere/ext\n' });
+    expect(await verdict2([outsideOverlay])).toEqual(asWritten);
     // ... and a patch that may change an object's kind (options: allowKindChange) into a Service.
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': byName, 'cm/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n', 'cm/kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- target: {kind: ConfigMap, name: c}\n  options: {allowKindChange: true}\n  patch: |-\n    apiVersion: v1\n    kind: Service\n    metadata: {name: c}\n', 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../cm\n' })).toEqual(asWritten);
     // ... and when a kustomization of the run may change the Namespaces' labels it is judged against.
