@@ -109,6 +109,7 @@ function reads(n: number): number {
     kustomizePatches: [],
     kustomizations: [],
     kubeVersion: DEFAULT_KUBE_VERSION,
+    kubeVersionDefaulted: false,
     trustedNamespaceLabels: [],
     discovery: new Discovery(DEFAULT_KUBE_VERSION),
     memo: new RunMemo(),
