@@ -4,8 +4,12 @@
  * already names ("failurePolicy Fail (the API default)") is an info; a covering finding that is
  * suppressed inline, or less severe, covers nothing; a severity the user set still decides.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintText } from './helpers.js';
+import { runCli } from './run-cli.js';
 
 const WEBHOOK = (resource: string, suppress = '') => `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -37,5 +41,23 @@ describe('a finding that another one stands for', () => {
   it('stays as it is when the covering finding is suppressed inline', async () => {
     const suppressed = WEBHOOK('configmaps', '  # admission-lint-disable-line matches-kube-system -- reviewed');
     expect(await severities(suppressed)).toEqual(['implicit-failure-policy warning']);
+  });
+
+  it('is what it was again when a baseline hides the finding that covered it', async () => {
+    const cwd = process.cwd();
+    process.chdir(mkdtempSync(join(tmpdir(), 'admission-lint-covers-')));
+    try {
+      // The baseline is written while failurePolicy: Fail is explicit (no implicit-failure-policy finding).
+      writeFileSync('webhook.yaml', WEBHOOK('configmaps').replace('  sideEffects: None\n', '  sideEffects: None\n  failurePolicy: Fail\n'));
+      expect((await runCli(['--no-config-lookup', '--write-baseline', 'baseline.json', 'webhook.yaml'], '')).code).toBe(0);
+      // The line is deleted: matches-kube-system is hidden by the baseline, and the omitted field is a warning again.
+      writeFileSync('webhook.yaml', WEBHOOK('configmaps'));
+      const run = await runCli(['--no-config-lookup', '--format', 'json', '--baseline', 'baseline.json', '--fail-on', 'warning', 'webhook.yaml'], '');
+      const found = (JSON.parse(run.stdout) as { findings: { ruleId: string; severity: string }[] }).findings.map((f) => `${f.ruleId} ${f.severity}`);
+      expect(found).toEqual(['implicit-failure-policy warning']);
+      expect(run.code).toBe(1);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { InputError } from '../errors.js';
 import { writeFileAtomic } from '../output-safety/write.js';
 import { SEVERITIES, type Severity } from '../severity.js';
 import { severityAtLeast, type Finding, type Report } from './finding.js';
+import { restoreUncovered } from './covers.js';
 
 export const BASELINE_VERSION = 1;
 
@@ -150,7 +151,7 @@ export function applyBaseline(report: Report, baseline: Baseline, baselineDir: s
   for (const list of remaining.values()) list.sort((a, b) => rank(a.severity) - rank(b.severity));
   let matched = 0;
   let raised = 0;
-  const findings = report.findings.filter((finding) => {
+  const kept = report.findings.filter((finding) => {
     const list = remaining.get(keyOf(fingerprintOf(finding, baselineDir, cwd)));
     if (list === undefined) return true;
     // A finding is hidden by an entry of its severity or above: one that rose is new.
@@ -170,6 +171,8 @@ export function applyBaseline(report: Report, baseline: Baseline, baselineDir: s
   });
   let gone = 0;
   for (const list of remaining.values()) for (const entry of list) gone += entry.left;
+  // An info that deferred to a finding the baseline hides says its cause again, at its severity.
+  const findings = restoreUncovered(kept);
   const summary = {
     ...report.summary,
     errors: findings.filter((finding) => finding.severity === 'error').length,

@@ -22,6 +22,12 @@ export interface Finding {
   readonly rendered?: { readonly file: string; readonly line: number; readonly column: number; readonly endLine: number; readonly endColumn: number };
   /** The rule's facts for the finding's fix (src/rule.ts FixHint); for `--fix`, not printed by any format. */
   readonly fixHint?: FixHint;
+  /**
+   * An info because other findings say its cause (src/engine/covers.ts): its own severity, and
+   * those findings (their keys), so that it is what it was again when a baseline hides them.
+   * Not printed by any format.
+   */
+  readonly coveredBy?: { readonly severity: Severity; readonly by: readonly string[] };
 }
 
 export interface Summary {

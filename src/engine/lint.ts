@@ -21,11 +21,12 @@ import type { PodSecuritySettings } from '../model/pod-security.js';
 import { isWorkloadKind } from '../model/types.js';
 import { isV1beta1, webhooksOf } from '../model/webhooks.js';
 import type { Span } from '../parse/yaml.js';
-import type { Covered, ObjectRule, Rule, RuleMeta, RuleRun, Violation } from '../rule.js';
+import type { ObjectRule, Rule, RuleMeta, RuleRun, Violation } from '../rule.js';
 import type { Severity, SeverityOverride } from '../severity.js';
 import { compareFindings, type Finding, type InternalErrorReport, type Inventory, type InventoryObject, type Report } from './finding.js';
 import { loadRun, runScope, type LintRun, type LoadOptions } from './load-run.js';
 import { applySuppressions } from './suppressions.js';
+import { uncovered, type Coverage } from './covers.js';
 import { DEFAULT_POD_SECURITY_SETTINGS } from '../psa/run-policy.js';
 
 export type { SeverityOverride } from '../severity.js';
@@ -106,7 +107,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
     }
   };
   /** Per finding of a webhook configuration: its object, rule and places, and what it covers (Violation.covers). */
-  const coverage = new Map<Finding, { readonly object: FindingObject; readonly ruleId: string; readonly places: readonly FieldPath[]; readonly covers: readonly Covered[] }>();
+  const coverage = new Map<Finding, Coverage<FindingObject>>();
   const onObject = (meta: RuleMeta, violation: Violation, object: FindingObject, webhook: string | null): Finding | undefined => {
     const severity = severityOf(meta, violation.severity);
     if (severity === 'off') return undefined;
@@ -381,35 +382,3 @@ function dedupe(findings: Finding[]): Finding[] {
   });
 }
 
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
-
-/**
- * One cause, one finding: the reported findings, those another reported finding of the same
- * object stands for (Violation.covers) made infos: a finding whose every place (its path and
- * alsoAt) is covered for its rule by a finding at least as severe. An info, not dropped: it keeps
- * its fix. A rule whose severity the user set is left as set.
- */
-function uncovered(
-  findings: Finding[],
-  coverage: ReadonlyMap<Finding, { readonly object: FindingObject; readonly ruleId: string; readonly places: readonly FieldPath[]; readonly covers: readonly Covered[] }>,
-  overridden: (ruleId: string) => boolean,
-): Finding[] {
-  const objects = new Map<FindingObject, number>();
-  const objectKey = (object: FindingObject): number => objects.get(object) ?? (objects.set(object, objects.size), objects.size - 1);
-  const key = (object: FindingObject, ruleId: string, path: FieldPath): string => `${objectKey(object)}\0${ruleId}\0${formatFieldPath(path)}`;
-  const covered = new Map<string, number>();
-  for (const finding of findings) {
-    const of = coverage.get(finding);
-    for (const place of of?.covers ?? []) {
-      const at = key(of!.object, place.ruleId, place.path);
-      covered.set(at, Math.max(covered.get(at) ?? -1, SEVERITY_RANK[finding.severity]));
-    }
-  }
-  if (covered.size === 0) return findings;
-  return findings.map((finding) => {
-    const of = coverage.get(finding);
-    if (of === undefined || finding.severity === 'info' || overridden(of.ruleId)) return finding;
-    const all = of.places.every((path) => (covered.get(key(of.object, of.ruleId, path)) ?? -1) >= SEVERITY_RANK[finding.severity]);
-    return all ? { ...finding, severity: 'info' as const } : finding;
-  });
-}
