@@ -121,6 +121,12 @@ describe('a binding that names its policy as the build names it', () => {
     expect(await findings([folder({ ...base, 'a/kustomization.yaml': allowed.replace('  options: {allowNameChange: true}\n', '') })])).toEqual([]);
   });
 
+  it('leaves out a policy annotated local-config with any value but "false", as kustomize does', async () => {
+    const tree = (annotation: string) => ({ 'base/policy.yaml': POLICY.replace('metadata: {name: check}', `metadata: {name: check, annotations: {config.kubernetes.io/local-config: ${annotation}}}`), 'base/binding.yaml': binding('a-check'), 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n', 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n' });
+    for (const value of ['"true"', '"True"', '""']) expect(await findings([folder(tree(value))])).toEqual(['binding-without-policy error']);
+    expect(await findings([folder(tree('"false"'))])).toEqual([]);
+  });
+
   it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
     const listing = (file: string, resources: string[], namePrefix?: string) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined, ...(namePrefix === undefined ? {} : { namePrefix }) });
     const names = new KustomizeNames([

@@ -316,6 +316,18 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdict({ ...own('', otherService), 'webhook/manifests.yaml': `${MANIFESTS}---\n${service}` })).toEqual(asWritten);
   });
 
+  it('judges the webhook as written when a kustomization comes from standard input, or a patch names the webhook twice', async () => {
+    const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+    const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => !ONLY.includes(rule.meta.id)).map((rule) => [rule.meta.id, 'off']));
+    const dir = folder(withOptIn());
+    const withStdin = await lint({ paths: ['-', dir], readStdin: () => Buffer.from('apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamePrefix: x-\n'), rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
+    expect(withStdin.findings.filter((f) => f.ruleId !== 'kustomize-patched').map((f) => `${f.ruleId} ${f.severity}`)).toEqual(asWritten);
+    // kustomize merges the first entry of a webhook named twice; the linter would apply both.
+    const twice = OPT_IN.replace('    objectSelector:', '    objectSelector: null\n  - name: sidecar-injector.example.com\n    objectSelector:');
+    const verdict = async (files: Record<string, string>): Promise<string[]> => (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': twice })).toEqual(asWritten);
+  });
+
   it('judges the webhook as written when two kustomizations patch it', async () => {
     const dir = folder({
       'base/manifests.yaml': MANIFESTS,

@@ -217,7 +217,10 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       const text = decode(raw.bytes);
       if (text !== null && KUSTOMIZATION_KIND.test(text)) {
         streamPatches.push(...findKustomizePatches(raw.path, text, false, (patch) => (path === '-' ? undefined : readPatchFile(dirname(path), patch))));
-        streamListings.push(...kustomizationListings(raw.path, path === '-' ? process.cwd() : resolve(dirname(path)), text, false));
+        // One read from standard input has no folder of its own: what it lists is not known to
+        // be the run's (round 15), so it counts as a kustomization the linter could not read.
+        const listings = kustomizationListings(raw.path, path === '-' ? process.cwd() : resolve(dirname(path)), text, false);
+        streamListings.push(...(path === '-' ? listings.map((listing) => ({ ...listing, unreadable: true as const })) : listings));
       }
     }
     if (raw.tooLarge !== undefined) {

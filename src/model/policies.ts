@@ -7,6 +7,9 @@
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { editDistance } from '../text/closest.js';
 import type { PolicyObject } from './objects.js';
+
+/** The annotation that keeps an object out of kustomize's output. */
+const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
 import type { AdmissionPolicy, AdmissionPolicyBinding, MatchResources, PolicyKind } from './types.js';
 
 export type PolicyDefinitionKind = 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy';
@@ -201,9 +204,10 @@ export class PolicyIndex {
   }
 
   #buildsOf(object: PolicyObject): ReturnType<BuildsOfFiles['buildsOf']> {
-    // kustomize leaves an object annotated config.kubernetes.io/local-config out of its output.
+    // kustomize leaves an object annotated config.kubernetes.io/local-config out of its output,
+    // whatever the value but "false" ("True", "", an unquoted true: kyaml's DropLocalNodes).
     const annotations = (object.effective as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations;
-    if (annotations?.['config.kubernetes.io/local-config'] === 'true') return [];
+    if (annotations != null && Object.prototype.hasOwnProperty.call(annotations, LOCAL_CONFIG) && annotations[LOCAL_CONFIG] !== 'false') return [];
     return this.#builds?.buildsOf(object.manifest.file.path) ?? [];
   }
 

@@ -162,9 +162,13 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
   // the webhook matches or calls: the build is not the object written plus its selectors.
   if (Object.keys(value as object).some((key) => !SELECTOR_PATCH_FIELDS.has(key))) return { changes: [], known: false };
   const changes: SelectorChange[] = [];
+  const named = new Set<string>();
   for (const webhook of webhooks) {
     const name = (webhook as { name?: unknown } | null)?.name;
     if (typeof name !== 'string') return { changes: [], known: false };
+    // A webhook named twice: kustomize merges the first entry only (round 15), the linter would apply both.
+    if (named.has(name)) return { changes: [], known: false };
+    named.add(name);
     if (Object.keys(webhook as object).some((key) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key))) return { changes: [], known: false };
     for (const field of SELECTOR_FIELDS) {
       if (!Object.prototype.hasOwnProperty.call(webhook, field)) continue;
