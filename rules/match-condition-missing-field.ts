@@ -235,7 +235,7 @@ export const rule = defineObjectRule({
         for (const finding of found) {
           const first = byPath.get(finding.read.path);
           if (first === undefined) byPath.set(finding.read.path, finding);
-          else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
+          else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, oneUser: first.oneUser && finding.oneUser, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
         }
         return [...byPath.values()].map(({ site, read, expr, oneUser, more, requiredElsewhere }) => ({
           messageId: 'policy' as const,

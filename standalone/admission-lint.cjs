@@ -35257,6 +35257,8 @@ function writesName(text) {
   const documents = patchDocuments(text);
   if (documents === void 0)
     return true;
+  if (JSON.stringify(documents).includes("local-config"))
+    return true;
   return documents.some((value) => Array.isArray(value) && value.some((operation) => {
     const path = operation?.path;
     return path === "/metadata/name" || path === "/metadata";
@@ -42157,6 +42159,8 @@ function fieldsRequired(expr) {
       if (range === void 0 || /\[\d+\]/.test(range.text))
         return;
       const element = [...range.segments, "[]"];
+      if (!within.every((segment, index) => [range.root, ...element][index] === segment))
+        return;
       const inner = new Map(scope);
       const elementVar = e.iterVar2 ?? e.iterVar;
       inner.set(e.iterVar, void 0);
@@ -42555,7 +42559,7 @@ var init_match_condition_missing_field = __esm({
               if (first === void 0)
                 byPath.set(finding.read.path, finding);
               else
-                byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
+                byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, oneUser: first.oneUser && finding.oneUser, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
             }
             return [...byPath.values()].map(({ site, read: read2, expr, oneUser, more: more2, requiredElsewhere }) => ({
               messageId: "policy",
@@ -66226,4 +66230,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 3a3e92ea821bd5e758d6542d8835c6b076c233976ea42793e1830f6e912fb7f6
+//# admission-lint-build 202e4b790fea297538f7d1f08284c5942a5249da6e027aaf3ad9680de3270e13

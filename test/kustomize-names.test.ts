@@ -125,6 +125,10 @@ describe('a binding that names its policy as the build names it', () => {
     const tree = (annotation: string) => ({ 'base/policy.yaml': POLICY.replace('metadata: {name: check}', `metadata: {name: check, annotations: {config.kubernetes.io/local-config: ${annotation}}}`), 'base/binding.yaml': binding('a-check'), 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n', 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n' });
     for (const value of ['"true"', '"True"', '""']) expect(await findings([folder(tree(value))])).toEqual(['binding-without-policy error']);
     expect(await findings([folder(tree('"false"'))])).toEqual([]);
+    // ... also when a patch of its metadata adds the annotation.
+    const base = { 'base/policy.yaml': POLICY, 'base/binding.yaml': binding('a-check'), 'base/kustomization.yaml': 'resources:\n- policy.yaml\n- binding.yaml\n' };
+    const dropped = "namePrefix: a-\nresources:\n- ../base\npatches:\n- target: {kind: ValidatingAdmissionPolicy, name: check}\n  patch: '[{\"op\": \"add\", \"path\": \"/metadata/annotations\", \"value\": {\"config.kubernetes.io/local-config\": \"true\"}}]'\n";
+    expect(await findings([folder({ ...base, 'a/kustomization.yaml': dropped })])).toEqual(['binding-without-policy error']);
   });
 
   it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {

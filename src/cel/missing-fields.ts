@@ -259,6 +259,9 @@ export function fieldsRequired(expr: Expr): string[][] {
       const range = follow(e.iterRange, scope);
       if (range === undefined || /\[\d+\]/.test(range.text)) return;
       const element = [...range.segments, '[]'];
+      // Nested in another all(): only a range through the outer element keeps "for each" (an
+      // inner loop over something else may run over an empty list while the outer one runs).
+      if (!within.every((segment, index) => [range.root, ...element][index] === segment)) return;
       const inner = new Map(scope);
       const elementVar = e.iterVar2 ?? e.iterVar;
       inner.set(e.iterVar, undefined);

@@ -138,10 +138,15 @@ function changesMetadataOnly(text: string): boolean {
   });
 }
 
-/** Whether a metadata-only patch may write metadata.name (a JSON operation on it, or on the whole metadata). */
+/**
+ * Whether a metadata-only patch may write metadata.name (a JSON operation on it, or on the whole
+ * metadata), or take the object out of the build (the local-config annotation, in any spelling
+ * the YAML reader resolves).
+ */
 function writesName(text: string): boolean {
   const documents = patchDocuments(text);
   if (documents === undefined) return true;
+  if (JSON.stringify(documents).includes('local-config')) return true;
   return documents.some((value) => Array.isArray(value) && value.some((operation) => {
     const path = (operation as { path?: unknown } | null)?.path;
     return path === '/metadata/name' || path === '/metadata';
