@@ -326,6 +326,10 @@ describe('webhook selectors set by a kustomize patch', () => {
     const twice = OPT_IN.replace('    objectSelector:', '    objectSelector: null\n  - name: sidecar-injector.example.com\n    objectSelector:');
     const verdict = async (files: Record<string, string>): Promise<string[]> => (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
     expect(await verdict({ ...withOptIn(), 'webhook/opt-in.yaml': twice })).toEqual(asWritten);
+    // (round 16) go-yaml breaks lines at NEL, LS and PS: after a comment, one hides a field from a reader that does not.
+    for (const separator of ['\u0085', '\u2028', '\u2029']) {
+      expect(await verdict({ ...withOptIn(), 'default/kustomization.yaml': `resources:\n- ../webhook # c${separator}patches:${separator}- path: drop.yaml\n`, 'default/drop.yaml': '[{"op": "remove", "path": "/webhooks/0/objectSelector"}]\n' })).toEqual(asWritten);
+    }
   });
 
   it('judges the webhook as written when two kustomizations patch it', async () => {

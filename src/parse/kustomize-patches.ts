@@ -244,7 +244,9 @@ function selectorTarget(value: unknown): PatchTarget | undefined {
  * what the linter may take as certain).
  */
 function mayMerge(text: string): boolean {
-  return text.includes('<<');
+  // Also NEL, LS and PS, which go-yaml's scanner takes as line breaks (round 16): after a comment,
+  // one hides from the linter lines that kustomize reads.
+  return text.includes('<<') || /[\u0085\u2028\u2029]/.test(text);
 }
 
 /** The values of a patch text's documents; undefined for one that does not parse (or may merge). */
