@@ -218,6 +218,12 @@ describe('matches-kube-system on policies', () => {
     expect(await run(POLICY('', "!has(request.userInfo.extra) || !('sessionName' in request.userInfo.extra)"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
   });
 
+  it('does not take the kubeadm groups for all of a requester\'s groups (a managed cluster maps its kubelets to system:bootstrappers too)', async () => {
+    expect(await run(POLICY('', "!('system:bootstrappers' in request.userInfo.groups)"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    const bootstrappers = `  matchConditions:\n    - name: bootstrappers\n      expression: "'system:bootstrappers' in request.userInfo.groups"\n`;
+    expect(await run(POLICY(bootstrappers, 'false'))).not.toEqual([]);
+  });
+
   it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {
     const [policy, binding] = POLICY('').split('---\n');
     expect(await run(policy!)).toEqual([]);

@@ -335,6 +335,9 @@ const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
   { username: 'system:node:node-2', groups: ['system:nodes', 'system:authenticated'] },
   // Node names are often hostnames with dots (a cloud's ip-10-0-1-23.ec2.internal).
   { username: 'system:node:ip-10-0-1-23.ec2.internal', groups: ['system:nodes', 'system:authenticated'] },
+  // Groups are not only kubeadm's: a managed cluster's authenticator may add its own (EKS maps its
+  // kubelets to system:bootstrappers and system:nodes).
+  { username: 'system:node:ip-10-0-1-24.ec2.internal', groups: ['system:bootstrappers', 'system:nodes', 'system:authenticated'] },
   // The API server's loopback user had system:masters alone before kubernetes#127902 (1.32, and
   // patch releases of 1.29-1.31 from November 2024).
   { username: 'system:apiserver', groups: ['system:masters'] },
