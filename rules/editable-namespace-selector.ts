@@ -157,18 +157,13 @@ export const rule = defineObjectRule({
             });
           // One cause, one finding: the opt-out keys of one selector are one way around the
           // webhook (its fix is the same), reported at the first, naming the others.
-          const optOuts = found.filter((violation) => violation.messageId === 'optOut');
-          const merged: Violation<MessageId>[] = found.filter((violation) => violation.messageId !== 'optOut' || optOuts.length < 2 || violation === optOuts[0]).map((violation) => {
-            const { key: _key, ...rest } = violation;
-            if (violation !== optOuts[0] || optOuts.length < 2) return rest;
-            return {
-              ...rest,
-              messageId: 'optOuts' as const,
-              data: { ...rest.data, keys: joinCapped(optOuts.map((each) => `"${each.key}"`), 2, { conjunction: 'or', width: 60 }) },
-              alsoAt: optOuts.slice(1).map((each) => each.locateAt ?? each.path),
-            };
-          });
-          return merged;
+          const strip = ({ key: _key, ...violation }: (typeof found)[number]): Violation<MessageId> => violation;
+          const [first, ...others] = found.filter((violation) => violation.messageId === 'optOut');
+          if (first === undefined || others.length === 0) return found.map(strip);
+          const keys = joinCapped([first, ...others].map((each) => `"${each.key}"`), 2, { conjunction: 'or', width: 60 });
+          return found
+            .filter((violation) => !others.includes(violation))
+            .map((violation) => (violation === first ? { ...strip(first), messageId: 'optOuts' as const, data: { ...first.data, keys }, alsoAt: others.map((each) => each.locateAt ?? each.path) } : strip(violation)));
         });
       },
     };

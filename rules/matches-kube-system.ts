@@ -352,6 +352,8 @@ export const rule = defineObjectRule({
             const ignore = entry.webhook.failurePolicy === 'Ignore';
             const timeout = entry.webhook.timeoutSeconds ?? 10;
             const { severity, why } = webhookSeverity(interception, ignore, timeout);
+            const failurePolicy = [...entry.path, 'failurePolicy'];
+            const defaulted = isDefaulted(object, failurePolicy);
             return {
               label: entry.label,
               webhook: entry.webhook,
@@ -359,7 +361,7 @@ export const rule = defineObjectRule({
               data: {
                 resource: everything ? 'every resource of every group' : describeResource(match),
                 timeout,
-                defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+                defaulted: defaulted ? ' (the API default)' : '',
                 patched: patchedNote(judged),
                 unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM)),
               },
@@ -367,7 +369,7 @@ export const rule = defineObjectRule({
               severity,
               help: `${why} ${WEBHOOK_FIX}`,
               // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
-              ...(isDefaulted(object, [...entry.path, 'failurePolicy']) ? { covers: [{ ruleId: 'implicit-failure-policy', path: [...entry.path, 'failurePolicy'] }] } : {}),
+              ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
             };
           });
         return groupCopies(found);

@@ -92,6 +92,7 @@ export const rule = defineObjectRule({
           // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.
           const manifestKnown = namespaceNamed(run, namespace) !== undefined || namespace === DEFAULT_NAMESPACE;
           for (const candidate of CANDIDATES) {
+            const subresource = candidate.subresource ?? '';
             const outcome = matchWebhook(
               webhook,
               {
@@ -99,7 +100,7 @@ export const rule = defineObjectRule({
                 group: candidate.group,
                 version: 'v1',
                 resource: candidate.resource,
-                subresource: candidate.subresource ?? '',
+                subresource,
                 namespace,
                 namespaceLabels: labels,
                 // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
@@ -109,19 +110,21 @@ export const rule = defineObjectRule({
             );
             if (outcome.called !== true) continue;
             if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
-            const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: candidate.subresource ?? '', operation: 'CREATE', namespace, requester }));
+            const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: 'CREATE', namespace, requester }));
             if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;
+            const failurePolicy = [...entry.path, 'failurePolicy'];
+            const defaulted = isDefaulted(object, failurePolicy);
             return [
               {
                 label: entry.label,
                 webhook,
-                messageId: candidate.resource === 'pods' && candidate.subresource === undefined ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
+                messageId: candidate.resource === 'pods' && subresource === '' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
                 data: {
                   namespace,
                   service: `${namespace}/${service?.name ?? ''}`,
-                  resource: candidate.subresource === undefined ? candidate.resource : `${candidate.resource}/${candidate.subresource}`,
+                  resource: subresource === '' ? candidate.resource : `${candidate.resource}/${subresource}`,
                   kind: candidate.kind,
-                  defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+                  defaulted: defaulted ? ' (the API default)' : '',
                   patched: patchedNote(judged),
                 },
                 path: [...entry.path, 'rules', outcome.rule],
@@ -132,7 +135,7 @@ export const rule = defineObjectRule({
                 // DaemonSet (that the run does not show) is the rare case, an info.
                 ...(candidate.requesters.includes(INSTALLER) ? { severity: candidate.resource === 'deployments' ? ('warning' as const) : ('info' as const), help: INSTALL_HELP } : {}),
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
-                ...(isDefaulted(object, [...entry.path, 'failurePolicy']) ? { covers: [{ ruleId: 'implicit-failure-policy', path: [...entry.path, 'failurePolicy'] }] } : {}),
+                ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
               },
             ];
           }

@@ -35404,8 +35404,7 @@ function replacementsMayWriteWebhooks(replacements) {
       return true;
     return targets2.some((target) => {
       const { fieldPaths: paths, select } = target ?? {};
-      const kind = select?.kind;
-      if (typeof kind === "string" && !/^(?:Mutating|Validating)WebhookConfiguration$/.test(kind) && !/[.*+?^${}()|[\]\\]/.test(kind))
+      if (selectsNoneOf(select?.kind, ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]))
         return false;
       return !Array.isArray(paths) || paths.some((path) => typeof path !== "string" || !/^\.?metadata\./.test(path));
     });
@@ -35423,10 +35422,7 @@ function mayRelabelNamespaces(document) {
     const targets2 = replacement?.targets;
     if (!Array.isArray(targets2))
       return true;
-    return targets2.some((target) => {
-      const kind = (target ?? {}).select?.kind;
-      return !(typeof kind === "string" && kind !== "Namespace" && !/[.*+?^${}()|[\]\\]/.test(kind));
-    });
+    return targets2.some((target) => !selectsNoneOf((target ?? {}).select?.kind, ["Namespace"]));
   });
 }
 function settingsMayWriteSelectors(document, readFile3) {
@@ -35690,6 +35686,9 @@ function mayTargetKind(target, kind) {
 }
 function matchesWhole(pattern, value) {
   return pattern === value || /[.*+?^${}()|[\]\\]/.test(pattern);
+}
+function selectsNoneOf(kind, kinds) {
+  return typeof kind === "string" && !kinds.some((each) => matchesWhole(kind, each));
 }
 var import_node_path3, import_yaml, SELECTOR_FIELDS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, KUSTOMIZATION_KIND;
 var init_kustomize_patches = __esm({
@@ -36448,19 +36447,12 @@ var init_editable_namespace_selector = __esm({
                   key: key2
                 };
               });
-              const optOuts = found.filter((violation) => violation.messageId === "optOut");
-              const merged2 = found.filter((violation) => violation.messageId !== "optOut" || optOuts.length < 2 || violation === optOuts[0]).map((violation) => {
-                const { key: _key, ...rest } = violation;
-                if (violation !== optOuts[0] || optOuts.length < 2)
-                  return rest;
-                return {
-                  ...rest,
-                  messageId: "optOuts",
-                  data: { ...rest.data, keys: joinCapped(optOuts.map((each) => `"${each.key}"`), 2, { conjunction: "or", width: 60 }) },
-                  alsoAt: optOuts.slice(1).map((each) => each.locateAt ?? each.path)
-                };
-              });
-              return merged2;
+              const strip = ({ key: _key, ...violation }) => violation;
+              const [first, ...others] = found.filter((violation) => violation.messageId === "optOut");
+              if (first === void 0 || others.length === 0)
+                return found.map(strip);
+              const keys = joinCapped([first, ...others].map((each) => `"${each.key}"`), 2, { conjunction: "or", width: 60 });
+              return found.filter((violation) => !others.includes(violation)).map((violation) => violation === first ? { ...strip(first), messageId: "optOuts", data: { ...first.data, keys }, alsoAt: others.map((each) => each.locateAt ?? each.path) } : strip(violation));
             });
           }
         };
@@ -38299,6 +38291,8 @@ var init_matches_kube_system = __esm({
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
+              const failurePolicy = [...entry.path, "failurePolicy"];
+              const defaulted = isDefaulted(object, failurePolicy);
               return {
                 label: entry.label,
                 webhook: entry.webhook,
@@ -38306,7 +38300,7 @@ var init_matches_kube_system = __esm({
                 data: {
                   resource: everything ? "every resource of every group" : describeResource(match),
                   timeout: timeout2,
-                  defaulted: isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : "",
+                  defaulted: defaulted ? " (the API default)" : "",
                   patched: patchedNote(judged),
                   unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run2, KUBE_SYSTEM))
                 },
@@ -38314,7 +38308,7 @@ var init_matches_kube_system = __esm({
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
-                ...isDefaulted(object, [...entry.path, "failurePolicy"]) ? { covers: [{ ruleId: "implicit-failure-policy", path: [...entry.path, "failurePolicy"] }] } : {}
+                ...defaulted ? { covers: [{ ruleId: "implicit-failure-policy", path: failurePolicy }] } : {}
               };
             });
             return groupCopies(found);
@@ -39010,12 +39004,13 @@ var init_self_deadlock = __esm({
               const labels = namespaceLabels(run2, namespace);
               const manifestKnown = namespaceNamed(run2, namespace) !== void 0 || namespace === DEFAULT_NAMESPACE;
               for (const candidate of CANDIDATES2) {
+                const subresource = candidate.subresource ?? "";
                 const outcome = matchWebhook(webhook, {
                   operation: "CREATE",
                   group: candidate.group,
                   version: "v1",
                   resource: candidate.resource,
-                  subresource: candidate.subresource ?? "",
+                  subresource,
                   namespace,
                   namespaceLabels: labels,
                   // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
@@ -39025,20 +39020,22 @@ var init_self_deadlock = __esm({
                   continue;
                 if (!manifestKnown && hasOptOut(webhook.namespaceSelector))
                   return [];
-                const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource: candidate.subresource ?? "", operation: "CREATE", namespace, requester }));
+                const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: "CREATE", namespace, requester }));
                 if (conditionsOutcome(run2, webhook.matchConditions ?? [], requests) === "skipped")
                   continue;
+                const failurePolicy = [...entry.path, "failurePolicy"];
+                const defaulted = isDefaulted(object, failurePolicy);
                 return [
                   {
                     label: entry.label,
                     webhook,
-                    messageId: candidate.resource === "pods" && candidate.subresource === void 0 ? "pods" : candidate.resource === "replicasets" ? "replicasets" : "workloads",
+                    messageId: candidate.resource === "pods" && subresource === "" ? "pods" : candidate.resource === "replicasets" ? "replicasets" : "workloads",
                     data: {
                       namespace,
                       service: `${namespace}/${service?.name ?? ""}`,
-                      resource: candidate.subresource === void 0 ? candidate.resource : `${candidate.resource}/${candidate.subresource}`,
+                      resource: subresource === "" ? candidate.resource : `${candidate.resource}/${subresource}`,
                       kind: candidate.kind,
-                      defaulted: isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : "",
+                      defaulted: defaulted ? " (the API default)" : "",
                       patched: patchedNote(judged)
                     },
                     path: [...entry.path, "rules", outcome.rule],
@@ -39049,7 +39046,7 @@ var init_self_deadlock = __esm({
                     // DaemonSet (that the run does not show) is the rare case, an info.
                     ...candidate.requesters.includes(INSTALLER) ? { severity: candidate.resource === "deployments" ? "warning" : "info", help: INSTALL_HELP } : {},
                     // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
-                    ...isDefaulted(object, [...entry.path, "failurePolicy"]) ? { covers: [{ ruleId: "implicit-failure-policy", path: [...entry.path, "failurePolicy"] }] } : {}
+                    ...defaulted ? { covers: [{ ruleId: "implicit-failure-policy", path: failurePolicy }] } : {}
                   }
                 ];
               }
@@ -46705,10 +46702,14 @@ function uncovered(findings, coverage, overridden) {
     const of = coverage.get(finding);
     for (const place of of?.covers ?? []) {
       const at = key2(of.object, place.ruleId, place.path);
-      const entry = covered.get(at) ?? { rank: -1, by: [] };
-      entry.rank = Math.max(entry.rank, SEVERITY_RANK2[finding.severity]);
-      entry.by.push(finding);
-      covered.set(at, entry);
+      const entry = covered.get(at);
+      if (entry === void 0)
+        covered.set(at, { severity: finding.severity, by: [finding] });
+      else {
+        if (severityAtLeast(finding.severity, entry.severity))
+          entry.severity = finding.severity;
+        entry.by.push(finding);
+      }
     }
   }
   if (covered.size === 0)
@@ -46718,7 +46719,7 @@ function uncovered(findings, coverage, overridden) {
     if (of === void 0 || finding.severity === "info" || overridden(of.ruleId))
       return finding;
     const places = of.places.map((path) => covered.get(key2(of.object, of.ruleId, path)));
-    if (!places.every((place) => place !== void 0 && place.rank >= SEVERITY_RANK2[finding.severity]))
+    if (!places.every((place) => place !== void 0 && severityAtLeast(place.severity, finding.severity)))
       return finding;
     const by = [...new Set(places.flatMap((place) => place.by))].map(coverKey);
     return { ...finding, severity: "info", coveredBy: { severity: finding.severity, by } };
@@ -46741,13 +46742,12 @@ function restoreUncovered(findings) {
     return { ...rest, severity: coveredBy.severity };
   });
 }
-var SEVERITY_RANK2;
 var init_covers = __esm({
   "dist/src/engine/covers.js"() {
     "use strict";
     init_import_meta_url();
     init_field_path();
-    SEVERITY_RANK2 = { info: 0, warning: 1, error: 2 };
+    init_finding();
   }
 });
 
@@ -58782,7 +58782,6 @@ async function lintRun(run2, options) {
         return false;
       return !(meta7.aboutSettings === true && webhook.settingsApply);
     };
-    const found = [];
     for (const { meta: meta7, checks } of objectRules) {
       const check4 = checks.webhookConfiguration;
       if (check4 === void 0 || !meta7.appliesTo.includes(object.kind))
@@ -58792,13 +58791,10 @@ async function lintRun(run2, options) {
       for (const violation of guarded(meta7, object.manifest.file.path, object, () => check4(object))) {
         if (meta7.aboutCalls === true && isNeverCalled(violation.path, meta7))
           continue;
-        found.push({ meta: meta7, violation });
+        const finding = onObject(meta7, violation, object, webhookNameAt(object, violation.path));
+        if (finding !== void 0)
+          coverage.set(finding, { object, ruleId: meta7.id, places: [violation.path, ...violation.alsoAt ?? []], covers: violation.covers ?? [] });
       }
-    }
-    for (const { meta: meta7, violation } of found) {
-      const finding = onObject(meta7, violation, object, webhookNameAt(object, violation.path));
-      if (finding !== void 0)
-        coverage.set(finding, { object, ruleId: meta7.id, places: [violation.path, ...violation.alsoAt ?? []], covers: violation.covers ?? [] });
     }
   }
   for (const object of run2.policies) {
@@ -66006,12 +66002,12 @@ function filesToLint(paths, config, cwd, own, notes) {
   });
   return { files: files2, ignored };
 }
-var SEVERITY_RANK3 = { off: -1, info: 0, warning: 1, error: 2 };
+var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
   const ids = rules.map((rule39) => rule39.meta.id);
   const lowered = rules.flatMap((rule39) => {
     const to = run2.severityOverrides.get(rule39.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK3[to] < SEVERITY_RANK3[rule39.meta.severity] ? [{ rule: rule39.meta.id, from: rule39.meta.severity, to }] : [];
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule39.meta.severity] ? [{ rule: rule39.meta.id, from: rule39.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
   const optionsMatchingAll = rules.flatMap((rule39) => Object.entries(rule39.meta.options ?? {}).flatMap(([option, declared]) => {
     const value = run2.ruleOptions.get(rule39.meta.id)?.[option];
@@ -66233,4 +66229,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 17601f83830faa7718265bf4532a0f509c92e2a65c9dcc80f1e8d81e3a0a00e9
+//# admission-lint-build f803f28080d82c690535c2d96d2bde70e3419afacce11d846a921e0b7b4fe4e2

@@ -3,11 +3,10 @@
  * of the same object stands for is made an info, and made what it was again when what covered it
  * is no longer reported (a baseline hides it).
  */
-import type { FieldPath } from '../field-path.js';
-import { formatFieldPath } from '../field-path.js';
+import { formatFieldPath, type FieldPath } from '../field-path.js';
 import type { Covered } from '../rule.js';
 import type { Severity } from '../severity.js';
-import type { Finding } from './finding.js';
+import { severityAtLeast, type Finding } from './finding.js';
 
 /** What the engine knows of a finding for this: its object, rule and places, and what it covers. */
 export interface Coverage<O> {
@@ -16,8 +15,6 @@ export interface Coverage<O> {
   readonly places: readonly FieldPath[];
   readonly covers: readonly Covered[];
 }
-
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 /** A covering finding, as restoreUncovered looks for it among the findings of the covered one's file. */
 function coverKey(finding: Finding): string {
@@ -34,15 +31,18 @@ export function uncovered<O>(findings: Finding[], coverage: ReadonlyMap<Finding,
   const objects = new Map<O, number>();
   const objectKey = (object: O): number => objects.get(object) ?? (objects.set(object, objects.size), objects.size - 1);
   const key = (object: O, ruleId: string, path: FieldPath): string => `${objectKey(object)}\u0000${ruleId}\u0000${formatFieldPath(path)}`;
-  const covered = new Map<string, { rank: number; by: Finding[] }>();
+  /** Per covered place: the most severe finding covering it, and all that do. */
+  const covered = new Map<string, { severity: Severity; by: Finding[] }>();
   for (const finding of findings) {
     const of = coverage.get(finding);
     for (const place of of?.covers ?? []) {
       const at = key(of!.object, place.ruleId, place.path);
-      const entry = covered.get(at) ?? { rank: -1, by: [] };
-      entry.rank = Math.max(entry.rank, SEVERITY_RANK[finding.severity]);
-      entry.by.push(finding);
-      covered.set(at, entry);
+      const entry = covered.get(at);
+      if (entry === undefined) covered.set(at, { severity: finding.severity, by: [finding] });
+      else {
+        if (severityAtLeast(finding.severity, entry.severity)) entry.severity = finding.severity;
+        entry.by.push(finding);
+      }
     }
   }
   if (covered.size === 0) return findings;
@@ -50,7 +50,7 @@ export function uncovered<O>(findings: Finding[], coverage: ReadonlyMap<Finding,
     const of = coverage.get(finding);
     if (of === undefined || finding.severity === 'info' || overridden(of.ruleId)) return finding;
     const places = of.places.map((path) => covered.get(key(of.object, of.ruleId, path)));
-    if (!places.every((place) => place !== undefined && place.rank >= SEVERITY_RANK[finding.severity])) return finding;
+    if (!places.every((place) => place !== undefined && severityAtLeast(place.severity, finding.severity))) return finding;
     const by = [...new Set(places.flatMap((place) => place!.by))].map(coverKey);
     return { ...finding, severity: 'info' as const, coveredBy: { severity: finding.severity, by } };
   });

@@ -184,19 +184,15 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       if (webhook === undefined || !webhook.neverCalled) return false;
       return !(meta.aboutSettings === true && webhook.settingsApply);
     };
-    const found: { meta: RuleMeta; violation: Violation }[] = [];
     for (const { meta, checks } of objectRules) {
       const check = checks.webhookConfiguration;
       if (check === undefined || !meta.appliesTo.includes(object.kind)) continue;
       if (meta.needsDecodableObject !== false && !object.decodable) continue;
       for (const violation of guarded(meta, object.manifest.file.path, object, () => check(object))) {
         if (meta.aboutCalls === true && isNeverCalled(violation.path, meta)) continue;
-        found.push({ meta, violation });
+        const finding = onObject(meta, violation, object, webhookNameAt(object, violation.path));
+        if (finding !== undefined) coverage.set(finding, { object, ruleId: meta.id, places: [violation.path, ...(violation.alsoAt ?? [])], covers: violation.covers ?? [] });
       }
-    }
-    for (const { meta, violation } of found) {
-      const finding = onObject(meta, violation, object, webhookNameAt(object, violation.path));
-      if (finding !== undefined) coverage.set(finding, { object, ruleId: meta.id, places: [violation.path, ...(violation.alsoAt ?? [])], covers: violation.covers ?? [] });
     }
   }
   for (const object of run.policies) {
@@ -381,4 +377,3 @@ function dedupe(findings: Finding[]): Finding[] {
     return true;
   });
 }
-

@@ -109,10 +109,9 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   if (movesMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Namespace')))) return false;
   const overlays = buildersOf(folder, listings);
   if (overlays === undefined) return false;
-  // No folder that a kustomization of the run lists and the run did not read (outside the linted
-  // folder, a URL): it may move the Service. Any kustomization of the run: an overlay's sibling base may list one outside (round 13), and
-  // whatever selector the patch sets, a folder outside may be an overlay of the base that patches
-  // the webhook itself (round 14).
+  // ... and, whatever selector the patch sets, no folder that any kustomization of the run lists
+  // (an overlay's sibling base too) and the run did not read (outside the linted folder, a URL):
+  // it may be an overlay of the base that patches the webhook again, or move the Service.
   if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings)))) return false;
   // Every build of the file runs these kustomizations' patches: none may select a configuration
   // of this kind (unless it changes metadata only), nor a Service by any name (a move of it

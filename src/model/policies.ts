@@ -7,10 +7,10 @@
 import { formatFieldPath, type FieldPath } from '../field-path.js';
 import { editDistance } from '../text/closest.js';
 import type { PolicyObject } from './objects.js';
+import type { AdmissionPolicy, AdmissionPolicyBinding, MatchResources, PolicyKind } from './types.js';
 
 /** The annotation that keeps an object out of kustomize's output. */
 const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
-import type { AdmissionPolicy, AdmissionPolicyBinding, MatchResources, PolicyKind } from './types.js';
 
 export type PolicyDefinitionKind = 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy';
 export type PolicyBindingKind = 'ValidatingAdmissionPolicyBinding' | 'MutatingAdmissionPolicyBinding';

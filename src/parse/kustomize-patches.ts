@@ -329,8 +329,7 @@ function replacementsMayWriteWebhooks(replacements: unknown): boolean {
     return targets.some((target) => {
       const { fieldPaths: paths, select } = (target ?? {}) as { fieldPaths?: unknown; select?: { kind?: unknown } | null };
       // A target of another kind (a Certificate's dnsNames) never writes a webhook.
-      const kind = select?.kind;
-      if (typeof kind === 'string' && !/^(?:Mutating|Validating)WebhookConfiguration$/.test(kind) && !/[.*+?^${}()|[\]\\]/.test(kind)) return false;
+      if (selectsNoneOf(select?.kind, ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])) return false;
       return !Array.isArray(paths) || paths.some((path) => typeof path !== 'string' || !/^\.?metadata\./.test(path));
     });
   });
@@ -358,11 +357,8 @@ function mayRelabelNamespaces(document: Record<string, unknown>): boolean {
   return replacements.some((replacement) => {
     const targets = (replacement as { targets?: unknown } | null)?.targets;
     if (!Array.isArray(targets)) return true;
-    return targets.some((target) => {
-      const kind = ((target ?? {}) as { select?: { kind?: unknown } | null }).select?.kind;
-      // A target of another kind, spelled plainly, never writes a Namespace.
-      return !(typeof kind === 'string' && kind !== 'Namespace' && !/[.*+?^${}()|[\]\\]/.test(kind));
-    });
+    // A target of another kind, spelled plainly, never writes a Namespace.
+    return targets.some((target) => !selectsNoneOf(((target ?? {}) as { select?: { kind?: unknown } | null }).select?.kind, ['Namespace']));
   });
 }
 
@@ -712,4 +708,9 @@ export function mayTargetKind(target: PatchTarget, kind: string): boolean {
 
 function matchesWhole(pattern: string, value: string): boolean {
   return pattern === value || /[.*+?^${}()|[\]\\]/.test(pattern);
+}
+
+/** Whether a replacement target's `select.kind` is written and may select none of `kinds` (as mayTargetKind reads it). */
+function selectsNoneOf(kind: unknown, kinds: readonly string[]): boolean {
+  return typeof kind === 'string' && !kinds.some((each) => matchesWhole(kind, each));
 }
