@@ -224,6 +224,40 @@ describe('matches-kube-system on policies', () => {
     expect(await run(POLICY(bootstrappers, 'false'))).not.toEqual([]);
   });
 
+  it('says at info a policy that rejects only what carries keys of another domain (the control plane writes none)', async () => {
+    const info = ['spec.matchConstraints.resourceRules[0] info'];
+    const warning = ['spec.matchConstraints.resourceRules[0] warning'];
+    // An annotation prefix reserved for a controller: every key of the system's objects passes the test.
+    const reserved = "!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('restore.example.com/path.') || (oldObject != null && has(oldObject.metadata.annotations) && k in oldObject.metadata.annotations && object.metadata.annotations[k] == oldObject.metadata.annotations[k]))";
+    expect(await run(POLICY('', reserved))).toEqual(info);
+    const findings = await lintText(POLICY('', reserved), { only: ['matches-kube-system'] });
+    expect(findings[0]!.message).toContain('rejecting only what carries keys of restore.example.com');
+    // A key of another domain in a requester's extra, or on the object, tested by `in`, `==` or exists().
+    expect(await run(POLICY('', "!has(request.userInfo.extra) || !('iam.example.com/approval' in request.userInfo.extra) || request.userInfo.extra['iam.example.com/approval'][0] == 'Approved'"))).toEqual(info);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, k != 'team.example.com/locked')"))).toEqual(info);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || !object.metadata.labels.exists(k, k in ['a.example.com/x', 'b.example.com/y'])"))).toEqual(info);
+    // Not read as such: a key the control plane may write (unprefixed, Kubernetes' own domains).
+    expect(await run(POLICY('', "!has(object.metadata.labels) || !('app' in object.metadata.labels)"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || !('app.kubernetes.io/managed-by' in object.metadata.labels)"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || !('node.k8s.io/x' in object.metadata.labels)"))).toEqual(warning);
+    // Not read as such: a test every key fails, the key or its value read otherwise, the map's size, exists_one.
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, k.startsWith('team.example.com/'))"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, k.size() < 60)"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, object.metadata.labels[k] != 'forbidden')"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('x.example.com/') || true) && size(object.metadata.labels) < 64"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || !object.metadata.labels.exists_one(k, !k.startsWith('x.example.com/'))"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, [k].all(j, !j.startsWith('x.example.com/')))"))).toEqual(warning);
+    // A map that must be there, or a key of another domain that must be there: the system's objects may lack it.
+    expect(await run(POLICY('', "!('x.example.com/y' in object.metadata.labels)"))).toEqual(warning);
+    expect(await run(POLICY('', "has(object.metadata.labels) && object.metadata.labels.all(k, !k.startsWith('x.example.com/'))"))).toEqual(warning);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || 'x.example.com/y' in object.metadata.labels"))).toEqual(warning);
+    // An optional read of such a key is absent; of another key, not known.
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels[?'x.example.com/y'].orValue('ok') == 'ok'"))).toEqual(info);
+    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels[?'app'].orValue('ok') == 'ok'"))).toEqual(warning);
+    // The known-false case is still an error: a requester test decides it whatever the keys.
+    expect(await run(POLICY('', "!has(object.metadata.labels) && request.userInfo.username.startsWith('team-')"))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
+  });
+
   it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {
     const [policy, binding] = POLICY('').split('---\n');
     expect(await run(policy!)).toEqual([]);
