@@ -98,7 +98,7 @@ var init_fs = __esm({
       "rules/editable-object-selector.md": () => '---\nid: editable-object-selector\nseverity: warning\n---\n\n# editable-object-selector\n\n## What it does\n\nFlags each label key that the `objectSelector` of a **validating** webhook reads, in\n`matchLabels` or in `matchExpressions` with any operator. There is one finding per key; it\npoints at the key, and says which form it is:\n\n- an **opt-out** (`NotIn`, `DoesNotExist`): objects carrying the label skip the check, and\n  whoever writes an object can set it. Who that is decides the severity:\n  - `warning` when a rule can match a **built-in namespaced** resource (pods, secrets,\n    deployments, \u2026, or `*`): under default RBAC any namespace user with the `edit` role writes\n    those objects and their labels, so the opt-out is a bypass of the check, and the message\n    says so;\n  - `info` when every resource matched is **cluster-scoped** (only cluster-level users create\n    them: a namespaced RoleBinding never grants cluster-scoped writes), or the rest are **custom\n    resources** (groups no built-in API serves): skipping the project\'s own correctness check of\n    its own objects, for example a `NotIn` exemption of the chart\'s own object, is not a bypass\n    of a security control over built-in resources. A custom resource whose CRD is not in the\n    run counts as possibly namespaced, which keeps it at `info` but says "custom resources";\n  - a **self-exemption** is named as one: a `NotIn` whose values are exactly the value by which\n    the webhook\'s own Service selects its pods (the Service `clientConfig.service` names, in the\n    same input, in the same namespace, its `spec.selector` holding that key and value). The\n    message says it "exempts the pods of its own Service ns/name". It is `info` under\n    `failurePolicy: Ignore` and stays a `warning` under `Fail` (below);\n- an **opt-in** (`matchLabels`, `In`, `Exists`): only labelled objects are checked. That is how\n  a controller validates its own objects; the file cannot show whether unlabelled objects need\n  the check, so it is an `info` that states the scope.\n\nMutating webhooks are not checked: an object-label opt-in for a mutation (for example "inject a\nsidecar into pods labelled `inject: "true"`") is what the API documents `objectSelector` for. An\nempty or omitted `objectSelector` is never flagged.\n\n**What a file cannot show.** Who can set the label on the objects: RBAC, another admission check\nthat rejects the label, or the webhook\'s own code may already keep requesters from opting out.\nNo option marks an object label as trusted; a suppression with a reason records such a guard.\n\n## Why is this bad?\n\nThe API server evaluates `objectSelector` against the labels of the object in the request: the\nnew object, or the old one on update and delete. The requester writes those labels. A validating\nwebhook that only sees objects labelled `policy.example.com/enforce: "true"` does not see an\nobject created without that label; one that skips objects labelled\n`policy.example.com/skip` is skipped by anyone who adds the label. Either way, the check is\nadvisory for anyone who can create the object, which is exactly who a validating webhook is\nmeant to constrain. The `objectSelector` API documentation says as much: use it only for opt-in\nwebhooks, because end users can skip the webhook by setting the labels.\n\n**The self-exemption.** A webhook whose pods are among the objects it checks must not block its\nown pods (a fail-closed webhook that intercepts its own pod creations cannot start once it is\ndown), so charts exclude the labels their own Service selects by: `app NotIn [my-webhook]`. That\nis written on purpose, and the rule says so instead of calling it an arbitrary opt-out. What it\nweighs depends on the failure policy:\n\n- under `Ignore` the webhook is best effort already (when it is down, every request passes), and\n  the exemption only skips its own pods: `info`. (Under `Ignore` a down webhook does not block\n  its own pods either, so the exemption is not needed for that; it saves their creations the\n  wait. And `Ignore` is a proxy for "best effort": a label bypass works every time, an `Ignore`\n  bypass needs an outage. A security check that runs with `Ignore` and this exemption still\n  has a standing bypass; the message says any pod can carry the label.);\n- under `Fail` the webhook is a control that holds even when it is down, but the same label on\n  any other pod skips it too, and namespace users write pod labels: still a `warning`. Exclude\n  the webhook\'s namespace instead, by the label the API server sets on every Namespace and no\n  namespace user can change: `namespaceSelector` with\n  `{key: kubernetes.io/metadata.name, operator: NotIn, values: [<the webhook\'s namespace>]}`.\n\nOnly a `NotIn` is read this way, and only when its values are the Service\'s (one more value\nskips other objects too, which no self-exemption explains). `DoesNotExist` on such a key is not:\nit skips every object carrying the key, with any value. The Service must be in the run (Services\nare read from the inputs that hold a webhook configuration) with its namespace written; a\nService without one is never assumed to be the webhook\'s.\n\nA non-empty `objectSelector` also never matches requests that carry no object labels, such as\n`CONNECT` (`pods/exec`, `pods/portforward`): those are silently never sent to the webhook.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    objectSelector:\n      matchExpressions:\n        - key: ingress-policy.example.com/skip\n          operator: DoesNotExist\n```\n\n## Use instead\n\nSend every matching object to the webhook and decide there, or narrow the calls with\n`matchConditions` on data the requester cannot choose freely, such as the requesting user:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    matchConditions:\n      - name: exclude-ingress-controller\n        expression: "request.userInfo.username != \'system:serviceaccount:ingress-nginx:ingress-nginx\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the validating webhook is an opt-in convenience rather than a control, for example a\nwebhook that validates only the objects your own controller labels as its own, and bypassing it\nharms nobody but the requester. There is no per-webhook exemption; turn the rule off with\n`--rule editable-object-selector=off` or lower it with `--rule editable-object-selector=info`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingWebhook.objectSelector`: use only\n  for opt-in, users can skip the webhook by setting labels)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/object/matcher.go` (old or new\n  object; objects without labels never match)\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (how the webhook\'s Service reference is resolved;\n  the Service\'s `spec.selector` picks the pods that serve it)\n- Admission webhook good practices (request filtering, `matchConditions`, avoiding\n  self-deadlock by excluding the webhook\'s own namespace):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, matching requests: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/fail-open.md": () => '---\nid: fail-open\nseverity: info\n---\n\n# fail-open\n\n## What it does\n\nPoints out the validating webhooks that write `failurePolicy: Ignore`: while a webhook\ncannot be called, the API server admits the requests it matches without its check. The\nfinding points at the `failurePolicy` field. It is informational: failing open can be the\nright choice, and the rule makes that choice visible in review. One cause, one finding: the\nwebhooks of one configuration that write it are reported together, at the first of them\n("webhooks "a", "b" and 3 more"); a suppression hides the finding only when it covers every\nwebhook it names.\n\nOnly a written `Ignore` is reported. An omitted `failurePolicy` is `implicit-failure-policy`\'s\n(in v1 it defaults to `Fail`; in a legacy v1beta1 object to `Ignore`, which that rule reports\nas such). Mutating webhooks are not reported: for them the Kubernetes good practices recommend\n`Ignore`, with a validating check of the final object.\n\nThe rule reads the file as written. A controller that rewrites `failurePolicy` at run time\n(some switch their own configurations to `Fail` once their endpoint is ready) is not visible in\na manifest; the finding is an `info` for that reason, and a suppression with a reason records it.\n\nWhat `Ignore` covers and what it does not (the API server\'s dispatcher,\n`k8s.io/apiserver` `plugin/webhook/validating/dispatcher.go`):\n\n| what happens | `failurePolicy: Ignore` |\n|---|---|\n| the webhook answers `allowed: false` | the request is **rejected**: the policy does not apply to explicit denials |\n| a dry-run request (`kubectl diff`, `--dry-run=server`) and the webhook\'s `sideEffects` is `Unknown` or `Some` | the request is **rejected** ("does not support dry run") |\n| the call fails: connection refused, no endpoints, TLS error (an expired certificate, a stale `caBundle`), `timeoutSeconds` exceeded, a non-2xx reply, an AdmissionReview response it cannot read | the webhook is **skipped** and the request admitted (an audit annotation `failed-open.validating.webhook.admission.k8s.io/round_<r>_index_<i>` records it) |\n| a `matchConditions` expression errors at run time (and none is false) | the webhook is **skipped** (under `Fail` the request would be rejected with 403) |\n\n`Ignore` does not make an unreachable webhook free: every request it matches still waits for\nthe call to fail, up to `timeoutSeconds` when the endpoint does not answer, and a request whose\nown deadline passes first fails anyway (see `timeout-budget`).\n\n## Why is this bad?\n\nWhile the webhook is down, being redeployed, or unreachable because of a network policy or an\nexpired certificate, its check silently does not happen: objects it would have denied are\nstored, and nothing tells the person who created them. Once the webhook is back, they stay\nstored; a validating webhook does not revisit existing objects. Gatekeeper, which installs its\nvalidating webhook with `Ignore`, documents exactly this trade-off, and\nopen-policy-agent/gatekeeper#3538 is a pod admitted while Gatekeeper was unreachable.\n\n`Fail` has the opposite cost (requests are rejected while the webhook is down, which can\ndeadlock a cluster when it intercepts what its own recovery needs, see `matches-kube-system`\nand `self-deadlock`). Neither is wrong in general; what matters is that the choice is made for\nthe check at hand: a security policy usually wants `Fail` and a highly available webhook, a\nbest-effort check or a gradual roll-out can live with `Ignore`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n## Use instead\n\nIf the check must hold, fail closed, keep the webhook highly available (several replicas, a\nPodDisruptionBudget, a short timeout), and keep it out of the namespaces its own recovery\nneeds:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA check simple enough for CEL can move into a ValidatingAdmissionPolicy, which the API server\nevaluates itself: there is no call that can fail.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your webhooks fail open by policy (best-effort checks, defaults enforced elsewhere as well,\nor a roll-out that starts with `Ignore` as the Kubernetes good practices suggest), the finding\nonly restates a decision you have made: turn it off with `--rule fail-open=off`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` (call errors and\n  `failurePolicy`, `failed-open` audit annotations, explicit rejections, dry-run)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` and\n  `matchconditions/matcher.go` (matchConditions errors under `Ignore` and `Fail`)\n- Dynamic Admission Control, failure policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (fail open for mutating webhooks and validate the final\n  state; roll out with `Ignore`): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- istio `pkg/webhooks/validation/controller/controller.go` (`readyForFailClose`: the switch\n  from `Ignore` to `Fail`)\n- Gatekeeper, "Failing closed": `website/docs/failing-closed.md`;\n  open-policy-agent/gatekeeper#3538 (a pod admitted while Gatekeeper was unreachable)\n',
       "rules/implicit-failure-policy.md": () => '---\nid: implicit-failure-policy\nseverity: warning\n---\n\n# implicit-failure-policy\n\n## What it does\n\nFlags the webhooks that do not write `failurePolicy` (absent or `null`), so that the API\ndefault decides what happens when the webhook cannot be called. In\n`admissionregistration.k8s.io/v1` the default is `Fail`; in a legacy v1beta1 object it is\n`Ignore`, and the message says which. A written `failurePolicy`, `Fail` or `Ignore`, is never\nflagged. One cause, one finding: the webhooks of one configuration that omit it with the same\nstake are reported together, at the first of them ("webhooks "a", "b" and 3 more").\n\nIt also flags each `ValidatingAdmissionPolicy` and `MutatingAdmissionPolicy` that does not write\n`spec.failurePolicy`; the default is `Fail` in every API version of the policies. The finding\npoints at the policy\'s `spec`. Bindings have no `failurePolicy` and are never flagged.\n\n**Severity: what an omitted `Fail` puts at stake.**\n\n| case | severity | why |\n|---|---|---|\n| a webhook whose rules match a built-in group (`""`, `apps`, \u2026) or `*` | warning | while the webhook is down, writes of Pods, Services, Namespaces\u2026 are rejected cluster-wide; a mutating Pod injector that fails closed stops every Pod it matches. The maintainer should decide that on purpose |\n| a webhook shipped without `rules` (a controller fills them in at run time) | warning | the failure policy applies to whatever the controller adds, which the file cannot show |\n| a webhook whose every rule names only groups no built-in API serves (in any Kubernetes version the tool knows: the project\'s own CRDs) | info | an outage blocks writes of those custom resources and nothing else, which is what a validator or defaulter of them wants; an omitted `Fail` behaves exactly like a written one |\n| a webhook whose every rule names only `pods/eviction` (core group) | info | drains make evictions (`kubectl drain`, node upgrades, cluster-autoscaler, descheduler), never the control plane\'s own writes: an outage stalls drains, which retry until the webhook is back, and failing closed is what an eviction gate usually wants. Exec, attach and port-forward are not in this case: with `Fail` and no selector, an outage also locks people out of debugging kube-system and the webhook\'s own pods |\n| a legacy v1beta1 configuration (default `Ignore`) | warning | the default differs from v1\'s, so bumping `apiVersion` silently flips it |\n| a `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` | info | it runs inside the API server: there is no endpoint to be down. `Fail` only decides what an expression that errors, or a param that cannot be found, does; failing closed on those is the safe reading of a policy, and the expressions that can error are judged where they are (`match-condition-missing-field`, `match-condition-null-object`) |\n\nWhether `Fail` is dangerous for what the webhook matches (kube-system, the control plane\'s own\nwrites, its own pods) is judged by `matches-kube-system`, `critical-resources` and\n`self-deadlock`, whether the policy is written or not. One cause, one finding: where\n`matches-kube-system` or `self-deadlock` reports a webhook "with failurePolicy Fail (the API\ndefault)" at the same severity or higher, this rule\'s finding on that webhook is an `info` (the\nomitted field is their cause, and they say what it costs); it keeps its fix. A severity you set\nfor this rule (`--rule implicit-failure-policy=warning`) still decides, and a covering finding\nyou suppress inline, or that a baseline hides, covers nothing (this one is then a warning again).\n\nA webhook whose written rules never match (`rules: []`, or every rule unreachable) is never\ncalled, and is not reported; one shipped without `rules` is (but not in a kustomize patch\nfragment, whose webhooks lack rules because the base has them). A grouped finding sits on the\nfirst webhook it names; a suppression hides it only when it covers every webhook the finding\nnames (a directive above each, or a file-wide directive or the annotation), so a webhook added\nlater under a suppressed one is still reported.\n\n**What a file cannot show.** The rule reads the field as written. A controller or an install\nscript that sets `failurePolicy` when it creates or patches the configuration at run time is not\nvisible in a manifest; the finding then describes the file, not the cluster, and a suppression\nwith a reason records it.\n\n## Why is this bad?\n\n`failurePolicy` decides what the API server does with a request when calling the webhook fails:\na refused connection, no ready endpoints behind the Service, a timeout (`timeoutSeconds`,\ndefault 10 s), a TLS error from an expired certificate or a stale `caBundle`, a non-2xx reply, or\nan AdmissionReview response it cannot read. With `Fail` every matching request is then rejected\n(`500 Internal error: failed calling webhook "\u2026"`); with `Ignore` it is admitted without the\ncheck. A `matchConditions` expression that errors at run time rejects the request with\n`403 Forbidden` under `Fail`.\n\nLeaving the field out therefore chooses `Fail` for the author, often without anyone having\ndecided it. Manifests first written for v1beta1, where the default was `Ignore`, flipped to\n`Fail` when only their `apiVersion` was bumped. A webhook that fails closed on the resources its\nown recovery needs can deadlock the cluster: IBM Portieris (commit a8dbe38) could not admit its\nown replacement pods once none were running; Gatekeeper\'s "failing closed" documentation\ndescribes the same deadlock after all nodes are replaced; Heureka\'s GKE staging cluster was\nunusable for two weeks until a misconfigured Gatekeeper webhook was found.\n\n`Ignore` is not free either: while the webhook is down, requests pass unchecked (Gatekeeper\nissue #3538: a pod was created while Gatekeeper was unreachable). The rule does not prefer one\npolicy; it asks that the choice be written down.\n\nFor admission policies nothing is called over the network, so there is no outage to fail\nclosed on. `failurePolicy` decides what an *error* does (it never decides what a validation\nthat is false does: that is the binding\'s `validationActions`):\n\n- a CEL expression that errors at run time: a validation, a `matchConditions` entry or a\n  mutation that reads a field the object does not have (`object.spec.template` on a bare Pod),\n  a type mismatch, the cost budget exceeded. Under `Fail` a validating policy\'s error counts as\n  a failed validation and is enforced through the binding\'s `validationActions` (rejected with\n  `Deny`, a warning with `Warn`); a mutating policy\'s error rejects the request;\n- a misconfiguration: a `paramKind` that does not exist, or a param that a binding with\n  `parameterNotFoundAction: Deny` cannot find (not created yet, deleted, in another\n  namespace). Under `Fail` this rejects every request the policy matches, whatever the\n  binding\'s `validationActions`; the help (the `fix:` line) mentions it for policies with a `paramKind`.\n\nWith `Ignore` the expression that errors, or the misconfigured binding, is skipped: it rejects\nnothing and warns nothing, while validations that are false still count. An expression that works on every object the author tried and errors on an object of\nanother shape turns, under the default, into rejected writes; an omitted `failurePolicy` makes\nthat choice without anyone having decided it.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy without `failurePolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Use instead\n\nWrite the policy you chose. For a policy check, `Fail` is often right; for a mutating webhook\nthe Kubernetes good practices suggest `Ignore` plus a validating check of the final state.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a policy, write it in the spec:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your team\'s convention is that an omitted `failurePolicy` means "`Fail`, on purpose", and\nevery reviewer knows the v1 default, turn the rule off with\n`--rule implicit-failure-policy=off`. Whether `Fail` is dangerous for what the webhook matches is\na separate question that `matches-kube-system` answers whether the policy is written or not.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingWebhook`, `SetDefaults_MutatingWebhook`: `failurePolicy` `Fail`);\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Ignore`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (call errors vs `failurePolicy`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (matchConditions errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingAdmissionPolicySpec`) and `v1beta1/defaults.go`\n  (`SetDefaults_MutatingAdmissionPolicySpec`): `failurePolicy` `Fail`\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/validator.go` (an expression error\n  under `Fail` is a deny decision, enforced through `validationActions`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (configuration errors, such as a\n  param not found with `parameterNotFoundAction: Deny`, reject under `Fail`); `k8s.io/api`\n  `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicySpec.failurePolicy`)\n- Admission webhook good practices (failure policy, gradual roll-out with `Ignore`):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Incidents: IBM Portieris commit a8dbe38; Gatekeeper `website/docs/failing-closed.md`;\n  "Dealing with a Google Kubernetes Engine Cluster Outage",\n  https://dev.to/fourstepper/dealing-with-a-google-kubernetes-engine-cluster-outage-2kf1;\n  open-policy-agent/gatekeeper#3538 (fail open)\n',
-      "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too). Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector that is a regular expression, or\nthat selects by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read may change anything. One finding per object, naming\nthe first patch and counting the others.\n\n**Selectors the build is certain of.** `matches-kube-system` and `self-deadlock` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name; no regular expression, label selector, group, version or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization neither renames nor moves objects;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, or a JSON 6902 `add`, `replace` or `remove` of a whole selector, in a\n  patch with no `move` or `copy` and no operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`);\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace): no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), and no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, `configurations`, generators, `helmCharts`, \u2026),\n  as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files),\n  one of several documents (kustomize reads the first), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). An overlay's own\npatch of the selectors is not applied: another overlay of the same base may not have it. The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to: the rule\nnames every object of the run a patch's target selects, also when that object belongs to another\noverlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
+      "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too). Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector that is a regular expression, or\nthat selects by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read may change anything. One finding per object, naming\nthe first patch and counting the others.\n\n**Selectors the build is certain of.** `matches-kube-system` and `self-deadlock` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name; no regular expression, label selector, group, version or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization neither renames nor moves objects;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, or a JSON 6902 `add`, `replace` or `remove` of a whole selector, in a\n  patch with no `move` or `copy` and no operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`);\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace): no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), and no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, `configurations`, generators, `helmCharts`, \u2026),\n  as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files), a key with a\n  tag or that is no plain string (`!!merge \"\\x3c\\x3c\"` is a merge key and `!!binary\n  cGF0Y2hlcw==` is `patches` to go-yaml; the patches of such a kustomization may change anything),\n  one of several documents (kustomize reads the first), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). An overlay's own\npatch of the selectors is not applied: another overlay of the same base may not have it. The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to: the rule\nnames every object of the run a patch's target selects, also when that object belongs to another\noverlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
       "rules/long-timeout.md": () => '---\nid: long-timeout\nseverity: warning\n---\n\n# long-timeout\n\n## What it does\n\nFlags a webhook whose effective `timeoutSeconds` is above a threshold: 15 seconds unless the\n`thresholdSeconds` option says otherwise. The effective value is the written one, or the API\ndefault when it is omitted: 10 seconds in `admissionregistration.k8s.io/v1` (so the default\nthreshold never reports it), 30 seconds in the long-removed `v1beta1`. The finding points at\n`timeoutSeconds`, or at the webhook when the field is omitted, and the message then says the\nvalue is the API default.\n\nWhat the wait costs depends on the webhook\'s `failurePolicy`, and the message says which case\napplies: with `Fail` each intercepted request hangs that long and is then rejected; with\n`Ignore` it hangs that long before the API server skips the webhook; with `Ignore` and 30\nseconds, clients that give up after 30 seconds fail anyway.\n\n**Severity: an explicit long timeout is deliberate.**\n\n| case | severity | why |\n|---|---|---|\n| the value is the API default (v1beta1\'s 30 s, or v1\'s 10 s under a lowered threshold) | warning | nobody chose it |\n| written, with `failurePolicy: Ignore`, 30 s or more | warning | the two settings contradict each other: a client that gives up after 30 s fails before the API server skips the webhook, so the request Ignore was meant to let through fails anyway |\n| written, anything else (`Fail`, or `Ignore` below 30 s) | info | a written value is a decision (a chart that allows slow API-server-to-webhook paths, say); under `Fail` an unreachable webhook rejects the request either way, the timeout only decides how soon |\n\nWhere the timeout puts the control plane at risk (kube-system pods and leases, node status),\n`matches-kube-system` and `critical-resources` say so, following GKE\'s unsafe-webhook insight\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`: webhooks on system-critical resources and namespaces) and\nGardener\'s webhook remediator (a webhook on those resources is problematic with `Fail`, or with\n`Ignore` and a timeout above 15 s, "because most control-plane API calls are made with a\nclient-side timeout of 30s"). Where several webhooks add up past a client\'s wait,\n`timeout-budget` does.\n\nOne cause, one finding: the webhooks of one configuration with the same value and case are\nreported together, at the first of them. A webhook with `Ignore` and a timeout above 15 s that\nintercepts a write the control plane needs to recover is `critical-resources`\' finding (it names\nwhat waits), not this rule\'s, while that rule runs with its own severity; a 30 s `Ignore`\nwebhook on kube-system is this rule\'s, not `matches-kube-system`\'s. A webhook shipped without `rules` (filled in at run\ntime) is still called and is checked.\n\nValues outside 1\u201330 seconds are not reported here: the API server rejects them, and\n`timeout-out-of-range` reports them.\n\n**What a file cannot show.** How fast the webhook answers, and how long the cluster\'s clients\nwait: the threshold stands in for both. The 30-second client timeout in the message is a common\nclient default, not something the file says about your clients.\n\n## Why is this bad?\n\n`timeoutSeconds` is how long the API server waits for the webhook before it treats the call as\nfailed. A healthy webhook answers in milliseconds, so the timeout only matters when the\nwebhook is slow or unreachable, and then it is paid by every request the webhook intercepts:\n`kubectl apply` hangs, controllers\' writes queue up behind it, and a mutating webhook\'s\ntimeout adds to those of the other mutating webhooks, which run one after another\n(`timeout-budget` adds them up).\n\nThirty seconds, the maximum (and the v1beta1 default), is as long as the request timeout many\nclients use. Such a client gives up no later than the API server skips the webhook, so\n`failurePolicy: Ignore` no longer keeps its requests working (kubernetes/kubernetes#71508;\nkubeflow/spark-operator#1387 made its 30-second timeout configurable for this reason). The Kubernetes documentation\nasks for a small timeout, a few seconds at most.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 30\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `thresholdSeconds` | number (\u2265 1) | `15` | report effective timeouts above this many seconds |\n\nSet it with `--rule-option long-timeout.thresholdSeconds=5`. At 10 or less, the v1 default of\n10 seconds is reported too (at the webhook, "the API default").\n\n## When not to use it\n\nFor a webhook that must do slow work synchronously (calling an external registry, say) and\nwhose callers are known to wait: raise the threshold to its timeout rather than turning the\nrule off.\n\n## References\n\n- Gardener, webhook remediator and problematic webhooks: `docs/usage/shoot/shoot_status.md`\n  (gardener/gardener), rules in `pkg/gardenlet/operation/botanist/matchers/matcher.go`\n- GKE, "Ensure control plane stability when using webhooks" (`K8S_ADMISSION_WEBHOOK_UNSAFE`):\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- Dynamic Admission Control, "Timeouts":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices ("Set a small timeout"):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#71508, "Admission controller fails on timeout when failurePolicy set to\n  Ignore" (the client\'s timeout expires first); kubernetes/kubernetes#74562 (the\n  `timeoutSeconds` field: 1\u201330 seconds, v1 default 10, v1beta1 default 30)\n',
       "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected;\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: the keys of `data` (`SetDefaults_ConfigMap` makes it `{}`), `binaryData` and its\n  keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName`, `replicas`,\n`metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**One cause, one finding.** An expression that reads several fields an object can lack is\nreported once, at its first such read (\"(+N more reads)\"); so are two expressions of one policy\nwhose failing read is the same field.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`). Also an\n`info` for a validation whose one read that can fail is compared for equality with a literal\n(`labels['team'] == 'payments'`, `x in ['a', 'b']`), reached through `&&` alone: the absent field\nwould fail it anyway, so under `Fail` the request is denied either way and only the message\ndiffers. Under `!=`, `!` or `||` the author may have meant to let absence pass: a warning. And an\n`info` for a validation whose read is reached only for the requests of one named user, under an\n`||` whose other side is false for that user alone (`request.userInfo.username != 'x'`, or\n`!variables.isController` where the variable compares the username with a literal): an error\nthere rejects only that user's writes (a project's own controller's), not its users'. And an\n`info` for a validation whose every failing read is a field another validation of the policy\nrequires by testing for it (`containers.all(c, has(c.resources.limits.memory))` beside\n`quantity(c.resources.limits.memory)`): reached from the root through `&&` and `all()` alone, that\nvalidation is false without the field and denies the request with its own message, so again only\nthe message differs. A test under `||`, of one element (`containers[0]`), or inside `all()` of\nwhat is not its element (over an empty list the test never runs) is no such requirement.\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Custom resources are not analysed (their CRDs' schemas are not read),\nnor are kinds other than those above, a webhook whose rules name a resource discovery does not\nknow, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
       "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**Severity.** A warning under `failurePolicy: Fail` (the API default), where the error rejects\nthe request; an `info` under `Ignore`, where a condition that errors skips the webhook, as a\nfalse one would.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
@@ -4610,13 +4610,13 @@ function collapseUnaryRuns(text) {
 }
 function children(node) {
   const out = [];
-  const visit6 = (value) => {
+  const visit7 = (value) => {
     if (Array.isArray(value))
-      value.forEach(visit6);
+      value.forEach(visit7);
     else if (typeof value === "object" && value !== null && "op" in value)
       out.push(value);
   };
-  visit6(node.args);
+  visit7(node.args);
   return out;
 }
 function measureDepth(root) {
@@ -25658,7 +25658,7 @@ function validate(root, env2, checked) {
   const exempt = new Set(env2.validators.has("format") ? ["format"] : []);
   const typeOf = (e) => checked.types.get(e.id) ?? T.dyn;
   const fnName = (e) => checked.functionNames.get(e.id) ?? e.fn;
-  const visit6 = (e, inExempt) => {
+  const visit7 = (e, inExempt) => {
     if (e.kind === "call") {
       const name = fnName(e);
       const firstArg = e.args[0];
@@ -25680,9 +25680,9 @@ function validate(root, env2, checked) {
       checkHomogeneous(e, typeOf, issues);
     const childExempt = inExempt || e.kind === "call" && exempt.has(fnName(e));
     for (const child of children2(e))
-      visit6(child, childExempt);
+      visit7(child, childExempt);
   };
-  visit6(root, false);
+  visit7(root, false);
   return issues;
 }
 function checkHomogeneous(e, typeOf, issues) {
@@ -27830,11 +27830,11 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias6 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
+    var isAlias7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection3(node) {
       if (node && typeof node === "object")
@@ -27856,7 +27856,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar9(node) || isCollection3(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar10(node) || isCollection3(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS2;
     exports2.DOC = DOC;
     exports2.MAP = MAP2;
@@ -27865,13 +27865,13 @@ var require_identity = __commonJS({
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias6;
+    exports2.isAlias = isAlias7;
     exports2.isCollection = isCollection3;
     exports2.isDocument = isDocument;
     exports2.isMap = isMap10;
     exports2.isNode = isNode;
     exports2.isPair = isPair;
-    exports2.isScalar = isScalar9;
+    exports2.isScalar = isScalar10;
     exports2.isSeq = isSeq9;
   }
 });
@@ -27885,7 +27885,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit6(node, visitor) {
+    function visit7(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity4.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -27894,9 +27894,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit6.BREAK = BREAK;
-    visit6.SKIP = SKIP;
-    visit6.REMOVE = REMOVE;
+    visit7.BREAK = BREAK;
+    visit7.SKIP = SKIP;
+    visit7.REMOVE = REMOVE;
     function visit_(key2, node, visitor, path) {
       const ctrl = callVisitor(key2, node, visitor, path);
       if (identity4.isNode(ctrl) || identity4.isPair(ctrl)) {
@@ -28030,7 +28030,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports2.visit = visit6;
+    exports2.visit = visit7;
     exports2.visitAsync = visitAsync;
   }
 });
@@ -28041,7 +28041,7 @@ var require_directives = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var visit6 = require_visit();
+    var visit7 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -28185,7 +28185,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity4.isNode(doc.contents)) {
           const tags = {};
-          visit6.visit(doc.contents, (_key, node) => {
+          visit7.visit(doc.contents, (_key, node) => {
             if (identity4.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -28213,7 +28213,7 @@ var require_anchors = __commonJS({
     "use strict";
     init_import_meta_url();
     var identity4 = require_identity();
-    var visit6 = require_visit();
+    var visit7 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -28224,7 +28224,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit6.visit(root, {
+      visit7.visit(root, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -28408,7 +28408,7 @@ var require_Alias = __commonJS({
     "use strict";
     init_import_meta_url();
     var anchors = require_anchors();
-    var visit6 = require_visit();
+    var visit7 = require_visit();
     var identity4 = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -28434,7 +28434,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit6.visit(doc, {
+          visit7.visit(doc, {
             Node: (_key, node) => {
               if (identity4.isAlias(node) || identity4.hasAnchor(node))
                 nodes.push(node);
@@ -33414,15 +33414,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit6(cst, visitor) {
+    function visit7(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit6.BREAK = BREAK;
-    visit6.SKIP = SKIP;
-    visit6.REMOVE = REMOVE;
-    visit6.itemAtPath = (cst, path) => {
+    visit7.BREAK = BREAK;
+    visit7.SKIP = SKIP;
+    visit7.REMOVE = REMOVE;
+    visit7.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field, index] of path) {
         const tok = item?.[field];
@@ -33433,8 +33433,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit6.parentCollection = (cst, path) => {
-      const parent = visit6.itemAtPath(cst, path.slice(0, -1));
+    visit7.parentCollection = (cst, path) => {
+      const parent = visit7.itemAtPath(cst, path.slice(0, -1));
       const field = path[path.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -33465,7 +33465,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports2.visit = visit6;
+    exports2.visit = visit7;
   }
 });
 
@@ -33482,7 +33482,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection3 = (token) => !!token && "items" in token;
-    var isScalar9 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar10 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM2:
@@ -33566,7 +33566,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection3;
-    exports2.isScalar = isScalar9;
+    exports2.isScalar = isScalar10;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -35187,7 +35187,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit6 = require_visit();
+    var visit7 = require_visit();
     exports2.Composer = composer.Composer;
     exports2.Document = Document2.Document;
     exports2.Schema = Schema.Schema;
@@ -35215,8 +35215,8 @@ var require_dist = __commonJS({
     exports2.parseAllDocuments = publicApi.parseAllDocuments;
     exports2.parseDocument = publicApi.parseDocument;
     exports2.stringify = publicApi.stringify;
-    exports2.visit = visit6.visit;
-    exports2.visitAsync = visit6.visitAsync;
+    exports2.visit = visit7.visit;
+    exports2.visitAsync = visit7.visitAsync;
   }
 });
 
@@ -35338,6 +35338,20 @@ function selectorTarget(value) {
 function mayMerge(text) {
   return text.includes("<<") || /[\u0085\u2028\u2029]/.test(text);
 }
+function hasUnreadableKey(doc) {
+  let unreadable = false;
+  (0, import_yaml.visit)(doc, {
+    Pair(_, pair) {
+      const key2 = pair.key;
+      if (!(0, import_yaml.isScalar)(key2) || (0, import_yaml.isAlias)(key2) || key2.tag !== void 0 || String(key2.value) === "<<") {
+        unreadable = true;
+        return import_yaml.visit.BREAK;
+      }
+      return void 0;
+    }
+  });
+  return unreadable;
+}
 function patchDocuments(text) {
   if (mayMerge(text))
     return void 0;
@@ -35349,7 +35363,15 @@ function patchDocuments(text) {
   }
   if (!Array.isArray(documents))
     return [];
-  return documents.map((doc) => doc.errors.length > 0 ? void 0 : doc.toJS({ maxAliasCount: 100 }));
+  return documents.map((doc) => {
+    if (doc.errors.length > 0 || hasUnreadableKey(doc))
+      return void 0;
+    try {
+      return doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      return void 0;
+    }
+  });
 }
 function namedTargets(text) {
   const unknown = { changes: [], known: false };
@@ -35505,6 +35527,8 @@ function kustomizationListings(file, folder, text, whole, readFile3) {
   const documents = patchDocuments(text) ?? [];
   if (whole && (documents.some((value) => value === void 0) || documents.filter((value) => value !== null).length > 1))
     return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
+  if (!whole && documents.some((value) => value === void 0) && KUSTOMIZATION_KIND.test(text))
+    return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const out = [];
   for (const value of documents) {
     if (value === null || typeof value !== "object" || Array.isArray(value))
@@ -35584,6 +35608,10 @@ function kustomizePatches(file, text, whole, readPatch) {
       continue;
     if (!whole && root.get("kind") !== "Kustomization")
       continue;
+    if (hasUnreadableKey(doc)) {
+      out.push({ file, line: lineOf2(root), target: {}, selectors: { changes: [], known: false } });
+      continue;
+    }
     for (const field of ["patches", "patchesJson6902", "patchesStrategicMerge"]) {
       const list3 = root.get(field, true);
       if (!(0, import_yaml.isSeq)(list3))
@@ -37688,11 +37716,11 @@ function answersFromKnownFields(expression, keyed) {
   if (expr === void 0)
     return false;
   let faithful = true;
-  const visit6 = (e, bound, parentSelects) => {
+  const visit7 = (e, bound, parentSelects) => {
     if (!faithful)
       return;
     if (keyed !== void 0) {
-      const answered = keyedRead(e, bound, keyed, (part) => visit6(part, bound, false));
+      const answered = keyedRead(e, bound, keyed, (part) => visit7(part, bound, false));
       if (answered === false)
         faithful = false;
       if (answered !== void 0)
@@ -37717,7 +37745,7 @@ function answersFromKnownFields(expression, keyed) {
         return;
       }
       if (e.kind === "select")
-        visit6(e.operand, bound, true);
+        visit7(e.operand, bound, true);
       return;
     }
     if (e.kind === "call" && (e.fn === "_?._" || e.fn === "_[?_]")) {
@@ -37726,16 +37754,16 @@ function answersFromKnownFields(expression, keyed) {
         faithful = false;
     }
     if (e.kind === "comprehension") {
-      visit6(e.iterRange, bound, false);
+      visit7(e.iterRange, bound, false);
       const inner = /* @__PURE__ */ new Set([...bound, e.iterVar, ...e.iterVar2 !== void 0 ? [e.iterVar2] : [], e.accuVar]);
       for (const child of [e.accuInit, e.loopCondition, e.loopStep, e.result])
-        visit6(child, inner, false);
+        visit7(child, inner, false);
       return;
     }
     for (const child of children2(e))
-      visit6(child, bound, false);
+      visit7(child, bound, false);
   };
-  visit6(expr, /* @__PURE__ */ new Set(), false);
+  visit7(expr, /* @__PURE__ */ new Set(), false);
   return faithful;
 }
 function keyedRead(e, bound, keyed, visitPart) {
@@ -39766,7 +39794,7 @@ function coCalledSets(sure2, open2) {
   });
   const sets = [];
   const labels = {};
-  const visit6 = (i) => {
+  const visit7 = (i) => {
     if (i === contested.length) {
       sets.push([...sure2, ...restricted.filter(({ selector }) => selectorMatches(selector, labels) !== false).map(({ hook }) => hook)]);
       return;
@@ -39776,11 +39804,11 @@ function coCalledSets(sure2, open2) {
         delete labels[contested[i]];
       else
         labels[contested[i]] = value;
-      visit6(i + 1);
+      visit7(i + 1);
     }
     delete labels[contested[i]];
   };
-  visit6(0);
+  visit7(0);
   return sets;
 }
 function withoutAlternatives(called, weight) {
@@ -42257,7 +42285,7 @@ var init_match_condition_null_object = __esm({
 function presenceTests(exprs) {
   const guards = /* @__PURE__ */ new Set();
   const indexes = /* @__PURE__ */ new Set();
-  const visit6 = (e, scope) => {
+  const visit7 = (e, scope) => {
     if (e.kind === "call" && (e.fn === "_[_]" || e.fn === "_[?_]") && e.args.length === 2)
       indexes.add(e.args[1]);
     if (e.kind === "literal" && e.type === "string" && !indexes.has(e))
@@ -42277,10 +42305,10 @@ function presenceTests(exprs) {
       if (e.fn === "@in" && e.args.length === 2 && e.args[0].kind === "literal" && typeof e.args[0].value === "string")
         mark(e.args[1], e.args[0].value);
     }
-    walkChildren(e, scope, visit6);
+    walkChildren(e, scope, visit7);
   };
   for (const e of exprs)
-    visit6(e, /* @__PURE__ */ new Map());
+    visit7(e, /* @__PURE__ */ new Map());
   return guards;
 }
 function follow(e, scope) {
@@ -42312,25 +42340,25 @@ function follow(e, scope) {
       return void 0;
   }
 }
-function walkChildren(e, scope, visit6) {
+function walkChildren(e, scope, visit7) {
   if (e.kind !== "comprehension") {
     if (e.kind === "select")
-      visit6(e.operand, scope);
+      visit7(e.operand, scope);
     else if (e.kind === "call") {
       if (e.target)
-        visit6(e.target, scope);
+        visit7(e.target, scope);
       for (const arg of e.args)
-        visit6(arg, scope);
+        visit7(arg, scope);
     } else if (e.kind === "list")
-      e.elements.forEach((x) => visit6(x, scope));
+      e.elements.forEach((x) => visit7(x, scope));
     else if (e.kind === "map")
-      e.entries.forEach((entry) => (visit6(entry.key, scope), visit6(entry.value, scope)));
+      e.entries.forEach((entry) => (visit7(entry.key, scope), visit7(entry.value, scope)));
     else if (e.kind === "struct")
-      e.fields.forEach((f) => visit6(f.value, scope));
+      e.fields.forEach((f) => visit7(f.value, scope));
     return;
   }
-  visit6(e.iterRange, scope);
-  visit6(e.accuInit, scope);
+  visit7(e.iterRange, scope);
+  visit7(e.accuInit, scope);
   const range = follow(e.iterRange, scope);
   const inner = new Map(scope);
   const element = range && { root: range.root, segments: [...range.segments, "[]"], text: "" };
@@ -42341,11 +42369,11 @@ function walkChildren(e, scope, visit6) {
   if (element)
     inner.set(elementVar, { ...element, text: elementVar });
   inner.set(e.accuVar, void 0);
-  visit6(e.loopCondition, inner);
-  visit6(e.loopStep, inner);
+  visit7(e.loopCondition, inner);
+  visit7(e.loopStep, inner);
   const afterLoop = new Map(scope);
   afterLoop.set(e.accuVar, void 0);
-  visit6(e.result, afterLoop);
+  visit7(e.result, afterLoop);
 }
 function unguardedReads(expr, fields, guards) {
   if (!fields.known)
@@ -42355,7 +42383,7 @@ function unguardedReads(expr, fields, guards) {
     if (!reads.has(read2.path))
       reads.set(read2.path, { ...read2, node });
   };
-  const visit6 = (e, scope) => {
+  const visit7 = (e, scope) => {
     const guardedUnder = (root) => (prefix) => guards.has(keyOf(root, prefix));
     if (e.kind === "select" && !e.testOnly) {
       const operand = follow(e.operand, scope);
@@ -42387,9 +42415,9 @@ function unguardedReads(expr, fields, guards) {
         }
       }
     }
-    walkChildren(e, scope, visit6);
+    walkChildren(e, scope, visit7);
   };
-  visit6(expr, /* @__PURE__ */ new Map());
+  visit7(expr, /* @__PURE__ */ new Map());
   return [...reads.values()].sort((a, b) => a.offset - b.offset).map(({ node: _node, ...read2 }) => read2);
 }
 function displayPath(root, segments) {
@@ -42429,10 +42457,10 @@ function deniedEitherWay(expr, read2) {
 }
 function fieldsRequired(expr) {
   const out = [];
-  const visit6 = (e, scope, within) => {
+  const visit7 = (e, scope, within) => {
     if (e.kind === "call" && e.fn === "_&&_") {
       for (const arg of e.args)
-        visit6(arg, scope, within);
+        visit7(arg, scope, within);
       return;
     }
     const require2 = (operand, name) => {
@@ -42459,10 +42487,10 @@ function fieldsRequired(expr) {
       inner.set(e.iterVar, void 0);
       inner.set(e.accuVar, void 0);
       inner.set(elementVar, { root: range.root, segments: element, text: elementVar });
-      visit6(e.loopStep.args[1], inner, [range.root, ...element]);
+      visit7(e.loopStep.args[1], inner, [range.root, ...element]);
     }
   };
-  visit6(expr, /* @__PURE__ */ new Map(), []);
+  visit7(expr, /* @__PURE__ */ new Map(), []);
   return out;
 }
 function isAll(e) {
@@ -66522,4 +66550,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build b93fe898afd8515535fa133d2bbc8a0acbe3ce4ca9dcc29c01c9444143ae81eb
+//# admission-lint-build 0657a900c8ded2a5058cc0a2982257bb1b2c48de04eb13a88f38f852f7aa7c40

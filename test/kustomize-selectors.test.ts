@@ -330,6 +330,17 @@ describe('webhook selectors set by a kustomize patch', () => {
     for (const separator of ['\u0085', '\u2028', '\u2029']) {
       expect(await verdict({ ...withOptIn(), 'default/kustomization.yaml': `resources:\n- ../webhook # c${separator}patches:${separator}- path: drop.yaml\n`, 'default/drop.yaml': '[{"op": "remove", "path": "/webhooks/0/objectSelector"}]\n' })).toEqual(asWritten);
     }
+    // (round 17) A key spelled with a tag: go-yaml reads `!!merge "\x3c\x3c"` as a merge key and
+    // `!!binary cGF0Y2hlcw==` as `patches`; a lookup by name finds neither.
+    const drop = { 'default/drop.yaml': '[{"op": "remove", "path": "/webhooks/0/objectSelector"}]\n' };
+    const hidden = ['!!merge "\\x3c\\x3c":\n  patches:\n  - path: drop.yaml\n', '!<tag:yaml.org,2002:merge> "\\x3c\\x3c":\n  patches:\n  - path: drop.yaml\n', '!!binary cGF0Y2hlcw==:\n- path: drop.yaml\n'];
+    for (const field of hidden) {
+      expect(await verdict({ ...withOptIn(), ...drop, 'default/kustomization.yaml': `resources:\n- ../webhook\n${field}` })).toEqual(asWritten);
+      // In the kustomization beside the webhook too.
+      expect(await verdict({ ...withOptIn(), 'webhook/drop.yaml': drop['default/drop.yaml'], 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\n${field.replace('patches:\n  - path: drop.yaml', 'patchesJson6902:\n  - {target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}, path: drop.yaml}').replace('!!binary cGF0Y2hlcw==:\n- path: drop.yaml', '!!binary cGF0Y2hlc0pzb242OTAy:\n- {target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}, path: drop.yaml}')}` })).toEqual(asWritten);
+    }
+    // A merge of an alias the yaml library refuses (not a map): no internal error, the webhook as written.
+    expect(await verdict({ ...withOptIn(), ...drop, 'default/kustomization.yaml': 'resources:\n- ../webhook\npatches:\n- &p drop.yaml\n- !!merge "\\x3c\\x3c": *p\n' })).toEqual(asWritten);
   });
 
   it('judges the webhook as written when two kustomizations patch it', async () => {

@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isMap, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import { writesCaBundle } from '../kube/ca-injection.js';
 
 /** Which objects a patch applies to; a field left out matches every object. */
@@ -249,6 +249,27 @@ function mayMerge(text: string): boolean {
   return text.includes('<<') || /[\u0085\u2028\u2029]/.test(text);
 }
 
+/**
+ * Whether a document has a key the linter may not read as kustomize's go-yaml does: one with a
+ * tag (`!!binary cGF0Y2hlcw==` is `patches`; `!!merge "\x3c\x3c"` is a merge key though `<<` is
+ * nowhere in the text), a merge key however written, or a key that is not a scalar (an alias, a
+ * collection). Round 17: a key found by name (`root.get('patches')`) missed such spellings.
+ */
+function hasUnreadableKey(doc: Document.Parsed): boolean {
+  let unreadable = false;
+  visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key;
+      if (!isScalar(key) || isAlias(key) || key.tag !== undefined || String(key.value) === '<<') {
+        unreadable = true;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return unreadable;
+}
+
 /** The values of a patch text's documents; undefined for one that does not parse (or may merge). */
 function patchDocuments(text: string): unknown[] | undefined {
   if (mayMerge(text)) return undefined;
@@ -259,7 +280,15 @@ function patchDocuments(text: string): unknown[] | undefined {
     return undefined;
   }
   if (!Array.isArray(documents)) return [];
-  return documents.map((doc): unknown => (doc.errors.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 })));
+  return documents.map((doc): unknown => {
+    if (doc.errors.length > 0 || hasUnreadableKey(doc)) return undefined;
+    try {
+      return doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      // An alias the yaml library refuses to merge (or expand): not read.
+      return undefined;
+    }
+  });
 }
 
 /**
@@ -478,6 +507,8 @@ export function kustomizationListings(file: string, folder: string, text: string
   // still builds what it lists: its effect is unknown. So is one of several documents: kustomize
   // reads the first, the linter would read the others' patches too.
   if (whole && (documents.some((value) => value === undefined) || documents.filter((value) => value !== null).length > 1)) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
+  // In a stream, a document not read (a key spelled otherwise, say) may be a Kustomization.
+  if (!whole && documents.some((value) => value === undefined) && KUSTOMIZATION_KIND.test(text)) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const out: KustomizationListing[] = [];
   for (const value of documents) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
@@ -588,6 +619,11 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
     const root = doc.contents;
     if (!isMap(root)) continue;
     if (!whole && (root.get('kind') as unknown) !== 'Kustomization') continue;
+    // A key read otherwise than by name may be a patch list: this kustomization's patches are not known.
+    if (hasUnreadableKey(doc)) {
+      out.push({ file, line: lineOf(root), target: {}, selectors: { changes: [], known: false } });
+      continue;
+    }
     for (const field of ['patches', 'patchesJson6902', 'patchesStrategicMerge'] as const) {
       const list = root.get(field, true);
       if (!isSeq(list)) continue;
