@@ -3,7 +3,7 @@ import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js
 import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
-import { conditionsOutcome, type Requester } from '../src/match/system-requests.js';
+import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
@@ -18,6 +18,12 @@ const controller = (name: string): Requester => ({
 /** The namespace the API server creates, with only the name label, and in which people deploy without thinking of it. */
 const DEFAULT_NAMESPACE = 'default';
 
+/** The kubelets that run the webhook's pods (node names are often hostnames; a managed cluster adds its own groups). */
+const KUBELETS: readonly Requester[] = [
+  { username: 'system:node:node-1', groups: ['system:nodes', 'system:authenticated'] },
+  { username: 'system:node:ip-10-0-1-23.ec2.internal', groups: ['system:bootstrappers', 'system:nodes', 'system:authenticated'] },
+];
+
 /** Whoever installs or upgrades the webhook's workload (Helm, kubectl, a GitOps controller). */
 const INSTALLER: Requester = { username: 'cluster-admin', groups: ['system:masters', 'system:authenticated'] };
 
@@ -26,6 +32,8 @@ interface Candidate {
   readonly resource: string;
   /** A subresource the request is for ('' for the object itself). */
   readonly subresource?: string;
+  /** CREATE unless said. */
+  readonly operation?: 'UPDATE';
   readonly kind: string;
   /** Who creates these objects when the webhook's pods are replaced, rolled out or reinstalled. */
   readonly requesters: readonly Requester[];
@@ -36,7 +44,10 @@ const CANDIDATES: readonly Candidate[] = [
   { group: '', resource: 'pods', kind: 'Pod', requesters: [controller('replicaset-controller'), controller('daemon-set-controller'), controller('statefulset-controller')] },
   // The scheduler binds each new pod to a node with a create of pods/binding: refused, no pod of
   // the namespace (the webhook's own replacements among them) is ever scheduled.
-  { group: '', resource: 'pods', subresource: 'binding', kind: 'Binding', requesters: [{ username: 'system:kube-scheduler', groups: ['system:authenticated'] }] },
+  { group: '', resource: 'pods', subresource: 'binding', kind: 'Binding', requesters: [{ username: 'system:kube-scheduler', groups: ['system:authenticated'] }, FARGATE_SCHEDULER] },
+  // The kubelet reports a pod's IP and readiness with an update of pods/status: refused, the
+  // webhook's replacement pods run but never become endpoints of its Service.
+  { group: '', resource: 'pods', subresource: 'status', operation: 'UPDATE', kind: 'Pod', requesters: KUBELETS },
   { group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', requesters: [controller('deployment-controller')] },
   { group: 'apps', resource: 'deployments', kind: 'Deployment', requesters: [INSTALLER] },
   { group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', requesters: [INSTALLER] },
@@ -69,6 +80,7 @@ export const rule = defineObjectRule({
         '{{which}} {{intercepts}} CREATE of replicasets in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
       workloads:
         '{{which}} {{intercepts}} CREATE of {{resource}} in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
+      updates: '{{which}} {{intercepts}} UPDATE of {{resource}} in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
     },
     help: `While the webhook is down, the API server rejects what would bring it back: replacements for its pods (no pod is left to answer for them), the ReplicaSet of a rollout of its Deployment, a reinstall of the workload that runs it. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
@@ -78,7 +90,7 @@ export const rule = defineObjectRule({
         // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
         const judged = withKustomizeSelectors(object, run);
         // One cause, one finding: copies (webhooks that match alike) together (src/match/webhook-copies.ts).
-        return groupCopies(webhooksOf(judged.object).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads'>[] => {
+        return groupCopies(webhooksOf(judged.object).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads' | 'updates'>[] => {
           const { webhook } = entry;
           const service = webhook.clientConfig?.service;
           const namespace = service?.namespace;
@@ -96,7 +108,7 @@ export const rule = defineObjectRule({
             const outcome = matchWebhook(
               webhook,
               {
-                operation: 'CREATE',
+                operation: candidate.operation ?? 'CREATE',
                 group: candidate.group,
                 version: 'v1',
                 resource: candidate.resource,
@@ -110,7 +122,7 @@ export const rule = defineObjectRule({
             );
             if (outcome.called !== true) continue;
             if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
-            const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: 'CREATE', namespace, requester }));
+            const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: candidate.operation ?? 'CREATE', namespace, requester }));
             if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;
             const failurePolicy = [...entry.path, 'failurePolicy'];
             const defaulted = isDefaulted(object, failurePolicy);
@@ -118,7 +130,7 @@ export const rule = defineObjectRule({
               {
                 label: entry.label,
                 webhook,
-                messageId: candidate.resource === 'pods' && subresource === '' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
+                messageId: candidate.operation === 'UPDATE' ? ('updates' as const) : candidate.resource === 'pods' && subresource === '' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
                 data: {
                   namespace,
                   service: `${namespace}/${service?.name ?? ''}`,

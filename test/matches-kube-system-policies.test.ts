@@ -258,6 +258,14 @@ describe('matches-kube-system on policies', () => {
     expect(await run(POLICY('', "!has(object.metadata.labels) && request.userInfo.username.startsWith('team-')"))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
   });
 
+  it('does not take the system: prefix for every writer (EKS binds Fargate pods as eks:fargate-scheduler)', async () => {
+    const binding = (text: string): string => text.replace('resources: ["pods"]', 'resources: ["pods/binding"]').replace('operations: ["CREATE", "UPDATE"]', 'operations: ["CREATE"]');
+    expect(await run(binding(POLICY('', "request.userInfo.username.startsWith('system:')")))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
+    expect(await run(binding(POLICY('', "request.userInfo.username.startsWith('system:') || request.userInfo.username.startsWith('eks:')")))).toEqual([]);
+    // Pods themselves: the Fargate scheduler is not known to write them.
+    expect(await run(POLICY('', "request.userInfo.username.startsWith('system:')"))).toEqual([]);
+  });
+
   it('does not evaluate a policy without bindings in the run, nor a binding without its policy', async () => {
     const [policy, binding] = POLICY('').split('---\n');
     expect(await run(policy!)).toEqual([]);

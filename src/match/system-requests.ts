@@ -385,7 +385,7 @@ export function validationsOutcome(
     // own service account, and others write there too. They may decide that a validation is
     // false (it is, for them); to say it is true for the system, it must be for the others too.
     if (outcome === 'passes' && requests.length > 0) {
-      const others = otherWritersOf(requests[0]!.group).map((requester) => ({ ...requests[0]!, requester }));
+      const others = otherWritersOf(requests[0]!).map((requester) => ({ ...requests[0]!, requester }));
       if (others.length > 0 && evaluateValidations(validations, variables, others, meter) !== 'passes') outcome = 'unknown';
     }
     // cel-js gives a value where cel-go errors on overflow (int(9.3e18), the minimum int / -1,
@@ -439,7 +439,7 @@ function unmarkedOutcome(meter: Meter, validations: readonly string[], variables
   });
   if (keyed.maps.size > MAX_KEYED_MAPS) return undefined;
   if ([...validations, ...evaluated.map((variable) => variable.expression)].some(mayOverflow)) return undefined;
-  const others = otherWritersOf(requests[0]!.group).map((requester) => ({ ...requests[0]!, requester }));
+  const others = otherWritersOf(requests[0]!).map((requester) => ({ ...requests[0]!, requester }));
   const samples = keyedSamples([...keyed.maps].sort());
   for (const request of [...requests, ...others]) {
     for (const sample of samples) {
@@ -463,6 +463,8 @@ function unmarkedOutcome(meter: Meter, validations: readonly string[], variables
  * linter does not know by name.
  */
 const KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS = ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'];
+/** EKS's scheduler for Fargate pods (Amazon EKS user guide, "Default Amazon EKS created Kubernetes identities"). */
+export const FARGATE_SCHEDULER: Requester = { username: 'eks:fargate-scheduler', groups: ['system:authenticated'] };
 const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
   ...['daemon-set-controller', 'statefulset-controller', 'job-controller', 'deployment-controller', 'endpointslice-controller', 'endpoint-controller', 'node-controller', 'generic-garbage-collector', 'namespace-controller', 'an-unnamed-component'].map(
     (name): Requester => ({ username: `system:serviceaccount:kube-system:${name}`, groups: KUBE_SYSTEM_SERVICE_ACCOUNT_GROUPS }),
@@ -476,6 +478,9 @@ const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
   // The API server's loopback user had system:masters alone before kubernetes#127902 (1.32, and
   // patch releases of 1.29-1.31 from November 2024).
   { username: 'system:apiserver', groups: ['system:masters'] },
+  // Not every writer of the system's is named system:…: EKS's Fargate scheduler binds the pods of
+  // Fargate profiles (CoreDNS in kube-system among them) as eks:fargate-scheduler.
+  FARGATE_SCHEDULER,
 ];
 
 /**
@@ -485,13 +490,15 @@ const OTHER_SYSTEM_REQUESTERS: readonly Requester[] = [
  */
 export function othersMayBeCalled(scope: Pick<RunScope, 'memo'>, conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): boolean {
   const writes = new Map(requests.map((request) => [`${request.group}/${request.resource}/${request.subresource}/${request.operation}/${request.namespace ?? ''}`, request]));
-  const others = [...writes.values()].flatMap((request) => otherWritersOf(request.group).map((requester) => ({ ...request, requester })));
+  const others = [...writes.values()].flatMap((request) => otherWritersOf(request).map((requester) => ({ ...request, requester })));
   return others.length > 0 && conditionsOutcome(scope, conditions, others) !== 'skipped';
 }
 
-/** OTHER_SYSTEM_REQUESTERS that write a group's resources in kube-system: none for RBAC (systemWritersOf). */
-function otherWritersOf(group: string): readonly Requester[] {
-  return group === 'rbac.authorization.k8s.io' ? OTHER_SYSTEM_REQUESTERS.filter((requester) => requester.username === 'system:apiserver') : OTHER_SYSTEM_REQUESTERS;
+/** OTHER_SYSTEM_REQUESTERS that write a resource in kube-system: none for RBAC (systemWritersOf); EKS's Fargate scheduler binds pods (pods/binding) and is known to write nothing else. */
+function otherWritersOf(write: Pick<CelRequest, 'group' | 'resource' | 'subresource'>): readonly Requester[] {
+  if (write.group === 'rbac.authorization.k8s.io') return OTHER_SYSTEM_REQUESTERS.filter((requester) => requester.username === 'system:apiserver');
+  const binds = write.group === '' && write.resource === 'pods' && write.subresource === 'binding';
+  return binds ? OTHER_SYSTEM_REQUESTERS : OTHER_SYSTEM_REQUESTERS.filter((requester) => requester !== FARGATE_SCHEDULER);
 }
 
 /** Calls where cel-go errors and cel-js may not: numeric conversions, division, remainder, negation, timestamps and durations (their arithmetic overflows). */
