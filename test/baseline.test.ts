@@ -83,6 +83,24 @@ describe('applying a baseline', () => {
     expect(applyBaseline(report(two.slice(0, 1)), baseline, '/repo', '/repo').gone).toBe(1);
   });
 
+  it('a finding that stands for a place its entry does not list is new (a second opt-out key added to one selector)', () => {
+    const optOut = (alsoAt?: string[]): Finding => finding({ ruleId: 'editable-namespace-selector', fieldPath: 'webhooks[0].namespaceSelector.matchExpressions[0]', ...(alsoAt ? { alsoAt } : {}) });
+    const baseline = createBaseline([optOut()], '/repo', '/repo');
+    expect(baseline.entries[0]!.alsoAt).toBeUndefined();
+    const two = optOut(['webhooks[0].namespaceSelector.matchExpressions[1]']);
+    const grown = applyBaseline(report([two]), baseline, '/repo', '/repo');
+    expect(grown.report.findings).toEqual([two]);
+    expect(grown.grown).toBe(1);
+    expect(grown.gone).toBe(0);
+    // Recorded with both places: hidden, in any order, and with fewer places too.
+    const both = createBaseline([two], '/repo', '/repo');
+    expect(both.entries[0]!.alsoAt).toEqual(['webhooks[0].namespaceSelector.matchExpressions[1]']);
+    expect(applyBaseline(report([two]), both, '/repo', '/repo').report.findings).toEqual([]);
+    expect(applyBaseline(report([optOut()]), both, '/repo', '/repo').report.findings).toEqual([]);
+    // A finding of one place is not hidden by an entry of others' (another finding's).
+    expect(applyBaseline(report([optOut(['webhooks[0].namespaceSelector.matchExpressions[2]'])]), both, '/repo', '/repo').report.findings).toHaveLength(1);
+  });
+
   it('sorts entries, so a rewritten baseline diffs cleanly', () => {
     const entries = createBaseline([finding({ ruleId: 'b' }), finding({ ruleId: 'a' }), finding({ file: 'a.yaml' })], '/repo', '/repo').entries;
     expect(entries.map((entry) => `${entry.file} ${entry.ruleId}`)).toEqual(['a.yaml long-timeout', 'deploy/w.yaml a', 'deploy/w.yaml b']);
@@ -173,6 +191,19 @@ describe('the CLI round trip', () => {
     writeFileSync(join(dir, 'deploy', 'w.yaml'), `${MANIFEST}---\n${MANIFEST}`);
     const twice = cli(['--baseline', 'baseline.json', '--format', 'json', 'deploy'], dir);
     expect(json(twice.stdout).findings.map((f) => f.ruleId).sort()).toEqual(['editable-object-selector', 'long-timeout']);
+  });
+
+  it('says a baselined finding of one cause that now stands for another place (an opt-out key added)', () => {
+    const dir = setup();
+    const optOut = MANIFEST.replace('objectSelector: {matchLabels: {team: a}}', 'namespaceSelector: {matchExpressions: [{key: example.com/skip, operator: DoesNotExist}]}')
+      .replace('apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]', 'apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]');
+    writeFileSync(join(dir, 'deploy', 'w.yaml'), optOut);
+    cli(['--write-baseline', 'baseline.json', 'deploy'], dir);
+    expect(json(cli(['--baseline', 'baseline.json', '--format', 'json', 'deploy'], dir).stdout).findings).toEqual([]);
+    writeFileSync(join(dir, 'deploy', 'w.yaml'), optOut.replace('operator: DoesNotExist}]', 'operator: DoesNotExist}, {key: team.example.com/legacy, operator: DoesNotExist}]'));
+    const grown = cli(['--baseline', 'baseline.json', '--format', 'json', 'deploy'], dir);
+    expect(json(grown.stdout).findings.map((f) => f.ruleId)).toEqual(['editable-namespace-selector']);
+    expect(grown.stderr).toBe('admission-lint: 1 finding of the baseline baseline.json now stands for more places than recorded and is reported as new\n');
   });
 
   it('a missing or broken baseline is exit 2 before any output', () => {

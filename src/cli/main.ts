@@ -267,6 +267,9 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
     const result = applyBaseline({ ...report, gate }, baseline, dirname(resolve(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
+    if (result.grown > 0) {
+      io.stderr.write(`admission-lint: ${result.grown} ${result.grown === 1 ? 'finding' : 'findings'} of the baseline ${flags.baseline} now ${result.grown === 1 ? 'stands' : 'stand'} for more places than recorded and ${result.grown === 1 ? 'is' : 'are'} reported as new\n`);
+    }
     if (result.raised > 0) {
       io.stderr.write(`admission-lint: ${result.raised} ${result.raised === 1 ? 'finding' : 'findings'} of the baseline ${flags.baseline} rose in severity and ${result.raised === 1 ? 'is' : 'are'} reported as new\n`);
     }

@@ -2,7 +2,8 @@
  * Baselines, for repositories adopting the linter: `--write-baseline` records today's findings
  * by fingerprint, `--baseline` reports only the findings that are not in it. A fingerprint is
  * what stays the same when lines move: rule id, file, object kind and name, webhook name and
- * field path (no line, column or message). The baseline is a multiset: a file with two
+ * field path (no line, column or message), and the other places a finding of one cause stands
+ * for (a finding that stands for more places than its entry lists is new). The baseline is a multiset: a file with two
  * identical findings records a count of 2, and a third one is new. Each entry records the
  * findings' severity: a finding whose severity rose above it is new (an entry written before
  * severities were recorded hides any severity, and the run says so).
@@ -34,6 +35,11 @@ export interface BaselineEntry {
    * (`file` is then the file read, so that a comment in one file never matches another's entries).
    */
   readonly template?: string;
+  /**
+   * The other places the findings stand for (Finding.alsoAt), sorted; absent when none. A
+   * finding that stands for a place not among them is new (and said: BaselineResult.grown).
+   */
+  readonly alsoAt?: readonly string[];
 }
 
 export interface Baseline {
@@ -50,6 +56,8 @@ export interface BaselineResult {
   readonly gone: number;
   /** Findings not hidden because their severity rose above the entry's. */
   readonly raised: number;
+  /** Findings not hidden because they stand for a place their entry does not list (Finding.alsoAt). */
+  readonly grown: number;
   /** Entries that record no severity (written by an older admission-lint): they hide any severity. */
   readonly withoutSeverity: number;
 }
@@ -72,7 +80,13 @@ export function fingerprintOf(finding: Finding, baselineDir: string, cwd: string
     name: finding.object?.name ?? null,
     webhook: finding.webhook,
     fieldPath: finding.fieldPath,
+    ...(finding.alsoAt !== undefined && finding.alsoAt.length > 0 ? { alsoAt: [...new Set(finding.alsoAt)].sort() } : {}),
   };
+}
+
+/** Whether an entry's places include every other place of the finding (an entry without them: none). */
+function coversPlaces(entry: readonly string[] | undefined, finding: readonly string[] | undefined): boolean {
+  return (finding ?? []).every((place) => entry?.includes(place) === true);
 }
 
 function keyOf(fingerprint: Fingerprint): string {
@@ -83,7 +97,7 @@ export function createBaseline(findings: readonly Finding[], baselineDir: string
   const counts = new Map<string, { fingerprint: Fingerprint; count: number; severity: Severity }>();
   for (const finding of findings) {
     const fingerprint = fingerprintOf(finding, baselineDir, cwd);
-    const key = JSON.stringify([keyOf(fingerprint), finding.severity]);
+    const key = JSON.stringify([keyOf(fingerprint), fingerprint.alsoAt ?? [], finding.severity]);
     const entry = counts.get(key);
     if (entry) entry.count++;
     else counts.set(key, { fingerprint, count: 1, severity: finding.severity });
@@ -129,7 +143,8 @@ export function readBaseline(path: string, cwd: string): Baseline {
       nullableString(entry.kind) && nullableString(entry.name) && nullableString(entry.webhook) && nullableString(entry.fieldPath) &&
       Number.isInteger(entry.count) && (entry.count ?? 0) >= 1 &&
       (entry.severity === undefined || (SEVERITIES as readonly unknown[]).includes(entry.severity)) &&
-      (entry.template === undefined || typeof entry.template === 'string');
+      (entry.template === undefined || typeof entry.template === 'string') &&
+      (entry.alsoAt === undefined || (Array.isArray(entry.alsoAt) && entry.alsoAt.every((place) => typeof place === 'string')));
     if (!valid) throw new InputError(`${path}: entries[${index}] is not a baseline entry (ruleId, file, kind, name, webhook, fieldPath, count, severity)`);
   });
   return record as Baseline;
@@ -138,12 +153,12 @@ export function readBaseline(path: string, cwd: string): Baseline {
 /** The report without the findings the baseline has (each entry hides up to `count` of them). */
 export function applyBaseline(report: Report, baseline: Baseline, baselineDir: string, cwd: string): BaselineResult {
   /** Per fingerprint: what each entry has left to hide, lowest severity first (an entry without one last: it hides any). */
-  const remaining = new Map<string, { severity: Severity | undefined; left: number }[]>();
+  const remaining = new Map<string, { severity: Severity | undefined; left: number; alsoAt: readonly string[] | undefined }[]>();
   let withoutSeverity = 0;
   for (const entry of baseline.entries) {
     const key = keyOf(entry);
     const list = remaining.get(key) ?? [];
-    list.push({ severity: entry.severity, left: entry.count });
+    list.push({ severity: entry.severity, left: entry.count, alsoAt: entry.alsoAt });
     remaining.set(key, list);
     if (entry.severity === undefined) withoutSeverity++;
   }
@@ -151,17 +166,22 @@ export function applyBaseline(report: Report, baseline: Baseline, baselineDir: s
   for (const list of remaining.values()) list.sort((a, b) => rank(a.severity) - rank(b.severity));
   let matched = 0;
   let raised = 0;
+  let grown = 0;
   const kept = report.findings.filter((finding) => {
-    const list = remaining.get(keyOf(fingerprintOf(finding, baselineDir, cwd)));
+    const fingerprint = fingerprintOf(finding, baselineDir, cwd);
+    const list = remaining.get(keyOf(fingerprint));
     if (list === undefined) return true;
-    // A finding is hidden by an entry of its severity or above: one that rose is new.
-    const entry = list.find((candidate) => candidate.left > 0 && (candidate.severity === undefined || severityAtLeast(candidate.severity, finding.severity)));
+    // A finding is hidden by an entry of its severity or above that lists its other places: one
+    // that rose, or that stands for a place added since, is new.
+    const entry = list.find((candidate) => candidate.left > 0 && (candidate.severity === undefined || severityAtLeast(candidate.severity, finding.severity)) && coversPlaces(candidate.alsoAt, fingerprint.alsoAt));
     if (entry === undefined) {
-      // Its entry is still there, at a lower severity: the finding is new, the entry not gone.
-      const lower = list.find((candidate) => candidate.left > 0);
-      if (lower !== undefined) {
-        lower.left--;
-        raised++;
+      // Its entry is still there, at a lower severity or with fewer places: the finding is new, the entry not gone.
+      const lower = list.find((candidate) => candidate.left > 0 && coversPlaces(candidate.alsoAt, fingerprint.alsoAt));
+      const fewer = lower ?? list.find((candidate) => candidate.left > 0);
+      if (fewer !== undefined) {
+        fewer.left--;
+        if (lower !== undefined) raised++;
+        else grown++;
       }
       return true;
     }
@@ -179,5 +199,5 @@ export function applyBaseline(report: Report, baseline: Baseline, baselineDir: s
     warnings: findings.filter((finding) => finding.severity === 'warning').length,
     infos: findings.filter((finding) => finding.severity === 'info').length,
   };
-  return { report: { ...report, findings, summary }, matched, gone, raised, withoutSeverity };
+  return { report: { ...report, findings, summary }, matched, gone, raised, grown, withoutSeverity };
 }

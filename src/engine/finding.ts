@@ -20,6 +20,12 @@ export interface Finding {
    * template, and line/column are positions in the rendered stream, which this names and repeats.
    */
   readonly rendered?: { readonly file: string; readonly line: number; readonly column: number; readonly endLine: number; readonly endColumn: number };
+  /**
+   * The field paths of the other places a finding of one cause stands for (Violation.alsoAt: the
+   * keys of one selector, copies of a webhook): part of its identity in a baseline, so that a
+   * place added later is said. Not printed by any format.
+   */
+  readonly alsoAt?: readonly string[];
   /** The rule's facts for the finding's fix (src/rule.ts FixHint); for `--fix`, not printed by any format. */
   readonly fixHint?: FixHint;
   /**

@@ -121,6 +121,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       object: objectRef(object),
       webhook,
       ...(violation.fixHint ? { fixHint: violation.fixHint } : {}),
+      ...(violation.alsoAt !== undefined && violation.alsoAt.length > 0 ? { alsoAt: violation.alsoAt.map(formatFieldPath) } : {}),
     });
     findings.push(finding);
     if (violation.alsoAt !== undefined && violation.alsoAt.length > 0) {
@@ -291,6 +292,7 @@ interface Place {
   readonly object: Finding['object'];
   readonly webhook: string | null;
   readonly fixHint?: Finding['fixHint'];
+  readonly alsoAt?: Finding['alsoAt'];
 }
 
 /** The one way a finding is made (the JSON contract's field order). */
@@ -312,6 +314,7 @@ function findingAt(ruleId: string, severity: Severity, message: string, help: st
     help,
     ...(place.source === undefined ? {} : renderedAt(place.source, span)),
     ...(place.fixHint ? { fixHint: place.fixHint } : {}),
+    ...(place.alsoAt ? { alsoAt: place.alsoAt } : {}),
   };
 }
 
