@@ -339,6 +339,13 @@ describe('webhook selectors set by a kustomize patch', () => {
       // In the kustomization beside the webhook too.
       expect(await verdict({ ...withOptIn(), 'webhook/drop.yaml': drop['default/drop.yaml'], 'webhook/kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\n${field.replace('patches:\n  - path: drop.yaml', 'patchesJson6902:\n  - {target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}, path: drop.yaml}').replace('!!binary cGF0Y2hlcw==:\n- path: drop.yaml', '!!binary cGF0Y2hlc0pzb242OTAy:\n- {target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}, path: drop.yaml}')}` })).toEqual(asWritten);
     }
+    // (s35a K-1) A field spelled in another case: kustomize decodes it as Go's JSON does (`Patches:`
+    // is `patches`): the webhook as written, and said to be changed by a patch the linter cannot read.
+    for (const field of ['Patches', 'PATCHES', 'patche\u017f']) {
+      const files = { 'webhook/manifests.yaml': MANIFESTS, 'webhook/drop.yaml': drop['default/drop.yaml'], 'webhook/kustomization.yaml': `resources:\n- manifests.yaml\n${field}Json6902:\n- {target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}, path: drop.yaml}\n` };
+      const found = await findings([folder(files)]);
+      expect(found.filter((f) => f.startsWith('kustomize-patched'))).toHaveLength(1);
+    }
     // A merge of an alias the yaml library refuses (not a map): no internal error, the webhook as written.
     expect(await verdict({ ...withOptIn(), ...drop, 'default/kustomization.yaml': 'resources:\n- ../webhook\npatches:\n- &p drop.yaml\n- !!merge "\\x3c\\x3c": *p\n' })).toEqual(asWritten);
   });

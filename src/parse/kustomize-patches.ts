@@ -581,6 +581,15 @@ function hasFoldedFieldName(value: unknown): boolean {
   });
 }
 
+/** hasFoldedFieldName of a parsed document (one the yaml library cannot turn into values: true). */
+function spellsFieldOtherwise(doc: Document.Parsed): boolean {
+  try {
+    return hasFoldedFieldName(doc.toJS({ maxAliasCount: 100 }));
+  } catch {
+    return true;
+  }
+}
+
 /** The path with symbolic links followed, or as it is when it does not resolve. */
 export function realPath(path: string): string {
   try {
@@ -619,8 +628,9 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
     const root = doc.contents;
     if (!isMap(root)) continue;
     if (!whole && (root.get('kind') as unknown) !== 'Kustomization') continue;
-    // A key read otherwise than by name may be a patch list: this kustomization's patches are not known.
-    if (hasUnreadableKey(doc)) {
+    // A key read otherwise than by name may be a patch list (a tag, a merge, a field spelled in
+    // another case, which kustomize's JSON decoding folds): this kustomization's patches are not known.
+    if (hasUnreadableKey(doc) || spellsFieldOtherwise(doc)) {
       out.push({ file, line: lineOf(root), target: {}, selectors: { changes: [], known: false } });
       continue;
     }
