@@ -124,9 +124,27 @@ function validationsOf(run: RuleRun, spec: NonNullable<ReturnType<typeof policyS
   const variables = (spec.variables ?? []).flatMap((variable) => (typeof variable?.name === 'string' && typeof variable.expression === 'string' ? [{ name: variable.name, expression: variable.expression }] : []));
   const outcome = validationsOutcome(run, validations, variables, requests);
   if (outcome !== 'unknown') return outcome;
-  // Not decided by what is known: true wherever the system's objects and requesters carry no key of the domains it names?
+  // Not decided by what is known: true wherever the system's objects and requesters carry no key
+  // of the domains it names, and those domains are the policy's project's own?
   const unmarked = validationsPassUnmarked(run, validations, variables, requests);
-  return unmarked === undefined ? outcome : { unmarked };
+  return unmarked !== undefined && unmarked.every((domain) => ownsDomain(run, spec, domain)) ? { unmarked } : outcome;
+}
+
+/**
+ * Whether the run shows a domain is the policy's project's: an API group of its own (a
+ * CustomResourceDefinition of the run, a group its resourceRules or paramKind name, not one
+ * Kubernetes serves) is the domain, under it, or above it (`restore.criu.org` and the group
+ * `criu.org`). Not Kubernetes' is not enough: managed platforms and add-ons label their
+ * kube-system objects with keys of their own domains (EKS's CoreDNS pods carry
+ * `eks.amazonaws.com/component`), which a policy may name too.
+ */
+function ownsDomain(run: RuleRun, spec: NonNullable<ReturnType<typeof policySpec>>, domain: string): boolean {
+  const named = [
+    ...(Array.isArray(spec.matchConstraints?.resourceRules) ? spec.matchConstraints.resourceRules.flatMap((rule) => (Array.isArray(rule?.apiGroups) ? rule.apiGroups : [])) : []),
+    ...(typeof spec.paramKind?.apiVersion === 'string' && spec.paramKind.apiVersion.includes('/') ? [spec.paramKind.apiVersion.split('/')[0]!] : []),
+  ];
+  const groups = [...run.discovery.groups(), ...named].filter((group): group is string => typeof group === 'string' && group.includes('.') && !run.discovery.isKnownBuiltinGroup(group));
+  return groups.some((group) => domain === group || domain.endsWith(`.${group}`) || group.endsWith(`.${domain}`));
 }
 
 function policyViolation(object: PolicyObject, write: SystemWrite, rule: number, boundBy: readonly string[], messageId: MessageId, severity: Severity, help: string, nameWidth = 63): Violation<MessageId> {
