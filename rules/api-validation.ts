@@ -1,6 +1,6 @@
 import { formatFieldPath } from '../src/field-path.js';
 import { POLICY_KINDS } from '../src/model/types.js';
-import { isFragment } from '../src/model/webhooks.js';
+import { isFragment, webhooksOf } from '../src/model/webhooks.js';
 import { isPlaceholder, morePlaceholders } from '../src/text/placeholder.js';
 import { errorPlaceholder, filePlaceholders, placeholdersOf, type AdmissionObject, type FilePlaceholders } from '../src/validate/placeholder-findings.js';
 import { valueAtPath } from '../src/field-path.js';
@@ -59,7 +59,7 @@ export const rule = defineObjectRule({
     messages: {
       rejected: '{{message}}',
       placeholder: '{{path}} is the unrendered placeholder {{value}}{{more}}',
-      fragment: 'no webhook has clientConfig or rules: a kustomize patch fragment, not an object; lint `kubectl kustomize` output ({{count}} errors)',
+      fragment: 'no webhook has {{missing}}: a kustomize patch fragment, not an object; lint `kubectl kustomize` output ({{count}} errors)',
     },
     help: 'Change the field so that the API server accepts it; the message is the one kubectl apply would print.',
   },
@@ -81,7 +81,11 @@ export const rule = defineObjectRule({
         const errors = errorsOf(object);
         // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
         // It is never applied alone, so it is not an error: an info that says what to lint instead.
-        if (errors.length > 0 && isFragment(object)) return [{ messageId: 'fragment', data: { count: errors.length }, path: ['webhooks'], part: 'key', severity: 'info', help: 'A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch.' }];
+        if (errors.length > 0 && isFragment(object)) {
+          const complete = webhooksOf(object).some(({ webhook }) => webhook.clientConfig != null || webhook.rules != null);
+          const missing = complete ? 'sideEffects or admissionReviewVersions' : 'clientConfig or rules';
+          return [{ messageId: 'fragment', data: { count: errors.length, missing }, path: ['webhooks'], part: 'key', severity: 'info', help: 'A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch.' }];
+        }
         return oncePerFile(errors, object, run, named(object));
       },
       policy(object) {

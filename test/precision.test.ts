@@ -180,12 +180,24 @@ webhooks:
     expect(findings.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId} ${f.fieldPath}`)).toEqual([]);
     expect(findings.filter((f) => f.ruleId === 'api-validation').map((f) => `${f.severity} ${f.fieldPath}`)).toEqual(['info webhooks']);
     expect(findings.find((f) => f.ruleId === 'api-validation')!.message).toMatch(/^no webhook has clientConfig or rules: a kustomize patch fragment/);
-    // One complete webhook makes it a configuration: each missing field is its own error again.
-    const complete = fragment.replace(
+    // A patch that sets a Service (and rules on some): no webhook sets sideEffects or
+    // admissionReviewVersions, which v1 requires and every generator writes: a fragment too, and
+    // nothing about its calls is judged (its failurePolicy, timeout and the rest are the base's).
+    const withService = fragment.replace(
       '  - name: deployments.widgets.example.com\n',
-      '  - name: deployments.widgets.example.com\n    clientConfig: {url: "https://widgets.example.com/validate"}\n    rules: [{operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}]\n',
-    );
-    expect((await lintText(complete, { only: ['api-validation'] })).length).toBeGreaterThan(1);
+      '  - name: deployments.widgets.example.com\n    clientConfig: {service: {namespace: kube-system, name: widgets}}\n    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]\n',
+    ).replace('  - name: pods.widgets.example.com\n', '  - name: pods.widgets.example.com\n    clientConfig: {service: {namespace: kube-system, name: widgets}}\n');
+    const patched = await lintText(withService);
+    expect(patched.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId} ${f.fieldPath}`)).toEqual([]);
+    expect(patched.find((f) => f.ruleId === 'api-validation')!.message).toMatch(/^no webhook has sideEffects or admissionReviewVersions: a kustomize patch fragment/);
+    // One complete webhook makes it a configuration: each missing field is its own error again.
+    const complete = withService.replace('    rules: [{operations', '    sideEffects: None\n    admissionReviewVersions: [v1]\n    rules: [{operations');
+    const completeErrors = (await lintText(complete)).filter((f) => f.severity === 'error').map((f) => f.ruleId);
+    expect(completeErrors).toEqual(expect.arrayContaining(['api-validation', 'side-effects']));
+    // Every webhook complete but for those two fields: a configuration the API server rejects, one error each.
+    const unversioned = complete.replace('    sideEffects: None\n    admissionReviewVersions: [v1]\n', '').replace('  - name: pods.widgets.example.com\n', '  - name: pods.widgets.example.com\n    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]\n');
+    const unversionedErrors = (await lintText(unversioned)).filter((f) => f.severity === 'error' && f.ruleId !== 'matches-kube-system').map((f) => f.ruleId);
+    expect(unversionedErrors.sort()).toEqual(['api-validation', 'api-validation', 'side-effects', 'side-effects']);
   });
 });
 

@@ -40,12 +40,20 @@ export function isV1beta1(object: WebhookConfigurationObject): boolean {
 }
 
 /**
- * Whether the object is a fragment rather than a configuration: it has webhooks, and none of
- * them has a clientConfig or rules (a kustomize strategic-merge patch that only adds selectors
- * to webhooks named in a base). The API server would reject it for each missing field of each
- * webhook; that is one cause, said once.
+ * Whether the object is a fragment rather than a configuration: it has webhooks, and either none
+ * of them has a clientConfig or rules (a kustomize strategic-merge patch that only adds selectors
+ * to webhooks named in a base), or, in v1, none sets sideEffects or admissionReviewVersions
+ * (required, with no default: every generator writes them) and some also lacks its rules or
+ * clientConfig (a patch that sets a Service and selectors, say). The API server would reject it
+ * for each missing field of each webhook; that is one cause, said once.
  */
 export function isFragment(object: WebhookConfigurationObject): boolean {
   const entries = webhooksOf(object);
-  return entries.length > 0 && entries.every(({ webhook }) => webhook.clientConfig == null && webhook.rules == null);
+  if (entries.length === 0) return false;
+  if (entries.every(({ webhook }) => webhook.clientConfig == null && webhook.rules == null)) return true;
+  return (
+    !isV1beta1(object) &&
+    entries.every(({ webhook }) => webhook.sideEffects == null && webhook.admissionReviewVersions == null) &&
+    entries.some(({ webhook }) => webhook.clientConfig == null || webhook.rules == null)
+  );
 }
