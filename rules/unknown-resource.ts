@@ -155,7 +155,7 @@ function joinList(items: readonly string[]): string {
 
 // ─── The rule ───
 
-type MessageId = 'resource' | 'subresource' | 'notServed' | 'notInVersion' | 'version' | 'group';
+type MessageId = 'resource' | 'subresource' | 'notServed' | 'notInVersion' | 'version' | 'group' | 'capitals';
 
 interface Finding {
   readonly messageId: MessageId;
@@ -191,11 +191,25 @@ function policySubject(object: PolicyObject, list: 'resourceRules' | 'excludeRes
 }
 
 /** The findings of one rule (a webhook's rules[j], a policy's or binding's resourceRules[j] / excludeResourceRules[j]). */
+/**
+ * Resource names are lowercase in every group: built-in ones, a CustomResourceDefinition's
+ * (its name is `<plural>.<group>`, a DNS subdomain), and the rules match them as written. An
+ * entry with a capital (the kind, `TimeSeriesPrediction`, for `timeseriespredictions`) matches
+ * no request, whatever the group: known without knowing the group's resources. (In a known
+ * group, such an entry is one the group does not serve, with the closest name in the message.)
+ */
+function capitalized(rule: Readonly<RuleWithOperations>, rulePath: FieldPath, subject: Subject): Violation<MessageId>[] {
+  return (rule.resources ?? []).flatMap((entry, k): Violation<MessageId>[] =>
+    typeof entry === 'string' && /[A-Z]/.test(entry) ? [{ messageId: 'capitals', path: [...rulePath, 'resources', k], data: { resource: entry, effect: subject.entry } }] : [],
+  );
+}
+
 function checkRule(run: RuleRun, rule: Readonly<RuleWithOperations>, rulePath: FieldPath, subject: Subject): Violation<MessageId>[] {
   const { discovery } = run;
   const kube = formatKubeVersion(run.kubeVersion);
   const groups = rule.apiGroups ?? [];
-  if (!allGroupsKnown(discovery, groups)) return [];
+  // A group whose resources are not known (a CRD outside the run): only a capital tells.
+  if (!allGroupsKnown(discovery, groups)) return capitalized(rule, rulePath, subject);
   const versions = (rule.apiVersions ?? []).filter((v) => v !== '');
   if (versions.length === 0) return [];
   const findings = new Map<string, Finding>();
@@ -267,6 +281,7 @@ export const rule = defineObjectRule({
       notInVersion: '"{{resource}}" is not served as {{listed}} in {{kube}}, so {{effect}}{{hint}}',
       version: '{{groupVersion}} is not served in {{kube}} ({{history}}): {{effect}}{{hint}}',
       group: 'API group "{{group}}" is not served in {{kube}} ({{history}}): {{effect}}{{hint}}',
+      capitals: '"{{resource}}" is not a resource name (those are lowercase plurals), so {{effect}}',
     },
     help: 'Use the plural, lowercase resource name and a group and version that the target Kubernetes version serves (kubectl api-resources lists them).',
   },

@@ -257,3 +257,29 @@ ${extra}`;
     expect(missing.map((f) => f.message).filter((m) => m.includes('admissionReviewVersions: Required value'))).toHaveLength(1);
   });
 });
+
+describe('entries with capitals', () => {
+  it('match nothing in any group: unknown-resource says so, and no finding is made about calls that never come', async () => {
+    const mutator = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: predictions
+webhooks:
+  - name: mprediction.example.com
+    sideEffects: None
+    admissionReviewVersions: ["v1"]
+    clientConfig:
+      service: {namespace: predictions, name: webhook, path: /mutate}
+    rules:
+      - operations: ["CREATE", "UPDATE"]
+        apiGroups: ["prediction.example.com"]
+        apiVersions: ["v1alpha1"]
+        resources: ["TimeSeriesPrediction"]
+`;
+    const findings = await lintText(mutator);
+    expect(findings.map((f) => `${f.ruleId} ${f.severity}`)).toEqual(['unknown-resource warning']);
+    // The plural, lowercase: called, and judged (the omitted failurePolicy, the mutation on UPDATE).
+    const plural = await lintText(mutator.replace('TimeSeriesPrediction', 'timeseriespredictions'));
+    expect(plural.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['implicit-failure-policy', 'non-idempotent-mutator']));
+  });
+});

@@ -190,6 +190,9 @@ function checkRule(discovery: Discovery, rule: Readonly<RuleWithOperations>, pat
   const groups = rule.apiGroups ?? [];
   const resources = rule.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
+    // Resource names are lowercase in every group: entries with capitals (the kind written for
+    // the resource) match nothing, whatever the group serves (unknown-resource says so).
+    if (resources.length > 0 && resources.every((entry) => typeof entry === 'string' && /[A-Z]/.test(entry))) return { unreachable, dead: true };
     // `*` (or an unknown group) may match resources we cannot see; only subresource names that
     // mean the same everywhere are judged, and only when every named group is `*` or known.
     const judged = groups.length > 0 && groups.every((group) => group === '*' || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
