@@ -131,10 +131,10 @@ function validationsOf(run: RuleRun, spec: NonNullable<ReturnType<typeof policyS
 }
 
 /**
- * Whether the run shows a domain is the policy's project's: an API group of its own (a
+ * Whether the run shows a domain is the policy's project's: it is an API group of its own (a
  * CustomResourceDefinition of the run, a group its resourceRules or paramKind name, not one
- * Kubernetes serves) is the domain, under it, or above it (`restore.criu.org` and the group
- * `criu.org`). Not Kubernetes' is not enough: managed platforms and add-ons label their
+ * Kubernetes serves) or a subdomain of one (`restore.criu.org` and the group `criu.org`). Not a
+ * parent of one: `amazonaws.com` is not a project's because `crd.k8s.amazonaws.com` is. Not Kubernetes' is not enough: managed platforms and add-ons label their
  * kube-system objects with keys of their own domains (EKS's CoreDNS pods carry
  * `eks.amazonaws.com/component`), which a policy may name too.
  */
@@ -144,7 +144,7 @@ function ownsDomain(run: RuleRun, spec: NonNullable<ReturnType<typeof policySpec
     ...(typeof spec.paramKind?.apiVersion === 'string' && spec.paramKind.apiVersion.includes('/') ? [spec.paramKind.apiVersion.split('/')[0]!] : []),
   ];
   const groups = [...run.discovery.groups(), ...named].filter((group): group is string => typeof group === 'string' && group.includes('.') && !run.discovery.isKnownBuiltinGroup(group));
-  return groups.some((group) => domain === group || domain.endsWith(`.${group}`) || group.endsWith(`.${domain}`));
+  return groups.some((group) => domain === group || domain.endsWith(`.${group}`));
 }
 
 function policyViolation(object: PolicyObject, write: SystemWrite, rule: number, boundBy: readonly string[], messageId: MessageId, severity: Severity, help: string, nameWidth = 63): Violation<MessageId> {
