@@ -82,9 +82,12 @@ export const rule = defineObjectRule({
         // A patch fragment misses clientConfig, rules and more in every webhook: one cause, one finding.
         // It is never applied alone, so it is not an error: an info that says what to lint instead.
         if (errors.length > 0 && isFragment(object)) {
-          const complete = webhooksOf(object).some(({ webhook }) => webhook.clientConfig != null || webhook.rules != null);
+          const entries = webhooksOf(object);
+          const complete = entries.some(({ webhook }) => webhook.clientConfig != null || webhook.rules != null);
           const missing = complete ? 'sideEffects or admissionReviewVersions' : 'clientConfig or rules';
-          return [{ messageId: 'fragment', data: { count: errors.length, missing }, path: ['webhooks'], part: 'key', severity: 'info', help: 'A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch.' }];
+          // The API server's count: side-effects, not this rule, checks sideEffects (required in v1).
+          const sideEffects = object.apiVersion === 'admissionregistration.k8s.io/v1' ? entries.filter(({ webhook }) => webhook.sideEffects == null).length : 0;
+          return [{ messageId: 'fragment', data: { count: errors.length + sideEffects, missing }, path: ['webhooks'], part: 'key', severity: 'info', help: 'A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch.' }];
         }
         return oncePerFile(errors, object, run, named(object));
       },

@@ -127,23 +127,20 @@ function validationsOf(run: RuleRun, spec: NonNullable<ReturnType<typeof policyS
   // Not decided by what is known: true wherever the system's objects and requesters carry no key
   // of the domains it names, and those domains are the policy's project's own?
   const unmarked = validationsPassUnmarked(run, validations, variables, requests);
-  return unmarked !== undefined && unmarked.every((domain) => ownsDomain(run, spec, domain)) ? { unmarked } : outcome;
+  return unmarked !== undefined && unmarked.every((domain) => ownsDomain(run, domain)) ? { unmarked } : outcome;
 }
 
 /**
- * Whether the run shows a domain is the policy's project's: it is an API group of its own (a
- * CustomResourceDefinition of the run, a group its resourceRules or paramKind name, not one
- * Kubernetes serves) or a subdomain of one (`restore.criu.org` and the group `criu.org`). Not a
- * parent of one: `amazonaws.com` is not a project's because `crd.k8s.amazonaws.com` is. Not Kubernetes' is not enough: managed platforms and add-ons label their
+ * Whether the run shows a domain is the policy's project's: it is the API group of a
+ * CustomResourceDefinition of the run (not one Kubernetes serves) or a subdomain of one
+ * (`restore.criu.org` and the group `criu.org`). Not a parent of one (`amazonaws.com` is not a
+ * project's because `crd.k8s.amazonaws.com` is), and not a group the policy merely names in its
+ * rules (s35b E-2: naming `eks.amazonaws.com` there proves nothing about who writes its keys). Not Kubernetes' is not enough: managed platforms and add-ons label their
  * kube-system objects with keys of their own domains (EKS's CoreDNS pods carry
  * `eks.amazonaws.com/component`), which a policy may name too.
  */
-function ownsDomain(run: RuleRun, spec: NonNullable<ReturnType<typeof policySpec>>, domain: string): boolean {
-  const named = [
-    ...(Array.isArray(spec.matchConstraints?.resourceRules) ? spec.matchConstraints.resourceRules.flatMap((rule) => (Array.isArray(rule?.apiGroups) ? rule.apiGroups : [])) : []),
-    ...(typeof spec.paramKind?.apiVersion === 'string' && spec.paramKind.apiVersion.includes('/') ? [spec.paramKind.apiVersion.split('/')[0]!] : []),
-  ];
-  const groups = [...run.discovery.groups(), ...named].filter((group): group is string => typeof group === 'string' && group.includes('.') && !run.discovery.isKnownBuiltinGroup(group));
+function ownsDomain(run: RuleRun, domain: string): boolean {
+  const groups = run.discovery.groups().filter((group) => group.includes('.') && !run.discovery.isKnownBuiltinGroup(group));
   return groups.some((group) => domain === group || domain.endsWith(`.${group}`));
 }
 

@@ -10,6 +10,7 @@ import { applyBaseline, createBaseline, fingerprintOf, readBaseline, type Baseli
 import type { Finding, Report } from '../src/engine/finding.js';
 import { InputError } from '../src/errors.js';
 import { spawnCli } from './spawn-cli.js';
+import { lintText } from './helpers.js';
 
 
 /** The built CLI (test/spawn-cli.ts). */
@@ -99,6 +100,21 @@ describe('applying a baseline', () => {
     expect(applyBaseline(report([optOut()]), both, '/repo', '/repo').report.findings).toEqual([]);
     // A finding of one place is not hidden by an entry of others' (another finding's).
     expect(applyBaseline(report([optOut(['webhooks[0].namespaceSelector.matchExpressions[2]'])]), both, '/repo', '/repo').report.findings).toHaveLength(1);
+  });
+
+  it('records the webhook of each other place: another webhook at the same index is a new place (s35b B-1)', async () => {
+    const webhook = (name: string): string => `  - name: ${name}\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig: {service: {namespace: tools, name: widgets}}\n    rules: [{operations: ["CREATE"], apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments"]}]\n`;
+    const text = (second: string): string => `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n${webhook('a.example.com')}${webhook(second)}`;
+    const only = { only: ['implicit-failure-policy'] };
+    const before = await lintText(text('b.example.com'), only);
+    expect(before.map((f) => f.alsoAt)).toEqual([['webhooks[1].failurePolicy (webhook "b.example.com")']]);
+    const baseline = createBaseline(before, '/repo', '/repo');
+    const toReport = (findings: Finding[]): Report => report(findings.map((f) => ({ ...f, file: 'deploy/w.yaml' })));
+    const rebase = createBaseline(before.map((f) => ({ ...f, file: 'deploy/w.yaml' })), '/repo', '/repo');
+    expect(baseline.entries).toHaveLength(1);
+    expect(applyBaseline(toReport(before), rebase, '/repo', '/repo').report.findings).toEqual([]);
+    const replaced = await lintText(text('c.example.com'), only);
+    expect(applyBaseline(toReport(replaced), rebase, '/repo', '/repo').report.findings).toHaveLength(1);
   });
 
   it('sorts entries, so a rewritten baseline diffs cleanly', () => {

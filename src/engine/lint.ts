@@ -121,7 +121,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       object: objectRef(object),
       webhook,
       ...(violation.fixHint ? { fixHint: violation.fixHint } : {}),
-      ...(violation.alsoAt !== undefined && violation.alsoAt.length > 0 ? { alsoAt: violation.alsoAt.map(formatFieldPath) } : {}),
+      ...(violation.alsoAt !== undefined && violation.alsoAt.length > 0 ? { alsoAt: violation.alsoAt.map((path) => placeOf(object, path)) } : {}),
     });
     findings.push(finding);
     if (violation.alsoAt !== undefined && violation.alsoAt.length > 0) {
@@ -344,6 +344,17 @@ function messageOf(meta: RuleMeta, messageId: string, data: Readonly<Record<stri
     if (value === undefined) throw new InternalError(`message placeholder {{${key}}} has no value`);
     return String(value);
   });
+}
+
+/**
+ * One of the other places a finding stands for, as a baseline records it (Finding.alsoAt): its
+ * field path, and the webhook's name where it is in one, as a finding's own fingerprint has both
+ * (another webhook at the same index is another place).
+ */
+function placeOf(object: FindingObject, path: FieldPath): string {
+  const webhooks = (object as Partial<WebhookConfigurationObject>).effective?.webhooks;
+  const name = path[0] === 'webhooks' && typeof path[1] === 'number' && Array.isArray(webhooks) ? webhooks[path[1]]?.name : undefined;
+  return typeof name === 'string' ? `${formatFieldPath(path)} (webhook "${name}")` : formatFieldPath(path);
 }
 
 function webhookNameAt(object: WebhookConfigurationObject, path: FieldPath): string | null {
