@@ -37627,16 +37627,16 @@ function residue(e, vars, reads) {
   }
   return { live: [e] };
 }
-function mentions(e, vars, children3) {
+function mentions(e, vars) {
   if (e.kind === "ident")
     return vars.has(e.name);
   if (e.kind === "comprehension") {
     const inner = new Set([...vars].filter((name) => name !== e.iterVar && name !== e.iterVar2 && name !== e.accuVar));
-    return mentions(e.iterRange, vars, children3) || mentions(e.accuInit, vars, children3) || [e.loopCondition, e.loopStep, e.result].some((part) => mentions(part, inner, children3));
+    return mentions(e.iterRange, vars) || mentions(e.accuInit, vars) || [e.loopCondition, e.loopStep, e.result].some((part) => mentions(part, inner));
   }
-  return children3(e).some((child) => mentions(child, vars, children3));
+  return children2(e).some((child) => mentions(child, vars));
 }
-function quantifierResidue(e, reads, children3) {
+function quantifierResidue(e, reads) {
   if (e.accuVar !== ACCUMULATOR || e.accuInit.kind !== "literal" || e.accuInit.type !== "bool")
     return void 0;
   const step = e.loopStep;
@@ -37650,7 +37650,7 @@ function quantifierResidue(e, reads, children3) {
     return void 0;
   const vars = /* @__PURE__ */ new Set([e.iterVar, ...e.iterVar2 !== void 0 ? [e.iterVar2] : []]);
   const rest = residue(predicate, /* @__PURE__ */ new Set([e.iterVar]), reads);
-  if (rest.live.some((part) => mentions(part, vars, children3) || mentions(part, /* @__PURE__ */ new Set([ACCUMULATOR]), children3)))
+  if (rest.live.some((part) => mentions(part, vars) || mentions(part, /* @__PURE__ */ new Set([ACCUMULATOR]))))
     return void 0;
   return rest.live;
 }
@@ -37690,6 +37690,7 @@ var init_owned_keys = __esm({
   "dist/src/match/owned-keys.js"() {
     "use strict";
     init_import_meta_url();
+    init_ast();
     init_parser2();
     KEYED_MAPS = /* @__PURE__ */ new Set([
       "object.metadata.labels",
@@ -37829,7 +37830,7 @@ function keyedRead(e, bound, keyed, visitPart) {
     if (map === void 0)
       return void 0;
     keyed.maps.add(map);
-    const live = quantifierResidue(e, keyed, children2);
+    const live = quantifierResidue(e, keyed);
     if (live === void 0)
       return false;
     for (const part of live)
@@ -66631,4 +66632,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 0c179a00eefd54d743181bf6aeb873caee02ec9a55556a57e7ef0ab6d756770c
+//# admission-lint-build ad4c8cf99f62bcaab5e6668651ab1afa8f3e347ba8b07610235c18e702dd84de

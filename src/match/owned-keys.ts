@@ -1,29 +1,30 @@
 /**
  * Keys a domain owns: what a validation can say about the system's own objects when it only
- * asks for the keys of another project.
+ * asks for the keys of one project.
  *
  * Label and annotation keys (and userInfo.extra keys) carry an optional prefix, a DNS subdomain
  * before a `/`; the `kubernetes.io/` and `k8s.io/` prefixes (and their subdomains) are reserved
- * for Kubernetes' own components (Well-Known Labels, Annotations and Taints; Labels and
- * Selectors, "Syntax and character set"). A key under another domain is that domain's owner's:
- * the control plane's own components never write one. Where one is on a system object it is
- * there because someone put it there (a template the replicaset-controller copies, say): a
- * validation that rejects only objects or requesters carrying such keys rejects what its own
- * users marked, not the control plane's writes.
+ * for Kubernetes' own components (Labels and Selectors, "Syntax and character set"). A key of a
+ * project's domain is on a system object only because someone put it there (a template the
+ * replicaset-controller copies, say): a validation that rejects only objects or requesters
+ * carrying such keys rejects what its users marked, not the control plane's writes. Whether a
+ * domain is such a project's is the caller's question: managed platforms and add-ons write keys
+ * of their own domains on kube-system objects (rules/matches-kube-system.ts asks for a CRD group
+ * of the run).
  *
  * The model: on the system's own requests, each keyed map (KEYED_MAPS) is absent, empty, or holds
- * keys that are unprefixed or Kubernetes' (not known which, nor their values), and never a key of
- * a domain the expression names. An expression is evaluated under the model only where the
- * answer for one representative key is the answer for every such key (`keyedReads`):
+ * keys of other domains than those the expression names (not known which, nor their values). An
+ * expression is evaluated under the model only where the answer for one representative key is
+ * the answer for every such key (src/match/system-requests.ts keyedRead):
  * - `has(map)`, a plain read `map[L]` or `map.f` (it errors: nothing is known of the value),
- * - `L in map` and `map[?L]` with L a key of another domain (absent),
+ * - `L in map` and `map[?L]` with L a key of a named domain (absent),
  * - `map.all(k, P)` / `map.exists(k, P)` where every use of `k` (and of the value variable) in
- *   P is a domain test (`k.startsWith(L)`, `k == L`, `k != L`, `k in [L, ...]`, L of another
- *   domain: the same answer for every key outside that domain) or sits where such a test already
- *   decides P (`!k.startsWith(L) || …`, `k == L && …`).
+ *   P is a domain test (`k.startsWith(L)`, `k == L`, `k != L`, `k in [L, ...]`, L of a named
+ *   domain: the same answer for every key outside it) or sits where such a test already decides
+ *   P (`!k.startsWith(L) || …`, `k == L && …`).
  * Anything else read of a keyed map is not evaluated under the model.
  */
-import type { Expr } from '../cel/check/ast.js';
+import { children, type Expr } from '../cel/check/ast.js';
 import { ACCUMULATOR } from '../cel/check/parser.js';
 
 /** The maps whose keys carry their owner's prefix. */
@@ -135,14 +136,15 @@ function residue(e: Expr, vars: ReadonlySet<string>, reads: KeyedReads): Residue
   return { live: [e] };
 }
 
-function mentions(e: Expr, vars: ReadonlySet<string>, children: (e: Expr) => readonly Expr[]): boolean {
+/** Whether an expression reads one of the names (not where a nested comprehension binds it again). */
+function mentions(e: Expr, vars: ReadonlySet<string>): boolean {
   if (e.kind === 'ident') return vars.has(e.name);
   if (e.kind === 'comprehension') {
     // A nested comprehension's own variables shadow ours in its body.
     const inner = new Set([...vars].filter((name) => name !== e.iterVar && name !== e.iterVar2 && name !== e.accuVar));
-    return mentions(e.iterRange, vars, children) || mentions(e.accuInit, vars, children) || [e.loopCondition, e.loopStep, e.result].some((part) => mentions(part, inner, children));
+    return mentions(e.iterRange, vars) || mentions(e.accuInit, vars) || [e.loopCondition, e.loopStep, e.result].some((part) => mentions(part, inner));
   }
-  return children(e).some((child) => mentions(child, vars, children));
+  return children(e).some((child) => mentions(child, vars));
 }
 
 /**
@@ -150,7 +152,7 @@ function mentions(e: Expr, vars: ReadonlySet<string>, children: (e: Expr) => rea
  * domain tests are answered, or undefined when it is not all()/exists() or a part still reads
  * the key or its value.
  */
-export function quantifierResidue(e: Extract<Expr, { kind: 'comprehension' }>, reads: KeyedReads, children: (e: Expr) => readonly Expr[]): readonly Expr[] | undefined {
+export function quantifierResidue(e: Extract<Expr, { kind: 'comprehension' }>, reads: KeyedReads): readonly Expr[] | undefined {
   if (e.accuVar !== ACCUMULATOR || e.accuInit.kind !== 'literal' || e.accuInit.type !== 'bool') return undefined;
   const step = e.loopStep;
   const expected = e.accuInit.value === true ? '_&&_' : '_||_';
@@ -161,7 +163,7 @@ export function quantifierResidue(e: Extract<Expr, { kind: 'comprehension' }>, r
   // Over a map, the first variable is the key (domain tests apply to it alone), the second its value.
   const vars = new Set([e.iterVar, ...(e.iterVar2 !== undefined ? [e.iterVar2] : [])]);
   const rest = residue(predicate, new Set([e.iterVar]), reads);
-  if (rest.live.some((part) => mentions(part, vars, children) || mentions(part, new Set([ACCUMULATOR]), children))) return undefined;
+  if (rest.live.some((part) => mentions(part, vars) || mentions(part, new Set([ACCUMULATOR])))) return undefined;
   return rest.live;
 }
 

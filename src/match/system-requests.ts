@@ -224,7 +224,7 @@ function keyedRead(e: Expr, bound: ReadonlySet<string>, keyed: KeyedReads, visit
     const map = keyedMapOf(e.iterRange, bound);
     if (map === undefined) return undefined;
     keyed.maps.add(map);
-    const live = quantifierResidue(e, keyed, children);
+    const live = quantifierResidue(e, keyed);
     if (live === undefined) return false;
     for (const part of live) visitPart(part);
     return true;
