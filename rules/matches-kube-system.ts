@@ -12,7 +12,7 @@ import { systemObjectLabels } from '../src/match/kube-system.js';
 import { matchPolicy, type PolicyRequest } from '../src/match/policy.js';
 import type { Operation } from '../src/match/request.js';
 import { CLIENT_TIMEOUT_SECONDS, NAMESPACE_NAME_LABEL } from '../src/model/types.js';
-import { conditionsOutcome, othersMayBeCalled, systemWritersOf, validationsOutcome, validationsPassUnmarked, type CelRequest, type ValidationsOutcome } from '../src/match/system-requests.js';
+import { conditionsOutcome, othersMayBeCalled, systemWritersOf, validationsOutcome, type CelRequest, type ValidationsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
@@ -117,31 +117,12 @@ function calledRequesters(run: RuleRun, conditions: readonly (MatchCondition | n
 }
 
 /** What the policy's validations do to these requests of the system's (src/match/system-requests.ts). */
-function validationsOf(run: RuleRun, spec: NonNullable<ReturnType<typeof policySpec>>, requests: readonly CelRequest[]): ValidationsOutcome | { readonly unmarked: readonly string[] } {
+function validationsOf(run: RuleRun, spec: NonNullable<ReturnType<typeof policySpec>>, requests: readonly CelRequest[]): ValidationsOutcome {
   const validations = (spec.validations ?? []).map((validation) => (typeof validation?.expression === 'string' ? validation.expression.trim() : ''));
   // A validation without an expression is api-validation's; it decides nothing here.
   if (validations.length === 0 || validations.includes('') || !loadCelSync()) return 'unknown';
   const variables = (spec.variables ?? []).flatMap((variable) => (typeof variable?.name === 'string' && typeof variable.expression === 'string' ? [{ name: variable.name, expression: variable.expression }] : []));
-  const outcome = validationsOutcome(run, validations, variables, requests);
-  if (outcome !== 'unknown') return outcome;
-  // Not decided by what is known: true wherever the system's objects and requesters carry no key
-  // of the domains it names, and those domains are the policy's project's own?
-  const unmarked = validationsPassUnmarked(run, validations, variables, requests);
-  return unmarked !== undefined && unmarked.every((domain) => ownsDomain(run, domain)) ? { unmarked } : outcome;
-}
-
-/**
- * Whether the run shows a domain is the policy's project's: it is the API group of a
- * CustomResourceDefinition of the run (not one Kubernetes serves) or a subdomain of one
- * (`restore.criu.org` and the group `criu.org`). Not a parent of one (`amazonaws.com` is not a
- * project's because `crd.k8s.amazonaws.com` is), and not a group the policy merely names in its
- * rules (s35b E-2: naming `eks.amazonaws.com` there proves nothing about who writes its keys). Not Kubernetes' is not enough: managed platforms and add-ons label their
- * kube-system objects with keys of their own domains (EKS's CoreDNS pods carry
- * `eks.amazonaws.com/component`), which a policy may name too.
- */
-function ownsDomain(run: RuleRun, domain: string): boolean {
-  const groups = run.discovery.groups().filter((group) => group.includes('.') && !run.discovery.isKnownBuiltinGroup(group));
-  return groups.some((group) => domain === group || domain.endsWith(`.${group}`));
+  return validationsOutcome(run, validations, variables, requests);
 }
 
 function policyViolation(object: PolicyObject, write: SystemWrite, rule: number, boundBy: readonly string[], messageId: MessageId, severity: Severity, help: string, nameWidth = 63): Violation<MessageId> {
@@ -175,11 +156,9 @@ function joinNames(names: readonly string[]): string {
   return joined.length <= 40 ? joined : `${unique.length} binding${unique.length === 1 ? '' : 's'}`;
 }
 
-type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyDenies' | 'validatingPolicyUndecided' | 'validatingPolicyUnmarked' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
+type MessageId = 'fail' | 'ignore' | 'failDelete' | 'ignoreDelete' | 'validatingPolicyDenies' | 'validatingPolicyUndecided' | 'validatingPolicyFail' | 'validatingPolicyIgnore' | 'mutatingPolicyFail' | 'mutatingPolicyIgnore';
 
 const POLICY_HELP = `A validation that is false for one of the system's own objects rejects the control plane's write there (failurePolicy Ignore covers errors, not failed validations; with Fail an expression that errors rejects it too); a mutating policy rewrites the system's own objects, and with Fail a mutation that errors rejects the write. Exclude kube-system with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn, values [kube-system]) in the policy's matchConstraints or the binding's matchResources, or narrow the resourceRules to the resources the policy is about.`;
-
-const POLICY_UNMARKED_HELP = `Its validations are true for the control plane's own requests there unless the object or the requester carries a label, annotation or userInfo.extra key of a domain other than Kubernetes' (kubernetes.io, k8s.io), which the control plane's components never write: it rejects only what its own users marked. If system objects there can carry those keys (a template in kube-system someone labelled), those writes are rejected. ${POLICY_HELP}`;
 
 const POLICY_DENIES_HELP = `A validation is false for the control plane's own requests there (evaluated with what is known of them: the requester, the operation, the namespace), so the policy rejects those writes. ${POLICY_HELP}`;
 
@@ -204,8 +183,6 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   let unknown: { readonly write: SystemWrite; readonly rule: number; readonly boundBy: readonly string[] } | undefined;
   /** The first write whose matchConditions could not be decided for any of the system's requesters. */
   let undecidedWrite: { readonly write: SystemWrite; readonly rule: number; readonly boundBy: readonly string[] } | undefined;
-  /** The first write its validations reject only when marked with keys of other domains (src/match/owned-keys.ts). */
-  let unmarked: { readonly write: SystemWrite; readonly rule: number; readonly boundBy: readonly string[]; readonly domains: readonly string[] } | undefined;
   let deletesOnly = true;
   for (const write of systemWrites(run.discovery)) {
     if (!mayMatch(policyRules, write)) continue;
@@ -244,12 +221,8 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     // decided, nor where params decide (a binding's paramRef may find none: parameterNotFoundAction Deny).
     // Nor where auditAnnotations are evaluated: one that errors rejects the request under Fail.
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
-    if ((validations === 'passes' || typeof validations === 'object') && (undecided || spec.paramKind != null || audited)) validations = 'unknown';
+    if (validations === 'passes' && (undecided || spec.paramKind != null || audited)) validations = 'unknown';
     if (validations === 'passes') continue;
-    if (typeof validations === 'object') {
-      unmarked ??= { write, rule, boundBy, domains: validations.unmarked };
-      continue;
-    }
     if (validations === 'denies') return [policyViolation(object, write, rule, boundBy, 'validatingPolicyDenies', 'error', POLICY_DENIES_HELP)];
     if (write.operation !== 'DELETE') deletesOnly = false;
     unknown ??= { write, rule, boundBy };
@@ -259,13 +232,6 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   // that it applies there, and an info when it only holds deletes up (no recovery waits on one).
   if (unknown !== undefined) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail', deletesOnly ? 'info' : 'warning', POLICY_HELP)];
-  }
-  // It rejects the system's writes only where a key of another domain is on the object or the
-  // requester: what its own users marked, not what the control plane writes (info).
-  if (unmarked !== undefined) {
-    const violation = policyViolation(object, unmarked.write, unmarked.rule, unmarked.boundBy, 'validatingPolicyUnmarked', 'info', POLICY_UNMARKED_HELP);
-    const domains = unmarked.domains.length === 0 ? '' : ` of ${joinCapped(unmarked.domains, 2)}`;
-    return [{ ...violation, data: { ...violation.data, domains } }];
   }
   // Neither whether it applies to the system's writes nor what it does to them is known: said, at info.
   if (undecidedWrite !== undefined) {
@@ -357,7 +323,6 @@ export const rule = defineObjectRule({
       failDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system with failurePolicy Fail{{defaulted}}{{patched}}{{unexcluded}}',
       ignoreDelete: '{{which}} {{intercepts}} only DELETE of {{resource}} in kube-system (failurePolicy Ignore, timeoutSeconds {{timeout}}){{patched}}{{unexcluded}}',
       validatingPolicyUndecided: 'ValidatingAdmissionPolicy "{{policy}}" may apply to {{resource}} in kube-system (matchConditions not decided)',
-      validatingPolicyUnmarked: 'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, rejecting only what carries keys{{domains}}',
       validatingPolicyDenies: 'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) rejects the control plane\'s own writes of {{resource}} in kube-system',
       validatingPolicyFail:
         'ValidatingAdmissionPolicy "{{policy}}" (Deny: {{bindings}}) applies to {{resource}} in kube-system, failurePolicy Fail{{defaulted}}',

@@ -147,8 +147,6 @@ spec:
   validationActions: ["Deny"]
 `;
 
-const OWN_POLICY = (conditions: string, validation?: string): string => POLICY(conditions, validation);
-
 describe('matches-kube-system on policies', () => {
   const run = async (text: string) => (await lintText(text, { only: ['matches-kube-system'] })).map((f) => `${f.fieldPath} ${f.severity}`);
 
@@ -224,52 +222,6 @@ describe('matches-kube-system on policies', () => {
     expect(await run(POLICY('', "!('system:bootstrappers' in request.userInfo.groups)"))).toEqual(['spec.matchConstraints.resourceRules[0] warning']);
     const bootstrappers = `  matchConditions:\n    - name: bootstrappers\n      expression: "'system:bootstrappers' in request.userInfo.groups"\n`;
     expect(await run(POLICY(bootstrappers, 'false'))).not.toEqual([]);
-  });
-
-  it("says at info a policy that rejects only what carries keys of its own project's domain (the system writes none)", async () => {
-    const info = ['spec.matchConstraints.resourceRules[0] info'];
-    const warning = ['spec.matchConstraints.resourceRules[0] warning'];
-    // The project's own API group in the run (a CRD) is what makes example.com its domain.
-    const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: widgets, singular: widget, kind: Widget}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n';
-    const POLICY = (conditions: string, validation?: string): string => `${OWN_POLICY(conditions, validation)}---\n${CRD}`;
-    // An annotation prefix reserved for a controller: every key of the system's objects passes the test.
-    const reserved = "!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('restore.example.com/path.') || (oldObject != null && has(oldObject.metadata.annotations) && k in oldObject.metadata.annotations && object.metadata.annotations[k] == oldObject.metadata.annotations[k]))";
-    expect(await run(POLICY('', reserved))).toEqual(info);
-    const findings = await lintText(POLICY('', reserved), { only: ['matches-kube-system'] });
-    expect(findings[0]!.message).toContain('rejecting only what carries keys of restore.example.com');
-    // Without anything of example.com's in the run, not: a platform's add-ons may carry keys of any domain.
-    expect(await run(OWN_POLICY('', reserved))).toEqual(warning);
-    // A group its own rules name is no evidence (s35b E-2: a policy may name eks.amazonaws.com there too).
-    expect(await run(OWN_POLICY('', reserved).replace('apiGroups: [""]', 'apiGroups: ["", "restore.example.com"]'))).toEqual(warning);
-    // A CRD's group under the domain is not evidence for the domain (crd.k8s.amazonaws.com does not make amazonaws.com a project's).
-    expect(await run(`${OWN_POLICY('', reserved)}---\n${CRD.replace(/example\.com/g, 'x.restore.example.com')}`)).toEqual(warning);
-    // A key of another domain in a requester's extra, or on the object, tested by `in`, `==` or exists().
-    expect(await run(POLICY('', "!has(request.userInfo.extra) || !('iam.example.com/approval' in request.userInfo.extra) || request.userInfo.extra['iam.example.com/approval'][0] == 'Approved'"))).toEqual(info);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, k != 'team.example.com/locked')"))).toEqual(info);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || !object.metadata.labels.exists(k, k in ['a.example.com/x', 'b.example.com/y'])"))).toEqual(info);
-    // Not read as such: a key the control plane may write (unprefixed, Kubernetes' own domains).
-    expect(await run(POLICY('', "!has(object.metadata.labels) || !('app' in object.metadata.labels)"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || !('app.kubernetes.io/managed-by' in object.metadata.labels)"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || !('node.k8s.io/x' in object.metadata.labels)"))).toEqual(warning);
-    // Nor a domain the run does not show is the project's (s35a E-1: EKS's CoreDNS pods in kube-system carry eks.amazonaws.com/component).
-    expect(await run(POLICY('', "request.userInfo.username.startsWith('eks:') || !has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('eks.amazonaws.com/'))"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || !('kubernetes.azure.com/managedby' in object.metadata.labels)"))).toEqual(warning);
-    // Not read as such: a test every key fails, the key or its value read otherwise, the map's size, exists_one.
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, k.startsWith('team.example.com/'))"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, k.size() < 60)"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, object.metadata.labels[k] != 'forbidden')"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('x.example.com/') || true) && size(object.metadata.labels) < 64"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || !object.metadata.labels.exists_one(k, !k.startsWith('x.example.com/'))"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels.all(k, [k].all(j, !j.startsWith('x.example.com/')))"))).toEqual(warning);
-    // A map that must be there, or a key of another domain that must be there: the system's objects may lack it.
-    expect(await run(POLICY('', "!('x.example.com/y' in object.metadata.labels)"))).toEqual(warning);
-    expect(await run(POLICY('', "has(object.metadata.labels) && object.metadata.labels.all(k, !k.startsWith('x.example.com/'))"))).toEqual(warning);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || 'x.example.com/y' in object.metadata.labels"))).toEqual(warning);
-    // An optional read of such a key is absent; of another key, not known.
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels[?'x.example.com/y'].orValue('ok') == 'ok'"))).toEqual(info);
-    expect(await run(POLICY('', "!has(object.metadata.labels) || object.metadata.labels[?'app'].orValue('ok') == 'ok'"))).toEqual(warning);
-    // The known-false case is still an error: a requester test decides it whatever the keys.
-    expect(await run(POLICY('', "!has(object.metadata.labels) && request.userInfo.username.startsWith('team-')"))).toEqual(['spec.matchConstraints.resourceRules[0] error']);
   });
 
   it('does not take the system: prefix for every writer (EKS binds Fargate pods as eks:fargate-scheduler)', async () => {

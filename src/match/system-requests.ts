@@ -22,7 +22,6 @@ import { parseExpression } from '../cel/check/index.js';
 import { children, type Expr } from '../cel/check/ast.js';
 import { DEFAULT_KUBE_VERSION } from '../kube/version.js';
 import { PRIVILEGED_GROUP, privilegedAuthorizer } from '../cel/authorizer.js';
-import { foreignDomainOf, KEYED_MAPS, keyedMapOf, keyedSamples, quantifierResidue, REPRESENTATIVE_KEY, withKeyedSample, type KeyedReads } from './owned-keys.js';
 
 export interface Requester {
   readonly username: string;
@@ -122,19 +121,12 @@ const VARIABLES: ReadonlySet<string> = new Set(['object', 'oldObject', 'request'
  * plainly (it errors, and the error decides nothing); never a known map read whole, a presence
  * test or an optional read of a field that is not known. Unparsable: false.
  */
-export function answersFromKnownFields(expression: string, keyed?: KeyedReads): boolean {
+export function answersFromKnownFields(expression: string): boolean {
   const expr = parseExpression(expression, 'webhook.matchCondition', DEFAULT_KUBE_VERSION);
   if (expr === undefined) return false;
   let faithful = true;
   const visit = (e: Expr, bound: ReadonlySet<string>, parentSelects: boolean): void => {
     if (!faithful) return;
-    // Under the model of owned keys (src/match/owned-keys.ts), the keyed maps are given: only
-    // the reads whose answer is the same for every key the model allows are evaluated.
-    if (keyed !== undefined) {
-      const answered = keyedRead(e, bound, keyed, (part) => visit(part, bound, false));
-      if (answered === false) faithful = false;
-      if (answered !== undefined) return;
-    }
     if (e.kind === 'select' || e.kind === 'ident') {
       // The whole chain of selections down to a variable, read once (its outermost select).
       const path: string[] = [];
@@ -174,71 +166,6 @@ export function answersFromKnownFields(expression: string, keyed?: KeyedReads): 
   return faithful;
 }
 
-/**
- * Under the model of owned keys: whether a read of a keyed map is one the model answers (true:
- * recorded in `keyed`, its remaining parts given to `visitPart`), one it cannot (false: the map
- * read whole, a presence test of one of its keys, an optional read or `in` of a key not of
- * another domain, a quantifier whose predicate reads the key), or no read of a keyed map
- * (undefined: the caller walks it as usual).
- */
-function keyedRead(e: Expr, bound: ReadonlySet<string>, keyed: KeyedReads, visitPart: (part: Expr) => void): boolean | undefined {
-  if (e.kind === 'select' || e.kind === 'ident') {
-    // The whole chain of selections down to a variable.
-    let at: Expr = e;
-    const path: string[] = [];
-    while (at.kind === 'select') {
-      path.unshift(at.field);
-      at = at.operand;
-    }
-    if (at.kind !== 'ident' || bound.has(at.name)) return undefined;
-    const name = [at.name, ...path].join('.');
-    const map = [...KEYED_MAPS].find((keyedMap) => name === keyedMap || name.startsWith(`${keyedMap}.`));
-    if (map === undefined) {
-      // A map above a keyed one read whole (`object.metadata`) is a known map: not faithful anyway.
-      return undefined;
-    }
-    keyed.maps.add(map);
-    const testOnly = e.kind === 'select' && e.testOnly;
-    // has(map): the sample says. map.f read plainly: it errors in every sample (nothing is known of a value).
-    if (name === map) return testOnly;
-    return !testOnly;
-  }
-  if (e.kind === 'call' && e.fn === '@in' && e.args.length === 2) {
-    const map = keyedMapOf(e.args[1]!, bound);
-    if (map === undefined) return undefined;
-    keyed.maps.add(map);
-    visitPart(e.args[0]!);
-    const key = e.args[0]!;
-    return key.kind === 'literal' && typeof key.value === 'string' && recordForeign(key.value, keyed);
-  }
-  if (e.kind === 'call' && (e.fn === '_[_]' || e.fn === '_[?_]' || e.fn === '_?._') && e.args.length === 2) {
-    const map = keyedMapOf(e.args[0]!, bound);
-    if (map === undefined) return undefined;
-    keyed.maps.add(map);
-    const key = e.args[1]!;
-    if (key.kind !== 'literal' || typeof key.value !== 'string' || key.value === REPRESENTATIVE_KEY) return false;
-    // A plain read errors in every sample; an optional one is known only for a key of another domain (absent).
-    return e.fn === '_[_]' || recordForeign(key.value, keyed);
-  }
-  if (e.kind === 'comprehension') {
-    const map = keyedMapOf(e.iterRange, bound);
-    if (map === undefined) return undefined;
-    keyed.maps.add(map);
-    const live = quantifierResidue(e, keyed);
-    if (live === undefined) return false;
-    for (const part of live) visitPart(part);
-    return true;
-  }
-  return undefined;
-}
-
-function recordForeign(key: string, keyed: KeyedReads): boolean {
-  const domain = foreignDomainOf(key);
-  if (domain === undefined) return false;
-  keyed.domains.add(domain);
-  return true;
-}
-
 function readsKnownMap(e: Expr, bound: ReadonlySet<string>): boolean {
   const path: string[] = [];
   let at: Expr = e;
@@ -270,8 +197,6 @@ export function conditionsOutcome(scope: Pick<RunScope, 'memo'>, conditions: rea
 /** Outcomes of conditionsOutcome in a run, by expressions and requests. */
 const OUTCOMES = memoKey<Map<string, ConditionsOutcome>>('matchConditions outcomes by expressions and requests');
 
-const NONE: ReadonlySet<string> = new Set();
-
 /** What a presence test of what is not known becomes: an identifier no context defines, so reading it errors. */
 const UNKNOWN = '__admission_lint_unknown';
 /** `has(a.b.c)`: the macro's argument is a field selection (CEL allows nothing else there). */
@@ -284,14 +209,14 @@ const PRESENCE_TEST = /\bhas\(\s*([A-Za-z_]\w*)((?:\s*(?:\.\s*[A-Za-z_]\w*|\[[^[
  * decides: `true || has(…)`, `false && has(…)`), or not at all: never the answer that the made-up
  * object's absent field would give. String literals are left as they are.
  */
-export function withUnknownPresenceTests(expression: string, kept: ReadonlySet<string> = NONE): string {
+export function withUnknownPresenceTests(expression: string): string {
   if (!expression.includes('has(')) return expression;
   let out = '';
   let code = '';
   const flush = (): void => {
     out += code.replace(PRESENCE_TEST, (whole: string, root: string, rest: string) => {
       const path = `${root}${rest.replace(/\s+/g, '')}`;
-      return VARIABLES.has(root) && !KNOWN_FIELDS.has(path) && !kept.has(path) ? UNKNOWN : whole;
+      return VARIABLES.has(root) && !KNOWN_FIELDS.has(path) ? UNKNOWN : whole;
     });
     code = '';
   };
@@ -378,7 +303,7 @@ export function validationsOutcome(
   let outcome = outcomes.get(key);
   if (outcome === undefined) {
     const meter = celMeterOf(scope);
-    validations = validations.map((expression) => withUnknownPresenceTests(expression));
+    validations = validations.map(withUnknownPresenceTests);
     variables = variables.map((variable) => ({ name: variable.name, expression: withUnknownPresenceTests(variable.expression) }));
     outcome = evaluateValidations(validations, variables, requests, meter);
     // The requesters above are not all the control plane's: kubeadm runs each controller with its
@@ -394,66 +319,6 @@ export function validationsOutcome(
     outcomes.set(key, outcome);
   }
   return outcome;
-}
-
-/** The keyed maps one policy's expressions may read under the model: 3^n samples per request. */
-const MAX_KEYED_MAPS = 3;
-
-/**
- * Whether a validating policy's validations, not decided by the known fields, are true for the
- * system's own requests under the model of owned keys (src/match/owned-keys.ts): for every
- * requester (those given and the others), and every state of the keyed maps they read. The
- * domains whose keys the model took as absent, or undefined when they are not all true or not
- * all evaluated.
- */
-export function validationsPassUnmarked(
-  scope: Pick<RunScope, 'memo'>,
-  validations: readonly string[],
-  variables: readonly { readonly name: string; readonly expression: string }[],
-  requests: readonly CelRequest[],
-): readonly string[] | undefined {
-  if (validations.length === 0 || requests.length === 0) return undefined;
-  const key = JSON.stringify([validations, variables, requests]);
-  const outcomes = scope.memo.get(UNMARKED_OUTCOMES, () => new Map<string, readonly string[] | null>());
-  let outcome = outcomes.get(key);
-  if (outcome === undefined) {
-    outcome = unmarkedOutcome(celMeterOf(scope), validations, variables, requests) ?? null;
-    outcomes.set(key, outcome);
-  }
-  return outcome ?? undefined;
-}
-
-const UNMARKED_OUTCOMES = memoKey<Map<string, readonly string[] | null>>("validating policies' validations for the system's writes, under the model of owned keys");
-
-function unmarkedOutcome(meter: Meter, validations: readonly string[], variables: readonly { readonly name: string; readonly expression: string }[], requests: readonly CelRequest[]): readonly string[] | undefined {
-  const keyed: KeyedReads = { maps: new Set(), domains: new Set() };
-  const prepared = (expression: string): string => withUnknownPresenceTests(expression, KEYED_MAPS);
-  validations = validations.map(prepared);
-  if (!validations.every((expression) => answersFromKnownFields(expression, keyed))) return undefined;
-  const names = variables.map((variable) => variable.name);
-  const twice = new Set(names.filter((name, index) => names.indexOf(name) !== index));
-  // A variable the model does not answer is left out: reading it errors.
-  const evaluated = variables.flatMap((variable) => {
-    const expression = prepared(variable.expression);
-    return !twice.has(variable.name) && answersFromKnownFields(expression, keyed) ? [{ name: variable.name, expression }] : [];
-  });
-  if (keyed.maps.size > MAX_KEYED_MAPS) return undefined;
-  if ([...validations, ...evaluated.map((variable) => variable.expression)].some(mayOverflow)) return undefined;
-  const others = otherWritersOf(requests[0]!).map((requester) => ({ ...requests[0]!, requester }));
-  const samples = keyedSamples([...keyed.maps].sort());
-  for (const request of [...requests, ...others]) {
-    for (const sample of samples) {
-      const known: Record<string, unknown> = {};
-      const context = { ...withKeyedSample(celVariables(request), sample), variables: known };
-      for (const variable of evaluated) {
-        const result = evaluateValue(variable.expression, context, meter);
-        if (result.ok) known[variable.name] = result.value;
-      }
-      const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
-      if (!validations.every((expression) => evaluateCondition(expression, context, meter, shared) === true)) return undefined;
-    }
-  }
-  return [...keyed.domains].sort();
 }
 
 /**

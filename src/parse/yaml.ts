@@ -232,30 +232,11 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
 }
 
 /**
- * A U+2028 or U+2029 inside a scalar of a document the linter reads (src/load/sources.ts
- * decodeSource): go-yaml breaks the line there, as the linter does, but keeps the character in
- * the scalar, where `yaml` folds a line feed (`"x<LS>y"` is "x\u2028y" for kubectl, "x y"
- * here); a CEL expression or a label value with one is not what the API server gets. Between
- * tokens and in comments both read the same line break: no warning. One warning per document,
- * at the first.
+ * A U+2028 or U+2029 in a document the linter reads (src/load/sources.ts decodeSource): go-yaml
+ * ends the line there but keeps the character in the scalar it ends, where `yaml` folds a line
+ * feed (`"x<LS>y"` is "x\u2028y" for kubectl, "x y" here); a CEL expression or a label value
+ * with one is not what the API server gets. One warning per document, at the first.
  */
-function insideScalar(doc: Document.Parsed, offset: number): boolean {
-  // A document whose values were read elsewhere (blanked here): where the separator is, is not known.
-  if (isScalar(doc.contents) && doc.contents.value === null) return true;
-  let inside = false;
-  visit(doc, {
-    Scalar(_, node) {
-      const range = node.range;
-      if (range !== undefined && range !== null && range[0] < offset && offset < range[1]) {
-        inside = true;
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return inside;
-}
-
 function lineSeparatorProblems(offsets: readonly number[] | undefined, documents: readonly Document.Parsed[], read: (documentIndex: number) => boolean, spanAt: (start: number, end: number) => Span): SyntaxProblem[] {
   if (offsets === undefined || offsets.length === 0) return [];
   const byDocument = new Map<number, number[]>();
@@ -265,7 +246,7 @@ function lineSeparatorProblems(offsets: readonly number[] | undefined, documents
     documents.forEach((doc, at) => {
       if (doc.range !== undefined && doc.range !== null && doc.range[0] <= offset) index = at;
     });
-    if (index < 0 || !read(index) || !insideScalar(documents[index]!, offset)) continue;
+    if (index < 0 || !read(index)) continue;
     const found = byDocument.get(index);
     if (found === undefined) byDocument.set(index, [offset]);
     else found.push(offset);
@@ -274,7 +255,7 @@ function lineSeparatorProblems(offsets: readonly number[] | undefined, documents
     documentIndex,
     severity: 'warning' as const,
     code: 'LINE_SEPARATOR',
-    message: `a line or paragraph separator (U+2028, U+2029) in a value${others.length > 0 ? ` and ${others.length} more` : ''}: kubectl keeps it in the value, the linter read a line break`,
+    message: `a line or paragraph separator (U+2028, U+2029)${others.length > 0 ? ` and ${others.length} more` : ''}: kubectl keeps it in the value it ends, the linter read a line break`,
     span: spanAt(first!, first! + 1),
   }));
 }

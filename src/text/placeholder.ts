@@ -1,7 +1,7 @@
 /**
  * Template placeholders left in a manifest that was not rendered: `{{ .Values.x }}` (Helm, Go
  * templates, Jinja), `${VAR}` and `$VAR` (envsubst, shell), `$(VAR)` (kustomize vars, Makefile
- * substitutions), `__VAR__` (sed targets), `<name>` (documentation examples) and `[REDACTED X]`. None of them can be part of a valid
+ * substitutions), `__VAR__` (sed targets) and `<name>` (documentation examples). None of them can be part of a valid
  * Kubernetes name, namespace or label, so a value that holds one is not a value yet: rules that
  * reason about names, namespaces, Services or selectors treat it as unknown, and the schema and
  * API checks name it as a placeholder instead of explaining the name syntax.
@@ -10,12 +10,8 @@
 const PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^{}\s]+\}|\$\([A-Za-z_][A-Za-z0-9_.-]*\)|\$[A-Za-z_][A-Za-z0-9_]*|__[A-Z][A-Z0-9_]*__|<[A-Za-z_][A-Za-z0-9_. -]*>/;
 
 /** The first placeholder in `value`, or undefined. Only strings hold placeholders. */
-/**
- * A whole value that is an upper-case token with an underscore (`CA_BUNDLE`), or upper-case
- * words in brackets (`[REDACTED CABUNDLE]`, what a docs render leaves for a secret): a sed target
- * or a redaction, never a name or base64. (Whole values only: `[A-Z]` in a CEL regex is none.)
- */
-const TOKEN = /^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\[[A-Z][A-Z0-9_]*(?: [A-Z0-9_]+)*\])$/;
+/** A whole value that is an upper-case token with an underscore (`CA_BUNDLE`): a sed target, never a name or base64. */
+const TOKEN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 export function placeholderIn(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
