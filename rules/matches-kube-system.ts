@@ -274,6 +274,9 @@ function webhookSeverity(i: KubeSystemInterception, ignore: boolean, timeout: nu
   }
   if (!ignore) return { severity: 'error', why: "While the webhook is down, the control plane's creates and updates there are rejected, including those that would bring the webhook back." };
   const wait = `Each of those writes waits up to ${timeout} s while the webhook does not answer (Ignore never rejects, but the webhook's answers can).`;
+  // Evictions come from people and drains (kubectl drain, an autoscaler's scale-down), which wait
+  // and retry: the control-plane clients' 30 s deadline is not theirs (long-timeout reports the timeout).
+  if (i.evictionsOnly) return { severity: 'info', why: `${wait} Only evictions are intercepted there: people and drains make them, not the control plane.` };
   if (timeout > IGNORE_TIMEOUT_SECONDS) return { severity: 'warning', why: `${wait} Above ${IGNORE_TIMEOUT_SECONDS} s, control-plane clients (30 s deadline) can fail anyway.` };
   if (i.leases && timeout > LEASE_TIMEOUT_SECONDS) return { severity: 'warning', why: `${wait} Leader-election renewals have a 10 s deadline: above ${LEASE_TIMEOUT_SECONDS} s it can cost leadership.` };
   if (i.entry.webhook.clientConfig?.service?.namespace === KUBE_SYSTEM) return { severity: 'info', why: `${wait} The webhook itself is served from kube-system: it is one of the system's add-ons, and seeing kube-system is part of its job.` };

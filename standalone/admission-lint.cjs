@@ -37871,6 +37871,7 @@ function analyse(object, context) {
     let pods = false;
     let leases = false;
     let podDeletes = false;
+    let evictionsOnly = true;
     for (const [j, rule39] of (webhook.rules ?? []).entries()) {
       if (rule39 === null || rule39.scope === "Cluster")
         continue;
@@ -37881,16 +37882,21 @@ function analyse(object, context) {
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
       const groups = rule39.apiGroups ?? [];
       const versions = rule39.apiVersions ?? [];
-      const match = firstResourceMatch(ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, groups, versions, writable);
+      const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
+      const notEvictions = writable.filter((resource) => resource.split("/")[1] !== "eviction");
+      const systemMatch = firstResourceMatch(table2, groups, versions, notEvictions);
+      const match = systemMatch ?? firstResourceMatch(table2, groups, versions, writable);
       if (match === void 0)
         continue;
       if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, operations) === "skipped")
         continue;
       const everything = groups.includes("*") && writable.some((resource) => resource === "*" || resource === "*/*");
-      if (first === void 0 || deleteOnly && !ruleDeleteOnly)
-        first = { rule: j, match, everything };
+      const ruleEvictionsOnly = systemMatch === void 0;
+      const rank = (ruleDeleteOnly ? 2 : 0) + (ruleEvictionsOnly ? 1 : 0);
+      if (first === void 0 || rank < first.rank)
+        first = { rule: j, match, everything, rank };
+      evictionsOnly &&= ruleEvictionsOnly;
       const writes = operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT");
-      const notEvictions = writable.filter((resource) => resource.split("/")[1] !== "eviction");
       if (writes) {
         deleteOnly = false;
         pods ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== void 0;
@@ -37901,7 +37907,7 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    return [{ entry, ...first, deleteOnly, pods, leases, podDeletes }];
+    return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly }];
   });
 }
 var KUBE_SYSTEM, SYSTEM_OPERATIONS, CONNECT_SUBRESOURCES, PODS, LEASES, INTERCEPTIONS;
@@ -38253,6 +38259,8 @@ function webhookSeverity(i, ignore, timeout2) {
   if (!ignore)
     return { severity: "error", why: "While the webhook is down, the control plane's creates and updates there are rejected, including those that would bring the webhook back." };
   const wait = `Each of those writes waits up to ${timeout2} s while the webhook does not answer (Ignore never rejects, but the webhook's answers can).`;
+  if (i.evictionsOnly)
+    return { severity: "info", why: `${wait} Only evictions are intercepted there: people and drains make them, not the control plane.` };
   if (timeout2 > IGNORE_TIMEOUT_SECONDS)
     return { severity: "warning", why: `${wait} Above ${IGNORE_TIMEOUT_SECONDS} s, control-plane clients (30 s deadline) can fail anyway.` };
   if (i.leases && timeout2 > LEASE_TIMEOUT_SECONDS)
@@ -66318,4 +66326,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 0c2c7aee02e0c6fe8a75710820af8a3a99d925123816819339dd653fe4600d26
+//# admission-lint-build 98381c0923c61048aa9c62b2cb88d963efea65b0cd707f2ebcaf4e31c3ef0c28

@@ -40,6 +40,8 @@ export interface KubeSystemInterception {
   readonly leases: boolean;
   /** Deletes of kube-system Pods are intercepted (the kubelet's final delete of a terminated pod). */
   readonly podDeletes: boolean;
+  /** Every system write intercepted there is an eviction: made by people and drains, not by the control plane. */
+  readonly evictionsOnly: boolean;
 }
 
 /** The writes GKE's unsafe-webhook insight names in kube-system: Pods and Leases. */
@@ -62,11 +64,12 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
     if (selectorMatches(webhook.namespaceSelector, labels) !== true) return [];
     // An opt-in objectSelector (a label of the webhook's own) exempts the system's objects.
     if (selectorMatches(webhook.objectSelector, systemObjectLabels(webhook.objectSelector)) !== true) return [];
-    let first: { rule: number; match: BuiltinMatch; everything: boolean } | undefined;
+    let first: { rule: number; match: BuiltinMatch; everything: boolean; rank: number } | undefined;
     let deleteOnly = true;
     let pods = false;
     let leases = false;
     let podDeletes = false;
+    let evictionsOnly = true;
     for (const [j, rule] of (webhook.rules ?? []).entries()) {
       if (rule === null || rule.scope === 'Cluster') continue;
       const operations = rule.operations ?? [];
@@ -76,16 +79,23 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const ruleDeleteOnly = operations.every((operation) => operation === 'DELETE');
       const groups = rule.apiGroups ?? [];
       const versions = rule.apiVersions ?? [];
-      const match = firstResourceMatch(ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN, groups, versions, writable);
+      const table = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
+      // Evictions come from people and drains, not from the control plane: another write the rule
+      // names is the one to judge and show.
+      const notEvictions = writable.filter((resource) => resource.split('/')[1] !== 'eviction');
+      const systemMatch = firstResourceMatch(table, groups, versions, notEvictions);
+      const match = systemMatch ?? firstResourceMatch(table, groups, versions, writable);
       if (match === undefined) continue;
       // matchConditions that exclude system users or kube-system let those writes through; one that
       // cannot be decided from what is known of them (src/match/system-requests.ts) may call it.
       if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, operations) === 'skipped') continue;
       const everything = groups.includes('*') && writable.some((resource) => resource === '*' || resource === '*/*');
-      if (first === undefined || (deleteOnly && !ruleDeleteOnly)) first = { rule: j, match, everything };
+      const ruleEvictionsOnly = systemMatch === undefined;
+      // Shown: the first rule that creates or updates (else a DELETE-only one), beyond evictions if one is.
+      const rank = (ruleDeleteOnly ? 2 : 0) + (ruleEvictionsOnly ? 1 : 0);
+      if (first === undefined || rank < first.rank) first = { rule: j, match, everything, rank };
+      evictionsOnly &&= ruleEvictionsOnly;
       const writes = operations.some((operation) => operation !== 'DELETE' && operation !== 'CONNECT');
-      // Evictions come from people and drains, not from the control plane.
-      const notEvictions = writable.filter((resource) => resource.split('/')[1] !== 'eviction');
       if (writes) {
         deleteOnly = false;
         pods ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
@@ -94,6 +104,6 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       if (operations.includes('DELETE') || operations.includes('*')) podDeletes ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
     }
     if (first === undefined) return [];
-    return [{ entry, ...first, deleteOnly, pods, leases, podDeletes }];
+    return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly }];
   });
 }
