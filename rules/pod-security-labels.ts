@@ -36,7 +36,7 @@ const meta = {
     invalid: 'Namespace "{{namespace}}" is invalid: {{error}}',
     notString: 'label "{{key}}": json: cannot unmarshal {{type}} into Go struct field ObjectMeta.metadata.labels of type string',
     unknownKey: 'label "{{key}}" is not a Pod Security Admission label{{suggestion}}',
-    annotation: 'annotation "{{key}}" has no effect: Pod Security Admission reads labels, not annotations',
+    annotation: '{{keys}} {{have}} no effect: Pod Security Admission reads labels, not annotations',
     noEnforce: 'Namespace "{{namespace}}" sets Pod Security {{modes}} but not enforce: pods that violate {{levels}} are only {{reported}}',
     noEnforceVersion: 'Namespace "{{namespace}}" enforces Pod Security level {{level}} without pod-security.kubernetes.io/enforce-version',
     privileged: 'Namespace "{{namespace}}" enforces the privileged Pod Security level',
@@ -140,15 +140,19 @@ export const rule = defineObjectRule({
         }
 
         if (isRecord(metadata.annotations)) {
-          for (const key of Object.keys(metadata.annotations)) {
-            const suffix = key.slice(PSA_PREFIX.length);
-            if (!key.startsWith(PSA_PREFIX) || !SUFFIXES.includes(suffix) || Object.prototype.hasOwnProperty.call(written, key)) continue;
+          // One cause, one finding: the keys written as annotations of one Namespace.
+          const annotated = Object.keys(metadata.annotations).filter(
+            (key) => key.startsWith(PSA_PREFIX) && SUFFIXES.includes(key.slice(PSA_PREFIX.length)) && !Object.prototype.hasOwnProperty.call(written, key),
+          );
+          if (annotated.length > 0) {
+            const [first, ...others] = annotated;
             violations.push({
               messageId: 'annotation',
-              data: { key },
-              path: ['metadata', 'annotations', key],
+              data: { keys: `${annotated.length === 1 ? 'annotation' : 'annotations'} ${listed(annotated.map((key) => `"${key}"`))}`, have: annotated.length === 1 ? 'has' : 'have' },
+              path: ['metadata', 'annotations', first!],
+              ...(others.length > 0 ? { alsoAt: others.map((key) => ['metadata', 'annotations', key]) } : {}),
               severity: 'warning',
-              help: 'Pod Security Admission reads the Namespace\'s labels, not its annotations. Move it to metadata.labels.',
+              help: `Pod Security Admission reads the Namespace's labels, not its annotations. Move ${annotated.length === 1 ? 'it' : 'them'} to metadata.labels.`,
             });
           }
         }
