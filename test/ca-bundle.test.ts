@@ -69,6 +69,12 @@ describe('ca-bundle and the kustomizations of the run', () => {
       `replacements:\n  - source: {kind: Certificate, group: cert-manager.io, version: v1, name: serving-cert, fieldPath: .metadata.name}\n    targets:\n      - select: {kind: ValidatingWebhookConfiguration}\n        fieldPaths: [".metadata.annotations.[cert-manager.io/inject-ca-from]"]\n        options: {delimiter: /, index: 1, create: true}\n`,
     );
     expect(await ruleIds(`${bare}${replacement}`)).toEqual([]);
+    // kubebuilder's older scaffold: the annotation names the Certificate through vars, whose
+    // fieldref it spells `fieldpath` (Go reads it as fieldPath).
+    const scaffold = kustomization(
+      `patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: |-\n      - op: add\n        path: /metadata/annotations\n        value: {cert-manager.io/inject-ca-from: $(CERTIFICATE_NAMESPACE)/$(CERTIFICATE_NAME)}\nvars:\n  - name: CERTIFICATE_NAMESPACE\n    objref: {kind: Certificate, group: cert-manager.io, version: v1, name: serving-cert}\n    fieldref:\n      fieldpath: metadata.namespace\n  - name: CERTIFICATE_NAME\n    objref: {kind: Certificate, group: cert-manager.io, version: v1, name: serving-cert}\n`,
+    );
+    expect(await ruleIds(`${bare}${scaffold}`)).toEqual([]);
   });
 
   it('still reports it when the patches write something else, or another object', async () => {

@@ -565,19 +565,25 @@ const KUSTOMIZE_FIELD_NAMES = [
 const FOLDED_FIELD_NAMES = new Map(KUSTOMIZE_FIELD_NAMES.map((name) => [foldName(name), name]));
 /** Values that are users' data (labels, annotations, generator contents), not kustomize's fields. */
 const DATA_FIELDS = new Set(['commonLabels', 'commonAnnotations', 'pairs', 'metadata', 'literals', 'annotations']);
+/**
+ * A kustomization's fields whose contents are never read here, only their presence: `vars` (any
+ * `$(` may be replaced). kubebuilder's scaffold spells their `fieldPath` as `fieldpath`, which Go
+ * reads alike; how they are spelled inside changes nothing the linter reads.
+ */
+const UNREAD_FIELDS = new Set(['vars']);
 
 function foldName(name: string): string {
   return name.toLowerCase().replace(/\u017f/g, 's');
 }
 
 /** Whether a key of the value (at any depth, past users' data) spells a kustomize field otherwise than kustomize's types do. */
-function hasFoldedFieldName(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasFoldedFieldName);
+function hasFoldedFieldName(value: unknown, top = true): boolean {
+  if (Array.isArray(value)) return value.some((item) => hasFoldedFieldName(item, false));
   if (value === null || typeof value !== 'object') return false;
   return Object.entries(value).some(([key, inner]) => {
     const field = FOLDED_FIELD_NAMES.get(foldName(key));
     if (field !== undefined && field !== key) return true;
-    return !DATA_FIELDS.has(key) && hasFoldedFieldName(inner);
+    return !DATA_FIELDS.has(key) && !(top && UNREAD_FIELDS.has(key)) && hasFoldedFieldName(inner, false);
   });
 }
 
