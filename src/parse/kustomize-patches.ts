@@ -567,7 +567,7 @@ const FOLDED_FIELD_NAMES = new Map(KUSTOMIZE_FIELD_NAMES.map((name) => [foldName
 const DATA_FIELDS = new Set(['commonLabels', 'commonAnnotations', 'pairs', 'metadata', 'literals', 'annotations']);
 /**
  * A kustomization's fields whose contents are never read here, only their presence: `vars` (any
- * `$(` may be replaced). kubebuilder's scaffold spells their `fieldPath` as `fieldpath`, which Go
+ * `$(` may be replaced). operator scaffolds spell their `fieldPath` as `fieldpath`, which Go
  * reads alike; how they are spelled inside changes nothing the linter reads.
  */
 const UNREAD_FIELDS = new Set(['vars']);
