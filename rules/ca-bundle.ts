@@ -15,9 +15,12 @@
 import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
 import { X509Certificate } from 'node:crypto';
 import type { SourceFile } from '../src/load/sources.js';
-import type { WebhookConfigurationObject } from '../src/model/objects.js';
+import type { SecretKeysObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import type { FieldPath } from '../src/field-path.js';
+import { certificateKey } from '../src/kube/private-keys.js';
 import { webhookReachability } from '../src/match/reachability.js';
-import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
+import { isFragment, isV1beta1, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
+import { isAtLeast } from '../src/kube/version.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { isBase64 } from '../src/validate/webhook-schema.js';
 import { joinCapped } from '../src/text/list.js';
@@ -26,7 +29,7 @@ import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
 import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
 import { patchesOf } from '../src/match/patched.js';
 
-type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid';
+type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid' | 'keyWritten';
 
 
 
@@ -160,6 +163,35 @@ function bundleProblems(decoded: Buffer, base: Record<string, string>): Violatio
   return problems;
 }
 
+const KEY_WRITTEN_HELP =
+  'Whoever reads these manifests holds that key: with it, anyone who can answer for the webhook (an endpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the webhook, reading every request it is sent and answering them. Issue the serving certificate at install time (cert-manager, a CA-patching Job, the webhook\'s own controller) and keep private keys out of the manifests (or encrypted in them).';
+
+/** A certificate's common name (`CN=…`) when it has one, else its whole subject on one line. */
+function shortSubject(subject: string): string {
+  const cn = subject.split('\n').find((part) => part.startsWith('CN='));
+  return cn ?? subject.replace(/\n/g, ', ');
+}
+
+/** The first certificate of the bundle whose private key a Secret of the run holds in the clear. */
+function writtenKey(decoded: Buffer, secrets: readonly SecretKeysObject[]): { subject: string; secret: SecretKeysObject; path: FieldPath } | undefined {
+  for (const block of pemBlocks(decoded.toString('latin1'))) {
+    if (block.type !== 'CERTIFICATE' || block.hasHeaders) continue;
+    let certificate: X509Certificate;
+    try {
+      certificate = new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----\n`);
+    } catch {
+      continue;
+    }
+    const key = certificateKey(certificate);
+    if (key === undefined) continue;
+    for (const secret of secrets) {
+      const held = secret.keys.find((each) => each.publicKey.equals(key));
+      if (held !== undefined) return { subject: shortSubject(certificate.subject), secret, path: held.path };
+    }
+  }
+  return undefined;
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'ca-bundle',
@@ -174,6 +206,7 @@ export const rule = defineObjectRule({
       privateKey: 'caBundle of {{which}} contains a private key ({{type}} block), readable by whoever can read the configuration',
       expired: 'caBundle of {{which}}: {{of}} ("{{subject}}") expired on {{date}}',
       notYetValid: 'caBundle of {{which}}: {{of}} ("{{subject}}") is not valid before {{date}}',
+      keyWritten: 'caBundle of {{which}} trusts "{{subject}}", whose private key Secret "{{secret}}" holds in the clear ({{where}}){{also}}',
     },
     help: 'With a bundle that is not PEM or holds no certificate valid now, every call fails TLS verification: the webhook\'s requests are rejected (failurePolicy Fail) or it is skipped (Ignore); a bundle left out must be provided at install time. Put the base64 of the PEM CA certificate that signed the webhook\'s serving certificate in caBundle, or let an injector write it (for example the cert-manager.io/inject-ca-from annotation).',
     options: {
@@ -190,24 +223,59 @@ export const rule = defineObjectRule({
     const injected = namePatternMatcher(run.options.injected);
     /** Per file of the run: the names its CA patcher settings give. */
     const patcherNamesByFile = new Map<SourceFile, Set<string>>();
+    /**
+     * The webhooks whose written caBundle is the one the API server uses: a Service or a URL (not
+     * both, not neither: api-validation's), base64 (else schema's), not replaced by an injector.
+     */
+    function* bundlesUsed(object: WebhookConfigurationObject): Generator<{ entry: WebhookEntry; decoded: Buffer; hasService: boolean }> {
+      for (const entry of webhooksOf(object)) {
+        const clientConfig = entry.webhook.clientConfig;
+        if (!clientConfig) continue;
+        const hasUrl = clientConfig.url != null;
+        const hasService = clientConfig.service != null;
+        if (hasUrl === hasService) continue;
+        const bundle = clientConfig.caBundle;
+        if (typeof bundle === 'string' && !isBase64(bundle)) continue;
+        if (bundleReplaced(object, entry, injected, patcherNamesByFile, run.kustomizePatches) !== undefined) continue;
+        yield { entry, decoded: Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64'), hasService };
+      }
+    }
+    const entryKey = (object: WebhookConfigurationObject, entry: WebhookEntry): string => `${run.webhookConfigurations.indexOf(object)}/${entry.index}`;
+    type Written = NonNullable<ReturnType<typeof writtenKey>> & { readonly id: string };
+    let written: Map<string, Written> | undefined;
+    let trusting: Map<string, WebhookConfigurationObject[]> | undefined;
+    /** Per webhook of the run (entryKey): the Secret key its bundle trusts, if one does. Computed once. */
+    const writtenKeys = (): Map<string, Written> => {
+      if (written !== undefined) return written;
+      written = new Map();
+      trusting = new Map();
+      if (run.secretKeys.length === 0) return written;
+      // The configurations the API server stores (decodable, no patch fragment, a served version)
+      // and their webhooks that requests reach: a key trusted by no call is no risk.
+      const stored = run.webhookConfigurations.filter((object) => object.decodable && !isFragment(object) && !(isV1beta1(object) && isAtLeast(run.kubeVersion, 1, 22)));
+      for (const object of stored) {
+        for (const { entry, decoded } of bundlesUsed(object)) {
+          if (webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) continue;
+          const key = writtenKey(decoded, run.secretKeys);
+          if (key === undefined) continue;
+          const id = `${run.secretKeys.indexOf(key.secret)}/${JSON.stringify(key.path)}`;
+          written.set(entryKey(object, entry), { ...key, id });
+          const list = trusting.get(id) ?? [];
+          if (!list.includes(object)) list.push(object);
+          trusting.set(id, list);
+        }
+      }
+      return written;
+    };
+    /** Per Secret key: the configurations whose bundles trust it, in run order. */
+    const trustedBy = (): Map<string, WebhookConfigurationObject[]> => (writtenKeys(), trusting!);
     return {
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
         /** Service-backed webhooks with no bundle that nothing in the file provides. */
         const unprovided: WebhookEntry[] = [];
         const bundleGroups = new Map<string, { problem: Violation<MessageId>; path: (string | number)[]; entries: WebhookEntry[] }>();
-        for (const entry of webhooksOf(object)) {
-          const clientConfig = entry.webhook.clientConfig;
-          if (!clientConfig) continue;
-          const hasUrl = clientConfig.url != null;
-          const hasService = clientConfig.service != null;
-          // Neither or both: api-validation reports it.
-          if (hasUrl === hasService) continue;
-          const bundle = clientConfig.caBundle;
-          // Not base64: the schema check reports it.
-          if (typeof bundle === 'string' && !isBase64(bundle)) continue;
-          if (bundleReplaced(object, entry, injected, patcherNamesByFile, run.kustomizePatches) !== undefined) continue;
-          const decoded = Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64');
+        for (const { entry, decoded, hasService } of bundlesUsed(object)) {
           if (decoded.toString('latin1').trim() === '') {
             // A URL without a bundle is verified against the system roots, which is fine for a
             // public certificate. A Service's webhook without one (or with an empty one, a slot to
@@ -217,7 +285,21 @@ export const rule = defineObjectRule({
           }
           const at = [...entry.path, 'clientConfig', 'caBundle'];
           const base = { consequence: consequence(entry) };
-          for (const problem of bundleProblems(decoded, base)) {
+          const problems = bundleProblems(decoded, base);
+          const written = writtenKeys().get(entryKey(object, entry));
+          // One cause, one finding: a key trusted by the bundles of several configurations is
+          // reported at the first of them, counting the others.
+          const sharing = written === undefined ? [] : trustedBy().get(written.id) ?? [];
+          if (written !== undefined && sharing[0] === object) {
+            const { secret, path, subject } = written;
+            const line = secret.manifest.locate(path, 'key').line;
+            const where = secret.manifest.file === object.manifest.file ? `line ${line}` : `${secret.manifest.file.path}:${line}`;
+            const name = secret.namespace === undefined ? secret.name : `${secret.namespace}/${secret.name}`;
+            const others = sharing.length - 1;
+            const also = others === 0 ? '' : others === 1 ? '; so does the bundle of 1 more configuration' : `; so do the bundles of ${others} more configurations`;
+            problems.push({ messageId: 'keyWritten', data: { ...base, subject, secret: name, where, also }, path: [], severity: 'warning', help: KEY_WRITTEN_HELP });
+          }
+          for (const problem of problems) {
             // One cause, one finding: the same bundle problem in several webhooks of the configuration, together.
             const key = `${problem.messageId}/${JSON.stringify(problem.data)}`;
             const group = bundleGroups.get(key) ?? { problem, path: at, entries: [] };
@@ -229,7 +311,7 @@ export const rule = defineObjectRule({
           const which = entries.length === 1 ? `webhook "${entries[0]!.label}"` : `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`;
           // What fails with the bundle is what the webhooks intercept: the project's own custom
           // resources only (a correctness check of its objects), or what Kubernetes itself serves.
-          const severity = entries.some((entry) => rulesMatchBuiltins(entry.webhook.rules, run.discovery)) ? 'error' : 'warning';
+          const severity = problem.severity ?? (entries.some((entry) => rulesMatchBuiltins(entry.webhook.rules, run.discovery)) ? 'error' : 'warning');
           violations.push({ ...problem, data: { ...problem.data, which }, path, alsoAt: entries.slice(1).map((entry) => [...entry.path, 'clientConfig', 'caBundle']), severity });
         }
         if (unprovided.length > 0) {

@@ -6,7 +6,7 @@
  */
 import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
-import type { NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
+import type { NamespaceObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
 import type { PodSecuritySettings } from './model/pod-security.js';
 import type { KustomizationListing, KustomizePatch } from './parse/kustomize-patches.js';
 
@@ -68,6 +68,12 @@ export interface RunScope {
   readonly services: readonly ServiceObject[];
   /** An input of the run that was not read for Services may hold one (a Service's absence from `services` then proves nothing). */
   readonly servicesOutsideBundles: boolean;
+  /**
+   * Secrets that hold private keys in the clear, read from the inputs that hold a webhook
+   * configuration (as `services` are): whose keys a caBundle may trust. Nothing is concluded
+   * from a key's absence.
+   */
+  readonly secretKeys: readonly SecretKeysObject[];
   /**
    * Documents of the run that could not be read (a syntax error, an alias bomb, a file too large
    * or not UTF-8). An analysis that concludes from an object's absence asks

@@ -1,6 +1,11 @@
 /** ca-bundle: the cases the fixtures cannot hold (structural errors) and the patcher detection. */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { rules } from '../rules/index.js';
+import { lint } from '../src/engine/lint.js';
+import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { lintText } from './helpers.js';
+import { tempFolders } from './temp-folders.js';
 
 function configuration(name: string, clientConfig: string, extraDocuments = ''): string {
   return `apiVersion: admissionregistration.k8s.io/v1
@@ -81,5 +86,34 @@ describe('ca-bundle and the kustomizations of the run', () => {
     const bare = configuration('policy', SERVICE);
     const other = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "replace", "path": "/webhooks/0/timeoutSeconds", "value": 5}]'\n  - target: {kind: MutatingWebhookConfiguration}\n    patch: '[{"op": "add", "path": "/metadata/annotations", "value": {"cert-manager.io/inject-ca-from": "a/b"}}]'\n`);
     expect(await ruleIds(`${bare}${other}`)).toEqual(['ca-bundle']);
+  });
+});
+
+const folder = tempFolders('ca-bundle-keys-test');
+
+describe('ca-bundle and private keys written beside the bundle', () => {
+  // The fixture's key and certificate (fixtures/ca-bundle/invalid/key-in-secret.yaml).
+  const fixture = readFileSync(new URL('../fixtures/ca-bundle/invalid/key-in-secret.yaml', import.meta.url), 'utf8');
+  const [secret, validating, mutating] = fixture.split('\n---\n');
+  const keyWritten = async (text: string): Promise<string[]> =>
+    (await lintText(text, { only: ['ca-bundle'] })).filter((f) => f.message.includes('in the clear')).map((f) => `${f.line} ${f.message.replace(/.*trusts/, 'trusts')}`);
+
+  it('reports the key once, at the first configuration the API server stores and calls', async () => {
+    expect(await keyWritten([secret, validating, mutating].join('\n---\n'))).toHaveLength(1);
+    // Written as v1beta1 (not served since 1.22), the first is never stored: the finding is the second's.
+    const unserved = validating!.replace('admissionregistration.k8s.io/v1\n', 'admissionregistration.k8s.io/v1beta1\n');
+    const found = await keyWritten([secret, unserved, mutating].join('\n---\n'));
+    expect(found).toHaveLength(1);
+    expect(found[0]).not.toContain('more configuration');
+    // A webhook no request reaches (a resource name with capitals matches nothing) trusts nothing that matters.
+    expect(await keyWritten([secret, validating!.replace('resources: ["widgets"]', 'resources: ["Widgets"]')].join('\n---\n'))).toEqual([]);
+  });
+
+  it('reads Secrets only from inputs that hold a webhook configuration, and nothing from an unreadable key', async () => {
+    const tree = folder({ 'secret.yaml': secret!, 'webhooks.yaml': validating! });
+    const report = await lint({ paths: [tree], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+    expect(report.findings.filter((f) => f.message.includes('in the clear'))).toEqual([]);
+    // A key value that is not base64 of a key, or a truncated block: no key, no finding.
+    expect(await keyWritten([secret!.replace(/tls\.key: (\S+)/, (_, value: string) => `tls.key: ${value.slice(0, 40)}`), validating].join('\n---\n'))).toEqual([]);
   });
 });

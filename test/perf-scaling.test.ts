@@ -104,6 +104,7 @@ function reads(n: number): number {
     workloads: run.workloads,
     services: run.services,
     servicesOutsideBundles: run.servicesOutsideBundles,
+    secretKeys: run.secretKeys,
     podSecurity: run.podSecurity,
     unreadable: [],
     kustomizePatches: [],

@@ -16,7 +16,8 @@
  * labels or configuration reads no workload and does no second pass.
  *
  * Services are read only from the inputs whose bytes name a webhook configuration (a bundle):
- * what the webhooks' service references reach (src/match/services.ts). There the documents that
+ * what the webhooks' service references reach (src/match/services.ts); so are Secrets that hold
+ * private keys in the clear (the keys a caBundle may trust, rules/ca-bundle.ts). There the documents that
  * may be one are read too, never taken as workloads: a run's other reads and counts stay the same.
  */
 import { basename, dirname, resolve } from 'node:path';
@@ -24,13 +25,13 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, decodeSource, expandPaths, MAX_FILE_BYTES, newWalkNotes, readBytes, readStdinSync } from '../load/sources.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizationListings, kustomizePatches as findKustomizePatches, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, mightHoldPrivateKey, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -61,6 +62,8 @@ export interface LintRun {
   readonly services: readonly ServiceObject[];
   /** An input not read for Services (no webhook configuration in it, or a kustomize patch) may hold one: a Service's absence from `services` proves nothing then. */
   readonly servicesOutsideBundles: boolean;
+  /** Secrets with private keys in the clear, read from the same inputs as `services` (not linted: counted with `skipped`). */
+  readonly secretKeys: readonly SecretKeysObject[];
   /**
    * The workloads checked from their value alone, not parsed: each passes every mode of its
    * namespace (src/psa/screen.ts), so it has no finding. Counted with `workloads`; not among `skipped`.
@@ -184,6 +187,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
+  const secretKeys: SecretKeysObject[] = [];
   let servicesOutsideBundles = false;
   let documents = 0;
   let skipped = 0;
@@ -270,7 +274,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // A document read only because it may be a Service is never taken as a workload (nor settled
     // as one): the workloads read are those of a run without Services.
     const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
-    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) : forWorkloads;
+    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) || mightHoldPrivateKey(text) : forWorkloads;
     const decoded = decodeSource(raw.bytes);
     const text = decoded?.text ?? null;
     const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
@@ -294,7 +298,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle });
+        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle, secrets: bundle });
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
           skipped++;
@@ -313,6 +317,11 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
         } else if (recognized.type === 'service') {
           // Read for the webhooks' service references, not linted: still one of the "other documents".
           services.push(recognized.object);
+          skipped++;
+          continue;
+        } else if (recognized.type === 'secret-keys') {
+          // Read for the keys of the certificates caBundles trust, not linted: one of the "other documents" too.
+          secretKeys.push(recognized.object);
           skipped++;
           continue;
         } else if (recognized.type === 'workload') {
@@ -352,6 +361,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     workloads,
     services,
     servicesOutsideBundles,
+    secretKeys,
     settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],
@@ -502,6 +512,7 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion, kubeVersionDefa
     workloads: run.workloads,
     services: run.services,
     servicesOutsideBundles: run.servicesOutsideBundles,
+    secretKeys: run.secretKeys,
     podSecurity: run.podSecurity,
     unreadable,
     kustomizePatches: run.kustomizePatches,

@@ -81,6 +81,19 @@ export interface ServiceObject {
   readonly selector: Readonly<Record<string, string>> | undefined;
 }
 
+/**
+ * A Secret that holds private keys in plain text (PEM, under data or stringData): the keys a
+ * webhook's caBundle may trust (rules/ca-bundle.ts). Only their public halves are kept.
+ */
+export interface SecretKeysObject {
+  readonly category: 'secret-keys';
+  readonly manifest: Manifest;
+  readonly name: string;
+  readonly namespace: string | undefined;
+  /** Each private key: the field that holds it (['data', 'tls.key']) and its public key (SPKI, DER). */
+  readonly keys: readonly { readonly path: FieldPath; readonly publicKey: Buffer }[];
+}
+
 /** A ValidatingAdmissionPolicy, MutatingAdmissionPolicy or one of their bindings. */
 export interface PolicyObject {
   readonly category: 'admission-policy';

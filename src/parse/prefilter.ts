@@ -183,6 +183,15 @@ export function mightBeService(text: string): boolean {
   return text.includes('Service');
 }
 
+/**
+ * Whether a document may be a Secret with a private key in the clear: its kind, and a PEM key
+ * header as text (`stringData`) or in base64 from the start of a value (`LS0tLS1CRUdJTi` is
+ * `-----BEGIN `; a value that starts with a certificate has it too).
+ */
+export function mightHoldPrivateKey(text: string): boolean {
+  return text.includes('Secret') && (text.includes('PRIVATE KEY') || text.includes('LS0tLS1CRUdJTi'));
+}
+
 const WEBHOOK_CONFIGURATION_BYTES = Buffer.from('WebhookConfiguration');
 const SERVICE_BYTES = Buffer.from('Service');
 

@@ -7,10 +7,12 @@ import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, SecretKeysObject, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
+import { publicKeysOf } from '../kube/private-keys.js';
+import type { FieldPath } from '../field-path.js';
 
 
 export type Recognized =
@@ -20,6 +22,7 @@ export type Recognized =
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'workload'; readonly object: WorkloadObject }
   | { readonly type: 'service'; readonly object: ServiceObject }
+  | { readonly type: 'secret-keys'; readonly object: SecretKeysObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   /** A kind admissionregistration.k8s.io never had (`MutatingAdmissionWebhookConfiguration`): kept for rule unknown-kind, never converted to data. */
   | { readonly type: 'unknown-kind' }
@@ -38,6 +41,8 @@ export interface RecognizeOptions {
    * the inputs that hold a webhook configuration. Otherwise a Service is 'other'.
    */
   readonly services?: boolean;
+  /** Also build Secrets that hold private keys in the clear (read beside webhook configurations, as Services are). */
+  readonly secrets?: boolean;
 }
 
 export function recognize(manifest: Manifest, options: RecognizeOptions = {}): Recognized {
@@ -79,7 +84,35 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     const service = buildService(manifest, read.value);
     return service ? { type: 'service', object: service } : { type: 'other' };
   }
+  if (options.secrets === true && kind === 'Secret' && apiVersion === 'v1') {
+    const read = manifest.toValue();
+    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
+    const secret = buildSecretKeys(manifest, read.value);
+    return secret ? { type: 'secret-keys', object: secret } : { type: 'other' };
+  }
   return { type: 'other' };
+}
+
+/**
+ * A Secret's private keys in the clear: `data` values are base64 (as the API server decodes
+ * them), `stringData` values are text. Undefined when it has no name or no such key.
+ */
+function buildSecretKeys(manifest: Manifest, written: unknown): SecretKeysObject | undefined {
+  if (!isRecord(written) || !isRecord(written.metadata)) return undefined;
+  const { name, namespace } = written.metadata;
+  if (typeof name !== 'string' || name === '' || (namespace != null && typeof namespace !== 'string')) return undefined;
+  const keys: { path: FieldPath; publicKey: Buffer }[] = [];
+  for (const [field, encoded] of [['data', true], ['stringData', false]] as const) {
+    const values = written[field];
+    if (!isRecord(values)) continue;
+    for (const [key, value] of Object.entries(values)) {
+      if (typeof value !== 'string') continue;
+      const text = encoded ? Buffer.from(value.replace(/\s/g, ''), 'base64').toString('latin1') : value;
+      for (const publicKey of publicKeysOf(text)) keys.push({ path: [field, key], publicKey });
+    }
+  }
+  if (keys.length === 0) return undefined;
+  return { category: 'secret-keys', manifest, name, namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined, keys };
 }
 
 /**
