@@ -350,6 +350,12 @@ describe('webhook selectors set by a kustomize patch', () => {
       const found = await findings([folder(files)]);
       expect(found.filter((f) => f.startsWith('kustomize-patched'))).toHaveLength(1);
     }
+    // (s36a 3-A) A patch named through an alias (an item, or a `path:`) that undoes the opt-in:
+    // the kustomization's patches are not known, the webhook as written.
+    const undo = { 'webhook/undo.yaml': OPT_IN.replace('objectSelector:\n      matchLabels:\n        example.com/inject: enabled', 'objectSelector: null') };
+    const vars = 'vars:\n- name: &undo undo.yaml\n  objref: {kind: Service, version: v1, name: webhook-service}\n  fieldref: {fieldpath: metadata.name}\n';
+    expect(await verdict({ ...withOptIn(), ...undo, 'webhook/kustomization.yaml': `resources:\n- manifests.yaml\n${vars}patchesStrategicMerge:\n- opt-in.yaml\n- *undo\n` })).toEqual(asWritten);
+    expect(await verdict({ ...withOptIn(), ...undo, 'webhook/kustomization.yaml': `resources:\n- manifests.yaml\n${vars}patches:\n- path: opt-in.yaml\n- path: *undo\n` })).toEqual(asWritten);
     // A merge of an alias the yaml library refuses (not a map): no internal error, the webhook as written.
     expect(await verdict({ ...withOptIn(), ...drop, 'default/kustomization.yaml': 'resources:\n- ../webhook\npatches:\n- &p drop.yaml\n- !!merge "\\x3c\\x3c": *p\n' })).toEqual(asWritten);
   });

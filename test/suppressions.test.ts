@@ -153,6 +153,23 @@ describe('a finding that reports one cause at several webhooks', () => {
     expect(found.some((line) => line.startsWith('unused-suppression@'))).toBe(true);
   });
 
+  it('is not hidden by a directive on the line of one of its other places (s36a 2-A)', async () => {
+    // One finding for both keys, at enforce: the directive beside audit covers audit only, and
+    // does not reach the rest of the Namespace.
+    const namespace = [
+      'apiVersion: v1',
+      'kind: Namespace',
+      'metadata:',
+      '  name: payments',
+      '  annotations:',
+      '    pod-security.kubernetes.io/enforce: restricted',
+      '    pod-security.kubernetes.io/audit: restricted # admission-lint-disable-line pod-security-labels -- our exporter reads it',
+      '',
+    ].join('\n');
+    const found = await lintBrief(namespace);
+    expect(found.filter((line) => line.startsWith('pod-security-labels@'))).toEqual(['pod-security-labels@6:5-6:51']);
+  });
+
   it('is hidden by a file-wide directive or the annotation, which cover every place', async () => {
     const file = `# admission-lint-disable-file implicit-failure-policy -- Fail is wanted\n${configuration('widgets', [podHook('a'), podHook('b')])}`;
     expect((await lintBrief(file)).filter((line) => line.startsWith('implicit-failure-policy'))).toEqual([]);

@@ -143,11 +143,14 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   }
   // The rule ids whose directive has a finding of that rule in its own node or line: those do
   // not reach further, into the webhook or object around it.
+  // Every place of a finding counts (s36a 2-A): a directive on the line of one of them is that
+  // finding's own, and does not reach the object's other places of the same finding.
   const ownHit = new Set<RuleRef>();
   for (const finding of input.findings) {
     if (META_RULES.has(finding.ruleId)) continue;
+    const places: readonly Position[] = [finding, ...(input.otherPlaces?.(finding) ?? [])];
     for (const directive of byFile.get(keyOf(finding)) ?? []) {
-      for (const ref of directive.rules) if (ref.id === finding.ruleId && covers(directive, finding)) ownHit.add(ref);
+      for (const ref of directive.rules) if (ref.id === finding.ruleId && places.some((place) => covers(directive, finding, place))) ownHit.add(ref);
     }
   }
   const suppressed: SuppressedFinding[] = [];

@@ -56,6 +56,35 @@ const tableEntries = new ObjectMemo<Readonly<Record<string, BuiltinGroup>>, [str
  * The first resource of `table` that the rule names, or undefined when it names none of them. An entry `x` matches the main resource only, `x/y` the
  * subresource, `x/*` and `*\/*` any (facts §5 step 3).
  */
+/**
+ * Every resource of the table that the rule's entries name, in firstResourceMatch's order (its
+ * first is firstResourceMatch's): `shown` as that function gives it (`*` for an entry `*`), and
+ * `concrete`, the table's resource the entry reaches (what a request names).
+ */
+export function resourceMatches(
+  table: Readonly<Record<string, BuiltinGroup>>,
+  apiGroups: readonly string[],
+  apiVersions: readonly string[],
+  resources: readonly string[],
+): { readonly shown: BuiltinMatch; readonly concrete: BuiltinMatch }[] {
+  const entries = tableEntries.get(table, Object.entries);
+  const found: { shown: BuiltinMatch; concrete: BuiltinMatch }[] = [];
+  for (const [group, info] of entries) {
+    if (!apiGroups.some((g) => matchesName(g, group))) continue;
+    if (!apiVersions.some((v) => v === '*' || info.versions.includes(v))) continue;
+    for (const entry of resources) {
+      const slash = entry.indexOf('/');
+      const resourcePart = slash < 0 ? entry : entry.slice(0, slash);
+      const subresource = slash < 0 ? '' : entry.slice(slash + 1);
+      for (const name of info.namespacedResources) {
+        if (!matchesName(resourcePart, name)) continue;
+        found.push({ shown: { group, resource: resourcePart === '*' ? '*' : name, subresource }, concrete: { group, resource: name, subresource } });
+      }
+    }
+  }
+  return found;
+}
+
 export function firstResourceMatch(
   table: Readonly<Record<string, BuiltinGroup>>,
   apiGroups: readonly string[],

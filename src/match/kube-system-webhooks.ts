@@ -8,7 +8,7 @@
  * writes to it when it runs (one cause, one finding). Both read this analysis, computed once per
  * object and run.
  */
-import { firstResourceMatch, KUBE_SYSTEM_DELETED, KUBE_SYSTEM_WRITTEN, type BuiltinGroup, type BuiltinMatch } from '../kube/kube-system-resources.js';
+import { firstResourceMatch, KUBE_SYSTEM_DELETED, resourceMatches, KUBE_SYSTEM_WRITTEN, type BuiltinGroup, type BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import { memoKey, type RunScope } from '../run-scope.js';
@@ -80,22 +80,34 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const groups = rule.apiGroups ?? [];
       const versions = rule.apiVersions ?? [];
       const table = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
-      // Evictions come from people and drains, not from the control plane: another write the rule
-      // names is the one to judge and show.
-      const notEvictions = writable.filter((resource) => resource.split('/')[1] !== 'eviction');
-      const systemMatch = firstResourceMatch(table, groups, versions, notEvictions);
-      const match = systemMatch ?? firstResourceMatch(table, groups, versions, writable);
-      if (match === undefined) continue;
       // matchConditions that exclude system users or kube-system let those writes through; one that
       // cannot be decided from what is known of them (src/match/system-requests.ts) may call it.
-      if (systemRequestOutcome(context, webhook.matchConditions ?? [], match, operations) === 'skipped') continue;
+      // Each write the rule names is judged (conditions may test the resource or subresource).
+      // Evictions come from people and drains, not from the control plane: another write the rule
+      // names and the conditions let in is the one to judge and show.
+      const conditions = webhook.matchConditions ?? [];
+      let called: BuiltinMatch | undefined;
+      let systemCalled: BuiltinMatch | undefined;
+      for (const { shown, concrete } of resourceMatches(table, groups, versions, writable)) {
+        const eviction = concrete.subresource === 'eviction';
+        if (eviction ? called !== undefined : systemCalled !== undefined) continue;
+        if (systemRequestOutcome(context, conditions, concrete, operations) === 'skipped') continue;
+        called ??= shown;
+        if (!eviction) {
+          systemCalled = shown;
+          break;
+        }
+      }
+      const match = systemCalled ?? called;
+      if (match === undefined) continue;
       const everything = groups.includes('*') && writable.some((resource) => resource === '*' || resource === '*/*');
-      const ruleEvictionsOnly = systemMatch === undefined;
+      const ruleEvictionsOnly = systemCalled === undefined;
       // Shown: the first rule that creates or updates (else a DELETE-only one), beyond evictions if one is.
       const rank = (ruleDeleteOnly ? 2 : 0) + (ruleEvictionsOnly ? 1 : 0);
       if (first === undefined || rank < first.rank) first = { rule: j, match, everything, rank };
       evictionsOnly &&= ruleEvictionsOnly;
       const writes = operations.some((operation) => operation !== 'DELETE' && operation !== 'CONNECT');
+      const notEvictions = writable.filter((resource) => resource.split('/')[1] !== 'eviction');
       if (writes) {
         deleteOnly = false;
         pods ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;

@@ -270,6 +270,22 @@ function hasUnreadableKey(doc: Document.Parsed): boolean {
   return unreadable;
 }
 
+/**
+ * Whether a document holds an alias (`*name`): a patch list's item or `path:` may be one, which
+ * the entries below, read node by node, would not follow (s36a 3-A). Such a kustomization's
+ * patches are not known.
+ */
+function hasAlias(doc: Document.Parsed): boolean {
+  let found = false;
+  visit(doc, {
+    Alias() {
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
 /** The values of a patch text's documents; undefined for one that does not parse (or may merge). */
 function patchDocuments(text: string): unknown[] | undefined {
   if (mayMerge(text)) return undefined;
@@ -567,7 +583,7 @@ const FOLDED_FIELD_NAMES = new Map(KUSTOMIZE_FIELD_NAMES.map((name) => [foldName
 const DATA_FIELDS = new Set(['commonLabels', 'commonAnnotations', 'pairs', 'metadata', 'literals', 'annotations']);
 /**
  * A kustomization's fields whose contents are never read here, only their presence: `vars` (any
- * `$(` may be replaced). operator scaffolds spell their `fieldPath` as `fieldpath`, which Go
+ * `$(` may be replaced). Operator scaffolds spell their `fieldPath` as `fieldpath`, which Go
  * reads alike; how they are spelled inside changes nothing the linter reads.
  */
 const UNREAD_FIELDS = new Set(['vars']);
@@ -636,7 +652,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
     if (!whole && (root.get('kind') as unknown) !== 'Kustomization') continue;
     // A key read otherwise than by name may be a patch list (a tag, a merge, a field spelled in
     // another case, which kustomize's JSON decoding folds): this kustomization's patches are not known.
-    if (hasUnreadableKey(doc) || spellsFieldOtherwise(doc)) {
+    if (hasUnreadableKey(doc) || spellsFieldOtherwise(doc) || hasAlias(doc)) {
       out.push({ file, line: lineOf(root), target: {}, selectors: { changes: [], known: false } });
       continue;
     }
