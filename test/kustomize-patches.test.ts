@@ -99,4 +99,13 @@ describe('kustomize patches', () => {
     const stream = 'kind: ConfigMap\npatches: [{target: {name: a}, patch: "[]"}]\n---\nkind: Kustomization\npatches: [{target: {name: b}, patch: "[]"}]\n';
     expect(kustomizePatches('s', stream, false, () => undefined).map((patch) => patch.target.name)).toEqual(['b']);
   });
+
+  it('takes a kustomization that holds an alias as one whose patches are unknown, but not a Flux Kustomization (s36a 3-A)', () => {
+    const aliased = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nmetadata: {name: &n undo.yaml}\npatchesStrategicMerge:\n- *n\n';
+    expect(kustomizePatches('s', aliased, false, () => undefined).map((patch) => [patch.target, patch.selectors?.known])).toEqual([[{}, false]]);
+    expect(read(aliased.replace(/^apiVersion.*\nkind.*\n/, '')).map((patch) => patch.selectors?.known)).toEqual([false]);
+    // A Flux Kustomization in a stream is an object of the cluster, not a kustomization of the run.
+    const flux = aliased.replace('kustomize.config.k8s.io/v1beta1', 'kustomize.toolkit.fluxcd.io/v1');
+    expect(kustomizePatches('s', flux, false, () => undefined)).toEqual([]);
+  });
 });

@@ -529,7 +529,7 @@ export function kustomizationListings(file: string, folder: string, text: string
   for (const value of documents) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
     const document = value as Record<string, unknown>;
-    if (!whole && document.kind !== 'Kustomization' && document.kind !== 'Component') continue;
+    if (!whole && ((document.kind !== 'Kustomization' && document.kind !== 'Component') || !isKustomizeApiVersion(document.apiVersion))) continue;
     // kustomize decodes its fields as Go's JSON does, whatever their case (`Patches:`,
     // `patcheſ:`): a field the linter would not read as such has an effect it does not know.
     if (hasFoldedFieldName(document)) {
@@ -621,6 +621,15 @@ export function realPath(path: string): string {
   }
 }
 
+/**
+ * Whether a stream document's apiVersion is kustomize's (or absent, which kustomize accepts): a
+ * Flux `Kustomization` (kustomize.toolkit.fluxcd.io) is an object of the cluster, applied as it
+ * is, not a kustomization of the run.
+ */
+function isKustomizeApiVersion(apiVersion: unknown): boolean {
+  return apiVersion == null || (typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/'));
+}
+
 /** `kind: Kustomization` at the start of a line: a kustomization inside a stream. */
 export const KUSTOMIZATION_KIND = /^kind:[ \t]*["']?Kustomization\b/m;
 
@@ -649,7 +658,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
   for (const doc of documents) {
     const root = doc.contents;
     if (!isMap(root)) continue;
-    if (!whole && (root.get('kind') as unknown) !== 'Kustomization') continue;
+    if (!whole && ((root.get('kind') as unknown) !== 'Kustomization' || !isKustomizeApiVersion(root.get('apiVersion')))) continue;
     // A key read otherwise than by name may be a patch list (a tag, a merge, a field spelled in
     // another case, which kustomize's JSON decoding folds): this kustomization's patches are not known.
     if (hasUnreadableKey(doc) || spellsFieldOtherwise(doc) || hasAlias(doc)) {
