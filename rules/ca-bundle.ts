@@ -182,6 +182,9 @@ function writtenKey(decoded: Buffer, secrets: readonly SecretKeysObject[]): { su
     } catch {
       continue;
     }
+    // A certificate not valid now is no root the API server's TLS verification accepts.
+    const now = Date.now();
+    if (now < new Date(certificate.validFrom).getTime() || now > new Date(certificate.validTo).getTime()) continue;
     const key = certificateKey(certificate);
     if (key === undefined) continue;
     for (const secret of secrets) {

@@ -5,6 +5,8 @@ import { rules } from '../rules/index.js';
 import { lint } from '../src/engine/lint.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { lintText } from './helpers.js';
+import { publicKeysOf } from '../src/kube/private-keys.js';
+import { mightHoldPrivateKey } from '../src/parse/prefilter.js';
 import { tempFolders } from './temp-folders.js';
 
 function configuration(name: string, clientConfig: string, extraDocuments = ''): string {
@@ -115,5 +117,27 @@ describe('ca-bundle and private keys written beside the bundle', () => {
     expect(report.findings.filter((f) => f.message.includes('in the clear'))).toEqual([]);
     // A key value that is not base64 of a key, or a truncated block: no key, no finding.
     expect(await keyWritten([secret!.replace(/tls\.key: (\S+)/, (_, value: string) => `tls.key: ${value.slice(0, 40)}`), validating].join('\n---\n'))).toEqual([]);
+  });
+});
+
+describe('publicKeysOf (src/kube/private-keys.ts)', () => {
+  const fixture = readFileSync(new URL('../fixtures/ca-bundle/invalid/key-in-secret.yaml', import.meta.url), 'utf8');
+  const pem = Buffer.from(/tls\.key: (\S+)/.exec(fixture)![1]!, 'base64').toString('latin1');
+
+  it('reads a key after other text (openssl pkcs12 writes Bag Attributes before it), and finds such a Secret', async () => {
+    expect(publicKeysOf(`Bag Attributes\n    localKeyID: 01 02\n${pem}`)).toHaveLength(1);
+    for (const prefix of ['Bag Attributes\n', '\n', 'x']) {
+      const encoded = Buffer.from(`${prefix}${pem}`).toString('base64');
+      const text = fixture.replace(/tls\.key: \S+/, `tls.key: ${encoded}`);
+      expect(mightHoldPrivateKey(text.split('\n---\n')[0]!)).toBe(true);
+      expect((await lintText(text, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(1);
+    }
+  });
+
+  it('reads a key after blocks without an end, and leaves key types no TLS server uses unread', () => {
+    expect(publicKeysOf('-----BEGIN PRIVATE KEY-----\nAAAA\n'.repeat(50) + pem)).toHaveLength(1);
+    // A DSA key in PKCS#8 (its algorithm identifier 1.2.840.10040.4.1) is never built.
+    const dsa = `-----BEGIN PRIVATE KEY-----\n${Buffer.concat([Buffer.from('3082014b0201003082012b06072a8648ce380401', 'hex'), Buffer.alloc(300)]).toString('base64')}\n-----END PRIVATE KEY-----\n`;
+    expect(publicKeysOf(dsa)).toEqual([]);
   });
 });

@@ -2,26 +2,68 @@
  * The public halves of the private keys written in a text (PEM): what ties a Secret's key to a
  * certificate a caBundle trusts (rules/ca-bundle.ts). Node's crypto reads PKCS#1, PKCS#8 and SEC 1
  * keys; an encrypted key (no passphrase here) or a form it does not read is not a key in the clear.
+ * Only the key types a TLS server uses (RSA, ECDSA, Ed25519) are derived: a DSA or DH key costs a
+ * modular exponentiation of any size a hostile file chooses, and serves no TLS certificate.
  */
 import { createPrivateKey, createPublicKey, type X509Certificate } from 'node:crypto';
 
-const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----[\s\S]*?-----END \1-----/g;
-/** Blocks read per text: a Secret holds a few; past this many, the rest are not read. */
-const MAX_KEYS = 16;
+const BEGIN = /-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY)-----/g;
+/** Keys read per text: a Secret holds a few; past this many, the rest are not read. */
+export const MAX_KEYS = 16;
+/** A PEM key larger than this is not read (an RSA key of 16,384 bits is about 13 KB). */
+const MAX_KEY_CHARACTERS = 64 * 1024;
+const TLS_KEY_TYPES = new Set(['rsa', 'rsa-pss', 'ec', 'ed25519', 'ed448']);
 
-/** The SPKI (DER) of each private key in the text, at most MAX_KEYS. */
-export function publicKeysOf(text: string): Buffer[] {
+/** The SPKI (DER) of each private key in the text, at most `max`; one pass over the text. */
+export function publicKeysOf(text: string, max = MAX_KEYS): Buffer[] {
   if (!text.includes('PRIVATE KEY')) return [];
   const keys: Buffer[] = [];
-  for (const match of text.matchAll(PRIVATE_KEY_BLOCK)) {
-    if (keys.length >= MAX_KEYS) break;
+  /** Per block type: where its next END line is (-1: none after the last BEGIN looked at). */
+  const ends = new Map<string, number>();
+  for (const match of text.matchAll(BEGIN)) {
+    if (keys.length >= max) break;
+    const type = match[1]!;
+    const footer = `-----END ${type}-----`;
+    let end = ends.get(type);
+    if (end === -1) continue;
+    if (end === undefined || end < match.index) {
+      end = text.indexOf(footer, match.index);
+      ends.set(type, end);
+      if (end === -1) continue;
+    }
+    if (end - match.index > MAX_KEY_CHARACTERS) continue;
+    const pem = text.slice(match.index, end + footer.length);
+    if (!isTlsKeyType(type, pem.slice(match[0].length, pem.length - footer.length))) continue;
     try {
-      keys.push(createPublicKey(createPrivateKey(match[0])).export({ type: 'spki', format: 'der' }));
+      const key = createPrivateKey(pem);
+      if (!TLS_KEY_TYPES.has(key.asymmetricKeyType ?? '')) continue;
+      keys.push(createPublicKey(key).export({ type: 'spki', format: 'der' }));
     } catch {
       // Encrypted, or not a key Node reads: not one anyone can use as it is.
     }
   }
   return keys;
+}
+
+/** The algorithm identifiers (DER of the OID) of the TLS key types, as PKCS#8 writes them. */
+const TLS_KEY_OIDS = [
+  '06092a864886f70d010101', // rsaEncryption
+  '06092a864886f70d01010a', // RSASSA-PSS
+  '06072a8648ce3d0201', // id-ecPublicKey
+  '06032b6570', // Ed25519
+  '06032b6571', // Ed448
+].map((hex) => Buffer.from(hex, 'hex'));
+
+/**
+ * Whether a PEM key block is of a TLS key type, read before any key is built: `RSA PRIVATE KEY`
+ * and `EC PRIVATE KEY` by their header; `PRIVATE KEY` (PKCS#8) by the algorithm its first bytes
+ * name. Anything else (DSA, DH, encrypted forms) is left unread.
+ */
+function isTlsKeyType(type: string, body: string): boolean {
+  if (type === 'RSA PRIVATE KEY' || type === 'EC PRIVATE KEY') return !body.includes(':');
+  if (type !== 'PRIVATE KEY') return false;
+  const head = Buffer.from(body.replace(/\s/g, '').slice(0, 64), 'base64').subarray(0, 40);
+  return TLS_KEY_OIDS.some((oid) => head.includes(oid));
 }
 
 /** The SPKI (DER) of a certificate's public key, or undefined when Node cannot export it. */

@@ -55,6 +55,21 @@ export function kubeSystemInterceptions(object: WebhookConfigurationObject, cont
   return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
 }
 
+/** Writes of one rule whose matchConditions are evaluated; past them, the rule is taken as called. */
+const MAX_WRITES_JUDGED = 32;
+
+/**
+ * The requests a matched entry stands for: itself, or for a subresource `*` (`pods/*`) each
+ * subresource the API serves for it that is written (not CONNECT, not `log`), evictions included.
+ */
+function concreteWrites(match: BuiltinMatch, table: Readonly<Record<string, BuiltinGroup>>, context: Pick<RunScope, 'discovery'>): BuiltinMatch[] {
+  if (match.subresource !== '*') return [match];
+  const version = table[match.group]?.versions[0];
+  const served = version === undefined ? undefined : context.discovery.resource(match.group, version, match.resource);
+  const subresources = [...(served?.subresources ?? [])].filter((subresource) => !served!.connect.has(subresource) && subresource !== 'log');
+  return subresources.length === 0 ? [match] : subresources.map((subresource) => ({ ...match, subresource }));
+}
+
 function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSystemInterception[] {
   const labels = namespaceLabels(context, KUBE_SYSTEM);
   return webhooksOf(object).flatMap((entry): KubeSystemInterception[] => {
@@ -88,15 +103,30 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const conditions = webhook.matchConditions ?? [];
       let called: BuiltinMatch | undefined;
       let systemCalled: BuiltinMatch | undefined;
+      // Conditions that read nothing of what is written (no resource, kind or object) decide alike
+      // for every resource of a group: one evaluation each (the run's CEL budget is shared).
+      const resourceBlind = conditions.every((condition) => !/resource|Resource|kind|Kind|bject/.test(condition?.expression ?? 'resource'));
+      const byGroup = new Map<string, ReturnType<typeof systemRequestOutcome>>();
+      let judged = 0;
       for (const { shown, concrete } of resourceMatches(table, groups, versions, writable)) {
-        const eviction = concrete.subresource === 'eviction';
-        if (eviction ? called !== undefined : systemCalled !== undefined) continue;
-        if (systemRequestOutcome(context, conditions, concrete, operations) === 'skipped') continue;
-        called ??= shown;
-        if (!eviction) {
-          systemCalled = shown;
-          break;
+        for (const write of concreteWrites(concrete, table, context)) {
+          const eviction = write.subresource === 'eviction';
+          if (eviction ? called !== undefined : systemCalled !== undefined) continue;
+          let outcome: ReturnType<typeof systemRequestOutcome>;
+          if (conditions.length === 0) outcome = 'called';
+          else if (resourceBlind && byGroup.has(write.group)) outcome = byGroup.get(write.group)!;
+          // Past this many, the rest are not judged: taken as called (said, never dropped).
+          else if (judged >= MAX_WRITES_JUDGED) outcome = 'unknown';
+          else {
+            judged++;
+            outcome = systemRequestOutcome(context, conditions, write, operations);
+            byGroup.set(write.group, outcome);
+          }
+          if (outcome === 'skipped') continue;
+          called ??= shown;
+          if (!eviction) systemCalled ??= shown;
         }
+        if (systemCalled !== undefined) break;
       }
       const match = systemCalled ?? called;
       if (match === undefined) continue;

@@ -183,13 +183,16 @@ export function mightBeService(text: string): boolean {
   return text.includes('Service');
 }
 
+/** `PRIVATE KEY` in base64, at each of the three places a value's text can put it in a 3-byte group. */
+const PRIVATE_KEY_BASE64 = ['UFJJVkFURSBL', 'BSSVZBVEUgS0', 'QUklWQVRFIEt'];
+
 /**
  * Whether a document may be a Secret with a private key in the clear: its kind, and a PEM key
- * header as text (`stringData`) or in base64 from the start of a value (`LS0tLS1CRUdJTi` is
- * `-----BEGIN `; a value that starts with a certificate has it too).
+ * header as text (`stringData`) or in base64 (`data`), wherever it starts in the value (a
+ * `Bag Attributes` header before it, say).
  */
 export function mightHoldPrivateKey(text: string): boolean {
-  return text.includes('Secret') && (text.includes('PRIVATE KEY') || text.includes('LS0tLS1CRUdJTi'));
+  return text.includes('Secret') && (text.includes('PRIVATE KEY') || PRIVATE_KEY_BASE64.some((encoded) => text.includes(encoded)));
 }
 
 const WEBHOOK_CONFIGURATION_BYTES = Buffer.from('WebhookConfiguration');

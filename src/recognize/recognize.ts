@@ -11,7 +11,7 @@ import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, Sch
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
-import { publicKeysOf } from '../kube/private-keys.js';
+import { MAX_KEYS, publicKeysOf } from '../kube/private-keys.js';
 import type { FieldPath } from '../field-path.js';
 
 
@@ -108,7 +108,8 @@ function buildSecretKeys(manifest: Manifest, written: unknown): SecretKeysObject
     for (const [key, value] of Object.entries(values)) {
       if (typeof value !== 'string') continue;
       const text = encoded ? Buffer.from(value.replace(/\s/g, ''), 'base64').toString('latin1') : value;
-      for (const publicKey of publicKeysOf(text)) keys.push({ path: [field, key], publicKey });
+      for (const publicKey of publicKeysOf(text, MAX_KEYS - keys.length)) keys.push({ path: [field, key], publicKey });
+      if (keys.length >= MAX_KEYS) break;
     }
   }
   if (keys.length === 0) return undefined;
