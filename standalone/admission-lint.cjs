@@ -37343,9 +37343,8 @@ var init_kustomize_selectors = __esm({
 function matchesName(pattern, name) {
   return pattern === "*" || pattern === name;
 }
-function resourceMatches(table2, apiGroups, apiVersions, resources) {
+function* eachResourceMatch(table2, apiGroups, apiVersions, resources) {
   const entries = tableEntries.get(table2, Object.entries);
-  const found = [];
   for (const [group, info] of entries) {
     if (!apiGroups.some((g) => matchesName(g, group)))
       continue;
@@ -37358,29 +37357,16 @@ function resourceMatches(table2, apiGroups, apiVersions, resources) {
       for (const name of info.namespacedResources) {
         if (!matchesName(resourcePart3, name))
           continue;
-        found.push({ shown: { group, resource: resourcePart3 === "*" ? "*" : name, subresource }, concrete: { group, resource: name, subresource } });
+        yield { shown: { group, resource: resourcePart3 === "*" ? "*" : name, subresource }, concrete: { group, resource: name, subresource } };
       }
     }
   }
-  return found;
+}
+function resourceMatches(table2, apiGroups, apiVersions, resources) {
+  return [...eachResourceMatch(table2, apiGroups, apiVersions, resources)];
 }
 function firstResourceMatch(table2, apiGroups, apiVersions, resources) {
-  const entries = tableEntries.get(table2, Object.entries);
-  for (const [group, info] of entries) {
-    if (!apiGroups.some((g) => matchesName(g, group)))
-      continue;
-    if (!apiVersions.some((v) => v === "*" || info.versions.includes(v)))
-      continue;
-    for (const entry of resources) {
-      const slash = entry.indexOf("/");
-      const resourcePart3 = slash < 0 ? entry : entry.slice(0, slash);
-      const subresourcePart = slash < 0 ? "" : entry.slice(slash + 1);
-      const resource = info.namespacedResources.find((name) => matchesName(resourcePart3, name));
-      if (resource !== void 0)
-        return { group, resource: resourcePart3 === "*" ? "*" : resource, subresource: subresourcePart };
-    }
-  }
-  return void 0;
+  return eachResourceMatch(table2, apiGroups, apiVersions, resources).next().value?.shown;
 }
 var KUBE_SYSTEM_WRITTEN, KUBE_SYSTEM_DELETED, tableEntries;
 var init_kube_system_resources = __esm({
@@ -66599,4 +66585,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 6d673455d73f8da41e78c71ed8065726fc124dac9e73009032ca1da07ec81b03
+//# admission-lint-build 0b05761128e83aafa24d460e7cec60e4e3f3d724bb5a0926caed374cdc4f37a8

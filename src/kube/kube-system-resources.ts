@@ -53,22 +53,18 @@ function matchesName(pattern: string, name: string): boolean {
 const tableEntries = new ObjectMemo<Readonly<Record<string, BuiltinGroup>>, [string, BuiltinGroup][]>();
 
 /**
- * The first resource of `table` that the rule names, or undefined when it names none of them. An entry `x` matches the main resource only, `x/y` the
+ * Every resource of the table that the rule's entries name, in order (group, entry, resource):
+ * `shown` as a message names it (`*` for an entry `*`), and `concrete`, the table's resource the
+ * entry reaches (what a request names). An entry `x` matches the main resource only, `x/y` the
  * subresource, `x/*` and `*\/*` any (facts §5 step 3).
  */
-/**
- * Every resource of the table that the rule's entries name, in firstResourceMatch's order (its
- * first is firstResourceMatch's): `shown` as that function gives it (`*` for an entry `*`), and
- * `concrete`, the table's resource the entry reaches (what a request names).
- */
-export function resourceMatches(
+function* eachResourceMatch(
   table: Readonly<Record<string, BuiltinGroup>>,
   apiGroups: readonly string[],
   apiVersions: readonly string[],
   resources: readonly string[],
-): { readonly shown: BuiltinMatch; readonly concrete: BuiltinMatch }[] {
+): Generator<{ readonly shown: BuiltinMatch; readonly concrete: BuiltinMatch }> {
   const entries = tableEntries.get(table, Object.entries);
-  const found: { shown: BuiltinMatch; concrete: BuiltinMatch }[] = [];
   for (const [group, info] of entries) {
     if (!apiGroups.some((g) => matchesName(g, group))) continue;
     if (!apiVersions.some((v) => v === '*' || info.versions.includes(v))) continue;
@@ -78,31 +74,29 @@ export function resourceMatches(
       const subresource = slash < 0 ? '' : entry.slice(slash + 1);
       for (const name of info.namespacedResources) {
         if (!matchesName(resourcePart, name)) continue;
-        found.push({ shown: { group, resource: resourcePart === '*' ? '*' : name, subresource }, concrete: { group, resource: name, subresource } });
+        yield { shown: { group, resource: resourcePart === '*' ? '*' : name, subresource }, concrete: { group, resource: name, subresource } };
       }
     }
   }
-  return found;
 }
 
+/** Every resource of the table that the rule names (eachResourceMatch). */
+export function resourceMatches(
+  table: Readonly<Record<string, BuiltinGroup>>,
+  apiGroups: readonly string[],
+  apiVersions: readonly string[],
+  resources: readonly string[],
+): { readonly shown: BuiltinMatch; readonly concrete: BuiltinMatch }[] {
+  return [...eachResourceMatch(table, apiGroups, apiVersions, resources)];
+}
+
+/** The first resource of `table` that the rule names, as a message names it, or undefined when it names none of them. */
 export function firstResourceMatch(
   table: Readonly<Record<string, BuiltinGroup>>,
   apiGroups: readonly string[],
   apiVersions: readonly string[],
   resources: readonly string[],
 ): BuiltinMatch | undefined {
-  const entries = tableEntries.get(table, Object.entries);
-  for (const [group, info] of entries) {
-    if (!apiGroups.some((g) => matchesName(g, group))) continue;
-    if (!apiVersions.some((v) => v === '*' || info.versions.includes(v))) continue;
-    for (const entry of resources) {
-      const slash = entry.indexOf('/');
-      const resourcePart = slash < 0 ? entry : entry.slice(0, slash);
-      const subresourcePart = slash < 0 ? '' : entry.slice(slash + 1);
-      const resource = info.namespacedResources.find((name) => matchesName(resourcePart, name));
-      if (resource !== undefined) return { group, resource: resourcePart === '*' ? '*' : resource, subresource: subresourcePart };
-    }
-  }
-  return undefined;
+  return eachResourceMatch(table, apiGroups, apiVersions, resources).next().value?.shown;
 }
 
