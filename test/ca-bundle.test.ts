@@ -134,10 +134,21 @@ describe('publicKeysOf (src/kube/private-keys.ts)', () => {
     }
   });
 
+  it('finds a key whose base64 value is split across lines (a | block), as the API server decodes it', async () => {
+    // This prefix and width cut every base64 form of "PRIVATE KEY" in two (s36c 3-A).
+    const encoded = Buffer.from(`Bag Attributes${' '.repeat(23)}\n${pem}`).toString('base64').replace(/(.{72})/g, '$1\n      ');
+    const text = fixture.replace(/tls\.key: \S+/, `tls.key: |\n      ${encoded}`);
+    expect((await lintText(text, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(1);
+  });
+
   it('reads a key after blocks without an end, and leaves key types no TLS server uses unread', () => {
     expect(publicKeysOf('-----BEGIN PRIVATE KEY-----\nAAAA\n'.repeat(50) + pem)).toHaveLength(1);
     // A DSA key in PKCS#8 (its algorithm identifier 1.2.840.10040.4.1) is never built.
     const dsa = `-----BEGIN PRIVATE KEY-----\n${Buffer.concat([Buffer.from('3082014b0201003082012b06072a8648ce380401', 'hex'), Buffer.alloc(300)]).toString('base64')}\n-----END PRIVATE KEY-----\n`;
     expect(publicKeysOf(dsa)).toEqual([]);
+    // (s36c 3-C) A DSA key whose prime holds the bytes of rsaEncryption's identifier: the
+    // algorithm is read where PKCS#8 puts it, not searched for.
+    const disguised = `-----BEGIN PRIVATE KEY-----\n${Buffer.concat([Buffer.from('3082014b0201003082012b06072a8648ce3804013082011e02818100', 'hex'), Buffer.from('06092a864886f70d010101', 'hex'), Buffer.alloc(300)]).toString('base64')}\n-----END PRIVATE KEY-----\n`;
+    expect(publicKeysOf(disguised)).toEqual([]);
   });
 });

@@ -107,5 +107,9 @@ describe('kustomize patches', () => {
     // A Flux Kustomization in a stream is an object of the cluster, not a kustomization of the run.
     const flux = aliased.replace('kustomize.config.k8s.io/v1beta1', 'kustomize.toolkit.fluxcd.io/v1');
     expect(kustomizePatches('s', flux, false, () => undefined)).toEqual([]);
+    // (s36c 2) kustomize builds one with an empty apiVersion, and reads a folded `apiversion` key
+    // written after a Flux apiVersion: both are kustomizations.
+    expect(kustomizePatches('s', aliased.replace('kustomize.config.k8s.io/v1beta1', '""'), false, () => undefined)).toHaveLength(1);
+    expect(kustomizePatches('s', flux.replace('kind: Kustomization', 'kind: Kustomization\napiversion: kustomize.config.k8s.io/v1beta1'), false, () => undefined)).toHaveLength(1);
   });
 });

@@ -7,7 +7,8 @@
  */
 import { createPrivateKey, createPublicKey, type X509Certificate } from 'node:crypto';
 
-const BEGIN = /-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY)-----/g;
+/** The PEM private key blocks of the TLS key types: PKCS#8, and PKCS#1 RSA and SEC 1 EC keys. */
+const BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
 /** Keys read per text: a Secret holds a few; past this many, the rest are not read. */
 export const MAX_KEYS = 16;
 /** A PEM key larger than this is not read (an RSA key of 16,384 bits is about 13 KB). */
@@ -62,8 +63,22 @@ const TLS_KEY_OIDS = [
 function isTlsKeyType(type: string, body: string): boolean {
   if (type === 'RSA PRIVATE KEY' || type === 'EC PRIVATE KEY') return !body.includes(':');
   if (type !== 'PRIVATE KEY') return false;
-  const head = Buffer.from(body.replace(/\s/g, '').slice(0, 64), 'base64').subarray(0, 40);
-  return TLS_KEY_OIDS.some((oid) => head.includes(oid));
+  // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE { OID, … }, … }: the OID
+  // read where it stands, not searched for (a DSA prime may hold the bytes of another).
+  const der = Buffer.from(body.replace(/\s/g, '').slice(0, 64), 'base64');
+  let at = 0;
+  const enter = (tag: number): boolean => {
+    if (der[at] !== tag) return false;
+    const first = der[at + 1];
+    if (first === undefined) return false;
+    at += 2 + (first & 0x80 ? first & 0x7f : 0);
+    return true;
+  };
+  if (!enter(0x30)) return false;
+  if (der[at] !== 0x02 || der[at + 1] !== 0x01) return false;
+  at += 3;
+  if (!enter(0x30)) return false;
+  return TLS_KEY_OIDS.some((oid) => der.subarray(at, at + oid.length).equals(oid));
 }
 
 /** The SPKI (DER) of a certificate's public key, or undefined when Node cannot export it. */

@@ -56,7 +56,7 @@ export function kubeSystemInterceptions(object: WebhookConfigurationObject, cont
 }
 
 /** Writes of one rule whose matchConditions are evaluated; past them, the rule is taken as called. */
-const MAX_WRITES_JUDGED = 32;
+const MAX_WRITES_JUDGED = 128;
 
 /**
  * The requests a matched entry stands for: itself, or for a subresource `*` (`pods/*`) each

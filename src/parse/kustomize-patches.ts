@@ -529,7 +529,7 @@ export function kustomizationListings(file: string, folder: string, text: string
   for (const value of documents) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
     const document = value as Record<string, unknown>;
-    if (!whole && ((document.kind !== 'Kustomization' && document.kind !== 'Component') || !isKustomizeApiVersion(document.apiVersion))) continue;
+    if (!whole && ((document.kind !== 'Kustomization' && document.kind !== 'Component') || isFluxKustomization(document))) continue;
     // kustomize decodes its fields as Go's JSON does, whatever their case (`Patches:`,
     // `patcheſ:`): a field the linter would not read as such has an effect it does not know.
     if (hasFoldedFieldName(document)) {
@@ -622,12 +622,27 @@ export function realPath(path: string): string {
 }
 
 /**
- * Whether a stream document's apiVersion is kustomize's (or absent, which kustomize accepts): a
- * Flux `Kustomization` (kustomize.toolkit.fluxcd.io) is an object of the cluster, applied as it
- * is, not a kustomization of the run.
+ * Whether a stream document is a Flux `Kustomization` (kustomize.toolkit.fluxcd.io): an object
+ * of the cluster, applied as it is, not a kustomization of the run. Told by its apiVersion, and
+ * only when no other top-level key is read as apiVersion or kind (Go's JSON decoding folds case:
+ * the last of `apiVersion` and `apiversion` wins); kustomize builds any other, an empty
+ * apiVersion too.
  */
-function isKustomizeApiVersion(apiVersion: unknown): boolean {
-  return apiVersion == null || (typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/'));
+function isFluxKustomization(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const document = value as Record<string, unknown>;
+  const keys = Object.keys(document);
+  if (keys.some((key) => (key !== 'apiVersion' && foldName(key) === 'apiversion') || (key !== 'kind' && foldName(key) === 'kind'))) return false;
+  return typeof document.apiVersion === 'string' && document.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/');
+}
+
+/** A parsed document's value, or undefined when the yaml library cannot make one. */
+function valueOf(doc: Document.Parsed): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return undefined;
+  }
 }
 
 /** `kind: Kustomization` at the start of a line: a kustomization inside a stream. */
@@ -658,7 +673,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
   for (const doc of documents) {
     const root = doc.contents;
     if (!isMap(root)) continue;
-    if (!whole && ((root.get('kind') as unknown) !== 'Kustomization' || !isKustomizeApiVersion(root.get('apiVersion')))) continue;
+    if (!whole && ((root.get('kind') as unknown) !== 'Kustomization' || isFluxKustomization(valueOf(doc)))) continue;
     // A key read otherwise than by name may be a patch list (a tag, a merge, a field spelled in
     // another case, which kustomize's JSON decoding folds): this kustomization's patches are not known.
     if (hasUnreadableKey(doc) || spellsFieldOtherwise(doc) || hasAlias(doc)) {

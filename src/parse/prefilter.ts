@@ -183,16 +183,13 @@ export function mightBeService(text: string): boolean {
   return text.includes('Service');
 }
 
-/** `PRIVATE KEY` in base64, at each of the three places a value's text can put it in a 3-byte group. */
-const PRIVATE_KEY_BASE64 = ['UFJJVkFURSBL', 'BSSVZBVEUgS0', 'QUklWQVRFIEt'];
-
 /**
- * Whether a document may be a Secret with a private key in the clear: its kind, and a PEM key
- * header as text (`stringData`) or in base64 (`data`), wherever it starts in the value (a
- * `Bag Attributes` header before it, say).
+ * Whether a document may be a Secret with a private key in the clear: its kind is named. Its
+ * values are not searched here: a base64 value may be split across lines (a `|` block), which
+ * no search for the encoded text survives.
  */
 export function mightHoldPrivateKey(text: string): boolean {
-  return text.includes('Secret') && (text.includes('PRIVATE KEY') || PRIVATE_KEY_BASE64.some((encoded) => text.includes(encoded)));
+  return text.includes('Secret');
 }
 
 const WEBHOOK_CONFIGURATION_BYTES = Buffer.from('WebhookConfiguration');
