@@ -9,20 +9,32 @@ import { createPrivateKey, createPublicKey, type X509Certificate } from 'node:cr
 
 /** The PEM private key blocks of the TLS key types: PKCS#8, and PKCS#1 RSA and SEC 1 EC keys. */
 const BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
-/** Keys read per text: a Secret holds a few; past this many, the rest are not read. */
-export const MAX_KEYS = 16;
+/** Keys read per Secret: one holds a key or two; past this many, the rest are not read. */
+export const MAX_KEYS = 4;
+/** Blocks tried per Secret (a block that is no key costs a parse too): past this many, none more. */
+export const MAX_ATTEMPTS = 16;
+
+/** What reading a Secret's keys may still spend, shared by its values. */
+export interface KeyBudget {
+  keys: number;
+  attempts: number;
+}
+
+export function keyBudget(): KeyBudget {
+  return { keys: MAX_KEYS, attempts: MAX_ATTEMPTS };
+}
 /** A PEM key larger than this is not read (an RSA key of 16,384 bits is about 13 KB). */
 const MAX_KEY_CHARACTERS = 64 * 1024;
 const TLS_KEY_TYPES = new Set(['rsa', 'rsa-pss', 'ec', 'ed25519', 'ed448']);
 
-/** The SPKI (DER) of each private key in the text, at most `max`; one pass over the text. */
-export function publicKeysOf(text: string, max = MAX_KEYS): Buffer[] {
+/** The SPKI (DER) of each private key in the text, within `budget` (spent); one pass over the text. */
+export function publicKeysOf(text: string, budget: KeyBudget = keyBudget()): Buffer[] {
   if (!text.includes('PRIVATE KEY')) return [];
   const keys: Buffer[] = [];
   /** Per block type: where its next END line is (-1: none after the last BEGIN looked at). */
   const ends = new Map<string, number>();
   for (const match of text.matchAll(BEGIN)) {
-    if (keys.length >= max) break;
+    if (budget.keys <= 0 || budget.attempts <= 0) break;
     const type = match[1]!;
     const footer = `-----END ${type}-----`;
     let end = ends.get(type);
@@ -35,10 +47,12 @@ export function publicKeysOf(text: string, max = MAX_KEYS): Buffer[] {
     if (end - match.index > MAX_KEY_CHARACTERS) continue;
     const pem = text.slice(match.index, end + footer.length);
     if (!isTlsKeyType(type, pem.slice(match[0].length, pem.length - footer.length))) continue;
+    budget.attempts--;
     try {
       const key = createPrivateKey(pem);
       if (!TLS_KEY_TYPES.has(key.asymmetricKeyType ?? '')) continue;
       keys.push(createPublicKey(key).export({ type: 'spki', format: 'der' }));
+      budget.keys--;
     } catch {
       // Encrypted, or not a key Node reads: not one anyone can use as it is.
     }
@@ -60,12 +74,15 @@ const TLS_KEY_OIDS = [
  * and `EC PRIVATE KEY` by their header; `PRIVATE KEY` (PKCS#8) by the algorithm its first bytes
  * name. Anything else (DSA, DH, encrypted forms) is left unread.
  */
+const EC_PUBLIC_KEY_OID = TLS_KEY_OIDS[2]!;
+
 function isTlsKeyType(type: string, body: string): boolean {
-  if (type === 'RSA PRIVATE KEY' || type === 'EC PRIVATE KEY') return !body.includes(':');
+  if (type === 'RSA PRIVATE KEY') return !body.slice(0, 256).includes(':');
+  if (type === 'EC PRIVATE KEY') return !body.slice(0, 256).includes(':') && ecNamesItsCurve(body);
   if (type !== 'PRIVATE KEY') return false;
   // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE { OID, … }, … }: the OID
   // read where it stands, not searched for (a DSA prime may hold the bytes of another).
-  const der = Buffer.from(body.replace(/\s/g, '').slice(0, 64), 'base64');
+  const der = Buffer.from(body.slice(0, 256).replace(/\s/g, '').slice(0, 64), 'base64');
   let at = 0;
   const enter = (tag: number): boolean => {
     if (der[at] !== tag) return false;
@@ -78,7 +95,38 @@ function isTlsKeyType(type: string, body: string): boolean {
   if (der[at] !== 0x02 || der[at + 1] !== 0x01) return false;
   at += 3;
   if (!enter(0x30)) return false;
-  return TLS_KEY_OIDS.some((oid) => der.subarray(at, at + oid.length).equals(oid));
+  const oid = TLS_KEY_OIDS.find((each) => der.subarray(at, at + each.length).equals(each));
+  if (oid === undefined) return false;
+  // An EC key names its curve (an OID); explicit curve parameters serve no TLS certificate.
+  return !oid.equals(EC_PUBLIC_KEY_OID) || der[at + oid.length] === 0x06;
+}
+
+/**
+ * Whether a SEC 1 EC key (ECPrivateKey ::= SEQUENCE { version, privateKey OCTET STRING,
+ * [0] parameters, … }) names its curve by an OID rather than writing the curve out.
+ */
+function ecNamesItsCurve(body: string): boolean {
+  const der = Buffer.from(body.slice(0, 512).replace(/\s/g, '').slice(0, 160), 'base64');
+  let at = 0;
+  const header = (tag: number): number | undefined => {
+    if (der[at] !== tag) return undefined;
+    const first = der[at + 1];
+    if (first === undefined) return undefined;
+    const extra = first & 0x80 ? first & 0x7f : 0;
+    let length = first & 0x80 ? 0 : first;
+    for (let i = 0; i < extra; i++) length = length * 256 + (der[at + 2 + i] ?? 0);
+    at += 2 + extra;
+    return length;
+  };
+  if (header(0x30) === undefined) return false;
+  const version = header(0x02);
+  if (version === undefined) return false;
+  at += version;
+  const secret = header(0x04);
+  if (secret === undefined) return false;
+  at += secret;
+  if (header(0xa0) === undefined) return false;
+  return der[at] === 0x06;
 }
 
 /** The SPKI (DER) of a certificate's public key, or undefined when Node cannot export it. */

@@ -55,6 +55,14 @@ export function kubeSystemInterceptions(object: WebhookConfigurationObject, cont
   return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
 }
 
+/** Whether the API serves the write's subresource for its resource (`''` and `*` always count). */
+function served(write: BuiltinMatch, table: Readonly<Record<string, BuiltinGroup>>, context: Pick<RunScope, 'discovery'>): boolean {
+  if (write.subresource === '' || write.subresource === '*') return true;
+  const version = table[write.group]?.versions[0];
+  const resource = version === undefined ? undefined : context.discovery.resource(write.group, version, write.resource);
+  return resource === undefined || resource.subresources.has(write.subresource);
+}
+
 /** Writes of one rule whose matchConditions are evaluated; past them, the rule is taken as called. */
 const MAX_WRITES_JUDGED = 128;
 
@@ -106,21 +114,30 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       // Conditions that read nothing of what is written (no resource, kind or object) decide alike
       // for every resource of a group: one evaluation each (the run's CEL budget is shared).
       const resourceBlind = conditions.every((condition) => !/resource|Resource|kind|Kind|bject/.test(condition?.expression ?? 'resource'));
-      const byGroup = new Map<string, ReturnType<typeof systemRequestOutcome>>();
+      // The requesters of a write follow from its group and subresource (the scheduler's and
+      // Fargate's binding): resource-blind conditions are judged once per pair.
+      const byWriters = new Map<string, ReturnType<typeof systemRequestOutcome>>();
+      const seen = new Set<string>();
       let judged = 0;
       for (const { shown, concrete } of resourceMatches(table, groups, versions, writable)) {
         for (const write of concreteWrites(concrete, table, context)) {
+          // The same write named twice (`pods` and `*`), or a subresource the API does not serve
+          // for it (`configmaps/approval`), adds nothing to judge.
+          const id = `${write.group}/${write.resource}/${write.subresource}`;
+          if (seen.has(id) || !served(write, table, context)) continue;
+          seen.add(id);
           const eviction = write.subresource === 'eviction';
           if (eviction ? called !== undefined : systemCalled !== undefined) continue;
+          const writers = `${write.group}/${write.subresource}`;
           let outcome: ReturnType<typeof systemRequestOutcome>;
           if (conditions.length === 0) outcome = 'called';
-          else if (resourceBlind && byGroup.has(write.group)) outcome = byGroup.get(write.group)!;
+          else if (resourceBlind && byWriters.has(writers)) outcome = byWriters.get(writers)!;
           // Past this many, the rest are not judged: taken as called (said, never dropped).
           else if (judged >= MAX_WRITES_JUDGED) outcome = 'unknown';
           else {
             judged++;
             outcome = systemRequestOutcome(context, conditions, write, operations);
-            byGroup.set(write.group, outcome);
+            byWriters.set(writers, outcome);
           }
           if (outcome === 'skipped') continue;
           called ??= shown;
@@ -128,6 +145,9 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
         }
         if (systemCalled !== undefined) break;
       }
+      // A rule of subresources the API does not serve: judged by its first, as written.
+      const first0 = seen.size === 0 ? firstResourceMatch(table, groups, versions, writable) : undefined;
+      if (first0 !== undefined && systemRequestOutcome(context, conditions, first0, operations) !== 'skipped') called ??= first0;
       const match = systemCalled ?? called;
       if (match === undefined) continue;
       const everything = groups.includes('*') && writable.some((resource) => resource === '*' || resource === '*/*');

@@ -11,7 +11,7 @@ import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, Sch
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
-import { MAX_KEYS, publicKeysOf } from '../kube/private-keys.js';
+import { keyBudget, publicKeysOf } from '../kube/private-keys.js';
 import type { FieldPath } from '../field-path.js';
 
 
@@ -102,14 +102,14 @@ function buildSecretKeys(manifest: Manifest, written: unknown): SecretKeysObject
   const { name, namespace } = written.metadata;
   if (typeof name !== 'string' || name === '' || (namespace != null && typeof namespace !== 'string')) return undefined;
   const keys: { path: FieldPath; publicKey: Buffer }[] = [];
+  const budget = keyBudget();
   for (const [field, encoded] of [['data', true], ['stringData', false]] as const) {
     const values = written[field];
     if (!isRecord(values)) continue;
     for (const [key, value] of Object.entries(values)) {
       if (typeof value !== 'string') continue;
       const text = encoded ? Buffer.from(value.replace(/\s/g, ''), 'base64').toString('latin1') : value;
-      for (const publicKey of publicKeysOf(text, MAX_KEYS - keys.length)) keys.push({ path: [field, key], publicKey });
-      if (keys.length >= MAX_KEYS) break;
+      for (const publicKey of publicKeysOf(text, budget)) keys.push({ path: [field, key], publicKey });
     }
   }
   if (keys.length === 0) return undefined;
