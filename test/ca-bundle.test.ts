@@ -1,5 +1,6 @@
 /** ca-bundle: the cases the fixtures cannot hold (structural errors) and the patcher detection. */
 import { describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rules } from '../rules/index.js';
 import { lint } from '../src/engine/lint.js';
@@ -138,6 +139,15 @@ describe('publicKeysOf (src/kube/private-keys.ts)', () => {
     // This prefix and width cut every base64 form of "PRIVATE KEY" in two (s36c 3-A).
     const encoded = Buffer.from(`Bag Attributes${' '.repeat(23)}\n${pem}`).toString('base64').replace(/(.{72})/g, '$1\n      ');
     const text = fixture.replace(/tls\.key: \S+/, `tls.key: |\n      ${encoded}`);
+    expect((await lintText(text, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(1);
+  });
+
+  it('finds the CA key after the keys of four other components in one Secret (s36e 2-A)', async () => {
+    const others = ['admission', 'apiserver', 'client', 'metrics'].map((name) => {
+      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+      return `  ${name}.key: ${Buffer.from(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string).toString('base64')}`;
+    });
+    const text = fixture.replace(/  tls\.crt: /, `${others.join('\n')}\n  tls.crt: `);
     expect((await lintText(text, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(1);
   });
 

@@ -9,8 +9,8 @@ import { createPrivateKey, createPublicKey, type X509Certificate } from 'node:cr
 
 /** The PEM private key blocks of the TLS key types: PKCS#8, and PKCS#1 RSA and SEC 1 EC keys. */
 const BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
-/** Keys read per Secret: one holds a key or two; past this many, the rest are not read. */
-export const MAX_KEYS = 4;
+/** Keys read per Secret (a Secret may hold many: every component's, then the CA's): past this many, the rest are not read. */
+export const MAX_KEYS = 16;
 /** Blocks tried per Secret (a block that is no key costs a parse too): past this many, none more. */
 export const MAX_ATTEMPTS = 16;
 
