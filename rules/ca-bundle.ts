@@ -101,6 +101,25 @@ function pemBlocks(text: string): PemBlock[] {
   return blocks;
 }
 
+/** The CERTIFICATE blocks Go's AppendCertsFromPEM keeps (parsed, without PEM headers), and how many it skips. */
+function certificatesOf(blocks: readonly PemBlock[]): { certificates: X509Certificate[]; unparsable: number } {
+  const certificates: X509Certificate[] = [];
+  let unparsable = 0;
+  for (const block of blocks) {
+    if (block.type !== 'CERTIFICATE') continue;
+    if (block.hasHeaders) {
+      unparsable++;
+      continue;
+    }
+    try {
+      certificates.push(new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----\n`));
+    } catch {
+      unparsable++;
+    }
+  }
+  return { certificates, unparsable };
+}
+
 function plural(count: number, word: string): string {
   return count === 1 ? `a ${word}` : `${count} ${word}s`;
 }
@@ -126,20 +145,7 @@ function bundleProblems(decoded: Buffer, base: Record<string, string>): Violatio
   const problems: Violation<MessageId>[] = [];
   const keys = blocks.filter((block) => /PRIVATE KEY$/.test(block.type));
   if (keys.length > 0) problems.push({ messageId: 'privateKey', data: { ...base, type: keys[0]!.type }, path: [] });
-  const certificates: X509Certificate[] = [];
-  let unparsable = 0;
-  for (const block of blocks) {
-    if (block.type !== 'CERTIFICATE') continue;
-    if (block.hasHeaders) {
-      unparsable++;
-      continue;
-    }
-    try {
-      certificates.push(new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----\n`));
-    } catch {
-      unparsable++;
-    }
-  }
+  const { certificates, unparsable } = certificatesOf(blocks);
   if (certificates.length === 0) {
     const others = blocks.filter((block) => block.type !== 'CERTIFICATE');
     const found = [
@@ -174,16 +180,9 @@ function shortSubject(subject: string): string {
 
 /** The first certificate of the bundle whose private key a Secret of the run holds in the clear. */
 function writtenKey(decoded: Buffer, secrets: readonly SecretKeysObject[]): { subject: string; secret: SecretKeysObject; path: FieldPath } | undefined {
-  for (const block of pemBlocks(decoded.toString('latin1'))) {
-    if (block.type !== 'CERTIFICATE' || block.hasHeaders) continue;
-    let certificate: X509Certificate;
-    try {
-      certificate = new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----\n`);
-    } catch {
-      continue;
-    }
+  const now = Date.now();
+  for (const certificate of certificatesOf(pemBlocks(decoded.toString('latin1'))).certificates) {
     // A certificate not valid now is no root the API server's TLS verification accepts.
-    const now = Date.now();
     if (now < new Date(certificate.validFrom).getTime() || now > new Date(certificate.validTo).getTime()) continue;
     const key = certificateKey(certificate);
     if (key === undefined) continue;

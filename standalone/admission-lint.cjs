@@ -37890,19 +37890,20 @@ var init_system_requests = __esm({
 function kubeSystemInterceptions(object, context) {
   return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
 }
+function servedResource(write2, table2, context) {
+  const version2 = table2[write2.group]?.versions[0];
+  return version2 === void 0 ? void 0 : context.discovery.resource(write2.group, version2, write2.resource);
+}
 function served(write2, table2, context) {
   if (write2.subresource === "" || write2.subresource === "*")
     return true;
-  const version2 = table2[write2.group]?.versions[0];
-  const resource = version2 === void 0 ? void 0 : context.discovery.resource(write2.group, version2, write2.resource);
-  return resource === void 0 || resource.subresources.has(write2.subresource);
+  return servedResource(write2, table2, context)?.subresources.has(write2.subresource) ?? true;
 }
 function concreteWrites(match, table2, context) {
   if (match.subresource !== "*")
     return [match];
-  const version2 = table2[match.group]?.versions[0];
-  const served3 = version2 === void 0 ? void 0 : context.discovery.resource(match.group, version2, match.resource);
-  const subresources = [...served3?.subresources ?? []].filter((subresource) => !served3.connect.has(subresource) && subresource !== "log");
+  const resource = servedResource(match, table2, context);
+  const subresources = [...resource?.subresources ?? []].filter((subresource) => !resource.connect.has(subresource) && subresource !== "log");
   return subresources.length === 0 ? [match] : subresources.map((subresource) => ({ ...match, subresource }));
 }
 function analyse(object, context) {
@@ -40986,65 +40987,68 @@ function publicKeysOf(text, budget2 = keyBudget()) {
   }
   return keys;
 }
+function derReader(body, bytes) {
+  const der = Buffer.from(body.slice(0, bytes * 4).replace(/\s/g, "").slice(0, Math.ceil(bytes / 3) * 4), "base64");
+  let at = 0;
+  return {
+    enter(tag) {
+      if (der[at] !== tag)
+        return void 0;
+      const first = der[at + 1];
+      if (first === void 0)
+        return void 0;
+      const extra = first & 128 ? first & 127 : 0;
+      let length = first & 128 ? 0 : first;
+      for (let i = 0; i < extra; i++)
+        length = length * 256 + (der[at + 2 + i] ?? 0);
+      at += 2 + extra;
+      return length;
+    },
+    skip(length) {
+      at += length;
+    },
+    at(offset = 0) {
+      return der[at + offset];
+    },
+    startsWith(prefix) {
+      return der.subarray(at, at + prefix.length).equals(prefix);
+    }
+  };
+}
 function isTlsKeyType(type, body) {
+  if (type !== "PRIVATE KEY" && body.slice(0, 256).includes(":"))
+    return false;
   if (type === "RSA PRIVATE KEY")
-    return !body.slice(0, 256).includes(":");
-  if (type === "EC PRIVATE KEY")
-    return !body.slice(0, 256).includes(":") && ecNamesItsCurve(body);
+    return true;
+  if (type === "EC PRIVATE KEY") {
+    const der2 = derReader(body, 120);
+    if (der2.enter(48) === void 0)
+      return false;
+    const version3 = der2.enter(2);
+    if (version3 === void 0)
+      return false;
+    der2.skip(version3);
+    const secret = der2.enter(4);
+    if (secret === void 0)
+      return false;
+    der2.skip(secret);
+    return der2.enter(160) !== void 0 && der2.at() === 6;
+  }
   if (type !== "PRIVATE KEY")
     return false;
-  const der = Buffer.from(body.slice(0, 256).replace(/\s/g, "").slice(0, 64), "base64");
-  let at = 0;
-  const enter = (tag) => {
-    if (der[at] !== tag)
-      return false;
-    const first = der[at + 1];
-    if (first === void 0)
-      return false;
-    at += 2 + (first & 128 ? first & 127 : 0);
-    return true;
-  };
-  if (!enter(48))
+  const der = derReader(body, 48);
+  if (der.enter(48) === void 0)
     return false;
-  if (der[at] !== 2 || der[at + 1] !== 1)
+  const version2 = der.enter(2);
+  if (version2 !== 1)
     return false;
-  at += 3;
-  if (!enter(48))
+  der.skip(version2);
+  if (der.enter(48) === void 0)
     return false;
-  const oid = TLS_KEY_OIDS.find((each) => der.subarray(at, at + each.length).equals(each));
+  const oid = TLS_KEY_OIDS.find((each) => der.startsWith(each));
   if (oid === void 0)
     return false;
-  return !oid.equals(EC_PUBLIC_KEY_OID) || der[at + oid.length] === 6;
-}
-function ecNamesItsCurve(body) {
-  const der = Buffer.from(body.slice(0, 512).replace(/\s/g, "").slice(0, 160), "base64");
-  let at = 0;
-  const header = (tag) => {
-    if (der[at] !== tag)
-      return void 0;
-    const first = der[at + 1];
-    if (first === void 0)
-      return void 0;
-    const extra = first & 128 ? first & 127 : 0;
-    let length = first & 128 ? 0 : first;
-    for (let i = 0; i < extra; i++)
-      length = length * 256 + (der[at + 2 + i] ?? 0);
-    at += 2 + extra;
-    return length;
-  };
-  if (header(48) === void 0)
-    return false;
-  const version2 = header(2);
-  if (version2 === void 0)
-    return false;
-  at += version2;
-  const secret = header(4);
-  if (secret === void 0)
-    return false;
-  at += secret;
-  if (header(160) === void 0)
-    return false;
-  return der[at] === 6;
+  return !oid.equals(EC_PUBLIC_KEY_OID) || der.at(oid.length) === 6;
 }
 function certificateKey(certificate) {
   try {
@@ -41342,6 +41346,25 @@ function pemBlocks(text) {
   }
   return blocks;
 }
+function certificatesOf(blocks) {
+  const certificates = [];
+  let unparsable = 0;
+  for (const block of blocks) {
+    if (block.type !== "CERTIFICATE")
+      continue;
+    if (block.hasHeaders) {
+      unparsable++;
+      continue;
+    }
+    try {
+      certificates.push(new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----
+`));
+    } catch {
+      unparsable++;
+    }
+  }
+  return { certificates, unparsable };
+}
 function plural(count, word) {
   return count === 1 ? `a ${word}` : `${count} ${word}s`;
 }
@@ -41366,22 +41389,7 @@ function bundleProblems(decoded, base) {
   const keys = blocks.filter((block) => /PRIVATE KEY$/.test(block.type));
   if (keys.length > 0)
     problems.push({ messageId: "privateKey", data: { ...base, type: keys[0].type }, path: [] });
-  const certificates = [];
-  let unparsable = 0;
-  for (const block of blocks) {
-    if (block.type !== "CERTIFICATE")
-      continue;
-    if (block.hasHeaders) {
-      unparsable++;
-      continue;
-    }
-    try {
-      certificates.push(new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----
-`));
-    } catch {
-      unparsable++;
-    }
-  }
+  const { certificates, unparsable } = certificatesOf(blocks);
   if (certificates.length === 0) {
     const others = blocks.filter((block) => block.type !== "CERTIFICATE");
     const found = [
@@ -41406,17 +41414,8 @@ function shortSubject(subject) {
   return cn ?? subject.replace(/\n/g, ", ");
 }
 function writtenKey(decoded, secrets) {
-  for (const block of pemBlocks(decoded.toString("latin1"))) {
-    if (block.type !== "CERTIFICATE" || block.hasHeaders)
-      continue;
-    let certificate;
-    try {
-      certificate = new X509Certificate(`-----BEGIN CERTIFICATE-----${block.body}-----END CERTIFICATE-----
-`);
-    } catch {
-      continue;
-    }
-    const now = Date.now();
+  const now = Date.now();
+  for (const certificate of certificatesOf(pemBlocks(decoded.toString("latin1"))).certificates) {
     if (now < new Date(certificate.validFrom).getTime() || now > new Date(certificate.validTo).getTime())
       continue;
     const key2 = certificateKey(certificate);
@@ -66671,4 +66670,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build d9cc0d475b4f4483908100a6571361ae185af6a45cdc8455bb60f1ef4c1363f9
+//# admission-lint-build ed8a28f0c4927e58b60de33498517318fc5137d348561206f41722056b03271b

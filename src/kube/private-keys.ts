@@ -2,17 +2,18 @@
  * The public halves of the private keys written in a text (PEM): what ties a Secret's key to a
  * certificate a caBundle trusts (rules/ca-bundle.ts). Node's crypto reads PKCS#1, PKCS#8 and SEC 1
  * keys; an encrypted key (no passphrase here) or a form it does not read is not a key in the clear.
- * Only the key types a TLS server uses (RSA, ECDSA, Ed25519) are derived: a DSA or DH key costs a
- * modular exponentiation of any size a hostile file chooses, and serves no TLS certificate.
+ * Only the key types a TLS server uses (RSA, ECDSA on a named curve, Ed25519, Ed448) are derived:
+ * a DSA or DH key costs a modular exponentiation of any size a hostile file chooses, and serves no
+ * TLS certificate.
  */
 import { createPrivateKey, createPublicKey, type X509Certificate } from 'node:crypto';
 
 /** The PEM private key blocks of the TLS key types: PKCS#8, and PKCS#1 RSA and SEC 1 EC keys. */
 const BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
 /** Keys read per Secret (a Secret may hold many: every component's, then the CA's): past this many, the rest are not read. */
-export const MAX_KEYS = 16;
+const MAX_KEYS = 16;
 /** Blocks tried per Secret (a block that is no key costs a parse too): past this many, none more. */
-export const MAX_ATTEMPTS = 16;
+const MAX_ATTEMPTS = 16;
 
 /** What reading a Secret's keys may still spend, shared by its values. */
 export interface KeyBudget {
@@ -23,6 +24,7 @@ export interface KeyBudget {
 export function keyBudget(): KeyBudget {
   return { keys: MAX_KEYS, attempts: MAX_ATTEMPTS };
 }
+
 /** A PEM key larger than this is not read (an RSA key of 16,384 bits is about 13 KB). */
 const MAX_KEY_CHARACTERS = 64 * 1024;
 const TLS_KEY_TYPES = new Set(['rsa', 'rsa-pss', 'ec', 'ed25519', 'ed448']);
@@ -69,64 +71,72 @@ const TLS_KEY_OIDS = [
   '06032b6571', // Ed448
 ].map((hex) => Buffer.from(hex, 'hex'));
 
-/**
- * Whether a PEM key block is of a TLS key type, read before any key is built: `RSA PRIVATE KEY`
- * and `EC PRIVATE KEY` by their header; `PRIVATE KEY` (PKCS#8) by the algorithm its first bytes
- * name. Anything else (DSA, DH, encrypted forms) is left unread.
- */
 const EC_PUBLIC_KEY_OID = TLS_KEY_OIDS[2]!;
 
-function isTlsKeyType(type: string, body: string): boolean {
-  if (type === 'RSA PRIVATE KEY') return !body.slice(0, 256).includes(':');
-  if (type === 'EC PRIVATE KEY') return !body.slice(0, 256).includes(':') && ecNamesItsCurve(body);
-  if (type !== 'PRIVATE KEY') return false;
-  // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE { OID, … }, … }: the OID
-  // read where it stands, not searched for (a DSA prime may hold the bytes of another).
-  const der = Buffer.from(body.slice(0, 256).replace(/\s/g, '').slice(0, 64), 'base64');
+/**
+ * A reader of the first DER elements of a PEM block's body (no more than `bytes` are decoded):
+ * `enter(tag)` steps into the element at the cursor when it has that tag and returns its length,
+ * `skip(length)` steps over content, `at()` is the next byte.
+ */
+function derReader(body: string, bytes: number): { enter(tag: number): number | undefined; skip(length: number): void; at(offset?: number): number | undefined; startsWith(bytes: Buffer): boolean } {
+  const der = Buffer.from(body.slice(0, bytes * 4).replace(/\s/g, '').slice(0, Math.ceil(bytes / 3) * 4), 'base64');
   let at = 0;
-  const enter = (tag: number): boolean => {
-    if (der[at] !== tag) return false;
-    const first = der[at + 1];
-    if (first === undefined) return false;
-    at += 2 + (first & 0x80 ? first & 0x7f : 0);
-    return true;
+  return {
+    enter(tag) {
+      if (der[at] !== tag) return undefined;
+      const first = der[at + 1];
+      if (first === undefined) return undefined;
+      const extra = first & 0x80 ? first & 0x7f : 0;
+      let length = first & 0x80 ? 0 : first;
+      for (let i = 0; i < extra; i++) length = length * 256 + (der[at + 2 + i] ?? 0);
+      at += 2 + extra;
+      return length;
+    },
+    skip(length) {
+      at += length;
+    },
+    at(offset = 0) {
+      return der[at + offset];
+    },
+    startsWith(prefix) {
+      return der.subarray(at, at + prefix.length).equals(prefix);
+    },
   };
-  if (!enter(0x30)) return false;
-  if (der[at] !== 0x02 || der[at + 1] !== 0x01) return false;
-  at += 3;
-  if (!enter(0x30)) return false;
-  const oid = TLS_KEY_OIDS.find((each) => der.subarray(at, at + each.length).equals(each));
-  if (oid === undefined) return false;
-  // An EC key names its curve (an OID); explicit curve parameters serve no TLS certificate.
-  return !oid.equals(EC_PUBLIC_KEY_OID) || der[at + oid.length] === 0x06;
 }
 
 /**
- * Whether a SEC 1 EC key (ECPrivateKey ::= SEQUENCE { version, privateKey OCTET STRING,
- * [0] parameters, … }) names its curve by an OID rather than writing the curve out.
+ * Whether a PEM key block is of a TLS key type, read before any key is built: `RSA PRIVATE KEY`
+ * by its header; `EC PRIVATE KEY` (SEC 1) by its header and a named curve; `PRIVATE KEY`
+ * (PKCS#8) by the algorithm it names where the structure puts it (a DSA prime may hold the bytes
+ * of another), and a named curve for EC. Anything else (DSA, DH, encrypted forms) is left unread;
+ * explicit curve parameters serve no TLS certificate and cost a scalar multiplication to derive.
  */
-function ecNamesItsCurve(body: string): boolean {
-  const der = Buffer.from(body.slice(0, 512).replace(/\s/g, '').slice(0, 160), 'base64');
-  let at = 0;
-  const header = (tag: number): number | undefined => {
-    if (der[at] !== tag) return undefined;
-    const first = der[at + 1];
-    if (first === undefined) return undefined;
-    const extra = first & 0x80 ? first & 0x7f : 0;
-    let length = first & 0x80 ? 0 : first;
-    for (let i = 0; i < extra; i++) length = length * 256 + (der[at + 2 + i] ?? 0);
-    at += 2 + extra;
-    return length;
-  };
-  if (header(0x30) === undefined) return false;
-  const version = header(0x02);
-  if (version === undefined) return false;
-  at += version;
-  const secret = header(0x04);
-  if (secret === undefined) return false;
-  at += secret;
-  if (header(0xa0) === undefined) return false;
-  return der[at] === 0x06;
+function isTlsKeyType(type: string, body: string): boolean {
+  if (type !== 'PRIVATE KEY' && body.slice(0, 256).includes(':')) return false; // Proc-Type: an encrypted key.
+  if (type === 'RSA PRIVATE KEY') return true;
+  if (type === 'EC PRIVATE KEY') {
+    // ECPrivateKey ::= SEQUENCE { version INTEGER, privateKey OCTET STRING, [0] parameters, … }
+    const der = derReader(body, 120);
+    if (der.enter(0x30) === undefined) return false;
+    const version = der.enter(0x02);
+    if (version === undefined) return false;
+    der.skip(version);
+    const secret = der.enter(0x04);
+    if (secret === undefined) return false;
+    der.skip(secret);
+    return der.enter(0xa0) !== undefined && der.at() === 0x06;
+  }
+  if (type !== 'PRIVATE KEY') return false;
+  // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE { OID, parameters }, … }
+  const der = derReader(body, 48);
+  if (der.enter(0x30) === undefined) return false;
+  const version = der.enter(0x02);
+  if (version !== 1) return false;
+  der.skip(version);
+  if (der.enter(0x30) === undefined) return false;
+  const oid = TLS_KEY_OIDS.find((each) => der.startsWith(each));
+  if (oid === undefined) return false;
+  return !oid.equals(EC_PUBLIC_KEY_OID) || der.at(oid.length) === 0x06;
 }
 
 /** The SPKI (DER) of a certificate's public key, or undefined when Node cannot export it. */

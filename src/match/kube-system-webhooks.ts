@@ -9,6 +9,7 @@
  * object and run.
  */
 import { firstResourceMatch, KUBE_SYSTEM_DELETED, resourceMatches, KUBE_SYSTEM_WRITTEN, type BuiltinGroup, type BuiltinMatch } from '../kube/kube-system-resources.js';
+import type { ResourceInfo } from '../kube/discovery/discovery.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import { memoKey, type RunScope } from '../run-scope.js';
@@ -55,12 +56,16 @@ export function kubeSystemInterceptions(object: WebhookConfigurationObject, cont
   return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
 }
 
+/** What discovery knows of a table resource (at the table's first version of its group). */
+function servedResource(write: BuiltinMatch, table: Readonly<Record<string, BuiltinGroup>>, context: Pick<RunScope, 'discovery'>): ResourceInfo | undefined {
+  const version = table[write.group]?.versions[0];
+  return version === undefined ? undefined : context.discovery.resource(write.group, version, write.resource);
+}
+
 /** Whether the API serves the write's subresource for its resource (`''` and `*` always count). */
 function served(write: BuiltinMatch, table: Readonly<Record<string, BuiltinGroup>>, context: Pick<RunScope, 'discovery'>): boolean {
   if (write.subresource === '' || write.subresource === '*') return true;
-  const version = table[write.group]?.versions[0];
-  const resource = version === undefined ? undefined : context.discovery.resource(write.group, version, write.resource);
-  return resource === undefined || resource.subresources.has(write.subresource);
+  return servedResource(write, table, context)?.subresources.has(write.subresource) ?? true;
 }
 
 /** Writes of one rule whose matchConditions are evaluated; past them, the rule is taken as called. */
@@ -72,9 +77,8 @@ const MAX_WRITES_JUDGED = 128;
  */
 function concreteWrites(match: BuiltinMatch, table: Readonly<Record<string, BuiltinGroup>>, context: Pick<RunScope, 'discovery'>): BuiltinMatch[] {
   if (match.subresource !== '*') return [match];
-  const version = table[match.group]?.versions[0];
-  const served = version === undefined ? undefined : context.discovery.resource(match.group, version, match.resource);
-  const subresources = [...(served?.subresources ?? [])].filter((subresource) => !served!.connect.has(subresource) && subresource !== 'log');
+  const resource = servedResource(match, table, context);
+  const subresources = [...(resource?.subresources ?? [])].filter((subresource) => !resource!.connect.has(subresource) && subresource !== 'log');
   return subresources.length === 0 ? [match] : subresources.map((subresource) => ({ ...match, subresource }));
 }
 
