@@ -40948,8 +40948,19 @@ var init_node_crypto = __esm({
 });
 
 // dist/src/kube/private-keys.js
-function keyBudget() {
-  return { keys: MAX_KEYS, attempts: MAX_ATTEMPTS };
+function runKeyBudget() {
+  return { keys: Number.POSITIVE_INFINITY, attempts: MAX_RUN_ATTEMPTS };
+}
+function keyBudget(run2) {
+  return { keys: MAX_KEYS, attempts: MAX_ATTEMPTS, ...run2 === void 0 ? {} : { run: run2 } };
+}
+function spent(budget2) {
+  return budget2.keys <= 0 || budget2.attempts <= 0 || budget2.run !== void 0 && spent(budget2.run);
+}
+function spend(budget2, field) {
+  budget2[field]--;
+  if (budget2.run !== void 0)
+    spend(budget2.run, field);
 }
 function publicKeysOf(text, budget2 = keyBudget()) {
   if (!text.includes("PRIVATE KEY"))
@@ -40957,7 +40968,7 @@ function publicKeysOf(text, budget2 = keyBudget()) {
   const keys = [];
   const ends = /* @__PURE__ */ new Map();
   for (const match of text.matchAll(BEGIN)) {
-    if (budget2.keys <= 0 || budget2.attempts <= 0)
+    if (spent(budget2))
       break;
     const type = match[1];
     const footer = `-----END ${type}-----`;
@@ -40975,13 +40986,13 @@ function publicKeysOf(text, budget2 = keyBudget()) {
     const pem = text.slice(match.index, end + footer.length);
     if (!isTlsKeyType(type, pem.slice(match[0].length, pem.length - footer.length)))
       continue;
-    budget2.attempts--;
+    spend(budget2, "attempts");
     try {
       const key2 = createPrivateKey(pem);
       if (!TLS_KEY_TYPES.has(key2.asymmetricKeyType ?? ""))
         continue;
       keys.push(createPublicKey(key2).export({ type: "spki", format: "der" }));
-      budget2.keys--;
+      spend(budget2, "keys");
     } catch {
     }
   }
@@ -41057,7 +41068,7 @@ function certificateKey(certificate) {
     return void 0;
   }
 }
-var BEGIN, MAX_KEYS, MAX_ATTEMPTS, MAX_KEY_CHARACTERS, TLS_KEY_TYPES, TLS_KEY_OIDS, EC_PUBLIC_KEY_OID;
+var BEGIN, MAX_KEYS, MAX_ATTEMPTS, MAX_RUN_ATTEMPTS, MAX_KEY_CHARACTERS, TLS_KEY_TYPES, TLS_KEY_OIDS, EC_PUBLIC_KEY_OID;
 var init_private_keys = __esm({
   "dist/src/kube/private-keys.js"() {
     "use strict";
@@ -41066,6 +41077,7 @@ var init_private_keys = __esm({
     BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
     MAX_KEYS = 16;
     MAX_ATTEMPTS = 16;
+    MAX_RUN_ATTEMPTS = 128;
     MAX_KEY_CHARACTERS = 64 * 1024;
     TLS_KEY_TYPES = /* @__PURE__ */ new Set(["rsa", "rsa-pss", "ec", "ed25519", "ed448"]);
     TLS_KEY_OIDS = [
@@ -58265,23 +58277,23 @@ function recognize(manifest, options = {}) {
     const service = buildService(manifest, read3.value);
     return service ? { type: "service", object: service } : { type: "other" };
   }
-  if (options.secrets === true && kind === "Secret" && apiVersion === "v1") {
+  if (options.secrets !== void 0 && kind === "Secret" && apiVersion === "v1") {
     const read3 = manifest.toValue();
     if ("problem" in read3)
       return { type: "unreadable", problem: read3.problem };
-    const secret = buildSecretKeys(manifest, read3.value);
+    const secret = buildSecretKeys(manifest, read3.value, options.secrets);
     return secret ? { type: "secret-keys", object: secret } : { type: "other" };
   }
   return { type: "other" };
 }
-function buildSecretKeys(manifest, written) {
+function buildSecretKeys(manifest, written, runBudget) {
   if (!isRecord2(written) || !isRecord2(written.metadata))
     return void 0;
   const { name, namespace } = written.metadata;
   if (typeof name !== "string" || name === "" || namespace != null && typeof namespace !== "string")
     return void 0;
   const keys = [];
-  const budget2 = keyBudget();
+  const budget2 = keyBudget(runBudget);
   for (const [field, encoded] of [["data", true], ["stringData", false]]) {
     const values = written[field];
     if (!isRecord2(values))
@@ -58479,6 +58491,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const workloads = [];
   const services = [];
   const secretKeys = [];
+  const keyBudgetOfRun = runKeyBudget();
   let servicesOutsideBundles = false;
   let documents = 0;
   let skipped = 0;
@@ -58570,7 +58583,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       const problems = [...parsed2.problems];
       const read2 = [];
       for (const manifest of parsed2.manifests) {
-        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? "both" : "admission", services: bundle, secrets: bundle });
+        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? "both" : "admission", services: bundle, ...bundle ? { secrets: keyBudgetOfRun } : {} });
         if (recognized.type === "workload" && readForWorkloads !== void 0 && !readForWorkloads(manifest.documentIndex))
           recognized = { type: "other" };
         if (patch && !((recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && isComplete(recognized.object))) {
@@ -58802,6 +58815,7 @@ var init_load_run = __esm({
     init_unreadable();
     init_run_scope();
     init_errors2();
+    init_private_keys();
     OBJECTS_BY_VALUE = {
       // A document whose text names the admission group is parsed (read once, not twice, when it is one).
       admits: (text) => !text.includes(ADMISSION_GROUP),
@@ -66670,4 +66684,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build ed8a28f0c4927e58b60de33498517318fc5137d348561206f41722056b03271b
+//# admission-lint-build f1d9d8593b9e9fc16d0d027f752b2ea92629dc4ef7ad203b8327569899b7233e

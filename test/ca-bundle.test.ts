@@ -6,7 +6,7 @@ import { rules } from '../rules/index.js';
 import { lint } from '../src/engine/lint.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { lintText } from './helpers.js';
-import { publicKeysOf } from '../src/kube/private-keys.js';
+import { keyBudget, publicKeysOf, runKeyBudget } from '../src/kube/private-keys.js';
 import { mightHoldPrivateKey } from '../src/parse/prefilter.js';
 import { tempFolders } from './temp-folders.js';
 
@@ -149,6 +149,21 @@ describe('publicKeysOf (src/kube/private-keys.ts)', () => {
     });
     const text = fixture.replace(/  tls\.crt: /, `${others.join('\n')}\n  tls.crt: `);
     expect((await lintText(text, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(1);
+  });
+
+  it('tries at most 128 blocks in a run, whatever the number of Secrets (s36e 2-B)', async () => {
+    // Each Secret holds one block that reads as an RSA key by its header but is none: one try each.
+    const junk = (index: number): string => `apiVersion: v1\nkind: Secret\nmetadata: {name: junk-${index}, namespace: widgets}\nstringData:\n  tls.key: "-----BEGIN RSA PRIVATE KEY-----\\nAAAA\\n-----END RSA PRIVATE KEY-----\\n"\n`;
+    const secrets = (count: number): string => Array.from({ length: count }, (_, index) => junk(index)).join('---\n');
+    const found = async (count: number): Promise<number> =>
+      (await lintText(`${secrets(count)}---\n${fixture}`, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert')).length;
+    expect(await found(127)).toBe(1);
+    expect(await found(128)).toBe(0);
+    const run = runKeyBudget();
+    for (let index = 0; index < 200; index++) publicKeysOf('-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n', keyBudget(run));
+    expect(run.attempts).toBe(0);
+    expect(publicKeysOf(pem, keyBudget(run))).toEqual([]);
+    expect(publicKeysOf(pem, keyBudget())).toHaveLength(1);
   });
 
   it('reads a key after blocks without an end, and leaves key types no TLS server uses unread', () => {

@@ -40,6 +40,7 @@ import { recognize } from '../recognize/recognize.js';
 import { unreadableMayHoldNaming } from '../match/unreadable.js';
 import { RunMemo, type RunScope, type UnreadableDocument } from '../run-scope.js';
 import { InputError } from '../errors.js';
+import { runKeyBudget } from '../kube/private-keys.js';
 
 export interface LintRun {
   /** The files that hold something the rules read: objects, syntax problems or suppression comments. */
@@ -188,6 +189,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
   const secretKeys: SecretKeysObject[] = [];
+  const keyBudgetOfRun = runKeyBudget();
   let servicesOutsideBundles = false;
   let documents = 0;
   let skipped = 0;
@@ -298,7 +300,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle, secrets: bundle });
+        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
           skipped++;

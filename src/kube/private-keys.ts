@@ -15,14 +15,37 @@ const MAX_KEYS = 16;
 /** Blocks tried per Secret (a block that is no key costs a parse too): past this many, none more. */
 const MAX_ATTEMPTS = 16;
 
-/** What reading a Secret's keys may still spend, shared by its values. */
+/**
+ * Blocks tried in a whole run: a key on a curve written without its public half costs a scalar
+ * multiplication to derive (about 2 ms for P-521), so the per-Secret limits alone let a file of
+ * many such Secrets cost seconds per megabyte (s36e 2-B). Real inputs hold a few keys.
+ */
+const MAX_RUN_ATTEMPTS = 128;
+
+/** What reading keys may still spend: a Secret's budget, shared by its values, and the run's, shared by its Secrets. */
 export interface KeyBudget {
   keys: number;
   attempts: number;
+  readonly run?: KeyBudget;
 }
 
-export function keyBudget(): KeyBudget {
-  return { keys: MAX_KEYS, attempts: MAX_ATTEMPTS };
+/** The budget of one run's key reading: pass it to each Secret's `keyBudget`. */
+export function runKeyBudget(): KeyBudget {
+  return { keys: Number.POSITIVE_INFINITY, attempts: MAX_RUN_ATTEMPTS };
+}
+
+/** The budget of one Secret, drawing on `run` too when given. */
+export function keyBudget(run?: KeyBudget): KeyBudget {
+  return { keys: MAX_KEYS, attempts: MAX_ATTEMPTS, ...(run === undefined ? {} : { run }) };
+}
+
+function spent(budget: KeyBudget): boolean {
+  return budget.keys <= 0 || budget.attempts <= 0 || (budget.run !== undefined && spent(budget.run));
+}
+
+function spend(budget: KeyBudget, field: 'keys' | 'attempts'): void {
+  budget[field]--;
+  if (budget.run !== undefined) spend(budget.run, field);
 }
 
 /** A PEM key larger than this is not read (an RSA key of 16,384 bits is about 13 KB). */
@@ -36,7 +59,7 @@ export function publicKeysOf(text: string, budget: KeyBudget = keyBudget()): Buf
   /** Per block type: where its next END line is (-1: none after the last BEGIN looked at). */
   const ends = new Map<string, number>();
   for (const match of text.matchAll(BEGIN)) {
-    if (budget.keys <= 0 || budget.attempts <= 0) break;
+    if (spent(budget)) break;
     const type = match[1]!;
     const footer = `-----END ${type}-----`;
     let end = ends.get(type);
@@ -49,12 +72,12 @@ export function publicKeysOf(text: string, budget: KeyBudget = keyBudget()): Buf
     if (end - match.index > MAX_KEY_CHARACTERS) continue;
     const pem = text.slice(match.index, end + footer.length);
     if (!isTlsKeyType(type, pem.slice(match[0].length, pem.length - footer.length))) continue;
-    budget.attempts--;
+    spend(budget, 'attempts');
     try {
       const key = createPrivateKey(pem);
       if (!TLS_KEY_TYPES.has(key.asymmetricKeyType ?? '')) continue;
       keys.push(createPublicKey(key).export({ type: 'spki', format: 'der' }));
-      budget.keys--;
+      spend(budget, 'keys');
     } catch {
       // Encrypted, or not a key Node reads: not one anyone can use as it is.
     }

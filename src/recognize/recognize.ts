@@ -11,7 +11,7 @@ import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, Sch
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
-import { keyBudget, publicKeysOf } from '../kube/private-keys.js';
+import { keyBudget, publicKeysOf, type KeyBudget } from '../kube/private-keys.js';
 import type { FieldPath } from '../field-path.js';
 
 
@@ -41,8 +41,11 @@ export interface RecognizeOptions {
    * the inputs that hold a webhook configuration. Otherwise a Service is 'other'.
    */
   readonly services?: boolean;
-  /** Also build Secrets that hold private keys in the clear (read beside webhook configurations, as Services are). */
-  readonly secrets?: boolean;
+  /**
+   * Also build Secrets that hold private keys in the clear (read beside webhook configurations,
+   * as Services are), spending this budget: one per run (src/kube/private-keys.ts runKeyBudget).
+   */
+  readonly secrets?: KeyBudget;
 }
 
 export function recognize(manifest: Manifest, options: RecognizeOptions = {}): Recognized {
@@ -84,10 +87,10 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     const service = buildService(manifest, read.value);
     return service ? { type: 'service', object: service } : { type: 'other' };
   }
-  if (options.secrets === true && kind === 'Secret' && apiVersion === 'v1') {
+  if (options.secrets !== undefined && kind === 'Secret' && apiVersion === 'v1') {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
-    const secret = buildSecretKeys(manifest, read.value);
+    const secret = buildSecretKeys(manifest, read.value, options.secrets);
     return secret ? { type: 'secret-keys', object: secret } : { type: 'other' };
   }
   return { type: 'other' };
@@ -97,12 +100,12 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
  * A Secret's private keys in the clear: `data` values are base64 (as the API server decodes
  * them), `stringData` values are text. Undefined when it has no name or no such key.
  */
-function buildSecretKeys(manifest: Manifest, written: unknown): SecretKeysObject | undefined {
+function buildSecretKeys(manifest: Manifest, written: unknown, runBudget: KeyBudget): SecretKeysObject | undefined {
   if (!isRecord(written) || !isRecord(written.metadata)) return undefined;
   const { name, namespace } = written.metadata;
   if (typeof name !== 'string' || name === '' || (namespace != null && typeof namespace !== 'string')) return undefined;
   const keys: { path: FieldPath; publicKey: Buffer }[] = [];
-  const budget = keyBudget();
+  const budget = keyBudget(runBudget);
   for (const [field, encoded] of [['data', true], ['stringData', false]] as const) {
     const values = written[field];
     if (!isRecord(values)) continue;
