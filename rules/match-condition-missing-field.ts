@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, fieldsRequired, onlyForOneUser, presenceTests, requiresRead, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, fieldsRequired, onlyForOneUser, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -26,7 +26,7 @@ import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
-type MessageId = 'webhook' | 'policy';
+type MessageId = 'webhook' | 'policy' | 'patch';
 
 /** One expression to analyse: where it is, what it is, and the expressions whose presence tests guard it. */
 interface Site {
@@ -78,9 +78,20 @@ function describeMissing(read: UnguardedRead): string {
 /** A plain chain of field selections from object or oldObject (`has()` takes a field selection; a map key or a loop variable does not fit). */
 const FIELD_CHAIN = /^(?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
 
-/** The read as a fact for the fix (a `has()` guard), when it is an absent field reached by a plain chain. */
-function guardHint(read: UnguardedRead): Pick<Violation, 'fixHint'> {
-  return read.missing === 'field' && FIELD_CHAIN.test(read.access) ? { fixHint: { kind: 'unguarded-field', field: read.access } } : {};
+/**
+ * The read as a fact for the fix (a `has()` guard), when it is an absent field reached by a plain
+ * chain in a condition or validation (`has(f) && (…)` is a boolean: a mutation's value is not).
+ */
+function guardHint(read: UnguardedRead, kind: ExpressionKind): Pick<Violation, 'fixHint'> {
+  const boolean = kind.endsWith('matchCondition') || kind === 'validating.validation';
+  return boolean && read.missing === 'field' && FIELD_CHAIN.test(read.access) ? { fixHint: { kind: 'unguarded-field', field: read.access } } : {};
+}
+
+/** What a JSON Patch operation needs and may not find: the field, or the key of a map. */
+function describePatchTarget(read: UnguardedRead): string {
+  if (read.missing !== 'key') return read.path;
+  const map = read.segments.slice(0, -1);
+  return `${map.join('.')}[${JSON.stringify(read.name).replace(/^"|"$/g, "'")}]`;
 }
 
 /**
@@ -114,9 +125,23 @@ function parsed(run: RuleRun, sites: readonly Site[], params: boolean, compositi
   return out;
 }
 
-/** ` (+N more reads)` for the other reads of one expression that can fail alike. */
+/**
+ * The presence tests that guard a JSON Patch path: those of its expression and of the variables
+ * anywhere, and the fields a matchCondition requires (each prefix of each: `has(a.b.c)` needs
+ * `a.b` too).
+ */
+function patchGuards(expr: Expr, guarding: readonly { site: Site; expr: Expr }[]): Set<string> {
+  const guards = presenceTests([expr, ...guarding.filter(({ site }) => site.kind.endsWith('.variable')).map((g) => g.expr)]);
+  for (const { site, expr: condition } of guarding) {
+    if (!site.kind.endsWith('matchCondition')) continue;
+    for (const path of fieldsRequired(condition)) for (let end = 2; end <= path.length; end++) guards.add(path.slice(0, end).join('.'));
+  }
+  return guards;
+}
+
+/** ` (+N more)` for the other reads or patch paths that fail alike (one cause, one finding). */
 function moreReads(count: number): string {
-  return count === 0 ? '' : ` (+${count} more read${count === 1 ? '' : 's'})`;
+  return count === 0 ? '' : ` (+${count} more)`;
 }
 
 export const rule = defineObjectRule({
@@ -129,6 +154,7 @@ export const rule = defineObjectRule({
     messages: {
       webhook: '{{site}} of webhook "{{webhook}}": {{access}} fails if {{missing}}{{more}}',
       policy: '{{site}} of {{policy}}: {{access}} fails if {{missing}}{{more}}',
+      patch: '{{site}} of {{policy}}: JSON Patch {{op}} "{{pointer}}" fails if {{target}} is absent{{more}}',
     },
     help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && …), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it.",
   },
@@ -148,7 +174,11 @@ export const rule = defineObjectRule({
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
         const guardExprs = guarding.filter((g) => !site.kind.endsWith('matchCondition') || g.site.kind.endsWith('matchCondition')).map(({ expr: g }) => g);
         const guards = presenceTests([expr, ...guardExprs]);
-        for (const read of unguardedReads(expr, fields, guards)) {
+        // A JSON Patch's path is guarded by a test in its own expression or the variables, but by a
+        // matchCondition only where the condition requires the field: the usual condition
+        // `!has(x) || !x.exists(…)` lets the patch run on objects without x.
+        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, patchGuards(expr, guarding)) : [];
+        for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
           if (roots.has(root)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables) });
         }
@@ -185,7 +215,7 @@ export const rule = defineObjectRule({
               messageId: 'webhook',
               data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read), more: moreReads(more) },
               path: site.path,
-              ...guardHint(read),
+              ...guardHint(read, site.kind),
               // With Ignore, an expression that errors skips the webhook: what a false condition does.
               ...(entry.webhook.failurePolicy === 'Ignore' ? { severity: 'info' as const } : {}),
             });
@@ -237,11 +267,12 @@ export const rule = defineObjectRule({
           if (first === undefined) byPath.set(finding.read.path, finding);
           else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, oneUser: first.oneUser && finding.oneUser, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
         }
-        return [...byPath.values()].map(({ site, read, expr, oneUser, more, requiredElsewhere }) => ({
-          messageId: 'policy' as const,
-          data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) },
+        return [...byPath.values()].map(({ site, read, expr, oneUser, more, requiredElsewhere }): Violation<MessageId> => ({
+          ...(read.patch === undefined
+            ? { messageId: 'policy' as MessageId, data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) } }
+            : { messageId: 'patch' as MessageId, data: { site: site.label, policy: describePolicyObject(object), op: read.patch.op, pointer: read.patch.pointer, target: describePatchTarget(read), more: moreReads(more) } }),
           path: site.path,
-          ...guardHint(read),
+          ...guardHint(read, site.kind),
           // With Ignore, an expression that errors is skipped, not a rejection. A validation whose
           // only read that can fail is one its absence would fail anyway (an equality with a
           // literal, through && alone) is denied either way under Fail: only the message differs.

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseExpression } from '../src/cel/check/index.js';
 import { prepareCel } from '../src/cel/library.js';
-import { presenceTests, unguardedReads } from '../src/cel/missing-fields.js';
+import { presenceTests, unguardedPatchTargets, unguardedReads } from '../src/cel/missing-fields.js';
 import { OptionalFields } from '../src/cel/optional-fields.js';
 import { Discovery } from '../src/kube/discovery/discovery.js';
 import { lintText } from './helpers.js';
@@ -111,6 +111,62 @@ ${extra}    matchConditions:
 `;
 
 const messages = async (text: string): Promise<string[]> => (await lintText(text, { only: ['match-condition-missing-field'] })).map((f) => f.message);
+
+/** The fields a mutation's JSON Patch paths need and an object can lack: `op pointer -> path (missing)`. */
+function patchTargets(expression: string, fields = PODS): string[] {
+  const expr = parseExpression(expression, 'mutating.jsonPatch', { major: 1, minor: 35 });
+  if (expr === undefined) throw new Error(`does not parse: ${expression}`);
+  return unguardedPatchTargets(expr, fields, presenceTests([expr])).map((read) => `${read.patch!.op} ${read.patch!.pointer} -> ${read.path} (${read.missing})`);
+}
+
+describe('JSON Patch paths that need an optional field', () => {
+  it.each([
+    ['[JSONPatch{op: "add", path: "/spec/initContainers/-", value: 1}]', ['add /spec/initContainers/- -> object.spec.initContainers (field)']],
+    // An index is a list element, like `-`; the parent of the added field must exist, not the field.
+    ['[JSONPatch{op: "add", path: "/spec/containers/1/env/0", value: 1}]', ['add /spec/containers/1/env/0 -> object.spec.containers[].env (field)']],
+    ['[JSONPatch{op: "add", path: "/spec/containers/0/securityContext", value: 1}]', []],
+    // ~1 is a "/" of a key; the parent (annotations) is what may be absent.
+    ['[JSONPatch{op: "add", path: "/metadata/annotations/example.com~1owner", value: "a"}]', ['add /metadata/annotations/example.com~1owner -> object.metadata.annotations (field)']],
+    // A concatenation fixes the segments before its literal's last "/".
+    ['[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("a/b"), value: "a"}]', ['add /metadata/labels/… -> object.metadata.labels (field)']],
+    ['[JSONPatch{op: "add", path: "/spec/" + "nodeSelector/zone", value: "a"}]', []],
+    // replace and remove need the target; test never fails the patch; copy and move need their from.
+    ['[JSONPatch{op: "replace", path: "/spec/hostNetwork", value: true}]', ['replace /spec/hostNetwork -> object.spec.hostNetwork (field)']],
+    ['[JSONPatch{op: "remove", path: "/spec/nodeSelector"}]', ['remove /spec/nodeSelector -> object.spec.nodeSelector (field)']],
+    ['[JSONPatch{op: "test", path: "/spec/hostNetwork", value: true}]', []],
+    ['[JSONPatch{op: "copy", from: "/spec/nodeName", path: "/metadata/labels/node"}]', ['copy /spec/nodeName -> object.spec.nodeName (field)', 'copy /metadata/labels/node -> object.metadata.labels (field)']],
+    ['[JSONPatch{op: "move", from: "/metadata/labels/a", path: "/spec/nodeSelector/a"}]', ['move /metadata/labels/a -> object.metadata.labels (field)', 'move /spec/nodeSelector/a -> object.spec.nodeSelector (field)']],
+    // Tested for in the expression: guarded; a path computed otherwise is not followed.
+    ['has(object.spec.initContainers) ? [JSONPatch{op: "add", path: "/spec/initContainers/-", value: 1}] : []', []],
+    ['[JSONPatch{op: "add", path: string(object.metadata.name), value: 1}]', []],
+    ['[JSONPatch{op: "add", path: "spec/initContainers/-", value: 1}]', []],
+  ])('%s', (expression, expected) => {
+    expect(patchTargets(expression)).toEqual(expected);
+  });
+
+  it('needs the key itself for a remove of a Namespace label (labels are always there)', () => {
+    const namespaces = new OptionalFields([target('', 'namespaces')], builtin);
+    expect(patchTargets('[JSONPatch{op: "remove", path: "/metadata/labels/team"}]', namespaces)).toEqual(["remove /metadata/labels/team -> object.metadata.labels.team (key)"]);
+    expect(patchTargets('[JSONPatch{op: "add", path: "/metadata/labels/team", value: "a"}]', namespaces)).toEqual([]);
+    expect(patchTargets('"team" in object.metadata.labels ? [JSONPatch{op: "remove", path: "/metadata/labels/team"}] : []', namespaces)).toEqual([]);
+  });
+
+  it('offers no has() guard as the fix of a mutation (its value is an object or a list, not a boolean)', async () => {
+    const policy = (expression: string) => `apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: p.example.com}
+spec:
+  reinvocationPolicy: Never
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]}
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: '${expression}'}
+`;
+    const found = await lintText(policy('Object{spec: Object.spec{hostNetwork: object.spec.hostNetwork}}'), { only: ['match-condition-missing-field'] });
+    expect(found.map((f) => f.message)).toEqual([expect.stringContaining('object.spec.hostNetwork fails if absent')]);
+    expect(found[0]!.fixHint).toBeUndefined();
+  });
+});
 
 describe('the rule', () => {
   it('reads object on CREATE and UPDATE, oldObject on UPDATE and DELETE', async () => {

@@ -37,6 +37,8 @@ export interface UnguardedRead {
   readonly offset: number;
   /** The path that is absent, as segments from the root (`['object', 'spec', 'containers', '[]', 'resources']`); for `field-or-key`, the map's. */
   readonly segments: readonly string[];
+  /** For a JSON Patch operation that needs the path (unguardedPatchTargets): its op and path as written. */
+  readonly patch?: { readonly op: string; readonly pointer: string };
 }
 
 /** A value the analysis follows: a path from a root, how it is written, and whether it is optional (reads through it are safe). */
@@ -335,4 +337,85 @@ function comparesUsername(args: readonly Expr[]): boolean {
   const isUsername = (e: Expr): boolean =>
     e.kind === 'select' && e.field === 'username' && e.operand.kind === 'select' && e.operand.field === 'userInfo' && e.operand.operand.kind === 'ident' && e.operand.operand.name === 'request';
   return args.length === 2 && args.some(isUsername) && args.some((arg) => arg.kind === 'literal' && arg.type === 'string');
+}
+
+/** The JSON Patch operations whose target, or its parent, must exist: every other op (test) or an unknown one is left alone. */
+const PATCH_OPS: ReadonlySet<string> = new Set(['add', 'replace', 'remove', 'copy', 'move']);
+
+/**
+ * A JSON Pointer as far as the expression fixes it: a string literal (`complete`), or the literal
+ * that starts a concatenation (`"/metadata/labels/" + jsonpatch.escapeKey(k)`), whose every
+ * segment before the last `/` is then known.
+ */
+function pointerOf(e: Expr | undefined): { text: string; complete: boolean } | undefined {
+  if (e === undefined) return undefined;
+  if (e.kind === 'literal' && e.type === 'string') return { text: e.value as string, complete: true };
+  if (e.kind === 'call' && e.fn === '_+_' && e.args.length === 2) {
+    const left = pointerOf(e.args[0]);
+    return left && { text: left.text, complete: false };
+  }
+  return undefined;
+}
+
+/**
+ * The segments (optional-fields notation: `[]` for a list index or `-`) that a pointer's
+ * resolution needs to exist: its parent for `add` (and the `path` of copy and move), the target
+ * itself for the others; only the known part of an incomplete pointer. Undefined when the
+ * pointer is not one (no leading `/`).
+ */
+function requiredSegments(pointer: { text: string; complete: boolean }, whole: boolean): string[] | undefined {
+  if (!pointer.text.startsWith('/')) return pointer.text === '' && !pointer.complete ? [] : undefined;
+  const tokens = pointer.text.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const known = pointer.complete && whole ? tokens : tokens.slice(0, -1);
+  return known.map((token) => (/^(?:0|[1-9][0-9]*|-)$/.test(token) ? '[]' : token));
+}
+
+/**
+ * The JSON Patch operations of a mutation (`JSONPatch{op: "add", path: "/spec/initContainers/-"}`)
+ * whose path (or `from`) needs a field that `fields` says an object can lack, with no presence
+ * test for it in `guards`. The API server applies the patch to the object as JSON
+ * (gopkg.in/evanphx/json-patch.v4): every parent of the path must exist, and for replace,
+ * remove, and a copy's or move's `from`, the target too; otherwise the patch fails and
+ * failurePolicy decides. The first missing field of each operation, once per path.
+ */
+export function unguardedPatchTargets(expr: Expr, fields: OptionalFields, guards: ReadonlySet<string>): UnguardedRead[] {
+  if (!fields.known) return [];
+  const found = new Map<string, UnguardedRead>();
+  const guarded = (prefix: readonly string[]): boolean => guards.has(keyOf('object', prefix));
+  const check = (segments: readonly string[], whole: boolean, op: string, pointer: string, offset: number): void => {
+    for (let i = 1; i <= segments.length; i++) {
+      const prefix = segments.slice(0, i);
+      if (guarded(prefix)) continue;
+      const path = displayPath('object', prefix);
+      const name = prefix[prefix.length - 1]!;
+      let missing: Optionality | undefined = fields.lookup(prefix, false, guarded) === 'field' ? 'field' : undefined;
+      // The target itself of a replace or remove may be a key of labels or annotations.
+      if (missing === undefined && whole && i === segments.length && !guards.has(literalGuard(name)) && fields.lookup(prefix, true, guarded) === 'key') missing = 'key';
+      if (missing === undefined) continue;
+      if (!found.has(path)) found.set(path, { access: path, path, missing, name, offset, segments: ['object', ...prefix], patch: { op, pointer } });
+      return;
+    }
+  };
+  const visit = (e: Expr): void => {
+    if (e.kind === 'struct' && e.typeName === 'JSONPatch') {
+      const field = (name: string): Expr | undefined => e.fields.find((f) => f.name === name && !f.optional)?.value;
+      const opExpr = field('op');
+      const op = opExpr?.kind === 'literal' && opExpr.type === 'string' ? (opExpr.value as string) : undefined;
+      const path = pointerOf(field('path'));
+      if (op !== undefined && PATCH_OPS.has(op) && path !== undefined) {
+        const written = path.complete ? path.text : `${path.text}…`;
+        const whole = op === 'replace' || op === 'remove';
+        const target = requiredSegments(path, whole);
+        if (op === 'copy' || op === 'move') {
+          const from = pointerOf(field('from'));
+          const source = from && requiredSegments(from, true);
+          if (source !== undefined) check(source, from!.complete, op, from!.complete ? from!.text : `${from!.text}…`, e.offset);
+        }
+        if (target !== undefined) check(target, whole && path.complete, op, written, e.offset);
+      }
+    }
+    for (const child of children(e)) visit(child);
+  };
+  visit(expr);
+  return [...found.values()];
 }
