@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, fieldsRequired, onlyForOneUser, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, fieldsRequired, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -128,10 +128,12 @@ function parsed(run: RuleRun, sites: readonly Site[], params: boolean, compositi
 /**
  * The presence tests that guard a JSON Patch path: those of its expression and of the variables
  * anywhere, and the fields a matchCondition requires (each prefix of each: `has(a.b.c)` needs
- * `a.b` too).
+ * `a.b` too), and the paths the policy's mutations write.
  */
-function patchGuards(expr: Expr, guarding: readonly { site: Site; expr: Expr }[]): Set<string> {
+function patchGuards(expr: Expr, guarding: readonly { site: Site; expr: Expr }[], mutations: readonly Expr[]): Set<string> {
   const guards = presenceTests([expr, ...guarding.filter(({ site }) => site.kind.endsWith('.variable')).map((g) => g.expr)]);
+  // A path a mutation of the policy writes (`add` of the list, then `add` to its end) may be there.
+  for (const mutation of mutations) for (const path of pathsWritten(mutation)) guards.add(path);
   for (const { site, expr: condition } of guarding) {
     if (!site.kind.endsWith('matchCondition')) continue;
     for (const path of fieldsRequired(condition)) for (let end = 2; end <= path.length; end++) guards.add(path.slice(0, end).join('.'));
@@ -169,6 +171,7 @@ export const rule = defineObjectRule({
       const guarding = all.filter(({ site }) => guardSites.includes(site));
       const findings: { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean }[] = [];
       const variables = new Map(all.filter(({ site }) => site.kind.endsWith('.variable') && site.name !== undefined).map(({ site, expr }) => [site.name!, expr]));
+      const mutations = all.filter(({ site }) => site.kind === 'mutating.jsonPatch' || site.kind === 'mutating.applyConfiguration').map(({ expr: e }) => e);
       for (const { site, expr } of all) {
         if (!sites.includes(site)) continue;
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
@@ -177,7 +180,7 @@ export const rule = defineObjectRule({
         // A JSON Patch's path is guarded by a test in its own expression or the variables, but by a
         // matchCondition only where the condition requires the field: the usual condition
         // `!has(x) || !x.exists(…)` lets the patch run on objects without x.
-        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, patchGuards(expr, guarding)) : [];
+        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, patchGuards(expr, guarding, mutations)) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
           if (roots.has(root)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables) });

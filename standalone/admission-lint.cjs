@@ -42672,6 +42672,46 @@ function unguardedPatchTargets(expr, fields, guards) {
   visit7(expr);
   return [...found.values()];
 }
+function pathsWritten(expr) {
+  const written = [];
+  const fromValue = (e, segments) => {
+    if (e.kind === "struct") {
+      for (const field of e.fields) {
+        written.push(keyOf("object", [...segments, field.name]));
+        fromValue(field.value, [...segments, field.name]);
+      }
+    } else if (e.kind === "list")
+      for (const element of e.elements)
+        fromValue(element, [...segments, "[]"]);
+    else if (e.kind === "map") {
+      for (const entry of e.entries) {
+        if (entry.key.kind !== "literal" || entry.key.type !== "string")
+          continue;
+        written.push(keyOf("object", [...segments, entry.key.value]));
+        fromValue(entry.value, [...segments, entry.key.value]);
+      }
+    }
+  };
+  const visit7 = (e) => {
+    if (e.kind === "struct" && e.typeName === "JSONPatch") {
+      const field = (name) => e.fields.find((f) => f.name === name && !f.optional)?.value;
+      const op = field("op");
+      const path = pointerOf(field("path"));
+      if (op?.kind === "literal" && typeof op.value === "string" && ["add", "replace", "copy", "move"].includes(op.value) && path?.complete) {
+        const segments = requiredSegments(path, true);
+        if (segments !== void 0 && segments.length > 0)
+          written.push(keyOf("object", segments));
+      }
+    } else if (e.kind === "struct" && e.typeName === "Object") {
+      fromValue(e, []);
+      return;
+    }
+    for (const child of children2(e))
+      visit7(child);
+  };
+  visit7(expr);
+  return written;
+}
 var ROOTS, keyOf, literalGuard, PATCH_OPS;
 var init_missing_fields = __esm({
   "dist/src/cel/missing-fields.js"() {
@@ -42885,8 +42925,11 @@ function parsed(run2, sites, params, composition) {
       add2(site, compile3(site));
   return out;
 }
-function patchGuards(expr, guarding) {
+function patchGuards(expr, guarding, mutations) {
   const guards = presenceTests([expr, ...guarding.filter(({ site }) => site.kind.endsWith(".variable")).map((g) => g.expr)]);
+  for (const mutation of mutations)
+    for (const path of pathsWritten(mutation))
+      guards.add(path);
   for (const { site, expr: condition } of guarding) {
     if (!site.kind.endsWith("matchCondition"))
       continue;
@@ -42942,12 +42985,13 @@ var init_match_condition_missing_field = __esm({
           const guarding = all.filter(({ site }) => guardSites.includes(site));
           const findings = [];
           const variables = new Map(all.filter(({ site }) => site.kind.endsWith(".variable") && site.name !== void 0).map(({ site, expr }) => [site.name, expr]));
+          const mutations = all.filter(({ site }) => site.kind === "mutating.jsonPatch" || site.kind === "mutating.applyConfiguration").map(({ expr: e }) => e);
           for (const { site, expr } of all) {
             if (!sites.includes(site))
               continue;
             const guardExprs = guarding.filter((g) => !site.kind.endsWith("matchCondition") || g.site.kind.endsWith("matchCondition")).map(({ expr: g }) => g);
             const guards = presenceTests([expr, ...guardExprs]);
-            const patchTargets = site.kind === "mutating.jsonPatch" ? unguardedPatchTargets(expr, fields, patchGuards(expr, guarding)) : [];
+            const patchTargets = site.kind === "mutating.jsonPatch" ? unguardedPatchTargets(expr, fields, patchGuards(expr, guarding, mutations)) : [];
             for (const read2 of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
               const root = read2.path.startsWith("oldObject") ? "oldObject" : "object";
               if (roots.has(root))
@@ -66770,4 +66814,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 948e0d5cace240e6c2eb22504726eb292f195fd6885e7105203d7e103186d705
+//# admission-lint-build 4bafc21e45e2051e719af4e59f4bff46b905f03e318709b663e50909216864e0

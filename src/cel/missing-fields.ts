@@ -419,3 +419,46 @@ export function unguardedPatchTargets(expr: Expr, fields: OptionalFields, guards
   visit(expr);
   return [...found.values()];
 }
+
+/**
+ * The paths a mutation writes (`object.` keys, as presenceTests gives): the complete path of a
+ * JSON Patch add, replace, copy or move, and every field an apply configuration sets
+ * (`Object{metadata: Object.metadata{labels: {…}}}` sets metadata and metadata.labels). A path
+ * another mutation of the policy writes may exist when a patch needs it: taken as guarded,
+ * whatever the order (says less).
+ */
+export function pathsWritten(expr: Expr): string[] {
+  const written: string[] = [];
+  const fromValue = (e: Expr, segments: readonly string[]): void => {
+    if (e.kind === 'struct') {
+      for (const field of e.fields) {
+        written.push(keyOf('object', [...segments, field.name]));
+        fromValue(field.value, [...segments, field.name]);
+      }
+    } else if (e.kind === 'list') for (const element of e.elements) fromValue(element, [...segments, '[]']);
+    else if (e.kind === 'map') {
+      for (const entry of e.entries) {
+        if (entry.key.kind !== 'literal' || entry.key.type !== 'string') continue;
+        written.push(keyOf('object', [...segments, entry.key.value as string]));
+        fromValue(entry.value, [...segments, entry.key.value as string]);
+      }
+    }
+  };
+  const visit = (e: Expr): void => {
+    if (e.kind === 'struct' && e.typeName === 'JSONPatch') {
+      const field = (name: string): Expr | undefined => e.fields.find((f) => f.name === name && !f.optional)?.value;
+      const op = field('op');
+      const path = pointerOf(field('path'));
+      if (op?.kind === 'literal' && typeof op.value === 'string' && ['add', 'replace', 'copy', 'move'].includes(op.value) && path?.complete) {
+        const segments = requiredSegments(path, true);
+        if (segments !== undefined && segments.length > 0) written.push(keyOf('object', segments));
+      }
+    } else if (e.kind === 'struct' && e.typeName === 'Object') {
+      fromValue(e, []);
+      return;
+    }
+    for (const child of children(e)) visit(child);
+  };
+  visit(expr);
+  return written;
+}
