@@ -43,6 +43,17 @@ export interface KubeSystemInterception {
   readonly podDeletes: boolean;
   /** Every system write intercepted there is an eviction: made by people and drains, not by the control plane. */
   readonly evictionsOnly: boolean;
+  /**
+   * Every create or update it may intercept there is of a Deployment or StatefulSet object (not a
+   * subresource): people and installers write those; the control plane writes their status and
+   * scale, and the ReplicaSets, ControllerRevisions and Pods that keep them running.
+   */
+  readonly installerWritesOnly: boolean;
+}
+
+/** Whether a write (resourceMatches' concrete) is of a Deployment or StatefulSet object itself. */
+function installerWrite(write: BuiltinMatch): boolean {
+  return write.group === 'apps' && (write.resource === 'deployments' || write.resource === 'statefulsets') && write.subresource === '';
 }
 
 /** The writes GKE's unsafe-webhook insight names in kube-system: Pods and Leases. */
@@ -97,6 +108,7 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
+    let installerWritesOnly = true;
     for (const [j, rule] of (webhook.rules ?? []).entries()) {
       if (rule === null || rule.scope === 'Cluster') continue;
       const operations = rule.operations ?? [];
@@ -164,12 +176,17 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const notEvictions = writable.filter((resource) => resource.split('/')[1] !== 'eviction');
       if (writes) {
         deleteOnly = false;
+        // Whatever its matchConditions let in: any other write it names keeps the error.
+        for (const { concrete } of resourceMatches(KUBE_SYSTEM_WRITTEN, groups, versions, writable)) {
+          if (!installerWritesOnly) break;
+          installerWritesOnly = concreteWrites(concrete, KUBE_SYSTEM_WRITTEN, context).every(installerWrite);
+        }
         pods ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
         leases ||= firstResourceMatch(LEASES, groups, versions, notEvictions) !== undefined;
       }
       if (operations.includes('DELETE') || operations.includes('*')) podDeletes ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
     }
     if (first === undefined) return [];
-    return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly }];
+    return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
 }
