@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, fieldsRequired, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, fieldsRequired, fieldsRequiredThroughOptionals, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -125,20 +125,31 @@ function parsed(run: RuleRun, sites: readonly Site[], params: boolean, compositi
   return out;
 }
 
+/** Each prefix (two segments or more: a root and a field) of each path, as guard keys. */
+function prefixKeys(paths: readonly (readonly string[])[]): string[] {
+  return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join('.')).concat(path.length >= 2 ? [path.slice(0, 2).join('.')] : []));
+}
+
 /**
- * The presence tests that guard a JSON Patch path: those of its expression and of the variables
- * anywhere, and the fields a matchCondition requires (each prefix of each: `has(a.b.c)` needs
- * `a.b` too), and the paths the policy's mutations write.
+ * The label keys an objectSelector requires (`matchLabels`, `In`, `Exists`), as guard keys of
+ * `object`, when every rule is CREATE alone: the API server calls the webhook or policy only for
+ * an object that matches (webhook/predicates/object/matcher.go: the new object or the old one; on
+ * CREATE there is no old one), so its labels and those keys are there.
  */
-function patchGuards(expr: Expr, guarding: readonly { site: Site; expr: Expr }[], mutations: readonly Expr[]): Set<string> {
-  const guards = presenceTests([expr, ...guarding.filter(({ site }) => site.kind.endsWith('.variable')).map((g) => g.expr)]);
-  // A path a mutation of the policy writes (`add` of the list, then `add` to its end) may be there.
-  for (const mutation of mutations) for (const path of pathsWritten(mutation)) guards.add(path);
-  for (const { site, expr: condition } of guarding) {
-    if (!site.kind.endsWith('matchCondition')) continue;
-    for (const path of fieldsRequired(condition)) for (let end = 2; end <= path.length; end++) guards.add(path.slice(0, end).join('.'));
-  }
-  return guards;
+function selectedLabels(selector: unknown, rules: readonly (Readonly<RuleWithOperations> | null | undefined)[]): string[] {
+  const createOnly = rules.length > 0 && rules.every((rule) => rule != null && (rule.operations ?? []).length > 0 && (rule.operations ?? []).every((operation) => operation === 'CREATE'));
+  if (!createOnly || selector === null || typeof selector !== 'object') return [];
+  const { matchLabels, matchExpressions } = selector as { matchLabels?: unknown; matchExpressions?: unknown };
+  const keys = [
+    ...(matchLabels !== null && typeof matchLabels === 'object' ? Object.keys(matchLabels) : []),
+    ...(Array.isArray(matchExpressions)
+      ? matchExpressions.flatMap((requirement: unknown) => {
+          const { key, operator } = (requirement ?? {}) as { key?: unknown; operator?: unknown };
+          return typeof key === 'string' && (operator === 'In' || operator === 'Exists') ? [key] : [];
+        })
+      : []),
+  ];
+  return keys.length === 0 ? [] : ['object.metadata.labels', ...keys.map((key) => `object.metadata.labels.${key}`)];
 }
 
 /** ` (+N more)` for the other reads or patch paths that fail alike (one cause, one finding). */
@@ -161,7 +172,7 @@ export const rule = defineObjectRule({
     help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && …), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it.",
   },
   create(run) {
-    const analyse = (sites: readonly Site[], guardSites: readonly Site[], rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], params: boolean, composition: boolean) => {
+    const analyse = (sites: readonly Site[], guardSites: readonly Site[], rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], params: boolean, composition: boolean, selected: readonly string[]) => {
       const targets = matchedTargets(run, rules);
       if (targets === undefined) return [];
       const fields = new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group));
@@ -171,16 +182,29 @@ export const rule = defineObjectRule({
       const guarding = all.filter(({ site }) => guardSites.includes(site));
       const findings: { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean }[] = [];
       const variables = new Map(all.filter(({ site }) => site.kind.endsWith('.variable') && site.name !== undefined).map(({ site, expr }) => [site.name!, expr]));
-      const mutations = all.filter(({ site }) => site.kind === 'mutating.jsonPatch' || site.kind === 'mutating.applyConfiguration').map(({ expr: e }) => e);
+      // What every JSON Patch of the policy may count on: a path another mutation writes as a
+      // non-empty literal (each mutation patches the object encoded again, where an empty map or
+      // list is gone), a field a matchCondition requires (the usual `!has(x) || !x.exists(…)`
+      // lets the patch run on objects without x: a test anywhere is not enough there), the labels
+      // an objectSelector requires.
+      const mutations = all.filter(({ site }) => site.kind === 'mutating.jsonPatch' || site.kind === 'mutating.applyConfiguration');
+      const patchGuardsOfPolicy = mutations.some(({ site }) => site.kind === 'mutating.jsonPatch')
+        ? new Set([
+            ...mutations.flatMap(({ expr: e }) => pathsWritten(e, true)),
+            ...guarding.filter(({ site }) => site.kind.endsWith('matchCondition')).flatMap(({ expr: e }) => prefixKeys([...fieldsRequired(e), ...fieldsRequiredThroughOptionals(e)])),
+            ...selected,
+          ])
+        : new Set<string>();
+      const variableExprs = guarding.filter(({ site }) => site.kind.endsWith('.variable')).map(({ expr: e }) => e);
       for (const { site, expr } of all) {
         if (!sites.includes(site)) continue;
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
         const guardExprs = guarding.filter((g) => !site.kind.endsWith('matchCondition') || g.site.kind.endsWith('matchCondition')).map(({ expr: g }) => g);
         const guards = presenceTests([expr, ...guardExprs]);
-        // A JSON Patch's path is guarded by a test in its own expression or the variables, but by a
-        // matchCondition only where the condition requires the field: the usual condition
-        // `!has(x) || !x.exists(…)` lets the patch run on objects without x.
-        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, patchGuards(expr, guarding, mutations)) : [];
+        for (const key of selected) guards.add(key);
+        // A JSON Patch's path: a test in its own expression or the variables, a write of its own
+        // (one document for the whole list), or what the policy guarantees (above).
+        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy])) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
           if (roots.has(root)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables) });
@@ -213,7 +237,8 @@ export const rule = defineObjectRule({
             label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`,
           }));
           if (conditions.length === 0) continue;
-          for (const { site, read, more } of analyse(conditions, conditions, entry.webhook.rules ?? [], false, false)) {
+          const rules = entry.webhook.rules ?? [];
+          for (const { site, read, more } of analyse(conditions, conditions, rules, false, false, selectedLabels(entry.webhook.objectSelector, rules))) {
             violations.push({
               messageId: 'webhook',
               data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read), more: moreReads(more) },
@@ -263,7 +288,7 @@ export const rule = defineObjectRule({
         // A validating policy composes variables only when it has some; a mutating one always does.
         // One cause, one finding: two expressions of the policy whose first failing read is the
         // same field (two validations on a container's limits) are reported at the first.
-        const found = analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0);
+        const found = analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0, selectedLabels(spec.matchConstraints?.objectSelector, rules));
         const byPath = new Map<string, (typeof found)[number]>();
         for (const finding of found) {
           const first = byPath.get(finding.read.path);
@@ -273,7 +298,7 @@ export const rule = defineObjectRule({
         return [...byPath.values()].map(({ site, read, expr, oneUser, more, requiredElsewhere }): Violation<MessageId> => ({
           ...(read.patch === undefined
             ? { messageId: 'policy' as MessageId, data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) } }
-            : { messageId: 'patch' as MessageId, data: { site: site.label, policy: describePolicyObject(object), op: read.patch.op, pointer: read.patch.pointer, target: describePatchTarget(read), more: moreReads(more) } }),
+            : { messageId: 'patch' as MessageId, data: { site: site.label, policy: describePolicyObject(object), op: read.patch.op, pointer: elideMiddle(read.patch.pointer, 64), target: describePatchTarget(read), more: moreReads(more) } }),
           path: site.path,
           ...guardHint(read, site.kind),
           // With Ignore, an expression that errors is skipped, not a rejection. A validation whose

@@ -151,19 +151,43 @@ describe('publicKeysOf (src/kube/private-keys.ts)', () => {
     expect((await lintText(text, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(1);
   });
 
-  it('tries at most 128 blocks in a run, whatever the number of Secrets (s36e 2-B)', async () => {
-    // Each Secret holds one block that reads as an RSA key by its header but is none: one try each.
-    const junk = (index: number): string => `apiVersion: v1\nkind: Secret\nmetadata: {name: junk-${index}, namespace: widgets}\nstringData:\n  tls.key: "-----BEGIN RSA PRIVATE KEY-----\\nAAAA\\n-----END RSA PRIVATE KEY-----\\n"\n`;
-    const secrets = (count: number): string => Array.from({ length: count }, (_, index) => junk(index)).join('---\n');
-    const found = async (count: number): Promise<number> =>
-      (await lintText(`${secrets(count)}---\n${fixture}`, { only: ['ca-bundle'] })).filter((f) => f.message.includes('widgets-webhook-cert')).length;
-    expect(await found(127)).toBe(1);
-    expect(await found(128)).toBe(0);
+  /** A SEC 1 EC key (P-256) written without its public half (`openssl ec -no_public`): deriving it costs a scalar multiplication. */
+  const withoutPublicHalf = (): string => {
+    const der = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'sec1', format: 'der' }) as Buffer;
+    // SEQUENCE(119) { INTEGER 1, OCTET STRING(32), [0] OID, [1] BIT STRING(66) }: drop the [1].
+    const publicAt = der.indexOf(0xa1, 2 + 3 + 34 + 12);
+    const body = der.subarray(2, publicAt);
+    const stripped = Buffer.concat([Buffer.from([0x30, body.length]), body]);
+    return `-----BEGIN EC PRIVATE KEY-----\n${stripped.toString('base64')}\n-----END EC PRIVATE KEY-----\n`;
+  };
+
+  it('derives at most 128 keys written without their public half in a run, and says when a limit was reached (s36e 2-B, s37a 2-A)', () => {
+    const derived = withoutPublicHalf();
+    expect(publicKeysOf(derived)).toHaveLength(1);
     const run = runKeyBudget();
-    for (let index = 0; index < 200; index++) publicKeysOf('-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n', keyBudget(run));
-    expect(run.attempts).toBe(0);
-    expect(publicKeysOf(pem, keyBudget(run))).toEqual([]);
-    expect(publicKeysOf(pem, keyBudget())).toHaveLength(1);
+    let found = 0;
+    for (let index = 0; index < 10; index++) found += publicKeysOf(derived.repeat(16), keyBudget(run)).length;
+    expect(found).toBe(128);
+    expect(run.skipped).toBeGreaterThan(0);
+    // A key with its public half written costs no derivation: still read.
+    expect(publicKeysOf(pem, keyBudget(run))).toHaveLength(1);
+    // Every BEGIN line is a look, whether or not it is a key: at most 64 per Secret.
+    const looks = keyBudget();
+    expect(publicKeysOf('-----BEGIN EC PRIVATE KEY-----\n'.repeat(100) + pem, looks)).toEqual([]);
+    expect(looks.skipped).toBe(1);
+  });
+
+  it('finds a key after the keys of many other Secrets (s37a 2-B), and the note comes only past a limit', async () => {
+    // Each Secret holds blocks that read as RSA keys by their header but are none: a parse each.
+    const junk = (index: number): string => `apiVersion: v1\nkind: Secret\nmetadata: {name: junk-${index}, namespace: widgets}\nstringData:\n  tls.key: "${'-----BEGIN RSA PRIVATE KEY-----\\nAAAA\\n-----END RSA PRIVATE KEY-----\\n'.repeat(16)}"\n`;
+    const secrets = (count: number): string => Array.from({ length: count }, (_, index) => junk(index)).join('---\n');
+    const report = async (count: number) => lint({ paths: [folder({ 'all.yaml': `${secrets(count)}---\n${fixture}` })], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+    const few = await report(8);
+    expect(few.findings.filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(1);
+    expect(few.summary.privateKeysNotRead).toBeUndefined();
+    const many = await report(64);
+    expect(many.findings.filter((f) => f.message.includes('widgets-webhook-cert'))).toHaveLength(0);
+    expect(many.summary.privateKeysNotRead).toBe(true);
   });
 
   it('reads a key after blocks without an end, and leaves key types no TLS server uses unread', () => {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseExpression } from '../src/cel/check/index.js';
 import { prepareCel } from '../src/cel/library.js';
-import { presenceTests, unguardedPatchTargets, unguardedReads } from '../src/cel/missing-fields.js';
+import { fieldsRequiredThroughOptionals, pathsWritten, presenceTests, unguardedPatchTargets, unguardedReads } from '../src/cel/missing-fields.js';
 import { OptionalFields } from '../src/cel/optional-fields.js';
 import { Discovery } from '../src/kube/discovery/discovery.js';
 import { lintText } from './helpers.js';
@@ -83,8 +83,9 @@ describe('unguarded reads of optional fields', () => {
     expect(reads("object.spec.ports.all(p, p.port != 22)", services)).toEqual(['object.spec.ports (field)']);
     expect(reads("object.spec.type != 'NodePort' && object.spec.selector['app'] == 'x'", services)).toEqual(["object.spec.selector['app'] (field-or-key)"]);
     expect(reads("!has(object.spec.ports) || object.spec.ports.all(p, p.protocol == 'TCP')", services)).toEqual([]);
-    // A ConfigMap's data is defaulted to {}: only its keys can be missing; a Secret's data can be missing itself.
-    expect(reads("object.data['config.yaml'] != ''", new OptionalFields([target('', 'configmaps')], builtin))).toEqual(["object.data['config.yaml'] (key)"]);
+    // A ConfigMap's data is defaulted to {}, but an empty map under omitempty is left out of what
+    // CEL reads (s37a 1-I): the map can be missing, as a Secret's can.
+    expect(reads("object.data['config.yaml'] != ''", new OptionalFields([target('', 'configmaps')], builtin))).toEqual(["object.data['config.yaml'] (field-or-key)"]);
     expect(reads("object.data.size() > 0", new OptionalFields([target('', 'secrets')], builtin))).toEqual(['object.data (field)']);
     expect(new OptionalFields([target('', 'pods', 'exec')], builtin).known).toBe(false);
   });
@@ -116,7 +117,7 @@ const messages = async (text: string): Promise<string[]> => (await lintText(text
 function patchTargets(expression: string, fields = PODS): string[] {
   const expr = parseExpression(expression, 'mutating.jsonPatch', { major: 1, minor: 35 });
   if (expr === undefined) throw new Error(`does not parse: ${expression}`);
-  return unguardedPatchTargets(expr, fields, presenceTests([expr])).map((read) => `${read.patch!.op} ${read.patch!.pointer} -> ${read.path} (${read.missing})`);
+  return unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr]), ...pathsWritten(expr)])).map((read) => `${read.patch!.op} ${read.patch!.pointer} -> ${read.path} (${read.missing})`);
 }
 
 describe('JSON Patch paths that need an optional field', () => {
@@ -130,18 +131,51 @@ describe('JSON Patch paths that need an optional field', () => {
     // A concatenation fixes the segments before its literal's last "/".
     ['[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("a/b"), value: "a"}]', ['add /metadata/labels/… -> object.metadata.labels (field)']],
     ['[JSONPatch{op: "add", path: "/spec/" + "nodeSelector/zone", value: "a"}]', []],
-    // replace and remove need the target; test never fails the patch; copy and move need their from.
-    ['[JSONPatch{op: "replace", path: "/spec/hostNetwork", value: true}]', ['replace /spec/hostNetwork -> object.spec.hostNetwork (field)']],
+    // json-patch.v4: replace and test need the parents (a replace of a missing key sets it, a
+    // test of one fails only the test); remove and a move's from need the target; a copy's from
+    // only its parents (a missing key copies null).
+    ['[JSONPatch{op: "replace", path: "/spec/hostNetwork", value: true}]', []],
+    ['[JSONPatch{op: "replace", path: "/spec/nodeSelector/zone", value: "a"}]', ['replace /spec/nodeSelector/zone -> object.spec.nodeSelector (field)']],
     ['[JSONPatch{op: "remove", path: "/spec/nodeSelector"}]', ['remove /spec/nodeSelector -> object.spec.nodeSelector (field)']],
     ['[JSONPatch{op: "test", path: "/spec/hostNetwork", value: true}]', []],
-    ['[JSONPatch{op: "copy", from: "/spec/nodeName", path: "/metadata/labels/node"}]', ['copy /spec/nodeName -> object.spec.nodeName (field)', 'copy /metadata/labels/node -> object.metadata.labels (field)']],
+    ['[JSONPatch{op: "test", path: "/metadata/annotations/mode", value: "a"}]', ['test /metadata/annotations/mode -> object.metadata.annotations (field)']],
+    ['[JSONPatch{op: "copy", from: "/spec/nodeName", path: "/metadata/labels/node"}]', ['copy /metadata/labels/node -> object.metadata.labels (field)']],
     ['[JSONPatch{op: "move", from: "/metadata/labels/a", path: "/spec/nodeSelector/a"}]', ['move /metadata/labels/a -> object.metadata.labels (field)', 'move /spec/nodeSelector/a -> object.spec.nodeSelector (field)']],
+    // Written earlier in the same patch (one document for the whole list): there.
+    ['[JSONPatch{op: "add", path: "/metadata/labels", value: {}}, JSONPatch{op: "add", path: "/metadata/labels/a", value: "b"}]', []],
+    // A test through optional steps guards what it names (s37a 1-D).
+    ["object.metadata.?labels[?'legacy'].hasValue() ? [JSONPatch{op: \"remove\", path: \"/metadata/labels/legacy\"}] : []", []],
     // Tested for in the expression: guarded; a path computed otherwise is not followed.
     ['has(object.spec.initContainers) ? [JSONPatch{op: "add", path: "/spec/initContainers/-", value: 1}] : []', []],
     ['[JSONPatch{op: "add", path: string(object.metadata.name), value: 1}]', []],
     ['[JSONPatch{op: "add", path: "spec/initContainers/-", value: 1}]', []],
   ])('%s', (expression, expected) => {
     expect(patchTargets(expression)).toEqual(expected);
+  });
+
+  it('knows the fields of pod templates no admission plugin fills (s37a 1-H) and the empty map of a ConfigMap (1-I)', () => {
+    const deployments = new OptionalFields([{ info: discovery.resource('apps', 'v1', 'deployments')!, subresource: '' }], builtin);
+    expect(patchTargets('[JSONPatch{op: "add", path: "/spec/template/spec/volumes/-", value: 1}, JSONPatch{op: "add", path: "/spec/template/spec/containers/0/volumeMounts/-", value: 1}, JSONPatch{op: "add", path: "/spec/template/metadata/annotations/a", value: "b"}, JSONPatch{op: "add", path: "/spec/template/spec/tolerations/-", value: 1}, JSONPatch{op: "add", path: "/spec/template/metadata/labels/a", value: "b"}]', deployments)).toEqual([
+      'add /spec/template/spec/volumes/- -> object.spec.template.spec.volumes (field)',
+      'add /spec/template/spec/containers/0/volumeMounts/- -> object.spec.template.spec.containers[].volumeMounts (field)',
+      'add /spec/template/metadata/annotations/a -> object.spec.template.metadata.annotations (field)',
+      'add /spec/template/spec/tolerations/- -> object.spec.template.spec.tolerations (field)',
+    ]);
+    // A Pod's volumes and tolerations are set by the plugins that run first.
+    expect(patchTargets('[JSONPatch{op: "add", path: "/spec/volumes/-", value: 1}, JSONPatch{op: "add", path: "/spec/tolerations/-", value: 1}]')).toEqual([]);
+    const configMaps = new OptionalFields([target('', 'configmaps')], builtin);
+    expect(patchTargets('[JSONPatch{op: "add", path: "/data/stamp", value: "1"}]', configMaps)).toEqual(['add /data/stamp -> object.data (field)']);
+  });
+
+  it('reads the fields a condition requires through optional values (s37a 1-B)', () => {
+    const required = (expression: string): string[] => fieldsRequiredThroughOptionals(parseExpression(expression, 'mutating.matchCondition', { major: 1, minor: 35 })!).map((path) => path.join('.'));
+    expect(required("object.metadata.?labels[?'inject'].orValue('') == 'true'")).toEqual(['object.metadata.labels.inject']);
+    expect(required("object.metadata.?labels[?'inject'].orValue('') != ''")).toEqual(['object.metadata.labels.inject']);
+    expect(required('object.spec.?initContainers.orValue([]).size() > 0 && object.spec.?initContainers.hasValue()')).toEqual(['object.spec.initContainers', 'object.spec.initContainers']);
+    // Absence passes these: no requirement.
+    expect(required("object.metadata.?labels[?'inject'].orValue('') != 'false'")).toEqual([]);
+    expect(required("object.metadata.?labels[?'inject'].orValue('true') == 'true'")).toEqual([]);
+    expect(required('!object.spec.?initContainers.hasValue() || true')).toEqual([]);
   });
 
   it('needs the key itself for a remove of a Namespace label (labels are always there)', () => {

@@ -69,7 +69,8 @@ export function presenceTests(exprs: readonly Expr[]): Set<string> {
     if (e.kind === 'call' && (e.fn === '_[_]' || e.fn === '_[?_]') && e.args.length === 2) indexes.add(e.args[1]!);
     if (e.kind === 'literal' && e.type === 'string' && !indexes.has(e)) guards.add(literalGuard(e.value as string));
     const mark = (operand: Expr, name: string): void => {
-      const tracked = follow(operand, scope);
+      // Through optional steps too: `.?labels[?'k']` tests for labels.k as `has()` would.
+      const tracked = follow(operand, scope, true);
       if (tracked) guards.add(keyOf(tracked.root, [...tracked.segments, name]));
     };
     if (e.kind === 'select' && e.testOnly) mark(e.operand, e.field);
@@ -84,20 +85,28 @@ export function presenceTests(exprs: readonly Expr[]): Set<string> {
   return guards;
 }
 
-/** The tracked value an expression stands for, when it is a plain path (no optional step) from a root. */
-function follow(e: Expr, scope: Scope): Tracked | undefined {
+/**
+ * The tracked value an expression stands for, when it is a plain path from a root; with
+ * `optional`, also through optional steps (`.?f`, `[?'k']`), for what a presence test names.
+ */
+function follow(e: Expr, scope: Scope, optional = false): Tracked | undefined {
   switch (e.kind) {
     case 'ident':
       if (scope.has(e.name)) return scope.get(e.name);
       return ROOTS.has(e.name) ? { root: e.name, segments: [], text: e.name } : undefined;
     case 'select': {
       if (e.testOnly) return undefined;
-      const operand = follow(e.operand, scope);
+      const operand = follow(e.operand, scope, optional);
       return operand && { root: operand.root, segments: [...operand.segments, e.field], text: `${operand.text}.${e.field}` };
     }
     case 'call': {
+      if (optional && (e.fn === '_?._' || e.fn === '_[?_]') && e.args.length === 2 && e.args[1]!.kind === 'literal' && typeof e.args[1]!.value === 'string') {
+        const operand = follow(e.args[0]!, scope, true);
+        const name = e.args[1]!.value;
+        return operand && { root: operand.root, segments: [...operand.segments, name], text: `${operand.text}.?${name}` };
+      }
       if (e.fn !== '_[_]' || e.args.length !== 2) return undefined;
-      const operand = follow(e.args[0]!, scope);
+      const operand = follow(e.args[0]!, scope, optional);
       const index = e.args[1]!;
       if (operand === undefined || index.kind !== 'literal') return undefined;
       if (index.type === 'string') return { root: operand.root, segments: [...operand.segments, index.value as string], text: `${operand.text}[${JSON.stringify(index.value).replace(/^"|"$/g, "'")}]` };
@@ -339,8 +348,23 @@ function comparesUsername(args: readonly Expr[]): boolean {
   return args.length === 2 && args.some(isUsername) && args.some((arg) => arg.kind === 'literal' && arg.type === 'string');
 }
 
-/** The JSON Patch operations whose target, or its parent, must exist: every other op (test) or an unknown one is left alone. */
-const PATCH_OPS: ReadonlySet<string> = new Set(['add', 'replace', 'remove', 'copy', 'move']);
+/**
+ * What each JSON Patch operation needs to exist, in gopkg.in/evanphx/json-patch.v4 (checked
+ * there): every parent of `path` (add, replace and test: a replace of a missing key sets it, a
+ * test of one fails only the test, which leaves the object as it was); the target itself for
+ * remove and a move's `from`; only the parents of a copy's `from` (a missing key copies null).
+ */
+const NEEDS: Readonly<Record<string, { readonly path: 'parents' | 'target'; readonly from?: 'parents' | 'target' }>> = {
+  add: { path: 'parents' },
+  replace: { path: 'parents' },
+  test: { path: 'parents' },
+  remove: { path: 'target' },
+  move: { path: 'parents', from: 'target' },
+  copy: { path: 'parents', from: 'parents' },
+};
+
+/** Segments of a pointer past this many are not read: the table of optional fields is not that deep (a hostile path may be long). */
+const MAX_POINTER_SEGMENTS = 16;
 
 /**
  * A JSON Pointer as far as the expression fixes it: a string literal (`complete`), or the literal
@@ -358,25 +382,36 @@ function pointerOf(e: Expr | undefined): { text: string; complete: boolean } | u
 }
 
 /**
- * The segments (optional-fields notation: `[]` for a list index or `-`) that a pointer's
- * resolution needs to exist: its parent for `add` (and the `path` of copy and move), the target
- * itself for the others; only the known part of an incomplete pointer. Undefined when the
- * pointer is not one (no leading `/`).
+ * The segments (optional-fields notation: `[]` for a list index or `-`) that must exist for an
+ * operation on the pointer: its parents, or the target too (`target`, only for a complete
+ * pointer); at most MAX_POINTER_SEGMENTS. Undefined when the pointer is not one (no leading `/`).
  */
-function requiredSegments(pointer: { text: string; complete: boolean }, whole: boolean): string[] | undefined {
+function requiredSegments(pointer: { text: string; complete: boolean }, needs: 'parents' | 'target'): string[] | undefined {
   if (!pointer.text.startsWith('/')) return pointer.text === '' && !pointer.complete ? [] : undefined;
-  const tokens = pointer.text.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const known = pointer.complete && whole ? tokens : tokens.slice(0, -1);
-  return known.map((token) => (/^(?:0|[1-9][0-9]*|-)$/.test(token) ? '[]' : token));
+  const tokens = pointer.text.slice(1).split('/', MAX_POINTER_SEGMENTS + 1);
+  const whole = tokens.length <= MAX_POINTER_SEGMENTS && pointer.complete && needs === 'target';
+  const known = whole ? tokens : tokens.slice(0, Math.min(tokens.length - 1, MAX_POINTER_SEGMENTS));
+  return known.map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~')).map((token) => (/^(?:0|[1-9][0-9]*|-)$/.test(token) ? '[]' : token));
+}
+
+/** A JSONPatch struct's op (a string literal) and its path and from pointers. */
+function patchOperation(e: Expr): { op: string; path?: { text: string; complete: boolean }; from?: { text: string; complete: boolean }; value?: Expr } | undefined {
+  if (e.kind !== 'struct' || e.typeName !== 'JSONPatch') return undefined;
+  const field = (name: string): Expr | undefined => e.fields.find((f) => f.name === name && !f.optional)?.value;
+  const op = field('op');
+  if (op?.kind !== 'literal' || typeof op.value !== 'string') return undefined;
+  const path = pointerOf(field('path'));
+  const from = pointerOf(field('from'));
+  const value = field('value');
+  return { op: op.value, ...(path ? { path } : {}), ...(from ? { from } : {}), ...(value ? { value } : {}) };
 }
 
 /**
  * The JSON Patch operations of a mutation (`JSONPatch{op: "add", path: "/spec/initContainers/-"}`)
- * whose path (or `from`) needs a field that `fields` says an object can lack, with no presence
- * test for it in `guards`. The API server applies the patch to the object as JSON
- * (gopkg.in/evanphx/json-patch.v4): every parent of the path must exist, and for replace,
- * remove, and a copy's or move's `from`, the target too; otherwise the patch fails and
- * failurePolicy decides. The first missing field of each operation, once per path.
+ * whose path (or `from`) needs a field that `fields` says an object can lack (NEEDS), with no
+ * presence test for it in `guards`. The API server applies the patch to the object as JSON; a
+ * missing parent fails it, and failurePolicy decides. The first missing field of each pointer,
+ * once per field.
  */
 export function unguardedPatchTargets(expr: Expr, fields: OptionalFields, guards: ReadonlySet<string>): UnguardedRead[] {
   if (!fields.known) return [];
@@ -386,32 +421,25 @@ export function unguardedPatchTargets(expr: Expr, fields: OptionalFields, guards
     for (let i = 1; i <= segments.length; i++) {
       const prefix = segments.slice(0, i);
       if (guarded(prefix)) continue;
-      const path = displayPath('object', prefix);
       const name = prefix[prefix.length - 1]!;
       let missing: Optionality | undefined = fields.lookup(prefix, false, guarded) === 'field' ? 'field' : undefined;
-      // The target itself of a replace or remove may be a key of labels or annotations.
+      // The target itself of a remove may be a key of labels or annotations.
       if (missing === undefined && whole && i === segments.length && !guards.has(literalGuard(name)) && fields.lookup(prefix, true, guarded) === 'key') missing = 'key';
       if (missing === undefined) continue;
+      const path = displayPath('object', prefix);
       if (!found.has(path)) found.set(path, { access: path, path, missing, name, offset, segments: ['object', ...prefix], patch: { op, pointer } });
       return;
     }
   };
+  const written = (pointer: { text: string; complete: boolean }): string => (pointer.complete ? pointer.text : `${pointer.text}…`);
   const visit = (e: Expr): void => {
-    if (e.kind === 'struct' && e.typeName === 'JSONPatch') {
-      const field = (name: string): Expr | undefined => e.fields.find((f) => f.name === name && !f.optional)?.value;
-      const opExpr = field('op');
-      const op = opExpr?.kind === 'literal' && opExpr.type === 'string' ? (opExpr.value as string) : undefined;
-      const path = pointerOf(field('path'));
-      if (op !== undefined && PATCH_OPS.has(op) && path !== undefined) {
-        const written = path.complete ? path.text : `${path.text}…`;
-        const whole = op === 'replace' || op === 'remove';
-        const target = requiredSegments(path, whole);
-        if (op === 'copy' || op === 'move') {
-          const from = pointerOf(field('from'));
-          const source = from && requiredSegments(from, true);
-          if (source !== undefined) check(source, from!.complete, op, from!.complete ? from!.text : `${from!.text}…`, e.offset);
-        }
-        if (target !== undefined) check(target, whole && path.complete, op, written, e.offset);
+    const operation = patchOperation(e);
+    const needs = operation && NEEDS[operation.op];
+    if (operation !== undefined && needs !== undefined) {
+      for (const [pointer, need] of [[operation.from, needs.from], [operation.path, needs.path]] as const) {
+        if (pointer === undefined || need === undefined) continue;
+        const segments = requiredSegments(pointer, need);
+        if (segments !== undefined) check(segments, need === 'target' && pointer.complete, operation.op, written(pointer), e.offset);
       }
     }
     for (const child of children(e)) visit(child);
@@ -420,39 +448,49 @@ export function unguardedPatchTargets(expr: Expr, fields: OptionalFields, guards
   return [...found.values()];
 }
 
+/** Whether a value is a literal that is there once written and encoded again: not null, not an empty map, list or object (omitempty drops those). */
+function nonEmptyLiteral(e: Expr | undefined): boolean {
+  if (e === undefined) return false;
+  if (e.kind === 'literal') return e.type !== 'null';
+  if (e.kind === 'struct') return e.fields.length > 0;
+  if (e.kind === 'list') return e.elements.length > 0;
+  if (e.kind === 'map') return e.entries.length > 0;
+  return false;
+}
+
 /**
- * The paths a mutation writes (`object.` keys, as presenceTests gives): the complete path of a
- * JSON Patch add, replace, copy or move, and every field an apply configuration sets
- * (`Object{metadata: Object.metadata{labels: {…}}}` sets metadata and metadata.labels). A path
- * another mutation of the policy writes may exist when a patch needs it: taken as guarded,
- * whatever the order (says less).
+ * The paths a mutation writes (`object.` keys, as presenceTests gives): the path of a JSON Patch
+ * add, replace, copy or move, and every field an apply configuration sets (`Object{metadata:
+ * Object.metadata{labels: {…}}}` sets metadata and metadata.labels). Within one mutation the
+ * patch's operations act on one document, so any write counts (whatever the order: says less);
+ * `acrossMutations`: only a non-empty literal, since each mutation patches the object encoded
+ * again, where an empty map or list written before is gone.
  */
-export function pathsWritten(expr: Expr): string[] {
+export function pathsWritten(expr: Expr, acrossMutations = false): string[] {
   const written: string[] = [];
   const fromValue = (e: Expr, segments: readonly string[]): void => {
+    if (segments.length > MAX_POINTER_SEGMENTS) return;
     if (e.kind === 'struct') {
       for (const field of e.fields) {
-        written.push(keyOf('object', [...segments, field.name]));
+        if (!acrossMutations || nonEmptyLiteral(field.value)) written.push(keyOf('object', [...segments, field.name]));
         fromValue(field.value, [...segments, field.name]);
       }
     } else if (e.kind === 'list') for (const element of e.elements) fromValue(element, [...segments, '[]']);
     else if (e.kind === 'map') {
       for (const entry of e.entries) {
         if (entry.key.kind !== 'literal' || entry.key.type !== 'string') continue;
-        written.push(keyOf('object', [...segments, entry.key.value as string]));
+        if (!acrossMutations || nonEmptyLiteral(entry.value)) written.push(keyOf('object', [...segments, entry.key.value as string]));
         fromValue(entry.value, [...segments, entry.key.value as string]);
       }
     }
   };
   const visit = (e: Expr): void => {
-    if (e.kind === 'struct' && e.typeName === 'JSONPatch') {
-      const field = (name: string): Expr | undefined => e.fields.find((f) => f.name === name && !f.optional)?.value;
-      const op = field('op');
-      const path = pointerOf(field('path'));
-      if (op?.kind === 'literal' && typeof op.value === 'string' && ['add', 'replace', 'copy', 'move'].includes(op.value) && path?.complete) {
-        const segments = requiredSegments(path, true);
-        if (segments !== undefined && segments.length > 0) written.push(keyOf('object', segments));
-      }
+    const operation = patchOperation(e);
+    if (operation !== undefined) {
+      const writes = ['add', 'replace', 'copy', 'move'].includes(operation.op) && operation.path?.complete === true;
+      const counted = !acrossMutations || (operation.op !== 'copy' && operation.op !== 'move' && nonEmptyLiteral(operation.value));
+      const segments = writes && counted ? requiredSegments(operation.path!, 'target') : undefined;
+      if (segments !== undefined && segments.length > 0) written.push(keyOf('object', segments));
     } else if (e.kind === 'struct' && e.typeName === 'Object') {
       fromValue(e, []);
       return;
@@ -461,4 +499,44 @@ export function pathsWritten(expr: Expr): string[] {
   };
   visit(expr);
   return written;
+}
+
+/**
+ * The fields a condition requires through optional values, from its root through `&&` alone:
+ * `x.?f.hasValue()`, `x.?f.orValue(d) == v` (v a literal other than d), `x.?f.orValue(d) != d`,
+ * and `x.?f.orValue([]).size() > n` (n ≥ 0): each is false when the field is absent. Paths are
+ * root first, as fieldsRequired gives.
+ */
+export function fieldsRequiredThroughOptionals(expr: Expr): string[][] {
+  const out: string[][] = [];
+  const path = (e: Expr | undefined): void => {
+    const tracked = e && follow(e, new Map(), true);
+    if (tracked !== undefined && tracked.segments.length > 0) out.push([tracked.root, ...tracked.segments]);
+  };
+  const sameLiteral = (a: Expr, b: Expr): boolean => a.kind === 'literal' && b.kind === 'literal' && a.type === b.type && a.value === b.value;
+  const orValue = (e: Expr | undefined): { target: Expr; fallback: Expr } | undefined =>
+    e?.kind === 'call' && e.fn === 'orValue' && e.target !== undefined && e.args.length === 1 ? { target: e.target, fallback: e.args[0]! } : undefined;
+  const visit = (e: Expr): void => {
+    if (e.kind !== 'call') return;
+    if (e.fn === '_&&_') {
+      for (const arg of e.args) visit(arg);
+      return;
+    }
+    if (e.fn === 'hasValue' && e.target !== undefined && e.args.length === 0) return path(e.target);
+    if ((e.fn === '_==_' || e.fn === '_!=_') && e.args.length === 2) {
+      const [a, b] = e.args as [Expr, Expr];
+      const [optional, other] = orValue(a) ? [orValue(a)!, b] : orValue(b) ? [orValue(b)!, a] : [undefined, b];
+      if (optional === undefined || other.kind !== 'literal' || optional.fallback.kind !== 'literal') return;
+      if ((e.fn === '_==_') !== sameLiteral(optional.fallback, other)) path(optional.target);
+      return;
+    }
+    if (e.fn === '_>_' && e.args.length === 2) {
+      const [size, bound] = e.args as [Expr, Expr];
+      const sized = size.kind === 'call' && size.fn === 'size' ? (size.target ?? size.args[0]) : undefined;
+      const optional = orValue(sized);
+      if (optional !== undefined && bound.kind === 'literal' && (bound.type === 'int' || bound.type === 'uint') && Number(bound.value) >= 0) path(optional.target);
+    }
+  };
+  visit(expr);
+  return out;
 }

@@ -59,21 +59,35 @@ const CONTAINER_SECURITY_CONTEXT = opt({
   ...optAll('privileged', 'seLinuxOptions', 'windowsOptions', 'runAsUser', 'runAsGroup', 'runAsNonRoot', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'procMount', 'seccompProfile', 'appArmorProfile'),
 });
 
-/** core/v1 Container and EphemeralContainerCommon: what is omitempty and not defaulted (resources is a struct: present). */
-const CONTAINER = present({
-  ...optAll('command', 'args', 'workingDir', 'ports', 'envFrom', 'env', 'volumeDevices', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'stdin', 'stdinOnce', 'tty', 'resizePolicy', 'restartPolicy'),
-  resources: present(optAll('limits', 'requests', 'claims')),
-  securityContext: CONTAINER_SECURITY_CONTEXT,
-});
-
-/** core/v1 PodSpec, as in a Pod or a pod template; spec.securityContext is defaulted to {} (SetDefaults_PodSpec). */
-function podSpec(): Node {
+/**
+ * core/v1 Container and EphemeralContainerCommon: what is omitempty and not defaulted (resources
+ * is a struct: present). volumeMounts only in a pod template: in a Pod the ServiceAccount
+ * admission plugin, which runs first, mounts the token (it admits Pods, never templates).
+ */
+function container(template: boolean): Node {
   return present({
-    containers: present({ '[]': CONTAINER }),
-    initContainers: opt({ '[]': CONTAINER }),
-    ephemeralContainers: opt({ '[]': CONTAINER }),
+    ...optAll('command', 'args', 'workingDir', 'ports', 'envFrom', 'env', 'volumeDevices', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'stdin', 'stdinOnce', 'tty', 'resizePolicy', 'restartPolicy'),
+    ...(template ? optAll('volumeMounts') : {}),
+    resources: present(optAll('limits', 'requests', 'claims')),
+    securityContext: CONTAINER_SECURITY_CONTEXT,
+  });
+}
+
+/**
+ * core/v1 PodSpec, as in a Pod or a pod template; spec.securityContext is defaulted to {}
+ * (SetDefaults_PodSpec). In a template, also volumes, tolerations and serviceAccountName: the
+ * admission plugins that set them on Pods (ServiceAccount, DefaultTolerationSeconds) do not
+ * touch templates.
+ */
+function podSpec(template = false): Node {
+  const each = container(template);
+  return present({
+    containers: present({ '[]': each }),
+    initContainers: opt({ '[]': each }),
+    ephemeralContainers: opt({ '[]': each }),
     securityContext: present(optAll('runAsUser', 'runAsGroup', 'runAsNonRoot', 'fsGroup', 'supplementalGroups', 'seccompProfile', 'seLinuxOptions', 'sysctls', 'appArmorProfile', 'windowsOptions', 'fsGroupChangePolicy')),
     nodeSelector: OPT_MAP,
+    ...(template ? optAll('volumes', 'tolerations', 'serviceAccountName') : {}),
     ...optAll(
       'affinity',
       'hostNetwork',
@@ -132,21 +146,32 @@ const SERVICE = present({
   }),
 });
 
-/** core/v1 ConfigMap: SetDefaults_ConfigMap makes data an empty map; binaryData and immutable are omitempty. */
-const CONFIG_MAP = present({ metadata: metadata(), data: MAP, binaryData: OPT_MAP, ...optAll('immutable') });
+/**
+ * core/v1 ConfigMap: SetDefaults_ConfigMap makes data an empty map, but an empty map under
+ * omitempty is left out of the JSON (encoding/json) and of the unstructured form (apimachinery
+ * converter.go isZero): data, binaryData and immutable can all be absent.
+ */
+const CONFIG_MAP = present({ metadata: metadata(), data: OPT_MAP, binaryData: OPT_MAP, ...optAll('immutable') });
 /** core/v1 Secret: data is omitempty and not defaulted (stringData is merged into it before admission); type is defaulted. */
 const SECRET = present({ metadata: metadata(), data: OPT_MAP, ...optAll('immutable') });
-const TEMPLATE_WORKLOAD = withTemplate(present({ template: present({ spec: podSpec() }) }));
-const CRONJOB = withTemplate(present({ jobTemplate: present({ spec: present({ template: present({ spec: podSpec() }) }) }) }));
+/**
+ * A pod template: its labels are required where a selector must match them (apps/v1), but its
+ * annotations are omitempty; a Job's template may have no labels at admission (the Job strategy
+ * adds them after it).
+ */
+const podTemplate = (labels: Node): Node => present({ metadata: present({ labels, annotations: OPT_MAP }), spec: podSpec(true) });
+const APPS_WORKLOAD = withTemplate(present({ template: podTemplate(MAP) }));
+const JOB = withTemplate(present({ template: podTemplate(OPT_MAP) }));
+const CRONJOB = withTemplate(present({ jobTemplate: present({ spec: present({ template: podTemplate(OPT_MAP) }) }) }));
 
 /** Kinds with more than metadata, by group/kind, and the subresources whose object is that kind. */
 const KINDS: ReadonlyMap<string, { readonly node: Node; readonly subresources: ReadonlySet<string> }> = new Map([
   ['/Pod', { node: POD, subresources: new Set(['', 'status', 'ephemeralcontainers', 'resize']) }],
-  ['apps/Deployment', { node: TEMPLATE_WORKLOAD, subresources: new Set(['', 'status']) }],
-  ['apps/StatefulSet', { node: TEMPLATE_WORKLOAD, subresources: new Set(['', 'status']) }],
-  ['apps/DaemonSet', { node: TEMPLATE_WORKLOAD, subresources: new Set(['', 'status']) }],
-  ['apps/ReplicaSet', { node: TEMPLATE_WORKLOAD, subresources: new Set(['', 'status']) }],
-  ['batch/Job', { node: TEMPLATE_WORKLOAD, subresources: new Set(['', 'status']) }],
+  ['apps/Deployment', { node: APPS_WORKLOAD, subresources: new Set(['', 'status']) }],
+  ['apps/StatefulSet', { node: APPS_WORKLOAD, subresources: new Set(['', 'status']) }],
+  ['apps/DaemonSet', { node: APPS_WORKLOAD, subresources: new Set(['', 'status']) }],
+  ['apps/ReplicaSet', { node: APPS_WORKLOAD, subresources: new Set(['', 'status']) }],
+  ['batch/Job', { node: JOB, subresources: new Set(['', 'status']) }],
   ['batch/CronJob', { node: CRONJOB, subresources: new Set(['', 'status']) }],
   ['/Service', { node: SERVICE, subresources: new Set(['', 'status']) }],
   ['/ConfigMap', { node: CONFIG_MAP, subresources: new Set(['']) }],

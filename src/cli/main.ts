@@ -305,6 +305,8 @@ async function runLint(paths: string[], flags: LintFlags, io: Io, failOnFromComm
   // Formats without a summary for people: what was hidden goes to stderr, never silently.
   const hiddenNote = describeHidden(hidden);
   if (hiddenNote.length > 0 && !FORMATS_THAT_REPORT_HIDDEN.has(flags.format)) io.stderr.write(`admission-lint: ${hiddenNote.join('; ')}\n`);
+  // A limit of key reading was reached (hostile or huge input): what was not looked for is said.
+  if (report.summary.privateKeysNotRead === true) io.stderr.write('admission-lint: some private keys in Secrets were not read (past the limits of a run, docs/architecture.md): ca-bundle did not check whether a caBundle trusts them\n');
   if (reportInternalErrors(report, io)) return EXIT.fatal;
   // Writing a baseline records the findings; it is not a failed check.
   if (flags.writeBaseline !== undefined) return EXIT.ok;

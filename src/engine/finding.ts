@@ -47,6 +47,8 @@ export interface Summary {
   readonly skipped: number;
   /** Workloads (Pods and pod templates) read and checked by Pod Security; absent when none were. */
   readonly workloads?: number;
+  /** Present (true) when private key blocks in Secrets were left unread at the run's limits: the ca-bundle check did not look for them. */
+  readonly privateKeysNotRead?: true;
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;

@@ -282,6 +282,7 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
       infos: unique.filter((f) => f.severity === 'info').length,
       suppressed: suppression.suppressed.length,
       ...(run.workloads.length + run.settledWorkloads > 0 ? { workloads: run.workloads.length + run.settledWorkloads } : {}),
+      ...(run.privateKeysNotRead ? { privateKeysNotRead: true as const } : {}),
     },
   };
 }

@@ -65,6 +65,8 @@ export interface LintRun {
   readonly servicesOutsideBundles: boolean;
   /** Secrets with private keys in the clear, read from the same inputs as `services` (not linted: counted with `skipped`). */
   readonly secretKeys: readonly SecretKeysObject[];
+  /** Key blocks in those Secrets were left unread at a limit of src/kube/private-keys.ts (a key of a caBundle among them is not found). */
+  readonly privateKeysNotRead: boolean;
   /**
    * The workloads checked from their value alone, not parsed: each passes every mode of its
    * namespace (src/psa/screen.ts), so it has no finding. Counted with `workloads`; not among `skipped`.
@@ -364,6 +366,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     services,
     servicesOutsideBundles,
     secretKeys,
+    privateKeysNotRead: keyBudgetOfRun.skipped > 0,
     settledWorkloads,
     podSecurity: settings,
     kustomizePatches: [...kustomizePatches.changes, ...streamPatches],

@@ -10,46 +10,61 @@ import { createPrivateKey, createPublicKey, type X509Certificate } from 'node:cr
 
 /** The PEM private key blocks of the TLS key types: PKCS#8, and PKCS#1 RSA and SEC 1 EC keys. */
 const BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
-/** Keys read per Secret (a Secret may hold many: every component's, then the CA's): past this many, the rest are not read. */
-const MAX_KEYS = 16;
-/** Blocks tried per Secret (a block that is no key costs a parse too): past this many, none more. */
-const MAX_ATTEMPTS = 16;
 
 /**
- * Blocks tried in a whole run: a key on a curve written without its public half costs a scalar
- * multiplication to derive (about 2 ms for P-521), so the per-Secret limits alone let a file of
- * many such Secrets cost seconds per megabyte (s36e 2-B). Real inputs hold a few keys.
+ * The limits of key reading (s36e 2-B, s37a 2-A/2-B). Each BEGIN line costs a look (its END found,
+ * its type read from the first DER bytes); each block that passes costs a parse; a key written
+ * without its public half (EC, Ed448) also costs a scalar multiplication to derive it, about
+ * 2-3 ms for the largest curves. Real inputs hold a few keys, most with their public half (Go and
+ * OpenSSL write it): the derivations have the smallest budget, and what passes no look or parse
+ * costs no derivation.
  */
-const MAX_RUN_ATTEMPTS = 128;
+const LIMITS = {
+  /** Per Secret: keys read, BEGIN lines looked at. */
+  secret: { keys: 16, looks: 64, parses: 16, derivations: 16 },
+  /** Per run. */
+  run: { keys: Number.POSITIVE_INFINITY, looks: 4096, parses: 1024, derivations: 128 },
+} as const;
+
+type Spend = 'keys' | 'looks' | 'parses' | 'derivations';
 
 /** What reading keys may still spend: a Secret's budget, shared by its values, and the run's, shared by its Secrets. */
 export interface KeyBudget {
   keys: number;
-  attempts: number;
+  looks: number;
+  parses: number;
+  derivations: number;
+  /** Blocks passed over because a limit was reached (on the run's budget: the whole run's). */
+  skipped: number;
   readonly run?: KeyBudget;
 }
 
 /** The budget of one run's key reading: pass it to each Secret's `keyBudget`. */
 export function runKeyBudget(): KeyBudget {
-  return { keys: Number.POSITIVE_INFINITY, attempts: MAX_RUN_ATTEMPTS };
+  return { ...LIMITS.run, skipped: 0 };
 }
 
 /** The budget of one Secret, drawing on `run` too when given. */
 export function keyBudget(run?: KeyBudget): KeyBudget {
-  return { keys: MAX_KEYS, attempts: MAX_ATTEMPTS, ...(run === undefined ? {} : { run }) };
+  return { ...LIMITS.secret, skipped: 0, ...(run === undefined ? {} : { run }) };
 }
 
-function spent(budget: KeyBudget): boolean {
-  return budget.keys <= 0 || budget.attempts <= 0 || (budget.run !== undefined && spent(budget.run));
+function left(budget: KeyBudget, what: Spend): boolean {
+  return budget[what] > 0 && (budget.run === undefined || left(budget.run, what));
 }
 
-function spend(budget: KeyBudget, field: 'keys' | 'attempts'): void {
-  budget[field]--;
-  if (budget.run !== undefined) spend(budget.run, field);
+function spend(budget: KeyBudget, what: Spend): void {
+  budget[what]--;
+  if (budget.run !== undefined) spend(budget.run, what);
 }
 
-/** A PEM key larger than this is not read (an RSA key of 16,384 bits is about 13 KB). */
-const MAX_KEY_CHARACTERS = 64 * 1024;
+function skip(budget: KeyBudget): void {
+  budget.skipped++;
+  if (budget.run !== undefined) skip(budget.run);
+}
+
+/** A PEM key larger than this is not read (an RSA key of 16,384 bits is about 13 KB; parsing one costs about 0.5 ms). */
+const MAX_KEY_CHARACTERS = 16 * 1024;
 const TLS_KEY_TYPES = new Set(['rsa', 'rsa-pss', 'ec', 'ed25519', 'ed448']);
 
 /** The SPKI (DER) of each private key in the text, within `budget` (spent); one pass over the text. */
@@ -59,7 +74,11 @@ export function publicKeysOf(text: string, budget: KeyBudget = keyBudget()): Buf
   /** Per block type: where its next END line is (-1: none after the last BEGIN looked at). */
   const ends = new Map<string, number>();
   for (const match of text.matchAll(BEGIN)) {
-    if (spent(budget)) break;
+    if (!left(budget, 'looks') || !left(budget, 'keys')) {
+      skip(budget);
+      break;
+    }
+    spend(budget, 'looks');
     const type = match[1]!;
     const footer = `-----END ${type}-----`;
     let end = ends.get(type);
@@ -71,8 +90,14 @@ export function publicKeysOf(text: string, budget: KeyBudget = keyBudget()): Buf
     }
     if (end - match.index > MAX_KEY_CHARACTERS) continue;
     const pem = text.slice(match.index, end + footer.length);
-    if (!isTlsKeyType(type, pem.slice(match[0].length, pem.length - footer.length))) continue;
-    spend(budget, 'attempts');
+    const kind = tlsKeyKind(type, pem.slice(match[0].length, pem.length - footer.length));
+    if (kind === undefined) continue;
+    if (!left(budget, 'parses') || (kind === 'derived' && !left(budget, 'derivations'))) {
+      skip(budget);
+      continue;
+    }
+    spend(budget, 'parses');
+    if (kind === 'derived') spend(budget, 'derivations');
     try {
       const key = createPrivateKey(pem);
       if (!TLS_KEY_TYPES.has(key.asymmetricKeyType ?? '')) continue;
@@ -95,6 +120,7 @@ const TLS_KEY_OIDS = [
 ].map((hex) => Buffer.from(hex, 'hex'));
 
 const EC_PUBLIC_KEY_OID = TLS_KEY_OIDS[2]!;
+const ED448_OID = TLS_KEY_OIDS[4]!;
 
 /**
  * A reader of the first DER elements of a PEM block's body (no more than `bytes` are decoded):
@@ -128,38 +154,61 @@ function derReader(body: string, bytes: number): { enter(tag: number): number | 
 }
 
 /**
- * Whether a PEM key block is of a TLS key type, read before any key is built: `RSA PRIVATE KEY`
- * by its header; `EC PRIVATE KEY` (SEC 1) by its header and a named curve; `PRIVATE KEY`
- * (PKCS#8) by the algorithm it names where the structure puts it (a DSA prime may hold the bytes
- * of another), and a named curve for EC. Anything else (DSA, DH, encrypted forms) is left unread;
+ * Whether a PEM key block is of a TLS key type, read before any key is built, and whether its
+ * public half must be derived (`derived`: an EC key written without it, an Ed448 key) or is read
+ * (`written`: RSA, an EC key with it, Ed25519, whose derivation is cheap). `RSA PRIVATE KEY` by its
+ * header; `EC PRIVATE KEY` (SEC 1) by its header and a named curve; `PRIVATE KEY` (PKCS#8) by the
+ * algorithm it names where the structure puts it (a DSA prime may hold the bytes of another), and
+ * a named curve for EC. Anything else (DSA, DH, encrypted forms) is undefined: left unread;
  * explicit curve parameters serve no TLS certificate and cost a scalar multiplication to derive.
  */
-function isTlsKeyType(type: string, body: string): boolean {
-  if (type !== 'PRIVATE KEY' && body.slice(0, 256).includes(':')) return false; // Proc-Type: an encrypted key.
-  if (type === 'RSA PRIVATE KEY') return true;
+function tlsKeyKind(type: string, body: string): 'written' | 'derived' | undefined {
+  if (type !== 'PRIVATE KEY' && body.slice(0, 256).includes(':')) return undefined; // Proc-Type: an encrypted key.
+  if (type === 'RSA PRIVATE KEY') return 'written';
   if (type === 'EC PRIVATE KEY') {
-    // ECPrivateKey ::= SEQUENCE { version INTEGER, privateKey OCTET STRING, [0] parameters, … }
-    const der = derReader(body, 120);
-    if (der.enter(0x30) === undefined) return false;
-    const version = der.enter(0x02);
-    if (version === undefined) return false;
-    der.skip(version);
-    const secret = der.enter(0x04);
-    if (secret === undefined) return false;
-    der.skip(secret);
-    return der.enter(0xa0) !== undefined && der.at() === 0x06;
+    const der = derReader(body, 240);
+    if (der.enter(0x30) === undefined) return undefined;
+    const ec = ecPrivateKeyRest(der, true);
+    return ec;
   }
-  if (type !== 'PRIVATE KEY') return false;
-  // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE { OID, parameters }, … }
-  const der = derReader(body, 48);
-  if (der.enter(0x30) === undefined) return false;
+  if (type !== 'PRIVATE KEY') return undefined;
+  // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE { OID, parameters }, privateKey OCTET STRING, … }
+  const der = derReader(body, 320);
+  if (der.enter(0x30) === undefined) return undefined;
   const version = der.enter(0x02);
-  if (version !== 1) return false;
+  if (version !== 1) return undefined;
   der.skip(version);
-  if (der.enter(0x30) === undefined) return false;
+  const algorithm = der.enter(0x30);
+  if (algorithm === undefined) return undefined;
   const oid = TLS_KEY_OIDS.find((each) => der.startsWith(each));
-  if (oid === undefined) return false;
-  return !oid.equals(EC_PUBLIC_KEY_OID) || der.at(oid.length) === 0x06;
+  if (oid === undefined) return undefined;
+  if (oid.equals(ED448_OID)) return 'derived';
+  if (!oid.equals(EC_PUBLIC_KEY_OID)) return 'written';
+  if (der.at(oid.length) !== 0x06) return undefined;
+  der.skip(algorithm);
+  // The privateKey OCTET STRING holds an ECPrivateKey (its curve usually left to the algorithm).
+  if (der.enter(0x04) === undefined || der.enter(0x30) === undefined) return undefined;
+  return ecPrivateKeyRest(der, false);
+}
+
+/**
+ * The rest of an ECPrivateKey, the reader inside its SEQUENCE: `{ version INTEGER, privateKey
+ * OCTET STRING, [0] parameters OPTIONAL, [1] publicKey OPTIONAL }`; `curveHere`: the [0] named
+ * curve is required (SEC 1 alone says which curve). `written` when [1] follows.
+ */
+function ecPrivateKeyRest(der: ReturnType<typeof derReader>, curveHere: boolean): 'written' | 'derived' | undefined {
+  const version = der.enter(0x02);
+  if (version === undefined) return undefined;
+  der.skip(version);
+  const secret = der.enter(0x04);
+  if (secret === undefined) return undefined;
+  der.skip(secret);
+  if (der.at() === 0xa0) {
+    const parameters = der.enter(0xa0)!;
+    if (der.at() !== 0x06) return undefined;
+    der.skip(parameters);
+  } else if (curveHere) return undefined;
+  return der.at() === 0xa1 ? 'written' : 'derived';
 }
 
 /** The SPKI (DER) of a certificate's public key, or undefined when Node cannot export it. */
