@@ -1,4 +1,5 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
+import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
 import { kubeSystemInterceptions } from '../src/match/kube-system-webhooks.js';
@@ -25,9 +26,9 @@ export const rule = defineObjectRule({
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      fail: 'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Fail{{defaulted}}: {{resources}}{{scope}}',
+      fail: 'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Fail{{defaulted}}: {{resources}}{{scope}}{{patched}}',
       ignore:
-        'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}: {{resources}}{{scope}}',
+        'webhook "{{webhook}}" intercepts control-plane writes with failurePolicy Ignore{{defaulted}} but timeoutSeconds {{timeout}}{{timeoutDefaulted}}: {{resources}}{{scope}}{{patched}}',
     },
     help: 'The control plane needs these writes to recover (node heartbeats and status, leader election, the system add-ons\' pods, authentication and authorization, kubelet certificates, API aggregation, CRDs, priority classes, the endpoints of the default/kubernetes Service): while the webhook is down they are all rejected (Fail), or each waits the timeout (Ignore), longer than heartbeats, lease renewals and token reviews can wait. Narrow the rules to the resources the webhook needs (no wildcards over the control plane\'s resources), exclude kube-system and kube-node-lease by kubernetes.io/metadata.name, or use failurePolicy Ignore with a short timeout.',
   },
@@ -38,8 +39,10 @@ export const rule = defineObjectRule({
         // system's writes in kube-system; when it is off, this rule reports them itself. For an
         // Ignore webhook the cause is its timeout, wherever the writes are: this rule reports
         // them all, and matches-kube-system and long-timeout leave that webhook to it.
-        const reportedForKubeSystem = new Set(run.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(object, run).map(({ entry }) => entry.index) : []);
-        return webhooksOf(object).flatMap((entry) => {
+        // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
+        const judged = withKustomizeSelectors(object, run);
+        const reportedForKubeSystem = new Set(run.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(judged.object, run).map(({ entry }) => entry.index) : []);
+        return webhooksOf(judged.object).flatMap((entry) => {
           const { webhook } = entry;
           // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
           if (reportedAsEverything(webhook, run)) return [];
@@ -61,6 +64,7 @@ export const rule = defineObjectRule({
                 defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
                 timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',
                 scope: clusterScoped && selected ? ' (its namespaceSelector does not narrow cluster-scoped resources)' : '',
+                patched: patchedNote(judged),
               },
               path: [...entry.path, 'rules', firstRule],
               severity: ignore ? ('warning' as const) : ('error' as const),

@@ -298,7 +298,8 @@ function webhookSeverity(i: KubeSystemInterception, ignore: boolean, timeout: nu
 function timeoutReportedElsewhere(object: WebhookConfigurationObject, interception: KubeSystemInterception, written: WebhookEntry, run: RuleRun): boolean {
   const { webhook } = written;
   if (interception.deleteOnly || !ignoresWithLongTimeout(webhook)) return false;
-  if (run.runsAsDesigned(CRITICAL_RESOURCES) && criticalForTimeout(webhook, run)) return true;
+  // critical-resources judges the webhook with its kustomize selectors, as this rule does.
+  if (run.runsAsDesigned(CRITICAL_RESOURCES) && criticalForTimeout(interception.entry.webhook, run)) return true;
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run);
 }
 
@@ -345,11 +346,11 @@ export const rule = defineObjectRule({
         // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
         // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
         const judged = withKustomizeSelectors(object, run);
-        // (wildcard-rule judges the webhook as written: the deferral asks about that one.)
+        // (wildcard-rule judges the same patched webhook: the deferral asks about that one.)
         const written = webhooksOf(object);
         const writtenOf = (entry: WebhookEntry): WebhookEntry => written.find((each) => each.index === entry.index) ?? entry;
         const found = kubeSystemInterceptions(judged.object, run)
-          .filter(({ entry }) => !reportedAsEverything(writtenOf(entry).webhook, run))
+          .filter(({ entry }) => !reportedAsEverything(entry.webhook, run))
           .filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run))
           .map((interception): WebhookFinding<MessageId> => {
             const { entry, rule, match, everything } = interception;

@@ -97,8 +97,8 @@ export const rule = defineObjectRule({
           // An unrendered placeholder (`${NAMESPACE}`) is not a namespace yet: nothing to reason about.
           if (typeof namespace !== 'string' || namespace === '' || isPlaceholder(namespace) || webhook.failurePolicy !== 'Fail') return [];
           // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
-          // (wildcard-rule judges the webhook as written: the deferral asks about that one.)
-          if (reportedAsEverything(webhooksOf(object).find((each) => each.index === entry.index)?.webhook ?? webhook, run)) return [];
+          // (wildcard-rule judges the same patched webhook: the deferral asks about that one.)
+          if (reportedAsEverything(webhook, run)) return [];
           const labels = namespaceLabels(run, namespace);
           // The default namespace always exists, created by the API server with no label but its
           // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.

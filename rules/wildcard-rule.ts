@@ -1,3 +1,4 @@
+import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { everythingRule } from '../src/match/intercepts-everything.js';
 import { isEmptySelector } from '../src/match/selector.js';
 import type { LabelSelector } from '../src/model/types.js';
@@ -42,7 +43,7 @@ export const rule = defineObjectRule({
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
       wildcard:
-        'webhook "{{webhook}}" intercepts {{what}} {{where}} with failurePolicy Fail{{defaulted}}',
+        'webhook "{{webhook}}" intercepts {{what}} {{where}} with failurePolicy Fail{{defaulted}}{{patched}}',
     },
     help: 'While the webhook is unreachable, all those requests are rejected, including requests for resources added to the cluster later. List the resources (and API groups) the webhook needs by name, or set failurePolicy: Ignore and enforce the result another way.',
   },
@@ -50,7 +51,9 @@ export const rule = defineObjectRule({
     return {
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
-        for (const entry of webhooksOf(object)) {
+        // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
+        const judged = withKustomizeSelectors(object, run);
+        for (const entry of webhooksOf(judged.object)) {
           const { webhook } = entry;
           if (webhook.failurePolicy !== 'Fail') continue;
           if (isOptIn(webhook.objectSelector)) continue;
@@ -81,6 +84,7 @@ export const rule = defineObjectRule({
                 everything !== undefined ? ' in every namespace' : found.scope === 'Namespaced' && !isEmptySelector(webhook.namespaceSelector) ? ' in the namespaces it selects' : ''
               }`,
               defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+              patched: patchedNote(judged),
             },
           });
         }

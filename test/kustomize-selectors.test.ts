@@ -66,6 +66,18 @@ describe('webhook selectors set by a kustomize patch', () => {
     }
   });
 
+  it('gives wildcard-rule and critical-resources the patched selectors too (hold-out 12: a */* webhook made opt-in by its patch)', async () => {
+    const everything = MANIFESTS.replace('operations: [CREATE], resources: [pods]}', 'operations: [CREATE, UPDATE], resources: ["*"]}').replace('apiGroups: [""], apiVersions: [v1]', 'apiGroups: ["*"], apiVersions: ["*"]');
+    const all = async (paths: string[]): Promise<string[]> => {
+      const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+      return report.findings.filter((f) => ['wildcard-rule', 'critical-resources', 'matches-kube-system', 'self-deadlock'].includes(f.ruleId)).map((f) => `${f.ruleId} ${f.severity}`);
+    };
+    const unpatched = folder({ 'manifests.yaml': everything });
+    expect(await all([join(unpatched, 'manifests.yaml')])).toEqual(['wildcard-rule error']);
+    const dir = folder({ 'manifests.yaml': everything, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN });
+    expect(await all([dir])).toEqual([]);
+  });
+
   it('still reports what the patched selectors leave in, saying they are patched', async () => {
     // A JSON 6902 replace of the namespaceSelector with a label kube-system lacks: it is still selected.
     const ops = `- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}
@@ -99,11 +111,14 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN.replace('name: sidecar-injector', 'name: other-injector') })).toEqual(unpatched);
     // An unreadable patch file.
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: missing.yaml') })).toEqual(unpatched);
-    // A target that also names a version, group or namespace (kustomize matches those too).
-    for (const extra of ['version: v1beta1', 'group: admissionregistration.k8s.io', 'namespace: system']) {
+    // A target that also names another version or group, or a namespace (kustomize matches those too).
+    for (const extra of ['version: v1beta1', 'group: apps', 'namespace: system']) {
       const qualified = `- target: {${extra}, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  path: opt-in.yaml\n`;
       expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization(qualified), 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
     }
+    // The object's own group and version select it alone, as kind and name do (hold-out 12).
+    const own = '- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  path: opt-in.yaml\n';
+    expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization(own), 'opt-in.yaml': OPT_IN })).not.toEqual(unpatched);
     // A strategic-merge patch of another apiVersion.
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN.replace('admissionregistration.k8s.io/v1', 'admissionregistration.k8s.io/v1beta1') })).toEqual(unpatched);
     // Two patches (kustomize applies patchesStrategicMerge before patches: their order matters).
@@ -111,6 +126,38 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': `${kustomization(remove)}patchesStrategicMerge:\n- opt-in.yaml\n`, 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
     // Replacements (or vars, transformers, components) run after the patches.
     expect(await verdicts({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': `${kustomization('- path: opt-in.yaml')}\nreplacements:\n- path: r.yaml\n`, 'opt-in.yaml': OPT_IN })).toEqual(unpatched);
+  });
+
+  it('reads a rule\'s scope set by the patch, and a move that cannot change what the namespaceSelector answers (hold-out 12)', async () => {
+    // kubebuilder's layout: a JSON 6902 patch by index gives a wildcard webhook a tenant
+    // namespaceSelector and scope Namespaced; the default overlay moves and renames everything.
+    const everything = MANIFESTS.replace('operations: [CREATE], resources: [pods]}', 'operations: [CREATE, UPDATE], resources: ["*"]}').replace('apiGroups: [""], apiVersions: [v1]', 'apiGroups: ["*"], apiVersions: ["*"]');
+    const ops = (selector: string): string => `- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}
+  patch: |-
+    - op: add
+      path: /webhooks/0/namespaceSelector
+      value: ${selector}
+    - op: add
+      path: /webhooks/0/rules/0/scope
+      value: Namespaced
+`;
+    const tree = (selector: string): string =>
+      folder({
+        'webhook/manifests.yaml': everything,
+        'webhook/kustomization.yaml': `${kustomization(ops(selector))}configurations:\n- kustomizeconfig.yaml\n`,
+        'webhook/kustomizeconfig.yaml': 'namespace:\n- kind: MutatingWebhookConfiguration\n  group: admissionregistration.k8s.io\n  path: webhooks/clientConfig/service/namespace\n  create: true\n',
+        'manager/namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: system\n  labels: {control-plane: controller-manager}\n',
+        'manager/kustomization.yaml': 'resources:\n- namespace.yaml\n',
+        'default/kustomization.yaml': 'namespace: widgets-system\nnamePrefix: widgets-\nresources:\n- ../manager\n- ../webhook\n',
+      });
+    const all = async (paths: string[]): Promise<string[]> => {
+      const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+      return report.findings.filter((f) => ['wildcard-rule', 'critical-resources', 'matches-kube-system', 'self-deadlock'].includes(f.ruleId)).map((f) => `${f.ruleId} ${f.severity}${f.message.includes('namespaced resource') ? ' namespaced' : ''}`);
+    };
+    // An opt-in label no Namespace of the run carries: it answers alike wherever the Service lands.
+    expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}')])).toEqual(['wildcard-rule warning namespaced']);
+    // A selector on the namespace's name answers by where the Service lands: judged as written.
+    expect(await all([tree('{matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]}')])).toEqual(['wildcard-rule error']);
   });
 
   it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {

@@ -1,7 +1,7 @@
 /**
  * A webhook configuration with the selectors its kustomization's patches give it: what
  * `kubectl kustomize` builds, for the rules whose verdict turns on a webhook's namespaceSelector
- * and objectSelector (matches-kube-system, self-deadlock). Generated webhook manifests often
+ * and objectSelector (matches-kube-system, self-deadlock, wildcard-rule, critical-resources). Generated webhook manifests often
  * have no selectors, and a patch beside them adds one; judged unpatched, such a webhook seemed to
  * intercept kube-system and its own pods.
  *
@@ -14,7 +14,9 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { WebhookConfigurationObject } from '../model/objects.js';
+import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
+import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
+import { selectorMatches } from './selector.js';
 import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
@@ -27,7 +29,7 @@ export interface PatchedSelectors {
 
 const PATCHED = memoKey<Map<WebhookConfigurationObject, PatchedSelectors>>('webhook configurations with their kustomize selector patches');
 
-export function withKustomizeSelectors(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations'>): PatchedSelectors {
+export function withKustomizeSelectors(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations' | 'namespaces'>): PatchedSelectors {
   return run.memo.perObject(PATCHED, object, () => patched(object, run));
 }
 
@@ -36,7 +38,7 @@ export function patchedNote(patched: PatchedSelectors): string {
   return patched.patch === undefined ? '' : ` (selectors as patched at ${patched.patch.file}:${patched.patch.line})`;
 }
 
-function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>): PatchedSelectors {
+function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations' | 'namespaces'>): PatchedSelectors {
   const file = object.manifest.file.path;
   if (file === '<stdin>' || object.name === undefined) return { object };
   const own = resolve(file);
@@ -46,8 +48,13 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   if (changing.length !== 1) return { object };
   const patch = changing[0]!;
   const { target } = patch;
-  const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && target.group === undefined && target.version === undefined && (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
-  if (!exact || !patch.selectors!.known || !buildsKeepThePatch(patch, own, object, run)) return { object };
+  // A group and version that are the object's own select it alone, as kind and name do.
+  const [group, version] = groupVersion(object.apiVersion);
+  const exact =
+    target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true &&
+    (target.group === undefined || target.group === group) && (target.version === undefined || target.version === version) &&
+    (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
+  if (!exact || !patch.selectors!.known) return { object };
   // Another patch of the object may rename a webhook (the selector then lands on a stub of the old
   // name), or move the Service a namespaceSelector is judged against: only patches of its
   // metadata (a rename of the object, the CA annotation) leave the webhooks as they are.
@@ -66,9 +73,46 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
     const webhook = webhooks[index];
     // A strategic merge that names a webhook the object lacks adds one; kustomize's result is then not judged here.
     if (webhook === undefined || webhook === null || typeof webhook !== 'object') return { object };
-    webhooks[index] = { ...webhook, [change.field]: applied(webhook[change.field], change) } as typeof webhook;
+    if (change.field === 'scope') {
+      // A JSON 6902 path to a rule the webhook lacks fails the build: nothing to judge.
+      const rules = [...(webhook.rules ?? [])];
+      const rule = rules[change.rule ?? -1];
+      if (rule === undefined || rule === null || typeof rule !== 'object') return { object };
+      const { scope: _scope, ...rest } = rule;
+      rules[change.rule!] = (change.op === 'remove' ? rest : { ...rest, scope: change.value }) as typeof rule;
+      webhooks[index] = { ...webhook, rules };
+    } else webhooks[index] = { ...webhook, [change.field]: applied(webhook[change.field], change) } as typeof webhook;
   }
+  // A namespaceSelector is judged against the Service's namespace (self-deadlock), which a build
+  // may move: that matters unless the selector answers alike for every namespace it may land in.
+  const changedNamespaceSelectors = patch.selectors!.changes.filter((change) => change.field === 'namespaceSelector').map((change) => webhooks[indexOf(change, webhooks)]?.namespaceSelector);
+  const movesMatter = changedNamespaceSelectors.some((selector) => !answersAlikeAnywhere(selector, run.namespaces));
+  const relabelsMatter = changedNamespaceSelectors.length > 0;
+  if (!buildsKeepThePatch(patch, own, object, run, { movesMatter, relabelsMatter })) return { object };
   return { object: { ...object, effective: { ...object.effective, webhooks } }, patch };
+}
+
+function indexOf(change: SelectorChange, webhooks: readonly ({ name?: string } | null | undefined)[]): number {
+  return 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);
+}
+
+function groupVersion(apiVersion: string | undefined): [string, string] {
+  const slash = (apiVersion ?? '').indexOf('/');
+  return slash < 0 ? ['', apiVersion ?? ''] : [apiVersion!.slice(0, slash), apiVersion!.slice(slash + 1)];
+}
+
+/**
+ * Whether a namespaceSelector gives the same answer for every namespace the webhook's Service may
+ * be moved to: it reads no `kubernetes.io/metadata.name`, and matches (or not) alike a namespace
+ * with no labels and every Namespace manifest of the run, as written.
+ */
+function answersAlikeAnywhere(selector: LabelSelector | null | undefined, namespaces: readonly NamespaceObject[]): boolean {
+  if (selector === null || selector === undefined) return true;
+  const keys = [...Object.keys(selector.matchLabels ?? {}), ...(selector.matchExpressions ?? []).map((requirement) => requirement?.key)];
+  if (keys.some((key) => key === NAMESPACE_NAME_LABEL || typeof key !== 'string')) return false;
+  const unlabelled = selectorMatches(selector, {});
+  if (unlabelled === undefined) return false;
+  return namespaces.every((namespace) => selectorMatches(selector, namespace.writtenLabels) === unlabelled);
 }
 
 /**
@@ -83,7 +127,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
  * patch or replacement that may select a webhook configuration of this kind by any name (a
  * prefixed name, a regular expression), unless it changes metadata only.
  */
-function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>): boolean {
+function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>, { movesMatter, relabelsMatter }: { movesMatter: boolean; relabelsMatter: boolean }): boolean {
   const listings = run.kustomizations;
   const real = realPath(file);
   const folder = dirname(real);
@@ -96,7 +140,6 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   const keeps = (listing: KustomizationListing): boolean =>
     listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   if (!keeps(listingFile[0]!) || listingFile[0]!.renames) return false;
-  const movesMatter = patch.selectors!.changes.some((change) => change.field === 'namespaceSelector');
   // A namespaceSelector is judged against the Service's namespace: any kustomization of the run
   // that moves objects (a sibling folder's `namespace:` with the Service, a NamespaceTransformer)
   // may move it, and kustomize carries the move into clientConfig.service.
@@ -106,7 +149,7 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   if (movesMatter && run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Service'))) return false;
   // ... and the Namespaces' labels it is judged against are those written: none added, transformed
   // or patched by a kustomization of the run.
-  if (movesMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Namespace')))) return false;
+  if (relabelsMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Namespace')))) return false;
   const overlays = buildersOf(folder, listings);
   if (overlays === undefined) return false;
   // ... and, whatever selector the patch sets, no folder that any kustomization of the run lists

@@ -98,11 +98,16 @@ export interface KustomizePatch {
   readonly changesKind?: true;
 }
 
-/** A webhook's namespaceSelector or objectSelector as a patch sets it. */
+/**
+ * A webhook's namespaceSelector or objectSelector as a patch sets it, or the `scope` of one of its
+ * rules (`rule`: its index; a JSON 6902 path only).
+ */
 export interface SelectorChange {
   /** The webhook: by name (a strategic-merge patch merges `webhooks` by name) or by index (a JSON 6902 path). */
   readonly webhook: { readonly name: string } | { readonly index: number };
-  readonly field: 'namespaceSelector' | 'objectSelector';
+  readonly field: 'namespaceSelector' | 'objectSelector' | 'scope';
+  /** For `scope`: the index of the rule. */
+  readonly rule?: number;
   /** `merge`: strategic merge (maps merged key by key, lists replaced, null deletes); `replace`; `remove`. */
   readonly op: 'merge' | 'replace' | 'remove';
   readonly value?: unknown;
@@ -200,6 +205,13 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
       const field = exact[2] as SelectorChange['field'];
       const webhook = { index: Number(exact[1]) };
       changes.push(op === 'remove' ? { webhook, field, op: 'remove' } : { webhook, field, op: 'replace', value });
+      continue;
+    }
+    // A rule's scope (set to narrow a wildcard rule to namespaced resources): a string, or removed.
+    const scope = /^\/webhooks\/(\d+)\/rules\/(\d+)\/scope$/.exec(path);
+    if (scope !== null && (op === 'remove' || ((op === 'add' || op === 'replace') && typeof value === 'string'))) {
+      const webhook = { index: Number(scope[1]) };
+      changes.push(op === 'remove' ? { webhook, field: 'scope', rule: Number(scope[2]), op: 'remove' } : { webhook, field: 'scope', rule: Number(scope[2]), op: 'replace', value });
       continue;
     }
     // Anything else changes what the webhooks match or call (rules, clientConfig, a selector in
@@ -394,8 +406,12 @@ const KEEPS_NAMESPACE_LABELS: ReadonlySet<string> = new Set([
   'generatorOptions', 'sortOptions', 'openapi',
 ]);
 
-function mayRelabelNamespaces(document: Record<string, unknown>): boolean {
-  if (Object.keys(document).some((field) => !KEEPS_NAMESPACE_LABELS.has(field) && document[field] != null)) return true;
+function mayRelabelNamespaces(document: Record<string, unknown>, readFile: ((path: string) => string | undefined) | undefined): boolean {
+  if (Object.keys(document).some((field) => !KEEPS_NAMESPACE_LABELS.has(field) && field !== 'configurations' && document[field] != null)) return true;
+  // Transformer configurations point the built-in transformers at fields: only one whose paths
+  // reach metadata/labels (a prefix or a common label written into a label) may relabel; a file
+  // not read may.
+  if (anyListedFile(document.configurations, readFile, (documents) => documents.some((value) => value === undefined || pathsIn(value).some((path) => /^\/?metadata\/labels(?:\/|$)/.test(path) || !/^\/?[A-Za-z]/.test(path))))) return true;
   const replacements = document.replacements;
   if (replacements == null) return false;
   if (!Array.isArray(replacements)) return true;
@@ -405,6 +421,22 @@ function mayRelabelNamespaces(document: Record<string, unknown>): boolean {
     // A target of another kind, spelled plainly, never writes a Namespace.
     return targets.some((target) => !selectsNoneOf(((target ?? {}) as { select?: { kind?: unknown } | null }).select?.kind, ['Namespace']));
   });
+}
+
+/** Every `path` string in a transformer configuration, at any depth. */
+function pathsIn(value: unknown): string[] {
+  const paths: string[] = [];
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) collect(item);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, inner] of Object.entries(node as Record<string, unknown>)) {
+        if (key === 'path') paths.push(typeof inner === 'string' ? inner : '');
+        else collect(inner);
+      }
+    }
+  };
+  collect(value);
+  return paths;
 }
 
 /**
@@ -549,7 +581,7 @@ export function kustomizationListings(file: string, folder: string, text: string
       ...(document.namespace != null ? { moves: true as const } : {}),
       ...(document.kind === 'Component' ? { component: true as const } : {}),
       ...(Array.isArray(document.components) && document.components.length > 0 ? { hasComponents: true as const } : {}),
-      ...(mayRelabelNamespaces(document) ? { mayRelabelNamespaces: true as const } : {}),
+      ...(mayRelabelNamespaces(document, readFile) ? { mayRelabelNamespaces: true as const } : {}),
       ...(configurationsMayRename(document.configurations, readFile) || transformersMayWriteWebhooks(document.transformers, readFile) || document.generators != null ? { configures: true as const } : {}),
       ...(document.vars != null ? { vars: true as const } : {}),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
