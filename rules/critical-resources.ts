@@ -64,7 +64,8 @@ export const rule = defineObjectRule({
                 defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
                 timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',
                 scope: clusterScoped && selected ? ' (its namespaceSelector does not narrow cluster-scoped resources)' : '',
-                patched: patchedNote(judged),
+                // The scope note already says the selector does not matter: no need to say where it comes from.
+                patched: clusterScoped && selected ? '' : patchedNote(judged),
               },
               path: [...entry.path, 'rules', firstRule],
               severity: ignore ? ('warning' as const) : ('error' as const),

@@ -39152,7 +39152,8 @@ var init_critical_resources = __esm({
                     defaulted: isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : "",
                     timeoutDefaulted: isDefaulted(object, [...entry.path, "timeoutSeconds"]) ? " (the API default)" : "",
                     scope: clusterScoped && selected ? " (its namespaceSelector does not narrow cluster-scoped resources)" : "",
-                    patched: patchedNote(judged)
+                    // The scope note already says the selector does not matter: no need to say where it comes from.
+                    patched: clusterScoped && selected ? "" : patchedNote(judged)
                   },
                   path: [...entry.path, "rules", firstRule],
                   severity: ignore ? "warning" : "error"
@@ -67030,4 +67031,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 84f8a5a01b5b110b932b25c69ff4f43efef69b4a6b5911fb90b23842685544dc
+//# admission-lint-build d79fea682fc525a8b0f93ec11a6e01402374c370e3c71cf4f5d28c0d8334c32d
