@@ -4,6 +4,7 @@ import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleMeta, type Severity, type
 import { CLIENT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../src/model/types.js';
 import { criticalForTimeout } from '../src/match/critical-targets.js';
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
+import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { joinCapped } from '../src/text/list.js';
 
 const meta = {
@@ -58,6 +59,7 @@ export const rule = defineObjectRule({
         const threshold = run.options.thresholdSeconds;
         // One cause, one finding: the webhooks of a configuration with the same value and case, together.
         const groups = new Map<string, { messageId: MessageId; value: number; defaulted: boolean; entries: WebhookEntry[] }>();
+        const patchedWebhooks = webhooksOf(withKustomizeSelectors(object, run).object);
         for (const entry of webhooksOf(object)) {
           const path = [...entry.path, 'timeoutSeconds'];
           const value = entry.webhook.timeoutSeconds;
@@ -66,7 +68,9 @@ export const rule = defineObjectRule({
           if (!settingsApply(object, entry, run)) continue;
           // One cause, one finding: an Ignore webhook on the control plane's writes with a timeout
           // above 15 s is critical-resources' finding, which names what waits.
-          if (run.runsAsDesigned(CRITICAL_RESOURCES) && !reportedAsEverything(entry.webhook, run) && criticalForTimeout(entry.webhook, run)) continue;
+          // critical-resources judges the webhook with the selectors its kustomize patch gives it (s37b A-5a).
+          const judged = patchedWebhooks.find((each) => each.index === entry.index)?.webhook ?? entry.webhook;
+          if (run.runsAsDesigned(CRITICAL_RESOURCES) && !reportedAsEverything(judged, run) && criticalForTimeout(judged, run)) continue;
           const ignore = entry.webhook.failurePolicy === 'Ignore';
           const messageId: MessageId = !ignore ? 'fail' : value >= CLIENT_TIMEOUT_SECONDS ? 'clientTimeout' : 'ignore';
           const defaulted = isDefaulted(object, path);

@@ -141,7 +141,7 @@ describe('webhook selectors set by a kustomize patch', () => {
       path: /webhooks/0/rules/0/scope
       value: Namespaced
 `;
-    const tree = (selector: string): string =>
+    const tree = (selector: string, extra: Record<string, string> = {}): string =>
       folder({
         'webhook/manifests.yaml': everything,
         'webhook/kustomization.yaml': `${kustomization(ops(selector))}configurations:\n- kustomizeconfig.yaml\n`,
@@ -149,6 +149,7 @@ describe('webhook selectors set by a kustomize patch', () => {
         'manager/namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: system\n  labels: {control-plane: controller-manager}\n',
         'manager/kustomization.yaml': 'resources:\n- namespace.yaml\n',
         'default/kustomization.yaml': 'namespace: widgets-system\nnamePrefix: widgets-\nresources:\n- ../manager\n- ../webhook\n',
+        ...extra,
       });
     const all = async (paths: string[]): Promise<string[]> => {
       const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
@@ -158,6 +159,23 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}')])).toEqual(['wildcard-rule warning namespaced']);
     // A selector on the namespace's name answers by where the Service lands: judged as written.
     expect(await all([tree('{matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]}')])).toEqual(['wildcard-rule error']);
+    // So does an opt-out: it selects a namespace without a manifest (labels unknown) apart from
+    // one with (s37b A-3a).
+    expect(await all([tree('{matchExpressions: [{key: example.com/skip, operator: DoesNotExist}]}')])).toEqual(['wildcard-rule error']);
+    // Transformer configurations that write a label into the Namespace, spelled as Go reads them
+    // whatever the case (`Path:`), may give it the opt-in label (s37b A-4a).
+    const relabel = {
+      'manager/kustomization.yaml': 'resources:\n- namespace.yaml\ncommonAnnotations: {example.com/tenant: "yes"}\nconfigurations:\n- kustomizeconfig.yaml\n',
+      'manager/kustomizeconfig.yaml': 'commonAnnotations:\n- Path: metadata/labels\n  create: true\n',
+    };
+    expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}', relabel)])).toEqual(['wildcard-rule error']);
+  });
+
+  it('has long-timeout ask critical-resources about the patched webhook, as it judges it (s37b A-5a)', async () => {
+    const slow = MANIFESTS.replace('failurePolicy: Fail', 'failurePolicy: Ignore\n  timeoutSeconds: 30').replace('operations: [CREATE], resources: [pods]}', 'operations: [CREATE, UPDATE], resources: [pods]}');
+    const dir = folder({ 'manifests.yaml': slow, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN });
+    const report = await lint({ paths: [dir], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+    expect(report.findings.filter((f) => ['long-timeout', 'critical-resources', 'matches-kube-system'].includes(f.ruleId)).map((f) => `${f.ruleId} ${f.severity}`)).toEqual(['long-timeout warning']);
   });
 
   it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {

@@ -51,10 +51,6 @@ export interface KubeSystemInterception {
   readonly installerWritesOnly: boolean;
 }
 
-/** Whether a write (resourceMatches' concrete) is of a Deployment or StatefulSet object itself. */
-function installerWrite(write: BuiltinMatch): boolean {
-  return write.group === 'apps' && (write.resource === 'deployments' || write.resource === 'statefulsets') && write.subresource === '';
-}
 
 /** The writes GKE's unsafe-webhook insight names in kube-system: Pods and Leases. */
 const PODS: Readonly<Record<string, BuiltinGroup>> = { '': { versions: ['v1'], namespacedResources: ['pods'] } };
@@ -108,7 +104,6 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    let installerWritesOnly = true;
     for (const [j, rule] of (webhook.rules ?? []).entries()) {
       if (rule === null || rule.scope === 'Cluster') continue;
       const operations = rule.operations ?? [];
@@ -176,17 +171,21 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const notEvictions = writable.filter((resource) => resource.split('/')[1] !== 'eviction');
       if (writes) {
         deleteOnly = false;
-        // Whatever its matchConditions let in: any other write it names keeps the error.
-        for (const { concrete } of resourceMatches(KUBE_SYSTEM_WRITTEN, groups, versions, writable)) {
-          if (!installerWritesOnly) break;
-          installerWritesOnly = concreteWrites(concrete, KUBE_SYSTEM_WRITTEN, context).every(installerWrite);
-        }
         pods ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
         leases ||= firstResourceMatch(LEASES, groups, versions, notEvictions) !== undefined;
       }
       if (operations.includes('DELETE') || operations.includes('*')) podDeletes ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
     }
     if (first === undefined) return [];
+    // Every entry of every rule that creates or updates in namespaces names a Deployment or
+    // StatefulSet object, whatever its matchConditions let in: any other (in the table or not:
+    // PVCs, ResourceClaims the controllers write too) keeps the error (s37b B-2).
+    const installerWritesOnly = (webhook.rules ?? []).every((rule) => {
+      if (rule === null || rule.scope === 'Cluster') return true;
+      const operations = rule.operations ?? [];
+      if (!operations.some((operation) => operation !== 'DELETE' && operation !== 'CONNECT')) return true;
+      return (rule.apiGroups ?? []).every((group) => group === 'apps' || group === '*') && (rule.resources ?? []).every((resource) => resource === 'deployments' || resource === 'statefulsets');
+    });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
 }

@@ -103,16 +103,18 @@ function groupVersion(apiVersion: string | undefined): [string, string] {
 
 /**
  * Whether a namespaceSelector gives the same answer for every namespace the webhook's Service may
- * be moved to: it reads no `kubernetes.io/metadata.name`, and matches (or not) alike a namespace
- * with no labels and every Namespace manifest of the run, as written.
+ * be moved to: it reads no `kubernetes.io/metadata.name`, and selects neither a namespace with no
+ * labels nor any Namespace manifest of the run, as written (an opt-in label none of them carries).
+ * A selector that selects an unlabelled namespace (an opt-out) is judged apart for a namespace
+ * with a manifest and one without (self-deadlock: its labels are then unknown): where the Service
+ * lands matters (s37b A-3a).
  */
 function answersAlikeAnywhere(selector: LabelSelector | null | undefined, namespaces: readonly NamespaceObject[]): boolean {
-  if (selector === null || selector === undefined) return true;
+  if (selector === null || selector === undefined) return false;
   const keys = [...Object.keys(selector.matchLabels ?? {}), ...(selector.matchExpressions ?? []).map((requirement) => requirement?.key)];
   if (keys.some((key) => key === NAMESPACE_NAME_LABEL || typeof key !== 'string')) return false;
-  const unlabelled = selectorMatches(selector, {});
-  if (unlabelled === undefined) return false;
-  return namespaces.every((namespace) => selectorMatches(selector, namespace.writtenLabels) === unlabelled);
+  if (selectorMatches(selector, {}) !== false) return false;
+  return namespaces.every((namespace) => selectorMatches(selector, namespace.writtenLabels) === false);
 }
 
 /**

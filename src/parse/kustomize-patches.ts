@@ -465,7 +465,28 @@ function anyListedFile(listed: unknown, readFile: ((path: string) => string | un
   return listed.some((path) => {
     const text = typeof path === 'string' ? readFile(path) : undefined;
     const documents = text === undefined ? undefined : patchDocuments(text);
-    return documents === undefined || may(documents);
+    return documents === undefined || documents.some((document) => spellsConfigFieldOtherwise(document)) || may(documents);
+  });
+}
+
+/**
+ * The field names of transformer configurations and transformer files (kustomize's
+ * TransformerConfig, FieldSpec, NameBackReferences; a builtin transformer's), which Go decodes
+ * whatever their case: a key spelled otherwise (`Path:`) does what the linter would not read.
+ */
+const CONFIG_FIELD_NAMES = new Map(
+  ['namePrefix', 'nameSuffix', 'namespace', 'commonLabels', 'templateLabels', 'commonAnnotations', 'nameReference', 'varReference', 'images', 'replicas', 'group', 'version', 'kind', 'path', 'create', 'fieldSpecs', 'apiVersion', 'metadata', 'labels', 'annotations', 'behavior']
+    .map((name) => [foldName(name), name]),
+);
+
+/** Whether a key of a transformer configuration (at any depth) spells one of its fields otherwise. */
+function spellsConfigFieldOtherwise(value: unknown, depth = 0): boolean {
+  if (depth > 64) return true;
+  if (Array.isArray(value)) return value.some((item) => spellsConfigFieldOtherwise(item, depth + 1));
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, inner]) => {
+    const field = CONFIG_FIELD_NAMES.get(foldName(key));
+    return (field !== undefined && field !== key) || spellsConfigFieldOtherwise(inner, depth + 1);
   });
 }
 
