@@ -155,14 +155,15 @@ const CONFIG_MAP = present({ metadata: metadata(), data: OPT_MAP, binaryData: OP
 /** core/v1 Secret: data is omitempty and not defaulted (stringData is merged into it before admission); type is defaulted. */
 const SECRET = present({ metadata: metadata(), data: OPT_MAP, ...optAll('immutable') });
 /**
- * A pod template: its labels are required where a selector must match them (apps/v1), but its
- * annotations are omitempty; a Job's template may have no labels at admission (the Job strategy
- * adds them after it).
+ * A pod template: its labels are required where a selector must match them (apps/v1); a Job's are
+ * added by the Job strategy's PrepareForCreate, which runs after mutating admission but before
+ * validating admission (apiserver handlers/create.go): taken as there, only their keys optional
+ * (says less for mutating policies). Its annotations are omitempty.
  */
-const podTemplate = (labels: Node): Node => present({ metadata: present({ labels, annotations: OPT_MAP }), spec: podSpec(true) });
-const APPS_WORKLOAD = withTemplate(present({ template: podTemplate(MAP) }));
-const JOB = withTemplate(present({ template: podTemplate(OPT_MAP) }));
-const CRONJOB = withTemplate(present({ jobTemplate: present({ spec: present({ template: podTemplate(OPT_MAP) }) }) }));
+const POD_TEMPLATE = present({ metadata: present({ labels: MAP, annotations: OPT_MAP }), spec: podSpec(true) });
+const APPS_WORKLOAD = withTemplate(present({ template: POD_TEMPLATE }));
+const JOB = withTemplate(present({ template: POD_TEMPLATE }));
+const CRONJOB = withTemplate(present({ jobTemplate: present({ spec: present({ template: POD_TEMPLATE }) }) }));
 
 /** Kinds with more than metadata, by group/kind, and the subresources whose object is that kind. */
 const KINDS: ReadonlyMap<string, { readonly node: Node; readonly subresources: ReadonlySet<string> }> = new Map([
