@@ -10,7 +10,7 @@ type MessageId = 'patched';
  * targets: `kubectl kustomize` applies the patch, so what is applied differs from the file the
  * other rules judge. Said once per object, naming the first such patch and counting the others.
  */
-function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string; written: unknown }, run: RuleRun, selectorsPatched = false): Violation<MessageId>[] {
+function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string; written: unknown }, run: RuleRun, judgedPatched: 'selectors' | 'selectors and rule scopes' | undefined = undefined): Violation<MessageId>[] {
   const patches = patchesOf(run.kustomizePatches, object);
   if (patches.length === 0) return [];
   const first = patches[0]!;
@@ -24,7 +24,7 @@ function check(object: { kind: string; name: string | undefined; file: string; a
         what: first.replacement === true ? 'replacement' : 'patch',
         where: `${first.file}:${first.line}`,
         more: others === 0 ? '' : ` and ${others} more`,
-        except: selectorsPatched ? ', but for the webhook selectors it sets' : '',
+        except: judgedPatched === undefined ? '' : `, but for the webhook ${judgedPatched} it sets`,
       },
       path: ['metadata', 'name'],
     },
@@ -45,7 +45,12 @@ export const rule = defineObjectRule({
   },
   create(run) {
     return {
-      webhookConfiguration: (object: WebhookConfigurationObject) => check({ ...object, file: object.manifest.file.path }, run, withKustomizeSelectors(object, run).patch !== undefined),
+      webhookConfiguration: (object: WebhookConfigurationObject) => {
+        // Other rules judge the selectors (and rule scopes) the patch sets, where the build is certain.
+        const patch = withKustomizeSelectors(object, run).patch;
+        const judged = patch === undefined ? undefined : patch.selectors?.changes.some((change) => change.field === 'scope') ? 'selectors and rule scopes' : 'selectors';
+        return check({ ...object, file: object.manifest.file.path }, run, judged);
+      },
       policy: (object: PolicyObject) => check({ ...object, file: object.manifest.file.path }, run),
       namespace: (namespace: NamespaceObject) => check({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run),
     };

@@ -47117,7 +47117,7 @@ var init_unused_suppression = __esm({
 });
 
 // dist/rules/kustomize-patched.js
-function check3(object, run2, selectorsPatched = false) {
+function check3(object, run2, judgedPatched = void 0) {
   const patches = patchesOf(run2.kustomizePatches, object);
   if (patches.length === 0)
     return [];
@@ -47132,7 +47132,7 @@ function check3(object, run2, selectorsPatched = false) {
         what: first.replacement === true ? "replacement" : "patch",
         where: `${first.file}:${first.line}`,
         more: others === 0 ? "" : ` and ${others} more`,
-        except: selectorsPatched ? ", but for the webhook selectors it sets" : ""
+        except: judgedPatched === void 0 ? "" : `, but for the webhook ${judgedPatched} it sets`
       },
       path: ["metadata", "name"]
     }
@@ -47160,7 +47160,11 @@ var init_kustomize_patched = __esm({
       },
       create(run2) {
         return {
-          webhookConfiguration: (object) => check3({ ...object, file: object.manifest.file.path }, run2, withKustomizeSelectors(object, run2).patch !== void 0),
+          webhookConfiguration: (object) => {
+            const patch = withKustomizeSelectors(object, run2).patch;
+            const judged = patch === void 0 ? void 0 : patch.selectors?.changes.some((change) => change.field === "scope") ? "selectors and rule scopes" : "selectors";
+            return check3({ ...object, file: object.manifest.file.path }, run2, judged);
+          },
           policy: (object) => check3({ ...object, file: object.manifest.file.path }, run2),
           namespace: (namespace) => check3({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run2)
         };
@@ -67049,4 +67053,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build c7f8cbb5d55240dde9e4317af0fc0d0319fdfc3cb80e77ed7c5cc6968f306eb9
+//# admission-lint-build 8def8d8bfff09ade6fc4888ad20669254299017f20585d527488e81015b90e9a

@@ -157,6 +157,9 @@ describe('webhook selectors set by a kustomize patch', () => {
     };
     // An opt-in label no Namespace of the run carries: it answers alike wherever the Service lands.
     expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}')])).toEqual(['wildcard-rule warning namespaced']);
+    expect((await findings([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}')])).filter((f) => f.startsWith('kustomize-patched'))).toEqual([
+      'kustomize-patched info: MutatingWebhookConfiguration "mutating-webhook-configuration" is changed by the kustomize patch at …: findings here judge it unpatched, but for the webhook selectors and rule scopes it sets',
+    ]);
     // A selector on the namespace's name answers by where the Service lands: judged as written.
     expect(await all([tree('{matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, system]}]}')])).toEqual(['wildcard-rule error']);
     // So does an opt-out: it selects a namespace without a manifest (labels unknown) apart from
