@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { isRecord } from '../src/json.js';
 import { formatKubeVersion, isAtLeast, type KubeVersion } from '../src/kube/version.js';
 import { ADMISSION_GROUP, POLICY_KINDS, type PolicyKind } from '../src/model/types.js';
@@ -162,16 +161,14 @@ export const rule = defineObjectRule({
   create(run) {
     let sameVersion: SameVersionBindings | undefined;
     const bindings = (): SameVersionBindings => (sameVersion ??= bindingsInPolicyVersion(run.policies));
-    let sameFolder: Map<string, PolicyObject[]> | undefined;
+    let sameFile: Map<string, PolicyObject[]> | undefined;
     /**
-     * One cause, one finding: the policies of one folder (one file, or a project's folder of
-     * policies, one per file) written in one kind and apiVersion are one choice of version,
-     * reported at the first (the others named by count).
+     * One cause, one finding: the policies of one file written in one kind and apiVersion are
+     * that file's one choice of version, reported at the first (the others named by count).
      */
-    const key = (policy: PolicyObject): string => `${dirname(policy.manifest.file.path)}\0${policy.kind}\0${policy.apiVersion}`;
-    const folderGroup = (object: PolicyObject): PolicyObject[] => {
-      sameFolder ??= groupBy(run.policies.filter((policy) => !isBindingKind(policy.kind)), key);
-      return sameFolder.get(key(object)) ?? [object];
+    const fileGroup = (object: PolicyObject): PolicyObject[] => {
+      sameFile ??= groupBy(run.policies.filter((policy) => !isBindingKind(policy.kind)), (policy) => `${policy.manifest.file.path}\0${policy.kind}\0${policy.apiVersion}`);
+      return sameFile.get(`${object.manifest.file.path}\0${object.kind}\0${object.apiVersion}`) ?? [object];
     };
     return {
       webhookConfiguration(object) {
@@ -190,10 +187,9 @@ export const rule = defineObjectRule({
         const served = (v: string): boolean => run.discovery.resource(ADMISSION_GROUP, v, resource) !== undefined;
         const detail = policyDetail(object.kind, version, run.kubeVersion, served);
         if (detail === undefined) return [];
-        const group = isBindingKind(object.kind) ? [object] : folderGroup(object);
+        const group = isBindingKind(object.kind) ? [object] : fileGroup(object);
         if (group[0] !== object) return [];
-        const where = group.every((policy) => policy.manifest.file.path === object.manifest.file.path) ? 'in the file' : 'in this folder';
-        const grouped = group.length > 1 ? ` (${group.length} ${where}${group.some((policy) => (bindings().byPolicy.get(policy)?.length ?? 0) > 0) ? ', with their bindings' : ''})` : undefined;
+        const grouped = group.length > 1 ? ` (${group.length} in the file${group.some((policy) => (bindings().byPolicy.get(policy)?.length ?? 0) > 0) ? ', with their bindings' : ''})` : undefined;
         const target = formatKubeVersion(run.kubeVersion);
         // The newest version of the kind at the target, off by default: the manifest has no
         // better choice, and writing it is the decision to enable the preview.

@@ -110,7 +110,7 @@ var init_fs = __esm({
       "rules/pod-security-labels.md": () => '---\nid: pod-security-labels\nseverity: error\n---\n\n# pod-security-labels\n\n## What it does\n\nChecks the Pod Security Admission (PSA) labels of each Namespace manifest, as PSA v0.35 reads\nthem: `pod-security.kubernetes.io/enforce`, `audit` and `warn` (a level) and\n`enforce-version`, `audit-version` and `warn-version` (a version).\n\n- **Invalid value** (`error`): a level other than `privileged`, `baseline` or `restricted`\n  (case-sensitive: `Restricted` is invalid, so is an empty value), or a version other than\n  `latest` or `v1.<minor>` (`^v1\\.(0|[1-9][0-9]*)$`: `1.35`, `v1.35.0`, `v1.035`, `V1.35` are\n  invalid). The API server rejects the Namespace on create with the error the message quotes,\n  e.g. `Namespace "team-a" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]:\n  Invalid value: "Restricted": must be one of privileged, baseline, restricted`. An update that\n  introduces an invalid value is rejected too. If such a label exists anyway (set before PSA was\n  on), pods are checked against `restricted` for a bad enforce level, while a bad audit or warn\n  level falls back to `privileged` and a bad version to `latest`.\n- **Not a string** (`error`): an unquoted value that YAML reads as a number or a boolean\n  (`enforce-version: 1.30`, `warn-version: yes`). Label values are strings, so the Namespace\n  cannot be decoded at all.\n- **Unknown key** (`warning`): a label under `pod-security.kubernetes.io/` that is none of the six\n  (`enforced`, `enforce_version`, `exempt`). PSA reads only the six keys and ignores any other, so\n  the label sets no policy, and the namespace silently gets the cluster default for that mode. The\n  message suggests the closest key. The API server accepts these labels, so this is a warning.\n- **Labels written as annotations** (`warning`): one of the six keys under\n  `metadata.annotations` (and not also under `metadata.labels`): PSA reads labels only. One\n  finding per Namespace names every such key (one mistake, made for each key), at the first.\n- **audit or warn without enforce** (`info`): the namespace is watched, not protected. Pods that\n  violate the level are audited or warned about, and none is rejected. Enforce is the cluster\n  default, which is `privileged` unless the PodSecurity admission configuration sets another. Not\n  reported when the audit and warn levels are `privileged`, since those report nothing.\n- **enforce without enforce-version** (`info`): for `baseline` and `restricted`, the checks\n  follow the cluster\'s version (`latest`), so an upgrade that tightens the level can start\n  rejecting pods. `enforce-version: latest` says that this is intended and is not reported;\n  `privileged` allows everything in every version and is not reported either.\n- **enforce: privileged** (`info`): on any namespace but `kube-system` and those listed in the\n  `privilegedNamespaces` option. An explicit `enforce: privileged` is a written decision (node\n  agents need it: CNI and load-balancer speakers, storage satellites, service-mesh init\n  containers), so it is shown, not raised: the maintainer who wrote it would not change it. The\n  real problems of the same labels (invalid values, unknown keys, annotations) keep their\n  severity.\n\nNothing is reported for a Namespace without PSA labels (the cluster default applies), or below\nKubernetes 1.23 (`--kube-version`), where the PodSecurity admission plugin is off by default. A\nlabel written with a null value (`enforce:` and nothing after it) is not checked. Each finding is\non its label, with the path the API server uses\n(`metadata.labels[pod-security.kubernetes.io/enforce]`): on the key for an unknown key, on the\nvalue for a value that is not a string, on the whole line otherwise. The findings about a missing\nenforce or enforce-version label are on the first audit or warn label and on the enforce label.\n\n**What a file cannot show.** The API server\'s PodSecurity admission configuration: the levels it\napplies to namespaces without labels, and its exemptions (user names, runtime classes,\nnamespaces), which let pods past the enforced level. Namespaces that are not in the run, and\nlabels that a controller sets at run time, are not checked.\n\n## Why is this bad?\n\nAn invalid label makes `kubectl apply` fail on a new cluster, often in the middle of an install\nwhose other objects were already created. A typo in the key (`enforced`) fails silently: the\nNamespace is created, and its pods are not held to the level its author wrote down. A Namespace\nthat only audits or warns can still run any pod. An unpinned enforce level changes when the\ncontrol plane is upgraded: pods that passed yesterday\'s `restricted` may not pass the next\nversion\'s, and a Deployment whose pods are then rejected stops rolling out with nothing in its own\nmanifest changed. `enforce: privileged` turns Pod Security off for the namespace: pods there may\nuse host namespaces, `hostPath` volumes and privileged containers. Unless another admission\ncontrol restricts them (OpenShift\'s SecurityContextConstraints still gate every pod, for\nexample), whoever can create a workload there can gain access to its node. Node agents need\nthis, so such namespaces should hold only those agents; the finding is an info that records the\ndecision, and `privilegedNamespaces` lists it.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: Restricted\n    pod-security.kubernetes.io/enforce-version: "1.35"\n    pod-security.kubernetes.io/warnings: restricted\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: tools\n  labels:\n    pod-security.kubernetes.io/enforce: privileged\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n    pod-security.kubernetes.io/warn: restricted\n    pod-security.kubernetes.io/warn-version: latest\n```\n\n## Options\n\n- `privilegedNamespaces` (string, default empty): comma-separated names of namespaces that may\n  enforce `privileged`, `*` matching any characters, for example\n  `--rule-option pod-security-labels.privilegedNamespaces=metallb-system,linkerd*`.\n  `kube-system` always may.\n\n## When not to use it\n\nIf PSA is disabled in your clusters, or replaced by another policy engine that does not read\nthese labels, the labels do nothing and the rule has nothing to check. If your clusters are\nconfigured with exempt namespaces (the PodSecurity admission configuration), PSA ignores the\nlabels of those namespaces, and the API server warns when they carry them. List the namespaces\nthat legitimately run privileged in `privilegedNamespaces` rather than turning the rule off.\n\n## References\n\n- Kubernetes, "Enforce Pod Security Standards with Namespace Labels":\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-namespace-labels/\n- Kubernetes, "Pod Security Admission" (labels, modes, versions, exemptions):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- `k8s.io/pod-security-admission` v0.35: `api/constants.go` (label keys, levels),\n  `api/helpers.go` (`ParseLevel`, `ParseVersion`, `PolicyToEvaluate`), `admission/admission.go`\n  (`ValidateNamespace`: invalid labels rejected on create and on changing updates)\n',
       "rules/pod-security.md": () => '---\nid: pod-security\nseverity: error\n---\n\n# pod-security\n\n## What it does\n\nEvaluates each Pod, and the pod template of each Deployment, ReplicaSet, StatefulSet, DaemonSet,\nJob, CronJob, ReplicationController and PodTemplate, against the Pod Security level of its\nnamespace, as the PodSecurity admission plugin (PSA, `k8s.io/pod-security-admission` v0.35)\nevaluates them: every baseline and restricted check, in the implementation of the policy version\nthe namespace selects (`enforce-version: v1.22` runs the checks of 1.22; `latest` and no version\nlabel run those of the target `--kube-version`), including init and ephemeral containers, Windows\npods (`spec.os.name`) and host-process containers.\n\nThe namespace\'s policy comes from its Namespace manifest in the run (the\n`pod-security.kubernetes.io/enforce`, `warn` and `audit` labels and their `-version` labels, read\nas `pod-security-labels` reads them), over the cluster\'s defaults: those of the PodSecurity\nadmission configuration given with `--pod-security-config <file>` (a `PodSecurityConfiguration`,\nor an `AdmissionConfiguration` whose `PodSecurity` plugin entry holds one or names its file, as\nkubeadm and kind clusters are set up), else the plugin\'s built-in default, `privileged` for every\nmode. Namespaces and `runtimeClassName`s listed in the configuration\'s exemptions are not checked.\nA workload without `metadata.namespace` is in the run\'s default namespace, `default` unless\n`--namespace` names another (as kubectl\'s); the message says so, and says when a namespace has no\nNamespace manifest in the run and the configured defaults applied.\n\nOne finding per workload, for the strictest mode it violates, listing every failed check with\nPSA\'s reason and detail, at the first offending field (or, where the fix is to set a field, at the\nclosest field that is written):\n\n- **A Pod that `enforce` rejects** (`error`): the message is the API server\'s, e.g. `pods "debug"\n  is forbidden: violates PodSecurity "restricted:v1.35": privileged (container "shell" must not\n  set securityContext.privileged=true), allowPrivilegeEscalation != false (\u2026)`. The policy is\n  quoted as labelled (`restricted:latest`).\n- **A workload whose template violates `enforce`** (`error`): PSA never rejects a Deployment or a\n  Job, only warns about it; the object is admitted, and every Pod its controller creates is\n  rejected. The message gives what those Pods are rejected with (they are evaluated as Pods: with\n  `hostNetwork`, for instance, each container port is also a host port).\n- **A violation of `warn` only** (`warning`): the object is admitted and kubectl prints the\n  warning (`would violate PodSecurity "restricted:v1.35": \u2026`). A Pod that enforce rejects gets no\n  warning, as PSA adds none to a rejected request.\n- **A violation of `audit` only** (`info`): the object is admitted and the violation is recorded\n  in the audit log only.\n\nNothing is reported below Kubernetes 1.23 (`--kube-version`), where the PodSecurity admission\nplugin is off by default.\n\n**What is read.** Workloads are read only where a level other than `privileged` can apply: in the\nnamespaces whose Namespace manifests in the run set one (and, when the run\'s default namespace is\none of them, every workload that names no namespace), or everywhere when the configuration\'s\ndefaults set one. In a run with neither, no workload is parsed, and the rule has nothing to\nreport. A workload that passes every level of its namespace is checked from its value without a\nfull parse (by a reader of the block YAML that kubectl, kustomize and helm write, which gives\nexactly what the YAML parser gives, or declines); the others are parsed, and a syntax error in one\nis reported (`yaml-syntax`).\n\n**What a file cannot show.** Labels set at run time (by a controller, or by `kubectl label`), the\nlevels of namespaces that are not in the run when no configuration is given, and exemptions by\nuser name: the Pods of a ReplicaSet or Job are created by its controller\'s service account, which\nan `exemptions.usernames` entry can exempt. Mutating webhooks run before PSA and can change a pod\n(a sidecar injector can add a container that fails a check, or set the fields that pass one);\n`admission-lint simulate --object <file>` shows the webhooks a request goes through. A workload\nwhose namespace has no Namespace manifest in the run is not judged when a document that could\nbe that Namespace (its text names the kind and the namespace) cannot be read: its labels are\nnot known.\n\n## Why is this bad?\n\n`kubectl auth can-i create pods` says yes, and the Pod is still `Forbidden`: Pod Security\nAdmission runs after authorization, on every Pod, and its level is set by a label on the\nnamespace that the workload\'s author may never have seen. A Deployment in such a namespace is\nworse: PSA only warns about pod templates, so `kubectl apply` succeeds, and then every Pod the\nReplicaSet creates is rejected. The rollout stalls with no Pods, the Deployment\'s own output shows\nat most a warning, and the reason is only in the ReplicaSet\'s events (`Error creating: pods\n"api-5d9c7b-xk2p" is forbidden: violates PodSecurity \u2026`). A namespace that warns about or audits a\nlevel is often about to enforce it; workloads that violate it break when it does.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: payments\nspec:\n  hostPID: true\n  containers:\n    - name: shell\n      image: busybox:1.36\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      securityContext:\n        runAsNonRoot: true\n        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n          securityContext:\n            allowPrivilegeEscalation: false\n            capabilities:\n              drop: ["ALL"]\n```\n\n## Options\n\nNone. The cluster\'s defaults and exemptions come from `--pod-security-config <file>`, and the\nnamespace of workloads that name none from `--namespace <name>` (default `default`).\n\n## When not to use it\n\nIf Pod Security Admission is disabled in your clusters (`--disable-admission-plugins\nPodSecurity`), or another policy engine replaces it and ignores the labels, the findings describe\na check that does not run. If your workloads reach the cluster through a tool that sets their\nnamespace (Helm\'s `--namespace`, Argo CD, Flux), give that namespace with `--namespace` rather than\nturning the rule off: a workload that names none is otherwise checked as if it were in `default`.\n\n## References\n\n- Kubernetes, "Pod Security Standards" (the checks of each level):\n  https://kubernetes.io/docs/concepts/security/pod-security-standards/\n- Kubernetes, "Pod Security Admission" (modes, versions, exemptions, workload warnings):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- Kubernetes, "Enforce Pod Security Standards by Configuring the Built-in Admission Controller"\n  (the PodSecurity admission configuration):\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-admission-controller/\n- `k8s.io/pod-security-admission` v0.35: `policy/` (the checks and their versions),\n  `admission/admission.go` (`EvaluatePod`: enforce rejects Pods only, warnings are not added to a\n  rejected request, workloads are audited and warned about)\n',
       "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config: "true"` is in no build (kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere. When a document of the run that could hold a binding of the kind cannot be read\n(a `yaml-syntax` error, an alias bomb, a file too large or not UTF-8), that nothing binds the\npolicy is not known, and the rule says nothing.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
-      "rules/removed-api-version.md": () => '---\nid: removed-api-version\nseverity: error\n---\n\n# removed-api-version\n\n## What it does\n\nFlags `ValidatingWebhookConfiguration` and `MutatingWebhookConfiguration` objects written in\n`apiVersion: admissionregistration.k8s.io/v1beta1` when the target Kubernetes version\n(`--kube-version`, default 1.35) is 1.22 or later. The finding points at `apiVersion`. When a\nwebhook leaves `failurePolicy` out, the message ends "v1 makes its failurePolicy Fail": v1beta1\ndefaulted it to `Ignore`, v1 defaults it to `Fail`, so moving the `apiVersion` alone turns a\nwebhook that failed open into one that fails closed, which the API server accepts. The help (the `fix:`\nline) counts, from what is written, what else v1 takes: `sideEffects` must be `None` or\n`NoneOnDryRun` (v1beta1 defaulted it to `Unknown` and accepted `Some`), and\n`admissionReviewVersions` is required (v1beta1 defaulted it to `[v1beta1]`).\n\nFor the admission policy kinds (`ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`) it flags an `apiVersion` that the\ntarget version does not serve **by default**, from its API discovery data:\n\n| Kind | `v1alpha1` | `v1beta1` | `v1` served by default |\n|---|---|---|---|\n| `ValidatingAdmissionPolicy`, `\u2026Binding` | 1.26+, off by default | 1.28+, off by default | 1.30 |\n| `MutatingAdmissionPolicy`, `\u2026Binding` | 1.32+, off by default | 1.34+, off by default | 1.36 |\n\nThe message quotes the API server\'s `no matches for kind` error; the help (the `fix:` line) says what to do:\nuse `v1` when the target serves it; otherwise enable the preview\nversion on the API server (`--runtime-config=admissionregistration.k8s.io/v1beta1=true` and the\n`ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` feature gate), or target the release\nthat serves `v1`.\n\nIts severity is `error`, except for the newest version the target has of a kind that has no\nversion served by default: with the default target 1.35, a `MutatingAdmissionPolicy` (or its\nbinding) in `v1beta1` is `info`. `v1` does not exist there yet and `v1beta1` is off by default, so\nthe manifest has no better choice: writing it is the decision to enable the preview, and the\nfinding is the reminder that the API server must have it on. The same kind in `v1alpha1` (when\n`v1beta1` is there) stays an `error`. A version that Kubernetes has only after the target\n(`v1` of `MutatingAdmissionPolicy`, from 1.36) is an `error` when you chose the target\n(`--kube-version`, or `kubeVersion` in the config), and an `info` when the target is the\ndefault: the file is then evidence that its cluster is newer than the default (what would change\nis the linter\'s target, not the manifest), and the message says to set `--kube-version`. An `apiVersion` that never had the policy\nkinds (`v2`) is `schema`\'s finding. The finding points at `apiVersion`; the other rules still\nlint the policy.\n\nA binding written in the same `apiVersion` as its policy, when the run holds the policy, is one\ncause with it: the policy\'s finding names it (`\u2026 (and its binding "replicas")`) and the binding\ngets none of its own. A binding whose policy is elsewhere, or in another version, has its own.\nPolicies of one kind written in one `apiVersion` in one folder (one file, or a project\'s folder\nof policies, one per file) are one choice of version: one finding, at the first, says how many\n(`\u2026 (2 in the file, with their bindings)`, `\u2026 (7 in this folder)`).\n\nIt runs even when the object has type errors. Other versions that never served the webhook\nconfiguration kinds (`v1alpha1`, \u2026) are reported by `schema`. The other rules still lint a\nv1beta1 webhook configuration, with the\n**v1beta1** defaults, because that is what the manifest meant when it was written: for example\n`implicit-failure-policy` reports the v1beta1 default `Ignore` and `side-effects` the default\n`Unknown`.\n\n**What a file cannot show.** The API server\'s flags: whether `--runtime-config` and a feature\ngate switch a preview version on, and which Kubernetes version the manifest will reach\n(`--kube-version` stands for it). The rule judges the `apiVersion` by what the target version\nserves by default.\n\n## Why is this bad?\n\n`admissionregistration.k8s.io/v1beta1` webhook configurations were deprecated in 1.16 and are\nnot served since 1.22. Applying one fails before anything is stored:\n`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`\n(reported, for example, in kudobuilder/kudo#1804). Charts that still ship v1beta1 manifests fail\nto install, and the webhook they configure never exists.\n\nChanging only the `apiVersion` is not a safe fix, because v1 has different defaults:\n\n| Field | v1beta1 default | v1 default |\n|---|---|---|\n| `failurePolicy` | `Ignore` | `Fail` |\n| `matchPolicy` | `Exact` | `Equivalent` |\n| `timeoutSeconds` | 30 | 10 |\n| `sideEffects` | `Unknown` | none: required, `None` or `NoneOnDryRun` |\n| `admissionReviewVersions` | `["v1beta1"]` | none: required |\n\nA webhook that silently failed open under v1beta1 fails **closed** after the bump, and the\nobject is rejected until `sideEffects` and `admissionReviewVersions` are written. Write the\nfields explicitly when you migrate, so the behaviour is the one you chose.\n\nAdmission policies in a preview version fail the same way on a cluster that does not enable it:\n`kubectl apply` reports `no matches for kind "ValidatingAdmissionPolicy" in version\n"admissionregistration.k8s.io/v1beta1"` (a policy copied from a tutorial written for 1.28), and a\nchart that ships one does not install. The `v1` types of a policy have the same fields as\n`v1beta1`, so for policies the fix is the `apiVersion` alone (a `v1alpha1` binding\'s\n`paramRef.parameterNotFoundAction` defaulted to `Deny`; in `v1` it must be written).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nA `ValidatingAdmissionPolicy` and its binding in `v1beta1`, which Kubernetes never serves by\ndefault:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Use instead\n\nThe same webhook in v1, keeping the v1beta1 behaviour where it was deliberate\n(`failurePolicy: Ignore`) and writing the fields v1 requires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nThe policy and its binding in `v1`, served by default since 1.30:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options of its own. It reads the target Kubernetes version from\n`--kube-version <version>` (for example `--kube-version 1.21`; default 1.35) and reports nothing\nfor webhook configurations when that version is older than 1.22. For policies the target\nversion decides which `apiVersion` is served (for example `--kube-version 1.36` for\n`MutatingAdmissionPolicy` in `v1`).\n\n## When not to use it\n\nWhen the manifests really target clusters older than 1.22, pass `--kube-version` with that\nversion instead of turning the rule off. If your clusters enable a preview version of the policy\nAPI on purpose (`--runtime-config` and the feature gate), the policy findings do not apply to\nthem: turn the rule off for those manifests, or pass the `--kube-version` that serves `v1` and\nwrite `v1`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1beta1/types.go` (`deprecated=1.16`, `removed=1.22`,\n  replacement v1)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` and\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (the two default sets)\n- Deprecated API migration guide, v1.22: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22\n- Validating Admission Policy (GA in 1.30): https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy (beta in 1.34 behind `--runtime-config` and the feature gate; v1 in 1.36): https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- KEP-3488 (CEL admission control) and KEP-3962 (mutating admission policies): https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery\n- kudobuilder/kudo#1804 (`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`)\n',
+      "rules/removed-api-version.md": () => '---\nid: removed-api-version\nseverity: error\n---\n\n# removed-api-version\n\n## What it does\n\nFlags `ValidatingWebhookConfiguration` and `MutatingWebhookConfiguration` objects written in\n`apiVersion: admissionregistration.k8s.io/v1beta1` when the target Kubernetes version\n(`--kube-version`, default 1.35) is 1.22 or later. The finding points at `apiVersion`. When a\nwebhook leaves `failurePolicy` out, the message ends "v1 makes its failurePolicy Fail": v1beta1\ndefaulted it to `Ignore`, v1 defaults it to `Fail`, so moving the `apiVersion` alone turns a\nwebhook that failed open into one that fails closed, which the API server accepts. The help (the `fix:`\nline) counts, from what is written, what else v1 takes: `sideEffects` must be `None` or\n`NoneOnDryRun` (v1beta1 defaulted it to `Unknown` and accepted `Some`), and\n`admissionReviewVersions` is required (v1beta1 defaulted it to `[v1beta1]`).\n\nFor the admission policy kinds (`ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`) it flags an `apiVersion` that the\ntarget version does not serve **by default**, from its API discovery data:\n\n| Kind | `v1alpha1` | `v1beta1` | `v1` served by default |\n|---|---|---|---|\n| `ValidatingAdmissionPolicy`, `\u2026Binding` | 1.26+, off by default | 1.28+, off by default | 1.30 |\n| `MutatingAdmissionPolicy`, `\u2026Binding` | 1.32+, off by default | 1.34+, off by default | 1.36 |\n\nThe message quotes the API server\'s `no matches for kind` error; the help (the `fix:` line) says what to do:\nuse `v1` when the target serves it; otherwise enable the preview\nversion on the API server (`--runtime-config=admissionregistration.k8s.io/v1beta1=true` and the\n`ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` feature gate), or target the release\nthat serves `v1`.\n\nIts severity is `error`, except for the newest version the target has of a kind that has no\nversion served by default: with the default target 1.35, a `MutatingAdmissionPolicy` (or its\nbinding) in `v1beta1` is `info`. `v1` does not exist there yet and `v1beta1` is off by default, so\nthe manifest has no better choice: writing it is the decision to enable the preview, and the\nfinding is the reminder that the API server must have it on. The same kind in `v1alpha1` (when\n`v1beta1` is there) stays an `error`. A version that Kubernetes has only after the target\n(`v1` of `MutatingAdmissionPolicy`, from 1.36) is an `error` when you chose the target\n(`--kube-version`, or `kubeVersion` in the config), and an `info` when the target is the\ndefault: the file is then evidence that its cluster is newer than the default (what would change\nis the linter\'s target, not the manifest), and the message says to set `--kube-version`. An `apiVersion` that never had the policy\nkinds (`v2`) is `schema`\'s finding. The finding points at `apiVersion`; the other rules still\nlint the policy.\n\nA binding written in the same `apiVersion` as its policy, when the run holds the policy, is one\ncause with it: the policy\'s finding names it (`\u2026 (and its binding "replicas")`) and the binding\ngets none of its own. A binding whose policy is elsewhere, or in another version, has its own.\nPolicies of one kind written in one `apiVersion` in one file are that file\'s one choice of\nversion: one finding, at the first, says how many (`\u2026 (2 in the file, with their bindings)`).\n\nIt runs even when the object has type errors. Other versions that never served the webhook\nconfiguration kinds (`v1alpha1`, \u2026) are reported by `schema`. The other rules still lint a\nv1beta1 webhook configuration, with the\n**v1beta1** defaults, because that is what the manifest meant when it was written: for example\n`implicit-failure-policy` reports the v1beta1 default `Ignore` and `side-effects` the default\n`Unknown`.\n\n**What a file cannot show.** The API server\'s flags: whether `--runtime-config` and a feature\ngate switch a preview version on, and which Kubernetes version the manifest will reach\n(`--kube-version` stands for it). The rule judges the `apiVersion` by what the target version\nserves by default.\n\n## Why is this bad?\n\n`admissionregistration.k8s.io/v1beta1` webhook configurations were deprecated in 1.16 and are\nnot served since 1.22. Applying one fails before anything is stored:\n`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`\n(reported, for example, in kudobuilder/kudo#1804). Charts that still ship v1beta1 manifests fail\nto install, and the webhook they configure never exists.\n\nChanging only the `apiVersion` is not a safe fix, because v1 has different defaults:\n\n| Field | v1beta1 default | v1 default |\n|---|---|---|\n| `failurePolicy` | `Ignore` | `Fail` |\n| `matchPolicy` | `Exact` | `Equivalent` |\n| `timeoutSeconds` | 30 | 10 |\n| `sideEffects` | `Unknown` | none: required, `None` or `NoneOnDryRun` |\n| `admissionReviewVersions` | `["v1beta1"]` | none: required |\n\nA webhook that silently failed open under v1beta1 fails **closed** after the bump, and the\nobject is rejected until `sideEffects` and `admissionReviewVersions` are written. Write the\nfields explicitly when you migrate, so the behaviour is the one you chose.\n\nAdmission policies in a preview version fail the same way on a cluster that does not enable it:\n`kubectl apply` reports `no matches for kind "ValidatingAdmissionPolicy" in version\n"admissionregistration.k8s.io/v1beta1"` (a policy copied from a tutorial written for 1.28), and a\nchart that ships one does not install. The `v1` types of a policy have the same fields as\n`v1beta1`, so for policies the fix is the `apiVersion` alone (a `v1alpha1` binding\'s\n`paramRef.parameterNotFoundAction` defaulted to `Deny`; in `v1` it must be written).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nA `ValidatingAdmissionPolicy` and its binding in `v1beta1`, which Kubernetes never serves by\ndefault:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Use instead\n\nThe same webhook in v1, keeping the v1beta1 behaviour where it was deliberate\n(`failurePolicy: Ignore`) and writing the fields v1 requires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nThe policy and its binding in `v1`, served by default since 1.30:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options of its own. It reads the target Kubernetes version from\n`--kube-version <version>` (for example `--kube-version 1.21`; default 1.35) and reports nothing\nfor webhook configurations when that version is older than 1.22. For policies the target\nversion decides which `apiVersion` is served (for example `--kube-version 1.36` for\n`MutatingAdmissionPolicy` in `v1`).\n\n## When not to use it\n\nWhen the manifests really target clusters older than 1.22, pass `--kube-version` with that\nversion instead of turning the rule off. If your clusters enable a preview version of the policy\nAPI on purpose (`--runtime-config` and the feature gate), the policy findings do not apply to\nthem: turn the rule off for those manifests, or pass the `--kube-version` that serves `v1` and\nwrite `v1`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1beta1/types.go` (`deprecated=1.16`, `removed=1.22`,\n  replacement v1)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` and\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (the two default sets)\n- Deprecated API migration guide, v1.22: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22\n- Validating Admission Policy (GA in 1.30): https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy (beta in 1.34 behind `--runtime-config` and the feature gate; v1 in 1.36): https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- KEP-3488 (CEL admission control) and KEP-3962 (mutating admission policies): https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery\n- kudobuilder/kudo#1804 (`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`)\n',
       "rules/schema.md": () => '---\nid: schema\nseverity: error\n---\n\n# schema\n\n## What it does\n\nFlags webhook configurations that do not decode into the `admissionregistration.k8s.io/v1` API\ntypes (`k8s.io/api` `admissionregistration/v1/types.go`):\n\n- a field with the wrong JSON type: a string where a whole number is expected\n  (`timeoutSeconds: "5"`), an object where a list is expected, a number outside the 32-bit range\n  of `timeoutSeconds` or `service.port`. `null` is accepted for every field, as the Go decoder\n  accepts it;\n- a field the types do not have: a typo (`failurePolicies`), a field indented one level too deep\n  or too shallow, `reinvocationPolicy` on a *validating* webhook (only mutating webhooks have it);\n- `clientConfig.caBundle` that is not standard base64 (for example a PEM block pasted as is);\n- an `apiVersion` in `admissionregistration.k8s.io` that never served these kinds, such as\n  `admissionregistration.k8s.io/v1alpha1` (`v1beta1` is reported by `removed-api-version`).\n\nThe same checks apply to the admission policy kinds (`ValidatingAdmissionPolicy`,\n`ValidatingAdmissionPolicyBinding`, `MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`),\nagainst their v1 types (`v1beta1` and `v1alpha1` have the same fields):\n\n- a field with the wrong JSON type, for example `validationActions: Deny` (a string where a list\n  belongs) or an unquoted `reason: 403`;\n- a field the kind does not have, such as a `namespaceSelector` indented into a resource rule;\n  for a field that belongs to the sibling kind the message says so (`reinvocationPolicy` and\n  `mutations` exist only on `MutatingAdmissionPolicy`, `validations` and `auditAnnotations` only\n  on `ValidatingAdmissionPolicy`, `validationActions` only on `ValidatingAdmissionPolicyBinding`).\n  A `status` on a `ValidatingAdmissionPolicy` (as `kubectl get -o yaml` writes it) is accepted;\n- an `apiVersion` in `admissionregistration.k8s.io` that never had the policy kinds (anything but\n  `v1`, `v1beta1` and `v1alpha1`). Versions that exist but are not served by the target\n  Kubernetes version are reported by `removed-api-version`.\n\nOne cause, one finding: the same problem at the same field of several webhooks of one\nconfiguration (a `caBundle` that is not base64, copied into each) is reported at the first\nwebhook, counting the others ("and in 3 more webhooks"); the placeholders of an unrendered\ntemplate are named once per file, at the first, with how many the file\'s admission objects hold\n("render it first"): one render fixes them all, however many documents the file has.\n\nIt checks types and field names only. Required fields and allowed values (`failurePolicy: Fial`,\na missing `admissionReviewVersions`, a policy without `matchConstraints`) are the API server\'s\nvalidation and are reported by `api-validation`.\n\nWhen a field has the wrong type or the `apiVersion` is unknown, the object cannot be decoded and\nthe other object rules skip it (`removed-api-version` still runs). Unknown fields and bad base64\ndo not stop the other rules: they see the object without the unknown field, as the API server\nwould store it.\n\n**What a file cannot show.** The rule reads the object as written, against the API types. What\nbecomes of an unknown field depends on the client that applies it: with strict field validation\n(kubectl\'s default) the API server rejects the object, with `Warn` or `Ignore` it drops the field.\n\n## Why is this bad?\n\nThe API server decodes the request body into the Go types before it applies defaults or\nvalidates anything. A value of the wrong type fails that decoding, so the whole configuration is\nrejected and none of its webhooks is created or updated. Quoted numbers are the usual cause,\noften from a Helm value rendered with `quote`.\n\nAn unknown field is handled by field validation. With `fieldValidation=Strict` the request fails\nwith `400 Bad Request`; with `Warn`, the API server\'s default, the field is **dropped** and the\nrequest succeeds with only a warning. The dropped setting then silently does not exist. In the\nexample below, the `namespaceSelector` is indented into the rule, so it is dropped, the webhook\ngets the default `namespaceSelector: {}`, and it intercepts Deployments in every namespace,\n`kube-system` included, with `failurePolicy: Fail`. Admission policies fail the same way: a\nbinding whose `validationActions` is a string instead of a list is not created at all, so the\npolicy it was meant to enforce enforces nothing.\n\n## Example\n\n`timeoutSeconds` is a string, and `namespaceSelector` is indented under the rule instead of the\nwebhook:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: "5"\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n        namespaceSelector:\n          matchExpressions:\n            - key: kubernetes.io/metadata.name\n              operator: NotIn\n              values: ["kube-system", "deployment-policy"]\n```\n\nA binding whose `validationActions` is a string, and a policy with the mutating kind\'s\n`reinvocationPolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  reinvocationPolicy: Never\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: Deny\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "deployment-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on: a type error makes the API server reject the object, and an object that fails it is\nnot checked by the other rules. If you apply with a client that tolerates unknown fields on\npurpose (for example manifests carrying fields of a newer Kubernetes version than the types this\ntool models), review those findings rather than turning the rule off.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (the field names and types; `reinvocationPolicy`\n  exists only on `MutatingWebhook`; the policy types: `ValidatingAdmissionPolicy` in v0.35,\n  `MutatingAdmissionPolicy` in v0.36)\n- Unknown fields are decoding-level, not validation: `fieldValidation=Strict` rejects them,\n  `Warn` drops them with a warning (KEP-2885): https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n',
       "rules/self-deadlock.md": () => '---\nid: self-deadlock\nseverity: error\n---\n\n# self-deadlock\n\n## What it does\n\nFlags a webhook that would have to admit its own replacement pods. A webhook is reported when\nall of these hold:\n\n1. it is served from inside the cluster, by `clientConfig.service` (a `url` webhook is not\n   checked); its `service.namespace` is "its namespace" below;\n2. its effective `failurePolicy` is `Fail` (written, or the v1 default);\n3. the API server would call it for a CREATE, in its namespace, of `pods` or of one of the\n   workloads that create them: `apps/v1` `replicasets`, `deployments`, `statefulsets`,\n   `daemonsets`, or for the writes that make a new pod serve: a CREATE of `pods/binding`, an\n   UPDATE of `pods/status` (matched with its rules, including `matchPolicy: Equivalent`, and its\n   `namespaceSelector`, evaluated against `kubernetes.io/metadata.name` plus the labels of\n   that Namespace\'s manifest if the run contains one);\n4. its `matchConditions`, if any, are all true, or cannot be decided from what is known of the\n   request (an `authorizer` call, a read of the object\'s labels or spec: that may match), for\n   the requester that creates those objects\n   when the webhook\'s pods are replaced: the `replicaset-controller`, `daemon-set-controller`\n   and `statefulset-controller` service accounts in `kube-system` for pods, `kube-scheduler`\n   for `pods/binding` (the scheduler binds each new pod with one: refused, no pod of the\n   namespace is scheduled; on EKS, Fargate pods are bound by `eks:fargate-scheduler`), the\n   kubelet (`system:node:\u2026`, group `system:nodes`) for `pods/status` (it reports a pod\'s IP and\n   readiness with one: refused, the webhook\'s new pods run but never become endpoints of its\n   Service), the\n   `deployment-controller` for ReplicaSets, and a cluster administrator (`system:masters`)\n   for Deployments, StatefulSets and DaemonSets. If a condition is false for them, or cannot\n   be evaluated here (one that calls `authorizer`, say), that kind of object does not count:\n   the rule does not guess.\n\nThe finding points at the rule that matches, and names the first match in the order pods,\npod bindings, pod status, ReplicaSets, Deployments, StatefulSets, DaemonSets. It is an `error` for pods, pod bindings, pod status and ReplicaSets\n(the recovery of the webhook\'s own pods, or a rollout, is what is blocked), and a `warning` when\nonly Deployments, StatefulSets or DaemonSets match: those objects are created by an installer,\nso an install or reinstall of the workload that runs the webhook is blocked, and only when it is\nof that kind (which the run does not show), while replacements for its pods are not. When only\nStatefulSets or DaemonSets match it is an `info`: a webhook\'s server is run by a Deployment as a\nrule, and the run does not show one run by a StatefulSet or a DaemonSet. The namespace is not exempt when it is\n`kube-system`: controllers that install themselves there (the AWS Load Balancer Controller\ndoes) deadlock the same way.\n\nExemptions, where the run cannot show the webhook\'s own pods:\n\n- A webhook with a non-empty `objectSelector` is not reported: the labels of its own pods are\n  not part of the run, and any such selector is one they could avoid (by not carrying an\n  opt-in label, or by carrying an opt-out one).\n- A `namespaceSelector` with a `NotIn` or `DoesNotExist` requirement on a key other than\n  `kubernetes.io/metadata.name` is an opt-out switch; when the run has no manifest for the\n  webhook\'s namespace, the rule cannot tell whether that namespace carries the label (projects\n  usually label their own namespace so), and does not report. With the Namespace manifest in\n  the run, its labels decide. The `default` namespace needs no manifest: the API server creates\n  it with no label but `kubernetes.io/metadata.name: default`\n  (`pkg/controlplane/controller/systemnamespaces`), so a webhook served from `default` whose\n  opt-out label `default` does not carry is reported. (A cluster admin may have labelled\n  `default` since; the finding says what the API server\'s own `default` gets.)\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one.\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`) and would deadlock alike are\nreported once, at the first, naming the others; the suggestion excludes the namespace in each.\n\n## Why is this bad?\n\nWhen the webhook\'s pods die (a node failure, an eviction, a bad rollout), the ReplicaSet\ncontroller creates replacements in the same namespace. Their creation is an admission request\nthat the webhook must answer, and with `failurePolicy: Fail` the API server rejects it while\nno webhook pod is running. No pod, no webhook; no webhook, no pod: the deadlock lasts until\nsomeone deletes or edits the webhook configuration by hand. The same goes for the\nReplicaSet a rollout creates, so a fixed version of the webhook cannot be rolled out either.\n\nThe Kubernetes documentation calls this out ("Avoiding deadlocks in self-hosted webhooks") and\nrecommends excluding the webhook\'s own namespace with a `namespaceSelector`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n```\n\n## Use instead\n\nExclude the webhook\'s own namespace by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "sidecar-injector"]\n```\n\nIf the webhook must see some pods of its own namespace, give it an opt-in `objectSelector`\nthat its own pods do not match, or use `failurePolicy: Ignore`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests: the labels of the webhook\'s\nnamespace are used when its `namespaceSelector` is evaluated.\n\n## When not to use it\n\nWhen the webhook\'s pods are created some other way than through this API server (static\npods, another cluster), or when it is deliberately fail-closed for its own namespace and you\nhave a runbook for the deadlock. Then turn the rule off with `--rule self-deadlock=off`, or\nlower it with `--rule self-deadlock=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding deadlocks in self-hosted webhooks":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices, "Avoid self-mutation deadlocks" and dependency loops:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (how the\n  `namespaceSelector` is evaluated)\n',
       "rules/side-effects.md": () => '---\nid: side-effects\nseverity: error\n---\n\n# side-effects\n\n## What it does\n\nChecks each webhook\'s `sideEffects`.\n\nIn `admissionregistration.k8s.io/v1` (severity `error`):\n\n- `sideEffects` is missing or `null`: v1 has no default and requires the field;\n- `sideEffects` is anything but `None` or `NoneOnDryRun`, including the legacy classes `Some` and\n  `Unknown`.\n\nIn a legacy `admissionregistration.k8s.io/v1beta1` object, when the target version still serves\nv1beta1 (before 1.22; from 1.22 on `removed-api-version` reports the object, and what its\nwebhooks do on a call is moot), with severity `warning`:\n\n- `sideEffects: Unknown` or `sideEffects: Some`;\n- `sideEffects` omitted, which v1beta1 defaults to `Unknown`.\n\n`None` and `NoneOnDryRun` are never flagged. A v1beta1 value outside the four classes (a typo) is\nan `error`. `api-validation` does not report `sideEffects` again.\n\n**What a file cannot show.** Whether the declaration is true: `None` and `NoneOnDryRun` are\npromises about what the webhook\'s code does on a call and on a dry run (`request.dryRun`), which\nonly that code shows. The rule checks the value written, not the webhook\'s behaviour.\n\n## Why is this bad?\n\nIn v1 the API server rejects the configuration on create:\n`webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun`, or\n`Unsupported value: "Unknown": supported values: "None", "NoneOnDryRun"`. `Some` and `Unknown`\nsurvive only in objects stored long ago: an update is accepted with them only if the stored\nconfiguration already had such a webhook.\n\nWhere `Unknown` or `Some` is in effect, every **dry-run** request the webhook matches is rejected\n(`400`, the webhook "does not support dry run"), even with `failurePolicy: Ignore`, because the\nAPI server cannot call a webhook that may have side effects for a request that must not have\nany. That breaks `kubectl diff`, `kubectl apply --dry-run=server` and the tools built on them:\ncert-manager#2186, open-policy-agent/gatekeeper#1353, kubernetes/autoscaler#2278,\nactions-runner-controller#266, and the Flux FAQ (fluxcd/website PR #602) report it.\n\n## Example\n\nTwo webhooks carried over from a v1beta1 chart: the first lost its `sideEffects` line, the\nsecond kept the old `Unknown`. The API server rejects both:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: resource-defaults\nwebhooks:\n  - name: pods.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n  - name: jobs.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: Unknown\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-jobs\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["batch"]\n        apiVersions: ["v1"]\n        resources: ["jobs"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n```\n\nA v1beta1 object that relies on the v1beta1 default `Unknown`, on a cluster older than 1.22 that\nstill serves v1beta1 (a warning: its dry-run requests fail; from 1.22 on, `removed-api-version`\nreports the object instead):\n\n```yaml incorrect\n# kube-version: 1.21\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: legacy-quota-check\nwebhooks:\n  - name: quotas.legacy-quota-check.example.com\n    failurePolicy: Ignore\n    clientConfig:\n      service:\n        namespace: quota-system\n        name: quota-webhook\n        path: /validate-resourcequotas\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["resourcequotas"]\n```\n\n## Use instead\n\nDeclare `None` when the webhook only answers the request. If it does change something outside\nthe request (writes to an external system, creates objects), make it skip that work when\n`request.dryRun` is true and declare `NoneOnDryRun`.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: resource-defaults\nwebhooks:\n  - name: pods.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n  - name: jobs.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: NoneOnDryRun\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-jobs\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["batch"]\n        apiVersions: ["v1"]\n        resources: ["jobs"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nFor v1 objects, never: the API server rejects what the rule reports. The v1beta1 warnings matter\nonly while such objects still exist; once they are migrated to v1 (see `removed-api-version`),\nthe v1 checks apply.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`sideEffects` required; `None`/`NoneOnDryRun` on create; the update exception)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Unknown`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/validating/dispatcher.go` (dry-run rejection for `Unknown`/`Some`)\n- Admission webhook good practices, side effects:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, side effects: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- cert-manager#2186, open-policy-agent/gatekeeper#1353, kubernetes/autoscaler#2278\n',
@@ -38730,12 +38730,11 @@ function v1Gaps(written) {
     help: here.length === 0 ? "" : ` Here ${here.join("; ")}.`
   };
 }
-var import_node_path6, POLICY_APIS, INTRODUCED, PREVIEW_VERSIONS, REMOVED_HELP, V1_SIDE_EFFECTS, rule7;
+var POLICY_APIS, INTRODUCED, PREVIEW_VERSIONS, REMOVED_HELP, V1_SIDE_EFFECTS, rule7;
 var init_removed_api_version = __esm({
   "dist/rules/removed-api-version.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path6 = require("node:path");
     init_json();
     init_version();
     init_types();
@@ -38774,11 +38773,10 @@ var init_removed_api_version = __esm({
       create(run2) {
         let sameVersion;
         const bindings = () => sameVersion ??= bindingsInPolicyVersion(run2.policies);
-        let sameFolder;
-        const key2 = (policy) => `${(0, import_node_path6.dirname)(policy.manifest.file.path)}\0${policy.kind}\0${policy.apiVersion}`;
-        const folderGroup = (object) => {
-          sameFolder ??= groupBy(run2.policies.filter((policy) => !isBindingKind(policy.kind)), key2);
-          return sameFolder.get(key2(object)) ?? [object];
+        let sameFile;
+        const fileGroup = (object) => {
+          sameFile ??= groupBy(run2.policies.filter((policy) => !isBindingKind(policy.kind)), (policy) => `${policy.manifest.file.path}\0${policy.kind}\0${policy.apiVersion}`);
+          return sameFile.get(`${object.manifest.file.path}\0${object.kind}\0${object.apiVersion}`) ?? [object];
         };
         return {
           webhookConfiguration(object) {
@@ -38799,11 +38797,10 @@ var init_removed_api_version = __esm({
             const detail = policyDetail(object.kind, version2, run2.kubeVersion, served3);
             if (detail === void 0)
               return [];
-            const group = isBindingKind(object.kind) ? [object] : folderGroup(object);
+            const group = isBindingKind(object.kind) ? [object] : fileGroup(object);
             if (group[0] !== object)
               return [];
-            const where2 = group.every((policy) => policy.manifest.file.path === object.manifest.file.path) ? "in the file" : "in this folder";
-            const grouped3 = group.length > 1 ? ` (${group.length} ${where2}${group.some((policy) => (bindings().byPolicy.get(policy)?.length ?? 0) > 0) ? ", with their bindings" : ""})` : void 0;
+            const grouped3 = group.length > 1 ? ` (${group.length} in the file${group.some((policy) => (bindings().byPolicy.get(policy)?.length ?? 0) > 0) ? ", with their bindings" : ""})` : void 0;
             const target = formatKubeVersion(run2.kubeVersion);
             const newest = isNewestPreview(object.kind, version2, run2.kubeVersion);
             const since = INTRODUCED[POLICY_APIS[object.kind].family][version2];
@@ -44105,7 +44102,7 @@ function displayPath2(path) {
 function insideRoot(path, root) {
   try {
     const real = (0, import_node_fs2.realpathSync)(path);
-    return real === root || real.startsWith(root.endsWith(import_node_path7.sep) ? root : root + import_node_path7.sep);
+    return real === root || real.startsWith(root.endsWith(import_node_path6.sep) ? root : root + import_node_path6.sep);
   } catch {
     return false;
   }
@@ -44124,7 +44121,7 @@ function walk(dir, out, root, notes) {
     notes.kustomizationFolders.push(dir);
   }
   for (const entry of entries) {
-    const full = (0, import_node_path7.join)(dir, entry.name);
+    const full = (0, import_node_path6.join)(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name === ".git")
         continue;
@@ -44141,7 +44138,7 @@ function walk(dir, out, root, notes) {
       if (found === void 0)
         notes.linkedKustomizations.push(full);
       else if (insideRoot(full, root))
-        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path7.dirname)((0, import_node_fs2.realpathSync)(file))));
+        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path6.dirname)((0, import_node_fs2.realpathSync)(file))));
       else
         notes.linkedKustomizations.push(...found);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES2.includes(entry.name) && !isManifestName(entry.name)) {
@@ -44184,9 +44181,9 @@ function kustomizationsUnder(path) {
       return void 0;
     for (const entry of entries) {
       if (entry.isDirectory() && entry.name !== ".git")
-        folders.push((0, import_node_path7.join)(folders[at], entry.name));
+        folders.push((0, import_node_path6.join)(folders[at], entry.name));
       else if (KUSTOMIZATION_FILES2.includes(entry.name) && !entry.isDirectory())
-        found.push((0, import_node_path7.join)(folders[at], entry.name));
+        found.push((0, import_node_path6.join)(folders[at], entry.name));
     }
   }
   return found;
@@ -44196,8 +44193,8 @@ function kustomizedFiles(kustomization, dir, out, root) {
   if (read2.kind !== "ok")
     return;
   for (const entry of resourceEntries(Buffer.from(read2.bytes).toString("utf8"))) {
-    const full = (0, import_node_path7.join)(dir, entry);
-    if (isManifestName((0, import_node_path7.basename)(full)))
+    const full = (0, import_node_path6.join)(dir, entry);
+    if (isManifestName((0, import_node_path6.basename)(full)))
       continue;
     try {
       if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
@@ -44342,13 +44339,13 @@ function readStdinSync() {
   }
   return Buffer.concat(chunks);
 }
-var import_node_path7, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
+var import_node_path6, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
 var init_sources = __esm({
   "dist/src/load/sources.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path7 = require("node:path");
+    import_node_path6 = require("node:path");
     init_errors2();
     init_kustomize_fields();
     MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -44725,12 +44722,12 @@ function readAdmissionConfiguration(value, file) {
   return { ...config, origin: { ...origin, plugin: index, via: "path", referencedFile, apiVersion } };
 }
 function referencedPath(path, file, index) {
-  if ((0, import_node_path8.isAbsolute)(path))
+  if ((0, import_node_path7.isAbsolute)(path))
     return path;
   if (file === STDIN_PATH) {
     fail("unreadable", file, [{ path: ["plugins", index, "path"], message: `plugins[${index}].path: ${goQuote(path)} is relative to the admission configuration's folder, and standard input has none` }]);
   }
-  return (0, import_node_path8.join)((0, import_node_path8.dirname)(file), path);
+  return (0, import_node_path7.join)((0, import_node_path7.dirname)(file), path);
 }
 function readReferencedFile(referencedFile, file, index) {
   const at = ["plugins", index, "path"];
@@ -44774,12 +44771,12 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path8, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path7, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path8 = require("node:path");
+    import_node_path7 = require("node:path");
     import_yaml4 = __toESM(require_dist(), 1);
     init_errors2();
     init_json();
@@ -47326,12 +47323,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path10.relative)(cwd, (0, import_node_path10.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path10.isAbsolute)(rel))
+  const rel = (0, import_node_path9.relative)(cwd, (0, import_node_path9.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path9.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path10.sep)) {
-    current = (0, import_node_path10.join)(current, segment);
+  for (const segment of rel.split(import_node_path9.sep)) {
+    current = (0, import_node_path9.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -47339,7 +47336,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path10.relative)(cwd, current);
+      return (0, import_node_path9.relative)(cwd, current);
   }
   return void 0;
 }
@@ -47350,7 +47347,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function makeFolders(flag, path, absolute) {
   const missing2 = [];
-  for (let folder = (0, import_node_path10.dirname)(absolute); ; folder = (0, import_node_path10.dirname)(folder)) {
+  for (let folder = (0, import_node_path9.dirname)(absolute); ; folder = (0, import_node_path9.dirname)(folder)) {
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(folder);
@@ -47361,7 +47358,7 @@ function makeFolders(flag, path, absolute) {
     if (stats !== void 0)
       break;
     missing2.unshift(folder);
-    if ((0, import_node_path10.dirname)(folder) === folder)
+    if ((0, import_node_path9.dirname)(folder) === folder)
       break;
   }
   for (const folder of missing2) {
@@ -47369,7 +47366,7 @@ function makeFolders(flag, path, absolute) {
       (0, import_node_fs2.mkdirSync)(folder);
     } catch (error) {
       if (error.code !== "EEXIST")
-        throw new InputError(`cannot create the folder ${(0, import_node_path10.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
+        throw new InputError(`cannot create the folder ${(0, import_node_path9.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
       const stats = (0, import_node_fs2.lstatSync)(folder);
       if (!stats.isDirectory())
         throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a folder"}`);
@@ -47378,7 +47375,7 @@ function makeFolders(flag, path, absolute) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path10.resolve)(cwd, path);
+  const absolute = (0, import_node_path9.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -47391,7 +47388,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   checkFolder(flag, path, absolute, cwd);
   if (stats === void 0)
     makeFolders(flag, path, absolute);
-  const temp = (0, import_node_path10.join)((0, import_node_path10.dirname)(absolute), `.${(0, import_node_path10.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path9.join)((0, import_node_path9.dirname)(absolute), `.${(0, import_node_path9.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -47410,14 +47407,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path10;
+var import_node_path9;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path10 = require("node:path");
+    import_node_path9 = require("node:path");
     init_errors2();
   }
 });
@@ -47746,12 +47743,12 @@ var init_discovery = __esm({
 
 // dist/src/parse/kustomization.js
 function readPatchFile(folder, path) {
-  const read2 = readRegularFile((0, import_node_path12.resolve)(folder, path), MAX_PATCH_BYTES);
+  const read2 = readRegularFile((0, import_node_path11.resolve)(folder, path), MAX_PATCH_BYTES);
   return read2.kind === "ok" ? Buffer.from(read2.bytes).toString("utf8") : void 0;
 }
 function summarizeKustomization(folder) {
   for (const name of KUSTOMIZATION_FILES2) {
-    const read2 = readRegularFile((0, import_node_path12.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+    const read2 = readRegularFile((0, import_node_path11.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
     if (read2.kind !== "ok")
       continue;
     let document;
@@ -47773,7 +47770,7 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path12.resolve)(folder, entry))).filter(isFolder2);
+    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path11.resolve)(folder, entry))).filter(isFolder2);
     return { changes: [...changes], folders };
   }
   return void 0;
@@ -47817,13 +47814,13 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path12, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path11, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path12 = require("node:path");
+    import_node_path11 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
@@ -47864,12 +47861,12 @@ var init_kustomization = __esm({
         if (file === "-")
           return false;
         this.visit(file);
-        return this.patchFiles.has((0, import_node_path12.resolve)(file));
+        return this.patchFiles.has((0, import_node_path11.resolve)(file));
       }
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
         if (file !== "-")
-          this.visitFolder((0, import_node_path12.dirname)(file));
+          this.visitFolder((0, import_node_path11.dirname)(file));
       }
       /** A kustomization that is there and is not read (behind a link out of the walked folder): what it builds is not known. */
       notRead(file) {
@@ -47877,7 +47874,7 @@ var init_kustomization = __esm({
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
       visitFolder(shown) {
-        const folder = (0, import_node_path12.resolve)(shown);
+        const folder = (0, import_node_path11.resolve)(shown);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
@@ -47888,17 +47885,17 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path12.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          const read2 = readRegularFile((0, import_node_path11.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path12.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path11.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
           const text = Buffer.from(read2.bytes).toString("utf8");
           for (const patch of patchPaths(text))
-            this.patchFiles.add((0, import_node_path12.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path12.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          this.listings.push(...kustomizationListings((0, import_node_path12.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          this.changes.push(...patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path12.resolve)(folder, patch.source) }));
+            this.patchFiles.add((0, import_node_path11.resolve)(folder, patch));
+          const patched2 = kustomizePatches((0, import_node_path11.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
+          this.listings.push(...kustomizationListings((0, import_node_path11.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          this.changes.push(...patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path11.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -58883,11 +58880,11 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);
-    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path13.basename)(path))) {
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path12.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        streamPatches.push(...kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path13.dirname)(path), patch2)));
-        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path13.resolve)((0, import_node_path13.dirname)(path)), text2, false);
+        streamPatches.push(...kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path12.dirname)(path), patch2)));
+        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path12.resolve)((0, import_node_path12.dirname)(path)), text2, false);
         streamListings.push(...path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
@@ -59159,12 +59156,12 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path13, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path12, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path13 = require("node:path");
+    import_node_path12 = require("node:path");
     init_discovery();
     init_helm();
     init_sources();
@@ -60215,10 +60212,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path14.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path14.posix.resolve(root, slashed);
-  const relative6 = import_node_path14.posix.relative(root, absolute);
-  if (relative6 !== "" && !relative6.startsWith("../") && relative6 !== ".." && !import_node_path14.posix.isAbsolute(relative6)) {
+  const root = import_node_path13.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path13.posix.resolve(root, slashed);
+  const relative6 = import_node_path13.posix.relative(root, absolute);
+  if (relative6 !== "" && !relative6.startsWith("../") && relative6 !== ".." && !import_node_path13.posix.isAbsolute(relative6)) {
     return { uri: encodePath(relative6), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -60340,7 +60337,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path14.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path13.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -60366,12 +60363,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path14, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path13, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path14 = require("node:path");
+    import_node_path13 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -60404,7 +60401,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path15.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path14.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -60419,12 +60416,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path15, COMMAND;
+var import_node_path14, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path15 = require("node:path");
+    import_node_path14 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -60443,9 +60440,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path16.posix.resolve(cwd.split("\\").join("/"));
-  const relative6 = import_node_path16.posix.relative(root, import_node_path16.posix.resolve(root, slashed));
-  const inside = relative6 !== "" && relative6 !== ".." && !relative6.startsWith("../") && !import_node_path16.posix.isAbsolute(relative6);
+  const root = import_node_path15.posix.resolve(cwd.split("\\").join("/"));
+  const relative6 = import_node_path15.posix.relative(root, import_node_path15.posix.resolve(root, slashed));
+  const inside = relative6 !== "" && relative6 !== ".." && !relative6.startsWith("../") && !import_node_path15.posix.isAbsolute(relative6);
   return inside ? relative6 : slashed;
 }
 function description(finding) {
@@ -60471,13 +60468,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path16, CODE_QUALITY_SEVERITY;
+var import_node_path15, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path16 = require("node:path");
+    import_node_path15 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -60786,7 +60783,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path18.join)((0, import_node_fs2.realpathSync)((0, import_node_path18.dirname)(absolute)), (0, import_node_path18.basename)(absolute));
+    return (0, import_node_path17.join)((0, import_node_fs2.realpathSync)((0, import_node_path17.dirname)(absolute)), (0, import_node_path17.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -60818,7 +60815,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path18.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path17.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -60837,18 +60834,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path18.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path17.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path18.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path17.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path18.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path18.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path17.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path17.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -60860,13 +60857,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path18, identity3;
+var import_node_path17, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path18 = require("node:path");
+    import_node_path17 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -61004,7 +61001,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path19.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path18.resolve)(k.dir))));
     const builds = tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
@@ -61029,14 +61026,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path19, plural5;
+var import_node_path18, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path19 = require("node:path");
+    import_node_path18 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -64719,7 +64716,7 @@ var require_admission_lint = __commonJS({
     var { isAscii } = require("node:buffer");
     var { fstatSync: fstatSync2, readFileSync: readFileSync2, statSync: statSync2, writeSync: writeSync2 } = require("node:fs");
     var { createRequire: createRequire2 } = require("node:module");
-    var { dirname: dirname13, join: join7 } = require("node:path");
+    var { dirname: dirname12, join: join7 } = require("node:path");
     var { pathToFileURL: pathToFileURL3 } = require("node:url");
     var vm = require("node:vm");
     var BUNDLE = join7(__dirname, "..", "standalone", "admission-lint.cjs");
@@ -64749,7 +64746,7 @@ var require_admission_lint = __commonJS({
         ...cachedData ? { cachedData } : {}
       });
       const bundle = { exports: {} };
-      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname13(BUNDLE));
+      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname12(BUNDLE));
       return { exports: bundle.exports, script, cacheUsed: cachedData !== void 0 && !script.cachedDataRejected };
     }
     function bundleIsCurrent() {
@@ -64823,7 +64820,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path20 = require("node:path");
+var import_node_path19 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -64882,7 +64879,7 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path9 = require("node:path");
+var import_node_path8 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
@@ -65029,15 +65026,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path9.resolve)(cwd);
+  let dir = (0, import_node_path8.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path9.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path8.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
       throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path9.dirname)(dir);
+    const parent = (0, import_node_path8.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -65051,7 +65048,7 @@ function isFile(path) {
   }
 }
 function display2(path, cwd) {
-  const rel = (0, import_node_path9.relative)(cwd, path).split("\\").join("/");
+  const rel = (0, import_node_path8.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -65059,7 +65056,7 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path9.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path8.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
@@ -65068,7 +65065,7 @@ function loadConfig(options) {
     shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path9.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path8.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -65077,7 +65074,7 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path9.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path8.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
@@ -65276,7 +65273,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path11 = require("node:path");
+var import_node_path10 = require("node:path");
 init_errors2();
 init_write();
 init_severity();
@@ -65286,8 +65283,8 @@ var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path11.isAbsolute)(file) ? file : (0, import_node_path11.resolve)(cwd, file);
-  return (0, import_node_path11.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path10.isAbsolute)(file) ? file : (0, import_node_path10.resolve)(cwd, file);
+  return (0, import_node_path10.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -65323,7 +65320,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path11.dirname)((0, import_node_path11.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path10.dirname)((0, import_node_path10.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -65332,7 +65329,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path11.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path10.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -65486,7 +65483,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path17 = require("node:path");
+var import_node_path16 = require("node:path");
 init_sources();
 init_write();
 
@@ -66335,7 +66332,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path17.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path16.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -66352,8 +66349,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path17.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path17.sep}`) && rel !== ".." && !(0, import_node_path17.isAbsolute)(rel);
+    const rel = (0, import_node_path16.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path16.sep}`) && rel !== ".." && !(0, import_node_path16.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -66372,7 +66369,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path17.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path16.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -66802,16 +66799,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path20.resolve)(cwd, path)));
+  const skip2 = new Set(own.map((path) => (0, import_node_path19.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path20.resolve)(cwd, file);
+    const absolute = (0, import_node_path19.resolve)(cwd, file);
     if (skip2.has(absolute))
       return false;
-    const rel = (0, import_node_path20.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path20.isAbsolute)(rel))
+    const rel = (0, import_node_path19.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path19.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -66860,7 +66857,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path20.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path19.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -66909,7 +66906,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path20.dirname)((0, import_node_path20.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path19.dirname)((0, import_node_path19.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.grown > 0) {
@@ -67053,4 +67050,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 8def8d8bfff09ade6fc4888ad20669254299017f20585d527488e81015b90e9a
+//# admission-lint-build 2b5919e8c71c9b63e26edbbb0dd5e5af5c95f41a1181465521539095efb62cce
