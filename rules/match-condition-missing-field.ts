@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, fieldsRequired, fieldsRequiredThroughOptionals, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, fieldsRequired, fieldsRequiredThroughOptionals, mayRemoveUnder, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -192,10 +192,13 @@ export const rule = defineObjectRule({
         ? new Set([
             ...mutations.flatMap(({ expr: e }) => pathsWritten(e, true)),
             ...guarding.filter(({ site }) => site.kind.endsWith('matchCondition')).flatMap(({ expr: e }) => prefixKeys([...fieldsRequired(e), ...fieldsRequiredThroughOptionals(e)])),
-            ...selected,
           ])
         : new Set<string>();
       const variableExprs = guarding.filter(({ site }) => site.kind.endsWith('.variable')).map(({ expr: e }) => e);
+      // A label the objectSelector requires is there, unless another mutation may take it away
+      // (each mutation patches the object encoded again; within one patch a removed key leaves
+      // its map, which stays in the document) (s37c 1-B).
+      const labelRemovers = mutations.filter(({ expr: e }) => mayRemoveUnder(e, '/metadata/labels')).map(({ expr: e }) => e);
       for (const { site, expr } of all) {
         if (!sites.includes(site)) continue;
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
@@ -204,7 +207,8 @@ export const rule = defineObjectRule({
         for (const key of selected) guards.add(key);
         // A JSON Patch's path: a test in its own expression or the variables, a write of its own
         // (one document for the whole list), or what the policy guarantees (above).
-        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy])) : [];
+        const selectedHere = labelRemovers.every((remover) => remover === expr) ? selected : [];
+        const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere])) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
           if (roots.has(root)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables) });

@@ -23,6 +23,10 @@ describe('layers', () => {
     const untyped = celCompileError("'asdf'.contains('x'", { variables: new Set(['object', 'oldObject', 'request', 'namespaceObject', 'authorizer']), result: 'bool' });
     expect(untyped).toMatch(/^compilation failed: ERROR: <input>:1:\d+: Syntax error: /);
     expect(error("'asdf'.contains('x'")).toBe("compilation failed: ERROR: <input>:1:20: Syntax error: missing ')' at '<EOF>'\n | 'asdf'.contains('x'\n | ...................^");
+    // A list ended by a ',' at the end of input: ANTLR reports the missing ']' (upstream
+    // validation tests, k8s.io/apiserver 1.35 with cel-go 0.26), and a trailing ',' is allowed.
+    expect(error('object.x in [1, 2, ')).toBe("compilation failed: ERROR: <input>:1:20: Syntax error: missing ']' at '<EOF>'\n | object.x in [1, 2, \n | ...................^");
+    expect(error('[1, 2,].size() == 2')).toBeUndefined();
     // Issue 24: Kubernetes 1.35 has no escaped identifiers (base.go never enables
     // cel.EnableIdentifierEscapeSyntax), and a double literal out of range does not parse.
     expect(error('object.`b-c` == 1')).toBe("compilation failed: ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`b-c` == 1\n | .......^");

@@ -172,6 +172,11 @@ describe('webhook selectors set by a kustomize patch', () => {
       'manager/kustomizeconfig.yaml': 'commonAnnotations:\n- Path: metadata/labels\n  create: true\n',
     };
     expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}', relabel)])).toEqual(['wildcard-rule error']);
+    // ... in kustomize's path forms too: a list marker after a name, a leading slash (s37c 5-A).
+    for (const path of ['metadata/labels[]', '/metadata[]/labels']) {
+      const marked = { ...relabel, 'manager/kustomizeconfig.yaml': `commonAnnotations:\n- path: ${path}\n  create: true\n` };
+      expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}', marked)])).toEqual(['wildcard-rule error']);
+    }
   });
 
   it('has long-timeout ask critical-resources about the patched webhook, as it judges it (s37b A-5a)', async () => {

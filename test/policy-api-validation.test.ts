@@ -341,8 +341,8 @@ describe('ValidatingAdmissionPolicy: rejected fields', () => {
       ),
     ).toEqual([
       'spec.variables[0].name: Required value: name is not specified',
-      'spec.variables[1].name: Invalid value: "in": must be a valid CEL identifier',
-      'spec.variables[2].name: Invalid value: "my-var": must be a valid CEL identifier',
+      'spec.variables[1].name: Invalid value: "in": name is not a valid CEL identifier',
+      'spec.variables[2].name: Invalid value: "my-var": name is not a valid CEL identifier',
       'spec.variables[2].expression: Required value: expression is not specified',
     ]);
   });

@@ -448,10 +448,14 @@ export function unguardedPatchTargets(expr: Expr, fields: OptionalFields, guards
   return [...found.values()];
 }
 
-/** Whether a value is a literal that is there once written and encoded again: not null, not an empty map, list or object (omitempty drops those). */
+/**
+ * Whether a value is a literal that is there once written and encoded again: not null, not an
+ * empty map, list or object, not "", false or 0 (omitempty drops those from a struct's fields;
+ * s37c 1-C).
+ */
 function nonEmptyLiteral(e: Expr | undefined): boolean {
   if (e === undefined) return false;
-  if (e.kind === 'literal') return e.type !== 'null';
+  if (e.kind === 'literal') return e.type !== 'null' && e.value !== '' && e.value !== false && e.value !== 0 && e.value !== 0n;
   if (e.kind === 'struct') return e.fields.length > 0;
   if (e.kind === 'list') return e.elements.length > 0;
   if (e.kind === 'map') return e.entries.length > 0;
@@ -479,7 +483,8 @@ export function pathsWritten(expr: Expr, acrossMutations = false): string[] {
     else if (e.kind === 'map') {
       for (const entry of e.entries) {
         if (entry.key.kind !== 'literal' || entry.key.type !== 'string') continue;
-        if (!acrossMutations || nonEmptyLiteral(entry.value)) written.push(keyOf('object', [...segments, entry.key.value as string]));
+        // A map keeps its keys whatever their values (omitempty drops struct fields, not map entries).
+        written.push(keyOf('object', [...segments, entry.key.value as string]));
         fromValue(entry.value, [...segments, entry.key.value as string]);
       }
     }
@@ -539,4 +544,24 @@ export function fieldsRequiredThroughOptionals(expr: Expr): string[][] {
   };
   visit(expr);
   return out;
+}
+
+/**
+ * Whether a mutation may take away what is under a pointer prefix (`/metadata/labels`): a JSON
+ * Patch remove, replace or move from it or from one of its parents, or from a path not written
+ * as a literal.
+ */
+export function mayRemoveUnder(expr: Expr, prefix: string): boolean {
+  let found = false;
+  const under = (pointer: { text: string; complete: boolean } | undefined): boolean =>
+    pointer === undefined || !pointer.complete || pointer.text === prefix || pointer.text.startsWith(`${prefix}/`) || prefix.startsWith(`${pointer.text}/`) || pointer.text === '';
+  const visit = (e: Expr): void => {
+    if (found) return;
+    const operation = patchOperation(e);
+    if (e.kind === 'struct' && e.typeName === 'JSONPatch' && operation === undefined) found = true;
+    if (operation !== undefined && ((operation.op === 'remove' || operation.op === 'replace') && under(operation.path) || (operation.op === 'move' && under(operation.from)))) found = true;
+    for (const child of children(e)) visit(child);
+  };
+  visit(expr);
+  return found;
 }

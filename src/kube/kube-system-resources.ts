@@ -74,9 +74,10 @@ function* eachResourceMatch(
       const subresource = slash < 0 ? '' : entry.slice(slash + 1);
       for (const name of info.namespacedResources) {
         if (!matchesName(resourcePart, name)) continue;
-        // `*/*` is every resource and every subresource: the objects themselves too (`pods/*` is
-        // the subresources of pods alone) (s37b B-4).
-        if (resourcePart === '*' && subresource === '*') yield { shown: { group, resource: '*', subresource }, concrete: { group, resource: name, subresource: '' } };
+        // A `*` subresource matches the object itself too: the API server's rule matcher
+        // (apiserver plugin/webhook/predicates/rules/rules.go resource()) takes `sub == "*"` for any
+        // subresource of the request, "" included (s37b B-4, s37c 4-A).
+        if (subresource === '*') yield { shown: { group, resource: resourcePart === '*' ? '*' : name, subresource }, concrete: { group, resource: name, subresource: '' } };
         yield { shown: { group, resource: resourcePart === '*' ? '*' : name, subresource }, concrete: { group, resource: name, subresource } };
       }
     }

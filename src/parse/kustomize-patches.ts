@@ -411,7 +411,7 @@ function mayRelabelNamespaces(document: Record<string, unknown>, readFile: ((pat
   // Transformer configurations point the built-in transformers at fields: only one whose paths
   // reach metadata/labels (a prefix or a common label written into a label) may relabel; a file
   // not read may.
-  if (anyListedFile(document.configurations, readFile, (documents) => documents.some((value) => value === undefined || pathsIn(value).some((path) => /^\/?metadata\/labels(?:\/|$)/.test(path) || !/^\/?[A-Za-z]/.test(path))))) return true;
+  if (anyListedFile(document.configurations, readFile, (documents) => documents.some((value) => value === undefined || pathsIn(value).some((path) => reachesLabels(path))))) return true;
   const replacements = document.replacements;
   if (replacements == null) return false;
   if (!Array.isArray(replacements)) return true;
@@ -421,6 +421,16 @@ function mayRelabelNamespaces(document: Record<string, unknown>, readFile: ((pat
     // A target of another kind, spelled plainly, never writes a Namespace.
     return targets.some((target) => !selectsNoneOf(((target ?? {}) as { select?: { kind?: unknown } | null }).select?.kind, ['Namespace']));
   });
+}
+
+/**
+ * Whether a fieldSpec path may reach metadata/labels: its segments read as kustomize reads them
+ * (a `[]` after a name marks a list, `/` may lead; s37c 5-A), or one the linter does not read.
+ */
+function reachesLabels(path: string): boolean {
+  const segments = path.replace(/^\//, '').split('/').map((segment) => segment.replace(/\[\]$/, ''));
+  if (segments.some((segment) => !/^[A-Za-z][A-Za-z0-9.-]*$/.test(segment))) return true;
+  return segments[0] === 'metadata' && (segments.length === 1 || segments[1] === 'labels');
 }
 
 /** Every `path` string in a transformer configuration, at any depth. */

@@ -214,7 +214,7 @@ function validateVariable(at: FieldPath, variable: Variable, env: Environment): 
   const errors: FieldError[] = [];
   const name = variable.name ?? '';
   if (isBlank(name)) errors.push(required([...at, 'name'], 'name is not specified'));
-  else if (!isCelIdentifier(name)) errors.push(invalid([...at, 'name'], name, 'must be a valid CEL identifier'));
+  else if (!isCelIdentifier(name)) errors.push(invalid([...at, 'name'], name, 'name is not a valid CEL identifier'));
   const expression = variable.expression ?? '';
   if (isBlank(expression)) {
     errors.push(required([...at, 'expression'], 'expression is not specified'));

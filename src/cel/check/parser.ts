@@ -611,6 +611,9 @@ class Parser {
       const elements: Expr[] = [];
       const optionalIndices: number[] = [];
       while (!this.is(']')) {
+        // A trailing ',' is allowed (`[1, 2,]`): at the end of input ANTLR then reports the
+        // missing ']' (cel-go: "missing ']' at '<EOF>'"), not a missing element.
+        if (elements.length > 0 && this.peek().type === 'eof') break;
         const optional = this.accept('?');
         if (optional) {
           if (!this.options.optionalSyntax) throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
