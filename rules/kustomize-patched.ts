@@ -1,6 +1,7 @@
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { patchesOf } from '../src/match/patched.js';
+import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'patched';
@@ -11,7 +12,11 @@ type MessageId = 'patched';
  * other rules judge. Said once per object, naming the first such patch and counting the others.
  */
 function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string; written: unknown }, run: RuleRun, judgedPatched: 'selectors' | 'selectors and rule scopes' | undefined = undefined): Violation<MessageId>[] {
-  const patches = patchesOf(run.kustomizePatches, object);
+  // A patch of an admission object's labels and annotations alone (cert-manager's CA injection
+  // annotation) changes no finding: ca-bundle reads the injection from the patch itself, and no
+  // rule reads an admission object's labels. A Namespace's labels are what its findings are about.
+  const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.metadataOnly !== true || patch.keepsName !== true;
+  const patches = patchesOf(run.kustomizePatches, object).filter(changesFindings);
   if (patches.length === 0) return [];
   const first = patches[0]!;
   const others = patches.length - 1;

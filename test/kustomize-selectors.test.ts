@@ -179,6 +179,15 @@ describe('webhook selectors set by a kustomize patch', () => {
     }
   });
 
+  it('names no patch of an admission object\'s annotations alone: no finding depends on them (hold-out 13)', async () => {
+    const annotation = 'apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mutating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: system/serving-cert\n';
+    const dir = folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: ca.yaml'), 'ca.yaml': annotation });
+    expect((await findings([dir])).filter((f) => f.startsWith('kustomize-patched'))).toEqual([]);
+    // One that renames the object is named.
+    const renamed = folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: replace\n      path: /metadata/name\n      value: other\n') });
+    expect((await findings([renamed])).filter((f) => f.startsWith('kustomize-patched'))).toHaveLength(1);
+  });
+
   it('has long-timeout ask critical-resources about the patched webhook, as it judges it (s37b A-5a)', async () => {
     const slow = MANIFESTS.replace('failurePolicy: Fail', 'failurePolicy: Ignore\n  timeoutSeconds: 30').replace('operations: [CREATE], resources: [pods]}', 'operations: [CREATE, UPDATE], resources: [pods]}');
     const dir = folder({ 'manifests.yaml': slow, 'kustomization.yaml': kustomization('- path: opt-in.yaml'), 'opt-in.yaml': OPT_IN });
