@@ -12,10 +12,12 @@ type MessageId = 'patched';
  * other rules judge. Said once per object, naming the first such patch and counting the others.
  */
 function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string; written: unknown }, run: RuleRun, judgedPatched: 'selectors' | 'selectors and rule scopes' | undefined = undefined): Violation<MessageId>[] {
-  // A patch of an admission object's labels and annotations alone (cert-manager's CA injection
-  // annotation) changes no finding: ca-bundle reads the injection from the patch itself, and no
-  // rule reads an admission object's labels. A Namespace's labels are what its findings are about.
-  const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.metadataOnly !== true || patch.keepsName !== true;
+  // A patch that only sets an admission object's labels and annotations (cert-manager's CA
+  // injection annotation) changes no finding: ca-bundle reads the injection from the patch itself,
+  // and no rule reads an admission object's labels. A delete (of the injection annotation, of a
+  // suppression), admission-lint's own annotations and local-config are named (s37d 1-B). A
+  // Namespace's labels are what its findings are about.
+  const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.setsLabelsOrAnnotationsOnly !== true;
   const patches = patchesOf(run.kustomizePatches, object).filter(changesFindings);
   if (patches.length === 0) return [];
   const first = patches[0]!;

@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, fieldsRequired, fieldsRequiredThroughOptionals, mayRemoveUnder, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, fieldsRequired, fieldsRequiredThroughOptionals, mayRemoveLabels, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -195,10 +195,11 @@ export const rule = defineObjectRule({
           ])
         : new Set<string>();
       const variableExprs = guarding.filter(({ site }) => site.kind.endsWith('.variable')).map(({ expr: e }) => e);
-      // A label the objectSelector requires is there, unless another mutation may take it away
-      // (each mutation patches the object encoded again; within one patch a removed key leaves
-      // its map, which stays in the document) (s37c 1-B).
-      const labelRemovers = mutations.filter(({ expr: e }) => mayRemoveUnder(e, '/metadata/labels')).map(({ expr: e }) => e);
+      // A label the objectSelector requires is there, unless a mutation before may take it (or
+      // the map) away: each mutation patches the object encoded again; within one patch a removed
+      // key leaves its map, which stays in the document (s37c 1-B, s37d 4-A).
+      const selectedKeys = selected.filter((key) => key.startsWith('object.metadata.labels.')).map((key) => key.slice('object.metadata.labels.'.length));
+      const firstRemover = selected.length === 0 ? -1 : mutations.findIndex(({ expr: e }) => mayRemoveLabels(e, selectedKeys));
       for (const { site, expr } of all) {
         if (!sites.includes(site)) continue;
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
@@ -207,7 +208,8 @@ export const rule = defineObjectRule({
         for (const key of selected) guards.add(key);
         // A JSON Patch's path: a test in its own expression or the variables, a write of its own
         // (one document for the whole list), or what the policy guarantees (above).
-        const selectedHere = labelRemovers.every((remover) => remover === expr) ? selected : [];
+        const here = mutations.findIndex(({ expr: e }) => e === expr);
+        const selectedHere = firstRemover === -1 || here <= firstRemover ? selected : [];
         const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere])) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';

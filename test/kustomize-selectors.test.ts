@@ -172,6 +172,10 @@ describe('webhook selectors set by a kustomize patch', () => {
       'manager/kustomizeconfig.yaml': 'commonAnnotations:\n- Path: metadata/labels\n  create: true\n',
     };
     expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}', relabel)])).toEqual(['wildcard-rule error']);
+    // A path whose later segment holds an escaped '/' (kubeflow's getambassador.io\/config) is read
+    // as kustomize splits it: annotations, not labels (s37d 3-A).
+    const escaped = { ...relabel, 'manager/kustomizeconfig.yaml': 'commonAnnotations:\n- path: metadata/annotations/getambassador.io\\/config\n  create: true\n' };
+    expect(await all([tree('{matchExpressions: [{key: example.com/tenant, operator: Exists}]}', escaped)])).toEqual(['wildcard-rule warning namespaced']);
     // ... in kustomize's path forms too: a list marker after a name, a leading slash (s37c 5-A).
     for (const path of ['metadata/labels[]', '/metadata[]/labels']) {
       const marked = { ...relabel, 'manager/kustomizeconfig.yaml': `commonAnnotations:\n- path: ${path}\n  create: true\n` };
@@ -183,6 +187,14 @@ describe('webhook selectors set by a kustomize patch', () => {
     const annotation = 'apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mutating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: system/serving-cert\n';
     const dir = folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: ca.yaml'), 'ca.yaml': annotation });
     expect((await findings([dir])).filter((f) => f.startsWith('kustomize-patched'))).toEqual([]);
+    // A delete of the annotation, or a patch of admission-lint's own, is named (s37d 1-B).
+    const removal = '- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: remove\n      path: /metadata/annotations/cert-manager.io~1inject-ca-from\n';
+    expect((await findings([folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization(removal) })])).filter((f) => f.startsWith('kustomize-patched'))).toHaveLength(1);
+    const suppression = annotation.replace('cert-manager.io/inject-ca-from: system/serving-cert', 'admission-lint.dev/ignore: self-deadlock');
+    expect((await findings([folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- path: s.yaml'), 's.yaml': suppression })])).filter((f) => f.startsWith('kustomize-patched'))).toHaveLength(1);
+    // A replacement that writes kustomize's local-config annotation takes the object out of the build: named (s37d 1-A).
+    const localConfig = 'resources:\n- manifests.yaml\nreplacements:\n- source: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration, fieldPath: metadata.name}\n  targets:\n  - select: {kind: MutatingWebhookConfiguration}\n    fieldPaths: ["metadata.annotations.[config.kubernetes.io/local-config]"]\n    options: {create: true}\n';
+    expect((await findings([folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': localConfig })])).filter((f) => f.startsWith('kustomize-patched'))).toHaveLength(1);
     // One that renames the object is named.
     const renamed = folder({ 'manifests.yaml': MANIFESTS, 'kustomization.yaml': kustomization('- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: replace\n      path: /metadata/name\n      value: other\n') });
     expect((await findings([renamed])).filter((f) => f.startsWith('kustomize-patched'))).toHaveLength(1);

@@ -493,7 +493,8 @@ export function pathsWritten(expr: Expr, acrossMutations = false): string[] {
     const operation = patchOperation(e);
     if (operation !== undefined) {
       const writes = ['add', 'replace', 'copy', 'move'].includes(operation.op) && operation.path?.complete === true;
-      const counted = !acrossMutations || (operation.op !== 'copy' && operation.op !== 'move' && nonEmptyLiteral(operation.value));
+      // A JSON Patch may write into a map, which keeps an entry whatever its value: "" counts (s37d 4-B).
+      const counted = !acrossMutations || (operation.op !== 'copy' && operation.op !== 'move' && (nonEmptyLiteral(operation.value) || (operation.value?.kind === 'literal' && operation.value.type !== 'null')));
       const segments = writes && counted ? requiredSegments(operation.path!, 'target') : undefined;
       if (segments !== undefined && segments.length > 0) written.push(keyOf('object', segments));
     } else if (e.kind === 'struct' && e.typeName === 'Object') {
@@ -547,19 +548,25 @@ export function fieldsRequiredThroughOptionals(expr: Expr): string[][] {
 }
 
 /**
- * Whether a mutation may take away what is under a pointer prefix (`/metadata/labels`): a JSON
- * Patch remove, replace or move from it or from one of its parents, or from a path not written
- * as a literal.
+ * Whether a mutation may remove one of these label keys, or the whole labels map: a JSON Patch
+ * remove or replace of /metadata/labels or /metadata (or the object), a remove of the key, a
+ * move from them, or an operation whose path is not a literal. Removing or replacing another key
+ * leaves the selected one, so the map stays (s37d 4-A).
  */
-export function mayRemoveUnder(expr: Expr, prefix: string): boolean {
+export function mayRemoveLabels(expr: Expr, keys: readonly string[]): boolean {
+  const escaped = new Set(keys.map((key) => `/metadata/labels/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
   let found = false;
-  const under = (pointer: { text: string; complete: boolean } | undefined): boolean =>
-    pointer === undefined || !pointer.complete || pointer.text === prefix || pointer.text.startsWith(`${prefix}/`) || prefix.startsWith(`${pointer.text}/`) || pointer.text === '';
+  const whole = (text: string): boolean => text === '' || text === '/metadata' || text === '/metadata/labels';
   const visit = (e: Expr): void => {
     if (found) return;
-    const operation = patchOperation(e);
-    if (e.kind === 'struct' && e.typeName === 'JSONPatch' && operation === undefined) found = true;
-    if (operation !== undefined && ((operation.op === 'remove' || operation.op === 'replace') && under(operation.path) || (operation.op === 'move' && under(operation.from)))) found = true;
+    if (e.kind === 'struct' && e.typeName === 'JSONPatch') {
+      const operation = patchOperation(e);
+      const path = operation?.path;
+      if (operation === undefined || path === undefined || !path.complete) found = true;
+      else if ((operation.op === 'remove' || operation.op === 'replace') && whole(path.text)) found = true;
+      else if (operation.op === 'remove' && escaped.has(path.text)) found = true;
+      else if (operation.op === 'move' && (operation.from === undefined || !operation.from.complete || whole(operation.from.text) || escaped.has(operation.from.text))) found = true;
+    }
     for (const child of children(e)) visit(child);
   };
   visit(expr);

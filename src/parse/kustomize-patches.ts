@@ -94,6 +94,12 @@ export interface KustomizePatch {
   readonly metadataOnly?: true;
   /** ... and not its name: metadata.name is not written (src/match/kustomize-names.ts). */
   readonly keepsName?: true;
+  /**
+   * It only sets (adds or replaces with a value) labels and annotations, none of admission-lint's
+   * own (`admission-lint.dev/…`) nor kustomize's local-config: no finding of an admission object
+   * depends on it (rules/kustomize-patched.ts). A delete, a null, a directive is not this.
+   */
+  readonly setsLabelsOrAnnotationsOnly?: true;
   /** It has `options` (allowKindChange, allowNameChange): the object it patches may become another kind (a Namespace, a Service). */
   readonly changesKind?: true;
 }
@@ -140,6 +146,32 @@ function changesMetadataOnly(text: string): boolean {
       });
     }
     return value !== null && typeof value === 'object' && Object.keys(value).every((key) => key === 'apiVersion' || key === 'kind' || key === 'metadata');
+  });
+}
+
+/**
+ * Whether a patch's text only sets labels and annotations: JSON 6902 `add` or `replace` of a
+ * non-null value under /metadata/labels/ or /metadata/annotations/, or strategic-merge documents
+ * of apiVersion, kind and metadata whose metadata holds name and string-valued labels and
+ * annotations only; and nothing of admission-lint's own annotations nor local-config.
+ */
+function setsLabelsOrAnnotationsOnly(text: string): boolean {
+  if (/admission-lint|local-config|\$patch/.test(text)) return false;
+  const documents = patchDocuments(text);
+  if (documents === undefined || documents.length === 0) return false;
+  const strings = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string');
+  return documents.every((value) => {
+    if (Array.isArray(value)) {
+      return value.length > 0 && value.every((operation) => {
+        const { op, path, value: written } = (operation ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
+        return (op === 'add' || op === 'replace') && typeof path === 'string' && /^\/metadata\/(?:labels|annotations)\/[^/]+$/.test(path) && typeof written === 'string';
+      });
+    }
+    if (value === null || typeof value !== 'object') return false;
+    const { metadata, ...rest } = value as Record<string, unknown>;
+    if (Object.keys(rest).some((key) => key !== 'apiVersion' && key !== 'kind')) return false;
+    if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return false;
+    return Object.entries(metadata).every(([key, item]) => key === 'name' || ((key === 'labels' || key === 'annotations') && strings(item)));
   });
 }
 
@@ -428,7 +460,9 @@ function mayRelabelNamespaces(document: Record<string, unknown>, readFile: ((pat
  * (a `[]` after a name marks a list, `/` may lead; s37c 5-A), or one the linter does not read.
  */
 function reachesLabels(path: string): boolean {
-  const segments = path.replace(/^\//, '').split('/').map((segment) => segment.replace(/\[\]$/, ''));
+  // kustomize splits on '/' but not on an escaped '\/' (a key with a slash); only the first two
+  // segments decide whether the path is metadata/labels (s37d 3-A).
+  const segments = path.replace(/^\//, '').split(/(?<!\\)\//).slice(0, 2).map((segment) => segment.replace(/\[\]$/, ''));
   if (segments.some((segment) => !/^[A-Za-z][A-Za-z0-9.-]*$/.test(segment))) return true;
   return segments[0] === 'metadata' && (segments.length === 1 || segments[1] === 'labels');
 }
@@ -771,7 +805,8 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
         const metadata = content !== undefined && !renamesOrRekinds && changesMetadataOnly(content) ? { metadataOnly: true as const, ...(writesName(content) ? {} : { keepsName: true as const }) } : {};
-        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
+        const sets = content !== undefined && !renamesOrRekinds && setsLabelsOrAnnotationsOnly(content) ? { setsLabelsOrAnnotationsOnly: true as const } : {};
+        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
       }
     }
     // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
@@ -815,7 +850,10 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
         selectors: { changes: [], known: inMetadata },
         replacement: true,
         ...(paths.some(writesCaBundle) ? { writesCaBundle: true as const } : {}),
-        ...(inMetadata ? { metadataOnly: true as const, ...(paths.some((path) => /^\.?metadata\.name$/.test(path)) ? {} : { keepsName: true as const }) } : {}),
+        // A field path that writes kustomize's local-config annotation takes the object out of the build (s37d 1-A).
+        ...(inMetadata ? { metadataOnly: true as const, ...(paths.some((path) => /^\.?metadata\.name$/.test(path) || path.includes('local-config')) ? {} : { keepsName: true as const }) } : {}),
+        // A replacement copies a value: it sets, never deletes.
+        ...(paths.length > 0 && paths.length === (fieldPaths as unknown[]).length && paths.every((path) => /^\.?metadata\.(?:labels|annotations)\./.test(path) && !/admission-lint|local-config/.test(path)) ? { setsLabelsOrAnnotationsOnly: true as const } : {}),
       });
     }
   }

@@ -610,6 +610,8 @@ class Parser {
       const open = this.next();
       const elements: Expr[] = [];
       const optionalIndices: number[] = [];
+      // cel-go's grammar reads `'[' listInit? ','? ']'`: a lone ',' (`[,]`) is an empty list.
+      if (this.is(',') && this.is(']', 1)) this.next();
       while (!this.is(']')) {
         // A trailing ',' is allowed (`[1, 2,]`): at the end of input ANTLR then reports the
         // missing ']' (cel-go: "missing ']' at '<EOF>'"), not a missing element.
@@ -629,6 +631,8 @@ class Parser {
       const open = this.next();
       const id = this.id();
       const entries: MapEntry[] = [];
+      // `'{' mapInitializerList? ','? '}'`: `{,}` is an empty map.
+      if (this.is(',') && this.is('}', 1)) this.next();
       while (!this.is('}')) {
         if (!this.is('?') && !this.startsExpression(this.peek())) {
           this.unexpected(this.peek(), MAP_ENTRY_START, (next) => next.type !== 'eof' && (this.startsExpression(next) || (next.type === 'punct' && ['}', ',', '?'].includes(next.text))));
@@ -671,6 +675,8 @@ class Parser {
     const open = this.expect('{');
     const id = this.id();
     const fields: StructField[] = [];
+    // `'{' fieldInitializerList? ','? '}'`: `Msg{,}` has no fields.
+    if (this.is(',') && this.is('}', 1)) this.next();
     while (!this.is('}')) {
       if (this.peek().type !== 'ident' && !this.is('?') && !this.is(',')) {
         this.unexpected(this.peek(), FIELD_START, (next) => next.type === 'ident' || (next.type === 'punct' && ['}', ',', '?'].includes(next.text)));
