@@ -26286,6 +26286,8 @@ function compileUncached(expression, options) {
     const checked2 = typed ? typedCheck(expression, options) : void 0;
     if (checked2 !== void 0 && !checked2.result.ok && sure(checked2.result, expression, checked2.composed))
       return { error: checked2.result.apiServerText, type: void 0 };
+    if (checked2 !== void 0 && checked2.result.ok && !readsUnknownVariable(expression, checked2.composed))
+      return { error: void 0, type: composedVariableType(checked2.result.type), expr: checked2.result.expr };
     return fallback;
   }
   if (!typed)
@@ -67120,4 +67122,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e4ce37fd072923b5a8573be52a498f9da7cc00fa216109f4c03f0b3b252bfe5b
+//# admission-lint-build f751638d17bd4c83b901700e03a56345d36e751e3c1c1c75f0b1b3cacade0ddd

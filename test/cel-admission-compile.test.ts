@@ -27,6 +27,10 @@ describe('layers', () => {
     // validation tests, k8s.io/apiserver 1.35 with cel-go 0.26), and a trailing ',' is allowed.
     expect(error('object.x in [1, 2, ')).toBe("compilation failed: ERROR: <input>:1:20: Syntax error: missing ']' at '<EOF>'\n | object.x in [1, 2, \n | ...................^");
     expect(error('[1, 2,].size() == 2')).toBeUndefined();
+    // cel-go's grammar reads a lone ',' as an empty list, map or message (`listInit? ','?`): what
+    // cel-js cannot parse, the API server accepts (s37d 5-A).
+    expect(error('[,] == []')).toBeUndefined();
+    expect(error('{,} == {}')).toBeUndefined();
     // Issue 24: Kubernetes 1.35 has no escaped identifiers (base.go never enables
     // cel.EnableIdentifierEscapeSyntax), and a double literal out of range does not parse.
     expect(error('object.`b-c` == 1')).toBe("compilation failed: ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`b-c` == 1\n | .......^");

@@ -496,6 +496,9 @@ function compileUncached(expression: string, options: AdmissionCompileOptions): 
     // checker's rejection, when it is sure of one, is what the API server says.
     const checked = typed ? typedCheck(expression, options) : undefined;
     if (checked !== undefined && !checked.result.ok && sure(checked.result, expression, checked.composed)) return { error: checked.result.apiServerText, type: undefined };
+    // ... and accepts what cel-js's grammar does not (`[,]`, `{,}`: cel-go's `listInit? ','?`):
+    // parsed by cel-go's grammar and type-checked with no variable of unknown type (s37d 5-A).
+    if (checked !== undefined && checked.result.ok && !readsUnknownVariable(expression, checked.composed)) return { error: undefined, type: composedVariableType(checked.result.type), expr: checked.result.expr };
     return fallback;
   }
   if (!typed) return fallback;
