@@ -185,8 +185,8 @@ export const rule = defineObjectRule({
       // What every JSON Patch of the policy may count on: a path another mutation writes as a
       // non-empty literal (each mutation patches the object encoded again, where an empty map or
       // list is gone), a field a matchCondition requires (the usual `!has(x) || !x.exists(…)`
-      // lets the patch run on objects without x: a test anywhere is not enough there), the labels
-      // an objectSelector requires.
+      // lets the patch run on objects without x: a test anywhere is not enough there). The labels
+      // an objectSelector requires are added per mutation (below).
       const mutations = all.filter(({ site }) => site.kind === 'mutating.jsonPatch' || site.kind === 'mutating.applyConfiguration');
       const patchGuardsOfPolicy = mutations.some(({ site }) => site.kind === 'mutating.jsonPatch')
         ? new Set([
@@ -200,6 +200,7 @@ export const rule = defineObjectRule({
       // key leaves its map, which stays in the document (s37c 1-B, s37d 4-A).
       const selectedKeys = selected.filter((key) => key.startsWith('object.metadata.labels.')).map((key) => key.slice('object.metadata.labels.'.length));
       const firstRemover = selected.length === 0 ? -1 : mutations.findIndex(({ expr: e }) => mayRemoveLabels(e, selectedKeys));
+      const mutationIndex = new Map(mutations.map(({ expr: e }, index) => [e, index]));
       for (const { site, expr } of all) {
         if (!sites.includes(site)) continue;
         // A matchCondition is guarded by the others; a validation or mutation also by the variables it may read.
@@ -208,8 +209,7 @@ export const rule = defineObjectRule({
         for (const key of selected) guards.add(key);
         // A JSON Patch's path: a test in its own expression or the variables, a write of its own
         // (one document for the whole list), or what the policy guarantees (above).
-        const here = mutations.findIndex(({ expr: e }) => e === expr);
-        const selectedHere = firstRemover === -1 || here <= firstRemover ? selected : [];
+        const selectedHere = firstRemover === -1 || (mutationIndex.get(expr) ?? -1) <= firstRemover ? selected : [];
         const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere])) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';

@@ -35258,9 +35258,8 @@ var init_ca_injection = __esm({
 });
 
 // dist/src/parse/kustomize-patches.js
-function changesMetadataOnly(text) {
-  const documents = patchDocuments(text);
-  if (documents === void 0 || documents.length === 0)
+function changesMetadataOnly(documents) {
+  if (documents.length === 0)
     return false;
   return documents.every((value) => {
     if (Array.isArray(value)) {
@@ -35272,11 +35271,8 @@ function changesMetadataOnly(text) {
     return value !== null && typeof value === "object" && Object.keys(value).every((key2) => key2 === "apiVersion" || key2 === "kind" || key2 === "metadata");
   });
 }
-function setsLabelsOrAnnotationsOnly(text) {
-  if (/admission-lint|local-config|\$patch/.test(text))
-    return false;
-  const documents = patchDocuments(text);
-  if (documents === void 0 || documents.length === 0)
+function setsLabelsOrAnnotationsOnly(documents) {
+  if (documents.length === 0 || /admission-lint|local-config|\$patch/.test(JSON.stringify(documents)))
     return false;
   const strings = (value) => value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
   return documents.every((value) => {
@@ -35296,10 +35292,7 @@ function setsLabelsOrAnnotationsOnly(text) {
     return Object.entries(metadata2).every(([key2, item]) => key2 === "name" || (key2 === "labels" || key2 === "annotations") && strings(item));
   });
 }
-function writesName(text) {
-  const documents = patchDocuments(text);
-  if (documents === void 0)
-    return true;
+function writesName(documents) {
   if (JSON.stringify(documents).includes("local-config"))
     return true;
   return documents.some((value) => Array.isArray(value) && value.some((operation) => {
@@ -35762,8 +35755,9 @@ function kustomizePatches(file, text, whole, readPatch) {
           targets2 = selected !== void 0 ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== void 0 && writesCaBundle(content) ? { writesCaBundle: true } : {};
-        const metadata2 = content !== void 0 && !renamesOrRekinds && changesMetadataOnly(content) ? { metadataOnly: true, ...writesName(content) ? {} : { keepsName: true } } : {};
-        const sets = content !== void 0 && !renamesOrRekinds && setsLabelsOrAnnotationsOnly(content) ? { setsLabelsOrAnnotationsOnly: true } : {};
+        const documents2 = content === void 0 || renamesOrRekinds ? void 0 : patchDocuments(content);
+        const metadata2 = documents2 !== void 0 && changesMetadataOnly(documents2) ? { metadataOnly: true, ...writesName(documents2) ? {} : { keepsName: true } } : {};
+        const sets = documents2 !== void 0 && setsLabelsOrAnnotationsOnly(documents2) ? { setsLabelsOrAnnotationsOnly: true } : {};
         for (const { target, selectors } of targets2)
           out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...renamesOrRekinds ? { changesKind: true } : {} });
       }
@@ -37331,7 +37325,7 @@ function patched(object, run2) {
   if (run2.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, "Service", name, "v1"))))
     return { object };
   for (const change of patch.selectors.changes) {
-    const index = "index" in change.webhook ? change.webhook.index : webhooks.findIndex((webhook2) => webhook2?.name === change.webhook.name);
+    const index = indexOf(change, webhooks);
     const webhook = webhooks[index];
     if (webhook === void 0 || webhook === null || typeof webhook !== "object")
       return { object };
@@ -41190,8 +41184,7 @@ function tlsKeyKind(type, body) {
     const der2 = derReader(body, 240);
     if (der2.enter(48) === void 0)
       return void 0;
-    const ec = ecPrivateKeyRest(der2, true);
-    return ec;
+    return ecPrivateKeyRest(der2, true);
   }
   if (type !== "PRIVATE KEY")
     return void 0;
@@ -41252,7 +41245,7 @@ var init_private_keys = __esm({
     init_node_crypto();
     BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
     LIMITS = {
-      /** Per Secret: keys read, BEGIN lines looked at. */
+      /** Per Secret: keys read, BEGIN lines looked at, blocks parsed, keys derived. */
       secret: { keys: 16, looks: 64, parses: 16, derivations: 16 },
       /** Per run. */
       run: { keys: Number.POSITIVE_INFINITY, looks: 4096, parses: 256, derivations: 128 }
@@ -43280,6 +43273,7 @@ var init_match_condition_missing_field = __esm({
           const variableExprs = guarding.filter(({ site }) => site.kind.endsWith(".variable")).map(({ expr: e }) => e);
           const selectedKeys = selected.filter((key2) => key2.startsWith("object.metadata.labels.")).map((key2) => key2.slice("object.metadata.labels.".length));
           const firstRemover = selected.length === 0 ? -1 : mutations.findIndex(({ expr: e }) => mayRemoveLabels(e, selectedKeys));
+          const mutationIndex = new Map(mutations.map(({ expr: e }, index) => [e, index]));
           for (const { site, expr } of all) {
             if (!sites.includes(site))
               continue;
@@ -43287,8 +43281,7 @@ var init_match_condition_missing_field = __esm({
             const guards = presenceTests([expr, ...guardExprs]);
             for (const key2 of selected)
               guards.add(key2);
-            const here = mutations.findIndex(({ expr: e }) => e === expr);
-            const selectedHere = firstRemover === -1 || here <= firstRemover ? selected : [];
+            const selectedHere = firstRemover === -1 || (mutationIndex.get(expr) ?? -1) <= firstRemover ? selected : [];
             const patchTargets = site.kind === "mutating.jsonPatch" ? unguardedPatchTargets(expr, fields, /* @__PURE__ */ new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere])) : [];
             for (const read2 of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
               const root = read2.path.startsWith("oldObject") ? "oldObject" : "object";
@@ -67122,4 +67115,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build f751638d17bd4c83b901700e03a56345d36e751e3c1c1c75f0b1b3cacade0ddd
+//# admission-lint-build 9147236f9d78d6b05037884d5b613869d8edddb4135bfb601ca42aab6fb23b8e

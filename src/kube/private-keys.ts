@@ -21,7 +21,7 @@ const BEGIN = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----/g;
  * block (s37c 2-A): 256 per run.
  */
 const LIMITS = {
-  /** Per Secret: keys read, BEGIN lines looked at. */
+  /** Per Secret: keys read, BEGIN lines looked at, blocks parsed, keys derived. */
   secret: { keys: 16, looks: 64, parses: 16, derivations: 16 },
   /** Per run. */
   run: { keys: Number.POSITIVE_INFINITY, looks: 4096, parses: 256, derivations: 128 },
@@ -169,8 +169,7 @@ function tlsKeyKind(type: string, body: string): 'written' | 'derived' | undefin
   if (type === 'EC PRIVATE KEY') {
     const der = derReader(body, 240);
     if (der.enter(0x30) === undefined) return undefined;
-    const ec = ecPrivateKeyRest(der, true);
-    return ec;
+    return ecPrivateKeyRest(der, true);
   }
   if (type !== 'PRIVATE KEY') return undefined;
   // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE { OID, parameters }, privateKey OCTET STRING, … }

@@ -69,7 +69,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name): name is string => typeof name === 'string'));
   if (run.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, 'Service', name, 'v1')))) return { object };
   for (const change of patch.selectors!.changes) {
-    const index = 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);
+    const index = indexOf(change, webhooks);
     const webhook = webhooks[index];
     // A strategic merge that names a webhook the object lacks adds one; kustomize's result is then not judged here.
     if (webhook === undefined || webhook === null || typeof webhook !== 'object') return { object };
@@ -92,6 +92,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   return { object: { ...object, effective: { ...object.effective, webhooks } }, patch };
 }
 
+/** The webhook a change is for: by its index (JSON 6902) or its name (strategic merge). */
 function indexOf(change: SelectorChange, webhooks: readonly ({ name?: string } | null | undefined)[]): number {
   return 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);
 }

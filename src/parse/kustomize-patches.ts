@@ -132,12 +132,12 @@ export interface SelectorChanges {
 const SELECTOR_FIELDS = ['namespaceSelector', 'objectSelector'] as const;
 
 /**
- * Whether a patch's text changes metadata only: JSON 6902 operations on paths under /metadata
- * (no move or copy), or strategic-merge documents with nothing but apiVersion, kind and metadata.
+ * Whether a patch's documents (patchDocuments) change metadata only: JSON 6902 operations on
+ * paths under /metadata (no move or copy), or strategic-merge documents with nothing but
+ * apiVersion, kind and metadata.
  */
-function changesMetadataOnly(text: string): boolean {
-  const documents = patchDocuments(text);
-  if (documents === undefined || documents.length === 0) return false;
+function changesMetadataOnly(documents: readonly unknown[]): boolean {
+  if (documents.length === 0) return false;
   return documents.every((value) => {
     if (Array.isArray(value)) {
       return value.every((operation) => {
@@ -150,15 +150,14 @@ function changesMetadataOnly(text: string): boolean {
 }
 
 /**
- * Whether a patch's text only sets labels and annotations: JSON 6902 `add` or `replace` of a
+ * Whether a patch's documents only set labels and annotations: JSON 6902 `add` or `replace` of a
  * non-null value under /metadata/labels/ or /metadata/annotations/, or strategic-merge documents
  * of apiVersion, kind and metadata whose metadata holds name and string-valued labels and
- * annotations only; and nothing of admission-lint's own annotations nor local-config.
+ * annotations only; and nothing of admission-lint's own annotations, local-config or a `$patch`
+ * directive, in any spelling the YAML reader resolves (the decoded documents are searched).
  */
-function setsLabelsOrAnnotationsOnly(text: string): boolean {
-  if (/admission-lint|local-config|\$patch/.test(text)) return false;
-  const documents = patchDocuments(text);
-  if (documents === undefined || documents.length === 0) return false;
+function setsLabelsOrAnnotationsOnly(documents: readonly unknown[]): boolean {
+  if (documents.length === 0 || /admission-lint|local-config|\$patch/.test(JSON.stringify(documents))) return false;
   const strings = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string');
   return documents.every((value) => {
     if (Array.isArray(value)) {
@@ -180,9 +179,7 @@ function setsLabelsOrAnnotationsOnly(text: string): boolean {
  * metadata), or take the object out of the build (the local-config annotation, in any spelling
  * the YAML reader resolves).
  */
-function writesName(text: string): boolean {
-  const documents = patchDocuments(text);
-  if (documents === undefined) return true;
+function writesName(documents: readonly unknown[]): boolean {
   if (JSON.stringify(documents).includes('local-config')) return true;
   return documents.some((value) => Array.isArray(value) && value.some((operation) => {
     const path = (operation as { path?: unknown } | null)?.path;
@@ -804,8 +801,10 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
-        const metadata = content !== undefined && !renamesOrRekinds && changesMetadataOnly(content) ? { metadataOnly: true as const, ...(writesName(content) ? {} : { keepsName: true as const }) } : {};
-        const sets = content !== undefined && !renamesOrRekinds && setsLabelsOrAnnotationsOnly(content) ? { setsLabelsOrAnnotationsOnly: true as const } : {};
+        // Parsed once for what the patch does to metadata.
+        const documents = content === undefined || renamesOrRekinds ? undefined : patchDocuments(content);
+        const metadata = documents !== undefined && changesMetadataOnly(documents) ? { metadataOnly: true as const, ...(writesName(documents) ? {} : { keepsName: true as const }) } : {};
+        const sets = documents !== undefined && setsLabelsOrAnnotationsOnly(documents) ? { setsLabelsOrAnnotationsOnly: true as const } : {};
         for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
       }
     }
