@@ -48290,10 +48290,10 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
       settled++;
     if (answer !== void 0)
       return true;
-    const value = byValue?.(documentText2);
-    if (value === void 0)
+    const read2 = byValue?.(documentText2, document.start, text.charCodeAt(document.end) === 10);
+    if (read2 === void 0)
       return false;
-    values.push({ index: documents.indexOf(document), start: document.start, end: document.end, firstContent: document.firstContent, value });
+    values.push({ index: documents.indexOf(document), start: document.start, end: document.end, firstContent: document.firstContent, ...read2 });
     return true;
   });
   const settledCounts = settled > 0 ? { settled } : {};
@@ -48350,6 +48350,51 @@ var init_prefilter = __esm({
     NEXT_MARKER = Buffer.from("\n---");
     NEXT_END = Buffer.from("\n...");
     NEXT_DIRECTIVE = Buffer.from("\n%");
+  }
+});
+
+// dist/src/parse/position-records.js
+var FIELDS, KIND2, SIZE, START, END, KEY_START, KEY_END, TARGET, RecordWriter;
+var init_position_records = __esm({
+  "dist/src/parse/position-records.js"() {
+    "use strict";
+    init_import_meta_url();
+    FIELDS = 7;
+    KIND2 = 0;
+    SIZE = 1;
+    START = 2;
+    END = 3;
+    KEY_START = 4;
+    KEY_END = 5;
+    TARGET = 6;
+    RecordWriter = class {
+      data = [];
+      keys = [];
+      key;
+      /** The next node opened is the value of this key. */
+      name(name, start, end) {
+        this.key = { name, start, end };
+      }
+      open(kind, start) {
+        const at = this.keys.length;
+        const key2 = this.key;
+        this.key = void 0;
+        this.keys.push(key2?.name);
+        this.data.push(kind, 1, start, -1, key2 === void 0 ? -1 : key2.start, key2 === void 0 ? -1 : key2.end, -1);
+        return at;
+      }
+      close(node, end) {
+        this.data[node * FIELDS + END] = end;
+        this.data[node * FIELDS + SIZE] = this.keys.length - node;
+      }
+      /** A scalar (or a missing value) from `start` to `end`. */
+      leaf(start, end) {
+        this.close(this.open(0, start), end);
+      }
+      records() {
+        return { data: Int32Array.from(this.data), keys: this.keys };
+      }
+    };
   }
 });
 
@@ -48534,6 +48579,13 @@ function rawIndent(raw) {
   return at;
 }
 function readSimpleDocument(text, options = {}) {
+  return readDocument(text, options.skip, void 0)?.value;
+}
+function readSimplePositions(text, shift, lineBreakAfter) {
+  const read2 = readDocument(text, void 0, { shift, lineBreakAfter });
+  return read2 === void 0 ? void 0 : { value: read2.value, positions: read2.positions };
+}
+function readDocument(text, skip2, positions) {
   if (UNREAD_CHARACTERS.test(text) || text.includes("\r") && LONE_CR.test(text))
     return void 0;
   const raws = text.split("\n");
@@ -48545,16 +48597,20 @@ function readSimpleDocument(text, options = {}) {
       return void 0;
   }
   try {
-    const reader = new Reader(raws, options.skip);
+    const reader = new Reader(raws, skip2, positions);
     if (reader.done())
       return void 0;
     const first = reader.lineAt(reader.at);
     if (first.text === "-" || first.text.startsWith("- "))
       return void 0;
+    reader.rootStarted = true;
     const value = reader.mapping(first.indent);
     if (!reader.done())
       return void 0;
-    return reader.aliases * text.length > MAX_ALIAS_WORK ? void 0 : value;
+    if (reader.aliases * text.length > MAX_ALIAS_WORK)
+      return void 0;
+    const records = reader.records();
+    return records === void 0 ? { value } : { value, positions: records };
   } catch (error) {
     if (error instanceof NotSimple)
       return void 0;
@@ -48567,6 +48623,7 @@ var init_simple_yaml = __esm({
     "use strict";
     init_import_meta_url();
     init_go_yaml_schema();
+    init_position_records();
     TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
     FALSE = /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
     NULL = /^(?:~|[Nn]ull|NULL)?$/;
@@ -48610,9 +48667,11 @@ var init_simple_yaml = __esm({
     FlowReader = class {
       text;
       at;
-      constructor(text, at) {
+      record;
+      constructor(text, at, record) {
         this.text = text;
         this.at = at;
+        this.record = record;
       }
       spaces() {
         while (this.text[this.at] === " ")
@@ -48625,12 +48684,15 @@ var init_simple_yaml = __esm({
           return this.sequence();
         if (c === "{")
           return this.mapping();
-        if (c === '"' || c === "'") {
-          const { value, end } = quoted(this.text.slice(this.at));
-          this.at += end;
-          return value;
-        }
-        return plainValue(this.plain());
+        const start = this.at;
+        const value = c === '"' || c === "'" ? this.quoted() : plainValue(this.plain());
+        this.record?.writer.leaf(this.record.base + start, this.record.base + this.at);
+        return value;
+      }
+      quoted() {
+        const { value, end } = quoted(this.text.slice(this.at));
+        this.at += end;
+        return value;
       }
       /** A plain scalar in a flow collection: up to a flow indicator or a comment; no `:` in it. */
       plain() {
@@ -48643,22 +48705,36 @@ var init_simple_yaml = __esm({
         const value = this.text.slice(start, this.at).trimEnd();
         if (value === "")
           fail2();
+        this.at = start + value.length;
+        return value;
+      }
+      /** Opens a collection node at `this.at`; `close` ends it after its closing bracket. */
+      open(kind) {
+        return this.record?.writer.open(kind, this.record.base + this.at);
+      }
+      close(node, value) {
+        if (node !== void 0)
+          this.record.writer.close(node, this.record.base + this.at);
         return value;
       }
       sequence() {
+        const node = this.open(
+          2
+          /* NodeKind.Seq */
+        );
         this.at++;
         const items = [];
         this.spaces();
         if (this.text[this.at] === "]") {
           this.at++;
-          return items;
+          return this.close(node, items);
         }
         for (; ; ) {
           items.push(this.node());
           this.spaces();
           const c = this.text[this.at++];
           if (c === "]")
-            return items;
+            return this.close(node, items);
           if (c !== ",")
             fail2();
           this.spaces();
@@ -48667,21 +48743,27 @@ var init_simple_yaml = __esm({
         }
       }
       mapping() {
+        const node = this.open(
+          1
+          /* NodeKind.Map */
+        );
         this.at++;
         const object = {};
         this.spaces();
         if (this.text[this.at] === "}") {
           this.at++;
-          return object;
+          return this.close(node, object);
         }
         for (; ; ) {
           this.spaces();
           const c = this.text[this.at];
           if (c === "[" || c === "{")
             fail2();
-          const key2 = c === '"' || c === "'" ? this.node() : this.plainKey();
+          const keyStart = this.at;
+          const key2 = c === '"' || c === "'" ? this.quoted() : this.plainKey();
           if (typeof key2 !== "string")
             fail2();
+          this.record?.writer.name(key2, this.record.base + keyStart, this.record.base + keyStart + (c === '"' || c === "'" ? this.at - keyStart : key2.length));
           this.spaces();
           if (this.text[this.at] !== ":")
             fail2();
@@ -48693,7 +48775,7 @@ var init_simple_yaml = __esm({
           this.spaces();
           const next = this.text[this.at++];
           if (next === "}")
-            return object;
+            return this.close(node, object);
           if (next !== ",")
             fail2();
           this.spaces();
@@ -48727,10 +48809,78 @@ var init_simple_yaml = __esm({
       /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
       splitText;
       splitAnswer;
-      constructor(raws, skip2) {
+      /**
+       * With positions (readSimplePositions): where they are written, the offset of each line's start
+       * in the file, and where the text's last line ends (after its line break, when one follows).
+       */
+      record;
+      /** With positions: the root has begun, and a comment line from now on is left to `yaml` (see readSimplePositions). */
+      rootStarted = false;
+      /** With positions: where the node read last ends, comments and line break included (`yaml`'s range[2]). */
+      nodeEnd = -1;
+      constructor(raws, skip2, positions) {
         this.raws = raws;
         this.skip = skip2;
         this.lines = new Array(raws.length);
+        if (positions !== void 0) {
+          const starts = new Array(raws.length);
+          let at = positions.shift;
+          for (let i = 0; i < raws.length; i++) {
+            starts[i] = at;
+            at += raws[i].length + 1;
+          }
+          this.record = { writer: new RecordWriter(), starts, lastLineEnd: at - 1 + (positions.lineBreakAfter ? 1 : 0) };
+        }
+      }
+      records() {
+        return this.record?.writer.records();
+      }
+      /** The offset of column `column` of line `index`. */
+      offset(index, column) {
+        return this.record.starts[index] + column;
+      }
+      /** Where line `index` ends, its line break included. */
+      afterLine(index) {
+        return index + 1 < this.raws.length ? this.record.starts[index + 1] : this.record.lastLineEnd;
+      }
+      /** Where line `index`'s content ends (before `\r\n`, after trailing spaces). */
+      contentEnd(index) {
+        const raw = this.raws[index];
+        return this.record.starts[index] + raw.length - (raw.charCodeAt(raw.length - 1) === 13 ? 1 : 0);
+      }
+      /** A scalar from `start` to `end` whose last line is `line`. */
+      scalarAt(start, end, line2) {
+        if (this.record === void 0)
+          return;
+        this.record.writer.leaf(start, end);
+        this.nodeEnd = this.afterLine(line2);
+      }
+      /**
+       * The null of a key or dash with nothing after it on line `line` (`rest`: what follows the
+       * colon or dash, at `restOffset`): `yaml` places it at the line's end, or at a comment there,
+       * and with a comment it ends after the line.
+       */
+      nullAt(line2, rest, restOffset) {
+        if (this.record === void 0)
+          return;
+        const value = rest.trimStart();
+        if (value.charCodeAt(0) === 35) {
+          const at2 = restOffset + rest.length - value.length;
+          this.record.writer.leaf(at2, at2);
+          this.nodeEnd = this.afterLine(line2);
+          return;
+        }
+        const at = this.contentEnd(line2);
+        this.record.writer.leaf(at, at);
+        this.nodeEnd = at;
+      }
+      /** Opens a collection at the current line's column `indent`. */
+      openCollection(kind, indent) {
+        return this.record?.writer.open(kind, this.offset(this.at, indent));
+      }
+      closeCollection(node) {
+        if (node !== void 0)
+          this.record.writer.close(node, this.nodeEnd);
       }
       get length() {
         return this.raws.length;
@@ -48762,6 +48912,8 @@ var init_simple_yaml = __esm({
         while (this.at < this.length) {
           const line2 = this.lineAt(this.at);
           if (line2.blank || line2.comment) {
+            if (line2.comment && this.record !== void 0 && this.rootStarted)
+              fail2();
             this.at++;
             continue;
           }
@@ -48779,21 +48931,22 @@ var init_simple_yaml = __esm({
         return _Reader.isItem(this.line.text) ? this.sequence(indent) : this.mapping(indent);
       }
       /** What follows a key or dash whose line has no value: a deeper block or scalar, a sequence at the key's indentation, or null. */
-      below(indent, sequenceAtIndent) {
+      below(indent, sequenceAtIndent, owner2) {
         const next = this.line;
         if (next !== void 0 && next.indent > indent) {
           if (_Reader.isItem(next.text) || this.splitKey(next.text) !== void 0)
             return this.block(next.indent);
           if (/^[|>[{&*!]/.test(next.text))
             fail2();
-          this.at++;
-          const inline = this.inlineValue(next.text, indent);
+          const line2 = this.at++;
+          const inline = this.inlineValue(next.text, indent, this.record === void 0 ? 0 : this.offset(line2, next.indent));
           if (inline === void 0)
             fail2();
           return this.closed(inline.value, indent);
         }
         if (sequenceAtIndent && next !== void 0 && next.indent === indent && _Reader.isItem(next.text))
           return this.sequence(indent);
+        this.nullAt(owner2.line, owner2.rest, owner2.restOffset);
         return null;
       }
       /** A value on its key's or dash's line: nothing may continue it on deeper lines. */
@@ -48808,16 +48961,47 @@ var init_simple_yaml = __esm({
        * node whose key or dash is at column `indent`; undefined when there is none (it follows on the
        * next lines). Multi-line scalars take the lines they span.
        */
-      inlineValue(text, indent) {
+      inlineValue(text, indent, offset) {
         let value = text.charCodeAt(0) === 32 && text.charCodeAt(1) !== 32 ? text.slice(1) : text.trimStart();
         if (value.length === 0 || value.charCodeAt(0) === 35 || value.trimEnd() === "")
           return void 0;
+        if (this.record === void 0)
+          return this.inlineNode(value, indent);
+        const start = offset + text.length - value.length;
+        const line2 = this.at - 1;
+        const first = value[0];
+        if (first === "[" || first === "{") {
+          const reader = new FlowReader(value, 0, { writer: this.record.writer, base: start });
+          const node = reader.node();
+          if (!restIsEmpty(value.slice(reader.at)))
+            fail2();
+          this.nodeEnd = this.afterLine(line2);
+          return { value: node };
+        }
+        if (first === "&" || first === "*")
+          fail2();
+        this.valueStart = start;
+        this.scalarEnd = -1;
+        const read2 = this.inlineNode(value, indent);
+        if (read2 === void 0)
+          return void 0;
+        if (this.scalarEnd < 0)
+          fail2();
+        this.scalarAt(start, this.scalarEnd, this.scalarLine);
+        return read2;
+      }
+      /** With positions: where the scalar being read starts, and (endScalar) where it ends and its last line. */
+      valueStart = -1;
+      scalarEnd = -1;
+      scalarLine = -1;
+      /** inlineValue, past the spaces: `value` is the node's text on its first line. */
+      inlineNode(value, indent) {
         const anchor = value.charCodeAt(0) === 38 ? ANCHOR.exec(value) : null;
         if (anchor !== null) {
           value = value.slice(anchor[0].length);
           if (value.trimEnd() === "" || /^[#|>[{*&!]/.test(value))
             fail2();
-          const scalar = this.inlineValue(value, indent);
+          const scalar = this.inlineNode(value, indent);
           this.anchors.set(anchor[1], scalar.value);
           return scalar;
         }
@@ -48847,9 +49031,16 @@ var init_simple_yaml = __esm({
           fail2();
         if (INDICATOR.test(plain2) || DASH_LIKE.test(plain2))
           fail2();
-        if (comment >= 0)
+        if (comment >= 0) {
+          this.endScalar(this.at - 1, this.valueStart + plain2.length);
           return { value: plainValue(plain2) };
+        }
         return { value: this.plainLines(plain2, indent) };
+      }
+      /** With positions: the scalar being read ends at offset `end`, on line `line`. */
+      endScalar(line2, end) {
+        this.scalarLine = line2;
+        this.scalarEnd = end;
       }
       /** A plain scalar that may go on over deeper lines (folded); resolved as one scalar. */
       plainLines(first, indent) {
@@ -48872,11 +49063,16 @@ var init_simple_yaml = __esm({
           pieces.push(text);
           breaks.push(empty2);
           empty2 = 0;
+          if (this.record !== void 0)
+            this.endScalar(at, this.offset(at, line2.indent) + text.length);
           at++;
           this.at = at;
         }
-        if (pieces.length === 1)
+        if (pieces.length === 1) {
+          if (this.record !== void 0)
+            this.endScalar(this.at - 1, this.valueStart + first.length);
           return plainValue(first);
+        }
         const value = fold(pieces, breaks);
         if (typeof plainValue(value) !== "string")
           fail2();
@@ -48889,6 +49085,8 @@ var init_simple_yaml = __esm({
           const { value, end } = quoted(text);
           if (!restIsEmpty(text.slice(end)))
             fail2();
+          if (this.record !== void 0)
+            this.endScalar(this.at - 1, this.valueStart + end);
           return value;
         }
         let piece = quotedPiece(quote, text.slice(1));
@@ -48923,6 +49121,8 @@ var init_simple_yaml = __esm({
           if (end >= 0) {
             if (joined || !restIsEmpty(line2.text.slice(end)))
               fail2();
+            if (this.record !== void 0)
+              this.endScalar(this.at - 1, this.offset(this.at - 1, line2.indent) + end);
             return fold(pieces, breaks);
           }
         }
@@ -48943,6 +49143,8 @@ var init_simple_yaml = __esm({
           for (let i = this.at; i < first; i++)
             if (this.lineAt(i).text.length > 0 || this.lineAt(i).indent > indent)
               fail2();
+          if (this.record !== void 0)
+            fail2();
           return "";
         }
         if (firstLine.text[0] === "	")
@@ -48965,6 +49167,12 @@ var init_simple_yaml = __esm({
         }
         while (content.length > 0 && content[content.length - 1] === "")
           content.pop();
+        if (this.record !== void 0) {
+          if (content.length === 0)
+            fail2();
+          const last = this.at + content.length - 1;
+          this.endScalar(last, this.afterLine(last));
+        }
         this.at = at;
         let value;
         if (folded) {
@@ -49019,36 +49227,53 @@ var init_simple_yaml = __esm({
       }
       mapping(indent) {
         const object = {};
+        let node;
         for (let line2 = this.line; line2 !== void 0 && line2.indent === indent; line2 = this.line) {
           if (_Reader.isItem(line2.text))
             break;
           const entry = this.splitKey(line2.text);
           if (entry === void 0)
             fail2();
-          this.at++;
+          const keyLine = this.at++;
           if (this.skip?.has(entry.key) === true && this.skipValue(entry.rest, indent)) {
             setKey(object, entry.key, SKIPPED);
             continue;
           }
-          const inline = this.inlineValue(entry.rest, indent);
-          setKey(object, entry.key, inline === void 0 ? this.below(indent, true) : this.closed(inline.value, indent));
+          let restOffset = 0;
+          if (this.record !== void 0) {
+            const keyStart = this.offset(keyLine, indent);
+            node ??= this.record.writer.open(1, keyStart);
+            const c = line2.text.charCodeAt(0);
+            this.record.writer.name(entry.key, keyStart, keyStart + (c === 34 || c === 39 ? closingQuote(line2.text, 1) + 1 : entry.key.length));
+            restOffset = keyStart + line2.text.length - entry.rest.length;
+          }
+          const inline = this.inlineValue(entry.rest, indent, restOffset);
+          setKey(object, entry.key, inline === void 0 ? this.below(indent, true, { line: keyLine, rest: entry.rest, restOffset }) : this.closed(inline.value, indent));
         }
         const next = this.line;
         if (next !== void 0 && next.indent > indent)
           fail2();
+        if (this.record !== void 0 && node === void 0)
+          fail2();
+        this.closeCollection(node);
         return object;
       }
       sequence(indent) {
         const items = [];
+        let node;
         for (let line2 = this.line; line2 !== void 0 && line2.indent === indent; line2 = this.line) {
           if (!_Reader.isItem(line2.text))
             break;
+          if (this.record !== void 0)
+            node ??= this.openCollection(2, indent);
           const after = line2.text.slice(1);
           const content = after.trimStart();
           const column = indent + 1 + (after.length - content.length);
+          const itemLine = this.at;
+          const restOffset = this.record === void 0 ? 0 : this.offset(itemLine, indent + 1);
           if (content.trimEnd() === "" || content.startsWith("#")) {
             this.at++;
-            items.push(this.below(indent, false));
+            items.push(this.below(indent, false, { line: itemLine, rest: after, restOffset }));
           } else if (_Reader.isItem(content)) {
             fail2();
           } else if (this.splitKey(content) !== void 0) {
@@ -49056,13 +49281,18 @@ var init_simple_yaml = __esm({
             items.push(this.mapping(column));
           } else {
             this.at++;
-            const inline = this.inlineValue(content, indent);
+            const inline = this.inlineValue(content, indent, this.record === void 0 ? 0 : this.offset(itemLine, column));
+            if (inline === void 0)
+              this.nullAt(itemLine, after, restOffset);
             items.push(inline === void 0 ? null : this.closed(inline.value, indent));
           }
         }
         const next = this.line;
         if (next !== void 0 && next.indent > indent)
           fail2();
+        if (this.record !== void 0 && node === void 0)
+          fail2();
+        this.closeCollection(node);
         return items;
       }
       /** Whether every line has been read. */
@@ -49277,20 +49507,13 @@ var init_simple_positions = __esm({
 });
 
 // dist/src/parse/positions.js
-var import_yaml8, FIELDS, KIND2, SIZE, START, END, KEY_START, KEY_END, TARGET, PositionIndex;
+var import_yaml8, PositionIndex;
 var init_positions = __esm({
   "dist/src/parse/positions.js"() {
     "use strict";
     init_import_meta_url();
     import_yaml8 = __toESM(require_dist(), 1);
-    FIELDS = 7;
-    KIND2 = 0;
-    SIZE = 1;
-    START = 2;
-    END = 3;
-    KEY_START = 4;
-    KEY_END = 5;
-    TARGET = 6;
+    init_position_records();
     PositionIndex = class _PositionIndex {
       data;
       keys;
@@ -49308,6 +49531,14 @@ var init_positions = __esm({
        * Indexes `root` (a node of `doc`); aliases point at the nodes they name. `shift` is added to
        * every offset: `doc` was parsed from a part of the file that starts there.
        */
+      /** An index the fast reader wrote as it read a document (src/parse/simple-yaml.ts): it has no aliases, collection or null keys. */
+      static fromRecords(records) {
+        return new _PositionIndex(records.data, records.keys, void 0, void 0, void 0);
+      }
+      /** The nodes, as the fast reader's records would give them (for tests that compare the two). */
+      records() {
+        return { data: this.data, keys: this.keys };
+      }
       static of(doc, root, shift = 0) {
         const records = [];
         const keys = [];
@@ -50149,7 +50380,7 @@ function valueManifest(place, document) {
   const { source, text, lineCounter, documentIndex } = place;
   let value = document.value;
   const { start, end, firstContent } = document;
-  let positions;
+  let positions = document.positions === void 0 ? void 0 : PositionIndex.fromRecords(document.positions);
   const index = () => positions ??= documentPositions(text, start, end, firstContent);
   const { kind, apiVersion } = document.value;
   return {
@@ -50415,25 +50646,25 @@ function settleDocument(documentText2, settle) {
   const value = readSimpleDocument(documentText2, settle.skip === void 0 ? {} : { skip: settle.skip });
   return value === void 0 ? void 0 : settle.value(value);
 }
-function documentValue(documentText2, byValue) {
+function documentValue(documentText2, byValue, start, lineBreakAfter) {
   if (!byValue.admits(documentText2) || mayHoldAlias(documentText2))
     return void 0;
-  let value;
+  let read2;
   try {
-    value = readSimpleDocument(documentText2);
+    read2 = byValue.positions?.(documentText2) === true ? readSimplePositions(documentText2, start, lineBreakAfter) : { value: readSimpleDocument(documentText2) };
   } catch (error) {
     if (error instanceof RangeError)
       return void 0;
     throw error;
   }
-  return value !== void 0 && byValue.value(value) ? value : void 0;
+  return read2?.value !== void 0 && byValue.value(read2.value) ? read2 : void 0;
 }
 function readFile2(source, options = {}) {
   const { reads, settle, byValue } = options;
   return parseFile(source, {
     ...reads !== void 0 ? { reads } : {},
     ...settle !== void 0 ? { settle: (text) => settleDocument(text, settle) } : {},
-    ...byValue !== void 0 ? { byValue: (text) => documentValue(text, byValue) } : {}
+    ...byValue !== void 0 ? { byValue: (text, start, lineBreakAfter) => documentValue(text, byValue, start, lineBreakAfter) } : {}
   });
 }
 var init_read = __esm({
@@ -59245,9 +59476,9 @@ var init_load_run = __esm({
     init_errors2();
     init_private_keys();
     OBJECTS_BY_VALUE = {
-      // A document whose text names the admission group is parsed (read once, not twice, when it is one).
-      admits: (text) => !text.includes(ADMISSION_GROUP),
-      value: (value) => !Array.isArray(value.items) && !(typeof value.apiVersion === "string" && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`))
+      admits: () => true,
+      positions: (text) => text.includes(ADMISSION_GROUP),
+      value: (value) => !Array.isArray(value.items)
     };
     KUSTOMIZATION_WORD = Buffer.from("Kustomization");
     READ_ANYWAY = /* @__PURE__ */ new Set(["DUPLICATE_KEY", "KUBECTL_SPLIT"]);
@@ -67115,4 +67346,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 9147236f9d78d6b05037884d5b613869d8edddb4135bfb601ca42aab6fb23b8e
+//# admission-lint-build ed3d2757e87dcd0e1100233f05cc1afed47b7d34fc09c31e44147316e51e3ae6

@@ -1,7 +1,7 @@
 /**
  * Positions on demand (src/parse/read.ts `byValue`, issue 23): the first pass of loadRun parses a
  * Namespace's document only when a position its lines do not give is asked for, once; an admission object's
- * document is parsed at once. Counted on `yaml`'s own entry.
+ * document is never parsed when the fast reader writes its positions, and parsed at once otherwise. Counted on `yaml`'s own entry.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,8 +51,20 @@ describe('positions on demand', () => {
     expect(parses.count).toBe(1);
   });
 
-  it('parse an admission object document at once', () => {
+  it('never parse an admission object the fast reader reads with its positions', () => {
     const path = fileWith(WEBHOOK);
+    parses.count = 0;
+    const run = loadRun([path]);
+    expect(run.webhookConfigurations).toHaveLength(1);
+    const manifest = run.webhookConfigurations[0]!.manifest;
+    expect(manifest.locate(['metadata', 'name'], 'value')).toEqual({ line: 4, column: 9, endLine: 4, endColumn: 10, exact: true });
+    // A path that is not written: its closest written ancestor, from the same positions.
+    expect(manifest.locate(['webhooks', 0, 'failurePolicy'])).toEqual({ line: 5, column: 1, endLine: 5, endColumn: 13, exact: false });
+    expect(parses.count).toBe(0);
+  });
+
+  it('parse an admission object document at once when its positions are left to the parse (a comment inside it)', () => {
+    const path = fileWith(WEBHOOK.replace('webhooks: []', '# none yet\nwebhooks: []'));
     parses.count = 0;
     const run = loadRun([path]);
     expect(run.webhookConfigurations).toHaveLength(1);

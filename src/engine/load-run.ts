@@ -166,14 +166,15 @@ function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings:
 /**
  * Objects are taken from their value when the fast reader reads them (src/parse/read.ts): most
  * Namespaces, CRDs, workloads and documents of other kinds have no finding, and their documents
- * are parsed for positions only when one has. Not the admission objects (webhook configurations,
- * policies, bindings): nearly every one has a finding, so it would be read twice. Not a List:
- * its items are the objects, found by the full parse.
+ * are parsed for positions only when one has. The admission objects (webhook configurations,
+ * policies, bindings) nearly always have one: the fast reader writes their positions as it reads
+ * them, and one it cannot read so is parsed. Not a List: its items are the objects, found by the
+ * full parse.
  */
 const OBJECTS_BY_VALUE: ValueRead = {
-  // A document whose text names the admission group is parsed (read once, not twice, when it is one).
-  admits: (text) => !text.includes(ADMISSION_GROUP),
-  value: (value) => !Array.isArray(value.items) && !(typeof value.apiVersion === 'string' && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`)),
+  admits: () => true,
+  positions: (text) => text.includes(ADMISSION_GROUP),
+  value: (value) => !Array.isArray(value.items),
 };
 
 /**

@@ -6,27 +6,7 @@
  */
 import { isAlias, isCollection, isMap, isScalar, isSeq, visit, type Alias, type Document, type Node } from 'yaml';
 import type { FieldPath } from '../field-path.js';
-
-const enum Kind {
-  /** A scalar, a missing value, or anything that has no fields. */
-  Leaf = 0,
-  Map = 1,
-  Seq = 2,
-  Alias = 3,
-}
-
-/** Fields per node in `data`. */
-const FIELDS = 7;
-const KIND = 0;
-/** Nodes in the subtree, this one included (children follow their parent in order). */
-const SIZE = 1;
-const START = 2;
-const END = 3;
-/** For the value of a map entry: its key's range; -1 otherwise. */
-const KEY_START = 4;
-const KEY_END = 5;
-/** For an alias: the node it refers to (-1 when that is outside what was indexed). */
-const TARGET = 6;
+import { END, FIELDS, KEY_END, KEY_START, KIND, NodeKind as Kind, SIZE, START, TARGET, type PositionRecords } from './position-records.js';
 
 /** A found place: the offsets `locate` of src/parse/yaml.ts turns into a span. */
 export interface Located {
@@ -61,6 +41,16 @@ export class PositionIndex {
    * Indexes `root` (a node of `doc`); aliases point at the nodes they name. `shift` is added to
    * every offset: `doc` was parsed from a part of the file that starts there.
    */
+  /** An index the fast reader wrote as it read a document (src/parse/simple-yaml.ts): it has no aliases, collection or null keys. */
+  static fromRecords(records: PositionRecords): PositionIndex {
+    return new PositionIndex(records.data, records.keys, undefined, undefined, undefined);
+  }
+
+  /** The nodes, as the fast reader's records would give them (for tests that compare the two). */
+  records(): PositionRecords {
+    return { data: this.data, keys: this.keys };
+  }
+
   static of(doc: Document, root: Node, shift = 0): PositionIndex {
     const records: number[] = [];
     const keys: (string | undefined)[] = [];

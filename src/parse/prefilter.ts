@@ -8,6 +8,7 @@
  * writing it (an escape in a double-quoted string, an escaped line break). A file that contains
  * a suppression directive, a YAML directive (`%YAML`) or content on a `---` line is parsed whole.
  */
+import type { PositionRecords } from './position-records.js';
 import { isUtf8 } from 'node:buffer';
 
 /**
@@ -62,6 +63,8 @@ export interface ValueDocument {
   /** The offset of its first content character. */
   readonly firstContent: number;
   readonly value: Readonly<Record<string, unknown>>;
+  /** Its nodes' positions, when the fast reader wrote them as it read it (then it is never parsed). */
+  readonly positions?: PositionRecords;
 }
 
 /**
@@ -73,7 +76,7 @@ export interface ValueDocument {
 export type Settled = 'read' | 'other';
 export type Settle = (documentText: string) => Settled | undefined;
 /** The value of a document that the caller takes from its value, positions on demand (src/parse/read.ts); undefined: parse it. */
-export type ValueOf = (documentText: string) => Readonly<Record<string, unknown>> | undefined;
+export type ValueOf = (documentText: string, start: number, lineBreakAfter: boolean) => { readonly value: Readonly<Record<string, unknown>>; readonly positions?: PositionRecords } | undefined;
 
 /** A document of the stream, as line-based offsets into the text. */
 interface DocumentLines {
@@ -480,9 +483,9 @@ export function prefilter(text: string, reads: (documentText: string) => boolean
     const answer = settle?.(documentText);
     if (answer === 'read') settled++;
     if (answer !== undefined) return true;
-    const value = byValue?.(documentText);
-    if (value === undefined) return false;
-    values.push({ index: documents.indexOf(document), start: document.start, end: document.end, firstContent: document.firstContent, value });
+    const read = byValue?.(documentText, document.start, text.charCodeAt(document.end) === 10);
+    if (read === undefined) return false;
+    values.push({ index: documents.indexOf(document), start: document.start, end: document.end, firstContent: document.firstContent, ...read });
     return true;
   });
   const settledCounts = settled > 0 ? { settled } : {};

@@ -10,6 +10,8 @@
  * 3. its value, positions on demand: a document the caller takes from its value (`byValue`: a
  *    Namespace) is read by the fast reader and becomes an object like any other, but its document
  *    is parsed only if a position in it is asked for (a finding, a suppression), and then alone;
+ *    or, for the documents `byValue.positions` names (admission objects), with the positions the
+ *    fast reader writes as it reads, never parsed;
  * 4. the full parse with positions (src/parse/yaml.ts) for every other document: those the fast
  *    reader declines, and those whose value does not settle them.
  *
@@ -18,7 +20,8 @@
  */
 import type { SourceFile } from '../load/sources.js';
 import type { Settled } from './prefilter.js';
-import { readSimpleDocument } from './simple-yaml.js';
+import type { PositionRecords } from './position-records.js';
+import { readSimpleDocument, readSimplePositions } from './simple-yaml.js';
 import { mayHoldAlias, parseFile, type ParsedFile } from './yaml.js';
 
 export type { Settled } from './prefilter.js';
@@ -39,6 +42,12 @@ export interface ValueRead {
   readonly admits: (documentText: string) => boolean;
   /** Whether the object is taken from this value. */
   readonly value: (value: Readonly<Record<string, unknown>>) => boolean;
+  /**
+   * Of those admitted, the documents whose positions the fast reader writes as it reads them
+   * (objects that nearly always have a finding): they are never parsed. One it cannot read so is
+   * parsed (not taken from its value).
+   */
+  readonly positions?: (documentText: string) => boolean;
 }
 
 export interface DocumentReads {
@@ -61,17 +70,17 @@ export function settleDocument(documentText: string, settle: ValueSettle): Settl
  * takes it. A document that may hold an alias is parsed: `yaml` limits how many it expands
  * (src/parse/yaml.ts reports the document then), which the fast reader does not count.
  */
-export function documentValue(documentText: string, byValue: ValueRead): Readonly<Record<string, unknown>> | undefined {
+export function documentValue(documentText: string, byValue: ValueRead, start: number, lineBreakAfter: boolean): { value: Readonly<Record<string, unknown>>; positions?: PositionRecords } | undefined {
   if (!byValue.admits(documentText) || mayHoldAlias(documentText)) return undefined;
-  let value;
+  let read;
   try {
-    value = readSimpleDocument(documentText);
+    read = byValue.positions?.(documentText) === true ? readSimplePositions(documentText, start, lineBreakAfter) : { value: readSimpleDocument(documentText) };
   } catch (error) {
     // Nested past the stack: the full parse reports the document (TOO_DEEP).
     if (error instanceof RangeError) return undefined;
     throw error;
   }
-  return value !== undefined && byValue.value(value) ? value : undefined;
+  return read?.value !== undefined && byValue.value(read.value) ? (read as { value: Readonly<Record<string, unknown>>; positions?: PositionRecords }) : undefined;
 }
 
 /** A file's documents, each read as far as it needs (above); `settled` counts those read in full from their value. */
@@ -80,6 +89,6 @@ export function readFile(source: SourceFile, options: DocumentReads = {}): Parse
   return parseFile(source, {
     ...(reads !== undefined ? { reads } : {}),
     ...(settle !== undefined ? { settle: (text: string) => settleDocument(text, settle) } : {}),
-    ...(byValue !== undefined ? { byValue: (text: string) => documentValue(text, byValue) } : {}),
+    ...(byValue !== undefined ? { byValue: (text: string, start: number, lineBreakAfter: boolean) => documentValue(text, byValue, start, lineBreakAfter) } : {}),
   });
 }

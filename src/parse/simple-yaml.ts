@@ -29,6 +29,7 @@
  * printed by bench/reader-coverage.mjs.
  */
 import { goYamlNumber } from './go-yaml-schema.js';
+import { NodeKind, RecordWriter, type PositionRecords } from './position-records.js';
 
 /** `yaml`'s YAML 1.1 tests (schema/yaml-1.1/bool.js, schema/common/null.js). */
 const TRUE = /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
@@ -221,6 +222,8 @@ class FlowReader {
   constructor(
     private readonly text: string,
     public at: number,
+    /** Where positions are written, and the offset of `text[0]` in the file. */
+    private readonly record?: { readonly writer: RecordWriter; readonly base: number },
   ) {}
 
   private spaces(): void {
@@ -232,12 +235,16 @@ class FlowReader {
     const c = this.text[this.at];
     if (c === '[') return this.sequence();
     if (c === '{') return this.mapping();
-    if (c === '"' || c === "'") {
-      const { value, end } = quoted(this.text.slice(this.at));
-      this.at += end;
-      return value;
-    }
-    return plainValue(this.plain());
+    const start = this.at;
+    const value = c === '"' || c === "'" ? this.quoted() : plainValue(this.plain());
+    this.record?.writer.leaf(this.record.base + start, this.record.base + this.at);
+    return value;
+  }
+
+  private quoted(): string {
+    const { value, end } = quoted(this.text.slice(this.at));
+    this.at += end;
+    return value;
   }
 
   /** A plain scalar in a flow collection: up to a flow indicator or a comment; no `:` in it. */
@@ -249,22 +256,35 @@ class FlowReader {
     }
     const value = this.text.slice(start, this.at).trimEnd();
     if (value === '') fail();
+    // A plain scalar's range ends at its last character (the spaces after it are not its).
+    this.at = start + value.length;
+    return value;
+  }
+
+  /** Opens a collection node at `this.at`; `close` ends it after its closing bracket. */
+  private open(kind: NodeKind): number | undefined {
+    return this.record?.writer.open(kind, this.record.base + this.at);
+  }
+
+  private close<T>(node: number | undefined, value: T): T {
+    if (node !== undefined) this.record!.writer.close(node, this.record!.base + this.at);
     return value;
   }
 
   private sequence(): unknown[] {
+    const node = this.open(NodeKind.Seq);
     this.at++;
     const items: unknown[] = [];
     this.spaces();
     if (this.text[this.at] === ']') {
       this.at++;
-      return items;
+      return this.close(node, items);
     }
     for (;;) {
       items.push(this.node());
       this.spaces();
       const c = this.text[this.at++];
-      if (c === ']') return items;
+      if (c === ']') return this.close(node, items);
       if (c !== ',') fail();
       this.spaces();
       // `[a, ]` and `[a, , b]`: left to `yaml`.
@@ -273,19 +293,22 @@ class FlowReader {
   }
 
   private mapping(): Record<string, unknown> {
+    const node = this.open(NodeKind.Map);
     this.at++;
     const object: Record<string, unknown> = {};
     this.spaces();
     if (this.text[this.at] === '}') {
       this.at++;
-      return object;
+      return this.close(node, object);
     }
     for (;;) {
       this.spaces();
       const c = this.text[this.at];
       if (c === '[' || c === '{') fail();
-      const key = c === '"' || c === "'" ? this.node() : this.plainKey();
+      const keyStart = this.at;
+      const key = c === '"' || c === "'" ? this.quoted() : this.plainKey();
       if (typeof key !== 'string') fail();
+      this.record?.writer.name(key, this.record.base + keyStart, this.record.base + keyStart + (c === '"' || c === "'" ? this.at - keyStart : key.length));
       this.spaces();
       if (this.text[this.at] !== ':') fail();
       this.at++;
@@ -295,7 +318,7 @@ class FlowReader {
       setKey(object, key, this.node());
       this.spaces();
       const next = this.text[this.at++];
-      if (next === '}') return object;
+      if (next === '}') return this.close(node, object);
       if (next !== ',') fail();
       this.spaces();
       if (this.text[this.at] === '}' || this.text[this.at] === ',') fail();
@@ -409,11 +432,86 @@ class Reader {
   /** The last line text splitKey was asked about, and its answer: a line is often asked twice (is it a key? then read it). */
   private splitText: string | undefined;
   private splitAnswer: ReturnType<typeof splitKey>;
+  /**
+   * With positions (readSimplePositions): where they are written, the offset of each line's start
+   * in the file, and where the text's last line ends (after its line break, when one follows).
+   */
+  private readonly record: { readonly writer: RecordWriter; readonly starts: readonly number[]; readonly lastLineEnd: number } | undefined;
+  /** With positions: the root has begun, and a comment line from now on is left to `yaml` (see readSimplePositions). */
+  rootStarted = false;
+  /** With positions: where the node read last ends, comments and line break included (`yaml`'s range[2]). */
+  private nodeEnd = -1;
   constructor(
     private readonly raws: readonly string[],
     private readonly skip: ReadonlySet<string> | undefined,
+    positions?: { readonly shift: number; readonly lineBreakAfter: boolean },
   ) {
     this.lines = new Array<Line | undefined>(raws.length);
+    if (positions !== undefined) {
+      const starts = new Array<number>(raws.length);
+      let at = positions.shift;
+      for (let i = 0; i < raws.length; i++) {
+        starts[i] = at;
+        at += raws[i]!.length + 1;
+      }
+      this.record = { writer: new RecordWriter(), starts, lastLineEnd: at - 1 + (positions.lineBreakAfter ? 1 : 0) };
+    }
+  }
+
+  records(): PositionRecords | undefined {
+    return this.record?.writer.records();
+  }
+
+  /** The offset of column `column` of line `index`. */
+  private offset(index: number, column: number): number {
+    return this.record!.starts[index]! + column;
+  }
+
+  /** Where line `index` ends, its line break included. */
+  private afterLine(index: number): number {
+    return index + 1 < this.raws.length ? this.record!.starts[index + 1]! : this.record!.lastLineEnd;
+  }
+
+  /** Where line `index`'s content ends (before `\r\n`, after trailing spaces). */
+  private contentEnd(index: number): number {
+    const raw = this.raws[index]!;
+    return this.record!.starts[index]! + raw.length - (raw.charCodeAt(raw.length - 1) === 13 ? 1 : 0);
+  }
+
+  /** A scalar from `start` to `end` whose last line is `line`. */
+  private scalarAt(start: number, end: number, line: number): void {
+    if (this.record === undefined) return;
+    this.record.writer.leaf(start, end);
+    this.nodeEnd = this.afterLine(line);
+  }
+
+  /**
+   * The null of a key or dash with nothing after it on line `line` (`rest`: what follows the
+   * colon or dash, at `restOffset`): `yaml` places it at the line's end, or at a comment there,
+   * and with a comment it ends after the line.
+   */
+  private nullAt(line: number, rest: string, restOffset: number): void {
+    if (this.record === undefined) return;
+    const value = rest.trimStart();
+    if (value.charCodeAt(0) === 35) {
+      const at = restOffset + rest.length - value.length;
+      this.record.writer.leaf(at, at);
+      this.nodeEnd = this.afterLine(line);
+      return;
+    }
+    const at = this.contentEnd(line);
+    this.record.writer.leaf(at, at);
+    this.nodeEnd = at;
+  }
+
+  /** Opens a collection at the current line's column `indent`. */
+  private openCollection(kind: NodeKind, indent: number): number | undefined {
+    return this.record?.writer.open(kind, this.offset(this.at, indent));
+  }
+
+  private closeCollection(node: number | undefined): void {
+    // A collection ends where its last node does (comment lines after it are left to `yaml`).
+    if (node !== undefined) this.record!.writer.close(node, this.nodeEnd);
   }
 
   get length(): number {
@@ -447,6 +545,9 @@ class Reader {
     while (this.at < this.length) {
       const line = this.lineAt(this.at)!;
       if (line.blank || line.comment) {
+        // Which node's range a comment line extends is `yaml`'s intricate choice: with positions,
+        // a document with one inside is left to it.
+        if (line.comment && this.record !== undefined && this.rootStarted) fail();
         this.at++;
         continue;
       }
@@ -467,18 +568,19 @@ class Reader {
   }
 
   /** What follows a key or dash whose line has no value: a deeper block or scalar, a sequence at the key's indentation, or null. */
-  private below(indent: number, sequenceAtIndent: boolean): unknown {
+  private below(indent: number, sequenceAtIndent: boolean, owner: { readonly line: number; readonly rest: string; readonly restOffset: number }): unknown {
     const next = this.line;
     if (next !== undefined && next.indent > indent) {
       if (Reader.isItem(next.text) || this.splitKey(next.text) !== undefined) return this.block(next.indent);
       // A scalar on the lines below its key (`key:\n  text`): plain or quoted.
       if (/^[|>[{&*!]/.test(next.text)) fail();
-      this.at++;
-      const inline = this.inlineValue(next.text, indent);
+      const line = this.at++;
+      const inline = this.inlineValue(next.text, indent, this.record === undefined ? 0 : this.offset(line, next.indent));
       if (inline === undefined) fail();
       return this.closed(inline.value, indent);
     }
     if (sequenceAtIndent && next !== undefined && next.indent === indent && Reader.isItem(next.text)) return this.sequence(indent);
+    this.nullAt(owner.line, owner.rest, owner.restOffset);
     return null;
   }
 
@@ -494,15 +596,46 @@ class Reader {
    * node whose key or dash is at column `indent`; undefined when there is none (it follows on the
    * next lines). Multi-line scalars take the lines they span.
    */
-  private inlineValue(text: string, indent: number): { value: unknown } | undefined {
+  private inlineValue(text: string, indent: number, offset: number): { value: unknown } | undefined {
     // Not trimmed at its end: a quoted scalar that goes on over lines keeps its escaped spaces.
     let value = text.charCodeAt(0) === 32 && text.charCodeAt(1) !== 32 ? text.slice(1) : text.trimStart();
     if (value.length === 0 || value.charCodeAt(0) === 35 || value.trimEnd() === '') return undefined;
+    if (this.record === undefined) return this.inlineNode(value, indent);
+    // With positions: the scalar or flow collection is recorded where it starts and ends.
+    const start = offset + text.length - value.length;
+    const line = this.at - 1;
+    const first = value[0];
+    if (first === '[' || first === '{') {
+      const reader = new FlowReader(value, 0, { writer: this.record.writer, base: start });
+      const node = reader.node();
+      if (!restIsEmpty(value.slice(reader.at))) fail();
+      this.nodeEnd = this.afterLine(line);
+      return { value: node };
+    }
+    // Anchors and aliases: an index needs the node an alias names, which is left to `yaml`.
+    if (first === '&' || first === '*') fail();
+    this.valueStart = start;
+    this.scalarEnd = -1;
+    const read = this.inlineNode(value, indent);
+    if (read === undefined) return undefined;
+    // Each reader of a scalar says where it ends (endScalar).
+    if (this.scalarEnd < 0) fail();
+    this.scalarAt(start, this.scalarEnd, this.scalarLine);
+    return read;
+  }
+
+  /** With positions: where the scalar being read starts, and (endScalar) where it ends and its last line. */
+  private valueStart = -1;
+  private scalarEnd = -1;
+  private scalarLine = -1;
+
+  /** inlineValue, past the spaces: `value` is the node's text on its first line. */
+  private inlineNode(value: string, indent: number): { value: unknown } | undefined {
     const anchor = value.charCodeAt(0) === 38 ? ANCHOR.exec(value) : null;
     if (anchor !== null) {
       value = value.slice(anchor[0].length);
       if (value.trimEnd() === '' || /^[#|>[{*&!]/.test(value)) fail();
-      const scalar = this.inlineValue(value, indent)!;
+      const scalar = this.inlineNode(value, indent)!;
       this.anchors.set(anchor[1]!, scalar.value);
       return scalar;
     }
@@ -527,8 +660,17 @@ class Reader {
     const plain = (comment < 0 ? value : value.slice(0, comment)).trimEnd();
     if (plain.includes(': ') || plain.endsWith(':')) fail();
     if (INDICATOR.test(plain) || DASH_LIKE.test(plain)) fail();
-    if (comment >= 0) return { value: plainValue(plain) };
+    if (comment >= 0) {
+      this.endScalar(this.at - 1, this.valueStart + plain.length);
+      return { value: plainValue(plain) };
+    }
     return { value: this.plainLines(plain, indent) };
+  }
+
+  /** With positions: the scalar being read ends at offset `end`, on line `line`. */
+  private endScalar(line: number, end: number): void {
+    this.scalarLine = line;
+    this.scalarEnd = end;
   }
 
   /** A plain scalar that may go on over deeper lines (folded); resolved as one scalar. */
@@ -550,10 +692,14 @@ class Reader {
       pieces.push(text);
       breaks.push(empty);
       empty = 0;
+      if (this.record !== undefined) this.endScalar(at, this.offset(at, line.indent) + text.length);
       at++;
       this.at = at;
     }
-    if (pieces.length === 1) return plainValue(first);
+    if (pieces.length === 1) {
+      if (this.record !== undefined) this.endScalar(this.at - 1, this.valueStart + first.length);
+      return plainValue(first);
+    }
     const value = fold(pieces, breaks);
     // Resolved as a whole: a folded scalar that reads as something else is left to `yaml`.
     if (typeof plainValue(value) !== 'string') fail();
@@ -566,6 +712,7 @@ class Reader {
     if (closingQuote(text, 1) >= 0) {
       const { value, end } = quoted(text);
       if (!restIsEmpty(text.slice(end))) fail();
+      if (this.record !== undefined) this.endScalar(this.at - 1, this.valueStart + end);
       return value;
     }
     let piece = quotedPiece(quote, text.slice(1));
@@ -597,6 +744,7 @@ class Reader {
       joined = piece.escapedBreak;
       if (end >= 0) {
         if (joined || !restIsEmpty(line.text.slice(end))) fail();
+        if (this.record !== undefined) this.endScalar(this.at - 1, this.offset(this.at - 1, line.indent) + end);
         return fold(pieces, breaks);
       }
     }
@@ -616,6 +764,8 @@ class Reader {
     if (firstLine === undefined || width <= indent) {
       // No content: the empty string. (Blank lines before it with spaces beyond the node's are left to `yaml`.)
       for (let i = this.at; i < first; i++) if (this.lineAt(i)!.text.length > 0 || this.lineAt(i)!.indent > indent) fail();
+      // With positions: where `yaml` ends such a scalar is left to it.
+      if (this.record !== undefined) fail();
       return '';
     }
     if (firstLine.text[0] === '\t') fail();
@@ -635,6 +785,12 @@ class Reader {
     }
     // Trailing blank lines belong to the scalar only with `+` (not read here): clipped or stripped.
     while (content.length > 0 && content[content.length - 1] === '') content.pop();
+    // With positions: the scalar ends after the line break of its last line with content.
+    if (this.record !== undefined) {
+      if (content.length === 0) fail();
+      const last = this.at + content.length - 1;
+      this.endScalar(last, this.afterLine(last));
+    }
     this.at = at;
     let value: string;
     if (folded) {
@@ -687,33 +843,50 @@ class Reader {
 
   mapping(indent: number): Record<string, unknown> {
     const object: Record<string, unknown> = {};
+    let node: number | undefined;
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
       if (Reader.isItem(line.text)) break;
       const entry = this.splitKey(line.text);
       if (entry === undefined) fail();
-      this.at++;
+      const keyLine = this.at++;
       if (this.skip?.has(entry.key) === true && this.skipValue(entry.rest, indent)) {
         setKey(object, entry.key, SKIPPED);
         continue;
       }
-      const inline = this.inlineValue(entry.rest, indent);
-      setKey(object, entry.key, inline === undefined ? this.below(indent, true) : this.closed(inline.value, indent));
+      let restOffset = 0;
+      if (this.record !== undefined) {
+        // The map starts at its first key; each value is named by its key's range.
+        const keyStart = this.offset(keyLine, indent);
+        node ??= this.record.writer.open(NodeKind.Map, keyStart);
+        const c = line.text.charCodeAt(0);
+        this.record.writer.name(entry.key, keyStart, keyStart + (c === 34 || c === 39 ? closingQuote(line.text, 1) + 1 : entry.key.length));
+        restOffset = keyStart + line.text.length - entry.rest.length;
+      }
+      const inline = this.inlineValue(entry.rest, indent, restOffset);
+      setKey(object, entry.key, inline === undefined ? this.below(indent, true, { line: keyLine, rest: entry.rest, restOffset }) : this.closed(inline.value, indent));
     }
     const next = this.line;
     if (next !== undefined && next.indent > indent) fail();
+    if (this.record !== undefined && node === undefined) fail();
+    this.closeCollection(node);
     return object;
   }
 
   sequence(indent: number): unknown[] {
     const items: unknown[] = [];
+    let node: number | undefined;
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
       if (!Reader.isItem(line.text)) break;
+      // The sequence starts at its first dash.
+      if (this.record !== undefined) node ??= this.openCollection(NodeKind.Seq, indent);
       const after = line.text.slice(1);
       const content = after.trimStart();
       const column = indent + 1 + (after.length - content.length);
+      const itemLine = this.at;
+      const restOffset = this.record === undefined ? 0 : this.offset(itemLine, indent + 1);
       if (content.trimEnd() === '' || content.startsWith('#')) {
         this.at++;
-        items.push(this.below(indent, false));
+        items.push(this.below(indent, false, { line: itemLine, rest: after, restOffset }));
       } else if (Reader.isItem(content)) {
         fail();
       } else if (this.splitKey(content) !== undefined) {
@@ -722,12 +895,15 @@ class Reader {
         items.push(this.mapping(column));
       } else {
         this.at++;
-        const inline = this.inlineValue(content, indent);
+        const inline = this.inlineValue(content, indent, this.record === undefined ? 0 : this.offset(itemLine, column));
+        if (inline === undefined) this.nullAt(itemLine, after, restOffset);
         items.push(inline === undefined ? null : this.closed(inline.value, indent));
       }
     }
     const next = this.line;
     if (next !== undefined && next.indent > indent) fail();
+    if (this.record !== undefined && node === undefined) fail();
+    this.closeCollection(node);
     return items;
   }
 
@@ -742,6 +918,25 @@ class Reader {
  * document is in the subset above and its root is a mapping; undefined otherwise.
  */
 export function readSimpleDocument(text: string, options: ReadOptions = {}): Record<string, unknown> | undefined {
+  return readDocument(text, options.skip, undefined)?.value;
+}
+
+/**
+ * The value of a document as readSimpleDocument reads it, with the positions of its nodes as
+ * `yaml`'s parse of the file gives them (src/parse/positions.ts), so that it needs no parse at
+ * all; undefined when it is not read so. `shift` is the offset of `text` in the file;
+ * `lineBreakAfter`: a line break follows `text` there (it ends a scalar on the last line).
+ * Besides what readSimpleDocument leaves to `yaml`, so are anchors and aliases, block scalars
+ * without content, and comment lines after the root's first key: which node's range a comment
+ * line extends depends on its indentation in ways not worth copying (test/simple-positions.test.ts
+ * compares every index this gives with the parse's, on every document of the fixtures and corpora).
+ */
+export function readSimplePositions(text: string, shift: number, lineBreakAfter: boolean): { value: Record<string, unknown>; positions: PositionRecords } | undefined {
+  const read = readDocument(text, undefined, { shift, lineBreakAfter });
+  return read === undefined ? undefined : { value: read.value, positions: read.positions! };
+}
+
+function readDocument(text: string, skip: ReadonlySet<string> | undefined, positions: { readonly shift: number; readonly lineBreakAfter: boolean } | undefined): { value: Record<string, unknown>; positions?: PositionRecords } | undefined {
   if (UNREAD_CHARACTERS.test(text) || (text.includes('\r') && LONE_CR.test(text))) return undefined;
   const raws = text.split('\n');
   for (const raw of raws) {
@@ -751,15 +946,18 @@ export function readSimpleDocument(text: string, options: ReadOptions = {}): Rec
     if ((c === 45 || c === 46) && (raw.startsWith('---') || raw.startsWith('...')) && (raw.length === 3 || raw[3] === ' ' || raw[3] === '\t' || (raw[3] === '\r' && raw.length === 4))) return undefined;
   }
   try {
-    const reader = new Reader(raws, options.skip);
+    const reader = new Reader(raws, skip, positions);
     if (reader.done()) return undefined;
     const first = reader.lineAt(reader.at)!;
     if (first.text === '-' || first.text.startsWith('- ')) return undefined;
+    reader.rootStarted = true;
     const value = reader.mapping(first.indent);
     // Lines left over (a shallower one after the root's) mean the document is not what it seemed.
     if (!reader.done()) return undefined;
     // Nodes are fewer than characters: a bound on what the full parse counts (aliases × nodes).
-    return reader.aliases * text.length > MAX_ALIAS_WORK ? undefined : value;
+    if (reader.aliases * text.length > MAX_ALIAS_WORK) return undefined;
+    const records = reader.records();
+    return records === undefined ? { value } : { value, positions: records };
   } catch (error) {
     if (error instanceof NotSimple) return undefined;
     throw error;

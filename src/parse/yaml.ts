@@ -615,7 +615,8 @@ function valueManifest(place: ManifestPlace, document: ValueDocument): Manifest 
   let value: Readonly<Record<string, unknown>> | undefined = document.value;
   // Only the document's place is kept: the value is let go once it is read.
   const { start, end, firstContent } = document;
-  let positions: PositionIndex | undefined;
+  // Written by the fast reader as it read the document, or found when first asked for.
+  let positions: PositionIndex | undefined = document.positions === undefined ? undefined : PositionIndex.fromRecords(document.positions);
   const index = (): PositionIndex => (positions ??= documentPositions(text, start, end, firstContent));
   const { kind, apiVersion } = document.value;
   return {
