@@ -99,7 +99,8 @@ export const rule = defineObjectRule({
           // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
           // (wildcard-rule judges the same patched webhook: the deferral asks about that one.)
           if (reportedAsEverything(webhook, run)) return [];
-          const labels = namespaceLabels(run, namespace);
+          // The Namespace its own file applies, when it has one (another build's of the same name may differ).
+          const labels = namespaceLabels(run, namespace, object.manifest.file.path);
           // The default namespace always exists, created by the API server with no label but its
           // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.
           const manifestKnown = namespaceNamed(run, namespace) !== undefined || namespace === DEFAULT_NAMESPACE;

@@ -11,8 +11,16 @@ const BY_NAME = memoKey<ReadonlyMap<string, NamespaceObject>>('Namespaces by nam
 
 export type NamespaceScope = Pick<RunScope, 'namespaces' | 'kubeVersion' | 'memo'>;
 
-/** The run's first Namespace manifest of this name. */
-export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): NamespaceObject | undefined {
+/**
+ * The run's Namespace manifest of this name: the one in `file` when it has one (what that file is
+ * applied with: a rendered build beside another build's Namespace of the same name), else the
+ * run's first.
+ */
+export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string, file?: string): NamespaceObject | undefined {
+  if (file !== undefined) {
+    const own = scope.namespaces.find((namespace) => namespace.name === name && namespace.manifest.file.path === file);
+    if (own !== undefined) return own;
+  }
   const index = scope.memo.get(BY_NAME, () => {
     const built = new Map<string, NamespaceObject>();
     for (const namespace of scope.namespaces) if (!built.has(namespace.name)) built.set(namespace.name, namespace);
@@ -25,8 +33,8 @@ export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, nam
  * A Namespace manifest's labels when the run has one, else none; plus
  * `kubernetes.io/metadata.name`, which the API server sets on every Namespace from 1.21.
  */
-export function namespaceLabels(scope: NamespaceScope, name: string): Labels {
-  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
+export function namespaceLabels(scope: NamespaceScope, name: string, file?: string): Labels {
+  return labelsOfNamespace(namespaceNamed(scope, name, file), name, scope.kubeVersion);
 }
 
 /**
