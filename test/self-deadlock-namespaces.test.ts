@@ -3,7 +3,6 @@
  * holds several of that name (a repository with two rendered builds: hold-out 14, a test build
  * that labels its namespace out of the webhook beside a release build that does not).
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { lint } from '../src/engine/lint.js';

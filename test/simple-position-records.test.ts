@@ -27,8 +27,10 @@ interface Counts {
 /** The index of each document of the file's own parse, by the offset of its root mapping. */
 function parsedIndexes(text: string): Map<number, PositionIndex> {
   const found = new Map<number, PositionIndex>();
-  for (const doc of parseAllDocuments(text, PARSE_OPTIONS) as ReturnType<typeof parseAllDocuments> & unknown[]) {
-    if (doc.errors.length === 0 && isMap(doc.contents)) found.set(doc.contents.range[0], PositionIndex.of(doc, doc.contents as Node));
+  const docs = parseAllDocuments(text, PARSE_OPTIONS);
+  for (const doc of Array.isArray(docs) ? docs : []) {
+    const range = doc.contents?.range;
+    if (doc.errors.length === 0 && isMap(doc.contents) && range) found.set(range[0], PositionIndex.of(doc, doc.contents as Node));
   }
   return found;
 }
