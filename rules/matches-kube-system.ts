@@ -1,6 +1,6 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js';
-import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
+import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
 import { KUBE_SYSTEM, kubeSystemInterceptions, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
@@ -352,7 +352,8 @@ export const rule = defineObjectRule({
         // (wildcard-rule judges the same patched webhook: the deferral asks about that one.)
         const written = webhooksOf(object);
         const writtenOf = (entry: WebhookEntry): WebhookEntry => written.find((each) => each.index === entry.index) ?? entry;
-        const found = kubeSystemInterceptions(judged.object, run)
+        // Patched in an overlay only: what only the unpatched build has is an info (unlessPatchedAway).
+        const found = unlessPatchedAway(judged, (judgedObject, patched) => kubeSystemInterceptions(judgedObject, run)
           .filter(({ entry }) => !reportedAsEverything(entry.webhook, run))
           .filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run))
           .map((interception): WebhookFinding<MessageId> => {
@@ -370,7 +371,7 @@ export const rule = defineObjectRule({
                 resource: everything ? 'every resource of every group' : describeResource(match),
                 timeout,
                 defaulted: defaulted ? ' (the API default)' : '',
-                patched: patchedNote(judged),
+                patched,
                 unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM)),
               },
               path: [...entry.path, 'rules', rule],
@@ -379,7 +380,7 @@ export const rule = defineObjectRule({
               // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
               ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
             };
-          });
+          }));
         return groupCopies(found);
       },
     };

@@ -1,6 +1,6 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js';
-import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
+import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
@@ -90,7 +90,8 @@ export const rule = defineObjectRule({
         // The selectors its kustomization's patches give it, when the build is certain (src/match/kustomize-selectors.ts).
         const judged = withKustomizeSelectors(object, run);
         // One cause, one finding: copies (webhooks that match alike) together (src/match/webhook-copies.ts).
-        return groupCopies(webhooksOf(judged.object).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads' | 'updates'>[] => {
+        // Patched in an overlay only: what only the unpatched build has is an info (unlessPatchedAway).
+        return groupCopies(unlessPatchedAway(judged, (judgedObject, patched) => webhooksOf(judgedObject).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads' | 'updates'>[] => {
           const { webhook } = entry;
           const service = webhook.clientConfig?.service;
           const namespace = service?.namespace;
@@ -138,7 +139,7 @@ export const rule = defineObjectRule({
                   resource: subresource === '' ? candidate.resource : `${candidate.resource}/${subresource}`,
                   kind: candidate.kind,
                   defaulted: defaulted ? ' (the API default)' : '',
-                  patched: patchedNote(judged),
+                  patched,
                 },
                 path: [...entry.path, 'rules', outcome.rule],
                 // The workload objects themselves are created by an installer, not by the
@@ -153,7 +154,7 @@ export const rule = defineObjectRule({
             ];
           }
           return [];
-        }));
+        })));
       },
     };
   },

@@ -210,6 +210,40 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(report.findings.filter((f) => ['long-timeout', 'critical-resources', 'matches-kube-system'].includes(f.ruleId)).map((f) => `${f.ruleId} ${f.severity}`)).toEqual(['long-timeout warning']);
   });
 
+  it('makes infos of what only the unpatched build has when an overlay patches the base folder (kubebuilder\'s config/default, hold-out 14)', async () => {
+    const opsPatch = (value: string, path = '/webhooks/0/objectSelector'): string =>
+      `- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: add\n      path: ${path}\n      value: ${value}\n`;
+    const tree = (overlayPatches: string, extra: Record<string, string> = {}): string =>
+      folder({
+        'config/webhook/manifests.yaml': MANIFESTS,
+        'config/webhook/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n',
+        'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n- service.yaml\n',
+        'config/default/kustomization.yaml': `namespace: widgets-system\nnamePrefix: widgets-\nresources:\n- ../webhook\npatches:\n${overlayPatches}`,
+        ...extra,
+      });
+    const verdict = async (dir: string): Promise<string[]> => (await findings([dir])).filter((f) => !f.startsWith('kustomize-patched'));
+    // The overlay's build sends only labelled pods: kube-system's and its own are not sent.
+    const optIn = await verdict(tree(opsPatch('{matchLabels: {example.com/inject: enabled}}')));
+    expect(optIn).toEqual([
+      'matches-kube-system info: webhook "sidecar-injector.example.com" intercepts pods (core) in kube-system with failurePolicy Fail (unpatched: the kustomize patch at … changes its selectors in the overlay that builds it)',
+      'self-deadlock info: webhook "sidecar-injector.example.com" intercepts CREATE of pods in its own Service\'s namespace system with failurePolicy Fail (unpatched: the kustomize patch at … changes its selectors in the overlay that builds it)',
+    ]);
+    // A patch that leaves kube-system in (an opt-out on a label it lacks): that error is true of every build.
+    const optOut = await verdict(tree(opsPatch('{matchExpressions: [{key: example.com/skip, operator: DoesNotExist}]}', '/webhooks/0/namespaceSelector')));
+    expect(optOut.map((f) => f.split(':')[0])).toContain('matches-kube-system error');
+    // As written when: the base's own kustomization patches the object too; a second overlay
+    // builds the base without the patch; the overlay also patches the kind by another name.
+    const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+    const severities = async (dir: string): Promise<string[]> => (await verdict(dir)).map((f) => f.split(':')[0]!);
+    const patchedTwice = tree(opsPatch('{matchLabels: {example.com/inject: enabled}}'), {
+      'config/webhook/kustomization.yaml': `resources:\n- manifests.yaml\n- service.yaml\npatches:\n${opsPatch('[]', '/webhooks/0/admissionReviewVersions')}`,
+    });
+    expect(await severities(patchedTwice)).toEqual(asWritten);
+    expect(await severities(tree(opsPatch('{matchLabels: {example.com/inject: enabled}}'), { 'config/dev/kustomization.yaml': 'resources:\n- ../webhook\n' }))).toEqual(asWritten);
+    const byPrefix = `${opsPatch('{matchLabels: {example.com/inject: enabled}}')}- target: {kind: MutatingWebhookConfiguration, name: widgets-mutating-webhook-configuration}\n  patch: '[{"op": "remove", "path": "/webhooks/0/objectSelector"}]'\n`;
+    expect(await severities(tree(byPrefix))).toEqual(asWritten);
+  });
+
   it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {
     // Another kustomization lists the file itself, without the patch.
     const direct = folder({

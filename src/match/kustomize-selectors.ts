@@ -19,12 +19,20 @@ import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
 import { selectorMatches } from './selector.js';
 import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
+import type { Severity } from '../severity.js';
 
 export interface PatchedSelectors {
   /** The object to judge: the same object when no patch applies. */
   readonly object: WebhookConfigurationObject;
   /** The first patch whose selectors it carries, when one applies. */
   readonly patch?: KustomizePatch;
+  /**
+   * The object as the build of an overlay gives it, when that build certainly holds the patch but
+   * the file's own kustomization also builds it unpatched (a scaffold's `config/default`
+   * patching `config/webhook`): the object is judged as written, and what only the unpatched
+   * build has is an info (unlessPatchedAway).
+   */
+  readonly unsure?: { readonly object: WebhookConfigurationObject; readonly patch: KustomizePatch };
 }
 
 const PATCHED = memoKey<Map<WebhookConfigurationObject, PatchedSelectors>>('webhook configurations with their kustomize selector patches');
@@ -36,6 +44,25 @@ export function withKustomizeSelectors(object: WebhookConfigurationObject, run: 
 /** ` (selectors as patched at FILE:LINE)` for a message, or nothing. */
 export function patchedNote(patched: PatchedSelectors): string {
   return patched.patch === undefined ? '' : ` (selectors as patched at ${patched.patch.file}:${patched.patch.line})`;
+}
+
+/**
+ * A rule's findings on a webhook configuration (`find`, given the object to judge and the note
+ * for its messages' `patched`). Where an overlay's build holds a patch of its selectors that
+ * its own folder's build does not (PatchedSelectors.unsure), a finding the overlay's build does
+ * not have (the same webhook and message) is true only of the unpatched build, which is not
+ * what is applied as a rule: an info that names the patch. Findings both builds have stay.
+ */
+export function unlessPatchedAway<F extends { readonly label: string; readonly messageId: string; readonly severity?: Severity; readonly data: Readonly<Record<string, string | number>> }>(
+  judged: PatchedSelectors,
+  find: (object: WebhookConfigurationObject, note: string) => readonly F[],
+): F[] {
+  const found = [...find(judged.object, patchedNote(judged))];
+  if (judged.unsure === undefined || found.length === 0) return found;
+  const key = (finding: F): string => `${finding.label}\u0000${finding.messageId}`;
+  const alsoPatched = new Set(find(judged.unsure.object, '').map(key));
+  const note = ` (unpatched: the kustomize patch at ${judged.unsure.patch.file}:${judged.unsure.patch.line} changes its selectors in the overlay that builds it)`;
+  return found.map((finding) => (alsoPatched.has(key(finding)) ? finding : { ...finding, severity: 'info' as const, data: { ...finding.data, patched: note } }));
 }
 
 function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations' | 'namespaces'>): PatchedSelectors {
@@ -88,8 +115,11 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const changedNamespaceSelectors = patch.selectors!.changes.filter((change) => change.field === 'namespaceSelector').map((change) => webhooks[indexOf(change, webhooks)]?.namespaceSelector);
   const movesMatter = changedNamespaceSelectors.some((selector) => !answersAlikeAnywhere(selector, run.namespaces));
   const relabelsMatter = changedNamespaceSelectors.length > 0;
-  if (!buildsKeepThePatch(patch, own, object, run, { movesMatter, relabelsMatter })) return { object };
-  return { object: { ...object, effective: { ...object.effective, webhooks } }, patch };
+  const patchedObject = { ...object, effective: { ...object.effective, webhooks } };
+  const holds = buildsKeepThePatch(patch, own, object, run, { movesMatter, relabelsMatter });
+  if (holds === false) return { object };
+  if (holds === 'overlay') return { object, unsure: { object: patchedObject, patch } };
+  return { object: patchedObject, patch };
 }
 
 /** The webhook a change is for: by its index (JSON 6902) or its name (strategic merge). */
@@ -130,19 +160,32 @@ function answersAlikeAnywhere(selector: LabelSelector | null | undefined, namesp
  * patch or replacement that may select a webhook configuration of this kind by any name (a
  * prefixed name, a regular expression), unless it changes metadata only.
  */
-function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>, { movesMatter, relabelsMatter }: { movesMatter: boolean; relabelsMatter: boolean }): boolean {
+function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>, { movesMatter, relabelsMatter }: { movesMatter: boolean; relabelsMatter: boolean }): 'every' | 'overlay' | false {
   const listings = run.kustomizations;
   const real = realPath(file);
   const folder = dirname(real);
   const own = realPath(resolve(patch.file));
-  if (dirname(own) !== folder) return false;
   const listingFile = listings.filter((listing) => listing.resources.includes(real));
-  if (listingFile.length !== 1 || realPath(resolve(listingFile[0]!.file)) !== own) return false;
+  if (listingFile.length !== 1) return false;
+  const base = listingFile[0]!;
   // `vars` replace `$(NAME)` and nothing else: a file without one is not changed by them.
   const varsApply = object.manifest.file.text?.includes('$(') !== false || JSON.stringify(patch.selectors!.changes).includes('$(');
   const keeps = (listing: KustomizationListing): boolean =>
     listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
-  if (!keeps(listingFile[0]!) || listingFile[0]!.renames) return false;
+  let answer: 'every' | 'overlay' = 'every';
+  /** The overlay whose patch it is, when the patch is not beside the file. */
+  let patchOverlay: KustomizationListing | undefined;
+  if (dirname(own) !== folder || realPath(resolve(base.file)) !== own) {
+    // The scaffolds' layout: the patch is in an overlay that lists the file's folder, whose own
+    // kustomization lists the file and builds it as written (it changes and renames nothing).
+    // Every build of the overlay holds the patch; the folder's own build does not ('overlay').
+    patchOverlay = listings.find((listing) => realPath(resolve(listing.file)) === own);
+    if (patchOverlay === undefined || !patchOverlay.resources.includes(folder) || dirname(realPath(resolve(base.file))) !== folder) return false;
+    if (!keeps(base) || base.renames || base.moves === true) return false;
+    if (run.kustomizePatches.some((other) => other !== patch && realPath(resolve(other.file)) === realPath(resolve(base.file)) && other.metadataOnly !== true)) return false;
+    answer = 'overlay';
+  }
+  if (patchOverlay === undefined && (!keeps(base) || base.renames)) return false;
   // A namespaceSelector is judged against the Service's namespace: any kustomization of the run
   // that moves objects (a sibling folder's `namespace:` with the Service, a NamespaceTransformer)
   // may move it, and kustomize carries the move into clientConfig.service.
@@ -153,8 +196,15 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // ... and the Namespaces' labels it is judged against are those written: none added, transformed
   // or patched by a kustomization of the run.
   if (relabelsMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Namespace')))) return false;
-  const overlays = buildersOf(folder, listings);
-  if (overlays === undefined) return false;
+  const builders = buildersOf(patchOverlay === undefined ? folder : dirname(own), listings);
+  if (builders === undefined) return false;
+  // With the patch in an overlay, that overlay is one of the kustomizations its build runs: it may
+  // rename (its patches select the names as written), and its other patches and transformers are
+  // held to what an overlay's are.
+  const overlays = patchOverlay === undefined ? builders : [patchOverlay, ...builders];
+  // ... and every build of the folder but its own goes through that overlay: a second overlay of
+  // the same folder without the patch (`dev` beside `prod`) is a build someone applies.
+  if (patchOverlay !== undefined && buildersOf(folder, listings)?.every((listing) => overlays.includes(listing)) !== true) return false;
   // ... and, whatever selector the patch sets, no folder that any kustomization of the run lists
   // (an overlay's sibling base too) and the run did not read (outside the linted folder, a URL):
   // it may be an overlay of the base that patches the webhook again, or move the Service.
@@ -169,8 +219,10 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
     (overlay) =>
       keeps(overlay) &&
       !(movesMatter && overlay.moves === true) &&
-      !patchedThere.some((other) => other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind))),
-  );
+      !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind))),
+  )
+    ? answer
+    : false;
 }
 
 /** Whether a listed resource is a file, or a folder whose kustomization the run read. */
