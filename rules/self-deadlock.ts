@@ -1,7 +1,7 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js';
 import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
-import { namespaceLabels, namespaceNamed } from '../src/match/namespaces.js';
+import { namespaceLabelsWith, namespaceNamed, streamOf } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
@@ -100,29 +100,33 @@ export const rule = defineObjectRule({
           // One cause, one finding: a webhook that intercepts everything is reported by wildcard-rule when it runs.
           // (wildcard-rule judges the same patched webhook: the deferral asks about that one.)
           if (reportedAsEverything(webhook, run)) return [];
-          // The Namespace its own file applies, when it has one (another build's of the same name may differ).
-          const labels = namespaceLabels(run, namespace, object.manifest.file.path);
+          // The Namespace its own file (or rendered stream) applies, when it has one (another
+          // build's of the same name may differ): reported when any of them lets the call through.
+          const labelSets = namespaceLabelsWith(run, namespace, streamOf(object.manifest.file));
           // The default namespace always exists, created by the API server with no label but its
           // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.
           const manifestKnown = namespaceNamed(run, namespace) !== undefined || namespace === DEFAULT_NAMESPACE;
           for (const candidate of CANDIDATES) {
             const subresource = candidate.subresource ?? '';
-            const outcome = matchWebhook(
-              webhook,
-              {
-                operation: candidate.operation ?? 'CREATE',
-                group: candidate.group,
-                version: 'v1',
-                resource: candidate.resource,
-                subresource,
-                namespace,
-                namespaceLabels: labels,
-                // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
-                oldObjectLabels: null,
-              },
-              run.discovery,
+            const outcomes = labelSets.map((labels) =>
+              matchWebhook(
+                webhook,
+                {
+                  operation: candidate.operation ?? 'CREATE',
+                  group: candidate.group,
+                  version: 'v1',
+                  resource: candidate.resource,
+                  subresource,
+                  namespace,
+                  namespaceLabels: labels,
+                  // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
+                  oldObjectLabels: null,
+                },
+                run.discovery,
+              ),
             );
-            if (outcome.called !== true) continue;
+            const outcome = outcomes.find((each) => each.called === true);
+            if (outcome === undefined) continue;
             if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
             const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: candidate.operation ?? 'CREATE', namespace, requester }));
             if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;

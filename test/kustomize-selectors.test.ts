@@ -244,6 +244,39 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await severities(tree(byPrefix))).toEqual(asWritten);
   });
 
+  it('keeps the errors where the overlay is not the one build of the base, or its patch does not narrow the webhook (s38b)', async () => {
+    const opsPatch = (op: string, value?: string, path = '/webhooks/0/objectSelector'): string =>
+      `- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: ${op}\n      path: ${path}\n${value === undefined ? '' : `      value: ${value}\n`}`;
+    const optIn = opsPatch('add', '{matchLabels: {example.com/inject: enabled}}');
+    const base = (manifests = MANIFESTS): Record<string, string> => ({ 'config/webhook/manifests.yaml': manifests, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n' });
+    const overlay = (patches: string): string => `namePrefix: widgets-\nresources:\n- ../webhook\npatches:\n${patches}`;
+    const severities = async (dir: string, paths: string[] = [dir]): Promise<string[]> =>
+      (await findings(paths)).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+    // The control: the overlay alone builds the base, with an opt-in patch.
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn) }))).toEqual(['matches-kube-system info', 'self-deadlock info']);
+    // 1: a later overlay lists the base's folder too (and the overlay): it builds the base unpatched.
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn), 'config/prod/kustomization.yaml': 'resources:\n- ../default\n- ../webhook\n' }))).toEqual(asWritten);
+    // 2: a patch that removes a selector or a rule's scope widens the webhook.
+    const scoped = MANIFESTS.replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  namespaceSelector: {matchLabels: {example.com/team: a}}\n');
+    const severitiesOfScoped = await severities(folder({ ...base(scoped), 'config/default/kustomization.yaml': overlay(opsPatch('remove', undefined, '/webhooks/0/namespaceSelector')) }));
+    expect(severitiesOfScoped.every((f) => !f.endsWith('info'))).toBe(true);
+    // 3: a namespaceSelector replaced by another that is not narrower (kube-system out, every other namespace in).
+    const onlyKubeSystem = MANIFESTS.replace('  failurePolicy: Fail\n', '  failurePolicy: Fail\n  namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [kube-system]}]}\n');
+    const moved = await severities(folder({ ...base(onlyKubeSystem), 'config/default/kustomization.yaml': overlay(opsPatch('replace', '{matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]}', '/webhooks/0/namespaceSelector')) }));
+    expect(moved).toContain('matches-kube-system error');
+    // 4: an opt-out objectSelector still sends unlabelled pods, the webhook's own among them.
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(opsPatch('add', '{matchExpressions: [{key: example.com/skip, operator: DoesNotExist}]}')) }))).toEqual(asWritten);
+    // 5: a `kind: Kustomization` document in a file of another name is built by nothing; 6: two kustomization files, kustomize refuses.
+    expect(await severities(folder({ ...base(), 'config/default/overlay.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n${overlay(optIn)}` }))).toEqual(asWritten);
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn), 'config/default/Kustomization': overlay(optIn) }))).toEqual(asWritten);
+    // 7: a sibling overlay the run did not read (only the two folders linted) may build the base unpatched.
+    const partial = folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn), 'config/dev/kustomization.yaml': 'resources:\n- ../webhook\n' });
+    expect(await severities(partial, [join(partial, 'config/webhook'), join(partial, 'config/default')])).toEqual(asWritten);
+    const alone = folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn) });
+    expect(await severities(alone, [join(alone, 'config/webhook'), join(alone, 'config/default')])).toEqual(['matches-kube-system info', 'self-deadlock info']);
+  });
+
   it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {
     // Another kustomization lists the file itself, without the patch.
     const direct = folder({

@@ -63,6 +63,21 @@ describe('positions on demand', () => {
     expect(parses.count).toBe(0);
   });
 
+  it('parse an admission object whose text does not spell its group (an escape in its apiVersion: s38a 3b)', () => {
+    const path = fileWith(WEBHOOK.replace('apiVersion: admissionregistration.k8s.io/v1', 'apiVersion: "admissionregistration.k8s\\x2eio/v1"'));
+    parses.count = 0;
+    const run = loadRun([path]);
+    expect(run.webhookConfigurations).toHaveLength(1);
+    expect(parses.count).toBe(1);
+  });
+
+  it('parse a file whose `...` line has content after it (s38a 2)', () => {
+    const path = fileWith(`${WEBHOOK}... junk\n`);
+    parses.count = 0;
+    loadRun([path]);
+    expect(parses.count).toBe(1);
+  });
+
   it('parse an admission object document at once when its positions are left to the parse (a comment inside it)', () => {
     const path = fileWith(WEBHOOK.replace('webhooks: []', '# none yet\nwebhooks: []'));
     parses.count = 0;

@@ -33,7 +33,8 @@ webhooks:
 async function deadlocks(files: Record<string, string>): Promise<string[]> {
   const dir = folder(files);
   const report = await lint({ paths: [dir], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
-  return report.findings.filter((finding) => finding.ruleId === 'self-deadlock').map((finding) => `${finding.file.slice(dir.length + 1)}:${finding.line}`);
+  // A rendered stream's finding is named by its template, and placed in the stream (`rendered`).
+  return report.findings.filter((finding) => finding.ruleId === 'self-deadlock').map((finding) => (finding.rendered === undefined ? `${finding.file.slice(dir.length + 1)}:${finding.line}` : `${finding.rendered.file.slice(dir.length + 1)}:${finding.rendered.line}`));
 }
 
 describe('self-deadlock with Namespace manifests of one name in several files', () => {
@@ -52,6 +53,17 @@ describe('self-deadlock with Namespace manifests of one name in several files', 
       'b-test.yaml': `${namespace('app: mac')}---\n${WEBHOOK}`,
     });
     expect(found).toEqual(['b-test.yaml:22']);
+  });
+
+  it('reports when any Namespace of that name in the webhook\'s own file lets the call through (s38a: a file applies the last, which the linter cannot order)', async () => {
+    const found = await deadlocks({ 'b-test.yaml': `${namespace('mac.example.com/mutate: ignore')}---\n${namespace('app: mac')}---\n${WEBHOOK}` });
+    expect(found).toEqual(['b-test.yaml:28']);
+  });
+
+  it('takes a rendered stream as the file its templates are applied with (s38a: two helm renderings of one chart)', async () => {
+    const rendered = (labels: string): string => `---\n# Source: mac/templates/webhook.yaml\n${namespace(labels)}---\n# Source: mac/templates/webhook.yaml\n${WEBHOOK}`;
+    const found = await deadlocks({ 'a-namespace.yaml': namespace('app: mac'), 'b-release.yaml': rendered('mac.example.com/mutate: ignore'), 'c-test.yaml': rendered('app: mac') });
+    expect(found).toEqual(['c-test.yaml:25']);
   });
 
   it('uses the run\'s first Namespace of that name when the webhook\'s file has none (as before)', async () => {

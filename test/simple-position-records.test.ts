@@ -118,6 +118,11 @@ describe('positions the fast reader writes as it reads', () => {
     'quoted keys': '"m":\n  \'name\': x\n  "a b" : c\n',
     'a scalar below its key': 'm:\n  name:\n    x\n  q:\n    "y"\n',
     'a document among others': '# head\nkind: A\n---\n# comment before the root\nm:\n  n: |\n    x\n---\nk: v\n...\n',
+    'CRLF documents': 'm:\r\n  a1: x\r\n---\r\np:\r\n- a\r\n- |\r\n  b\r\n---\r\nq: "r"',
+    'a block scalar before a marker': 'm: |\n  x\n\n---\np: >-\n  y\n...\n',
+    'a document that ends without a line break': 'm:\n  a1: [x]\n---\np: "q"',
+    'an empty value with a comment before a line of spaces (s38a)': 'apiVersion: v1\nkind: # c\n   ',
+    'an empty item with a comment before blank lines (s38a)': 'm:\n- a\n- # c\n\n  \np: 1\n',
   };
   for (const [name, text] of Object.entries(cases)) {
     it(`agree on ${name}`, () => {
@@ -128,6 +133,20 @@ describe('positions the fast reader writes as it reads', () => {
       expect(counts.read).toBeGreaterThan(0);
     });
   }
+
+  it('leave to the parse what it reports: a key past 1024 characters, nesting past 256 levels (s38a 1, 3)', () => {
+    for (const key of [`team${' '.repeat(1030)}`, `"${'a'.repeat(1030)}"`]) {
+      expect(readSimpleDocument(`m:\n  ${key}: a\n`)).toBeUndefined();
+      expect(readSimplePositions(`m:\n  ${key}: a\n`, 0, false)).toBeUndefined();
+    }
+    expect(readSimpleDocument(`m: {${'k'.repeat(1030)}: a}\n`)).toBeUndefined();
+    expect(readSimpleDocument(`m:\n  ${'a'.repeat(1000)}: a\n`)).toBeDefined();
+    const deep = (levels: number): string => Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n') + ' x\n';
+    expect(readSimpleDocument(deep(200))).toBeDefined();
+    expect(readSimpleDocument(deep(300))).toBeUndefined();
+    expect(readSimpleDocument(`m: ${'['.repeat(300)}${']'.repeat(300)}\n`)).toBeUndefined();
+    expect(readSimpleDocument(`m: ${'['.repeat(100)}${']'.repeat(100)}\n`)).toBeDefined();
+  });
 
   it('leave to the parse comment lines inside the root, and anchors', () => {
     for (const text of ['m:\n  name: x\n  # c\nspec: 1\n', 'm:\n  name: x\n# c\n', 'm: &a x\np: *a\n']) {

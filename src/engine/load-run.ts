@@ -174,7 +174,9 @@ function workloadSettle(checked: CheckedNamespaces, complete: boolean, settings:
 const OBJECTS_BY_VALUE: ValueRead = {
   admits: () => true,
   positions: (text) => text.includes(ADMISSION_GROUP),
-  value: (value) => !Array.isArray(value.items),
+  // An admission object whose text does not spell its group (an escape in its apiVersion) was
+  // read without positions: it is parsed (s38a 3b).
+  value: (value, positioned) => !Array.isArray(value.items) && (positioned || !(typeof value.apiVersion === 'string' && value.apiVersion.startsWith(`${ADMISSION_GROUP}/`))),
 };
 
 /**

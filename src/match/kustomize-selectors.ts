@@ -12,8 +12,9 @@
  * the object but metadata, none of its Service, and neither that kustomization nor any that
  * builds on its folder (buildsKeepThePatch) changing webhooks after the patch.
  */
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
 import { selectorMatches } from './selector.js';
@@ -118,8 +119,53 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const patchedObject = { ...object, effective: { ...object.effective, webhooks } };
   const holds = buildsKeepThePatch(patch, own, object, run, { movesMatter, relabelsMatter });
   if (holds === false) return { object };
-  if (holds === 'overlay') return { object, unsure: { object: patchedObject, patch } };
+  // Only the overlay's build holds it: what the base alone has is an info only when the patch
+  // narrows the webhook (it then matches a part of what it matched: a finding of the patched
+  // webhook, by any rule, is one of the base's too) and sends no unlabelled object by its
+  // objectSelector (the rules cannot tell whether a labelled one is the webhook's own pod).
+  if (holds === 'overlay') return patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks)) ? { object, unsure: { object: patchedObject, patch } } : { object };
   return { object: patchedObject, patch };
+}
+
+/**
+ * Whether a change leaves the webhook matching a part of what it matched: a rule's scope set
+ * where it was `*`; a selector that keeps every requirement it had and adds some (none had
+ * none); an objectSelector that selects no object without labels. A removal never narrows.
+ */
+function narrows(change: SelectorChange, written: readonly unknown[], patched: readonly unknown[]): boolean {
+  if (change.op === 'remove') return false;
+  const index = indexOf(change, written as readonly ({ name?: string } | null | undefined)[]);
+  const before = written[index] as Record<string, unknown> | undefined;
+  const after = patched[index] as Record<string, unknown> | undefined;
+  if (before === undefined || after === undefined) return false;
+  if (change.field === 'scope') {
+    const rule = (before.rules as readonly ({ scope?: unknown } | null)[] | undefined)?.[change.rule ?? -1];
+    return (rule?.scope ?? '*') === '*' && (change.value === 'Namespaced' || change.value === 'Cluster');
+  }
+  const was = requirementsOf(before[change.field]);
+  const is = requirementsOf(after[change.field]);
+  if (was === undefined || is === undefined || ![...was].every((requirement) => is.has(requirement))) return false;
+  return change.field !== 'objectSelector' || selectorMatches(after[change.field] as LabelSelector, {}) === false;
+}
+
+/** A label selector's requirements, each as one string (matchLabels as `key In [value]`); undefined for what is not a selector. */
+function requirementsOf(selector: unknown): Set<string> | undefined {
+  if (selector === undefined || selector === null) return new Set();
+  if (!isMap(selector)) return undefined;
+  const out = new Set<string>();
+  const { matchLabels, matchExpressions } = selector;
+  if (matchLabels !== undefined && matchLabels !== null) {
+    if (!isMap(matchLabels)) return undefined;
+    for (const [key, value] of Object.entries(matchLabels)) out.add(JSON.stringify([key, 'In', [value]]));
+  }
+  if (matchExpressions !== undefined && matchExpressions !== null) {
+    if (!Array.isArray(matchExpressions)) return undefined;
+    for (const expression of matchExpressions) {
+      if (!isMap(expression)) return undefined;
+      out.add(JSON.stringify([expression.key, expression.operator, expression.values ?? []]));
+    }
+  }
+  return out;
 }
 
 /** The webhook a change is for: by its index (JSON 6902) or its name (strategic merge). */
@@ -181,6 +227,15 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
     // Every build of the overlay holds the patch; the folder's own build does not ('overlay').
     patchOverlay = listings.find((listing) => realPath(resolve(listing.file)) === own);
     if (patchOverlay === undefined || !patchOverlay.resources.includes(folder) || dirname(realPath(resolve(base.file))) !== folder) return false;
+    // A kustomization kustomize builds: a file of its own name, alone in its folder (a `kind:
+    // Kustomization` document elsewhere is built by nothing; two such files, kustomize refuses).
+    if (!KUSTOMIZATION_FILES.includes(basename(own)) || KUSTOMIZATION_FILES.filter((name) => existsSync(join(dirname(own), name))).length !== 1) return false;
+    // The overlay is the one kustomization of the run that lists the base's folder (another, even
+    // one that builds on the overlay too, builds the base unpatched) ...
+    if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder))) return false;
+    // ... and of the folders beside the base's (where the scaffolds put overlays), none holds a
+    // kustomization the run did not read: it may be another overlay of the base.
+    if (!siblingsRead(folder, listings)) return false;
     if (!keeps(base) || base.renames || base.moves === true) return false;
     if (run.kustomizePatches.some((other) => other !== patch && realPath(resolve(other.file)) === realPath(resolve(base.file)) && other.metadataOnly !== true)) return false;
     answer = 'overlay';
@@ -223,6 +278,36 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   )
     ? answer
     : false;
+}
+
+/** Folders beside a base past this many are not looked at: the base is then not taken as built only by its overlay. */
+const MAX_SIBLINGS = 256;
+
+/**
+ * Whether every kustomization in the folder that holds `folder`, and in the folders beside
+ * `folder`, was read by the run (linting `config/webhook config/default` alone does not read
+ * `config/dev`, which may build the base unpatched).
+ */
+function siblingsRead(folder: string, listings: readonly KustomizationListing[]): boolean {
+  const parent = dirname(folder);
+  const read = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => dirname(realPath(resolve(listing.file)))));
+  let entries: string[];
+  try {
+    entries = readdirSync(parent);
+  } catch {
+    return false;
+  }
+  if (entries.length > MAX_SIBLINGS) return false;
+  for (const candidate of [parent, ...entries.map((entry) => join(parent, entry))]) {
+    let directory = false;
+    try {
+      directory = statSync(candidate).isDirectory();
+    } catch {
+      continue;
+    }
+    if (directory && KUSTOMIZATION_FILES.some((name) => existsSync(join(candidate, name))) && !read.has(realPath(candidate))) return false;
+  }
+  return true;
 }
 
 /** Whether a listed resource is a file, or a folder whose kustomization the run read. */

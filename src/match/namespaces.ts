@@ -1,5 +1,6 @@
 /** The labels a namespace has, as far as the run can tell. */
 import { isAtLeast, type KubeVersion } from '../kube/version.js';
+import type { SourceFile } from '../load/sources.js';
 import type { NamespaceObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../model/types.js';
 import { memoKey, type RunScope } from '../run-scope.js';
@@ -11,16 +12,11 @@ const BY_NAME = memoKey<ReadonlyMap<string, NamespaceObject>>('Namespaces by nam
 
 export type NamespaceScope = Pick<RunScope, 'namespaces' | 'kubeVersion' | 'memo'>;
 
-/**
- * The run's Namespace manifest of this name: the one in `file` when it has one (what that file is
- * applied with: a rendered build beside another build's Namespace of the same name), else the
- * run's first.
- */
-export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string, file?: string): NamespaceObject | undefined {
-  if (file !== undefined) {
-    const own = scope.namespaces.find((namespace) => namespace.name === name && namespace.manifest.file.path === file);
-    if (own !== undefined) return own;
-  }
+/** The run's Namespaces by the stream their file is applied with, and name (streamOf), built once per run. */
+const BY_STREAM = memoKey<ReadonlyMap<string, readonly NamespaceObject[]>>('Namespaces by stream and name');
+
+/** The run's first Namespace manifest of this name. */
+export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): NamespaceObject | undefined {
   const index = scope.memo.get(BY_NAME, () => {
     const built = new Map<string, NamespaceObject>();
     for (const namespace of scope.namespaces) if (!built.has(namespace.name)) built.set(namespace.name, namespace);
@@ -33,8 +29,34 @@ export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, nam
  * A Namespace manifest's labels when the run has one, else none; plus
  * `kubernetes.io/metadata.name`, which the API server sets on every Namespace from 1.21.
  */
-export function namespaceLabels(scope: NamespaceScope, name: string, file?: string): Labels {
-  return labelsOfNamespace(namespaceNamed(scope, name, file), name, scope.kubeVersion);
+export function namespaceLabels(scope: NamespaceScope, name: string): Labels {
+  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
+}
+
+/** The stream a file's objects are applied with: a rendered stream's template is its stream (src/load/helm.ts). */
+export function streamOf(file: SourceFile): string {
+  return file.renderedFrom ?? file.path;
+}
+
+/**
+ * The labels the namespace `name` may have when `stream` is applied: those of each Namespace
+ * manifest of that name in the stream (a file that holds one is applied with it, whatever another
+ * build's manifest of the same name says; one that holds it twice leaves the last, but which
+ * was applied last is not known), else those of the run's first (namespaceLabels).
+ */
+export function namespaceLabelsWith(scope: NamespaceScope, name: string, stream: string): Labels[] {
+  const index = scope.memo.get(BY_STREAM, () => {
+    const built = new Map<string, NamespaceObject[]>();
+    for (const namespace of scope.namespaces) {
+      const key = `${streamOf(namespace.manifest.file)}\u0000${namespace.name}`;
+      const found = built.get(key);
+      if (found === undefined) built.set(key, [namespace]);
+      else found.push(namespace);
+    }
+    return built;
+  });
+  const own = index.get(`${stream}\u0000${name}`) ?? [];
+  return own.length === 0 ? [namespaceLabels(scope, name)] : own.map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
 }
 
 /**

@@ -136,6 +136,8 @@ function scanDocuments(scanned: Scanned, from = 0): DocumentLines[] | undefined 
       open = { start: lineStart + 3, end: lineEnd, firstContent: -1 };
       documents.push(open);
     } else if (isMarker(scanned, lineStart, lineEnd, 46 /* . */)) {
+      // Content after `...` is a syntax error of the full parse's to report (s38a 2): the whole text is parsed.
+      if (contentStart(scanned, lineStart + 3, lineEnd) >= 0) return undefined;
       if (open === undefined) documents.push({ start: lineStart, end: lineStart, firstContent: -1 });
       open = undefined;
     } else {

@@ -40,8 +40,8 @@ export interface ValueSettle {
 export interface ValueRead {
   /** Those worth reading for their value, from their text (a cheap test, asked first). */
   readonly admits: (documentText: string) => boolean;
-  /** Whether the object is taken from this value. */
-  readonly value: (value: Readonly<Record<string, unknown>>) => boolean;
+  /** Whether the object is taken from this value (`positioned`: read with its positions). */
+  readonly value: (value: Readonly<Record<string, unknown>>, positioned: boolean) => boolean;
   /**
    * Of those admitted, the documents whose positions the fast reader writes as it reads them
    * (objects that nearly always have a finding): they are never parsed. One it cannot read so is
@@ -80,7 +80,7 @@ export function documentValue(documentText: string, byValue: ValueRead, start: n
     if (error instanceof RangeError) return undefined;
     throw error;
   }
-  return read?.value !== undefined && byValue.value(read.value) ? (read as { value: Readonly<Record<string, unknown>>; positions?: PositionRecords }) : undefined;
+  return read?.value !== undefined && byValue.value(read.value, read.positions !== undefined) ? (read as { value: Readonly<Record<string, unknown>>; positions?: PositionRecords }) : undefined;
 }
 
 /** A file's documents, each read as far as it needs (above); `settled` counts those read in full from their value. */

@@ -21,8 +21,9 @@
  * Not read (undefined): tabs outside scalars, anchors, aliases, tags, merge keys, block scalars
  * with an indentation indicator or `+` (keep), folded block scalars with more-indented lines,
  * flow collections over several lines or with empty entries, complex and explicit keys,
- * duplicate keys, keys that are not strings, directives and document markers inside the text, a
- * root that is not a mapping, control characters and the line breaks only YAML 1.1 knows.
+ * duplicate keys, keys that are not strings, keys whose `:` is more than 1024 characters after
+ * their start, collections nested more than 256 deep, directives and document markers inside the
+ * text, a root that is not a mapping, control characters and the line breaks only YAML 1.1 knows.
  * Equality with `yaml` is tested on every document of the fixtures and both real-world corpora,
  * and on generated documents of each form (test/simple-yaml.test.ts), and with kubectl on the
  * generated documents (test/simple-yaml-kubectl.test.ts); coverage of workload documents is
@@ -57,6 +58,14 @@ const MAX_ALIAS_WORK = 20_000_000;
 const BLOCK_HEADER = /^([|>])(-?)(?: +#.*)?$/;
 
 class NotSimple extends Error {}
+
+/** How far after an implicit key's start its `:` may be (YAML 1.2 §7.4.2, 1024 characters). */
+const MAX_KEY_SPAN = 1024;
+/**
+ * Collections nested deeper than this are left to `yaml` (which reports a document past its
+ * own limit, about 900 levels, as too deep to read); no manifest comes near it.
+ */
+const MAX_DEPTH = 256;
 
 function fail(): never {
   throw new NotSimple();
@@ -267,11 +276,16 @@ class FlowReader {
   }
 
   private close<T>(node: number | undefined, value: T): T {
+    this.depth--;
     if (node !== undefined) this.record!.writer.close(node, this.record!.base + this.at);
     return value;
   }
 
+  /** Collections open around the one being read (the block ones around the flow collection included). */
+  depth = 0;
+
   private sequence(): unknown[] {
+    if (++this.depth > MAX_DEPTH) fail();
     const node = this.open(NodeKind.Seq);
     this.at++;
     const items: unknown[] = [];
@@ -293,6 +307,7 @@ class FlowReader {
   }
 
   private mapping(): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) fail();
     const node = this.open(NodeKind.Map);
     this.at++;
     const object: Record<string, unknown> = {};
@@ -329,6 +344,7 @@ class FlowReader {
   private plainKey(): unknown {
     const start = this.at;
     while (this.at < this.text.length && !',[]{}:#'.includes(this.text[this.at]!)) this.at++;
+    if (this.at - start > MAX_KEY_SPAN) fail();
     if (this.text[this.at] !== ':' || (this.text[this.at + 1] !== ' ' && this.text[this.at + 1] !== undefined)) fail();
     const key = this.text.slice(start, this.at).trimEnd();
     if (key === '') fail();
@@ -349,6 +365,7 @@ function splitKey(text: string): { key: string; rest: string } | undefined {
     const { value, end } = quoted(text);
     const after = text.slice(end).trimStart();
     if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return undefined;
+    if (text.length - after.length > MAX_KEY_SPAN) fail();
     return { key: value, rest: after.slice(1) };
   }
   // A plain key: a letter or `_`, then letters, digits and `_./-`; spaces; `:` before a space or the end.
@@ -359,6 +376,8 @@ function splitKey(text: string): { key: string; rest: string } | undefined {
   const key = text.slice(0, at);
   while (text.charCodeAt(at) === 32) at++;
   if (text.charCodeAt(at) !== 58) return undefined;
+  // YAML puts an implicit key's `:` at most 1024 characters after its start (`yaml` and go-yaml refuse more).
+  if (at > MAX_KEY_SPAN) fail();
   const after = text.charCodeAt(at + 1);
   if (after === 32) at++;
   else if (at + 1 < text.length) return undefined;
@@ -496,7 +515,10 @@ class Reader {
     if (value.charCodeAt(0) === 35) {
       const at = restOffset + rest.length - value.length;
       this.record.writer.leaf(at, at);
-      this.nodeEnd = this.afterLine(line);
+      // Its comment takes in the blank lines after it (`yaml` ends such a node at the next content).
+      let next = line + 1;
+      while (next < this.raws.length && this.lineAt(next)!.blank) next++;
+      this.nodeEnd = next < this.raws.length ? this.record.starts[next]! : this.record.lastLineEnd;
       return;
     }
     const at = this.contentEnd(line);
@@ -607,6 +629,7 @@ class Reader {
     const first = value[0];
     if (first === '[' || first === '{') {
       const reader = new FlowReader(value, 0, { writer: this.record.writer, base: start });
+      reader.depth = this.depth;
       const node = reader.node();
       if (!restIsEmpty(value.slice(reader.at))) fail();
       this.nodeEnd = this.afterLine(line);
@@ -651,6 +674,7 @@ class Reader {
     if (first === '|' || first === '>') return { value: this.blockScalar(value.trimEnd(), indent) };
     if (first === '[' || first === '{') {
       const reader = new FlowReader(value, 0);
+      reader.depth = this.depth;
       const node = reader.node();
       if (!restIsEmpty(value.slice(reader.at))) fail();
       return { value: node };
@@ -841,7 +865,11 @@ class Reader {
     return true;
   }
 
+  /** Collections open around the one being read. */
+  depth = 0;
+
   mapping(indent: number): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) fail();
     const object: Record<string, unknown> = {};
     let node: number | undefined;
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
@@ -869,10 +897,12 @@ class Reader {
     if (next !== undefined && next.indent > indent) fail();
     if (this.record !== undefined && node === undefined) fail();
     this.closeCollection(node);
+    this.depth--;
     return object;
   }
 
   sequence(indent: number): unknown[] {
+    if (++this.depth > MAX_DEPTH) fail();
     const items: unknown[] = [];
     let node: number | undefined;
     for (let line = this.line; line !== undefined && line.indent === indent; line = this.line) {
@@ -904,6 +934,7 @@ class Reader {
     if (next !== undefined && next.indent > indent) fail();
     if (this.record !== undefined && node === undefined) fail();
     this.closeCollection(node);
+    this.depth--;
     return items;
   }
 
