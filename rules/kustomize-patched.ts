@@ -1,6 +1,6 @@
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
-import { patchesOf } from '../src/match/patched.js';
+import { patchesBuilding } from '../src/match/patched.js';
 import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
@@ -18,7 +18,8 @@ function check(object: { kind: string; name: string | undefined; file: string; a
   // suppression), admission-lint's own annotations and local-config are named (s37d 1-B). A
   // Namespace's labels are what its findings are about.
   const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.setsLabelsOrAnnotationsOnly !== true;
-  const patches = patchesOf(run.kustomizePatches, object).filter(changesFindings);
+  // Only the patches of kustomizations that may build the object's file (one that lists other files does not change it).
+  const patches = patchesBuilding(run.kustomizePatches, object, run.kustomizations).filter(changesFindings);
   if (patches.length === 0) return [];
   const first = patches[0]!;
   const others = patches.length - 1;

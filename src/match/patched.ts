@@ -5,8 +5,10 @@
  * carry leaves it as it is. Where a patch changes the object too (it may add what the selector
  * asks for), or a selector is in a form not read here, the object may be selected.
  */
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { isRecord } from '../json.js';
-import { patchesChanging, type KustomizePatch } from '../parse/kustomize-patches.js';
+import { patchesChanging, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { parseSelectorString, selectorMatches, type Labels } from './selector.js';
 
 export interface PatchedObject {
@@ -27,6 +29,61 @@ export function patchesOf(patches: readonly KustomizePatch[], object: PatchedObj
   return all.filter((patch) => {
     const selectors = patch.target.metadataSelectors!;
     return mayMatch(selectors.labels, labels) && mayMatch(selectors.annotations, annotations);
+  });
+}
+
+/** Resources past this many are not followed: what the kustomization builds is then unknown. */
+const MAX_REACHED = 4096;
+
+/**
+ * The files a kustomization builds: its resources, and those of the kustomizations in the
+ * folders it lists, transitively; undefined when that is not known (a kustomization that could
+ * not be read, a folder without one the run read, a URL, more than MAX_REACHED).
+ */
+export function filesBuilt(listing: KustomizationListing, listings: readonly KustomizationListing[]): ReadonlySet<string> | undefined {
+  const files = new Set<string>();
+  const seen = new Set<KustomizationListing>([listing]);
+  const queue = [listing];
+  for (let at = 0; at < queue.length; at++) {
+    const current = queue[at]!;
+    if (current.unreadable === true) return undefined;
+    for (const resource of current.resources) {
+      if (files.size + seen.size > MAX_REACHED) return undefined;
+      let file = false;
+      try {
+        file = statSync(resource).isFile();
+      } catch {
+        return undefined;
+      }
+      if (file) {
+        files.add(realPath(resource));
+        continue;
+      }
+      const inFolder = listings.filter((other) => dirname(realPath(resolve(other.file))) === realPath(resource));
+      if (inFolder.length === 0) return undefined;
+      for (const other of inFolder) {
+        if (seen.has(other)) continue;
+        seen.add(other);
+        queue.push(other);
+      }
+    }
+  }
+  return files;
+}
+
+/**
+ * patchesOf, less the patches of a kustomization that certainly does not build the object's file
+ * (an overlay of another base; a patch fragment no kustomization lists: hold-out 14). A patch
+ * whose kustomization is not among `listings`, or whose files are not known, is kept.
+ */
+export function patchesBuilding(patches: readonly KustomizePatch[], object: PatchedObject, listings: readonly KustomizationListing[]): KustomizePatch[] {
+  const file = realPath(resolve(object.file));
+  return patchesOf(patches, object).filter((patch) => {
+    const own = realPath(resolve(patch.file));
+    const listing = listings.find((each) => realPath(resolve(each.file)) === own);
+    if (listing === undefined) return true;
+    const built = filesBuilt(listing, listings);
+    return built === undefined || built.has(file);
   });
 }
 
