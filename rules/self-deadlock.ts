@@ -1,7 +1,7 @@
 import { reportedAsEverything } from '../src/match/intercepts-everything.js';
 import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js';
 import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
-import { namespaceLabelsWith, namespaceNamed, streamOf } from '../src/match/namespaces.js';
+import { namespaceLabelsWith, namespaceNamed, streamOf, supersededLater } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
@@ -102,7 +102,10 @@ export const rule = defineObjectRule({
           if (reportedAsEverything(webhook, run)) return [];
           // The Namespace its own file (or rendered stream) applies, when it has one (another
           // build's of the same name may differ): reported when any of them lets the call through.
-          const labelSets = namespaceLabelsWith(run, namespace, streamOf(object.manifest.file));
+          // A later file's Namespace counts too (`kubectl apply -R` leaves it), unless a later file
+          // also holds a configuration of this name: then the two are builds of one project, and
+          // this one is not what such an apply leaves (s38a 4, s38c 4).
+          const labelSets = namespaceLabelsWith(run, namespace, streamOf(object.manifest.file), { later: !supersededLater(run, object) });
           // The default namespace always exists, created by the API server with no label but its
           // name (pkg/controlplane/controller/systemnamespaces): its labels are known without a manifest.
           const manifestKnown = namespaceNamed(run, namespace) !== undefined || namespace === DEFAULT_NAMESPACE;

@@ -3,7 +3,6 @@
  * fragment that no kustomization lists (hold-out 14), or the base of another overlay, is not
  * changed by it. Where what a kustomization builds is not known, the patch is named as before.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { lint } from '../src/engine/lint.js';

@@ -75,6 +75,21 @@ describe('kustomize patches', () => {
     expect(changed(text, 'ValidatingWebhookConfiguration', 'w')).toEqual([]);
   });
 
+  it('reads a replacement whose source spells fieldPath otherwise (the scaffolds\' `fieldpath`: what is copied, not where), but not targets spelled so (hold-out 15)', () => {
+    const text = (source: string, target = 'fieldPaths') => [
+      'replacements:',
+      `  - source: {kind: Certificate, name: serving-cert, ${source}: metadata.namespace}`,
+      '    targets:',
+      '      - select: {kind: ValidatingWebhookConfiguration}',
+      `        ${target}: ["metadata.annotations.[cert-manager.io/inject-ca-from]"]`,
+      '',
+    ].join('\n');
+    expect(read(text('fieldpath')).map((patch) => patch.target)).toEqual([{ kind: 'ValidatingWebhookConfiguration' }]);
+    expect(read(text('fieldPath')).map((patch) => patch.target)).toEqual([{ kind: 'ValidatingWebhookConfiguration' }]);
+    // A target's field spelled otherwise is read by kustomize and not here: the kustomization's patches are unknown.
+    expect(read(text('fieldPath', 'fieldpaths')).map((patch) => [patch.target, patch.selectors?.known])).toEqual([[{}, false]]);
+  });
+
   it('evaluates a replacement\'s annotation selector on what the object writes, unless a patch or the kustomization may add it', () => {
     const replacement = (extra = ''): string =>
       `${extra}replacements:\n  - source: {kind: Certificate, name: c, fieldPath: .metadata.namespace}\n    targets:\n      - select: {annotationSelector: cert-manager.io/inject-ca-from}\n        fieldPaths: [".metadata.annotations.[cert-manager.io/inject-ca-from]"]\n`;

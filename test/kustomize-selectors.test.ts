@@ -219,6 +219,8 @@ describe('webhook selectors set by a kustomize patch', () => {
         'config/webhook/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n',
         'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n- service.yaml\n',
         'config/default/kustomization.yaml': `namespace: widgets-system\nnamePrefix: widgets-\nresources:\n- ../webhook\npatches:\n${overlayPatches}`,
+        // The repository's root: every kustomization in it is read by a lint of the tree.
+        '.git/HEAD': 'ref: refs/heads/main\n',
         ...extra,
       });
     const verdict = async (dir: string): Promise<string[]> => (await findings([dir])).filter((f) => !f.startsWith('kustomize-patched'));
@@ -248,7 +250,7 @@ describe('webhook selectors set by a kustomize patch', () => {
     const opsPatch = (op: string, value?: string, path = '/webhooks/0/objectSelector'): string =>
       `- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: ${op}\n      path: ${path}\n${value === undefined ? '' : `      value: ${value}\n`}`;
     const optIn = opsPatch('add', '{matchLabels: {example.com/inject: enabled}}');
-    const base = (manifests = MANIFESTS): Record<string, string> => ({ 'config/webhook/manifests.yaml': manifests, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n' });
+    const base = (manifests = MANIFESTS): Record<string, string> => ({ '.git/HEAD': 'ref: refs/heads/main\n', 'config/webhook/manifests.yaml': manifests, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n' });
     const overlay = (patches: string): string => `namePrefix: widgets-\nresources:\n- ../webhook\npatches:\n${patches}`;
     const severities = async (dir: string, paths: string[] = [dir]): Promise<string[]> =>
       (await findings(paths)).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
@@ -275,6 +277,16 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(await severities(partial, [join(partial, 'config/webhook'), join(partial, 'config/default')])).toEqual(asWritten);
     const alone = folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn) });
     expect(await severities(alone, [join(alone, 'config/webhook'), join(alone, 'config/default')])).toEqual(['matches-kube-system info', 'self-deadlock info']);
+    // s38c 1: an overlay elsewhere in the repository, not linted (deploy/prod), or no repository root to look in.
+    const elsewhere = folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn), 'deploy/prod/kustomization.yaml': 'resources:\n- ../../config/webhook\n' });
+    expect(await severities(elsewhere, [join(elsewhere, 'config')])).toEqual(asWritten);
+    expect(await severities(elsewhere)).toEqual(asWritten);
+    const { '.git/HEAD': _head, ...withoutRoot } = base();
+    expect(await severities(folder({ ...withoutRoot, 'config/default/kustomization.yaml': overlay(optIn) }))).toEqual(asWritten);
+    // s38c 2: an overlay kustomize refuses: a `test` operation (that may fail), a resource listed twice.
+    const tested = `- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: test\n      path: /webhooks/0/name\n      value: other\n    - op: add\n      path: /webhooks/0/objectSelector\n      value: {matchLabels: {example.com/inject: enabled}}\n`;
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(tested) }))).toEqual(asWritten);
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn).replace('- ../webhook\n', '- ../webhook\n- ../webhook\n') }))).toEqual(asWritten);
   });
 
   it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {

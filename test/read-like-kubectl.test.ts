@@ -179,6 +179,14 @@ describe('the repair of what kubectl reads stays bounded', () => {
     expect(hostile.problems.length).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(15_000);
   });
+
+  it('repairs a generated CRD of 150 KB with two dozen such descriptions (hold-out 15)', () => {
+    const property = (i: number): string =>
+      `        p${i}:\n          description: 'the subpath within contextDir\n          where kustomize builds start: \`base\`,\n          \`odh\` etc.'\n          type: string\n${'          x-pad: ' + 'y'.repeat(6000) + '\n'}`;
+    const text = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: a.example.com\nspec:\n  x:\n    properties:\n${Array.from({ length: 24 }, (_, i) => property(i)).join('')}`;
+    expect(text.length).toBeGreaterThan(140_000);
+    expect(parseFile({ path: 'f.yaml', text }, { prefilter: false }).problems).toEqual([]);
+  });
 });
 
 describe('a suppressed duplicate key does not hide the object kubectl applies', () => {

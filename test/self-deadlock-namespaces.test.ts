@@ -66,6 +66,17 @@ describe('self-deadlock with Namespace manifests of one name in several files', 
     expect(found).toEqual(['c-test.yaml:25']);
   });
 
+  it('counts the Namespace a later file applies again (s38c 4: kubectl apply -R applies files in this order)', async () => {
+    const found = await deadlocks({
+      '00-namespace.yaml': namespace('app: mac'),
+      '10-webhook.yaml': `${namespace('mac.example.com/mutate: ignore')}---\n${WEBHOOK}`,
+      '20-namespace.yaml': namespace('app: mac'),
+    });
+    expect(found).toEqual(['10-webhook.yaml:22']);
+    // An earlier file's does not: the webhook's own file applies its Namespace after it.
+    expect(await deadlocks({ '00-namespace.yaml': namespace('app: mac'), '10-webhook.yaml': `${namespace('mac.example.com/mutate: ignore')}---\n${WEBHOOK}` })).toEqual([]);
+  });
+
   it('uses the run\'s first Namespace of that name when the webhook\'s file has none (as before)', async () => {
     const found = await deadlocks({ 'a-ns.yaml': namespace('mac.example.com/mutate: ignore'), 'b-ns.yaml': namespace('app: mac'), 'c-webhook.yaml': WEBHOOK });
     expect(found).toEqual([]);

