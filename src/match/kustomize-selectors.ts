@@ -10,7 +10,9 @@
  * conditions ("Selectors the build is certain of"): one readable patch beside the file, with an
  * exact target, its kustomization listing the file and nothing else listing it, no other patch of
  * the object but metadata, none of its Service, and neither that kustomization nor any that
- * builds on its folder (buildsKeepThePatch) changing webhooks after the patch.
+ * builds on its folder (buildsKeepThePatch) changing webhooks after the patch. Where the patch
+ * is an overlay's and only the base's own folder builds it otherwise ('overlay'), the object is
+ * judged as written and what only that build has is an info ("Selectors an overlay sets").
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
