@@ -380,7 +380,7 @@ export const rule = defineObjectRule({
               // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
               ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
             };
-          }));
+          }), { whereverServiceLands: true });
         return groupCopies(found);
       },
     };

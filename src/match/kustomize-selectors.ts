@@ -36,6 +36,12 @@ export interface PatchedSelectors {
    * build has is an info (unlessPatchedAway).
    */
   readonly unsure?: { readonly object: WebhookConfigurationObject; readonly patch: KustomizePatch };
+  /**
+   * As `unsure`, for a patched namespaceSelector that is judged against the Service's namespace
+   * where a kustomization of the run may move the Service: right for the rules whose findings do
+   * not depend on where the Service lands (matches-kube-system judges kube-system by its name).
+   */
+  readonly unsureWhereverServiceLands?: { readonly object: WebhookConfigurationObject; readonly patch: KustomizePatch };
 }
 
 const PATCHED = memoKey<Map<WebhookConfigurationObject, PatchedSelectors>>('webhook configurations with their kustomize selector patches');
@@ -59,12 +65,14 @@ export function patchedNote(patched: PatchedSelectors): string {
 export function unlessPatchedAway<F extends { readonly label: string; readonly messageId: string; readonly severity?: Severity; readonly data: Readonly<Record<string, string | number>> }>(
   judged: PatchedSelectors,
   find: (object: WebhookConfigurationObject, note: string) => readonly F[],
+  { whereverServiceLands = false }: { readonly whereverServiceLands?: boolean } = {},
 ): F[] {
   const found = [...find(judged.object, patchedNote(judged))];
-  if (judged.unsure === undefined || found.length === 0) return found;
+  const unsure = judged.unsure ?? (whereverServiceLands ? judged.unsureWhereverServiceLands : undefined);
+  if (unsure === undefined || found.length === 0) return found;
   const key = (finding: F): string => `${finding.label}\u0000${finding.messageId}`;
-  const alsoPatched = new Set(find(judged.unsure.object, '').map(key));
-  const note = ` (unpatched: the kustomize patch at ${judged.unsure.patch.file}:${judged.unsure.patch.line} changes its selectors in the overlay that builds it)`;
+  const alsoPatched = new Set(find(unsure.object, '').map(key));
+  const note = ` (unpatched: the kustomize patch at ${unsure.patch.file}:${unsure.patch.line} changes its selectors in the build that applies it)`;
   return found.map((finding) => (alsoPatched.has(key(finding)) ? finding : { ...finding, severity: 'info' as const, data: { ...finding.data, patched: note } }));
 }
 
@@ -120,13 +128,19 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const relabelsMatter = changedNamespaceSelectors.length > 0;
   const patchedObject = { ...object, effective: { ...object.effective, webhooks } };
   const holds = buildsKeepThePatch(patch, own, object, run, { movesMatter, relabelsMatter });
-  if (holds === false) return { object };
+  const narrowed = patch.selectors!.tests !== true && patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
+  if (holds === false) {
+    // Declined only because the Service may move: kube-system is judged by its name wherever the
+    // Service lands (the scaffolds' `namespace:` overlay with a name-reading selector: s38c r1-r3).
+    if (movesMatter && narrowed && buildsKeepThePatch(patch, own, object, run, { movesMatter: false, relabelsMatter }) !== false) return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
+    return { object };
+  }
   // Only the overlay's build holds it: what the base alone has is an info only when the patch
   // narrows the webhook (it then matches a part of what it matched: a finding of the patched
   // webhook, by any rule, is one of the base's too) and sends no unlabelled object by its
   // objectSelector (the rules cannot tell whether a labelled one is the webhook's own pod).
   // (A `test` operation that fails makes kustomize refuse the overlay: the base is then all there is, s38c 2.)
-  if (holds === 'overlay') return patch.selectors!.tests !== true && patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks)) ? { object, unsure: { object: patchedObject, patch } } : { object };
+  if (holds === 'overlay') return narrowed ? { object, unsure: { object: patchedObject, patch } } : { object };
   return { object: patchedObject, patch };
 }
 
