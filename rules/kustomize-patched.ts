@@ -1,6 +1,7 @@
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { patchesBuilding } from '../src/match/patched.js';
+import { streamOf } from '../src/match/namespaces.js';
 import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
@@ -11,7 +12,7 @@ type MessageId = 'patched';
  * targets: `kubectl kustomize` applies the patch, so what is applied differs from the file the
  * other rules judge. Said once per object, naming the first such patch and counting the others.
  */
-function check(object: { kind: string; name: string | undefined; file: string; apiVersion?: string; written: unknown }, run: RuleRun, judgedPatched: 'selectors' | 'selectors and rule scopes' | undefined = undefined): Violation<MessageId>[] {
+function check(object: { kind: string; name: string | undefined; file: string; stream: string; apiVersion?: string; written: unknown }, run: RuleRun, judgedPatched: 'selectors' | 'selectors and rule scopes' | undefined = undefined): Violation<MessageId>[] {
   // A patch that only sets an admission object's labels and annotations (cert-manager's CA
   // injection annotation) changes no finding: ca-bundle reads the injection from the patch itself,
   // and no rule reads an admission object's labels. A delete (of the injection annotation, of a
@@ -19,7 +20,7 @@ function check(object: { kind: string; name: string | undefined; file: string; a
   // Namespace's labels are what its findings are about.
   const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.setsLabelsOrAnnotationsOnly !== true;
   // Only the patches of kustomizations that may build the object's file (one that lists other files does not change it).
-  const patches = patchesBuilding(run.kustomizePatches, object, run.kustomizations).filter(changesFindings);
+  const patches = patchesBuilding(run.kustomizePatches, object, run.kustomizations, object.stream).filter(changesFindings);
   if (patches.length === 0) return [];
   const first = patches[0]!;
   const others = patches.length - 1;
@@ -57,10 +58,10 @@ export const rule = defineObjectRule({
         // Other rules judge the selectors (and rule scopes) the patch sets, where the build is certain.
         const patch = withKustomizeSelectors(object, run).patch;
         const judged = patch === undefined ? undefined : patch.selectors?.changes.some((change) => change.field === 'scope') ? 'selectors and rule scopes' : 'selectors';
-        return check({ ...object, file: object.manifest.file.path }, run, judged);
+        return check({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run, judged);
       },
-      policy: (object: PolicyObject) => check({ ...object, file: object.manifest.file.path }, run),
-      namespace: (namespace: NamespaceObject) => check({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run),
+      policy: (object: PolicyObject) => check({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run),
+      namespace: (namespace: NamespaceObject) => check({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run),
     };
   },
 });

@@ -44,6 +44,17 @@ describe('kustomize-patched and what a kustomization builds', () => {
     expect(await patched(dir)).toEqual(['base/manifests.yaml']);
   });
 
+  it('names a Component\'s patch on what the kustomization that lists it builds (s38d 8)', async () => {
+    const dir = folder({
+      'base/manifests.yaml': WEBHOOK,
+      'base/kustomization.yaml': 'resources:\n- manifests.yaml\n',
+      'component/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- path: timeout.yaml\n',
+      'component/timeout.yaml': FRAGMENT,
+      'prod/kustomization.yaml': 'resources:\n- ../base\ncomponents:\n- ../component\n',
+    });
+    expect(await patched(dir)).toContain('base/manifests.yaml');
+  });
+
   it('names it where what the kustomization builds is not known (a folder without a kustomization the run read)', async () => {
     const dir = folder({
       'base/manifests.yaml': WEBHOOK,

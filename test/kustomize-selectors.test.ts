@@ -292,6 +292,27 @@ describe('webhook selectors set by a kustomize patch', () => {
     const tested = `- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: test\n      path: /webhooks/0/name\n      value: other\n    - op: add\n      path: /webhooks/0/objectSelector\n      value: {matchLabels: {example.com/inject: enabled}}\n`;
     expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(tested) }))).toEqual(asWritten);
     expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(optIn).replace('- ../webhook\n', '- ../webhook\n- ../webhook\n') }))).toEqual(asWritten);
+    // s38d 3: a `test` operation in another patch of the overlay.
+    const otherTest = `${optIn}- target: {kind: Deployment, name: manager}\n  patch: |-\n    - op: test\n      path: /spec/replicas\n      value: 3\n`;
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(otherTest) }))).toEqual(asWritten);
+    // s38d 1: a selector the API server rejects (`In` without values) narrows nothing that is built.
+    expect(await severities(folder({ ...base(), 'config/default/kustomization.yaml': overlay(opsPatch('add', '{matchExpressions: [{key: example.com/inject, operator: In, values: []}]}')) }))).toEqual(asWritten);
+  });
+
+  it('keeps a finding the patched webhook has in another form (s38d 2: a scope patch turns pods into replicasets)', async () => {
+    const twoRules = MANIFESTS.replace(
+      '  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}\n',
+      '  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}\n  - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [replicasets]}\n',
+    );
+    const scopePatch = `- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - op: add\n      path: /webhooks/0/rules/0/scope\n      value: Cluster\n`;
+    const dir = folder({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'config/webhook/manifests.yaml': twoRules,
+      'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n',
+      'config/default/kustomization.yaml': `namePrefix: widgets-\nresources:\n- ../webhook\npatches:\n${scopePatch}`,
+    });
+    const found = (await findings([dir])).filter((f) => f.startsWith('self-deadlock'));
+    expect(found.map((f) => f.split(':')[0])).toEqual(['self-deadlock error']);
   });
 
   it('judges the webhook as written when another kustomization lists its file, or the patch is an overlay of its folder', async () => {

@@ -20,6 +20,7 @@ import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
 import { selectorMatches } from './selector.js';
+import { validateLabelSelector } from '../validate/label-selector.js';
 import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import type { Severity } from '../severity.js';
@@ -45,6 +46,8 @@ export interface PatchedSelectors {
 }
 
 const PATCHED = memoKey<Map<WebhookConfigurationObject, PatchedSelectors>>('webhook configurations with their kustomize selector patches');
+/** repositoryRead's answers, by repository root. */
+const REPOSITORIES_READ = memoKey<Map<string, boolean>>('repositories whose every kustomization the run read');
 
 export function withKustomizeSelectors(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations' | 'namespaces'>): PatchedSelectors {
   return run.memo.perObject(PATCHED, object, () => patched(object, run));
@@ -70,13 +73,15 @@ export function unlessPatchedAway<F extends { readonly label: string; readonly m
   const found = [...find(judged.object, patchedNote(judged))];
   const unsure = judged.unsure ?? (whereverServiceLands ? judged.unsureWhereverServiceLands : undefined);
   if (unsure === undefined || found.length === 0) return found;
-  const key = (finding: F): string => `${finding.label}\u0000${finding.messageId}`;
+  // By webhook: the patched webhook's finding may say another thing of it (a scope patch turns
+  // self-deadlock's pods into replicasets: s38d 2), and it is still the same webhook's.
+  const key = (finding: F): string => finding.label;
   const alsoPatched = new Set(find(unsure.object, '').map(key));
   const note = ` (unpatched: the kustomize patch at ${unsure.patch.file}:${unsure.patch.line} changes its selectors in the build that applies it)`;
   return found.map((finding) => (alsoPatched.has(key(finding)) ? finding : { ...finding, severity: 'info' as const, data: { ...finding.data, patched: note } }));
 }
 
-function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations' | 'namespaces'>): PatchedSelectors {
+function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations' | 'namespaces'>): PatchedSelectors {
   const file = object.manifest.file.path;
   if (file === '<stdin>' || object.name === undefined) return { object };
   const own = resolve(file);
@@ -128,7 +133,9 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'kustom
   const relabelsMatter = changedNamespaceSelectors.length > 0;
   const patchedObject = { ...object, effective: { ...object.effective, webhooks } };
   const holds = buildsKeepThePatch(patch, own, object, run, { movesMatter, relabelsMatter });
-  const narrowed = patch.selectors!.tests !== true && patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
+  // A JSON 6902 `test` in any patch of the patch's kustomization may fail, and kustomize then builds nothing from it (s38c 2, s38d 3).
+  const tested = run.kustomizePatches.some((other) => other.file === patch.file && other.selectors?.tests === true);
+  const narrowed = !tested && patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
   if (holds === false) {
     // Declined only because the Service may move: kube-system is judged by its name wherever the
     // Service lands (the scaffolds' `namespace:` overlay with a name-reading selector: s38c r1-r3).
@@ -162,6 +169,9 @@ function narrows(change: SelectorChange, written: readonly unknown[], patched: r
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
   if (was === undefined || is === undefined || ![...was].every((requirement) => is.has(requirement))) return false;
+  // A selector the API server rejects (an `In` without values, a bad label value) matches
+  // nothing here and builds nothing there: the base is then all there is (s38d 1).
+  if (validateLabelSelector(after[change.field] as LabelSelector, []).length > 0) return false;
   return change.field !== 'objectSelector' || selectorMatches(after[change.field] as LabelSelector, {}) === false;
 }
 
@@ -223,7 +233,7 @@ function answersAlikeAnywhere(selector: LabelSelector | null | undefined, namesp
  * patch or replacement that may select a webhook configuration of this kind by any name (a
  * prefixed name, a regular expression), unless it changes metadata only.
  */
-function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'kustomizePatches' | 'kustomizations'>, { movesMatter, relabelsMatter }: { movesMatter: boolean; relabelsMatter: boolean }): 'every' | 'overlay' | false {
+function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations'>, { movesMatter, relabelsMatter }: { movesMatter: boolean; relabelsMatter: boolean }): 'every' | 'overlay' | false {
   const listings = run.kustomizations;
   const real = realPath(file);
   const folder = dirname(real);
@@ -252,7 +262,7 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
     if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder))) return false;
     // ... and the repository holds no kustomization the run did not read: it may be another
     // overlay of the base. The overlay lists no resource twice (kustomize refuses it: s38c 2).
-    if (new Set(patchOverlay.resources).size !== patchOverlay.resources.length || !repositoryRead(folder, listings)) return false;
+    if (new Set(patchOverlay.resources).size !== patchOverlay.resources.length || !repositoryRead(folder, listings, run.memo)) return false;
     if (!keeps(base) || base.renames || base.moves === true) return false;
     if (run.kustomizePatches.some((other) => other !== patch && realPath(resolve(other.file)) === realPath(resolve(base.file)) && other.metadataOnly !== true)) return false;
     answer = 'overlay';
@@ -307,7 +317,7 @@ const MAX_REPOSITORY_FOLDERS = 20_000;
  * there is no such folder, or past MAX_REPOSITORY_FOLDERS. Folders named `.git` and
  * `node_modules` are not looked in.
  */
-function repositoryRead(folder: string, listings: readonly KustomizationListing[]): boolean {
+function repositoryRead(folder: string, listings: readonly KustomizationListing[], memo: RunScope['memo']): boolean {
   let root: string | undefined;
   for (let at = folder; ; at = dirname(at)) {
     if (existsSync(join(at, '.git'))) {
@@ -316,6 +326,17 @@ function repositoryRead(folder: string, listings: readonly KustomizationListing[
     }
     if (dirname(at) === at) return false;
   }
+  // Once per repository and run: many configurations of one tree ask (s38d 4).
+  const answers = memo.get(REPOSITORIES_READ, () => new Map<string, boolean>());
+  const known = answers.get(root);
+  if (known !== undefined) return known;
+  const answer = walkRepository(root, listings);
+  answers.set(root, answer);
+  return answer;
+}
+
+/** The walk of repositoryRead. */
+function walkRepository(root: string, listings: readonly KustomizationListing[]): boolean {
   const read = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath(resolve(listing.file))));
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {

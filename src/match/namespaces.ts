@@ -66,11 +66,10 @@ export function streamOf(file: SourceFile): string {
 }
 
 /**
- * The labels the namespace `name` may have when `stream` is applied: those of each Namespace
+ * The labels the namespace `name` may have when `stream` is applied: those of the last Namespace
  * manifest of that name in the stream (a file that holds one is applied with it, whatever an
- * earlier build's manifest of the same name says; one that holds it twice leaves the last, but
- * which was applied last is not known), and with `later`, of the last one in a later file of the
- * run; else those of the run's first (namespaceLabels).
+ * earlier build's manifest of the same name says), else of the run's first (as before); and with
+ * `later`, those of the run's last when it comes after them (what `kubectl apply -R` leaves).
  */
 export function namespaceLabelsWith(scope: NamespaceScope, name: string, stream: string, { later }: { readonly later: boolean }): Labels[] {
   const byName = scope.memo.get(ALL_BY_NAME, () => {
@@ -85,12 +84,14 @@ export function namespaceLabelsWith(scope: NamespaceScope, name: string, stream:
   const all = byName.get(name) ?? [];
   let lastOwn = -1;
   for (let at = 0; at < all.length; at++) if (streamOf(all[at]!.manifest.file) === stream) lastOwn = at;
-  if (lastOwn < 0) return [namespaceLabels(scope, name)];
-  const own = all.filter((namespace) => streamOf(namespace.manifest.file) === stream);
-  // `kubectl apply -R` applies files in the order the run reads them: a later file's manifest of
-  // the namespace is what stays (s38c 4).
-  const after = later ? all.slice(lastOwn + 1).filter((namespace) => streamOf(namespace.manifest.file) !== stream) : [];
-  return [...own, ...after.slice(-1)].map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
+  // `kubectl apply -R` applies files, and the documents of each, in the order the run reads them:
+  // the last manifest of the namespace is what stays (s38c 4, s38d 6). The stream's own last one
+  // counts (it is applied with the webhook), and the run's last when another file comes later.
+  const chosen: NamespaceObject[] = [];
+  if (lastOwn >= 0) chosen.push(all[lastOwn]!);
+  else if (all.length > 0) chosen.push(all[0]!);
+  if (later && all.length > 0 && all.length - 1 > lastOwn && !chosen.includes(all[all.length - 1]!)) chosen.push(all[all.length - 1]!);
+  return chosen.length === 0 ? [namespaceLabels(scope, name)] : chosen.map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
 }
 
 /**

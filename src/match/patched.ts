@@ -46,7 +46,8 @@ export function filesBuilt(listing: KustomizationListing, listings: readonly Kus
   const queue = [listing];
   for (let at = 0; at < queue.length; at++) {
     const current = queue[at]!;
-    if (current.unreadable === true) return undefined;
+    // A Component's patches apply to what the kustomization that lists it builds (s38d 8).
+    if (current.unreadable === true || current.component === true) return undefined;
     for (const resource of current.resources) {
       if (files.size + seen.size > MAX_REACHED) return undefined;
       let file = false;
@@ -73,11 +74,13 @@ export function filesBuilt(listing: KustomizationListing, listings: readonly Kus
 
 /**
  * patchesOf, less the patches of a kustomization that certainly does not build the object's file
- * (an overlay of another base; a patch fragment no kustomization lists: hold-out 14). A patch
- * whose kustomization is not among `listings`, or whose files are not known, is kept.
+ * (`stream`: a rendered stream's own path; an overlay of another base, a patch fragment no
+ * kustomization lists: hold-out 14). A patch whose kustomization is not among `listings`, or
+ * whose files are not known (a Component's among them), is kept.
  */
-export function patchesBuilding(patches: readonly KustomizePatch[], object: PatchedObject, listings: readonly KustomizationListing[]): KustomizePatch[] {
-  const file = realPath(resolve(object.file));
+export function patchesBuilding(patches: readonly KustomizePatch[], object: PatchedObject, listings: readonly KustomizationListing[], stream: string): KustomizePatch[] {
+  // A rendered stream's template is not a file: the stream is what a kustomization lists (s38d 8).
+  const file = realPath(resolve(stream));
   return patchesOf(patches, object).filter((patch) => {
     const own = realPath(resolve(patch.file));
     const listing = listings.find((each) => realPath(resolve(each.file)) === own);

@@ -33,11 +33,19 @@ export interface Repaired {
 
 /**
  * Lexing is linear, and each repair lexes its document again: past this many characters lexed in
- * all (about a second), nothing is repaired and the file is reported as `yaml` reports it. Real
- * files have a handful of such scalars per document (a document of 100 in 3 KB is 300,000; a
- * generated CRD of 150 KB with 24 descriptions in single quotes, 3.6 million: hold-out 15).
+ * all for a file, nothing is repaired and the file is reported as `yaml` reports it. Real files
+ * have a handful of such scalars per document (a document of 100 in 3 KB is 300,000): 3 million
+ * (about a quarter of a second) for any file, and up to 32 times its length, at most 8 million,
+ * for a large one (a generated CRD of 150 KB with 24 descriptions in single quotes lexes 3.6
+ * million: hold-out 15). Many small hostile files cost what they did (s38d 7).
  */
 export const MAX_REPAIR_WORK = 8_000_000;
+const BASE_REPAIR_WORK = 3_000_000;
+
+/** repairQuotedScalars' budget for a file of this length. */
+function repairBudget(length: number): number {
+  return Math.max(BASE_REPAIR_WORK, Math.min(MAX_REPAIR_WORK, 32 * length));
+}
 
 /** The lexer's control tokens, which stand for no characters of the text. */
 const CONTROL_TOKENS = new Set(['\x02', '\x18', '\x1f']);
@@ -59,7 +67,7 @@ export function repairQuotedScalars(text: string): Repaired | undefined {
   const starts = documentStarts(text);
   const parts: string[] = [];
   const scalars: RepairedScalar[] = [];
-  const budget = { work: 0 };
+  const budget = { work: 0, limit: repairBudget(text.length) };
   let changed = false;
   for (let index = 0; index < starts.length; index++) {
     const start = starts[index]!;
@@ -67,7 +75,7 @@ export function repairQuotedScalars(text: string): Repaired | undefined {
     const chunk = text.slice(start, end);
     const repaired = /["'[{]/.test(chunk) ? repairDocument(chunk, budget) : undefined;
     // Past the budget nothing is repaired: the file is reported as `yaml` reports it.
-    if (budget.work > MAX_REPAIR_WORK) return undefined;
+    if (budget.work > budget.limit) return undefined;
     if (repaired === undefined) {
       parts.push(chunk);
       continue;
@@ -79,13 +87,13 @@ export function repairQuotedScalars(text: string): Repaired | undefined {
   return changed ? { text: parts.join(''), scalars } : undefined;
 }
 
-function repairDocument(text: string, budget: { work: number }): Repaired | undefined {
+function repairDocument(text: string, budget: { work: number; readonly limit: number }): Repaired | undefined {
   let current = text;
   const scalars: RepairedScalar[] = [];
   let changed = false;
   for (;;) {
     budget.work += current.length;
-    if (budget.work > MAX_REPAIR_WORK) break;
+    if (budget.work > budget.limit) break;
     const cut = firstCut(current);
     if (cut === undefined) break;
     if (cut.kind === 'quote') {
