@@ -37395,7 +37395,8 @@ function patched(object, run2) {
   const tested = run2.kustomizePatches.some((other) => other.file === patch.file && other.selectors?.tests === true);
   const narrowed = !tested && patch.selectors.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
   if (holds === false) {
-    if (movesMatter && narrowed && buildsKeepThePatch(patch, own, object, run2, { movesMatter: false, relabelsMatter }) !== false)
+    const kubeSystemRenamed = run2.namespaces.some((namespace) => namespace.name === "kube-system") && run2.kustomizations.some((listing) => listing.moves === true);
+    if (movesMatter && narrowed && !kubeSystemRenamed && buildsKeepThePatch(patch, own, object, run2, { movesMatter: false, relabelsMatter }) !== false)
       return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
     return { object };
   }
@@ -67615,4 +67616,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 150eba45f6c7b5a1cb4dc1aa3da1dfebaa683be6e62d8bfea308c6d8ef24be3a
+//# admission-lint-build 1ae7f939e3ba56df191f2fe7e0c6fabdb787f821addc9a5d36cb1267f7f1d230

@@ -238,6 +238,11 @@ describe('webhook selectors set by a kustomize patch', () => {
     // matches-kube-system judges kube-system by its name wherever the Service lands (s38c r3).
     const byName = await verdict(tree(opsPatch('{matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, widgets-system]}]}', '/webhooks/0/namespaceSelector')));
     expect(byName.map((f) => f.split(':')[0])).toEqual(['matches-kube-system info', 'self-deadlock error']);
+    // ... but not when the tree writes kube-system's labels: the overlay's `namespace:` renames that
+    // Namespace object, so the labels an opt-out patch relies on are not kube-system's (s38e 1).
+    const kubeSystem = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kube-system\n  labels: {example.com/skip: "true"}\n';
+    const renamed = await verdict(tree(opsPatch('{matchExpressions: [{key: example.com/skip, operator: DoesNotExist}]}', '/webhooks/0/namespaceSelector'), { 'config/webhook/kube-system.yaml': kubeSystem, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n- service.yaml\n- kube-system.yaml\n' }));
+    expect(renamed.map((f) => f.split(':')[0])).toContain('matches-kube-system error');
     // As written when: the base's own kustomization patches the object too; a second overlay
     // builds the base without the patch; the overlay also patches the kind by another name.
     const asWritten = ['matches-kube-system error', 'self-deadlock error'];

@@ -139,7 +139,10 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   if (holds === false) {
     // Declined only because the Service may move: kube-system is judged by its name wherever the
     // Service lands (the scaffolds' `namespace:` overlay with a name-reading selector: s38c r1-r3).
-    if (movesMatter && narrowed && buildsKeepThePatch(patch, own, object, run, { movesMatter: false, relabelsMatter }) !== false) return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
+    // (Not when the run writes kube-system's labels and a kustomization moves objects: kustomize's
+    // `namespace:` renames the Namespace objects it builds, so kube-system has no such labels: s38e 1.)
+    const kubeSystemRenamed = run.namespaces.some((namespace) => namespace.name === 'kube-system') && run.kustomizations.some((listing) => listing.moves === true);
+    if (movesMatter && narrowed && !kubeSystemRenamed && buildsKeepThePatch(patch, own, object, run, { movesMatter: false, relabelsMatter }) !== false) return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
     return { object };
   }
   // Only the overlay's build holds it: what the base alone has is an info only when the patch
