@@ -20,7 +20,7 @@ function check(object: { kind: string; name: string | undefined; file: string; s
   // Namespace's labels are what its findings are about.
   const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.setsLabelsOrAnnotationsOnly !== true;
   // Only the patches of kustomizations that may build the object's file (one that lists other files does not change it).
-  const patches = patchesBuilding(run.kustomizePatches, object, run.kustomizations, object.stream).filter(changesFindings);
+  const patches = patchesBuilding(run.kustomizePatches, object, run, object.stream).filter(changesFindings);
   if (patches.length === 0) return [];
   const first = patches[0]!;
   const others = patches.length - 1;

@@ -37331,303 +37331,6 @@ var init_kustomize_fields = __esm({
   }
 });
 
-// dist/src/match/kustomize-selectors.js
-function withKustomizeSelectors(object, run2) {
-  return run2.memo.perObject(PATCHED, object, () => patched(object, run2));
-}
-function patchedNote(patched2) {
-  return patched2.patch === void 0 ? "" : ` (selectors as patched at ${patched2.patch.file}:${patched2.patch.line})`;
-}
-function unlessPatchedAway(judged, find, { whereverServiceLands = false } = {}) {
-  const found = [...find(judged.object, patchedNote(judged))];
-  const unsure = judged.unsure ?? (whereverServiceLands ? judged.unsureWhereverServiceLands : void 0);
-  if (unsure === void 0 || found.length === 0)
-    return found;
-  const key2 = (finding) => finding.label;
-  const alsoPatched = new Set(find(unsure.object, "").map(key2));
-  const note = ` (unpatched: the kustomize patch at ${unsure.patch.file}:${unsure.patch.line} changes its selectors in the build that applies it)`;
-  return found.map((finding) => alsoPatched.has(key2(finding)) ? finding : { ...finding, severity: "info", data: { ...finding.data, patched: note } });
-}
-function patched(object, run2) {
-  const file = object.manifest.file.path;
-  if (file === "<stdin>" || object.name === void 0)
-    return { object };
-  const own = (0, import_node_path5.resolve)(file);
-  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion));
-  if (changing.length !== 1)
-    return { object };
-  const patch = changing[0];
-  const { target } = patch;
-  const [group, version2] = groupVersion2(object.apiVersion);
-  const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && (target.group === void 0 || target.group === group) && (target.version === void 0 || target.version === version2) && (target.apiVersion === void 0 || target.apiVersion === object.apiVersion);
-  if (!exact || !patch.selectors.known)
-    return { object };
-  const others = run2.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion));
-  if (others.some((other) => other.metadataOnly !== true))
-    return { object };
-  if (run2.kustomizations.some((listing) => listing.unreadable === true))
-    return { object };
-  const webhooks = [...object.effective.webhooks ?? []];
-  const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name) => typeof name === "string"));
-  if (run2.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, "Service", name, "v1"))))
-    return { object };
-  for (const change of patch.selectors.changes) {
-    const index = indexOf(change, webhooks);
-    const webhook = webhooks[index];
-    if (webhook === void 0 || webhook === null || typeof webhook !== "object")
-      return { object };
-    if (change.field === "scope") {
-      const rules2 = [...webhook.rules ?? []];
-      const rule39 = rules2[change.rule ?? -1];
-      if (rule39 === void 0 || rule39 === null || typeof rule39 !== "object")
-        return { object };
-      const { scope: _scope, ...rest } = rule39;
-      rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
-      webhooks[index] = { ...webhook, rules: rules2 };
-    } else
-      webhooks[index] = { ...webhook, [change.field]: applied(webhook[change.field], change) };
-  }
-  const changedNamespaceSelectors = patch.selectors.changes.filter((change) => change.field === "namespaceSelector").map((change) => webhooks[indexOf(change, webhooks)]?.namespaceSelector);
-  const movesMatter = changedNamespaceSelectors.some((selector) => !answersAlikeAnywhere(selector, run2.namespaces));
-  const relabelsMatter = changedNamespaceSelectors.length > 0;
-  const patchedObject = { ...object, effective: { ...object.effective, webhooks } };
-  const holds = buildsKeepThePatch(patch, own, object, run2, { movesMatter, relabelsMatter });
-  const tested = run2.kustomizePatches.some((other) => other.file === patch.file && other.selectors?.tests === true);
-  const narrowed = !tested && patch.selectors.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
-  if (holds === false) {
-    const kubeSystemRenamed = run2.namespaces.some((namespace) => namespace.name === "kube-system") && run2.kustomizations.some((listing) => listing.moves === true);
-    if (movesMatter && narrowed && !kubeSystemRenamed && buildsKeepThePatch(patch, own, object, run2, { movesMatter: false, relabelsMatter }) !== false)
-      return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
-    return { object };
-  }
-  if (holds === "overlay")
-    return narrowed ? { object, unsure: { object: patchedObject, patch } } : { object };
-  return { object: patchedObject, patch };
-}
-function narrows(change, written, patched2) {
-  if (change.op === "remove")
-    return false;
-  const index = indexOf(change, written);
-  const before = written[index];
-  const after = patched2[index];
-  if (before === void 0 || after === void 0)
-    return false;
-  if (change.field === "scope") {
-    const rule39 = before.rules?.[change.rule ?? -1];
-    return (rule39?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
-  }
-  const was = requirementsOf(before[change.field]);
-  const is = requirementsOf(after[change.field]);
-  if (was === void 0 || is === void 0 || ![...was].every((requirement) => is.has(requirement)))
-    return false;
-  if (validateLabelSelector(after[change.field], []).length > 0)
-    return false;
-  return change.field !== "objectSelector" || selectorMatches(after[change.field], {}) === false;
-}
-function requirementsOf(selector) {
-  if (selector === void 0 || selector === null)
-    return /* @__PURE__ */ new Set();
-  if (!isMap2(selector))
-    return void 0;
-  const out = /* @__PURE__ */ new Set();
-  const { matchLabels, matchExpressions } = selector;
-  if (matchLabels !== void 0 && matchLabels !== null) {
-    if (!isMap2(matchLabels))
-      return void 0;
-    for (const [key2, value] of Object.entries(matchLabels))
-      out.add(JSON.stringify([key2, "In", [value]]));
-  }
-  if (matchExpressions !== void 0 && matchExpressions !== null) {
-    if (!Array.isArray(matchExpressions))
-      return void 0;
-    for (const expression of matchExpressions) {
-      if (!isMap2(expression))
-        return void 0;
-      out.add(JSON.stringify([expression.key, expression.operator, expression.values ?? []]));
-    }
-  }
-  return out;
-}
-function indexOf(change, webhooks) {
-  return "index" in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === change.webhook.name);
-}
-function groupVersion2(apiVersion) {
-  const slash = (apiVersion ?? "").indexOf("/");
-  return slash < 0 ? ["", apiVersion ?? ""] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-}
-function answersAlikeAnywhere(selector, namespaces) {
-  if (selector === null || selector === void 0)
-    return false;
-  const keys = [...Object.keys(selector.matchLabels ?? {}), ...(selector.matchExpressions ?? []).map((requirement) => requirement?.key)];
-  if (keys.some((key2) => key2 === NAMESPACE_NAME_LABEL || typeof key2 !== "string"))
-    return false;
-  if (selectorMatches(selector, {}) !== false)
-    return false;
-  return namespaces.every((namespace) => selectorMatches(selector, namespace.writtenLabels) === false);
-}
-function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMatter }) {
-  const listings = run2.kustomizations;
-  const real = realPath(file);
-  const folder = (0, import_node_path5.dirname)(real);
-  const own = realPath((0, import_node_path5.resolve)(patch.file));
-  const listingFile = listings.filter((listing) => listing.resources.includes(real));
-  if (listingFile.length !== 1)
-    return false;
-  const base = listingFile[0];
-  const varsApply = object.manifest.file.text?.includes("$(") !== false || JSON.stringify(patch.selectors.changes).includes("$(");
-  const keeps = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
-  let answer = "every";
-  let patchOverlay;
-  if ((0, import_node_path5.dirname)(own) !== folder || realPath((0, import_node_path5.resolve)(base.file)) !== own) {
-    patchOverlay = listings.find((listing) => realPath((0, import_node_path5.resolve)(listing.file)) === own);
-    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(base.file))) !== folder)
-      return false;
-    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path5.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path5.join)((0, import_node_path5.dirname)(own), name))).length !== 1)
-      return false;
-    if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder)))
-      return false;
-    if (new Set(patchOverlay.resources).size !== patchOverlay.resources.length || !repositoryRead(folder, listings, run2.memo))
-      return false;
-    if (!keeps(base) || base.renames || base.moves === true)
-      return false;
-    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path5.resolve)(other.file)) === realPath((0, import_node_path5.resolve)(base.file)) && other.metadataOnly !== true))
-      return false;
-    answer = "overlay";
-  }
-  if (patchOverlay === void 0 && (!keeps(base) || base.renames))
-    return false;
-  if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false))
-    return false;
-  if (movesMatter && run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service")))
-    return false;
-  if (relabelsMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Namespace"))))
-    return false;
-  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path5.dirname)(own), listings);
-  if (builders === void 0)
-    return false;
-  const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
-  if (patchOverlay !== void 0 && buildersOf(folder, listings)?.every((listing) => overlays.includes(listing)) !== true)
-    return false;
-  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings))))
-    return false;
-  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path5.resolve)(overlay.file)))]);
-  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path5.resolve)(other.file))));
-  if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service")))
-    return false;
-  return overlays.every((overlay) => keeps(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
-}
-function repositoryRead(folder, listings, memo) {
-  let root;
-  for (let at = folder; ; at = (0, import_node_path5.dirname)(at)) {
-    if (existsSync((0, import_node_path5.join)(at, ".git"))) {
-      root = at;
-      break;
-    }
-    if ((0, import_node_path5.dirname)(at) === at)
-      return false;
-  }
-  const answers = memo.get(REPOSITORIES_READ, () => /* @__PURE__ */ new Map());
-  const known = answers.get(root);
-  if (known !== void 0)
-    return known;
-  const answer = walkRepository(root, listings);
-  answers.set(root, answer);
-  return answer;
-}
-function walkRepository(root, listings) {
-  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path5.resolve)(listing.file))));
-  const folders = [root];
-  for (let at = 0; at < folders.length; at++) {
-    if (folders.length > MAX_REPOSITORY_FOLDERS)
-      return false;
-    let entries;
-    try {
-      entries = (0, import_node_fs2.readdirSync)(folders[at], { withFileTypes: true });
-    } catch {
-      return false;
-    }
-    for (const entry of entries) {
-      const path = (0, import_node_path5.join)(folders[at], entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== ".git" && entry.name !== "node_modules")
-          folders.push(path);
-      } else if (KUSTOMIZATION_FILES2.includes(entry.name) && !read2.has(realPath(path)))
-        return false;
-    }
-  }
-  return true;
-}
-function readOrFile(resource, listings) {
-  try {
-    if ((0, import_node_fs2.statSync)(resource).isFile())
-      return true;
-  } catch {
-    return false;
-  }
-  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file))) === resource);
-}
-function buildersOf(folder, listings) {
-  const found = /* @__PURE__ */ new Set();
-  const folders = [folder];
-  const seen = new Set(folders);
-  for (let at = 0; at < folders.length; at++) {
-    for (const listing of listings) {
-      if (found.has(listing) || !listing.resources.includes(folders[at]))
-        continue;
-      found.add(listing);
-      if (found.size > MAX_OVERLAYS)
-        return void 0;
-      const next = (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file)));
-      if (!seen.has(next)) {
-        seen.add(next);
-        folders.push(next);
-      }
-    }
-  }
-  return [...found];
-}
-function applied(current, change) {
-  if (change.op === "remove")
-    return void 0;
-  if (change.op === "replace")
-    return change.value;
-  return merged(current, change.value);
-}
-function merged(current, patch) {
-  if (!isMap2(patch) || !isMap2(current))
-    return patch;
-  const out = { ...current };
-  for (const [key2, value] of Object.entries(patch)) {
-    if (value === null)
-      delete out[key2];
-    else
-      out[key2] = merged(out[key2], value);
-  }
-  return out;
-}
-function isMap2(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-var import_node_path5, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
-var init_kustomize_selectors = __esm({
-  "dist/src/match/kustomize-selectors.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_fs();
-    import_node_path5 = require("node:path");
-    init_kustomize_fields();
-    init_types();
-    init_selector();
-    init_label_selector();
-    init_kustomize_patches();
-    init_run_scope();
-    PATCHED = memoKey("webhook configurations with their kustomize selector patches");
-    REPOSITORIES_READ = memoKey("repositories whose every kustomization the run read");
-    MAX_REPOSITORY_FOLDERS = 2e4;
-    MAX_OVERLAYS = 256;
-  }
-});
-
 // dist/src/kube/kube-system-resources.js
 function matchesName(pattern, name) {
   return pattern === "*" || pattern === name;
@@ -37815,23 +37518,7 @@ function supersededLater(scope, object) {
     return superseded;
   }).has(object);
 }
-function namespaceNamed(scope, name) {
-  const index = scope.memo.get(BY_NAME2, () => {
-    const built = /* @__PURE__ */ new Map();
-    for (const namespace of scope.namespaces)
-      if (!built.has(namespace.name))
-        built.set(namespace.name, namespace);
-    return built;
-  });
-  return index.get(name);
-}
-function namespaceLabels(scope, name) {
-  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
-}
-function streamOf(file) {
-  return file.renderedFrom ?? file.path;
-}
-function namespaceLabelsWith(scope, name, stream, { later }) {
+function namespacesNamed(scope, name) {
   const byName2 = scope.memo.get(ALL_BY_NAME, () => {
     const built = /* @__PURE__ */ new Map();
     for (const namespace of scope.namespaces) {
@@ -37843,7 +37530,19 @@ function namespaceLabelsWith(scope, name, stream, { later }) {
     }
     return built;
   });
-  const all = byName2.get(name) ?? [];
+  return byName2.get(name) ?? [];
+}
+function namespaceNamed(scope, name) {
+  return namespacesNamed(scope, name)[0];
+}
+function namespaceLabels(scope, name) {
+  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
+}
+function streamOf(file) {
+  return file.renderedFrom ?? file.path;
+}
+function namespaceLabelsWith(scope, name, stream, { later }) {
+  const all = namespacesNamed(scope, name);
   let lastOwn = -1;
   for (let at = 0; at < all.length; at++)
     if (streamOf(all[at].manifest.file) === stream)
@@ -37866,7 +37565,7 @@ function labelsOfNamespace(manifest, name, kubeVersion) {
     delete labels[NAMESPACE_NAME_LABEL];
   return labels;
 }
-var BY_NAME2, SUPERSEDED, ALL_BY_NAME;
+var SUPERSEDED, ALL_BY_NAME;
 var init_namespaces = __esm({
   "dist/src/match/namespaces.js"() {
     "use strict";
@@ -37875,7 +37574,6 @@ var init_namespaces = __esm({
     init_types();
     init_run_scope();
     init_namespace_meta();
-    BY_NAME2 = memoKey("Namespaces by name");
     SUPERSEDED = memoKey("webhook configurations a later stream names again");
     ALL_BY_NAME = memoKey("Namespace manifests by name, in order");
   }
@@ -38352,6 +38050,304 @@ var init_kube_system_webhooks = __esm({
     LEASES = { "coordination.k8s.io": { versions: ["v1"], namespacedResources: ["leases"] } };
     INTERCEPTIONS = memoKey("kube-system interceptions per configuration");
     MAX_WRITES_JUDGED = 128;
+  }
+});
+
+// dist/src/match/kustomize-selectors.js
+function withKustomizeSelectors(object, run2) {
+  return run2.memo.perObject(PATCHED, object, () => patched(object, run2));
+}
+function patchedNote(patched2) {
+  return patched2.patch === void 0 ? "" : ` (selectors as patched at ${patched2.patch.file}:${patched2.patch.line})`;
+}
+function unlessPatchedAway(judged, find, { whereverServiceLands = false } = {}) {
+  const found = [...find(judged.object, patchedNote(judged))];
+  const unsure = judged.unsure ?? (whereverServiceLands ? judged.unsureWhereverServiceLands : void 0);
+  if (unsure === void 0 || found.length === 0)
+    return found;
+  const key2 = (finding) => finding.label;
+  const alsoPatched = new Set(find(unsure.object, "").map(key2));
+  const note = ` (unpatched: the kustomize patch at ${unsure.patch.file}:${unsure.patch.line} changes its selectors in the build that applies it)`;
+  return found.map((finding) => alsoPatched.has(key2(finding)) ? finding : { ...finding, severity: "info", data: { ...finding.data, patched: note } });
+}
+function patched(object, run2) {
+  const file = object.manifest.file.path;
+  if (file === "<stdin>" || object.name === void 0)
+    return { object };
+  const own = (0, import_node_path5.resolve)(file);
+  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion));
+  if (changing.length !== 1)
+    return { object };
+  const patch = changing[0];
+  const { target } = patch;
+  const [group, version2] = groupVersion2(object.apiVersion);
+  const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && (target.group === void 0 || target.group === group) && (target.version === void 0 || target.version === version2) && (target.apiVersion === void 0 || target.apiVersion === object.apiVersion);
+  if (!exact || !patch.selectors.known)
+    return { object };
+  const others = run2.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion));
+  if (others.some((other) => other.metadataOnly !== true))
+    return { object };
+  if (run2.kustomizations.some((listing) => listing.unreadable === true))
+    return { object };
+  const webhooks = [...object.effective.webhooks ?? []];
+  const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name) => typeof name === "string"));
+  if (run2.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, "Service", name, "v1"))))
+    return { object };
+  for (const change of patch.selectors.changes) {
+    const index = indexOf(change, webhooks);
+    const webhook = webhooks[index];
+    if (webhook === void 0 || webhook === null || typeof webhook !== "object")
+      return { object };
+    if (change.field === "scope") {
+      const rules2 = [...webhook.rules ?? []];
+      const rule39 = rules2[change.rule ?? -1];
+      if (rule39 === void 0 || rule39 === null || typeof rule39 !== "object")
+        return { object };
+      const { scope: _scope, ...rest } = rule39;
+      rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
+      webhooks[index] = { ...webhook, rules: rules2 };
+    } else
+      webhooks[index] = { ...webhook, [change.field]: applied(webhook[change.field], change) };
+  }
+  const changedNamespaceSelectors = patch.selectors.changes.filter((change) => change.field === "namespaceSelector").map((change) => webhooks[indexOf(change, webhooks)]?.namespaceSelector);
+  const movesMatter = changedNamespaceSelectors.some((selector) => !answersAlikeAnywhere(selector, run2.namespaces));
+  const relabelsMatter = changedNamespaceSelectors.length > 0;
+  const patchedObject = { ...object, effective: { ...object.effective, webhooks } };
+  const holds = buildsKeepThePatch(patch, own, object, run2, { movesMatter, relabelsMatter });
+  const tested = run2.kustomizePatches.some((other) => other.file === patch.file && other.selectors?.tests === true);
+  const narrowed = !tested && patch.selectors.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
+  if (holds === false) {
+    const kubeSystemRenamed = run2.namespaces.some((namespace) => namespace.name === KUBE_SYSTEM) && run2.kustomizations.some((listing) => listing.moves === true);
+    if (movesMatter && narrowed && !kubeSystemRenamed && buildsKeepThePatch(patch, own, object, run2, { movesMatter: false, relabelsMatter }) !== false)
+      return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
+    return { object };
+  }
+  if (holds === "overlay")
+    return narrowed ? { object, unsure: { object: patchedObject, patch } } : { object };
+  return { object: patchedObject, patch };
+}
+function narrows(change, written, patched2) {
+  if (change.op === "remove")
+    return false;
+  const index = indexOf(change, written);
+  const before = written[index];
+  const after = patched2[index];
+  if (before === void 0 || after === void 0)
+    return false;
+  if (change.field === "scope") {
+    const rule39 = before.rules?.[change.rule ?? -1];
+    return (rule39?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+  }
+  const was = requirementsOf(before[change.field]);
+  const is = requirementsOf(after[change.field]);
+  if (was === void 0 || is === void 0 || ![...was].every((requirement) => is.has(requirement)))
+    return false;
+  if (validateLabelSelector(after[change.field], []).length > 0)
+    return false;
+  return change.field !== "objectSelector" || selectorMatches(after[change.field], {}) === false;
+}
+function requirementsOf(selector) {
+  if (selector === void 0 || selector === null)
+    return /* @__PURE__ */ new Set();
+  if (!isMap2(selector))
+    return void 0;
+  const out = /* @__PURE__ */ new Set();
+  const { matchLabels, matchExpressions } = selector;
+  if (matchLabels !== void 0 && matchLabels !== null) {
+    if (!isMap2(matchLabels))
+      return void 0;
+    for (const [key2, value] of Object.entries(matchLabels))
+      out.add(JSON.stringify([key2, "In", [value]]));
+  }
+  if (matchExpressions !== void 0 && matchExpressions !== null) {
+    if (!Array.isArray(matchExpressions))
+      return void 0;
+    for (const expression of matchExpressions) {
+      if (!isMap2(expression))
+        return void 0;
+      out.add(JSON.stringify([expression.key, expression.operator, expression.values ?? []]));
+    }
+  }
+  return out;
+}
+function indexOf(change, webhooks) {
+  return "index" in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === change.webhook.name);
+}
+function groupVersion2(apiVersion) {
+  const slash = (apiVersion ?? "").indexOf("/");
+  return slash < 0 ? ["", apiVersion ?? ""] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+}
+function answersAlikeAnywhere(selector, namespaces) {
+  if (selector === null || selector === void 0)
+    return false;
+  const keys = [...Object.keys(selector.matchLabels ?? {}), ...(selector.matchExpressions ?? []).map((requirement) => requirement?.key)];
+  if (keys.some((key2) => key2 === NAMESPACE_NAME_LABEL || typeof key2 !== "string"))
+    return false;
+  if (selectorMatches(selector, {}) !== false)
+    return false;
+  return namespaces.every((namespace) => selectorMatches(selector, namespace.writtenLabels) === false);
+}
+function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMatter }) {
+  const listings = run2.kustomizations;
+  const real = realPath(file);
+  const folder = (0, import_node_path5.dirname)(real);
+  const own = realPath((0, import_node_path5.resolve)(patch.file));
+  const listingFile = listings.filter((listing) => listing.resources.includes(real));
+  if (listingFile.length !== 1)
+    return false;
+  const base = listingFile[0];
+  const varsApply = object.manifest.file.text?.includes("$(") !== false || JSON.stringify(patch.selectors.changes).includes("$(");
+  const keeps = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
+  let answer = "every";
+  let patchOverlay;
+  if ((0, import_node_path5.dirname)(own) !== folder || realPath((0, import_node_path5.resolve)(base.file)) !== own) {
+    patchOverlay = listings.find((listing) => realPath((0, import_node_path5.resolve)(listing.file)) === own);
+    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(base.file))) !== folder)
+      return false;
+    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path5.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path5.join)((0, import_node_path5.dirname)(own), name))).length !== 1)
+      return false;
+    if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder)))
+      return false;
+    if (new Set(patchOverlay.resources).size !== patchOverlay.resources.length || !repositoryRead(folder, listings, run2.memo))
+      return false;
+    if (!keeps(base) || base.renames || base.moves === true)
+      return false;
+    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path5.resolve)(other.file)) === realPath((0, import_node_path5.resolve)(base.file)) && other.metadataOnly !== true))
+      return false;
+    answer = "overlay";
+  }
+  if (patchOverlay === void 0 && (!keeps(base) || base.renames))
+    return false;
+  if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false))
+    return false;
+  if (movesMatter && run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service")))
+    return false;
+  if (relabelsMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Namespace"))))
+    return false;
+  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path5.dirname)(own), listings);
+  if (builders === void 0)
+    return false;
+  const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
+  if (patchOverlay !== void 0 && buildersOf(folder, listings)?.every((listing) => overlays.includes(listing)) !== true)
+    return false;
+  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings))))
+    return false;
+  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path5.resolve)(overlay.file)))]);
+  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path5.resolve)(other.file))));
+  if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service")))
+    return false;
+  return overlays.every((overlay) => keeps(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
+}
+function repositoryRead(folder, listings, memo) {
+  let root;
+  for (let at = folder; ; at = (0, import_node_path5.dirname)(at)) {
+    if (existsSync((0, import_node_path5.join)(at, ".git"))) {
+      root = at;
+      break;
+    }
+    if ((0, import_node_path5.dirname)(at) === at)
+      return false;
+  }
+  const answers = memo.get(REPOSITORIES_READ, () => /* @__PURE__ */ new Map());
+  const known = answers.get(root);
+  if (known !== void 0)
+    return known;
+  const answer = walkRepository(root, listings);
+  answers.set(root, answer);
+  return answer;
+}
+function walkRepository(root, listings) {
+  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path5.resolve)(listing.file))));
+  const folders = [root];
+  for (let at = 0; at < folders.length; at++) {
+    if (folders.length > MAX_REPOSITORY_FOLDERS)
+      return false;
+    let entries;
+    try {
+      entries = (0, import_node_fs2.readdirSync)(folders[at], { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const entry of entries) {
+      const path = (0, import_node_path5.join)(folders[at], entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== ".git" && entry.name !== "node_modules")
+          folders.push(path);
+      } else if (KUSTOMIZATION_FILES2.includes(entry.name) && !read2.has(realPath(path)))
+        return false;
+    }
+  }
+  return true;
+}
+function readOrFile(resource, listings) {
+  try {
+    if ((0, import_node_fs2.statSync)(resource).isFile())
+      return true;
+  } catch {
+    return false;
+  }
+  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file))) === resource);
+}
+function buildersOf(folder, listings) {
+  const found = /* @__PURE__ */ new Set();
+  const folders = [folder];
+  const seen = new Set(folders);
+  for (let at = 0; at < folders.length; at++) {
+    for (const listing of listings) {
+      if (found.has(listing) || !listing.resources.includes(folders[at]))
+        continue;
+      found.add(listing);
+      if (found.size > MAX_OVERLAYS)
+        return void 0;
+      const next = (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file)));
+      if (!seen.has(next)) {
+        seen.add(next);
+        folders.push(next);
+      }
+    }
+  }
+  return [...found];
+}
+function applied(current, change) {
+  if (change.op === "remove")
+    return void 0;
+  if (change.op === "replace")
+    return change.value;
+  return merged(current, change.value);
+}
+function merged(current, patch) {
+  if (!isMap2(patch) || !isMap2(current))
+    return patch;
+  const out = { ...current };
+  for (const [key2, value] of Object.entries(patch)) {
+    if (value === null)
+      delete out[key2];
+    else
+      out[key2] = merged(out[key2], value);
+  }
+  return out;
+}
+function isMap2(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+var import_node_path5, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
+var init_kustomize_selectors = __esm({
+  "dist/src/match/kustomize-selectors.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_fs();
+    import_node_path5 = require("node:path");
+    init_kustomize_fields();
+    init_types();
+    init_kube_system_webhooks();
+    init_selector();
+    init_label_selector();
+    init_kustomize_patches();
+    init_run_scope();
+    PATCHED = memoKey("webhook configurations with their kustomize selector patches");
+    REPOSITORIES_READ = memoKey("repositories whose every kustomization the run read");
+    MAX_REPOSITORY_FOLDERS = 2e4;
+    MAX_OVERLAYS = 256;
   }
 });
 
@@ -41682,7 +41678,7 @@ function patchesOf(patches, object) {
     return mayMatch2(selectors.labels, labels) && mayMatch2(selectors.annotations, annotations);
   });
 }
-function filesBuilt(listing, listings) {
+function filesBuilt(listing, inFolder) {
   const files2 = /* @__PURE__ */ new Set();
   const seen = /* @__PURE__ */ new Set([listing]);
   const queue = [listing];
@@ -41703,10 +41699,10 @@ function filesBuilt(listing, listings) {
         files2.add(realPath(resource));
         continue;
       }
-      const inFolder = listings.filter((other) => (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(other.file))) === realPath(resource));
-      if (inFolder.length === 0)
+      const there = inFolder(realPath(resource));
+      if (there.length === 0)
         return void 0;
-      for (const other of inFolder) {
+      for (const other of there) {
         if (seen.has(other))
           continue;
         seen.add(other);
@@ -41716,16 +41712,33 @@ function filesBuilt(listing, listings) {
   }
   return files2;
 }
-function patchesBuilding(patches, object, listings, stream) {
+function patchesBuilding(patches, object, run2, stream) {
   const file = realPath((0, import_node_path6.resolve)(stream));
+  const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
   return patchesOf(patches, object).filter((patch) => {
-    const own = realPath((0, import_node_path6.resolve)(patch.file));
-    const listing = listings.find((each) => realPath((0, import_node_path6.resolve)(each.file)) === own);
-    if (listing === void 0)
-      return true;
-    const built = filesBuilt(listing, listings);
-    return built === void 0 || built.has(file);
+    const files2 = built(realPath((0, import_node_path6.resolve)(patch.file)));
+    return files2 === void 0 || files2.has(file);
   });
+}
+function builtByKustomization(listings) {
+  const byFile2 = /* @__PURE__ */ new Map();
+  const byFolder = /* @__PURE__ */ new Map();
+  for (const listing of listings) {
+    const file = realPath((0, import_node_path6.resolve)(listing.file));
+    if (!byFile2.has(file))
+      byFile2.set(file, listing);
+    const folder = (0, import_node_path6.dirname)(file);
+    byFolder.set(folder, [...byFolder.get(folder) ?? [], listing]);
+  }
+  const answers = /* @__PURE__ */ new Map();
+  return (kustomization) => {
+    const listing = byFile2.get(kustomization);
+    if (listing === void 0)
+      return void 0;
+    if (!answers.has(kustomization))
+      answers.set(kustomization, filesBuilt(listing, (folder) => byFolder.get(folder) ?? []));
+    return answers.get(kustomization);
+  };
 }
 function stringsOf(value) {
   return isRecord2(value) ? Object.fromEntries(Object.entries(value).filter((entry) => typeof entry[1] === "string")) : {};
@@ -41736,7 +41749,7 @@ function mayMatch2(text, values) {
   const selector = parseSelectorString(text);
   return selector === void 0 || selectorMatches(selector, values) !== false;
 }
-var import_node_path6, MAX_REACHED;
+var import_node_path6, MAX_REACHED, FILES_BUILT;
 var init_patched = __esm({
   "dist/src/match/patched.js"() {
     "use strict";
@@ -41745,8 +41758,10 @@ var init_patched = __esm({
     import_node_path6 = require("node:path");
     init_json();
     init_kustomize_patches();
+    init_run_scope();
     init_selector();
     MAX_REACHED = 4096;
+    FILES_BUILT = memoKey("the files each kustomization builds");
   }
 });
 
@@ -47413,7 +47428,7 @@ var init_unused_suppression = __esm({
 // dist/rules/kustomize-patched.js
 function check3(object, run2, judgedPatched = void 0) {
   const changesFindings = (patch) => object.kind === "Namespace" || patch.setsLabelsOrAnnotationsOnly !== true;
-  const patches = patchesBuilding(run2.kustomizePatches, object, run2.kustomizations, object.stream).filter(changesFindings);
+  const patches = patchesBuilding(run2.kustomizePatches, object, run2, object.stream).filter(changesFindings);
   if (patches.length === 0)
     return [];
   const first = patches[0];
@@ -67616,4 +67631,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 1ae7f939e3ba56df191f2fe7e0c6fabdb787f821addc9a5d36cb1267f7f1d230
+//# admission-lint-build 5d3790aa8ac1df172e177e719388332c03d5947af82fff4c410cfc3c1857a118

@@ -19,6 +19,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
+import { KUBE_SYSTEM } from './kube-system-webhooks.js';
 import { selectorMatches } from './selector.js';
 import { validateLabelSelector } from '../validate/label-selector.js';
 import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
@@ -141,7 +142,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
     // Service lands (the scaffolds' `namespace:` overlay with a name-reading selector: s38c r1-r3).
     // (Not when the run writes kube-system's labels and a kustomization moves objects: kustomize's
     // `namespace:` renames the Namespace objects it builds, so kube-system has no such labels: s38e 1.)
-    const kubeSystemRenamed = run.namespaces.some((namespace) => namespace.name === 'kube-system') && run.kustomizations.some((listing) => listing.moves === true);
+    const kubeSystemRenamed = run.namespaces.some((namespace) => namespace.name === KUBE_SYSTEM) && run.kustomizations.some((listing) => listing.moves === true);
     if (movesMatter && narrowed && !kubeSystemRenamed && buildsKeepThePatch(patch, own, object, run, { movesMatter: false, relabelsMatter }) !== false) return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
     return { object };
   }

@@ -7,9 +7,6 @@ import { memoKey, type RunScope } from '../run-scope.js';
 import type { Labels } from './selector.js';
 import { namespaceMetadataErrors } from '../validate/namespace-meta.js';
 
-/** The run's Namespaces by name (the first of each name), built once per run. */
-const BY_NAME = memoKey<ReadonlyMap<string, NamespaceObject>>('Namespaces by name');
-
 export type NamespaceScope = Pick<RunScope, 'namespaces' | 'kubeVersion' | 'memo'>;
 
 /** The webhook configurations of the run that a later stream's configuration of the same kind and name follows, found once per run. */
@@ -42,14 +39,23 @@ export function supersededLater(scope: Pick<RunScope, 'webhookConfigurations' | 
 /** The run's Namespace manifests by name, in the run's order, built once per run. */
 const ALL_BY_NAME = memoKey<ReadonlyMap<string, readonly NamespaceObject[]>>('Namespace manifests by name, in order');
 
-/** The run's first Namespace manifest of this name. */
-export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): NamespaceObject | undefined {
-  const index = scope.memo.get(BY_NAME, () => {
-    const built = new Map<string, NamespaceObject>();
-    for (const namespace of scope.namespaces) if (!built.has(namespace.name)) built.set(namespace.name, namespace);
+/** The run's Namespace manifests of this name, in the run's order. */
+function namespacesNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): readonly NamespaceObject[] {
+  const byName = scope.memo.get(ALL_BY_NAME, () => {
+    const built = new Map<string, NamespaceObject[]>();
+    for (const namespace of scope.namespaces) {
+      const found = built.get(namespace.name);
+      if (found === undefined) built.set(namespace.name, [namespace]);
+      else found.push(namespace);
+    }
     return built;
   });
-  return index.get(name);
+  return byName.get(name) ?? [];
+}
+
+/** The run's first Namespace manifest of this name. */
+export function namespaceNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): NamespaceObject | undefined {
+  return namespacesNamed(scope, name)[0];
 }
 
 /**
@@ -72,16 +78,7 @@ export function streamOf(file: SourceFile): string {
  * `later`, those of the run's last when it comes after them (what `kubectl apply -R` leaves).
  */
 export function namespaceLabelsWith(scope: NamespaceScope, name: string, stream: string, { later }: { readonly later: boolean }): Labels[] {
-  const byName = scope.memo.get(ALL_BY_NAME, () => {
-    const built = new Map<string, NamespaceObject[]>();
-    for (const namespace of scope.namespaces) {
-      const found = built.get(namespace.name);
-      if (found === undefined) built.set(namespace.name, [namespace]);
-      else found.push(namespace);
-    }
-    return built;
-  });
-  const all = byName.get(name) ?? [];
+  const all = namespacesNamed(scope, name);
   let lastOwn = -1;
   for (let at = 0; at < all.length; at++) if (streamOf(all[at]!.manifest.file) === stream) lastOwn = at;
   // `kubectl apply -R` applies files, and the documents of each, in the order the run reads them:

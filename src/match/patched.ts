@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isRecord } from '../json.js';
 import { patchesChanging, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 import { parseSelectorString, selectorMatches, type Labels } from './selector.js';
 
 export interface PatchedObject {
@@ -40,7 +41,7 @@ const MAX_REACHED = 4096;
  * folders it lists, transitively; undefined when that is not known (a kustomization that could
  * not be read, a folder without one the run read, a URL, more than MAX_REACHED).
  */
-export function filesBuilt(listing: KustomizationListing, listings: readonly KustomizationListing[]): ReadonlySet<string> | undefined {
+function filesBuilt(listing: KustomizationListing, inFolder: (folder: string) => readonly KustomizationListing[]): ReadonlySet<string> | undefined {
   const files = new Set<string>();
   const seen = new Set<KustomizationListing>([listing]);
   const queue = [listing];
@@ -60,9 +61,9 @@ export function filesBuilt(listing: KustomizationListing, listings: readonly Kus
         files.add(realPath(resource));
         continue;
       }
-      const inFolder = listings.filter((other) => dirname(realPath(resolve(other.file))) === realPath(resource));
-      if (inFolder.length === 0) return undefined;
-      for (const other of inFolder) {
+      const there = inFolder(realPath(resource));
+      if (there.length === 0) return undefined;
+      for (const other of there) {
         if (seen.has(other)) continue;
         seen.add(other);
         queue.push(other);
@@ -75,19 +76,39 @@ export function filesBuilt(listing: KustomizationListing, listings: readonly Kus
 /**
  * patchesOf, less the patches of a kustomization that certainly does not build the object's file
  * (`stream`: a rendered stream's own path; an overlay of another base, a patch fragment no
- * kustomization lists: hold-out 14). A patch whose kustomization is not among `listings`, or
+ * kustomization lists: hold-out 14). A patch whose kustomization is not among the run's, or
  * whose files are not known (a Component's among them), is kept.
  */
-export function patchesBuilding(patches: readonly KustomizePatch[], object: PatchedObject, listings: readonly KustomizationListing[], stream: string): KustomizePatch[] {
+export function patchesBuilding(patches: readonly KustomizePatch[], object: PatchedObject, run: Pick<RunScope, 'kustomizations' | 'memo'>, stream: string): KustomizePatch[] {
   // A rendered stream's template is not a file: the stream is what a kustomization lists (s38d 8).
   const file = realPath(resolve(stream));
+  const built = run.memo.get(FILES_BUILT, () => builtByKustomization(run.kustomizations));
   return patchesOf(patches, object).filter((patch) => {
-    const own = realPath(resolve(patch.file));
-    const listing = listings.find((each) => realPath(resolve(each.file)) === own);
-    if (listing === undefined) return true;
-    const built = filesBuilt(listing, listings);
-    return built === undefined || built.has(file);
+    const files = built(realPath(resolve(patch.file)));
+    return files === undefined || files.has(file);
   });
+}
+
+/** filesBuilt of each kustomization of the run, by its file's real path, found once per run. */
+const FILES_BUILT = memoKey<(kustomization: string) => ReadonlySet<string> | undefined>('the files each kustomization builds');
+
+function builtByKustomization(listings: readonly KustomizationListing[]): (kustomization: string) => ReadonlySet<string> | undefined {
+  const byFile = new Map<string, KustomizationListing>();
+  const byFolder = new Map<string, KustomizationListing[]>();
+  for (const listing of listings) {
+    const file = realPath(resolve(listing.file));
+    if (!byFile.has(file)) byFile.set(file, listing);
+    const folder = dirname(file);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), listing]);
+  }
+  const answers = new Map<string, ReadonlySet<string> | undefined>();
+  return (kustomization) => {
+    const listing = byFile.get(kustomization);
+    // A patch of a kustomization that is not among the run's: kept (nothing known of what it builds).
+    if (listing === undefined) return undefined;
+    if (!answers.has(kustomization)) answers.set(kustomization, filesBuilt(listing, (folder) => byFolder.get(folder) ?? []));
+    return answers.get(kustomization);
+  };
 }
 
 function stringsOf(value: unknown): Labels {
