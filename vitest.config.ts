@@ -19,6 +19,7 @@ export const SLOW_TESTS = [
   'test/probe.test.ts',
   'test/fix-kubectl.test.ts',
   'test/positions-on-demand.test.ts',
+  'test/linear-reading.test.ts',
 ];
 
 const slow = process.env.ADMISSION_LINT_TESTS === 'slow';

@@ -31566,7 +31566,7 @@ var require_errors2 = __commonJS({
         this.pos = pos;
       }
     };
-    var YAMLParseError2 = class extends YAMLError {
+    var YAMLParseError3 = class extends YAMLError {
       constructor(pos, code18, message) {
         super("YAMLParseError", pos, code18, message);
       }
@@ -31612,7 +31612,7 @@ ${pointer}
       }
     };
     exports2.YAMLError = YAMLError;
-    exports2.YAMLParseError = YAMLParseError2;
+    exports2.YAMLParseError = YAMLParseError3;
     exports2.YAMLWarning = YAMLWarning;
     exports2.prettifyError = prettifyError;
   }
@@ -44779,17 +44779,49 @@ function jsonKey(value) {
     return void 0;
   return value === null ? "" : String(value);
 }
-function sameJsonKey(a, b) {
-  if (a === b)
-    return true;
-  if (!(0, import_yaml3.isScalar)(a) || !(0, import_yaml3.isScalar)(b) || isTaggedMergeKey(a) || isTaggedMergeKey(b))
-    return false;
-  const key2 = jsonKey(a.value);
-  return key2 !== void 0 && key2 === jsonKey(b.value);
+function duplicateCheckedKey(key2) {
+  if (!(0, import_yaml3.isScalar)(key2) || isTaggedMergeKey(key2))
+    return void 0;
+  return jsonKey(key2.value);
+}
+function reportDuplicateKeys(doc) {
+  const found = [];
+  (0, import_yaml3.visit)(doc, {
+    Map(_, map) {
+      if (map.items.length < 2)
+        return;
+      const seen = /* @__PURE__ */ new Set();
+      for (const pair of map.items) {
+        const key2 = duplicateCheckedKey(pair.key);
+        if (key2 === void 0)
+          continue;
+        if (!seen.has(key2))
+          seen.add(key2);
+        else {
+          const at = pair.key.range?.[0] ?? 0;
+          found.push(new import_yaml3.YAMLParseError([at, at + 1], "DUPLICATE_KEY", "Map keys must be unique"));
+        }
+      }
+    }
+  });
+  if (found.length === 0)
+    return;
+  found.sort((a, b) => a.pos[0] - b.pos[0]);
+  const merged2 = [];
+  let next = 0;
+  for (const error of doc.errors) {
+    while (next < found.length && found[next].pos[0] < error.pos[0])
+      merged2.push(found[next++]);
+    merged2.push(error);
+  }
+  merged2.push(...found.slice(next));
+  doc.errors.splice(0, doc.errors.length, ...merged2);
 }
 function parseAsGoYaml(text, options) {
   const parsed2 = (0, import_yaml3.parseAllDocuments)(text, { ...GO_YAML, ...options });
   const documents = Array.isArray(parsed2) ? parsed2 : [];
+  for (const doc of documents)
+    reportDuplicateKeys(doc);
   goMergeKeys(documents, text);
   return documents;
 }
@@ -44839,7 +44871,7 @@ var init_go_yaml_schema = __esm({
       tag: MERGE_TAG,
       resolve: (text) => text
     };
-    GO_YAML = { version: "1.1", customTags: goYamlTags, merge: false, uniqueKeys: sameJsonKey };
+    GO_YAML = { version: "1.1", customTags: goYamlTags, merge: false, uniqueKeys: false };
   }
 });
 
@@ -48296,15 +48328,26 @@ function documentLines(text) {
     length: text.length,
     codeAt: (i) => text.charCodeAt(i),
     lineFeedFrom: (from) => text.indexOf("\n", from),
-    markerLineFrom: (from) => firstFound([text.indexOf("\n---", from), text.indexOf("\n...", from), text.indexOf("\n%", from)])
+    markerLineFrom: firstOfNeedles((needle, from) => text.indexOf(MARKER_NEEDLES[needle], from), MARKER_NEEDLES.length)
   });
 }
-function firstFound(indexes) {
-  let first = -1;
-  for (const at of indexes)
-    if (at >= 0 && (first < 0 || at < first))
-      first = at;
-  return first;
+function firstOfNeedles(search, needles) {
+  const found = new Array(needles).fill(-2);
+  let lastFrom = 0;
+  return (from) => {
+    if (from < lastFrom)
+      found.fill(-2);
+    lastFrom = from;
+    let first = -1;
+    for (let i = 0; i < needles; i++) {
+      if (found[i] === -2 || found[i] >= 0 && found[i] < from)
+        found[i] = search(i, from);
+      const at = found[i];
+      if (at >= 0 && (first < 0 || at < first))
+        first = at;
+    }
+    return first;
+  };
 }
 function mightBeService(text) {
   return text.includes("Service");
@@ -48453,7 +48496,7 @@ function countDocuments(buffer, from = 0) {
     length: buffer.length,
     codeAt: (i) => buffer[i] ?? -1,
     lineFeedFrom: (at) => buffer.indexOf(10, at),
-    markerLineFrom: (at) => firstFound([buffer.indexOf(NEXT_MARKER, at), buffer.indexOf(NEXT_END, at), buffer.indexOf(NEXT_DIRECTIVE, at)])
+    markerLineFrom: firstOfNeedles((needle, from2) => buffer.indexOf(MARKER_NEEDLE_BYTES[needle], from2), MARKER_NEEDLES.length)
   };
   let documents = 0;
   let withContent = 0;
@@ -48497,8 +48540,8 @@ function countDocuments(buffer, from = 0) {
         withContent++;
       }
     } else {
-      const next = Math.min(...[NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE].map((needle) => buffer.indexOf(needle, lineEnd2)).map((at) => at < 0 ? buffer.length : at));
-      lineStart2 = next + 1;
+      const next = scanned.markerLineFrom(lineEnd2);
+      lineStart2 = (next < 0 ? buffer.length : next) + 1;
       continue;
     }
     lineStart2 = lineEnd2 + 1;
@@ -48565,7 +48608,7 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
   pieces.push(text.slice(at));
   return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped, blanked, ...settledCounts, ...valueParts };
 }
-var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NamespaceNames, NAMESPACE_VALUE, NEXT_MARKER, NEXT_END, NEXT_DIRECTIVE;
+var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, MARKER_NEEDLES, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NamespaceNames, NAMESPACE_VALUE, MARKER_NEEDLE_BYTES;
 var init_prefilter = __esm({
   "dist/src/parse/prefilter.js"() {
     "use strict";
@@ -48578,6 +48621,7 @@ var init_prefilter = __esm({
     SPELLED_OTHERWISE2 = /\\[xuU]|\\\r?\n|binary/;
     SUPPRESSION_MARK = "admission-lint-";
     MARKER_LINE = /^(?:---|\.\.\.)/m;
+    MARKER_NEEDLES = ["\n---", "\n...", "\n%"];
     WEBHOOK_CONFIGURATION_BYTES = Buffer.from("WebhookConfiguration");
     SERVICE_BYTES = Buffer.from("Service");
     KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK, "binary"].map((part) => Buffer.from(part));
@@ -48598,9 +48642,7 @@ var init_prefilter = __esm({
       }
     };
     NAMESPACE_VALUE = /namespace["']?[ \t]*:[ \t]*["']?([a-z0-9][-a-z0-9]*)/g;
-    NEXT_MARKER = Buffer.from("\n---");
-    NEXT_END = Buffer.from("\n...");
-    NEXT_DIRECTIVE = Buffer.from("\n%");
+    MARKER_NEEDLE_BYTES = MARKER_NEEDLES.map((needle) => Buffer.from(needle));
   }
 });
 
@@ -49786,19 +49828,23 @@ var init_simple_positions = __esm({
 });
 
 // dist/src/parse/positions.js
-var import_yaml8, PositionIndex;
+var import_yaml8, INDEXED_FROM, PositionIndex;
 var init_positions = __esm({
   "dist/src/parse/positions.js"() {
     "use strict";
     init_import_meta_url();
     import_yaml8 = __toESM(require_dist(), 1);
     init_position_records();
+    INDEXED_FROM = 64;
     PositionIndex = class _PositionIndex {
       data;
       keys;
       collectionKey;
       nullKey;
       cyclicAlias;
+      /** Children and last children by key of large nodes (see childrenOf). */
+      children = /* @__PURE__ */ new Map();
+      namedChildren = /* @__PURE__ */ new Map();
       constructor(data, keys, collectionKey, nullKey, cyclicAlias) {
         this.data = data;
         this.keys = keys;
@@ -49910,8 +49956,13 @@ var init_positions = __esm({
       }
       /** The `index`-th child of a node, or -1. */
       child(node, index) {
+        const size = this.field(node, SIZE);
+        if (size > INDEXED_FROM) {
+          const children3 = this.childrenOf(node);
+          return children3[index] ?? -1;
+        }
         let at = node + 1;
-        const end = node + this.field(node, SIZE);
+        const end = node + size;
         for (let i = 0; at < end; i++, at += this.field(at, SIZE))
           if (i === index)
             return at;
@@ -49919,12 +49970,40 @@ var init_positions = __esm({
       }
       /** The last entry of that key: with a duplicate key, the last value is the one read (as kubectl reads it). */
       childNamed(node, key2) {
-        const end = node + this.field(node, SIZE);
+        const size = this.field(node, SIZE);
+        if (size > INDEXED_FROM) {
+          let named = this.namedChildren.get(node);
+          if (named === void 0) {
+            named = /* @__PURE__ */ new Map();
+            for (const at of this.childrenOf(node))
+              if (this.keys[at] !== void 0)
+                named.set(this.keys[at], at);
+            this.namedChildren.set(node, named);
+          }
+          return named.get(key2) ?? -1;
+        }
+        const end = node + size;
         let found = -1;
         for (let at = node + 1; at < end; at += this.field(at, SIZE))
           if (this.keys[at] === key2)
             found = at;
         return found;
+      }
+      /**
+       * A large node's children, found once: a finding per item of a long list (or per key of a
+       * large map) would otherwise walk the siblings before it each time (s38e 4: 100,000 findings in
+       * one list took 17 s to place).
+       */
+      childrenOf(node) {
+        let children3 = this.children.get(node);
+        if (children3 === void 0) {
+          children3 = [];
+          const end = node + this.field(node, SIZE);
+          for (let at = node + 1; at < end; at += this.field(at, SIZE))
+            children3.push(at);
+          this.children.set(node, children3);
+        }
+        return children3;
       }
       /**
        * Same walk as the one over the document: follow the path while it is written; a map entry is
@@ -50059,21 +50138,24 @@ function firstCut(text) {
 }
 function flattenFlow(text, start) {
   let depth = 0;
-  let out = "";
+  const out = [];
+  let lastNonBlank = "";
+  let nextNonSpace = -1;
   for (let i = start; i < text.length; i++) {
     const c = text[i];
     if (c === '"' || c === "'") {
       const end = closingQuote2(text, i);
       if (end < 0)
         return void 0;
-      out += text.slice(i, end);
+      out.push(text.slice(i, end));
+      lastNonBlank = text[end - 1];
       i = end - 1;
       continue;
     }
     if (c === "#" && /\s/.test(text[i - 1] ?? " ")) {
       const end = text.indexOf("\n", i);
       const stop = end < 0 ? text.length : end;
-      out += " ".repeat(stop - i);
+      out.push(" ".repeat(stop - i));
       i = stop - 1;
       continue;
     }
@@ -50081,20 +50163,26 @@ function flattenFlow(text, start) {
       const marker = text.slice(i + 1, i + 4);
       if (c === "\n" && (marker === "---" || marker === "...") && /^\s?$/.test(text[i + 4] ?? ""))
         return void 0;
-      const before = out.trimEnd().slice(-1);
-      const after = /\S/.exec(text.slice(i + 1))?.[0] ?? "";
-      if (before !== "" && !`[{,:"'`.includes(before) && !",]}#:".includes(after))
+      if (nextNonSpace <= i) {
+        nextNonSpace = i + 1;
+        while (nextNonSpace < text.length && /\s/.test(text[nextNonSpace]))
+          nextNonSpace++;
+      }
+      const after = text[nextNonSpace] ?? "";
+      if (lastNonBlank !== "" && !`[{,:"'`.includes(lastNonBlank) && !",]}#:".includes(after))
         return void 0;
-      out += " ";
+      out.push(" ");
       continue;
     }
-    out += c;
+    out.push(c);
+    if (!/\s/.test(c))
+      lastNonBlank = c;
     if (c === "[" || c === "{")
       depth++;
     else if (c === "]" || c === "}") {
       depth--;
       if (depth === 0)
-        return out;
+        return out.join("");
     }
   }
   return void 0;
@@ -50695,6 +50783,9 @@ function documentPositions(text, start, end, firstContent) {
   const markerEnd = text.indexOf("\n", end + 1);
   const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
   const parsed2 = (0, import_yaml10.parseAllDocuments)(alone, PARSE_OPTIONS);
+  if (Array.isArray(parsed2))
+    for (const doc2 of parsed2)
+      reportDuplicateKeys(doc2);
   const first = firstContent - start;
   const doc = (Array.isArray(parsed2) ? parsed2 : []).find((candidate) => candidate.errors.length === 0 && (0, import_yaml10.isMap)(candidate.contents) && candidate.contents.range[0] === first);
   if (doc === void 0)
@@ -67631,4 +67722,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 5d3790aa8ac1df172e177e719388332c03d5947af82fff4c410cfc3c1857a118
+//# admission-lint-build 79223b167d896e05c9c89237f2fe46c4f87eb38ef719026d4d092932d70c1dee

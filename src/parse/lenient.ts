@@ -143,38 +143,48 @@ function firstCut(text: string): { kind: 'quote' | 'flow'; at: number } | undefi
  */
 export function flattenFlow(text: string, start: number): string | undefined {
   let depth = 0;
-  let out = '';
+  const out: string[] = [];
+  // The last character written that is not a blank, and the next text character that is not
+  // whitespace: kept as the walk goes, so that each line break costs what it reads (trimming the
+  // output or searching the rest of the text at each break was quadratic: s38e 4).
+  let lastNonBlank = '';
+  let nextNonSpace = -1;
   for (let i = start; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"' || c === "'") {
       const end = closingQuote(text, i);
       if (end < 0) return undefined;
-      out += text.slice(i, end);
+      out.push(text.slice(i, end));
+      lastNonBlank = text[end - 1]!;
       i = end - 1;
       continue;
     }
     if (c === '#' && /\s/.test(text[i - 1] ?? ' ')) {
       const end = text.indexOf('\n', i);
       const stop = end < 0 ? text.length : end;
-      out += ' '.repeat(stop - i);
+      out.push(' '.repeat(stop - i));
       i = stop - 1;
       continue;
     }
     if (c === '\n' || c === '\r') {
       const marker = text.slice(i + 1, i + 4);
       if (c === '\n' && (marker === '---' || marker === '...') && /^\s?$/.test(text[i + 4] ?? '')) return undefined;
-      const before = out.trimEnd().slice(-1);
-      const after = /\S/.exec(text.slice(i + 1))?.[0] ?? '';
+      if (nextNonSpace <= i) {
+        nextNonSpace = i + 1;
+        while (nextNonSpace < text.length && /\s/.test(text[nextNonSpace]!)) nextNonSpace++;
+      }
+      const after = text[nextNonSpace] ?? '';
       // A plain scalar on both sides of the break: it folds to one space, which flattening would not give.
-      if (before !== '' && !'[{,:"\''.includes(before) && !',]}#:'.includes(after)) return undefined;
-      out += ' ';
+      if (lastNonBlank !== '' && !'[{,:"\''.includes(lastNonBlank) && !',]}#:'.includes(after)) return undefined;
+      out.push(' ');
       continue;
     }
-    out += c;
+    out.push(c);
+    if (!/\s/.test(c)) lastNonBlank = c;
     if (c === '[' || c === '{') depth++;
     else if (c === ']' || c === '}') {
       depth--;
-      if (depth === 0) return out;
+      if (depth === 0) return out.join('');
     }
   }
   return undefined;

@@ -14,7 +14,7 @@ import { PositionIndex } from './positions.js';
 import { documentLines, prefilter, type Settle, type ValueDocument, type ValueOf } from './prefilter.js';
 import { byStart, goRejectedEscape, goScanRewrites, repairQuotedScalars, restoreValues } from './lenient.js';
 import { ObjectMemo } from '../cache.js';
-import { GO_YAML, parseAsGoYaml } from './go-yaml-schema.js';
+import { GO_YAML, parseAsGoYaml, reportDuplicateKeys } from './go-yaml-schema.js';
 
 /** 1-based line and column; the end is exclusive. */
 export interface Span {
@@ -655,6 +655,7 @@ function documentPositions(text: string, start: number, end: number, firstConten
   const markerEnd = text.indexOf('\n', end + 1);
   const alone = text.slice(start, markerEnd < 0 ? text.length : markerEnd);
   const parsed = parseAllDocuments(alone, PARSE_OPTIONS);
+  if (Array.isArray(parsed)) for (const doc of parsed) reportDuplicateKeys(doc);
   const first = firstContent - start;
   const doc = (Array.isArray(parsed) ? parsed : []).find((candidate) => candidate.errors.length === 0 && isMap(candidate.contents) && candidate.contents.range[0] === first);
   if (doc === undefined) throw new InternalError(`the document at offset ${firstContent} of ${JSON.stringify(text.slice(firstContent, firstContent + 40))} is not the mapping its value was read from`);
