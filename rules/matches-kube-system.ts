@@ -106,7 +106,7 @@ function mayMatch(rules: readonly (RuleWithOperations | null)[] | undefined, wri
  * in too: then what the validations do to the called ones is not all they do).
  */
 function calledRequesters(run: RuleRun, conditions: readonly (MatchCondition | null)[], write: SystemWrite): { readonly called: CelRequest[]; readonly undecided: boolean } {
-  const requests = systemWritersOf(write.group).map((requester): CelRequest => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester }));
+  const requests = systemWritersOf(write.group).map((requester): CelRequest => ({ group: write.group, resource: write.resource, subresource: write.subresource, operation: write.operation, namespace: KUBE_SYSTEM, requester, systemObject: true }));
   if (conditions.length === 0) return { called: requests, undecided: false };
   // The engine awaits the CEL library only for webhooks' matchConditions: load it here if it has not.
   if (!loadCelSync()) return { called: [], undecided: true };

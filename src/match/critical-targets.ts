@@ -156,6 +156,7 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
         operation,
         namespace: target.namespace,
         requester,
+        systemObject: true,
       }));
       conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests);
     }

@@ -79,7 +79,7 @@ export const SYSTEM_OBJECT_LABELS: ReadonlyMap<string, SystemLabelValues> = new 
 ]);
 
 /** Whether some system object may carry the label `key` with `value` (undefined: any value, for Exists). */
-function systemObjectsCarry(key: string, value: string | undefined): boolean {
+export function systemObjectsCarry(key: string, value: string | undefined): boolean {
   const values = SYSTEM_OBJECT_LABELS.get(key);
   if (values === undefined) return false;
   if (value === undefined || values === 'any') return true;

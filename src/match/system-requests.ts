@@ -22,6 +22,7 @@ import { parseExpression } from '../cel/check/index.js';
 import { children, type Expr } from '../cel/check/ast.js';
 import { DEFAULT_KUBE_VERSION } from '../kube/version.js';
 import { PRIVILEGED_GROUP, privilegedAuthorizer } from '../cel/authorizer.js';
+import { withForeignLabelGates } from './foreign-label-gates.js';
 
 export interface Requester {
   readonly username: string;
@@ -62,6 +63,12 @@ export interface CelRequest {
   /** null for cluster-scoped objects. */
   readonly namespace: string | null;
   readonly requester: Requester;
+  /**
+   * The object is one of the system's own (kube-system's, a Node, a control-plane Lease): it
+   * carries no label the system does not set (src/match/foreign-label-gates.ts). Not so for a
+   * webhook's own pods.
+   */
+  readonly systemObject?: boolean;
 }
 
 /**
@@ -181,7 +188,7 @@ function readsKnownMap(e: Expr, bound: ReadonlySet<string>): boolean {
  * "skipped" when some condition is false for each, "unknown" otherwise.
  */
 export function conditionsOutcome(scope: Pick<RunScope, 'memo'>, conditions: readonly (MatchCondition | null)[], requests: readonly CelRequest[]): ConditionsOutcome {
-  const expressions = conditions.map((condition) => withUnknownPresenceTests(condition?.expression?.trim() ?? '')).filter((e) => e !== '');
+  const expressions = conditions.map((condition) => condition?.expression?.trim() ?? '').filter((e) => e !== '');
   if (expressions.length === 0) return 'called';
   // The outcome depends on the expressions and the requests (and the run's budget): many webhooks share both.
   const key = JSON.stringify([expressions, requests]);
@@ -260,10 +267,32 @@ function faithfulOnce(): (expression: string) => boolean {
   };
 }
 
-function evaluateConditions(expressions: readonly string[], requests: readonly CelRequest[], meter: Meter): ConditionsOutcome {
+/**
+ * An expression as it is evaluated for a request: presence tests of what is not known made
+ * unknown, and, for the system's own objects, tests of labels the system does not set made false
+ * (src/match/foreign-label-gates.ts). Asked once per expression and kind of request.
+ */
+function preparedOnce(): (expression: string, request: CelRequest) => string {
+  const prepared = new Map<string, string>();
+  return (expression, request) => {
+    // CONNECT's object is the connection's options (no metadata): no gate is known false there.
+    const gated = request.systemObject === true && ['CREATE', 'UPDATE', 'DELETE'].includes(request.operation);
+    const key = `${gated ? request.operation : ''}\0${expression}`;
+    let out = prepared.get(key);
+    if (out === undefined) {
+      const nonNull = new Set(request.operation === 'CREATE' ? ['object'] : request.operation === 'DELETE' ? ['oldObject'] : ['object', 'oldObject']);
+      prepared.set(key, (out = withUnknownPresenceTests(gated ? withForeignLabelGates(expression, nonNull) : expression)));
+    }
+    return out;
+  };
+}
+
+function evaluateConditions(rawExpressions: readonly string[], requests: readonly CelRequest[], meter: Meter): ConditionsOutcome {
   const faithful = faithfulOnce();
+  const prepare = preparedOnce();
   let unknown = false;
   for (const request of requests) {
+    const expressions = rawExpressions.map((expression) => prepare(expression, request));
     const context = celVariables(request);
     // The webhook's conditions share one budget per request, as in the API server; one over
     // it is unknown (undefined), so the rules say less rather than guess.
@@ -303,8 +332,6 @@ export function validationsOutcome(
   let outcome = outcomes.get(key);
   if (outcome === undefined) {
     const meter = celMeterOf(scope);
-    validations = validations.map(withUnknownPresenceTests);
-    variables = variables.map((variable) => ({ name: variable.name, expression: withUnknownPresenceTests(variable.expression) }));
     outcome = evaluateValidations(validations, variables, requests, meter);
     // The requesters above are not all the control plane's: kubeadm runs each controller with its
     // own service account, and others write there too. They may decide that a validation is
@@ -378,14 +405,17 @@ function mayOverflow(expression: string): boolean {
 
 const VALIDATION_OUTCOMES = memoKey<Map<string, ValidationsOutcome>>('validating policies\' validations for the system\'s writes');
 
-function evaluateValidations(validations: readonly string[], variables: readonly { readonly name: string; readonly expression: string }[], requests: readonly CelRequest[], meter: Meter): ValidationsOutcome {
+function evaluateValidations(rawValidations: readonly string[], rawVariables: readonly { readonly name: string; readonly expression: string }[], requests: readonly CelRequest[], meter: Meter): ValidationsOutcome {
   const faithful = faithfulOnce();
+  const prepare = preparedOnce();
   // The API server does not refuse two variables of one name (the composition keeps the last
   // definition): such a name is not evaluated here, so reading it is not known.
-  const names = variables.map((variable) => variable.name);
+  const names = rawVariables.map((variable) => variable.name);
   const twice = new Set(names.filter((name, index) => names.indexOf(name) !== index));
   let unknown = false;
   for (const request of requests) {
+    const validations = rawValidations.map((expression) => prepare(expression, request));
+    const variables = rawVariables.map((variable) => ({ name: variable.name, expression: prepare(variable.expression, request) }));
     const known: Record<string, unknown> = {};
     const context = { ...celVariables(request), variables: known };
     for (const variable of variables) {
@@ -415,7 +445,7 @@ export function systemRequestOutcome(scope: Pick<RunScope, 'memo'>, conditions: 
   const outcomes = scope.memo.get(SYSTEM_OUTCOMES, () => new Map<string, ConditionsOutcome>());
   let outcome = outcomes.get(key);
   if (outcome === undefined) {
-    const requests = listed.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester })));
+    const requests = listed.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: 'kube-system', requester, systemObject: true })));
     outcome = conditionsOutcome(scope, conditions, requests);
     // Skipped for the requesters modelled is not skipped for the control plane: the others there
     // (the controllers' own service accounts, another node) may be let in.

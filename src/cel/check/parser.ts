@@ -41,7 +41,7 @@ const KEYWORDS = new Set(['true', 'false', 'null', 'in']);
 
 type TokenType = 'ident' | 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'punct' | 'keyword' | 'eof';
 
-interface Token {
+export interface Token {
   readonly type: TokenType;
   readonly text: string;
   readonly start: number;
@@ -101,7 +101,7 @@ function isIdentPart(c: string | undefined): boolean {
 }
 const isRawOrBytesPrefix = (c: string | undefined): boolean => c === 'r' || c === 'R' || c === 'b' || c === 'B';
 
-interface Tokenized {
+export interface Tokenized {
   readonly tokens: Token[];
   /** Token recognition errors: the lexer reports each and goes on, as ANTLR's does. */
   readonly issues: ParseIssue[];
@@ -110,7 +110,8 @@ interface Tokenized {
 /** ESC_IDENTIFIER's characters (CEL.g4: LETTER | DIGIT | '_' | '.' | '-' | '/' | ' '). */
 const isEscapedIdentPart = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_.\-/ ]/.test(c);
 
-function tokenize(src: string): Tokenized {
+/** The tokens of a CEL source, as cel-go's lexer reads them (also used to find patterns in expressions: src/match/foreign-label-gates.ts). */
+export function tokenize(src: string): Tokenized {
   const tokens: Token[] = [];
   const issues: ParseIssue[] = [];
   let i = 0;
