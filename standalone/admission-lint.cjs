@@ -35300,6 +35300,19 @@ function writesName(documents) {
     return path === "/metadata/name" || path === "/metadata";
   }));
 }
+function renamedTo(documents) {
+  let name;
+  for (const value of documents) {
+    if (!Array.isArray(value))
+      continue;
+    for (const operation of value) {
+      const { op, path, value: written } = operation ?? {};
+      if (path === "/metadata/name" && (op === "add" || op === "replace") && typeof written === "string")
+        name = written;
+    }
+  }
+  return name;
+}
 function mergeSelectorChanges(value) {
   const webhooks = value?.webhooks;
   if (webhooks === void 0)
@@ -35763,8 +35776,10 @@ function kustomizePatches(file, text, whole, readPatch) {
         const documents2 = content === void 0 || renamesOrRekinds ? void 0 : patchDocuments(content);
         const metadata2 = documents2 !== void 0 && changesMetadataOnly(documents2) ? { metadataOnly: true, ...writesName(documents2) ? {} : { keepsName: true } } : {};
         const sets = documents2 !== void 0 && setsLabelsOrAnnotationsOnly(documents2) ? { setsLabelsOrAnnotationsOnly: true } : {};
+        const renamed = documents2 === void 0 ? void 0 : renamedTo(documents2);
+        const rename2 = renamed === void 0 ? {} : { renamesTo: renamed };
         for (const { target, selectors } of targets2)
-          out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...renamesOrRekinds ? { changesKind: true } : {} });
+          out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...rename2, ...renamesOrRekinds ? { changesKind: true } : {} });
       }
     }
     const adds = { labels: root.has("commonLabels") || root.has("labels"), annotations: root.has("commonAnnotations") };
@@ -35812,7 +35827,19 @@ function replacementPatches(file, list3, lineOf2, adds) {
 }
 function patchesChanging(patches, object) {
   const own = object.file === "<stdin>" ? void 0 : (0, import_node_path3.resolve)(object.file);
-  return patches.filter((patch) => (own === void 0 || patch.source !== own) && targets(patch.target, object.kind, object.name, object.apiVersion));
+  const changing = (name) => patches.filter((patch) => (own === void 0 || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion));
+  const found = changing(object.name);
+  const names2 = new Set(object.name === void 0 ? [] : [object.name]);
+  for (let at = 0; at < found.length && names2.size <= MAX_RENAMES; at++) {
+    const next = found[at].renamesTo;
+    if (next === void 0 || names2.has(next))
+      continue;
+    names2.add(next);
+    for (const patch of changing(next))
+      if (!found.includes(patch))
+        found.push(patch);
+  }
+  return found;
 }
 function targets(target, kind, name, apiVersion) {
   if (target.kind !== void 0 && !matchesWhole(target.kind, kind))
@@ -35841,7 +35868,7 @@ function matchesWhole(pattern, value) {
 function selectsNoneOf(kind, kinds) {
   return typeof kind === "string" && !kinds.some((each) => matchesWhole(kind, each));
 }
-var import_node_path3, import_yaml, SELECTOR_FIELDS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, KUSTOMIZATION_KIND;
+var import_node_path3, import_yaml, SELECTOR_FIELDS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, KUSTOMIZATION_KIND, MAX_RENAMES;
 var init_kustomize_patches = __esm({
   "dist/src/parse/kustomize-patches.js"() {
     "use strict";
@@ -35962,6 +35989,7 @@ var init_kustomize_patches = __esm({
     DATA_FIELDS = /* @__PURE__ */ new Set(["commonLabels", "commonAnnotations", "pairs", "metadata", "literals", "annotations"]);
     UNREAD_FIELDS = /* @__PURE__ */ new Set(["vars"]);
     KUSTOMIZATION_KIND = /^kind:[ \t]*["']?Kustomization\b/m;
+    MAX_RENAMES = 8;
   }
 });
 
@@ -67876,4 +67904,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 2d6f9a79743164d36c079dfd8d9bc1cb0dc1dd93037fd124cfd8f9f393425c2e
+//# admission-lint-build 8059ac9229e8d285ea233b7fe6cedcdbf80c561d2d44f7318c634e1ab8dbbf79

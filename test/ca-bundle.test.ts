@@ -85,6 +85,16 @@ describe('ca-bundle and the kustomizations of the run', () => {
     expect(await ruleIds(`${bare}${scaffold}`)).toEqual([]);
   });
 
+  it('follows a rename: a patch of the configuration by the name another patch gives it', async () => {
+    const bare = configuration('policy', SERVICE);
+    const rename = `patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "replace", "path": "/metadata/name", "value": "team-policy"}]'\n`;
+    const annotate = (name: string) => `  - target: {kind: ValidatingWebhookConfiguration, name: ${name}}\n    patch: '[{"op": "add", "path": "/metadata/annotations", "value": {"cert-manager.io/inject-ca-from": "a/b"}}]'\n`;
+    expect(await ruleIds(`${bare}${kustomization(`${rename}${annotate('team-policy')}`)}`)).toEqual([]);
+    // A patch by a name nothing gives it annotates another object.
+    expect(await ruleIds(`${bare}${kustomization(`${rename}${annotate('other-policy')}`)}`)).toEqual(['ca-bundle']);
+    expect(await ruleIds(`${bare}${kustomization(`patches:\n${annotate('team-policy')}`)}`)).toEqual(['ca-bundle']);
+  });
+
   it('still reports it when the patches write something else, or another object', async () => {
     const bare = configuration('policy', SERVICE);
     const other = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "replace", "path": "/webhooks/0/timeoutSeconds", "value": 5}]'\n  - target: {kind: MutatingWebhookConfiguration}\n    patch: '[{"op": "add", "path": "/metadata/annotations", "value": {"cert-manager.io/inject-ca-from": "a/b"}}]'\n`);

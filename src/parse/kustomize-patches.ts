@@ -102,6 +102,8 @@ export interface KustomizePatch {
   readonly setsLabelsOrAnnotationsOnly?: true;
   /** It has `options` (allowKindChange, allowNameChange): the object it patches may become another kind (a Namespace, a Service). */
   readonly changesKind?: true;
+  /** The name a JSON 6902 operation on /metadata/name gives the object: patches of a later kustomization may target it by that name. */
+  readonly renamesTo?: string;
 }
 
 /**
@@ -187,6 +189,19 @@ function writesName(documents: readonly unknown[]): boolean {
     const path = (operation as { path?: unknown } | null)?.path;
     return path === '/metadata/name' || path === '/metadata';
   }));
+}
+
+/** The name the last JSON 6902 `add` or `replace` of /metadata/name writes, if a patch has one. */
+function renamedTo(documents: readonly unknown[]): string | undefined {
+  let name: string | undefined;
+  for (const value of documents) {
+    if (!Array.isArray(value)) continue;
+    for (const operation of value) {
+      const { op, path, value: written } = (operation ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
+      if (path === '/metadata/name' && (op === 'add' || op === 'replace') && typeof written === 'string') name = written;
+    }
+  }
+  return name;
 }
 
 /** The selector changes of a strategic-merge patch document (its value). */
@@ -815,7 +830,9 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         const documents = content === undefined || renamesOrRekinds ? undefined : patchDocuments(content);
         const metadata = documents !== undefined && changesMetadataOnly(documents) ? { metadataOnly: true as const, ...(writesName(documents) ? {} : { keepsName: true as const }) } : {};
         const sets = documents !== undefined && setsLabelsOrAnnotationsOnly(documents) ? { setsLabelsOrAnnotationsOnly: true as const } : {};
-        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
+        const renamed = documents === undefined ? undefined : renamedTo(documents);
+        const rename = renamed === undefined ? {} : { renamesTo: renamed };
+        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
       }
     }
     // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
@@ -875,8 +892,22 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
  */
 export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }): KustomizePatch[] {
   const own = object.file === '<stdin>' ? undefined : resolve(object.file);
-  return patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, object.name, object.apiVersion));
+  const changing = (name: string | undefined): KustomizePatch[] => patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion));
+  const found = changing(object.name);
+  // A patch that renames the object (a JSON 6902 replace of /metadata/name): an overlay's patches
+  // find it by its new name, as kustomize matches a resource by its current name.
+  const names = new Set(object.name === undefined ? [] : [object.name]);
+  for (let at = 0; at < found.length && names.size <= MAX_RENAMES; at++) {
+    const next = found[at]!.renamesTo;
+    if (next === undefined || names.has(next)) continue;
+    names.add(next);
+    for (const patch of changing(next)) if (!found.includes(patch)) found.push(patch);
+  }
+  return found;
 }
+
+/** Renames followed from one object (a chain of overlays each renaming it). */
+const MAX_RENAMES = 8;
 
 /**
  * Whether a patch target selects an object of this kind, name and apiVersion (undefined: any).
