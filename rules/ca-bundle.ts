@@ -14,7 +14,6 @@
  */
 import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
 import { X509Certificate } from 'node:crypto';
-import type { SourceFile } from '../src/load/sources.js';
 import type { SecretKeysObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import type { FieldPath } from '../src/field-path.js';
 import { certificateKey } from '../src/kube/private-keys.js';
@@ -39,36 +38,52 @@ type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expire
  * `webhookConfigurationName: <name>`: any flag or key containing "webhook" and ending in "name",
  * followed by exactly the configuration's name. The file itself shows that something patches it.
  */
-function namedByPatcher(object: WebhookConfigurationObject, patcherNamesByFile: Map<SourceFile, Set<string>>): boolean {
+function namedByPatcher(object: WebhookConfigurationObject, patcherNamesByText: Map<string, Set<string>>): boolean {
   const name = object.name;
-  const file = object.manifest.file;
-  if (!name || !file.text) return false;
-  return patcherNames(file, patcherNamesByFile).has(name.toLowerCase());
+  const text = object.manifest.file.text;
+  if (!name || !text) return false;
+  return patcherNames(text, patcherNamesByText).has(name.toLowerCase());
 }
 
 /**
- * Every value that follows a patcher setting in a file (lower-cased), computed once per file:
+ * Every value that follows a patcher setting in a text (lower-cased), computed once per text:
  * testing one regex per object against the whole text made a file of N configurations
- * O(N × size). The map is the rule's, per run.
- * Names are DNS names, so they never contain the terminators; the lookahead lets matches overlap.
+ * O(N × size), and so did one search per template of a rendered stream, whose templates share
+ * the stream's text (s39a 8). The map is the rule's, per run.
+ *
+ * A setting is a token (a run of [A-Za-z0-9_.-] after a line start, a blank, a quote, `{`, `,`
+ * or `[`) that holds "webhook" and ends in "name", then an optional quote, a separator (`=`,
+ * `:`, `,` or a blank) and the value. Tokens are found in one pass and tested with indexOf: a
+ * regular expression that searched each token for "webhook" backtracked quadratically on a long
+ * one (s39a 9). Names are DNS names, so they never contain the value's terminators.
  */
-function patcherNames(file: SourceFile, patcherNamesByFile: Map<SourceFile, Set<string>>): Set<string> {
-  const known = patcherNamesByFile.get(file);
+function patcherNames(text: string, patcherNamesByText: Map<string, Set<string>>): Set<string> {
+  const known = patcherNamesByText.get(text);
   if (known) return known;
   const names = new Set<string>();
-  const pattern = /(?=(?:^|[\s"'{,\[])-{0,2}[A-Za-z0-9_.-]*webhook[A-Za-z0-9_.-]*name["']?[ \t]*[=:,\s][ \t]*["']?([^"'\s,}\]]+)(?=["'\s,}\]]|$))/gim;
-  for (const match of (file.text ?? '').matchAll(pattern)) names.add(match[1]!.toLowerCase());
-  patcherNamesByFile.set(file, names);
+  const settingValue = new RegExp(SETTING_VALUE, 'y');
+  for (const match of text.matchAll(SETTING_TOKEN)) {
+    const token = match[1]!.toLowerCase();
+    const webhook = token.indexOf('webhook');
+    if (webhook < 0 || !token.endsWith('name') || webhook + 'webhook'.length > token.length - 'name'.length) continue;
+    settingValue.lastIndex = match.index + match[0].length;
+    const value = settingValue.exec(text);
+    if (value !== null) names.add(value[1]!.toLowerCase());
+  }
+  patcherNamesByText.set(text, names);
   return names;
 }
 
+const SETTING_TOKEN = /(?:^|[\s"'{,[])([A-Za-z0-9_.-]+)/gm;
+/** What follows a setting's token: a quote, a separator, the value (a sticky copy is made per text). */
+const SETTING_VALUE = /["']?[ \t]*[=:,\s][ \t]*["']?([^"'\s,}\]]+)/.source;
 
 /**
  * Why the bundle written in the file is not the one the API server will use, or undefined when
  * it is: a documented injector annotation, a CA patcher named in the same file, the `injected`
  * option, or a webhook without rules (never called as written; its controller fills it in).
  */
-function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: (name: string) => boolean, patcherNamesByFile: Map<SourceFile, Set<string>>, patches: readonly KustomizePatch[]): string | undefined {
+function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: (name: string) => boolean, patcherNamesByText: Map<string, Set<string>>, patches: readonly KustomizePatch[]): string | undefined {
   const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? '';
   if ((entry.webhook.rules ?? []).length === 0) return 'no rules: never called as written';
@@ -77,7 +92,7 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
     if (typeof written === 'string' && (value === undefined ? written !== '' : written === value)) return `annotation ${key}`;
   }
   if (injected(name)) return 'the injected option';
-  if (namedByPatcher(object, patcherNamesByFile)) return 'named by a CA patcher setting in the same file';
+  if (namedByPatcher(object, patcherNamesByText)) return 'named by a CA patcher setting in the same file';
   // A kustomization of the run writes an injector annotation or the bundle (an operator
   // scaffold's CA-injection patch, or its replacements from the Certificate): the build has it.
   if (patchesOf(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
@@ -224,7 +239,7 @@ export const rule = defineObjectRule({
   create(run) {
     const injected = namePatternMatcher(run.options.injected);
     /** Per file of the run: the names its CA patcher settings give. */
-    const patcherNamesByFile = new Map<SourceFile, Set<string>>();
+    const patcherNamesByText = new Map<string, Set<string>>();
     /**
      * The webhooks whose written caBundle is the one the API server uses: a Service or a URL (not
      * both, not neither: api-validation's), base64 (else schema's), not replaced by an injector.
@@ -238,7 +253,7 @@ export const rule = defineObjectRule({
         if (hasUrl === hasService) continue;
         const bundle = clientConfig.caBundle;
         if (typeof bundle === 'string' && !isBase64(bundle)) continue;
-        if (bundleReplaced(object, entry, injected, patcherNamesByFile, run.kustomizePatches) !== undefined) continue;
+        if (bundleReplaced(object, entry, injected, patcherNamesByText, run.kustomizePatches) !== undefined) continue;
         yield { entry, decoded: Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64'), hasService };
       }
     }

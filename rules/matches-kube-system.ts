@@ -184,6 +184,8 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   /** The first write whose matchConditions could not be decided for any of the system's requesters. */
   let undecidedWrite: { readonly write: SystemWrite; readonly rule: number; readonly boundBy: readonly string[] } | undefined;
   let deletesOnly = true;
+  /** Every write whose validations were not decided passes if kube-system's objects carry no value of the policy's own on a label add-ons set (validationsOf `likely`). */
+  let gatedOnly = true;
   for (const write of systemWrites(run.discovery)) {
     if (!mayMatch(policyRules, write)) continue;
     const boundBy: string[] = [];
@@ -225,13 +227,16 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
     if (validations === 'passes') continue;
     if (validations === 'denies') return [policyViolation(object, write, rule, boundBy, 'validatingPolicyDenies', 'error', POLICY_DENIES_HELP)];
     if (write.operation !== 'DELETE') deletesOnly = false;
+    if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run, spec, requesters.map((request) => ({ ...request, systemObject: 'likely' as const }))) === 'passes')) gatedOnly = false;
     unknown ??= { write, rule, boundBy };
   }
   // Its validations may reject the system's writes, or may not: no evidence of either (they read
   // what is not known of the system's objects). A policy has no endpoint to be down: a warning
   // that it applies there, and an info when it only holds deletes up (no recovery waits on one).
   if (unknown !== undefined) {
-    return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail', deletesOnly ? 'info' : 'warning', POLICY_HELP)];
+    // Passing where kube-system's objects do not carry the value the policy gates on, of a label
+    // add-ons set (app.kubernetes.io/managed-by=<the operator>): a lock on the policy's own objects (info).
+    return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? 'validatingPolicyIgnore' : 'validatingPolicyFail', deletesOnly || gatedOnly ? 'info' : 'warning', POLICY_HELP)];
   }
   // Neither whether it applies to the system's writes nor what it does to them is known: said, at info.
   if (undecidedWrite !== undefined) {

@@ -103,7 +103,7 @@ var init_fs = __esm({
       "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected;\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: `data` and its keys (`SetDefaults_ConfigMap` makes it `{}`, but an empty map under\n  omitempty is left out of the object), `binaryData` and its keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields; in a pod template also `volumes`, `volumeMounts`, `tolerations`,\n  `serviceAccountName` and the template's `annotations`.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), a Pod's `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName` (plugins that\nadmit Pods, not templates), `replicas`, `metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**JSON Patch paths.** A `MutatingAdmissionPolicy` mutation of `patchType: JSONPatch` is applied\nto the object's JSON (k8s.io/apiserver `plugin/policy/mutating/patch/json_patch.go`, with\n`gopkg.in/evanphx/json-patch.v4`): every parent of an operation's `path` must exist (`add`,\n`replace` and `test`: a `replace` of a missing key sets it, a `test` of one fails the test alone,\nwhich leaves the object as it was), and for `remove` and a `move`'s `from` the target too (a\n`copy` from a missing key copies null). Otherwise the patch fails and `failurePolicy` decides. So\n`JSONPatch{op: \"add\", path: \"/spec/initContainers/-\", \u2026}` fails on a Pod without init containers,\nand `\"/metadata/labels/\" + jsonpatch.escapeKey(k)` on an object without labels: the same fields\nas above, read from the path's literal part (a path computed otherwise is not followed, nor a\npointer's segments past the sixteenth). The path is guarded:\n\n- by a presence test in its own expression or the variables, as above\n  (`has(object.spec.initContainers) ? [add to /-] : [add the list]`,\n  `object.metadata.?labels[?'k'].hasValue() ? [remove \u2026] : []`);\n- by a write of its own patch (the operations of one patch act on one document, whatever their order);\n- by a matchCondition only where the condition requires the field, from its root through `&&`:\n  `has(object.spec.initContainers)`, `object.spec.?initContainers.hasValue()`,\n  `object.metadata.?labels[?'inject'].orValue('') == 'true'`, `\u2026.orValue([]).size() > 0`. The\n  usual `!has(x) || !x.exists(\u2026)` lets the patch run on objects without x;\n- by the labels the policy's `objectSelector` requires (`matchLabels`, `In`, `Exists`), when its\n  rules are `CREATE` alone (the API server calls it only for an object that matches), unless\n  another mutation of the policy may remove labels;\n- by a non-empty value another mutation of the policy writes there (an apply configuration that\n  sets `labels: {\u2026}`). An empty map or list, `\"\"`, `false` or `0` written by another mutation\n  does not count: each mutation patches the object encoded again, where omitempty has left it out.\n\nIn pod templates (Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs) `volumes`,\neach container's `volumeMounts`, `tolerations`, `serviceAccountName` and the template's\n`annotations` can be absent too: the admission plugins that set them on Pods do not admit\ntemplates.\n\n**One cause, one finding.** An expression that reads several fields an object can lack is\nreported once, at its first such read (\"(+N more)\"); so are two expressions of one policy\nwhose failing read or patch path is the same field.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`). Also an\n`info` for a validation whose one read that can fail is compared for equality with a literal\n(`labels['team'] == 'payments'`, `x in ['a', 'b']`), reached through `&&` alone: the absent field\nwould fail it anyway, so under `Fail` the request is denied either way and only the message\ndiffers. Under `!=`, `!` or `||` the author may have meant to let absence pass: a warning. And an\n`info` for a validation whose read is reached only for the requests of one named user, under an\n`||` whose other side is false for that user alone (`request.userInfo.username != 'x'`, or\n`!variables.isController` where the variable compares the username with a literal): an error\nthere rejects only that user's writes (a project's own controller's), not its users'. And an\n`info` for a validation whose every failing read is a field another validation of the policy\nrequires by testing for it (`containers.all(c, has(c.resources.limits.memory))` beside\n`quantity(c.resources.limits.memory)`): reached from the root through `&&` and `all()` alone, that\nvalidation is false without the field and denies the request with its own message, so again only\nthe message differs. A test under `||`, of one element (`containers[0]`), or inside `all()` of\nwhat is not its element (over an empty list the test never runs) is no such requirement.\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Custom resources are not analysed (their CRDs' schemas are not read),\nnor are kinds other than those above, a webhook whose rules name a resource discovery does not\nknow, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
       "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**Severity.** A warning under `failurePolicy: Fail` (the API default), where the error rejects\nthe request; an `info` under `Ignore`, where a condition that errors skips the webhook, as a\nfalse one would.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/match-policy-exact.md": () => '---\nid: match-policy-exact\nseverity: warning\n---\n\n# match-policy-exact\n\n## What it does\n\nFlags `matchPolicy: Exact` on a webhook when a resource its rules match is also served in\nanother API version that the rules do not list, and names the versions whose requests will not\nreach the webhook (the first two, then how many more): for a rule on `autoscaling/v1` `horizontalpodautoscalers`, requests through\n`autoscaling/v2` are not intercepted.\n\nThe rule asks the shared request matcher, for every write the target version\n(`--kube-version`) can receive (CREATE, UPDATE and DELETE of every resource and subresource;\nCONNECT of the connect subresources), whether the webhook would be called with\n`matchPolicy: Equivalent` but is not with `Exact`. "Other versions" are the ones discovery\nknows: the built-in group versions served by the target version (in 1.35 that is\n`autoscaling/v1` and `autoscaling/v2`; older versions have more, such as `batch/v1beta1`\ncronjobs in 1.24) and every served version of the `CustomResourceDefinition`s in the run.\n\nThe finding points at the `matchPolicy` field. For a v1beta1 object without `matchPolicy`\n(v1beta1 defaults it to `Exact`) it points at the webhook and says that `Exact` is the API\ndefault.\n\nNot reported:\n\n- a version that another webhook of the same configuration intercepts. Operators written with\n  controller-gen, such as ECK, register one webhook per CRD version with `matchPolicy: Exact`;\n  together they see every version.\n- rules with `apiVersions: ["*"]` (every version matches exactly), and resources whose group\n  serves a single version.\n- custom resources whose CRD is not in the run: their other versions are unknown.\n\n**What a file cannot show.** The versions the cluster really serves: CRDs installed from other\nfiles, aggregated APIs, and built-in versions switched on with `--runtime-config` or a feature\ngate are not in the run. The rule knows the built-in versions that the target version serves by\ndefault and the CRDs of the run, no more.\n\n## Why is this bad?\n\nClients choose the version they write with. With `Exact`, a request through a version the rule\ndoes not list skips the webhook entirely: a policy on `autoscaling/v1` HPAs is bypassed by\n`kubectl apply` of an `autoscaling/v2` manifest, and a validation webhook of a CRD\'s `v1beta1`\nis bypassed by a client that writes `v1`. With `Equivalent` (the v1 default) the API server\nconverts the request to the version the webhook registered for and calls it. The Kubernetes\ndocumentation recommends `Equivalent`, so that webhooks keep working when resources get new\nversions, and registering for stable versions.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Exact\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v1"]\n        resources: ["horizontalpodautoscalers"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v2"]\n        resources: ["horizontalpodautoscalers"]\n```\n\nIf the webhook really can handle only one version, list every served version in\n`apiVersions` and let the webhook convert, or register one webhook per version.\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen another configuration (not the same one) intercepts the other versions, or when the\nwebhook is meant to see a single version (for example a conversion-time check tied to that\nversion) and the bypass is intended.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: matchPolicy":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-matchpolicy\n- Admission webhook good practices (match all versions of an API):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (`ShouldCallHook`:\n  equivalent resources are tried only for `Equivalent`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`Equivalent`) and\n  `v1beta1/defaults.go` (`Exact`)\n',
-      "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`; `pods/*` and `*/*` name the\n   objects as well as their subresources, as the API server\'s rule matcher reads them) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of each resource the rule names (a\n   condition may let one in and leave another out; `pods/*` stands for each subresource the API\n   serves for pods, and a subresource it does not serve adds nothing; conditions that read no\n   resource, kind or object once per group and subresource (the requesters differ by both); past 128\n   writes of one rule, the rest are taken as let in) in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself (Roles and\n   RoleBindings there are written, among the control-plane components, by the API server alone:\n   its RBAC bootstrap policy; installers such as kubeadm write them as cluster admins, which is\n   not modelled). If a\n   condition is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), and for the other writers there too (the controllers\'\n   own service accounts, `daemon-set-controller` and the like, which kubeadm runs them with;\n   another node (also one a managed cluster\'s authenticator puts in more groups, as EKS adds\n   system:bootstrappers); a kube-system service account of another name: a condition that names the five\n   above and lets in every other user is not one that skips the system), the webhook is not\n   reported. Only what is known of\n   those requests is given to CEL: operation, namespace, group, resource and subresource (absent\n   for a write to the object itself, as the API server converts the request: its `subResource`\n   is omitempty), the kind\'s group for a write to the object itself (a subresource has a kind of\n   its own), the requester\'s name and groups, the object\'s namespace, and, for the API server\'s\n   own user (a\n   member of `system:masters`, which kube-apiserver authorizes for everything), the `authorizer`:\n   every check it makes for that user is allowed, so a break-glass condition\n   (`!authorizer\u2026.check("breakglass").allowed()`) skips it. A condition whose answer depends on\n   anything else (the object\'s labels, spec or name, an `authorizer` call for any other user or\n   about a service account) cannot be decided here, and counts as "may match": the webhook is\n   reported. A presence test of a field that is not known (`has(object.metadata.labels)`) is\n   neither true nor false here: `&&` and `||` decide around it where the known part does\n   (`!request.userInfo.username.startsWith(\'system:\') && has(\u2026)` skips every system requester),\n   and otherwise the condition counts as "may match",\n   since a real system object\'s labels and spec are not those of an empty, made-up one.\n   An admission policy is different: it runs in the API server (no endpoint to be down), and\n   whether it rejects a system write depends on its validations, which are not evaluated here;\n   it is reported only when its matchConditions are known to call it for those writes.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook (a rule that creates or updates, when\none does). When that rule names every resource of every group (`apiGroups: ["*"]`,\n`resources: ["*"]`), the message says so.\n\nIts severity follows how bad a failure is, drawn where Gardener and GKE draw it (below):\n\n| the webhook | severity | why |\n|---|---|---|\n| `failurePolicy: Fail` (written or by default: the message says which) on a create or update the system makes there | `error` | while the webhook is down, those writes are rejected, including the ones that would bring it back |\n| `Fail`, every rule that creates or updates in namespaces naming only `deployments` and `statefulsets` (in `apps` or `*`; no subresource, no other resource, in the table or not) | `warning` | people and installers write those objects there (and the garbage collector their finalizers); the control plane writes their status and scale, and the ReplicaSets, ControllerRevisions and Pods that keep them running, which pass: add-ons cannot be installed, upgraded, resized or repaired while the webhook is down, and foreground or orphan deletions of them stay pending, but nothing running stops |\n| every intercepting rule is `DELETE`-only, `Fail`, and deletes of kube-system Pods are among them | `warning` | terminated pods stay in the API and DaemonSet and StatefulSet rollouts there stall; no create or update is held up |\n| every intercepting rule is `DELETE`-only, otherwise | `info` | a delete of a ReplicaSet, an Event or an Endpoints object is not how a cluster recovers |\n| `Ignore`, every system write intercepted there an eviction (`pods/eviction`) | `info` | people and drains make evictions, not the control plane: a drain waits and retries (`long-timeout` reports a long timeout) |\n| `Ignore` with `timeoutSeconds` above 15 | `warning` | Gardener\'s line: control-plane clients give up at 30 s, so a long wait can still fail the write |\n| `Ignore` on Leases with `timeoutSeconds` above 3 | `warning` | Gardener\'s line for kube-system Leases: leader-election renewals have a 10 s deadline |\n| `Ignore`, the webhook\'s own Service in `kube-system` | `info` | the webhook is one of the system\'s add-ons: seeing kube-system is its job, and `Ignore` keeps it out of its own way |\n| `Ignore` on Pods, the webhook scoped by a `namespaceSelector` or `objectSelector` its author wrote that leaves kube-system in | `info` | the selectors show the author chose what the webhook sees, kube-system included (an agent that must see every pod); the wait is bounded |\n| `Ignore` on Pods (creates, updates, `pods/status`, `pods/binding`; not evictions) with `timeoutSeconds` above 5 | `warning` | GKE counts any webhook on kube-system Pods as unsafe; each add-on pod waits that long while the webhook is down |\n| `Ignore` otherwise (a short timeout, or resources other than Pods and Leases) | `info` | `Ignore` never rejects a write for an unreachable webhook: the cost is a short, bounded delay |\n\nEvictions (`pods/eviction`) come from people and drains, not from the control plane: they do not\nmake an `Ignore` webhook a Pod webhook here, and an `Ignore` webhook that intercepts nothing else\nthere is an `info` whatever its timeout (with `Fail` they still block drains there: `error`). The\nfinding points at a rule beyond evictions when the webhook has one.\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks (conditions that cannot be decided for any of them: `info`, below).\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nA `ValidatingAdmissionPolicy`\'s validations are then evaluated for the system\'s own requests\n(the requesters above, the operation, the namespace, the group and resource: what is known of\nthem; its `variables` too, where they answer from that, except a name defined twice, which the\nAPI server accepts and the linter does not evaluate), as matchConditions are. One thing is known\nof the system\'s objects besides: they carry no label the system does not set, the assumption an\nopt-in `objectSelector` is judged by above. So a test of such a label written in CEL with every\nguard that makes it false rather than an error (`object != null`, or an operation where the\nobject is never null; `has(object.metadata.labels)`; `\'K\' in object.metadata.labels`; and, for a\nkey the system may set, such as `app.kubernetes.io/managed-by`, `object.metadata.labels[\'K\'] ==\n\'V\'` with a value it never gives it) is false for them: a lock on the objects an operator\nmanages (`!managed || \u2026`) passes, and a validation that requires such a label on every pod is\nfalse. A test missing one of those guards is not decided (an object without labels makes it an\nerror, which `Fail` turns into a rejection). The same holds in matchConditions, for webhooks and\npolicies. Its severity follows from what they show:\n\n- a validation is **false** for one of those requests: `error`, "rejects the control plane\'s own\n  writes" (whatever the `failurePolicy`: `Ignore` covers errors in expressions, not a validation\n  that is false);\n- every validation is **true** for every one of them (a policy that exempts the system\'s\n  requesters by name): no finding, for that write; only when it is also true for the other\n  writers there (the controllers\' own service accounts, which kubeadm runs them with, another\n  node, a service account of another name), when no requester\'s matchConditions were left\n  undecided, when the policy has no `paramKind` (a binding\'s paramRef may find no params in\n  kube-system, and `parameterNotFoundAction: Deny` then rejects), and when no expression converts\n  or divides numbers (the API server\'s CEL errors on an overflow where the linter\'s may not);\n- they read what is not known of the system\'s objects (their labels, spec, annotations), so\n  neither can be shown: `warning`, "applies to \u2026 in kube-system", or `info` when only deletes\n  are concerned (no recovery waits on a delete);\n- its matchConditions cannot be decided for any of the system\'s requesters: `info` (whether it\n  applies is not known either). A policy runs in the API server: there is no\n  endpoint to be down, and what it rejects is what its validations say, which the linter cannot\n  see here.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above) and names the bindings and that\nresource. A `MutatingAdmissionPolicy` is `error` with `failurePolicy: Fail` (written or by\ndefault), and `info` with `Ignore`: a mutation that errors is skipped and a mutating policy has\nno validation to fail, so it rejects no write; it runs inside the API server (no endpoint to be\ndown, no timeout), and changing the system\'s objects is what it is written to do (a policy that\nadds tolerations to kube-system DaemonSets, say). None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**An exclusion that does not exclude:** a `namespaceSelector` requirement `NotIn [kube-system]`\non a label key kube-system does not carry (often `name`, a label some clusters add by hand; the\nAPI server sets only `kubernetes.io/metadata.name`) selects kube-system, as any `NotIn` on a\nmissing label does. The message then ends "kube-system has no label "name" for its\nnamespaceSelector to exclude": write the requirement on `kubernetes.io/metadata.name`, or, if\nyour clusters do label kube-system that way, lint with its Namespace manifest in the run.\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one. When the patch is in an overlay of the configuration\'s folder (kubebuilder\'s\n`config/default`) and the overlay\'s build is certain, a finding that build does not have is an\ninfo on the unpatched file, ending "(unpatched: the kustomize patch at FILE:LINE changes its\nselectors in the build that applies it)" (`kustomize-patched`, "Selectors an overlay sets"); so\nis one where the build may move the webhook\'s Service, which does not change what kube-system\nsends.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`: one server\'s features, say) and get\nthe same finding (resource, `failurePolicy`, timeout, severity) are reported once, at the first,\nnaming the others; the suggestion excludes kube-system in each of them.\n\n**One cause, one finding with `critical-resources` and `long-timeout`:** a webhook with\n`Ignore` whose timeout is above 15 s (the case that makes it a `warning` here) has one cause, its\ntimeout. When it also intercepts a write the control plane needs to recover (kube-system pods and\nleases among them), `critical-resources` reports it, naming those writes; otherwise, at 30 s\n(where clients give up), `long-timeout` does. This rule then says nothing of that webhook, as long\nas the other rule runs with its own severity and options.\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections. That wait is bounded:\nit matters when it is long, or when it lands on what cannot wait.\n\nTwo platforms that run this check on every cluster draw that line the same way, and this rule\nfollows them:\n\n- **Gardener** (`pkg/gardenlet/controller/shoot/care`, `IsProblematicWebhook`; its webhook\n  remediator, `docs/usage/shoot/shoot_status.md`) counts a webhook on critical resources as\n  problematic with `Fail`, or with `Ignore` and a timeout above 15 s ("most control-plane API\n  calls are made with a client-side timeout of 30s"); on Leases in `kube-system`, above 3 s even\n  with `Ignore`, because that "can break leader election". Its webhook remediator\n  (`webhook_remediation.go`) changes such a webhook\'s `Fail` to `Ignore`, lowers its timeout to\n  15 s (3 s on Leases) and adds selectors: `Ignore` with a short timeout is its fix, not its\n  problem.\n- **GKE** (`K8S_ADMISSION_WEBHOOK_UNSAFE`, "Ensure control plane stability when using webhooks")\n  calls a webhook unsafe when it intercepts Pods or Leases in `kube-system` (and Leases in\n  `kube-node-lease`, Nodes, TokenReviews, SubjectAccessReviews and CSRs: `critical-resources`).\n\nA webhook that only deletes is no recovery risk: recovery creates and updates.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nIf the webhook need not see `kube-system`, exclude it, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nExcluding `kube-system` is not always right: a webhook whose job covers kube-system\'s own pods\n(a credential or network injector that add-ons there depend on, a CNI\'s own checks, a policy\nengine that must see everything) would break them. Keep such a webhook on kube-system and make\nits failure cheap instead:\n\n- `failurePolicy: Ignore` with a short `timeoutSeconds` (at most 5 s on Pods, 3 s on Leases):\n  an unreachable webhook then delays the system\'s writes briefly and rejects none;\n- `matchConditions` that let the control plane\'s own requests through, such as\n  `!request.userInfo.username.startsWith(\'system:\')` (the rule evaluates them and stays silent\n  when they exclude the system\'s requesters);\n- an `objectSelector` that selects only the objects the webhook is for (an opt-in label), or\n  narrower `rules`.\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, "Ensure control plane stability when using webhooks" (unsafe webhooks: Pods and Leases in\n  `kube-system`): https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  digitalocean/clusterlint `admission-controller-webhook-replacement`\n- Gardener, `docs/usage/shoot/shoot_status.md` (problematic webhooks, the webhook remediator)\n  and `pkg/gardenlet/controller/shoot/care/constraints.go`, `webhook_remediation.go`\n  (`WebhookMaximumTimeoutSecondsNotProblematic = 15`,\n  `WebhookMaximumTimeoutSecondsNotProblematicForLeases = 3`)\n',
+      "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`; `pods/*` and `*/*` name the\n   objects as well as their subresources, as the API server\'s rule matcher reads them) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of each resource the rule names (a\n   condition may let one in and leave another out; `pods/*` stands for each subresource the API\n   serves for pods, and a subresource it does not serve adds nothing; conditions that read no\n   resource, kind or object once per group and subresource (the requesters differ by both); past 128\n   writes of one rule, the rest are taken as let in) in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself (Roles and\n   RoleBindings there are written, among the control-plane components, by the API server alone:\n   its RBAC bootstrap policy; installers such as kubeadm write them as cluster admins, which is\n   not modelled). If a\n   condition is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), and for the other writers there too (the controllers\'\n   own service accounts, `daemon-set-controller` and the like, which kubeadm runs them with;\n   another node (also one a managed cluster\'s authenticator puts in more groups, as EKS adds\n   system:bootstrappers); a kube-system service account of another name: a condition that names the five\n   above and lets in every other user is not one that skips the system), the webhook is not\n   reported. Only what is known of\n   those requests is given to CEL: operation, namespace, group, resource and subresource (absent\n   for a write to the object itself, as the API server converts the request: its `subResource`\n   is omitempty), the kind\'s group for a write to the object itself (a subresource has a kind of\n   its own), the requester\'s name and groups, the object\'s namespace, and, for the API server\'s\n   own user (a\n   member of `system:masters`, which kube-apiserver authorizes for everything), the `authorizer`:\n   every check it makes for that user is allowed, so a break-glass condition\n   (`!authorizer\u2026.check("breakglass").allowed()`) skips it. A condition whose answer depends on\n   anything else (the object\'s labels, spec or name, an `authorizer` call for any other user or\n   about a service account) cannot be decided here, and counts as "may match": the webhook is\n   reported. A presence test of a field that is not known (`has(object.metadata.labels)`) is\n   neither true nor false here: `&&` and `||` decide around it where the known part does\n   (`!request.userInfo.username.startsWith(\'system:\') && has(\u2026)` skips every system requester),\n   and otherwise the condition counts as "may match",\n   since a real system object\'s labels and spec are not those of an empty, made-up one.\n   An admission policy is different: it runs in the API server (no endpoint to be down), and\n   whether it rejects a system write depends on its validations, which are not evaluated here;\n   it is reported only when its matchConditions are known to call it for those writes.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook (a rule that creates or updates, when\none does). When that rule names every resource of every group (`apiGroups: ["*"]`,\n`resources: ["*"]`), the message says so.\n\nIts severity follows how bad a failure is, drawn where Gardener and GKE draw it (below):\n\n| the webhook | severity | why |\n|---|---|---|\n| `failurePolicy: Fail` (written or by default: the message says which) on a create or update the system makes there | `error` | while the webhook is down, those writes are rejected, including the ones that would bring it back |\n| `Fail`, every rule that creates or updates in namespaces naming only `deployments` and `statefulsets` (in `apps` or `*`; no subresource, no other resource, in the table or not) | `warning` | people and installers write those objects there (and the garbage collector their finalizers); the control plane writes their status and scale, and the ReplicaSets, ControllerRevisions and Pods that keep them running, which pass: add-ons cannot be installed, upgraded, resized or repaired while the webhook is down, and foreground or orphan deletions of them stay pending, but nothing running stops |\n| every intercepting rule is `DELETE`-only, `Fail`, and deletes of kube-system Pods are among them | `warning` | terminated pods stay in the API and DaemonSet and StatefulSet rollouts there stall; no create or update is held up |\n| every intercepting rule is `DELETE`-only, otherwise | `info` | a delete of a ReplicaSet, an Event or an Endpoints object is not how a cluster recovers |\n| `Ignore`, every system write intercepted there an eviction (`pods/eviction`) | `info` | people and drains make evictions, not the control plane: a drain waits and retries (`long-timeout` reports a long timeout) |\n| `Ignore` with `timeoutSeconds` above 15 | `warning` | Gardener\'s line: control-plane clients give up at 30 s, so a long wait can still fail the write |\n| `Ignore` on Leases with `timeoutSeconds` above 3 | `warning` | Gardener\'s line for kube-system Leases: leader-election renewals have a 10 s deadline |\n| `Ignore`, the webhook\'s own Service in `kube-system` | `info` | the webhook is one of the system\'s add-ons: seeing kube-system is its job, and `Ignore` keeps it out of its own way |\n| `Ignore` on Pods, the webhook scoped by a `namespaceSelector` or `objectSelector` its author wrote that leaves kube-system in | `info` | the selectors show the author chose what the webhook sees, kube-system included (an agent that must see every pod); the wait is bounded |\n| `Ignore` on Pods (creates, updates, `pods/status`, `pods/binding`; not evictions) with `timeoutSeconds` above 5 | `warning` | GKE counts any webhook on kube-system Pods as unsafe; each add-on pod waits that long while the webhook is down |\n| `Ignore` otherwise (a short timeout, or resources other than Pods and Leases) | `info` | `Ignore` never rejects a write for an unreachable webhook: the cost is a short, bounded delay |\n\nEvictions (`pods/eviction`) come from people and drains, not from the control plane: they do not\nmake an `Ignore` webhook a Pod webhook here, and an `Ignore` webhook that intercepts nothing else\nthere is an `info` whatever its timeout (with `Fail` they still block drains there: `error`). The\nfinding points at a rule beyond evictions when the webhook has one.\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks (conditions that cannot be decided for any of them: `info`, below).\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nA `ValidatingAdmissionPolicy`\'s validations are then evaluated for the system\'s own requests\n(the requesters above, the operation, the namespace, the group and resource: what is known of\nthem; its `variables` too, where they answer from that, except a name defined twice, which the\nAPI server accepts and the linter does not evaluate), as matchConditions are. One thing is known\nof the system\'s objects besides: they carry no label the system does not set, the assumption an\nopt-in `objectSelector` is judged by above. So a test of such a label written in CEL with every\nguard that makes it false rather than an error (`object != null`, or an operation where the\nobject is never null; `has(object.metadata.labels)`; `\'K\' in object.metadata.labels`; and, for a\nkey the system sets with values all known, such as `component` or `tier`,\n`object.metadata.labels[\'K\'] == \'V\'` with a value it never gives it) is false for them: a lock on\nthe objects an operator manages (`!managed || \u2026`) passes, and a validation that requires such a\nlabel on every pod is false. A test missing one of those guards is not decided (an object\nwithout labels makes it an error, which `Fail` turns into a rejection). The same holds in\nmatchConditions, for webhooks and policies (kube-system\'s objects only: a Node carries the labels\nits admins and cloud give it). A key whose values are add-ons\' own names\n(`app.kubernetes.io/managed-by`: Helm writes `Helm` on the add-ons it installs in kube-system)\ncompared with another value is not decided; when a validation would pass if it were false, what\nis left is a lock on the operator\'s own objects, and the finding is an `info`. Its severity\nfollows from what they show:\n\n- a validation is **false** for one of those requests: `error`, "rejects the control plane\'s own\n  writes" (whatever the `failurePolicy`: `Ignore` covers errors in expressions, not a validation\n  that is false);\n- every validation is **true** for every one of them (a policy that exempts the system\'s\n  requesters by name): no finding, for that write; only when it is also true for the other\n  writers there (the controllers\' own service accounts, which kubeadm runs them with, another\n  node, a service account of another name), when no requester\'s matchConditions were left\n  undecided, when the policy has no `paramKind` (a binding\'s paramRef may find no params in\n  kube-system, and `parameterNotFoundAction: Deny` then rejects), and when no expression converts\n  or divides numbers (the API server\'s CEL errors on an overflow where the linter\'s may not);\n- they read what is not known of the system\'s objects (their labels, spec, annotations), so\n  neither can be shown: `warning`, "applies to \u2026 in kube-system", or `info` when only deletes\n  are concerned (no recovery waits on a delete) or when they pass unless kube-system\'s add-ons\n  carry the value the policy gates on (above);\n- its matchConditions cannot be decided for any of the system\'s requesters: `info` (whether it\n  applies is not known either). A policy runs in the API server: there is no\n  endpoint to be down, and what it rejects is what its validations say, which the linter cannot\n  see here.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above) and names the bindings and that\nresource. A `MutatingAdmissionPolicy` is `error` with `failurePolicy: Fail` (written or by\ndefault), and `info` with `Ignore`: a mutation that errors is skipped and a mutating policy has\nno validation to fail, so it rejects no write; it runs inside the API server (no endpoint to be\ndown, no timeout), and changing the system\'s objects is what it is written to do (a policy that\nadds tolerations to kube-system DaemonSets, say). None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**An exclusion that does not exclude:** a `namespaceSelector` requirement `NotIn [kube-system]`\non a label key kube-system does not carry (often `name`, a label some clusters add by hand; the\nAPI server sets only `kubernetes.io/metadata.name`) selects kube-system, as any `NotIn` on a\nmissing label does. The message then ends "kube-system has no label "name" for its\nnamespaceSelector to exclude": write the requirement on `kubernetes.io/metadata.name`, or, if\nyour clusters do label kube-system that way, lint with its Namespace manifest in the run.\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one. When the patch is in an overlay of the configuration\'s folder (kubebuilder\'s\n`config/default`) and the overlay\'s build is certain, a finding that build does not have is an\ninfo on the unpatched file, ending "(unpatched: the kustomize patch at FILE:LINE changes its\nselectors in the build that applies it)" (`kustomize-patched`, "Selectors an overlay sets"); so\nis one where the build may move the webhook\'s Service, which does not change what kube-system\nsends.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`: one server\'s features, say) and get\nthe same finding (resource, `failurePolicy`, timeout, severity) are reported once, at the first,\nnaming the others; the suggestion excludes kube-system in each of them.\n\n**One cause, one finding with `critical-resources` and `long-timeout`:** a webhook with\n`Ignore` whose timeout is above 15 s (the case that makes it a `warning` here) has one cause, its\ntimeout. When it also intercepts a write the control plane needs to recover (kube-system pods and\nleases among them), `critical-resources` reports it, naming those writes; otherwise, at 30 s\n(where clients give up), `long-timeout` does. This rule then says nothing of that webhook, as long\nas the other rule runs with its own severity and options.\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections. That wait is bounded:\nit matters when it is long, or when it lands on what cannot wait.\n\nTwo platforms that run this check on every cluster draw that line the same way, and this rule\nfollows them:\n\n- **Gardener** (`pkg/gardenlet/controller/shoot/care`, `IsProblematicWebhook`; its webhook\n  remediator, `docs/usage/shoot/shoot_status.md`) counts a webhook on critical resources as\n  problematic with `Fail`, or with `Ignore` and a timeout above 15 s ("most control-plane API\n  calls are made with a client-side timeout of 30s"); on Leases in `kube-system`, above 3 s even\n  with `Ignore`, because that "can break leader election". Its webhook remediator\n  (`webhook_remediation.go`) changes such a webhook\'s `Fail` to `Ignore`, lowers its timeout to\n  15 s (3 s on Leases) and adds selectors: `Ignore` with a short timeout is its fix, not its\n  problem.\n- **GKE** (`K8S_ADMISSION_WEBHOOK_UNSAFE`, "Ensure control plane stability when using webhooks")\n  calls a webhook unsafe when it intercepts Pods or Leases in `kube-system` (and Leases in\n  `kube-node-lease`, Nodes, TokenReviews, SubjectAccessReviews and CSRs: `critical-resources`).\n\nA webhook that only deletes is no recovery risk: recovery creates and updates.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nIf the webhook need not see `kube-system`, exclude it, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nExcluding `kube-system` is not always right: a webhook whose job covers kube-system\'s own pods\n(a credential or network injector that add-ons there depend on, a CNI\'s own checks, a policy\nengine that must see everything) would break them. Keep such a webhook on kube-system and make\nits failure cheap instead:\n\n- `failurePolicy: Ignore` with a short `timeoutSeconds` (at most 5 s on Pods, 3 s on Leases):\n  an unreachable webhook then delays the system\'s writes briefly and rejects none;\n- `matchConditions` that let the control plane\'s own requests through, such as\n  `!request.userInfo.username.startsWith(\'system:\')` (the rule evaluates them and stays silent\n  when they exclude the system\'s requesters);\n- an `objectSelector` that selects only the objects the webhook is for (an opt-in label), or\n  narrower `rules`.\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, "Ensure control plane stability when using webhooks" (unsafe webhooks: Pods and Leases in\n  `kube-system`): https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  digitalocean/clusterlint `admission-controller-webhook-replacement`\n- Gardener, `docs/usage/shoot/shoot_status.md` (problematic webhooks, the webhook remediator)\n  and `pkg/gardenlet/controller/shoot/care/constraints.go`, `webhook_remediation.go`\n  (`WebhookMaximumTimeoutSecondsNotProblematic = 15`,\n  `WebhookMaximumTimeoutSecondsNotProblematicForLeases = 3`)\n',
       "rules/mutator-ordering.md": () => '---\nid: mutator-ordering\nseverity: info\n---\n\n# mutator-ordering\n\n## What it does\n\nFinds two or more mutating webhooks of the run that can be called for the same request, and\ntells the order in which the API server calls them and which of them never see what a later\none changes.\n\nThe order is the API server\'s: it sorts all MutatingWebhookConfigurations by `metadata.name`\nin Go string order (byte by byte, so `Zeta` comes before `alpha`, and `10-mesh` before\n`9-defaults`), and calls the webhooks of each configuration in list order. Each webhook\nreceives the object as the ones before it left it. A webhook with\n`reinvocationPolicy: Never` (the API default) that runs before another webhook of the set\nnever sees that webhook\'s changes; one with `IfNeeded` is called once more when a later\nwebhook has changed the object.\n\nThe requests tried are the ones `timeout-budget` tries, limited to `CREATE` and `UPDATE` (a\n`DELETE` carries no object to patch; a `CONNECT` carries the connection\'s options, not a stored\nobject): every resource and subresource that the target version (`--kube-version`) serves,\nthose of the CustomResourceDefinitions in the run, and custom resources that a rule names\nwithout their CRD in the run (both namespaced and cluster-scoped). Namespaced requests are\ntried in a namespace without labels (but its `kubernetes.io/metadata.name`) and in each\nNamespace of the run (at most 100); Namespace objects with their own labels.\n\nA webhook counts for a request when the shared request matcher says that the API server calls\nit, or may: its `matchConditions` are not evaluated, and the object\'s labels are not known, so\nany `objectSelector` may match. Then:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of labels\n  satisfies together (istio\'s `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are\n  never in one set; each combination of the label keys that two or more selectors read is\n  tried (at most 4096 per request, beyond which every webhook counts);\n- configurations of the same name in the run are alternatives (only one can exist in a\n  cluster): for each set, the one with more webhooks in it counts;\n- a webhook of another configuration with the same `name`, `rules`, `namespaceSelector`,\n  `objectSelector`, `matchPolicy` and `matchConditions` as one earlier in the set is a copy of\n  it, not a second webhook, and is left out. Istio\'s revision tag `default`\n  (`istio-revision-tag-default`) repeats the webhooks of the default revision\'s\n  `istio-sidecar-injector`, and `istioctl tag set default` deactivates the latter.\n\nWebhooks without rules and configurations that do not decode are left out.\n\nEach webhook that comes first in some set gets one finding, not one per request or per set, on\nits list item. The message names the webhooks of the largest such set that are not reinvoked\n(the first two, then how many more) and the first request where the set meets; the help (the\n`fix:` line) lists the set in calling order with each webhook\'s `reinvocationPolicy` (the first\neight; `admission-lint simulate` with that request prints them all) and counts the other sets\nthat start with the same webhook, which are folded into that one finding (a catch-all mutator\nsuch as Gatekeeper\'s meets every other mutator of the cluster, one set each). Not reported:\n\n- a set contained in a larger set of the run (the larger one is reported instead);\n- a set in which every webhook but the last has `reinvocationPolicy: IfNeeded`: each of them\n  is called again after the later ones have changed the object.\n\n**What a file cannot show.** What each webhook\'s patch changes: two webhooks of a set may touch\nunrelated fields, and then their order does not matter. Mutating webhooks installed in the\ncluster from other files are not in the run, and neither is the order they add; lint the\nconfigurations of a cluster together to see it.\n\n## Why is this bad?\n\nMutating webhooks rarely know about each other. A webhook that reads the object to decide what\nto do (an injector that looks for an opt-in annotation, a defaulter that sets a\n`securityContext` or resources on every container) runs on the object as the webhooks before it\nleft it. What a webhook after it adds (another sidecar, an annotation, a label) it never sees:\n\n- istio/istio#45233: an OPA sidecar injected after the Istio sidecar injector, whose\n  configuration name sorts first, never had its probes rewritten by Istio;\n- CrowdStrike/falcon-helm#501: a policy controller added the sensor\'s opt-in annotation after\n  the sensor\'s injector had already looked at the pod, and the sidecar was omitted;\n- open-telemetry/opentelemetry-operator#3349: sidecars added by another operator are not\n  instrumented.\n\nTeams work around it by renaming configurations (istio/istio#43074: a `0-` prefix to run\nfirst), but the order by name is an implementation detail, and renaming a Helm release or a\nconfiguration silently changes it. `reinvocationPolicy: IfNeeded` is the documented\nmechanism, with limits: the webhooks are called again in one extra round only, a change made\nin that round is seen by no other mutating webhook, and the webhook must be idempotent\n(`non-idempotent-mutator`). Only validating webhooks and ValidatingAdmissionPolicies, which\nrun after every mutation, see the object that is stored: the Kubernetes documentation\nrecommends them for checking the final state.\n\n## Example\n\nThe configuration `container-defaults` sorts before `mesh-injector`, so the defaults are set\nbefore the sidecar exists, and the sidecar goes without them:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n```\n\n## Use instead\n\nLet the webhook that must see the others\' changes be called again (`IfNeeded`; its patch must\nthen be idempotent), and check the final object with a ValidatingAdmissionPolicy (or a\nvalidating webhook), which runs after all mutations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n    resourceRules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  validations:\n    - expression: "object.spec.containers.all(c, has(c.securityContext) && has(c.securityContext.runAsNonRoot) && c.securityContext.runAsNonRoot)"\n      message: "every container, injected ones included, must set securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  policyName: containers-run-as-non-root\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and orders webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own. When you know that the webhooks of\na set change unrelated fields and none of them reads what another writes (a defaulter and an\nowner-reference setter of the same project, say), the finding is only a note: turn the rule\noff with `--rule mutator-ordering=off`.\n\n## References\n\n- Admission webhook good practices ("Don\'t rely on mutating webhook order", reinvocation,\n  validate the final state): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Reinvocation policy" and "Guaranteeing the final state of the\n  object is seen": https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- `kubernetes/kubernetes` `staging/src/k8s.io/apiserver/pkg/admission/configuration/mutating_webhook_manager.go`\n  (configurations sorted by name), `plugin/webhook/mutating/dispatcher.go` (sequential calls),\n  `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n- istio/istio#45233, istio/istio#43074, istio/istio#38354; CrowdStrike/falcon-helm#501;\n  open-telemetry/opentelemetry-operator#3349\n',
       "rules/namespace-opts-out.md": () => '---\nid: namespace-opts-out\nseverity: warning\n---\n\n# namespace-opts-out\n\n## What it does\n\nReports a Namespace of the run that carries a label which takes it out of a validating webhook\nof the run that would otherwise select it. The finding is on that label\n(`metadata.labels[<key>]`) and names the webhook and the label; the help (the `fix:` line) names\nevery webhook and label, the configuration, and a request the webhook would validate in the\nnamespace without the label.\n\nFor each Namespace manifest and each `ValidatingWebhookConfiguration` of the run:\n\n1. **Which webhooks.** A webhook counts when its `namespaceSelector` reads at least one label key\n   that namespace editors can change: any key but `kubernetes.io/metadata.name` (which the API\n   server sets from the name, from 1.21), the keys given with `--trusted-namespace-label`, and a\n   label that a webhook of its own project guards (below). Its rules must be able to match a\n   namespaced request, or the Namespace object itself (rules that match only cluster-scoped\n   objects never consult the selector). Mutating webhooks are not counted: switching a mutation\n   off per namespace (`istio-injection: disabled`) is what those labels are for. Configurations\n   that do not decode, and `v1beta1` ones from 1.22 (they are not served), are skipped.\n2. **The request.** The rule asks the shared request matcher about one request the webhook\'s\n   rules match, in that namespace: the first resource its rules name that can be namespaced (for\n   wildcards `pods`, `deployments`, `configmaps` or another served namespaced resource; custom\n   resources whose CRD is not in the run count as namespaced), with the first of `CREATE`,\n   `UPDATE`, `DELETE`, `CONNECT` that the rule lists. If the rules match only Namespace objects,\n   the request is for the Namespace itself (the first of `CREATE`, `UPDATE`, `DELETE` listed),\n   which the API server matches against the Namespace\'s own labels. The labels are the\n   Namespace\'s written labels plus `kubernetes.io/metadata.name`.\n3. **"Otherwise".** The webhook does not select the namespace with its labels, but does select\n   the same namespace with some of its editable labels removed (those the selector reads,\n   never the name label or trusted keys). The fewest such labels are the opt-out labels: a label\n   whose presence makes the webhook skip the namespace (a `DoesNotExist` on its key, or a\n   `NotIn` that lists its value). When two labels each keep the webhook out, both are named, and\n   the finding is on the first one written. A namespace that the selector leaves out by its name\n   (`kubernetes.io/metadata.name NotIn [...]`) or by a trusted label is not reported: nobody but\n   the admin can change that.\n4. **Exemptions.** `kube-system` is never reported: the Kubernetes documentation asks webhooks\n   to exclude it. Nor is the namespace of the webhook\'s own Service\n   (`clientConfig.service.namespace`): excluding it keeps the webhook from blocking its own pods,\n   a self-deadlock the documentation warns about. A **guarded** label is not counted: one that a\n   validating webhook with `failurePolicy: Fail` served by the same backend (the same Service,\n   or the same URL host), or a `ValidatingAdmissionPolicy` bound with `Deny`, sees on every\n   Namespace create and update that sets it (the analysis `editable-namespace-selector` uses):\n   a Namespace that carries it has passed that guard, which decides who may set it. A guard kept\n   outside the run cannot be seen: pass such keys to `--trusted-namespace-label`.\n\n**Severity.** `warning` when one of the webhooks the labels switch off checks built-in\nresources (pods, workloads, services, \u2026: any group a Kubernetes API server serves, or `*`): the\nnamespace is out of a control over what runs in the cluster. `info` when they all check only\ncustom resources (groups no built-in API serves, such as a project\'s own CRDs): skipping them\nskips a correctness check of those objects, a documented escape hatch of many operators, not a\nway around a control. Under default RBAC only cluster-level users can set a Namespace\'s labels\n(`view`, `edit` and `admin` only read Namespaces), so the finding is about a decision written in\nthe repository, which the maintainer reviews, not about namespace users.\n\nOne finding is reported per Namespace, configuration and set of labels; it names the webhooks of\nthe configuration that the labels switch off (the first two, then how many more).\n\n**Namespaces that lack an opt-in label** are not reported by default. An opt-in webhook (one whose\nselector requires a label, e.g. `matchLabels: {hnc.x-k8s.io/included-namespace: "true"}` or\n`kuma.io/sidecar-injection Exists`) skips the namespaces without that label by design, and\nreporting each of them is noise: run over the real-world corpus (many projects\' manifests in one\nrun), it reported every namespace of every other project as lacking kuma\'s label. With\n`--rule-option namespace-opts-out.optIn=report` the rule also reports, as `info`, a Namespace that\nan opt-in webhook does not select while another Namespace of the run is selected, and that would\nbe selected with the other one\'s values of the editable keys; the finding names the missing label\n(or "any value" when the selector only asks for the key) and is on that label if the namespace has\nit with another value, else on `metadata.labels`, else on `metadata.name`.\n\n## Why is this bad?\n\nA validating webhook is a policy: images from approved registries, no privileged pods, valid\ncertificates. When its `namespaceSelector` lets a namespace out through a label, the policy holds\nonly as long as nobody sets that label, and labels have no access control of their own: whoever\nmay create or patch a Namespace can exempt it. Gatekeeper maintainers put it plainly when they\nlocked their own ignore label down: "there is no way to ACL labels, meaning anyone with the power\nto create/edit namespaces can exempt themselves from constraints" (open-policy-agent/gatekeeper\n#231, fixed by a webhook that rejects the label on namespaces that are not exempt).\n`editable-namespace-selector` reports such selectors on the webhook; this rule reports the\nNamespaces that use them, so the exemptions in a repository are visible in review.\n\nCommon opt-out labels: Gatekeeper\'s `admission.gatekeeper.sh/ignore` (any value),\ncert-manager\'s `cert-manager.io/disable-validation: "true"`, Linkerd\'s\n`config.linkerd.io/admission-webhooks: disabled`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: cert-manager.io/disable-validation\n          operator: NotIn\n          values: ["true"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    cert-manager.io/disable-validation: "true"\n```\n\n## Use instead\n\nRemove the label, so that the namespace\'s certificates are validated. If a namespace must be\nleft out, exclude it by name in the webhook (only whoever may change the webhook configuration can\nthen change the exemption):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["cert-manager", "legacy-certs"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    team: payments\n```\n\n## Options\n\n- `optIn` (string, default `ignore`): `report` also reports, as `info`, Namespaces that lack the\n  label an opt-in webhook requires while another Namespace of the run has it (see above), for\n  example `--rule-option namespace-opts-out.optIn=report`. Any other value is `ignore`.\n\nThe rule also reads `--trusted-namespace-label`: a label key that namespace editors cannot change\n(one that a policy of yours guards) is never treated as an opt-out.\n\n## When not to use it\n\nWhen the exemptions are deliberate and namespace labels are controlled: Namespaces are created\nonly by the platform team, or a policy rejects the opt-out label on namespaces that may not carry\nit. Then pass the label with `--trusted-namespace-label <key>` rather than turning the rule off,\nso other opt-out labels are still reported.\n\n## References\n\n- Kubernetes, "Dynamic Admission Control", matching requests: `namespaceSelector`:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-namespaceselector\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`;\n  exclude `kube-system` and the webhook\'s own namespace to avoid deadlocks):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- open-policy-agent/gatekeeper#231, "Lock Down the Label That Ignores the Gatekeeper-System\n  Namespace"; Gatekeeper, exempting namespaces:\n  https://open-policy-agent.github.io/gatekeeper/website/docs/exempt-namespaces\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (a Namespace\n  request is matched against its own labels, other requests against their namespace\'s)\n',
       "rules/non-idempotent-mutator.md": () => '---\nid: non-idempotent-mutator\nseverity: info\n---\n\n# non-idempotent-mutator\n\n## What it does\n\nFlags a mutating webhook that will be sent an object it has already mutated, and whose patch\nmust therefore be idempotent:\n\n- `reinvocationPolicy: IfNeeded` (`info`, at most one per configuration, at the first such\n  webhook\'s `reinvocationPolicy`, counting the webhooks): the configuration itself asks the API\n  server to call the webhook again on the same request. `IfNeeded` is the documented way to run\n  after other mutating webhooks, and a manifest never shows the webhook\'s patch, so nothing in\n  the file is evidence that the patch is not idempotent: a reminder, not a warning;\n- otherwise, rules whose `operations` include `UPDATE` or `*` (`info`, at most one per\n  configuration, at the first such operation, counting the webhooks): updates carry the object\n  as it was mutated before. That is true of every defaulting webhook, and nothing in a manifest\n  says whether a second patch would go wrong, so it is a note, not a warning.\n\nValidating webhooks, mutating webhooks that only mutate on `CREATE` (or `DELETE`, `CONNECT`)\nwith the default `reinvocationPolicy: Never`, and webhooks that no request reaches are not\nreported. The rule cannot see the webhook\'s code: the finding is a reminder to make and test the\npatch idempotent, not proof that it is not.\n\n## Why is this bad?\n\nA mutating webhook receives its own output again in two ways:\n\n- **Reinvocation.** With `IfNeeded`, if a later mutating webhook or admission plugin changes the\n  object, the API server runs the mutating chain one more time and calls this webhook again with\n  the object that already contains its earlier patch. The API documentation warns that the\n  number of extra calls is not guaranteed to be exactly one.\n- **Updates.** On `UPDATE` the request carries the object the client sends, which is normally the\n  stored object as read back, with the webhook\'s earlier mutation in it.\n\nA patch that is not idempotent then applies twice: a sidecar container or an environment\nvariable appended a second time, a duplicate volume, a value rewritten again. The result is a\nrejected request (duplicate container names fail validation), or an object that grows or changes\non every update, and a controller that never reaches a steady state. Istio\'s sidecar injector\ninjected twice and rewrote probes in a loop (istio/istio#25931, which led to an idempotent\ninjector); with `IfNeeded`, overrides were re-applied (istio/istio#55691). The KEP text for v1\nadmission webhooks requires mutating webhooks to be safe to call again (kubernetes/enhancements\nPR #1049); similar problems were reported in open-telemetry-operator#3349, dapr PR #6350 and\nkyverno#816.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Use instead\n\nMutate only where the object is new (pods are immutable in the fields an injector changes, so\n`CREATE` is enough) and keep the default `reinvocationPolicy: Never`. Whatever the\nconfiguration, make the patch a no-op on an object that already has the change (add the sidecar\nonly if a container of that name is absent, never append blindly), and check the final object\nwith a validating webhook or a ValidatingAdmissionPolicy.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook\'s patches are known to be idempotent, for example because a test applies the\nwebhook to its own output and expects an empty patch. There is no per-webhook exemption; turn the\nrule off with `--rule non-idempotent-mutator=off`. Many defaulting webhooks (kubebuilder-style\n`CREATE` and `UPDATE` defaulters that only set fields when unset) are idempotent by construction.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`MutatingWebhook.reinvocationPolicy`:\n  `IfNeeded` webhooks must be idempotent; extra calls are not guaranteed to be exactly one)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (the reinvocation round)\n- Admission webhook good practices (idempotence, mutating webhook order, reinvocation):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control (reinvocation policy, idempotence):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- istio/istio#25931, istio/istio#55691, kubernetes/enhancements PR #1049\n',
@@ -16242,8 +16242,946 @@ var init_budget = __esm({
   }
 });
 
+// dist/src/cel/check/parser.js
+function errorDisplay(text) {
+  return text.replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+}
+function isDigit(c) {
+  return c !== void 0 && c >= "0" && c <= "9";
+}
+function isHex(c) {
+  return c !== void 0 && /[0-9a-fA-F]/.test(c);
+}
+function isIdentStart(c) {
+  if (c === void 0)
+    return false;
+  const code18 = c.charCodeAt(0);
+  return code18 >= 65 && code18 <= 90 || code18 >= 97 && code18 <= 122 || code18 === 95;
+}
+function isIdentPart(c) {
+  if (c === void 0)
+    return false;
+  const code18 = c.charCodeAt(0);
+  return code18 >= 65 && code18 <= 90 || code18 >= 97 && code18 <= 122 || code18 === 95 || code18 >= 48 && code18 <= 57;
+}
+function tokenize(src) {
+  const tokens = [];
+  const issues = [];
+  let i = 0;
+  const n = src.length;
+  const fail3 = (start, at) => {
+    const end = Math.min(n, at < n ? at + (src.codePointAt(at) > 65535 ? 2 : 1) : n);
+    throw new LexFailure(start, src.slice(start, end), end);
+  };
+  while (i < n) {
+    const c = src[i];
+    if (c === " " || c === "	" || c === "\n" || c === "\r" || c === "\f") {
+      i++;
+      continue;
+    }
+    if (c === "/" && src[i + 1] === "/") {
+      while (i < n && src[i] !== "\n")
+        i++;
+      continue;
+    }
+    const start = i;
+    try {
+      let prefixEnd = i;
+      let raw = false;
+      let bytes = false;
+      while (prefixEnd < n && prefixEnd - i < 2 && isRawOrBytesPrefix(src[prefixEnd])) {
+        if (src[prefixEnd] === "r" || src[prefixEnd] === "R") {
+          if (raw)
+            break;
+          raw = true;
+        } else {
+          if (bytes)
+            break;
+          bytes = true;
+        }
+        prefixEnd++;
+      }
+      if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || isRawOrBytesPrefix(src[prefixEnd - 1]))) {
+        const triple = src[prefixEnd + 1] === src[prefixEnd] && src[prefixEnd + 2] === src[prefixEnd];
+        let literal;
+        try {
+          literal = readString(src, i, prefixEnd, raw, bytes, fail3);
+        } catch (error) {
+          if (!(error instanceof LexFailure) || !triple)
+            throw error;
+          literal = { end: prefixEnd + 2, value: bytes ? new Uint8Array() : "" };
+        }
+        tokens.push({ type: bytes ? "bytes" : "string", text: src.slice(start, literal.end), start, end: literal.end, value: literal.value, ...literal.unescapeError !== void 0 ? { unescapeError: literal.unescapeError } : {} });
+        i = literal.end;
+        continue;
+      }
+      if (isIdentStart(c)) {
+        let j = i + 1;
+        while (isIdentPart(src[j]))
+          j++;
+        const text = src.slice(i, j);
+        tokens.push({ type: KEYWORDS.has(text) ? "keyword" : "ident", text, start, end: j });
+        i = j;
+        continue;
+      }
+      if (c === "`") {
+        let j = i + 1;
+        while (isEscapedIdentPart(src[j]))
+          j++;
+        if (j === i + 1 || src[j] !== "`")
+          fail3(i, j);
+        tokens.push({ type: "ident", text: src.slice(i, j + 1), start, end: j + 1, value: src.slice(i + 1, j) });
+        i = j + 1;
+        continue;
+      }
+      if (isDigit(c) || c === "." && isDigit(src[i + 1])) {
+        let j = i;
+        let type = "int";
+        if (c === "0" && (src[i + 1] === "x" || src[i + 1] === "X") && isHex(src[i + 2])) {
+          j = i + 2;
+          while (isHex(src[j]))
+            j++;
+        } else {
+          while (isDigit(src[j]))
+            j++;
+          if (src[j] === "." && isDigit(src[j + 1])) {
+            type = "double";
+            j++;
+            while (isDigit(src[j]))
+              j++;
+          }
+          if ((src[j] === "e" || src[j] === "E") && (isDigit(src[j + 1]) || (src[j + 1] === "+" || src[j + 1] === "-") && isDigit(src[j + 2]))) {
+            type = "double";
+            j += 2;
+            while (isDigit(src[j]))
+              j++;
+          }
+        }
+        if (type === "int" && (src[j] === "u" || src[j] === "U")) {
+          type = "uint";
+          j++;
+        }
+        tokens.push({ type, text: src.slice(i, j), start, end: j });
+        i = j;
+        continue;
+      }
+      const punct = PUNCTUATION.find((p) => src.startsWith(p, i));
+      if (punct === void 0)
+        fail3(i, c === "|" || c === "&" ? i + 1 : i);
+      tokens.push({ type: "punct", text: punct, start, end: i + punct.length });
+      i += punct.length;
+    } catch (error) {
+      if (!(error instanceof LexFailure))
+        throw error;
+      issues.push({ message: `Syntax error: token recognition error at: '${errorDisplay(error.text)}'`, offset: error.offset });
+      i = error.resume;
+    }
+  }
+  tokens.push({ type: "eof", text: "<EOF>", start: n, end: n });
+  return { tokens, issues };
+}
+function readString(src, start, quoteAt, raw, bytes, fail3) {
+  const q = src[quoteAt];
+  const triple = src[quoteAt + 1] === q && src[quoteAt + 2] === q;
+  let i = quoteAt + (triple ? 3 : 1);
+  const out = [];
+  let text = "";
+  let unescapeError2;
+  const push = (s) => {
+    if (bytes)
+      for (const b of Buffer.from(s, "utf8"))
+        out.push(b);
+    else
+      text += s;
+  };
+  const n = src.length;
+  const firstMismatch = (from, count, pattern) => {
+    for (let k = from; k < from + count; k++)
+      if (!pattern.test(src[k] ?? ""))
+        return k;
+    return -1;
+  };
+  for (; ; ) {
+    if (i >= n)
+      fail3(start, n);
+    const c = src[i];
+    if (triple ? src.startsWith(q.repeat(3), i) : c === q) {
+      i += triple ? 3 : 1;
+      break;
+    }
+    if (!triple && (c === "\n" || c === "\r"))
+      fail3(start, i);
+    if (c === "\\" && !raw) {
+      const e = src[i + 1];
+      const simple = { a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "	", v: "\v", "\\": "\\", "'": "'", '"': '"', "`": "`", "?": "?" };
+      if (e !== void 0 && e in simple) {
+        push(simple[e]);
+        i += 2;
+        continue;
+      }
+      if (e !== void 0 && /[0-3]/.test(e)) {
+        const bad = firstMismatch(i + 2, 2, /[0-7]/);
+        if (bad >= 0)
+          fail3(start, bad);
+        const code18 = parseInt(src.slice(i + 1, i + 4), 8);
+        if (bytes)
+          out.push(code18);
+        else
+          text += String.fromCodePoint(code18);
+        i += 4;
+        continue;
+      }
+      if (e === "x" || e === "X") {
+        const bad = firstMismatch(i + 2, 2, /[0-9a-fA-F]/);
+        if (bad >= 0)
+          fail3(start, bad);
+        const code18 = parseInt(src.slice(i + 2, i + 4), 16);
+        if (bytes)
+          out.push(code18);
+        else
+          text += String.fromCodePoint(code18);
+        i += 4;
+        continue;
+      }
+      const width = e === "u" ? 4 : e === "U" ? 8 : 0;
+      if (width > 0) {
+        const bad = firstMismatch(i + 2, width, /[0-9a-fA-F]/);
+        if (bad >= 0)
+          fail3(start, bad);
+        const code18 = parseInt(src.slice(i + 2, i + 2 + width), 16);
+        if (bytes)
+          unescapeError2 ??= "unable to unescape string";
+        else if (code18 > 1114111 || code18 >= 55296 && code18 < 57344)
+          unescapeError2 ??= "invalid unicode code point";
+        else
+          push(String.fromCodePoint(code18));
+        i += 2 + width;
+        continue;
+      }
+      fail3(start, i + 1);
+    }
+    const cp2 = src.codePointAt(i);
+    const ch = String.fromCodePoint(cp2);
+    push(ch);
+    i += ch.length;
+  }
+  return { end: i, value: bytes ? Uint8Array.from(out) : text, ...unescapeError2 !== void 0 ? { unescapeError: unescapeError2 } : {} };
+}
+function codePoints(text) {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code18 = text.charCodeAt(i);
+    if (code18 >= 55296 && code18 < 56320 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 56320 && next < 57344) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+function parse2(source, options) {
+  const size = codePoints(source);
+  if (size > EXPRESSION_SIZE_CODE_POINT_LIMIT)
+    return { ok: false, issues: [{ message: `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` }] };
+  const { tokens, issues: lexIssues } = tokenize(source);
+  const parser = new Parser2(tokens, options);
+  try {
+    const expr = parser.parseExpr();
+    parser.expectEnd();
+    const issues = [...lexIssues, ...parser.issues];
+    if (issues.length > 0)
+      return { ok: false, issues };
+    return { ok: true, expr, nextId: parser.nextId };
+  } catch (error) {
+    if (error instanceof SyntaxFailure)
+      return { ok: false, issues: [...lexIssues, ...parser.issues, error.issue, ...error.followUp] };
+    throw error;
+  }
+}
+var ACCUMULATOR, LEGACY_ACCUMULATOR, MAX_RECURSION_DEPTH2, RESERVED2, KEYWORDS, LexFailure, SyntaxFailure, PUNCTUATION, isRawOrBytesPrefix, isEscapedIdentPart, INT64_MAX, UINT64_MAX, EXPRESSION_SIZE_CODE_POINT_LIMIT, EXPRESSION_START, MAP_ENTRY_START, OPERATORS_WANTING_OPERAND, FIELD_START, Parser2;
+var init_parser2 = __esm({
+  "dist/src/cel/check/parser.js"() {
+    "use strict";
+    init_import_meta_url();
+    ACCUMULATOR = "@result";
+    LEGACY_ACCUMULATOR = "__result__";
+    MAX_RECURSION_DEPTH2 = 250;
+    RESERVED2 = /* @__PURE__ */ new Set(["as", "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"]);
+    KEYWORDS = /* @__PURE__ */ new Set(["true", "false", "null", "in"]);
+    LexFailure = class extends Error {
+      offset;
+      text;
+      resume;
+      constructor(offset, text, resume) {
+        super(text);
+        this.offset = offset;
+        this.text = text;
+        this.resume = resume;
+      }
+    };
+    SyntaxFailure = class extends Error {
+      issue;
+      followUp;
+      constructor(issue, followUp = []) {
+        super(issue.message);
+        this.issue = issue;
+        this.followUp = followUp;
+      }
+    };
+    PUNCTUATION = ["==", "!=", "<=", ">=", "&&", "||", "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", ".", ",", "(", ")", "[", "]", "{", "}"];
+    isRawOrBytesPrefix = (c) => c === "r" || c === "R" || c === "b" || c === "B";
+    isEscapedIdentPart = (c) => c !== void 0 && /[A-Za-z0-9_.\-/ ]/.test(c);
+    INT64_MAX = 2n ** 63n - 1n;
+    UINT64_MAX = 2n ** 64n - 1n;
+    EXPRESSION_SIZE_CODE_POINT_LIMIT = 1e5;
+    EXPRESSION_START = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+    MAP_ENTRY_START = "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+    OPERATORS_WANTING_OPERAND = /* @__PURE__ */ new Set(["||", "&&", "==", "!=", "<", "<=", ">", ">=", "in", "+", "-", "*", "/", "%", "?"]);
+    FIELD_START = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
+    Parser2 = class {
+      tokens;
+      options;
+      pos = 0;
+      depth = 0;
+      nextId = 1;
+      /** Errors cel-go reports without stopping (macro and literal errors). */
+      issues = [];
+      constructor(tokens, options) {
+        this.tokens = tokens;
+        this.options = options;
+      }
+      peek(k = 0) {
+        return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)];
+      }
+      next() {
+        const t = this.peek();
+        if (t.type !== "eof")
+          this.pos++;
+        return t;
+      }
+      is(text, k = 0) {
+        const t = this.peek(k);
+        return (t.type === "punct" || t.type === "keyword") && t.text === text;
+      }
+      accept(text) {
+        return this.is(text) ? this.next() : void 0;
+      }
+      expect(text) {
+        const t = this.peek();
+        if (this.is(text))
+          return this.next();
+        if (t.type === "eof" || [")", "]", "}"].includes(text))
+          throw this.syntax(t, `missing '${text}' at '${t.text}'`);
+        throw this.syntax(t, `mismatched input '${t.text}' expecting '${text}'`);
+      }
+      syntax(t, message) {
+        return new SyntaxFailure({ message: `Syntax error: ${message}`, offset: t.start });
+      }
+      id() {
+        return this.nextId++;
+      }
+      enter() {
+        if (++this.depth > MAX_RECURSION_DEPTH2)
+          throw new SyntaxFailure({ message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH2}` });
+      }
+      leave() {
+        this.depth--;
+      }
+      /** Whether a token can start an expression (ANTLR's EXPRESSION_START set). */
+      startsExpression(t) {
+        if (t.type === "ident")
+          return typeof t.value !== "string";
+        if (t.type === "keyword")
+          return t.text !== "in";
+        if (t.type === "punct")
+          return ["[", "{", "(", ".", "-", "!"].includes(t.text);
+        return t.type !== "eof";
+      }
+      /**
+       * A token where `expecting` was: ANTLR deletes it when the token after it fits (single-token
+       * deletion: "extraneous input", reported and parsing goes on), and otherwise stops at it
+       * ("mismatched input"), then reports the next token too when it does not fit either.
+       */
+      unexpected(t, expecting, fits) {
+        const next = this.peek(1);
+        if (t.type !== "eof" && fits(next)) {
+          this.issues.push({ message: `Syntax error: extraneous input '${t.text}' expecting ${expecting}`, offset: t.start });
+          this.next();
+          return;
+        }
+        const operator = (t.type === "punct" || t.type === "keyword") && OPERATORS_WANTING_OPERAND.has(t.text);
+        const followUp = operator && !fits(next) ? [{ message: `Syntax error: mismatched input '${next.text}' expecting ${expecting}`, offset: next.start }] : [];
+        throw new SyntaxFailure({ message: `Syntax error: mismatched input '${t.text}' expecting ${expecting}`, offset: t.start }, followUp);
+      }
+      /** A '.' followed by no name: a keyword is a mismatch, anything else leaves ANTLR no viable alternative. */
+      afterDot(t) {
+        if (t.type === "keyword")
+          return this.syntax(t, `mismatched input '${t.text}' expecting IDENTIFIER`);
+        return this.syntax(t, `no viable alternative at input '.${t.type === "eof" ? "" : t.text}'`);
+      }
+      /** An escaped field name where the environment has no escape syntax: reported, and parsing goes on. */
+      fieldName(t) {
+        if (typeof t.value !== "string")
+          return t.text;
+        if (!this.options.identEscapeSyntax)
+          this.issues.push({ message: "unsupported syntax: '`'", offset: t.start });
+        return t.value;
+      }
+      expectEnd() {
+        const t = this.peek();
+        if (t.type === "eof")
+          return;
+        const last = this.peek(1).type === "eof";
+        throw this.syntax(t, `${last ? "extraneous" : "mismatched"} input '${t.text}' expecting <EOF>`);
+      }
+      // expr: conditionalOr ('?' conditionalOr ':' expr)?
+      parseExpr() {
+        this.enter();
+        try {
+          const condition = this.parseLogical("||");
+          const question = this.accept("?");
+          if (!question)
+            return condition;
+          const ifTrue = this.parseLogical("||");
+          this.expect(":");
+          const ifFalse = this.parseExpr();
+          return this.call(question.start, "_?_:_", void 0, [condition, ifTrue, ifFalse]);
+        } finally {
+          this.leave();
+        }
+      }
+      /** `||` over `&&` chains, each balanced as cel-go's balancer builds them. */
+      parseLogical(op) {
+        const terms = [op === "||" ? this.parseLogical("&&") : this.parseRelation()];
+        const ops = [];
+        while (this.is(op)) {
+          ops.push(this.next().start);
+          terms.push(op === "||" ? this.parseLogical("&&") : this.parseRelation());
+        }
+        if (ops.length === 0)
+          return terms[0];
+        const fn = op === "||" ? "_||_" : "_&&_";
+        const build = (lo, hi) => {
+          const mid = Math.floor((lo + hi + 1) / 2);
+          const left2 = mid === lo ? terms[mid] : build(lo, mid - 1);
+          const right = mid === hi ? terms[mid + 1] : build(mid + 1, hi);
+          return this.call(ops[mid], fn, void 0, [left2, right]);
+        };
+        return build(0, ops.length - 1);
+      }
+      parseRelation() {
+        let left2 = this.parseAddition();
+        for (; ; ) {
+          const t = this.peek();
+          const relop = ["<", "<=", ">=", ">", "==", "!=", "in"].find((op) => this.is(op));
+          if (relop === void 0)
+            return left2;
+          this.next();
+          const right = this.parseAddition();
+          left2 = this.call(t.start, relop === "in" ? "@in" : `_${relop}_`, void 0, [left2, right]);
+        }
+      }
+      parseAddition() {
+        let left2 = this.parseMultiplication();
+        for (; ; ) {
+          const op = this.is("+") ? "+" : this.is("-") ? "-" : void 0;
+          if (op === void 0)
+            return left2;
+          const t = this.next();
+          const right = this.parseMultiplication();
+          left2 = this.call(t.start, `_${op}_`, void 0, [left2, right]);
+        }
+      }
+      parseMultiplication() {
+        let left2 = this.parseUnary();
+        for (; ; ) {
+          const op = ["*", "/", "%"].find((o) => this.is(o));
+          if (op === void 0)
+            return left2;
+          const t = this.next();
+          const right = this.parseUnary();
+          left2 = this.call(t.start, `_${op}_`, void 0, [left2, right]);
+        }
+      }
+      // unary: member | '!'+ member | '-'+ member; a '-' directly before a number is part of the literal.
+      parseUnary() {
+        const first = this.peek();
+        if (this.is("-") && ["int", "double"].includes(this.peek(1).type)) {
+          this.next();
+          return this.parseMemberSuffixes(this.literal(this.next(), true, first.start));
+        }
+        if (this.is("!") || this.is("-")) {
+          const op = first.text;
+          let count = 0;
+          let last = first;
+          while (this.is(op)) {
+            last = this.next();
+            count++;
+          }
+          const next = this.peek();
+          if (op === "-" && count >= 2 && (!this.startsExpression(next) || this.is("!"))) {
+            this.issues.push({ message: `Syntax error: no viable alternative at input '${last.text}'`, offset: next.start });
+          }
+          this.enter();
+          try {
+            const operand = this.parseMember();
+            if (count % 2 === 0)
+              return operand;
+            return this.call(first.start, op === "!" ? "!_" : "-_", void 0, [operand]);
+          } finally {
+            this.leave();
+          }
+        }
+        return this.parseMember();
+      }
+      parseMember() {
+        return this.parseMemberSuffixes(this.parsePrimary());
+      }
+      parseMemberSuffixes(start) {
+        let e = start;
+        for (; ; ) {
+          if (this.is(".")) {
+            const dot = this.next();
+            const optional = this.is("?") ? this.next() : void 0;
+            const nameToken = this.peek();
+            if (nameToken.type !== "ident")
+              throw this.afterDot(nameToken);
+            this.next();
+            const name = this.fieldName(nameToken);
+            if (optional) {
+              if (!this.options.optionalSyntax)
+                throw new SyntaxFailure({ message: "unsupported syntax '.?'", offset: dot.start });
+              e = this.call(dot.start, "_?._", void 0, [e, { kind: "literal", id: this.id(), offset: nameToken.start, type: "string", value: name }]);
+              continue;
+            }
+            if (this.is("(") && typeof nameToken.value !== "string") {
+              const open2 = this.next();
+              const args = this.parseArgs(")");
+              e = this.receiverCallOrMacro(open2.start, name, e, args);
+              continue;
+            }
+            e = { kind: "select", id: this.id(), offset: dot.start, operand: e, field: name, testOnly: false };
+            continue;
+          }
+          if (this.is("[")) {
+            const open2 = this.next();
+            const optional = this.accept("?");
+            if (optional && !this.options.optionalSyntax)
+              throw new SyntaxFailure({ message: "unsupported syntax '[?'", offset: open2.start });
+            const index = this.parseExpr();
+            this.expect("]");
+            e = this.call(open2.start, optional ? "_[?_]" : "_[_]", void 0, [e, index]);
+            continue;
+          }
+          return e;
+        }
+      }
+      parseArgs(close2) {
+        const args = [];
+        if (this.accept(close2))
+          return args;
+        for (; ; ) {
+          args.push(this.parseExpr());
+          if (this.accept(","))
+            continue;
+          this.expect(close2);
+          return args;
+        }
+      }
+      parsePrimary() {
+        const t = this.peek();
+        if (!this.startsExpression(t) || this.is(".") && this.peek(1).type !== "ident") {
+          if (this.is("."))
+            throw this.afterDot(this.peek(1));
+          this.unexpected(t, EXPRESSION_START, (next) => this.startsExpression(next));
+          return this.parsePrimary();
+        }
+        if (t.type === "ident" || this.is(".") && this.peek(1).type === "ident") {
+          const leadingDot = this.accept(".") ? "." : "";
+          let k = 1;
+          while (this.is(".", k) && this.peek(k + 1).type === "ident")
+            k += 2;
+          if (this.is("{", k))
+            return this.parseStruct(leadingDot);
+          const idToken = this.next();
+          if (typeof idToken.value === "string")
+            throw this.syntax(idToken, `mismatched input '${idToken.text}' expecting IDENTIFIER`);
+          if (RESERVED2.has(idToken.text)) {
+            this.issues.push({ message: `reserved identifier: ${idToken.text}`, offset: idToken.start });
+            if (this.accept("("))
+              this.parseArgs(")");
+            return { kind: "call", id: this.id(), offset: idToken.start, fn: "<error>", args: [] };
+          }
+          const name = leadingDot + idToken.text;
+          if (this.is("(")) {
+            const open2 = this.next();
+            const args = this.parseArgs(")");
+            return this.globalCallOrMacro(open2.start, name, args);
+          }
+          return { kind: "ident", id: this.id(), offset: idToken.start, name };
+        }
+        if (this.is("(")) {
+          this.next();
+          const e = this.parseExpr();
+          this.expect(")");
+          return e;
+        }
+        if (this.is("[")) {
+          const open2 = this.next();
+          const elements = [];
+          const optionalIndices = [];
+          if (this.is(",") && this.is("]", 1))
+            this.next();
+          while (!this.is("]")) {
+            if (elements.length > 0 && this.peek().type === "eof")
+              break;
+            const optional = this.accept("?");
+            if (optional) {
+              if (!this.options.optionalSyntax)
+                throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+              optionalIndices.push(elements.length);
+            }
+            elements.push(this.parseExpr());
+            if (!this.accept(","))
+              break;
+          }
+          this.expect("]");
+          return { kind: "list", id: this.id(), offset: open2.start, elements, optionalIndices };
+        }
+        if (this.is("{")) {
+          const open2 = this.next();
+          const id = this.id();
+          const entries = [];
+          if (this.is(",") && this.is("}", 1))
+            this.next();
+          while (!this.is("}")) {
+            if (!this.is("?") && !this.startsExpression(this.peek())) {
+              this.unexpected(this.peek(), MAP_ENTRY_START, (next) => next.type !== "eof" && (this.startsExpression(next) || next.type === "punct" && ["}", ",", "?"].includes(next.text)));
+              continue;
+            }
+            const optional = this.accept("?");
+            if (optional && !this.options.optionalSyntax)
+              throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+            const key2 = this.parseExpr();
+            const colon = this.colon();
+            if (colon === void 0)
+              break;
+            const value = this.parseExpr();
+            entries.push({ id: this.id(), offset: colon.start, key: key2, value, optional: optional !== void 0 });
+            if (!this.accept(","))
+              break;
+          }
+          this.expect("}");
+          return { kind: "map", id, offset: open2.start, entries };
+        }
+        this.next();
+        return this.literal(t, false, t.start);
+      }
+      /**
+       * The ':' of a map entry or field initializer. When another token stands there, ANTLR reports
+       * it and recovers by leaving the entries (the closing '}' is then matched as usual).
+       */
+      colon() {
+        if (this.is(":"))
+          return this.next();
+        const t = this.peek();
+        if (t.type === "eof")
+          throw this.syntax(t, `missing ':' at '<EOF>'`);
+        this.issues.push({ message: `Syntax error: mismatched input '${t.text}' expecting ':'`, offset: t.start });
+        return void 0;
+      }
+      parseStruct(leadingDot) {
+        let name = leadingDot + this.next().text;
+        while (this.is(".")) {
+          this.next();
+          name += "." + this.next().text;
+        }
+        const open2 = this.expect("{");
+        const id = this.id();
+        const fields = [];
+        if (this.is(",") && this.is("}", 1))
+          this.next();
+        while (!this.is("}")) {
+          if (this.peek().type !== "ident" && !this.is("?") && !this.is(",")) {
+            this.unexpected(this.peek(), FIELD_START, (next) => next.type === "ident" || next.type === "punct" && ["}", ",", "?"].includes(next.text));
+            continue;
+          }
+          const optional = this.accept("?");
+          if (optional && !this.options.optionalSyntax)
+            throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
+          const fieldToken = this.peek();
+          if (fieldToken.type !== "ident")
+            throw this.syntax(fieldToken, `mismatched input '${fieldToken.text}' expecting ${optional ? "{IDENTIFIER, ESC_IDENTIFIER}" : "IDENTIFIER"}`);
+          this.next();
+          const fieldName = this.fieldName(fieldToken);
+          const colon = this.colon();
+          if (colon === void 0)
+            break;
+          const value = this.parseExpr();
+          fields.push({ id: this.id(), offset: colon.start, name: fieldName, value, optional: optional !== void 0 });
+          if (!this.accept(","))
+            break;
+        }
+        this.expect("}");
+        return { kind: "struct", id, offset: open2.start, typeName: name, fields };
+      }
+      literal(t, negative, offset) {
+        const id = this.id();
+        switch (t.type) {
+          case "int": {
+            const digits = t.text;
+            let value = /^0[xX]/.test(digits) ? BigInt(digits) : BigInt(digits);
+            if (negative)
+              value = -value;
+            if (value > INT64_MAX || value < -INT64_MAX - 1n)
+              this.issues.push({ message: "invalid int literal", offset });
+            return { kind: "literal", id, offset, type: "int", value };
+          }
+          case "uint": {
+            const value = BigInt(t.text.slice(0, -1));
+            if (value > UINT64_MAX)
+              this.issues.push({ message: "invalid uint literal", offset });
+            return { kind: "literal", id, offset, type: "uint", value };
+          }
+          case "double": {
+            const value = (negative ? -1 : 1) * Number(t.text);
+            if (!Number.isFinite(value))
+              this.issues.push({ message: "invalid double literal", offset });
+            return { kind: "literal", id, offset, type: "double", value };
+          }
+          case "string":
+            if (t.unescapeError !== void 0)
+              this.issues.push({ message: t.unescapeError, offset });
+            return { kind: "literal", id, offset, type: "string", value: t.value };
+          case "bytes":
+            if (t.unescapeError !== void 0)
+              this.issues.push({ message: t.unescapeError, offset });
+            return { kind: "literal", id, offset, type: "bytes", value: t.value };
+          default:
+            if (t.text === "null")
+              return { kind: "literal", id, offset, type: "null", value: null };
+            return { kind: "literal", id, offset, type: "bool", value: t.text === "true" };
+        }
+      }
+      call(offset, fn, target, args) {
+        return target ? { kind: "call", id: this.id(), offset, fn, target, args } : { kind: "call", id: this.id(), offset, fn, args };
+      }
+      // --- macros -------------------------------------------------------------------------------
+      macroError(node, message) {
+        this.issues.push({ message, offset: node.offset });
+        return { kind: "literal", id: this.id(), offset: node.offset, type: "string", value: "<<error>>" };
+      }
+      globalCallOrMacro(offset, name, args) {
+        if (name === "has" && args.length === 1 && this.options.macros.has("has")) {
+          const arg = args[0];
+          if (arg.kind !== "select")
+            return this.macroError(arg, "invalid argument to has() macro");
+          return { kind: "select", id: this.id(), offset, operand: arg.operand, field: arg.field, testOnly: true };
+        }
+        return this.call(offset, name, void 0, args);
+      }
+      receiverCallOrMacro(offset, name, target, args) {
+        const m4 = this.options.macros;
+        const at = { offset };
+        if (args.length === 2 && (name === "all" || name === "exists" || name === "exists_one") && m4.has(name))
+          return this.quantifier(at, name, target, args);
+        if ((args.length === 2 || args.length === 3) && name === "map" && m4.has("map"))
+          return this.mapMacro(at, target, args);
+        if (args.length === 2 && name === "filter" && m4.has("filter"))
+          return this.filterMacro(at, target, args);
+        if (args.length === 3 && (name === "all" && m4.has("all2") || name === "exists" && m4.has("exists2") || name === "existsOne" && m4.has("existsOne2") || name === "exists_one" && m4.has("exists_one2"))) {
+          return this.twoVarQuantifier(at, name === "existsOne" ? "exists_one" : name, target, args);
+        }
+        if ((args.length === 3 || args.length === 4) && (name === "transformList" || name === "transformMap" || name === "transformMapEntry") && m4.has(name))
+          return this.transform(at, name, target, args);
+        if (args.length === 2 && (name === "optMap" || name === "optFlatMap") && m4.has(name))
+          return this.optMap(at, name, target, args);
+        if (args.length === 2 && name === "sortBy" && m4.has("sortBy"))
+          return this.sortBy(at, target, args);
+        return this.call(offset, name, target, args);
+      }
+      lit(at, type, value) {
+        return { kind: "literal", id: this.id(), offset: at.offset, type, value };
+      }
+      ident(at, name) {
+        return { kind: "ident", id: this.id(), offset: at.offset, name };
+      }
+      accu(at) {
+        return this.ident(at, ACCUMULATOR);
+      }
+      list(at, elements) {
+        return { kind: "list", id: this.id(), offset: at.offset, elements, optionalIndices: [] };
+      }
+      comprehension(at, parts) {
+        return { kind: "comprehension", id: this.id(), offset: at.offset, ...parts };
+      }
+      iterVar(arg, message) {
+        if (arg.kind !== "ident")
+          return this.macroError(arg, message);
+        if (arg.name === ACCUMULATOR || arg.name === LEGACY_ACCUMULATOR)
+          return this.macroError(arg, "iteration variable overwrites accumulator variable");
+        return arg.name;
+      }
+      quantifier(at, kind, target, args) {
+        const v = this.iterVar(args[0], "argument must be a simple name");
+        if (typeof v !== "string")
+          return v;
+        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, ...this.quantifierParts(at, kind, args[1]) });
+      }
+      quantifierParts(at, kind, predicate) {
+        switch (kind) {
+          case "all":
+            return {
+              accuInit: this.lit(at, "bool", true),
+              loopCondition: this.call(at.offset, "@not_strictly_false", void 0, [this.accu(at)]),
+              loopStep: this.call(at.offset, "_&&_", void 0, [this.accu(at), predicate]),
+              result: this.accu(at)
+            };
+          case "exists":
+            return {
+              accuInit: this.lit(at, "bool", false),
+              loopCondition: this.call(at.offset, "@not_strictly_false", void 0, [this.call(at.offset, "!_", void 0, [this.accu(at)])]),
+              loopStep: this.call(at.offset, "_||_", void 0, [this.accu(at), predicate]),
+              result: this.accu(at)
+            };
+          case "exists_one":
+            return {
+              accuInit: this.lit(at, "int", 0n),
+              loopCondition: this.lit(at, "bool", true),
+              loopStep: this.call(at.offset, "_?_:_", void 0, [predicate, this.call(at.offset, "_+_", void 0, [this.accu(at), this.lit(at, "int", 1n)]), this.accu(at)]),
+              result: this.call(at.offset, "_==_", void 0, [this.accu(at), this.lit(at, "int", 1n)])
+            };
+        }
+      }
+      mapMacro(at, target, args) {
+        const v = this.iterVar(args[0], "argument is not an identifier");
+        if (typeof v !== "string")
+          return v;
+        const filter = args.length === 3 ? args[1] : void 0;
+        const fn = args.length === 3 ? args[2] : args[1];
+        let step = this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [fn])]);
+        if (filter)
+          step = this.call(at.offset, "_?_:_", void 0, [filter, step, this.accu(at)]);
+        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
+      }
+      filterMacro(at, target, args) {
+        const v = this.iterVar(args[0], "argument is not an identifier");
+        if (typeof v !== "string")
+          return v;
+        const step = this.call(at.offset, "_?_:_", void 0, [args[1], this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [args[0]])]), this.accu(at)]);
+        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
+      }
+      /** ext/comprehensions.go extractIterVars. */
+      iterVars(args) {
+        const [a0, a1] = [args[0], args[1]];
+        if (a0.kind !== "ident")
+          return this.macroError(a0, "argument must be a simple name");
+        if (a1.kind !== "ident")
+          return this.macroError(a1, "argument must be a simple name");
+        if (a0.name === a1.name)
+          return this.macroError(a1, `duplicate variable name: ${a0.name}`);
+        if (a0.name === ACCUMULATOR || a0.name === LEGACY_ACCUMULATOR)
+          return this.macroError(a0, "iteration variable overwrites accumulator variable");
+        if (a1.name === ACCUMULATOR || a1.name === LEGACY_ACCUMULATOR)
+          return this.macroError(a1, "iteration variable overwrites accumulator variable");
+        return [a0.name, a1.name];
+      }
+      twoVarQuantifier(at, kind, target, args) {
+        const vars = this.iterVars(args);
+        if (!Array.isArray(vars))
+          return vars;
+        const parts = this.quantifierParts(at, kind, args[2]);
+        return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, ...parts });
+      }
+      transform(at, name, target, args) {
+        const vars = this.iterVars(args);
+        if (!Array.isArray(vars))
+          return vars;
+        const filter = args.length === 4 ? args[2] : void 0;
+        const transform = args.length === 4 ? args[3] : args[2];
+        let step;
+        let accuInit;
+        if (name === "transformList") {
+          step = this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [transform])]);
+          accuInit = this.list(at, []);
+        } else {
+          const insertArgs = name === "transformMap" ? [this.accu(at), this.ident(at, vars[0]), transform] : [this.accu(at), transform];
+          step = this.call(at.offset, "cel.@mapInsert", void 0, insertArgs);
+          accuInit = { kind: "map", id: this.id(), offset: at.offset, entries: [] };
+        }
+        if (filter)
+          step = this.call(at.offset, "_?_:_", void 0, [filter, step, this.accu(at)]);
+        return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, accuInit, loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
+      }
+      optMap(at, name, target, args) {
+        const varIdent = args[0];
+        if (varIdent.kind !== "ident")
+          return this.macroError(varIdent, `${name}() variable name must be a simple identifier`);
+        const inner = this.comprehension(at, {
+          iterRange: this.list(at, []),
+          iterVar: "#unused",
+          accuVar: varIdent.name,
+          accuInit: this.call(at.offset, "value", this.copy(target), []),
+          loopCondition: this.lit(at, "bool", false),
+          loopStep: this.ident(at, varIdent.name),
+          result: args[1]
+        });
+        const ifPresent = name === "optMap" ? this.call(at.offset, "optional.of", void 0, [inner]) : inner;
+        return this.call(at.offset, "_?_:_", void 0, [this.call(at.offset, "hasValue", target, []), ifPresent, this.call(at.offset, "optional.none", void 0, [])]);
+      }
+      sortBy(at, target, args) {
+        if (!["list", "select", "ident", "comprehension", "call"].includes(target.kind)) {
+          return this.macroError(target, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+        }
+        const input = "@__sortBy_input__";
+        const keys = this.mapMacro(at, this.ident(at, input), args);
+        return this.comprehension(at, {
+          iterRange: this.list(at, []),
+          iterVar: "#unused",
+          accuVar: input,
+          accuInit: target,
+          loopCondition: this.lit(at, "bool", false),
+          loopStep: this.ident(at, input),
+          result: this.call(at.offset, "@sortByAssociatedKeys", this.ident(at, input), [keys])
+        });
+      }
+      /** A copy with fresh ids (cel-go's MacroExprFactory.Copy). */
+      copy(e) {
+        const id = this.id();
+        switch (e.kind) {
+          case "literal":
+          case "ident":
+            return { ...e, id };
+          case "select":
+            return { ...e, id, operand: this.copy(e.operand) };
+          case "call":
+            return e.target ? { ...e, id, target: this.copy(e.target), args: e.args.map((a) => this.copy(a)) } : { ...e, id, args: e.args.map((a) => this.copy(a)) };
+          case "list":
+            return { ...e, id, elements: e.elements.map((x) => this.copy(x)) };
+          case "map":
+            return { ...e, id, entries: e.entries.map((x) => ({ ...x, id: this.id(), key: this.copy(x.key), value: this.copy(x.value) })) };
+          case "struct":
+            return { ...e, id, fields: e.fields.map((f) => ({ ...f, id: this.id(), value: this.copy(f.value) })) };
+          case "comprehension":
+            return {
+              ...e,
+              id,
+              iterRange: this.copy(e.iterRange),
+              accuInit: this.copy(e.accuInit),
+              loopCondition: this.copy(e.loopCondition),
+              loopStep: this.copy(e.loopStep),
+              result: this.copy(e.result)
+            };
+        }
+      }
+    };
+  }
+});
+
 // node_modules/re2js/build/index.js
-var RE2Flags, PublicFlags, ASCII_SIZE, ASCII_TO_UPPER, ASCII_TO_LOWER, MAX_BMP, Codepoint, UnicodeRangeTable, B64, B64_MAP, decodeVLQ, decodeRanges, decodeOrbit, LazyMap, UnicodeTables, Unicode, RE2JSException, RE2JSSyntaxException, RE2JSCompileException, RE2JSGroupException, RE2JSFlagsException, RE2JSInternalException, FAST_PATH_TABLE_SIZE, WORD_RUNE_TABLE, cachedNativeEncoder, cachedNativeDecoder, Utils, createEnum, MatcherInputBase, Utf8MatcherInput, Utf16MatcherInput, MatcherInput, MachineInputBase, MachineUTF8Input, MachineUTF16Input, MachineInput, Matcher, Inst, Queue, LookbehindState, Machine, hashState, arraysEqual, isState, NO_IDS, END_TEXT, DFAState, DFA, VISITED_BITS, MAX_BACKTRACK_PROG, INITIAL_JOB_CAPACITY, MAX_BACKTRACK_VECTOR, BitState, bitStatePool, Backtracker, QueueOnePass, mergeRuneSets, OnePassProg, onePassCopy, makeOnePass, cleanupOnePass, OnePass, Regexp, RegexpWalker, AhoCorasick, Prefilter, PrefilterTree, PatchList, Prog, ANY_RUNE_NOT_NL, ANY_RUNE, Frag, Compiler, Simplify, CharGroup, code1, code2, code3, PERL_GROUPS, code4, code5, code6, code7, code8, code9, code10, code11, code12, code13, code14, code15, code16, code17, POSIX_GROUPS, CharClass, StringIterator, Parser2, RE2, RE2Set, TranslateRegExpString, execResult, RE2JS;
+var RE2Flags, PublicFlags, ASCII_SIZE, ASCII_TO_UPPER, ASCII_TO_LOWER, MAX_BMP, Codepoint, UnicodeRangeTable, B64, B64_MAP, decodeVLQ, decodeRanges, decodeOrbit, LazyMap, UnicodeTables, Unicode, RE2JSException, RE2JSSyntaxException, RE2JSCompileException, RE2JSGroupException, RE2JSFlagsException, RE2JSInternalException, FAST_PATH_TABLE_SIZE, WORD_RUNE_TABLE, cachedNativeEncoder, cachedNativeDecoder, Utils, createEnum, MatcherInputBase, Utf8MatcherInput, Utf16MatcherInput, MatcherInput, MachineInputBase, MachineUTF8Input, MachineUTF16Input, MachineInput, Matcher, Inst, Queue, LookbehindState, Machine, hashState, arraysEqual, isState, NO_IDS, END_TEXT, DFAState, DFA, VISITED_BITS, MAX_BACKTRACK_PROG, INITIAL_JOB_CAPACITY, MAX_BACKTRACK_VECTOR, BitState, bitStatePool, Backtracker, QueueOnePass, mergeRuneSets, OnePassProg, onePassCopy, makeOnePass, cleanupOnePass, OnePass, Regexp, RegexpWalker, AhoCorasick, Prefilter, PrefilterTree, PatchList, Prog, ANY_RUNE_NOT_NL, ANY_RUNE, Frag, Compiler, Simplify, CharGroup, code1, code2, code3, PERL_GROUPS, code4, code5, code6, code7, code8, code9, code10, code11, code12, code13, code14, code15, code16, code17, POSIX_GROUPS, CharClass, StringIterator, Parser3, RE2, RE2Set, TranslateRegExpString, execResult, RE2JS;
 var init_build = __esm({
   "node_modules/re2js/build/index.js"() {
     init_import_meta_url();
@@ -20733,7 +21671,7 @@ var init_build = __esm({
         return this.rest();
       }
     };
-    Parser2 = class Parser3 {
+    Parser3 = class Parser4 {
       static ERR_INTERNAL_ERROR = "regexp/syntax: internal error";
       static ERR_INVALID_CHAR_RANGE = "invalid character class range";
       static ERR_INVALID_ESCAPE = "invalid escape sequence";
@@ -20776,13 +21714,13 @@ var init_build = __esm({
       ]));
       static unicodeTable(name) {
         if (name === "Any") return {
-          tab: Parser3.ANY_TABLE,
-          fold: Parser3.ANY_TABLE,
+          tab: Parser4.ANY_TABLE,
+          fold: Parser4.ANY_TABLE,
           sign: 1
         };
         if (name === "Ascii") return {
-          tab: Parser3.ASCII_TABLE,
-          fold: Parser3.ASCII_FOLD_TABLE,
+          tab: Parser4.ASCII_TABLE,
+          fold: Parser4.ASCII_FOLD_TABLE,
           sign: 1
         };
         if (name === "Assigned") return {
@@ -20835,13 +21773,13 @@ var init_build = __esm({
       * @param {number} flags
       */
       static parse(pattern, flags) {
-        return new Parser3(pattern, flags).parseInternal();
+        return new Parser4(pattern, flags).parseInternal();
       }
       static parseRepeat(t) {
         const start = t.pos();
         if (!t.more() || !t.lookingAt("{")) return -1;
         t.skip(1);
-        const min = Parser3.parseInt(t);
+        const min = Parser4.parseInt(t);
         if (min === -1) return -1;
         if (!t.more()) return -1;
         let max;
@@ -20850,11 +21788,11 @@ var init_build = __esm({
           t.skip(1);
           if (!t.more()) return -1;
           if (t.lookingAt("}")) max = -1;
-          else if ((max = Parser3.parseInt(t)) === -1) return -1;
+          else if ((max = Parser4.parseInt(t)) === -1) return -1;
         }
         if (!t.more() || !t.lookingAt("}")) return -1;
         t.skip(1);
-        if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t.from(start));
+        if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_REPEAT_SIZE, t.from(start));
         return min << 16 | max & Unicode.MAX_BMP;
       }
       static isValidCaptureName(name) {
@@ -20895,7 +21833,7 @@ var init_build = __esm({
           case Regexp.Op.ANY_CHAR:
             break;
           case Regexp.Op.ANY_CHAR_NOT_NL:
-            if (Parser3.matchRune(src, Codepoint.CODES["\n"])) dst.op = Regexp.Op.ANY_CHAR;
+            if (Parser4.matchRune(src, Codepoint.CODES["\n"])) dst.op = Regexp.Op.ANY_CHAR;
             break;
           case Regexp.Op.CHAR_CLASS: {
             const cc = new CharClass(Array.isArray(dst.runes) ? dst.runes : Array.from(dst.runes));
@@ -20913,7 +21851,7 @@ var init_build = __esm({
       static parseEscape(t) {
         const startPos = t.pos();
         t.skip(1);
-        if (!t.more()) throw new RE2JSSyntaxException(Parser3.ERR_TRAILING_BACKSLASH);
+        if (!t.more()) throw new RE2JSSyntaxException(Parser4.ERR_TRAILING_BACKSLASH);
         let c = t.pop();
         bigswitch: switch (c) {
           case Codepoint.CODES["1"]:
@@ -20974,18 +21912,18 @@ var init_build = __esm({
           default:
             if (c <= Unicode.MAX_ASCII && !Utils.isalnum(c)) return c;
         }
-        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, t.from(startPos));
+        throw new RE2JSSyntaxException(Parser4.ERR_INVALID_ESCAPE, t.from(startPos));
       }
       static parseClassChar(t, wholeClassPos) {
-        if (!t.more()) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_BRACKET, t.from(wholeClassPos));
-        if (t.lookingAt("\\")) return Parser3.parseEscape(t);
+        if (!t.more()) throw new RE2JSSyntaxException(Parser4.ERR_MISSING_BRACKET, t.from(wholeClassPos));
+        if (t.lookingAt("\\")) return Parser4.parseEscape(t);
         return t.pop();
       }
       static hasCapture(re) {
         if (re === null) return false;
         if (re.op === Regexp.Op.CAPTURE) return true;
         if (re.subs) {
-          for (let sub of re.subs) if (Parser3.hasCapture(sub)) return true;
+          for (let sub of re.subs) if (Parser4.hasCapture(sub)) return true;
         }
         return false;
       }
@@ -21021,7 +21959,7 @@ var init_build = __esm({
         this.free = re;
       }
       checkLimits(re) {
-        if (this.numRunes > Parser3.MAX_RUNES) throw new RE2JSSyntaxException(Parser3.ERR_LARGE);
+        if (this.numRunes > Parser4.MAX_RUNES) throw new RE2JSSyntaxException(Parser4.ERR_LARGE);
         this.checkSize(re);
         this.checkHeight(re);
       }
@@ -21032,14 +21970,14 @@ var init_build = __esm({
             let n = re.max;
             if (n === -1) n = re.min;
             if (n <= 0) n = 1;
-            if (n > Math.floor(Parser3.MAX_SIZE / this.repeats)) this.repeats = Parser3.MAX_SIZE;
+            if (n > Math.floor(Parser4.MAX_SIZE / this.repeats)) this.repeats = Parser4.MAX_SIZE;
             else this.repeats *= n;
           }
-          if (this.numRegexp < Math.floor(Parser3.MAX_SIZE / this.repeats)) return;
+          if (this.numRegexp < Math.floor(Parser4.MAX_SIZE / this.repeats)) return;
           this.size = /* @__PURE__ */ new Map();
           for (let reEx of this.stack) this.checkSize(reEx);
         }
-        if (this.calcSize(re, true) > Parser3.MAX_SIZE) throw new RE2JSSyntaxException(Parser3.ERR_LARGE);
+        if (this.calcSize(re, true) > Parser4.MAX_SIZE) throw new RE2JSSyntaxException(Parser4.ERR_LARGE);
       }
       calcSize(re, force = false) {
         if (!force && this.size !== null) {
@@ -21084,12 +22022,12 @@ var init_build = __esm({
         return size;
       }
       checkHeight(re) {
-        if (this.numRegexp < Parser3.MAX_HEIGHT) return;
+        if (this.numRegexp < Parser4.MAX_HEIGHT) return;
         if (this.height === null) {
           this.height = /* @__PURE__ */ new Map();
           for (let reEx of this.stack) this.checkHeight(reEx);
         }
-        if (this.calcHeight(re, true) > Parser3.MAX_HEIGHT) throw new RE2JSSyntaxException(Parser3.ERR_NESTING_DEPTH);
+        if (this.calcHeight(re, true) > Parser4.MAX_HEIGHT) throw new RE2JSSyntaxException(Parser4.ERR_NESTING_DEPTH);
       }
       calcHeight(re, force = false) {
         if (!force && this.height !== null) {
@@ -21150,7 +22088,7 @@ var init_build = __esm({
       newLiteral(r, flags) {
         const re = this.newRegexp(Regexp.Op.LITERAL);
         re.flags = flags;
-        if ((flags & RE2Flags.FOLD_CASE) !== 0) r = Parser3.minFoldRune(r);
+        if ((flags & RE2Flags.FOLD_CASE) !== 0) r = Parser4.minFoldRune(r);
         re.runes = [r];
         return re;
       }
@@ -21169,12 +22107,12 @@ var init_build = __esm({
             t.skip(1);
             flags ^= RE2Flags.NON_GREEDY;
           }
-          if (lastRepeatPos !== -1) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_OP, t.from(lastRepeatPos));
+          if (lastRepeatPos !== -1) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_REPEAT_OP, t.from(lastRepeatPos));
         }
         const n = this.stack.length;
-        if (n === 0) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
+        if (n === 0) throw new RE2JSSyntaxException(Parser4.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
         const sub = this.stack[n - 1];
-        if (Regexp.isPseudoOp(sub.op)) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
+        if (Regexp.isPseudoOp(sub.op)) throw new RE2JSSyntaxException(Parser4.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
         const re = this.newRegexp(op);
         re.min = min;
         re.max = max;
@@ -21182,7 +22120,7 @@ var init_build = __esm({
         re.subs = [sub];
         this.stack[n - 1] = re;
         this.checkLimits(re);
-        if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t.from(beforePos));
+        if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_REPEAT_SIZE, t.from(beforePos));
       }
       repeatIsValid(re, n) {
         if (re.op === Regexp.Op.REPEAT) {
@@ -21299,8 +22237,8 @@ var init_build = __esm({
         for (let i = 0; i <= lensub; i++) {
           let ifirst = null;
           if (i < lensub) {
-            ifirst = Parser3.leadingRegexp(array[s + i]);
-            if (first !== null && first.equals(ifirst) && (Parser3.isCharClass(first) || first.op === Regexp.Op.REPEAT && first.min === first.max && Parser3.isCharClass(first.subs[0]))) continue;
+            ifirst = Parser4.leadingRegexp(array[s + i]);
+            if (first !== null && first.equals(ifirst) && (Parser4.isCharClass(first) || first.op === Regexp.Op.REPEAT && first.min === first.max && Parser4.isCharClass(first.subs[0]))) continue;
           }
           if (i === start) {
           } else if (i === start + 1) array[lenout++] = array[s + start];
@@ -21324,7 +22262,7 @@ var init_build = __esm({
         start = 0;
         lenout = 0;
         for (let i = 0; i <= lensub; i++) {
-          if (i < lensub && Parser3.isCharClass(array[s + i])) continue;
+          if (i < lensub && Parser4.isCharClass(array[s + i])) continue;
           if (i === start) {
           } else if (i === start + 1) array[lenout++] = array[s + start];
           else {
@@ -21338,7 +22276,7 @@ var init_build = __esm({
             array[s + start] = array[s + max];
             array[s + max] = tmp;
             for (let j = start + 1; j < i; j++) {
-              Parser3.mergeCharClass(array[s + start], array[s + j]);
+              Parser4.mergeCharClass(array[s + start], array[s + j]);
               this.reuse(array[s + j]);
             }
             this.cleanAlt(array[s + start]);
@@ -21411,7 +22349,7 @@ var init_build = __esm({
         return this.newRegexp(Regexp.Op.EMPTY_MATCH);
       }
       parseInternal() {
-        if ((this.flags & RE2Flags.LITERAL) !== 0) return Parser3.literalRegexp(this.wholeRegexp, this.flags);
+        if ((this.flags & RE2Flags.LITERAL) !== 0) return Parser4.literalRegexp(this.wholeRegexp, this.flags);
         let lastRepeatPos = -1;
         let min = -1;
         let max = -1;
@@ -21485,7 +22423,7 @@ var init_build = __esm({
             }
             case Codepoint.CODES["{"]: {
               const before = t.pos();
-              const minMax = Parser3.parseRepeat(t);
+              const minMax = Parser4.parseRepeat(t);
               if (minMax < 0) {
                 t.rewindTo(before);
                 this.literal(t.pop());
@@ -21511,7 +22449,7 @@ var init_build = __esm({
                   this.op(Regexp.Op.NO_WORD_BOUNDARY);
                   break bigswitch;
                 case Codepoint.CODES["C"]:
-                  throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, "\\C");
+                  throw new RE2JSSyntaxException(Parser4.ERR_INVALID_ESCAPE, "\\C");
                 case Codepoint.CODES["Q"]: {
                   let lit = t.rest();
                   const i = lit.indexOf("\\E");
@@ -21553,7 +22491,7 @@ var init_build = __esm({
               }
               t.rewindTo(savedPos);
               this.reuse(re);
-              this.literal(Parser3.parseEscape(t));
+              this.literal(Parser4.parseEscape(t));
               break;
             }
             default:
@@ -21564,7 +22502,7 @@ var init_build = __esm({
         this.concat();
         if (this.swapVerticalBar()) this.pop();
         this.alternate();
-        if (this.stack.length !== 1) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_PAREN, this.wholeRegexp);
+        if (this.stack.length !== 1) throw new RE2JSSyntaxException(Parser4.ERR_MISSING_PAREN, this.wholeRegexp);
         this.stack[0].namedGroups = this.namedGroups;
         return this.stack[0];
       }
@@ -21574,14 +22512,14 @@ var init_build = __esm({
         if (s.startsWith("(?P<") || s.startsWith("(?<")) {
           const begin = s.charAt(2) === "P" ? 4 : 3;
           const end = s.indexOf(">");
-          if (end < 0) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s);
+          if (end < 0) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_NAMED_CAPTURE, s);
           const name = s.substring(begin, end);
           t.skipString(name);
           t.skip(begin + 1);
-          if (!Parser3.isValidCaptureName(name)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
+          if (!Parser4.isValidCaptureName(name)) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
           const re = this.op(Regexp.Op.LEFT_PAREN);
           re.cap = ++this.numCap;
-          if (this.namedGroups[name]) throw new RE2JSSyntaxException(Parser3.ERR_DUPLICATE_NAMED_CAPTURE, name);
+          if (this.namedGroups[name]) throw new RE2JSSyntaxException(Parser4.ERR_DUPLICATE_NAMED_CAPTURE, name);
           this.namedGroups[name] = this.numCap;
           re.name = name;
           return;
@@ -21628,7 +22566,7 @@ var init_build = __esm({
               break loop;
           }
         }
-        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_PERL_OP, t.from(startPos));
+        throw new RE2JSSyntaxException(Parser4.ERR_INVALID_PERL_OP, t.from(startPos));
       }
       parsePosLookBehind() {
         const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
@@ -21648,7 +22586,7 @@ var init_build = __esm({
       }
       swapVerticalBar() {
         const n = this.stack.length;
-        if (n >= 3 && this.stack[n - 2].op === Regexp.Op.VERTICAL_BAR && Parser3.isCharClass(this.stack[n - 1]) && Parser3.isCharClass(this.stack[n - 3])) {
+        if (n >= 3 && this.stack[n - 2].op === Regexp.Op.VERTICAL_BAR && Parser4.isCharClass(this.stack[n - 1]) && Parser4.isCharClass(this.stack[n - 3])) {
           let re1 = this.stack[n - 1];
           let re3 = this.stack[n - 3];
           if (re1.op > re3.op) {
@@ -21657,7 +22595,7 @@ var init_build = __esm({
             re1 = tmp;
             this.stack[n - 3] = re3;
           }
-          Parser3.mergeCharClass(re3, re1);
+          Parser4.mergeCharClass(re3, re1);
           this.reuse(re1);
           this.pop();
           return true;
@@ -21678,13 +22616,13 @@ var init_build = __esm({
         this.concat();
         if (this.swapVerticalBar()) this.pop();
         this.alternate();
-        if (this.stack.length < 2) throw new RE2JSSyntaxException(Parser3.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+        if (this.stack.length < 2) throw new RE2JSSyntaxException(Parser4.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
         const re1 = this.pop();
         const re2 = this.pop();
-        if (re2.op !== Regexp.Op.LEFT_PAREN) throw new RE2JSSyntaxException(Parser3.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+        if (re2.op !== Regexp.Op.LEFT_PAREN) throw new RE2JSSyntaxException(Parser4.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
         this.flags = re2.flags;
         if (re2.lb !== 0) {
-          if (Parser3.hasCapture(re1)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CAPTURE_IN_LOOKBEHIND, this.wholeRegexp);
+          if (Parser4.hasCapture(re1)) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_CAPTURE_IN_LOOKBEHIND, this.wholeRegexp);
           if (re2.lb > 0) re2.op = Regexp.Op.PLB;
           else re2.op = Regexp.Op.NLB;
           re2.subs = [re1];
@@ -21715,7 +22653,7 @@ var init_build = __esm({
         const name = cls.substring(0, i + 2);
         t.skipString(name);
         const g = POSIX_GROUPS.has(name) ? POSIX_GROUPS.get(name) : null;
-        if (g === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, name);
+        if (g === null) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_CHAR_RANGE, name);
         cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
         return true;
       }
@@ -21728,7 +22666,7 @@ var init_build = __esm({
         if (c === Codepoint.CODES["P"]) sign = -1;
         if (!t.more()) {
           t.rewindTo(startPos);
-          throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.rest());
+          throw new RE2JSSyntaxException(Parser4.ERR_INVALID_CHAR_RANGE, t.rest());
         }
         c = t.pop();
         let name;
@@ -21738,7 +22676,7 @@ var init_build = __esm({
           const end = rest.indexOf("}");
           if (end < 0) {
             t.rewindTo(startPos);
-            throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.rest());
+            throw new RE2JSSyntaxException(Parser4.ERR_INVALID_CHAR_RANGE, t.rest());
           }
           name = rest.substring(0, end);
           t.skipString(name);
@@ -21748,8 +22686,8 @@ var init_build = __esm({
           sign = 0 - sign;
           name = name.substring(1);
         }
-        const pair = Parser3.unicodeTable(name);
-        if (pair === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.from(startPos));
+        const pair = Parser4.unicodeTable(name);
+        if (pair === null) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_CHAR_RANGE, t.from(startPos));
         if (pair.sign < 0) sign = 0 - sign;
         const tab = pair.tab;
         const fold2 = pair.fold;
@@ -21778,7 +22716,7 @@ var init_build = __esm({
             const s = t.rest();
             if (s === "-" || !s.startsWith("-]")) {
               t.rewindTo(startPos);
-              throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.rest());
+              throw new RE2JSSyntaxException(Parser4.ERR_INVALID_CHAR_RANGE, t.rest());
             }
           }
           first = false;
@@ -21790,14 +22728,14 @@ var init_build = __esm({
           if (this.parseUnicodeClass(t, cc)) continue;
           if (this.parsePerlClassEscape(t, cc)) continue;
           t.rewindTo(beforePos);
-          const lo = Parser3.parseClassChar(t, startPos);
+          const lo = Parser4.parseClassChar(t, startPos);
           let hi = lo;
           if (t.more() && t.lookingAt("-")) {
             t.skip(1);
             if (t.more() && t.lookingAt("]")) t.skip(-1);
             else {
-              hi = Parser3.parseClassChar(t, startPos);
-              if (hi < lo) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.from(beforePos));
+              hi = Parser4.parseClassChar(t, startPos);
+              if (hi < lo) throw new RE2JSSyntaxException(Parser4.ERR_INVALID_CHAR_RANGE, t.from(beforePos));
             }
           }
           if ((this.flags & RE2Flags.FOLD_CASE) === 0) cc.appendRange(lo, hi);
@@ -21856,7 +22794,7 @@ var init_build = __esm({
         return RE22.compileImpl(expr, RE2Flags.POSIX, true);
       }
       static compileImpl(expr, mode, longest) {
-        let re = Parser2.parse(expr, mode);
+        let re = Parser3.parse(expr, mode);
         const maxCap = re.maxCap();
         const namedGroups = re.namedGroups;
         re = Simplify.simplify(re);
@@ -22350,7 +23288,7 @@ var init_build = __esm({
         if ((this.jsFlags & PublicFlags.CASE_INSENSITIVE) !== 0) fregex = `(?i)${fregex}`;
         if ((this.jsFlags & PublicFlags.DOTALL) !== 0) fregex = `(?s)${fregex}`;
         if ((this.jsFlags & PublicFlags.MULTILINE) !== 0) fregex = `(?m)${fregex}`;
-        const re = Parser2.parse(fregex, this.re2Flags);
+        const re = Parser3.parse(fregex, this.re2Flags);
         this.regexps.push(Simplify.simplify(re));
         return this.regexps.length - 1;
       }
@@ -22362,7 +23300,7 @@ var init_build = __esm({
       compile() {
         if (this.prog) return;
         const prog = Compiler.compileSet(this.regexps);
-        if (prog.numInst() > Parser2.MAX_SIZE) throw new RE2JSCompileException(`${Parser2.ERR_LARGE}: the set compiles to ${prog.numInst()} instructions, more than ${Parser2.MAX_SIZE}`);
+        if (prog.numInst() > Parser3.MAX_SIZE) throw new RE2JSCompileException(`${Parser3.ERR_LARGE}: the set compiles to ${prog.numInst()} instructions, more than ${Parser3.MAX_SIZE}`);
         this.prog = prog;
         this.dfa = new DFA(this.prog, this.maxMem);
         this.dummyRe2 = {
@@ -23000,6 +23938,8 @@ function boundedCel(module2) {
   const ast = /* @__PURE__ */ new WeakMap();
   const program3 = (expression) => programs.get(expression, () => {
     let entry;
+    if (expression.length > EXPRESSION_SIZE_CODE_POINT_LIMIT && codePoints(expression) > EXPRESSION_SIZE_CODE_POINT_LIMIT)
+      return "over the size limit";
     try {
       const text = collapseUnaryRuns(expression);
       const parsed2 = environment.parse(`[${text}
@@ -23052,6 +23992,7 @@ var init_bounded = __esm({
     init_authorizer();
     init_budget();
     init_depth();
+    init_parser2();
     init_re2();
   }
 });
@@ -24717,926 +25658,6 @@ var init_checker = __esm({
   }
 });
 
-// dist/src/cel/check/parser.js
-function errorDisplay(text) {
-  return text.replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
-}
-function isDigit(c) {
-  return c !== void 0 && c >= "0" && c <= "9";
-}
-function isHex(c) {
-  return c !== void 0 && /[0-9a-fA-F]/.test(c);
-}
-function isIdentStart(c) {
-  if (c === void 0)
-    return false;
-  const code18 = c.charCodeAt(0);
-  return code18 >= 65 && code18 <= 90 || code18 >= 97 && code18 <= 122 || code18 === 95;
-}
-function isIdentPart(c) {
-  if (c === void 0)
-    return false;
-  const code18 = c.charCodeAt(0);
-  return code18 >= 65 && code18 <= 90 || code18 >= 97 && code18 <= 122 || code18 === 95 || code18 >= 48 && code18 <= 57;
-}
-function tokenize(src) {
-  const tokens = [];
-  const issues = [];
-  let i = 0;
-  const n = src.length;
-  const fail3 = (start, at) => {
-    const end = Math.min(n, at < n ? at + (src.codePointAt(at) > 65535 ? 2 : 1) : n);
-    throw new LexFailure(start, src.slice(start, end), end);
-  };
-  while (i < n) {
-    const c = src[i];
-    if (c === " " || c === "	" || c === "\n" || c === "\r" || c === "\f") {
-      i++;
-      continue;
-    }
-    if (c === "/" && src[i + 1] === "/") {
-      while (i < n && src[i] !== "\n")
-        i++;
-      continue;
-    }
-    const start = i;
-    try {
-      let prefixEnd = i;
-      let raw = false;
-      let bytes = false;
-      while (prefixEnd < n && prefixEnd - i < 2 && isRawOrBytesPrefix(src[prefixEnd])) {
-        if (src[prefixEnd] === "r" || src[prefixEnd] === "R") {
-          if (raw)
-            break;
-          raw = true;
-        } else {
-          if (bytes)
-            break;
-          bytes = true;
-        }
-        prefixEnd++;
-      }
-      if ((src[prefixEnd] === '"' || src[prefixEnd] === "'") && (prefixEnd === i || !isIdentPart(src[prefixEnd - 1]) || isRawOrBytesPrefix(src[prefixEnd - 1]))) {
-        const triple = src[prefixEnd + 1] === src[prefixEnd] && src[prefixEnd + 2] === src[prefixEnd];
-        let literal;
-        try {
-          literal = readString(src, i, prefixEnd, raw, bytes, fail3);
-        } catch (error) {
-          if (!(error instanceof LexFailure) || !triple)
-            throw error;
-          literal = { end: prefixEnd + 2, value: bytes ? new Uint8Array() : "" };
-        }
-        tokens.push({ type: bytes ? "bytes" : "string", text: src.slice(start, literal.end), start, end: literal.end, value: literal.value, ...literal.unescapeError !== void 0 ? { unescapeError: literal.unescapeError } : {} });
-        i = literal.end;
-        continue;
-      }
-      if (isIdentStart(c)) {
-        let j = i + 1;
-        while (isIdentPart(src[j]))
-          j++;
-        const text = src.slice(i, j);
-        tokens.push({ type: KEYWORDS.has(text) ? "keyword" : "ident", text, start, end: j });
-        i = j;
-        continue;
-      }
-      if (c === "`") {
-        let j = i + 1;
-        while (isEscapedIdentPart(src[j]))
-          j++;
-        if (j === i + 1 || src[j] !== "`")
-          fail3(i, j);
-        tokens.push({ type: "ident", text: src.slice(i, j + 1), start, end: j + 1, value: src.slice(i + 1, j) });
-        i = j + 1;
-        continue;
-      }
-      if (isDigit(c) || c === "." && isDigit(src[i + 1])) {
-        let j = i;
-        let type = "int";
-        if (c === "0" && (src[i + 1] === "x" || src[i + 1] === "X") && isHex(src[i + 2])) {
-          j = i + 2;
-          while (isHex(src[j]))
-            j++;
-        } else {
-          while (isDigit(src[j]))
-            j++;
-          if (src[j] === "." && isDigit(src[j + 1])) {
-            type = "double";
-            j++;
-            while (isDigit(src[j]))
-              j++;
-          }
-          if ((src[j] === "e" || src[j] === "E") && (isDigit(src[j + 1]) || (src[j + 1] === "+" || src[j + 1] === "-") && isDigit(src[j + 2]))) {
-            type = "double";
-            j += 2;
-            while (isDigit(src[j]))
-              j++;
-          }
-        }
-        if (type === "int" && (src[j] === "u" || src[j] === "U")) {
-          type = "uint";
-          j++;
-        }
-        tokens.push({ type, text: src.slice(i, j), start, end: j });
-        i = j;
-        continue;
-      }
-      const punct = PUNCTUATION.find((p) => src.startsWith(p, i));
-      if (punct === void 0)
-        fail3(i, c === "|" || c === "&" ? i + 1 : i);
-      tokens.push({ type: "punct", text: punct, start, end: i + punct.length });
-      i += punct.length;
-    } catch (error) {
-      if (!(error instanceof LexFailure))
-        throw error;
-      issues.push({ message: `Syntax error: token recognition error at: '${errorDisplay(error.text)}'`, offset: error.offset });
-      i = error.resume;
-    }
-  }
-  tokens.push({ type: "eof", text: "<EOF>", start: n, end: n });
-  return { tokens, issues };
-}
-function readString(src, start, quoteAt, raw, bytes, fail3) {
-  const q = src[quoteAt];
-  const triple = src[quoteAt + 1] === q && src[quoteAt + 2] === q;
-  let i = quoteAt + (triple ? 3 : 1);
-  const out = [];
-  let text = "";
-  let unescapeError2;
-  const push = (s) => {
-    if (bytes)
-      for (const b of Buffer.from(s, "utf8"))
-        out.push(b);
-    else
-      text += s;
-  };
-  const n = src.length;
-  const firstMismatch = (from, count, pattern) => {
-    for (let k = from; k < from + count; k++)
-      if (!pattern.test(src[k] ?? ""))
-        return k;
-    return -1;
-  };
-  for (; ; ) {
-    if (i >= n)
-      fail3(start, n);
-    const c = src[i];
-    if (triple ? src.startsWith(q.repeat(3), i) : c === q) {
-      i += triple ? 3 : 1;
-      break;
-    }
-    if (!triple && (c === "\n" || c === "\r"))
-      fail3(start, i);
-    if (c === "\\" && !raw) {
-      const e = src[i + 1];
-      const simple = { a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "	", v: "\v", "\\": "\\", "'": "'", '"': '"', "`": "`", "?": "?" };
-      if (e !== void 0 && e in simple) {
-        push(simple[e]);
-        i += 2;
-        continue;
-      }
-      if (e !== void 0 && /[0-3]/.test(e)) {
-        const bad = firstMismatch(i + 2, 2, /[0-7]/);
-        if (bad >= 0)
-          fail3(start, bad);
-        const code18 = parseInt(src.slice(i + 1, i + 4), 8);
-        if (bytes)
-          out.push(code18);
-        else
-          text += String.fromCodePoint(code18);
-        i += 4;
-        continue;
-      }
-      if (e === "x" || e === "X") {
-        const bad = firstMismatch(i + 2, 2, /[0-9a-fA-F]/);
-        if (bad >= 0)
-          fail3(start, bad);
-        const code18 = parseInt(src.slice(i + 2, i + 4), 16);
-        if (bytes)
-          out.push(code18);
-        else
-          text += String.fromCodePoint(code18);
-        i += 4;
-        continue;
-      }
-      const width = e === "u" ? 4 : e === "U" ? 8 : 0;
-      if (width > 0) {
-        const bad = firstMismatch(i + 2, width, /[0-9a-fA-F]/);
-        if (bad >= 0)
-          fail3(start, bad);
-        const code18 = parseInt(src.slice(i + 2, i + 2 + width), 16);
-        if (bytes)
-          unescapeError2 ??= "unable to unescape string";
-        else if (code18 > 1114111 || code18 >= 55296 && code18 < 57344)
-          unescapeError2 ??= "invalid unicode code point";
-        else
-          push(String.fromCodePoint(code18));
-        i += 2 + width;
-        continue;
-      }
-      fail3(start, i + 1);
-    }
-    const cp2 = src.codePointAt(i);
-    const ch = String.fromCodePoint(cp2);
-    push(ch);
-    i += ch.length;
-  }
-  return { end: i, value: bytes ? Uint8Array.from(out) : text, ...unescapeError2 !== void 0 ? { unescapeError: unescapeError2 } : {} };
-}
-function parse2(source, options) {
-  const { tokens, issues: lexIssues } = tokenize(source);
-  const parser = new Parser4(tokens, options);
-  try {
-    const expr = parser.parseExpr();
-    parser.expectEnd();
-    const issues = [...lexIssues, ...parser.issues];
-    if (issues.length > 0)
-      return { ok: false, issues };
-    return { ok: true, expr, nextId: parser.nextId };
-  } catch (error) {
-    if (error instanceof SyntaxFailure)
-      return { ok: false, issues: [...lexIssues, ...parser.issues, error.issue, ...error.followUp] };
-    throw error;
-  }
-}
-var ACCUMULATOR, LEGACY_ACCUMULATOR, MAX_RECURSION_DEPTH2, RESERVED2, KEYWORDS, LexFailure, SyntaxFailure, PUNCTUATION, isRawOrBytesPrefix, isEscapedIdentPart, INT64_MAX, UINT64_MAX, EXPRESSION_START, MAP_ENTRY_START, OPERATORS_WANTING_OPERAND, FIELD_START, Parser4;
-var init_parser2 = __esm({
-  "dist/src/cel/check/parser.js"() {
-    "use strict";
-    init_import_meta_url();
-    ACCUMULATOR = "@result";
-    LEGACY_ACCUMULATOR = "__result__";
-    MAX_RECURSION_DEPTH2 = 250;
-    RESERVED2 = /* @__PURE__ */ new Set(["as", "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"]);
-    KEYWORDS = /* @__PURE__ */ new Set(["true", "false", "null", "in"]);
-    LexFailure = class extends Error {
-      offset;
-      text;
-      resume;
-      constructor(offset, text, resume) {
-        super(text);
-        this.offset = offset;
-        this.text = text;
-        this.resume = resume;
-      }
-    };
-    SyntaxFailure = class extends Error {
-      issue;
-      followUp;
-      constructor(issue, followUp = []) {
-        super(issue.message);
-        this.issue = issue;
-        this.followUp = followUp;
-      }
-    };
-    PUNCTUATION = ["==", "!=", "<=", ">=", "&&", "||", "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", ".", ",", "(", ")", "[", "]", "{", "}"];
-    isRawOrBytesPrefix = (c) => c === "r" || c === "R" || c === "b" || c === "B";
-    isEscapedIdentPart = (c) => c !== void 0 && /[A-Za-z0-9_.\-/ ]/.test(c);
-    INT64_MAX = 2n ** 63n - 1n;
-    UINT64_MAX = 2n ** 64n - 1n;
-    EXPRESSION_START = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
-    MAP_ENTRY_START = "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
-    OPERATORS_WANTING_OPERAND = /* @__PURE__ */ new Set(["||", "&&", "==", "!=", "<", "<=", ">", ">=", "in", "+", "-", "*", "/", "%", "?"]);
-    FIELD_START = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
-    Parser4 = class {
-      tokens;
-      options;
-      pos = 0;
-      depth = 0;
-      nextId = 1;
-      /** Errors cel-go reports without stopping (macro and literal errors). */
-      issues = [];
-      constructor(tokens, options) {
-        this.tokens = tokens;
-        this.options = options;
-      }
-      peek(k = 0) {
-        return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)];
-      }
-      next() {
-        const t = this.peek();
-        if (t.type !== "eof")
-          this.pos++;
-        return t;
-      }
-      is(text, k = 0) {
-        const t = this.peek(k);
-        return (t.type === "punct" || t.type === "keyword") && t.text === text;
-      }
-      accept(text) {
-        return this.is(text) ? this.next() : void 0;
-      }
-      expect(text) {
-        const t = this.peek();
-        if (this.is(text))
-          return this.next();
-        if (t.type === "eof" || [")", "]", "}"].includes(text))
-          throw this.syntax(t, `missing '${text}' at '${t.text}'`);
-        throw this.syntax(t, `mismatched input '${t.text}' expecting '${text}'`);
-      }
-      syntax(t, message) {
-        return new SyntaxFailure({ message: `Syntax error: ${message}`, offset: t.start });
-      }
-      id() {
-        return this.nextId++;
-      }
-      enter() {
-        if (++this.depth > MAX_RECURSION_DEPTH2)
-          throw new SyntaxFailure({ message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH2}` });
-      }
-      leave() {
-        this.depth--;
-      }
-      /** Whether a token can start an expression (ANTLR's EXPRESSION_START set). */
-      startsExpression(t) {
-        if (t.type === "ident")
-          return typeof t.value !== "string";
-        if (t.type === "keyword")
-          return t.text !== "in";
-        if (t.type === "punct")
-          return ["[", "{", "(", ".", "-", "!"].includes(t.text);
-        return t.type !== "eof";
-      }
-      /**
-       * A token where `expecting` was: ANTLR deletes it when the token after it fits (single-token
-       * deletion: "extraneous input", reported and parsing goes on), and otherwise stops at it
-       * ("mismatched input"), then reports the next token too when it does not fit either.
-       */
-      unexpected(t, expecting, fits) {
-        const next = this.peek(1);
-        if (t.type !== "eof" && fits(next)) {
-          this.issues.push({ message: `Syntax error: extraneous input '${t.text}' expecting ${expecting}`, offset: t.start });
-          this.next();
-          return;
-        }
-        const operator = (t.type === "punct" || t.type === "keyword") && OPERATORS_WANTING_OPERAND.has(t.text);
-        const followUp = operator && !fits(next) ? [{ message: `Syntax error: mismatched input '${next.text}' expecting ${expecting}`, offset: next.start }] : [];
-        throw new SyntaxFailure({ message: `Syntax error: mismatched input '${t.text}' expecting ${expecting}`, offset: t.start }, followUp);
-      }
-      /** A '.' followed by no name: a keyword is a mismatch, anything else leaves ANTLR no viable alternative. */
-      afterDot(t) {
-        if (t.type === "keyword")
-          return this.syntax(t, `mismatched input '${t.text}' expecting IDENTIFIER`);
-        return this.syntax(t, `no viable alternative at input '.${t.type === "eof" ? "" : t.text}'`);
-      }
-      /** An escaped field name where the environment has no escape syntax: reported, and parsing goes on. */
-      fieldName(t) {
-        if (typeof t.value !== "string")
-          return t.text;
-        if (!this.options.identEscapeSyntax)
-          this.issues.push({ message: "unsupported syntax: '`'", offset: t.start });
-        return t.value;
-      }
-      expectEnd() {
-        const t = this.peek();
-        if (t.type === "eof")
-          return;
-        const last = this.peek(1).type === "eof";
-        throw this.syntax(t, `${last ? "extraneous" : "mismatched"} input '${t.text}' expecting <EOF>`);
-      }
-      // expr: conditionalOr ('?' conditionalOr ':' expr)?
-      parseExpr() {
-        this.enter();
-        try {
-          const condition = this.parseLogical("||");
-          const question = this.accept("?");
-          if (!question)
-            return condition;
-          const ifTrue = this.parseLogical("||");
-          this.expect(":");
-          const ifFalse = this.parseExpr();
-          return this.call(question.start, "_?_:_", void 0, [condition, ifTrue, ifFalse]);
-        } finally {
-          this.leave();
-        }
-      }
-      /** `||` over `&&` chains, each balanced as cel-go's balancer builds them. */
-      parseLogical(op) {
-        const terms = [op === "||" ? this.parseLogical("&&") : this.parseRelation()];
-        const ops = [];
-        while (this.is(op)) {
-          ops.push(this.next().start);
-          terms.push(op === "||" ? this.parseLogical("&&") : this.parseRelation());
-        }
-        if (ops.length === 0)
-          return terms[0];
-        const fn = op === "||" ? "_||_" : "_&&_";
-        const build = (lo, hi) => {
-          const mid = Math.floor((lo + hi + 1) / 2);
-          const left2 = mid === lo ? terms[mid] : build(lo, mid - 1);
-          const right = mid === hi ? terms[mid + 1] : build(mid + 1, hi);
-          return this.call(ops[mid], fn, void 0, [left2, right]);
-        };
-        return build(0, ops.length - 1);
-      }
-      parseRelation() {
-        let left2 = this.parseAddition();
-        for (; ; ) {
-          const t = this.peek();
-          const relop = ["<", "<=", ">=", ">", "==", "!=", "in"].find((op) => this.is(op));
-          if (relop === void 0)
-            return left2;
-          this.next();
-          const right = this.parseAddition();
-          left2 = this.call(t.start, relop === "in" ? "@in" : `_${relop}_`, void 0, [left2, right]);
-        }
-      }
-      parseAddition() {
-        let left2 = this.parseMultiplication();
-        for (; ; ) {
-          const op = this.is("+") ? "+" : this.is("-") ? "-" : void 0;
-          if (op === void 0)
-            return left2;
-          const t = this.next();
-          const right = this.parseMultiplication();
-          left2 = this.call(t.start, `_${op}_`, void 0, [left2, right]);
-        }
-      }
-      parseMultiplication() {
-        let left2 = this.parseUnary();
-        for (; ; ) {
-          const op = ["*", "/", "%"].find((o) => this.is(o));
-          if (op === void 0)
-            return left2;
-          const t = this.next();
-          const right = this.parseUnary();
-          left2 = this.call(t.start, `_${op}_`, void 0, [left2, right]);
-        }
-      }
-      // unary: member | '!'+ member | '-'+ member; a '-' directly before a number is part of the literal.
-      parseUnary() {
-        const first = this.peek();
-        if (this.is("-") && ["int", "double"].includes(this.peek(1).type)) {
-          this.next();
-          return this.parseMemberSuffixes(this.literal(this.next(), true, first.start));
-        }
-        if (this.is("!") || this.is("-")) {
-          const op = first.text;
-          let count = 0;
-          let last = first;
-          while (this.is(op)) {
-            last = this.next();
-            count++;
-          }
-          const next = this.peek();
-          if (op === "-" && count >= 2 && (!this.startsExpression(next) || this.is("!"))) {
-            this.issues.push({ message: `Syntax error: no viable alternative at input '${last.text}'`, offset: next.start });
-          }
-          this.enter();
-          try {
-            const operand = this.parseMember();
-            if (count % 2 === 0)
-              return operand;
-            return this.call(first.start, op === "!" ? "!_" : "-_", void 0, [operand]);
-          } finally {
-            this.leave();
-          }
-        }
-        return this.parseMember();
-      }
-      parseMember() {
-        return this.parseMemberSuffixes(this.parsePrimary());
-      }
-      parseMemberSuffixes(start) {
-        let e = start;
-        for (; ; ) {
-          if (this.is(".")) {
-            const dot = this.next();
-            const optional = this.is("?") ? this.next() : void 0;
-            const nameToken = this.peek();
-            if (nameToken.type !== "ident")
-              throw this.afterDot(nameToken);
-            this.next();
-            const name = this.fieldName(nameToken);
-            if (optional) {
-              if (!this.options.optionalSyntax)
-                throw new SyntaxFailure({ message: "unsupported syntax '.?'", offset: dot.start });
-              e = this.call(dot.start, "_?._", void 0, [e, { kind: "literal", id: this.id(), offset: nameToken.start, type: "string", value: name }]);
-              continue;
-            }
-            if (this.is("(") && typeof nameToken.value !== "string") {
-              const open2 = this.next();
-              const args = this.parseArgs(")");
-              e = this.receiverCallOrMacro(open2.start, name, e, args);
-              continue;
-            }
-            e = { kind: "select", id: this.id(), offset: dot.start, operand: e, field: name, testOnly: false };
-            continue;
-          }
-          if (this.is("[")) {
-            const open2 = this.next();
-            const optional = this.accept("?");
-            if (optional && !this.options.optionalSyntax)
-              throw new SyntaxFailure({ message: "unsupported syntax '[?'", offset: open2.start });
-            const index = this.parseExpr();
-            this.expect("]");
-            e = this.call(open2.start, optional ? "_[?_]" : "_[_]", void 0, [e, index]);
-            continue;
-          }
-          return e;
-        }
-      }
-      parseArgs(close2) {
-        const args = [];
-        if (this.accept(close2))
-          return args;
-        for (; ; ) {
-          args.push(this.parseExpr());
-          if (this.accept(","))
-            continue;
-          this.expect(close2);
-          return args;
-        }
-      }
-      parsePrimary() {
-        const t = this.peek();
-        if (!this.startsExpression(t) || this.is(".") && this.peek(1).type !== "ident") {
-          if (this.is("."))
-            throw this.afterDot(this.peek(1));
-          this.unexpected(t, EXPRESSION_START, (next) => this.startsExpression(next));
-          return this.parsePrimary();
-        }
-        if (t.type === "ident" || this.is(".") && this.peek(1).type === "ident") {
-          const leadingDot = this.accept(".") ? "." : "";
-          let k = 1;
-          while (this.is(".", k) && this.peek(k + 1).type === "ident")
-            k += 2;
-          if (this.is("{", k))
-            return this.parseStruct(leadingDot);
-          const idToken = this.next();
-          if (typeof idToken.value === "string")
-            throw this.syntax(idToken, `mismatched input '${idToken.text}' expecting IDENTIFIER`);
-          if (RESERVED2.has(idToken.text)) {
-            this.issues.push({ message: `reserved identifier: ${idToken.text}`, offset: idToken.start });
-            if (this.accept("("))
-              this.parseArgs(")");
-            return { kind: "call", id: this.id(), offset: idToken.start, fn: "<error>", args: [] };
-          }
-          const name = leadingDot + idToken.text;
-          if (this.is("(")) {
-            const open2 = this.next();
-            const args = this.parseArgs(")");
-            return this.globalCallOrMacro(open2.start, name, args);
-          }
-          return { kind: "ident", id: this.id(), offset: idToken.start, name };
-        }
-        if (this.is("(")) {
-          this.next();
-          const e = this.parseExpr();
-          this.expect(")");
-          return e;
-        }
-        if (this.is("[")) {
-          const open2 = this.next();
-          const elements = [];
-          const optionalIndices = [];
-          if (this.is(",") && this.is("]", 1))
-            this.next();
-          while (!this.is("]")) {
-            if (elements.length > 0 && this.peek().type === "eof")
-              break;
-            const optional = this.accept("?");
-            if (optional) {
-              if (!this.options.optionalSyntax)
-                throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
-              optionalIndices.push(elements.length);
-            }
-            elements.push(this.parseExpr());
-            if (!this.accept(","))
-              break;
-          }
-          this.expect("]");
-          return { kind: "list", id: this.id(), offset: open2.start, elements, optionalIndices };
-        }
-        if (this.is("{")) {
-          const open2 = this.next();
-          const id = this.id();
-          const entries = [];
-          if (this.is(",") && this.is("}", 1))
-            this.next();
-          while (!this.is("}")) {
-            if (!this.is("?") && !this.startsExpression(this.peek())) {
-              this.unexpected(this.peek(), MAP_ENTRY_START, (next) => next.type !== "eof" && (this.startsExpression(next) || next.type === "punct" && ["}", ",", "?"].includes(next.text)));
-              continue;
-            }
-            const optional = this.accept("?");
-            if (optional && !this.options.optionalSyntax)
-              throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
-            const key2 = this.parseExpr();
-            const colon = this.colon();
-            if (colon === void 0)
-              break;
-            const value = this.parseExpr();
-            entries.push({ id: this.id(), offset: colon.start, key: key2, value, optional: optional !== void 0 });
-            if (!this.accept(","))
-              break;
-          }
-          this.expect("}");
-          return { kind: "map", id, offset: open2.start, entries };
-        }
-        this.next();
-        return this.literal(t, false, t.start);
-      }
-      /**
-       * The ':' of a map entry or field initializer. When another token stands there, ANTLR reports
-       * it and recovers by leaving the entries (the closing '}' is then matched as usual).
-       */
-      colon() {
-        if (this.is(":"))
-          return this.next();
-        const t = this.peek();
-        if (t.type === "eof")
-          throw this.syntax(t, `missing ':' at '<EOF>'`);
-        this.issues.push({ message: `Syntax error: mismatched input '${t.text}' expecting ':'`, offset: t.start });
-        return void 0;
-      }
-      parseStruct(leadingDot) {
-        let name = leadingDot + this.next().text;
-        while (this.is(".")) {
-          this.next();
-          name += "." + this.next().text;
-        }
-        const open2 = this.expect("{");
-        const id = this.id();
-        const fields = [];
-        if (this.is(",") && this.is("}", 1))
-          this.next();
-        while (!this.is("}")) {
-          if (this.peek().type !== "ident" && !this.is("?") && !this.is(",")) {
-            this.unexpected(this.peek(), FIELD_START, (next) => next.type === "ident" || next.type === "punct" && ["}", ",", "?"].includes(next.text));
-            continue;
-          }
-          const optional = this.accept("?");
-          if (optional && !this.options.optionalSyntax)
-            throw new SyntaxFailure({ message: "unsupported syntax '?'", offset: optional.start });
-          const fieldToken = this.peek();
-          if (fieldToken.type !== "ident")
-            throw this.syntax(fieldToken, `mismatched input '${fieldToken.text}' expecting ${optional ? "{IDENTIFIER, ESC_IDENTIFIER}" : "IDENTIFIER"}`);
-          this.next();
-          const fieldName = this.fieldName(fieldToken);
-          const colon = this.colon();
-          if (colon === void 0)
-            break;
-          const value = this.parseExpr();
-          fields.push({ id: this.id(), offset: colon.start, name: fieldName, value, optional: optional !== void 0 });
-          if (!this.accept(","))
-            break;
-        }
-        this.expect("}");
-        return { kind: "struct", id, offset: open2.start, typeName: name, fields };
-      }
-      literal(t, negative, offset) {
-        const id = this.id();
-        switch (t.type) {
-          case "int": {
-            const digits = t.text;
-            let value = /^0[xX]/.test(digits) ? BigInt(digits) : BigInt(digits);
-            if (negative)
-              value = -value;
-            if (value > INT64_MAX || value < -INT64_MAX - 1n)
-              this.issues.push({ message: "invalid int literal", offset });
-            return { kind: "literal", id, offset, type: "int", value };
-          }
-          case "uint": {
-            const value = BigInt(t.text.slice(0, -1));
-            if (value > UINT64_MAX)
-              this.issues.push({ message: "invalid uint literal", offset });
-            return { kind: "literal", id, offset, type: "uint", value };
-          }
-          case "double": {
-            const value = (negative ? -1 : 1) * Number(t.text);
-            if (!Number.isFinite(value))
-              this.issues.push({ message: "invalid double literal", offset });
-            return { kind: "literal", id, offset, type: "double", value };
-          }
-          case "string":
-            if (t.unescapeError !== void 0)
-              this.issues.push({ message: t.unescapeError, offset });
-            return { kind: "literal", id, offset, type: "string", value: t.value };
-          case "bytes":
-            if (t.unescapeError !== void 0)
-              this.issues.push({ message: t.unescapeError, offset });
-            return { kind: "literal", id, offset, type: "bytes", value: t.value };
-          default:
-            if (t.text === "null")
-              return { kind: "literal", id, offset, type: "null", value: null };
-            return { kind: "literal", id, offset, type: "bool", value: t.text === "true" };
-        }
-      }
-      call(offset, fn, target, args) {
-        return target ? { kind: "call", id: this.id(), offset, fn, target, args } : { kind: "call", id: this.id(), offset, fn, args };
-      }
-      // --- macros -------------------------------------------------------------------------------
-      macroError(node, message) {
-        this.issues.push({ message, offset: node.offset });
-        return { kind: "literal", id: this.id(), offset: node.offset, type: "string", value: "<<error>>" };
-      }
-      globalCallOrMacro(offset, name, args) {
-        if (name === "has" && args.length === 1 && this.options.macros.has("has")) {
-          const arg = args[0];
-          if (arg.kind !== "select")
-            return this.macroError(arg, "invalid argument to has() macro");
-          return { kind: "select", id: this.id(), offset, operand: arg.operand, field: arg.field, testOnly: true };
-        }
-        return this.call(offset, name, void 0, args);
-      }
-      receiverCallOrMacro(offset, name, target, args) {
-        const m4 = this.options.macros;
-        const at = { offset };
-        if (args.length === 2 && (name === "all" || name === "exists" || name === "exists_one") && m4.has(name))
-          return this.quantifier(at, name, target, args);
-        if ((args.length === 2 || args.length === 3) && name === "map" && m4.has("map"))
-          return this.mapMacro(at, target, args);
-        if (args.length === 2 && name === "filter" && m4.has("filter"))
-          return this.filterMacro(at, target, args);
-        if (args.length === 3 && (name === "all" && m4.has("all2") || name === "exists" && m4.has("exists2") || name === "existsOne" && m4.has("existsOne2") || name === "exists_one" && m4.has("exists_one2"))) {
-          return this.twoVarQuantifier(at, name === "existsOne" ? "exists_one" : name, target, args);
-        }
-        if ((args.length === 3 || args.length === 4) && (name === "transformList" || name === "transformMap" || name === "transformMapEntry") && m4.has(name))
-          return this.transform(at, name, target, args);
-        if (args.length === 2 && (name === "optMap" || name === "optFlatMap") && m4.has(name))
-          return this.optMap(at, name, target, args);
-        if (args.length === 2 && name === "sortBy" && m4.has("sortBy"))
-          return this.sortBy(at, target, args);
-        return this.call(offset, name, target, args);
-      }
-      lit(at, type, value) {
-        return { kind: "literal", id: this.id(), offset: at.offset, type, value };
-      }
-      ident(at, name) {
-        return { kind: "ident", id: this.id(), offset: at.offset, name };
-      }
-      accu(at) {
-        return this.ident(at, ACCUMULATOR);
-      }
-      list(at, elements) {
-        return { kind: "list", id: this.id(), offset: at.offset, elements, optionalIndices: [] };
-      }
-      comprehension(at, parts) {
-        return { kind: "comprehension", id: this.id(), offset: at.offset, ...parts };
-      }
-      iterVar(arg, message) {
-        if (arg.kind !== "ident")
-          return this.macroError(arg, message);
-        if (arg.name === ACCUMULATOR || arg.name === LEGACY_ACCUMULATOR)
-          return this.macroError(arg, "iteration variable overwrites accumulator variable");
-        return arg.name;
-      }
-      quantifier(at, kind, target, args) {
-        const v = this.iterVar(args[0], "argument must be a simple name");
-        if (typeof v !== "string")
-          return v;
-        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, ...this.quantifierParts(at, kind, args[1]) });
-      }
-      quantifierParts(at, kind, predicate) {
-        switch (kind) {
-          case "all":
-            return {
-              accuInit: this.lit(at, "bool", true),
-              loopCondition: this.call(at.offset, "@not_strictly_false", void 0, [this.accu(at)]),
-              loopStep: this.call(at.offset, "_&&_", void 0, [this.accu(at), predicate]),
-              result: this.accu(at)
-            };
-          case "exists":
-            return {
-              accuInit: this.lit(at, "bool", false),
-              loopCondition: this.call(at.offset, "@not_strictly_false", void 0, [this.call(at.offset, "!_", void 0, [this.accu(at)])]),
-              loopStep: this.call(at.offset, "_||_", void 0, [this.accu(at), predicate]),
-              result: this.accu(at)
-            };
-          case "exists_one":
-            return {
-              accuInit: this.lit(at, "int", 0n),
-              loopCondition: this.lit(at, "bool", true),
-              loopStep: this.call(at.offset, "_?_:_", void 0, [predicate, this.call(at.offset, "_+_", void 0, [this.accu(at), this.lit(at, "int", 1n)]), this.accu(at)]),
-              result: this.call(at.offset, "_==_", void 0, [this.accu(at), this.lit(at, "int", 1n)])
-            };
-        }
-      }
-      mapMacro(at, target, args) {
-        const v = this.iterVar(args[0], "argument is not an identifier");
-        if (typeof v !== "string")
-          return v;
-        const filter = args.length === 3 ? args[1] : void 0;
-        const fn = args.length === 3 ? args[2] : args[1];
-        let step = this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [fn])]);
-        if (filter)
-          step = this.call(at.offset, "_?_:_", void 0, [filter, step, this.accu(at)]);
-        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
-      }
-      filterMacro(at, target, args) {
-        const v = this.iterVar(args[0], "argument is not an identifier");
-        if (typeof v !== "string")
-          return v;
-        const step = this.call(at.offset, "_?_:_", void 0, [args[1], this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [args[0]])]), this.accu(at)]);
-        return this.comprehension(at, { iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: this.list(at, []), loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
-      }
-      /** ext/comprehensions.go extractIterVars. */
-      iterVars(args) {
-        const [a0, a1] = [args[0], args[1]];
-        if (a0.kind !== "ident")
-          return this.macroError(a0, "argument must be a simple name");
-        if (a1.kind !== "ident")
-          return this.macroError(a1, "argument must be a simple name");
-        if (a0.name === a1.name)
-          return this.macroError(a1, `duplicate variable name: ${a0.name}`);
-        if (a0.name === ACCUMULATOR || a0.name === LEGACY_ACCUMULATOR)
-          return this.macroError(a0, "iteration variable overwrites accumulator variable");
-        if (a1.name === ACCUMULATOR || a1.name === LEGACY_ACCUMULATOR)
-          return this.macroError(a1, "iteration variable overwrites accumulator variable");
-        return [a0.name, a1.name];
-      }
-      twoVarQuantifier(at, kind, target, args) {
-        const vars = this.iterVars(args);
-        if (!Array.isArray(vars))
-          return vars;
-        const parts = this.quantifierParts(at, kind, args[2]);
-        return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, ...parts });
-      }
-      transform(at, name, target, args) {
-        const vars = this.iterVars(args);
-        if (!Array.isArray(vars))
-          return vars;
-        const filter = args.length === 4 ? args[2] : void 0;
-        const transform = args.length === 4 ? args[3] : args[2];
-        let step;
-        let accuInit;
-        if (name === "transformList") {
-          step = this.call(at.offset, "_+_", void 0, [this.accu(at), this.list(at, [transform])]);
-          accuInit = this.list(at, []);
-        } else {
-          const insertArgs = name === "transformMap" ? [this.accu(at), this.ident(at, vars[0]), transform] : [this.accu(at), transform];
-          step = this.call(at.offset, "cel.@mapInsert", void 0, insertArgs);
-          accuInit = { kind: "map", id: this.id(), offset: at.offset, entries: [] };
-        }
-        if (filter)
-          step = this.call(at.offset, "_?_:_", void 0, [filter, step, this.accu(at)]);
-        return this.comprehension(at, { iterRange: target, iterVar: vars[0], iterVar2: vars[1], accuVar: ACCUMULATOR, accuInit, loopCondition: this.lit(at, "bool", true), loopStep: step, result: this.accu(at) });
-      }
-      optMap(at, name, target, args) {
-        const varIdent = args[0];
-        if (varIdent.kind !== "ident")
-          return this.macroError(varIdent, `${name}() variable name must be a simple identifier`);
-        const inner = this.comprehension(at, {
-          iterRange: this.list(at, []),
-          iterVar: "#unused",
-          accuVar: varIdent.name,
-          accuInit: this.call(at.offset, "value", this.copy(target), []),
-          loopCondition: this.lit(at, "bool", false),
-          loopStep: this.ident(at, varIdent.name),
-          result: args[1]
-        });
-        const ifPresent = name === "optMap" ? this.call(at.offset, "optional.of", void 0, [inner]) : inner;
-        return this.call(at.offset, "_?_:_", void 0, [this.call(at.offset, "hasValue", target, []), ifPresent, this.call(at.offset, "optional.none", void 0, [])]);
-      }
-      sortBy(at, target, args) {
-        if (!["list", "select", "ident", "comprehension", "call"].includes(target.kind)) {
-          return this.macroError(target, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
-        }
-        const input = "@__sortBy_input__";
-        const keys = this.mapMacro(at, this.ident(at, input), args);
-        return this.comprehension(at, {
-          iterRange: this.list(at, []),
-          iterVar: "#unused",
-          accuVar: input,
-          accuInit: target,
-          loopCondition: this.lit(at, "bool", false),
-          loopStep: this.ident(at, input),
-          result: this.call(at.offset, "@sortByAssociatedKeys", this.ident(at, input), [keys])
-        });
-      }
-      /** A copy with fresh ids (cel-go's MacroExprFactory.Copy). */
-      copy(e) {
-        const id = this.id();
-        switch (e.kind) {
-          case "literal":
-          case "ident":
-            return { ...e, id };
-          case "select":
-            return { ...e, id, operand: this.copy(e.operand) };
-          case "call":
-            return e.target ? { ...e, id, target: this.copy(e.target), args: e.args.map((a) => this.copy(a)) } : { ...e, id, args: e.args.map((a) => this.copy(a)) };
-          case "list":
-            return { ...e, id, elements: e.elements.map((x) => this.copy(x)) };
-          case "map":
-            return { ...e, id, entries: e.entries.map((x) => ({ ...x, id: this.id(), key: this.copy(x.key), value: this.copy(x.value) })) };
-          case "struct":
-            return { ...e, id, fields: e.fields.map((f) => ({ ...f, id: this.id(), value: this.copy(f.value) })) };
-          case "comprehension":
-            return {
-              ...e,
-              id,
-              iterRange: this.copy(e.iterRange),
-              accuInit: this.copy(e.accuInit),
-              loopCondition: this.copy(e.loopCondition),
-              loopStep: this.copy(e.loopStep),
-              result: this.copy(e.result)
-            };
-        }
-      }
-    };
-  }
-});
-
 // dist/src/cel/check/ast.js
 function children2(e) {
   switch (e.kind) {
@@ -26186,6 +26207,9 @@ function celCompileError(expression, options) {
 function untypedCheck(expression, options) {
   const syntax = (error) => ({ error, stage: "syntax" });
   const semantic = (error) => ({ error, stage: "semantic" });
+  const oversize = sizeLimitExceeded(expression);
+  if (oversize !== void 0)
+    return syntax(oversize);
   const cel = celLibrary();
   const { text: maskedText, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
   const text = collapseUnaryRuns(maskedText);
@@ -26245,6 +26269,12 @@ function untypedCheck(expression, options) {
       return semantic(void 0);
   }
 }
+function sizeLimitExceeded(expression) {
+  if (expression.length <= EXPRESSION_SIZE_CODE_POINT_LIMIT)
+    return void 0;
+  const size = codePoints(expression);
+  return size > EXPRESSION_SIZE_CODE_POINT_LIMIT ? `compilation failed: ERROR: <input>:-1:0: expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` : void 0;
+}
 function recursionLimitExceeded() {
   return `compilation failed: ERROR: <input>:-1:0: ${RECURSION_LIMIT_MESSAGE}`;
 }
@@ -26278,7 +26308,7 @@ function compileUncached(expression, options) {
   const fallback = { error: untyped.error, type: void 0 };
   const typed = options.kubeVersion.major === 1 && options.kubeVersion.minor >= FIRST_TYPED_MINOR;
   if (untyped.stage === "syntax" && untyped.error !== void 0) {
-    if (untyped.error === recursionLimitExceeded() || options.kubeVersion.major !== 1)
+    if (untyped.error === recursionLimitExceeded() || untyped.error === sizeLimitExceeded(expression) || options.kubeVersion.major !== 1)
       return fallback;
     const parseError2 = parseFailure(expression, options.kind, options.kubeVersion);
     if (parseError2 !== void 0)
@@ -26356,6 +26386,7 @@ var init_compile = __esm({
     init_names2();
     init_source2();
     init_check();
+    init_parser2();
     init_types2();
     init_cache();
     WEBHOOK_MATCH_CONDITION_VARIABLES = /* @__PURE__ */ new Set(["object", "oldObject", "request", "authorizer", "namespaceObject"]);
@@ -35330,7 +35361,7 @@ function mergeSelectorChanges(value) {
     if (named.has(name))
       return { changes: [], known: false };
     named.add(name);
-    if (Object.keys(webhook).some((key2) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key2)))
+    if (Object.keys(webhook).some((key2) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key2) && !(key2 === "clientConfig" && keepsServiceNamespace(webhook[key2]))))
       return { changes: [], known: false };
     for (const field of SELECTOR_FIELDS) {
       if (!Object.prototype.hasOwnProperty.call(webhook, field))
@@ -35340,6 +35371,17 @@ function mergeSelectorChanges(value) {
     }
   }
   return { changes, known: true };
+}
+function keepsServiceNamespace(clientConfig) {
+  if (clientConfig === null || typeof clientConfig !== "object" || Array.isArray(clientConfig))
+    return false;
+  const keys = Object.keys(clientConfig);
+  if (keys.length !== 1 || keys[0] !== "service")
+    return false;
+  const service = clientConfig.service;
+  if (service === null || typeof service !== "object" || Array.isArray(service))
+    return false;
+  return Object.entries(service).every(([key2, value]) => key2 === "name" || key2 === "path" ? typeof value === "string" : key2 === "port" && typeof value === "number");
 }
 function jsonPatchSelectorChanges(operations) {
   const changes = [];
@@ -35826,6 +35868,14 @@ function replacementPatches(file, list3, lineOf2, adds) {
   return out;
 }
 function patchesChanging(patches, object) {
+  const answers = changingAnswers.get(patches, () => /* @__PURE__ */ new Map());
+  const key2 = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null]);
+  let found = answers.get(key2);
+  if (found === void 0)
+    answers.set(key2, found = patchesChangingUncached(patches, object));
+  return [...found];
+}
+function patchesChangingUncached(patches, object) {
   const own = object.file === "<stdin>" ? void 0 : (0, import_node_path3.resolve)(object.file);
   const changing = (name) => patches.filter((patch) => (own === void 0 || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion));
   const found = changing(object.name);
@@ -35868,11 +35918,12 @@ function matchesWhole(pattern, value) {
 function selectsNoneOf(kind, kinds) {
   return typeof kind === "string" && !kinds.some((each) => matchesWhole(kind, each));
 }
-var import_node_path3, import_yaml, SELECTOR_FIELDS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, KUSTOMIZATION_KIND, MAX_RENAMES;
+var import_node_path3, import_yaml, SELECTOR_FIELDS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, KUSTOMIZATION_KIND, changingAnswers, MAX_RENAMES;
 var init_kustomize_patches = __esm({
   "dist/src/parse/kustomize-patches.js"() {
     "use strict";
     init_import_meta_url();
+    init_cache();
     init_fs();
     import_node_path3 = require("node:path");
     import_yaml = __toESM(require_dist(), 1);
@@ -35989,6 +36040,7 @@ var init_kustomize_patches = __esm({
     DATA_FIELDS = /* @__PURE__ */ new Set(["commonLabels", "commonAnnotations", "pairs", "metadata", "literals", "annotations"]);
     UNREAD_FIELDS = /* @__PURE__ */ new Set(["vars"]);
     KUSTOMIZATION_KIND = /^kind:[ \t]*["']?Kustomization\b/m;
+    changingAnswers = new ObjectMemo();
     MAX_RENAMES = 8;
   }
 });
@@ -37418,6 +37470,14 @@ var init_kube_system_resources = __esm({
 });
 
 // dist/src/match/kube-system.js
+function systemObjectsNeverCarry(key2, value, likely = false) {
+  const values = SYSTEM_OBJECT_LABELS.get(key2);
+  if (values === void 0)
+    return true;
+  if (likely && values !== "any" && values.length === 0)
+    return true;
+  return values !== "any" && values.length > 0 && !values.includes(value);
+}
 function systemObjectsCarry(key2, value) {
   const values = SYSTEM_OBJECT_LABELS.get(key2);
   if (values === void 0)
@@ -37495,6 +37555,15 @@ var init_kube_system = __esm({
       // EndpointSlice and Endpoints controllers (k8s.io/api discovery/v1 well-known labels).
       ["kubernetes.io/service-name", "any"],
       ["endpointslice.kubernetes.io/managed-by", ["endpointslice-controller.k8s.io", "endpointslicemirroring-controller.k8s.io"]],
+      // The API server's endpoint reconciler marks the `kubernetes` Endpoints so that the mirroring
+      // controller leaves it (pkg/controlplane/reconcilers).
+      ["endpointslice.kubernetes.io/skip-mirror", ["true"]],
+      // Service labels the EndpointSlice controller copies onto its slices: kubeadm's kube-dns
+      // Service carries kubernetes.io/name=CoreDNS (cluster/addons/dns).
+      ["kubernetes.io/name", "any"],
+      // The token controller's marks on legacy service account token Secrets (KEP-2799).
+      ["kubernetes.io/legacy-token-last-used", "any"],
+      ["kubernetes.io/legacy-token-invalid-since", "any"],
       ["service.kubernetes.io/headless", [""]],
       // RBAC bootstrap policy: the roles and bindings the API server creates in kube-system
       // (plugin/pkg/auth/authorizer/rbac/bootstrappolicy).
@@ -37512,9 +37581,13 @@ var init_kube_system = __esm({
       ["topology.kubernetes.io/zone", "any"],
       ["topology.kubernetes.io/region", "any"],
       ["node-role.kubernetes.io/control-plane", [""]],
+      ["node-role.kubernetes.io/master", [""]],
       ["node.kubernetes.io/exclude-from-external-load-balancers", [""]],
       // The recommended labels (kubernetes.io docs, "Recommended Labels") and Helm's chart label, on
       // add-ons that Helm charts install into kube-system: their values are the add-ons' own names.
+      // Managed clusters label their add-ons in kube-system (EKS's CoreDNS Pods, AKS's add-ons).
+      ["eks.amazonaws.com/component", "any"],
+      ["kubernetes.azure.com/managedby", "any"],
       ["app.kubernetes.io/name", []],
       ["app.kubernetes.io/instance", []],
       ["app.kubernetes.io/component", []],
@@ -37633,7 +37706,7 @@ var init_evaluate = __esm({
 });
 
 // dist/src/match/foreign-label-gates.js
-function withForeignLabelGates(expression, nonNull) {
+function withForeignLabelGates(expression, nonNull, likely = false) {
   if (!expression.includes("labels"))
     return expression;
   const { tokens, issues } = tokenize(expression);
@@ -37642,12 +37715,15 @@ function withForeignLabelGates(expression, nonNull) {
   if (tokens.some((token, index) => token.type === "ident" && OBJECTS.has(token.text) && tokens[index + 1]?.text === ","))
     return expression;
   const replaced = [];
+  const closing = closingOf(tokens);
+  if (closing === void 0)
+    return expression;
   const stack = [{ start: 0, conjuncts: [0] }];
   const close2 = (chain, end) => {
     if (chain.conjuncts.length < 2 || end <= chain.start)
       return;
-    const parts = chain.conjuncts.map((from, index) => unwrap(tokens, from, (chain.conjuncts[index + 1] ?? end + 1) - 1));
-    if (isForeignLabelGate(parts, nonNull))
+    const parts = chain.conjuncts.map((from, index) => unwrap(tokens, closing, from, (chain.conjuncts[index + 1] ?? end + 1) - 1));
+    if (isForeignLabelGate(parts, nonNull, likely))
       replaced.push({ start: tokens[chain.start].start, end: tokens[end - 1].end });
   };
   for (let i = 0; i < tokens.length; i++) {
@@ -37666,7 +37742,7 @@ function withForeignLabelGates(expression, nonNull) {
       if (stack.length === 1)
         return expression;
       stack.pop();
-    } else if (CHAIN_ENDS.has(token.text)) {
+    } else if (CHAIN_ENDS.has(token.text) && !(token.text === "?" && OPTIONAL_BEFORE.has(tokens[i - 1]?.text ?? ""))) {
       close2(chain, i);
       stack[stack.length - 1] = { start: i + 1, conjuncts: [i + 1] };
     } else if (token.text === "&&")
@@ -37685,27 +37761,30 @@ function withForeignLabelGates(expression, nonNull) {
   }
   return out + expression.slice(at);
 }
-function unwrap(tokens, from, to) {
-  while (to - from >= 2 && tokens[from].text === "(" && tokens[to - 1].text === ")" && enclosesAll(tokens, from, to)) {
+function unwrap(tokens, closing, from, to) {
+  while (to - from >= 2 && tokens[from].text === "(" && closing[from] === to - 1) {
     from++;
     to--;
   }
-  return tokens.slice(from, to);
+  return to - from > LONGEST_PATTERN ? [] : tokens.slice(from, to);
 }
-function enclosesAll(tokens, from, to) {
-  let depth = 0;
-  for (let i = from; i < to; i++) {
+function closingOf(tokens) {
+  const closing = new Array(tokens.length).fill(-1);
+  const open2 = [];
+  for (let i = 0; i < tokens.length; i++) {
     const text = tokens[i].type === "punct" ? tokens[i].text : "";
     if (OPENS.has(text))
-      depth++;
-    else if (CLOSES.has(text))
-      depth--;
-    if (depth === 0 && i < to - 1)
-      return false;
+      open2.push(i);
+    else if (CLOSES.has(text)) {
+      const at = open2.pop();
+      if (at === void 0)
+        return void 0;
+      closing[at] = i;
+    }
   }
-  return true;
+  return open2.length === 0 ? closing : void 0;
 }
-function isForeignLabelGate(conjuncts, nonNull) {
+function isForeignLabelGate(conjuncts, nonNull, likely) {
   for (const object of OBJECTS) {
     const guardedNull = nonNull.has(object) || conjuncts.some((part) => isNotNull(part, object));
     if (!guardedNull || !conjuncts.some((part) => isLabelsPresence(part, object)))
@@ -37715,7 +37794,7 @@ function isForeignLabelGate(conjuncts, nonNull) {
       return true;
     for (const part of conjuncts) {
       const compared = valueCompared(part, object);
-      if (compared !== void 0 && keysIn.includes(compared.key) && !systemObjectsCarry(compared.key, compared.value))
+      if (compared !== void 0 && keysIn.includes(compared.key) && systemObjectsNeverCarry(compared.key, compared.value, likely))
         return true;
     }
   }
@@ -37752,7 +37831,7 @@ function valueCompared(part, object) {
   }
   return typeof key2 === "string" && typeof value === "string" ? { key: key2, value } : void 0;
 }
-var OBJECTS, CHAIN_ENDS, OPENS, CLOSES, texts, LABELS_PATH;
+var OBJECTS, CHAIN_ENDS, OPENS, OPTIONAL_BEFORE, CLOSES, LONGEST_PATTERN, texts, LABELS_PATH;
 var init_foreign_label_gates = __esm({
   "dist/src/match/foreign-label-gates.js"() {
     "use strict";
@@ -37762,7 +37841,9 @@ var init_foreign_label_gates = __esm({
     OBJECTS = /* @__PURE__ */ new Set(["object", "oldObject"]);
     CHAIN_ENDS = /* @__PURE__ */ new Set(["||", "?", ":", ","]);
     OPENS = /* @__PURE__ */ new Set(["(", "[", "{"]);
+    OPTIONAL_BEFORE = /* @__PURE__ */ new Set([".", "[", "{", ","]);
     CLOSES = /* @__PURE__ */ new Set([")", "]", "}"]);
+    LONGEST_PATTERN = 12;
     texts = (part) => part.map((token) => token.type === "string" ? "\0string" : token.text);
     LABELS_PATH = [".", "metadata", ".", "labels"];
   }
@@ -37915,12 +37996,13 @@ function faithfulOnce() {
 function preparedOnce() {
   const prepared2 = /* @__PURE__ */ new Map();
   return (expression, request2) => {
-    const gated = request2.systemObject === true && ["CREATE", "UPDATE", "DELETE"].includes(request2.operation);
-    const key2 = `${gated ? request2.operation : ""}\0${expression}`;
+    const gated = request2.systemObject !== void 0 && request2.systemObject !== false && ["CREATE", "UPDATE", "DELETE"].includes(request2.operation);
+    const likely = request2.systemObject === "likely";
+    const key2 = `${gated ? request2.operation : ""}\0${likely ? "likely" : ""}\0${expression}`;
     let out = prepared2.get(key2);
     if (out === void 0) {
       const nonNull = new Set(request2.operation === "CREATE" ? ["object"] : request2.operation === "DELETE" ? ["oldObject"] : ["object", "oldObject"]);
-      prepared2.set(key2, out = withUnknownPresenceTests(gated ? withForeignLabelGates(expression, nonNull) : expression));
+      prepared2.set(key2, out = withUnknownPresenceTests(gated ? withForeignLabelGates(expression, nonNull, likely) : expression));
     }
     return out;
   };
@@ -38564,7 +38646,8 @@ function systemWriteCalls(webhook, target, request2, context) {
         operation,
         namespace: target.namespace,
         requester,
-        systemObject: true
+        // Nodes carry labels their admins, kubelets and clouds give them: not only the system's (s39b 2).
+        systemObject: target.namespace === "kube-system"
       }));
       conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests);
     }
@@ -38794,6 +38877,7 @@ function checkPolicyObject3(object, run2) {
   let unknown;
   let undecidedWrite;
   let deletesOnly = true;
+  let gatedOnly = true;
   for (const write2 of systemWrites(run2.discovery)) {
     if (!mayMatch(policyRules2, write2))
       continue;
@@ -38833,10 +38917,12 @@ function checkPolicyObject3(object, run2) {
       return [policyViolation(object, write2, rule39, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
+    if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request2) => ({ ...request2, systemObject: "likely" }))) === "passes"))
+      gatedOnly = false;
     unknown ??= { write: write2, rule: rule39, boundBy };
   }
   if (unknown !== void 0) {
-    return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly ? "info" : "warning", POLICY_HELP)];
+    return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
   }
   if (undecidedWrite !== void 0) {
     return [policyViolation(object, undecidedWrite.write, undecidedWrite.rule, undecidedWrite.boundBy, "validatingPolicyUndecided", "info", POLICY_HELP, 40)];
@@ -41895,10 +41981,19 @@ function filesBuilt(listing, inFolder) {
   return files2;
 }
 function patchesBuilding(patches, object, run2, stream) {
-  const file = realPath((0, import_node_path6.resolve)(stream));
+  const real = run2.memo.get(REAL_PATHS, () => {
+    const known = /* @__PURE__ */ new Map();
+    return (path) => {
+      let found = known.get(path);
+      if (found === void 0)
+        known.set(path, found = realPath((0, import_node_path6.resolve)(path)));
+      return found;
+    };
+  });
+  const file = real(stream);
   const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
   return patchesOf(patches, object).filter((patch) => {
-    const files2 = built(realPath((0, import_node_path6.resolve)(patch.file)));
+    const files2 = built(real(patch.file));
     return files2 === void 0 || files2.has(file);
   });
 }
@@ -41931,7 +42026,7 @@ function mayMatch2(text, values) {
   const selector = parseSelectorString(text);
   return selector === void 0 || selectorMatches(selector, values) !== false;
 }
-var import_node_path6, MAX_REACHED, FILES_BUILT;
+var import_node_path6, MAX_REACHED, REAL_PATHS, FILES_BUILT;
 var init_patched = __esm({
   "dist/src/match/patched.js"() {
     "use strict";
@@ -41943,30 +42038,39 @@ var init_patched = __esm({
     init_run_scope();
     init_selector();
     MAX_REACHED = 4096;
+    REAL_PATHS = memoKey("real paths of kustomizations and streams");
     FILES_BUILT = memoKey("the files each kustomization builds");
   }
 });
 
 // dist/rules/ca-bundle.js
-function namedByPatcher(object, patcherNamesByFile) {
+function namedByPatcher(object, patcherNamesByText) {
   const name = object.name;
-  const file = object.manifest.file;
-  if (!name || !file.text)
+  const text = object.manifest.file.text;
+  if (!name || !text)
     return false;
-  return patcherNames(file, patcherNamesByFile).has(name.toLowerCase());
+  return patcherNames(text, patcherNamesByText).has(name.toLowerCase());
 }
-function patcherNames(file, patcherNamesByFile) {
-  const known = patcherNamesByFile.get(file);
+function patcherNames(text, patcherNamesByText) {
+  const known = patcherNamesByText.get(text);
   if (known)
     return known;
   const names2 = /* @__PURE__ */ new Set();
-  const pattern = /(?=(?:^|[\s"'{,\[])-{0,2}[A-Za-z0-9_.-]*webhook[A-Za-z0-9_.-]*name["']?[ \t]*[=:,\s][ \t]*["']?([^"'\s,}\]]+)(?=["'\s,}\]]|$))/gim;
-  for (const match of (file.text ?? "").matchAll(pattern))
-    names2.add(match[1].toLowerCase());
-  patcherNamesByFile.set(file, names2);
+  const settingValue = new RegExp(SETTING_VALUE, "y");
+  for (const match of text.matchAll(SETTING_TOKEN)) {
+    const token = match[1].toLowerCase();
+    const webhook = token.indexOf("webhook");
+    if (webhook < 0 || !token.endsWith("name") || webhook + "webhook".length > token.length - "name".length)
+      continue;
+    settingValue.lastIndex = match.index + match[0].length;
+    const value = settingValue.exec(text);
+    if (value !== null)
+      names2.add(value[1].toLowerCase());
+  }
+  patcherNamesByText.set(text, names2);
   return names2;
 }
-function bundleReplaced(object, entry, injected, patcherNamesByFile, patches) {
+function bundleReplaced(object, entry, injected, patcherNamesByText, patches) {
   const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? "";
   if ((entry.webhook.rules ?? []).length === 0)
@@ -41978,7 +42082,7 @@ function bundleReplaced(object, entry, injected, patcherNamesByFile, patches) {
   }
   if (injected(name))
     return "the injected option";
-  if (namedByPatcher(object, patcherNamesByFile))
+  if (namedByPatcher(object, patcherNamesByText))
     return "named by a CA patcher setting in the same file";
   if (patchesOf(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true))
     return "a kustomize patch or replacement of the run";
@@ -42076,7 +42180,7 @@ function writtenKey(decoded, secrets) {
   }
   return void 0;
 }
-var KEY_WRITTEN_HELP, rule20;
+var SETTING_TOKEN, SETTING_VALUE, KEY_WRITTEN_HELP, rule20;
 var init_ca_bundle = __esm({
   "dist/rules/ca-bundle.js"() {
     "use strict";
@@ -42093,6 +42197,8 @@ var init_ca_bundle = __esm({
     init_glob();
     init_ca_injection();
     init_patched();
+    SETTING_TOKEN = /(?:^|[\s"'{,[])([A-Za-z0-9_.-]+)/gm;
+    SETTING_VALUE = /["']?[ \t]*[=:,\s][ \t]*["']?([^"'\s,}\]]+)/.source;
     KEY_WRITTEN_HELP = "Whoever reads these manifests holds that key: with it, anyone who can answer for the webhook (an endpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the webhook, reading every request it is sent and answering them. Issue the serving certificate at install time (cert-manager, a CA-patching Job, the webhook's own controller) and keep private keys out of the manifests (or encrypted in them).";
     rule20 = defineObjectRule({
       meta: {
@@ -42122,7 +42228,7 @@ var init_ca_bundle = __esm({
       },
       create(run2) {
         const injected = namePatternMatcher(run2.options.injected);
-        const patcherNamesByFile = /* @__PURE__ */ new Map();
+        const patcherNamesByText = /* @__PURE__ */ new Map();
         function* bundlesUsed(object) {
           for (const entry of webhooksOf(object)) {
             const clientConfig = entry.webhook.clientConfig;
@@ -42135,7 +42241,7 @@ var init_ca_bundle = __esm({
             const bundle = clientConfig.caBundle;
             if (typeof bundle === "string" && !isBase64(bundle))
               continue;
-            if (bundleReplaced(object, entry, injected, patcherNamesByFile, run2.kustomizePatches) !== void 0)
+            if (bundleReplaced(object, entry, injected, patcherNamesByText, run2.kustomizePatches) !== void 0)
               continue;
             yield { entry, decoded: Buffer.from((bundle ?? "").replace(/[\r\n]/g, ""), "base64"), hasService };
           }
@@ -50232,7 +50338,7 @@ var init_positions = __esm({
 
 // dist/src/parse/lenient.js
 function repairBudget(length) {
-  return Math.max(BASE_REPAIR_WORK, Math.min(MAX_REPAIR_WORK, 32 * length));
+  return Math.min(MAX_REPAIR_WORK, Math.max(MIN_REPAIR_WORK, REPAIR_WORK_PER_CHARACTER * length));
 }
 function documentStarts(text) {
   const starts = [0];
@@ -50518,7 +50624,7 @@ function goScanRewrites(text, colon) {
   }
   return { text: rewritten + text.slice(from), colons };
 }
-var import_yaml9, MAX_REPAIR_WORK, BASE_REPAIR_WORK, CONTROL_TOKENS, MAYBE_GO_SCAN, GO_TAG_CHARACTER;
+var import_yaml9, MAX_REPAIR_WORK, MIN_REPAIR_WORK, REPAIR_WORK_PER_CHARACTER, CONTROL_TOKENS, MAYBE_GO_SCAN, GO_TAG_CHARACTER;
 var init_lenient = __esm({
   "dist/src/parse/lenient.js"() {
     "use strict";
@@ -50526,7 +50632,8 @@ var init_lenient = __esm({
     import_yaml9 = __toESM(require_dist(), 1);
     init_go_yaml_schema();
     MAX_REPAIR_WORK = 8e6;
-    BASE_REPAIR_WORK = 3e6;
+    MIN_REPAIR_WORK = 64e3;
+    REPAIR_WORK_PER_CHARACTER = 64;
     CONTROL_TOKENS = /* @__PURE__ */ new Set(["", "", ""]);
     MAYBE_GO_SCAN = /:[,\]}]|(?:^|[[{,])[ \t]*\?\S|(?:^|[\s[{,])![^\s]*[,[\]]/m;
     GO_TAG_CHARACTER = /[0-9A-Za-z\-_;/?:@&=+$,.!~*'()[\]%]/;
@@ -50656,12 +50763,11 @@ function lineSeparatorProblems(offsets, documents, read2, spanAt) {
   if (offsets === void 0 || offsets.length === 0)
     return [];
   const byDocument = /* @__PURE__ */ new Map();
+  const ranged = documents.flatMap((doc, at) => doc.range !== void 0 && doc.range !== null ? [at] : []);
+  const starts = ranged.map((at) => documents[at].range[0]);
   for (const offset of offsets) {
-    let index = -1;
-    documents.forEach((doc, at) => {
-      if (doc.range !== void 0 && doc.range !== null && doc.range[0] <= offset)
-        index = at;
-    });
+    const last = lastAtOrBefore(starts, offset);
+    const index = last < 0 ? -1 : ranged[last];
     if (index < 0 || !read2(index))
       continue;
     const found = byDocument.get(index);
@@ -50678,11 +50784,28 @@ function lineSeparatorProblems(offsets, documents, read2, spanAt) {
     span: spanAt(first, first + 1)
   }));
 }
+function lastAtOrBefore(sorted, value) {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] <= value)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  return low - 1;
+}
+function firstAbove(sorted, value) {
+  const index = lastAtOrBefore(sorted, value) + 1;
+  return index < sorted.length ? index : -1;
+}
 function kubectlSplitProblems(text, documents, spanAt) {
   if (!KUBECTL_SPLIT_LINE.test(text))
     return [];
+  const ends = documents.map((doc) => doc.range[2]);
   const documentAt = (offset) => {
-    const index = documents.findIndex((doc) => offset < doc.range[2]);
+    const index = firstAbove(ends, offset);
     return index >= 0 ? index : Math.max(0, documents.length - 1);
   };
   const out = [];
@@ -51085,9 +51208,11 @@ function lineComments(text, trailingMark) {
   }
   const docEnds = list3.map((doc) => doc.range[2]);
   const documentAt = (offset2) => {
-    const index = docEnds.findIndex((end) => offset2 < end);
+    const index = firstAbove(docEnds, offset2);
     return index >= 0 ? index : Math.max(0, list3.length - 1);
   };
+  scalarRanges.sort((a, b) => a[0] - b[0]);
+  const scalarStarts = scalarRanges.map(([from]) => from);
   const lines = text.split("\n");
   const starts = [];
   let offset = 0;
@@ -51100,15 +51225,18 @@ function lineComments(text, trailingMark) {
     if (hash < 0 || line2[hash] !== "#")
       return false;
     const at = starts[index] + hash;
-    return !scalarRanges.some(([from, to]) => at > from && at < to);
+    const last = lastAtOrBefore(scalarStarts, at - 1);
+    return last < 0 || at >= scalarRanges[last][1];
   });
+  const afterComments = new Array(lines.length + 1);
+  afterComments[lines.length] = lines.length;
+  for (let index = lines.length - 1; index >= 0; index--)
+    afterComments[index] = isCommentLine[index] ? afterComments[index + 1] : index;
   const comments = [];
   const commentAt = (index, hash, trailing) => {
     const line2 = lines[index];
     const start = starts[index] + hash;
-    let nextLine = index + 1;
-    while (nextLine < lines.length && isCommentLine[nextLine])
-      nextLine++;
+    const nextLine = afterComments[index + 1] ?? lines.length;
     const target = nextLine < lines.length ? nodeAt3.get(nextLine + 1) : void 0;
     return {
       documentIndex: documentAt(start),
@@ -60058,19 +60186,23 @@ function applySuppressions(input) {
     list3.push(directive);
     byFile2.set(key2, list3);
   }
+  const enclosing = enclosingFinder(input.objects);
   for (const directive of directives) {
     if ((directive.kind === "next-line" || directive.kind === "line") && directive.scope !== void 0)
-      directive.enclosing = enclosingOf(directive, input.objects);
+      directive.enclosing = enclosing(directive);
   }
+  const candidatesOf = candidateFinder(byFile2);
   const ownHit = /* @__PURE__ */ new Set();
   for (const finding of input.findings) {
     if (META_RULES.has(finding.ruleId))
       continue;
     const places = [finding, ...input.otherPlaces?.(finding) ?? []];
-    for (const directive of byFile2.get(keyOf3(finding)) ?? []) {
-      for (const ref of directive.rules)
-        if (ref.id === finding.ruleId && places.some((place) => covers(directive, finding, place)))
-          ownHit.add(ref);
+    for (const place of places) {
+      for (const directive of candidatesOf(keyOf3(finding), place.line)) {
+        for (const ref of directive.rules)
+          if (ref.id === finding.ruleId && covers(directive, finding, place))
+            ownHit.add(ref);
+      }
     }
   }
   const suppressed = [];
@@ -60082,7 +60214,7 @@ function applySuppressions(input) {
     const using = [];
     const uncovered2 = places.filter((place) => {
       let covered = false;
-      for (const directive of byFile2.get(keyOf3(finding)) ?? []) {
+      for (const directive of candidatesOf(keyOf3(finding), place.line)) {
         for (const ref of directive.rules) {
           if (ref.id === finding.ruleId && (covers(directive, finding, place) || !ownHit.has(ref) && coversAround(directive, finding, place))) {
             using.push(ref);
@@ -60101,8 +60233,17 @@ function applySuppressions(input) {
     return false;
   });
   const known = [.../* @__PURE__ */ new Set([...input.knownRules, ...input.ranRules])];
+  const keptByRuleAndFile = /* @__PURE__ */ new Map();
+  for (const finding of kept) {
+    const key2 = `${finding.ruleId}\0${finding.file}`;
+    const list3 = keptByRuleAndFile.get(key2);
+    if (list3 === void 0)
+      keptByRuleAndFile.set(key2, [finding]);
+    else
+      list3.push(finding);
+  }
   for (const directive of directives)
-    report(directive, known, input.ranRules, violations, kept);
+    report(directive, known, input.ranRules, violations, (ruleId, file) => keptByRuleAndFile.get(`${ruleId}\0${file}`) ?? []);
   return { kept, suppressed, violations };
 }
 function placeKey(read2, named) {
@@ -60114,29 +60255,107 @@ function keyOf3(finding) {
 function targetLine(directive) {
   return directive.kind === "line" ? directive.span.line : directive.scope?.line;
 }
-function enclosingOf(directive, objects2) {
-  const line2 = targetLine(directive);
-  if (line2 === void 0)
-    return void 0;
-  const holds = (span) => span.line <= line2 && line2 <= span.endLine;
+function enclosingFinder(objects2) {
+  const byDocument = /* @__PURE__ */ new Map();
   for (const object of objects2) {
-    const manifest = object.manifest;
-    if (manifest.file.path !== directive.source.path || manifest.documentIndex !== directive.documentIndex)
-      continue;
-    const root = manifest.locate([]);
-    if (!holds(root))
-      continue;
-    const webhooks = object.written?.webhooks;
-    if (Array.isArray(webhooks)) {
-      for (let index = 0; index < webhooks.length; index++) {
-        const item = manifest.locate(["webhooks", index]);
-        if (holds(item))
-          return item;
+    const key2 = `${object.manifest.file.path}\0${object.manifest.documentIndex}`;
+    const list3 = byDocument.get(key2);
+    if (list3 === void 0)
+      byDocument.set(key2, [object]);
+    else
+      list3.push(object);
+  }
+  const spans = /* @__PURE__ */ new Map();
+  const spansOf = (object) => {
+    let found = spans.get(object);
+    if (found === void 0) {
+      const webhooks = object.written?.webhooks;
+      const items = Array.isArray(webhooks) ? webhooks.map((_, index) => object.manifest.locate(["webhooks", index])) : [];
+      spans.set(object, found = { root: object.manifest.locate([]), items });
+    }
+    return found;
+  };
+  return (directive) => {
+    const line2 = targetLine(directive);
+    if (line2 === void 0)
+      return void 0;
+    const holds = (span) => span.line <= line2 && line2 <= span.endLine;
+    for (const object of byDocument.get(`${directive.source.path}\0${directive.documentIndex}`) ?? []) {
+      const { root, items } = spansOf(object);
+      if (!holds(root))
+        continue;
+      let low = 0;
+      let high = items.length;
+      while (low < high) {
+        const middle = low + high >>> 1;
+        if (items[middle].line <= line2)
+          low = middle + 1;
+        else
+          high = middle;
+      }
+      let first = low - 1;
+      while (first > 0 && items[first - 1].endLine >= line2)
+        first--;
+      for (let index = first; index >= 0 && index < items.length && items[index].line <= line2; index++)
+        if (holds(items[index]))
+          return items[index];
+      return root;
+    }
+    return void 0;
+  };
+}
+function candidateFinder(byFile2) {
+  const indexes = /* @__PURE__ */ new Map();
+  const indexOf2 = (key2) => {
+    if (indexes.has(key2))
+      return indexes.get(key2);
+    const directives = byFile2.get(key2) ?? [];
+    const always = [];
+    const byLine = /* @__PURE__ */ new Map();
+    let budget2 = INDEXED_LINES_PER_DIRECTIVE * directives.length + 1024;
+    let index = { always, byLine };
+    for (const directive of directives) {
+      if (directive.kind === "file") {
+        always.push(directive);
+        continue;
+      }
+      const lines = /* @__PURE__ */ new Set();
+      for (const span of [directive.scope, directive.enclosing]) {
+        if (span === void 0)
+          continue;
+        budget2 -= span.endLine - span.line + 1;
+        if (budget2 < 0)
+          break;
+        for (let line2 = span.line; line2 <= span.endLine; line2++)
+          lines.add(line2);
+      }
+      if (budget2 < 0) {
+        index = void 0;
+        break;
+      }
+      for (const line2 of lines) {
+        const list3 = byLine.get(line2);
+        if (list3 === void 0)
+          byLine.set(line2, [directive]);
+        else
+          list3.push(directive);
       }
     }
-    return root;
-  }
-  return void 0;
+    indexes.set(key2, index);
+    return index;
+  };
+  const order = /* @__PURE__ */ new Map();
+  for (const directives of byFile2.values())
+    directives.forEach((directive, at) => order.set(directive, at));
+  return (key2, line2) => {
+    const index = indexOf2(key2);
+    if (index === void 0)
+      return byFile2.get(key2) ?? [];
+    const onLine = index.byLine.get(line2) ?? [];
+    if (index.always.length === 0)
+      return onLine;
+    return [...index.always, ...onLine].sort((a, b) => order.get(a) - order.get(b));
+  };
 }
 function coversAround(directive, finding, place = finding) {
   if (directive.enclosing === void 0 || finding.ruleId === "yaml-syntax" || finding.documentIndex !== directive.documentIndex)
@@ -60158,7 +60377,7 @@ function startsWithin(place, scope) {
   const atStart = place.line === scope.line && place.column === scope.column;
   return afterStart && (beforeEnd || atStart);
 }
-function report(directive, known, ranRules, out, kept) {
+function report(directive, known, ranRules, out, keptOf) {
   const at = (ruleId, messageId, data, span = directive.span) => {
     out.push({ ruleId, messageId, data, source: directive.source, span, documentIndex: directive.documentIndex, fieldPath: directive.fieldPath, object: directive.object });
   };
@@ -60198,7 +60417,7 @@ function report(directive, known, ranRules, out, kept) {
       at(UNUSED_SUPPRESSION, "fileOnly", data, ref.span);
     else if (!ref.used && ranRules.has(ref.id)) {
       const line2 = targetLine(directive);
-      const elsewhere = directive.kind === "next-line" || directive.kind === "line" ? kept.filter((finding) => finding.ruleId === ref.id && finding.file === directive.source.path).sort((a, b) => Number(a.documentIndex !== directive.documentIndex) - Number(b.documentIndex !== directive.documentIndex) || Math.abs(a.line - (line2 ?? 0)) - Math.abs(b.line - (line2 ?? 0)))[0] : void 0;
+      const elsewhere = directive.kind === "next-line" || directive.kind === "line" ? [...keptOf(ref.id, directive.source.path)].sort((a, b) => Number(a.documentIndex !== directive.documentIndex) - Number(b.documentIndex !== directive.documentIndex) || Math.abs(a.line - (line2 ?? 0)) - Math.abs(b.line - (line2 ?? 0)))[0] : void 0;
       if (elsewhere !== void 0)
         at(UNUSED_SUPPRESSION, "unusedMove", { ...data, line: String(elsewhere.line) }, ref.span);
       else
@@ -60299,7 +60518,7 @@ function annotationsOf(written) {
   const annotations = metadata2.annotations;
   return typeof annotations === "object" && annotations !== null ? annotations : void 0;
 }
-var IGNORE_ANNOTATION, IGNORE_REASON_ANNOTATION, NEXT_LINE, LINE, FILE, SUPPRESSION_WITHOUT_REASON, UNUSED_SUPPRESSION, META_RULES, WILDCARDS, DIRECTIVE;
+var IGNORE_ANNOTATION, IGNORE_REASON_ANNOTATION, NEXT_LINE, LINE, FILE, SUPPRESSION_WITHOUT_REASON, UNUSED_SUPPRESSION, META_RULES, WILDCARDS, INDEXED_LINES_PER_DIRECTIVE, DIRECTIVE;
 var init_suppressions = __esm({
   "dist/src/engine/suppressions.js"() {
     "use strict";
@@ -60317,6 +60536,7 @@ var init_suppressions = __esm({
     UNUSED_SUPPRESSION = "unused-suppression";
     META_RULES = /* @__PURE__ */ new Set([SUPPRESSION_WITHOUT_REASON, UNUSED_SUPPRESSION]);
     WILDCARDS = /* @__PURE__ */ new Set(["all", "*"]);
+    INDEXED_LINES_PER_DIRECTIVE = 64;
     DIRECTIVE = new RegExp(`^\\s*${SUPPRESSION_MARK}(\\S*)`);
   }
 });
@@ -67904,4 +68124,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 8059ac9229e8d285ea233b7fe6cedcdbf80c561d2d44f7318c634e1ab8dbbf79
+//# admission-lint-build 09532daa0cd93b4fb309079d361f77fd2d164884cb7025dd9a1c358dfc1b9d0f

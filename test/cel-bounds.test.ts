@@ -220,10 +220,17 @@ describe('nesting past the parser limit', () => {
     await prepareCel();
     const sum = `${Array(300).fill('1').join(' + ')} > 0`;
     expect((await apiValidation(policy(sum))).every((m) => m.includes(recursion))).toBe(true);
-    const ors = Array(20_000).fill('false').join(' || ');
+    // 10,000 terms: 90,000 code points, under cel-go's limit of 100,000.
+    const ors = Array(10_000).fill('false').join(' || ');
     const findings = await lintText(webhook(ors));
     expect(findings.filter((f) => f.message.includes('internal error') || f.ruleId === 'api-validation')).toEqual([]);
     expect(evaluateConditionResult(ors, {})).toEqual({ notEvaluated: OVER_BUDGET });
+    // Past the limit the parser refuses it unread (parser/parser.go), as the API server does.
+    const longer = Array(20_000).fill('false').join(' || ');
+    const refused = await apiValidation(policy(longer));
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((m) => m.includes('expression code point size exceeds limit: size: 179996, limit 100000'))).toBe(true);
+    expect(evaluateConditionResult(longer, {})).toEqual({ notEvaluated: 'over the size limit' });
   }, TIMEOUT);
 
   it('collapses runs of ! and - with their parity, outside strings', async () => {

@@ -16,13 +16,30 @@ const OBJECT_ONLY = new Set(['object']);
 
 const rewritten: readonly (readonly [string, ReadonlySet<string>, string])[] = [
   [`has(object.metadata.labels) && 'example.com/team' in object.metadata.labels`, OBJECT_ONLY, 'false'],
-  [`object != null && has(object.metadata.labels) && ("app.kubernetes.io/managed-by" in object.metadata.labels) && object.metadata.labels["app.kubernetes.io/managed-by"] == "widgets"`, new Set(), 'false'],
-  [`!(has(object.metadata.labels) && 'app.kubernetes.io/managed-by' in object.metadata.labels && 'widgets' == object.metadata.labels['app.kubernetes.io/managed-by']) || x`, OBJECT_ONLY, '!(false) || x'],
+  [`object != null && has(object.metadata.labels) && ("component" in object.metadata.labels) && object.metadata.labels["component"] == "widgets"`, new Set(), 'false'],
+  [`!(has(object.metadata.labels) && 'tier' in object.metadata.labels && 'widgets' == object.metadata.labels['tier']) || x`, OBJECT_ONLY, '!(false) || x'],
   [`a || has(oldObject.metadata.labels) && 'example.com/t' in oldObject.metadata.labels && b`, BOTH, 'a || false'],
   [`request.operation == "DELETE" ? (oldObject != null && has(oldObject.metadata.labels) && 'example.com/t' in oldObject.metadata.labels) : y`, new Set(), 'request.operation == "DELETE" ? (false) : y'],
 ];
 
+/** Optional syntax (`.?`, `[?`) is no conditional: the chain goes on (not evaluated below: the test's CEL environment has no optional syntax). */
+const optionalSyntax: readonly (readonly [string, ReadonlySet<string>, string])[] = [
+  [`{'b': true}.?b.orValue(true) && object != null && has(object.metadata.labels) && 'example.com/t' in object.metadata.labels`, new Set(), 'false'],
+  [`m[?'k'].hasValue() && has(oldObject.metadata.labels) && 'example.com/t' in oldObject.metadata.labels`, BOTH, 'false'],
+];
+
+/** Rewritten only with `likely`: a label whose values are add-ons' own names (kube-system's Helm add-ons carry managed-by=Helm). */
+const likelyOnly: readonly (readonly [string, ReadonlySet<string>, string])[] = [
+  [`object != null && has(object.metadata.labels) && ("app.kubernetes.io/managed-by" in object.metadata.labels) && object.metadata.labels["app.kubernetes.io/managed-by"] == "widgets"`, new Set(), 'false'],
+  [`!(has(object.metadata.labels) && 'app.kubernetes.io/managed-by' in object.metadata.labels && 'widgets' == object.metadata.labels['app.kubernetes.io/managed-by']) || x`, OBJECT_ONLY, '!(false) || x'],
+];
+
 const kept: readonly (readonly [string, ReadonlySet<string>])[] = [
+  // A key whose values may be any (k8s-app names add-ons; kubernetes.io/name is copied from Services).
+  [`has(object.metadata.labels) && 'k8s-app' in object.metadata.labels && object.metadata.labels['k8s-app'] == 'widgets'`, BOTH],
+  [`has(object.metadata.labels) && 'kubernetes.io/name' in object.metadata.labels`, BOTH],
+  // The API server's own mark on the kubernetes Endpoints.
+  [`has(object.metadata.labels) && 'endpointslice.kubernetes.io/skip-mirror' in object.metadata.labels`, BOTH],
   // No has(): a system object without labels makes both sides errors.
   [`'example.com/team' in object.metadata.labels && object.metadata.labels['example.com/team'] == 'a'`, BOTH],
   // The object may be null (DELETE) and nothing says it is not.
@@ -47,8 +64,23 @@ describe('foreign label gates', () => {
     expect(withForeignLabelGates(expression, nonNull)).toBe(expected);
   });
 
+  it.each(optionalSyntax)('%s', (expression, nonNull, expected) => {
+    expect(withForeignLabelGates(expression, nonNull)).toBe(expected);
+  });
+
+  it.each(likelyOnly)('likely: %s', (expression, nonNull, expected) => {
+    expect(withForeignLabelGates(expression, nonNull)).toBe(expression);
+    expect(withForeignLabelGates(expression, nonNull, true)).toBe(expected);
+  });
+
   it.each(kept)('kept: %s', (expression, nonNull) => {
     expect(withForeignLabelGates(expression, nonNull)).toBe(expression);
+    expect(withForeignLabelGates(expression, nonNull, true)).toBe(expression);
+  });
+
+  it('reads a deeply nested expression in one pass over its groups', () => {
+    const deep = `${'(a && '.repeat(20_000)}b${')'.repeat(20_000)}`;
+    expect(withForeignLabelGates(`object.metadata.labels == ${deep}`, BOTH)).toBe(`object.metadata.labels == ${deep}`);
   });
 
   it('gives, where the original gives a value, the same value on every shape of a system object', () => {
@@ -56,8 +88,8 @@ describe('foreign label gates', () => {
     const labelled = [undefined, {}, { 'k8s-app': 'kube-dns' }, { 'app.kubernetes.io/managed-by': 'Helm' }];
     let decided = 0;
     const objects = [null, ...labelled.map((labels) => ({ metadata: labels === undefined ? { name: 'a' } : { name: 'a', labels } }))];
-    for (const [expression, nonNull] of rewritten) {
-      const gated = withForeignLabelGates(expression, nonNull).replace(/\bx\b|\by\b|\bz\b|\ba\b|\bb\b/g, 'true');
+    for (const [expression, nonNull, likely] of [...rewritten.map(([e, n]) => [e, n, false] as const), ...likelyOnly.map(([e, n]) => [e, n, true] as const)]) {
+      const gated = withForeignLabelGates(expression, nonNull, likely).replace(/\bx\b|\by\b|\bz\b|\ba\b|\bb\b/g, 'true');
       const original = expression.replace(/\bx\b|\by\b|\bz\b|\ba\b|\bb\b/g, 'true');
       for (const object of objects) {
         for (const oldObject of objects) {

@@ -138,9 +138,11 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
     list.push(directive);
     byFile.set(key, list);
   }
+  const enclosing = enclosingFinder(input.objects);
   for (const directive of directives) {
-    if ((directive.kind === 'next-line' || directive.kind === 'line') && directive.scope !== undefined) directive.enclosing = enclosingOf(directive, input.objects);
+    if ((directive.kind === 'next-line' || directive.kind === 'line') && directive.scope !== undefined) directive.enclosing = enclosing(directive);
   }
+  const candidatesOf = candidateFinder(byFile);
   // The rule ids whose directive has a finding of that rule in its own node or line: those do
   // not reach further, into the webhook or object around it.
   // Every place of a finding counts (s36a 2-A): a directive on the line of one of them is that
@@ -149,8 +151,10 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   for (const finding of input.findings) {
     if (META_RULES.has(finding.ruleId)) continue;
     const places: readonly Position[] = [finding, ...(input.otherPlaces?.(finding) ?? [])];
-    for (const directive of byFile.get(keyOf(finding)) ?? []) {
-      for (const ref of directive.rules) if (ref.id === finding.ruleId && places.some((place) => covers(directive, finding, place))) ownHit.add(ref);
+    for (const place of places) {
+      for (const directive of candidatesOf(keyOf(finding), place.line)) {
+        for (const ref of directive.rules) if (ref.id === finding.ruleId && covers(directive, finding, place)) ownHit.add(ref);
+      }
     }
   }
   const suppressed: SuppressedFinding[] = [];
@@ -162,7 +166,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
     // Every place of the finding must be covered (by this directive or another naming the rule).
     const uncovered = places.filter((place) => {
       let covered = false;
-      for (const directive of byFile.get(keyOf(finding)) ?? []) {
+      for (const directive of candidatesOf(keyOf(finding), place.line)) {
         for (const ref of directive.rules) {
           if (ref.id === finding.ruleId && (covers(directive, finding, place) || (!ownHit.has(ref) && coversAround(directive, finding, place)))) {
             using.push(ref);
@@ -180,7 +184,15 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   });
 
   const known = [...new Set([...input.knownRules, ...input.ranRules])];
-  for (const directive of directives) report(directive, known, input.ranRules, violations, kept);
+  // The kept findings by rule and file, for report's "move it to line N" (asked per unused directive).
+  const keptByRuleAndFile = new Map<string, Finding[]>();
+  for (const finding of kept) {
+    const key = `${finding.ruleId}\u0000${finding.file}`;
+    const list = keptByRuleAndFile.get(key);
+    if (list === undefined) keptByRuleAndFile.set(key, [finding]);
+    else list.push(finding);
+  }
+  for (const directive of directives) report(directive, known, input.ranRules, violations, (ruleId, file) => keptByRuleAndFile.get(`${ruleId}\u0000${file}`) ?? []);
   return { kept, suppressed, violations };
 }
 
@@ -199,26 +211,108 @@ function targetLine(directive: Directive): number | undefined {
   return directive.kind === 'line' ? directive.span.line : directive.scope?.line;
 }
 
-/** The webhook (an item of `webhooks`) that holds the directive's node or line, else the object. */
-function enclosingOf(directive: Directive, objects: readonly SuppressibleObject[]): Span | undefined {
-  const line = targetLine(directive);
-  if (line === undefined) return undefined;
-  const holds = (span: Span): boolean => span.line <= line && line <= span.endLine;
+/**
+ * The webhook (an item of `webhooks`) that holds a directive's node or line, else the object.
+ * Each object's spans are located once, and its webhooks' searched by halving (s39a 6: located
+ * per directive and webhook, thousands of directed webhooks were quadratic).
+ */
+function enclosingFinder(objects: readonly SuppressibleObject[]): (directive: Directive) => Span | undefined {
+  const byDocument = new Map<string, SuppressibleObject[]>();
   for (const object of objects) {
-    const manifest = object.manifest;
-    if (manifest.file.path !== directive.source.path || manifest.documentIndex !== directive.documentIndex) continue;
-    const root = manifest.locate([]);
-    if (!holds(root)) continue;
-    const webhooks = (object.written as { webhooks?: unknown } | null)?.webhooks;
-    if (Array.isArray(webhooks)) {
-      for (let index = 0; index < webhooks.length; index++) {
-        const item = manifest.locate(['webhooks', index]);
-        if (holds(item)) return item;
+    const key = `${object.manifest.file.path}\u0000${object.manifest.documentIndex}`;
+    const list = byDocument.get(key);
+    if (list === undefined) byDocument.set(key, [object]);
+    else list.push(object);
+  }
+  const spans = new Map<SuppressibleObject, { readonly root: Span; readonly items: readonly Span[] }>();
+  const spansOf = (object: SuppressibleObject): { readonly root: Span; readonly items: readonly Span[] } => {
+    let found = spans.get(object);
+    if (found === undefined) {
+      const webhooks = (object.written as { webhooks?: unknown } | null)?.webhooks;
+      const items = Array.isArray(webhooks) ? webhooks.map((_, index) => object.manifest.locate(['webhooks', index])) : [];
+      spans.set(object, (found = { root: object.manifest.locate([]), items }));
+    }
+    return found;
+  };
+  return (directive) => {
+    const line = targetLine(directive);
+    if (line === undefined) return undefined;
+    const holds = (span: Span): boolean => span.line <= line && line <= span.endLine;
+    for (const object of byDocument.get(`${directive.source.path}\u0000${directive.documentIndex}`) ?? []) {
+      const { root, items } = spansOf(object);
+      if (!holds(root)) continue;
+      // Items are in order and do not overlap: the one that may hold the line is the last that starts at or before it.
+      let low = 0;
+      let high = items.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (items[middle]!.line <= line) low = middle + 1;
+        else high = middle;
+      }
+      // Earlier items that reach the line (one that ends where the next starts, a flow list on one
+      // line) come first, as a walk in order finds them.
+      let first = low - 1;
+      while (first > 0 && items[first - 1]!.endLine >= line) first--;
+      for (let index = first; index >= 0 && index < items.length && items[index]!.line <= line; index++) if (holds(items[index]!)) return items[index]!;
+      return root;
+    }
+    return undefined;
+  };
+}
+
+/** Scope lines indexed per file before a file falls back to a walk of all its directives. */
+const INDEXED_LINES_PER_DIRECTIVE = 64;
+
+/**
+ * The directives of a file that may cover a place on `line`, in their order: those of the whole
+ * file and every directive whose scope or enclosing span holds the line, found through an index
+ * by line (s39a 6: every finding tested every directive of its file). A file whose spans would
+ * index too many lines is walked whole.
+ */
+function candidateFinder(byFile: ReadonlyMap<string, readonly Directive[]>): (key: string, line: number) => readonly Directive[] {
+  const indexes = new Map<string, { readonly always: readonly Directive[]; readonly byLine: Map<number, Directive[]> } | undefined>();
+  const indexOf = (key: string): { readonly always: readonly Directive[]; readonly byLine: Map<number, Directive[]> } | undefined => {
+    if (indexes.has(key)) return indexes.get(key);
+    const directives = byFile.get(key) ?? [];
+    const always: Directive[] = [];
+    const byLine = new Map<number, Directive[]>();
+    let budget = INDEXED_LINES_PER_DIRECTIVE * directives.length + 1024;
+    let index: { readonly always: readonly Directive[]; readonly byLine: Map<number, Directive[]> } | undefined = { always, byLine };
+    for (const directive of directives) {
+      if (directive.kind === 'file') {
+        always.push(directive);
+        continue;
+      }
+      const lines = new Set<number>();
+      for (const span of [directive.scope, directive.enclosing]) {
+        if (span === undefined) continue;
+        budget -= span.endLine - span.line + 1;
+        if (budget < 0) break;
+        for (let line = span.line; line <= span.endLine; line++) lines.add(line);
+      }
+      if (budget < 0) {
+        index = undefined;
+        break;
+      }
+      for (const line of lines) {
+        const list = byLine.get(line);
+        if (list === undefined) byLine.set(line, [directive]);
+        else list.push(directive);
       }
     }
-    return root;
-  }
-  return undefined;
+    indexes.set(key, index);
+    return index;
+  };
+  const order = new Map<Directive, number>();
+  for (const directives of byFile.values()) directives.forEach((directive, at) => order.set(directive, at));
+  return (key, line) => {
+    const index = indexOf(key);
+    if (index === undefined) return byFile.get(key) ?? [];
+    const onLine = index.byLine.get(line) ?? [];
+    if (index.always.length === 0) return onLine;
+    // Both lists are in the file's order: merged, so are they.
+    return [...index.always, ...onLine].sort((a, b) => order.get(a)! - order.get(b)!);
+  };
 }
 
 /** A place in a file: a finding's start, or another place of the same finding. */
@@ -248,7 +342,7 @@ function startsWithin(place: Position, scope: Span): boolean {
   return afterStart && (beforeEnd || atStart);
 }
 
-function report(directive: Directive, known: readonly string[], ranRules: ReadonlySet<string>, out: SuppressionViolation[], kept: readonly Finding[]): void {
+function report(directive: Directive, known: readonly string[], ranRules: ReadonlySet<string>, out: SuppressionViolation[], keptOf: (ruleId: string, file: string) => readonly Finding[]): void {
   const at = (ruleId: SuppressionViolation['ruleId'], messageId: string, data: Record<string, string>, span: Span = directive.span): void => {
     out.push({ ruleId, messageId, data, source: directive.source, span, documentIndex: directive.documentIndex, fieldPath: directive.fieldPath, object: directive.object });
   };
@@ -285,8 +379,7 @@ function report(directive: Directive, known: readonly string[], ranRules: Readon
       const line = targetLine(directive);
       const elsewhere =
         directive.kind === 'next-line' || directive.kind === 'line'
-          ? kept
-              .filter((finding) => finding.ruleId === ref.id && finding.file === directive.source.path)
+          ? [...keptOf(ref.id, directive.source.path)]
               .sort((a, b) => Number(a.documentIndex !== directive.documentIndex) - Number(b.documentIndex !== directive.documentIndex) || Math.abs(a.line - (line ?? 0)) - Math.abs(b.line - (line ?? 0)))[0]
           : undefined;
       if (elsewhere !== undefined) at(UNUSED_SUPPRESSION, 'unusedMove', { ...data, line: String(elsewhere.line) }, ref.span);

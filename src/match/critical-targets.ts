@@ -156,7 +156,8 @@ export function systemWriteCalls(webhook: Readonly<Webhook>, target: Target, req
         operation,
         namespace: target.namespace,
         requester,
-        systemObject: true,
+        // Nodes carry labels their admins, kubelets and clouds give them: not only the system's (s39b 2).
+        systemObject: target.namespace === 'kube-system',
       }));
       conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests);
     }

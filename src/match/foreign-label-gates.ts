@@ -13,6 +13,11 @@
  * (the `!= null` test), it has no labels (has()), it lacks the key (`in`), or its value is
  * another (`==`); CEL's `&&` is false when any side is false, whatever the others give.
  *
+ * With `likely`, a key whose values are add-ons' own names (`app.kubernetes.io/managed-by`,
+ * whose value on kube-system's add-ons may be `Helm`) compared with another value is taken as
+ * false too: not known, but what an operator's own label on its own objects looks like. A rule
+ * says what follows from that at a lower severity (rules/matches-kube-system.ts).
+ *
  * withForeignLabelGates replaces each such conjunction by `false`, so that the evaluation of the
  * system's requests (src/match/system-requests.ts) decides the expression around it (`!gate ||
  * check` is true). Only the forms above are recognized, token by token; a conjunction missing
@@ -20,7 +25,7 @@
  * and under failurePolicy Fail an error rejects the request).
  */
 import { tokenize, type Token } from '../cel/check/parser.js';
-import { systemObjectsCarry } from './kube-system.js';
+import { systemObjectsCarry, systemObjectsNeverCarry } from './kube-system.js';
 
 /** The variables that hold an object (null on DELETE and CREATE respectively). */
 const OBJECTS = new Set(['object', 'oldObject']);
@@ -28,6 +33,8 @@ const OBJECTS = new Set(['object', 'oldObject']);
 /** Tokens that end a conjunction chain at its depth: operators of lower precedence than `&&`, and separators. */
 const CHAIN_ENDS = new Set(['||', '?', ':', ',']);
 const OPENS = new Set(['(', '[', '{']);
+/** A `?` after these is optional syntax (`a.?b`, `m[?k]`, `{?k: v}`, `[?x]`), not a conditional. */
+const OPTIONAL_BEFORE = new Set(['.', '[', '{', ',']);
 const CLOSES = new Set([')', ']', '}']);
 
 interface Chain {
@@ -41,18 +48,20 @@ interface Chain {
  * `expression` with each conjunction that tests a label of the policy's own (above) replaced by
  * `false`. `nonNull`: the object variables known not to be null for the request's operation.
  */
-export function withForeignLabelGates(expression: string, nonNull: ReadonlySet<string>): string {
+export function withForeignLabelGates(expression: string, nonNull: ReadonlySet<string>, likely = false): string {
   if (!expression.includes('labels')) return expression;
   const { tokens, issues } = tokenize(expression);
   if (issues.length > 0) return expression;
   // `object` bound by a macro or cel.bind (`list.all(object, …)`) is not the request's object.
   if (tokens.some((token, index) => token.type === 'ident' && OBJECTS.has(token.text) && tokens[index + 1]?.text === ',')) return expression;
   const replaced: { readonly start: number; readonly end: number }[] = [];
+  const closing = closingOf(tokens);
+  if (closing === undefined) return expression;
   const stack: Chain[] = [{ start: 0, conjuncts: [0] }];
   const close = (chain: Chain, end: number): void => {
     if (chain.conjuncts.length < 2 || end <= chain.start) return;
-    const parts = chain.conjuncts.map((from, index) => unwrap(tokens, from, (chain.conjuncts[index + 1] ?? end + 1) - 1));
-    if (isForeignLabelGate(parts, nonNull)) replaced.push({ start: tokens[chain.start]!.start, end: tokens[end - 1]!.end });
+    const parts = chain.conjuncts.map((from, index) => unwrap(tokens, closing, from, (chain.conjuncts[index + 1] ?? end + 1) - 1));
+    if (isForeignLabelGate(parts, nonNull, likely)) replaced.push({ start: tokens[chain.start]!.start, end: tokens[end - 1]!.end });
   };
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
@@ -67,7 +76,7 @@ export function withForeignLabelGates(expression: string, nonNull: ReadonlySet<s
       close(chain, i);
       if (stack.length === 1) return expression;
       stack.pop();
-    } else if (CHAIN_ENDS.has(token.text)) {
+    } else if (CHAIN_ENDS.has(token.text) && !(token.text === '?' && OPTIONAL_BEFORE.has(tokens[i - 1]?.text ?? ''))) {
       close(chain, i);
       stack[stack.length - 1] = { start: i + 1, conjuncts: [i + 1] };
     } else if (token.text === '&&') chain.conjuncts.push(i + 1);
@@ -86,38 +95,50 @@ export function withForeignLabelGates(expression: string, nonNull: ReadonlySet<s
 }
 
 /** The tokens [from, to) without parentheses that enclose all of them. */
-function unwrap(tokens: readonly Token[], from: number, to: number): readonly Token[] {
-  while (to - from >= 2 && tokens[from]!.text === '(' && tokens[to - 1]!.text === ')' && enclosesAll(tokens, from, to)) {
+function unwrap(tokens: readonly Token[], closing: readonly number[], from: number, to: number): readonly Token[] {
+  while (to - from >= 2 && tokens[from]!.text === '(' && closing[from] === to - 1) {
     from++;
     to--;
   }
-  return tokens.slice(from, to);
+  // No pattern below is longer: a longer conjunct is none of them, and is not copied (a chain of
+  // nested groups would copy each group once per level: s39b 5).
+  return to - from > LONGEST_PATTERN ? [] : tokens.slice(from, to);
 }
 
-/** Whether the `(` at `from` closes at `to - 1`. */
-function enclosesAll(tokens: readonly Token[], from: number, to: number): boolean {
-  let depth = 0;
-  for (let i = from; i < to; i++) {
+/** The most tokens a conjunct of the patterns below has (`X.metadata.labels['K'] == 'V'`). */
+const LONGEST_PATTERN = 12;
+
+/**
+ * For each opening bracket token, the index of the one that closes it (found once: asking per
+ * group made deep nesting quadratic, s39b 5); undefined when they do not pair up.
+ */
+function closingOf(tokens: readonly Token[]): number[] | undefined {
+  const closing = new Array<number>(tokens.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
     const text = tokens[i]!.type === 'punct' ? tokens[i]!.text : '';
-    if (OPENS.has(text)) depth++;
-    else if (CLOSES.has(text)) depth--;
-    if (depth === 0 && i < to - 1) return false;
+    if (OPENS.has(text)) open.push(i);
+    else if (CLOSES.has(text)) {
+      const at = open.pop();
+      if (at === undefined) return undefined;
+      closing[at] = i;
+    }
   }
-  return true;
+  return open.length === 0 ? closing : undefined;
 }
 
 /** The conjunctions the top of this file describes, by their conjuncts. */
-function isForeignLabelGate(conjuncts: readonly (readonly Token[])[], nonNull: ReadonlySet<string>): boolean {
+function isForeignLabelGate(conjuncts: readonly (readonly Token[])[], nonNull: ReadonlySet<string>, likely: boolean): boolean {
   for (const object of OBJECTS) {
     const guardedNull = nonNull.has(object) || conjuncts.some((part) => isNotNull(part, object));
     if (!guardedNull || !conjuncts.some((part) => isLabelsPresence(part, object))) continue;
     const keysIn = conjuncts.flatMap((part) => keyTestedIn(part, object) ?? []);
     // A key the system never sets: its presence alone is false.
     if (keysIn.some((key) => !systemObjectsCarry(key, undefined))) return true;
-    // A key the system may set, compared with a value it never gives it.
+    // A key the system may set, compared with a value it never gives it (its values are all known).
     for (const part of conjuncts) {
       const compared = valueCompared(part, object);
-      if (compared !== undefined && keysIn.includes(compared.key) && !systemObjectsCarry(compared.key, compared.value)) return true;
+      if (compared !== undefined && keysIn.includes(compared.key) && systemObjectsNeverCarry(compared.key, compared.value, likely)) return true;
     }
   }
   return false;

@@ -48,6 +48,15 @@ export const SYSTEM_OBJECT_LABELS: ReadonlyMap<string, SystemLabelValues> = new 
   // EndpointSlice and Endpoints controllers (k8s.io/api discovery/v1 well-known labels).
   ['kubernetes.io/service-name', 'any'],
   ['endpointslice.kubernetes.io/managed-by', ['endpointslice-controller.k8s.io', 'endpointslicemirroring-controller.k8s.io']],
+  // The API server's endpoint reconciler marks the `kubernetes` Endpoints so that the mirroring
+  // controller leaves it (pkg/controlplane/reconcilers).
+  ['endpointslice.kubernetes.io/skip-mirror', ['true']],
+  // Service labels the EndpointSlice controller copies onto its slices: kubeadm's kube-dns
+  // Service carries kubernetes.io/name=CoreDNS (cluster/addons/dns).
+  ['kubernetes.io/name', 'any'],
+  // The token controller's marks on legacy service account token Secrets (KEP-2799).
+  ['kubernetes.io/legacy-token-last-used', 'any'],
+  ['kubernetes.io/legacy-token-invalid-since', 'any'],
   ['service.kubernetes.io/headless', ['']],
   // RBAC bootstrap policy: the roles and bindings the API server creates in kube-system
   // (plugin/pkg/auth/authorizer/rbac/bootstrappolicy).
@@ -65,9 +74,13 @@ export const SYSTEM_OBJECT_LABELS: ReadonlyMap<string, SystemLabelValues> = new 
   ['topology.kubernetes.io/zone', 'any'],
   ['topology.kubernetes.io/region', 'any'],
   ['node-role.kubernetes.io/control-plane', ['']],
+  ['node-role.kubernetes.io/master', ['']],
   ['node.kubernetes.io/exclude-from-external-load-balancers', ['']],
   // The recommended labels (kubernetes.io docs, "Recommended Labels") and Helm's chart label, on
   // add-ons that Helm charts install into kube-system: their values are the add-ons' own names.
+  // Managed clusters label their add-ons in kube-system (EKS's CoreDNS Pods, AKS's add-ons).
+  ['eks.amazonaws.com/component', 'any'],
+  ['kubernetes.azure.com/managedby', 'any'],
   ['app.kubernetes.io/name', []],
   ['app.kubernetes.io/instance', []],
   ['app.kubernetes.io/component', []],
@@ -79,6 +92,20 @@ export const SYSTEM_OBJECT_LABELS: ReadonlyMap<string, SystemLabelValues> = new 
 ]);
 
 /** Whether some system object may carry the label `key` with `value` (undefined: any value, for Exists). */
+/**
+ * Whether no system object carries `key` with `value`, as far as the values listed show: a key
+ * the system never sets, or one whose values are all known (a non-empty list) and exclude it. A
+ * key with values we cannot know (`any`, an empty list) may carry any.
+ */
+export function systemObjectsNeverCarry(key: string, value: string, likely = false): boolean {
+  const values = SYSTEM_OBJECT_LABELS.get(key);
+  if (values === undefined) return true;
+  // `likely`: a key whose values are add-ons' own names (an empty list) is also taken not to
+  // carry a given one; what a rule concludes from that is said at a lower severity.
+  if (likely && values !== 'any' && values.length === 0) return true;
+  return values !== 'any' && values.length > 0 && !values.includes(value);
+}
+
 export function systemObjectsCarry(key: string, value: string | undefined): boolean {
   const values = SYSTEM_OBJECT_LABELS.get(key);
   if (values === undefined) return false;

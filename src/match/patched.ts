@@ -81,13 +81,24 @@ function filesBuilt(listing: KustomizationListing, inFolder: (folder: string) =>
  */
 export function patchesBuilding(patches: readonly KustomizePatch[], object: PatchedObject, run: Pick<RunScope, 'kustomizations' | 'memo'>, stream: string): KustomizePatch[] {
   // A rendered stream's template is not a file: the stream is what a kustomization lists (s38d 8).
-  const file = realPath(resolve(stream));
+  const real = run.memo.get(REAL_PATHS, () => {
+    const known = new Map<string, string>();
+    return (path: string): string => {
+      let found = known.get(path);
+      if (found === undefined) known.set(path, (found = realPath(resolve(path))));
+      return found;
+    };
+  });
+  const file = real(stream);
   const built = run.memo.get(FILES_BUILT, () => builtByKustomization(run.kustomizations));
   return patchesOf(patches, object).filter((patch) => {
-    const files = built(realPath(resolve(patch.file)));
+    const files = built(real(patch.file));
     return files === undefined || files.has(file);
   });
 }
+
+/** Real paths of the run's kustomizations and streams, each asked of the file system once (s39a 7: once per object and patch). */
+const REAL_PATHS = memoKey<(path: string) => string>('real paths of kustomizations and streams');
 
 /** filesBuilt of each kustomization of the run, by its file's real path, found once per run. */
 const FILES_BUILT = memoKey<(kustomization: string) => ReadonlySet<string> | undefined>('the files each kustomization builds');

@@ -66,9 +66,10 @@ export interface CelRequest {
   /**
    * The object is one of the system's own (kube-system's, a Node, a control-plane Lease): it
    * carries no label the system does not set (src/match/foreign-label-gates.ts). Not so for a
-   * webhook's own pods.
+   * webhook's own pods. `likely`: also none of the values of a label whose values are add-ons'
+   * own names (src/match/kube-system.ts systemObjectsNeverCarry), for a lower severity.
    */
-  readonly systemObject?: boolean;
+  readonly systemObject?: boolean | 'likely';
 }
 
 /**
@@ -276,12 +277,13 @@ function preparedOnce(): (expression: string, request: CelRequest) => string {
   const prepared = new Map<string, string>();
   return (expression, request) => {
     // CONNECT's object is the connection's options (no metadata): no gate is known false there.
-    const gated = request.systemObject === true && ['CREATE', 'UPDATE', 'DELETE'].includes(request.operation);
-    const key = `${gated ? request.operation : ''}\0${expression}`;
+    const gated = request.systemObject !== undefined && request.systemObject !== false && ['CREATE', 'UPDATE', 'DELETE'].includes(request.operation);
+    const likely = request.systemObject === 'likely';
+    const key = `${gated ? request.operation : ''}\0${likely ? 'likely' : ''}\0${expression}`;
     let out = prepared.get(key);
     if (out === undefined) {
       const nonNull = new Set(request.operation === 'CREATE' ? ['object'] : request.operation === 'DELETE' ? ['oldObject'] : ['object', 'oldObject']);
-      prepared.set(key, (out = withUnknownPresenceTests(gated ? withForeignLabelGates(expression, nonNull) : expression)));
+      prepared.set(key, (out = withUnknownPresenceTests(gated ? withForeignLabelGates(expression, nonNull, likely) : expression)));
     }
     return out;
   };

@@ -5,6 +5,7 @@
  * applies them to the resources; the linter reads the resources as written, so the objects they
  * change are named in the output (the `kustomize-patched` rule), never judged silently.
  */
+import { ObjectMemo } from '../cache.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
@@ -225,7 +226,7 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
     // A webhook named twice: kustomize merges the first entry only (round 15), the linter would apply both.
     if (named.has(name)) return { changes: [], known: false };
     named.add(name);
-    if (Object.keys(webhook as object).some((key) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key))) return { changes: [], known: false };
+    if (Object.keys(webhook as object).some((key) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key) && !(key === 'clientConfig' && keepsServiceNamespace((webhook as Record<string, unknown>)[key])))) return { changes: [], known: false };
     for (const field of SELECTOR_FIELDS) {
       if (!Object.prototype.hasOwnProperty.call(webhook, field)) continue;
       const written = (webhook as Record<string, unknown>)[field];
@@ -233,6 +234,21 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
     }
   }
   return { changes, known: true };
+}
+
+/**
+ * A webhook's clientConfig as a patch merges it, when it changes only the Service's name, path or
+ * port: the webhook is called in the same namespace, which is all the selectors' judgment
+ * (matches-kube-system, self-deadlock) reads of whom it calls. A namespace, a URL or a bundle
+ * (or a `$patch` directive) is more.
+ */
+function keepsServiceNamespace(clientConfig: unknown): boolean {
+  if (clientConfig === null || typeof clientConfig !== 'object' || Array.isArray(clientConfig)) return false;
+  const keys = Object.keys(clientConfig);
+  if (keys.length !== 1 || keys[0] !== 'service') return false;
+  const service = (clientConfig as { service?: unknown }).service;
+  if (service === null || typeof service !== 'object' || Array.isArray(service)) return false;
+  return Object.entries(service).every(([key, value]) => (key === 'name' || key === 'path') ? typeof value === 'string' : key === 'port' && typeof value === 'number');
 }
 
 /** The selector changes of JSON 6902 operations. */
@@ -891,6 +907,18 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
  * (linted when it is complete, src/engine/load-run.ts) is not changed by the patch it is.
  */
 export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }): KustomizePatch[] {
+  // Several rules ask of each object: answered once per run's patches and object (s39a 7: objects × patches × rules).
+  const answers = changingAnswers.get(patches, () => new Map<string, KustomizePatch[]>());
+  const key = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null]);
+  let found = answers.get(key);
+  if (found === undefined) answers.set(key, (found = patchesChangingUncached(patches, object)));
+  return [...found];
+}
+
+/** patchesChanging's answers by the run's patches, then by object. */
+const changingAnswers = new ObjectMemo<readonly KustomizePatch[], Map<string, KustomizePatch[]>>();
+
+function patchesChangingUncached(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }): KustomizePatch[] {
   const own = object.file === '<stdin>' ? undefined : resolve(object.file);
   const changing = (name: string | undefined): KustomizePatch[] => patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion));
   const found = changing(object.name);

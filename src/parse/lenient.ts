@@ -34,17 +34,19 @@ export interface Repaired {
 /**
  * Lexing is linear, and each repair lexes its document again: past this many characters lexed in
  * all for a file, nothing is repaired and the file is reported as `yaml` reports it. Real files
- * have a handful of such scalars per document (a document of 100 in 3 KB is 300,000): 3 million
- * (about a quarter of a second) for any file, and up to 32 times its length, at most 8 million,
- * for a large one (a generated CRD of 150 KB with 24 descriptions in single quotes lexes 3.6
- * million: hold-out 15). Many small hostile files cost what they did (s38d 7).
+ * have a handful of such scalars per document: a file gets 64 times its length (64 repairs of
+ * each of its documents), at least 64,000 characters and at most 8 million (a generated CRD of
+ * 150 KB with 24 descriptions in single quotes lexes 3.6 million: hold-out 15). Work is then at
+ * most 64 times the input for any number of files: 3 million for every file, however small,
+ * made 400 hostile files of 10 KB lex for 75 s (s39a 11).
  */
 export const MAX_REPAIR_WORK = 8_000_000;
-const BASE_REPAIR_WORK = 3_000_000;
+const MIN_REPAIR_WORK = 64_000;
+const REPAIR_WORK_PER_CHARACTER = 64;
 
 /** repairQuotedScalars' budget for a file of this length. */
 function repairBudget(length: number): number {
-  return Math.max(BASE_REPAIR_WORK, Math.min(MAX_REPAIR_WORK, 32 * length));
+  return Math.min(MAX_REPAIR_WORK, Math.max(MIN_REPAIR_WORK, REPAIR_WORK_PER_CHARACTER * length));
 }
 
 /** The lexer's control tokens, which stand for no characters of the text. */

@@ -240,12 +240,14 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
 function lineSeparatorProblems(offsets: readonly number[] | undefined, documents: readonly Document.Parsed[], read: (documentIndex: number) => boolean, spanAt: (start: number, end: number) => Span): SyntaxProblem[] {
   if (offsets === undefined || offsets.length === 0) return [];
   const byDocument = new Map<number, number[]>();
+  // The documents with a range, in order, and where each starts: searched by halving, not walked
+  // per separator (s39a 3: 50,000 documents with one each took 33 s).
+  const ranged = documents.flatMap((doc, at) => (doc.range !== undefined && doc.range !== null ? [at] : []));
+  const starts = ranged.map((at) => documents[at]!.range[0]);
   for (const offset of offsets) {
     // The last document that starts at or before it (a blanked document's range ends at its `~`).
-    let index = -1;
-    documents.forEach((doc, at) => {
-      if (doc.range !== undefined && doc.range !== null && doc.range[0] <= offset) index = at;
-    });
+    const last = lastAtOrBefore(starts, offset);
+    const index = last < 0 ? -1 : ranged[last]!;
     if (index < 0 || !read(index)) continue;
     const found = byDocument.get(index);
     if (found === undefined) byDocument.set(index, [offset]);
@@ -260,6 +262,24 @@ function lineSeparatorProblems(offsets: readonly number[] | undefined, documents
   }));
 }
 
+/** The index of the last of ascending `sorted` that is at most `value`, or -1. */
+function lastAtOrBefore(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
+}
+
+/** The index of the first of ascending `sorted` that is above `value`, or -1. */
+function firstAbove(sorted: readonly number[], value: number): number {
+  const index = lastAtOrBefore(sorted, value) + 1;
+  return index < sorted.length ? index : -1;
+}
+
 /** A line that starts with `---` and has content after it, or a directive: see kubectlSplitProblems. */
 const KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
 
@@ -271,8 +291,9 @@ const KUBECTL_SPLIT_LINE = /^(?:---[^\s#]|---[ \t]+[^\s#]|%)/m;
  */
 function kubectlSplitProblems(text: string, documents: readonly Document.Parsed[], spanAt: (start: number, end: number) => Span): SyntaxProblem[] {
   if (!KUBECTL_SPLIT_LINE.test(text)) return [];
+  const ends = documents.map((doc) => doc.range[2]);
   const documentAt = (offset: number): number => {
-    const index = documents.findIndex((doc) => offset < doc.range[2]);
+    const index = firstAbove(ends, offset);
     return index >= 0 ? index : Math.max(0, documents.length - 1);
   };
   const out: SyntaxProblem[] = [];
@@ -834,9 +855,13 @@ export function lineComments(text: string, trailingMark?: string): LineComment[]
   }
   const docEnds = list.map((doc) => doc.range[2]);
   const documentAt = (offset: number): number => {
-    const index = docEnds.findIndex((end) => offset < end);
+    const index = firstAbove(docEnds, offset);
     return index >= 0 ? index : Math.max(0, list.length - 1);
   };
+  // Scalars are leaves: their ranges do not overlap, so the one that may hold an offset is the
+  // last that starts before it (found by halving: s39a 5, a walk per comment line was quadratic).
+  scalarRanges.sort((a, b) => a[0] - b[0]);
+  const scalarStarts = scalarRanges.map(([from]) => from);
 
   const lines = text.split('\n');
   const starts: number[] = [];
@@ -849,15 +874,19 @@ export function lineComments(text: string, trailingMark?: string): LineComment[]
     const hash = line.search(/\S/);
     if (hash < 0 || line[hash] !== '#') return false;
     const at = starts[index]! + hash;
-    return !scalarRanges.some(([from, to]) => at > from && at < to);
+    const last = lastAtOrBefore(scalarStarts, at - 1);
+    return last < 0 || at >= scalarRanges[last]![1];
   });
+  /** Per line, the first line at or after the next that is not a comment line (s39a 4: walked per comment, a block of them was quadratic). */
+  const afterComments = new Array<number>(lines.length + 1);
+  afterComments[lines.length] = lines.length;
+  for (let index = lines.length - 1; index >= 0; index--) afterComments[index] = isCommentLine[index] ? afterComments[index + 1]! : index;
   const comments: LineComment[] = [];
   /** The comment that starts at `hash` on line `index`, with the node the lines after it hold. */
   const commentAt = (index: number, hash: number, trailing: boolean): LineComment => {
     const line = lines[index]!;
     const start = starts[index]! + hash;
-    let nextLine = index + 1;
-    while (nextLine < lines.length && isCommentLine[nextLine]) nextLine++;
+    const nextLine = afterComments[index + 1] ?? lines.length;
     const target = nextLine < lines.length ? nodeAt.get(nextLine + 1) : undefined;
     return {
       documentIndex: documentAt(start),

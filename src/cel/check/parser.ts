@@ -297,8 +297,31 @@ function readString(src: string, start: number, quoteAt: number, raw: boolean, b
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
+/** cel-go's default limit on an expression's length, in code points. */
+export const EXPRESSION_SIZE_CODE_POINT_LIMIT = 100_000;
+
+/** The code points of a string (a surrogate pair is one). */
+export function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
 /** Parses CEL source into cel-go's AST, expanding the environment's macros. */
 export function parse(source: string, options: ParseOptions): ParseResult {
+  // cel-go's parser refuses a longer source before reading it (parser/options.go, the default
+  // ExpressionSizeCodePointLimit, which Kubernetes keeps); checking one would cost far more (s39a 10).
+  const size = codePoints(source);
+  if (size > EXPRESSION_SIZE_CODE_POINT_LIMIT) return { ok: false, issues: [{ message: `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` }] };
   const { tokens, issues: lexIssues } = tokenize(source);
   const parser = new Parser(tokens, options);
   try {
