@@ -27852,6 +27852,18 @@ var init_policies = __esm({
   }
 });
 
+// dist/src/collections.js
+function pushAll(target, items) {
+  for (const item of items)
+    target.push(item);
+}
+var init_collections = __esm({
+  "dist/src/collections.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
 // yaml-process:process
 var process_exports = {};
 __export(process_exports, {
@@ -35825,7 +35837,7 @@ function kustomizePatches(file, text, whole, readPatch) {
       }
     }
     const adds = { labels: root.has("commonLabels") || root.has("labels"), annotations: root.has("commonAnnotations") };
-    out.push(...replacementPatches(file, root.get("replacements", true), lineOf2, adds));
+    pushAll(out, replacementPatches(file, root.get("replacements", true), lineOf2, adds));
   }
   return out;
 }
@@ -35923,6 +35935,7 @@ var init_kustomize_patches = __esm({
   "dist/src/parse/kustomize-patches.js"() {
     "use strict";
     init_import_meta_url();
+    init_collections();
     init_cache();
     init_fs();
     import_node_path3 = require("node:path");
@@ -45102,7 +45115,7 @@ function reportDuplicateKeys(doc) {
       merged2.push(found[next++]);
     merged2.push(error);
   }
-  merged2.push(...found.slice(next));
+  pushAll(merged2, found.slice(next));
   doc.errors.splice(0, doc.errors.length, ...merged2);
 }
 function parseAsGoYaml(text, options) {
@@ -45118,6 +45131,7 @@ var init_go_yaml_schema = __esm({
   "dist/src/parse/go-yaml-schema.js"() {
     "use strict";
     init_import_meta_url();
+    init_collections();
     import_yaml3 = __toESM(require_dist(), 1);
     import_util = __toESM(require_util2(), 1);
     INT_TAG = "tag:yaml.org,2002:int";
@@ -48453,6 +48467,7 @@ var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
+    init_collections();
     init_fs();
     import_node_path12 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
@@ -48528,8 +48543,8 @@ var init_kustomization = __esm({
           for (const patch of patchPaths(text))
             this.patchFiles.add((0, import_node_path12.resolve)(folder, patch));
           const patched2 = kustomizePatches((0, import_node_path12.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          this.listings.push(...kustomizationListings((0, import_node_path12.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          this.changes.push(...patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path12.resolve)(folder, patch.source) }));
+          pushAll(this.listings, kustomizationListings((0, import_node_path12.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path12.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -49530,7 +49545,7 @@ var init_simple_yaml = __esm({
         return _Reader.isItem(this.line.text) ? this.sequence(indent) : this.mapping(indent);
       }
       /** What follows a key or dash whose line has no value: a deeper block or scalar, a sequence at the key's indentation, or null. */
-      below(indent, sequenceAtIndent, owner2) {
+      below(indent, sequenceAtIndent, owner) {
         const next = this.line;
         if (next !== void 0 && next.indent > indent) {
           if (_Reader.isItem(next.text) || this.splitKey(next.text) !== void 0)
@@ -49545,7 +49560,7 @@ var init_simple_yaml = __esm({
         }
         if (sequenceAtIndent && next !== void 0 && next.indent === indent && _Reader.isItem(next.text))
           return this.sequence(indent);
-        this.nullAt(owner2.line, owner2.rest, owner2.restOffset);
+        this.nullAt(owner.line, owner.rest, owner.restOffset);
         return null;
       }
       /** A value on its key's or dash's line: nothing may continue it on deeper lines. */
@@ -50754,9 +50769,9 @@ function parseFile(source, options = {}) {
     }
     collectManifests(source, text, lineCounter, doc, documentIndex, manifests);
   });
-  problems.push(...kubectlSplitProblems(text, list3, spanAt));
+  pushAll(problems, kubectlSplitProblems(text, list3, spanAt));
   const blanked = new Set(filtered.mode === "masked" && list3.length === filtered.documents ? filtered.blanked : []);
-  problems.push(...lineSeparatorProblems(source.lineSeparators, list3, (index) => !blanked.has(index) || values.has(index), spanAt));
+  pushAll(problems, lineSeparatorProblems(source.lineSeparators, list3, (index) => !blanked.has(index) || values.has(index), spanAt));
   return { source, documentCount: list3.length, unparsed, ...settledParts, problems, manifests, spanAt };
 }
 function lineSeparatorProblems(offsets, documents, read2, spanAt) {
@@ -51139,7 +51154,9 @@ function readValue(place, doc, node, { collectionKey, nullKey, cyclicAlias }) {
   }
   try {
     const value = node.toJS(doc, { maxAliasCount: -1 });
-    return { value: text.includes("binary") ? binaryAsText(value) : value };
+    const handles = Object.entries(doc.directives?.tags ?? {}).some(([handle, prefix]) => handle !== "!!" || prefix !== "tag:yaml.org,2002:");
+    const own = doc.range && !handles ? text.slice(doc.range[0], doc.range[2]) : void 0;
+    return { value: own === void 0 || own.includes("binary") ? binaryAsText(value) : value };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const range = node.range ?? [0, 0, 0];
@@ -51277,6 +51294,7 @@ var init_yaml = __esm({
   "dist/src/parse/yaml.js"() {
     "use strict";
     init_import_meta_url();
+    init_collections();
     import_yaml10 = __toESM(require_dist(), 1);
     init_placeholder();
     init_errors2();
@@ -59863,9 +59881,9 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path13.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        streamPatches.push(...kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path13.dirname)(path), patch2)));
+        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path13.dirname)(path), patch2)));
         const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path13.resolve)((0, import_node_path13.dirname)(path)), text2, false);
-        streamListings.push(...path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
+        pushAll(streamListings, path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
     if (raw.tooLarge !== void 0) {
@@ -60141,6 +60159,7 @@ var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
+    init_collections();
     import_node_path13 = require("node:path");
     init_discovery();
     init_helm();
@@ -60429,15 +60448,20 @@ function commentDirectives(files2, out) {
   const byText = /* @__PURE__ */ new Map();
   for (const file of files2) {
     const text = file.source.text;
-    if (text === null || !text.includes(SUPPRESSION_MARK))
+    if (text === null)
       continue;
-    byText.set(text, [...byText.get(text) ?? [], file]);
+    if (!byText.has(text))
+      byText.set(text, text.includes(SUPPRESSION_MARK) ? [] : void 0);
+    byText.get(text)?.push(file);
   }
   const directives = [];
   for (const [text, sharing] of byText) {
+    if (sharing === void 0)
+      continue;
     const comments = lineComments(text, SUPPRESSION_MARK);
+    const ownerOf = sharing.length === 1 ? () => sharing[0] : owners(sharing);
     for (const comment of comments) {
-      const file = sharing.length === 1 ? sharing[0] : owner(sharing, comment.documentIndex);
+      const file = ownerOf(comment.documentIndex);
       const directive = parseDirective(comment, file.source, out);
       if (directive)
         directives.push(directive);
@@ -60445,9 +60469,15 @@ function commentDirectives(files2, out) {
   }
   return directives;
 }
-function owner(files2, documentIndex) {
-  const holds = (file) => file.manifests.some((manifest) => manifest.documentIndex === documentIndex) || file.problems.some((problem) => problem.documentIndex === documentIndex);
-  return files2.find(holds) ?? files2.find((file) => file.source.renderedFrom === void 0) ?? files2[0];
+function owners(files2) {
+  const byDocument = /* @__PURE__ */ new Map();
+  for (const file of files2) {
+    for (const { documentIndex } of [...file.manifests, ...file.problems])
+      if (!byDocument.has(documentIndex))
+        byDocument.set(documentIndex, file);
+  }
+  const fallback = files2.find((file) => file.source.renderedFrom === void 0) ?? files2[0];
+  return (documentIndex) => byDocument.get(documentIndex) ?? fallback;
 }
 function parseDirective(comment, source, out) {
   const match = DIRECTIVE.exec(comment.text);
@@ -67090,10 +67120,10 @@ function explicitDefault(object, file, ruleId, path) {
   };
 }
 function companionDefaults(path) {
-  const owner2 = path.slice(0, -1);
-  if (owner2[0] === "webhooks")
-    return ["matchPolicy", "timeoutSeconds", "reinvocationPolicy"].map((field) => [...owner2, field]);
-  if (owner2.length === 1 && owner2[0] === "spec")
+  const owner = path.slice(0, -1);
+  if (owner[0] === "webhooks")
+    return ["matchPolicy", "timeoutSeconds", "reinvocationPolicy"].map((field) => [...owner, field]);
+  if (owner.length === 1 && owner[0] === "spec")
     return [["spec", "matchConstraints", "matchPolicy"]];
   return [];
 }
@@ -68124,4 +68154,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 09532daa0cd93b4fb309079d361f77fd2d164884cb7025dd9a1c358dfc1b9d0f
+//# admission-lint-build 0a1ce7183d7350aac3c72aa8d06f29dce14ff4f3a076ccf0a0c0660ea35f3bc6

@@ -40,7 +40,7 @@ const SRC_TO_RULES: Readonly<Record<string, string>> = {
  * layer needs belongs in that layer.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'field-path.ts', 'json.ts', 'severity.ts', 'cache.ts', 'text', 'kube'],
+  ['errors.ts', 'field-path.ts', 'json.ts', 'severity.ts', 'cache.ts', 'collections.ts', 'text', 'kube'],
   ['load', 'parse', 'output-safety'],
   ['model'],
   ['run-scope.ts', 'rule.ts'],

@@ -1,7 +1,9 @@
 /**
  * Reading a file costs work linear in its size, on the shapes a hostile pull request can give
- * (s38e 3 and 4): many small documents, one huge mapping, one long flow list over comment lines,
- * a finding on every item of a long list. Each input is sized so that a walk quadratic in it
+ * (s38e 3 and 4, s39a): many small documents, one huge mapping, one long flow list over comment
+ * lines, a finding on every item of a long list, directive lines, line separators, comment
+ * blocks and suppression comments, a rendered stream of many templates, a long token where a
+ * CA patcher's setting is looked for, a CEL expression past the parser's limit. Each input is sized so that a walk quadratic in it
  * takes minutes while the linear one takes a second or two. Each runs in a child process of the
  * built modules (test:slow builds first) that is stopped after 60 s: a quadratic walk never
  * yields to a test's own timeout, so it would hang the suite instead of failing it. The
@@ -69,5 +71,54 @@ describe('reading is linear in the file', () => {
       const result = await lint({ paths: [file], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
       console.log(result.findings.length, result.findings.reduce((last, finding) => Math.max(last, finding.line), 0));`);
     expect(printed).toBe('200000 200007');
+  });
+
+  /** Lints `text` (built by `build`, JavaScript run in the child) and prints the findings' count and rule ids. */
+  const lintBuilt = (build: string): string =>
+    runBuilt(`
+      const { lint } = await import(dist + 'engine/lint.js');
+      const { rules } = await import(dist + '../rules/index.js');
+      const { DEFAULT_KUBE_VERSION } = await import(dist + 'kube/version.js');
+      const { mkdtempSync, writeFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      const { tmpdir } = await import('node:os');
+      const file = join(mkdtempSync(join(tmpdir(), 'linear-')), 'input.yaml');
+      writeFileSync(file, ${build});
+      const result = await lint({ paths: [file], rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides: new Map(), toolVersion: 'test' });
+      const ids = [...new Set(result.findings.map((finding) => finding.ruleId))].sort();
+      console.log(result.findings.length, ids.join(','));`);
+
+  const WEBHOOK_ITEM = (i: string) => `'- {name: w' + ${i} + '.example.com, admissionReviewVersions: [v1], sideEffects: None, failurePolicy: Fail, clientConfig: {service: {name: s, namespace: x}}, rules: [{apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"]}]}\\n'`;
+
+  // Under the 100,000-document limit (src/parse/yaml.ts), with two directive lines in each.
+  it('reports 190,000 directive lines in 95,000 documents', () => {
+    expect(lintBuilt(`'%YAML 1.2\\n%TAG !a! tag:a:\\n---\\na: 1\\n...\\n'.repeat(95000)`)).toMatch(/^\d+ yaml-syntax$/);
+  });
+
+  it('reads 95,000 documents with a line separator each', () => {
+    expect(lintBuilt(`'---\\na: "x\\u2028y"\\n'.repeat(95000)`)).toMatch(/^\d+/);
+  });
+
+  it('reads 800,000 comment lines in a file with a suppression comment', () => {
+    expect(lintBuilt(`'# admission-lint-disable-file no-such-rule -- r\\n' + '#\\n'.repeat(800000) + '${WEBHOOK_HEAD}webhooks:\\n' + ${WEBHOOK_ITEM("'0'")}`)).toMatch(/unused-suppression/);
+  });
+
+  it('applies 12,000 suppression comments, one per webhook', () => {
+    const printed = lintBuilt(`'${WEBHOOK_HEAD}webhooks:\\n' + Array.from({ length: 12000 }, (_, i) => '# admission-lint-disable-next-line wildcard-rule -- r\\n' + ${WEBHOOK_ITEM('i')}).join('')`);
+    expect(printed).not.toContain('wildcard-rule');
+  });
+
+  it('reads a rendered stream of 12,000 templates', () => {
+    const printed = lintBuilt(`Array.from({ length: 12000 }, (_, i) => '---\\n# Source: chart/templates/t' + i + '.yaml\\napiVersion: admissionregistration.k8s.io/v1\\nkind: ValidatingWebhookConfiguration\\nmetadata:\\n  name: v' + i + '\\nwebhooks:\\n' + ${WEBHOOK_ITEM('i')}).join('')`);
+    expect(printed).toMatch(/^\d+ .*wildcard-rule/);
+  });
+
+  it('looks for CA patcher settings past a 3 MB token', () => {
+    expect(lintBuilt(`'${WEBHOOK_HEAD.replace('name: v\\n', "name: v\\n  annotations: {a: ' + 'webhook'.repeat(400000) + '}\\n")}webhooks:\\n' + ${WEBHOOK_ITEM("'0'")}`)).toMatch(/wildcard-rule/);
+  });
+
+  it('refuses a 1 MB CEL expression as the API server does', () => {
+    const printed = lintBuilt(`'${WEBHOOK_HEAD}webhooks:\\n- name: a.example.com\\n  admissionReviewVersions: [v1]\\n  sideEffects: None\\n  clientConfig: {url: "https://a.example.com"}\\n  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\\n  matchConditions:\\n  - name: c\\n    expression: \\'' + Array.from({ length: 30000 }, (_, i) => 'object.metadata.name == "x' + i + '"').join(' || ') + '\\'\\n'`);
+    expect(printed).toMatch(/api-validation/);
   });
 });

@@ -20,6 +20,7 @@
  * private keys in the clear (the keys a caBundle may trust, rules/ca-bundle.ts). There the documents that
  * may be one are read too, never taken as workloads: a run's other reads and counts stay the same.
  */
+import { pushAll } from '../collections.js';
 import { basename, dirname, resolve } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
@@ -227,11 +228,11 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES.includes(basename(path))) {
       const text = decode(raw.bytes);
       if (text !== null && KUSTOMIZATION_KIND.test(text)) {
-        streamPatches.push(...findKustomizePatches(raw.path, text, false, (patch) => (path === '-' ? undefined : readPatchFile(dirname(path), patch))));
+        pushAll(streamPatches, findKustomizePatches(raw.path, text, false, (patch) => (path === '-' ? undefined : readPatchFile(dirname(path), patch))));
         // One read from standard input has no folder of its own: what it lists is not known to
         // be the run's (round 15), so it counts as a kustomization the linter could not read.
         const listings = kustomizationListings(raw.path, path === '-' ? process.cwd() : resolve(dirname(path)), text, false);
-        streamListings.push(...(path === '-' ? listings.map((listing) => ({ ...listing, unreadable: true as const })) : listings));
+        pushAll(streamListings, (path === '-' ? listings.map((listing) => ({ ...listing, unreadable: true as const })) : listings));
       }
     }
     if (raw.tooLarge !== undefined) {

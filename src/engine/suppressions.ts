@@ -390,17 +390,21 @@ function report(directive: Directive, known: readonly string[], ranRules: Readon
 
 /** The directive comments of every file. Files split from one rendered stream share its text. */
 function commentDirectives(files: readonly ParsedFile[], out: SuppressionViolation[]): Directive[] {
-  const byText = new Map<string, ParsedFile[]>();
+  // Templates of one rendered stream share its text: it is searched once, not once per template (s39a 8).
+  const byText = new Map<string, ParsedFile[] | undefined>();
   for (const file of files) {
     const text = file.source.text;
-    if (text === null || !text.includes(SUPPRESSION_MARK)) continue;
-    byText.set(text, [...(byText.get(text) ?? []), file]);
+    if (text === null) continue;
+    if (!byText.has(text)) byText.set(text, text.includes(SUPPRESSION_MARK) ? [] : undefined);
+    byText.get(text)?.push(file);
   }
   const directives: Directive[] = [];
   for (const [text, sharing] of byText) {
+    if (sharing === undefined) continue;
     const comments = lineComments(text, SUPPRESSION_MARK);
+    const ownerOf = sharing.length === 1 ? () => sharing[0]! : owners(sharing);
     for (const comment of comments) {
-      const file = sharing.length === 1 ? sharing[0]! : owner(sharing, comment.documentIndex);
+      const file = ownerOf(comment.documentIndex);
       const directive = parseDirective(comment, file.source, out);
       if (directive) directives.push(directive);
     }
@@ -408,11 +412,14 @@ function commentDirectives(files: readonly ParsedFile[], out: SuppressionViolati
   return directives;
 }
 
-/** Of the files split from one stream, the one that holds the document (else the stream's own). */
-function owner(files: readonly ParsedFile[], documentIndex: number): ParsedFile {
-  const holds = (file: ParsedFile): boolean =>
-    file.manifests.some((manifest) => manifest.documentIndex === documentIndex) || file.problems.some((problem) => problem.documentIndex === documentIndex);
-  return files.find(holds) ?? files.find((file) => file.source.renderedFrom === undefined) ?? files[0]!;
+/** Of the files split from one stream, the one that holds a document (else the stream's own), indexed once. */
+function owners(files: readonly ParsedFile[]): (documentIndex: number) => ParsedFile {
+  const byDocument = new Map<number, ParsedFile>();
+  for (const file of files) {
+    for (const { documentIndex } of [...file.manifests, ...file.problems]) if (!byDocument.has(documentIndex)) byDocument.set(documentIndex, file);
+  }
+  const fallback = files.find((file) => file.source.renderedFrom === undefined) ?? files[0]!;
+  return (documentIndex) => byDocument.get(documentIndex) ?? fallback;
 }
 
 const DIRECTIVE = new RegExp(`^\\s*${SUPPRESSION_MARK}(\\S*)`);

@@ -26,6 +26,7 @@
  *
  * The kubectl differential test (test/kubectl-differential.test.ts) checks each form.
  */
+import { pushAll } from '../collections.js';
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, visit, YAMLParseError, type Document, type LineCounter, type ScalarTag, type Tags } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 
@@ -252,7 +253,7 @@ export function reportDuplicateKeys(doc: Document): void {
     while (next < found.length && found[next]!.pos[0] < error.pos[0]) merged.push(found[next++]!);
     merged.push(error);
   }
-  merged.push(...found.slice(next));
+  pushAll(merged, found.slice(next));
   doc.errors.splice(0, doc.errors.length, ...merged);
 }
 

@@ -4,6 +4,7 @@
  * have, so files that a kustomization in their folder lists as patches are not linted as
  * objects (`kustomize build | admission-lint -` lints the merged result).
  */
+import { pushAll } from '../collections.js';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -182,9 +183,9 @@ export class KustomizePatches {
       const text = Buffer.from(read.bytes).toString('utf8');
       for (const patch of patchPaths(text)) this.patchFiles.add(resolve(folder, patch));
       const patched = kustomizePatches(join(shown, name).split('\\').join('/'), text, true, (path) => readPatchFile(folder, path));
-      this.listings.push(...kustomizationListings(join(shown, name).split('\\').join('/'), folder, text, true, (path) => readPatchFile(folder, path)));
+      pushAll(this.listings, kustomizationListings(join(shown, name).split('\\').join('/'), folder, text, true, (path) => readPatchFile(folder, path)));
       // A patch file's own objects are not changed by the patch they are (they are linted only when complete).
-      this.changes.push(...patched.map((patch) => (patch.source === undefined ? patch : { ...patch, source: resolve(folder, patch.source) })));
+      pushAll(this.changes, patched.map((patch) => (patch.source === undefined ? patch : { ...patch, source: resolve(folder, patch.source) })));
     }
   }
 }

@@ -5,6 +5,7 @@
  * applies them to the resources; the linter reads the resources as written, so the objects they
  * change are named in the output (the `kustomize-patched` rule), never judged silently.
  */
+import { pushAll } from '../collections.js';
 import { ObjectMemo } from '../cache.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -853,7 +854,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
     }
     // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
     const adds = { labels: root.has('commonLabels') || root.has('labels'), annotations: root.has('commonAnnotations') };
-    out.push(...replacementPatches(file, root.get('replacements', true), lineOf, adds));
+    pushAll(out, replacementPatches(file, root.get('replacements', true), lineOf, adds));
   }
   return out;
 }
