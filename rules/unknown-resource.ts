@@ -268,6 +268,20 @@ function checkRule(run: RuleRun, rule: Readonly<RuleWithOperations>, rulePath: F
   return violations;
 }
 
+const BASE_HELP = 'Use the plural, lowercase resource name and a group and version that the target Kubernetes version serves (kubectl api-resources lists them).';
+const MUTATING_ENTRY_HELP = 'The webhook is mutating and its other entries are called: the objects of the dead entry go without its mutation (its defaults, an injected container), which no check of theirs depends on. Remove the entry, or name the resource its author meant.';
+
+/**
+ * Whether a rule with `entries` resources still matches something after its violations (paths
+ * below the rule, `at` being the index of the list's name in them): a version or group cut off
+ * ends the whole rule, a dead resource entry ends only itself.
+ */
+function ruleStillMatches(entries: number, violations: readonly Violation<MessageId>[], at: number): boolean {
+  if (violations.some((violation) => violation.path[at] === 'apiVersions' || violation.path[at] === 'apiGroups')) return false;
+  const dead = new Set(violations.filter((violation) => violation.path[at] === 'resources').map((violation) => violation.path[at + 1]));
+  return dead.size < entries;
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'unknown-resource',
@@ -283,14 +297,21 @@ export const rule = defineObjectRule({
       group: 'API group "{{group}}" is not served in {{kube}} ({{history}}): {{effect}}{{hint}}',
       capitals: '"{{resource}}" is not a resource name (those are lowercase plurals), so {{effect}}',
     },
-    help: 'Use the plural, lowercase resource name and a group and version that the target Kubernetes version serves (kubectl api-resources lists them).',
+    help: BASE_HELP,
   },
   create(run) {
     return {
       webhookConfiguration(object) {
-        return webhooksOf(object).flatMap((entry) =>
-          (entry.webhook.rules ?? []).flatMap((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(run, rule, [...entry.path, 'rules', j], webhookSubject(entry.label)))),
-        );
+        return webhooksOf(object).flatMap((entry) => {
+          const rules = entry.webhook.rules ?? [];
+          const found = rules.map((rule, j) => (rule === null || typeof rule !== 'object' ? [] : checkRule(run, rule, [...entry.path, 'rules', j], webhookSubject(entry.label))));
+          // A mutating webhook still called for the rest of its rules defaults what it sees and
+          // guards nothing: a dead entry there costs a mutation, not a check (info). One never
+          // called, or a validating one, misses what its author meant it to see (warning).
+          const stillCalled = rules.some((rule, j) => rule !== null && typeof rule === 'object' && ruleStillMatches(rule.resources?.length ?? 0, found[j]!, entry.path.length + 2));
+          const lowered = entry.mutating && stillCalled;
+          return found.flat().map((violation) => (lowered ? { ...violation, severity: 'info' as const, help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation));
+        });
       },
       policy(object) {
         const { match, path } = matchResourcesOf(object);
