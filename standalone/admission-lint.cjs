@@ -35365,6 +35365,7 @@ function mergeSelectorChanges(value) {
   if (Object.keys(value).some((key2) => !SELECTOR_PATCH_FIELDS.has(key2)))
     return { changes: [], known: false };
   const changes = [];
+  const serviceNamespaces = [];
   const named = /* @__PURE__ */ new Set();
   for (const webhook of webhooks) {
     const name = webhook?.name;
@@ -35375,6 +35376,9 @@ function mergeSelectorChanges(value) {
     named.add(name);
     if (Object.keys(webhook).some((key2) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key2) && !(key2 === "clientConfig" && keepsServiceNamespace(webhook[key2]))))
       return { changes: [], known: false };
+    const namespace = webhook.clientConfig?.service?.namespace;
+    if (typeof namespace === "string")
+      serviceNamespaces.push({ webhook: name, namespace });
     for (const field of SELECTOR_FIELDS) {
       if (!Object.prototype.hasOwnProperty.call(webhook, field))
         continue;
@@ -35382,7 +35386,7 @@ function mergeSelectorChanges(value) {
       changes.push(written === null ? { webhook: { name }, field, op: "remove" } : { webhook: { name }, field, op: "merge", value: written });
     }
   }
-  return { changes, known: true };
+  return serviceNamespaces.length > 0 ? { changes, known: true, serviceNamespaces } : { changes, known: true };
 }
 function keepsServiceNamespace(clientConfig) {
   if (clientConfig === null || typeof clientConfig !== "object" || Array.isArray(clientConfig))
@@ -35393,7 +35397,7 @@ function keepsServiceNamespace(clientConfig) {
   const service = clientConfig.service;
   if (service === null || typeof service !== "object" || Array.isArray(service))
     return false;
-  return Object.entries(service).every(([key2, value]) => key2 === "name" || key2 === "path" ? typeof value === "string" : key2 === "port" && typeof value === "number");
+  return Object.entries(service).every(([key2, value]) => key2 === "name" || key2 === "path" || key2 === "namespace" ? typeof value === "string" : key2 === "port" && typeof value === "number");
 }
 function jsonPatchSelectorChanges(operations) {
   const changes = [];
@@ -38369,6 +38373,11 @@ function patched(object, run2) {
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name) => typeof name === "string"));
   if (run2.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, "Service", name, "v1"))))
     return { object };
+  for (const { webhook: name, namespace } of patch.selectors.serviceNamespaces ?? []) {
+    const webhook = webhooks.find((each) => each?.name === name);
+    if (webhook?.clientConfig?.service?.namespace !== namespace)
+      return { object };
+  }
   for (const change of patch.selectors.changes) {
     const index = indexOf(change, webhooks);
     const webhook = webhooks[index];
@@ -68168,4 +68177,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build dbf594b50e046f1a8b98e6aa45447f01560eda4b8ac289936ed3c555e6885d2e
+//# admission-lint-build 278339a57c5aab227cafbb08295b7065adeacdfc8493c0ab3c0f774e2157422a

@@ -66,6 +66,16 @@ describe('webhook selectors set by a kustomize patch', () => {
     }
   });
 
+  it('reads a patch that repeats the webhook\'s clientConfig (a controller-gen copy): same Service namespace, patched; another, as written', async () => {
+    const repeating = (namespace: string) => OPT_IN.replace('  - name: sidecar-injector.example.com\n', `  - name: sidecar-injector.example.com\n    clientConfig:\n      service: {name: webhook-service, namespace: ${namespace}, path: /mutate-pods}\n`);
+    const tree = (namespace: string) => folder({ 'config/webhook/manifests.yaml': MANIFESTS, 'config/webhook/kustomization.yaml': kustomization('- path: opt-in.yaml'), 'config/webhook/opt-in.yaml': repeating(namespace) });
+    expect(await findings([join(tree('system'), 'config/webhook')])).toEqual([
+      'kustomize-patched info: MutatingWebhookConfiguration "mutating-webhook-configuration" is changed by the kustomize patch at …: findings here judge it unpatched, but for the webhook selectors it sets',
+    ]);
+    const moved = await findings([join(tree('elsewhere'), 'config/webhook')]);
+    expect(moved.filter((line) => line.includes(' error: '))).toHaveLength(2);
+  });
+
   it('gives wildcard-rule and critical-resources the patched selectors too (hold-out 12: a */* webhook made opt-in by its patch)', async () => {
     const everything = MANIFESTS.replace('operations: [CREATE], resources: [pods]}', 'operations: [CREATE, UPDATE], resources: ["*"]}').replace('apiGroups: [""], apiVersions: [v1]', 'apiGroups: ["*"], apiVersions: ["*"]');
     const all = async (paths: string[]): Promise<string[]> => {

@@ -112,6 +112,11 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   // be judged against a namespace the build does not have.
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name): name is string => typeof name === 'string'));
   if (run.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, 'Service', name, 'v1')))) return { object };
+  // A Service namespace the patch writes must be the one the webhook has: else the build calls another.
+  for (const { webhook: name, namespace } of patch.selectors!.serviceNamespaces ?? []) {
+    const webhook = webhooks.find((each) => each?.name === name);
+    if (webhook?.clientConfig?.service?.namespace !== namespace) return { object };
+  }
   for (const change of patch.selectors!.changes) {
     const index = indexOf(change, webhooks);
     const webhook = webhooks[index];

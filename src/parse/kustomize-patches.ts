@@ -133,6 +133,11 @@ export interface SelectorChanges {
   readonly known: boolean;
   /** A JSON 6902 `test` operation is among them: it changes nothing, but kustomize fails the build when it does not hold. */
   readonly tests?: true;
+  /**
+   * The Service namespaces a strategic merge writes into webhooks' clientConfig (a controller-gen
+   * patch repeats the whole clientConfig): known only when each is the webhook's own already.
+   */
+  readonly serviceNamespaces?: readonly { readonly webhook: string; readonly namespace: string }[];
 }
 
 const SELECTOR_FIELDS = ['namespaceSelector', 'objectSelector'] as const;
@@ -220,6 +225,7 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
   // the webhook matches or calls: the build is not the object written plus its selectors.
   if (Object.keys(value as object).some((key) => !SELECTOR_PATCH_FIELDS.has(key))) return { changes: [], known: false };
   const changes: SelectorChange[] = [];
+  const serviceNamespaces: { webhook: string; namespace: string }[] = [];
   const named = new Set<string>();
   for (const webhook of webhooks) {
     const name = (webhook as { name?: unknown } | null)?.name;
@@ -228,20 +234,22 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
     if (named.has(name)) return { changes: [], known: false };
     named.add(name);
     if (Object.keys(webhook as object).some((key) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key) && !(key === 'clientConfig' && keepsServiceNamespace((webhook as Record<string, unknown>)[key])))) return { changes: [], known: false };
+    const namespace = ((webhook as { clientConfig?: { service?: { namespace?: unknown } } }).clientConfig?.service?.namespace);
+    if (typeof namespace === 'string') serviceNamespaces.push({ webhook: name, namespace });
     for (const field of SELECTOR_FIELDS) {
       if (!Object.prototype.hasOwnProperty.call(webhook, field)) continue;
       const written = (webhook as Record<string, unknown>)[field];
       changes.push(written === null ? { webhook: { name }, field, op: 'remove' } : { webhook: { name }, field, op: 'merge', value: written });
     }
   }
-  return { changes, known: true };
+  return serviceNamespaces.length > 0 ? { changes, known: true, serviceNamespaces } : { changes, known: true };
 }
 
 /**
- * A webhook's clientConfig as a patch merges it, when it changes only the Service's name, path or
- * port: the webhook is called in the same namespace, which is all the selectors' judgment
- * (matches-kube-system, self-deadlock) reads of whom it calls. A namespace, a URL or a bundle
- * (or a `$patch` directive) is more.
+ * A webhook's clientConfig as a patch merges it, when it changes only the Service's name, path,
+ * port or namespace: the namespace is all the selectors' judgment (matches-kube-system,
+ * self-deadlock) reads of whom it calls, and one written is recorded (serviceNamespaces) and
+ * must be the webhook's own. A URL or a bundle (or a `$patch` directive) is more.
  */
 function keepsServiceNamespace(clientConfig: unknown): boolean {
   if (clientConfig === null || typeof clientConfig !== 'object' || Array.isArray(clientConfig)) return false;
@@ -249,7 +257,7 @@ function keepsServiceNamespace(clientConfig: unknown): boolean {
   if (keys.length !== 1 || keys[0] !== 'service') return false;
   const service = (clientConfig as { service?: unknown }).service;
   if (service === null || typeof service !== 'object' || Array.isArray(service)) return false;
-  return Object.entries(service).every(([key, value]) => (key === 'name' || key === 'path') ? typeof value === 'string' : key === 'port' && typeof value === 'number');
+  return Object.entries(service).every(([key, value]) => (key === 'name' || key === 'path' || key === 'namespace') ? typeof value === 'string' : key === 'port' && typeof value === 'number');
 }
 
 /** The selector changes of JSON 6902 operations. */
