@@ -16467,6 +16467,12 @@ function readString(src, start, quoteAt, raw, bytes, fail3) {
   }
   return { end: i, value: bytes ? Uint8Array.from(out) : text, ...unescapeError2 !== void 0 ? { unescapeError: unescapeError2 } : {} };
 }
+function sizeLimitExceeded(source) {
+  if (source.length <= EXPRESSION_SIZE_CODE_POINT_LIMIT)
+    return void 0;
+  const size = codePoints(source);
+  return size > EXPRESSION_SIZE_CODE_POINT_LIMIT ? `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` : void 0;
+}
 function codePoints(text) {
   let count = text.length;
   for (let i = 0; i < text.length; i++) {
@@ -16482,9 +16488,9 @@ function codePoints(text) {
   return count;
 }
 function parse2(source, options) {
-  const size = codePoints(source);
-  if (size > EXPRESSION_SIZE_CODE_POINT_LIMIT)
-    return { ok: false, issues: [{ message: `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` }] };
+  const oversize = sizeLimitExceeded(source);
+  if (oversize !== void 0)
+    return { ok: false, issues: [{ message: oversize }] };
   const { tokens, issues: lexIssues } = tokenize(source);
   const parser = new Parser2(tokens, options);
   try {
@@ -23938,7 +23944,7 @@ function boundedCel(module2) {
   const ast = /* @__PURE__ */ new WeakMap();
   const program3 = (expression) => programs.get(expression, () => {
     let entry;
-    if (expression.length > EXPRESSION_SIZE_CODE_POINT_LIMIT && codePoints(expression) > EXPRESSION_SIZE_CODE_POINT_LIMIT)
+    if (sizeLimitExceeded(expression) !== void 0)
       return "over the size limit";
     try {
       const text = collapseUnaryRuns(expression);
@@ -26207,7 +26213,7 @@ function celCompileError(expression, options) {
 function untypedCheck(expression, options) {
   const syntax = (error) => ({ error, stage: "syntax" });
   const semantic = (error) => ({ error, stage: "semantic" });
-  const oversize = sizeLimitExceeded(expression);
+  const oversize = oversizeError(expression);
   if (oversize !== void 0)
     return syntax(oversize);
   const cel = celLibrary();
@@ -26269,11 +26275,9 @@ function untypedCheck(expression, options) {
       return semantic(void 0);
   }
 }
-function sizeLimitExceeded(expression) {
-  if (expression.length <= EXPRESSION_SIZE_CODE_POINT_LIMIT)
-    return void 0;
-  const size = codePoints(expression);
-  return size > EXPRESSION_SIZE_CODE_POINT_LIMIT ? `compilation failed: ERROR: <input>:-1:0: expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` : void 0;
+function oversizeError(expression) {
+  const message = sizeLimitExceeded(expression);
+  return message === void 0 ? void 0 : `compilation failed: ERROR: <input>:-1:0: ${message}`;
 }
 function recursionLimitExceeded() {
   return `compilation failed: ERROR: <input>:-1:0: ${RECURSION_LIMIT_MESSAGE}`;
@@ -26308,7 +26312,7 @@ function compileUncached(expression, options) {
   const fallback = { error: untyped.error, type: void 0 };
   const typed = options.kubeVersion.major === 1 && options.kubeVersion.minor >= FIRST_TYPED_MINOR;
   if (untyped.stage === "syntax" && untyped.error !== void 0) {
-    if (untyped.error === recursionLimitExceeded() || untyped.error === sizeLimitExceeded(expression) || options.kubeVersion.major !== 1)
+    if (untyped.error === recursionLimitExceeded() || untyped.error === oversizeError(expression) || options.kubeVersion.major !== 1)
       return fallback;
     const parseError2 = parseFailure(expression, options.kind, options.kubeVersion);
     if (parseError2 !== void 0)
@@ -27856,6 +27860,34 @@ var init_policies = __esm({
 function pushAll(target, items) {
   for (const item of items)
     target.push(item);
+}
+function groupBy(items, keyOf5) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const key2 = keyOf5(item);
+    const group = groups.get(key2);
+    if (group === void 0)
+      groups.set(key2, [item]);
+    else
+      group.push(item);
+  }
+  return groups;
+}
+function lastAtOrBefore(sorted, value) {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] <= value)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  return low - 1;
+}
+function firstAbove(sorted, value) {
+  const index = lastAtOrBefore(sorted, value) + 1;
+  return index < sorted.length ? index : -1;
 }
 var init_collections = __esm({
   "dist/src/collections.js"() {
@@ -37637,17 +37669,7 @@ function supersededLater(scope, object) {
   }).has(object);
 }
 function namespacesNamed(scope, name) {
-  const byName2 = scope.memo.get(ALL_BY_NAME, () => {
-    const built = /* @__PURE__ */ new Map();
-    for (const namespace of scope.namespaces) {
-      const found = built.get(namespace.name);
-      if (found === void 0)
-        built.set(namespace.name, [namespace]);
-      else
-        found.push(namespace);
-    }
-    return built;
-  });
+  const byName2 = scope.memo.get(ALL_BY_NAME, () => groupBy(scope.namespaces, (namespace) => namespace.name));
   return byName2.get(name) ?? [];
 }
 function namespaceNamed(scope, name) {
@@ -37688,6 +37710,7 @@ var init_namespaces = __esm({
   "dist/src/match/namespaces.js"() {
     "use strict";
     init_import_meta_url();
+    init_collections();
     init_version();
     init_types();
     init_run_scope();
@@ -39213,7 +39236,7 @@ function isNewestPreview(kind, version2, target) {
     return false;
   return version2 === "v1beta1" || !present2("v1beta1");
 }
-function groupBy(items, key2) {
+function groupBy2(items, key2) {
   const groups = /* @__PURE__ */ new Map();
   for (const item of items) {
     const list3 = groups.get(key2(item));
@@ -39314,7 +39337,7 @@ var init_removed_api_version = __esm({
         const bindings = () => sameVersion ??= bindingsInPolicyVersion(run2.policies);
         let sameFile;
         const fileGroup = (object) => {
-          sameFile ??= groupBy(run2.policies.filter((policy) => !isBindingKind(policy.kind)), (policy) => `${policy.manifest.file.path}\0${policy.kind}\0${policy.apiVersion}`);
+          sameFile ??= groupBy2(run2.policies.filter((policy) => !isBindingKind(policy.kind)), (policy) => `${policy.manifest.file.path}\0${policy.kind}\0${policy.apiVersion}`);
           return sameFile.get(`${object.manifest.file.path}\0${object.kind}\0${object.apiVersion}`) ?? [object];
         };
         return {
@@ -42034,15 +42057,12 @@ function patchesBuilding(patches, object, run2, stream) {
   });
 }
 function builtByKustomization(listings) {
+  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path6.resolve)(listing.file))]));
   const byFile2 = /* @__PURE__ */ new Map();
-  const byFolder = /* @__PURE__ */ new Map();
-  for (const listing of listings) {
-    const file = realPath((0, import_node_path6.resolve)(listing.file));
+  for (const [listing, file] of files2)
     if (!byFile2.has(file))
       byFile2.set(file, listing);
-    const folder = (0, import_node_path6.dirname)(file);
-    byFolder.set(folder, [...byFolder.get(folder) ?? [], listing]);
-  }
+  const byFolder = groupBy(listings, (listing) => (0, import_node_path6.dirname)(files2.get(listing)));
   const answers = /* @__PURE__ */ new Map();
   return (kustomization) => {
     const listing = byFile2.get(kustomization);
@@ -42069,6 +42089,7 @@ var init_patched = __esm({
     init_import_meta_url();
     init_fs();
     import_node_path6 = require("node:path");
+    init_collections();
     init_json();
     init_kustomize_patches();
     init_run_scope();
@@ -45139,7 +45160,8 @@ function reportDuplicateKeys(doc) {
     merged2.push(error);
   }
   pushAll(merged2, found.slice(next));
-  doc.errors.splice(0, doc.errors.length, ...merged2);
+  doc.errors.length = 0;
+  pushAll(doc.errors, merged2);
 }
 function parseAsGoYaml(text, options) {
   const parsed2 = (0, import_yaml3.parseAllDocuments)(text, { ...GO_YAML, ...options });
@@ -50822,22 +50844,6 @@ function lineSeparatorProblems(offsets, documents, read2, spanAt) {
     span: spanAt(first, first + 1)
   }));
 }
-function lastAtOrBefore(sorted, value) {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = low + high >>> 1;
-    if (sorted[middle] <= value)
-      low = middle + 1;
-    else
-      high = middle;
-  }
-  return low - 1;
-}
-function firstAbove(sorted, value) {
-  const index = lastAtOrBefore(sorted, value) + 1;
-  return index < sorted.length ? index : -1;
-}
 function kubectlSplitProblems(text, documents, spanAt) {
   if (!KUBECTL_SPLIT_LINE.test(text))
     return [];
@@ -51349,16 +51355,8 @@ var init_yaml = __esm({
           this.starts.push(i + 1);
       }
       linePos(offset) {
-        let low = 0;
-        let high = this.starts.length - 1;
-        while (low < high) {
-          const mid = low + high + 1 >> 1;
-          if (this.starts[mid] <= offset)
-            low = mid;
-          else
-            high = mid - 1;
-        }
-        return { line: low + 1, col: offset - this.starts[low] + 1 };
+        const line2 = Math.max(0, lastAtOrBefore(this.starts, offset));
+        return { line: line2 + 1, col: offset - this.starts[line2] + 1 };
       }
     };
   }
@@ -60221,13 +60219,7 @@ function applySuppressions(input) {
   const directives = [...commentDirectives(input.files, violations), ...annotationDirectives(input.objects)];
   if (directives.length === 0)
     return { kept: [...input.findings], suppressed: [], violations };
-  const byFile2 = /* @__PURE__ */ new Map();
-  for (const directive of directives) {
-    const key2 = placeKey(directive.source.renderedFrom ?? directive.source.path, directive.source.path);
-    const list3 = byFile2.get(key2) ?? [];
-    list3.push(directive);
-    byFile2.set(key2, list3);
-  }
+  const byFile2 = groupBy(directives, (directive) => placeKey(directive.source.renderedFrom ?? directive.source.path, directive.source.path));
   const enclosing = enclosingFinder(input.objects);
   for (const directive of directives) {
     if ((directive.kind === "next-line" || directive.kind === "line") && directive.scope !== void 0)
@@ -60275,15 +60267,7 @@ function applySuppressions(input) {
     return false;
   });
   const known = [.../* @__PURE__ */ new Set([...input.knownRules, ...input.ranRules])];
-  const keptByRuleAndFile = /* @__PURE__ */ new Map();
-  for (const finding of kept) {
-    const key2 = `${finding.ruleId}\0${finding.file}`;
-    const list3 = keptByRuleAndFile.get(key2);
-    if (list3 === void 0)
-      keptByRuleAndFile.set(key2, [finding]);
-    else
-      list3.push(finding);
-  }
+  const keptByRuleAndFile = groupBy(kept, (finding) => `${finding.ruleId}\0${finding.file}`);
   for (const directive of directives)
     report(directive, known, input.ranRules, violations, (ruleId, file) => keptByRuleAndFile.get(`${ruleId}\0${file}`) ?? []);
   return { kept, suppressed, violations };
@@ -60298,22 +60282,14 @@ function targetLine(directive) {
   return directive.kind === "line" ? directive.span.line : directive.scope?.line;
 }
 function enclosingFinder(objects2) {
-  const byDocument = /* @__PURE__ */ new Map();
-  for (const object of objects2) {
-    const key2 = `${object.manifest.file.path}\0${object.manifest.documentIndex}`;
-    const list3 = byDocument.get(key2);
-    if (list3 === void 0)
-      byDocument.set(key2, [object]);
-    else
-      list3.push(object);
-  }
+  const byDocument = groupBy(objects2, (object) => `${object.manifest.file.path}\0${object.manifest.documentIndex}`);
   const spans = /* @__PURE__ */ new Map();
   const spansOf = (object) => {
     let found = spans.get(object);
     if (found === void 0) {
       const webhooks = object.written?.webhooks;
       const items = Array.isArray(webhooks) ? webhooks.map((_, index) => object.manifest.locate(["webhooks", index])) : [];
-      spans.set(object, found = { root: object.manifest.locate([]), items });
+      spans.set(object, found = { root: object.manifest.locate([]), items, lines: items.map((item) => item.line) });
     }
     return found;
   };
@@ -60323,19 +60299,10 @@ function enclosingFinder(objects2) {
       return void 0;
     const holds = (span) => span.line <= line2 && line2 <= span.endLine;
     for (const object of byDocument.get(`${directive.source.path}\0${directive.documentIndex}`) ?? []) {
-      const { root, items } = spansOf(object);
+      const { root, items, lines } = spansOf(object);
       if (!holds(root))
         continue;
-      let low = 0;
-      let high = items.length;
-      while (low < high) {
-        const middle = low + high >>> 1;
-        if (items[middle].line <= line2)
-          low = middle + 1;
-        else
-          high = middle;
-      }
-      let first = low - 1;
+      let first = lastAtOrBefore(lines, line2);
       while (first > 0 && items[first - 1].endLine >= line2)
         first--;
       for (let index = first; index >= 0 && index < items.length && items[index].line <= line2; index++)
@@ -60576,6 +60543,7 @@ var init_suppressions = __esm({
   "dist/src/engine/suppressions.js"() {
     "use strict";
     init_import_meta_url();
+    init_collections();
     init_field_path();
     init_prefilter();
     init_yaml();
@@ -68177,4 +68145,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 278339a57c5aab227cafbb08295b7065adeacdfc8493c0ab3c0f774e2157422a
+//# admission-lint-build 796b1d646951ad4d73c4c191f877b11e9853bbd6dc8c876cbb38d798acfddc20

@@ -10,7 +10,7 @@ import { BoundedCache } from '../cache.js';
 import { registerAuthorizerLibrary } from './authorizer.js';
 import { OVER_BUDGET, OverBudget, PER_CALL_LIMIT, type Budget, type Meter } from './budget.js';
 import { collapseUnaryRuns, MAX_AST_DEPTH, measureDepth, RECURSION_LIMIT_MESSAGE } from './depth.js';
-import { codePoints, EXPRESSION_SIZE_CODE_POINT_LIMIT } from './check/parser.js';
+import { sizeLimitExceeded } from './check/parser.js';
 import { matchesCost, re2Matches } from './re2.js';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
@@ -97,7 +97,7 @@ export function boundedCel(module: CelModule): BoundedCel {
     programs.get(expression, () => {
       let entry: Program | string;
       // Past cel-go's size limit the API server rejects it unread (src/cel/check/parser.ts).
-      if (expression.length > EXPRESSION_SIZE_CODE_POINT_LIMIT && codePoints(expression) > EXPRESSION_SIZE_CODE_POINT_LIMIT) return 'over the size limit';
+      if (sizeLimitExceeded(expression) !== undefined) return 'over the size limit';
       try {
         const text = collapseUnaryRuns(expression);
         // cel-js evaluates the root node itself, not through `run`: a list around it puts it under the meter.

@@ -29,7 +29,7 @@ import { LIBRARY_NAMESPACES, ONE_VARIABLE_MACROS, TWO_VARIABLE_MACROS } from './
 import { IDENTIFIER_CHAR, stringLiteralEnd } from './source.js';
 import type { Expr } from './check/ast.js';
 import { checkExpression, composedVariableType, parseFailure, typeString, type CelType, type CheckResult, type ExpressionKind } from './check/index.js';
-import { codePoints, EXPRESSION_SIZE_CODE_POINT_LIMIT } from './check/parser.js';
+import { sizeLimitExceeded } from './check/parser.js';
 import { T } from './environment/types.js';
 import { BoundedCache } from '../cache.js';
 
@@ -323,8 +323,8 @@ interface UntypedVerdict {
 function untypedCheck(expression: string, options: CelCompileOptions): UntypedVerdict {
   const syntax = (error: string | undefined): UntypedVerdict => ({ error, stage: 'syntax' });
   const semantic = (error: string | undefined): UntypedVerdict => ({ error, stage: 'semantic' });
-  // Refused unread by the API server: nothing else is looked at (its check would cost far more: s39a 10).
-  const oversize = sizeLimitExceeded(expression);
+  // Refused unread by the API server: nothing else is looked at.
+  const oversize = oversizeError(expression);
   if (oversize !== undefined) return syntax(oversize);
   const cel = celLibrary();
   const { text: maskedText, masked } = maskUnsupportedSyntax(expression, options.patchTypes === true);
@@ -382,11 +382,10 @@ function untypedCheck(expression: string, options: CelCompileOptions): UntypedVe
   }
 }
 
-/** cel-go's parser error past its size limit (parser/parser.go), at no location, or undefined under it. */
-function sizeLimitExceeded(expression: string): string | undefined {
-  if (expression.length <= EXPRESSION_SIZE_CODE_POINT_LIMIT) return undefined;
-  const size = codePoints(expression);
-  return size > EXPRESSION_SIZE_CODE_POINT_LIMIT ? `compilation failed: ERROR: <input>:-1:0: expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` : undefined;
+/** cel-go's parser error past its size limit, at no location (line -1), or undefined under it. */
+function oversizeError(expression: string): string | undefined {
+  const message = sizeLimitExceeded(expression);
+  return message === undefined ? undefined : `compilation failed: ERROR: <input>:-1:0: ${message}`;
 }
 
 /** cel-go's parser error past its recursion limit: an internal error, at no location (line -1). */
@@ -500,7 +499,7 @@ function compileUncached(expression: string, options: AdmissionCompileOptions): 
   // Syntax and nesting errors are the untyped check's verdict, reported first as before, in the
   // API server's words where src/cel/check (cel-go's grammar and messages) gives them.
   if (untyped.stage === 'syntax' && untyped.error !== undefined) {
-    if (untyped.error === recursionLimitExceeded() || untyped.error === sizeLimitExceeded(expression) || options.kubeVersion.major !== 1) return fallback;
+    if (untyped.error === recursionLimitExceeded() || untyped.error === oversizeError(expression) || options.kubeVersion.major !== 1) return fallback;
     const parseError = parseFailure(expression, options.kind, options.kubeVersion);
     if (parseError !== undefined) return { error: parseError, type: undefined };
     // cel-go parses what cel-js cannot (message construction outside mutations): the type

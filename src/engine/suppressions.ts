@@ -23,6 +23,7 @@
  * that did not run (turned off) never makes its suppressions unused. The findings of those two
  * rules are not suppressible inline.
  */
+import { groupBy, lastAtOrBefore } from '../collections.js';
 import { formatFieldPath } from '../field-path.js';
 import type { SourceFile } from '../load/sources.js';
 import { SUPPRESSION_MARK } from '../parse/prefilter.js';
@@ -131,13 +132,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
 
   // By the file read and the name findings give it: a `# Source:` comment in one file names a
   // template, and must not carry that file's suppressions to another file's findings, nor theirs to it.
-  const byFile = new Map<string, Directive[]>();
-  for (const directive of directives) {
-    const key = placeKey(directive.source.renderedFrom ?? directive.source.path, directive.source.path);
-    const list = byFile.get(key) ?? [];
-    list.push(directive);
-    byFile.set(key, list);
-  }
+  const byFile = groupBy(directives, (directive) => placeKey(directive.source.renderedFrom ?? directive.source.path, directive.source.path));
   const enclosing = enclosingFinder(input.objects);
   for (const directive of directives) {
     if ((directive.kind === 'next-line' || directive.kind === 'line') && directive.scope !== undefined) directive.enclosing = enclosing(directive);
@@ -185,13 +180,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
 
   const known = [...new Set([...input.knownRules, ...input.ranRules])];
   // The kept findings by rule and file, for report's "move it to line N" (asked per unused directive).
-  const keptByRuleAndFile = new Map<string, Finding[]>();
-  for (const finding of kept) {
-    const key = `${finding.ruleId}\u0000${finding.file}`;
-    const list = keptByRuleAndFile.get(key);
-    if (list === undefined) keptByRuleAndFile.set(key, [finding]);
-    else list.push(finding);
-  }
+  const keptByRuleAndFile = groupBy(kept, (finding) => `${finding.ruleId}\u0000${finding.file}`);
   for (const directive of directives) report(directive, known, input.ranRules, violations, (ruleId, file) => keptByRuleAndFile.get(`${ruleId}\u0000${file}`) ?? []);
   return { kept, suppressed, violations };
 }
@@ -217,20 +206,20 @@ function targetLine(directive: Directive): number | undefined {
  * per directive and webhook, thousands of directed webhooks were quadratic).
  */
 function enclosingFinder(objects: readonly SuppressibleObject[]): (directive: Directive) => Span | undefined {
-  const byDocument = new Map<string, SuppressibleObject[]>();
-  for (const object of objects) {
-    const key = `${object.manifest.file.path}\u0000${object.manifest.documentIndex}`;
-    const list = byDocument.get(key);
-    if (list === undefined) byDocument.set(key, [object]);
-    else list.push(object);
+  const byDocument = groupBy(objects, (object) => `${object.manifest.file.path}\u0000${object.manifest.documentIndex}`);
+  interface Spans {
+    readonly root: Span;
+    readonly items: readonly Span[];
+    /** The items' first lines, for lastAtOrBefore. */
+    readonly lines: readonly number[];
   }
-  const spans = new Map<SuppressibleObject, { readonly root: Span; readonly items: readonly Span[] }>();
-  const spansOf = (object: SuppressibleObject): { readonly root: Span; readonly items: readonly Span[] } => {
+  const spans = new Map<SuppressibleObject, Spans>();
+  const spansOf = (object: SuppressibleObject): Spans => {
     let found = spans.get(object);
     if (found === undefined) {
       const webhooks = (object.written as { webhooks?: unknown } | null)?.webhooks;
       const items = Array.isArray(webhooks) ? webhooks.map((_, index) => object.manifest.locate(['webhooks', index])) : [];
-      spans.set(object, (found = { root: object.manifest.locate([]), items }));
+      spans.set(object, (found = { root: object.manifest.locate([]), items, lines: items.map((item) => item.line) }));
     }
     return found;
   };
@@ -239,19 +228,12 @@ function enclosingFinder(objects: readonly SuppressibleObject[]): (directive: Di
     if (line === undefined) return undefined;
     const holds = (span: Span): boolean => span.line <= line && line <= span.endLine;
     for (const object of byDocument.get(`${directive.source.path}\u0000${directive.documentIndex}`) ?? []) {
-      const { root, items } = spansOf(object);
+      const { root, items, lines } = spansOf(object);
       if (!holds(root)) continue;
-      // Items are in order and do not overlap: the one that may hold the line is the last that starts at or before it.
-      let low = 0;
-      let high = items.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (items[middle]!.line <= line) low = middle + 1;
-        else high = middle;
-      }
-      // Earlier items that reach the line (one that ends where the next starts, a flow list on one
-      // line) come first, as a walk in order finds them.
-      let first = low - 1;
+      // Items are in order and do not overlap: the one that may hold the line is the last that
+      // starts at or before it. Earlier items that reach the line (one that ends where the next
+      // starts, a flow list on one line) come first, as a walk in order finds them.
+      let first = lastAtOrBefore(lines, line);
       while (first > 0 && items[first - 1]!.endLine >= line) first--;
       for (let index = first; index >= 0 && index < items.length && items[index]!.line <= line; index++) if (holds(items[index]!)) return items[index]!;
       return root;

@@ -1,4 +1,5 @@
 /** The labels a namespace has, as far as the run can tell. */
+import { groupBy } from '../collections.js';
 import { isAtLeast, type KubeVersion } from '../kube/version.js';
 import type { SourceFile } from '../load/sources.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
@@ -41,15 +42,7 @@ const ALL_BY_NAME = memoKey<ReadonlyMap<string, readonly NamespaceObject[]>>('Na
 
 /** The run's Namespace manifests of this name, in the run's order. */
 function namespacesNamed(scope: Pick<RunScope, 'namespaces' | 'memo'>, name: string): readonly NamespaceObject[] {
-  const byName = scope.memo.get(ALL_BY_NAME, () => {
-    const built = new Map<string, NamespaceObject[]>();
-    for (const namespace of scope.namespaces) {
-      const found = built.get(namespace.name);
-      if (found === undefined) built.set(namespace.name, [namespace]);
-      else found.push(namespace);
-    }
-    return built;
-  });
+  const byName = scope.memo.get(ALL_BY_NAME, () => groupBy(scope.namespaces, (namespace) => namespace.name));
   return byName.get(name) ?? [];
 }
 

@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { groupBy } from '../collections.js';
 import { isRecord } from '../json.js';
 import { patchesChanging, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
@@ -104,14 +105,10 @@ const REAL_PATHS = memoKey<(path: string) => string>('real paths of kustomizatio
 const FILES_BUILT = memoKey<(kustomization: string) => ReadonlySet<string> | undefined>('the files each kustomization builds');
 
 function builtByKustomization(listings: readonly KustomizationListing[]): (kustomization: string) => ReadonlySet<string> | undefined {
+  const files = new Map(listings.map((listing) => [listing, realPath(resolve(listing.file))]));
   const byFile = new Map<string, KustomizationListing>();
-  const byFolder = new Map<string, KustomizationListing[]>();
-  for (const listing of listings) {
-    const file = realPath(resolve(listing.file));
-    if (!byFile.has(file)) byFile.set(file, listing);
-    const folder = dirname(file);
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), listing]);
-  }
+  for (const [listing, file] of files) if (!byFile.has(file)) byFile.set(file, listing);
+  const byFolder = groupBy(listings, (listing) => dirname(files.get(listing)!));
   const answers = new Map<string, ReadonlySet<string> | undefined>();
   return (kustomization) => {
     const listing = byFile.get(kustomization);

@@ -64,9 +64,9 @@ export interface CelRequest {
   readonly namespace: string | null;
   readonly requester: Requester;
   /**
-   * The object is one of the system's own (kube-system's, a Node, a control-plane Lease): it
-   * carries no label the system does not set (src/match/foreign-label-gates.ts). Not so for a
-   * webhook's own pods. `likely`: also none of the values of a label whose values are add-ons'
+   * The object is one of the system's own in kube-system: it carries no label the system does not
+   * set (src/match/foreign-label-gates.ts). Not so for a webhook's own pods, nor for a Node (its
+   * admins and cloud label it). `likely`: also none of the values of a label whose values are add-ons'
    * own names (src/match/kube-system.ts systemObjectsNeverCarry), for a lower severity.
    */
   readonly systemObject?: boolean | 'likely';

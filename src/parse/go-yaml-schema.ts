@@ -254,7 +254,9 @@ export function reportDuplicateKeys(doc: Document): void {
     merged.push(error);
   }
   pushAll(merged, found.slice(next));
-  doc.errors.splice(0, doc.errors.length, ...merged);
+  // Refilled one by one: splice(…, ...merged) would pass every error as an argument.
+  doc.errors.length = 0;
+  pushAll(doc.errors, merged);
 }
 
 /**

@@ -3,7 +3,7 @@
  * manifests inside them (a document's root object, or each item of a `List`), and answers
  * "where in the file is this field path?" for the engine.
  */
-import { pushAll } from '../collections.js';
+import { firstAbove, lastAtOrBefore, pushAll } from '../collections.js';
 import { parseAllDocuments, isAlias, isMap, isScalar, isSeq, Parser, visit, YAMLParseError, type Document, type Node, type YAMLMap } from 'yaml';
 import type { FieldPath } from '../field-path.js';
 import { templateIn } from '../text/placeholder.js';
@@ -261,24 +261,6 @@ function lineSeparatorProblems(offsets: readonly number[] | undefined, documents
     message: `a line or paragraph separator (U+2028, U+2029)${others.length > 0 ? ` and ${others.length} more` : ''}: kubectl keeps it in the value it ends, the linter read a line break`,
     span: spanAt(first!, first! + 1),
   }));
-}
-
-/** The index of the last of ascending `sorted` that is at most `value`, or -1. */
-function lastAtOrBefore(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low - 1;
-}
-
-/** The index of the first of ascending `sorted` that is above `value`, or -1. */
-function firstAbove(sorted: readonly number[], value: number): number {
-  const index = lastAtOrBefore(sorted, value) + 1;
-  return index < sorted.length ? index : -1;
 }
 
 /** A line that starts with `---` and has content after it, or a directive: see kubectlSplitProblems. */
@@ -764,14 +746,8 @@ export class LineIndex {
   }
 
   linePos(offset: number): { line: number; col: number } {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low + 1, col: offset - this.starts[low]! + 1 };
+    const line = Math.max(0, lastAtOrBefore(this.starts, offset));
+    return { line: line + 1, col: offset - this.starts[line]! + 1 };
   }
 }
 

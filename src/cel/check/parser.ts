@@ -297,11 +297,22 @@ function readString(src: string, start: number, quoteAt: number, raw: boolean, b
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/** cel-go's default limit on an expression's length, in code points. */
-export const EXPRESSION_SIZE_CODE_POINT_LIMIT = 100_000;
+/** cel-go's default limit on an expression's length, in code points (parser/parser.go; Kubernetes keeps it). */
+const EXPRESSION_SIZE_CODE_POINT_LIMIT = 100_000;
+
+/**
+ * cel-go's error for a source past its size limit, which its parser refuses before reading it,
+ * or undefined for one within it. Checked before anything else looks at an expression: checking
+ * or evaluating one that long costs far more (s39a 10).
+ */
+export function sizeLimitExceeded(source: string): string | undefined {
+  if (source.length <= EXPRESSION_SIZE_CODE_POINT_LIMIT) return undefined;
+  const size = codePoints(source);
+  return size > EXPRESSION_SIZE_CODE_POINT_LIMIT ? `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` : undefined;
+}
 
 /** The code points of a string (a surrogate pair is one). */
-export function codePoints(text: string): number {
+function codePoints(text: string): number {
   let count = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -318,10 +329,8 @@ export function codePoints(text: string): number {
 
 /** Parses CEL source into cel-go's AST, expanding the environment's macros. */
 export function parse(source: string, options: ParseOptions): ParseResult {
-  // cel-go's parser refuses a longer source before reading it (parser/options.go, the default
-  // ExpressionSizeCodePointLimit, which Kubernetes keeps); checking one would cost far more (s39a 10).
-  const size = codePoints(source);
-  if (size > EXPRESSION_SIZE_CODE_POINT_LIMIT) return { ok: false, issues: [{ message: `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` }] };
+  const oversize = sizeLimitExceeded(source);
+  if (oversize !== undefined) return { ok: false, issues: [{ message: oversize }] };
   const { tokens, issues: lexIssues } = tokenize(source);
   const parser = new Parser(tokens, options);
   try {
