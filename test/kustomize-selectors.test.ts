@@ -517,6 +517,12 @@ describe('webhook selectors set by a kustomize patch', () => {
     // (round 12) buildMetadata's managedByLabel, and any field not known to leave labels alone.
     relabellers.push({ 'default/kustomization.yaml': 'resources:\n- ../webhook\nbuildMetadata: [managedByLabel]\n' }, { 'default/kustomization.yaml': 'resources:\n- ../webhook\nvalidators:\n- v.yaml\n' });
     for (const relabeller of relabellers) expect(await verdict({ ...tiered, ...relabeller })).toEqual(asWritten);
+    // vars substitute `$(NAME)` into every object's metadata/labels: a Namespace that writes one
+    // may be relabelled (as written); without one, the overlay's vars leave the labels (kubebuilder
+    // v2's config/default, hold-out 17's skywalking-swck).
+    const varsOverlay = 'resources:\n- ../webhook\nvars:\n- {name: TIER, objref: {kind: Service, version: v1, name: webhook-service}, fieldref: {fieldPath: metadata.name}}\n';
+    expect(await verdict({ ...tiered, 'webhook/namespaces.yaml': namespaces.replace('name: system, labels: {tier: control}', 'name: system, labels: {tier: $(TIER)}'), 'default/kustomization.yaml': varsOverlay })).toEqual(asWritten);
+    expect(await verdict({ ...tiered, 'default/kustomization.yaml': varsOverlay })).not.toEqual(asWritten);
     // A replacement that selects another kind by a plain name leaves the Namespaces as written: the patch applies.
     expect(await verdict({ ...tiered, 'default/kustomization.yaml': 'resources:\n- ../webhook\nreplacements:\n- source: {kind: Service, fieldPath: metadata.name}\n  targets:\n  - select: {kind: Deployment}\n    fieldPaths: [metadata.labels.tier]\n' })).not.toEqual(asWritten);
     expect(await verdict({ ...tiered, 'default/kustomization.yaml': 'resources:\n- ../webhook\n' })).not.toEqual(asWritten);

@@ -242,7 +242,7 @@ function answersAlikeAnywhere(selector: LabelSelector | null | undefined, namesp
  * patch or replacement that may select a webhook configuration of this kind by any name (a
  * prefixed name, a regular expression), unless it changes metadata only.
  */
-function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations'>, { movesMatter, relabelsMatter }: { movesMatter: boolean; relabelsMatter: boolean }): 'every' | 'overlay' | false {
+function buildsKeepThePatch(patch: KustomizePatch, file: string, object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations' | 'namespaces'>, { movesMatter, relabelsMatter }: { movesMatter: boolean; relabelsMatter: boolean }): 'every' | 'overlay' | false {
   const listings = run.kustomizations;
   const real = realPath(file);
   const folder = dirname(real);
@@ -286,7 +286,10 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   if (movesMatter && run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Service'))) return false;
   // ... and the Namespaces' labels it is judged against are those written: none added, transformed
   // or patched by a kustomization of the run.
-  if (relabelsMatter && (listings.some((listing) => listing.mayRelabelNamespaces === true) || run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Namespace')))) return false;
+  // (`vars` substitute `$(NAME)` into every kind's metadata/labels: only a label written with one changes.)
+  const varsRelabel = run.namespaces.some((namespace) => JSON.stringify(namespace.writtenLabels ?? {}).includes('$('));
+  const relabels = (listing: KustomizationListing): boolean => listing.mayRelabelNamespaces === true || (listing.vars === true && varsRelabel);
+  if (relabelsMatter && (listings.some(relabels) || run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Namespace')))) return false;
   const builders = buildersOf(patchOverlay === undefined ? folder : dirname(own), listings);
   if (builders === undefined) return false;
   // With the patch in an overlay, that overlay is one of the kustomizations its build runs: it may

@@ -71,7 +71,8 @@ export interface KustomizationListing {
    * It may change a Namespace's labels as it builds: `commonLabels`, `labels`, any `transformers`
    * or `configurations` (a LabelTransformer, or fieldSpecs that point commonAnnotations, images or
    * a nameReference at metadata/labels), generators and helm charts (objects it makes, a
-   * Namespace among them), or `replacements` that may select a Namespace.
+   * Namespace among them), or `replacements` that may select a Namespace. Not `vars` (see
+   * `vars`): they change a label only where its value holds `$(`.
    */
   readonly mayRelabelNamespaces?: true;
   /** Its configurations, transformers or generators may make names written elsewhere than metadata.name (a policyName): src/match/kustomize-names.ts does not follow it. */
@@ -470,8 +471,8 @@ function replacementsMayWriteWebhooks(replacements: unknown): boolean {
  * field specs never reach metadata/labels; a generator makes ConfigMaps and Secrets only).
  * Any other field may change or make a Namespace's labels (KustomizationListing.mayRelabelNamespaces):
  * commonLabels, labels, buildMetadata's managedByLabel, transformers, configurations, helm
- * charts, generators, and what a later kustomize adds. Patches of a Namespace and replacements
- * are judged apart.
+ * charts, generators, and what a later kustomize adds. Patches of a Namespace, replacements and
+ * vars are judged apart.
  */
 const KEEPS_NAMESPACE_LABELS: ReadonlySet<string> = new Set([
   'apiVersion', 'kind', 'metadata', 'resources', 'bases', 'components', 'namePrefix', 'nameSuffix', 'namespace', 'images', 'replicas',
@@ -480,7 +481,10 @@ const KEEPS_NAMESPACE_LABELS: ReadonlySet<string> = new Set([
 ]);
 
 function mayRelabelNamespaces(document: Record<string, unknown>, readFile: ((path: string) => string | undefined) | undefined): boolean {
-  if (Object.keys(document).some((field) => !KEEPS_NAMESPACE_LABELS.has(field) && field !== 'configurations' && document[field] != null)) return true;
+  // `vars` write `$(NAME)` references only: whether a Namespace's labels hold one is for the
+  // caller, which knows the Namespaces (KustomizationListing.vars; kustomize's default
+  // varReference field specs include metadata/labels of every kind).
+  if (Object.keys(document).some((field) => !KEEPS_NAMESPACE_LABELS.has(field) && field !== 'configurations' && field !== 'vars' && document[field] != null)) return true;
   // Transformer configurations point the built-in transformers at fields: only one whose paths
   // reach metadata/labels (a prefix or a common label written into a label) may relabel; a file
   // not read may.
