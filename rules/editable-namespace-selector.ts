@@ -27,6 +27,16 @@ function optsOut(selector: LabelSelector | undefined, where: readonly (string | 
   return operator === 'NotIn' || operator === 'DoesNotExist';
 }
 
+/**
+ * The first key of the selector that opts a namespace in (matchLabels, In, Exists) and that no
+ * one holds but those who can relabel namespaces: not trusted, not guarded in the run. Whoever
+ * can set an opt-out label of the same selector can as well remove that one: the opt-out opens
+ * nothing the opt-in does not.
+ */
+function openOptIn(run: RuleRun, selector: LabelSelector | undefined, trusted: ReadonlySet<string>, backend: string | undefined): string | undefined {
+  return selectorKeys(selector).find(({ key, where }) => !optsOut(selector, where) && !trusted.has(key) && namespaceLabelGuard(run, key, backend) === undefined)?.key;
+}
+
 const WHO = 'Under default RBAC namespace users cannot update their Namespace (view, edit and admin only read it): only cluster-level users, and tools they grant it, can change its labels.';
 
 interface Judgement {
@@ -39,15 +49,18 @@ interface Judgement {
 /**
  * Who can act, and what it costs (rules/editable-namespace-selector.md): only an opt-out label
  * on a check over built-in resources, that no webhook or policy of the run guards, is a way
- * around a control (warning); an opt-in, a guarded label, a check of a project's own custom
- * resources, and any mutation, are conditions to know (info).
+ * around a control (warning); an opt-in, an opt-out inside an opt-in that is as open as it, a
+ * guarded label, a check of a project's own custom resources, and any mutation, are conditions
+ * to know (info).
  */
-function judge(run: RuleRun, key: string, optOut: boolean, validating: boolean, builtins: boolean, backend: string | undefined): Judgement {
+function judge(run: RuleRun, key: string, optOut: boolean, validating: boolean, builtins: boolean, backend: string | undefined, optIn: string | undefined): Judgement {
   if (!validating) return { severity: 'info', why: '', help: `${WHO} The label switches this mutation on or off per namespace: usually the intended design.` };
   const guard = namespaceLabelGuard(run, key, backend);
   if (guard !== undefined)
     return { severity: 'info', why: 'guarded in this run', help: `${guard} sees every Namespace create and update that sets this label and can reject it: the label is held by whoever that guard allows. ${WHO}` };
   if (!optOut) return { severity: 'info', why: 'an opt-in', help: `${WHO} The label switches the check on for a namespace; removing it (a cluster-level act) switches it off.` };
+  if (optIn !== undefined)
+    return { severity: 'info', why: `inside the opt-in "${optIn}"`, help: `${WHO} The selector also requires the label "${optIn}", which switches the check on for a namespace: whoever can set this opt-out label can as well remove that one.` };
   if (!builtins)
     return { severity: 'info', why: 'custom resources only', help: `${WHO} The check covers only custom resources (groups no built-in API serves): skipping it yields objects the project's controller may reject, not a bypass of a control over what runs.` };
   return {
@@ -96,10 +109,11 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   const mutating = isMutatingKind(object.kind);
   const at = [...path, 'namespaceSelector'];
   const builtins = rulesMatchBuiltins(policyRules(object, run), run.discovery);
+  const optIn = openOptIn(run, match.namespaceSelector, trusted, undefined);
   return selectorKeys(match.namespaceSelector)
     .filter(({ key }) => !trusted.has(key))
     .map(({ key, where }): Violation<MessageId> => {
-      const verdict = judge(run, key, optsOut(match.namespaceSelector, where), !mutating, builtins, undefined);
+      const verdict = judge(run, key, optsOut(match.namespaceSelector, where), !mutating, builtins, undefined, optIn);
       return {
         messageId: verdict.severity === 'warning' ? 'optOutPolicy' : mutating ? 'mutatingPolicy' : 'validatingPolicy',
         data: { kind: object.kind, name: object.name ?? '(unnamed)', key, why: verdict.why === '' ? '' : ` (${verdict.why})` },
@@ -140,10 +154,12 @@ export const rule = defineObjectRule({
           const at = [...entry.path, 'namespaceSelector'];
           const selector = entry.webhook.namespaceSelector;
           const builtins = rulesMatchBuiltins(entry.webhook.rules, run.discovery);
+          const backend = backendOf(entry.webhook);
+          const optIn = openOptIn(run, selector, trusted, backend);
           const found = selectorKeys(selector)
             .filter(({ key }) => !trusted.has(key))
             .map(({ key, where }): Violation<MessageId> & { readonly key: string } => {
-              const verdict = judge(run, key, optsOut(selector, where), !entry.mutating, builtins, backendOf(entry.webhook));
+              const verdict = judge(run, key, optsOut(selector, where), !entry.mutating, builtins, backend, optIn);
               return {
                 messageId: verdict.severity === 'warning' ? 'optOut' : entry.mutating ? 'mutating' : 'validating',
                 data: { webhook: entry.label, key, why: verdict.why === '' ? '' : ` (${verdict.why})` },
