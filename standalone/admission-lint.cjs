@@ -35375,6 +35375,14 @@ function writesName(documents) {
     return path === "/metadata/name" || path === "/metadata";
   }));
 }
+function keepsPlace(documents) {
+  if (documents.length === 0)
+    return false;
+  return documents.every((value) => !Array.isArray(value) || value.every((operation) => {
+    const { op, path, from } = operation ?? {};
+    return typeof path === "string" && !PLACING_PATHS.test(path) && (op !== "move" || typeof from === "string" && !PLACING_PATHS.test(from));
+  }));
+}
 function renamedTo(documents) {
   let name;
   for (const value of documents) {
@@ -35398,6 +35406,7 @@ function mergeSelectorChanges(value) {
     return { changes: [], known: false };
   const changes = [];
   const serviceNamespaces = [];
+  const settings2 = [];
   const named = /* @__PURE__ */ new Set();
   for (const webhook of webhooks) {
     const name = webhook?.name;
@@ -35406,8 +35415,11 @@ function mergeSelectorChanges(value) {
     if (named.has(name))
       return { changes: [], known: false };
     named.add(name);
-    if (Object.keys(webhook).some((key2) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key2) && !(key2 === "clientConfig" && keepsServiceNamespace(webhook[key2]))))
+    if (Object.keys(webhook).some((key2) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key2) && !WEBHOOK_SETTINGS.has(key2) && !(key2 === "clientConfig" && keepsServiceNamespace(webhook[key2]))))
       return { changes: [], known: false };
+    for (const [field, value2] of Object.entries(webhook))
+      if (WEBHOOK_SETTINGS.has(field))
+        settings2.push({ webhook: name, field, value: value2 });
     const namespace = webhook.clientConfig?.service?.namespace;
     if (typeof namespace === "string")
       serviceNamespaces.push({ webhook: name, namespace });
@@ -35418,7 +35430,7 @@ function mergeSelectorChanges(value) {
       changes.push(written === null ? { webhook: { name }, field, op: "remove" } : { webhook: { name }, field, op: "merge", value: written });
     }
   }
-  return serviceNamespaces.length > 0 ? { changes, known: true, serviceNamespaces } : { changes, known: true };
+  return { changes, known: true, ...serviceNamespaces.length > 0 ? { serviceNamespaces } : {}, ...settings2.length > 0 ? { settings: settings2 } : {} };
 }
 function keepsServiceNamespace(clientConfig) {
   if (clientConfig === null || typeof clientConfig !== "object" || Array.isArray(clientConfig))
@@ -35868,8 +35880,9 @@ function kustomizePatches(file, text, whole, readPatch) {
         const sets = documents2 !== void 0 && setsLabelsOrAnnotationsOnly(documents2) ? { setsLabelsOrAnnotationsOnly: true } : {};
         const renamed = documents2 === void 0 ? void 0 : renamedTo(documents2);
         const rename2 = renamed === void 0 ? {} : { renamesTo: renamed };
+        const place = documents2 !== void 0 && keepsPlace(documents2) ? { keepsPlace: true } : {};
         for (const { target, selectors } of targets2)
-          out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...rename2, ...renamesOrRekinds ? { changesKind: true } : {} });
+          out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...rename2, ...place, ...renamesOrRekinds ? { changesKind: true } : {} });
       }
     }
     const adds = { labels: root.has("commonLabels") || root.has("labels"), annotations: root.has("commonAnnotations") };
@@ -35966,7 +35979,7 @@ function matchesWhole(pattern, value) {
 function selectsNoneOf(kind, kinds) {
   return typeof kind === "string" && !kinds.some((each) => matchesWhole(kind, each));
 }
-var import_node_path3, import_yaml, SELECTOR_FIELDS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, KUSTOMIZATION_KIND, changingAnswers, MAX_RENAMES;
+var import_node_path3, import_yaml, WEBHOOK_SETTINGS, SELECTOR_FIELDS, PLACING_PATHS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, KUSTOMIZATION_KIND, changingAnswers, MAX_RENAMES;
 var init_kustomize_patches = __esm({
   "dist/src/parse/kustomize-patches.js"() {
     "use strict";
@@ -35977,7 +35990,9 @@ var init_kustomize_patches = __esm({
     import_node_path3 = require("node:path");
     import_yaml = __toESM(require_dist(), 1);
     init_ca_injection();
+    WEBHOOK_SETTINGS = /* @__PURE__ */ new Set(["matchPolicy", "reinvocationPolicy", "failurePolicy", "timeoutSeconds", "sideEffects"]);
     SELECTOR_FIELDS = ["namespaceSelector", "objectSelector"];
+    PLACING_PATHS = /^(?:|\/kind|\/apiVersion|\/metadata|\/metadata\/name|\/metadata\/namespace)$/;
     SELECTOR_PATCH_WEBHOOK_FIELDS = /* @__PURE__ */ new Set(["name", "namespaceSelector", "objectSelector"]);
     SELECTOR_PATCH_FIELDS = /* @__PURE__ */ new Set(["apiVersion", "kind", "metadata", "webhooks"]);
     MAX_PATCH_BYTES = 1024 * 1024;
@@ -38402,11 +38417,16 @@ function patched(object, run2) {
     return { object };
   const webhooks = [...object.effective.webhooks ?? []];
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name) => typeof name === "string"));
-  if (run2.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, "Service", name, "v1"))))
+  if (run2.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, "Service", name, "v1"))))
     return { object };
   for (const { webhook: name, namespace } of patch.selectors.serviceNamespaces ?? []) {
     const webhook = webhooks.find((each) => each?.name === name);
     if (webhook?.clientConfig?.service?.namespace !== namespace)
+      return { object };
+  }
+  for (const { webhook: name, field, value } of patch.selectors.settings ?? []) {
+    const webhook = webhooks.find((each) => each?.name === name);
+    if (webhook === void 0 || webhook === null || webhook[field] !== value)
       return { object };
   }
   for (const change of patch.selectors.changes) {
@@ -38536,7 +38556,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
     return false;
   if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false))
     return false;
-  if (movesMatter && run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service")))
+  if (movesMatter && run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
   const varsRelabel = run2.namespaces.some((namespace) => JSON.stringify(namespace.writtenLabels ?? {}).includes("$("));
   const relabels = (listing) => listing.mayRelabelNamespaces === true || listing.vars === true && varsRelabel;
@@ -38552,7 +38572,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
     return false;
   const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path5.resolve)(overlay.file)))]);
   const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path5.resolve)(other.file))));
-  if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service")))
+  if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
   return overlays.every((overlay) => keeps(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
 }
@@ -48566,6 +48586,19 @@ var init_kustomization = __esm({
           return false;
         this.visit(file);
         return this.patchFiles.has((0, import_node_path12.resolve)(file));
+      }
+      /**
+       * Whether a file lies beside a kustomization (read, and readable) that does not list it, and
+       * no kustomization read so far lists it, as a resource or as a patch: `kubectl apply -k` of
+       * its folder never sends it (a scaffold's patch left commented out of the list).
+       */
+      isUnlisted(file) {
+        if (file === "-" || this.isPatch(file))
+          return false;
+        const absolute = (0, import_node_path12.resolve)(file);
+        const real = realPath(absolute);
+        const beside = this.listings.filter((listing) => (0, import_node_path12.dirname)((0, import_node_path12.resolve)(listing.file)) === (0, import_node_path12.dirname)(absolute));
+        return beside.length > 0 && beside.every((listing) => listing.unreadable !== true) && !this.listings.some((listing) => listing.resources.includes(real) || listing.resources.includes(absolute));
       }
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
@@ -59927,6 +59960,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checkedUpTo(readFor), every) : void 0;
     const patch = kustomizePatches2.isPatch(path);
+    const unlisted = !patch && kustomizePatches2.isUnlisted(path);
     const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
     if (!bundle && bytesMayHoldService(raw.bytes))
       servicesOutsideBundles = true;
@@ -59978,6 +60012,10 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
         if (recognized.type === "workload" && readForWorkloads !== void 0 && !readForWorkloads(manifest.documentIndex))
           recognized = { type: "other" };
         if (patch && !((recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && isComplete(recognized.object))) {
+          skipped++;
+          continue;
+        }
+        if (unlisted && (recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && !isComplete(recognized.object)) {
           skipped++;
           continue;
         }
@@ -68155,4 +68193,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build cd12668777229a875445fe0016c82e1595a3b4e538b6d0644523b3d20ddf3745
+//# admission-lint-build 8dd22b9958291fe23d18452dae843fbbfb4ee5c50bf8d8a504effde98be76a93

@@ -1,5 +1,5 @@
 /** The built CLI as users run it: spawned, with its stdout, stderr and exit code. */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -185,6 +185,24 @@ describe('inputs', () => {
     const report = JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout);
     expect(report.findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`)).toEqual(['patch.yaml implicit-failure-policy']);
     expect(report.summary).toMatchObject({ objects: 1 });
+  });
+
+  it('reads a partial admission object beside a kustomization that lists its file nowhere as a patch: no part of a build (hold-out 18: a scaffold\'s patch commented out of the list)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    // kubebuilder's old scaffold: a CA-injection patch of v1beta1 objects, left out of config/default.
+    const fragment = 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mutating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: $(CERTIFICATE_NAMESPACE)/$(CERTIFICATE_NAME)\n';
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: []\n#patches:\n#  - path: webhookcainjection_patch.yaml\n');
+    writeFileSync(join(dir, 'webhookcainjection_patch.yaml'), fragment);
+    writeFileSync(join(dir, 'complete.yaml'), WARNING_ONLY);
+    const lintedFiles = (): string[] => JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout).findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`);
+    // The complete object beside it is linted (anyone applying the file applies it); the fragment is counted, not linted.
+    expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy']);
+    // Listed as a resource, it is built as written: kustomize sends the v1beta1 object.
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [webhookcainjection_patch.yaml]\n');
+    expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy', 'webhookcainjection_patch.yaml removed-api-version']);
+    // Without a kustomization beside it, it is a file someone applies.
+    rmSync(join(dir, 'kustomization.yaml'));
+    expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy', 'webhookcainjection_patch.yaml removed-api-version']);
   });
 
   it('reports a YAML syntax error in one file and still lints the others', () => {

@@ -76,6 +76,41 @@ describe('webhook selectors set by a kustomize patch', () => {
     expect(moved.filter((line) => line.includes(' error: '))).toHaveLength(2);
   });
 
+  it('reads a patch that repeats settings the webhook has, and a Service patch that leaves the Service in place (hold-out 18: marin3r)', async () => {
+    const patchedInfo = ['kustomize-patched info: MutatingWebhookConfiguration "mutating-webhook-configuration" is changed by the kustomize patch at …: findings here judge it unpatched, but for the webhook selectors it sets'];
+    const repeating = (settings: string) => OPT_IN.replace('  - name: sidecar-injector.example.com\n', `  - name: sidecar-injector.example.com\n${settings}`);
+    const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}], selector: {app: old}}\n';
+    const tree = (settings: string, servicePatch = ''): string =>
+      folder({
+        'config/webhook/manifests.yaml': MANIFESTS,
+        'config/webhook/service.yaml': service,
+        'config/webhook/kustomization.yaml': kustomization(`- path: opt-in.yaml${servicePatch}`, '- manifests.yaml\n- service.yaml'),
+        'config/webhook/opt-in.yaml': repeating(settings),
+      });
+    const errors = async (dir: string): Promise<number> => (await findings([join(dir, 'config/webhook')])).filter((line) => line.includes(' error: ')).length;
+    // The API's defaults (matchPolicy Equivalent, reinvocationPolicy Never) and the written Fail, repeated: patched.
+    expect(await findings([join(tree('    matchPolicy: Equivalent\n    reinvocationPolicy: Never\n    failurePolicy: Fail\n'), 'config/webhook')])).toEqual(patchedInfo);
+    // A setting that differs from the webhook's changes what it does: judged as written.
+    expect(await errors(tree('    matchPolicy: Exact\n'))).toBe(2);
+    expect(await errors(tree('    failurePolicy: Ignore\n'))).toBe(2);
+    // A strategic merge of the Service keeps its name and namespace (kustomize restores them, even
+    // those a targeted patch writes; kubectl kustomize v1.32 checked): patched.
+    const selectorPatch = "\n- patch: |-\n    apiVersion: v1\n    kind: Service\n    metadata: {name: webhook-service, namespace: system}\n    spec: {selector: {app: new}}";
+    expect(await findings([join(tree('', selectorPatch), 'config/webhook')])).toEqual(patchedInfo);
+    const targeted = "\n- target: {kind: Service, name: webhook-service}\n  patch: |-\n    apiVersion: v1\n    kind: Service\n    metadata: {name: other, namespace: elsewhere}\n    spec: {selector: {app: new}}";
+    expect(await findings([join(tree('', targeted), 'config/webhook')])).toEqual(patchedInfo);
+    // A JSON 6902 patch that moves it, or a strategic merge allowed to rename it: as written.
+    const moving = `\n- target: {kind: Service, name: webhook-service}\n  patch: '[{"op": "replace", "path": "/metadata/namespace", "value": "elsewhere"}]'`;
+    expect(await errors(tree('', moving))).toBe(2);
+    const moveFrom = (from: string, path = '/spec/selector/n'): string => `\n- target: {kind: Service, name: webhook-service}\n  patch: '[{"op": "move", "from": "${from}", "path": "${path}"}]'`;
+    expect(await errors(tree('', moveFrom('/metadata/namespace')))).toBe(2);
+    // (A copy only reads its `from`; a move of another field leaves the Service where it is.)
+    expect(await findings([join(tree('', moveFrom('/metadata/namespace').replace('"move"', '"copy"')), 'config/webhook')])).toEqual(patchedInfo);
+    expect(await findings([join(tree('', moveFrom('/spec/selector/app')), 'config/webhook')])).toEqual(patchedInfo);
+    const renaming = `\n- options: {allowNameChange: true}\n  patch: |-\n    apiVersion: v1\n    kind: Service\n    metadata: {name: webhook-service}\n    spec: {selector: {app: new}}`;
+    expect(await errors(tree('', renaming))).toBe(2);
+  });
+
   it('gives wildcard-rule and critical-resources the patched selectors too (hold-out 12: a */* webhook made opt-in by its patch)', async () => {
     const everything = MANIFESTS.replace('operations: [CREATE], resources: [pods]}', 'operations: [CREATE, UPDATE], resources: ["*"]}').replace('apiGroups: [""], apiVersions: [v1]', 'apiGroups: ["*"], apiVersions: ["*"]');
     const all = async (paths: string[]): Promise<string[]> => {

@@ -248,6 +248,9 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     const readsWorkloads = every || readFor > 0;
     const named = readsWorkloads ? workloadsIn(checkedUpTo(readFor), every) : undefined;
     const patch = kustomizePatches.isPatch(path);
+    // A file beside a kustomization that lists it nowhere is no part of its build: a partial
+    // admission object in it (a scaffold's patch left out of the list) is read as a patch is.
+    const unlisted = !patch && kustomizePatches.isUnlisted(path);
     // An input that holds a webhook configuration (a bundle) is read for its Services too: what
     // the webhooks' service references reach. Other inputs never parse a Service, and one in
     // them is not seen.
@@ -309,6 +312,10 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
         let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
+          skipped++;
+          continue;
+        }
+        if (unlisted && (recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && !isComplete(recognized.object)) {
           skipped++;
           continue;
         }

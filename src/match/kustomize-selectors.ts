@@ -111,11 +111,17 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   // kustomize's name references carry that into clientConfig.service: the namespaceSelector would
   // be judged against a namespace the build does not have.
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name): name is string => typeof name === 'string'));
-  if (run.kustomizePatches.some((other) => other.source !== own && [...services].some((name) => targets(other.target, 'Service', name, 'v1')))) return { object };
+  // (A patch that leaves the Service in place, a strategic merge of its pod selector, does not.)
+  if (run.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, 'Service', name, 'v1')))) return { object };
   // A Service namespace the patch writes must be the one the webhook has: else the build calls another.
   for (const { webhook: name, namespace } of patch.selectors!.serviceNamespaces ?? []) {
     const webhook = webhooks.find((each) => each?.name === name);
     if (webhook?.clientConfig?.service?.namespace !== namespace) return { object };
+  }
+  // A setting the patch repeats must be the webhook's own (written or defaulted): else it changes what the webhook does.
+  for (const { webhook: name, field, value } of patch.selectors!.settings ?? []) {
+    const webhook = webhooks.find((each) => each?.name === name);
+    if (webhook === undefined || webhook === null || (webhook as unknown as Record<string, unknown>)[field] !== value) return { object };
   }
   for (const change of patch.selectors!.changes) {
     const index = indexOf(change, webhooks);
@@ -283,7 +289,8 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false)) return false;
   // ... or any patch or replacement of the run that may select a Service, by any name (a sibling
   // folder's, under a name its own base gave the Service) ...
-  if (movesMatter && run.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Service'))) return false;
+  // (A patch that leaves what it patches in place, a strategic merge of a Service's selector, moves nothing.)
+  if (movesMatter && run.kustomizePatches.some((other) => other.changesKind === true || (mayTargetKind(other.target, 'Service') && other.keepsPlace !== true))) return false;
   // ... and the Namespaces' labels it is judged against are those written: none added, transformed
   // or patched by a kustomization of the run.
   // (`vars` substitute `$(NAME)` into every kind's metadata/labels: only a label written with one changes.)
@@ -308,7 +315,7 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // reaches clientConfig.service through name references; an overlay names it by its prefix).
   const building = new Set([own, ...overlays.map((overlay) => realPath(resolve(overlay.file)))]);
   const patchedThere = run.kustomizePatches.filter((other) => building.has(realPath(resolve(other.file))));
-  if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, 'Service'))) return false;
+  if (patchedThere.some((other) => other.changesKind === true || (mayTargetKind(other.target, 'Service') && other.keepsPlace !== true))) return false;
   return overlays.every(
     (overlay) =>
       keeps(overlay) &&

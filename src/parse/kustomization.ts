@@ -148,6 +148,19 @@ export class KustomizePatches {
     return this.patchFiles.has(resolve(file));
   }
 
+  /**
+   * Whether a file lies beside a kustomization (read, and readable) that does not list it, and
+   * no kustomization read so far lists it, as a resource or as a patch: `kubectl apply -k` of
+   * its folder never sends it (a scaffold's patch left commented out of the list).
+   */
+  isUnlisted(file: string): boolean {
+    if (file === '-' || this.isPatch(file)) return false;
+    const absolute = resolve(file);
+    const real = realPath(absolute);
+    const beside = this.listings.filter((listing) => dirname(resolve(listing.file)) === dirname(absolute));
+    return beside.length > 0 && beside.every((listing) => listing.unreadable !== true) && !this.listings.some((listing) => listing.resources.includes(real) || listing.resources.includes(absolute));
+  }
+
   /** Reads the kustomization beside a file of the run, if it was not read yet. */
   visit(file: string): void {
     if (file !== '-') this.visitFolder(dirname(file));

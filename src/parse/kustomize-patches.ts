@@ -107,6 +107,8 @@ export interface KustomizePatch {
   readonly changesKind?: true;
   /** The name a JSON 6902 operation on /metadata/name gives the object: patches of a later kustomization may target it by that name. */
   readonly renamesTo?: string;
+  /** It leaves each object it patches under its name, namespace and kind (see keepsPlace): a Service it patches is not moved. */
+  readonly keepsPlace?: true;
 }
 
 /**
@@ -139,7 +141,16 @@ export interface SelectorChanges {
    * patch repeats the whole clientConfig): known only when each is the webhook's own already.
    */
   readonly serviceNamespaces?: readonly { readonly webhook: string; readonly namespace: string }[];
+  /**
+   * The scalar settings (WEBHOOK_SETTINGS) a strategic merge writes into webhooks, as a scaffold's
+   * patch repeats `matchPolicy: Equivalent` beside the selector it adds: known only when each is
+   * the value the webhook has already (written, or the API's default).
+   */
+  readonly settings?: readonly { readonly webhook: string; readonly field: string; readonly value: unknown }[];
 }
+
+/** A webhook's scalar settings that a selector patch may repeat (src/match/kustomize-selectors.ts compares them with the webhook's own). */
+const WEBHOOK_SETTINGS: ReadonlySet<string> = new Set(['matchPolicy', 'reinvocationPolicy', 'failurePolicy', 'timeoutSeconds', 'sideEffects']);
 
 const SELECTOR_FIELDS = ['namespaceSelector', 'objectSelector'] as const;
 
@@ -199,6 +210,29 @@ function writesName(documents: readonly unknown[]): boolean {
   }));
 }
 
+/** The fields that place an object (its identity), as JSON 6902 paths: the root, its kind and apiVersion, its metadata, name and namespace. */
+const PLACING_PATHS = /^(?:|\/kind|\/apiVersion|\/metadata|\/metadata\/name|\/metadata\/namespace)$/;
+
+/**
+ * Whether a patch's documents leave every object they patch under its name, namespace and kind.
+ * A strategic merge does: kustomize restores the object's name and kind after it (unless the
+ * entry's `options` allow a change, which the caller rules out) and always its namespace
+ * (api/resource Resource.ApplySmPatch). A JSON 6902 patch does when no operation's `path`, nor
+ * a `move`'s `from`, is one of PLACING_PATHS.
+ */
+function keepsPlace(documents: readonly unknown[]): boolean {
+  if (documents.length === 0) return false;
+  return documents.every(
+    (value) =>
+      !Array.isArray(value) ||
+      value.every((operation) => {
+        const { op, path, from } = (operation ?? {}) as { op?: unknown; path?: unknown; from?: unknown };
+        // A `move` takes its `from` away; a `copy` only reads it.
+        return typeof path === 'string' && !PLACING_PATHS.test(path) && (op !== 'move' || (typeof from === 'string' && !PLACING_PATHS.test(from)));
+      }),
+  );
+}
+
 /** The name the last JSON 6902 `add` or `replace` of /metadata/name writes, if a patch has one. */
 function renamedTo(documents: readonly unknown[]): string | undefined {
   let name: string | undefined;
@@ -227,6 +261,7 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
   if (Object.keys(value as object).some((key) => !SELECTOR_PATCH_FIELDS.has(key))) return { changes: [], known: false };
   const changes: SelectorChange[] = [];
   const serviceNamespaces: { webhook: string; namespace: string }[] = [];
+  const settings: { webhook: string; field: string; value: unknown }[] = [];
   const named = new Set<string>();
   for (const webhook of webhooks) {
     const name = (webhook as { name?: unknown } | null)?.name;
@@ -234,7 +269,8 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
     // A webhook named twice: kustomize merges the first entry only (round 15), the linter would apply both.
     if (named.has(name)) return { changes: [], known: false };
     named.add(name);
-    if (Object.keys(webhook as object).some((key) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key) && !(key === 'clientConfig' && keepsServiceNamespace((webhook as Record<string, unknown>)[key])))) return { changes: [], known: false };
+    if (Object.keys(webhook as object).some((key) => !SELECTOR_PATCH_WEBHOOK_FIELDS.has(key) && !WEBHOOK_SETTINGS.has(key) && !(key === 'clientConfig' && keepsServiceNamespace((webhook as Record<string, unknown>)[key])))) return { changes: [], known: false };
+    for (const [field, value] of Object.entries(webhook as object)) if (WEBHOOK_SETTINGS.has(field)) settings.push({ webhook: name, field, value });
     const namespace = ((webhook as { clientConfig?: { service?: { namespace?: unknown } } }).clientConfig?.service?.namespace);
     if (typeof namespace === 'string') serviceNamespaces.push({ webhook: name, namespace });
     for (const field of SELECTOR_FIELDS) {
@@ -243,7 +279,7 @@ function mergeSelectorChanges(value: unknown): SelectorChanges {
       changes.push(written === null ? { webhook: { name }, field, op: 'remove' } : { webhook: { name }, field, op: 'merge', value: written });
     }
   }
-  return serviceNamespaces.length > 0 ? { changes, known: true, serviceNamespaces } : { changes, known: true };
+  return { changes, known: true, ...(serviceNamespaces.length > 0 ? { serviceNamespaces } : {}), ...(settings.length > 0 ? { settings } : {}) };
 }
 
 /**
@@ -861,7 +897,8 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         const sets = documents !== undefined && setsLabelsOrAnnotationsOnly(documents) ? { setsLabelsOrAnnotationsOnly: true as const } : {};
         const renamed = documents === undefined ? undefined : renamedTo(documents);
         const rename = renamed === undefined ? {} : { renamesTo: renamed };
-        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
+        const place = documents !== undefined && keepsPlace(documents) ? { keepsPlace: true as const } : {};
+        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...place, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
       }
     }
     // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
