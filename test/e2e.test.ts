@@ -147,8 +147,13 @@ describe('inputs', () => {
     writeFileSync(join(dir, 'not_a_patch.yaml'), partial);
     const report = JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout);
     const files = [...new Set(report.findings.map((f: { file: string }) => f.file))];
-    expect(files).toEqual(['manifests.yaml', 'not_a_patch.yaml']);
-    expect(report.summary).toMatchObject({ files: 5, objects: 2 });
+    // A partial object in a file the kustomization lists nowhere is no part of its build either (counted, not linted).
+    expect(files).toEqual(['manifests.yaml']);
+    expect(report.summary).toMatchObject({ files: 5, objects: 1 });
+    // Listed as a resource, it is built as written, and linted (a fragment: api-validation's info).
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [manifests.yaml, not_a_patch.yaml]\npatches:\n  - path: selector_patch.yaml\npatchesStrategicMerge:\n  - legacy_patch.yaml\n');
+    const listed = JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout);
+    expect([...new Set(listed.findings.map((f: { file: string }) => f.file))]).toEqual(['manifests.yaml', 'not_a_patch.yaml']);
   });
 
   it('does not lint a patch in another folder than its kustomization (patches/), even one the walk reaches first', () => {
