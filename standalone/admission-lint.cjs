@@ -35380,7 +35380,8 @@ function keepsPlace(documents) {
     return false;
   return documents.every((value) => !Array.isArray(value) || value.every((operation) => {
     const { op, path, from } = operation ?? {};
-    return typeof path === "string" && !PLACING_PATHS.test(path) && (op !== "move" || typeof from === "string" && !PLACING_PATHS.test(from));
+    const written = (pointer) => typeof pointer === "string" && pointer.startsWith("/") && !PLACING_PATHS.test(pointer);
+    return written(path) && (op !== "move" || written(from));
   }));
 }
 function renamedTo(documents) {
@@ -48577,6 +48578,8 @@ var init_kustomization = __esm({
       changes = [];
       /** The kustomizations read so far: what they list. */
       listings = [];
+      /** The kustomizations of folders above the run's files, by folder, read only to see what they list (isUnlisted). */
+      aboveListings = /* @__PURE__ */ new Map();
       /**
        * Whether a kustomization read so far (the one beside the file, and those beside the other
        * files of the run: src/engine/load-run.ts visits them all first) lists the file as a patch.
@@ -48597,8 +48600,32 @@ var init_kustomization = __esm({
           return false;
         const absolute = (0, import_node_path12.resolve)(file);
         const real = realPath(absolute);
+        const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
         const beside = this.listings.filter((listing) => (0, import_node_path12.dirname)((0, import_node_path12.resolve)(listing.file)) === (0, import_node_path12.dirname)(absolute));
-        return beside.length > 0 && beside.every((listing) => listing.unreadable !== true) && !this.listings.some((listing) => listing.resources.includes(real) || listing.resources.includes(absolute));
+        if (beside.length === 0 || beside.some(lists) || this.listings.some(lists))
+          return false;
+        for (let folder = (0, import_node_path12.dirname)((0, import_node_path12.dirname)(absolute)); ; folder = (0, import_node_path12.dirname)(folder)) {
+          const above = this.listingsIn(folder);
+          if (above === void 0 || above.some(lists))
+            return false;
+          if ((0, import_node_path12.dirname)(folder) === folder)
+            return true;
+        }
+      }
+      /** The kustomizations of a folder above a file (read once), or undefined when the folder cannot be listed. */
+      listingsIn(folder) {
+        if (this.aboveListings.has(folder))
+          return this.aboveListings.get(folder);
+        const present2 = folderNames(folder);
+        let listings = present2 === void 0 ? void 0 : [];
+        for (const name of KUSTOMIZATION_FILES2) {
+          if (listings === void 0 || !present2.has(name))
+            continue;
+          const read2 = readRegularFile((0, import_node_path12.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path12.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
+        }
+        this.aboveListings.set(folder, listings);
+        return listings;
       }
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
@@ -60015,7 +60042,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
           skipped++;
           continue;
         }
-        if (unlisted && (recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && !isComplete(recognized.object)) {
+        if (unlisted && (recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && doesNothing(recognized.object)) {
           skipped++;
           continue;
         }
@@ -60177,6 +60204,21 @@ function isComplete(object) {
   if (spec === void 0 || spec === null || typeof spec !== "object")
     return false;
   return ["validations", "mutations", "policyName"].some((key2) => spec[key2] != null);
+}
+function doesNothing(object) {
+  const some2 = (value) => Array.isArray(value) && value.length > 0;
+  if (object.category === "webhook-configuration") {
+    const webhooks = object.effective.webhooks;
+    return !(Array.isArray(webhooks) && webhooks.some((webhook) => webhook !== null && typeof webhook === "object" && webhook.clientConfig != null && webhook.rules != null));
+  }
+  const spec = object.effective.spec;
+  if (spec === void 0 || spec === null || typeof spec !== "object")
+    return true;
+  if (object.kind === "ValidatingAdmissionPolicy")
+    return !some2(spec.validations) && !some2(spec.auditAnnotations);
+  if (object.kind === "MutatingAdmissionPolicy")
+    return !some2(spec.mutations);
+  return spec.policyName == null || spec.policyName === "";
 }
 function hasDirectives(file) {
   return file.source.text?.includes(SUPPRESSION_MARK) ?? false;
@@ -68193,4 +68235,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 743c8dd2170993fedb2b81fbb49fc2364593f381bd90058171353e3b35294c9d
+//# admission-lint-build 03c256dc0cff6b487d38e656dd79282fbf55ebdac19a47e1a2de84aea02441cd

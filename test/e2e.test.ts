@@ -205,6 +205,24 @@ describe('inputs', () => {
     // Listed as a resource, it is built as written: kustomize sends the v1beta1 object.
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [webhookcainjection_patch.yaml]\n');
     expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy', 'webhookcainjection_patch.yaml removed-api-version']);
+    // A kustomization in a folder above may list it (kustomize lets one list files under its own folder): built, linted (s40 H2).
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'kustomization.yaml'), 'resources: []\n');
+    writeFileSync(join(dir, 'sub', 'webhookcainjection_patch.yaml'), fragment);
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [sub/webhookcainjection_patch.yaml]\n');
+    const inSub = JSON.parse(cli(['--format', 'json', 'sub'], { cwd: dir }).stdout).findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`);
+    expect(inSub).toEqual(['sub/webhookcainjection_patch.yaml removed-api-version']);
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [sub]\n');
+    expect(JSON.parse(cli(['--format', 'json', 'sub'], { cwd: dir }).stdout).findings).toEqual([]);
+    // An object that may intercept a request is linted wherever it lies: a webhook with rules and a
+    // clientConfig beside one without rules, a policy with auditAnnotations only (s40 H2, H3).
+    const mixed = WARNING_ONLY.replace('webhooks:\n', 'webhooks:\n  - name: placeholder.example.com\n    clientConfig: {service: {name: s, namespace: n}}\n    sideEffects: None\n    admissionReviewVersions: [v1]\n');
+    writeFileSync(join(dir, 'sub', 'webhookcainjection_patch.yaml'), mixed);
+    expect(JSON.parse(cli(['--format', 'json', 'sub'], { cwd: dir }).stdout).summary).toMatchObject({ objects: 1 });
+    writeFileSync(join(dir, 'sub', 'webhookcainjection_patch.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: audit}\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n  auditAnnotations: [{key: team, valueExpression: "\'x\'"}]\n');
+    expect(JSON.parse(cli(['--format', 'json', 'sub'], { cwd: dir }).stdout).summary).toMatchObject({ objects: 1 });
+    rmSync(join(dir, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [webhookcainjection_patch.yaml]\n');
     // Without a kustomization beside it, it is a file someone applies.
     rmSync(join(dir, 'kustomization.yaml'));
     expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy', 'webhookcainjection_patch.yaml removed-api-version']);

@@ -102,6 +102,9 @@ describe('webhook selectors set by a kustomize patch', () => {
     // A JSON 6902 patch that moves it, or a strategic merge allowed to rename it: as written.
     const moving = `\n- target: {kind: Service, name: webhook-service}\n  patch: '[{"op": "replace", "path": "/metadata/namespace", "value": "elsewhere"}]'`;
     expect(await errors(tree('', moving))).toBe(2);
+    // kustomize's JSON patch drops a path's first segment whatever it says: `x/metadata/namespace` moves it (s40 H1).
+    const sloppy = `\n- target: {kind: Service, name: webhook-service}\n  patch: '[{"op": "replace", "path": "x/metadata/namespace", "value": "elsewhere"}]'`;
+    expect(await errors(tree('', sloppy))).toBe(2);
     const moveFrom = (from: string, path = '/spec/selector/n'): string => `\n- target: {kind: Service, name: webhook-service}\n  patch: '[{"op": "move", "from": "${from}", "path": "${path}"}]'`;
     expect(await errors(tree('', moveFrom('/metadata/namespace')))).toBe(2);
     // (A copy only reads its `from`; a move of another field leaves the Service where it is.)

@@ -315,7 +315,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
           skipped++;
           continue;
         }
-        if (unlisted && (recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && !isComplete(recognized.object)) {
+        if (unlisted && (recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && doesNothing(recognized.object)) {
           skipped++;
           continue;
         }
@@ -506,6 +506,26 @@ function isComplete(object: WebhookConfigurationObject | PolicyObject): boolean 
   const spec = (object.effective as { spec?: Record<string, unknown> }).spec;
   if (spec === undefined || spec === null || typeof spec !== 'object') return false;
   return ['validations', 'mutations', 'policyName'].some((key) => spec[key] != null);
+}
+
+/**
+ * Whether an admission object, applied, would do nothing (a kustomize fragment's shape): a webhook
+ * configuration none of whose webhooks has both rules and a clientConfig (a webhook without rules
+ * matches nothing), a ValidatingAdmissionPolicy with neither validations nor auditAnnotations, a
+ * MutatingAdmissionPolicy without mutations, a binding without a policyName (the API server
+ * rejects the last three). Anything that may intercept a request is not this (s40 H2, H3).
+ */
+function doesNothing(object: WebhookConfigurationObject | PolicyObject): boolean {
+  const some = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+  if (object.category === 'webhook-configuration') {
+    const webhooks = object.effective.webhooks;
+    return !(Array.isArray(webhooks) && webhooks.some((webhook) => webhook !== null && typeof webhook === 'object' && webhook.clientConfig != null && webhook.rules != null));
+  }
+  const spec = (object.effective as { spec?: Record<string, unknown> }).spec;
+  if (spec === undefined || spec === null || typeof spec !== 'object') return true;
+  if (object.kind === 'ValidatingAdmissionPolicy') return !some(spec.validations) && !some(spec.auditAnnotations);
+  if (object.kind === 'MutatingAdmissionPolicy') return !some(spec.mutations);
+  return spec.policyName == null || spec.policyName === '';
 }
 
 /** Suppression comments are reported (unused, without a reason) even in a file with nothing else. */

@@ -137,6 +137,8 @@ export class KustomizePatches {
   readonly changes: KustomizePatch[] = [];
   /** The kustomizations read so far: what they list. */
   readonly listings: KustomizationListing[] = [];
+  /** The kustomizations of folders above the run's files, by folder, read only to see what they list (isUnlisted). */
+  private readonly aboveListings = new Map<string, readonly KustomizationListing[] | undefined>();
 
   /**
    * Whether a kustomization read so far (the one beside the file, and those beside the other
@@ -157,8 +159,31 @@ export class KustomizePatches {
     if (file === '-' || this.isPatch(file)) return false;
     const absolute = resolve(file);
     const real = realPath(absolute);
+    const lists = (listing: KustomizationListing): boolean => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
     const beside = this.listings.filter((listing) => dirname(resolve(listing.file)) === dirname(absolute));
-    return beside.length > 0 && beside.every((listing) => listing.unreadable !== true) && !this.listings.some((listing) => listing.resources.includes(real) || listing.resources.includes(absolute));
+    if (beside.length === 0 || beside.some(lists) || this.listings.some(lists)) return false;
+    // kustomize lets a kustomization list files under its own folder only (its default load
+    // restrictor, the one `kubectl apply -k` uses): the kustomizations of the folders above are
+    // the others that may list it (s40 H2), read here even when the run did not reach them.
+    for (let folder = dirname(dirname(absolute)); ; folder = dirname(folder)) {
+      const above = this.listingsIn(folder);
+      if (above === undefined || above.some(lists)) return false;
+      if (dirname(folder) === folder) return true;
+    }
+  }
+
+  /** The kustomizations of a folder above a file (read once), or undefined when the folder cannot be listed. */
+  private listingsIn(folder: string): readonly KustomizationListing[] | undefined {
+    if (this.aboveListings.has(folder)) return this.aboveListings.get(folder);
+    const present = folderNames(folder);
+    let listings: KustomizationListing[] | undefined = present === undefined ? undefined : [];
+    for (const name of KUSTOMIZATION_FILES) {
+      if (listings === undefined || !present!.has(name)) continue;
+      const read = readRegularFile(join(folder, name), MAX_KUSTOMIZATION_BYTES);
+      listings = read.kind !== 'ok' ? undefined : [...listings, ...kustomizationListings(join(folder, name), folder, Buffer.from(read.bytes).toString('utf8'), true, (path) => readPatchFile(folder, path))];
+    }
+    this.aboveListings.set(folder, listings);
+    return listings;
   }
 
   /** Reads the kustomization beside a file of the run, if it was not read yet. */

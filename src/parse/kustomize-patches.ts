@@ -217,8 +217,8 @@ const PLACING_PATHS = /^(?:|\/kind|\/apiVersion|\/metadata|\/metadata\/name|\/me
  * Whether a patch's documents leave every object they patch under its name, namespace and kind.
  * A strategic merge does: kustomize restores the object's name and kind after it (unless the
  * entry's `options` allow a change, which the caller rules out) and always its namespace
- * (api/resource Resource.ApplySmPatch). A JSON 6902 patch does when no operation's `path`, nor
- * a `move`'s `from`, is one of PLACING_PATHS.
+ * (api/resource Resource.ApplySmPatch). A JSON 6902 patch does when every operation's `path`, and
+ * a `move`'s `from`, starts with `/` and is none of PLACING_PATHS (s40 H1).
  */
 function keepsPlace(documents: readonly unknown[]): boolean {
   if (documents.length === 0) return false;
@@ -227,8 +227,11 @@ function keepsPlace(documents: readonly unknown[]): boolean {
       !Array.isArray(value) ||
       value.every((operation) => {
         const { op, path, from } = (operation ?? {}) as { op?: unknown; path?: unknown; from?: unknown };
-        // A `move` takes its `from` away; a `copy` only reads it.
-        return typeof path === 'string' && !PLACING_PATHS.test(path) && (op !== 'move' || (typeof from === 'string' && !PLACING_PATHS.test(from)));
+        // kustomize's JSON patch drops a path's first segment whatever it says (`x/metadata/namespace`
+        // is /metadata/namespace): only a path that starts with `/` reads as written. A `move`
+        // takes its `from` away; a `copy` only reads it.
+        const written = (pointer: unknown): boolean => typeof pointer === 'string' && pointer.startsWith('/') && !PLACING_PATHS.test(pointer);
+        return written(path) && (op !== 'move' || written(from));
       }),
   );
 }
