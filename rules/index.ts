@@ -34,6 +34,7 @@ import { rule as mutatorOrdering } from './mutator-ordering.js';
 import { rule as policyWithoutBinding } from './policy-without-binding.js';
 import { rule as bindingWithoutPolicy } from './binding-without-policy.js';
 import { rule as validationActions } from './validation-actions.js';
+import { rule as paramScope } from './param-scope.js';
 import { rule as suppressionWithoutReason } from './suppression-without-reason.js';
 import { rule as unusedSuppression } from './unused-suppression.js';
 import { rule as kustomizePatched } from './kustomize-patched.js';
@@ -75,6 +76,7 @@ export const rules: readonly Rule[] = [
   policyWithoutBinding,
   bindingWithoutPolicy,
   validationActions,
+  paramScope,
   kustomizePatched,
   suppressionWithoutReason,
   unusedSuppression,

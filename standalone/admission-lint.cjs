@@ -107,6 +107,7 @@ var init_fs = __esm({
       "rules/mutator-ordering.md": () => '---\nid: mutator-ordering\nseverity: info\n---\n\n# mutator-ordering\n\n## What it does\n\nFinds two or more mutating webhooks of the run that can be called for the same request, and\ntells the order in which the API server calls them and which of them never see what a later\none changes.\n\nThe order is the API server\'s: it sorts all MutatingWebhookConfigurations by `metadata.name`\nin Go string order (byte by byte, so `Zeta` comes before `alpha`, and `10-mesh` before\n`9-defaults`), and calls the webhooks of each configuration in list order. Each webhook\nreceives the object as the ones before it left it. A webhook with\n`reinvocationPolicy: Never` (the API default) that runs before another webhook of the set\nnever sees that webhook\'s changes; one with `IfNeeded` is called once more when a later\nwebhook has changed the object.\n\nThe requests tried are the ones `timeout-budget` tries, limited to `CREATE` and `UPDATE` (a\n`DELETE` carries no object to patch; a `CONNECT` carries the connection\'s options, not a stored\nobject): every resource and subresource that the target version (`--kube-version`) serves,\nthose of the CustomResourceDefinitions in the run, and custom resources that a rule names\nwithout their CRD in the run (both namespaced and cluster-scoped). Namespaced requests are\ntried in a namespace without labels (but its `kubernetes.io/metadata.name`) and in each\nNamespace of the run (at most 100); Namespace objects with their own labels.\n\nA webhook counts for a request when the shared request matcher says that the API server calls\nit, or may: its `matchConditions` are not evaluated, and the object\'s labels are not known, so\nany `objectSelector` may match. Then:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of labels\n  satisfies together (istio\'s `istio.io/rev In [default]` and `istio.io/rev DoesNotExist`) are\n  never in one set; each combination of the label keys that two or more selectors read is\n  tried (at most 4096 per request, beyond which every webhook counts);\n- configurations of the same name in the run are alternatives (only one can exist in a\n  cluster): for each set, the one with more webhooks in it counts;\n- a webhook of another configuration with the same `name`, `rules`, `namespaceSelector`,\n  `objectSelector`, `matchPolicy` and `matchConditions` as one earlier in the set is a copy of\n  it, not a second webhook, and is left out. Istio\'s revision tag `default`\n  (`istio-revision-tag-default`) repeats the webhooks of the default revision\'s\n  `istio-sidecar-injector`, and `istioctl tag set default` deactivates the latter.\n\nWebhooks without rules and configurations that do not decode are left out.\n\nEach webhook that comes first in some set gets one finding, not one per request or per set, on\nits list item. The message names the webhooks of the largest such set that are not reinvoked\n(the first two, then how many more) and the first request where the set meets; the help (the\n`fix:` line) lists the set in calling order with each webhook\'s `reinvocationPolicy` (the first\neight; `admission-lint simulate` with that request prints them all) and counts the other sets\nthat start with the same webhook, which are folded into that one finding (a catch-all mutator\nsuch as Gatekeeper\'s meets every other mutator of the cluster, one set each). Not reported:\n\n- a set contained in a larger set of the run (the larger one is reported instead);\n- a set in which every webhook but the last has `reinvocationPolicy: IfNeeded`: each of them\n  is called again after the later ones have changed the object.\n\n**What a file cannot show.** What each webhook\'s patch changes: two webhooks of a set may touch\nunrelated fields, and then their order does not matter. Mutating webhooks installed in the\ncluster from other files are not in the run, and neither is the order they add; lint the\nconfigurations of a cluster together to see it.\n\n## Why is this bad?\n\nMutating webhooks rarely know about each other. A webhook that reads the object to decide what\nto do (an injector that looks for an opt-in annotation, a defaulter that sets a\n`securityContext` or resources on every container) runs on the object as the webhooks before it\nleft it. What a webhook after it adds (another sidecar, an annotation, a label) it never sees:\n\n- istio/istio#45233: an OPA sidecar injected after the Istio sidecar injector, whose\n  configuration name sorts first, never had its probes rewritten by Istio;\n- CrowdStrike/falcon-helm#501: a policy controller added the sensor\'s opt-in annotation after\n  the sensor\'s injector had already looked at the pod, and the sidecar was omitted;\n- open-telemetry/opentelemetry-operator#3349: sidecars added by another operator are not\n  instrumented.\n\nTeams work around it by renaming configurations (istio/istio#43074: a `0-` prefix to run\nfirst), but the order by name is an implementation detail, and renaming a Helm release or a\nconfiguration silently changes it. `reinvocationPolicy: IfNeeded` is the documented\nmechanism, with limits: the webhooks are called again in one extra round only, a change made\nin that round is seen by no other mutating webhook, and the webhook must be idempotent\n(`non-idempotent-mutator`). Only validating webhooks and ValidatingAdmissionPolicies, which\nrun after every mutation, see the object that is stored: the Kubernetes documentation\nrecommends them for checking the final state.\n\n## Example\n\nThe configuration `container-defaults` sorts before `mesh-injector`, so the defaults are set\nbefore the sidecar exists, and the sidecar goes without them:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n```\n\n## Use instead\n\nLet the webhook that must see the others\' changes be called again (`IfNeeded`; its patch must\nthen be idempotent), and check the final object with a ValidatingAdmissionPolicy (or a\nvalidating webhook), which runs after all mutations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: mesh-injector\nwebhooks:\n  - name: sidecar.mesh-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh\n        name: mesh-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "mesh"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: container-defaults\nwebhooks:\n  - name: security-context.container-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: container-defaults\n        name: container-defaults\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "container-defaults"]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n    resourceRules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  validations:\n    - expression: "object.spec.containers.all(c, has(c.securityContext) && has(c.securityContext.runAsNonRoot) && c.securityContext.runAsNonRoot)"\n      message: "every container, injected ones included, must set securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: containers-run-as-non-root\nspec:\n  policyName: containers-run-as-non-root\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and orders webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own. When you know that the webhooks of\na set change unrelated fields and none of them reads what another writes (a defaulter and an\nowner-reference setter of the same project, say), the finding is only a note: turn the rule\noff with `--rule mutator-ordering=off`.\n\n## References\n\n- Admission webhook good practices ("Don\'t rely on mutating webhook order", reinvocation,\n  validate the final state): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Reinvocation policy" and "Guaranteeing the final state of the\n  object is seen": https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- `kubernetes/kubernetes` `staging/src/k8s.io/apiserver/pkg/admission/configuration/mutating_webhook_manager.go`\n  (configurations sorted by name), `plugin/webhook/mutating/dispatcher.go` (sequential calls),\n  `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n- istio/istio#45233, istio/istio#43074, istio/istio#38354; CrowdStrike/falcon-helm#501;\n  open-telemetry/opentelemetry-operator#3349\n',
       "rules/namespace-opts-out.md": () => '---\nid: namespace-opts-out\nseverity: warning\n---\n\n# namespace-opts-out\n\n## What it does\n\nReports a Namespace of the run that carries a label which takes it out of a validating webhook\nof the run that would otherwise select it. The finding is on that label\n(`metadata.labels[<key>]`) and names the webhook and the label; the help (the `fix:` line) names\nevery webhook and label, the configuration, and a request the webhook would validate in the\nnamespace without the label.\n\nFor each Namespace manifest and each `ValidatingWebhookConfiguration` of the run:\n\n1. **Which webhooks.** A webhook counts when its `namespaceSelector` reads at least one label key\n   that namespace editors can change: any key but `kubernetes.io/metadata.name` (which the API\n   server sets from the name, from 1.21), the keys given with `--trusted-namespace-label`, and a\n   label that a webhook of its own project guards (below). Its rules must be able to match a\n   namespaced request, or the Namespace object itself (rules that match only cluster-scoped\n   objects never consult the selector). Mutating webhooks are not counted: switching a mutation\n   off per namespace (`istio-injection: disabled`) is what those labels are for. Configurations\n   that do not decode, and `v1beta1` ones from 1.22 (they are not served), are skipped.\n2. **The request.** The rule asks the shared request matcher about one request the webhook\'s\n   rules match, in that namespace: the first resource its rules name that can be namespaced (for\n   wildcards `pods`, `deployments`, `configmaps` or another served namespaced resource; custom\n   resources whose CRD is not in the run count as namespaced), with the first of `CREATE`,\n   `UPDATE`, `DELETE`, `CONNECT` that the rule lists. If the rules match only Namespace objects,\n   the request is for the Namespace itself (the first of `CREATE`, `UPDATE`, `DELETE` listed),\n   which the API server matches against the Namespace\'s own labels. The labels are the\n   Namespace\'s written labels plus `kubernetes.io/metadata.name`.\n3. **"Otherwise".** The webhook does not select the namespace with its labels, but does select\n   the same namespace with some of its editable labels removed (those the selector reads,\n   never the name label or trusted keys). The fewest such labels are the opt-out labels: a label\n   whose presence makes the webhook skip the namespace (a `DoesNotExist` on its key, or a\n   `NotIn` that lists its value). When two labels each keep the webhook out, both are named, and\n   the finding is on the first one written. A namespace that the selector leaves out by its name\n   (`kubernetes.io/metadata.name NotIn [...]`) or by a trusted label is not reported: nobody but\n   the admin can change that.\n4. **Exemptions.** `kube-system` is never reported: the Kubernetes documentation asks webhooks\n   to exclude it. Nor is the namespace of the webhook\'s own Service\n   (`clientConfig.service.namespace`): excluding it keeps the webhook from blocking its own pods,\n   a self-deadlock the documentation warns about. A **guarded** label is not counted: one that a\n   validating webhook with `failurePolicy: Fail` served by the same backend (the same Service,\n   or the same URL host), or a `ValidatingAdmissionPolicy` bound with `Deny`, sees on every\n   Namespace create and update that sets it (the analysis `editable-namespace-selector` uses):\n   a Namespace that carries it has passed that guard, which decides who may set it. A guard kept\n   outside the run cannot be seen: pass such keys to `--trusted-namespace-label`.\n\n**Severity.** `warning` when one of the webhooks the labels switch off checks built-in\nresources (pods, workloads, services, \u2026: any group a Kubernetes API server serves, or `*`): the\nnamespace is out of a control over what runs in the cluster. `info` when they all check only\ncustom resources (groups no built-in API serves, such as a project\'s own CRDs): skipping them\nskips a correctness check of those objects, a documented escape hatch of many operators, not a\nway around a control. Under default RBAC only cluster-level users can set a Namespace\'s labels\n(`view`, `edit` and `admin` only read Namespaces), so the finding is about a decision written in\nthe repository, which the maintainer reviews, not about namespace users.\n\nOne finding is reported per Namespace, configuration and set of labels; it names the webhooks of\nthe configuration that the labels switch off (the first two, then how many more).\n\n**Namespaces that lack an opt-in label** are not reported by default. An opt-in webhook (one whose\nselector requires a label, e.g. `matchLabels: {hnc.x-k8s.io/included-namespace: "true"}` or\n`kuma.io/sidecar-injection Exists`) skips the namespaces without that label by design, and\nreporting each of them is noise: run over the real-world corpus (many projects\' manifests in one\nrun), it reported every namespace of every other project as lacking kuma\'s label. With\n`--rule-option namespace-opts-out.optIn=report` the rule also reports, as `info`, a Namespace that\nan opt-in webhook does not select while another Namespace of the run is selected, and that would\nbe selected with the other one\'s values of the editable keys; the finding names the missing label\n(or "any value" when the selector only asks for the key) and is on that label if the namespace has\nit with another value, else on `metadata.labels`, else on `metadata.name`.\n\n## Why is this bad?\n\nA validating webhook is a policy: images from approved registries, no privileged pods, valid\ncertificates. When its `namespaceSelector` lets a namespace out through a label, the policy holds\nonly as long as nobody sets that label, and labels have no access control of their own: whoever\nmay create or patch a Namespace can exempt it. Gatekeeper maintainers put it plainly when they\nlocked their own ignore label down: "there is no way to ACL labels, meaning anyone with the power\nto create/edit namespaces can exempt themselves from constraints" (open-policy-agent/gatekeeper\n#231, fixed by a webhook that rejects the label on namespaces that are not exempt).\n`editable-namespace-selector` reports such selectors on the webhook; this rule reports the\nNamespaces that use them, so the exemptions in a repository are visible in review.\n\nCommon opt-out labels: Gatekeeper\'s `admission.gatekeeper.sh/ignore` (any value),\ncert-manager\'s `cert-manager.io/disable-validation: "true"`, Linkerd\'s\n`config.linkerd.io/admission-webhooks: disabled`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: cert-manager.io/disable-validation\n          operator: NotIn\n          values: ["true"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    cert-manager.io/disable-validation: "true"\n```\n\n## Use instead\n\nRemove the label, so that the namespace\'s certificates are validated. If a namespace must be\nleft out, exclude it by name in the webhook (only whoever may change the webhook configuration can\nthen change the exemption):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: cert-manager-webhook\nwebhooks:\n  - name: webhook.cert-manager.io\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        name: cert-manager-webhook\n        namespace: cert-manager\n        path: /validate\n    rules:\n      - apiGroups: ["cert-manager.io", "acme.cert-manager.io"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["cert-manager", "legacy-certs"]\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    team: payments\n```\n\n## Options\n\n- `optIn` (string, default `ignore`): `report` also reports, as `info`, Namespaces that lack the\n  label an opt-in webhook requires while another Namespace of the run has it (see above), for\n  example `--rule-option namespace-opts-out.optIn=report`. Any other value is `ignore`.\n\nThe rule also reads `--trusted-namespace-label`: a label key that namespace editors cannot change\n(one that a policy of yours guards) is never treated as an opt-out.\n\n## When not to use it\n\nWhen the exemptions are deliberate and namespace labels are controlled: Namespaces are created\nonly by the platform team, or a policy rejects the opt-out label on namespaces that may not carry\nit. Then pass the label with `--trusted-namespace-label <key>` rather than turning the rule off,\nso other opt-out labels are still reported.\n\n## References\n\n- Kubernetes, "Dynamic Admission Control", matching requests: `namespaceSelector`:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-namespaceselector\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`;\n  exclude `kube-system` and the webhook\'s own namespace to avoid deadlocks):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- open-policy-agent/gatekeeper#231, "Lock Down the Label That Ignores the Gatekeeper-System\n  Namespace"; Gatekeeper, exempting namespaces:\n  https://open-policy-agent.github.io/gatekeeper/website/docs/exempt-namespaces\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (a Namespace\n  request is matched against its own labels, other requests against their namespace\'s)\n',
       "rules/non-idempotent-mutator.md": () => '---\nid: non-idempotent-mutator\nseverity: info\n---\n\n# non-idempotent-mutator\n\n## What it does\n\nFlags a mutating webhook that will be sent an object it has already mutated, and whose patch\nmust therefore be idempotent:\n\n- `reinvocationPolicy: IfNeeded` (`info`, at most one per configuration, at the first such\n  webhook\'s `reinvocationPolicy`, counting the webhooks): the configuration itself asks the API\n  server to call the webhook again on the same request. `IfNeeded` is the documented way to run\n  after other mutating webhooks, and a manifest never shows the webhook\'s patch, so nothing in\n  the file is evidence that the patch is not idempotent: a reminder, not a warning;\n- otherwise, rules whose `operations` include `UPDATE` or `*` (`info`, at most one per\n  configuration, at the first such operation, counting the webhooks): updates carry the object\n  as it was mutated before. That is true of every defaulting webhook, and nothing in a manifest\n  says whether a second patch would go wrong, so it is a note, not a warning.\n\nValidating webhooks, mutating webhooks that only mutate on `CREATE` (or `DELETE`, `CONNECT`)\nwith the default `reinvocationPolicy: Never`, and webhooks that no request reaches are not\nreported. The rule cannot see the webhook\'s code: the finding is a reminder to make and test the\npatch idempotent, not proof that it is not.\n\n## Why is this bad?\n\nA mutating webhook receives its own output again in two ways:\n\n- **Reinvocation.** With `IfNeeded`, if a later mutating webhook or admission plugin changes the\n  object, the API server runs the mutating chain one more time and calls this webhook again with\n  the object that already contains its earlier patch. The API documentation warns that the\n  number of extra calls is not guaranteed to be exactly one.\n- **Updates.** On `UPDATE` the request carries the object the client sends, which is normally the\n  stored object as read back, with the webhook\'s earlier mutation in it.\n\nA patch that is not idempotent then applies twice: a sidecar container or an environment\nvariable appended a second time, a duplicate volume, a value rewritten again. The result is a\nrejected request (duplicate container names fail validation), or an object that grows or changes\non every update, and a controller that never reaches a steady state. Istio\'s sidecar injector\ninjected twice and rewrote probes in a loop (istio/istio#25931, which led to an idempotent\ninjector); with `IfNeeded`, overrides were re-applied (istio/istio#55691). The KEP text for v1\nadmission webhooks requires mutating webhooks to be safe to call again (kubernetes/enhancements\nPR #1049); similar problems were reported in open-telemetry-operator#3349, dapr PR #6350 and\nkyverno#816.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Use instead\n\nMutate only where the object is new (pods are immutable in the fields an injector changes, so\n`CREATE` is enough) and keep the default `reinvocationPolicy: Never`. Whatever the\nconfiguration, make the patch a no-op on an object that already has the change (add the sidecar\nonly if a container of that name is absent, never append blindly), and check the final object\nwith a validating webhook or a ValidatingAdmissionPolicy.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: log-agent-injector\nwebhooks:\n  - name: inject.log-agent.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: log-agent\n        name: log-agent-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "log-agent"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook\'s patches are known to be idempotent, for example because a test applies the\nwebhook to its own output and expects an empty patch. There is no per-webhook exemption; turn the\nrule off with `--rule non-idempotent-mutator=off`. Many defaulting webhooks (kubebuilder-style\n`CREATE` and `UPDATE` defaulters that only set fields when unset) are idempotent by construction.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`MutatingWebhook.reinvocationPolicy`:\n  `IfNeeded` webhooks must be idempotent; extra calls are not guaranteed to be exactly one)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (the reinvocation round)\n- Admission webhook good practices (idempotence, mutating webhook order, reinvocation):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control (reinvocation policy, idempotence):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- istio/istio#25931, istio/istio#55691, kubernetes/enhancements PR #1049\n',
+      "rules/param-scope.md": () => '---\nid: param-scope\nseverity: error\n---\n\n# param-scope\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` or `MutatingAdmissionPolicyBinding` whose `paramRef`\ncannot find params for requests it matches, whatever params the cluster holds:\n\n- `paramRef.namespace` is set, but the policy\'s `paramKind` is **cluster-scoped**: every request\n  the binding matches fails to find its params. The finding points at `paramRef.namespace`;\n- `paramRef.namespace` is empty and the `paramKind` is **namespaced**, so the params are looked\n  up in the namespace of the request, and the policy (and the binding\'s own `resourceRules`, if\n  it has any) match **cluster-scoped resources** (Nodes, PersistentVolumes, ClusterRoles, custom\n  resources with `scope: Cluster`, or `*`), whose requests have no namespace. The finding points\n  at `paramRef` and names Nodes when they are among them, else the first such resource, and\n  counts the others.\n\nIts severity follows the policy\'s `failurePolicy` (written, or the `v1` default `Fail`): `error`\nunder `Fail`, which rejects those requests; `warning` under `Ignore`, under which the policy is\nsilently skipped for them.\n\nThe scope of a `paramKind` is what discovery knows: the built-in kinds (a `ConfigMap` is\nnamespaced) and the `CustomResourceDefinition`s of the run. A `paramKind` neither names is not\njudged, nor is a binding whose policy is not in the run. Requests for Namespaces themselves are\nnot counted among the cluster-scoped ones. A resource that `excludeResourceRules` (of the policy\nor the binding) leave out is not counted, and a policy or binding with a non-empty\n`objectSelector` is not judged for cluster-scoped requests (the selector may leave them out).\n`matchConditions` do not help: the API server finds the params before it evaluates them (they\nmay read `params`).\n\n## Why is this bad?\n\nThe API server finds a binding\'s params each time the binding matches a request\n(`k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go`, `CollectParams`):\n\n- for a cluster-scoped `paramKind`, a `paramRef.namespace` is an error ("paramRef.namespace must\n  not be provided for a cluster-scoped `paramKind`");\n- for a namespaced `paramKind` without `paramRef.namespace`, the request\'s namespace is used, and\n  a request without one (a cluster-scoped resource) is an error ("cannot use namespaced paramRef\n  in policy binding that matches cluster-scoped resources"; the API reference of `paramRef.namespace`\n  warns of it).\n\nNeither is caught when the binding is created: the binding is valid, and the error comes at each\nrequest. It is a configuration error of the binding, so `failurePolicy` decides what it does,\nwhatever `parameterNotFoundAction` and `validationActions` say: under `Fail` the request is\nrejected (a policy over `*` then rejects every write of a Node, and the kubelets can no longer\nupdate theirs), under `Ignore` the policy does not run for it.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: required-labels\nspec:\n  failurePolicy: Fail\n  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["*"]\n        apiVersions: ["*"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["*"]\n  validations:\n    - expression: "has(object.metadata.labels) && params.data.required in object.metadata.labels"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: required-labels\nspec:\n  policyName: required-labels\n  validationActions: [Deny]\n  paramRef:\n    name: required-labels\n    parameterNotFoundAction: Allow\n```\n\n## Use instead\n\nName the namespace that holds the params (one ConfigMap for the whole cluster):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: required-labels\nspec:\n  policyName: required-labels\n  validationActions: [Deny]\n  paramRef:\n    name: required-labels\n    namespace: policy-params\n    parameterNotFoundAction: Deny\n```\n\nFor params per namespace, keep `paramRef.namespace` empty and narrow the policy\'s rules to\nnamespaced resources (`scope: Namespaced`). For a cluster-scoped `paramKind`, remove\n`paramRef.namespace`.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nThere is no case where the lookup error is wanted: under `Ignore` it silently exempts the\ncluster-scoped requests from the policy, which a rule that says so (`scope: Namespaced`) does\nopenly.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ParamRef.namespace`: "Take care that if this\n  is left empty the binding must not match any cluster-scoped resources, which will result in an\n  error"; `ParamKind`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (`CollectParams`,\n  and configuration errors, which `failurePolicy` decides)\n- Validating Admission Policy, "Parameter resources":\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#parameter-resources\n',
       "rules/pod-security-labels.md": () => '---\nid: pod-security-labels\nseverity: error\n---\n\n# pod-security-labels\n\n## What it does\n\nChecks the Pod Security Admission (PSA) labels of each Namespace manifest, as PSA v0.35 reads\nthem: `pod-security.kubernetes.io/enforce`, `audit` and `warn` (a level) and\n`enforce-version`, `audit-version` and `warn-version` (a version).\n\n- **Invalid value** (`error`): a level other than `privileged`, `baseline` or `restricted`\n  (case-sensitive: `Restricted` is invalid, so is an empty value), or a version other than\n  `latest` or `v1.<minor>` (`^v1\\.(0|[1-9][0-9]*)$`: `1.35`, `v1.35.0`, `v1.035`, `V1.35` are\n  invalid). The API server rejects the Namespace on create with the error the message quotes,\n  e.g. `Namespace "team-a" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]:\n  Invalid value: "Restricted": must be one of privileged, baseline, restricted`. An update that\n  introduces an invalid value is rejected too. If such a label exists anyway (set before PSA was\n  on), pods are checked against `restricted` for a bad enforce level, while a bad audit or warn\n  level falls back to `privileged` and a bad version to `latest`.\n- **Not a string** (`error`): an unquoted value that YAML reads as a number or a boolean\n  (`enforce-version: 1.30`, `warn-version: yes`). Label values are strings, so the Namespace\n  cannot be decoded at all.\n- **Unknown key** (`warning`): a label under `pod-security.kubernetes.io/` that is none of the six\n  (`enforced`, `enforce_version`, `exempt`). PSA reads only the six keys and ignores any other, so\n  the label sets no policy, and the namespace silently gets the cluster default for that mode. The\n  message suggests the closest key. The API server accepts these labels, so this is a warning.\n- **Labels written as annotations** (`warning`): one of the six keys under\n  `metadata.annotations` (and not also under `metadata.labels`): PSA reads labels only. One\n  finding per Namespace names every such key (one mistake, made for each key), at the first.\n- **audit or warn without enforce** (`info`): the namespace is watched, not protected. Pods that\n  violate the level are audited or warned about, and none is rejected. Enforce is the cluster\n  default, which is `privileged` unless the PodSecurity admission configuration sets another. Not\n  reported when the audit and warn levels are `privileged`, since those report nothing.\n- **enforce without enforce-version** (`info`): for `baseline` and `restricted`, the checks\n  follow the cluster\'s version (`latest`), so an upgrade that tightens the level can start\n  rejecting pods. `enforce-version: latest` says that this is intended and is not reported;\n  `privileged` allows everything in every version and is not reported either.\n- **enforce: privileged** (`info`): on any namespace but `kube-system` and those listed in the\n  `privilegedNamespaces` option. An explicit `enforce: privileged` is a written decision (node\n  agents need it: CNI and load-balancer speakers, storage satellites, service-mesh init\n  containers), so it is shown, not raised: the maintainer who wrote it would not change it. The\n  real problems of the same labels (invalid values, unknown keys, annotations) keep their\n  severity.\n\nNothing is reported for a Namespace without PSA labels (the cluster default applies), or below\nKubernetes 1.23 (`--kube-version`), where the PodSecurity admission plugin is off by default. A\nlabel written with a null value (`enforce:` and nothing after it) is not checked. Each finding is\non its label, with the path the API server uses\n(`metadata.labels[pod-security.kubernetes.io/enforce]`): on the key for an unknown key, on the\nvalue for a value that is not a string, on the whole line otherwise. The findings about a missing\nenforce or enforce-version label are on the first audit or warn label and on the enforce label.\n\n**What a file cannot show.** The API server\'s PodSecurity admission configuration: the levels it\napplies to namespaces without labels, and its exemptions (user names, runtime classes,\nnamespaces), which let pods past the enforced level. Namespaces that are not in the run, and\nlabels that a controller sets at run time, are not checked.\n\n## Why is this bad?\n\nAn invalid label makes `kubectl apply` fail on a new cluster, often in the middle of an install\nwhose other objects were already created. A typo in the key (`enforced`) fails silently: the\nNamespace is created, and its pods are not held to the level its author wrote down. A Namespace\nthat only audits or warns can still run any pod. An unpinned enforce level changes when the\ncontrol plane is upgraded: pods that passed yesterday\'s `restricted` may not pass the next\nversion\'s, and a Deployment whose pods are then rejected stops rolling out with nothing in its own\nmanifest changed. `enforce: privileged` turns Pod Security off for the namespace: pods there may\nuse host namespaces, `hostPath` volumes and privileged containers. Unless another admission\ncontrol restricts them (OpenShift\'s SecurityContextConstraints still gate every pod, for\nexample), whoever can create a workload there can gain access to its node. Node agents need\nthis, so such namespaces should hold only those agents; the finding is an info that records the\ndecision, and `privilegedNamespaces` lists it.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: Restricted\n    pod-security.kubernetes.io/enforce-version: "1.35"\n    pod-security.kubernetes.io/warnings: restricted\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: tools\n  labels:\n    pod-security.kubernetes.io/enforce: privileged\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n    pod-security.kubernetes.io/warn: restricted\n    pod-security.kubernetes.io/warn-version: latest\n```\n\n## Options\n\n- `privilegedNamespaces` (string, default empty): comma-separated names of namespaces that may\n  enforce `privileged`, `*` matching any characters, for example\n  `--rule-option pod-security-labels.privilegedNamespaces=metallb-system,linkerd*`.\n  `kube-system` always may.\n\n## When not to use it\n\nIf PSA is disabled in your clusters, or replaced by another policy engine that does not read\nthese labels, the labels do nothing and the rule has nothing to check. If your clusters are\nconfigured with exempt namespaces (the PodSecurity admission configuration), PSA ignores the\nlabels of those namespaces, and the API server warns when they carry them. List the namespaces\nthat legitimately run privileged in `privilegedNamespaces` rather than turning the rule off.\n\n## References\n\n- Kubernetes, "Enforce Pod Security Standards with Namespace Labels":\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-namespace-labels/\n- Kubernetes, "Pod Security Admission" (labels, modes, versions, exemptions):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- `k8s.io/pod-security-admission` v0.35: `api/constants.go` (label keys, levels),\n  `api/helpers.go` (`ParseLevel`, `ParseVersion`, `PolicyToEvaluate`), `admission/admission.go`\n  (`ValidateNamespace`: invalid labels rejected on create and on changing updates)\n',
       "rules/pod-security.md": () => '---\nid: pod-security\nseverity: error\n---\n\n# pod-security\n\n## What it does\n\nEvaluates each Pod, and the pod template of each Deployment, ReplicaSet, StatefulSet, DaemonSet,\nJob, CronJob, ReplicationController and PodTemplate, against the Pod Security level of its\nnamespace, as the PodSecurity admission plugin (PSA, `k8s.io/pod-security-admission` v0.35)\nevaluates them: every baseline and restricted check, in the implementation of the policy version\nthe namespace selects (`enforce-version: v1.22` runs the checks of 1.22; `latest` and no version\nlabel run those of the target `--kube-version`), including init and ephemeral containers, Windows\npods (`spec.os.name`) and host-process containers.\n\nThe namespace\'s policy comes from its Namespace manifest in the run (the\n`pod-security.kubernetes.io/enforce`, `warn` and `audit` labels and their `-version` labels, read\nas `pod-security-labels` reads them), over the cluster\'s defaults: those of the PodSecurity\nadmission configuration given with `--pod-security-config <file>` (a `PodSecurityConfiguration`,\nor an `AdmissionConfiguration` whose `PodSecurity` plugin entry holds one or names its file, as\nkubeadm and kind clusters are set up), else the plugin\'s built-in default, `privileged` for every\nmode. Namespaces and `runtimeClassName`s listed in the configuration\'s exemptions are not checked.\nA workload without `metadata.namespace` is in the run\'s default namespace, `default` unless\n`--namespace` names another (as kubectl\'s); the message says so, and says when a namespace has no\nNamespace manifest in the run and the configured defaults applied.\n\nOne finding per workload, for the strictest mode it violates, listing every failed check with\nPSA\'s reason and detail, at the first offending field (or, where the fix is to set a field, at the\nclosest field that is written):\n\n- **A Pod that `enforce` rejects** (`error`): the message is the API server\'s, e.g. `pods "debug"\n  is forbidden: violates PodSecurity "restricted:v1.35": privileged (container "shell" must not\n  set securityContext.privileged=true), allowPrivilegeEscalation != false (\u2026)`. The policy is\n  quoted as labelled (`restricted:latest`).\n- **A workload whose template violates `enforce`** (`error`): PSA never rejects a Deployment or a\n  Job, only warns about it; the object is admitted, and every Pod its controller creates is\n  rejected. The message gives what those Pods are rejected with (they are evaluated as Pods: with\n  `hostNetwork`, for instance, each container port is also a host port).\n- **A violation of `warn` only** (`warning`): the object is admitted and kubectl prints the\n  warning (`would violate PodSecurity "restricted:v1.35": \u2026`). A Pod that enforce rejects gets no\n  warning, as PSA adds none to a rejected request.\n- **A violation of `audit` only** (`info`): the object is admitted and the violation is recorded\n  in the audit log only.\n\nNothing is reported below Kubernetes 1.23 (`--kube-version`), where the PodSecurity admission\nplugin is off by default.\n\n**What is read.** Workloads are read only where a level other than `privileged` can apply: in the\nnamespaces whose Namespace manifests in the run set one (and, when the run\'s default namespace is\none of them, every workload that names no namespace), or everywhere when the configuration\'s\ndefaults set one. In a run with neither, no workload is parsed, and the rule has nothing to\nreport. A workload that passes every level of its namespace is checked from its value without a\nfull parse (by a reader of the block YAML that kubectl, kustomize and helm write, which gives\nexactly what the YAML parser gives, or declines); the others are parsed, and a syntax error in one\nis reported (`yaml-syntax`).\n\n**What a file cannot show.** Labels set at run time (by a controller, or by `kubectl label`), the\nlevels of namespaces that are not in the run when no configuration is given, and exemptions by\nuser name: the Pods of a ReplicaSet or Job are created by its controller\'s service account, which\nan `exemptions.usernames` entry can exempt. Mutating webhooks run before PSA and can change a pod\n(a sidecar injector can add a container that fails a check, or set the fields that pass one);\n`admission-lint simulate --object <file>` shows the webhooks a request goes through. A workload\nwhose namespace has no Namespace manifest in the run is not judged when a document that could\nbe that Namespace (its text names the kind and the namespace) cannot be read: its labels are\nnot known.\n\n## Why is this bad?\n\n`kubectl auth can-i create pods` says yes, and the Pod is still `Forbidden`: Pod Security\nAdmission runs after authorization, on every Pod, and its level is set by a label on the\nnamespace that the workload\'s author may never have seen. A Deployment in such a namespace is\nworse: PSA only warns about pod templates, so `kubectl apply` succeeds, and then every Pod the\nReplicaSet creates is rejected. The rollout stalls with no Pods, the Deployment\'s own output shows\nat most a warning, and the reason is only in the ReplicaSet\'s events (`Error creating: pods\n"api-5d9c7b-xk2p" is forbidden: violates PodSecurity \u2026`). A namespace that warns about or audits a\nlevel is often about to enforce it; workloads that violate it break when it does.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n```\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: payments\nspec:\n  hostPID: true\n  containers:\n    - name: shell\n      image: busybox:1.36\n```\n\n## Use instead\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: payments\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.35\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: payments\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      securityContext:\n        runAsNonRoot: true\n        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:v2.1.0\n          securityContext:\n            allowPrivilegeEscalation: false\n            capabilities:\n              drop: ["ALL"]\n```\n\n## Options\n\nNone. The cluster\'s defaults and exemptions come from `--pod-security-config <file>`, and the\nnamespace of workloads that name none from `--namespace <name>` (default `default`).\n\n## When not to use it\n\nIf Pod Security Admission is disabled in your clusters (`--disable-admission-plugins\nPodSecurity`), or another policy engine replaces it and ignores the labels, the findings describe\na check that does not run. If your workloads reach the cluster through a tool that sets their\nnamespace (Helm\'s `--namespace`, Argo CD, Flux), give that namespace with `--namespace` rather than\nturning the rule off: a workload that names none is otherwise checked as if it were in `default`.\n\n## References\n\n- Kubernetes, "Pod Security Standards" (the checks of each level):\n  https://kubernetes.io/docs/concepts/security/pod-security-standards/\n- Kubernetes, "Pod Security Admission" (modes, versions, exemptions, workload warnings):\n  https://kubernetes.io/docs/concepts/security/pod-security-admission/\n- Kubernetes, "Enforce Pod Security Standards by Configuring the Built-in Admission Controller"\n  (the PodSecurity admission configuration):\n  https://kubernetes.io/docs/tasks/configure-pod-container/enforce-standards-admission-controller/\n- `k8s.io/pod-security-admission` v0.35: `policy/` (the checks and their versions),\n  `admission/admission.go` (`EvaluatePod`: enforce rejects Pods only, warnings are not added to a\n  rejected request, workloads are audited and warned about)\n',
       "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config: "true"` is in no build (kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere. When a document of the run that could hold a binding of the kind cannot be read\n(a `yaml-syntax` error, an alias bomb, a file too large or not UTF-8), that nothing binds the\npolicy is not known, and the rule says nothing.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
@@ -4351,11 +4352,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule39) {
-  return { scope: "object", ...rule39 };
+function defineObjectRule(rule40) {
+  return { scope: "object", ...rule40 };
 }
-function defineFileRule(rule39) {
-  return { scope: "file", ...rule39 };
+function defineFileRule(rule40) {
+  return { scope: "file", ...rule40 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -6106,12 +6107,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule39) => shouldUseRule(schema, rule39));
+      return group.rules.some((rule40) => shouldUseRule(schema, rule40));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule39) {
+    function shouldUseRule(schema, rule40) {
       var _a;
-      return schema[rule39.keyword] !== void 0 || ((_a = rule39.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule40.keyword] !== void 0 || ((_a = rule40.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -7172,9 +7173,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule39 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule39)) {
-            keywordCode(it, rule39.keyword, rule39.definition, group.type);
+        for (const rule40 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule40)) {
+            keywordCode(it, rule40.keyword, rule40.definition, group.type);
           }
         }
       });
@@ -7209,9 +7210,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule39 = rules2[keyword];
-        if (typeof rule39 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule39)) {
-          const { type } = rule39.definition;
+        const rule40 = rules2[keyword];
+        if (typeof rule40 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule40)) {
+          const { type } = rule40.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -9305,8 +9306,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule39 = this.RULES.all[keyword];
-        return typeof rule39 == "object" ? rule39.definition : !!rule39;
+        const rule40 = this.RULES.all[keyword];
+        return typeof rule40 == "object" ? rule40.definition : !!rule40;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9314,7 +9315,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule39) => rule39.keyword === keyword);
+          const i = group.rules.findIndex((rule40) => rule40.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9341,10 +9342,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule39 = rules2[key2];
-            if (typeof rule39 != "object")
+            const rule40 = rules2[key2];
+            if (typeof rule40 != "object")
               continue;
-            const { $data } = rule39.definition;
+            const { $data } = rule40.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9508,7 +9509,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule39 = {
+      const rule40 = {
         keyword,
         definition: {
           ...definition,
@@ -9517,18 +9518,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule39, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule40, definition.before);
       else
-        ruleGroup.rules.push(rule39);
-      RULES.all[keyword] = rule39;
+        ruleGroup.rules.push(rule40);
+      RULES.all[keyword] = rule40;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule39, before) {
+    function addBeforeRule(ruleGroup, rule40, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule39);
+        ruleGroup.rules.splice(i, 0, rule40);
       } else {
-        ruleGroup.rules.push(rule39);
+        ruleGroup.rules.push(rule40);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -26811,9 +26812,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule39) {
+function validateRule(at, rule40) {
   const errors = [];
-  const operations = rule39.operations ?? [];
+  const operations = rule40.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -26822,12 +26823,12 @@ function validateRule(at, rule39) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule39.apiGroups ?? [];
+  const groups = rule40.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule39.apiVersions ?? [];
+  const versions = rule40.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -26836,9 +26837,9 @@ function validateRule(at, rule39) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule39.resources));
-  if (rule39.scope !== void 0 && rule39.scope !== null && !SCOPES.includes(rule39.scope))
-    errors.push(notSupported([...at, "scope"], rule39.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule40.resources));
+  if (rule40.scope !== void 0 && rule40.scope !== null && !SCOPES.includes(rule40.scope))
+    errors.push(notSupported([...at, "scope"], rule40.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -26881,9 +26882,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule39, j) => {
-    if (rule39 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule39));
+  webhook.rules?.forEach((rule40, j) => {
+    if (rule40 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule40));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -26975,14 +26976,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule39) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule39;
+function validateRuleWithOperations(at, rule40) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule40;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule39) {
+function validateNamedRuleWithOperations(at, rule40) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule39.resourceNames ?? []).forEach((value, i) => {
+  (rule40.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -26991,7 +26992,7 @@ function validateNamedRuleWithOperations(at, rule39) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule39));
+  errors.push(...validateRuleWithOperations(at, rule40));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -27011,14 +27012,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule39, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule39 ?? {})));
+    match[list3]?.forEach((rule40, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule40 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule39, i) => {
-    rule39?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule40, i) => {
+    rule40?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -27464,10 +27465,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule39) {
-  const groups = rule39.apiGroups ?? [];
-  const versions = rule39.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule39.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule40) {
+  const groups = rule40.apiGroups ?? [];
+  const versions = rule40.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule40.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -27483,9 +27484,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule39, discovery) {
-  const groups = rule39.apiGroups ?? [];
-  return (rule39.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule40, discovery) {
+  const groups = rule40.apiGroups ?? [];
+  return (rule40.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -27493,15 +27494,15 @@ function canMatchNamespaced(rule39, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule39) => {
-    if (rule39 === null)
+  return (rules2 ?? []).some((rule40) => {
+    if (rule40 === null)
       return false;
-    const scope = rule39.scope ?? "*";
+    const scope = rule40.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule39);
+      return canMatchNamespaces(rule40);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule39, discovery);
-    return canMatchNamespaced(rule39, discovery) || canMatchNamespaces(rule39);
+      return canMatchNamespaced(rule40, discovery);
+    return canMatchNamespaced(rule40, discovery) || canMatchNamespaces(rule40);
   });
 }
 var init_scope = __esm({
@@ -36269,17 +36270,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule39, request2) {
-  return scopeMatches(rule39.scope, request2) && (rule39.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule39.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule39.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule39.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule40, request2) {
+  return scopeMatches(rule40.scope, request2) && (rule40.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule40.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule40.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule40.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule39) {
-  if (rule39 === null || typeof rule39 !== "object")
+function compileRule(rule40) {
+  if (rule40 === null || typeof rule40 !== "object")
     return null;
-  const scope = rule39.scope ?? "*";
-  const operations = listOf(rule39.operations);
-  const groups = listOf(rule39.apiGroups);
-  const versions = listOf(rule39.apiVersions);
-  const resources = listOf(rule39.resources);
+  const scope = rule40.scope ?? "*";
+  const operations = listOf(rule40.operations);
+  const groups = listOf(rule40.apiGroups);
+  const versions = listOf(rule40.apiVersions);
+  const resources = listOf(rule40.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -36295,27 +36296,27 @@ function compileRule(rule39) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule39, request2) {
-  if (rule39.scope === "Namespaced") {
+function compiledRuleMatches(rule40, request2) {
+  if (rule40.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule39.scope === "Cluster") {
+  } else if (rule40.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule39.operations, request2.operation) || !hasOrAny(rule39.groups, request2.group) || !hasOrAny(rule39.versions, request2.version))
+  if (!hasOrAny(rule40.operations, request2.operation) || !hasOrAny(rule40.groups, request2.group) || !hasOrAny(rule40.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule39.resources) {
+  for (const [resource, subresource] of rule40.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule39 of compiledRules(rules2 ?? [])) {
-    if (rule39 === null || !hasOrAny(rule39.groups, group))
+  for (const rule40 of compiledRules(rules2 ?? [])) {
+    if (rule40 === null || !hasOrAny(rule40.groups, group))
       continue;
-    for (const [r, sub] of rule39.resources)
+    for (const [r, sub] of rule40.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -36324,24 +36325,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule39 = rules2[index];
-    if (rule39 !== null && compiledRuleMatches(rule39, request2))
+    const rule40 = rules2[index];
+    if (rule40 !== null && compiledRuleMatches(rule40, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule39) => rule39 !== null && hasOrAny(rule39.groups, request2.group) && hasOrAny(rule39.operations, request2.operation) && rule39.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule40) => rule40 !== null && hasOrAny(rule40.groups, request2.group) && hasOrAny(rule40.operations, request2.operation) && rule40.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule39 = rules2[index];
-    if (rule39 === null)
+    const rule40 = rules2[index];
+    if (rule40 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule39, candidate))
+      if (compiledRuleMatches(rule40, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -36377,12 +36378,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule39 = matchingRule(webhook, request2, discovery);
-  if (rule39 === void 0)
+  const rule40 = matchingRule(webhook, request2, discovery);
+  if (rule40 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule39);
+  return selectorsOutcome(webhook, request2, rule40);
 }
-function selectorsOutcome(webhook, request2, rule39) {
+function selectorsOutcome(webhook, request2, rule40) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -36390,10 +36391,10 @@ function selectorsOutcome(webhook, request2, rule39) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule39.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule40.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule39.rule, unknown: "object-labels" };
-  return { called: true, rule: rule39.rule, equivalent: rule39.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule40.rule, unknown: "object-labels" };
+  return { called: true, rule: rule40.rule, equivalent: rule40.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -36423,13 +36424,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule39) => {
-    if (!isRule(rule39))
+  return (rules2 ?? []).map((rule40) => {
+    if (!isRule(rule40))
       return null;
-    const names2 = rule39.resourceNames ?? [];
+    const names2 = rule40.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule39;
+    return rule40;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -36575,7 +36576,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule39) => rule39 !== null && typeof rule39 === "object" && (rule39.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule40) => rule40 !== null && typeof rule40 === "object" && (rule40.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -36888,11 +36889,11 @@ function selectedVersions(discovery, group, versions) {
   const served3 = discovery.versions(group);
   return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule39, entry) {
+function entryTargets(discovery, rule40, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule39.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule39.apiVersions ?? [])) {
+  for (const group of rule40.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule40.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -36943,19 +36944,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule39 of webhook.rules ?? []) {
-    if (rule39 === null || typeof rule39 !== "object")
+  for (const rule40 of webhook.rules ?? []) {
+    if (rule40 === null || typeof rule40 !== "object")
       continue;
-    for (const group of rule39.apiGroups ?? []) {
+    for (const group of rule40.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule39.resources ?? []) {
+      for (const entry of rule40.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule39, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule40, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -37045,8 +37046,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule39) {
-  const operations = rule39.operations ?? [];
+function isConnectOnly(rule40) {
+  const operations = rule40.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -37087,16 +37088,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule39, path, webhook, live, others = 0) {
+function checkOperations(rule40, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule39.operations ?? [];
+  const operations = rule40.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule39)) {
+  if (isConnectOnly(rule40)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -37129,10 +37130,10 @@ function checkOperations(rule39, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule39, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule40, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule39.apiGroups ?? [];
-  const resources = rule39.resources ?? [];
+  const groups = rule40.apiGroups ?? [];
+  const resources = rule40.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
@@ -37141,9 +37142,9 @@ function checkRule(discovery, rule39, path, webhook, kube, virtualExcluded) {
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule39, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule40, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule39, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule40, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -37161,9 +37162,9 @@ function checkRule(discovery, rule39, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule39, operations: ["*"] };
+  const anyOperation = { ...rule40, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule39.scope ?? "*";
+  const scope = rule40.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -37180,7 +37181,7 @@ function checkRule(discovery, rule39, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule39, path, webhook, scoped2);
+  const result = checkOperations(rule40, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -37198,16 +37199,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule39, j) => {
-    if (rule39 === null || typeof rule39 !== "object") {
+  rules2.forEach((rule40, j) => {
+    if (rule40 === null || typeof rule40 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule39, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule40, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule39))
+    if (isConnectOnly(rule40))
       connectOnly.push(j);
     else
       others++;
@@ -37254,12 +37255,12 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule39) => rule39 !== null && typeof rule39 === "object" ? rule39.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule40) => rule40 !== null && typeof rule40 === "object" ? rule40.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
     return "custom";
-  const onlyEvictions = rules2.every((rule39) => rule39 !== null && typeof rule39 === "object" && (rule39.apiGroups ?? []).every((group) => group === "") && (rule39.resources ?? []).length > 0 && (rule39.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  const onlyEvictions = rules2.every((rule40) => rule40 !== null && typeof rule40 === "object" && (rule40.apiGroups ?? []).every((group) => group === "") && (rule40.resources ?? []).length > 0 && (rule40.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
   return onlyEvictions ? "evictions" : "builtin";
 }
 function which(entries) {
@@ -37367,11 +37368,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule39, index) => {
-    if (rule39 === null || typeof rule39 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule40, index) => {
+    if (rule40 === null || typeof rule40 !== "object")
       return [];
-    const all = (rule39.apiGroups ?? []).includes(ANY) && (rule39.apiVersions ?? []).includes(ANY) && (rule39.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule39.scope === void 0 || rule39.scope === ANY);
-    return all ? [{ index, operations: rule39.operations ?? [] }] : [];
+    const all = (rule40.apiGroups ?? []).includes(ANY) && (rule40.apiVersions ?? []).includes(ANY) && (rule40.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule40.scope === void 0 || rule40.scope === ANY);
+    return all ? [{ index, operations: rule40.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -38274,16 +38275,16 @@ function analyse(object, context) {
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    for (const [j, rule39] of (webhook.rules ?? []).entries()) {
-      if (rule39 === null || rule39.scope === "Cluster")
+    for (const [j, rule40] of (webhook.rules ?? []).entries()) {
+      if (rule40 === null || rule40.scope === "Cluster")
         continue;
-      const operations = rule39.operations ?? [];
+      const operations = rule40.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule39.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule40.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule39.apiGroups ?? [];
-      const versions = rule39.apiVersions ?? [];
+      const groups = rule40.apiGroups ?? [];
+      const versions = rule40.apiVersions ?? [];
       const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
       const conditions = webhook.matchConditions ?? [];
       let called;
@@ -38347,13 +38348,13 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    const installerWritesOnly = (webhook.rules ?? []).every((rule39) => {
-      if (rule39 === null || rule39.scope === "Cluster")
+    const installerWritesOnly = (webhook.rules ?? []).every((rule40) => {
+      if (rule40 === null || rule40.scope === "Cluster")
         return true;
-      const operations = rule39.operations ?? [];
+      const operations = rule40.operations ?? [];
       if (!operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT"))
         return true;
-      return (rule39.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule39.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
+      return (rule40.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule40.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
@@ -38377,6 +38378,18 @@ var init_kube_system_webhooks = __esm({
     LEASES = { "coordination.k8s.io": { versions: ["v1"], namespacedResources: ["leases"] } };
     INTERCEPTIONS = memoKey("kube-system interceptions per configuration");
     MAX_WRITES_JUDGED = 128;
+  }
+});
+
+// dist/src/kube/api-version.js
+function splitApiVersion(apiVersion) {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+var init_api_version = __esm({
+  "dist/src/kube/api-version.js"() {
+    "use strict";
+    init_import_meta_url();
   }
 });
 
@@ -38407,7 +38420,7 @@ function patched(object, run2) {
     return { object };
   const patch = changing[0];
   const { target } = patch;
-  const [group, version2] = groupVersion2(object.apiVersion);
+  const { group, version: version2 } = splitApiVersion(object.apiVersion ?? "");
   const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && (target.group === void 0 || target.group === group) && (target.version === void 0 || target.version === version2) && (target.apiVersion === void 0 || target.apiVersion === object.apiVersion);
   if (!exact || !patch.selectors.known)
     return { object };
@@ -38437,10 +38450,10 @@ function patched(object, run2) {
       return { object };
     if (change.field === "scope") {
       const rules2 = [...webhook.rules ?? []];
-      const rule39 = rules2[change.rule ?? -1];
-      if (rule39 === void 0 || rule39 === null || typeof rule39 !== "object")
+      const rule40 = rules2[change.rule ?? -1];
+      if (rule40 === void 0 || rule40 === null || typeof rule40 !== "object")
         return { object };
-      const { scope: _scope, ...rest } = rule39;
+      const { scope: _scope, ...rest } = rule40;
       rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
       webhooks[index] = { ...webhook, rules: rules2 };
     } else
@@ -38472,8 +38485,8 @@ function narrows(change, written, patched2) {
   if (before === void 0 || after === void 0)
     return false;
   if (change.field === "scope") {
-    const rule39 = before.rules?.[change.rule ?? -1];
-    return (rule39?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+    const rule40 = before.rules?.[change.rule ?? -1];
+    return (rule40?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
   }
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
@@ -38509,10 +38522,6 @@ function requirementsOf(selector) {
 }
 function indexOf(change, webhooks) {
   return "index" in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === change.webhook.name);
-}
-function groupVersion2(apiVersion) {
-  const slash = (apiVersion ?? "").indexOf("/");
-  return slash < 0 ? ["", apiVersion ?? ""] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 function answersAlikeAnywhere(selector, namespaces) {
   if (selector === null || selector === void 0)
@@ -38683,6 +38692,7 @@ var init_kustomize_selectors = __esm({
     init_label_selector();
     init_kustomize_patches();
     init_run_scope();
+    init_api_version();
     PATCHED = memoKey("webhook configurations with their kustomize selector patches");
     REPOSITORIES_READ = memoKey("repositories whose every kustomization the run read");
     MAX_REPOSITORY_FOLDERS = 2e4;
@@ -38882,7 +38892,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule39) => rule39 !== null && typeof rule39 === "object" && names(rule39.operations, write2.operation) && names(rule39.apiGroups, write2.group) && (rule39.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule40) => rule40 !== null && typeof rule40 === "object" && names(rule40.operations, write2.operation) && names(rule40.apiGroups, write2.group) && (rule40.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -38906,7 +38916,7 @@ function validationsOf(run2, spec, requests) {
   const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
   return validationsOutcome(run2, validations, variables, requests);
 }
-function policyViolation(object, write2, rule39, boundBy, messageId, severity, help, nameWidth = 63) {
+function policyViolation(object, write2, rule40, boundBy, messageId, severity, help, nameWidth = 63) {
   return {
     messageId,
     data: {
@@ -38916,7 +38926,7 @@ function policyViolation(object, write2, rule39, boundBy, messageId, severity, h
       resource: describeResource(write2),
       defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
     },
-    path: ["spec", "matchConstraints", "resourceRules", rule39],
+    path: ["spec", "matchConstraints", "resourceRules", rule40],
     severity,
     help
   };
@@ -38958,7 +38968,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule39;
+    let rule40;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -38971,18 +38981,18 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule39 ??= outcome.rule;
+      rule40 ??= outcome.rule;
     }
-    if (rule39 === void 0)
+    if (rule40 === void 0)
       continue;
     const { called: requesters, undecided } = calledRequesters(run2, spec.matchConditions ?? [], write2);
     if (requesters.length === 0) {
       if (undecided && !mutating)
-        undecidedWrite ??= { write: write2, rule: rule39, boundBy };
+        undecidedWrite ??= { write: write2, rule: rule40, boundBy };
       continue;
     }
     if (mutating)
-      return [policyViolation(object, write2, rule39, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+      return [policyViolation(object, write2, rule40, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
     let validations = validationsOf(run2, spec, requesters);
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
     if (validations === "passes" && (undecided || spec.paramKind != null || audited))
@@ -38990,12 +39000,12 @@ function checkPolicyObject3(object, run2) {
     if (validations === "passes")
       continue;
     if (validations === "denies")
-      return [policyViolation(object, write2, rule39, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+      return [policyViolation(object, write2, rule40, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
     if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request2) => ({ ...request2, systemObject: "likely" }))) === "passes"))
       gatedOnly = false;
-    unknown ??= { write: write2, rule: rule39, boundBy };
+    unknown ??= { write: write2, rule: rule40, boundBy };
   }
   if (unknown !== void 0) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
@@ -39116,7 +39126,7 @@ var init_matches_kube_system = __esm({
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
             const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
-              const { entry, rule: rule39, match, everything } = interception;
+              const { entry, rule: rule40, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -39133,7 +39143,7 @@ var init_matches_kube_system = __esm({
                   patched: patched2,
                   unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run2, KUBE_SYSTEM))
                 },
-                path: [...entry.path, "rules", rule39],
+                path: [...entry.path, "rules", rule40],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
@@ -39150,8 +39160,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule39] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule39?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule40] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule40?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -40046,20 +40056,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule39 of hook.entry.webhook.rules ?? []) {
-      if (rule39 === null)
+    for (const rule40 of hook.entry.webhook.rules ?? []) {
+      if (rule40 === null)
         continue;
-      for (const group of rule39.apiGroups ?? []) {
-        for (const version2 of (rule39.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule40.apiGroups ?? []) {
+        for (const version2 of (rule40.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule39.resources ?? []) {
+          for (const entry of rule40.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule39.operations ?? []) {
+            for (const operation of rule40.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -40094,16 +40104,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule39 = compiled4[k];
-      if (rule39 === null) {
+      const rule40 = compiled4[k];
+      if (rule40 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule39.key);
+      let id = ids.get(rule40.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule39.key, id);
-        rules2.push(rule39);
+        ids.set(rule40.key, id);
+        rules2.push(rule40);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -40115,12 +40125,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule39, id) => {
+  written.forEach((rule40, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule39.apiGroups ?? [];
-    const operations = rule39.operations ?? [];
+    const apiGroups = rule40.apiGroups ?? [];
+    const operations = rule40.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule39.resources ?? []) {
+    for (const entry of rule40.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -40196,12 +40206,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule39 = table2.rules[id];
-      if (compiledRuleMatches(rule39, probe2))
+      const rule40 = table2.rules[id];
+      if (compiledRuleMatches(rule40, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule39, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule40, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -41151,16 +41161,16 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function capitalized(rule39, rulePath, subject) {
-  return (rule39.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
+function capitalized(rule40, rulePath, subject) {
+  return (rule40.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
 }
-function checkRule2(run2, rule39, rulePath, subject) {
+function checkRule2(run2, rule40, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule39.apiGroups ?? [];
+  const groups = rule40.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
-    return capitalized(rule39, rulePath, subject);
-  const versions = (rule39.apiVersions ?? []).filter((v) => v !== "");
+    return capitalized(rule40, rulePath, subject);
+  const versions = (rule40.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -41174,10 +41184,10 @@ function checkRule2(run2, rule39, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule39.resources ?? []).forEach((resourceEntry, k) => {
+  (rule40.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule39, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule40, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -41186,7 +41196,7 @@ function checkRule2(run2, rule39, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule39.apiVersions[index];
+        const version2 = rule40.apiVersions[index];
         const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -41224,19 +41234,19 @@ function ruleStillMatches(entries, violations, at) {
   const dead = new Set(violations.filter((violation) => violation.path[at] === "resources").map((violation) => violation.path[at + 1]));
   return dead.size < entries;
 }
-function diagnose(discovery, at, rule39, resourceEntry) {
-  if (entryTargets(discovery, rule39, resourceEntry).length > 0)
+function diagnose(discovery, at, rule40, resourceEntry) {
+  if (entryTargets(discovery, rule40, resourceEntry).length > 0)
     return void 0;
-  const groups = rule39.apiGroups ?? [];
-  const versions = rule39.apiVersions ?? [];
+  const groups = rule40.apiGroups ?? [];
+  const versions = rule40.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   if (mayBeSwitchedOn(groups, versions, resource))
     return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule39, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule40, apiVersions: ["*"], apiGroups: servedGroups };
   if (resource === "*") {
-    const all = entryTargets(discovery, rule39, "*");
+    const all = entryTargets(discovery, rule40, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -41353,8 +41363,8 @@ var init_unknown_resource = __esm({
           webhookConfiguration(object) {
             return webhooksOf(object).flatMap((entry) => {
               const rules2 = entry.webhook.rules ?? [];
-              const found = rules2.map((rule39, j) => rule39 === null || typeof rule39 !== "object" ? [] : checkRule2(run2, rule39, [...entry.path, "rules", j], webhookSubject(entry.label)));
-              const stillCalled = rules2.some((rule39, j) => rule39 !== null && typeof rule39 === "object" && ruleStillMatches(rule39.resources?.length ?? 0, found[j], entry.path.length + 2));
+              const found = rules2.map((rule40, j) => rule40 === null || typeof rule40 !== "object" ? [] : checkRule2(run2, rule40, [...entry.path, "rules", j], webhookSubject(entry.label)));
+              const stillCalled = rules2.some((rule40, j) => rule40 !== null && typeof rule40 === "object" && ruleStillMatches(rule40.resources?.length ?? 0, found[j], entry.path.length + 2));
               const lowered = entry.mutating && stillCalled;
               return found.flat().map((violation) => lowered ? { ...violation, severity: "info", help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation);
             });
@@ -41363,7 +41373,7 @@ var init_unknown_resource = __esm({
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule39, j) => rule39 === null || typeof rule39 !== "object" ? [] : checkRule2(run2, rule39, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule40, j) => rule40 === null || typeof rule40 !== "object" ? [] : checkRule2(run2, rule40, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -41475,15 +41485,15 @@ var init_wildcard_rule = __esm({
               if (isOptIn(webhook.objectSelector))
                 continue;
               const everything = everythingRule(webhook);
-              const found = (webhook.rules ?? []).flatMap((rule39, j) => {
-                if (rule39 === null || typeof rule39 !== "object" || everything !== void 0 && j !== everything)
+              const found = (webhook.rules ?? []).flatMap((rule40, j) => {
+                if (rule40 === null || typeof rule40 !== "object" || everything !== void 0 && j !== everything)
                   return [];
-                const groups = rule39.apiGroups ?? [];
+                const groups = rule40.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule39.scope ?? "*";
-                return (rule39.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule40.scope ?? "*";
+                return (rule40.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -41572,11 +41582,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule39 of rules2 ?? []) {
-                if (rule39 === null || typeof rule39 !== "object")
+              for (const rule40 of rules2 ?? []) {
+                if (rule40 === null || typeof rule40 !== "object")
                   continue;
-                const groups = rule39.apiGroups ?? [];
-                for (const entry of rule39.resources ?? []) {
+                const groups = rule40.apiGroups ?? [];
+                for (const entry of rule40.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -43061,7 +43071,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule39) => rule39?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule40) => rule40?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -43788,11 +43798,11 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule39 of rules2) {
-    if (rule39 == null)
+  for (const rule40 of rules2) {
+    if (rule40 == null)
       continue;
-    for (const entry of rule39.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule39, entry ?? "");
+    for (const entry of rule40.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule40, entry ?? "");
       if (found.length === 0)
         return void 0;
       targets2.push(...found);
@@ -43801,7 +43811,7 @@ function matchedTargets(run2, rules2) {
   return targets2;
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule39) => rule39?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule40) => rule40?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -43862,7 +43872,7 @@ function prefixKeys(paths) {
   return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join(".")).concat(path.length >= 2 ? [path.slice(0, 2).join(".")] : []));
 }
 function selectedLabels(selector, rules2) {
-  const createOnly = rules2.length > 0 && rules2.every((rule39) => rule39 != null && (rule39.operations ?? []).length > 0 && (rule39.operations ?? []).every((operation) => operation === "CREATE"));
+  const createOnly = rules2.length > 0 && rules2.every((rule40) => rule40 != null && (rule40.operations ?? []).length > 0 && (rule40.operations ?? []).every((operation) => operation === "CREATE"));
   if (!createOnly || selector === null || typeof selector !== "object")
     return [];
   const { matchLabels, matchExpressions } = selector;
@@ -44055,19 +44065,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule39) {
-  const listed2 = rule39.operations ?? [];
+function operationsOf(rule40) {
+  const listed2 = rule40.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule39, discovery) {
-  const operations = operationsOf(rule39);
-  const fits = (request2) => ruleMatches(rule39, { ...request2, namespace: "namespace" });
-  for (const entry of rule39.resources ?? []) {
+function namespacedRequest(rule40, discovery) {
+  const operations = operationsOf(rule40);
+  const fits = (request2) => ruleMatches(rule40, { ...request2, namespace: "namespace" });
+  for (const entry of rule40.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule39.apiGroups ?? []) {
-      for (const version2 of rule39.apiVersions ?? []) {
+    for (const group of rule40.apiGroups ?? []) {
+      for (const version2 of rule40.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -44112,18 +44122,18 @@ function namespacedRequest(rule39, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule39) => rule39 !== null && typeof rule39 === "object");
-  for (const rule39 of rules2) {
-    if (rule39.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule40) => rule40 !== null && typeof rule40 === "object");
+  for (const rule40 of rules2) {
+    if (rule40.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule39, discovery);
+    const request2 = namespacedRequest(rule40, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule39 of rules2) {
-    for (const operation of operationsOf(rule39).filter((op) => op !== "CONNECT")) {
+  for (const rule40 of rules2) {
+    for (const operation of operationsOf(rule40).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule39, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule40, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -47052,10 +47062,6 @@ var init_namespace_policy = __esm({
 });
 
 // dist/src/psa/workloads.js
-function splitApiVersion(apiVersion) {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
 function psaWorkloadOf(kind, apiVersion) {
   if (kind === void 0 || apiVersion === void 0)
     return void 0;
@@ -47135,6 +47141,7 @@ var init_workloads = __esm({
     "use strict";
     init_import_meta_url();
     init_json();
+    init_api_version();
     V1 = [{ version: "v1" }];
     TEMPLATE = ["spec", "template"];
     PSA_WORKLOADS = [
@@ -47778,14 +47785,121 @@ var init_validation_actions = __esm({
   }
 });
 
-// dist/rules/suppression-without-reason.js
+// dist/rules/param-scope.js
+function paramResource(discovery, apiVersion, kind) {
+  if (typeof apiVersion !== "string" || typeof kind !== "string" || kind === "")
+    return void 0;
+  const { group, version: version2 } = splitApiVersion(apiVersion);
+  return discovery.resources(group, version2).find((info) => info.kind === kind);
+}
+function withGroups(discovery, rule40) {
+  return (rule40.apiGroups ?? []).includes("*") ? { ...rule40, apiGroups: [...discovery.groups()] } : rule40;
+}
+function clusterScopedTargets(discovery, rules2) {
+  const found = /* @__PURE__ */ new Map();
+  for (const rule40 of rules2) {
+    if (rule40 === null || typeof rule40 !== "object" || rule40.scope === "Namespaced" || (rule40.operations ?? []).length === 0)
+      continue;
+    const spelled = withGroups(discovery, rule40);
+    for (const entry of rule40.resources ?? []) {
+      for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
+        if (info.namespaced || info.group === "" && info.resource === "namespaces")
+          continue;
+        found.set(`${info.group}/${info.resource}${subresource === "" ? "" : `/${subresource}`}`, info);
+      }
+    }
+  }
+  return found;
+}
+function matchesAll(selector) {
+  if (selector === void 0 || selector === null)
+    return true;
+  return Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+}
+function checkBinding3(binding, run2) {
+  if (!isBinding(binding))
+    return [];
+  const paramRef = bindingSpec(binding)?.paramRef;
+  if (paramRef === void 0 || paramRef === null || typeof paramRef !== "object")
+    return [];
+  const violations = [];
+  for (const policy of policyIndexOf(run2).policiesOf(binding).filter((each) => each.decodable)) {
+    const spec = policySpec(policy);
+    const params = paramResource(run2.discovery, spec?.paramKind?.apiVersion, spec?.paramKind?.kind);
+    if (spec === void 0 || params === void 0)
+      continue;
+    const fail3 = spec.failurePolicy !== "Ignore";
+    const consequence3 = fail3 ? "failurePolicy Fail rejects them" : "failurePolicy Ignore skips the policy for them";
+    const severity = fail3 ? "error" : "warning";
+    const namespace = typeof paramRef.namespace === "string" ? paramRef.namespace : "";
+    if (!params.namespaced && namespace !== "") {
+      violations.push({ messageId: "namespaceForClusterParams", data: { kind: params.kind, policy: policy.name ?? "(unnamed)", consequence: consequence3 }, path: ["spec", "paramRef", "namespace"], severity });
+      continue;
+    }
+    if (!params.namespaced || namespace !== "")
+      continue;
+    const own = matchResourcesOf(binding).match;
+    const constraints = spec.matchConstraints;
+    if (!matchesAll(own?.objectSelector) || !matchesAll(constraints?.objectSelector))
+      continue;
+    const matched = clusterScopedTargets(run2.discovery, constraints?.resourceRules ?? []);
+    const bindingRules = own?.resourceRules ?? [];
+    const narrowed = bindingRules.length === 0 ? matched : new Map([...matched].filter(([key2]) => clusterScopedTargets(run2.discovery, bindingRules).has(key2)));
+    const excluded = /* @__PURE__ */ new Set([...clusterScopedTargets(run2.discovery, constraints?.excludeResourceRules ?? []).keys(), ...clusterScopedTargets(run2.discovery, own?.excludeResourceRules ?? []).keys()]);
+    const left2 = [...narrowed.keys()].filter((key2) => !excluded.has(key2)).sort((a, b) => Number(b === "/nodes") - Number(a === "/nodes"));
+    if (left2.length === 0)
+      continue;
+    const first = narrowed.get(left2[0]);
+    const resource = left2[0].slice(left2[0].indexOf("/") + 1);
+    violations.push({
+      messageId: "noNamespaceForClusterRequests",
+      data: { kind: params.kind, policy: policy.name ?? "(unnamed)", resource: `${resource} (${first.group === "" ? "core" : first.group})`, more: left2.length > 1 ? ` and ${left2.length - 1} more cluster-scoped resources` : "", consequence: consequence3 },
+      path: ["spec", "paramRef"],
+      severity
+    });
+  }
+  return violations;
+}
 var rule35;
+var init_param_scope = __esm({
+  "dist/rules/param-scope.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_api_version();
+    init_bindings();
+    init_targets();
+    init_policies();
+    init_rule();
+    rule35 = defineObjectRule({
+      meta: {
+        id: "param-scope",
+        title: "A binding's paramRef that cannot find params for the requests it matches",
+        aboutCalls: true,
+        severity: "error",
+        appliesTo: ["ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicyBinding"],
+        messages: {
+          namespaceForClusterParams: 'paramRef.namespace is set, but the params of policy "{{policy}}" ({{kind}}) are cluster-scoped: every request it matches fails to find them, and {{consequence}}',
+          noNamespaceForClusterRequests: `paramRef has no namespace, so namespaced {{kind}} params of policy "{{policy}}" are looked up in the request's namespace, and requests for {{resource}}{{more}} have none: {{consequence}}`
+        },
+        help: "The API server looks params up when a binding matches a request, before matchConditions run. A cluster-scoped paramKind takes no paramRef.namespace; a namespaced one without paramRef.namespace is looked up in the request's namespace, which a cluster-scoped resource does not have. Either way the lookup is a configuration error: failurePolicy Fail rejects the request, Ignore skips the policy. Set paramRef.namespace to where the params are (namespaced paramKind), remove it (cluster-scoped paramKind), or narrow the rules to namespaced resources (scope: Namespaced)."
+      },
+      create(run2) {
+        return {
+          policy: (object) => checkBinding3(object, run2)
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/suppression-without-reason.js
+var rule36;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule35 = defineFileRule({
+    rule36 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -47803,13 +47917,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule36;
+var rule37;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule36 = defineFileRule({
+    rule37 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -47858,7 +47972,7 @@ function check3(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var rule37;
+var rule38;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
@@ -47867,7 +47981,7 @@ var init_kustomize_patched = __esm({
     init_patched();
     init_namespaces();
     init_rule();
-    rule37 = defineObjectRule({
+    rule38 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -47901,7 +48015,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule38;
+var KIND, rule39;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -47910,7 +48024,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule38 = defineFileRule({
+    rule39 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -47983,13 +48097,14 @@ var init_rules = __esm({
     init_policy_without_binding();
     init_binding_without_policy();
     init_validation_actions();
+    init_param_scope();
     init_suppression_without_reason();
     init_unused_suppression();
     init_kustomize_patched();
     init_unknown_kind();
     rules = [
       rule11,
-      rule38,
+      rule39,
       rule8,
       rule,
       rule7,
@@ -48023,9 +48138,10 @@ var init_rules = __esm({
       rule32,
       rule33,
       rule34,
-      rule37,
       rule35,
-      rule36
+      rule38,
+      rule36,
+      rule37
     ];
   }
 });
@@ -51604,9 +51720,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule39, j) => {
-        if (isObject(rule39))
-          fill(rule39, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule40, j) => {
+        if (isObject(rule40))
+          fill(rule40, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -59548,9 +59664,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule39, i) => {
-        if (isObject2(rule39))
-          fill(rule39, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule40, i) => {
+        if (isObject2(rule40))
+          fill(rule40, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -60657,7 +60773,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule39) => rule39.scope === "object" && options.severityOverrides.get(rule39.meta.id) !== "off" && rule39.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule40) => rule40.scope === "object" && options.severityOverrides.get(rule40.meta.id) !== "off" && rule40.meta.appliesTo.some(isWorkloadKind));
   const folders = {
     ...options.kustomizationFolders !== void 0 ? { kustomizationFolders: options.kustomizationFolders } : {},
     ...options.linkedKustomizations !== void 0 ? { linkedKustomizations: options.linkedKustomizations } : {}
@@ -60714,18 +60830,18 @@ async function lintRun(run2, options) {
     }
     return finding;
   };
-  const enabled = options.rules.filter((rule39) => options.severityOverrides.get(rule39.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule39) => rule39.meta.id));
+  const enabled = options.rules.filter((rule40) => options.severityOverrides.get(rule40.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule40) => rule40.meta.id));
   const scope = runScope(run2, options.kubeVersion, options.kubeVersionDefaulted === true);
-  for (const rule39 of enabled) {
-    if (rule39.scope !== "file")
+  for (const rule40 of enabled) {
+    if (rule40.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule39.meta, file.source.path, void 0, () => rule39.checkFile(file))) {
-        const severity = severityOf3(rule39.meta, violation.severity);
+      for (const violation of guarded(rule40.meta, file.source.path, void 0, () => rule40.checkFile(file))) {
+        const severity = severityOf3(rule40.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule39.meta.id, severity, messageOf(rule39.meta, violation.messageId, violation.data), rule39.meta.help, {
+        findings.push(findingAt(rule40.meta.id, severity, messageOf(rule40.meta, violation.messageId, violation.data), rule40.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -60737,16 +60853,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule39) => rule39.scope === "object").map((rule39) => {
+  const objectRules = enabled.filter((rule40) => rule40.scope === "object").map((rule40) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
-      options: optionValues(rule39.meta, options.ruleOptions?.get(rule39.meta.id))
+      options: optionValues(rule40.meta, options.ruleOptions?.get(rule40.meta.id))
     };
-    const checks = guarded(rule39.meta, run2.paths[0] ?? "-", void 0, () => [rule39.create(ruleRun)])[0] ?? {};
-    return { meta: rule39.meta, checks };
+    const checks = guarded(rule40.meta, run2.paths[0] ?? "-", void 0, () => [rule40.create(ruleRun)])[0] ?? {};
+    return { meta: rule40.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -60821,12 +60937,12 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule39) => rule39.meta.id),
+    knownRules: options.rules.map((rule40) => rule40.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = uncovered(suppression.kept, coverage, (ruleId) => options.severityOverrides.has(ruleId));
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule39) => rule39.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule40) => rule40.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -61222,14 +61338,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule39 = chalk2.dim(f.ruleId);
+      const rule40 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule39}`);
+        lines.push(`${head}${first}  ${rule40}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule39}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule40}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -62951,12 +63067,8 @@ function readRequestObject(path, flag, readStdin) {
   const namespace = typeof metadata2.namespace === "string" && metadata2.namespace !== "" ? metadata2.namespace : void 0;
   return { file: raw.path, value, kind: value.kind, apiVersion: value.apiVersion, name, namespace, labels };
 }
-function splitApiVersion2(apiVersion) {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
 function resourceOf(object, discovery, flag) {
-  const { group, version: version2 } = splitApiVersion2(object.apiVersion);
+  const { group, version: version2 } = splitApiVersion(object.apiVersion);
   if (!discovery.knowsGroup(group) || !discovery.versions(group).includes(version2)) {
     throw new UsageError(`${flag} ${object.file}: apiVersion ${object.apiVersion} is not served by Kubernetes ${discovery.kubeVersion.major}.${discovery.kubeVersion.minor}`, "custom resources are known from their CustomResourceDefinition in the paths");
   }
@@ -63040,6 +63152,7 @@ var init_object = __esm({
     init_sources();
     init_pod_security();
     init_yaml();
+    init_api_version();
   }
 });
 
@@ -63138,14 +63251,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule39 = matchingRule(include, request2, discovery);
-  if (rule39 === void 0)
+  const rule40 = matchingRule(include, request2, discovery);
+  if (rule40 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule39.rule, equivalent: rule39.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule40.rule, equivalent: rule40.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -65798,7 +65911,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule39) => rule39 !== null).map((rule39) => ({ operations: rule39.operations ?? [], apiGroups: rule39.apiGroups ?? [], apiVersions: rule39.apiVersions ?? [], resources: rule39.resources ?? [], scope: rule39.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule40) => rule40 !== null).map((rule40) => ({ operations: rule40.operations ?? [], apiGroups: rule40.apiGroups ?? [], apiVersions: rule40.apiVersions ?? [], resources: rule40.resources ?? [], scope: rule40.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -66124,9 +66237,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule39) {
+function ruleSchema(rule40) {
   const options = {};
-  for (const [name, option] of Object.entries(rule39.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule40.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -66135,7 +66248,7 @@ function ruleSchema(rule39) {
     };
   }
   return {
-    description: `${rule39.meta.title} (default severity: ${rule39.meta.severity})`,
+    description: `${rule40.meta.title} (default severity: ${rule40.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -66151,8 +66264,8 @@ function ruleSchema(rule39) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule39 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule39.meta.id] = ruleSchema(rule39);
+  for (const rule40 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule40.meta.id] = ruleSchema(rule40);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -67692,10 +67805,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule39) {
-  if (rule39.scope === "file")
+function kindsOf(rule40) {
+  if (rule40.scope === "file")
     return "files";
-  let names2 = rule39.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule40.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -67705,24 +67818,24 @@ function kindsOf(rule39) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule39) => ({
-      id: rule39.meta.id,
-      severity: rule39.meta.severity,
-      kinds: rule39.scope === "file" ? [] : [...rule39.meta.appliesTo],
-      title: rule39.meta.title,
-      options: Object.fromEntries(Object.entries(rule39.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule40) => ({
+      id: rule40.meta.id,
+      severity: rule40.meta.severity,
+      kinds: rule40.scope === "file" ? [] : [...rule40.meta.appliesTo],
+      title: rule40.meta.title,
+      options: Object.fromEntries(Object.entries(rule40.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule39) => rule39.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule40) => rule40.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule39 of rules2) {
-    const text = [...wrapWords(rule39.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule39)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule39.meta.id.padEnd(idWidth)}  ${rule39.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule40 of rules2) {
+    const text = [...wrapWords(rule40.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule40)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule40.meta.id.padEnd(idWidth)}  ${rule40.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -67762,11 +67875,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule39) => rule39.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule40) => rule40.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule39) => rule39.meta.id));
+  const known = new Set(rules2.map((rule40) => rule40.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -67786,12 +67899,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule39 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule39)
+    const rule40 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule40)
       throw unknownRule(id, rules2);
-    const declared = rule39.meta.options?.[name];
+    const declared = rule40.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule39.meta.options ?? {});
+      const known = Object.keys(rule40.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -68004,24 +68117,24 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule39) => rule39.meta.id);
-  const lowered = rules.flatMap((rule39) => {
-    const to = run2.severityOverrides.get(rule39.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule39.meta.severity] ? [{ rule: rule39.meta.id, from: rule39.meta.severity, to }] : [];
+  const ids = rules.map((rule40) => rule40.meta.id);
+  const lowered = rules.flatMap((rule40) => {
+    const to = run2.severityOverrides.get(rule40.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule40.meta.severity] ? [{ rule: rule40.meta.id, from: rule40.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule39) => Object.entries(rule39.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule39.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule40) => Object.entries(rule40.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule40.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule39.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule40.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule39) => Object.entries(rule39.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule39.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule40) => Object.entries(rule40.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule40.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule39.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule40.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -68118,7 +68231,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule39) => rule39.meta),
+    rules: rules.map((rule40) => rule40.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -68170,9 +68283,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule39 = rules.find((candidate) => candidate.meta.id === id);
+  const rule40 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule39 || !existsSync(file))
+  if (!rule40 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -68235,4 +68348,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 03c256dc0cff6b487d38e656dd79282fbf55ebdac19a47e1a2de84aea02441cd
+//# admission-lint-build e7d55cc744effc2f39c1e5467d568a1889acc271494d7679cdb1d510ad4d0d71

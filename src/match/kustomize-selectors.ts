@@ -25,6 +25,7 @@ import { validateLabelSelector } from '../validate/label-selector.js';
 import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import type { Severity } from '../severity.js';
+import { splitApiVersion } from '../kube/api-version.js';
 
 export interface PatchedSelectors {
   /** The object to judge: the same object when no patch applies. */
@@ -93,7 +94,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   const patch = changing[0]!;
   const { target } = patch;
   // A group and version that are the object's own select it alone, as kind and name do.
-  const [group, version] = groupVersion(object.apiVersion);
+  const { group, version } = splitApiVersion(object.apiVersion ?? '');
   const exact =
     target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true &&
     (target.group === undefined || target.group === group) && (target.version === undefined || target.version === version) &&
@@ -213,11 +214,6 @@ function requirementsOf(selector: unknown): Set<string> | undefined {
 /** The webhook a change is for: by its index (JSON 6902) or its name (strategic merge). */
 function indexOf(change: SelectorChange, webhooks: readonly ({ name?: string } | null | undefined)[]): number {
   return 'index' in change.webhook ? change.webhook.index : webhooks.findIndex((webhook) => webhook?.name === (change.webhook as { name: string }).name);
-}
-
-function groupVersion(apiVersion: string | undefined): [string, string] {
-  const slash = (apiVersion ?? '').indexOf('/');
-  return slash < 0 ? ['', apiVersion ?? ''] : [apiVersion!.slice(0, slash), apiVersion!.slice(slash + 1)];
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import type { FieldPath } from '../field-path.js';
 import { isRecord } from '../json.js';
+import { splitApiVersion } from '../kube/api-version.js';
 
 export interface PsaWorkloadVersion {
   readonly version: string;
@@ -58,11 +59,6 @@ export const PSA_WORKLOADS: readonly PsaWorkload[] = [
     enforced: false,
   },
 ];
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
 
 /** The workload entry for a manifest's kind and apiVersion, if the plugin evaluates it. */
 export function psaWorkloadOf(kind: string | undefined, apiVersion: string | undefined): PsaWorkload | undefined {

@@ -13,6 +13,7 @@ import type { Labels } from '../match/selector.js';
 import { DEFAULT_NAMESPACE } from '../model/pod-security.js';
 import { parseFile } from '../parse/yaml.js';
 import type { RequestFlags } from './request-flags.js';
+import { splitApiVersion } from '../kube/api-version.js';
 
 export interface RequestObject {
   /** The file as messages name it (`<stdin>` for -). */
@@ -71,11 +72,6 @@ export function readRequestObject(path: string, flag: '--object' | '--old-object
   const name = typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : undefined;
   const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined;
   return { file: raw.path, value, kind: value.kind, apiVersion: value.apiVersion, name, namespace, labels };
-}
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /** The resource that serves `kind` in the object's group and version. */
