@@ -33,6 +33,21 @@ describe('kustomize patches', () => {
     expect(changed(text.replace('  - path: missing.yaml\n', ''), 'MutatingWebhookConfiguration', 'z', files)).toEqual([]);
   });
 
+  it('judges each document of a patch file without a target by what it does to its own object (hold-out 19)', () => {
+    const text = 'patches:\n  - path: patch.yaml\n';
+    const files = {
+      'patch.yaml': 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hooks\n  annotations: {service.beta.openshift.io/inject-cabundle: "true"}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: hooks\n  annotations: {service.beta.openshift.io/serving-cert-secret-name: hooks-cert}\nspec:\n  ports: [{port: 443}]\n',
+    };
+    const [webhooks, service] = read(text, files);
+    expect(webhooks).toMatchObject({ target: { kind: 'ValidatingWebhookConfiguration', name: 'hooks' }, metadataOnly: true, setsLabelsOrAnnotationsOnly: true });
+    expect(service).toMatchObject({ target: { kind: 'Service', name: 'hooks' }, keepsPlace: true });
+    expect(service!.metadataOnly).toBeUndefined();
+    // With a target, every document applies to every object it selects: judged together.
+    const targeted = read('patches:\n  - path: patch.yaml\n    target: {kind: ValidatingWebhookConfiguration}\n', files);
+    expect(targeted).toHaveLength(1);
+    expect(targeted[0]!.metadataOnly).toBeUndefined();
+  });
+
   it('selects by group and version as kustomize does: a patch for v1beta1 objects leaves v1 ones as they are', () => {
     const text = [
       'patches:',

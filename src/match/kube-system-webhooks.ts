@@ -89,6 +89,16 @@ function concreteWrites(match: BuiltinMatch, table: Readonly<Record<string, Buil
   return subresources.length === 0 ? [match] : subresources.map((subresource) => ({ ...match, subresource }));
 }
 
+/**
+ * The matches of a rule with pods first, then leases (the writes GKE's insight names, and the
+ * order the policies' findings try), then the others as the rule lists them: the message names
+ * the first one called.
+ */
+function systemWritesFirst<T extends { readonly concrete: BuiltinMatch }>(matches: readonly T[]): T[] {
+  const rank = ({ concrete }: T): number => (concrete.group === '' && concrete.resource === 'pods' ? 0 : concrete.group === 'coordination.k8s.io' && concrete.resource === 'leases' ? 1 : 2);
+  return [...matches].sort((a, b) => rank(a) - rank(b));
+}
+
 function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSystemInterception[] {
   const labels = namespaceLabels(context, KUBE_SYSTEM);
   return webhooksOf(object).flatMap((entry): KubeSystemInterception[] => {
@@ -130,7 +140,7 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       const byWriters = new Map<string, ReturnType<typeof systemRequestOutcome>>();
       const seen = new Set<string>();
       let judged = 0;
-      for (const { shown, concrete } of resourceMatches(table, groups, versions, writable)) {
+      for (const { shown, concrete } of systemWritesFirst(resourceMatches(table, groups, versions, writable))) {
         for (const write of concreteWrites(concrete, table, context)) {
           // The same write named twice (`pods` and `*`), or a subresource the API does not serve
           // for it (`configmaps/approval`), adds nothing to judge.

@@ -436,11 +436,11 @@ function patchDocuments(text: string): unknown[] | undefined {
  * The objects a strategic-merge patch names (each document's kind and metadata.name), with what
  * each does to webhooks' selectors; a JSON 6902 list names none.
  */
-function namedTargets(text: string): { target: PatchTarget; selectors: SelectorChanges }[] {
+function namedTargets(text: string): { target: PatchTarget; selectors: SelectorChanges; document?: unknown }[] {
   const unknown = { changes: [], known: false };
   const documents = patchDocuments(text);
   if (documents === undefined) return [{ target: {}, selectors: unknown }];
-  const targets: { target: PatchTarget; selectors: SelectorChanges }[] = [];
+  const targets: { target: PatchTarget; selectors: SelectorChanges; document?: unknown }[] = [];
   for (const value of documents) {
     if (Array.isArray(value) || value === null) continue;
     if (typeof value !== 'object') {
@@ -461,6 +461,8 @@ function namedTargets(text: string): { target: PatchTarget; selectors: SelectorC
     targets.push({
       target: { ...(kind === undefined ? {} : { kind }), ...(name === undefined ? {} : { name }), ...(apiVersion === undefined ? {} : { apiVersion }), ...(qualified ? { qualified: true } : {}) },
       selectors: mergeSelectorChanges(value),
+      // kustomize applies each document of the file to the object it names: what this one does is its own.
+      document: value,
     });
   }
   return targets;
@@ -852,7 +854,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
   const out: KustomizePatch[] = [];
   const lineOf = (node: Node | null | undefined): number => lineCounter.linePos(node?.range?.[0] ?? 0).line;
   const contentOf = (inline: unknown, path: unknown): string | undefined => (typeof inline === 'string' ? inline : typeof path === 'string' ? readPatch(path) : undefined);
-  const contentTargets = (inline: unknown, path: unknown): { target: PatchTarget; selectors: SelectorChanges }[] => {
+  const contentTargets = (inline: unknown, path: unknown): { target: PatchTarget; selectors: SelectorChanges; document?: unknown }[] => {
     if (typeof inline !== 'string' && typeof path !== 'string') return [];
     const text = contentOf(inline, path);
     return text === undefined ? [{ target: {}, selectors: { changes: [], known: false } }] : namedTargets(text);
@@ -873,7 +875,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
       for (const item of list.items) {
         const entry: unknown = (item as { toJSON?: () => unknown } | null)?.toJSON?.();
         const line = lineOf(item as Node | null);
-        let targets: { target: PatchTarget; selectors: SelectorChanges }[];
+        let targets: { target: PatchTarget; selectors: SelectorChanges; document?: unknown }[];
         let source: string | undefined;
         let content: string | undefined;
         /** `options` (allowNameChange, allowKindChange): the patch may rename the object or change its kind. */
@@ -896,12 +898,17 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
         // Parsed once for what the patch does to metadata.
         const documents = content === undefined || renamesOrRekinds ? undefined : patchDocuments(content);
-        const metadata = documents !== undefined && changesMetadataOnly(documents) ? { metadataOnly: true as const, ...(writesName(documents) ? {} : { keepsName: true as const }) } : {};
-        const sets = documents !== undefined && setsLabelsOrAnnotationsOnly(documents) ? { setsLabelsOrAnnotationsOnly: true as const } : {};
-        const renamed = documents === undefined ? undefined : renamedTo(documents);
-        const rename = renamed === undefined ? {} : { renamesTo: renamed };
-        const place = documents !== undefined && keepsPlace(documents) ? { keepsPlace: true as const } : {};
-        for (const { target, selectors } of targets) out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...place, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
+        for (const { target, selectors, document } of targets) {
+          // A document that names its object is applied to that object alone (hold-out 19: a file
+          // that patches the configuration's annotations and, in a second document, a Service).
+          const own = documents === undefined || document === undefined ? documents : [document];
+          const metadata = own !== undefined && changesMetadataOnly(own) ? { metadataOnly: true as const, ...(writesName(own) ? {} : { keepsName: true as const }) } : {};
+          const sets = own !== undefined && setsLabelsOrAnnotationsOnly(own) ? { setsLabelsOrAnnotationsOnly: true as const } : {};
+          const renamed = own === undefined ? undefined : renamedTo(own);
+          const rename = renamed === undefined ? {} : { renamesTo: renamed };
+          const place = own !== undefined && keepsPlace(own) ? { keepsPlace: true as const } : {};
+          out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...place, ...(renamesOrRekinds ? { changesKind: true as const } : {}) });
+        }
       }
     }
     // Labels or annotations the kustomization adds may be what a replacement selects by: such a selector is not evaluated.
