@@ -48723,10 +48723,12 @@ var init_kustomization = __esm({
         if (file === "-" || this.isPatch(file))
           return false;
         const absolute = (0, import_node_path12.resolve)(file);
+        const beside = this.listingsByFolder().get((0, import_node_path12.dirname)(absolute)) ?? [];
+        if (beside.length === 0)
+          return false;
         const real = realPath(absolute);
         const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-        const beside = this.listings.filter((listing) => (0, import_node_path12.dirname)((0, import_node_path12.resolve)(listing.file)) === (0, import_node_path12.dirname)(absolute));
-        if (beside.length === 0 || beside.some(lists) || this.listings.some(lists))
+        if (beside.some(lists) || this.listedFiles().has(real) || this.listedFiles().has(absolute) || this.listings.some((listing) => listing.unreadable === true))
           return false;
         for (let folder = (0, import_node_path12.dirname)((0, import_node_path12.dirname)(absolute)); ; folder = (0, import_node_path12.dirname)(folder)) {
           const above = this.listingsIn(folder);
@@ -48735,6 +48737,20 @@ var init_kustomization = __esm({
           if ((0, import_node_path12.dirname)(folder) === folder)
             return true;
         }
+      }
+      /** The listings read so far by folder, and every resource they list: rebuilt when a kustomization was read since (all are, before the files are). */
+      indexed;
+      index() {
+        if (this.indexed?.count !== this.listings.length) {
+          this.indexed = { count: this.listings.length, byFolder: groupBy(this.listings, (listing) => (0, import_node_path12.dirname)((0, import_node_path12.resolve)(listing.file))), files: new Set(this.listings.flatMap((listing) => listing.resources)) };
+        }
+        return this.indexed;
+      }
+      listingsByFolder() {
+        return this.index().byFolder;
+      }
+      listedFiles() {
+        return this.index().files;
       }
       /** The kustomizations of a folder above a file (read once), or undefined when the folder cannot be listed. */
       listingsIn(folder) {
@@ -68356,4 +68372,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build ec9eb5965666b5cede7c74c383dbba511b0284ab008acdaae7ee719107864b89
+//# admission-lint-build ab9097f3d5e208ac0c58dbc23a40a6664fa9a5f940c0b4ded5504daec8ac446e

@@ -118,6 +118,27 @@ describe('reading is linear in the file', () => {
     expect(lintBuilt(`'${WEBHOOK_HEAD.replace('name: v\\n', "name: v\\n  annotations: {a: ' + 'webhook'.repeat(400000) + '}\\n")}webhooks:\\n' + ${WEBHOOK_ITEM("'0'")}`)).toMatch(/wildcard-rule/);
   });
 
+  it('asks 20,000 kustomizations whether they list each of 60,000 files (s40)', () => {
+    const printed = runBuilt(`
+      const { KustomizePatches } = await import(dist + 'parse/kustomization.js');
+      const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      const root = mkdtempSync(join((await import('node:os')).tmpdir(), 'many-kustomizations-'));
+      const patches = new KustomizePatches();
+      const files = [];
+      for (let i = 0; i < 20000; i++) {
+        const folder = join(root, 'd' + i);
+        mkdirSync(folder);
+        writeFileSync(join(folder, 'kustomization.yaml'), 'resources: [a.yaml]\\n');
+        patches.visitFolder(folder);
+        files.push(join(folder, 'a.yaml'), join(folder, 'b.yaml'), join(folder, 'c.yaml'));
+      }
+      for (const file of files.slice(0, 3)) writeFileSync(file, '');
+      console.log(files.filter((file) => patches.isUnlisted(file)).length);`);
+    // Each folder's b.yaml and c.yaml are listed nowhere (their folders above are read once each).
+    expect(printed).toBe('40000');
+  });
+
   it('refuses a 1 MB CEL expression as the API server does', () => {
     const printed = lintBuilt(`'${WEBHOOK_HEAD}webhooks:\\n- name: a.example.com\\n  admissionReviewVersions: [v1]\\n  sideEffects: None\\n  clientConfig: {url: "https://a.example.com"}\\n  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\\n  matchConditions:\\n  - name: c\\n    expression: \\'' + Array.from({ length: 30000 }, (_, i) => 'object.metadata.name == "x' + i + '"').join(' || ') + '\\'\\n'`);
     expect(printed).toMatch(/api-validation/);

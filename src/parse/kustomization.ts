@@ -4,7 +4,7 @@
  * have, so files that a kustomization in their folder lists as patches are not linted as
  * objects (`kustomize build | admission-lint -` lints the merged result).
  */
-import { pushAll } from '../collections.js';
+import { groupBy, pushAll } from '../collections.js';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -158,10 +158,12 @@ export class KustomizePatches {
   isUnlisted(file: string): boolean {
     if (file === '-' || this.isPatch(file)) return false;
     const absolute = resolve(file);
+    // Most files have no kustomization beside them: asked first, without a system call.
+    const beside = this.listingsByFolder().get(dirname(absolute)) ?? [];
+    if (beside.length === 0) return false;
     const real = realPath(absolute);
     const lists = (listing: KustomizationListing): boolean => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-    const beside = this.listings.filter((listing) => dirname(resolve(listing.file)) === dirname(absolute));
-    if (beside.length === 0 || beside.some(lists) || this.listings.some(lists)) return false;
+    if (beside.some(lists) || this.listedFiles().has(real) || this.listedFiles().has(absolute) || this.listings.some((listing) => listing.unreadable === true)) return false;
     // kustomize lets a kustomization list files under its own folder only (its default load
     // restrictor, the one `kubectl apply -k` uses): the kustomizations of the folders above are
     // the others that may list it (s40 H2), read here even when the run did not reach them.
@@ -170,6 +172,24 @@ export class KustomizePatches {
       if (above === undefined || above.some(lists)) return false;
       if (dirname(folder) === folder) return true;
     }
+  }
+
+  /** The listings read so far by folder, and every resource they list: rebuilt when a kustomization was read since (all are, before the files are). */
+  private indexed: { readonly count: number; readonly byFolder: Map<string, KustomizationListing[]>; readonly files: Set<string> } | undefined;
+
+  private index(): NonNullable<KustomizePatches['indexed']> {
+    if (this.indexed?.count !== this.listings.length) {
+      this.indexed = { count: this.listings.length, byFolder: groupBy(this.listings, (listing) => dirname(resolve(listing.file))), files: new Set(this.listings.flatMap((listing) => listing.resources)) };
+    }
+    return this.indexed;
+  }
+
+  private listingsByFolder(): ReadonlyMap<string, readonly KustomizationListing[]> {
+    return this.index().byFolder;
+  }
+
+  private listedFiles(): ReadonlySet<string> {
+    return this.index().files;
   }
 
   /** The kustomizations of a folder above a file (read once), or undefined when the folder cannot be listed. */
