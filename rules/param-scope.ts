@@ -29,17 +29,52 @@ function withGroups(discovery: Discovery, rule: NamedRuleWithOperations): NamedR
   return (rule.apiGroups ?? []).includes('*') ? { ...rule, apiGroups: [...discovery.groups()] } : rule;
 }
 
-/** Every (resource, subresource) the rules match that has no namespace: cluster-scoped, in a rule whose scope allows it. */
-function clusterScopedTargets(discovery: Discovery, rules: readonly (NamedRuleWithOperations | null)[]): Map<string, ResourceInfo> {
-  const found = new Map<string, ResourceInfo>();
+/**
+ * Groups whose requests the CEL admission plugins never see: the virtual review resources
+ * (TokenReviews, SubjectAccessReviews), and the admission policies and bindings themselves, which
+ * the policy plugin leaves alone (generic plugin isPolicyResource).
+ */
+const NEVER_ADMITTED_GROUPS = new Set(['authentication.k8s.io', 'authorization.k8s.io']);
+const POLICY_RESOURCES = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
+
+/** The operations a request for the resource (or subresource) can be: connect subresources take CONNECT, other subresources UPDATE. */
+function operationsTaken(info: ResourceInfo, subresource: string): readonly string[] {
+  if (NEVER_ADMITTED_GROUPS.has(info.group) || (info.group === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(info.resource))) return [];
+  // ComponentStatuses are read only.
+  if (info.group === '' && info.resource === 'componentstatuses') return [];
+  if (subresource === '') return ['CREATE', 'UPDATE', 'DELETE'];
+  if (info.connect.has(subresource)) return ['CONNECT'];
+  return info.readOnly.has(subresource) ? [] : ['UPDATE'];
+}
+
+/** A cluster-scoped (resource, subresource) the rules match, with the operations they match it for. */
+interface ClusterTarget {
+  readonly info: ResourceInfo;
+  readonly operations: Set<string>;
+}
+
+/**
+ * Every (resource, subresource) without a namespace that the rules match, with the operations
+ * they match it for among those it takes; with `named` false, rules limited to resourceNames are
+ * left out (an exclusion of some objects leaves the others in).
+ */
+function clusterScopedTargets(discovery: Discovery, rules: readonly (NamedRuleWithOperations | null)[], named = true): Map<string, ClusterTarget> {
+  const found = new Map<string, ClusterTarget>();
   for (const rule of rules) {
-    if (rule === null || typeof rule !== 'object' || rule.scope === 'Namespaced' || (rule.operations ?? []).length === 0) continue;
+    if (rule === null || typeof rule !== 'object' || rule.scope === 'Namespaced') continue;
+    if (!named && (rule.resourceNames ?? []).length > 0) continue;
+    const operations = rule.operations ?? [];
     const spelled = withGroups(discovery, rule);
     for (const entry of rule.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         // A Namespace's own requests are left out: which namespace the API server gives them is not asserted here.
         if (info.namespaced || (info.group === '' && info.resource === 'namespaces')) continue;
-        found.set(`${info.group}/${info.resource}${subresource === '' ? '' : `/${subresource}`}`, info);
+        const taken = operationsTaken(info, subresource).filter((operation) => operations.includes(operation) || operations.includes('*'));
+        if (taken.length === 0) continue;
+        const key = `${info.group}/${info.resource}${subresource === '' ? '' : `/${subresource}`}`;
+        const target = found.get(key) ?? { info, operations: new Set<string>() };
+        for (const operation of taken) target.operations.add(operation);
+        found.set(key, target);
       }
     }
   }
@@ -75,14 +110,17 @@ function checkBinding(binding: PolicyObject, run: RuleRun): Violation<MessageId>
     const own = matchResourcesOf(binding).match;
     const constraints = spec.matchConstraints;
     if (!matchesAll(own?.objectSelector) || !matchesAll(constraints?.objectSelector)) continue;
+    // Each target with the operations both match, less those an exclusion of every object of it takes away.
     const matched = clusterScopedTargets(run.discovery, constraints?.resourceRules ?? []);
     const bindingRules = own?.resourceRules ?? [];
-    const narrowed = bindingRules.length === 0 ? matched : new Map([...matched].filter(([key]) => clusterScopedTargets(run.discovery, bindingRules).has(key)));
-    const excluded = new Set([...clusterScopedTargets(run.discovery, constraints?.excludeResourceRules ?? []).keys(), ...clusterScopedTargets(run.discovery, own?.excludeResourceRules ?? []).keys()]);
+    const narrowing = bindingRules.length === 0 ? undefined : clusterScopedTargets(run.discovery, bindingRules);
+    const exclusions = [constraints?.excludeResourceRules ?? [], own?.excludeResourceRules ?? []].map((rules) => clusterScopedTargets(run.discovery, rules, false));
+    const operationsLeft = (key: string, target: ClusterTarget): string[] =>
+      [...target.operations].filter((operation) => (narrowing === undefined || narrowing.get(key)?.operations.has(operation) === true) && !exclusions.some((excluded) => excluded.get(key)?.operations.has(operation) === true));
     // Named by the resource whose writes matter most: Nodes (the kubelet's), then the first in order.
-    const left = [...narrowed.keys()].filter((key) => !excluded.has(key)).sort((a, b) => Number(b === '/nodes') - Number(a === '/nodes'));
+    const left = [...matched].filter(([key, target]) => operationsLeft(key, target).length > 0).map(([key]) => key).sort((a, b) => Number(b === '/nodes') - Number(a === '/nodes'));
     if (left.length === 0) continue;
-    const first = narrowed.get(left[0]!)!;
+    const first = matched.get(left[0]!)!.info;
     const resource = left[0]!.slice(left[0]!.indexOf('/') + 1);
     violations.push({
       messageId: 'noNamespaceForClusterRequests',
