@@ -48,6 +48,17 @@ describe('kustomize patches', () => {
     expect(targeted[0]!.metadataOnly).toBeUndefined();
   });
 
+  it('reads the patches of a kustomization that spells another field otherwise, not of one that spells a patch field so (hold-out 18)', () => {
+    const files = { 'crd.yaml': 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n' };
+    // `commonlabels` is commonLabels to kustomize: labels on its own resources, no patch of a webhook configuration.
+    expect(changed('commonlabels: {a: b}\npatchesStrategicMerge:\n  - crd.yaml\n', 'ValidatingWebhookConfiguration', 'hooks', files)).toEqual([]);
+    expect(changed('commonlabels: {a: b}\npatchesStrategicMerge:\n  - crd.yaml\n', 'CustomResourceDefinition', 'widgets.example.com', files)).toEqual([3]);
+    // A patch list, or a key in one, spelled otherwise: what it patches is not known.
+    expect(changed('Patches:\n  - path: crd.yaml\n', 'ValidatingWebhookConfiguration', 'hooks', files)).toEqual([1]);
+    expect(changed('patches:\n  - Path: crd.yaml\n', 'ValidatingWebhookConfiguration', 'hooks', files)).toEqual([1]);
+    expect(changed('replacements:\n  - source: {kind: Service}\n    Targets: [{select: {kind: Service}}]\n', 'ValidatingWebhookConfiguration', 'hooks', files)).toEqual([1]);
+  });
+
   it('selects by group and version as kustomize does: a patch for v1beta1 objects leaves v1 ones as they are', () => {
     const text = [
       'patches:',

@@ -792,13 +792,29 @@ function hasFoldedFieldName(value: unknown, top = true, replacement = false): bo
   });
 }
 
-/** hasFoldedFieldName of a parsed document (one the yaml library cannot turn into values: true). */
-function spellsFieldOtherwise(doc: Document.Parsed): boolean {
+/** The fields of a kustomization that say which objects its patches and replacements change. */
+const PATCH_FIELDS: ReadonlySet<string> = new Set(['patches', 'patchesJson6902', 'patchesStrategicMerge', 'replacements']);
+
+/**
+ * Whether the patches of a kustomization are spelled otherwise than kustomize's types do: a patch
+ * field itself (`Patches:`), or a key inside one (`- Path: x.yaml`). Another field spelled so
+ * (`commonlabels:`, which kustomize reads as commonLabels and applies to its own resources) leaves
+ * its patches as they are read (hold-out 18); what it does to the build is the listing's
+ * (kustomizationListings: unreadable).
+ */
+function spellsPatchesOtherwise(doc: Document.Parsed): boolean {
+  let value: unknown;
   try {
-    return hasFoldedFieldName(doc.toJS({ maxAliasCount: 100 }));
+    value = doc.toJS({ maxAliasCount: 100 });
   } catch {
     return true;
   }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return hasFoldedFieldName(value);
+  return Object.entries(value).some(([key, inner]) => {
+    const field = FOLDED_FIELD_NAMES.get(foldName(key));
+    if (field !== undefined && field !== key) return PATCH_FIELDS.has(field);
+    return PATCH_FIELDS.has(key) && hasFoldedFieldName(inner, false, key === 'replacements');
+  });
 }
 
 /** The path with symbolic links followed, or as it is when it does not resolve. */
@@ -864,8 +880,8 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
     if (!isMap(root)) continue;
     if (!whole && ((root.get('kind') as unknown) !== 'Kustomization' || isFluxKustomization(valueOf(doc)))) continue;
     // A key read otherwise than by name may be a patch list (a tag, a merge, a field spelled in
-    // another case, which kustomize's JSON decoding folds): this kustomization's patches are not known.
-    if (hasUnreadableKey(doc) || spellsFieldOtherwise(doc) || hasAlias(doc)) {
+    // another case, which kustomize's JSON decoding folds, in or of a patch list): this kustomization's patches are not known.
+    if (hasUnreadableKey(doc) || spellsPatchesOtherwise(doc) || hasAlias(doc)) {
       out.push({ file, line: lineOf(root), target: {}, selectors: { changes: [], known: false } });
       continue;
     }
