@@ -48757,13 +48757,14 @@ var init_kustomization = __esm({
         if (file === "-" || this.isPatch(file))
           return false;
         const absolute = (0, import_node_path12.resolve)(file);
-        const beside = this.listingsByFolder().get((0, import_node_path12.dirname)(absolute)) ?? [];
+        const beside = this.index().byFolder.get((0, import_node_path12.dirname)(absolute)) ?? [];
         if (beside.length === 0)
           return false;
         const real = realPath(absolute);
-        const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-        if (beside.some(lists) || this.listedFiles().has(real) || this.listedFiles().has(absolute) || this.listings.some((listing) => listing.unreadable === true))
+        const { files: files2, anyUnreadable } = this.index();
+        if (anyUnreadable || files2.has(real) || files2.has(absolute))
           return false;
+        const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
         for (let folder = (0, import_node_path12.dirname)((0, import_node_path12.dirname)(absolute)); ; folder = (0, import_node_path12.dirname)(folder)) {
           const above = this.listingsIn(folder);
           if (above === void 0 || above.some(lists))
@@ -48776,15 +48777,14 @@ var init_kustomization = __esm({
       indexed;
       index() {
         if (this.indexed?.count !== this.listings.length) {
-          this.indexed = { count: this.listings.length, byFolder: groupBy(this.listings, (listing) => (0, import_node_path12.dirname)((0, import_node_path12.resolve)(listing.file))), files: new Set(this.listings.flatMap((listing) => listing.resources)) };
+          this.indexed = {
+            count: this.listings.length,
+            byFolder: groupBy(this.listings, (listing) => (0, import_node_path12.dirname)((0, import_node_path12.resolve)(listing.file))),
+            files: new Set(this.listings.flatMap((listing) => listing.resources)),
+            anyUnreadable: this.listings.some((listing) => listing.unreadable === true)
+          };
         }
         return this.indexed;
-      }
-      listingsByFolder() {
-        return this.index().byFolder;
-      }
-      listedFiles() {
-        return this.index().files;
       }
       /** The kustomizations of a folder above a file (read once), or undefined when the folder cannot be listed. */
       listingsIn(folder) {
@@ -68406,4 +68406,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 16a8653d025f904002774201b41392090c2155262b6d6977253342c8bca8c45f
+//# admission-lint-build 57a3010c149602355f3a89b94b65fcb751cfa16047415baf9728a3a0c8cba5bc

@@ -159,11 +159,13 @@ export class KustomizePatches {
     if (file === '-' || this.isPatch(file)) return false;
     const absolute = resolve(file);
     // Most files have no kustomization beside them: asked first, without a system call.
-    const beside = this.listingsByFolder().get(dirname(absolute)) ?? [];
+    const beside = this.index().byFolder.get(dirname(absolute)) ?? [];
     if (beside.length === 0) return false;
     const real = realPath(absolute);
+    const { files, anyUnreadable } = this.index();
+    // One that could not be read may list anything.
+    if (anyUnreadable || files.has(real) || files.has(absolute)) return false;
     const lists = (listing: KustomizationListing): boolean => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-    if (beside.some(lists) || this.listedFiles().has(real) || this.listedFiles().has(absolute) || this.listings.some((listing) => listing.unreadable === true)) return false;
     // kustomize lets a kustomization list files under its own folder only (its default load
     // restrictor, the one `kubectl apply -k` uses): the kustomizations of the folders above are
     // the others that may list it (s40 H2), read here even when the run did not reach them.
@@ -175,21 +177,18 @@ export class KustomizePatches {
   }
 
   /** The listings read so far by folder, and every resource they list: rebuilt when a kustomization was read since (all are, before the files are). */
-  private indexed: { readonly count: number; readonly byFolder: Map<string, KustomizationListing[]>; readonly files: Set<string> } | undefined;
+  private indexed: { readonly count: number; readonly byFolder: ReadonlyMap<string, readonly KustomizationListing[]>; readonly files: ReadonlySet<string>; readonly anyUnreadable: boolean } | undefined;
 
   private index(): NonNullable<KustomizePatches['indexed']> {
     if (this.indexed?.count !== this.listings.length) {
-      this.indexed = { count: this.listings.length, byFolder: groupBy(this.listings, (listing) => dirname(resolve(listing.file))), files: new Set(this.listings.flatMap((listing) => listing.resources)) };
+      this.indexed = {
+        count: this.listings.length,
+        byFolder: groupBy(this.listings, (listing) => dirname(resolve(listing.file))),
+        files: new Set(this.listings.flatMap((listing) => listing.resources)),
+        anyUnreadable: this.listings.some((listing) => listing.unreadable === true),
+      };
     }
     return this.indexed;
-  }
-
-  private listingsByFolder(): ReadonlyMap<string, readonly KustomizationListing[]> {
-    return this.index().byFolder;
-  }
-
-  private listedFiles(): ReadonlySet<string> {
-    return this.index().files;
   }
 
   /** The kustomizations of a folder above a file (read once), or undefined when the folder cannot be listed. */
