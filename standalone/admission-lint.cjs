@@ -60372,21 +60372,26 @@ function readLaterWorkloads(revisits, checked, checkedUpTo, wanted, settle, into
 function isComplete(object) {
   if (object.category === "webhook-configuration") {
     const webhooks = object.effective.webhooks;
-    return Array.isArray(webhooks) && webhooks.length > 0 && webhooks.every((webhook) => webhook !== null && typeof webhook === "object" && webhook.clientConfig != null && webhook.rules != null);
+    return Array.isArray(webhooks) && webhooks.length > 0 && webhooks.every(callsAndMatches);
   }
+  const spec = specOf(object);
+  return spec !== void 0 && ["validations", "mutations", "policyName"].some((key2) => spec[key2] != null);
+}
+function callsAndMatches(webhook) {
+  return webhook !== null && typeof webhook === "object" && webhook.clientConfig != null && webhook.rules != null;
+}
+function specOf(object) {
   const spec = object.effective.spec;
-  if (spec === void 0 || spec === null || typeof spec !== "object")
-    return false;
-  return ["validations", "mutations", "policyName"].some((key2) => spec[key2] != null);
+  return spec !== null && typeof spec === "object" ? spec : void 0;
 }
 function doesNothing(object) {
   const some2 = (value) => Array.isArray(value) && value.length > 0;
   if (object.category === "webhook-configuration") {
     const webhooks = object.effective.webhooks;
-    return !(Array.isArray(webhooks) && webhooks.some((webhook) => webhook !== null && typeof webhook === "object" && webhook.clientConfig != null && webhook.rules != null));
+    return !(Array.isArray(webhooks) && webhooks.some(callsAndMatches));
   }
-  const spec = object.effective.spec;
-  if (spec === void 0 || spec === null || typeof spec !== "object")
+  const spec = specOf(object);
+  if (spec === void 0)
     return true;
   if (object.kind === "ValidatingAdmissionPolicy")
     return !some2(spec.validations) && !some2(spec.auditAnnotations);
@@ -68406,4 +68411,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 57a3010c149602355f3a89b94b65fcb751cfa16047415baf9728a3a0c8cba5bc
+//# admission-lint-build e427f5aa200af33803797cf04ad53c3be5a9078be53128718e64e3ad8db30d4d

@@ -501,11 +501,21 @@ function readLaterWorkloads(
 function isComplete(object: WebhookConfigurationObject | PolicyObject): boolean {
   if (object.category === 'webhook-configuration') {
     const webhooks = object.effective.webhooks;
-    return Array.isArray(webhooks) && webhooks.length > 0 && webhooks.every((webhook) => webhook !== null && typeof webhook === 'object' && webhook.clientConfig != null && webhook.rules != null);
+    return Array.isArray(webhooks) && webhooks.length > 0 && webhooks.every(callsAndMatches);
   }
-  const spec = (object.effective as { spec?: Record<string, unknown> }).spec;
-  if (spec === undefined || spec === null || typeof spec !== 'object') return false;
-  return ['validations', 'mutations', 'policyName'].some((key) => spec[key] != null);
+  const spec = specOf(object);
+  return spec !== undefined && ['validations', 'mutations', 'policyName'].some((key) => spec[key] != null);
+}
+
+/** A webhook that has both a clientConfig and rules: one the API server can call. */
+function callsAndMatches(webhook: unknown): boolean {
+  return webhook !== null && typeof webhook === 'object' && (webhook as { clientConfig?: unknown }).clientConfig != null && (webhook as { rules?: unknown }).rules != null;
+}
+
+/** A policy's or binding's spec, when it is an object. */
+function specOf(object: PolicyObject): Record<string, unknown> | undefined {
+  const spec = (object.effective as { spec?: unknown }).spec;
+  return spec !== null && typeof spec === 'object' ? (spec as Record<string, unknown>) : undefined;
 }
 
 /**
@@ -519,10 +529,10 @@ function doesNothing(object: WebhookConfigurationObject | PolicyObject): boolean
   const some = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
   if (object.category === 'webhook-configuration') {
     const webhooks = object.effective.webhooks;
-    return !(Array.isArray(webhooks) && webhooks.some((webhook) => webhook !== null && typeof webhook === 'object' && webhook.clientConfig != null && webhook.rules != null));
+    return !(Array.isArray(webhooks) && webhooks.some(callsAndMatches));
   }
-  const spec = (object.effective as { spec?: Record<string, unknown> }).spec;
-  if (spec === undefined || spec === null || typeof spec !== 'object') return true;
+  const spec = specOf(object);
+  if (spec === undefined) return true;
   if (object.kind === 'ValidatingAdmissionPolicy') return !some(spec.validations) && !some(spec.auditAnnotations);
   if (object.kind === 'MutatingAdmissionPolicy') return !some(spec.mutations);
   return spec.policyName == null || spec.policyName === '';
