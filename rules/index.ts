@@ -25,6 +25,7 @@ import { rule as webhookServiceMissing } from './webhook-service-missing.js';
 import { rule as webhookServicePort } from './webhook-service-port.js';
 import { rule as admissionReviewVersions } from './admission-review-versions.js';
 import { rule as matchConditionNullObject } from './match-condition-null-object.js';
+import { rule as undefinedField } from './undefined-field.js';
 import { rule as matchConditionMissingField } from './match-condition-missing-field.js';
 import { rule as namespaceOptsOut } from './namespace-opts-out.js';
 import { rule as podSecurityLabels } from './pod-security-labels.js';
@@ -68,6 +69,7 @@ export const rules: readonly Rule[] = [
   admissionReviewVersions,
   matchConditionNullObject,
   matchConditionMissingField,
+  undefinedField,
   namespaceOptsOut,
   podSecurityLabels,
   podSecurity,

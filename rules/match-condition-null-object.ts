@@ -15,7 +15,7 @@ import { isEmptySelector } from '../src/match/selector.js';
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
-import { AbstractEvaluator, alwaysFalse, ANY, type Abstract, type NullVariable, type Scenario } from '../src/cel/abstract.js';
+import { AbstractEvaluator, alwaysFalse, ANY, isNullFailure, type Abstract, type NullVariable, type Scenario } from '../src/cel/abstract.js';
 import { celMeterOf } from '../src/cel/budget.js';
 import { parseBounded } from '../src/cel/evaluate.js';
 import { rememberedCompileError } from '../src/validate/webhook-api.js';
@@ -121,6 +121,8 @@ export const rule = defineObjectRule({
             if (results.some(({ value }) => alwaysFalse(value))) continue;
             for (const { condition, value } of results) {
               for (const [variable, node] of value.errors) {
+                // Its scenarios give no kinds: every failure is a null variable's.
+                if (!isNullFailure(variable)) continue;
                 const byVariable = failures.get(condition.index) ?? new Map<NullVariable, Failure>();
                 failures.set(condition.index, byVariable);
                 const always = value.values !== undefined && value.values.length === 0;

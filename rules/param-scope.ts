@@ -9,7 +9,7 @@
 import type { Discovery, ResourceInfo } from '../src/kube/discovery/discovery.js';
 import { splitApiVersion } from '../src/kube/api-version.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import { entryTargets } from '../src/match/targets.js';
+import { entryTargets, withAllGroups } from '../src/match/targets.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, matchResourcesOf, policySpec } from '../src/model/policies.js';
 import type { LabelSelector, NamedRuleWithOperations } from '../src/model/types.js';
@@ -22,11 +22,6 @@ function paramResource(discovery: Discovery, apiVersion: unknown, kind: unknown)
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || kind === '') return undefined;
   const { group, version } = splitApiVersion(apiVersion);
   return discovery.resources(group, version).find((info) => info.kind === kind);
-}
-
-/** A rule's groups with `*` spelled out as every group discovery knows. */
-function withGroups(discovery: Discovery, rule: NamedRuleWithOperations): NamedRuleWithOperations {
-  return (rule.apiGroups ?? []).includes('*') ? { ...rule, apiGroups: [...discovery.groups()] } : rule;
 }
 
 /**
@@ -64,7 +59,7 @@ function clusterScopedTargets(discovery: Discovery, rules: readonly (NamedRuleWi
     if (rule === null || typeof rule !== 'object' || rule.scope === 'Namespaced') continue;
     if (!named && (rule.resourceNames ?? []).length > 0) continue;
     const operations = rule.operations ?? [];
-    const spelled = withGroups(discovery, rule);
+    const spelled = withAllGroups(discovery, rule);
     for (const entry of rule.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         // A Namespace's own requests are left out: which namespace the API server gives them is not asserted here.

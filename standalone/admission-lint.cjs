@@ -118,6 +118,7 @@ var init_fs = __esm({
       "rules/suppression-without-reason.md": () => '---\nid: suppression-without-reason\nseverity: warning\n---\n\n# suppression-without-reason\n\n## What it does\n\nFlags suppressions that do not say why the finding does not apply:\n\n- a `# admission-lint-disable-next-line <rule-id>` or `# admission-lint-disable-file <rule-id>`\n  comment without ` -- <reason>` after the rule ids (or with an empty reason);\n- an `admission-lint.dev/ignore` annotation without an `admission-lint.dev/ignore-reason`\n  annotation beside it.\n\nThe suppression still works; this rule only asks for the reason. The finding is on the comment\nor on the annotation. See the README, "Suppressing findings", for the forms and what each covers.\n\n**What a file cannot show.** Whether the reason is true, or still holds: the rule checks only\nthat one is written.\n\n## Why is this bad?\n\nThe findings of admission-lint are about outages and bypasses that happen later, on the write\npath: a webhook that fails closed for every namespace, a selector that namespace owners can edit.\nA suppression is a decision that the risk is accepted here. Without the reason, the next reader\ncannot tell an informed decision ("fail-closed on purpose: unvalidated widgets break billing")\nfrom a way to make CI green, and nobody can check whether the reason still holds after the\nwebhook changes.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Use instead\n\nGive the reason after ` -- `, or use the `admission-lint.dev/ignore-reason` annotation:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\n  annotations:\n    admission-lint.dev/ignore: long-timeout\n    admission-lint.dev/ignore-reason: the widget validator calls a slow licence server\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose: unvalidated widgets break billing\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 25\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen suppressions are reviewed some other way (for example every one needs a linked ticket in\nthe pull request), turn it off with `--rule suppression-without-reason=off`. Its findings cannot\nbe suppressed inline.\n\n## References\n\n- ESLint, directive comments with descriptions (`-- <reason>`): https://eslint.org/docs/latest/use/configure/rules#comment-descriptions\n- ESLint, `eslint-comments/require-description`: https://eslint-community.github.io/eslint-plugin-eslint-comments/rules/require-description.html\n',
       "rules/timeout-budget.md": () => '---\nid: timeout-budget\nseverity: warning\n---\n\n# timeout-budget\n\n## What it does\n\nAdds up, for each request that two or more webhooks of the run can be called for, how long the\nAPI server can spend waiting for them when they are slow or unreachable, and flags the request\nwhen that is above a budget: 30 seconds unless the `budgetSeconds` option says otherwise.\n\nThe worst case follows how the API server calls webhooks:\n\n- mutating webhooks run one after another, so their effective `timeoutSeconds` add up; one\n  with `reinvocationPolicy: IfNeeded` may run a second time and counts twice;\n- validating webhooks run in parallel, after the mutating ones, so only the longest counts;\n- total = the mutating sum + the validating maximum. Being over the budget means strictly\n  more than it.\n\n**Severity: only where failing open is defeated.**\n\n| case | severity | why |\n|---|---|---|\n| the webhooks with `failurePolicy: Ignore` in the set add up past the budget on their own | warning | their authors meant a slow webhook to be skipped; the request times out in the client anyway (and past 34 s, the API server\'s own default deadline for a write, `parseTimeout` in `k8s.io/apiserver` `pkg/endpoints/handlers/rest.go`, it fails in the API server) |\n| the same, but one `Ignore` webhook is already as long as the 30 s client timeout | info | one cause, one finding: `long-timeout` warns on that webhook (when it runs) |\n| the sum is reached only through `Fail` webhooks | info | the first `Fail` webhook that times out rejects the request anyway, so the sum is reached only when each answers just before its timeout; each explicit timeout is a decision (`long-timeout`) |\n\nThis follows Gardener\'s webhook remediator, which counts `Ignore` as harmless only up to a 15 s\ntimeout "because most control-plane API calls are made with a client-side timeout of 30s" and\nthere may be "potential other webhooks" (`docs/usage/shoot/shoot_status.md`), and GKE\'s\nunsafe-webhook insight, which judges `Fail` by what the webhook intercepts, not by its timeout.\n\nThe requests tried are built from what the API server serves in the target version\n(`--kube-version`) and the CustomResourceDefinitions of the run: every resource and\nsubresource, with CREATE, UPDATE and DELETE on main resources, CONNECT on the subresources that\naccept it (`pods/exec`, `pods/attach`, `pods/portforward`, `pods/proxy`, `services/proxy`,\n`nodes/proxy`), CREATE on `binding`, `eviction` and `token`, and UPDATE on the other\nsubresources (`log` is only read, and never admitted). A resource that a rule names but\ndiscovery does not know (a custom resource whose CRD is not in the run) is tried too, with\nthat rule\'s operations, both namespaced and cluster-scoped. Namespaced requests are tried in a\nnamespace without labels (but its `kubernetes.io/metadata.name`) and in each Namespace of the\nrun (at most 100); Namespace objects likewise, with their own labels; cluster-scoped requests\nwithout a namespace.\n\nA webhook counts for a request when the shared request matcher says the API server calls it,\nor may (the worst case): its `matchConditions` are not evaluated, and the object\'s labels are\nnot known, so any `objectSelector` may match, with two refinements:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of\n  labels satisfies together (`rev In [canary]` and `rev DoesNotExist`) are not counted\n  together; the costliest combination is kept (only label keys that two or more of the\n  selectors read are varied, at most 4096 combinations per request, beyond which every\n  webhook counts);\n- configurations of the same kind and name in the run are alternatives (only one can exist\n  in a cluster): for each request, only the costlier one counts.\n\nA configuration with a `timeoutSeconds` outside 1\u201330 is left out: the API server rejects it,\nand `timeout-out-of-range` reports it.\n\nEach distinct set of webhooks that is over the budget is reported once, not once per request,\non the first webhook of the set in the order the API server calls them (mutating before\nvalidating; by configuration name, then list order), naming one request where it happens. A\nset that is contained in a larger set that is over the budget too is not reported on its own:\nits latency is smaller, so whatever brings the larger set under the budget brings it under as\nwell. The finding points at that first webhook. Its message names the first webhooks of the set\n(then how many more), the request and the worst case; the help (the `fix:` line) splits the\nworst case into the mutating and the validating part and lists the webhooks in calling order\nwith what each can cost (the first eight; `admission-lint simulate` with that request prints\nthem all).\n\n**What a file cannot show.** Webhooks installed in the cluster from other files, which add to\nthe same requests, and how long each webhook really takes: the total is a worst case built from\n`timeoutSeconds`, for webhooks that are slow or unreachable. Lint the configurations of a cluster\ntogether to count them all.\n\n## Why is this bad?\n\nThe time is paid by the request that triggered the webhooks: while the webhooks are slow or\nunreachable, every pod creation (say) waits for all of their timeouts in turn. The request as\na whole has a deadline of its own: the client\'s timeout (30 seconds for many clients) or the\nAPI server\'s request timeout (one minute by default). Past it the request fails ("request did\nnot complete within requested timeout"), even when every one of the webhooks has\n`failurePolicy: Ignore`. kubernetes/kubernetes#128162 shows it with four `Ignore` webhooks of\n10 seconds each: pod creation failed outright. Sidecar injectors, policy engines and secret\nagents pile up on `CREATE pods` in this way, each of them reasonable on its own.\n\nThe Kubernetes documentation notes that mutating webhooks run in sequence and add latency, and\nrecommends small timeouts and fewer, consolidated webhooks.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injectors\nwebhooks:\n  - name: mesh.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 15\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /mesh\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  - name: secrets.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /secrets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injectors\nwebhooks:\n  - name: mesh.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /mesh\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  - name: secrets.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /secrets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `budgetSeconds` | number (\u2265 1) | `30` | report requests whose worst-case webhook latency is above this many seconds |\n\nSet it with `--rule-option timeout-budget.budgetSeconds=20`.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and adds up webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own, or turn the rule off for such runs\nwith `--rule timeout-budget=off`.\n\n## References\n\n- Gardener, webhook remediator: `docs/usage/shoot/shoot_status.md` (gardener/gardener); GKE,\n  "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `k8s.io/apiserver` `pkg/endpoints/handlers/rest.go` (`parseTimeout`: 34 s for a write without\n  a `timeout` parameter)\n- Admission webhook good practices (mutating webhooks run in sequence; small timeouts;\n  consolidate webhooks): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#128162, "Pod admission can fail due to webhooks + context deadline\n  exceeded, even when all webhooks are set to failurePolicy = Ignore"\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` (sequential calls,\n  per-call timeouts, reinvocation) and `validating/dispatcher.go` (parallel calls)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n',
       "rules/timeout-out-of-range.md": () => '---\nid: timeout-out-of-range\nseverity: error\n---\n\n# timeout-out-of-range\n\n## What it does\n\nFlags a `timeoutSeconds` that is written and is outside 1 to 30 seconds: `0`, a negative value,\n`45`, `60`. An omitted `timeoutSeconds` is not flagged (the API default is 10 seconds in v1, 30 in\nv1beta1). A value that is not a number is reported by `schema`. `api-validation` does not report\nthe same problem again.\n\n**What a file cannot show.** The rule reads the value as written; the range is the one the API\nserver enforces in every version, so the file is enough. A value that a template or a controller\nfills in later is not seen here.\n\n## Why is this bad?\n\nThe API server rejects the whole configuration:\n`webhooks[0].timeoutSeconds: Invalid value: 60: the timeout value must be between 1 and 30 seconds`.\nDefaulting only fills a missing value, so an explicit `0` (for example from a Helm value that\nwas never set) is kept and rejected too. None of the configuration\'s webhooks is created or\nupdated. Schema-only validators do not catch this: the published OpenAPI has no minimum or\nmaximum for the field.\n\nAsking for more than 30 seconds usually means a webhook that does slow work inline (image\nscanning, calls to external services). Even inside the range, long timeouts hurt: mutating\nwebhooks run one after another, so their timeouts add up, and 30 seconds is about the time clients\nand the API server allow for a whole request. In kubevirt PR #5661 (Red Hat BZ 1957477) a\n`failurePolicy: Ignore` webhook with the old 30-second default blocked all modifications because\nit ran into the API request timeout. This rule only checks the range the API server accepts;\nkeep the value small (a few seconds).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-signature-policy\nwebhooks:\n  - name: pods.image-signature-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 60\n    clientConfig:\n      service:\n        namespace: image-signature-policy\n        name: image-signature-webhook\n        path: /verify-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-signature-policy"]\n```\n\n## Use instead\n\nKeep the webhook fast (cache signature look-ups, do slow work asynchronously) and set a short\ntimeout:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-signature-policy\nwebhooks:\n  - name: pods.image-signature-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-signature-policy\n        name: image-signature-webhook\n        path: /verify-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-signature-policy"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nNever for manifests you apply: the API server rejects every value this rule reports.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  ("the timeout value must be between 1 and 30 seconds")\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`timeoutSeconds` 10)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` (per-call timeout,\n  sequential mutating calls)\n- Admission webhook good practices (small timeouts):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubevirt/kubevirt PR #5661; digitalocean/clusterlint PR #83 and issue #167\n',
+      "rules/undefined-field.md": () => '---\nid: undefined-field\nseverity: error\n---\n\n# undefined-field\n\n## What it does\n\nFlags a CEL expression that selects a field the matched built-in kind does not have:\n\n- a webhook\'s `matchConditions`;\n- an admission policy\'s `matchConditions`, a `ValidatingAdmissionPolicy`\'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`\'s `mutations`, also where they read one of the\n  policy\'s `variables` that does.\n\nExamples: `object.spec.template` on a Pod (a Deployment\'s field), `object.spec.containers` on a\nDeployment (a Pod\'s), `object.spec.replica` for `replicas`, `c.securityContext.runAsNonroot`\nfor `runAsNonRoot`.\n\nEach expression is evaluated for each kind the rules match (built-in kinds only: custom\nresources, and subresources other than `status`, are not judged) and each of CREATE, UPDATE and\nDELETE they match, with what is known of that request:\n\n- the object has exactly the fields of its type, so `has()` of another field is false, and of a\n  field the type always writes (declared without `omitempty`, such as a Deployment\'s\n  `spec.template`) true;\n- `object.kind`, `object.apiVersion`, `request.kind` and `request.resource` are the matched\n  kind\'s, so `object.kind == \'Pod\' ? \u2026 : \u2026` and `[\'Deployment\', \'Job\'].all(k, object.kind != k) || \u2026`\n  take the branch that kind takes;\n- `&&` and `||` absorb an error when the other side decides the result, as CEL does;\n- a matchCondition that is false for the kind means the other expressions never run for it.\n\nSo `has(object.spec.template) ? object.spec.template.spec.containers : object.spec.containers`\nis fine for Pods and Deployments alike, and a guard on another path is not. There is one finding\nper expression, at its first such read, with the number of other paths that fail alike; a path\nread by several expressions is reported once, at the first. The message says whether the read\n`fails` on every request of those kinds or `can fail` (on those that reach it).\n\nSeverity: `error` when `failurePolicy` is `Fail` (written, or the `v1` default) and, for a\n`ValidatingAdmissionPolicy`, a binding in the run can deny (`Deny` among its `validationActions`;\nany `MutatingAdmissionPolicyBinding`). `warning` under `Ignore`, and for a policy with no such\nbinding in the run, where what the failure does is not known here.\n\nThe fields of each kind come from `k8s.io/api` and `k8s.io/apimachinery` at v0.35.0 (Kubernetes\n1.35): the `json` names of their Go types (`src/kube/fields-data.ts`, written by\n`src/build/generate-kube-fields.ts`). The kinds are those of `core/v1`, `apps/v1`, `batch/v1`,\n`networking.k8s.io/v1`, `rbac.authorization.k8s.io/v1`, `policy/v1`, `autoscaling/v2`,\n`scheduling.k8s.io/v1` and `storage.k8s.io/v1`; fields of other types (quantities, times,\n`intstr`, raw extensions) are not looked into. A name escaped for CEL (`__namespace__`) is not\njudged. Reads through `params`, through bound iteration variables of a map, and through\nvariables of unknown content are not followed. A read of a field that the type declares but an\nobject may lack is `match-condition-missing-field`\'s. An expression nested too deep to walk, or\none whose macros over literal lists go past the evaluation\'s budget (5,000 steps per kind and\noperation), is not judged for that kind.\n\n## Why is this bad?\n\nThe API server decodes a built-in object into its Go type before admission, so a field the type\ndoes not declare never reaches the object CEL reads. Selecting it is a CEL runtime error ("no\nsuch key") on every request that reaches the read, and `failurePolicy` decides what that error\ndoes: under `Fail` the request is rejected (a policy meant for Deployments that reads\n`object.spec.template` on Pods rejects Pods, in every namespace it matches), under `Ignore` the\nwebhook or policy silently does not run for those requests, and what it was meant to check is\nnever checked.\n\nThe API server does not reject such a policy. It type-checks a `ValidatingAdmissionPolicy`\'s\nexpressions against the matched kinds only after the policy is created, and writes what it finds\nto the policy\'s `status.typeChecking` as warnings (`undefined field \'replicas\'`); the policy is\nenforced as written. Webhook `matchConditions` are not type-checked at all.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: no-latest-tag\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: >-\n        (!has(object.spec.initContainers) ||\n          object.spec.template.spec.initContainers.all(c, !c.image.endsWith(\':latest\')))\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: no-latest-tag\nspec:\n  policyName: no-latest-tag\n  validationActions: [Deny]\n```\n\nOn a Pod with init containers the guard does not hold, so `object.spec.template` is read: every\nsuch Pod is rejected. (On a Deployment `has(object.spec.initContainers)` is always false, so the\nexpression is always true there: its init containers are never checked.)\n\n## Use instead\n\nRead each kind\'s field where that kind has it, choosing by `has()` or `object.kind`:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: no-latest-tag\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: spec\n      expression: "object.kind == \'Pod\' ? object.spec : object.spec.template.spec"\n  validations:\n    - expression: >-\n        !has(variables.spec.initContainers) ||\n          variables.spec.initContainers.all(c, !c.image.endsWith(\':latest\'))\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nThere is no case where the error is wanted. If the policy is only ever bound to kinds that have\nthe field (its bindings\' `matchResources` narrow it, which this rule does not read), narrow the\npolicy\'s own `resourceRules` the same way.\n\n## References\n\n- Validating Admission Policy, "Type checking":\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#type-checking\n- `k8s.io/apimachinery` `pkg/runtime/converter.go` (`ToUnstructured`: the object CEL reads has\n  the fields of the Go type, and those without `omitempty` always)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/typechecking.go` (the warnings in\n  `status.typeChecking`)\n- cel-go `interpreter/attributes.go` (selecting an absent key is a "no such key" error;\n  `has()` is false)\n',
       "rules/unknown-kind.md": () => '---\nid: unknown-kind\nseverity: error\n---\n\n# unknown-kind\n\n## What it does\n\nFlags an object whose `apiVersion` is in `admissionregistration.k8s.io` and whose `kind` that\ngroup has never had. The group has `ValidatingWebhookConfiguration`,\n`MutatingWebhookConfiguration`, `ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy` and `MutatingAdmissionPolicyBinding`, and a list of each (`\u2026List`).\nThe message quotes kubectl\'s error, and names the kind you probably meant when one is close\n(a letter off, or the same words with one more: `MutatingAdmissionWebhookConfiguration`). The\nfinding points at the `kind` value.\n\nThe object is the one cause: a binding whose policy has the misspelled kind (or a policy whose\nbinding has it) is not also reported by `binding-without-policy` or `policy-without-binding`.\n\nWhether the version serves the kind is another rule\'s finding: `removed-api-version` for a\nversion that no longer or not yet serves it, `schema` for a version that never existed.\n\n**What a file cannot show.** Nothing: the kinds of the group are fixed by the API. Kinds of other\ngroups (custom resources) are not this rule\'s.\n\n## Why is this bad?\n\nkubectl and the API server have no such kind: `kubectl apply` fails with\n`no matches for kind "MutatingAdmissionWebhookConfiguration" in version\n"admissionregistration.k8s.io/v1"` (with `ensure CRDs are installed first`), and nothing of the\nobject exists in the cluster. A release bundle with the typo installs everything else: the\nwebhook it meant to register is silently missing, and whatever it was to enforce or inject\nnever happens. Without this rule the linter, too, would count the object among the documents of\nother kinds and say nothing.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionWebhookConfiguration\nmetadata:\n  name: injector\nwebhooks:\n  - name: inject.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    clientConfig:\n      service: {namespace: injector, name: injector}\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injector\nwebhooks:\n  - name: inject.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    clientConfig:\n      service: {namespace: injector, name: injector}\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nNever for manifests you apply: the API server has no such kind, and the object is not created.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/register.go` (the kinds the group\n  registers) and `staging/src/k8s.io/api/admissionregistration/{v1,v1beta1,v1alpha1}/register.go`\n- kubectl\'s error for an unknown kind: `k8s.io/apimachinery` `pkg/api/meta` `NoKindMatchError`\n  ("no matches for kind %q in version %q")\n',
       "rules/unknown-resource.md": () => '---\nid: unknown-resource\nseverity: warning\n---\n\n# unknown-resource\n\n## What it does\n\nFlags a rule entry that names, in an API group the linter knows, a resource, subresource,\nversion or group that the target Kubernetes version (`--kube-version`, default 1.35) does not\nserve. The API server accepts such a rule without a word (it never checks names), and the\nwebhook is simply never called for it.\n\nA resources entry is reported only when it matches nothing in **any** of the rule\'s\n`apiGroups` and `apiVersions`: with `apiGroups: ["", "apps"]` and\n`resources: ["pods", "deployments"]`, `pods` is found in the core group and `deployments` in\n`apps`, and nothing is reported. The finding points at the entry that is wrong:\n\n- `rules[j].resources[k]` for a name that does not exist in the listed groups: `pod`, `Pods`,\n  `Deployment` (a kind), `deploymentz`, `pods` under `apps`, `deployments` under `""`. The\n  message suggests the closest real name: the same name in lowercase, the plural of a kind or\n  singular name, a name at most two edits away (one for names of four letters or fewer), or the\n  same name in the group that serves it ("`pods` is in the core group").\n- `rules[j].resources[k]` for a subresource the resource does not have (`pods/logs`: did you\n  mean `pods/log`?), or `*/x` when no resource of the listed groups has `x`.\n- `rules[j].resources[k]` for a built-in resource that the target version no longer serves, or\n  does not serve yet (`podsecuritypolicies`, removed in 1.25), and for one that a listed\n  version that is served does not contain.\n- `rules[j].apiVersions[k]` when the resource exists in the group, but none of the listed\n  versions is served (`networking.k8s.io/v1beta1` ingresses, removed in 1.22;\n  `autoscaling/v2beta2`; `apps/v2`). Each such version entry is reported, once, naming every\n  resource of the rule it cuts off.\n- `rules[j].apiGroups[k]` when the group itself is not served in the target version, but\n  Kubernetes served it in another version (`extensions`, gone since 1.22), or serves it only\n  from a later one.\n\n**Severity.** `warning`: a validating webhook or a policy does not check what its author meant\nit to, and a webhook whose every entry is dead is never called. `info` for a mutating webhook\nthat is still called for the rest of its rules: the objects of the dead entry go without its\nmutation (a default, an injected container), which no check of theirs depends on; the entry is\nstill worth removing or correcting.\n\nVersions and removals follow `--kube-version`: `autoscaling/v2beta2` is fine with\n`--kube-version 1.25` and reported from 1.26 on.\n\nNot checked (skipped):\n\n- a rule whose `apiGroups` contains `*`, or a group the linter does not know. Known groups are\n  the built-in ones (in any Kubernetes version from 1.22 on) and the groups of the\n  `CustomResourceDefinition`s in the run. A CRD\'s group with no CRD in the run is unknown.\n  One thing is known in every group: resource names are lowercase (a CRD\'s name is\n  `<plural>.<group>`, a DNS subdomain, and rules match names as written), so an entry with a\n  capital letter (the kind, `TimeSeriesPrediction`, written for `timeseriespredictions`) matches\n  no request and is reported whatever the group; a rule whose every entry has one never calls\n  the webhook, and the findings about its calls are not made.\n- entries `*` and `*/*`, and names of built-in APIs that exist but are off by default (alpha\n  APIs, betas behind a feature gate or `--runtime-config`, such as `resource.k8s.io/v1beta1`,\n  `certificates.k8s.io` `clustertrustbundles`, `storage.k8s.io/v1beta1`\n  `volumeattributesclasses`): a cluster may have switched them on.\n- in a group defined by a CRD of the run, a resource name that is not near one of the run\'s\n  CRDs (same name in another case, kind, or singular/plural form): the run may simply lack the\n  CRD that defines it. Versions and subresources of a CRD in the run are checked against that\n  CRD (its served versions; `status` and `scale`). When a document that could be a CRD of the\n  group (its text names `CustomResourceDefinition` and the group) cannot be read, the group\'s\n  CRDs may be incomplete, and the group is treated as unknown.\n- a version or group entry that is dead while another entry of the same rule still reaches the\n  resource (`apiGroups: ["extensions", "networking.k8s.io"]`, `apiVersions: ["v1beta1", "v1"]`):\n  manifests that support several Kubernetes versions list both, and nothing is lost.\n\nAdmission policies are checked the same way: the `resourceRules` and `excludeResourceRules` of\na policy\'s `spec.matchConstraints` and of a binding\'s `spec.matchResources`, with the same\nexemptions. The finding points at `spec.matchConstraints.resourceRules[j].resources[k]` (and so\non). An unknown name in `resourceRules` means the policy (or binding) never applies to it; in\n`excludeResourceRules` it means the exclusion excludes nothing, so what it was meant to exclude\nis still matched.\n\n`unreachable-rule` reports the other ways a rule cannot fire; it never reports an entry that\nthis rule reports.\n\n## Why is this bad?\n\nThe webhook\'s authors believe it guards something it never sees. A policy webhook whose rule\nsays `resources: ["pod"]`, `["Pods"]` or `["pods/logs"]`, or keeps `networking.k8s.io/v1beta1`\nafter the upgrade to 1.22, validates nothing and fails no test that does not create the\nobject through the API server. `matchPolicy: Equivalent` does not help: it converts between\nversions that are served, and a removed version is not. Kubernetes\' deprecation guide lists the\nremoved versions; the Kubernetes documentation on matching requests says that resources are the\nplural, lowercase names and that subresources are written `pods/status`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pod", "pods/logs"]\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1beta1"]\n        resources: ["ingresses"]\n```\n\nIn an admission policy, a misspelt exclusion keeps what it was meant to exclude:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods", "pods/status"]\n    excludeResourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["*"]\n        resources: ["pod/status"]\n  validations:\n    - expression: "object.spec.containers.all(c, !c.image.endsWith(\':latest\'))"\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods", "pods/log"]\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods", "pods/status"]\n    excludeResourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["*"]\n        resources: ["pods/status"]\n  validations:\n    - expression: "object.spec.containers.all(c, !c.image.endsWith(\':latest\'))"\n```\n\n`kubectl api-resources` lists the resources, groups and versions your cluster serves;\n`kubectl get --raw /api/v1 | jq \'.resources[].name\'` shows subresources (`pods/log`).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run (`apiextensions.k8s.io/v1`, served versions only).\n\n## When not to use it\n\nWhen your clusters serve APIs the linter does not model as on by default (an alpha API you\nenabled with `--runtime-config`, an aggregated API in a built-in group), or when you lint\nmanifests for an older cluster: set `--kube-version` to that version rather than turning the\nrule off.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: rules":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Deprecated API migration guide (removed versions per release):\n  https://kubernetes.io/docs/reference/using-api/deprecation-guide/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go` (exact string\n  matching of groups, versions and resources) and `plugin/webhook/generic/webhook.go`\n  (`matchPolicy: Equivalent` only tries served equivalent resources)\n- `kubectl api-resources`: https://kubernetes.io/docs/reference/kubectl/generated/kubectl_api-resources/\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match\n  `resourceRules` and `excludeResourceRules` with the webhook rule matcher)\n',
       "rules/unreachable-rule.md": () => '---\nid: unreachable-rule\nseverity: warning\n---\n\n# unreachable-rule\n\n## What it does\n\nFlags rules, or parts of rules, that can never match a request the API server sends to\nwebhooks, and points at the most specific field that makes them so:\n\n1. **Admission configuration kinds** (`rules[j].resources[k]`): an entry that names, in\n   `admissionregistration.k8s.io`, only `validatingwebhookconfigurations`,\n   `mutatingwebhookconfigurations`, `validatingadmissionpolicies`,\n   `validatingadmissionpolicybindings`, `mutatingadmissionpolicies` or\n   `mutatingadmissionpolicybindings` (or their subresources, or `*` when the rule\'s only group\n   is `admissionregistration.k8s.io`). The API server never sends requests for these kinds to\n   any webhook.\n2. **Virtual review resources, from Kubernetes 1.37** (`rules[j].resources[k]`, only with\n   `--kube-version 1.37` or later): an entry that names only `tokenreviews`,\n   `selfsubjectreviews` (`authentication.k8s.io`), `subjectaccessreviews`,\n   `selfsubjectaccessreviews`, `localsubjectaccessreviews` or `selfsubjectrulesreviews`\n   (`authorization.k8s.io`). From 1.37 webhooks are no longer called for them (feature gate\n   `ExcludeAdmissionWebhookVirtualResources`, on by default).\n3. **Scope** (`rules[j].scope`): `scope: Cluster` on a rule whose resources are all namespaced,\n   or `scope: Namespaced` on one whose resources are all cluster-scoped. Namespaces count as\n   cluster-scoped. When only some entries are out of scope, each of those entries is reported\n   instead (`rules[j].resources[k]`). Checked only when every entry of the rule is a resource\n   the linter knows.\n4. **CONNECT** (`rules[j].operations[k]`): a rule whose only operation is `CONNECT`, on\n   resources that never receive CONNECT. Only the `exec`, `attach`, `portforward` and `proxy`\n   subresources of pods, and the `proxy` subresources of services and nodes, do; the main\n   resources (`pods`) and the other subresources (`pods/log`) do not. When some entries of such\n   a rule accept CONNECT, the others are reported (`rules[j].resources[k]`).\n5. **Writes on CONNECT-only and read-only subresources** (`rules[j].operations`, or the first\n   such `rules[j].resources[k]`): `CREATE`, `UPDATE` or `DELETE` on `pods/exec`, `pods/attach`,\n   `pods/portforward`, `pods/proxy`, `services/proxy` or `nodes/proxy`, which receive only\n   `CONNECT`, or any operation on `pods/log`, which is only read (reads never reach admission).\n   When every entry of the rule is such a subresource, the rule is reported as a whole;\n   otherwise one finding names all such entries of the rule (the first two or three, then how\n   many more). This is also checked under\n   `apiGroups: ["*"]`, where the subresource means the same in every group: a\n   CustomResourceDefinition can only declare `status` and `scale`.\n6. **objectSelector with CONNECT-only rules** (`objectSelector`): CONNECT requests carry\n   options, not an object with labels, so a non-empty `objectSelector` never matches them. A\n   webhook whose rules all match only CONNECT is never called; if only some of its rules are\n   CONNECT-only, the message names them.\n7. **An empty rules list** (`rules`): a written `rules: []` matches nothing.\n\n**Severity.** A `warning` when something the author clearly wanted never happens: a whole rule,\na whole webhook, or an entry listed for requests the API server never sends that rule (out of\nscope, admission configuration objects, virtual reviews). An `info` for dead entries inside a\nrule that still matches: a CONNECT-only or read-only subresource listed next to live entries\nunder `CREATE`/`UPDATE` (item 5, "one finding names all such entries"), or an entry that does not\naccept CONNECT in a CONNECT rule whose other entries do (item 4). They change nothing at run\ntime: the rule intercepts what it would without them (a policy engine may list them so they\napply once a CONNECT rule is added).\n\nChecks 1 to 4 need to know the resources: they apply to rules whose every `apiGroups` entry is\na built-in group or the group of a `CustomResourceDefinition` in the run (no `*`), and they\nconsider only the entries that match a resource of the target version (`--kube-version`). An\nentry that matches nothing is `unknown-resource`\'s to report, and is not reported here too.\n\nDeliberately not reported:\n\n- **A webhook without `rules`.** Some projects ship webhook configurations without rules on\n  purpose: their controllers fill the rules in at run time. Only a written, empty `rules: []` is\n  reported.\n- **CONNECT among other operations** (`operations: ["CREATE", "CONNECT"]` on `pods`): the rule\n  still fires for the other operations, and generated configurations list every operation.\n- Requests the webhook\'s selectors or `matchConditions` happen to exclude: they depend on\n  labels and requests, not on the rule.\n\nA webhook that no request reaches (no rules, or every rule unreachable) gets no findings from\nthe rules about what its calls do (timeouts, failure policy, reinvocation, selectors): the\nengine drops them, so a dead webhook is reported once, here.\n\n**What a file cannot show.** The API server\'s feature gates: check 2 assumes\n`ExcludeAdmissionWebhookVirtualResources` is on, as it is by default from 1.37. Rules that a\ncontroller writes into a configuration at run time are not in the file either.\n\n## Why is this bad?\n\nA rule that cannot fire gives a false sense of coverage. Teams write webhooks "to protect the\nwebhook configurations" and never learn that the API server exempts those kinds (so that a\nbroken webhook cannot lock itself in); they audit `kubectl exec` with a rule on `pods`, whose\nCONNECT requests go to `pods/exec`; they add an `objectSelector` to an exec webhook and it\nstops being called, because exec requests have no object labels. `scope: Cluster` on pods\nswitches a webhook off silently. Kubernetes 1.37 stops calling webhooks for TokenReview and\nSubjectAccessReview-style requests; a webhook that relied on them stops working on upgrade.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["admissionregistration.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["validatingwebhookconfigurations"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods/exec", "pods/attach"]\n```\n\nTo guard the webhook configurations themselves, restrict who may write them with RBAC; to\ncheck them, use a `ValidatingAdmissionPolicy` on a cluster where you control its bindings, or\nreview them before they are applied (this linter).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` (the virtual review resources from 1.37)\nand reads the `CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen a configuration deliberately keeps rules for a later Kubernetes version or for a cluster\nwith extra APIs; lint with the matching `--kube-version` first. A webhook that must keep its\n`rules: []` as a placeholder for a controller is better written without `rules`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go`\n  (`IsExemptAdmissionConfigurationResource`, scope matching), `predicates/object/matcher.go`\n  (objects without labels never match a selector), `plugin/webhook/generic/webhook.go`\n- Dynamic Admission Control, "Matching requests": scope, CONNECT and subresources:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Admission webhook good practices (do not match TokenReview and SubjectAccessReview; from\n  v1.37 webhooks are not called for them):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `kubernetes/kubernetes` `pkg/kubeapiserver/admission/exclusion/resources.go` (the virtual\n  resources)\n',
@@ -4352,11 +4353,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule40) {
-  return { scope: "object", ...rule40 };
+function defineObjectRule(rule41) {
+  return { scope: "object", ...rule41 };
 }
-function defineFileRule(rule40) {
-  return { scope: "file", ...rule40 };
+function defineFileRule(rule41) {
+  return { scope: "file", ...rule41 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -6107,12 +6108,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule40) => shouldUseRule(schema, rule40));
+      return group.rules.some((rule41) => shouldUseRule(schema, rule41));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule40) {
+    function shouldUseRule(schema, rule41) {
       var _a;
-      return schema[rule40.keyword] !== void 0 || ((_a = rule40.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule41.keyword] !== void 0 || ((_a = rule41.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -7173,9 +7174,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule40 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule40)) {
-            keywordCode(it, rule40.keyword, rule40.definition, group.type);
+        for (const rule41 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule41)) {
+            keywordCode(it, rule41.keyword, rule41.definition, group.type);
           }
         }
       });
@@ -7210,9 +7211,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule40 = rules2[keyword];
-        if (typeof rule40 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule40)) {
-          const { type } = rule40.definition;
+        const rule41 = rules2[keyword];
+        if (typeof rule41 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule41)) {
+          const { type } = rule41.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -9306,8 +9307,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule40 = this.RULES.all[keyword];
-        return typeof rule40 == "object" ? rule40.definition : !!rule40;
+        const rule41 = this.RULES.all[keyword];
+        return typeof rule41 == "object" ? rule41.definition : !!rule41;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9315,7 +9316,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule40) => rule40.keyword === keyword);
+          const i = group.rules.findIndex((rule41) => rule41.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9342,10 +9343,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule40 = rules2[key2];
-            if (typeof rule40 != "object")
+            const rule41 = rules2[key2];
+            if (typeof rule41 != "object")
               continue;
-            const { $data } = rule40.definition;
+            const { $data } = rule41.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9509,7 +9510,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule40 = {
+      const rule41 = {
         keyword,
         definition: {
           ...definition,
@@ -9518,18 +9519,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule40, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule41, definition.before);
       else
-        ruleGroup.rules.push(rule40);
-      RULES.all[keyword] = rule40;
+        ruleGroup.rules.push(rule41);
+      RULES.all[keyword] = rule41;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule40, before) {
+    function addBeforeRule(ruleGroup, rule41, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule40);
+        ruleGroup.rules.splice(i, 0, rule41);
       } else {
-        ruleGroup.rules.push(rule40);
+        ruleGroup.rules.push(rule41);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -16922,12 +16923,12 @@ var init_parser2 = __esm({
           if (fieldToken.type !== "ident")
             throw this.syntax(fieldToken, `mismatched input '${fieldToken.text}' expecting ${optional ? "{IDENTIFIER, ESC_IDENTIFIER}" : "IDENTIFIER"}`);
           this.next();
-          const fieldName = this.fieldName(fieldToken);
+          const fieldName2 = this.fieldName(fieldToken);
           const colon = this.colon();
           if (colon === void 0)
             break;
           const value = this.parseExpr();
-          fields.push({ id: this.id(), offset: colon.start, name: fieldName, value, optional: optional !== void 0 });
+          fields.push({ id: this.id(), offset: colon.start, name: fieldName2, value, optional: optional !== void 0 });
           if (!this.accept(","))
             break;
         }
@@ -26812,9 +26813,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule40) {
+function validateRule(at, rule41) {
   const errors = [];
-  const operations = rule40.operations ?? [];
+  const operations = rule41.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -26823,12 +26824,12 @@ function validateRule(at, rule40) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule40.apiGroups ?? [];
+  const groups = rule41.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule40.apiVersions ?? [];
+  const versions = rule41.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -26837,9 +26838,9 @@ function validateRule(at, rule40) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule40.resources));
-  if (rule40.scope !== void 0 && rule40.scope !== null && !SCOPES.includes(rule40.scope))
-    errors.push(notSupported([...at, "scope"], rule40.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule41.resources));
+  if (rule41.scope !== void 0 && rule41.scope !== null && !SCOPES.includes(rule41.scope))
+    errors.push(notSupported([...at, "scope"], rule41.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -26882,9 +26883,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule40, j) => {
-    if (rule40 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule40));
+  webhook.rules?.forEach((rule41, j) => {
+    if (rule41 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule41));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -26976,14 +26977,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule40) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule40;
+function validateRuleWithOperations(at, rule41) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule41;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule40) {
+function validateNamedRuleWithOperations(at, rule41) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule40.resourceNames ?? []).forEach((value, i) => {
+  (rule41.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -26992,7 +26993,7 @@ function validateNamedRuleWithOperations(at, rule40) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule40));
+  errors.push(...validateRuleWithOperations(at, rule41));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -27012,14 +27013,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule40, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule40 ?? {})));
+    match[list3]?.forEach((rule41, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule41 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule40, i) => {
-    rule40?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule41, i) => {
+    rule41?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -27465,10 +27466,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule40) {
-  const groups = rule40.apiGroups ?? [];
-  const versions = rule40.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule40.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule41) {
+  const groups = rule41.apiGroups ?? [];
+  const versions = rule41.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule41.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -27484,9 +27485,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule40, discovery) {
-  const groups = rule40.apiGroups ?? [];
-  return (rule40.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule41, discovery) {
+  const groups = rule41.apiGroups ?? [];
+  return (rule41.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -27494,15 +27495,15 @@ function canMatchNamespaced(rule40, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule40) => {
-    if (rule40 === null)
+  return (rules2 ?? []).some((rule41) => {
+    if (rule41 === null)
       return false;
-    const scope = rule40.scope ?? "*";
+    const scope = rule41.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule40);
+      return canMatchNamespaces(rule41);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule40, discovery);
-    return canMatchNamespaced(rule40, discovery) || canMatchNamespaces(rule40);
+      return canMatchNamespaced(rule41, discovery);
+    return canMatchNamespaced(rule41, discovery) || canMatchNamespaces(rule41);
   });
 }
 var init_scope = __esm({
@@ -36284,17 +36285,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule40, request2) {
-  return scopeMatches(rule40.scope, request2) && (rule40.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule40.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule40.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule40.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule41, request2) {
+  return scopeMatches(rule41.scope, request2) && (rule41.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule41.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule41.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule41.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule40) {
-  if (rule40 === null || typeof rule40 !== "object")
+function compileRule(rule41) {
+  if (rule41 === null || typeof rule41 !== "object")
     return null;
-  const scope = rule40.scope ?? "*";
-  const operations = listOf(rule40.operations);
-  const groups = listOf(rule40.apiGroups);
-  const versions = listOf(rule40.apiVersions);
-  const resources = listOf(rule40.resources);
+  const scope = rule41.scope ?? "*";
+  const operations = listOf(rule41.operations);
+  const groups = listOf(rule41.apiGroups);
+  const versions = listOf(rule41.apiVersions);
+  const resources = listOf(rule41.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -36310,27 +36311,27 @@ function compileRule(rule40) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule40, request2) {
-  if (rule40.scope === "Namespaced") {
+function compiledRuleMatches(rule41, request2) {
+  if (rule41.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule40.scope === "Cluster") {
+  } else if (rule41.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule40.operations, request2.operation) || !hasOrAny(rule40.groups, request2.group) || !hasOrAny(rule40.versions, request2.version))
+  if (!hasOrAny(rule41.operations, request2.operation) || !hasOrAny(rule41.groups, request2.group) || !hasOrAny(rule41.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule40.resources) {
+  for (const [resource, subresource] of rule41.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule40 of compiledRules(rules2 ?? [])) {
-    if (rule40 === null || !hasOrAny(rule40.groups, group))
+  for (const rule41 of compiledRules(rules2 ?? [])) {
+    if (rule41 === null || !hasOrAny(rule41.groups, group))
       continue;
-    for (const [r, sub] of rule40.resources)
+    for (const [r, sub] of rule41.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -36339,24 +36340,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule40 = rules2[index];
-    if (rule40 !== null && compiledRuleMatches(rule40, request2))
+    const rule41 = rules2[index];
+    if (rule41 !== null && compiledRuleMatches(rule41, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule40) => rule40 !== null && hasOrAny(rule40.groups, request2.group) && hasOrAny(rule40.operations, request2.operation) && rule40.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule41) => rule41 !== null && hasOrAny(rule41.groups, request2.group) && hasOrAny(rule41.operations, request2.operation) && rule41.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule40 = rules2[index];
-    if (rule40 === null)
+    const rule41 = rules2[index];
+    if (rule41 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule40, candidate))
+      if (compiledRuleMatches(rule41, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -36392,12 +36393,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule40 = matchingRule(webhook, request2, discovery);
-  if (rule40 === void 0)
+  const rule41 = matchingRule(webhook, request2, discovery);
+  if (rule41 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule40);
+  return selectorsOutcome(webhook, request2, rule41);
 }
-function selectorsOutcome(webhook, request2, rule40) {
+function selectorsOutcome(webhook, request2, rule41) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -36405,10 +36406,10 @@ function selectorsOutcome(webhook, request2, rule40) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule40.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule41.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule40.rule, unknown: "object-labels" };
-  return { called: true, rule: rule40.rule, equivalent: rule40.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule41.rule, unknown: "object-labels" };
+  return { called: true, rule: rule41.rule, equivalent: rule41.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -36438,13 +36439,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule40) => {
-    if (!isRule(rule40))
+  return (rules2 ?? []).map((rule41) => {
+    if (!isRule(rule41))
       return null;
-    const names2 = rule40.resourceNames ?? [];
+    const names2 = rule41.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule40;
+    return rule41;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -36590,7 +36591,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule40) => rule40 !== null && typeof rule40 === "object" && (rule40.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule41) => rule41 !== null && typeof rule41 === "object" && (rule41.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -36892,6 +36893,9 @@ var init_services = __esm({
 });
 
 // dist/src/match/targets.js
+function withAllGroups(discovery, rule41) {
+  return (rule41.apiGroups ?? []).includes("*") ? { ...rule41, apiGroups: [...discovery.groups()] } : rule41;
+}
 function splitEntry(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? { resource: entry, subresource: "" } : { resource: entry.slice(0, slash), subresource: entry.slice(slash + 1) };
@@ -36903,11 +36907,11 @@ function selectedVersions(discovery, group, versions) {
   const served3 = discovery.versions(group);
   return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule40, entry) {
+function entryTargets(discovery, rule41, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule40.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule40.apiVersions ?? [])) {
+  for (const group of rule41.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule41.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -36958,19 +36962,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule40 of webhook.rules ?? []) {
-    if (rule40 === null || typeof rule40 !== "object")
+  for (const rule41 of webhook.rules ?? []) {
+    if (rule41 === null || typeof rule41 !== "object")
       continue;
-    for (const group of rule40.apiGroups ?? []) {
+    for (const group of rule41.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule40.resources ?? []) {
+      for (const entry of rule41.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule40, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule41, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -37060,8 +37064,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule40) {
-  const operations = rule40.operations ?? [];
+function isConnectOnly(rule41) {
+  const operations = rule41.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -37102,16 +37106,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule40, path, webhook, live, others = 0) {
+function checkOperations(rule41, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule40.operations ?? [];
+  const operations = rule41.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule40)) {
+  if (isConnectOnly(rule41)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -37144,10 +37148,10 @@ function checkOperations(rule40, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule40, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule41, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule40.apiGroups ?? [];
-  const resources = rule40.resources ?? [];
+  const groups = rule41.apiGroups ?? [];
+  const resources = rule41.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
@@ -37156,9 +37160,9 @@ function checkRule(discovery, rule40, path, webhook, kube, virtualExcluded) {
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule40, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule41, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule40, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule41, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -37176,9 +37180,9 @@ function checkRule(discovery, rule40, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule40, operations: ["*"] };
+  const anyOperation = { ...rule41, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule40.scope ?? "*";
+  const scope = rule41.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -37195,7 +37199,7 @@ function checkRule(discovery, rule40, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule40, path, webhook, scoped2);
+  const result = checkOperations(rule41, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -37213,16 +37217,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule40, j) => {
-    if (rule40 === null || typeof rule40 !== "object") {
+  rules2.forEach((rule41, j) => {
+    if (rule41 === null || typeof rule41 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule40, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule41, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule40))
+    if (isConnectOnly(rule41))
       connectOnly.push(j);
     else
       others++;
@@ -37269,12 +37273,12 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule40) => rule40 !== null && typeof rule40 === "object" ? rule40.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule41) => rule41 !== null && typeof rule41 === "object" ? rule41.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
     return "custom";
-  const onlyEvictions = rules2.every((rule40) => rule40 !== null && typeof rule40 === "object" && (rule40.apiGroups ?? []).every((group) => group === "") && (rule40.resources ?? []).length > 0 && (rule40.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  const onlyEvictions = rules2.every((rule41) => rule41 !== null && typeof rule41 === "object" && (rule41.apiGroups ?? []).every((group) => group === "") && (rule41.resources ?? []).length > 0 && (rule41.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
   return onlyEvictions ? "evictions" : "builtin";
 }
 function which(entries) {
@@ -37382,11 +37386,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule40, index) => {
-    if (rule40 === null || typeof rule40 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule41, index) => {
+    if (rule41 === null || typeof rule41 !== "object")
       return [];
-    const all = (rule40.apiGroups ?? []).includes(ANY) && (rule40.apiVersions ?? []).includes(ANY) && (rule40.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule40.scope === void 0 || rule40.scope === ANY);
-    return all ? [{ index, operations: rule40.operations ?? [] }] : [];
+    const all = (rule41.apiGroups ?? []).includes(ANY) && (rule41.apiVersions ?? []).includes(ANY) && (rule41.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule41.scope === void 0 || rule41.scope === ANY);
+    return all ? [{ index, operations: rule41.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -38010,15 +38014,15 @@ function readsKnownMap(e, bound) {
   }
   return at.kind === "ident" && !bound.has(at.name) && KNOWN_MAPS.has([at.name, ...path].join("."));
 }
-function conditionsOutcome(scope, conditions, requests) {
+function conditionsOutcome(scope, conditions, requests2) {
   const expressions = conditions.map((condition) => condition?.expression?.trim() ?? "").filter((e) => e !== "");
   if (expressions.length === 0)
     return "called";
-  const key2 = JSON.stringify([expressions, requests]);
+  const key2 = JSON.stringify([expressions, requests2]);
   const outcomes2 = scope.memo.get(OUTCOMES, () => /* @__PURE__ */ new Map());
   let outcome = outcomes2.get(key2);
   if (outcome === void 0) {
-    outcome = evaluateConditions(expressions, requests, celMeterOf(scope));
+    outcome = evaluateConditions(expressions, requests2, celMeterOf(scope));
     outcomes2.set(key2, outcome);
   }
   return outcome;
@@ -38086,11 +38090,11 @@ function preparedOnce() {
     return out;
   };
 }
-function evaluateConditions(rawExpressions, requests, meter) {
+function evaluateConditions(rawExpressions, requests2, meter) {
   const faithful = faithfulOnce();
   const prepare = preparedOnce();
   let unknown = false;
-  for (const request2 of requests) {
+  for (const request2 of requests2) {
     const expressions = rawExpressions.map((expression) => prepare(expression, request2));
     const context = celVariables(request2);
     const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
@@ -38105,17 +38109,17 @@ function evaluateConditions(rawExpressions, requests, meter) {
   }
   return unknown ? "unknown" : "skipped";
 }
-function validationsOutcome(scope, validations, variables, requests) {
+function validationsOutcome(scope, validations, variables, requests2) {
   if (validations.length === 0)
     return "passes";
-  const key2 = JSON.stringify([validations, variables, requests]);
+  const key2 = JSON.stringify([validations, variables, requests2]);
   const outcomes2 = scope.memo.get(VALIDATION_OUTCOMES, () => /* @__PURE__ */ new Map());
   let outcome = outcomes2.get(key2);
   if (outcome === void 0) {
     const meter = celMeterOf(scope);
-    outcome = evaluateValidations(validations, variables, requests, meter);
-    if (outcome === "passes" && requests.length > 0) {
-      const others = otherWritersOf(requests[0]).map((requester) => ({ ...requests[0], requester }));
+    outcome = evaluateValidations(validations, variables, requests2, meter);
+    if (outcome === "passes" && requests2.length > 0) {
+      const others = otherWritersOf(requests2[0]).map((requester) => ({ ...requests2[0], requester }));
       if (others.length > 0 && evaluateValidations(validations, variables, others, meter) !== "passes")
         outcome = "unknown";
     }
@@ -38125,8 +38129,8 @@ function validationsOutcome(scope, validations, variables, requests) {
   }
   return outcome;
 }
-function othersMayBeCalled(scope, conditions, requests) {
-  const writes = new Map(requests.map((request2) => [`${request2.group}/${request2.resource}/${request2.subresource}/${request2.operation}/${request2.namespace ?? ""}`, request2]));
+function othersMayBeCalled(scope, conditions, requests2) {
+  const writes = new Map(requests2.map((request2) => [`${request2.group}/${request2.resource}/${request2.subresource}/${request2.operation}/${request2.namespace ?? ""}`, request2]));
   const others = [...writes.values()].flatMap((request2) => otherWritersOf(request2).map((requester) => ({ ...request2, requester })));
   return others.length > 0 && conditionsOutcome(scope, conditions, others) !== "skipped";
 }
@@ -38143,13 +38147,13 @@ function mayOverflow(expression) {
   const calls = (e) => e.kind === "call" && OVERFLOWING_CALLS.has(e.fn) || children2(e).some(calls);
   return calls(expr);
 }
-function evaluateValidations(rawValidations, rawVariables, requests, meter) {
+function evaluateValidations(rawValidations, rawVariables, requests2, meter) {
   const faithful = faithfulOnce();
   const prepare = preparedOnce();
   const names2 = rawVariables.map((variable) => variable.name);
   const twice = new Set(names2.filter((name, index) => names2.indexOf(name) !== index));
   let unknown = false;
-  for (const request2 of requests) {
+  for (const request2 of requests2) {
     const validations = rawValidations.map((expression) => prepare(expression, request2));
     const variables = rawVariables.map((variable) => ({ name: variable.name, expression: prepare(variable.expression, request2) }));
     const known = {};
@@ -38180,9 +38184,9 @@ function systemRequestOutcome(scope, conditions, match, operations) {
   const outcomes2 = scope.memo.get(SYSTEM_OUTCOMES, () => /* @__PURE__ */ new Map());
   let outcome = outcomes2.get(key2);
   if (outcome === void 0) {
-    const requests = listed2.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: "kube-system", requester, systemObject: true })));
-    outcome = conditionsOutcome(scope, conditions, requests);
-    if (outcome === "skipped" && othersMayBeCalled(scope, conditions, requests))
+    const requests2 = listed2.flatMap((operation) => systemWritersOf(match.group).map((requester) => ({ group: match.group, resource, subresource, operation, namespace: "kube-system", requester, systemObject: true })));
+    outcome = conditionsOutcome(scope, conditions, requests2);
+    if (outcome === "skipped" && othersMayBeCalled(scope, conditions, requests2))
       outcome = "unknown";
     outcomes2.set(key2, outcome);
   }
@@ -38293,16 +38297,16 @@ function analyse(object, context) {
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    for (const [j, rule40] of (webhook.rules ?? []).entries()) {
-      if (rule40 === null || rule40.scope === "Cluster")
+    for (const [j, rule41] of (webhook.rules ?? []).entries()) {
+      if (rule41 === null || rule41.scope === "Cluster")
         continue;
-      const operations = rule40.operations ?? [];
+      const operations = rule41.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule40.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule41.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule40.apiGroups ?? [];
-      const versions = rule40.apiVersions ?? [];
+      const groups = rule41.apiGroups ?? [];
+      const versions = rule41.apiVersions ?? [];
       const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
       const conditions = webhook.matchConditions ?? [];
       let called;
@@ -38366,13 +38370,13 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    const installerWritesOnly = (webhook.rules ?? []).every((rule40) => {
-      if (rule40 === null || rule40.scope === "Cluster")
+    const installerWritesOnly = (webhook.rules ?? []).every((rule41) => {
+      if (rule41 === null || rule41.scope === "Cluster")
         return true;
-      const operations = rule40.operations ?? [];
+      const operations = rule41.operations ?? [];
       if (!operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT"))
         return true;
-      return (rule40.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule40.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
+      return (rule41.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule41.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
@@ -38468,10 +38472,10 @@ function patched(object, run2) {
       return { object };
     if (change.field === "scope") {
       const rules2 = [...webhook.rules ?? []];
-      const rule40 = rules2[change.rule ?? -1];
-      if (rule40 === void 0 || rule40 === null || typeof rule40 !== "object")
+      const rule41 = rules2[change.rule ?? -1];
+      if (rule41 === void 0 || rule41 === null || typeof rule41 !== "object")
         return { object };
-      const { scope: _scope, ...rest } = rule40;
+      const { scope: _scope, ...rest } = rule41;
       rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
       webhooks[index] = { ...webhook, rules: rules2 };
     } else
@@ -38503,8 +38507,8 @@ function narrows(change, written, patched2) {
   if (before === void 0 || after === void 0)
     return false;
   if (change.field === "scope") {
-    const rule40 = before.rules?.[change.rule ?? -1];
-    return (rule40?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+    const rule41 = before.rules?.[change.rule ?? -1];
+    return (rule41?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
   }
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
@@ -38743,7 +38747,7 @@ function systemWriteCalls(webhook, target, request2, context) {
       continue;
     let conditions = "called";
     if (outcome.dependsOnMatchConditions) {
-      const requests = systemWritersOf(request2.group).map((requester) => ({
+      const requests2 = systemWritersOf(request2.group).map((requester) => ({
         group: request2.group,
         resource: request2.resource,
         subresource: request2.subresource ?? "",
@@ -38753,7 +38757,7 @@ function systemWriteCalls(webhook, target, request2, context) {
         // Nodes carry labels their admins, kubelets and clouds give them: not only the system's (s39b 2).
         systemObject: target.namespace === "kube-system"
       }));
-      conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests);
+      conditions = conditionsOutcome(context, webhook.matchConditions ?? [], requests2);
     }
     if (conditions !== "skipped")
       calls.push({ operation, rule: outcome.rule, conditions });
@@ -38910,7 +38914,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule40) => rule40 !== null && typeof rule40 === "object" && names(rule40.operations, write2.operation) && names(rule40.apiGroups, write2.group) && (rule40.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule41) => rule41 !== null && typeof rule41 === "object" && names(rule41.operations, write2.operation) && names(rule41.apiGroups, write2.group) && (rule41.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -38918,23 +38922,23 @@ function mayMatch(rules2, write2) {
   }));
 }
 function calledRequesters(run2, conditions, write2) {
-  const requests = systemWritersOf(write2.group).map((requester) => ({ group: write2.group, resource: write2.resource, subresource: write2.subresource, operation: write2.operation, namespace: KUBE_SYSTEM, requester, systemObject: true }));
+  const requests2 = systemWritersOf(write2.group).map((requester) => ({ group: write2.group, resource: write2.resource, subresource: write2.subresource, operation: write2.operation, namespace: KUBE_SYSTEM, requester, systemObject: true }));
   if (conditions.length === 0)
-    return { called: requests, undecided: false };
+    return { called: requests2, undecided: false };
   if (!loadCelSync())
     return { called: [], undecided: true };
-  const outcomes2 = requests.map((request2) => conditionsOutcome(run2, conditions, [request2]));
-  const undecided = outcomes2.includes("unknown") || outcomes2.every((outcome) => outcome === "skipped") && othersMayBeCalled(run2, conditions, requests);
-  return { called: requests.filter((_, index) => outcomes2[index] === "called"), undecided };
+  const outcomes2 = requests2.map((request2) => conditionsOutcome(run2, conditions, [request2]));
+  const undecided = outcomes2.includes("unknown") || outcomes2.every((outcome) => outcome === "skipped") && othersMayBeCalled(run2, conditions, requests2);
+  return { called: requests2.filter((_, index) => outcomes2[index] === "called"), undecided };
 }
-function validationsOf(run2, spec, requests) {
+function validationsOf(run2, spec, requests2) {
   const validations = (spec.validations ?? []).map((validation) => typeof validation?.expression === "string" ? validation.expression.trim() : "");
   if (validations.length === 0 || validations.includes("") || !loadCelSync())
     return "unknown";
   const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
-  return validationsOutcome(run2, validations, variables, requests);
+  return validationsOutcome(run2, validations, variables, requests2);
 }
-function policyViolation(object, write2, rule40, boundBy, messageId, severity, help, nameWidth = 63) {
+function policyViolation(object, write2, rule41, boundBy, messageId, severity, help, nameWidth = 63) {
   return {
     messageId,
     data: {
@@ -38944,7 +38948,7 @@ function policyViolation(object, write2, rule40, boundBy, messageId, severity, h
       resource: describeResource(write2),
       defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
     },
-    path: ["spec", "matchConstraints", "resourceRules", rule40],
+    path: ["spec", "matchConstraints", "resourceRules", rule41],
     severity,
     help
   };
@@ -38986,7 +38990,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule40;
+    let rule41;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -38999,18 +39003,18 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule40 ??= outcome.rule;
+      rule41 ??= outcome.rule;
     }
-    if (rule40 === void 0)
+    if (rule41 === void 0)
       continue;
     const { called: requesters, undecided } = calledRequesters(run2, spec.matchConditions ?? [], write2);
     if (requesters.length === 0) {
       if (undecided && !mutating)
-        undecidedWrite ??= { write: write2, rule: rule40, boundBy };
+        undecidedWrite ??= { write: write2, rule: rule41, boundBy };
       continue;
     }
     if (mutating)
-      return [policyViolation(object, write2, rule40, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+      return [policyViolation(object, write2, rule41, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
     let validations = validationsOf(run2, spec, requesters);
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
     if (validations === "passes" && (undecided || spec.paramKind != null || audited))
@@ -39018,12 +39022,12 @@ function checkPolicyObject3(object, run2) {
     if (validations === "passes")
       continue;
     if (validations === "denies")
-      return [policyViolation(object, write2, rule40, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+      return [policyViolation(object, write2, rule41, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
     if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request2) => ({ ...request2, systemObject: "likely" }))) === "passes"))
       gatedOnly = false;
-    unknown ??= { write: write2, rule: rule40, boundBy };
+    unknown ??= { write: write2, rule: rule41, boundBy };
   }
   if (unknown !== void 0) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
@@ -39144,7 +39148,7 @@ var init_matches_kube_system = __esm({
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
             const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
-              const { entry, rule: rule40, match, everything } = interception;
+              const { entry, rule: rule41, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -39161,7 +39165,7 @@ var init_matches_kube_system = __esm({
                   patched: patched2,
                   unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run2, KUBE_SYSTEM))
                 },
-                path: [...entry.path, "rules", rule40],
+                path: [...entry.path, "rules", rule41],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
@@ -39178,8 +39182,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule40] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule40?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule41] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule41?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -39890,8 +39894,8 @@ var init_self_deadlock = __esm({
                   continue;
                 if (!manifestKnown && hasOptOut(webhook.namespaceSelector))
                   return [];
-                const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: candidate.operation ?? "CREATE", namespace, requester }));
-                if (conditionsOutcome(run2, webhook.matchConditions ?? [], requests) === "skipped")
+                const requests2 = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: candidate.operation ?? "CREATE", namespace, requester }));
+                if (conditionsOutcome(run2, webhook.matchConditions ?? [], requests2) === "skipped")
                   continue;
                 const failurePolicy = [...entry.path, "failurePolicy"];
                 const defaulted = isDefaulted(object, failurePolicy);
@@ -40056,14 +40060,14 @@ function operationsFor(subresource, connect2) {
   return CREATE_SUBRESOURCES2.has(subresource) ? ["CREATE"] : ["UPDATE"];
 }
 function candidateRequests(hooks, discovery) {
-  const requests = [];
+  const requests2 = [];
   const seen = /* @__PURE__ */ new Set();
   const add2 = (request2) => {
     const key2 = [request2.operation, request2.group, request2.version, request2.resource, request2.subresource, request2.scope].join("\0");
     if (seen.has(key2))
       return;
     seen.add(key2);
-    requests.push(request2);
+    requests2.push(request2);
   };
   const scopeOf = (group, resource, namespaced) => group === "" && resource === "namespaces" ? "namespace" : namespaced ? "namespaced" : "cluster";
   for (const info of discovery.allResources()) {
@@ -40074,20 +40078,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule40 of hook.entry.webhook.rules ?? []) {
-      if (rule40 === null)
+    for (const rule41 of hook.entry.webhook.rules ?? []) {
+      if (rule41 === null)
         continue;
-      for (const group of rule40.apiGroups ?? []) {
-        for (const version2 of (rule40.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule41.apiGroups ?? []) {
+        for (const version2 of (rule41.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule40.resources ?? []) {
+          for (const entry of rule41.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule40.operations ?? []) {
+            for (const operation of rule41.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -40099,7 +40103,7 @@ function candidateRequests(hooks, discovery) {
       }
     }
   }
-  return requests;
+  return requests2;
 }
 function signatureOf(value, fallback) {
   try {
@@ -40122,16 +40126,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule40 = compiled4[k];
-      if (rule40 === null) {
+      const rule41 = compiled4[k];
+      if (rule41 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule40.key);
+      let id = ids.get(rule41.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule40.key, id);
-        rules2.push(rule40);
+        ids.set(rule41.key, id);
+        rules2.push(rule41);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -40143,12 +40147,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule40, id) => {
+  written.forEach((rule41, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule40.apiGroups ?? [];
-    const operations = rule40.operations ?? [];
+    const apiGroups = rule41.apiGroups ?? [];
+    const operations = rule41.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule40.resources ?? []) {
+    for (const entry of rule41.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -40224,12 +40228,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule40 = table2.rules[id];
-      if (compiledRuleMatches(rule40, probe2))
+      const rule41 = table2.rules[id];
+      if (compiledRuleMatches(rule41, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule40, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule41, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -41179,16 +41183,16 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function capitalized(rule40, rulePath, subject) {
-  return (rule40.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
+function capitalized(rule41, rulePath, subject) {
+  return (rule41.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
 }
-function checkRule2(run2, rule40, rulePath, subject) {
+function checkRule2(run2, rule41, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule40.apiGroups ?? [];
+  const groups = rule41.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
-    return capitalized(rule40, rulePath, subject);
-  const versions = (rule40.apiVersions ?? []).filter((v) => v !== "");
+    return capitalized(rule41, rulePath, subject);
+  const versions = (rule41.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -41202,10 +41206,10 @@ function checkRule2(run2, rule40, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule40.resources ?? []).forEach((resourceEntry, k) => {
+  (rule41.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule40, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule41, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -41214,7 +41218,7 @@ function checkRule2(run2, rule40, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule40.apiVersions[index];
+        const version2 = rule41.apiVersions[index];
         const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -41252,19 +41256,19 @@ function ruleStillMatches(entries, violations, at) {
   const dead = new Set(violations.filter((violation) => violation.path[at] === "resources").map((violation) => violation.path[at + 1]));
   return dead.size < entries;
 }
-function diagnose(discovery, at, rule40, resourceEntry) {
-  if (entryTargets(discovery, rule40, resourceEntry).length > 0)
+function diagnose(discovery, at, rule41, resourceEntry) {
+  if (entryTargets(discovery, rule41, resourceEntry).length > 0)
     return void 0;
-  const groups = rule40.apiGroups ?? [];
-  const versions = rule40.apiVersions ?? [];
+  const groups = rule41.apiGroups ?? [];
+  const versions = rule41.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   if (mayBeSwitchedOn(groups, versions, resource))
     return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule40, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule41, apiVersions: ["*"], apiGroups: servedGroups };
   if (resource === "*") {
-    const all = entryTargets(discovery, rule40, "*");
+    const all = entryTargets(discovery, rule41, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -41381,8 +41385,8 @@ var init_unknown_resource = __esm({
           webhookConfiguration(object) {
             return webhooksOf(object).flatMap((entry) => {
               const rules2 = entry.webhook.rules ?? [];
-              const found = rules2.map((rule40, j) => rule40 === null || typeof rule40 !== "object" ? [] : checkRule2(run2, rule40, [...entry.path, "rules", j], webhookSubject(entry.label)));
-              const stillCalled = rules2.some((rule40, j) => rule40 !== null && typeof rule40 === "object" && ruleStillMatches(rule40.resources?.length ?? 0, found[j], entry.path.length + 2));
+              const found = rules2.map((rule41, j) => rule41 === null || typeof rule41 !== "object" ? [] : checkRule2(run2, rule41, [...entry.path, "rules", j], webhookSubject(entry.label)));
+              const stillCalled = rules2.some((rule41, j) => rule41 !== null && typeof rule41 === "object" && ruleStillMatches(rule41.resources?.length ?? 0, found[j], entry.path.length + 2));
               const lowered = entry.mutating && stillCalled;
               return found.flat().map((violation) => lowered ? { ...violation, severity: "info", help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation);
             });
@@ -41391,7 +41395,7 @@ var init_unknown_resource = __esm({
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule40, j) => rule40 === null || typeof rule40 !== "object" ? [] : checkRule2(run2, rule40, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule41, j) => rule41 === null || typeof rule41 !== "object" ? [] : checkRule2(run2, rule41, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -41503,15 +41507,15 @@ var init_wildcard_rule = __esm({
               if (isOptIn(webhook.objectSelector))
                 continue;
               const everything = everythingRule(webhook);
-              const found = (webhook.rules ?? []).flatMap((rule40, j) => {
-                if (rule40 === null || typeof rule40 !== "object" || everything !== void 0 && j !== everything)
+              const found = (webhook.rules ?? []).flatMap((rule41, j) => {
+                if (rule41 === null || typeof rule41 !== "object" || everything !== void 0 && j !== everything)
                   return [];
-                const groups = rule40.apiGroups ?? [];
+                const groups = rule41.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule40.scope ?? "*";
-                return (rule40.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule41.scope ?? "*";
+                return (rule41.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -41542,14 +41546,14 @@ var init_wildcard_rule = __esm({
 function requestsFor(info) {
   const isNamespace = info.group === "" && info.resource === "namespaces";
   const namespace = info.namespaced || isNamespace ? "default" : null;
-  const requests = [];
+  const requests2 = [];
   for (const subresource of ["", ...info.subresources]) {
     const operations = info.connect.has(subresource) ? ["CONNECT"] : ["CREATE", "UPDATE", "DELETE"];
     for (const operation of operations) {
-      requests.push({ operation, group: info.group, version: info.version, resource: info.resource, subresource, namespace });
+      requests2.push({ operation, group: info.group, version: info.version, resource: info.resource, subresource, namespace });
     }
   }
-  return requests;
+  return requests2;
 }
 function joinList2(items, limit = 2) {
   return joinCapped(items, limit, { width: 60 });
@@ -41585,7 +41589,7 @@ var init_match_policy_exact = __esm({
           webhookConfiguration(object) {
             const { discovery } = run2;
             const webhooks = webhooksOf(object);
-            const { requests, byResource } = discovery.derive("match-policy-exact.requests", () => {
+            const { requests: requests2, byResource } = discovery.derive("match-policy-exact.requests", () => {
               const all = discovery.allResources().flatMap(requestsFor).filter((request2) => !isExemptRequest(request2.group, request2.resource));
               const index = /* @__PURE__ */ new Map();
               all.forEach((request2, i) => {
@@ -41600,21 +41604,21 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule40 of rules2 ?? []) {
-                if (rule40 === null || typeof rule40 !== "object")
+              for (const rule41 of rules2 ?? []) {
+                if (rule41 === null || typeof rule41 !== "object")
                   continue;
-                const groups = rule40.apiGroups ?? [];
-                for (const entry of rule40.resources ?? []) {
+                const groups = rule41.apiGroups ?? [];
+                for (const entry of rule41.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
-                    return requests;
+                    return requests2;
                   for (const group of groups)
                     for (const i of byResource.get(`${group}\0${resource}`) ?? [])
                       picked.add(i);
                 }
               }
-              return [...picked].sort((a, b) => a - b).map((i) => requests[i]);
+              return [...picked].sort((a, b) => a - b).map((i) => requests2[i]);
             };
             const violations = [];
             for (const entry of webhooks) {
@@ -42791,7 +42795,98 @@ var init_admission_review_versions = __esm({
   }
 });
 
+// dist/src/kube/fields-data.js
+var KIND_STRUCTS, STRUCT_FIELDS;
+var init_fields_data = __esm({
+  "dist/src/kube/fields-data.js"() {
+    "use strict";
+    init_import_meta_url();
+    KIND_STRUCTS = {
+      "apps/v1/ControllerRevision": "apps.v1.ControllerRevision",
+      "apps/v1/DaemonSet": "apps.v1.DaemonSet",
+      "apps/v1/Deployment": "apps.v1.Deployment",
+      "apps/v1/ReplicaSet": "apps.v1.ReplicaSet",
+      "apps/v1/StatefulSet": "apps.v1.StatefulSet",
+      "autoscaling/v2/HorizontalPodAutoscaler": "autoscaling.v2.HorizontalPodAutoscaler",
+      "batch/v1/CronJob": "batch.v1.CronJob",
+      "batch/v1/Job": "batch.v1.Job",
+      "networking.k8s.io/v1/Ingress": "networking.v1.Ingress",
+      "networking.k8s.io/v1/IngressClass": "networking.v1.IngressClass",
+      "networking.k8s.io/v1/IPAddress": "networking.v1.IPAddress",
+      "networking.k8s.io/v1/NetworkPolicy": "networking.v1.NetworkPolicy",
+      "networking.k8s.io/v1/ServiceCIDR": "networking.v1.ServiceCIDR",
+      "policy/v1/Eviction": "policy.v1.Eviction",
+      "policy/v1/PodDisruptionBudget": "policy.v1.PodDisruptionBudget",
+      "rbac.authorization.k8s.io/v1/ClusterRole": "rbac.v1.ClusterRole",
+      "rbac.authorization.k8s.io/v1/ClusterRoleBinding": "rbac.v1.ClusterRoleBinding",
+      "rbac.authorization.k8s.io/v1/Role": "rbac.v1.Role",
+      "rbac.authorization.k8s.io/v1/RoleBinding": "rbac.v1.RoleBinding",
+      "scheduling.k8s.io/v1/PriorityClass": "scheduling.v1.PriorityClass",
+      "storage.k8s.io/v1/CSIDriver": "storage.v1.CSIDriver",
+      "storage.k8s.io/v1/CSINode": "storage.v1.CSINode",
+      "storage.k8s.io/v1/CSIStorageCapacity": "storage.v1.CSIStorageCapacity",
+      "storage.k8s.io/v1/StorageClass": "storage.v1.StorageClass",
+      "storage.k8s.io/v1/VolumeAttachment": "storage.v1.VolumeAttachment",
+      "storage.k8s.io/v1/VolumeAttributesClass": "storage.v1.VolumeAttributesClass",
+      "v1/Binding": "core.v1.Binding",
+      "v1/ComponentStatus": "core.v1.ComponentStatus",
+      "v1/ConfigMap": "core.v1.ConfigMap",
+      "v1/Endpoints": "core.v1.Endpoints",
+      "v1/Event": "core.v1.Event",
+      "v1/LimitRange": "core.v1.LimitRange",
+      "v1/Namespace": "core.v1.Namespace",
+      "v1/Node": "core.v1.Node",
+      "v1/PersistentVolume": "core.v1.PersistentVolume",
+      "v1/PersistentVolumeClaim": "core.v1.PersistentVolumeClaim",
+      "v1/Pod": "core.v1.Pod",
+      "v1/PodStatusResult": "core.v1.PodStatusResult",
+      "v1/PodTemplate": "core.v1.PodTemplate",
+      "v1/RangeAllocation": "core.v1.RangeAllocation",
+      "v1/ReplicationController": "core.v1.ReplicationController",
+      "v1/ResourceQuota": "core.v1.ResourceQuota",
+      "v1/Secret": "core.v1.Secret",
+      "v1/Service": "core.v1.Service",
+      "v1/ServiceAccount": "core.v1.ServiceAccount"
+    };
+    STRUCT_FIELDS = { "apps.v1.ControllerRevision": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "data": "", "revision": "!" }, "apps.v1.DaemonSet": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "apps.v1.DaemonSetSpec", "status": "apps.v1.DaemonSetStatus" }, "apps.v1.DaemonSetCondition": { "type": "!", "status": "!", "lastTransitionTime": "", "reason": "", "message": "" }, "apps.v1.DaemonSetSpec": { "selector": "!meta.v1.LabelSelector", "template": "!core.v1.PodTemplateSpec", "updateStrategy": "apps.v1.DaemonSetUpdateStrategy", "minReadySeconds": "", "revisionHistoryLimit": "" }, "apps.v1.DaemonSetStatus": { "currentNumberScheduled": "!", "numberMisscheduled": "!", "desiredNumberScheduled": "!", "numberReady": "!", "observedGeneration": "", "updatedNumberScheduled": "", "numberAvailable": "", "numberUnavailable": "", "collisionCount": "", "conditions": "[]apps.v1.DaemonSetCondition" }, "apps.v1.DaemonSetUpdateStrategy": { "type": "", "rollingUpdate": "apps.v1.RollingUpdateDaemonSet" }, "apps.v1.Deployment": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "apps.v1.DeploymentSpec", "status": "apps.v1.DeploymentStatus" }, "apps.v1.DeploymentCondition": { "type": "!", "status": "!", "lastUpdateTime": "", "lastTransitionTime": "", "reason": "", "message": "" }, "apps.v1.DeploymentSpec": { "replicas": "", "selector": "!meta.v1.LabelSelector", "template": "!core.v1.PodTemplateSpec", "strategy": "apps.v1.DeploymentStrategy", "minReadySeconds": "", "revisionHistoryLimit": "", "paused": "", "progressDeadlineSeconds": "" }, "apps.v1.DeploymentStatus": { "observedGeneration": "", "replicas": "", "updatedReplicas": "", "readyReplicas": "", "availableReplicas": "", "unavailableReplicas": "", "terminatingReplicas": "", "conditions": "[]apps.v1.DeploymentCondition", "collisionCount": "" }, "apps.v1.DeploymentStrategy": { "type": "", "rollingUpdate": "apps.v1.RollingUpdateDeployment" }, "apps.v1.ReplicaSet": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "apps.v1.ReplicaSetSpec", "status": "apps.v1.ReplicaSetStatus" }, "apps.v1.ReplicaSetCondition": { "type": "!", "status": "!", "lastTransitionTime": "", "reason": "", "message": "" }, "apps.v1.ReplicaSetSpec": { "replicas": "", "minReadySeconds": "", "selector": "!meta.v1.LabelSelector", "template": "core.v1.PodTemplateSpec" }, "apps.v1.ReplicaSetStatus": { "replicas": "!", "fullyLabeledReplicas": "", "readyReplicas": "", "availableReplicas": "", "terminatingReplicas": "", "observedGeneration": "", "conditions": "[]apps.v1.ReplicaSetCondition" }, "apps.v1.RollingUpdateDaemonSet": { "maxUnavailable": "", "maxSurge": "" }, "apps.v1.RollingUpdateDeployment": { "maxUnavailable": "", "maxSurge": "" }, "apps.v1.RollingUpdateStatefulSetStrategy": { "partition": "", "maxUnavailable": "" }, "apps.v1.StatefulSet": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "apps.v1.StatefulSetSpec", "status": "apps.v1.StatefulSetStatus" }, "apps.v1.StatefulSetCondition": { "type": "!", "status": "!", "lastTransitionTime": "", "reason": "", "message": "" }, "apps.v1.StatefulSetOrdinals": { "start": "!" }, "apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy": { "whenDeleted": "", "whenScaled": "" }, "apps.v1.StatefulSetSpec": { "replicas": "", "selector": "!meta.v1.LabelSelector", "template": "!core.v1.PodTemplateSpec", "volumeClaimTemplates": "[]core.v1.PersistentVolumeClaim", "serviceName": "!", "podManagementPolicy": "", "updateStrategy": "apps.v1.StatefulSetUpdateStrategy", "revisionHistoryLimit": "", "minReadySeconds": "", "persistentVolumeClaimRetentionPolicy": "apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy", "ordinals": "apps.v1.StatefulSetOrdinals" }, "apps.v1.StatefulSetStatus": { "observedGeneration": "", "replicas": "!", "readyReplicas": "", "currentReplicas": "", "updatedReplicas": "", "currentRevision": "", "updateRevision": "", "collisionCount": "", "conditions": "[]apps.v1.StatefulSetCondition", "availableReplicas": "!" }, "apps.v1.StatefulSetUpdateStrategy": { "type": "", "rollingUpdate": "apps.v1.RollingUpdateStatefulSetStrategy" }, "autoscaling.v2.ContainerResourceMetricSource": { "name": "!", "target": "!autoscaling.v2.MetricTarget", "container": "!" }, "autoscaling.v2.ContainerResourceMetricStatus": { "name": "!", "current": "!autoscaling.v2.MetricValueStatus", "container": "!" }, "autoscaling.v2.CrossVersionObjectReference": { "kind": "!", "name": "!", "apiVersion": "" }, "autoscaling.v2.ExternalMetricSource": { "metric": "!autoscaling.v2.MetricIdentifier", "target": "!autoscaling.v2.MetricTarget" }, "autoscaling.v2.ExternalMetricStatus": { "metric": "!autoscaling.v2.MetricIdentifier", "current": "!autoscaling.v2.MetricValueStatus" }, "autoscaling.v2.HorizontalPodAutoscaler": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "autoscaling.v2.HorizontalPodAutoscalerSpec", "status": "autoscaling.v2.HorizontalPodAutoscalerStatus" }, "autoscaling.v2.HorizontalPodAutoscalerBehavior": { "scaleUp": "autoscaling.v2.HPAScalingRules", "scaleDown": "autoscaling.v2.HPAScalingRules" }, "autoscaling.v2.HorizontalPodAutoscalerCondition": { "type": "!", "status": "!", "lastTransitionTime": "", "reason": "", "message": "" }, "autoscaling.v2.HorizontalPodAutoscalerSpec": { "scaleTargetRef": "!autoscaling.v2.CrossVersionObjectReference", "minReplicas": "", "maxReplicas": "!", "metrics": "[]autoscaling.v2.MetricSpec", "behavior": "autoscaling.v2.HorizontalPodAutoscalerBehavior" }, "autoscaling.v2.HorizontalPodAutoscalerStatus": { "observedGeneration": "", "lastScaleTime": "", "currentReplicas": "", "desiredReplicas": "!", "currentMetrics": "![]autoscaling.v2.MetricStatus", "conditions": "[]autoscaling.v2.HorizontalPodAutoscalerCondition" }, "autoscaling.v2.HPAScalingPolicy": { "type": "!", "value": "!", "periodSeconds": "!" }, "autoscaling.v2.HPAScalingRules": { "stabilizationWindowSeconds": "", "selectPolicy": "", "policies": "[]autoscaling.v2.HPAScalingPolicy", "tolerance": "" }, "autoscaling.v2.MetricIdentifier": { "name": "!", "selector": "meta.v1.LabelSelector" }, "autoscaling.v2.MetricSpec": { "type": "!", "object": "autoscaling.v2.ObjectMetricSource", "pods": "autoscaling.v2.PodsMetricSource", "resource": "autoscaling.v2.ResourceMetricSource", "containerResource": "autoscaling.v2.ContainerResourceMetricSource", "external": "autoscaling.v2.ExternalMetricSource" }, "autoscaling.v2.MetricStatus": { "type": "!", "object": "autoscaling.v2.ObjectMetricStatus", "pods": "autoscaling.v2.PodsMetricStatus", "resource": "autoscaling.v2.ResourceMetricStatus", "containerResource": "autoscaling.v2.ContainerResourceMetricStatus", "external": "autoscaling.v2.ExternalMetricStatus" }, "autoscaling.v2.MetricTarget": { "type": "!", "value": "", "averageValue": "", "averageUtilization": "" }, "autoscaling.v2.MetricValueStatus": { "value": "", "averageValue": "", "averageUtilization": "" }, "autoscaling.v2.ObjectMetricSource": { "describedObject": "!autoscaling.v2.CrossVersionObjectReference", "target": "!autoscaling.v2.MetricTarget", "metric": "!autoscaling.v2.MetricIdentifier" }, "autoscaling.v2.ObjectMetricStatus": { "metric": "!autoscaling.v2.MetricIdentifier", "current": "!autoscaling.v2.MetricValueStatus", "describedObject": "!autoscaling.v2.CrossVersionObjectReference" }, "autoscaling.v2.PodsMetricSource": { "metric": "!autoscaling.v2.MetricIdentifier", "target": "!autoscaling.v2.MetricTarget" }, "autoscaling.v2.PodsMetricStatus": { "metric": "!autoscaling.v2.MetricIdentifier", "current": "!autoscaling.v2.MetricValueStatus" }, "autoscaling.v2.ResourceMetricSource": { "name": "!", "target": "!autoscaling.v2.MetricTarget" }, "autoscaling.v2.ResourceMetricStatus": { "name": "!", "current": "!autoscaling.v2.MetricValueStatus" }, "batch.v1.CronJob": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "batch.v1.CronJobSpec", "status": "batch.v1.CronJobStatus" }, "batch.v1.CronJobSpec": { "schedule": "!", "timeZone": "", "startingDeadlineSeconds": "", "concurrencyPolicy": "", "suspend": "", "jobTemplate": "!batch.v1.JobTemplateSpec", "successfulJobsHistoryLimit": "", "failedJobsHistoryLimit": "" }, "batch.v1.CronJobStatus": { "active": "[]core.v1.ObjectReference", "lastScheduleTime": "", "lastSuccessfulTime": "" }, "batch.v1.Job": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "batch.v1.JobSpec", "status": "batch.v1.JobStatus" }, "batch.v1.JobCondition": { "type": "!", "status": "!", "lastProbeTime": "", "lastTransitionTime": "", "reason": "", "message": "" }, "batch.v1.JobSpec": { "parallelism": "", "completions": "", "activeDeadlineSeconds": "", "podFailurePolicy": "batch.v1.PodFailurePolicy", "successPolicy": "batch.v1.SuccessPolicy", "backoffLimit": "", "backoffLimitPerIndex": "", "maxFailedIndexes": "", "selector": "meta.v1.LabelSelector", "manualSelector": "", "template": "!core.v1.PodTemplateSpec", "ttlSecondsAfterFinished": "", "completionMode": "", "suspend": "", "podReplacementPolicy": "", "managedBy": "" }, "batch.v1.JobStatus": { "conditions": "[]batch.v1.JobCondition", "startTime": "", "completionTime": "", "active": "", "succeeded": "", "failed": "", "terminating": "", "completedIndexes": "", "failedIndexes": "", "uncountedTerminatedPods": "batch.v1.UncountedTerminatedPods", "ready": "" }, "batch.v1.JobTemplateSpec": { "metadata": "meta.v1.ObjectMeta", "spec": "batch.v1.JobSpec" }, "batch.v1.PodFailurePolicy": { "rules": "![]batch.v1.PodFailurePolicyRule" }, "batch.v1.PodFailurePolicyOnExitCodesRequirement": { "containerName": "", "operator": "!", "values": "![]" }, "batch.v1.PodFailurePolicyOnPodConditionsPattern": { "type": "!", "status": "!" }, "batch.v1.PodFailurePolicyRule": { "action": "!", "onExitCodes": "batch.v1.PodFailurePolicyOnExitCodesRequirement", "onPodConditions": "[]batch.v1.PodFailurePolicyOnPodConditionsPattern" }, "batch.v1.SuccessPolicy": { "rules": "![]batch.v1.SuccessPolicyRule" }, "batch.v1.SuccessPolicyRule": { "succeededIndexes": "", "succeededCount": "" }, "batch.v1.UncountedTerminatedPods": { "succeeded": "[]", "failed": "[]" }, "core.v1.Affinity": { "nodeAffinity": "core.v1.NodeAffinity", "podAffinity": "core.v1.PodAffinity", "podAntiAffinity": "core.v1.PodAntiAffinity" }, "core.v1.AppArmorProfile": { "type": "!", "localhostProfile": "" }, "core.v1.AttachedVolume": { "name": "!", "devicePath": "!" }, "core.v1.AWSElasticBlockStoreVolumeSource": { "volumeID": "!", "fsType": "", "partition": "", "readOnly": "" }, "core.v1.AzureDiskVolumeSource": { "diskName": "!", "diskURI": "!", "cachingMode": "", "fsType": "", "readOnly": "", "kind": "" }, "core.v1.AzureFilePersistentVolumeSource": { "secretName": "!", "shareName": "!", "readOnly": "", "secretNamespace": "!" }, "core.v1.AzureFileVolumeSource": { "secretName": "!", "shareName": "!", "readOnly": "" }, "core.v1.Binding": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "target": "!core.v1.ObjectReference" }, "core.v1.Capabilities": { "add": "[]", "drop": "[]" }, "core.v1.CephFSPersistentVolumeSource": { "monitors": "![]", "path": "", "user": "", "secretFile": "", "secretRef": "core.v1.SecretReference", "readOnly": "" }, "core.v1.CephFSVolumeSource": { "monitors": "![]", "path": "", "user": "", "secretFile": "", "secretRef": "core.v1.LocalObjectReference", "readOnly": "" }, "core.v1.CinderPersistentVolumeSource": { "volumeID": "!", "fsType": "", "readOnly": "", "secretRef": "core.v1.SecretReference" }, "core.v1.CinderVolumeSource": { "volumeID": "!", "fsType": "", "readOnly": "", "secretRef": "core.v1.LocalObjectReference" }, "core.v1.ClientIPConfig": { "timeoutSeconds": "" }, "core.v1.ClusterTrustBundleProjection": { "name": "", "signerName": "", "labelSelector": "meta.v1.LabelSelector", "optional": "", "path": "!" }, "core.v1.ComponentCondition": { "type": "!", "status": "!", "message": "", "error": "" }, "core.v1.ComponentStatus": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "conditions": "[]core.v1.ComponentCondition" }, "core.v1.ConfigMap": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "immutable": "", "data": "{}", "binaryData": "{}" }, "core.v1.ConfigMapEnvSource": { "name": "", "optional": "" }, "core.v1.ConfigMapKeySelector": { "name": "", "key": "!", "optional": "" }, "core.v1.ConfigMapNodeConfigSource": { "namespace": "!", "name": "!", "uid": "", "resourceVersion": "", "kubeletConfigKey": "!" }, "core.v1.ConfigMapProjection": { "name": "", "items": "[]core.v1.KeyToPath", "optional": "" }, "core.v1.ConfigMapVolumeSource": { "name": "", "items": "[]core.v1.KeyToPath", "defaultMode": "", "optional": "" }, "core.v1.Container": { "name": "!", "image": "", "command": "[]", "args": "[]", "workingDir": "", "ports": "[]core.v1.ContainerPort", "envFrom": "[]core.v1.EnvFromSource", "env": "[]core.v1.EnvVar", "resources": "core.v1.ResourceRequirements", "resizePolicy": "[]core.v1.ContainerResizePolicy", "restartPolicy": "", "restartPolicyRules": "[]core.v1.ContainerRestartRule", "volumeMounts": "[]core.v1.VolumeMount", "volumeDevices": "[]core.v1.VolumeDevice", "livenessProbe": "core.v1.Probe", "readinessProbe": "core.v1.Probe", "startupProbe": "core.v1.Probe", "lifecycle": "core.v1.Lifecycle", "terminationMessagePath": "", "terminationMessagePolicy": "", "imagePullPolicy": "", "securityContext": "core.v1.SecurityContext", "stdin": "", "stdinOnce": "", "tty": "" }, "core.v1.ContainerExtendedResourceRequest": { "containerName": "!", "resourceName": "!", "requestName": "!" }, "core.v1.ContainerImage": { "names": "![]", "sizeBytes": "" }, "core.v1.ContainerPort": { "name": "", "hostPort": "", "containerPort": "!", "protocol": "", "hostIP": "" }, "core.v1.ContainerResizePolicy": { "resourceName": "!", "restartPolicy": "!" }, "core.v1.ContainerRestartRule": { "action": "", "exitCodes": "core.v1.ContainerRestartRuleOnExitCodes" }, "core.v1.ContainerRestartRuleOnExitCodes": { "operator": "", "values": "[]" }, "core.v1.ContainerState": { "waiting": "core.v1.ContainerStateWaiting", "running": "core.v1.ContainerStateRunning", "terminated": "core.v1.ContainerStateTerminated" }, "core.v1.ContainerStateRunning": { "startedAt": "" }, "core.v1.ContainerStateTerminated": { "exitCode": "!", "signal": "", "reason": "", "message": "", "startedAt": "", "finishedAt": "", "containerID": "" }, "core.v1.ContainerStateWaiting": { "reason": "", "message": "" }, "core.v1.ContainerStatus": { "name": "!", "state": "core.v1.ContainerState", "lastState": "core.v1.ContainerState", "ready": "!", "restartCount": "!", "image": "!", "imageID": "!", "containerID": "", "started": "", "allocatedResources": "{}", "resources": "core.v1.ResourceRequirements", "volumeMounts": "[]core.v1.VolumeMountStatus", "user": "core.v1.ContainerUser", "allocatedResourcesStatus": "[]core.v1.ResourceStatus", "stopSignal": "" }, "core.v1.ContainerUser": { "linux": "core.v1.LinuxContainerUser" }, "core.v1.CSIPersistentVolumeSource": { "driver": "!", "volumeHandle": "!", "readOnly": "", "fsType": "", "volumeAttributes": "{}", "controllerPublishSecretRef": "core.v1.SecretReference", "nodeStageSecretRef": "core.v1.SecretReference", "nodePublishSecretRef": "core.v1.SecretReference", "controllerExpandSecretRef": "core.v1.SecretReference", "nodeExpandSecretRef": "core.v1.SecretReference" }, "core.v1.CSIVolumeSource": { "driver": "!", "readOnly": "", "fsType": "", "volumeAttributes": "{}", "nodePublishSecretRef": "core.v1.LocalObjectReference" }, "core.v1.DaemonEndpoint": { "Port": "!" }, "core.v1.DownwardAPIProjection": { "items": "[]core.v1.DownwardAPIVolumeFile" }, "core.v1.DownwardAPIVolumeFile": { "path": "!", "fieldRef": "core.v1.ObjectFieldSelector", "resourceFieldRef": "core.v1.ResourceFieldSelector", "mode": "" }, "core.v1.DownwardAPIVolumeSource": { "items": "[]core.v1.DownwardAPIVolumeFile", "defaultMode": "" }, "core.v1.EmptyDirVolumeSource": { "medium": "", "sizeLimit": "" }, "core.v1.EndpointAddress": { "ip": "!", "hostname": "", "nodeName": "", "targetRef": "core.v1.ObjectReference" }, "core.v1.EndpointPort": { "name": "", "port": "!", "protocol": "", "appProtocol": "" }, "core.v1.Endpoints": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "subsets": "[]core.v1.EndpointSubset" }, "core.v1.EndpointSubset": { "addresses": "[]core.v1.EndpointAddress", "notReadyAddresses": "[]core.v1.EndpointAddress", "ports": "[]core.v1.EndpointPort" }, "core.v1.EnvFromSource": { "prefix": "", "configMapRef": "core.v1.ConfigMapEnvSource", "secretRef": "core.v1.SecretEnvSource" }, "core.v1.EnvVar": { "name": "!", "value": "", "valueFrom": "core.v1.EnvVarSource" }, "core.v1.EnvVarSource": { "fieldRef": "core.v1.ObjectFieldSelector", "resourceFieldRef": "core.v1.ResourceFieldSelector", "configMapKeyRef": "core.v1.ConfigMapKeySelector", "secretKeyRef": "core.v1.SecretKeySelector", "fileKeyRef": "core.v1.FileKeySelector" }, "core.v1.EphemeralContainer": { "name": "!", "image": "", "command": "[]", "args": "[]", "workingDir": "", "ports": "[]core.v1.ContainerPort", "envFrom": "[]core.v1.EnvFromSource", "env": "[]core.v1.EnvVar", "resources": "core.v1.ResourceRequirements", "resizePolicy": "[]core.v1.ContainerResizePolicy", "restartPolicy": "", "restartPolicyRules": "[]core.v1.ContainerRestartRule", "volumeMounts": "[]core.v1.VolumeMount", "volumeDevices": "[]core.v1.VolumeDevice", "livenessProbe": "core.v1.Probe", "readinessProbe": "core.v1.Probe", "startupProbe": "core.v1.Probe", "lifecycle": "core.v1.Lifecycle", "terminationMessagePath": "", "terminationMessagePolicy": "", "imagePullPolicy": "", "securityContext": "core.v1.SecurityContext", "stdin": "", "stdinOnce": "", "tty": "", "targetContainerName": "" }, "core.v1.EphemeralVolumeSource": { "volumeClaimTemplate": "core.v1.PersistentVolumeClaimTemplate" }, "core.v1.Event": { "kind": "", "apiVersion": "", "metadata": "!meta.v1.ObjectMeta", "involvedObject": "!core.v1.ObjectReference", "reason": "", "message": "", "source": "core.v1.EventSource", "firstTimestamp": "", "lastTimestamp": "", "count": "", "type": "", "eventTime": "", "series": "core.v1.EventSeries", "action": "", "related": "core.v1.ObjectReference", "reportingComponent": "!", "reportingInstance": "!" }, "core.v1.EventSeries": { "count": "", "lastObservedTime": "" }, "core.v1.EventSource": { "component": "", "host": "" }, "core.v1.ExecAction": { "command": "[]" }, "core.v1.FCVolumeSource": { "targetWWNs": "[]", "lun": "", "fsType": "", "readOnly": "", "wwids": "[]" }, "core.v1.FileKeySelector": { "volumeName": "!", "path": "!", "key": "!", "optional": "" }, "core.v1.FlexPersistentVolumeSource": { "driver": "!", "fsType": "", "secretRef": "core.v1.SecretReference", "readOnly": "", "options": "{}" }, "core.v1.FlexVolumeSource": { "driver": "!", "fsType": "", "secretRef": "core.v1.LocalObjectReference", "readOnly": "", "options": "{}" }, "core.v1.FlockerVolumeSource": { "datasetName": "", "datasetUUID": "" }, "core.v1.GCEPersistentDiskVolumeSource": { "pdName": "!", "fsType": "", "partition": "", "readOnly": "" }, "core.v1.GitRepoVolumeSource": { "repository": "!", "revision": "", "directory": "" }, "core.v1.GlusterfsPersistentVolumeSource": { "endpoints": "!", "path": "!", "readOnly": "", "endpointsNamespace": "" }, "core.v1.GlusterfsVolumeSource": { "endpoints": "!", "path": "!", "readOnly": "" }, "core.v1.GRPCAction": { "port": "!", "service": "!" }, "core.v1.HostAlias": { "ip": "!", "hostnames": "[]" }, "core.v1.HostIP": { "ip": "!" }, "core.v1.HostPathVolumeSource": { "path": "!", "type": "" }, "core.v1.HTTPGetAction": { "path": "", "port": "!", "host": "", "scheme": "", "httpHeaders": "[]core.v1.HTTPHeader" }, "core.v1.HTTPHeader": { "name": "!", "value": "!" }, "core.v1.ImageVolumeSource": { "reference": "", "pullPolicy": "" }, "core.v1.ISCSIPersistentVolumeSource": { "targetPortal": "!", "iqn": "!", "lun": "!", "iscsiInterface": "", "fsType": "", "readOnly": "", "portals": "[]", "chapAuthDiscovery": "", "chapAuthSession": "", "secretRef": "core.v1.SecretReference", "initiatorName": "" }, "core.v1.ISCSIVolumeSource": { "targetPortal": "!", "iqn": "!", "lun": "!", "iscsiInterface": "", "fsType": "", "readOnly": "", "portals": "[]", "chapAuthDiscovery": "", "chapAuthSession": "", "secretRef": "core.v1.LocalObjectReference", "initiatorName": "" }, "core.v1.KeyToPath": { "key": "!", "path": "!", "mode": "" }, "core.v1.Lifecycle": { "postStart": "core.v1.LifecycleHandler", "preStop": "core.v1.LifecycleHandler", "stopSignal": "" }, "core.v1.LifecycleHandler": { "exec": "core.v1.ExecAction", "httpGet": "core.v1.HTTPGetAction", "tcpSocket": "core.v1.TCPSocketAction", "sleep": "core.v1.SleepAction" }, "core.v1.LimitRange": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.LimitRangeSpec" }, "core.v1.LimitRangeItem": { "type": "!", "max": "{}", "min": "{}", "default": "{}", "defaultRequest": "{}", "maxLimitRequestRatio": "{}" }, "core.v1.LimitRangeSpec": { "limits": "![]core.v1.LimitRangeItem" }, "core.v1.LinuxContainerUser": { "uid": "!", "gid": "!", "supplementalGroups": "[]" }, "core.v1.LoadBalancerIngress": { "ip": "", "hostname": "", "ipMode": "", "ports": "[]core.v1.PortStatus" }, "core.v1.LoadBalancerStatus": { "ingress": "[]core.v1.LoadBalancerIngress" }, "core.v1.LocalObjectReference": { "name": "" }, "core.v1.LocalVolumeSource": { "path": "!", "fsType": "" }, "core.v1.ModifyVolumeStatus": { "targetVolumeAttributesClassName": "", "status": "!" }, "core.v1.Namespace": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.NamespaceSpec", "status": "core.v1.NamespaceStatus" }, "core.v1.NamespaceCondition": { "type": "!", "status": "!", "lastTransitionTime": "", "reason": "", "message": "" }, "core.v1.NamespaceSpec": { "finalizers": "[]" }, "core.v1.NamespaceStatus": { "phase": "", "conditions": "[]core.v1.NamespaceCondition" }, "core.v1.NFSVolumeSource": { "server": "!", "path": "!", "readOnly": "" }, "core.v1.Node": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.NodeSpec", "status": "core.v1.NodeStatus" }, "core.v1.NodeAddress": { "type": "!", "address": "!" }, "core.v1.NodeAffinity": { "requiredDuringSchedulingIgnoredDuringExecution": "core.v1.NodeSelector", "preferredDuringSchedulingIgnoredDuringExecution": "[]core.v1.PreferredSchedulingTerm" }, "core.v1.NodeCondition": { "type": "!", "status": "!", "lastHeartbeatTime": "", "lastTransitionTime": "", "reason": "", "message": "" }, "core.v1.NodeConfigSource": { "configMap": "core.v1.ConfigMapNodeConfigSource" }, "core.v1.NodeConfigStatus": { "assigned": "core.v1.NodeConfigSource", "active": "core.v1.NodeConfigSource", "lastKnownGood": "core.v1.NodeConfigSource", "error": "" }, "core.v1.NodeDaemonEndpoints": { "kubeletEndpoint": "core.v1.DaemonEndpoint" }, "core.v1.NodeFeatures": { "supplementalGroupsPolicy": "" }, "core.v1.NodeRuntimeHandler": { "name": "!", "features": "core.v1.NodeRuntimeHandlerFeatures" }, "core.v1.NodeRuntimeHandlerFeatures": { "recursiveReadOnlyMounts": "", "userNamespaces": "" }, "core.v1.NodeSelector": { "nodeSelectorTerms": "![]core.v1.NodeSelectorTerm" }, "core.v1.NodeSelectorRequirement": { "key": "!", "operator": "!", "values": "[]" }, "core.v1.NodeSelectorTerm": { "matchExpressions": "[]core.v1.NodeSelectorRequirement", "matchFields": "[]core.v1.NodeSelectorRequirement" }, "core.v1.NodeSpec": { "podCIDR": "", "podCIDRs": "[]", "providerID": "", "unschedulable": "", "taints": "[]core.v1.Taint", "configSource": "core.v1.NodeConfigSource", "externalID": "" }, "core.v1.NodeStatus": { "capacity": "{}", "allocatable": "{}", "phase": "", "conditions": "[]core.v1.NodeCondition", "addresses": "[]core.v1.NodeAddress", "daemonEndpoints": "core.v1.NodeDaemonEndpoints", "nodeInfo": "core.v1.NodeSystemInfo", "images": "[]core.v1.ContainerImage", "volumesInUse": "[]", "volumesAttached": "[]core.v1.AttachedVolume", "config": "core.v1.NodeConfigStatus", "runtimeHandlers": "[]core.v1.NodeRuntimeHandler", "features": "core.v1.NodeFeatures", "declaredFeatures": "[]" }, "core.v1.NodeSwapStatus": { "capacity": "" }, "core.v1.NodeSystemInfo": { "machineID": "!", "systemUUID": "!", "bootID": "!", "kernelVersion": "!", "osImage": "!", "containerRuntimeVersion": "!", "kubeletVersion": "!", "kubeProxyVersion": "!", "operatingSystem": "!", "architecture": "!", "swap": "core.v1.NodeSwapStatus" }, "core.v1.ObjectFieldSelector": { "apiVersion": "", "fieldPath": "!" }, "core.v1.ObjectReference": { "kind": "", "namespace": "", "name": "", "uid": "", "apiVersion": "", "resourceVersion": "", "fieldPath": "" }, "core.v1.PersistentVolume": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.PersistentVolumeSpec", "status": "core.v1.PersistentVolumeStatus" }, "core.v1.PersistentVolumeClaim": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.PersistentVolumeClaimSpec", "status": "core.v1.PersistentVolumeClaimStatus" }, "core.v1.PersistentVolumeClaimCondition": { "type": "!", "status": "!", "lastProbeTime": "", "lastTransitionTime": "", "reason": "", "message": "" }, "core.v1.PersistentVolumeClaimSpec": { "accessModes": "[]", "selector": "meta.v1.LabelSelector", "resources": "core.v1.VolumeResourceRequirements", "volumeName": "", "storageClassName": "", "volumeMode": "", "dataSource": "core.v1.TypedLocalObjectReference", "dataSourceRef": "core.v1.TypedObjectReference", "volumeAttributesClassName": "" }, "core.v1.PersistentVolumeClaimStatus": { "phase": "", "accessModes": "[]", "capacity": "{}", "conditions": "[]core.v1.PersistentVolumeClaimCondition", "allocatedResources": "{}", "allocatedResourceStatuses": "{}", "currentVolumeAttributesClassName": "", "modifyVolumeStatus": "core.v1.ModifyVolumeStatus" }, "core.v1.PersistentVolumeClaimTemplate": { "metadata": "meta.v1.ObjectMeta", "spec": "!core.v1.PersistentVolumeClaimSpec" }, "core.v1.PersistentVolumeClaimVolumeSource": { "claimName": "!", "readOnly": "" }, "core.v1.PersistentVolumeSpec": { "capacity": "{}", "gcePersistentDisk": "core.v1.GCEPersistentDiskVolumeSource", "awsElasticBlockStore": "core.v1.AWSElasticBlockStoreVolumeSource", "hostPath": "core.v1.HostPathVolumeSource", "glusterfs": "core.v1.GlusterfsPersistentVolumeSource", "nfs": "core.v1.NFSVolumeSource", "rbd": "core.v1.RBDPersistentVolumeSource", "iscsi": "core.v1.ISCSIPersistentVolumeSource", "cinder": "core.v1.CinderPersistentVolumeSource", "cephfs": "core.v1.CephFSPersistentVolumeSource", "fc": "core.v1.FCVolumeSource", "flocker": "core.v1.FlockerVolumeSource", "flexVolume": "core.v1.FlexPersistentVolumeSource", "azureFile": "core.v1.AzureFilePersistentVolumeSource", "vsphereVolume": "core.v1.VsphereVirtualDiskVolumeSource", "quobyte": "core.v1.QuobyteVolumeSource", "azureDisk": "core.v1.AzureDiskVolumeSource", "photonPersistentDisk": "core.v1.PhotonPersistentDiskVolumeSource", "portworxVolume": "core.v1.PortworxVolumeSource", "scaleIO": "core.v1.ScaleIOPersistentVolumeSource", "local": "core.v1.LocalVolumeSource", "storageos": "core.v1.StorageOSPersistentVolumeSource", "csi": "core.v1.CSIPersistentVolumeSource", "accessModes": "[]", "claimRef": "core.v1.ObjectReference", "persistentVolumeReclaimPolicy": "", "storageClassName": "", "mountOptions": "[]", "volumeMode": "", "nodeAffinity": "core.v1.VolumeNodeAffinity", "volumeAttributesClassName": "" }, "core.v1.PersistentVolumeStatus": { "phase": "", "message": "", "reason": "", "lastPhaseTransitionTime": "" }, "core.v1.PhotonPersistentDiskVolumeSource": { "pdID": "!", "fsType": "" }, "core.v1.Pod": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.PodSpec", "status": "core.v1.PodStatus" }, "core.v1.PodAffinity": { "requiredDuringSchedulingIgnoredDuringExecution": "[]core.v1.PodAffinityTerm", "preferredDuringSchedulingIgnoredDuringExecution": "[]core.v1.WeightedPodAffinityTerm" }, "core.v1.PodAffinityTerm": { "labelSelector": "meta.v1.LabelSelector", "namespaces": "[]", "topologyKey": "!", "namespaceSelector": "meta.v1.LabelSelector", "matchLabelKeys": "[]", "mismatchLabelKeys": "[]" }, "core.v1.PodAntiAffinity": { "requiredDuringSchedulingIgnoredDuringExecution": "[]core.v1.PodAffinityTerm", "preferredDuringSchedulingIgnoredDuringExecution": "[]core.v1.WeightedPodAffinityTerm" }, "core.v1.PodCertificateProjection": { "signerName": "", "keyType": "", "maxExpirationSeconds": "", "credentialBundlePath": "", "keyPath": "", "certificateChainPath": "", "userAnnotations": "{}" }, "core.v1.PodCondition": { "type": "!", "observedGeneration": "", "status": "!", "lastProbeTime": "", "lastTransitionTime": "", "reason": "", "message": "" }, "core.v1.PodDNSConfig": { "nameservers": "[]", "searches": "[]", "options": "[]core.v1.PodDNSConfigOption" }, "core.v1.PodDNSConfigOption": { "name": "", "value": "" }, "core.v1.PodExtendedResourceClaimStatus": { "requestMappings": "![]core.v1.ContainerExtendedResourceRequest", "resourceClaimName": "!" }, "core.v1.PodIP": { "ip": "!" }, "core.v1.PodOS": { "name": "!" }, "core.v1.PodReadinessGate": { "conditionType": "!" }, "core.v1.PodResourceClaim": { "name": "!", "resourceClaimName": "", "resourceClaimTemplateName": "" }, "core.v1.PodResourceClaimStatus": { "name": "!", "resourceClaimName": "" }, "core.v1.PodSchedulingGate": { "name": "!" }, "core.v1.PodSecurityContext": { "seLinuxOptions": "core.v1.SELinuxOptions", "windowsOptions": "core.v1.WindowsSecurityContextOptions", "runAsUser": "", "runAsGroup": "", "runAsNonRoot": "", "supplementalGroups": "[]", "supplementalGroupsPolicy": "", "fsGroup": "", "sysctls": "[]core.v1.Sysctl", "fsGroupChangePolicy": "", "seccompProfile": "core.v1.SeccompProfile", "appArmorProfile": "core.v1.AppArmorProfile", "seLinuxChangePolicy": "" }, "core.v1.PodSpec": { "volumes": "[]core.v1.Volume", "initContainers": "[]core.v1.Container", "containers": "![]core.v1.Container", "ephemeralContainers": "[]core.v1.EphemeralContainer", "restartPolicy": "", "terminationGracePeriodSeconds": "", "activeDeadlineSeconds": "", "dnsPolicy": "", "nodeSelector": "{}", "serviceAccountName": "", "serviceAccount": "", "automountServiceAccountToken": "", "nodeName": "", "hostNetwork": "", "hostPID": "", "hostIPC": "", "shareProcessNamespace": "", "securityContext": "core.v1.PodSecurityContext", "imagePullSecrets": "[]core.v1.LocalObjectReference", "hostname": "", "subdomain": "", "affinity": "core.v1.Affinity", "schedulerName": "", "tolerations": "[]core.v1.Toleration", "hostAliases": "[]core.v1.HostAlias", "priorityClassName": "", "priority": "", "dnsConfig": "core.v1.PodDNSConfig", "readinessGates": "[]core.v1.PodReadinessGate", "runtimeClassName": "", "enableServiceLinks": "", "preemptionPolicy": "", "overhead": "{}", "topologySpreadConstraints": "[]core.v1.TopologySpreadConstraint", "setHostnameAsFQDN": "", "os": "core.v1.PodOS", "hostUsers": "", "schedulingGates": "[]core.v1.PodSchedulingGate", "resourceClaims": "[]core.v1.PodResourceClaim", "resources": "core.v1.ResourceRequirements", "hostnameOverride": "", "workloadRef": "core.v1.WorkloadReference" }, "core.v1.PodStatus": { "observedGeneration": "", "phase": "", "conditions": "[]core.v1.PodCondition", "message": "", "reason": "", "nominatedNodeName": "", "hostIP": "", "hostIPs": "[]core.v1.HostIP", "podIP": "", "podIPs": "[]core.v1.PodIP", "startTime": "", "initContainerStatuses": "[]core.v1.ContainerStatus", "containerStatuses": "[]core.v1.ContainerStatus", "qosClass": "", "ephemeralContainerStatuses": "[]core.v1.ContainerStatus", "resize": "", "resourceClaimStatuses": "[]core.v1.PodResourceClaimStatus", "extendedResourceClaimStatus": "core.v1.PodExtendedResourceClaimStatus", "allocatedResources": "{}", "resources": "core.v1.ResourceRequirements" }, "core.v1.PodStatusResult": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "status": "core.v1.PodStatus" }, "core.v1.PodTemplate": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "template": "core.v1.PodTemplateSpec" }, "core.v1.PodTemplateSpec": { "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.PodSpec" }, "core.v1.PortStatus": { "port": "!", "protocol": "!", "error": "" }, "core.v1.PortworxVolumeSource": { "volumeID": "!", "fsType": "", "readOnly": "" }, "core.v1.PreferredSchedulingTerm": { "weight": "!", "preference": "!core.v1.NodeSelectorTerm" }, "core.v1.Probe": { "exec": "core.v1.ExecAction", "httpGet": "core.v1.HTTPGetAction", "tcpSocket": "core.v1.TCPSocketAction", "grpc": "core.v1.GRPCAction", "initialDelaySeconds": "", "timeoutSeconds": "", "periodSeconds": "", "successThreshold": "", "failureThreshold": "", "terminationGracePeriodSeconds": "" }, "core.v1.ProjectedVolumeSource": { "sources": "![]core.v1.VolumeProjection", "defaultMode": "" }, "core.v1.QuobyteVolumeSource": { "registry": "!", "volume": "!", "readOnly": "", "user": "", "group": "", "tenant": "" }, "core.v1.RangeAllocation": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "range": "!", "data": "!" }, "core.v1.RBDPersistentVolumeSource": { "monitors": "![]", "image": "!", "fsType": "", "pool": "", "user": "", "keyring": "", "secretRef": "core.v1.SecretReference", "readOnly": "" }, "core.v1.RBDVolumeSource": { "monitors": "![]", "image": "!", "fsType": "", "pool": "", "user": "", "keyring": "", "secretRef": "core.v1.LocalObjectReference", "readOnly": "" }, "core.v1.ReplicationController": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.ReplicationControllerSpec", "status": "core.v1.ReplicationControllerStatus" }, "core.v1.ReplicationControllerCondition": { "type": "!", "status": "!", "lastTransitionTime": "", "reason": "", "message": "" }, "core.v1.ReplicationControllerSpec": { "replicas": "", "minReadySeconds": "", "selector": "{}", "template": "core.v1.PodTemplateSpec" }, "core.v1.ReplicationControllerStatus": { "replicas": "!", "fullyLabeledReplicas": "", "readyReplicas": "", "availableReplicas": "", "observedGeneration": "", "conditions": "[]core.v1.ReplicationControllerCondition" }, "core.v1.ResourceClaim": { "name": "!", "request": "" }, "core.v1.ResourceFieldSelector": { "containerName": "", "resource": "!", "divisor": "" }, "core.v1.ResourceHealth": { "resourceID": "!", "health": "" }, "core.v1.ResourceQuota": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.ResourceQuotaSpec", "status": "core.v1.ResourceQuotaStatus" }, "core.v1.ResourceQuotaSpec": { "hard": "{}", "scopes": "[]", "scopeSelector": "core.v1.ScopeSelector" }, "core.v1.ResourceQuotaStatus": { "hard": "{}", "used": "{}" }, "core.v1.ResourceRequirements": { "limits": "{}", "requests": "{}", "claims": "[]core.v1.ResourceClaim" }, "core.v1.ResourceStatus": { "name": "!", "resources": "[]core.v1.ResourceHealth" }, "core.v1.ScaleIOPersistentVolumeSource": { "gateway": "!", "system": "!", "secretRef": "!core.v1.SecretReference", "sslEnabled": "", "protectionDomain": "", "storagePool": "", "storageMode": "", "volumeName": "", "fsType": "", "readOnly": "" }, "core.v1.ScaleIOVolumeSource": { "gateway": "!", "system": "!", "secretRef": "!core.v1.LocalObjectReference", "sslEnabled": "", "protectionDomain": "", "storagePool": "", "storageMode": "", "volumeName": "", "fsType": "", "readOnly": "" }, "core.v1.ScopedResourceSelectorRequirement": { "scopeName": "!", "operator": "!", "values": "[]" }, "core.v1.ScopeSelector": { "matchExpressions": "[]core.v1.ScopedResourceSelectorRequirement" }, "core.v1.SeccompProfile": { "type": "!", "localhostProfile": "" }, "core.v1.Secret": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "immutable": "", "data": "{}", "stringData": "{}", "type": "" }, "core.v1.SecretEnvSource": { "name": "", "optional": "" }, "core.v1.SecretKeySelector": { "name": "", "key": "!", "optional": "" }, "core.v1.SecretProjection": { "name": "", "items": "[]core.v1.KeyToPath", "optional": "" }, "core.v1.SecretReference": { "name": "", "namespace": "" }, "core.v1.SecretVolumeSource": { "secretName": "", "items": "[]core.v1.KeyToPath", "defaultMode": "", "optional": "" }, "core.v1.SecurityContext": { "capabilities": "core.v1.Capabilities", "privileged": "", "seLinuxOptions": "core.v1.SELinuxOptions", "windowsOptions": "core.v1.WindowsSecurityContextOptions", "runAsUser": "", "runAsGroup": "", "runAsNonRoot": "", "readOnlyRootFilesystem": "", "allowPrivilegeEscalation": "", "procMount": "", "seccompProfile": "core.v1.SeccompProfile", "appArmorProfile": "core.v1.AppArmorProfile" }, "core.v1.SELinuxOptions": { "user": "", "role": "", "type": "", "level": "" }, "core.v1.Service": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "core.v1.ServiceSpec", "status": "core.v1.ServiceStatus" }, "core.v1.ServiceAccount": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "secrets": "[]core.v1.ObjectReference", "imagePullSecrets": "[]core.v1.LocalObjectReference", "automountServiceAccountToken": "" }, "core.v1.ServiceAccountTokenProjection": { "audience": "", "expirationSeconds": "", "path": "!" }, "core.v1.ServicePort": { "name": "", "protocol": "", "appProtocol": "", "port": "!", "targetPort": "", "nodePort": "" }, "core.v1.ServiceSpec": { "ports": "[]core.v1.ServicePort", "selector": "{}", "clusterIP": "", "clusterIPs": "[]", "type": "", "externalIPs": "[]", "sessionAffinity": "", "loadBalancerIP": "", "loadBalancerSourceRanges": "[]", "externalName": "", "externalTrafficPolicy": "", "healthCheckNodePort": "", "publishNotReadyAddresses": "", "sessionAffinityConfig": "core.v1.SessionAffinityConfig", "ipFamilies": "[]", "ipFamilyPolicy": "", "allocateLoadBalancerNodePorts": "", "loadBalancerClass": "", "internalTrafficPolicy": "", "trafficDistribution": "" }, "core.v1.ServiceStatus": { "loadBalancer": "core.v1.LoadBalancerStatus", "conditions": "[]meta.v1.Condition" }, "core.v1.SessionAffinityConfig": { "clientIP": "core.v1.ClientIPConfig" }, "core.v1.SleepAction": { "seconds": "!" }, "core.v1.StorageOSPersistentVolumeSource": { "volumeName": "", "volumeNamespace": "", "fsType": "", "readOnly": "", "secretRef": "core.v1.ObjectReference" }, "core.v1.StorageOSVolumeSource": { "volumeName": "", "volumeNamespace": "", "fsType": "", "readOnly": "", "secretRef": "core.v1.LocalObjectReference" }, "core.v1.Sysctl": { "name": "!", "value": "!" }, "core.v1.Taint": { "key": "!", "value": "", "effect": "!", "timeAdded": "" }, "core.v1.TCPSocketAction": { "port": "!", "host": "" }, "core.v1.Toleration": { "key": "", "operator": "", "value": "", "effect": "", "tolerationSeconds": "" }, "core.v1.TopologySelectorLabelRequirement": { "key": "!", "values": "![]" }, "core.v1.TopologySelectorTerm": { "matchLabelExpressions": "[]core.v1.TopologySelectorLabelRequirement" }, "core.v1.TopologySpreadConstraint": { "maxSkew": "!", "topologyKey": "!", "whenUnsatisfiable": "!", "labelSelector": "meta.v1.LabelSelector", "minDomains": "", "nodeAffinityPolicy": "", "nodeTaintsPolicy": "", "matchLabelKeys": "[]" }, "core.v1.TypedLocalObjectReference": { "apiGroup": "!", "kind": "!", "name": "!" }, "core.v1.TypedObjectReference": { "apiGroup": "!", "kind": "!", "name": "!", "namespace": "" }, "core.v1.Volume": { "name": "!", "hostPath": "core.v1.HostPathVolumeSource", "emptyDir": "core.v1.EmptyDirVolumeSource", "gcePersistentDisk": "core.v1.GCEPersistentDiskVolumeSource", "awsElasticBlockStore": "core.v1.AWSElasticBlockStoreVolumeSource", "gitRepo": "core.v1.GitRepoVolumeSource", "secret": "core.v1.SecretVolumeSource", "nfs": "core.v1.NFSVolumeSource", "iscsi": "core.v1.ISCSIVolumeSource", "glusterfs": "core.v1.GlusterfsVolumeSource", "persistentVolumeClaim": "core.v1.PersistentVolumeClaimVolumeSource", "rbd": "core.v1.RBDVolumeSource", "flexVolume": "core.v1.FlexVolumeSource", "cinder": "core.v1.CinderVolumeSource", "cephfs": "core.v1.CephFSVolumeSource", "flocker": "core.v1.FlockerVolumeSource", "downwardAPI": "core.v1.DownwardAPIVolumeSource", "fc": "core.v1.FCVolumeSource", "azureFile": "core.v1.AzureFileVolumeSource", "configMap": "core.v1.ConfigMapVolumeSource", "vsphereVolume": "core.v1.VsphereVirtualDiskVolumeSource", "quobyte": "core.v1.QuobyteVolumeSource", "azureDisk": "core.v1.AzureDiskVolumeSource", "photonPersistentDisk": "core.v1.PhotonPersistentDiskVolumeSource", "projected": "core.v1.ProjectedVolumeSource", "portworxVolume": "core.v1.PortworxVolumeSource", "scaleIO": "core.v1.ScaleIOVolumeSource", "storageos": "core.v1.StorageOSVolumeSource", "csi": "core.v1.CSIVolumeSource", "ephemeral": "core.v1.EphemeralVolumeSource", "image": "core.v1.ImageVolumeSource" }, "core.v1.VolumeDevice": { "name": "!", "devicePath": "!" }, "core.v1.VolumeMount": { "name": "!", "readOnly": "", "recursiveReadOnly": "", "mountPath": "!", "subPath": "", "mountPropagation": "", "subPathExpr": "" }, "core.v1.VolumeMountStatus": { "name": "!", "mountPath": "!", "readOnly": "", "recursiveReadOnly": "" }, "core.v1.VolumeNodeAffinity": { "required": "core.v1.NodeSelector" }, "core.v1.VolumeProjection": { "secret": "core.v1.SecretProjection", "downwardAPI": "core.v1.DownwardAPIProjection", "configMap": "core.v1.ConfigMapProjection", "serviceAccountToken": "core.v1.ServiceAccountTokenProjection", "clusterTrustBundle": "core.v1.ClusterTrustBundleProjection", "podCertificate": "core.v1.PodCertificateProjection" }, "core.v1.VolumeResourceRequirements": { "limits": "{}", "requests": "{}" }, "core.v1.VsphereVirtualDiskVolumeSource": { "volumePath": "!", "fsType": "", "storagePolicyName": "", "storagePolicyID": "" }, "core.v1.WeightedPodAffinityTerm": { "weight": "!", "podAffinityTerm": "!core.v1.PodAffinityTerm" }, "core.v1.WindowsSecurityContextOptions": { "gmsaCredentialSpecName": "", "gmsaCredentialSpec": "", "runAsUserName": "", "hostProcess": "" }, "core.v1.WorkloadReference": { "name": "!", "podGroup": "!", "podGroupReplicaKey": "" }, "meta.v1.Condition": { "type": "!", "status": "!", "observedGeneration": "", "lastTransitionTime": "!", "reason": "!", "message": "!" }, "meta.v1.DeleteOptions": { "kind": "", "apiVersion": "", "gracePeriodSeconds": "", "preconditions": "meta.v1.Preconditions", "orphanDependents": "", "propagationPolicy": "", "dryRun": "[]", "ignoreStoreReadErrorWithClusterBreakingPotential": "" }, "meta.v1.LabelSelector": { "matchLabels": "{}", "matchExpressions": "[]meta.v1.LabelSelectorRequirement" }, "meta.v1.LabelSelectorRequirement": { "key": "!", "operator": "!", "values": "[]" }, "meta.v1.ManagedFieldsEntry": { "manager": "", "operation": "", "apiVersion": "", "time": "", "fieldsType": "", "fieldsV1": "", "subresource": "" }, "meta.v1.ObjectMeta": { "name": "", "generateName": "", "namespace": "", "selfLink": "", "uid": "", "resourceVersion": "", "generation": "", "creationTimestamp": "", "deletionTimestamp": "", "deletionGracePeriodSeconds": "", "labels": "{}", "annotations": "{}", "ownerReferences": "[]meta.v1.OwnerReference", "finalizers": "[]", "managedFields": "[]meta.v1.ManagedFieldsEntry" }, "meta.v1.OwnerReference": { "apiVersion": "!", "kind": "!", "name": "!", "uid": "!", "controller": "", "blockOwnerDeletion": "" }, "meta.v1.Preconditions": { "uid": "", "resourceVersion": "" }, "networking.v1.HTTPIngressPath": { "path": "", "pathType": "!", "backend": "!networking.v1.IngressBackend" }, "networking.v1.HTTPIngressRuleValue": { "paths": "![]networking.v1.HTTPIngressPath" }, "networking.v1.Ingress": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "networking.v1.IngressSpec", "status": "networking.v1.IngressStatus" }, "networking.v1.IngressBackend": { "service": "networking.v1.IngressServiceBackend", "resource": "core.v1.TypedLocalObjectReference" }, "networking.v1.IngressClass": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "networking.v1.IngressClassSpec" }, "networking.v1.IngressClassParametersReference": { "apiGroup": "", "kind": "!", "name": "!", "scope": "!", "namespace": "" }, "networking.v1.IngressClassSpec": { "controller": "", "parameters": "networking.v1.IngressClassParametersReference" }, "networking.v1.IngressLoadBalancerIngress": { "ip": "", "hostname": "", "ports": "[]networking.v1.IngressPortStatus" }, "networking.v1.IngressLoadBalancerStatus": { "ingress": "[]networking.v1.IngressLoadBalancerIngress" }, "networking.v1.IngressPortStatus": { "port": "!", "protocol": "!", "error": "" }, "networking.v1.IngressRule": { "host": "", "http": "networking.v1.HTTPIngressRuleValue" }, "networking.v1.IngressServiceBackend": { "name": "!", "port": "networking.v1.ServiceBackendPort" }, "networking.v1.IngressSpec": { "ingressClassName": "", "defaultBackend": "networking.v1.IngressBackend", "tls": "[]networking.v1.IngressTLS", "rules": "[]networking.v1.IngressRule" }, "networking.v1.IngressStatus": { "loadBalancer": "networking.v1.IngressLoadBalancerStatus" }, "networking.v1.IngressTLS": { "hosts": "[]", "secretName": "" }, "networking.v1.IPAddress": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "networking.v1.IPAddressSpec" }, "networking.v1.IPAddressSpec": { "parentRef": "networking.v1.ParentReference" }, "networking.v1.IPBlock": { "cidr": "!", "except": "[]" }, "networking.v1.NetworkPolicy": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "networking.v1.NetworkPolicySpec" }, "networking.v1.NetworkPolicyEgressRule": { "ports": "[]networking.v1.NetworkPolicyPort", "to": "[]networking.v1.NetworkPolicyPeer" }, "networking.v1.NetworkPolicyIngressRule": { "ports": "[]networking.v1.NetworkPolicyPort", "from": "[]networking.v1.NetworkPolicyPeer" }, "networking.v1.NetworkPolicyPeer": { "podSelector": "meta.v1.LabelSelector", "namespaceSelector": "meta.v1.LabelSelector", "ipBlock": "networking.v1.IPBlock" }, "networking.v1.NetworkPolicyPort": { "protocol": "", "port": "", "endPort": "" }, "networking.v1.NetworkPolicySpec": { "podSelector": "!meta.v1.LabelSelector", "ingress": "[]networking.v1.NetworkPolicyIngressRule", "egress": "[]networking.v1.NetworkPolicyEgressRule", "policyTypes": "[]" }, "networking.v1.ParentReference": { "group": "", "resource": "", "namespace": "", "name": "" }, "networking.v1.ServiceBackendPort": { "name": "", "number": "" }, "networking.v1.ServiceCIDR": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "networking.v1.ServiceCIDRSpec", "status": "networking.v1.ServiceCIDRStatus" }, "networking.v1.ServiceCIDRSpec": { "cidrs": "[]" }, "networking.v1.ServiceCIDRStatus": { "conditions": "[]meta.v1.Condition" }, "policy.v1.Eviction": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "deleteOptions": "meta.v1.DeleteOptions" }, "policy.v1.PodDisruptionBudget": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "policy.v1.PodDisruptionBudgetSpec", "status": "policy.v1.PodDisruptionBudgetStatus" }, "policy.v1.PodDisruptionBudgetSpec": { "minAvailable": "", "selector": "meta.v1.LabelSelector", "maxUnavailable": "", "unhealthyPodEvictionPolicy": "" }, "policy.v1.PodDisruptionBudgetStatus": { "observedGeneration": "", "disruptedPods": "{}", "disruptionsAllowed": "!", "currentHealthy": "!", "desiredHealthy": "!", "expectedPods": "!", "conditions": "[]meta.v1.Condition" }, "rbac.v1.AggregationRule": { "clusterRoleSelectors": "[]meta.v1.LabelSelector" }, "rbac.v1.ClusterRole": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "rules": "![]rbac.v1.PolicyRule", "aggregationRule": "rbac.v1.AggregationRule" }, "rbac.v1.ClusterRoleBinding": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "subjects": "[]rbac.v1.Subject", "roleRef": "!rbac.v1.RoleRef" }, "rbac.v1.PolicyRule": { "verbs": "![]", "apiGroups": "[]", "resources": "[]", "resourceNames": "[]", "nonResourceURLs": "[]" }, "rbac.v1.Role": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "rules": "![]rbac.v1.PolicyRule" }, "rbac.v1.RoleBinding": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "subjects": "[]rbac.v1.Subject", "roleRef": "!rbac.v1.RoleRef" }, "rbac.v1.RoleRef": { "apiGroup": "!", "kind": "!", "name": "!" }, "rbac.v1.Subject": { "kind": "!", "apiGroup": "", "name": "!", "namespace": "" }, "scheduling.v1.PriorityClass": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "value": "!", "globalDefault": "", "description": "", "preemptionPolicy": "" }, "storage.v1.CSIDriver": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "!storage.v1.CSIDriverSpec" }, "storage.v1.CSIDriverSpec": { "attachRequired": "", "podInfoOnMount": "", "volumeLifecycleModes": "[]", "storageCapacity": "", "fsGroupPolicy": "", "tokenRequests": "[]storage.v1.TokenRequest", "requiresRepublish": "", "seLinuxMount": "", "nodeAllocatableUpdatePeriodSeconds": "", "serviceAccountTokenInSecrets": "" }, "storage.v1.CSINode": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "!storage.v1.CSINodeSpec" }, "storage.v1.CSINodeDriver": { "name": "!", "nodeID": "!", "topologyKeys": "![]", "allocatable": "storage.v1.VolumeNodeResources" }, "storage.v1.CSINodeSpec": { "drivers": "![]storage.v1.CSINodeDriver" }, "storage.v1.CSIStorageCapacity": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "nodeTopology": "meta.v1.LabelSelector", "storageClassName": "!", "capacity": "", "maximumVolumeSize": "" }, "storage.v1.StorageClass": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "provisioner": "!", "parameters": "{}", "reclaimPolicy": "", "mountOptions": "[]", "allowVolumeExpansion": "", "volumeBindingMode": "", "allowedTopologies": "[]core.v1.TopologySelectorTerm" }, "storage.v1.TokenRequest": { "audience": "!", "expirationSeconds": "" }, "storage.v1.VolumeAttachment": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "spec": "!storage.v1.VolumeAttachmentSpec", "status": "storage.v1.VolumeAttachmentStatus" }, "storage.v1.VolumeAttachmentSource": { "persistentVolumeName": "", "inlineVolumeSpec": "core.v1.PersistentVolumeSpec" }, "storage.v1.VolumeAttachmentSpec": { "attacher": "!", "source": "!storage.v1.VolumeAttachmentSource", "nodeName": "!" }, "storage.v1.VolumeAttachmentStatus": { "attached": "!", "attachmentMetadata": "{}", "attachError": "storage.v1.VolumeError", "detachError": "storage.v1.VolumeError" }, "storage.v1.VolumeAttributesClass": { "kind": "", "apiVersion": "", "metadata": "meta.v1.ObjectMeta", "driverName": "!", "parameters": "{}" }, "storage.v1.VolumeError": { "time": "", "message": "", "errorCode": "" }, "storage.v1.VolumeNodeResources": { "count": "" } };
+  }
+});
+
+// dist/src/kube/fields.js
+function shapeOf(reference) {
+  if (reference.startsWith("!"))
+    return shapeOf(reference.slice(1));
+  if (reference.startsWith("[]"))
+    return { kind: "list", element: shapeOf(reference.slice(2)) };
+  if (reference.startsWith("{}"))
+    return { kind: "map", element: shapeOf(reference.slice(2)) };
+  const fields = reference === "" ? void 0 : STRUCT_FIELDS[reference];
+  return fields === void 0 ? void 0 : { kind: "struct", type: reference.slice(reference.lastIndexOf(".") + 1), fields };
+}
+function kindShape(group, version2, kind) {
+  const reference = KIND_STRUCTS[`${group === "" ? "" : `${group}/`}${version2}/${kind}`];
+  return reference === void 0 ? void 0 : shapeOf(reference);
+}
+function fieldShape(struct2, name) {
+  if (!Object.hasOwn(struct2.fields, name))
+    return { declared: false };
+  const reference = struct2.fields[name];
+  const required2 = reference.startsWith("!");
+  const shape = shapeOf(required2 ? reference.slice(1) : reference);
+  return shape === void 0 ? { declared: true, required: required2 } : { declared: true, required: required2, shape };
+}
+var init_fields = __esm({
+  "dist/src/kube/fields.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_fields_data();
+  }
+});
+
 // dist/src/cel/abstract.js
+function isNullFailure(source) {
+  return !source.includes(".");
+}
 function mergeErrors(...parts) {
   const errors = /* @__PURE__ */ new Map();
   for (const part of parts) {
@@ -42808,8 +42903,8 @@ function strict(parts) {
 }
 function outcomes(value) {
   return {
-    t: value.values === void 0 || value.values.includes(true) || value.values.includes(SOME),
-    f: value.values === void 0 || value.values.includes(false) || value.values.includes(SOME),
+    t: value.values === void 0 || value.values.includes(true) || value.values.some(unknownContent),
+    f: value.values === void 0 || value.values.includes(false) || value.values.some(unknownContent),
     e: value.errors.size > 0
   };
 }
@@ -42817,7 +42912,7 @@ function booleans(t, f) {
   return [...t ? [true] : [], ...f ? [false] : []];
 }
 function plain(value) {
-  return value instanceof NullOf ? null : value;
+  return value instanceof NullOf ? null : value instanceof Shaped ? SOME : value;
 }
 function equal(a, b) {
   const x = plain(a);
@@ -42831,12 +42926,28 @@ function equal(a, b) {
 function alwaysFalse(value) {
   return value.errors.size === 0 && value.values !== void 0 && value.values.length > 0 && value.values.every((v) => v === false);
 }
+function logical(and, left2, right) {
+  const a = outcomes(left2);
+  const b = outcomes(right);
+  const absorbA = and ? a.f : a.t;
+  const absorbB = and ? b.f : b.t;
+  const passA = and ? a.t : a.f;
+  const passB = and ? b.t : b.f;
+  const errorFromA = a.e && (passB || b.e);
+  const errorFromB = b.e && (passA || a.e);
+  const absorbing = absorbA || absorbB;
+  const passing = passA && passB;
+  return {
+    values: and ? booleans(passing, absorbing) : booleans(absorbing, passing),
+    errors: mergeErrors(...errorFromA ? [left2] : [], ...errorFromB ? [right] : [])
+  };
+}
 function fromConcrete(result) {
   if (result === null || ["string", "number", "bigint", "boolean"].includes(typeof result))
     return { values: [result], errors: NO_ERRORS };
   return ANY2;
 }
-var NullOf, SOME, ANY2, NO_ERRORS, TYPE_NAMES2, AbstractEvaluator;
+var NullOf, SOME, Shaped, ANY2, NO_ERRORS, TYPE_NAMES2, unknownContent, UNROLLED_ELEMENTS, UNROLL_VISITS, AbstractEvaluator;
 var init_abstract = __esm({
   "dist/src/cel/abstract.js"() {
     "use strict";
@@ -42844,6 +42955,7 @@ var init_abstract = __esm({
     init_evaluate();
     init_library();
     init_names2();
+    init_fields();
     NullOf = class {
       variable;
       constructor(variable) {
@@ -42851,18 +42963,62 @@ var init_abstract = __esm({
       }
     };
     SOME = /* @__PURE__ */ Symbol("some non-null value");
+    Shaped = class {
+      path;
+      shape;
+      constructor(path, shape) {
+        this.path = path;
+        this.shape = shape;
+      }
+    };
     ANY2 = { values: void 0, errors: /* @__PURE__ */ new Map() };
     NO_ERRORS = /* @__PURE__ */ new Map();
     TYPE_NAMES2 = /* @__PURE__ */ new Set(["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"]);
+    unknownContent = (value) => value === SOME || value instanceof Shaped;
+    UNROLLED_ELEMENTS = 64;
+    UNROLL_VISITS = 5e3;
     AbstractEvaluator = class {
       scenario;
       meter;
+      /** Nodes visited so far (see UNROLL_VISITS). */
+      visits = 0;
+      /** Whether a macro over a literal list was left unknown for the budget: its errors may be ones that unrolling would absorb. */
+      declined = false;
+      /** closed() of nodes with no variables bound: asked at every node, so remembered. */
+      closedAtTop = /* @__PURE__ */ new WeakMap();
       constructor(scenario, meter) {
         this.scenario = scenario;
         this.meter = meter;
       }
-      /** Reads only literals, request.operation and the scenario's null variables. */
+      /** The value of a known field of `request` that `node` selects (`request.kind.kind`), or undefined. */
+      requestField(node, bound) {
+        const path = [];
+        let at = node;
+        while (at.op === ".") {
+          path.unshift(at.args[1]);
+          at = at.args[0];
+        }
+        if (at.op !== "id" || at.args !== "request" || bound.has("request") || path.length === 0)
+          return void 0;
+        const joined = path.join(".");
+        return joined === "operation" ? this.scenario.operation : this.scenario.request?.[joined];
+      }
+      /** Whether the evaluator left a macro over a literal list unknown for its budget (then an error may be one the macro would absorb). */
+      get approximated() {
+        return this.declined;
+      }
+      /** Reads only literals, known fields of request and the scenario's null variables. */
       closed(node, bound) {
+        if (bound.size > 0)
+          return this.closedUncached(node, bound);
+        let known = this.closedAtTop.get(node);
+        if (known === void 0) {
+          known = this.closedUncached(node, bound);
+          this.closedAtTop.set(node, known);
+        }
+        return known;
+      }
+      closedUncached(node, bound) {
         switch (node.op) {
           case "value":
             return true;
@@ -42870,10 +43026,16 @@ var init_abstract = __esm({
             return !bound.has(node.args) && (this.scenario.nulls.has(node.args) || TYPE_NAMES2.has(node.args));
           case ".":
           case ".?": {
-            const [operand, field] = node.args;
-            if (operand.op === "id" && operand.args === "request" && !bound.has("request"))
-              return node.op === "." && field === "operation";
-            return this.closed(operand, bound);
+            if (node.op === "." && this.requestField(node, bound) !== void 0)
+              return true;
+            if (node.op === "." && node.args[0].op === "id" && !bound.has(node.args[0].args) && this.scenario.nulls.has(node.args[0].args))
+              return false;
+            let root = node.args[0];
+            while (root.op === "." || root.op === ".?")
+              root = root.args[0];
+            if (root.op === "id" && root.args === "request" && !bound.has("request"))
+              return false;
+            return this.closed(node.args[0], bound);
           }
           case "call":
             return node.args[1].every((arg) => this.closed(arg, bound));
@@ -42898,13 +43060,22 @@ var init_abstract = __esm({
       /** The exact value of a closed sub-expression, or undefined when it fails (then the abstract rules say why). */
       evaluateExactly(node) {
         const module2 = celModule();
-        const run2 = { request: { operation: this.scenario.operation } };
+        const request2 = { operation: this.scenario.operation };
+        for (const [path, value] of Object.entries(this.scenario.request ?? {})) {
+          const steps = path.split(".");
+          let at = request2;
+          for (const step of steps.slice(0, -1))
+            at = at[step] ??= {};
+          at[steps[steps.length - 1]] = value;
+        }
+        const run2 = { request: request2 };
         for (const variable of this.scenario.nulls)
           run2[variable] = null;
         const result = evaluateValue(module2.serialize(node), run2, this.meter);
         return result.ok ? fromConcrete(result.value) : void 0;
       }
       evaluate(node, env2 = /* @__PURE__ */ new Map()) {
+        this.visits++;
         if (node.op !== "value" && node.op !== "id" && this.closed(node, new Set(env2.keys()))) {
           const exact = this.evaluateExactly(node);
           if (exact !== void 0)
@@ -42921,6 +43092,9 @@ var init_abstract = __esm({
               return bound;
             if (this.scenario.nulls.has(node.args))
               return { values: [new NullOf(node.args)], errors: NO_ERRORS };
+            const known = this.scenario.objects?.get(node.args);
+            if (known !== void 0)
+              return { values: [new Shaped(node.args, known.shape)], errors: NO_ERRORS };
             if (this.scenario.present.has(node.args))
               return { values: [SOME], errors: NO_ERRORS };
             return ANY2;
@@ -42928,20 +43102,45 @@ var init_abstract = __esm({
           case ".":
           case "[]": {
             const [operand, key2] = node.args;
-            if (node.op === "." && operand.op === "id" && operand.args === "request" && key2 === "operation" && !env2.has("request")) {
-              return { values: [this.scenario.operation], errors: NO_ERRORS };
+            if (node.op === ".") {
+              const known = this.requestField(node, env2);
+              if (known !== void 0)
+                return { values: [known], errors: NO_ERRORS };
+              if (operand.op === "id" && operand.args === "variables" && !env2.has("variables")) {
+                const variable = this.scenario.variables?.get(key2);
+                if (variable !== void 0)
+                  return variable;
+              }
             }
             const target = this.evaluate(operand, env2);
             const index = node.op === "[]" ? this.evaluate(key2, env2) : ANY2;
             const errors = mergeErrors(target, index);
             if (target.values === void 0)
               return { values: void 0, errors };
+            const name = node.op === "." ? key2 : index.values?.length === 1 && typeof index.values[0] === "string" ? index.values[0] : void 0;
+            const values = [];
+            let unknown = false;
             for (const value of target.values) {
-              if (value instanceof NullOf && !errors.has(value.variable))
-                errors.set(value.variable, node);
+              if (value instanceof NullOf) {
+                if (!errors.has(value.variable))
+                  errors.set(value.variable, node);
+              } else if (value instanceof Shaped) {
+                const selected = this.select(value, node.op === "." ? name : void 0, name);
+                if (selected === "absent") {
+                  const source = `${value.path}.${name}`;
+                  if (!errors.has(source))
+                    errors.set(source, node);
+                } else if (selected === void 0)
+                  unknown = true;
+                else
+                  values.push(selected);
+              } else {
+                unknown = true;
+              }
             }
-            const reachable = target.values.some((value) => !(value instanceof NullOf));
-            return { values: reachable && !(index.values?.length === 0) ? void 0 : [], errors };
+            if (index.values?.length === 0)
+              return { values: [], errors };
+            return { values: unknown ? void 0 : values, errors };
           }
           case ".?":
             return { values: void 0, errors: this.evaluate(node.args[0], env2).errors };
@@ -42952,8 +43151,20 @@ var init_abstract = __esm({
             const selection = args[0];
             if (name === "has" && args.length === 1 && selection?.op === ".") {
               const target = this.evaluate(selection.args[0], env2);
-              const onlyNull = target.values !== void 0 && target.values.length > 0 && target.values.every((value) => value instanceof NullOf);
-              return { values: target.values?.length === 0 ? [] : onlyNull ? [false] : [true, false], errors: target.errors };
+              const field = selection.args[1];
+              const presence = (value) => {
+                if (value instanceof NullOf)
+                  return false;
+                if (!(value instanceof Shaped) || value.shape.kind !== "struct" || /^__.*__$/.test(field))
+                  return void 0;
+                const found = fieldShape(value.shape, field);
+                return !found.declared ? false : found.required ? true : void 0;
+              };
+              if (target.values === void 0)
+                return { values: [true, false], errors: target.errors };
+              const results = new Set(target.values.map(presence));
+              const values = results.has(void 0) ? [true, false] : [...results].filter((r) => r !== void 0);
+              return { values: target.values.length === 0 ? [] : values, errors: target.errors };
             }
             return strict(args.map((arg) => this.evaluate(arg, env2)));
           }
@@ -42970,25 +43181,8 @@ var init_abstract = __esm({
           case "-_":
             return strict([this.evaluate(node.args, env2)]);
           case "&&":
-          case "||": {
-            const left2 = this.evaluate(node.args[0], env2);
-            const right = this.evaluate(node.args[1], env2);
-            const a = outcomes(left2);
-            const b = outcomes(right);
-            const and = node.op === "&&";
-            const absorbA = and ? a.f : a.t;
-            const absorbB = and ? b.f : b.t;
-            const passA = and ? a.t : a.f;
-            const passB = and ? b.t : b.f;
-            const errorFromA = a.e && (passB || b.e);
-            const errorFromB = b.e && (passA || a.e);
-            const absorbing = absorbA || absorbB;
-            const passing = passA && passB;
-            return {
-              values: and ? booleans(passing, absorbing) : booleans(absorbing, passing),
-              errors: mergeErrors(...errorFromA ? [left2] : [], ...errorFromB ? [right] : [])
-            };
-          }
+          case "||":
+            return logical(node.op === "&&", this.evaluate(node.args[0], env2), this.evaluate(node.args[1], env2));
           case "?:": {
             const [condition, then, otherwise] = node.args;
             const test = this.evaluate(condition, env2);
@@ -43037,6 +43231,41 @@ var init_abstract = __esm({
             return strict(node.args.map((arg) => this.evaluate(arg, env2)));
         }
       }
+      /**
+       * What selecting `field` (or indexing by `key`) of a shaped value gives: 'absent' for a field
+       * its struct never has, the shape of the value, or undefined when not known here. The root's
+       * kind and apiVersion are known.
+       */
+      select(value, field, key2) {
+        const { shape } = value;
+        if (shape.kind === "struct") {
+          if (key2 === void 0)
+            return void 0;
+          const root = this.scenario.objects?.get(value.path);
+          if (root !== void 0 && (key2 === "kind" || key2 === "apiVersion"))
+            return root[key2];
+          if (/^__.*__$/.test(key2))
+            return void 0;
+          const found = fieldShape(shape, key2);
+          if (!found.declared)
+            return "absent";
+          return found.shape === void 0 ? void 0 : new Shaped(`${value.path}.${key2}`, found.shape);
+        }
+        if (field !== void 0 && shape.kind === "list")
+          return void 0;
+        return shape.element === void 0 ? void 0 : new Shaped(`${value.path}${shape.kind === "list" ? "[]" : `.${key2 ?? "*"}`}`, shape.element);
+      }
+      /** What a macro's variables hold for the values it iterates: the element of a shaped list, the values of a shaped map. */
+      iterated(target, variables) {
+        const shaped = target.values !== void 0 && target.values.length === 1 && target.values[0] instanceof Shaped ? target.values[0] : void 0;
+        const element = shaped && shaped.shape.kind !== "struct" ? shaped.shape.element : void 0;
+        const elementValue = shaped && element ? { values: [new Shaped(`${shaped.path}[]`, element)], errors: NO_ERRORS } : ANY2;
+        if (shaped?.shape.kind === "list")
+          return variables === 2 ? [ANY2, elementValue] : [elementValue];
+        if (shaped?.shape.kind === "map")
+          return variables === 2 ? [ANY2, elementValue] : [ANY2];
+        return variables === 2 ? [ANY2, ANY2] : [ANY2];
+      }
       evaluateMethod(node, env2) {
         const [name, receiver, args] = node.args;
         const namespace = receiver.op === "id" && LIBRARY_NAMESPACES.has(receiver.args) && !env2.has(receiver.args);
@@ -43054,10 +43283,21 @@ var init_abstract = __esm({
           boundCount = 2;
         else if (ONE_VARIABLE_MACROS.has(name) && args.length >= 2 && args[0].op === "id")
           boundCount = 1;
+        const unrollable = boundCount === 1 && (name === "all" || name === "exists") && receiver.op === "list" && receiver.args.length > 0 && receiver.args.length <= UNROLLED_ELEMENTS && args.length === 2;
+        if (unrollable && this.visits >= UNROLL_VISITS)
+          this.declined = true;
+        else if (unrollable) {
+          const elements = receiver.args.map((element) => this.evaluate(element, env2));
+          if (elements.every((element) => element.values?.length === 1 && element.errors.size === 0)) {
+            const variable = args[0].args;
+            const results = elements.map((element) => this.evaluate(args[1], new Map([...env2, [variable, element]])));
+            return results.reduce((folded, result) => logical(name === "all", folded, result));
+          }
+        }
         if (boundCount > 0) {
           const inner = new Map(env2);
-          for (const variable of args.slice(0, boundCount))
-            inner.set(variable.args, ANY2);
+          const held = this.iterated(target, boundCount);
+          args.slice(0, boundCount).forEach((variable, position2) => inner.set(variable.args, held[position2]));
           const body = args.slice(boundCount).map((arg) => this.evaluate(arg, inner));
           return { values: target.values?.length === 0 ? [] : void 0, errors: mergeErrors(target, ...body) };
         }
@@ -43089,7 +43329,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule40) => rule40?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule41) => rule41?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -43154,7 +43394,7 @@ var init_match_condition_null_object = __esm({
               });
               if (!conditions.some((condition) => condition.ast !== void 0))
                 continue;
-              const failures = /* @__PURE__ */ new Map();
+              const failures2 = /* @__PURE__ */ new Map();
               for (const scenario of scenarios(entry)) {
                 const evaluator = new AbstractEvaluator(scenario, meter);
                 const results = conditions.map((condition) => ({ condition, value: condition.ast ? evaluated(evaluator, scenario, condition.ast, cache) : ANY2 }));
@@ -43162,8 +43402,10 @@ var init_match_condition_null_object = __esm({
                   continue;
                 for (const { condition, value } of results) {
                   for (const [variable, node] of value.errors) {
-                    const byVariable = failures.get(condition.index) ?? /* @__PURE__ */ new Map();
-                    failures.set(condition.index, byVariable);
+                    if (!isNullFailure(variable))
+                      continue;
+                    const byVariable = failures2.get(condition.index) ?? /* @__PURE__ */ new Map();
+                    failures2.set(condition.index, byVariable);
                     const always = value.values !== void 0 && value.values.length === 0;
                     const known = byVariable.get(variable);
                     if (known) {
@@ -43175,7 +43417,7 @@ var init_match_condition_null_object = __esm({
                   }
                 }
               }
-              for (const [index, byVariable] of [...failures].sort(([a], [b]) => a - b)) {
+              for (const [index, byVariable] of [...failures2].sort(([a], [b]) => a - b)) {
                 const condition = conditions[index];
                 for (const [variable, { node, operations, always }] of byVariable) {
                   violations.push({
@@ -43196,6 +43438,252 @@ var init_match_condition_null_object = __esm({
               }
             }
             return violations;
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/rules/undefined-field.js
+function kindScenarios(run2, rules2, policy, excluded = /* @__PURE__ */ new Set()) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [key2, { info, subresource, operation }] of requests(run2, rules2)) {
+    if (out.has(key2) || excluded.has(key2))
+      continue;
+    if (info.custom || !run2.discovery.isKnownBuiltinGroup(info.group) || subresource !== "" && subresource !== "status")
+      continue;
+    const shape = kindShape(info.group, info.version, info.kind);
+    if (shape === void 0)
+      continue;
+    const apiVersion = groupVersion(info.group, info.version);
+    const known = { shape, kind: info.kind, apiVersion };
+    const namespaceNull = !policy || !info.namespaced;
+    const objects2 = /* @__PURE__ */ new Map();
+    if (operation !== "DELETE")
+      objects2.set("object", known);
+    if (operation !== "CREATE")
+      objects2.set("oldObject", known);
+    out.set(key2, {
+      resource: `${info.resource}${subresource === "" ? "" : `/${subresource}`}${info.group === "" ? "" : ` (${info.group})`}`,
+      scenario: {
+        operation,
+        nulls: /* @__PURE__ */ new Set([...operation === "DELETE" ? ["object"] : [], ...operation === "CREATE" ? ["oldObject"] : [], ...namespaceNull ? ["namespaceObject"] : []]),
+        present: /* @__PURE__ */ new Set(["request", ...objects2.keys(), ...namespaceNull ? [] : ["namespaceObject"]]),
+        objects: objects2,
+        request: {
+          "kind.group": info.group,
+          "kind.version": info.version,
+          "kind.kind": info.kind,
+          "resource.group": info.group,
+          "resource.version": info.version,
+          "resource.resource": info.resource,
+          subResource: subresource
+        }
+      }
+    });
+  }
+  return [...out.values()];
+}
+function requests(run2, rules2) {
+  const found = /* @__PURE__ */ new Map();
+  for (const rule41 of rules2) {
+    if (rule41 == null)
+      continue;
+    const operations = rule41.operations ?? [];
+    for (const entry of rule41.resources ?? []) {
+      for (const { info, subresource } of entryTargets(run2.discovery, withAllGroups(run2.discovery, rule41), entry ?? "")) {
+        if (rule41.scope === "Namespaced" && !info.namespaced || rule41.scope === "Cluster" && info.namespaced)
+          continue;
+        for (const operation of OPERATIONS4) {
+          if (operations.includes("*") || operations.includes(operation))
+            found.set(`${info.group}/${info.version}/${info.resource}/${subresource}/${operation}`, { info, subresource, operation });
+        }
+      }
+    }
+  }
+  return found;
+}
+function failures(run2, sites, scenarios2) {
+  const found = /* @__PURE__ */ new Map();
+  const meter = celMeterOf(run2);
+  const readsOldObject = sites.some((site) => site.ast.input.includes("oldObject"));
+  for (const { scenario, resource } of scenarios2) {
+    if (scenario.operation === "DELETE" && !readsOldObject)
+      continue;
+    const variables = /* @__PURE__ */ new Map();
+    const evaluators = [];
+    const evaluatorOf2 = () => {
+      const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter);
+      evaluators.push(made);
+      return made;
+    };
+    for (const site of sites)
+      if (site.role === "variable" && site.name !== void 0)
+        variables.set(site.name, evaluatorOf2().evaluate(site.ast));
+    const evaluator = evaluatorOf2();
+    const conditions = sites.filter((site) => site.role === "condition").map((site) => ({ site, value: evaluator.evaluate(site.ast) }));
+    if (conditions.some(({ value }) => alwaysFalse(value)))
+      continue;
+    const checks = sites.filter((site) => site.role === "check").map((site) => ({ site, value: evaluator.evaluate(site.ast) }));
+    if (evaluators.some((each) => each.approximated))
+      continue;
+    for (const { site, value } of [...conditions, ...checks]) {
+      for (const [source, node] of value.errors) {
+        if (isNullFailure(source))
+          continue;
+        const always = value.values !== void 0 && value.values.length === 0;
+        const known = found.get(source);
+        if (known === void 0) {
+          found.set(source, { site, node, where: /* @__PURE__ */ new Set([resource]), operations: /* @__PURE__ */ new Set([scenario.operation]), always });
+        } else {
+          known.where.add(resource);
+          known.operations.add(scenario.operation);
+          known.always &&= always;
+        }
+      }
+    }
+  }
+  return found;
+}
+function fieldName(source) {
+  return source.slice(source.lastIndexOf(".") + 1);
+}
+function describe3(failure, source) {
+  return {
+    site: failure.site.label,
+    access: elideMiddle(failure.node.input.slice(failure.node.start, failure.node.end), 60),
+    field: fieldName(source),
+    fails: failure.always ? "fails" : "can fail",
+    requests: `${joinWords([...failure.operations], "and")} of ${joinWords([...failure.where].slice(0, 3), "and")}${failure.where.size > 3 ? ` and ${failure.where.size - 3} more` : ""}`
+  };
+}
+function perSite(found) {
+  const bySite = /* @__PURE__ */ new Map();
+  for (const [source, failure] of found) {
+    const first = bySite.get(failure.site);
+    if (first === void 0)
+      bySite.set(failure.site, { failure, source, more: 0 });
+    else if (failure.node.start < first.failure.node.start)
+      bySite.set(failure.site, { failure, source, more: first.more + 1 });
+    else
+      first.more += 1;
+  }
+  return [...bySite.values()];
+}
+function enforcingBinding(run2, policy) {
+  return policyIndexOf(run2).bindingsOf(policy).some((binding) => binding.decodable && (binding.kind === "MutatingAdmissionPolicyBinding" || (bindingSpec(binding)?.validationActions ?? []).includes("Deny")));
+}
+var OPERATIONS4, moreText, rule26;
+var init_undefined_field = __esm({
+  "dist/rules/undefined-field.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_abstract();
+    init_budget();
+    init_compile();
+    init_evaluate();
+    init_fields();
+    init_bindings();
+    init_targets();
+    init_policies();
+    init_types();
+    init_webhooks();
+    init_webhook_api();
+    init_list();
+    init_rule();
+    OPERATIONS4 = ["CREATE", "UPDATE", "DELETE"];
+    moreText = (more2) => more2 === 0 ? "" : ` (+${more2} more)`;
+    rule26 = defineObjectRule({
+      meta: {
+        id: "undefined-field",
+        title: "A matchCondition or policy expression selects a field the matched built-in kind does not have",
+        severity: "error",
+        aboutCalls: true,
+        appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
+        messages: {
+          webhook: '{{site}} of webhook "{{webhook}}": {{access}} {{fails}} on {{requests}}: they have no field "{{field}}"{{more}}',
+          policy: '{{site}} of {{policy}}: {{access}} {{fails}} on {{requests}}: they have no field "{{field}}"{{more}}'
+        },
+        help: "A built-in object has only the fields of its type: selecting any other is a CEL error on every request that reaches it, and failurePolicy decides (Fail, the API default, rejects; Ignore skips the webhook or policy). Select the field where the kind has it (a Pod's containers are object.spec.containers, a Deployment's object.spec.template.spec.containers), test for it with has() before reading it, or split the expression with a ternary on has() or object.kind."
+      },
+      create(run2) {
+        const compiles = (expression, kind, params, composed) => admissionCompile(expression, { kind, kubeVersion: run2.kubeVersion, params, ...composed === void 0 ? {} : { composed } }).error === void 0;
+        const parsed2 = (expression) => expression.trim() === "" ? void 0 : parseBounded(expression);
+        return {
+          webhookConfiguration(object) {
+            const violations = [];
+            for (const entry of webhooksOf(object)) {
+              const sites = [];
+              (entry.webhook.matchConditions ?? []).forEach((condition, index) => {
+                const expression = condition?.expression?.trim() ?? "";
+                const ast = expression === "" || rememberedCompileError(expression) !== void 0 ? void 0 : parsed2(expression);
+                if (ast !== void 0)
+                  sites.push({ path: [...entry.path, "matchConditions", index, "expression"], label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`, role: "condition", ast });
+              });
+              if (sites.length === 0)
+                continue;
+              const scenarios2 = kindScenarios(run2, entry.webhook.rules ?? [], false);
+              for (const { failure, source, more: more2 } of perSite(failures(run2, sites, scenarios2))) {
+                violations.push({
+                  messageId: "webhook",
+                  data: { ...describe3(failure, source), webhook: elideMiddle(entry.label, 48), more: moreText(more2) },
+                  path: failure.site.path,
+                  // With Ignore, the webhook is skipped for those requests: it never sees them.
+                  ...entry.webhook.failurePolicy === "Ignore" ? { severity: "warning" } : {}
+                });
+              }
+            }
+            return violations;
+          },
+          policy(object) {
+            if (isBinding(object))
+              return [];
+            const spec = policySpec(object);
+            if (spec === void 0)
+              return [];
+            const mutating = object.kind === "MutatingAdmissionPolicy";
+            const prefix = mutating ? "mutating" : "validating";
+            const params = spec.paramKind != null;
+            const sites = [];
+            const composition = mutating || (spec.variables ?? []).length > 0;
+            const composed = /* @__PURE__ */ new Map();
+            const add2 = (path, label, role, kind, expression, name) => {
+              const text = expression ?? "";
+              const withComposition = composition && role !== "condition" ? new Map(composed) : void 0;
+              const ast = text.trim() === "" || !compiles(text, kind, params, withComposition) ? void 0 : parsed2(text);
+              if (ast !== void 0)
+                sites.push({ path, label, role, ast, ...name === void 0 ? {} : { name } });
+            };
+            (spec.matchConditions ?? []).forEach((condition, index) => add2(["spec", "matchConditions", index, "expression"], `matchCondition "${condition?.name || `matchConditions[${index}]`}"`, "condition", `${prefix}.matchCondition`, condition?.expression));
+            (spec.variables ?? []).forEach((variable, index) => {
+              add2(["spec", "variables", index, "expression"], `variable "${variable?.name ?? ""}"`, "variable", `${prefix}.variable`, variable?.expression, variable?.name ?? "");
+              composed.set(variable?.name ?? "", void 0);
+            });
+            if (mutating) {
+              (spec.mutations ?? []).forEach((mutation, index) => {
+                const field = mutation?.patchType === "JSONPatch" ? "jsonPatch" : "applyConfiguration";
+                const patch = mutation?.patchType === "JSONPatch" ? mutation.jsonPatch : mutation?.applyConfiguration;
+                add2(["spec", "mutations", index, field, "expression"], `mutations[${index}]`, "check", `mutating.${field}`, patch?.expression);
+              });
+            } else {
+              const validations = spec.validations ?? [];
+              validations.forEach((validation, index) => add2(["spec", "validations", index, "expression"], `validations[${index}]`, "check", "validating.validation", validation?.expression));
+            }
+            if (!sites.some((site) => site.role !== "variable"))
+              return [];
+            const exclusions = (spec.matchConstraints?.excludeResourceRules ?? []).filter((excluded) => (excluded?.resourceNames ?? []).length === 0);
+            const scenarios2 = kindScenarios(run2, spec.matchConstraints?.resourceRules ?? [], true, new Set(requests(run2, exclusions).keys()));
+            const found = perSite(failures(run2, sites, scenarios2));
+            if (found.length === 0)
+              return [];
+            const severity = spec.failurePolicy === "Ignore" || !enforcingBinding(run2, object) ? "warning" : void 0;
+            return found.map(({ failure, source, more: more2 }) => ({
+              messageId: "policy",
+              data: { ...describe3(failure, source), policy: describePolicyObject(object), more: moreText(more2) },
+              path: failure.site.path,
+              ...severity === void 0 ? {} : { severity }
+            }));
           }
         };
       }
@@ -43816,11 +44304,11 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule40 of rules2) {
-    if (rule40 == null)
+  for (const rule41 of rules2) {
+    if (rule41 == null)
       continue;
-    for (const entry of rule40.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule40, entry ?? "");
+    for (const entry of rule41.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule41, entry ?? "");
       if (found.length === 0)
         return void 0;
       targets2.push(...found);
@@ -43829,7 +44317,7 @@ function matchedTargets(run2, rules2) {
   return targets2;
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule40) => rule40?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule41) => rule41?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -43890,7 +44378,7 @@ function prefixKeys(paths) {
   return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join(".")).concat(path.length >= 2 ? [path.slice(0, 2).join(".")] : []));
 }
 function selectedLabels(selector, rules2) {
-  const createOnly = rules2.length > 0 && rules2.every((rule40) => rule40 != null && (rule40.operations ?? []).length > 0 && (rule40.operations ?? []).every((operation) => operation === "CREATE"));
+  const createOnly = rules2.length > 0 && rules2.every((rule41) => rule41 != null && (rule41.operations ?? []).length > 0 && (rule41.operations ?? []).every((operation) => operation === "CREATE"));
   if (!createOnly || selector === null || typeof selector !== "object")
     return [];
   const { matchLabels, matchExpressions } = selector;
@@ -43906,7 +44394,7 @@ function selectedLabels(selector, rules2) {
 function moreReads(count) {
   return count === 0 ? "" : ` (+${count} more)`;
 }
-var FIELD_CHAIN, rule26;
+var FIELD_CHAIN, rule27;
 var init_match_condition_missing_field = __esm({
   "dist/rules/match-condition-missing-field.js"() {
     "use strict";
@@ -43922,7 +44410,7 @@ var init_match_condition_missing_field = __esm({
     init_webhooks();
     init_rule();
     FIELD_CHAIN = /^(?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-    rule26 = defineObjectRule({
+    rule27 = defineObjectRule({
       meta: {
         id: "match-condition-missing-field",
         title: "A matchCondition or policy expression reads a field an object can lack, without has() or an optional guard",
@@ -44083,19 +44571,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule40) {
-  const listed2 = rule40.operations ?? [];
+function operationsOf(rule41) {
+  const listed2 = rule41.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule40, discovery) {
-  const operations = operationsOf(rule40);
-  const fits = (request2) => ruleMatches(rule40, { ...request2, namespace: "namespace" });
-  for (const entry of rule40.resources ?? []) {
+function namespacedRequest(rule41, discovery) {
+  const operations = operationsOf(rule41);
+  const fits = (request2) => ruleMatches(rule41, { ...request2, namespace: "namespace" });
+  for (const entry of rule41.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule40.apiGroups ?? []) {
-      for (const version2 of rule40.apiVersions ?? []) {
+    for (const group of rule41.apiGroups ?? []) {
+      for (const version2 of rule41.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -44140,18 +44628,18 @@ function namespacedRequest(rule40, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule40) => rule40 !== null && typeof rule40 === "object");
-  for (const rule40 of rules2) {
-    if (rule40.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule41) => rule41 !== null && typeof rule41 === "object");
+  for (const rule41 of rules2) {
+    if (rule41.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule40, discovery);
+    const request2 = namespacedRequest(rule41, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule40 of rules2) {
-    for (const operation of operationsOf(rule40).filter((op) => op !== "CONNECT")) {
+  for (const rule41 of rules2) {
+    for (const operation of operationsOf(rule41).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule40, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule41, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -44255,7 +44743,7 @@ function grouped2(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule27;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule28;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -44301,7 +44789,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule27 = defineObjectRule({
+    rule28 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -44415,7 +44903,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule28;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule29;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -44463,7 +44951,7 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule28 = defineObjectRule({
+    rule29 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
@@ -44781,18 +45269,18 @@ function reasonOf(failure) {
 function levelVersionText(level, version2) {
   return formatLevelVersion({ level, version: version2 });
 }
-function forbiddenDetail(failures) {
-  return failures.map((failure) => failure.detail === "" ? reasonOf(failure) : `${reasonOf(failure)} (${failure.detail})`).join(", ");
+function forbiddenDetail(failures2) {
+  return failures2.map((failure) => failure.detail === "" ? reasonOf(failure) : `${reasonOf(failure)} (${failure.detail})`).join(", ");
 }
-function violatesMessage(level, version2, failures) {
-  return `violates PodSecurity ${goQuote2(levelVersionText(level, version2))}: ${forbiddenDetail(failures)}`;
+function violatesMessage(level, version2, failures2) {
+  return `violates PodSecurity ${goQuote2(levelVersionText(level, version2))}: ${forbiddenDetail(failures2)}`;
 }
-function wouldViolateMessage(level, version2, failures) {
-  return `would violate PodSecurity ${goQuote2(levelVersionText(level, version2))}: ${forbiddenDetail(failures)}`;
+function wouldViolateMessage(level, version2, failures2) {
+  return `would violate PodSecurity ${goQuote2(levelVersionText(level, version2))}: ${forbiddenDetail(failures2)}`;
 }
-function podForbiddenMessage(podName, level, version2, failures) {
+function podForbiddenMessage(podName, level, version2, failures2) {
   const subject = podName === "" ? "pods" : `pods ${goQuote2(podName)}`;
-  return `${subject} is forbidden: ${violatesMessage(level, version2, failures)}`;
+  return `${subject} is forbidden: ${violatesMessage(level, version2, failures2)}`;
 }
 var UNKNOWN_FORBIDDEN_REASON;
 var init_message = __esm({
@@ -47017,13 +47505,13 @@ function evaluatePod(level, version2, podMetadata, podSpec2, options = {}) {
     return { allowed: true, failures: [] };
   const checks = DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", version2.minor);
   const pod = prepareAsApiServer(decodePod(podMetadata, podSpec2), options.object ?? "pod");
-  const failures = [];
+  const failures2 = [];
   for (const check4 of checks) {
     const failure = check4.checkPod(pod);
     if (failure !== void 0)
-      failures.push({ check: check4.id, ...failure });
+      failures2.push({ check: check4.id, ...failure });
   }
-  return { allowed: failures.length === 0, failures };
+  return { allowed: failures2.length === 0, failures: failures2 };
 }
 function podPassesAll(levels, podMetadata, podSpec2) {
   let pod;
@@ -47363,7 +47851,7 @@ function helpFor(mode, pod, kind) {
   }
   return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
 }
-var meta5, SEVERITY, rule29;
+var meta5, SEVERITY, rule30;
 var init_pod_security2 = __esm({
   "dist/rules/pod-security.js"() {
     "use strict";
@@ -47387,7 +47875,7 @@ var init_pod_security2 = __esm({
       help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
     };
     SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
-    rule29 = defineObjectRule({
+    rule30 = defineObjectRule({
       meta: meta5,
       create(run2) {
         return {
@@ -47435,7 +47923,7 @@ var init_pod_security2 = __esm({
 });
 
 // dist/rules/fail-open.js
-var rule30;
+var rule31;
 var init_fail_open = __esm({
   "dist/rules/fail-open.js"() {
     "use strict";
@@ -47443,7 +47931,7 @@ var init_fail_open = __esm({
     init_webhooks();
     init_rule();
     init_list();
-    rule30 = defineObjectRule({
+    rule31 = defineObjectRule({
       meta: {
         id: "fail-open",
         title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
@@ -47563,7 +48051,7 @@ function describeHooks(hooks) {
   const rest = hooks.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
-var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule31;
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule32;
 var init_mutator_ordering = __esm({
   "dist/rules/mutator-ordering.js"() {
     "use strict";
@@ -47589,7 +48077,7 @@ var init_mutator_ordering = __esm({
     reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
     nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
     ORDER_SHOWN = 8;
-    rule31 = defineObjectRule({
+    rule32 = defineObjectRule({
       meta: meta6,
       create(run2) {
         let analysis;
@@ -47668,7 +48156,7 @@ function checkPolicyObject4(object, run2, analysisOfRun) {
     }
   ];
 }
-var rule32;
+var rule33;
 var init_policy_without_binding = __esm({
   "dist/rules/policy-without-binding.js"() {
     "use strict";
@@ -47677,7 +48165,7 @@ var init_policy_without_binding = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule32 = defineObjectRule({
+    rule33 = defineObjectRule({
       meta: {
         id: "policy-without-binding",
         title: "An admission policy that no binding in the run refers to does nothing",
@@ -47727,7 +48215,7 @@ function checkBinding(object, run2) {
     }
   ];
 }
-var rule33;
+var rule34;
 var init_binding_without_policy = __esm({
   "dist/rules/binding-without-policy.js"() {
     "use strict";
@@ -47736,7 +48224,7 @@ var init_binding_without_policy = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule33 = defineObjectRule({
+    rule34 = defineObjectRule({
       meta: {
         id: "binding-without-policy",
         title: "A binding refers to a policy that is not in the run",
@@ -47774,7 +48262,7 @@ function checkBinding2(object) {
   const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
   return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
 }
-var ACTIONS, rule34;
+var ACTIONS, rule35;
 var init_validation_actions = __esm({
   "dist/rules/validation-actions.js"() {
     "use strict";
@@ -47782,7 +48270,7 @@ var init_validation_actions = __esm({
     init_policies();
     init_rule();
     ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule34 = defineObjectRule({
+    rule35 = defineObjectRule({
       meta: {
         id: "validation-actions",
         title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
@@ -47810,9 +48298,6 @@ function paramResource(discovery, apiVersion, kind) {
   const { group, version: version2 } = splitApiVersion(apiVersion);
   return discovery.resources(group, version2).find((info) => info.kind === kind);
 }
-function withGroups(discovery, rule40) {
-  return (rule40.apiGroups ?? []).includes("*") ? { ...rule40, apiGroups: [...discovery.groups()] } : rule40;
-}
 function operationsTaken(info, subresource) {
   if (NEVER_ADMITTED_GROUPS.has(info.group) || info.group === "admissionregistration.k8s.io" && POLICY_RESOURCES.has(info.resource))
     return [];
@@ -47826,14 +48311,14 @@ function operationsTaken(info, subresource) {
 }
 function clusterScopedTargets(discovery, rules2, named = true) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule40 of rules2) {
-    if (rule40 === null || typeof rule40 !== "object" || rule40.scope === "Namespaced")
+  for (const rule41 of rules2) {
+    if (rule41 === null || typeof rule41 !== "object" || rule41.scope === "Namespaced")
       continue;
-    if (!named && (rule40.resourceNames ?? []).length > 0)
+    if (!named && (rule41.resourceNames ?? []).length > 0)
       continue;
-    const operations = rule40.operations ?? [];
-    const spelled = withGroups(discovery, rule40);
-    for (const entry of rule40.resources ?? []) {
+    const operations = rule41.operations ?? [];
+    const spelled = withAllGroups(discovery, rule41);
+    for (const entry of rule41.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         if (info.namespaced || info.group === "" && info.resource === "namespaces")
           continue;
@@ -47900,7 +48385,7 @@ function checkBinding3(binding, run2) {
   }
   return violations;
 }
-var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule35;
+var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule36;
 var init_param_scope = __esm({
   "dist/rules/param-scope.js"() {
     "use strict";
@@ -47912,7 +48397,7 @@ var init_param_scope = __esm({
     init_rule();
     NEVER_ADMITTED_GROUPS = /* @__PURE__ */ new Set(["authentication.k8s.io", "authorization.k8s.io"]);
     POLICY_RESOURCES = /* @__PURE__ */ new Set(["validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
-    rule35 = defineObjectRule({
+    rule36 = defineObjectRule({
       meta: {
         id: "param-scope",
         title: "A binding's paramRef that cannot find params for the requests it matches",
@@ -47935,13 +48420,13 @@ var init_param_scope = __esm({
 });
 
 // dist/rules/suppression-without-reason.js
-var rule36;
+var rule37;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule36 = defineFileRule({
+    rule37 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -47959,13 +48444,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule37;
+var rule38;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule37 = defineFileRule({
+    rule38 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -48014,7 +48499,7 @@ function check3(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var rule38;
+var rule39;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
@@ -48023,7 +48508,7 @@ var init_kustomize_patched = __esm({
     init_patched();
     init_namespaces();
     init_rule();
-    rule38 = defineObjectRule({
+    rule39 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -48057,7 +48542,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule39;
+var KIND, rule40;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -48066,7 +48551,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule39 = defineFileRule({
+    rule40 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -48130,6 +48615,7 @@ var init_rules = __esm({
     init_webhook_service_port();
     init_admission_review_versions();
     init_match_condition_null_object();
+    init_undefined_field();
     init_match_condition_missing_field();
     init_namespace_opts_out();
     init_pod_security_labels();
@@ -48146,7 +48632,7 @@ var init_rules = __esm({
     init_unknown_kind();
     rules = [
       rule11,
-      rule39,
+      rule40,
       rule8,
       rule,
       rule7,
@@ -48171,8 +48657,8 @@ var init_rules = __esm({
       rule23,
       rule24,
       rule25,
-      rule26,
       rule27,
+      rule26,
       rule28,
       rule29,
       rule30,
@@ -48181,9 +48667,10 @@ var init_rules = __esm({
       rule33,
       rule34,
       rule35,
-      rule38,
       rule36,
-      rule37
+      rule39,
+      rule37,
+      rule38
     ];
   }
 });
@@ -51778,9 +52265,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule40, j) => {
-        if (isObject(rule40))
-          fill(rule40, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule41, j) => {
+        if (isObject(rule41))
+          fill(rule41, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -59619,7 +60106,7 @@ function schemaChecker(schemaFor, unknownFieldNote = () => void 0, ready = preco
     return problems;
   };
 }
-function describe3(value) {
+function describe4(value) {
   if (value === null)
     return "null";
   if (Array.isArray(value))
@@ -59658,7 +60145,7 @@ function toProblem(error, root, unknownFieldNote) {
       const actual = valueAt2(root, path);
       const hint2 = expected.includes("string") && (typeof actual === "boolean" || typeof actual === "number") ? ": quote the value" : "";
       const booleanForString = expected.includes("string") && typeof actual === "boolean";
-      return { path, part: "pair", blocking: true, message: `${where2} must be ${names2}, but is ${describe3(actual)}${hint2}`, ...booleanForString ? { booleanForString: true } : {} };
+      return { path, part: "pair", blocking: true, message: `${where2} must be ${names2}, but is ${describe4(actual)}${hint2}`, ...booleanForString ? { booleanForString: true } : {} };
     }
     case "minimum":
     case "maximum":
@@ -59722,9 +60209,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule40, i) => {
-        if (isObject2(rule40))
-          fill(rule40, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule41, i) => {
+        if (isObject2(rule41))
+          fill(rule41, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -60836,7 +61323,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule40) => rule40.scope === "object" && options.severityOverrides.get(rule40.meta.id) !== "off" && rule40.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule41) => rule41.scope === "object" && options.severityOverrides.get(rule41.meta.id) !== "off" && rule41.meta.appliesTo.some(isWorkloadKind));
   const folders = {
     ...options.kustomizationFolders !== void 0 ? { kustomizationFolders: options.kustomizationFolders } : {},
     ...options.linkedKustomizations !== void 0 ? { linkedKustomizations: options.linkedKustomizations } : {}
@@ -60893,18 +61380,18 @@ async function lintRun(run2, options) {
     }
     return finding;
   };
-  const enabled = options.rules.filter((rule40) => options.severityOverrides.get(rule40.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule40) => rule40.meta.id));
+  const enabled = options.rules.filter((rule41) => options.severityOverrides.get(rule41.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule41) => rule41.meta.id));
   const scope = runScope(run2, options.kubeVersion, options.kubeVersionDefaulted === true);
-  for (const rule40 of enabled) {
-    if (rule40.scope !== "file")
+  for (const rule41 of enabled) {
+    if (rule41.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule40.meta, file.source.path, void 0, () => rule40.checkFile(file))) {
-        const severity = severityOf3(rule40.meta, violation.severity);
+      for (const violation of guarded(rule41.meta, file.source.path, void 0, () => rule41.checkFile(file))) {
+        const severity = severityOf3(rule41.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule40.meta.id, severity, messageOf(rule40.meta, violation.messageId, violation.data), rule40.meta.help, {
+        findings.push(findingAt(rule41.meta.id, severity, messageOf(rule41.meta, violation.messageId, violation.data), rule41.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -60916,16 +61403,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule40) => rule40.scope === "object").map((rule40) => {
+  const objectRules = enabled.filter((rule41) => rule41.scope === "object").map((rule41) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
-      options: optionValues(rule40.meta, options.ruleOptions?.get(rule40.meta.id))
+      options: optionValues(rule41.meta, options.ruleOptions?.get(rule41.meta.id))
     };
-    const checks = guarded(rule40.meta, run2.paths[0] ?? "-", void 0, () => [rule40.create(ruleRun)])[0] ?? {};
-    return { meta: rule40.meta, checks };
+    const checks = guarded(rule41.meta, run2.paths[0] ?? "-", void 0, () => [rule41.create(ruleRun)])[0] ?? {};
+    return { meta: rule41.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -61000,12 +61487,12 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule40) => rule40.meta.id),
+    knownRules: options.rules.map((rule41) => rule41.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = uncovered(suppression.kept, coverage, (ruleId) => options.severityOverrides.has(ruleId));
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule40) => rule40.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule41) => rule41.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -61401,14 +61888,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule40 = chalk2.dim(f.ruleId);
+      const rule41 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule40}`);
+        lines.push(`${head}${first}  ${rule41}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule40}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule41}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -61913,13 +62400,13 @@ function failureBody(finding) {
 function formatJunit(report2, options) {
   const suites = [...collect(report2, options?.inventory).values()];
   let tests = 0;
-  let failures = 0;
+  let failures2 = 0;
   const body = [];
   for (const suite of suites) {
     const cases = [...suite.cases.values()];
     const failed = cases.filter((testCase) => testCase.failures.length > 0).length;
     tests += cases.length;
-    failures += failed;
+    failures2 += failed;
     body.push(`  <testsuite name="${escapeAttribute(suite.name)}" tests="${cases.length}" failures="${failed}" errors="0" skipped="0">`);
     for (const testCase of cases) {
       const open2 = `    <testcase classname="${escapeAttribute(testCase.classname)}" name="${escapeAttribute(testCase.name)}" file="${escapeAttribute(suite.name)}"`;
@@ -61937,7 +62424,7 @@ function formatJunit(report2, options) {
   }
   return guardMarkup([
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="admission-lint" tests="${tests}" failures="${failures}" errors="0">`,
+    `<testsuites name="admission-lint" tests="${tests}" failures="${failures2}" errors="0">`,
     ...body,
     "</testsuites>",
     ""
@@ -62729,13 +63216,13 @@ function worstCaseLatency(path) {
 function dryRunFailures(path) {
   if (!path.request.dryRun)
     return [];
-  const failures = [];
+  const failures2 = [];
   for (const [phase, entries] of [["mutating", path.mutating], ["validating", stopsAtPodSecurity(path) ? [] : path.validating]]) {
     for (const entry of entries.filter((candidate) => candidate.called)) {
       const sideEffects = entry.detail.sideEffects;
       if (sideEffects === "None" || sideEffects === "NoneOnDryRun")
         continue;
-      failures.push({
+      failures2.push({
         phase,
         entry,
         sideEffects,
@@ -62743,7 +63230,7 @@ function dryRunFailures(path) {
       });
     }
   }
-  return failures;
+  return failures2;
 }
 var DEFAULT_REQUEST_TIMEOUT_SECONDS;
 var init_failures = __esm({
@@ -62825,13 +63312,13 @@ function formatText(path) {
   if (latency2.totalSeconds > DEFAULT_REQUEST_TIMEOUT_SECONDS)
     lines.push(`  above the API server's default request timeout (${DEFAULT_REQUEST_TIMEOUT_SECONDS}s, --request-timeout): the request would time out first`);
   if (path.request.dryRun) {
-    const failures = dryRunFailures(path);
+    const failures2 = dryRunFailures(path);
     lines.push("", "Dry run:");
-    if (failures.length === 0)
+    if (failures2.length === 0)
       lines.push("  every called webhook declares sideEffects None or NoneOnDryRun: the dry run is not rejected for side effects");
-    for (const failure of failures)
+    for (const failure of failures2)
       lines.push(`  ${safeText(hookName(failure.entry))} (${failure.phase}): ${safeText(failure.outcome)}`);
-    if (failures.some((failure) => failure.phase === "mutating"))
+    if (failures2.some((failure) => failure.phase === "mutating"))
       lines.push("  (the request stops at the first mutating webhook that rejects it: later webhooks are not called)");
   }
   return guardText(`${lines.join("\n")}
@@ -63037,11 +63524,11 @@ function formatMarkdown2(path) {
   const latency2 = worstCaseLatency(path);
   lines.push("", `**Worst-case latency: ${latency2.totalSeconds}s** (mutating webhooks in sequence ${latency2.mutatingSeconds}s + slowest validating webhook ${latency2.validatingSeconds}s).${latency2.totalSeconds > DEFAULT_REQUEST_TIMEOUT_SECONDS ? ` That is above the API server's default request timeout (${DEFAULT_REQUEST_TIMEOUT_SECONDS}s, \`--request-timeout\`): the request would time out first.` : ""}`);
   if (path.request.dryRun) {
-    const failures = dryRunFailures(path);
+    const failures2 = dryRunFailures(path);
     lines.push("", "### Dry run", "");
-    if (failures.length === 0)
+    if (failures2.length === 0)
       lines.push("Every called webhook declares sideEffects None or NoneOnDryRun: the dry run is not rejected for side effects.");
-    for (const failure of failures)
+    for (const failure of failures2)
       lines.push(`- ${code(`${failure.entry.configuration} / ${failure.entry.webhook ?? ""}`)} (${failure.phase}): ${cell(failure.outcome)}`);
   }
   lines.push("", `<sub>${EXIT_NOTE}</sub>`);
@@ -63314,14 +63801,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule40 = matchingRule(include, request2, discovery);
-  if (rule40 === void 0)
+  const rule41 = matchingRule(include, request2, discovery);
+  if (rule41 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule40.rule, equivalent: rule40.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule41.rule, equivalent: rule41.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -65349,14 +65836,14 @@ async function probe(options) {
   if (options.repeat > 1) {
     const latencies = [];
     const verdicts = {};
-    const failures = /* @__PURE__ */ new Map();
+    const failures2 = /* @__PURE__ */ new Map();
     const record = (call) => {
       if (call.latencyMs !== null)
         latencies.push(call.latencyMs);
       const verdict = verdictOf(call.outcome, failurePolicy, name);
       verdicts[verdict.kind] = (verdicts[verdict.kind] ?? 0) + 1;
       if (verdict.kind !== "admitted")
-        failures.set(verdict.message, (failures.get(verdict.message) ?? 0) + 1);
+        failures2.set(verdict.message, (failures2.get(verdict.message) ?? 0) + 1);
     };
     record(first);
     let next = 1;
@@ -65376,7 +65863,7 @@ async function probe(options) {
       p99Ms: percentile(sorted, 99),
       maxMs: sorted.at(-1) ?? 0,
       verdicts,
-      failures: [...failures].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([message, count]) => ({ message, count }))
+      failures: [...failures2].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([message, count]) => ({ message, count }))
     };
     const verdictKinds = Object.keys(verdicts);
     if (verdictKinds.length > 1)
@@ -65884,12 +66371,12 @@ var init_formats3 = __esm({
 });
 
 // dist/src/report/critical.js
-function describe4(request2) {
+function describe5(request2) {
   return request2.subresource ? `${request2.resource}/${request2.subresource}` : request2.resource;
 }
 function criticalTargets() {
   return TARGETS.map((target) => ({
-    label: `${target.requests.map(describe4).join(", ")}${target.where}`,
+    label: `${target.requests.map(describe5).join(", ")}${target.where}`,
     why: target.why,
     virtual: target.virtual === true
   }));
@@ -65974,7 +66461,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule40) => rule40 !== null).map((rule40) => ({ operations: rule40.operations ?? [], apiGroups: rule40.apiGroups ?? [], apiVersions: rule40.apiVersions ?? [], resources: rule40.resources ?? [], scope: rule40.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule41) => rule41 !== null).map((rule41) => ({ operations: rule41.operations ?? [], apiGroups: rule41.apiGroups ?? [], apiVersions: rule41.apiVersions ?? [], resources: rule41.resources ?? [], scope: rule41.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -66300,9 +66787,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule40) {
+function ruleSchema(rule41) {
   const options = {};
-  for (const [name, option] of Object.entries(rule40.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule41.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -66311,7 +66798,7 @@ function ruleSchema(rule40) {
     };
   }
   return {
-    description: `${rule40.meta.title} (default severity: ${rule40.meta.severity})`,
+    description: `${rule41.meta.title} (default severity: ${rule41.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -66327,8 +66814,8 @@ function ruleSchema(rule40) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule40 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule40.meta.id] = ruleSchema(rule40);
+  for (const rule41 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule41.meta.id] = ruleSchema(rule41);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -67868,10 +68355,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule40) {
-  if (rule40.scope === "file")
+function kindsOf(rule41) {
+  if (rule41.scope === "file")
     return "files";
-  let names2 = rule40.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule41.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -67881,24 +68368,24 @@ function kindsOf(rule40) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule40) => ({
-      id: rule40.meta.id,
-      severity: rule40.meta.severity,
-      kinds: rule40.scope === "file" ? [] : [...rule40.meta.appliesTo],
-      title: rule40.meta.title,
-      options: Object.fromEntries(Object.entries(rule40.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule41) => ({
+      id: rule41.meta.id,
+      severity: rule41.meta.severity,
+      kinds: rule41.scope === "file" ? [] : [...rule41.meta.appliesTo],
+      title: rule41.meta.title,
+      options: Object.fromEntries(Object.entries(rule41.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule40) => rule40.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule41) => rule41.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule40 of rules2) {
-    const text = [...wrapWords(rule40.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule40)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule40.meta.id.padEnd(idWidth)}  ${rule40.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule41 of rules2) {
+    const text = [...wrapWords(rule41.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule41)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule41.meta.id.padEnd(idWidth)}  ${rule41.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -67938,11 +68425,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule40) => rule40.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule41) => rule41.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule40) => rule40.meta.id));
+  const known = new Set(rules2.map((rule41) => rule41.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -67962,12 +68449,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule40 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule40)
+    const rule41 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule41)
       throw unknownRule(id, rules2);
-    const declared = rule40.meta.options?.[name];
+    const declared = rule41.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule40.meta.options ?? {});
+      const known = Object.keys(rule41.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -68180,24 +68667,24 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule40) => rule40.meta.id);
-  const lowered = rules.flatMap((rule40) => {
-    const to = run2.severityOverrides.get(rule40.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule40.meta.severity] ? [{ rule: rule40.meta.id, from: rule40.meta.severity, to }] : [];
+  const ids = rules.map((rule41) => rule41.meta.id);
+  const lowered = rules.flatMap((rule41) => {
+    const to = run2.severityOverrides.get(rule41.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule41.meta.severity] ? [{ rule: rule41.meta.id, from: rule41.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule40) => Object.entries(rule40.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule40.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule41) => Object.entries(rule41.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule41.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule40.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule41.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule40) => Object.entries(rule40.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule40.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule41) => Object.entries(rule41.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule41.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule40.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule41.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -68294,7 +68781,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule40) => rule40.meta),
+    rules: rules.map((rule41) => rule41.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -68346,9 +68833,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule40 = rules.find((candidate) => candidate.meta.id === id);
+  const rule41 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule40 || !existsSync(file))
+  if (!rule41 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -68411,4 +68898,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e427f5aa200af33803797cf04ad53c3be5a9078be53128718e64e3ad8db30d4d
+//# admission-lint-build aec79f4a7fda471ffffc8f449bddc9ee1ab6a8a804ee2a9f406b9e59f19b45a3

@@ -1,6 +1,8 @@
 /**
  * Abstract evaluation of a matchCondition for the requests on which a variable is null:
- * `object` on DELETE, `oldObject` on CREATE and CONNECT, `namespaceObject` always for webhooks.
+ * `object` on DELETE, `oldObject` on CREATE and CONNECT, `namespaceObject` always for webhooks;
+ * and, when the scenario gives the object's kind (`objects`), for the fields that kind never has
+ * (src/kube/fields.ts): selecting one is an error, and `has()` of it is false.
  *
  * Each condition is evaluated over its AST for one operation (a Scenario): the null variables
  * are null, `request.operation` is the operation, the other variables are present (not null)
@@ -16,8 +18,19 @@ import type { Meter } from './budget.js';
 import { evaluateValue } from './evaluate.js';
 import { celModule } from './library.js';
 import { LIBRARY_NAMESPACES, ONE_VARIABLE_MACROS, TWO_VARIABLE_MACROS } from './names.js';
+import { fieldShape, type FieldShape } from '../kube/fields.js';
 
 export type NullVariable = 'object' | 'oldObject' | 'namespaceObject';
+
+/**
+ * What can make a value fail: a null variable's field selected (its name), or a field the
+ * object's kind never has (its path from the variable, `object.spec.template`).
+ */
+export type FailureSource = NullVariable | `${'object' | 'oldObject'}.${string}`;
+
+export function isNullFailure(source: FailureSource): source is NullVariable {
+  return !source.includes('.');
+}
 
 /** A null that came from one of the variables (literal nulls are not tracked). */
 class NullOf {
@@ -25,30 +38,43 @@ class NullOf {
 }
 /** Some value that is certainly not null (object on CREATE, oldObject on UPDATE, request). */
 const SOME = Symbol('some non-null value');
-type Value = string | number | bigint | boolean | null | NullOf | typeof SOME;
+/** A part of an object whose kind is known: a struct, list or map of known fields, with its path from the variable. */
+class Shaped {
+  constructor(
+    readonly path: string,
+    readonly shape: FieldShape,
+  ) {}
+}
+type Value = string | number | bigint | boolean | null | NullOf | typeof SOME | Shaped;
 
 export interface Abstract {
   /** The values it can have; undefined when it can be any value. Empty: it always errors. */
   readonly values: readonly Value[] | undefined;
-  /** The null-variable field selections that can make it fail, with the first such node. */
-  readonly errors: ReadonlyMap<NullVariable, ASTNode>;
+  /** What can make it fail, with the first such node. */
+  readonly errors: ReadonlyMap<FailureSource, ASTNode>;
 }
 
 export const ANY: Abstract = { values: undefined, errors: new Map() };
-const NO_ERRORS: ReadonlyMap<NullVariable, ASTNode> = new Map();
+const NO_ERRORS: ReadonlyMap<FailureSource, ASTNode> = new Map();
 
 export interface Scenario {
   readonly operation: string;
   readonly nulls: ReadonlySet<NullVariable>;
   /** Variables that are certainly not null for this operation. */
   readonly present: ReadonlySet<string>;
+  /** Object variables of a known kind (present ones), with their shape, kind and apiVersion. */
+  readonly objects?: ReadonlyMap<'object' | 'oldObject', { readonly shape: FieldShape; readonly kind: string; readonly apiVersion: string }>;
+  /** Fields of `request` known for the scenario besides `operation`, by path (`kind.kind`, `resource.resource`). */
+  readonly request?: Readonly<Record<string, string>>;
+  /** The policy's variables, evaluated for the scenario (an error counts where one is read). */
+  readonly variables?: ReadonlyMap<string, Abstract>;
 }
 
 /** Type identifiers, constants in an expression (`type(object) == null_type`). */
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 
-function mergeErrors(...parts: readonly Abstract[]): Map<NullVariable, ASTNode> {
-  const errors = new Map<NullVariable, ASTNode>();
+function mergeErrors(...parts: readonly Abstract[]): Map<FailureSource, ASTNode> {
+  const errors = new Map<FailureSource, ASTNode>();
   for (const part of parts) {
     for (const [variable, node] of part.errors) {
       const known = errors.get(variable);
@@ -69,10 +95,13 @@ interface Outcomes {
   readonly e: boolean;
 }
 
+/** A value of unknown content: any boolean as far as the logic is concerned. */
+const unknownContent = (value: Value): boolean => value === SOME || value instanceof Shaped;
+
 function outcomes(value: Abstract): Outcomes {
   return {
-    t: value.values === undefined || value.values.includes(true) || value.values.includes(SOME),
-    f: value.values === undefined || value.values.includes(false) || value.values.includes(SOME),
+    t: value.values === undefined || value.values.includes(true) || value.values.some(unknownContent),
+    f: value.values === undefined || value.values.includes(false) || value.values.some(unknownContent),
     e: value.errors.size > 0,
   };
 }
@@ -81,8 +110,8 @@ function booleans(t: boolean, f: boolean): Value[] {
   return [...(t ? [true] : []), ...(f ? [false] : [])];
 }
 
-function plain(value: Value): Exclude<Value, NullOf> {
-  return value instanceof NullOf ? null : value;
+function plain(value: Value): Exclude<Value, NullOf | Shaped> {
+  return value instanceof NullOf ? null : value instanceof Shaped ? SOME : value;
 }
 
 /** The possible results of a == b: a non-null value of unknown content equals null never, anything else maybe. */
@@ -99,20 +128,82 @@ export function alwaysFalse(value: Abstract): boolean {
   return value.errors.size === 0 && value.values !== undefined && value.values.length > 0 && value.values.every((v) => v === false);
 }
 
+/** `left && right` (and) or `left || right`: the absorbing value (false for &&, true for ||) wins over an error on either side. */
+function logical(and: boolean, left: Abstract, right: Abstract): Abstract {
+  const a = outcomes(left);
+  const b = outcomes(right);
+  const absorbA = and ? a.f : a.t;
+  const absorbB = and ? b.f : b.t;
+  const passA = and ? a.t : a.f;
+  const passB = and ? b.t : b.f;
+  const errorFromA = a.e && (passB || b.e);
+  const errorFromB = b.e && (passA || a.e);
+  const absorbing = absorbA || absorbB;
+  const passing = passA && passB;
+  return {
+    values: and ? booleans(passing, absorbing) : booleans(absorbing, passing),
+    errors: mergeErrors(...(errorFromA ? [left] : []), ...(errorFromB ? [right] : [])),
+  };
+}
+
+/** The most elements of a literal list that `all` and `exists` are evaluated over one by one. */
+const UNROLLED_ELEMENTS = 64;
+/**
+ * The nodes one evaluator visits before it stops evaluating macros element by element: nested
+ * macros over literal lists would otherwise multiply (seven `.all()` over 20 elements are 20^7
+ * visits). Past it every node is visited a bounded number of times.
+ */
+const UNROLL_VISITS = 5_000;
+
 function fromConcrete(result: unknown): Abstract {
   if (result === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof result)) return { values: [result as Value], errors: NO_ERRORS };
   return ANY;
 }
 
 export class AbstractEvaluator {
+  /** Nodes visited so far (see UNROLL_VISITS). */
+  private visits = 0;
+  /** Whether a macro over a literal list was left unknown for the budget: its errors may be ones that unrolling would absorb. */
+  private declined = false;
+  /** closed() of nodes with no variables bound: asked at every node, so remembered. */
+  private readonly closedAtTop = new WeakMap<ASTNode, boolean>();
+
   constructor(
     private readonly scenario: Scenario,
     /** The run's meter: the exact sub-evaluations come from a manifest. */
     private readonly meter: Meter,
   ) {}
 
-  /** Reads only literals, request.operation and the scenario's null variables. */
+  /** The value of a known field of `request` that `node` selects (`request.kind.kind`), or undefined. */
+  private requestField(node: ASTNode, bound: ReadonlySet<string> | ReadonlyMap<string, unknown>): string | undefined {
+    const path: string[] = [];
+    let at = node;
+    while (at.op === '.') {
+      path.unshift(at.args[1]);
+      at = at.args[0];
+    }
+    if (at.op !== 'id' || at.args !== 'request' || bound.has('request') || path.length === 0) return undefined;
+    const joined = path.join('.');
+    return joined === 'operation' ? this.scenario.operation : this.scenario.request?.[joined];
+  }
+
+  /** Whether the evaluator left a macro over a literal list unknown for its budget (then an error may be one the macro would absorb). */
+  get approximated(): boolean {
+    return this.declined;
+  }
+
+  /** Reads only literals, known fields of request and the scenario's null variables. */
   private closed(node: ASTNode, bound: ReadonlySet<string>): boolean {
+    if (bound.size > 0) return this.closedUncached(node, bound);
+    let known = this.closedAtTop.get(node);
+    if (known === undefined) {
+      known = this.closedUncached(node, bound);
+      this.closedAtTop.set(node, known);
+    }
+    return known;
+  }
+
+  private closedUncached(node: ASTNode, bound: ReadonlySet<string>): boolean {
     switch (node.op) {
       case 'value':
         return true;
@@ -120,9 +211,14 @@ export class AbstractEvaluator {
         return !bound.has(node.args) && (this.scenario.nulls.has(node.args as NullVariable) || TYPE_NAMES.has(node.args));
       case '.':
       case '.?': {
-        const [operand, field] = node.args;
-        if (operand.op === 'id' && operand.args === 'request' && !bound.has('request')) return node.op === '.' && field === 'operation';
-        return this.closed(operand, bound);
+        if (node.op === '.' && this.requestField(node, bound) !== undefined) return true;
+        // A field of a null variable is an error, which the abstract rules give the same way,
+        // without cel-js building the error (at every such node of a long expression).
+        if (node.op === '.' && node.args[0].op === 'id' && !bound.has(node.args[0].args) && this.scenario.nulls.has(node.args[0].args as NullVariable)) return false;
+        let root = node.args[0];
+        while (root.op === '.' || root.op === '.?') root = root.args[0];
+        if (root.op === 'id' && root.args === 'request' && !bound.has('request')) return false;
+        return this.closed(node.args[0], bound);
       }
       case 'call':
         return node.args[1].every((arg) => this.closed(arg, bound));
@@ -147,7 +243,14 @@ export class AbstractEvaluator {
   /** The exact value of a closed sub-expression, or undefined when it fails (then the abstract rules say why). */
   private evaluateExactly(node: ASTNode): Abstract | undefined {
     const module = celModule();
-    const run: Record<string, unknown> = { request: { operation: this.scenario.operation } };
+    const request: Record<string, unknown> = { operation: this.scenario.operation };
+    for (const [path, value] of Object.entries(this.scenario.request ?? {})) {
+      const steps = path.split('.');
+      let at = request;
+      for (const step of steps.slice(0, -1)) at = (at[step] ??= {}) as Record<string, unknown>;
+      at[steps[steps.length - 1]!] = value;
+    }
+    const run: Record<string, unknown> = { request };
     for (const variable of this.scenario.nulls) run[variable] = null;
     // The expression comes from a manifest: evaluated within the budget (over it, the abstract rules answer).
     const result = evaluateValue(module.serialize(node), run, this.meter);
@@ -155,6 +258,7 @@ export class AbstractEvaluator {
   }
 
   evaluate(node: ASTNode, env: ReadonlyMap<string, Abstract> = new Map()): Abstract {
+    this.visits++;
     if (node.op !== 'value' && node.op !== 'id' && this.closed(node, new Set(env.keys()))) {
       const exact = this.evaluateExactly(node);
       if (exact !== undefined) return exact;
@@ -168,25 +272,47 @@ export class AbstractEvaluator {
         const bound = env.get(node.args);
         if (bound !== undefined) return bound;
         if (this.scenario.nulls.has(node.args as NullVariable)) return { values: [new NullOf(node.args as NullVariable)], errors: NO_ERRORS };
+        const known = this.scenario.objects?.get(node.args as 'object' | 'oldObject');
+        if (known !== undefined) return { values: [new Shaped(node.args, known.shape)], errors: NO_ERRORS };
         if (this.scenario.present.has(node.args)) return { values: [SOME], errors: NO_ERRORS };
         return ANY;
       }
       case '.':
       case '[]': {
         const [operand, key] = node.args;
-        if (node.op === '.' && operand.op === 'id' && operand.args === 'request' && key === 'operation' && !env.has('request')) {
-          return { values: [this.scenario.operation], errors: NO_ERRORS };
+        if (node.op === '.') {
+          const known = this.requestField(node, env);
+          if (known !== undefined) return { values: [known], errors: NO_ERRORS };
+          if (operand.op === 'id' && operand.args === 'variables' && !env.has('variables')) {
+            const variable = this.scenario.variables?.get(key as string);
+            if (variable !== undefined) return variable;
+          }
         }
         const target = this.evaluate(operand, env);
         const index = node.op === '[]' ? this.evaluate(key as ASTNode, env) : ANY;
         const errors = mergeErrors(target, index);
         if (target.values === undefined) return { values: undefined, errors };
+        // The field's name, when it is one: `.f`, or an index by a single string.
+        const name = node.op === '.' ? (key as string) : index.values?.length === 1 && typeof index.values[0] === 'string' ? index.values[0] : undefined;
+        const values: Value[] = [];
+        let unknown = false;
         for (const value of target.values) {
-          if (value instanceof NullOf && !errors.has(value.variable)) errors.set(value.variable, node);
+          if (value instanceof NullOf) {
+            if (!errors.has(value.variable)) errors.set(value.variable, node);
+          } else if (value instanceof Shaped) {
+            const selected = this.select(value, node.op === '.' ? name : undefined, name);
+            if (selected === 'absent') {
+              const source = `${value.path}.${name!}` as FailureSource;
+              if (!errors.has(source)) errors.set(source, node);
+            } else if (selected === undefined) unknown = true;
+            else values.push(selected);
+          } else {
+            unknown = true;
+          }
         }
-        const reachable = target.values.some((value) => !(value instanceof NullOf));
+        if (index.values?.length === 0) return { values: [], errors };
         // A field of a value: any value (or a "no such key" error this rule does not track).
-        return { values: reachable && !(index.values?.length === 0) ? undefined : [], errors };
+        return { values: unknown ? undefined : values, errors };
       }
       case '.?':
         return { values: undefined, errors: this.evaluate(node.args[0], env).errors };
@@ -196,10 +322,20 @@ export class AbstractEvaluator {
         const [name, args] = node.args;
         const selection = args[0];
         if (name === 'has' && args.length === 1 && selection?.op === '.') {
-          // has(x.f) on a null x is false, not an error; x itself is evaluated normally.
+          // has(x.f) on a null x is false, not an error; x itself is evaluated normally. So is
+          // has() of a field x's kind never has; of one it always has, true.
           const target = this.evaluate(selection.args[0], env);
-          const onlyNull = target.values !== undefined && target.values.length > 0 && target.values.every((value) => value instanceof NullOf);
-          return { values: target.values?.length === 0 ? [] : onlyNull ? [false] : [true, false], errors: target.errors };
+          const field = selection.args[1];
+          const presence = (value: Value): boolean | undefined => {
+            if (value instanceof NullOf) return false;
+            if (!(value instanceof Shaped) || value.shape.kind !== 'struct' || /^__.*__$/.test(field)) return undefined;
+            const found = fieldShape(value.shape, field);
+            return !found.declared ? false : found.required ? true : undefined;
+          };
+          if (target.values === undefined) return { values: [true, false], errors: target.errors };
+          const results = new Set(target.values.map(presence));
+          const values = results.has(undefined) ? [true, false] : [...results].filter((r): r is boolean => r !== undefined);
+          return { values: target.values.length === 0 ? [] : values, errors: target.errors };
         }
         return strict(args.map((arg) => this.evaluate(arg, env)));
       }
@@ -216,26 +352,8 @@ export class AbstractEvaluator {
       case '-_':
         return strict([this.evaluate(node.args, env)]);
       case '&&':
-      case '||': {
-        const left = this.evaluate(node.args[0], env);
-        const right = this.evaluate(node.args[1], env);
-        const a = outcomes(left);
-        const b = outcomes(right);
-        // The absorbing value (false for &&, true for ||) wins over an error on either side.
-        const and = node.op === '&&';
-        const absorbA = and ? a.f : a.t;
-        const absorbB = and ? b.f : b.t;
-        const passA = and ? a.t : a.f;
-        const passB = and ? b.t : b.f;
-        const errorFromA = a.e && (passB || b.e);
-        const errorFromB = b.e && (passA || a.e);
-        const absorbing = absorbA || absorbB;
-        const passing = passA && passB;
-        return {
-          values: and ? booleans(passing, absorbing) : booleans(absorbing, passing),
-          errors: mergeErrors(...(errorFromA ? [left] : []), ...(errorFromB ? [right] : [])),
-        };
-      }
+      case '||':
+        return logical(node.op === '&&', this.evaluate(node.args[0], env), this.evaluate(node.args[1], env));
       case '?:': {
         const [condition, then, otherwise] = node.args;
         const test = this.evaluate(condition, env);
@@ -278,6 +396,38 @@ export class AbstractEvaluator {
     }
   }
 
+  /**
+   * What selecting `field` (or indexing by `key`) of a shaped value gives: 'absent' for a field
+   * its struct never has, the shape of the value, or undefined when not known here. The root's
+   * kind and apiVersion are known.
+   */
+  private select(value: Shaped, field: string | undefined, key: string | undefined): Value | 'absent' | undefined {
+    const { shape } = value;
+    if (shape.kind === 'struct') {
+      if (key === undefined) return undefined;
+      const root = this.scenario.objects?.get(value.path as 'object' | 'oldObject');
+      if (root !== undefined && (key === 'kind' || key === 'apiVersion')) return root[key];
+      // An escaped name (`__namespace__`) is left alone: how it maps to a field is not modelled.
+      if (/^__.*__$/.test(key)) return undefined;
+      const found = fieldShape(shape, key);
+      if (!found.declared) return 'absent';
+      return found.shape === undefined ? undefined : new Shaped(`${value.path}.${key}`, found.shape);
+    }
+    // A list element or a map value: its shape (a missing index or key is not tracked here).
+    if (field !== undefined && shape.kind === 'list') return undefined;
+    return shape.element === undefined ? undefined : new Shaped(`${value.path}${shape.kind === 'list' ? '[]' : `.${key ?? '*'}`}`, shape.element);
+  }
+
+  /** What a macro's variables hold for the values it iterates: the element of a shaped list, the values of a shaped map. */
+  private iterated(target: Abstract, variables: number): Abstract[] {
+    const shaped = target.values !== undefined && target.values.length === 1 && target.values[0] instanceof Shaped ? target.values[0] : undefined;
+    const element = shaped && shaped.shape.kind !== 'struct' ? shaped.shape.element : undefined;
+    const elementValue: Abstract = shaped && element ? { values: [new Shaped(`${shaped.path}[]`, element)], errors: NO_ERRORS } : ANY;
+    if (shaped?.shape.kind === 'list') return variables === 2 ? [ANY, elementValue] : [elementValue];
+    if (shaped?.shape.kind === 'map') return variables === 2 ? [ANY, elementValue] : [ANY];
+    return variables === 2 ? [ANY, ANY] : [ANY];
+  }
+
   private evaluateMethod(node: Extract<ASTNode, { op: 'rcall' }>, env: ReadonlyMap<string, Abstract>): Abstract {
     const [name, receiver, args] = node.args;
     const namespace = receiver.op === 'id' && LIBRARY_NAMESPACES.has(receiver.args) && !env.has(receiver.args);
@@ -294,9 +444,22 @@ export class AbstractEvaluator {
     let boundCount = 0;
     if (TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0]!.op === 'id' && args[1]!.op === 'id') boundCount = 2;
     else if (ONE_VARIABLE_MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') boundCount = 1;
+    const unrollable = boundCount === 1 && (name === 'all' || name === 'exists') && receiver.op === 'list' && receiver.args.length > 0 && receiver.args.length <= UNROLLED_ELEMENTS && args.length === 2;
+    if (unrollable && this.visits >= UNROLL_VISITS) this.declined = true;
+    else if (unrollable) {
+      // Over a literal list of known values (`['Deployment', 'Job'].all(k, object.kind != k)`),
+      // each element in turn: all folds with &&, exists with || (cel-go's macros absorb errors so).
+      const elements = receiver.args.map((element) => this.evaluate(element, env));
+      if (elements.every((element) => element.values?.length === 1 && element.errors.size === 0)) {
+        const variable = args[0]!.args as string;
+        const results = elements.map((element) => this.evaluate(args[1]!, new Map([...env, [variable, element]])));
+        return results.reduce((folded, result) => logical(name === 'all', folded, result));
+      }
+    }
     if (boundCount > 0) {
       const inner = new Map(env);
-      for (const variable of args.slice(0, boundCount)) inner.set(variable.args as string, ANY);
+      const held = this.iterated(target, boundCount);
+      args.slice(0, boundCount).forEach((variable, position) => inner.set(variable.args as string, held[position]!));
       const body = args.slice(boundCount).map((arg) => this.evaluate(arg, inner));
       return { values: target.values?.length === 0 ? [] : undefined, errors: mergeErrors(target, ...body) };
     }

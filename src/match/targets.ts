@@ -9,6 +9,11 @@ import type { RuleWithOperations } from '../model/types.js';
 import { joinWords } from '../text/list.js';
 
 
+/** A rule's groups with `*` spelled out as every group discovery knows (entryTargets takes groups as named). */
+export function withAllGroups<Rule extends Readonly<RuleWithOperations>>(discovery: Discovery, rule: Rule): Rule {
+  return (rule.apiGroups ?? []).includes('*') ? { ...rule, apiGroups: [...discovery.groups()] } : rule;
+}
+
 /** A rule's resources entry split at the first '/' (rules.go): "pods/log" → pods + log; "pods" → pods + "". */
 export function splitEntry(entry: string): { resource: string; subresource: string } {
   const slash = entry.indexOf('/');

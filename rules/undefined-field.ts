@@ -1,0 +1,300 @@
+/**
+ * A webhook matchCondition, or a policy's matchCondition, validation or mutation, that selects a
+ * field the matched built-in kind does not have (`object.spec.template` on a Pod, a misspelt
+ * `object.spec.replica`). The API server decodes built-in objects into their Go types, so no
+ * other field ever reaches the object CEL reads: the selection is a "no such key" error on every
+ * request that reaches it, decided by failurePolicy (Fail rejects, Ignore skips). The API server
+ * type-checks a policy's expressions against the matched kinds only to write warnings in its
+ * status (`undefined field`); the policy is created and runs.
+ *
+ * Each expression is evaluated abstractly (src/cel/abstract.ts) once per matched kind and
+ * operation, with the object's fields from src/kube/fields.ts: `has()` of a field the kind lacks
+ * is false, `object.kind` and `request.kind` are the matched kind's, `&&` and `||` absorb errors
+ * as CEL does, and a matchCondition false for the kind means the expressions never run for it.
+ * So `has(object.spec.template) ? object.spec.template.spec : object.spec` is fine for Pods and
+ * Deployments alike, and a guard placed on another path is not.
+ */
+import type { ASTNode } from '@marcbachmann/cel-js';
+import { AbstractEvaluator, alwaysFalse, isNullFailure, type Abstract, type FailureSource, type Scenario } from '../src/cel/abstract.js';
+import { celMeterOf } from '../src/cel/budget.js';
+import type { ExpressionKind } from '../src/cel/check/index.js';
+import { admissionCompile } from '../src/cel/compile.js';
+import { parseBounded } from '../src/cel/evaluate.js';
+import type { FieldPath } from '../src/field-path.js';
+import type { ResourceInfo } from '../src/kube/discovery/discovery.js';
+import { kindShape } from '../src/kube/fields.js';
+import { policyIndexOf } from '../src/match/bindings.js';
+import { entryTargets, groupVersion, withAllGroups } from '../src/match/targets.js';
+import { bindingSpec, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import type { RuleWithOperations } from '../src/model/types.js';
+import { POLICY_KINDS } from '../src/model/types.js';
+import { webhooksOf } from '../src/model/webhooks.js';
+import { rememberedCompileError } from '../src/validate/webhook-api.js';
+import { elideMiddle, joinWords } from '../src/text/list.js';
+import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Severity, type Violation } from '../src/rule.js';
+
+type MessageId = 'webhook' | 'policy';
+
+/** One expression: where it is, how the message names it, and its AST. */
+interface Site {
+  readonly path: FieldPath;
+  readonly label: string;
+  readonly role: 'condition' | 'variable' | 'check';
+  readonly name?: string;
+  readonly ast: ASTNode;
+}
+
+/** A kind and operation the expressions run for, as a scenario, with how a message names it. */
+interface KindScenario {
+  readonly scenario: Scenario;
+  /** `pods`, `deployments (apps)`: what the message names. */
+  readonly resource: string;
+}
+
+const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE'] as const;
+
+/**
+ * The built-in kinds the rules match, per operation (CONNECT objects are options kinds, and
+ * subresources other than status carry other kinds: both are left out).
+ */
+function kindScenarios(run: RuleRun, rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], policy: boolean, excluded: ReadonlySet<string> = new Set()): KindScenario[] {
+  const out = new Map<string, KindScenario>();
+  for (const [key, { info, subresource, operation }] of requests(run, rules)) {
+    if (out.has(key) || excluded.has(key)) continue;
+    if (info.custom || !run.discovery.isKnownBuiltinGroup(info.group) || (subresource !== '' && subresource !== 'status')) continue;
+    const shape = kindShape(info.group, info.version, info.kind);
+    if (shape === undefined) continue;
+    const apiVersion = groupVersion(info.group, info.version);
+    const known = { shape, kind: info.kind, apiVersion };
+    // namespaceObject: null for a webhook, and for a policy on a cluster-scoped resource.
+    const namespaceNull = !policy || !info.namespaced;
+    const objects = new Map<'object' | 'oldObject', typeof known>();
+    if (operation !== 'DELETE') objects.set('object', known);
+    if (operation !== 'CREATE') objects.set('oldObject', known);
+    out.set(key, {
+      resource: `${info.resource}${subresource === '' ? '' : `/${subresource}`}${info.group === '' ? '' : ` (${info.group})`}`,
+      scenario: {
+        operation,
+        nulls: new Set([...(operation === 'DELETE' ? ['object' as const] : []), ...(operation === 'CREATE' ? ['oldObject' as const] : []), ...(namespaceNull ? ['namespaceObject' as const] : [])]),
+        present: new Set(['request', ...objects.keys(), ...(namespaceNull ? [] : ['namespaceObject'])]),
+        objects,
+        request: {
+          'kind.group': info.group,
+          'kind.version': info.version,
+          'kind.kind': info.kind,
+          'resource.group': info.group,
+          'resource.version': info.version,
+          'resource.resource': info.resource,
+          subResource: subresource,
+        },
+      },
+    });
+  }
+  return [...out.values()];
+}
+
+/** The requests rules match, by group/version/resource/subresource/operation (CONNECT left out), within each rule's scope. */
+function requests(run: RuleRun, rules: readonly (Readonly<RuleWithOperations & { scope?: string }> | null | undefined)[]): Map<string, { info: ResourceInfo; subresource: string; operation: string }> {
+  const found = new Map<string, { info: ResourceInfo; subresource: string; operation: string }>();
+  for (const rule of rules) {
+    if (rule == null) continue;
+    const operations = rule.operations ?? [];
+    for (const entry of rule.resources ?? []) {
+      for (const { info, subresource } of entryTargets(run.discovery, withAllGroups(run.discovery, rule), entry ?? '')) {
+        if ((rule.scope === 'Namespaced' && !info.namespaced) || (rule.scope === 'Cluster' && info.namespaced)) continue;
+        for (const operation of OPERATIONS) {
+          if (operations.includes('*') || operations.includes(operation)) found.set(`${info.group}/${info.version}/${info.resource}/${subresource}/${operation}`, { info, subresource, operation });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** A failing read: the first node, and the operations and resources where it fails. */
+interface Failure {
+  readonly site: Site;
+  readonly node: ASTNode;
+  readonly where: Set<string>;
+  readonly operations: Set<string>;
+  always: boolean;
+}
+
+/**
+ * The reads of fields a matched kind does not have that can fail an expression, by the path
+ * read (`object.spec.template`): one cause, one finding, at the first expression that reads it.
+ */
+function failures(run: RuleRun, sites: readonly Site[], scenarios: readonly KindScenario[]): Map<FailureSource, Failure> {
+  const found = new Map<FailureSource, Failure>();
+  const meter = celMeterOf(run);
+  // On DELETE only oldObject has fields: without it, those requests fail no read reported here.
+  const readsOldObject = sites.some((site) => site.ast.input.includes('oldObject'));
+  for (const { scenario, resource } of scenarios) {
+    if (scenario.operation === 'DELETE' && !readsOldObject) continue;
+    // Variables in order: each may read those before it; an error counts where one is read.
+    const variables = new Map<string, Abstract>();
+    const evaluators: AbstractEvaluator[] = [];
+    const evaluatorOf = (): AbstractEvaluator => {
+      const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter);
+      evaluators.push(made);
+      return made;
+    };
+    for (const site of sites) if (site.role === 'variable' && site.name !== undefined) variables.set(site.name, evaluatorOf().evaluate(site.ast));
+    const evaluator = evaluatorOf();
+    const conditions = sites.filter((site) => site.role === 'condition').map((site) => ({ site, value: evaluator.evaluate(site.ast) }));
+    // Any false condition skips the webhook or policy, whatever the others do.
+    if (conditions.some(({ value }) => alwaysFalse(value))) continue;
+    const checks = sites.filter((site) => site.role === 'check').map((site) => ({ site, value: evaluator.evaluate(site.ast) }));
+    // Over the evaluator's budget a failure may be one the expression absorbs: nothing is concluded.
+    if (evaluators.some((each) => each.approximated)) continue;
+    for (const { site, value } of [...conditions, ...checks]) {
+      for (const [source, node] of value.errors) {
+        if (isNullFailure(source)) continue;
+        const always = value.values !== undefined && value.values.length === 0;
+        const known = found.get(source);
+        if (known === undefined) {
+          found.set(source, { site, node, where: new Set([resource]), operations: new Set([scenario.operation]), always });
+        } else {
+          known.where.add(resource);
+          known.operations.add(scenario.operation);
+          known.always &&= always;
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The type that lacks the field, from the path read: `object.spec.template` → the field "template". */
+function fieldName(source: FailureSource): string {
+  return source.slice(source.lastIndexOf('.') + 1);
+}
+
+function describe(failure: Failure, source: FailureSource): Record<string, string> {
+  return {
+    site: failure.site.label,
+    access: elideMiddle(failure.node.input.slice(failure.node.start, failure.node.end), 60),
+    field: fieldName(source),
+    fails: failure.always ? 'fails' : 'can fail',
+    requests: `${joinWords([...failure.operations], 'and')} of ${joinWords([...failure.where].slice(0, 3), 'and')}${failure.where.size > 3 ? ` and ${failure.where.size - 3} more` : ''}`,
+  };
+}
+
+/** One finding per site: its first failing read, and how many other paths fail there. */
+function perSite(found: Map<FailureSource, Failure>): { failure: Failure; source: FailureSource; more: number }[] {
+  const bySite = new Map<Site, { failure: Failure; source: FailureSource; more: number }>();
+  for (const [source, failure] of found) {
+    const first = bySite.get(failure.site);
+    if (first === undefined) bySite.set(failure.site, { failure, source, more: 0 });
+    else if (failure.node.start < first.failure.node.start) bySite.set(failure.site, { failure, source, more: first.more + 1 });
+    else first.more += 1;
+  }
+  return [...bySite.values()];
+}
+
+const moreText = (more: number): string => (more === 0 ? '' : ` (+${more} more)`);
+
+/** Whether a binding of the policy in the run can reject: a validating one with Deny, any mutating one. */
+function enforcingBinding(run: RuleRun, policy: PolicyObject): boolean {
+  return policyIndexOf(run)
+    .bindingsOf(policy)
+    .some((binding) => binding.decodable && (binding.kind === 'MutatingAdmissionPolicyBinding' || (bindingSpec(binding)?.validationActions ?? []).includes('Deny')));
+}
+
+export const rule = defineObjectRule({
+  meta: {
+    id: 'undefined-field',
+    title: 'A matchCondition or policy expression selects a field the matched built-in kind does not have',
+    severity: 'error',
+    aboutCalls: true,
+    appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS],
+    messages: {
+      webhook: '{{site}} of webhook "{{webhook}}": {{access}} {{fails}} on {{requests}}: they have no field "{{field}}"{{more}}',
+      policy: '{{site}} of {{policy}}: {{access}} {{fails}} on {{requests}}: they have no field "{{field}}"{{more}}',
+    },
+    help: "A built-in object has only the fields of its type: selecting any other is a CEL error on every request that reaches it, and failurePolicy decides (Fail, the API default, rejects; Ignore skips the webhook or policy). Select the field where the kind has it (a Pod's containers are object.spec.containers, a Deployment's object.spec.template.spec.containers), test for it with has() before reading it, or split the expression with a ternary on has() or object.kind.",
+  },
+  create(run) {
+    const compiles = (expression: string, kind: ExpressionKind, params: boolean, composed: ReadonlyMap<string, undefined> | undefined): boolean =>
+      admissionCompile(expression, { kind, kubeVersion: run.kubeVersion, params, ...(composed === undefined ? {} : { composed }) }).error === undefined;
+    const parsed = (expression: string): ASTNode | undefined => (expression.trim() === '' ? undefined : parseBounded(expression));
+
+    return {
+      webhookConfiguration(object) {
+        const violations: Violation<MessageId>[] = [];
+        for (const entry of webhooksOf(object)) {
+          const sites: Site[] = [];
+          (entry.webhook.matchConditions ?? []).forEach((condition, index) => {
+            const expression = condition?.expression?.trim() ?? '';
+            // Empty or not compiling: api-validation reports it.
+            const ast = expression === '' || rememberedCompileError(expression) !== undefined ? undefined : parsed(expression);
+            if (ast !== undefined) sites.push({ path: [...entry.path, 'matchConditions', index, 'expression'], label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`, role: 'condition', ast });
+          });
+          if (sites.length === 0) continue;
+          const scenarios = kindScenarios(run, entry.webhook.rules ?? [], false);
+          for (const { failure, source, more } of perSite(failures(run, sites, scenarios))) {
+            violations.push({
+              messageId: 'webhook',
+              data: { ...describe(failure, source), webhook: elideMiddle(entry.label, 48), more: moreText(more) },
+              path: failure.site.path,
+              // With Ignore, the webhook is skipped for those requests: it never sees them.
+              ...(entry.webhook.failurePolicy === 'Ignore' ? { severity: 'warning' as Severity } : {}),
+            });
+          }
+        }
+        return violations;
+      },
+      policy(object) {
+        if (isBinding(object)) return [];
+        const spec = policySpec(object);
+        if (spec === undefined) return [];
+        const mutating = object.kind === 'MutatingAdmissionPolicy';
+        const prefix = mutating ? 'mutating' : 'validating';
+        const params = spec.paramKind != null;
+        const sites: Site[] = [];
+        // Variables compose in order (a validating policy composes only when it has some); their
+        // types are left to the API server's checker, as unknown.
+        const composition = mutating || (spec.variables ?? []).length > 0;
+        const composed = new Map<string, undefined>();
+        const add = (path: FieldPath, label: string, role: Site['role'], kind: ExpressionKind, expression: string | undefined, name?: string): void => {
+          const text = expression ?? '';
+          const withComposition = composition && role !== 'condition' ? new Map(composed) : undefined;
+          const ast = text.trim() === '' || !compiles(text, kind, params, withComposition) ? undefined : parsed(text);
+          if (ast !== undefined) sites.push({ path, label, role, ast, ...(name === undefined ? {} : { name }) });
+        };
+        (spec.matchConditions ?? []).forEach((condition, index) =>
+          add(['spec', 'matchConditions', index, 'expression'], `matchCondition "${condition?.name || `matchConditions[${index}]`}"`, 'condition', `${prefix}.matchCondition` as ExpressionKind, condition?.expression),
+        );
+        (spec.variables ?? []).forEach((variable, index) => {
+          add(['spec', 'variables', index, 'expression'], `variable "${variable?.name ?? ''}"`, 'variable', `${prefix}.variable` as ExpressionKind, variable?.expression, variable?.name ?? '');
+          composed.set(variable?.name ?? '', undefined);
+        });
+        if (mutating) {
+          (spec.mutations ?? []).forEach((mutation, index) => {
+            const field = mutation?.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
+            const patch = mutation?.patchType === 'JSONPatch' ? mutation.jsonPatch : mutation?.applyConfiguration;
+            add(['spec', 'mutations', index, field, 'expression'], `mutations[${index}]`, 'check', `mutating.${field}` as ExpressionKind, patch?.expression);
+          });
+        } else {
+          const validations = (spec as { validations?: readonly ({ expression?: string } | null)[] }).validations ?? [];
+          validations.forEach((validation, index) => add(['spec', 'validations', index, 'expression'], `validations[${index}]`, 'check', 'validating.validation', validation?.expression));
+        }
+        if (!sites.some((site) => site.role !== 'variable')) return [];
+        // Requests an exclusion takes away for every object (no resourceNames) are not evaluated.
+        const exclusions = (spec.matchConstraints?.excludeResourceRules ?? []).filter((excluded) => (excluded?.resourceNames ?? []).length === 0);
+        const scenarios = kindScenarios(run, spec.matchConstraints?.resourceRules ?? [], true, new Set(requests(run, exclusions).keys()));
+        const found = perSite(failures(run, sites, scenarios));
+        if (found.length === 0) return [];
+        // An error when a binding of the run can reject with it; without one the policy's effect is not known here.
+        const severity: Severity | undefined = spec.failurePolicy === 'Ignore' || !enforcingBinding(run, object) ? 'warning' : undefined;
+        return found.map(({ failure, source, more }) => ({
+          messageId: 'policy' as MessageId,
+          data: { ...describe(failure, source), policy: describePolicyObject(object), more: moreText(more) },
+          path: failure.site.path,
+          ...(severity === undefined ? {} : { severity }),
+        }));
+      },
+    };
+  },
+});

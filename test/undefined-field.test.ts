@@ -1,0 +1,112 @@
+/**
+ * The kind-aware abstract evaluation behind undefined-field (src/cel/abstract.ts with
+ * src/kube/fields.ts): which reads of a matched kind's absent fields can fail an expression.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AbstractEvaluator, isNullFailure, type Scenario } from '../src/cel/abstract.js';
+import { Meter } from '../src/cel/budget.js';
+import { parseBounded } from '../src/cel/evaluate.js';
+import { prepareCel } from '../src/cel/library.js';
+import { fieldShape, kindShape } from '../src/kube/fields.js';
+
+function scenario(group: string, version: string, kind: string, resource: string, operation = 'CREATE'): Scenario {
+  const shape = kindShape(group, version, kind);
+  if (shape === undefined) throw new Error(`no shape for ${kind}`);
+  const known = { shape, kind, apiVersion: group === '' ? version : `${group}/${version}` };
+  return {
+    operation,
+    nulls: new Set(operation === 'CREATE' ? ['oldObject', 'namespaceObject'] : ['namespaceObject']),
+    present: new Set(['object', 'request', ...(operation === 'CREATE' ? [] : ['oldObject'])]),
+    objects: new Map(operation === 'CREATE' ? [['object', known]] : [['object', known], ['oldObject', known]]),
+    request: { 'kind.group': group, 'kind.version': version, 'kind.kind': kind, 'resource.group': group, 'resource.version': version, 'resource.resource': resource, subResource: '' },
+  };
+}
+
+beforeAll(prepareCel);
+
+const POD = scenario('', 'v1', 'Pod', 'pods');
+const DEPLOYMENT = scenario('apps', 'v1', 'Deployment', 'deployments');
+
+/** The absent-field paths that can fail the expression, and whether it always fails. */
+function failures(expression: string, on: Scenario): { paths: string[]; always: boolean } {
+  const ast = parseBounded(expression);
+  if (ast === undefined) throw new Error(`does not parse: ${expression}`);
+  const value = new AbstractEvaluator(on, new Meter()).evaluate(ast);
+  const paths = [...value.errors.keys()].filter((source) => !isNullFailure(source));
+  return { paths, always: value.values !== undefined && value.values.length === 0 };
+}
+
+describe('the fields of built-in kinds (k8s.io/api v0.35.0)', () => {
+  it('knows the pod spec and the workloads around it', () => {
+    const pod = kindShape('', 'v1', 'Pod');
+    expect(pod?.kind).toBe('struct');
+    if (pod?.kind !== 'struct') return;
+    expect(fieldShape(pod, 'spec').declared).toBe(true);
+    expect(fieldShape(pod, 'template').declared).toBe(false);
+    const deployment = kindShape('apps', 'v1', 'Deployment');
+    if (deployment?.kind !== 'struct') throw new Error('no Deployment');
+    const spec = fieldShape(deployment, 'spec').shape;
+    if (spec?.kind !== 'struct') throw new Error('no DeploymentSpec');
+    // template has no omitempty: the object always has it; replicas may be absent.
+    expect(fieldShape(spec, 'template')).toMatchObject({ declared: true, required: true });
+    expect(fieldShape(spec, 'replicas')).toMatchObject({ declared: true, required: false });
+    expect(fieldShape(spec, 'containers').declared).toBe(false);
+  });
+
+  it('does not know custom resources or group versions it was not generated for', () => {
+    expect(kindShape('example.com', 'v1', 'Widget')).toBeUndefined();
+    expect(kindShape('apps', 'v1beta1', 'Deployment')).toBeUndefined();
+  });
+});
+
+describe('kind-aware abstract evaluation', () => {
+  it('a field the kind lacks fails every request that reads it', () => {
+    expect(failures('object.spec.replicas > 0', POD)).toEqual({ paths: ['object.spec.replicas'], always: true });
+    expect(failures('object.spec.replicas > 0', DEPLOYMENT)).toEqual({ paths: [], always: false });
+  });
+
+  it('has() of a field the kind lacks is false, of one it always writes true', () => {
+    expect(failures('has(object.spec.template) ? object.spec.template.spec.containers.size() > 0 : object.spec.containers.size() > 0', POD).paths).toEqual([]);
+    expect(failures('has(object.spec.template) ? object.spec.template.spec.containers.size() > 0 : object.spec.containers.size() > 0', DEPLOYMENT).paths).toEqual([]);
+    // The template is always there: the Pod branch is never taken on a Deployment.
+    expect(failures('!has(object.spec.template) && object.spec.containers.size() > 0', DEPLOYMENT).paths).toEqual([]);
+  });
+
+  it('a guard on another path does not protect the read', () => {
+    const expression = "!has(object.spec.initContainers) || object.spec.template.spec.initContainers.all(c, c.image != '')";
+    expect(failures(expression, POD)).toEqual({ paths: ['object.spec.template'], always: false });
+  });
+
+  it('&& and || absorb the error where the other side decides', () => {
+    expect(failures("object.kind == 'Deployment' && object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("object.kind != 'Deployment' || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("request.kind.kind == 'Pod' || object.spec.containers.size() > 0", DEPLOYMENT).paths).toEqual(['object.spec.containers']);
+  });
+
+  it('reads known request fields and unrolls all and exists over literal lists', () => {
+    expect(failures("request.resource.resource == 'pods' || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("request.resource.resource != 'pods' || object.spec.template.spec.hostNetwork", POD).paths).toEqual(['object.spec.template']);
+    expect(failures("['Deployment', 'StatefulSet'].all(k, object.kind != k) || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("['Deployment', 'Pod'].exists(k, object.kind == k) && object.spec.template.spec.hostNetwork", POD).paths).toEqual(['object.spec.template']);
+  });
+
+  it('follows list elements into macros, and leaves maps, optionals and escaped names alone', () => {
+    expect(failures('object.spec.containers.all(c, c.securityContext.runAsNonroot)', POD).paths).toEqual(['object.spec.containers[].securityContext.runAsNonroot']);
+    expect(failures('object.spec.containers.all(c, c.securityContext.runAsNonRoot)', POD).paths).toEqual([]);
+    expect(failures("object.metadata.labels.team == 'a' && object.metadata.annotations['x'] == 'b'", POD).paths).toEqual([]);
+    expect(failures('object.spec.?template.orValue(null) == null', POD).paths).toEqual([]);
+    expect(failures('object.metadata.__namespace__ == "a"', POD).paths).toEqual([]);
+  });
+
+  it('reads oldObject on UPDATE with the same kind', () => {
+    expect(failures('oldObject.spec.template == object.spec.template', scenario('', 'v1', 'Pod', 'pods', 'UPDATE')).paths).toEqual(['oldObject.spec.template', 'object.spec.template']);
+  });
+
+  it('takes a variable evaluated for the scenario where it is read', () => {
+    const variable = parseBounded('object.spec.template')!;
+    const template = new AbstractEvaluator(POD, new Meter()).evaluate(variable);
+    const withVariable: Scenario = { ...POD, variables: new Map([['tpl', template]]) };
+    expect(failures('variables.tpl.spec.hostNetwork', withVariable).paths).toEqual(['object.spec.template']);
+    expect(failures('true || variables.tpl.spec.hostNetwork', withVariable).paths).toEqual([]);
+  });
+});
