@@ -16,7 +16,8 @@
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { AbstractEvaluator, alwaysFalse, isNullFailure, type Abstract, type FailureSource, type Scenario } from '../src/cel/abstract.js';
-import { celMeterOf } from '../src/cel/budget.js';
+import { celMeterOf, type Meter } from '../src/cel/budget.js';
+import { memoKey } from '../src/run-scope.js';
 import type { ExpressionKind } from '../src/cel/check/index.js';
 import { admissionCompile } from '../src/cel/compile.js';
 import { parseBounded } from '../src/cel/evaluate.js';
@@ -47,6 +48,8 @@ interface Site {
 
 /** A kind and operation the expressions run for, as a scenario, with how a message names it. */
 interface KindScenario {
+  /** The request, as requests() keys it. */
+  readonly key: string;
   readonly scenario: Scenario;
   /** `pods`, `deployments (apps)`: what the message names. */
   readonly resource: string;
@@ -73,6 +76,7 @@ function kindScenarios(run: RuleRun, rules: readonly (Readonly<RuleWithOperation
     if (operation !== 'DELETE') objects.set('object', known);
     if (operation !== 'CREATE') objects.set('oldObject', known);
     out.set(key, {
+      key,
       resource: `${info.resource}${subresource === '' ? '' : `/${subresource}`}${info.group === '' ? '' : ` (${info.group})`}`,
       scenario: {
         operation,
@@ -86,8 +90,10 @@ function kindScenarios(run: RuleRun, rules: readonly (Readonly<RuleWithOperation
           'resource.group': info.group,
           'resource.version': info.version,
           'resource.resource': info.resource,
-          subResource: subresource,
+          // Absent from a request for the resource itself (omitempty in AdmissionRequest).
+          ...(subresource === '' ? {} : { subResource: subresource }),
         },
+        ...(subresource === '' ? { requestAbsent: new Set(['subResource']) } : {}),
       },
     });
   }
@@ -104,6 +110,8 @@ function requests(run: RuleRun, rules: readonly (Readonly<RuleWithOperations & {
       for (const { info, subresource } of entryTargets(run.discovery, withAllGroups(run.discovery, rule), entry ?? '')) {
         if ((rule.scope === 'Namespaced' && !info.namespaced) || (rule.scope === 'Cluster' && info.namespaced)) continue;
         for (const operation of OPERATIONS) {
+          // A status subresource is only ever updated.
+          if (subresource !== '' && operation !== 'UPDATE') continue;
           if (operations.includes('*') || operations.includes(operation)) found.set(`${info.group}/${info.version}/${info.resource}/${subresource}/${operation}`, { info, subresource, operation });
         }
       }
@@ -112,13 +120,51 @@ function requests(run: RuleRun, rules: readonly (Readonly<RuleWithOperations & {
   return found;
 }
 
-/** A failing read: the first node, and the operations and resources where it fails. */
+/** A failing read: the expression (its index among the sites), the first node, and the operations and resources where it fails. */
 interface Failure {
-  readonly site: Site;
+  readonly site: number;
   readonly node: ASTNode;
+  /** The requests it fails, as requests() keys them. */
+  readonly keys: Set<string>;
   readonly where: Set<string>;
   readonly operations: Set<string>;
   always: boolean;
+}
+
+/** A read that can fail an expression for one scenario. */
+interface ScenarioFailure {
+  readonly site: number;
+  readonly source: FailureSource;
+  readonly node: ASTNode;
+  readonly always: boolean;
+}
+
+/** The reads of absent fields that can fail the expressions for one scenario: none when a condition is false for it, or past the evaluator's budget. */
+function scenarioFailures(sites: readonly Site[], scenario: Scenario, meter: Meter): ScenarioFailure[] {
+  // Variables in order: each may read those before it; an error counts where one is read.
+  const variables = new Map<string, Abstract>();
+  const evaluators: AbstractEvaluator[] = [];
+  const evaluatorOf = (): AbstractEvaluator => {
+    const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter);
+    evaluators.push(made);
+    return made;
+  };
+  for (const site of sites) if (site.role === 'variable' && site.name !== undefined) variables.set(site.name, evaluatorOf().evaluate(site.ast));
+  const evaluator = evaluatorOf();
+  const evaluated = (role: Site['role']) => sites.flatMap((site, index) => (site.role === role ? [{ index, value: evaluator.evaluate(site.ast) }] : []));
+  const conditions = evaluated('condition');
+  // Any false condition skips the webhook or policy, whatever the others do.
+  if (conditions.some(({ value }) => alwaysFalse(value))) return [];
+  const checks = evaluated('check');
+  // Over the evaluator's budget a failure may be one the expression absorbs: nothing is concluded.
+  if (evaluators.some((each) => each.approximated)) return [];
+  const out: ScenarioFailure[] = [];
+  for (const { index, value } of [...conditions, ...checks]) {
+    for (const [source, node] of value.errors) {
+      if (!isNullFailure(source)) out.push({ site: index, source, node, always: value.values !== undefined && value.values.length === 0 });
+    }
+  }
+  return out;
 }
 
 /**
@@ -128,42 +174,47 @@ interface Failure {
 function failures(run: RuleRun, sites: readonly Site[], scenarios: readonly KindScenario[]): Map<FailureSource, Failure> {
   const found = new Map<FailureSource, Failure>();
   const meter = celMeterOf(run);
+  const mention = (word: string): boolean => sites.some((site) => site.ast.input.includes(word));
   // On DELETE only oldObject has fields: without it, those requests fail no read reported here.
-  const readsOldObject = sites.some((site) => site.ast.input.includes('oldObject'));
-  for (const { scenario, resource } of scenarios) {
+  const readsOldObject = mention('oldObject');
+  // Without oldObject and request.operation, an UPDATE is evaluated as a CREATE of the same resource.
+  const sameOnUpdate = !readsOldObject && !mention('operation');
+  const byResource = new Map<string, ScenarioFailure[]>();
+  for (const { key, scenario, resource } of scenarios) {
     if (scenario.operation === 'DELETE' && !readsOldObject) continue;
-    // Variables in order: each may read those before it; an error counts where one is read.
-    const variables = new Map<string, Abstract>();
-    const evaluators: AbstractEvaluator[] = [];
-    const evaluatorOf = (): AbstractEvaluator => {
-      const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter);
-      evaluators.push(made);
-      return made;
-    };
-    for (const site of sites) if (site.role === 'variable' && site.name !== undefined) variables.set(site.name, evaluatorOf().evaluate(site.ast));
-    const evaluator = evaluatorOf();
-    const conditions = sites.filter((site) => site.role === 'condition').map((site) => ({ site, value: evaluator.evaluate(site.ast) }));
-    // Any false condition skips the webhook or policy, whatever the others do.
-    if (conditions.some(({ value }) => alwaysFalse(value))) continue;
-    const checks = sites.filter((site) => site.role === 'check').map((site) => ({ site, value: evaluator.evaluate(site.ast) }));
-    // Over the evaluator's budget a failure may be one the expression absorbs: nothing is concluded.
-    if (evaluators.some((each) => each.approximated)) continue;
-    for (const { site, value } of [...conditions, ...checks]) {
-      for (const [source, node] of value.errors) {
-        if (isNullFailure(source)) continue;
-        const always = value.values !== undefined && value.values.length === 0;
-        const known = found.get(source);
-        if (known === undefined) {
-          found.set(source, { site, node, where: new Set([resource]), operations: new Set([scenario.operation]), always });
-        } else {
-          known.where.add(resource);
-          known.operations.add(scenario.operation);
-          known.always &&= always;
-        }
+    let results = sameOnUpdate ? byResource.get(resource) : undefined;
+    if (results === undefined) {
+      results = scenarioFailures(sites, scenario, meter);
+      if (sameOnUpdate) byResource.set(resource, results);
+    }
+    for (const { site, source, node, always } of results) {
+      const known = found.get(source);
+      if (known === undefined) {
+        found.set(source, { site, node, keys: new Set([key]), where: new Set([resource]), operations: new Set([scenario.operation]), always });
+      } else {
+        known.keys.add(key);
+        known.where.add(resource);
+        known.operations.add(scenario.operation);
+        known.always &&= always;
       }
     }
   }
   return found;
+}
+
+/** What the analysis of one webhook or policy found, remembered per run for others written alike (copies of one webhook, generated policies). */
+const ANALYSES = memoKey<Map<string, Map<FailureSource, Failure>>>('undefined-field analyses by expressions and rules');
+
+function analysed(run: RuleRun, sites: readonly Site[], rules: readonly unknown[], policy: boolean, exclusions: readonly unknown[] = []): Map<FailureSource, Failure> {
+  const cache = run.memo.get(ANALYSES, () => new Map());
+  const key = JSON.stringify([policy, rules, exclusions, sites.map((site) => [site.role, site.name ?? null, site.ast.input])]);
+  let result = cache.get(key);
+  if (result === undefined) {
+    const excluded = new Set(requests(run, exclusions as readonly (Readonly<RuleWithOperations> | null)[]).keys());
+    result = failures(run, sites, kindScenarios(run, rules as readonly (Readonly<RuleWithOperations> | null)[], policy, excluded));
+    cache.set(key, result);
+  }
+  return result;
 }
 
 /** The type that lacks the field, from the path read: `object.spec.template` → the field "template". */
@@ -171,9 +222,9 @@ function fieldName(source: FailureSource): string {
   return source.slice(source.lastIndexOf('.') + 1);
 }
 
-function describe(failure: Failure, source: FailureSource): Record<string, string> {
+function describe(failure: Failure, source: FailureSource, sites: readonly Site[]): Record<string, string> {
   return {
-    site: failure.site.label,
+    site: sites[failure.site]!.label,
     access: elideMiddle(failure.node.input.slice(failure.node.start, failure.node.end), 60),
     field: fieldName(source),
     fails: failure.always ? 'fails' : 'can fail',
@@ -183,7 +234,7 @@ function describe(failure: Failure, source: FailureSource): Record<string, strin
 
 /** One finding per site: its first failing read, and how many other paths fail there. */
 function perSite(found: Map<FailureSource, Failure>): { failure: Failure; source: FailureSource; more: number }[] {
-  const bySite = new Map<Site, { failure: Failure; source: FailureSource; more: number }>();
+  const bySite = new Map<number, { failure: Failure; source: FailureSource; more: number }>();
   for (const [source, failure] of found) {
     const first = bySite.get(failure.site);
     if (first === undefined) bySite.set(failure.site, { failure, source, more: 0 });
@@ -195,11 +246,22 @@ function perSite(found: Map<FailureSource, Failure>): { failure: Failure; source
 
 const moreText = (more: number): string => (more === 0 ? '' : ` (+${more} more)`);
 
-/** Whether a binding of the policy in the run can reject: a validating one with Deny, any mutating one. */
-function enforcingBinding(run: RuleRun, policy: PolicyObject): boolean {
+/**
+ * Whether a binding of the policy in the run can reject one of these requests: a validating one
+ * with Deny, or a mutating one, whose matchResources (when it has resourceRules) match one of
+ * them (the API server runs a policy where both it and the binding match).
+ */
+function enforcingBinding(run: RuleRun, policy: PolicyObject, keys: ReadonlySet<string>): boolean {
   return policyIndexOf(run)
     .bindingsOf(policy)
-    .some((binding) => binding.decodable && (binding.kind === 'MutatingAdmissionPolicyBinding' || (bindingSpec(binding)?.validationActions ?? []).includes('Deny')));
+    .some((binding) => {
+      if (!binding.decodable || !(binding.kind === 'MutatingAdmissionPolicyBinding' || (bindingSpec(binding)?.validationActions ?? []).includes('Deny'))) return false;
+      const match = bindingSpec(binding)?.matchResources;
+      const rules = match?.resourceRules ?? [];
+      const excluded = new Set(requests(run, (match?.excludeResourceRules ?? []).filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys());
+      const matched = rules.length === 0 ? undefined : new Set(requests(run, rules).keys());
+      return [...keys].some((key) => (matched === undefined || matched.has(key)) && !excluded.has(key));
+    });
 }
 
 export const rule = defineObjectRule({
@@ -232,12 +294,11 @@ export const rule = defineObjectRule({
             if (ast !== undefined) sites.push({ path: [...entry.path, 'matchConditions', index, 'expression'], label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`, role: 'condition', ast });
           });
           if (sites.length === 0) continue;
-          const scenarios = kindScenarios(run, entry.webhook.rules ?? [], false);
-          for (const { failure, source, more } of perSite(failures(run, sites, scenarios))) {
+          for (const { failure, source, more } of perSite(analysed(run, sites, entry.webhook.rules ?? [], false))) {
             violations.push({
               messageId: 'webhook',
-              data: { ...describe(failure, source), webhook: elideMiddle(entry.label, 48), more: moreText(more) },
-              path: failure.site.path,
+              data: { ...describe(failure, source, sites), webhook: elideMiddle(entry.label, 48), more: moreText(more) },
+              path: sites[failure.site]!.path,
               // With Ignore, the webhook is skipped for those requests: it never sees them.
               ...(entry.webhook.failurePolicy === 'Ignore' ? { severity: 'warning' as Severity } : {}),
             });
@@ -283,17 +344,18 @@ export const rule = defineObjectRule({
         if (!sites.some((site) => site.role !== 'variable')) return [];
         // Requests an exclusion takes away for every object (no resourceNames) are not evaluated.
         const exclusions = (spec.matchConstraints?.excludeResourceRules ?? []).filter((excluded) => (excluded?.resourceNames ?? []).length === 0);
-        const scenarios = kindScenarios(run, spec.matchConstraints?.resourceRules ?? [], true, new Set(requests(run, exclusions).keys()));
-        const found = perSite(failures(run, sites, scenarios));
+        const found = perSite(analysed(run, sites, spec.matchConstraints?.resourceRules ?? [], true, exclusions));
         if (found.length === 0) return [];
-        // An error when a binding of the run can reject with it; without one the policy's effect is not known here.
-        const severity: Severity | undefined = spec.failurePolicy === 'Ignore' || !enforcingBinding(run, object) ? 'warning' : undefined;
-        return found.map(({ failure, source, more }) => ({
-          messageId: 'policy' as MessageId,
-          data: { ...describe(failure, source), policy: describePolicyObject(object), more: moreText(more) },
-          path: failure.site.path,
-          ...(severity === undefined ? {} : { severity }),
-        }));
+        // An error when a binding of the run can reject those requests with it; without one the policy's effect is not known here.
+        return found.map(({ failure, source, more }) => {
+          const severity: Severity | undefined = spec.failurePolicy === 'Ignore' || !enforcingBinding(run, object, failure.keys) ? 'warning' : undefined;
+          return {
+            messageId: 'policy' as MessageId,
+            data: { ...describe(failure, source, sites), policy: describePolicyObject(object), more: moreText(more) },
+            path: sites[failure.site]!.path,
+            ...(severity === undefined ? {} : { severity }),
+          };
+        });
       },
     };
   },

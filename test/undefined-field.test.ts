@@ -18,7 +18,8 @@ function scenario(group: string, version: string, kind: string, resource: string
     nulls: new Set(operation === 'CREATE' ? ['oldObject', 'namespaceObject'] : ['namespaceObject']),
     present: new Set(['object', 'request', ...(operation === 'CREATE' ? [] : ['oldObject'])]),
     objects: new Map(operation === 'CREATE' ? [['object', known]] : [['object', known], ['oldObject', known]]),
-    request: { 'kind.group': group, 'kind.version': version, 'kind.kind': kind, 'resource.group': group, 'resource.version': version, 'resource.resource': resource, subResource: '' },
+    request: { 'kind.group': group, 'kind.version': version, 'kind.kind': kind, 'resource.group': group, 'resource.version': version, 'resource.resource': resource },
+    requestAbsent: new Set(['subResource']),
   };
 }
 
@@ -109,4 +110,30 @@ describe('kind-aware abstract evaluation', () => {
     expect(failures('variables.tpl.spec.hostNetwork', withVariable).paths).toEqual(['object.spec.template']);
     expect(failures('true || variables.tpl.spec.hostNetwork', withVariable).paths).toEqual([]);
   });
+
+  it('takes a struct held by value as always there, even with omitempty (runtime/converter.go isEmpty)', () => {
+    expect(failures('!has(object.spec) && object.spec.template.spec.hostNetwork', DEPLOYMENT).paths).toEqual([]);
+    expect(failures('object.spec.containers.all(c, !has(c.resources) && c.resources.bogus)', POD).paths).toEqual([]);
+    // A pointer field with omitempty may be absent: has() stays unknown.
+    expect(failures('has(object.spec.affinity) || object.spec.bogus', POD).paths).toEqual(['object.spec.bogus']);
+  });
+
+  it("answers 'f' in a struct, optional chains' hasValue(), and the keys of a struct as has() does", () => {
+    expect(failures("'template' in object.spec ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures('object.?spec.?template.hasValue() ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', POD).paths).toEqual([]);
+    expect(failures('object.?spec.?template.hasValue() ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', DEPLOYMENT).paths).toEqual([]);
+    expect(failures("object.spec.exists(k, k == 'template') ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("object.spec.exists(k, k == 'hostNetwork') && object.spec.template.spec.hostNetwork", POD).paths).toEqual(['object.spec.template']);
+  });
+
+  it('evaluates functions of the known kind, apiVersion and request fields', () => {
+    expect(failures("object.apiVersion.startsWith('apps/') ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("object.kind.lowerAscii() == 'pod' || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures('has(request.subResource) ? object.target.name != "" : object.spec.nodeName != ""', POD).paths).toEqual([]);
+  });
+
+  it('takes a part of an object as maybe null: == null is not decided', () => {
+    expect(failures('object.spec.template == null || object.spec.template.spec.bogus', DEPLOYMENT)).toEqual({ paths: ['object.spec.template.spec.bogus'], always: false });
+  });
 });
+

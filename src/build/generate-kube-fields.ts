@@ -42,6 +42,7 @@ interface GoField {
   readonly type: string;
   readonly inline: boolean;
   readonly omitempty: boolean;
+  readonly omitzero: boolean;
 }
 
 type GoType = { readonly struct: readonly GoField[] } | { readonly alias: string };
@@ -76,7 +77,7 @@ function parseTypes(sources: readonly string[]): Map<string, GoType> {
           const tag = /json:"([^"]*)"/.exec(field[3]!)?.[1];
           if (tag === undefined || tag === '-') continue;
           const [name, ...options] = tag.split(',');
-          fields.push({ json: name === '' ? (field[1] ?? '') : name!, type: field[2]!, inline: options.includes('inline'), omitempty: options.includes('omitempty') || options.includes('omitzero') });
+          fields.push({ json: name === '' ? (field[1] ?? '') : name!, type: field[2]!, inline: options.includes('inline'), omitempty: options.includes('omitempty'), omitzero: options.includes('omitzero') });
         }
         types.set(struct[1]!, { struct: fields });
         continue;
@@ -91,7 +92,7 @@ function parseTypes(sources: readonly string[]): Map<string, GoType> {
 /**
  * Writes the data: for each struct reached from a kind, its fields and what each holds.
  * A reference is 'pkg.Type', '[]ref', '{}ref' (map values) or '' (not known here); a field's
- * starts with '!' when the object always has it (no omitempty).
+ * starts with '!' when the object always has it (no omitempty or omitzero, or a struct held by value).
  */
 export function generate(apiCheckout: string, machineryCheckout: string, tag: string): string {
   const packages = new Map<string, Map<string, GoType>>();
@@ -130,8 +131,13 @@ export function generate(apiCheckout: string, machineryCheckout: string, tag: st
             if (inner === undefined || !('struct' in inner)) throw new Error(`inline ${field.type} of ${id} not found`);
             add(innerPkg!, inner);
           } else {
-            // Without omitempty the converter always writes the key (a nil pointer, map or list as null).
-            fields[field.json] = `${field.omitempty ? '' : '!'}${resolve(owner, field.type)}`;
+            // The converter (apimachinery runtime/converter.go structToUnstructured) always writes
+            // a field without omitempty or omitzero (a nil pointer, map or list as null), and a
+            // struct that is not a pointer even with omitempty (isEmpty is false for structs).
+            const reference = resolve(owner, field.type);
+            const valueStruct = !field.type.startsWith('*') && reference !== '' && !reference.startsWith('[]') && !reference.startsWith('{}');
+            const always = !field.omitzero && (!field.omitempty || valueStruct);
+            fields[field.json] = `${always ? '!' : ''}${reference}`;
           }
         }
       };
@@ -161,7 +167,7 @@ export function generate(apiCheckout: string, machineryCheckout: string, tag: st
     '/** Each kind, as group/version/Kind (no group for the core group), to its struct. */',
     `export const KIND_STRUCTS: Readonly<Record<string, string>> = ${JSON.stringify(sortedKinds, null, 1)};`,
     '',
-    "/** Each struct's fields: 'pkg.Type' (a struct here), '[]…' a list, '{}…' a map's values, '' not known here; '!' first: always there (no omitempty). */",
+    "/** Each struct's fields: 'pkg.Type' (a struct here), '[]…' a list, '{}…' a map's values, '' not known here; '!' first: always there (no omitempty or omitzero, or a struct held by value). */",
     `export const STRUCT_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = ${JSON.stringify(sortedStructs)};`,
     '',
   ].join('\n');

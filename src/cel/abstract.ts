@@ -45,7 +45,17 @@ class Shaped {
     readonly shape: FieldShape,
   ) {}
 }
-type Value = string | number | bigint | boolean | null | NullOf | typeof SOME | Shaped;
+/**
+ * An optional (`x.?f`) over a shaped struct: whether it holds a value (undefined: it may or may
+ * not), and what it holds when that is known here.
+ */
+class OptionalOf {
+  constructor(
+    readonly present: boolean | undefined,
+    readonly inner: Shaped | undefined,
+  ) {}
+}
+type Value = string | number | bigint | boolean | null | NullOf | typeof SOME | Shaped | OptionalOf;
 
 export interface Abstract {
   /** The values it can have; undefined when it can be any value. Empty: it always errors. */
@@ -66,6 +76,8 @@ export interface Scenario {
   readonly objects?: ReadonlyMap<'object' | 'oldObject', { readonly shape: FieldShape; readonly kind: string; readonly apiVersion: string }>;
   /** Fields of `request` known for the scenario besides `operation`, by path (`kind.kind`, `resource.resource`). */
   readonly request?: Readonly<Record<string, string>>;
+  /** Fields of `request` known to be absent (`subResource` on a request for the resource itself). */
+  readonly requestAbsent?: ReadonlySet<string>;
   /** The policy's variables, evaluated for the scenario (an error counts where one is read). */
   readonly variables?: ReadonlyMap<string, Abstract>;
 }
@@ -96,7 +108,7 @@ interface Outcomes {
 }
 
 /** A value of unknown content: any boolean as far as the logic is concerned. */
-const unknownContent = (value: Value): boolean => value === SOME || value instanceof Shaped;
+const unknownContent = (value: Value): boolean => value === SOME || value instanceof Shaped || value instanceof OptionalOf;
 
 function outcomes(value: Abstract): Outcomes {
   return {
@@ -110,12 +122,14 @@ function booleans(t: boolean, f: boolean): Value[] {
   return [...(t ? [true] : []), ...(f ? [false] : [])];
 }
 
-function plain(value: Value): Exclude<Value, NullOf | Shaped> {
-  return value instanceof NullOf ? null : value instanceof Shaped ? SOME : value;
+function plain(value: Value): Exclude<Value, NullOf | Shaped | OptionalOf> {
+  return value instanceof NullOf ? null : value instanceof Shaped || value instanceof OptionalOf ? SOME : value;
 }
 
 /** The possible results of a == b: a non-null value of unknown content equals null never, anything else maybe. */
 function equal(a: Value, b: Value): boolean[] {
+  // A part of an object may be null (a field written without omitempty and never set).
+  if (a instanceof Shaped || b instanceof Shaped || a instanceof OptionalOf || b instanceof OptionalOf) return [true, false];
   const x = plain(a);
   const y = plain(b);
   if (x === SOME || y === SOME) return x === null || y === null ? [false] : [true, false];
@@ -192,6 +206,17 @@ export class AbstractEvaluator {
     return this.declined;
   }
 
+  /** Whether `node` selects a field of `request` that the scenario's requests lack. */
+  private requestAbsent(node: ASTNode, bound: ReadonlySet<string> | ReadonlyMap<string, unknown>): boolean {
+    const path: string[] = [];
+    let at = node;
+    while (at.op === '.') {
+      path.unshift(at.args[1]);
+      at = at.args[0];
+    }
+    return at.op === 'id' && at.args === 'request' && !bound.has('request') && this.scenario.requestAbsent?.has(path.join('.')) === true;
+  }
+
   /** Reads only literals, known fields of request and the scenario's null variables. */
   private closed(node: ASTNode, bound: ReadonlySet<string>): boolean {
     if (bound.size > 0) return this.closedUncached(node, bound);
@@ -212,6 +237,8 @@ export class AbstractEvaluator {
       case '.':
       case '.?': {
         if (node.op === '.' && this.requestField(node, bound) !== undefined) return true;
+        // The matched kind's object.kind and object.apiVersion are known (see evaluateExactly).
+        if (node.op === '.' && node.args[0].op === 'id' && !bound.has(node.args[0].args) && (node.args[1] === 'kind' || node.args[1] === 'apiVersion') && this.scenario.objects?.has(node.args[0].args as 'object' | 'oldObject')) return true;
         // A field of a null variable is an error, which the abstract rules give the same way,
         // without cel-js building the error (at every such node of a long expression).
         if (node.op === '.' && node.args[0].op === 'id' && !bound.has(node.args[0].args) && this.scenario.nulls.has(node.args[0].args as NullVariable)) return false;
@@ -251,6 +278,7 @@ export class AbstractEvaluator {
       at[steps[steps.length - 1]!] = value;
     }
     const run: Record<string, unknown> = { request };
+    for (const [variable, { kind, apiVersion }] of this.scenario.objects ?? []) run[variable] = { kind, apiVersion };
     for (const variable of this.scenario.nulls) run[variable] = null;
     // The expression comes from a manifest: evaluated within the budget (over it, the abstract rules answer).
     const result = evaluateValue(module.serialize(node), run, this.meter);
@@ -314,8 +342,12 @@ export class AbstractEvaluator {
         // A field of a value: any value (or a "no such key" error this rule does not track).
         return { values: unknown ? undefined : values, errors };
       }
-      case '.?':
-        return { values: undefined, errors: this.evaluate(node.args[0], env).errors };
+      case '.?': {
+        const target = this.evaluate(node.args[0], env);
+        const field = node.args[1];
+        const selected = target.values !== undefined && target.values.length > 0 ? target.values.map((value) => this.optionalSelect(value, field)) : [];
+        return { values: selected.length > 0 && selected.every((value) => value !== undefined) ? (selected as OptionalOf[]) : undefined, errors: target.errors };
+      }
       case '[?]':
         return { values: undefined, errors: mergeErrors(this.evaluate(node.args[0], env), this.evaluate(node.args[1], env)) };
       case 'call': {
@@ -324,16 +356,12 @@ export class AbstractEvaluator {
         if (name === 'has' && args.length === 1 && selection?.op === '.') {
           // has(x.f) on a null x is false, not an error; x itself is evaluated normally. So is
           // has() of a field x's kind never has; of one it always has, true.
+          if (this.requestField(selection, env) !== undefined) return { values: [true], errors: NO_ERRORS };
+          if (this.requestAbsent(selection, env)) return { values: [false], errors: NO_ERRORS };
           const target = this.evaluate(selection.args[0], env);
           const field = selection.args[1];
-          const presence = (value: Value): boolean | undefined => {
-            if (value instanceof NullOf) return false;
-            if (!(value instanceof Shaped) || value.shape.kind !== 'struct' || /^__.*__$/.test(field)) return undefined;
-            const found = fieldShape(value.shape, field);
-            return !found.declared ? false : found.required ? true : undefined;
-          };
           if (target.values === undefined) return { values: [true, false], errors: target.errors };
-          const results = new Set(target.values.map(presence));
+          const results = new Set(target.values.map((value) => (value instanceof NullOf ? false : this.presence(value, field))));
           const values = results.has(undefined) ? [true, false] : [...results].filter((r): r is boolean => r !== undefined);
           return { values: target.values.length === 0 ? [] : values, errors: target.errors };
         }
@@ -389,11 +417,39 @@ export class AbstractEvaluator {
             return { values: [...results], errors: mergeErrors(needle, ...items) };
           }
         }
-        return strict([needle, this.evaluate(list, env)]);
+        const container = this.evaluate(list, env);
+        // `'f' in object.spec`: a presence test, answered as has(object.spec.f) is.
+        const name = needle.values?.length === 1 && typeof needle.values[0] === 'string' ? needle.values[0] : undefined;
+        if (name !== undefined && container.values !== undefined && container.values.length > 0 && container.errors.size === 0 && needle.errors.size === 0) {
+          const presence = new Set(container.values.map((value) => this.presence(value, name)));
+          if (!presence.has(undefined)) return { values: [...presence] as boolean[], errors: NO_ERRORS };
+        }
+        return strict([needle, container]);
       }
       default:
         return strict((node.args as readonly ASTNode[]).map((arg) => this.evaluate(arg, env)));
     }
+  }
+
+  /** Whether a shaped struct has the field: false when its kind never has it, true when it always does, else undefined. */
+  private presence(value: Value, field: string): boolean | undefined {
+    if (!(value instanceof Shaped) || value.shape.kind !== 'struct' || /^__.*__$/.test(field)) return undefined;
+    const root = this.scenario.objects?.get(value.path as 'object' | 'oldObject');
+    if (root !== undefined && (field === 'kind' || field === 'apiVersion')) return true;
+    const found = fieldShape(value.shape, field);
+    return !found.declared ? false : found.required ? true : undefined;
+  }
+
+  /** `value.?field` over a shaped struct or an optional of one, or undefined when not known here. */
+  private optionalSelect(value: Value, field: string): OptionalOf | undefined {
+    if (value instanceof OptionalOf && value.present === false) return value;
+    const base = value instanceof OptionalOf ? value.inner : value instanceof Shaped ? value : undefined;
+    const basePresent = value instanceof OptionalOf ? value.present : true;
+    if (base === undefined || base.shape.kind !== 'struct' || /^__.*__$/.test(field)) return undefined;
+    const found = fieldShape(base.shape, field);
+    if (!found.declared) return new OptionalOf(false, undefined);
+    const present = found.required && basePresent === true ? true : undefined;
+    return new OptionalOf(present, found.shape === undefined ? undefined : new Shaped(`${base.path}.${field}`, found.shape));
   }
 
   /**
@@ -441,6 +497,10 @@ export class AbstractEvaluator {
       return strict(args.map((arg) => this.evaluate(arg, env)));
     }
     const target = this.evaluate(receiver, env);
+    if (name === 'hasValue' && args.length === 0 && target.values !== undefined && target.values.length > 0 && target.values.every((value) => value instanceof OptionalOf)) {
+      const present = new Set((target.values as OptionalOf[]).map((value) => value.present));
+      return { values: present.has(undefined) ? [true, false] : ([...present] as boolean[]), errors: target.errors };
+    }
     let boundCount = 0;
     if (TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0]!.op === 'id' && args[1]!.op === 'id') boundCount = 2;
     else if (ONE_VARIABLE_MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') boundCount = 1;
@@ -455,6 +515,22 @@ export class AbstractEvaluator {
         const results = elements.map((element) => this.evaluate(args[1]!, new Map([...env, [variable, element]])));
         return results.reduce((folded, result) => logical(name === 'all', folded, result));
       }
+    }
+    const struct = target.values?.length === 1 && target.values[0] instanceof Shaped && target.values[0].shape.kind === 'struct' ? target.values[0].shape : undefined;
+    const keysUnrollable = boundCount === 1 && (name === 'all' || name === 'exists') && args.length === 2 && struct !== undefined && target.errors.size === 0;
+    if (keysUnrollable && this.visits >= UNROLL_VISITS) this.declined = true;
+    else if (keysUnrollable) {
+      // Over the keys of a struct (`object.spec.exists(k, k == 'template')`): each field its kind
+      // declares, which the object has always, never, or maybe; a key it may lack adds the
+      // neutral value (false for exists, true for all) to what the body gives for it.
+      const variable = args[0]!.args as string;
+      const all = name === 'all';
+      const results = Object.keys(struct.fields).map((field) => {
+        const body = this.evaluate(args[1]!, new Map([...env, [variable, { values: [field], errors: NO_ERRORS }]]));
+        if (fieldShape(struct, field).required) return body;
+        return { values: body.values === undefined ? undefined : [...new Set([...body.values, all])], errors: body.errors };
+      });
+      if (results.length > 0) return results.reduce((folded, result) => logical(all, folded, result));
     }
     if (boundCount > 0) {
       const inner = new Map(env);
