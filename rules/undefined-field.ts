@@ -58,6 +58,12 @@ interface KindScenario {
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE'] as const;
 
 /**
+ * Built-in resources that take fewer writes than the rest (their REST storage): ComponentStatuses
+ * are only read, Bindings only created (pods/binding is a subresource, left out here anyway).
+ */
+const CORE_WRITES: Readonly<Record<string, readonly string[]>> = { componentstatuses: [], bindings: ['CREATE'] };
+
+/**
  * The built-in kinds the rules match, per operation (CONNECT objects are options kinds, and
  * subresources other than status carry other kinds: both are left out).
  */
@@ -112,6 +118,7 @@ function requests(run: RuleRun, rules: readonly (Readonly<RuleWithOperations & {
         for (const operation of OPERATIONS) {
           // A status subresource is only ever updated.
           if (subresource !== '' && operation !== 'UPDATE') continue;
+          if (info.group === '' && subresource === '' && CORE_WRITES[info.resource] !== undefined && !CORE_WRITES[info.resource]!.includes(operation)) continue;
           if (operations.includes('*') || operations.includes(operation)) found.set(`${info.group}/${info.version}/${info.resource}/${subresource}/${operation}`, { info, subresource, operation });
         }
       }

@@ -132,8 +132,24 @@ describe('kind-aware abstract evaluation', () => {
     expect(failures('has(request.subResource) ? object.target.name != "" : object.spec.nodeName != ""', POD).paths).toEqual([]);
   });
 
-  it('takes a part of an object as maybe null: == null is not decided', () => {
-    expect(failures('object.spec.template == null || object.spec.template.spec.bogus', DEPLOYMENT)).toEqual({ paths: ['object.spec.template.spec.bogus'], always: false });
+  it('takes a list written without omitempty as maybe null: == null is not decided', () => {
+    const clusterRole = scenario('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles');
+    expect(failures('object.rules == null || object.rules.all(r, r.bogus == 1)', clusterRole)).toEqual({ paths: ['object.rules[].bogus'], always: false });
+  });
+
+  it('takes a struct held by value, and the object itself, as never null', () => {
+    expect(failures('object.spec.template.spec != null ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', DEPLOYMENT).paths).toEqual([]);
+    expect(failures('object == null ? oldObject.spec.template.spec.hostNetwork : true', scenario('', 'v1', 'Pod', 'pods', 'UPDATE')).paths).toEqual([]);
+  });
+
+  it('follows optionals: none, of, [?], orValue and value', () => {
+    expect(failures('object.?spec.?template == optional.none() ? object.spec.hostNetwork : object.spec.template.spec.hostNetwork', POD).paths).toEqual([]);
+    expect(failures("object.spec[?'template'].hasValue() ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures('optional.of(object.spec).?template.hasValue() ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', DEPLOYMENT).paths).toEqual([]);
+    expect(failures('object.spec.?template.orValue(null) == null ? object.spec.hostNetwork : object.spec.template.spec.hostNetwork', POD).paths).toEqual([]);
+    // orValue's argument is evaluated either way.
+    expect(failures('object.spec.?template.orValue(object.spec.containers) != null', DEPLOYMENT).paths).toEqual(['object.spec.containers']);
+    expect(failures("object.?kind.hasValue() && object.exists(k, k == 'kind') || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
   });
 });
 

@@ -92,7 +92,8 @@ function parseTypes(sources: readonly string[]): Map<string, GoType> {
 /**
  * Writes the data: for each struct reached from a kind, its fields and what each holds.
  * A reference is 'pkg.Type', '[]ref', '{}ref' (map values) or '' (not known here); a field's
- * starts with '!' when the object always has it (no omitempty or omitzero, or a struct held by value).
+ * starts with '!' when the object always has it (no omitempty or omitzero, or a struct held by value),
+ * then '?' when it may be null there (a pointer, list or map written without omitempty).
  */
 export function generate(apiCheckout: string, machineryCheckout: string, tag: string): string {
   const packages = new Map<string, Map<string, GoType>>();
@@ -137,7 +138,9 @@ export function generate(apiCheckout: string, machineryCheckout: string, tag: st
             const reference = resolve(owner, field.type);
             const valueStruct = !field.type.startsWith('*') && reference !== '' && !reference.startsWith('[]') && !reference.startsWith('{}');
             const always = !field.omitzero && (!field.omitempty || valueStruct);
-            fields[field.json] = `${always ? '!' : ''}${reference}`;
+            // Written even when nil (no omitempty): a pointer, list or map may then be null.
+            const mayBeNull = always && /^(\*|\[\]|map\[)/.test(field.type) && field.type !== '[]byte';
+            fields[field.json] = `${always ? '!' : ''}${mayBeNull ? '?' : ''}${reference}`;
           }
         }
       };
@@ -167,7 +170,7 @@ export function generate(apiCheckout: string, machineryCheckout: string, tag: st
     '/** Each kind, as group/version/Kind (no group for the core group), to its struct. */',
     `export const KIND_STRUCTS: Readonly<Record<string, string>> = ${JSON.stringify(sortedKinds, null, 1)};`,
     '',
-    "/** Each struct's fields: 'pkg.Type' (a struct here), '[]…' a list, '{}…' a map's values, '' not known here; '!' first: always there (no omitempty or omitzero, or a struct held by value). */",
+    "/** Each struct's fields: 'pkg.Type' (a struct here), '[]…' a list, '{}…' a map's values, '' not known here; '!' first: always there (no omitempty or omitzero, or a struct held by value), then '?': maybe null. */",
     `export const STRUCT_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = ${JSON.stringify(sortedStructs)};`,
     '',
   ].join('\n');

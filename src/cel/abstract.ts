@@ -43,6 +43,8 @@ class Shaped {
   constructor(
     readonly path: string,
     readonly shape: FieldShape,
+    /** It may be null: a nil pointer, list or map that its type writes without omitempty. */
+    readonly nullable = false,
   ) {}
 }
 /**
@@ -128,8 +130,14 @@ function plain(value: Value): Exclude<Value, NullOf | Shaped | OptionalOf> {
 
 /** The possible results of a == b: a non-null value of unknown content equals null never, anything else maybe. */
 function equal(a: Value, b: Value): boolean[] {
-  // A part of an object may be null (a field written without omitempty and never set).
-  if (a instanceof Shaped || b instanceof Shaped || a instanceof OptionalOf || b instanceof OptionalOf) return [true, false];
+  // A part of an object may be null when its type writes it without omitempty and it is unset.
+  if (a instanceof OptionalOf && b instanceof OptionalOf) {
+    // optional.none() equals only an empty optional; two that hold values may differ.
+    if (a.present === false && b.present === false) return [true];
+    if ((a.present === false && b.present === true) || (a.present === true && b.present === false)) return [false];
+    return [true, false];
+  }
+  if ((a instanceof Shaped && a.nullable) || (b instanceof Shaped && b.nullable) || a instanceof OptionalOf || b instanceof OptionalOf) return [true, false];
   const x = plain(a);
   const y = plain(b);
   if (x === SOME || y === SOME) return x === null || y === null ? [false] : [true, false];
@@ -252,6 +260,8 @@ export class AbstractEvaluator {
       case 'rcall': {
         const [name, receiver, args] = node.args;
         if (ONE_VARIABLE_MACROS.has(name) || TWO_VARIABLE_MACROS.has(name) || name === 'bind') return false;
+        // Optionals are followed by the abstract rules (their presence), not as cel-js values.
+        if (receiver.op === 'id' && receiver.args === 'optional' && !bound.has('optional')) return false;
         const namespace = receiver.op === 'id' && LIBRARY_NAMESPACES.has(receiver.args) && !bound.has(receiver.args);
         return (namespace || this.closed(receiver, bound)) && args.every((arg) => this.closed(arg, bound));
       }
@@ -348,8 +358,15 @@ export class AbstractEvaluator {
         const selected = target.values !== undefined && target.values.length > 0 ? target.values.map((value) => this.optionalSelect(value, field)) : [];
         return { values: selected.length > 0 && selected.every((value) => value !== undefined) ? (selected as OptionalOf[]) : undefined, errors: target.errors };
       }
-      case '[?]':
-        return { values: undefined, errors: mergeErrors(this.evaluate(node.args[0], env), this.evaluate(node.args[1], env)) };
+      case '[?]': {
+        const target = this.evaluate(node.args[0], env);
+        const index = this.evaluate(node.args[1], env);
+        const errors = mergeErrors(target, index);
+        // `x[?'f']` by a known string is `x.?f`.
+        const field = index.values?.length === 1 && typeof index.values[0] === 'string' ? index.values[0] : undefined;
+        const selected = field !== undefined && target.values !== undefined && target.values.length > 0 ? target.values.map((value) => this.optionalSelect(value, field)) : [];
+        return { values: selected.length > 0 && selected.every((value) => value !== undefined) ? (selected as OptionalOf[]) : undefined, errors };
+      }
       case 'call': {
         const [name, args] = node.args;
         const selection = args[0];
@@ -446,10 +463,11 @@ export class AbstractEvaluator {
     const base = value instanceof OptionalOf ? value.inner : value instanceof Shaped ? value : undefined;
     const basePresent = value instanceof OptionalOf ? value.present : true;
     if (base === undefined || base.shape.kind !== 'struct' || /^__.*__$/.test(field)) return undefined;
+    const known = this.presence(base, field);
+    if (known === false) return new OptionalOf(false, undefined);
     const found = fieldShape(base.shape, field);
-    if (!found.declared) return new OptionalOf(false, undefined);
-    const present = found.required && basePresent === true ? true : undefined;
-    return new OptionalOf(present, found.shape === undefined ? undefined : new Shaped(`${base.path}.${field}`, found.shape));
+    const present = known === true && basePresent === true ? true : undefined;
+    return new OptionalOf(present, found.shape === undefined ? undefined : new Shaped(`${base.path}.${field}`, found.shape, found.nullable === true));
   }
 
   /**
@@ -467,7 +485,7 @@ export class AbstractEvaluator {
       if (/^__.*__$/.test(key)) return undefined;
       const found = fieldShape(shape, key);
       if (!found.declared) return 'absent';
-      return found.shape === undefined ? undefined : new Shaped(`${value.path}.${key}`, found.shape);
+      return found.shape === undefined ? undefined : new Shaped(`${value.path}.${key}`, found.shape, found.nullable === true);
     }
     // A list element or a map value: its shape (a missing index or key is not tracked here).
     if (field !== undefined && shape.kind === 'list') return undefined;
@@ -494,9 +512,25 @@ export class AbstractEvaluator {
         const body = this.evaluate(args[2]!, new Map([...env, [args[0]!.args as string, init]]));
         return { values: body.values, errors: mergeErrors(init, body) };
       }
+      if (receiver.args === 'optional' && name === 'none' && args.length === 0) return { values: [new OptionalOf(false, undefined)], errors: NO_ERRORS };
+      if (receiver.args === 'optional' && name === 'of' && args.length === 1) {
+        const held = this.evaluate(args[0]!, env);
+        const values = held.values?.map((value) => new OptionalOf(true, value instanceof Shaped ? value : undefined));
+        return { values: values === undefined || values.length === 0 ? (held.values?.length === 0 ? [] : undefined) : values, errors: held.errors };
+      }
       return strict(args.map((arg) => this.evaluate(arg, env)));
     }
     const target = this.evaluate(receiver, env);
+    const optionals = target.values !== undefined && target.values.length > 0 && target.values.every((value) => value instanceof OptionalOf) ? (target.values as OptionalOf[]) : undefined;
+    if (optionals !== undefined && (name === 'orValue' || name === 'value') && args.length === (name === 'orValue' ? 1 : 0)) {
+      // An optional whose presence is known: orValue gives what it holds, or its argument (which
+      // CEL evaluates either way); value() what it holds.
+      const fallback = name === 'orValue' ? this.evaluate(args[0]!, env) : undefined;
+      const errors = mergeErrors(target, ...(fallback ? [fallback] : []));
+      if (fallback !== undefined && optionals.every((optional) => optional.present === false)) return { values: fallback.values, errors };
+      if (optionals.every((optional) => optional.present === true && optional.inner !== undefined)) return { values: optionals.map((optional) => optional.inner!), errors };
+      return { values: undefined, errors };
+    }
     if (name === 'hasValue' && args.length === 0 && target.values !== undefined && target.values.length > 0 && target.values.every((value) => value instanceof OptionalOf)) {
       const present = new Set((target.values as OptionalOf[]).map((value) => value.present));
       return { values: present.has(undefined) ? [true, false] : ([...present] as boolean[]), errors: target.errors };
@@ -525,9 +559,10 @@ export class AbstractEvaluator {
       // neutral value (false for exists, true for all) to what the body gives for it.
       const variable = args[0]!.args as string;
       const all = name === 'all';
+      const owner = target.values![0] as Shaped;
       const results = Object.keys(struct.fields).map((field) => {
         const body = this.evaluate(args[1]!, new Map([...env, [variable, { values: [field], errors: NO_ERRORS }]]));
-        if (fieldShape(struct, field).required) return body;
+        if (this.presence(owner, field) === true) return body;
         return { values: body.values === undefined ? undefined : [...new Set([...body.values, all])], errors: body.errors };
       });
       if (results.length > 0) return results.reduce((folded, result) => logical(all, folded, result));

@@ -15,7 +15,7 @@ export type FieldShape =
   | { readonly kind: 'map'; readonly element: FieldShape | undefined };
 
 function shapeOf(reference: string): FieldShape | undefined {
-  if (reference.startsWith('!')) return shapeOf(reference.slice(1));
+  if (reference.startsWith('!') || reference.startsWith('?')) return shapeOf(reference.slice(1));
   if (reference.startsWith('[]')) return { kind: 'list', element: shapeOf(reference.slice(2)) };
   if (reference.startsWith('{}')) return { kind: 'map', element: shapeOf(reference.slice(2)) };
   const fields = reference === '' ? undefined : STRUCT_FIELDS[reference];
@@ -30,14 +30,20 @@ export function kindShape(group: string, version: string, kind: string): FieldSh
 
 /**
  * A field of a struct: `declared` false when the type has no such field; otherwise whether an
- * object always has it (`required`: declared without omitempty, so runtime/converter.go's
- * toUnstructured always writes the key) and the shape of its value (undefined when not known
- * here). Field names are the JSON names, as CEL reads them.
+ * object always has it (`required`: declared without omitempty, or a struct held by value, so
+ * runtime/converter.go's toUnstructured always writes the key), whether it may then be null
+ * (`nullable`: a nil pointer, list or map written without omitempty; a field written only when
+ * set is never null) and the shape of its value (undefined when not known here). Field names
+ * are the JSON names, as CEL reads them.
  */
-export function fieldShape(struct: Extract<FieldShape, { kind: 'struct' }>, name: string): { readonly declared: boolean; readonly required?: boolean; readonly shape?: FieldShape } {
+export function fieldShape(
+  struct: Extract<FieldShape, { kind: 'struct' }>,
+  name: string,
+): { readonly declared: boolean; readonly required?: boolean; readonly nullable?: boolean; readonly shape?: FieldShape } {
   if (!Object.hasOwn(struct.fields, name)) return { declared: false };
   const reference = struct.fields[name]!;
   const required = reference.startsWith('!');
-  const shape = shapeOf(required ? reference.slice(1) : reference);
-  return shape === undefined ? { declared: true, required } : { declared: true, required, shape };
+  const nullable = required && reference[1] === '?';
+  const shape = shapeOf(reference);
+  return shape === undefined ? { declared: true, required, nullable } : { declared: true, required, nullable, shape };
 }
