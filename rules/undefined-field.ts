@@ -15,7 +15,7 @@
  * Deployments alike, and a guard placed on another path is not.
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
-import { AbstractEvaluator, alwaysFalse, isNullFailure, type Abstract, type FailureSource, type Scenario } from '../src/cel/abstract.js';
+import { AbstractEvaluator, alwaysFalse, EvaluationBudget, isNullFailure, type Abstract, type FailureSource, type Scenario } from '../src/cel/abstract.js';
 import { celMeterOf, type Meter } from '../src/cel/budget.js';
 import { memoKey } from '../src/run-scope.js';
 import type { ExpressionKind } from '../src/cel/check/index.js';
@@ -57,6 +57,9 @@ interface KindScenario {
 
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE'] as const;
 
+/** Whose expressions: a webhook's, a validating policy's or a mutating policy's (they admit different operations). */
+type Owner = 'webhook' | 'validating' | 'mutating';
+
 /**
  * Built-in resources that take fewer writes than the rest (their REST storage): ComponentStatuses
  * are only read, Bindings only created (pods/binding is a subresource, left out here anyway).
@@ -67,10 +70,13 @@ const CORE_WRITES: Readonly<Record<string, readonly string[]>> = { componentstat
  * The built-in kinds the rules match, per operation (CONNECT objects are options kinds, and
  * subresources other than status carry other kinds: both are left out).
  */
-function kindScenarios(run: RuleRun, rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], policy: boolean, excluded: ReadonlySet<string> = new Set()): KindScenario[] {
+function kindScenarios(run: RuleRun, rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], owner: Owner, excluded: ReadonlySet<string> = new Set()): KindScenario[] {
   const out = new Map<string, KindScenario>();
+  const policy = owner !== 'webhook';
   for (const [key, { info, subresource, operation }] of requests(run, rules)) {
     if (out.has(key) || excluded.has(key)) continue;
+    // The mutating policy plugin admits CREATE, UPDATE and CONNECT only (mutating/plugin.go Handles).
+    if (owner === 'mutating' && operation === 'DELETE') continue;
     if (info.custom || !run.discovery.isKnownBuiltinGroup(info.group) || (subresource !== '' && subresource !== 'status')) continue;
     const shape = kindShape(info.group, info.version, info.kind);
     if (shape === undefined) continue;
@@ -138,6 +144,15 @@ interface Failure {
   always: boolean;
 }
 
+/**
+ * What one analysis (a webhook's or policy's expressions over every kind and operation it
+ * matches) may spend, in nodes visited: macros are unrolled up to the first, evaluation stops at
+ * the second (a pathological policy: 64-element literal lists around 250-term chains, hundreds
+ * of variables, over every resource). Real policies stay far below.
+ */
+const ANALYSIS_UNROLL_VISITS = 30_000;
+const ANALYSIS_VISITS = 300_000;
+
 /** A read that can fail an expression for one scenario. */
 interface ScenarioFailure {
   readonly site: number;
@@ -147,12 +162,12 @@ interface ScenarioFailure {
 }
 
 /** The reads of absent fields that can fail the expressions for one scenario: none when a condition is false for it, or past the evaluator's budget. */
-function scenarioFailures(sites: readonly Site[], scenario: Scenario, meter: Meter): ScenarioFailure[] {
+function scenarioFailures(sites: readonly Site[], scenario: Scenario, meter: Meter, budget: EvaluationBudget): ScenarioFailure[] {
   // Variables in order: each may read those before it; an error counts where one is read.
   const variables = new Map<string, Abstract>();
   const evaluators: AbstractEvaluator[] = [];
   const evaluatorOf = (): AbstractEvaluator => {
-    const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter);
+    const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter, budget);
     evaluators.push(made);
     return made;
   };
@@ -163,8 +178,8 @@ function scenarioFailures(sites: readonly Site[], scenario: Scenario, meter: Met
   // Any false condition skips the webhook or policy, whatever the others do.
   if (conditions.some(({ value }) => alwaysFalse(value))) return [];
   const checks = evaluated('check');
-  // Over the evaluator's budget a failure may be one the expression absorbs: nothing is concluded.
-  if (evaluators.some((each) => each.approximated)) return [];
+  // Over the budget a failure may be one the expression absorbs: nothing is concluded.
+  if (budget.approximated) return [];
   const out: ScenarioFailure[] = [];
   for (const { index, value } of [...conditions, ...checks]) {
     for (const [source, node] of value.errors) {
@@ -187,11 +202,14 @@ function failures(run: RuleRun, sites: readonly Site[], scenarios: readonly Kind
   // Without oldObject and request.operation, an UPDATE is evaluated as a CREATE of the same resource.
   const sameOnUpdate = !readsOldObject && !mention('operation');
   const byResource = new Map<string, ScenarioFailure[]>();
+  // One budget for the whole analysis: once it runs out, nothing more is concluded.
+  const budget = new EvaluationBudget(ANALYSIS_UNROLL_VISITS, ANALYSIS_VISITS);
   for (const { key, scenario, resource } of scenarios) {
     if (scenario.operation === 'DELETE' && !readsOldObject) continue;
     let results = sameOnUpdate ? byResource.get(resource) : undefined;
     if (results === undefined) {
-      results = scenarioFailures(sites, scenario, meter);
+      results = scenarioFailures(sites, scenario, meter, budget);
+      if (budget.approximated) break;
       if (sameOnUpdate) byResource.set(resource, results);
     }
     for (const { site, source, node, always } of results) {
@@ -212,13 +230,13 @@ function failures(run: RuleRun, sites: readonly Site[], scenarios: readonly Kind
 /** What the analysis of one webhook or policy found, remembered per run for others written alike (copies of one webhook, generated policies). */
 const ANALYSES = memoKey<Map<string, Map<FailureSource, Failure>>>('undefined-field analyses by expressions and rules');
 
-function analysed(run: RuleRun, sites: readonly Site[], rules: readonly unknown[], policy: boolean, exclusions: readonly unknown[] = []): Map<FailureSource, Failure> {
+function analysed(run: RuleRun, sites: readonly Site[], rules: readonly unknown[], owner: Owner, exclusions: readonly unknown[] = []): Map<FailureSource, Failure> {
   const cache = run.memo.get(ANALYSES, () => new Map());
-  const key = JSON.stringify([policy, rules, exclusions, sites.map((site) => [site.role, site.name ?? null, site.ast.input])]);
+  const key = JSON.stringify([owner, rules, exclusions, sites.map((site) => [site.role, site.name ?? null, site.ast.input])]);
   let result = cache.get(key);
   if (result === undefined) {
     const excluded = new Set(requests(run, exclusions as readonly (Readonly<RuleWithOperations> | null)[]).keys());
-    result = failures(run, sites, kindScenarios(run, rules as readonly (Readonly<RuleWithOperations> | null)[], policy, excluded));
+    result = failures(run, sites, kindScenarios(run, rules as readonly (Readonly<RuleWithOperations> | null)[], owner, excluded));
     cache.set(key, result);
   }
   return result;
@@ -301,7 +319,7 @@ export const rule = defineObjectRule({
             if (ast !== undefined) sites.push({ path: [...entry.path, 'matchConditions', index, 'expression'], label: `matchCondition "${condition?.name || `matchConditions[${index}]`}"`, role: 'condition', ast });
           });
           if (sites.length === 0) continue;
-          for (const { failure, source, more } of perSite(analysed(run, sites, entry.webhook.rules ?? [], false))) {
+          for (const { failure, source, more } of perSite(analysed(run, sites, entry.webhook.rules ?? [], 'webhook'))) {
             violations.push({
               messageId: 'webhook',
               data: { ...describe(failure, source, sites), webhook: elideMiddle(entry.label, 48), more: moreText(more) },
@@ -351,7 +369,7 @@ export const rule = defineObjectRule({
         if (!sites.some((site) => site.role !== 'variable')) return [];
         // Requests an exclusion takes away for every object (no resourceNames) are not evaluated.
         const exclusions = (spec.matchConstraints?.excludeResourceRules ?? []).filter((excluded) => (excluded?.resourceNames ?? []).length === 0);
-        const found = perSite(analysed(run, sites, spec.matchConstraints?.resourceRules ?? [], true, exclusions));
+        const found = perSite(analysed(run, sites, spec.matchConstraints?.resourceRules ?? [], mutating ? 'mutating' : 'validating', exclusions));
         if (found.length === 0) return [];
         // An error when a binding of the run can reject those requests with it; without one the policy's effect is not known here.
         return found.map(({ failure, source, more }) => {

@@ -147,8 +147,14 @@ describe('kind-aware abstract evaluation', () => {
     expect(failures("object.spec[?'template'].hasValue() ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork", POD).paths).toEqual([]);
     expect(failures('optional.of(object.spec).?template.hasValue() ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', DEPLOYMENT).paths).toEqual([]);
     expect(failures('object.spec.?template.orValue(null) == null ? object.spec.hostNetwork : object.spec.template.spec.hostNetwork', POD).paths).toEqual([]);
-    // orValue's argument is evaluated either way.
-    expect(failures('object.spec.?template.orValue(object.spec.containers) != null', DEPLOYMENT).paths).toEqual(['object.spec.containers']);
+    // orValue's and or's argument is evaluated only when the optional is empty (cel-go evaluates them lazily).
+    expect(failures('object.spec.?template.orValue(object.spec.containers) != null', DEPLOYMENT).paths).toEqual([]);
+    expect(failures('object.spec.?template.orValue(object.spec.bogus) != null', POD).paths).toEqual(['object.spec.bogus']);
+    expect(failures('object.spec.?containers.or(optional.of(object.spec.template)).hasValue()', POD).paths).toEqual([]);
+    // A plain selection after .? chains the optional.
+    expect(failures('object.?spec.template.hasValue() ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', POD).paths).toEqual([]);
+    // An optional equals no value of another type.
+    expect(failures('object.?spec.?template != null || object.spec.bogus == 1', POD).paths).toEqual([]);
     expect(failures("object.?kind.hasValue() && object.exists(k, k == 'kind') || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
   });
 });

@@ -137,7 +137,9 @@ function equal(a: Value, b: Value): boolean[] {
     if ((a.present === false && b.present === true) || (a.present === true && b.present === false)) return [false];
     return [true, false];
   }
-  if ((a instanceof Shaped && a.nullable) || (b instanceof Shaped && b.nullable) || a instanceof OptionalOf || b instanceof OptionalOf) return [true, false];
+  // An optional equals no value of another type (cel-go Optional.Equal); a value of unknown content may be an optional.
+  if (a instanceof OptionalOf || b instanceof OptionalOf) return plain(a) === SOME && plain(b) === SOME && !(a instanceof Shaped) && !(b instanceof Shaped) ? [true, false] : [false];
+  if ((a instanceof Shaped && a.nullable) || (b instanceof Shaped && b.nullable)) return [true, false];
   const x = plain(a);
   const y = plain(b);
   if (x === SOME || y === SOME) return x === null || y === null ? [false] : [true, false];
@@ -171,11 +173,21 @@ function logical(and: boolean, left: Abstract, right: Abstract): Abstract {
 /** The most elements of a literal list that `all` and `exists` are evaluated over one by one. */
 const UNROLLED_ELEMENTS = 64;
 /**
- * The nodes one evaluator visits before it stops evaluating macros element by element: nested
- * macros over literal lists would otherwise multiply (seven `.all()` over 20 elements are 20^7
- * visits). Past it every node is visited a bounded number of times.
+ * What evaluations may spend, shared by the evaluators of one analysis. Past `unrollVisits` nodes
+ * visited, macros are no longer evaluated element by element (nested macros over literal lists
+ * would otherwise multiply: seven `.all()` over 20 elements are 20^7 visits), and the result is
+ * approximated; past `maxVisits`, evaluation stops (every value is unknown).
  */
-const UNROLL_VISITS = 5_000;
+export class EvaluationBudget {
+  visits = 0;
+  /** A macro was left unknown, or evaluation stopped: an error found may be one the expression absorbs. */
+  approximated = false;
+
+  constructor(
+    readonly unrollVisits = 5_000,
+    readonly maxVisits = Number.POSITIVE_INFINITY,
+  ) {}
+}
 
 function fromConcrete(result: unknown): Abstract {
   if (result === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof result)) return { values: [result as Value], errors: NO_ERRORS };
@@ -183,18 +195,23 @@ function fromConcrete(result: unknown): Abstract {
 }
 
 export class AbstractEvaluator {
-  /** Nodes visited so far (see UNROLL_VISITS). */
-  private visits = 0;
-  /** Whether a macro over a literal list was left unknown for the budget: its errors may be ones that unrolling would absorb. */
-  private declined = false;
-  /** closed() of nodes with no variables bound: asked at every node, so remembered. */
-  private readonly closedAtTop = new WeakMap<ASTNode, boolean>();
+  /** closed() of nodes, by the names bound where asked: asked at every node, so remembered. */
+  private readonly closedCache = new WeakMap<ASTNode, Map<string, boolean>>();
 
   constructor(
     private readonly scenario: Scenario,
     /** The run's meter: the exact sub-evaluations come from a manifest. */
     private readonly meter: Meter,
+    /** Shared by the evaluators of one analysis; by default this evaluator's own. */
+    private readonly budget: EvaluationBudget = new EvaluationBudget(),
   ) {}
+
+  /** Whether the unroll budget ran out (an unrolled macro was left unknown) or evaluation stopped. */
+  private get overUnrollBudget(): boolean {
+    if (this.budget.visits < this.budget.unrollVisits) return false;
+    this.budget.approximated = true;
+    return true;
+  }
 
   /** The value of a known field of `request` that `node` selects (`request.kind.kind`), or undefined. */
   private requestField(node: ASTNode, bound: ReadonlySet<string> | ReadonlyMap<string, unknown>): string | undefined {
@@ -209,9 +226,9 @@ export class AbstractEvaluator {
     return joined === 'operation' ? this.scenario.operation : this.scenario.request?.[joined];
   }
 
-  /** Whether the evaluator left a macro over a literal list unknown for its budget (then an error may be one the macro would absorb). */
+  /** Whether the budget made the evaluation approximate (then an error may be one the expression absorbs). */
   get approximated(): boolean {
-    return this.declined;
+    return this.budget.approximated;
   }
 
   /** Whether `node` selects a field of `request` that the scenario's requests lack. */
@@ -227,11 +244,16 @@ export class AbstractEvaluator {
 
   /** Reads only literals, known fields of request and the scenario's null variables. */
   private closed(node: ASTNode, bound: ReadonlySet<string>): boolean {
-    if (bound.size > 0) return this.closedUncached(node, bound);
-    let known = this.closedAtTop.get(node);
+    const key = bound.size === 0 ? '' : [...bound].sort().join(' ');
+    let byBound = this.closedCache.get(node);
+    if (byBound === undefined) {
+      byBound = new Map();
+      this.closedCache.set(node, byBound);
+    }
+    let known = byBound.get(key);
     if (known === undefined) {
       known = this.closedUncached(node, bound);
-      this.closedAtTop.set(node, known);
+      byBound.set(key, known);
     }
     return known;
   }
@@ -296,7 +318,10 @@ export class AbstractEvaluator {
   }
 
   evaluate(node: ASTNode, env: ReadonlyMap<string, Abstract> = new Map()): Abstract {
-    this.visits++;
+    if (++this.budget.visits > this.budget.maxVisits) {
+      this.budget.approximated = true;
+      return ANY;
+    }
     if (node.op !== 'value' && node.op !== 'id' && this.closed(node, new Set(env.keys()))) {
       const exact = this.evaluateExactly(node);
       if (exact !== undefined) return exact;
@@ -337,6 +362,11 @@ export class AbstractEvaluator {
         for (const value of target.values) {
           if (value instanceof NullOf) {
             if (!errors.has(value.variable)) errors.set(value.variable, node);
+          } else if (value instanceof OptionalOf && name !== undefined) {
+            // After `.?`, a plain selection chains the optional: none where the field is not there.
+            const selected = this.optionalSelect(value, name);
+            if (selected === undefined) unknown = true;
+            else values.push(selected);
           } else if (value instanceof Shaped) {
             const selected = this.select(value, node.op === '.' ? name : undefined, name);
             if (selected === 'absent') {
@@ -522,13 +552,16 @@ export class AbstractEvaluator {
     }
     const target = this.evaluate(receiver, env);
     const optionals = target.values !== undefined && target.values.length > 0 && target.values.every((value) => value instanceof OptionalOf) ? (target.values as OptionalOf[]) : undefined;
-    if (optionals !== undefined && (name === 'orValue' || name === 'value') && args.length === (name === 'orValue' ? 1 : 0)) {
-      // An optional whose presence is known: orValue gives what it holds, or its argument (which
-      // CEL evaluates either way); value() what it holds.
-      const fallback = name === 'orValue' ? this.evaluate(args[0]!, env) : undefined;
+    if (optionals !== undefined && (name === 'orValue' || name === 'or' || name === 'value') && args.length === (name === 'value' ? 0 : 1)) {
+      // An optional whose presence is known: value() and orValue give what it holds; orValue's
+      // and or's argument is evaluated only when it holds nothing (cel-go's optional library
+      // evaluates them lazily), so its errors count only then.
+      const present = optionals.every((optional) => optional.present === true);
+      const fallback = name !== 'value' && !present ? this.evaluate(args[0]!, env) : undefined;
       const errors = mergeErrors(target, ...(fallback ? [fallback] : []));
       if (fallback !== undefined && optionals.every((optional) => optional.present === false)) return { values: fallback.values, errors };
-      if (optionals.every((optional) => optional.present === true && optional.inner !== undefined)) return { values: optionals.map((optional) => optional.inner!), errors };
+      if (name === 'or') return { values: present ? optionals : fallback?.values === undefined ? undefined : [...optionals, ...fallback.values], errors };
+      if (present && optionals.every((optional) => optional.inner !== undefined)) return { values: optionals.map((optional) => optional.inner!), errors };
       return { values: undefined, errors };
     }
     if (name === 'hasValue' && args.length === 0 && target.values !== undefined && target.values.length > 0 && target.values.every((value) => value instanceof OptionalOf)) {
@@ -539,32 +572,35 @@ export class AbstractEvaluator {
     if (TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0]!.op === 'id' && args[1]!.op === 'id') boundCount = 2;
     else if (ONE_VARIABLE_MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') boundCount = 1;
     const unrollable = boundCount === 1 && (name === 'all' || name === 'exists') && receiver.op === 'list' && receiver.args.length > 0 && receiver.args.length <= UNROLLED_ELEMENTS && args.length === 2;
-    if (unrollable && this.visits >= UNROLL_VISITS) this.declined = true;
-    else if (unrollable) {
+    if (unrollable && !this.overUnrollBudget) {
       // Over a literal list of known values (`['Deployment', 'Job'].all(k, object.kind != k)`),
       // each element in turn: all folds with &&, exists with || (cel-go's macros absorb errors so).
       const elements = receiver.args.map((element) => this.evaluate(element, env));
       if (elements.every((element) => element.values?.length === 1 && element.errors.size === 0)) {
         const variable = args[0]!.args as string;
-        const results = elements.map((element) => this.evaluate(args[1]!, new Map([...env, [variable, element]])));
+        const results: Abstract[] = [];
+        for (const element of elements) {
+          if (this.overUnrollBudget) return ANY;
+          results.push(this.evaluate(args[1]!, new Map([...env, [variable, element]])));
+        }
         return results.reduce((folded, result) => logical(name === 'all', folded, result));
       }
     }
     const struct = target.values?.length === 1 && target.values[0] instanceof Shaped && target.values[0].shape.kind === 'struct' ? target.values[0].shape : undefined;
     const keysUnrollable = boundCount === 1 && (name === 'all' || name === 'exists') && args.length === 2 && struct !== undefined && target.errors.size === 0;
-    if (keysUnrollable && this.visits >= UNROLL_VISITS) this.declined = true;
-    else if (keysUnrollable) {
+    if (keysUnrollable && !this.overUnrollBudget) {
       // Over the keys of a struct (`object.spec.exists(k, k == 'template')`): each field its kind
       // declares, which the object has always, never, or maybe; a key it may lack adds the
       // neutral value (false for exists, true for all) to what the body gives for it.
       const variable = args[0]!.args as string;
       const all = name === 'all';
       const owner = target.values![0] as Shaped;
-      const results = Object.keys(struct.fields).map((field) => {
+      const results: Abstract[] = [];
+      for (const field of Object.keys(struct.fields)) {
+        if (this.overUnrollBudget) return ANY;
         const body = this.evaluate(args[1]!, new Map([...env, [variable, { values: [field], errors: NO_ERRORS }]]));
-        if (this.presence(owner, field) === true) return body;
-        return { values: body.values === undefined ? undefined : [...new Set([...body.values, all])], errors: body.errors };
-      });
+        results.push(this.presence(owner, field) === true ? body : { values: body.values === undefined ? undefined : [...new Set([...body.values, all])], errors: body.errors });
+      }
       if (results.length > 0) return results.reduce((folded, result) => logical(all, folded, result));
     }
     if (boundCount > 0) {
