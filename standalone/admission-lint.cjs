@@ -23974,12 +23974,15 @@ function boundedCel(module2) {
       meter.start(Math.min(PER_CALL_LIMIT, shared?.remaining ?? PER_CALL_LIMIT));
       let result;
       active = meter;
+      const stackTraceLimit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
       try {
         result = { ok: true, value: entry(context) };
       } catch (error) {
         result = { ok: false, reason: error instanceof OverBudget ? OVER_BUDGET : error instanceof RangeError ? OVER_BUDGET : "evaluation error" };
       } finally {
         active = void 0;
+        Error.stackTraceLimit = stackTraceLimit;
       }
       const used = meter.stop();
       if (shared !== void 0)
@@ -69098,4 +69101,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 6ebc8a24c1f70be79b67c4dce5873e316361e6f46759cc45b09aeccb55750470
+//# admission-lint-build 77b1ea51f967daefe38ef7850d39452c8919a229521e8cc240c540baccd5cb4c

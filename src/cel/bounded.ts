@@ -125,12 +125,18 @@ export function boundedCel(module: CelModule): BoundedCel {
       meter.start(Math.min(PER_CALL_LIMIT, shared?.remaining ?? PER_CALL_LIMIT));
       let result: Evaluation;
       active = meter;
+      // cel-js throws an error for every "no such key" that `||`, `&&` and quantifiers then absorb,
+      // and V8 captures a stack for each: none is ever read (an error becomes a reason below), and
+      // on expressions that absorb thousands of them the capture was most of the run (s41c H5).
+      const stackTraceLimit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
       try {
         result = { ok: true, value: entry(context) };
       } catch (error) {
         result = { ok: false, reason: error instanceof OverBudget ? OVER_BUDGET : error instanceof RangeError ? OVER_BUDGET : 'evaluation error' };
       } finally {
         active = undefined;
+        Error.stackTraceLimit = stackTraceLimit;
       }
       const used = meter.stop();
       if (shared !== undefined) shared.remaining -= used;
