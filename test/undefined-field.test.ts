@@ -157,5 +157,19 @@ describe('kind-aware abstract evaluation', () => {
     expect(failures('object.?spec.?template != null || object.spec.bogus == 1', POD).paths).toEqual([]);
     expect(failures("object.?kind.hasValue() && object.exists(k, k == 'kind') || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
   });
+
+  it('keeps small lists of scalars and map keys known, also through variables', () => {
+    const kinds = new AbstractEvaluator(DEPLOYMENT, new Meter()).evaluate(parseBounded("['Deployment', 'StatefulSet']")!);
+    const kindMap = new AbstractEvaluator(DEPLOYMENT, new Meter()).evaluate(parseBounded("{'Deployment': true, 'Job': true}")!);
+    const withKinds: Scenario = { ...DEPLOYMENT, variables: new Map([['kinds', kinds], ['kindMap', kindMap]]) };
+    expect(failures('object.kind in variables.kinds ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', withKinds).paths).toEqual([]);
+    expect(failures('variables.kinds.exists(k, object.kind == k) ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', withKinds).paths).toEqual([]);
+    expect(failures('object.kind in variables.kindMap ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', withKinds).paths).toEqual([]);
+  });
+
+  it('tests has() over an optional chain as over the plain one', () => {
+    expect(failures('has(object.?spec.template) ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', POD).paths).toEqual([]);
+    expect(failures('has(object.?spec.template) ? object.spec.template.spec.hostNetwork : object.spec.hostNetwork', DEPLOYMENT).paths).toEqual([]);
+  });
 });
 

@@ -57,7 +57,11 @@ class OptionalOf {
     readonly inner: Shaped | undefined,
   ) {}
 }
-type Value = string | number | bigint | boolean | null | NullOf | typeof SOME | Shaped | OptionalOf;
+/** A list of known scalars, or a map's keys (a literal, or a variable holding one): `in` and macros over it are evaluated element by element. */
+class KnownList {
+  constructor(readonly items: readonly (string | number | bigint | boolean | null)[]) {}
+}
+type Value = string | number | bigint | boolean | null | NullOf | typeof SOME | Shaped | OptionalOf | KnownList;
 
 export interface Abstract {
   /** The values it can have; undefined when it can be any value. Empty: it always errors. */
@@ -110,7 +114,7 @@ interface Outcomes {
 }
 
 /** A value of unknown content: any boolean as far as the logic is concerned. */
-const unknownContent = (value: Value): boolean => value === SOME || value instanceof Shaped || value instanceof OptionalOf;
+const unknownContent = (value: Value): boolean => value === SOME || value instanceof Shaped || value instanceof OptionalOf || value instanceof KnownList;
 
 function outcomes(value: Abstract): Outcomes {
   return {
@@ -124,8 +128,8 @@ function booleans(t: boolean, f: boolean): Value[] {
   return [...(t ? [true] : []), ...(f ? [false] : [])];
 }
 
-function plain(value: Value): Exclude<Value, NullOf | Shaped | OptionalOf> {
-  return value instanceof NullOf ? null : value instanceof Shaped || value instanceof OptionalOf ? SOME : value;
+function plain(value: Value): Exclude<Value, NullOf | Shaped | OptionalOf | KnownList> {
+  return value instanceof NullOf ? null : value instanceof Shaped || value instanceof OptionalOf || value instanceof KnownList ? SOME : value;
 }
 
 /** The possible results of a == b: a non-null value of unknown content equals null never, anything else maybe. */
@@ -189,8 +193,19 @@ export class EvaluationBudget {
   ) {}
 }
 
+const isScalar = (value: unknown): value is string | number | bigint | boolean | null => value === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof value);
+
 function fromConcrete(result: unknown): Abstract {
-  if (result === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof result)) return { values: [result as Value], errors: NO_ERRORS };
+  if (isScalar(result)) return { values: [result], errors: NO_ERRORS };
+  // A small list of scalars stays known, also through a variable (`variables.kinds = ['Deployment', …]`).
+  if (Array.isArray(result) && result.length > 0 && result.length <= UNROLLED_ELEMENTS && result.every(isScalar)) return { values: [new KnownList(result)], errors: NO_ERRORS };
+  // A map's keys, for `in` and the macros, which range over them.
+  if (result instanceof Map && result.size > 0 && result.size <= UNROLLED_ELEMENTS && [...result.keys()].every(isScalar)) return { values: [new KnownList([...result.keys()])], errors: NO_ERRORS };
+  // cel-js gives a map with string keys as a plain object.
+  if (result !== null && typeof result === 'object' && Object.getPrototypeOf(result) === Object.prototype) {
+    const keys = Object.keys(result);
+    if (keys.length > 0 && keys.length <= UNROLLED_ELEMENTS) return { values: [new KnownList(keys)], errors: NO_ERRORS };
+  }
   return ANY;
 }
 
@@ -408,7 +423,9 @@ export class AbstractEvaluator {
           const target = this.evaluate(selection.args[0], env);
           const field = selection.args[1];
           if (target.values === undefined) return { values: [true, false], errors: target.errors };
-          const results = new Set(target.values.map((value) => (value instanceof NullOf ? false : this.presence(value, field))));
+          // has(x.?f.g) tests as has(x.f.g) does (cel-go plans the test-only selection on the optional chain).
+          const presenceOf = (value: Value): boolean | undefined => (value instanceof NullOf ? false : value instanceof OptionalOf ? this.optionalSelect(value, field)?.present : this.presence(value, field));
+          const results = new Set(target.values.map(presenceOf));
           const values = results.has(undefined) ? [true, false] : [...results].filter((r): r is boolean => r !== undefined);
           return { values: target.values.length === 0 ? [] : values, errors: target.errors };
         }
@@ -465,6 +482,16 @@ export class AbstractEvaluator {
           }
         }
         const container = this.evaluate(list, env);
+        const known = container.values?.length === 1 && container.values[0] instanceof KnownList ? container.values[0] : undefined;
+        if (known !== undefined && needle.values !== undefined && needle.values.length > 0) {
+          const results = new Set<boolean>();
+          for (const value of needle.values) {
+            const matches = known.items.map((member) => equal(value, member));
+            if (matches.some((possible) => possible.includes(true))) results.add(true);
+            if (matches.every((possible) => possible.includes(false))) results.add(false);
+          }
+          return { values: [...results], errors: mergeErrors(needle, container) };
+        }
         // `'f' in object.spec`: a presence test, answered as has(object.spec.f) is.
         const name = needle.values?.length === 1 && typeof needle.values[0] === 'string' ? needle.values[0] : undefined;
         if (name !== undefined && container.values !== undefined && container.values.length > 0 && container.errors.size === 0 && needle.errors.size === 0) {
@@ -571,11 +598,13 @@ export class AbstractEvaluator {
     let boundCount = 0;
     if (TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0]!.op === 'id' && args[1]!.op === 'id') boundCount = 2;
     else if (ONE_VARIABLE_MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') boundCount = 1;
-    const unrollable = boundCount === 1 && (name === 'all' || name === 'exists') && receiver.op === 'list' && receiver.args.length > 0 && receiver.args.length <= UNROLLED_ELEMENTS && args.length === 2;
+    const knownList = target.values?.length === 1 && target.values[0] instanceof KnownList ? target.values[0] : undefined;
+    const literal = receiver.op === 'list' && receiver.args.length > 0 && receiver.args.length <= UNROLLED_ELEMENTS;
+    const unrollable = boundCount === 1 && (name === 'all' || name === 'exists') && (literal || knownList !== undefined) && args.length === 2;
     if (unrollable && !this.overUnrollBudget) {
       // Over a literal list of known values (`['Deployment', 'Job'].all(k, object.kind != k)`),
       // each element in turn: all folds with &&, exists with || (cel-go's macros absorb errors so).
-      const elements = receiver.args.map((element) => this.evaluate(element, env));
+      const elements: Abstract[] = knownList !== undefined ? knownList.items.map((item) => ({ values: [item], errors: NO_ERRORS })) : (receiver.args as ASTNode[]).map((element) => this.evaluate(element, env));
       if (elements.every((element) => element.values?.length === 1 && element.errors.size === 0)) {
         const variable = args[0]!.args as string;
         const results: Abstract[] = [];
