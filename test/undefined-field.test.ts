@@ -156,6 +156,8 @@ describe('kind-aware abstract evaluation', () => {
     // An optional equals no value of another type.
     expect(failures('object.?spec.?template != null || object.spec.bogus == 1', POD).paths).toEqual([]);
     expect(failures("object.?kind.hasValue() && object.exists(k, k == 'kind') || object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("object.?kind.orValue('') == 'Pod' ? object.spec.hostNetwork : object.spec.template.spec.hostNetwork", POD).paths).toEqual([]);
+    expect(failures("object.?kind.orValue('') == 'Pod' ? object.spec.hostNetwork : object.spec.template.spec.hostNetwork", DEPLOYMENT).paths).toEqual([]);
   });
 
   it('keeps small lists of scalars and map keys known, also through variables', () => {

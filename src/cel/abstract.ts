@@ -54,7 +54,7 @@ class Shaped {
 class OptionalOf {
   constructor(
     readonly present: boolean | undefined,
-    readonly inner: Shaped | undefined,
+    readonly inner: Shaped | string | undefined,
   ) {}
 }
 /** A list of known scalars, or a map's keys (a literal, or a variable holding one): `in` and macros over it are evaluated element by element. */
@@ -517,11 +517,14 @@ export class AbstractEvaluator {
   /** `value.?field` over a shaped struct or an optional of one, or undefined when not known here. */
   private optionalSelect(value: Value, field: string): OptionalOf | undefined {
     if (value instanceof OptionalOf && value.present === false) return value;
-    const base = value instanceof OptionalOf ? value.inner : value instanceof Shaped ? value : undefined;
+    const base = value instanceof OptionalOf ? (value.inner instanceof Shaped ? value.inner : undefined) : value instanceof Shaped ? value : undefined;
     const basePresent = value instanceof OptionalOf ? value.present : true;
     if (base === undefined || base.shape.kind !== 'struct' || /^__.*__$/.test(field)) return undefined;
     const known = this.presence(base, field);
     if (known === false) return new OptionalOf(false, undefined);
+    // The root's kind and apiVersion: known values (`object.?kind.orValue('')`).
+    const root = this.scenario.objects?.get(base.path as 'object' | 'oldObject');
+    if (root !== undefined && (field === 'kind' || field === 'apiVersion')) return new OptionalOf(basePresent === true ? true : undefined, root[field]);
     const found = fieldShape(base.shape, field);
     const present = known === true && basePresent === true ? true : undefined;
     return new OptionalOf(present, found.shape === undefined ? undefined : new Shaped(`${base.path}.${field}`, found.shape, found.nullable === true));
