@@ -14,7 +14,7 @@ import type { Operation } from '../src/match/request.js';
 import { CLIENT_TIMEOUT_SECONDS, NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { conditionsOutcome, othersMayBeCalled, systemWritersOf, validationsOutcome, type CelRequest, type ValidationsOutcome } from '../src/match/system-requests.js';
 import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
-import { bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
+import { bindingCanReject, bindingSpec, isBinding, isPolicyDefaulted, policySpec } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
 import type { LabelSelector, MatchCondition, RuleWithOperations } from '../src/model/types.js';
 import { isDefaulted, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
@@ -141,13 +141,6 @@ function policyViolation(object: PolicyObject, write: SystemWrite, rule: number,
   };
 }
 
-/** Whether the binding can reject or change anything: a validating binding needs Deny among its validationActions. */
-function bindingEnforces(binding: PolicyObject): boolean {
-  if (binding.kind === 'MutatingAdmissionPolicyBinding') return true;
-  const actions = bindingSpec(binding)?.validationActions;
-  return Array.isArray(actions) && actions.includes('Deny');
-}
-
 /** The bindings, by name when that fits the line, else counted (the finding's object names the policy). */
 function joinNames(names: readonly string[]): string {
   const unique = [...new Set(names)];
@@ -167,7 +160,7 @@ function checkPolicyObject(object: PolicyObject, run: RuleRun): Violation<Messag
   const spec = policySpec(object);
   if (spec === undefined) return [];
   // Only bindings of the run count: without one the policy does nothing (or its bindings are elsewhere, unknown).
-  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable && bindingEnforces(binding));
+  const bindings = policyIndexOf(run).bindingsOf(object).filter((binding) => binding.decodable && bindingCanReject(binding));
   if (bindings.length === 0) return [];
   const nsLabels = namespaceLabels(run, KUBE_SYSTEM);
   // An opt-in objectSelector (a label of the policy's own) exempts the system's objects.

@@ -26,7 +26,7 @@ import type { ResourceInfo } from '../src/kube/discovery/discovery.js';
 import { kindShape } from '../src/kube/fields.js';
 import { policyIndexOf } from '../src/match/bindings.js';
 import { entryTargets, groupVersion, withAllGroups } from '../src/match/targets.js';
-import { bindingSpec, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
+import { bindingCanReject, bindingSpec, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import type { RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
@@ -74,7 +74,7 @@ function kindScenarios(run: RuleRun, rules: readonly (Readonly<RuleWithOperation
   const out = new Map<string, KindScenario>();
   const policy = owner !== 'webhook';
   for (const [key, { info, subresource, operation }] of requests(run, rules)) {
-    if (out.has(key) || excluded.has(key)) continue;
+    if (excluded.has(key)) continue;
     // The mutating policy plugin admits CREATE, UPDATE and CONNECT only (mutating/plugin.go Handles).
     if (owner === 'mutating' && operation === 'DELETE') continue;
     if (info.custom || !run.discovery.isKnownBuiltinGroup(info.group) || (subresource !== '' && subresource !== 'status')) continue;
@@ -118,8 +118,9 @@ function requests(run: RuleRun, rules: readonly (Readonly<RuleWithOperations & {
   for (const rule of rules) {
     if (rule == null) continue;
     const operations = rule.operations ?? [];
+    const spelled = withAllGroups(run.discovery, rule);
     for (const entry of rule.resources ?? []) {
-      for (const { info, subresource } of entryTargets(run.discovery, withAllGroups(run.discovery, rule), entry ?? '')) {
+      for (const { info, subresource } of entryTargets(run.discovery, spelled, entry ?? '')) {
         if ((rule.scope === 'Namespaced' && !info.namespaced) || (rule.scope === 'Cluster' && info.namespaced)) continue;
         for (const operation of OPERATIONS) {
           // A status subresource is only ever updated.
@@ -165,12 +166,7 @@ interface ScenarioFailure {
 function scenarioFailures(sites: readonly Site[], scenario: Scenario, meter: Meter, budget: EvaluationBudget): ScenarioFailure[] {
   // Variables in order: each may read those before it; an error counts where one is read.
   const variables = new Map<string, Abstract>();
-  const evaluators: AbstractEvaluator[] = [];
-  const evaluatorOf = (): AbstractEvaluator => {
-    const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter, budget);
-    evaluators.push(made);
-    return made;
-  };
+  const evaluatorOf = (): AbstractEvaluator => new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter, budget);
   for (const site of sites) if (site.role === 'variable' && site.name !== undefined) variables.set(site.name, evaluatorOf().evaluate(site.ast));
   const evaluator = evaluatorOf();
   const evaluated = (role: Site['role']) => sites.flatMap((site, index) => (site.role === role ? [{ index, value: evaluator.evaluate(site.ast) }] : []));
@@ -280,7 +276,7 @@ function enforcingBinding(run: RuleRun, policy: PolicyObject, keys: ReadonlySet<
   return policyIndexOf(run)
     .bindingsOf(policy)
     .some((binding) => {
-      if (!binding.decodable || !(binding.kind === 'MutatingAdmissionPolicyBinding' || (bindingSpec(binding)?.validationActions ?? []).includes('Deny'))) return false;
+      if (!binding.decodable || !bindingCanReject(binding)) return false;
       const match = bindingSpec(binding)?.matchResources;
       const rules = match?.resourceRules ?? [];
       const excluded = new Set(requests(run, (match?.excludeResourceRules ?? []).filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys());

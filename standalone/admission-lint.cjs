@@ -27666,6 +27666,12 @@ function bindingSpec(object) {
   const spec = object.effective.spec;
   return spec !== null && typeof spec === "object" ? spec : void 0;
 }
+function bindingCanReject(binding) {
+  if (binding.kind === "MutatingAdmissionPolicyBinding")
+    return true;
+  const actions = bindingSpec(binding)?.validationActions;
+  return Array.isArray(actions) && actions.includes("Deny");
+}
 function policyNameOf(binding) {
   const name = bindingSpec(binding)?.policyName;
   return typeof name === "string" && name !== "" ? name : void 0;
@@ -38956,12 +38962,6 @@ function policyViolation(object, write2, rule41, boundBy, messageId, severity, h
     help
   };
 }
-function bindingEnforces(binding) {
-  if (binding.kind === "MutatingAdmissionPolicyBinding")
-    return true;
-  const actions = bindingSpec(binding)?.validationActions;
-  return Array.isArray(actions) && actions.includes("Deny");
-}
 function joinNames(names2) {
   const unique = [...new Set(names2)];
   const quoted2 = unique.map((name) => `"${name}"`);
@@ -38974,7 +38974,7 @@ function checkPolicyObject3(object, run2) {
   const spec = policySpec(object);
   if (spec === void 0)
     return [];
-  const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable && bindingEnforces(binding));
+  const bindings = policyIndexOf(run2).bindingsOf(object).filter((binding) => binding.decodable && bindingCanReject(binding));
   if (bindings.length === 0)
     return [];
   const nsLabels = namespaceLabels(run2, KUBE_SYSTEM);
@@ -43059,10 +43059,6 @@ var init_abstract = __esm({
         const joined = path.join(".");
         return joined === "operation" ? this.scenario.operation : this.scenario.request?.[joined];
       }
-      /** Whether the budget made the evaluation approximate (then an error may be one the expression absorbs). */
-      get approximated() {
-        return this.budget.approximated;
-      }
       /** Whether `node` selects a field of `request` that the scenario's requests lack. */
       requestAbsent(node, bound) {
         const path = [];
@@ -43634,7 +43630,7 @@ function kindScenarios(run2, rules2, owner, excluded = /* @__PURE__ */ new Set()
   const out = /* @__PURE__ */ new Map();
   const policy = owner !== "webhook";
   for (const [key2, { info, subresource, operation }] of requests(run2, rules2)) {
-    if (out.has(key2) || excluded.has(key2))
+    if (excluded.has(key2))
       continue;
     if (owner === "mutating" && operation === "DELETE")
       continue;
@@ -43681,8 +43677,9 @@ function requests(run2, rules2) {
     if (rule41 == null)
       continue;
     const operations = rule41.operations ?? [];
+    const spelled = withAllGroups(run2.discovery, rule41);
     for (const entry of rule41.resources ?? []) {
-      for (const { info, subresource } of entryTargets(run2.discovery, withAllGroups(run2.discovery, rule41), entry ?? "")) {
+      for (const { info, subresource } of entryTargets(run2.discovery, spelled, entry ?? "")) {
         if (rule41.scope === "Namespaced" && !info.namespaced || rule41.scope === "Cluster" && info.namespaced)
           continue;
         for (const operation of OPERATIONS4) {
@@ -43700,12 +43697,7 @@ function requests(run2, rules2) {
 }
 function scenarioFailures(sites, scenario, meter, budget2) {
   const variables = /* @__PURE__ */ new Map();
-  const evaluators = [];
-  const evaluatorOf2 = () => {
-    const made = new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter, budget2);
-    evaluators.push(made);
-    return made;
-  };
+  const evaluatorOf2 = () => new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter, budget2);
   for (const site of sites)
     if (site.role === "variable" && site.name !== void 0)
       variables.set(site.name, evaluatorOf2().evaluate(site.ast));
@@ -43797,7 +43789,7 @@ function perSite(found) {
 }
 function enforcingBinding(run2, policy, keys) {
   return policyIndexOf(run2).bindingsOf(policy).some((binding) => {
-    if (!binding.decodable || !(binding.kind === "MutatingAdmissionPolicyBinding" || (bindingSpec(binding)?.validationActions ?? []).includes("Deny")))
+    if (!binding.decodable || !bindingCanReject(binding))
       return false;
     const match = bindingSpec(binding)?.matchResources;
     const rules2 = match?.resourceRules ?? [];
@@ -69135,4 +69127,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 578a2c1a850366a0f5aa8194a2857162754a039a84aa0528091a360c255bb0e4
+//# admission-lint-build 5baab214d6715f80f88804957195e0e2f853e13fbeda5c09174ed3502c24feaf

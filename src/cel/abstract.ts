@@ -241,11 +241,6 @@ export class AbstractEvaluator {
     return joined === 'operation' ? this.scenario.operation : this.scenario.request?.[joined];
   }
 
-  /** Whether the budget made the evaluation approximate (then an error may be one the expression absorbs). */
-  get approximated(): boolean {
-    return this.budget.approximated;
-  }
-
   /** Whether `node` selects a field of `request` that the scenario's requests lack. */
   private requestAbsent(node: ASTNode, bound: ReadonlySet<string> | ReadonlyMap<string, unknown>): boolean {
     const path: string[] = [];

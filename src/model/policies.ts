@@ -50,6 +50,13 @@ export function bindingSpec(object: PolicyObject): Readonly<AdmissionPolicyBindi
   return spec !== null && typeof spec === 'object' ? spec : undefined;
 }
 
+/** Whether a binding can reject or change anything: any mutating binding, a validating one with Deny among its validationActions. */
+export function bindingCanReject(binding: PolicyObject): boolean {
+  if (binding.kind === 'MutatingAdmissionPolicyBinding') return true;
+  const actions = bindingSpec(binding)?.validationActions;
+  return Array.isArray(actions) && actions.includes('Deny');
+}
+
 /** spec.policyName of a binding, when it is a non-empty string. */
 export function policyNameOf(binding: PolicyObject): string | undefined {
   const name = bindingSpec(binding)?.policyName;
