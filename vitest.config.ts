@@ -28,6 +28,8 @@ export default defineConfig({
   test: {
     include: slow ? SLOW_TESTS : ['test/**/*.test.ts'],
     exclude: slow ? [] : SLOW_TESTS,
+    // Every temporary folder a test makes is in one, removed when the run ends.
+    globalSetup: ['test/global-temp.ts'],
     // e2e tests spawn the built bin (npm test builds first).
     testTimeout: 20000,
   },
