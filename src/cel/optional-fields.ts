@@ -8,7 +8,8 @@
  * is a CEL runtime error ("no such key").
  *
  * Deliberately partial: metadata of every kind (a Namespace's labels are always there, with the
- * name label, but any other key may be missing), the pod spec of Pods and of the pod templates
+ * name label, and a Node's, with the kubelet's host, OS and architecture labels, but any other
+ * key may be missing), the pod spec of Pods and of the pod templates
  * of the apps/v1 and batch/v1 workloads, Services (k8s.io/api core/v1 ServiceSpec; no ports on
  * an ExternalName Service), ConfigMaps and Secrets. Fields that are set on some path before admission
  * (spec.securityContext, defaulted to {}; volumes and volumeMounts, which the ServiceAccount plugin
@@ -179,9 +180,20 @@ const KINDS: ReadonlyMap<string, { readonly node: Node; readonly subresources: R
   ['/Secret', { node: SECRET, subresources: new Set(['']) }],
 ]);
 
-/** Any other built-in kind, as its main resource or status: metadata only. Namespaces always carry labels (the name label). */
+/** Any other built-in kind, as its main resource or status: metadata only. Namespaces and Nodes always carry labels. */
 const METADATA_ONLY = present({ metadata: metadata() });
 const NAMESPACE = present({ metadata: metadata({ keysOptional: true, presentKeys: new Set(['kubernetes.io/metadata.name']) }) });
+/**
+ * A Node always has labels: the kubelet registers it with its host name, OS and architecture
+ * (pkg/kubelet/kubelet_node_status.go initialNode, both the GA and the legacy beta keys) and puts
+ * them back when they are missing at its start (updateDefaultLabels). Any other key may be missing.
+ */
+const NODE = present({
+  metadata: metadata({
+    keysOptional: true,
+    presentKeys: new Set(['kubernetes.io/hostname', 'kubernetes.io/os', 'kubernetes.io/arch', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch']),
+  }),
+});
 
 /** One resource (and subresource) that an expression's object can be. */
 export interface MatchedTarget {
@@ -197,7 +209,8 @@ function nodeOf(target: MatchedTarget, builtin: (group: string) => boolean): Nod
   const known = KINDS.get(`${info.group}/${info.kind}`);
   if (known) return known.subresources.has(subresource) ? known.node : undefined;
   if (subresource !== '' && subresource !== 'status') return undefined;
-  return info.group === '' && info.kind === 'Namespace' ? NAMESPACE : METADATA_ONLY;
+  if (info.group === '' && info.kind === 'Namespace') return NAMESPACE;
+  return info.group === '' && info.kind === 'Node' ? NODE : METADATA_ONLY;
 }
 
 /**
