@@ -9,6 +9,7 @@ import { memoKey } from '../src/run-scope.js';
 import { formatFieldError, type FieldError } from '../src/validate/field-error.js';
 import { validateAdmissionPolicyObject } from '../src/validate/policy-api.js';
 import { validateWebhookConfiguration } from '../src/validate/webhook-api.js';
+import { filledByBuild } from '../src/match/kustomize-fills.js';
 import { namespaceMetadataErrors } from '../src/validate/namespace-meta.js';
 import type { NamespaceObject } from '../src/model/objects.js';
 
@@ -70,6 +71,10 @@ export const rule = defineObjectRule({
       let errors = validated.get(object);
       if (errors === undefined) {
         errors = object.category === 'webhook-configuration' ? validateWebhookConfiguration(object.effective, run.kubeVersion) : validateAdmissionPolicyObject(object.kind, object.effective, run.kubeVersion);
+        // A field the kustomizations listing the file fill in as they build it (a var, a created
+        // namespace) is not applied as written: the build's value is not known here.
+        const built = { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path };
+        errors = errors.filter((error) => !filledByBuild(run, built, error.path, valueAtPath(object.written, error.path)));
         validated.set(object, errors);
       }
       return errors;

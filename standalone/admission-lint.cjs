@@ -89,7 +89,7 @@ var init_fs = __esm({
     files = {
       "package.json": () => '{\n  "name": "admission-lint",\n  "version": "0.1.0"\n}\n',
       "rules/admission-review-versions.md": () => '---\nid: admission-review-versions\nseverity: warning\n---\n\n# admission-review-versions\n\n## What it does\n\nChecks the order and content of each webhook\'s `admissionReviewVersions`, the list of\n`AdmissionReview` versions the webhook server understands, in order of preference. It reports:\n\n- **no `v1`**: the list does not contain `v1` (for example `["v1beta1"]`). The finding points at\n  the list. In a legacy `admissionregistration.k8s.io/v1beta1` configuration an omitted list\n  defaults to `["v1beta1"]`; the finding then points at the webhook and says that this is the API\n  default;\n- **`v1beta1` before `v1`** (`["v1beta1", "v1"]`): the finding points at the `v1beta1` entry;\n- **unknown versions first**: versions other than `v1` and `v1beta1` listed before the first of\n  them (`["v2", "v1"]`). The finding points at the first entry and names all of them. Unknown\n  versions after the first known one are never reached and are not reported.\n\n**Severity.**\n\n| case | severity | why |\n|---|---|---|\n| no `v1` (written, or the v1beta1 default) | warning | the webhook only ever gets the deprecated review; if `admission.k8s.io/v1beta1` is ever removed, every call fails. Maintainers treat the fix as a bug fix (cluster-api#4942) |\n| `v1beta1` before `v1` | info | the API server prefers `v1beta1`, which is deprecated since 1.19 (`+k8s:prerelease-lifecycle-gen:deprecated=1.19`) with no removal tag; the list proves the server speaks `v1`, so if `v1beta1` goes the API server simply sends `v1`. The only effect today is that responses are not checked for the uid and kind: a preference nit |\n| unknown version first | warning | a version the server does not implement becomes the preferred one when the API server learns it |\n\nOne cause, one finding: the webhooks of one configuration with the same problem (no `v1`, or\n`v1beta1` first) are reported together, at the first of them. A webhook shipped without `rules`\n(a controller fills them in at run time) is still called and is checked; one whose written rules\nnever match is not.\n\nA list with both an unknown version first and no `v1` gets both findings. Lists that the API\nserver rejects are `api-validation`\'s and are not reported here: an empty or missing list in\nv1, a list without `v1` or `v1beta1`, duplicates, and entries that are not DNS-1035 labels.\n\n**What a file cannot show.** Which `AdmissionReview` versions the webhook\'s server really\ndecodes and answers: the rule reads only the list as written. `["v1"]` is right only if the\nserver speaks v1, and an unknown version listed first stays harmless only until an API server\nthat knows it sends it.\n\n## Why is this bad?\n\nThe API server walks `admissionReviewVersions` in order and sends the first version it knows\n(`v1` or `v1beta1`); a list with neither makes every call fail. So the list decides which\n`AdmissionReview` the webhook receives:\n\n- Without `v1`, or with `v1beta1` first, the webhook gets the deprecated\n  `admission.k8s.io/v1beta1` review. Its responses are checked less: for `v1` the API server\n  requires the response to be an `admission.k8s.io/v1` `AdmissionReview` that echoes the\n  request\'s `uid`, and treats anything else as a failed call; for `v1beta1` neither is checked,\n  so a server that mixes up or garbles responses goes unnoticed.\n- An unknown version listed first is skipped today, but it states a preference: an API server\n  that learns that version would switch the webhook to it at the next upgrade. List it first\n  only if the server really implements it; a typo such as `v1beta` stays silent until then.\n\nIn `admissionregistration.k8s.io/v1beta1` configurations (not served since Kubernetes 1.22,\nsee `removed-api-version`), an omitted list meant `["v1beta1"]`. In v1 the field is required:\nwhen such a configuration moves to v1, list `v1` first.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: pod-defaults\nwebhooks:\n  - name: pods.pod-defaults.example.com\n    admissionReviewVersions: ["v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-defaults\n        name: pod-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: pod-defaults\nwebhooks:\n  - name: pods.pod-defaults.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-defaults\n        name: pod-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nKeep `v1beta1` after `v1` only while some replica of the server still needs it; `["v1"]` alone\nis the goal.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the webhook server only speaks `v1beta1` and cannot be upgraded yet: the finding is then a\nreminder of work to do, not a mistake in the configuration. Lower it to `info` rather than\nturning it off.\n\n## References\n\n- `k8s.io/api` `admission/v1beta1/types.go` (`+k8s:prerelease-lifecycle-gen:deprecated=1.19`,\n  no `removed` tag)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/request/admissionreview.go`\n  (`CreateAdmissionObjects`: the first known version in list order; `VerifyAdmissionResponse`:\n  uid and kind checked for v1 only)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateAdmissionReviewVersions`: required, known, unique, DNS-1035)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1beta1/defaults.go`\n  (`admissionReviewVersions` defaults to `["v1beta1"]`)\n- Dynamic Admission Control, "Request" and "Response":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
-      "rules/api-validation.md": () => '---\nid: api-validation\nseverity: error\n---\n\n# api-validation\n\n## What it does\n\nRuns the checks that the API server\'s validation\n(`pkg/apis/admissionregistration/validation/validation.go`) applies when a webhook configuration\nis created, on the object with the API defaults applied, and reports each failure with the\nmessage `kubectl apply` would print (`<field path>: <Invalid value|Required value|\u2026>: \u2026`). It\ncovers:\n\n- `metadata`: `name` (or `generateName`) required, a DNS-1123 subdomain; label keys and values;\n  annotation keys and their total size;\n- webhook `name`: required, a DNS-1123 subdomain with at least three dot-separated segments,\n  unique within the configuration;\n- `admissionReviewVersions`: required, no duplicates, DNS-1035 labels, and at least one of `v1`,\n  `v1beta1`;\n- `rules`: `operations` only `CREATE`, `UPDATE`, `DELETE`, `CONNECT` or a lone `*`; `apiGroups`,\n  `apiVersions` and `resources` required, `*` alone; the resource wildcard combinations, checked\n  in list order as the API server does (`["pods/*", "pods/log"]` fails, `["pods/log", "pods/*"]`\n  passes); `scope` only `Cluster`, `Namespaced` or `*`;\n- `failurePolicy` (`Fail`, `Ignore`), `matchPolicy` (`Exact`, `Equivalent`) and, for mutating\n  webhooks, `reinvocationPolicy` (`Never`, `IfNeeded`);\n- `namespaceSelector` and `objectSelector`: label-selector syntax (operators, keys, values,\n  `values` required for `In`/`NotIn` and forbidden for `Exists`/`DoesNotExist`);\n- `clientConfig`: exactly one of `url` and `service`; a `url` must be `https` with a host and no\n  user info, query or fragment; a `service` needs `name` and `namespace` (an empty `name` is\n  reported under `service.namespace` and vice versa, exactly as the API server swaps them), a\n  `port` from 1 to 65535, and a `path` that starts with `/` and whose segments are DNS-1123\n  subdomains;\n- `matchConditions`: at most 64, names that are qualified names and unique within the webhook,\n  and expressions that are not empty, compile as CEL, use only the variables a webhook has (no\n  `params`) and do not certainly return something other than bool.\n\nFor the admission policy kinds it runs `validateValidatingAdmissionPolicy`,\n`validateMutatingAdmissionPolicy` and their binding counterparts:\n\n- `metadata` as above;\n- policies: `failurePolicy` (`Fail`, `Ignore`; the API default is `Fail`); `paramKind.apiVersion`\n  (`group/version`: the group a DNS-1123 subdomain, the version a DNS-1035 label) and\n  `paramKind.kind` (a DNS-1035 label in any case); `matchConstraints` required, with at least one\n  `resourceRules` entry; `variables` names (CEL identifiers, not reserved words) and\n  expressions; for `ValidatingAdmissionPolicy` at least one of `validations` and\n  `auditAnnotations`, each validation\'s `expression`, `message` (not blank, no line breaks),\n  `messageExpression` and `reason` (`Forbidden`, `Invalid`, `RequestEntityTooLarge`), at most 20\n  audit annotations with unique keys that are qualified names once prefixed with the policy\n  name (`<metadata.name>/<key>`, so `metadata.name` is required), and value expressions of at\n  most 5120 bytes; for `MutatingAdmissionPolicy` at least one mutation, `patchType`\n  (`ApplyConfiguration` or `JSONPatch`) with exactly its matching `applyConfiguration` or\n  `jsonPatch`, `reinvocationPolicy` required (`Never`, `IfNeeded`), and no `DELETE` in the\n  resource rules (reported without indexes, at `spec.matchConstraints.resourceRules.operations`,\n  as the API server prints it; the finding points at the operation);\n- `matchConstraints` and a binding\'s `matchResources`: `matchPolicy`, strict label-selector\n  syntax for `namespaceSelector` and `objectSelector`, and for each `resourceRules` and\n  `excludeResourceRules` entry the webhook rule checks (subresources are allowed) plus\n  `resourceNames` (no duplicates, no `/` or `%`, not `.` or `..`);\n- bindings: `policyName` required and a DNS-1123 subdomain; `paramRef` with exactly one of\n  `name` (no `/` or `%`) and `selector`, and `parameterNotFoundAction` required (`Deny` or\n  `Allow`; `v1alpha1` defaults it to `Deny`); for `ValidatingAdmissionPolicyBinding`,\n  `validationActions` required, only `Deny`, `Warn` and `Audit`, no duplicates, and not `Deny`\n  together with `Warn`; for `MutatingAdmissionPolicyBinding`, no `DELETE` in `matchResources`;\n- CEL: `matchConditions` as for webhooks, and every expression of the policy compiled with the\n  variables the API server declares for it: `object`, `oldObject`, `request` and\n  `namespaceObject` always; `params` only when `paramKind` is set; `authorizer` everywhere but in\n  `messageExpression`; `variables` in a `ValidatingAdmissionPolicy` only when it has\n  `spec.variables`, in a `MutatingAdmissionPolicy` always, and never in `matchConditions`.\n  `variables.<name>` must name a variable of `spec.variables` (for a variable: one listed before\n  it), otherwise the API server reports `undefined field`. Results that are certainly of the\n  wrong type are reported: not bool for `expression`, not string for `messageExpression`\n  (a literal or a comparison), neither string nor null for `auditAnnotations[].valueExpression`.\n  Mutation expressions may use `Object{\u2026}`/`JSONPatch{\u2026}` constructions and\n  `jsonpatch.escapeKey`; a construction the checker cannot read is not reported.\n\nWhere the API server reports one problem at two paths (both `validations` and\n`auditAnnotations` missing; `paramRef` with both `name` and `selector`; an operation that is\nneither an admission operation nor allowed for mutating policies) the finding is reported once,\nat the first path.\n\nTwo checks of the same validation are reported by dedicated rules instead, with more context:\n`sideEffects` by `side-effects` and `timeoutSeconds` by `timeout-out-of-range`. Field types and\nunknown fields are `schema`\'s.\n\n**Patch fragments** (`info`). A webhook configuration none of whose webhooks has a\n`clientConfig` or `rules` is a kustomize strategic-merge patch (it only adds selectors or\nsettings to webhooks named in a base), never applied alone. So is a `v1` one in which no webhook\nsets `sideEffects` or `admissionReviewVersions` (required, with no default: every generator\nwrites them) and some webhook also lacks its `rules` or `clientConfig` (a patch that sets the\nService and selectors of webhooks named in a base). It gets one `info` per object, saying to lint\nthe rendered build (`kubectl kustomize DIR | admission-lint -`), instead of an error per missing\nfield: the API server never sees it. Nor do the rules that judge what a call does\n(`failurePolicy`, timeouts, whom it intercepts) judge a fragment: its other settings are the\nbase\'s, and defaults filled in here would be made up. A configuration whose every webhook has\n`rules` and `clientConfig` is an object, and each missing field is its own error. A fragment in a\nfile that a kustomization beside it lists as a patch, or lists nowhere, is not linted at all (it\nis no part of a build: see [What is read](../docs/input.md#what-is-read)); this info is for one\nfound elsewhere (linted alone, or listed as a resource).\n\n**Namespaces.** It also checks every Namespace manifest\'s name and labels as the API server does\n(`ValidateNamespace`: the name a DNS-1123 label, at most 63 characters, so no capitals, dots or\nunderscores; each label key a qualified name, each value a valid label value and a string). A\nNamespace that fails is rejected whole, so it never exists, and its labels exclude nothing from\nany selector (other rules read the namespace as if the run had no manifest for it).\n\n**Unrendered templates.** A value that is a template placeholder (`${CA_BUNDLE}`,\n`{{ .Values.x }}`, `CA_BUNDLE`, `$NAMESPACE`) is named as one, once per file, at the first (an\nadmission object\'s before a Namespace\'s), with how many the file\'s admission objects and\nNamespaces hold: the fix is to render the template first (one render, whatever the\nnumber of documents), not to edit each field. A field whose value is a placeholder gets one\nfinding, even when it fails several tests (a URL\'s scheme and host). When `schema` runs and names\na placeholder anywhere in the file, this rule leaves the placeholders to it. Other errors of a\ndocument that holds placeholders are reported as usual: rendering does not add a missing field.\n\n**What a file cannot show.** The checks run on the object as written, as on a create. Whether\nthe API server serves the kind in that version (its feature gates and `--runtime-config`), and\nwhat it tolerates on an update of an object already stored (expressions that compiled under an\nolder version, for example), are not in the file.\n\n## Why is this bad?\n\nThe API server collects every validation error and rejects the whole object with\n`422 Unprocessable Entity` (`\u2026 is invalid: \u2026`). Nothing of it is stored: on create, none of the\nwebhooks exists; on update, the old configuration stays in place while the deployment that\nshipped the new webhook server moves on. A Helm release or GitOps sync fails at this object.\n\nMost of these constraints are not in the published OpenAPI schema, so schema validators\n(kubeconform, kubeval, kubectl-validate for built-in types) accept manifests that the API server\nrejects. Some are easy to trip over: a service `path` such as `/validate_deployments` or\n`/mutate-apps-v1-Deployment` is rejected (its segments must be lowercase DNS names) although the\nsame path in a `url` is fine; `PATCH` is not an admission operation (patches arrive as `UPDATE`);\n`deployments/scale` listed after `deployments/*` is rejected, listed before it is accepted.\n\nAdmission policies are checked when they are created, not when they are first evaluated: a CEL\nexpression that does not compile, or that uses a variable its field does not have (`params`\nwithout `paramKind`, `authorizer` in a `messageExpression`, `variables` in a `matchCondition`),\nmakes the API server reject the whole policy, and a binding with `validationActions: [Deny, Warn]`\nis rejected too. Until both exist, nothing is enforced.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: deployments.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate_deployments\n    rules:\n      - operations: ["CREATE", "PATCH"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "deployments/*", "deployments/scale"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA policy whose messageExpression calls `authorizer` (not available there), whose validation\nreads a variable that is not declared, and a binding that combines `Deny` with `Warn`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: replicas\n      expression: "object.spec.replicas"\n  validations:\n    - expression: "variables.replicas <= variables.maxReplicas"\n      messageExpression: "authorizer.serviceAccount(\'ops\', \'scaler\').check(\'update\').allowed() ? \'ask ops\' : \'too many replicas\'"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny, Warn]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: deployments.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "deployments/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: replicas\n      expression: "object.spec.replicas"\n    - name: maxReplicas\n      expression: "5"\n  validations:\n    - expression: "variables.replicas <= variables.maxReplicas"\n      messageExpression: "\'at most \' + string(variables.maxReplicas) + \' replicas\'"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny, Audit]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on for anything you create. The rule checks as on **create**. On an update the API\nserver relaxes a few checks when the stored object already broke them (duplicate webhook names,\n`admissionReviewVersions` without a known version, invalid selector values): if you only ever\nupdate a configuration that was created long ago under older rules, such a finding may describe\nan update the API server would still accept (for policies, expressions already stored compile\nwith a more permissive CEL environment on update). The `.static.k8s.io` name suffix that\nKubernetes 1.37 reserves is not checked.\n\nCEL expressions are not fully type-checked: calls into Kubernetes\' CEL libraries, fields of\n`request` and `namespaceObject`, the type of a variable and the result of anything but a literal\nor a comparison are not checked, so some expressions the API server rejects pass here; none that\nit accepts is reported. Syntax errors are worded as the API server words them: the parser that\nwords them follows cel-go\'s grammar, error recovery and messages, and is tested against cel-go\'s\nown parser tests. Backtick-escaped field names (`` object.`b-c` ``) are a syntax error on every\nKubernetes version, as the API server never enables them.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingWebhook`, `validateMutatingWebhook`, `validateRule`, `validateResources`,\n  `validateMatchConditions`; `validateValidatingAdmissionPolicySpec`,\n  `validateMutatingAdmissionPolicySpec`, `validateParamKind`, `validateMatchResources`,\n  `validateNamedRuleWithOperations`, `validateVariable`, `validateValidation`,\n  `validateAuditAnnotation`, `validateMutation`, `validateParamRef`, `validateValidationActions`)\n  and `validation_test.go`\n- `k8s.io/apiserver` `pkg/admission/plugin/cel/compile.go` and `composition.go` (the variables\n  each policy expression may use, and the result types)\n- Validating Admission Policy: https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy: https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/apiserver` `pkg/util/webhook/validation.go` (`ValidateWebhookURL`,\n  `ValidateWebhookService`)\n- `k8s.io/apimachinery` `pkg/apis/meta/v1/validation/validation.go` (label selectors)\n- Swapped `service.name`/`service.namespace` error paths: kubernetes/kubernetes#141355, #141357\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
+      "rules/api-validation.md": () => '---\nid: api-validation\nseverity: error\n---\n\n# api-validation\n\n## What it does\n\nRuns the checks that the API server\'s validation\n(`pkg/apis/admissionregistration/validation/validation.go`) applies when a webhook configuration\nis created, on the object with the API defaults applied, and reports each failure with the\nmessage `kubectl apply` would print (`<field path>: <Invalid value|Required value|\u2026>: \u2026`). It\ncovers:\n\n- `metadata`: `name` (or `generateName`) required, a DNS-1123 subdomain; label keys and values;\n  annotation keys and their total size;\n- webhook `name`: required, a DNS-1123 subdomain with at least three dot-separated segments,\n  unique within the configuration;\n- `admissionReviewVersions`: required, no duplicates, DNS-1035 labels, and at least one of `v1`,\n  `v1beta1`;\n- `rules`: `operations` only `CREATE`, `UPDATE`, `DELETE`, `CONNECT` or a lone `*`; `apiGroups`,\n  `apiVersions` and `resources` required, `*` alone; the resource wildcard combinations, checked\n  in list order as the API server does (`["pods/*", "pods/log"]` fails, `["pods/log", "pods/*"]`\n  passes); `scope` only `Cluster`, `Namespaced` or `*`;\n- `failurePolicy` (`Fail`, `Ignore`), `matchPolicy` (`Exact`, `Equivalent`) and, for mutating\n  webhooks, `reinvocationPolicy` (`Never`, `IfNeeded`);\n- `namespaceSelector` and `objectSelector`: label-selector syntax (operators, keys, values,\n  `values` required for `In`/`NotIn` and forbidden for `Exists`/`DoesNotExist`);\n- `clientConfig`: exactly one of `url` and `service`; a `url` must be `https` with a host and no\n  user info, query or fragment; a `service` needs `name` and `namespace` (an empty `name` is\n  reported under `service.namespace` and vice versa, exactly as the API server swaps them), a\n  `port` from 1 to 65535, and a `path` that starts with `/` and whose segments are DNS-1123\n  subdomains;\n- `matchConditions`: at most 64, names that are qualified names and unique within the webhook,\n  and expressions that are not empty, compile as CEL, use only the variables a webhook has (no\n  `params`) and do not certainly return something other than bool.\n\nFor the admission policy kinds it runs `validateValidatingAdmissionPolicy`,\n`validateMutatingAdmissionPolicy` and their binding counterparts:\n\n- `metadata` as above;\n- policies: `failurePolicy` (`Fail`, `Ignore`; the API default is `Fail`); `paramKind.apiVersion`\n  (`group/version`: the group a DNS-1123 subdomain, the version a DNS-1035 label) and\n  `paramKind.kind` (a DNS-1035 label in any case); `matchConstraints` required, with at least one\n  `resourceRules` entry; `variables` names (CEL identifiers, not reserved words) and\n  expressions; for `ValidatingAdmissionPolicy` at least one of `validations` and\n  `auditAnnotations`, each validation\'s `expression`, `message` (not blank, no line breaks),\n  `messageExpression` and `reason` (`Forbidden`, `Invalid`, `RequestEntityTooLarge`), at most 20\n  audit annotations with unique keys that are qualified names once prefixed with the policy\n  name (`<metadata.name>/<key>`, so `metadata.name` is required), and value expressions of at\n  most 5120 bytes; for `MutatingAdmissionPolicy` at least one mutation, `patchType`\n  (`ApplyConfiguration` or `JSONPatch`) with exactly its matching `applyConfiguration` or\n  `jsonPatch`, `reinvocationPolicy` required (`Never`, `IfNeeded`), and no `DELETE` in the\n  resource rules (reported without indexes, at `spec.matchConstraints.resourceRules.operations`,\n  as the API server prints it; the finding points at the operation);\n- `matchConstraints` and a binding\'s `matchResources`: `matchPolicy`, strict label-selector\n  syntax for `namespaceSelector` and `objectSelector`, and for each `resourceRules` and\n  `excludeResourceRules` entry the webhook rule checks (subresources are allowed) plus\n  `resourceNames` (no duplicates, no `/` or `%`, not `.` or `..`);\n- bindings: `policyName` required and a DNS-1123 subdomain; `paramRef` with exactly one of\n  `name` (no `/` or `%`) and `selector`, and `parameterNotFoundAction` required (`Deny` or\n  `Allow`; `v1alpha1` defaults it to `Deny`); for `ValidatingAdmissionPolicyBinding`,\n  `validationActions` required, only `Deny`, `Warn` and `Audit`, no duplicates, and not `Deny`\n  together with `Warn`; for `MutatingAdmissionPolicyBinding`, no `DELETE` in `matchResources`;\n- CEL: `matchConditions` as for webhooks, and every expression of the policy compiled with the\n  variables the API server declares for it: `object`, `oldObject`, `request` and\n  `namespaceObject` always; `params` only when `paramKind` is set; `authorizer` everywhere but in\n  `messageExpression`; `variables` in a `ValidatingAdmissionPolicy` only when it has\n  `spec.variables`, in a `MutatingAdmissionPolicy` always, and never in `matchConditions`.\n  `variables.<name>` must name a variable of `spec.variables` (for a variable: one listed before\n  it), otherwise the API server reports `undefined field`. Results that are certainly of the\n  wrong type are reported: not bool for `expression`, not string for `messageExpression`\n  (a literal or a comparison), neither string nor null for `auditAnnotations[].valueExpression`.\n  Mutation expressions may use `Object{\u2026}`/`JSONPatch{\u2026}` constructions and\n  `jsonpatch.escapeKey`; a construction the checker cannot read is not reported.\n\nWhere the API server reports one problem at two paths (both `validations` and\n`auditAnnotations` missing; `paramRef` with both `name` and `selector`; an operation that is\nneither an admission operation nor allowed for mutating policies) the finding is reported once,\nat the first path.\n\nTwo checks of the same validation are reported by dedicated rules instead, with more context:\n`sideEffects` by `side-effects` and `timeoutSeconds` by `timeout-out-of-range`. Field types and\nunknown fields are `schema`\'s.\n\n**Patch fragments** (`info`). A webhook configuration none of whose webhooks has a\n`clientConfig` or `rules` is a kustomize strategic-merge patch (it only adds selectors or\nsettings to webhooks named in a base), never applied alone. So is a `v1` one in which no webhook\nsets `sideEffects` or `admissionReviewVersions` (required, with no default: every generator\nwrites them) and some webhook also lacks its `rules` or `clientConfig` (a patch that sets the\nService and selectors of webhooks named in a base). It gets one `info` per object, saying to lint\nthe rendered build (`kubectl kustomize DIR | admission-lint -`), instead of an error per missing\nfield: the API server never sees it. Nor do the rules that judge what a call does\n(`failurePolicy`, timeouts, whom it intercepts) judge a fragment: its other settings are the\nbase\'s, and defaults filled in here would be made up. A configuration whose every webhook has\n`rules` and `clientConfig` is an object, and each missing field is its own error. A fragment in a\nfile that a kustomization beside it lists as a patch, or lists nowhere, is not linted at all (it\nis no part of a build: see [What is read](../docs/input.md#what-is-read)); this info is for one\nfound elsewhere (linted alone, or listed as a resource).\n\n**Namespaces.** It also checks every Namespace manifest\'s name and labels as the API server does\n(`ValidateNamespace`: the name a DNS-1123 label, at most 63 characters, so no capitals, dots or\nunderscores; each label key a qualified name, each value a valid label value and a string). A\nNamespace that fails is rejected whole, so it never exists, and its labels exclude nothing from\nany selector (other rules read the namespace as if the run had no manifest for it).\n\n**Unrendered templates.** A value that is a template placeholder (`${CA_BUNDLE}`,\n`{{ .Values.x }}`, `CA_BUNDLE`, `$NAMESPACE`) is named as one, once per file, at the first (an\nadmission object\'s before a Namespace\'s), with how many the file\'s admission objects and\nNamespaces hold: the fix is to render the template first (one render, whatever the\nnumber of documents), not to edit each field. A field whose value is a placeholder gets one\nfinding, even when it fails several tests (a URL\'s scheme and host). When `schema` runs and names\na placeholder anywhere in the file, this rule leaves the placeholders to it. Other errors of a\ndocument that holds placeholders are reported as usual: rendering does not add a missing field.\n\n**Fields a kustomization fills in.** When a file is a resource of a kustomization in the run\n(and of no other that leaves the field as written), the field the build writes is not judged as\nwritten, since `kubectl apply -k` applies the build: a `$(NAME)` of a var the kustomization\ndeclares, in a field that a `varReference` field spec of its `configurations` names\n(`webhooks/name`, say; kustomize\'s default field specs name no webhook field); and a webhook\'s\nmissing `clientConfig.service.namespace` when the kustomization sets `namespace` and a\n`namespace` field spec of its `configurations` names that path with `create: true`. What the\nbuild writes is not known here, so nothing else is concluded from it. Without such field specs,\nkustomize leaves a `$(NAME)` as it is, and the error stands.\n\n**What a file cannot show.** The checks run on the object as written, as on a create. Whether\nthe API server serves the kind in that version (its feature gates and `--runtime-config`), and\nwhat it tolerates on an update of an object already stored (expressions that compiled under an\nolder version, for example), are not in the file.\n\n## Why is this bad?\n\nThe API server collects every validation error and rejects the whole object with\n`422 Unprocessable Entity` (`\u2026 is invalid: \u2026`). Nothing of it is stored: on create, none of the\nwebhooks exists; on update, the old configuration stays in place while the deployment that\nshipped the new webhook server moves on. A Helm release or GitOps sync fails at this object.\n\nMost of these constraints are not in the published OpenAPI schema, so schema validators\n(kubeconform, kubeval, kubectl-validate for built-in types) accept manifests that the API server\nrejects. Some are easy to trip over: a service `path` such as `/validate_deployments` or\n`/mutate-apps-v1-Deployment` is rejected (its segments must be lowercase DNS names) although the\nsame path in a `url` is fine; `PATCH` is not an admission operation (patches arrive as `UPDATE`);\n`deployments/scale` listed after `deployments/*` is rejected, listed before it is accepted.\n\nAdmission policies are checked when they are created, not when they are first evaluated: a CEL\nexpression that does not compile, or that uses a variable its field does not have (`params`\nwithout `paramKind`, `authorizer` in a `messageExpression`, `variables` in a `matchCondition`),\nmakes the API server reject the whole policy, and a binding with `validationActions: [Deny, Warn]`\nis rejected too. Until both exist, nothing is enforced.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: deployments.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate_deployments\n    rules:\n      - operations: ["CREATE", "PATCH"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "deployments/*", "deployments/scale"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA policy whose messageExpression calls `authorizer` (not available there), whose validation\nreads a variable that is not declared, and a binding that combines `Deny` with `Warn`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: replicas\n      expression: "object.spec.replicas"\n  validations:\n    - expression: "variables.replicas <= variables.maxReplicas"\n      messageExpression: "authorizer.serviceAccount(\'ops\', \'scaler\').check(\'update\').allowed() ? \'ask ops\' : \'too many replicas\'"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny, Warn]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: deployments.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "deployments/*"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  variables:\n    - name: replicas\n      expression: "object.spec.replicas"\n    - name: maxReplicas\n      expression: "5"\n  validations:\n    - expression: "variables.replicas <= variables.maxReplicas"\n      messageExpression: "\'at most \' + string(variables.maxReplicas) + \' replicas\'"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny, Audit]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on for anything you create. The rule checks as on **create**. On an update the API\nserver relaxes a few checks when the stored object already broke them (duplicate webhook names,\n`admissionReviewVersions` without a known version, invalid selector values): if you only ever\nupdate a configuration that was created long ago under older rules, such a finding may describe\nan update the API server would still accept (for policies, expressions already stored compile\nwith a more permissive CEL environment on update). The `.static.k8s.io` name suffix that\nKubernetes 1.37 reserves is not checked.\n\nCEL expressions are not fully type-checked: calls into Kubernetes\' CEL libraries, fields of\n`request` and `namespaceObject`, the type of a variable and the result of anything but a literal\nor a comparison are not checked, so some expressions the API server rejects pass here; none that\nit accepts is reported. Syntax errors are worded as the API server words them: the parser that\nwords them follows cel-go\'s grammar, error recovery and messages, and is tested against cel-go\'s\nown parser tests. Backtick-escaped field names (`` object.`b-c` ``) are a syntax error on every\nKubernetes version, as the API server never enables them.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingWebhook`, `validateMutatingWebhook`, `validateRule`, `validateResources`,\n  `validateMatchConditions`; `validateValidatingAdmissionPolicySpec`,\n  `validateMutatingAdmissionPolicySpec`, `validateParamKind`, `validateMatchResources`,\n  `validateNamedRuleWithOperations`, `validateVariable`, `validateValidation`,\n  `validateAuditAnnotation`, `validateMutation`, `validateParamRef`, `validateValidationActions`)\n  and `validation_test.go`\n- `k8s.io/apiserver` `pkg/admission/plugin/cel/compile.go` and `composition.go` (the variables\n  each policy expression may use, and the result types)\n- Validating Admission Policy: https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy: https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/apiserver` `pkg/util/webhook/validation.go` (`ValidateWebhookURL`,\n  `ValidateWebhookService`)\n- `k8s.io/apimachinery` `pkg/apis/meta/v1/validation/validation.go` (label selectors)\n- Swapped `service.name`/`service.namespace` error paths: kubernetes/kubernetes#141355, #141357\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/binding-without-policy.md": () => '---\nid: binding-without-policy\nseverity: error\n---\n\n# binding-without-policy\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `spec.policyName` names no\n`ValidatingAdmissionPolicy` of the run, and a `MutatingAdmissionPolicyBinding` whose\n`spec.policyName` names no `MutatingAdmissionPolicy` of the run. Names are compared exactly\n(`metadata.name` of the policy); API versions do not matter. The finding points at\n`spec.policyName`. When one of the run\'s policies of the right kind has a near-miss name (at most\ntwo edits away, or a third of the name\'s length if that is more), the message suggests the\nclosest one.\n\nThe rule reports only when the run contains at least one policy of the kind the binding binds: a\nrepository may keep its bindings in one folder and its policies in another, or bind policies\nthat another team ships, and linting the bindings alone must not report every one of them.\n\nOne case is reported even without policies of that kind: a binding whose `policyName` is exactly\nthe name of a policy of the **other** kind in the run (a `ValidatingAdmissionPolicyBinding` for\na `MutatingAdmissionPolicy`, or the reverse) that no binding of its own kind binds. A binding\nbinds only policies of its own kind.\n\nA binding without `policyName` is `api-validation`\'s finding (the field is required), not this\nrule\'s.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config` with any value but `"false"` is in no build\n(kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a\npatch or replacement that may rename, delete or rebind a policy or binding (a JSON operation on\n`/metadata/name`, a patch with `options` such as `allowNameChange`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Policies that exist only in the cluster, or that an operator or\nanother repository installs, are not in the linted files. Once the run holds a policy of the\nkind, a binding for such a policy is reported as if its name were wrong: lint the files that\nhold the policy in the same run, or record with a suppression that it is installed elsewhere.\nWhen a document of the run that could hold the policy cannot be read (a `yaml-syntax` error, an\nalias bomb, a file too large or not UTF-8, in whose text the policy\'s kind is written or could\nbe spelled), the policy\'s absence is not known, and the rule says nothing.\n\n## Why is this bad?\n\nThe API server does not check that the policy exists: it stores the binding, and the binding\ndoes nothing until a policy of that name (and kind) is created. The types\' documentation says\nso: "If the referenced resource does not exist, this binding is considered invalid and will be\nignored". A typo in `policyName`, a policy renamed without its binding, or a binding written for\nthe mutating policy of the same name means that the validation everyone believes in is not\nenforced, and no error or event says so. `policy-without-binding` reports the other side of the\nsame mistake when the run has the policy; when the binding\'s name is a near miss of it (or it is\na binding of the wrong kind), only this rule reports, once, on the binding.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-labels\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen the run deliberately contains bindings for policies that are installed separately (a\nplatform\'s bindings for a vendor\'s policies) together with some unrelated policies: lint the\nbindings with the vendor\'s policies, or turn the rule off for that run with\n`--rule binding-without-policy=off`.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`,\n  `MutatingAdmissionPolicyBindingSpec.policyName`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingAdmissionPolicyBindingSpec`: `policyName` must be set, but is not looked up)\n',
       "rules/ca-bundle.md": () => '---\nid: ca-bundle\nseverity: error\n---\n\n# ca-bundle\n\n## What it does\n\nChecks `clientConfig.caBundle`, the CA certificates the API server trusts when it calls the\nwebhook over TLS. There are two kinds of findings.\n\n**No bundle in the file** (`info`, at most one per configuration): webhooks that call a\n`service` have no `caBundle` (the key is absent, `null` or empty), and nothing in the file provides\none. The finding points at the first such webhook\'s `clientConfig` and counts the others. It\nstates a condition, not a fault: published manifests leave the bundle out on purpose, because\ncert-manager, a Job, an install script or the webhook\'s own controller writes it at install or\nrun time, and a file cannot show which. The bundle must be provided before the webhook is\ncalled. Webhooks that call a `url` are not reported: without a bundle the API server uses its\nsystem roots, which is right for a publicly trusted certificate. Nothing is reported when the\nfile shows what provides the bundle:\n\n- the configuration carries a documented CA-injection annotation: `cert-manager.io/inject-ca-from`\n  or `cert-manager.io/inject-ca-from-secret` with a non-empty value, or\n  `cert-manager.io/inject-apiserver-ca: "true"` (cert-manager\'s CA injector), or\n  `service.beta.openshift.io/inject-cabundle: "true"` (OpenShift\'s service CA operator);\n- the same file hands the configuration\'s name to a CA patcher: a flag or key that contains\n  `webhook` and ends in `name`, followed by exactly that name, for example a Job argument\n  `--webhook-name=widgets-admission` or a config key `validatingWebhookConfigurationName: \u2026`;\n- a kustomization of the run writes such an annotation, or `caBundle`, into the configuration:\n  a patch whose text names one (kubebuilder\'s `webhookcainjection_patch.yaml`), or a\n  `replacements` target whose field path does (kubebuilder\'s copy of its Certificate\'s name into\n  `cert-manager.io/inject-ca-from`); what the build applies then carries the bundle;\n- the configuration\'s name matches the `injected` option;\n- the webhook has no `rules` or no rule that any request reaches: it is never called as\n  written (controllers that fill in rules at run time ship such shells);\n- (not an exemption) a bundle written but empty (`caBundle: ""`, or `Cg==`, a base64 newline)\n  is a slot that something must fill in: the API server accepts it and verifies against its\n  system roots, as without one, so it gets the same `info`.\n\nNo project is recognised by name or label: an operator that patches its own configurations is\nindistinguishable, in a file, from one that forgot to, and the `info` says only what is true of\nboth.\n\n**Unusable bundle** (`error`; `warning` when the webhooks only intercept custom resources of\ngroups no built-in API serves, the project\'s own objects: what fails with the bundle is then a\ncorrectness check of those objects, not a control over what Kubernetes itself serves): the\nbundle is written, is valid base64 (a value that is not base64\nis a `schema` finding and is not reported again) and, decoded, is not what the API server can\nload as TLS roots. This applies to `service` and `url` webhooks alike, and the finding points at\n`caBundle`:\n\n- it contains no PEM block at all. The message says when the value is base64-encoded twice\n  (it decodes to `LS0tLS1CRUdJTi\u2026`) or is a DER certificate;\n- it contains PEM blocks but no certificate the API server can use: only other block types\n  (`PUBLIC KEY`, `TRUSTED CERTIFICATE`, \u2026), or `CERTIFICATE` blocks that do not parse (or carry\n  PEM headers, which Go skips);\n- none of its certificates is valid at the time of the lint: all have expired, or are not valid\n  yet. A bundle that also holds one valid certificate is fine (a CA rotation keeps the old CA for\n  a while);\n- it contains a private key (a `\u2026 PRIVATE KEY` block), whether or not its certificates work.\n\n**A trusted certificate whose private key is written beside it** (`warning`): a certificate of\nthe bundle, valid now (the API server\'s TLS verification accepts no expired root), whose private\nkey a Secret of the run holds in the clear, as PEM text under `stringData` or base64 under\n`data`, wherever the block starts in the value (an encrypted key, or one Node\'s crypto cannot\nread, is not in the clear). Only the key types a TLS server uses are read (RSA, ECDSA on a named\ncurve, Ed25519, Ed448; a DSA or DH key, or a curve written out, is left unread), at most 16\nkeys per Secret, and in a run at most 256 blocks parsed and 128 keys derived (a key written\nwithout its public half, EC or Ed448, costs milliseconds to derive): the limits bound what a\nhostile input can cost. Keys past them are not looked for, and the run says so on stderr\n(`summary.privateKeysNotRead` in JSON). The key is tied to the certificate by its public key, whatever the field names.\nWhoever reads the manifests holds that key: with it, anyone who can answer for the webhook (an\nendpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the\nwebhook, reading every request it is sent and answering it. It is a `warning`, not an `error`:\nthe webhook works, and using the key takes a place on the path as well. The finding points at\nthe first configuration (in run order) that the API server stores and calls with that bundle,\nnames the Secret and the line of the key, and counts the other configurations that trust it\n("so do the bundles of 2 more configurations"): one key, one finding, so a suppression of\n`ca-bundle` on that first configuration hides it for the key. Secrets are read from the\ninputs that hold a webhook configuration (a release bundle, a rendered chart), as Services are\nfor `webhook-service-missing`; a key in another file of the run is not looked for, and nothing\nis concluded from a key\'s absence.\n\nOne cause, one finding: the same problem of the same bundle in several webhooks of one\nconfiguration (one expired CA copied into each webhook) is reported once, at the first of them,\nnaming the others ("webhooks "a" and 3 more").\n\nWhen one of the exemptions of the first list applies (an injector annotation, a patcher, the\noption, no rules), the written bundle is replaced or never used, and its content is not checked\neither. A value that is not base64 because it is an unrendered placeholder (`${CA_BUNDLE}`) is a\n`schema` finding that names the placeholder.\n\nCertificates are parsed with Node\'s `X509Certificate`, one PEM block at a time, the way Go\'s\n`x509.CertPool.AppendCertsFromPEM` reads a bundle: it keeps the `CERTIFICATE` blocks it can\nparse and fails when none is left. The message names the webhook and what is wrong with its\nbundle; the help (the `fix:` line) says what the `failurePolicy` does with the failed calls.\n\n## Why is this bad?\n\nFor a Service-backed webhook the API server connects to `<service>.<namespace>.svc` and checks\nthe serving certificate against `caBundle`. Without a bundle it falls back to its system trust\nroots, which never contain the private CA that signs an in-cluster Service name, so every call\nfails with `x509: certificate signed by unknown authority`. With `failurePolicy: Fail` (the v1\ndefault) every request the webhook matches is then rejected; with `Ignore` the webhook silently\ndoes nothing. The same happens when the bundle cannot be loaded (client-go refuses to build the\nTLS client: "unable to load root certificates") or when its only CA has expired. An expired or\nnever-injected CA is a classic webhook outage; cert-manager\'s webhook troubleshooting guide\nstarts from that `x509` error, and controllers such as Gatekeeper and KEDA rotate their CA and\nre-patch the bundle to avoid it.\n\nA private key in the bundle is a leak: webhook configurations are cluster-scoped and readable by\nanyone allowed to list them, and the key lets them impersonate the webhook (or, if it is the\nCA\'s key, mint certificates it trusts).\n\nMost published manifests omit the bundle on purpose, because something writes it at install or\nrun time; that is why a missing bundle is an `info` that states the condition, while a bundle\nthat is written and cannot work is an `error`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nLet cert-manager inject the CA of the webhook\'s serving Certificate:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\n  annotations:\n    cert-manager.io/inject-ca-from: image-policy/image-policy-webhook-cert\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nOr write the base64 of the PEM CA certificate (`base64 -w0 ca.crt`), and renew it before it\nexpires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkVENDQVJ1Z0F3SUJBZ0lCQXpBS0JnZ3Foa2pPUFFRREFqQWhNUjh3SFFZRFZRUUREQlpoWkcxcGMzTnAKYjI0dGJHbHVkQ0IwWlhOMElFTkJNQ0FYRFRBd01ERXdNVEF3TURBd01Gb1lEekl4TWpVd01UQXhNREF3TURBdwpXakFoTVI4d0hRWURWUVFEREJaaFpHMXBjM05wYjI0dGJHbHVkQ0IwWlhOMElFTkJNRmt3RXdZSEtvWkl6ajBDCkFRWUlLb1pJemowREFRY0RRZ0FFd0o4ZFc3bFBLQyswd084eGQxRlBaVk03QVE5UzdER1ZEZXdVWEwwa0t3UUsKaTc5TjhlUnRBNWxXRmpzMENza0szSk1jbHVGUUQyd3BCSlh0NHd1c2JhTkNNRUF3RHdZRFZSMFRBUUgvQkFVdwpBd0VCL3pBT0JnTlZIUThCQWY4RUJBTUNBUVl3SFFZRFZSME9CQllFRkdzaU9sU2ZGd0l1emFWWVIrOWpTUVc0CnNvaFpNQW9HQ0NxR1NNNDlCQU1DQTBnQU1FVUNJUUN4NWpPa1BWcVBkN2VSWjVUYitWSDVLRWZEaEdVamFrdWkKUDJwVm9KV1pyQUlnTGlCUXI2RWw4bEU4K0RJTWFwc3BOK1JsMHNQRzQ4bHNWeWZYUlhtUWtETT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n(The bundle above is a throwaway test CA, valid until 2125.)\n\n## Options\n\n- `injected` (string, default empty): comma-separated names of webhook configurations whose\n  caBundle a controller of yours writes at run time, `*` matching any characters, for example\n  `--rule-option ca-bundle.injected=my-operator-*`. A missing or placeholder bundle, and the\n  content of a written one, are not checked for them.\n\n## When not to use it\n\nWhen you lint configurations before your own tooling fills in the bundle (a Helm chart that\ncomputes it in a hook, an operator that patches its own configurations) and the `info` is noise\nto you, name them with the `injected` option rather than turning the rule off: the checks for\nexpired or malformed bundles stay useful. If\nyou lint configurations exported from a live cluster, the bundles are the ones in use, and an\nexpired one is the outage you are looking for.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.caBundle` ("a PEM\n  encoded CA bundle \u2026 If unspecified, system trust roots on the apiserver are used")\n- `k8s.io/client-go` `transport/transport.go` (`rootCertPool`: `AppendCertsFromPEM`, "unable to\n  load root certificates"); Go `crypto/x509` `CertPool.AppendCertsFromPEM`\n- cert-manager CA injector: https://cert-manager.io/docs/concepts/ca-injector/ (annotations\n  `inject-ca-from`, `inject-ca-from-secret`, `inject-apiserver-ca`)\n- OpenShift service CA operator: `service.beta.openshift.io/inject-cabundle`\n- kube-webhook-certgen (`create`, `patch --webhook-name`), as used by ingress-nginx\n- cert-manager, troubleshooting the webhook: https://cert-manager.io/docs/troubleshooting/webhook/\n- Dynamic Admission Control, "Contacting the webhook":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/client-config-url.md": () => '---\nid: client-config-url\nseverity: warning\n---\n\n# client-config-url\n\n## What it does\n\nLooks at the host of each webhook\'s `clientConfig.url` and reports three kinds of hosts, one\nfinding per webhook, pointing at `url`:\n\n- **an in-cluster Service DNS name**: a host ending in `.svc` or `.svc.cluster.local`\n  (`policy-webhook.policy.svc:443`, `policy-webhook.policy.svc.cluster.local`);\n- **loopback**: `localhost` and names under `.localhost`, IPv4 `127.0.0.0/8`, IPv6 `::1`\n  (in any spelling, and as `::ffff:127.x.x.x`), and the unspecified addresses `0.0.0.0` and\n  `::`, which connect to the local host;\n- **any other IP literal**, IPv4 (`10.96.0.15`) or IPv6 in brackets (`[2001:db8::1]:8443`,\n  `[fe80::1%25eth0]`).\n\nA loopback host is reported as `info`: nobody writes one by accident, and it says that the\nwebhook runs beside every API server instance (a static pod or a process on each control-plane\nhost), which a policy engine or an authorizer built into the control plane does on purpose. The\nunspecified addresses stay a `warning`: they are listen addresses, and in a `url` they are\nusually one copied from a server\'s flags.\n\nThe host is taken from the URL as Go\'s `net/url` splits it: the port after the last colon, IPv6\naddresses inside brackets (a zone after `%25` is ignored), case and a trailing dot ignored. IPv4\nliterals are recognised in dotted-decimal form only, as Go\'s `net.ParseIP` reads them. Names\nthat merely contain `svc` or `localhost` as one of their labels (`webhook.svc.example.com`,\n`localhost.example.com`) are not reported. Webhooks that use `clientConfig.service`, and URLs\nthat `api-validation` rejects (unparsable, no host, or `url` together with `service`), are not\nchecked here.\n\n**What a file cannot show.** How the control plane\'s network is set up: whether the API\nserver\'s resolver serves cluster DNS names (some control planes run it in a pod, or route its\negress through a proxy), whether a loopback webhook runs beside every API server instance, and\nwhether the serving certificate lists an IP literal among its names. The findings describe the\nusual control plane, where none of these holds.\n\n## Why is this bad?\n\nThe API server calls a URL from its own network namespace, with its own resolver, as any other\nHTTPS client would. On most control planes it runs on the host network of control-plane nodes,\nor outside the cluster altogether (managed Kubernetes):\n\n- **A `.svc` name** is served by the cluster\'s DNS (CoreDNS), which the API server\'s resolver\n  usually does not use, so the call fails with "no such host". `clientConfig.service` exists for\n  this: the API server looks up the Service itself and connects to it, verifying the certificate\n  for `<service>.<namespace>.svc`.\n- **Loopback** reaches the API server\'s own node (or pod). The webhook then has to run beside\n  every API server instance on the host network, and it breaks on any instance where it does not\n  (an extra control-plane node, a managed control plane), failing every call there.\n- **An IP literal** makes TLS verification check the address against the certificate\'s IP\n  subject alternative names, which serving certificates rarely carry, so the call fails with\n  "x509: cannot validate certificate for 10.96.0.15 because it doesn\'t contain any IP SANs".\n  And the address belongs to one Service or machine: recreate the Service or move the webhook,\n  and every call fails until someone edits the configuration.\n\nEach of these fails every call, and `failurePolicy` decides what that does: with `Fail` the\nrequests the webhook matches are rejected, with `Ignore` the webhook is silently skipped.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://quota-webhook.quota-policy.svc:443/validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nReference the Service; the API server resolves it:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\n  annotations:\n    cert-manager.io/inject-ca-from: quota-policy/quota-webhook-cert\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: quota-policy\n        name: quota-webhook\n        port: 443\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a webhook outside the cluster, use a DNS name that the API server can resolve and that its\nserving certificate covers, such as `https://quota.example.com/validate-pods`.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the API server really does share the webhook\'s network: an API server that runs as a pod\nin another cluster with cluster DNS (Karmada, vCluster, hosted control planes such as Kamaji or\nHyperShift) can resolve `.svc` names there, and a webhook deployed as a static pod on every\ncontrol-plane node, listening on the host network, can be called on loopback. Lower the\nseverity or turn the rule off for those configurations\' files.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.url` ("Please note\n  that using localhost or 127.0.0.1 as a host is risky unless you take great care to run this\n  webhook on all hosts which run an apiserver which might need to make calls to this webhook.\n  \u2026 The host should not refer to a service running in the cluster; use the service field\n  instead.")\n- Dynamic Admission Control, "URL":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Go `net/url` (`Parse`, `Hostname`), `net.ParseIP`, `crypto/x509` (IP SAN verification)\n',
@@ -7630,7 +7630,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve15.call(this, root, ref);
+      let _sch = resolve16.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7657,7 +7657,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve15(root, ref) {
+    function resolve16(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8524,7 +8524,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve15(baseURI, relativeURI, options) {
+    function resolve16(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8915,7 +8915,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve15,
+      resolve: resolve16,
       resolveComponent,
       equal: equal2,
       serialize: serialize2,
@@ -27338,532 +27338,15 @@ var init_policy_api = __esm({
   }
 });
 
-// dist/src/validate/namespace-meta.js
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+// dist/src/kube/api-version.js
+function splitApiVersion(apiVersion) {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
-function namespaceMetadataErrors(written) {
-  const metadata2 = isRecord(written) ? written.metadata : void 0;
-  const name = isRecord(metadata2) ? metadata2.name : void 0;
-  const errors = typeof name === "string" && name !== "" ? dns1123LabelErrors(name).map((message) => invalid(["metadata", "name"], name, message)) : [];
-  const labels = isRecord(metadata2) ? metadata2.labels : void 0;
-  if (labels === void 0 || labels === null)
-    return errors;
-  const at = ["metadata", "labels"];
-  if (!isRecord(labels))
-    return [...errors, invalid(at, labels, "must be a map of strings")];
-  for (const [key2, value] of Object.entries(labels)) {
-    const locateAt = [...at, key2];
-    for (const message of qualifiedNameErrors(key2))
-      errors.push({ ...invalid(at, key2, message), locateAt });
-    if (typeof value !== "string")
-      errors.push({ ...invalid([...at, key2], value, "must be a string"), locateAt });
-    else
-      for (const message of labelValueErrors(value))
-        errors.push({ ...invalid(at, value, message), locateAt });
-  }
-  return errors;
-}
-var init_namespace_meta = __esm({
-  "dist/src/validate/namespace-meta.js"() {
+var init_api_version = __esm({
+  "dist/src/kube/api-version.js"() {
     "use strict";
     init_import_meta_url();
-    init_names();
-    init_field_error();
-  }
-});
-
-// dist/rules/api-validation.js
-function toViolation(error, object) {
-  const placeholder = object === void 0 ? typeof error.value === "string" && isPlaceholder(error.value) : errorPlaceholder(object, error);
-  const value = typeof error.value === "string" && isPlaceholder(error.value) ? error.value : object === void 0 ? error.value : valueAtPath(object.written, error.path);
-  return {
-    messageId: placeholder ? "placeholder" : "rejected",
-    data: placeholder ? { path: formatFieldPath(error.path), value: JSON.stringify(value), more: "" } : { message: formatFieldError(error) },
-    path: error.path,
-    ...placeholder ? { help: PLACEHOLDER_HELP } : {},
-    ...error.locateAt ? { locateAt: error.locateAt } : {}
-  };
-}
-function oncePerFile(errors, object, run2, named) {
-  const violations = errors.map((error) => toViolation(error, object.category === "namespace" ? void 0 : object));
-  if (placeholdersOf(run2, object) === 0)
-    return violations;
-  const first = violations.find((violation) => violation.messageId === "placeholder");
-  const file = named();
-  const keep = file?.rule === "api-validation" && file.at === object ? first : void 0;
-  const more2 = morePlaceholders(file?.count ?? 0);
-  return violations.filter((violation) => violation.messageId !== "placeholder" || violation === keep).map((violation) => violation === keep ? { ...keep, data: { ...keep.data, more: more2 } } : violation);
-}
-var PLACEHOLDER_HELP, NAMESPACE_ERRORS, rule;
-var init_api_validation = __esm({
-  "dist/rules/api-validation.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_field_path();
-    init_types();
-    init_webhooks();
-    init_placeholder();
-    init_placeholder_findings();
-    init_field_path();
-    init_rule();
-    init_run_scope();
-    init_field_error();
-    init_policy_api();
-    init_webhook_api();
-    init_namespace_meta();
-    PLACEHOLDER_HELP = "A template placeholder is not a value the API server accepts: render the template and lint its output (helm template \u2026 | admission-lint -).";
-    NAMESPACE_ERRORS = memoKey("API validation errors per Namespace");
-    rule = defineObjectRule({
-      meta: {
-        id: "api-validation",
-        title: "The API server would reject the object (names, rules, clientConfig, selectors, matchConditions, \u2026)",
-        severity: "error",
-        appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS, "Namespace"],
-        messages: {
-          rejected: "{{message}}",
-          placeholder: "{{path}} is the unrendered placeholder {{value}}{{more}}",
-          fragment: "no webhook has {{missing}}: a kustomize patch fragment, not an object; lint `kubectl kustomize` output ({{count}} errors)"
-        },
-        help: "Change the field so that the API server accepts it; the message is the one kubectl apply would print."
-      },
-      create(run2) {
-        const validated = /* @__PURE__ */ new Map();
-        const errorsOf = (object) => {
-          let errors = validated.get(object);
-          if (errors === void 0) {
-            errors = object.category === "webhook-configuration" ? validateWebhookConfiguration(object.effective, run2.kubeVersion) : validateAdmissionPolicyObject(object.kind, object.effective, run2.kubeVersion);
-            validated.set(object, errors);
-          }
-          return errors;
-        };
-        const namespaceErrors = (namespace) => run2.memo.perObject(NAMESPACE_ERRORS, namespace, () => namespaceMetadataErrors(namespace.written));
-        const named = (object) => () => filePlaceholders(run2, object.manifest.file, run2.isEnabled("schema"), errorsOf, namespaceErrors);
-        return {
-          webhookConfiguration(object) {
-            const errors = errorsOf(object);
-            if (errors.length > 0 && isFragment(object)) {
-              const entries = webhooksOf(object);
-              const complete = entries.some(({ webhook }) => webhook.clientConfig != null || webhook.rules != null);
-              const missing2 = complete ? "sideEffects or admissionReviewVersions" : "clientConfig or rules";
-              const sideEffects = object.apiVersion === "admissionregistration.k8s.io/v1" ? entries.filter(({ webhook }) => webhook.sideEffects == null).length : 0;
-              return [{ messageId: "fragment", data: { count: errors.length + sideEffects, missing: missing2 }, path: ["webhooks"], part: "key", severity: "info", help: "A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch." }];
-            }
-            return oncePerFile(errors, object, run2, named(object));
-          },
-          policy(object) {
-            return oncePerFile(errorsOf(object), object, run2, named(object));
-          },
-          // A Namespace whose name or labels the API server rejects never exists (nor do its labels).
-          namespace(namespace) {
-            return oncePerFile(namespaceErrors(namespace), namespace, run2, named(namespace));
-          }
-        };
-      }
-    });
-  }
-});
-
-// dist/src/match/scope.js
-function resourcePart(entry) {
-  const slash = entry.indexOf("/");
-  return slash < 0 ? entry : entry.slice(0, slash);
-}
-function canMatchNamespaces(rule41) {
-  const groups = rule41.apiGroups ?? [];
-  const versions = rule41.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule41.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
-}
-function isClusterScoped(discovery, group, resource) {
-  const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
-  const key2 = `${group}\0${resource}`;
-  let scoped2 = memo.get(key2);
-  if (scoped2 === void 0) {
-    scoped2 = computeClusterScoped(discovery, group, resource);
-    memo.set(key2, scoped2);
-  }
-  return scoped2;
-}
-function computeClusterScoped(discovery, group, resource) {
-  const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
-  return known.length > 0 && known.every((info) => !info.namespaced);
-}
-function canMatchNamespaced(rule41, discovery) {
-  const groups = rule41.apiGroups ?? [];
-  return (rule41.resources ?? []).some((entry) => {
-    const resource = resourcePart(entry);
-    if (resource === "*" || groups.includes("*"))
-      return true;
-    return groups.some((group) => !(group === "" && resource === "namespaces") && !isClusterScoped(discovery, group, resource));
-  });
-}
-function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule41) => {
-    if (rule41 === null)
-      return false;
-    const scope = rule41.scope ?? "*";
-    if (scope === "Cluster")
-      return canMatchNamespaces(rule41);
-    if (scope === "Namespaced")
-      return canMatchNamespaced(rule41, discovery);
-    return canMatchNamespaced(rule41, discovery) || canMatchNamespaces(rule41);
-  });
-}
-var init_scope = __esm({
-  "dist/src/match/scope.js"() {
-    "use strict";
-    init_import_meta_url();
-  }
-});
-
-// dist/src/match/selector.js
-function requirementHolds(requirement, labels) {
-  const has = Object.prototype.hasOwnProperty.call(labels, requirement.key);
-  const values = requirement.values ?? [];
-  switch (requirement.operator) {
-    case "In":
-      return has && values.includes(labels[requirement.key]);
-    case "NotIn":
-      return !has || !values.includes(labels[requirement.key]);
-    case "Exists":
-      return has;
-    case "DoesNotExist":
-      return !has;
-    default:
-      return void 0;
-  }
-}
-function selectorMatches(selector, labels) {
-  if (selector === void 0)
-    return true;
-  for (const [key2, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[key2] !== (value ?? ""))
-      return false;
-  }
-  let result = true;
-  for (const requirement of selector.matchExpressions ?? []) {
-    const holds = requirementHolds(requirement, labels);
-    if (holds === void 0)
-      result = void 0;
-    else if (!holds)
-      return false;
-  }
-  return result;
-}
-function isEmptySelector(selector) {
-  return selector === void 0 || Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
-}
-function selectorKeys(selector) {
-  if (selector === void 0)
-    return [];
-  const keys = [];
-  for (const key2 of Object.keys(selector.matchLabels ?? {}))
-    keys.push({ key: key2, where: ["matchLabels", key2] });
-  (selector.matchExpressions ?? []).forEach((requirement, index) => {
-    if (typeof requirement?.key === "string")
-      keys.push({ key: requirement.key, where: ["matchExpressions", index, "key"] });
-  });
-  return keys;
-}
-function selectorHasPlaceholder(selector) {
-  if (selector === void 0 || selector === null)
-    return false;
-  for (const [key2, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (isPlaceholder(key2) || isPlaceholder(value))
-      return true;
-  }
-  return (selector.matchExpressions ?? []).some((requirement) => requirement !== null && (isPlaceholder(requirement.key) || (requirement.values ?? []).some(isPlaceholder)));
-}
-function parseSelectorString(text) {
-  const terms = splitTopLevel(text);
-  const matchExpressions = [];
-  for (const raw of terms) {
-    const term = raw.trim();
-    if (term === "")
-      return void 0;
-    const set = SET.exec(term);
-    const equals = EQUALS.exec(term);
-    const exists2 = EXISTS.exec(term);
-    if (set !== null)
-      matchExpressions.push({ key: set[1], operator: set[2] === "in" ? "In" : "NotIn", values: set[3].split(",").map((value) => value.trim()) });
-    else if (equals !== null)
-      matchExpressions.push({ key: equals[1], operator: equals[2] === "!=" ? "NotIn" : "In", values: [equals[3]] });
-    else if (exists2 !== null)
-      matchExpressions.push({ key: exists2[2], operator: exists2[1] === "!" ? "DoesNotExist" : "Exists" });
-    else
-      return void 0;
-  }
-  return { matchExpressions };
-}
-var KEY, EXISTS, SET, EQUALS;
-var init_selector = __esm({
-  "dist/src/match/selector.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_placeholder();
-    init_split();
-    KEY = String.raw`[^\s=!<>(),]+`;
-    EXISTS = new RegExp(`^(!?)\\s*(${KEY})$`);
-    SET = new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(([^()]*)\\)$`);
-    EQUALS = new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*([^\\s,()=!]*)$`);
-  }
-});
-
-// dist/src/text/closest.js
-function editDistance(a, b) {
-  const previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0];
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j];
-      previous[j] = Math.min(above + 1, previous[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length];
-}
-function closest(word, candidates2, maxDistance = Math.max(2, Math.floor(word.length / 3))) {
-  let best;
-  let bestDistance = Infinity;
-  for (const candidate of candidates2) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return bestDistance <= maxDistance ? best : void 0;
-}
-var init_closest = __esm({
-  "dist/src/text/closest.js"() {
-    "use strict";
-    init_import_meta_url();
-  }
-});
-
-// dist/src/model/policies.js
-function isBindingKind(kind) {
-  return kind === "ValidatingAdmissionPolicyBinding" || kind === "MutatingAdmissionPolicyBinding";
-}
-function isBinding(object) {
-  return isBindingKind(object.kind);
-}
-function isMutatingKind(kind) {
-  return kind.startsWith("Mutating");
-}
-function bindingKindFor(kind) {
-  return `${kind}Binding`;
-}
-function policyKindFor(kind) {
-  return kind.slice(0, -"Binding".length);
-}
-function policySpec(object) {
-  const spec = object.effective.spec;
-  return spec !== null && typeof spec === "object" ? spec : void 0;
-}
-function bindingSpec(object) {
-  const spec = object.effective.spec;
-  return spec !== null && typeof spec === "object" ? spec : void 0;
-}
-function bindingCanReject(binding) {
-  if (binding.kind === "MutatingAdmissionPolicyBinding")
-    return true;
-  const actions = bindingSpec(binding)?.validationActions;
-  return Array.isArray(actions) && actions.includes("Deny");
-}
-function policyNameOf(binding) {
-  const name = bindingSpec(binding)?.policyName;
-  return typeof name === "string" && name !== "" ? name : void 0;
-}
-function matchResourcesOf(object) {
-  if (isBinding(object)) {
-    const match2 = bindingSpec(object)?.matchResources;
-    return { match: match2 !== null && typeof match2 === "object" ? match2 : void 0, path: ["spec", "matchResources"] };
-  }
-  const match = policySpec(object)?.matchConstraints;
-  return { match: match !== null && typeof match === "object" ? match : void 0, path: ["spec", "matchConstraints"] };
-}
-function isPolicyDefaulted(object, path) {
-  return object.defaulted.has(formatFieldPath(path));
-}
-function describePolicyObject(object) {
-  return `${object.kind} "${object.name ?? "(unnamed)"}"`;
-}
-function includedTwice(builds) {
-  return new Set(builds.map((build) => build.root)).size !== builds.length;
-}
-function closestName(word, candidates2, work, maxDistance = Math.max(2, Math.floor(word.length / 3))) {
-  const lower = word.toLowerCase();
-  let best;
-  let bestDistance = Infinity;
-  for (const candidate of candidates2) {
-    const other = candidate.toLowerCase();
-    const gap = Math.abs(other.length - lower.length);
-    if (gap >= bestDistance || gap > maxDistance)
-      continue;
-    const cells = lower.length * other.length;
-    if (work.cells + cells > SUGGESTION_BUDGET)
-      return void 0;
-    work.cells += cells;
-    const distance = editDistance(lower, other);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return bestDistance <= maxDistance ? best : void 0;
-}
-function wrongKindPolicy(binding, index) {
-  const name = policyNameOf(binding);
-  if (!isBindingKind(binding.kind) || name === void 0 || index.policiesOf(binding).length > 0)
-    return void 0;
-  const otherKind = policyKindFor(binding.kind) === "ValidatingAdmissionPolicy" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy";
-  return index.named(otherKind, name).find((policy) => index.bindingsOf(policy).length === 0);
-}
-var LOCAL_CONFIG, SUGGESTION_BUDGET, PolicyIndex;
-var init_policies = __esm({
-  "dist/src/model/policies.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_field_path();
-    init_closest();
-    LOCAL_CONFIG = "config.kubernetes.io/local-config";
-    SUGGESTION_BUDGET = 2e7;
-    PolicyIndex = class {
-      objects;
-      #byName = /* @__PURE__ */ new Map();
-      /** Policies by the names builds give them: `kind/root/name`. */
-      #byBuiltName = /* @__PURE__ */ new Map();
-      /**
-       * `kind/name` of the names policies have on the way to a top build but not at its end:
-       * kustomize's name references may rewrite a policyName of such a name to that policy's final name.
-       */
-      #earlierNames = /* @__PURE__ */ new Set();
-      #builds;
-      #byPolicyName = /* @__PURE__ */ new Map();
-      #kindCounts = /* @__PURE__ */ new Map();
-      #names = /* @__PURE__ */ new Map();
-      #suggestions = /* @__PURE__ */ new Map();
-      #work = { cells: 0 };
-      constructor(objects2, builds) {
-        this.objects = objects2;
-        this.#builds = builds;
-        const add2 = (map, key2, object) => {
-          const list3 = map.get(key2);
-          if (list3)
-            list3.push(object);
-          else
-            map.set(key2, [object]);
-        };
-        for (const object of objects2) {
-          if (object.name !== void 0)
-            add2(this.#byName, `${object.kind}/${object.name}`, object);
-          if (object.name !== void 0 && !isBindingKind(object.kind)) {
-            const tops = /* @__PURE__ */ new Set();
-            for (const build of this.#buildsOf(object)) {
-              const built = `${build.prefix}${object.name}${build.suffix}`;
-              tops.add(built);
-              add2(this.#byBuiltName, `${object.kind}/${build.root}/${built}`, object);
-            }
-            for (const name of builds?.namesOnTheWay(object.manifest.file.path, object.name) ?? [])
-              if (name !== object.name && !tops.has(name))
-                this.#earlierNames.add(`${object.kind}/${name}`);
-          }
-          const policyName = isBindingKind(object.kind) ? policyNameOf(object) : void 0;
-          if (policyName !== void 0)
-            add2(this.#byPolicyName, `${object.kind}/${policyName}`, object);
-          this.#kindCounts.set(object.kind, (this.#kindCounts.get(object.kind) ?? 0) + 1);
-        }
-      }
-      /**
-       * The bindings that refer to this policy (right kind, spec.policyName equal to its name, or to
-       * the name every build that holds the binding gives the policy: see policiesOf).
-       */
-      bindingsOf(policy) {
-        if (isBinding(policy) || policy.name === void 0)
-          return [];
-        const kind = bindingKindFor(policy.kind);
-        const found = new Set(this.#byPolicyName.get(`${kind}/${policy.name}`) ?? []);
-        for (const build of this.#buildsOf(policy)) {
-          for (const binding of this.#byPolicyName.get(`${kind}/${build.prefix}${policy.name}${build.suffix}`) ?? []) {
-            if (this.policiesOf(binding).includes(policy))
-              found.add(binding);
-          }
-        }
-        return [...found];
-      }
-      /**
-       * The policies this binding refers to (normally one; a run may hold overlays): those of the name
-       * it writes; else, when kustomize builds it, the policy that every top build holding the binding
-       * names so (`policyName: app-check` for a policy written `check`, under `namePrefix: app-`). A
-       * policyName that is a policy's written name is kustomize's to rewrite with that policy's name.
-       */
-      policiesOf(binding) {
-        const name = policyNameOf(binding);
-        if (!isBindingKind(binding.kind) || name === void 0)
-          return [];
-        const kind = policyKindFor(binding.kind);
-        const written = this.#byName.get(`${kind}/${name}`);
-        const builds = this.#buildsOf(binding);
-        if (written !== void 0 && (binding.kind !== "MutatingAdmissionPolicyBinding" || builds.length === 0))
-          return [...written];
-        if (builds.length === 0 || this.#earlierNames.has(`${kind}/${name}`) || includedTwice(builds))
-          return [];
-        const roots = new Set(builds.map((build) => build.root));
-        const candidates2 = this.#byBuiltName.get(`${kind}/${builds[0].root}/${name}`) ?? [];
-        return candidates2.filter((policy) => {
-          const policyBuilds = this.#buildsOf(policy);
-          return !includedTwice(policyBuilds) && policyBuilds.every((build) => roots.has(build.root)) && builds.every((build) => (this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []).includes(policy));
-        });
-      }
-      #buildsOf(object) {
-        const annotations = object.effective.metadata?.annotations;
-        if (annotations != null && Object.prototype.hasOwnProperty.call(annotations, LOCAL_CONFIG) && annotations[LOCAL_CONFIG] !== "false")
-          return [];
-        return this.#builds?.buildsOf(object.manifest.file.path) ?? [];
-      }
-      /** The objects of this kind and name. */
-      named(kind, name) {
-        return this.#byName.get(`${kind}/${name}`) ?? [];
-      }
-      /** Whether the set holds any object of this kind. */
-      hasObjectsOfKind(kind) {
-        return (this.#kindCounts.get(kind) ?? 0) > 0;
-      }
-      /**
-       * For a binding whose policyName names no policy of its kind: the name of the policy it most
-       * likely meant (a near miss among the policies of that kind), if any, within SUGGESTION_BUDGET.
-       */
-      suggestedPolicyName(binding) {
-        const name = policyNameOf(binding);
-        if (!isBindingKind(binding.kind) || name === void 0)
-          return void 0;
-        if (this.#suggestions.has(binding))
-          return this.#suggestions.get(binding);
-        const names2 = this.#namesOfKind(policyKindFor(binding.kind));
-        const suggestion2 = names2.set.has(name) ? void 0 : closestName(name, names2.list, this.#work);
-        this.#suggestions.set(binding, suggestion2);
-        return suggestion2;
-      }
-      /** The edit-distance cells spent on suggestions so far (for tests that count work). */
-      get suggestionCells() {
-        return this.#work.cells;
-      }
-      /** The unique names of the policies of a kind, in order. */
-      #namesOfKind(kind) {
-        let names2 = this.#names.get(kind);
-        if (names2 === void 0) {
-          const set = /* @__PURE__ */ new Set();
-          for (const object of this.objects)
-            if (object.kind === kind && object.name !== void 0)
-              set.add(object.name);
-          names2 = { list: [...set], set };
-          this.#names.set(kind, names2);
-        }
-        return names2;
-      }
-    };
   }
 });
 
@@ -35743,6 +35226,43 @@ function namesSelector(value) {
     return Object.entries(value).some(([key2, inner]) => /selector/i.test(key2) || namesSelector(inner));
   return false;
 }
+function varNamesOf(vars) {
+  if (!Array.isArray(vars) || vars.length === 0)
+    return {};
+  const names2 = vars.map((entry) => entry !== null && typeof entry === "object" && !Array.isArray(entry) ? entry.name : void 0);
+  return names2.every((name) => typeof name === "string" && name !== "") ? { varNames: names2 } : {};
+}
+function configuredFieldSpecs(configurations, readFile3) {
+  if (!Array.isArray(configurations) || configurations.length === 0 || readFile3 === void 0)
+    return {};
+  const specs = [];
+  for (const path of configurations) {
+    const text = typeof path === "string" ? readFile3(path) : void 0;
+    const documents = text === void 0 ? void 0 : patchDocuments(text);
+    if (documents === void 0 || documents.some((document) => spellsConfigFieldOtherwise(document)))
+      return {};
+    for (const document of documents) {
+      if (document === null || typeof document !== "object" || Array.isArray(document))
+        continue;
+      for (const transformer of ["varReference", "namespace"]) {
+        const entries = document[transformer];
+        if (entries == null)
+          continue;
+        if (!Array.isArray(entries))
+          return {};
+        for (const entry of entries) {
+          if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+            return {};
+          const { path: specPath2, kind, group, create } = entry;
+          if (typeof specPath2 !== "string" || kind != null && typeof kind !== "string" || group != null && typeof group !== "string")
+            return {};
+          specs.push({ transformer, path: specPath2, ...typeof kind === "string" ? { kind } : {}, ...typeof group === "string" ? { group } : {}, create: create === true });
+        }
+      }
+    }
+  }
+  return { fieldSpecs: specs };
+}
 function kustomizationListings(file, folder, text, whole, readFile3) {
   if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text)))
     return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
@@ -35777,6 +35297,9 @@ function kustomizationListings(file, folder, text, whole, readFile3) {
       ...mayRelabelNamespaces(document, readFile3) ? { mayRelabelNamespaces: true } : {},
       ...configurationsMayRename(document.configurations, readFile3) || transformersMayWriteWebhooks(document.transformers, readFile3) || document.generators != null ? { configures: true } : {},
       ...document.vars != null ? { vars: true } : {},
+      ...typeof document.namespace === "string" && document.namespace !== "" ? { namespace: document.namespace } : {},
+      ...varNamesOf(document.vars),
+      ...configuredFieldSpecs(document.configurations, readFile3),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
       transformsOtherwise: AFTER_PATCHES.some((field) => field !== "vars" && field !== "transformers" && document[field] != null) || transformersMayWriteWebhooks(document.transformers, readFile3) || replacementsMayWriteWebhooks(document.replacements) || settingsMayWriteSelectors(document, readFile3)
     });
@@ -36135,13 +35658,608 @@ var init_kustomize_patches = __esm({
   }
 });
 
+// dist/src/match/kustomize-fills.js
+function listingsOf(run2, file) {
+  const byFile2 = run2.memo.get(LISTED_BY, () => {
+    const index = /* @__PURE__ */ new Map();
+    for (const listing of run2.kustomizations) {
+      for (const resource of listing.resources) {
+        const list3 = index.get(resource);
+        if (list3 === void 0)
+          index.set(resource, [listing]);
+        else if (!list3.includes(listing))
+          list3.push(listing);
+      }
+    }
+    return (path) => index.get(realPath((0, import_node_path4.resolve)(path))) ?? [];
+  });
+  return byFile2(file);
+}
+function specPath(path) {
+  return path.filter((segment) => typeof segment === "string").join("/");
+}
+function specMatches(spec, object, path) {
+  return spec.path.replace(/^\//, "") === path && (spec.kind === void 0 || spec.kind === object.kind) && (spec.group === void 0 || spec.group === splitApiVersion(object.apiVersion ?? "").group);
+}
+function onlyDeclaredVars(value, names2) {
+  let found = false;
+  for (const match of value.matchAll(VAR_REFERENCE)) {
+    if (!names2.includes(match[1]))
+      return false;
+    found = true;
+  }
+  return found && placeholderIn(value.replace(VAR_REFERENCE, "x")) === void 0;
+}
+function fills(listing, object, path, written) {
+  if (listing.unreadable === true || listing.fieldSpecs === void 0)
+    return false;
+  const at = specPath(path);
+  if (typeof written === "string" && listing.varNames !== void 0 && onlyDeclaredVars(written, listing.varNames)) {
+    return listing.fieldSpecs.some((spec) => spec.transformer === "varReference" && specMatches(spec, object, at));
+  }
+  if (written == null || written === "") {
+    return listing.namespace !== void 0 && /^webhooks\/clientConfig\/service\/namespace$/.test(at) && listing.fieldSpecs.some((spec) => spec.transformer === "namespace" && spec.create && specMatches(spec, object, at));
+  }
+  return false;
+}
+function filledByBuild(run2, object, path, written) {
+  const listings = listingsOf(run2, object.file);
+  return listings.length > 0 && listings.every((listing) => fills(listing, object, path, written));
+}
+var import_node_path4, LISTED_BY, VAR_REFERENCE;
+var init_kustomize_fills = __esm({
+  "dist/src/match/kustomize-fills.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_node_path4 = require("node:path");
+    init_api_version();
+    init_kustomize_patches();
+    init_run_scope();
+    init_placeholder();
+    LISTED_BY = memoKey("the kustomizations that list each file");
+    VAR_REFERENCE = /\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g;
+  }
+});
+
+// dist/src/validate/namespace-meta.js
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function namespaceMetadataErrors(written) {
+  const metadata2 = isRecord(written) ? written.metadata : void 0;
+  const name = isRecord(metadata2) ? metadata2.name : void 0;
+  const errors = typeof name === "string" && name !== "" ? dns1123LabelErrors(name).map((message) => invalid(["metadata", "name"], name, message)) : [];
+  const labels = isRecord(metadata2) ? metadata2.labels : void 0;
+  if (labels === void 0 || labels === null)
+    return errors;
+  const at = ["metadata", "labels"];
+  if (!isRecord(labels))
+    return [...errors, invalid(at, labels, "must be a map of strings")];
+  for (const [key2, value] of Object.entries(labels)) {
+    const locateAt = [...at, key2];
+    for (const message of qualifiedNameErrors(key2))
+      errors.push({ ...invalid(at, key2, message), locateAt });
+    if (typeof value !== "string")
+      errors.push({ ...invalid([...at, key2], value, "must be a string"), locateAt });
+    else
+      for (const message of labelValueErrors(value))
+        errors.push({ ...invalid(at, value, message), locateAt });
+  }
+  return errors;
+}
+var init_namespace_meta = __esm({
+  "dist/src/validate/namespace-meta.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_names();
+    init_field_error();
+  }
+});
+
+// dist/rules/api-validation.js
+function toViolation(error, object) {
+  const placeholder = object === void 0 ? typeof error.value === "string" && isPlaceholder(error.value) : errorPlaceholder(object, error);
+  const value = typeof error.value === "string" && isPlaceholder(error.value) ? error.value : object === void 0 ? error.value : valueAtPath(object.written, error.path);
+  return {
+    messageId: placeholder ? "placeholder" : "rejected",
+    data: placeholder ? { path: formatFieldPath(error.path), value: JSON.stringify(value), more: "" } : { message: formatFieldError(error) },
+    path: error.path,
+    ...placeholder ? { help: PLACEHOLDER_HELP } : {},
+    ...error.locateAt ? { locateAt: error.locateAt } : {}
+  };
+}
+function oncePerFile(errors, object, run2, named) {
+  const violations = errors.map((error) => toViolation(error, object.category === "namespace" ? void 0 : object));
+  if (placeholdersOf(run2, object) === 0)
+    return violations;
+  const first = violations.find((violation) => violation.messageId === "placeholder");
+  const file = named();
+  const keep = file?.rule === "api-validation" && file.at === object ? first : void 0;
+  const more2 = morePlaceholders(file?.count ?? 0);
+  return violations.filter((violation) => violation.messageId !== "placeholder" || violation === keep).map((violation) => violation === keep ? { ...keep, data: { ...keep.data, more: more2 } } : violation);
+}
+var PLACEHOLDER_HELP, NAMESPACE_ERRORS, rule;
+var init_api_validation = __esm({
+  "dist/rules/api-validation.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_field_path();
+    init_types();
+    init_webhooks();
+    init_placeholder();
+    init_placeholder_findings();
+    init_field_path();
+    init_rule();
+    init_run_scope();
+    init_field_error();
+    init_policy_api();
+    init_webhook_api();
+    init_kustomize_fills();
+    init_namespace_meta();
+    PLACEHOLDER_HELP = "A template placeholder is not a value the API server accepts: render the template and lint its output (helm template \u2026 | admission-lint -).";
+    NAMESPACE_ERRORS = memoKey("API validation errors per Namespace");
+    rule = defineObjectRule({
+      meta: {
+        id: "api-validation",
+        title: "The API server would reject the object (names, rules, clientConfig, selectors, matchConditions, \u2026)",
+        severity: "error",
+        appliesTo: [...ALL_WEBHOOK_KINDS, ...POLICY_KINDS, "Namespace"],
+        messages: {
+          rejected: "{{message}}",
+          placeholder: "{{path}} is the unrendered placeholder {{value}}{{more}}",
+          fragment: "no webhook has {{missing}}: a kustomize patch fragment, not an object; lint `kubectl kustomize` output ({{count}} errors)"
+        },
+        help: "Change the field so that the API server accepts it; the message is the one kubectl apply would print."
+      },
+      create(run2) {
+        const validated = /* @__PURE__ */ new Map();
+        const errorsOf = (object) => {
+          let errors = validated.get(object);
+          if (errors === void 0) {
+            errors = object.category === "webhook-configuration" ? validateWebhookConfiguration(object.effective, run2.kubeVersion) : validateAdmissionPolicyObject(object.kind, object.effective, run2.kubeVersion);
+            const built = { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path };
+            errors = errors.filter((error) => !filledByBuild(run2, built, error.path, valueAtPath(object.written, error.path)));
+            validated.set(object, errors);
+          }
+          return errors;
+        };
+        const namespaceErrors = (namespace) => run2.memo.perObject(NAMESPACE_ERRORS, namespace, () => namespaceMetadataErrors(namespace.written));
+        const named = (object) => () => filePlaceholders(run2, object.manifest.file, run2.isEnabled("schema"), errorsOf, namespaceErrors);
+        return {
+          webhookConfiguration(object) {
+            const errors = errorsOf(object);
+            if (errors.length > 0 && isFragment(object)) {
+              const entries = webhooksOf(object);
+              const complete = entries.some(({ webhook }) => webhook.clientConfig != null || webhook.rules != null);
+              const missing2 = complete ? "sideEffects or admissionReviewVersions" : "clientConfig or rules";
+              const sideEffects = object.apiVersion === "admissionregistration.k8s.io/v1" ? entries.filter(({ webhook }) => webhook.sideEffects == null).length : 0;
+              return [{ messageId: "fragment", data: { count: errors.length + sideEffects, missing: missing2 }, path: ["webhooks"], part: "key", severity: "info", help: "A patch is merged into a base by kustomize and never applied alone. Lint the rendered build (kubectl kustomize DIR | admission-lint -), not the patch." }];
+            }
+            return oncePerFile(errors, object, run2, named(object));
+          },
+          policy(object) {
+            return oncePerFile(errorsOf(object), object, run2, named(object));
+          },
+          // A Namespace whose name or labels the API server rejects never exists (nor do its labels).
+          namespace(namespace) {
+            return oncePerFile(namespaceErrors(namespace), namespace, run2, named(namespace));
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/src/match/scope.js
+function resourcePart(entry) {
+  const slash = entry.indexOf("/");
+  return slash < 0 ? entry : entry.slice(0, slash);
+}
+function canMatchNamespaces(rule41) {
+  const groups = rule41.apiGroups ?? [];
+  const versions = rule41.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule41.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+}
+function isClusterScoped(discovery, group, resource) {
+  const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
+  const key2 = `${group}\0${resource}`;
+  let scoped2 = memo.get(key2);
+  if (scoped2 === void 0) {
+    scoped2 = computeClusterScoped(discovery, group, resource);
+    memo.set(key2, scoped2);
+  }
+  return scoped2;
+}
+function computeClusterScoped(discovery, group, resource) {
+  const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
+  return known.length > 0 && known.every((info) => !info.namespaced);
+}
+function canMatchNamespaced(rule41, discovery) {
+  const groups = rule41.apiGroups ?? [];
+  return (rule41.resources ?? []).some((entry) => {
+    const resource = resourcePart(entry);
+    if (resource === "*" || groups.includes("*"))
+      return true;
+    return groups.some((group) => !(group === "" && resource === "namespaces") && !isClusterScoped(discovery, group, resource));
+  });
+}
+function namespaceSelectorApplies(rules2, discovery) {
+  return (rules2 ?? []).some((rule41) => {
+    if (rule41 === null)
+      return false;
+    const scope = rule41.scope ?? "*";
+    if (scope === "Cluster")
+      return canMatchNamespaces(rule41);
+    if (scope === "Namespaced")
+      return canMatchNamespaced(rule41, discovery);
+    return canMatchNamespaced(rule41, discovery) || canMatchNamespaces(rule41);
+  });
+}
+var init_scope = __esm({
+  "dist/src/match/scope.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/src/match/selector.js
+function requirementHolds(requirement, labels) {
+  const has = Object.prototype.hasOwnProperty.call(labels, requirement.key);
+  const values = requirement.values ?? [];
+  switch (requirement.operator) {
+    case "In":
+      return has && values.includes(labels[requirement.key]);
+    case "NotIn":
+      return !has || !values.includes(labels[requirement.key]);
+    case "Exists":
+      return has;
+    case "DoesNotExist":
+      return !has;
+    default:
+      return void 0;
+  }
+}
+function selectorMatches(selector, labels) {
+  if (selector === void 0)
+    return true;
+  for (const [key2, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (labels[key2] !== (value ?? ""))
+      return false;
+  }
+  let result = true;
+  for (const requirement of selector.matchExpressions ?? []) {
+    const holds = requirementHolds(requirement, labels);
+    if (holds === void 0)
+      result = void 0;
+    else if (!holds)
+      return false;
+  }
+  return result;
+}
+function isEmptySelector(selector) {
+  return selector === void 0 || Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+}
+function selectorKeys(selector) {
+  if (selector === void 0)
+    return [];
+  const keys = [];
+  for (const key2 of Object.keys(selector.matchLabels ?? {}))
+    keys.push({ key: key2, where: ["matchLabels", key2] });
+  (selector.matchExpressions ?? []).forEach((requirement, index) => {
+    if (typeof requirement?.key === "string")
+      keys.push({ key: requirement.key, where: ["matchExpressions", index, "key"] });
+  });
+  return keys;
+}
+function selectorHasPlaceholder(selector) {
+  if (selector === void 0 || selector === null)
+    return false;
+  for (const [key2, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (isPlaceholder(key2) || isPlaceholder(value))
+      return true;
+  }
+  return (selector.matchExpressions ?? []).some((requirement) => requirement !== null && (isPlaceholder(requirement.key) || (requirement.values ?? []).some(isPlaceholder)));
+}
+function parseSelectorString(text) {
+  const terms = splitTopLevel(text);
+  const matchExpressions = [];
+  for (const raw of terms) {
+    const term = raw.trim();
+    if (term === "")
+      return void 0;
+    const set = SET.exec(term);
+    const equals = EQUALS.exec(term);
+    const exists2 = EXISTS.exec(term);
+    if (set !== null)
+      matchExpressions.push({ key: set[1], operator: set[2] === "in" ? "In" : "NotIn", values: set[3].split(",").map((value) => value.trim()) });
+    else if (equals !== null)
+      matchExpressions.push({ key: equals[1], operator: equals[2] === "!=" ? "NotIn" : "In", values: [equals[3]] });
+    else if (exists2 !== null)
+      matchExpressions.push({ key: exists2[2], operator: exists2[1] === "!" ? "DoesNotExist" : "Exists" });
+    else
+      return void 0;
+  }
+  return { matchExpressions };
+}
+var KEY, EXISTS, SET, EQUALS;
+var init_selector = __esm({
+  "dist/src/match/selector.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_placeholder();
+    init_split();
+    KEY = String.raw`[^\s=!<>(),]+`;
+    EXISTS = new RegExp(`^(!?)\\s*(${KEY})$`);
+    SET = new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(([^()]*)\\)$`);
+    EQUALS = new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*([^\\s,()=!]*)$`);
+  }
+});
+
+// dist/src/text/closest.js
+function editDistance(a, b) {
+  const previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0];
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j];
+      previous[j] = Math.min(above + 1, previous[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return previous[b.length];
+}
+function closest(word, candidates2, maxDistance = Math.max(2, Math.floor(word.length / 3))) {
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of candidates2) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= maxDistance ? best : void 0;
+}
+var init_closest = __esm({
+  "dist/src/text/closest.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/src/model/policies.js
+function isBindingKind(kind) {
+  return kind === "ValidatingAdmissionPolicyBinding" || kind === "MutatingAdmissionPolicyBinding";
+}
+function isBinding(object) {
+  return isBindingKind(object.kind);
+}
+function isMutatingKind(kind) {
+  return kind.startsWith("Mutating");
+}
+function bindingKindFor(kind) {
+  return `${kind}Binding`;
+}
+function policyKindFor(kind) {
+  return kind.slice(0, -"Binding".length);
+}
+function policySpec(object) {
+  const spec = object.effective.spec;
+  return spec !== null && typeof spec === "object" ? spec : void 0;
+}
+function bindingSpec(object) {
+  const spec = object.effective.spec;
+  return spec !== null && typeof spec === "object" ? spec : void 0;
+}
+function bindingCanReject(binding) {
+  if (binding.kind === "MutatingAdmissionPolicyBinding")
+    return true;
+  const actions = bindingSpec(binding)?.validationActions;
+  return Array.isArray(actions) && actions.includes("Deny");
+}
+function policyNameOf(binding) {
+  const name = bindingSpec(binding)?.policyName;
+  return typeof name === "string" && name !== "" ? name : void 0;
+}
+function matchResourcesOf(object) {
+  if (isBinding(object)) {
+    const match2 = bindingSpec(object)?.matchResources;
+    return { match: match2 !== null && typeof match2 === "object" ? match2 : void 0, path: ["spec", "matchResources"] };
+  }
+  const match = policySpec(object)?.matchConstraints;
+  return { match: match !== null && typeof match === "object" ? match : void 0, path: ["spec", "matchConstraints"] };
+}
+function isPolicyDefaulted(object, path) {
+  return object.defaulted.has(formatFieldPath(path));
+}
+function describePolicyObject(object) {
+  return `${object.kind} "${object.name ?? "(unnamed)"}"`;
+}
+function includedTwice(builds) {
+  return new Set(builds.map((build) => build.root)).size !== builds.length;
+}
+function closestName(word, candidates2, work, maxDistance = Math.max(2, Math.floor(word.length / 3))) {
+  const lower = word.toLowerCase();
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of candidates2) {
+    const other = candidate.toLowerCase();
+    const gap = Math.abs(other.length - lower.length);
+    if (gap >= bestDistance || gap > maxDistance)
+      continue;
+    const cells = lower.length * other.length;
+    if (work.cells + cells > SUGGESTION_BUDGET)
+      return void 0;
+    work.cells += cells;
+    const distance = editDistance(lower, other);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= maxDistance ? best : void 0;
+}
+function wrongKindPolicy(binding, index) {
+  const name = policyNameOf(binding);
+  if (!isBindingKind(binding.kind) || name === void 0 || index.policiesOf(binding).length > 0)
+    return void 0;
+  const otherKind = policyKindFor(binding.kind) === "ValidatingAdmissionPolicy" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy";
+  return index.named(otherKind, name).find((policy) => index.bindingsOf(policy).length === 0);
+}
+var LOCAL_CONFIG, SUGGESTION_BUDGET, PolicyIndex;
+var init_policies = __esm({
+  "dist/src/model/policies.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_field_path();
+    init_closest();
+    LOCAL_CONFIG = "config.kubernetes.io/local-config";
+    SUGGESTION_BUDGET = 2e7;
+    PolicyIndex = class {
+      objects;
+      #byName = /* @__PURE__ */ new Map();
+      /** Policies by the names builds give them: `kind/root/name`. */
+      #byBuiltName = /* @__PURE__ */ new Map();
+      /**
+       * `kind/name` of the names policies have on the way to a top build but not at its end:
+       * kustomize's name references may rewrite a policyName of such a name to that policy's final name.
+       */
+      #earlierNames = /* @__PURE__ */ new Set();
+      #builds;
+      #byPolicyName = /* @__PURE__ */ new Map();
+      #kindCounts = /* @__PURE__ */ new Map();
+      #names = /* @__PURE__ */ new Map();
+      #suggestions = /* @__PURE__ */ new Map();
+      #work = { cells: 0 };
+      constructor(objects2, builds) {
+        this.objects = objects2;
+        this.#builds = builds;
+        const add2 = (map, key2, object) => {
+          const list3 = map.get(key2);
+          if (list3)
+            list3.push(object);
+          else
+            map.set(key2, [object]);
+        };
+        for (const object of objects2) {
+          if (object.name !== void 0)
+            add2(this.#byName, `${object.kind}/${object.name}`, object);
+          if (object.name !== void 0 && !isBindingKind(object.kind)) {
+            const tops = /* @__PURE__ */ new Set();
+            for (const build of this.#buildsOf(object)) {
+              const built = `${build.prefix}${object.name}${build.suffix}`;
+              tops.add(built);
+              add2(this.#byBuiltName, `${object.kind}/${build.root}/${built}`, object);
+            }
+            for (const name of builds?.namesOnTheWay(object.manifest.file.path, object.name) ?? [])
+              if (name !== object.name && !tops.has(name))
+                this.#earlierNames.add(`${object.kind}/${name}`);
+          }
+          const policyName = isBindingKind(object.kind) ? policyNameOf(object) : void 0;
+          if (policyName !== void 0)
+            add2(this.#byPolicyName, `${object.kind}/${policyName}`, object);
+          this.#kindCounts.set(object.kind, (this.#kindCounts.get(object.kind) ?? 0) + 1);
+        }
+      }
+      /**
+       * The bindings that refer to this policy (right kind, spec.policyName equal to its name, or to
+       * the name every build that holds the binding gives the policy: see policiesOf).
+       */
+      bindingsOf(policy) {
+        if (isBinding(policy) || policy.name === void 0)
+          return [];
+        const kind = bindingKindFor(policy.kind);
+        const found = new Set(this.#byPolicyName.get(`${kind}/${policy.name}`) ?? []);
+        for (const build of this.#buildsOf(policy)) {
+          for (const binding of this.#byPolicyName.get(`${kind}/${build.prefix}${policy.name}${build.suffix}`) ?? []) {
+            if (this.policiesOf(binding).includes(policy))
+              found.add(binding);
+          }
+        }
+        return [...found];
+      }
+      /**
+       * The policies this binding refers to (normally one; a run may hold overlays): those of the name
+       * it writes; else, when kustomize builds it, the policy that every top build holding the binding
+       * names so (`policyName: app-check` for a policy written `check`, under `namePrefix: app-`). A
+       * policyName that is a policy's written name is kustomize's to rewrite with that policy's name.
+       */
+      policiesOf(binding) {
+        const name = policyNameOf(binding);
+        if (!isBindingKind(binding.kind) || name === void 0)
+          return [];
+        const kind = policyKindFor(binding.kind);
+        const written = this.#byName.get(`${kind}/${name}`);
+        const builds = this.#buildsOf(binding);
+        if (written !== void 0 && (binding.kind !== "MutatingAdmissionPolicyBinding" || builds.length === 0))
+          return [...written];
+        if (builds.length === 0 || this.#earlierNames.has(`${kind}/${name}`) || includedTwice(builds))
+          return [];
+        const roots = new Set(builds.map((build) => build.root));
+        const candidates2 = this.#byBuiltName.get(`${kind}/${builds[0].root}/${name}`) ?? [];
+        return candidates2.filter((policy) => {
+          const policyBuilds = this.#buildsOf(policy);
+          return !includedTwice(policyBuilds) && policyBuilds.every((build) => roots.has(build.root)) && builds.every((build) => (this.#byBuiltName.get(`${kind}/${build.root}/${name}`) ?? []).includes(policy));
+        });
+      }
+      #buildsOf(object) {
+        const annotations = object.effective.metadata?.annotations;
+        if (annotations != null && Object.prototype.hasOwnProperty.call(annotations, LOCAL_CONFIG) && annotations[LOCAL_CONFIG] !== "false")
+          return [];
+        return this.#builds?.buildsOf(object.manifest.file.path) ?? [];
+      }
+      /** The objects of this kind and name. */
+      named(kind, name) {
+        return this.#byName.get(`${kind}/${name}`) ?? [];
+      }
+      /** Whether the set holds any object of this kind. */
+      hasObjectsOfKind(kind) {
+        return (this.#kindCounts.get(kind) ?? 0) > 0;
+      }
+      /**
+       * For a binding whose policyName names no policy of its kind: the name of the policy it most
+       * likely meant (a near miss among the policies of that kind), if any, within SUGGESTION_BUDGET.
+       */
+      suggestedPolicyName(binding) {
+        const name = policyNameOf(binding);
+        if (!isBindingKind(binding.kind) || name === void 0)
+          return void 0;
+        if (this.#suggestions.has(binding))
+          return this.#suggestions.get(binding);
+        const names2 = this.#namesOfKind(policyKindFor(binding.kind));
+        const suggestion2 = names2.set.has(name) ? void 0 : closestName(name, names2.list, this.#work);
+        this.#suggestions.set(binding, suggestion2);
+        return suggestion2;
+      }
+      /** The edit-distance cells spent on suggestions so far (for tests that count work). */
+      get suggestionCells() {
+        return this.#work.cells;
+      }
+      /** The unique names of the policies of a kind, in order. */
+      #namesOfKind(kind) {
+        let names2 = this.#names.get(kind);
+        if (names2 === void 0) {
+          const set = /* @__PURE__ */ new Set();
+          for (const object of this.objects)
+            if (object.kind === kind && object.name !== void 0)
+              set.add(object.name);
+          names2 = { list: [...set], set };
+          this.#names.set(kind, names2);
+        }
+        return names2;
+      }
+    };
+  }
+});
+
 // dist/src/match/kustomize-names.js
-var import_node_path4, MAX_DEPTH, MAX_BUILDS, KUSTOMIZATION_FILES, KustomizeNames;
+var import_node_path5, MAX_DEPTH, MAX_BUILDS, KUSTOMIZATION_FILES, KustomizeNames;
 var init_kustomize_names = __esm({
   "dist/src/match/kustomize-names.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path4 = require("node:path");
+    import_node_path5 = require("node:path");
     init_kustomize_patches();
     init_types();
     MAX_DEPTH = 64;
@@ -36157,15 +36275,15 @@ var init_kustomize_names = __esm({
         const seen = /* @__PURE__ */ new Set();
         const filesByFolder = /* @__PURE__ */ new Map();
         for (const listing of listings) {
-          if (!KUSTOMIZATION_FILES.has((0, import_node_path4.basename)(listing.file)))
+          if (!KUSTOMIZATION_FILES.has((0, import_node_path5.basename)(listing.file)))
             continue;
-          const folder = (0, import_node_path4.dirname)(realPath((0, import_node_path4.resolve)(listing.file)));
-          filesByFolder.set(folder, (filesByFolder.get(folder) ?? /* @__PURE__ */ new Set()).add((0, import_node_path4.basename)(listing.file)));
+          const folder = (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file)));
+          filesByFolder.set(folder, (filesByFolder.get(folder) ?? /* @__PURE__ */ new Set()).add((0, import_node_path5.basename)(listing.file)));
         }
         this.#listings = listings.filter((listing) => {
-          if (!KUSTOMIZATION_FILES.has((0, import_node_path4.basename)(listing.file)) || seen.has(listing.file))
+          if (!KUSTOMIZATION_FILES.has((0, import_node_path5.basename)(listing.file)) || seen.has(listing.file))
             return false;
-          if ((filesByFolder.get((0, import_node_path4.dirname)(realPath((0, import_node_path4.resolve)(listing.file))))?.size ?? 0) > 1)
+          if ((filesByFolder.get((0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file))))?.size ?? 0) > 1)
             return false;
           seen.add(listing.file);
           return true;
@@ -36179,7 +36297,7 @@ var init_kustomize_names = __esm({
       namesOnTheWay(file, name) {
         if (this.#listings.length === 0 || file === "<stdin>")
           return /* @__PURE__ */ new Set([name]);
-        const path = realPath((0, import_node_path4.resolve)(file));
+        const path = realPath((0, import_node_path5.resolve)(file));
         const budget2 = { left: MAX_BUILDS };
         const chains = this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, budget2, true);
         if (budget2.left < 0)
@@ -36193,7 +36311,7 @@ var init_kustomize_names = __esm({
       buildsOf(file) {
         if (this.#listings.length === 0 || file === "<stdin>")
           return [];
-        const path = realPath((0, import_node_path4.resolve)(file));
+        const path = realPath((0, import_node_path5.resolve)(file));
         let builds = this.#builds.get(path);
         if (builds === void 0) {
           const budget2 = { left: MAX_BUILDS };
@@ -36219,7 +36337,7 @@ var init_kustomize_names = __esm({
           }
           const prefix = listing.namePrefix ?? "";
           const suffix = listing.nameSuffix ?? "";
-          const outer = this.#buildsOfPath((0, import_node_path4.dirname)(realPath((0, import_node_path4.resolve)(listing.file))), seen, depth + 1, budget2, everyLevel);
+          const outer = this.#buildsOfPath((0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file))), seen, depth + 1, budget2, everyLevel);
           if (everyLevel || this.#isTop(listing)) {
             if (--budget2.left < 0)
               break;
@@ -36236,7 +36354,7 @@ var init_kustomize_names = __esm({
       }
       /** Whether no kustomization of the run builds on this one's folder. */
       #isTop(listing) {
-        const folder = (0, import_node_path4.dirname)(realPath((0, import_node_path4.resolve)(listing.file)));
+        const folder = (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file)));
         return !this.#listings.some((other) => other !== listing && other.resources.includes(folder));
       }
     };
@@ -38412,18 +38530,6 @@ var init_kube_system_webhooks = __esm({
   }
 });
 
-// dist/src/kube/api-version.js
-function splitApiVersion(apiVersion) {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
-var init_api_version = __esm({
-  "dist/src/kube/api-version.js"() {
-    "use strict";
-    init_import_meta_url();
-  }
-});
-
 // dist/src/match/kustomize-selectors.js
 function withKustomizeSelectors(object, run2) {
   return run2.memo.perObject(PATCHED, object, () => patched(object, run2));
@@ -38445,7 +38551,7 @@ function patched(object, run2) {
   const file = object.manifest.file.path;
   if (file === "<stdin>" || object.name === void 0)
     return { object };
-  const own = (0, import_node_path5.resolve)(file);
+  const own = (0, import_node_path6.resolve)(file);
   const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion));
   if (changing.length !== 1)
     return { object };
@@ -38567,8 +38673,8 @@ function answersAlikeAnywhere(selector, namespaces) {
 function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMatter }) {
   const listings = run2.kustomizations;
   const real = realPath(file);
-  const folder = (0, import_node_path5.dirname)(real);
-  const own = realPath((0, import_node_path5.resolve)(patch.file));
+  const folder = (0, import_node_path6.dirname)(real);
+  const own = realPath((0, import_node_path6.resolve)(patch.file));
   const listingFile = listings.filter((listing) => listing.resources.includes(real));
   if (listingFile.length !== 1)
     return false;
@@ -38577,11 +38683,11 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const keeps = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   let answer = "every";
   let patchOverlay;
-  if ((0, import_node_path5.dirname)(own) !== folder || realPath((0, import_node_path5.resolve)(base.file)) !== own) {
-    patchOverlay = listings.find((listing) => realPath((0, import_node_path5.resolve)(listing.file)) === own);
-    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(base.file))) !== folder)
+  if ((0, import_node_path6.dirname)(own) !== folder || realPath((0, import_node_path6.resolve)(base.file)) !== own) {
+    patchOverlay = listings.find((listing) => realPath((0, import_node_path6.resolve)(listing.file)) === own);
+    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(base.file))) !== folder)
       return false;
-    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path5.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path5.join)((0, import_node_path5.dirname)(own), name))).length !== 1)
+    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path6.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path6.join)((0, import_node_path6.dirname)(own), name))).length !== 1)
       return false;
     if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder)))
       return false;
@@ -38589,7 +38695,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
       return false;
     if (!keeps(base) || base.renames || base.moves === true)
       return false;
-    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path5.resolve)(other.file)) === realPath((0, import_node_path5.resolve)(base.file)) && other.metadataOnly !== true))
+    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path6.resolve)(other.file)) === realPath((0, import_node_path6.resolve)(base.file)) && other.metadataOnly !== true))
       return false;
     answer = "overlay";
   }
@@ -38603,7 +38709,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const relabels = (listing) => listing.mayRelabelNamespaces === true || listing.vars === true && varsRelabel;
   if (relabelsMatter && (listings.some(relabels) || run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Namespace"))))
     return false;
-  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path5.dirname)(own), listings);
+  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path6.dirname)(own), listings);
   if (builders === void 0)
     return false;
   const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
@@ -38611,20 +38717,20 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
     return false;
   if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings))))
     return false;
-  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path5.resolve)(overlay.file)))]);
-  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path5.resolve)(other.file))));
+  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path6.resolve)(overlay.file)))]);
+  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path6.resolve)(other.file))));
   if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
   return overlays.every((overlay) => keeps(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
 }
 function repositoryRead(folder, listings, memo) {
   let root;
-  for (let at = folder; ; at = (0, import_node_path5.dirname)(at)) {
-    if (existsSync((0, import_node_path5.join)(at, ".git"))) {
+  for (let at = folder; ; at = (0, import_node_path6.dirname)(at)) {
+    if (existsSync((0, import_node_path6.join)(at, ".git"))) {
       root = at;
       break;
     }
-    if ((0, import_node_path5.dirname)(at) === at)
+    if ((0, import_node_path6.dirname)(at) === at)
       return false;
   }
   const answers = memo.get(REPOSITORIES_READ, () => /* @__PURE__ */ new Map());
@@ -38636,7 +38742,7 @@ function repositoryRead(folder, listings, memo) {
   return answer;
 }
 function walkRepository(root, listings) {
-  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path5.resolve)(listing.file))));
+  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path6.resolve)(listing.file))));
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {
     if (folders.length > MAX_REPOSITORY_FOLDERS)
@@ -38648,7 +38754,7 @@ function walkRepository(root, listings) {
       return false;
     }
     for (const entry of entries) {
-      const path = (0, import_node_path5.join)(folders[at], entry.name);
+      const path = (0, import_node_path6.join)(folders[at], entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== ".git" && entry.name !== "node_modules")
           folders.push(path);
@@ -38665,7 +38771,7 @@ function readOrFile(resource, listings) {
   } catch {
     return false;
   }
-  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file))) === resource);
+  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file))) === resource);
 }
 function buildersOf(folder, listings) {
   const found = /* @__PURE__ */ new Set();
@@ -38678,7 +38784,7 @@ function buildersOf(folder, listings) {
       found.add(listing);
       if (found.size > MAX_OVERLAYS)
         return void 0;
-      const next = (0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file)));
+      const next = (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file)));
       if (!seen.has(next)) {
         seen.add(next);
         folders.push(next);
@@ -38709,13 +38815,13 @@ function merged(current, patch) {
 function isMap2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
-var import_node_path5, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
+var import_node_path6, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
 var init_kustomize_selectors = __esm({
   "dist/src/match/kustomize-selectors.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path5 = require("node:path");
+    import_node_path6 = require("node:path");
     init_kustomize_fields();
     init_types();
     init_kube_system_webhooks();
@@ -42111,7 +42217,7 @@ function patchesBuilding(patches, object, run2, stream) {
     return (path) => {
       let found = known.get(path);
       if (found === void 0)
-        known.set(path, found = realPath((0, import_node_path6.resolve)(path)));
+        known.set(path, found = realPath((0, import_node_path7.resolve)(path)));
       return found;
     };
   });
@@ -42123,12 +42229,12 @@ function patchesBuilding(patches, object, run2, stream) {
   });
 }
 function builtByKustomization(listings) {
-  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path6.resolve)(listing.file))]));
+  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path7.resolve)(listing.file))]));
   const byFile2 = /* @__PURE__ */ new Map();
   for (const [listing, file] of files2)
     if (!byFile2.has(file))
       byFile2.set(file, listing);
-  const byFolder = groupBy(listings, (listing) => (0, import_node_path6.dirname)(files2.get(listing)));
+  const byFolder = groupBy(listings, (listing) => (0, import_node_path7.dirname)(files2.get(listing)));
   const answers = /* @__PURE__ */ new Map();
   return (kustomization) => {
     const listing = byFile2.get(kustomization);
@@ -42148,13 +42254,13 @@ function mayMatch2(text, values) {
   const selector = parseSelectorString(text);
   return selector === void 0 || selectorMatches(selector, values) !== false;
 }
-var import_node_path6, MAX_REACHED, REAL_PATHS, FILES_BUILT;
+var import_node_path7, MAX_REACHED, REAL_PATHS, FILES_BUILT;
 var init_patched = __esm({
   "dist/src/match/patched.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path6 = require("node:path");
+    import_node_path7 = require("node:path");
     init_collections();
     init_json();
     init_kustomize_patches();
@@ -45474,8 +45580,8 @@ function policyFromLabels(labels, defaults) {
       warn.versionSource = enforce.versionSource;
     }
   }
-  const resolve15 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
-  return { policy: { enforce: resolve15(draft.enforce), audit: resolve15(draft.audit), warn: resolve15(draft.warn) }, errors, undecodable };
+  const resolve16 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
+  return { policy: { enforce: resolve16(draft.enforce), audit: resolve16(draft.audit), warn: resolve16(draft.warn) }, errors, undecodable };
 }
 var PSA_LABEL_PREFIX, PSA_LABELS, LEVEL_ERROR, VERSION_ERROR, VERSION_PATTERN, MAX_GO_INT, LABELS_PATH2;
 var init_labels = __esm({
@@ -45543,7 +45649,7 @@ function displayPath2(path) {
 function insideRoot(path, root) {
   try {
     const real = (0, import_node_fs2.realpathSync)(path);
-    return real === root || real.startsWith(root.endsWith(import_node_path7.sep) ? root : root + import_node_path7.sep);
+    return real === root || real.startsWith(root.endsWith(import_node_path8.sep) ? root : root + import_node_path8.sep);
   } catch {
     return false;
   }
@@ -45562,7 +45668,7 @@ function walk(dir, out, root, notes) {
     notes.kustomizationFolders.push(dir);
   }
   for (const entry of entries) {
-    const full = (0, import_node_path7.join)(dir, entry.name);
+    const full = (0, import_node_path8.join)(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name === ".git")
         continue;
@@ -45579,7 +45685,7 @@ function walk(dir, out, root, notes) {
       if (found === void 0)
         notes.linkedKustomizations.push(full);
       else if (insideRoot(full, root))
-        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path7.dirname)((0, import_node_fs2.realpathSync)(file))));
+        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path8.dirname)((0, import_node_fs2.realpathSync)(file))));
       else
         notes.linkedKustomizations.push(...found);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES2.includes(entry.name) && !isManifestName(entry.name)) {
@@ -45622,9 +45728,9 @@ function kustomizationsUnder(path) {
       return void 0;
     for (const entry of entries) {
       if (entry.isDirectory() && entry.name !== ".git")
-        folders.push((0, import_node_path7.join)(folders[at], entry.name));
+        folders.push((0, import_node_path8.join)(folders[at], entry.name));
       else if (KUSTOMIZATION_FILES2.includes(entry.name) && !entry.isDirectory())
-        found.push((0, import_node_path7.join)(folders[at], entry.name));
+        found.push((0, import_node_path8.join)(folders[at], entry.name));
     }
   }
   return found;
@@ -45634,8 +45740,8 @@ function kustomizedFiles(kustomization, dir, out, root) {
   if (read2.kind !== "ok")
     return;
   for (const entry of resourceEntries(Buffer.from(read2.bytes).toString("utf8"))) {
-    const full = (0, import_node_path7.join)(dir, entry);
-    if (isManifestName((0, import_node_path7.basename)(full)))
+    const full = (0, import_node_path8.join)(dir, entry);
+    if (isManifestName((0, import_node_path8.basename)(full)))
       continue;
     try {
       if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
@@ -45780,13 +45886,13 @@ function readStdinSync() {
   }
   return Buffer.concat(chunks);
 }
-var import_node_path7, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
+var import_node_path8, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
 var init_sources = __esm({
   "dist/src/load/sources.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path7 = require("node:path");
+    import_node_path8 = require("node:path");
     init_errors2();
     init_kustomize_fields();
     MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -46197,12 +46303,12 @@ function readAdmissionConfiguration(value, file) {
   return { ...config, origin: { ...origin, plugin: index, via: "path", referencedFile, apiVersion } };
 }
 function referencedPath(path, file, index) {
-  if ((0, import_node_path8.isAbsolute)(path))
+  if ((0, import_node_path9.isAbsolute)(path))
     return path;
   if (file === STDIN_PATH) {
     fail("unreadable", file, [{ path: ["plugins", index, "path"], message: `plugins[${index}].path: ${goQuote(path)} is relative to the admission configuration's folder, and standard input has none` }]);
   }
-  return (0, import_node_path8.join)((0, import_node_path8.dirname)(file), path);
+  return (0, import_node_path9.join)((0, import_node_path9.dirname)(file), path);
 }
 function readReferencedFile(referencedFile, file, index) {
   const at = ["plugins", index, "path"];
@@ -46246,12 +46352,12 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path8, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path9, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path8 = require("node:path");
+    import_node_path9 = require("node:path");
     import_yaml4 = __toESM(require_dist(), 1);
     init_errors2();
     init_json();
@@ -48929,12 +49035,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path10.relative)(cwd, (0, import_node_path10.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path10.isAbsolute)(rel))
+  const rel = (0, import_node_path11.relative)(cwd, (0, import_node_path11.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path11.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path10.sep)) {
-    current = (0, import_node_path10.join)(current, segment);
+  for (const segment of rel.split(import_node_path11.sep)) {
+    current = (0, import_node_path11.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -48942,7 +49048,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path10.relative)(cwd, current);
+      return (0, import_node_path11.relative)(cwd, current);
   }
   return void 0;
 }
@@ -48953,7 +49059,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function makeFolders(flag, path, absolute) {
   const missing2 = [];
-  for (let folder = (0, import_node_path10.dirname)(absolute); ; folder = (0, import_node_path10.dirname)(folder)) {
+  for (let folder = (0, import_node_path11.dirname)(absolute); ; folder = (0, import_node_path11.dirname)(folder)) {
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(folder);
@@ -48964,7 +49070,7 @@ function makeFolders(flag, path, absolute) {
     if (stats !== void 0)
       break;
     missing2.unshift(folder);
-    if ((0, import_node_path10.dirname)(folder) === folder)
+    if ((0, import_node_path11.dirname)(folder) === folder)
       break;
   }
   for (const folder of missing2) {
@@ -48972,7 +49078,7 @@ function makeFolders(flag, path, absolute) {
       (0, import_node_fs2.mkdirSync)(folder);
     } catch (error) {
       if (error.code !== "EEXIST")
-        throw new InputError(`cannot create the folder ${(0, import_node_path10.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
+        throw new InputError(`cannot create the folder ${(0, import_node_path11.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
       const stats = (0, import_node_fs2.lstatSync)(folder);
       if (!stats.isDirectory())
         throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a folder"}`);
@@ -48981,7 +49087,7 @@ function makeFolders(flag, path, absolute) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path10.resolve)(cwd, path);
+  const absolute = (0, import_node_path11.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -48994,7 +49100,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   checkFolder(flag, path, absolute, cwd);
   if (stats === void 0)
     makeFolders(flag, path, absolute);
-  const temp = (0, import_node_path10.join)((0, import_node_path10.dirname)(absolute), `.${(0, import_node_path10.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path11.join)((0, import_node_path11.dirname)(absolute), `.${(0, import_node_path11.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -49013,14 +49119,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path10;
+var import_node_path11;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path10 = require("node:path");
+    import_node_path11 = require("node:path");
     init_errors2();
   }
 });
@@ -49349,12 +49455,12 @@ var init_discovery = __esm({
 
 // dist/src/parse/kustomization.js
 function readPatchFile(folder, path) {
-  const read2 = readRegularFile((0, import_node_path12.resolve)(folder, path), MAX_PATCH_BYTES);
+  const read2 = readRegularFile((0, import_node_path13.resolve)(folder, path), MAX_PATCH_BYTES);
   return read2.kind === "ok" ? Buffer.from(read2.bytes).toString("utf8") : void 0;
 }
 function summarizeKustomization(folder) {
   for (const name of KUSTOMIZATION_FILES2) {
-    const read2 = readRegularFile((0, import_node_path12.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+    const read2 = readRegularFile((0, import_node_path13.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
     if (read2.kind !== "ok")
       continue;
     let document;
@@ -49376,7 +49482,7 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path12.resolve)(folder, entry))).filter(isFolder2);
+    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path13.resolve)(folder, entry))).filter(isFolder2);
     return { changes: [...changes], folders };
   }
   return void 0;
@@ -49420,14 +49526,14 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path12, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path13, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
     init_fs();
-    import_node_path12 = require("node:path");
+    import_node_path13 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
@@ -49470,7 +49576,7 @@ var init_kustomization = __esm({
         if (file === "-")
           return false;
         this.visit(file);
-        return this.patchFiles.has((0, import_node_path12.resolve)(file));
+        return this.patchFiles.has((0, import_node_path13.resolve)(file));
       }
       /**
        * Whether a file lies beside a kustomization (read, and readable) that does not list it, and
@@ -49480,8 +49586,8 @@ var init_kustomization = __esm({
       isUnlisted(file) {
         if (file === "-" || this.isPatch(file))
           return false;
-        const absolute = (0, import_node_path12.resolve)(file);
-        const beside = this.index().byFolder.get((0, import_node_path12.dirname)(absolute)) ?? [];
+        const absolute = (0, import_node_path13.resolve)(file);
+        const beside = this.index().byFolder.get((0, import_node_path13.dirname)(absolute)) ?? [];
         if (beside.length === 0)
           return false;
         const real = realPath(absolute);
@@ -49489,11 +49595,11 @@ var init_kustomization = __esm({
         if (anyUnreadable || files2.has(real) || files2.has(absolute))
           return false;
         const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-        for (let folder = (0, import_node_path12.dirname)((0, import_node_path12.dirname)(absolute)); ; folder = (0, import_node_path12.dirname)(folder)) {
+        for (let folder = (0, import_node_path13.dirname)((0, import_node_path13.dirname)(absolute)); ; folder = (0, import_node_path13.dirname)(folder)) {
           const above = this.listingsIn(folder);
           if (above === void 0 || above.some(lists))
             return false;
-          if ((0, import_node_path12.dirname)(folder) === folder)
+          if ((0, import_node_path13.dirname)(folder) === folder)
             return true;
         }
       }
@@ -49503,7 +49609,7 @@ var init_kustomization = __esm({
         if (this.indexed?.count !== this.listings.length) {
           this.indexed = {
             count: this.listings.length,
-            byFolder: groupBy(this.listings, (listing) => (0, import_node_path12.dirname)((0, import_node_path12.resolve)(listing.file))),
+            byFolder: groupBy(this.listings, (listing) => (0, import_node_path13.dirname)((0, import_node_path13.resolve)(listing.file))),
             files: new Set(this.listings.flatMap((listing) => listing.resources)),
             anyUnreadable: this.listings.some((listing) => listing.unreadable === true)
           };
@@ -49519,8 +49625,8 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (listings === void 0 || !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path12.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
-          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path12.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
+          const read2 = readRegularFile((0, import_node_path13.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path13.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
         }
         this.aboveListings.set(folder, listings);
         return listings;
@@ -49528,7 +49634,7 @@ var init_kustomization = __esm({
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
         if (file !== "-")
-          this.visitFolder((0, import_node_path12.dirname)(file));
+          this.visitFolder((0, import_node_path13.dirname)(file));
       }
       /** A kustomization that is there and is not read (behind a link out of the walked folder): what it builds is not known. */
       notRead(file) {
@@ -49536,7 +49642,7 @@ var init_kustomization = __esm({
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
       visitFolder(shown) {
-        const folder = (0, import_node_path12.resolve)(shown);
+        const folder = (0, import_node_path13.resolve)(shown);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
@@ -49547,17 +49653,17 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path12.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          const read2 = readRegularFile((0, import_node_path13.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path12.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path13.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
           const text = Buffer.from(read2.bytes).toString("utf8");
           for (const patch of patchPaths(text))
-            this.patchFiles.add((0, import_node_path12.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path12.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          pushAll(this.listings, kustomizationListings((0, import_node_path12.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path12.resolve)(folder, patch.source) }));
+            this.patchFiles.add((0, import_node_path13.resolve)(folder, patch));
+          const patched2 = kustomizePatches((0, import_node_path13.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
+          pushAll(this.listings, kustomizationListings((0, import_node_path13.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path13.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -60867,11 +60973,11 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);
-    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path13.basename)(path))) {
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path14.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path13.dirname)(path), patch2)));
-        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path13.resolve)((0, import_node_path13.dirname)(path)), text2, false);
+        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path14.dirname)(path), patch2)));
+        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path14.resolve)((0, import_node_path14.dirname)(path)), text2, false);
         pushAll(streamListings, path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
@@ -61168,13 +61274,13 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path13, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path14, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
-    import_node_path13 = require("node:path");
+    import_node_path14 = require("node:path");
     init_discovery();
     init_helm();
     init_sources();
@@ -62300,10 +62406,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path14.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path14.posix.resolve(root, slashed);
-  const relative6 = import_node_path14.posix.relative(root, absolute);
-  if (relative6 !== "" && !relative6.startsWith("../") && relative6 !== ".." && !import_node_path14.posix.isAbsolute(relative6)) {
+  const root = import_node_path15.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path15.posix.resolve(root, slashed);
+  const relative6 = import_node_path15.posix.relative(root, absolute);
+  if (relative6 !== "" && !relative6.startsWith("../") && relative6 !== ".." && !import_node_path15.posix.isAbsolute(relative6)) {
     return { uri: encodePath(relative6), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -62425,7 +62531,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path14.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path15.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -62451,12 +62557,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path14, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path15, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path14 = require("node:path");
+    import_node_path15 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -62489,7 +62595,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path15.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path16.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -62504,12 +62610,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path15, COMMAND;
+var import_node_path16, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path15 = require("node:path");
+    import_node_path16 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -62528,9 +62634,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path16.posix.resolve(cwd.split("\\").join("/"));
-  const relative6 = import_node_path16.posix.relative(root, import_node_path16.posix.resolve(root, slashed));
-  const inside = relative6 !== "" && relative6 !== ".." && !relative6.startsWith("../") && !import_node_path16.posix.isAbsolute(relative6);
+  const root = import_node_path17.posix.resolve(cwd.split("\\").join("/"));
+  const relative6 = import_node_path17.posix.relative(root, import_node_path17.posix.resolve(root, slashed));
+  const inside = relative6 !== "" && relative6 !== ".." && !relative6.startsWith("../") && !import_node_path17.posix.isAbsolute(relative6);
   return inside ? relative6 : slashed;
 }
 function description(finding) {
@@ -62556,13 +62662,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path16, CODE_QUALITY_SEVERITY;
+var import_node_path17, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path16 = require("node:path");
+    import_node_path17 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -62871,7 +62977,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path18.join)((0, import_node_fs2.realpathSync)((0, import_node_path18.dirname)(absolute)), (0, import_node_path18.basename)(absolute));
+    return (0, import_node_path19.join)((0, import_node_fs2.realpathSync)((0, import_node_path19.dirname)(absolute)), (0, import_node_path19.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -62903,7 +63009,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path18.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path19.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -62922,18 +63028,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path18.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path19.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path18.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path19.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path18.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path18.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path19.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path19.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -62945,13 +63051,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path18, identity3;
+var import_node_path19, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path18 = require("node:path");
+    import_node_path19 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -63089,7 +63195,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path19.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path20.resolve)(k.dir))));
     const builds = tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
@@ -63114,14 +63220,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path19, plural5;
+var import_node_path20, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path19 = require("node:path");
+    import_node_path20 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -65103,7 +65209,7 @@ function chainErrorOf(socket) {
   return String(error.code ?? error.message);
 }
 function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Date()) {
-  return new Promise((resolve15) => {
+  return new Promise((resolve16) => {
     const started = performance.now();
     let settled = false;
     let secured = false;
@@ -65126,7 +65232,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve15(result);
+      resolve16(result);
     };
     const fail3 = (stage, reason) => settle({ kind: "failed", stage, reason: `Post ${JSON.stringify(target.url)}: ${reason}`, latencyMs: elapsed(), ...tls !== void 0 ? { tls } : {} });
     let connected = false;
@@ -66905,7 +67011,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path20 = require("node:path");
+var import_node_path21 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -66964,7 +67070,7 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path9 = require("node:path");
+var import_node_path10 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
@@ -67111,15 +67217,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path9.resolve)(cwd);
+  let dir = (0, import_node_path10.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path9.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path10.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
       throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path9.dirname)(dir);
+    const parent = (0, import_node_path10.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -67133,7 +67239,7 @@ function isFile(path) {
   }
 }
 function display2(path, cwd) {
-  const rel = (0, import_node_path9.relative)(cwd, path).split("\\").join("/");
+  const rel = (0, import_node_path10.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -67141,7 +67247,7 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path9.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path10.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
@@ -67150,7 +67256,7 @@ function loadConfig(options) {
     shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path9.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path10.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -67159,7 +67265,7 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path9.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path10.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
@@ -67358,7 +67464,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path11 = require("node:path");
+var import_node_path12 = require("node:path");
 init_errors2();
 init_write();
 init_severity();
@@ -67368,8 +67474,8 @@ var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path11.isAbsolute)(file) ? file : (0, import_node_path11.resolve)(cwd, file);
-  return (0, import_node_path11.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path12.isAbsolute)(file) ? file : (0, import_node_path12.resolve)(cwd, file);
+  return (0, import_node_path12.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -67405,7 +67511,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path11.dirname)((0, import_node_path11.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path12.dirname)((0, import_node_path12.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -67414,7 +67520,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path11.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path12.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -67568,7 +67674,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path17 = require("node:path");
+var import_node_path18 = require("node:path");
 init_sources();
 init_write();
 
@@ -68417,7 +68523,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path17.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path18.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -68434,8 +68540,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path17.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path17.sep}`) && rel !== ".." && !(0, import_node_path17.isAbsolute)(rel);
+    const rel = (0, import_node_path18.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path18.sep}`) && rel !== ".." && !(0, import_node_path18.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -68454,7 +68560,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path17.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path18.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -68884,16 +68990,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path20.resolve)(cwd, path)));
+  const skip2 = new Set(own.map((path) => (0, import_node_path21.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path20.resolve)(cwd, file);
+    const absolute = (0, import_node_path21.resolve)(cwd, file);
     if (skip2.has(absolute))
       return false;
-    const rel = (0, import_node_path20.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path20.isAbsolute)(rel))
+    const rel = (0, import_node_path21.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path21.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -68942,7 +69048,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path20.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path21.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -68991,7 +69097,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path20.dirname)((0, import_node_path20.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path21.dirname)((0, import_node_path21.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.grown > 0) {
@@ -69135,4 +69241,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build b0bc2a022a4e54b788cdccc9f8fc12225614f24f57e969c65174313da50388ce
+//# admission-lint-build 5d64ff4a54913ef818086cfdfa55330d1c425ec63fee3c5ee2c19033c9bdb46e

@@ -77,6 +77,24 @@ export interface KustomizationListing {
   readonly mayRelabelNamespaces?: true;
   /** Its configurations, transformers or generators may make names written elsewhere than metadata.name (a policyName): src/match/kustomize-names.ts does not follow it. */
   readonly configures?: true;
+  /** Its `namespace`, when written as a string. */
+  readonly namespace?: string;
+  /** The names its `vars` declare; absent when it has none, or one is not written as `name: <string>`. */
+  readonly varNames?: readonly string[];
+  /**
+   * The varReference and namespace field specs of its `configurations`, when it has any and every
+   * file they list was read (src/match/kustomize-fills.ts); absent otherwise.
+   */
+  readonly fieldSpecs?: readonly ConfiguredFieldSpec[];
+}
+
+/** A field spec of a transformer configuration (kustomize's FieldSpec): what a transformer writes. */
+export interface ConfiguredFieldSpec {
+  readonly transformer: 'varReference' | 'namespace';
+  readonly path: string;
+  readonly kind?: string;
+  readonly group?: string;
+  readonly create: boolean;
 }
 
 export interface KustomizePatch {
@@ -694,6 +712,44 @@ function namesSelector(value: unknown): boolean {
   return false;
 }
 
+/** The names a kustomization's `vars` declare, when each entry is a mapping with a string `name`. */
+function varNamesOf(vars: unknown): { varNames?: readonly string[] } {
+  if (!Array.isArray(vars) || vars.length === 0) return {};
+  const names = vars.map((entry) => (entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? (entry as { name?: unknown }).name : undefined));
+  return names.every((name): name is string => typeof name === 'string' && name !== '') ? { varNames: names } : {};
+}
+
+/**
+ * The varReference and namespace field specs of a kustomization's `configurations` (kustomize's
+ * TransformerConfig: `varReference: [{path, kind}]`, `namespace: [{path, kind, group, create}]`),
+ * when every file listed is read here and spells its fields as kustomize's types do; nothing
+ * otherwise (what the transformers write is then not known).
+ */
+function configuredFieldSpecs(configurations: unknown, readFile: ((path: string) => string | undefined) | undefined): { fieldSpecs?: readonly ConfiguredFieldSpec[] } {
+  if (!Array.isArray(configurations) || configurations.length === 0 || readFile === undefined) return {};
+  const specs: ConfiguredFieldSpec[] = [];
+  for (const path of configurations) {
+    const text = typeof path === 'string' ? readFile(path) : undefined;
+    const documents = text === undefined ? undefined : patchDocuments(text);
+    if (documents === undefined || documents.some((document) => spellsConfigFieldOtherwise(document))) return {};
+    for (const document of documents) {
+      if (document === null || typeof document !== 'object' || Array.isArray(document)) continue;
+      for (const transformer of ['varReference', 'namespace'] as const) {
+        const entries = (document as Record<string, unknown>)[transformer];
+        if (entries == null) continue;
+        if (!Array.isArray(entries)) return {};
+        for (const entry of entries) {
+          if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return {};
+          const { path: specPath, kind, group, create } = entry as Record<string, unknown>;
+          if (typeof specPath !== 'string' || (kind != null && typeof kind !== 'string') || (group != null && typeof group !== 'string')) return {};
+          specs.push({ transformer, path: specPath, ...(typeof kind === 'string' ? { kind } : {}), ...(typeof group === 'string' ? { group } : {}), create: create === true });
+        }
+      }
+    }
+  }
+  return { fieldSpecs: specs };
+}
+
 /**
  * The kustomizations in a text (every document of a kustomization file, `whole`, else the
  * documents of kind Kustomization), with their resources resolved against `folder`.
@@ -735,6 +791,9 @@ export function kustomizationListings(file: string, folder: string, text: string
       ...(mayRelabelNamespaces(document, readFile) ? { mayRelabelNamespaces: true as const } : {}),
       ...(configurationsMayRename(document.configurations, readFile) || transformersMayWriteWebhooks(document.transformers, readFile) || document.generators != null ? { configures: true as const } : {}),
       ...(document.vars != null ? { vars: true as const } : {}),
+      ...(typeof document.namespace === 'string' && document.namespace !== '' ? { namespace: document.namespace } : {}),
+      ...varNamesOf(document.vars),
+      ...configuredFieldSpecs(document.configurations, readFile),
       // Everything but vars (see `vars`): whether the kustomization may change webhooks after its patches otherwise.
       transformsOtherwise:
         AFTER_PATCHES.some((field) => field !== 'vars' && field !== 'transformers' && document[field] != null) ||
