@@ -41,7 +41,8 @@ type MessageId = 'webhook' | 'policy';
 interface Site {
   readonly path: FieldPath;
   readonly label: string;
-  readonly role: 'condition' | 'variable' | 'check';
+  /** `audit`: an auditAnnotation's valueExpression, whose error denies under Fail whatever the binding's validationActions. */
+  readonly role: 'condition' | 'variable' | 'check' | 'audit';
   readonly name?: string;
   readonly ast: ASTNode;
 }
@@ -173,7 +174,7 @@ function scenarioFailures(sites: readonly Site[], scenario: Scenario, meter: Met
   const conditions = evaluated('condition');
   // Any false condition skips the webhook or policy, whatever the others do.
   if (conditions.some(({ value }) => alwaysFalse(value))) return [];
-  const checks = evaluated('check');
+  const checks = [...evaluated('check'), ...evaluated('audit')];
   // Over the budget a failure may be one the expression absorbs: nothing is concluded.
   if (budget.approximated) return [];
   const out: ScenarioFailure[] = [];
@@ -270,13 +271,16 @@ const moreText = (more: number): string => (more === 0 ? '' : ` (+${more} more)`
 /**
  * Whether a binding of the policy in the run can reject one of these requests: a validating one
  * with Deny, or a mutating one, whose matchResources (when it has resourceRules) match one of
- * them (the API server runs a policy where both it and the binding match).
+ * them (the API server runs a policy where both it and the binding match). For an error in an
+ * auditAnnotation (`anyAction`), every binding can: the dispatcher denies it under Fail whatever
+ * the binding's validationActions (k8s.io/apiserver plugin/policy/validating/dispatcher.go,
+ * AuditAnnotationActionError).
  */
-function enforcingBinding(run: RuleRun, policy: PolicyObject, keys: ReadonlySet<string>): boolean {
+function enforcingBinding(run: RuleRun, policy: PolicyObject, keys: ReadonlySet<string>, anyAction: boolean): boolean {
   return policyIndexOf(run)
     .bindingsOf(policy)
     .some((binding) => {
-      if (!binding.decodable || !bindingCanReject(binding)) return false;
+      if (!binding.decodable || (!anyAction && !bindingCanReject(binding))) return false;
       const match = bindingSpec(binding)?.matchResources;
       const rules = match?.resourceRules ?? [];
       const excluded = new Set(requests(run, (match?.excludeResourceRules ?? []).filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys());
@@ -361,6 +365,12 @@ export const rule = defineObjectRule({
         } else {
           const validations = (spec as { validations?: readonly ({ expression?: string } | null)[] }).validations ?? [];
           validations.forEach((validation, index) => add(['spec', 'validations', index, 'expression'], `validations[${index}]`, 'check', 'validating.validation', validation?.expression));
+          // An auditAnnotation that errors fails the request under Fail, as a validation does (a
+          // messageExpression that errors only falls back to the message).
+          const auditAnnotations = (spec as { auditAnnotations?: readonly ({ key?: string; valueExpression?: string } | null)[] }).auditAnnotations ?? [];
+          auditAnnotations.forEach((annotation, index) =>
+            add(['spec', 'auditAnnotations', index, 'valueExpression'], `auditAnnotation "${annotation?.key || `auditAnnotations[${index}]`}"`, 'audit', 'validating.auditAnnotation', annotation?.valueExpression),
+          );
         }
         if (!sites.some((site) => site.role !== 'variable')) return [];
         // Requests an exclusion takes away for every object (no resourceNames) are not evaluated.
@@ -369,7 +379,7 @@ export const rule = defineObjectRule({
         if (found.length === 0) return [];
         // An error when a binding of the run can reject those requests with it; without one the policy's effect is not known here.
         return found.map(({ failure, source, more }) => {
-          const severity: Severity | undefined = spec.failurePolicy === 'Ignore' || !enforcingBinding(run, object, failure.keys) ? 'warning' : undefined;
+          const severity: Severity | undefined = spec.failurePolicy === 'Ignore' || !enforcingBinding(run, object, failure.keys, sites[failure.site]!.role === 'audit') ? 'warning' : undefined;
           return {
             messageId: 'policy' as MessageId,
             data: { ...describe(failure, source, sites), policy: describePolicyObject(object), more: moreText(more) },
