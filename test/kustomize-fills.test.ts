@@ -4,6 +4,7 @@
  * namespace created by the namespace transformer. api-validation judges what the build applies,
  * and keeps reporting what the build leaves as written.
  */
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
@@ -98,6 +99,30 @@ describe('fields a kustomization fills in as it builds', () => {
       'other/kustomization.yaml': 'resources: [../base/webhook.yaml]\n',
     });
     expect(await findings([dir])).toEqual([NAMESPACE_ERROR, NAME_ERROR]);
+  });
+
+  it('keeps a field spec of another version, and reads one written with list markers or a leading slash', async () => {
+    const versioned = folder({
+      'base/webhook.yaml': WEBHOOK,
+      'base/params.yaml': PARAMS.replaceAll('kind: MutatingWebhookConfiguration', 'kind: MutatingWebhookConfiguration\n  version: v1beta1'),
+      'base/kustomization.yaml': `resources: [webhook.yaml]\nnamespace: tools\nconfigurations: [params.yaml]\n${VARS}`,
+    });
+    expect(await findings([join(versioned, 'base')])).toEqual([NAMESPACE_ERROR, NAME_ERROR]);
+    const spelled = folder({
+      'base/webhook.yaml': WEBHOOK,
+      'base/params.yaml': PARAMS.replace('path: webhooks/name', 'path: /webhooks[]/name').replace('path: webhooks/clientConfig', 'path: webhooks[]/clientConfig').replaceAll('kind: MutatingWebhookConfiguration', 'kind: MutatingWebhookConfiguration\n  version: v1'),
+      'base/kustomization.yaml': `resources: [webhook.yaml]\nnamespace: tools\nconfigurations: [params.yaml]\n${VARS}`,
+    });
+    expect(await findings([join(spelled, 'base')])).toEqual([]);
+  });
+
+  it("keeps both for a file outside the kustomization's folder, which kustomize refuses to load", async () => {
+    const parent = folder({ 'webhook.yaml': WEBHOOK, 'base/params.yaml': PARAMS, 'base/kustomization.yaml': `resources: [../webhook.yaml]\nnamespace: tools\nconfigurations: [params.yaml]\n${VARS}` });
+    expect(await findings([parent])).toEqual([NAMESPACE_ERROR, NAME_ERROR]);
+    const linked = folder({ 'elsewhere/webhook.yaml': WEBHOOK, 'base/params.yaml': PARAMS, 'base/kustomization.yaml': `resources: [webhook.yaml]\nnamespace: tools\nconfigurations: [params.yaml]\n${VARS}` });
+    symlinkSync(join(linked, 'elsewhere', 'webhook.yaml'), join(linked, 'base', 'webhook.yaml'));
+    // A walk does not follow a link to a file; named on the command line, the link is read.
+    expect(await findings([join(linked, 'base', 'webhook.yaml')])).toEqual([NAMESPACE_ERROR, NAME_ERROR]);
   });
 
   it('keeps a field spec of another kind', async () => {

@@ -8,9 +8,8 @@
  * is a CEL runtime error ("no such key").
  *
  * Deliberately partial: metadata of every kind (a Namespace's labels are always there, with the
- * name label, and a Node's, with the kubelet's host, OS and architecture labels, but any other
- * key may be missing), the pod spec of Pods and of the pod templates
- * of the apps/v1 and batch/v1 workloads, Services (k8s.io/api core/v1 ServiceSpec; no ports on
+ * name label, and a Node's, which the kubelet registers it with, but any other key may be
+ * missing), the pod spec of Pods and of the pod templates of the apps/v1 and batch/v1 workloads, Services (k8s.io/api core/v1 ServiceSpec; no ports on
  * an ExternalName Service), ConfigMaps and Secrets. Fields that are set on some path before admission
  * (spec.securityContext, defaulted to {}; volumes and volumeMounts, which the ServiceAccount plugin
  * adds to Pods; tolerations; serviceAccountName; metadata.name, which generateName fills only
@@ -184,16 +183,11 @@ const KINDS: ReadonlyMap<string, { readonly node: Node; readonly subresources: R
 const METADATA_ONLY = present({ metadata: metadata() });
 const NAMESPACE = present({ metadata: metadata({ keysOptional: true, presentKeys: new Set(['kubernetes.io/metadata.name']) }) });
 /**
- * A Node always has labels: the kubelet registers it with its host name, OS and architecture
- * (pkg/kubelet/kubelet_node_status.go initialNode, both the GA and the legacy beta keys) and puts
- * them back when they are missing at its start (updateDefaultLabels). Any other key may be missing.
+ * A Node has labels: the kubelet registers it with its host name, OS and architecture
+ * (pkg/kubelet/kubelet_node_status.go initialNode). Any key may be missing, those too: an admin
+ * can remove one, and the kubelet puts them back only when it starts (updateDefaultLabels).
  */
-const NODE = present({
-  metadata: metadata({
-    keysOptional: true,
-    presentKeys: new Set(['kubernetes.io/hostname', 'kubernetes.io/os', 'kubernetes.io/arch', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch']),
-  }),
-});
+const NODE = present({ metadata: metadata(MAP) });
 
 /** One resource (and subresource) that an expression's object can be. */
 export interface MatchedTarget {

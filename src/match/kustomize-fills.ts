@@ -10,9 +10,11 @@
  *   (kustomize api/filters/namespace).
  * A file is judged so only when at least one kustomization of the run lists it among its
  * resources and every one that does fills the field; `kubectl apply -k` applies the build, not
- * the file. Nothing is concluded about the built value itself: it is not known here.
+ * the file. Nothing is concluded about the built value itself: it is not known here. (Whether
+ * the build succeeds at all, a var's objref among its resources, say, is not checked: a build
+ * that fails applies nothing.)
  */
-import { resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { FieldPath } from '../field-path.js';
 import { splitApiVersion } from '../kube/api-version.js';
 import { realPath, type ConfiguredFieldSpec, type KustomizationListing } from '../parse/kustomize-patches.js';
@@ -49,8 +51,19 @@ function specPath(path: FieldPath): string {
   return path.filter((segment): segment is string => typeof segment === 'string').join('/');
 }
 
+/**
+ * Whether a field spec names the field: its path (a leading `/` and `[]` list markers are
+ * kustomize's optional spellings), and its kind, group and version where it gives them (kyaml
+ * resid Gvk.IsSelected: an empty one selects any).
+ */
 function specMatches(spec: ConfiguredFieldSpec, object: BuiltObject, path: string): boolean {
-  return spec.path.replace(/^\//, '') === path && (spec.kind === undefined || spec.kind === object.kind) && (spec.group === undefined || spec.group === splitApiVersion(object.apiVersion ?? '').group);
+  const { group, version } = splitApiVersion(object.apiVersion ?? '');
+  return (
+    spec.path.replace(/^\//, '').replace(/\[\]/g, '') === path &&
+    (spec.kind === undefined || spec.kind === '' || spec.kind === object.kind) &&
+    (spec.group === undefined || spec.group === '' || spec.group === group) &&
+    (spec.version === undefined || spec.version === '' || spec.version === version)
+  );
 }
 
 const VAR_REFERENCE = /\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g;
@@ -67,6 +80,11 @@ function onlyDeclaredVars(value: string, names: readonly string[]): boolean {
 
 function fills(listing: KustomizationListing, object: BuiltObject, path: FieldPath, written: unknown): boolean {
   if (listing.unreadable === true || listing.fieldSpecs === undefined) return false;
+  // kustomize loads a listed file only from within the kustomization's folder (its load
+  // restrictions): one elsewhere, or a link that leads elsewhere, fails the build, so no build fills it.
+  const root = realPath(dirname(resolve(listing.file)));
+  const file = realPath(resolve(object.file));
+  if (!file.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) return false;
   const at = specPath(path);
   if (typeof written === 'string' && listing.varNames !== undefined && onlyDeclaredVars(written, listing.varNames)) {
     return listing.fieldSpecs.some((spec) => spec.transformer === 'varReference' && specMatches(spec, object, at));

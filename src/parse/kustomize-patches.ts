@@ -94,6 +94,7 @@ export interface ConfiguredFieldSpec {
   readonly path: string;
   readonly kind?: string;
   readonly group?: string;
+  readonly version?: string;
   readonly create: boolean;
 }
 
@@ -740,9 +741,16 @@ function configuredFieldSpecs(configurations: unknown, readFile: ((path: string)
         if (!Array.isArray(entries)) return {};
         for (const entry of entries) {
           if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return {};
-          const { path: specPath, kind, group, create } = entry as Record<string, unknown>;
-          if (typeof specPath !== 'string' || (kind != null && typeof kind !== 'string') || (group != null && typeof group !== 'string')) return {};
-          specs.push({ transformer, path: specPath, ...(typeof kind === 'string' ? { kind } : {}), ...(typeof group === 'string' ? { group } : {}), create: create === true });
+          const { path: specPath, kind, group, version, create } = entry as Record<string, unknown>;
+          if (typeof specPath !== 'string' || [kind, group, version].some((field) => field != null && typeof field !== 'string')) return {};
+          specs.push({
+            transformer,
+            path: specPath,
+            ...(typeof kind === 'string' ? { kind } : {}),
+            ...(typeof group === 'string' ? { group } : {}),
+            ...(typeof version === 'string' ? { version } : {}),
+            create: create === true,
+          });
         }
       }
     }
