@@ -16,7 +16,7 @@ import type { CelType, ExpressionKind } from '../src/cel/check/index.js';
 import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
-import { deniedEitherWay, fieldsRequired, fieldsRequiredThroughOptionals, mayRemoveLabels, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
+import { deniedEitherWay, fieldsRequired, fieldsRequiredAlong, fieldsRequiredThroughOptionals, mayRemoveLabels, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
@@ -226,9 +226,14 @@ export const rule = defineObjectRule({
       }
       // The fields each validation requires by testing for them (`has(c.resources.limits)`).
       const required = new Map(all.filter(({ site }) => site.kind === 'validating.validation').map(({ site, expr }) => [site, fieldsRequired(expr)]));
-      /** Whether another validation denies the request itself when the read's field is absent. */
+      const exprOf = new Map(all.map(({ site, expr }) => [site, expr]));
+      /**
+       * Whether the request is denied anyway when the read's field is absent: another validation
+       * requires it, or the read's own requires it where the read is evaluated (only the message differs).
+       */
       const requiredElsewhere = ({ site, read }: { site: Site; read: UnguardedRead }): boolean =>
-        [...required].some(([other, paths]) => other !== site && paths.some((path) => requiresRead(path, read)));
+        [...required].some(([other, paths]) => other !== site && paths.some((path) => requiresRead(path, read))) ||
+        (site.kind === 'validating.validation' && fieldsRequiredAlong(exprOf.get(site)!, read).some((path) => requiresRead(path, read)));
       return [...bySite.values()].map((finding) => ({ ...finding, requiredElsewhere: finding.reads.every(requiredElsewhere) }));
     };
 

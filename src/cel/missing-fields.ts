@@ -249,12 +249,36 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
  * denies the request itself, with its own message: the read's error changes nothing.
  */
 export function fieldsRequired(expr: Expr): string[][] {
+  return requirements(expr, undefined);
+}
+
+/**
+ * The fields the expression requires where a read of it is evaluated: as fieldsRequired, but
+ * also through the side of an `||` and the branch of a ternary that hold the read. An error of
+ * the read counts only where the other side of that `||` is false, or the ternary takes that
+ * branch, and the expression's result is then that side's. A read whose absent field is one the
+ * expression requires there (`has(c.securityContext.capabilities.drop) && …`, read as
+ * `c.securityContext.capabilities`) makes the expression false or an error either way: under
+ * failurePolicy Fail, a validation denies the request whichever it is.
+ */
+export function fieldsRequiredAlong(expr: Expr, read: UnguardedRead): string[][] {
+  const chain = pathTo(expr, read);
+  return chain === undefined ? [] : requirements(expr, new Set(chain));
+}
+
+function requirements(expr: Expr, along: ReadonlySet<Expr> | undefined): string[][] {
   const out: string[][] = [];
   // Inside all(), a test holds only for the elements: over an empty list the predicate never
   // runs, so only paths through the element (`within`, root first) are required.
   const visit = (e: Expr, scope: Scope, within: readonly string[]): void => {
     if (e.kind === 'call' && e.fn === '_&&_') {
       for (const arg of e.args) visit(arg, scope, within);
+      return;
+    }
+    // Along a read: the side of `||` and the branch of a ternary that hold it (not the condition).
+    if (along !== undefined && along.has(e) && e.kind === 'call' && (e.fn === '_||_' || e.fn === '_?_:_')) {
+      const next = e.args.find((arg, index) => along.has(arg) && !(e.fn === '_?_:_' && index === 0));
+      if (next !== undefined) visit(next, scope, within);
       return;
     }
     const require = (operand: Expr, name: string): void => {
