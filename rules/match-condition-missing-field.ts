@@ -18,15 +18,32 @@ import type { Expr } from '../src/cel/check/ast.js';
 import { admissionCompile } from '../src/cel/compile.js';
 import { deniedEitherWay, fieldsRequired, fieldsRequiredAlong, fieldsRequiredThroughOptionals, mayRemoveLabels, onlyForOneUser, pathsWritten, presenceTests, requiresRead, unguardedPatchTargets, unguardedReads, type UnguardedRead } from '../src/cel/missing-fields.js';
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
+import { celMeterOf } from '../src/cel/budget.js';
+import { parseBounded } from '../src/cel/evaluate.js';
+import { analysisBudget, failsWhereAbsent, kindScenarios, requests, type KindScenario, type Owner, type ScenarioSite } from '../src/match/kind-scenarios.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
 import { describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
-import type { AdmissionPolicy, RuleWithOperations } from '../src/model/types.js';
+import type { AdmissionPolicy, NamedRuleWithOperations, RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'webhook' | 'policy' | 'patch';
+
+/**
+ * What one webhook's or policy's analysis reads: the expressions checked, those whose presence
+ * tests guard them, the rules, whether params and composed variables are declared, and the
+ * labels the objectSelector requires.
+ */
+interface Analysis {
+  readonly sites: readonly Site[];
+  readonly guardSites: readonly Site[];
+  readonly rules: readonly (Readonly<RuleWithOperations> | null | undefined)[];
+  readonly params: boolean;
+  readonly composition: boolean;
+  readonly selected: readonly string[];
+}
 
 /** One expression to analyse: where it is, what it is, and the expressions whose presence tests guard it. */
 interface Site {
@@ -172,10 +189,14 @@ export const rule = defineObjectRule({
     help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && …), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it.",
   },
   create(run) {
-    const analyse = (sites: readonly Site[], guardSites: readonly Site[], rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], params: boolean, composition: boolean, selected: readonly string[]) => {
+    /**
+     * The unguarded reads of each site. `keep` (with declaredOnly): which reads found on the kinds
+     * that declare their path are kept (those the plain analysis finds, and those shown reached).
+     */
+    const analyseWith = ({ sites, guardSites, rules, params, composition, selected }: Analysis, declaredOnly: boolean, keep: (site: Site, read: UnguardedRead) => boolean = () => true) => {
       const targets = matchedTargets(run, rules);
       if (targets === undefined) return [];
-      const fields = new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group));
+      const fields = new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group), declaredOnly);
       if (!fields.known) return [];
       const roots = objectRoots(rules);
       const all = parsed(run, [...guardSites, ...sites.filter((s) => !guardSites.includes(s))], params, composition);
@@ -213,7 +234,7 @@ export const rule = defineObjectRule({
         const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere])) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
-          if (roots.has(root)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables) });
+          if (roots.has(root) && keep(site, read)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables) });
         }
       }
       // One cause, one finding: an expression that reads several fields an object can lack (c.args
@@ -237,6 +258,41 @@ export const rule = defineObjectRule({
       return [...bySite.values()].map((finding) => ({ ...finding, requiredElsewhere: finding.reads.every(requiredElsewhere) }));
     };
 
+    /**
+     * analyseWith, and for rules that match kinds of several types (Pods and Deployments), the
+     * reads of a path optional on the kinds that declare it, where the other kinds never have it
+     * (`object.spec.template.spec.volumes`): kept when the kind-aware evaluator shows the read
+     * reached and failing on one of the kinds that declare it, with the field absent
+     * (src/match/kind-scenarios.ts failsWhereAbsent: a branch on `object.kind`, or a `has()` that is
+     * false on a kind, decides there).
+     */
+    const analyse = (analysis: Analysis, owner: Owner, exclusions: readonly (Readonly<NamedRuleWithOperations> | null | undefined)[] = []) => {
+      const { sites, guardSites, rules } = analysis;
+      const plain = analyseWith(analysis, false);
+      const targets = matchedTargets(run, rules);
+      if (targets === undefined || !new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group), true).mixed) return plain;
+      const found = new Set(plain.flatMap((finding) => finding.reads.map(({ site, read }) => `${site.path.join('.')}\u0000${read.path}`)));
+      // The expressions as the evaluator reads them: conditions, variables in order, the others.
+      const evaluated: (ScenarioSite & { readonly site: Site })[] = [];
+      for (const site of [...guardSites, ...sites.filter((s) => !guardSites.includes(s))]) {
+        const ast = site.expression.trim() === '' ? undefined : parseBounded(site.expression);
+        if (ast === undefined) continue;
+        const role = site.kind.endsWith('matchCondition') ? 'condition' : site.kind.endsWith('.variable') ? 'variable' : 'check';
+        evaluated.push({ site, role, ast, ...(site.name === undefined ? {} : { name: site.name }) });
+      }
+      let scenarios: readonly KindScenario[] | undefined;
+      const budget = analysisBudget();
+      const reached = (site: Site, read: UnguardedRead): boolean => {
+        if (found.has(`${site.path.join('.')}\u0000${read.path}`)) return true;
+        // A JSON Patch path is not a CEL read: the evaluator cannot show it reached.
+        const index = evaluated.findIndex((each) => each.site === site);
+        if (read.patch !== undefined || index < 0) return false;
+        scenarios ??= kindScenarios(run, rules, owner, new Set(requests(run, exclusions.filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys()));
+        return failsWhereAbsent(evaluated, index, scenarios, read.path, celMeterOf(run), budget) === true;
+      };
+      return analyseWith(analysis, true, reached);
+    };
+
     return {
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
@@ -249,7 +305,8 @@ export const rule = defineObjectRule({
           }));
           if (conditions.length === 0) continue;
           const rules = entry.webhook.rules ?? [];
-          for (const { site, read, more } of analyse(conditions, conditions, rules, false, false, selectedLabels(entry.webhook.objectSelector, rules))) {
+          const analysis = { sites: conditions, guardSites: conditions, rules, params: false, composition: false, selected: selectedLabels(entry.webhook.objectSelector, rules) };
+          for (const { site, read, more } of analyse(analysis, 'webhook')) {
             violations.push({
               messageId: 'webhook',
               data: { site: site.label, webhook: elideMiddle(entry.label, 48), access: read.access, missing: describeMissing(read), more: moreReads(more) },
@@ -299,7 +356,15 @@ export const rule = defineObjectRule({
         // A validating policy composes variables only when it has some; a mutating one always does.
         // One cause, one finding: two expressions of the policy whose first failing read is the
         // same field (two validations on a container's limits) are reported at the first.
-        const found = analyse(checked, [...conditions, ...variables], rules, spec.paramKind != null, mutating || variables.length > 0, selectedLabels(spec.matchConstraints?.objectSelector, rules));
+        const analysis = {
+          sites: checked,
+          guardSites: [...conditions, ...variables],
+          rules,
+          params: spec.paramKind != null,
+          composition: mutating || variables.length > 0,
+          selected: selectedLabels(spec.matchConstraints?.objectSelector, rules),
+        };
+        const found = analyse(analysis, mutating ? 'mutating' : 'validating', spec.matchConstraints?.excludeResourceRules ?? []);
         const byPath = new Map<string, (typeof found)[number]>();
         for (const finding of found) {
           const first = byPath.get(finding.read.path);

@@ -15,17 +15,15 @@
  * Deployments alike, and a guard placed on another path is not.
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
-import { AbstractEvaluator, alwaysFalse, EvaluationBudget, isNullFailure, type Abstract, type FailureSource, type Scenario } from '../src/cel/abstract.js';
-import { celMeterOf, type Meter } from '../src/cel/budget.js';
+import type { FailureSource } from '../src/cel/abstract.js';
+import { celMeterOf } from '../src/cel/budget.js';
+import { analysisBudget, kindScenarios, requests, scenarioFailures, type KindScenario, type Owner, type ScenarioFailure, type ScenarioSite } from '../src/match/kind-scenarios.js';
 import { memoKey } from '../src/run-scope.js';
 import type { ExpressionKind } from '../src/cel/check/index.js';
 import { admissionCompile } from '../src/cel/compile.js';
 import { parseBounded } from '../src/cel/evaluate.js';
 import type { FieldPath } from '../src/field-path.js';
-import type { ResourceInfo } from '../src/kube/discovery/discovery.js';
-import { kindShape } from '../src/kube/fields.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import { entryTargets, groupVersion, withAllGroups } from '../src/match/targets.js';
 import { bindingCanReject, bindingSpec, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import type { RuleWithOperations } from '../src/model/types.js';
@@ -37,102 +35,10 @@ import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Severity, type 
 
 type MessageId = 'webhook' | 'policy';
 
-/** One expression: where it is, how the message names it, and its AST. */
-interface Site {
+/** One expression: where it is, how the message names it, and its AST (an `audit` site's error denies under Fail whatever the binding's validationActions). */
+interface Site extends ScenarioSite {
   readonly path: FieldPath;
   readonly label: string;
-  /** `audit`: an auditAnnotation's valueExpression, whose error denies under Fail whatever the binding's validationActions. */
-  readonly role: 'condition' | 'variable' | 'check' | 'audit';
-  readonly name?: string;
-  readonly ast: ASTNode;
-}
-
-/** A kind and operation the expressions run for, as a scenario, with how a message names it. */
-interface KindScenario {
-  /** The request, as requests() keys it. */
-  readonly key: string;
-  readonly scenario: Scenario;
-  /** `pods`, `deployments (apps)`: what the message names. */
-  readonly resource: string;
-}
-
-const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE'] as const;
-
-/** Whose expressions: a webhook's, a validating policy's or a mutating policy's (they admit different operations). */
-type Owner = 'webhook' | 'validating' | 'mutating';
-
-/**
- * Built-in resources that take fewer writes than the rest (their REST storage): ComponentStatuses
- * are only read, Bindings only created (pods/binding is a subresource, left out here anyway).
- */
-const CORE_WRITES: Readonly<Record<string, readonly string[]>> = { componentstatuses: [], bindings: ['CREATE'] };
-
-/**
- * The built-in kinds the rules match, per operation (CONNECT objects are options kinds, and
- * subresources other than status carry other kinds: both are left out).
- */
-function kindScenarios(run: RuleRun, rules: readonly (Readonly<RuleWithOperations> | null | undefined)[], owner: Owner, excluded: ReadonlySet<string> = new Set()): KindScenario[] {
-  const out = new Map<string, KindScenario>();
-  const policy = owner !== 'webhook';
-  for (const [key, { info, subresource, operation }] of requests(run, rules)) {
-    if (excluded.has(key)) continue;
-    // The mutating policy plugin admits CREATE, UPDATE and CONNECT only (mutating/plugin.go Handles).
-    if (owner === 'mutating' && operation === 'DELETE') continue;
-    if (info.custom || !run.discovery.isKnownBuiltinGroup(info.group) || (subresource !== '' && subresource !== 'status')) continue;
-    const shape = kindShape(info.group, info.version, info.kind);
-    if (shape === undefined) continue;
-    const apiVersion = groupVersion(info.group, info.version);
-    const known = { shape, kind: info.kind, apiVersion };
-    // namespaceObject: null for a webhook, and for a policy on a cluster-scoped resource.
-    const namespaceNull = !policy || !info.namespaced;
-    const objects = new Map<'object' | 'oldObject', typeof known>();
-    if (operation !== 'DELETE') objects.set('object', known);
-    if (operation !== 'CREATE') objects.set('oldObject', known);
-    out.set(key, {
-      key,
-      resource: `${info.resource}${subresource === '' ? '' : `/${subresource}`}${info.group === '' ? '' : ` (${info.group})`}`,
-      scenario: {
-        operation,
-        nulls: new Set([...(operation === 'DELETE' ? ['object' as const] : []), ...(operation === 'CREATE' ? ['oldObject' as const] : []), ...(namespaceNull ? ['namespaceObject' as const] : [])]),
-        present: new Set(['request', ...objects.keys(), ...(namespaceNull ? [] : ['namespaceObject'])]),
-        objects,
-        request: {
-          'kind.group': info.group,
-          'kind.version': info.version,
-          'kind.kind': info.kind,
-          'resource.group': info.group,
-          'resource.version': info.version,
-          'resource.resource': info.resource,
-          // Absent from a request for the resource itself (omitempty in AdmissionRequest).
-          ...(subresource === '' ? {} : { subResource: subresource }),
-        },
-        ...(subresource === '' ? { requestAbsent: new Set(['subResource']) } : {}),
-      },
-    });
-  }
-  return [...out.values()];
-}
-
-/** The requests rules match, by group/version/resource/subresource/operation (CONNECT left out), within each rule's scope. */
-function requests(run: RuleRun, rules: readonly (Readonly<RuleWithOperations & { scope?: string }> | null | undefined)[]): Map<string, { info: ResourceInfo; subresource: string; operation: string }> {
-  const found = new Map<string, { info: ResourceInfo; subresource: string; operation: string }>();
-  for (const rule of rules) {
-    if (rule == null) continue;
-    const operations = rule.operations ?? [];
-    const spelled = withAllGroups(run.discovery, rule);
-    for (const entry of rule.resources ?? []) {
-      for (const { info, subresource } of entryTargets(run.discovery, spelled, entry ?? '')) {
-        if ((rule.scope === 'Namespaced' && !info.namespaced) || (rule.scope === 'Cluster' && info.namespaced)) continue;
-        for (const operation of OPERATIONS) {
-          // A status subresource is only ever updated.
-          if (subresource !== '' && operation !== 'UPDATE') continue;
-          if (info.group === '' && subresource === '' && CORE_WRITES[info.resource] !== undefined && !CORE_WRITES[info.resource]!.includes(operation)) continue;
-          if (operations.includes('*') || operations.includes(operation)) found.set(`${info.group}/${info.version}/${info.resource}/${subresource}/${operation}`, { info, subresource, operation });
-        }
-      }
-    }
-  }
-  return found;
 }
 
 /** A failing read: the expression (its index among the sites), the first node, and the operations and resources where it fails. */
@@ -146,45 +52,6 @@ interface Failure {
   always: boolean;
 }
 
-/**
- * What one analysis (a webhook's or policy's expressions over every kind and operation it
- * matches) may spend, in nodes visited: macros are unrolled up to the first, evaluation stops at
- * the second (a pathological policy: 64-element literal lists around 250-term chains, hundreds
- * of variables, over every resource). Real policies stay far below.
- */
-const ANALYSIS_UNROLL_VISITS = 30_000;
-const ANALYSIS_VISITS = 300_000;
-
-/** A read that can fail an expression for one scenario. */
-interface ScenarioFailure {
-  readonly site: number;
-  readonly source: FailureSource;
-  readonly node: ASTNode;
-  readonly always: boolean;
-}
-
-/** The reads of absent fields that can fail the expressions for one scenario: none when a condition is false for it, or past the evaluator's budget. */
-function scenarioFailures(sites: readonly Site[], scenario: Scenario, meter: Meter, budget: EvaluationBudget): ScenarioFailure[] {
-  // Variables in order: each may read those before it; an error counts where one is read.
-  const variables = new Map<string, Abstract>();
-  const evaluatorOf = (): AbstractEvaluator => new AbstractEvaluator({ ...scenario, variables: new Map(variables) }, meter, budget);
-  for (const site of sites) if (site.role === 'variable' && site.name !== undefined) variables.set(site.name, evaluatorOf().evaluate(site.ast));
-  const evaluator = evaluatorOf();
-  const evaluated = (role: Site['role']) => sites.flatMap((site, index) => (site.role === role ? [{ index, value: evaluator.evaluate(site.ast) }] : []));
-  const conditions = evaluated('condition');
-  // Any false condition skips the webhook or policy, whatever the others do.
-  if (conditions.some(({ value }) => alwaysFalse(value))) return [];
-  const checks = [...evaluated('check'), ...evaluated('audit')];
-  // Over the budget a failure may be one the expression absorbs: nothing is concluded.
-  if (budget.approximated) return [];
-  const out: ScenarioFailure[] = [];
-  for (const { index, value } of [...conditions, ...checks]) {
-    for (const [source, node] of value.errors) {
-      if (!isNullFailure(source)) out.push({ site: index, source, node, always: value.values !== undefined && value.values.length === 0 });
-    }
-  }
-  return out;
-}
 
 /**
  * The reads of fields a matched kind does not have that can fail an expression, by the path
@@ -200,7 +67,7 @@ function failures(run: RuleRun, sites: readonly Site[], scenarios: readonly Kind
   const sameOnUpdate = !readsOldObject && !mention('operation');
   const byResource = new Map<string, ScenarioFailure[]>();
   // One budget for the whole analysis: once it runs out, nothing more is concluded.
-  const budget = new EvaluationBudget(ANALYSIS_UNROLL_VISITS, ANALYSIS_VISITS);
+  const budget = analysisBudget();
   for (const { key, scenario, resource } of scenarios) {
     if (scenario.operation === 'DELETE' && !readsOldObject) continue;
     let results = sameOnUpdate ? byResource.get(resource) : undefined;

@@ -86,6 +86,13 @@ export interface Scenario {
   readonly requestAbsent?: ReadonlySet<string>;
   /** The policy's variables, evaluated for the scenario (an error counts where one is read). */
   readonly variables?: ReadonlyMap<string, Abstract>;
+  /**
+   * Fields taken as absent from this object (`object.spec.template.spec.volumes`: an optional one
+   * that it lacks), as a field the kind never has is: selecting one is an error of that source,
+   * `has()` of it false. Lets a rule ask whether an expression reads an optional field where the
+   * object may lack it (src/match/kind-scenarios.ts).
+   */
+  readonly absent?: ReadonlySet<string>;
 }
 
 /** Type identifiers, constants in an expression (`type(object) == null_type`). */
@@ -506,6 +513,7 @@ export class AbstractEvaluator {
     const root = this.scenario.objects?.get(value.path as 'object' | 'oldObject');
     if (root !== undefined && (field === 'kind' || field === 'apiVersion')) return true;
     const found = fieldShape(value.shape, field);
+    if (found.declared && !found.required && this.scenario.absent?.has(`${value.path}.${field}`) === true) return false;
     return !found.declared ? false : found.required ? true : undefined;
   }
 
@@ -540,6 +548,7 @@ export class AbstractEvaluator {
       if (/^__.*__$/.test(key)) return undefined;
       const found = fieldShape(shape, key);
       if (!found.declared) return 'absent';
+      if (!found.required && this.scenario.absent?.has(`${value.path}.${key}`) === true) return 'absent';
       return found.shape === undefined ? undefined : new Shaped(`${value.path}.${key}`, found.shape, found.nullable === true);
     }
     // A list element or a map value: its shape (a missing index or key is not tracked here).

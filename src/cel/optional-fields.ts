@@ -17,6 +17,7 @@
  * resources: a field this table does not list is never reported.
  */
 import type { ResourceInfo } from '../kube/discovery/discovery.js';
+import { fieldShape, kindShape, type FieldShape } from '../kube/fields.js';
 
 /** How an optional path is missing: the field itself, or (for labels and annotations) a key of it. */
 export type Optionality = 'field' | 'key';
@@ -214,34 +215,80 @@ function nodeOf(target: MatchedTarget, builtin: (group: string) => boolean): Nod
  * target is not known.
  */
 export class OptionalFields {
-  private readonly nodes: readonly Node[];
+  /** Each target's tree, with the shape of its kind's Go type (undefined when not known here). */
+  private readonly entries: readonly { readonly node: Node; readonly shape: FieldShape | undefined }[];
 
-  constructor(targets: readonly MatchedTarget[], builtin: (group: string) => boolean) {
-    const nodes: Node[] = [];
+  /**
+   * `declaredOnly`: a path is judged on the targets whose kind declares it, not on all (see
+   * lookup); the reads found so must then be shown to be reached on those kinds
+   * (src/match/kind-scenarios.ts failsWhereAbsent).
+   */
+  constructor(
+    targets: readonly MatchedTarget[],
+    builtin: (group: string) => boolean,
+    private readonly declaredOnly = false,
+  ) {
+    const entries: { node: Node; shape: FieldShape | undefined }[] = [];
     let known = targets.length > 0;
     for (const target of targets) {
       const node = nodeOf(target, builtin);
-      if (node === undefined) known = false;
-      else if (!nodes.includes(node)) nodes.push(node);
+      if (node === undefined) {
+        known = false;
+        continue;
+      }
+      const shape = kindShape(target.info.group, target.info.version, target.info.kind);
+      if (!entries.some((entry) => entry.node === node && entry.shape === shape)) entries.push({ node, shape });
     }
-    this.nodes = known ? nodes : [];
+    this.entries = known ? entries : [];
   }
 
   get known(): boolean {
-    return this.nodes.length > 0;
+    return this.entries.length > 0;
+  }
+
+  /** Whether the targets are of several kinds (trees or types): declaredOnly may then judge more. */
+  get mixed(): boolean {
+    return this.entries.length > 1;
   }
 
   /**
    * 'field' when the last segment is an optional field, 'key' when it is a key of an
-   * optional-keyed map. An optional parent counts as present only when `guarded` says it is
-   * tested for.
+   * optional-keyed map, on every target (with declaredOnly, every target whose kind declares the
+   * path: a kind whose type has no such field, `spec.template` on a Pod when a policy matches Pods
+   * and Deployments, never has it, and whether the expression reads it there is undefined-field's
+   * question). An optional parent counts as present only when `guarded` says it is tested for.
    */
   lookup(path: readonly string[], asKey: boolean, guarded: (prefix: readonly string[]) => boolean = () => false): Optionality | undefined {
-    if (this.nodes.length === 0 || path.length === 0) return undefined;
-    const verdicts = this.nodes.map((root) => lookupIn(root, path, asKey, guarded));
+    if (this.entries.length === 0 || path.length === 0) return undefined;
+    const fields = asKey ? path.slice(0, -1) : path;
+    const relevant = this.declaredOnly ? this.entries.filter((entry) => declares(entry.shape, fields) !== false) : this.entries;
+    if (relevant.length === 0) return undefined;
+    const verdicts = relevant.map((entry) => lookupIn(entry.node, path, asKey, guarded));
     const first = verdicts[0];
     return first !== undefined && verdicts.every((v) => v === first) ? first : undefined;
   }
+}
+
+/** Whether a type declares a path (field names, `[]` for list elements): false only when it certainly does not. */
+function declares(shape: FieldShape | undefined, path: readonly string[]): boolean | undefined {
+  let at = shape;
+  for (const segment of path) {
+    if (at === undefined) return undefined;
+    if (segment === '[]') {
+      if (at.kind !== 'list') return at.kind === 'struct' ? false : undefined;
+      at = at.element;
+      continue;
+    }
+    if (at.kind === 'map') {
+      at = at.element;
+      continue;
+    }
+    if (at.kind !== 'struct') return false;
+    const field = fieldShape(at, segment);
+    if (!field.declared) return false;
+    at = field.shape;
+  }
+  return true;
 }
 
 function lookupIn(root: Node, path: readonly string[], asKey: boolean, guarded: (prefix: readonly string[]) => boolean): Optionality | undefined {
