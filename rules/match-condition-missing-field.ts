@@ -20,7 +20,7 @@ import { deniedEitherWay, fieldsRequired, fieldsRequiredAlong, fieldsRequiredThr
 import { OptionalFields, type MatchedTarget } from '../src/cel/optional-fields.js';
 import { celMeterOf } from '../src/cel/budget.js';
 import { parseBounded } from '../src/cel/evaluate.js';
-import { analysisBudget, failsWhereAbsent, kindScenarios, requests, type KindScenario, type Owner, type ScenarioSite } from '../src/match/kind-scenarios.js';
+import { analysisBudget, boundRequests, failsWhereAbsent, kindScenarios, requests, type KindScenario, type Owner, type ScenarioSite } from '../src/match/kind-scenarios.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets } from '../src/match/targets.js';
 import { describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
@@ -266,7 +266,7 @@ export const rule = defineObjectRule({
      * (src/match/kind-scenarios.ts failsWhereAbsent: a branch on `object.kind`, or a `has()` that is
      * false on a kind, decides there).
      */
-    const analyse = (analysis: Analysis, owner: Owner, exclusions: readonly (Readonly<NamedRuleWithOperations> | null | undefined)[] = []) => {
+    const analyse = (analysis: Analysis, owner: Owner, exclusions: readonly (Readonly<NamedRuleWithOperations> | null | undefined)[] = [], bound?: (key: string) => boolean) => {
       const { sites, guardSites, rules } = analysis;
       const plain = analyseWith(analysis, false);
       const targets = matchedTargets(run, rules);
@@ -287,7 +287,8 @@ export const rule = defineObjectRule({
         // A JSON Patch path is not a CEL read: the evaluator cannot show it reached.
         const index = evaluated.findIndex((each) => each.site === site);
         if (read.patch !== undefined || index < 0) return false;
-        scenarios ??= kindScenarios(run, rules, owner, new Set(requests(run, exclusions.filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys()));
+        // A policy runs only where one of its bindings matches too: the kinds no binding lets it see are not evaluated.
+        scenarios ??= kindScenarios(run, rules, owner, new Set(requests(run, exclusions.filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys())).filter(({ key }) => bound === undefined || bound(key));
         return failsWhereAbsent(evaluated, index, scenarios, read.path, celMeterOf(run), budget) === true;
       };
       return analyseWith(analysis, true, reached);
@@ -364,7 +365,7 @@ export const rule = defineObjectRule({
           composition: mutating || variables.length > 0,
           selected: selectedLabels(spec.matchConstraints?.objectSelector, rules),
         };
-        const found = analyse(analysis, mutating ? 'mutating' : 'validating', spec.matchConstraints?.excludeResourceRules ?? []);
+        const found = analyse(analysis, mutating ? 'mutating' : 'validating', spec.matchConstraints?.excludeResourceRules ?? [], boundRequests(run, object));
         const byPath = new Map<string, (typeof found)[number]>();
         for (const finding of found) {
           const first = byPath.get(finding.read.path);

@@ -221,7 +221,7 @@ function pathTo(expr: Expr, read: UnguardedRead): Expr[] | undefined {
 /**
  * Whether a read's absence would make the expression false anyway: the read is compared for
  * equality with a literal (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
- * comparison is reached from the root through `&&` alone. A validation that errors there under
+ * comparison is reached from the root through `&&` alone, or past a test of the object's kind. A validation that errors there under
  * failurePolicy Fail is denied, as it would be if the field were read as absent: only the
  * message differs. (A read under `!=`, `!`, `||` may have meant to let absence pass.)
  */
@@ -229,7 +229,15 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   const chain = pathTo(expr, read);
   if (chain === undefined) return false;
   let at = 0;
-  while (at < chain.length && chain[at]!.kind === 'call' && (chain[at] as { fn: string }).fn === '_&&_') at++;
+  // Through `&&`, and through a test of the object's kind (`object.kind == 'Pod' || …`, a
+  // ternary on it): constant for each kind, it lets the read's side decide or is never taken.
+  const passes = (node: Expr, next: Expr | undefined): boolean => {
+    if (node.kind !== 'call') return false;
+    if (node.fn === '_&&_') return true;
+    if (node.fn === '_||_') return node.args.every((arg) => arg === next || onlyKindTests(arg, new Set()));
+    return node.fn === '_?_:_' && next !== node.args[0] && onlyKindTests(node.args[0]!, new Set());
+  };
+  while (at < chain.length && passes(chain[at]!, chain[at + 1])) at++;
   const comparison = chain[at];
   if (comparison === undefined || comparison.kind !== 'call' || (comparison.fn !== '_==_' && comparison.fn !== '@in')) return false;
   const operand = chain[at + 1];
@@ -239,6 +247,43 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));
   const placed = comparison.fn === '_==_' ? comparison.args.includes(operand!) : comparison.args[0] === operand;
   return operand !== undefined && placed && literal(other) && inOperand;
+}
+
+/** The variables and fields that name the kind of the request's object, the same for every object of a kind. */
+const KIND_PATHS = /^(?:(?:object|oldObject)\.(?:kind|apiVersion)|request\.(?:kind|resource)\.\w+)$/;
+
+/**
+ * Whether an expression reads nothing but the kind of the request's object (`object.kind == 'Pod'`,
+ * `['Deployment', 'Job'].all(k, object.kind != k)`, `request.resource.resource in […]`), literals
+ * and its own macros' variables: its value is the same for every object of one kind.
+ */
+function onlyKindTests(e: Expr, bound: ReadonlySet<string>): boolean {
+  switch (e.kind) {
+    case 'literal':
+      return true;
+    case 'ident':
+      return bound.has(e.name);
+    case 'select': {
+      if (e.testOnly) return false;
+      let root: Expr = e;
+      const names: string[] = [];
+      while (root.kind === 'select' && !root.testOnly) {
+        names.unshift(root.field);
+        root = root.operand;
+      }
+      return root.kind === 'ident' && !bound.has(root.name) && KIND_PATHS.test([root.name, ...names].join('.'));
+    }
+    case 'call':
+      return (e.target === undefined || onlyKindTests(e.target, bound)) && e.args.every((arg) => onlyKindTests(arg, bound));
+    case 'list':
+      return e.elements.every((element) => onlyKindTests(element, bound));
+    case 'comprehension': {
+      const inner = new Set([...bound, e.iterVar, ...(e.iterVar2 === undefined ? [] : [e.iterVar2]), e.accuVar]);
+      return onlyKindTests(e.iterRange, bound) && [e.accuInit, e.loopCondition, e.loopStep, e.result].every((part) => onlyKindTests(part, inner));
+    }
+    default:
+      return false;
+  }
 }
 
 /**

@@ -9,7 +9,10 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { ResourceInfo } from '../kube/discovery/discovery.js';
 import { kindShape } from '../kube/fields.js';
+import { policyIndexOf } from './bindings.js';
 import { entryTargets, groupVersion, withAllGroups } from './targets.js';
+import { bindingSpec } from '../model/policies.js';
+import type { PolicyObject } from '../model/objects.js';
 import type { RuleWithOperations } from '../model/types.js';
 import type { RunScope } from '../run-scope.js';
 import { AbstractEvaluator, alwaysFalse, EvaluationBudget, isNullFailure, type Abstract, type FailureSource, type Scenario } from '../cel/abstract.js';
@@ -169,4 +172,25 @@ export function failsWhereAbsent(sites: readonly ScenarioSite[], site: number, s
     if (failures.some((failure) => failure.site === site && failure.source === path)) return true;
   }
   return false;
+}
+
+/**
+ * The requests (as requests() keys them) that a policy's bindings in the run let it see: those
+ * each binding's matchResources match (all, without resourceRules), less its exclusions without
+ * resourceNames; undefined when no binding of the policy is in the run (what a binding written
+ * elsewhere selects is not known).
+ */
+export function boundRequests(run: Pick<RunScope, 'discovery' | 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches'>, policy: PolicyObject): ((key: string) => boolean) | undefined {
+  const bindings = policyIndexOf(run)
+    .bindingsOf(policy)
+    .filter((binding) => binding.decodable);
+  if (bindings.length === 0) return undefined;
+  const covers = bindings.map((binding) => {
+    const match = bindingSpec(binding)?.matchResources;
+    const rules = match?.resourceRules ?? [];
+    const excluded = new Set(requests(run, (match?.excludeResourceRules ?? []).filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys());
+    const matched = rules.length === 0 ? undefined : new Set(requests(run, rules).keys());
+    return (key: string): boolean => (matched === undefined || matched.has(key)) && !excluded.has(key);
+  });
+  return (key) => covers.some((cover) => cover(key));
 }
