@@ -17,14 +17,13 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { FailureSource } from '../src/cel/abstract.js';
 import { celMeterOf } from '../src/cel/budget.js';
-import { analysisBudget, kindScenarios, requests, scenarioFailures, type KindScenario, type Owner, type ScenarioFailure, type ScenarioSite } from '../src/match/kind-scenarios.js';
+import { analysisBudget, boundRequests, kindScenarios, requests, scenarioFailures, type KindScenario, type Owner, type ScenarioFailure, type ScenarioSite } from '../src/match/kind-scenarios.js';
 import { memoKey } from '../src/run-scope.js';
 import type { ExpressionKind } from '../src/cel/check/index.js';
 import { admissionCompile } from '../src/cel/compile.js';
 import { parseBounded } from '../src/cel/evaluate.js';
 import type { FieldPath } from '../src/field-path.js';
-import { policyIndexOf } from '../src/match/bindings.js';
-import { bindingCanReject, bindingSpec, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
+import { bindingCanReject, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
 import type { PolicyObject } from '../src/model/objects.js';
 import type { RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
@@ -144,16 +143,8 @@ const moreText = (more: number): string => (more === 0 ? '' : ` (+${more} more)`
  * AuditAnnotationActionError).
  */
 function enforcingBinding(run: RuleRun, policy: PolicyObject, keys: ReadonlySet<string>, anyAction: boolean): boolean {
-  return policyIndexOf(run)
-    .bindingsOf(policy)
-    .some((binding) => {
-      if (!binding.decodable || (!anyAction && !bindingCanReject(binding))) return false;
-      const match = bindingSpec(binding)?.matchResources;
-      const rules = match?.resourceRules ?? [];
-      const excluded = new Set(requests(run, (match?.excludeResourceRules ?? []).filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys());
-      const matched = rules.length === 0 ? undefined : new Set(requests(run, rules).keys());
-      return [...keys].some((key) => (matched === undefined || matched.has(key)) && !excluded.has(key));
-    });
+  const bound = boundRequests(run, policy, (binding) => anyAction || bindingCanReject(binding));
+  return bound !== undefined && [...keys].some(bound);
 }
 
 export const rule = defineObjectRule({

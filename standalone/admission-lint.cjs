@@ -43854,8 +43854,8 @@ function failsWhereAbsent(sites, site, scenarios2, path, meter, budget2) {
   }
   return false;
 }
-function boundRequests(run2, policy) {
-  const bindings = policyIndexOf(run2).bindingsOf(policy).filter((binding) => binding.decodable);
+function boundRequests(run2, policy, counts = () => true) {
+  const bindings = policyIndexOf(run2).bindingsOf(policy).filter((binding) => binding.decodable && counts(binding));
   if (bindings.length === 0)
     return void 0;
   const covers2 = bindings.map((binding) => {
@@ -43953,15 +43953,8 @@ function perSite(found) {
   return [...bySite.values()];
 }
 function enforcingBinding(run2, policy, keys, anyAction) {
-  return policyIndexOf(run2).bindingsOf(policy).some((binding) => {
-    if (!binding.decodable || !anyAction && !bindingCanReject(binding))
-      return false;
-    const match = bindingSpec(binding)?.matchResources;
-    const rules2 = match?.resourceRules ?? [];
-    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule41) => (rule41?.resourceNames ?? []).length === 0)).keys());
-    const matched = rules2.length === 0 ? void 0 : new Set(requests(run2, rules2).keys());
-    return [...keys].some((key2) => (matched === void 0 || matched.has(key2)) && !excluded.has(key2));
-  });
+  const bound = boundRequests(run2, policy, (binding) => anyAction || bindingCanReject(binding));
+  return bound !== void 0 && [...keys].some(bound);
 }
 var ANALYSES, moreText, rule26;
 var init_undefined_field = __esm({
@@ -43973,7 +43966,6 @@ var init_undefined_field = __esm({
     init_run_scope();
     init_compile();
     init_evaluate();
-    init_bindings();
     init_policies();
     init_types();
     init_webhooks();
@@ -69430,4 +69422,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 1a4fa3031bd5adbcdba566b26838c1c9994b1a859d95b20c8ad152b048fd9458
+//# admission-lint-build e72da5120e551d4c412e494d1b1acab1bf1bb8018b6fa728e1589be47935772b

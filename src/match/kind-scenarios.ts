@@ -27,7 +27,7 @@ export interface KindScenario {
   readonly resource: string;
 }
 
-export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE'] as const;
+const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE'] as const;
 
 /** Whose expressions: a webhook's, a validating policy's or a mutating policy's (they admit different operations). */
 export type Owner = 'webhook' | 'validating' | 'mutating';
@@ -178,12 +178,16 @@ export function failsWhereAbsent(sites: readonly ScenarioSite[], site: number, s
  * The requests (as requests() keys them) that a policy's bindings in the run let it see: those
  * each binding's matchResources match (all, without resourceRules), less its exclusions without
  * resourceNames; undefined when no binding of the policy is in the run (what a binding written
- * elsewhere selects is not known).
+ * elsewhere selects is not known). `counts` picks the bindings (those that can reject, say).
  */
-export function boundRequests(run: Pick<RunScope, 'discovery' | 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches'>, policy: PolicyObject): ((key: string) => boolean) | undefined {
+export function boundRequests(
+  run: Pick<RunScope, 'discovery' | 'policies' | 'memo' | 'kustomizations' | 'kustomizePatches'>,
+  policy: PolicyObject,
+  counts: (binding: PolicyObject) => boolean = () => true,
+): ((key: string) => boolean) | undefined {
   const bindings = policyIndexOf(run)
     .bindingsOf(policy)
-    .filter((binding) => binding.decodable);
+    .filter((binding) => binding.decodable && counts(binding));
   if (bindings.length === 0) return undefined;
   const covers = bindings.map((binding) => {
     const match = bindingSpec(binding)?.matchResources;
