@@ -193,9 +193,12 @@ export const rule = defineObjectRule({
      * The unguarded reads of each site. `keep` (with declaredOnly): which reads found on the kinds
      * that declare their path are kept (those the plain analysis finds, and those shown reached).
      */
-    const analyseWith = ({ sites, guardSites, rules, params, composition, selected }: Analysis, declaredOnly: boolean, keep: (site: Site, read: UnguardedRead) => boolean = () => true) => {
-      const targets = matchedTargets(run, rules);
-      if (targets === undefined) return [];
+    const analyseWith = (
+      { sites, guardSites, rules, params, composition, selected }: Analysis,
+      targets: readonly MatchedTarget[],
+      declaredOnly: boolean,
+      keep: (site: Site, read: UnguardedRead) => boolean = () => true,
+    ) => {
       const fields = new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group), declaredOnly);
       if (!fields.known) return [];
       const roots = objectRoots(rules);
@@ -268,30 +271,36 @@ export const rule = defineObjectRule({
      */
     const analyse = (analysis: Analysis, owner: Owner, exclusions: readonly (Readonly<NamedRuleWithOperations> | null | undefined)[] = [], bound?: (key: string) => boolean) => {
       const { sites, guardSites, rules } = analysis;
-      const plain = analyseWith(analysis, false);
       const targets = matchedTargets(run, rules);
-      if (targets === undefined || !new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group), true).mixed) return plain;
+      if (targets === undefined) return [];
+      const plain = analyseWith(analysis, targets, false);
+      if (!new OptionalFields(targets, (group) => run.discovery.isKnownBuiltinGroup(group), true).mixed) return plain;
       const found = new Set(plain.flatMap((finding) => finding.reads.map(({ site, read }) => `${site.path.join('.')}\u0000${read.path}`)));
-      // The expressions as the evaluator reads them: conditions, variables in order, the others.
-      const evaluated: (ScenarioSite & { readonly site: Site })[] = [];
-      for (const site of [...guardSites, ...sites.filter((s) => !guardSites.includes(s))]) {
-        const ast = site.expression.trim() === '' ? undefined : parseBounded(site.expression);
-        if (ast === undefined) continue;
-        const role = site.kind.endsWith('matchCondition') ? 'condition' : site.kind.endsWith('.variable') ? 'variable' : 'check';
-        evaluated.push({ site, role, ast, ...(site.name === undefined ? {} : { name: site.name }) });
-      }
+      // The expressions as the evaluator reads them (conditions, variables in order, the others),
+      // parsed when a read first needs them.
+      let evaluated: (ScenarioSite & { readonly site: Site })[] | undefined;
+      const evaluatedSites = (): (ScenarioSite & { readonly site: Site })[] => {
+        evaluated ??= [...guardSites, ...sites.filter((s) => !guardSites.includes(s))].flatMap((site) => {
+          const ast = site.expression.trim() === '' ? undefined : parseBounded(site.expression);
+          if (ast === undefined) return [];
+          const role = site.kind.endsWith('matchCondition') ? ('condition' as const) : site.kind.endsWith('.variable') ? ('variable' as const) : ('check' as const);
+          return [{ site, role, ast, ...(site.name === undefined ? {} : { name: site.name }) }];
+        });
+        return evaluated;
+      };
       let scenarios: readonly KindScenario[] | undefined;
       const budget = analysisBudget();
       const reached = (site: Site, read: UnguardedRead): boolean => {
         if (found.has(`${site.path.join('.')}\u0000${read.path}`)) return true;
         // A JSON Patch path is not a CEL read: the evaluator cannot show it reached.
-        const index = evaluated.findIndex((each) => each.site === site);
-        if (read.patch !== undefined || index < 0) return false;
+        if (read.patch !== undefined) return false;
+        const index = evaluatedSites().findIndex((each) => each.site === site);
+        if (index < 0) return false;
         // A policy runs only where one of its bindings matches too: the kinds no binding lets it see are not evaluated.
         scenarios ??= kindScenarios(run, rules, owner, new Set(requests(run, exclusions.filter((rule) => (rule?.resourceNames ?? []).length === 0)).keys())).filter(({ key }) => bound === undefined || bound(key));
-        return failsWhereAbsent(evaluated, index, scenarios, read.path, celMeterOf(run), budget) === true;
+        return failsWhereAbsent(evaluatedSites(), index, scenarios, read.path, celMeterOf(run), budget) === true;
       };
-      return analyseWith(analysis, true, reached);
+      return analyseWith(analysis, targets, true, reached);
     };
 
     return {

@@ -35270,7 +35270,9 @@ function configuredFieldSpecs(configurations, readFile3) {
   }
   return { fieldSpecs: specs };
 }
-function kustomizationListings(file, folder, text, whole, readFile3) {
+function kustomizationListings(file, folder, text, whole, readListed) {
+  const read2 = /* @__PURE__ */ new Map();
+  const readFile3 = readListed === void 0 ? void 0 : (path) => read2.has(path) ? read2.get(path) : (read2.set(path, readListed(path)), read2.get(path));
   if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text)))
     return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const documents = patchDocuments(text) ?? [];
@@ -44911,10 +44913,7 @@ var init_match_condition_missing_field = __esm({
         help: "Reading a field an object lacks is a CEL error, decided by failurePolicy: Fail (the API default) rejects the request, Ignore skips the webhook or policy for it. Test for the field first (has(object.spec.initContainers) && \u2026), read it as an optional (object.spec.?initContainers.orValue([]), object.metadata.?labels[?'team'].orValue('')), or add a matchCondition that is false without it."
       },
       create(run2) {
-        const analyseWith = ({ sites, guardSites, rules: rules2, params, composition, selected }, declaredOnly, keep = () => true) => {
-          const targets2 = matchedTargets(run2, rules2);
-          if (targets2 === void 0)
-            return [];
+        const analyseWith = ({ sites, guardSites, rules: rules2, params, composition, selected }, targets2, declaredOnly, keep = () => true) => {
           const fields = new OptionalFields(targets2, (group) => run2.discovery.isKnownBuiltinGroup(group), declaredOnly);
           if (!fields.known)
             return [];
@@ -44962,31 +44961,38 @@ var init_match_condition_missing_field = __esm({
         };
         const analyse5 = (analysis, owner, exclusions = [], bound) => {
           const { sites, guardSites, rules: rules2 } = analysis;
-          const plain2 = analyseWith(analysis, false);
           const targets2 = matchedTargets(run2, rules2);
-          if (targets2 === void 0 || !new OptionalFields(targets2, (group) => run2.discovery.isKnownBuiltinGroup(group), true).mixed)
+          if (targets2 === void 0)
+            return [];
+          const plain2 = analyseWith(analysis, targets2, false);
+          if (!new OptionalFields(targets2, (group) => run2.discovery.isKnownBuiltinGroup(group), true).mixed)
             return plain2;
           const found = new Set(plain2.flatMap((finding) => finding.reads.map(({ site, read: read2 }) => `${site.path.join(".")}\0${read2.path}`)));
-          const evaluated2 = [];
-          for (const site of [...guardSites, ...sites.filter((s) => !guardSites.includes(s))]) {
-            const ast = site.expression.trim() === "" ? void 0 : parseBounded(site.expression);
-            if (ast === void 0)
-              continue;
-            const role = site.kind.endsWith("matchCondition") ? "condition" : site.kind.endsWith(".variable") ? "variable" : "check";
-            evaluated2.push({ site, role, ast, ...site.name === void 0 ? {} : { name: site.name } });
-          }
+          let evaluated2;
+          const evaluatedSites = () => {
+            evaluated2 ??= [...guardSites, ...sites.filter((s) => !guardSites.includes(s))].flatMap((site) => {
+              const ast = site.expression.trim() === "" ? void 0 : parseBounded(site.expression);
+              if (ast === void 0)
+                return [];
+              const role = site.kind.endsWith("matchCondition") ? "condition" : site.kind.endsWith(".variable") ? "variable" : "check";
+              return [{ site, role, ast, ...site.name === void 0 ? {} : { name: site.name } }];
+            });
+            return evaluated2;
+          };
           let scenarios2;
           const budget2 = analysisBudget();
           const reached = (site, read2) => {
             if (found.has(`${site.path.join(".")}\0${read2.path}`))
               return true;
-            const index = evaluated2.findIndex((each) => each.site === site);
-            if (read2.patch !== void 0 || index < 0)
+            if (read2.patch !== void 0)
+              return false;
+            const index = evaluatedSites().findIndex((each) => each.site === site);
+            if (index < 0)
               return false;
             scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule41) => (rule41?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
-            return failsWhereAbsent(evaluated2, index, scenarios2, read2.path, celMeterOf(run2), budget2) === true;
+            return failsWhereAbsent(evaluatedSites(), index, scenarios2, read2.path, celMeterOf(run2), budget2) === true;
           };
-          return analyseWith(analysis, true, reached);
+          return analyseWith(analysis, targets2, true, reached);
         };
         return {
           webhookConfiguration(object) {
@@ -69422,4 +69428,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e72da5120e551d4c412e494d1b1acab1bf1bb8018b6fa728e1589be47935772b
+//# admission-lint-build 8d6a25b0bf6f4eb36a388073066eedc55baa2c27e0bd22790ea5286dd68d7c37

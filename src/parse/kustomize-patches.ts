@@ -762,7 +762,10 @@ function configuredFieldSpecs(configurations: unknown, readFile: ((path: string)
  * The kustomizations in a text (every document of a kustomization file, `whole`, else the
  * documents of kind Kustomization), with their resources resolved against `folder`.
  */
-export function kustomizationListings(file: string, folder: string, text: string, whole: boolean, readFile?: (path: string) => string | undefined): KustomizationListing[] {
+export function kustomizationListings(file: string, folder: string, text: string, whole: boolean, readListed?: (path: string) => string | undefined): KustomizationListing[] {
+  // Its configurations and transformers are asked several questions: each file is read once.
+  const read = new Map<string, string | undefined>();
+  const readFile = readListed === undefined ? undefined : (path: string) => (read.has(path) ? read.get(path) : (read.set(path, readListed(path)), read.get(path)));
   // A merge key may hide what it lists or does (mayMerge): a kustomization whose effect is unknown.
   if (mayMerge(text) && (whole || KUSTOMIZATION_KIND.test(text))) return [{ file, resources: [], transformsAfterPatches: true, renames: true, unreadable: true }];
   const documents = patchDocuments(text) ?? [];
