@@ -20,6 +20,10 @@ const rewritten: readonly (readonly [string, ReadonlySet<string>, string])[] = [
   [`!(has(object.metadata.labels) && 'tier' in object.metadata.labels && 'widgets' == object.metadata.labels['tier']) || x`, OBJECT_ONLY, '!(false) || x'],
   [`a || has(oldObject.metadata.labels) && 'example.com/t' in oldObject.metadata.labels && b`, BOTH, 'a || false'],
   [`request.operation == "DELETE" ? (oldObject != null && has(oldObject.metadata.labels) && 'example.com/t' in oldObject.metadata.labels) : y`, new Set(), 'request.operation == "DELETE" ? (false) : y'],
+  // A key prefix no system label has, over every key of the map.
+  [`!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('example.com/') || x)`, OBJECT_ONLY, 'true'],
+  [`a && (object == null || !has(object.metadata.labels) || object.metadata.labels.all(l, x || !(l.startsWith("example.com/"))))`, new Set(), 'a && (true)'],
+  [`has(oldObject.metadata.labels) && oldObject.metadata.labels.exists(k, k.startsWith('example.com/') && x) || y`, BOTH, 'false || y'],
 ];
 
 /** Optional syntax (`.?`, `[?`) is no conditional: the chain goes on (not evaluated below: the test's CEL environment has no optional syntax). */
@@ -32,6 +36,14 @@ const optionalSyntax: readonly (readonly [string, ReadonlySet<string>, string])[
 const likelyOnly: readonly (readonly [string, ReadonlySet<string>, string])[] = [
   [`object != null && has(object.metadata.labels) && ("app.kubernetes.io/managed-by" in object.metadata.labels) && object.metadata.labels["app.kubernetes.io/managed-by"] == "widgets"`, new Set(), 'false'],
   [`!(has(object.metadata.labels) && 'app.kubernetes.io/managed-by' in object.metadata.labels && 'widgets' == object.metadata.labels['app.kubernetes.io/managed-by']) || x`, OBJECT_ONLY, '!(false) || x'],
+  // Annotations of a domain the system's objects carry none of: no list of their keys says so (likely).
+  [`has(object.metadata.annotations) && 'example.com/team' in object.metadata.annotations`, BOTH, 'false'],
+  [
+    `request.operation == 'DELETE' || !has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('restore.example.org/path.') || (oldObject != null && has(oldObject.metadata.annotations) && k in oldObject.metadata.annotations && object.metadata.annotations[k] == oldObject.metadata.annotations[k]))`,
+    OBJECT_ONLY,
+    'true',
+  ],
+  [`has(object.metadata.annotations) && object.metadata.annotations.exists(k, x && k.startsWith('example.com/'))`, BOTH, 'false'],
 ];
 
 const kept: readonly (readonly [string, ReadonlySet<string>])[] = [
@@ -51,8 +63,34 @@ const kept: readonly (readonly [string, ReadonlySet<string>])[] = [
   [`has(object.metadata.labels) && object.metadata.labels['app.kubernetes.io/managed-by'] == 'widgets'`, BOTH],
   // Another comparison than equality.
   [`has(object.metadata.labels) && 'app.kubernetes.io/managed-by' in object.metadata.labels && object.metadata.labels['app.kubernetes.io/managed-by'] != 'widgets'`, BOTH],
-  // Annotations are not labels.
-  [`has(object.metadata.annotations) && 'example.com/team' in object.metadata.annotations`, BOTH],
+  // Annotations of the domains the system's objects carry (kubeadm's, the scrape annotations on kube-dns).
+  [`has(object.metadata.annotations) && 'kubeadm.kubernetes.io/etcd.advertise-client-urls' in object.metadata.annotations`, BOTH],
+  [`!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('prometheus.io/') || x)`, BOTH],
+  // A prefix that names no domain (`checksum/config` is Helm charts' own).
+  [`!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('checksum/') || x)`, BOTH],
+  [`!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('example') || x)`, BOTH],
+  // A prefix some system label has (k8s-app).
+  [`!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('k') || x)`, BOTH],
+  // No presence test: a system object without labels makes the read an error.
+  [`object.metadata.labels.all(k, !k.startsWith('example.com/') || x)`, BOTH],
+  [`x || object.metadata.labels.all(k, !k.startsWith('example.com/') || x)`, BOTH],
+  // The presence test of another object, or of the other map.
+  [`!has(oldObject.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('example.com/') || x)`, BOTH],
+  [`!has(object.metadata.annotations) || object.metadata.labels.all(k, !k.startsWith('example.com/') || x)`, BOTH],
+  // The object may be null (DELETE) and nothing says it is not.
+  [`!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('example.com/') || x)`, new Set(['oldObject'])],
+  // True for a key with the prefix, not for one without: nothing follows.
+  [`!has(object.metadata.labels) || object.metadata.labels.all(k, k.startsWith('example.com/') || x)`, BOTH],
+  [`has(object.metadata.labels) && object.metadata.labels.exists(k, !k.startsWith('example.com/') && x)`, BOTH],
+  // The test is not what decides each key: under a conditional, another variable, `||` in exists.
+  [`!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('example.com/') || x ? y : z)`, BOTH],
+  [`!has(object.metadata.labels) || object.metadata.labels.all(k, !j.startsWith('example.com/') || x)`, BOTH],
+  [`has(object.metadata.labels) && object.metadata.labels.exists(k, k.startsWith('example.com/') || x)`, BOTH],
+  [`!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith('example.com/') || x) && y`, BOTH],
+  // A conjunction with the map's presence is not decided: false without labels, true with them.
+  [`has(object.metadata.labels) && object.metadata.labels.all(k, !k.startsWith('example.com/') || x)`, BOTH],
+  // Another macro (map keys filtered) is not read.
+  [`!has(object.metadata.labels) || object.metadata.labels.filter(k, !k.startsWith('example.com/') || x) == []`, BOTH],
   // `object` bound by a macro is not the request's object.
   [`items.all(object, has(object.metadata.labels) && 'example.com/team' in object.metadata.labels)`, BOTH],
   // Parts of a larger operand: `||` binds looser, so the presence test is not a conjunct here.
@@ -86,8 +124,12 @@ describe('foreign label gates', () => {
   it('gives, where the original gives a value, the same value on every shape of a system object', () => {
     expect(loadCelSync()).toBe(true);
     const labelled = [undefined, {}, { 'k8s-app': 'kube-dns' }, { 'app.kubernetes.io/managed-by': 'Helm' }];
+    const annotated = [undefined, {}, { 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint': '10.0.0.1:6443' }, { 'prometheus.io/scrape': 'true', 'meta.helm.sh/release-name': 'a' }];
     let decided = 0;
-    const objects = [null, ...labelled.map((labels) => ({ metadata: labels === undefined ? { name: 'a' } : { name: 'a', labels } }))];
+    const objects = [
+      null,
+      ...labelled.flatMap((labels, index) => [annotated[index], annotated[(index + 1) % annotated.length]].map((annotations) => ({ metadata: { name: 'a', ...(labels === undefined ? {} : { labels }), ...(annotations === undefined ? {} : { annotations }) } }))),
+    ];
     for (const [expression, nonNull, likely] of [...rewritten.map(([e, n]) => [e, n, false] as const), ...likelyOnly.map(([e, n]) => [e, n, true] as const)]) {
       const gated = withForeignLabelGates(expression, nonNull, likely).replace(/\bx\b|\by\b|\bz\b|\ba\b|\bb\b/g, 'true');
       const original = expression.replace(/\bx\b|\by\b|\bz\b|\ba\b|\bb\b/g, 'true');

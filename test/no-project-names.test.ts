@@ -18,6 +18,15 @@ const PROJECTS = [
   'appmesh', 'koordinator', 'jobset', 'cloudnative-pg', 'azure-workload-identity', 'aws-load-balancer',
 ];
 
+/**
+ * Facts about Kubernetes' own objects that happen to contain a project's name, by file: kubeadm's
+ * kube-dns Service carries the scrape annotations `prometheus.io/port` and `prometheus.io/scrape`
+ * (the system's annotation domains, src/match/kube-system.ts). Only these spellings, only there.
+ */
+const FACTS: Readonly<Record<string, RegExp>> = {
+  'src/match/kube-system.ts': /prometheus\.io\/(?:port|scrape)|'prometheus\.io'/g,
+};
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -31,10 +40,11 @@ describe('no rule decides by project', () => {
     const pattern = new RegExp(`(^|[^a-z0-9-])(${PROJECTS.join('|')})([^a-z0-9-]|$)`, 'i');
     const hits: string[] = [];
     for (const file of [...sourceFiles(join(ROOT, 'rules')), ...sourceFiles(join(ROOT, 'src'))]) {
+      const facts = FACTS[file.slice(ROOT.length + 1)];
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, index) => {
-          if (pattern.test(line)) hits.push(`${file.slice(ROOT.length + 1)}:${index + 1}: ${line.trim()}`);
+          if (pattern.test(facts === undefined ? line : line.replace(facts, ''))) hits.push(`${file.slice(ROOT.length + 1)}:${index + 1}: ${line.trim()}`);
         });
     }
     expect(hits).toEqual([]);

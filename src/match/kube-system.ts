@@ -91,7 +91,6 @@ export const SYSTEM_OBJECT_LABELS: ReadonlyMap<string, SystemLabelValues> = new 
   ['app', []],
 ]);
 
-/** Whether some system object may carry the label `key` with `value` (undefined: any value, for Exists). */
 /**
  * Whether no system object carries `key` with `value`, as far as the values listed show: a key
  * the system never sets, or one whose values are all known (a non-empty list) and exclude it. A
@@ -106,11 +105,43 @@ export function systemObjectsNeverCarry(key: string, value: string, likely = fal
   return values !== 'any' && values.length > 0 && !values.includes(value);
 }
 
+/** Whether some system object may carry the label `key` with `value` (undefined: any value, for Exists). */
 export function systemObjectsCarry(key: string, value: string | undefined): boolean {
   const values = SYSTEM_OBJECT_LABELS.get(key);
   if (values === undefined) return false;
   if (value === undefined || values === 'any') return true;
   return values.includes(value);
+}
+
+/** Whether some label key the system's objects carry starts with `prefix` (the keys above are all of them). */
+export function systemLabelKeyMayStartWith(prefix: string): boolean {
+  for (const key of SYSTEM_OBJECT_LABELS.keys()) if (key.startsWith(prefix)) return true;
+  return false;
+}
+
+/**
+ * The domains of the annotations the system's objects in kube-system carry: the control plane's
+ * and kubeadm's own (`kubernetes.io`, `k8s.io` and their subdomains: kubeadm.kubernetes.io on
+ * static Pods, deployment.kubernetes.io on ReplicaSets, kubectl.kubernetes.io), Helm's on the
+ * add-ons it installs (meta.helm.sh), the scrape annotations on add-ons' Services (kubeadm's
+ * kube-dns Service carries prometheus.io/port and prometheus.io/scrape), and the managed clusters'
+ * on theirs (GKE's components.gke.io and cloud.google.com, EKS's eks.amazonaws.com, AKS's
+ * kubernetes.azure.com).
+ */
+const SYSTEM_ANNOTATION_DOMAINS: readonly string[] = ['kubernetes.io', 'k8s.io', 'helm.sh', 'prometheus.io', 'gke.io', 'google.com', 'googleapis.com', 'amazonaws.com', 'azure.com'];
+
+/**
+ * Whether a system object may carry an annotation whose key starts with `prefix`: unless the
+ * prefix names a domain (`<domain>/…`, the domain with a dot) that is none of the above, nor a
+ * subdomain of one. No list says which annotation keys the system's objects carry, so what
+ * follows from "they carry none of this domain" is said at a lower severity (`likely`).
+ */
+export function systemObjectsMayCarryAnnotation(prefix: string): boolean {
+  const slash = prefix.indexOf('/');
+  if (slash < 0) return true;
+  const domain = prefix.slice(0, slash).toLowerCase();
+  if (!domain.includes('.')) return true;
+  return SYSTEM_ANNOTATION_DOMAINS.some((system) => domain === system || domain.endsWith(`.${system}`));
 }
 
 /**
