@@ -27,9 +27,10 @@
  * is true for every system object (no key has the prefix, so each key's `!startsWith` is true,
  * and CEL's `||` is true when any side is, whatever the others give; without the map, `!has` is
  * true), and `has(X.metadata.M) && X.metadata.M.exists(k, k.startsWith('example.io/') && …)`
- * is false. Annotations are read so only with `likely`: no list says which annotation keys the
- * system's objects carry, only which domains they come from (src/match/kube-system.ts
- * systemObjectsMayCarryAnnotation).
+ * is false. Such prefixes, and annotation keys, are read so only with `likely`: a project may put
+ * its own objects with keys of its domain into kube-system (foreignPrefix), and no list says which
+ * annotation keys the system's objects carry, only which domains they come from
+ * (src/match/kube-system.ts systemObjectsMayCarryAnnotation).
  *
  * withForeignLabelGates replaces each such conjunction by `false`, and each such disjunction by
  * `true`, so that the evaluation of the system's requests (src/match/system-requests.ts) decides
@@ -186,10 +187,16 @@ interface Gates {
   readonly likely: boolean;
 }
 
-/** Whether no system object carries a key of the map `map` that starts with `prefix` (a whole key is its own prefix). */
+/**
+ * Whether no system object carries a key of the map `map` that starts with `prefix` (a whole
+ * annotation key is its own prefix): taken so only with `likely`. A project may install its own
+ * DaemonSet into kube-system with keys of its domain (s35c 1-A), and a policy that reserves those
+ * keys for its controller would then reject the pods the DaemonSet controller creates: nothing in
+ * the run shows that kube-system holds none, so what follows is said at a lower severity.
+ */
 function foreignPrefix(map: MetadataMap, prefix: string, likely: boolean): boolean {
-  if (prefix === '') return false;
-  return map === 'labels' ? !systemLabelKeyMayStartWith(prefix) : likely && !systemObjectsMayCarryAnnotation(prefix);
+  if (prefix === '' || !likely) return false;
+  return map === 'labels' ? !systemLabelKeyMayStartWith(prefix) : !systemObjectsMayCarryAnnotation(prefix);
 }
 
 /** The conjunctions the top of this file describes, by their conjuncts. */
