@@ -4,6 +4,10 @@ import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomiz
 import { namespaceLabelsWith, namespaceNamed, streamOf, supersededLater } from '../src/match/namespaces.js';
 import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
+import { listingsOf } from '../src/match/kustomize-fills.js';
+import { servicesNamed } from '../src/match/services.js';
+import type { RunScope } from '../src/run-scope.js';
+import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
@@ -48,8 +52,15 @@ const CANDIDATES: readonly Candidate[] = [
   // The kubelet reports a pod's IP and readiness with an update of pods/status: refused, the
   // webhook's replacement pods run but never become endpoints of its Service.
   { group: '', resource: 'pods', subresource: 'status', operation: 'UPDATE', kind: 'Pod', requesters: KUBELETS },
+  // The EndpointSlice controller writes the new pods' addresses into its Service's slices with an
+  // update: refused, the API server's calls (to the Service's cluster IP, which kube-proxy routes
+  // by the slices) still go to the pods that are gone.
+  { group: 'discovery.k8s.io', resource: 'endpointslices', operation: 'UPDATE', kind: 'EndpointSlice', requesters: [controller('endpointslice-controller'), { username: 'system:kube-controller-manager', groups: ['system:authenticated'] }] },
   { group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', requesters: [controller('deployment-controller')] },
   { group: 'apps', resource: 'deployments', kind: 'Deployment', requesters: [INSTALLER] },
+  // The Service the API server calls it through, created by whoever installs it: before the
+  // configuration (an install in another order, a reinstall, a deleted Service), refused.
+  { group: '', resource: 'services', kind: 'Service', requesters: [INSTALLER] },
   { group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', requesters: [INSTALLER] },
   { group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', requesters: [INSTALLER] },
 ];
@@ -67,10 +78,26 @@ function hasOptOut(selector: LabelSelector | undefined): boolean {
 
 const INSTALL_HELP = `While the webhook is down, an install or reinstall of the workload that runs it is rejected, when it is of that kind (its pods' own replacements are not). Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
 
+/**
+ * Whether the file applies the webhook's Service after its configuration: `kubectl apply -f`
+ * creates a file's documents in order, so the Service's creation comes to a webhook that cannot
+ * be reached without it. Not so for a file a kustomization lists (kustomize puts Services before
+ * webhook configurations) nor a rendered stream (Helm orders kinds the same way); nor when the
+ * file holds a copy of the Service before the configuration too.
+ */
+function serviceComesAfter(run: Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'kustomizations' | 'memo'>, object: WebhookConfigurationObject, namespace: string, name: string | undefined): boolean {
+  const file = object.manifest.file;
+  if (typeof name !== 'string' || file.renderedFrom !== undefined || listingsOf(run, file.path).length > 0) return false;
+  const inFile = (servicesNamed(run, namespace, name) ?? []).filter((service) => service.manifest.file.path === file.path);
+  return inFile.length > 0 && inFile.every((service) => service.manifest.documentIndex > object.manifest.documentIndex);
+}
+
+const SERVICE_HELP = `The API server calls the webhook through its Service: while that Service does not exist (the configuration applied before it, a reinstall, a deleted Service), every call fails, and with Fail the Service's own creation is rejected, so it never comes back. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
+
 export const rule = defineObjectRule({
   meta: {
     id: 'self-deadlock',
-    title: 'A Fail webhook intercepts the creation of its own pods',
+    title: 'A Fail webhook intercepts what brings it back: its own pods, their endpoints, its Service',
     aboutCalls: true,
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
@@ -81,8 +108,9 @@ export const rule = defineObjectRule({
       workloads:
         '{{which}} {{intercepts}} CREATE of {{resource}} in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
       updates: '{{which}} {{intercepts}} UPDATE of {{resource}} in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{patched}}',
+      service: '{{which}} {{intercepts}} CREATE of services in {{its}} own Service\'s namespace {{namespace}} with failurePolicy Fail{{defaulted}}{{after}}{{patched}}',
     },
-    help: `While the webhook is down, the API server rejects what would bring it back: replacements for its pods (no pod is left to answer for them), the ReplicaSet of a rollout of its Deployment, a reinstall of the workload that runs it. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
+    help: `While the webhook is down, the API server rejects what would bring it back: replacements for its pods (no pod is left to answer for them), the EndpointSlice updates that route to the new ones, the ReplicaSet of a rollout of its Deployment, a reinstall of the workload that runs it. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`,
   },
   create(run) {
     return {
@@ -91,7 +119,7 @@ export const rule = defineObjectRule({
         const judged = withKustomizeSelectors(object, run);
         // One cause, one finding: copies (webhooks that match alike) together (src/match/webhook-copies.ts).
         // Patched in an overlay only: what only the unpatched build has is an info (unlessPatchedAway).
-        return groupCopies(unlessPatchedAway(judged, (judgedObject, patched) => webhooksOf(judgedObject).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads' | 'updates'>[] => {
+        return groupCopies(unlessPatchedAway(judged, (judgedObject, patched) => webhooksOf(judgedObject).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads' | 'updates' | 'service'>[] => {
           const { webhook } = entry;
           const service = webhook.clientConfig?.service;
           const namespace = service?.namespace;
@@ -135,17 +163,28 @@ export const rule = defineObjectRule({
             if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;
             const failurePolicy = [...entry.path, 'failurePolicy'];
             const defaulted = isDefaulted(object, failurePolicy);
+            const after = candidate.resource === 'services' && serviceComesAfter(run, object, namespace, service?.name);
             return [
               {
                 label: entry.label,
                 webhook,
-                messageId: candidate.operation === 'UPDATE' ? ('updates' as const) : candidate.resource === 'pods' && subresource === '' ? ('pods' as const) : candidate.resource === 'replicasets' ? ('replicasets' as const) : ('workloads' as const),
+                messageId:
+                  candidate.operation === 'UPDATE'
+                    ? ('updates' as const)
+                    : candidate.resource === 'pods' && subresource === ''
+                      ? ('pods' as const)
+                      : candidate.resource === 'replicasets'
+                        ? ('replicasets' as const)
+                        : candidate.resource === 'services'
+                          ? ('service' as const)
+                          : ('workloads' as const),
                 data: {
                   namespace,
                   service: `${namespace}/${service?.name ?? ''}`,
                   resource: subresource === '' ? candidate.resource : `${candidate.resource}/${subresource}`,
                   kind: candidate.kind,
                   defaulted: defaulted ? ' (the API default)' : '',
+                  after: after ? ', and this file creates that Service after it' : '',
                   patched,
                 },
                 path: [...entry.path, 'rules', outcome.rule],
@@ -154,7 +193,14 @@ export const rule = defineObjectRule({
                 // webhook's own replacements are not (and which kind runs it is not known here).
                 // A webhook server is a Deployment's as a rule: one run by a StatefulSet or a
                 // DaemonSet (that the run does not show) is the rare case, an info.
-                ...(candidate.requesters.includes(INSTALLER) ? { severity: candidate.resource === 'deployments' ? ('warning' as const) : ('info' as const), help: INSTALL_HELP } : {}),
+                // Its Service is one for certain, but only a missing one needs creating: an
+                // error where the file creates it after the configuration, else an info (a
+                // reinstall, a deleted Service).
+                ...(candidate.requesters.includes(INSTALLER)
+                  ? candidate.resource === 'services'
+                    ? { severity: after ? ('error' as const) : ('info' as const), help: SERVICE_HELP }
+                    : { severity: candidate.resource === 'deployments' ? ('warning' as const) : ('info' as const), help: INSTALL_HELP }
+                  : {}),
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
                 ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
               },

@@ -31,7 +31,7 @@ export interface BuiltObject {
 const LISTED_BY = memoKey<(file: string) => readonly KustomizationListing[]>('the kustomizations that list each file');
 
 /** The kustomizations of the run that list a file among their resources (by real path). */
-function listingsOf(run: Pick<RunScope, 'kustomizations' | 'memo'>, file: string): readonly KustomizationListing[] {
+export function listingsOf(run: Pick<RunScope, 'kustomizations' | 'memo'>, file: string): readonly KustomizationListing[] {
   const byFile = run.memo.get(LISTED_BY, () => {
     const index = new Map<string, KustomizationListing[]>();
     for (const listing of run.kustomizations) {
