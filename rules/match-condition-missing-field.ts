@@ -5,7 +5,7 @@
  * lacks, is a CEL runtime error ("no such key"); an erroring condition or validation is decided
  * by failurePolicy: Fail rejects the request, Ignore skips the webhook or policy.
  *
- * Which fields can be missing comes from src/cel/optional-fields.ts (built-in kinds: metadata,
+ * Which fields can be missing comes from src/cel/optional-fields.ts (metadata of every kind, custom resources too;
  * Namespace labels, Pods and the pod templates of workloads, Services, ConfigMaps, Secrets); an expression is analysed only when every resource
  * the rules match is known there, and only for the variable that is an object on the matched
  * operations (object on CREATE and UPDATE, oldObject on UPDATE and DELETE). The reads and guards
@@ -22,7 +22,7 @@ import { celMeterOf } from '../src/cel/budget.js';
 import { parseBounded } from '../src/cel/evaluate.js';
 import { analysisBudget, boundRequests, failsWhereAbsent, kindScenarios, requests, type KindScenario, type Owner, type ScenarioSite } from '../src/match/kind-scenarios.js';
 import type { FieldPath } from '../src/field-path.js';
-import { entryTargets } from '../src/match/targets.js';
+import { entryTargets, splitEntry } from '../src/match/targets.js';
 import { describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
 import type { AdmissionPolicy, NamedRuleWithOperations, RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
@@ -56,18 +56,45 @@ interface Site {
   readonly name?: string;
 }
 
-/** The resources the rules match, or undefined when one entry names something discovery does not know. */
+/**
+ * The resources the rules match, or undefined when one entry names something discovery does not
+ * know. A resource of a group no built-in API serves, with no CRD in the run, is still a custom
+ * resource (or an aggregated API's), whose metadata is ObjectMeta as every object's: it is
+ * matched as one (customResourceTargets), its metadata alone judged (src/cel/optional-fields.ts).
+ */
 function matchedTargets(run: RuleRun, rules: readonly (Readonly<RuleWithOperations> | null | undefined)[]): MatchedTarget[] | undefined {
   const targets: MatchedTarget[] = [];
   for (const rule of rules) {
     if (rule == null) continue;
     for (const entry of rule.resources ?? []) {
       const found = entryTargets(run.discovery, rule, entry ?? '');
-      if (found.length === 0) return undefined;
+      if (found.length === 0) {
+        const custom = customResourceTargets(run, rule, entry ?? '');
+        if (custom === undefined) return undefined;
+        targets.push(...custom);
+        continue;
+      }
       targets.push(...found);
     }
   }
   return targets;
+}
+
+/**
+ * A rule entry's resources in groups that are never built in and that no CRD of the run defines
+ * (a custom resource whose CRD is installed elsewhere): a target of no known kind each, for the
+ * object itself or its status; undefined for anything else (a `*` group, a subresource whose
+ * object is another kind, a built-in group's unknown resource).
+ */
+function customResourceTargets(run: RuleRun, rule: Readonly<RuleWithOperations>, entry: string): MatchedTarget[] | undefined {
+  const { resource, subresource } = splitEntry(entry);
+  const groups = rule.apiGroups ?? [];
+  const versions = (rule.apiVersions ?? []).filter((version) => version !== '*');
+  if (resource === '' || (subresource !== '' && subresource !== 'status') || groups.length === 0 || versions.length === 0) return undefined;
+  if (groups.some((group) => group === '*' || run.discovery.isKnownBuiltinGroup(group) || run.discovery.knowsGroup(group))) return undefined;
+  return groups.flatMap((group) =>
+    versions.map((version) => ({ info: { group, version, resource, kind: '', namespaced: true, subresources: new Set<string>(), connect: new Set<string>(), readOnly: new Set<string>(), custom: true }, subresource })),
+  );
 }
 
 /** The variables that hold an object on the operations the rules match. */

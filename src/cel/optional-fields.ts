@@ -14,7 +14,7 @@
  * (spec.securityContext, defaulted to {}; volumes and volumeMounts, which the ServiceAccount plugin
  * adds to Pods; tolerations; serviceAccountName; metadata.name, which generateName fills only
  * after mutating admission) are left out, and so is everything of other kinds and of custom
- * resources: a field this table does not list is never reported.
+ * resources but their metadata: a field this table does not list is never reported.
  */
 import type { ResourceInfo } from '../kube/discovery/discovery.js';
 import { fieldShape, kindShape, type FieldShape } from '../kube/fields.js';
@@ -200,7 +200,9 @@ export interface MatchedTarget {
 /** The optional-field tree of an object of this target, or undefined when it is not known. */
 function nodeOf(target: MatchedTarget, builtin: (group: string) => boolean): Node | undefined {
   const { info, subresource } = target;
-  if (!builtin(info.group)) return undefined;
+  // A custom resource (its CRD in the run or not): its metadata is ObjectMeta, as every object's
+  // (a CRD's schema may restrict metadata.name and generateName only); the rest is its schema's.
+  if (!builtin(info.group)) return info.custom && (subresource === '' || subresource === 'status') ? METADATA_ONLY : undefined;
   const known = KINDS.get(`${info.group}/${info.kind}`);
   if (known) return known.subresources.has(subresource) ? known.node : undefined;
   if (subresource !== '' && subresource !== 'status') return undefined;
