@@ -1,3 +1,4 @@
+import { dirname, relative } from 'node:path';
 import type { NamespaceObject, PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { patchesBuilding } from '../src/match/patched.js';
@@ -5,7 +6,7 @@ import { streamOf } from '../src/match/namespaces.js';
 import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
-type MessageId = 'patched';
+type MessageId = 'patched' | 'unread';
 
 /**
  * An admission object (or Namespace) of the run that a patch of a kustomization in the run
@@ -20,18 +21,24 @@ function check(object: { kind: string; name: string | undefined; file: string; s
   // Namespace's labels are what its findings are about.
   const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.setsLabelsOrAnnotationsOnly !== true;
   // Only the patches of kustomizations that may build the object's file (one that lists other files does not change it).
-  const patches = patchesBuilding(run.kustomizePatches, object, run, object.stream).filter(changesFindings);
+  // A patch that was read is named before one whose file could not be (which may not target it at all).
+  const building = patchesBuilding(run.kustomizePatches, object, run, object.stream).filter(changesFindings);
+  const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
   if (patches.length === 0) return [];
   const first = patches[0]!;
   const others = patches.length - 1;
+  // Only patches whose file could not be read: they may target anything, or nothing here.
+  const unread = patches.every((patch) => patch.unread === true);
   return [
     {
-      messageId: 'patched',
+      messageId: unread ? 'unread' : 'patched',
       data: {
         kind: object.kind,
         name: object.name === undefined ? '(unnamed)' : `"${object.name}"`,
         what: first.replacement === true ? 'replacement' : 'patch',
         where: `${first.file}:${first.line}`,
+        // As the kustomization lists it: relative to its folder.
+        source: first.source === undefined ? '' : relative(dirname(first.file), first.source) || first.source,
         more: others === 0 ? '' : ` and ${others} more`,
         except: judgedPatched === undefined ? '' : `, but for the webhook ${judgedPatched} it sets`,
       },
@@ -49,6 +56,7 @@ export const rule = defineObjectRule({
     needsDecodableObject: false,
     messages: {
       patched: '{{kind}} {{name}} is changed by the kustomize {{what}} at {{where}}{{more}}: findings here judge it unpatched{{except}}',
+      unread: '{{kind}} {{name}} may be changed by the kustomize patch at {{where}}{{more}}, whose file {{source}} could not be read: findings here judge it unpatched{{except}}',
     },
     help: 'kubectl apply -k (kustomize build) applies the patch: the fields it changes are what the cluster gets, not what this file says. Lint the built output too: kubectl kustomize DIR | admission-lint -.',
   },

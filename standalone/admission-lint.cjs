@@ -98,7 +98,7 @@ var init_fs = __esm({
       "rules/editable-object-selector.md": () => '---\nid: editable-object-selector\nseverity: warning\n---\n\n# editable-object-selector\n\n## What it does\n\nFlags each label key that the `objectSelector` of a **validating** webhook reads, in\n`matchLabels` or in `matchExpressions` with any operator. There is one finding per key; it\npoints at the key, and says which form it is:\n\n- an **opt-out** (`NotIn`, `DoesNotExist`): objects carrying the label skip the check, and\n  whoever writes an object can set it. Who that is decides the severity:\n  - `warning` when a rule can match a **built-in namespaced** resource (pods, secrets,\n    deployments, \u2026, or `*`): under default RBAC any namespace user with the `edit` role writes\n    those objects and their labels, so the opt-out is a bypass of the check, and the message\n    says so;\n  - `info` when every resource matched is **cluster-scoped** (only cluster-level users create\n    them: a namespaced RoleBinding never grants cluster-scoped writes), or the rest are **custom\n    resources** (groups no built-in API serves): skipping the project\'s own correctness check of\n    its own objects, for example a `NotIn` exemption of the chart\'s own object, is not a bypass\n    of a security control over built-in resources. A custom resource whose CRD is not in the\n    run counts as possibly namespaced, which keeps it at `info` but says "custom resources";\n  - a **self-exemption** is named as one: a `NotIn` whose values are exactly the value by which\n    the webhook\'s own Service selects its pods (the Service `clientConfig.service` names, in the\n    same input, in the same namespace, its `spec.selector` holding that key and value). The\n    message says it "exempts the pods of its own Service ns/name". It is `info` under\n    `failurePolicy: Ignore` and stays a `warning` under `Fail` (below);\n- an **opt-in** (`matchLabels`, `In`, `Exists`): only labelled objects are checked. That is how\n  a controller validates its own objects; the file cannot show whether unlabelled objects need\n  the check, so it is an `info` that states the scope.\n\nMutating webhooks are not checked: an object-label opt-in for a mutation (for example "inject a\nsidecar into pods labelled `inject: "true"`") is what the API documents `objectSelector` for. An\nempty or omitted `objectSelector` is never flagged.\n\n**What a file cannot show.** Who can set the label on the objects: RBAC, another admission check\nthat rejects the label, or the webhook\'s own code may already keep requesters from opting out.\nNo option marks an object label as trusted; a suppression with a reason records such a guard.\n\n## Why is this bad?\n\nThe API server evaluates `objectSelector` against the labels of the object in the request: the\nnew object, or the old one on update and delete. The requester writes those labels. A validating\nwebhook that only sees objects labelled `policy.example.com/enforce: "true"` does not see an\nobject created without that label; one that skips objects labelled\n`policy.example.com/skip` is skipped by anyone who adds the label. Either way, the check is\nadvisory for anyone who can create the object, which is exactly who a validating webhook is\nmeant to constrain. The `objectSelector` API documentation says as much: use it only for opt-in\nwebhooks, because end users can skip the webhook by setting the labels.\n\n**The self-exemption.** A webhook whose pods are among the objects it checks must not block its\nown pods (a fail-closed webhook that intercepts its own pod creations cannot start once it is\ndown), so charts exclude the labels their own Service selects by: `app NotIn [my-webhook]`. That\nis written on purpose, and the rule says so instead of calling it an arbitrary opt-out. What it\nweighs depends on the failure policy:\n\n- under `Ignore` the webhook is best effort already (when it is down, every request passes), and\n  the exemption only skips its own pods: `info`. (Under `Ignore` a down webhook does not block\n  its own pods either, so the exemption is not needed for that; it saves their creations the\n  wait. And `Ignore` is a proxy for "best effort": a label bypass works every time, an `Ignore`\n  bypass needs an outage. A security check that runs with `Ignore` and this exemption still\n  has a standing bypass; the message says any pod can carry the label.);\n- under `Fail` the webhook is a control that holds even when it is down, but the same label on\n  any other pod skips it too, and namespace users write pod labels: still a `warning`. Exclude\n  the webhook\'s namespace instead, by the label the API server sets on every Namespace and no\n  namespace user can change: `namespaceSelector` with\n  `{key: kubernetes.io/metadata.name, operator: NotIn, values: [<the webhook\'s namespace>]}`.\n\nOnly a `NotIn` is read this way, and only when its values are the Service\'s (one more value\nskips other objects too, which no self-exemption explains). `DoesNotExist` on such a key is not:\nit skips every object carrying the key, with any value. The Service must be in the run (Services\nare read from the inputs that hold a webhook configuration) with its namespace written; a\nService without one is never assumed to be the webhook\'s.\n\nA non-empty `objectSelector` also never matches requests that carry no object labels, such as\n`CONNECT` (`pods/exec`, `pods/portforward`): those are silently never sent to the webhook.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    objectSelector:\n      matchExpressions:\n        - key: ingress-policy.example.com/skip\n          operator: DoesNotExist\n```\n\n## Use instead\n\nSend every matching object to the webhook and decide there, or narrow the calls with\n`matchConditions` on data the requester cannot choose freely, such as the requesting user:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    matchConditions:\n      - name: exclude-ingress-controller\n        expression: "request.userInfo.username != \'system:serviceaccount:ingress-nginx:ingress-nginx\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the validating webhook is an opt-in convenience rather than a control, for example a\nwebhook that validates only the objects your own controller labels as its own, and bypassing it\nharms nobody but the requester. There is no per-webhook exemption; turn the rule off with\n`--rule editable-object-selector=off` or lower it with `--rule editable-object-selector=info`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingWebhook.objectSelector`: use only\n  for opt-in, users can skip the webhook by setting labels)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/object/matcher.go` (old or new\n  object; objects without labels never match)\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (how the webhook\'s Service reference is resolved;\n  the Service\'s `spec.selector` picks the pods that serve it)\n- Admission webhook good practices (request filtering, `matchConditions`, avoiding\n  self-deadlock by excluding the webhook\'s own namespace):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, matching requests: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/fail-open.md": () => '---\nid: fail-open\nseverity: info\n---\n\n# fail-open\n\n## What it does\n\nPoints out the validating webhooks that write `failurePolicy: Ignore`: while a webhook\ncannot be called, the API server admits the requests it matches without its check. The\nfinding points at the `failurePolicy` field. It is informational: failing open can be the\nright choice, and the rule makes that choice visible in review. One cause, one finding: the\nwebhooks of one configuration that write it are reported together, at the first of them\n("webhooks "a", "b" and 3 more"); a suppression hides the finding only when it covers every\nwebhook it names.\n\nOnly a written `Ignore` is reported. An omitted `failurePolicy` is `implicit-failure-policy`\'s\n(in v1 it defaults to `Fail`; in a legacy v1beta1 object to `Ignore`, which that rule reports\nas such). Mutating webhooks are not reported: for them the Kubernetes good practices recommend\n`Ignore`, with a validating check of the final object.\n\nThe rule reads the file as written. A controller that rewrites `failurePolicy` at run time\n(some switch their own configurations to `Fail` once their endpoint is ready) is not visible in\na manifest; the finding is an `info` for that reason, and a suppression with a reason records it.\n\nWhat `Ignore` covers and what it does not (the API server\'s dispatcher,\n`k8s.io/apiserver` `plugin/webhook/validating/dispatcher.go`):\n\n| what happens | `failurePolicy: Ignore` |\n|---|---|\n| the webhook answers `allowed: false` | the request is **rejected**: the policy does not apply to explicit denials |\n| a dry-run request (`kubectl diff`, `--dry-run=server`) and the webhook\'s `sideEffects` is `Unknown` or `Some` | the request is **rejected** ("does not support dry run") |\n| the call fails: connection refused, no endpoints, TLS error (an expired certificate, a stale `caBundle`), `timeoutSeconds` exceeded, a non-2xx reply, an AdmissionReview response it cannot read | the webhook is **skipped** and the request admitted (an audit annotation `failed-open.validating.webhook.admission.k8s.io/round_<r>_index_<i>` records it) |\n| a `matchConditions` expression errors at run time (and none is false) | the webhook is **skipped** (under `Fail` the request would be rejected with 403) |\n\n`Ignore` does not make an unreachable webhook free: every request it matches still waits for\nthe call to fail, up to `timeoutSeconds` when the endpoint does not answer, and a request whose\nown deadline passes first fails anyway (see `timeout-budget`).\n\n## Why is this bad?\n\nWhile the webhook is down, being redeployed, or unreachable because of a network policy or an\nexpired certificate, its check silently does not happen: objects it would have denied are\nstored, and nothing tells the person who created them. Once the webhook is back, they stay\nstored; a validating webhook does not revisit existing objects. Gatekeeper, which installs its\nvalidating webhook with `Ignore`, documents exactly this trade-off, and\nopen-policy-agent/gatekeeper#3538 is a pod admitted while Gatekeeper was unreachable.\n\n`Fail` has the opposite cost (requests are rejected while the webhook is down, which can\ndeadlock a cluster when it intercepts what its own recovery needs, see `matches-kube-system`\nand `self-deadlock`). Neither is wrong in general; what matters is that the choice is made for\nthe check at hand: a security policy usually wants `Fail` and a highly available webhook, a\nbest-effort check or a gradual roll-out can live with `Ignore`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n## Use instead\n\nIf the check must hold, fail closed, keep the webhook highly available (several replicas, a\nPodDisruptionBudget, a short timeout), and keep it out of the namespaces its own recovery\nneeds:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA check simple enough for CEL can move into a ValidatingAdmissionPolicy, which the API server\nevaluates itself: there is no call that can fail.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your webhooks fail open by policy (best-effort checks, defaults enforced elsewhere as well,\nor a roll-out that starts with `Ignore` as the Kubernetes good practices suggest), the finding\nonly restates a decision you have made: turn it off with `--rule fail-open=off`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` (call errors and\n  `failurePolicy`, `failed-open` audit annotations, explicit rejections, dry-run)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` and\n  `matchconditions/matcher.go` (matchConditions errors under `Ignore` and `Fail`)\n- Dynamic Admission Control, failure policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (fail open for mutating webhooks and validate the final\n  state; roll out with `Ignore`): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- istio `pkg/webhooks/validation/controller/controller.go` (`readyForFailClose`: the switch\n  from `Ignore` to `Fail`)\n- Gatekeeper, "Failing closed": `website/docs/failing-closed.md`;\n  open-policy-agent/gatekeeper#3538 (a pod admitted while Gatekeeper was unreachable)\n',
       "rules/implicit-failure-policy.md": () => '---\nid: implicit-failure-policy\nseverity: warning\n---\n\n# implicit-failure-policy\n\n## What it does\n\nFlags the webhooks that do not write `failurePolicy` (absent or `null`), so that the API\ndefault decides what happens when the webhook cannot be called. In\n`admissionregistration.k8s.io/v1` the default is `Fail`; in a legacy v1beta1 object it is\n`Ignore`, and the message says which. A written `failurePolicy`, `Fail` or `Ignore`, is never\nflagged. One cause, one finding: the webhooks of one configuration that omit it with the same\nstake are reported together, at the first of them ("webhooks "a", "b" and 3 more").\n\nIt also flags each `ValidatingAdmissionPolicy` and `MutatingAdmissionPolicy` that does not write\n`spec.failurePolicy`; the default is `Fail` in every API version of the policies. The finding\npoints at the policy\'s `spec`. Bindings have no `failurePolicy` and are never flagged.\n\n**Severity: what an omitted `Fail` puts at stake.**\n\n| case | severity | why |\n|---|---|---|\n| a webhook whose rules match a built-in group (`""`, `apps`, \u2026) or `*` | warning | while the webhook is down, writes of Pods, Services, Namespaces\u2026 are rejected cluster-wide; a mutating Pod injector that fails closed stops every Pod it matches. The maintainer should decide that on purpose |\n| a webhook shipped without `rules` (a controller fills them in at run time) | warning | the failure policy applies to whatever the controller adds, which the file cannot show |\n| a webhook whose every rule names only groups no built-in API serves (in any Kubernetes version the tool knows: the project\'s own CRDs) | info | an outage blocks writes of those custom resources and nothing else, which is what a validator or defaulter of them wants; an omitted `Fail` behaves exactly like a written one |\n| a webhook whose every rule names only `pods/eviction` (core group) | info | drains make evictions (`kubectl drain`, node upgrades, cluster-autoscaler, descheduler), never the control plane\'s own writes: an outage stalls drains, which retry until the webhook is back, and failing closed is what an eviction gate usually wants. Exec, attach and port-forward are not in this case: with `Fail` and no selector, an outage also locks people out of debugging kube-system and the webhook\'s own pods |\n| a legacy v1beta1 configuration (default `Ignore`) | warning | the default differs from v1\'s, so bumping `apiVersion` silently flips it |\n| a `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` | info | it runs inside the API server: there is no endpoint to be down. `Fail` only decides what an expression that errors, or a param that cannot be found, does; failing closed on those is the safe reading of a policy, and the expressions that can error are judged where they are (`match-condition-missing-field`, `match-condition-null-object`) |\n\nWhether `Fail` is dangerous for what the webhook matches (kube-system, the control plane\'s own\nwrites, its own pods) is judged by `matches-kube-system`, `critical-resources` and\n`self-deadlock`, whether the policy is written or not. One cause, one finding: where\n`matches-kube-system` or `self-deadlock` reports a webhook "with failurePolicy Fail (the API\ndefault)" at the same severity or higher, this rule\'s finding on that webhook is an `info` (the\nomitted field is their cause, and they say what it costs); it keeps its fix. A severity you set\nfor this rule (`--rule implicit-failure-policy=warning`) still decides, and a covering finding\nyou suppress inline, or that a baseline hides, covers nothing (this one is then a warning again).\n\nA webhook whose written rules never match (`rules: []`, or every rule unreachable) is never\ncalled, and is not reported; one shipped without `rules` is (but not in a kustomize patch\nfragment, whose webhooks lack rules because the base has them). A grouped finding sits on the\nfirst webhook it names; a suppression hides it only when it covers every webhook the finding\nnames (a directive above each, or a file-wide directive or the annotation), so a webhook added\nlater under a suppressed one is still reported.\n\n**What a file cannot show.** The rule reads the field as written. A controller or an install\nscript that sets `failurePolicy` when it creates or patches the configuration at run time is not\nvisible in a manifest; the finding then describes the file, not the cluster, and a suppression\nwith a reason records it.\n\n## Why is this bad?\n\n`failurePolicy` decides what the API server does with a request when calling the webhook fails:\na refused connection, no ready endpoints behind the Service, a timeout (`timeoutSeconds`,\ndefault 10 s), a TLS error from an expired certificate or a stale `caBundle`, a non-2xx reply, or\nan AdmissionReview response it cannot read. With `Fail` every matching request is then rejected\n(`500 Internal error: failed calling webhook "\u2026"`); with `Ignore` it is admitted without the\ncheck. A `matchConditions` expression that errors at run time rejects the request with\n`403 Forbidden` under `Fail`.\n\nLeaving the field out therefore chooses `Fail` for the author, often without anyone having\ndecided it. Manifests first written for v1beta1, where the default was `Ignore`, flipped to\n`Fail` when only their `apiVersion` was bumped. A webhook that fails closed on the resources its\nown recovery needs can deadlock the cluster: IBM Portieris (commit a8dbe38) could not admit its\nown replacement pods once none were running; Gatekeeper\'s "failing closed" documentation\ndescribes the same deadlock after all nodes are replaced; Heureka\'s GKE staging cluster was\nunusable for two weeks until a misconfigured Gatekeeper webhook was found.\n\n`Ignore` is not free either: while the webhook is down, requests pass unchecked (Gatekeeper\nissue #3538: a pod was created while Gatekeeper was unreachable). The rule does not prefer one\npolicy; it asks that the choice be written down.\n\nFor admission policies nothing is called over the network, so there is no outage to fail\nclosed on. `failurePolicy` decides what an *error* does (it never decides what a validation\nthat is false does: that is the binding\'s `validationActions`):\n\n- a CEL expression that errors at run time: a validation, a `matchConditions` entry or a\n  mutation that reads a field the object does not have (`object.spec.template` on a bare Pod),\n  a type mismatch, the cost budget exceeded. Under `Fail` a validating policy\'s error counts as\n  a failed validation and is enforced through the binding\'s `validationActions` (rejected with\n  `Deny`, a warning with `Warn`); a mutating policy\'s error rejects the request;\n- a misconfiguration: a `paramKind` that does not exist, or a param that a binding with\n  `parameterNotFoundAction: Deny` cannot find (not created yet, deleted, in another\n  namespace). Under `Fail` this rejects every request the policy matches, whatever the\n  binding\'s `validationActions`; the help (the `fix:` line) mentions it for policies with a `paramKind`.\n\nWith `Ignore` the expression that errors, or the misconfigured binding, is skipped: it rejects\nnothing and warns nothing, while validations that are false still count. An expression that works on every object the author tried and errors on an object of\nanother shape turns, under the default, into rejected writes; an omitted `failurePolicy` makes\nthat choice without anyone having decided it.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy without `failurePolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Use instead\n\nWrite the policy you chose. For a policy check, `Fail` is often right; for a mutating webhook\nthe Kubernetes good practices suggest `Ignore` plus a validating check of the final state.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a policy, write it in the spec:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your team\'s convention is that an omitted `failurePolicy` means "`Fail`, on purpose", and\nevery reviewer knows the v1 default, turn the rule off with\n`--rule implicit-failure-policy=off`. Whether `Fail` is dangerous for what the webhook matches is\na separate question that `matches-kube-system` answers whether the policy is written or not.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingWebhook`, `SetDefaults_MutatingWebhook`: `failurePolicy` `Fail`);\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Ignore`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (call errors vs `failurePolicy`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (matchConditions errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingAdmissionPolicySpec`) and `v1beta1/defaults.go`\n  (`SetDefaults_MutatingAdmissionPolicySpec`): `failurePolicy` `Fail`\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/validator.go` (an expression error\n  under `Fail` is a deny decision, enforced through `validationActions`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (configuration errors, such as a\n  param not found with `parameterNotFoundAction: Deny`, reject under `Fail`); `k8s.io/api`\n  `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicySpec.failurePolicy`)\n- Admission webhook good practices (failure policy, gradual roll-out with `Ignore`):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Incidents: IBM Portieris commit a8dbe38; Gatekeeper `website/docs/failing-closed.md`;\n  "Dealing with a Google Kubernetes Engine Cluster Outage",\n  https://dev.to/fourstepper/dealing-with-a-google-kubernetes-engine-cluster-outage-2kf1;\n  open-policy-agent/gatekeeper#3538 (fail open)\n',
-      "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets. A patch or replacement that only sets\nlabels and annotations of a webhook configuration, policy or binding (the scaffold's CA\ninjection annotation: a JSON 6902 `add` or `replace` of a string, a strategic merge of string\nvalues, a replacement into `metadata.labels` or `metadata.annotations`) is not named: no\nfinding depends on them (`ca-bundle` reads the injection from the patch itself). One that\ndeletes (a `remove`, a `null`, a `$patch` directive), writes `admission-lint.dev/\u2026` or\nkustomize's `local-config` annotation, or writes `metadata.name`, and any patch of a\nNamespace, is named. A patch file of several strategic-merge documents without a `target`\nis judged document by document: kustomize applies each to the object it names (a document that\nannotates the configuration beside one that changes its Service's spec leaves the configuration\nunnamed); with a `target`, every document applies to every object selected, and the file is\njudged whole.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too), but a Flux `Kustomization` (`apiVersion:\nkustomize.toolkit.fluxcd.io/\u2026`, with no other key that kustomize would read as `apiVersion` or\n`kind`), an object of the cluster applied as it is. Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector that is a regular expression, or\nthat selects by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read may change anything. One finding per object, naming\nthe first patch and counting the others.\n\n**Selectors the build is certain of.** `matches-kube-system`, `self-deadlock`, `wildcard-rule` and `critical-resources` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name, and, if any, the group and version of its own `apiVersion`; no regular\n  expression, label selector, other group or version, or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization neither renames nor moves objects;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, which may repeat the webhook's `clientConfig.service` and its\n  `matchPolicy`, `reinvocationPolicy`, `failurePolicy`, `timeoutSeconds` and `sideEffects` when\n  each is the value the webhook has already, written or defaulted; or a JSON 6902 `add`, `replace` or `remove` of a whole selector or of a\n  rule's `scope` (`/webhooks/0/rules/0/scope`: judged as set; a rule the webhook lacks fails the\n  build, and the webhook is judged as written), in a patch with no `move` or `copy` and no\n  operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`), but one that leaves the Service in place: a strategic\n  merge without `options` (kustomize restores the name, namespace and kind it patched), or a\n  JSON 6902 patch none of whose paths (nor a `move`'s `from`) is the root, `/kind`,\n  `/apiVersion`, `/metadata`, `/metadata/name` or `/metadata/namespace`;\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace): no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, and no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), unless the patched selector answers alike\n  wherever the Service lands: it reads no `kubernetes.io/metadata.name`, and matches (or not)\n  alike a namespace without labels and every Namespace manifest of the run (an opt-in label\n  none of them carries, as kubebuilder's layout moves everything to `<project>-system`); and,\n  under a `namespaceSelector` patch, no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, generators, `helmCharts`, \u2026, and\n  `configurations` unless each is read and none of its paths reaches `metadata/labels`; `vars`\n  where a Namespace of the run writes `$(` in its labels, since kustomize's default\n  `varReference` field specs include every object's `metadata/labels`), as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files), a key with a\n  tag or that is no plain string (`!!merge \"\\x3c\\x3c\"` is a merge key and `!!binary\n  cGF0Y2hlcw==` is `patches` to go-yaml; the patches of such a kustomization may change anything),\n  one of several documents (kustomize reads the first), one that holds an alias (`*name`: a\n  patch list's item or `path:` may be one), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does; inside `vars`, whose contents the\n  linter does not read, only that they are there, a spelling such as kubebuilder's `fieldpath`\n  changes nothing; the patches of one that spells only other fields so, `commonlabels:` say,\n  are still read and named as any others), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**Selectors an overlay sets.** An overlay's own patch of the selectors (kubebuilder's\n`config/default` patching the webhook of `config/webhook`) is not applied to the base: the\nbase's folder builds it unpatched. But when every other condition above holds with the overlay\nin the patching kustomization's place (it may rename and move objects; its other patches and\nreplacements of the kind change metadata only); the overlay is a kustomization file kustomize\nbuilds (`kustomization.yaml`, `kustomization.yml` or `Kustomization`, alone in its folder; not\na `kind: Kustomization` document in a file of another name); the base's own kustomization lists\nthe file and changes nothing (no patch of the configuration but of its metadata, no rename, no\nmove, no transformer); the overlay is the only kustomization of the run that lists the base's\nfolder, lists no resource twice, and every kustomization file of the repository (the nearest\nfolder upwards with a `.git`; none: no such judgment) was read by the run (a second overlay such\nas `config/dev` or `deploy/prod`, linted or not, is a build someone applies: lint the\nrepository's root); the patch has no JSON 6902 `test` operation (one that fails makes kustomize\nrefuse the overlay); and the patch narrows the webhook (it sets a rule's `scope` where it was\n`*`, or gives a selector every requirement it had and more, and an `objectSelector` that selects\nno object without labels; a removal never narrows) \u2014 then a finding of `matches-kube-system` or\n`self-deadlock` that the overlay's build does not have is true only of the unpatched base, which\nis not what is applied as a rule: it is an info, and its message ends \"(unpatched: the kustomize\npatch at FILE:LINE changes its selectors in the build that applies it)\". A finding the patched webhook has too keeps its severity.\nWhere the only condition that fails is that a kustomization of the run may move the Service a\npatched `namespaceSelector` is judged against (an overlay's `namespace:` under a selector that\nreads `kubernetes.io/metadata.name`, say), `matches-kube-system`, which judges kube-system by its\nname wherever the Service lands, makes the same info; `self-deadlock` keeps its finding.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to, where the\nrun does not show it: the rule names an object a patch's target selects unless the patch's\nkustomization certainly does not build the object's file (every resource it lists, and those of\nthe kustomizations of the folders it lists, transitively, is a file or a folder whose\nkustomization the run read: then a patch fragment no kustomization lists, or the base of another\noverlay, is not named). Otherwise it names the object, also when it belongs to another overlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
+      "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets. A patch or replacement that only sets\nlabels and annotations of a webhook configuration, policy or binding (the scaffold's CA\ninjection annotation: a JSON 6902 `add` or `replace` of a string, a strategic merge of string\nvalues, a replacement into `metadata.labels` or `metadata.annotations`) is not named: no\nfinding depends on them (`ca-bundle` reads the injection from the patch itself). One that\ndeletes (a `remove`, a `null`, a `$patch` directive), writes `admission-lint.dev/\u2026` or\nkustomize's `local-config` annotation, or writes `metadata.name`, and any patch of a\nNamespace, is named. A patch file of several strategic-merge documents without a `target`\nis judged document by document: kustomize applies each to the object it names (a document that\nannotates the configuration beside one that changes its Service's spec leaves the configuration\nunnamed); with a `target`, every document applies to every object selected, and the file is\njudged whole.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too), but a Flux `Kustomization` (`apiVersion:\nkustomize.toolkit.fluxcd.io/\u2026`, with no other key that kustomize would read as `apiVersion` or\n`kind`), an object of the cluster applied as it is. Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector that is a regular expression, or\nthat selects by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read (missing because a build step generates it, such as\na scaffold's `manager_image_patch_edited.yaml`; outside the folder; not a regular file) may change\nanything: the message says the object \"may be changed\" by it, naming that file. One finding per\nobject, naming the first patch (one that was read before one that was not) and counting the\nothers.\n\n**Selectors the build is certain of.** `matches-kube-system`, `self-deadlock`, `wildcard-rule` and `critical-resources` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name, and, if any, the group and version of its own `apiVersion`; no regular\n  expression, label selector, other group or version, or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization neither renames nor moves objects;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, which may repeat the webhook's `clientConfig.service` and its\n  `matchPolicy`, `reinvocationPolicy`, `failurePolicy`, `timeoutSeconds` and `sideEffects` when\n  each is the value the webhook has already, written or defaulted; or a JSON 6902 `add`, `replace` or `remove` of a whole selector or of a\n  rule's `scope` (`/webhooks/0/rules/0/scope`: judged as set; a rule the webhook lacks fails the\n  build, and the webhook is judged as written), in a patch with no `move` or `copy` and no\n  operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`), but one that leaves the Service in place: a strategic\n  merge without `options` (kustomize restores the name, namespace and kind it patched), or a\n  JSON 6902 patch none of whose paths (nor a `move`'s `from`) is the root, `/kind`,\n  `/apiVersion`, `/metadata`, `/metadata/name` or `/metadata/namespace`;\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace): no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, and no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), unless the patched selector answers alike\n  wherever the Service lands: it reads no `kubernetes.io/metadata.name`, and matches (or not)\n  alike a namespace without labels and every Namespace manifest of the run (an opt-in label\n  none of them carries, as kubebuilder's layout moves everything to `<project>-system`); and,\n  under a `namespaceSelector` patch, no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, generators, `helmCharts`, \u2026, and\n  `configurations` unless each is read and none of its paths reaches `metadata/labels`; `vars`\n  where a Namespace of the run writes `$(` in its labels, since kustomize's default\n  `varReference` field specs include every object's `metadata/labels`), as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files), a key with a\n  tag or that is no plain string (`!!merge \"\\x3c\\x3c\"` is a merge key and `!!binary\n  cGF0Y2hlcw==` is `patches` to go-yaml; the patches of such a kustomization may change anything),\n  one of several documents (kustomize reads the first), one that holds an alias (`*name`: a\n  patch list's item or `path:` may be one), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does; inside `vars`, whose contents the\n  linter does not read, only that they are there, a spelling such as kubebuilder's `fieldpath`\n  changes nothing; the patches of one that spells only other fields so, `commonlabels:` say,\n  are still read and named as any others), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**Selectors an overlay sets.** An overlay's own patch of the selectors (kubebuilder's\n`config/default` patching the webhook of `config/webhook`) is not applied to the base: the\nbase's folder builds it unpatched. But when every other condition above holds with the overlay\nin the patching kustomization's place (it may rename and move objects; its other patches and\nreplacements of the kind change metadata only); the overlay is a kustomization file kustomize\nbuilds (`kustomization.yaml`, `kustomization.yml` or `Kustomization`, alone in its folder; not\na `kind: Kustomization` document in a file of another name); the base's own kustomization lists\nthe file and changes nothing (no patch of the configuration but of its metadata, no rename, no\nmove, no transformer); the overlay is the only kustomization of the run that lists the base's\nfolder, lists no resource twice, and every kustomization file of the repository (the nearest\nfolder upwards with a `.git`; none: no such judgment) was read by the run (a second overlay such\nas `config/dev` or `deploy/prod`, linted or not, is a build someone applies: lint the\nrepository's root); the patch has no JSON 6902 `test` operation (one that fails makes kustomize\nrefuse the overlay); and the patch narrows the webhook (it sets a rule's `scope` where it was\n`*`, or gives a selector every requirement it had and more, and an `objectSelector` that selects\nno object without labels; a removal never narrows) \u2014 then a finding of `matches-kube-system` or\n`self-deadlock` that the overlay's build does not have is true only of the unpatched base, which\nis not what is applied as a rule: it is an info, and its message ends \"(unpatched: the kustomize\npatch at FILE:LINE changes its selectors in the build that applies it)\". A finding the patched webhook has too keeps its severity.\nWhere the only condition that fails is that a kustomization of the run may move the Service a\npatched `namespaceSelector` is judged against (an overlay's `namespace:` under a selector that\nreads `kubernetes.io/metadata.name`, say), `matches-kube-system`, which judges kube-system by its\nname wherever the Service lands, makes the same info; `self-deadlock` keeps its finding.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to, where the\nrun does not show it: the rule names an object a patch's target selects unless the patch's\nkustomization certainly does not build the object's file (every resource it lists, and those of\nthe kustomizations of the folders it lists, transitively, is a file or a folder whose\nkustomization the run read: then a patch fragment no kustomization lists, or the base of another\noverlay, is not named). Otherwise it names the object, also when it belongs to another overlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
       "rules/long-timeout.md": () => '---\nid: long-timeout\nseverity: warning\n---\n\n# long-timeout\n\n## What it does\n\nFlags a webhook whose effective `timeoutSeconds` is above a threshold: 15 seconds unless the\n`thresholdSeconds` option says otherwise. The effective value is the written one, or the API\ndefault when it is omitted: 10 seconds in `admissionregistration.k8s.io/v1` (so the default\nthreshold never reports it), 30 seconds in the long-removed `v1beta1`. The finding points at\n`timeoutSeconds`, or at the webhook when the field is omitted, and the message then says the\nvalue is the API default.\n\nWhat the wait costs depends on the webhook\'s `failurePolicy`, and the message says which case\napplies: with `Fail` each intercepted request hangs that long and is then rejected; with\n`Ignore` it hangs that long before the API server skips the webhook; with `Ignore` and 30\nseconds, clients that give up after 30 seconds fail anyway.\n\n**Severity: an explicit long timeout is deliberate.**\n\n| case | severity | why |\n|---|---|---|\n| the value is the API default (v1beta1\'s 30 s, or v1\'s 10 s under a lowered threshold) | warning | nobody chose it |\n| written, with `failurePolicy: Ignore`, 30 s or more | warning | the two settings contradict each other: a client that gives up after 30 s fails before the API server skips the webhook, so the request Ignore was meant to let through fails anyway |\n| written, anything else (`Fail`, or `Ignore` below 30 s) | info | a written value is a decision (a chart that allows slow API-server-to-webhook paths, say); under `Fail` an unreachable webhook rejects the request either way, the timeout only decides how soon |\n\nWhere the timeout puts the control plane at risk (kube-system pods and leases, node status),\n`matches-kube-system` and `critical-resources` say so, following GKE\'s unsafe-webhook insight\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`: webhooks on system-critical resources and namespaces) and\nGardener\'s webhook remediator (a webhook on those resources is problematic with `Fail`, or with\n`Ignore` and a timeout above 15 s, "because most control-plane API calls are made with a\nclient-side timeout of 30s"). Where several webhooks add up past a client\'s wait,\n`timeout-budget` does.\n\nOne cause, one finding: the webhooks of one configuration with the same value and case are\nreported together, at the first of them. A webhook with `Ignore` and a timeout above 15 s that\nintercepts a write the control plane needs to recover is `critical-resources`\' finding (it names\nwhat waits), not this rule\'s, while that rule runs with its own severity; a 30 s `Ignore`\nwebhook on kube-system is this rule\'s, not `matches-kube-system`\'s. A webhook shipped without `rules` (filled in at run\ntime) is still called and is checked.\n\nValues outside 1\u201330 seconds are not reported here: the API server rejects them, and\n`timeout-out-of-range` reports them.\n\n**What a file cannot show.** How fast the webhook answers, and how long the cluster\'s clients\nwait: the threshold stands in for both. The 30-second client timeout in the message is a common\nclient default, not something the file says about your clients.\n\n## Why is this bad?\n\n`timeoutSeconds` is how long the API server waits for the webhook before it treats the call as\nfailed. A healthy webhook answers in milliseconds, so the timeout only matters when the\nwebhook is slow or unreachable, and then it is paid by every request the webhook intercepts:\n`kubectl apply` hangs, controllers\' writes queue up behind it, and a mutating webhook\'s\ntimeout adds to those of the other mutating webhooks, which run one after another\n(`timeout-budget` adds them up).\n\nThirty seconds, the maximum (and the v1beta1 default), is as long as the request timeout many\nclients use. Such a client gives up no later than the API server skips the webhook, so\n`failurePolicy: Ignore` no longer keeps its requests working (kubernetes/kubernetes#71508;\nkubeflow/spark-operator#1387 made its 30-second timeout configurable for this reason). The Kubernetes documentation\nasks for a small timeout, a few seconds at most.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 30\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `thresholdSeconds` | number (\u2265 1) | `15` | report effective timeouts above this many seconds |\n\nSet it with `--rule-option long-timeout.thresholdSeconds=5`. At 10 or less, the v1 default of\n10 seconds is reported too (at the webhook, "the API default").\n\n## When not to use it\n\nFor a webhook that must do slow work synchronously (calling an external registry, say) and\nwhose callers are known to wait: raise the threshold to its timeout rather than turning the\nrule off.\n\n## References\n\n- Gardener, webhook remediator and problematic webhooks: `docs/usage/shoot/shoot_status.md`\n  (gardener/gardener), rules in `pkg/gardenlet/operation/botanist/matchers/matcher.go`\n- GKE, "Ensure control plane stability when using webhooks" (`K8S_ADMISSION_WEBHOOK_UNSAFE`):\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- Dynamic Admission Control, "Timeouts":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices ("Set a small timeout"):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#71508, "Admission controller fails on timeout when failurePolicy set to\n  Ignore" (the client\'s timeout expires first); kubernetes/kubernetes#74562 (the\n  `timeoutSeconds` field: 1\u201330 seconds, v1 default 10, v1beta1 default 30)\n',
       "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected.\n  A Node has `labels` too: the kubelet registers it with `kubernetes.io/hostname`,\n  `kubernetes.io/os` and `kubernetes.io/arch` (`pkg/kubelet/kubelet_node_status.go`\n  `initialNode`), so `object.metadata.labels` is not reported on Nodes (a Node an admin creates\n  by hand without any label is not weighed). Any key may be missing, those too: an admin can\n  remove one, and the kubelet puts them back only when it starts (`updateDefaultLabels`);\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: `data` and its keys (`SetDefaults_ConfigMap` makes it `{}`, but an empty map under\n  omitempty is left out of the object), `binaryData` and its keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields; in a pod template also `volumes`, `volumeMounts`, `tolerations`,\n  `serviceAccountName` and the template's `annotations`.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), a Pod's `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName` (plugins that\nadmit Pods, not templates), `replicas`, `metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**Rules that match kinds of several types** (Pods and Deployments, say). A field is judged on the\nkinds whose type declares it: a Deployment's `spec.template.spec.volumes` is optional there, and a\nPod never has `spec.template` (whether a read of it is reached on Pods is `undefined-field`'s\nquestion). Such a read, which the kinds do not all share, is reported only when the kind-aware\nevaluator of `undefined-field` shows it reached and failing on one of the kinds that declare it,\nwith the field absent: `['Deployment', 'DaemonSet'].all(k, object.kind != k) || object.spec.template.spec.volumes.all(\u2026)`\nis reported, while `!has(object.spec.initContainers) || object.spec.template.spec.initContainers.all(\u2026)`\nis not (on a Deployment the `has()` is false, and the `||` true). Only the kinds one of the\npolicy's bindings in the run lets it see are evaluated (a binding's `matchResources`). JSON Patch\npaths of such policies are not judged this way.\n\n**JSON Patch paths.** A `MutatingAdmissionPolicy` mutation of `patchType: JSONPatch` is applied\nto the object's JSON (k8s.io/apiserver `plugin/policy/mutating/patch/json_patch.go`, with\n`gopkg.in/evanphx/json-patch.v4`): every parent of an operation's `path` must exist (`add`,\n`replace` and `test`: a `replace` of a missing key sets it, a `test` of one fails the test alone,\nwhich leaves the object as it was), and for `remove` and a `move`'s `from` the target too (a\n`copy` from a missing key copies null). Otherwise the patch fails and `failurePolicy` decides. So\n`JSONPatch{op: \"add\", path: \"/spec/initContainers/-\", \u2026}` fails on a Pod without init containers,\nand `\"/metadata/labels/\" + jsonpatch.escapeKey(k)` on an object without labels: the same fields\nas above, read from the path's literal part (a path computed otherwise is not followed, nor a\npointer's segments past the sixteenth). The path is guarded:\n\n- by a presence test in its own expression or the variables, as above\n  (`has(object.spec.initContainers) ? [add to /-] : [add the list]`,\n  `object.metadata.?labels[?'k'].hasValue() ? [remove \u2026] : []`);\n- by a write of its own patch (the operations of one patch act on one document, whatever their order);\n- by a matchCondition only where the condition requires the field, from its root through `&&`:\n  `has(object.spec.initContainers)`, `object.spec.?initContainers.hasValue()`,\n  `object.metadata.?labels[?'inject'].orValue('') == 'true'`, `\u2026.orValue([]).size() > 0`. The\n  usual `!has(x) || !x.exists(\u2026)` lets the patch run on objects without x;\n- by the labels the policy's `objectSelector` requires (`matchLabels`, `In`, `Exists`), when its\n  rules are `CREATE` alone (the API server calls it only for an object that matches), unless\n  another mutation of the policy may remove labels;\n- by a non-empty value another mutation of the policy writes there (an apply configuration that\n  sets `labels: {\u2026}`). An empty map or list, `\"\"`, `false` or `0` written by another mutation\n  does not count: each mutation patches the object encoded again, where omitempty has left it out.\n\nIn pod templates (Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs) `volumes`,\neach container's `volumeMounts`, `tolerations`, `serviceAccountName` and the template's\n`annotations` can be absent too: the admission plugins that set them on Pods do not admit\ntemplates.\n\n**One cause, one finding.** An expression that reads several fields an object can lack is\nreported once, at its first such read (\"(+N more)\"); so are two expressions of one policy\nwhose failing read or patch path is the same field.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`). Also an\n`info` for a validation whose one read that can fail is compared for equality with a literal\n(`labels['team'] == 'payments'`, `x in ['a', 'b']`), reached through `&&` alone, or past a test of\nthe object's kind (`object.kind == 'Pod' || \u2026`, a ternary on `object.kind`, `request.kind` or\n`request.resource`, the same for every object of a kind): the absent field\nwould fail it anyway, so under `Fail` the request is denied either way and only the message\ndiffers. Under `!=`, `!` or `||` the author may have meant to let absence pass: a warning. And an\n`info` for a validation whose read is reached only for the requests of one named user, under an\n`||` whose other side is false for that user alone (`request.userInfo.username != 'x'`, or\n`!variables.isController` where the variable compares the username with a literal): an error\nthere rejects only that user's writes (a project's own controller's), not its users'. And an\n`info` for a validation whose every failing read is a field another validation of the policy\nrequires by testing for it (`containers.all(c, has(c.resources.limits.memory))` beside\n`quantity(c.resources.limits.memory)`): reached from the root through `&&` and `all()` alone, that\nvalidation is false without the field and denies the request with its own message, so again only\nthe message differs. A test under `||`, of one element (`containers[0]`), or inside `all()` of\nwhat is not its element (over an empty list the test never runs) is no such requirement. The same\nholds for a field the validation itself requires where the read is evaluated: through `&&`,\n`all()`, the side of an `||` and the branch of a ternary that hold the read\n(`kind != 'Pod' || containers.all(c, has(c.securityContext) && has(c.securityContext.capabilities.drop) && \u2026)`\nreads `c.securityContext.capabilities`, which it requires): without the field the validation is\nfalse or an error, and under `Fail` either denies.\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Of custom resources only the metadata is judged: it is ObjectMeta, as\nevery object's (a CRD's schema may restrict `metadata.name` and `generateName`, nothing else), so\n`object.metadata.labels['tier']` on a resource of a group no built-in API serves fails where the\nlabel is absent, its CRD in the run or not; their `spec` is not analysed (the CRDs' schemas are\nnot read), nor are kinds other than those above, a webhook whose rules name a resource of a\nbuilt-in group that discovery does not know, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
       "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**Severity.** A warning under `failurePolicy: Fail` (the API default), where the error rejects\nthe request; an `info` under `Ignore`, where a condition that errors skips the webhook, as a\nfalse one would.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
@@ -8560,50 +8560,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize2(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative6, options, skipNormalization) {
+    function resolveComponent(base, relative7, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse5(serialize2(base, options), options);
-        relative6 = parse5(serialize2(relative6, options), options);
+        relative7 = parse5(serialize2(relative7, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative6.scheme) {
-        target.scheme = relative6.scheme;
-        target.userinfo = relative6.userinfo;
-        target.host = relative6.host;
-        target.port = relative6.port;
-        target.path = removeDotSegments(relative6.path || "");
-        target.query = relative6.query;
+      if (!options.tolerant && relative7.scheme) {
+        target.scheme = relative7.scheme;
+        target.userinfo = relative7.userinfo;
+        target.host = relative7.host;
+        target.port = relative7.port;
+        target.path = removeDotSegments(relative7.path || "");
+        target.query = relative7.query;
       } else {
-        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
-          target.userinfo = relative6.userinfo;
-          target.host = relative6.host;
-          target.port = relative6.port;
-          target.path = removeDotSegments(relative6.path || "");
-          target.query = relative6.query;
+        if (relative7.userinfo !== void 0 || relative7.host !== void 0 || relative7.port !== void 0) {
+          target.userinfo = relative7.userinfo;
+          target.host = relative7.host;
+          target.port = relative7.port;
+          target.path = removeDotSegments(relative7.path || "");
+          target.query = relative7.query;
         } else {
-          if (!relative6.path) {
+          if (!relative7.path) {
             target.path = base.path;
-            if (relative6.query !== void 0) {
-              target.query = relative6.query;
+            if (relative7.query !== void 0) {
+              target.query = relative7.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative6.path[0] === "/") {
-              target.path = removeDotSegments(relative6.path);
+            if (relative7.path[0] === "/") {
+              target.path = removeDotSegments(relative7.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative6.path;
+                target.path = "/" + relative7.path;
               } else if (!base.path) {
-                target.path = relative6.path;
+                target.path = relative7.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative7.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative6.query;
+            target.query = relative7.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -8611,7 +8611,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative6.fragment;
+      target.fragment = relative7.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -35438,7 +35438,8 @@ function kustomizePatches(file, text, whole, readPatch) {
           const renamed = own === void 0 ? void 0 : renamedTo(own);
           const rename2 = renamed === void 0 ? {} : { renamesTo: renamed };
           const place = own !== void 0 && keepsPlace(own) ? { keepsPlace: true } : {};
-          out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...rename2, ...place, ...renamesOrRekinds ? { changesKind: true } : {} });
+          const unread = source !== void 0 && content === void 0 ? { unread: true } : {};
+          out.push({ file, line: line2, target, selectors, ...source === void 0 ? {} : { source }, ...ca, ...metadata2, ...sets, ...rename2, ...place, ...renamesOrRekinds ? { changesKind: true } : {}, ...unread });
         }
       }
     }
@@ -49167,19 +49168,23 @@ var init_unused_suppression = __esm({
 // dist/rules/kustomize-patched.js
 function check3(object, run2, judgedPatched = void 0) {
   const changesFindings = (patch) => object.kind === "Namespace" || patch.setsLabelsOrAnnotationsOnly !== true;
-  const patches = patchesBuilding(run2.kustomizePatches, object, run2, object.stream).filter(changesFindings);
+  const building = patchesBuilding(run2.kustomizePatches, object, run2, object.stream).filter(changesFindings);
+  const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
   if (patches.length === 0)
     return [];
   const first = patches[0];
   const others = patches.length - 1;
+  const unread = patches.every((patch) => patch.unread === true);
   return [
     {
-      messageId: "patched",
+      messageId: unread ? "unread" : "patched",
       data: {
         kind: object.kind,
         name: object.name === void 0 ? "(unnamed)" : `"${object.name}"`,
         what: first.replacement === true ? "replacement" : "patch",
         where: `${first.file}:${first.line}`,
+        // As the kustomization lists it: relative to its folder.
+        source: first.source === void 0 ? "" : (0, import_node_path10.relative)((0, import_node_path10.dirname)(first.file), first.source) || first.source,
         more: others === 0 ? "" : ` and ${others} more`,
         except: judgedPatched === void 0 ? "" : `, but for the webhook ${judgedPatched} it sets`
       },
@@ -49187,11 +49192,12 @@ function check3(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var rule39;
+var import_node_path10, rule39;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
     init_import_meta_url();
+    import_node_path10 = require("node:path");
     init_kustomize_selectors();
     init_patched();
     init_namespaces();
@@ -49204,7 +49210,8 @@ var init_kustomize_patched = __esm({
         appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "MutatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicyBinding", "Namespace"],
         needsDecodableObject: false,
         messages: {
-          patched: "{{kind}} {{name}} is changed by the kustomize {{what}} at {{where}}{{more}}: findings here judge it unpatched{{except}}"
+          patched: "{{kind}} {{name}} is changed by the kustomize {{what}} at {{where}}{{more}}: findings here judge it unpatched{{except}}",
+          unread: "{{kind}} {{name}} may be changed by the kustomize patch at {{where}}{{more}}, whose file {{source}} could not be read: findings here judge it unpatched{{except}}"
         },
         help: "kubectl apply -k (kustomize build) applies the patch: the fields it changes are what the cluster gets, not what this file says. Lint the built output too: kubectl kustomize DIR | admission-lint -."
       },
@@ -49380,12 +49387,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path11.relative)(cwd, (0, import_node_path11.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path11.isAbsolute)(rel))
+  const rel = (0, import_node_path12.relative)(cwd, (0, import_node_path12.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path12.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path11.sep)) {
-    current = (0, import_node_path11.join)(current, segment);
+  for (const segment of rel.split(import_node_path12.sep)) {
+    current = (0, import_node_path12.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -49393,7 +49400,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path11.relative)(cwd, current);
+      return (0, import_node_path12.relative)(cwd, current);
   }
   return void 0;
 }
@@ -49404,7 +49411,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function makeFolders(flag, path, absolute) {
   const missing2 = [];
-  for (let folder = (0, import_node_path11.dirname)(absolute); ; folder = (0, import_node_path11.dirname)(folder)) {
+  for (let folder = (0, import_node_path12.dirname)(absolute); ; folder = (0, import_node_path12.dirname)(folder)) {
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(folder);
@@ -49415,7 +49422,7 @@ function makeFolders(flag, path, absolute) {
     if (stats !== void 0)
       break;
     missing2.unshift(folder);
-    if ((0, import_node_path11.dirname)(folder) === folder)
+    if ((0, import_node_path12.dirname)(folder) === folder)
       break;
   }
   for (const folder of missing2) {
@@ -49423,7 +49430,7 @@ function makeFolders(flag, path, absolute) {
       (0, import_node_fs2.mkdirSync)(folder);
     } catch (error) {
       if (error.code !== "EEXIST")
-        throw new InputError(`cannot create the folder ${(0, import_node_path11.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
+        throw new InputError(`cannot create the folder ${(0, import_node_path12.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
       const stats = (0, import_node_fs2.lstatSync)(folder);
       if (!stats.isDirectory())
         throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a folder"}`);
@@ -49432,7 +49439,7 @@ function makeFolders(flag, path, absolute) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path11.resolve)(cwd, path);
+  const absolute = (0, import_node_path12.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -49445,7 +49452,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   checkFolder(flag, path, absolute, cwd);
   if (stats === void 0)
     makeFolders(flag, path, absolute);
-  const temp = (0, import_node_path11.join)((0, import_node_path11.dirname)(absolute), `.${(0, import_node_path11.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path12.join)((0, import_node_path12.dirname)(absolute), `.${(0, import_node_path12.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -49464,14 +49471,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path11;
+var import_node_path12;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path11 = require("node:path");
+    import_node_path12 = require("node:path");
     init_errors2();
   }
 });
@@ -49800,12 +49807,12 @@ var init_discovery = __esm({
 
 // dist/src/parse/kustomization.js
 function readPatchFile(folder, path) {
-  const read2 = readRegularFile((0, import_node_path13.resolve)(folder, path), MAX_PATCH_BYTES);
+  const read2 = readRegularFile((0, import_node_path14.resolve)(folder, path), MAX_PATCH_BYTES);
   return read2.kind === "ok" ? Buffer.from(read2.bytes).toString("utf8") : void 0;
 }
 function summarizeKustomization(folder) {
   for (const name of KUSTOMIZATION_FILES2) {
-    const read2 = readRegularFile((0, import_node_path13.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+    const read2 = readRegularFile((0, import_node_path14.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
     if (read2.kind !== "ok")
       continue;
     let document;
@@ -49827,7 +49834,7 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path13.resolve)(folder, entry))).filter(isFolder2);
+    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path14.resolve)(folder, entry))).filter(isFolder2);
     return { changes: [...changes], folders };
   }
   return void 0;
@@ -49871,14 +49878,14 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path13, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path14, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
     init_fs();
-    import_node_path13 = require("node:path");
+    import_node_path14 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
@@ -49921,7 +49928,7 @@ var init_kustomization = __esm({
         if (file === "-")
           return false;
         this.visit(file);
-        return this.patchFiles.has((0, import_node_path13.resolve)(file));
+        return this.patchFiles.has((0, import_node_path14.resolve)(file));
       }
       /**
        * Whether a file lies beside a kustomization (read, and readable) that does not list it, and
@@ -49931,8 +49938,8 @@ var init_kustomization = __esm({
       isUnlisted(file) {
         if (file === "-" || this.isPatch(file))
           return false;
-        const absolute = (0, import_node_path13.resolve)(file);
-        const beside = this.index().byFolder.get((0, import_node_path13.dirname)(absolute)) ?? [];
+        const absolute = (0, import_node_path14.resolve)(file);
+        const beside = this.index().byFolder.get((0, import_node_path14.dirname)(absolute)) ?? [];
         if (beside.length === 0)
           return false;
         const real = realPath(absolute);
@@ -49940,11 +49947,11 @@ var init_kustomization = __esm({
         if (anyUnreadable || files2.has(real) || files2.has(absolute))
           return false;
         const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-        for (let folder = (0, import_node_path13.dirname)((0, import_node_path13.dirname)(absolute)); ; folder = (0, import_node_path13.dirname)(folder)) {
+        for (let folder = (0, import_node_path14.dirname)((0, import_node_path14.dirname)(absolute)); ; folder = (0, import_node_path14.dirname)(folder)) {
           const above = this.listingsIn(folder);
           if (above === void 0 || above.some(lists))
             return false;
-          if ((0, import_node_path13.dirname)(folder) === folder)
+          if ((0, import_node_path14.dirname)(folder) === folder)
             return true;
         }
       }
@@ -49954,7 +49961,7 @@ var init_kustomization = __esm({
         if (this.indexed?.count !== this.listings.length) {
           this.indexed = {
             count: this.listings.length,
-            byFolder: groupBy(this.listings, (listing) => (0, import_node_path13.dirname)((0, import_node_path13.resolve)(listing.file))),
+            byFolder: groupBy(this.listings, (listing) => (0, import_node_path14.dirname)((0, import_node_path14.resolve)(listing.file))),
             files: new Set(this.listings.flatMap((listing) => listing.resources)),
             anyUnreadable: this.listings.some((listing) => listing.unreadable === true)
           };
@@ -49970,8 +49977,8 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (listings === void 0 || !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path13.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
-          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path13.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
+          const read2 = readRegularFile((0, import_node_path14.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path14.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
         }
         this.aboveListings.set(folder, listings);
         return listings;
@@ -49979,7 +49986,7 @@ var init_kustomization = __esm({
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
         if (file !== "-")
-          this.visitFolder((0, import_node_path13.dirname)(file));
+          this.visitFolder((0, import_node_path14.dirname)(file));
       }
       /** A kustomization that is there and is not read (behind a link out of the walked folder): what it builds is not known. */
       notRead(file) {
@@ -49987,7 +49994,7 @@ var init_kustomization = __esm({
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
       visitFolder(shown) {
-        const folder = (0, import_node_path13.resolve)(shown);
+        const folder = (0, import_node_path14.resolve)(shown);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
@@ -49998,17 +50005,17 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path13.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          const read2 = readRegularFile((0, import_node_path14.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path13.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path14.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
           const text = Buffer.from(read2.bytes).toString("utf8");
           for (const patch of patchPaths(text))
-            this.patchFiles.add((0, import_node_path13.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path13.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          pushAll(this.listings, kustomizationListings((0, import_node_path13.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path13.resolve)(folder, patch.source) }));
+            this.patchFiles.add((0, import_node_path14.resolve)(folder, patch));
+          const patched2 = kustomizePatches((0, import_node_path14.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
+          pushAll(this.listings, kustomizationListings((0, import_node_path14.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path14.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -61318,11 +61325,11 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);
-    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path14.basename)(path))) {
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path15.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path14.dirname)(path), patch2)));
-        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path14.resolve)((0, import_node_path14.dirname)(path)), text2, false);
+        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path15.dirname)(path), patch2)));
+        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path15.resolve)((0, import_node_path15.dirname)(path)), text2, false);
         pushAll(streamListings, path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
@@ -61619,13 +61626,13 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path14, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path15, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
-    import_node_path14 = require("node:path");
+    import_node_path15 = require("node:path");
     init_discovery();
     init_helm();
     init_sources();
@@ -62751,11 +62758,11 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path15.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path15.posix.resolve(root, slashed);
-  const relative6 = import_node_path15.posix.relative(root, absolute);
-  if (relative6 !== "" && !relative6.startsWith("../") && relative6 !== ".." && !import_node_path15.posix.isAbsolute(relative6)) {
-    return { uri: encodePath(relative6), uriBaseId: SRCROOT };
+  const root = import_node_path16.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path16.posix.resolve(root, slashed);
+  const relative7 = import_node_path16.posix.relative(root, absolute);
+  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path16.posix.isAbsolute(relative7)) {
+    return { uri: encodePath(relative7), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
 }
@@ -62876,7 +62883,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path15.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path16.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -62902,12 +62909,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path15, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path16, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path15 = require("node:path");
+    import_node_path16 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -62940,7 +62947,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path16.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path17.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -62955,12 +62962,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path16, COMMAND;
+var import_node_path17, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path16 = require("node:path");
+    import_node_path17 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -62979,10 +62986,10 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path17.posix.resolve(cwd.split("\\").join("/"));
-  const relative6 = import_node_path17.posix.relative(root, import_node_path17.posix.resolve(root, slashed));
-  const inside = relative6 !== "" && relative6 !== ".." && !relative6.startsWith("../") && !import_node_path17.posix.isAbsolute(relative6);
-  return inside ? relative6 : slashed;
+  const root = import_node_path18.posix.resolve(cwd.split("\\").join("/"));
+  const relative7 = import_node_path18.posix.relative(root, import_node_path18.posix.resolve(root, slashed));
+  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path18.posix.isAbsolute(relative7);
+  return inside ? relative7 : slashed;
 }
 function description(finding) {
   const message = oneLineMessage(finding.message);
@@ -63007,13 +63014,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path17, CODE_QUALITY_SEVERITY;
+var import_node_path18, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path17 = require("node:path");
+    import_node_path18 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -63322,7 +63329,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path19.join)((0, import_node_fs2.realpathSync)((0, import_node_path19.dirname)(absolute)), (0, import_node_path19.basename)(absolute));
+    return (0, import_node_path20.join)((0, import_node_fs2.realpathSync)((0, import_node_path20.dirname)(absolute)), (0, import_node_path20.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -63354,7 +63361,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path19.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path20.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -63373,18 +63380,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path19.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path20.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path19.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path20.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path19.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path19.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path20.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path20.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -63396,13 +63403,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path19, identity3;
+var import_node_path20, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path19 = require("node:path");
+    import_node_path20 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -63540,7 +63547,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path20.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path21.resolve)(k.dir))));
     const builds = tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
@@ -63565,14 +63572,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path20, plural5;
+var import_node_path21, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path20 = require("node:path");
+    import_node_path21 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -67252,7 +67259,7 @@ var require_admission_lint = __commonJS({
     var { isAscii } = require("node:buffer");
     var { fstatSync: fstatSync2, readFileSync: readFileSync2, statSync: statSync2, writeSync: writeSync2 } = require("node:fs");
     var { createRequire: createRequire2 } = require("node:module");
-    var { dirname: dirname14, join: join8 } = require("node:path");
+    var { dirname: dirname15, join: join8 } = require("node:path");
     var { pathToFileURL: pathToFileURL3 } = require("node:url");
     var vm = require("node:vm");
     var BUNDLE = join8(__dirname, "..", "standalone", "admission-lint.cjs");
@@ -67282,7 +67289,7 @@ var require_admission_lint = __commonJS({
         ...cachedData ? { cachedData } : {}
       });
       const bundle = { exports: {} };
-      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname14(BUNDLE));
+      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname15(BUNDLE));
       return { exports: bundle.exports, script, cacheUsed: cachedData !== void 0 && !script.cachedDataRejected };
     }
     function bundleIsCurrent() {
@@ -67356,7 +67363,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path21 = require("node:path");
+var import_node_path22 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -67415,7 +67422,7 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path10 = require("node:path");
+var import_node_path11 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
@@ -67562,15 +67569,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path10.resolve)(cwd);
+  let dir = (0, import_node_path11.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path10.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path11.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
       throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path10.dirname)(dir);
+    const parent = (0, import_node_path11.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -67584,7 +67591,7 @@ function isFile(path) {
   }
 }
 function display2(path, cwd) {
-  const rel = (0, import_node_path10.relative)(cwd, path).split("\\").join("/");
+  const rel = (0, import_node_path11.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -67592,7 +67599,7 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path10.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path11.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
@@ -67601,7 +67608,7 @@ function loadConfig(options) {
     shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path10.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path11.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -67610,7 +67617,7 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path10.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path11.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
@@ -67809,7 +67816,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path12 = require("node:path");
+var import_node_path13 = require("node:path");
 init_errors2();
 init_write();
 init_severity();
@@ -67819,8 +67826,8 @@ var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path12.isAbsolute)(file) ? file : (0, import_node_path12.resolve)(cwd, file);
-  return (0, import_node_path12.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path13.isAbsolute)(file) ? file : (0, import_node_path13.resolve)(cwd, file);
+  return (0, import_node_path13.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -67856,7 +67863,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path12.dirname)((0, import_node_path12.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path13.dirname)((0, import_node_path13.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -67865,7 +67872,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path12.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path13.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -68019,7 +68026,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path18 = require("node:path");
+var import_node_path19 = require("node:path");
 init_sources();
 init_write();
 
@@ -68868,7 +68875,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path18.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path19.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -68885,8 +68892,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path18.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path18.sep}`) && rel !== ".." && !(0, import_node_path18.isAbsolute)(rel);
+    const rel = (0, import_node_path19.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path19.sep}`) && rel !== ".." && !(0, import_node_path19.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -68905,7 +68912,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path18.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path19.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -69335,16 +69342,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path21.resolve)(cwd, path)));
+  const skip2 = new Set(own.map((path) => (0, import_node_path22.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path21.resolve)(cwd, file);
+    const absolute = (0, import_node_path22.resolve)(cwd, file);
     if (skip2.has(absolute))
       return false;
-    const rel = (0, import_node_path21.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path21.isAbsolute)(rel))
+    const rel = (0, import_node_path22.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path22.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -69393,7 +69400,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path21.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path22.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -69442,7 +69449,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path21.dirname)((0, import_node_path21.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path22.dirname)((0, import_node_path22.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.grown > 0) {
@@ -69586,4 +69593,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build b83ca9fa338b98ace9d01b4f32f0b1bd2a277dccd7260c9c5860a3f0095f4829
+//# admission-lint-build 7974e40f7a8efe5d84afc0c3162d896c51fb4eff4589e866c14f24601322f2e2
