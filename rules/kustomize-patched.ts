@@ -38,7 +38,7 @@ function check(object: { kind: string; name: string | undefined; file: string; s
         what: first.replacement === true ? 'replacement' : 'patch',
         where: `${first.file}:${first.line}`,
         // As the kustomization lists it: relative to its folder.
-        source: first.source === undefined ? '' : relative(dirname(first.file), first.source) || first.source,
+        source: first.source === undefined ? '' : first.source.includes('://') ? first.source : relative(dirname(first.file), first.source) || first.source,
         more: others === 0 ? '' : ` and ${others} more`,
         except: judgedPatched === undefined ? '' : `, but for the webhook ${judgedPatched} it sets`,
       },

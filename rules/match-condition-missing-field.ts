@@ -81,6 +81,13 @@ function matchedTargets(run: RuleRun, rules: readonly (Readonly<RuleWithOperatio
 }
 
 /**
+ * The resource metrics APIs (k8s.io/metrics: metrics.k8s.io, custom.metrics.k8s.io,
+ * external.metrics.k8s.io), served by aggregated servers such as metrics-server and the metrics
+ * adapters: read-only, so no write of theirs ever reaches admission.
+ */
+const READ_ONLY_AGGREGATED_GROUPS: ReadonlySet<string> = new Set(['metrics.k8s.io', 'custom.metrics.k8s.io', 'external.metrics.k8s.io']);
+
+/**
  * A rule entry's resources in groups that are never built in and that no CRD of the run defines
  * (a custom resource whose CRD is installed elsewhere): a target of no known kind each, for the
  * object itself or its status; undefined for anything else (a `*` group, a subresource whose
@@ -91,7 +98,7 @@ function customResourceTargets(run: RuleRun, rule: Readonly<RuleWithOperations>,
   const groups = rule.apiGroups ?? [];
   const versions = (rule.apiVersions ?? []).filter((version) => version !== '*');
   if (resource === '' || (subresource !== '' && subresource !== 'status') || groups.length === 0 || versions.length === 0) return undefined;
-  if (groups.some((group) => group === '*' || run.discovery.isKnownBuiltinGroup(group) || run.discovery.knowsGroup(group))) return undefined;
+  if (groups.some((group) => group === '*' || run.discovery.isKnownBuiltinGroup(group) || run.discovery.knowsGroup(group) || READ_ONLY_AGGREGATED_GROUPS.has(group))) return undefined;
   return groups.flatMap((group) =>
     versions.map((version) => ({ info: { group, version, resource, kind: '', namespaced: true, subresources: new Set<string>(), connect: new Set<string>(), readOnly: new Set<string>(), custom: true }, subresource })),
   );

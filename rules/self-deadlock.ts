@@ -6,8 +6,14 @@ import { matchWebhook } from '../src/match/request.js';
 import { conditionsOutcome, FARGATE_SCHEDULER, type Requester } from '../src/match/system-requests.js';
 import { listingsOf } from '../src/match/kustomize-fills.js';
 import { servicesNamed } from '../src/match/services.js';
+import type { Labels } from '../src/match/selector.js';
 import type { RunScope } from '../src/run-scope.js';
-import type { WebhookConfigurationObject } from '../src/model/objects.js';
+import type { ServiceObject, WebhookConfigurationObject } from '../src/model/objects.js';
+import type { MatchCondition } from '../src/model/types.js';
+import { isRecord } from '../src/json.js';
+import { loadCelSync } from '../src/cel/library.js';
+import { evaluateCondition } from '../src/cel/evaluate.js';
+import { budget, celMeterOf, RUNTIME_COST_BUDGET_MATCH_CONDITIONS } from '../src/cel/budget.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
@@ -79,17 +85,63 @@ function hasOptOut(selector: LabelSelector | undefined): boolean {
 const INSTALL_HELP = `While the webhook is down, an install or reinstall of the workload that runs it is rejected, when it is of that kind (its pods' own replacements are not). Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
 
 /**
- * Whether the file applies the webhook's Service after its configuration: `kubectl apply -f`
- * creates a file's documents in order, so the Service's creation comes to a webhook that cannot
- * be reached without it. Not so for a file a kustomization lists (kustomize puts Services before
- * webhook configurations) nor a rendered stream (Helm orders kinds the same way); nor when the
- * file holds a copy of the Service before the configuration too.
+ * The webhook's Service, when its file creates it after the configuration: `kubectl apply -f`
+ * creates a file's documents (and a List's items) in order, so the Service's creation comes to a
+ * webhook that cannot be reached without it. Not so for a file a kustomization lists (kustomize
+ * puts Services before webhook configurations) nor a rendered stream (Helm orders kinds the same
+ * way); nor when the file holds a copy of the Service before the configuration too.
  */
-function serviceComesAfter(run: Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'kustomizations' | 'memo'>, object: WebhookConfigurationObject, namespace: string, name: string | undefined): boolean {
+function serviceCreatedAfter(run: Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'kustomizations' | 'memo'>, object: WebhookConfigurationObject, namespace: string, name: string | undefined): ServiceObject | undefined {
   const file = object.manifest.file;
-  if (typeof name !== 'string' || file.renderedFrom !== undefined || listingsOf(run, file.path).length > 0) return false;
+  if (typeof name !== 'string' || file.renderedFrom !== undefined || listingsOf(run, file.path).length > 0) return undefined;
   const inFile = (servicesNamed(run, namespace, name) ?? []).filter((service) => service.manifest.file.path === file.path);
-  return inFile.length > 0 && inFile.every((service) => service.manifest.documentIndex > object.manifest.documentIndex);
+  const place = (manifest: WebhookConfigurationObject['manifest']): readonly [number, number] => [manifest.documentIndex, typeof manifest.basePath[1] === 'number' ? manifest.basePath[1] : -1];
+  const [document, item] = place(object.manifest);
+  const after = (service: ServiceObject): boolean => {
+    const [serviceDocument, serviceItem] = place(service.manifest);
+    return serviceDocument > document || (serviceDocument === document && serviceItem > item);
+  };
+  return inFile.length > 0 && inFile.every(after) ? inFile[0] : undefined;
+}
+
+/** The string labels of an object as written (what an objectSelector reads of its creation). */
+function writtenLabels(written: unknown): Labels {
+  const labels = isRecord(written) && isRecord(written.metadata) && isRecord(written.metadata.labels) ? written.metadata.labels : {};
+  return Object.fromEntries(Object.entries(labels).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/**
+ * The webhook's matchConditions for the creation of its own Service, evaluated on the Service as
+ * its file writes it: any false skips the webhook for it; all true call it. A condition that
+ * tests for presence (`has()`, optional syntax) is not evaluated: the API server's defaults
+ * (spec.type, ports' protocol) are not in the written object. Nor is one that reads what is not
+ * known of the request (who creates it): reading it errors, and the outcome is unknown.
+ */
+function ownServiceConditions(run: Pick<RunScope, 'memo'>, conditions: readonly (MatchCondition | null)[], service: ServiceObject, namespace: string): 'called' | 'skipped' | 'unknown' {
+  const expressions = conditions.map((condition) => condition?.expression?.trim() ?? '');
+  if (expressions.length === 0) return 'called';
+  if (!loadCelSync()) return 'unknown';
+  const written = isRecord(service.written) ? service.written : {};
+  const metadata = isRecord(written.metadata) ? written.metadata : {};
+  const context = {
+    object: { ...written, metadata: { ...metadata, namespace } },
+    oldObject: null,
+    request: {
+      operation: 'CREATE',
+      namespace,
+      name: service.name,
+      kind: { group: '', version: 'v1', kind: 'Service' },
+      resource: { group: '', version: 'v1', resource: 'services' },
+    },
+  };
+  const shared = budget(RUNTIME_COST_BUDGET_MATCH_CONDITIONS);
+  let unknown = false;
+  for (const expression of expressions) {
+    const result = expression === '' || /\bhas\s*\(|[.[]\s*\?/.test(expression) ? undefined : evaluateCondition(expression, context, celMeterOf(run), shared);
+    if (result === false) return 'skipped';
+    if (result === undefined) unknown = true;
+  }
+  return unknown ? 'unknown' : 'called';
 }
 
 const SERVICE_HELP = `The API server calls the webhook through its Service: while that Service does not exist (the configuration applied before it, a reinstall, a deleted Service), every call fails, and with Fail the Service's own creation is rejected, so it never comes back. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
@@ -139,6 +191,9 @@ export const rule = defineObjectRule({
           const manifestKnown = namespaceNamed(run, namespace) !== undefined || namespace === DEFAULT_NAMESPACE;
           for (const candidate of CANDIDATES) {
             const subresource = candidate.subresource ?? '';
+            // The webhook's own Service, when its file creates it after the configuration: what
+            // its selectors and conditions see of that creation is known.
+            const ownService = candidate.resource === 'services' ? serviceCreatedAfter(run, object, namespace, service?.name) : undefined;
             const outcomes = labelSets.map((labels) =>
               matchWebhook(
                 webhook,
@@ -151,6 +206,7 @@ export const rule = defineObjectRule({
                   namespace,
                   namespaceLabels: labels,
                   // The webhook's own pods' labels are not in the run: a non-empty objectSelector gives 'unknown'.
+                  ...(ownService === undefined ? {} : { objectLabels: writtenLabels(ownService.written) }),
                   oldObjectLabels: null,
                 },
                 run.discovery,
@@ -160,10 +216,15 @@ export const rule = defineObjectRule({
             if (outcome === undefined) continue;
             if (!manifestKnown && hasOptOut(webhook.namespaceSelector)) return [];
             const requests = candidate.requesters.map((requester) => ({ group: candidate.group, resource: candidate.resource, subresource, operation: candidate.operation ?? 'CREATE', namespace, requester }));
-            if (conditionsOutcome(run, webhook.matchConditions ?? [], requests) === 'skipped') continue;
+            const conditions = ownService === undefined ? conditionsOutcome(run, webhook.matchConditions ?? [], requests) : ownServiceConditions(run, webhook.matchConditions ?? [], ownService, namespace);
+            if (conditions === 'skipped') continue;
             const failurePolicy = [...entry.path, 'failurePolicy'];
             const defaulted = isDefaulted(object, failurePolicy);
-            const after = candidate.resource === 'services' && serviceComesAfter(run, object, namespace, service?.name);
+            const after = ownService !== undefined && conditions === 'called';
+            // The EndpointSlice controller's slices carry labels of their own (kubernetes.io/service-name)
+            // and the Service's, which the run does not show: conditions that read them and cannot be
+            // decided may skip the webhook's own slices (an info, not an error).
+            const undecidedSlices = candidate.resource === 'endpointslices' && conditions === 'unknown';
             return [
               {
                 label: entry.label,
@@ -200,7 +261,9 @@ export const rule = defineObjectRule({
                   ? candidate.resource === 'services'
                     ? { severity: after ? ('error' as const) : ('info' as const), help: SERVICE_HELP }
                     : { severity: candidate.resource === 'deployments' ? ('warning' as const) : ('info' as const), help: INSTALL_HELP }
-                  : {}),
+                  : undecidedSlices
+                    ? { severity: 'info' as const }
+                    : {}),
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
                 ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
               },

@@ -67,6 +67,9 @@ const kept: readonly (readonly [string, ReadonlySet<string>])[] = [
   // Annotations of the domains the system's objects carry (kubeadm's, the scrape annotations on kube-dns).
   [`has(object.metadata.annotations) && 'kubeadm.kubernetes.io/etcd.advertise-client-urls' in object.metadata.annotations`, BOTH],
   [`!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('prometheus.io/') || x)`, BOTH],
+  // The network plugin annotates every pod it wires, kube-system's CoreDNS among them (s43a 4).
+  [`has(object.metadata.annotations) && 'cni.projectcalico.org/podIP' in object.metadata.annotations`, BOTH],
+  [`!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('k8s.v1.cni.cncf.io/') || x)`, BOTH],
   // A prefix that names no domain (`checksum/config` is Helm charts' own).
   [`!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('checksum/') || x)`, BOTH],
   [`!has(object.metadata.annotations) || object.metadata.annotations.all(k, !k.startsWith('example') || x)`, BOTH],

@@ -124,11 +124,29 @@ export function systemLabelKeyMayStartWith(prefix: string): boolean {
  * and kubeadm's own (`kubernetes.io`, `k8s.io` and their subdomains: kubeadm.kubernetes.io on
  * static Pods, deployment.kubernetes.io on ReplicaSets, kubectl.kubernetes.io), Helm's on the
  * add-ons it installs (meta.helm.sh), the scrape annotations on add-ons' Services (kubeadm's
- * kube-dns Service carries prometheus.io/port and prometheus.io/scrape), and the managed clusters'
+ * kube-dns Service carries prometheus.io/port and prometheus.io/scrape), the managed clusters'
  * on theirs (GKE's components.gke.io and cloud.google.com, EKS's eks.amazonaws.com, AKS's
- * kubernetes.azure.com).
+ * kubernetes.azure.com, the k3s and RKE2 add-ons' objectset.rio.cattle.io, OpenShift's
+ * openshift.io/scc on every pod), and the network plugin's on every pod it wires, kube-system's
+ * CoreDNS among them (cni.projectcalico.org/podIP, Multus's k8s.v1.cni.cncf.io/network-status,
+ * OVN-Kubernetes's k8s.ovn.org/pod-networks).
  */
-const SYSTEM_ANNOTATION_DOMAINS: readonly string[] = ['kubernetes.io', 'k8s.io', 'helm.sh', 'prometheus.io', 'gke.io', 'google.com', 'googleapis.com', 'amazonaws.com', 'azure.com'];
+const SYSTEM_ANNOTATION_DOMAINS: readonly string[] = [
+  'kubernetes.io',
+  'k8s.io',
+  'helm.sh',
+  'prometheus.io',
+  'gke.io',
+  'google.com',
+  'googleapis.com',
+  'amazonaws.com',
+  'azure.com',
+  'cattle.io',
+  'openshift.io',
+  'projectcalico.org',
+  'cni.cncf.io',
+  'ovn.org',
+];
 
 /**
  * Whether a system object may carry an annotation whose key starts with `prefix`: unless the

@@ -79,6 +79,8 @@ export interface ServiceObject {
   readonly ports: readonly ServicePortEntry[] | undefined;
   /** spec.selector (string values); undefined when none is written, or one that is not a map of strings. */
   readonly selector: Readonly<Record<string, string>> | undefined;
+  /** The object as written (what a matchCondition or objectSelector would see of its creation, before defaults). */
+  readonly written?: unknown;
 }
 
 /**

@@ -145,6 +145,7 @@ function buildService(manifest: Manifest, written: unknown): ServiceObject | und
     clusterIP: typeof spec.clusterIP === 'string' ? spec.clusterIP : undefined,
     ports,
     selector,
+    written,
   };
 }
 
