@@ -49995,16 +49995,23 @@ var init_kustomization = __esm({
         return this.patchFiles.has((0, import_node_path14.resolve)(file));
       }
       /**
-       * Whether a file lies beside a kustomization (read, and readable) that does not list it, and
-       * no kustomization read so far lists it, as a resource or as a patch: `kubectl apply -k` of
-       * its folder never sends it (a scaffold's patch left commented out of the list).
+       * Whether a file lies beside a kustomization (read, and readable) that does not list it, or in
+       * a folder below one of the run's kustomizations with none of its own on the way (a test
+       * fixture in `.chainsaw-test/`: kustomize takes a folder's files only as listed), and no
+       * kustomization read so far lists it, as a resource or as a patch: `kubectl apply -k` of its
+       * folder never sends it (a scaffold's patch left commented out of the list).
        */
       isUnlisted(file) {
         if (file === "-" || this.isPatch(file))
           return false;
         const absolute = (0, import_node_path14.resolve)(file);
-        const beside = this.index().byFolder.get((0, import_node_path14.dirname)(absolute)) ?? [];
-        if (beside.length === 0)
+        const { byFolder } = this.index();
+        if (byFolder.size === 0)
+          return false;
+        let under = (byFolder.get((0, import_node_path14.dirname)(absolute)) ?? []).length > 0;
+        for (let folder = (0, import_node_path14.dirname)((0, import_node_path14.dirname)(absolute)); !under && (0, import_node_path14.dirname)(folder) !== folder; folder = (0, import_node_path14.dirname)(folder))
+          under = (byFolder.get(folder) ?? []).length > 0;
+        if (!under)
           return false;
         const real = realPath(absolute);
         const { files: files2, anyUnreadable } = this.index();
@@ -61467,6 +61474,10 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
           skipped++;
           continue;
         }
+        if (unlisted && recognized.type === "namespace" && isPlaceholder(recognized.object.name)) {
+          skipped++;
+          continue;
+        }
         if (recognized.type === "webhook-configuration")
           webhookConfigurations.push(recognized.object);
         else if (recognized.type === "namespace") {
@@ -61714,6 +61725,7 @@ var init_load_run = __esm({
     init_unreadable();
     init_run_scope();
     init_errors2();
+    init_placeholder();
     init_private_keys();
     OBJECTS_BY_VALUE = {
       admits: () => true,
@@ -69658,4 +69670,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 431749aadfeddabe37d67a420de3cdcc992cfbda44a39d4335357bf0a3c732d2
+//# admission-lint-build 377c0ecc680cdb3c4bbe12aee2c9c54415bd78e3f8ecfa2c57135241c10e1000

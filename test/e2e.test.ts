@@ -228,6 +228,22 @@ describe('inputs', () => {
     expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy', 'webhookcainjection_patch.yaml removed-api-version']);
   });
 
+  it('reads a test fixture in a folder below a kustomization, with none of its own and listed by none, as no part of a build (hold-out 25: `.chainsaw-test/`)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [webhook.yaml]\n');
+    writeFileSync(join(dir, 'webhook.yaml'), WARNING_ONLY);
+    mkdirSync(join(dir, '.chainsaw-test', 'resources'), { recursive: true });
+    // An assertion: the policy as the test expects to find it, partial.
+    writeFileSync(join(dir, '.chainsaw-test', 'assert-policy.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: restrict\nspec:\n  failurePolicy: Fail\n');
+    // A Namespace the test creates, named by a binding of the test tool.
+    writeFileSync(join(dir, '.chainsaw-test', 'resources', 'tenant-namespace.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ($namespace)\n  labels: {tenant: "true"}\n');
+    const findings = (): string[] => JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout).findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`);
+    expect(findings()).toEqual(['webhook.yaml implicit-failure-policy']);
+    // Without the kustomization above, they are files someone applies: the partial policy and the placeholder name are reported.
+    rmSync(join(dir, 'kustomization.yaml'));
+    expect(findings()).toEqual(expect.arrayContaining(['.chainsaw-test/assert-policy.yaml api-validation', '.chainsaw-test/resources/tenant-namespace.yaml api-validation', 'webhook.yaml implicit-failure-policy']));
+  });
+
   it('reports a YAML syntax error in one file and still lints the others', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'broken.yaml'), 'kind: [ValidatingWebhookConfiguration\n');

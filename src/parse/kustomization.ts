@@ -151,16 +151,21 @@ export class KustomizePatches {
   }
 
   /**
-   * Whether a file lies beside a kustomization (read, and readable) that does not list it, and
-   * no kustomization read so far lists it, as a resource or as a patch: `kubectl apply -k` of
-   * its folder never sends it (a scaffold's patch left commented out of the list).
+   * Whether a file lies beside a kustomization (read, and readable) that does not list it, or in
+   * a folder below one of the run's kustomizations with none of its own on the way (a test
+   * fixture in `.chainsaw-test/`: kustomize takes a folder's files only as listed), and no
+   * kustomization read so far lists it, as a resource or as a patch: `kubectl apply -k` of its
+   * folder never sends it (a scaffold's patch left commented out of the list).
    */
   isUnlisted(file: string): boolean {
     if (file === '-' || this.isPatch(file)) return false;
     const absolute = resolve(file);
-    // Most files have no kustomization beside them: asked first, without a system call.
-    const beside = this.index().byFolder.get(dirname(absolute)) ?? [];
-    if (beside.length === 0) return false;
+    // Most files have no kustomization beside them or above them in the run: asked first, without a system call.
+    const { byFolder } = this.index();
+    if (byFolder.size === 0) return false;
+    let under = (byFolder.get(dirname(absolute)) ?? []).length > 0;
+    for (let folder = dirname(dirname(absolute)); !under && dirname(folder) !== folder; folder = dirname(folder)) under = (byFolder.get(folder) ?? []).length > 0;
+    if (!under) return false;
     const real = realPath(absolute);
     const { files, anyUnreadable } = this.index();
     // One that could not be read may list anything.
