@@ -23,6 +23,7 @@ import { rule as caBundle } from './ca-bundle.js';
 import { rule as clientConfigUrl } from './client-config-url.js';
 import { rule as webhookServiceMissing } from './webhook-service-missing.js';
 import { rule as webhookServicePort } from './webhook-service-port.js';
+import { rule as webhookNetworkPolicy } from './webhook-network-policy.js';
 import { rule as admissionReviewVersions } from './admission-review-versions.js';
 import { rule as matchConditionNullObject } from './match-condition-null-object.js';
 import { rule as undefinedField } from './undefined-field.js';
@@ -66,6 +67,7 @@ export const rules: readonly Rule[] = [
   clientConfigUrl,
   webhookServiceMissing,
   webhookServicePort,
+  webhookNetworkPolicy,
   admissionReviewVersions,
   matchConditionNullObject,
   matchConditionMissingField,

@@ -6,7 +6,7 @@
  */
 import type { Discovery } from './kube/discovery/discovery.js';
 import type { KubeVersion } from './kube/version.js';
-import type { NamespaceObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
+import type { NamespaceObject, NetworkPolicyObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from './model/objects.js';
 import type { PodSecuritySettings } from './model/pod-security.js';
 import type { KustomizationListing, KustomizePatch } from './parse/kustomize-patches.js';
 
@@ -68,6 +68,10 @@ export interface RunScope {
   readonly services: readonly ServiceObject[];
   /** An input of the run that was not read for Services may hold one (a Service's absence from `services` then proves nothing). */
   readonly servicesOutsideBundles: boolean;
+  /** NetworkPolicies, read from the inputs `services` are read from; absent when not read. */
+  readonly networkPolicies?: readonly NetworkPolicyObject[];
+  /** An input of the run that was not read for NetworkPolicies may hold one. */
+  readonly networkPoliciesOutsideBundles?: boolean;
   /**
    * Secrets that hold private keys in the clear, read from the inputs that hold a webhook
    * configuration (as `services` are): whose keys a caBundle may trust. Nothing is concluded

@@ -124,6 +124,7 @@ var init_fs = __esm({
       "rules/unreachable-rule.md": () => '---\nid: unreachable-rule\nseverity: warning\n---\n\n# unreachable-rule\n\n## What it does\n\nFlags rules, or parts of rules, that can never match a request the API server sends to\nwebhooks, and points at the most specific field that makes them so:\n\n1. **Admission configuration kinds** (`rules[j].resources[k]`): an entry that names, in\n   `admissionregistration.k8s.io`, only `validatingwebhookconfigurations`,\n   `mutatingwebhookconfigurations`, `validatingadmissionpolicies`,\n   `validatingadmissionpolicybindings`, `mutatingadmissionpolicies` or\n   `mutatingadmissionpolicybindings` (or their subresources, or `*` when the rule\'s only group\n   is `admissionregistration.k8s.io`). The API server never sends requests for these kinds to\n   any webhook.\n2. **Virtual review resources, from Kubernetes 1.37** (`rules[j].resources[k]`, only with\n   `--kube-version 1.37` or later): an entry that names only `tokenreviews`,\n   `selfsubjectreviews` (`authentication.k8s.io`), `subjectaccessreviews`,\n   `selfsubjectaccessreviews`, `localsubjectaccessreviews` or `selfsubjectrulesreviews`\n   (`authorization.k8s.io`). From 1.37 webhooks are no longer called for them (feature gate\n   `ExcludeAdmissionWebhookVirtualResources`, on by default).\n3. **Scope** (`rules[j].scope`): `scope: Cluster` on a rule whose resources are all namespaced,\n   or `scope: Namespaced` on one whose resources are all cluster-scoped. Namespaces count as\n   cluster-scoped. When only some entries are out of scope, each of those entries is reported\n   instead (`rules[j].resources[k]`). Checked only when every entry of the rule is a resource\n   the linter knows.\n4. **CONNECT** (`rules[j].operations[k]`): a rule whose only operation is `CONNECT`, on\n   resources that never receive CONNECT. Only the `exec`, `attach`, `portforward` and `proxy`\n   subresources of pods, and the `proxy` subresources of services and nodes, do; the main\n   resources (`pods`) and the other subresources (`pods/log`) do not. When some entries of such\n   a rule accept CONNECT, the others are reported (`rules[j].resources[k]`).\n5. **Writes on CONNECT-only and read-only subresources** (`rules[j].operations`, or the first\n   such `rules[j].resources[k]`): `CREATE`, `UPDATE` or `DELETE` on `pods/exec`, `pods/attach`,\n   `pods/portforward`, `pods/proxy`, `services/proxy` or `nodes/proxy`, which receive only\n   `CONNECT`, or any operation on `pods/log`, which is only read (reads never reach admission).\n   When every entry of the rule is such a subresource, the rule is reported as a whole;\n   otherwise one finding names all such entries of the rule (the first two or three, then how\n   many more). This is also checked under\n   `apiGroups: ["*"]`, where the subresource means the same in every group: a\n   CustomResourceDefinition can only declare `status` and `scale`.\n6. **objectSelector with CONNECT-only rules** (`objectSelector`): CONNECT requests carry\n   options, not an object with labels, so a non-empty `objectSelector` never matches them. A\n   webhook whose rules all match only CONNECT is never called; if only some of its rules are\n   CONNECT-only, the message names them.\n7. **An empty rules list** (`rules`): a written `rules: []` matches nothing.\n\n**Severity.** A `warning` when something the author clearly wanted never happens: a whole rule,\na whole webhook, or an entry listed for requests the API server never sends that rule (out of\nscope, admission configuration objects, virtual reviews). An `info` for dead entries inside a\nrule that still matches: a CONNECT-only or read-only subresource listed next to live entries\nunder `CREATE`/`UPDATE` (item 5, "one finding names all such entries"), or an entry that does not\naccept CONNECT in a CONNECT rule whose other entries do (item 4). They change nothing at run\ntime: the rule intercepts what it would without them (a policy engine may list them so they\napply once a CONNECT rule is added).\n\nChecks 1 to 4 need to know the resources: they apply to rules whose every `apiGroups` entry is\na built-in group or the group of a `CustomResourceDefinition` in the run (no `*`), and they\nconsider only the entries that match a resource of the target version (`--kube-version`). An\nentry that matches nothing is `unknown-resource`\'s to report, and is not reported here too.\n\nDeliberately not reported:\n\n- **A webhook without `rules`.** Some projects ship webhook configurations without rules on\n  purpose: their controllers fill the rules in at run time. Only a written, empty `rules: []` is\n  reported.\n- **CONNECT among other operations** (`operations: ["CREATE", "CONNECT"]` on `pods`): the rule\n  still fires for the other operations, and generated configurations list every operation.\n- Requests the webhook\'s selectors or `matchConditions` happen to exclude: they depend on\n  labels and requests, not on the rule.\n\nA webhook that no request reaches (no rules, or every rule unreachable) gets no findings from\nthe rules about what its calls do (timeouts, failure policy, reinvocation, selectors): the\nengine drops them, so a dead webhook is reported once, here.\n\n**What a file cannot show.** The API server\'s feature gates: check 2 assumes\n`ExcludeAdmissionWebhookVirtualResources` is on, as it is by default from 1.37. Rules that a\ncontroller writes into a configuration at run time are not in the file either.\n\n## Why is this bad?\n\nA rule that cannot fire gives a false sense of coverage. Teams write webhooks "to protect the\nwebhook configurations" and never learn that the API server exempts those kinds (so that a\nbroken webhook cannot lock itself in); they audit `kubectl exec` with a rule on `pods`, whose\nCONNECT requests go to `pods/exec`; they add an `objectSelector` to an exec webhook and it\nstops being called, because exec requests have no object labels. `scope: Cluster` on pods\nswitches a webhook off silently. Kubernetes 1.37 stops calling webhooks for TokenReview and\nSubjectAccessReview-style requests; a webhook that relied on them stops working on upgrade.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["admissionregistration.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["validatingwebhookconfigurations"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: exec-audit\nwebhooks:\n  - name: exec.exec-audit.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: exec-audit\n        name: exec-audit-webhook\n        path: /validate\n    rules:\n      - operations: ["CONNECT"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods/exec", "pods/attach"]\n```\n\nTo guard the webhook configurations themselves, restrict who may write them with RBAC; to\ncheck them, use a `ValidatingAdmissionPolicy` on a cluster where you control its bindings, or\nreview them before they are applied (this linter).\n\n## Options\n\nThis rule has no options. It follows `--kube-version` (the virtual review resources from 1.37)\nand reads the `CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen a configuration deliberately keeps rules for a later Kubernetes version or for a cluster\nwith extra APIs; lint with the matching `--kube-version` first. A webhook that must keep its\n`rules: []` as a placeholder for a controller is better written without `rules`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/rules/rules.go`\n  (`IsExemptAdmissionConfigurationResource`, scope matching), `predicates/object/matcher.go`\n  (objects without labels never match a selector), `plugin/webhook/generic/webhook.go`\n- Dynamic Admission Control, "Matching requests": scope, CONNECT and subresources:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- Admission webhook good practices (do not match TokenReview and SubjectAccessReview; from\n  v1.37 webhooks are not called for them):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `kubernetes/kubernetes` `pkg/kubeapiserver/admission/exclusion/resources.go` (the virtual\n  resources)\n',
       "rules/unused-suppression.md": () => '---\nid: unused-suppression\nseverity: info\n---\n\n# unused-suppression\n\n## What it does\n\nFlags suppressions that suppress nothing, on the rule id (or the comment) at fault:\n\n- a rule id in an `admission-lint-disable-next-line`, `admission-lint-disable-line` or\n  `admission-lint-disable-file` comment, or in an `admission-lint.dev/ignore` annotation, for\n  which that rule reported nothing in what the suppression covers (its node or line, and the\n  webhook around it); when the rule reported elsewhere in the file, the message says on which\n  line, so the directive can be moved above it;\n- an unknown rule id (with the closest known id, when one is close), and `all` or `*`: there is\n  no wildcard;\n- `admission-lint-disable-next-line` that is not directly followed by a field or list item (a\n  blank line, `---` or the end of the file comes next), and a directive that names no rule;\n- `yaml-syntax` in a `disable-next-line` comment or an annotation (a document that does not parse\n  has no fields or objects: only `admission-lint-disable-file` suppresses it), and the two\n  suppression rules themselves (turn them off with `--rule` instead);\n- `admission-lint-disable-line` on a line of its own (it covers the line it ends), and comments\n  that start like a directive but are not one (`# admission-lint-disable-lines`).\n\nA rule that did not run (turned off with `--rule <id>=off`) reports nothing, so its\nsuppressions are not flagged as unused.\n\n**What a file cannot show.** Other runs: a suppression is unused when its rule reported nothing\nin this run, with these files, options and `--kube-version`. A suppression kept for another\ntarget version or for findings that need other files in the run is reported too.\n\n## Why is this bad?\n\nA suppression that suppresses nothing is either stale or wrong. Stale: the webhook was fixed, and\nthe comment now hides the next problem of that rule on the same node without anyone deciding\nso. Wrong: a typo in the rule id (`implicit-failur-policy`) or a directive one line too high\nleaves the finding it was written for in place, and readers believe it is handled. ESLint\nreports unused disable directives for the same reasons.\n\n## Example\n\nThe rule id is misspelt, so the `implicit-failure-policy` finding is not suppressed:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failur-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nHere `failurePolicy` is written, so `implicit-failure-policy` has nothing to report and the\ncomment is stale (reported when all rules run):\n\n```yaml\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    failurePolicy: Fail\n```\n\n## Use instead\n\nName the rule exactly, directly above the field or list item it reports on, and remove\nsuppressions that no longer match anything:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the same manifests are linted with different settings (for example two `--kube-version`\nvalues, or different rule options), a suppression can be needed in one job and unused in the\nother; turn this rule off in the job that needs it less. (Rules turned off with `--rule` are\nalready taken into account.) Its findings cannot be suppressed inline.\n\n## References\n\n- ESLint, `--report-unused-disable-directives` / `linterOptions.reportUnusedDisableDirectives`: https://eslint.org/docs/latest/use/configure/rules#report-unused-eslint-disable-comments\n',
       "rules/validation-actions.md": () => '---\nid: validation-actions\nseverity: info\n---\n\n# validation-actions\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `validationActions` do not contain `Deny`, so\nthat a request that fails the policy is admitted anyway:\n\n- `[Audit]`: the failure is only added to the request\'s audit event, as the\n  `validation.policy.admission.k8s.io/validation_failure` annotation;\n- `[Warn]` or `[Warn, Audit]`: the client also gets an HTTP warning\n  (`Warning: Validation failed for ValidatingAdmissionPolicy \'\u2026\' with binding \'\u2026\': \u2026`), which\n  `kubectl` prints, and the request still succeeds.\n\nThe finding points at `spec.validationActions`; its severity is `info`, because a binding in\n`Warn` or `Audit` mode is a normal step when a policy is rolled out.\n\nLists that the API server rejects are not this rule\'s: an empty or missing list, duplicates,\nvalues other than `Deny`, `Warn` and `Audit`, and `Deny` together with `Warn` are\n`api-validation` findings, and this rule says nothing about them. A list with `Deny` (alone or\nwith `Audit`) is never reported.\n\n**What a file cannot show.** Whether anyone sees the result: the cluster\'s audit policy decides\nwhether `Audit` failures are recorded at all, and a warning reaches only the client that made the\nrequest. Each binding is judged alone: another binding of the same policy with `Deny`, in the run\nor in the cluster, is not looked for.\n\n## Why is this bad?\n\n`validationActions` alone decides what a failed validation does; the policy\'s `failurePolicy`\ndoes not (it covers errors, and under `Fail` an expression that errors is enforced through the\nbinding\'s actions too). A\nbinding without `Deny` enforces nothing. That is the point during a roll-out, and a problem\nwhen it is forgotten there: a binding copied from the staging overlay, or never switched to\n`Deny` after the soak.\n\nEach mode is weaker than it looks:\n\n- `Audit` records the failure only when the cluster writes audit events at all, at `Metadata`\n  level or above for that request; many clusters (kind, k3s, self-managed ones) have no audit\n  policy, and managed platforms send audit logs to a separate sink that must be enabled and\n  searched. Neither the client nor the policy\'s author sees anything.\n- `Warn` reaches the client that made the request. For objects created by controllers (the\n  pods of a Deployment, the jobs of a CronJob) the client is the controller, which at most writes\n  the warning to its own log; only direct writes by people and CI show it.\n\nEven without `Deny`, a binding can reject requests: with `failurePolicy: Fail` a configuration\nerror (a param that `parameterNotFoundAction: Deny` cannot find, a `paramKind` that does not\nexist) or an `auditAnnotations` expression that errors rejects the request whatever the\nactions say (`k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go`,\n`validating/dispatcher.go`).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Audit"]\n```\n\n## Use instead\n\nOnce the policy has run in `Warn` or `Audit` mode without surprises, deny (and keep the audit\ntrail if you want it):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny", "Audit"]\n```\n\n`Deny` and `Warn` cannot be combined (the API server rejects the binding: the failure would be\nreported twice, in the response and in a warning).\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhile a policy is being rolled out in `Warn` or `Audit` mode on purpose. The findings are\n`info`, so they do not fail a run with the default `--fail-on error`; to silence them, turn the\nrule off for the roll-out overlay (`--rule validation-actions=off`).\n\n## References\n\n- Validating Admission Policy, "Validation actions":\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#validation-actions\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.validationActions`,\n  `ValidationAction`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/dispatcher.go` (how each action\n  is applied to a failed validation) and `pkg/admission/plugin/policy/generic/policy_dispatcher.go`\n  (configuration errors, which `failurePolicy` alone decides)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidationActions`: required, unique, `Deny` and `Warn` not together)\n',
+      "rules/webhook-network-policy.md": () => "---\nid: webhook-network-policy\nseverity: error\n---\n\n# webhook-network-policy\n\n## What it does\n\nFlags a webhook whose calls a NetworkPolicy of the run drops: the webhook's\n`clientConfig.service` names a Service in the same input (a rendered bundle: `kustomize build`,\n`helm template`, a release manifest), that Service's `spec.selector` picks the webhook's pods, and\na NetworkPolicy in the Service's namespace selects those pods for ingress while none of the\nNetworkPolicies that may select them lets the API server in on the port it calls.\n\n- **The port.** The API server calls the Service port the webhook names (443 when omitted); the\n  packets reach the pods on that port's `targetPort` (the port itself when omitted). A rule's\n  `ports` entry counts when its protocol is TCP (the default) and its `port` (to `endPort`) is that\n  number, or names it; a named port against a number, whose pod ports are not in the run, may be it.\n- **Who the API server is.** It runs on the control plane's hosts, or outside the cluster on a\n  managed one: it is never a pod of the cluster's network. A peer that selects pods or\n  namespaces (`podSelector`, `namespaceSelector`, or both) never matches it; a rule without\n  `from` (every source) or with an `ipBlock` peer (which may hold its address) may.\n- **Which policies.** A policy restricts ingress when its `policyTypes` name `Ingress` or are\n  omitted. Its `podSelector` is evaluated on the labels the Service's selector gives the pods\n  (they carry at least those): a requirement on a label the selector does not name may or may not\n  hold. The finding needs one policy, with the Service's namespace written, that certainly\n  selects the pods; policies add up, so any policy that may select them (one without a namespace\n  too: it is applied wherever the user applies it) and may let the API server in clears it.\n  A policy with no ingress rules admits nothing; the message says \"admits nothing\" then, and\n  \"admits only pods\" otherwise.\n\nThe webhooks of one configuration that one policy cuts off from one Service are one finding,\nnaming the first and counting the others. The severity is `error` under either failure policy;\nthe message says which.\n\n**What a file cannot show.** Whether the cluster's network plugin enforces NetworkPolicies (a\nplugin that does not, ignores them, and shipping them says the project expects one that does).\nNetworkPolicies and Services are read only from the inputs that hold a webhook configuration: a\nrun with a NetworkPolicy in any other input (it may let the API server in), a document that could\nnot be read, or a kustomize patch that may change a NetworkPolicy gives nothing, and so does a\nwebhook whose Service is not in the run, has no selector, or has no such port (that is\n`webhook-service-port`'s).\n\n## Why is this bad?\n\nA NetworkPolicy that selects a pod for ingress drops every packet to it that no rule of a policy\nselecting it allows. kubebuilder's scaffold (`config/network-policy/allow-webhook-traffic.yaml`)\nallows webhook traffic only from namespaces labelled `webhook: enabled`: the API server is in\nnone of them, so with a plugin that enforces policies (Calico, Cilium, most managed clusters'\ndataplanes) its calls never arrive, and each waits out the webhook's `timeoutSeconds`:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected after the timeout:\n  none of the resources it guards can be created, changed or deleted (a Namespace holding them\n  cannot finish deleting);\n- under `failurePolicy: Ignore` every such request waits the whole timeout and is admitted without\n  the webhook: its policy is bypassed, its defaults are never set. Like an unreachable port\n  (`webhook-service-port`), that is never a deliberate choice, so it is an `error` too.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Service\nmetadata: {name: widgets-webhook, namespace: widgets-system}\nspec:\n  selector: {control-plane: controller-manager}\n  ports: [{port: 443, targetPort: 9443}]\n---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: allow-webhook-traffic, namespace: widgets-system}\nspec:\n  podSelector: {matchLabels: {control-plane: controller-manager}}\n  policyTypes: [Ingress]\n  ingress:\n    - from: [{namespaceSelector: {matchLabels: {webhook: enabled}}}]\n      ports: [{port: 9443, protocol: TCP}]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n  - name: vwidget.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig: {service: {name: widgets-webhook, namespace: widgets-system, path: /validate}}\n    rules: [{operations: [\"CREATE\", \"UPDATE\"], apiGroups: [\"example.com\"], apiVersions: [\"v1\"], resources: [\"widgets\"]}]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: allow-webhook-traffic, namespace: widgets-system}\nspec:\n  podSelector: {matchLabels: {control-plane: controller-manager}}\n  policyTypes: [Ingress]\n  ingress:\n    # The API server is no pod: let any source reach the webhook's port (it authenticates the API\n    # server's TLS connection), or name the control plane's addresses with an ipBlock.\n    - ports: [{port: 9443, protocol: TCP}]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the cluster's network plugin does not enforce NetworkPolicies, or the API server reaches\nthe webhook by a path the policy does not govern (a `url` webhook, a konnectivity agent that the\nplugin counts as a pod, a policy the plugin extends with its own host rules). Suppress the finding\nwith a reason that names which.\n\n## References\n\n- `k8s.io/api` `networking/v1/types.go` (`NetworkPolicySpec`: `podSelector`, `policyTypes`\n  defaulting to Ingress, `ingress` rules, peers that select pods and namespaces, `ipBlock`, ports\n  and `endPort`)\n- Network Policies, \"Behavior of to and from selectors\" and \"Default policies\":\n  https://kubernetes.io/docs/concepts/services-networking/network-policies/\n- `k8s.io/kube-aggregator` `pkg/apiserver/resolvers.go` (the webhook client calls the Service's\n  cluster IP on its port, or an endpoint)\n- kubebuilder, `config/network-policy/allow-webhook-traffic.yaml` (the scaffold's policy, which\n  installs such as gardener/pvc-autoscaler's `dist/install.yaml` ship as written)\n",
       "rules/webhook-service-missing.md": () => '---\nid: webhook-service-missing\nseverity: warning\n---\n\n# webhook-service-missing\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that its own bundle does not define,\nwhen that bundle installs the Service\'s namespace. The configuration\'s input (its file, or the\nrendered stream it is part of: `kustomize build`, `helm template`, a release `install.yaml`)\nmust hold:\n\n- the `Namespace` manifest of the namespace the webhook\'s Service is in;\n- at least one other v1 Service with that namespace written;\n- and no input of the run may hold a Service of the webhook\'s name in that namespace, or one of\n  that name without a namespace (which may be applied there). Services are read only from the\n  inputs that hold a webhook configuration, so when any other input of the run (or a kustomize\n  patch) spells `Service`, a Service\'s absence proves nothing and the rule says nothing.\n\nThere is one finding per webhook, at `clientConfig.service.name`. The message names the Service\nand the bundle\'s Services in that namespace.\n\nNot reported: a reference that is an unrendered placeholder (`${NAMESPACE}`, `$(SERVICE_NAME)`),\nor a bundle with a Service whose name or namespace is one (it may render to the name the webhook\ncalls); a Service in `default`, `kube-system`, `kube-public` or `kube-node-lease`, namespaces the\nAPI server creates, where a bundle\'s Namespace manifest does not mean it installs them; and a\ndocument of the run that could not be read and may be that Service. The message lists first the\nbundle\'s Services there that expose the webhook\'s port.\n\n**What a file cannot show.** Whether something else creates the Service: an operator that makes\nits own webhook Service at run time (from a custom resource in the bundle, for one), or a\nmanifest applied separately. That is why this is a\nwarning and not an error. A bundle that installs the namespace and its other Services is where\nthe webhook\'s Service belongs, so a name missing there is nearly always a name that went out of\nstep.\n\n## Why is this bad?\n\nkube-apiserver resolves a webhook\'s service reference through its service lister (`k8s.io/apiserver`\n`pkg/util/proxy` `ResolveCluster`). With no such Service, the lookup fails with "service \u2026 not\nfound" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected;\n- under `failurePolicy: Ignore` the webhook never runs, silently. Its validations are skipped and\n  its mutations are never made.\n\nThe usual cause is a rename that reached the Service but not the reference. Under kustomize\nthat is a `namePrefix` that no `nameReference` or `replacements` entry carries to\n`clientConfig.service`. By hand it is a Service renamed\nin one file and not the other.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets-webhook-service, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Use instead\n\nName the bundle\'s Service in `clientConfig.service.name` (or add the Service the webhook names):\n\n```yaml correct\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: widgets-system\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: widgets\n  namespace: widgets-system\nspec:\n  ports: [{port: 443, targetPort: 9443}]\n  selector: {app: widgets}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating\nwebhooks:\n  - name: vwidget.example.com\n    failurePolicy: Fail\n    sideEffects: None\n    admissionReviewVersions: ["v1"]\n    clientConfig:\n      service: {namespace: widgets-system, name: widgets, path: /validate}\n    rules:\n      - {operations: ["CREATE", "UPDATE"], apiGroups: ["widgets.example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\nWith kustomize, make a `namePrefix` reach the reference: a `nameReference` configuration for\n`webhooks/clientConfig/service/name` of both webhook configuration kinds (kubebuilder\'s\n`config/webhook/kustomizeconfig.yaml`), or a `replacements` entry that reads the Service\'s own\nname.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something outside the bundle creates the webhook\'s Service: an operator that makes it at\nrun time, or a manifest applied separately. Suppress the finding with a reason that names what\ndoes.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`: the Service is looked up by\n  namespace and name; with none, every call fails)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n- Related rules: [`webhook-service-port`](webhook-service-port.md) (the Service is there, its port\n  is not), [`ca-bundle`](ca-bundle.md)\n',
       "rules/webhook-service-port.md": () => '---\nid: webhook-service-port\nseverity: error\n---\n\n# webhook-service-port\n\n## What it does\n\nFlags a webhook whose `clientConfig.service` names a Service that is in the same input (a\nrendered bundle: `helm template`, `kustomize build`, a release manifest), when the webhook\'s\n`clientConfig.service.port` (443 when omitted) is not one of that Service\'s `spec.ports[].port`.\nThere is one finding per webhook; it points at `clientConfig.service.port` when it is written,\nelse at `clientConfig.service`, and names the Service and the ports it has.\n\nWhich Services count, and which do not:\n\n- a `ClusterIP` (the default type), `NodePort` or `LoadBalancer` Service, headless\n  (`clusterIP: None`) too: the API server looks the webhook\'s port up among its ports;\n- an `ExternalName` Service is never flagged: the API server does not look its ports up, it\n  calls `externalName:port` directly;\n- a Service is the webhook\'s only when its `metadata.namespace` is written and is the reference\'s\n  namespace. A Service written without a namespace lands wherever it is applied, so it is never\n  assumed to be the one the webhook names (and while one of that name without a namespace is in\n  the run, a namespaced copy of the name is not trusted either: either may be the one applied);\n- when the run holds several copies of the Service (several renderings), the webhook is flagged\n  only if none of them has the port; a port that is not an integer as written (a template\n  placeholder), a Service a kustomize patch of the run changes, or a document the run could not\n  read that may be that Service, gives nothing.\n\n**What a file cannot show.** Services are read only from the inputs that also hold a webhook\nconfiguration: a Service in another file of a repository, or created by an operator at run\ntime, is not seen, and a webhook whose Service is not in the run is never flagged (its absence\nproves nothing). `default/kubernetes` on port 443 is the API server itself and is never looked up.\n\n## Why is this bad?\n\nkube-apiserver turns a webhook\'s service reference into an address with its service resolver\n(`k8s.io/apiserver` `pkg/util/proxy`): by default `ResolveCluster`, which calls the Service\'s\ncluster IP on the Service *port* it finds among `spec.ports[].port` (`findServicePort`, never\n`targetPort`), and with `--enable-aggregator-routing` `ResolveEndpoints`, which looks the port up\nthe same way first and then picks an endpoint. When no port matches, resolution fails with "no\nservice port N found for service \u2026" before any connection is made, so every call fails:\n\n- under `failurePolicy: Fail` every request the webhook matches is rejected while the\n  configuration stands (pods, secrets, whatever its rules name) \u2014 an outage of those writes;\n- under `failurePolicy: Ignore` the webhook never runs: every request it matches is admitted\n  without it, silently (only the API server\'s log and metrics show the failures). For a\n  validating webhook that is every request bypassing its policy; for a mutating one its changes\n  are never made. Both are in the definition of an `error` (the manifest lets requests bypass the\n  policy it installs), and neither is ever a deliberate choice, so the severity is the same for\n  both failure policies.\n\nThe usual cause is a port mix-up: the webhook names the container\'s port (the Service\'s\n`targetPort`, 8443 or 9443), or the Service\'s port was renamed or renumbered while the webhook\nkept the default 443.\n\n## Example\n\n```yaml incorrect\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 9443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Use instead\n\nName the Service\'s `port` (here 443, which is also the default), not its `targetPort`:\n\n```yaml correct\napiVersion: v1\nkind: Service\nmetadata:\n  name: policy-webhook\n  namespace: policy-system\nspec:\n  selector:\n    app.kubernetes.io/name: policy-webhook\n  ports:\n    - name: https\n      port: 443\n      targetPort: 9443\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: ingresses.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy-system\n        name: policy-webhook\n        path: /validate-ingresses\n        port: 443\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the Service in the bundle is not the one the cluster will have: something after the linter\n(a post-renderer, an operator, another manifest applied later under the same name) changes its\nports. Suppress the finding with a reason that names what does.\n\n## References\n\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (`ResolveCluster`, `ResolveEndpoints`,\n  `findServicePort`: the Service port, "no service port %d found for service %q"; ExternalName\n  calls `externalName:port`; a headless Service cannot be routed by cluster IP)\n- `k8s.io/kube-aggregator` `pkg/apiserver/resolvers.go` (the cluster-IP, endpoint and loopback\n  resolvers the webhook client uses; `default/kubernetes:443` is the API server itself)\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ServiceReference.port`: defaults to 443)\n- Dynamic Admission Control, contacting the webhook: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#service-reference\n',
       "rules/wildcard-rule.md": () => '---\nid: wildcard-rule\nseverity: warning\n---\n\n# wildcard-rule\n\n## What it does\n\nFlags a webhook whose effective `failurePolicy` is `Fail` (written, or the v1 default) and\none of whose rules has a wildcard resource (`*`, `*/*`, or `*/<subresource>` such as\n`*/status`) in an API group that is `*` or built into Kubernetes (`""`, `apps`, `batch`, \u2026).\nSuch a webhook stands in front of every resource of those groups, including resources that\nare added later (new built-in kinds, every CRD when the group is `*`).\n\nThe finding points at the first wildcard entry (`rules[j].resources[k]`); the message says\nwhat it covers (every resource, every namespaced or cluster-scoped resource when the rule has\na `scope`, which groups) and whether `Fail` is the API default. **One finding per webhook**:\nthe risk is the webhook\'s failure mode, which a second wildcard rule of the same webhook does\nnot make worse, and one finding per entry would bury the others in a policy engine\'s list.\nOnce the first wildcard is narrowed, the next one (if any) is reported.\n\nNot reported:\n\n- `failurePolicy: Ignore` (and v1beta1 objects without `failurePolicy`, whose default is\n  `Ignore`): an outage then costs latency, not availability.\n- Wildcards over the webhook\'s own API groups only (`apiGroups: ["cert-manager.io"]`,\n  `resources: ["*/*"]`): the groups are not built in, and this is how projects validate every\n  kind they define.\n- `apiGroups: ["*"]` with named resources (`["*"]`, `["deployments"]`): the webhook sees those\n  resources in whichever group serves them, not every resource.\n- An opt-in `objectSelector`, one that requires a label (any `matchLabels` entry, or an `In` or\n  `Exists` requirement): only objects that carry the label are sent, as in Crossplane\'s and\n  Karmada\'s deletion protection (`DELETE` on `*`, for objects labelled in use). A\n  `namespaceSelector` does not exempt the webhook: it never filters cluster-scoped objects, and\n  in the selected namespaces every write still goes through the webhook.\n\n**Severity.** A warning for a wildcard over every API group (`apiGroups: ["*"]`): everything\nthe cluster serves, now and later. An info for every resource of one or more named built-in\ngroups: a scope the author chose, which grows only when that group gains a kind.\n\nAn **error** when nothing narrows the webhook at all: rule entries over every API group,\nversion and resource (`*` or `*/*`), at every scope, for `CREATE` and `UPDATE` at least (in one\nentry or two), and no\n`namespaceSelector`, `objectSelector` or `matchConditions`. While such a webhook is down every\nwrite in the cluster is rejected: the control plane\'s (node status, leases, the pods of\nkube-system) and its own pods\', so it cannot be restarted. The message says "in every\nnamespace", and the finding points at that rule entry. **One cause, one finding:** that rule\nentry is also why `matches-kube-system`, `critical-resources` and `self-deadlock` would report the\nwebhook; they leave it to this rule when it runs with its own severities, and report it\nthemselves when it is turned off or its severity is overridden (`--rule wildcard-rule=warning`\naccepts broad rules, not deadlocks). A suppression comment on this finding is a decision about\nthe one cause, and covers its consequences.\nNarrowing the webhook by anything (a selector, a condition, fewer operations) makes each of them\nreport its own consequence again, as the fix of one does not fix the others then.\n\n**What a file cannot show.** Which resources the wildcard reaches in a given cluster (under\n`apiGroups: ["*"]`, CRDs and aggregated APIs installed later too), and how available the webhook\nis (replicas, disruption budgets), which decides how often `Fail` rejects requests. The rule\njudges the rule as written.\n\n## Why is this bad?\n\nWith `failurePolicy: Fail`, every request the webhook matches is rejected while the webhook is\nunreachable: during its own rollout, a node failure, a certificate expiry, a network policy\nchange. A wildcard makes that "every write in the cluster": Deployments cannot scale, Pods of\nthe webhook\'s own replacement cannot be created, Leases and Events of the control plane are\nrefused, Namespaces cannot be deleted. The Kubernetes documentation recommends matching only\nthe resources a webhook needs and using `failurePolicy: Ignore` where a missed call is\nacceptable; Gatekeeper, for one, ships its catch-all webhooks (`*` groups, versions and\nresources) with `failurePolicy: Ignore` and a one- to three-second timeout.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the policy is about:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: workloads.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments", "statefulsets", "daemonsets"]\n```\n\nor keep the wildcard and fail open:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: labels-policy\nwebhooks:\n  - name: all.labels-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: labels-policy\n        name: labels-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nFor a webhook that must see every kind and must fail closed (a cluster-wide deletion guard\nwithout an opt-in label, an HNC-style object propagator), run highly available, exclude the\ncontrol plane\'s namespaces, keep the timeout short, and lower or silence the finding for that\nfile: `--rule wildcard-rule=info`.\n\n## References\n\n- Admission webhook good practices (match only what you need, fail open where possible):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, "Matching requests: rules" (`*`, `*/*`, `*/scale`):\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-rules\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `mutating/dispatcher.go` (`failurePolicy` on call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`failurePolicy: Fail`)\n',
@@ -4353,11 +4354,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule41) {
-  return { scope: "object", ...rule41 };
+function defineObjectRule(rule42) {
+  return { scope: "object", ...rule42 };
 }
-function defineFileRule(rule41) {
-  return { scope: "file", ...rule41 };
+function defineFileRule(rule42) {
+  return { scope: "file", ...rule42 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -6108,12 +6109,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule41) => shouldUseRule(schema, rule41));
+      return group.rules.some((rule42) => shouldUseRule(schema, rule42));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule41) {
+    function shouldUseRule(schema, rule42) {
       var _a;
-      return schema[rule41.keyword] !== void 0 || ((_a = rule41.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule42.keyword] !== void 0 || ((_a = rule42.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -7174,9 +7175,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule41 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule41)) {
-            keywordCode(it, rule41.keyword, rule41.definition, group.type);
+        for (const rule42 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule42)) {
+            keywordCode(it, rule42.keyword, rule42.definition, group.type);
           }
         }
       });
@@ -7211,9 +7212,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule41 = rules2[keyword];
-        if (typeof rule41 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule41)) {
-          const { type } = rule41.definition;
+        const rule42 = rules2[keyword];
+        if (typeof rule42 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule42)) {
+          const { type } = rule42.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -9307,8 +9308,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule41 = this.RULES.all[keyword];
-        return typeof rule41 == "object" ? rule41.definition : !!rule41;
+        const rule42 = this.RULES.all[keyword];
+        return typeof rule42 == "object" ? rule42.definition : !!rule42;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9316,7 +9317,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule41) => rule41.keyword === keyword);
+          const i = group.rules.findIndex((rule42) => rule42.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9343,10 +9344,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule41 = rules2[key2];
-            if (typeof rule41 != "object")
+            const rule42 = rules2[key2];
+            if (typeof rule42 != "object")
               continue;
-            const { $data } = rule41.definition;
+            const { $data } = rule42.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9510,7 +9511,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule41 = {
+      const rule42 = {
         keyword,
         definition: {
           ...definition,
@@ -9519,18 +9520,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule41, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule42, definition.before);
       else
-        ruleGroup.rules.push(rule41);
-      RULES.all[keyword] = rule41;
+        ruleGroup.rules.push(rule42);
+      RULES.all[keyword] = rule42;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule41, before) {
+    function addBeforeRule(ruleGroup, rule42, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule41);
+        ruleGroup.rules.splice(i, 0, rule42);
       } else {
-        ruleGroup.rules.push(rule41);
+        ruleGroup.rules.push(rule42);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -26003,17 +26004,17 @@ var init_check = __esm({
 function asNode(value) {
   return typeof value === "object" && value !== null && "op" in value ? value : void 0;
 }
-function freeIdentifiers(node, bound, out, namespaces = LIBRARY_NAMESPACES, selects2) {
+function freeIdentifiers(node, bound, out, namespaces = LIBRARY_NAMESPACES, selects3) {
   if (node.op === "id") {
     if (typeof node.args === "string" && !bound.has(node.args) && !TYPE_NAMES.has(node.args))
       out.push(node);
     return;
   }
-  if (selects2 && (node.op === "." || node.op === ".?")) {
+  if (selects3 && (node.op === "." || node.op === ".?")) {
     const [operand, field] = node.args;
     const operandNode = asNode(operand);
-    if (operandNode?.op === "id" && operandNode.args === "variables" && !bound.has("variables") && typeof field === "string" && !selects2.some((s) => s.node === node)) {
-      selects2.push({ node, field });
+    if (operandNode?.op === "id" && operandNode.args === "variables" && !bound.has("variables") && typeof field === "string" && !selects3.some((s) => s.node === node)) {
+      selects3.push({ node, field });
     }
   }
   if (node.op === "rcall" || node.op === "call") {
@@ -26021,15 +26022,15 @@ function freeIdentifiers(node, bound, out, namespaces = LIBRARY_NAMESPACES, sele
     const name = parts[0];
     const receiver = node.op === "rcall" ? asNode(parts[1]) : void 0;
     const args = (node.op === "rcall" ? parts[2] : parts[1]).map(asNode);
-    if (selects2 && node.op === "call" && name === "has" && args.length === 1 && (args[0]?.op === "." || args[0]?.op === ".?")) {
+    if (selects3 && node.op === "call" && name === "has" && args.length === 1 && (args[0]?.op === "." || args[0]?.op === ".?")) {
       const [operand, field] = args[0].args;
       const operandNode = asNode(operand);
       if (operandNode?.op === "id" && operandNode.args === "variables" && !bound.has("variables") && typeof field === "string")
-        selects2.push({ node: args[0], field, has: node });
+        selects3.push({ node: args[0], field, has: node });
     }
     const receiverIsNamespace = receiver?.op === "id" && namespaces.has(receiver.args);
     if (receiver && !receiverIsNamespace)
-      freeIdentifiers(receiver, bound, out, namespaces, selects2);
+      freeIdentifiers(receiver, bound, out, namespaces, selects3);
     let boundCount = 0;
     if (receiver && !(receiver.op === "id" && receiver.args === "cel")) {
       if (TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0]?.op === "id" && args[1]?.op === "id")
@@ -26045,7 +26046,7 @@ function freeIdentifiers(node, bound, out, namespaces = LIBRARY_NAMESPACES, sele
     args.forEach((arg, i) => {
       if (arg === void 0 || i < boundCount)
         return;
-      freeIdentifiers(arg, name === "bind" && i === 1 ? bound : inner, out, namespaces, selects2);
+      freeIdentifiers(arg, name === "bind" && i === 1 ? bound : inner, out, namespaces, selects3);
     });
     return;
   }
@@ -26053,7 +26054,7 @@ function freeIdentifiers(node, bound, out, namespaces = LIBRARY_NAMESPACES, sele
   for (const child of children3) {
     const childNode = asNode(child);
     if (childNode)
-      freeIdentifiers(childNode, bound, out, namespaces, selects2);
+      freeIdentifiers(childNode, bound, out, namespaces, selects3);
   }
 }
 function literalType(node) {
@@ -26249,14 +26250,14 @@ function untypedCheck(expression, options) {
   const composed = options.composedVariables;
   const declared = composed === void 0 ? options.variables : /* @__PURE__ */ new Set([...options.variables, "variables"]);
   const free = [];
-  const selects2 = [];
-  freeIdentifiers(root, /* @__PURE__ */ new Set(), free, options.patchTypes ? PATCH_NAMESPACES : LIBRARY_NAMESPACES, composed === void 0 ? void 0 : selects2);
+  const selects3 = [];
+  freeIdentifiers(root, /* @__PURE__ */ new Set(), free, options.patchTypes ? PATCH_NAMESPACES : LIBRARY_NAMESPACES, composed === void 0 ? void 0 : selects3);
   const issues = [];
   for (const node of free) {
     if (!declared.has(node.args))
       issues.push({ offset: node.start, message: `undeclared reference to '${String(node.args)}' (in container '')` });
   }
-  for (const select of selects2) {
+  for (const select of selects3) {
     if (composed.has(select.field))
       continue;
     const offset = select.has !== void 0 ? text.indexOf("(", select.has.start) : dotAfter(text, asNode(select.node.args[0]));
@@ -26816,9 +26817,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule41) {
+function validateRule(at, rule42) {
   const errors = [];
-  const operations = rule41.operations ?? [];
+  const operations = rule42.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -26827,12 +26828,12 @@ function validateRule(at, rule41) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule41.apiGroups ?? [];
+  const groups = rule42.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule41.apiVersions ?? [];
+  const versions = rule42.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -26841,9 +26842,9 @@ function validateRule(at, rule41) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule41.resources));
-  if (rule41.scope !== void 0 && rule41.scope !== null && !SCOPES.includes(rule41.scope))
-    errors.push(notSupported([...at, "scope"], rule41.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule42.resources));
+  if (rule42.scope !== void 0 && rule42.scope !== null && !SCOPES.includes(rule42.scope))
+    errors.push(notSupported([...at, "scope"], rule42.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -26886,9 +26887,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule41, j) => {
-    if (rule41 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule41));
+  webhook.rules?.forEach((rule42, j) => {
+    if (rule42 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule42));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -26980,14 +26981,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule41) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule41;
+function validateRuleWithOperations(at, rule42) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule42;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule41) {
+function validateNamedRuleWithOperations(at, rule42) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule41.resourceNames ?? []).forEach((value, i) => {
+  (rule42.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -26996,7 +26997,7 @@ function validateNamedRuleWithOperations(at, rule41) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule41));
+  errors.push(...validateRuleWithOperations(at, rule42));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -27016,14 +27017,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule41, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule41 ?? {})));
+    match[list3]?.forEach((rule42, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule42 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule41, i) => {
-    rule41?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule42, i) => {
+    rule42?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -34977,7 +34978,7 @@ function selectorTarget(value) {
   const selector = value;
   const kind = str(selector.kind);
   const name = str(selector.name);
-  const selects2 = str(selector.labelSelector) !== void 0 || str(selector.annotationSelector) !== void 0;
+  const selects3 = str(selector.labelSelector) !== void 0 || str(selector.annotationSelector) !== void 0;
   const group = str(selector.group);
   const version2 = str(selector.version);
   const qualified = selector.namespace != null;
@@ -34986,7 +34987,7 @@ function selectorTarget(value) {
     ...name === void 0 ? {} : { name },
     ...group === void 0 ? {} : { group },
     ...version2 === void 0 ? {} : { version: version2 },
-    ...selects2 ? { selector: true } : {},
+    ...selects3 ? { selector: true } : {},
     ...qualified ? { qualified: true } : {}
   };
 }
@@ -35870,10 +35871,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule41) {
-  const groups = rule41.apiGroups ?? [];
-  const versions = rule41.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule41.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule42) {
+  const groups = rule42.apiGroups ?? [];
+  const versions = rule42.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule42.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -35889,9 +35890,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule41, discovery) {
-  const groups = rule41.apiGroups ?? [];
-  return (rule41.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule42, discovery) {
+  const groups = rule42.apiGroups ?? [];
+  return (rule42.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -35899,15 +35900,15 @@ function canMatchNamespaced(rule41, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule41) => {
-    if (rule41 === null)
+  return (rules2 ?? []).some((rule42) => {
+    if (rule42 === null)
       return false;
-    const scope = rule41.scope ?? "*";
+    const scope = rule42.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule41);
+      return canMatchNamespaces(rule42);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule41, discovery);
-    return canMatchNamespaced(rule41, discovery) || canMatchNamespaces(rule41);
+      return canMatchNamespaced(rule42, discovery);
+    return canMatchNamespaced(rule42, discovery) || canMatchNamespaces(rule42);
   });
 }
 var init_scope = __esm({
@@ -36427,17 +36428,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule41, request2) {
-  return scopeMatches(rule41.scope, request2) && (rule41.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule41.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule41.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule41.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule42, request2) {
+  return scopeMatches(rule42.scope, request2) && (rule42.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule42.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule42.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule42.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule41) {
-  if (rule41 === null || typeof rule41 !== "object")
+function compileRule(rule42) {
+  if (rule42 === null || typeof rule42 !== "object")
     return null;
-  const scope = rule41.scope ?? "*";
-  const operations = listOf(rule41.operations);
-  const groups = listOf(rule41.apiGroups);
-  const versions = listOf(rule41.apiVersions);
-  const resources = listOf(rule41.resources);
+  const scope = rule42.scope ?? "*";
+  const operations = listOf(rule42.operations);
+  const groups = listOf(rule42.apiGroups);
+  const versions = listOf(rule42.apiVersions);
+  const resources = listOf(rule42.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -36453,27 +36454,27 @@ function compileRule(rule41) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule41, request2) {
-  if (rule41.scope === "Namespaced") {
+function compiledRuleMatches(rule42, request2) {
+  if (rule42.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule41.scope === "Cluster") {
+  } else if (rule42.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule41.operations, request2.operation) || !hasOrAny(rule41.groups, request2.group) || !hasOrAny(rule41.versions, request2.version))
+  if (!hasOrAny(rule42.operations, request2.operation) || !hasOrAny(rule42.groups, request2.group) || !hasOrAny(rule42.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule41.resources) {
+  for (const [resource, subresource] of rule42.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule41 of compiledRules(rules2 ?? [])) {
-    if (rule41 === null || !hasOrAny(rule41.groups, group))
+  for (const rule42 of compiledRules(rules2 ?? [])) {
+    if (rule42 === null || !hasOrAny(rule42.groups, group))
       continue;
-    for (const [r, sub] of rule41.resources)
+    for (const [r, sub] of rule42.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -36482,24 +36483,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule41 = rules2[index];
-    if (rule41 !== null && compiledRuleMatches(rule41, request2))
+    const rule42 = rules2[index];
+    if (rule42 !== null && compiledRuleMatches(rule42, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule41) => rule41 !== null && hasOrAny(rule41.groups, request2.group) && hasOrAny(rule41.operations, request2.operation) && rule41.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule42) => rule42 !== null && hasOrAny(rule42.groups, request2.group) && hasOrAny(rule42.operations, request2.operation) && rule42.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule41 = rules2[index];
-    if (rule41 === null)
+    const rule42 = rules2[index];
+    if (rule42 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule41, candidate))
+      if (compiledRuleMatches(rule42, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -36535,12 +36536,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule41 = matchingRule(webhook, request2, discovery);
-  if (rule41 === void 0)
+  const rule42 = matchingRule(webhook, request2, discovery);
+  if (rule42 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule41);
+  return selectorsOutcome(webhook, request2, rule42);
 }
-function selectorsOutcome(webhook, request2, rule41) {
+function selectorsOutcome(webhook, request2, rule42) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -36548,10 +36549,10 @@ function selectorsOutcome(webhook, request2, rule41) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule41.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule42.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule41.rule, unknown: "object-labels" };
-  return { called: true, rule: rule41.rule, equivalent: rule41.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule42.rule, unknown: "object-labels" };
+  return { called: true, rule: rule42.rule, equivalent: rule42.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -36581,13 +36582,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule41) => {
-    if (!isRule(rule41))
+  return (rules2 ?? []).map((rule42) => {
+    if (!isRule(rule42))
       return null;
-    const names2 = rule41.resourceNames ?? [];
+    const names2 = rule42.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule41;
+    return rule42;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -36733,7 +36734,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule41) => rule41 !== null && typeof rule41 === "object" && (rule41.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule42) => rule42 !== null && typeof rule42 === "object" && (rule42.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -37035,8 +37036,8 @@ var init_services = __esm({
 });
 
 // dist/src/match/targets.js
-function withAllGroups(discovery, rule41) {
-  return (rule41.apiGroups ?? []).includes("*") ? { ...rule41, apiGroups: [...discovery.groups()] } : rule41;
+function withAllGroups(discovery, rule42) {
+  return (rule42.apiGroups ?? []).includes("*") ? { ...rule42, apiGroups: [...discovery.groups()] } : rule42;
 }
 function splitEntry(entry) {
   const slash = entry.indexOf("/");
@@ -37049,11 +37050,11 @@ function selectedVersions(discovery, group, versions) {
   const served3 = discovery.versions(group);
   return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule41, entry) {
+function entryTargets(discovery, rule42, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule41.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule41.apiVersions ?? [])) {
+  for (const group of rule42.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule42.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -37104,19 +37105,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule41 of webhook.rules ?? []) {
-    if (rule41 === null || typeof rule41 !== "object")
+  for (const rule42 of webhook.rules ?? []) {
+    if (rule42 === null || typeof rule42 !== "object")
       continue;
-    for (const group of rule41.apiGroups ?? []) {
+    for (const group of rule42.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule41.resources ?? []) {
+      for (const entry of rule42.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule41, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule42, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -37206,8 +37207,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule41) {
-  const operations = rule41.operations ?? [];
+function isConnectOnly(rule42) {
+  const operations = rule42.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -37248,16 +37249,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule41, path, webhook, live, others = 0) {
+function checkOperations(rule42, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule41.operations ?? [];
+  const operations = rule42.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule41)) {
+  if (isConnectOnly(rule42)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -37290,10 +37291,10 @@ function checkOperations(rule41, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule41, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule42, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule41.apiGroups ?? [];
-  const resources = rule41.resources ?? [];
+  const groups = rule42.apiGroups ?? [];
+  const resources = rule42.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
@@ -37302,9 +37303,9 @@ function checkRule(discovery, rule41, path, webhook, kube, virtualExcluded) {
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule41, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule42, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule41, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule42, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -37322,9 +37323,9 @@ function checkRule(discovery, rule41, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule41, operations: ["*"] };
+  const anyOperation = { ...rule42, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule41.scope ?? "*";
+  const scope = rule42.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -37341,7 +37342,7 @@ function checkRule(discovery, rule41, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule41, path, webhook, scoped2);
+  const result = checkOperations(rule42, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -37359,16 +37360,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule41, j) => {
-    if (rule41 === null || typeof rule41 !== "object") {
+  rules2.forEach((rule42, j) => {
+    if (rule42 === null || typeof rule42 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule41, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule42, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule41))
+    if (isConnectOnly(rule42))
       connectOnly.push(j);
     else
       others++;
@@ -37415,12 +37416,12 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule41) => rule41 !== null && typeof rule41 === "object" ? rule41.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule42) => rule42 !== null && typeof rule42 === "object" ? rule42.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
     return "custom";
-  const onlyEvictions = rules2.every((rule41) => rule41 !== null && typeof rule41 === "object" && (rule41.apiGroups ?? []).every((group) => group === "") && (rule41.resources ?? []).length > 0 && (rule41.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  const onlyEvictions = rules2.every((rule42) => rule42 !== null && typeof rule42 === "object" && (rule42.apiGroups ?? []).every((group) => group === "") && (rule42.resources ?? []).length > 0 && (rule42.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
   return onlyEvictions ? "evictions" : "builtin";
 }
 function which(entries) {
@@ -37528,11 +37529,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule41, index) => {
-    if (rule41 === null || typeof rule41 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule42, index) => {
+    if (rule42 === null || typeof rule42 !== "object")
       return [];
-    const all = (rule41.apiGroups ?? []).includes(ANY) && (rule41.apiVersions ?? []).includes(ANY) && (rule41.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule41.scope === void 0 || rule41.scope === ANY);
-    return all ? [{ index, operations: rule41.operations ?? [] }] : [];
+    const all = (rule42.apiGroups ?? []).includes(ANY) && (rule42.apiVersions ?? []).includes(ANY) && (rule42.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule42.scope === void 0 || rule42.scope === ANY);
+    return all ? [{ index, operations: rule42.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -38574,16 +38575,16 @@ function analyse(object, context) {
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    for (const [j, rule41] of (webhook.rules ?? []).entries()) {
-      if (rule41 === null || rule41.scope === "Cluster")
+    for (const [j, rule42] of (webhook.rules ?? []).entries()) {
+      if (rule42 === null || rule42.scope === "Cluster")
         continue;
-      const operations = rule41.operations ?? [];
+      const operations = rule42.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule41.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule42.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule41.apiGroups ?? [];
-      const versions = rule41.apiVersions ?? [];
+      const groups = rule42.apiGroups ?? [];
+      const versions = rule42.apiVersions ?? [];
       const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
       const conditions = webhook.matchConditions ?? [];
       let called;
@@ -38647,13 +38648,13 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    const installerWritesOnly = (webhook.rules ?? []).every((rule41) => {
-      if (rule41 === null || rule41.scope === "Cluster")
+    const installerWritesOnly = (webhook.rules ?? []).every((rule42) => {
+      if (rule42 === null || rule42.scope === "Cluster")
         return true;
-      const operations = rule41.operations ?? [];
+      const operations = rule42.operations ?? [];
       if (!operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT"))
         return true;
-      return (rule41.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule41.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
+      return (rule42.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule42.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
@@ -38737,10 +38738,10 @@ function patched(object, run2) {
       return { object };
     if (change.field === "scope") {
       const rules2 = [...webhook.rules ?? []];
-      const rule41 = rules2[change.rule ?? -1];
-      if (rule41 === void 0 || rule41 === null || typeof rule41 !== "object")
+      const rule42 = rules2[change.rule ?? -1];
+      if (rule42 === void 0 || rule42 === null || typeof rule42 !== "object")
         return { object };
-      const { scope: _scope, ...rest } = rule41;
+      const { scope: _scope, ...rest } = rule42;
       rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
       webhooks[index] = { ...webhook, rules: rules2 };
     } else
@@ -38772,8 +38773,8 @@ function narrows(change, written, patched2) {
   if (before === void 0 || after === void 0)
     return false;
   if (change.field === "scope") {
-    const rule41 = before.rules?.[change.rule ?? -1];
-    return (rule41?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+    const rule42 = before.rules?.[change.rule ?? -1];
+    return (rule42?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
   }
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
@@ -39179,7 +39180,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule41) => rule41 !== null && typeof rule41 === "object" && names(rule41.operations, write2.operation) && names(rule41.apiGroups, write2.group) && (rule41.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule42) => rule42 !== null && typeof rule42 === "object" && names(rule42.operations, write2.operation) && names(rule42.apiGroups, write2.group) && (rule42.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -39203,7 +39204,7 @@ function validationsOf(run2, spec, requests2) {
   const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
   return validationsOutcome(run2, validations, variables, requests2);
 }
-function policyViolation(object, write2, rule41, boundBy, messageId, severity, help, nameWidth = 63) {
+function policyViolation(object, write2, rule42, boundBy, messageId, severity, help, nameWidth = 63) {
   return {
     messageId,
     data: {
@@ -39213,7 +39214,7 @@ function policyViolation(object, write2, rule41, boundBy, messageId, severity, h
       resource: describeResource(write2),
       defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
     },
-    path: ["spec", "matchConstraints", "resourceRules", rule41],
+    path: ["spec", "matchConstraints", "resourceRules", rule42],
     severity,
     help
   };
@@ -39249,7 +39250,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule41;
+    let rule42;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -39262,18 +39263,18 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule41 ??= outcome.rule;
+      rule42 ??= outcome.rule;
     }
-    if (rule41 === void 0)
+    if (rule42 === void 0)
       continue;
     const { called: requesters, undecided } = calledRequesters(run2, spec.matchConditions ?? [], write2);
     if (requesters.length === 0) {
       if (undecided && !mutating)
-        undecidedWrite ??= { write: write2, rule: rule41, boundBy };
+        undecidedWrite ??= { write: write2, rule: rule42, boundBy };
       continue;
     }
     if (mutating)
-      return [policyViolation(object, write2, rule41, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+      return [policyViolation(object, write2, rule42, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
     let validations = validationsOf(run2, spec, requesters);
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
     if (validations === "passes" && (undecided || spec.paramKind != null || audited))
@@ -39281,12 +39282,12 @@ function checkPolicyObject3(object, run2) {
     if (validations === "passes")
       continue;
     if (validations === "denies")
-      return [policyViolation(object, write2, rule41, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+      return [policyViolation(object, write2, rule42, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
     if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request2) => ({ ...request2, systemObject: "likely" }))) === "passes"))
       gatedOnly = false;
-    unknown ??= { write: write2, rule: rule41, boundBy };
+    unknown ??= { write: write2, rule: rule42, boundBy };
   }
   if (unknown !== void 0) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
@@ -39407,7 +39408,7 @@ var init_matches_kube_system = __esm({
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
             const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
-              const { entry, rule: rule41, match, everything } = interception;
+              const { entry, rule: rule42, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -39424,7 +39425,7 @@ var init_matches_kube_system = __esm({
                   patched: patched2,
                   unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run2, KUBE_SYSTEM))
                 },
-                path: [...entry.path, "rules", rule41],
+                path: [...entry.path, "rules", rule42],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
@@ -39441,8 +39442,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule41] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule41?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule42] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule42?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -40408,20 +40409,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule41 of hook.entry.webhook.rules ?? []) {
-      if (rule41 === null)
+    for (const rule42 of hook.entry.webhook.rules ?? []) {
+      if (rule42 === null)
         continue;
-      for (const group of rule41.apiGroups ?? []) {
-        for (const version2 of (rule41.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule42.apiGroups ?? []) {
+        for (const version2 of (rule42.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule41.resources ?? []) {
+          for (const entry of rule42.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule41.operations ?? []) {
+            for (const operation of rule42.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -40456,16 +40457,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule41 = compiled4[k];
-      if (rule41 === null) {
+      const rule42 = compiled4[k];
+      if (rule42 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule41.key);
+      let id = ids.get(rule42.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule41.key, id);
-        rules2.push(rule41);
+        ids.set(rule42.key, id);
+        rules2.push(rule42);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -40477,12 +40478,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule41, id) => {
+  written.forEach((rule42, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule41.apiGroups ?? [];
-    const operations = rule41.operations ?? [];
+    const apiGroups = rule42.apiGroups ?? [];
+    const operations = rule42.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule41.resources ?? []) {
+    for (const entry of rule42.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -40558,12 +40559,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule41 = table2.rules[id];
-      if (compiledRuleMatches(rule41, probe2))
+      const rule42 = table2.rules[id];
+      if (compiledRuleMatches(rule42, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule41, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule42, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -41513,16 +41514,16 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function capitalized(rule41, rulePath, subject) {
-  return (rule41.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
+function capitalized(rule42, rulePath, subject) {
+  return (rule42.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
 }
-function checkRule2(run2, rule41, rulePath, subject) {
+function checkRule2(run2, rule42, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule41.apiGroups ?? [];
+  const groups = rule42.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
-    return capitalized(rule41, rulePath, subject);
-  const versions = (rule41.apiVersions ?? []).filter((v) => v !== "");
+    return capitalized(rule42, rulePath, subject);
+  const versions = (rule42.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -41536,10 +41537,10 @@ function checkRule2(run2, rule41, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule41.resources ?? []).forEach((resourceEntry, k) => {
+  (rule42.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule41, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule42, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -41548,7 +41549,7 @@ function checkRule2(run2, rule41, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule41.apiVersions[index];
+        const version2 = rule42.apiVersions[index];
         const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -41586,19 +41587,19 @@ function ruleStillMatches(entries, violations, at) {
   const dead = new Set(violations.filter((violation) => violation.path[at] === "resources").map((violation) => violation.path[at + 1]));
   return dead.size < entries;
 }
-function diagnose(discovery, at, rule41, resourceEntry) {
-  if (entryTargets(discovery, rule41, resourceEntry).length > 0)
+function diagnose(discovery, at, rule42, resourceEntry) {
+  if (entryTargets(discovery, rule42, resourceEntry).length > 0)
     return void 0;
-  const groups = rule41.apiGroups ?? [];
-  const versions = rule41.apiVersions ?? [];
+  const groups = rule42.apiGroups ?? [];
+  const versions = rule42.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   if (mayBeSwitchedOn(groups, versions, resource))
     return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule41, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule42, apiVersions: ["*"], apiGroups: servedGroups };
   if (resource === "*") {
-    const all = entryTargets(discovery, rule41, "*");
+    const all = entryTargets(discovery, rule42, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -41715,8 +41716,8 @@ var init_unknown_resource = __esm({
           webhookConfiguration(object) {
             return webhooksOf(object).flatMap((entry) => {
               const rules2 = entry.webhook.rules ?? [];
-              const found = rules2.map((rule41, j) => rule41 === null || typeof rule41 !== "object" ? [] : checkRule2(run2, rule41, [...entry.path, "rules", j], webhookSubject(entry.label)));
-              const stillCalled = rules2.some((rule41, j) => rule41 !== null && typeof rule41 === "object" && ruleStillMatches(rule41.resources?.length ?? 0, found[j], entry.path.length + 2));
+              const found = rules2.map((rule42, j) => rule42 === null || typeof rule42 !== "object" ? [] : checkRule2(run2, rule42, [...entry.path, "rules", j], webhookSubject(entry.label)));
+              const stillCalled = rules2.some((rule42, j) => rule42 !== null && typeof rule42 === "object" && ruleStillMatches(rule42.resources?.length ?? 0, found[j], entry.path.length + 2));
               const lowered = entry.mutating && stillCalled;
               return found.flat().map((violation) => lowered ? { ...violation, severity: "info", help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation);
             });
@@ -41725,7 +41726,7 @@ var init_unknown_resource = __esm({
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule41, j) => rule41 === null || typeof rule41 !== "object" ? [] : checkRule2(run2, rule41, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule42, j) => rule42 === null || typeof rule42 !== "object" ? [] : checkRule2(run2, rule42, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -41837,15 +41838,15 @@ var init_wildcard_rule = __esm({
               if (isOptIn(webhook.objectSelector))
                 continue;
               const everything = everythingRule(webhook);
-              const found = (webhook.rules ?? []).flatMap((rule41, j) => {
-                if (rule41 === null || typeof rule41 !== "object" || everything !== void 0 && j !== everything)
+              const found = (webhook.rules ?? []).flatMap((rule42, j) => {
+                if (rule42 === null || typeof rule42 !== "object" || everything !== void 0 && j !== everything)
                   return [];
-                const groups = rule41.apiGroups ?? [];
+                const groups = rule42.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule41.scope ?? "*";
-                return (rule41.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule42.scope ?? "*";
+                return (rule42.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -41934,11 +41935,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule41 of rules2 ?? []) {
-                if (rule41 === null || typeof rule41 !== "object")
+              for (const rule42 of rules2 ?? []) {
+                if (rule42 === null || typeof rule42 !== "object")
                   continue;
-                const groups = rule41.apiGroups ?? [];
-                for (const entry of rule41.resources ?? []) {
+                const groups = rule42.apiGroups ?? [];
+                for (const entry of rule42.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -43039,6 +43040,198 @@ var init_webhook_service_port = __esm({
   }
 });
 
+// dist/src/match/network-policies.js
+function droppedCalls(scope, webhook) {
+  const policies = scope.networkPolicies;
+  if (policies === void 0 || policies.length === 0 || scope.networkPoliciesOutsideBundles !== false)
+    return void 0;
+  if (unreadableMayHold(scope, "NetworkPolicy"))
+    return void 0;
+  if (scope.kustomizePatches.some((patch) => patch.target.kind === void 0 || patch.target.kind === "NetworkPolicy"))
+    return void 0;
+  const found = webhookServices(scope, webhook);
+  if (found === void 0)
+    return void 0;
+  const { reference, services } = found;
+  let result;
+  for (const service of services) {
+    const pods = service.selector;
+    if (pods === void 0 || Object.keys(pods).length === 0 || service.type === "ExternalName")
+      return void 0;
+    const entry = service.ports?.find((port) => port.port === reference.port);
+    if (entry === void 0)
+      return void 0;
+    const targetPort = entry.targetPort ?? reference.port;
+    const inNamespace = policies.filter((policy) => policy.namespace === reference.namespace || policy.namespace === void 0);
+    const selecting = inNamespace.filter((policy) => restrictsIngress(policy) && selects(policy, pods) !== false);
+    const blocker = selecting.find((policy) => policy.namespace === reference.namespace && selects(policy, pods) === true);
+    if (blocker === void 0 || selecting.some((policy) => mayAdmitApiServer(policy, targetPort)))
+      return void 0;
+    const { ingress } = specOf(blocker);
+    result ??= { policy: blocker, deniesAll: ingress == null || Array.isArray(ingress) && ingress.length === 0, service, targetPort };
+  }
+  return result;
+}
+function specOf(policy) {
+  return isRecord2(policy.written.spec) ? policy.written.spec : {};
+}
+function restrictsIngress(policy) {
+  const { policyTypes } = specOf(policy);
+  if (policyTypes == null)
+    return true;
+  return Array.isArray(policyTypes) && policyTypes.includes("Ingress");
+}
+function selects(policy, labels) {
+  const selector = specOf(policy).podSelector;
+  if (selector == null)
+    return true;
+  if (!isRecord2(selector))
+    return void 0;
+  const { matchLabels, matchExpressions } = selector;
+  let verdict = true;
+  const and = (value) => {
+    if (value === false)
+      verdict = false;
+    else if (value === void 0 && verdict !== false)
+      verdict = void 0;
+  };
+  if (matchLabels != null) {
+    if (!isRecord2(matchLabels))
+      return void 0;
+    for (const [key2, value] of Object.entries(matchLabels))
+      and(key2 in labels ? labels[key2] === value : void 0);
+  }
+  if (matchExpressions != null) {
+    if (!Array.isArray(matchExpressions))
+      return void 0;
+    for (const requirement of matchExpressions) {
+      if (!isRecord2(requirement) || typeof requirement.key !== "string")
+        return void 0;
+      const values = Array.isArray(requirement.values) ? requirement.values : [];
+      const has = requirement.key in labels;
+      const value = labels[requirement.key] ?? "";
+      switch (requirement.operator) {
+        case "In":
+          and(has ? values.includes(value) : void 0);
+          break;
+        case "NotIn":
+          and(has ? !values.includes(value) : void 0);
+          break;
+        case "Exists":
+          and(has ? true : void 0);
+          break;
+        case "DoesNotExist":
+          and(has ? false : void 0);
+          break;
+        default:
+          return void 0;
+      }
+    }
+  }
+  return verdict;
+}
+function mayAdmitApiServer(policy, targetPort) {
+  const { ingress } = specOf(policy);
+  if (ingress == null)
+    return false;
+  if (!Array.isArray(ingress))
+    return true;
+  return ingress.some((rule42) => {
+    if (!isRecord2(rule42))
+      return true;
+    const { from, ports } = rule42;
+    const anySource = from == null || Array.isArray(from) && from.length === 0;
+    const mayBeApiServer = anySource || !Array.isArray(from) || from.some((peer) => !isRecord2(peer) || peer.ipBlock != null || peer.podSelector == null && peer.namespaceSelector == null);
+    return mayBeApiServer && mayBeOnPort(ports, targetPort);
+  });
+}
+function mayBeOnPort(ports, targetPort) {
+  if (ports == null || Array.isArray(ports) && ports.length === 0)
+    return true;
+  if (!Array.isArray(ports))
+    return true;
+  return ports.some((entry) => {
+    if (!isRecord2(entry))
+      return true;
+    if (entry.protocol != null && entry.protocol !== "TCP")
+      return false;
+    const { port, endPort } = entry;
+    if (port == null)
+      return true;
+    if (typeof port === "number" && typeof targetPort === "number")
+      return targetPort >= port && targetPort <= (typeof endPort === "number" ? endPort : port);
+    if (typeof port === "string" && typeof targetPort === "string")
+      return port === targetPort;
+    return true;
+  });
+}
+var init_network_policies = __esm({
+  "dist/src/match/network-policies.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_json();
+    init_services();
+    init_unreadable();
+  }
+});
+
+// dist/rules/webhook-network-policy.js
+var rule24;
+var init_webhook_network_policy = __esm({
+  "dist/rules/webhook-network-policy.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_network_policies();
+    init_webhooks();
+    init_rule();
+    init_list();
+    rule24 = defineObjectRule({
+      meta: {
+        id: "webhook-network-policy",
+        title: "A NetworkPolicy keeps the API server from its webhook's pods: every call times out",
+        aboutCalls: true,
+        severity: "error",
+        appliesTo: ALL_WEBHOOK_KINDS,
+        messages: {
+          dropped: "{{which}}: NetworkPolicy {{policy}} admits {{admits}} to port {{port}} of {{its}} Service's pods; the API server is no pod: every call times out ({{failurePolicy}})"
+        },
+        help: "The API server calls a webhook from the control plane's hosts (or from outside the cluster on a managed one), not from a pod: a NetworkPolicy peer that selects pods or namespaces never matches it. Add an ingress rule for the webhook's port with no `from` (the webhook authenticates the API server with TLS), or with an `ipBlock` for the control plane's addresses."
+      },
+      create(run2) {
+        return {
+          webhookConfiguration(object) {
+            const groups = /* @__PURE__ */ new Map();
+            for (const entry of webhooksOf(object)) {
+              const dropped = droppedCalls(run2, entry.webhook);
+              if (dropped === void 0)
+                continue;
+              const key2 = `${dropped.policy.namespace}/${dropped.policy.name}\0${dropped.service.namespace}/${dropped.service.name}\0${dropped.targetPort}`;
+              const group = groups.get(key2) ?? { first: entry, dropped, labels: [], fail: false };
+              group.labels.push(entry.label);
+              if (entry.webhook.failurePolicy !== "Ignore")
+                group.fail = true;
+              groups.set(key2, group);
+            }
+            return [...groups.values()].map(({ first, dropped, labels, fail: fail3 }) => ({
+              messageId: "dropped",
+              data: {
+                which: labels.length === 1 ? `webhook "${elideMiddle(first.label, 60)}"` : `webhooks "${elideMiddle(first.label, 50)}" and ${labels.length - 1} more`,
+                its: labels.length === 1 ? "its" : "their",
+                policy: `${dropped.policy.namespace}/${elideMiddle(dropped.policy.name, 50)}`,
+                admits: dropped.deniesAll ? "nothing" : "only pods",
+                port: String(dropped.targetPort),
+                // Under Ignore nothing is rejected, but every request waits out the timeout and passes without the webhook.
+                failurePolicy: fail3 ? "Fail: matching requests are rejected" : "Ignore: each request waits out the timeout, unchecked"
+              },
+              path: [...first.path, "clientConfig", "service"]
+            }));
+          }
+        };
+      }
+    });
+  }
+});
+
 // dist/rules/admission-review-versions.js
 function rejectedByApiServer(versions) {
   if (versions.length === 0)
@@ -43054,7 +43247,7 @@ function which2(entries) {
     return { which: `webhook "${entries[0].label}"` };
   return { which: `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}` };
 }
-var KNOWN, V1BETA1_FIRST_HELP, rule24;
+var KNOWN, V1BETA1_FIRST_HELP, rule25;
 var init_admission_review_versions = __esm({
   "dist/rules/admission-review-versions.js"() {
     "use strict";
@@ -43065,7 +43258,7 @@ var init_admission_review_versions = __esm({
     init_list();
     KNOWN = /* @__PURE__ */ new Set(["v1", "v1beta1"]);
     V1BETA1_FIRST_HELP = 'The API server sends the first version of the list it knows, so this webhook gets admission.k8s.io/v1beta1 (deprecated since 1.19, no removal scheduled) and its responses are not checked for the request uid and apiVersion/kind. It also speaks v1, so nothing breaks if v1beta1 goes. List v1 first: admissionReviewVersions: ["v1", "v1beta1"].';
-    rule24 = defineObjectRule({
+    rule25 = defineObjectRule({
       meta: {
         id: "admission-review-versions",
         title: "admissionReviewVersions lacks v1 or lists unknown versions first",
@@ -43840,7 +44033,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule41) => rule41?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule42) => rule42?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -43864,7 +44057,7 @@ function consequence2(object, entry) {
   const defaulted = isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : "";
   return `with failurePolicy Fail${defaulted} the API server rejects each of them with 403 Forbidden before calling the webhook`;
 }
-var rule25;
+var rule26;
 var init_match_condition_null_object = __esm({
   "dist/rules/match-condition-null-object.js"() {
     "use strict";
@@ -43877,7 +44070,7 @@ var init_match_condition_null_object = __esm({
     init_evaluate();
     init_webhook_api();
     init_list();
-    rule25 = defineObjectRule({
+    rule26 = defineObjectRule({
       meta: {
         id: "match-condition-null-object",
         title: "A matchCondition dereferences object on DELETE (or oldObject on CREATE) without a null guard",
@@ -44004,14 +44197,14 @@ function kindScenarios(run2, rules2, owner, excluded = /* @__PURE__ */ new Set()
 }
 function requests(run2, rules2) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule41 of rules2) {
-    if (rule41 == null)
+  for (const rule42 of rules2) {
+    if (rule42 == null)
       continue;
-    const operations = rule41.operations ?? [];
-    const spelled = withAllGroups(run2.discovery, rule41);
-    for (const entry of rule41.resources ?? []) {
+    const operations = rule42.operations ?? [];
+    const spelled = withAllGroups(run2.discovery, rule42);
+    for (const entry of rule42.resources ?? []) {
       for (const { info, subresource } of entryTargets(run2.discovery, spelled, entry ?? "")) {
-        if (rule41.scope === "Namespaced" && !info.namespaced || rule41.scope === "Cluster" && info.namespaced)
+        if (rule42.scope === "Namespaced" && !info.namespaced || rule42.scope === "Cluster" && info.namespaced)
           continue;
         for (const operation of OPERATIONS4) {
           if (subresource !== "" && operation !== "UPDATE")
@@ -44070,7 +44263,7 @@ function boundRequests(run2, policy, counts = () => true) {
   const covers2 = bindings.map((binding) => {
     const match = bindingSpec(binding)?.matchResources;
     const rules2 = match?.resourceRules ?? [];
-    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule41) => (rule41?.resourceNames ?? []).length === 0)).keys());
+    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule42) => (rule42?.resourceNames ?? []).length === 0)).keys());
     const matched = rules2.length === 0 ? void 0 : new Set(requests(run2, rules2).keys());
     return (key2) => (matched === void 0 || matched.has(key2)) && !excluded.has(key2);
   });
@@ -44165,7 +44358,7 @@ function enforcingBinding(run2, policy, keys, anyAction) {
   const bound = boundRequests(run2, policy, (binding) => anyAction || bindingCanReject(binding));
   return bound !== void 0 && [...keys].some(bound);
 }
-var ANALYSES, moreText, rule26;
+var ANALYSES, moreText, rule27;
 var init_undefined_field = __esm({
   "dist/rules/undefined-field.js"() {
     "use strict";
@@ -44183,7 +44376,7 @@ var init_undefined_field = __esm({
     init_rule();
     ANALYSES = memoKey("undefined-field analyses by expressions and rules");
     moreText = (more2) => more2 === 0 ? "" : ` (+${more2} more)`;
-    rule26 = defineObjectRule({
+    rule27 = defineObjectRule({
       meta: {
         id: "undefined-field",
         title: "A matchCondition or policy expression selects a field the matched built-in kind does not have",
@@ -44996,13 +45189,13 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule41 of rules2) {
-    if (rule41 == null)
+  for (const rule42 of rules2) {
+    if (rule42 == null)
       continue;
-    for (const entry of rule41.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule41, entry ?? "");
+    for (const entry of rule42.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule42, entry ?? "");
       if (found.length === 0) {
-        const custom = customResourceTargets(run2, rule41, entry ?? "");
+        const custom = customResourceTargets(run2, rule42, entry ?? "");
         if (custom === void 0)
           return void 0;
         targets2.push(...custom);
@@ -45013,10 +45206,10 @@ function matchedTargets(run2, rules2) {
   }
   return targets2;
 }
-function customResourceTargets(run2, rule41, entry) {
+function customResourceTargets(run2, rule42, entry) {
   const { resource, subresource } = splitEntry(entry);
-  const groups = rule41.apiGroups ?? [];
-  const versions = (rule41.apiVersions ?? []).filter((version2) => version2 !== "*");
+  const groups = rule42.apiGroups ?? [];
+  const versions = (rule42.apiVersions ?? []).filter((version2) => version2 !== "*");
   if (resource === "" || subresource !== "" && subresource !== "status" || groups.length === 0 || versions.length === 0)
     return void 0;
   if (groups.some((group) => group === "*" || run2.discovery.isKnownBuiltinGroup(group) || run2.discovery.knowsGroup(group) || READ_ONLY_AGGREGATED_GROUPS.has(group)))
@@ -45024,7 +45217,7 @@ function customResourceTargets(run2, rule41, entry) {
   return groups.flatMap((group) => versions.map((version2) => ({ info: { group, version: version2, resource, kind: "", namespaced: true, subresources: /* @__PURE__ */ new Set(), connect: /* @__PURE__ */ new Set(), readOnly: /* @__PURE__ */ new Set(), custom: true }, subresource })));
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule41) => rule41?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule42) => rule42?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -45085,7 +45278,7 @@ function prefixKeys(paths) {
   return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join(".")).concat(path.length >= 2 ? [path.slice(0, 2).join(".")] : []));
 }
 function selectedLabels(selector, rules2) {
-  const createOnly = rules2.length > 0 && rules2.every((rule41) => rule41 != null && (rule41.operations ?? []).length > 0 && (rule41.operations ?? []).every((operation) => operation === "CREATE"));
+  const createOnly = rules2.length > 0 && rules2.every((rule42) => rule42 != null && (rule42.operations ?? []).length > 0 && (rule42.operations ?? []).every((operation) => operation === "CREATE"));
   if (!createOnly || selector === null || typeof selector !== "object")
     return [];
   const { matchLabels, matchExpressions } = selector;
@@ -45101,7 +45294,7 @@ function selectedLabels(selector, rules2) {
 function moreReads(count) {
   return count === 0 ? "" : ` (+${count} more)`;
 }
-var READ_ONLY_AGGREGATED_GROUPS, FIELD_CHAIN, rule27;
+var READ_ONLY_AGGREGATED_GROUPS, FIELD_CHAIN, rule28;
 var init_match_condition_missing_field = __esm({
   "dist/rules/match-condition-missing-field.js"() {
     "use strict";
@@ -45121,7 +45314,7 @@ var init_match_condition_missing_field = __esm({
     init_rule();
     READ_ONLY_AGGREGATED_GROUPS = /* @__PURE__ */ new Set(["metrics.k8s.io", "custom.metrics.k8s.io", "external.metrics.k8s.io"]);
     FIELD_CHAIN = /^(?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-    rule27 = defineObjectRule({
+    rule28 = defineObjectRule({
       meta: {
         id: "match-condition-missing-field",
         title: "A matchCondition or policy expression reads a field an object can lack, without has() or an optional guard",
@@ -45212,7 +45405,7 @@ var init_match_condition_missing_field = __esm({
             const index = evaluatedSites().findIndex((each) => each.site === site);
             if (index < 0)
               return false;
-            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule41) => (rule41?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
+            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule42) => (rule42?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
             return failsWhereAbsent(evaluatedSites(), index, scenarios2, read2.path, celMeterOf(run2), budget2) === true;
           };
           return analyseWith(analysis, targets2, true, reached);
@@ -45324,19 +45517,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule41) {
-  const listed2 = rule41.operations ?? [];
+function operationsOf(rule42) {
+  const listed2 = rule42.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule41, discovery) {
-  const operations = operationsOf(rule41);
-  const fits = (request2) => ruleMatches(rule41, { ...request2, namespace: "namespace" });
-  for (const entry of rule41.resources ?? []) {
+function namespacedRequest(rule42, discovery) {
+  const operations = operationsOf(rule42);
+  const fits = (request2) => ruleMatches(rule42, { ...request2, namespace: "namespace" });
+  for (const entry of rule42.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule41.apiGroups ?? []) {
-      for (const version2 of rule41.apiVersions ?? []) {
+    for (const group of rule42.apiGroups ?? []) {
+      for (const version2 of rule42.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -45381,18 +45574,18 @@ function namespacedRequest(rule41, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule41) => rule41 !== null && typeof rule41 === "object");
-  for (const rule41 of rules2) {
-    if (rule41.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule42) => rule42 !== null && typeof rule42 === "object");
+  for (const rule42 of rules2) {
+    if (rule42.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule41, discovery);
+    const request2 = namespacedRequest(rule42, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule41 of rules2) {
-    for (const operation of operationsOf(rule41).filter((op) => op !== "CONNECT")) {
+  for (const rule42 of rules2) {
+    for (const operation of operationsOf(rule42).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule41, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule42, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -45423,7 +45616,7 @@ function candidates(run2) {
   }
   return found;
 }
-function selects(candidate, namespace, labels, discovery) {
+function selects2(candidate, namespace, labels, discovery) {
   const { request: request2 } = candidate;
   const admission = {
     operation: request2.operation,
@@ -45480,7 +45673,7 @@ function fewestToRemove(keys, selected) {
 function selectedNamespaces(candidate, run2, labelsOf, selectedCache) {
   let selected = selectedCache.get(candidate);
   if (selected === void 0) {
-    selected = run2.namespaces.map((other) => ({ other, otherLabels: labelsOf(other) })).filter(({ other, otherLabels }) => selects(candidate, other.name, otherLabels, run2.discovery));
+    selected = run2.namespaces.map((other) => ({ other, otherLabels: labelsOf(other) })).filter(({ other, otherLabels }) => selects2(candidate, other.name, otherLabels, run2.discovery));
     selectedCache.set(candidate, selected);
   }
   return selected;
@@ -45496,7 +45689,7 @@ function grouped2(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule28;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule29;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -45542,7 +45735,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule28 = defineObjectRule({
+    rule29 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -45562,10 +45755,10 @@ var init_namespace_opts_out = __esm({
               if (found.ownNamespace === namespace.name)
                 continue;
               const candidate = found;
-              if (selects(candidate, namespace.name, labels, run2.discovery))
+              if (selects2(candidate, namespace.name, labels, run2.discovery))
                 continue;
               const present2 = candidate.editable.filter((key2) => Object.prototype.hasOwnProperty.call(labels, key2));
-              const culprits = fewestToRemove(present2, (keys) => selects(candidate, namespace.name, without(labels, keys), run2.discovery));
+              const culprits = fewestToRemove(present2, (keys) => selects2(candidate, namespace.name, without(labels, keys), run2.discovery));
               if (culprits !== void 0) {
                 culprits.sort((a, b) => written.indexOf(a) - written.indexOf(b));
                 optOuts.push({ candidate, labels: culprits.map((key2) => [key2, labels[key2]]) });
@@ -45578,7 +45771,7 @@ var init_namespace_opts_out = __esm({
                   continue;
                 const borrowed = candidate.editable.filter((key2) => Object.prototype.hasOwnProperty.call(otherLabels, key2));
                 const adopted = { ...without(labels, present2), ...Object.fromEntries(borrowed.map((key2) => [key2, otherLabels[key2]])) };
-                if (!selects(candidate, namespace.name, adopted, run2.discovery))
+                if (!selects2(candidate, namespace.name, adopted, run2.discovery))
                   continue;
                 const lacking = borrowed.filter((key2) => labels[key2] !== otherLabels[key2]);
                 if (lacking.length === 0)
@@ -45587,7 +45780,7 @@ var init_namespace_opts_out = __esm({
                   let value = "any-value";
                   while (value === otherLabels[key2] || value === labels[key2])
                     value += "-";
-                  return selects(candidate, namespace.name, { ...adopted, [key2]: value }, run2.discovery);
+                  return selects2(candidate, namespace.name, { ...adopted, [key2]: value }, run2.discovery);
                 };
                 missing2.push({ candidate, labels: lacking.map((key2) => [key2, anyValue(key2) ? ANY_VALUE : otherLabels[key2]]), other: other.name });
                 break;
@@ -45656,7 +45849,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule29;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule30;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -45704,7 +45897,7 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule29 = defineObjectRule({
+    rule30 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
@@ -48604,7 +48797,7 @@ function helpFor(mode, pod, kind) {
   }
   return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
 }
-var meta5, SEVERITY, rule30;
+var meta5, SEVERITY, rule31;
 var init_pod_security2 = __esm({
   "dist/rules/pod-security.js"() {
     "use strict";
@@ -48628,7 +48821,7 @@ var init_pod_security2 = __esm({
       help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
     };
     SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
-    rule30 = defineObjectRule({
+    rule31 = defineObjectRule({
       meta: meta5,
       create(run2) {
         return {
@@ -48676,7 +48869,7 @@ var init_pod_security2 = __esm({
 });
 
 // dist/rules/fail-open.js
-var rule31;
+var rule32;
 var init_fail_open = __esm({
   "dist/rules/fail-open.js"() {
     "use strict";
@@ -48684,7 +48877,7 @@ var init_fail_open = __esm({
     init_webhooks();
     init_rule();
     init_list();
-    rule31 = defineObjectRule({
+    rule32 = defineObjectRule({
       meta: {
         id: "fail-open",
         title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
@@ -48804,7 +48997,7 @@ function describeHooks(hooks) {
   const rest = hooks.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
-var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule32;
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule33;
 var init_mutator_ordering = __esm({
   "dist/rules/mutator-ordering.js"() {
     "use strict";
@@ -48830,7 +49023,7 @@ var init_mutator_ordering = __esm({
     reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
     nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
     ORDER_SHOWN = 8;
-    rule32 = defineObjectRule({
+    rule33 = defineObjectRule({
       meta: meta6,
       create(run2) {
         let analysis;
@@ -48909,7 +49102,7 @@ function checkPolicyObject4(object, run2, analysisOfRun) {
     }
   ];
 }
-var rule33;
+var rule34;
 var init_policy_without_binding = __esm({
   "dist/rules/policy-without-binding.js"() {
     "use strict";
@@ -48918,7 +49111,7 @@ var init_policy_without_binding = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule33 = defineObjectRule({
+    rule34 = defineObjectRule({
       meta: {
         id: "policy-without-binding",
         title: "An admission policy that no binding in the run refers to does nothing",
@@ -48968,7 +49161,7 @@ function checkBinding(object, run2) {
     }
   ];
 }
-var rule34;
+var rule35;
 var init_binding_without_policy = __esm({
   "dist/rules/binding-without-policy.js"() {
     "use strict";
@@ -48977,7 +49170,7 @@ var init_binding_without_policy = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule34 = defineObjectRule({
+    rule35 = defineObjectRule({
       meta: {
         id: "binding-without-policy",
         title: "A binding refers to a policy that is not in the run",
@@ -49015,7 +49208,7 @@ function checkBinding2(object) {
   const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
   return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
 }
-var ACTIONS, rule35;
+var ACTIONS, rule36;
 var init_validation_actions = __esm({
   "dist/rules/validation-actions.js"() {
     "use strict";
@@ -49023,7 +49216,7 @@ var init_validation_actions = __esm({
     init_policies();
     init_rule();
     ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule35 = defineObjectRule({
+    rule36 = defineObjectRule({
       meta: {
         id: "validation-actions",
         title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
@@ -49064,14 +49257,14 @@ function operationsTaken(info, subresource) {
 }
 function clusterScopedTargets(discovery, rules2, named = true) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule41 of rules2) {
-    if (rule41 === null || typeof rule41 !== "object" || rule41.scope === "Namespaced")
+  for (const rule42 of rules2) {
+    if (rule42 === null || typeof rule42 !== "object" || rule42.scope === "Namespaced")
       continue;
-    if (!named && (rule41.resourceNames ?? []).length > 0)
+    if (!named && (rule42.resourceNames ?? []).length > 0)
       continue;
-    const operations = rule41.operations ?? [];
-    const spelled = withAllGroups(discovery, rule41);
-    for (const entry of rule41.resources ?? []) {
+    const operations = rule42.operations ?? [];
+    const spelled = withAllGroups(discovery, rule42);
+    for (const entry of rule42.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         if (info.namespaced || info.group === "" && info.resource === "namespaces")
           continue;
@@ -49138,7 +49331,7 @@ function checkBinding3(binding, run2) {
   }
   return violations;
 }
-var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule36;
+var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule37;
 var init_param_scope = __esm({
   "dist/rules/param-scope.js"() {
     "use strict";
@@ -49150,7 +49343,7 @@ var init_param_scope = __esm({
     init_rule();
     NEVER_ADMITTED_GROUPS = /* @__PURE__ */ new Set(["authentication.k8s.io", "authorization.k8s.io"]);
     POLICY_RESOURCES = /* @__PURE__ */ new Set(["validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
-    rule36 = defineObjectRule({
+    rule37 = defineObjectRule({
       meta: {
         id: "param-scope",
         title: "A binding's paramRef that cannot find params for the requests it matches",
@@ -49173,13 +49366,13 @@ var init_param_scope = __esm({
 });
 
 // dist/rules/suppression-without-reason.js
-var rule37;
+var rule38;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule37 = defineFileRule({
+    rule38 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -49197,13 +49390,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule38;
+var rule39;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule38 = defineFileRule({
+    rule39 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -49256,7 +49449,7 @@ function check3(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var import_node_path10, rule39;
+var import_node_path10, rule40;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
@@ -49266,7 +49459,7 @@ var init_kustomize_patched = __esm({
     init_patched();
     init_namespaces();
     init_rule();
-    rule39 = defineObjectRule({
+    rule40 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -49301,7 +49494,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule40;
+var KIND, rule41;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -49310,7 +49503,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule40 = defineFileRule({
+    rule41 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -49372,6 +49565,7 @@ var init_rules = __esm({
     init_client_config_url();
     init_webhook_service_missing();
     init_webhook_service_port();
+    init_webhook_network_policy();
     init_admission_review_versions();
     init_match_condition_null_object();
     init_undefined_field();
@@ -49391,7 +49585,7 @@ var init_rules = __esm({
     init_unknown_kind();
     rules = [
       rule11,
-      rule40,
+      rule41,
       rule8,
       rule,
       rule7,
@@ -49416,9 +49610,9 @@ var init_rules = __esm({
       rule23,
       rule24,
       rule25,
-      rule27,
       rule26,
       rule28,
+      rule27,
       rule29,
       rule30,
       rule31,
@@ -49427,9 +49621,10 @@ var init_rules = __esm({
       rule34,
       rule35,
       rule36,
-      rule39,
       rule37,
-      rule38
+      rule40,
+      rule38,
+      rule39
     ];
   }
 });
@@ -50197,11 +50392,17 @@ function firstOfNeedles(search, needles) {
 function mightBeService(text) {
   return text.includes("Service");
 }
+function mightBeNetworkPolicy(text) {
+  return text.includes("NetworkPolicy");
+}
 function mightHoldPrivateKey(text) {
   return text.includes("Secret");
 }
 function bytesMayHoldService(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(SERVICE_BYTES);
+}
+function bytesMayHoldNetworkPolicy(bytes) {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(NETWORK_POLICY_BYTES);
 }
 function bytesNameWebhookConfiguration(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(WEBHOOK_CONFIGURATION_BYTES);
@@ -50453,7 +50654,7 @@ function prefilter(text, reads = mightBeRead, settle, byValue) {
   pieces.push(text.slice(at));
   return { mode: "masked", text: pieces.join(""), documents: documents.length, skipped, blanked, ...settledCounts, ...valueParts };
 }
-var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, MARKER_NEEDLES, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NamespaceNames, NAMESPACE_VALUE, MARKER_NEEDLE_BYTES;
+var import_node_buffer, READ_KIND_NAMES, READ_KIND_PARTS, WORKLOAD_KIND_NAMES, WORKLOAD_KIND_PARTS, SPELLED_OTHERWISE2, SUPPRESSION_MARK, MARKER_LINE, MARKER_NEEDLES, WEBHOOK_CONFIGURATION_BYTES, SERVICE_BYTES, NETWORK_POLICY_BYTES, KIND_PART_BYTES, WORKLOAD_PART_BYTES, BACKSLASH, ESCAPE_LETTERS, BINARY, NAMESPACE_KEY, NamespaceNames, NAMESPACE_VALUE, MARKER_NEEDLE_BYTES;
 var init_prefilter = __esm({
   "dist/src/parse/prefilter.js"() {
     "use strict";
@@ -50469,6 +50670,7 @@ var init_prefilter = __esm({
     MARKER_NEEDLES = ["\n---", "\n...", "\n%"];
     WEBHOOK_CONFIGURATION_BYTES = Buffer.from("WebhookConfiguration");
     SERVICE_BYTES = Buffer.from("Service");
+    NETWORK_POLICY_BYTES = Buffer.from("NetworkPolicy");
     KIND_PART_BYTES = [...READ_KIND_NAMES, SUPPRESSION_MARK, "binary"].map((part) => Buffer.from(part));
     WORKLOAD_PART_BYTES = WORKLOAD_KIND_NAMES.map((part) => Buffer.from(part));
     BACKSLASH = 92;
@@ -53031,9 +53233,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule41, j) => {
-        if (isObject(rule41))
-          fill(rule41, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule42, j) => {
+        if (isObject(rule42))
+          fill(rule42, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -60975,9 +61177,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule41, i) => {
-        if (isObject2(rule41))
-          fill(rule41, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule42, i) => {
+        if (isObject2(rule42))
+          fill(rule42, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -61155,6 +61357,13 @@ function recognize(manifest, options = {}) {
     const service = buildService(manifest, read3.value);
     return service ? { type: "service", object: service } : { type: "other" };
   }
+  if (options.services === true && kind === "NetworkPolicy" && apiVersion === "networking.k8s.io/v1") {
+    const read3 = manifest.toValue();
+    if ("problem" in read3)
+      return { type: "unreadable", problem: read3.problem };
+    const policy = buildNetworkPolicy(manifest, read3.value);
+    return policy ? { type: "network-policy", object: policy } : { type: "other" };
+  }
   if (options.secrets !== void 0 && kind === "Secret" && apiVersion === "v1") {
     const read3 = manifest.toValue();
     if ("problem" in read3)
@@ -61188,6 +61397,14 @@ function buildSecretKeys(manifest, written, runBudget) {
     return void 0;
   return { category: "secret-keys", manifest, name, namespace: typeof namespace === "string" && namespace !== "" ? namespace : void 0, keys };
 }
+function buildNetworkPolicy(manifest, written) {
+  if (!isRecord2(written) || !isRecord2(written.metadata))
+    return void 0;
+  const { name, namespace } = written.metadata;
+  if (typeof name !== "string" || name === "" || namespace != null && typeof namespace !== "string")
+    return void 0;
+  return { category: "network-policy", manifest, name, namespace: typeof namespace === "string" && namespace !== "" ? namespace : void 0, written };
+}
 function buildService(manifest, written) {
   if (!isRecord2(written) || !isRecord2(written.metadata))
     return void 0;
@@ -61197,7 +61414,8 @@ function buildService(manifest, written) {
   const spec = isRecord2(written.spec) ? written.spec : {};
   const ports = spec.ports == null ? [] : Array.isArray(spec.ports) ? spec.ports.map((entry) => ({
     port: isRecord2(entry) && Number.isInteger(entry.port) ? entry.port : void 0,
-    name: isRecord2(entry) && typeof entry.name === "string" ? entry.name : void 0
+    name: isRecord2(entry) && typeof entry.name === "string" ? entry.name : void 0,
+    ...isRecord2(entry) && (Number.isInteger(entry.targetPort) || typeof entry.targetPort === "string" && entry.targetPort !== "") ? { targetPort: entry.targetPort } : {}
   })) : void 0;
   let selector;
   if (isRecord2(spec.selector) && Object.values(spec.selector).every((value) => typeof value === "string"))
@@ -61369,6 +61587,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   const policies = [];
   const workloads = [];
   const services = [];
+  const networkPolicies = [];
+  let networkPoliciesOutsideBundles = false;
   const secretKeys = [];
   const keyBudgetOfRun = runKeyBudget();
   let servicesOutsideBundles = false;
@@ -61419,6 +61639,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
     if (!bundle && bytesMayHoldService(raw.bytes))
       servicesOutsideBundles = true;
+    if (!bundle && bytesMayHoldNetworkPolicy(raw.bytes))
+      networkPoliciesOutsideBundles = true;
     const settle = named === void 0 || options.podSecurity === void 0 ? void 0 : workloadSettle(checked, false, settings2, options.podSecurity.kubeVersion, patch);
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
     const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
@@ -61442,7 +61664,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       continue;
     }
     const forWorkloads = named === void 0 ? void 0 : (text2) => mightBeRead(text2) || named(text2);
-    const reads = bundle ? (text2) => (forWorkloads ?? mightBeRead)(text2) || mightBeService(text2) || mightHoldPrivateKey(text2) : forWorkloads;
+    const reads = bundle ? (text2) => (forWorkloads ?? mightBeRead)(text2) || mightBeService(text2) || mightBeNetworkPolicy(text2) || mightHoldPrivateKey(text2) : forWorkloads;
     const decoded = decodeSource(raw.bytes);
     const text = decoded?.text ?? null;
     const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
@@ -61494,6 +61716,10 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
           services.push(recognized.object);
           skipped++;
           continue;
+        } else if (recognized.type === "network-policy") {
+          networkPolicies.push(recognized.object);
+          skipped++;
+          continue;
         } else if (recognized.type === "secret-keys") {
           secretKeys.push(recognized.object);
           skipped++;
@@ -61534,6 +61760,8 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     workloads,
     services,
     servicesOutsideBundles,
+    networkPolicies,
+    networkPoliciesOutsideBundles,
     secretKeys,
     privateKeysNotRead: keyBudgetOfRun.skipped > 0,
     settledWorkloads,
@@ -61632,13 +61860,13 @@ function isComplete(object) {
     const webhooks = object.effective.webhooks;
     return Array.isArray(webhooks) && webhooks.length > 0 && webhooks.every(callsAndMatches);
   }
-  const spec = specOf(object);
+  const spec = specOf2(object);
   return spec !== void 0 && ["validations", "mutations", "policyName"].some((key2) => spec[key2] != null);
 }
 function callsAndMatches(webhook) {
   return webhook !== null && typeof webhook === "object" && webhook.clientConfig != null && webhook.rules != null;
 }
-function specOf(object) {
+function specOf2(object) {
   const spec = object.effective.spec;
   return spec !== null && typeof spec === "object" ? spec : void 0;
 }
@@ -61648,7 +61876,7 @@ function doesNothing(object) {
     const webhooks = object.effective.webhooks;
     return !(Array.isArray(webhooks) && webhooks.some(callsAndMatches));
   }
-  const spec = specOf(object);
+  const spec = specOf2(object);
   if (spec === void 0)
     return true;
   if (object.kind === "ValidatingAdmissionPolicy")
@@ -61674,6 +61902,8 @@ function runScope(run2, kubeVersion, kubeVersionDefaulted = false) {
     workloads: run2.workloads,
     services: run2.services,
     servicesOutsideBundles: run2.servicesOutsideBundles,
+    networkPolicies: run2.networkPolicies,
+    networkPoliciesOutsideBundles: run2.networkPoliciesOutsideBundles,
     secretKeys: run2.secretKeys,
     podSecurity: run2.podSecurity,
     unreadable,
@@ -62095,7 +62325,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule41) => rule41.scope === "object" && options.severityOverrides.get(rule41.meta.id) !== "off" && rule41.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule42) => rule42.scope === "object" && options.severityOverrides.get(rule42.meta.id) !== "off" && rule42.meta.appliesTo.some(isWorkloadKind));
   const folders = {
     ...options.kustomizationFolders !== void 0 ? { kustomizationFolders: options.kustomizationFolders } : {},
     ...options.linkedKustomizations !== void 0 ? { linkedKustomizations: options.linkedKustomizations } : {}
@@ -62152,18 +62382,18 @@ async function lintRun(run2, options) {
     }
     return finding;
   };
-  const enabled = options.rules.filter((rule41) => options.severityOverrides.get(rule41.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule41) => rule41.meta.id));
+  const enabled = options.rules.filter((rule42) => options.severityOverrides.get(rule42.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule42) => rule42.meta.id));
   const scope = runScope(run2, options.kubeVersion, options.kubeVersionDefaulted === true);
-  for (const rule41 of enabled) {
-    if (rule41.scope !== "file")
+  for (const rule42 of enabled) {
+    if (rule42.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule41.meta, file.source.path, void 0, () => rule41.checkFile(file))) {
-        const severity = severityOf3(rule41.meta, violation.severity);
+      for (const violation of guarded(rule42.meta, file.source.path, void 0, () => rule42.checkFile(file))) {
+        const severity = severityOf3(rule42.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule41.meta.id, severity, messageOf(rule41.meta, violation.messageId, violation.data), rule41.meta.help, {
+        findings.push(findingAt(rule42.meta.id, severity, messageOf(rule42.meta, violation.messageId, violation.data), rule42.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -62175,16 +62405,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule41) => rule41.scope === "object").map((rule41) => {
+  const objectRules = enabled.filter((rule42) => rule42.scope === "object").map((rule42) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
-      options: optionValues(rule41.meta, options.ruleOptions?.get(rule41.meta.id))
+      options: optionValues(rule42.meta, options.ruleOptions?.get(rule42.meta.id))
     };
-    const checks = guarded(rule41.meta, run2.paths[0] ?? "-", void 0, () => [rule41.create(ruleRun)])[0] ?? {};
-    return { meta: rule41.meta, checks };
+    const checks = guarded(rule42.meta, run2.paths[0] ?? "-", void 0, () => [rule42.create(ruleRun)])[0] ?? {};
+    return { meta: rule42.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -62259,12 +62489,12 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule41) => rule41.meta.id),
+    knownRules: options.rules.map((rule42) => rule42.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = uncovered(suppression.kept, coverage, (ruleId) => options.severityOverrides.has(ruleId));
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule41) => rule41.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule42) => rule42.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -62660,14 +62890,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule41 = chalk2.dim(f.ruleId);
+      const rule42 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule41}`);
+        lines.push(`${head}${first}  ${rule42}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule41}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule42}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -64573,14 +64803,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule41 = matchingRule(include, request2, discovery);
-  if (rule41 === void 0)
+  const rule42 = matchingRule(include, request2, discovery);
+  if (rule42 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule41.rule, equivalent: rule41.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule42.rule, equivalent: rule42.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -67227,19 +67457,19 @@ async function buildReport(options) {
       configurationFindings[`${object.kind}/${object.name ?? ""}`] = configurationLevel;
     for (const entry of webhooksOf(object)) {
       const { webhook } = entry;
-      const selects2 = (name) => selectorMatches(webhook.namespaceSelector, namespaceLabels(context, name)) === true;
+      const selects3 = (name) => selectorMatches(webhook.namespaceSelector, namespaceLabels(context, name)) === true;
       webhooks.push({
         configuration: object.name ?? "(no name)",
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule41) => rule41 !== null).map((rule41) => ({ operations: rule41.operations ?? [], apiGroups: rule41.apiGroups ?? [], apiVersions: rule41.apiVersions ?? [], resources: rule41.resources ?? [], scope: rule41.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule42) => rule42 !== null).map((rule42) => ({ operations: rule42.operations ?? [], apiGroups: rule42.apiGroups ?? [], apiVersions: rule42.apiVersions ?? [], resources: rule42.resources ?? [], scope: rule42.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
           applies: namespaceSelectorApplies(webhook.rules, discovery),
-          run: runNamespaces.map((name) => ({ name, selected: selects2(name) })),
-          system: SYSTEM_NAMESPACES2.map((name) => ({ name, selected: selects2(name) }))
+          run: runNamespaces.map((name) => ({ name, selected: selects3(name) })),
+          system: SYSTEM_NAMESPACES2.map((name) => ({ name, selected: selects3(name) }))
         },
         failurePolicy: webhook.failurePolicy ?? "Fail",
         timeoutSeconds: webhook.timeoutSeconds ?? 10,
@@ -67559,9 +67789,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule41) {
+function ruleSchema(rule42) {
   const options = {};
-  for (const [name, option] of Object.entries(rule41.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule42.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -67570,7 +67800,7 @@ function ruleSchema(rule41) {
     };
   }
   return {
-    description: `${rule41.meta.title} (default severity: ${rule41.meta.severity})`,
+    description: `${rule42.meta.title} (default severity: ${rule42.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -67586,8 +67816,8 @@ function ruleSchema(rule41) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule41 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule41.meta.id] = ruleSchema(rule41);
+  for (const rule42 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule42.meta.id] = ruleSchema(rule42);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -69127,10 +69357,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule41) {
-  if (rule41.scope === "file")
+function kindsOf(rule42) {
+  if (rule42.scope === "file")
     return "files";
-  let names2 = rule41.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule42.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -69140,24 +69370,24 @@ function kindsOf(rule41) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule41) => ({
-      id: rule41.meta.id,
-      severity: rule41.meta.severity,
-      kinds: rule41.scope === "file" ? [] : [...rule41.meta.appliesTo],
-      title: rule41.meta.title,
-      options: Object.fromEntries(Object.entries(rule41.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule42) => ({
+      id: rule42.meta.id,
+      severity: rule42.meta.severity,
+      kinds: rule42.scope === "file" ? [] : [...rule42.meta.appliesTo],
+      title: rule42.meta.title,
+      options: Object.fromEntries(Object.entries(rule42.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule41) => rule41.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule42) => rule42.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule41 of rules2) {
-    const text = [...wrapWords(rule41.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule41)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule41.meta.id.padEnd(idWidth)}  ${rule41.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule42 of rules2) {
+    const text = [...wrapWords(rule42.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule42)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule42.meta.id.padEnd(idWidth)}  ${rule42.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -69197,11 +69427,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule41) => rule41.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule42) => rule42.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule41) => rule41.meta.id));
+  const known = new Set(rules2.map((rule42) => rule42.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -69221,12 +69451,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule41 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule41)
+    const rule42 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule42)
       throw unknownRule(id, rules2);
-    const declared = rule41.meta.options?.[name];
+    const declared = rule42.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule41.meta.options ?? {});
+      const known = Object.keys(rule42.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -69439,24 +69669,24 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule41) => rule41.meta.id);
-  const lowered = rules.flatMap((rule41) => {
-    const to = run2.severityOverrides.get(rule41.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule41.meta.severity] ? [{ rule: rule41.meta.id, from: rule41.meta.severity, to }] : [];
+  const ids = rules.map((rule42) => rule42.meta.id);
+  const lowered = rules.flatMap((rule42) => {
+    const to = run2.severityOverrides.get(rule42.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule42.meta.severity] ? [{ rule: rule42.meta.id, from: rule42.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule41) => Object.entries(rule41.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule41.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule42) => Object.entries(rule42.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule42.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule41.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule42.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule41) => Object.entries(rule41.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule41.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule42) => Object.entries(rule42.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule42.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule41.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule42.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -69553,7 +69783,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule41) => rule41.meta),
+    rules: rules.map((rule42) => rule42.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -69605,9 +69835,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule41 = rules.find((candidate) => candidate.meta.id === id);
+  const rule42 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule41 || !existsSync(file))
+  if (!rule42 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -69670,4 +69900,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 377c0ecc680cdb3c4bbe12aee2c9c54415bd78e3f8ecfa2c57135241c10e1000
+//# admission-lint-build 7a29372808ad510b78709e4d9316ef1fdc2e9b586904d101f975a604d4dd3c03

@@ -16,7 +16,8 @@
  * labels or configuration reads no workload and does no second pass.
  *
  * Services are read only from the inputs whose bytes name a webhook configuration (a bundle):
- * what the webhooks' service references reach (src/match/services.ts); so are Secrets that hold
+ * what the webhooks' service references reach (src/match/services.ts); so are NetworkPolicies
+ * (whether the API server's calls reach the webhooks' pods: src/match/network-policies.ts) and Secrets that hold
  * private keys in the clear (the keys a caBundle may trust, rules/ca-bundle.ts). There the documents that
  * may be one are read too, never taken as workloads: a run's other reads and counts stay the same.
  */
@@ -26,13 +27,13 @@ import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
 import { splitRendered } from '../load/helm.js';
 import { decode, decodeSource, expandPaths, MAX_FILE_BYTES, newWalkNotes, readBytes, readStdinSync } from '../load/sources.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, NetworkPolicyObject, PolicyObject, SecretKeysObject, ServiceObject, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import type { PodSecuritySettings } from '../model/pod-security.js';
 import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizationListings, kustomizePatches as findKustomizePatches, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeRead, mightBeService, mightBeWorkload, mightHoldPrivateKey, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldNetworkPolicy, bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeNetworkPolicy, mightBeRead, mightBeService, mightBeWorkload, mightHoldPrivateKey, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -65,6 +66,10 @@ export interface LintRun {
   readonly services: readonly ServiceObject[];
   /** An input not read for Services (no webhook configuration in it, or a kustomize patch) may hold one: a Service's absence from `services` proves nothing then. */
   readonly servicesOutsideBundles: boolean;
+  /** NetworkPolicies, read from the same inputs as `services` (not linted: counted with `skipped`). */
+  readonly networkPolicies: readonly NetworkPolicyObject[];
+  /** An input not read for NetworkPolicies may hold one: a policy's absence from `networkPolicies` proves nothing then. */
+  readonly networkPoliciesOutsideBundles: boolean;
   /** Secrets with private keys in the clear, read from the same inputs as `services` (not linted: counted with `skipped`). */
   readonly secretKeys: readonly SecretKeysObject[];
   /** Key blocks in those Secrets were left unread at a limit of src/kube/private-keys.ts (a key of a caBundle among them is not found). */
@@ -195,6 +200,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   const policies: PolicyObject[] = [];
   const workloads: WorkloadObject[] = [];
   const services: ServiceObject[] = [];
+  const networkPolicies: NetworkPolicyObject[] = [];
+  let networkPoliciesOutsideBundles = false;
   const secretKeys: SecretKeysObject[] = [];
   const keyBudgetOfRun = runKeyBudget();
   let servicesOutsideBundles = false;
@@ -257,6 +264,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // them is not seen.
     const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
     if (!bundle && bytesMayHoldService(raw.bytes)) servicesOutsideBundles = true;
+    if (!bundle && bytesMayHoldNetworkPolicy(raw.bytes)) networkPoliciesOutsideBundles = true;
     // A workload that passes the final policy of its namespace is not parsed (src/psa/screen.ts).
     // (A kustomize patch's workloads are partial objects, never read: one settled is one skipped.)
     const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion, patch);
@@ -286,7 +294,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // A document read only because it may be a Service is never taken as a workload (nor settled
     // as one): the workloads read are those of a run without Services.
     const forWorkloads = named === undefined ? undefined : (text: string): boolean => mightBeRead(text) || named(text);
-    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) || mightHoldPrivateKey(text) : forWorkloads;
+    const reads = bundle ? (text: string): boolean => (forWorkloads ?? mightBeRead)(text) || mightBeService(text) || mightBeNetworkPolicy(text) || mightHoldPrivateKey(text) : forWorkloads;
     const decoded = decodeSource(raw.bytes);
     const text = decoded?.text ?? null;
     const lineSeparators = decoded !== null && decoded.lineSeparators.length > 0 ? { lineSeparators: decoded.lineSeparators } : {};
@@ -341,6 +349,11 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
           services.push(recognized.object);
           skipped++;
           continue;
+        } else if (recognized.type === 'network-policy') {
+          // Read for whether the API server's calls reach a webhook's pods, not linted: one of the "other documents".
+          networkPolicies.push(recognized.object);
+          skipped++;
+          continue;
         } else if (recognized.type === 'secret-keys') {
           // Read for the keys of the certificates caBundles trust, not linted: one of the "other documents" too.
           secretKeys.push(recognized.object);
@@ -383,6 +396,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     workloads,
     services,
     servicesOutsideBundles,
+    networkPolicies,
+    networkPoliciesOutsideBundles,
     secretKeys,
     privateKeysNotRead: keyBudgetOfRun.skipped > 0,
     settledWorkloads,
@@ -565,6 +580,8 @@ export function runScope(run: LintRun, kubeVersion: KubeVersion, kubeVersionDefa
     workloads: run.workloads,
     services: run.services,
     servicesOutsideBundles: run.servicesOutsideBundles,
+    networkPolicies: run.networkPolicies,
+    networkPoliciesOutsideBundles: run.networkPoliciesOutsideBundles,
     secretKeys: run.secretKeys,
     podSecurity: run.podSecurity,
     unreadable,

@@ -58,6 +58,22 @@ export interface ServicePortEntry {
   /** `port`, when it is an integer; undefined when it is not (a placeholder, a string): the port is not known. */
   readonly port: number | undefined;
   readonly name: string | undefined;
+  /** `targetPort` as written (a number or a pod port's name); undefined when absent (the API defaults it to `port`) or of another type. */
+  readonly targetPort?: number | string;
+}
+
+/**
+ * A networking.k8s.io/v1 NetworkPolicy, read from the inputs that hold a webhook configuration
+ * (as Services are), for whether the API server's calls reach a webhook's pods. Not linted.
+ */
+export interface NetworkPolicyObject {
+  readonly category: 'network-policy';
+  readonly manifest: Manifest;
+  readonly name: string;
+  /** metadata.namespace as written; undefined when it is not (the namespace it is applied to is not known). */
+  readonly namespace: string | undefined;
+  /** The object as written. */
+  readonly written: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -205,6 +205,11 @@ export function mightBeService(text: string): boolean {
   return text.includes('Service');
 }
 
+/** A document that may be a NetworkPolicy (read where Services are). */
+export function mightBeNetworkPolicy(text: string): boolean {
+  return text.includes('NetworkPolicy');
+}
+
 /**
  * Whether a document may be a Secret with a private key in the clear: its kind is named. Its
  * values are not searched here: a base64 value may be split across lines (a `|` block), which
@@ -220,6 +225,13 @@ const SERVICE_BYTES = Buffer.from('Service');
 /** Whether a file's bytes may hold a Service (its kind spelled out; escapes are caught by mightBeRead's readers). */
 export function bytesMayHoldService(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(SERVICE_BYTES);
+}
+
+const NETWORK_POLICY_BYTES = Buffer.from('NetworkPolicy');
+
+/** Whether a file's bytes may hold a NetworkPolicy (its kind spelled out). */
+export function bytesMayHoldNetworkPolicy(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(NETWORK_POLICY_BYTES);
 }
 
 /** Whether a file's bytes name a webhook configuration's kind: then its Services are read too. */

@@ -7,7 +7,7 @@ import type { Manifest, SyntaxProblem } from '../parse/yaml.js';
 import { checkWebhookConfigurationSchema } from '../validate/schema.js';
 import { defaultPolicy } from '../defaults/policies.js';
 import { checkPolicySchema } from '../validate/policy-schema.js';
-import type { CustomResourceDefinitionObject, NamespaceObject, PolicyObject, SchemaProblem, SecretKeysObject, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
+import type { CustomResourceDefinitionObject, NamespaceObject, NetworkPolicyObject, PolicyObject, SchemaProblem, SecretKeysObject, ServiceObject, ServicePortEntry, WebhookConfigurationObject, WorkloadObject } from '../model/objects.js';
 import { ADMISSION_GROUP, isPolicyKind, isUnknownAdmissionKind, isWebhookApiVersion, isWebhookConfigurationKind, isWorkloadKind, type PolicyKind, NAMESPACE_NAME_LABEL, type WebhookConfiguration } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { psaWorkloadOf } from '../psa/workloads.js';
@@ -22,6 +22,7 @@ export type Recognized =
   | { readonly type: 'admission-policy'; readonly object: PolicyObject }
   | { readonly type: 'workload'; readonly object: WorkloadObject }
   | { readonly type: 'service'; readonly object: ServiceObject }
+  | { readonly type: 'network-policy'; readonly object: NetworkPolicyObject }
   | { readonly type: 'secret-keys'; readonly object: SecretKeysObject }
   | { readonly type: 'unreadable'; readonly problem: SyntaxProblem }
   /** A kind admissionregistration.k8s.io never had (`MutatingAdmissionWebhookConfiguration`): kept for rule unknown-kind, never converted to data. */
@@ -37,8 +38,9 @@ export interface RecognizeOptions {
    */
   readonly read?: 'admission' | 'workloads' | 'both';
   /**
-   * Build v1 Services too (with `admission` or `both`): src/engine/load-run.ts asks for them in
-   * the inputs that hold a webhook configuration. Otherwise a Service is 'other'.
+   * Build v1 Services and networking.k8s.io/v1 NetworkPolicies too (with `admission` or `both`):
+   * src/engine/load-run.ts asks for them in the inputs that hold a webhook configuration.
+   * Otherwise they are 'other'.
    */
   readonly services?: boolean;
   /**
@@ -87,6 +89,12 @@ export function recognize(manifest: Manifest, options: RecognizeOptions = {}): R
     const service = buildService(manifest, read.value);
     return service ? { type: 'service', object: service } : { type: 'other' };
   }
+  if (options.services === true && kind === 'NetworkPolicy' && apiVersion === 'networking.k8s.io/v1') {
+    const read = manifest.toValue();
+    if ('problem' in read) return { type: 'unreadable', problem: read.problem };
+    const policy = buildNetworkPolicy(manifest, read.value);
+    return policy ? { type: 'network-policy', object: policy } : { type: 'other' };
+  }
   if (options.secrets !== undefined && kind === 'Secret' && apiVersion === 'v1') {
     const read = manifest.toValue();
     if ('problem' in read) return { type: 'unreadable', problem: read.problem };
@@ -119,6 +127,14 @@ function buildSecretKeys(manifest: Manifest, written: unknown, runBudget: KeyBud
   return { category: 'secret-keys', manifest, name, namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined, keys };
 }
 
+/** A NetworkPolicy with a string name (one without is no object the API server stores). */
+function buildNetworkPolicy(manifest: Manifest, written: unknown): NetworkPolicyObject | undefined {
+  if (!isRecord(written) || !isRecord(written.metadata)) return undefined;
+  const { name, namespace } = written.metadata;
+  if (typeof name !== 'string' || name === '' || (namespace != null && typeof namespace !== 'string')) return undefined;
+  return { category: 'network-policy', manifest, name, namespace: typeof namespace === 'string' && namespace !== '' ? namespace : undefined, written };
+}
+
 /**
  * What a webhook's service reference reaches: a Service with a string name (a Service without
  * one is no object the API server stores). Fields of another type than the API's are read as
@@ -132,6 +148,7 @@ function buildService(manifest: Manifest, written: unknown): ServiceObject | und
   const ports: ServicePortEntry[] | undefined = spec.ports == null ? [] : Array.isArray(spec.ports) ? spec.ports.map((entry) => ({
     port: isRecord(entry) && Number.isInteger(entry.port) ? (entry.port as number) : undefined,
     name: isRecord(entry) && typeof entry.name === 'string' ? entry.name : undefined,
+    ...(isRecord(entry) && (Number.isInteger(entry.targetPort) || (typeof entry.targetPort === 'string' && entry.targetPort !== '')) ? { targetPort: entry.targetPort as number | string } : {}),
   })) : undefined;
   let selector: Record<string, string> | undefined;
   if (isRecord(spec.selector) && Object.values(spec.selector).every((value) => typeof value === 'string')) selector = spec.selector as Record<string, string>;
