@@ -15,12 +15,12 @@ type MessageId = 'dropped';
 export const rule = defineObjectRule({
   meta: {
     id: 'webhook-network-policy',
-    title: "A NetworkPolicy keeps the API server from its webhook's pods: every call times out",
+    title: "A NetworkPolicy keeps the API server from its webhook's pods: its calls time out",
     aboutCalls: true,
     severity: 'error',
     appliesTo: ALL_WEBHOOK_KINDS,
     messages: {
-      dropped: '{{which}}: NetworkPolicy {{policy}} admits {{admits}} to port {{port}} of {{its}} Service\'s pods; the API server is no pod: every call times out ({{failurePolicy}})',
+      dropped: '{{which}}: NetworkPolicy {{policy}} admits {{admits}} to port {{port}} of {{its}} Service\'s pods; the API server is no pod: its calls from other nodes time out ({{failurePolicy}})',
     },
     help: "The API server calls a webhook from the control plane's hosts (or from outside the cluster on a managed one), not from a pod: a NetworkPolicy peer that selects pods or namespaces never matches it. Add an ingress rule for the webhook's port with no `from` (the webhook authenticates the API server with TLS), or with an `ipBlock` for the control plane's addresses.",
   },

@@ -228,7 +228,7 @@ describe('inputs', () => {
     expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy', 'webhookcainjection_patch.yaml removed-api-version']);
   });
 
-  it('reads a test fixture in a folder below a kustomization, with none of its own and listed by none, as no part of a build (hold-out 25: `.chainsaw-test/`)', () => {
+  it('reads a test fixture in a hidden folder below a kustomization, listed by none, as no part of a build (hold-out 25: `.chainsaw-test/`; s43b 4)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [webhook.yaml]\n');
     writeFileSync(join(dir, 'webhook.yaml'), WARNING_ONLY);
@@ -239,6 +239,11 @@ describe('inputs', () => {
     writeFileSync(join(dir, '.chainsaw-test', 'resources', 'tenant-namespace.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ($namespace)\n  labels: {tenant: "true"}\n');
     const findings = (): string[] => JSON.parse(cli(['--format', 'json', '.'], { cwd: dir }).stdout).findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`);
     expect(findings()).toEqual(['webhook.yaml implicit-failure-policy']);
+    // A plain subfolder may be applied by other means (kubectl apply -R, a GitOps directory source): linted (s43b 4).
+    mkdirSync(join(dir, 'deploy'));
+    writeFileSync(join(dir, 'deploy', 'binding.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: restrict\nspec:\n  validationActions: [Deny]\n');
+    expect(findings()).toEqual(['deploy/binding.yaml api-validation', 'webhook.yaml implicit-failure-policy']);
+    rmSync(join(dir, 'deploy'), { recursive: true });
     // Without the kustomization above, they are files someone applies: the partial policy and the placeholder name are reported.
     rmSync(join(dir, 'kustomization.yaml'));
     expect(findings()).toEqual(expect.arrayContaining(['.chainsaw-test/assert-policy.yaml api-validation', '.chainsaw-test/resources/tenant-namespace.yaml api-validation', 'webhook.yaml implicit-failure-policy']));

@@ -19,6 +19,28 @@ async function dropped(dir: string): Promise<string[]> {
   return report.findings.filter((finding) => finding.ruleId === 'webhook-network-policy').map((finding) => `${finding.severity} ${finding.message.split(':')[0]}`);
 }
 
+const GADGETS_DENY = (peer: string): string => `---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: allow-webhook, namespace: np-gadgets}\nspec:\n  podSelector: {matchLabels: {app: gadgets}}\n  ingress: [{from: [${peer}]}]\n`;
+
+describe('webhook-network-policy: where the API server\'s calls may come from (s43b)', () => {
+  const BOTH = ['error webhooks "vwidget.example.com" and 1 more', 'error webhook "gadgets.example.com"'];
+  const WIDGETS = ['error webhooks "vwidget.example.com" and 1 more'];
+  it('lets in a peer that may select kube-system (konnectivity agents relay the calls on AKS and GKE), or OpenShift\'s host network', async () => {
+    expect(await dropped(folder({ 'bundle.yaml': BUNDLE + GADGETS_DENY('{namespaceSelector: {}}') }))).toEqual(WIDGETS);
+    expect(await dropped(folder({ 'bundle.yaml': BUNDLE + GADGETS_DENY('{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: kube-system}}, podSelector: {matchLabels: {k8s-app: konnectivity-agent}}}') }))).toEqual(WIDGETS);
+    expect(await dropped(folder({ 'bundle.yaml': BUNDLE + GADGETS_DENY('{namespaceSelector: {matchLabels: {policy-group.network.openshift.io/host-network: ""}}}') }))).toEqual(WIDGETS);
+    // A label kube-system does not carry (its manifest is not in the run: the name label alone).
+    expect(await dropped(folder({ 'bundle.yaml': BUNDLE + GADGETS_DENY('{namespaceSelector: {matchLabels: {monitoring: "true"}}}') }))).toEqual(BOTH);
+  });
+
+  it('says nothing beside a network plugin\'s own policies in the bundle, nor for a headless Service', async () => {
+    const cilium = '---\napiVersion: cilium.io/v2\nkind: CiliumNetworkPolicy\nmetadata: {name: apiserver, namespace: np-gadgets}\nspec:\n  endpointSelector: {}\n  ingress: [{fromEntities: [kube-apiserver]}]\n';
+    expect(await dropped(folder({ 'bundle.yaml': BUNDLE + cilium }))).toEqual([]);
+    const calico = '---\napiVersion: projectcalico.org/v3\nkind: NetworkPolicy\nmetadata: {name: allow, namespace: np-gadgets}\nspec:\n  selector: all()\n  ingress: [{action: Allow}]\n';
+    expect(await dropped(folder({ 'bundle.yaml': BUNDLE + calico }))).toEqual([]);
+    expect(await dropped(folder({ 'bundle.yaml': BUNDLE.replace('  selector: {app: gadgets}', '  clusterIP: None\n  selector: {app: gadgets}') }))).toEqual(WIDGETS);
+  });
+});
+
 describe('webhook-network-policy and what the run read', () => {
   it('reports a bundle whose policies cut the API server off', async () => {
     expect(await dropped(folder({ 'bundle.yaml': BUNDLE }))).toEqual(['error webhooks "vwidget.example.com" and 1 more', 'error webhook "gadgets.example.com"']);

@@ -33,7 +33,7 @@ import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizationListings, kustomizePatches as findKustomizePatches, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldNetworkPolicy, bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeNetworkPolicy, mightBeRead, mightBeService, mightBeWorkload, mightHoldPrivateKey, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldNetworkPolicy, bytesMayHoldOtherNetworkPolicy, bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeNetworkPolicy, mightBeRead, mightBeService, mightBeWorkload, mightHoldPrivateKey, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -264,7 +264,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // them is not seen.
     const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
     if (!bundle && bytesMayHoldService(raw.bytes)) servicesOutsideBundles = true;
-    if (!bundle && bytesMayHoldNetworkPolicy(raw.bytes)) networkPoliciesOutsideBundles = true;
+    // Not read either: one of another input, or a network plugin's own kinds in a bundle (they may let the API server in).
+    if (bundle ? bytesMayHoldOtherNetworkPolicy(raw.bytes) : bytesMayHoldNetworkPolicy(raw.bytes)) networkPoliciesOutsideBundles = true;
     // A workload that passes the final policy of its namespace is not parsed (src/psa/screen.ts).
     // (A kustomize patch's workloads are partial objects, never read: one settled is one skipped.)
     const settle = named === undefined || options.podSecurity === undefined ? undefined : workloadSettle(checked, false, settings, options.podSecurity.kubeVersion, patch);

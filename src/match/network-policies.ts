@@ -1,11 +1,15 @@
 /**
  * Whether the NetworkPolicies of the run drop the API server's calls to a webhook's pods. The
  * API server is no pod of the cluster's network (it runs on the control plane's hosts, or outside
- * the cluster on a managed one), so a policy peer that selects pods or namespaces never matches
- * it; only a rule with no `from` (every source) or with an `ipBlock` (which may hold its address)
- * can let it in. Policies are additive: the calls are dropped when a policy certainly selects the
- * webhook's pods for ingress and no policy that may select them lets the API server in on the
- * port it calls (networking.k8s.io/v1 NetworkPolicySpec; a plugin that enforces them).
+ * the cluster on a managed one), so a rule with no `from` (every source) or with an `ipBlock`
+ * (which may hold its address) can let it in, and a peer that selects pods only where the calls
+ * may come from a pod or a selectable group: a managed cluster's konnectivity agents in
+ * kube-system relay them (AKS, GKE), and OpenShift selects host-network traffic, the API server's
+ * among it, by a policy-group label (API_SERVER_SOURCES). Policies are additive: the calls are
+ * dropped when a policy certainly selects the webhook's pods for ingress and no policy that may
+ * select them lets the API server in on the port it calls (networking.k8s.io/v1
+ * NetworkPolicySpec; a plugin that enforces them). Traffic from the pod's own node is always
+ * allowed, so an API server on the webhook pod's node still reaches it.
  *
  * The webhook's pods are known by the selector of its Service (the Service of the run that its
  * `clientConfig.service` names, src/match/services.ts): they carry at least those labels. A
@@ -21,9 +25,25 @@ import type { Webhook } from '../model/types.js';
 import { isRecord } from '../json.js';
 import { webhookServices } from './services.js';
 import { unreadableMayHold } from './unreadable.js';
-import type { Labels } from './selector.js';
+import { namespaceLabels } from './namespaces.js';
+import { selectorMatches, type Labels } from './selector.js';
 
-export type NetworkPolicyScope = Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'memo' | 'networkPolicies' | 'networkPoliciesOutsideBundles'>;
+export type NetworkPolicyScope = Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'memo' | 'networkPolicies' | 'networkPoliciesOutsideBundles' | 'namespaces' | 'kubeVersion'>;
+
+/**
+ * Namespaces (their labels) the API server's calls may come from as seen by a policy peer: kube-system,
+ * where a managed cluster's konnectivity agents relay them from pods (its labels as the run knows
+ * them); OpenShift's host-network policy group (policy-group.network.openshift.io/host-network,
+ * the group its network plugin puts host traffic in); and OpenShift's openshift-kube-apiserver,
+ * whose API server pods run on the host network.
+ */
+function apiServerSources(scope: NetworkPolicyScope): readonly { readonly namespace: string; readonly labels: Labels }[] {
+  return [
+    { namespace: 'kube-system', labels: namespaceLabels(scope, 'kube-system') },
+    { namespace: '', labels: { 'policy-group.network.openshift.io/host-network': '' } },
+    { namespace: 'openshift-kube-apiserver', labels: namespaceLabels(scope, 'openshift-kube-apiserver') },
+  ];
+}
 
 /** A policy that drops the API server's calls to a webhook's pods, and the Service they go through. */
 export interface DroppedCalls {
@@ -48,14 +68,16 @@ export function droppedCalls(scope: NetworkPolicyScope, webhook: Readonly<Webhoo
   let result: DroppedCalls | undefined;
   for (const service of services) {
     const pods = service.selector;
-    if (pods === undefined || Object.keys(pods).length === 0 || service.type === 'ExternalName') return undefined;
+    // A headless Service cannot be called through a cluster IP: webhook-service-port's ground, not a policy's.
+    if (pods === undefined || Object.keys(pods).length === 0 || service.type === 'ExternalName' || service.clusterIP === 'None') return undefined;
     const entry = service.ports?.find((port) => port.port === reference.port);
     if (entry === undefined) return undefined;
     const targetPort = entry.targetPort ?? reference.port;
     const inNamespace = policies.filter((policy) => policy.namespace === reference.namespace || policy.namespace === undefined);
     const selecting = inNamespace.filter((policy) => restrictsIngress(policy) && selects(policy, pods) !== false);
     const blocker = selecting.find((policy) => policy.namespace === reference.namespace && selects(policy, pods) === true);
-    if (blocker === undefined || selecting.some((policy) => mayAdmitApiServer(policy, targetPort))) return undefined;
+    const sources = apiServerSources(scope);
+    if (blocker === undefined || selecting.some((policy) => mayAdmitApiServer(policy, targetPort, sources))) return undefined;
     const { ingress } = specOf(blocker);
     result ??= { policy: blocker, deniesAll: ingress == null || (Array.isArray(ingress) && ingress.length === 0), service, targetPort };
   }
@@ -78,7 +100,11 @@ function restrictsIngress(policy: NetworkPolicyObject): boolean {
  * undefined when it asks for a label they may or may not carry beside them (or is not readable).
  */
 function selects(policy: NetworkPolicyObject, labels: Labels): boolean | undefined {
-  const selector = specOf(policy).podSelector;
+  return selectorOn(specOf(policy).podSelector, labels);
+}
+
+/** A label selector on an object that carries at least `labels` (see selects); null or absent selects all. */
+function selectorOn(selector: unknown, labels: Labels): boolean | undefined {
   if (selector == null) return true;
   if (!isRecord(selector)) return undefined;
   const { matchLabels, matchExpressions } = selector as LabelSelector & Record<string, unknown>;
@@ -124,7 +150,7 @@ function selects(policy: NetworkPolicyObject, labels: Labels): boolean | undefin
  * without peers (every source) or with an `ipBlock` peer, on a port that may be it. A rule whose
  * peers all select pods or namespaces does not: the API server is not a pod.
  */
-function mayAdmitApiServer(policy: NetworkPolicyObject, targetPort: number | string): boolean {
+function mayAdmitApiServer(policy: NetworkPolicyObject, targetPort: number | string, sources: readonly { readonly namespace: string; readonly labels: Labels }[]): boolean {
   const { ingress } = specOf(policy);
   if (ingress == null) return false;
   if (!Array.isArray(ingress)) return true;
@@ -132,9 +158,22 @@ function mayAdmitApiServer(policy: NetworkPolicyObject, targetPort: number | str
     if (!isRecord(rule)) return true;
     const { from, ports } = rule;
     const anySource = from == null || (Array.isArray(from) && from.length === 0);
-    const mayBeApiServer = anySource || !Array.isArray(from) || from.some((peer) => !isRecord(peer) || peer.ipBlock != null || (peer.podSelector == null && peer.namespaceSelector == null));
+    const mayBeApiServer = anySource || !Array.isArray(from) || from.some((peer) => mayBeApiServerPeer(peer, policy, sources));
     return mayBeApiServer && mayBeOnPort(ports, targetPort);
   });
+}
+
+/**
+ * Whether a peer may match the API server's calls: an ipBlock, or pods of a namespace they may
+ * come from (a namespaceSelector that may select one, or the policy's own namespace when it is
+ * one); the pods there (konnectivity agents, host-network ones) are not known, so any podSelector may.
+ */
+function mayBeApiServerPeer(peer: unknown, policy: NetworkPolicyObject, sources: readonly { readonly namespace: string; readonly labels: Labels }[]): boolean {
+  if (!isRecord(peer) || peer.ipBlock != null) return true;
+  if (peer.namespaceSelector == null) return peer.podSelector == null || sources.some((source) => source.namespace === policy.namespace);
+  if (!isRecord(peer.namespaceSelector)) return true;
+  // A namespace's labels are known whole (its manifest in the run, or the name label alone).
+  return sources.some((source) => selectorMatches(peer.namespaceSelector as LabelSelector, source.labels) !== false);
 }
 
 /** Whether a rule's ports may include the pod port `targetPort` (TCP). */

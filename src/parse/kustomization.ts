@@ -6,7 +6,7 @@
  */
 import { groupBy, pushAll } from '../collections.js';
 import { readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readRegularFile } from '../load/sources.js';
 import { KUSTOMIZATION_FILES } from './kustomize-fields.js';
@@ -152,8 +152,8 @@ export class KustomizePatches {
 
   /**
    * Whether a file lies beside a kustomization (read, and readable) that does not list it, or in
-   * a folder below one of the run's kustomizations with none of its own on the way (a test
-   * fixture in `.chainsaw-test/`: kustomize takes a folder's files only as listed), and no
+   * a hidden folder below one of the run's kustomizations (a test fixture in `.chainsaw-test/`:
+   * kustomize takes a folder's files only as listed), and no
    * kustomization read so far lists it, as a resource or as a patch: `kubectl apply -k` of its
    * folder never sends it (a scaffold's patch left commented out of the list).
    */
@@ -164,7 +164,14 @@ export class KustomizePatches {
     const { byFolder } = this.index();
     if (byFolder.size === 0) return false;
     let under = (byFolder.get(dirname(absolute)) ?? []).length > 0;
-    for (let folder = dirname(dirname(absolute)); !under && dirname(folder) !== folder; folder = dirname(folder)) under = (byFolder.get(folder) ?? []).length > 0;
+    // Below a kustomization's folder, only inside a hidden folder (`.chainsaw-test/`): a plain
+    // subfolder may be applied by other means (kubectl apply -R, a GitOps tool's directory source,
+    // which generates a kustomization for a folder without one), and its objects linted so (s43b 4).
+    let hidden = false;
+    for (let folder = dirname(absolute); !under && dirname(folder) !== folder; folder = dirname(folder)) {
+      if (basename(folder).startsWith('.')) hidden = true;
+      under = hidden && (byFolder.get(dirname(folder)) ?? []).length > 0;
+    }
     if (!under) return false;
     const real = realPath(absolute);
     const { files, anyUnreadable } = this.index();

@@ -234,6 +234,20 @@ export function bytesMayHoldNetworkPolicy(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(NETWORK_POLICY_BYTES);
 }
 
+/**
+ * A network plugin's own policy kinds (CiliumNetworkPolicy, GlobalNetworkPolicy and a
+ * NetworkPolicy of another group, AdminNetworkPolicy…): `…NetworkPolicy` after a letter, or a
+ * NetworkPolicy of another group than networking.k8s.io. They may let the API server in where
+ * the Kubernetes policies do not; the linter does not read them.
+ */
+const OTHER_NETWORK_POLICY = /[A-Za-z]NetworkPolicy|apiVersion:\s*["']?(?!networking\.k8s\.io\/)[^\s"']*\/[^\s"']*["']?\s*\n\s*kind:\s*["']?NetworkPolicy|kind:\s*["']?NetworkPolicy["']?\s*\n\s*apiVersion:\s*["']?(?!networking\.k8s\.io\/)/;
+
+/** Whether a file's bytes may hold a network plugin's own policy (see OTHER_NETWORK_POLICY). */
+export function bytesMayHoldOtherNetworkPolicy(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer.includes(NETWORK_POLICY_BYTES) && OTHER_NETWORK_POLICY.test(buffer.toString('latin1'));
+}
+
 /** Whether a file's bytes name a webhook configuration's kind: then its Services are read too. */
 export function bytesNameWebhookConfiguration(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(WEBHOOK_CONFIGURATION_BYTES);
