@@ -27,8 +27,8 @@ function check(object: { kind: string; name: string | undefined; file: string; s
   if (patches.length === 0) return [];
   const first = patches[0]!;
   const others = patches.length - 1;
-  // Only patches whose file could not be read: they may target anything, or nothing here.
-  const unread = patches.every((patch) => patch.unread === true);
+  // Only patches whose file could not be read (the read ones come first): they may target anything, or nothing here.
+  const unread = first.unread === true;
   return [
     {
       messageId: unread ? 'unread' : 'patched',

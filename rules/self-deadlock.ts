@@ -146,6 +146,32 @@ function ownServiceConditions(run: Pick<RunScope, 'memo'>, conditions: readonly 
 
 const SERVICE_HELP = `The API server calls the webhook through its Service: while that Service does not exist (the configuration applied before it, a reinstall, a deleted Service), every call fails, and with Fail the Service's own creation is rejected, so it never comes back. Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
 
+/** The message of a finding on this candidate. */
+function messageOf(candidate: Candidate): 'updates' | 'pods' | 'replicasets' | 'service' | 'workloads' {
+  if (candidate.operation === 'UPDATE') return 'updates';
+  if (candidate.resource === 'pods' && (candidate.subresource ?? '') === '') return 'pods';
+  if (candidate.resource === 'replicasets') return 'replicasets';
+  return candidate.resource === 'services' ? 'service' : 'workloads';
+}
+
+/**
+ * The severity (and help) below the rule's error, where the candidate says less. The workload
+ * objects themselves are created by an installer, not by the recovery of a pod that died: the
+ * install or a reinstall is blocked, the webhook's own replacements are not (and which kind runs
+ * it is not known here). A webhook server is a Deployment's as a rule: one run by a StatefulSet
+ * or a DaemonSet (that the run does not show) is the rare case, an info. Its Service is one for
+ * certain, but only a missing one needs creating: an error where the file creates it after the
+ * configuration (`after`), else an info (a reinstall, a deleted Service). EndpointSlices whose
+ * conditions could not be decided: an info.
+ */
+function levelOf(candidate: Candidate, after: boolean, undecidedSlices: boolean): { severity?: 'error' | 'warning' | 'info'; help?: string } {
+  if (candidate.requesters.includes(INSTALLER)) {
+    if (candidate.resource === 'services') return { severity: after ? 'error' : 'info', help: SERVICE_HELP };
+    return { severity: candidate.resource === 'deployments' ? 'warning' : 'info', help: INSTALL_HELP };
+  }
+  return undecidedSlices ? { severity: 'info' } : {};
+}
+
 export const rule = defineObjectRule({
   meta: {
     id: 'self-deadlock',
@@ -229,16 +255,7 @@ export const rule = defineObjectRule({
               {
                 label: entry.label,
                 webhook,
-                messageId:
-                  candidate.operation === 'UPDATE'
-                    ? ('updates' as const)
-                    : candidate.resource === 'pods' && subresource === ''
-                      ? ('pods' as const)
-                      : candidate.resource === 'replicasets'
-                        ? ('replicasets' as const)
-                        : candidate.resource === 'services'
-                          ? ('service' as const)
-                          : ('workloads' as const),
+                messageId: messageOf(candidate),
                 data: {
                   namespace,
                   service: `${namespace}/${service?.name ?? ''}`,
@@ -249,21 +266,7 @@ export const rule = defineObjectRule({
                   patched,
                 },
                 path: [...entry.path, 'rules', outcome.rule],
-                // The workload objects themselves are created by an installer, not by the
-                // recovery of a pod that died: the install or a reinstall is blocked, the
-                // webhook's own replacements are not (and which kind runs it is not known here).
-                // A webhook server is a Deployment's as a rule: one run by a StatefulSet or a
-                // DaemonSet (that the run does not show) is the rare case, an info.
-                // Its Service is one for certain, but only a missing one needs creating: an
-                // error where the file creates it after the configuration, else an info (a
-                // reinstall, a deleted Service).
-                ...(candidate.requesters.includes(INSTALLER)
-                  ? candidate.resource === 'services'
-                    ? { severity: after ? ('error' as const) : ('info' as const), help: SERVICE_HELP }
-                    : { severity: candidate.resource === 'deployments' ? ('warning' as const) : ('info' as const), help: INSTALL_HELP }
-                  : undecidedSlices
-                    ? { severity: 'info' as const }
-                    : {}),
+                ...levelOf(candidate, after, undecidedSlices),
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
                 ...(defaulted ? { covers: [{ ruleId: 'implicit-failure-policy', path: failurePolicy }] } : {}),
               },

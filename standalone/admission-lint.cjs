@@ -37977,52 +37977,44 @@ function withForeignLabelGates(expression, nonNull, likely = false) {
     return expression;
   const gates = { tokens, closing, nonNull, likely };
   const partsOf = (chain, end) => chain.conjuncts.map((from, index) => unwrapRange(tokens, closing, from, (chain.conjuncts[index + 1] ?? end + 1) - 1));
-  const close2 = (chain, end) => {
+  const close2 = (chain, end, operator) => {
     if (chain.conjuncts.length < 2 || end <= chain.start)
       return;
-    if (isForeignLabelGate(gates, partsOf(chain, end)))
-      replaced.push({ start: tokens[chain.start].start, end: tokens[end - 1].end, by: "false" });
+    const parts = partsOf(chain, end);
+    if (operator === "&&" ? isForeignLabelGate(gates, parts) : isForeignKeyDisjunction(gates, parts))
+      replaced.push({ start: tokens[chain.start].start, end: tokens[end - 1].end, by: operator === "&&" ? "false" : "true" });
   };
-  const closeDisjunction = (chain, end) => {
-    if (chain.conjuncts.length < 2 || end <= chain.start)
-      return;
-    if (isForeignKeyDisjunction(gates, partsOf(chain, end)))
-      replaced.push({ start: tokens[chain.start].start, end: tokens[end - 1].end, by: "true" });
-  };
-  const stack = [{ start: 0, conjuncts: [0] }];
-  const disjunctions = [{ start: 0, conjuncts: [0] }];
+  const fresh = (start) => ({ start, conjuncts: [start] });
+  const stack = [{ and: fresh(0), or: fresh(0) }];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
-    const chain = stack[stack.length - 1];
-    const disjunction = disjunctions[disjunctions.length - 1];
+    const frame = stack[stack.length - 1];
     if (token.type === "eof") {
-      close2(chain, i);
-      closeDisjunction(disjunction, i);
+      close2(frame.and, i, "&&");
+      close2(frame.or, i, "||");
       break;
     }
     if (token.type !== "punct")
       continue;
-    if (OPENS.has(token.text)) {
-      stack.push({ start: i + 1, conjuncts: [i + 1] });
-      disjunctions.push({ start: i + 1, conjuncts: [i + 1] });
-    } else if (CLOSES.has(token.text)) {
-      close2(chain, i);
-      closeDisjunction(disjunction, i);
+    if (OPENS.has(token.text))
+      stack.push({ and: fresh(i + 1), or: fresh(i + 1) });
+    else if (CLOSES.has(token.text)) {
+      close2(frame.and, i, "&&");
+      close2(frame.or, i, "||");
       if (stack.length === 1)
         return expression;
       stack.pop();
-      disjunctions.pop();
     } else if (CHAIN_ENDS.has(token.text) && !(token.text === "?" && OPTIONAL_BEFORE.has(tokens[i - 1]?.text ?? ""))) {
-      close2(chain, i);
-      stack[stack.length - 1] = { start: i + 1, conjuncts: [i + 1] };
+      close2(frame.and, i, "&&");
+      frame.and = fresh(i + 1);
       if (token.text === "||")
-        disjunction.conjuncts.push(i + 1);
+        frame.or.conjuncts.push(i + 1);
       else {
-        closeDisjunction(disjunction, i);
-        disjunctions[disjunctions.length - 1] = { start: i + 1, conjuncts: [i + 1] };
+        close2(frame.or, i, "||");
+        frame.or = fresh(i + 1);
       }
     } else if (token.text === "&&")
-      chain.conjuncts.push(i + 1);
+      frame.and.conjuncts.push(i + 1);
   }
   if (replaced.length === 0)
     return expression;
@@ -40115,6 +40107,23 @@ function ownServiceConditions(run2, conditions, service, namespace) {
   }
   return unknown ? "unknown" : "called";
 }
+function messageOf(candidate) {
+  if (candidate.operation === "UPDATE")
+    return "updates";
+  if (candidate.resource === "pods" && (candidate.subresource ?? "") === "")
+    return "pods";
+  if (candidate.resource === "replicasets")
+    return "replicasets";
+  return candidate.resource === "services" ? "service" : "workloads";
+}
+function levelOf(candidate, after, undecidedSlices) {
+  if (candidate.requesters.includes(INSTALLER)) {
+    if (candidate.resource === "services")
+      return { severity: after ? "error" : "info", help: SERVICE_HELP };
+    return { severity: candidate.resource === "deployments" ? "warning" : "info", help: INSTALL_HELP };
+  }
+  return undecidedSlices ? { severity: "info" } : {};
+}
 var controller, DEFAULT_NAMESPACE, KUBELETS, INSTALLER, CANDIDATES2, INSTALL_HELP, SERVICE_HELP, rule13;
 var init_self_deadlock = __esm({
   "dist/rules/self-deadlock.js"() {
@@ -40230,7 +40239,7 @@ var init_self_deadlock = __esm({
                   {
                     label: entry.label,
                     webhook,
-                    messageId: candidate.operation === "UPDATE" ? "updates" : candidate.resource === "pods" && subresource === "" ? "pods" : candidate.resource === "replicasets" ? "replicasets" : candidate.resource === "services" ? "service" : "workloads",
+                    messageId: messageOf(candidate),
                     data: {
                       namespace,
                       service: `${namespace}/${service?.name ?? ""}`,
@@ -40241,15 +40250,7 @@ var init_self_deadlock = __esm({
                       patched: patched2
                     },
                     path: [...entry.path, "rules", outcome.rule],
-                    // The workload objects themselves are created by an installer, not by the
-                    // recovery of a pod that died: the install or a reinstall is blocked, the
-                    // webhook's own replacements are not (and which kind runs it is not known here).
-                    // A webhook server is a Deployment's as a rule: one run by a StatefulSet or a
-                    // DaemonSet (that the run does not show) is the rare case, an info.
-                    // Its Service is one for certain, but only a missing one needs creating: an
-                    // error where the file creates it after the configuration, else an info (a
-                    // reinstall, a deleted Service).
-                    ...candidate.requesters.includes(INSTALLER) ? candidate.resource === "services" ? { severity: after ? "error" : "info", help: SERVICE_HELP } : { severity: candidate.resource === "deployments" ? "warning" : "info", help: INSTALL_HELP } : undecidedSlices ? { severity: "info" } : {},
+                    ...levelOf(candidate, after, undecidedSlices),
                     // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
                     ...defaulted ? { covers: [{ ruleId: "implicit-failure-policy", path: failurePolicy }] } : {}
                   }
@@ -43060,6 +43061,7 @@ function droppedCalls(scope, webhook) {
   if (found === void 0)
     return void 0;
   const { reference, services } = found;
+  const sources = apiServerSources(scope);
   let result;
   for (const service of services) {
     const pods = service.selector;
@@ -43072,7 +43074,6 @@ function droppedCalls(scope, webhook) {
     const inNamespace = policies.filter((policy) => policy.namespace === reference.namespace || policy.namespace === void 0);
     const selecting = inNamespace.filter((policy) => restrictsIngress(policy) && selects(policy, pods) !== false);
     const blocker = selecting.find((policy) => policy.namespace === reference.namespace && selects(policy, pods) === true);
-    const sources = apiServerSources(scope);
     if (blocker === void 0 || selecting.some((policy) => mayAdmitApiServer(policy, targetPort, sources)))
       return void 0;
     const { ingress } = specOf(blocker);
@@ -43109,7 +43110,7 @@ function selectorOn(selector, labels) {
     if (!isRecord2(matchLabels))
       return void 0;
     for (const [key2, value] of Object.entries(matchLabels))
-      and(key2 in labels ? labels[key2] === value : void 0);
+      and(Object.hasOwn(labels, key2) ? labels[key2] === value : void 0);
   }
   if (matchExpressions != null) {
     if (!Array.isArray(matchExpressions))
@@ -43118,7 +43119,7 @@ function selectorOn(selector, labels) {
       if (!isRecord2(requirement) || typeof requirement.key !== "string")
         return void 0;
       const values = Array.isArray(requirement.values) ? requirement.values : [];
-      const has = requirement.key in labels;
+      const has = Object.hasOwn(labels, requirement.key);
       const value = labels[requirement.key] ?? "";
       switch (requirement.operator) {
         case "In":
@@ -49452,7 +49453,7 @@ function check3(object, run2, judgedPatched = void 0) {
     return [];
   const first = patches[0];
   const others = patches.length - 1;
-  const unread = patches.every((patch) => patch.unread === true);
+  const unread = first.unread === true;
   return [
     {
       messageId: unread ? "unread" : "patched",
@@ -62395,7 +62396,7 @@ async function lintRun(run2, options) {
     if (severity === "off")
       return void 0;
     const span = object.manifest.locate(violation.locateAt ?? violation.path, violation.part);
-    const finding = findingAt(meta7.id, severity, messageOf(meta7, violation.messageId, violation.data), violation.help ?? meta7.help, {
+    const finding = findingAt(meta7.id, severity, messageOf2(meta7, violation.messageId, violation.data), violation.help ?? meta7.help, {
       source: object.manifest.file,
       file: object.manifest.file.path,
       span,
@@ -62423,7 +62424,7 @@ async function lintRun(run2, options) {
         const severity = severityOf3(rule42.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule42.meta.id, severity, messageOf(rule42.meta, violation.messageId, violation.data), rule42.meta.help, {
+        findings.push(findingAt(rule42.meta.id, severity, messageOf2(rule42.meta, violation.messageId, violation.data), rule42.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -62530,7 +62531,7 @@ async function lintRun(run2, options) {
     const severity = severityOf3(meta7);
     if (severity === "off")
       continue;
-    kept.push(findingAt(meta7.id, severity, messageOf(meta7, violation.messageId, violation.data), meta7.help, {
+    kept.push(findingAt(meta7.id, severity, messageOf2(meta7, violation.messageId, violation.data), meta7.help, {
       source: violation.source,
       file: violation.source.path,
       span: violation.span,
@@ -62587,7 +62588,7 @@ function findingAt(ruleId, severity, message, help, place) {
 function objectRef(object) {
   return { apiVersion: object.manifest.apiVersion ?? object.apiVersion, kind: object.kind, name: object.name ?? null };
 }
-function messageOf(meta7, messageId, data) {
+function messageOf2(meta7, messageId, data) {
   const template = meta7.messages[messageId];
   if (template === void 0)
     throw new InternalError(`rule ${meta7.id} has no message "${messageId}"`);
@@ -65040,13 +65041,13 @@ function evaluateValidations2(spec, request2, namespace, meter) {
     if (result.value)
       continue;
     failed++;
-    first ??= messageOf2(validation, expression, context, meter, unknown);
+    first ??= messageOf3(validation, expression, context, meter, unknown);
   }
   if (first !== void 0)
     return { outcome: "fail", message: first, failed };
   return open2.length === 0 ? { outcome: "pass" } : { outcome: "depends", expressions: open2 };
 }
-function messageOf2(validation, expression, context, meter, unknown) {
+function messageOf3(validation, expression, context, meter, unknown) {
   if (typeof validation.messageExpression === "string" && !unknown(validation.messageExpression)) {
     const result = evaluateValue(validation.messageExpression, context, meter);
     if (result.ok && typeof result.value === "string" && result.value.trim() !== "")
@@ -69930,4 +69931,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 1b1c9d9f5a90a25e469f8dedbcff4a5a4d9050adbede2e71040ec7da0eb1e7e4
+//# admission-lint-build c3e8a06c2c6d3248e15987c1fecfb799f33ee38efe6ad494d54f91ccbda21a72

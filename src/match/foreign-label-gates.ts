@@ -83,44 +83,39 @@ export function withForeignLabelGates(expression: string, nonNull: ReadonlySet<s
   if (closing === undefined) return expression;
   const gates = { tokens, closing, nonNull, likely };
   const partsOf = (chain: Chain, end: number): Part[] => chain.conjuncts.map((from, index) => unwrapRange(tokens, closing, from, (chain.conjuncts[index + 1] ?? end + 1) - 1));
-  const close = (chain: Chain, end: number): void => {
+  /** A chain closes at `end`: replaced when its parts are one of the gates (`&&`: false, `||`: true). */
+  const close = (chain: Chain, end: number, operator: '&&' | '||'): void => {
     if (chain.conjuncts.length < 2 || end <= chain.start) return;
-    if (isForeignLabelGate(gates, partsOf(chain, end))) replaced.push({ start: tokens[chain.start]!.start, end: tokens[end - 1]!.end, by: 'false' });
+    const parts = partsOf(chain, end);
+    if (operator === '&&' ? isForeignLabelGate(gates, parts) : isForeignKeyDisjunction(gates, parts)) replaced.push({ start: tokens[chain.start]!.start, end: tokens[end - 1]!.end, by: operator === '&&' ? 'false' : 'true' });
   };
-  const closeDisjunction = (chain: Chain, end: number): void => {
-    if (chain.conjuncts.length < 2 || end <= chain.start) return;
-    if (isForeignKeyDisjunction(gates, partsOf(chain, end))) replaced.push({ start: tokens[chain.start]!.start, end: tokens[end - 1]!.end, by: 'true' });
-  };
-  const stack: Chain[] = [{ start: 0, conjuncts: [0] }];
-  const disjunctions: Chain[] = [{ start: 0, conjuncts: [0] }];
+  const fresh = (start: number): Chain => ({ start, conjuncts: [start] });
+  /** Per bracket depth: the conjunction and the disjunction being read (`&&` binds tighter, so one `||` chain holds `&&` chains). */
+  const stack: { and: Chain; or: Chain }[] = [{ and: fresh(0), or: fresh(0) }];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    const chain = stack[stack.length - 1]!;
-    const disjunction = disjunctions[disjunctions.length - 1]!;
+    const frame = stack[stack.length - 1]!;
     if (token.type === 'eof') {
-      close(chain, i);
-      closeDisjunction(disjunction, i);
+      close(frame.and, i, '&&');
+      close(frame.or, i, '||');
       break;
     }
     if (token.type !== 'punct') continue;
-    if (OPENS.has(token.text)) {
-      stack.push({ start: i + 1, conjuncts: [i + 1] });
-      disjunctions.push({ start: i + 1, conjuncts: [i + 1] });
-    } else if (CLOSES.has(token.text)) {
-      close(chain, i);
-      closeDisjunction(disjunction, i);
+    if (OPENS.has(token.text)) stack.push({ and: fresh(i + 1), or: fresh(i + 1) });
+    else if (CLOSES.has(token.text)) {
+      close(frame.and, i, '&&');
+      close(frame.or, i, '||');
       if (stack.length === 1) return expression;
       stack.pop();
-      disjunctions.pop();
     } else if (CHAIN_ENDS.has(token.text) && !(token.text === '?' && OPTIONAL_BEFORE.has(tokens[i - 1]?.text ?? ''))) {
-      close(chain, i);
-      stack[stack.length - 1] = { start: i + 1, conjuncts: [i + 1] };
-      if (token.text === '||') disjunction.conjuncts.push(i + 1);
+      close(frame.and, i, '&&');
+      frame.and = fresh(i + 1);
+      if (token.text === '||') frame.or.conjuncts.push(i + 1);
       else {
-        closeDisjunction(disjunction, i);
-        disjunctions[disjunctions.length - 1] = { start: i + 1, conjuncts: [i + 1] };
+        close(frame.or, i, '||');
+        frame.or = fresh(i + 1);
       }
-    } else if (token.text === '&&') chain.conjuncts.push(i + 1);
+    } else if (token.text === '&&') frame.and.conjuncts.push(i + 1);
   }
   if (replaced.length === 0) return expression;
   // Chains close inner first: keep the outermost of nested replacements.

@@ -65,6 +65,7 @@ export function droppedCalls(scope: NetworkPolicyScope, webhook: Readonly<Webhoo
   if (found === undefined) return undefined;
   const { reference, services } = found;
   // Every copy of the Service (a run may hold several renderings) must lead to the same verdict: the first is judged, the others must agree.
+  const sources = apiServerSources(scope);
   let result: DroppedCalls | undefined;
   for (const service of services) {
     const pods = service.selector;
@@ -76,7 +77,6 @@ export function droppedCalls(scope: NetworkPolicyScope, webhook: Readonly<Webhoo
     const inNamespace = policies.filter((policy) => policy.namespace === reference.namespace || policy.namespace === undefined);
     const selecting = inNamespace.filter((policy) => restrictsIngress(policy) && selects(policy, pods) !== false);
     const blocker = selecting.find((policy) => policy.namespace === reference.namespace && selects(policy, pods) === true);
-    const sources = apiServerSources(scope);
     if (blocker === undefined || selecting.some((policy) => mayAdmitApiServer(policy, targetPort, sources))) return undefined;
     const { ingress } = specOf(blocker);
     result ??= { policy: blocker, deniesAll: ingress == null || (Array.isArray(ingress) && ingress.length === 0), service, targetPort };
@@ -115,14 +115,14 @@ function selectorOn(selector: unknown, labels: Labels): boolean | undefined {
   };
   if (matchLabels != null) {
     if (!isRecord(matchLabels)) return undefined;
-    for (const [key, value] of Object.entries(matchLabels)) and(key in labels ? labels[key] === value : undefined);
+    for (const [key, value] of Object.entries(matchLabels)) and(Object.hasOwn(labels, key) ? labels[key] === value : undefined);
   }
   if (matchExpressions != null) {
     if (!Array.isArray(matchExpressions)) return undefined;
     for (const requirement of matchExpressions) {
       if (!isRecord(requirement) || typeof requirement.key !== 'string') return undefined;
       const values = Array.isArray(requirement.values) ? requirement.values : [];
-      const has = requirement.key in labels;
+      const has = Object.hasOwn(labels, requirement.key);
       const value = labels[requirement.key] ?? '';
       switch (requirement.operator) {
         case 'In':
