@@ -423,7 +423,7 @@ export const rule = defineObjectRule({
           ...guardHint(read, site.kind),
           // With Ignore, an expression that errors is skipped, not a rejection. A validation whose
           // only read that can fail is one its absence would fail anyway (an equality with a
-          // literal, through && alone) is denied either way under Fail: only the message differs.
+          // literal, through &&, || and ternary branches alone) is denied either way under Fail: only the message differs.
           // Reached only for one named user's requests (`!variables.isController || …`): an error
           // rejects that user's writes alone (a project's own controller), not its users'. A
           // field another validation requires (`has(c.resources.limits.cpu)`) is denied by that

@@ -87,6 +87,20 @@ describe('every way config lowers the gate is said', () => {
     expect((await json([])).report.gate.optionsMatchingAll).toEqual([]);
   });
 
+  it('every other name-pattern option is said too: the names it matches are exempt (s44a H2: one prefix per first character matches every name)', async () => {
+    const every = [...'abcdefghijklmnopqrstuvwxyz0123456789'].map((first) => `${first}*`).join(',');
+    for (const value of ['widgets-*', every]) {
+      config(`rules:\n  ca-bundle: {options: {injected: "${value}"}}\n`);
+      const { stderr, report } = await json([]);
+      expect(report.gate.optionsExempting).toEqual([{ rule: 'ca-bundle', option: 'injected', value }]);
+      expect(stderr).toContain(`option ca-bundle.injected exempts "${value.length <= 60 ? value : `${value.slice(0, 57)}…`}"`);
+    }
+    config('rules:\n  pod-security-labels: {options: {privilegedNamespaces: "node-agents"}}\n');
+    expect((await json([])).report.gate.optionsExempting).toEqual([{ rule: 'pod-security-labels', option: 'privilegedNamespaces', value: 'node-agents' }]);
+    config('rules:\n  ca-bundle: {options: {injected: ""}}\n');
+    expect((await json([])).report.gate.optionsExempting).toEqual([]);
+  });
+
   it('a kubeVersion newer than any released Kubernetes is said', async () => {
     config('kubeVersion: "1.37"\n');
     const { stderr, report } = await json([]);

@@ -267,7 +267,7 @@ describe('output', () => {
     const report = JSON.parse(stdout);
     // The contract's fields first; `gate` (what the configuration changed) is an addition after them.
     expect(Object.keys(report)).toEqual(['tool', 'findings', 'summary', 'gate']);
-    expect(report.gate).toEqual({ config: null, filesIgnored: 0, rulesOff: [], failOn: 'error', inlineConfig: true, severitiesLowered: [], optionsMatchingAll: [], optionsLoosened: [], kubeVersion: '1.35', kubeVersionUnreleased: null, trustedNamespaceLabels: [] });
+    expect(report.gate).toEqual({ config: null, filesIgnored: 0, rulesOff: [], failOn: 'error', inlineConfig: true, severitiesLowered: [], optionsMatchingAll: [], optionsLoosened: [], optionsExempting: [], kubeVersion: '1.35', kubeVersionUnreleased: null, trustedNamespaceLabels: [] });
     expect(report.tool.name).toBe('admission-lint');
     expect(report.findings[0]).toEqual({
       ruleId: 'timeout-out-of-range',

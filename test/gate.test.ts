@@ -50,7 +50,7 @@ describe('a visible gate', () => {
     expect(stylish.code).toBe(0);
     expect(stylish.stdout).toContain('! gate changed by .admission-lint.yaml: 2 rules off (critical-resources, matches-kube-system); fails on: never; 1 finding suppressed inline');
     const json = JSON.parse(cli(['--format', 'json'], dir).stdout);
-    expect(json.gate).toEqual({ config: '.admission-lint.yaml', filesIgnored: 0, rulesOff: ['critical-resources', 'matches-kube-system'], failOn: 'never', inlineConfig: true, severitiesLowered: [], optionsMatchingAll: [], optionsLoosened: [], kubeVersion: '1.35', kubeVersionUnreleased: null, trustedNamespaceLabels: [] });
+    expect(json.gate).toEqual({ config: '.admission-lint.yaml', filesIgnored: 0, rulesOff: ['critical-resources', 'matches-kube-system'], failOn: 'never', inlineConfig: true, severitiesLowered: [], optionsMatchingAll: [], optionsLoosened: [], optionsExempting: [], kubeVersion: '1.35', kubeVersionUnreleased: null, trustedNamespaceLabels: [] });
     expect(json.summary.suppressed).toBe(1);
     expect(json.suppressed).toEqual([{ ruleId: 'long-timeout', file: 'webhook.yaml', line: 10, column: 5, by: 'admission-lint-disable-next-line', reason: 'the webhook answers from a cache' }]);
     const sarif = JSON.parse(cli(['--format', 'sarif'], dir).stdout);

@@ -221,69 +221,35 @@ function pathTo(expr: Expr, read: UnguardedRead): Expr[] | undefined {
 /**
  * Whether a read's absence would make the expression false anyway: the read is compared for
  * equality with a literal (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
- * comparison is reached from the root through `&&` alone, or past a test of the object's kind. A validation that errors there under
- * failurePolicy Fail is denied, as it would be if the field were read as absent: only the
- * message differs. (A read under `!=`, `!`, `||` may have meant to let absence pass.)
+ * comparison is reached from the root through `&&`, `||` and the branches of a ternary alone.
+ * There an error acts as false would: CEL's `&&` and `||` absorb it whenever their other side
+ * decides (`error || true` is true, `error && false` is false), and otherwise the expression errs
+ * where it would be false. A validation that errors there under failurePolicy Fail is denied, as
+ * it would be if the field were read as absent: only the message differs (s44 hold-out 26: a
+ * delete guard `op != 'DELETE' || … || annotations['allow'] == 'true'`). A read under `!=`, `!`,
+ * a ternary's condition or a macro may have meant to let absence pass.
  */
 export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   const chain = pathTo(expr, read);
   if (chain === undefined) return false;
   let at = 0;
-  // Through `&&`, and through a test of the object's kind (`object.kind == 'Pod' || …`, a
-  // ternary on it): constant for each kind, it lets the read's side decide or is never taken.
   const passes = (node: Expr, next: Expr | undefined): boolean => {
     if (node.kind !== 'call') return false;
-    if (node.fn === '_&&_') return true;
-    if (node.fn === '_||_') return node.args.every((arg) => arg === next || onlyKindTests(arg, new Set()));
-    return node.fn === '_?_:_' && next !== node.args[0] && onlyKindTests(node.args[0]!, new Set());
+    if (node.fn === '_&&_' || node.fn === '_||_') return true;
+    return node.fn === '_?_:_' && next !== node.args[0];
   };
   while (at < chain.length && passes(chain[at]!, chain[at + 1])) at++;
   const comparison = chain[at];
   if (comparison === undefined || comparison.kind !== 'call' || (comparison.fn !== '_==_' && comparison.fn !== '@in')) return false;
   const operand = chain[at + 1];
   const other = comparison.args.find((arg) => arg !== operand);
-  const literal = (e: Expr | undefined): boolean => e !== undefined && (e.kind === 'literal' || (e.kind === 'list' && e.elements.every((element) => element.kind === 'literal')));
+  // Not null: an absent field compares equal to null (`affinity.nodeAffinity == null` is true without it).
+  const value = (e: Expr): boolean => e.kind === 'literal' && e.type !== 'null';
+  const literal = (e: Expr | undefined): boolean => e !== undefined && (value(e) || (e.kind === 'list' && e.elements.every(value)));
   // The read is the operand itself, or inside its chain of selections and indexes (`a.b[k].c == 'x'`).
   const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));
   const placed = comparison.fn === '_==_' ? comparison.args.includes(operand!) : comparison.args[0] === operand;
   return operand !== undefined && placed && literal(other) && inOperand;
-}
-
-/** The variables and fields that name the kind of the request's object, the same for every object of a kind. */
-const KIND_PATHS = /^(?:(?:object|oldObject)\.(?:kind|apiVersion)|request\.(?:kind|resource)\.\w+)$/;
-
-/**
- * Whether an expression reads nothing but the kind of the request's object (`object.kind == 'Pod'`,
- * `['Deployment', 'Job'].all(k, object.kind != k)`, `request.resource.resource in […]`), literals
- * and its own macros' variables: its value is the same for every object of one kind.
- */
-function onlyKindTests(e: Expr, bound: ReadonlySet<string>): boolean {
-  switch (e.kind) {
-    case 'literal':
-      return true;
-    case 'ident':
-      return bound.has(e.name);
-    case 'select': {
-      if (e.testOnly) return false;
-      let root: Expr = e;
-      const names: string[] = [];
-      while (root.kind === 'select' && !root.testOnly) {
-        names.unshift(root.field);
-        root = root.operand;
-      }
-      return root.kind === 'ident' && !bound.has(root.name) && KIND_PATHS.test([root.name, ...names].join('.'));
-    }
-    case 'call':
-      return (e.target === undefined || onlyKindTests(e.target, bound)) && e.args.every((arg) => onlyKindTests(arg, bound));
-    case 'list':
-      return e.elements.every((element) => onlyKindTests(element, bound));
-    case 'comprehension': {
-      const inner = new Set([...bound, e.iterVar, ...(e.iterVar2 === undefined ? [] : [e.iterVar2]), e.accuVar]);
-      return onlyKindTests(e.iterRange, bound) && [e.accuInit, e.loopCondition, e.loopStep, e.result].every((part) => onlyKindTests(part, inner));
-    }
-    default:
-      return false;
-  }
 }
 
 /**

@@ -177,6 +177,15 @@ function gateOf(run: {
       return namePatterns(value).some(matchesEveryName) ? [{ rule: rule.meta.id, option, value }] : [];
     }),
   );
+  // Every other name-pattern option exempts the names it matches: said too (s44a H2: `a*,b*,…` matches every name without a lone star).
+  const optionsExempting = rules.flatMap((rule) =>
+    Object.entries(rule.meta.options ?? {}).flatMap(([option, declared]) => {
+      const value = run.ruleOptions.get(rule.meta.id)?.[option];
+      if (declared.namePatterns !== true || typeof value !== 'string') return [];
+      const patterns = namePatterns(value);
+      return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule.meta.id, option, value }] : [];
+    }),
+  );
   const optionsLoosened = rules.flatMap((rule) =>
     Object.entries(rule.meta.options ?? {}).flatMap(([option, declared]) => {
       const value = run.ruleOptions.get(rule.meta.id)?.[option];
@@ -196,6 +205,7 @@ function gateOf(run: {
     severitiesLowered: lowered,
     optionsMatchingAll,
     optionsLoosened,
+    optionsExempting,
     kubeVersion: formatKubeVersion(run.kubeVersion),
     kubeVersionUnreleased: released === undefined ? null : formatKubeVersion(released),
     trustedNamespaceLabels: [...run.trustedNamespaceLabels],

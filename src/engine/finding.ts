@@ -102,6 +102,8 @@ export interface Gate {
    * `reportsNothing` when the value leaves the rule nothing to report.
    */
   readonly optionsLoosened: readonly { readonly rule: string; readonly option: string; readonly value: number; readonly default: number; readonly reportsNothing: boolean }[];
+  /** The other name-pattern options the run sets (such as `injected: 'widgets-*'`): the names they match are exempt from the rule. */
+  readonly optionsExempting?: readonly { readonly rule: string; readonly option: string; readonly value: string }[];
   /** The Kubernetes version the run checks against (`1.35`). */
   readonly kubeVersion: string;
   /** The newest Kubernetes released (`1.36`) when kubeVersion is newer than it, else null. */

@@ -313,15 +313,16 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // Rendered input (`helm template`) becomes one file per template (src/load/helm.ts).
     for (const parsed of splitRendered(whole)) {
       filePaths.push(parsed.source.path);
-      // A kustomize patch holds partial objects, which are not linted; but a complete admission
-      // object in it would be applied by anyone who applies the file, so it is linted.
+      // A kustomize patch holds partial objects, which are not linted; but an admission object in
+      // it that would do something applied (doesNothing) is applied by anyone who applies the
+      // file, so it is linted: a kustomization that lists a file as a patch cannot hide one (s44a H1).
       const problems = [...parsed.problems];
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
         let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
-        if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && isComplete(recognized.object))) {
+        if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && !doesNothing(recognized.object))) {
           skipped++;
           continue;
         }
@@ -516,20 +517,6 @@ function readLaterWorkloads(
   return settled;
 }
 
-/**
- * An admission object that stands on its own, as opposed to a kustomize patch's partial object:
- * a webhook configuration whose every webhook has a clientConfig and rules, a policy with
- * validations or mutations, a binding that names its policy.
- */
-function isComplete(object: WebhookConfigurationObject | PolicyObject): boolean {
-  if (object.category === 'webhook-configuration') {
-    const webhooks = object.effective.webhooks;
-    return Array.isArray(webhooks) && webhooks.length > 0 && webhooks.every(callsAndMatches);
-  }
-  const spec = specOf(object);
-  return spec !== undefined && ['validations', 'mutations', 'policyName'].some((key) => spec[key] != null);
-}
-
 /** A webhook that has both a clientConfig and rules: one the API server can call. */
 function callsAndMatches(webhook: unknown): boolean {
   return webhook !== null && typeof webhook === 'object' && (webhook as { clientConfig?: unknown }).clientConfig != null && (webhook as { rules?: unknown }).rules != null;
@@ -542,7 +529,8 @@ function specOf(object: PolicyObject): Record<string, unknown> | undefined {
 }
 
 /**
- * Whether an admission object, applied, would do nothing (a kustomize fragment's shape): a webhook
+ * Whether an admission object, applied, would do nothing (a kustomize fragment's shape, not linted
+ * in a patch file or an unlisted one): a webhook
  * configuration none of whose webhooks has both rules and a clientConfig (a webhook without rules
  * matches nothing), a ValidatingAdmissionPolicy with neither validations nor auditAnnotations, a
  * MutatingAdmissionPolicy without mutations, a binding without a policyName (the API server

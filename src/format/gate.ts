@@ -7,6 +7,11 @@
  */
 import type { Report } from '../engine/finding.js';
 
+/** A pattern list as the gate line quotes it: its start, when it is long. */
+function capped(value: string): string {
+  return value.length <= 60 ? value : `${value.slice(0, 57)}…`;
+}
+
 export function describeGate(report: Report, options: { readonly loweringOnly?: boolean } = {}): string | undefined {
   const gate = report.gate;
   const parts: string[] = [];
@@ -19,6 +24,7 @@ export function describeGate(report: Report, options: { readonly loweringOnly?: 
     const lowered = gate.severitiesLowered ?? [];
     if (lowered.length > 0) parts.push(`${lowered.length} ${lowered.length === 1 ? 'rule' : 'rules'} lowered (${lowered.map((entry) => `${entry.rule} ${entry.from} to ${entry.to}`).join(', ')})`);
     for (const option of gate.optionsMatchingAll ?? []) parts.push(`option ${option.rule}.${option.option} "${option.value}" matches every name`);
+    for (const option of gate.optionsExempting ?? []) parts.push(`option ${option.rule}.${option.option} exempts "${capped(option.value)}"`);
     for (const option of gate.optionsLoosened ?? []) {
       parts.push(`option ${option.rule}.${option.option} ${option.value} (default ${option.default})${option.reportsNothing ? ' leaves the rule nothing to report' : ''}`);
     }
