@@ -24,6 +24,7 @@ import { rule as clientConfigUrl } from './client-config-url.js';
 import { rule as webhookServiceMissing } from './webhook-service-missing.js';
 import { rule as webhookServicePort } from './webhook-service-port.js';
 import { rule as webhookNetworkPolicy } from './webhook-network-policy.js';
+import { rule as genericConfigurationName } from './generic-configuration-name.js';
 import { rule as admissionReviewVersions } from './admission-review-versions.js';
 import { rule as matchConditionNullObject } from './match-condition-null-object.js';
 import { rule as undefinedField } from './undefined-field.js';
@@ -68,6 +69,7 @@ export const rules: readonly Rule[] = [
   webhookServiceMissing,
   webhookServicePort,
   webhookNetworkPolicy,
+  genericConfigurationName,
   admissionReviewVersions,
   matchConditionNullObject,
   matchConditionMissingField,

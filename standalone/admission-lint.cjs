@@ -97,6 +97,7 @@ var init_fs = __esm({
       "rules/editable-namespace-selector.md": () => '---\nid: editable-namespace-selector\nseverity: warning\n---\n\n# editable-namespace-selector\n\n## What it does\n\nLooks at each label key that a webhook\'s `namespaceSelector` reads, in `matchLabels` or in\n`matchExpressions` with any operator (`In`, `NotIn`, `Exists`, `DoesNotExist`), unless the key\nis trusted. Trusted keys are `kubernetes.io/metadata.name` (from Kubernetes 1.21, when the API\nserver sets it) and the keys given with `--trusted-namespace-label`. There is one finding per\nkey; it points at the key. The opt-out keys of one webhook\'s selector (warnings) are one finding,\nat the first, naming the others: each is a way around the same check, with the same fix.\n\nThe severity follows **who can act and what it opens**. Under default RBAC, namespace users\ncannot change their Namespace\'s labels: the built-in `view`, `edit` and `admin` roles grant only\n`get`, `list` and `watch` on `namespaces` ("read access to namespaces at the namespace scope\nmeans you can read *this* namespace", `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).\nOnly cluster-level users, and the tools they grant it (a tenancy controller, say), can. So:\n\n| the selector, the webhook or policy | severity | message |\n|---|---|---|\n| an **opt-out** (`NotIn`, `DoesNotExist`) on a validating webhook or policy whose rules match **built-in resources** (any group a Kubernetes API server serves, or `*`), and no guard (below) | `warning` | `webhook "\u2026" skips namespaces labelled "\u2026": cluster-level users can opt one out` |\n| the label is **guarded** in the run | `info` | `\u2026 reads the namespace label "\u2026" (guarded in this run)` |\n| an **opt-in** (`matchLabels`, `In`, `Exists`): the label switches the check on, as Pod Security\'s `enforce` label does; removing it is itself a cluster-level act | `info` | `\u2026 (an opt-in)` |\n| an opt-out in a selector that also requires an **opt-in** label that is neither trusted nor guarded (`pss.example.com/enforce In [restricted]` beside `privileged.pss.example.com/enforce NotIn ["false"]`): whoever can set the opt-out label can as well remove the opt-in one, so the opt-out opens nothing new | `info` | `\u2026 (inside the opt-in "\u2026")` |\n| an opt-out on a validator of **custom resources only** (groups no built-in API serves): a correctness check of a project\'s own objects, not a control over what runs | `info` | `\u2026 (custom resources only)` |\n| a mutating webhook or policy: switching a mutation (sidecar injection, defaults) on or off per namespace is what those labels are for | `info` | `namespaceSelector of mutating webhook "\u2026" reads the namespace label "\u2026"` |\n\n**Guarded.** A label is guarded when a webhook or policy of the run sees every Namespace create\nand update that sets it, and can reject it: a `ValidatingWebhookConfiguration` webhook with\n`failurePolicy: Fail` served by the same backend (the same Service, or the same URL host) as the\nwebhook whose selector reads the label, or a `ValidatingAdmissionPolicy` bound with `Deny`. It\nmust be called (rules, selectors) for a `CREATE` and an `UPDATE` of a Namespace that carries the\nlabel, so a guard whose own selector lets that label through does not count. Gatekeeper\'s\n`check-ignore-label.gatekeeper.sh` (it rejects `admission.gatekeeper.sh/ignore` on namespaces\nthat are not exempt) and HNC\'s namespace validator are such guards. What the guard rejects\ncannot be read from the files; that it is in the path can.\n\nThe rule does not evaluate the selector against Namespaces. It does look at the rules: a\nwebhook whose rules can only match cluster-scoped objects (nodes, cluster roles, custom\nresources with `scope: Cluster`, \u2026) is not reported, because the API server ignores\n`namespaceSelector` for those requests. Rules that can match Namespace objects still count: for\nthem the selector reads the Namespace\'s own labels.\n\nAdmission policies are checked the same way: the `namespaceSelector` of a policy\'s\n`spec.matchConstraints` and of a binding\'s `spec.matchResources`, validating kinds as validating\nwebhooks, mutating kinds as mutating ones (a binding\'s resources are its own `resourceRules`,\nelse its policy\'s; a binding whose policy is not in the run is taken to cover built-in\nresources). A policy whose `resourceRules` only match cluster-scoped objects is not reported,\nand neither is a binding whose own `resourceRules` do, or whose policy (when it is in the run)\ndoes. A `ValidatingAdmissionPolicyBinding` whose `validationActions` lack `Deny` is not reported\neither: leaving it loses a warning or an audit record, not a check (`validation-actions`\nreports such bindings). When a policy has a `Deny` binding and a `Warn` binding selected by\nvalues of the same label, the `Deny` binding\'s finding is the one that matters: changing the\nlabel\'s value moves a namespace from one to the other.\n\n**What a file cannot show.** The cluster\'s RBAC (a role that grants `update` or `patch` on\n`namespaces` to namespace users widens who can opt out), a guard kept elsewhere, or a tenancy\ntool that sets the label. Pass the keys a project guards this way to `--trusted-namespace-label`.\n\n## Why is this bad?\n\nFor a namespaced object, the API server evaluates `namespaceSelector` against the labels of the\nobject\'s Namespace; for a Namespace\'s own create or update, against the labels in the request.\nSo the selector is only as strong as the control over those labels. With a selector such as\n`policy.example.com/ignore DoesNotExist`, anyone allowed to update or patch a Namespace can run\n`kubectl label namespace team-a policy.example.com/ignore=true`, and the validating webhook stops\nseeing that namespace; so does whoever creates a Namespace with the label already set. Under\ndefault RBAC those are cluster-level users, not the namespace\'s own admins, but they are many\nmore than the people who may edit the webhook configuration (every CI system and tenancy tool\nthat creates namespaces), and one line of YAML in any namespace manifest takes it out of the\ncheck. An opt-in label works the other way round: a namespace is checked only once someone with\nthose rights switches it on, which is a deployment choice to know about, not a way around it.\n\nThis has happened in real projects: Gatekeeper\'s Helm chart exempted namespaces labelled\n`control-plane`, a label nothing protected, so any namespace editor could opt out\n(open-policy-agent/gatekeeper#697); Gatekeeper now guards its own `admission.gatekeeper.sh/ignore`\nlabel with a second webhook, because otherwise the right to edit a namespace equals the right to\nexempt it from policy. Kyverno discussed the same risk for a `namespace=kyverno` label\n(kyverno/kyverno#893). IBM Portieris fixed a deadlock with a namespace selector and noted the\nlabel bypass it opened.\n\nPolicies and their bindings match namespaces the same way (the CEL admission plugins use the\nwebhooks\' namespace matcher). The Kubernetes documentation\'s own binding example selects\nnamespaces by an `environment: test` label: whoever can relabel a namespace decides whether the\npolicy applies to it.\n\nThe API server sets `kubernetes.io/metadata.name` on every Namespace to the namespace\'s name\n(since Kubernetes 1.22), and a relabelling cannot change it, so selecting by name cannot be\ndefeated by namespace editors (open-policy-agent/gatekeeper#1735).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy"]\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n```\n\nThe same opt-out label in a policy\'s `matchConstraints`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n```\n\n## Use instead\n\nExempt namespaces by name, so that the list lives in the webhook configuration, where changing\nit needs the right to edit webhook configurations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy", "monitoring"]\n```\n\nFor a policy, select by name in the policy or in its binding:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: pod-security-policy\nspec:\n  policyName: pod-security-policy\n  validationActions: ["Deny"]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "monitoring"]\n```\n\nIf the label must stay, protect it (a validating webhook or ValidatingAdmissionPolicy that\nrejects changes to it by anyone but the platform team, as Gatekeeper does) and then declare it\ntrusted with `--trusted-namespace-label`.\n\n## Options\n\n- `--trusted-namespace-label <key>` (repeatable): a namespace label key that namespace owners\n  cannot change in your clusters, for example because a policy guards it or because only cluster\n  administrators may update Namespaces. Selectors on these keys are not reported.\n  `kubernetes.io/metadata.name` is always trusted.\n\n## When not to use it\n\nWhen only cluster administrators can update Namespaces, every label is as protected as the name\nlabel: list the keys with `--trusted-namespace-label` rather than turning the rule off. Managed\nplatforms may add selectors of their own to webhook configurations (AKS adds `NotIn` selectors on\n`control-plane` and `kubernetes.azure.com/managedby`, Azure/AKS#4002); when you lint\nconfigurations exported from such a cluster, trust those keys the same way.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (which labels\n  the selector is matched against)\n- `k8s.io/api` `core/v1/well_known_labels.go` (`kubernetes.io/metadata.name`, KEP-2161)\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`, avoid\n  self-deadlock): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Validating Admission Policy (binding `matchResources`, the `environment: test` example):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/;\n  `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go`\n- open-policy-agent/gatekeeper#697, open-policy-agent/gatekeeper#1735, kyverno/kyverno#893;\n  Gatekeeper `website/docs/exempt-namespaces.md`\n',
       "rules/editable-object-selector.md": () => '---\nid: editable-object-selector\nseverity: warning\n---\n\n# editable-object-selector\n\n## What it does\n\nFlags each label key that the `objectSelector` of a **validating** webhook reads, in\n`matchLabels` or in `matchExpressions` with any operator. There is one finding per key; it\npoints at the key, and says which form it is:\n\n- an **opt-out** (`NotIn`, `DoesNotExist`): objects carrying the label skip the check, and\n  whoever writes an object can set it. Who that is decides the severity:\n  - `warning` when a rule can match a **built-in namespaced** resource (pods, secrets,\n    deployments, \u2026, or `*`): under default RBAC any namespace user with the `edit` role writes\n    those objects and their labels, so the opt-out is a bypass of the check, and the message\n    says so;\n  - `info` when every resource matched is **cluster-scoped** (only cluster-level users create\n    them: a namespaced RoleBinding never grants cluster-scoped writes), or the rest are **custom\n    resources** (groups no built-in API serves): skipping the project\'s own correctness check of\n    its own objects, for example a `NotIn` exemption of the chart\'s own object, is not a bypass\n    of a security control over built-in resources. A custom resource whose CRD is not in the\n    run counts as possibly namespaced, which keeps it at `info` but says "custom resources";\n  - a **self-exemption** is named as one: a `NotIn` whose values are exactly the value by which\n    the webhook\'s own Service selects its pods (the Service `clientConfig.service` names, in the\n    same input, in the same namespace, its `spec.selector` holding that key and value). The\n    message says it "exempts the pods of its own Service ns/name". It is `info` under\n    `failurePolicy: Ignore` and stays a `warning` under `Fail` (below);\n- an **opt-in** (`matchLabels`, `In`, `Exists`): only labelled objects are checked. That is how\n  a controller validates its own objects; the file cannot show whether unlabelled objects need\n  the check, so it is an `info` that states the scope.\n\nMutating webhooks are not checked: an object-label opt-in for a mutation (for example "inject a\nsidecar into pods labelled `inject: "true"`") is what the API documents `objectSelector` for. An\nempty or omitted `objectSelector` is never flagged.\n\n**What a file cannot show.** Who can set the label on the objects: RBAC, another admission check\nthat rejects the label, or the webhook\'s own code may already keep requesters from opting out.\nNo option marks an object label as trusted; a suppression with a reason records such a guard.\n\n## Why is this bad?\n\nThe API server evaluates `objectSelector` against the labels of the object in the request: the\nnew object, or the old one on update and delete. The requester writes those labels. A validating\nwebhook that only sees objects labelled `policy.example.com/enforce: "true"` does not see an\nobject created without that label; one that skips objects labelled\n`policy.example.com/skip` is skipped by anyone who adds the label. Either way, the check is\nadvisory for anyone who can create the object, which is exactly who a validating webhook is\nmeant to constrain. The `objectSelector` API documentation says as much: use it only for opt-in\nwebhooks, because end users can skip the webhook by setting the labels.\n\n**The self-exemption.** A webhook whose pods are among the objects it checks must not block its\nown pods (a fail-closed webhook that intercepts its own pod creations cannot start once it is\ndown), so charts exclude the labels their own Service selects by: `app NotIn [my-webhook]`. That\nis written on purpose, and the rule says so instead of calling it an arbitrary opt-out. What it\nweighs depends on the failure policy:\n\n- under `Ignore` the webhook is best effort already (when it is down, every request passes), and\n  the exemption only skips its own pods: `info`. (Under `Ignore` a down webhook does not block\n  its own pods either, so the exemption is not needed for that; it saves their creations the\n  wait. And `Ignore` is a proxy for "best effort": a label bypass works every time, an `Ignore`\n  bypass needs an outage. A security check that runs with `Ignore` and this exemption still\n  has a standing bypass; the message says any pod can carry the label.);\n- under `Fail` the webhook is a control that holds even when it is down, but the same label on\n  any other pod skips it too, and namespace users write pod labels: still a `warning`. Exclude\n  the webhook\'s namespace instead, by the label the API server sets on every Namespace and no\n  namespace user can change: `namespaceSelector` with\n  `{key: kubernetes.io/metadata.name, operator: NotIn, values: [<the webhook\'s namespace>]}`.\n\nOnly a `NotIn` is read this way, and only when its values are the Service\'s (one more value\nskips other objects too, which no self-exemption explains). `DoesNotExist` on such a key is not:\nit skips every object carrying the key, with any value. The Service must be in the run (Services\nare read from the inputs that hold a webhook configuration) with its namespace written; a\nService without one is never assumed to be the webhook\'s.\n\nA non-empty `objectSelector` also never matches requests that carry no object labels, such as\n`CONNECT` (`pods/exec`, `pods/portforward`): those are silently never sent to the webhook.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    objectSelector:\n      matchExpressions:\n        - key: ingress-policy.example.com/skip\n          operator: DoesNotExist\n```\n\n## Use instead\n\nSend every matching object to the webhook and decide there, or narrow the calls with\n`matchConditions` on data the requester cannot choose freely, such as the requesting user:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    matchConditions:\n      - name: exclude-ingress-controller\n        expression: "request.userInfo.username != \'system:serviceaccount:ingress-nginx:ingress-nginx\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the validating webhook is an opt-in convenience rather than a control, for example a\nwebhook that validates only the objects your own controller labels as its own, and bypassing it\nharms nobody but the requester. There is no per-webhook exemption; turn the rule off with\n`--rule editable-object-selector=off` or lower it with `--rule editable-object-selector=info`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingWebhook.objectSelector`: use only\n  for opt-in, users can skip the webhook by setting labels)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/object/matcher.go` (old or new\n  object; objects without labels never match)\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (how the webhook\'s Service reference is resolved;\n  the Service\'s `spec.selector` picks the pods that serve it)\n- Admission webhook good practices (request filtering, `matchConditions`, avoiding\n  self-deadlock by excluding the webhook\'s own namespace):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, matching requests: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/fail-open.md": () => '---\nid: fail-open\nseverity: info\n---\n\n# fail-open\n\n## What it does\n\nPoints out the validating webhooks that write `failurePolicy: Ignore`: while a webhook\ncannot be called, the API server admits the requests it matches without its check. The\nfinding points at the `failurePolicy` field. It is informational: failing open can be the\nright choice, and the rule makes that choice visible in review. One cause, one finding: the\nwebhooks of one configuration that write it are reported together, at the first of them\n("webhooks "a", "b" and 3 more"); a suppression hides the finding only when it covers every\nwebhook it names.\n\nOnly a written `Ignore` is reported. An omitted `failurePolicy` is `implicit-failure-policy`\'s\n(in v1 it defaults to `Fail`; in a legacy v1beta1 object to `Ignore`, which that rule reports\nas such). Mutating webhooks are not reported: for them the Kubernetes good practices recommend\n`Ignore`, with a validating check of the final object.\n\nThe rule reads the file as written. A controller that rewrites `failurePolicy` at run time\n(some switch their own configurations to `Fail` once their endpoint is ready) is not visible in\na manifest; the finding is an `info` for that reason, and a suppression with a reason records it.\n\nWhat `Ignore` covers and what it does not (the API server\'s dispatcher,\n`k8s.io/apiserver` `plugin/webhook/validating/dispatcher.go`):\n\n| what happens | `failurePolicy: Ignore` |\n|---|---|\n| the webhook answers `allowed: false` | the request is **rejected**: the policy does not apply to explicit denials |\n| a dry-run request (`kubectl diff`, `--dry-run=server`) and the webhook\'s `sideEffects` is `Unknown` or `Some` | the request is **rejected** ("does not support dry run") |\n| the call fails: connection refused, no endpoints, TLS error (an expired certificate, a stale `caBundle`), `timeoutSeconds` exceeded, a non-2xx reply, an AdmissionReview response it cannot read | the webhook is **skipped** and the request admitted (an audit annotation `failed-open.validating.webhook.admission.k8s.io/round_<r>_index_<i>` records it) |\n| a `matchConditions` expression errors at run time (and none is false) | the webhook is **skipped** (under `Fail` the request would be rejected with 403) |\n\n`Ignore` does not make an unreachable webhook free: every request it matches still waits for\nthe call to fail, up to `timeoutSeconds` when the endpoint does not answer, and a request whose\nown deadline passes first fails anyway (see `timeout-budget`).\n\n## Why is this bad?\n\nWhile the webhook is down, being redeployed, or unreachable because of a network policy or an\nexpired certificate, its check silently does not happen: objects it would have denied are\nstored, and nothing tells the person who created them. Once the webhook is back, they stay\nstored; a validating webhook does not revisit existing objects. Gatekeeper, which installs its\nvalidating webhook with `Ignore`, documents exactly this trade-off, and\nopen-policy-agent/gatekeeper#3538 is a pod admitted while Gatekeeper was unreachable.\n\n`Fail` has the opposite cost (requests are rejected while the webhook is down, which can\ndeadlock a cluster when it intercepts what its own recovery needs, see `matches-kube-system`\nand `self-deadlock`). Neither is wrong in general; what matters is that the choice is made for\nthe check at hand: a security policy usually wants `Fail` and a highly available webhook, a\nbest-effort check or a gradual roll-out can live with `Ignore`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n## Use instead\n\nIf the check must hold, fail closed, keep the webhook highly available (several replicas, a\nPodDisruptionBudget, a short timeout), and keep it out of the namespaces its own recovery\nneeds:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA check simple enough for CEL can move into a ValidatingAdmissionPolicy, which the API server\nevaluates itself: there is no call that can fail.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your webhooks fail open by policy (best-effort checks, defaults enforced elsewhere as well,\nor a roll-out that starts with `Ignore` as the Kubernetes good practices suggest), the finding\nonly restates a decision you have made: turn it off with `--rule fail-open=off`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` (call errors and\n  `failurePolicy`, `failed-open` audit annotations, explicit rejections, dry-run)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` and\n  `matchconditions/matcher.go` (matchConditions errors under `Ignore` and `Fail`)\n- Dynamic Admission Control, failure policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (fail open for mutating webhooks and validate the final\n  state; roll out with `Ignore`): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- istio `pkg/webhooks/validation/controller/controller.go` (`readyForFailClose`: the switch\n  from `Ignore` to `Fail`)\n- Gatekeeper, "Failing closed": `website/docs/failing-closed.md`;\n  open-policy-agent/gatekeeper#3538 (a pod admitted while Gatekeeper was unreachable)\n',
+      "rules/generic-configuration-name.md": () => "---\nid: generic-configuration-name\nseverity: warning\n---\n\n# generic-configuration-name\n\n## What it does\n\nFlags a `MutatingWebhookConfiguration` or `ValidatingWebhookConfiguration` that reaches the\ncluster under the name controller-gen gives every configuration it generates from webhook markers:\n`mutating-webhook-configuration` or `validating-webhook-configuration`.\n\n- **The name the cluster gets.** A file that no kustomization of the run builds is applied as it\n  is (`kubectl apply -f`, a release bundle, `kustomize build` or `helm template` output on\n  standard input): its name is the one written. A file that kustomizations of the run build gets\n  the names their top builds give it (`namePrefix` and `nameSuffix`, a base's inside its\n  overlay's); it is flagged when one of them keeps the generated name.\n- **A base before its build.** controller-gen's output names the webhooks' Service in the\n  scaffold's placeholder namespace `system`, which the kustomization that installs it replaces\n  (with `namespace:`) while it renames the objects (with `namePrefix:`). Such a file is flagged\n  only when a build of the run sets the namespace and keeps the name; linted on its own, or built\n  only by the kustomization beside it, it is not. A finding that a build gives names that build's\n  folder (\"as config/default builds it\"): another build of the same files may prefix them.\n- **Not judged.** A kustomize patch that may rename the configuration (a JSON 6902 operation on\n  `/metadata/name`, a replacement whose field paths may write `metadata.name` or that cannot be\n  read, an options change of kind, a patch file that could not be read), a build through a component or a transformer configuration (its names are\n  not followed), and a strategic-merge patch fragment (it names the configuration it patches).\n\nThe configurations of one file that keep the names are one finding, at the first of them, naming\nthe others.\n\n## Why is this bad?\n\nWebhook configurations are cluster-scoped: a name is one object in the whole cluster. Every\nproject that keeps controller-gen's default writes the same two objects:\n\n- with `kubectl apply`, the second project's apply is computed against the first project's\n  last-applied configuration (the object's annotation): `webhooks` is merged by name, so the\n  first project's webhooks, absent from the second's file, are deleted, and its checks stop\n  without an error; its annotations are replaced too (a `cert-manager.io/inject-ca-from`\n  annotation then names one project's certificate, and cert-manager's CA injector writes that CA\n  into every webhook of the object);\n- with server-side apply, the two field managers' webhooks are merged into one object (or the\n  apply conflicts), and each project's CA injection writes its CA into the other's webhooks,\n  whose calls then fail TLS (under `Fail`, their writes are rejected); `kubectl create` fails\n  with `AlreadyExists`; Helm refuses an object another release owns;\n- uninstalling either project (`kubectl delete -f`, `kubectl delete -k`) deletes the object, and\n  with it the other project's webhooks: their policies stop being enforced without a word.\n\nKubebuilder's scaffold avoids this with `namePrefix` in `config/default/kustomization.yaml`;\nbuilds that comment it out, or install manifests generated without kustomize, keep the generic\nnames. Projects that met it gave the configurations names of their own (controller-tools added\nthe `webhookconfiguration` marker for it).\n\n## Example\n\n```yaml incorrect\n# install.yaml, built without a namePrefix\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\n## Use instead\n\nBuild it with a `namePrefix` (kubebuilder's `config/default/kustomization.yaml` has one:\n`namespace: widgets-system` and `namePrefix: widgets-`), which gives:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\nOr name the configuration where controller-gen generates it, with the marker\n`// +kubebuilder:webhookconfiguration:mutating=false,name=widgets-validating-webhook-configuration`\n(controller-tools' webhookconfiguration marker).\n\n## Options\n\nNone.\n\n## When not to use it\n\nA cluster that runs only one such project never sees the collision; the name still is not the\nproject's own, and the next install may collide. Suppress the finding with a reason if a\ndeployment step renames the configuration after the file (a Helm post-renderer, a script).\n\n## References\n\n- controller-tools, `pkg/webhook/parser.go`: the generator names the objects\n  `mutating-webhook-configuration` and `validating-webhook-configuration`; the\n  `+kubebuilder:webhookconfiguration` marker sets another name.\n- Kubebuilder book, \"Deploy the webhooks\": `config/default/kustomization.yaml`'s `namePrefix`\n  gives every object of the project a prefix.\n- Kubernetes API reference: `MutatingWebhookConfiguration` and `ValidatingWebhookConfiguration`\n  are cluster-scoped; `webhooks` is merged by `name` (`patchMergeKey`).\n- cert-manager, \"CA Injector\": `cert-manager.io/inject-ca-from` names the Certificate whose CA is\n  written into every webhook of the object.\n",
       "rules/implicit-failure-policy.md": () => '---\nid: implicit-failure-policy\nseverity: warning\n---\n\n# implicit-failure-policy\n\n## What it does\n\nFlags the webhooks that do not write `failurePolicy` (absent or `null`), so that the API\ndefault decides what happens when the webhook cannot be called. In\n`admissionregistration.k8s.io/v1` the default is `Fail`; in a legacy v1beta1 object it is\n`Ignore`, and the message says which. A written `failurePolicy`, `Fail` or `Ignore`, is never\nflagged. One cause, one finding: the webhooks of one configuration that omit it with the same\nstake are reported together, at the first of them ("webhooks "a", "b" and 3 more").\n\nIt also flags each `ValidatingAdmissionPolicy` and `MutatingAdmissionPolicy` that does not write\n`spec.failurePolicy`; the default is `Fail` in every API version of the policies. The finding\npoints at the policy\'s `spec`. Bindings have no `failurePolicy` and are never flagged.\n\n**Severity: what an omitted `Fail` puts at stake.**\n\n| case | severity | why |\n|---|---|---|\n| a webhook whose rules match a built-in group (`""`, `apps`, \u2026) or `*` | warning | while the webhook is down, writes of Pods, Services, Namespaces\u2026 are rejected cluster-wide; a mutating Pod injector that fails closed stops every Pod it matches. The maintainer should decide that on purpose |\n| a webhook shipped without `rules` (a controller fills them in at run time) | warning | the failure policy applies to whatever the controller adds, which the file cannot show |\n| a webhook whose every rule names only groups no built-in API serves (in any Kubernetes version the tool knows: the project\'s own CRDs) | info | an outage blocks writes of those custom resources and nothing else, which is what a validator or defaulter of them wants; an omitted `Fail` behaves exactly like a written one |\n| a webhook whose every rule names only `pods/eviction` (core group) | info | drains make evictions (`kubectl drain`, node upgrades, cluster-autoscaler, descheduler), never the control plane\'s own writes: an outage stalls drains, which retry until the webhook is back, and failing closed is what an eviction gate usually wants. Exec, attach and port-forward are not in this case: with `Fail` and no selector, an outage also locks people out of debugging kube-system and the webhook\'s own pods |\n| a legacy v1beta1 configuration (default `Ignore`) | warning | the default differs from v1\'s, so bumping `apiVersion` silently flips it |\n| a `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` | info | it runs inside the API server: there is no endpoint to be down. `Fail` only decides what an expression that errors, or a param that cannot be found, does; failing closed on those is the safe reading of a policy, and the expressions that can error are judged where they are (`match-condition-missing-field`, `match-condition-null-object`) |\n\nWhether `Fail` is dangerous for what the webhook matches (kube-system, the control plane\'s own\nwrites, its own pods) is judged by `matches-kube-system`, `critical-resources` and\n`self-deadlock`, whether the policy is written or not. One cause, one finding: where\n`matches-kube-system` or `self-deadlock` reports a webhook "with failurePolicy Fail (the API\ndefault)" at the same severity or higher, this rule\'s finding on that webhook is an `info` (the\nomitted field is their cause, and they say what it costs); it keeps its fix. A severity you set\nfor this rule (`--rule implicit-failure-policy=warning`) still decides, and a covering finding\nyou suppress inline, or that a baseline hides, covers nothing (this one is then a warning again).\n\nA webhook whose written rules never match (`rules: []`, or every rule unreachable) is never\ncalled, and is not reported; one shipped without `rules` is (but not in a kustomize patch\nfragment, whose webhooks lack rules because the base has them). A grouped finding sits on the\nfirst webhook it names; a suppression hides it only when it covers every webhook the finding\nnames (a directive above each, or a file-wide directive or the annotation), so a webhook added\nlater under a suppressed one is still reported.\n\n**What a file cannot show.** The rule reads the field as written. A controller or an install\nscript that sets `failurePolicy` when it creates or patches the configuration at run time is not\nvisible in a manifest; the finding then describes the file, not the cluster, and a suppression\nwith a reason records it.\n\n## Why is this bad?\n\n`failurePolicy` decides what the API server does with a request when calling the webhook fails:\na refused connection, no ready endpoints behind the Service, a timeout (`timeoutSeconds`,\ndefault 10 s), a TLS error from an expired certificate or a stale `caBundle`, a non-2xx reply, or\nan AdmissionReview response it cannot read. With `Fail` every matching request is then rejected\n(`500 Internal error: failed calling webhook "\u2026"`); with `Ignore` it is admitted without the\ncheck. A `matchConditions` expression that errors at run time rejects the request with\n`403 Forbidden` under `Fail`.\n\nLeaving the field out therefore chooses `Fail` for the author, often without anyone having\ndecided it. Manifests first written for v1beta1, where the default was `Ignore`, flipped to\n`Fail` when only their `apiVersion` was bumped. A webhook that fails closed on the resources its\nown recovery needs can deadlock the cluster: IBM Portieris (commit a8dbe38) could not admit its\nown replacement pods once none were running; Gatekeeper\'s "failing closed" documentation\ndescribes the same deadlock after all nodes are replaced; Heureka\'s GKE staging cluster was\nunusable for two weeks until a misconfigured Gatekeeper webhook was found.\n\n`Ignore` is not free either: while the webhook is down, requests pass unchecked (Gatekeeper\nissue #3538: a pod was created while Gatekeeper was unreachable). The rule does not prefer one\npolicy; it asks that the choice be written down.\n\nFor admission policies nothing is called over the network, so there is no outage to fail\nclosed on. `failurePolicy` decides what an *error* does (it never decides what a validation\nthat is false does: that is the binding\'s `validationActions`):\n\n- a CEL expression that errors at run time: a validation, a `matchConditions` entry or a\n  mutation that reads a field the object does not have (`object.spec.template` on a bare Pod),\n  a type mismatch, the cost budget exceeded. Under `Fail` a validating policy\'s error counts as\n  a failed validation and is enforced through the binding\'s `validationActions` (rejected with\n  `Deny`, a warning with `Warn`); a mutating policy\'s error rejects the request;\n- a misconfiguration: a `paramKind` that does not exist, or a param that a binding with\n  `parameterNotFoundAction: Deny` cannot find (not created yet, deleted, in another\n  namespace). Under `Fail` this rejects every request the policy matches, whatever the\n  binding\'s `validationActions`; the help (the `fix:` line) mentions it for policies with a `paramKind`.\n\nWith `Ignore` the expression that errors, or the misconfigured binding, is skipped: it rejects\nnothing and warns nothing, while validations that are false still count. An expression that works on every object the author tried and errors on an object of\nanother shape turns, under the default, into rejected writes; an omitted `failurePolicy` makes\nthat choice without anyone having decided it.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy without `failurePolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Use instead\n\nWrite the policy you chose. For a policy check, `Fail` is often right; for a mutating webhook\nthe Kubernetes good practices suggest `Ignore` plus a validating check of the final state.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a policy, write it in the spec:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your team\'s convention is that an omitted `failurePolicy` means "`Fail`, on purpose", and\nevery reviewer knows the v1 default, turn the rule off with\n`--rule implicit-failure-policy=off`. Whether `Fail` is dangerous for what the webhook matches is\na separate question that `matches-kube-system` answers whether the policy is written or not.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingWebhook`, `SetDefaults_MutatingWebhook`: `failurePolicy` `Fail`);\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Ignore`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (call errors vs `failurePolicy`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (matchConditions errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingAdmissionPolicySpec`) and `v1beta1/defaults.go`\n  (`SetDefaults_MutatingAdmissionPolicySpec`): `failurePolicy` `Fail`\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/validator.go` (an expression error\n  under `Fail` is a deny decision, enforced through `validationActions`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (configuration errors, such as a\n  param not found with `parameterNotFoundAction: Deny`, reject under `Fail`); `k8s.io/api`\n  `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicySpec.failurePolicy`)\n- Admission webhook good practices (failure policy, gradual roll-out with `Ignore`):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Incidents: IBM Portieris commit a8dbe38; Gatekeeper `website/docs/failing-closed.md`;\n  "Dealing with a Google Kubernetes Engine Cluster Outage",\n  https://dev.to/fourstepper/dealing-with-a-google-kubernetes-engine-cluster-outage-2kf1;\n  open-policy-agent/gatekeeper#3538 (fail open)\n',
       "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets. A patch or replacement that only sets\nlabels and annotations of a webhook configuration, policy or binding (the scaffold's CA\ninjection annotation: a JSON 6902 `add` or `replace` of a string, a strategic merge of string\nvalues, a replacement into `metadata.labels` or `metadata.annotations`) is not named: no\nfinding depends on them (`ca-bundle` reads the injection from the patch itself). One that\ndeletes (a `remove`, a `null`, a `$patch` directive), writes `admission-lint.dev/\u2026` or\nkustomize's `local-config` annotation, or writes `metadata.name`, and any patch of a\nNamespace, is named. A patch file of several strategic-merge documents without a `target`\nis judged document by document: kustomize applies each to the object it names (a document that\nannotates the configuration beside one that changes its Service's spec leaves the configuration\nunnamed); with a `target`, every document applies to every object selected, and the file is\njudged whole.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too), but a Flux `Kustomization` (`apiVersion:\nkustomize.toolkit.fluxcd.io/\u2026`, with no other key that kustomize would read as `apiVersion` or\n`kind`), an object of the cluster applied as it is. Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector that is a regular expression, or\nthat selects by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read (missing because a build step generates it, such as\na scaffold's `manager_image_patch_edited.yaml`; outside the folder; not a regular file) may change\nanything: the message says the object \"may be changed\" by it, naming that file. One finding per\nobject, naming the first patch (one that was read before one that was not) and counting the\nothers.\n\n**Selectors the build is certain of.** `matches-kube-system`, `self-deadlock`, `wildcard-rule` and `critical-resources` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name, and, if any, the group and version of its own `apiVersion`; no regular\n  expression, label selector, other group or version, or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization neither renames nor moves objects;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, which may repeat the webhook's `clientConfig.service` and its\n  `matchPolicy`, `reinvocationPolicy`, `failurePolicy`, `timeoutSeconds` and `sideEffects` when\n  each is the value the webhook has already, written or defaulted; or a JSON 6902 `add`, `replace` or `remove` of a whole selector or of a\n  rule's `scope` (`/webhooks/0/rules/0/scope`: judged as set; a rule the webhook lacks fails the\n  build, and the webhook is judged as written), in a patch with no `move` or `copy` and no\n  operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`), but one that leaves the Service in place: a strategic\n  merge without `options` (kustomize restores the name, namespace and kind it patched), or a\n  JSON 6902 patch none of whose paths (nor a `move`'s `from`) is the root, `/kind`,\n  `/apiVersion`, `/metadata`, `/metadata/name` or `/metadata/namespace`;\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace): no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, and no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), unless the patched selector answers alike\n  wherever the Service lands: it reads no `kubernetes.io/metadata.name`, and matches (or not)\n  alike a namespace without labels and every Namespace manifest of the run (an opt-in label\n  none of them carries, as kubebuilder's layout moves everything to `<project>-system`); and,\n  under a `namespaceSelector` patch, no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, generators, `helmCharts`, \u2026, and\n  `configurations` unless each is read and none of its paths reaches `metadata/labels`; `vars`\n  where a Namespace of the run writes `$(` in its labels, since kustomize's default\n  `varReference` field specs include every object's `metadata/labels`), as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files), a key with a\n  tag or that is no plain string (`!!merge \"\\x3c\\x3c\"` is a merge key and `!!binary\n  cGF0Y2hlcw==` is `patches` to go-yaml; the patches of such a kustomization may change anything),\n  one of several documents (kustomize reads the first), one that holds an alias (`*name`: a\n  patch list's item or `path:` may be one), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does; inside `vars`, whose contents the\n  linter does not read, only that they are there, a spelling such as kubebuilder's `fieldpath`\n  changes nothing; the patches of one that spells only other fields so, `commonlabels:` say,\n  are still read and named as any others), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**Selectors an overlay sets.** An overlay's own patch of the selectors (kubebuilder's\n`config/default` patching the webhook of `config/webhook`) is not applied to the base: the\nbase's folder builds it unpatched. But when every other condition above holds with the overlay\nin the patching kustomization's place (it may rename and move objects; its other patches and\nreplacements of the kind change metadata only); the overlay is a kustomization file kustomize\nbuilds (`kustomization.yaml`, `kustomization.yml` or `Kustomization`, alone in its folder; not\na `kind: Kustomization` document in a file of another name); the base's own kustomization lists\nthe file and changes nothing (no patch of the configuration but of its metadata, no rename, no\nmove, no transformer); the overlay is the only kustomization of the run that lists the base's\nfolder, lists no resource twice, and every kustomization file of the repository (the nearest\nfolder upwards with a `.git`; none: no such judgment) was read by the run (a second overlay such\nas `config/dev` or `deploy/prod`, linted or not, is a build someone applies: lint the\nrepository's root); the patch has no JSON 6902 `test` operation (one that fails makes kustomize\nrefuse the overlay); and the patch narrows the webhook (it sets a rule's `scope` where it was\n`*`, or gives a selector every requirement it had and more, and an `objectSelector` that selects\nno object without labels; a removal never narrows) \u2014 then a finding of `matches-kube-system` or\n`self-deadlock` that the overlay's build does not have is true only of the unpatched base, which\nis not what is applied as a rule: it is an info, and its message ends \"(unpatched: the kustomize\npatch at FILE:LINE changes its selectors in the build that applies it)\". A finding the patched webhook has too keeps its severity.\nWhere the only condition that fails is that a kustomization of the run may move the Service a\npatched `namespaceSelector` is judged against (an overlay's `namespace:` under a selector that\nreads `kubernetes.io/metadata.name`, say), `matches-kube-system`, which judges kube-system by its\nname wherever the Service lands, makes the same info; `self-deadlock` keeps its finding.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to, where the\nrun does not show it: the rule names an object a patch's target selects unless the patch's\nkustomization certainly does not build the object's file (every resource it lists, and those of\nthe kustomizations of the folders it lists, transitively, is a file or a folder whose\nkustomization the run read: then a patch fragment no kustomization lists, or the base of another\noverlay, is not named). Otherwise it names the object, also when it belongs to another overlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
       "rules/long-timeout.md": () => '---\nid: long-timeout\nseverity: warning\n---\n\n# long-timeout\n\n## What it does\n\nFlags a webhook whose effective `timeoutSeconds` is above a threshold: 15 seconds unless the\n`thresholdSeconds` option says otherwise. The effective value is the written one, or the API\ndefault when it is omitted: 10 seconds in `admissionregistration.k8s.io/v1` (so the default\nthreshold never reports it), 30 seconds in the long-removed `v1beta1`. The finding points at\n`timeoutSeconds`, or at the webhook when the field is omitted, and the message then says the\nvalue is the API default.\n\nWhat the wait costs depends on the webhook\'s `failurePolicy`, and the message says which case\napplies: with `Fail` each intercepted request hangs that long and is then rejected; with\n`Ignore` it hangs that long before the API server skips the webhook; with `Ignore` and 30\nseconds, clients that give up after 30 seconds fail anyway.\n\n**Severity: an explicit long timeout is deliberate.**\n\n| case | severity | why |\n|---|---|---|\n| the value is the API default (v1beta1\'s 30 s, or v1\'s 10 s under a lowered threshold) | warning | nobody chose it |\n| written, with `failurePolicy: Ignore`, 30 s or more | warning | the two settings contradict each other: a client that gives up after 30 s fails before the API server skips the webhook, so the request Ignore was meant to let through fails anyway |\n| written, anything else (`Fail`, or `Ignore` below 30 s) | info | a written value is a decision (a chart that allows slow API-server-to-webhook paths, say); under `Fail` an unreachable webhook rejects the request either way, the timeout only decides how soon |\n\nWhere the timeout puts the control plane at risk (kube-system pods and leases, node status),\n`matches-kube-system` and `critical-resources` say so, following GKE\'s unsafe-webhook insight\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`: webhooks on system-critical resources and namespaces) and\nGardener\'s webhook remediator (a webhook on those resources is problematic with `Fail`, or with\n`Ignore` and a timeout above 15 s, "because most control-plane API calls are made with a\nclient-side timeout of 30s"). Where several webhooks add up past a client\'s wait,\n`timeout-budget` does.\n\nOne cause, one finding: the webhooks of one configuration with the same value and case are\nreported together, at the first of them. A webhook with `Ignore` and a timeout above 15 s that\nintercepts a write the control plane needs to recover is `critical-resources`\' finding (it names\nwhat waits), not this rule\'s, while that rule runs with its own severity; a 30 s `Ignore`\nwebhook on kube-system is this rule\'s, not `matches-kube-system`\'s. A webhook shipped without `rules` (filled in at run\ntime) is still called and is checked.\n\nValues outside 1\u201330 seconds are not reported here: the API server rejects them, and\n`timeout-out-of-range` reports them.\n\n**What a file cannot show.** How fast the webhook answers, and how long the cluster\'s clients\nwait: the threshold stands in for both. The 30-second client timeout in the message is a common\nclient default, not something the file says about your clients.\n\n## Why is this bad?\n\n`timeoutSeconds` is how long the API server waits for the webhook before it treats the call as\nfailed. A healthy webhook answers in milliseconds, so the timeout only matters when the\nwebhook is slow or unreachable, and then it is paid by every request the webhook intercepts:\n`kubectl apply` hangs, controllers\' writes queue up behind it, and a mutating webhook\'s\ntimeout adds to those of the other mutating webhooks, which run one after another\n(`timeout-budget` adds them up).\n\nThirty seconds, the maximum (and the v1beta1 default), is as long as the request timeout many\nclients use. Such a client gives up no later than the API server skips the webhook, so\n`failurePolicy: Ignore` no longer keeps its requests working (kubernetes/kubernetes#71508;\nkubeflow/spark-operator#1387 made its 30-second timeout configurable for this reason). The Kubernetes documentation\nasks for a small timeout, a few seconds at most.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 30\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `thresholdSeconds` | number (\u2265 1) | `15` | report effective timeouts above this many seconds |\n\nSet it with `--rule-option long-timeout.thresholdSeconds=5`. At 10 or less, the v1 default of\n10 seconds is reported too (at the webhook, "the API default").\n\n## When not to use it\n\nFor a webhook that must do slow work synchronously (calling an external registry, say) and\nwhose callers are known to wait: raise the threshold to its timeout rather than turning the\nrule off.\n\n## References\n\n- Gardener, webhook remediator and problematic webhooks: `docs/usage/shoot/shoot_status.md`\n  (gardener/gardener), rules in `pkg/gardenlet/operation/botanist/matchers/matcher.go`\n- GKE, "Ensure control plane stability when using webhooks" (`K8S_ADMISSION_WEBHOOK_UNSAFE`):\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- Dynamic Admission Control, "Timeouts":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices ("Set a small timeout"):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#71508, "Admission controller fails on timeout when failurePolicy set to\n  Ignore" (the client\'s timeout expires first); kubernetes/kubernetes#74562 (the\n  `timeoutSeconds` field: 1\u201330 seconds, v1 default 10, v1beta1 default 30)\n',
@@ -4354,11 +4355,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule42) {
-  return { scope: "object", ...rule42 };
+function defineObjectRule(rule43) {
+  return { scope: "object", ...rule43 };
 }
-function defineFileRule(rule42) {
-  return { scope: "file", ...rule42 };
+function defineFileRule(rule43) {
+  return { scope: "file", ...rule43 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -6109,12 +6110,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule42) => shouldUseRule(schema, rule42));
+      return group.rules.some((rule43) => shouldUseRule(schema, rule43));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule42) {
+    function shouldUseRule(schema, rule43) {
       var _a;
-      return schema[rule42.keyword] !== void 0 || ((_a = rule42.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule43.keyword] !== void 0 || ((_a = rule43.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -7175,9 +7176,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule42 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule42)) {
-            keywordCode(it, rule42.keyword, rule42.definition, group.type);
+        for (const rule43 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule43)) {
+            keywordCode(it, rule43.keyword, rule43.definition, group.type);
           }
         }
       });
@@ -7212,9 +7213,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule42 = rules2[keyword];
-        if (typeof rule42 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule42)) {
-          const { type } = rule42.definition;
+        const rule43 = rules2[keyword];
+        if (typeof rule43 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule43)) {
+          const { type } = rule43.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -9308,8 +9309,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule42 = this.RULES.all[keyword];
-        return typeof rule42 == "object" ? rule42.definition : !!rule42;
+        const rule43 = this.RULES.all[keyword];
+        return typeof rule43 == "object" ? rule43.definition : !!rule43;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9317,7 +9318,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule42) => rule42.keyword === keyword);
+          const i = group.rules.findIndex((rule43) => rule43.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9344,10 +9345,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule42 = rules2[key2];
-            if (typeof rule42 != "object")
+            const rule43 = rules2[key2];
+            if (typeof rule43 != "object")
               continue;
-            const { $data } = rule42.definition;
+            const { $data } = rule43.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9511,7 +9512,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule42 = {
+      const rule43 = {
         keyword,
         definition: {
           ...definition,
@@ -9520,18 +9521,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule42, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule43, definition.before);
       else
-        ruleGroup.rules.push(rule42);
-      RULES.all[keyword] = rule42;
+        ruleGroup.rules.push(rule43);
+      RULES.all[keyword] = rule43;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule42, before) {
+    function addBeforeRule(ruleGroup, rule43, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule42);
+        ruleGroup.rules.splice(i, 0, rule43);
       } else {
-        ruleGroup.rules.push(rule42);
+        ruleGroup.rules.push(rule43);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -11806,13 +11807,13 @@ function register(registry) {
     createOptionalMacro({
       functionDesc: "optional.or(optional)",
       evaluate: evaluateOptional,
-      typeCheck(check4, macro, ctx) {
-        const l = ensureOptionalType(check4, macro.receiver, ctx, invalidOrReceiver);
-        const r = ensureOptionalType(check4, macro.arg, ctx, invalidOrArg);
+      typeCheck(check5, macro, ctx) {
+        const l = ensureOptionalType(check5, macro.receiver, ctx, invalidOrReceiver);
+        const r = ensureOptionalType(check5, macro.arg, ctx, invalidOrArg);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check4.registry, r);
+        const unified = l.unify(check5.registry, r);
         if (unified) return unified;
-        throw check4.createError(
+        throw check5.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -11836,13 +11837,13 @@ function register(registry) {
         return ev.run(macro.arg, ctx);
       },
       evaluate: evaluateOptional,
-      typeCheck(check4, macro, ctx) {
-        const l = ensureOptionalType(check4, macro.receiver, ctx, invalidOrValueReceiver).valueType;
-        const r = check4.check(macro.arg, ctx);
+      typeCheck(check5, macro, ctx) {
+        const l = ensureOptionalType(check5, macro.receiver, ctx, invalidOrValueReceiver).valueType;
+        const r = check5.check(macro.arg, ctx);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check4.registry, r);
+        const unified = l.unify(check5.registry, r);
         if (unified) return unified;
-        throw check4.createError(
+        throw check5.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -14211,9 +14212,9 @@ var init_operators = __esm({
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyList) && chk.getType("list<T>");
           let valueType = chk.check(arr[0], ctx);
-          const check4 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check5 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           for (let i = 1; i < arrLen; i++)
-            valueType = check4(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
+            valueType = check5(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
           return chk.registry.getListType(valueType);
         },
         evaluate(ev, ast, ctx) {
@@ -14225,13 +14226,13 @@ var init_operators = __esm({
           const arr = ast.args;
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyMap) && chk.getType("map<K, V>");
-          const check4 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check5 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           let keyType = chk.check(arr[0][0], ctx);
           let valueType = chk.check(arr[0][1], ctx);
           for (let i = 1; i < arrLen; i++) {
             const e = arr[i];
-            keyType = check4(chk, ctx, keyType, e[0], "heterogeneous_map_key");
-            valueType = check4(chk, ctx, valueType, e[1], "heterogeneous_map_value");
+            keyType = check5(chk, ctx, keyType, e[0], "heterogeneous_map_key");
+            valueType = check5(chk, ctx, valueType, e[1], "heterogeneous_map_value");
           }
           return chk.registry.getMapType(keyType, valueType);
         },
@@ -19955,7 +19956,7 @@ var init_build = __esm({
       const visitQueue = new QueueOnePass(p.inst.length);
       const onePassRunes = new Array(p.inst.length);
       const m4 = new Array(p.inst.length).fill(false);
-      const check4 = (pc) => {
+      const check5 = (pc) => {
         let ok = true;
         const inst = p.inst[pc];
         if (visitQueue.contains(pc)) return true;
@@ -19963,7 +19964,7 @@ var init_build = __esm({
         switch (inst.op) {
           case Inst.ALT:
           case Inst.ALT_MATCH: {
-            ok = check4(inst.out) && check4(inst.arg);
+            ok = check5(inst.out) && check5(inst.arg);
             let matchOut = m4[inst.out];
             let matchArg = m4[inst.arg];
             if (matchOut && matchArg) return false;
@@ -19990,7 +19991,7 @@ var init_build = __esm({
           case Inst.CAPTURE:
           case Inst.EMPTY_WIDTH:
           case Inst.NOP:
-            ok = check4(inst.out);
+            ok = check5(inst.out);
             m4[pc] = m4[inst.out];
             onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
             inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
@@ -20061,7 +20062,7 @@ var init_build = __esm({
       instQueue.insert(p.start);
       while (!instQueue.empty()) {
         visitQueue.clear();
-        if (!check4(instQueue.next())) return null;
+        if (!check5(instQueue.next())) return null;
       }
       for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
       return p;
@@ -26817,9 +26818,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule42) {
+function validateRule(at, rule43) {
   const errors = [];
-  const operations = rule42.operations ?? [];
+  const operations = rule43.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -26828,12 +26829,12 @@ function validateRule(at, rule42) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule42.apiGroups ?? [];
+  const groups = rule43.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule42.apiVersions ?? [];
+  const versions = rule43.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -26842,9 +26843,9 @@ function validateRule(at, rule42) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule42.resources));
-  if (rule42.scope !== void 0 && rule42.scope !== null && !SCOPES.includes(rule42.scope))
-    errors.push(notSupported([...at, "scope"], rule42.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule43.resources));
+  if (rule43.scope !== void 0 && rule43.scope !== null && !SCOPES.includes(rule43.scope))
+    errors.push(notSupported([...at, "scope"], rule43.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -26887,9 +26888,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule42, j) => {
-    if (rule42 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule42));
+  webhook.rules?.forEach((rule43, j) => {
+    if (rule43 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule43));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -26981,14 +26982,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule42) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule42;
+function validateRuleWithOperations(at, rule43) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule43;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule42) {
+function validateNamedRuleWithOperations(at, rule43) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule42.resourceNames ?? []).forEach((value, i) => {
+  (rule43.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -26997,7 +26998,7 @@ function validateNamedRuleWithOperations(at, rule42) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule42));
+  errors.push(...validateRuleWithOperations(at, rule43));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -27017,14 +27018,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule42, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule42 ?? {})));
+    match[list3]?.forEach((rule43, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule43 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule42, i) => {
-    rule42?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule43, i) => {
+    rule43?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -35471,12 +35472,14 @@ function replacementPatches(file, list3, lineOf2, adds) {
       const target = selected.selector === true && Object.keys(written).length > 0 ? { ...selected, metadataSelectors: written } : selected;
       const paths = Array.isArray(fieldPaths) ? fieldPaths.filter((path) => typeof path === "string") : [];
       const inMetadata = Array.isArray(fieldPaths) && paths.length === fieldPaths.length && paths.every((path) => /^\.?metadata\./.test(path));
+      const replacesName = !Array.isArray(fieldPaths) || paths.length !== fieldPaths.length || paths.some((path) => /^\.?metadata\.(?:name|\*)(?:$|\.)/.test(path) || path.includes("local-config"));
       out.push({
         file,
         line: lineOf2(item),
         target,
         selectors: { changes: [], known: inMetadata },
         replacement: true,
+        ...replacesName ? { replacesName: true } : {},
         ...paths.some(writesCaBundle) ? { writesCaBundle: true } : {},
         // A field path that writes kustomize's local-config annotation takes the object out of the build (s37d 1-A).
         ...inMetadata ? { metadataOnly: true, ...paths.some((path) => /^\.?metadata\.name$/.test(path) || path.includes("local-config")) ? {} : { keepsName: true } } : {},
@@ -35871,10 +35874,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule42) {
-  const groups = rule42.apiGroups ?? [];
-  const versions = rule42.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule42.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule43) {
+  const groups = rule43.apiGroups ?? [];
+  const versions = rule43.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule43.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -35890,9 +35893,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule42, discovery) {
-  const groups = rule42.apiGroups ?? [];
-  return (rule42.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule43, discovery) {
+  const groups = rule43.apiGroups ?? [];
+  return (rule43.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -35900,15 +35903,15 @@ function canMatchNamespaced(rule42, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule42) => {
-    if (rule42 === null)
+  return (rules2 ?? []).some((rule43) => {
+    if (rule43 === null)
       return false;
-    const scope = rule42.scope ?? "*";
+    const scope = rule43.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule42);
+      return canMatchNamespaces(rule43);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule42, discovery);
-    return canMatchNamespaced(rule42, discovery) || canMatchNamespaces(rule42);
+      return canMatchNamespaced(rule43, discovery);
+    return canMatchNamespaced(rule43, discovery) || canMatchNamespaces(rule43);
   });
 }
 var init_scope = __esm({
@@ -36270,7 +36273,10 @@ var init_policies = __esm({
 });
 
 // dist/src/match/kustomize-names.js
-var import_node_path5, MAX_DEPTH, MAX_BUILDS, KUSTOMIZATION_FILES, KustomizeNames;
+function kustomizeNamesOf(scope) {
+  return scope.memo.get(KUSTOMIZE_NAMES, () => new KustomizeNames(scope.kustomizations, scope.kustomizePatches));
+}
+var import_node_path5, MAX_DEPTH, MAX_BUILDS, KUSTOMIZATION_FILES, KustomizeNames, KUSTOMIZE_NAMES;
 var init_kustomize_names = __esm({
   "dist/src/match/kustomize-names.js"() {
     "use strict";
@@ -36278,6 +36284,7 @@ var init_kustomize_names = __esm({
     import_node_path5 = require("node:path");
     init_kustomize_patches();
     init_types();
+    init_run_scope();
     MAX_DEPTH = 64;
     MAX_BUILDS = 1e3;
     KUSTOMIZATION_FILES = /* @__PURE__ */ new Set(["kustomization.yaml", "kustomization.yml", "Kustomization"]);
@@ -36325,6 +36332,14 @@ var init_kustomize_names = __esm({
        * objects; none when no kustomization builds it, or when the tree is past what is followed.
        */
       buildsOf(file) {
+        return this.topBuildsOf(file) ?? [];
+      }
+      /**
+       * Every top build of the run that holds `file` (none when no kustomization builds it), or
+       * undefined when the tree is past what is followed (a component, a configuration, a patch that
+       * may rename): its objects' names in the cluster are then not known.
+       */
+      topBuildsOf(file) {
         if (this.#listings.length === 0 || file === "<stdin>")
           return [];
         const path = realPath((0, import_node_path5.resolve)(file));
@@ -36332,11 +36347,16 @@ var init_kustomize_names = __esm({
         if (builds === void 0) {
           const budget2 = { left: MAX_BUILDS };
           const all = this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, budget2, false);
-          const unique = new Map(all.map((build) => [`${build.root}\0${build.prefix}\0${build.suffix}`, build]));
-          builds = budget2.left < 0 ? [] : [...unique.values()];
+          const unique = /* @__PURE__ */ new Map();
+          for (const build of all) {
+            const key2 = `${build.root}\0${build.prefix}\0${build.suffix}`;
+            const seen = unique.get(key2);
+            unique.set(key2, seen === void 0 ? build : { ...seen, moves: seen.moves || build.moves });
+          }
+          builds = budget2.left < 0 ? null : [...unique.values()];
           this.#builds.set(path, builds);
         }
-        return builds;
+        return builds ?? void 0;
       }
       /** The top builds of `path` (a file, or a kustomization's folder): each chain of kustomizations up to one that nothing builds on. */
       #buildsOfPath(path, seen, depth, budget2, everyLevel) {
@@ -36353,16 +36373,17 @@ var init_kustomize_names = __esm({
           }
           const prefix = listing.namePrefix ?? "";
           const suffix = listing.nameSuffix ?? "";
+          const moves = listing.moves === true;
           const outer = this.#buildsOfPath((0, import_node_path5.dirname)(realPath((0, import_node_path5.resolve)(listing.file))), seen, depth + 1, budget2, everyLevel);
           if (everyLevel || this.#isTop(listing)) {
             if (--budget2.left < 0)
               break;
-            builds.push({ root: listing.file, prefix, suffix });
+            builds.push({ root: listing.file, prefix, suffix, moves });
           }
           for (const build of outer) {
             if (--budget2.left < 0)
               break;
-            builds.push({ root: build.root, prefix: build.prefix + prefix, suffix: suffix + build.suffix });
+            builds.push({ root: build.root, prefix: build.prefix + prefix, suffix: suffix + build.suffix, moves: moves || build.moves });
           }
         }
         seen.delete(path);
@@ -36374,12 +36395,13 @@ var init_kustomize_names = __esm({
         return !this.#listings.some((other) => other !== listing && other.resources.includes(folder));
       }
     };
+    KUSTOMIZE_NAMES = memoKey("the names the run's kustomize builds give");
   }
 });
 
 // dist/src/match/bindings.js
 function policyIndexOf(scope) {
-  return scope.memo.get(POLICY_INDEX, () => new PolicyIndex(scope.policies, new KustomizeNames(scope.kustomizations, scope.kustomizePatches)));
+  return scope.memo.get(POLICY_INDEX, () => new PolicyIndex(scope.policies, kustomizeNamesOf(scope)));
 }
 var POLICY_INDEX;
 var init_bindings = __esm({
@@ -36428,17 +36450,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule42, request2) {
-  return scopeMatches(rule42.scope, request2) && (rule42.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule42.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule42.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule42.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule43, request2) {
+  return scopeMatches(rule43.scope, request2) && (rule43.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule43.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule43.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule43.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule42) {
-  if (rule42 === null || typeof rule42 !== "object")
+function compileRule(rule43) {
+  if (rule43 === null || typeof rule43 !== "object")
     return null;
-  const scope = rule42.scope ?? "*";
-  const operations = listOf(rule42.operations);
-  const groups = listOf(rule42.apiGroups);
-  const versions = listOf(rule42.apiVersions);
-  const resources = listOf(rule42.resources);
+  const scope = rule43.scope ?? "*";
+  const operations = listOf(rule43.operations);
+  const groups = listOf(rule43.apiGroups);
+  const versions = listOf(rule43.apiVersions);
+  const resources = listOf(rule43.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -36454,27 +36476,27 @@ function compileRule(rule42) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule42, request2) {
-  if (rule42.scope === "Namespaced") {
+function compiledRuleMatches(rule43, request2) {
+  if (rule43.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule42.scope === "Cluster") {
+  } else if (rule43.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule42.operations, request2.operation) || !hasOrAny(rule42.groups, request2.group) || !hasOrAny(rule42.versions, request2.version))
+  if (!hasOrAny(rule43.operations, request2.operation) || !hasOrAny(rule43.groups, request2.group) || !hasOrAny(rule43.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule42.resources) {
+  for (const [resource, subresource] of rule43.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule42 of compiledRules(rules2 ?? [])) {
-    if (rule42 === null || !hasOrAny(rule42.groups, group))
+  for (const rule43 of compiledRules(rules2 ?? [])) {
+    if (rule43 === null || !hasOrAny(rule43.groups, group))
       continue;
-    for (const [r, sub] of rule42.resources)
+    for (const [r, sub] of rule43.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -36483,24 +36505,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule42 = rules2[index];
-    if (rule42 !== null && compiledRuleMatches(rule42, request2))
+    const rule43 = rules2[index];
+    if (rule43 !== null && compiledRuleMatches(rule43, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule42) => rule42 !== null && hasOrAny(rule42.groups, request2.group) && hasOrAny(rule42.operations, request2.operation) && rule42.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule43) => rule43 !== null && hasOrAny(rule43.groups, request2.group) && hasOrAny(rule43.operations, request2.operation) && rule43.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule42 = rules2[index];
-    if (rule42 === null)
+    const rule43 = rules2[index];
+    if (rule43 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule42, candidate))
+      if (compiledRuleMatches(rule43, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -36536,12 +36558,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule42 = matchingRule(webhook, request2, discovery);
-  if (rule42 === void 0)
+  const rule43 = matchingRule(webhook, request2, discovery);
+  if (rule43 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule42);
+  return selectorsOutcome(webhook, request2, rule43);
 }
-function selectorsOutcome(webhook, request2, rule42) {
+function selectorsOutcome(webhook, request2, rule43) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -36549,10 +36571,10 @@ function selectorsOutcome(webhook, request2, rule42) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule42.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule43.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule42.rule, unknown: "object-labels" };
-  return { called: true, rule: rule42.rule, equivalent: rule42.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule43.rule, unknown: "object-labels" };
+  return { called: true, rule: rule43.rule, equivalent: rule43.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -36582,13 +36604,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule42) => {
-    if (!isRule(rule42))
+  return (rules2 ?? []).map((rule43) => {
+    if (!isRule(rule43))
       return null;
-    const names2 = rule42.resourceNames ?? [];
+    const names2 = rule43.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule42;
+    return rule43;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -36734,7 +36756,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule42) => rule42 !== null && typeof rule42 === "object" && (rule42.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule43) => rule43 !== null && typeof rule43 === "object" && (rule43.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -37036,8 +37058,8 @@ var init_services = __esm({
 });
 
 // dist/src/match/targets.js
-function withAllGroups(discovery, rule42) {
-  return (rule42.apiGroups ?? []).includes("*") ? { ...rule42, apiGroups: [...discovery.groups()] } : rule42;
+function withAllGroups(discovery, rule43) {
+  return (rule43.apiGroups ?? []).includes("*") ? { ...rule43, apiGroups: [...discovery.groups()] } : rule43;
 }
 function splitEntry(entry) {
   const slash = entry.indexOf("/");
@@ -37050,11 +37072,11 @@ function selectedVersions(discovery, group, versions) {
   const served3 = discovery.versions(group);
   return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule42, entry) {
+function entryTargets(discovery, rule43, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule42.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule42.apiVersions ?? [])) {
+  for (const group of rule43.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule43.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -37105,19 +37127,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule42 of webhook.rules ?? []) {
-    if (rule42 === null || typeof rule42 !== "object")
+  for (const rule43 of webhook.rules ?? []) {
+    if (rule43 === null || typeof rule43 !== "object")
       continue;
-    for (const group of rule42.apiGroups ?? []) {
+    for (const group of rule43.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule42.resources ?? []) {
+      for (const entry of rule43.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule42, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule43, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -37207,8 +37229,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule42) {
-  const operations = rule42.operations ?? [];
+function isConnectOnly(rule43) {
+  const operations = rule43.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -37249,16 +37271,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule42, path, webhook, live, others = 0) {
+function checkOperations(rule43, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule42.operations ?? [];
+  const operations = rule43.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule42)) {
+  if (isConnectOnly(rule43)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -37291,10 +37313,10 @@ function checkOperations(rule42, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule42, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule43, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule42.apiGroups ?? [];
-  const resources = rule42.resources ?? [];
+  const groups = rule43.apiGroups ?? [];
+  const resources = rule43.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
@@ -37303,9 +37325,9 @@ function checkRule(discovery, rule42, path, webhook, kube, virtualExcluded) {
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule42, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule43, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule42, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule43, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -37323,9 +37345,9 @@ function checkRule(discovery, rule42, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule42, operations: ["*"] };
+  const anyOperation = { ...rule43, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule42.scope ?? "*";
+  const scope = rule43.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -37342,7 +37364,7 @@ function checkRule(discovery, rule42, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule42, path, webhook, scoped2);
+  const result = checkOperations(rule43, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -37360,16 +37382,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule42, j) => {
-    if (rule42 === null || typeof rule42 !== "object") {
+  rules2.forEach((rule43, j) => {
+    if (rule43 === null || typeof rule43 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule42, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule43, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule42))
+    if (isConnectOnly(rule43))
       connectOnly.push(j);
     else
       others++;
@@ -37416,12 +37438,12 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule42) => rule42 !== null && typeof rule42 === "object" ? rule42.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule43) => rule43 !== null && typeof rule43 === "object" ? rule43.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
     return "custom";
-  const onlyEvictions = rules2.every((rule42) => rule42 !== null && typeof rule42 === "object" && (rule42.apiGroups ?? []).every((group) => group === "") && (rule42.resources ?? []).length > 0 && (rule42.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  const onlyEvictions = rules2.every((rule43) => rule43 !== null && typeof rule43 === "object" && (rule43.apiGroups ?? []).every((group) => group === "") && (rule43.resources ?? []).length > 0 && (rule43.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
   return onlyEvictions ? "evictions" : "builtin";
 }
 function which(entries) {
@@ -37529,11 +37551,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule42, index) => {
-    if (rule42 === null || typeof rule42 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule43, index) => {
+    if (rule43 === null || typeof rule43 !== "object")
       return [];
-    const all = (rule42.apiGroups ?? []).includes(ANY) && (rule42.apiVersions ?? []).includes(ANY) && (rule42.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule42.scope === void 0 || rule42.scope === ANY);
-    return all ? [{ index, operations: rule42.operations ?? [] }] : [];
+    const all = (rule43.apiGroups ?? []).includes(ANY) && (rule43.apiVersions ?? []).includes(ANY) && (rule43.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule43.scope === void 0 || rule43.scope === ANY);
+    return all ? [{ index, operations: rule43.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -38567,16 +38589,16 @@ function analyse(object, context) {
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    for (const [j, rule42] of (webhook.rules ?? []).entries()) {
-      if (rule42 === null || rule42.scope === "Cluster")
+    for (const [j, rule43] of (webhook.rules ?? []).entries()) {
+      if (rule43 === null || rule43.scope === "Cluster")
         continue;
-      const operations = rule42.operations ?? [];
+      const operations = rule43.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule42.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule43.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule42.apiGroups ?? [];
-      const versions = rule42.apiVersions ?? [];
+      const groups = rule43.apiGroups ?? [];
+      const versions = rule43.apiVersions ?? [];
       const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
       const conditions = webhook.matchConditions ?? [];
       let called;
@@ -38640,13 +38662,13 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    const installerWritesOnly = (webhook.rules ?? []).every((rule42) => {
-      if (rule42 === null || rule42.scope === "Cluster")
+    const installerWritesOnly = (webhook.rules ?? []).every((rule43) => {
+      if (rule43 === null || rule43.scope === "Cluster")
         return true;
-      const operations = rule42.operations ?? [];
+      const operations = rule43.operations ?? [];
       if (!operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT"))
         return true;
-      return (rule42.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule42.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
+      return (rule43.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule43.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
@@ -38730,10 +38752,10 @@ function patched(object, run2) {
       return { object };
     if (change.field === "scope") {
       const rules2 = [...webhook.rules ?? []];
-      const rule42 = rules2[change.rule ?? -1];
-      if (rule42 === void 0 || rule42 === null || typeof rule42 !== "object")
+      const rule43 = rules2[change.rule ?? -1];
+      if (rule43 === void 0 || rule43 === null || typeof rule43 !== "object")
         return { object };
-      const { scope: _scope, ...rest } = rule42;
+      const { scope: _scope, ...rest } = rule43;
       rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
       webhooks[index] = { ...webhook, rules: rules2 };
     } else
@@ -38765,8 +38787,8 @@ function narrows(change, written, patched2) {
   if (before === void 0 || after === void 0)
     return false;
   if (change.field === "scope") {
-    const rule42 = before.rules?.[change.rule ?? -1];
-    return (rule42?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+    const rule43 = before.rules?.[change.rule ?? -1];
+    return (rule43?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
   }
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
@@ -39172,7 +39194,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule42) => rule42 !== null && typeof rule42 === "object" && names(rule42.operations, write2.operation) && names(rule42.apiGroups, write2.group) && (rule42.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule43) => rule43 !== null && typeof rule43 === "object" && names(rule43.operations, write2.operation) && names(rule43.apiGroups, write2.group) && (rule43.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -39196,7 +39218,7 @@ function validationsOf(run2, spec, requests2) {
   const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
   return validationsOutcome(run2, validations, variables, requests2);
 }
-function policyViolation(object, write2, rule42, boundBy, messageId, severity, help, nameWidth = 63) {
+function policyViolation(object, write2, rule43, boundBy, messageId, severity, help, nameWidth = 63) {
   return {
     messageId,
     data: {
@@ -39206,7 +39228,7 @@ function policyViolation(object, write2, rule42, boundBy, messageId, severity, h
       resource: describeResource(write2),
       defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
     },
-    path: ["spec", "matchConstraints", "resourceRules", rule42],
+    path: ["spec", "matchConstraints", "resourceRules", rule43],
     severity,
     help
   };
@@ -39242,7 +39264,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule42;
+    let rule43;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -39255,18 +39277,18 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule42 ??= outcome.rule;
+      rule43 ??= outcome.rule;
     }
-    if (rule42 === void 0)
+    if (rule43 === void 0)
       continue;
     const { called: requesters, undecided } = calledRequesters(run2, spec.matchConditions ?? [], write2);
     if (requesters.length === 0) {
       if (undecided && !mutating)
-        undecidedWrite ??= { write: write2, rule: rule42, boundBy };
+        undecidedWrite ??= { write: write2, rule: rule43, boundBy };
       continue;
     }
     if (mutating)
-      return [policyViolation(object, write2, rule42, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+      return [policyViolation(object, write2, rule43, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
     let validations = validationsOf(run2, spec, requesters);
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
     if (validations === "passes" && (undecided || spec.paramKind != null || audited))
@@ -39274,12 +39296,12 @@ function checkPolicyObject3(object, run2) {
     if (validations === "passes")
       continue;
     if (validations === "denies")
-      return [policyViolation(object, write2, rule42, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+      return [policyViolation(object, write2, rule43, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
     if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request2) => ({ ...request2, systemObject: "likely" }))) === "passes"))
       gatedOnly = false;
-    unknown ??= { write: write2, rule: rule42, boundBy };
+    unknown ??= { write: write2, rule: rule43, boundBy };
   }
   if (unknown !== void 0) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
@@ -39400,7 +39422,7 @@ var init_matches_kube_system = __esm({
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
             const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
-              const { entry, rule: rule42, match, everything } = interception;
+              const { entry, rule: rule43, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -39417,7 +39439,7 @@ var init_matches_kube_system = __esm({
                   patched: patched2,
                   unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run2, KUBE_SYSTEM))
                 },
-                path: [...entry.path, "rules", rule42],
+                path: [...entry.path, "rules", rule43],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
@@ -39434,8 +39456,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule42] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule42?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule43] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule43?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -40410,20 +40432,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule42 of hook.entry.webhook.rules ?? []) {
-      if (rule42 === null)
+    for (const rule43 of hook.entry.webhook.rules ?? []) {
+      if (rule43 === null)
         continue;
-      for (const group of rule42.apiGroups ?? []) {
-        for (const version2 of (rule42.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule43.apiGroups ?? []) {
+        for (const version2 of (rule43.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule42.resources ?? []) {
+          for (const entry of rule43.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule42.operations ?? []) {
+            for (const operation of rule43.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -40458,16 +40480,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule42 = compiled4[k];
-      if (rule42 === null) {
+      const rule43 = compiled4[k];
+      if (rule43 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule42.key);
+      let id = ids.get(rule43.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule42.key, id);
-        rules2.push(rule42);
+        ids.set(rule43.key, id);
+        rules2.push(rule43);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -40479,12 +40501,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule42, id) => {
+  written.forEach((rule43, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule42.apiGroups ?? [];
-    const operations = rule42.operations ?? [];
+    const apiGroups = rule43.apiGroups ?? [];
+    const operations = rule43.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule42.resources ?? []) {
+    for (const entry of rule43.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -40560,12 +40582,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule42 = table2.rules[id];
-      if (compiledRuleMatches(rule42, probe2))
+      const rule43 = table2.rules[id];
+      if (compiledRuleMatches(rule43, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule42, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule43, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -41515,16 +41537,16 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function capitalized(rule42, rulePath, subject) {
-  return (rule42.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
+function capitalized(rule43, rulePath, subject) {
+  return (rule43.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
 }
-function checkRule2(run2, rule42, rulePath, subject) {
+function checkRule2(run2, rule43, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule42.apiGroups ?? [];
+  const groups = rule43.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
-    return capitalized(rule42, rulePath, subject);
-  const versions = (rule42.apiVersions ?? []).filter((v) => v !== "");
+    return capitalized(rule43, rulePath, subject);
+  const versions = (rule43.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -41538,10 +41560,10 @@ function checkRule2(run2, rule42, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule42.resources ?? []).forEach((resourceEntry, k) => {
+  (rule43.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule42, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule43, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -41550,7 +41572,7 @@ function checkRule2(run2, rule42, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule42.apiVersions[index];
+        const version2 = rule43.apiVersions[index];
         const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -41588,19 +41610,19 @@ function ruleStillMatches(entries, violations, at) {
   const dead = new Set(violations.filter((violation) => violation.path[at] === "resources").map((violation) => violation.path[at + 1]));
   return dead.size < entries;
 }
-function diagnose(discovery, at, rule42, resourceEntry) {
-  if (entryTargets(discovery, rule42, resourceEntry).length > 0)
+function diagnose(discovery, at, rule43, resourceEntry) {
+  if (entryTargets(discovery, rule43, resourceEntry).length > 0)
     return void 0;
-  const groups = rule42.apiGroups ?? [];
-  const versions = rule42.apiVersions ?? [];
+  const groups = rule43.apiGroups ?? [];
+  const versions = rule43.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   if (mayBeSwitchedOn(groups, versions, resource))
     return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule42, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule43, apiVersions: ["*"], apiGroups: servedGroups };
   if (resource === "*") {
-    const all = entryTargets(discovery, rule42, "*");
+    const all = entryTargets(discovery, rule43, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -41717,8 +41739,8 @@ var init_unknown_resource = __esm({
           webhookConfiguration(object) {
             return webhooksOf(object).flatMap((entry) => {
               const rules2 = entry.webhook.rules ?? [];
-              const found = rules2.map((rule42, j) => rule42 === null || typeof rule42 !== "object" ? [] : checkRule2(run2, rule42, [...entry.path, "rules", j], webhookSubject(entry.label)));
-              const stillCalled = rules2.some((rule42, j) => rule42 !== null && typeof rule42 === "object" && ruleStillMatches(rule42.resources?.length ?? 0, found[j], entry.path.length + 2));
+              const found = rules2.map((rule43, j) => rule43 === null || typeof rule43 !== "object" ? [] : checkRule2(run2, rule43, [...entry.path, "rules", j], webhookSubject(entry.label)));
+              const stillCalled = rules2.some((rule43, j) => rule43 !== null && typeof rule43 === "object" && ruleStillMatches(rule43.resources?.length ?? 0, found[j], entry.path.length + 2));
               const lowered = entry.mutating && stillCalled;
               return found.flat().map((violation) => lowered ? { ...violation, severity: "info", help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation);
             });
@@ -41727,7 +41749,7 @@ var init_unknown_resource = __esm({
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule42, j) => rule42 === null || typeof rule42 !== "object" ? [] : checkRule2(run2, rule42, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule43, j) => rule43 === null || typeof rule43 !== "object" ? [] : checkRule2(run2, rule43, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -41839,15 +41861,15 @@ var init_wildcard_rule = __esm({
               if (isOptIn(webhook.objectSelector))
                 continue;
               const everything = everythingRule(webhook);
-              const found = (webhook.rules ?? []).flatMap((rule42, j) => {
-                if (rule42 === null || typeof rule42 !== "object" || everything !== void 0 && j !== everything)
+              const found = (webhook.rules ?? []).flatMap((rule43, j) => {
+                if (rule43 === null || typeof rule43 !== "object" || everything !== void 0 && j !== everything)
                   return [];
-                const groups = rule42.apiGroups ?? [];
+                const groups = rule43.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule42.scope ?? "*";
-                return (rule42.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule43.scope ?? "*";
+                return (rule43.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -41936,11 +41958,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule42 of rules2 ?? []) {
-                if (rule42 === null || typeof rule42 !== "object")
+              for (const rule43 of rules2 ?? []) {
+                if (rule43 === null || typeof rule43 !== "object")
                   continue;
-                const groups = rule42.apiGroups ?? [];
-                for (const entry of rule42.resources ?? []) {
+                const groups = rule43.apiGroups ?? [];
+                for (const entry of rule43.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -43147,10 +43169,10 @@ function mayAdmitApiServer(policy, targetPort, sources) {
     return false;
   if (!Array.isArray(ingress))
     return true;
-  return ingress.some((rule42) => {
-    if (!isRecord2(rule42))
+  return ingress.some((rule43) => {
+    if (!isRecord2(rule43))
       return true;
-    const { from, ports } = rule42;
+    const { from, ports } = rule43;
     const anySource = from == null || Array.isArray(from) && from.length === 0;
     const mayBeApiServer = anySource || !Array.isArray(from) || from.some((peer) => mayBeApiServerPeer(peer, policy, sources));
     return mayBeApiServer && mayBeOnPort(ports, targetPort);
@@ -43254,6 +43276,77 @@ var init_webhook_network_policy = __esm({
   }
 });
 
+// dist/rules/generic-configuration-name.js
+function namesInCluster(object, run2) {
+  const stream = streamOf(object.manifest.file);
+  const renaming = patchesBuilding(run2.kustomizePatches, { ...object, file: object.manifest.file.path }, run2, stream).some((patch) => patch.unread === true || patch.changesKind === true || patch.renamesTo !== void 0 || patch.replacesName === true);
+  if (renaming)
+    return void 0;
+  const builds = kustomizeNamesOf(run2).topBuildsOf(stream);
+  if (builds === void 0)
+    return void 0;
+  const name = object.name;
+  if (builds.length === 0)
+    return [{ name, moved: false }];
+  return builds.map((build) => ({ name: `${build.prefix}${name}${build.suffix}`, moved: build.moves, root: build.root }));
+}
+function generatedName(object, run2) {
+  const generated = GENERATED_NAMES[object.kind];
+  if (generated === void 0 || object.name !== generated || isFragment(object) || webhooksOf(object).length === 0)
+    return void 0;
+  const scaffold = webhooksOf(object).some((entry) => entry.webhook.clientConfig?.service?.namespace === SCAFFOLD_NAMESPACE);
+  return namesInCluster(object, run2)?.find((inCluster) => inCluster.name === generated && (inCluster.moved || !scaffold));
+}
+function check3(object, run2) {
+  const found = generatedName(object, run2);
+  if (found === void 0)
+    return [];
+  const stream = streamOf(object.manifest.file);
+  const together2 = run2.webhookConfigurations.filter((other) => other === object || streamOf(other.manifest.file) === stream && generatedName(other, run2) !== void 0);
+  if (together2[0] !== object)
+    return [];
+  const by = (them) => found.root === void 0 ? "" : ` as ${elideMiddle((0, import_node_path8.dirname)(found.root), 40)} builds ${them}`;
+  if (together2.length === 1)
+    return [{ messageId: "generic", data: { kind: object.kind, name: object.name, by: by("it") }, path: ["metadata", "name"] }];
+  const names2 = [...new Set(together2.map((other) => `"${other.name}"`))];
+  return [{ messageId: "genericNames", data: { names: `${names2.slice(0, -1).join(", ")}${names2.length > 1 ? " and " : ""}${names2.at(-1)}`, by: by("them") }, path: ["metadata", "name"] }];
+}
+var import_node_path8, GENERATED_NAMES, SCAFFOLD_NAMESPACE, rule25;
+var init_generic_configuration_name = __esm({
+  "dist/rules/generic-configuration-name.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_node_path8 = require("node:path");
+    init_kustomize_names();
+    init_namespaces();
+    init_patched();
+    init_webhooks();
+    init_rule();
+    init_list();
+    GENERATED_NAMES = {
+      MutatingWebhookConfiguration: "mutating-webhook-configuration",
+      ValidatingWebhookConfiguration: "validating-webhook-configuration"
+    };
+    SCAFFOLD_NAMESPACE = "system";
+    rule25 = defineObjectRule({
+      meta: {
+        id: "generic-configuration-name",
+        title: "The configuration keeps controller-gen's default name, which other projects' configurations share",
+        severity: "warning",
+        appliesTo: ALL_WEBHOOK_KINDS,
+        messages: {
+          generic: `{{kind}} "{{name}}" has controller-gen's default name{{by}}: other projects use it too`,
+          genericNames: "configurations {{names}} have controller-gen's default names{{by}}: other projects use them too"
+        },
+        help: "Webhook configurations are cluster-scoped: a second project applied under the same name takes this object over. kubectl apply replaces the first project's webhooks with its own (they are deleted, and its checks stop without an error), server-side apply merges the two lists or conflicts, and deleting either project deletes the object with both projects' webhooks; a CA-injection annotation then names one project's certificate for the other's webhooks. Give the configuration a name of its own: a namePrefix in the kustomization that builds it, or controller-gen's webhookconfiguration marker with a name."
+      },
+      create(run2) {
+        return { webhookConfiguration: (object) => check3(object, run2) };
+      }
+    });
+  }
+});
+
 // dist/rules/admission-review-versions.js
 function rejectedByApiServer(versions) {
   if (versions.length === 0)
@@ -43269,7 +43362,7 @@ function which2(entries) {
     return { which: `webhook "${entries[0].label}"` };
   return { which: `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}` };
 }
-var KNOWN, V1BETA1_FIRST_HELP, rule25;
+var KNOWN, V1BETA1_FIRST_HELP, rule26;
 var init_admission_review_versions = __esm({
   "dist/rules/admission-review-versions.js"() {
     "use strict";
@@ -43280,7 +43373,7 @@ var init_admission_review_versions = __esm({
     init_list();
     KNOWN = /* @__PURE__ */ new Set(["v1", "v1beta1"]);
     V1BETA1_FIRST_HELP = 'The API server sends the first version of the list it knows, so this webhook gets admission.k8s.io/v1beta1 (deprecated since 1.19, no removal scheduled) and its responses are not checked for the request uid and apiVersion/kind. It also speaks v1, so nothing breaks if v1beta1 goes. List v1 first: admissionReviewVersions: ["v1", "v1beta1"].';
-    rule25 = defineObjectRule({
+    rule26 = defineObjectRule({
       meta: {
         id: "admission-review-versions",
         title: "admissionReviewVersions lacks v1 or lists unknown versions first",
@@ -44055,7 +44148,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule42) => rule42?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule43) => rule43?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -44079,7 +44172,7 @@ function consequence2(object, entry) {
   const defaulted = isDefaulted(object, [...entry.path, "failurePolicy"]) ? " (the API default)" : "";
   return `with failurePolicy Fail${defaulted} the API server rejects each of them with 403 Forbidden before calling the webhook`;
 }
-var rule26;
+var rule27;
 var init_match_condition_null_object = __esm({
   "dist/rules/match-condition-null-object.js"() {
     "use strict";
@@ -44092,7 +44185,7 @@ var init_match_condition_null_object = __esm({
     init_evaluate();
     init_webhook_api();
     init_list();
-    rule26 = defineObjectRule({
+    rule27 = defineObjectRule({
       meta: {
         id: "match-condition-null-object",
         title: "A matchCondition dereferences object on DELETE (or oldObject on CREATE) without a null guard",
@@ -44219,14 +44312,14 @@ function kindScenarios(run2, rules2, owner, excluded = /* @__PURE__ */ new Set()
 }
 function requests(run2, rules2) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule42 of rules2) {
-    if (rule42 == null)
+  for (const rule43 of rules2) {
+    if (rule43 == null)
       continue;
-    const operations = rule42.operations ?? [];
-    const spelled = withAllGroups(run2.discovery, rule42);
-    for (const entry of rule42.resources ?? []) {
+    const operations = rule43.operations ?? [];
+    const spelled = withAllGroups(run2.discovery, rule43);
+    for (const entry of rule43.resources ?? []) {
       for (const { info, subresource } of entryTargets(run2.discovery, spelled, entry ?? "")) {
-        if (rule42.scope === "Namespaced" && !info.namespaced || rule42.scope === "Cluster" && info.namespaced)
+        if (rule43.scope === "Namespaced" && !info.namespaced || rule43.scope === "Cluster" && info.namespaced)
           continue;
         for (const operation of OPERATIONS4) {
           if (subresource !== "" && operation !== "UPDATE")
@@ -44285,7 +44378,7 @@ function boundRequests(run2, policy, counts = () => true) {
   const covers2 = bindings.map((binding) => {
     const match = bindingSpec(binding)?.matchResources;
     const rules2 = match?.resourceRules ?? [];
-    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule42) => (rule42?.resourceNames ?? []).length === 0)).keys());
+    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule43) => (rule43?.resourceNames ?? []).length === 0)).keys());
     const matched = rules2.length === 0 ? void 0 : new Set(requests(run2, rules2).keys());
     return (key2) => (matched === void 0 || matched.has(key2)) && !excluded.has(key2);
   });
@@ -44380,7 +44473,7 @@ function enforcingBinding(run2, policy, keys, anyAction) {
   const bound = boundRequests(run2, policy, (binding) => anyAction || bindingCanReject(binding));
   return bound !== void 0 && [...keys].some(bound);
 }
-var ANALYSES, moreText, rule27;
+var ANALYSES, moreText, rule28;
 var init_undefined_field = __esm({
   "dist/rules/undefined-field.js"() {
     "use strict";
@@ -44398,7 +44491,7 @@ var init_undefined_field = __esm({
     init_rule();
     ANALYSES = memoKey("undefined-field analyses by expressions and rules");
     moreText = (more2) => more2 === 0 ? "" : ` (+${more2} more)`;
-    rule27 = defineObjectRule({
+    rule28 = defineObjectRule({
       meta: {
         id: "undefined-field",
         title: "A matchCondition or policy expression selects a field the matched built-in kind does not have",
@@ -44819,7 +44912,7 @@ function unguardedPatchTargets(expr, fields, guards) {
     return [];
   const found = /* @__PURE__ */ new Map();
   const guarded = (prefix) => guards.has(keyOf("object", prefix));
-  const check4 = (segments, whole, op, pointer, offset) => {
+  const check5 = (segments, whole, op, pointer, offset) => {
     for (let i = 1; i <= segments.length; i++) {
       const prefix = segments.slice(0, i);
       if (guarded(prefix))
@@ -44846,7 +44939,7 @@ function unguardedPatchTargets(expr, fields, guards) {
           continue;
         const segments = requiredSegments(pointer, need);
         if (segments !== void 0)
-          check4(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
+          check5(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
       }
     }
     for (const child of children2(e))
@@ -45180,13 +45273,13 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule42 of rules2) {
-    if (rule42 == null)
+  for (const rule43 of rules2) {
+    if (rule43 == null)
       continue;
-    for (const entry of rule42.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule42, entry ?? "");
+    for (const entry of rule43.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule43, entry ?? "");
       if (found.length === 0) {
-        const custom = customResourceTargets(run2, rule42, entry ?? "");
+        const custom = customResourceTargets(run2, rule43, entry ?? "");
         if (custom === void 0)
           return void 0;
         targets2.push(...custom);
@@ -45197,10 +45290,10 @@ function matchedTargets(run2, rules2) {
   }
   return targets2;
 }
-function customResourceTargets(run2, rule42, entry) {
+function customResourceTargets(run2, rule43, entry) {
   const { resource, subresource } = splitEntry(entry);
-  const groups = rule42.apiGroups ?? [];
-  const versions = (rule42.apiVersions ?? []).filter((version2) => version2 !== "*");
+  const groups = rule43.apiGroups ?? [];
+  const versions = (rule43.apiVersions ?? []).filter((version2) => version2 !== "*");
   if (resource === "" || subresource !== "" && subresource !== "status" || groups.length === 0 || versions.length === 0)
     return void 0;
   if (groups.some((group) => group === "*" || run2.discovery.isKnownBuiltinGroup(group) || run2.discovery.knowsGroup(group) || READ_ONLY_AGGREGATED_GROUPS.has(group)))
@@ -45208,7 +45301,7 @@ function customResourceTargets(run2, rule42, entry) {
   return groups.flatMap((group) => versions.map((version2) => ({ info: { group, version: version2, resource, kind: "", namespaced: true, subresources: /* @__PURE__ */ new Set(), connect: /* @__PURE__ */ new Set(), readOnly: /* @__PURE__ */ new Set(), custom: true }, subresource })));
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule42) => rule42?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule43) => rule43?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -45269,7 +45362,7 @@ function prefixKeys(paths) {
   return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join(".")).concat(path.length >= 2 ? [path.slice(0, 2).join(".")] : []));
 }
 function selectedLabels(selector, rules2) {
-  const createOnly = rules2.length > 0 && rules2.every((rule42) => rule42 != null && (rule42.operations ?? []).length > 0 && (rule42.operations ?? []).every((operation) => operation === "CREATE"));
+  const createOnly = rules2.length > 0 && rules2.every((rule43) => rule43 != null && (rule43.operations ?? []).length > 0 && (rule43.operations ?? []).every((operation) => operation === "CREATE"));
   if (!createOnly || selector === null || typeof selector !== "object")
     return [];
   const { matchLabels, matchExpressions } = selector;
@@ -45285,7 +45378,7 @@ function selectedLabels(selector, rules2) {
 function moreReads(count) {
   return count === 0 ? "" : ` (+${count} more)`;
 }
-var READ_ONLY_AGGREGATED_GROUPS, FIELD_CHAIN, rule28;
+var READ_ONLY_AGGREGATED_GROUPS, FIELD_CHAIN, rule29;
 var init_match_condition_missing_field = __esm({
   "dist/rules/match-condition-missing-field.js"() {
     "use strict";
@@ -45305,7 +45398,7 @@ var init_match_condition_missing_field = __esm({
     init_rule();
     READ_ONLY_AGGREGATED_GROUPS = /* @__PURE__ */ new Set(["metrics.k8s.io", "custom.metrics.k8s.io", "external.metrics.k8s.io"]);
     FIELD_CHAIN = /^(?:object|oldObject)(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-    rule28 = defineObjectRule({
+    rule29 = defineObjectRule({
       meta: {
         id: "match-condition-missing-field",
         title: "A matchCondition or policy expression reads a field an object can lack, without has() or an optional guard",
@@ -45396,7 +45489,7 @@ var init_match_condition_missing_field = __esm({
             const index = evaluatedSites().findIndex((each) => each.site === site);
             if (index < 0)
               return false;
-            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule42) => (rule42?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
+            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule43) => (rule43?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
             return failsWhereAbsent(evaluatedSites(), index, scenarios2, read2.path, celMeterOf(run2), budget2) === true;
           };
           return analyseWith(analysis, targets2, true, reached);
@@ -45508,19 +45601,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule42) {
-  const listed2 = rule42.operations ?? [];
+function operationsOf(rule43) {
+  const listed2 = rule43.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule42, discovery) {
-  const operations = operationsOf(rule42);
-  const fits = (request2) => ruleMatches(rule42, { ...request2, namespace: "namespace" });
-  for (const entry of rule42.resources ?? []) {
+function namespacedRequest(rule43, discovery) {
+  const operations = operationsOf(rule43);
+  const fits = (request2) => ruleMatches(rule43, { ...request2, namespace: "namespace" });
+  for (const entry of rule43.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule42.apiGroups ?? []) {
-      for (const version2 of rule42.apiVersions ?? []) {
+    for (const group of rule43.apiGroups ?? []) {
+      for (const version2 of rule43.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -45565,18 +45658,18 @@ function namespacedRequest(rule42, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule42) => rule42 !== null && typeof rule42 === "object");
-  for (const rule42 of rules2) {
-    if (rule42.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule43) => rule43 !== null && typeof rule43 === "object");
+  for (const rule43 of rules2) {
+    if (rule43.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule42, discovery);
+    const request2 = namespacedRequest(rule43, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule42 of rules2) {
-    for (const operation of operationsOf(rule42).filter((op) => op !== "CONNECT")) {
+  for (const rule43 of rules2) {
+    for (const operation of operationsOf(rule43).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule42, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule43, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -45680,7 +45773,7 @@ function grouped2(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule29;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule30;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -45726,7 +45819,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule29 = defineObjectRule({
+    rule30 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -45840,7 +45933,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule30;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule31;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -45888,7 +45981,7 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule30 = defineObjectRule({
+    rule31 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
@@ -46243,7 +46336,7 @@ function displayPath2(path) {
 function insideRoot(path, root) {
   try {
     const real = (0, import_node_fs2.realpathSync)(path);
-    return real === root || real.startsWith(root.endsWith(import_node_path8.sep) ? root : root + import_node_path8.sep);
+    return real === root || real.startsWith(root.endsWith(import_node_path9.sep) ? root : root + import_node_path9.sep);
   } catch {
     return false;
   }
@@ -46262,7 +46355,7 @@ function walk(dir, out, root, notes) {
     notes.kustomizationFolders.push(dir);
   }
   for (const entry of entries) {
-    const full = (0, import_node_path8.join)(dir, entry.name);
+    const full = (0, import_node_path9.join)(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name === ".git")
         continue;
@@ -46279,7 +46372,7 @@ function walk(dir, out, root, notes) {
       if (found === void 0)
         notes.linkedKustomizations.push(full);
       else if (insideRoot(full, root))
-        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path8.dirname)((0, import_node_fs2.realpathSync)(file))));
+        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path9.dirname)((0, import_node_fs2.realpathSync)(file))));
       else
         notes.linkedKustomizations.push(...found);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES2.includes(entry.name) && !isManifestName(entry.name)) {
@@ -46322,9 +46415,9 @@ function kustomizationsUnder(path) {
       return void 0;
     for (const entry of entries) {
       if (entry.isDirectory() && entry.name !== ".git")
-        folders.push((0, import_node_path8.join)(folders[at], entry.name));
+        folders.push((0, import_node_path9.join)(folders[at], entry.name));
       else if (KUSTOMIZATION_FILES2.includes(entry.name) && !entry.isDirectory())
-        found.push((0, import_node_path8.join)(folders[at], entry.name));
+        found.push((0, import_node_path9.join)(folders[at], entry.name));
     }
   }
   return found;
@@ -46334,8 +46427,8 @@ function kustomizedFiles(kustomization, dir, out, root) {
   if (read2.kind !== "ok")
     return;
   for (const entry of resourceEntries(Buffer.from(read2.bytes).toString("utf8"))) {
-    const full = (0, import_node_path8.join)(dir, entry);
-    if (isManifestName((0, import_node_path8.basename)(full)))
+    const full = (0, import_node_path9.join)(dir, entry);
+    if (isManifestName((0, import_node_path9.basename)(full)))
       continue;
     try {
       if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
@@ -46480,13 +46573,13 @@ function readStdinSync() {
   }
   return Buffer.concat(chunks);
 }
-var import_node_path8, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
+var import_node_path9, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
 var init_sources = __esm({
   "dist/src/load/sources.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path8 = require("node:path");
+    import_node_path9 = require("node:path");
     init_errors2();
     init_kustomize_fields();
     MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -46781,10 +46874,10 @@ function checkTypeMeta(object, path, kind, apiVersions, problems) {
     problems.add([...path, "kind"], `Unsupported value: ${quoteValue(object.kind)}: must be "${kind}"`);
   return problems.problems.length === before;
 }
-function validateExemptions(list3, path, check4, problems) {
+function validateExemptions(list3, path, check5, problems) {
   const seen = /* @__PURE__ */ new Set();
   list3.forEach((item, index) => {
-    const errors = check4(item);
+    const errors = check5(item);
     if (errors.length > 0)
       problems.add([...path, index], `Invalid value: ${quoteValue(item)}: ${errors.join(", ")}`);
     else if (seen.has(item))
@@ -46897,12 +46990,12 @@ function readAdmissionConfiguration(value, file) {
   return { ...config, origin: { ...origin, plugin: index, via: "path", referencedFile, apiVersion } };
 }
 function referencedPath(path, file, index) {
-  if ((0, import_node_path9.isAbsolute)(path))
+  if ((0, import_node_path10.isAbsolute)(path))
     return path;
   if (file === STDIN_PATH) {
     fail("unreadable", file, [{ path: ["plugins", index, "path"], message: `plugins[${index}].path: ${goQuote(path)} is relative to the admission configuration's folder, and standard input has none` }]);
   }
-  return (0, import_node_path9.join)((0, import_node_path9.dirname)(file), path);
+  return (0, import_node_path10.join)((0, import_node_path10.dirname)(file), path);
 }
 function readReferencedFile(referencedFile, file, index) {
   const at = ["plugins", index, "path"];
@@ -46946,12 +47039,12 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path9, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path10, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path9 = require("node:path");
+    import_node_path10 = require("node:path");
     import_yaml4 = __toESM(require_dist(), 1);
     init_errors2();
     init_json();
@@ -47749,40 +47842,40 @@ var init_proc_mount_restricted = __esm({
 // dist/src/psa/checks/registry.js
 function validateChecks(checks) {
   const levels = /* @__PURE__ */ new Map();
-  for (const check4 of checks) {
-    if (levels.has(check4.id))
-      throw new Error(`multiple checks registered for ID ${check4.id}`);
-    levels.set(check4.id, check4.level);
-    if (check4.versions.length === 0)
-      throw new Error(`check ${check4.id}: empty`);
+  for (const check5 of checks) {
+    if (levels.has(check5.id))
+      throw new Error(`multiple checks registered for ID ${check5.id}`);
+    levels.set(check5.id, check5.level);
+    if (check5.versions.length === 0)
+      throw new Error(`check ${check5.id}: empty`);
     let previous = -1;
-    for (const version2 of check4.versions) {
+    for (const version2 of check5.versions) {
       if (!Number.isInteger(version2.minimumVersion) || version2.minimumVersion < 0) {
-        throw new Error(`check ${check4.id}: invalid version ${version2.minimumVersion}`);
+        throw new Error(`check ${check5.id}: invalid version ${version2.minimumVersion}`);
       }
       if (version2.minimumVersion <= previous)
-        throw new Error(`check ${check4.id}: versions must be strictly increasing`);
+        throw new Error(`check ${check5.id}: versions must be strictly increasing`);
       previous = version2.minimumVersion;
     }
   }
-  for (const check4 of checks) {
-    for (const version2 of check4.versions) {
+  for (const check5 of checks) {
+    for (const version2 of check5.versions) {
       if ((version2.overrideCheckIds ?? []).length === 0)
         continue;
-      if (check4.level !== "restricted")
-        throw new Error(`check ${check4.id}: only restricted checks may set overrides`);
+      if (check5.level !== "restricted")
+        throw new Error(`check ${check5.id}: only restricted checks may set overrides`);
       for (const overridden of version2.overrideCheckIds ?? []) {
         const overriddenLevel = levels.get(overridden);
         if (overriddenLevel !== void 0 && overriddenLevel !== "baseline") {
-          throw new Error(`check ${check4.id}: overrides ${overriddenLevel} check ${overridden}`);
+          throw new Error(`check ${check5.id}: overrides ${overriddenLevel} check ${overridden}`);
         }
       }
     }
   }
 }
-function versionAt(check4, minor2) {
+function versionAt(check5, minor2) {
   let applicable;
-  for (const version2 of check4.versions) {
+  for (const version2 of check5.versions) {
     if (version2.minimumVersion <= minor2)
       applicable = version2;
   }
@@ -47790,26 +47883,26 @@ function versionAt(check4, minor2) {
 }
 function buildRegistry(checks) {
   validateChecks(checks);
-  const maxMinor = Math.max(0, ...checks.map((check4) => check4.versions[check4.versions.length - 1].minimumVersion));
+  const maxMinor = Math.max(0, ...checks.map((check5) => check5.versions[check5.versions.length - 1].minimumVersion));
   const byId = (a, b) => compareGoStrings(a.id, b.id);
   const ordered = [
-    ...checks.filter((check4) => check4.level === "baseline").sort(byId),
-    ...checks.filter((check4) => check4.level === "restricted").sort(byId)
+    ...checks.filter((check5) => check5.level === "baseline").sort(byId),
+    ...checks.filter((check5) => check5.level === "restricted").sort(byId)
   ];
   const baseline = [];
   const restricted = [];
   for (let minor2 = 0; minor2 <= maxMinor; minor2++) {
-    const overridden = new Set(ordered.filter((check4) => check4.level === "restricted").flatMap((check4) => versionAt(check4, minor2)?.overrideCheckIds ?? []));
+    const overridden = new Set(ordered.filter((check5) => check5.level === "restricted").flatMap((check5) => versionAt(check5, minor2)?.overrideCheckIds ?? []));
     const baselineAt = [];
     const restrictedAt = [];
-    for (const check4 of ordered) {
-      const version2 = versionAt(check4, minor2);
+    for (const check5 of ordered) {
+      const version2 = versionAt(check5, minor2);
       if (version2 === void 0)
         continue;
-      const registered = { id: check4.id, checkPod: version2.checkPod };
-      if (check4.level === "baseline")
+      const registered = { id: check5.id, checkPod: version2.checkPod };
+      if (check5.level === "baseline")
         baselineAt.push(registered);
-      if (check4.level === "restricted" || !overridden.has(check4.id))
+      if (check5.level === "restricted" || !overridden.has(check5.id))
         restrictedAt.push(registered);
     }
     baseline.push(baselineAt);
@@ -48443,10 +48536,10 @@ function evaluatePod(level, version2, podMetadata, podSpec2, options = {}) {
   const checks = DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", version2.minor);
   const pod = prepareAsApiServer(decodePod(podMetadata, podSpec2), options.object ?? "pod");
   const failures2 = [];
-  for (const check4 of checks) {
-    const failure = check4.checkPod(pod);
+  for (const check5 of checks) {
+    const failure = check5.checkPod(pod);
     if (failure !== void 0)
-      failures2.push({ check: check4.id, ...failure });
+      failures2.push({ check: check5.id, ...failure });
   }
   return { allowed: failures2.length === 0, failures: failures2 };
 }
@@ -48458,8 +48551,8 @@ function podPassesAll(levels, podMetadata, podSpec2) {
       continue;
     passed.add(`${level}:${minor2}`);
     pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec2), "pod");
-    for (const check4 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
-      if (check4.checkPod(pod) !== void 0)
+    for (const check5 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
+      if (check5.checkPod(pod) !== void 0)
         return false;
   }
   return true;
@@ -48788,7 +48881,7 @@ function helpFor(mode, pod, kind) {
   }
   return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
 }
-var meta5, SEVERITY, rule31;
+var meta5, SEVERITY, rule32;
 var init_pod_security2 = __esm({
   "dist/rules/pod-security.js"() {
     "use strict";
@@ -48812,7 +48905,7 @@ var init_pod_security2 = __esm({
       help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
     };
     SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
-    rule31 = defineObjectRule({
+    rule32 = defineObjectRule({
       meta: meta5,
       create(run2) {
         return {
@@ -48860,7 +48953,7 @@ var init_pod_security2 = __esm({
 });
 
 // dist/rules/fail-open.js
-var rule32;
+var rule33;
 var init_fail_open = __esm({
   "dist/rules/fail-open.js"() {
     "use strict";
@@ -48868,7 +48961,7 @@ var init_fail_open = __esm({
     init_webhooks();
     init_rule();
     init_list();
-    rule32 = defineObjectRule({
+    rule33 = defineObjectRule({
       meta: {
         id: "fail-open",
         title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
@@ -48988,7 +49081,7 @@ function describeHooks(hooks) {
   const rest = hooks.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
-var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule33;
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule34;
 var init_mutator_ordering = __esm({
   "dist/rules/mutator-ordering.js"() {
     "use strict";
@@ -49014,7 +49107,7 @@ var init_mutator_ordering = __esm({
     reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
     nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
     ORDER_SHOWN = 8;
-    rule33 = defineObjectRule({
+    rule34 = defineObjectRule({
       meta: meta6,
       create(run2) {
         let analysis;
@@ -49093,7 +49186,7 @@ function checkPolicyObject4(object, run2, analysisOfRun) {
     }
   ];
 }
-var rule34;
+var rule35;
 var init_policy_without_binding = __esm({
   "dist/rules/policy-without-binding.js"() {
     "use strict";
@@ -49102,7 +49195,7 @@ var init_policy_without_binding = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule34 = defineObjectRule({
+    rule35 = defineObjectRule({
       meta: {
         id: "policy-without-binding",
         title: "An admission policy that no binding in the run refers to does nothing",
@@ -49152,7 +49245,7 @@ function checkBinding(object, run2) {
     }
   ];
 }
-var rule35;
+var rule36;
 var init_binding_without_policy = __esm({
   "dist/rules/binding-without-policy.js"() {
     "use strict";
@@ -49161,7 +49254,7 @@ var init_binding_without_policy = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule35 = defineObjectRule({
+    rule36 = defineObjectRule({
       meta: {
         id: "binding-without-policy",
         title: "A binding refers to a policy that is not in the run",
@@ -49199,7 +49292,7 @@ function checkBinding2(object) {
   const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
   return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
 }
-var ACTIONS, rule36;
+var ACTIONS, rule37;
 var init_validation_actions = __esm({
   "dist/rules/validation-actions.js"() {
     "use strict";
@@ -49207,7 +49300,7 @@ var init_validation_actions = __esm({
     init_policies();
     init_rule();
     ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule36 = defineObjectRule({
+    rule37 = defineObjectRule({
       meta: {
         id: "validation-actions",
         title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
@@ -49248,14 +49341,14 @@ function operationsTaken(info, subresource) {
 }
 function clusterScopedTargets(discovery, rules2, named = true) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule42 of rules2) {
-    if (rule42 === null || typeof rule42 !== "object" || rule42.scope === "Namespaced")
+  for (const rule43 of rules2) {
+    if (rule43 === null || typeof rule43 !== "object" || rule43.scope === "Namespaced")
       continue;
-    if (!named && (rule42.resourceNames ?? []).length > 0)
+    if (!named && (rule43.resourceNames ?? []).length > 0)
       continue;
-    const operations = rule42.operations ?? [];
-    const spelled = withAllGroups(discovery, rule42);
-    for (const entry of rule42.resources ?? []) {
+    const operations = rule43.operations ?? [];
+    const spelled = withAllGroups(discovery, rule43);
+    for (const entry of rule43.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         if (info.namespaced || info.group === "" && info.resource === "namespaces")
           continue;
@@ -49322,7 +49415,7 @@ function checkBinding3(binding, run2) {
   }
   return violations;
 }
-var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule37;
+var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule38;
 var init_param_scope = __esm({
   "dist/rules/param-scope.js"() {
     "use strict";
@@ -49334,7 +49427,7 @@ var init_param_scope = __esm({
     init_rule();
     NEVER_ADMITTED_GROUPS = /* @__PURE__ */ new Set(["authentication.k8s.io", "authorization.k8s.io"]);
     POLICY_RESOURCES = /* @__PURE__ */ new Set(["validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
-    rule37 = defineObjectRule({
+    rule38 = defineObjectRule({
       meta: {
         id: "param-scope",
         title: "A binding's paramRef that cannot find params for the requests it matches",
@@ -49357,13 +49450,13 @@ var init_param_scope = __esm({
 });
 
 // dist/rules/suppression-without-reason.js
-var rule38;
+var rule39;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule38 = defineFileRule({
+    rule39 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -49381,13 +49474,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule39;
+var rule40;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule39 = defineFileRule({
+    rule40 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -49414,7 +49507,7 @@ var init_unused_suppression = __esm({
 });
 
 // dist/rules/kustomize-patched.js
-function check3(object, run2, judgedPatched = void 0) {
+function check4(object, run2, judgedPatched = void 0) {
   const changesFindings = (patch) => object.kind === "Namespace" || patch.setsLabelsOrAnnotationsOnly !== true;
   const building = patchesBuilding(run2.kustomizePatches, object, run2, object.stream).filter(changesFindings);
   const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
@@ -49432,7 +49525,7 @@ function check3(object, run2, judgedPatched = void 0) {
         what: first.replacement === true ? "replacement" : "patch",
         where: `${first.file}:${first.line}`,
         // As the kustomization lists it: relative to its folder.
-        source: first.source === void 0 ? "" : first.source.includes("://") ? first.source : (0, import_node_path10.relative)((0, import_node_path10.dirname)(first.file), first.source) || first.source,
+        source: first.source === void 0 ? "" : first.source.includes("://") ? first.source : (0, import_node_path11.relative)((0, import_node_path11.dirname)(first.file), first.source) || first.source,
         more: others === 0 ? "" : ` and ${others} more`,
         except: judgedPatched === void 0 ? "" : `, but for the webhook ${judgedPatched} it sets`
       },
@@ -49440,17 +49533,17 @@ function check3(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var import_node_path10, rule40;
+var import_node_path11, rule41;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path10 = require("node:path");
+    import_node_path11 = require("node:path");
     init_kustomize_selectors();
     init_patched();
     init_namespaces();
     init_rule();
-    rule40 = defineObjectRule({
+    rule41 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -49468,10 +49561,10 @@ var init_kustomize_patched = __esm({
           webhookConfiguration: (object) => {
             const patch = withKustomizeSelectors(object, run2).patch;
             const judged = patch === void 0 ? void 0 : patch.selectors?.changes.some((change) => change.field === "scope") ? "selectors and rule scopes" : "selectors";
-            return check3({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
+            return check4({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
           },
-          policy: (object) => check3({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
-          namespace: (namespace) => check3({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
+          policy: (object) => check4({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
+          namespace: (namespace) => check4({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
         };
       }
     });
@@ -49485,7 +49578,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule41;
+var KIND, rule42;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -49494,7 +49587,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule41 = defineFileRule({
+    rule42 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -49557,6 +49650,7 @@ var init_rules = __esm({
     init_webhook_service_missing();
     init_webhook_service_port();
     init_webhook_network_policy();
+    init_generic_configuration_name();
     init_admission_review_versions();
     init_match_condition_null_object();
     init_undefined_field();
@@ -49576,7 +49670,7 @@ var init_rules = __esm({
     init_unknown_kind();
     rules = [
       rule11,
-      rule41,
+      rule42,
       rule8,
       rule,
       rule7,
@@ -49602,9 +49696,9 @@ var init_rules = __esm({
       rule24,
       rule25,
       rule26,
-      rule28,
       rule27,
       rule29,
+      rule28,
       rule30,
       rule31,
       rule32,
@@ -49613,9 +49707,10 @@ var init_rules = __esm({
       rule35,
       rule36,
       rule37,
-      rule40,
       rule38,
-      rule39
+      rule41,
+      rule39,
+      rule40
     ];
   }
 });
@@ -49637,12 +49732,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path12.relative)(cwd, (0, import_node_path12.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path12.isAbsolute)(rel))
+  const rel = (0, import_node_path13.relative)(cwd, (0, import_node_path13.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path13.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path12.sep)) {
-    current = (0, import_node_path12.join)(current, segment);
+  for (const segment of rel.split(import_node_path13.sep)) {
+    current = (0, import_node_path13.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -49650,7 +49745,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path12.relative)(cwd, current);
+      return (0, import_node_path13.relative)(cwd, current);
   }
   return void 0;
 }
@@ -49661,7 +49756,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function makeFolders(flag, path, absolute) {
   const missing2 = [];
-  for (let folder = (0, import_node_path12.dirname)(absolute); ; folder = (0, import_node_path12.dirname)(folder)) {
+  for (let folder = (0, import_node_path13.dirname)(absolute); ; folder = (0, import_node_path13.dirname)(folder)) {
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(folder);
@@ -49672,7 +49767,7 @@ function makeFolders(flag, path, absolute) {
     if (stats !== void 0)
       break;
     missing2.unshift(folder);
-    if ((0, import_node_path12.dirname)(folder) === folder)
+    if ((0, import_node_path13.dirname)(folder) === folder)
       break;
   }
   for (const folder of missing2) {
@@ -49680,7 +49775,7 @@ function makeFolders(flag, path, absolute) {
       (0, import_node_fs2.mkdirSync)(folder);
     } catch (error) {
       if (error.code !== "EEXIST")
-        throw new InputError(`cannot create the folder ${(0, import_node_path12.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
+        throw new InputError(`cannot create the folder ${(0, import_node_path13.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
       const stats = (0, import_node_fs2.lstatSync)(folder);
       if (!stats.isDirectory())
         throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a folder"}`);
@@ -49689,7 +49784,7 @@ function makeFolders(flag, path, absolute) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path12.resolve)(cwd, path);
+  const absolute = (0, import_node_path13.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -49702,7 +49797,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   checkFolder(flag, path, absolute, cwd);
   if (stats === void 0)
     makeFolders(flag, path, absolute);
-  const temp = (0, import_node_path12.join)((0, import_node_path12.dirname)(absolute), `.${(0, import_node_path12.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path13.join)((0, import_node_path13.dirname)(absolute), `.${(0, import_node_path13.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -49721,14 +49816,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path12;
+var import_node_path13;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path12 = require("node:path");
+    import_node_path13 = require("node:path");
     init_errors2();
   }
 });
@@ -50057,12 +50152,12 @@ var init_discovery = __esm({
 
 // dist/src/parse/kustomization.js
 function readPatchFile(folder, path) {
-  const read2 = readRegularFile((0, import_node_path14.resolve)(folder, path), MAX_PATCH_BYTES);
+  const read2 = readRegularFile((0, import_node_path15.resolve)(folder, path), MAX_PATCH_BYTES);
   return read2.kind === "ok" ? Buffer.from(read2.bytes).toString("utf8") : void 0;
 }
 function summarizeKustomization(folder) {
   for (const name of KUSTOMIZATION_FILES2) {
-    const read2 = readRegularFile((0, import_node_path14.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+    const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
     if (read2.kind !== "ok")
       continue;
     let document;
@@ -50084,7 +50179,7 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path14.resolve)(folder, entry))).filter(isFolder2);
+    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path15.resolve)(folder, entry))).filter(isFolder2);
     return { changes: [...changes], folders };
   }
   return void 0;
@@ -50128,14 +50223,14 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path14, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path15, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
     init_fs();
-    import_node_path14 = require("node:path");
+    import_node_path15 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
@@ -50178,7 +50273,7 @@ var init_kustomization = __esm({
         if (file === "-")
           return false;
         this.visit(file);
-        return this.patchFiles.has((0, import_node_path14.resolve)(file));
+        return this.patchFiles.has((0, import_node_path15.resolve)(file));
       }
       /**
        * Whether a file lies beside a kustomization (read, and readable) that does not list it, or in
@@ -50190,16 +50285,16 @@ var init_kustomization = __esm({
       isUnlisted(file) {
         if (file === "-" || this.isPatch(file))
           return false;
-        const absolute = (0, import_node_path14.resolve)(file);
+        const absolute = (0, import_node_path15.resolve)(file);
         const { byFolder } = this.index();
         if (byFolder.size === 0)
           return false;
-        let under = (byFolder.get((0, import_node_path14.dirname)(absolute)) ?? []).length > 0;
+        let under = (byFolder.get((0, import_node_path15.dirname)(absolute)) ?? []).length > 0;
         let hidden = false;
-        for (let folder = (0, import_node_path14.dirname)(absolute); !under && (0, import_node_path14.dirname)(folder) !== folder; folder = (0, import_node_path14.dirname)(folder)) {
-          if ((0, import_node_path14.basename)(folder).startsWith("."))
+        for (let folder = (0, import_node_path15.dirname)(absolute); !under && (0, import_node_path15.dirname)(folder) !== folder; folder = (0, import_node_path15.dirname)(folder)) {
+          if ((0, import_node_path15.basename)(folder).startsWith("."))
             hidden = true;
-          under = hidden && (byFolder.get((0, import_node_path14.dirname)(folder)) ?? []).length > 0;
+          under = hidden && (byFolder.get((0, import_node_path15.dirname)(folder)) ?? []).length > 0;
         }
         if (!under)
           return false;
@@ -50208,11 +50303,11 @@ var init_kustomization = __esm({
         if (anyUnreadable || files2.has(real) || files2.has(absolute))
           return false;
         const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-        for (let folder = (0, import_node_path14.dirname)((0, import_node_path14.dirname)(absolute)); ; folder = (0, import_node_path14.dirname)(folder)) {
+        for (let folder = (0, import_node_path15.dirname)((0, import_node_path15.dirname)(absolute)); ; folder = (0, import_node_path15.dirname)(folder)) {
           const above = this.listingsIn(folder);
           if (above === void 0 || above.some(lists))
             return false;
-          if ((0, import_node_path14.dirname)(folder) === folder)
+          if ((0, import_node_path15.dirname)(folder) === folder)
             return true;
         }
       }
@@ -50222,7 +50317,7 @@ var init_kustomization = __esm({
         if (this.indexed?.count !== this.listings.length) {
           this.indexed = {
             count: this.listings.length,
-            byFolder: groupBy(this.listings, (listing) => (0, import_node_path14.dirname)((0, import_node_path14.resolve)(listing.file))),
+            byFolder: groupBy(this.listings, (listing) => (0, import_node_path15.dirname)((0, import_node_path15.resolve)(listing.file))),
             files: new Set(this.listings.flatMap((listing) => listing.resources)),
             anyUnreadable: this.listings.some((listing) => listing.unreadable === true)
           };
@@ -50238,8 +50333,8 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (listings === void 0 || !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path14.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
-          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path14.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
+          const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path15.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
         }
         this.aboveListings.set(folder, listings);
         return listings;
@@ -50247,7 +50342,7 @@ var init_kustomization = __esm({
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
         if (file !== "-")
-          this.visitFolder((0, import_node_path14.dirname)(file));
+          this.visitFolder((0, import_node_path15.dirname)(file));
       }
       /** A kustomization that is there and is not read (behind a link out of the walked folder): what it builds is not known. */
       notRead(file) {
@@ -50255,7 +50350,7 @@ var init_kustomization = __esm({
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
       visitFolder(shown) {
-        const folder = (0, import_node_path14.resolve)(shown);
+        const folder = (0, import_node_path15.resolve)(shown);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
@@ -50266,17 +50361,17 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path14.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path14.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path15.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
           const text = Buffer.from(read2.bytes).toString("utf8");
           for (const patch of patchPaths(text))
-            this.patchFiles.add((0, import_node_path14.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path14.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          pushAll(this.listings, kustomizationListings((0, import_node_path14.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path14.resolve)(folder, patch.source) }));
+            this.patchFiles.add((0, import_node_path15.resolve)(folder, patch));
+          const patched2 = kustomizePatches((0, import_node_path15.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
+          pushAll(this.listings, kustomizationListings((0, import_node_path15.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path15.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -53233,9 +53328,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule42, j) => {
-        if (isObject(rule42))
-          fill(rule42, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule43, j) => {
+        if (isObject(rule43))
+          fill(rule43, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -61177,9 +61272,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule42, i) => {
-        if (isObject2(rule42))
-          fill(rule42, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule43, i) => {
+        if (isObject2(rule43))
+          fill(rule43, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -61617,11 +61712,11 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);
-    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path15.basename)(path))) {
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path16.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path15.dirname)(path), patch2)));
-        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path15.resolve)((0, import_node_path15.dirname)(path)), text2, false);
+        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path16.dirname)(path), patch2)));
+        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path16.resolve)((0, import_node_path16.dirname)(path)), text2, false);
         pushAll(streamListings, path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
@@ -61924,13 +62019,13 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path15, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path16, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
-    import_node_path15 = require("node:path");
+    import_node_path16 = require("node:path");
     init_discovery();
     init_helm();
     init_sources();
@@ -62317,7 +62412,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule42) => rule42.scope === "object" && options.severityOverrides.get(rule42.meta.id) !== "off" && rule42.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule43) => rule43.scope === "object" && options.severityOverrides.get(rule43.meta.id) !== "off" && rule43.meta.appliesTo.some(isWorkloadKind));
   const folders = {
     ...options.kustomizationFolders !== void 0 ? { kustomizationFolders: options.kustomizationFolders } : {},
     ...options.linkedKustomizations !== void 0 ? { linkedKustomizations: options.linkedKustomizations } : {}
@@ -62333,9 +62428,9 @@ async function lintRun(run2, options) {
   const otherPlaces = /* @__PURE__ */ new Map();
   const internalErrors = [];
   const severityOf3 = (meta7, violationSeverity) => options.severityOverrides.get(meta7.id) ?? violationSeverity ?? meta7.severity;
-  const guarded = (meta7, file, object, check4) => {
+  const guarded = (meta7, file, object, check5) => {
     try {
-      return check4();
+      return check5();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       internalErrors.push({ ruleId: meta7.id, file, object: object ? `${object.kind} ${object.name ?? "(no name)"}` : null, message, stack: error instanceof Error ? error.stack ?? message : message });
@@ -62374,18 +62469,18 @@ async function lintRun(run2, options) {
     }
     return finding;
   };
-  const enabled = options.rules.filter((rule42) => options.severityOverrides.get(rule42.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule42) => rule42.meta.id));
+  const enabled = options.rules.filter((rule43) => options.severityOverrides.get(rule43.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule43) => rule43.meta.id));
   const scope = runScope(run2, options.kubeVersion, options.kubeVersionDefaulted === true);
-  for (const rule42 of enabled) {
-    if (rule42.scope !== "file")
+  for (const rule43 of enabled) {
+    if (rule43.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule42.meta, file.source.path, void 0, () => rule42.checkFile(file))) {
-        const severity = severityOf3(rule42.meta, violation.severity);
+      for (const violation of guarded(rule43.meta, file.source.path, void 0, () => rule43.checkFile(file))) {
+        const severity = severityOf3(rule43.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule42.meta.id, severity, messageOf2(rule42.meta, violation.messageId, violation.data), rule42.meta.help, {
+        findings.push(findingAt(rule43.meta.id, severity, messageOf2(rule43.meta, violation.messageId, violation.data), rule43.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -62397,16 +62492,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule42) => rule42.scope === "object").map((rule42) => {
+  const objectRules = enabled.filter((rule43) => rule43.scope === "object").map((rule43) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
-      options: optionValues(rule42.meta, options.ruleOptions?.get(rule42.meta.id))
+      options: optionValues(rule43.meta, options.ruleOptions?.get(rule43.meta.id))
     };
-    const checks = guarded(rule42.meta, run2.paths[0] ?? "-", void 0, () => [rule42.create(ruleRun)])[0] ?? {};
-    return { meta: rule42.meta, checks };
+    const checks = guarded(rule43.meta, run2.paths[0] ?? "-", void 0, () => [rule43.create(ruleRun)])[0] ?? {};
+    return { meta: rule43.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -62424,14 +62519,14 @@ async function lintRun(run2, options) {
     };
     const fragment = object.decodable && isFragment(object);
     for (const { meta: meta7, checks } of objectRules) {
-      const check4 = checks.webhookConfiguration;
-      if (check4 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check5 = checks.webhookConfiguration;
+      if (check5 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
       if (meta7.aboutCalls === true && fragment)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check4(object))) {
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check5(object))) {
         if (meta7.aboutCalls === true && isNeverCalled(violation.path, meta7))
           continue;
         const finding = onObject(meta7, violation, object, webhookNameAt(object, violation.path));
@@ -62442,31 +62537,31 @@ async function lintRun(run2, options) {
   }
   for (const object of run2.policies) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check4 = checks.policy;
-      if (check4 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check5 = checks.policy;
+      if (check5 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check4(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check5(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const object of run2.workloads) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check4 = checks.workload;
-      if (check4 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check5 = checks.workload;
+      if (check5 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check4(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check5(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const namespace of run2.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: "v1", kind: "Namespace", name: namespace.name };
     for (const { meta: meta7, checks } of objectRules) {
-      const check4 = checks.namespace;
-      if (check4 === void 0 || !meta7.appliesTo.includes("Namespace"))
+      const check5 = checks.namespace;
+      if (check5 === void 0 || !meta7.appliesTo.includes("Namespace"))
         continue;
-      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check4(namespace)))
+      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check5(namespace)))
         onObject(meta7, violation, object, null);
     }
   }
@@ -62481,12 +62576,12 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule42) => rule42.meta.id),
+    knownRules: options.rules.map((rule43) => rule43.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = uncovered(suppression.kept, coverage, (ruleId) => options.severityOverrides.has(ruleId));
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule42) => rule42.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule43) => rule43.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -62887,14 +62982,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule42 = chalk2.dim(f.ruleId);
+      const rule43 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule42}`);
+        lines.push(`${head}${first}  ${rule43}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule42}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule43}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -63062,10 +63157,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path16.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path16.posix.resolve(root, slashed);
-  const relative7 = import_node_path16.posix.relative(root, absolute);
-  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path16.posix.isAbsolute(relative7)) {
+  const root = import_node_path17.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path17.posix.resolve(root, slashed);
+  const relative7 = import_node_path17.posix.relative(root, absolute);
+  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path17.posix.isAbsolute(relative7)) {
     return { uri: encodePath(relative7), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -63187,7 +63282,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path16.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path17.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -63213,12 +63308,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path16, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path17, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path16 = require("node:path");
+    import_node_path17 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -63251,7 +63346,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path17.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path18.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -63266,12 +63361,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path17, COMMAND;
+var import_node_path18, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path17 = require("node:path");
+    import_node_path18 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -63290,9 +63385,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path18.posix.resolve(cwd.split("\\").join("/"));
-  const relative7 = import_node_path18.posix.relative(root, import_node_path18.posix.resolve(root, slashed));
-  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path18.posix.isAbsolute(relative7);
+  const root = import_node_path19.posix.resolve(cwd.split("\\").join("/"));
+  const relative7 = import_node_path19.posix.relative(root, import_node_path19.posix.resolve(root, slashed));
+  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path19.posix.isAbsolute(relative7);
   return inside ? relative7 : slashed;
 }
 function description(finding) {
@@ -63318,13 +63413,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path18, CODE_QUALITY_SEVERITY;
+var import_node_path19, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path18 = require("node:path");
+    import_node_path19 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -63633,7 +63728,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path20.join)((0, import_node_fs2.realpathSync)((0, import_node_path20.dirname)(absolute)), (0, import_node_path20.basename)(absolute));
+    return (0, import_node_path21.join)((0, import_node_fs2.realpathSync)((0, import_node_path21.dirname)(absolute)), (0, import_node_path21.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -63665,7 +63760,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path20.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path21.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -63684,18 +63779,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path20.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path21.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path20.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path21.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path20.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path20.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path21.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path21.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -63707,13 +63802,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path20, identity3;
+var import_node_path21, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path20 = require("node:path");
+    import_node_path21 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -63851,7 +63946,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path21.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path22.resolve)(k.dir))));
     const builds = tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
@@ -63876,14 +63971,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path21, plural5;
+var import_node_path22, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path21 = require("node:path");
+    import_node_path22 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -64800,14 +64895,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule42 = matchingRule(include, request2, discovery);
-  if (rule42 === void 0)
+  const rule43 = matchingRule(include, request2, discovery);
+  if (rule43 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule42.rule, equivalent: rule42.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule43.rule, equivalent: rule43.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -64868,10 +64963,10 @@ function policyFrom(namespace, labelsFrom, settings2) {
   return `${labelsFrom === "flag" ? "the labels of --namespace-labels" : "the labels of the namespace's manifest"}, over ${defaults}`;
 }
 function podSecurityStep(request2, input) {
-  const check4 = psaRequestCheck(request2);
-  if (!check4.checked && check4.why === "resource")
+  const check5 = psaRequestCheck(request2);
+  if (!check5.checked && check5.why === "resource")
     return null;
-  const what = check4.checked ? check4.what : request2.group === "" && (request2.resource === "pods" || request2.resource === "namespaces") ? request2.resource === "pods" ? "pod" : "namespace" : "pod-template";
+  const what = check5.checked ? check5.what : request2.group === "" && (request2.resource === "pods" || request2.resource === "namespaces") ? request2.resource === "pods" ? "pod" : "namespace" : "pod-template";
   const step = (result, namespace2) => ({
     checks: what,
     policy: namespace2 === void 0 ? null : policyText(namespace2),
@@ -64880,11 +64975,11 @@ function podSecurityStep(request2, input) {
   });
   if (!podSecurityEnabled(input.kubeVersion))
     return step({ outcome: "not-checked", reason: "the PodSecurity admission plugin is off by default before Kubernetes 1.23" });
-  if (!check4.checked) {
-    const why = check4.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request2.operation}` : `PodSecurity does not check ${request2.resource}/${request2.subresource}`;
+  if (!check5.checked) {
+    const why = check5.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request2.operation}` : `PodSecurity does not check ${request2.resource}/${request2.subresource}`;
     return step({ outcome: "not-checked", reason: why });
   }
-  if (check4.what === "namespace")
+  if (check5.what === "namespace")
     return namespaceStep(request2, step);
   const name = request2.namespace ?? "";
   const labels = input.namespaceLabels === null || input.namespaceLabels.source === "automatic" ? void 0 : input.namespaceLabels.labels;
@@ -64901,7 +64996,7 @@ function podSecurityStep(request2, input) {
     const rejects = what === "pod" && enforce.level !== "privileged" ? ": a Pod that fails it is rejected" : "";
     return step({ outcome: "depends", reason: `${against}${rejects}; give --object <file> to evaluate it` }, namespace);
   }
-  if (check4.what === "pod" && request2.operation === "UPDATE" && request2.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request2.oldObject.value)) {
+  if (check5.what === "pod" && request2.operation === "UPDATE" && request2.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request2.oldObject.value)) {
     return step({ outcome: "not-checked", reason: "the update changes no container image and no number of containers: PodSecurity lets it through (isSignificantPodUpdate)" }, namespace);
   }
   const verdict = podSecurityVerdict({ kind: object.kind, apiVersion: object.apiVersion, written: object.value }, namespace, input.settings.config, input.kubeVersion);
@@ -64914,11 +65009,11 @@ function podSecurityStep(request2, input) {
   const warn = of("warn");
   const audit = of("audit");
   const auditText = audit !== void 0 && !audit.result.allowed ? wouldViolateMessage(audit.level, audit.version, audit.result.failures) : null;
-  if (check4.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
+  if (check5.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
     return step({ outcome: "rejected", status: "403 Forbidden", message: podForbiddenMessage(object.name ?? "", enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures) }, namespace);
   }
   const warnings = warn !== void 0 && !warn.result.allowed ? [wouldViolateMessage(warn.level, warn.version, warn.result.failures)] : [];
-  if (check4.what === "pod")
+  if (check5.what === "pod")
     return step({ outcome: "admitted", warnings, audit: auditText }, namespace);
   const pods = enforceVerdict === void 0 ? `its Pods are checked when they are created; enforce is privileged: they are not rejected` : enforceVerdict.result.allowed ? `its Pods are checked when they are created: they pass enforce ${modeText(enforceVerdict)}` : `its Pods are checked when they are created, and rejected: ${violatesMessage(enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures)}`;
   return step({ outcome: "admitted", warnings, audit: auditText, pods }, namespace);
@@ -65601,9 +65696,9 @@ function formatText2(report2) {
   for (const line2 of targetLines(report2))
     lines.push(`  ${safeText(line2)}`);
   lines.push("");
-  const idWidth = Math.max(0, ...report2.checks.map((check4) => check4.id.length));
-  for (const check4 of report2.checks)
-    lines.push(`  ${check4.status.padEnd(WIDTH)}  ${check4.id.padEnd(idWidth)}  ${safeText(check4.message)}`);
+  const idWidth = Math.max(0, ...report2.checks.map((check5) => check5.id.length));
+  for (const check5 of report2.checks)
+    lines.push(`  ${check5.status.padEnd(WIDTH)}  ${check5.id.padEnd(idWidth)}  ${safeText(check5.message)}`);
   if (report2.patch.length > 0) {
     lines.push("", "Patch:");
     for (const op of report2.patch)
@@ -65624,7 +65719,7 @@ function formatText2(report2) {
   const expectation = expectationText(report2);
   if (expectation !== null)
     lines.push(`  ${expectation}`);
-  const errors = report2.checks.filter((check4) => check4.status === "error").length;
+  const errors = report2.checks.filter((check5) => check5.status === "error").length;
   if (errors > 0)
     lines.push(`  ${errors} ${errors === 1 ? "check" : "checks"} failed`);
   return guardText(`${lines.join("\n")}
@@ -65698,7 +65793,7 @@ function formatMarkdown3(report2) {
     "",
     "| check | status | result |",
     "|---|---|---|",
-    ...report2.checks.map((check4) => `| ${check4.id} | ${check4.status} | ${escapeCell(check4.message)} |`)
+    ...report2.checks.map((check5) => `| ${check5.id} | ${check5.status} | ${escapeCell(check5.message)} |`)
   ];
   if (report2.patch.length > 0)
     lines.push("", "Patch:", "", ...report2.patch.map((op) => `- ${codeSpan(op)}`));
@@ -66756,7 +66851,7 @@ async function probe(options) {
       repeats: repeats2,
       expect: options.expect ?? null,
       expectationMet: options.expect === void 0 ? null : kinds.every((kind) => isAdmitted(kind) === wanted),
-      failed: checks2.some((check4) => check4.status === "error"),
+      failed: checks2.some((check5) => check5.status === "error"),
       ...rest
     };
   };
@@ -67460,7 +67555,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule42) => rule42 !== null).map((rule42) => ({ operations: rule42.operations ?? [], apiGroups: rule42.apiGroups ?? [], apiVersions: rule42.apiVersions ?? [], resources: rule42.resources ?? [], scope: rule42.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule43) => rule43 !== null).map((rule43) => ({ operations: rule43.operations ?? [], apiGroups: rule43.apiGroups ?? [], apiVersions: rule43.apiVersions ?? [], resources: rule43.resources ?? [], scope: rule43.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -67563,7 +67658,7 @@ var require_admission_lint = __commonJS({
     var { isAscii } = require("node:buffer");
     var { fstatSync: fstatSync2, readFileSync: readFileSync2, statSync: statSync2, writeSync: writeSync2 } = require("node:fs");
     var { createRequire: createRequire2 } = require("node:module");
-    var { dirname: dirname15, join: join8 } = require("node:path");
+    var { dirname: dirname16, join: join8 } = require("node:path");
     var { pathToFileURL: pathToFileURL3 } = require("node:url");
     var vm = require("node:vm");
     var BUNDLE = join8(__dirname, "..", "standalone", "admission-lint.cjs");
@@ -67593,7 +67688,7 @@ var require_admission_lint = __commonJS({
         ...cachedData ? { cachedData } : {}
       });
       const bundle = { exports: {} };
-      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname15(BUNDLE));
+      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname16(BUNDLE));
       return { exports: bundle.exports, script, cacheUsed: cachedData !== void 0 && !script.cachedDataRejected };
     }
     function bundleIsCurrent() {
@@ -67667,7 +67762,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path22 = require("node:path");
+var import_node_path23 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -67726,7 +67821,7 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path11 = require("node:path");
+var import_node_path12 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
@@ -67786,9 +67881,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule42) {
+function ruleSchema(rule43) {
   const options = {};
-  for (const [name, option] of Object.entries(rule42.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule43.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -67797,7 +67892,7 @@ function ruleSchema(rule42) {
     };
   }
   return {
-    description: `${rule42.meta.title} (default severity: ${rule42.meta.severity})`,
+    description: `${rule43.meta.title} (default severity: ${rule43.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -67813,8 +67908,8 @@ function ruleSchema(rule42) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule42 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule42.meta.id] = ruleSchema(rule42);
+  for (const rule43 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule43.meta.id] = ruleSchema(rule43);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -67873,15 +67968,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path11.resolve)(cwd);
+  let dir = (0, import_node_path12.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path11.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path12.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
       throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path11.dirname)(dir);
+    const parent = (0, import_node_path12.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -67895,7 +67990,7 @@ function isFile(path) {
   }
 }
 function display2(path, cwd) {
-  const rel = (0, import_node_path11.relative)(cwd, path).split("\\").join("/");
+  const rel = (0, import_node_path12.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -67903,7 +67998,7 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path11.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path12.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
@@ -67912,7 +68007,7 @@ function loadConfig(options) {
     shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path11.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path12.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -67921,7 +68016,7 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path11.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path12.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
@@ -68120,7 +68215,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path13 = require("node:path");
+var import_node_path14 = require("node:path");
 init_errors2();
 init_write();
 init_severity();
@@ -68130,8 +68225,8 @@ var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path13.isAbsolute)(file) ? file : (0, import_node_path13.resolve)(cwd, file);
-  return (0, import_node_path13.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path14.isAbsolute)(file) ? file : (0, import_node_path14.resolve)(cwd, file);
+  return (0, import_node_path14.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -68167,7 +68262,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path13.dirname)((0, import_node_path13.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path14.dirname)((0, import_node_path14.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -68176,7 +68271,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path13.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path14.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -68330,7 +68425,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path19 = require("node:path");
+var import_node_path20 = require("node:path");
 init_sources();
 init_write();
 
@@ -69179,7 +69274,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path19.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path20.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -69196,8 +69291,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path19.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path19.sep}`) && rel !== ".." && !(0, import_node_path19.isAbsolute)(rel);
+    const rel = (0, import_node_path20.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path20.sep}`) && rel !== ".." && !(0, import_node_path20.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -69216,7 +69311,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path19.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path20.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -69354,10 +69449,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule42) {
-  if (rule42.scope === "file")
+function kindsOf(rule43) {
+  if (rule43.scope === "file")
     return "files";
-  let names2 = rule42.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule43.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -69367,24 +69462,24 @@ function kindsOf(rule42) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule42) => ({
-      id: rule42.meta.id,
-      severity: rule42.meta.severity,
-      kinds: rule42.scope === "file" ? [] : [...rule42.meta.appliesTo],
-      title: rule42.meta.title,
-      options: Object.fromEntries(Object.entries(rule42.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule43) => ({
+      id: rule43.meta.id,
+      severity: rule43.meta.severity,
+      kinds: rule43.scope === "file" ? [] : [...rule43.meta.appliesTo],
+      title: rule43.meta.title,
+      options: Object.fromEntries(Object.entries(rule43.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule42) => rule42.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule43) => rule43.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule42 of rules2) {
-    const text = [...wrapWords(rule42.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule42)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule42.meta.id.padEnd(idWidth)}  ${rule42.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule43 of rules2) {
+    const text = [...wrapWords(rule43.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule43)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule43.meta.id.padEnd(idWidth)}  ${rule43.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -69424,11 +69519,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule42) => rule42.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule43) => rule43.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule42) => rule42.meta.id));
+  const known = new Set(rules2.map((rule43) => rule43.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -69448,12 +69543,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule42 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule42)
+    const rule43 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule43)
       throw unknownRule(id, rules2);
-    const declared = rule42.meta.options?.[name];
+    const declared = rule43.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule42.meta.options ?? {});
+      const known = Object.keys(rule43.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -69646,16 +69741,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path22.resolve)(cwd, path)));
+  const skip2 = new Set(own.map((path) => (0, import_node_path23.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path22.resolve)(cwd, file);
+    const absolute = (0, import_node_path23.resolve)(cwd, file);
     if (skip2.has(absolute))
       return false;
-    const rel = (0, import_node_path22.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path22.isAbsolute)(rel))
+    const rel = (0, import_node_path23.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path23.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -69666,31 +69761,31 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule42) => rule42.meta.id);
-  const lowered = rules.flatMap((rule42) => {
-    const to = run2.severityOverrides.get(rule42.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule42.meta.severity] ? [{ rule: rule42.meta.id, from: rule42.meta.severity, to }] : [];
+  const ids = rules.map((rule43) => rule43.meta.id);
+  const lowered = rules.flatMap((rule43) => {
+    const to = run2.severityOverrides.get(rule43.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule43.meta.severity] ? [{ rule: rule43.meta.id, from: rule43.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule42) => Object.entries(rule42.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule42.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule43) => Object.entries(rule43.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule43.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule42.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule43.meta.id, option, value }] : [];
   }));
-  const optionsExempting = rules.flatMap((rule42) => Object.entries(rule42.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule42.meta.id)?.[option];
+  const optionsExempting = rules.flatMap((rule43) => Object.entries(rule43.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule43.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
     const patterns = namePatterns(value);
-    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule42.meta.id, option, value }] : [];
+    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule43.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule42) => Object.entries(rule42.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule42.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule43) => Object.entries(rule43.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule43.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule42.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule43.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -69712,7 +69807,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path22.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path23.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -69761,7 +69856,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path22.dirname)((0, import_node_path22.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path23.dirname)((0, import_node_path23.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.grown > 0) {
@@ -69788,7 +69883,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule42) => rule42.meta),
+    rules: rules.map((rule43) => rule43.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -69840,9 +69935,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule42 = rules.find((candidate) => candidate.meta.id === id);
+  const rule43 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule42 || !existsSync(file))
+  if (!rule43 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -69905,4 +70000,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e0abe5a38c5a31e9bf8d3879b4b279598a9a5bc104397850d747b758626d7a8f
+//# admission-lint-build d11b0f68602700c04db3a5a43946593f7653f25988e90410ebbae91cf6622453

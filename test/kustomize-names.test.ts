@@ -132,20 +132,30 @@ describe('a binding that names its policy as the build names it', () => {
   });
 
   it('gives the names of each top build, a base\'s prefix inside its overlay\'s, and stops on cycles', () => {
-    const listing = (file: string, resources: string[], namePrefix?: string) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined, ...(namePrefix === undefined ? {} : { namePrefix }) });
+    const listing = (file: string, resources: string[], namePrefix?: string, moves?: true) => ({ file, resources, transformsAfterPatches: false, renames: namePrefix !== undefined || moves === true, ...(namePrefix === undefined ? {} : { namePrefix }), ...(moves === undefined ? {} : { moves }) });
     const names = new KustomizeNames([
       listing('/t/base/kustomization.yaml', ['/t/base/p.yaml'], 'base-'),
-      listing('/t/prod/kustomization.yaml', ['/t/base'], 'prod-'),
+      listing('/t/prod/kustomization.yaml', ['/t/base'], 'prod-', true),
       listing('/t/dev/kustomization.yaml', ['/t/base'], 'dev-'),
       listing('/t/loop/kustomization.yaml', ['/t/prod', '/t/loop']),
       listing('/t/x/kustomization.yaml', ['/t/y']),
       listing('/t/y/kustomization.yaml', ['/t/x', '/t/y/q.yaml']),
     ]);
     expect(names.buildsOf('/t/base/p.yaml')).toEqual([
-      { root: '/t/loop/kustomization.yaml', prefix: 'prod-base-', suffix: '' },
-      { root: '/t/dev/kustomization.yaml', prefix: 'dev-base-', suffix: '' },
+      { root: '/t/loop/kustomization.yaml', prefix: 'prod-base-', suffix: '', moves: true },
+      { root: '/t/dev/kustomization.yaml', prefix: 'dev-base-', suffix: '', moves: false },
     ]);
     // Folders that list each other: no top build.
     expect(names.buildsOf('/t/y/q.yaml')).toEqual([]);
+    expect(names.topBuildsOf('/t/elsewhere.yaml')).toEqual([]);
+  });
+
+  it('says when the names of a build are not known (a component is on the way)', () => {
+    const names = new KustomizeNames([
+      { file: '/c/base/kustomization.yaml', resources: ['/c/base/w.yaml'], transformsAfterPatches: false, renames: false },
+      { file: '/c/top/kustomization.yaml', resources: ['/c/base', '/c/component'], transformsAfterPatches: false, renames: false, hasComponents: true },
+    ]);
+    expect(names.topBuildsOf('/c/base/w.yaml')).toBeUndefined();
+    expect(names.buildsOf('/c/base/w.yaml')).toEqual([]);
   });
 });

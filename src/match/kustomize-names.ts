@@ -13,6 +13,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import { mayTargetKind, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { POLICY_KINDS } from '../model/types.js';
+import { memoKey, type RunScope } from '../run-scope.js';
 
 /** A build that holds a file, and the prefix and suffix it puts around the file's objects' names. */
 export interface BuildOfFile {
@@ -20,6 +21,8 @@ export interface BuildOfFile {
   readonly root: string;
   readonly prefix: string;
   readonly suffix: string;
+  /** A kustomization on the way sets `namespace`: the build moves the file's objects (and the Services its webhooks name). */
+  readonly moves: boolean;
 }
 
 /** Chains deeper than this are not followed (a hostile tree of folders listing each other). */
@@ -33,7 +36,7 @@ const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 
 
 export class KustomizeNames {
   readonly #listings: readonly KustomizationListing[];
-  readonly #builds = new Map<string, readonly BuildOfFile[]>();
+  readonly #builds = new Map<string, readonly BuildOfFile[] | null>();
 
   /** Kustomizations with a patch or replacement that may select a policy or a binding: it may rename, delete or rebind one. */
   readonly #patching: ReadonlySet<string>;
@@ -78,17 +81,32 @@ export class KustomizeNames {
    * objects; none when no kustomization builds it, or when the tree is past what is followed.
    */
   buildsOf(file: string): readonly BuildOfFile[] {
+    return this.topBuildsOf(file) ?? [];
+  }
+
+  /**
+   * Every top build of the run that holds `file` (none when no kustomization builds it), or
+   * undefined when the tree is past what is followed (a component, a configuration, a patch that
+   * may rename): its objects' names in the cluster are then not known.
+   */
+  topBuildsOf(file: string): readonly BuildOfFile[] | undefined {
     if (this.#listings.length === 0 || file === '<stdin>') return [];
     const path = realPath(resolve(file));
     let builds = this.#builds.get(path);
     if (builds === undefined) {
       const budget = { left: MAX_BUILDS };
       const all = this.#buildsOfPath(path, new Set(), 0, budget, false);
-      const unique = new Map(all.map((build) => [`${build.root}\0${build.prefix}\0${build.suffix}`, build]));
-      builds = budget.left < 0 ? [] : [...unique.values()];
+      // One per root and names; it moves when one of its chains does.
+      const unique = new Map<string, BuildOfFile>();
+      for (const build of all) {
+        const key = `${build.root}\0${build.prefix}\0${build.suffix}`;
+        const seen = unique.get(key);
+        unique.set(key, seen === undefined ? build : { ...seen, moves: seen.moves || build.moves });
+      }
+      builds = budget.left < 0 ? null : [...unique.values()];
       this.#builds.set(path, builds);
     }
-    return builds;
+    return builds ?? undefined;
   }
 
   /** The top builds of `path` (a file, or a kustomization's folder): each chain of kustomizations up to one that nothing builds on. */
@@ -106,14 +124,15 @@ export class KustomizeNames {
       }
       const prefix = listing.namePrefix ?? '';
       const suffix = listing.nameSuffix ?? '';
+      const moves = listing.moves === true;
       const outer = this.#buildsOfPath(dirname(realPath(resolve(listing.file))), seen, depth + 1, budget, everyLevel);
       if (everyLevel || this.#isTop(listing)) {
         if (--budget.left < 0) break;
-        builds.push({ root: listing.file, prefix, suffix });
+        builds.push({ root: listing.file, prefix, suffix, moves });
       }
       for (const build of outer) {
         if (--budget.left < 0) break;
-        builds.push({ root: build.root, prefix: build.prefix + prefix, suffix: suffix + build.suffix });
+        builds.push({ root: build.root, prefix: build.prefix + prefix, suffix: suffix + build.suffix, moves: moves || build.moves });
       }
     }
     seen.delete(path);
@@ -125,4 +144,11 @@ export class KustomizeNames {
     const folder = dirname(realPath(resolve(listing.file)));
     return !this.#listings.some((other) => other !== listing && other.resources.includes(folder));
   }
+}
+
+const KUSTOMIZE_NAMES = memoKey<KustomizeNames>('the names the run\'s kustomize builds give');
+
+/** The run's KustomizeNames, made once per run. */
+export function kustomizeNamesOf(scope: Pick<RunScope, 'memo' | 'kustomizations' | 'kustomizePatches'>): KustomizeNames {
+  return scope.memo.get(KUSTOMIZE_NAMES, () => new KustomizeNames(scope.kustomizations, scope.kustomizePatches));
 }

@@ -124,6 +124,8 @@ export interface KustomizePatch {
   readonly setsLabelsOrAnnotationsOnly?: true;
   /** It has `options` (allowKindChange, allowNameChange): the object it patches may become another kind (a Namespace, a Service). */
   readonly changesKind?: true;
+  /** A replacement that may write the objects' metadata.name (a path to it, a wildcard there, or a path not read). */
+  readonly replacesName?: true;
   /** The name a JSON 6902 operation on /metadata/name gives the object: patches of a later kustomization may target it by that name. */
   readonly renamesTo?: string;
   /** It leaves each object it patches under its name, namespace and kind (see keepsPlace): a Service it patches is not moved. */
@@ -1034,12 +1036,14 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
       const target = selected.selector === true && Object.keys(written).length > 0 ? { ...selected, metadataSelectors: written } : selected;
       const paths = Array.isArray(fieldPaths) ? fieldPaths.filter((path): path is string => typeof path === 'string') : [];
       const inMetadata = Array.isArray(fieldPaths) && paths.length === fieldPaths.length && paths.every((path) => /^\.?metadata\./.test(path));
+      const replacesName = !Array.isArray(fieldPaths) || paths.length !== fieldPaths.length || paths.some((path) => /^\.?metadata\.(?:name|\*)(?:$|\.)/.test(path) || path.includes('local-config'));
       out.push({
         file,
         line: lineOf(item as Node | null),
         target,
         selectors: { changes: [], known: inMetadata },
         replacement: true,
+        ...(replacesName ? { replacesName: true as const } : {}),
         ...(paths.some(writesCaBundle) ? { writesCaBundle: true as const } : {}),
         // A field path that writes kustomize's local-config annotation takes the object out of the build (s37d 1-A).
         ...(inMetadata ? { metadataOnly: true as const, ...(paths.some((path) => /^\.?metadata\.name$/.test(path) || path.includes('local-config')) ? {} : { keepsName: true as const }) } : {}),
