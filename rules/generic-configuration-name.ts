@@ -31,7 +31,7 @@ const SCAFFOLD_NAMESPACE = 'system';
  */
 function namesInCluster(object: WebhookConfigurationObject, run: RuleRun): readonly { readonly name: string; readonly moved: boolean; readonly root?: string }[] | undefined {
   const stream = streamOf(object.manifest.file);
-  // A patch that may rename it (a JSON 6902 operation on /metadata/name, a replacement into its metadata, an unread patch, a kind change).
+  // A patch that may rename it (a JSON 6902 operation on /metadata/name, a replacement that may write the name, an unread patch, a kind change).
   const renaming = patchesBuilding(run.kustomizePatches, { ...object, file: object.manifest.file.path }, run, stream).some(
     (patch) => patch.unread === true || patch.changesKind === true || patch.renamesTo !== undefined || patch.replacesName === true,
   );

@@ -21,7 +21,7 @@ export interface BuildOfFile {
   readonly root: string;
   readonly prefix: string;
   readonly suffix: string;
-  /** A kustomization on the way sets `namespace`: the build moves the file's objects (and the Services its webhooks name). */
+  /** A kustomization on the way sets `namespace`: the build moves the file's namespaced objects into it. */
   readonly moves: boolean;
 }
 
