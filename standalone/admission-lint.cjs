@@ -39930,7 +39930,7 @@ function more(count) {
     return "";
   return ` (and ${count} more ${count === 1 ? "problem" : "problems"} in this document)`;
 }
-var EXPLANATIONS, rule11;
+var EXPLANATIONS, ANY_TEMPLATE, rule11;
 var init_yaml_syntax = __esm({
   "dist/rules/yaml-syntax.js"() {
     "use strict";
@@ -39945,6 +39945,7 @@ var init_yaml_syntax = __esm({
       TOO_MANY_DOCUMENTS: "split the file, or lint what you apply from it",
       OBJECT_TOO_LARGE: "kubectl apply fails with 413 Request Entity Too Large"
     };
+    ANY_TEMPLATE = "\0template";
     rule11 = defineFileRule({
       meta: {
         id: "yaml-syntax",
@@ -39973,7 +39974,7 @@ var init_yaml_syntax = __esm({
           const first = problems.find((problem) => problem.severity === "error") ?? problems[0];
           const rest = more(problems.length - 1);
           const base = { documentIndex, span: first.span, severity: first.severity };
-          const template = first.template ?? (first.code === "COLLECTION_KEY" ? first.message : void 0);
+          const template = first.template !== void 0 ? ANY_TEMPLATE : first.code === "COLLECTION_KEY" ? first.message : void 0;
           const seen = template === void 0 ? void 0 : templated2.get(template);
           if (seen !== void 0) {
             seen.others++;
@@ -39981,7 +39982,7 @@ var init_yaml_syntax = __esm({
           }
           if (first.template !== void 0) {
             const violation = { ...base, messageId: "template", data: { template: first.template, more: rest } };
-            templated2.set(first.template, { violation, others: 0 });
+            templated2.set(ANY_TEMPLATE, { violation, others: 0 });
             violations.push(violation);
             continue;
           }
@@ -70000,4 +70001,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build d11b0f68602700c04db3a5a43946593f7653f25988e90410ebbae91cf6622453
+//# admission-lint-build d61ba3cbdebfa9364b1720920699ae7190e18b1acff183927142a61f8f8054f1
