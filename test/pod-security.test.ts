@@ -116,6 +116,13 @@ describe('where workloads are read', () => {
     expect(findings[1]!.message).toContain('(in namespace "default", assumed: the manifest names none, and --namespace sets the run\'s default; it has no Namespace manifest in the run');
   });
 
+  it('leaves a kube-system held to a level alone when the configuration exempts it (pod-security-labels)', async () => {
+    const dir = folder({ 'ns.yaml': namespace('kube-system', restricted) });
+    const config = join(folder({ 'psa.yaml': 'apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\nexemptions:\n  namespaces: [kube-system]\n' }), 'psa.yaml');
+    expect(await lintPaths([dir], { podSecurity: settings(config), only: ['pod-security-labels'] })).toEqual([]);
+    expect(brief(await lintPaths([dir], { only: ['pod-security-labels'] }))).toEqual(['ns.yaml:6 warning Namespace/kube-system']);
+  });
+
   it('says nothing of a workload whose Namespace may be a document that does not parse (its labels are not known)', async () => {
     const config = join(folder({ 'psa.yaml': 'apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults:\n  enforce: baseline\n' }), 'psa.yaml');
     const pods = [privilegedPod('in-a', 'team-a'), privilegedPod('in-b', 'team-b')].join('---\n');

@@ -69,7 +69,8 @@ export function loadOptions(options: Pick<LintOptions, 'rules' | 'severityOverri
     ...(options.kustomizationFolders !== undefined ? { kustomizationFolders: options.kustomizationFolders } : {}),
     ...(options.linkedKustomizations !== undefined ? { linkedKustomizations: options.linkedKustomizations } : {}),
   };
-  if (!readsWorkloads) return folders;
+  // The settings reach the rules either way (pod-security-labels reads the exemptions).
+  if (!readsWorkloads) return { ...folders, ...(options.podSecurity !== undefined ? { podSecuritySettings: options.podSecurity } : {}) };
   return { ...folders, podSecurity: { settings: options.podSecurity ?? DEFAULT_POD_SECURITY_SETTINGS, kubeVersion: options.kubeVersion } };
 }
 

@@ -97,6 +97,11 @@ export interface LoadOptions {
    */
   readonly podSecurity?: { readonly settings: PodSecuritySettings; readonly kubeVersion: KubeVersion };
   /**
+   * The run's PodSecurity settings when no workload is read (podSecurity absent): the rules that
+   * read Namespaces still see its exemptions and defaults (a rule run without `pod-security`).
+   */
+  readonly podSecuritySettings?: PodSecuritySettings;
+  /**
    * Folders holding a kustomization that a walk of the inputs found (src/load/sources.ts
    * WalkNotes), when the caller walked them itself and passes the files: their kustomizations are
    * read too, also where no manifest sits beside them.
@@ -210,7 +215,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   let inputs = 0;
   let settledWorkloads = 0;
   const kustomizePatches = new KustomizePatches();
-  const settings = options.podSecurity?.settings ?? DEFAULT_POD_SECURITY_SETTINGS;
+  const settings = options.podSecurity?.settings ?? options.podSecuritySettings ?? DEFAULT_POD_SECURITY_SETTINGS;
   const reach = options.podSecurity === undefined ? 'none' : initialReach(settings, options.podSecurity.kubeVersion);
   /** `labelled` runs: the namespaces known so far to be checked; workloads in them are read as their files are. */
   const checked = new CheckedNamespaces(settings);
