@@ -228,6 +228,25 @@ describe('inputs', () => {
     expect(lintedFiles()).toEqual(['complete.yaml implicit-failure-policy', 'webhookcainjection_patch.yaml removed-api-version']);
   });
 
+  it('lints a file listed as a patch when an object in it stands alone, and not a patch that restates a webhook (s44a H1, s44b 2)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    const ruleIds = (path: string): string[] => JSON.parse(cli(['--format', 'json', path], { cwd: dir }).stdout).findings.map((f: { ruleId: string }) => f.ruleId);
+    // A complete webhook beside one without rules (rules are optional): applied by anyone who
+    // applies the file, whatever a kustomization elsewhere lists it as.
+    const complete = WARNING_ONLY.replace('webhooks:\n', 'webhooks:\n  - name: norules.example.com\n    clientConfig: {url: "https://norules.example.com"}\n    sideEffects: None\n    admissionReviewVersions: [v1]\n');
+    mkdirSync(join(dir, 'deploy'));
+    mkdirSync(join(dir, 'other'));
+    writeFileSync(join(dir, 'deploy', 'webhook.yaml'), complete);
+    writeFileSync(join(dir, 'other', 'kustomization.yaml'), 'resources: []\npatches:\n  - path: ../deploy/webhook.yaml\n');
+    expect(ruleIds('.')).toContain('implicit-failure-policy');
+    // A strategic-merge patch that restates one webhook's clientConfig and rules takes
+    // sideEffects and admissionReviewVersions from its base: a partial object, not linted.
+    const restated = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: widgets}\nwebhooks:\n  - name: widgets.example.com\n    clientConfig: {service: {name: s, namespace: n, path: /v2}}\n    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]\n';
+    writeFileSync(join(dir, 'deploy', 'webhook.yaml'), restated);
+    writeFileSync(join(dir, 'deploy', 'kustomization.yaml'), 'resources: []\npatches:\n  - path: webhook.yaml\n');
+    expect(ruleIds('deploy').filter((id) => id !== 'kustomize-patched')).toEqual([]);
+  });
+
   it('reads a test fixture in a hidden folder below a kustomization, listed by none, as no part of a build (hold-out 25: `.chainsaw-test/`; s43b 4)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [webhook.yaml]\n');

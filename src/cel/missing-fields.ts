@@ -218,9 +218,14 @@ function pathTo(expr: Expr, read: UnguardedRead): Expr[] | undefined {
   return find(expr) ? chain : undefined;
 }
 
+/** null, false, '', 0 or empty bytes: the value of a field an object omits. */
+function isZeroValue(value: bigint | number | string | boolean | Uint8Array | null): boolean {
+  return value === null || value === false || value === '' || value === 0 || value === 0n || (value instanceof Uint8Array && value.length === 0);
+}
+
 /**
  * Whether a read's absence would make the expression false anyway: the read is compared for
- * equality with a literal (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
+ * equality with a literal that is no zero value (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
  * comparison is reached from the root through `&&`, `||` and the branches of a ternary alone.
  * There an error acts as false would: CEL's `&&` and `||` absorb it whenever their other side
  * decides (`error || true` is true, `error && false` is false), and otherwise the expression errs
@@ -243,9 +248,11 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   if (comparison === undefined || comparison.kind !== 'call' || (comparison.fn !== '_==_' && comparison.fn !== '@in')) return false;
   const operand = chain[at + 1];
   const other = comparison.args.find((arg) => arg !== operand);
-  // Not null: an absent field compares equal to null (`affinity.nodeAffinity == null` is true without it).
-  const value = (e: Expr): boolean => e.kind === 'literal' && e.type !== 'null';
-  const literal = (e: Expr | undefined): boolean => e !== undefined && (value(e) || (e.kind === 'list' && e.elements.every(value)));
+  // Not a zero value: an object omits a field that holds one (omitempty), so an absent field is
+  // equal to null, false, '', 0 or an empty list (`hostNetwork == false` holds without the field,
+  // and its error denies what the value would admit: attack s44b 1).
+  const value = (e: Expr): boolean => e.kind === 'literal' && !isZeroValue(e.value);
+  const literal = (e: Expr | undefined): boolean => e !== undefined && (value(e) || (e.kind === 'list' && e.elements.length > 0 && e.elements.every(value)));
   // The read is the operand itself, or inside its chain of selections and indexes (`a.b[k].c == 'x'`).
   const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));
   const placed = comparison.fn === '_==_' ? comparison.args.includes(operand!) : comparison.args[0] === operand;

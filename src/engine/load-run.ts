@@ -327,7 +327,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       for (const manifest of parsed.manifests) {
         let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
-        if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && !doesNothing(recognized.object))) {
+        if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && standsAlone(recognized.object))) {
           skipped++;
           continue;
         }
@@ -520,6 +520,20 @@ function readLaterWorkloads(
     }
   }
   return settled;
+}
+
+/**
+ * In a kustomize patch file: an admission object that is applied as it is by anyone who applies
+ * the file. It would do something (doesNothing), and a v1 webhook configuration sets, in some
+ * webhook, the fields v1 requires and never defaults (sideEffects, admissionReviewVersions): a
+ * strategic-merge patch that restates a webhook's rules and clientConfig takes those from its
+ * base, which the API server would reject alone (attack s44b 2).
+ */
+function standsAlone(object: WebhookConfigurationObject | PolicyObject): boolean {
+  if (doesNothing(object)) return false;
+  if (object.category !== 'webhook-configuration' || object.apiVersion !== 'admissionregistration.k8s.io/v1') return true;
+  const webhooks = object.written !== null && typeof object.written === 'object' ? (object.written as { webhooks?: unknown }).webhooks : undefined;
+  return Array.isArray(webhooks) && webhooks.some((webhook) => webhook !== null && typeof webhook === 'object' && ((webhook as Record<string, unknown>).sideEffects != null || (webhook as Record<string, unknown>).admissionReviewVersions != null));
 }
 
 /** A webhook that has both a clientConfig and rules: one the API server can call. */
