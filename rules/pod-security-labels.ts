@@ -6,6 +6,8 @@ import { formatFieldError, invalid } from '../src/validate/field-error.js';
 import { isRecord } from '../src/json.js';
 import { joinWords } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
+import { kustomizeNamesOf } from '../src/match/kustomize-names.js';
+import { streamOf } from '../src/match/namespaces.js';
 
 type MessageId = 'invalid' | 'notString' | 'unknownKey' | 'annotation' | 'noEnforce' | 'noEnforceVersion' | 'privileged' | 'systemEnforced';
 
@@ -59,6 +61,17 @@ const meta = {
 function mayBePrivileged(namespace: string, run: RuleRun<typeof meta.options>): boolean {
   if (namespace === KUBE_SYSTEM) return true;
   return namePatternMatcher(run.options.privilegedNamespaces)(namespace);
+}
+
+/**
+ * Whether the cluster gets the Namespace as kube-system: so named where no kustomize build of the
+ * run holds its file, else named so by one of those builds (a build's `namespace` renames the
+ * Namespace objects it builds: attack s44b 3, a scaffold's `system` built with `namespace: kube-system`).
+ */
+function becomesKubeSystem(namespace: NamespaceObject, run: RuleRun<typeof meta.options>): boolean {
+  const builds = kustomizeNamesOf(run).topBuildsOf(streamOf(namespace.manifest.file));
+  if (builds === undefined || builds.length === 0) return namespace.name === KUBE_SYSTEM;
+  return builds.some((build) => (build.namespace ?? namespace.name) === KUBE_SYSTEM);
 }
 
 function isLevel(value: string): boolean {
@@ -183,7 +196,7 @@ export const rule = defineObjectRule({
               help: 'Pod Security admits any pod here: host namespaces, hostPath volumes and privileged containers, so unless another admission control restricts them, whoever can create a pod or workload in it can gain access to its node. Keep the namespace to the workloads that need it; list it in --rule-option pod-security-labels.privilegedNamespaces=<name> to record the decision.',
             });
           }
-        } else if (valid.has('enforce') && namespace.name === KUBE_SYSTEM && !run.podSecurity.config.exemptions.namespaces.includes(KUBE_SYSTEM)) {
+        } else if (valid.has('enforce') && becomesKubeSystem(namespace, run) && !run.podSecurity.config.exemptions.namespaces.includes(KUBE_SYSTEM)) {
           // The cluster's own add-ons run there with host namespaces and privileged containers
           // (kube-proxy, the network plugin's agents, storage node plugins), which baseline and
           // restricted forbid: their next pods (a node that joins, a rollout) are rejected. One

@@ -123,6 +123,13 @@ describe('where workloads are read', () => {
     expect(brief(await lintPaths([dir], { only: ['pod-security-labels'] }))).toEqual(['ns.yaml:6 warning Namespace/kube-system']);
   });
 
+  it('judges a Namespace under the name its kustomize build gives it (pod-security-labels; s44b 3)', async () => {
+    const tree = (outer: string): string =>
+      folder({ 'manager/ns.yaml': namespace('system', restricted), 'manager/kustomization.yaml': 'resources: [ns.yaml]\n', 'default/kustomization.yaml': `${outer}resources: [../manager]\n` });
+    expect(brief(await lintPaths([tree('namespace: kube-system\n')], { only: ['pod-security-labels'] }))).toEqual(['ns.yaml:6 warning Namespace/system']);
+    expect(await lintPaths([tree('namespace: widgets-system\n')], { only: ['pod-security-labels'] })).toEqual([]);
+  });
+
   it('says nothing of a workload whose Namespace may be a document that does not parse (its labels are not known)', async () => {
     const config = join(folder({ 'psa.yaml': 'apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults:\n  enforce: baseline\n' }), 'psa.yaml');
     const pods = [privilegedPod('in-a', 'team-a'), privilegedPod('in-b', 'team-b')].join('---\n');

@@ -23,6 +23,12 @@ export interface BuildOfFile {
   readonly suffix: string;
   /** A kustomization on the way sets `namespace`: the build moves the file's namespaced objects into it. */
   readonly moves: boolean;
+  /**
+   * The namespace the build sets, when written as a string (the outermost kustomization's that
+   * sets one): it is also the name the build gives a Namespace object of the file (kustomize's
+   * namespace field specs: metadata/name of kind Namespace).
+   */
+  readonly namespace?: string;
 }
 
 /** Chains deeper than this are not followed (a hostile tree of folders listing each other). */
@@ -96,10 +102,10 @@ export class KustomizeNames {
     if (builds === undefined) {
       const budget = { left: MAX_BUILDS };
       const all = this.#buildsOfPath(path, new Set(), 0, budget, false);
-      // One per root and names; it moves when one of its chains does.
+      // One per root, names and namespace; it moves when one of its chains does.
       const unique = new Map<string, BuildOfFile>();
       for (const build of all) {
-        const key = `${build.root}\0${build.prefix}\0${build.suffix}`;
+        const key = `${build.root}\0${build.prefix}\0${build.suffix}\0${build.namespace ?? ''}`;
         const seen = unique.get(key);
         unique.set(key, seen === undefined ? build : { ...seen, moves: seen.moves || build.moves });
       }
@@ -128,11 +134,12 @@ export class KustomizeNames {
       const outer = this.#buildsOfPath(dirname(realPath(resolve(listing.file))), seen, depth + 1, budget, everyLevel);
       if (everyLevel || this.#isTop(listing)) {
         if (--budget.left < 0) break;
-        builds.push({ root: listing.file, prefix, suffix, moves });
+        builds.push({ root: listing.file, prefix, suffix, moves, ...(listing.namespace !== undefined ? { namespace: listing.namespace } : {}) });
       }
       for (const build of outer) {
         if (--budget.left < 0) break;
-        builds.push({ root: build.root, prefix: build.prefix + prefix, suffix: suffix + build.suffix, moves: moves || build.moves });
+        const namespace = build.namespace ?? listing.namespace;
+        builds.push({ root: build.root, prefix: build.prefix + prefix, suffix: suffix + build.suffix, moves: moves || build.moves, ...(namespace !== undefined ? { namespace } : {}) });
       }
     }
     seen.delete(path);
