@@ -19,14 +19,14 @@ function more(count: number): string {
   return ` (and ${count} more ${count === 1 ? 'problem' : 'problems'} in this document)`;
 }
 
+/** The key under which a file's unrendered template problems are one finding. */
+const ANY_TEMPLATE = '\0template';
+
 /**
  * One finding per document: its first error (or first warning when it has no error), with the
  * count of the rest. After the first error the parser is guessing, so the later ones are mostly
  * echoes of it; a template that was not rendered gave hundreds of them.
  */
-/** The key under which a file's unrendered template problems are one finding. */
-const ANY_TEMPLATE = '\0template';
-
 export const rule = defineFileRule({
   meta: {
     id: 'yaml-syntax',

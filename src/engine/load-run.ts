@@ -319,8 +319,8 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     for (const parsed of splitRendered(whole)) {
       filePaths.push(parsed.source.path);
       // A kustomize patch holds partial objects, which are not linted; but an admission object in
-      // it that would do something applied (doesNothing) is applied by anyone who applies the
-      // file, so it is linted: a kustomization that lists a file as a patch cannot hide one (s44a H1).
+      // it that stands alone (standsAlone) is applied by anyone who applies the file, so it is
+      // linted: a kustomization that lists a file as a patch cannot hide one (s44a H1).
       const problems = [...parsed.problems];
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
@@ -548,10 +548,10 @@ function specOf(object: PolicyObject): Record<string, unknown> | undefined {
 }
 
 /**
- * Whether an admission object, applied, would do nothing (a kustomize fragment's shape, not linted
- * in a patch file or an unlisted one): a webhook
- * configuration none of whose webhooks has both rules and a clientConfig (a webhook without rules
- * matches nothing), a ValidatingAdmissionPolicy with neither validations nor auditAnnotations, a
+ * Whether an admission object, applied, would do nothing (a kustomize fragment's shape, not
+ * linted in a patch file or an unlisted one): a webhook configuration none of whose webhooks has
+ * both rules and a clientConfig (a webhook without rules matches nothing), a
+ * ValidatingAdmissionPolicy with neither validations nor auditAnnotations, a
  * MutatingAdmissionPolicy without mutations, a binding without a policyName (the API server
  * rejects the last three). Anything that may intercept a request is not this (s40 H2, H3).
  */
