@@ -415,21 +415,28 @@ export const rule = defineObjectRule({
           if (first === undefined) byPath.set(finding.read.path, finding);
           else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, oneUser: first.oneUser && finding.oneUser, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
         }
-        return [...byPath.values()].map(({ site, read, expr, oneUser, more, requiredElsewhere }): Violation<MessageId> => ({
-          ...(read.patch === undefined
-            ? { messageId: 'policy' as MessageId, data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) } }
-            : { messageId: 'patch' as MessageId, data: { site: site.label, policy: describePolicyObject(object), op: read.patch.op, pointer: elideMiddle(read.patch.pointer, 64), target: describePatchTarget(read), more: moreReads(more) } }),
-          path: site.path,
-          ...guardHint(read, site.kind),
-          // With Ignore, an expression that errors is skipped, not a rejection. A validation whose
-          // only read that can fail is one its absence would fail anyway (an equality with a
-          // literal, through &&, || and ternary branches alone) is denied either way under Fail: only the message differs.
-          // Reached only for one named user's requests (`!variables.isController || …`): an error
-          // rejects that user's writes alone (a project's own controller), not its users'. A
-          // field another validation requires (`has(c.resources.limits.cpu)`) is denied by that
-          // one, with its message, when absent: again only this message differs.
-          ...(spec.failurePolicy === 'Ignore' || (site.kind === 'validating.validation' && ((more === 0 && deniedEitherWay(expr, read)) || oneUser || requiredElsewhere)) ? { severity: 'info' as const } : {}),
-        }));
+        return [...byPath.values()].map(({ site, read, expr, oneUser, more, requiredElsewhere }): Violation<MessageId> => {
+          // A validation whose only read that can fail is one its absence would fail anyway (an
+          // equality with a literal, through &&, || and ternary branches alone): under Fail it is
+          // denied either way, only the message differs (info); under Ignore its error is skipped,
+          // so the request its absence would deny is admitted: a way past the policy (warning,
+          // attack s44c 1). Otherwise, with Ignore, an expression that errors is skipped, which is
+          // what a false condition does (info). Reached only for one named user's requests
+          // (`!variables.isController || …`): an error rejects that user's writes alone (a
+          // project's own controller), not its users'. A field another validation requires
+          // (`has(c.resources.limits.cpu)`) is denied by that one, with its message, when absent:
+          // again only this message differs.
+          const deniedAnyway = site.kind === 'validating.validation' && more === 0 && deniedEitherWay(expr, read);
+          const lowered = spec.failurePolicy === 'Ignore' ? !deniedAnyway : site.kind === 'validating.validation' && (deniedAnyway || oneUser || requiredElsewhere);
+          return {
+            ...(read.patch === undefined
+              ? { messageId: 'policy' as MessageId, data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) } }
+              : { messageId: 'patch' as MessageId, data: { site: site.label, policy: describePolicyObject(object), op: read.patch.op, pointer: elideMiddle(read.patch.pointer, 64), target: describePatchTarget(read), more: moreReads(more) } }),
+            path: site.path,
+            ...guardHint(read, site.kind),
+            ...(lowered ? { severity: 'info' as const } : {}),
+          };
+        });
       },
     };
   },

@@ -8,6 +8,7 @@ import { joinWords } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 import { kustomizeNamesOf } from '../src/match/kustomize-names.js';
 import { streamOf } from '../src/match/namespaces.js';
+import { patchesBuilding } from '../src/match/patched.js';
 
 type MessageId = 'invalid' | 'notString' | 'unknownKey' | 'annotation' | 'noEnforce' | 'noEnforceVersion' | 'privileged' | 'systemEnforced';
 
@@ -69,8 +70,12 @@ function mayBePrivileged(namespace: string, run: RuleRun<typeof meta.options>): 
  * Namespace objects it builds: attack s44b 3, a scaffold's `system` built with `namespace: kube-system`).
  */
 function becomesKubeSystem(namespace: NamespaceObject, run: RuleRun<typeof meta.options>): boolean {
-  const builds = kustomizeNamesOf(run).topBuildsOf(streamOf(namespace.manifest.file));
+  const stream = streamOf(namespace.manifest.file);
+  const builds = kustomizeNamesOf(run).topBuildsOf(stream);
   if (builds === undefined || builds.length === 0) return namespace.name === KUBE_SYSTEM;
+  // A patch of the build may delete it or change its labels first (kustomize patches before it
+  // renames): its labels in the cluster are not these (kustomize-patched says so; s44c 4).
+  if (patchesBuilding(run.kustomizePatches, { kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run, stream).length > 0) return false;
   return builds.some((build) => (build.namespace ?? namespace.name) === KUBE_SYSTEM);
 }
 

@@ -245,6 +245,9 @@ describe('inputs', () => {
     writeFileSync(join(dir, 'deploy', 'webhook.yaml'), restated);
     writeFileSync(join(dir, 'deploy', 'kustomization.yaml'), 'resources: []\npatches:\n  - path: webhook.yaml\n');
     expect(ruleIds('deploy').filter((id) => id !== 'kustomize-patched')).toEqual([]);
+    // So does a policy patch that restates its validations without the required matchConstraints (s44c 3).
+    writeFileSync(join(dir, 'deploy', 'webhook.yaml'), 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: check}\nspec:\n  validations: [{expression: "object.spec.replicas < 10"}]\n');
+    expect(ruleIds('deploy').filter((id) => id !== 'kustomize-patched')).toEqual([]);
   });
 
   it('reads a test fixture in a hidden folder below a kustomization, listed by none, as no part of a build (hold-out 25: `.chainsaw-test/`; s43b 4)', () => {

@@ -218,10 +218,21 @@ function pathTo(expr: Expr, read: UnguardedRead): Expr[] | undefined {
   return find(expr) ? chain : undefined;
 }
 
-/** null, false, '', 0 or empty bytes: the value of a field an object omits. */
+/** false, '', 0 or empty bytes: what a scalar field holds when an object omits it (OMITTED_WHEN_ZERO). */
 function isZeroValue(value: bigint | number | string | boolean | Uint8Array | null): boolean {
-  return value === null || value === false || value === '' || value === 0 || value === 0n || (value instanceof Uint8Array && value.length === 0);
+  return value === false || value === '' || value === 0 || value === 0n || (value instanceof Uint8Array && value.length === 0);
 }
+
+/**
+ * Scalar fields of the pod spec and its containers that k8s.io/api core/v1 declares by value with
+ * omitempty (not pointers): an object without one holds its zero value (false, '', 0). Pointer
+ * fields (every securityContext field, automountServiceAccountToken, runtimeClassName…) absent
+ * are unset instead.
+ */
+const OMITTED_WHEN_ZERO: ReadonlySet<string> = new Set([
+  'hostNetwork', 'hostPID', 'hostIPC', 'nodeName', 'hostname', 'subdomain', 'serviceAccountName', 'serviceAccount', 'schedulerName', 'priorityClassName',
+  'workingDir', 'stdin', 'stdinOnce', 'tty', 'hostPort', 'hostIP',
+]);
 
 /**
  * Whether a read's absence would make the expression false anyway: the read is compared for
@@ -248,10 +259,13 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   if (comparison === undefined || comparison.kind !== 'call' || (comparison.fn !== '_==_' && comparison.fn !== '@in')) return false;
   const operand = chain[at + 1];
   const other = comparison.args.find((arg) => arg !== operand);
-  // Not a zero value: an object omits a field that holds one (omitempty), so an absent field is
-  // equal to null, false, '', 0 or an empty list (`hostNetwork == false` holds without the field,
-  // and its error denies what the value would admit: attack s44b 1).
-  const value = (e: Expr): boolean => e.kind === 'literal' && !isZeroValue(e.value);
+  // Not a value the absent field stands for: null (absent is unset), an empty list (lists are
+  // omitempty), and the zero value of a scalar field an object omits when it holds one
+  // (`hostNetwork == false` holds without the field, and its error denies what the value would
+  // admit: attack s44b 1). A pointer field (`allowPrivilegeEscalation`) or a map key absent is
+  // unset, not zero: comparing it with false or '' is false, as the error denies (s44c 2).
+  const zeroWhenOmitted = read.missing === 'field' && OMITTED_WHEN_ZERO.has(read.name);
+  const value = (e: Expr): boolean => e.kind === 'literal' && e.type !== 'null' && !(zeroWhenOmitted && isZeroValue(e.value));
   const literal = (e: Expr | undefined): boolean => e !== undefined && (value(e) || (e.kind === 'list' && e.elements.length > 0 && e.elements.every(value)));
   // The read is the operand itself, or inside its chain of selections and indexes (`a.b[k].c == 'x'`).
   const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));

@@ -22,6 +22,7 @@
  * may be one are read too, never taken as workloads: a run's other reads and counts stay the same.
  */
 import { pushAll } from '../collections.js';
+import { isBinding } from '../model/policies.js';
 import { basename, dirname, resolve } from 'node:path';
 import { Discovery } from '../kube/discovery/discovery.js';
 import type { KubeVersion } from '../kube/version.js';
@@ -527,11 +528,14 @@ function readLaterWorkloads(
  * the file. It would do something (doesNothing), and a v1 webhook configuration sets, in some
  * webhook, the fields v1 requires and never defaults (sideEffects, admissionReviewVersions): a
  * strategic-merge patch that restates a webhook's rules and clientConfig takes those from its
- * base, which the API server would reject alone (attack s44b 2).
+ * base, which the API server would reject alone (attack s44b 2); so does a policy without its
+ * matchConstraints.
  */
 function standsAlone(object: WebhookConfigurationObject | PolicyObject): boolean {
   if (doesNothing(object)) return false;
-  if (object.category !== 'webhook-configuration' || object.apiVersion !== 'admissionregistration.k8s.io/v1') return true;
+  // A policy needs its matchConstraints (required): a patch that restates its validations alone takes them from its base (s44c 3).
+  if (object.category !== 'webhook-configuration') return isBinding(object) || specOf(object)?.matchConstraints != null;
+  if (object.apiVersion !== 'admissionregistration.k8s.io/v1') return true;
   const webhooks = object.written !== null && typeof object.written === 'object' ? (object.written as { webhooks?: unknown }).webhooks : undefined;
   return Array.isArray(webhooks) && webhooks.some((webhook) => webhook !== null && typeof webhook === 'object' && ((webhook as Record<string, unknown>).sideEffects != null || (webhook as Record<string, unknown>).admissionReviewVersions != null));
 }
