@@ -13,7 +13,7 @@ import { webhooksOf } from '../src/model/webhooks.js';
 import { joinCapped } from '../src/text/list.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
-type MessageId = 'optOut' | 'optOuts' | 'validating' | 'mutating' | 'optOutPolicy' | 'validatingPolicy' | 'mutatingPolicy';
+type MessageId = 'optOut' | 'validating' | 'mutating' | 'optOutPolicy' | 'validatingPolicy' | 'mutatingPolicy';
 
 function trustedKeys(run: RuleRun): Set<string> {
   // The API server sets (and guards) the name label only from Kubernetes 1.21.
@@ -145,7 +145,7 @@ function groupedByCause(found: readonly (Violation<MessageId> & { readonly key: 
     const keys = joinCapped([first!, ...others].map((each) => `"${each.key}"`), 2, { conjunction: optOut ? 'or' : 'and', width: 60 });
     const data = { ...violation.data, keys, labels: `${others.length === 0 ? 'label' : 'labels'} ${keys}` };
     if (others.length === 0) return { ...violation, data };
-    return { ...violation, ...(violation.messageId === 'optOut' ? { messageId: 'optOuts' as const } : {}), data, alsoAt: others.map((each) => each.locateAt ?? each.path) };
+    return { ...violation, data, alsoAt: others.map((each) => each.locateAt ?? each.path) };
   });
 }
 
@@ -158,7 +158,6 @@ export const rule = defineObjectRule({
     appliesTo: [...ALL_WEBHOOK_KINDS, 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
     messages: {
       optOut: 'webhook "{{webhook}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
-      optOuts: 'webhook "{{webhook}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
       validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace {{labels}}{{why}}',
       mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace {{labels}}',
       optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',

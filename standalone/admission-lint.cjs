@@ -36977,7 +36977,7 @@ function groupedByCause(found) {
     const data = { ...violation.data, keys, labels: `${others.length === 0 ? "label" : "labels"} ${keys}` };
     if (others.length === 0)
       return { ...violation, data };
-    return { ...violation, ...violation.messageId === "optOut" ? { messageId: "optOuts" } : {}, data, alsoAt: others.map((each) => each.locateAt ?? each.path) };
+    return { ...violation, data, alsoAt: others.map((each) => each.locateAt ?? each.path) };
   });
 }
 var WHO, rule2;
@@ -37006,7 +37006,6 @@ var init_editable_namespace_selector = __esm({
         appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"],
         messages: {
           optOut: 'webhook "{{webhook}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
-          optOuts: 'webhook "{{webhook}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
           validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace {{labels}}{{why}}',
           mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace {{labels}}',
           optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
@@ -70086,4 +70085,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 6aa46be798815a99f682f37db820dd693f329f710795e4990b34ff0696bd7c79
+//# admission-lint-build dc2df18cfab8a72959cca2570560505c252d38fc822cd6428078456bda89bd1e
