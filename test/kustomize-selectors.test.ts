@@ -434,9 +434,12 @@ describe('webhook selectors set by a kustomize patch', () => {
     const linked = folder({ ...withOptIn(), 'all/kustomization.yaml': 'resources:\n- ../link/manifests.yaml\n' });
     symlinkSync(join(linked, 'webhook'), join(linked, 'link'));
     expect(await verdict([join(linked, 'webhook'), join(linked, 'all')])).toEqual(['matches-kube-system error', 'self-deadlock error']);
-    // The patching kustomization renames or moves (a later patch may name the new name, a selector the old namespace): as written.
-    for (const field of ['namePrefix: foo-', 'nameSuffix: -foo', 'namespace: foo-system']) {
-      expect(await verdict([folder({ ...withOptIn(), 'webhook/kustomization.yaml': `${field}\n${kustomization('- path: opt-in.yaml')}` })])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // The patching kustomization moves (a selector may name the old namespace): as written. A
+    // prefix or suffix of its own renames after its patches (kustomize runs `patches` before the
+    // prefix, legacy patchesJson6902 after it, with targets read without it): patched.
+    expect(await verdict([folder({ ...withOptIn(), 'webhook/kustomization.yaml': `namespace: foo-system\n${kustomization('- path: opt-in.yaml')}` })])).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    for (const field of ['namePrefix: foo-', 'nameSuffix: -foo']) {
+      expect(await verdict([folder({ ...withOptIn(), 'webhook/kustomization.yaml': `${field}\n${kustomization('- path: opt-in.yaml')}` })])).toEqual([]);
     }
     // Replacements that write only metadata (cert-manager's annotation) or other kinds keep it certain; one that may write a webhook's spec does not.
     const replacements = (fieldPath: string, kind = 'MutatingWebhookConfiguration'): string =>
@@ -580,6 +583,31 @@ describe('webhook selectors set by a kustomize patch', () => {
     // Any Service, by any name: an overlay names the Service by its prefixed name.
     const otherService = servicePatch.replace('name: webhook-service', 'name: metrics-service');
     expect(await verdict({ ...own('', otherService), 'webhook/manifests.yaml': `${MANIFESTS}---\n${service}` })).toEqual(asWritten);
+  });
+
+  it('reads a legacy patchesJson6902 under the prefix, beside a write of the Service name, with a remote base and a generated manifest in the tree (hold-out 28: k8ssandra)', async () => {
+    const verdict = async (files: Record<string, string>): Promise<string[]> =>
+      (await findings([folder(files)])).filter((f) => !f.startsWith('kustomize-patched')).map((f) => f.split(':')[0]!);
+    const legacy = (operations: string): string =>
+      `namePrefix: op-\nresources:\n- manifests.yaml\npatchesJson6902:\n- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: op-mutating-webhook-configuration}\n  patch: |-\n    - {op: add, path: /webhooks/0/objectSelector, value: {matchLabels: {example.com/inject: enabled}}}\n${operations}`;
+    const tree = (operations: string, extra: Record<string, string> = {}): Record<string, string> => ({ 'webhook/manifests.yaml': MANIFESTS, 'webhook/kustomization.yaml': legacy(operations), ...extra });
+    expect(await verdict(tree(''))).toEqual([]);
+    // The Service's name, path or port written beside the selector: patched; its namespace, or the whole clientConfig: as written.
+    expect(await verdict(tree('    - {op: replace, path: /webhooks/0/clientConfig/service/name, value: op-webhook-service}\n    - {op: add, path: /webhooks/0/clientConfig/service/port, value: 9443}\n'))).toEqual([]);
+    expect(await verdict(tree('    - {op: replace, path: /webhooks/0/clientConfig/service/namespace, value: op-system}\n'))).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    expect(await verdict(tree('    - {op: replace, path: /webhooks/0/clientConfig, value: {url: "https://example.com"}}\n'))).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    expect(await verdict(tree('    - {op: replace, path: /webhooks/0/clientConfig/service/name, value: {}}\n'))).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // A sibling kustomization of a remote base (kustomize fetches it: it holds nothing of this
+    // repository's) and of a manifest a build step writes: patched. A local folder missing: as written.
+    const siblings = { 'operator/kustomization.yaml': 'resources:\n- github.com/example/operator/config/default?ref=v1.0.0\n- https://example.com/crds.yaml\n- generated/csv.yaml\n', 'default/kustomization.yaml': 'resources:\n- ../webhook\n- ../operator\n' };
+    expect(await verdict(tree('', siblings))).toEqual([]);
+    expect(await verdict(tree('', { ...siblings, 'operator/kustomization.yaml': 'resources:\n- ../overlays/prod\n' }))).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // A patch elsewhere that may move a Service of the webhook's Service's name: kube-system is
+    // judged by its name wherever the Service lands (an info naming the patch); self-deadlock, as written.
+    const elsewhere = { 'other/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n', 'other/kustomization.yaml': "resources:\n- service.yaml\npatches:\n- target: {kind: Service, name: webhook-service}\n  patch: '[{\"op\": \"replace\", \"path\": \"/metadata/namespace\", \"value\": \"elsewhere\"}]'\n" };
+    expect(await verdict(tree('', elsewhere))).toEqual(['matches-kube-system info', 'self-deadlock error']);
+    // A remote base spelled as a local folder that is not there (no scheme, another host): as written.
+    expect(await verdict(tree('', { ...siblings, 'operator/kustomization.yaml': 'resources:\n- example.com/operator/config\n' }))).toEqual(['matches-kube-system error', 'self-deadlock error']);
   });
 
   it('judges the webhook as written when a kustomization comes from standard input, or a patch names the webhook twice', async () => {

@@ -113,7 +113,8 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   // be judged against a namespace the build does not have.
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name): name is string => typeof name === 'string'));
   // (A patch that leaves the Service in place, a strategic merge of its pod selector, does not.)
-  if (run.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, 'Service', name, 'v1')))) return { object };
+  // Where the Service may move, the patched selectors still hold for kube-system, judged by its name below.
+  const serviceMayMove = run.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, 'Service', name, 'v1')));
   // A Service namespace the patch writes must be the one the webhook has: else the build calls another.
   for (const { webhook: name, namespace } of patch.selectors!.serviceNamespaces ?? []) {
     const webhook = webhooks.find((each) => each?.name === name);
@@ -149,13 +150,15 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   // A JSON 6902 `test` in any patch of the patch's kustomization may fail, and kustomize then builds nothing from it (s38c 2, s38d 3).
   const tested = run.kustomizePatches.some((other) => other.file === patch.file && other.selectors?.tests === true);
   const narrowed = !tested && patch.selectors!.changes.every((change) => narrows(change, object.effective.webhooks ?? [], webhooks));
-  if (holds === false) {
-    // Declined only because the Service may move: kube-system is judged by its name wherever the
+  if (holds === false || serviceMayMove) {
+    // Declined only because the Service may move (a kustomization's `namespace:`, a patch or
+    // replacement that may select the Service): kube-system is judged by its name wherever the
     // Service lands (the scaffolds' `namespace:` overlay with a name-reading selector: s38c r1-r3).
     // (Not when the run writes kube-system's labels and a kustomization moves objects: kustomize's
     // `namespace:` renames the Namespace objects it builds, so kube-system has no such labels: s38e 1.)
     const kubeSystemRenamed = run.namespaces.some((namespace) => namespace.name === KUBE_SYSTEM) && run.kustomizations.some((listing) => listing.moves === true);
-    if (movesMatter && narrowed && !kubeSystemRenamed && buildsKeepThePatch(patch, own, object, run, { movesMatter: false, relabelsMatter }) !== false) return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
+    const onlyMoves = holds !== false || (movesMatter && buildsKeepThePatch(patch, own, object, run, { movesMatter: false, relabelsMatter }) !== false);
+    if (onlyMoves && narrowed && !kubeSystemRenamed) return { object, unsureWhereverServiceLands: { object: patchedObject, patch } };
     return { object };
   }
   // Only the overlay's build holds it: what the base alone has is an info only when the patch
@@ -278,7 +281,10 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
     if (run.kustomizePatches.some((other) => other !== patch && realPath(resolve(other.file)) === realPath(resolve(base.file)) && other.metadataOnly !== true)) return false;
     answer = 'overlay';
   }
-  if (patchOverlay === undefined && (!keeps(base) || base.renames)) return false;
+  // A prefix or suffix the patch's own kustomization adds leaves the selectors as patched: its
+  // patches name the object as written (a legacy patchesJson6902 target, which kustomize runs
+  // after the prefix, is read without it). A namespace it sets is a move, weighed below.
+  if (patchOverlay === undefined && (!keeps(base) || (base.renames && !renamesByNameOnly(base)))) return false;
   // A namespaceSelector is judged against the Service's namespace: any kustomization of the run
   // that moves objects (a sibling folder's `namespace:` with the Service, a NamespaceTransformer)
   // may move it, and kustomize carries the move into clientConfig.service.
@@ -305,7 +311,8 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // ... and, whatever selector the patch sets, no folder that any kustomization of the run lists
   // (an overlay's sibling base too) and the run did not read (outside the linted folder, a URL):
   // it may be an overlay of the base that patches the webhook again, or move the Service.
-  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings)))) return false;
+  // (A remote base, fetched by kustomize, is neither: it holds nothing of this repository's.)
+  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings) && listing.remote?.includes(resource) !== true))) return false;
   // Every build of the file runs these kustomizations' patches: none may select a configuration
   // of this kind (unless it changes metadata only), nor a Service by any name (a move of it
   // reaches clientConfig.service through name references; an overlay names it by its prefix).
@@ -320,6 +327,11 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   )
     ? answer
     : false;
+}
+
+/** Whether a kustomization's renames are a namePrefix or nameSuffix alone (no `namespace`). */
+function renamesByNameOnly(listing: KustomizationListing): boolean {
+  return listing.moves !== true && (listing.namePrefix !== undefined || listing.nameSuffix !== undefined);
 }
 
 /** Folders of a repository past this many are not looked at: its base is then not taken as built only by its overlay. */
@@ -372,13 +384,14 @@ function walkRepository(root: string, listings: readonly KustomizationListing[])
   return true;
 }
 
-/** Whether a listed resource is a file, or a folder whose kustomization the run read. */
+/** Whether a listed resource is a file (there, or missing), or a folder whose kustomization the run read. */
 function readOrFile(resource: string, listings: readonly KustomizationListing[]): boolean {
   try {
     if (statSync(resource).isFile()) return true;
   } catch {
-    // Missing, or a URL resolved as a path: not read.
-    return false;
+    // Missing: a manifest a build step writes (a name with a manifest's extension) is objects of
+    // its own, never a kustomization; a missing folder may be an overlay, not read.
+    return /\.(?:ya?ml|json)$/i.test(resource);
   }
   return listings.some((listing) => listing.unreadable !== true && dirname(realPath(resolve(listing.file))) === resource);
 }

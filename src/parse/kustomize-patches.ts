@@ -49,6 +49,12 @@ export interface KustomizationListing {
   readonly file: string;
   /** Its `resources` and `bases`, resolved against its folder (symbolic links followed where they resolve). */
   readonly resources: readonly string[];
+  /**
+   * Those of `resources` written as a remote repository or file (a URL, `github.com/…`, `git@…`),
+   * which kustomize fetches: a remote base holds nothing of this repository's, so it can be no
+   * overlay of a folder here, and it patches or moves nothing outside its own build.
+   */
+  readonly remote?: readonly string[];
   readonly transformsAfterPatches: boolean;
   /** The kustomization file is there but was not read (too large, not a regular file, a `<<` merge key): what it builds is not known. */
   readonly unreadable?: true;
@@ -350,6 +356,10 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
       changes.push(op === 'remove' ? { webhook, field: 'scope', rule: Number(scope[2]), op: 'remove' } : { webhook, field: 'scope', rule: Number(scope[2]), op: 'replace', value });
       continue;
     }
+    // The called Service's name, path or port (a scaffold's overlay writes its prefixed Service
+    // name): as keepsServiceNamespace reads a strategic merge, the namespace is all the selectors'
+    // judgment reads of whom a webhook calls, and a write of it is not read here.
+    if (/^\/webhooks\/\d+\/clientConfig\/service\/(?:name|path|port)$/.test(path) && (op === 'add' || op === 'replace') && (typeof value === 'string' || (typeof value === 'number' && path.endsWith('/port')))) continue;
     // Anything else changes what the webhooks match or call (rules, clientConfig, a selector in
     // part, a whole webhook), or the object itself: what the build holds is not read here.
     return { changes: [], known: false };
@@ -357,6 +367,13 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
   return tests ? { changes, known: true, tests: true } : { changes, known: true };
 }
 
+
+/**
+ * A resource kustomize loads from elsewhere (api/internal/git/repospec.go, loader.IsRemoteFile):
+ * a URL with a scheme, a `git::` or `gh:` prefix, an scp-style `git@host:` address, or a
+ * github.com path without a scheme. Anything else is read as a local path.
+ */
+const REMOTE_RESOURCE = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|git::|gh:|git@|github\.com\/)/;
 
 /** A kustomization is a few lines; a patch file is read at most this large. */
 export const MAX_PATCH_BYTES = 1024 * 1024;
@@ -793,9 +810,11 @@ export function kustomizationListings(file: string, folder: string, text: string
     // A component's resources are built into the kustomization that lists it, as a base's are.
     const listed = [document.resources, document.bases, document.components].flatMap((list) => (Array.isArray(list) ? list.filter((resource): resource is string => typeof resource === 'string') : []));
     const resources = listed.map((resource) => realPath(resolve(folder, resource)));
+    const remote = resources.filter((_, index) => REMOTE_RESOURCE.test(listed[index]!));
     out.push({
       file,
       resources,
+      ...(remote.length > 0 ? { remote } : {}),
       transformsAfterPatches: AFTER_PATCHES.some((field) => document[field] != null) || replacementsMayWriteWebhooks(document.replacements) || settingsMayWriteSelectors(document, readFile),
       renames: ['namePrefix', 'nameSuffix', 'namespace'].some((field) => document[field] != null),
       ...(typeof document.namePrefix === 'string' ? { namePrefix: document.namePrefix } : {}),
