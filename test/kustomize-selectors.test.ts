@@ -606,6 +606,26 @@ describe('webhook selectors set by a kustomize patch', () => {
     // judged by its name wherever the Service lands (an info naming the patch); self-deadlock, as written.
     const elsewhere = { 'other/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-service, namespace: system}\nspec: {ports: [{port: 443}]}\n', 'other/kustomization.yaml': "resources:\n- service.yaml\npatches:\n- target: {kind: Service, name: webhook-service}\n  patch: '[{\"op\": \"replace\", \"path\": \"/metadata/namespace\", \"value\": \"elsewhere\"}]'\n" };
     expect(await verdict(tree('', elsewhere))).toEqual(['matches-kube-system info', 'self-deadlock error']);
+    // A remote base spelled as a local folder that is not there (no scheme, another host), a
+    // `file://` URL (this repository at another commit), or a `..` that kustomize builds as a
+    // local folder: as written (s45a 4-5).
+    for (const resource of ['file:///srv/repo//config/raw?ref=old', 'gh:x/../../overlays/prod', 'https://x/../../../overlays/prod']) {
+      expect(await verdict(tree('', { ...siblings, 'operator/kustomization.yaml': `resources:\n- ${resource}\n` }))).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    }
+    // Under a namespaceSelector patch, a remote base or a generated manifest may hold kube-system
+    // with other labels: as written (s45a 2-3).
+    const byNamespace = legacy('').replace('objectSelector, value: {matchLabels: {example.com/inject: enabled}}', 'namespaceSelector, value: {matchLabels: {example.com/inject: enabled}}');
+    expect(await verdict({ ...tree('', siblings), 'webhook/kustomization.yaml': byNamespace })).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    // A Service port or name the API server rejects: the object is not built, so as written (s45a 6).
+    for (const value of ['"443"', '70000', 'Web_Hook']) {
+      const field = value === 'Web_Hook' ? 'name' : 'port';
+      expect(await verdict(tree(`    - {op: replace, path: /webhooks/0/clientConfig/service/${field}, value: ${value}}\n`))).toEqual(['matches-kube-system error', 'self-deadlock error']);
+    }
+    // A legacy target names the object as written or as renamed: a webhook configuration whose
+    // own name starts with the prefix is selected by it as written too (s45a 1).
+    const prefixedToo = MANIFESTS.replace('name: mutating-webhook-configuration', 'name: op-mutating-webhook-configuration');
+    const both = `namePrefix: op-\nresources:\n- manifests.yaml\npatches:\n- target: {kind: MutatingWebhookConfiguration, name: op-mutating-webhook-configuration}\n  patch: '[{"op": "add", "path": "/webhooks/0/objectSelector", "value": {"matchLabels": {"example.com/inject": "enabled"}}}]'\npatchesJson6902:\n- target: {group: admissionregistration.k8s.io, version: v1, kind: MutatingWebhookConfiguration, name: op-mutating-webhook-configuration}\n  patch: '[{"op": "remove", "path": "/webhooks/0/objectSelector"}]'\n`;
+    expect(await verdict({ 'webhook/manifests.yaml': prefixedToo, 'webhook/kustomization.yaml': both })).toEqual(['matches-kube-system error', 'self-deadlock error']);
     // A remote base spelled as a local folder that is not there (no scheme, another host): as written.
     expect(await verdict(tree('', { ...siblings, 'operator/kustomization.yaml': 'resources:\n- example.com/operator/config\n' }))).toEqual(['matches-kube-system error', 'self-deadlock error']);
   });

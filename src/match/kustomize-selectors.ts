@@ -311,8 +311,9 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // ... and, whatever selector the patch sets, no folder that any kustomization of the run lists
   // (an overlay's sibling base too) and the run did not read (outside the linted folder, a URL):
   // it may be an overlay of the base that patches the webhook again, or move the Service.
-  // (A remote base, fetched by kustomize, is neither: it holds nothing of this repository's.)
-  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings) && listing.remote?.includes(resource) !== true))) return false;
+  // (A remote base that kustomize fetches, and a manifest a build step writes, are neither; under
+  // a namespaceSelector patch either may hold a Namespace, kube-system with other labels: s45a 2-3.)
+  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings, !relabelsMatter) && !(!relabelsMatter && isRemote(resource, listing))))) return false;
   // Every build of the file runs these kustomizations' patches: none may select a configuration
   // of this kind (unless it changes metadata only), nor a Service by any name (a move of it
   // reaches clientConfig.service through name references; an overlay names it by its prefix).
@@ -384,14 +385,22 @@ function walkRepository(root: string, listings: readonly KustomizationListing[])
   return true;
 }
 
-/** Whether a listed resource is a file (there, or missing), or a folder whose kustomization the run read. */
-function readOrFile(resource: string, listings: readonly KustomizationListing[]): boolean {
+/** Whether a remote resource of the listing is not a local path (kustomize builds a local one that is there as it is). */
+function isRemote(resource: string, listing: KustomizationListing): boolean {
+  return listing.remote?.includes(resource) === true && !existsSync(resource);
+}
+
+/**
+ * Whether a listed resource is a file, or a folder whose kustomization the run read; with
+ * `generated`, a missing file too (a name with a manifest's extension: a manifest a build step
+ * writes, objects of its own and never a kustomization).
+ */
+function readOrFile(resource: string, listings: readonly KustomizationListing[], generated: boolean): boolean {
   try {
     if (statSync(resource).isFile()) return true;
   } catch {
-    // Missing: a manifest a build step writes (a name with a manifest's extension) is objects of
-    // its own, never a kustomization; a missing folder may be an overlay, not read.
-    return /\.(?:ya?ml|json)$/i.test(resource);
+    // Missing: a folder may be an overlay, not read.
+    return generated && /\.(?:ya?ml|json)$/i.test(resource);
   }
   return listings.some((listing) => listing.unreadable !== true && dirname(realPath(resolve(listing.file))) === resource);
 }

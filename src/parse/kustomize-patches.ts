@@ -329,6 +329,19 @@ function keepsServiceNamespace(clientConfig: unknown): boolean {
   return Object.entries(service).every(([key, value]) => (key === 'name' || key === 'path' || key === 'namespace') ? typeof value === 'string' : key === 'port' && typeof value === 'number');
 }
 
+/**
+ * A JSON 6902 write of a webhook's Service name, path or port with a value the API server takes
+ * (a DNS-1123 label, a path from `/`, a port from 1 to 65535): one it rejects fails the object,
+ * and the webhook is then not judged as patched (s45a 6).
+ */
+function validServiceWrite(path: string, value: unknown): boolean {
+  const field = /^\/webhooks\/\d+\/clientConfig\/service\/(name|path|port)$/.exec(path)?.[1];
+  if (field === 'name') return typeof value === 'string' && value.length <= 63 && /^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$/.test(value);
+  if (field === 'path') return typeof value === 'string' && value.startsWith('/');
+  if (field === 'port') return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535;
+  return false;
+}
+
 /** The selector changes of JSON 6902 operations. */
 function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChanges {
   const changes: SelectorChange[] = [];
@@ -359,7 +372,7 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
     // The called Service's name, path or port (a scaffold's overlay writes its prefixed Service
     // name): as keepsServiceNamespace reads a strategic merge, the namespace is all the selectors'
     // judgment reads of whom a webhook calls, and a write of it is not read here.
-    if (/^\/webhooks\/\d+\/clientConfig\/service\/(?:name|path|port)$/.test(path) && (op === 'add' || op === 'replace') && (typeof value === 'string' || (typeof value === 'number' && path.endsWith('/port')))) continue;
+    if ((op === 'add' || op === 'replace') && validServiceWrite(path, value)) continue;
     // Anything else changes what the webhooks match or call (rules, clientConfig, a selector in
     // part, a whole webhook), or the object itself: what the build holds is not read here.
     return { changes: [], known: false };
@@ -371,9 +384,11 @@ function jsonPatchSelectorChanges(operations: readonly unknown[]): SelectorChang
 /**
  * A resource kustomize loads from elsewhere (api/internal/git/repospec.go, loader.IsRemoteFile):
  * a URL with a scheme, a `git::` or `gh:` prefix, an scp-style `git@host:` address, or a
- * github.com path without a scheme. Anything else is read as a local path.
+ * github.com path without a scheme. Anything else is read as a local path, and so is a `file://`
+ * URL (it may be this repository at another commit) or one with a `..` segment (kustomize
+ * builds `gh:x/../../ns` as the local folder when there is one: s45a 4).
  */
-const REMOTE_RESOURCE = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|git::|gh:|git@|github\.com\/)/;
+const REMOTE_RESOURCE = /^(?!file:)(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|git::|gh:|git@|github\.com\/)(?!.*(?:^|\/)\.\.(?:\/|$|\?))/;
 
 /** A kustomization is a few lines; a patch file is read at most this large. */
 export const MAX_PATCH_BYTES = 1024 * 1024;
@@ -1005,8 +1020,9 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           // kustomize runs the legacy patchesJson6902 after the kustomization's own namePrefix and
           // nameSuffix (kusttarget's builtin transformer order): its target names the object so
           // renamed (hold-out 28: k8ssandra's 'k8ssandra-operator-mutating-webhook-configuration').
-          const named = selected !== undefined && field === 'patchesJson6902' ? unprefixed(selected, root.get('namePrefix'), root.get('nameSuffix')) : selected;
-          targets = named !== undefined ? [{ target: named, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
+          // kustomize matches a target against the name as written and as renamed, so it selects both (s45a 1).
+          const named = selected !== undefined && field === 'patchesJson6902' ? unprefixed(selected, root.get('namePrefix'), root.get('nameSuffix')) : selected === undefined ? [] : [selected];
+          targets = selected !== undefined ? named.map((each) => ({ target: each, selectors: targetedSelectorChanges(content) })) : contentTargets(patch, path);
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
         // Parsed once for what the patch does to metadata.
@@ -1133,13 +1149,18 @@ export function targets(target: PatchTarget, kind: string, name: string | undefi
   return true;
 }
 
-/** A target's name as the kustomization's resources write it, when it names it with the kustomization's own prefix and suffix around it. */
-function unprefixed(target: PatchTarget, prefix: unknown, suffix: unknown): PatchTarget {
+/**
+ * The targets of a legacy patchesJson6902 entry: kustomize selects an object whose name as
+ * written or as renamed is the target's (resmap Select matches the original and the current id),
+ * so a name with the kustomization's own prefix and suffix around it selects both the object
+ * written so and the one written without them.
+ */
+function unprefixed(target: PatchTarget, prefix: unknown, suffix: unknown): PatchTarget[] {
   const before = typeof prefix === 'string' ? prefix : '';
   const after = typeof suffix === 'string' ? suffix : '';
   const name = target.name;
-  if (name === undefined || (before === '' && after === '') || !name.startsWith(before) || !name.endsWith(after) || name.length <= before.length + after.length) return target;
-  return { ...target, name: name.slice(before.length, name.length - after.length) };
+  if (name === undefined || (before === '' && after === '') || !name.startsWith(before) || !name.endsWith(after) || name.length <= before.length + after.length) return [target];
+  return [target, { ...target, name: name.slice(before.length, name.length - after.length) }];
 }
 
 /**
