@@ -249,6 +249,47 @@ spec:
   });
 });
 
+describe('a validation denied either way', () => {
+  const policy = (expression: string): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: pods
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"]}
+  validations:
+    - expression: ${JSON.stringify(expression)}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: pods
+spec:
+  policyName: pods
+  validationActions: [Deny]
+`;
+  const severities = async (expression: string): Promise<string[]> => (await lintText(policy(expression), { only: ['match-condition-missing-field'] })).map((f) => f.severity);
+
+  it('reads `!=` the value an absent field stands for as false without it: null, or the zero value of a field omitted when zero', async () => {
+    // hostNetwork is declared by value with omitempty: absent is false, and `!= false` is false, as the error denies.
+    expect(await severities('object.spec.hostNetwork != false')).toEqual(['info']);
+    expect(await severities('object.spec.hostNetwork != null')).toEqual(['info']);
+    // A pointer field absent is unset: `!= false` holds without it, and the error denies what it would admit.
+    expect(await severities('object.spec.containers.all(c, has(c.securityContext) && c.securityContext.allowPrivilegeEscalation != false)')).toEqual(['warning']);
+    // `!=` another value holds without the field: the error denies what it would admit.
+    expect(await severities("object.spec.hostNetwork != true")).toEqual(['warning']);
+    expect(await severities("object.spec.nodeName != 'node-1'")).toEqual(['warning']);
+  });
+
+  it('reads an immutability check against the old object, which it tests for, as false without the new field', async () => {
+    expect(await severities("oldObject == null || !has(oldObject.spec.nodeName) || object.spec.nodeName == oldObject.spec.nodeName")).toEqual(['info']);
+    // Untested, the old object may lack it too: absent equals absent, and the error denies.
+    expect(await severities("oldObject == null || object.spec.nodeName == oldObject.spec.nodeName")).not.toEqual(['info']);
+  });
+});
+
 describe('the message', () => {
   it('elides the middle of a long webhook name, so that the expression keeps its place in 160 characters', async () => {
     const long = webhook('"CREATE"', "object.metadata.labels['color'] == 'red'").replace('pods.demo.example.com', 'gpol.validate.example.svc-ignore-finegrained-zk-kafka-address');

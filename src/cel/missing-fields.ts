@@ -245,7 +245,7 @@ const OMITTED_WHEN_ZERO: ReadonlySet<string> = new Set([
  * delete guard `op != 'DELETE' || … || annotations['allow'] == 'true'`). A read under `!=`, `!`,
  * a ternary's condition or a macro may have meant to let absence pass.
  */
-export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
+export function deniedEitherWay(expr: Expr, read: UnguardedRead, { absentIsZero = false }: { readonly absentIsZero?: boolean } = {}): boolean {
   const chain = pathTo(expr, read);
   if (chain === undefined) return false;
   let at = 0;
@@ -256,7 +256,7 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   };
   while (at < chain.length && passes(chain[at]!, chain[at + 1])) at++;
   const comparison = chain[at];
-  if (comparison === undefined || comparison.kind !== 'call' || (comparison.fn !== '_==_' && comparison.fn !== '@in')) return false;
+  if (comparison === undefined || comparison.kind !== 'call' || (comparison.fn !== '_==_' && comparison.fn !== '_!=_' && comparison.fn !== '@in')) return false;
   const operand = chain[at + 1];
   const other = comparison.args.find((arg) => arg !== operand);
   // Not a value the absent field stands for: null (absent is unset), an empty list (lists are
@@ -264,13 +264,38 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead): boolean {
   // (`hostNetwork == false` holds without the field, and its error denies what the value would
   // admit: attack s44b 1). A pointer field (`allowPrivilegeEscalation`) or a map key absent is
   // unset, not zero: comparing it with false or '' is false, as the error denies (s44c 2).
-  const zeroWhenOmitted = read.missing === 'field' && OMITTED_WHEN_ZERO.has(read.name);
+  // (A custom resource's field, absentIsZero: its controller's Go type is not known, and a scalar
+  // its schema declares is read as that type's zero value when absent, as a struct field by value.)
+  const zeroWhenOmitted = read.missing === 'field' && (absentIsZero || OMITTED_WHEN_ZERO.has(read.name));
   const value = (e: Expr): boolean => e.kind === 'literal' && e.type !== 'null' && !(zeroWhenOmitted && isZeroValue(e.value));
   const literal = (e: Expr | undefined): boolean => e !== undefined && (value(e) || (e.kind === 'list' && e.elements.length > 0 && e.elements.every(value)));
   // The read is the operand itself, or inside its chain of selections and indexes (`a.b[k].c == 'x'`).
   const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));
-  const placed = comparison.fn === '_==_' ? comparison.args.includes(operand!) : comparison.args[0] === operand;
-  return operand !== undefined && placed && literal(other) && inOperand;
+  if (operand === undefined || !inOperand) return false;
+  if (comparison.fn === '_!=_') {
+    // `!=` the value the absent field stands for is false without it: null (absent is unset),
+    // or the zero value of a field an object omits when it holds one (`image != ''`). Against
+    // any other value it is true without the field, and the error denies what it would admit.
+    return other !== undefined && other.kind === 'literal' && (other.type === 'null' || (zeroWhenOmitted && isZeroValue(other.value)));
+  }
+  const placed = comparison.fn === '_==_' ? comparison.args.includes(operand) : comparison.args[0] === operand;
+  return placed && (literal(other) || (comparison.fn === '_==_' && presentCounterpart(expr, read, other)));
+}
+
+/**
+ * Whether `other` reads the same field of the other object (`object.x == oldObject.x`) and the
+ * expression tests it for presence (`!has(oldObject.x) || …`): where the read errs the
+ * counterpart is there, and the comparison would be false without the read's field (an
+ * immutability check then denies either way). Only a field read as a whole (not a map key).
+ */
+function presentCounterpart(expr: Expr, read: UnguardedRead, other: Expr | undefined): boolean {
+  if (other === undefined || read.missing !== 'field') return false;
+  const [root, ...rest] = read.segments;
+  const counterpart = root === 'object' ? 'oldObject' : root === 'oldObject' ? 'object' : undefined;
+  if (counterpart === undefined) return false;
+  const tracked = follow(other, new Map());
+  if (tracked === undefined || tracked.root !== counterpart || tracked.segments.join('.') !== rest.join('.')) return false;
+  return presenceTests([expr]).has(keyOf(counterpart, rest));
 }
 
 /**

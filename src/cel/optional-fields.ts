@@ -13,8 +13,9 @@
  * an ExternalName Service), ConfigMaps and Secrets. Fields that are set on some path before admission
  * (spec.securityContext, defaulted to {}; volumes and volumeMounts, which the ServiceAccount plugin
  * adds to Pods; tolerations; serviceAccountName; metadata.name, which generateName fills only
- * after mutating admission) are left out, and so is everything of other kinds and of custom
- * resources but their metadata: a field this table does not list is never reported.
+ * after mutating admission) are left out, and so is everything of other kinds but their
+ * metadata: a field this table does not list is never reported. A custom resource's fields are
+ * read from its CRD's schema where the run holds the CRD (customResource).
  */
 import type { ResourceInfo } from '../kube/discovery/discovery.js';
 import { fieldShape, kindShape, type FieldShape } from '../kube/fields.js';
@@ -29,6 +30,8 @@ interface Node {
   /** Keys of an optional-keyed map that are always there. */
   readonly presentKeys?: ReadonlySet<string>;
   readonly fields?: Readonly<Record<string, Node>>;
+  /** The root of a custom resource's tree (customResource). */
+  readonly custom?: true;
 }
 
 const OPT: Node = { optional: true };
@@ -190,6 +193,56 @@ const NAMESPACE = present({ metadata: metadata({ keysOptional: true, presentKeys
  */
 const NODE = present({ metadata: metadata(MAP) });
 
+/**
+ * A custom resource: ObjectMeta, and the rest as its CRD's structural schema in that version
+ * declares it, where the run holds the CRD. A property is missing from an object unless its
+ * parent lists it in `required` (validation rejects an object without it before validating
+ * admission and storage; a mutating webhook or policy may see it missing on CREATE, where the
+ * request fails anyway) or gives it a `default` (the API server sets it on every request and
+ * read, apiextensions-apiserver pkg/apiserver/schema/defaulting). What the schema leaves open
+ * (`x-kubernetes-preserve-unknown-fields`, `x-kubernetes-int-or-string`, no `properties`, and
+ * `metadata`, `apiVersion` and `kind`, which every object has) is not judged past.
+ */
+function customResource(schema: unknown): Node {
+  const declared = schemaNode(schema, false, 0);
+  const fields: Record<string, Node> = {};
+  // The top-level fields (spec, status) are taken as there: typed clients always send a Go
+  // struct field, omitempty or not, and what an object lacks below them is the question.
+  for (const [name, node] of Object.entries(declared.fields ?? {})) if (name !== 'metadata' && name !== 'apiVersion' && name !== 'kind') fields[name] = { ...node, optional: false };
+  // (No prototype: a path segment such as `constructor` is no field of it.)
+  return { fields: Object.assign(Object.create(null) as Record<string, Node>, fields, { metadata: metadata() }), custom: true };
+}
+
+/** Deeper than this a schema is not followed (nothing past it is judged). */
+const MAX_SCHEMA_DEPTH = 64;
+
+/** A schema's node, its properties read as they are asked for (a lookup walks one path). */
+function schemaNode(schema: unknown, optional: boolean, depth: number): Node {
+  const node: { optional?: boolean; keysOptional?: boolean; fields?: Readonly<Record<string, Node>> } = optional ? { optional: true } : {};
+  if (!isSchema(schema) || depth > MAX_SCHEMA_DEPTH || schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-int-or-string'] === true) return node;
+  if (isSchema(schema.properties)) {
+    const properties = schema.properties;
+    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
+    const children: Record<string, Node> = Object.create(null) as Record<string, Node>;
+    for (const name of Object.keys(properties)) {
+      const property = properties[name];
+      Object.defineProperty(children, name, { enumerable: true, get: () => schemaNode(property, !required.has(name) && !(isSchema(property) && 'default' in property), depth + 1) });
+    }
+    return { ...node, fields: children };
+  }
+  if (schema.type === 'array' && isSchema(schema.items)) {
+    const items = schema.items;
+    return { ...node, fields: { get '[]'() { return schemaNode(items, false, depth + 1); } } };
+  }
+  // A map (additionalProperties): any key may be missing.
+  if (schema.type === 'object' && (isSchema(schema.additionalProperties) || schema.additionalProperties === true)) return { ...node, keysOptional: true };
+  return node;
+}
+
+function isSchema(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** One resource (and subresource) that an expression's object can be. */
 export interface MatchedTarget {
   readonly info: ResourceInfo;
@@ -202,7 +255,7 @@ function nodeOf(target: MatchedTarget, builtin: (group: string) => boolean): Nod
   const { info, subresource } = target;
   // A custom resource (its CRD in the run or not): its metadata is ObjectMeta, as every object's
   // (a CRD's schema may restrict metadata.name and generateName only); the rest is its schema's.
-  if (!builtin(info.group)) return info.custom && (subresource === '' || subresource === 'status') ? METADATA_ONLY : undefined;
+  if (!builtin(info.group)) return info.custom && (subresource === '' || subresource === 'status') ? customResource(info.schema) : undefined;
   const known = KINDS.get(`${info.group}/${info.kind}`);
   if (known) return known.subresources.has(subresource) ? known.node : undefined;
   if (subresource !== '' && subresource !== 'status') return undefined;
@@ -246,6 +299,11 @@ export class OptionalFields {
 
   get known(): boolean {
     return this.entries.length > 0;
+  }
+
+  /** Whether every target is a custom resource (its fields' Go types, pointer or not, are not known here). */
+  get custom(): boolean {
+    return this.entries.length > 0 && this.entries.every((entry) => entry.node.custom === true);
   }
 
   /** Whether the targets are of several kinds (trees or types): declaredOnly may then judge more. */

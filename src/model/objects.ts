@@ -138,6 +138,8 @@ export interface CustomResourceDefinitionObject {
   /** Served versions. */
   readonly versions: readonly string[];
   readonly subresources: readonly string[];
+  /** Each served version's `schema.openAPIV3Schema`, where it is written (src/cel/optional-fields.ts reads which fields an object may lack). */
+  readonly schemas?: ReadonlyMap<string, unknown>;
 }
 
 /** A decode problem of an object's written form (src/validate/schema.ts finds them). */

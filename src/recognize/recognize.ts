@@ -179,6 +179,8 @@ function buildCustomResourceDefinition(manifest: Manifest, written: unknown): Cu
       if (version.subresources.scale !== undefined) subresources.add('scale');
     }
   }
+  const schemas = new Map<string, unknown>();
+  for (const version of served) if (isRecord(version.schema) && isRecord(version.schema.openAPIV3Schema)) schemas.set(version.name as string, version.schema.openAPIV3Schema);
   return {
     category: 'custom-resource-definition',
     manifest,
@@ -188,6 +190,7 @@ function buildCustomResourceDefinition(manifest: Manifest, written: unknown): Cu
     namespaced: scope !== 'Cluster',
     versions: served.map((v) => v.name as string),
     subresources: [...subresources],
+    ...(schemas.size > 0 ? { schemas } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface ResourceInfo extends GroupVersionResource {
   readonly readOnly: ReadonlySet<string>;
   /** From a CustomResourceDefinition in the run, not built in. */
   readonly custom: boolean;
+  /** A custom resource's openAPIV3Schema in this version, where its CRD writes one. */
+  readonly schema?: unknown;
 }
 
 export interface CustomResourceDefinitionInfo {
@@ -33,6 +35,8 @@ export interface CustomResourceDefinitionInfo {
   readonly kind: string;
   readonly namespaced: boolean;
   readonly subresources: readonly string[];
+  /** Each version's openAPIV3Schema, where written. */
+  readonly schemas?: ReadonlyMap<string, unknown>;
 }
 
 function minor(version: MinorVersion): number {
@@ -112,6 +116,7 @@ export class Discovery {
         connect: new Set(),
         readOnly: new Set(),
         custom: true,
+        ...(crd.schemas?.has(version) === true ? { schema: crd.schemas.get(version) } : {}),
       });
       const versions = this.versionsByGroup.get(crd.group) ?? [];
       if (!versions.includes(version)) versions.push(version);
