@@ -9,7 +9,7 @@ import { prepareCel } from '../src/cel/library.js';
 import { fieldsRequiredThroughOptionals, pathsWritten, presenceTests, unguardedPatchTargets, unguardedReads } from '../src/cel/missing-fields.js';
 import { OptionalFields } from '../src/cel/optional-fields.js';
 import { Discovery } from '../src/kube/discovery/discovery.js';
-import { lintText } from './helpers.js';
+import { lintText, podsPolicy } from './helpers.js';
 
 beforeAll(async () => {
   await prepareCel();
@@ -250,27 +250,7 @@ spec:
 });
 
 describe('a validation denied either way', () => {
-  const policy = (expression: string): string => `apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: pods
-spec:
-  failurePolicy: Fail
-  matchConstraints:
-    resourceRules:
-      - {apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"]}
-  validations:
-    - expression: ${JSON.stringify(expression)}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: pods
-spec:
-  policyName: pods
-  validationActions: [Deny]
-`;
-  const severities = async (expression: string): Promise<string[]> => (await lintText(policy(expression), { only: ['match-condition-missing-field'] })).map((f) => f.severity);
+  const severities = async (expression: string): Promise<string[]> => (await lintText(podsPolicy(expression), { only: ['match-condition-missing-field'] })).map((f) => f.severity);
 
   it('reads `!=` the value an absent field stands for as false without it: null, or the zero value of a field omitted when zero', async () => {
     // hostNetwork is declared by value with omitempty: absent is false, and `!= false` is false, as the error denies.

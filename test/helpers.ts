@@ -66,6 +66,30 @@ webhooks:
 ${webhooks.join('')}`;
 }
 
+/** A ValidatingAdmissionPolicy (failurePolicy Fail) over Pod creates and updates with one validation, and its Deny binding. */
+export function podsPolicy(validation: string, conditions = ''): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: pods
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"]}
+${conditions}  validations:
+    - expression: ${JSON.stringify(validation)}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: pods
+spec:
+  policyName: pods
+  validationActions: [Deny]
+`;
+}
+
 /** A rule for CREATE of core v1 pods, in flow style. */
 export const PODS_RULE = '{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}';
 

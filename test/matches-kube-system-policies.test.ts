@@ -9,7 +9,7 @@ import { Discovery } from '../src/kube/discovery/discovery.js';
 import type { GroupVersionEntry } from '../src/kube/discovery/types.js';
 import { matchPolicy, matchResources, type PolicyRequest } from '../src/match/policy.js';
 import type { MatchResources } from '../src/model/types.js';
-import { lintText } from './helpers.js';
+import { lintText, podsPolicy } from './helpers.js';
 
 const DATA: GroupVersionEntry[] = [
   {
@@ -123,29 +123,7 @@ describe('matchPolicy (policy and binding together)', () => {
   });
 });
 
-const POLICY = (conditions: string, validation = "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))"): string => `apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: pods
-spec:
-  failurePolicy: Fail
-  matchConstraints:
-    resourceRules:
-      - apiGroups: [""]
-        apiVersions: ["v1"]
-        operations: ["CREATE", "UPDATE"]
-        resources: ["pods"]
-${conditions}  validations:
-    - expression: "${validation}"
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: pods
-spec:
-  policyName: pods
-  validationActions: ["Deny"]
-`;
+const POLICY = (conditions: string, validation = "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))"): string => podsPolicy(validation, conditions);
 
 describe('matches-kube-system on policies', () => {
   const run = async (text: string) => (await lintText(text, { only: ['matches-kube-system'] })).map((f) => `${f.fieldPath} ${f.severity}`);
@@ -251,6 +229,6 @@ describe('matches-kube-system on policies', () => {
   });
 
   it('does not count bindings that only warn or audit', async () => {
-    expect(await run(POLICY('').replace('["Deny"]', '["Warn", "Audit"]'))).toEqual([]);
+    expect(await run(POLICY('').replace('validationActions: [Deny]', 'validationActions: [Warn, Audit]'))).toEqual([]);
   });
 });
