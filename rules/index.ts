@@ -29,6 +29,7 @@ import { rule as admissionReviewVersions } from './admission-review-versions.js'
 import { rule as matchConditionNullObject } from './match-condition-null-object.js';
 import { rule as undefinedField } from './undefined-field.js';
 import { rule as matchConditionMissingField } from './match-condition-missing-field.js';
+import { rule as initContainersUnchecked } from './init-containers-unchecked.js';
 import { rule as namespaceOptsOut } from './namespace-opts-out.js';
 import { rule as podSecurityLabels } from './pod-security-labels.js';
 import { rule as podSecurity } from './pod-security.js';
@@ -74,6 +75,7 @@ export const rules: readonly Rule[] = [
   matchConditionNullObject,
   matchConditionMissingField,
   undefinedField,
+  initContainersUnchecked,
   namespaceOptsOut,
   podSecurityLabels,
   podSecurity,

@@ -238,7 +238,7 @@ export const rule = defineObjectRule({
       const roots = objectRoots(rules);
       const all = parsed(run, [...guardSites, ...sites.filter((s) => !guardSites.includes(s))], params, composition);
       const guarding = all.filter(({ site }) => guardSites.includes(site));
-      const findings: { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean; custom: boolean }[] = [];
+      const findings: { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean; zeroWhenAbsent: '' | undefined }[] = [];
       const variables = new Map(all.filter(({ site }) => site.kind.endsWith('.variable') && site.name !== undefined).map(({ site, expr }) => [site.name!, expr]));
       // What every JSON Patch of the policy may count on: a path another mutation writes as a
       // non-empty literal (each mutation patches the object encoded again, where an empty map or
@@ -271,12 +271,12 @@ export const rule = defineObjectRule({
         const patchTargets = site.kind === 'mutating.jsonPatch' ? unguardedPatchTargets(expr, fields, new Set([...presenceTests([expr, ...variableExprs]), ...pathsWritten(expr), ...patchGuardsOfPolicy, ...selectedHere])) : [];
         for (const read of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
           const root = read.path.startsWith('oldObject') ? 'oldObject' : 'object';
-          if (roots.has(root) && keep(site, read)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables), custom: fields.custom });
+          if (roots.has(root) && keep(site, read)) findings.push({ site, read, expr, oneUser: onlyForOneUser(expr, read, variables), zeroWhenAbsent: fields.zeroWhenAbsent(read.segments.slice(1)) });
         }
       }
       // One cause, one finding: an expression that reads several fields an object can lack (c.args
       // and c.command in one list; object.x == oldObject.x) is reported once, at its first such read.
-      const bySite = new Map<Site, { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean; custom: boolean; more: number; reads: { site: Site; read: UnguardedRead }[] }>();
+      const bySite = new Map<Site, { site: Site; read: UnguardedRead; expr: Expr; oneUser: boolean; zeroWhenAbsent: '' | undefined; more: number; reads: { site: Site; read: UnguardedRead }[] }>();
       for (const finding of findings) {
         const first = bySite.get(finding.site);
         if (first === undefined) bySite.set(finding.site, { ...finding, more: 0, reads: [{ site: finding.site, read: finding.read }] });
@@ -415,7 +415,7 @@ export const rule = defineObjectRule({
           if (first === undefined) byPath.set(finding.read.path, finding);
           else byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, oneUser: first.oneUser && finding.oneUser, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
         }
-        return [...byPath.values()].map(({ site, read, expr, oneUser, custom, more, requiredElsewhere }): Violation<MessageId> => {
+        return [...byPath.values()].map(({ site, read, expr, oneUser, zeroWhenAbsent, more, requiredElsewhere }): Violation<MessageId> => {
           // A validation whose only read that can fail is one its absence would fail anyway (an
           // equality with a literal, through &&, || and ternary branches alone): under Fail it is
           // denied either way, only the message differs (info); under Ignore its error is skipped,
@@ -426,7 +426,7 @@ export const rule = defineObjectRule({
           // project's own controller), not its users'. A field another validation requires
           // (`has(c.resources.limits.cpu)`) is denied by that one, with its message, when absent:
           // again only this message differs.
-          const deniedAnyway = site.kind === 'validating.validation' && more === 0 && deniedEitherWay(expr, read, { absentIsZero: custom });
+          const deniedAnyway = site.kind === 'validating.validation' && more === 0 && deniedEitherWay(expr, read, zeroWhenAbsent === undefined ? {} : { zeroWhenAbsent });
           const lowered = spec.failurePolicy === 'Ignore' ? !deniedAnyway : site.kind === 'validating.validation' && (deniedAnyway || oneUser || requiredElsewhere);
           return {
             ...(read.patch === undefined

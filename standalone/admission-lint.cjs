@@ -93,15 +93,16 @@ var init_fs = __esm({
       "rules/binding-without-policy.md": () => '---\nid: binding-without-policy\nseverity: error\n---\n\n# binding-without-policy\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicyBinding` whose `spec.policyName` names no\n`ValidatingAdmissionPolicy` of the run, and a `MutatingAdmissionPolicyBinding` whose\n`spec.policyName` names no `MutatingAdmissionPolicy` of the run. Names are compared exactly\n(`metadata.name` of the policy); API versions do not matter. The finding points at\n`spec.policyName`. When one of the run\'s policies of the right kind has a near-miss name (at most\ntwo edits away, or a third of the name\'s length if that is more), the message suggests the\nclosest one.\n\nThe rule reports only when the run contains at least one policy of the kind the binding binds: a\nrepository may keep its bindings in one folder and its policies in another, or bind policies\nthat another team ships, and linting the bindings alone must not report every one of them.\n\nOne case is reported even without policies of that kind: a binding whose `policyName` is exactly\nthe name of a policy of the **other** kind in the run (a `ValidatingAdmissionPolicyBinding` for\na `MutatingAdmissionPolicy`, or the reverse) that no binding of its own kind binds. A binding\nbinds only policies of its own kind.\n\nA binding without `policyName` is `api-validation`\'s finding (the field is required), not this\nrule\'s.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config` with any value but `"false"` is in no build\n(kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a\npatch or replacement that may rename, delete or rebind a policy or binding (a JSON operation on\n`/metadata/name`, a patch with `options` such as `allowNameChange`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Policies that exist only in the cluster, or that an operator or\nanother repository installs, are not in the linted files. Once the run holds a policy of the\nkind, a binding for such a policy is reported as if its name were wrong: lint the files that\nhold the policy in the same run, or record with a suppression that it is installed elsewhere.\nWhen a document of the run that could hold the policy cannot be read (a `yaml-syntax` error, an\nalias bomb, a file too large or not UTF-8, in whose text the policy\'s kind is written or could\nbe spelled), the policy\'s absence is not known, and the rule says nothing.\n\n## Why is this bad?\n\nThe API server does not check that the policy exists: it stores the binding, and the binding\ndoes nothing until a policy of that name (and kind) is created. The types\' documentation says\nso: "If the referenced resource does not exist, this binding is considered invalid and will be\nignored". A typo in `policyName`, a policy renamed without its binding, or a binding written for\nthe mutating policy of the same name means that the validation everyone believes in is not\nenforced, and no error or event says so. `policy-without-binding` reports the other side of the\nsame mistake when the run has the policy; when the binding\'s name is a near miss of it (or it is\na binding of the wrong kind), only this rule reports, once, on the binding.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-labels\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen the run deliberately contains bindings for policies that are installed separately (a\nplatform\'s bindings for a vendor\'s policies) together with some unrelated policies: lint the\nbindings with the vendor\'s policies, or turn the rule off for that run with\n`--rule binding-without-policy=off`.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`,\n  `MutatingAdmissionPolicyBindingSpec.policyName`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`validateValidatingAdmissionPolicyBindingSpec`: `policyName` must be set, but is not looked up)\n',
       "rules/ca-bundle.md": () => '---\nid: ca-bundle\nseverity: error\n---\n\n# ca-bundle\n\n## What it does\n\nChecks `clientConfig.caBundle`, the CA certificates the API server trusts when it calls the\nwebhook over TLS. There are two kinds of findings.\n\n**No bundle in the file** (`info`, at most one per configuration): webhooks that call a\n`service` have no `caBundle` (the key is absent, `null` or empty), and nothing in the file provides\none. The finding points at the first such webhook\'s `clientConfig` and counts the others. It\nstates a condition, not a fault: published manifests leave the bundle out on purpose, because\ncert-manager, a Job, an install script or the webhook\'s own controller writes it at install or\nrun time, and a file cannot show which. The bundle must be provided before the webhook is\ncalled. Webhooks that call a `url` are not reported: without a bundle the API server uses its\nsystem roots, which is right for a publicly trusted certificate. Nothing is reported when the\nfile shows what provides the bundle:\n\n- the configuration carries a documented CA-injection annotation: `cert-manager.io/inject-ca-from`\n  or `cert-manager.io/inject-ca-from-secret` with a non-empty value, or\n  `cert-manager.io/inject-apiserver-ca: "true"` (cert-manager\'s CA injector), or\n  `service.beta.openshift.io/inject-cabundle: "true"` (OpenShift\'s service CA operator);\n- the same file hands the configuration\'s name to a CA patcher: a flag or key that contains\n  `webhook` and ends in `name`, followed by exactly that name, for example a Job argument\n  `--webhook-name=widgets-admission` or a config key `validatingWebhookConfigurationName: \u2026`;\n- a kustomization of the run writes such an annotation, or `caBundle`, into the configuration:\n  a patch whose text names one (kubebuilder\'s `webhookcainjection_patch.yaml`), or a\n  `replacements` target whose field path does (kubebuilder\'s copy of its Certificate\'s name into\n  `cert-manager.io/inject-ca-from`); what the build applies then carries the bundle;\n- the configuration\'s name matches the `injected` option;\n- the webhook has no `rules` or no rule that any request reaches: it is never called as\n  written (controllers that fill in rules at run time ship such shells);\n- (not an exemption) a bundle written but empty (`caBundle: ""`, or `Cg==`, a base64 newline)\n  is a slot that something must fill in: the API server accepts it and verifies against its\n  system roots, as without one, so it gets the same `info`.\n\nNo project is recognised by name or label: an operator that patches its own configurations is\nindistinguishable, in a file, from one that forgot to, and the `info` says only what is true of\nboth.\n\n**Unusable bundle** (`error`; `warning` when the webhooks only intercept custom resources of\ngroups no built-in API serves, the project\'s own objects: what fails with the bundle is then a\ncorrectness check of those objects, not a control over what Kubernetes itself serves): the\nbundle is written, is valid base64 (a value that is not base64\nis a `schema` finding and is not reported again) and, decoded, is not what the API server can\nload as TLS roots. This applies to `service` and `url` webhooks alike, and the finding points at\n`caBundle`:\n\n- it contains no PEM block at all. The message says when the value is base64-encoded twice\n  (it decodes to `LS0tLS1CRUdJTi\u2026`) or is a DER certificate;\n- it contains PEM blocks but no certificate the API server can use: only other block types\n  (`PUBLIC KEY`, `TRUSTED CERTIFICATE`, \u2026), or `CERTIFICATE` blocks that do not parse (or carry\n  PEM headers, which Go skips);\n- none of its certificates is valid at the time of the lint: all have expired, or are not valid\n  yet. A bundle that also holds one valid certificate is fine (a CA rotation keeps the old CA for\n  a while);\n- it contains a private key (a `\u2026 PRIVATE KEY` block), whether or not its certificates work.\n\n**A trusted certificate whose private key is written beside it** (`warning`): a certificate of\nthe bundle, valid now (the API server\'s TLS verification accepts no expired root), whose private\nkey a Secret of the run holds in the clear, as PEM text under `stringData` or base64 under\n`data`, wherever the block starts in the value (an encrypted key, or one Node\'s crypto cannot\nread, is not in the clear). Only the key types a TLS server uses are read (RSA, ECDSA on a named\ncurve, Ed25519, Ed448; a DSA or DH key, or a curve written out, is left unread), at most 16\nkeys per Secret, and in a run at most 256 blocks parsed and 128 keys derived (a key written\nwithout its public half, EC or Ed448, costs milliseconds to derive): the limits bound what a\nhostile input can cost. Keys past them are not looked for, and the run says so on stderr\n(`summary.privateKeysNotRead` in JSON). The key is tied to the certificate by its public key, whatever the field names.\nWhoever reads the manifests holds that key: with it, anyone who can answer for the webhook (an\nendpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the\nwebhook, reading every request it is sent and answering it. It is a `warning`, not an `error`:\nthe webhook works, and using the key takes a place on the path as well. The finding points at\nthe first configuration (in run order) that the API server stores and calls with that bundle,\nnames the Secret and the line of the key, and counts the other configurations that trust it\n("so do the bundles of 2 more configurations"): one key, one finding, so a suppression of\n`ca-bundle` on that first configuration hides it for the key. Secrets are read from the\ninputs that hold a webhook configuration (a release bundle, a rendered chart), as Services are\nfor `webhook-service-missing`; a key in another file of the run is not looked for, and nothing\nis concluded from a key\'s absence.\n\nOne cause, one finding: the same problem of the same bundle in several webhooks of one\nconfiguration (one expired CA copied into each webhook) is reported once, at the first of them,\nnaming the others ("webhooks "a" and 3 more").\n\nWhen one of the exemptions of the first list applies (an injector annotation, a patcher, the\noption, no rules), the written bundle is replaced or never used, and its content is not checked\neither. A value that is not base64 because it is an unrendered placeholder (`${CA_BUNDLE}`) is a\n`schema` finding that names the placeholder.\n\nCertificates are parsed with Node\'s `X509Certificate`, one PEM block at a time, the way Go\'s\n`x509.CertPool.AppendCertsFromPEM` reads a bundle: it keeps the `CERTIFICATE` blocks it can\nparse and fails when none is left. The message names the webhook and what is wrong with its\nbundle; the help (the `fix:` line) says what the `failurePolicy` does with the failed calls.\n\n## Why is this bad?\n\nFor a Service-backed webhook the API server connects to `<service>.<namespace>.svc` and checks\nthe serving certificate against `caBundle`. Without a bundle it falls back to its system trust\nroots, which never contain the private CA that signs an in-cluster Service name, so every call\nfails with `x509: certificate signed by unknown authority`. With `failurePolicy: Fail` (the v1\ndefault) every request the webhook matches is then rejected; with `Ignore` the webhook silently\ndoes nothing. The same happens when the bundle cannot be loaded (client-go refuses to build the\nTLS client: "unable to load root certificates") or when its only CA has expired. An expired or\nnever-injected CA is a classic webhook outage; cert-manager\'s webhook troubleshooting guide\nstarts from that `x509` error, and controllers such as Gatekeeper and KEDA rotate their CA and\nre-patch the bundle to avoid it.\n\nA private key in the bundle is a leak: webhook configurations are cluster-scoped and readable by\nanyone allowed to list them, and the key lets them impersonate the webhook (or, if it is the\nCA\'s key, mint certificates it trusts).\n\nMost published manifests omit the bundle on purpose, because something writes it at install or\nrun time; that is why a missing bundle is an `info` that states the condition, while a bundle\nthat is written and cannot work is an `error`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nLet cert-manager inject the CA of the webhook\'s serving Certificate:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\n  annotations:\n    cert-manager.io/inject-ca-from: image-policy/image-policy-webhook-cert\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nOr write the base64 of the PEM CA certificate (`base64 -w0 ca.crt`), and renew it before it\nexpires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkVENDQVJ1Z0F3SUJBZ0lCQXpBS0JnZ3Foa2pPUFFRREFqQWhNUjh3SFFZRFZRUUREQlpoWkcxcGMzTnAKYjI0dGJHbHVkQ0IwWlhOMElFTkJNQ0FYRFRBd01ERXdNVEF3TURBd01Gb1lEekl4TWpVd01UQXhNREF3TURBdwpXakFoTVI4d0hRWURWUVFEREJaaFpHMXBjM05wYjI0dGJHbHVkQ0IwWlhOMElFTkJNRmt3RXdZSEtvWkl6ajBDCkFRWUlLb1pJemowREFRY0RRZ0FFd0o4ZFc3bFBLQyswd084eGQxRlBaVk03QVE5UzdER1ZEZXdVWEwwa0t3UUsKaTc5TjhlUnRBNWxXRmpzMENza0szSk1jbHVGUUQyd3BCSlh0NHd1c2JhTkNNRUF3RHdZRFZSMFRBUUgvQkFVdwpBd0VCL3pBT0JnTlZIUThCQWY4RUJBTUNBUVl3SFFZRFZSME9CQllFRkdzaU9sU2ZGd0l1emFWWVIrOWpTUVc0CnNvaFpNQW9HQ0NxR1NNNDlCQU1DQTBnQU1FVUNJUUN4NWpPa1BWcVBkN2VSWjVUYitWSDVLRWZEaEdVamFrdWkKUDJwVm9KV1pyQUlnTGlCUXI2RWw4bEU4K0RJTWFwc3BOK1JsMHNQRzQ4bHNWeWZYUlhtUWtETT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n(The bundle above is a throwaway test CA, valid until 2125.)\n\n## Options\n\n- `injected` (string, default empty): comma-separated names of webhook configurations whose\n  caBundle a controller of yours writes at run time, `*` matching any characters, for example\n  `--rule-option ca-bundle.injected=my-operator-*`. A missing or placeholder bundle, and the\n  content of a written one, are not checked for them.\n\n## When not to use it\n\nWhen you lint configurations before your own tooling fills in the bundle (a Helm chart that\ncomputes it in a hook, an operator that patches its own configurations) and the `info` is noise\nto you, name them with the `injected` option rather than turning the rule off: the checks for\nexpired or malformed bundles stay useful. If\nyou lint configurations exported from a live cluster, the bundles are the ones in use, and an\nexpired one is the outage you are looking for.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.caBundle` ("a PEM\n  encoded CA bundle \u2026 If unspecified, system trust roots on the apiserver are used")\n- `k8s.io/client-go` `transport/transport.go` (`rootCertPool`: `AppendCertsFromPEM`, "unable to\n  load root certificates"); Go `crypto/x509` `CertPool.AppendCertsFromPEM`\n- cert-manager CA injector: https://cert-manager.io/docs/concepts/ca-injector/ (annotations\n  `inject-ca-from`, `inject-ca-from-secret`, `inject-apiserver-ca`)\n- OpenShift service CA operator: `service.beta.openshift.io/inject-cabundle`\n- kube-webhook-certgen (`create`, `patch --webhook-name`), as used by ingress-nginx\n- cert-manager, troubleshooting the webhook: https://cert-manager.io/docs/troubleshooting/webhook/\n- Dynamic Admission Control, "Contacting the webhook":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/client-config-url.md": () => '---\nid: client-config-url\nseverity: warning\n---\n\n# client-config-url\n\n## What it does\n\nLooks at the host of each webhook\'s `clientConfig.url` and reports three kinds of hosts, one\nfinding per webhook, pointing at `url`:\n\n- **an in-cluster Service DNS name**: a host ending in `.svc` or `.svc.cluster.local`\n  (`policy-webhook.policy.svc:443`, `policy-webhook.policy.svc.cluster.local`);\n- **loopback**: `localhost` and names under `.localhost`, IPv4 `127.0.0.0/8`, IPv6 `::1`\n  (in any spelling, and as `::ffff:127.x.x.x`), and the unspecified addresses `0.0.0.0` and\n  `::`, which connect to the local host;\n- **any other IP literal**, IPv4 (`10.96.0.15`) or IPv6 in brackets (`[2001:db8::1]:8443`,\n  `[fe80::1%25eth0]`).\n\nA loopback host is reported as `info`: nobody writes one by accident, and it says that the\nwebhook runs beside every API server instance (a static pod or a process on each control-plane\nhost), which a policy engine or an authorizer built into the control plane does on purpose. The\nunspecified addresses stay a `warning`: they are listen addresses, and in a `url` they are\nusually one copied from a server\'s flags.\n\nThe host is taken from the URL as Go\'s `net/url` splits it: the port after the last colon, IPv6\naddresses inside brackets (a zone after `%25` is ignored), case and a trailing dot ignored. IPv4\nliterals are recognised in dotted-decimal form only, as Go\'s `net.ParseIP` reads them. Names\nthat merely contain `svc` or `localhost` as one of their labels (`webhook.svc.example.com`,\n`localhost.example.com`) are not reported. Webhooks that use `clientConfig.service`, and URLs\nthat `api-validation` rejects (unparsable, no host, or `url` together with `service`), are not\nchecked here.\n\n**What a file cannot show.** How the control plane\'s network is set up: whether the API\nserver\'s resolver serves cluster DNS names (some control planes run it in a pod, or route its\negress through a proxy), whether a loopback webhook runs beside every API server instance, and\nwhether the serving certificate lists an IP literal among its names. The findings describe the\nusual control plane, where none of these holds.\n\n## Why is this bad?\n\nThe API server calls a URL from its own network namespace, with its own resolver, as any other\nHTTPS client would. On most control planes it runs on the host network of control-plane nodes,\nor outside the cluster altogether (managed Kubernetes):\n\n- **A `.svc` name** is served by the cluster\'s DNS (CoreDNS), which the API server\'s resolver\n  usually does not use, so the call fails with "no such host". `clientConfig.service` exists for\n  this: the API server looks up the Service itself and connects to it, verifying the certificate\n  for `<service>.<namespace>.svc`.\n- **Loopback** reaches the API server\'s own node (or pod). The webhook then has to run beside\n  every API server instance on the host network, and it breaks on any instance where it does not\n  (an extra control-plane node, a managed control plane), failing every call there.\n- **An IP literal** makes TLS verification check the address against the certificate\'s IP\n  subject alternative names, which serving certificates rarely carry, so the call fails with\n  "x509: cannot validate certificate for 10.96.0.15 because it doesn\'t contain any IP SANs".\n  And the address belongs to one Service or machine: recreate the Service or move the webhook,\n  and every call fails until someone edits the configuration.\n\nEach of these fails every call, and `failurePolicy` decides what that does: with `Fail` the\nrequests the webhook matches are rejected, with `Ignore` the webhook is silently skipped.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://quota-webhook.quota-policy.svc:443/validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nReference the Service; the API server resolves it:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\n  annotations:\n    cert-manager.io/inject-ca-from: quota-policy/quota-webhook-cert\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: quota-policy\n        name: quota-webhook\n        port: 443\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a webhook outside the cluster, use a DNS name that the API server can resolve and that its\nserving certificate covers, such as `https://quota.example.com/validate-pods`.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the API server really does share the webhook\'s network: an API server that runs as a pod\nin another cluster with cluster DNS (Karmada, vCluster, hosted control planes such as Kamaji or\nHyperShift) can resolve `.svc` names there, and a webhook deployed as a static pod on every\ncontrol-plane node, listening on the host network, can be called on loopback. Lower the\nseverity or turn the rule off for those configurations\' files.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.url` ("Please note\n  that using localhost or 127.0.0.1 as a host is risky unless you take great care to run this\n  webhook on all hosts which run an apiserver which might need to make calls to this webhook.\n  \u2026 The host should not refer to a service running in the cluster; use the service field\n  instead.")\n- Dynamic Admission Control, "URL":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Go `net/url` (`Parse`, `Hostname`), `net.ParseIP`, `crypto/x509` (IP SAN verification)\n',
-      "rules/critical-resources.md": () => '---\nid: critical-resources\nseverity: error\n---\n\n# critical-resources\n\n## What it does\n\nFlags a webhook that the API server calls for the writes the control plane itself makes to\nkeep the cluster running and to bring it back after a failure. These requests are checked,\neach with the operations listed:\n\n| what | requests | why it matters |\n|---|---|---|\n| node leases | `coordination.k8s.io/v1` `leases` in `kube-node-lease`: CREATE, UPDATE | node heartbeats |\n| nodes | `v1` `nodes`: CREATE, UPDATE; `nodes/status`: UPDATE | node registration and status |\n| leader election | `coordination.k8s.io/v1` `leases` in `kube-system`: CREATE, UPDATE | the controller manager\'s and scheduler\'s leases |\n| system pods and workloads | in `kube-system`: `v1` `pods` (CREATE, UPDATE), `pods/status` (UPDATE), `pods/binding` (CREATE); `apps/v1` `deployments`, `replicasets`, `daemonsets`, `statefulsets` (CREATE, UPDATE) | the system add-ons |\n| authentication | `authentication.k8s.io/v1` `tokenreviews`: CREATE | the kubelet\'s and aggregated API servers\' authentication |\n| authorization | `authorization.k8s.io/v1` `subjectaccessreviews`, `selfsubjectaccessreviews`, `selfsubjectrulesreviews`, and `localsubjectaccessreviews` (in `default`, standing for any namespace): CREATE | delegated authorization |\n| kubelet certificates | `certificates.k8s.io/v1` `certificatesigningrequests`: CREATE, UPDATE; `/approval`, `/status`: UPDATE | node bootstrap and certificate rotation |\n| API aggregation | `apiregistration.k8s.io/v1` `apiservices`: CREATE, UPDATE; `/status`: UPDATE | |\n| CRDs | `apiextensions.k8s.io/v1` `customresourcedefinitions`: CREATE, UPDATE; `/status`: UPDATE | add-ons (CNI, CSI) that create or update their CRDs at every start (see below), and the API server\'s controllers that write their status |\n| priority classes | `scheduling.k8s.io/v1` `priorityclasses`: CREATE, UPDATE | `system-node-critical`, `system-cluster-critical` |\n| the endpoints of the `default/kubernetes` Service | `v1` `endpoints` and `discovery.k8s.io/v1` `endpointslices` in `default`: CREATE, UPDATE | how pods reach the API server: the API server\'s endpoint reconciler rewrites them whenever the set of live API servers changes |\n\nDELETE is not counted: recovery creates and updates these objects.\n\nTwo objects the API server bootstraps are **not** counted, because the control plane does not\nwrite them after bootstrap: the `kube-system` Namespace (the system-namespaces controller,\n`pkg/controlplane/controller/systemnamespaces`, only creates it when it is missing, and\nNamespaceLifecycle forbids deleting it) and the `default/kubernetes` Service object itself (the\n`kubernetesservice` controller creates it when missing; its update path "is not executed since\n1.17"). A `Fail` webhook on Namespaces or Services does block every Namespace or Service that\npeople and installers create while it is down, but that is the webhook\'s own blast radius, not a\ncontrol-plane recovery path.\n\nFor each request the webhook is matched as the API server matches it: its rules (with\n`matchPolicy: Equivalent`, other versions of the resource too), its `namespaceSelector`\n(evaluated against `kubernetes.io/metadata.name` plus the labels of a Namespace manifest of\nthat name in the run) and its `objectSelector`. The object is taken to be an unlabelled system object, with one exception,\nas in `matches-kube-system`: a requirement on a label that system objects carry (`k8s-app`,\n`component`, `tier`, or a key under `kubernetes.io/` or `k8s.io/`, such as\n`kubernetes.io/os: linux` on nodes) is taken as met, so such a selector targets system objects\nrather than exempting them. An opt-in selector on the webhook\'s own label exempts them. The\nwebhook\'s `matchConditions`, if any, are evaluated (with CEL) for the request as the kubelet,\nthe scheduler, the controller manager, a controller\'s service account and the API server make\nit, with only what is known of those requests (operation, namespace, group, resource, the\nrequester\'s name and groups). The request counts when every condition is true for one of them,\nor when a condition cannot be decided from what is known (it reads the object\'s labels or spec,\nor calls `authorizer`): that may match, and is not a pass. When a condition is false for all of\nthem, the request is not counted.\n\nThe rule reports once per webhook, at its first matching rule, naming what it intercepts (the\nfirst few resources, with their namespace, then how many more; the table above says why each\nmatters):\n\n- `error` when its `failurePolicy` is `Fail`, written or by default (the message says when it\n  is the default);\n- `warning` when it is `Ignore` and its effective `timeoutSeconds` is above 15 seconds\n  (v1beta1 defaults it to 30); with `Ignore` and 15 seconds or less it is not reported.\n\nCREATE of CRDs counts on its own, although CRDs outlive restarts: the API server runs admission\nbefore it stores an object, so a CREATE of a CRD that already exists reaches the webhook before\nit could fail with AlreadyExists. An add-on that creates its CRDs at every start and ignores\nAlreadyExists (Calico\'s tigera-operator, which exits when that fails) cannot start while a\n`Fail` webhook on CRD creation is down; on a cluster rebuilt with the webhook first, the CNI never\ncomes up, and neither does an in-cluster webhook backend.\n\nWhen the webhook has a `namespaceSelector` and a request it intercepts is cluster-scoped (nodes,\nCRDs, CSRs, ...), the message adds that the selector does not narrow it: the API server applies a\nnamespaceSelector to namespaced requests and to Namespaces themselves, never to other\ncluster-scoped resources, so it is called for every one of them.\n\nExemptions:\n\n- One cause, one finding: when `matches-kube-system` is on and reports a webhook (at any\n  severity), this rule leaves that webhook\'s pods, workloads and leases in `kube-system` to it;\n  the other requests (node leases, nodes, CSRs, ...) are another cause and still count. When\n  `matches-kube-system` is off, this rule reports them itself. A webhook with `Ignore` and a\n  timeout above 15 s is the exception: its one cause is the timeout, wherever the writes are, so\n  this rule reports every control-plane write it intercepts, kube-system\'s included, and\n  `matches-kube-system` and `long-timeout` leave that webhook to it (while this rule runs with its\n  own severity).\n- From Kubernetes 1.37 (`--kube-version 1.37`) the API server no longer sends TokenReviews and\n  SubjectAccessReviews to webhooks, so they are not counted.\n\n**What a file cannot show.** The labels that the cluster\'s system objects, and the\n`kube-system`, `kube-node-lease` and `default` Namespaces, really carry (without a Namespace\'s\nmanifest in the run only `kubernetes.io/metadata.name` is known), and the user names a managed or\ncustomised control plane makes these requests with: the rule assumes the standard ones\n(`system:node:\u2026`, `system:kube-scheduler`, `system:kube-controller-manager`, `system:apiserver`).\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\nThese writes are how the cluster heals itself. The kubelet renews its lease in\n`kube-node-lease` every 10 seconds and registers new nodes; the controller manager and the\nscheduler keep their leader leases; new nodes get their client certificates through\nCertificateSigningRequests; aggregated API servers and kubelets authenticate and authorize\ncallers with TokenReviews and SubjectAccessReviews; the API server itself keeps the\n`kubernetes` Service\'s endpoints pointing at the live API servers and bootstraps the system\npriority classes; CNI and CSI agents install their CRDs when they start.\n\nWith `failurePolicy: Fail` (the v1 default) all of them are rejected while the webhook is\nunreachable: nodes go NotReady and their pods are evicted, new nodes cannot join, controllers\nlose leadership. The webhook\'s own pods often need exactly those nodes, that network and those\ncontrollers to come back, so the outage feeds itself until someone deletes the webhook\nconfiguration. With `Ignore` the writes still wait for the call to time out; leader-election\nrenewals have a 10-second deadline, and a webhook that holds them up that long breaks them\n(kubernetes/kubernetes#90217).\n\nGardener reports webhooks on these resources as problematic (its "problematic webhooks"\nconstraint: `Fail`, or `Ignore` with a timeout above 15 seconds), GKE reports them as unsafe\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`), and the Kubernetes documentation asks webhook authors not to\nintercept node leases and virtual authentication and authorization resources.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: all.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the webhook needs, and exclude the system namespaces by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: workloads.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["", "apps"]\n        apiVersions: ["v1"]\n        resources: ["pods", "deployments", "services"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "kube-node-lease", "default", "policy"]\n```\n\nCluster-scoped resources (nodes, CertificateSigningRequests, CRDs) cannot be excluded by\nnamespace: leave them out of the rules, select the objects you mean with an opt-in\n`objectSelector`, or let the system\'s requesters through with a `matchConditions` entry such\nas `!request.userInfo.username.startsWith(\'system:\')`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests (their labels are used when\n`namespaceSelector` is evaluated) and `--kube-version`.\n\n## When not to use it\n\nFor a webhook whose purpose is to guard one of these resources (say, a node admission policy)\nand that is run accordingly: highly available, with a short timeout. Lower the finding rather\nthan hide it: `--rule critical-resources=warning`.\n\n## References\n\n- Admission webhook good practices (node leases, virtual resources, avoiding dependency\n  loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#90217, "Webhook with FailurePolicy: Ignore that applies to controller\n  manager leases breaks clusters"\n- Gardener, problematic webhooks (`pkg/gardenlet/controller/shoot/care` constraints) and\n  `docs/usage/shoot/shoot_status.md`\n- GKE, "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `kubernetes/kubernetes` `pkg/controlplane/controller/systemnamespaces` and\n  `pkg/controlplane/controller/kubernetesservice` (created only when missing; the endpoint\n  reconciler keeps the Service\'s endpoints current)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/` (how a webhook is matched);\n  `ExcludeAdmissionWebhookVirtualResources` (Kubernetes 1.37)\n',
+      "rules/critical-resources.md": () => '---\nid: critical-resources\nseverity: error\n---\n\n# critical-resources\n\n## What it does\n\nFlags a webhook that the API server calls for the writes the control plane itself makes to\nkeep the cluster running and to bring it back after a failure. These requests are checked,\neach with the operations listed:\n\n| what | requests | why it matters |\n|---|---|---|\n| node leases | `coordination.k8s.io/v1` `leases` in `kube-node-lease`: CREATE, UPDATE | node heartbeats |\n| nodes | `v1` `nodes`: CREATE, UPDATE; `nodes/status`: UPDATE | node registration and status |\n| leader election | `coordination.k8s.io/v1` `leases` in `kube-system`: CREATE, UPDATE | the controller manager\'s and scheduler\'s leases |\n| system pods and workloads | in `kube-system`: `v1` `pods` (CREATE, UPDATE), `pods/status` (UPDATE), `pods/binding` (CREATE); `apps/v1` `deployments`, `replicasets`, `daemonsets`, `statefulsets` (CREATE, UPDATE) | the system add-ons |\n| authentication | `authentication.k8s.io/v1` `tokenreviews`: CREATE | the kubelet\'s and aggregated API servers\' authentication |\n| authorization | `authorization.k8s.io/v1` `subjectaccessreviews`, `selfsubjectaccessreviews`, `selfsubjectrulesreviews`, and `localsubjectaccessreviews` (in `default`, standing for any namespace): CREATE | delegated authorization |\n| kubelet certificates | `certificates.k8s.io/v1` `certificatesigningrequests`: CREATE, UPDATE; `/approval`, `/status`: UPDATE | node bootstrap and certificate rotation |\n| API aggregation | `apiregistration.k8s.io/v1` `apiservices`: CREATE, UPDATE; `/status`: UPDATE | |\n| CRDs | `apiextensions.k8s.io/v1` `customresourcedefinitions`: CREATE, UPDATE; `/status`: UPDATE | add-ons (CNI, CSI) that create or update their CRDs at every start (see below), and the API server\'s controllers that write their status |\n| priority classes | `scheduling.k8s.io/v1` `priorityclasses`: CREATE, UPDATE | `system-node-critical`, `system-cluster-critical` |\n| volume attachments | `storage.k8s.io/v1` `volumeattachments`: CREATE, UPDATE; `/status`: UPDATE | the attach/detach controller creates one for every CSI volume a pod needs attached to its node, and the driver\'s attacher reports it attached through its status: no attachable volume of any driver mounts without them |\n| the endpoints of the `default/kubernetes` Service | `v1` `endpoints` and `discovery.k8s.io/v1` `endpointslices` in `default`: CREATE, UPDATE | how pods reach the API server: the API server\'s endpoint reconciler rewrites them whenever the set of live API servers changes |\n\nDELETE is not counted: recovery creates and updates these objects.\n\nTwo objects the API server bootstraps are **not** counted, because the control plane does not\nwrite them after bootstrap: the `kube-system` Namespace (the system-namespaces controller,\n`pkg/controlplane/controller/systemnamespaces`, only creates it when it is missing, and\nNamespaceLifecycle forbids deleting it) and the `default/kubernetes` Service object itself (the\n`kubernetesservice` controller creates it when missing; its update path "is not executed since\n1.17"). A `Fail` webhook on Namespaces or Services does block every Namespace or Service that\npeople and installers create while it is down, but that is the webhook\'s own blast radius, not a\ncontrol-plane recovery path.\n\nFor each request the webhook is matched as the API server matches it: its rules (with\n`matchPolicy: Equivalent`, other versions of the resource too), its `namespaceSelector`\n(evaluated against `kubernetes.io/metadata.name` plus the labels of a Namespace manifest of\nthat name in the run) and its `objectSelector`. The object is taken to be an unlabelled system object, with one exception,\nas in `matches-kube-system`: a requirement on a label that system objects carry (`k8s-app`,\n`component`, `tier`, or a key under `kubernetes.io/` or `k8s.io/`, such as\n`kubernetes.io/os: linux` on nodes) is taken as met, so such a selector targets system objects\nrather than exempting them. An opt-in selector on the webhook\'s own label exempts them. The\nwebhook\'s `matchConditions`, if any, are evaluated (with CEL) for the request as the kubelet,\nthe scheduler, the controller manager, a controller\'s service account and the API server make\nit, with only what is known of those requests (operation, namespace, group, resource, the\nrequester\'s name and groups). The request counts when every condition is true for one of them,\nor when a condition cannot be decided from what is known (it reads the object\'s labels or spec,\nor calls `authorizer`): that may match, and is not a pass. When a condition is false for all of\nthem, the request is not counted.\n\nThe rule reports once per webhook, at its first matching rule, naming what it intercepts (the\nfirst few resources, with their namespace, then how many more; the table above says why each\nmatters):\n\n- `error` when its `failurePolicy` is `Fail`, written or by default (the message says when it\n  is the default);\n- `warning` when it is `Ignore` and its effective `timeoutSeconds` is above 15 seconds\n  (v1beta1 defaults it to 30); with `Ignore` and 15 seconds or less it is not reported.\n\nCREATE of CRDs counts on its own, although CRDs outlive restarts: the API server runs admission\nbefore it stores an object, so a CREATE of a CRD that already exists reaches the webhook before\nit could fail with AlreadyExists. An add-on that creates its CRDs at every start and ignores\nAlreadyExists (Calico\'s tigera-operator, which exits when that fails) cannot start while a\n`Fail` webhook on CRD creation is down; on a cluster rebuilt with the webhook first, the CNI never\ncomes up, and neither does an in-cluster webhook backend.\n\nWhen the webhook has a `namespaceSelector` and a request it intercepts is cluster-scoped (nodes,\nCRDs, CSRs, ...), the message adds that the selector does not narrow it: the API server applies a\nnamespaceSelector to namespaced requests and to Namespaces themselves, never to other\ncluster-scoped resources, so it is called for every one of them.\n\nExemptions:\n\n- One cause, one finding: when `matches-kube-system` is on and reports a webhook (at any\n  severity), this rule leaves that webhook\'s pods, workloads and leases in `kube-system` to it;\n  the other requests (node leases, nodes, CSRs, ...) are another cause and still count. When\n  `matches-kube-system` is off, this rule reports them itself. A webhook with `Ignore` and a\n  timeout above 15 s is the exception: its one cause is the timeout, wherever the writes are, so\n  this rule reports every control-plane write it intercepts, kube-system\'s included, and\n  `matches-kube-system` and `long-timeout` leave that webhook to it (while this rule runs with its\n  own severity).\n- From Kubernetes 1.37 (`--kube-version 1.37`) the API server no longer sends TokenReviews and\n  SubjectAccessReviews to webhooks, so they are not counted.\n\n**What a file cannot show.** The labels that the cluster\'s system objects, and the\n`kube-system`, `kube-node-lease` and `default` Namespaces, really carry (without a Namespace\'s\nmanifest in the run only `kubernetes.io/metadata.name` is known), and the user names a managed or\ncustomised control plane makes these requests with: the rule assumes the standard ones\n(`system:node:\u2026`, `system:kube-scheduler`, `system:kube-controller-manager`, `system:apiserver`).\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\nThese writes are how the cluster heals itself. The kubelet renews its lease in\n`kube-node-lease` every 10 seconds and registers new nodes; the controller manager and the\nscheduler keep their leader leases; new nodes get their client certificates through\nCertificateSigningRequests; aggregated API servers and kubelets authenticate and authorize\ncallers with TokenReviews and SubjectAccessReviews; the API server itself keeps the\n`kubernetes` Service\'s endpoints pointing at the live API servers and bootstraps the system\npriority classes; CNI and CSI agents install their CRDs when they start; the attach/detach\ncontroller attaches the CSI volumes that pods being rescheduled need on their new nodes.\n\nWith `failurePolicy: Fail` (the v1 default) all of them are rejected while the webhook is\nunreachable: nodes go NotReady and their pods are evicted, new nodes cannot join, controllers\nlose leadership. The webhook\'s own pods often need exactly those nodes, that network and those\ncontrollers to come back, so the outage feeds itself until someone deletes the webhook\nconfiguration. With `Ignore` the writes still wait for the call to time out; leader-election\nrenewals have a 10-second deadline, and a webhook that holds them up that long breaks them\n(kubernetes/kubernetes#90217).\n\nGardener reports webhooks on these resources as problematic (its "problematic webhooks"\nconstraint: `Fail`, or `Ignore` with a timeout above 15 seconds), GKE reports them as unsafe\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`), and the Kubernetes documentation asks webhook authors not to\nintercept node leases and virtual authentication and authorization resources.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: all.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the webhook needs, and exclude the system namespaces by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: workloads.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["", "apps"]\n        apiVersions: ["v1"]\n        resources: ["pods", "deployments", "services"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "kube-node-lease", "default", "policy"]\n```\n\nCluster-scoped resources (nodes, CertificateSigningRequests, CRDs) cannot be excluded by\nnamespace: leave them out of the rules, select the objects you mean with an opt-in\n`objectSelector`, or let the system\'s requesters through with a `matchConditions` entry such\nas `!request.userInfo.username.startsWith(\'system:\')`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests (their labels are used when\n`namespaceSelector` is evaluated) and `--kube-version`.\n\n## When not to use it\n\nFor a webhook whose purpose is to guard one of these resources (say, a node admission policy)\nand that is run accordingly: highly available, with a short timeout. Lower the finding rather\nthan hide it: `--rule critical-resources=warning`.\n\n## References\n\n- Admission webhook good practices (node leases, virtual resources, avoiding dependency\n  loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#90217, "Webhook with FailurePolicy: Ignore that applies to controller\n  manager leases breaks clusters"\n- Gardener, problematic webhooks (`pkg/gardenlet/controller/shoot/care` constraints) and\n  `docs/usage/shoot/shoot_status.md`\n- GKE, "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `kubernetes/kubernetes` `pkg/controlplane/controller/systemnamespaces` and\n  `pkg/controlplane/controller/kubernetesservice` (created only when missing; the endpoint\n  reconciler keeps the Service\'s endpoints current)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/` (how a webhook is matched);\n  `ExcludeAdmissionWebhookVirtualResources` (Kubernetes 1.37)\n',
       "rules/editable-namespace-selector.md": () => '---\nid: editable-namespace-selector\nseverity: warning\n---\n\n# editable-namespace-selector\n\n## What it does\n\nLooks at each label key that a webhook\'s `namespaceSelector` reads, in `matchLabels` or in\n`matchExpressions` with any operator (`In`, `NotIn`, `Exists`, `DoesNotExist`), unless the key\nis trusted. Trusted keys are `kubernetes.io/metadata.name` (from Kubernetes 1.21, when the API\nserver sets it) and the keys given with `--trusted-namespace-label`. Each finding points at a\nkey. The keys of one selector (a webhook\'s, a policy\'s or a binding\'s) judged alike are one\nfinding, at the first, naming the others: its opt-out keys (warnings: each is a way around the\nsame check, with the same fix; "a" or "b"), and the labels of one opt-in (infos: all of them\nswitch the check on; "a" and "b").\n\nThe severity follows **who can act and what it opens**. Under default RBAC, namespace users\ncannot change their Namespace\'s labels: the built-in `view`, `edit` and `admin` roles grant only\n`get`, `list` and `watch` on `namespaces` ("read access to namespaces at the namespace scope\nmeans you can read *this* namespace", `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).\nOnly cluster-level users, and the tools they grant it (a tenancy controller, say), can. So:\n\n| the selector, the webhook or policy | severity | message |\n|---|---|---|\n| an **opt-out** (`NotIn`, `DoesNotExist`) on a validating webhook or policy whose rules match **built-in resources** (any group a Kubernetes API server serves, or `*`), and no guard (below) | `warning` | `webhook "\u2026" skips namespaces labelled "\u2026": cluster-level users can opt one out` |\n| the label is **guarded** in the run | `info` | `\u2026 reads the namespace label "\u2026" (guarded in this run)` |\n| an **opt-in** (`matchLabels`, `In`, `Exists`): the label switches the check on, as Pod Security\'s `enforce` label does; removing it is itself a cluster-level act | `info` | `\u2026 (an opt-in)` |\n| an opt-out in a selector that also requires an **opt-in** label that is neither trusted nor guarded (`pss.example.com/enforce In [restricted]` beside `privileged.pss.example.com/enforce NotIn ["false"]`): whoever can set the opt-out label can as well remove the opt-in one, so the opt-out opens nothing new | `info` | `\u2026 (inside the opt-in "\u2026")` |\n| an opt-out on a validator of **custom resources only** (groups no built-in API serves): a correctness check of a project\'s own objects, not a control over what runs | `info` | `\u2026 (custom resources only)` |\n| a mutating webhook or policy: switching a mutation (sidecar injection, defaults) on or off per namespace is what those labels are for | `info` | `namespaceSelector of mutating webhook "\u2026" reads the namespace label "\u2026"` |\n\n**Guarded.** A label is guarded when a webhook or policy of the run sees every Namespace create\nand update that sets it, and can reject it: a `ValidatingWebhookConfiguration` webhook with\n`failurePolicy: Fail` served by the same backend (the same Service, or the same URL host) as the\nwebhook whose selector reads the label, or a `ValidatingAdmissionPolicy` bound with `Deny`. It\nmust be called (rules, selectors) for a `CREATE` and an `UPDATE` of a Namespace that carries the\nlabel, so a guard whose own selector lets that label through does not count. Gatekeeper\'s\n`check-ignore-label.gatekeeper.sh` (it rejects `admission.gatekeeper.sh/ignore` on namespaces\nthat are not exempt) and HNC\'s namespace validator are such guards. What the guard rejects\ncannot be read from the files; that it is in the path can.\n\nThe rule does not evaluate the selector against Namespaces. It does look at the rules: a\nwebhook whose rules can only match cluster-scoped objects (nodes, cluster roles, custom\nresources with `scope: Cluster`, \u2026) is not reported, because the API server ignores\n`namespaceSelector` for those requests. Rules that can match Namespace objects still count: for\nthem the selector reads the Namespace\'s own labels.\n\nAdmission policies are checked the same way: the `namespaceSelector` of a policy\'s\n`spec.matchConstraints` and of a binding\'s `spec.matchResources`, validating kinds as validating\nwebhooks, mutating kinds as mutating ones (a binding\'s resources are its own `resourceRules`,\nelse its policy\'s; a binding whose policy is not in the run is taken to cover built-in\nresources). A policy whose `resourceRules` only match cluster-scoped objects is not reported,\nand neither is a binding whose own `resourceRules` do, or whose policy (when it is in the run)\ndoes. A `ValidatingAdmissionPolicyBinding` whose `validationActions` lack `Deny` is not reported\neither: leaving it loses a warning or an audit record, not a check (`validation-actions`\nreports such bindings). When a policy has a `Deny` binding and a `Warn` binding selected by\nvalues of the same label, the `Deny` binding\'s finding is the one that matters: changing the\nlabel\'s value moves a namespace from one to the other.\n\n**What a file cannot show.** The cluster\'s RBAC (a role that grants `update` or `patch` on\n`namespaces` to namespace users widens who can opt out), a guard kept elsewhere, or a tenancy\ntool that sets the label. Pass the keys a project guards this way to `--trusted-namespace-label`.\n\n## Why is this bad?\n\nFor a namespaced object, the API server evaluates `namespaceSelector` against the labels of the\nobject\'s Namespace; for a Namespace\'s own create or update, against the labels in the request.\nSo the selector is only as strong as the control over those labels. With a selector such as\n`policy.example.com/ignore DoesNotExist`, anyone allowed to update or patch a Namespace can run\n`kubectl label namespace team-a policy.example.com/ignore=true`, and the validating webhook stops\nseeing that namespace; so does whoever creates a Namespace with the label already set. Under\ndefault RBAC those are cluster-level users, not the namespace\'s own admins, but they are many\nmore than the people who may edit the webhook configuration (every CI system and tenancy tool\nthat creates namespaces), and one line of YAML in any namespace manifest takes it out of the\ncheck. An opt-in label works the other way round: a namespace is checked only once someone with\nthose rights switches it on, which is a deployment choice to know about, not a way around it.\n\nThis has happened in real projects: Gatekeeper\'s Helm chart exempted namespaces labelled\n`control-plane`, a label nothing protected, so any namespace editor could opt out\n(open-policy-agent/gatekeeper#697); Gatekeeper now guards its own `admission.gatekeeper.sh/ignore`\nlabel with a second webhook, because otherwise the right to edit a namespace equals the right to\nexempt it from policy. Kyverno discussed the same risk for a `namespace=kyverno` label\n(kyverno/kyverno#893). IBM Portieris fixed a deadlock with a namespace selector and noted the\nlabel bypass it opened.\n\nPolicies and their bindings match namespaces the same way (the CEL admission plugins use the\nwebhooks\' namespace matcher). The Kubernetes documentation\'s own binding example selects\nnamespaces by an `environment: test` label: whoever can relabel a namespace decides whether the\npolicy applies to it.\n\nThe API server sets `kubernetes.io/metadata.name` on every Namespace to the namespace\'s name\n(since Kubernetes 1.22), and a relabelling cannot change it, so selecting by name cannot be\ndefeated by namespace editors (open-policy-agent/gatekeeper#1735).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy"]\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n```\n\nThe same opt-out label in a policy\'s `matchConstraints`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n```\n\n## Use instead\n\nExempt namespaces by name, so that the list lives in the webhook configuration, where changing\nit needs the right to edit webhook configurations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy", "monitoring"]\n```\n\nFor a policy, select by name in the policy or in its binding:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: pod-security-policy\nspec:\n  policyName: pod-security-policy\n  validationActions: ["Deny"]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "monitoring"]\n```\n\nIf the label must stay, protect it (a validating webhook or ValidatingAdmissionPolicy that\nrejects changes to it by anyone but the platform team, as Gatekeeper does) and then declare it\ntrusted with `--trusted-namespace-label`.\n\n## Options\n\n- `--trusted-namespace-label <key>` (repeatable): a namespace label key that namespace owners\n  cannot change in your clusters, for example because a policy guards it or because only cluster\n  administrators may update Namespaces. Selectors on these keys are not reported.\n  `kubernetes.io/metadata.name` is always trusted.\n\n## When not to use it\n\nWhen only cluster administrators can update Namespaces, every label is as protected as the name\nlabel: list the keys with `--trusted-namespace-label` rather than turning the rule off. Managed\nplatforms may add selectors of their own to webhook configurations (AKS adds `NotIn` selectors on\n`control-plane` and `kubernetes.azure.com/managedby`, Azure/AKS#4002); when you lint\nconfigurations exported from such a cluster, trust those keys the same way.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (which labels\n  the selector is matched against)\n- `k8s.io/api` `core/v1/well_known_labels.go` (`kubernetes.io/metadata.name`, KEP-2161)\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`, avoid\n  self-deadlock): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Validating Admission Policy (binding `matchResources`, the `environment: test` example):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/;\n  `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go`\n- open-policy-agent/gatekeeper#697, open-policy-agent/gatekeeper#1735, kyverno/kyverno#893;\n  Gatekeeper `website/docs/exempt-namespaces.md`\n',
       "rules/editable-object-selector.md": () => '---\nid: editable-object-selector\nseverity: warning\n---\n\n# editable-object-selector\n\n## What it does\n\nFlags each label key that the `objectSelector` of a **validating** webhook reads, in\n`matchLabels` or in `matchExpressions` with any operator. There is one finding per key; it\npoints at the key, and says which form it is:\n\n- an **opt-out** (`NotIn`, `DoesNotExist`): objects carrying the label skip the check, and\n  whoever writes an object can set it. Who that is decides the severity:\n  - `warning` when a rule can match a **built-in namespaced** resource (pods, secrets,\n    deployments, \u2026, or `*`): under default RBAC any namespace user with the `edit` role writes\n    those objects and their labels, so the opt-out is a bypass of the check, and the message\n    says so;\n  - `info` when every resource matched is **cluster-scoped** (only cluster-level users create\n    them: a namespaced RoleBinding never grants cluster-scoped writes), or the rest are **custom\n    resources** (groups no built-in API serves): skipping the project\'s own correctness check of\n    its own objects, for example a `NotIn` exemption of the chart\'s own object, is not a bypass\n    of a security control over built-in resources. A custom resource whose CRD is not in the\n    run counts as possibly namespaced, which keeps it at `info` but says "custom resources";\n  - a **self-exemption** is named as one: a `NotIn` whose values are exactly the value by which\n    the webhook\'s own Service selects its pods (the Service `clientConfig.service` names, in the\n    same input, in the same namespace, its `spec.selector` holding that key and value). The\n    message says it "exempts the pods of its own Service ns/name". It is `info` under\n    `failurePolicy: Ignore` and stays a `warning` under `Fail` (below);\n- an **opt-in** (`matchLabels`, `In`, `Exists`): only labelled objects are checked. That is how\n  a controller validates its own objects; the file cannot show whether unlabelled objects need\n  the check, so it is an `info` that states the scope.\n\nMutating webhooks are not checked: an object-label opt-in for a mutation (for example "inject a\nsidecar into pods labelled `inject: "true"`") is what the API documents `objectSelector` for. An\nempty or omitted `objectSelector` is never flagged.\n\n**What a file cannot show.** Who can set the label on the objects: RBAC, another admission check\nthat rejects the label, or the webhook\'s own code may already keep requesters from opting out.\nNo option marks an object label as trusted; a suppression with a reason records such a guard.\n\n## Why is this bad?\n\nThe API server evaluates `objectSelector` against the labels of the object in the request: the\nnew object, or the old one on update and delete. The requester writes those labels. A validating\nwebhook that only sees objects labelled `policy.example.com/enforce: "true"` does not see an\nobject created without that label; one that skips objects labelled\n`policy.example.com/skip` is skipped by anyone who adds the label. Either way, the check is\nadvisory for anyone who can create the object, which is exactly who a validating webhook is\nmeant to constrain. The `objectSelector` API documentation says as much: use it only for opt-in\nwebhooks, because end users can skip the webhook by setting the labels.\n\n**The self-exemption.** A webhook whose pods are among the objects it checks must not block its\nown pods (a fail-closed webhook that intercepts its own pod creations cannot start once it is\ndown), so charts exclude the labels their own Service selects by: `app NotIn [my-webhook]`. That\nis written on purpose, and the rule says so instead of calling it an arbitrary opt-out. What it\nweighs depends on the failure policy:\n\n- under `Ignore` the webhook is best effort already (when it is down, every request passes), and\n  the exemption only skips its own pods: `info`. (Under `Ignore` a down webhook does not block\n  its own pods either, so the exemption is not needed for that; it saves their creations the\n  wait. And `Ignore` is a proxy for "best effort": a label bypass works every time, an `Ignore`\n  bypass needs an outage. A security check that runs with `Ignore` and this exemption still\n  has a standing bypass; the message says any pod can carry the label.);\n- under `Fail` the webhook is a control that holds even when it is down, but the same label on\n  any other pod skips it too, and namespace users write pod labels: still a `warning`. Exclude\n  the webhook\'s namespace instead, by the label the API server sets on every Namespace and no\n  namespace user can change: `namespaceSelector` with\n  `{key: kubernetes.io/metadata.name, operator: NotIn, values: [<the webhook\'s namespace>]}`.\n\nOnly a `NotIn` is read this way, and only when its values are the Service\'s (one more value\nskips other objects too, which no self-exemption explains). `DoesNotExist` on such a key is not:\nit skips every object carrying the key, with any value. The Service must be in the run (Services\nare read from the inputs that hold a webhook configuration) with its namespace written; a\nService without one is never assumed to be the webhook\'s.\n\nA non-empty `objectSelector` also never matches requests that carry no object labels, such as\n`CONNECT` (`pods/exec`, `pods/portforward`): those are silently never sent to the webhook.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    objectSelector:\n      matchExpressions:\n        - key: ingress-policy.example.com/skip\n          operator: DoesNotExist\n```\n\n## Use instead\n\nSend every matching object to the webhook and decide there, or narrow the calls with\n`matchConditions` on data the requester cannot choose freely, such as the requesting user:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    matchConditions:\n      - name: exclude-ingress-controller\n        expression: "request.userInfo.username != \'system:serviceaccount:ingress-nginx:ingress-nginx\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the validating webhook is an opt-in convenience rather than a control, for example a\nwebhook that validates only the objects your own controller labels as its own, and bypassing it\nharms nobody but the requester. There is no per-webhook exemption; turn the rule off with\n`--rule editable-object-selector=off` or lower it with `--rule editable-object-selector=info`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingWebhook.objectSelector`: use only\n  for opt-in, users can skip the webhook by setting labels)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/object/matcher.go` (old or new\n  object; objects without labels never match)\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (how the webhook\'s Service reference is resolved;\n  the Service\'s `spec.selector` picks the pods that serve it)\n- Admission webhook good practices (request filtering, `matchConditions`, avoiding\n  self-deadlock by excluding the webhook\'s own namespace):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, matching requests: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/fail-open.md": () => '---\nid: fail-open\nseverity: info\n---\n\n# fail-open\n\n## What it does\n\nPoints out the validating webhooks that write `failurePolicy: Ignore`: while a webhook\ncannot be called, the API server admits the requests it matches without its check. The\nfinding points at the `failurePolicy` field. It is informational: failing open can be the\nright choice, and the rule makes that choice visible in review. One cause, one finding: the\nwebhooks of one configuration that write it are reported together, at the first of them\n("webhooks "a", "b" and 3 more"); a suppression hides the finding only when it covers every\nwebhook it names.\n\nOnly a written `Ignore` is reported. An omitted `failurePolicy` is `implicit-failure-policy`\'s\n(in v1 it defaults to `Fail`; in a legacy v1beta1 object to `Ignore`, which that rule reports\nas such). Mutating webhooks are not reported: for them the Kubernetes good practices recommend\n`Ignore`, with a validating check of the final object.\n\nThe rule reads the file as written. A controller that rewrites `failurePolicy` at run time\n(some switch their own configurations to `Fail` once their endpoint is ready) is not visible in\na manifest; the finding is an `info` for that reason, and a suppression with a reason records it.\n\nWhat `Ignore` covers and what it does not (the API server\'s dispatcher,\n`k8s.io/apiserver` `plugin/webhook/validating/dispatcher.go`):\n\n| what happens | `failurePolicy: Ignore` |\n|---|---|\n| the webhook answers `allowed: false` | the request is **rejected**: the policy does not apply to explicit denials |\n| a dry-run request (`kubectl diff`, `--dry-run=server`) and the webhook\'s `sideEffects` is `Unknown` or `Some` | the request is **rejected** ("does not support dry run") |\n| the call fails: connection refused, no endpoints, TLS error (an expired certificate, a stale `caBundle`), `timeoutSeconds` exceeded, a non-2xx reply, an AdmissionReview response it cannot read | the webhook is **skipped** and the request admitted (an audit annotation `failed-open.validating.webhook.admission.k8s.io/round_<r>_index_<i>` records it) |\n| a `matchConditions` expression errors at run time (and none is false) | the webhook is **skipped** (under `Fail` the request would be rejected with 403) |\n\n`Ignore` does not make an unreachable webhook free: every request it matches still waits for\nthe call to fail, up to `timeoutSeconds` when the endpoint does not answer, and a request whose\nown deadline passes first fails anyway (see `timeout-budget`).\n\n## Why is this bad?\n\nWhile the webhook is down, being redeployed, or unreachable because of a network policy or an\nexpired certificate, its check silently does not happen: objects it would have denied are\nstored, and nothing tells the person who created them. Once the webhook is back, they stay\nstored; a validating webhook does not revisit existing objects. Gatekeeper, which installs its\nvalidating webhook with `Ignore`, documents exactly this trade-off, and\nopen-policy-agent/gatekeeper#3538 is a pod admitted while Gatekeeper was unreachable.\n\n`Fail` has the opposite cost (requests are rejected while the webhook is down, which can\ndeadlock a cluster when it intercepts what its own recovery needs, see `matches-kube-system`\nand `self-deadlock`). Neither is wrong in general; what matters is that the choice is made for\nthe check at hand: a security policy usually wants `Fail` and a highly available webhook, a\nbest-effort check or a gradual roll-out can live with `Ignore`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n## Use instead\n\nIf the check must hold, fail closed, keep the webhook highly available (several replicas, a\nPodDisruptionBudget, a short timeout), and keep it out of the namespaces its own recovery\nneeds:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA check simple enough for CEL can move into a ValidatingAdmissionPolicy, which the API server\nevaluates itself: there is no call that can fail.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your webhooks fail open by policy (best-effort checks, defaults enforced elsewhere as well,\nor a roll-out that starts with `Ignore` as the Kubernetes good practices suggest), the finding\nonly restates a decision you have made: turn it off with `--rule fail-open=off`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` (call errors and\n  `failurePolicy`, `failed-open` audit annotations, explicit rejections, dry-run)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` and\n  `matchconditions/matcher.go` (matchConditions errors under `Ignore` and `Fail`)\n- Dynamic Admission Control, failure policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (fail open for mutating webhooks and validate the final\n  state; roll out with `Ignore`): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- istio `pkg/webhooks/validation/controller/controller.go` (`readyForFailClose`: the switch\n  from `Ignore` to `Fail`)\n- Gatekeeper, "Failing closed": `website/docs/failing-closed.md`;\n  open-policy-agent/gatekeeper#3538 (a pod admitted while Gatekeeper was unreachable)\n',
       "rules/generic-configuration-name.md": () => "---\nid: generic-configuration-name\nseverity: warning\n---\n\n# generic-configuration-name\n\n## What it does\n\nFlags a `MutatingWebhookConfiguration` or `ValidatingWebhookConfiguration` that reaches the\ncluster under the name controller-gen gives every configuration it generates from webhook markers:\n`mutating-webhook-configuration` or `validating-webhook-configuration`.\n\n- **The name the cluster gets.** A file that no kustomization of the run builds is applied as it\n  is (`kubectl apply -f`, a release bundle, `kustomize build` or `helm template` output on\n  standard input): its name is the one written. A file that kustomizations of the run build gets\n  the names their top builds give it (`namePrefix` and `nameSuffix`, a base's inside its\n  overlay's); it is flagged when one of them keeps the generated name.\n- **A base before its build.** controller-gen's output names the webhooks' Service in the\n  scaffold's placeholder namespace `system`, which the kustomization that installs it replaces\n  (with `namespace:`) while it renames the objects (with `namePrefix:`). Such a file is flagged\n  only when a build of the run sets the namespace and keeps the name; linted on its own, or built\n  only by the kustomization beside it, it is not. A finding that a build gives names that build's\n  folder (\"as config/default builds it\"): another build of the same files may prefix them.\n- **Not judged.** A kustomize patch that may rename the configuration (a JSON 6902 operation on\n  `/metadata/name`, a replacement whose field paths may write `metadata.name` or that cannot be\n  read, an options change of kind, a patch file that could not be read), a build through a component or a transformer configuration (its names are\n  not followed), and a strategic-merge patch fragment (it names the configuration it patches).\n\nThe configurations of one file that keep the names are one finding, at the first of them, naming\nthe others.\n\n## Why is this bad?\n\nWebhook configurations are cluster-scoped: a name is one object in the whole cluster. Every\nproject that keeps controller-gen's default writes the same two objects:\n\n- with `kubectl apply`, the second project's apply is computed against the first project's\n  last-applied configuration (the object's annotation): `webhooks` is merged by name, so the\n  first project's webhooks, absent from the second's file, are deleted, and its checks stop\n  without an error; its annotations are replaced too (a `cert-manager.io/inject-ca-from`\n  annotation then names one project's certificate, and cert-manager's CA injector writes that CA\n  into every webhook of the object);\n- with server-side apply, the two field managers' webhooks are merged into one object (or the\n  apply conflicts), and each project's CA injection writes its CA into the other's webhooks,\n  whose calls then fail TLS (under `Fail`, their writes are rejected); `kubectl create` fails\n  with `AlreadyExists`; Helm refuses an object another release owns;\n- uninstalling either project (`kubectl delete -f`, `kubectl delete -k`) deletes the object, and\n  with it the other project's webhooks: their policies stop being enforced without a word.\n\nKubebuilder's scaffold avoids this with `namePrefix` in `config/default/kustomization.yaml`;\nbuilds that comment it out, or install manifests generated without kustomize, keep the generic\nnames. Projects that met it gave the configurations names of their own (controller-tools added\nthe `webhookconfiguration` marker for it).\n\n## Example\n\n```yaml incorrect\n# install.yaml, built without a namePrefix\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\n## Use instead\n\nBuild it with a `namePrefix` (kubebuilder's `config/default/kustomization.yaml` has one:\n`namespace: widgets-system` and `namePrefix: widgets-`), which gives:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\nOr name the configuration where controller-gen generates it, with the marker\n`// +kubebuilder:webhookconfiguration:mutating=false,name=widgets-validating-webhook-configuration`\n(controller-tools' webhookconfiguration marker).\n\n## Options\n\nNone.\n\n## When not to use it\n\nA cluster that runs only one such project never sees the collision; the name still is not the\nproject's own, and the next install may collide. Suppress the finding with a reason if a\ndeployment step renames the configuration after the file (a Helm post-renderer, a script).\n\n## References\n\n- controller-tools, `pkg/webhook/parser.go`: the generator names the objects\n  `mutating-webhook-configuration` and `validating-webhook-configuration`; the\n  `+kubebuilder:webhookconfiguration` marker sets another name.\n- Kubebuilder book, \"Deploy the webhooks\": `config/default/kustomization.yaml`'s `namePrefix`\n  gives every object of the project a prefix.\n- Kubernetes API reference: `MutatingWebhookConfiguration` and `ValidatingWebhookConfiguration`\n  are cluster-scoped; `webhooks` is merged by `name` (`patchMergeKey`).\n- cert-manager, \"CA Injector\": `cert-manager.io/inject-ca-from` names the Certificate whose CA is\n  written into every webhook of the object.\n",
       "rules/implicit-failure-policy.md": () => '---\nid: implicit-failure-policy\nseverity: warning\n---\n\n# implicit-failure-policy\n\n## What it does\n\nFlags the webhooks that do not write `failurePolicy` (absent or `null`), so that the API\ndefault decides what happens when the webhook cannot be called. In\n`admissionregistration.k8s.io/v1` the default is `Fail`; in a legacy v1beta1 object it is\n`Ignore`, and the message says which. A written `failurePolicy`, `Fail` or `Ignore`, is never\nflagged. One cause, one finding: the webhooks of one configuration that omit it with the same\nstake are reported together, at the first of them ("webhooks "a", "b" and 3 more").\n\nIt also flags each `ValidatingAdmissionPolicy` and `MutatingAdmissionPolicy` that does not write\n`spec.failurePolicy`; the default is `Fail` in every API version of the policies. The finding\npoints at the policy\'s `spec`. Bindings have no `failurePolicy` and are never flagged.\n\n**Severity: what an omitted `Fail` puts at stake.**\n\n| case | severity | why |\n|---|---|---|\n| a webhook whose rules match a built-in group (`""`, `apps`, \u2026) or `*` | warning | while the webhook is down, writes of Pods, Services, Namespaces\u2026 are rejected cluster-wide; a mutating Pod injector that fails closed stops every Pod it matches. The maintainer should decide that on purpose |\n| a webhook shipped without `rules` (a controller fills them in at run time) | warning | the failure policy applies to whatever the controller adds, which the file cannot show |\n| a webhook whose every rule names only groups no built-in API serves (in any Kubernetes version the tool knows: the project\'s own CRDs) | info | an outage blocks writes of those custom resources and nothing else, which is what a validator or defaulter of them wants; an omitted `Fail` behaves exactly like a written one |\n| a webhook whose every rule names only `pods/eviction` (core group) | info | drains make evictions (`kubectl drain`, node upgrades, cluster-autoscaler, descheduler), never the control plane\'s own writes: an outage stalls drains, which retry until the webhook is back, and failing closed is what an eviction gate usually wants. Exec, attach and port-forward are not in this case: with `Fail` and no selector, an outage also locks people out of debugging kube-system and the webhook\'s own pods |\n| a legacy v1beta1 configuration (default `Ignore`) | warning | the default differs from v1\'s, so bumping `apiVersion` silently flips it |\n| a `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` | info | it runs inside the API server: there is no endpoint to be down. `Fail` only decides what an expression that errors, or a param that cannot be found, does; failing closed on those is the safe reading of a policy, and the expressions that can error are judged where they are (`match-condition-missing-field`, `match-condition-null-object`) |\n\nWhether `Fail` is dangerous for what the webhook matches (kube-system, the control plane\'s own\nwrites, its own pods) is judged by `matches-kube-system`, `critical-resources` and\n`self-deadlock`, whether the policy is written or not. One cause, one finding: where\n`matches-kube-system` or `self-deadlock` reports a webhook "with failurePolicy Fail (the API\ndefault)" at the same severity or higher, this rule\'s finding on that webhook is an `info` (the\nomitted field is their cause, and they say what it costs); it keeps its fix. A severity you set\nfor this rule (`--rule implicit-failure-policy=warning`) still decides, and a covering finding\nyou suppress inline, or that a baseline hides, covers nothing (this one is then a warning again).\n\nA webhook whose written rules never match (`rules: []`, or every rule unreachable) is never\ncalled, and is not reported; one shipped without `rules` is (but not in a kustomize patch\nfragment, whose webhooks lack rules because the base has them). A grouped finding sits on the\nfirst webhook it names; a suppression hides it only when it covers every webhook the finding\nnames (a directive above each, or a file-wide directive or the annotation), so a webhook added\nlater under a suppressed one is still reported.\n\n**What a file cannot show.** The rule reads the field as written. A controller or an install\nscript that sets `failurePolicy` when it creates or patches the configuration at run time is not\nvisible in a manifest; the finding then describes the file, not the cluster, and a suppression\nwith a reason records it.\n\n## Why is this bad?\n\n`failurePolicy` decides what the API server does with a request when calling the webhook fails:\na refused connection, no ready endpoints behind the Service, a timeout (`timeoutSeconds`,\ndefault 10 s), a TLS error from an expired certificate or a stale `caBundle`, a non-2xx reply, or\nan AdmissionReview response it cannot read. With `Fail` every matching request is then rejected\n(`500 Internal error: failed calling webhook "\u2026"`); with `Ignore` it is admitted without the\ncheck. A `matchConditions` expression that errors at run time rejects the request with\n`403 Forbidden` under `Fail`.\n\nLeaving the field out therefore chooses `Fail` for the author, often without anyone having\ndecided it. Manifests first written for v1beta1, where the default was `Ignore`, flipped to\n`Fail` when only their `apiVersion` was bumped. A webhook that fails closed on the resources its\nown recovery needs can deadlock the cluster: IBM Portieris (commit a8dbe38) could not admit its\nown replacement pods once none were running; Gatekeeper\'s "failing closed" documentation\ndescribes the same deadlock after all nodes are replaced; Heureka\'s GKE staging cluster was\nunusable for two weeks until a misconfigured Gatekeeper webhook was found.\n\n`Ignore` is not free either: while the webhook is down, requests pass unchecked (Gatekeeper\nissue #3538: a pod was created while Gatekeeper was unreachable). The rule does not prefer one\npolicy; it asks that the choice be written down.\n\nFor admission policies nothing is called over the network, so there is no outage to fail\nclosed on. `failurePolicy` decides what an *error* does (it never decides what a validation\nthat is false does: that is the binding\'s `validationActions`):\n\n- a CEL expression that errors at run time: a validation, a `matchConditions` entry or a\n  mutation that reads a field the object does not have (`object.spec.template` on a bare Pod),\n  a type mismatch, the cost budget exceeded. Under `Fail` a validating policy\'s error counts as\n  a failed validation and is enforced through the binding\'s `validationActions` (rejected with\n  `Deny`, a warning with `Warn`); a mutating policy\'s error rejects the request;\n- a misconfiguration: a `paramKind` that does not exist, or a param that a binding with\n  `parameterNotFoundAction: Deny` cannot find (not created yet, deleted, in another\n  namespace). Under `Fail` this rejects every request the policy matches, whatever the\n  binding\'s `validationActions`; the help (the `fix:` line) mentions it for policies with a `paramKind`.\n\nWith `Ignore` the expression that errors, or the misconfigured binding, is skipped: it rejects\nnothing and warns nothing, while validations that are false still count. An expression that works on every object the author tried and errors on an object of\nanother shape turns, under the default, into rejected writes; an omitted `failurePolicy` makes\nthat choice without anyone having decided it.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy without `failurePolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Use instead\n\nWrite the policy you chose. For a policy check, `Fail` is often right; for a mutating webhook\nthe Kubernetes good practices suggest `Ignore` plus a validating check of the final state.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a policy, write it in the spec:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your team\'s convention is that an omitted `failurePolicy` means "`Fail`, on purpose", and\nevery reviewer knows the v1 default, turn the rule off with\n`--rule implicit-failure-policy=off`. Whether `Fail` is dangerous for what the webhook matches is\na separate question that `matches-kube-system` answers whether the policy is written or not.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingWebhook`, `SetDefaults_MutatingWebhook`: `failurePolicy` `Fail`);\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Ignore`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (call errors vs `failurePolicy`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (matchConditions errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingAdmissionPolicySpec`) and `v1beta1/defaults.go`\n  (`SetDefaults_MutatingAdmissionPolicySpec`): `failurePolicy` `Fail`\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/validator.go` (an expression error\n  under `Fail` is a deny decision, enforced through `validationActions`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (configuration errors, such as a\n  param not found with `parameterNotFoundAction: Deny`, reject under `Fail`); `k8s.io/api`\n  `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicySpec.failurePolicy`)\n- Admission webhook good practices (failure policy, gradual roll-out with `Ignore`):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Incidents: IBM Portieris commit a8dbe38; Gatekeeper `website/docs/failing-closed.md`;\n  "Dealing with a Google Kubernetes Engine Cluster Outage",\n  https://dev.to/fourstepper/dealing-with-a-google-kubernetes-engine-cluster-outage-2kf1;\n  open-policy-agent/gatekeeper#3538 (fail open)\n',
+      "rules/init-containers-unchecked.md": () => '---\nid: init-containers-unchecked\nseverity: warning\n---\n\n# init-containers-unchecked\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that matches Pods, or workloads with a pod template\n(Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicationControllers,\nPodTemplates), on CREATE or UPDATE, whose validations check the `image` or the\n`securityContext` of every element of a `containers` list (`object.spec.containers.all(c, \u2026)`,\n`object.spec.template.spec.containers.exists(c, \u2026)`, `\u2026.map(c, c.image)`, through a variable\nthat names such a list, or a `filter()` of one), while nothing in the policy (validations, their `messageExpression`, variables,\nmatchConditions) says anything of `initContainers`.\n\nOne cause, one finding: the policy is reported once, at its first such validation, with the\nfields it checks. A check of other fields (probes, lifecycle hooks, ports) is not reported: an\ninit container has no probes nor lifecycle, so leaving it out of such a check is no way round it.\n\n**What a file cannot show.** Whether another policy or webhook of the cluster checks the init\ncontainers for the same thing: each policy is judged alone, as its binding enforces it alone.\nEphemeral containers (`kubectl debug`) are not judged: they are added through the\n`pods/ephemeralcontainers` subresource, which a policy on `pods` does not match, so checking them\ntakes a rule of its own for that subresource. Webhooks are not judged either: their checks are in\ncode the manifest does not show.\n\n## Why is this bad?\n\nAn init container is a container of the pod like the others: the kubelet pulls and runs the\nimage it names, with the security context it asks for (`privileged`, capabilities, host\nnamespaces through the pod), before the app containers start; with `restartPolicy: Always` (a\nsidecar, stable since Kubernetes 1.33) it keeps running beside them for the pod\'s whole life.\nKubernetes\' own Pod Security checks look at `containers`, `initContainers` and\n`ephemeralContainers` alike (k8s.io/pod-security-admission `policy/visitor.go`,\n`visitContainers`).\n\nA policy that allows only images from the company registry, or forbids privileged containers,\nbut reads `spec.containers` alone, admits a pod that puts the same image or the same privilege\nin `spec.initContainers`. Anyone who can create pods (or Deployments, Jobs, \u2026) in a namespace\nthe binding covers can do it: the policy is a way round itself.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: trusted-registry\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "object.spec.containers.all(c, c.image.startsWith(\'registry.example.com/\'))"\n      message: images must come from registry.example.com\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: trusted-registry\nspec:\n  policyName: trusted-registry\n  validationActions: [Deny]\n```\n\n## Use instead\n\nCheck both lists, once, in a variable that every validation reads:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: trusted-registry\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  variables:\n    - name: allContainers\n      expression: "object.spec.containers + object.spec.?initContainers.orValue([])"\n  validations:\n    - expression: "variables.allContainers.all(c, c.image.startsWith(\'registry.example.com/\'))"\n      message: images must come from registry.example.com\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: trusted-registry\nspec:\n  policyName: trusted-registry\n  validationActions: [Deny]\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the check is about something init containers do not matter for in your cluster, and the\npolicy\'s author has decided so: a validation of a main container\'s image tag for release\ntracking, say. Mention the choice in the policy (a matchCondition or a comment does not count;\nan expression that reads `initContainers` does), or suppress the finding with a reason.\n\n## References\n\n- Kubernetes documentation, [Init Containers](https://kubernetes.io/docs/concepts/workloads/pods/init-containers/)\n  ("Init containers support all the fields and features of app containers") and\n  [Sidecar Containers](https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/).\n- k8s.io/pod-security-admission `policy/visitor.go` (`visitContainers`: containers, init\n  containers and ephemeral containers are checked alike).\n- Kubernetes documentation, [Validating Admission Policy](https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/)\n  (variables and `?` optional field selection).\n',
       "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets. A patch or replacement that only sets\nlabels and annotations of a webhook configuration, policy or binding (the scaffold's CA\ninjection annotation: a JSON 6902 `add` or `replace` of a string, a strategic merge of string\nvalues, a replacement into `metadata.labels` or `metadata.annotations`) is not named: no\nfinding depends on them (`ca-bundle` reads the injection from the patch itself). One that\ndeletes (a `remove`, a `null`, a `$patch` directive), writes `admission-lint.dev/\u2026` or\nkustomize's `local-config` annotation, or writes `metadata.name`, and any patch of a\nNamespace, is named. A patch file of several strategic-merge documents without a `target`\nis judged document by document: kustomize applies each to the object it names (a document that\nannotates the configuration beside one that changes its Service's spec leaves the configuration\nunnamed); with a `target`, every document applies to every object selected, and the file is\njudged whole.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too), but a Flux `Kustomization` (`apiVersion:\nkustomize.toolkit.fluxcd.io/\u2026`, with no other key that kustomize would read as `apiVersion` or\n`kind`), an object of the cluster applied as it is. Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector that is a regular expression, or\nthat selects by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read (missing because a build step generates it, such as\na scaffold's `manager_image_patch_edited.yaml`; outside the folder; not a regular file) may change\nanything: the message says the object \"may be changed\" by it, naming that file. One finding per\nobject, naming the first patch (one that was read before one that was not) and counting the\nothers.\n\n**Selectors the build is certain of.** `matches-kube-system`, `self-deadlock`, `wildcard-rule` and `critical-resources` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name, and, if any, the group and version of its own `apiVersion`; no regular\n  expression, label selector, other group or version, or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization moves no objects (`namespace`); a\n  `namePrefix` or `nameSuffix` of its own renames after its patches (kustomize runs `patches`\n  before the prefix and legacy `patchesJson6902` after it, whose target selects the object by\n  its name as written or as renamed, so a target with the prefix selects both the object written\n  with it and the one written without), so it leaves the selectors as patched;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, which may repeat the webhook's `clientConfig.service` and its\n  `matchPolicy`, `reinvocationPolicy`, `failurePolicy`, `timeoutSeconds` and `sideEffects` when\n  each is the value the webhook has already, written or defaulted; or a JSON 6902 `add`, `replace` or `remove` of a whole selector or of a\n  rule's `scope` (`/webhooks/0/rules/0/scope`: judged as set; a rule the webhook lacks fails the\n  build, and the webhook is judged as written), beside which it may write the called Service's\n  `name` (a DNS-1123 label), `path` (from `/`) or `port` (an integer from 1 to 65535; a value the\n  API server rejects fails the object), not its `namespace`, in a patch with no `move` or `copy` and no\n  operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`), but one that leaves the Service in place: a strategic\n  merge without `options` (kustomize restores the name, namespace and kind it patched), or a\n  JSON 6902 patch none of whose paths (nor a `move`'s `from`) is the root, `/kind`,\n  `/apiVersion`, `/metadata`, `/metadata/name` or `/metadata/namespace`;\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace; unless the patch sets no\n  `namespaceSelector`, where a remote base kustomize fetches (a URL, `github.com/\u2026`, `git@\u2026`,\n  `git::` or `gh:` that is no local path: not `file://`, nor one with a `..` segment, which\n  kustomize builds as a local folder when it is there) holds nothing of this repository's, and a\n  missing `.yaml`, `.yml` or `.json` resource is a manifest a build step writes, neither of them\n  an overlay; under a `namespaceSelector` patch either may hold kube-system with other labels):\n  no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, and no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), unless the patched selector answers alike\n  wherever the Service lands: it reads no `kubernetes.io/metadata.name`, and matches (or not)\n  alike a namespace without labels and every Namespace manifest of the run (an opt-in label\n  none of them carries, as kubebuilder's layout moves everything to `<project>-system`); and,\n  under a `namespaceSelector` patch, no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, generators, `helmCharts`, \u2026, and\n  `configurations` unless each is read and none of its paths reaches `metadata/labels`; `vars`\n  where a Namespace of the run writes `$(` in its labels, since kustomize's default\n  `varReference` field specs include every object's `metadata/labels`), as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files), a key with a\n  tag or that is no plain string (`!!merge \"\\x3c\\x3c\"` is a merge key and `!!binary\n  cGF0Y2hlcw==` is `patches` to go-yaml; the patches of such a kustomization may change anything),\n  one of several documents (kustomize reads the first), one that holds an alias (`*name`: a\n  patch list's item or `path:` may be one), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does; inside `vars`, whose contents the\n  linter does not read, only that they are there, a spelling such as kubebuilder's `fieldpath`\n  changes nothing; the patches of one that spells only other fields so, `commonlabels:` say,\n  are still read and named as any others), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**Selectors an overlay sets.** An overlay's own patch of the selectors (kubebuilder's\n`config/default` patching the webhook of `config/webhook`) is not applied to the base: the\nbase's folder builds it unpatched. But when every other condition above holds with the overlay\nin the patching kustomization's place (it may rename and move objects; its other patches and\nreplacements of the kind change metadata only); the overlay is a kustomization file kustomize\nbuilds (`kustomization.yaml`, `kustomization.yml` or `Kustomization`, alone in its folder; not\na `kind: Kustomization` document in a file of another name); the base's own kustomization lists\nthe file and changes nothing (no patch of the configuration but of its metadata, no rename, no\nmove, no transformer); the overlay is the only kustomization of the run that lists the base's\nfolder, lists no resource twice, and every kustomization file of the repository (the nearest\nfolder upwards with a `.git`; none: no such judgment) was read by the run (a second overlay such\nas `config/dev` or `deploy/prod`, linted or not, is a build someone applies: lint the\nrepository's root); the patch has no JSON 6902 `test` operation (one that fails makes kustomize\nrefuse the overlay); and the patch narrows the webhook (it sets a rule's `scope` where it was\n`*`, or gives a selector every requirement it had and more, and an `objectSelector` that selects\nno object without labels; a removal never narrows) \u2014 then a finding of `matches-kube-system` or\n`self-deadlock` that the overlay's build does not have is true only of the unpatched base, which\nis not what is applied as a rule: it is an info, and its message ends \"(unpatched: the kustomize\npatch at FILE:LINE changes its selectors in the build that applies it)\". A finding the patched webhook has too keeps its severity.\nWhere the only condition that fails is that the Service may move (a kustomization of the run\nthat may move the Service a patched `namespaceSelector` is judged against, an overlay's\n`namespace:` under a selector that reads `kubernetes.io/metadata.name`, say; or a patch or\nreplacement elsewhere in the run that may select a Service of its name), `matches-kube-system`,\nwhich judges kube-system by its name wherever the Service lands, makes the same info when the\npatch narrows the webhook; `self-deadlock` keeps its finding.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to, where the\nrun does not show it: the rule names an object a patch's target selects unless the patch's\nkustomization certainly does not build the object's file (every resource it lists, and those of\nthe kustomizations of the folders it lists, transitively, is a file or a folder whose\nkustomization the run read: then a patch fragment no kustomization lists, or the base of another\noverlay, is not named). Otherwise it names the object, also when it belongs to another overlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
       "rules/long-timeout.md": () => '---\nid: long-timeout\nseverity: warning\n---\n\n# long-timeout\n\n## What it does\n\nFlags a webhook whose effective `timeoutSeconds` is above a threshold: 15 seconds unless the\n`thresholdSeconds` option says otherwise. The effective value is the written one, or the API\ndefault when it is omitted: 10 seconds in `admissionregistration.k8s.io/v1` (so the default\nthreshold never reports it), 30 seconds in the long-removed `v1beta1`. The finding points at\n`timeoutSeconds`, or at the webhook when the field is omitted, and the message then says the\nvalue is the API default.\n\nWhat the wait costs depends on the webhook\'s `failurePolicy`, and the message says which case\napplies: with `Fail` each intercepted request hangs that long and is then rejected; with\n`Ignore` it hangs that long before the API server skips the webhook; with `Ignore` and 30\nseconds, clients that give up after 30 seconds fail anyway.\n\n**Severity: an explicit long timeout is deliberate.**\n\n| case | severity | why |\n|---|---|---|\n| the value is the API default (v1beta1\'s 30 s, or v1\'s 10 s under a lowered threshold) | warning | nobody chose it |\n| written, with `failurePolicy: Ignore`, 30 s or more | warning | the two settings contradict each other: a client that gives up after 30 s fails before the API server skips the webhook, so the request Ignore was meant to let through fails anyway |\n| written, anything else (`Fail`, or `Ignore` below 30 s) | info | a written value is a decision (a chart that allows slow API-server-to-webhook paths, say); under `Fail` an unreachable webhook rejects the request either way, the timeout only decides how soon |\n\nWhere the timeout puts the control plane at risk (kube-system pods and leases, node status),\n`matches-kube-system` and `critical-resources` say so, following GKE\'s unsafe-webhook insight\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`: webhooks on system-critical resources and namespaces) and\nGardener\'s webhook remediator (a webhook on those resources is problematic with `Fail`, or with\n`Ignore` and a timeout above 15 s, "because most control-plane API calls are made with a\nclient-side timeout of 30s"). Where several webhooks add up past a client\'s wait,\n`timeout-budget` does.\n\nOne cause, one finding: the webhooks of one configuration with the same value and case are\nreported together, at the first of them. A webhook with `Ignore` and a timeout above 15 s that\nintercepts a write the control plane needs to recover is `critical-resources`\' finding (it names\nwhat waits), not this rule\'s, while that rule runs with its own severity; a 30 s `Ignore`\nwebhook on kube-system is this rule\'s, not `matches-kube-system`\'s. A webhook shipped without `rules` (filled in at run\ntime) is still called and is checked.\n\nValues outside 1\u201330 seconds are not reported here: the API server rejects them, and\n`timeout-out-of-range` reports them.\n\n**What a file cannot show.** How fast the webhook answers, and how long the cluster\'s clients\nwait: the threshold stands in for both. The 30-second client timeout in the message is a common\nclient default, not something the file says about your clients.\n\n## Why is this bad?\n\n`timeoutSeconds` is how long the API server waits for the webhook before it treats the call as\nfailed. A healthy webhook answers in milliseconds, so the timeout only matters when the\nwebhook is slow or unreachable, and then it is paid by every request the webhook intercepts:\n`kubectl apply` hangs, controllers\' writes queue up behind it, and a mutating webhook\'s\ntimeout adds to those of the other mutating webhooks, which run one after another\n(`timeout-budget` adds them up).\n\nThirty seconds, the maximum (and the v1beta1 default), is as long as the request timeout many\nclients use. Such a client gives up no later than the API server skips the webhook, so\n`failurePolicy: Ignore` no longer keeps its requests working (kubernetes/kubernetes#71508;\nkubeflow/spark-operator#1387 made its 30-second timeout configurable for this reason). The Kubernetes documentation\nasks for a small timeout, a few seconds at most.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 30\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `thresholdSeconds` | number (\u2265 1) | `15` | report effective timeouts above this many seconds |\n\nSet it with `--rule-option long-timeout.thresholdSeconds=5`. At 10 or less, the v1 default of\n10 seconds is reported too (at the webhook, "the API default").\n\n## When not to use it\n\nFor a webhook that must do slow work synchronously (calling an external registry, say) and\nwhose callers are known to wait: raise the threshold to its timeout rather than turning the\nrule off.\n\n## References\n\n- Gardener, webhook remediator and problematic webhooks: `docs/usage/shoot/shoot_status.md`\n  (gardener/gardener), rules in `pkg/gardenlet/operation/botanist/matchers/matcher.go`\n- GKE, "Ensure control plane stability when using webhooks" (`K8S_ADMISSION_WEBHOOK_UNSAFE`):\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- Dynamic Admission Control, "Timeouts":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices ("Set a small timeout"):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#71508, "Admission controller fails on timeout when failurePolicy set to\n  Ignore" (the client\'s timeout expires first); kubernetes/kubernetes#74562 (the\n  `timeoutSeconds` field: 1\u201330 seconds, v1 default 10, v1beta1 default 30)\n',
-      "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected.\n  A Node has `labels` too: the kubelet registers it with `kubernetes.io/hostname`,\n  `kubernetes.io/os` and `kubernetes.io/arch` (`pkg/kubelet/kubelet_node_status.go`\n  `initialNode`), so `object.metadata.labels` is not reported on Nodes (a Node an admin creates\n  by hand without any label is not weighed). Any key may be missing, those too: an admin can\n  remove one, and the kubelet puts them back only when it starts (`updateDefaultLabels`);\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: `data` and its keys (`SetDefaults_ConfigMap` makes it `{}`, but an empty map under\n  omitempty is left out of the object), `binaryData` and its keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields; in a pod template also `volumes`, `volumeMounts`, `tolerations`,\n  `serviceAccountName` and the template's `annotations`.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), a Pod's `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName` (plugins that\nadmit Pods, not templates), `replicas`, `metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**Rules that match kinds of several types** (Pods and Deployments, say). A field is judged on the\nkinds whose type declares it: a Deployment's `spec.template.spec.volumes` is optional there, and a\nPod never has `spec.template` (whether a read of it is reached on Pods is `undefined-field`'s\nquestion). Such a read, which the kinds do not all share, is reported only when the kind-aware\nevaluator of `undefined-field` shows it reached and failing on one of the kinds that declare it,\nwith the field absent: `['Deployment', 'DaemonSet'].all(k, object.kind != k) || object.spec.template.spec.volumes.all(\u2026)`\nis reported, while `!has(object.spec.initContainers) || object.spec.template.spec.initContainers.all(\u2026)`\nis not (on a Deployment the `has()` is false, and the `||` true). Only the kinds one of the\npolicy's bindings in the run lets it see are evaluated (a binding's `matchResources`). JSON Patch\npaths of such policies are not judged this way.\n\n**JSON Patch paths.** A `MutatingAdmissionPolicy` mutation of `patchType: JSONPatch` is applied\nto the object's JSON (k8s.io/apiserver `plugin/policy/mutating/patch/json_patch.go`, with\n`gopkg.in/evanphx/json-patch.v4`): every parent of an operation's `path` must exist (`add`,\n`replace` and `test`: a `replace` of a missing key sets it, a `test` of one fails the test alone,\nwhich leaves the object as it was), and for `remove` and a `move`'s `from` the target too (a\n`copy` from a missing key copies null). Otherwise the patch fails and `failurePolicy` decides. So\n`JSONPatch{op: \"add\", path: \"/spec/initContainers/-\", \u2026}` fails on a Pod without init containers,\nand `\"/metadata/labels/\" + jsonpatch.escapeKey(k)` on an object without labels: the same fields\nas above, read from the path's literal part (a path computed otherwise is not followed, nor a\npointer's segments past the sixteenth). The path is guarded:\n\n- by a presence test in its own expression or the variables, as above\n  (`has(object.spec.initContainers) ? [add to /-] : [add the list]`,\n  `object.metadata.?labels[?'k'].hasValue() ? [remove \u2026] : []`);\n- by a write of its own patch (the operations of one patch act on one document, whatever their order);\n- by a matchCondition only where the condition requires the field, from its root through `&&`:\n  `has(object.spec.initContainers)`, `object.spec.?initContainers.hasValue()`,\n  `object.metadata.?labels[?'inject'].orValue('') == 'true'`, `\u2026.orValue([]).size() > 0`. The\n  usual `!has(x) || !x.exists(\u2026)` lets the patch run on objects without x;\n- by the labels the policy's `objectSelector` requires (`matchLabels`, `In`, `Exists`), when its\n  rules are `CREATE` alone (the API server calls it only for an object that matches), unless\n  another mutation of the policy may remove labels;\n- by a non-empty value another mutation of the policy writes there (an apply configuration that\n  sets `labels: {\u2026}`). An empty map or list, `\"\"`, `false` or `0` written by another mutation\n  does not count: each mutation patches the object encoded again, where omitempty has left it out.\n\nIn pod templates (Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs) `volumes`,\neach container's `volumeMounts`, `tolerations`, `serviceAccountName` and the template's\n`annotations` can be absent too: the admission plugins that set them on Pods do not admit\ntemplates.\n\n**One cause, one finding.** An expression that reads several fields an object can lack is\nreported once, at its first such read (\"(+N more)\"); so are two expressions of one policy\nwhose failing read or patch path is the same field.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`), except\nfor a validation whose one read that can fail is one its absence would fail anyway (below): under\n`Ignore` its error admits the very request the absent field should have denied (the validator\nskips a validation that errs), a way past the policy: a warning. Also an\n`info` for a validation whose one read that can fail is compared for equality with a literal\nthat is no zero value (`labels['team'] == 'payments'`, `x in ['a', 'b']`; not `null`, `false`,\n`''`, `0` or `[]`, which an omitted field equals), reached from the root\nthrough `&&`, `||` and the branches of a ternary alone: the absent field would make the\ncomparison false, and there an error acts as false would (CEL's `&&` and `||` absorb it whenever\ntheir other side decides; otherwise the expression errs where it would be false), so under\n`Fail` the request is denied either way and only the message differs (a delete guard\n`request.operation != 'DELETE' || \u2026 || annotations['allow-delete'] == 'true'`). The same holds\nfor a comparison with `!=` of the value the absent field stands for (`x != null`, or\n`hostNetwork != false` and a custom resource's `spec.image != ''`, the zero value of a field an\nobject omits when it holds it), and for an immutability check that compares the field with the\nold object's, which the expression tests for (`!has(oldObject.spec.x) || object.spec.x ==\noldObject.spec.x`: where the read errs, the old object has the field and the new one would\ndiffer). Under `!` (or `!=` any other value), a ternary's condition or a macro the author may\nhave meant to let absence pass, and `x == null` or `hostNetwork == false` is true without the\nfield, so its error denies what its value would admit: a warning. And an\n`info` for a validation whose read is reached only for the requests of one named user, under an\n`||` whose other side is false for that user alone (`request.userInfo.username != 'x'`, or\n`!variables.isController` where the variable compares the username with a literal): an error\nthere rejects only that user's writes (a project's own controller's), not its users'. And an\n`info` for a validation whose every failing read is a field another validation of the policy\nrequires by testing for it (`containers.all(c, has(c.resources.limits.memory))` beside\n`quantity(c.resources.limits.memory)`): reached from the root through `&&` and `all()` alone, that\nvalidation is false without the field and denies the request with its own message, so again only\nthe message differs. A test under `||`, of one element (`containers[0]`), or inside `all()` of\nwhat is not its element (over an empty list the test never runs) is no such requirement. The same\nholds for a field the validation itself requires where the read is evaluated: through `&&`,\n`all()`, the side of an `||` and the branch of a ternary that hold the read\n(`kind != 'Pod' || containers.all(c, has(c.securityContext) && has(c.securityContext.capabilities.drop) && \u2026)`\nreads `c.securityContext.capabilities`, which it requires): without the field the validation is\nfalse or an error, and under `Fail` either denies.\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Of custom resources the metadata is ObjectMeta, as every object's (a\nCRD's schema may restrict `metadata.name` and `generateName`, nothing else), so\n`object.metadata.labels['tier']` on a resource of a group no built-in API serves fails where the\nlabel is absent, its CRD in the run or not. Where the run holds the CRD, the rest is read from its\nschema in the matched version: a property may be missing unless its parent lists it in\n`required` (validation rejects an object without it before validating admission) or gives it a\n`default` (the API server sets it on every request and read); the top-level fields (`spec`,\n`status`) are taken as there (typed clients always send them), and what the schema leaves open\n(`x-kubernetes-preserve-unknown-fields`, `x-kubernetes-int-or-string`, a map's keys) is not\njudged past. A custom resource's Go types are not known, so a scalar its schema declares is\ntaken to stand for its zero value when absent (as a field declared by value with `omitempty`).\nNot analysed: custom resources whose CRD is not in the run (but their metadata), kinds other than those above, a webhook whose rules name a resource of a\nbuilt-in group that discovery does not know, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
+      "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected.\n  A Node has `labels` too: the kubelet registers it with `kubernetes.io/hostname`,\n  `kubernetes.io/os` and `kubernetes.io/arch` (`pkg/kubelet/kubelet_node_status.go`\n  `initialNode`), so `object.metadata.labels` is not reported on Nodes (a Node an admin creates\n  by hand without any label is not weighed). Any key may be missing, those too: an admin can\n  remove one, and the kubelet puts them back only when it starts (`updateDefaultLabels`);\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: `data` and its keys (`SetDefaults_ConfigMap` makes it `{}`, but an empty map under\n  omitempty is left out of the object), `binaryData` and its keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields; in a pod template also `volumes`, `volumeMounts`, `tolerations`,\n  `serviceAccountName` and the template's `annotations`.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), a Pod's `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName` (plugins that\nadmit Pods, not templates), `replicas`, `metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**Rules that match kinds of several types** (Pods and Deployments, say). A field is judged on the\nkinds whose type declares it: a Deployment's `spec.template.spec.volumes` is optional there, and a\nPod never has `spec.template` (whether a read of it is reached on Pods is `undefined-field`'s\nquestion). Such a read, which the kinds do not all share, is reported only when the kind-aware\nevaluator of `undefined-field` shows it reached and failing on one of the kinds that declare it,\nwith the field absent: `['Deployment', 'DaemonSet'].all(k, object.kind != k) || object.spec.template.spec.volumes.all(\u2026)`\nis reported, while `!has(object.spec.initContainers) || object.spec.template.spec.initContainers.all(\u2026)`\nis not (on a Deployment the `has()` is false, and the `||` true). Only the kinds one of the\npolicy's bindings in the run lets it see are evaluated (a binding's `matchResources`). JSON Patch\npaths of such policies are not judged this way.\n\n**JSON Patch paths.** A `MutatingAdmissionPolicy` mutation of `patchType: JSONPatch` is applied\nto the object's JSON (k8s.io/apiserver `plugin/policy/mutating/patch/json_patch.go`, with\n`gopkg.in/evanphx/json-patch.v4`): every parent of an operation's `path` must exist (`add`,\n`replace` and `test`: a `replace` of a missing key sets it, a `test` of one fails the test alone,\nwhich leaves the object as it was), and for `remove` and a `move`'s `from` the target too (a\n`copy` from a missing key copies null). Otherwise the patch fails and `failurePolicy` decides. So\n`JSONPatch{op: \"add\", path: \"/spec/initContainers/-\", \u2026}` fails on a Pod without init containers,\nand `\"/metadata/labels/\" + jsonpatch.escapeKey(k)` on an object without labels: the same fields\nas above, read from the path's literal part (a path computed otherwise is not followed, nor a\npointer's segments past the sixteenth). The path is guarded:\n\n- by a presence test in its own expression or the variables, as above\n  (`has(object.spec.initContainers) ? [add to /-] : [add the list]`,\n  `object.metadata.?labels[?'k'].hasValue() ? [remove \u2026] : []`);\n- by a write of its own patch (the operations of one patch act on one document, whatever their order);\n- by a matchCondition only where the condition requires the field, from its root through `&&`:\n  `has(object.spec.initContainers)`, `object.spec.?initContainers.hasValue()`,\n  `object.metadata.?labels[?'inject'].orValue('') == 'true'`, `\u2026.orValue([]).size() > 0`. The\n  usual `!has(x) || !x.exists(\u2026)` lets the patch run on objects without x;\n- by the labels the policy's `objectSelector` requires (`matchLabels`, `In`, `Exists`), when its\n  rules are `CREATE` alone (the API server calls it only for an object that matches), unless\n  another mutation of the policy may remove labels;\n- by a non-empty value another mutation of the policy writes there (an apply configuration that\n  sets `labels: {\u2026}`). An empty map or list, `\"\"`, `false` or `0` written by another mutation\n  does not count: each mutation patches the object encoded again, where omitempty has left it out.\n\nIn pod templates (Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs) `volumes`,\neach container's `volumeMounts`, `tolerations`, `serviceAccountName` and the template's\n`annotations` can be absent too: the admission plugins that set them on Pods do not admit\ntemplates.\n\n**One cause, one finding.** An expression that reads several fields an object can lack is\nreported once, at its first such read (\"(+N more)\"); so are two expressions of one policy\nwhose failing read or patch path is the same field.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`), except\nfor a validation whose one read that can fail is one its absence would fail anyway (below): under\n`Ignore` its error admits the very request the absent field should have denied (the validator\nskips a validation that errs), a way past the policy: a warning. Also an\n`info` for a validation whose one read that can fail is compared for equality with a literal\nthat is no zero value (`labels['team'] == 'payments'`, `x in ['a', 'b']`; not `null`, `false`,\n`''`, `0` or `[]`, which an omitted field equals), reached from the root\nthrough `&&`, `||` and the branches of a ternary alone: the absent field would make the\ncomparison false, and there an error acts as false would (CEL's `&&` and `||` absorb it whenever\ntheir other side decides; otherwise the expression errs where it would be false), so under\n`Fail` the request is denied either way and only the message differs (a delete guard\n`request.operation != 'DELETE' || \u2026 || annotations['allow-delete'] == 'true'`). The same holds\nfor a comparison with `!=` of the value the absent field stands for (`x != null`, or\n`hostNetwork != false` and a custom resource's `spec.image != ''`, the zero value of a field an\nobject omits when it holds it), and for an immutability check that compares the field with the\nold object's where the way to the comparison passes only with that field there\n(`!has(oldObject.spec.x) || object.spec.x == oldObject.spec.x`, or `has(\u2026) && \u2026`: where the read\nerrs, the old object has the field and the new one would differ). Under `!` (or `!=` any other value), a ternary's condition or a macro the author may\nhave meant to let absence pass, and `x == null` or `hostNetwork == false` is true without the\nfield, so its error denies what its value would admit: a warning. And an\n`info` for a validation whose read is reached only for the requests of one named user, under an\n`||` whose other side is false for that user alone (`request.userInfo.username != 'x'`, or\n`!variables.isController` where the variable compares the username with a literal): an error\nthere rejects only that user's writes (a project's own controller's), not its users'. And an\n`info` for a validation whose every failing read is a field another validation of the policy\nrequires by testing for it (`containers.all(c, has(c.resources.limits.memory))` beside\n`quantity(c.resources.limits.memory)`): reached from the root through `&&` and `all()` alone, that\nvalidation is false without the field and denies the request with its own message, so again only\nthe message differs. A test under `||`, of one element (`containers[0]`), or inside `all()` of\nwhat is not its element (over an empty list the test never runs) is no such requirement. The same\nholds for a field the validation itself requires where the read is evaluated: through `&&`,\n`all()`, the side of an `||` and the branch of a ternary that hold the read\n(`kind != 'Pod' || containers.all(c, has(c.securityContext) && has(c.securityContext.capabilities.drop) && \u2026)`\nreads `c.securityContext.capabilities`, which it requires): without the field the validation is\nfalse or an error, and under `Fail` either denies.\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Of custom resources the metadata is ObjectMeta, as every object's (a\nCRD's schema may restrict `metadata.name` and `generateName`, nothing else), so\n`object.metadata.labels['tier']` on a resource of a group no built-in API serves fails where the\nlabel is absent, its CRD in the run or not. Where the run holds the CRD, the rest is read from its\nschema in the matched version: a property may be missing unless its parent lists it in\n`required` (or an `allOf` entry does: validation rejects an object without it before validating\nadmission) or gives it a `default` (the API server sets it on every request and read), in every\nserved version (a request in another version is converted without this one's defaults); a\n`nullable` property may be null whatever its default. The top-level `spec` is taken as there\n(typed clients always send it; a manifest without one is not judged), `status` is not (the\nstatus subresource drops it on CREATE); an embedded resource has its `apiVersion` and `kind`;\nwhat the schema leaves open (`x-kubernetes-preserve-unknown-fields`,\n`x-kubernetes-int-or-string`, a map's keys) is not judged past. A custom resource's Go types are\nnot known: a string its schema declares is taken to stand for `''` when absent (strings are\nseldom pointers), an integer or a boolean for nothing (a pointer's absence is unset).\nNot analysed: custom resources whose CRD is not in the run (but their metadata), kinds other than those above, a webhook whose rules name a resource of a\nbuilt-in group that discovery does not know, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
       "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**Severity.** A warning under `failurePolicy: Fail` (the API default), where the error rejects\nthe request; an `info` under `Ignore`, where a condition that errors skips the webhook, as a\nfalse one would.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/match-policy-exact.md": () => '---\nid: match-policy-exact\nseverity: warning\n---\n\n# match-policy-exact\n\n## What it does\n\nFlags `matchPolicy: Exact` on a webhook when a resource its rules match is also served in\nanother API version that the rules do not list, and names the versions whose requests will not\nreach the webhook (the first two, then how many more): for a rule on `autoscaling/v1` `horizontalpodautoscalers`, requests through\n`autoscaling/v2` are not intercepted.\n\nThe rule asks the shared request matcher, for every write the target version\n(`--kube-version`) can receive (CREATE, UPDATE and DELETE of every resource and subresource;\nCONNECT of the connect subresources), whether the webhook would be called with\n`matchPolicy: Equivalent` but is not with `Exact`. "Other versions" are the ones discovery\nknows: the built-in group versions served by the target version (in 1.35 that is\n`autoscaling/v1` and `autoscaling/v2`; older versions have more, such as `batch/v1beta1`\ncronjobs in 1.24) and every served version of the `CustomResourceDefinition`s in the run.\n\nThe finding points at the `matchPolicy` field. For a v1beta1 object without `matchPolicy`\n(v1beta1 defaults it to `Exact`) it points at the webhook and says that `Exact` is the API\ndefault.\n\nNot reported:\n\n- a version that another webhook of the same configuration intercepts. Operators written with\n  controller-gen, such as ECK, register one webhook per CRD version with `matchPolicy: Exact`;\n  together they see every version.\n- rules with `apiVersions: ["*"]` (every version matches exactly), and resources whose group\n  serves a single version.\n- custom resources whose CRD is not in the run: their other versions are unknown.\n\n**What a file cannot show.** The versions the cluster really serves: CRDs installed from other\nfiles, aggregated APIs, and built-in versions switched on with `--runtime-config` or a feature\ngate are not in the run. The rule knows the built-in versions that the target version serves by\ndefault and the CRDs of the run, no more.\n\n## Why is this bad?\n\nClients choose the version they write with. With `Exact`, a request through a version the rule\ndoes not list skips the webhook entirely: a policy on `autoscaling/v1` HPAs is bypassed by\n`kubectl apply` of an `autoscaling/v2` manifest, and a validation webhook of a CRD\'s `v1beta1`\nis bypassed by a client that writes `v1`. With `Equivalent` (the v1 default) the API server\nconverts the request to the version the webhook registered for and calls it. The Kubernetes\ndocumentation recommends `Equivalent`, so that webhooks keep working when resources get new\nversions, and registering for stable versions.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Exact\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v1"]\n        resources: ["horizontalpodautoscalers"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: hpa-policy\nwebhooks:\n  - name: hpa.hpa-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    matchPolicy: Equivalent\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: hpa-policy\n        name: hpa-policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["autoscaling"]\n        apiVersions: ["v2"]\n        resources: ["horizontalpodautoscalers"]\n```\n\nIf the webhook really can handle only one version, list every served version in\n`apiVersions` and let the webhook convert, or register one webhook per version.\n\n## Options\n\nThis rule has no options. It follows `--kube-version` and reads the\n`CustomResourceDefinition`s of the run.\n\n## When not to use it\n\nWhen another configuration (not the same one) intercepts the other versions, or when the\nwebhook is meant to see a single version (for example a conversion-time check tied to that\nversion) and the bypass is intended.\n\n## References\n\n- Dynamic Admission Control, "Matching requests: matchPolicy":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#matching-requests-matchpolicy\n- Admission webhook good practices (match all versions of an API):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (`ShouldCallHook`:\n  equivalent resources are tried only for `Equivalent`)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` (`Equivalent`) and\n  `v1beta1/defaults.go` (`Exact`)\n',
       "rules/matches-kube-system.md": () => '---\nid: matches-kube-system\nseverity: error\n---\n\n# matches-kube-system\n\n## What it does\n\nFlags a webhook that intercepts the resources the control plane and its add-ons write in the\n`kube-system` namespace. A webhook is reported when all of these hold:\n\n1. its `namespaceSelector` matches `kube-system`. It is evaluated against\n   `kubernetes.io/metadata.name: kube-system` plus the labels of a `kube-system` Namespace\n   manifest, if the run contains one. The default `namespaceSelector: {}` matches;\n2. its `objectSelector` is not opt-in. A selector that requires a label (any `matchLabels`\n   entry, or an `In` or `Exists` requirement) is opt-in, and the webhook is not reported,\n   unless kube-system\'s own objects can satisfy it: every required key is a label they really\n   carry, with a value they may have. That set is a table with its sources\n   (`src/match/kube-system.ts`): `component` and `tier` of the control-plane Pods (kubeadm),\n   `k8s-app` of the add-ons (CoreDNS, kube-proxy, CNI DaemonSets), the labels workload and\n   EndpointSlice controllers add (`pod-template-hash`, `controller-revision-hash`, ...), the\n   addon manager\'s and RBAC bootstrap labels, Node labels, and, for `Exists` only, the\n   recommended `app.kubernetes.io/*` labels of add-ons installed into kube-system. A selector such\n   as `k8s-app: kube-dns` targets CoreDNS rather than exempting it; an opt-in on a label of the\n   webhook\'s own (`widgets.sigs.k8s.io/managed`, even under a `k8s.io` domain) exempts the\n   system\'s objects. An empty selector, or one made only of `NotIn` and `DoesNotExist`\n   requirements, is not opt-in. A selector that holds an unrendered placeholder (`${NS}`,\n   `{{ .Values.x }}`) selects what cannot be known yet: the webhook is not reported;\n3. one of its rules has an operation the system\'s components perform (`CREATE`, `UPDATE`,\n   `DELETE` or `*`; a `CONNECT`-only rule does not count), a `scope` other than `Cluster`, and\n   names (by exact name or wildcard, including subresources such as `pods/status`, but not the\n   `CONNECT` subresources `exec`, `attach`, `portforward`, `proxy`; `pods/*` and `*/*` name the\n   objects as well as their subresources, as the API server\'s rule matcher reads them) one of these resources,\n   with `apiVersions` containing the listed version or `*`:\n   - core `v1`: `bindings`, `configmaps`, `endpoints`, `events`, `pods`, `secrets`,\n     `serviceaccounts`, `services`;\n   - `apps/v1`: `controllerrevisions`, `daemonsets`, `deployments`, `replicasets`,\n     `statefulsets`;\n   - `batch/v1`: `jobs`;\n   - `coordination.k8s.io/v1`: `leases`;\n   - `discovery.k8s.io/v1`: `endpointslices`;\n   - `events.k8s.io/v1`: `events`;\n   - `rbac.authorization.k8s.io/v1`: `roles`, `rolebindings`;\n4. its `matchConditions`, if it has any, are all true for a request that a system component\n   makes there. They are evaluated (with CEL) for a write of each resource the rule names (a\n   condition may let one in and leave another out; `pods/*` stands for each subresource the API\n   serves for pods, and a subresource it does not serve adds nothing; conditions that read no\n   resource, kind or object once per group and subresource (the requesters differ by both); past 128\n   writes of one rule, the rest are taken as let in) in `kube-system` by\n   the kubelet (`system:node:\u2026`, group `system:nodes`), the scheduler, the controller manager,\n   a controller\'s service account in `kube-system`, and the API server itself (Roles and\n   RoleBindings there are written, among the control-plane components, by the API server alone:\n   its RBAC bootstrap policy; installers such as kubeadm write them as cluster admins, which is\n   not modelled). If a\n   condition is false for every one of them (`!request.userInfo.username.startsWith(\'system:\')`,\n   `request.namespace != \'kube-system\'`), and for the other writers there too (the controllers\'\n   own service accounts, `daemon-set-controller` and the like, which kubeadm runs them with;\n   another node (also one a managed cluster\'s authenticator puts in more groups, as EKS adds\n   system:bootstrappers); a kube-system service account of another name: a condition that names the five\n   above and lets in every other user is not one that skips the system), the webhook is not\n   reported. Only what is known of\n   those requests is given to CEL: operation, namespace, group, resource and subresource (absent\n   for a write to the object itself, as the API server converts the request: its `subResource`\n   is omitempty), the kind\'s group for a write to the object itself (a subresource has a kind of\n   its own), the requester\'s name and groups, the object\'s namespace, and, for the API server\'s\n   own user (a\n   member of `system:masters`, which kube-apiserver authorizes for everything), the `authorizer`:\n   every check it makes for that user is allowed, so a break-glass condition\n   (`!authorizer\u2026.check("breakglass").allowed()`) skips it. A condition whose answer depends on\n   anything else (the object\'s labels, spec or name, an `authorizer` call for any other user or\n   about a service account) cannot be decided here, and counts as "may match": the webhook is\n   reported. A presence test of a field that is not known (`has(object.metadata.labels)`) is\n   neither true nor false here: `&&` and `||` decide around it where the known part does\n   (`!request.userInfo.username.startsWith(\'system:\') && has(\u2026)` skips every system requester),\n   and otherwise the condition counts as "may match",\n   since a real system object\'s labels and spec are not those of an empty, made-up one.\n   An admission policy is different: it runs in the API server (no endpoint to be down), and\n   whether it rejects a system write depends on its validations, which are not evaluated here;\n   it is reported only when its matchConditions are known to call it for those writes.\n\nOther namespaced resources (ingresses, network policies, custom resources, \u2026) and\ncluster-scoped ones (nodes, namespaces) are not counted.\n\nThe finding points at the first such rule of the webhook (a rule that creates or updates, when\none does), and names of its resources pods first, then leases, then the others in the rule\'s\norder. When that rule names every resource of every group (`apiGroups: ["*"]`,\n`resources: ["*"]`), the message says so.\n\nIts severity follows how bad a failure is, drawn where Gardener and GKE draw it (below):\n\n| the webhook | severity | why |\n|---|---|---|\n| `failurePolicy: Fail` (written or by default: the message says which) on a create or update the system makes there | `error` | while the webhook is down, those writes are rejected, including the ones that would bring it back |\n| `Fail`, every rule that creates or updates in namespaces naming only `deployments` and `statefulsets` (in `apps` or `*`; no subresource, no other resource, in the table or not) | `warning` | people and installers write those objects there (and the garbage collector their finalizers); the control plane writes their status and scale, and the ReplicaSets, ControllerRevisions and Pods that keep them running, which pass: add-ons cannot be installed, upgraded, resized or repaired while the webhook is down, and foreground or orphan deletions of them stay pending, but nothing running stops |\n| every intercepting rule is `DELETE`-only, `Fail`, and deletes of kube-system Pods are among them | `warning` | terminated pods stay in the API and DaemonSet and StatefulSet rollouts there stall; no create or update is held up |\n| every intercepting rule is `DELETE`-only, otherwise | `info` | a delete of a ReplicaSet, an Event or an Endpoints object is not how a cluster recovers |\n| `Ignore`, every system write intercepted there an eviction (`pods/eviction`) | `info` | people and drains make evictions, not the control plane: a drain waits and retries (`long-timeout` reports a long timeout) |\n| `Ignore` with `timeoutSeconds` above 15 | `warning` | Gardener\'s line: control-plane clients give up at 30 s, so a long wait can still fail the write |\n| `Ignore` on Leases with `timeoutSeconds` above 3 | `warning` | Gardener\'s line for kube-system Leases: leader-election renewals have a 10 s deadline |\n| `Ignore`, the webhook\'s own Service in `kube-system` | `info` | the webhook is one of the system\'s add-ons: seeing kube-system is its job, and `Ignore` keeps it out of its own way |\n| `Ignore` on Pods, the webhook scoped by a `namespaceSelector` or `objectSelector` its author wrote that leaves kube-system in | `info` | the selectors show the author chose what the webhook sees, kube-system included (an agent that must see every pod); the wait is bounded |\n| `Ignore` on Pods (creates, updates, `pods/status`, `pods/binding`; not evictions) with `timeoutSeconds` above 5 | `warning` | GKE counts any webhook on kube-system Pods as unsafe; each add-on pod waits that long while the webhook is down |\n| `Ignore` otherwise (a short timeout, or resources other than Pods and Leases) | `info` | `Ignore` never rejects a write for an unreachable webhook: the cost is a short, bounded delay |\n\nEvictions (`pods/eviction`) come from people and drains, not from the control plane: they do not\nmake an `Ignore` webhook a Pod webhook here, and an `Ignore` webhook that intercepts nothing else\nthere is an `info` whatever its timeout (with `Fail` they still block drains there: `error`). The\nfinding points at a rule beyond evictions when the webhook has one.\n\n### Admission policies\n\nA `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` is reported when, through one of its\nbindings in the run, it applies to a write that a system component makes in `kube-system`. The\npolicy and the binding are evaluated together, as the API server does: the request must match\nthe policy\'s `spec.matchConstraints` and the binding\'s `spec.matchResources` (a binding without\n`matchResources` adds no restriction; one without `resourceRules` restricts only by its\nselectors and `excludeResourceRules`). For each of them:\n\n1. the `namespaceSelector` must match `kube-system` (as for webhooks, above);\n2. the `objectSelector` must not be opt-in (as for webhooks, above);\n3. the request must match one of the `resourceRules` and none of the `excludeResourceRules`\n   (with `matchPolicy: Equivalent`, also through other served versions). A rule that lists\n   `resourceNames` matches only objects of those names, so it is not counted (which system\n   objects have those names is not known here), and an exclusion by name excludes only those\n   objects, not the rest. The writes tried are the\n   create, update and delete of each resource listed above, plus the writes of their\n   subresources (`pods/status`, `pods/binding`, `pods/eviction`, `serviceaccounts/token`,\n   `deployments/scale`, \u2026; not `exec`, `attach`, `portforward`, `proxy` or `log`);\n4. the policy\'s `matchConditions`, if any, must all be true for one of the system\'s requests, as\n   for webhooks (conditions that cannot be decided for any of them: `info`, below).\n\nOnly bindings that can act count: a `ValidatingAdmissionPolicyBinding` whose `validationActions`\ncontain `Deny` (one that only warns or audits rejects nothing), and every\n`MutatingAdmissionPolicyBinding`. A policy with no such binding in the run is not reported:\nunbound, it does nothing (`policy-without-binding`), and bindings kept elsewhere cannot be\nevaluated. A binding whose policy is not in the run is not evaluated either.\n\nA `ValidatingAdmissionPolicy`\'s validations are then evaluated for the system\'s own requests\n(the requesters above, the operation, the namespace, the group and resource: what is known of\nthem; its `variables` too, where they answer from that, except a name defined twice, which the\nAPI server accepts and the linter does not evaluate), as matchConditions are. One thing is known\nof the system\'s objects besides: they carry no label the system does not set, the assumption an\nopt-in `objectSelector` is judged by above. So a test of such a label written in CEL with every\nguard that makes it false rather than an error (`object != null`, or an operation where the\nobject is never null; `has(object.metadata.labels)`; `\'K\' in object.metadata.labels`; and, for a\nkey the system sets with values all known, such as `component` or `tier`,\n`object.metadata.labels[\'K\'] == \'V\'` with a value it never gives it) is false for them: a lock on\nthe objects an operator manages (`!managed || \u2026`) passes, and a validation that requires such a\nlabel on every pod is false. A test missing one of those guards is not decided (an object\nwithout labels makes it an error, which `Fail` turns into a rejection). The same holds in\nmatchConditions, for webhooks and policies (kube-system\'s objects only: a Node carries the labels\nits admins and cloud give it). A key whose values are add-ons\' own names\n(`app.kubernetes.io/managed-by`: Helm writes `Helm` on the add-ons it installs in kube-system)\ncompared with another value is not decided; when a validation would pass if it were false, what\nis left is a lock on the operator\'s own objects, and the finding is an `info`. So is a policy\nthat reserves the keys of its own domain for its controller and would pass if kube-system\'s\nobjects carry none: a key prefix that no system label has, tested over every key\n(`!has(object.metadata.labels) || object.metadata.labels.all(k, !k.startsWith(\'example.io/\') || \u2026)`\nis true for them, `has(\u2026) && object.metadata.labels.exists(k, k.startsWith(\'example.io/\') && \u2026)`\nfalse), and annotations of a key or prefix `<domain>/\u2026` whose domain is none of those the\nsystem\'s objects carry annotations of (`kubernetes.io`, `k8s.io` and their subdomains, Helm\'s\n`meta.helm.sh`, `prometheus.io` on kubeadm\'s kube-dns Service, the managed clusters\' `gke.io`,\n`google.com`, `googleapis.com`, `amazonaws.com`, `azure.com`, `cattle.io`, `openshift.io`, and\nthe network plugins\' on every pod they wire: `projectcalico.org`, `cni.cncf.io`, `ovn.org`). Not silent: the project may\ninstall its own DaemonSet into kube-system with such keys, and the policy would then reject the\nPods its controller creates there. Its severity follows from what they show:\n\n- a validation is **false** for one of those requests: `error`, "rejects the control plane\'s own\n  writes" (whatever the `failurePolicy`: `Ignore` covers errors in expressions, not a validation\n  that is false);\n- every validation is **true** for every one of them (a policy that exempts the system\'s\n  requesters by name): no finding, for that write; only when it is also true for the other\n  writers there (the controllers\' own service accounts, which kubeadm runs them with, another\n  node, a service account of another name), when no requester\'s matchConditions were left\n  undecided, when the policy has no `paramKind` (a binding\'s paramRef may find no params in\n  kube-system, and `parameterNotFoundAction: Deny` then rejects), and when no expression converts\n  or divides numbers (the API server\'s CEL errors on an overflow where the linter\'s may not);\n- they read what is not known of the system\'s objects (their labels, spec, annotations), so\n  neither can be shown: `warning`, "applies to \u2026 in kube-system", or `info` when only deletes\n  are concerned (no recovery waits on a delete) or when they pass unless kube-system\'s add-ons\n  carry the value the policy gates on (above);\n- its matchConditions cannot be decided for any of the system\'s requesters: `info` (whether it\n  applies is not known either). A policy runs in the API server: there is no\n  endpoint to be down, and what it rejects is what its validations say, which the linter cannot\n  see here.\n\nThe finding points at the policy\'s `resourceRules` entry that matches the first such write\n(pods are tried first, then leases, then the list above) and names the bindings and that\nresource. A `MutatingAdmissionPolicy` is `error` with `failurePolicy: Fail` (written or by\ndefault), and `info` with `Ignore`: a mutation that errors is skipped and a mutating policy has\nno validation to fail, so it rejects no write; it runs inside the API server (no endpoint to be\ndown, no timeout), and changing the system\'s objects is what it is written to do (a policy that\nadds tolerations to kube-system DaemonSets, say). None of the resources listed above is one of the\nvirtual resources (TokenReviews, SubjectAccessReviews) that the CEL admission plugins never\nsee.\n\n**An exclusion that does not exclude:** a `namespaceSelector` requirement `NotIn [kube-system]`\non a label key kube-system does not carry (often `name`, a label some clusters add by hand; the\nAPI server sets only `kubernetes.io/metadata.name`) selects kube-system, as any `NotIn` on a\nmissing label does. The message then ends "kube-system has no label "name" for its\nnamespaceSelector to exclude": write the requirement on `kubernetes.io/metadata.name`, or, if\nyour clusters do label kube-system that way, lint with its Namespace manifest in the run.\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one. When the patch is in an overlay of the configuration\'s folder (kubebuilder\'s\n`config/default`) and the overlay\'s build is certain, a finding that build does not have is an\ninfo on the unpatched file, ending "(unpatched: the kustomize patch at FILE:LINE changes its\nselectors in the build that applies it)" (`kustomize-patched`, "Selectors an overlay sets"); so\nis one where the build may move the webhook\'s Service, which does not change what kube-system\nsends.\n\n**What a file cannot show.** Which objects the cluster\'s `kube-system` holds and the labels they\ncarry: the rule uses the table above, and the Namespace\'s own labels only when its manifest is in\nthe run. An add-on with labels the table lacks, or a managed control plane whose components make\ntheir requests under other user names, is judged by the table and the standard user names.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`: one server\'s features, say) and get\nthe same finding (resource, `failurePolicy`, timeout, severity) are reported once, at the first,\nnaming the others; the suggestion excludes kube-system in each of them.\n\n**One cause, one finding with `critical-resources` and `long-timeout`:** a webhook with\n`Ignore` whose timeout is above 15 s (the case that makes it a `warning` here) has one cause, its\ntimeout. When it also intercepts a write the control plane needs to recover (kube-system pods and\nleases among them), `critical-resources` reports it, naming those writes; otherwise, at 30 s\n(where clients give up), `long-timeout` does. This rule then says nothing of that webhook, as long\nas the other rule runs with its own severity and options.\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n## Why is this bad?\n\n`kube-system` runs the components a cluster needs to work and to recover: CoreDNS, kube-proxy,\nCNI and CSI agents, cloud controllers. The kubelet, the scheduler and the controllers\nconstantly write pods and their status, leases, events, endpoints and workload objects there.\nA webhook without a `namespaceSelector` (the API default `{}` matches every namespace) sits in\nthe path of all those writes.\n\nWith `failurePolicy: Fail` (the v1 default), every one of those writes is rejected while the\nwebhook is unreachable. The webhook\'s own recovery often depends on them: its new pods need the\nnetwork and DNS add-ons that run in `kube-system`, and when those add-on pods are being replaced\nat the same time (a node failure, a node-pool upgrade), their creation is rejected too. The\ncluster deadlocks until someone deletes the webhook configuration. With `Ignore`, each write waits for the call to\nfail, up to `timeoutSeconds` (10 s by default) when the endpoint does not answer, and the webhook\ncan still deny requests: `Ignore` covers call errors only, not rejections. That wait is bounded:\nit matters when it is long, or when it lands on what cannot wait.\n\nTwo platforms that run this check on every cluster draw that line the same way, and this rule\nfollows them:\n\n- **Gardener** (`pkg/gardenlet/controller/shoot/care`, `IsProblematicWebhook`; its webhook\n  remediator, `docs/usage/shoot/shoot_status.md`) counts a webhook on critical resources as\n  problematic with `Fail`, or with `Ignore` and a timeout above 15 s ("most control-plane API\n  calls are made with a client-side timeout of 30s"); on Leases in `kube-system`, above 3 s even\n  with `Ignore`, because that "can break leader election". Its webhook remediator\n  (`webhook_remediation.go`) changes such a webhook\'s `Fail` to `Ignore`, lowers its timeout to\n  15 s (3 s on Leases) and adds selectors: `Ignore` with a short timeout is its fix, not its\n  problem.\n- **GKE** (`K8S_ADMISSION_WEBHOOK_UNSAFE`, "Ensure control plane stability when using webhooks")\n  calls a webhook unsafe when it intercepts Pods or Leases in `kube-system` (and Leases in\n  `kube-node-lease`, Nodes, TokenReviews, SubjectAccessReviews and CSRs: `critical-resources`).\n\nA webhook that only deletes is no recovery risk: recovery creates and updates.\n\nThe Kubernetes documentation tells webhook authors to avoid operating on `kube-system` and to\nexclude it with a `namespaceSelector`. Managed platforms check for it: GKE reports webhooks that\nintercept pods or leases in `kube-system` as unsafe (`K8S_ADMISSION_WEBHOOK_UNSAFE`), Gardener\nreports a shoot with such `Fail` webhooks as not ready for hibernation or maintenance, and\nDigitalOcean\'s clusterlint flags them (`admission-controller-webhook-replacement`). Jetstack\'s\nGKE outage ("How a simple admission webhook lead to a cluster outage") began with a\nmisconfigured OPA webhook during a master upgrade: API requests timed out and nodes were\nrecreated in a loop. Chart authors have reacted by excluding\n`kube-system` (kumahq/kuma PR #8157, aquasecurity/deployments PR #557).\n\nAdmission policies fail differently: they run inside the API server, so there is no endpoint\nto be down, no timeout, no certificate. The risk is the policy itself. A validation written for\napplication workloads is false for the system\'s own objects more often than one expects\n(kube-proxy and CNI agents run privileged, as root, with host networking; CoreDNS has no team\nlabel), and with a `Deny` binding the ReplicaSet and DaemonSet controllers can no longer create\nthose pods. An expression that errors on an object it was not written for (it reads a field that the\nsystem\'s object does not set) rejects the write under `failurePolicy: Fail`, the default.\nA mutating policy rewrites the system\'s objects, and under `Fail` a mutation that errors rejects\nthe write. The way out is the same as for webhooks: exclude `kube-system` by name.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy that requires every pod to run as non-root, bound with `Deny` and no namespace\nselector, rejects kube-proxy\'s and the CNI agents\' pods:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nIf the webhook need not see `kube-system`, exclude it, and the webhook\'s own namespace, by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: registry-policy\nwebhooks:\n  - name: pods.registry-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: registry-policy\n        name: registry-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "registry-policy"]\n```\n\nFor an admission policy, exclude `kube-system` in the policy\'s `matchConstraints` (or in every\nbinding\'s `matchResources`):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-non-root\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n  validations:\n    - expression: "has(object.spec.securityContext) && has(object.spec.securityContext.runAsNonRoot) && object.spec.securityContext.runAsNonRoot"\n      message: "pods must set spec.securityContext.runAsNonRoot"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-non-root\nspec:\n  policyName: require-non-root\n  validationActions: ["Deny"]\n```\n\nExcluding `kube-system` is not always right: a webhook whose job covers kube-system\'s own pods\n(a credential or network injector that add-ons there depend on, a CNI\'s own checks, a policy\nengine that must see everything) would break them. Keep such a webhook on kube-system and make\nits failure cheap instead:\n\n- `failurePolicy: Ignore` with a short `timeoutSeconds` (at most 5 s on Pods, 3 s on Leases):\n  an unreachable webhook then delays the system\'s writes briefly and rejects none;\n- `matchConditions` that let the control plane\'s own requests through, such as\n  `!request.userInfo.username.startsWith(\'system:\')` (the rule evaluates them and stays silent\n  when they exclude the system\'s requesters);\n- an `objectSelector` that selects only the objects the webhook is for (an opt-in label), or\n  narrower `rules`.\n\nIf you run your own workloads in `kube-system` and they must be checked, select them with an\nopt-in `objectSelector` instead of matching the whole namespace (on a validating webhook,\n`editable-object-selector` then reminds you that whoever writes the object controls that\nlabel).\n\n## Options\n\nThis rule has no options. It does read the Namespace manifests of the run: the labels of a\n`kube-system` Namespace found in any input file are used when the `namespaceSelector` is\nevaluated. For admission policies it reads the bindings of the run.\n\n## When not to use it\n\nFor a webhook whose job is to guard `kube-system` itself (for example a policy engine that must\nprotect secrets there). Then keep it highly available, give it a short timeout, exclude what the\ncontrol plane needs, and lower the finding rather than hiding it:\n`--rule matches-kube-system=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding operating on the kube-system namespace":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (avoid matching objects in `kube-system`, self-deadlocks,\n  dependency loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go`,\n  `predicates/object/matcher.go`, `predicates/rules/rules.go` (how a webhook is matched)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go`,\n  `mutating/dispatcher.go` (`failurePolicy` and call errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`namespaceSelector: {}`, `failurePolicy: Fail`)\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go` (policies match like\n  webhooks, `excludeResourceRules` first, `resourceNames`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy applies through each\n  binding whose `matchResources` also match); Validating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Jetstack, "How a simple admission webhook lead to a cluster outage":\n  https://blog.jetstack.io/blog/gke-webhook-outage/\n- GKE, "Ensure control plane stability when using webhooks" (unsafe webhooks: Pods and Leases in\n  `kube-system`): https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks;\n  digitalocean/clusterlint `admission-controller-webhook-replacement`\n- Gardener, `docs/usage/shoot/shoot_status.md` (problematic webhooks, the webhook remediator)\n  and `pkg/gardenlet/controller/shoot/care/constraints.go`, `webhook_remediation.go`\n  (`WebhookMaximumTimeoutSecondsNotProblematic = 15`,\n  `WebhookMaximumTimeoutSecondsNotProblematicForLeases = 3`)\n',
@@ -4355,11 +4356,11 @@ var init_severity = __esm({
 });
 
 // dist/src/rule.js
-function defineObjectRule(rule43) {
-  return { scope: "object", ...rule43 };
+function defineObjectRule(rule44) {
+  return { scope: "object", ...rule44 };
 }
-function defineFileRule(rule43) {
-  return { scope: "file", ...rule43 };
+function defineFileRule(rule44) {
+  return { scope: "file", ...rule44 };
 }
 var ALL_WEBHOOK_KINDS;
 var init_rule = __esm({
@@ -6110,12 +6111,12 @@ var require_applicability = __commonJS({
     }
     exports2.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
-      return group.rules.some((rule43) => shouldUseRule(schema, rule43));
+      return group.rules.some((rule44) => shouldUseRule(schema, rule44));
     }
     exports2.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule43) {
+    function shouldUseRule(schema, rule44) {
       var _a;
-      return schema[rule43.keyword] !== void 0 || ((_a = rule43.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      return schema[rule44.keyword] !== void 0 || ((_a = rule44.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
     exports2.shouldUseRule = shouldUseRule;
   }
@@ -7176,9 +7177,9 @@ var require_validate = __commonJS({
       if (useDefaults)
         (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule43 of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule43)) {
-            keywordCode(it, rule43.keyword, rule43.definition, group.type);
+        for (const rule44 of group.rules) {
+          if ((0, applicability_1.shouldUseRule)(schema, rule44)) {
+            keywordCode(it, rule44.keyword, rule44.definition, group.type);
           }
         }
       });
@@ -7213,9 +7214,9 @@ var require_validate = __commonJS({
     function checkKeywordTypes(it, ts) {
       const rules2 = it.self.RULES.all;
       for (const keyword in rules2) {
-        const rule43 = rules2[keyword];
-        if (typeof rule43 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule43)) {
-          const { type } = rule43.definition;
+        const rule44 = rules2[keyword];
+        if (typeof rule44 == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule44)) {
+          const { type } = rule44.definition;
           if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
@@ -9309,8 +9310,8 @@ var require_core = __commonJS({
         return this;
       }
       getKeyword(keyword) {
-        const rule43 = this.RULES.all[keyword];
-        return typeof rule43 == "object" ? rule43.definition : !!rule43;
+        const rule44 = this.RULES.all[keyword];
+        return typeof rule44 == "object" ? rule44.definition : !!rule44;
       }
       // Remove keyword
       removeKeyword(keyword) {
@@ -9318,7 +9319,7 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule43) => rule43.keyword === keyword);
+          const i = group.rules.findIndex((rule44) => rule44.keyword === keyword);
           if (i >= 0)
             group.rules.splice(i, 1);
         }
@@ -9345,10 +9346,10 @@ var require_core = __commonJS({
           for (const seg of segments)
             keywords = keywords[seg];
           for (const key2 in rules2) {
-            const rule43 = rules2[key2];
-            if (typeof rule43 != "object")
+            const rule44 = rules2[key2];
+            if (typeof rule44 != "object")
               continue;
-            const { $data } = rule43.definition;
+            const { $data } = rule44.definition;
             const schema = keywords[key2];
             if ($data && schema)
               keywords[key2] = schemaOrData(schema);
@@ -9512,7 +9513,7 @@ var require_core = __commonJS({
       RULES.keywords[keyword] = true;
       if (!definition)
         return;
-      const rule43 = {
+      const rule44 = {
         keyword,
         definition: {
           ...definition,
@@ -9521,18 +9522,18 @@ var require_core = __commonJS({
         }
       };
       if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule43, definition.before);
+        addBeforeRule.call(this, ruleGroup, rule44, definition.before);
       else
-        ruleGroup.rules.push(rule43);
-      RULES.all[keyword] = rule43;
+        ruleGroup.rules.push(rule44);
+      RULES.all[keyword] = rule44;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    function addBeforeRule(ruleGroup, rule43, before) {
+    function addBeforeRule(ruleGroup, rule44, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule43);
+        ruleGroup.rules.splice(i, 0, rule44);
       } else {
-        ruleGroup.rules.push(rule43);
+        ruleGroup.rules.push(rule44);
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
@@ -11807,13 +11808,13 @@ function register(registry) {
     createOptionalMacro({
       functionDesc: "optional.or(optional)",
       evaluate: evaluateOptional,
-      typeCheck(check5, macro, ctx) {
-        const l = ensureOptionalType(check5, macro.receiver, ctx, invalidOrReceiver);
-        const r = ensureOptionalType(check5, macro.arg, ctx, invalidOrArg);
+      typeCheck(check6, macro, ctx) {
+        const l = ensureOptionalType(check6, macro.receiver, ctx, invalidOrReceiver);
+        const r = ensureOptionalType(check6, macro.arg, ctx, invalidOrArg);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check5.registry, r);
+        const unified = l.unify(check6.registry, r);
         if (unified) return unified;
-        throw check5.createError(
+        throw check6.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -11837,13 +11838,13 @@ function register(registry) {
         return ev.run(macro.arg, ctx);
       },
       evaluate: evaluateOptional,
-      typeCheck(check5, macro, ctx) {
-        const l = ensureOptionalType(check5, macro.receiver, ctx, invalidOrValueReceiver).valueType;
-        const r = check5.check(macro.arg, ctx);
+      typeCheck(check6, macro, ctx) {
+        const l = ensureOptionalType(check6, macro.receiver, ctx, invalidOrValueReceiver).valueType;
+        const r = check6.check(macro.arg, ctx);
         if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
-        const unified = l.unify(check5.registry, r);
+        const unified = l.unify(check6.registry, r);
         if (unified) return unified;
-        throw check5.createError(
+        throw check6.createError(
           "incompatible_argument_type",
           `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`,
           macro.arg
@@ -14212,9 +14213,9 @@ var init_operators = __esm({
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyList) && chk.getType("list<T>");
           let valueType = chk.check(arr[0], ctx);
-          const check5 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check6 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           for (let i = 1; i < arrLen; i++)
-            valueType = check5(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
+            valueType = check6(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
           return chk.registry.getListType(valueType);
         },
         evaluate(ev, ast, ctx) {
@@ -14226,13 +14227,13 @@ var init_operators = __esm({
           const arr = ast.args;
           const arrLen = arr.length;
           if (arrLen === 0) return ast.setMeta("evaluate", emptyMap) && chk.getType("map<K, V>");
-          const check5 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+          const check6 = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
           let keyType = chk.check(arr[0][0], ctx);
           let valueType = chk.check(arr[0][1], ctx);
           for (let i = 1; i < arrLen; i++) {
             const e = arr[i];
-            keyType = check5(chk, ctx, keyType, e[0], "heterogeneous_map_key");
-            valueType = check5(chk, ctx, valueType, e[1], "heterogeneous_map_value");
+            keyType = check6(chk, ctx, keyType, e[0], "heterogeneous_map_key");
+            valueType = check6(chk, ctx, valueType, e[1], "heterogeneous_map_value");
           }
           return chk.registry.getMapType(keyType, valueType);
         },
@@ -19956,7 +19957,7 @@ var init_build = __esm({
       const visitQueue = new QueueOnePass(p.inst.length);
       const onePassRunes = new Array(p.inst.length);
       const m4 = new Array(p.inst.length).fill(false);
-      const check5 = (pc) => {
+      const check6 = (pc) => {
         let ok = true;
         const inst = p.inst[pc];
         if (visitQueue.contains(pc)) return true;
@@ -19964,7 +19965,7 @@ var init_build = __esm({
         switch (inst.op) {
           case Inst.ALT:
           case Inst.ALT_MATCH: {
-            ok = check5(inst.out) && check5(inst.arg);
+            ok = check6(inst.out) && check6(inst.arg);
             let matchOut = m4[inst.out];
             let matchArg = m4[inst.arg];
             if (matchOut && matchArg) return false;
@@ -19991,7 +19992,7 @@ var init_build = __esm({
           case Inst.CAPTURE:
           case Inst.EMPTY_WIDTH:
           case Inst.NOP:
-            ok = check5(inst.out);
+            ok = check6(inst.out);
             m4[pc] = m4[inst.out];
             onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
             inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
@@ -20062,7 +20063,7 @@ var init_build = __esm({
       instQueue.insert(p.start);
       while (!instQueue.empty()) {
         visitQueue.clear();
-        if (!check5(instQueue.next())) return null;
+        if (!check6(instQueue.next())) return null;
       }
       for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
       return p;
@@ -26818,9 +26819,9 @@ function validateResources(at, resources) {
     errors.push(invalid(at, list3, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
-function validateRule(at, rule43) {
+function validateRule(at, rule44) {
   const errors = [];
-  const operations = rule43.operations ?? [];
+  const operations = rule44.operations ?? [];
   if (operations.length === 0)
     errors.push(required([...at, "operations"]));
   if (operations.length > 1 && operations.includes("*"))
@@ -26829,12 +26830,12 @@ function validateRule(at, rule43) {
     if (!OPERATIONS.includes(operation ?? ""))
       errors.push(notSupported([...at, "operations", i], operation ?? "", OPERATIONS));
   });
-  const groups = rule43.apiGroups ?? [];
+  const groups = rule44.apiGroups ?? [];
   if (groups.length === 0)
     errors.push(required([...at, "apiGroups"]));
   if (groups.length > 1 && groups.includes("*"))
     errors.push(invalid([...at, "apiGroups"], groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule43.apiVersions ?? [];
+  const versions = rule44.apiVersions ?? [];
   if (versions.length === 0)
     errors.push(required([...at, "apiVersions"]));
   if (versions.length > 1 && versions.includes("*"))
@@ -26843,9 +26844,9 @@ function validateRule(at, rule43) {
     if (!version2)
       errors.push(required([...at, "apiVersions", i]));
   });
-  errors.push(...validateResources([...at, "resources"], rule43.resources));
-  if (rule43.scope !== void 0 && rule43.scope !== null && !SCOPES.includes(rule43.scope))
-    errors.push(notSupported([...at, "scope"], rule43.scope, SCOPES));
+  errors.push(...validateResources([...at, "resources"], rule44.resources));
+  if (rule44.scope !== void 0 && rule44.scope !== null && !SCOPES.includes(rule44.scope))
+    errors.push(notSupported([...at, "scope"], rule44.scope, SCOPES));
   return errors;
 }
 function rememberedCompileError(expression) {
@@ -26888,9 +26889,9 @@ function validateMatchConditions(at, conditions, compileError = (expression) => 
 function validateWebhook(at, webhook, mutating, kubeVersion) {
   const errors = [];
   errors.push(...validateWebhookName([...at, "name"], webhook.name ?? ""));
-  webhook.rules?.forEach((rule43, j) => {
-    if (rule43 !== null)
-      errors.push(...validateRule([...at, "rules", j], rule43));
+  webhook.rules?.forEach((rule44, j) => {
+    if (rule44 !== null)
+      errors.push(...validateRule([...at, "rules", j], rule44));
   });
   if (webhook.failurePolicy != null && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported([...at, "failurePolicy"], webhook.failurePolicy, FAILURE_POLICIES));
@@ -26982,14 +26983,14 @@ function compile2(env2, expression, kind) {
     ...composition ? { composed: new Map(env2.composed) } : {}
   });
 }
-function validateRuleWithOperations(at, rule43) {
-  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule43;
+function validateRuleWithOperations(at, rule44) {
+  const { resourceNames: _resourceNames, ...ruleWithOperations } = rule44;
   return validateRule(at, ruleWithOperations);
 }
-function validateNamedRuleWithOperations(at, rule43) {
+function validateNamedRuleWithOperations(at, rule44) {
   const errors = [];
   const names2 = /* @__PURE__ */ new Set();
-  (rule43.resourceNames ?? []).forEach((value, i) => {
+  (rule44.resourceNames ?? []).forEach((value, i) => {
     const name = value ?? "";
     for (const message of pathSegmentNameErrors(name))
       errors.push(invalid([...at, "resourceNames", i], name, message));
@@ -26998,7 +26999,7 @@ function validateNamedRuleWithOperations(at, rule43) {
     else
       names2.add(name);
   });
-  errors.push(...validateRuleWithOperations(at, rule43));
+  errors.push(...validateRuleWithOperations(at, rule44));
   return errors;
 }
 function validateMatchResources(at, match) {
@@ -27018,14 +27019,14 @@ function validateMatchResources(at, match) {
   else
     errors.push(...validateLabelSelector(match.objectSelector, [...at, "objectSelector"]));
   for (const list3 of ["resourceRules", "excludeResourceRules"]) {
-    match[list3]?.forEach((rule43, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule43 ?? {})));
+    match[list3]?.forEach((rule44, i) => errors.push(...validateNamedRuleWithOperations([...at, list3, i], rule44 ?? {})));
   }
   return errors;
 }
 function validateMutatingOperations(at, match) {
   const errors = [];
-  match?.resourceRules?.forEach((rule43, i) => {
-    rule43?.operations?.forEach((operation, k) => {
+  match?.resourceRules?.forEach((rule44, i) => {
+    rule44?.operations?.forEach((operation, k) => {
       const op = operation ?? "";
       if (MUTATING_OPERATIONS.includes(op) || !OPERATIONS2.includes(op))
         return;
@@ -35977,10 +35978,10 @@ function resourcePart(entry) {
   const slash = entry.indexOf("/");
   return slash < 0 ? entry : entry.slice(0, slash);
 }
-function canMatchNamespaces(rule43) {
-  const groups = rule43.apiGroups ?? [];
-  const versions = rule43.apiVersions ?? [];
-  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule43.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
+function canMatchNamespaces(rule44) {
+  const groups = rule44.apiGroups ?? [];
+  const versions = rule44.apiVersions ?? [];
+  return groups.some((g) => g === "" || g === "*") && versions.some((v) => v === "v1" || v === "*") && (rule44.resources ?? []).some((entry) => ["namespaces", "*"].includes(resourcePart(entry)));
 }
 function isClusterScoped(discovery, group, resource) {
   const memo = discovery.derive("scope.isClusterScoped", () => /* @__PURE__ */ new Map());
@@ -35996,9 +35997,9 @@ function computeClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function canMatchNamespaced(rule43, discovery) {
-  const groups = rule43.apiGroups ?? [];
-  return (rule43.resources ?? []).some((entry) => {
+function canMatchNamespaced(rule44, discovery) {
+  const groups = rule44.apiGroups ?? [];
+  return (rule44.resources ?? []).some((entry) => {
     const resource = resourcePart(entry);
     if (resource === "*" || groups.includes("*"))
       return true;
@@ -36006,15 +36007,15 @@ function canMatchNamespaced(rule43, discovery) {
   });
 }
 function namespaceSelectorApplies(rules2, discovery) {
-  return (rules2 ?? []).some((rule43) => {
-    if (rule43 === null)
+  return (rules2 ?? []).some((rule44) => {
+    if (rule44 === null)
       return false;
-    const scope = rule43.scope ?? "*";
+    const scope = rule44.scope ?? "*";
     if (scope === "Cluster")
-      return canMatchNamespaces(rule43);
+      return canMatchNamespaces(rule44);
     if (scope === "Namespaced")
-      return canMatchNamespaced(rule43, discovery);
-    return canMatchNamespaced(rule43, discovery) || canMatchNamespaces(rule43);
+      return canMatchNamespaced(rule44, discovery);
+    return canMatchNamespaced(rule44, discovery) || canMatchNamespaces(rule44);
   });
 }
 var init_scope = __esm({
@@ -36554,17 +36555,17 @@ function scopeMatches(scope, request2) {
       return true;
   }
 }
-function ruleMatches(rule43, request2) {
-  return scopeMatches(rule43.scope, request2) && (rule43.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule43.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule43.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule43.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
+function ruleMatches(rule44, request2) {
+  return scopeMatches(rule44.scope, request2) && (rule44.operations ?? []).some((operation) => operation === "*" || operation === request2.operation) && (rule44.apiGroups ?? []).some((group) => nameMatches(group, request2.group)) && (rule44.apiVersions ?? []).some((version2) => nameMatches(version2, request2.version)) && (rule44.resources ?? []).some((entry) => resourceEntryMatches(entry, request2.resource, request2.subresource));
 }
-function compileRule(rule43) {
-  if (rule43 === null || typeof rule43 !== "object")
+function compileRule(rule44) {
+  if (rule44 === null || typeof rule44 !== "object")
     return null;
-  const scope = rule43.scope ?? "*";
-  const operations = listOf(rule43.operations);
-  const groups = listOf(rule43.apiGroups);
-  const versions = listOf(rule43.apiVersions);
-  const resources = listOf(rule43.resources);
+  const scope = rule44.scope ?? "*";
+  const operations = listOf(rule44.operations);
+  const groups = listOf(rule44.apiGroups);
+  const versions = listOf(rule44.apiVersions);
+  const resources = listOf(rule44.resources);
   return {
     scope,
     operations: new Set(operations),
@@ -36580,27 +36581,27 @@ function compileRule(rule43) {
 function compiledRules(rules2) {
   return compiled3.get(rules2, () => rules2.map(compileRule));
 }
-function compiledRuleMatches(rule43, request2) {
-  if (rule43.scope === "Namespaced") {
+function compiledRuleMatches(rule44, request2) {
+  if (rule44.scope === "Namespaced") {
     if (!(request2.namespace !== null && !isNamespaceResource(request2.group, request2.resource)))
       return false;
-  } else if (rule43.scope === "Cluster") {
+  } else if (rule44.scope === "Cluster") {
     if (!(request2.namespace === null || isNamespaceResource(request2.group, request2.resource) && request2.version === "v1"))
       return false;
   }
-  if (!hasOrAny(rule43.operations, request2.operation) || !hasOrAny(rule43.groups, request2.group) || !hasOrAny(rule43.versions, request2.version))
+  if (!hasOrAny(rule44.operations, request2.operation) || !hasOrAny(rule44.groups, request2.group) || !hasOrAny(rule44.versions, request2.version))
     return false;
-  for (const [resource, subresource] of rule43.resources) {
+  for (const [resource, subresource] of rule44.resources) {
     if ((resource === "*" || resource === request2.resource) && (subresource === "*" || subresource === request2.subresource))
       return true;
   }
   return false;
 }
 function rulesMayMatch(rules2, group, resource, subresource) {
-  for (const rule43 of compiledRules(rules2 ?? [])) {
-    if (rule43 === null || !hasOrAny(rule43.groups, group))
+  for (const rule44 of compiledRules(rules2 ?? [])) {
+    if (rule44 === null || !hasOrAny(rule44.groups, group))
       continue;
-    for (const [r, sub] of rule43.resources)
+    for (const [r, sub] of rule44.resources)
       if ((r === "*" || r === resource) && (sub === "*" || sub === subresource))
         return true;
   }
@@ -36609,24 +36610,24 @@ function rulesMayMatch(rules2, group, resource, subresource) {
 function matchingRule(webhook, request2, discovery) {
   const rules2 = compiledRules(webhook.rules ?? []);
   for (let index = 0; index < rules2.length; index++) {
-    const rule43 = rules2[index];
-    if (rule43 !== null && compiledRuleMatches(rule43, request2))
+    const rule44 = rules2[index];
+    if (rule44 !== null && compiledRuleMatches(rule44, request2))
       return { rule: index, equivalent: null };
   }
   if ((webhook.matchPolicy ?? "Equivalent") !== "Equivalent" || discovery === void 0)
     return void 0;
-  if (!rules2.some((rule43) => rule43 !== null && hasOrAny(rule43.groups, request2.group) && hasOrAny(rule43.operations, request2.operation) && rule43.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
+  if (!rules2.some((rule44) => rule44 !== null && hasOrAny(rule44.groups, request2.group) && hasOrAny(rule44.operations, request2.operation) && rule44.resources.some(([resource]) => resource === "*" || resource === request2.resource)))
     return void 0;
   const equivalents = discovery.equivalents(request2);
   if (equivalents.length === 0)
     return void 0;
   for (let index = 0; index < rules2.length; index++) {
-    const rule43 = rules2[index];
-    if (rule43 === null)
+    const rule44 = rules2[index];
+    if (rule44 === null)
       continue;
     for (const equivalent of equivalents) {
       const candidate = { ...request2, group: equivalent.group, version: equivalent.version, resource: equivalent.resource };
-      if (compiledRuleMatches(rule43, candidate))
+      if (compiledRuleMatches(rule44, candidate))
         return { rule: index, equivalent: { group: equivalent.group, version: equivalent.version, resource: equivalent.resource } };
     }
   }
@@ -36662,12 +36663,12 @@ function objectSelectorOutcome(selector, request2) {
 function matchWebhook(webhook, request2, discovery) {
   if (isExemptRequest(request2.group, request2.resource))
     return { called: false, reason: "exempt-kind" };
-  const rule43 = matchingRule(webhook, request2, discovery);
-  if (rule43 === void 0)
+  const rule44 = matchingRule(webhook, request2, discovery);
+  if (rule44 === void 0)
     return { called: false, reason: "no-rule" };
-  return selectorsOutcome(webhook, request2, rule43);
+  return selectorsOutcome(webhook, request2, rule44);
 }
-function selectorsOutcome(webhook, request2, rule43) {
+function selectorsOutcome(webhook, request2, rule44) {
   const namespaceOk = namespaceSelectorOutcome(webhook.namespaceSelector, request2);
   if (namespaceOk === false)
     return { called: false, reason: "namespace-selector" };
@@ -36675,10 +36676,10 @@ function selectorsOutcome(webhook, request2, rule43) {
   if (objectOk === false)
     return { called: false, reason: "object-selector" };
   if (namespaceOk === "unknown")
-    return { called: "unknown", rule: rule43.rule, unknown: "namespace-labels" };
+    return { called: "unknown", rule: rule44.rule, unknown: "namespace-labels" };
   if (objectOk === "unknown")
-    return { called: "unknown", rule: rule43.rule, unknown: "object-labels" };
-  return { called: true, rule: rule43.rule, equivalent: rule43.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
+    return { called: "unknown", rule: rule44.rule, unknown: "object-labels" };
+  return { called: true, rule: rule44.rule, equivalent: rule44.equivalent, dependsOnMatchConditions: (webhook.matchConditions ?? []).length > 0 };
 }
 var OPERATIONS3, EXEMPT_ADMISSION_RESOURCES, isNamespaceResource, compiled3, listOf, hasOrAny;
 var init_request = __esm({
@@ -36708,13 +36709,13 @@ function isRule(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function rulesFor(rules2, name) {
-  return (rules2 ?? []).map((rule43) => {
-    if (!isRule(rule43))
+  return (rules2 ?? []).map((rule44) => {
+    if (!isRule(rule44))
       return null;
-    const names2 = rule43.resourceNames ?? [];
+    const names2 = rule44.resourceNames ?? [];
     if (names2.length > 0 && (name === void 0 || !names2.includes(name)))
       return null;
-    return rule43;
+    return rule44;
   });
 }
 function asWebhooks(match, name, emptyMatchesAll) {
@@ -36860,7 +36861,7 @@ var init_namespace_guards = __esm({
 
 // dist/src/match/builtin-rules.js
 function rulesMatchBuiltins(rules2, discovery) {
-  return (rules2 ?? []).some((rule43) => rule43 !== null && typeof rule43 === "object" && (rule43.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
+  return (rules2 ?? []).some((rule44) => rule44 !== null && typeof rule44 === "object" && (rule44.apiGroups ?? []).some((group) => group === "*" || discovery.isKnownBuiltinGroup(group)));
 }
 var init_builtin_rules = __esm({
   "dist/src/match/builtin-rules.js"() {
@@ -37174,8 +37175,8 @@ var init_services = __esm({
 });
 
 // dist/src/match/targets.js
-function withAllGroups(discovery, rule43) {
-  return (rule43.apiGroups ?? []).includes("*") ? { ...rule43, apiGroups: [...discovery.groups()] } : rule43;
+function withAllGroups(discovery, rule44) {
+  return (rule44.apiGroups ?? []).includes("*") ? { ...rule44, apiGroups: [...discovery.groups()] } : rule44;
 }
 function splitEntry(entry) {
   const slash = entry.indexOf("/");
@@ -37188,11 +37189,11 @@ function selectedVersions(discovery, group, versions) {
   const served3 = discovery.versions(group);
   return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
 }
-function entryTargets(discovery, rule43, entry) {
+function entryTargets(discovery, rule44, entry) {
   const { resource, subresource } = splitEntry(entry);
   const targets2 = [];
-  for (const group of rule43.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule43.apiVersions ?? [])) {
+  for (const group of rule44.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule44.apiVersions ?? [])) {
       const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
       for (const info of infos) {
         if (info === void 0)
@@ -37243,19 +37244,19 @@ function selfExempted(scope, webhook, key2, values) {
 }
 function writersOf(webhook, discovery) {
   let custom = false;
-  for (const rule43 of webhook.rules ?? []) {
-    if (rule43 === null || typeof rule43 !== "object")
+  for (const rule44 of webhook.rules ?? []) {
+    if (rule44 === null || typeof rule44 !== "object")
       continue;
-    for (const group of rule43.apiGroups ?? []) {
+    for (const group of rule44.apiGroups ?? []) {
       if (group === "*")
         return "namespaced";
       const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule43.resources ?? []) {
+      for (const entry of rule44.resources ?? []) {
         if (typeof entry !== "string")
           continue;
         if (builtin && entry.startsWith("*"))
           return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule43, apiGroups: [group] }, entry);
+        const targets2 = entryTargets(discovery, { ...rule44, apiGroups: [group] }, entry);
         const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
         if (!namespaced)
           continue;
@@ -37345,8 +37346,8 @@ function requestFor(target, operation) {
     namespace: info.namespaced ? "default" : isNamespace ? "default" : null
   };
 }
-function isConnectOnly(rule43) {
-  const operations = rule43.operations ?? [];
+function isConnectOnly(rule44) {
+  const operations = rule44.operations ?? [];
   return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
 }
 function accepts(target) {
@@ -37387,16 +37388,16 @@ function unambiguousTargets(discovery, entry) {
     return void 0;
   return targets2;
 }
-function checkOperations(rule43, path, webhook, live, others = 0) {
+function checkOperations(rule44, path, webhook, live, others = 0) {
   const unreachable = [];
-  const operations = rule43.operations ?? [];
+  const operations = rule44.operations ?? [];
   if (operations.length === 0)
     return { unreachable, dead: false };
   const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
   if (without2.length === 0)
     return { unreachable, dead: false };
   const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule43)) {
+  if (isConnectOnly(rule44)) {
     if (whole) {
       const names3 = without2.map((e) => e.entry);
       const index = operations.indexOf("CONNECT");
@@ -37429,10 +37430,10 @@ function checkOperations(rule43, path, webhook, live, others = 0) {
   });
   return { unreachable, dead: false };
 }
-function checkRule(discovery, rule43, path, webhook, kube, virtualExcluded) {
+function checkRule(discovery, rule44, path, webhook, kube, virtualExcluded) {
   const unreachable = [];
-  const groups = rule43.apiGroups ?? [];
-  const resources = rule43.resources ?? [];
+  const groups = rule44.apiGroups ?? [];
+  const resources = rule44.resources ?? [];
   if (!allGroupsKnown(discovery, groups)) {
     if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
       return { unreachable, dead: true };
@@ -37441,9 +37442,9 @@ function checkRule(discovery, rule43, path, webhook, kube, virtualExcluded) {
       return { unreachable, dead: false };
     const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
     const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule43, path, webhook, known2, entries2.length - known2.length);
+    return checkOperations(rule44, path, webhook, known2, entries2.length - known2.length);
   }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule43, entry) }));
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule44, entry) }));
   const known = entries.filter((e) => e.targets.length > 0);
   if (known.length === 0)
     return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
@@ -37461,9 +37462,9 @@ function checkRule(discovery, rule43, path, webhook, kube, virtualExcluded) {
   });
   if (live.length === 0)
     return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule43, operations: ["*"] };
+  const anyOperation = { ...rule44, operations: ["*"] };
   const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule43.scope ?? "*";
+  const scope = rule44.scope ?? "*";
   if (scope !== "*" && allKnown) {
     const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
     const names2 = outOfScope.map((e) => e.entry);
@@ -37480,7 +37481,7 @@ function checkRule(discovery, rule43, path, webhook, kube, virtualExcluded) {
     live = live.filter((e) => !outOfScope.includes(e));
   }
   const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule43, path, webhook, scoped2);
+  const result = checkOperations(rule44, path, webhook, scoped2);
   unreachable.push(...result.unreachable);
   return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
 }
@@ -37498,16 +37499,16 @@ function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
   const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
   const connectOnly = [];
   let others = 0;
-  rules2.forEach((rule43, j) => {
-    if (rule43 === null || typeof rule43 !== "object") {
+  rules2.forEach((rule44, j) => {
+    if (rule44 === null || typeof rule44 !== "object") {
       others++;
       return;
     }
-    const result = checkRule(discovery, rule43, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    const result = checkRule(discovery, rule44, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
     unreachable.push(...result.unreachable);
     if (result.dead)
       return;
-    if (isConnectOnly(rule43))
+    if (isConnectOnly(rule44))
       connectOnly.push(j);
     else
       others++;
@@ -37554,12 +37555,12 @@ function stakeOf(webhook, discovery) {
   const rules2 = webhook.rules;
   if (!Array.isArray(rules2) || rules2.length === 0)
     return "noRules";
-  const groups = rules2.flatMap((rule43) => rule43 !== null && typeof rule43 === "object" ? rule43.apiGroups ?? [] : []);
+  const groups = rules2.flatMap((rule44) => rule44 !== null && typeof rule44 === "object" ? rule44.apiGroups ?? [] : []);
   if (groups.length === 0)
     return "builtin";
   if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
     return "custom";
-  const onlyEvictions = rules2.every((rule43) => rule43 !== null && typeof rule43 === "object" && (rule43.apiGroups ?? []).every((group) => group === "") && (rule43.resources ?? []).length > 0 && (rule43.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  const onlyEvictions = rules2.every((rule44) => rule44 !== null && typeof rule44 === "object" && (rule44.apiGroups ?? []).every((group) => group === "") && (rule44.resources ?? []).length > 0 && (rule44.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
   return onlyEvictions ? "evictions" : "builtin";
 }
 function which(entries) {
@@ -37667,11 +37668,11 @@ function everythingRule(webhook) {
     return void 0;
   if ((webhook.matchConditions ?? []).length > 0)
     return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule43, index) => {
-    if (rule43 === null || typeof rule43 !== "object")
+  const everywhere = (webhook.rules ?? []).flatMap((rule44, index) => {
+    if (rule44 === null || typeof rule44 !== "object")
       return [];
-    const all = (rule43.apiGroups ?? []).includes(ANY) && (rule43.apiVersions ?? []).includes(ANY) && (rule43.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule43.scope === void 0 || rule43.scope === ANY);
-    return all ? [{ index, operations: rule43.operations ?? [] }] : [];
+    const all = (rule44.apiGroups ?? []).includes(ANY) && (rule44.apiVersions ?? []).includes(ANY) && (rule44.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule44.scope === void 0 || rule44.scope === ANY);
+    return all ? [{ index, operations: rule44.operations ?? [] }] : [];
   });
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
@@ -38634,16 +38635,16 @@ function analyse(object, context) {
     let leases = false;
     let podDeletes = false;
     let evictionsOnly = true;
-    for (const [j, rule43] of (webhook.rules ?? []).entries()) {
-      if (rule43 === null || rule43.scope === "Cluster")
+    for (const [j, rule44] of (webhook.rules ?? []).entries()) {
+      if (rule44 === null || rule44.scope === "Cluster")
         continue;
-      const operations = rule43.operations ?? [];
+      const operations = rule44.operations ?? [];
       if (!operations.some((operation) => SYSTEM_OPERATIONS.has(operation)))
         continue;
-      const writable = (rule43.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
+      const writable = (rule44.resources ?? []).filter((resource) => !CONNECT_SUBRESOURCES.has(resource.split("/")[1] ?? ""));
       const ruleDeleteOnly = operations.every((operation) => operation === "DELETE");
-      const groups = rule43.apiGroups ?? [];
-      const versions = rule43.apiVersions ?? [];
+      const groups = rule44.apiGroups ?? [];
+      const versions = rule44.apiVersions ?? [];
       const table2 = ruleDeleteOnly ? KUBE_SYSTEM_DELETED : KUBE_SYSTEM_WRITTEN;
       const conditions = webhook.matchConditions ?? [];
       let called;
@@ -38707,13 +38708,13 @@ function analyse(object, context) {
     }
     if (first === void 0)
       return [];
-    const installerWritesOnly = (webhook.rules ?? []).every((rule43) => {
-      if (rule43 === null || rule43.scope === "Cluster")
+    const installerWritesOnly = (webhook.rules ?? []).every((rule44) => {
+      if (rule44 === null || rule44.scope === "Cluster")
         return true;
-      const operations = rule43.operations ?? [];
+      const operations = rule44.operations ?? [];
       if (!operations.some((operation) => operation !== "DELETE" && operation !== "CONNECT"))
         return true;
-      return (rule43.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule43.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
+      return (rule44.apiGroups ?? []).every((group) => group === "apps" || group === "*") && (rule44.resources ?? []).every((resource) => resource === "deployments" || resource === "statefulsets");
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
@@ -38796,10 +38797,10 @@ function patched(object, run2) {
       return { object };
     if (change.field === "scope") {
       const rules2 = [...webhook.rules ?? []];
-      const rule43 = rules2[change.rule ?? -1];
-      if (rule43 === void 0 || rule43 === null || typeof rule43 !== "object")
+      const rule44 = rules2[change.rule ?? -1];
+      if (rule44 === void 0 || rule44 === null || typeof rule44 !== "object")
         return { object };
-      const { scope: _scope, ...rest } = rule43;
+      const { scope: _scope, ...rest } = rule44;
       rules2[change.rule] = change.op === "remove" ? rest : { ...rest, scope: change.value };
       webhooks[index] = { ...webhook, rules: rules2 };
     } else
@@ -38832,8 +38833,8 @@ function narrows(change, written, patched2) {
   if (before === void 0 || after === void 0)
     return false;
   if (change.field === "scope") {
-    const rule43 = before.rules?.[change.rule ?? -1];
-    return (rule43?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
+    const rule44 = before.rules?.[change.rule ?? -1];
+    return (rule44?.scope ?? "*") === "*" && (change.value === "Namespaced" || change.value === "Cluster");
   }
   const was = requirementsOf(before[change.field]);
   const is = requirementsOf(after[change.field]);
@@ -38890,7 +38891,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
     return false;
   const base = listingFile[0];
   const varsApply = object.manifest.file.text?.includes("$(") !== false || JSON.stringify(patch.selectors.changes).includes("$(");
-  const keeps = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
+  const keeps2 = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   let answer = "every";
   let patchOverlay;
   if ((0, import_node_path6.dirname)(own) !== folder || realPath((0, import_node_path6.resolve)(base.file)) !== own) {
@@ -38903,13 +38904,13 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
       return false;
     if (new Set(patchOverlay.resources).size !== patchOverlay.resources.length || !repositoryRead(folder, listings, run2.memo))
       return false;
-    if (!keeps(base) || base.renames || base.moves === true)
+    if (!keeps2(base) || base.renames || base.moves === true)
       return false;
     if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path6.resolve)(other.file)) === realPath((0, import_node_path6.resolve)(base.file)) && other.metadataOnly !== true))
       return false;
     answer = "overlay";
   }
-  if (patchOverlay === void 0 && (!keeps(base) || base.renames && !renamesByNameOnly(base)))
+  if (patchOverlay === void 0 && (!keeps2(base) || base.renames && !renamesByNameOnly(base)))
     return false;
   if (movesMatter && listings.some((listing) => listing.moves === true || listing.transformsOtherwise !== false))
     return false;
@@ -38931,7 +38932,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path6.resolve)(other.file))));
   if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
-  return overlays.every((overlay) => keeps(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
+  return overlays.every((overlay) => keeps2(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
 }
 function renamesByNameOnly(listing) {
   return listing.moves !== true && (listing.namePrefix !== void 0 || listing.nameSuffix !== void 0);
@@ -39200,6 +39201,14 @@ var init_critical_targets = __esm({
         requests: [request("apiextensions.k8s.io", "customresourcedefinitions"), request("apiextensions.k8s.io", "customresourcedefinitions", "status")]
       },
       { where: "", why: "the system priority classes", namespace: null, requests: [request("scheduling.k8s.io", "priorityclasses")] },
+      // The attach/detach controller creates one for every CSI volume a pod needs attached, and the
+      // driver's attacher reports it attached through status: no attachable volume mounts without them.
+      {
+        where: "",
+        why: "attaching CSI volumes to nodes",
+        namespace: null,
+        requests: [request("storage.k8s.io", "volumeattachments"), request("storage.k8s.io", "volumeattachments", "status")]
+      },
       // Not the kube-system Namespace, nor the default/kubernetes Service object: the API server
       // creates them only when missing (pkg/controlplane/controller/systemnamespaces, and
       // kubernetesservice, whose update path "is not executed since 1.17"), and NamespaceLifecycle
@@ -39245,7 +39254,7 @@ function computeSystemWrites(discovery) {
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
 function mayMatch(rules2, write2) {
-  return (rules2 ?? []).some((rule43) => rule43 !== null && typeof rule43 === "object" && names(rule43.operations, write2.operation) && names(rule43.apiGroups, write2.group) && (rule43.resources ?? []).some((entry) => {
+  return (rules2 ?? []).some((rule44) => rule44 !== null && typeof rule44 === "object" && names(rule44.operations, write2.operation) && names(rule44.apiGroups, write2.group) && (rule44.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
     const subresource = slash < 0 ? "" : entry.slice(slash + 1);
@@ -39269,7 +39278,7 @@ function validationsOf(run2, spec, requests2) {
   const variables = (spec.variables ?? []).flatMap((variable) => typeof variable?.name === "string" && typeof variable.expression === "string" ? [{ name: variable.name, expression: variable.expression }] : []);
   return validationsOutcome(run2, validations, variables, requests2);
 }
-function policyViolation(object, write2, rule43, boundBy, messageId, severity, help, nameWidth = 63) {
+function policyViolation(object, write2, rule44, boundBy, messageId, severity, help, nameWidth = 63) {
   return {
     messageId,
     data: {
@@ -39279,7 +39288,7 @@ function policyViolation(object, write2, rule43, boundBy, messageId, severity, h
       resource: describeResource(write2),
       defaulted: isPolicyDefaulted(object, ["spec", "failurePolicy"]) ? " (the API default)" : ""
     },
-    path: ["spec", "matchConstraints", "resourceRules", rule43],
+    path: ["spec", "matchConstraints", "resourceRules", rule44],
     severity,
     help
   };
@@ -39315,7 +39324,7 @@ function checkPolicyObject3(object, run2) {
     if (!mayMatch(policyRules2, write2))
       continue;
     const boundBy = [];
-    let rule43;
+    let rule44;
     for (const { binding, labels } of through) {
       const request2 = {
         ...write2,
@@ -39328,18 +39337,18 @@ function checkPolicyObject3(object, run2) {
       if (outcome.called !== true)
         continue;
       boundBy.push(binding.name ?? "(unnamed)");
-      rule43 ??= outcome.rule;
+      rule44 ??= outcome.rule;
     }
-    if (rule43 === void 0)
+    if (rule44 === void 0)
       continue;
     const { called: requesters, undecided } = calledRequesters(run2, spec.matchConditions ?? [], write2);
     if (requesters.length === 0) {
       if (undecided && !mutating)
-        undecidedWrite ??= { write: write2, rule: rule43, boundBy };
+        undecidedWrite ??= { write: write2, rule: rule44, boundBy };
       continue;
     }
     if (mutating)
-      return [policyViolation(object, write2, rule43, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
+      return [policyViolation(object, write2, rule44, boundBy, ignore ? "mutatingPolicyIgnore" : "mutatingPolicyFail", ignore ? "info" : "error", POLICY_HELP)];
     let validations = validationsOf(run2, spec, requesters);
     const audited = Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0;
     if (validations === "passes" && (undecided || spec.paramKind != null || audited))
@@ -39347,12 +39356,12 @@ function checkPolicyObject3(object, run2) {
     if (validations === "passes")
       continue;
     if (validations === "denies")
-      return [policyViolation(object, write2, rule43, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
+      return [policyViolation(object, write2, rule44, boundBy, "validatingPolicyDenies", "error", POLICY_DENIES_HELP)];
     if (write2.operation !== "DELETE")
       deletesOnly = false;
     if (gatedOnly && !(!undecided && spec.paramKind == null && !audited && validationsOf(run2, spec, requesters.map((request2) => ({ ...request2, systemObject: "likely" }))) === "passes"))
       gatedOnly = false;
-    unknown ??= { write: write2, rule: rule43, boundBy };
+    unknown ??= { write: write2, rule: rule44, boundBy };
   }
   if (unknown !== void 0) {
     return [policyViolation(object, unknown.write, unknown.rule, unknown.boundBy, ignore ? "validatingPolicyIgnore" : "validatingPolicyFail", deletesOnly || gatedOnly ? "info" : "warning", POLICY_HELP)];
@@ -39473,7 +39482,7 @@ var init_matches_kube_system = __esm({
             const written = webhooksOf(object);
             const writtenOf = (entry) => written.find((each) => each.index === entry.index) ?? entry;
             const found = unlessPatchedAway(judged, (judgedObject, patched2) => kubeSystemInterceptions(judgedObject, run2).filter(({ entry }) => !reportedAsEverything(entry.webhook, run2)).filter((interception) => !timeoutReportedElsewhere(object, interception, writtenOf(interception.entry), run2)).map((interception) => {
-              const { entry, rule: rule43, match, everything } = interception;
+              const { entry, rule: rule44, match, everything } = interception;
               const ignore = entry.webhook.failurePolicy === "Ignore";
               const timeout2 = entry.webhook.timeoutSeconds ?? 10;
               const { severity, why } = webhookSeverity(interception, ignore, timeout2);
@@ -39490,7 +39499,7 @@ var init_matches_kube_system = __esm({
                   patched: patched2,
                   unexcluded: unexcludedNote(entry.webhook.namespaceSelector, namespaceLabels(run2, KUBE_SYSTEM))
                 },
-                path: [...entry.path, "rules", rule43],
+                path: [...entry.path, "rules", rule44],
                 severity,
                 help: `${why} ${WEBHOOK_FIX}`,
                 // Fail because failurePolicy is omitted: implicit-failure-policy's cause, with its consequence.
@@ -39507,8 +39516,8 @@ var init_matches_kube_system = __esm({
 
 // dist/rules/non-idempotent-mutator.js
 function updateOperation(entry) {
-  for (const [j, rule43] of (entry.webhook.rules ?? []).entries()) {
-    const k = (rule43?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
+  for (const [j, rule44] of (entry.webhook.rules ?? []).entries()) {
+    const k = (rule44?.operations ?? []).findIndex((operation) => operation === "UPDATE" || operation === "*");
     if (k >= 0)
       return [...entry.path, "rules", j, "operations", k];
   }
@@ -40484,20 +40493,20 @@ function candidateRequests(hooks, discovery) {
     }
   }
   for (const hook of hooks) {
-    for (const rule43 of hook.entry.webhook.rules ?? []) {
-      if (rule43 === null)
+    for (const rule44 of hook.entry.webhook.rules ?? []) {
+      if (rule44 === null)
         continue;
-      for (const group of rule43.apiGroups ?? []) {
-        for (const version2 of (rule43.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
+      for (const group of rule44.apiGroups ?? []) {
+        for (const version2 of (rule44.apiVersions ?? []).map((v) => v === "*" ? "v1" : v)) {
           if (group === "*")
             continue;
-          for (const entry of rule43.resources ?? []) {
+          for (const entry of rule44.resources ?? []) {
             const slash = entry.indexOf("/");
             const resource = slash < 0 ? entry : entry.slice(0, slash);
             const subresource = slash < 0 ? "" : entry.slice(slash + 1);
             if (resource === "*" || subresource === "*" || discovery.resource(group, version2, resource) !== void 0)
               continue;
-            for (const operation of rule43.operations ?? []) {
+            for (const operation of rule44.operations ?? []) {
               const operations = operation === "*" ? subresource === "" ? ["CREATE", "UPDATE", "DELETE"] : ["CREATE", "UPDATE", "CONNECT"] : [operation];
               for (const op of operations) {
                 for (const scope of ["namespaced", "cluster"])
@@ -40532,16 +40541,16 @@ function ruleTable(hooks) {
     equivalent[position2] = (webhook.matchPolicy ?? "Equivalent") === "Equivalent" ? 1 : 0;
     const compiled4 = compiledRules(webhook.rules ?? []);
     for (let k = 0; k < compiled4.length; k++) {
-      const rule43 = compiled4[k];
-      if (rule43 === null) {
+      const rule44 = compiled4[k];
+      if (rule44 === null) {
         ruleIds.push(-1);
         continue;
       }
-      let id = ids.get(rule43.key);
+      let id = ids.get(rule44.key);
       if (id === void 0) {
         id = rules2.length;
-        ids.set(rule43.key, id);
-        rules2.push(rule43);
+        ids.set(rule44.key, id);
+        rules2.push(rule44);
         written.push(webhook.rules[k]);
         hooksOf.push([]);
       }
@@ -40553,12 +40562,12 @@ function ruleTable(hooks) {
   });
   start[hooks.length] = ruleIds.length;
   const buckets = /* @__PURE__ */ new Map();
-  written.forEach((rule43, id) => {
+  written.forEach((rule44, id) => {
     const keys = /* @__PURE__ */ new Set();
-    const apiGroups = rule43.apiGroups ?? [];
-    const operations = rule43.operations ?? [];
+    const apiGroups = rule44.apiGroups ?? [];
+    const operations = rule44.operations ?? [];
     const resources = /* @__PURE__ */ new Map();
-    for (const entry of rule43.resources ?? []) {
+    for (const entry of rule44.resources ?? []) {
       const slash = entry.indexOf("/");
       resources.set(entry, slash < 0 ? [entry, ""] : [entry.slice(0, slash), entry.slice(slash + 1)]);
     }
@@ -40634,12 +40643,12 @@ function* candidateMatches(hooks, context, options = {}) {
     const probe2 = { ...base, namespace: base.scope === "cluster" ? null : UNLABELLED_NAMESPACE };
     let equivalents;
     for (const id of tried) {
-      const rule43 = table2.rules[id];
-      if (compiledRuleMatches(rule43, probe2))
+      const rule44 = table2.rules[id];
+      if (compiledRuleMatches(rule44, probe2))
         status[id] = 1;
       else {
         equivalents ??= context.discovery.equivalents(probe2).map((gvr2) => ({ ...probe2, group: gvr2.group, version: gvr2.version, resource: gvr2.resource }));
-        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule43, candidate)) ? 2 : 0;
+        status[id] = equivalents.some((candidate) => compiledRuleMatches(rule44, candidate)) ? 2 : 0;
       }
     }
     const candidates2 = [];
@@ -41589,16 +41598,16 @@ function policySubject(object, list3) {
     rule: (resources) => `this exclusion of ${who} excludes no request for ${resources}`
   };
 }
-function capitalized(rule43, rulePath, subject) {
-  return (rule43.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
+function capitalized(rule44, rulePath, subject) {
+  return (rule44.resources ?? []).flatMap((entry, k) => typeof entry === "string" && /[A-Z]/.test(entry) ? [{ messageId: "capitals", path: [...rulePath, "resources", k], data: { resource: entry, effect: subject.entry } }] : []);
 }
-function checkRule2(run2, rule43, rulePath, subject) {
+function checkRule2(run2, rule44, rulePath, subject) {
   const { discovery } = run2;
   const kube = formatKubeVersion(run2.kubeVersion);
-  const groups = rule43.apiGroups ?? [];
+  const groups = rule44.apiGroups ?? [];
   if (!allGroupsKnown(discovery, groups))
-    return capitalized(rule43, rulePath, subject);
-  const versions = (rule43.apiVersions ?? []).filter((v) => v !== "");
+    return capitalized(rule44, rulePath, subject);
+  const versions = (rule44.apiVersions ?? []).filter((v) => v !== "");
   if (versions.length === 0)
     return [];
   const findings = /* @__PURE__ */ new Map();
@@ -41612,10 +41621,10 @@ function checkRule2(run2, rule43, rulePath, subject) {
       existing.servedAs.push(...finding.servedAs.filter((r) => !existing.servedAs.includes(r)));
     }
   };
-  (rule43.resources ?? []).forEach((resourceEntry, k) => {
+  (rule44.resources ?? []).forEach((resourceEntry, k) => {
     if (resourceEntry === "" || resourceEntry === "*" || resourceEntry === "*/*")
       return;
-    const problem = diagnose(discovery, run2.kubeVersion, rule43, resourceEntry);
+    const problem = diagnose(discovery, run2.kubeVersion, rule44, resourceEntry);
     if (problem === void 0)
       return;
     const data = { kube, ...problem.data };
@@ -41624,7 +41633,7 @@ function checkRule2(run2, rule43, rulePath, subject) {
     else if (problem.at === "version") {
       const group = problem.group;
       for (const index of problem.indexes) {
-        const version2 = rule43.apiVersions[index];
+        const version2 = rule44.apiVersions[index];
         const history = problem.offByDefault === true ? "off by default: --runtime-config switches it on" : discovery.isKnownBuiltinGroup(group) ? groupVersionHistory(group, version2, run2.kubeVersion) : `the run's CustomResourceDefinition serves ${joinList(discovery.versions(group))}`;
         add2({ messageId: "version", path: [...rulePath, "apiVersions", index], data: { ...data, groupVersion: groupVersion(group, version2), history }, resources: [resourceEntry], servedAs: problem.servedAs });
       }
@@ -41662,22 +41671,22 @@ function ruleStillMatches(entries, violations, at) {
   const dead = new Set(violations.filter((violation) => violation.path[at] === "resources").map((violation) => violation.path[at + 1]));
   return dead.size < entries;
 }
-function diagnose(discovery, at, rule43, resourceEntry) {
-  if (entryTargets(discovery, rule43, resourceEntry).length > 0)
+function diagnose(discovery, at, rule44, resourceEntry) {
+  if (entryTargets(discovery, rule44, resourceEntry).length > 0)
     return void 0;
-  const groups = rule43.apiGroups ?? [];
-  const versions = rule43.apiVersions ?? [];
+  const groups = rule44.apiGroups ?? [];
+  const versions = rule44.apiVersions ?? [];
   const { resource, subresource } = splitEntry(resourceEntry);
   const servedGroups = groups.filter((g) => discovery.knowsGroup(g));
   const custom = groups.some((g) => !discovery.isKnownBuiltinGroup(g));
-  const anyVersion = { ...rule43, apiVersions: ["*"], apiGroups: servedGroups };
+  const anyVersion = { ...rule44, apiVersions: ["*"], apiGroups: servedGroups };
   if (mayBeSwitchedOn(groups, versions, resource)) {
     const served3 = [...new Set(entryTargets(discovery, anyVersion, resourceEntry).map((t) => groupVersion(t.info.group, t.info.version)))];
     const dead = versions.map((version2, index) => ({ version: version2, index })).filter(({ version: version2 }) => version2 !== "" && version2 !== "*" && !groups.some((g) => discovery.versions(g).includes(version2)));
     return served3.length > 0 && dead.length > 0 ? { at: "version", indexes: dead.map((d) => d.index), group: groups.find((g) => discovery.knowsGroup(g)), servedAs: served3, data: {}, offByDefault: true } : void 0;
   }
   if (resource === "*") {
-    const all = entryTargets(discovery, rule43, "*");
+    const all = entryTargets(discovery, rule44, "*");
     return all.length === 0 ? void 0 : subresourceProblem(all, resource, subresource, servedGroups);
   }
   const withResource = entryTargets(discovery, anyVersion, resource);
@@ -41794,8 +41803,8 @@ var init_unknown_resource = __esm({
           webhookConfiguration(object) {
             return webhooksOf(object).flatMap((entry) => {
               const rules2 = entry.webhook.rules ?? [];
-              const found = rules2.map((rule43, j) => rule43 === null || typeof rule43 !== "object" ? [] : checkRule2(run2, rule43, [...entry.path, "rules", j], webhookSubject(entry.label)));
-              const stillCalled = rules2.some((rule43, j) => rule43 !== null && typeof rule43 === "object" && ruleStillMatches(rule43.resources?.length ?? 0, found[j], entry.path.length + 2));
+              const found = rules2.map((rule44, j) => rule44 === null || typeof rule44 !== "object" ? [] : checkRule2(run2, rule44, [...entry.path, "rules", j], webhookSubject(entry.label)));
+              const stillCalled = rules2.some((rule44, j) => rule44 !== null && typeof rule44 === "object" && ruleStillMatches(rule44.resources?.length ?? 0, found[j], entry.path.length + 2));
               const lowered = entry.mutating && stillCalled;
               return found.flat().map((violation) => lowered ? { ...violation, severity: "info", help: `${violation.help ?? BASE_HELP} ${MUTATING_ENTRY_HELP}` } : violation);
             });
@@ -41804,7 +41813,7 @@ var init_unknown_resource = __esm({
             const { match, path } = matchResourcesOf(object);
             if (match === void 0)
               return [];
-            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule43, j) => rule43 === null || typeof rule43 !== "object" ? [] : checkRule2(run2, rule43, [...path, list3, j], policySubject(object, list3))));
+            return ["resourceRules", "excludeResourceRules"].flatMap((list3) => (match[list3] ?? []).flatMap((rule44, j) => rule44 === null || typeof rule44 !== "object" ? [] : checkRule2(run2, rule44, [...path, list3, j], policySubject(object, list3))));
           }
         };
       }
@@ -41916,15 +41925,15 @@ var init_wildcard_rule = __esm({
               if (isOptIn(webhook.objectSelector))
                 continue;
               const everything = everythingRule(webhook);
-              const found = (webhook.rules ?? []).flatMap((rule43, j) => {
-                if (rule43 === null || typeof rule43 !== "object" || everything !== void 0 && j !== everything)
+              const found = (webhook.rules ?? []).flatMap((rule44, j) => {
+                if (rule44 === null || typeof rule44 !== "object" || everything !== void 0 && j !== everything)
                   return [];
-                const groups = rule43.apiGroups ?? [];
+                const groups = rule44.apiGroups ?? [];
                 const anyGroup = groups.includes("*");
                 if (!anyGroup && !groups.some((g) => run2.discovery.isKnownBuiltinGroup(g)))
                   return [];
-                const scope = rule43.scope ?? "*";
-                return (rule43.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+                const scope = rule44.scope ?? "*";
+                return (rule44.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === "*" ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
               })[0];
               if (found === void 0)
                 continue;
@@ -42013,11 +42022,11 @@ var init_match_policy_exact = __esm({
             });
             const named = (rules2) => {
               const picked = /* @__PURE__ */ new Set();
-              for (const rule43 of rules2 ?? []) {
-                if (rule43 === null || typeof rule43 !== "object")
+              for (const rule44 of rules2 ?? []) {
+                if (rule44 === null || typeof rule44 !== "object")
                   continue;
-                const groups = rule43.apiGroups ?? [];
-                for (const entry of rule43.resources ?? []) {
+                const groups = rule44.apiGroups ?? [];
+                for (const entry of rule44.resources ?? []) {
                   const slash = entry.indexOf("/");
                   const resource = slash < 0 ? entry : entry.slice(0, slash);
                   if (resource === "*" || groups.includes("*"))
@@ -43224,10 +43233,10 @@ function mayAdmitApiServer(policy, targetPort, sources) {
     return false;
   if (!Array.isArray(ingress))
     return true;
-  return ingress.some((rule43) => {
-    if (!isRecord2(rule43))
+  return ingress.some((rule44) => {
+    if (!isRecord2(rule44))
       return true;
-    const { from, ports } = rule43;
+    const { from, ports } = rule44;
     const anySource = from == null || Array.isArray(from) && from.length === 0;
     const mayBeApiServer = anySource || !Array.isArray(from) || from.some((peer) => mayBeApiServerPeer(peer, policy, sources));
     return mayBeApiServer && mayBeOnPort(ports, targetPort);
@@ -44203,7 +44212,7 @@ function evaluated(evaluator, scenario, ast, cache) {
   return value;
 }
 function scenarios(entry) {
-  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule43) => rule43?.operations ?? []));
+  const operations = new Set((entry.webhook.rules ?? []).flatMap((rule44) => rule44?.operations ?? []));
   const all = operations.has("*");
   const has = (operation) => all || operations.has(operation);
   const out = [];
@@ -44367,14 +44376,14 @@ function kindScenarios(run2, rules2, owner, excluded = /* @__PURE__ */ new Set()
 }
 function requests(run2, rules2) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule43 of rules2) {
-    if (rule43 == null)
+  for (const rule44 of rules2) {
+    if (rule44 == null)
       continue;
-    const operations = rule43.operations ?? [];
-    const spelled = withAllGroups(run2.discovery, rule43);
-    for (const entry of rule43.resources ?? []) {
+    const operations = rule44.operations ?? [];
+    const spelled = withAllGroups(run2.discovery, rule44);
+    for (const entry of rule44.resources ?? []) {
       for (const { info, subresource } of entryTargets(run2.discovery, spelled, entry ?? "")) {
-        if (rule43.scope === "Namespaced" && !info.namespaced || rule43.scope === "Cluster" && info.namespaced)
+        if (rule44.scope === "Namespaced" && !info.namespaced || rule44.scope === "Cluster" && info.namespaced)
           continue;
         for (const operation of OPERATIONS4) {
           if (subresource !== "" && operation !== "UPDATE")
@@ -44433,7 +44442,7 @@ function boundRequests(run2, policy, counts = () => true) {
   const covers2 = bindings.map((binding) => {
     const match = bindingSpec(binding)?.matchResources;
     const rules2 = match?.resourceRules ?? [];
-    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule43) => (rule43?.resourceNames ?? []).length === 0)).keys());
+    const excluded = new Set(requests(run2, (match?.excludeResourceRules ?? []).filter((rule44) => (rule44?.resourceNames ?? []).length === 0)).keys());
     const matched = rules2.length === 0 ? void 0 : new Set(requests(run2, rules2).keys());
     return (key2) => (matched === void 0 || matched.has(key2)) && !excluded.has(key2);
   });
@@ -44810,7 +44819,7 @@ function pathTo(expr, read2) {
 function isZeroValue(value) {
   return value === false || value === "" || value === 0 || value === 0n || value instanceof Uint8Array && value.length === 0;
 }
-function deniedEitherWay(expr, read2, { absentIsZero = false } = {}) {
+function deniedEitherWay(expr, read2, { zeroWhenAbsent } = {}) {
   const chain = pathTo(expr, read2);
   if (chain === void 0)
     return false;
@@ -44829,19 +44838,25 @@ function deniedEitherWay(expr, read2, { absentIsZero = false } = {}) {
     return false;
   const operand = chain[at + 1];
   const other = comparison2.args.find((arg) => arg !== operand);
-  const zeroWhenOmitted = read2.missing === "field" && (absentIsZero || OMITTED_WHEN_ZERO.has(read2.name));
-  const value = (e) => e.kind === "literal" && e.type !== "null" && !(zeroWhenOmitted && isZeroValue(e.value));
+  const builtinZero = read2.missing === "field" && OMITTED_WHEN_ZERO.has(read2.name);
+  const customZero = read2.missing === "field" ? zeroWhenAbsent : void 0;
+  const isZero = (e) => e.kind === "literal" && (customZero !== void 0 ? e.value === customZero : builtinZero && isZeroValue(e.value));
+  const zeroWhenOmitted = builtinZero || customZero !== void 0;
+  const value = (e) => e.kind === "literal" && e.type !== "null" && !isZero(e);
   const literal = (e) => e !== void 0 && (value(e) || e.kind === "list" && e.elements.length > 0 && e.elements.every(value));
   const inOperand = chain.slice(at + 1).every((node) => node.kind === "select" && !node.testOnly || node.kind === "call" && node.fn === "_[_]");
   if (operand === void 0 || !inOperand)
     return false;
   if (comparison2.fn === "_!=_") {
-    return other !== void 0 && other.kind === "literal" && (other.type === "null" || zeroWhenOmitted && isZeroValue(other.value));
+    return other !== void 0 && other.kind === "literal" && (other.type === "null" || zeroWhenOmitted && isZero(other));
   }
   const placed = comparison2.fn === "_==_" ? comparison2.args.includes(operand) : comparison2.args[0] === operand;
-  return placed && (literal(other) || comparison2.fn === "_==_" && presentCounterpart(expr, read2, other));
+  return placed && (literal(other) || comparison2.fn === "_==_" && presentCounterpart(chain.slice(0, at + 1), read2, other));
 }
-function presentCounterpart(expr, read2, other) {
+function operandsOf(e, fn) {
+  return e.kind === "call" && e.fn === fn ? e.args.flatMap((arg) => operandsOf(arg, fn)) : [e];
+}
+function presentCounterpart(path, read2, other) {
   if (other === void 0 || read2.missing !== "field")
     return false;
   const [root, ...rest] = read2.segments;
@@ -44851,7 +44866,28 @@ function presentCounterpart(expr, read2, other) {
   const tracked = follow(other, /* @__PURE__ */ new Map());
   if (tracked === void 0 || tracked.root !== counterpart || tracked.segments.join(".") !== rest.join("."))
     return false;
-  return presenceTests([expr]).has(keyOf(counterpart, rest));
+  const field = keyOf(counterpart, rest);
+  const tests = (e, positive) => {
+    if (!positive)
+      return e !== void 0 && e.kind === "call" && e.fn === "!_" && tests(e.args[0], true);
+    if (e === void 0 || e.kind !== "select" || !e.testOnly)
+      return false;
+    const operand = follow(e.operand, /* @__PURE__ */ new Map());
+    return operand !== void 0 && keyOf(operand.root, [...operand.segments, e.field]) === field;
+  };
+  return path.slice(0, -1).some((node, index) => {
+    if (node.kind !== "call")
+      return false;
+    const next = path[index + 1];
+    const siblings = node.args.filter((arg) => arg !== next);
+    if (node.fn === "_||_")
+      return siblings.some((arg) => operandsOf(arg, "_||_").some((each) => tests(each, false)));
+    if (node.fn === "_&&_")
+      return siblings.some((arg) => operandsOf(arg, "_&&_").some((each) => tests(each, true)));
+    if (node.fn === "_?_:_")
+      return next === node.args[1] && tests(node.args[0], true) || next === node.args[2] && tests(node.args[0], false);
+    return false;
+  });
 }
 function fieldsRequired(expr) {
   return requirements(expr, void 0);
@@ -44988,7 +45024,7 @@ function unguardedPatchTargets(expr, fields, guards) {
     return [];
   const found = /* @__PURE__ */ new Map();
   const guarded = (prefix) => guards.has(keyOf("object", prefix));
-  const check5 = (segments, whole, op, pointer, offset) => {
+  const check6 = (segments, whole, op, pointer, offset) => {
     for (let i = 1; i <= segments.length; i++) {
       const prefix = segments.slice(0, i);
       if (guarded(prefix))
@@ -45015,7 +45051,7 @@ function unguardedPatchTargets(expr, fields, guards) {
           continue;
         const segments = requiredSegments(pointer, need);
         if (segments !== void 0)
-          check5(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
+          check6(segments, need === "target" && pointer.complete, operation.op, written(pointer), e.offset);
       }
     }
     for (const child of children2(e))
@@ -45209,32 +45245,53 @@ function podSpec(template = false) {
     ...optAll("affinity", "hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace", "activeDeadlineSeconds", "automountServiceAccountToken", "nodeName", "hostname", "subdomain", "dnsConfig", "readinessGates", "runtimeClassName", "topologySpreadConstraints", "setHostnameAsFQDN", "os", "hostUsers", "schedulingGates", "resourceClaims", "hostAliases", "imagePullSecrets")
   });
 }
-function customResource(schema) {
-  const declared = schemaNode(schema, false, 0);
+function customResource(schema, others) {
+  const declared = schemaNode(schema, others, false, 0);
   const fields = {};
-  for (const [name, node] of Object.entries(declared.fields ?? {}))
-    if (name !== "metadata" && name !== "apiVersion" && name !== "kind")
-      fields[name] = { ...node, optional: false };
+  for (const [name, node] of Object.entries(declared.fields ?? {})) {
+    if (name === "metadata" || name === "apiVersion" || name === "kind")
+      continue;
+    fields[name] = name === "spec" ? { ...node, optional: false } : name === "status" ? { ...node, optional: true } : node;
+  }
   return { fields: Object.assign(/* @__PURE__ */ Object.create(null), fields, { metadata: metadata() }), custom: true };
 }
-function schemaNode(schema, optional, depth) {
+function requiredOf(schema) {
+  const names2 = (value) => Array.isArray(value) ? value.filter((name) => typeof name === "string") : [];
+  const all = Array.isArray(schema.allOf) ? schema.allOf.flatMap((entry) => isSchema(entry) ? names2(entry.required) : []) : [];
+  return /* @__PURE__ */ new Set([...names2(schema.required), ...all]);
+}
+function keeps(parent, name) {
+  if (!isSchema(parent) || !isSchema(parent.properties))
+    return false;
+  const property = Object.hasOwn(parent.properties, name) ? parent.properties[name] : void 0;
+  if (!isSchema(property) || property.nullable === true)
+    return false;
+  return requiredOf(parent).has(name) || "default" in property;
+}
+function propertyOf(parent, name) {
+  return isSchema(parent) && isSchema(parent.properties) && Object.hasOwn(parent.properties, name) ? parent.properties[name] : void 0;
+}
+function schemaNode(schema, others, optional, depth) {
   const node = optional ? { optional: true } : {};
+  if (isSchema(schema) && schema.type === "string" && schema.nullable !== true && schema["x-kubernetes-int-or-string"] !== true)
+    node.zero = "";
   if (!isSchema(schema) || depth > MAX_SCHEMA_DEPTH || schema["x-kubernetes-preserve-unknown-fields"] === true || schema["x-kubernetes-int-or-string"] === true)
     return node;
   if (isSchema(schema.properties)) {
     const properties = schema.properties;
-    const required2 = new Set(Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === "string") : []);
     const children3 = /* @__PURE__ */ Object.create(null);
+    const embedded2 = schema["x-kubernetes-embedded-resource"] === true;
     for (const name of Object.keys(properties)) {
-      const property = properties[name];
-      Object.defineProperty(children3, name, { enumerable: true, get: () => schemaNode(property, !required2.has(name) && !(isSchema(property) && "default" in property), depth + 1) });
+      const present2 = embedded2 && (name === "apiVersion" || name === "kind") || keeps(schema, name) && others.every((other) => keeps(other, name));
+      Object.defineProperty(children3, name, { enumerable: true, get: () => schemaNode(properties[name], others.map((other) => propertyOf(other, name)), !present2, depth + 1) });
     }
     return { ...node, fields: children3 };
   }
   if (schema.type === "array" && isSchema(schema.items)) {
     const items = schema.items;
+    const otherItems = others.map((other) => isSchema(other) ? other.items : void 0);
     return { ...node, fields: { get "[]"() {
-      return schemaNode(items, false, depth + 1);
+      return schemaNode(items, otherItems, false, depth + 1);
     } } };
   }
   if (schema.type === "object" && (isSchema(schema.additionalProperties) || schema.additionalProperties === true))
@@ -45247,7 +45304,7 @@ function isSchema(value) {
 function nodeOf(target, builtin) {
   const { info, subresource } = target;
   if (!builtin(info.group))
-    return info.custom && (subresource === "" || subresource === "status") ? customResource(info.schema) : void 0;
+    return info.custom && (subresource === "" || subresource === "status") ? customResource(info.schema, info.otherSchemas ?? []) : void 0;
   const known = KINDS.get(`${info.group}/${info.kind}`);
   if (known)
     return known.subresources.has(subresource) ? known.node : void 0;
@@ -45374,9 +45431,22 @@ var init_optional_fields = __esm({
       get known() {
         return this.entries.length > 0;
       }
-      /** Whether every target is a custom resource (its fields' Go types, pointer or not, are not known here). */
-      get custom() {
-        return this.entries.length > 0 && this.entries.every((entry) => entry.node.custom === true);
+      /**
+       * What an absent field at `path` (field names, `[]` for list elements) stands for on every
+       * target, where that is known: '' for a custom resource's string scalar. Undefined otherwise
+       * (built-in fields: src/cel/missing-fields.ts OMITTED_WHEN_ZERO; a custom resource's integer or
+       * boolean may be a pointer in its controller, absent then unset).
+       */
+      zeroWhenAbsent(path) {
+        if (this.entries.length === 0 || !this.entries.every((entry) => entry.node.custom === true))
+          return void 0;
+        const zeros = this.entries.map((entry) => {
+          let node = entry.node;
+          for (const segment of path)
+            node = node?.fields?.[segment];
+          return node?.zero;
+        });
+        return zeros.every((zero) => zero === "") ? "" : void 0;
       }
       /** Whether the targets are of several kinds (trees or types): declaredOnly may then judge more. */
       get mixed() {
@@ -45407,13 +45477,13 @@ var init_optional_fields = __esm({
 // dist/rules/match-condition-missing-field.js
 function matchedTargets(run2, rules2) {
   const targets2 = [];
-  for (const rule43 of rules2) {
-    if (rule43 == null)
+  for (const rule44 of rules2) {
+    if (rule44 == null)
       continue;
-    for (const entry of rule43.resources ?? []) {
-      const found = entryTargets(run2.discovery, rule43, entry ?? "");
+    for (const entry of rule44.resources ?? []) {
+      const found = entryTargets(run2.discovery, rule44, entry ?? "");
       if (found.length === 0) {
-        const custom = customResourceTargets(run2, rule43, entry ?? "");
+        const custom = customResourceTargets(run2, rule44, entry ?? "");
         if (custom === void 0)
           return void 0;
         targets2.push(...custom);
@@ -45424,10 +45494,10 @@ function matchedTargets(run2, rules2) {
   }
   return targets2;
 }
-function customResourceTargets(run2, rule43, entry) {
+function customResourceTargets(run2, rule44, entry) {
   const { resource, subresource } = splitEntry(entry);
-  const groups = rule43.apiGroups ?? [];
-  const versions = (rule43.apiVersions ?? []).filter((version2) => version2 !== "*");
+  const groups = rule44.apiGroups ?? [];
+  const versions = (rule44.apiVersions ?? []).filter((version2) => version2 !== "*");
   if (resource === "" || subresource !== "" && subresource !== "status" || groups.length === 0 || versions.length === 0)
     return void 0;
   if (groups.some((group) => group === "*" || run2.discovery.isKnownBuiltinGroup(group) || run2.discovery.knowsGroup(group) || READ_ONLY_AGGREGATED_GROUPS.has(group)))
@@ -45435,7 +45505,7 @@ function customResourceTargets(run2, rule43, entry) {
   return groups.flatMap((group) => versions.map((version2) => ({ info: { group, version: version2, resource, kind: "", namespaced: true, subresources: /* @__PURE__ */ new Set(), connect: /* @__PURE__ */ new Set(), readOnly: /* @__PURE__ */ new Set(), custom: true }, subresource })));
 }
 function objectRoots(rules2) {
-  const operations = new Set(rules2.flatMap((rule43) => rule43?.operations ?? []));
+  const operations = new Set(rules2.flatMap((rule44) => rule44?.operations ?? []));
   const has = (operation) => operations.has("*") || operations.has(operation);
   const roots = /* @__PURE__ */ new Set();
   if (has("CREATE") || has("UPDATE"))
@@ -45496,7 +45566,7 @@ function prefixKeys(paths) {
   return paths.flatMap((path) => path.slice(2).map((_, index) => path.slice(0, index + 3).join(".")).concat(path.length >= 2 ? [path.slice(0, 2).join(".")] : []));
 }
 function selectedLabels(selector, rules2) {
-  const createOnly = rules2.length > 0 && rules2.every((rule43) => rule43 != null && (rule43.operations ?? []).length > 0 && (rule43.operations ?? []).every((operation) => operation === "CREATE"));
+  const createOnly = rules2.length > 0 && rules2.every((rule44) => rule44 != null && (rule44.operations ?? []).length > 0 && (rule44.operations ?? []).every((operation) => operation === "CREATE"));
   if (!createOnly || selector === null || typeof selector !== "object")
     return [];
   const { matchLabels, matchExpressions } = selector;
@@ -45577,7 +45647,7 @@ var init_match_condition_missing_field = __esm({
             for (const read2 of [...unguardedReads(expr, fields, guards), ...patchTargets]) {
               const root = read2.path.startsWith("oldObject") ? "oldObject" : "object";
               if (roots.has(root) && keep(site, read2))
-                findings.push({ site, read: read2, expr, oneUser: onlyForOneUser(expr, read2, variables), custom: fields.custom });
+                findings.push({ site, read: read2, expr, oneUser: onlyForOneUser(expr, read2, variables), zeroWhenAbsent: fields.zeroWhenAbsent(read2.segments.slice(1)) });
             }
           }
           const bySite = /* @__PURE__ */ new Map();
@@ -45623,7 +45693,7 @@ var init_match_condition_missing_field = __esm({
             const index = evaluatedSites().findIndex((each) => each.site === site);
             if (index < 0)
               return false;
-            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule43) => (rule43?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
+            scenarios2 ??= kindScenarios(run2, rules2, owner, new Set(requests(run2, exclusions.filter((rule44) => (rule44?.resourceNames ?? []).length === 0)).keys())).filter(({ key: key2 }) => bound === void 0 || bound(key2));
             return failsWhereAbsent(evaluatedSites(), index, scenarios2, read2.path, celMeterOf(run2), budget2) === true;
           };
           return analyseWith(analysis, targets2, true, reached);
@@ -45706,8 +45776,8 @@ var init_match_condition_missing_field = __esm({
               else
                 byPath.set(finding.read.path, { ...first, more: first.more + 1 + finding.more, oneUser: first.oneUser && finding.oneUser, requiredElsewhere: first.requiredElsewhere && finding.requiredElsewhere });
             }
-            return [...byPath.values()].map(({ site, read: read2, expr, oneUser, custom, more: more2, requiredElsewhere }) => {
-              const deniedAnyway = site.kind === "validating.validation" && more2 === 0 && deniedEitherWay(expr, read2, { absentIsZero: custom });
+            return [...byPath.values()].map(({ site, read: read2, expr, oneUser, zeroWhenAbsent, more: more2, requiredElsewhere }) => {
+              const deniedAnyway = site.kind === "validating.validation" && more2 === 0 && deniedEitherWay(expr, read2, zeroWhenAbsent === void 0 ? {} : { zeroWhenAbsent });
               const lowered = spec.failurePolicy === "Ignore" ? !deniedAnyway : site.kind === "validating.validation" && (deniedAnyway || oneUser || requiredElsewhere);
               return {
                 ...read2.patch === void 0 ? { messageId: "policy", data: { site: site.label, policy: describePolicyObject(object), access: read2.access, missing: describeMissing(read2), more: moreReads(more2) } } : { messageId: "patch", data: { site: site.label, policy: describePolicyObject(object), op: read2.patch.op, pointer: elideMiddle(read2.patch.pointer, 64), target: describePatchTarget(read2), more: moreReads(more2) } },
@@ -45723,6 +45793,133 @@ var init_match_condition_missing_field = __esm({
   }
 });
 
+// dist/rules/init-containers-unchecked.js
+function matchesPodSpecs(object) {
+  const rules2 = policySpec(object)?.matchConstraints?.resourceRules;
+  if (!Array.isArray(rules2))
+    return false;
+  return rules2.some((rule44) => {
+    if (rule44 === null || typeof rule44 !== "object")
+      return false;
+    const operations = rule44.operations ?? [];
+    if (!operations.some((operation) => operation === "*" || operation === "CREATE" || operation === "UPDATE"))
+      return false;
+    return (rule44.apiGroups ?? []).some((group) => (rule44.resources ?? []).some((resource) => {
+      if (typeof resource !== "string" || resource.includes("/"))
+        return resource === "*/*";
+      if (group === "*")
+        return resource === "*" || [...POD_SPEC_RESOURCES.values()].some((set) => set.has(resource));
+      const resources = POD_SPEC_RESOURCES.get(group);
+      return resources !== void 0 && (resource === "*" || resources.has(resource));
+    }));
+  });
+}
+function* nodesOf(expr) {
+  yield expr;
+  for (const child of children2(expr))
+    yield* nodesOf(child);
+}
+function isContainerList(e, containerVariables) {
+  if (e.kind === "select" && !e.testOnly) {
+    if (e.field === "containers")
+      return true;
+    return e.operand.kind === "ident" && e.operand.name === "variables" && containerVariables.has(e.field);
+  }
+  return e.kind === "comprehension" && isFilter(e) && isContainerList(e.iterRange, containerVariables);
+}
+function isFilter(e) {
+  if (e.accuInit.kind !== "list" || e.accuInit.elements.length !== 0)
+    return false;
+  for (const node of nodesOf(e.loopStep)) {
+    if (node.kind === "list" && node.elements.length === 1 && node.elements[0].kind === "ident" && node.elements[0].name === e.iterVar)
+      return true;
+  }
+  return false;
+}
+function fieldsRead(comprehension) {
+  const out = /* @__PURE__ */ new Set();
+  for (const body of [comprehension.loopCondition, comprehension.loopStep, comprehension.result]) {
+    for (const node of nodesOf(body)) {
+      if (node.kind === "select" && node.operand.kind === "ident" && node.operand.name === comprehension.iterVar && SHARED_FIELDS.has(node.field))
+        out.add(node.field);
+    }
+  }
+  return out;
+}
+function check4(object, run2) {
+  if (object.kind !== "ValidatingAdmissionPolicy" || !matchesPodSpecs(object))
+    return [];
+  const spec = policySpec(object);
+  const text = (value) => typeof value === "string" ? value : "";
+  const validations = (Array.isArray(spec?.validations) ? spec.validations : []).map((validation, index) => ({
+    path: ["spec", "validations", index, "expression"],
+    label: `validations[${index}]`,
+    text: text(validation?.expression)
+  }));
+  const variables = (Array.isArray(spec?.variables) ? spec.variables : []).map((variable) => ({ name: text(variable?.name), text: text(variable?.expression) }));
+  const everything = [
+    ...validations.map((each) => each.text),
+    ...Array.isArray(spec?.validations) ? spec.validations.map((validation) => text(validation?.messageExpression)) : [],
+    ...variables.map((variable) => variable.text),
+    ...Array.isArray(spec?.matchConditions) ? spec.matchConditions.map((condition) => text(condition?.expression)) : []
+  ];
+  if (everything.some((each) => each.includes("initContainers")))
+    return [];
+  const containerVariables = /* @__PURE__ */ new Set();
+  for (const variable of variables) {
+    const expr = variable.text.trim() === "" ? void 0 : parseExpression(variable.text, "validating.variable", run2.kubeVersion);
+    if (expr !== void 0 && isContainerList(expr, containerVariables))
+      containerVariables.add(variable.name);
+  }
+  for (const validation of validations) {
+    const expr = validation.text.trim() === "" ? void 0 : parseExpression(validation.text, "validating.validation", run2.kubeVersion);
+    if (expr === void 0)
+      continue;
+    const fields = /* @__PURE__ */ new Set();
+    for (const node of nodesOf(expr))
+      if (node.kind === "comprehension" && isContainerList(node.iterRange, containerVariables))
+        for (const field of fieldsRead(node))
+          fields.add(field);
+    if (fields.size === 0)
+      continue;
+    return [{ messageId: "unchecked", data: { site: validation.label, policy: describePolicyObject(object), fields: joinWords([...fields].sort()) }, path: validation.path }];
+  }
+  return [];
+}
+var POD_SPEC_RESOURCES, SHARED_FIELDS, rule30;
+var init_init_containers_unchecked = __esm({
+  "dist/rules/init-containers-unchecked.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_check();
+    init_ast();
+    init_policies();
+    init_rule();
+    init_list();
+    POD_SPEC_RESOURCES = /* @__PURE__ */ new Map([
+      ["", /* @__PURE__ */ new Set(["pods", "replicationcontrollers", "podtemplates"])],
+      ["apps", /* @__PURE__ */ new Set(["deployments", "replicasets", "statefulsets", "daemonsets"])],
+      ["batch", /* @__PURE__ */ new Set(["jobs", "cronjobs"])]
+    ]);
+    SHARED_FIELDS = /* @__PURE__ */ new Set(["image", "securityContext"]);
+    rule30 = defineObjectRule({
+      meta: {
+        id: "init-containers-unchecked",
+        title: "A policy checks its pods' containers but not their init containers",
+        severity: "warning",
+        appliesTo: ["ValidatingAdmissionPolicy"],
+        messages: {
+          unchecked: "{{site}} of {{policy}} checks the {{fields}} of containers, never of initContainers: a pod can run an unchecked one as an init container"
+        },
+        help: "An init container runs the image it names with the security context it asks for, before the containers start (and, with restartPolicy: Always, beside them for the pod's whole life), so a check of spec.containers alone lets any image or privilege in through spec.initContainers. Check both lists: object.spec.containers + object.spec.?initContainers.orValue([]), in a variable that every validation reads."
+      },
+      create(run2) {
+        return { policy: (object) => check4(object, run2) };
+      }
+    });
+  }
+});
+
 // dist/rules/namespace-opts-out.js
 function resourcePart2(entry) {
   const slash = entry.indexOf("/");
@@ -45732,19 +45929,19 @@ function knownClusterScoped(discovery, group, resource) {
   const known = discovery.versions(group).map((version2) => discovery.resource(group, version2, resource)).filter((info) => info !== void 0);
   return known.length > 0 && known.every((info) => !info.namespaced);
 }
-function operationsOf(rule43) {
-  const listed2 = rule43.operations ?? [];
+function operationsOf(rule44) {
+  const listed2 = rule44.operations ?? [];
   if (listed2.includes("*"))
     return ["CREATE", "UPDATE", "DELETE", "CONNECT"];
   return ["CREATE", "UPDATE", "DELETE", "CONNECT"].filter((operation) => listed2.includes(operation));
 }
-function namespacedRequest(rule43, discovery) {
-  const operations = operationsOf(rule43);
-  const fits = (request2) => ruleMatches(rule43, { ...request2, namespace: "namespace" });
-  for (const entry of rule43.resources ?? []) {
+function namespacedRequest(rule44, discovery) {
+  const operations = operationsOf(rule44);
+  const fits = (request2) => ruleMatches(rule44, { ...request2, namespace: "namespace" });
+  for (const entry of rule44.resources ?? []) {
     const [resource, subresource] = resourcePart2(entry);
-    for (const group of rule43.apiGroups ?? []) {
-      for (const version2 of rule43.apiVersions ?? []) {
+    for (const group of rule44.apiGroups ?? []) {
+      for (const version2 of rule44.apiVersions ?? []) {
         if (resource !== "*" && group !== "*" && version2 !== "*") {
           if (isNamespaces(group, resource) || knownClusterScoped(discovery, group, resource))
             continue;
@@ -45789,18 +45986,18 @@ function namespacedRequest(rule43, discovery) {
   return void 0;
 }
 function representative(webhook, discovery) {
-  const rules2 = (webhook.rules ?? []).filter((rule43) => rule43 !== null && typeof rule43 === "object");
-  for (const rule43 of rules2) {
-    if (rule43.scope === "Cluster")
+  const rules2 = (webhook.rules ?? []).filter((rule44) => rule44 !== null && typeof rule44 === "object");
+  for (const rule44 of rules2) {
+    if (rule44.scope === "Cluster")
       continue;
-    const request2 = namespacedRequest(rule43, discovery);
+    const request2 = namespacedRequest(rule44, discovery);
     if (request2 !== void 0)
       return request2;
   }
-  for (const rule43 of rules2) {
-    for (const operation of operationsOf(rule43).filter((op) => op !== "CONNECT")) {
+  for (const rule44 of rules2) {
+    for (const operation of operationsOf(rule44).filter((op) => op !== "CONNECT")) {
       const request2 = { operation, group: "", version: "v1", resource: "namespaces", subresource: "" };
-      if (ruleMatches(rule43, { ...request2, namespace: "namespace" }))
+      if (ruleMatches(rule44, { ...request2, namespace: "namespace" }))
         return { ...request2, namespaceObject: true };
     }
   }
@@ -45904,7 +46101,7 @@ function grouped2(found) {
   }
   return [...groups.values()];
 }
-var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule30;
+var KUBE_SYSTEM2, FIX2, meta3, isNamespaces, ANY_RESOURCE, PREFERRED, ANY_VALUE, MAX_SUBSETS, rule31;
 var init_namespace_opts_out = __esm({
   "dist/rules/namespace-opts-out.js"() {
     "use strict";
@@ -45950,7 +46147,7 @@ var init_namespace_opts_out = __esm({
     ];
     ANY_VALUE = "\0any";
     MAX_SUBSETS = 4096;
-    rule30 = defineObjectRule({
+    rule31 = defineObjectRule({
       meta: meta3,
       create(run2) {
         let runCandidates;
@@ -46073,7 +46270,7 @@ function isVersion(value) {
 function listed(items) {
   return joinWords(items);
 }
-var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule31;
+var PSA_PREFIX, MODES, SUFFIXES, PSA_LEVELS, VERSION, KUBE_SYSTEM3, FALLBACK, meta4, rule32;
 var init_pod_security_labels = __esm({
   "dist/rules/pod-security-labels.js"() {
     "use strict";
@@ -46125,7 +46322,7 @@ var init_pod_security_labels = __esm({
         }
       }
     };
-    rule31 = defineObjectRule({
+    rule32 = defineObjectRule({
       meta: meta4,
       create(run2) {
         return {
@@ -47026,10 +47223,10 @@ function checkTypeMeta(object, path, kind, apiVersions, problems) {
     problems.add([...path, "kind"], `Unsupported value: ${quoteValue(object.kind)}: must be "${kind}"`);
   return problems.problems.length === before;
 }
-function validateExemptions(list3, path, check5, problems) {
+function validateExemptions(list3, path, check6, problems) {
   const seen = /* @__PURE__ */ new Set();
   list3.forEach((item, index) => {
-    const errors = check5(item);
+    const errors = check6(item);
     if (errors.length > 0)
       problems.add([...path, index], `Invalid value: ${quoteValue(item)}: ${errors.join(", ")}`);
     else if (seen.has(item))
@@ -47994,40 +48191,40 @@ var init_proc_mount_restricted = __esm({
 // dist/src/psa/checks/registry.js
 function validateChecks(checks) {
   const levels = /* @__PURE__ */ new Map();
-  for (const check5 of checks) {
-    if (levels.has(check5.id))
-      throw new Error(`multiple checks registered for ID ${check5.id}`);
-    levels.set(check5.id, check5.level);
-    if (check5.versions.length === 0)
-      throw new Error(`check ${check5.id}: empty`);
+  for (const check6 of checks) {
+    if (levels.has(check6.id))
+      throw new Error(`multiple checks registered for ID ${check6.id}`);
+    levels.set(check6.id, check6.level);
+    if (check6.versions.length === 0)
+      throw new Error(`check ${check6.id}: empty`);
     let previous = -1;
-    for (const version2 of check5.versions) {
+    for (const version2 of check6.versions) {
       if (!Number.isInteger(version2.minimumVersion) || version2.minimumVersion < 0) {
-        throw new Error(`check ${check5.id}: invalid version ${version2.minimumVersion}`);
+        throw new Error(`check ${check6.id}: invalid version ${version2.minimumVersion}`);
       }
       if (version2.minimumVersion <= previous)
-        throw new Error(`check ${check5.id}: versions must be strictly increasing`);
+        throw new Error(`check ${check6.id}: versions must be strictly increasing`);
       previous = version2.minimumVersion;
     }
   }
-  for (const check5 of checks) {
-    for (const version2 of check5.versions) {
+  for (const check6 of checks) {
+    for (const version2 of check6.versions) {
       if ((version2.overrideCheckIds ?? []).length === 0)
         continue;
-      if (check5.level !== "restricted")
-        throw new Error(`check ${check5.id}: only restricted checks may set overrides`);
+      if (check6.level !== "restricted")
+        throw new Error(`check ${check6.id}: only restricted checks may set overrides`);
       for (const overridden of version2.overrideCheckIds ?? []) {
         const overriddenLevel = levels.get(overridden);
         if (overriddenLevel !== void 0 && overriddenLevel !== "baseline") {
-          throw new Error(`check ${check5.id}: overrides ${overriddenLevel} check ${overridden}`);
+          throw new Error(`check ${check6.id}: overrides ${overriddenLevel} check ${overridden}`);
         }
       }
     }
   }
 }
-function versionAt(check5, minor2) {
+function versionAt(check6, minor2) {
   let applicable;
-  for (const version2 of check5.versions) {
+  for (const version2 of check6.versions) {
     if (version2.minimumVersion <= minor2)
       applicable = version2;
   }
@@ -48035,26 +48232,26 @@ function versionAt(check5, minor2) {
 }
 function buildRegistry(checks) {
   validateChecks(checks);
-  const maxMinor = Math.max(0, ...checks.map((check5) => check5.versions[check5.versions.length - 1].minimumVersion));
+  const maxMinor = Math.max(0, ...checks.map((check6) => check6.versions[check6.versions.length - 1].minimumVersion));
   const byId = (a, b) => compareGoStrings(a.id, b.id);
   const ordered = [
-    ...checks.filter((check5) => check5.level === "baseline").sort(byId),
-    ...checks.filter((check5) => check5.level === "restricted").sort(byId)
+    ...checks.filter((check6) => check6.level === "baseline").sort(byId),
+    ...checks.filter((check6) => check6.level === "restricted").sort(byId)
   ];
   const baseline = [];
   const restricted = [];
   for (let minor2 = 0; minor2 <= maxMinor; minor2++) {
-    const overridden = new Set(ordered.filter((check5) => check5.level === "restricted").flatMap((check5) => versionAt(check5, minor2)?.overrideCheckIds ?? []));
+    const overridden = new Set(ordered.filter((check6) => check6.level === "restricted").flatMap((check6) => versionAt(check6, minor2)?.overrideCheckIds ?? []));
     const baselineAt = [];
     const restrictedAt = [];
-    for (const check5 of ordered) {
-      const version2 = versionAt(check5, minor2);
+    for (const check6 of ordered) {
+      const version2 = versionAt(check6, minor2);
       if (version2 === void 0)
         continue;
-      const registered = { id: check5.id, checkPod: version2.checkPod };
-      if (check5.level === "baseline")
+      const registered = { id: check6.id, checkPod: version2.checkPod };
+      if (check6.level === "baseline")
         baselineAt.push(registered);
-      if (check5.level === "restricted" || !overridden.has(check5.id))
+      if (check6.level === "restricted" || !overridden.has(check6.id))
         restrictedAt.push(registered);
     }
     baseline.push(baselineAt);
@@ -48688,10 +48885,10 @@ function evaluatePod(level, version2, podMetadata, podSpec2, options = {}) {
   const checks = DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", version2.minor);
   const pod = prepareAsApiServer(decodePod(podMetadata, podSpec2), options.object ?? "pod");
   const failures2 = [];
-  for (const check5 of checks) {
-    const failure = check5.checkPod(pod);
+  for (const check6 of checks) {
+    const failure = check6.checkPod(pod);
     if (failure !== void 0)
-      failures2.push({ check: check5.id, ...failure });
+      failures2.push({ check: check6.id, ...failure });
   }
   return { allowed: failures2.length === 0, failures: failures2 };
 }
@@ -48703,8 +48900,8 @@ function podPassesAll(levels, podMetadata, podSpec2) {
       continue;
     passed.add(`${level}:${minor2}`);
     pod ??= prepareAsApiServer(decodePod(podMetadata, podSpec2), "pod");
-    for (const check5 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
-      if (check5.checkPod(pod) !== void 0)
+    for (const check6 of DEFAULT_REGISTRY.checksFor(level === "baseline" ? "baseline" : "restricted", minor2))
+      if (check6.checkPod(pod) !== void 0)
         return false;
   }
   return true;
@@ -49033,7 +49230,7 @@ function helpFor(mode, pod, kind) {
   }
   return `Nothing is rejected and nobody is told: the API server records the violation in the audit log (annotation pod-security.kubernetes.io/audit-violations). Set the fields each failed check names before the namespace enforces ${mode.level}.`;
 }
-var meta5, SEVERITY, rule32;
+var meta5, SEVERITY, rule33;
 var init_pod_security2 = __esm({
   "dist/rules/pod-security.js"() {
     "use strict";
@@ -49057,7 +49254,7 @@ var init_pod_security2 = __esm({
       help: "Set the fields each failed check names (the message lists them), or run the workload in a namespace whose Pod Security level allows it."
     };
     SEVERITY = { enforce: "error", warn: "warning", audit: "info" };
-    rule32 = defineObjectRule({
+    rule33 = defineObjectRule({
       meta: meta5,
       create(run2) {
         return {
@@ -49105,7 +49302,7 @@ var init_pod_security2 = __esm({
 });
 
 // dist/rules/fail-open.js
-var rule33;
+var rule34;
 var init_fail_open = __esm({
   "dist/rules/fail-open.js"() {
     "use strict";
@@ -49113,7 +49310,7 @@ var init_fail_open = __esm({
     init_webhooks();
     init_rule();
     init_list();
-    rule33 = defineObjectRule({
+    rule34 = defineObjectRule({
       meta: {
         id: "fail-open",
         title: "A validating webhook fails open: while it is unreachable, objects are stored unchecked",
@@ -49233,7 +49430,7 @@ function describeHooks(hooks) {
   const rest = hooks.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
-var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule34;
+var FIX3, meta6, OBJECT_OPERATIONS, reinvoked, nameOf, ORDER_SHOWN, rule35;
 var init_mutator_ordering = __esm({
   "dist/rules/mutator-ordering.js"() {
     "use strict";
@@ -49259,7 +49456,7 @@ var init_mutator_ordering = __esm({
     reinvoked = (hook) => hook.entry.webhook.reinvocationPolicy === "IfNeeded";
     nameOf = (hook) => `"${hook.object.name ?? ""}/${hook.entry.label}"`;
     ORDER_SHOWN = 8;
-    rule34 = defineObjectRule({
+    rule35 = defineObjectRule({
       meta: meta6,
       create(run2) {
         let analysis;
@@ -49338,7 +49535,7 @@ function checkPolicyObject4(object, run2, analysisOfRun) {
     }
   ];
 }
-var rule35;
+var rule36;
 var init_policy_without_binding = __esm({
   "dist/rules/policy-without-binding.js"() {
     "use strict";
@@ -49347,7 +49544,7 @@ var init_policy_without_binding = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule35 = defineObjectRule({
+    rule36 = defineObjectRule({
       meta: {
         id: "policy-without-binding",
         title: "An admission policy that no binding in the run refers to does nothing",
@@ -49397,7 +49594,7 @@ function checkBinding(object, run2) {
     }
   ];
 }
-var rule36;
+var rule37;
 var init_binding_without_policy = __esm({
   "dist/rules/binding-without-policy.js"() {
     "use strict";
@@ -49406,7 +49603,7 @@ var init_binding_without_policy = __esm({
     init_bindings();
     init_unreadable();
     init_rule();
-    rule36 = defineObjectRule({
+    rule37 = defineObjectRule({
       meta: {
         id: "binding-without-policy",
         title: "A binding refers to a policy that is not in the run",
@@ -49444,7 +49641,7 @@ function checkBinding2(object) {
   const data = { policy: typeof policy === "string" && policy !== "" ? `policy "${policy}"` : "the policy", actions: actions.join(", ") };
   return [{ messageId: actions.includes("Warn") ? "warnOnly" : "auditOnly", data, path: ["spec", "validationActions"] }];
 }
-var ACTIONS, rule37;
+var ACTIONS, rule38;
 var init_validation_actions = __esm({
   "dist/rules/validation-actions.js"() {
     "use strict";
@@ -49452,7 +49649,7 @@ var init_validation_actions = __esm({
     init_policies();
     init_rule();
     ACTIONS = /* @__PURE__ */ new Set(["Deny", "Warn", "Audit"]);
-    rule37 = defineObjectRule({
+    rule38 = defineObjectRule({
       meta: {
         id: "validation-actions",
         title: "A binding whose validationActions reject nothing (Audit or Warn without Deny)",
@@ -49493,14 +49690,14 @@ function operationsTaken(info, subresource) {
 }
 function clusterScopedTargets(discovery, rules2, named = true) {
   const found = /* @__PURE__ */ new Map();
-  for (const rule43 of rules2) {
-    if (rule43 === null || typeof rule43 !== "object" || rule43.scope === "Namespaced")
+  for (const rule44 of rules2) {
+    if (rule44 === null || typeof rule44 !== "object" || rule44.scope === "Namespaced")
       continue;
-    if (!named && (rule43.resourceNames ?? []).length > 0)
+    if (!named && (rule44.resourceNames ?? []).length > 0)
       continue;
-    const operations = rule43.operations ?? [];
-    const spelled = withAllGroups(discovery, rule43);
-    for (const entry of rule43.resources ?? []) {
+    const operations = rule44.operations ?? [];
+    const spelled = withAllGroups(discovery, rule44);
+    for (const entry of rule44.resources ?? []) {
       for (const { info, subresource } of entryTargets(discovery, spelled, entry)) {
         if (info.namespaced || info.group === "" && info.resource === "namespaces")
           continue;
@@ -49567,7 +49764,7 @@ function checkBinding3(binding, run2) {
   }
   return violations;
 }
-var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule38;
+var NEVER_ADMITTED_GROUPS, POLICY_RESOURCES, rule39;
 var init_param_scope = __esm({
   "dist/rules/param-scope.js"() {
     "use strict";
@@ -49579,7 +49776,7 @@ var init_param_scope = __esm({
     init_rule();
     NEVER_ADMITTED_GROUPS = /* @__PURE__ */ new Set(["authentication.k8s.io", "authorization.k8s.io"]);
     POLICY_RESOURCES = /* @__PURE__ */ new Set(["validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"]);
-    rule38 = defineObjectRule({
+    rule39 = defineObjectRule({
       meta: {
         id: "param-scope",
         title: "A binding's paramRef that cannot find params for the requests it matches",
@@ -49602,13 +49799,13 @@ var init_param_scope = __esm({
 });
 
 // dist/rules/suppression-without-reason.js
-var rule39;
+var rule40;
 var init_suppression_without_reason = __esm({
   "dist/rules/suppression-without-reason.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule39 = defineFileRule({
+    rule40 = defineFileRule({
       meta: {
         id: "suppression-without-reason",
         title: "A suppression (directive comment or ignore annotation) that does not say why",
@@ -49626,13 +49823,13 @@ var init_suppression_without_reason = __esm({
 });
 
 // dist/rules/unused-suppression.js
-var rule40;
+var rule41;
 var init_unused_suppression = __esm({
   "dist/rules/unused-suppression.js"() {
     "use strict";
     init_import_meta_url();
     init_rule();
-    rule40 = defineFileRule({
+    rule41 = defineFileRule({
       meta: {
         id: "unused-suppression",
         title: "A suppression that suppresses nothing: no such finding, an unknown rule id, or no field after it",
@@ -49659,7 +49856,7 @@ var init_unused_suppression = __esm({
 });
 
 // dist/rules/kustomize-patched.js
-function check4(object, run2, judgedPatched = void 0) {
+function check5(object, run2, judgedPatched = void 0) {
   const changesFindings = (patch) => object.kind === "Namespace" || patch.setsLabelsOrAnnotationsOnly !== true;
   const building = patchesBuilding(run2.kustomizePatches, object, run2, object.stream).filter(changesFindings);
   const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
@@ -49685,7 +49882,7 @@ function check4(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var import_node_path11, rule41;
+var import_node_path11, rule42;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
@@ -49695,7 +49892,7 @@ var init_kustomize_patched = __esm({
     init_patched();
     init_namespaces();
     init_rule();
-    rule41 = defineObjectRule({
+    rule42 = defineObjectRule({
       meta: {
         id: "kustomize-patched",
         title: "A kustomize patch changes this object: the other findings judge the file before the patch",
@@ -49713,10 +49910,10 @@ var init_kustomize_patched = __esm({
           webhookConfiguration: (object) => {
             const patch = withKustomizeSelectors(object, run2).patch;
             const judged = patch === void 0 ? void 0 : patch.selectors?.changes.some((change) => change.field === "scope") ? "selectors and rule scopes" : "selectors";
-            return check4({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
+            return check5({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2, judged);
           },
-          policy: (object) => check4({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
-          namespace: (namespace) => check4({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
+          policy: (object) => check5({ ...object, file: object.manifest.file.path, stream: streamOf(object.manifest.file) }, run2),
+          namespace: (namespace) => check5({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, stream: streamOf(namespace.manifest.file), written: namespace.written }, run2)
         };
       }
     });
@@ -49730,7 +49927,7 @@ function closestByParts(kind) {
   const candidates2 = ADMISSION_GROUP_KINDS.filter((known) => !known.endsWith("List") && words(known).every((word) => have.has(word)));
   return candidates2.sort((a, b) => words(b).length - words(a).length)[0];
 }
-var KIND, rule42;
+var KIND, rule43;
 var init_unknown_kind = __esm({
   "dist/rules/unknown-kind.js"() {
     "use strict";
@@ -49739,7 +49936,7 @@ var init_unknown_kind = __esm({
     init_rule();
     init_closest();
     KIND = ["kind"];
-    rule42 = defineFileRule({
+    rule43 = defineFileRule({
       meta: {
         id: "unknown-kind",
         title: "An admissionregistration.k8s.io object has a kind the group never had",
@@ -49807,6 +50004,7 @@ var init_rules = __esm({
     init_match_condition_null_object();
     init_undefined_field();
     init_match_condition_missing_field();
+    init_init_containers_unchecked();
     init_namespace_opts_out();
     init_pod_security_labels();
     init_pod_security2();
@@ -49822,7 +50020,7 @@ var init_rules = __esm({
     init_unknown_kind();
     rules = [
       rule11,
-      rule42,
+      rule43,
       rule8,
       rule,
       rule7,
@@ -49860,9 +50058,10 @@ var init_rules = __esm({
       rule36,
       rule37,
       rule38,
-      rule41,
       rule39,
-      rule40
+      rule42,
+      rule40,
+      rule41
     ];
   }
 });
@@ -50222,7 +50421,7 @@ var init_discovery = __esm({
             connect: /* @__PURE__ */ new Set(),
             readOnly: /* @__PURE__ */ new Set(),
             custom: true,
-            ...crd.schemas?.has(version2) === true ? { schema: crd.schemas.get(version2) } : {}
+            ...crd.schemas?.has(version2) === true ? { schema: crd.schemas.get(version2), otherSchemas: [...crd.schemas].filter(([other]) => other !== version2).map(([, schema]) => schema) } : {}
           });
           const versions = this.versionsByGroup.get(crd.group) ?? [];
           if (!versions.includes(version2))
@@ -53481,9 +53680,9 @@ function defaultWebhookConfiguration(written, apiVersion, kind) {
     if (kind === "MutatingWebhookConfiguration")
       fill(webhook, "reinvocationPolicy", "Never", at);
     if (Array.isArray(webhook.rules)) {
-      webhook.rules.forEach((rule43, j) => {
-        if (isObject(rule43))
-          fill(rule43, "scope", "*", [...at, "rules", j]);
+      webhook.rules.forEach((rule44, j) => {
+        if (isObject(rule44))
+          fill(rule44, "scope", "*", [...at, "rules", j]);
       });
     }
     const clientConfig = webhook.clientConfig;
@@ -61425,9 +61624,9 @@ function defaultPolicy(written, kind) {
       const rules2 = match[list3];
       if (!Array.isArray(rules2))
         continue;
-      rules2.forEach((rule43, i) => {
-        if (isObject2(rule43))
-          fill(rule43, "scope", "*", [...at, list3, i]);
+      rules2.forEach((rule44, i) => {
+        if (isObject2(rule44))
+          fill(rule44, "scope", "*", [...at, list3, i]);
       });
     }
   }
@@ -62581,7 +62780,7 @@ async function lint(options) {
   return lintRun(loadRun(options.paths, options.readStdin, loadOptions(options)), options);
 }
 function loadOptions(options) {
-  const readsWorkloads = options.rules.some((rule43) => rule43.scope === "object" && options.severityOverrides.get(rule43.meta.id) !== "off" && rule43.meta.appliesTo.some(isWorkloadKind));
+  const readsWorkloads = options.rules.some((rule44) => rule44.scope === "object" && options.severityOverrides.get(rule44.meta.id) !== "off" && rule44.meta.appliesTo.some(isWorkloadKind));
   const folders = {
     ...options.kustomizationFolders !== void 0 ? { kustomizationFolders: options.kustomizationFolders } : {},
     ...options.linkedKustomizations !== void 0 ? { linkedKustomizations: options.linkedKustomizations } : {}
@@ -62597,9 +62796,9 @@ async function lintRun(run2, options) {
   const otherPlaces = /* @__PURE__ */ new Map();
   const internalErrors = [];
   const severityOf3 = (meta7, violationSeverity) => options.severityOverrides.get(meta7.id) ?? violationSeverity ?? meta7.severity;
-  const guarded = (meta7, file, object, check5) => {
+  const guarded = (meta7, file, object, check6) => {
     try {
-      return check5();
+      return check6();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       internalErrors.push({ ruleId: meta7.id, file, object: object ? `${object.kind} ${object.name ?? "(no name)"}` : null, message, stack: error instanceof Error ? error.stack ?? message : message });
@@ -62638,18 +62837,18 @@ async function lintRun(run2, options) {
     }
     return finding;
   };
-  const enabled = options.rules.filter((rule43) => options.severityOverrides.get(rule43.meta.id) !== "off");
-  const enabledIds = new Set(enabled.map((rule43) => rule43.meta.id));
+  const enabled = options.rules.filter((rule44) => options.severityOverrides.get(rule44.meta.id) !== "off");
+  const enabledIds = new Set(enabled.map((rule44) => rule44.meta.id));
   const scope = runScope(run2, options.kubeVersion, options.kubeVersionDefaulted === true);
-  for (const rule43 of enabled) {
-    if (rule43.scope !== "file")
+  for (const rule44 of enabled) {
+    if (rule44.scope !== "file")
       continue;
     for (const file of run2.files) {
-      for (const violation of guarded(rule43.meta, file.source.path, void 0, () => rule43.checkFile(file))) {
-        const severity = severityOf3(rule43.meta, violation.severity);
+      for (const violation of guarded(rule44.meta, file.source.path, void 0, () => rule44.checkFile(file))) {
+        const severity = severityOf3(rule44.meta, violation.severity);
         if (severity === "off")
           continue;
-        findings.push(findingAt(rule43.meta.id, severity, messageOf2(rule43.meta, violation.messageId, violation.data), rule43.meta.help, {
+        findings.push(findingAt(rule44.meta.id, severity, messageOf2(rule44.meta, violation.messageId, violation.data), rule44.meta.help, {
           source: file.source,
           file: file.source.path,
           span: violation.span,
@@ -62661,16 +62860,16 @@ async function lintRun(run2, options) {
       }
     }
   }
-  const objectRules = enabled.filter((rule43) => rule43.scope === "object").map((rule43) => {
+  const objectRules = enabled.filter((rule44) => rule44.scope === "object").map((rule44) => {
     const ruleRun = {
       ...scope,
       trustedNamespaceLabels: options.trustedNamespaceLabels,
       isEnabled: (ruleId) => enabledIds.has(ruleId),
       runsAsDesigned: (ruleId) => enabledIds.has(ruleId) && !options.severityOverrides.has(ruleId) && Object.keys(options.ruleOptions?.get(ruleId) ?? {}).length === 0,
-      options: optionValues(rule43.meta, options.ruleOptions?.get(rule43.meta.id))
+      options: optionValues(rule44.meta, options.ruleOptions?.get(rule44.meta.id))
     };
-    const checks = guarded(rule43.meta, run2.paths[0] ?? "-", void 0, () => [rule43.create(ruleRun)])[0] ?? {};
-    return { meta: rule43.meta, checks };
+    const checks = guarded(rule44.meta, run2.paths[0] ?? "-", void 0, () => [rule44.create(ruleRun)])[0] ?? {};
+    return { meta: rule44.meta, checks };
   });
   for (const object of run2.webhookConfigurations) {
     let reach;
@@ -62688,14 +62887,14 @@ async function lintRun(run2, options) {
     };
     const fragment = object.decodable && isFragment(object);
     for (const { meta: meta7, checks } of objectRules) {
-      const check5 = checks.webhookConfiguration;
-      if (check5 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check6 = checks.webhookConfiguration;
+      if (check6 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
       if (meta7.aboutCalls === true && fragment)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check5(object))) {
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check6(object))) {
         if (meta7.aboutCalls === true && isNeverCalled(violation.path, meta7))
           continue;
         const finding = onObject(meta7, violation, object, webhookNameAt(object, violation.path));
@@ -62706,31 +62905,31 @@ async function lintRun(run2, options) {
   }
   for (const object of run2.policies) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check5 = checks.policy;
-      if (check5 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check6 = checks.policy;
+      if (check6 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
       if (meta7.needsDecodableObject !== false && !object.decodable)
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check5(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check6(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const object of run2.workloads) {
     for (const { meta: meta7, checks } of objectRules) {
-      const check5 = checks.workload;
-      if (check5 === void 0 || !meta7.appliesTo.includes(object.kind))
+      const check6 = checks.workload;
+      if (check6 === void 0 || !meta7.appliesTo.includes(object.kind))
         continue;
-      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check5(object)))
+      for (const violation of guarded(meta7, object.manifest.file.path, object, () => check6(object)))
         onObject(meta7, violation, object, null);
     }
   }
   for (const namespace of run2.namespaces) {
     const object = { manifest: namespace.manifest, apiVersion: "v1", kind: "Namespace", name: namespace.name };
     for (const { meta: meta7, checks } of objectRules) {
-      const check5 = checks.namespace;
-      if (check5 === void 0 || !meta7.appliesTo.includes("Namespace"))
+      const check6 = checks.namespace;
+      if (check6 === void 0 || !meta7.appliesTo.includes("Namespace"))
         continue;
-      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check5(namespace)))
+      for (const violation of guarded(meta7, namespace.manifest.file.path, object, () => check6(namespace)))
         onObject(meta7, violation, object, null);
     }
   }
@@ -62745,12 +62944,12 @@ async function lintRun(run2, options) {
     findings,
     otherPlaces: (finding) => otherPlaces.get(finding),
     ranRules: enabledIds,
-    knownRules: options.rules.map((rule43) => rule43.meta.id),
+    knownRules: options.rules.map((rule44) => rule44.meta.id),
     inline: options.inlineConfig !== false
   });
   const kept = uncovered(suppression.kept, coverage, (ruleId) => options.severityOverrides.has(ruleId));
   for (const violation of suppression.violations) {
-    const meta7 = enabled.find((rule43) => rule43.meta.id === violation.ruleId)?.meta;
+    const meta7 = enabled.find((rule44) => rule44.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
       continue;
     const severity = severityOf3(meta7);
@@ -63151,14 +63350,14 @@ function formatStylish(report2, chalk2, options = {}) {
     for (const f of findings) {
       const where2 = `${f.line}:${f.column}`.padEnd(width);
       const { first, second, more: more2 } = messageBlock(f, max);
-      const rule43 = chalk2.dim(f.ruleId);
+      const rule44 = chalk2.dim(f.ruleId);
       const head = `  ${chalk2.dim(where2)}  ${paint(chalk2, f.severity, f.severity.padEnd(7))}  `;
       if (second === void 0)
-        lines.push(`${head}${first}  ${rule43}`);
+        lines.push(`${head}${first}  ${rule44}`);
       else {
         const rest = `${second === "" ? "" : `${second}  `}${f.ruleId}`;
         const under = options.width === void 0 || indent.length + textWidth(rest) <= options.width || HANG.length + textWidth(rest) > options.width;
-        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule43}`);
+        lines.push(`${head}${first}`, `${under ? indent : HANG}${second === "" ? "" : `${second}  `}${rule44}`);
       }
       for (const line2 of more2)
         lines.push(`${indent}${line2}`);
@@ -65064,14 +65263,14 @@ function objectSelectorMatches(webhook, request2) {
 }
 function matchOne(match, request2, discovery, emptyMatchesAll) {
   const { include, exclude } = asWebhooks(match, void 0, emptyMatchesAll);
-  const rule43 = matchingRule(include, request2, discovery);
-  if (rule43 === void 0)
+  const rule44 = matchingRule(include, request2, discovery);
+  if (rule44 === void 0)
     return { called: false, reason: "no-rule" };
   if (matchingRule(exclude, request2, discovery) !== void 0)
     return { called: false, reason: "excluded" };
   if (!objectSelectorMatches(include, request2))
     return { called: false, reason: "object-selector" };
-  return { called: true, rule: rule43.rule, equivalent: rule43.equivalent, dependsOnMatchConditions: false };
+  return { called: true, rule: rule44.rule, equivalent: rule44.equivalent, dependsOnMatchConditions: false };
 }
 function matchPolicyOnWebhookConfiguration(policy, binding, request2, discovery) {
   const byPolicy = matchOne(policy?.matchConstraints, request2, discovery, false);
@@ -65132,10 +65331,10 @@ function policyFrom(namespace, labelsFrom, settings2) {
   return `${labelsFrom === "flag" ? "the labels of --namespace-labels" : "the labels of the namespace's manifest"}, over ${defaults}`;
 }
 function podSecurityStep(request2, input) {
-  const check5 = psaRequestCheck(request2);
-  if (!check5.checked && check5.why === "resource")
+  const check6 = psaRequestCheck(request2);
+  if (!check6.checked && check6.why === "resource")
     return null;
-  const what = check5.checked ? check5.what : request2.group === "" && (request2.resource === "pods" || request2.resource === "namespaces") ? request2.resource === "pods" ? "pod" : "namespace" : "pod-template";
+  const what = check6.checked ? check6.what : request2.group === "" && (request2.resource === "pods" || request2.resource === "namespaces") ? request2.resource === "pods" ? "pod" : "namespace" : "pod-template";
   const step = (result, namespace2) => ({
     checks: what,
     policy: namespace2 === void 0 ? null : policyText(namespace2),
@@ -65144,11 +65343,11 @@ function podSecurityStep(request2, input) {
   });
   if (!podSecurityEnabled(input.kubeVersion))
     return step({ outcome: "not-checked", reason: "the PodSecurity admission plugin is off by default before Kubernetes 1.23" });
-  if (!check5.checked) {
-    const why = check5.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request2.operation}` : `PodSecurity does not check ${request2.resource}/${request2.subresource}`;
+  if (!check6.checked) {
+    const why = check6.why === "operation" ? `PodSecurity handles CREATE and UPDATE only, not ${request2.operation}` : `PodSecurity does not check ${request2.resource}/${request2.subresource}`;
     return step({ outcome: "not-checked", reason: why });
   }
-  if (check5.what === "namespace")
+  if (check6.what === "namespace")
     return namespaceStep(request2, step);
   const name = request2.namespace ?? "";
   const labels = input.namespaceLabels === null || input.namespaceLabels.source === "automatic" ? void 0 : input.namespaceLabels.labels;
@@ -65165,7 +65364,7 @@ function podSecurityStep(request2, input) {
     const rejects = what === "pod" && enforce.level !== "privileged" ? ": a Pod that fails it is rejected" : "";
     return step({ outcome: "depends", reason: `${against}${rejects}; give --object <file> to evaluate it` }, namespace);
   }
-  if (check5.what === "pod" && request2.operation === "UPDATE" && request2.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request2.oldObject.value)) {
+  if (check6.what === "pod" && request2.operation === "UPDATE" && request2.oldObject !== void 0 && !isSignificantPodUpdate(object.value, request2.oldObject.value)) {
     return step({ outcome: "not-checked", reason: "the update changes no container image and no number of containers: PodSecurity lets it through (isSignificantPodUpdate)" }, namespace);
   }
   const verdict = podSecurityVerdict({ kind: object.kind, apiVersion: object.apiVersion, written: object.value }, namespace, input.settings.config, input.kubeVersion);
@@ -65178,11 +65377,11 @@ function podSecurityStep(request2, input) {
   const warn = of("warn");
   const audit = of("audit");
   const auditText = audit !== void 0 && !audit.result.allowed ? wouldViolateMessage(audit.level, audit.version, audit.result.failures) : null;
-  if (check5.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
+  if (check6.what === "pod" && enforceVerdict !== void 0 && !enforceVerdict.result.allowed) {
     return step({ outcome: "rejected", status: "403 Forbidden", message: podForbiddenMessage(object.name ?? "", enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures) }, namespace);
   }
   const warnings = warn !== void 0 && !warn.result.allowed ? [wouldViolateMessage(warn.level, warn.version, warn.result.failures)] : [];
-  if (check5.what === "pod")
+  if (check6.what === "pod")
     return step({ outcome: "admitted", warnings, audit: auditText }, namespace);
   const pods = enforceVerdict === void 0 ? `its Pods are checked when they are created; enforce is privileged: they are not rejected` : enforceVerdict.result.allowed ? `its Pods are checked when they are created: they pass enforce ${modeText(enforceVerdict)}` : `its Pods are checked when they are created, and rejected: ${violatesMessage(enforceVerdict.level, enforceVerdict.version, enforceVerdict.result.failures)}`;
   return step({ outcome: "admitted", warnings, audit: auditText, pods }, namespace);
@@ -65865,9 +66064,9 @@ function formatText2(report2) {
   for (const line2 of targetLines(report2))
     lines.push(`  ${safeText(line2)}`);
   lines.push("");
-  const idWidth = Math.max(0, ...report2.checks.map((check5) => check5.id.length));
-  for (const check5 of report2.checks)
-    lines.push(`  ${check5.status.padEnd(WIDTH)}  ${check5.id.padEnd(idWidth)}  ${safeText(check5.message)}`);
+  const idWidth = Math.max(0, ...report2.checks.map((check6) => check6.id.length));
+  for (const check6 of report2.checks)
+    lines.push(`  ${check6.status.padEnd(WIDTH)}  ${check6.id.padEnd(idWidth)}  ${safeText(check6.message)}`);
   if (report2.patch.length > 0) {
     lines.push("", "Patch:");
     for (const op of report2.patch)
@@ -65888,7 +66087,7 @@ function formatText2(report2) {
   const expectation = expectationText(report2);
   if (expectation !== null)
     lines.push(`  ${expectation}`);
-  const errors = report2.checks.filter((check5) => check5.status === "error").length;
+  const errors = report2.checks.filter((check6) => check6.status === "error").length;
   if (errors > 0)
     lines.push(`  ${errors} ${errors === 1 ? "check" : "checks"} failed`);
   return guardText(`${lines.join("\n")}
@@ -65962,7 +66161,7 @@ function formatMarkdown3(report2) {
     "",
     "| check | status | result |",
     "|---|---|---|",
-    ...report2.checks.map((check5) => `| ${check5.id} | ${check5.status} | ${escapeCell(check5.message)} |`)
+    ...report2.checks.map((check6) => `| ${check6.id} | ${check6.status} | ${escapeCell(check6.message)} |`)
   ];
   if (report2.patch.length > 0)
     lines.push("", "Patch:", "", ...report2.patch.map((op) => `- ${codeSpan(op)}`));
@@ -67020,7 +67219,7 @@ async function probe(options) {
       repeats: repeats2,
       expect: options.expect ?? null,
       expectationMet: options.expect === void 0 ? null : kinds.every((kind) => isAdmitted(kind) === wanted),
-      failed: checks2.some((check5) => check5.status === "error"),
+      failed: checks2.some((check6) => check6.status === "error"),
       ...rest
     };
   };
@@ -67724,7 +67923,7 @@ async function buildReport(options) {
         kind: object.kind,
         webhook: entry.label,
         file: object.manifest.file.path,
-        intercepts: (webhook.rules ?? []).filter((rule43) => rule43 !== null).map((rule43) => ({ operations: rule43.operations ?? [], apiGroups: rule43.apiGroups ?? [], apiVersions: rule43.apiVersions ?? [], resources: rule43.resources ?? [], scope: rule43.scope ?? "*" })),
+        intercepts: (webhook.rules ?? []).filter((rule44) => rule44 !== null).map((rule44) => ({ operations: rule44.operations ?? [], apiGroups: rule44.apiGroups ?? [], apiVersions: rule44.apiVersions ?? [], resources: rule44.resources ?? [], scope: rule44.scope ?? "*" })),
         namespaceSelector: selectorText(webhook.namespaceSelector),
         objectSelector: selectorText(webhook.objectSelector),
         namespaces: {
@@ -68050,9 +68249,9 @@ function normalizeSeverity(value) {
 // dist/src/config/schema.js
 var KUBE_VERSION_PATTERN = "^v?1\\.[0-9]{1,3}(\\.[0-9]+)?$";
 var CONFIG_KEYS = ["extends", "rules", "ignore", "kubeVersion", "failOn", "trustedNamespaceLabels"];
-function ruleSchema(rule43) {
+function ruleSchema(rule44) {
   const options = {};
-  for (const [name, option] of Object.entries(rule43.meta.options ?? {})) {
+  for (const [name, option] of Object.entries(rule44.meta.options ?? {})) {
     options[name] = {
       type: option.type,
       description: option.description,
@@ -68061,7 +68260,7 @@ function ruleSchema(rule43) {
     };
   }
   return {
-    description: `${rule43.meta.title} (default severity: ${rule43.meta.severity})`,
+    description: `${rule44.meta.title} (default severity: ${rule44.meta.severity})`,
     anyOf: [
       { $ref: "#/definitions/severity" },
       {
@@ -68077,8 +68276,8 @@ function ruleSchema(rule43) {
 }
 function buildConfigSchema(rules2) {
   const ruleProperties = {};
-  for (const rule43 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
-    ruleProperties[rule43.meta.id] = ruleSchema(rule43);
+  for (const rule44 of [...rules2].sort((a, b) => a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    ruleProperties[rule44.meta.id] = ruleSchema(rule44);
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "admission-lint configuration (.admission-lint.yaml or .admission-lint.json)",
@@ -69618,10 +69817,10 @@ var SHORT_KINDS = {
   MutatingAdmissionPolicyBinding: "mutating bindings",
   Namespace: "namespaces"
 };
-function kindsOf(rule43) {
-  if (rule43.scope === "file")
+function kindsOf(rule44) {
+  if (rule44.scope === "file")
     return "files";
-  let names2 = rule43.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
+  let names2 = rule44.meta.appliesTo.map((kind) => SHORT_KINDS[kind] ?? kind);
   for (const pair of ["webhooks", "policies", "bindings"]) {
     if (names2.includes(`validating ${pair}`) && names2.includes(`mutating ${pair}`)) {
       names2 = names2.filter((name) => !name.endsWith(pair)).concat(pair);
@@ -69631,24 +69830,24 @@ function kindsOf(rule43) {
 }
 function formatRulesTable(rules2, format) {
   if (format === "json") {
-    const list3 = rules2.map((rule43) => ({
-      id: rule43.meta.id,
-      severity: rule43.meta.severity,
-      kinds: rule43.scope === "file" ? [] : [...rule43.meta.appliesTo],
-      title: rule43.meta.title,
-      options: Object.fromEntries(Object.entries(rule43.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
+    const list3 = rules2.map((rule44) => ({
+      id: rule44.meta.id,
+      severity: rule44.meta.severity,
+      kinds: rule44.scope === "file" ? [] : [...rule44.meta.appliesTo],
+      title: rule44.meta.title,
+      options: Object.fromEntries(Object.entries(rule44.meta.options ?? {}).map(([name, option]) => [name, { ...option }]))
     }));
     return `${JSON.stringify(list3, null, 2)}
 `;
   }
-  const idWidth = Math.max("RULE".length, ...rules2.map((rule43) => rule43.meta.id.length));
+  const idWidth = Math.max("RULE".length, ...rules2.map((rule44) => rule44.meta.id.length));
   const severityWidth = "SEVERITY".length;
   const indent = " ".repeat(idWidth + 2 + severityWidth + 2);
   const textWidth2 = Math.max(RULES_TABLE_WIDTH - indent.length, 30);
   const lines = [`${"RULE".padEnd(idWidth)}  ${"SEVERITY".padEnd(severityWidth)}  TITLE (applies to)`];
-  for (const rule43 of rules2) {
-    const text = [...wrapWords(rule43.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule43)})`, textWidth2)];
-    text.forEach((part, index) => lines.push(index === 0 ? `${rule43.meta.id.padEnd(idWidth)}  ${rule43.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
+  for (const rule44 of rules2) {
+    const text = [...wrapWords(rule44.meta.title, textWidth2), ...wrapWords(`(${kindsOf(rule44)})`, textWidth2)];
+    text.forEach((part, index) => lines.push(index === 0 ? `${rule44.meta.id.padEnd(idWidth)}  ${rule44.meta.severity.padEnd(severityWidth)}  ${part}` : `${indent}${part}`));
   }
   return `${lines.join("\n")}
 `;
@@ -69688,11 +69887,11 @@ init_import_meta_url();
 init_errors2();
 init_closest();
 function unknownRule(id, rules2) {
-  const suggestion2 = closest(id, rules2.map((rule43) => rule43.meta.id));
+  const suggestion2 = closest(id, rules2.map((rule44) => rule44.meta.id));
   return new UsageError(`unknown rule "${id}"${suggestion2 ? `; did you mean "${suggestion2}"?` : ""}`, "admission-lint rules lists them");
 }
 function parseRuleOverrides(specs, rules2) {
-  const known = new Set(rules2.map((rule43) => rule43.meta.id));
+  const known = new Set(rules2.map((rule44) => rule44.meta.id));
   const overrides = /* @__PURE__ */ new Map();
   for (const spec of specs) {
     const match = /^([a-z0-9-]+)=([a-z0-9]+)$/.exec(spec.trim());
@@ -69712,12 +69911,12 @@ function parseRuleOptions(specs, rules2) {
     if (!match)
       throw new UsageError(`--rule-option "${spec}" is not <rule-id>.<option>=<value>`, "e.g. --rule-option long-timeout.thresholdSeconds=10");
     const [, id, name, raw] = match;
-    const rule43 = rules2.find((candidate) => candidate.meta.id === id);
-    if (!rule43)
+    const rule44 = rules2.find((candidate) => candidate.meta.id === id);
+    if (!rule44)
       throw unknownRule(id, rules2);
-    const declared = rule43.meta.options?.[name];
+    const declared = rule44.meta.options?.[name];
     if (!declared) {
-      const known = Object.keys(rule43.meta.options ?? {});
+      const known = Object.keys(rule44.meta.options ?? {});
       throw new UsageError(`--rule-option: rule ${id} has no option "${name}"`, known.length > 0 ? `its options: ${known.join(", ")}` : "it has no options");
     }
     let value = raw;
@@ -69930,31 +70129,31 @@ function filesToLint(paths, config, cwd, own, notes) {
 }
 var SEVERITY_RANK2 = { off: -1, info: 0, warning: 1, error: 2 };
 function gateOf(run2) {
-  const ids = rules.map((rule43) => rule43.meta.id);
-  const lowered = rules.flatMap((rule43) => {
-    const to = run2.severityOverrides.get(rule43.meta.id);
-    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule43.meta.severity] ? [{ rule: rule43.meta.id, from: rule43.meta.severity, to }] : [];
+  const ids = rules.map((rule44) => rule44.meta.id);
+  const lowered = rules.flatMap((rule44) => {
+    const to = run2.severityOverrides.get(rule44.meta.id);
+    return to !== void 0 && to !== "off" && SEVERITY_RANK2[to] < SEVERITY_RANK2[rule44.meta.severity] ? [{ rule: rule44.meta.id, from: rule44.meta.severity, to }] : [];
   }).sort((a, b) => a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-  const optionsMatchingAll = rules.flatMap((rule43) => Object.entries(rule43.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule43.meta.id)?.[option];
+  const optionsMatchingAll = rules.flatMap((rule44) => Object.entries(rule44.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule44.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
-    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule43.meta.id, option, value }] : [];
+    return namePatterns(value).some(matchesEveryName) ? [{ rule: rule44.meta.id, option, value }] : [];
   }));
-  const optionsExempting = rules.flatMap((rule43) => Object.entries(rule43.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule43.meta.id)?.[option];
+  const optionsExempting = rules.flatMap((rule44) => Object.entries(rule44.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule44.meta.id)?.[option];
     if (declared.namePatterns !== true || typeof value !== "string")
       return [];
     const patterns = namePatterns(value);
-    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule43.meta.id, option, value }] : [];
+    return patterns.length > 0 && !patterns.some(matchesEveryName) ? [{ rule: rule44.meta.id, option, value }] : [];
   }));
-  const optionsLoosened = rules.flatMap((rule43) => Object.entries(rule43.meta.options ?? {}).flatMap(([option, declared]) => {
-    const value = run2.ruleOptions.get(rule43.meta.id)?.[option];
+  const optionsLoosened = rules.flatMap((rule44) => Object.entries(rule44.meta.options ?? {}).flatMap(([option, declared]) => {
+    const value = run2.ruleOptions.get(rule44.meta.id)?.[option];
     const loosens = declared.loosensAbove;
     if (loosens === void 0 || typeof value !== "number" || typeof declared.default !== "number" || value <= declared.default)
       return [];
     const from = loosens.reportsNothingFrom;
-    return [{ rule: rule43.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
+    return [{ rule: rule44.meta.id, option, value, default: declared.default, reportsNothing: from !== void 0 && value >= from }];
   }));
   const released = unreleasedBeyond(run2.kubeVersion);
   return {
@@ -70052,7 +70251,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   }
   const { shown, hidden } = shownFindings({ filtered, format: flags.format, quiet: flags.quiet === true, showInfo: flags.showInfo === true, inBaseline, failOn: flags.writeBaseline !== void 0 ? "never" : failOn });
   const options = {
-    rules: rules.map((rule43) => rule43.meta),
+    rules: rules.map((rule44) => rule44.meta),
     ruleDescription,
     cwd: process.cwd(),
     color: useColor(flags, io),
@@ -70104,9 +70303,9 @@ function runRules(flags, io) {
   return EXIT.ok;
 }
 function runExplain(id, flags, io) {
-  const rule43 = rules.find((candidate) => candidate.meta.id === id);
+  const rule44 = rules.find((candidate) => candidate.meta.id === id);
   const file = `${PROJECT_ROOT}rules/${id}.md`;
-  if (!rule43 || !existsSync(file))
+  if (!rule44 || !existsSync(file))
     throw unknownRule(id, rules);
   io.stdout.write(renderDoc(readFileSync(file, "utf8"), new Chalk({ level: useColor(flags, io) ? 1 : 0 })));
   return EXIT.ok;
@@ -70169,4 +70368,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 2e6fbbd4d4989815daa740226e3026530888d01c7f615417d8eb3eda92c4c3e6
+//# admission-lint-build d43dd0ff4a561084c90a2fdeb2d3e41a058c2f07b03f2322e103457781fef0b8

@@ -245,7 +245,7 @@ const OMITTED_WHEN_ZERO: ReadonlySet<string> = new Set([
  * delete guard `op != 'DELETE' || … || annotations['allow'] == 'true'`). A read under `!=`, `!`,
  * a ternary's condition or a macro may have meant to let absence pass.
  */
-export function deniedEitherWay(expr: Expr, read: UnguardedRead, { absentIsZero = false }: { readonly absentIsZero?: boolean } = {}): boolean {
+export function deniedEitherWay(expr: Expr, read: UnguardedRead, { zeroWhenAbsent }: { readonly zeroWhenAbsent?: '' } = {}): boolean {
   const chain = pathTo(expr, read);
   if (chain === undefined) return false;
   let at = 0;
@@ -264,10 +264,13 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead, { absentIsZero 
   // (`hostNetwork == false` holds without the field, and its error denies what the value would
   // admit: attack s44b 1). A pointer field (`allowPrivilegeEscalation`) or a map key absent is
   // unset, not zero: comparing it with false or '' is false, as the error denies (s44c 2).
-  // (A custom resource's field, absentIsZero: its controller's Go type is not known, and a scalar
-  // its schema declares is read as that type's zero value when absent, as a struct field by value.)
-  const zeroWhenOmitted = read.missing === 'field' && (absentIsZero || OMITTED_WHEN_ZERO.has(read.name));
-  const value = (e: Expr): boolean => e.kind === 'literal' && e.type !== 'null' && !(zeroWhenOmitted && isZeroValue(e.value));
+  // (A custom resource's string its schema declares, zeroWhenAbsent: its controller's Go type is
+  // not known, and a string absent is read as '', as a struct field by value: s45b 5, 8.)
+  const builtinZero = read.missing === 'field' && OMITTED_WHEN_ZERO.has(read.name);
+  const customZero = read.missing === 'field' ? zeroWhenAbsent : undefined;
+  const isZero = (e: Expr): boolean => e.kind === 'literal' && (customZero !== undefined ? e.value === customZero : builtinZero && isZeroValue(e.value));
+  const zeroWhenOmitted = builtinZero || customZero !== undefined;
+  const value = (e: Expr): boolean => e.kind === 'literal' && e.type !== 'null' && !isZero(e);
   const literal = (e: Expr | undefined): boolean => e !== undefined && (value(e) || (e.kind === 'list' && e.elements.length > 0 && e.elements.every(value)));
   // The read is the operand itself, or inside its chain of selections and indexes (`a.b[k].c == 'x'`).
   const inOperand = chain.slice(at + 1).every((node) => (node.kind === 'select' && !node.testOnly) || (node.kind === 'call' && node.fn === '_[_]'));
@@ -276,26 +279,48 @@ export function deniedEitherWay(expr: Expr, read: UnguardedRead, { absentIsZero 
     // `!=` the value the absent field stands for is false without it: null (absent is unset),
     // or the zero value of a field an object omits when it holds one (`image != ''`). Against
     // any other value it is true without the field, and the error denies what it would admit.
-    return other !== undefined && other.kind === 'literal' && (other.type === 'null' || (zeroWhenOmitted && isZeroValue(other.value)));
+    return other !== undefined && other.kind === 'literal' && (other.type === 'null' || (zeroWhenOmitted && isZero(other)));
   }
   const placed = comparison.fn === '_==_' ? comparison.args.includes(operand) : comparison.args[0] === operand;
-  return placed && (literal(other) || (comparison.fn === '_==_' && presentCounterpart(expr, read, other)));
+  return placed && (literal(other) || (comparison.fn === '_==_' && presentCounterpart(chain.slice(0, at + 1), read, other)));
+}
+
+/** The operands of a chain of one operator (`a || b || c`, however CEL nests it). */
+function operandsOf(e: Expr, fn: '_||_' | '_&&_'): Expr[] {
+  return e.kind === 'call' && e.fn === fn ? e.args.flatMap((arg) => operandsOf(arg, fn)) : [e];
 }
 
 /**
  * Whether `other` reads the same field of the other object (`object.x == oldObject.x`) and the
- * expression tests it for presence (`!has(oldObject.x) || …`): where the read errs the
- * counterpart is there, and the comparison would be false without the read's field (an
- * immutability check then denies either way). Only a field read as a whole (not a map key).
+ * way from the root to the comparison (`path`, the comparison last) passes only where that field
+ * is there: beside `!has(oldObject.x)` under `||`, `has(oldObject.x)` under `&&`, or in the
+ * branch of a ternary that its test takes. There the comparison would be false without the
+ * read's field (an immutability check then denies either way). Only a field read as a whole.
  */
-function presentCounterpart(expr: Expr, read: UnguardedRead, other: Expr | undefined): boolean {
+function presentCounterpart(path: readonly Expr[], read: UnguardedRead, other: Expr | undefined): boolean {
   if (other === undefined || read.missing !== 'field') return false;
   const [root, ...rest] = read.segments;
   const counterpart = root === 'object' ? 'oldObject' : root === 'oldObject' ? 'object' : undefined;
   if (counterpart === undefined) return false;
   const tracked = follow(other, new Map());
   if (tracked === undefined || tracked.root !== counterpart || tracked.segments.join('.') !== rest.join('.')) return false;
-  return presenceTests([expr]).has(keyOf(counterpart, rest));
+  const field = keyOf(counterpart, rest);
+  /** Whether `e` is `has(field)` (positive) or `!has(field)` (negative). */
+  const tests = (e: Expr | undefined, positive: boolean): boolean => {
+    if (!positive) return e !== undefined && e.kind === 'call' && e.fn === '!_' && tests(e.args[0], true);
+    if (e === undefined || e.kind !== 'select' || !e.testOnly) return false;
+    const operand = follow(e.operand, new Map());
+    return operand !== undefined && keyOf(operand.root, [...operand.segments, e.field]) === field;
+  };
+  return path.slice(0, -1).some((node, index) => {
+    if (node.kind !== 'call') return false;
+    const next = path[index + 1];
+    const siblings = node.args.filter((arg) => arg !== next);
+    if (node.fn === '_||_') return siblings.some((arg) => operandsOf(arg, '_||_').some((each) => tests(each, false)));
+    if (node.fn === '_&&_') return siblings.some((arg) => operandsOf(arg, '_&&_').some((each) => tests(each, true)));
+    if (node.fn === '_?_:_') return (next === node.args[1] && tests(node.args[0], true)) || (next === node.args[2] && tests(node.args[0], false));
+    return false;
+  });
 }
 
 /**

@@ -32,6 +32,8 @@ interface Node {
   readonly fields?: Readonly<Record<string, Node>>;
   /** The root of a custom resource's tree (customResource). */
   readonly custom?: true;
+  /** A custom resource's string scalar: absent, it stands for '' (a Go string by value; strings are seldom pointers). */
+  readonly zero?: '';
 }
 
 const OPT: Node = { optional: true };
@@ -196,19 +198,26 @@ const NODE = present({ metadata: metadata(MAP) });
 /**
  * A custom resource: ObjectMeta, and the rest as its CRD's structural schema in that version
  * declares it, where the run holds the CRD. A property is missing from an object unless its
- * parent lists it in `required` (validation rejects an object without it before validating
- * admission and storage; a mutating webhook or policy may see it missing on CREATE, where the
- * request fails anyway) or gives it a `default` (the API server sets it on every request and
- * read, apiextensions-apiserver pkg/apiserver/schema/defaulting). What the schema leaves open
- * (`x-kubernetes-preserve-unknown-fields`, `x-kubernetes-int-or-string`, no `properties`, and
- * `metadata`, `apiVersion` and `kind`, which every object has) is not judged past.
+ * parent lists it in `required` (in the schema or an `allOf` entry: validation rejects an object
+ * without it before validating admission; a mutating webhook or policy may see it missing on
+ * CREATE, where the request fails anyway) or gives it a `default` (the API server sets it on
+ * every request and read, apiextensions-apiserver pkg/apiserver/schema/defaulting), in every
+ * served version of the resource: a request in another version is converted without this
+ * version's defaults. A `nullable` property may be null, which no default replaces and
+ * `required` lets through. The top-level `spec` is taken as there (typed clients always send
+ * it); `status` is not: the status subresource drops it on CREATE (PrepareForCreate). What the
+ * schema leaves open (`x-kubernetes-preserve-unknown-fields`, `x-kubernetes-int-or-string`, no
+ * `properties`, and `metadata`, `apiVersion` and `kind`, which every object has) is not judged
+ * past; an embedded resource (`x-kubernetes-embedded-resource`) has its `apiVersion` and `kind`.
  */
-function customResource(schema: unknown): Node {
-  const declared = schemaNode(schema, false, 0);
+function customResource(schema: unknown, others: readonly unknown[]): Node {
+  const declared = schemaNode(schema, others, false, 0);
   const fields: Record<string, Node> = {};
-  // The top-level fields (spec, status) are taken as there: typed clients always send a Go
-  // struct field, omitempty or not, and what an object lacks below them is the question.
-  for (const [name, node] of Object.entries(declared.fields ?? {})) if (name !== 'metadata' && name !== 'apiVersion' && name !== 'kind') fields[name] = { ...node, optional: false };
+  for (const [name, node] of Object.entries(declared.fields ?? {})) {
+    if (name === 'metadata' || name === 'apiVersion' || name === 'kind') continue;
+    // A manifest without spec is rare, and every typed client sends one: what an object lacks below it is the question.
+    fields[name] = name === 'spec' ? { ...node, optional: false } : name === 'status' ? { ...node, optional: true } : node;
+  }
   // (No prototype: a path segment such as `constructor` is no field of it.)
   return { fields: Object.assign(Object.create(null) as Record<string, Node>, fields, { metadata: metadata() }), custom: true };
 }
@@ -216,23 +225,49 @@ function customResource(schema: unknown): Node {
 /** Deeper than this a schema is not followed (nothing past it is judged). */
 const MAX_SCHEMA_DEPTH = 64;
 
-/** A schema's node, its properties read as they are asked for (a lookup walks one path). */
-function schemaNode(schema: unknown, optional: boolean, depth: number): Node {
-  const node: { optional?: boolean; keysOptional?: boolean; fields?: Readonly<Record<string, Node>> } = optional ? { optional: true } : {};
+/** The names a schema requires, with those of its `allOf` entries. */
+function requiredOf(schema: Record<string, unknown>): Set<string> {
+  const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : []);
+  const all = Array.isArray(schema.allOf) ? schema.allOf.flatMap((entry) => (isSchema(entry) ? names(entry.required) : [])) : [];
+  return new Set([...names(schema.required), ...all]);
+}
+
+/** Whether a schema (a parent's) keeps its property `name` on every object: required or defaulted, and not nullable. */
+function keeps(parent: unknown, name: string): boolean {
+  if (!isSchema(parent) || !isSchema(parent.properties)) return false;
+  const property = Object.hasOwn(parent.properties, name) ? parent.properties[name] : undefined;
+  if (!isSchema(property) || property.nullable === true) return false;
+  return requiredOf(parent).has(name) || 'default' in property;
+}
+
+/** A property's schema, where the parent declares it. */
+function propertyOf(parent: unknown, name: string): unknown {
+  return isSchema(parent) && isSchema(parent.properties) && Object.hasOwn(parent.properties, name) ? parent.properties[name] : undefined;
+}
+
+/**
+ * A schema's node, its properties read as they are asked for (a lookup walks one path);
+ * `others`: the same place in the resource's other served versions.
+ */
+function schemaNode(schema: unknown, others: readonly unknown[], optional: boolean, depth: number): Node {
+  const node: { optional?: boolean; keysOptional?: boolean; fields?: Readonly<Record<string, Node>>; zero?: '' } = optional ? { optional: true } : {};
+  if (isSchema(schema) && schema.type === 'string' && schema.nullable !== true && schema['x-kubernetes-int-or-string'] !== true) node.zero = '';
   if (!isSchema(schema) || depth > MAX_SCHEMA_DEPTH || schema['x-kubernetes-preserve-unknown-fields'] === true || schema['x-kubernetes-int-or-string'] === true) return node;
   if (isSchema(schema.properties)) {
     const properties = schema.properties;
-    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
     const children: Record<string, Node> = Object.create(null) as Record<string, Node>;
+    const embedded = schema['x-kubernetes-embedded-resource'] === true;
     for (const name of Object.keys(properties)) {
-      const property = properties[name];
-      Object.defineProperty(children, name, { enumerable: true, get: () => schemaNode(property, !required.has(name) && !(isSchema(property) && 'default' in property), depth + 1) });
+      // The API server requires apiVersion and kind of an embedded object (validateEmbeddedResource).
+      const present = (embedded && (name === 'apiVersion' || name === 'kind')) || (keeps(schema, name) && others.every((other) => keeps(other, name)));
+      Object.defineProperty(children, name, { enumerable: true, get: () => schemaNode(properties[name], others.map((other) => propertyOf(other, name)), !present, depth + 1) });
     }
     return { ...node, fields: children };
   }
   if (schema.type === 'array' && isSchema(schema.items)) {
     const items = schema.items;
-    return { ...node, fields: { get '[]'() { return schemaNode(items, false, depth + 1); } } };
+    const otherItems = others.map((other) => (isSchema(other) ? other.items : undefined));
+    return { ...node, fields: { get '[]'() { return schemaNode(items, otherItems, false, depth + 1); } } };
   }
   // A map (additionalProperties): any key may be missing.
   if (schema.type === 'object' && (isSchema(schema.additionalProperties) || schema.additionalProperties === true)) return { ...node, keysOptional: true };
@@ -255,7 +290,7 @@ function nodeOf(target: MatchedTarget, builtin: (group: string) => boolean): Nod
   const { info, subresource } = target;
   // A custom resource (its CRD in the run or not): its metadata is ObjectMeta, as every object's
   // (a CRD's schema may restrict metadata.name and generateName only); the rest is its schema's.
-  if (!builtin(info.group)) return info.custom && (subresource === '' || subresource === 'status') ? customResource(info.schema) : undefined;
+  if (!builtin(info.group)) return info.custom && (subresource === '' || subresource === 'status') ? customResource(info.schema, info.otherSchemas ?? []) : undefined;
   const known = KINDS.get(`${info.group}/${info.kind}`);
   if (known) return known.subresources.has(subresource) ? known.node : undefined;
   if (subresource !== '' && subresource !== 'status') return undefined;
@@ -301,9 +336,20 @@ export class OptionalFields {
     return this.entries.length > 0;
   }
 
-  /** Whether every target is a custom resource (its fields' Go types, pointer or not, are not known here). */
-  get custom(): boolean {
-    return this.entries.length > 0 && this.entries.every((entry) => entry.node.custom === true);
+  /**
+   * What an absent field at `path` (field names, `[]` for list elements) stands for on every
+   * target, where that is known: '' for a custom resource's string scalar. Undefined otherwise
+   * (built-in fields: src/cel/missing-fields.ts OMITTED_WHEN_ZERO; a custom resource's integer or
+   * boolean may be a pointer in its controller, absent then unset).
+   */
+  zeroWhenAbsent(path: readonly string[]): '' | undefined {
+    if (this.entries.length === 0 || !this.entries.every((entry) => entry.node.custom === true)) return undefined;
+    const zeros = this.entries.map((entry) => {
+      let node: Node | undefined = entry.node;
+      for (const segment of path) node = node?.fields?.[segment];
+      return node?.zero;
+    });
+    return zeros.every((zero) => zero === '') ? '' : undefined;
   }
 
   /** Whether the targets are of several kinds (trees or types): declaredOnly may then judge more. */

@@ -26,6 +26,8 @@ export interface ResourceInfo extends GroupVersionResource {
   readonly custom: boolean;
   /** A custom resource's openAPIV3Schema in this version, where its CRD writes one. */
   readonly schema?: unknown;
+  /** Its schemas in the CRD's other served versions (a request in one is converted to this one without its defaults). */
+  readonly otherSchemas?: readonly unknown[];
 }
 
 export interface CustomResourceDefinitionInfo {
@@ -116,7 +118,7 @@ export class Discovery {
         connect: new Set(),
         readOnly: new Set(),
         custom: true,
-        ...(crd.schemas?.has(version) === true ? { schema: crd.schemas.get(version) } : {}),
+        ...(crd.schemas?.has(version) === true ? { schema: crd.schemas.get(version), otherSchemas: [...crd.schemas].filter(([other]) => other !== version).map(([, schema]) => schema) } : {}),
       });
       const versions = this.versionsByGroup.get(crd.group) ?? [];
       if (!versions.includes(version)) versions.push(version);
