@@ -2,8 +2,9 @@ import { parseExpression } from '../src/cel/check/index.js';
 import type { Expr } from '../src/cel/check/ast.js';
 import { children } from '../src/cel/check/ast.js';
 import type { PolicyObject } from '../src/model/objects.js';
-import { describePolicyObject, policySpec } from '../src/model/policies.js';
+import { policySpec } from '../src/model/policies.js';
 import { defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
+import { memoKey } from '../src/run-scope.js';
 import { joinWords } from '../src/text/list.js';
 
 /**
@@ -17,9 +18,9 @@ const POD_SPEC_RESOURCES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 ]);
 
 /**
- * The container fields a check constrains that an init container has too, and that decide what
- * it may do: what it runs, and with which privileges (an init container has no probes, no
- * lifecycle and, before it finishes, holds no ports: a check of those is no bypass).
+ * The container fields a check constrains that decide what a container may do: what it runs, and
+ * with which privileges. An init container has them as any container does; a check of others
+ * (probes, lifecycle, resources) is no security check that an init container gets round.
  */
 const SHARED_FIELDS: ReadonlySet<string> = new Set(['image', 'securityContext']);
 
@@ -48,16 +49,38 @@ function* nodesOf(expr: Expr): Generator<Expr> {
   for (const child of children(expr)) yield* nodesOf(child);
 }
 
-/**
- * Whether `e` names a list of containers: `….containers`, a variable whose expression does, or
- * a `filter()` of one (`variables.containers.filter(c, …)` keeps containers; `map()` does not).
- */
-function isContainerList(e: Expr, containerVariables: ReadonlySet<string>): boolean {
-  if (e.kind === 'select' && !e.testOnly) {
-    if (e.field === 'containers') return true;
-    return e.operand.kind === 'ident' && e.operand.name === 'variables' && containerVariables.has(e.field);
+/** Which pod-spec lists an expression names. */
+type ListKind = 'containers' | 'initContainers';
+
+/** A field (or key) a selection names: `x.f`, `x.?f`, `x['f']`, `x[?'f']`. */
+function selected(e: Expr): { readonly operand: Expr; readonly field: string } | undefined {
+  if (e.kind === 'select' && !e.testOnly) return { operand: e.operand, field: e.field };
+  if (e.kind === 'call' && (e.fn === '_?._' || e.fn === '_[_]' || e.fn === '_[?_]') && e.args.length === 2) {
+    const key = e.args[1]!;
+    if (key.kind === 'literal' && typeof key.value === 'string') return { operand: e.args[0]!, field: key.value };
   }
-  return e.kind === 'comprehension' && isFilter(e) && isContainerList(e.iterRange, containerVariables);
+  return undefined;
+}
+
+/**
+ * The container lists `e` names: `….containers` or `….initContainers` (also optionally selected,
+ * `.orValue(…)` of one), a variable that names some, a concatenation (`a + b`), the branches of a
+ * ternary, or a `filter()` of one (which keeps containers; `map()` does not).
+ */
+function listsOf(e: Expr, variables: ReadonlyMap<string, ReadonlySet<ListKind>>): Set<ListKind> {
+  const one = selected(e);
+  if (one !== undefined) {
+    // (A variable first: `variables.containers` is what the variable holds.)
+    if (one.operand.kind === 'ident' && one.operand.name === 'variables') return new Set(variables.get(one.field) ?? []);
+    if (one.field === 'containers' || one.field === 'initContainers') return new Set([one.field]);
+    return new Set();
+  }
+  if (e.kind === 'call' && e.fn === 'orValue' && e.target !== undefined) return listsOf(e.target, variables);
+  if (e.kind === 'call' && e.fn === '_+_' && e.args.length === 2) return new Set([...listsOf(e.args[0]!, variables), ...listsOf(e.args[1]!, variables)]);
+  // Either branch of a ternary (`kind == 'Pod' ? spec.containers + … : template.spec.containers + …`, `has(x) ? x : []`).
+  if (e.kind === 'call' && e.fn === '_?_:_' && e.args.length === 3) return new Set([...listsOf(e.args[1]!, variables), ...listsOf(e.args[2]!, variables)]);
+  if (e.kind === 'comprehension' && isFilter(e)) return listsOf(e.iterRange, variables);
+  return new Set();
 }
 
 /** cel-go's expansion of `range.filter(x, predicate)`: it appends `[x]` itself, where `map()` appends what it computes. */
@@ -69,15 +92,37 @@ function isFilter(e: Extract<Expr, { kind: 'comprehension' }>): boolean {
   return false;
 }
 
-/** The shared fields a comprehension's body reads of its element (`c.image`, `c.securityContext.privileged`). */
+/**
+ * The shared fields a comprehension's body reads of its element (`c.image`, `c.?securityContext`,
+ * `c['image']`; the element is the second variable of a two-variable macro over a list), each as
+ * the path it reads: `image`, `securityContext.privileged`, or `securityContext` when it is read
+ * whole.
+ */
 function fieldsRead(comprehension: Extract<Expr, { kind: 'comprehension' }>): Set<string> {
+  const element = comprehension.iterVar2 ?? comprehension.iterVar;
   const out = new Set<string>();
+  const shared = new Set<Expr>();
   for (const body of [comprehension.loopCondition, comprehension.loopStep, comprehension.result]) {
     for (const node of nodesOf(body)) {
-      if (node.kind === 'select' && node.operand.kind === 'ident' && node.operand.name === comprehension.iterVar && SHARED_FIELDS.has(node.field)) out.add(node.field);
+      const read = selected(node);
+      if (read !== undefined && read.operand.kind === 'ident' && read.operand.name === element && SHARED_FIELDS.has(read.field)) shared.add(node);
+    }
+    for (const node of nodesOf(body)) {
+      const read = selected(node);
+      const parent = read === undefined ? undefined : selected(read.operand);
+      if (read !== undefined && parent !== undefined && shared.has(read.operand) && parent.field === 'securityContext') out.add(`securityContext.${read.field}`);
     }
   }
+  for (const node of shared) {
+    const field = selected(node)!.field;
+    if (field === 'image' || ![...out].some((path) => path.startsWith(`${field}.`))) out.add(field);
+  }
   return out;
+}
+
+/** Whether checks of `covering` (init containers') cover a check of `path` (containers'): the same path, or the whole of its field. */
+function covers(covering: ReadonlySet<string>, path: string): boolean {
+  return covering.has(path) || covering.has(path.split('.')[0]!);
 }
 
 interface Expression {
@@ -86,8 +131,51 @@ interface Expression {
   readonly text: string;
 }
 
+interface PolicyChecks {
+  /** The shared fields the policy checks of every element of each list. */
+  readonly checked: { readonly containers: ReadonlySet<string>; readonly initContainers: ReadonlySet<string> };
+  /** Each field checked of containers, at the first validation that checks it. */
+  readonly firstAt: ReadonlyMap<string, Expression>;
+}
+
+/** The shared fields some ValidatingAdmissionPolicy of the run over pod specs checks of init containers (per run). */
+const INIT_CONTAINER_FIELDS = memoKey<ReadonlySet<string>>('fields the run\'s policies check of init containers');
+
+function initContainerFieldsOfRun(run: RuleRun): ReadonlySet<string> {
+  return run.memo.get(INIT_CONTAINER_FIELDS, () => {
+    const out = new Set<string>();
+    for (const policy of run.policies) {
+      if (policy.kind !== 'ValidatingAdmissionPolicy' || !matchesPodSpecs(policy)) continue;
+      for (const field of checksOf(policy, run).checked.initContainers) out.add(field);
+    }
+    return out;
+  });
+}
+
+/**
+ * A policy is judged with the run's others: a set of policies that checks each list in a policy
+ * of its own (a Pod Security library's `…-containers` and `…-initcontainers`) leaves none of them
+ * unchecked. Of the cluster's other policies the file cannot tell.
+ */
 function check(object: PolicyObject, run: RuleRun): Violation<'unchecked'>[] {
   if (object.kind !== 'ValidatingAdmissionPolicy' || !matchesPodSpecs(object)) return [];
+  const { checked, firstAt } = checksOf(object, run);
+  const elsewhere = initContainerFieldsOfRun(run);
+  const unchecked = [...checked.containers].filter((field) => !covers(checked.initContainers, field) && !covers(elsewhere, field) && firstAt.has(field)).sort();
+  if (unchecked.length === 0) return [];
+  // One cause, one finding: at the policy's first validation that checks such a field.
+  const at = unchecked.map((field) => firstAt.get(field)!).sort((a, b) => (a.path[2] as number) - (b.path[2] as number))[0]!;
+  const fields = unchecked.length <= 2 ? joinWords(unchecked) : `${unchecked.slice(0, 2).join(', ')} and ${unchecked.length - 2} more`;
+  return [{ messageId: 'unchecked', data: { site: at.label, policy: object.name ?? '(unnamed)', fields }, path: at.path }];
+}
+
+const POLICY_CHECKS = memoKey<Map<PolicyObject, PolicyChecks>>('what each policy checks of containers and init containers');
+
+function checksOf(object: PolicyObject, run: RuleRun): PolicyChecks {
+  return run.memo.perObject(POLICY_CHECKS, object, () => analyse(object, run));
+}
+
+function analyse(object: PolicyObject, run: RuleRun): PolicyChecks {
   const spec = policySpec(object);
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const validations: Expression[] = (Array.isArray(spec?.validations) ? spec.validations : []).map((validation, index) => ({
@@ -95,32 +183,46 @@ function check(object: PolicyObject, run: RuleRun): Violation<'unchecked'>[] {
     label: `validations[${index}]`,
     text: text(validation?.expression),
   }));
-  const variables = (Array.isArray(spec?.variables) ? spec.variables : []).map((variable) => ({ name: text(variable?.name), text: text(variable?.expression) }));
-  // Whatever the policy says of init containers anywhere (a check, a variable that joins the
-  // lists, a condition that leaves pods with them out) shows its author weighed them.
-  const everything = [
-    ...validations.map((each) => each.text),
-    ...(Array.isArray(spec?.validations) ? spec.validations.map((validation) => text(validation?.messageExpression)) : []),
-    ...variables.map((variable) => variable.text),
-    ...(Array.isArray(spec?.matchConditions) ? spec.matchConditions.map((condition) => text(condition?.expression)) : []),
-  ];
-  if (everything.some((each) => each.includes('initContainers'))) return [];
-  // Variables that name a list of containers (`object.spec.template.spec.containers`).
-  const containerVariables = new Set<string>();
-  for (const variable of variables) {
-    const expr = variable.text.trim() === '' ? undefined : parseExpression(variable.text, 'validating.variable', run.kubeVersion);
-    if (expr !== undefined && isContainerList(expr, containerVariables)) containerVariables.add(variable.name);
-  }
-  // One cause, one finding: the policy's first validation that checks its containers' shared fields.
-  for (const validation of validations) {
-    const expr = validation.text.trim() === '' ? undefined : parseExpression(validation.text, 'validating.validation', run.kubeVersion);
+  // The lists each variable names, in order (a variable reads only those before it).
+  const variables = new Map<string, ReadonlySet<ListKind>>();
+  const variableExprs: { readonly name: string; readonly expr: Expr }[] = [];
+  for (const variable of Array.isArray(spec?.variables) ? spec.variables : []) {
+    const source = text(variable?.expression);
+    const expr = source.trim() === '' ? undefined : parseExpression(source, 'validating.variable', run.kubeVersion);
     if (expr === undefined) continue;
-    const fields = new Set<string>();
-    for (const node of nodesOf(expr)) if (node.kind === 'comprehension' && isContainerList(node.iterRange, containerVariables)) for (const field of fieldsRead(node)) fields.add(field);
-    if (fields.size === 0) continue;
-    return [{ messageId: 'unchecked', data: { site: validation.label, policy: describePolicyObject(object), fields: joinWords([...fields].sort()) }, path: validation.path }];
+    variableExprs.push({ name: text(variable?.name), expr });
+    const lists = listsOf(expr, variables);
+    if (lists.size > 0) variables.set(text(variable?.name), lists);
   }
-  return [];
+  // Which shared fields the policy checks of every element of each list: only checks count (a
+  // mention of initContainers in a message, a comment or a matchCondition that leaves pods with
+  // them out checks none of them: s45c 1).
+  const checked = { containers: new Set<string>(), initContainers: new Set<string>() };
+  const firstAt = new Map<string, Expression>();
+  const parsedValidations = validations.map((validation) => ({ validation, expr: validation.text.trim() === '' ? undefined : parseExpression(validation.text, 'validating.validation', run.kubeVersion) }));
+  /** The shared fields each variable checks of containers (`variables.ok` in a validation is that check). */
+  const variableChecks = new Map<string, Set<string>>();
+  const scan = (expr: Expr, validation: Expression | undefined, variable?: string): void => {
+    for (const node of nodesOf(expr)) {
+      const read = selected(node);
+      if (validation !== undefined && read !== undefined && read.operand.kind === 'ident' && read.operand.name === 'variables') {
+        for (const field of variableChecks.get(read.field) ?? []) if (!firstAt.has(field)) firstAt.set(field, validation);
+      }
+      if (node.kind !== 'comprehension') continue;
+      const lists = listsOf(node.iterRange, variables);
+      if (lists.size === 0) continue;
+      for (const field of fieldsRead(node)) {
+        for (const list of lists) checked[list].add(field);
+        if (!lists.has('containers')) continue;
+        if (validation !== undefined && !firstAt.has(field)) firstAt.set(field, validation);
+        if (variable !== undefined) variableChecks.set(variable, new Set([...(variableChecks.get(variable) ?? []), field]));
+      }
+    }
+  };
+  // A variable's comprehension is a check where a validation reads it; its fields count for both.
+  for (const { name, expr } of variableExprs) scan(expr, undefined, name);
+  for (const { validation, expr } of parsedValidations) if (expr !== undefined) scan(expr, validation);
+  return { checked, firstAt };
 }
 
 export const rule = defineObjectRule({
@@ -130,7 +232,7 @@ export const rule = defineObjectRule({
     severity: 'warning',
     appliesTo: ['ValidatingAdmissionPolicy'],
     messages: {
-      unchecked: '{{site}} of {{policy}} checks the {{fields}} of containers, never of initContainers: a pod can run an unchecked one as an init container',
+      unchecked: '{{site}} of policy "{{policy}}" checks {{fields}} of containers, not of initContainers: init containers get past it',
     },
     help: 'An init container runs the image it names with the security context it asks for, before the containers start (and, with restartPolicy: Always, beside them for the pod\'s whole life), so a check of spec.containers alone lets any image or privilege in through spec.initContainers. Check both lists: object.spec.containers + object.spec.?initContainers.orValue([]), in a variable that every validation reads.',
   },

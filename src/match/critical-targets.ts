@@ -52,8 +52,7 @@ const request = (group: string, resource: string, subresource = '', operations: 
  * The writes the control plane cannot do without: node registration and heartbeats, leader
  * election, the system add-ons' pods, authentication and authorization of the kubelet and of
  * aggregated API servers, kubelet certificates, API registration, the priority classes the API
- * server bootstraps, the attachments of CSI volumes, and the endpoints of the `kubernetes`
- * Service in `default`.
+ * server bootstraps, and the endpoints of the `kubernetes` Service in `default`.
  */
 export const TARGETS: readonly Target[] = [
   { where: ' in kube-node-lease', why: 'node heartbeats', namespace: 'kube-node-lease', requests: [request('coordination.k8s.io', 'leases')] },
@@ -97,14 +96,6 @@ export const TARGETS: readonly Target[] = [
     requests: [request('apiextensions.k8s.io', 'customresourcedefinitions'), request('apiextensions.k8s.io', 'customresourcedefinitions', 'status')],
   },
   { where: '', why: 'the system priority classes', namespace: null, requests: [request('scheduling.k8s.io', 'priorityclasses')] },
-  // The attach/detach controller creates one for every CSI volume a pod needs attached, and the
-  // driver's attacher reports it attached through status: no attachable volume mounts without them.
-  {
-    where: '',
-    why: 'attaching CSI volumes to nodes',
-    namespace: null,
-    requests: [request('storage.k8s.io', 'volumeattachments'), request('storage.k8s.io', 'volumeattachments', 'status')],
-  },
   // Not the kube-system Namespace, nor the default/kubernetes Service object: the API server
   // creates them only when missing (pkg/controlplane/controller/systemnamespaces, and
   // kubernetesservice, whose update path "is not executed since 1.17"), and NamespaceLifecycle
