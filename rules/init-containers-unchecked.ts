@@ -24,23 +24,31 @@ const POD_SPEC_RESOURCES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
  */
 const SHARED_FIELDS: ReadonlySet<string> = new Set(['image', 'securityContext']);
 
+/** The pod-spec resources (`group/resource`) the policy's rules match on CREATE or UPDATE. */
+function podSpecResources(object: PolicyObject): Set<string> {
+  const out = new Set<string>();
+  const rules = policySpec(object)?.matchConstraints?.resourceRules;
+  if (!Array.isArray(rules)) return out;
+  for (const rule of rules) {
+    if (rule === null || typeof rule !== 'object') continue;
+    const operations = rule.operations ?? [];
+    if (!operations.some((operation) => operation === '*' || operation === 'CREATE' || operation === 'UPDATE')) continue;
+    for (const group of rule.apiGroups ?? []) {
+      for (const resource of rule.resources ?? []) {
+        if (typeof resource !== 'string' || (resource.includes('/') && resource !== '*/*')) continue;
+        for (const [known, resources] of POD_SPEC_RESOURCES) {
+          if (group !== '*' && group !== known) continue;
+          for (const each of resources) if (resource === '*' || resource === '*/*' || resource === each) out.add(`${known}/${each}`);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /** Whether the policy's rules match objects that hold a pod spec, on CREATE or UPDATE. */
 function matchesPodSpecs(object: PolicyObject): boolean {
-  const rules = policySpec(object)?.matchConstraints?.resourceRules;
-  if (!Array.isArray(rules)) return false;
-  return rules.some((rule) => {
-    if (rule === null || typeof rule !== 'object') return false;
-    const operations = rule.operations ?? [];
-    if (!operations.some((operation) => operation === '*' || operation === 'CREATE' || operation === 'UPDATE')) return false;
-    return (rule.apiGroups ?? []).some((group) =>
-      (rule.resources ?? []).some((resource) => {
-        if (typeof resource !== 'string' || resource.includes('/')) return resource === '*/*';
-        if (group === '*') return resource === '*' || [...POD_SPEC_RESOURCES.values()].some((set) => set.has(resource));
-        const resources = POD_SPEC_RESOURCES.get(group);
-        return resources !== undefined && (resource === '*' || resources.has(resource));
-      }),
-    );
-  });
+  return podSpecResources(object).size > 0;
 }
 
 /** Every node of an expression (bounded by the parser's own limits). */
@@ -92,37 +100,41 @@ function isFilter(e: Extract<Expr, { kind: 'comprehension' }>): boolean {
   return false;
 }
 
+/** How deep below the element a read's path is kept (`securityContext.capabilities.add`). */
+const MAX_PATH = 3;
+
 /**
  * The shared fields a comprehension's body reads of its element (`c.image`, `c.?securityContext`,
  * `c['image']`; the element is the second variable of a two-variable macro over a list), each as
- * the path it reads: `image`, `securityContext.privileged`, or `securityContext` when it is read
- * whole.
+ * the longest path it reads, up to MAX_PATH fields: `image`, `securityContext.privileged`,
+ * `securityContext.capabilities.add`.
  */
 function fieldsRead(comprehension: Extract<Expr, { kind: 'comprehension' }>): Set<string> {
   const element = comprehension.iterVar2 ?? comprehension.iterVar;
-  const out = new Set<string>();
-  const shared = new Set<Expr>();
+  /** The path a selection reads from the element, or undefined. */
+  const pathOf = (e: Expr): string[] | undefined => {
+    const read = selected(e);
+    if (read === undefined) return undefined;
+    if (read.operand.kind === 'ident' && read.operand.name === element) return SHARED_FIELDS.has(read.field) ? [read.field] : undefined;
+    const before = pathOf(read.operand);
+    return before === undefined ? undefined : [...before, read.field];
+  };
+  const paths: string[][] = [];
   for (const body of [comprehension.loopCondition, comprehension.loopStep, comprehension.result]) {
     for (const node of nodesOf(body)) {
-      const read = selected(node);
-      if (read !== undefined && read.operand.kind === 'ident' && read.operand.name === element && SHARED_FIELDS.has(read.field)) shared.add(node);
-    }
-    for (const node of nodesOf(body)) {
-      const read = selected(node);
-      const parent = read === undefined ? undefined : selected(read.operand);
-      if (read !== undefined && parent !== undefined && shared.has(read.operand) && parent.field === 'securityContext') out.add(`securityContext.${read.field}`);
+      const path = pathOf(node);
+      if (path !== undefined) paths.push(path.slice(0, MAX_PATH));
     }
   }
-  for (const node of shared) {
-    const field = selected(node)!.field;
-    if (field === 'image' || ![...out].some((path) => path.startsWith(`${field}.`))) out.add(field);
-  }
-  return out;
+  // The longest reads: a read of a prefix of another is part of it.
+  const keys = [...new Set(paths.map((path) => path.join('.')))];
+  return new Set(keys.filter((key) => !keys.some((other) => other !== key && other.startsWith(`${key}.`))));
 }
 
-/** Whether checks of `covering` (init containers') cover a check of `path` (containers'): the same path, or the whole of its field. */
+/** Whether checks of `covering` (init containers') cover a check of `path` (containers'): the same path, or a check of a field that holds it. */
 function covers(covering: ReadonlySet<string>, path: string): boolean {
-  return covering.has(path) || covering.has(path.split('.')[0]!);
+  const parts = path.split('.');
+  return parts.some((_, index) => covering.has(parts.slice(0, index + 1).join('.')));
 }
 
 interface Expression {
@@ -138,29 +150,39 @@ interface PolicyChecks {
   readonly firstAt: ReadonlyMap<string, Expression>;
 }
 
-/** The shared fields some ValidatingAdmissionPolicy of the run over pod specs checks of init containers (per run). */
-const INIT_CONTAINER_FIELDS = memoKey<ReadonlySet<string>>('fields the run\'s policies check of init containers');
+/** Each ValidatingAdmissionPolicy of the run over pod specs: the resources it matches and what it checks of init containers (per run). */
+const INIT_CONTAINER_CHECKS = memoKey<readonly { readonly policy: PolicyObject; readonly resources: ReadonlySet<string>; readonly fields: ReadonlySet<string> }[]>('what the run\'s policies check of init containers');
 
-function initContainerFieldsOfRun(run: RuleRun): ReadonlySet<string> {
-  return run.memo.get(INIT_CONTAINER_FIELDS, () => {
-    const out = new Set<string>();
-    for (const policy of run.policies) {
-      if (policy.kind !== 'ValidatingAdmissionPolicy' || !matchesPodSpecs(policy)) continue;
-      for (const field of checksOf(policy, run).checked.initContainers) out.add(field);
-    }
-    return out;
-  });
+/**
+ * What the run's other policies check of init containers, for this policy: those that match
+ * every pod-spec resource it matches (a Pod Security library's `…-initcontainers` twin of its
+ * `…-containers` policy), not one whose check reaches only some of its objects.
+ */
+function checkedElsewhere(object: PolicyObject, run: RuleRun): Set<string> {
+  const all = run.memo.get(INIT_CONTAINER_CHECKS, () =>
+    run.policies.flatMap((policy) => {
+      if (policy.kind !== 'ValidatingAdmissionPolicy') return [];
+      const resources = podSpecResources(policy);
+      return resources.size === 0 ? [] : [{ policy, resources, fields: checksOf(policy, run).checked.initContainers }];
+    }),
+  );
+  const mine = podSpecResources(object);
+  const out = new Set<string>();
+  for (const other of all) {
+    if (other.policy === object || ![...mine].every((resource) => other.resources.has(resource))) continue;
+    for (const field of other.fields) out.add(field);
+  }
+  return out;
 }
 
 /**
  * A policy is judged with the run's others: a set of policies that checks each list in a policy
- * of its own (a Pod Security library's `…-containers` and `…-initcontainers`) leaves none of them
- * unchecked. Of the cluster's other policies the file cannot tell.
+ * of its own leaves none of them unchecked. Of the cluster's other policies the file cannot tell.
  */
 function check(object: PolicyObject, run: RuleRun): Violation<'unchecked'>[] {
   if (object.kind !== 'ValidatingAdmissionPolicy' || !matchesPodSpecs(object)) return [];
   const { checked, firstAt } = checksOf(object, run);
-  const elsewhere = initContainerFieldsOfRun(run);
+  const elsewhere = checkedElsewhere(object, run);
   const unchecked = [...checked.containers].filter((field) => !covers(checked.initContainers, field) && !covers(elsewhere, field) && firstAt.has(field)).sort();
   if (unchecked.length === 0) return [];
   // One cause, one finding: at the policy's first validation that checks such a field.
