@@ -272,7 +272,7 @@ function webhookSeverity(i: KubeSystemInterception, ignore: boolean, timeout: nu
   }
   if (!ignore && i.installerWritesOnly) {
     const deletes = i.podDeletes ? ' Deletes of kube-system pods are intercepted too: terminated pods stay in the API.' : '';
-    return { severity: 'warning', why: `Only creates and updates of Deployments and StatefulSets are intercepted: while the webhook is down, kube-system add-ons cannot be installed, upgraded, resized or repaired, and their deletions with foreground or orphan propagation stay pending; the control plane writes their status and scale, and the ReplicaSets and Pods that keep them running, which pass.${deletes}` };
+    return { severity: 'warning', why: `Only creates and updates of Deployments, StatefulSets or Jobs are intercepted: while the webhook is down, kube-system add-ons cannot be installed, upgraded, resized or repaired, their CronJobs' runs wait, and their deletions with foreground or orphan propagation stay pending; the control plane writes their status and scale, and the ReplicaSets and Pods that keep them running, which pass.${deletes}` };
   }
   if (!ignore) return { severity: 'error', why: "While the webhook is down, the control plane's creates and updates there are rejected, including those that would bring the webhook back." };
   const wait = `Each of those writes waits up to ${timeout} s while the webhook does not answer (Ignore never rejects, but the webhook's answers can).`;

@@ -44,9 +44,10 @@ export interface KubeSystemInterception {
   /** Every system write intercepted there is an eviction: made by people and drains, not by the control plane. */
   readonly evictionsOnly: boolean;
   /**
-   * Every create or update it may intercept there is of a Deployment or StatefulSet object (not a
-   * subresource): people and installers write those; the control plane writes their status and
-   * scale, and the ReplicaSets, ControllerRevisions and Pods that keep them running.
+   * Every create or update it may intercept there is of a Deployment, StatefulSet or Job object
+   * (not a subresource): people and installers write those (and a CronJob there its Jobs, whose
+   * runs then wait); the control plane writes their status and scale, and the ReplicaSets,
+   * ControllerRevisions and Pods that keep them running.
    */
   readonly installerWritesOnly: boolean;
 }
@@ -187,14 +188,15 @@ function analyse(object: WebhookConfigurationObject, context: RunScope): KubeSys
       if (operations.includes('DELETE') || operations.includes('*')) podDeletes ||= firstResourceMatch(PODS, groups, versions, notEvictions) !== undefined;
     }
     if (first === undefined) return [];
-    // Every entry of every rule that creates or updates in namespaces names a Deployment or
-    // StatefulSet object, whatever its matchConditions let in: any other (in the table or not:
+    // Every entry of every rule that creates or updates in namespaces names a Deployment,
+    // StatefulSet or Job object, whatever its matchConditions let in: any other (in the table or not:
     // PVCs, ResourceClaims the controllers write too) keeps the error (s37b B-2).
     const installerWritesOnly = (webhook.rules ?? []).every((rule) => {
       if (rule === null || rule.scope === 'Cluster') return true;
       const operations = rule.operations ?? [];
       if (!operations.some((operation) => operation !== 'DELETE' && operation !== 'CONNECT')) return true;
-      return (rule.apiGroups ?? []).every((group) => group === 'apps' || group === '*') && (rule.resources ?? []).every((resource) => resource === 'deployments' || resource === 'statefulsets');
+      // (Jobs too: a CronJob there makes them, and its runs wait while the webhook is down; nothing running stops.)
+      return (rule.apiGroups ?? []).every((group) => group === 'apps' || group === 'batch' || group === '*') && (rule.resources ?? []).every((resource) => resource === 'deployments' || resource === 'statefulsets' || resource === 'jobs');
     });
     return [{ entry, rule: first.rule, match: first.match, everything: first.everything, deleteOnly, pods, leases, podDeletes, evictionsOnly, installerWritesOnly: installerWritesOnly && !deleteOnly }];
   });
