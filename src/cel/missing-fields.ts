@@ -236,14 +236,16 @@ const OMITTED_WHEN_ZERO: ReadonlySet<string> = new Set([
 
 /**
  * Whether a read's absence would make the expression false anyway: the read is compared for
- * equality with a literal that is no zero value (`labels['team'] == 'payments'`, `x in ['a', 'b']`), and that
+ * equality with a literal that is no zero value (`labels['team'] == 'payments'`, `x in ['a', 'b']`),
+ * with `!=` to the value the absent field stands for (`x != null`, `image != ''`), or with the
+ * other object's same field where that is there (presentCounterpart), and that
  * comparison is reached from the root through `&&`, `||` and the branches of a ternary alone.
  * There an error acts as false would: CEL's `&&` and `||` absorb it whenever their other side
  * decides (`error || true` is true, `error && false` is false), and otherwise the expression errs
  * where it would be false. A validation that errors there under failurePolicy Fail is denied, as
  * it would be if the field were read as absent: only the message differs (s44 hold-out 26: a
- * delete guard `op != 'DELETE' || … || annotations['allow'] == 'true'`). A read under `!=`, `!`,
- * a ternary's condition or a macro may have meant to let absence pass.
+ * delete guard `op != 'DELETE' || … || annotations['allow'] == 'true'`). A read under `!` (or
+ * `!=` another value), a ternary's condition or a macro may have meant to let absence pass.
  */
 export function deniedEitherWay(expr: Expr, read: UnguardedRead, { zeroWhenAbsent }: { readonly zeroWhenAbsent?: '' } = {}): boolean {
   const chain = pathTo(expr, read);
