@@ -38926,7 +38926,9 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
   if (patchOverlay !== void 0 && buildersOf(folder, listings)?.every((listing) => overlays.includes(listing)) !== true)
     return false;
-  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings, !relabelsMatter) && !(!relabelsMatter && isRemote(resource, listing)))))
+  const namespacesDoNotMatter = !relabelsMatter;
+  const unread = (resource, listing) => !readOrFile(resource, listings, namespacesDoNotMatter) && !(namespacesDoNotMatter && isRemote(resource, listing));
+  if (listings.some((listing) => listing.resources.some((resource) => unread(resource, listing))))
     return false;
   const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path6.resolve)(overlay.file)))]);
   const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path6.resolve)(other.file))));
@@ -70459,4 +70461,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build d14899969fae50ce8308ce0bbb5ce27374a8579fa9126604f7fa345246660fee
+//# admission-lint-build 336fbc72d76de8f074dd841b2cdf6fde5329b715ab5ced1407f2745cb7660071

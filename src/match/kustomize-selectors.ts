@@ -313,7 +313,10 @@ function buildsKeepThePatch(patch: KustomizePatch, file: string, object: Webhook
   // it may be an overlay of the base that patches the webhook again, or move the Service.
   // (A remote base that kustomize fetches, and a manifest a build step writes, are neither; under
   // a namespaceSelector patch either may hold a Namespace, kube-system with other labels: s45a 2-3.)
-  if (listings.some((listing) => listing.resources.some((resource) => !readOrFile(resource, listings, !relabelsMatter) && !(!relabelsMatter && isRemote(resource, listing))))) return false;
+  const namespacesDoNotMatter = !relabelsMatter;
+  const unread = (resource: string, listing: KustomizationListing): boolean =>
+    !readOrFile(resource, listings, namespacesDoNotMatter) && !(namespacesDoNotMatter && isRemote(resource, listing));
+  if (listings.some((listing) => listing.resources.some((resource) => unread(resource, listing)))) return false;
   // Every build of the file runs these kustomizations' patches: none may select a configuration
   // of this kind (unless it changes metadata only), nor a Service by any name (a move of it
   // reaches clientConfig.service through name references; an overlay names it by its prefix).
