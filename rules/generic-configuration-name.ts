@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { GENERATED_CONFIGURATION_NAMES, SCAFFOLD_NAMESPACE } from '../src/match/generated-webhooks.js';
 import { kustomizeNamesOf } from '../src/match/kustomize-names.js';
 import { streamOf } from '../src/match/namespaces.js';
 import { patchesBuilding } from '../src/match/patched.js';
@@ -6,23 +7,6 @@ import type { WebhookConfigurationObject } from '../src/model/objects.js';
 import { isFragment, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 import { elideMiddle } from '../src/text/list.js';
-
-/**
- * The names controller-gen gives the configurations it generates from webhook markers
- * (controller-tools pkg/webhook/parser.go), the same in every project that uses it. A scaffolded
- * project renames them with kustomize's namePrefix when it builds its install manifests.
- */
-const GENERATED_NAMES: Readonly<Record<string, string>> = {
-  MutatingWebhookConfiguration: 'mutating-webhook-configuration',
-  ValidatingWebhookConfiguration: 'validating-webhook-configuration',
-};
-
-/**
- * The namespace the scaffold writes for the webhook's Service before a build moves it (the
- * kustomization that installs it sets `namespace`): a file that still names it is a base, whose
- * names the build changes too.
- */
-const SCAFFOLD_NAMESPACE = 'system';
 
 /**
  * The names the cluster gets for the object, each with whether that build moves it (sets a
@@ -48,7 +32,7 @@ function namesInCluster(object: WebhookConfigurationObject, run: RuleRun): reado
  * through the top build `root` names; undefined when it does not, or that is not known.
  */
 function generatedName(object: WebhookConfigurationObject, run: RuleRun): { readonly root?: string } | undefined {
-  const generated = GENERATED_NAMES[object.kind];
+  const generated = GENERATED_CONFIGURATION_NAMES[object.kind];
   // A strategic-merge patch of the configuration names it as its base does, and a scaffold's
   // CA-injection patch has no webhooks at all: neither is a configuration of its own.
   if (generated === undefined || object.name !== generated || isFragment(object) || webhooksOf(object).length === 0) return undefined;

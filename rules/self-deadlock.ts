@@ -82,6 +82,8 @@ function hasOptOut(selector: LabelSelector | undefined): boolean {
   );
 }
 
+const AS_GENERATED_HELP = `As generated: controller-gen points the webhook at its Service in the scaffold's namespace system, which no cluster has, and the build that installs it sets the namespace it runs in (and may add selectors). Lint that build (kubectl kustomize config/default | admission-lint -): there the webhook is judged in the namespace it gets.`;
+
 const INSTALL_HELP = `While the webhook is down, an install or reinstall of the workload that runs it is rejected, when it is of that kind (its pods' own replacements are not). Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
 
 /**
@@ -197,7 +199,7 @@ export const rule = defineObjectRule({
         const judged = withKustomizeSelectors(object, run);
         // One cause, one finding: copies (webhooks that match alike) together (src/match/webhook-copies.ts).
         // Patched in an overlay only: what only the unpatched build has is an info (unlessPatchedAway).
-        return groupCopies(unlessPatchedAway(judged, (judgedObject, patched) => webhooksOf(judgedObject).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads' | 'updates' | 'service'>[] => {
+        const found = groupCopies(unlessPatchedAway(judged, (judgedObject, patched) => webhooksOf(judgedObject).flatMap((entry): WebhookFinding<'pods' | 'replicasets' | 'workloads' | 'updates' | 'service'>[] => {
           const { webhook } = entry;
           const service = webhook.clientConfig?.service;
           const namespace = service?.namespace;
@@ -274,6 +276,9 @@ export const rule = defineObjectRule({
           }
           return [];
         })));
+        // controller-gen's output as generated: its own namespace is the scaffold's `system`, which
+        // no cluster has; the build that installs it sets where it runs, and may add the selectors.
+        return judged.asGenerated === true ? found.map((finding) => ({ ...finding, severity: 'info' as const, help: AS_GENERATED_HELP })) : found;
       },
     };
   },

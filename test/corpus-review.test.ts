@@ -48,9 +48,6 @@ const NOT_YET_MENDED: ReadonlySet<string> = new Set([
   // Ignore, 10 s on pods, no selector written: the rule cannot tell an agent that must see
   // kube-system from an injector that need not (reviewer: deliberate, bounded delay).
   'project\tkubearmor--controller-config-default.yaml\tmatches-kube-system\tannotation.kubearmor.com',
-  // True for the kustomize base as written; the project's overlay excludes the namespace, and the
-  // file alone cannot show it.
-  'shared\topenkruise--webhook-manifests.yaml\tself-deadlock\tmpod.kb.io',
 ]);
 
 interface Row {

@@ -19,6 +19,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
+import { asGenerated } from './generated-webhooks.js';
 import { KUBE_SYSTEM } from './kube-system-webhooks.js';
 import { selectorMatches } from './selector.js';
 import { validateLabelSelector } from '../validate/label-selector.js';
@@ -45,6 +46,11 @@ export interface PatchedSelectors {
    * not depend on where the Service lands (matches-kube-system judges kube-system by its name).
    */
   readonly unsureWhereverServiceLands?: { readonly object: WebhookConfigurationObject; readonly patch: KustomizePatch };
+  /**
+   * controller-gen's output as generated, with no patch judged and no build of the run that moves
+   * it (src/match/generated-webhooks.ts): the namespace its webhooks run in is not in the run.
+   */
+  readonly asGenerated?: true;
 }
 
 const PATCHED = memoKey<Map<WebhookConfigurationObject, PatchedSelectors>>('webhook configurations with their kustomize selector patches');
@@ -52,7 +58,11 @@ const PATCHED = memoKey<Map<WebhookConfigurationObject, PatchedSelectors>>('webh
 const REPOSITORIES_READ = memoKey<Map<string, boolean>>('repositories whose every kustomization the run read');
 
 export function withKustomizeSelectors(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizePatches' | 'kustomizations' | 'namespaces'>): PatchedSelectors {
-  return run.memo.perObject(PATCHED, object, () => patched(object, run));
+  return run.memo.perObject(PATCHED, object, () => {
+    const judged = patched(object, run);
+    const untouched = judged.patch === undefined && judged.unsure === undefined && judged.unsureWhereverServiceLands === undefined;
+    return untouched && asGenerated(object, run) ? { ...judged, asGenerated: true } : judged;
+  });
 }
 
 /** ` (selectors as patched at FILE:LINE)` for a message, or nothing. */
