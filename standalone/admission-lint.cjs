@@ -115,7 +115,7 @@ var init_fs = __esm({
       "rules/policy-without-binding.md": () => '---\nid: policy-without-binding\nseverity: warning\n---\n\n# policy-without-binding\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that no `ValidatingAdmissionPolicyBinding` of the run\nrefers to, and a `MutatingAdmissionPolicy` that no `MutatingAdmissionPolicyBinding` of the run\nrefers to. A binding refers to a policy by `spec.policyName`, which must equal the policy\'s\n`metadata.name`; the API versions do not matter (a `v1` binding binds a `v1beta1` policy of the\nsame name). The finding points at the policy\'s `metadata.name`.\n\nThe rule reports only when the run contains at least one binding of the matching kind. A\nrepository may keep its policies in one folder and its bindings in another (or leave the\nbindings to each cluster\'s administrators, as policy libraries do); linting the policies alone\nmust not report every one of them. Lint the folders together to get the check.\n\nNot reported either:\n\n- a policy without `metadata.name` (a `generateName` policy cannot be bound by name anyway);\n- a policy that a dangling binding most likely meant: a binding whose `policyName` is a near miss\n  of the policy\'s name (`require-team-labels` for `require-team-label`), or a binding of the\n  other kind with exactly its name (a `ValidatingAdmissionPolicyBinding` for a\n  `MutatingAdmissionPolicy`). That is one mistake, and `binding-without-policy` reports it on the\n  binding, where the fix goes.\n\n**Names a kustomize build gives.** In a kustomize tree, `namePrefix` and `nameSuffix` rename\nevery object a kustomization builds (a base\'s first, then each overlay\'s around it). A binding\nthat names its policy as a kustomization of the run that builds both files names it\n(`policyName: app-check` for a policy written `check`, under `namePrefix: app-`) binds it: the\nbuild holds both names alike, and kustomize rewrites a `policyName` written unprefixed too. The\nbuilds counted are those of the top kustomizations of the run (those nothing else builds on):\nevery one that holds the binding must name the policy so, every one that holds the policy must\nhold the binding, and none may hold either file twice (two overlays of one base). An object\nannotated `config.kubernetes.io/local-config: "true"` is in no build (kustomize leaves it out).\nkustomize (v5.5) rewrites a ValidatingAdmissionPolicyBinding\'s `policyName` with its policy\'s new\nname, but not a MutatingAdmissionPolicyBinding\'s: in a kustomize tree, that one binds its policy\nonly where the build gives the policy the name it writes. Not followed (the names as written\ndecide): components (their own `namePrefix` renames all their parent builds), configurations or\ntransformers that may write names elsewhere (a `namePrefix` fieldSpec on `spec/policyName`), a folder with two\nkustomization files (kustomize refuses it), a `policyName` that is a policy\'s written name, or\nanother policy\'s name on the way to its top build (kustomize\'s name references would rewrite it\nto that one). Lint the tree (or its build), not the folder alone, for the linter to see the\nkustomizations.\n\n**What a file cannot show.** Bindings that exist only in the cluster, or that administrators or\nanother repository create: once the run holds a binding of the kind, a policy bound only that way\nis reported. Lint the bindings with the policies, or record with a suppression that the policy is\nbound elsewhere. When a document of the run that could hold a binding of the kind cannot be read\n(a `yaml-syntax` error, an alias bomb, a file too large or not UTF-8), that nothing binds the\npolicy is not known, and the rule says nothing.\n\n## Why is this bad?\n\nA policy on its own does nothing: the API server evaluates a policy only for requests that one\nof its bindings matches, and only with that binding\'s `validationActions` (for a validating\npolicy) decides what a failed validation does. A policy that nothing binds was written, reviewed\nand applied, and enforces nothing: the binding was forgotten, deleted, renamed, or left in a\nHelm value that is off. Nothing reports it: the API server accepts the policy, and\n`kubectl get validatingadmissionpolicies` lists it like any other.\n\n## Example\n\nThe run binds one policy and not the other:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: limit-replicas\nspec:\n  policyName: limit-replicas\n  validationActions: ["Deny"]\n```\n\n## Use instead\n\nBind every policy you ship (or delete the ones you no longer use):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: require-team-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "has(object.metadata.labels) && \'team\' in object.metadata.labels"\n      message: "deployments need a team label"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: require-team-label\nspec:\n  policyName: require-team-label\n  validationActions: ["Deny"]\n```\n\n## Options\n\nThis rule has no options. It reads every admission policy and binding of the run, in all input\nfiles.\n\n## When not to use it\n\nWhen you lint a policy library whose bindings live with another team or in another repository,\nbut the run happens to contain some bindings (examples, tests): turn the rule off for that run\nwith `--rule policy-without-binding=off`, or lint the library without the example bindings.\n\n## References\n\n- Validating Admission Policy (policies, bindings, `policyName`):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicyBindingSpec.policyName`:\n  "If the referenced resource does not exist, this binding is considered invalid and will be\n  ignored")\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (a policy is\n  evaluated once per binding that matches the request)\n',
       "rules/removed-api-version.md": () => '---\nid: removed-api-version\nseverity: error\n---\n\n# removed-api-version\n\n## What it does\n\nFlags `ValidatingWebhookConfiguration` and `MutatingWebhookConfiguration` objects written in\n`apiVersion: admissionregistration.k8s.io/v1beta1` when the target Kubernetes version\n(`--kube-version`, default 1.35) is 1.22 or later. The finding points at `apiVersion`. When a\nwebhook leaves `failurePolicy` out, the message ends "v1 makes its failurePolicy Fail": v1beta1\ndefaulted it to `Ignore`, v1 defaults it to `Fail`, so moving the `apiVersion` alone turns a\nwebhook that failed open into one that fails closed, which the API server accepts. The help (the `fix:`\nline) counts, from what is written, what else v1 takes: `sideEffects` must be `None` or\n`NoneOnDryRun` (v1beta1 defaulted it to `Unknown` and accepted `Some`), and\n`admissionReviewVersions` is required (v1beta1 defaulted it to `[v1beta1]`).\n\nFor the admission policy kinds (`ValidatingAdmissionPolicy`, `ValidatingAdmissionPolicyBinding`,\n`MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`) it flags an `apiVersion` that the\ntarget version does not serve **by default**, from its API discovery data:\n\n| Kind | `v1alpha1` | `v1beta1` | `v1` served by default |\n|---|---|---|---|\n| `ValidatingAdmissionPolicy`, `\u2026Binding` | 1.26+, off by default | 1.28+, off by default | 1.30 |\n| `MutatingAdmissionPolicy`, `\u2026Binding` | 1.32+, off by default | 1.34+, off by default | 1.36 |\n\nThe message quotes the API server\'s `no matches for kind` error; the help (the `fix:` line) says what to do:\nuse `v1` when the target serves it; otherwise enable the preview\nversion on the API server (`--runtime-config=admissionregistration.k8s.io/v1beta1=true` and the\n`ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` feature gate), or target the release\nthat serves `v1`.\n\nIts severity is `error`, except for the newest version the target has of a kind that has no\nversion served by default: with the default target 1.35, a `MutatingAdmissionPolicy` (or its\nbinding) in `v1beta1` is `info`. `v1` does not exist there yet and `v1beta1` is off by default, so\nthe manifest has no better choice: writing it is the decision to enable the preview, and the\nfinding is the reminder that the API server must have it on. The same kind in `v1alpha1` (when\n`v1beta1` is there) stays an `error`. A version that Kubernetes has only after the target\n(`v1` of `MutatingAdmissionPolicy`, from 1.36) is an `error` when you chose the target\n(`--kube-version`, or `kubeVersion` in the config), and an `info` when the target is the\ndefault: the file is then evidence that its cluster is newer than the default (what would change\nis the linter\'s target, not the manifest), and the message says to set `--kube-version`. An `apiVersion` that never had the policy\nkinds (`v2`) is `schema`\'s finding. The finding points at `apiVersion`; the other rules still\nlint the policy.\n\nA binding written in the same `apiVersion` as its policy, when the run holds the policy, is one\ncause with it: the policy\'s finding names it (`\u2026 (and its binding "replicas")`) and the binding\ngets none of its own. A binding whose policy is elsewhere, or in another version, has its own.\nPolicies of one kind written in one `apiVersion` in one file are that file\'s one choice of\nversion: one finding, at the first, says how many (`\u2026 (2 in the file, with their bindings)`).\n\nIt runs even when the object has type errors. Other versions that never served the webhook\nconfiguration kinds (`v1alpha1`, \u2026) are reported by `schema`. The other rules still lint a\nv1beta1 webhook configuration, with the\n**v1beta1** defaults, because that is what the manifest meant when it was written: for example\n`implicit-failure-policy` reports the v1beta1 default `Ignore` and `side-effects` the default\n`Unknown`.\n\n**What a file cannot show.** The API server\'s flags: whether `--runtime-config` and a feature\ngate switch a preview version on, and which Kubernetes version the manifest will reach\n(`--kube-version` stands for it). The rule judges the `apiVersion` by what the target version\nserves by default.\n\n## Why is this bad?\n\n`admissionregistration.k8s.io/v1beta1` webhook configurations were deprecated in 1.16 and are\nnot served since 1.22. Applying one fails before anything is stored:\n`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`\n(reported, for example, in kudobuilder/kudo#1804). Charts that still ship v1beta1 manifests fail\nto install, and the webhook they configure never exists.\n\nChanging only the `apiVersion` is not a safe fix, because v1 has different defaults:\n\n| Field | v1beta1 default | v1 default |\n|---|---|---|\n| `failurePolicy` | `Ignore` | `Fail` |\n| `matchPolicy` | `Exact` | `Equivalent` |\n| `timeoutSeconds` | 30 | 10 |\n| `sideEffects` | `Unknown` | none: required, `None` or `NoneOnDryRun` |\n| `admissionReviewVersions` | `["v1beta1"]` | none: required |\n\nA webhook that silently failed open under v1beta1 fails **closed** after the bump, and the\nobject is rejected until `sideEffects` and `admissionReviewVersions` are written. Write the\nfields explicitly when you migrate, so the behaviour is the one you chose.\n\nAdmission policies in a preview version fail the same way on a cluster that does not enable it:\n`kubectl apply` reports `no matches for kind "ValidatingAdmissionPolicy" in version\n"admissionregistration.k8s.io/v1beta1"` (a policy copied from a tutorial written for 1.28), and a\nchart that ships one does not install. The `v1` types of a policy have the same fields as\n`v1beta1`, so for policies the fix is the `apiVersion` alone (a `v1alpha1` binding\'s\n`paramRef.parameterNotFoundAction` defaulted to `Deny`; in `v1` it must be written).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nA `ValidatingAdmissionPolicy` and its binding in `v1beta1`, which Kubernetes never serves by\ndefault:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Use instead\n\nThe same webhook in v1, keeping the v1beta1 behaviour where it was deliberate\n(`failurePolicy: Ignore`) and writing the fields v1 requires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\nwebhooks:\n  - name: defaults.widgets.example.com\n    admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: widget-system\n        name: widget-webhook\n        path: /mutate-widgets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["widgets.example.com"]\n        apiVersions: ["v1"]\n        resources: ["widgets"]\n```\n\nThe policy and its binding in `v1`, served by default since 1.30:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options of its own. It reads the target Kubernetes version from\n`--kube-version <version>` (for example `--kube-version 1.21`; default 1.35) and reports nothing\nfor webhook configurations when that version is older than 1.22. For policies the target\nversion decides which `apiVersion` is served (for example `--kube-version 1.36` for\n`MutatingAdmissionPolicy` in `v1`).\n\n## When not to use it\n\nWhen the manifests really target clusters older than 1.22, pass `--kube-version` with that\nversion instead of turning the rule off. If your clusters enable a preview version of the policy\nAPI on purpose (`--runtime-config` and the feature gate), the policy findings do not apply to\nthem: turn the rule off for those manifests, or pass the `--kube-version` that serves `v1` and\nwrite `v1`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1beta1/types.go` (`deprecated=1.16`, `removed=1.22`,\n  replacement v1)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go` and\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (the two default sets)\n- Deprecated API migration guide, v1.22: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22\n- Validating Admission Policy (GA in 1.30): https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/\n- Mutating Admission Policy (beta in 1.34 behind `--runtime-config` and the feature gate; v1 in 1.36): https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/\n- KEP-3488 (CEL admission control) and KEP-3962 (mutating admission policies): https://github.com/kubernetes/enhancements/tree/master/keps/sig-api-machinery\n- kudobuilder/kudo#1804 (`no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`)\n',
       "rules/schema.md": () => '---\nid: schema\nseverity: error\n---\n\n# schema\n\n## What it does\n\nFlags webhook configurations that do not decode into the `admissionregistration.k8s.io/v1` API\ntypes (`k8s.io/api` `admissionregistration/v1/types.go`):\n\n- a field with the wrong JSON type: a string where a whole number is expected\n  (`timeoutSeconds: "5"`), an object where a list is expected, a number outside the 32-bit range\n  of `timeoutSeconds` or `service.port`. `null` is accepted for every field, as the Go decoder\n  accepts it;\n- a field the types do not have: a typo (`failurePolicies`), a field indented one level too deep\n  or too shallow, `reinvocationPolicy` on a *validating* webhook (only mutating webhooks have it);\n- `clientConfig.caBundle` that is not standard base64 (for example a PEM block pasted as is);\n- an `apiVersion` in `admissionregistration.k8s.io` that never served these kinds, such as\n  `admissionregistration.k8s.io/v1alpha1` (`v1beta1` is reported by `removed-api-version`).\n\nThe same checks apply to the admission policy kinds (`ValidatingAdmissionPolicy`,\n`ValidatingAdmissionPolicyBinding`, `MutatingAdmissionPolicy`, `MutatingAdmissionPolicyBinding`),\nagainst their v1 types (`v1beta1` and `v1alpha1` have the same fields):\n\n- a field with the wrong JSON type, for example `validationActions: Deny` (a string where a list\n  belongs) or an unquoted `reason: 403`;\n- a field the kind does not have, such as a `namespaceSelector` indented into a resource rule;\n  for a field that belongs to the sibling kind the message says so (`reinvocationPolicy` and\n  `mutations` exist only on `MutatingAdmissionPolicy`, `validations` and `auditAnnotations` only\n  on `ValidatingAdmissionPolicy`, `validationActions` only on `ValidatingAdmissionPolicyBinding`).\n  A `status` on a `ValidatingAdmissionPolicy` (as `kubectl get -o yaml` writes it) is accepted;\n- an `apiVersion` in `admissionregistration.k8s.io` that never had the policy kinds (anything but\n  `v1`, `v1beta1` and `v1alpha1`). Versions that exist but are not served by the target\n  Kubernetes version are reported by `removed-api-version`.\n\nOne cause, one finding: the same problem at the same field of several webhooks of one\nconfiguration (a `caBundle` that is not base64, copied into each) is reported at the first\nwebhook, counting the others ("and in 3 more webhooks"); the placeholders of an unrendered\ntemplate are named once per file, at the first, with how many the file\'s admission objects hold\n("render it first"): one render fixes them all, however many documents the file has.\n\nIt checks types and field names only. Required fields and allowed values (`failurePolicy: Fial`,\na missing `admissionReviewVersions`, a policy without `matchConstraints`) are the API server\'s\nvalidation and are reported by `api-validation`.\n\nWhen a field has the wrong type or the `apiVersion` is unknown, the object cannot be decoded and\nthe other object rules skip it (`removed-api-version` still runs). Unknown fields and bad base64\ndo not stop the other rules: they see the object without the unknown field, as the API server\nwould store it.\n\n**What a file cannot show.** The rule reads the object as written, against the API types. What\nbecomes of an unknown field depends on the client that applies it: with strict field validation\n(kubectl\'s default) the API server rejects the object, with `Warn` or `Ignore` it drops the field.\n\n## Why is this bad?\n\nThe API server decodes the request body into the Go types before it applies defaults or\nvalidates anything. A value of the wrong type fails that decoding, so the whole configuration is\nrejected and none of its webhooks is created or updated. Quoted numbers are the usual cause,\noften from a Helm value rendered with `quote`.\n\nAn unknown field is handled by field validation. With `fieldValidation=Strict` the request fails\nwith `400 Bad Request`; with `Warn`, the API server\'s default, the field is **dropped** and the\nrequest succeeds with only a warning. The dropped setting then silently does not exist. In the\nexample below, the `namespaceSelector` is indented into the rule, so it is dropped, the webhook\ngets the default `namespaceSelector: {}`, and it intercepts Deployments in every namespace,\n`kube-system` included, with `failurePolicy: Fail`. Admission policies fail the same way: a\nbinding whose `validationActions` is a string instead of a list is not created at all, so the\npolicy it was meant to enforce enforces nothing.\n\n## Example\n\n`timeoutSeconds` is a string, and `namespaceSelector` is indented under the rule instead of the\nwebhook:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: "5"\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n        namespaceSelector:\n          matchExpressions:\n            - key: kubernetes.io/metadata.name\n              operator: NotIn\n              values: ["kube-system", "deployment-policy"]\n```\n\nA binding whose `validationActions` is a string, and a policy with the mutating kind\'s\n`reinvocationPolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  reinvocationPolicy: Never\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: Deny\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: deployment-policy\nwebhooks:\n  - name: deployments.deployment-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: deployment-policy\n        name: deployment-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "deployment-policy"]\n```\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit.example.com\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 5"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit.example.com\nspec:\n  policyName: replica-limit.example.com\n  validationActions: [Deny]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nKeep it on: a type error makes the API server reject the object, and an object that fails it is\nnot checked by the other rules. If you apply with a client that tolerates unknown fields on\npurpose (for example manifests carrying fields of a newer Kubernetes version than the types this\ntool models), review those findings rather than turning the rule off.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (the field names and types; `reinvocationPolicy`\n  exists only on `MutatingWebhook`; the policy types: `ValidatingAdmissionPolicy` in v0.35,\n  `MutatingAdmissionPolicy` in v0.36)\n- Unknown fields are decoding-level, not validation: `fieldValidation=Strict` rejects them,\n  `Warn` drops them with a warning (KEP-2885): https://github.com/kubernetes/enhancements/issues/2885\n- API concepts, field validation: https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation\n',
-      "rules/self-deadlock.md": () => '---\nid: self-deadlock\nseverity: error\n---\n\n# self-deadlock\n\n## What it does\n\nFlags a webhook that would have to admit what brings it back: its own replacement pods, the\nEndpointSlices that route to them, the Service it is called through. A webhook is reported when\nall of these hold:\n\n1. it is served from inside the cluster, by `clientConfig.service` (a `url` webhook is not\n   checked); its `service.namespace` is "its namespace" below;\n2. its effective `failurePolicy` is `Fail` (written, or the v1 default);\n3. the API server would call it for a CREATE, in its namespace, of `pods` or of one of the\n   workloads that create them: `apps/v1` `replicasets`, `deployments`, `statefulsets`,\n   `daemonsets`, or for the writes that make a new pod serve: a CREATE of `pods/binding`, an\n   UPDATE of `pods/status`, an UPDATE of `discovery.k8s.io/v1` `endpointslices`, or for the\n   CREATE of the `services` it is called through (matched with its rules, including `matchPolicy: Equivalent`, and its\n   `namespaceSelector`, evaluated against `kubernetes.io/metadata.name` plus the labels of\n   that Namespace\'s manifest if the run contains one: the last in the webhook\'s own file (or the\n   rendered stream its template came from) when it holds one, as a repository with two rendered\n   builds does, else the run\'s first; and the run\'s last when it comes after those (what\n   `kubectl apply -R` leaves), unless a later file holds a configuration of the same name too\n   (then the files are builds of one project); reported when any of them lets the call through);\n4. its `matchConditions`, if any, are all true, or cannot be decided from what is known of the\n   request (an `authorizer` call, a read of the object\'s labels or spec: that may match), for\n   the requester that creates those objects\n   when the webhook\'s pods are replaced: the `replicaset-controller`, `daemon-set-controller`\n   and `statefulset-controller` service accounts in `kube-system` for pods, `kube-scheduler`\n   for `pods/binding` (the scheduler binds each new pod with one: refused, no pod of the\n   namespace is scheduled; on EKS, Fargate pods are bound by `eks:fargate-scheduler`), the\n   kubelet (`system:node:\u2026`, group `system:nodes`) for `pods/status` (it reports a pod\'s IP and\n   readiness with one: refused, the webhook\'s new pods run but never become endpoints of its\n   Service), the `endpointslice-controller` (or `system:kube-controller-manager`) for\n   EndpointSlices (it writes the new pods\' addresses into the Service\'s slices with one: refused,\n   the API server\'s calls, to the Service\'s cluster IP that kube-proxy routes by those slices,\n   still go to the pods that are gone), the\n   `deployment-controller` for ReplicaSets, and a cluster administrator (`system:masters`)\n   for Deployments, Services, StatefulSets and DaemonSets. If a condition is false for them, or cannot\n   be evaluated here (one that calls `authorizer`, say), that kind of object does not count:\n   the rule does not guess.\n\nThe finding points at the rule that matches, and names the first match in the order pods,\npod bindings, pod status, EndpointSlices, ReplicaSets, Deployments, Services, StatefulSets,\nDaemonSets. It is an `error` for pods, pod bindings, pod status, EndpointSlices and ReplicaSets\n(the recovery of the webhook\'s own pods, or a rollout, is what is blocked), and a `warning` when\nonly Deployments, StatefulSets or DaemonSets match: those objects are created by an installer,\nso an install or reinstall of the workload that runs the webhook is blocked, and only when it is\nof that kind (which the run does not show), while replacements for its pods are not. Services:\nthe webhook is called through one for certain, but only a missing one needs creating, and then\nits creation is rejected and the webhook never comes back. It is an `error` when the webhook\'s own\nfile creates that Service after the configuration (`kubectl apply -f` creates a file\'s documents,\nand a List\'s items, in order), the file is neither listed by a kustomization nor a rendered\nstream (kustomize and Helm put Services first), and what the webhook sees of that creation calls\nit: its `objectSelector` evaluated on the Service\'s labels as written, its `matchConditions`\nevaluated on the Service as written (a condition false for it leaves the webhook out, and there\nis no finding; one that tests for presence, or reads what is not known of the request, is not\ndecided). Otherwise it is an `info`: a reinstall or a deleted Service, or an order the run does\nnot show (two files of a folder, `sortOptions` of a kustomization). An EndpointSlice update whose\n`matchConditions` cannot be decided is an `info` too: the controller\'s slices carry labels of\ntheir own (`kubernetes.io/service-name`) and the Service\'s, which a condition may test to leave\nthem out. When only\nStatefulSets or DaemonSets match it is an `info`: a webhook\'s server is run by a Deployment as a\nrule, and the run does not show one run by a StatefulSet or a DaemonSet. The namespace is not exempt when it is\n`kube-system`: controllers that install themselves there (the AWS Load Balancer Controller\ndoes) deadlock the same way.\n\nExemptions, where the run cannot show the webhook\'s own pods:\n\n- A webhook with a non-empty `objectSelector` is not reported: the labels of its own pods are\n  not part of the run, and any such selector is one they could avoid (by not carrying an\n  opt-in label, or by carrying an opt-out one).\n- A `namespaceSelector` with a `NotIn` or `DoesNotExist` requirement on a key other than\n  `kubernetes.io/metadata.name` is an opt-out switch; when the run has no manifest for the\n  webhook\'s namespace, the rule cannot tell whether that namespace carries the label (projects\n  usually label their own namespace so), and does not report. With the Namespace manifest in\n  the run, its labels decide. The `default` namespace needs no manifest: the API server creates\n  it with no label but `kubernetes.io/metadata.name: default`\n  (`pkg/controlplane/controller/systemnamespaces`), so a webhook served from `default` whose\n  opt-out label `default` does not carry is reported. (A cluster admin may have labelled\n  `default` since; the finding says what the API server\'s own `default` gets.)\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one. When the patch is in an overlay of the configuration\'s folder (kubebuilder\'s\n`config/default`) and the overlay\'s build is certain, a finding that build does not have is an\ninfo on the unpatched file, ending "(unpatched: the kustomize patch at FILE:LINE changes its\nselectors in the build that applies it)" (`kustomize-patched`, "Selectors an overlay sets").\n\n**controller-gen\'s output as generated:** a configuration under the name controller-gen gives it\n(`mutating-webhook-configuration`, `validating-webhook-configuration`) whose every webhook calls\nthe scaffold\'s Service `webhook-service` in namespace `system` with no `caBundle` is a build\ninput: no cluster has a `system` namespace, and the build that installs it (kubebuilder\'s\n`config/default` with its `namespace:`, a chart, another installer) sets the namespace its\nwebhooks run in, and often adds the selectors. While no kustomize build of the run moves it (the\nfile alone, or a build that sets no namespace), this rule\'s findings on it are infos. Lint the\nbuild (`kubectl kustomize config/default | admission-lint -`), or the tree with the\nkustomization that moves it: there the webhook is judged in the namespace it gets.\n(`matches-kube-system` judges it as written: kube-system is in every cluster, and a build that\nadds no selector sends it there.)\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`) and would deadlock alike are\nreported once, at the first, naming the others; the suggestion excludes the namespace in each.\n\n## Why is this bad?\n\nWhen the webhook\'s pods die (a node failure, an eviction, a bad rollout), the ReplicaSet\ncontroller creates replacements in the same namespace. Their creation is an admission request\nthat the webhook must answer, and with `failurePolicy: Fail` the API server rejects it while\nno webhook pod is running. No pod, no webhook; no webhook, no pod: the deadlock lasts until\nsomeone deletes or edits the webhook configuration by hand. The same goes for the\nReplicaSet a rollout creates, so a fixed version of the webhook cannot be rolled out either.\n\nThe Kubernetes documentation calls this out ("Avoiding deadlocks in self-hosted webhooks") and\nrecommends excluding the webhook\'s own namespace with a `namespaceSelector`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n```\n\n## Use instead\n\nExclude the webhook\'s own namespace by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "sidecar-injector"]\n```\n\nIf the webhook must see some pods of its own namespace, give it an opt-in `objectSelector`\nthat its own pods do not match, or use `failurePolicy: Ignore`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests: the labels of the webhook\'s\nnamespace are used when its `namespaceSelector` is evaluated.\n\n## When not to use it\n\nWhen the webhook\'s pods are created some other way than through this API server (static\npods, another cluster), or when it is deliberately fail-closed for its own namespace and you\nhave a runbook for the deadlock. Then turn the rule off with `--rule self-deadlock=off`, or\nlower it with `--rule self-deadlock=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding deadlocks in self-hosted webhooks":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices, "Avoid self-mutation deadlocks" and dependency loops:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (how the\n  `namespaceSelector` is evaluated)\n',
+      "rules/self-deadlock.md": () => '---\nid: self-deadlock\nseverity: error\n---\n\n# self-deadlock\n\n## What it does\n\nFlags a webhook that would have to admit what brings it back: its own replacement pods, the\nEndpointSlices that route to them, the Service it is called through. A webhook is reported when\nall of these hold:\n\n1. it is served from inside the cluster, by `clientConfig.service` (a `url` webhook is not\n   checked); its `service.namespace` is "its namespace" below;\n2. its effective `failurePolicy` is `Fail` (written, or the v1 default);\n3. the API server would call it for a CREATE, in its namespace, of `pods` or of one of the\n   workloads that create them: `apps/v1` `replicasets`, `deployments`, `statefulsets`,\n   `daemonsets`, or for the writes that make a new pod serve: a CREATE of `pods/binding`, an\n   UPDATE of `pods/status`, an UPDATE of `discovery.k8s.io/v1` `endpointslices`, or for the\n   CREATE of the `services` it is called through (matched with its rules, including `matchPolicy: Equivalent`, and its\n   `namespaceSelector`, evaluated against `kubernetes.io/metadata.name` plus the labels of\n   that Namespace\'s manifest if the run contains one: the last in the webhook\'s own file (or the\n   rendered stream its template came from) when it holds one, as a repository with two rendered\n   builds does, else the run\'s first; and the run\'s last when it comes after those (what\n   `kubectl apply -R` leaves), unless a later file holds a configuration of the same name too\n   (then the files are builds of one project); reported when any of them lets the call through);\n4. its `matchConditions`, if any, are all true, or cannot be decided from what is known of the\n   request (an `authorizer` call, a read of the object\'s labels or spec: that may match), for\n   the requester that creates those objects\n   when the webhook\'s pods are replaced: the `replicaset-controller`, `daemon-set-controller`\n   and `statefulset-controller` service accounts in `kube-system` for pods, `kube-scheduler`\n   for `pods/binding` (the scheduler binds each new pod with one: refused, no pod of the\n   namespace is scheduled; on EKS, Fargate pods are bound by `eks:fargate-scheduler`), the\n   kubelet (`system:node:\u2026`, group `system:nodes`) for `pods/status` (it reports a pod\'s IP and\n   readiness with one: refused, the webhook\'s new pods run but never become endpoints of its\n   Service), the `endpointslice-controller` (or `system:kube-controller-manager`) for\n   EndpointSlices (it writes the new pods\' addresses into the Service\'s slices with one: refused,\n   the API server\'s calls, to the Service\'s cluster IP that kube-proxy routes by those slices,\n   still go to the pods that are gone), the\n   `deployment-controller` for ReplicaSets, and a cluster administrator (`system:masters`)\n   for Deployments, Services, StatefulSets and DaemonSets. If a condition is false for them, or cannot\n   be evaluated here (one that calls `authorizer`, say), that kind of object does not count:\n   the rule does not guess.\n\nThe finding points at the rule that matches, and names the first match in the order pods,\npod bindings, pod status, EndpointSlices, ReplicaSets, Deployments, Services, StatefulSets,\nDaemonSets. It is an `error` for pods, pod bindings, pod status, EndpointSlices and ReplicaSets\n(the recovery of the webhook\'s own pods, or a rollout, is what is blocked), and a `warning` when\nonly Deployments, StatefulSets or DaemonSets match: those objects are created by an installer,\nso an install or reinstall of the workload that runs the webhook is blocked, and only when it is\nof that kind (which the run does not show), while replacements for its pods are not. Services:\nthe webhook is called through one for certain, but only a missing one needs creating, and then\nits creation is rejected and the webhook never comes back. It is an `error` when the webhook\'s own\nfile creates that Service after the configuration (`kubectl apply -f` creates a file\'s documents,\nand a List\'s items, in order), the file is neither listed by a kustomization nor a rendered\nstream (kustomize and Helm put Services first), and what the webhook sees of that creation calls\nit: its `objectSelector` evaluated on the Service\'s labels as written, its `matchConditions`\nevaluated on the Service as written (a condition false for it leaves the webhook out, and there\nis no finding; one that tests for presence, or reads what is not known of the request, is not\ndecided). Otherwise it is an `info`: a reinstall or a deleted Service, or an order the run does\nnot show (two files of a folder, `sortOptions` of a kustomization). An EndpointSlice update whose\n`matchConditions` cannot be decided is an `info` too: the controller\'s slices carry labels of\ntheir own (`kubernetes.io/service-name`) and the Service\'s, which a condition may test to leave\nthem out. When only\nStatefulSets or DaemonSets match it is an `info`: a webhook\'s server is run by a Deployment as a\nrule, and the run does not show one run by a StatefulSet or a DaemonSet. The namespace is not exempt when it is\n`kube-system`: controllers that install themselves there (the AWS Load Balancer Controller\ndoes) deadlock the same way.\n\nExemptions, where the run cannot show the webhook\'s own pods:\n\n- A webhook with a non-empty `objectSelector` is not reported: the labels of its own pods are\n  not part of the run, and any such selector is one they could avoid (by not carrying an\n  opt-in label, or by carrying an opt-out one).\n- A `namespaceSelector` with a `NotIn` or `DoesNotExist` requirement on a key other than\n  `kubernetes.io/metadata.name` is an opt-out switch; when the run has no manifest for the\n  webhook\'s namespace, the rule cannot tell whether that namespace carries the label (projects\n  usually label their own namespace so), and does not report. With the Namespace manifest in\n  the run, its labels decide. The `default` namespace needs no manifest: the API server creates\n  it with no label but `kubernetes.io/metadata.name: default`\n  (`pkg/controlplane/controller/systemnamespaces`), so a webhook served from `default` whose\n  opt-out label `default` does not carry is reported. (A cluster admin may have labelled\n  `default` since; the finding says what the API server\'s own `default` gets.)\n\n**A kustomize patch that sets the selectors:** when a kustomization beside the configuration\n(or one that lists its folder) patches a webhook\'s `namespaceSelector` or `objectSelector`, and\nthe build is certain (see `kustomize-patched`), the webhook is judged with the patched selectors,\nas `kubectl kustomize` builds it, and a finding that remains says "(selectors as patched at\nFILE:LINE)". controller-gen writes webhooks without selectors; a patch beside them often adds an\nopt-in one. When the patch is in an overlay of the configuration\'s folder (kubebuilder\'s\n`config/default`) and the overlay\'s build is certain, a finding that build does not have is an\ninfo on the unpatched file, ending "(unpatched: the kustomize patch at FILE:LINE changes its\nselectors in the build that applies it)" (`kustomize-patched`, "Selectors an overlay sets").\n\n**controller-gen\'s output as generated:** a configuration under the name controller-gen gives it\n(`mutating-webhook-configuration`, `validating-webhook-configuration`) whose every webhook calls\nthe scaffold\'s Service `webhook-service` in namespace `system`, with no `url` and no (or an empty)\n`caBundle`, is a build input: the build that installs it (kubebuilder\'s `config/default` with its\n`namespace:`, a chart, another installer) sets the namespace its webhooks run in, and often adds\nthe selectors. This rule\'s findings on it are infos when the run shows no install of it in a\nnamespace: no kustomize build of the run that holds it sets `namespace:` (the file alone, or\nbuilds without one), every such build is one the linter follows (not through a component or\n`configurations:`), no kustomize patch or replacement of the run changes the configuration but for\nits metadata (one that writes the Service\'s namespace moves it), and the run applies no Namespace\n`system` as written (the scaffold\'s `config/manager` creates one, which only a build that moves it\nrenames). Lint the build (`kubectl kustomize config/default | admission-lint -`), or the tree\nwith the kustomization that moves it: there the webhook is judged in the namespace it gets.\n(`matches-kube-system` judges it as written: kube-system is in every cluster, and a build that\nadds no selector sends it there.)\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook.\n\n**One cause, one finding for copies:** webhooks of one configuration that match alike (the\nsame `rules`, selectors, `matchConditions` and `matchPolicy`) and would deadlock alike are\nreported once, at the first, naming the others; the suggestion excludes the namespace in each.\n\n## Why is this bad?\n\nWhen the webhook\'s pods die (a node failure, an eviction, a bad rollout), the ReplicaSet\ncontroller creates replacements in the same namespace. Their creation is an admission request\nthat the webhook must answer, and with `failurePolicy: Fail` the API server rejects it while\nno webhook pod is running. No pod, no webhook; no webhook, no pod: the deadlock lasts until\nsomeone deletes or edits the webhook configuration by hand. The same goes for the\nReplicaSet a rollout creates, so a fixed version of the webhook cannot be rolled out either.\n\nThe Kubernetes documentation calls this out ("Avoiding deadlocks in self-hosted webhooks") and\nrecommends excluding the webhook\'s own namespace with a `namespaceSelector`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system"]\n```\n\n## Use instead\n\nExclude the webhook\'s own namespace by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: sidecar-injector\nwebhooks:\n  - name: inject.sidecar-injector.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: sidecar-injector\n        name: sidecar-injector\n        path: /inject\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "sidecar-injector"]\n```\n\nIf the webhook must see some pods of its own namespace, give it an opt-in `objectSelector`\nthat its own pods do not match, or use `failurePolicy: Ignore`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests: the labels of the webhook\'s\nnamespace are used when its `namespaceSelector` is evaluated.\n\n## When not to use it\n\nWhen the webhook\'s pods are created some other way than through this API server (static\npods, another cluster), or when it is deliberately fail-closed for its own namespace and you\nhave a runbook for the deadlock. Then turn the rule off with `--rule self-deadlock=off`, or\nlower it with `--rule self-deadlock=warning`.\n\n## References\n\n- Dynamic Admission Control, "Avoiding deadlocks in self-hosted webhooks":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices, "Avoid self-mutation deadlocks" and dependency loops:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (how the\n  `namespaceSelector` is evaluated)\n',
       "rules/side-effects.md": () => '---\nid: side-effects\nseverity: error\n---\n\n# side-effects\n\n## What it does\n\nChecks each webhook\'s `sideEffects`.\n\nIn `admissionregistration.k8s.io/v1` (severity `error`):\n\n- `sideEffects` is missing or `null`: v1 has no default and requires the field;\n- `sideEffects` is anything but `None` or `NoneOnDryRun`, including the legacy classes `Some` and\n  `Unknown`.\n\nIn a legacy `admissionregistration.k8s.io/v1beta1` object, when the target version still serves\nv1beta1 (before 1.22; from 1.22 on `removed-api-version` reports the object, and what its\nwebhooks do on a call is moot), with severity `warning`:\n\n- `sideEffects: Unknown` or `sideEffects: Some`;\n- `sideEffects` omitted, which v1beta1 defaults to `Unknown`.\n\n`None` and `NoneOnDryRun` are never flagged. A v1beta1 value outside the four classes (a typo) is\nan `error`. `api-validation` does not report `sideEffects` again.\n\n**What a file cannot show.** Whether the declaration is true: `None` and `NoneOnDryRun` are\npromises about what the webhook\'s code does on a call and on a dry run (`request.dryRun`), which\nonly that code shows. The rule checks the value written, not the webhook\'s behaviour.\n\n## Why is this bad?\n\nIn v1 the API server rejects the configuration on create:\n`webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun`, or\n`Unsupported value: "Unknown": supported values: "None", "NoneOnDryRun"`. `Some` and `Unknown`\nsurvive only in objects stored long ago: an update is accepted with them only if the stored\nconfiguration already had such a webhook.\n\nWhere `Unknown` or `Some` is in effect, every **dry-run** request the webhook matches is rejected\n(`400`, the webhook "does not support dry run"), even with `failurePolicy: Ignore`, because the\nAPI server cannot call a webhook that may have side effects for a request that must not have\nany. That breaks `kubectl diff`, `kubectl apply --dry-run=server` and the tools built on them:\ncert-manager#2186, open-policy-agent/gatekeeper#1353, kubernetes/autoscaler#2278,\nactions-runner-controller#266, and the Flux FAQ (fluxcd/website PR #602) report it.\n\n## Example\n\nTwo webhooks carried over from a v1beta1 chart: the first lost its `sideEffects` line, the\nsecond kept the old `Unknown`. The API server rejects both:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: resource-defaults\nwebhooks:\n  - name: pods.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n  - name: jobs.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: Unknown\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-jobs\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["batch"]\n        apiVersions: ["v1"]\n        resources: ["jobs"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n```\n\nA v1beta1 object that relies on the v1beta1 default `Unknown`, on a cluster older than 1.22 that\nstill serves v1beta1 (a warning: its dry-run requests fail; from 1.22 on, `removed-api-version`\nreports the object instead):\n\n```yaml incorrect\n# kube-version: 1.21\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: legacy-quota-check\nwebhooks:\n  - name: quotas.legacy-quota-check.example.com\n    failurePolicy: Ignore\n    clientConfig:\n      service:\n        namespace: quota-system\n        name: quota-webhook\n        path: /validate-resourcequotas\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["resourcequotas"]\n```\n\n## Use instead\n\nDeclare `None` when the webhook only answers the request. If it does change something outside\nthe request (writes to an external system, creates objects), make it skip that work when\n`request.dryRun` is true and declare `NoneOnDryRun`.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: resource-defaults\nwebhooks:\n  - name: pods.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n  - name: jobs.resource-defaults.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: NoneOnDryRun\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: resource-defaults\n        name: resource-defaults-webhook\n        path: /mutate-jobs\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: ["batch"]\n        apiVersions: ["v1"]\n        resources: ["jobs"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "resource-defaults"]\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nFor v1 objects, never: the API server rejects what the rule reports. The v1beta1 warnings matter\nonly while such objects still exist; once they are migrated to v1 (see `removed-api-version`),\nthe v1 checks apply.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/validation/validation.go`\n  (`sideEffects` required; `None`/`NoneOnDryRun` on create; the update exception)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Unknown`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/validating/dispatcher.go` (dry-run rejection for `Unknown`/`Some`)\n- Admission webhook good practices, side effects:\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, side effects: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- cert-manager#2186, open-policy-agent/gatekeeper#1353, kubernetes/autoscaler#2278\n',
       "rules/suppression-without-reason.md": () => '---\nid: suppression-without-reason\nseverity: warning\n---\n\n# suppression-without-reason\n\n## What it does\n\nFlags suppressions that do not say why the finding does not apply:\n\n- a `# admission-lint-disable-next-line <rule-id>` or `# admission-lint-disable-file <rule-id>`\n  comment without ` -- <reason>` after the rule ids (or with an empty reason);\n- an `admission-lint.dev/ignore` annotation without an `admission-lint.dev/ignore-reason`\n  annotation beside it.\n\nThe suppression still works; this rule only asks for the reason. The finding is on the comment\nor on the annotation. See the README, "Suppressing findings", for the forms and what each covers.\n\n**What a file cannot show.** Whether the reason is true, or still holds: the rule checks only\nthat one is written.\n\n## Why is this bad?\n\nThe findings of admission-lint are about outages and bypasses that happen later, on the write\npath: a webhook that fails closed for every namespace, a selector that namespace owners can edit.\nA suppression is a decision that the risk is accepted here. Without the reason, the next reader\ncannot tell an informed decision ("fail-closed on purpose: unvalidated widgets break billing")\nfrom a way to make CI green, and nobody can check whether the reason still holds after the\nwebhook changes.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Use instead\n\nGive the reason after ` -- `, or use the `admission-lint.dev/ignore-reason` annotation:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\n  annotations:\n    admission-lint.dev/ignore: long-timeout\n    admission-lint.dev/ignore-reason: the widget validator calls a slow licence server\nwebhooks:\n  # admission-lint-disable-next-line implicit-failure-policy -- fail-closed on purpose: unvalidated widgets break billing\n  - name: widgets.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 25\n    clientConfig:\n      url: https://widgets.example.com/validate\n    rules:\n      - {operations: ["CREATE"], apiGroups: ["example.com"], apiVersions: ["v1"], resources: ["widgets"]}\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen suppressions are reviewed some other way (for example every one needs a linked ticket in\nthe pull request), turn it off with `--rule suppression-without-reason=off`. Its findings cannot\nbe suppressed inline.\n\n## References\n\n- ESLint, directive comments with descriptions (`-- <reason>`): https://eslint.org/docs/latest/use/configure/rules#comment-descriptions\n- ESLint, `eslint-comments/require-description`: https://eslint-community.github.io/eslint-plugin-eslint-comments/rules/require-description.html\n',
       "rules/timeout-budget.md": () => '---\nid: timeout-budget\nseverity: warning\n---\n\n# timeout-budget\n\n## What it does\n\nAdds up, for each request that two or more webhooks of the run can be called for, how long the\nAPI server can spend waiting for them when they are slow or unreachable, and flags the request\nwhen that is above a budget: 30 seconds unless the `budgetSeconds` option says otherwise.\n\nThe worst case follows how the API server calls webhooks:\n\n- mutating webhooks run one after another, so their effective `timeoutSeconds` add up; one\n  with `reinvocationPolicy: IfNeeded` may run a second time and counts twice;\n- validating webhooks run in parallel, after the mutating ones, so only the longest counts;\n- total = the mutating sum + the validating maximum. Being over the budget means strictly\n  more than it.\n\n**Severity: only where failing open is defeated.**\n\n| case | severity | why |\n|---|---|---|\n| the webhooks with `failurePolicy: Ignore` in the set add up past the budget on their own | warning | their authors meant a slow webhook to be skipped; the request times out in the client anyway (and past 34 s, the API server\'s own default deadline for a write, `parseTimeout` in `k8s.io/apiserver` `pkg/endpoints/handlers/rest.go`, it fails in the API server) |\n| the same, but one `Ignore` webhook is already as long as the 30 s client timeout | info | one cause, one finding: `long-timeout` warns on that webhook (when it runs) |\n| the sum is reached only through `Fail` webhooks | info | the first `Fail` webhook that times out rejects the request anyway, so the sum is reached only when each answers just before its timeout; each explicit timeout is a decision (`long-timeout`) |\n\nThis follows Gardener\'s webhook remediator, which counts `Ignore` as harmless only up to a 15 s\ntimeout "because most control-plane API calls are made with a client-side timeout of 30s" and\nthere may be "potential other webhooks" (`docs/usage/shoot/shoot_status.md`), and GKE\'s\nunsafe-webhook insight, which judges `Fail` by what the webhook intercepts, not by its timeout.\n\nThe requests tried are built from what the API server serves in the target version\n(`--kube-version`) and the CustomResourceDefinitions of the run: every resource and\nsubresource, with CREATE, UPDATE and DELETE on main resources, CONNECT on the subresources that\naccept it (`pods/exec`, `pods/attach`, `pods/portforward`, `pods/proxy`, `services/proxy`,\n`nodes/proxy`), CREATE on `binding`, `eviction` and `token`, and UPDATE on the other\nsubresources (`log` is only read, and never admitted). A resource that a rule names but\ndiscovery does not know (a custom resource whose CRD is not in the run) is tried too, with\nthat rule\'s operations, both namespaced and cluster-scoped. Namespaced requests are tried in a\nnamespace without labels (but its `kubernetes.io/metadata.name`) and in each Namespace of the\nrun (at most 100); Namespace objects likewise, with their own labels; cluster-scoped requests\nwithout a namespace.\n\nA webhook counts for a request when the shared request matcher says the API server calls it,\nor may (the worst case): its `matchConditions` are not evaluated, and the object\'s labels are\nnot known, so any `objectSelector` may match, with two refinements:\n\n- all webhooks see the same object, so webhooks whose `objectSelector`s no single set of\n  labels satisfies together (`rev In [canary]` and `rev DoesNotExist`) are not counted\n  together; the costliest combination is kept (only label keys that two or more of the\n  selectors read are varied, at most 4096 combinations per request, beyond which every\n  webhook counts);\n- configurations of the same kind and name in the run are alternatives (only one can exist\n  in a cluster): for each request, only the costlier one counts.\n\nA configuration with a `timeoutSeconds` outside 1\u201330 is left out: the API server rejects it,\nand `timeout-out-of-range` reports it.\n\nEach distinct set of webhooks that is over the budget is reported once, not once per request,\non the first webhook of the set in the order the API server calls them (mutating before\nvalidating; by configuration name, then list order), naming one request where it happens. A\nset that is contained in a larger set that is over the budget too is not reported on its own:\nits latency is smaller, so whatever brings the larger set under the budget brings it under as\nwell. The finding points at that first webhook. Its message names the first webhooks of the set\n(then how many more), the request and the worst case; the help (the `fix:` line) splits the\nworst case into the mutating and the validating part and lists the webhooks in calling order\nwith what each can cost (the first eight; `admission-lint simulate` with that request prints\nthem all).\n\n**What a file cannot show.** Webhooks installed in the cluster from other files, which add to\nthe same requests, and how long each webhook really takes: the total is a worst case built from\n`timeoutSeconds`, for webhooks that are slow or unreachable. Lint the configurations of a cluster\ntogether to count them all.\n\n## Why is this bad?\n\nThe time is paid by the request that triggered the webhooks: while the webhooks are slow or\nunreachable, every pod creation (say) waits for all of their timeouts in turn. The request as\na whole has a deadline of its own: the client\'s timeout (30 seconds for many clients) or the\nAPI server\'s request timeout (one minute by default). Past it the request fails ("request did\nnot complete within requested timeout"), even when every one of the webhooks has\n`failurePolicy: Ignore`. kubernetes/kubernetes#128162 shows it with four `Ignore` webhooks of\n10 seconds each: pod creation failed outright. Sidecar injectors, policy engines and secret\nagents pile up on `CREATE pods` in this way, each of them reasonable on its own.\n\nThe Kubernetes documentation notes that mutating webhooks run in sequence and add latency, and\nrecommends small timeouts and fewer, consolidated webhooks.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injectors\nwebhooks:\n  - name: mesh.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 15\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /mesh\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  - name: secrets.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 10\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /secrets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: injectors\nwebhooks:\n  - name: mesh.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    reinvocationPolicy: IfNeeded\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /mesh\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n  - name: secrets.injectors.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: injectors\n        name: injectors\n        path: /secrets\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `budgetSeconds` | number (\u2265 1) | `30` | report requests whose worst-case webhook latency is above this many seconds |\n\nSet it with `--rule-option timeout-budget.budgetSeconds=20`.\n\n## When not to use it\n\nWhen the files linted together are not installed in one cluster (a folder of alternatives or\nunrelated projects): the rule treats the run as one cluster and adds up webhooks that never\nmeet. Lint each cluster\'s manifests in a run of their own, or turn the rule off for such runs\nwith `--rule timeout-budget=off`.\n\n## References\n\n- Gardener, webhook remediator: `docs/usage/shoot/shoot_status.md` (gardener/gardener); GKE,\n  "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `k8s.io/apiserver` `pkg/endpoints/handlers/rest.go` (`parseTimeout`: 34 s for a write without\n  a `timeout` parameter)\n- Admission webhook good practices (mutating webhooks run in sequence; small timeouts;\n  consolidate webhooks): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#128162, "Pod admission can fail due to webhooks + context deadline\n  exceeded, even when all webhooks are set to failurePolicy = Ignore"\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/mutating/dispatcher.go` (sequential calls,\n  per-call timeouts, reinvocation) and `validating/dispatcher.go` (parallel calls)\n- `k8s.io/apiserver` `pkg/admission/reinvocation.go` (one extra round for `IfNeeded` webhooks)\n',
@@ -7633,7 +7633,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve16.call(this, root, ref);
+      let _sch = resolve17.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7660,7 +7660,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve16(root, ref) {
+    function resolve17(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8527,7 +8527,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve16(baseURI, relativeURI, options) {
+    function resolve17(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8918,7 +8918,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve16,
+      resolve: resolve17,
       resolveComponent,
       equal: equal2,
       serialize: serialize2,
@@ -37796,14 +37796,22 @@ function asGenerated(object, run2) {
   });
   if (!scaffolded)
     return false;
-  const builds = kustomizeNamesOf(run2).topBuildsOf(streamOf(object.manifest.file));
-  return builds === void 0 || builds.every((build) => !build.moves);
+  const own = (0, import_node_path6.resolve)(object.manifest.file.path);
+  if (run2.kustomizePatches.some((patch) => patch.source !== own && patch.metadataOnly !== true && targets(patch.target, object.kind, object.name, object.apiVersion)))
+    return false;
+  const names2 = kustomizeNamesOf(run2);
+  const unmoved = (file) => names2.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
+  if (!unmoved(object.manifest.file))
+    return false;
+  return !run2.namespaces.some((namespace) => namespace.name === SCAFFOLD_NAMESPACE && unmoved(namespace.manifest.file));
 }
-var GENERATED_CONFIGURATION_NAMES, SCAFFOLD_NAMESPACE, SCAFFOLD_SERVICE;
+var import_node_path6, GENERATED_CONFIGURATION_NAMES, SCAFFOLD_NAMESPACE, SCAFFOLD_SERVICE;
 var init_generated_webhooks = __esm({
   "dist/src/match/generated-webhooks.js"() {
     "use strict";
     init_import_meta_url();
+    import_node_path6 = require("node:path");
+    init_kustomize_patches();
     init_kustomize_names();
     init_namespaces();
     init_webhooks();
@@ -38797,7 +38805,7 @@ function patched(object, run2) {
   const file = object.manifest.file.path;
   if (file === "<stdin>" || object.name === void 0)
     return { object };
-  const own = (0, import_node_path6.resolve)(file);
+  const own = (0, import_node_path7.resolve)(file);
   const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion));
   if (changing.length !== 1)
     return { object };
@@ -38919,8 +38927,8 @@ function answersAlikeAnywhere(selector, namespaces) {
 function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMatter }) {
   const listings = run2.kustomizations;
   const real = realPath(file);
-  const folder = (0, import_node_path6.dirname)(real);
-  const own = realPath((0, import_node_path6.resolve)(patch.file));
+  const folder = (0, import_node_path7.dirname)(real);
+  const own = realPath((0, import_node_path7.resolve)(patch.file));
   const listingFile = listings.filter((listing) => listing.resources.includes(real));
   if (listingFile.length !== 1)
     return false;
@@ -38929,11 +38937,11 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const keeps2 = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   let answer = "every";
   let patchOverlay;
-  if ((0, import_node_path6.dirname)(own) !== folder || realPath((0, import_node_path6.resolve)(base.file)) !== own) {
-    patchOverlay = listings.find((listing) => realPath((0, import_node_path6.resolve)(listing.file)) === own);
-    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(base.file))) !== folder)
+  if ((0, import_node_path7.dirname)(own) !== folder || realPath((0, import_node_path7.resolve)(base.file)) !== own) {
+    patchOverlay = listings.find((listing) => realPath((0, import_node_path7.resolve)(listing.file)) === own);
+    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(base.file))) !== folder)
       return false;
-    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path6.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path6.join)((0, import_node_path6.dirname)(own), name))).length !== 1)
+    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path7.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path7.join)((0, import_node_path7.dirname)(own), name))).length !== 1)
       return false;
     if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder)))
       return false;
@@ -38941,7 +38949,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
       return false;
     if (!keeps2(base) || base.renames || base.moves === true)
       return false;
-    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path6.resolve)(other.file)) === realPath((0, import_node_path6.resolve)(base.file)) && other.metadataOnly !== true))
+    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path7.resolve)(other.file)) === realPath((0, import_node_path7.resolve)(base.file)) && other.metadataOnly !== true))
       return false;
     answer = "overlay";
   }
@@ -38955,7 +38963,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const relabels = (listing) => listing.mayRelabelNamespaces === true || listing.vars === true && varsRelabel;
   if (relabelsMatter && (listings.some(relabels) || run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Namespace"))))
     return false;
-  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path6.dirname)(own), listings);
+  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path7.dirname)(own), listings);
   if (builders === void 0)
     return false;
   const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
@@ -38965,8 +38973,8 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const unread = (resource, listing) => !readOrFile(resource, listings, namespacesDoNotMatter) && !(namespacesDoNotMatter && isRemote(resource, listing));
   if (listings.some((listing) => listing.resources.some((resource) => unread(resource, listing))))
     return false;
-  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path6.resolve)(overlay.file)))]);
-  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path6.resolve)(other.file))));
+  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path7.resolve)(overlay.file)))]);
+  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path7.resolve)(other.file))));
   if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
   return overlays.every((overlay) => keeps2(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
@@ -38976,12 +38984,12 @@ function renamesByNameOnly(listing) {
 }
 function repositoryRead(folder, listings, memo) {
   let root;
-  for (let at = folder; ; at = (0, import_node_path6.dirname)(at)) {
-    if (existsSync((0, import_node_path6.join)(at, ".git"))) {
+  for (let at = folder; ; at = (0, import_node_path7.dirname)(at)) {
+    if (existsSync((0, import_node_path7.join)(at, ".git"))) {
       root = at;
       break;
     }
-    if ((0, import_node_path6.dirname)(at) === at)
+    if ((0, import_node_path7.dirname)(at) === at)
       return false;
   }
   const answers = memo.get(REPOSITORIES_READ, () => /* @__PURE__ */ new Map());
@@ -38993,7 +39001,7 @@ function repositoryRead(folder, listings, memo) {
   return answer;
 }
 function walkRepository(root, listings) {
-  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path6.resolve)(listing.file))));
+  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path7.resolve)(listing.file))));
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {
     if (folders.length > MAX_REPOSITORY_FOLDERS)
@@ -39005,7 +39013,7 @@ function walkRepository(root, listings) {
       return false;
     }
     for (const entry of entries) {
-      const path = (0, import_node_path6.join)(folders[at], entry.name);
+      const path = (0, import_node_path7.join)(folders[at], entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== ".git" && entry.name !== "node_modules")
           folders.push(path);
@@ -39025,7 +39033,7 @@ function readOrFile(resource, listings, generated) {
   } catch {
     return generated && /\.(?:ya?ml|json)$/i.test(resource);
   }
-  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file))) === resource);
+  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(listing.file))) === resource);
 }
 function buildersOf(folder, listings) {
   const found = /* @__PURE__ */ new Set();
@@ -39038,7 +39046,7 @@ function buildersOf(folder, listings) {
       found.add(listing);
       if (found.size > MAX_OVERLAYS)
         return void 0;
-      const next = (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file)));
+      const next = (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(listing.file)));
       if (!seen.has(next)) {
         seen.add(next);
         folders.push(next);
@@ -39069,13 +39077,13 @@ function merged(current, patch) {
 function isMap2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
-var import_node_path6, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
+var import_node_path7, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
 var init_kustomize_selectors = __esm({
   "dist/src/match/kustomize-selectors.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path6 = require("node:path");
+    import_node_path7 = require("node:path");
     init_kustomize_fields();
     init_types();
     init_generated_webhooks();
@@ -42558,7 +42566,7 @@ function patchesBuilding(patches, object, run2, stream) {
     return (path) => {
       let found = known.get(path);
       if (found === void 0)
-        known.set(path, found = realPath((0, import_node_path7.resolve)(path)));
+        known.set(path, found = realPath((0, import_node_path8.resolve)(path)));
       return found;
     };
   });
@@ -42570,12 +42578,12 @@ function patchesBuilding(patches, object, run2, stream) {
   });
 }
 function builtByKustomization(listings) {
-  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path7.resolve)(listing.file))]));
+  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path8.resolve)(listing.file))]));
   const byFile2 = /* @__PURE__ */ new Map();
   for (const [listing, file] of files2)
     if (!byFile2.has(file))
       byFile2.set(file, listing);
-  const byFolder = groupBy(listings, (listing) => (0, import_node_path7.dirname)(files2.get(listing)));
+  const byFolder = groupBy(listings, (listing) => (0, import_node_path8.dirname)(files2.get(listing)));
   const answers = /* @__PURE__ */ new Map();
   return (kustomization) => {
     const listing = byFile2.get(kustomization);
@@ -42595,13 +42603,13 @@ function mayMatch2(text, values) {
   const selector = parseSelectorString(text);
   return selector === void 0 || selectorMatches(selector, values) !== false;
 }
-var import_node_path7, MAX_REACHED, REAL_PATHS, FILES_BUILT;
+var import_node_path8, MAX_REACHED, REAL_PATHS, FILES_BUILT;
 var init_patched = __esm({
   "dist/src/match/patched.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path7 = require("node:path");
+    import_node_path8 = require("node:path");
     init_collections();
     init_json();
     init_kustomize_patches();
@@ -43401,18 +43409,18 @@ function check3(object, run2) {
   const together2 = run2.webhookConfigurations.filter((other) => other === object || streamOf(other.manifest.file) === stream && generatedName(other, run2) !== void 0);
   if (together2[0] !== object)
     return [];
-  const by = (them) => found.root === void 0 ? "" : ` as ${elideMiddle((0, import_node_path8.dirname)(found.root), 40)} builds ${them}`;
+  const by = (them) => found.root === void 0 ? "" : ` as ${elideMiddle((0, import_node_path9.dirname)(found.root), 40)} builds ${them}`;
   if (together2.length === 1)
     return [{ messageId: "generic", data: { kind: object.kind, name: object.name, by: by("it") }, path: ["metadata", "name"] }];
   const names2 = [...new Set(together2.map((other) => `"${other.name}"`))];
   return [{ messageId: "genericNames", data: { names: `${names2.slice(0, -1).join(", ")}${names2.length > 1 ? " and " : ""}${names2.at(-1)}`, by: by("them") }, path: ["metadata", "name"] }];
 }
-var import_node_path8, rule25;
+var import_node_path9, rule25;
 var init_generic_configuration_name = __esm({
   "dist/rules/generic-configuration-name.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path8 = require("node:path");
+    import_node_path9 = require("node:path");
     init_generated_webhooks();
     init_kustomize_names();
     init_namespaces();
@@ -46743,8 +46751,8 @@ function policyFromLabels(labels, defaults) {
       warn.versionSource = enforce.versionSource;
     }
   }
-  const resolve16 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
-  return { policy: { enforce: resolve16(draft.enforce), audit: resolve16(draft.audit), warn: resolve16(draft.warn) }, errors, undecodable };
+  const resolve17 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
+  return { policy: { enforce: resolve17(draft.enforce), audit: resolve17(draft.audit), warn: resolve17(draft.warn) }, errors, undecodable };
 }
 var PSA_LABEL_PREFIX, PSA_LABELS, LEVEL_ERROR, VERSION_ERROR, VERSION_PATTERN, MAX_GO_INT, LABELS_PATH;
 var init_labels = __esm({
@@ -46812,7 +46820,7 @@ function displayPath2(path) {
 function insideRoot(path, root) {
   try {
     const real = (0, import_node_fs2.realpathSync)(path);
-    return real === root || real.startsWith(root.endsWith(import_node_path9.sep) ? root : root + import_node_path9.sep);
+    return real === root || real.startsWith(root.endsWith(import_node_path10.sep) ? root : root + import_node_path10.sep);
   } catch {
     return false;
   }
@@ -46831,7 +46839,7 @@ function walk(dir, out, root, notes) {
     notes.kustomizationFolders.push(dir);
   }
   for (const entry of entries) {
-    const full = (0, import_node_path9.join)(dir, entry.name);
+    const full = (0, import_node_path10.join)(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name === ".git")
         continue;
@@ -46848,7 +46856,7 @@ function walk(dir, out, root, notes) {
       if (found === void 0)
         notes.linkedKustomizations.push(full);
       else if (insideRoot(full, root))
-        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path9.dirname)((0, import_node_fs2.realpathSync)(file))));
+        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path10.dirname)((0, import_node_fs2.realpathSync)(file))));
       else
         notes.linkedKustomizations.push(...found);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES2.includes(entry.name) && !isManifestName(entry.name)) {
@@ -46891,9 +46899,9 @@ function kustomizationsUnder(path) {
       return void 0;
     for (const entry of entries) {
       if (entry.isDirectory() && entry.name !== ".git")
-        folders.push((0, import_node_path9.join)(folders[at], entry.name));
+        folders.push((0, import_node_path10.join)(folders[at], entry.name));
       else if (KUSTOMIZATION_FILES2.includes(entry.name) && !entry.isDirectory())
-        found.push((0, import_node_path9.join)(folders[at], entry.name));
+        found.push((0, import_node_path10.join)(folders[at], entry.name));
     }
   }
   return found;
@@ -46903,8 +46911,8 @@ function kustomizedFiles(kustomization, dir, out, root) {
   if (read2.kind !== "ok")
     return;
   for (const entry of resourceEntries(Buffer.from(read2.bytes).toString("utf8"))) {
-    const full = (0, import_node_path9.join)(dir, entry);
-    if (isManifestName((0, import_node_path9.basename)(full)))
+    const full = (0, import_node_path10.join)(dir, entry);
+    if (isManifestName((0, import_node_path10.basename)(full)))
       continue;
     try {
       if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
@@ -47049,13 +47057,13 @@ function readStdinSync() {
   }
   return Buffer.concat(chunks);
 }
-var import_node_path9, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
+var import_node_path10, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
 var init_sources = __esm({
   "dist/src/load/sources.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path9 = require("node:path");
+    import_node_path10 = require("node:path");
     init_errors2();
     init_kustomize_fields();
     MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -47466,12 +47474,12 @@ function readAdmissionConfiguration(value, file) {
   return { ...config, origin: { ...origin, plugin: index, via: "path", referencedFile, apiVersion } };
 }
 function referencedPath(path, file, index) {
-  if ((0, import_node_path10.isAbsolute)(path))
+  if ((0, import_node_path11.isAbsolute)(path))
     return path;
   if (file === STDIN_PATH) {
     fail("unreadable", file, [{ path: ["plugins", index, "path"], message: `plugins[${index}].path: ${goQuote(path)} is relative to the admission configuration's folder, and standard input has none` }]);
   }
-  return (0, import_node_path10.join)((0, import_node_path10.dirname)(file), path);
+  return (0, import_node_path11.join)((0, import_node_path11.dirname)(file), path);
 }
 function readReferencedFile(referencedFile, file, index) {
   const at = ["plugins", index, "path"];
@@ -47515,12 +47523,12 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path10, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path11, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path10 = require("node:path");
+    import_node_path11 = require("node:path");
     import_yaml4 = __toESM(require_dist(), 1);
     init_errors2();
     init_json();
@@ -50001,7 +50009,7 @@ function check5(object, run2, judgedPatched = void 0) {
         what: first.replacement === true ? "replacement" : "patch",
         where: `${first.file}:${first.line}`,
         // As the kustomization lists it: relative to its folder.
-        source: first.source === void 0 ? "" : first.source.includes("://") ? first.source : (0, import_node_path11.relative)((0, import_node_path11.dirname)(first.file), first.source) || first.source,
+        source: first.source === void 0 ? "" : first.source.includes("://") ? first.source : (0, import_node_path12.relative)((0, import_node_path12.dirname)(first.file), first.source) || first.source,
         more: others === 0 ? "" : ` and ${others} more`,
         except: judgedPatched === void 0 ? "" : `, but for the webhook ${judgedPatched} it sets`
       },
@@ -50009,12 +50017,12 @@ function check5(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var import_node_path11, rule42;
+var import_node_path12, rule42;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path11 = require("node:path");
+    import_node_path12 = require("node:path");
     init_kustomize_selectors();
     init_patched();
     init_namespaces();
@@ -50210,12 +50218,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path13.relative)(cwd, (0, import_node_path13.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path13.isAbsolute)(rel))
+  const rel = (0, import_node_path14.relative)(cwd, (0, import_node_path14.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path14.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path13.sep)) {
-    current = (0, import_node_path13.join)(current, segment);
+  for (const segment of rel.split(import_node_path14.sep)) {
+    current = (0, import_node_path14.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -50223,7 +50231,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path13.relative)(cwd, current);
+      return (0, import_node_path14.relative)(cwd, current);
   }
   return void 0;
 }
@@ -50234,7 +50242,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function makeFolders(flag, path, absolute) {
   const missing2 = [];
-  for (let folder = (0, import_node_path13.dirname)(absolute); ; folder = (0, import_node_path13.dirname)(folder)) {
+  for (let folder = (0, import_node_path14.dirname)(absolute); ; folder = (0, import_node_path14.dirname)(folder)) {
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(folder);
@@ -50245,7 +50253,7 @@ function makeFolders(flag, path, absolute) {
     if (stats !== void 0)
       break;
     missing2.unshift(folder);
-    if ((0, import_node_path13.dirname)(folder) === folder)
+    if ((0, import_node_path14.dirname)(folder) === folder)
       break;
   }
   for (const folder of missing2) {
@@ -50253,7 +50261,7 @@ function makeFolders(flag, path, absolute) {
       (0, import_node_fs2.mkdirSync)(folder);
     } catch (error) {
       if (error.code !== "EEXIST")
-        throw new InputError(`cannot create the folder ${(0, import_node_path13.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
+        throw new InputError(`cannot create the folder ${(0, import_node_path14.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
       const stats = (0, import_node_fs2.lstatSync)(folder);
       if (!stats.isDirectory())
         throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a folder"}`);
@@ -50262,7 +50270,7 @@ function makeFolders(flag, path, absolute) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path13.resolve)(cwd, path);
+  const absolute = (0, import_node_path14.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -50275,7 +50283,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   checkFolder(flag, path, absolute, cwd);
   if (stats === void 0)
     makeFolders(flag, path, absolute);
-  const temp = (0, import_node_path13.join)((0, import_node_path13.dirname)(absolute), `.${(0, import_node_path13.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path14.join)((0, import_node_path14.dirname)(absolute), `.${(0, import_node_path14.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -50294,14 +50302,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path13;
+var import_node_path14;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path13 = require("node:path");
+    import_node_path14 = require("node:path");
     init_errors2();
   }
 });
@@ -50631,12 +50639,12 @@ var init_discovery = __esm({
 
 // dist/src/parse/kustomization.js
 function readPatchFile(folder, path) {
-  const read2 = readRegularFile((0, import_node_path15.resolve)(folder, path), MAX_PATCH_BYTES);
+  const read2 = readRegularFile((0, import_node_path16.resolve)(folder, path), MAX_PATCH_BYTES);
   return read2.kind === "ok" ? Buffer.from(read2.bytes).toString("utf8") : void 0;
 }
 function summarizeKustomization(folder) {
   for (const name of KUSTOMIZATION_FILES2) {
-    const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+    const read2 = readRegularFile((0, import_node_path16.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
     if (read2.kind !== "ok")
       continue;
     let document;
@@ -50658,7 +50666,7 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path15.resolve)(folder, entry))).filter(isFolder2);
+    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path16.resolve)(folder, entry))).filter(isFolder2);
     return { changes: [...changes], folders };
   }
   return void 0;
@@ -50702,14 +50710,14 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path15, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path16, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
     init_fs();
-    import_node_path15 = require("node:path");
+    import_node_path16 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
@@ -50752,7 +50760,7 @@ var init_kustomization = __esm({
         if (file === "-")
           return false;
         this.visit(file);
-        return this.patchFiles.has((0, import_node_path15.resolve)(file));
+        return this.patchFiles.has((0, import_node_path16.resolve)(file));
       }
       /**
        * Whether a file lies beside a kustomization (read, and readable) that does not list it, or in
@@ -50764,16 +50772,16 @@ var init_kustomization = __esm({
       isUnlisted(file) {
         if (file === "-" || this.isPatch(file))
           return false;
-        const absolute = (0, import_node_path15.resolve)(file);
+        const absolute = (0, import_node_path16.resolve)(file);
         const { byFolder } = this.index();
         if (byFolder.size === 0)
           return false;
-        let under = (byFolder.get((0, import_node_path15.dirname)(absolute)) ?? []).length > 0;
+        let under = (byFolder.get((0, import_node_path16.dirname)(absolute)) ?? []).length > 0;
         let hidden = false;
-        for (let folder = (0, import_node_path15.dirname)(absolute); !under && (0, import_node_path15.dirname)(folder) !== folder; folder = (0, import_node_path15.dirname)(folder)) {
-          if ((0, import_node_path15.basename)(folder).startsWith("."))
+        for (let folder = (0, import_node_path16.dirname)(absolute); !under && (0, import_node_path16.dirname)(folder) !== folder; folder = (0, import_node_path16.dirname)(folder)) {
+          if ((0, import_node_path16.basename)(folder).startsWith("."))
             hidden = true;
-          under = hidden && (byFolder.get((0, import_node_path15.dirname)(folder)) ?? []).length > 0;
+          under = hidden && (byFolder.get((0, import_node_path16.dirname)(folder)) ?? []).length > 0;
         }
         if (!under)
           return false;
@@ -50782,11 +50790,11 @@ var init_kustomization = __esm({
         if (anyUnreadable || files2.has(real) || files2.has(absolute))
           return false;
         const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-        for (let folder = (0, import_node_path15.dirname)((0, import_node_path15.dirname)(absolute)); ; folder = (0, import_node_path15.dirname)(folder)) {
+        for (let folder = (0, import_node_path16.dirname)((0, import_node_path16.dirname)(absolute)); ; folder = (0, import_node_path16.dirname)(folder)) {
           const above = this.listingsIn(folder);
           if (above === void 0 || above.some(lists))
             return false;
-          if ((0, import_node_path15.dirname)(folder) === folder)
+          if ((0, import_node_path16.dirname)(folder) === folder)
             return true;
         }
       }
@@ -50796,7 +50804,7 @@ var init_kustomization = __esm({
         if (this.indexed?.count !== this.listings.length) {
           this.indexed = {
             count: this.listings.length,
-            byFolder: groupBy(this.listings, (listing) => (0, import_node_path15.dirname)((0, import_node_path15.resolve)(listing.file))),
+            byFolder: groupBy(this.listings, (listing) => (0, import_node_path16.dirname)((0, import_node_path16.resolve)(listing.file))),
             files: new Set(this.listings.flatMap((listing) => listing.resources)),
             anyUnreadable: this.listings.some((listing) => listing.unreadable === true)
           };
@@ -50812,8 +50820,8 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (listings === void 0 || !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
-          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path15.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
+          const read2 = readRegularFile((0, import_node_path16.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path16.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
         }
         this.aboveListings.set(folder, listings);
         return listings;
@@ -50821,7 +50829,7 @@ var init_kustomization = __esm({
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
         if (file !== "-")
-          this.visitFolder((0, import_node_path15.dirname)(file));
+          this.visitFolder((0, import_node_path16.dirname)(file));
       }
       /** A kustomization that is there and is not read (behind a link out of the walked folder): what it builds is not known. */
       notRead(file) {
@@ -50829,7 +50837,7 @@ var init_kustomization = __esm({
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
       visitFolder(shown) {
-        const folder = (0, import_node_path15.resolve)(shown);
+        const folder = (0, import_node_path16.resolve)(shown);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
@@ -50840,17 +50848,17 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          const read2 = readRegularFile((0, import_node_path16.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path15.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path16.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
           const text = Buffer.from(read2.bytes).toString("utf8");
           for (const patch of patchPaths(text))
-            this.patchFiles.add((0, import_node_path15.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path15.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          pushAll(this.listings, kustomizationListings((0, import_node_path15.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path15.resolve)(folder, patch.source) }));
+            this.patchFiles.add((0, import_node_path16.resolve)(folder, patch));
+          const patched2 = kustomizePatches((0, import_node_path16.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
+          pushAll(this.listings, kustomizationListings((0, import_node_path16.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path16.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -62196,11 +62204,11 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);
-    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path16.basename)(path))) {
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path17.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path16.dirname)(path), patch2)));
-        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path16.resolve)((0, import_node_path16.dirname)(path)), text2, false);
+        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path17.dirname)(path), patch2)));
+        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path17.resolve)((0, import_node_path17.dirname)(path)), text2, false);
         pushAll(streamListings, path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
@@ -62513,14 +62521,14 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path16, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path17, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
     init_policies();
-    import_node_path16 = require("node:path");
+    import_node_path17 = require("node:path");
     init_discovery();
     init_helm();
     init_sources();
@@ -63652,10 +63660,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path17.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path17.posix.resolve(root, slashed);
-  const relative7 = import_node_path17.posix.relative(root, absolute);
-  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path17.posix.isAbsolute(relative7)) {
+  const root = import_node_path18.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path18.posix.resolve(root, slashed);
+  const relative7 = import_node_path18.posix.relative(root, absolute);
+  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path18.posix.isAbsolute(relative7)) {
     return { uri: encodePath(relative7), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -63777,7 +63785,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path17.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path18.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -63803,12 +63811,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path17, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path18, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path17 = require("node:path");
+    import_node_path18 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -63841,7 +63849,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path18.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path19.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -63856,12 +63864,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path18, COMMAND;
+var import_node_path19, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path18 = require("node:path");
+    import_node_path19 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -63880,9 +63888,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path19.posix.resolve(cwd.split("\\").join("/"));
-  const relative7 = import_node_path19.posix.relative(root, import_node_path19.posix.resolve(root, slashed));
-  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path19.posix.isAbsolute(relative7);
+  const root = import_node_path20.posix.resolve(cwd.split("\\").join("/"));
+  const relative7 = import_node_path20.posix.relative(root, import_node_path20.posix.resolve(root, slashed));
+  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path20.posix.isAbsolute(relative7);
   return inside ? relative7 : slashed;
 }
 function description(finding) {
@@ -63908,13 +63916,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path19, CODE_QUALITY_SEVERITY;
+var import_node_path20, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path19 = require("node:path");
+    import_node_path20 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -64223,7 +64231,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path21.join)((0, import_node_fs2.realpathSync)((0, import_node_path21.dirname)(absolute)), (0, import_node_path21.basename)(absolute));
+    return (0, import_node_path22.join)((0, import_node_fs2.realpathSync)((0, import_node_path22.dirname)(absolute)), (0, import_node_path22.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -64255,7 +64263,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path21.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path22.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -64274,18 +64282,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path21.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path22.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path21.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path22.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path21.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path21.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path22.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path22.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -64297,13 +64305,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path21, identity3;
+var import_node_path22, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path21 = require("node:path");
+    import_node_path22 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -64441,7 +64449,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path22.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path23.resolve)(k.dir))));
     const builds = tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
@@ -64466,14 +64474,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path22, plural5;
+var import_node_path23, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path22 = require("node:path");
+    import_node_path23 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -66455,7 +66463,7 @@ function chainErrorOf(socket) {
   return String(error.code ?? error.message);
 }
 function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Date()) {
-  return new Promise((resolve16) => {
+  return new Promise((resolve17) => {
     const started = performance.now();
     let settled = false;
     let secured = false;
@@ -66478,7 +66486,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve16(result);
+      resolve17(result);
     };
     const fail3 = (stage, reason) => settle({ kind: "failed", stage, reason: `Post ${JSON.stringify(target.url)}: ${reason}`, latencyMs: elapsed(), ...tls !== void 0 ? { tls } : {} });
     let connected = false;
@@ -68257,7 +68265,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path23 = require("node:path");
+var import_node_path24 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -68316,7 +68324,7 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path12 = require("node:path");
+var import_node_path13 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
@@ -68463,15 +68471,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path12.resolve)(cwd);
+  let dir = (0, import_node_path13.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path12.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path13.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
       throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path12.dirname)(dir);
+    const parent = (0, import_node_path13.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -68485,7 +68493,7 @@ function isFile(path) {
   }
 }
 function display2(path, cwd) {
-  const rel = (0, import_node_path12.relative)(cwd, path).split("\\").join("/");
+  const rel = (0, import_node_path13.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -68493,7 +68501,7 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path12.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path13.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
@@ -68502,7 +68510,7 @@ function loadConfig(options) {
     shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path12.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path13.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -68511,7 +68519,7 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path12.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path13.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
@@ -68710,7 +68718,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path14 = require("node:path");
+var import_node_path15 = require("node:path");
 init_errors2();
 init_write();
 init_severity();
@@ -68720,8 +68728,8 @@ var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path14.isAbsolute)(file) ? file : (0, import_node_path14.resolve)(cwd, file);
-  return (0, import_node_path14.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path15.isAbsolute)(file) ? file : (0, import_node_path15.resolve)(cwd, file);
+  return (0, import_node_path15.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -68757,7 +68765,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path14.dirname)((0, import_node_path14.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path15.dirname)((0, import_node_path15.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -68766,7 +68774,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path14.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path15.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -68920,7 +68928,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path20 = require("node:path");
+var import_node_path21 = require("node:path");
 init_sources();
 init_write();
 
@@ -69769,7 +69777,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path20.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path21.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -69786,8 +69794,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path20.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path20.sep}`) && rel !== ".." && !(0, import_node_path20.isAbsolute)(rel);
+    const rel = (0, import_node_path21.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path21.sep}`) && rel !== ".." && !(0, import_node_path21.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -69806,7 +69814,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path20.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path21.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -70236,16 +70244,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path23.resolve)(cwd, path)));
+  const skip2 = new Set(own.map((path) => (0, import_node_path24.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path23.resolve)(cwd, file);
+    const absolute = (0, import_node_path24.resolve)(cwd, file);
     if (skip2.has(absolute))
       return false;
-    const rel = (0, import_node_path23.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path23.isAbsolute)(rel))
+    const rel = (0, import_node_path24.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path24.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -70302,7 +70310,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path23.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path24.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -70351,7 +70359,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path23.dirname)((0, import_node_path23.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path24.dirname)((0, import_node_path24.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.grown > 0) {
@@ -70495,4 +70503,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 7b2ab5b0e712fe6bd7455584db1734c77ce18bfdc8f2d11cd5b29fb08dc856a3
+//# admission-lint-build dc5f23583fcfc4161bdf809edb9c0e8b532f055bf632e7d1395a083851f4acbf

@@ -695,6 +695,7 @@ describe("controller-gen's output as generated (src/match/generated-webhooks.ts)
   // matches-kube-system judges kube-system as written; self-deadlock's own namespace is the scaffold's placeholder.
   const asGenerated = ['matches-kube-system error', 'self-deadlock info'];
   const asWritten = ['matches-kube-system error', 'self-deadlock error'];
+  const SYSTEM_NAMESPACE = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: system\n';
   const verdicts = async (files: Record<string, string>, path = ''): Promise<string[]> => (await findings([join(folder(files), path)])).map((line) => line.split(':')[0]!);
 
   it('makes an info of self-deadlock while no build of the run moves it (hold-outs 17, 18, 29: appuio, marin3r, fluid)', async () => {
@@ -703,8 +704,20 @@ describe("controller-gen's output as generated (src/match/generated-webhooks.ts)
     expect(await verdicts({ 'config/webhook/manifests.yaml': GENERATED, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n' })).toEqual(asGenerated);
     // An overlay that builds it without moving it (a prefix only).
     expect(await verdicts({ 'config/webhook/manifests.yaml': GENERATED, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n', 'config/default/kustomization.yaml': 'namePrefix: app-\nresources:\n- ../webhook\n' })).toEqual(asGenerated);
-    // A build past what is followed (a component): where it lands is not known.
-    expect(await verdicts({ 'config/webhook/manifests.yaml': GENERATED, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n', 'config/default/kustomization.yaml': 'namespace: app-system\nresources:\n- ../webhook\ncomponents:\n- ../extra\n', 'config/extra/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n' })).toEqual(asGenerated);
+    // The scaffold's Namespace `system` in a build that moves it (renamed there) while another build holds the webhooks.
+    expect(await verdicts({ 'config/webhook/manifests.yaml': GENERATED, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n', 'config/manager/manager.yaml': SYSTEM_NAMESPACE, 'config/manager/kustomization.yaml': 'resources:\n- manager.yaml\n', 'config/default/kustomization.yaml': 'namespace: app-system\nresources:\n- ../manager\n' })).toEqual(asGenerated);
+  });
+
+  it('judges it as written where the run may install it in `system` or elsewhere (s46a 1-3)', async () => {
+    const webhookFolder = { 'config/webhook/manifests.yaml': GENERATED, 'config/webhook/kustomization.yaml': 'resources:\n- manifests.yaml\n' };
+    // 1. The run creates the namespace `system` (the scaffold's manager.yaml applied as written): the webhooks run there.
+    expect(await verdicts({ 'install.yaml': `${SYSTEM_NAMESPACE}---\n${GENERATED}` })).toEqual(asWritten);
+    expect(await verdicts({ ...webhookFolder, 'config/manager/manager.yaml': SYSTEM_NAMESPACE, 'config/manager/kustomization.yaml': 'resources:\n- manager.yaml\n', 'config/default/kustomization.yaml': 'namePrefix: app-\nresources:\n- ../manager\n- ../webhook\n' })).toEqual(asWritten);
+    // 2. A patch that writes the webhook's Service namespace moves it as `namespace:` would.
+    const move = '- target: {kind: MutatingWebhookConfiguration, name: mutating-webhook-configuration}\n  patch: |-\n    - {op: replace, path: /webhooks/0/clientConfig/service/namespace, value: real-ns}\n';
+    expect(await verdicts({ ...webhookFolder, 'config/default/kustomization.yaml': `resources:\n- ../webhook\npatches:\n${move}` })).toEqual(['kustomize-patched info', ...asWritten]);
+    // 3. A build past what is followed (a component may set the namespace): where it lands is not known.
+    expect(await verdicts({ ...webhookFolder, 'config/default/kustomization.yaml': 'resources:\n- ../webhook\ncomponents:\n- ../extra\n', 'config/extra/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nnamespace: real-ns\n' })).toEqual(asWritten);
   });
 
   it('judges it as the build that moves it gives it: the errors stay where no patch adds a selector (hold-out 15: kubeslice)', async () => {

@@ -4,8 +4,11 @@
  * markers the same in every project, and points every webhook at the Service `webhook-service`
  * in the namespace `system`, with no caBundle: a scaffold's kustomization (or a chart, or another
  * installer) sets the real namespace, injects the CA and often adds the selectors. Until a build
- * of the run moves it, where its webhooks run and which namespaces they see are not in the file.
+ * of the run moves it, the namespace its webhooks run in is not in the run.
  */
+import { resolve } from 'node:path';
+import type { SourceFile } from '../load/sources.js';
+import { targets } from '../parse/kustomize-patches.js';
 import { kustomizeNamesOf } from './kustomize-names.js';
 import { streamOf } from './namespaces.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
@@ -26,11 +29,15 @@ const SCAFFOLD_SERVICE = 'webhook-service';
 
 /**
  * Whether the object is controller-gen's output as generated, which no build of the run moves: its
- * generated name, every webhook calling the scaffold's Service in `system` with no caBundle, and
- * no top kustomize build of the run that holds it setting a namespace (none holds it, or those
- * that do leave it in `system`, or the builds are past what is followed).
+ * generated name, every webhook calling the scaffold's Service in `system` with no caBundle; no
+ * kustomize patch or replacement of the run that may change it but for its metadata (one that
+ * writes the Service's namespace moves it as `namespace:` does: s46a 2); every top build of the run
+ * that holds the file followed (a component may set a namespace: s46a 3), none setting a
+ * namespace; and no Namespace `system` in the run as written (the scaffold's manager.yaml creates
+ * one, which only a build that moves it renames: applied as written, the webhooks run there,
+ * s46a 1).
  */
-export function asGenerated(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizations' | 'kustomizePatches'>): boolean {
+export function asGenerated(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' | 'kustomizations' | 'kustomizePatches' | 'namespaces'>): boolean {
   if (object.name === undefined || GENERATED_CONFIGURATION_NAMES[object.kind] !== object.name || isFragment(object)) return false;
   const entries = webhooksOf(object);
   const scaffolded = entries.length > 0 && entries.every(({ webhook }) => {
@@ -38,6 +45,10 @@ export function asGenerated(object: WebhookConfigurationObject, run: Pick<RunSco
     return url == null && service?.namespace === SCAFFOLD_NAMESPACE && service.name === SCAFFOLD_SERVICE && (caBundle == null || caBundle === '');
   });
   if (!scaffolded) return false;
-  const builds = kustomizeNamesOf(run).topBuildsOf(streamOf(object.manifest.file));
-  return builds === undefined || builds.every((build) => !build.moves);
+  const own = resolve(object.manifest.file.path);
+  if (run.kustomizePatches.some((patch) => patch.source !== own && patch.metadataOnly !== true && targets(patch.target, object.kind, object.name, object.apiVersion))) return false;
+  const names = kustomizeNamesOf(run);
+  const unmoved = (file: SourceFile): boolean => names.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
+  if (!unmoved(object.manifest.file)) return false;
+  return !run.namespaces.some((namespace) => namespace.name === SCAFFOLD_NAMESPACE && unmoved(namespace.manifest.file));
 }
