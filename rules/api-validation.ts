@@ -14,6 +14,7 @@ import { namespaceMetadataErrors } from '../src/validate/namespace-meta.js';
 import type { NamespaceObject } from '../src/model/objects.js';
 import { listingsOf } from '../src/match/kustomize-fills.js';
 import { streamOf } from '../src/match/namespaces.js';
+import { joinCapped } from '../src/text/list.js';
 
 const PLACEHOLDER_HELP = 'A template placeholder is not a value the API server accepts: render the template and lint its output (helm template … | admission-lint -).';
 
@@ -32,6 +33,45 @@ function toViolation(error: FieldError, object?: AdmissionObject): Violation<'re
 }
 
 type MessageId = 'rejected' | 'placeholder' | 'fragment';
+
+const COMPILATION_FAILED = 'compilation failed: ';
+
+/** A CEL compile error's cause: its issues' texts, without their positions and the source lines under them. */
+function compileCause(error: FieldError): string | undefined {
+  if (typeof error.detail !== 'string' || !error.detail.startsWith(COMPILATION_FAILED)) return undefined;
+  return error.detail
+    .slice(COMPILATION_FAILED.length)
+    .split('\n')
+    .filter((line) => !line.startsWith(' | '))
+    .map((line) => line.replace(/^ERROR: <input>:-?\d+:-?\d+: /, ''))
+    .join('\n');
+}
+
+/**
+ * One cause, one finding: expressions of one object that fail to compile with the same issues (one
+ * function CEL does not have, `has()` of a variable, written in several validations) are one
+ * mistake repeated; the API server rejects the object once, listing each. Reported at the first,
+ * its message naming the others (hold-out 31).
+ */
+function oneFindingPerCompileCause(errors: readonly FieldError[]): readonly FieldError[] {
+  const groups = new Map<string, FieldError[]>();
+  for (const error of errors) {
+    const cause = compileCause(error);
+    if (cause !== undefined) groups.set(cause, [...(groups.get(cause) ?? []), error]);
+  }
+  if ([...groups.values()].every((group) => group.length === 1)) return errors;
+  return errors.flatMap((error) => {
+    const cause = compileCause(error);
+    const group = cause === undefined ? undefined : groups.get(cause)!;
+    if (group === undefined || group.length === 1) return [error];
+    if (group[0] !== error) return [];
+    // After the error's first line, before the source line and caret cel-go prints under it.
+    const text = formatFieldError(error);
+    const lineEnd = text.indexOf('\n') < 0 ? text.length : text.indexOf('\n');
+    const also = ` (the same in ${joinCapped(group.slice(1).map((other) => formatFieldPath(other.path)), 3)})`;
+    return [{ ...error, message: `${text.slice(0, lineEnd)}${also}${text.slice(lineEnd)}` }];
+  });
+}
 
 const NAMESPACE_ERRORS = memoKey<Map<NamespaceObject, readonly FieldError[]>>('API validation errors per Namespace');
 
@@ -76,7 +116,7 @@ export const rule = defineObjectRule({
         // A field the kustomizations listing the file fill in as they build it (a var, a created
         // namespace) is not applied as written: the build's value is not known here.
         const built = { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path };
-        errors = errors.filter((error) => !filledByBuild(run, built, error.path, valueAtPath(object.written, error.path)));
+        errors = oneFindingPerCompileCause(errors.filter((error) => !filledByBuild(run, built, error.path, valueAtPath(object.written, error.path))));
         validated.set(object, errors);
       }
       return errors;

