@@ -51,25 +51,27 @@ function compileCause(error: FieldError): string | undefined {
  * One cause, one finding: expressions of one object that fail to compile with the same issues (one
  * function CEL does not have, `has()` of a variable, written in several validations) are one
  * mistake repeated; the API server rejects the object once, listing each. Reported at the first,
- * its message naming the others (hold-out 31).
+ * its message naming the others and the finding standing at each of them (`alsoAt`: a suppression
+ * or a baseline entry of one place does not hide the others; hold-out 31, attack s46b).
  */
-function oneFindingPerCompileCause(errors: readonly FieldError[]): readonly FieldError[] {
+function oneFindingPerCompileCause(errors: readonly FieldError[], toViolation: (error: FieldError) => Violation<MessageId>): Violation<MessageId>[] {
   const groups = new Map<string, FieldError[]>();
   for (const error of errors) {
     const cause = compileCause(error);
     if (cause !== undefined) groups.set(cause, [...(groups.get(cause) ?? []), error]);
   }
-  if ([...groups.values()].every((group) => group.length === 1)) return errors;
   return errors.flatMap((error) => {
     const cause = compileCause(error);
     const group = cause === undefined ? undefined : groups.get(cause)!;
-    if (group === undefined || group.length === 1) return [error];
+    if (group === undefined || group.length === 1) return [toViolation(error)];
     if (group[0] !== error) return [];
     // After the error's first line, before the source line and caret cel-go prints under it.
+    const others = group.slice(1);
     const text = formatFieldError(error);
     const lineEnd = text.indexOf('\n') < 0 ? text.length : text.indexOf('\n');
-    const also = ` (the same in ${joinCapped(group.slice(1).map((other) => formatFieldPath(other.path)), 3)})`;
-    return [{ ...error, message: `${text.slice(0, lineEnd)}${also}${text.slice(lineEnd)}` }];
+    const issues = cause!.split('\n').length;
+    const also = ` (the same${issues > 1 ? ` ${issues} issues` : ''} in ${joinCapped(others.map((other) => formatFieldPath(other.path)), 3)})`;
+    return [{ ...toViolation({ ...error, message: `${text.slice(0, lineEnd)}${also}${text.slice(lineEnd)}` }), alsoAt: others.map((other) => other.locateAt ?? other.path) }];
   });
 }
 
@@ -82,7 +84,7 @@ const NAMESPACE_ERRORS = memoKey<Map<NamespaceObject, readonly FieldError[]>>('A
  * are not about a placeholder are reported as usual: a render does not fill in a missing field.
  */
 function oncePerFile(errors: readonly FieldError[], object: AdmissionObject | NamespaceObject, run: RuleRun, named: () => FilePlaceholders | undefined): Violation<MessageId>[] {
-  const violations = errors.map((error) => toViolation(error, object.category === 'namespace' ? undefined : object));
+  const violations = oneFindingPerCompileCause(errors, (error) => toViolation(error, object.category === 'namespace' ? undefined : object));
   if (placeholdersOf(run, object) === 0) return violations;
   const first = violations.find((violation) => violation.messageId === 'placeholder');
   const file = named();
@@ -116,7 +118,7 @@ export const rule = defineObjectRule({
         // A field the kustomizations listing the file fill in as they build it (a var, a created
         // namespace) is not applied as written: the build's value is not known here.
         const built = { kind: object.kind, apiVersion: object.apiVersion, file: object.manifest.file.path };
-        errors = oneFindingPerCompileCause(errors.filter((error) => !filledByBuild(run, built, error.path, valueAtPath(object.written, error.path))));
+        errors = errors.filter((error) => !filledByBuild(run, built, error.path, valueAtPath(object.written, error.path)));
         validated.set(object, errors);
       }
       return errors;

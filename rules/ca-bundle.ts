@@ -313,8 +313,8 @@ export const rule = defineObjectRule({
             problems.push({ messageId: 'keyWritten', data: { subject, secret: name, where, also }, path: [], severity: 'warning', help: KEY_WRITTEN_HELP });
           }
           for (const problem of problems) {
-            // One cause, one finding: the same bundle problem in several webhooks of the configuration, together.
-            const key = `${problem.messageId}/${JSON.stringify(problem.data)}`;
+            // One cause, one finding: the same problem of the same bundle in several webhooks of the configuration, together.
+            const key = `${problem.messageId}/${JSON.stringify(problem.data)}/${decoded.toString('latin1').trim()}`;
             const group = bundleGroups.get(key) ?? { problem, path: at, entries: [] };
             group.entries.push(entry);
             bundleGroups.set(key, group);

@@ -23,7 +23,8 @@ import { parseBounded } from '../src/cel/evaluate.js';
 import { analysisBudget, boundRequests, failsWhereAbsent, kindScenarios, requests, type KindScenario, type Owner, type ScenarioSite } from '../src/match/kind-scenarios.js';
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets, splitEntry } from '../src/match/targets.js';
-import { describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
+import { policyIndexOf } from '../src/match/bindings.js';
+import { bindingCanReject, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
 import type { AdmissionPolicy, NamedRuleWithOperations, RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
@@ -409,6 +410,12 @@ export const rule = defineObjectRule({
           selected: selectedLabels(spec.matchConstraints?.objectSelector, rules),
         };
         const found = analyse(analysis, mutating ? 'mutating' : 'validating', spec.matchConstraints?.excludeResourceRules ?? [], boundRequests(run, object));
+        // Every binding of the run warns or audits, none denies: a validation or matchCondition that
+        // errors under Fail becomes that binding's action (a warning to the requester, an audit
+        // annotation), not a rejection (k8s.io/apiserver plugin/policy/validating/dispatcher.go):
+        // true, low-consequence (info). Without a binding in the run its actions are not known.
+        const bindings = policyIndexOf(run).bindingsOf(object);
+        const deniesNothing = !mutating && bindings.length > 0 && bindings.every((binding) => binding.decodable && !bindingCanReject(binding));
         const byPath = new Map<string, (typeof found)[number]>();
         for (const finding of found) {
           const first = byPath.get(finding.read.path);
@@ -427,7 +434,7 @@ export const rule = defineObjectRule({
           // (`has(c.resources.limits.cpu)`) is denied by that one, with its message, when absent:
           // again only this message differs.
           const deniedAnyway = site.kind === 'validating.validation' && more === 0 && deniedEitherWay(expr, read, zeroWhenAbsent === undefined ? {} : { zeroWhenAbsent });
-          const lowered = spec.failurePolicy === 'Ignore' ? !deniedAnyway : site.kind === 'validating.validation' && (deniedAnyway || oneUser || requiredElsewhere);
+          const lowered = deniesNothing || (spec.failurePolicy === 'Ignore' ? !deniedAnyway : site.kind === 'validating.validation' && (deniedAnyway || oneUser || requiredElsewhere));
           return {
             ...(read.patch === undefined
               ? { messageId: 'policy' as MessageId, data: { site: site.label, policy: describePolicyObject(object), access: read.access, missing: describeMissing(read), more: moreReads(more) } }

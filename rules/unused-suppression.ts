@@ -13,6 +13,7 @@ export const rule = defineFileRule({
     appliesTo: [],
     messages: {
       unused: '{{directive}} for {{rule}} suppresses nothing: {{rule}} reports no finding {{where}}',
+      unusedPartly: '{{directive}} for {{rule}} suppresses nothing alone: its finding also stands on {{lines}}; suppress it there too',
       unusedMove: '{{directive}} for {{rule}} suppresses nothing here: its finding is on line {{line}}; move the directive to the line above that one',
       lineAlone: 'admission-lint-disable-line covers the line it ends, and this line has no field: put it at the end of the line, or use admission-lint-disable-next-line',
       unknownRule: '{{directive}} names an unknown rule "{{rule}}"',

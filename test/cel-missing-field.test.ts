@@ -278,3 +278,17 @@ describe('the message', () => {
     expect(findings[0]!.webhook).toBe('gpol.validate.example.svc-ignore-finegrained-zk-kafka-address');
   });
 });
+
+describe('a policy whose bindings never deny', () => {
+  const severities = async (text: string): Promise<string[]> => (await lintText(text, { only: ['match-condition-missing-field'] })).map((f) => f.severity);
+  const read = "object.spec.nodeName != 'node-1'";
+
+  it('is an info when every binding of the run warns or audits: the error becomes a warning to the requester (hold-out 31)', async () => {
+    expect(await severities(podsPolicy(read))).toEqual(['warning']);
+    expect(await severities(podsPolicy(read).replace('validationActions: [Deny]', 'validationActions: [Warn, Audit]'))).toEqual(['info']);
+    // One binding that denies is enough for the warning; without a binding in the run its actions are not known.
+    const denying = '---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: pods-deny}\nspec: {policyName: pods, validationActions: [Deny]}\n';
+    expect(await severities(`${podsPolicy(read).replace('validationActions: [Deny]', 'validationActions: [Warn]')}${denying}`)).toEqual(['warning']);
+    expect(await severities(podsPolicy(read).split('---')[0]!)).toEqual(['warning']);
+  });
+});

@@ -793,5 +793,22 @@ describe('one cause, one finding: the same compile error in several expressions 
     ]);
     // (In file order.) The source line and caret cel-go prints under the first stay under it.
     expect(findings[1]!.message.split('\n').slice(1)).toEqual([' | has(oldSelf)', ' | ....^']);
+    // It stands at each of them (attack s46b: a suppression or baseline entry of one does not hide the others).
+    expect(findings[1]!.alsoAt).toEqual(['spec.validations[0].expression', 'spec.validations[2].expression']);
+  });
+
+  it('stays while a suppression covers only some of its places, and says which lines it leaves (attack s46b)', async () => {
+    const text = vap(`${RULES}  validations:
+    # admission-lint-disable-next-line api-validation -- the controller registers foo()
+    - expression: "foo(object.spec.replicas)"
+    - expression: "foo(object.spec.paused)"
+`);
+    const findings = await lintText(text, { only: ['api-validation', 'unused-suppression'] });
+    expect(findings.map((finding) => `${finding.ruleId}@${finding.line} ${finding.message.split('\n')[0]}`)).toEqual([
+      'unused-suppression@13 admission-lint-disable-next-line for api-validation suppresses nothing alone: its finding also stands on line 15; suppress it there too',
+      "api-validation@14 spec.validations[0].expression: Invalid value: \"foo(object.spec.replicas)\": compilation failed: ERROR: <input>:1:4: undeclared reference to 'foo' (in container '') (the same in spec.validations[1].expression)",
+    ]);
+    const both = text.replace('    - expression: "foo(object.spec.paused)"', '    # admission-lint-disable-next-line api-validation -- the same\n    - expression: "foo(object.spec.paused)"');
+    expect(await lintText(both, { only: ['api-validation', 'unused-suppression'] })).toEqual([]);
   });
 });

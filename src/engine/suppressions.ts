@@ -29,6 +29,7 @@ import type { SourceFile } from '../load/sources.js';
 import { SUPPRESSION_MARK } from '../parse/prefilter.js';
 import { lineComments, type LineComment, type Manifest, type ParsedFile, type Span } from '../parse/yaml.js';
 import { closest } from '../text/closest.js';
+import { joinWords } from '../text/list.js';
 import type { Finding } from './finding.js';
 
 export const IGNORE_ANNOTATION = 'admission-lint.dev/ignore';
@@ -68,6 +69,8 @@ interface RuleRef {
   readonly id: string;
   readonly span: Span;
   used: boolean;
+  /** The lines of a finding's other places this reference left uncovered, where it covers one of them: the finding stays. */
+  uncoveredLines?: readonly number[];
 }
 
 interface Directive {
@@ -172,6 +175,9 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
       }
       return !covered;
     });
+    if (by !== undefined && uncovered.length > 0) {
+      for (const ref of using) ref.uncoveredLines ??= [...new Set(uncovered.map((place) => place.line))].sort((a, b) => a - b);
+    }
     if (by === undefined || uncovered.length > 0) return true;
     for (const ref of using) ref.used = true;
     suppressed.push({ finding, by: by.name, reason: by.reason });
@@ -356,6 +362,8 @@ function report(directive: Directive, known: readonly string[], ranRules: Readon
     } else if (META_RULES.has(ref.id)) at(UNUSED_SUPPRESSION, 'notSuppressible', data, ref.span);
     else if (ref.id === 'yaml-syntax' && directive.kind !== 'file') at(UNUSED_SUPPRESSION, 'fileOnly', data, ref.span);
     // A rule that did not run found nothing to suppress, through no fault of the suppression.
+    // It covers a place of a finding that stands at others too (one cause at several places): the finding stays.
+    else if (!ref.used && ref.uncoveredLines !== undefined) at(UNUSED_SUPPRESSION, 'unusedPartly', { ...data, lines: `${ref.uncoveredLines.length === 1 ? 'line' : 'lines'} ${joinWords(ref.uncoveredLines.map(String))}` }, ref.span);
     else if (!ref.used && ranRules.has(ref.id)) {
       // Where the rule did report, nearest first (this document, then the file), for the directive to move to.
       const line = targetLine(directive);
