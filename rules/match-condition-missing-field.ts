@@ -24,7 +24,12 @@ import { analysisBudget, boundRequests, failsWhereAbsent, kindScenarios, request
 import type { FieldPath } from '../src/field-path.js';
 import { entryTargets, splitEntry } from '../src/match/targets.js';
 import { policyIndexOf } from '../src/match/bindings.js';
-import { bindingCanReject, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
+import { bindingSpec, describePolicyObject, isBinding, policySpec } from '../src/model/policies.js';
+import type { PolicyObject } from '../src/model/objects.js';
+import { memoKey } from '../src/run-scope.js';
+import { unreadableMayHold } from '../src/match/unreadable.js';
+import { mayTargetKind, targets } from '../src/parse/kustomize-patches.js';
+import { isPlaceholder } from '../src/text/placeholder.js';
 import type { AdmissionPolicy, NamedRuleWithOperations, RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
@@ -207,6 +212,42 @@ function selectedLabels(selector: unknown, rules: readonly (Readonly<RuleWithOpe
 /** ` (+N more)` for the other reads or patch paths that fail alike (one cause, one finding). */
 function moreReads(count: number): string {
   return count === 0 ? '' : ` (+${count} more)`;
+}
+
+/** Per run: how many validating policies have each name, and whether a binding of the run may name any of them unseen. */
+const VALIDATING_BINDINGS = memoKey<{ readonly sameName: ReadonlyMap<string, number>; readonly bindingsUnknown: boolean }>('validating policies by name, and whether some binding may name any');
+
+/** The validationActions that do not reject: a warning to the requester, an audit annotation. */
+const NON_DENYING_ACTIONS: ReadonlySet<unknown> = new Set(['Warn', 'Audit']);
+
+/**
+ * Whether the validating policy's bindings are known, and each only warns or audits: then a
+ * validation or matchCondition that errors under Fail becomes that action (a warning to the
+ * requester, an audit annotation), not a rejection (k8s.io/apiserver
+ * plugin/policy/validating/validator.go, dispatcher.go): true, low-consequence (info). Not known
+ * (attack s46c): without a binding in the run; with auditAnnotations (one that errors under Fail
+ * rejects, whatever the actions); where another policy of the run has its name, a kustomize patch
+ * may target a binding, a binding's policyName or actions are not plain values (a placeholder, an
+ * empty or misspelt list the API server rejects), or a document the run could not read may hold
+ * a binding.
+ */
+function bindingsOnlyWarn(policy: PolicyObject, run: RuleRun): boolean {
+  const spec = policySpec(policy);
+  if (spec === undefined || (Array.isArray(spec.auditAnnotations) && spec.auditAnnotations.length > 0)) return false;
+  const { sameName, bindingsUnknown } = run.memo.get(VALIDATING_BINDINGS, () => {
+    const names = new Map<string, number>();
+    for (const object of run.policies) if (object.kind === 'ValidatingAdmissionPolicy') names.set(object.name ?? '', (names.get(object.name ?? '') ?? 0) + 1);
+    const unknownName = run.policies.some((object) => object.kind === 'ValidatingAdmissionPolicyBinding' && (typeof bindingSpec(object)?.policyName !== 'string' || isPlaceholder(bindingSpec(object)?.policyName)));
+    return { sameName: names, bindingsUnknown: unknownName || unreadableMayHold(run, 'ValidatingAdmissionPolicyBinding') };
+  });
+  if (bindingsUnknown || (sameName.get(policy.name ?? '') ?? 0) > 1) return false;
+  const bindings = policyIndexOf(run).bindingsOf(policy);
+  if (bindings.length === 0) return false;
+  return bindings.every((binding) => {
+    const actions = bindingSpec(binding)?.validationActions;
+    const patched = run.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind) && (patch.target.name === undefined || binding.name === undefined || targets(patch.target, binding.kind, binding.name, binding.apiVersion)));
+    return binding.decodable && !patched && Array.isArray(actions) && actions.length > 0 && actions.every((action) => NON_DENYING_ACTIONS.has(action));
+  });
 }
 
 export const rule = defineObjectRule({
@@ -410,12 +451,7 @@ export const rule = defineObjectRule({
           selected: selectedLabels(spec.matchConstraints?.objectSelector, rules),
         };
         const found = analyse(analysis, mutating ? 'mutating' : 'validating', spec.matchConstraints?.excludeResourceRules ?? [], boundRequests(run, object));
-        // Every binding of the run warns or audits, none denies: a validation or matchCondition that
-        // errors under Fail becomes that binding's action (a warning to the requester, an audit
-        // annotation), not a rejection (k8s.io/apiserver plugin/policy/validating/dispatcher.go):
-        // true, low-consequence (info). Without a binding in the run its actions are not known.
-        const bindings = policyIndexOf(run).bindingsOf(object);
-        const deniesNothing = !mutating && bindings.length > 0 && bindings.every((binding) => binding.decodable && !bindingCanReject(binding));
+        const deniesNothing = !mutating && spec.failurePolicy !== 'Ignore' && bindingsOnlyWarn(object, run);
         const byPath = new Map<string, (typeof found)[number]>();
         for (const finding of found) {
           const first = byPath.get(finding.read.path);

@@ -291,4 +291,22 @@ describe('a policy whose bindings never deny', () => {
     expect(await severities(`${podsPolicy(read).replace('validationActions: [Deny]', 'validationActions: [Warn]')}${denying}`)).toEqual(['warning']);
     expect(await severities(podsPolicy(read).split('---')[0]!)).toEqual(['warning']);
   });
+
+  it('stays a warning where the bindings may deny after all (attack s46c)', async () => {
+    const warnOnly = (text: string): string => text.replace('validationActions: [Deny]', 'validationActions: [Warn]');
+    // An auditAnnotation that errs under Fail rejects, whatever the actions.
+    const audited = warnOnly(podsPolicy(read)).replace('  validations:', "  auditAnnotations:\n    - {key: node, valueExpression: \"object.spec.nodeName\"}\n  validations:");
+    expect(await severities(audited)).toEqual(['warning']);
+    // Actions the API server rejects, or not yet rendered.
+    for (const actions of ['[]', '[deny]', '["${ACTION}"]']) expect(await severities(podsPolicy(read).replace('[Deny]', actions))).toEqual(['warning']);
+    // Another policy of the same name (another folder's): whose bindings these are is not known.
+    expect(await severities(`${warnOnly(podsPolicy(read))}---\n${podsPolicy(read).split('---')[0]!}`)).toEqual(['warning', 'warning']);
+    // A binding whose policyName is a placeholder, or a document the run cannot read (an unrendered template), may bind it with Deny.
+    const templated = '---\n{{- if .Values.enforce }}\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: pods-deny}\nspec: {policyName: pods, validationActions: [Deny]}\n{{- end }}\n';
+    expect(await severities(`${warnOnly(podsPolicy(read))}${templated}`)).toEqual(['warning']);
+    const placeholder = '---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: pods-deny}\nspec: {policyName: "${POLICY}", validationActions: [Deny]}\n';
+    expect(await severities(`${warnOnly(podsPolicy(read))}${placeholder}`)).toEqual(['warning']);
+    // Under Ignore this does not lower: a validation its absence would fail is a way past the policy there.
+    expect(await severities(warnOnly(podsPolicy('object.spec.hostNetwork != false')).replace('failurePolicy: Fail', 'failurePolicy: Ignore'))).toEqual(['warning']);
+  });
 });

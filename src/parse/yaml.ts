@@ -199,7 +199,11 @@ export function parseFile(source: SourceFile, options: ParseOptions = {}): Parse
     let tooDeep = false;
     const template = doc.errors.length > 0 && doc.range ? templateIn(text.slice(doc.range[0], doc.range[2])) : undefined;
     const marked = template === undefined ? {} : { template };
-    const documentText = doc.range ? text.slice(doc.range[0], doc.range[2]) : undefined;
+    // What a document that does not parse holds runs to the next document's start: `yaml` may end
+    // its range where it stopped reading (an unrendered `{{- if }}` line), and what follows is
+    // still this document's text (an analysis of absence asks whether it may hold a kind: s46c).
+    const documentEnd = doc.range === undefined ? undefined : Math.max(doc.range[2], list[documentIndex + 1]?.range?.[0] ?? text.length);
+    const documentText = doc.range && documentEnd !== undefined ? text.slice(doc.range[0], documentEnd) : undefined;
     const unread = documentText === undefined ? {} : { documentText };
     for (const error of doc.errors) {
       // Past the JS stack, `yaml` reports one error per remaining node: one finding says it all.
