@@ -297,7 +297,7 @@ export const rule = defineObjectRule({
             continue;
           }
           const at = [...entry.path, 'clientConfig', 'caBundle'];
-          // Grouped by the problem alone: webhooks that share a bundle share its problem, whatever their failurePolicy (hold-out 31).
+          // Grouped below by the problem and the bundle, whatever each webhook's failurePolicy (hold-out 31).
           const problems = bundleProblems(decoded);
           const written = writtenKeys().get(entryKey(object, entry));
           // One cause, one finding: a key trusted by the bundles of several configurations is

@@ -470,6 +470,7 @@ export const rule = defineObjectRule({
           // (`has(c.resources.limits.cpu)`) is denied by that one, with its message, when absent:
           // again only this message differs.
           const deniedAnyway = site.kind === 'validating.validation' && more === 0 && deniedEitherWay(expr, read, zeroWhenAbsent === undefined ? {} : { zeroWhenAbsent });
+          // Bindings that only warn or audit turn any of these errors into their action (bindingsOnlyWarn).
           const lowered = deniesNothing || (spec.failurePolicy === 'Ignore' ? !deniedAnyway : site.kind === 'validating.validation' && (deniedAnyway || oneUser || requiredElsewhere));
           return {
             ...(read.patch === undefined

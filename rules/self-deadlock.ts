@@ -82,7 +82,7 @@ function hasOptOut(selector: LabelSelector | undefined): boolean {
   );
 }
 
-const AS_GENERATED_HELP = `As generated: controller-gen points the webhook at its Service in the scaffold's namespace system, which no cluster has, and the build that installs it sets the namespace it runs in (and may add selectors). Lint that build (kubectl kustomize config/default | admission-lint -): there the webhook is judged in the namespace it gets.`;
+const AS_GENERATED_HELP = `As generated: controller-gen points the webhook at its Service in the scaffold's placeholder namespace system, and the build that installs it sets the namespace it runs in (and may add selectors). Lint that build (kubectl kustomize config/default | admission-lint -): there the webhook is judged in the namespace it gets.`;
 
 const INSTALL_HELP = `While the webhook is down, an install or reinstall of the workload that runs it is rejected, when it is of that kind (its pods' own replacements are not). Exclude the webhook's own namespace with a namespaceSelector on ${NAMESPACE_NAME_LABEL} (operator NotIn), or use failurePolicy Ignore.`;
 
@@ -276,8 +276,8 @@ export const rule = defineObjectRule({
           }
           return [];
         })));
-        // controller-gen's output as generated: its own namespace is the scaffold's `system`, which
-        // no cluster has; the build that installs it sets where it runs, and may add the selectors.
+        // controller-gen's output as generated: its own namespace is the scaffold's placeholder
+        // `system`; the build that installs it sets where it runs, and may add the selectors.
         return judged.asGenerated === true ? found.map((finding) => ({ ...finding, severity: 'info' as const, help: AS_GENERATED_HELP })) : found;
       },
     };

@@ -21,7 +21,7 @@ export const GENERATED_CONFIGURATION_NAMES: Readonly<Record<string, string>> = {
   ValidatingWebhookConfiguration: 'validating-webhook-configuration',
 };
 
-/** The namespace the scaffold writes for the webhooks' Service: no cluster has it until a build replaces it. */
+/** The placeholder namespace the scaffold writes for the webhooks' Service, which the build that installs it replaces. */
 export const SCAFFOLD_NAMESPACE = 'system';
 
 /** The Service controller-gen points every webhook at. */
