@@ -5,9 +5,8 @@
  * applies them to the resources; the linter reads the resources as written, so the objects they
  * change are named in the output (the `kustomize-patched` rule), never judged silently.
  */
-import { RE2JS } from 're2js';
-import { BoundedCache, ObjectMemo } from '../cache.js';
 import { pushAll } from '../collections.js';
+import { ObjectMemo } from '../cache.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
@@ -1164,33 +1163,18 @@ function unprefixed(target: PatchTarget, prefix: unknown, suffix: unknown): Patc
   return [target, { ...target, name: name.slice(before.length, name.length - after.length) }];
 }
 
+/**
+ * kustomize matches selector fields as regular expressions over the whole value. A pattern with
+ * an expression's characters is taken to match (it may: the object is named, never judged
+ * silently); it is not run, so a hostile pattern costs nothing.
+ */
 /** Whether a target may select objects of this kind, whatever their name (a regular expression may). */
 export function mayTargetKind(target: PatchTarget, kind: string): boolean {
   return target.kind === undefined || matchesWhole(target.kind, kind);
 }
 
-/** Selector patterns compiled as kustomize anchors them; null where RE2 rejects the pattern. */
-const selectorPatterns = new BoundedCache<string, RE2JS | null>();
-
-/**
- * kustomize matches selector fields as regular expressions over the whole value (api/types
- * selector.go anchorRegex: `^(?:pattern)$`, Go's RE2). A pattern with an expression's characters
- * is run so, with RE2's linear-time matcher (re2js): a hostile pattern costs no backtracking. One
- * RE2 rejects (kustomize then fails the build) is taken to match: the object is named, never
- * judged silently. A DNS name's dots are such characters: `inferenceservice.example.io` selects
- * itself, not every name (hold-out 32).
- */
 function matchesWhole(pattern: string, value: string): boolean {
-  if (pattern === value) return true;
-  if (!/[.*+?^${}()|[\]\\]/.test(pattern)) return false;
-  const compiled = selectorPatterns.get(pattern, () => {
-    try {
-      return RE2JS.compile(`^(?:${pattern})$`);
-    } catch {
-      return null;
-    }
-  });
-  return compiled === null || compiled.matcher(value).find();
+  return pattern === value || /[.*+?^${}()|[\]\\]/.test(pattern);
 }
 
 /** Whether a replacement target's `select.kind` is written and may select none of `kinds` (as mayTargetKind reads it). */
