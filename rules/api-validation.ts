@@ -55,13 +55,14 @@ function compileCause(error: FieldError): string | undefined {
  * or a baseline entry of one place does not hide the others; hold-out 31, attack s46b).
  */
 function oneFindingPerCompileCause(errors: readonly FieldError[], toViolation: (error: FieldError) => Violation<MessageId>): Violation<MessageId>[] {
+  const causes = errors.map(compileCause);
   const groups = new Map<string, FieldError[]>();
-  for (const error of errors) {
-    const cause = compileCause(error);
+  errors.forEach((error, index) => {
+    const cause = causes[index];
     if (cause !== undefined) groups.set(cause, [...(groups.get(cause) ?? []), error]);
-  }
-  return errors.flatMap((error) => {
-    const cause = compileCause(error);
+  });
+  return errors.flatMap((error, index) => {
+    const cause = causes[index];
     const group = cause === undefined ? undefined : groups.get(cause)!;
     if (group === undefined || group.length === 1) return [toViolation(error)];
     if (group[0] !== error) return [];

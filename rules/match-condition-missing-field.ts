@@ -28,7 +28,7 @@ import { bindingSpec, describePolicyObject, isBinding, policySpec } from '../src
 import type { PolicyObject } from '../src/model/objects.js';
 import { memoKey } from '../src/run-scope.js';
 import { unreadableMayHold } from '../src/match/unreadable.js';
-import { mayTargetKind, targets } from '../src/parse/kustomize-patches.js';
+import { mayTargetKind, patchesChanging } from '../src/parse/kustomize-patches.js';
 import { isPlaceholder } from '../src/text/placeholder.js';
 import type { AdmissionPolicy, NamedRuleWithOperations, RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
@@ -245,7 +245,8 @@ function bindingsOnlyWarn(policy: PolicyObject, run: RuleRun): boolean {
   if (bindings.length === 0) return false;
   return bindings.every((binding) => {
     const actions = bindingSpec(binding)?.validationActions;
-    const patched = run.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind) && (patch.target.name === undefined || binding.name === undefined || targets(patch.target, binding.kind, binding.name, binding.apiVersion)));
+    // (A binding without a name, which the API server rejects, is taken as one any patch of its kind may change.)
+    const patched = binding.name === undefined ? run.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind)) : patchesChanging(run.kustomizePatches, { ...binding, file: binding.manifest.file.path }).length > 0;
     return binding.decodable && !patched && Array.isArray(actions) && actions.length > 0 && actions.every((action) => NON_DENYING_ACTIONS.has(action));
   });
 }
@@ -451,7 +452,7 @@ export const rule = defineObjectRule({
           selected: selectedLabels(spec.matchConstraints?.objectSelector, rules),
         };
         const found = analyse(analysis, mutating ? 'mutating' : 'validating', spec.matchConstraints?.excludeResourceRules ?? [], boundRequests(run, object));
-        const deniesNothing = !mutating && spec.failurePolicy !== 'Ignore' && bindingsOnlyWarn(object, run);
+        const deniesNothing = found.length > 0 && !mutating && spec.failurePolicy !== 'Ignore' && bindingsOnlyWarn(object, run);
         const byPath = new Map<string, (typeof found)[number]>();
         for (const finding of found) {
           const first = byPath.get(finding.read.path);

@@ -7633,7 +7633,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref);
+      let _sch = resolve16.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7660,7 +7660,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref) {
+    function resolve16(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8527,7 +8527,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options) {
+    function resolve16(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8918,7 +8918,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve17,
+      resolve: resolve16,
       resolveComponent,
       equal: equal2,
       serialize: serialize2,
@@ -35919,14 +35919,15 @@ function compileCause(error) {
   return error.detail.slice(COMPILATION_FAILED.length).split("\n").filter((line2) => !line2.startsWith(" | ")).map((line2) => line2.replace(/^ERROR: <input>:-?\d+:-?\d+: /, "")).join("\n");
 }
 function oneFindingPerCompileCause(errors, toViolation3) {
+  const causes = errors.map(compileCause);
   const groups = /* @__PURE__ */ new Map();
-  for (const error of errors) {
-    const cause = compileCause(error);
+  errors.forEach((error, index) => {
+    const cause = causes[index];
     if (cause !== void 0)
       groups.set(cause, [...groups.get(cause) ?? [], error]);
-  }
-  return errors.flatMap((error) => {
-    const cause = compileCause(error);
+  });
+  return errors.flatMap((error, index) => {
+    const cause = causes[index];
     const group = cause === void 0 ? void 0 : groups.get(cause);
     if (group === void 0 || group.length === 1)
       return [toViolation3(error)];
@@ -37825,8 +37826,7 @@ function asGenerated(object, run2) {
   });
   if (!scaffolded)
     return false;
-  const own = (0, import_node_path6.resolve)(object.manifest.file.path);
-  if (run2.kustomizePatches.some((patch) => patch.source !== own && patch.metadataOnly !== true && targets(patch.target, object.kind, object.name, object.apiVersion)))
+  if (patchesChanging(run2.kustomizePatches, { ...object, file: object.manifest.file.path }).some((patch) => patch.metadataOnly !== true))
     return false;
   const names2 = kustomizeNamesOf(run2);
   const unmoved = (file) => names2.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
@@ -37834,12 +37834,11 @@ function asGenerated(object, run2) {
     return false;
   return !run2.namespaces.some((namespace) => namespace.name === SCAFFOLD_NAMESPACE && unmoved(namespace.manifest.file));
 }
-var import_node_path6, GENERATED_CONFIGURATION_NAMES, SCAFFOLD_NAMESPACE, SCAFFOLD_SERVICE;
+var GENERATED_CONFIGURATION_NAMES, SCAFFOLD_NAMESPACE, SCAFFOLD_SERVICE;
 var init_generated_webhooks = __esm({
   "dist/src/match/generated-webhooks.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path6 = require("node:path");
     init_kustomize_patches();
     init_kustomize_names();
     init_namespaces();
@@ -38834,7 +38833,7 @@ function patched(object, run2) {
   const file = object.manifest.file.path;
   if (file === "<stdin>" || object.name === void 0)
     return { object };
-  const own = (0, import_node_path7.resolve)(file);
+  const own = (0, import_node_path6.resolve)(file);
   const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion));
   if (changing.length !== 1)
     return { object };
@@ -38956,8 +38955,8 @@ function answersAlikeAnywhere(selector, namespaces) {
 function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMatter }) {
   const listings = run2.kustomizations;
   const real = realPath(file);
-  const folder = (0, import_node_path7.dirname)(real);
-  const own = realPath((0, import_node_path7.resolve)(patch.file));
+  const folder = (0, import_node_path6.dirname)(real);
+  const own = realPath((0, import_node_path6.resolve)(patch.file));
   const listingFile = listings.filter((listing) => listing.resources.includes(real));
   if (listingFile.length !== 1)
     return false;
@@ -38966,11 +38965,11 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const keeps2 = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   let answer = "every";
   let patchOverlay;
-  if ((0, import_node_path7.dirname)(own) !== folder || realPath((0, import_node_path7.resolve)(base.file)) !== own) {
-    patchOverlay = listings.find((listing) => realPath((0, import_node_path7.resolve)(listing.file)) === own);
-    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(base.file))) !== folder)
+  if ((0, import_node_path6.dirname)(own) !== folder || realPath((0, import_node_path6.resolve)(base.file)) !== own) {
+    patchOverlay = listings.find((listing) => realPath((0, import_node_path6.resolve)(listing.file)) === own);
+    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(base.file))) !== folder)
       return false;
-    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path7.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path7.join)((0, import_node_path7.dirname)(own), name))).length !== 1)
+    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path6.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path6.join)((0, import_node_path6.dirname)(own), name))).length !== 1)
       return false;
     if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder)))
       return false;
@@ -38978,7 +38977,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
       return false;
     if (!keeps2(base) || base.renames || base.moves === true)
       return false;
-    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path7.resolve)(other.file)) === realPath((0, import_node_path7.resolve)(base.file)) && other.metadataOnly !== true))
+    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path6.resolve)(other.file)) === realPath((0, import_node_path6.resolve)(base.file)) && other.metadataOnly !== true))
       return false;
     answer = "overlay";
   }
@@ -38992,7 +38991,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const relabels = (listing) => listing.mayRelabelNamespaces === true || listing.vars === true && varsRelabel;
   if (relabelsMatter && (listings.some(relabels) || run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Namespace"))))
     return false;
-  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path7.dirname)(own), listings);
+  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path6.dirname)(own), listings);
   if (builders === void 0)
     return false;
   const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
@@ -39002,8 +39001,8 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const unread = (resource, listing) => !readOrFile(resource, listings, namespacesDoNotMatter) && !(namespacesDoNotMatter && isRemote(resource, listing));
   if (listings.some((listing) => listing.resources.some((resource) => unread(resource, listing))))
     return false;
-  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path7.resolve)(overlay.file)))]);
-  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path7.resolve)(other.file))));
+  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path6.resolve)(overlay.file)))]);
+  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path6.resolve)(other.file))));
   if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
   return overlays.every((overlay) => keeps2(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
@@ -39013,12 +39012,12 @@ function renamesByNameOnly(listing) {
 }
 function repositoryRead(folder, listings, memo) {
   let root;
-  for (let at = folder; ; at = (0, import_node_path7.dirname)(at)) {
-    if (existsSync((0, import_node_path7.join)(at, ".git"))) {
+  for (let at = folder; ; at = (0, import_node_path6.dirname)(at)) {
+    if (existsSync((0, import_node_path6.join)(at, ".git"))) {
       root = at;
       break;
     }
-    if ((0, import_node_path7.dirname)(at) === at)
+    if ((0, import_node_path6.dirname)(at) === at)
       return false;
   }
   const answers = memo.get(REPOSITORIES_READ, () => /* @__PURE__ */ new Map());
@@ -39030,7 +39029,7 @@ function repositoryRead(folder, listings, memo) {
   return answer;
 }
 function walkRepository(root, listings) {
-  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path7.resolve)(listing.file))));
+  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path6.resolve)(listing.file))));
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {
     if (folders.length > MAX_REPOSITORY_FOLDERS)
@@ -39042,7 +39041,7 @@ function walkRepository(root, listings) {
       return false;
     }
     for (const entry of entries) {
-      const path = (0, import_node_path7.join)(folders[at], entry.name);
+      const path = (0, import_node_path6.join)(folders[at], entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== ".git" && entry.name !== "node_modules")
           folders.push(path);
@@ -39062,7 +39061,7 @@ function readOrFile(resource, listings, generated) {
   } catch {
     return generated && /\.(?:ya?ml|json)$/i.test(resource);
   }
-  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(listing.file))) === resource);
+  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file))) === resource);
 }
 function buildersOf(folder, listings) {
   const found = /* @__PURE__ */ new Set();
@@ -39075,7 +39074,7 @@ function buildersOf(folder, listings) {
       found.add(listing);
       if (found.size > MAX_OVERLAYS)
         return void 0;
-      const next = (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(listing.file)));
+      const next = (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file)));
       if (!seen.has(next)) {
         seen.add(next);
         folders.push(next);
@@ -39106,13 +39105,13 @@ function merged(current, patch) {
 function isMap2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
-var import_node_path7, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
+var import_node_path6, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
 var init_kustomize_selectors = __esm({
   "dist/src/match/kustomize-selectors.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path7 = require("node:path");
+    import_node_path6 = require("node:path");
     init_kustomize_fields();
     init_types();
     init_generated_webhooks();
@@ -42595,7 +42594,7 @@ function patchesBuilding(patches, object, run2, stream) {
     return (path) => {
       let found = known.get(path);
       if (found === void 0)
-        known.set(path, found = realPath((0, import_node_path8.resolve)(path)));
+        known.set(path, found = realPath((0, import_node_path7.resolve)(path)));
       return found;
     };
   });
@@ -42607,12 +42606,12 @@ function patchesBuilding(patches, object, run2, stream) {
   });
 }
 function builtByKustomization(listings) {
-  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path8.resolve)(listing.file))]));
+  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path7.resolve)(listing.file))]));
   const byFile2 = /* @__PURE__ */ new Map();
   for (const [listing, file] of files2)
     if (!byFile2.has(file))
       byFile2.set(file, listing);
-  const byFolder = groupBy(listings, (listing) => (0, import_node_path8.dirname)(files2.get(listing)));
+  const byFolder = groupBy(listings, (listing) => (0, import_node_path7.dirname)(files2.get(listing)));
   const answers = /* @__PURE__ */ new Map();
   return (kustomization) => {
     const listing = byFile2.get(kustomization);
@@ -42632,13 +42631,13 @@ function mayMatch2(text, values) {
   const selector = parseSelectorString(text);
   return selector === void 0 || selectorMatches(selector, values) !== false;
 }
-var import_node_path8, MAX_REACHED, REAL_PATHS, FILES_BUILT;
+var import_node_path7, MAX_REACHED, REAL_PATHS, FILES_BUILT;
 var init_patched = __esm({
   "dist/src/match/patched.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path8 = require("node:path");
+    import_node_path7 = require("node:path");
     init_collections();
     init_json();
     init_kustomize_patches();
@@ -43434,18 +43433,18 @@ function check3(object, run2) {
   const together2 = run2.webhookConfigurations.filter((other) => other === object || streamOf(other.manifest.file) === stream && generatedName(other, run2) !== void 0);
   if (together2[0] !== object)
     return [];
-  const by = (them) => found.root === void 0 ? "" : ` as ${elideMiddle((0, import_node_path9.dirname)(found.root), 40)} builds ${them}`;
+  const by = (them) => found.root === void 0 ? "" : ` as ${elideMiddle((0, import_node_path8.dirname)(found.root), 40)} builds ${them}`;
   if (together2.length === 1)
     return [{ messageId: "generic", data: { kind: object.kind, name: object.name, by: by("it") }, path: ["metadata", "name"] }];
   const names2 = [...new Set(together2.map((other) => `"${other.name}"`))];
   return [{ messageId: "genericNames", data: { names: `${names2.slice(0, -1).join(", ")}${names2.length > 1 ? " and " : ""}${names2.at(-1)}`, by: by("them") }, path: ["metadata", "name"] }];
 }
-var import_node_path9, rule25;
+var import_node_path8, rule25;
 var init_generic_configuration_name = __esm({
   "dist/rules/generic-configuration-name.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path9 = require("node:path");
+    import_node_path8 = require("node:path");
     init_generated_webhooks();
     init_kustomize_names();
     init_namespaces();
@@ -45662,7 +45661,7 @@ function bindingsOnlyWarn(policy, run2) {
     return false;
   return bindings.every((binding) => {
     const actions = bindingSpec(binding)?.validationActions;
-    const patched2 = run2.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind) && (patch.target.name === void 0 || binding.name === void 0 || targets(patch.target, binding.kind, binding.name, binding.apiVersion)));
+    const patched2 = binding.name === void 0 ? run2.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind)) : patchesChanging(run2.kustomizePatches, { ...binding, file: binding.manifest.file.path }).length > 0;
     return binding.decodable && !patched2 && Array.isArray(actions) && actions.length > 0 && actions.every((action) => NON_DENYING_ACTIONS.has(action));
   });
 }
@@ -45859,7 +45858,7 @@ var init_match_condition_missing_field = __esm({
               selected: selectedLabels(spec.matchConstraints?.objectSelector, rules2)
             };
             const found = analyse6(analysis, mutating ? "mutating" : "validating", spec.matchConstraints?.excludeResourceRules ?? [], boundRequests(run2, object));
-            const deniesNothing = !mutating && spec.failurePolicy !== "Ignore" && bindingsOnlyWarn(object, run2);
+            const deniesNothing = found.length > 0 && !mutating && spec.failurePolicy !== "Ignore" && bindingsOnlyWarn(object, run2);
             const byPath = /* @__PURE__ */ new Map();
             for (const finding of found) {
               const first = byPath.get(finding.read.path);
@@ -46807,8 +46806,8 @@ function policyFromLabels(labels, defaults) {
       warn.versionSource = enforce.versionSource;
     }
   }
-  const resolve17 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
-  return { policy: { enforce: resolve17(draft.enforce), audit: resolve17(draft.audit), warn: resolve17(draft.warn) }, errors, undecodable };
+  const resolve16 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
+  return { policy: { enforce: resolve16(draft.enforce), audit: resolve16(draft.audit), warn: resolve16(draft.warn) }, errors, undecodable };
 }
 var PSA_LABEL_PREFIX, PSA_LABELS, LEVEL_ERROR, VERSION_ERROR, VERSION_PATTERN, MAX_GO_INT, LABELS_PATH;
 var init_labels = __esm({
@@ -46876,7 +46875,7 @@ function displayPath2(path) {
 function insideRoot(path, root) {
   try {
     const real = (0, import_node_fs2.realpathSync)(path);
-    return real === root || real.startsWith(root.endsWith(import_node_path10.sep) ? root : root + import_node_path10.sep);
+    return real === root || real.startsWith(root.endsWith(import_node_path9.sep) ? root : root + import_node_path9.sep);
   } catch {
     return false;
   }
@@ -46895,7 +46894,7 @@ function walk(dir, out, root, notes) {
     notes.kustomizationFolders.push(dir);
   }
   for (const entry of entries) {
-    const full = (0, import_node_path10.join)(dir, entry.name);
+    const full = (0, import_node_path9.join)(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name === ".git")
         continue;
@@ -46912,7 +46911,7 @@ function walk(dir, out, root, notes) {
       if (found === void 0)
         notes.linkedKustomizations.push(full);
       else if (insideRoot(full, root))
-        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path10.dirname)((0, import_node_fs2.realpathSync)(file))));
+        notes.kustomizationFolders.push(...found.map((file) => (0, import_node_path9.dirname)((0, import_node_fs2.realpathSync)(file))));
       else
         notes.linkedKustomizations.push(...found);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && KUSTOMIZATION_FILES2.includes(entry.name) && !isManifestName(entry.name)) {
@@ -46955,9 +46954,9 @@ function kustomizationsUnder(path) {
       return void 0;
     for (const entry of entries) {
       if (entry.isDirectory() && entry.name !== ".git")
-        folders.push((0, import_node_path10.join)(folders[at], entry.name));
+        folders.push((0, import_node_path9.join)(folders[at], entry.name));
       else if (KUSTOMIZATION_FILES2.includes(entry.name) && !entry.isDirectory())
-        found.push((0, import_node_path10.join)(folders[at], entry.name));
+        found.push((0, import_node_path9.join)(folders[at], entry.name));
     }
   }
   return found;
@@ -46967,8 +46966,8 @@ function kustomizedFiles(kustomization, dir, out, root) {
   if (read2.kind !== "ok")
     return;
   for (const entry of resourceEntries(Buffer.from(read2.bytes).toString("utf8"))) {
-    const full = (0, import_node_path10.join)(dir, entry);
-    if (isManifestName((0, import_node_path10.basename)(full)))
+    const full = (0, import_node_path9.join)(dir, entry);
+    if (isManifestName((0, import_node_path9.basename)(full)))
       continue;
     try {
       if (!(0, import_node_fs2.statSync)(full).isFile() || !insideRoot(full, root))
@@ -47113,13 +47112,13 @@ function readStdinSync() {
   }
   return Buffer.concat(chunks);
 }
-var import_node_path10, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
+var import_node_path9, MAX_FILE_BYTES, STDIN_PATH, MANIFEST_EXTENSIONS, MAX_LINKED_ENTRIES, MAX_KUSTOMIZATION_BYTES, utf8;
 var init_sources = __esm({
   "dist/src/load/sources.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path10 = require("node:path");
+    import_node_path9 = require("node:path");
     init_errors2();
     init_kustomize_fields();
     MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -47530,12 +47529,12 @@ function readAdmissionConfiguration(value, file) {
   return { ...config, origin: { ...origin, plugin: index, via: "path", referencedFile, apiVersion } };
 }
 function referencedPath(path, file, index) {
-  if ((0, import_node_path11.isAbsolute)(path))
+  if ((0, import_node_path10.isAbsolute)(path))
     return path;
   if (file === STDIN_PATH) {
     fail("unreadable", file, [{ path: ["plugins", index, "path"], message: `plugins[${index}].path: ${goQuote(path)} is relative to the admission configuration's folder, and standard input has none` }]);
   }
-  return (0, import_node_path11.join)((0, import_node_path11.dirname)(file), path);
+  return (0, import_node_path10.join)((0, import_node_path10.dirname)(file), path);
 }
 function readReferencedFile(referencedFile, file, index) {
   const at = ["plugins", index, "path"];
@@ -47579,12 +47578,12 @@ function offsetOf(document, path) {
   }
   return 0;
 }
-var import_node_path11, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
+var import_node_path10, import_yaml4, POD_SECURITY_CONFIGURATION_KIND, POD_SECURITY_CONFIGURATION_API_VERSIONS, ADMISSION_CONFIGURATION_KIND, ADMISSION_CONFIGURATION_API_VERSIONS, POD_SECURITY_PLUGIN, MAX_REFERENCED_CONFIG_BYTES, BUILT_IN_SETTINGS, DEFAULT_POD_SECURITY_CONFIGURATION, PodSecurityConfigError, UNPRINTABLE, Collector, DEFAULTS_FIELDS, EXEMPTIONS_FIELDS;
 var init_config = __esm({
   "dist/src/psa/config.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path11 = require("node:path");
+    import_node_path10 = require("node:path");
     import_yaml4 = __toESM(require_dist(), 1);
     init_errors2();
     init_json();
@@ -50066,7 +50065,7 @@ function check5(object, run2, judgedPatched = void 0) {
         what: first.replacement === true ? "replacement" : "patch",
         where: `${first.file}:${first.line}`,
         // As the kustomization lists it: relative to its folder.
-        source: first.source === void 0 ? "" : first.source.includes("://") ? first.source : (0, import_node_path12.relative)((0, import_node_path12.dirname)(first.file), first.source) || first.source,
+        source: first.source === void 0 ? "" : first.source.includes("://") ? first.source : (0, import_node_path11.relative)((0, import_node_path11.dirname)(first.file), first.source) || first.source,
         more: others === 0 ? "" : ` and ${others} more`,
         except: judgedPatched === void 0 ? "" : `, but for the webhook ${judgedPatched} it sets`
       },
@@ -50074,12 +50073,12 @@ function check5(object, run2, judgedPatched = void 0) {
     }
   ];
 }
-var import_node_path12, rule42;
+var import_node_path11, rule42;
 var init_kustomize_patched = __esm({
   "dist/rules/kustomize-patched.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path12 = require("node:path");
+    import_node_path11 = require("node:path");
     init_kustomize_selectors();
     init_patched();
     init_namespaces();
@@ -50275,12 +50274,12 @@ function checkDestinationType(flag, path, stats) {
   throw new OutputPathError(flag, path, stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a regular file");
 }
 function linkedFolder(absolute, cwd) {
-  const rel = (0, import_node_path14.relative)(cwd, (0, import_node_path14.dirname)(absolute));
-  if (rel === "" || rel.startsWith("..") || (0, import_node_path14.isAbsolute)(rel))
+  const rel = (0, import_node_path13.relative)(cwd, (0, import_node_path13.dirname)(absolute));
+  if (rel === "" || rel.startsWith("..") || (0, import_node_path13.isAbsolute)(rel))
     return void 0;
   let current = cwd;
-  for (const segment of rel.split(import_node_path14.sep)) {
-    current = (0, import_node_path14.join)(current, segment);
+  for (const segment of rel.split(import_node_path13.sep)) {
+    current = (0, import_node_path13.join)(current, segment);
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(current);
@@ -50288,7 +50287,7 @@ function linkedFolder(absolute, cwd) {
       return void 0;
     }
     if (stats.isSymbolicLink())
-      return (0, import_node_path14.relative)(cwd, current);
+      return (0, import_node_path13.relative)(cwd, current);
   }
   return void 0;
 }
@@ -50299,7 +50298,7 @@ function checkFolder(flag, path, absolute, cwd) {
 }
 function makeFolders(flag, path, absolute) {
   const missing2 = [];
-  for (let folder = (0, import_node_path14.dirname)(absolute); ; folder = (0, import_node_path14.dirname)(folder)) {
+  for (let folder = (0, import_node_path13.dirname)(absolute); ; folder = (0, import_node_path13.dirname)(folder)) {
     let stats;
     try {
       stats = (0, import_node_fs2.lstatSync)(folder);
@@ -50310,7 +50309,7 @@ function makeFolders(flag, path, absolute) {
     if (stats !== void 0)
       break;
     missing2.unshift(folder);
-    if ((0, import_node_path14.dirname)(folder) === folder)
+    if ((0, import_node_path13.dirname)(folder) === folder)
       break;
   }
   for (const folder of missing2) {
@@ -50318,7 +50317,7 @@ function makeFolders(flag, path, absolute) {
       (0, import_node_fs2.mkdirSync)(folder);
     } catch (error) {
       if (error.code !== "EEXIST")
-        throw new InputError(`cannot create the folder ${(0, import_node_path14.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
+        throw new InputError(`cannot create the folder ${(0, import_node_path13.relative)(process.cwd(), folder) || folder} for ${flag} ${path}: ${error.code ?? String(error)}`);
       const stats = (0, import_node_fs2.lstatSync)(folder);
       if (!stats.isDirectory())
         throw new OutputPathError(flag, path, `its folder ${folder} ${stats.isSymbolicLink() ? "is a symbolic link; admission-lint does not write through one" : "is not a folder"}`);
@@ -50327,7 +50326,7 @@ function makeFolders(flag, path, absolute) {
 }
 function writeFileAtomic(flag, path, text, options = {}) {
   const cwd = options.cwd ?? process.cwd();
-  const absolute = (0, import_node_path14.resolve)(cwd, path);
+  const absolute = (0, import_node_path13.resolve)(cwd, path);
   const what = options.what ?? path;
   const failed = (error) => new InputError(`cannot write ${what}: ${error.code ?? String(error)}`);
   let stats;
@@ -50340,7 +50339,7 @@ function writeFileAtomic(flag, path, text, options = {}) {
   checkFolder(flag, path, absolute, cwd);
   if (stats === void 0)
     makeFolders(flag, path, absolute);
-  const temp = (0, import_node_path14.join)((0, import_node_path14.dirname)(absolute), `.${(0, import_node_path14.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = (0, import_node_path13.join)((0, import_node_path13.dirname)(absolute), `.${(0, import_node_path13.basename)(absolute)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd;
   try {
     fd = (0, import_node_fs2.openSync)(temp, "wx", stats === void 0 ? 438 : stats.mode & 4095);
@@ -50359,14 +50358,14 @@ function writeFileAtomic(flag, path, text, options = {}) {
     throw failed(error);
   }
 }
-var import_node_path14;
+var import_node_path13;
 var init_write = __esm({
   "dist/src/output-safety/write.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
     init_fs();
-    import_node_path14 = require("node:path");
+    import_node_path13 = require("node:path");
     init_errors2();
   }
 });
@@ -50696,12 +50695,12 @@ var init_discovery = __esm({
 
 // dist/src/parse/kustomization.js
 function readPatchFile(folder, path) {
-  const read2 = readRegularFile((0, import_node_path16.resolve)(folder, path), MAX_PATCH_BYTES);
+  const read2 = readRegularFile((0, import_node_path15.resolve)(folder, path), MAX_PATCH_BYTES);
   return read2.kind === "ok" ? Buffer.from(read2.bytes).toString("utf8") : void 0;
 }
 function summarizeKustomization(folder) {
   for (const name of KUSTOMIZATION_FILES2) {
-    const read2 = readRegularFile((0, import_node_path16.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+    const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
     if (read2.kind !== "ok")
       continue;
     let document;
@@ -50723,7 +50722,7 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path16.resolve)(folder, entry))).filter(isFolder2);
+    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path15.resolve)(folder, entry))).filter(isFolder2);
     return { changes: [...changes], folders };
   }
   return void 0;
@@ -50767,14 +50766,14 @@ function folderNames(folder) {
     return void 0;
   }
 }
-var import_node_path16, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
+var import_node_path15, import_yaml6, MAX_KUSTOMIZATION_BYTES2, CHANGES, KustomizePatches;
 var init_kustomization = __esm({
   "dist/src/parse/kustomization.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
     init_fs();
-    import_node_path16 = require("node:path");
+    import_node_path15 = require("node:path");
     import_yaml6 = __toESM(require_dist(), 1);
     init_sources();
     init_kustomize_fields();
@@ -50817,7 +50816,7 @@ var init_kustomization = __esm({
         if (file === "-")
           return false;
         this.visit(file);
-        return this.patchFiles.has((0, import_node_path16.resolve)(file));
+        return this.patchFiles.has((0, import_node_path15.resolve)(file));
       }
       /**
        * Whether a file lies beside a kustomization (read, and readable) that does not list it, or in
@@ -50829,16 +50828,16 @@ var init_kustomization = __esm({
       isUnlisted(file) {
         if (file === "-" || this.isPatch(file))
           return false;
-        const absolute = (0, import_node_path16.resolve)(file);
+        const absolute = (0, import_node_path15.resolve)(file);
         const { byFolder } = this.index();
         if (byFolder.size === 0)
           return false;
-        let under = (byFolder.get((0, import_node_path16.dirname)(absolute)) ?? []).length > 0;
+        let under = (byFolder.get((0, import_node_path15.dirname)(absolute)) ?? []).length > 0;
         let hidden = false;
-        for (let folder = (0, import_node_path16.dirname)(absolute); !under && (0, import_node_path16.dirname)(folder) !== folder; folder = (0, import_node_path16.dirname)(folder)) {
-          if ((0, import_node_path16.basename)(folder).startsWith("."))
+        for (let folder = (0, import_node_path15.dirname)(absolute); !under && (0, import_node_path15.dirname)(folder) !== folder; folder = (0, import_node_path15.dirname)(folder)) {
+          if ((0, import_node_path15.basename)(folder).startsWith("."))
             hidden = true;
-          under = hidden && (byFolder.get((0, import_node_path16.dirname)(folder)) ?? []).length > 0;
+          under = hidden && (byFolder.get((0, import_node_path15.dirname)(folder)) ?? []).length > 0;
         }
         if (!under)
           return false;
@@ -50847,11 +50846,11 @@ var init_kustomization = __esm({
         if (anyUnreadable || files2.has(real) || files2.has(absolute))
           return false;
         const lists = (listing) => listing.unreadable === true || listing.resources.includes(real) || listing.resources.includes(absolute);
-        for (let folder = (0, import_node_path16.dirname)((0, import_node_path16.dirname)(absolute)); ; folder = (0, import_node_path16.dirname)(folder)) {
+        for (let folder = (0, import_node_path15.dirname)((0, import_node_path15.dirname)(absolute)); ; folder = (0, import_node_path15.dirname)(folder)) {
           const above = this.listingsIn(folder);
           if (above === void 0 || above.some(lists))
             return false;
-          if ((0, import_node_path16.dirname)(folder) === folder)
+          if ((0, import_node_path15.dirname)(folder) === folder)
             return true;
         }
       }
@@ -50861,7 +50860,7 @@ var init_kustomization = __esm({
         if (this.indexed?.count !== this.listings.length) {
           this.indexed = {
             count: this.listings.length,
-            byFolder: groupBy(this.listings, (listing) => (0, import_node_path16.dirname)((0, import_node_path16.resolve)(listing.file))),
+            byFolder: groupBy(this.listings, (listing) => (0, import_node_path15.dirname)((0, import_node_path15.resolve)(listing.file))),
             files: new Set(this.listings.flatMap((listing) => listing.resources)),
             anyUnreadable: this.listings.some((listing) => listing.unreadable === true)
           };
@@ -50877,8 +50876,8 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (listings === void 0 || !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path16.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
-          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path16.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
+          const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          listings = read2.kind !== "ok" ? void 0 : [...listings, ...kustomizationListings((0, import_node_path15.join)(folder, name), folder, Buffer.from(read2.bytes).toString("utf8"), true, (path) => readPatchFile(folder, path))];
         }
         this.aboveListings.set(folder, listings);
         return listings;
@@ -50886,7 +50885,7 @@ var init_kustomization = __esm({
       /** Reads the kustomization beside a file of the run, if it was not read yet. */
       visit(file) {
         if (file !== "-")
-          this.visitFolder((0, import_node_path16.dirname)(file));
+          this.visitFolder((0, import_node_path15.dirname)(file));
       }
       /** A kustomization that is there and is not read (behind a link out of the walked folder): what it builds is not known. */
       notRead(file) {
@@ -50894,7 +50893,7 @@ var init_kustomization = __esm({
       }
       /** Reads the kustomization in a folder of the run (one the walk found, perhaps with no manifest beside it), if it was not read yet. */
       visitFolder(shown) {
-        const folder = (0, import_node_path16.resolve)(shown);
+        const folder = (0, import_node_path15.resolve)(shown);
         if (this.visited.has(folder))
           return;
         this.visited.add(folder);
@@ -50905,17 +50904,17 @@ var init_kustomization = __esm({
         for (const name of KUSTOMIZATION_FILES2) {
           if (present2 !== void 0 && !present2.has(name))
             continue;
-          const read2 = readRegularFile((0, import_node_path16.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
+          const read2 = readRegularFile((0, import_node_path15.join)(folder, name), MAX_KUSTOMIZATION_BYTES2);
           if (read2.kind !== "ok") {
-            this.listings.push({ file: (0, import_node_path16.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
+            this.listings.push({ file: (0, import_node_path15.join)(shown, name).split("\\").join("/"), resources: [], transformsAfterPatches: true, renames: true, unreadable: true });
             continue;
           }
           const text = Buffer.from(read2.bytes).toString("utf8");
           for (const patch of patchPaths(text))
-            this.patchFiles.add((0, import_node_path16.resolve)(folder, patch));
-          const patched2 = kustomizePatches((0, import_node_path16.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
-          pushAll(this.listings, kustomizationListings((0, import_node_path16.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
-          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path16.resolve)(folder, patch.source) }));
+            this.patchFiles.add((0, import_node_path15.resolve)(folder, patch));
+          const patched2 = kustomizePatches((0, import_node_path15.join)(shown, name).split("\\").join("/"), text, true, (path) => readPatchFile(folder, path));
+          pushAll(this.listings, kustomizationListings((0, import_node_path15.join)(shown, name).split("\\").join("/"), folder, text, true, (path) => readPatchFile(folder, path)));
+          pushAll(this.changes, patched2.map((patch) => patch.source === void 0 ? patch : { ...patch, source: (0, import_node_path15.resolve)(folder, patch.source) }));
         }
       }
     };
@@ -62262,11 +62261,11 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   for (const path of expanded) {
     inputs++;
     const raw = readBytes(path, readStdin);
-    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path17.basename)(path))) {
+    if (raw.bytes.length > 0 && Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength).includes(KUSTOMIZATION_WORD) && !KUSTOMIZATION_FILES2.includes((0, import_node_path16.basename)(path))) {
       const text2 = decode(raw.bytes);
       if (text2 !== null && KUSTOMIZATION_KIND.test(text2)) {
-        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path17.dirname)(path), patch2)));
-        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path17.resolve)((0, import_node_path17.dirname)(path)), text2, false);
+        pushAll(streamPatches, kustomizePatches(raw.path, text2, false, (patch2) => path === "-" ? void 0 : readPatchFile((0, import_node_path16.dirname)(path), patch2)));
+        const listings = kustomizationListings(raw.path, path === "-" ? process.cwd() : (0, import_node_path16.resolve)((0, import_node_path16.dirname)(path)), text2, false);
         pushAll(streamListings, path === "-" ? listings.map((listing) => ({ ...listing, unreadable: true })) : listings);
       }
     }
@@ -62579,14 +62578,14 @@ function unreadableDocuments(files2) {
   }
   return out;
 }
-var import_node_path17, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
+var import_node_path16, OBJECTS_BY_VALUE, KUSTOMIZATION_WORD, READ_ANYWAY;
 var init_load_run = __esm({
   "dist/src/engine/load-run.js"() {
     "use strict";
     init_import_meta_url();
     init_collections();
     init_policies();
-    import_node_path17 = require("node:path");
+    import_node_path16 = require("node:path");
     init_discovery();
     init_helm();
     init_sources();
@@ -63725,10 +63724,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path18.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path18.posix.resolve(root, slashed);
-  const relative7 = import_node_path18.posix.relative(root, absolute);
-  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path18.posix.isAbsolute(relative7)) {
+  const root = import_node_path17.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path17.posix.resolve(root, slashed);
+  const relative7 = import_node_path17.posix.relative(root, absolute);
+  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path17.posix.isAbsolute(relative7)) {
     return { uri: encodePath(relative7), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -63850,7 +63849,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path18.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path17.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -63876,12 +63875,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path18, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path17, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path18 = require("node:path");
+    import_node_path17 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -63914,7 +63913,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path19.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path18.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -63929,12 +63928,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path19, COMMAND;
+var import_node_path18, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path19 = require("node:path");
+    import_node_path18 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -63953,9 +63952,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path20.posix.resolve(cwd.split("\\").join("/"));
-  const relative7 = import_node_path20.posix.relative(root, import_node_path20.posix.resolve(root, slashed));
-  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path20.posix.isAbsolute(relative7);
+  const root = import_node_path19.posix.resolve(cwd.split("\\").join("/"));
+  const relative7 = import_node_path19.posix.relative(root, import_node_path19.posix.resolve(root, slashed));
+  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path19.posix.isAbsolute(relative7);
   return inside ? relative7 : slashed;
 }
 function description(finding) {
@@ -63981,13 +63980,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path20, CODE_QUALITY_SEVERITY;
+var import_node_path19, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path20 = require("node:path");
+    import_node_path19 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -64296,7 +64295,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path22.join)((0, import_node_fs2.realpathSync)((0, import_node_path22.dirname)(absolute)), (0, import_node_path22.basename)(absolute));
+    return (0, import_node_path21.join)((0, import_node_fs2.realpathSync)((0, import_node_path21.dirname)(absolute)), (0, import_node_path21.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -64328,7 +64327,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path22.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path21.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -64347,18 +64346,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path22.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path21.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path22.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path21.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path22.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path22.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path21.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path21.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -64370,13 +64369,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path22, identity3;
+var import_node_path21, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path22 = require("node:path");
+    import_node_path21 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -64514,7 +64513,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path23.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path22.resolve)(k.dir))));
     const builds = tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
@@ -64539,14 +64538,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path23, plural5;
+var import_node_path22, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path23 = require("node:path");
+    import_node_path22 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -66528,7 +66527,7 @@ function chainErrorOf(socket) {
   return String(error.code ?? error.message);
 }
 function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Date()) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve16) => {
     const started = performance.now();
     let settled = false;
     let secured = false;
@@ -66551,7 +66550,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve17(result);
+      resolve16(result);
     };
     const fail3 = (stage, reason) => settle({ kind: "failed", stage, reason: `Post ${JSON.stringify(target.url)}: ${reason}`, latencyMs: elapsed(), ...tls !== void 0 ? { tls } : {} });
     let connected = false;
@@ -68330,7 +68329,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path24 = require("node:path");
+var import_node_path23 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -68389,7 +68388,7 @@ init_import_meta_url();
 init_sources();
 init_fs();
 init_module();
-var import_node_path13 = require("node:path");
+var import_node_path12 = require("node:path");
 var import_yaml5 = __toESM(require_dist(), 1);
 init_errors2();
 init_closest();
@@ -68536,15 +68535,15 @@ init_json();
 init_list();
 var CONFIG_FILE_NAMES = [".admission-lint.yaml", ".admission-lint.yml", ".admission-lint.json"];
 function discoverConfig(cwd) {
-  let dir = (0, import_node_path13.resolve)(cwd);
+  let dir = (0, import_node_path12.resolve)(cwd);
   for (; ; ) {
-    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path13.join)(dir, name)).filter((path) => isFile(path));
+    const found = CONFIG_FILE_NAMES.map((name) => (0, import_node_path12.join)(dir, name)).filter((path) => isFile(path));
     if (found.length > 1) {
       throw new ConfigError(`${display2(found[0], cwd)}: more than one config file in ${display2(dir, cwd) || "."} (${found.map((path) => path.slice(dir.length + 1)).join(", ")}); keep one`);
     }
     if (found.length === 1)
       return found[0];
-    const parent = (0, import_node_path13.dirname)(dir);
+    const parent = (0, import_node_path12.dirname)(dir);
     if (parent === dir)
       return void 0;
     dir = parent;
@@ -68558,7 +68557,7 @@ function isFile(path) {
   }
 }
 function display2(path, cwd) {
-  const rel = (0, import_node_path13.relative)(cwd, path).split("\\").join("/");
+  const rel = (0, import_node_path12.relative)(cwd, path).split("\\").join("/");
   return rel === "" ? "." : rel;
 }
 var MAX_CONFIG_BYTES = 1024 * 1024;
@@ -68566,7 +68565,7 @@ function loadConfig(options) {
   let absolute;
   let shown;
   if (options.explicit !== void 0) {
-    absolute = (0, import_node_path13.resolve)(options.cwd, options.explicit);
+    absolute = (0, import_node_path12.resolve)(options.cwd, options.explicit);
     shown = options.explicit.split("\\").join("/");
     if (!existsSync(absolute))
       throw new ConfigError(`${shown}: no such config file`);
@@ -68575,7 +68574,7 @@ function loadConfig(options) {
     shown = absolute === void 0 ? "" : display2(absolute, options.cwd);
   }
   if (absolute === void 0)
-    return resolveConfig({}, null, (0, import_node_path13.resolve)(options.cwd));
+    return resolveConfig({}, null, (0, import_node_path12.resolve)(options.cwd));
   const read2 = readRegularFile(absolute, MAX_CONFIG_BYTES);
   if (read2.kind === "error")
     throw new ConfigError(`${shown}: cannot read the config file: ${read2.code}`);
@@ -68584,7 +68583,7 @@ function loadConfig(options) {
   if (read2.kind === "too-large")
     throw new ConfigError(`${shown}: the config file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   const text = Buffer.from(read2.bytes).toString("utf8");
-  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path13.dirname)(absolute), absolute);
+  return resolveConfig(parseConfig(text, shown, options.rules), shown, (0, import_node_path12.dirname)(absolute), absolute);
 }
 function parseConfig(raw, file, rules2) {
   const text = raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
@@ -68783,7 +68782,7 @@ function resolveConfig(config, file, baseDir, absolutePath) {
 // dist/src/engine/baseline.js
 init_import_meta_url();
 init_fs();
-var import_node_path15 = require("node:path");
+var import_node_path14 = require("node:path");
 init_errors2();
 init_write();
 init_severity();
@@ -68793,8 +68792,8 @@ var BASELINE_VERSION = 1;
 function baselinePath(file, baselineDir, cwd) {
   if (file === "<stdin>")
     return file;
-  const absolute = (0, import_node_path15.isAbsolute)(file) ? file : (0, import_node_path15.resolve)(cwd, file);
-  return (0, import_node_path15.relative)(baselineDir, absolute).split("\\").join("/");
+  const absolute = (0, import_node_path14.isAbsolute)(file) ? file : (0, import_node_path14.resolve)(cwd, file);
+  return (0, import_node_path14.relative)(baselineDir, absolute).split("\\").join("/");
 }
 function fingerprintOf(finding, baselineDir, cwd) {
   return {
@@ -68830,7 +68829,7 @@ function createBaseline(findings, baselineDir, cwd) {
   return { version: BASELINE_VERSION, tool: "admission-lint", entries };
 }
 function writeBaseline(path, findings, cwd) {
-  const baseline = createBaseline(findings, (0, import_node_path15.dirname)((0, import_node_path15.resolve)(cwd, path)), cwd);
+  const baseline = createBaseline(findings, (0, import_node_path14.dirname)((0, import_node_path14.resolve)(cwd, path)), cwd);
   writeFileAtomic("--write-baseline", path, `${JSON.stringify(baseline, null, 2)}
 `, { cwd, what: `the baseline ${path}` });
   return baseline;
@@ -68839,7 +68838,7 @@ var nullableString = (value) => value === null || typeof value === "string";
 function readBaseline(path, cwd) {
   let text;
   try {
-    text = readFileSync((0, import_node_path15.resolve)(cwd, path), "utf8");
+    text = readFileSync((0, import_node_path14.resolve)(cwd, path), "utf8");
   } catch (error) {
     const code18 = error.code;
     throw new InputError(code18 === "ENOENT" ? `no such baseline file: ${path}` : `cannot read the baseline ${path}: ${code18 ?? String(error)}`, code18 === "ENOENT" ? "create it with --write-baseline" : void 0);
@@ -68993,7 +68992,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path21 = require("node:path");
+var import_node_path20 = require("node:path");
 init_sources();
 init_write();
 
@@ -69842,7 +69841,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path21.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path20.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -69859,8 +69858,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path21.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path21.sep}`) && rel !== ".." && !(0, import_node_path21.isAbsolute)(rel);
+    const rel = (0, import_node_path20.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path20.sep}`) && rel !== ".." && !(0, import_node_path20.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -69879,7 +69878,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path21.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path20.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -70309,16 +70308,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path24.resolve)(cwd, path)));
+  const skip2 = new Set(own.map((path) => (0, import_node_path23.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path24.resolve)(cwd, file);
+    const absolute = (0, import_node_path23.resolve)(cwd, file);
     if (skip2.has(absolute))
       return false;
-    const rel = (0, import_node_path24.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path24.isAbsolute)(rel))
+    const rel = (0, import_node_path23.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path23.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -70375,7 +70374,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path24.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path23.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -70424,7 +70423,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path24.dirname)((0, import_node_path24.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path23.dirname)((0, import_node_path23.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.grown > 0) {
@@ -70568,4 +70567,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build d2ec1ef3d1a1663665e9ea7a0bfec6b04b90dcef2fecb48244f8a6661d812f7d
+//# admission-lint-build 816bd0cfcb9fd860f05ede55d71a1ca016612fe133d44560725a780982397900

@@ -6,9 +6,8 @@
  * installer) sets the real namespace, injects the CA and often adds the selectors. Until a build
  * of the run moves it, the namespace its webhooks run in is not in the run.
  */
-import { resolve } from 'node:path';
 import type { SourceFile } from '../load/sources.js';
-import { targets } from '../parse/kustomize-patches.js';
+import { patchesChanging } from '../parse/kustomize-patches.js';
 import { kustomizeNamesOf } from './kustomize-names.js';
 import { streamOf } from './namespaces.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
@@ -45,8 +44,7 @@ export function asGenerated(object: WebhookConfigurationObject, run: Pick<RunSco
     return url == null && service?.namespace === SCAFFOLD_NAMESPACE && service.name === SCAFFOLD_SERVICE && (caBundle == null || caBundle === '');
   });
   if (!scaffolded) return false;
-  const own = resolve(object.manifest.file.path);
-  if (run.kustomizePatches.some((patch) => patch.source !== own && patch.metadataOnly !== true && targets(patch.target, object.kind, object.name, object.apiVersion))) return false;
+  if (patchesChanging(run.kustomizePatches, { ...object, file: object.manifest.file.path }).some((patch) => patch.metadataOnly !== true)) return false;
   const names = kustomizeNamesOf(run);
   const unmoved = (file: SourceFile): boolean => names.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
   if (!unmoved(object.manifest.file)) return false;
