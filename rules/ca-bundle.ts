@@ -25,8 +25,7 @@ import { isBase64 } from '../src/validate/webhook-schema.js';
 import { joinCapped } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
-import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
-import { patchesOf } from '../src/match/patched.js';
+import { patchesOf, type PatchScope } from '../src/match/patched.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid' | 'keyWritten';
 
@@ -83,7 +82,7 @@ const SETTING_VALUE = /["']?[ \t]*[=:,\s][ \t]*["']?([^"'\s,}\]]+)/.source;
  * it is: a documented injector annotation, a CA patcher named in the same file, the `injected`
  * option, or a webhook without rules (never called as written; its controller fills it in).
  */
-function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: (name: string) => boolean, patcherNamesByText: Map<string, Set<string>>, patches: readonly KustomizePatch[]): string | undefined {
+function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry, injected: (name: string) => boolean, patcherNamesByText: Map<string, Set<string>>, run: PatchScope): string | undefined {
   const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? '';
   if ((entry.webhook.rules ?? []).length === 0) return 'no rules: never called as written';
@@ -95,7 +94,7 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
   if (namedByPatcher(object, patcherNamesByText)) return 'named by a CA patcher setting in the same file';
   // A kustomization of the run writes an injector annotation or the bundle (an operator
   // scaffold's CA-injection patch, or its replacements from the Certificate): the build has it.
-  if (patchesOf(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
+  if (patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
   return undefined;
 }
 
@@ -249,7 +248,7 @@ export const rule = defineObjectRule({
         if (hasUrl === hasService) continue;
         const bundle = clientConfig.caBundle;
         if (typeof bundle === 'string' && !isBase64(bundle)) continue;
-        if (bundleReplaced(object, entry, injected, patcherNamesByText, run.kustomizePatches) !== undefined) continue;
+        if (bundleReplaced(object, entry, injected, patcherNamesByText, run) !== undefined) continue;
         yield { entry, decoded: Buffer.from((bundle ?? '').replace(/[\r\n]/g, ''), 'base64'), hasService };
       }
     }

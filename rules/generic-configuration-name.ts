@@ -16,7 +16,7 @@ import { elideMiddle } from '../src/text/list.js';
 function namesInCluster(object: WebhookConfigurationObject, run: RuleRun): readonly { readonly name: string; readonly moved: boolean; readonly root?: string }[] | undefined {
   const stream = streamOf(object.manifest.file);
   // A patch that may rename it (a JSON 6902 operation on /metadata/name, a replacement that may write the name, an unread patch, a kind change).
-  const renaming = patchesBuilding(run.kustomizePatches, { ...object, file: object.manifest.file.path }, run, stream).some(
+  const renaming = patchesBuilding({ ...object, file: object.manifest.file.path }, run, stream).some(
     (patch) => patch.unread === true || patch.changesKind === true || patch.renamesTo !== undefined || patch.replacesName === true,
   );
   if (renaming) return undefined;

@@ -22,7 +22,7 @@ function check(object: { kind: string; name: string | undefined; file: string; s
   const changesFindings = (patch: KustomizePatch): boolean => object.kind === 'Namespace' || patch.setsLabelsOrAnnotationsOnly !== true;
   // Only the patches of kustomizations that may build the object's file (one that lists other files does not change it).
   // A patch that was read is named before one whose file could not be (which may not target it at all).
-  const building = patchesBuilding(run.kustomizePatches, object, run, object.stream).filter(changesFindings);
+  const building = patchesBuilding(object, run, object.stream).filter(changesFindings);
   const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
   if (patches.length === 0) return [];
   const first = patches[0]!;

@@ -75,7 +75,7 @@ function becomesKubeSystem(namespace: NamespaceObject, run: RuleRun<typeof meta.
   if (builds === undefined || builds.length === 0) return namespace.name === KUBE_SYSTEM;
   // A patch of the build may delete it or change its labels first (kustomize patches before it
   // renames): its labels in the cluster are not these (kustomize-patched says so; s44c 4).
-  if (patchesBuilding(run.kustomizePatches, { kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run, stream).length > 0) return false;
+  if (patchesBuilding({ kind: 'Namespace', name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run, stream).length > 0) return false;
   return builds.some((build) => (build.namespace ?? namespace.name) === KUBE_SYSTEM);
 }
 

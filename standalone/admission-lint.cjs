@@ -100,7 +100,7 @@ var init_fs = __esm({
       "rules/generic-configuration-name.md": () => "---\nid: generic-configuration-name\nseverity: warning\n---\n\n# generic-configuration-name\n\n## What it does\n\nFlags a `MutatingWebhookConfiguration` or `ValidatingWebhookConfiguration` that reaches the\ncluster under the name controller-gen gives every configuration it generates from webhook markers:\n`mutating-webhook-configuration` or `validating-webhook-configuration`.\n\n- **The name the cluster gets.** A file that no kustomization of the run builds is applied as it\n  is (`kubectl apply -f`, a release bundle, `kustomize build` or `helm template` output on\n  standard input): its name is the one written. A file that kustomizations of the run build gets\n  the names their top builds give it (`namePrefix` and `nameSuffix`, a base's inside its\n  overlay's); it is flagged when one of them keeps the generated name.\n- **A base before its build.** controller-gen's output names the webhooks' Service in the\n  scaffold's placeholder namespace `system`, which the kustomization that installs it replaces\n  (with `namespace:`) while it renames the objects (with `namePrefix:`). Such a file is flagged\n  only when a build of the run sets the namespace and keeps the name; linted on its own, or built\n  only by the kustomization beside it, it is not. A finding that a build gives names that build's\n  folder (\"as config/default builds it\"): another build of the same files may prefix them.\n- **Not judged.** A kustomize patch that may rename the configuration (a JSON 6902 operation on\n  `/metadata/name`, a replacement whose field paths may write `metadata.name` or that cannot be\n  read, an options change of kind, a patch file that could not be read), a build through a component or a transformer configuration (its names are\n  not followed), and a strategic-merge patch fragment (it names the configuration it patches).\n\nThe configurations of one file that keep the names are one finding, at the first of them, naming\nthe others.\n\n## Why is this bad?\n\nWebhook configurations are cluster-scoped: a name is one object in the whole cluster. Every\nproject that keeps controller-gen's default writes the same two objects:\n\n- with `kubectl apply`, the second project's apply is computed against the first project's\n  last-applied configuration (the object's annotation): `webhooks` is merged by name, so the\n  first project's webhooks, absent from the second's file, are deleted, and its checks stop\n  without an error; its annotations are replaced too (a `cert-manager.io/inject-ca-from`\n  annotation then names one project's certificate, and cert-manager's CA injector writes that CA\n  into every webhook of the object);\n- with server-side apply, the two field managers' webhooks are merged into one object (or the\n  apply conflicts), and each project's CA injection writes its CA into the other's webhooks,\n  whose calls then fail TLS (under `Fail`, their writes are rejected); `kubectl create` fails\n  with `AlreadyExists`; Helm refuses an object another release owns;\n- uninstalling either project (`kubectl delete -f`, `kubectl delete -k`) deletes the object, and\n  with it the other project's webhooks: their policies stop being enforced without a word.\n\nKubebuilder's scaffold avoids this with `namePrefix` in `config/default/kustomization.yaml`;\nbuilds that comment it out, or install manifests generated without kustomize, keep the generic\nnames. Projects that met it gave the configurations names of their own (controller-tools added\nthe `webhookconfiguration` marker for it).\n\n## Example\n\n```yaml incorrect\n# install.yaml, built without a namePrefix\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\n## Use instead\n\nBuild it with a `namePrefix` (kubebuilder's `config/default/kustomization.yaml` has one:\n`namespace: widgets-system` and `namePrefix: widgets-`), which gives:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\nOr name the configuration where controller-gen generates it, with the marker\n`// +kubebuilder:webhookconfiguration:mutating=false,name=widgets-validating-webhook-configuration`\n(controller-tools' webhookconfiguration marker).\n\n## Options\n\nNone.\n\n## When not to use it\n\nA cluster that runs only one such project never sees the collision; the name still is not the\nproject's own, and the next install may collide. Suppress the finding with a reason if a\ndeployment step renames the configuration after the file (a Helm post-renderer, a script).\n\n## References\n\n- controller-tools, `pkg/webhook/parser.go`: the generator names the objects\n  `mutating-webhook-configuration` and `validating-webhook-configuration`; the\n  `+kubebuilder:webhookconfiguration` marker sets another name.\n- Kubebuilder book, \"Deploy the webhooks\": `config/default/kustomization.yaml`'s `namePrefix`\n  gives every object of the project a prefix.\n- Kubernetes API reference: `MutatingWebhookConfiguration` and `ValidatingWebhookConfiguration`\n  are cluster-scoped; `webhooks` is merged by `name` (`patchMergeKey`).\n- cert-manager, \"CA Injector\": `cert-manager.io/inject-ca-from` names the Certificate whose CA is\n  written into every webhook of the object.\n",
       "rules/implicit-failure-policy.md": () => '---\nid: implicit-failure-policy\nseverity: warning\n---\n\n# implicit-failure-policy\n\n## What it does\n\nFlags the webhooks that do not write `failurePolicy` (absent or `null`), so that the API\ndefault decides what happens when the webhook cannot be called. In\n`admissionregistration.k8s.io/v1` the default is `Fail`; in a legacy v1beta1 object it is\n`Ignore`, and the message says which. A written `failurePolicy`, `Fail` or `Ignore`, is never\nflagged. One cause, one finding: the webhooks of one configuration that omit it with the same\nstake are reported together, at the first of them ("webhooks "a", "b" and 3 more").\n\nIt also flags each `ValidatingAdmissionPolicy` and `MutatingAdmissionPolicy` that does not write\n`spec.failurePolicy`; the default is `Fail` in every API version of the policies. The finding\npoints at the policy\'s `spec`. Bindings have no `failurePolicy` and are never flagged.\n\n**Severity: what an omitted `Fail` puts at stake.**\n\n| case | severity | why |\n|---|---|---|\n| a webhook whose rules match a built-in group (`""`, `apps`, \u2026) or `*` | warning | while the webhook is down, writes of Pods, Services, Namespaces\u2026 are rejected cluster-wide; a mutating Pod injector that fails closed stops every Pod it matches. The maintainer should decide that on purpose |\n| a webhook shipped without `rules` (a controller fills them in at run time) | warning | the failure policy applies to whatever the controller adds, which the file cannot show |\n| a webhook whose every rule names only groups no built-in API serves (in any Kubernetes version the tool knows: the project\'s own CRDs) | info | an outage blocks writes of those custom resources and nothing else, which is what a validator or defaulter of them wants; an omitted `Fail` behaves exactly like a written one |\n| a webhook whose every rule names only `pods/eviction` (core group) | info | drains make evictions (`kubectl drain`, node upgrades, cluster-autoscaler, descheduler), never the control plane\'s own writes: an outage stalls drains, which retry until the webhook is back, and failing closed is what an eviction gate usually wants. Exec, attach and port-forward are not in this case: with `Fail` and no selector, an outage also locks people out of debugging kube-system and the webhook\'s own pods |\n| a legacy v1beta1 configuration (default `Ignore`) | warning | the default differs from v1\'s, so bumping `apiVersion` silently flips it |\n| a `ValidatingAdmissionPolicy` or `MutatingAdmissionPolicy` | info | it runs inside the API server: there is no endpoint to be down. `Fail` only decides what an expression that errors, or a param that cannot be found, does; failing closed on those is the safe reading of a policy, and the expressions that can error are judged where they are (`match-condition-missing-field`, `match-condition-null-object`) |\n\nWhether `Fail` is dangerous for what the webhook matches (kube-system, the control plane\'s own\nwrites, its own pods) is judged by `matches-kube-system`, `critical-resources` and\n`self-deadlock`, whether the policy is written or not. One cause, one finding: where\n`matches-kube-system` or `self-deadlock` reports a webhook "with failurePolicy Fail (the API\ndefault)" at the same severity or higher, this rule\'s finding on that webhook is an `info` (the\nomitted field is their cause, and they say what it costs); it keeps its fix. A severity you set\nfor this rule (`--rule implicit-failure-policy=warning`) still decides, and a covering finding\nyou suppress inline, or that a baseline hides, covers nothing (this one is then a warning again).\n\nA webhook whose written rules never match (`rules: []`, or every rule unreachable) is never\ncalled, and is not reported; one shipped without `rules` is (but not in a kustomize patch\nfragment, whose webhooks lack rules because the base has them). A grouped finding sits on the\nfirst webhook it names; a suppression hides it only when it covers every webhook the finding\nnames (a directive above each, or a file-wide directive or the annotation), so a webhook added\nlater under a suppressed one is still reported.\n\n**What a file cannot show.** The rule reads the field as written. A controller or an install\nscript that sets `failurePolicy` when it creates or patches the configuration at run time is not\nvisible in a manifest; the finding then describes the file, not the cluster, and a suppression\nwith a reason records it.\n\n## Why is this bad?\n\n`failurePolicy` decides what the API server does with a request when calling the webhook fails:\na refused connection, no ready endpoints behind the Service, a timeout (`timeoutSeconds`,\ndefault 10 s), a TLS error from an expired certificate or a stale `caBundle`, a non-2xx reply, or\nan AdmissionReview response it cannot read. With `Fail` every matching request is then rejected\n(`500 Internal error: failed calling webhook "\u2026"`); with `Ignore` it is admitted without the\ncheck. A `matchConditions` expression that errors at run time rejects the request with\n`403 Forbidden` under `Fail`.\n\nLeaving the field out therefore chooses `Fail` for the author, often without anyone having\ndecided it. Manifests first written for v1beta1, where the default was `Ignore`, flipped to\n`Fail` when only their `apiVersion` was bumped. A webhook that fails closed on the resources its\nown recovery needs can deadlock the cluster: IBM Portieris (commit a8dbe38) could not admit its\nown replacement pods once none were running; Gatekeeper\'s "failing closed" documentation\ndescribes the same deadlock after all nodes are replaced; Heureka\'s GKE staging cluster was\nunusable for two weeks until a misconfigured Gatekeeper webhook was found.\n\n`Ignore` is not free either: while the webhook is down, requests pass unchecked (Gatekeeper\nissue #3538: a pod was created while Gatekeeper was unreachable). The rule does not prefer one\npolicy; it asks that the choice be written down.\n\nFor admission policies nothing is called over the network, so there is no outage to fail\nclosed on. `failurePolicy` decides what an *error* does (it never decides what a validation\nthat is false does: that is the binding\'s `validationActions`):\n\n- a CEL expression that errors at run time: a validation, a `matchConditions` entry or a\n  mutation that reads a field the object does not have (`object.spec.template` on a bare Pod),\n  a type mismatch, the cost budget exceeded. Under `Fail` a validating policy\'s error counts as\n  a failed validation and is enforced through the binding\'s `validationActions` (rejected with\n  `Deny`, a warning with `Warn`); a mutating policy\'s error rejects the request;\n- a misconfiguration: a `paramKind` that does not exist, or a param that a binding with\n  `parameterNotFoundAction: Deny` cannot find (not created yet, deleted, in another\n  namespace). Under `Fail` this rejects every request the policy matches, whatever the\n  binding\'s `validationActions`; the help (the `fix:` line) mentions it for policies with a `paramKind`.\n\nWith `Ignore` the expression that errors, or the misconfigured binding, is skipped: it rejects\nnothing and warns nothing, while validations that are false still count. An expression that works on every object the author tried and errors on an object of\nanother shape turns, under the default, into rejected writes; an omitted `failurePolicy` makes\nthat choice without anyone having decided it.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nA policy without `failurePolicy`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Use instead\n\nWrite the policy you chose. For a policy check, `Fail` is often right; for a mutating webhook\nthe Kubernetes good practices suggest `Ignore` plus a validating check of the final state.\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-policy\nwebhooks:\n  - name: pods.pod-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-policy\n        name: pod-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a policy, write it in the spec:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: limit-replicas\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["deployments"]\n  validations:\n    - expression: "object.spec.replicas <= 50"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your team\'s convention is that an omitted `failurePolicy` means "`Fail`, on purpose", and\nevery reviewer knows the v1 default, turn the rule off with\n`--rule implicit-failure-policy=off`. Whether `Fail` is dangerous for what the webhook matches is\na separate question that `matches-kube-system` answers whether the policy is written or not.\n\n## References\n\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingWebhook`, `SetDefaults_MutatingWebhook`: `failurePolicy` `Fail`);\n  `pkg/apis/admissionregistration/v1beta1/defaults.go` (`Ignore`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` and\n  `pkg/admission/plugin/webhook/mutating/dispatcher.go` (call errors vs `failurePolicy`)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` (matchConditions errors)\n- `kubernetes/kubernetes` `pkg/apis/admissionregistration/v1/defaults.go`\n  (`SetDefaults_ValidatingAdmissionPolicySpec`) and `v1beta1/defaults.go`\n  (`SetDefaults_MutatingAdmissionPolicySpec`): `failurePolicy` `Fail`\n- `k8s.io/apiserver` `pkg/admission/plugin/policy/validating/validator.go` (an expression error\n  under `Fail` is a deny decision, enforced through `validationActions`) and\n  `pkg/admission/plugin/policy/generic/policy_dispatcher.go` (configuration errors, such as a\n  param not found with `parameterNotFoundAction: Deny`, reject under `Fail`); `k8s.io/api`\n  `admissionregistration/v1/types.go` (`ValidatingAdmissionPolicySpec.failurePolicy`)\n- Admission webhook good practices (failure policy, gradual roll-out with `Ignore`):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Incidents: IBM Portieris commit a8dbe38; Gatekeeper `website/docs/failing-closed.md`;\n  "Dealing with a Google Kubernetes Engine Cluster Outage",\n  https://dev.to/fourstepper/dealing-with-a-google-kubernetes-engine-cluster-outage-2kf1;\n  open-policy-agent/gatekeeper#3538 (fail open)\n',
       "rules/init-containers-unchecked.md": () => '---\nid: init-containers-unchecked\nseverity: warning\n---\n\n# init-containers-unchecked\n\n## What it does\n\nFlags a `ValidatingAdmissionPolicy` that matches Pods, or workloads with a pod template\n(Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicationControllers,\nPodTemplates), on CREATE or UPDATE, whose validations check the `image` or the\n`securityContext` of every element of a `containers` list, while no validation or variable of\nthe policy checks the same field of the `initContainers`, nor does another ValidatingAdmissionPolicy\nof the run that matches every pod-spec resource this one matches (a Pod Security library that\nchecks each list in a policy of its own leaves none unchecked; a check that reaches only some of\nits objects, Deployments where it matches Pods too, does not count). A field is the `image`, or\nthe path read under `securityContext`, up to three fields deep (`securityContext.privileged`,\n`securityContext.capabilities.add`); a check of a field that holds it covers it.\n\nA check is a macro over the list (`all`, `exists`, `exists_one`, `map`, `filter`, with one or two\nloop variables) whose body reads the field of the element, however it is spelled (`c.image`,\n`c.?securityContext`, `c[\'image\']`). The list is `\u2026.containers` (`object.spec.containers`,\n`object.spec.template.spec.containers`, \u2026) or `\u2026.initContainers` (also `.?initContainers.orValue([])`),\na variable that names one, a concatenation of lists (`containers + initContainers` checks\nboth), the branches of a ternary (`object.kind == \'Pod\' ? object.spec.containers + \u2026 : \u2026`), or a\n`filter()` of one; a validation that reads a variable holding such a check\n(`variables.allTrusted`) checks what the variable does. A mention of init containers that checks\nnothing does not count: a message, a comment or a string, and a matchCondition that leaves pods\nwith init containers out of the policy (`!has(object.spec.initContainers)`), which lets any pod\npast it that adds one.\n\nOne cause, one finding: the policy is reported once, at its first validation that checks such a\nfield, with the fields left unchecked. A check of other fields (probes, lifecycle, resources) is\nnot reported: it is no security check that an init container gets round.\n\n**What a file cannot show.** Whether a policy or webhook outside the run checks the init\ncontainers for the same thing. Inside the run, a policy that checks the same field of init\ncontainers for another purpose (an allowlist beside a denylist of registries, over the same\nresources) is taken to cover it: the rule stays silent rather than guess which purpose each check\nserves.\nEphemeral containers (`kubectl debug`) are not judged: they are added through the\n`pods/ephemeralcontainers` subresource, which a policy on `pods` does not match, so checking them\ntakes a rule of its own for that subresource. Not judged either: a check of one element\n(`containers[0]`), a container\'s `ports` (`hostPort`), a policy that matches every resource\n(`*`) and leaves pods out in its matchConditions (the finding is then on what it does not check),\nand webhooks, whose checks are in code the manifest does not show.\n\n## Why is this bad?\n\nAn init container is a container of the pod like the others: the kubelet pulls and runs the\nimage it names, with the security context it asks for (`privileged`, capabilities, host\nnamespaces through the pod), before the app containers start; with `restartPolicy: Always` (a\nsidecar, stable since Kubernetes 1.33) it keeps running beside them for the pod\'s whole life.\nKubernetes\' own Pod Security checks look at `containers`, `initContainers` and\n`ephemeralContainers` alike (k8s.io/pod-security-admission `policy/visitor.go`,\n`visitContainers`).\n\nA policy that allows only images from the company registry, or forbids privileged containers,\nbut reads `spec.containers` alone, admits a pod that puts the same image or the same privilege\nin `spec.initContainers`. Anyone who can create pods (or Deployments, Jobs, \u2026) in a namespace\nthe binding covers can do it: the policy is a way round itself.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: trusted-registry\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "object.spec.containers.all(c, c.image.startsWith(\'registry.example.com/\'))"\n      message: images must come from registry.example.com\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: trusted-registry\nspec:\n  policyName: trusted-registry\n  validationActions: [Deny]\n```\n\n## Use instead\n\nCheck both lists, once, in a variable that every validation reads:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: trusted-registry\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  variables:\n    - name: allContainers\n      expression: "object.spec.containers + object.spec.?initContainers.orValue([])"\n  validations:\n    - expression: "variables.allContainers.all(c, c.image.startsWith(\'registry.example.com/\'))"\n      message: images must come from registry.example.com\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: trusted-registry\nspec:\n  policyName: trusted-registry\n  validationActions: [Deny]\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the check is about something init containers do not matter for in your cluster, and the\npolicy\'s author has decided so: a validation of a main container\'s image tag for release\ntracking, say. Suppress the finding with a reason: a matchCondition, a message or a comment that\nnames init containers does not silence it.\n\n## References\n\n- Kubernetes documentation, [Init Containers](https://kubernetes.io/docs/concepts/workloads/pods/init-containers/)\n  ("Init containers support all the fields and features of app containers") and\n  [Sidecar Containers](https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/).\n- k8s.io/pod-security-admission `policy/visitor.go` (`visitContainers`: containers, init\n  containers and ephemeral containers are checked alike).\n- Kubernetes documentation, [Validating Admission Policy](https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/)\n  (variables and `?` optional field selection).\n',
-      "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets. A patch or replacement that only sets\nlabels and annotations of a webhook configuration, policy or binding (the scaffold's CA\ninjection annotation: a JSON 6902 `add` or `replace` of a string, a strategic merge of string\nvalues, a replacement into `metadata.labels` or `metadata.annotations`) is not named: no\nfinding depends on them (`ca-bundle` reads the injection from the patch itself). One that\ndeletes (a `remove`, a `null`, a `$patch` directive), writes `admission-lint.dev/\u2026` or\nkustomize's `local-config` annotation, or writes `metadata.name`, and any patch of a\nNamespace, is named. A patch file of several strategic-merge documents without a `target`\nis judged document by document: kustomize applies each to the object it names (a document that\nannotates the configuration beside one that changes its Service's spec leaves the configuration\nunnamed); with a `target`, every document applies to every object selected, and the file is\njudged whole.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too), but a Flux `Kustomization` (`apiVersion:\nkustomize.toolkit.fluxcd.io/\u2026`, with no other key that kustomize would read as `apiVersion` or\n`kind`), an object of the cluster applied as it is. Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector that is a regular expression, or\nthat selects by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read (missing because a build step generates it, such as\na scaffold's `manager_image_patch_edited.yaml`; outside the folder; not a regular file) may change\nanything: the message says the object \"may be changed\" by it, naming that file. One finding per\nobject, naming the first patch (one that was read before one that was not) and counting the\nothers.\n\n**Selectors the build is certain of.** `matches-kube-system`, `self-deadlock`, `wildcard-rule` and `critical-resources` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name, and, if any, the group and version of its own `apiVersion`; no regular\n  expression, label selector, other group or version, or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization moves no objects (`namespace`); a\n  `namePrefix` or `nameSuffix` of its own renames after its patches (kustomize runs `patches`\n  before the prefix and legacy `patchesJson6902` after it, whose target selects the object by\n  its name as written or as renamed, so a target with the prefix selects both the object written\n  with it and the one written without), so it leaves the selectors as patched;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, which may repeat the webhook's `clientConfig.service` and its\n  `matchPolicy`, `reinvocationPolicy`, `failurePolicy`, `timeoutSeconds` and `sideEffects` when\n  each is the value the webhook has already, written or defaulted; or a JSON 6902 `add`, `replace` or `remove` of a whole selector or of a\n  rule's `scope` (`/webhooks/0/rules/0/scope`: judged as set; a rule the webhook lacks fails the\n  build, and the webhook is judged as written), beside which it may write the called Service's\n  `name` (a DNS-1123 label), `path` (from `/`) or `port` (an integer from 1 to 65535; a value the\n  API server rejects fails the object), not its `namespace`, in a patch with no `move` or `copy` and no\n  operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`), but one that leaves the Service in place: a strategic\n  merge without `options` (kustomize restores the name, namespace and kind it patched), or a\n  JSON 6902 patch none of whose paths (nor a `move`'s `from`) is the root, `/kind`,\n  `/apiVersion`, `/metadata`, `/metadata/name` or `/metadata/namespace`;\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace; unless the patch sets no\n  `namespaceSelector`, where a remote base kustomize fetches (a URL, `github.com/\u2026`, `git@\u2026`,\n  `git::` or `gh:` that is no local path: not `file://`, nor one with a `..` segment, which\n  kustomize builds as a local folder when it is there) holds nothing of this repository's, and a\n  missing `.yaml`, `.yml` or `.json` resource is a manifest a build step writes, neither of them\n  an overlay; under a `namespaceSelector` patch either may hold kube-system with other labels):\n  no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, and no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), unless the patched selector answers alike\n  wherever the Service lands: it reads no `kubernetes.io/metadata.name`, and matches (or not)\n  alike a namespace without labels and every Namespace manifest of the run (an opt-in label\n  none of them carries, as kubebuilder's layout moves everything to `<project>-system`); and,\n  under a `namespaceSelector` patch, no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, generators, `helmCharts`, \u2026, and\n  `configurations` unless each is read and none of its paths reaches `metadata/labels`; `vars`\n  where a Namespace of the run writes `$(` in its labels, since kustomize's default\n  `varReference` field specs include every object's `metadata/labels`), as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files), a key with a\n  tag or that is no plain string (`!!merge \"\\x3c\\x3c\"` is a merge key and `!!binary\n  cGF0Y2hlcw==` is `patches` to go-yaml; the patches of such a kustomization may change anything),\n  one of several documents (kustomize reads the first), one that holds an alias (`*name`: a\n  patch list's item or `path:` may be one), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does; inside `vars`, whose contents the\n  linter does not read, only that they are there, a spelling such as kubebuilder's `fieldpath`\n  changes nothing; the patches of one that spells only other fields so, `commonlabels:` say,\n  are still read and named as any others), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**Selectors an overlay sets.** An overlay's own patch of the selectors (kubebuilder's\n`config/default` patching the webhook of `config/webhook`) is not applied to the base: the\nbase's folder builds it unpatched. But when every other condition above holds with the overlay\nin the patching kustomization's place (it may rename and move objects; its other patches and\nreplacements of the kind change metadata only); the overlay is a kustomization file kustomize\nbuilds (`kustomization.yaml`, `kustomization.yml` or `Kustomization`, alone in its folder; not\na `kind: Kustomization` document in a file of another name); the base's own kustomization lists\nthe file and changes nothing (no patch of the configuration but of its metadata, no rename, no\nmove, no transformer); the overlay is the only kustomization of the run that lists the base's\nfolder, lists no resource twice, and every kustomization file of the repository (the nearest\nfolder upwards with a `.git`; none: no such judgment) was read by the run (a second overlay such\nas `config/dev` or `deploy/prod`, linted or not, is a build someone applies: lint the\nrepository's root); the patch has no JSON 6902 `test` operation (one that fails makes kustomize\nrefuse the overlay); and the patch narrows the webhook (it sets a rule's `scope` where it was\n`*`, or gives a selector every requirement it had and more, and an `objectSelector` that selects\nno object without labels; a removal never narrows) \u2014 then a finding of `matches-kube-system` or\n`self-deadlock` that the overlay's build does not have is true only of the unpatched base, which\nis not what is applied as a rule: it is an info, and its message ends \"(unpatched: the kustomize\npatch at FILE:LINE changes its selectors in the build that applies it)\". A finding the patched webhook has too keeps its severity.\nWhere the only condition that fails is that the Service may move (a kustomization of the run\nthat may move the Service a patched `namespaceSelector` is judged against, an overlay's\n`namespace:` under a selector that reads `kubernetes.io/metadata.name`, say; or a patch or\nreplacement elsewhere in the run that may select a Service of its name), `matches-kube-system`,\nwhich judges kube-system by its name wherever the Service lands, makes the same info when the\npatch narrows the webhook; `self-deadlock` keeps its finding.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to, where the\nrun does not show it: the rule names an object a patch's target selects unless the patch's\nkustomization certainly does not build the object's file (every resource it lists, and those of\nthe kustomizations of the folders it lists, transitively, is a file or a folder whose\nkustomization the run read: then a patch fragment no kustomization lists, or the base of another\noverlay, is not named). Otherwise it names the object, also when it belongs to another overlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
+      "rules/kustomize-patched.md": () => "---\nid: kustomize-patched\nseverity: info\n---\n\n# kustomize-patched\n\n## What it does\n\nNames each webhook configuration, admission policy, binding and Namespace of the run that a\npatch of a kustomization changes, with the patch's place in the kustomization. An inline\n`replacements` entry whose targets select the object counts as a patch too (the message says\n\"replacement\"): it copies a field of another object into it, as kubebuilder's scaffold copies its\nCertificate's name into the webhook configurations' `cert-manager.io/inject-ca-from` annotation.\nA replacement target that selects by `labelSelector` or `annotationSelector` is evaluated on the\nlabels and annotations the object's file writes (a Namespace without that annotation is not\nselected), unless the kustomization adds labels (or annotations) itself, a patch of the run\nchanges the object too (it may add them), or the selector is in a form not read here (`>`,\n`<`): then the object may be selected, and is named. The other rules\njudge the object as its file is written; `kubectl apply -k` (or `kustomize build`) applies the\npatch first, so a field the patch changes (a `failurePolicy`, a `namespaceSelector`, a\nNamespace's labels) is not what the cluster gets. A patch or replacement that only sets\nlabels and annotations of a webhook configuration, policy or binding (the scaffold's CA\ninjection annotation: a JSON 6902 `add` or `replace` of a string, a strategic merge of string\nvalues, a replacement into `metadata.labels` or `metadata.annotations`) is not named: no\nfinding depends on them (`ca-bundle` reads the injection from the patch itself). One that\ndeletes (a `remove`, a `null`, a `$patch` directive), writes `admission-lint.dev/\u2026` or\nkustomize's `local-config` annotation, or writes `metadata.name`, and any patch of a\nNamespace, is named. A patch file of several strategic-merge documents without a `target`\nis judged document by document: kustomize applies each to the object it names (a document that\nannotates the configuration beside one that changes its Service's spec leaves the configuration\nunnamed); with a `target`, every document applies to every object selected, and the file is\njudged whole.\n\nThe kustomizations read are the files named `kustomization.yaml`, `kustomization.yml` or\n`Kustomization` in the folder of any file of the run, and documents of `kind: Kustomization`\nin the input (standard input too), but a Flux `Kustomization` (`apiVersion:\nkustomize.toolkit.fluxcd.io/\u2026`, with no other key that kustomize would read as `apiVersion` or\n`kind`), an object of the cluster applied as it is. Their `patches`, `patchesStrategicMerge` and\n`patchesJson6902` entries are read, inline (`patch: |`) or from a file (`path:`): the target is\nthe entry's `target` selector (`kind`, `name`, `group`, `version`), or, for a strategic-merge\npatch without one, the kind, `metadata.name` and `apiVersion` the patch itself names: as\nkustomize selects, a patch whose group or version is not the object's leaves it as written (a\npatch for `v1beta1` policies does not change the `v1` ones). A selector field is a regular\nexpression over the whole value, as kustomize anchors it (`inferenceservice.example.io` selects\nthat name, its dots matching any character, not every name). The name is tried as written and as\neach kustomization of the run on the way to a build names the object (a base's `namePrefix`, so an\noverlay's patch of `app-vwc` selects `vwc` under `namePrefix: app-`). A pattern RE2 rejects, a\nname pattern where those builds are not followed (a component, a patch that may rename), or a\nselector by labels or annotations, is taken to match (the object is named rather than judged\nsilently); a patch file that cannot be read (missing because a build step generates it, such as\na scaffold's `manager_image_patch_edited.yaml`; outside the folder; not a regular file) may change\nanything: the message says the object \"may be changed\" by it, naming that file. One finding per\nobject, naming the first patch (one that was read before one that was not) and counting the\nothers.\n\n**Selectors the build is certain of.** `matches-kube-system`, `self-deadlock`, `wildcard-rule` and `critical-resources` judge a webhook\nwith the `namespaceSelector` and `objectSelector` its patches give it, where every build is\ncertain to hold them:\n\n- one patch in the run may change its selectors, and its target names the configuration exactly\n  (kind and name, and, if any, the group and version of its own `apiVersion`; no regular\n  expression, label selector, other group or version, or namespace);\n- that patch's kustomization is in the configuration's folder and lists its file among its\n  `resources`, and no other kustomization of the run lists the file itself (it would build it\n  without the patch); the patching kustomization moves no objects (`namespace`); a\n  `namePrefix` or `nameSuffix` of its own renames after its patches (kustomize runs `patches`\n  before the prefix and legacy `patchesJson6902` after it, whose target selects the object by\n  its name as written or as renamed, so a target with the prefix selects both the object written\n  with it and the one written without), so it leaves the selectors as patched;\n- each change to a selector is one the linter reads (a strategic merge of a webhook's selector,\n  by the webhook's name, which may repeat the webhook's `clientConfig.service` and its\n  `matchPolicy`, `reinvocationPolicy`, `failurePolicy`, `timeoutSeconds` and `sideEffects` when\n  each is the value the webhook has already, written or defaulted; or a JSON 6902 `add`, `replace` or `remove` of a whole selector or of a\n  rule's `scope` (`/webhooks/0/rules/0/scope`: judged as set; a rule the webhook lacks fails the\n  build, and the webhook is judged as written), beside which it may write the called Service's\n  `name` (a DNS-1123 label), `path` (from `/`) or `port` (an integer from 1 to 65535; a value the\n  API server rejects fails the object), not its `namespace`, in a patch with no `move` or `copy` and no\n  operation on the whole object); every other patch of the\n  configuration changes its metadata only (another could rename a webhook); no patch or\n  replacement touches a Service the webhooks call (kustomize's name references carry a rename or\n  move of it into `clientConfig.service`), but one that leaves the Service in place: a strategic\n  merge without `options` (kustomize restores the name, namespace and kind it patched), or a\n  JSON 6902 patch none of whose paths (nor a `move`'s `from`) is the root, `/kind`,\n  `/apiVersion`, `/metadata`, `/metadata/name` or `/metadata/namespace`;\n- neither the patching kustomization nor any that builds on its folder (an overlay, an overlay\n  of an overlay: kustomize builds the base with its patches first) may change webhooks after the\n  patch, and no kustomization of the run lists a folder the run did not read (outside the linted\n  folder, even a level down, or a URL: it may be an overlay of the base that patches the webhook\n  again, hold the Service and move it, or relabel a Namespace; unless the patch sets no\n  `namespaceSelector`, where a remote base kustomize fetches (a URL, `github.com/\u2026`, `git@\u2026`,\n  `git::` or `gh:` that is no local path: not `file://`, nor one with a `..` segment, which\n  kustomize builds as a local folder when it is there) holds nothing of this repository's, and a\n  missing `.yaml`, `.yml` or `.json` resource is a manifest a build step writes, neither of them\n  an overlay; under a `namespaceSelector` patch either may hold kube-system with other labels):\n  no `transformers` but built-in LabelTransformer or AnnotationsTransformer files whose\n  every fieldSpec is `metadata/labels` or `metadata/annotations`, no `components`, `openapi`\n  (its schema may merge `webhooks` by another key) or `crds` (fieldSpecs that may point name\n  references at a selector's values), no `replacements` of a webhook's fields outside\n  `metadata`, no `labels` with `fields` of their own, no `configurations` that name a selector\n  or cannot be read, `vars` only where neither the file nor the patch holds `$(`; no overlay\n  patch or replacement that may select a configuration of its kind by any name (the prefixed\n  one, a regular expression, none) unless it changes metadata only; and no overlay that moves\n  objects to another namespace when the patch sets a `namespaceSelector` (the Service the\n  selector is judged against moves with it); and, under a `namespaceSelector` patch, no\n  kustomization of the run at all that moves objects or transforms them, and no patch or\n  replacement of the run that may select a Service by any name (or change an object's kind:\n  a patch with `options` such as `allowKindChange`), unless the patched selector answers alike\n  wherever the Service lands: it reads no `kubernetes.io/metadata.name`, and matches (or not)\n  alike a namespace without labels and every Namespace manifest of the run (an opt-in label\n  none of them carries, as kubebuilder's layout moves everything to `<project>-system`); and,\n  under a `namespaceSelector` patch, no kustomization of the run that may change or\n  make a Namespace's labels: every kustomization field but those whose default field specs never\n  reach them (`resources`, `components`, `namePrefix`, `nameSuffix`, `namespace`, `images`,\n  `replicas`, `commonAnnotations`, `configMapGenerator`, `secretGenerator`, `generatorOptions`,\n  `sortOptions`, `openapi`, patches and replacements) counts as one (`commonLabels`, `labels`,\n  `buildMetadata`'s managedByLabel, `transformers`, generators, `helmCharts`, \u2026, and\n  `configurations` unless each is read and none of its paths reaches `metadata/labels`; `vars`\n  where a Namespace of the run writes `$(` in its labels, since kustomize's default\n  `varReference` field specs include every object's `metadata/labels`), as do a replacement that may select a Namespace and a patch of one (the labels the selector is\n  judged against are those written). An overlay's `namePrefix`, `namespace` (under an\n  `objectSelector` patch), labels and annotations leave the patched selectors as they are;\n- every kustomization of the run could be read (one too large, not a regular file, holding a\n  `<<` merge key, which kustomize's go-yaml merges and which may hide what it lists or patches,\n  or a NEL, line or paragraph separator, which go-yaml takes as a line break (after a comment,\n  one hides lines from a reader that does not; the same holds for patch files), a key with a\n  tag or that is no plain string (`!!merge \"\\x3c\\x3c\"` is a merge key and `!!binary\n  cGF0Y2hlcw==` is `patches` to go-yaml; the patches of such a kustomization may change anything),\n  one of several documents (kustomize reads the first), one that holds an alias (`*name`: a\n  patch list's item or `path:` may be one), one that spells a field in another case\n  (`Patches:`: kustomize decodes fields as Go's JSON does; inside `vars`, whose contents the\n  linter does not read, only that they are there, a spelling such as kubebuilder's `fieldpath`\n  changes nothing; the patches of one that spells only other fields so, `commonlabels:` say,\n  are still read and named as any others), or one behind a link to a folder out\n  of the linted one, may build on the folder; one read from standard input, which has no folder\n  of its own). A patch of a `List` kind (kustomize applies each of its items) may change\n  anything, and so may one that names a webhook twice (kustomize merges the first entry only). Kustomizations under a Helm chart's `templates/` and in linked\n  folders inside the linted one are read too.\n\nThe kustomizations of the run are those beside its files and those in the folders a walk of its\ninputs reaches (an overlay's folder may hold nothing but its `Kustomization`). The\nkustomizations known are those of the run: linting one file reads only the kustomization in its\nown folder, so an overlay elsewhere is not seen (lint the repository, or its build, to see them\nall). Messages then end \"(selectors as patched at FILE:LINE)\", and this finding says \"but for\nthe webhook selectors it sets\". This is the common kubebuilder layout: controller-gen writes\nwebhooks without selectors, a patch beside them adds one, and `config/default` builds on the\nfolder with a `namePrefix`, a `namespace` and the CA-injection annotation patch.\n\n**Selectors an overlay sets.** An overlay's own patch of the selectors (kubebuilder's\n`config/default` patching the webhook of `config/webhook`) is not applied to the base: the\nbase's folder builds it unpatched. But when every other condition above holds with the overlay\nin the patching kustomization's place (it may rename and move objects; its other patches and\nreplacements of the kind change metadata only); the overlay is a kustomization file kustomize\nbuilds (`kustomization.yaml`, `kustomization.yml` or `Kustomization`, alone in its folder; not\na `kind: Kustomization` document in a file of another name); the base's own kustomization lists\nthe file and changes nothing (no patch of the configuration but of its metadata, no rename, no\nmove, no transformer); the overlay is the only kustomization of the run that lists the base's\nfolder, lists no resource twice, and every kustomization file of the repository (the nearest\nfolder upwards with a `.git`; none: no such judgment) was read by the run (a second overlay such\nas `config/dev` or `deploy/prod`, linted or not, is a build someone applies: lint the\nrepository's root); the patch has no JSON 6902 `test` operation (one that fails makes kustomize\nrefuse the overlay); and the patch narrows the webhook (it sets a rule's `scope` where it was\n`*`, or gives a selector every requirement it had and more, and an `objectSelector` that selects\nno object without labels; a removal never narrows) \u2014 then a finding of `matches-kube-system` or\n`self-deadlock` that the overlay's build does not have is true only of the unpatched base, which\nis not what is applied as a rule: it is an info, and its message ends \"(unpatched: the kustomize\npatch at FILE:LINE changes its selectors in the build that applies it)\". A finding the patched webhook has too keeps its severity.\nWhere the only condition that fails is that the Service may move (a kustomization of the run\nthat may move the Service a patched `namespaceSelector` is judged against, an overlay's\n`namespace:` under a selector that reads `kubernetes.io/metadata.name`, say; or a patch or\nreplacement elsewhere in the run that may select a Service of its name), `matches-kube-system`,\nwhich judges kube-system by its name wherever the Service lands, makes the same info when the\npatch narrows the webhook; `self-deadlock` keeps its finding.\n\n**What a file cannot show.** Which resources a kustomization applies its patches to, where the\nrun does not show it: the rule names an object a patch's target selects unless the patch's\nkustomization certainly does not build the object's file (every resource it lists, and those of\nthe kustomizations of the folders it lists, transitively, is a file or a folder whose\nkustomization the run read: then a patch fragment no kustomization lists, or the base of another\noverlay, is not named). Otherwise it names the object, also when it belongs to another overlay. The patched result itself is not linted here: run `kubectl kustomize DIR |\nadmission-lint -` for that.\n\n## Why is this bad?\n\nAn overlay that patches a webhook's `failurePolicy` to `Fail`, or drops a Namespace's opt-out\nlabel, changes what the linted files promise. A gate that reads only the base would pass a change\nwhose effect only the build shows. The finding says where the other findings may not hold.\n\n## Example\n\n```yaml incorrect\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [webhook.yaml]\npatches:\n  - target: {kind: ValidatingWebhookConfiguration, name: widgets}\n    patch: |-\n      - op: replace\n        path: /webhooks/0/failurePolicy\n        value: Fail\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n## Use instead\n\nLint the built output, where the patch is applied (and the finding cannot arise):\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets\nwebhooks:\n  - name: widgets.example.com\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    clientConfig:\n      service: {name: widgets, namespace: widgets}\n    rules:\n      - apiGroups: [example.com]\n        apiVersions: [v1]\n        operations: [CREATE]\n        resources: [widgets]\n```\n\n```sh\nkubectl kustomize overlays/prod | admission-lint -\n```\n\n## Options\n\nNone.\n\n## When not to use it\n\nWhen the built output is linted as well (`kubectl kustomize DIR | admission-lint -`) and the\nbases are linted only for their own sake: turn the rule off for the bases' run.\n\n## References\n\n- [Kustomize: patches](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/)\n- [Kustomize: patchesJson6902](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesjson6902/)\n- [Kustomize: patchesStrategicMerge](https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/)\n",
       "rules/long-timeout.md": () => '---\nid: long-timeout\nseverity: warning\n---\n\n# long-timeout\n\n## What it does\n\nFlags a webhook whose effective `timeoutSeconds` is above a threshold: 15 seconds unless the\n`thresholdSeconds` option says otherwise. The effective value is the written one, or the API\ndefault when it is omitted: 10 seconds in `admissionregistration.k8s.io/v1` (so the default\nthreshold never reports it), 30 seconds in the long-removed `v1beta1`. The finding points at\n`timeoutSeconds`, or at the webhook when the field is omitted, and the message then says the\nvalue is the API default.\n\nWhat the wait costs depends on the webhook\'s `failurePolicy`, and the message says which case\napplies: with `Fail` each intercepted request hangs that long and is then rejected; with\n`Ignore` it hangs that long before the API server skips the webhook; with `Ignore` and 30\nseconds, clients that give up after 30 seconds fail anyway.\n\n**Severity: an explicit long timeout is deliberate.**\n\n| case | severity | why |\n|---|---|---|\n| the value is the API default (v1beta1\'s 30 s, or v1\'s 10 s under a lowered threshold) | warning | nobody chose it |\n| written, with `failurePolicy: Ignore`, 30 s or more | warning | the two settings contradict each other: a client that gives up after 30 s fails before the API server skips the webhook, so the request Ignore was meant to let through fails anyway |\n| written, anything else (`Fail`, or `Ignore` below 30 s) | info | a written value is a decision (a chart that allows slow API-server-to-webhook paths, say); under `Fail` an unreachable webhook rejects the request either way, the timeout only decides how soon |\n\nWhere the timeout puts the control plane at risk (kube-system pods and leases, node status),\n`matches-kube-system` and `critical-resources` say so, following GKE\'s unsafe-webhook insight\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`: webhooks on system-critical resources and namespaces) and\nGardener\'s webhook remediator (a webhook on those resources is problematic with `Fail`, or with\n`Ignore` and a timeout above 15 s, "because most control-plane API calls are made with a\nclient-side timeout of 30s"). Where several webhooks add up past a client\'s wait,\n`timeout-budget` does.\n\nOne cause, one finding: the webhooks of one configuration with the same value and case are\nreported together, at the first of them. A webhook with `Ignore` and a timeout above 15 s that\nintercepts a write the control plane needs to recover is `critical-resources`\' finding (it names\nwhat waits), not this rule\'s, while that rule runs with its own severity; a 30 s `Ignore`\nwebhook on kube-system is this rule\'s, not `matches-kube-system`\'s. A webhook shipped without `rules` (filled in at run\ntime) is still called and is checked.\n\nValues outside 1\u201330 seconds are not reported here: the API server rejects them, and\n`timeout-out-of-range` reports them.\n\n**What a file cannot show.** How fast the webhook answers, and how long the cluster\'s clients\nwait: the threshold stands in for both. The 30-second client timeout in the message is a common\nclient default, not something the file says about your clients.\n\n## Why is this bad?\n\n`timeoutSeconds` is how long the API server waits for the webhook before it treats the call as\nfailed. A healthy webhook answers in milliseconds, so the timeout only matters when the\nwebhook is slow or unreachable, and then it is paid by every request the webhook intercepts:\n`kubectl apply` hangs, controllers\' writes queue up behind it, and a mutating webhook\'s\ntimeout adds to those of the other mutating webhooks, which run one after another\n(`timeout-budget` adds them up).\n\nThirty seconds, the maximum (and the v1beta1 default), is as long as the request timeout many\nclients use. Such a client gives up no later than the API server skips the webhook, so\n`failurePolicy: Ignore` no longer keeps its requests working (kubernetes/kubernetes#71508;\nkubeflow/spark-operator#1387 made its 30-second timeout configurable for this reason). The Kubernetes documentation\nasks for a small timeout, a few seconds at most.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 30\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 3\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy\n        path: /validate\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Options\n\n| option | type | default | meaning |\n|---|---|---|---|\n| `thresholdSeconds` | number (\u2265 1) | `15` | report effective timeouts above this many seconds |\n\nSet it with `--rule-option long-timeout.thresholdSeconds=5`. At 10 or less, the v1 default of\n10 seconds is reported too (at the webhook, "the API default").\n\n## When not to use it\n\nFor a webhook that must do slow work synchronously (calling an external registry, say) and\nwhose callers are known to wait: raise the threshold to its timeout rather than turning the\nrule off.\n\n## References\n\n- Gardener, webhook remediator and problematic webhooks: `docs/usage/shoot/shoot_status.md`\n  (gardener/gardener), rules in `pkg/gardenlet/operation/botanist/matchers/matcher.go`\n- GKE, "Ensure control plane stability when using webhooks" (`K8S_ADMISSION_WEBHOOK_UNSAFE`):\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- Dynamic Admission Control, "Timeouts":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices ("Set a small timeout"):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#71508, "Admission controller fails on timeout when failurePolicy set to\n  Ignore" (the client\'s timeout expires first); kubernetes/kubernetes#74562 (the\n  `timeoutSeconds` field: 1\u201330 seconds, v1 default 10, v1beta1 default 30)\n',
       "rules/match-condition-missing-field.md": () => "---\nid: match-condition-missing-field\nseverity: warning\n---\n\n# match-condition-missing-field\n\n## What it does\n\nFlags a CEL expression that reads a field the object can lack, without first testing for it:\n\n- a webhook's `matchConditions`;\n- an admission policy's `matchConditions`, a `ValidatingAdmissionPolicy`'s `validations`\n  (`expression`) and a `MutatingAdmissionPolicy`'s `mutations`.\n\nA policy's `variables` are not checked themselves: a variable is evaluated only where an\nexpression reads it, and `&&` or `||` there may absorb its error.\n\nA field can be missing when the API declares it optional and empty values are left out of the\nobject the expression sees (the built-in types' `omitempty` fields, once the object is converted\nto the map CEL reads): `object.spec.initContainers` on a Pod without init containers,\n`object.spec.hostNetwork` when it is false, `c.securityContext` for a container that sets none,\n`object.metadata.labels` on an object without labels. Indexing labels or annotations with a key\n(`object.metadata.labels['team']`) fails on objects without that key too. There is one finding\nper expression and field, at the expression; it quotes the first such read and says whether\nthe field, a map or its key can be absent.\n\nThe fields it knows are those of the built-in types, for the resources the rules match. They\nare a table in `src/cel/optional-fields.ts`, derived from the fields `k8s.io/api` declares\n`omitempty` (absent from the object CEL reads when unset) less those that API defaulting\n(`pkg/apis/core/v1/defaults.go`) or an admission plugin that runs first always sets:\n\n- `metadata`, for every built-in kind: `labels` and `annotations` and their keys,\n  `ownerReferences`, `finalizers`, `deletionTimestamp`, `deletionGracePeriodSeconds`. A\n  Namespace always has `labels` (`SetDefaults_Namespace` adds `kubernetes.io/metadata.name`,\n  which is never reported), but any other key may be missing: `object.metadata.labels['team']`\n  errors on a Namespace without that label, and under `Fail` its create or update is rejected.\n  A Node has `labels` too: the kubelet registers it with `kubernetes.io/hostname`,\n  `kubernetes.io/os` and `kubernetes.io/arch` (`pkg/kubelet/kubelet_node_status.go`\n  `initialNode`), so `object.metadata.labels` is not reported on Nodes (a Node an admin creates\n  by hand without any label is not weighed). Any key may be missing, those too: an admin can\n  remove one, and the kubelet puts them back only when it starts (`updateDefaultLabels`);\n- Services: `spec.ports` (an `ExternalName` Service has none), `spec.selector` and its keys\n  (a Service without a selector), a port's `name`, `nodePort` and `appProtocol`, and the\n  type-specific fields (`externalName`, `externalIPs`, `externalTrafficPolicy`,\n  `healthCheckNodePort`, `loadBalancerIP`, `loadBalancerSourceRanges`, `loadBalancerClass`,\n  `allocateLoadBalancerNodePorts`, `publishNotReadyAddresses`, `sessionAffinityConfig`,\n  `internalTrafficPolicy`, which `SetDefaults_Service` sets for every type but `ExternalName`,\n  `trafficDistribution`). `type`, `sessionAffinity` and a port's `protocol` and `targetPort` are\n  defaulted; `clusterIP` is allocated after mutating admission and is not reported;\n- ConfigMaps: `data` and its keys (`SetDefaults_ConfigMap` makes it `{}`, but an empty map under\n  omitempty is left out of the object), `binaryData` and its keys, `immutable`; Secrets: `data` and its keys, `immutable`;\n- the pod spec of Pods (also through `pods/status`, `pods/ephemeralcontainers` and\n  `pods/resize`) and of the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets,\n  Jobs and CronJobs: `initContainers`, `ephemeralContainers`, `nodeSelector` and its keys,\n  `affinity`, `hostNetwork`, `hostPID`, `hostIPC`, `imagePullSecrets`, `nodeName`, the fields of\n  the pod `securityContext`, and for each container `command`, `args`, `ports`, `env`, `envFrom`,\n  probes, `lifecycle`, `resources.limits` and `resources.requests`, and `securityContext` with\n  its fields; in a pod template also `volumes`, `volumeMounts`, `tolerations`,\n  `serviceAccountName` and the template's `annotations`.\n\nFields that API defaulting or the admission plugins that run first always set are not listed:\nthe pod `securityContext` (defaulted to `{}`), a Pod's `volumes` and `volumeMounts` (the\nServiceAccount plugin adds a token volume), `tolerations`, `serviceAccountName` (plugins that\nadmit Pods, not templates), `replicas`, `metadata.name`. Required fields (`spec.containers`, a container's `name`) are never reported.\nOnly the variable that holds an object on the matched operations is followed: `object` for\n`CREATE` and `UPDATE`, `oldObject` for `UPDATE` and `DELETE` (`match-condition-null-object`\ncovers the null ones).\n\nA read is guarded, and not reported, when the expression (or one of the `matchConditions` that\ndecide whether it runs, or for a validation or mutation one of the policy's `variables`) tests\nfor the field anywhere: `has(object.spec.initContainers)`, optional selection or indexing\n(`object.spec.?initContainers`, `object.metadata.?labels[?'team']`, `.orValue(\u2026)`), or\n`'team' in object.metadata.labels`. A key counts as tested when its name appears as a string\nanywhere else in those expressions (`object.metadata.annotations.exists(k, k == 'team')`).\nEverything read through an optional value is safe, so macros over\n`object.spec.?initContainers.orValue([])` are too. Where the test stands is not weighed: a guard\nin the wrong branch of a `||` hides the read as well.\n\n**Rules that match kinds of several types** (Pods and Deployments, say). A field is judged on the\nkinds whose type declares it: a Deployment's `spec.template.spec.volumes` is optional there, and a\nPod never has `spec.template` (whether a read of it is reached on Pods is `undefined-field`'s\nquestion). Such a read, which the kinds do not all share, is reported only when the kind-aware\nevaluator of `undefined-field` shows it reached and failing on one of the kinds that declare it,\nwith the field absent: `['Deployment', 'DaemonSet'].all(k, object.kind != k) || object.spec.template.spec.volumes.all(\u2026)`\nis reported, while `!has(object.spec.initContainers) || object.spec.template.spec.initContainers.all(\u2026)`\nis not (on a Deployment the `has()` is false, and the `||` true). Only the kinds one of the\npolicy's bindings in the run lets it see are evaluated (a binding's `matchResources`). JSON Patch\npaths of such policies are not judged this way.\n\n**JSON Patch paths.** A `MutatingAdmissionPolicy` mutation of `patchType: JSONPatch` is applied\nto the object's JSON (k8s.io/apiserver `plugin/policy/mutating/patch/json_patch.go`, with\n`gopkg.in/evanphx/json-patch.v4`): every parent of an operation's `path` must exist (`add`,\n`replace` and `test`: a `replace` of a missing key sets it, a `test` of one fails the test alone,\nwhich leaves the object as it was), and for `remove` and a `move`'s `from` the target too (a\n`copy` from a missing key copies null). Otherwise the patch fails and `failurePolicy` decides. So\n`JSONPatch{op: \"add\", path: \"/spec/initContainers/-\", \u2026}` fails on a Pod without init containers,\nand `\"/metadata/labels/\" + jsonpatch.escapeKey(k)` on an object without labels: the same fields\nas above, read from the path's literal part (a path computed otherwise is not followed, nor a\npointer's segments past the sixteenth). The path is guarded:\n\n- by a presence test in its own expression or the variables, as above\n  (`has(object.spec.initContainers) ? [add to /-] : [add the list]`,\n  `object.metadata.?labels[?'k'].hasValue() ? [remove \u2026] : []`);\n- by a write of its own patch (the operations of one patch act on one document, whatever their order);\n- by a matchCondition only where the condition requires the field, from its root through `&&`:\n  `has(object.spec.initContainers)`, `object.spec.?initContainers.hasValue()`,\n  `object.metadata.?labels[?'inject'].orValue('') == 'true'`, `\u2026.orValue([]).size() > 0`. The\n  usual `!has(x) || !x.exists(\u2026)` lets the patch run on objects without x;\n- by the labels the policy's `objectSelector` requires (`matchLabels`, `In`, `Exists`), when its\n  rules are `CREATE` alone (the API server calls it only for an object that matches), unless\n  another mutation of the policy may remove labels;\n- by a non-empty value another mutation of the policy writes there (an apply configuration that\n  sets `labels: {\u2026}`). An empty map or list, `\"\"`, `false` or `0` written by another mutation\n  does not count: each mutation patches the object encoded again, where omitempty has left it out.\n\nIn pod templates (Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs) `volumes`,\neach container's `volumeMounts`, `tolerations`, `serviceAccountName` and the template's\n`annotations` can be absent too: the admission plugins that set them on Pods do not admit\ntemplates.\n\n**One cause, one finding.** An expression that reads several fields an object can lack is\nreported once, at its first such read (\"(+N more)\"); so are two expressions of one policy\nwhose failing read or patch path is the same field.\n\n**Severity.** A warning when the webhook or policy has `failurePolicy: Fail` (the API default):\nthe error rejects the request. An `info` under `Ignore`: an expression that errors then skips the\nwebhook or policy for that request, which is what a condition that is false does (the\n`Ignore` rule in k8s.io/apiserver `plugin/webhook/generic` and `plugin/policy/matching`), except\nfor a validation whose one read that can fail is one its absence would fail anyway (below): under\n`Ignore` its error admits the very request the absent field should have denied (the validator\nskips a validation that errs), a way past the policy: a warning. Also an\n`info` for a validation whose one read that can fail is compared for equality with a literal\nthat is no zero value (`labels['team'] == 'payments'`, `x in ['a', 'b']`; not `null`, `false`,\n`''`, `0` or `[]`, which an omitted field equals), reached from the root\nthrough `&&`, `||` and the branches of a ternary alone: the absent field would make the\ncomparison false, and there an error acts as false would (CEL's `&&` and `||` absorb it whenever\ntheir other side decides; otherwise the expression errs where it would be false), so under\n`Fail` the request is denied either way and only the message differs (a delete guard\n`request.operation != 'DELETE' || \u2026 || annotations['allow-delete'] == 'true'`). The same holds\nfor a comparison with `!=` of the value the absent field stands for (`x != null`, or\n`hostNetwork != false` and a custom resource's `spec.image != ''`, the zero value of a field an\nobject omits when it holds it), and for an immutability check that compares the field with the\nold object's where the way to the comparison passes only with that field there\n(`!has(oldObject.spec.x) || object.spec.x == oldObject.spec.x`, or `has(\u2026) && \u2026`: where the read\nerrs, the old object has the field and the new one would differ). Under `!` (or `!=` any other value), a ternary's condition or a macro the author may\nhave meant to let absence pass, and `x == null` or `hostNetwork == false` is true without the\nfield, so its error denies what its value would admit: a warning. And an\n`info` for a validation whose read is reached only for the requests of one named user, under an\n`||` whose other side is false for that user alone (`request.userInfo.username != 'x'`, or\n`!variables.isController` where the variable compares the username with a literal): an error\nthere rejects only that user's writes (a project's own controller's), not its users'. And an\n`info` for a validation whose every failing read is a field another validation of the policy\nrequires by testing for it (`containers.all(c, has(c.resources.limits.memory))` beside\n`quantity(c.resources.limits.memory)`): reached from the root through `&&` and `all()` alone, that\nvalidation is false without the field and denies the request with its own message, so again only\nthe message differs. A test under `||`, of one element (`containers[0]`), or inside `all()` of\nwhat is not its element (over an empty list the test never runs) is no such requirement. The same\nholds for a field the validation itself requires where the read is evaluated: through `&&`,\n`all()`, the side of an `||` and the branch of a ternary that hold the read\n(`kind != 'Pod' || containers.all(c, has(c.securityContext) && has(c.securityContext.capabilities.drop) && \u2026)`\nreads `c.securityContext.capabilities`, which it requires): without the field the validation is\nfalse or an error, and under `Fail` either denies. And an `info` for every finding of a validating\npolicy with `failurePolicy: Fail` whose bindings in the run all have `validationActions` of `Warn`\nand `Audit` only: a validation or matchCondition that errs becomes that action, a warning to the\nrequester or an audit annotation, not a rejection (k8s.io/apiserver `plugin/policy/validating`,\nvalidator.go and dispatcher.go). What its bindings do is not known, and the warning stays, without\na binding in the run; with `auditAnnotations` (one that errs under `Fail` rejects, whatever the\nactions); where another policy of the run has its name; where a binding cannot be decoded, a\nkustomize patch of the run may change one, its actions are empty, misspelt or a placeholder, a\nbinding's `policyName` is a placeholder, or a document the run could not read (an unrendered\ntemplate) may hold one.\n\n**What a file cannot show.** Whether the objects in the cluster ever lack the field: a mutating\nwebhook or policy that runs first may always add the label, and a team may never create a Pod\nwithout init containers. Of custom resources the metadata is ObjectMeta, as every object's (a\nCRD's schema may restrict `metadata.name` and `generateName`, nothing else), so\n`object.metadata.labels['tier']` on a resource of a group no built-in API serves fails where the\nlabel is absent, its CRD in the run or not. Where the run holds the CRD, the rest is read from its\nschema in the matched version: a property may be missing unless its parent lists it in\n`required` (or an `allOf` entry does: validation rejects an object without it before validating\nadmission) or gives it a `default` (the API server sets it on every request and read), in every\nserved version (a request in another version is converted without this one's defaults); a\n`nullable` property may be null whatever its default. The top-level `spec` is taken as there\n(typed clients always send it; a manifest without one is not judged), `status` is not (the\nstatus subresource drops it on CREATE); an embedded resource has its `apiVersion` and `kind`;\nwhat the schema leaves open (`x-kubernetes-preserve-unknown-fields`,\n`x-kubernetes-int-or-string`, a map's keys) is not judged past. A custom resource's Go types are\nnot known: a string its schema declares is taken to stand for `''` when absent (strings are\nseldom pointers), an integer or a boolean for nothing (a pointer's absence is unset).\nNot analysed: custom resources whose CRD is not in the run (but their metadata), kinds other than those above, a webhook whose rules name a resource of a\nbuilt-in group that discovery does not know, or all resources (`*` in `apiGroups`); values that reach the expression through `params`,\nother variables or computed keys (`labels[params.key]`) are not followed either.\n\n## Why is this bad?\n\nSelecting a field an object does not have, or a key a map does not hold, is a CEL runtime error\n(\"no such key\"); it is not `null` and not `false`. When a webhook's match condition errors and\nnone is false, `failurePolicy` decides: with `Fail` (the default of `admissionregistration.k8s.io/v1`)\nthe API server rejects the request with `403 Forbidden` before the webhook is called, so every\nPod without init containers, or every object without the `team` label, can no longer be\ncreated. With `Ignore` the webhook is skipped for them, silently. An admission policy's\nvalidation that errors fails under `failurePolicy: Fail` (a binding with `validationActions:\n[Deny]` rejects the request) and is skipped under `Ignore`.\n\nThe expression looks right on the objects it was written for, which have the field; the failure\nshows up on the first object that does not.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.initContainers.exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.labels['team'] == 'payments'\"\n```\n\n## Use instead\n\nTest for the field, or read it as an optional with a default:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: mesh-policy\n  annotations:\n    cert-manager.io/inject-ca-from: mesh-policy/mesh-policy-webhook-cert\nwebhooks:\n  - name: pods.mesh-policy.example.com\n    admissionReviewVersions: [\"v1\"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: mesh-policy\n        name: mesh-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: [\"CREATE\", \"UPDATE\"]\n        apiGroups: [\"\"]\n        apiVersions: [\"v1\"]\n        resources: [\"pods\"]\n    matchConditions:\n      - name: no-proxy-init\n        expression: \"!object.spec.?initContainers.orValue([]).exists(ic, ic.name == 'mesh-proxy')\"\n      - name: team-payments\n        expression: \"object.metadata.?labels[?'team'].orValue('') == 'payments'\"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen something you control guarantees the field: a mutating webhook or policy that always sets\nthe label before this one runs, or objects that are only ever created by a controller that sets\nit. Suppress the finding on that expression and say why; the guard costs little and also\nprotects against the day that guarantee goes away.\n\n## References\n\n- `k8s.io/api` `core/v1/types.go` (the `omitempty` fields of `PodSpec`, `Container` and\n  `SecurityContext`), `k8s.io/apimachinery` `pkg/apis/meta/v1/types.go` (`ObjectMeta`) and\n  `pkg/runtime/converter.go` (`toUnstructured` leaves out empty `omitempty` fields)\n- `kubernetes/kubernetes` `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: the pod\n  `securityContext` is defaulted) and `plugin/pkg/admission/serviceaccount` (the token volume)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (errors and\n  `failurePolicy`), `pkg/admission/plugin/policy/validating` (validation errors and\n  `failurePolicy`)\n- cel-go `interpreter/attributes.go` (selecting a missing key is an error; presence tests and\n  optional selection are not)\n- CEL in Kubernetes, \"Checking for the presence of a field\" (`has()`) and optional types:\n  https://kubernetes.io/docs/reference/using-api/cel/\n",
       "rules/match-condition-null-object.md": () => '---\nid: match-condition-null-object\nseverity: warning\n---\n\n# match-condition-null-object\n\n## What it does\n\nFlags a `matchConditions` expression that selects a field of a variable that is `null` for some\nof the requests the webhook matches:\n\n- `object` is null on `DELETE`;\n- `oldObject` is null on `CREATE`, and on `CONNECT` (which sends the connect options, such as\n  `PodExecOptions`, as `object`). `CONNECT` is left out when the webhook has a non-empty\n  `objectSelector`, which never matches it;\n- `namespaceObject` is always null in a webhook\'s conditions (the API server evaluates them\n  without it; only admission policies get the Namespace).\n\nWhich operations count comes from the webhook\'s `rules` (`*` counts as all four). There is one\nfinding per condition and variable, pointing at the `expression`; it quotes the first failing\nselection (`object.metadata`) and names the operations. Field selection (`object.spec`) and\nindexing (`object[\'spec\']`) of null fail, including inside `has()` beyond its last field:\n`has(object.metadata.labels)` fails on a null `object`, because `object.metadata` is selected\nfirst.\n\nThe expression is not reported when it is safe for those requests. Each condition is evaluated\nover its syntax tree (parsed with cel-js, as `api-validation` does) for each such operation, with\nthe null variable null, `request.operation` set to the operation, the other variables known to be\npresent, and everything else unknown, following CEL\'s rules:\n\n- `&&` and `||` absorb errors: `object != null && object.spec\u2026`, `object == null || \u2026`,\n  `request.operation != \'DELETE\' && \u2026`, and `\u2026 || object == null` (in either order) are safe;\n- a ternary takes one branch: `object == null ? true : object.spec\u2026`;\n- `has(object.spec)` on a null `object` is `false`, and optional selection (`object.?spec`,\n  `object[?\'spec\']`) is an empty optional: neither fails (cel-go\'s presence test);\n- a macro variable that happens to be called `object` is not the variable (`cel.bind` is not in\n  the API server\'s CEL environment: such a condition does not compile, and `api-validation`\n  reports it);\n- parts that read only literals, `request.operation` and the null variables are computed\n  exactly (`request.operation in [\'CREATE\', \'UPDATE\']`, `!request.operation.startsWith(\'D\')`,\n  `type(object) == null_type`).\n\nA failure that depends on other data is still reported, and the message says so ("can fail"\ninstead of "fails"): `request.userInfo.username == \'admin\' && object.spec\u2026` fails for the\nadmin\'s deletes. Another condition of the same webhook protects this one only if it is false for\nevery such request, such as a separate `request.operation != \'DELETE\'` or `object != null`\ncondition: the API server skips the webhook when any condition is false, even if others failed.\nConditions that do not compile are `api-validation`\'s.\n\n**Severity.** A warning under `failurePolicy: Fail` (the API default), where the error rejects\nthe request; an `info` under `Ignore`, where a condition that errors skips the webhook, as a\nfalse one would.\n\n**What a file cannot show.** The requests themselves: which users send them, what their objects\nhold, and whether deletes or creates of the matched resources happen at all in the cluster. The\nrule knows only the operations the rules list, which is why a failure that depends on other data\nis reported as one that "can fail".\n\n## Why is this bad?\n\nSelecting a field of `null` is a CEL runtime error ("no such key"). The API server evaluates\nall of a webhook\'s conditions before calling it: if one is false the webhook is skipped, but if\nnone is false and one failed, `failurePolicy` decides. With `Fail` (the v1 default) the request\nis rejected with `403 Forbidden` before the webhook is even called; with `Ignore` the webhook is\nsilently skipped, so a validating webhook never sees the operation its author thought it\nfiltered.\n\nThe usual case is a condition written for the objects the webhook checks,\n`object.metadata.labels[\'team\'] == \'payments\'`, on a webhook whose rules also match `DELETE`\n(or `*`): every deletion of a matched resource is then rejected. A condition that compares\n`oldObject` with `object` to detect changes fails the same way on every `CREATE`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "object.metadata.labels[\'team\'] == \'payments\'"\n```\n\n## Use instead\n\nGuard the access, or read the old object on deletes:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: payments-policy\n  annotations:\n    cert-manager.io/inject-ca-from: payments-policy/payments-policy-webhook-cert\nwebhooks:\n  - name: deployments.payments-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: payments-policy\n        name: payments-policy-webhook\n        path: /validate-deployments\n    rules:\n      - operations: ["CREATE", "UPDATE", "DELETE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    matchConditions:\n      - name: payments-team\n        expression: "(object != null ? object : oldObject).metadata.?labels.team.orValue(\'\') == \'payments\'"\n```\n\nIf the webhook has nothing to check on deletes, drop `DELETE` from its `rules` instead.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen failing on those requests is the intent, for example a webhook with `failurePolicy:\nIgnore` whose author relies on the error to skip deletes. Write the intent down instead\n(`request.operation != \'DELETE\'` as a condition, or no `DELETE` in the rules): the next reader\nwill not know that the error is load-bearing.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `MatchCondition.expression` ("\'object\' -\n  The object from the incoming request. The value is null for DELETE requests. \'oldObject\' - The\n  existing object. The value is null for CREATE requests.")\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/matchconditions/matcher.go` (any false\n  skips; errors and `failurePolicy`), `pkg/admission/plugin/webhook/generic/webhook.go` (403\n  when failing closed), `pkg/admission/plugin/cel/filter.go` (null `object`, no\n  `namespaceObject` for webhooks)\n- cel-go `interpreter/attributes.go` (`refQualify`: field selection of null fails, presence\n  tests do not)\n- Dynamic Admission Control, "Matching requests: matchConditions":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
@@ -35444,8 +35444,8 @@ function kustomizePatches(file, text, whole, readPatch) {
             source = path;
           content = contentOf(patch, path);
           const selected2 = selectorTarget(target);
-          const named = selected2 !== void 0 && field === "patchesJson6902" ? unprefixed(selected2, root.get("namePrefix"), root.get("nameSuffix")) : selected2 === void 0 ? [] : [selected2];
-          targets2 = selected2 !== void 0 ? named.map((each) => ({ target: each, selectors: targetedSelectorChanges(content) })) : contentTargets(patch, path);
+          const named = selected2 !== void 0 && field === "patchesJson6902" ? unprefixed(selected2, root.get("namePrefix"), root.get("nameSuffix")) : selected2;
+          targets2 = named !== void 0 ? [{ target: named, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== void 0 && writesCaBundle(content) ? { writesCaBundle: true } : {};
         const documents2 = content === void 0 || renamesOrRekinds ? void 0 : patchDocuments(content);
@@ -35506,17 +35506,17 @@ function replacementPatches(file, list3, lineOf2, adds) {
   }
   return out;
 }
-function patchesChanging(patches, object) {
+function patchesChanging(patches, object, affixes) {
   const answers = changingAnswers.get(patches, () => /* @__PURE__ */ new Map());
-  const key2 = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null]);
+  const key2 = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null, affixes ?? null]);
   let found = answers.get(key2);
   if (found === void 0)
-    answers.set(key2, found = patchesChangingUncached(patches, object));
+    answers.set(key2, found = patchesChangingUncached(patches, object, affixes));
   return [...found];
 }
-function patchesChangingUncached(patches, object) {
+function patchesChangingUncached(patches, object, affixes) {
   const own = object.file === "<stdin>" ? void 0 : (0, import_node_path3.resolve)(object.file);
-  const changing = (name) => patches.filter((patch) => (own === void 0 || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion));
+  const changing = (name) => patches.filter((patch) => (own === void 0 || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, affixes));
   const found = changing(object.name);
   const names2 = new Set(object.name === void 0 ? [] : [object.name]);
   for (let at = 0; at < found.length && names2.size <= MAX_RENAMES; at++) {
@@ -35530,48 +35530,65 @@ function patchesChangingUncached(patches, object) {
   }
   return found;
 }
-function targets(target, kind, name, apiVersion) {
-  if (target.kind !== void 0 && !matchesWhole(target.kind, kind))
+function targets(target, kind, name, apiVersion, affixes) {
+  if (target.kind !== void 0 && !selectsValue(target.kind, kind))
     return false;
-  if (target.name !== void 0 && (name === void 0 || !matchesWhole(target.name, name)))
+  if (target.name !== void 0 && (name === void 0 || !(selectsName(target.name, name, affixes) || target.unprefixedName !== void 0 && selectsName(target.unprefixedName, name, affixes))))
     return false;
   if (apiVersion !== void 0) {
     const slash = apiVersion.indexOf("/");
     const group = slash < 0 ? "" : apiVersion.slice(0, slash);
     const version2 = apiVersion.slice(slash + 1);
-    if (target.group !== void 0 && !matchesWhole(target.group, group))
+    if (target.group !== void 0 && !selectsValue(target.group, group))
       return false;
-    if (target.version !== void 0 && !matchesWhole(target.version, version2))
+    if (target.version !== void 0 && !selectsValue(target.version, version2))
       return false;
     if (target.apiVersion !== void 0 && target.apiVersion !== apiVersion)
       return false;
   }
   return true;
 }
+function selectsName(pattern, name, affixes) {
+  if (affixes === void 0)
+    return pattern === name || EXPRESSION_CHARACTERS.test(pattern);
+  return selectsValue(pattern, name) || affixes.some(({ prefix, suffix }) => selectsValue(pattern, `${prefix}${name}${suffix}`));
+}
 function unprefixed(target, prefix, suffix) {
   const before = typeof prefix === "string" ? prefix : "";
   const after = typeof suffix === "string" ? suffix : "";
   const name = target.name;
   if (name === void 0 || before === "" && after === "" || !name.startsWith(before) || !name.endsWith(after) || name.length <= before.length + after.length)
-    return [target];
-  return [target, { ...target, name: name.slice(before.length, name.length - after.length) }];
+    return target;
+  return { ...target, unprefixedName: name.slice(before.length, name.length - after.length) };
 }
 function mayTargetKind(target, kind) {
-  return target.kind === void 0 || matchesWhole(target.kind, kind);
+  return target.kind === void 0 || selectsValue(target.kind, kind);
 }
-function matchesWhole(pattern, value) {
-  return pattern === value || /[.*+?^${}()|[\]\\]/.test(pattern);
+function selectsValue(pattern, value) {
+  if (pattern === value)
+    return true;
+  if (!EXPRESSION_CHARACTERS.test(pattern))
+    return false;
+  const compiled4 = selectorPatterns.get(pattern, () => {
+    try {
+      return RE2JS.compile(`^(?:${pattern})$`);
+    } catch {
+      return null;
+    }
+  });
+  return compiled4 === null || compiled4.matcher(value).find();
 }
 function selectsNoneOf(kind, kinds) {
-  return typeof kind === "string" && !kinds.some((each) => matchesWhole(kind, each));
+  return typeof kind === "string" && !kinds.some((each) => selectsValue(kind, each));
 }
-var import_node_path3, import_yaml, WEBHOOK_SETTINGS, SELECTOR_FIELDS, PLACING_PATHS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, REMOTE_RESOURCE, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, PATCH_FIELDS, KUSTOMIZATION_KIND, changingAnswers, MAX_RENAMES;
+var import_node_path3, import_yaml, WEBHOOK_SETTINGS, SELECTOR_FIELDS, PLACING_PATHS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, REMOTE_RESOURCE, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, PATCH_FIELDS, KUSTOMIZATION_KIND, changingAnswers, MAX_RENAMES, EXPRESSION_CHARACTERS, selectorPatterns;
 var init_kustomize_patches = __esm({
   "dist/src/parse/kustomize-patches.js"() {
     "use strict";
     init_import_meta_url();
-    init_collections();
+    init_build();
     init_cache();
+    init_collections();
     init_fs();
     import_node_path3 = require("node:path");
     import_yaml = __toESM(require_dist(), 1);
@@ -35694,6 +35711,8 @@ var init_kustomize_patches = __esm({
     KUSTOMIZATION_KIND = /^kind:[ \t]*["']?Kustomization\b/m;
     changingAnswers = new ObjectMemo();
     MAX_RENAMES = 8;
+    EXPRESSION_CHARACTERS = /[.*+?^${}()|[\]\\]/;
+    selectorPatterns = new BoundedCache();
   }
 });
 
@@ -36455,6 +36474,7 @@ var init_kustomize_names = __esm({
     KustomizeNames = class {
       #listings;
       #builds = /* @__PURE__ */ new Map();
+      #affixes = /* @__PURE__ */ new Map();
       /** Kustomizations with a patch or replacement that may select a policy or a binding: it may rename, delete or rebind one. */
       #patching;
       constructor(listings, patches = []) {
@@ -36482,14 +36502,27 @@ var init_kustomize_names = __esm({
        * such an earlier name. Undefined where the builds are not followed.
        */
       namesOnTheWay(file, name) {
+        const affixes = this.affixesOnTheWay(file);
+        return affixes === void 0 ? void 0 : /* @__PURE__ */ new Set([name, ...affixes.map(({ prefix, suffix }) => `${prefix}${name}${suffix}`)]);
+      }
+      /**
+       * The prefix and suffix each kustomization of the run puts around the names of objects of
+       * `file` on the way to a top build (counting the bases' below it); undefined where the builds
+       * are not followed. A patch selects an object by the name it has where the patch runs.
+       */
+      affixesOnTheWay(file) {
         if (this.#listings.length === 0 || file === "<stdin>")
-          return /* @__PURE__ */ new Set([name]);
+          return [];
         const path = realPath((0, import_node_path5.resolve)(file));
-        const budget2 = { left: MAX_BUILDS };
-        const chains = this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, budget2, true);
-        if (budget2.left < 0)
-          return void 0;
-        return /* @__PURE__ */ new Set([name, ...chains.map((build) => `${build.prefix}${name}${build.suffix}`)]);
+        let affixes = this.#affixes.get(path);
+        if (affixes === void 0) {
+          const budget2 = { left: MAX_BUILDS };
+          const chains = this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, budget2, true);
+          const unique = new Map(chains.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }]));
+          affixes = budget2.left < 0 ? null : [...unique.values()];
+          this.#affixes.set(path, affixes);
+        }
+        return affixes ?? void 0;
       }
       /**
        * Every top build of the run that holds `file`, with the prefix and suffix it gives the file's
@@ -37095,6 +37128,134 @@ var init_editable_namespace_selector = __esm({
   }
 });
 
+// dist/src/json.js
+function isRecord2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function pointerToPath(pointer) {
+  if (pointer === "")
+    return [];
+  return pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")).map((segment) => /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment);
+}
+var init_json = __esm({
+  "dist/src/json.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/src/match/patched.js
+function runPatchesChanging(run2, object, listedAs = object.file) {
+  return patchesChanging(run2.kustomizePatches, object, kustomizeNamesOf(run2).affixesOnTheWay(listedAs));
+}
+function patchesOf(run2, object, listedAs) {
+  const all = runPatchesChanging(run2, object, listedAs);
+  if (all.some((patch) => patch.target.metadataSelectors === void 0))
+    return all;
+  const metadata2 = isRecord2(object.written) && isRecord2(object.written.metadata) ? object.written.metadata : {};
+  const labels = stringsOf(metadata2.labels);
+  const annotations = stringsOf(metadata2.annotations);
+  return all.filter((patch) => {
+    const selectors = patch.target.metadataSelectors;
+    return mayMatch(selectors.labels, labels) && mayMatch(selectors.annotations, annotations);
+  });
+}
+function filesBuilt(listing, inFolder) {
+  const files2 = /* @__PURE__ */ new Set();
+  const seen = /* @__PURE__ */ new Set([listing]);
+  const queue = [listing];
+  for (let at = 0; at < queue.length; at++) {
+    const current = queue[at];
+    if (current.unreadable === true || current.component === true)
+      return void 0;
+    for (const resource of current.resources) {
+      if (files2.size + seen.size > MAX_REACHED)
+        return void 0;
+      let file = false;
+      try {
+        file = (0, import_node_fs2.statSync)(resource).isFile();
+      } catch {
+        return void 0;
+      }
+      if (file) {
+        files2.add(realPath(resource));
+        continue;
+      }
+      const there = inFolder(realPath(resource));
+      if (there.length === 0)
+        return void 0;
+      for (const other of there) {
+        if (seen.has(other))
+          continue;
+        seen.add(other);
+        queue.push(other);
+      }
+    }
+  }
+  return files2;
+}
+function patchesBuilding(object, run2, stream) {
+  const real = run2.memo.get(REAL_PATHS, () => {
+    const known = /* @__PURE__ */ new Map();
+    return (path) => {
+      let found = known.get(path);
+      if (found === void 0)
+        known.set(path, found = realPath((0, import_node_path6.resolve)(path)));
+      return found;
+    };
+  });
+  const file = real(stream);
+  const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
+  return patchesOf(run2, object, stream).filter((patch) => {
+    const files2 = built(real(patch.file));
+    return files2 === void 0 || files2.has(file);
+  });
+}
+function builtByKustomization(listings) {
+  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path6.resolve)(listing.file))]));
+  const byFile2 = /* @__PURE__ */ new Map();
+  for (const [listing, file] of files2)
+    if (!byFile2.has(file))
+      byFile2.set(file, listing);
+  const byFolder = groupBy(listings, (listing) => (0, import_node_path6.dirname)(files2.get(listing)));
+  const answers = /* @__PURE__ */ new Map();
+  return (kustomization) => {
+    const listing = byFile2.get(kustomization);
+    if (listing === void 0)
+      return void 0;
+    if (!answers.has(kustomization))
+      answers.set(kustomization, filesBuilt(listing, (folder) => byFolder.get(folder) ?? []));
+    return answers.get(kustomization);
+  };
+}
+function stringsOf(value) {
+  return isRecord2(value) ? Object.fromEntries(Object.entries(value).filter((entry) => typeof entry[1] === "string")) : {};
+}
+function mayMatch(text, values) {
+  if (text === void 0)
+    return true;
+  const selector = parseSelectorString(text);
+  return selector === void 0 || selectorMatches(selector, values) !== false;
+}
+var import_node_path6, MAX_REACHED, REAL_PATHS, FILES_BUILT;
+var init_patched = __esm({
+  "dist/src/match/patched.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_fs();
+    import_node_path6 = require("node:path");
+    init_collections();
+    init_json();
+    init_kustomize_patches();
+    init_run_scope();
+    init_kustomize_names();
+    init_selector();
+    MAX_REACHED = 4096;
+    REAL_PATHS = memoKey("real paths of kustomizations and streams");
+    FILES_BUILT = memoKey("the files each kustomization builds");
+  }
+});
+
 // dist/src/match/unreadable.js
 function unreadableMayHold(scope, kind) {
   return scope.unreadable.some(({ text }) => text === void 0 || SPELLED_OTHERWISE.test(text) || text.includes(kind));
@@ -37140,7 +37301,7 @@ function servicesNamed(scope, namespace, name) {
   const found = index.get(`${namespace}/${name}`);
   if (found === void 0 || index.has(`/${name}`))
     return void 0;
-  if (found.some((service) => patchesChanging(scope.kustomizePatches, { kind: "Service", name, file: service.manifest.file.path }).length > 0))
+  if (found.some((service) => runPatchesChanging(scope, { kind: "Service", name, file: service.manifest.file.path }).length > 0))
     return void 0;
   if (unreadableMayHoldNaming(scope, "Service", name))
     return void 0;
@@ -37195,7 +37356,7 @@ var init_services = __esm({
     "use strict";
     init_import_meta_url();
     init_placeholder();
-    init_kustomize_patches();
+    init_patched();
     init_run_scope();
     init_unreadable();
     BY_NAME = memoKey("Services by namespace and name");
@@ -37826,7 +37987,7 @@ function asGenerated(object, run2) {
   });
   if (!scaffolded)
     return false;
-  if (patchesChanging(run2.kustomizePatches, { ...object, file: object.manifest.file.path }).some((patch) => patch.metadataOnly !== true))
+  if (runPatchesChanging(run2, { ...object, file: object.manifest.file.path }).some((patch) => patch.metadataOnly !== true))
     return false;
   const names2 = kustomizeNamesOf(run2);
   const unmoved = (file) => names2.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
@@ -37839,7 +38000,7 @@ var init_generated_webhooks = __esm({
   "dist/src/match/generated-webhooks.js"() {
     "use strict";
     init_import_meta_url();
-    init_kustomize_patches();
+    init_patched();
     init_kustomize_names();
     init_namespaces();
     init_webhooks();
@@ -38833,24 +38994,25 @@ function patched(object, run2) {
   const file = object.manifest.file.path;
   if (file === "<stdin>" || object.name === void 0)
     return { object };
-  const own = (0, import_node_path6.resolve)(file);
-  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion));
+  const own = (0, import_node_path7.resolve)(file);
+  const affixes = kustomizeNamesOf(run2).affixesOnTheWay(file);
+  const changing = run2.kustomizePatches.filter((patch2) => patch2.selectors !== void 0 && (patch2.selectors.changes.length > 0 || !patch2.selectors.known) && patch2.source !== own && targets(patch2.target, object.kind, object.name, object.apiVersion, affixes));
   if (changing.length !== 1)
     return { object };
   const patch = changing[0];
   const { target } = patch;
   const { group, version: version2 } = splitApiVersion(object.apiVersion ?? "");
-  const exact = target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true && (target.group === void 0 || target.group === group) && (target.version === void 0 || target.version === version2) && (target.apiVersion === void 0 || target.apiVersion === object.apiVersion);
+  const exact = target.kind === object.kind && (target.name === object.name || target.unprefixedName === object.name) && target.selector !== true && target.qualified !== true && (target.group === void 0 || target.group === group) && (target.version === void 0 || target.version === version2) && (target.apiVersion === void 0 || target.apiVersion === object.apiVersion);
   if (!exact || !patch.selectors.known)
     return { object };
-  const others = run2.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion));
+  const others = run2.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion, affixes));
   if (others.some((other) => other.metadataOnly !== true))
     return { object };
   if (run2.kustomizations.some((listing) => listing.unreadable === true))
     return { object };
   const webhooks = [...object.effective.webhooks ?? []];
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name) => typeof name === "string"));
-  const serviceMayMove = run2.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, "Service", name, "v1")));
+  const serviceMayMove = run2.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, "Service", name, "v1", void 0)));
   for (const { webhook: name, namespace } of patch.selectors.serviceNamespaces ?? []) {
     const webhook = webhooks.find((each) => each?.name === name);
     if (webhook?.clientConfig?.service?.namespace !== namespace)
@@ -38955,8 +39117,8 @@ function answersAlikeAnywhere(selector, namespaces) {
 function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMatter }) {
   const listings = run2.kustomizations;
   const real = realPath(file);
-  const folder = (0, import_node_path6.dirname)(real);
-  const own = realPath((0, import_node_path6.resolve)(patch.file));
+  const folder = (0, import_node_path7.dirname)(real);
+  const own = realPath((0, import_node_path7.resolve)(patch.file));
   const listingFile = listings.filter((listing) => listing.resources.includes(real));
   if (listingFile.length !== 1)
     return false;
@@ -38965,11 +39127,11 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const keeps2 = (listing) => listing.unreadable !== true && listing.component !== true && listing.transformsOtherwise === false && (listing.vars !== true || !varsApply);
   let answer = "every";
   let patchOverlay;
-  if ((0, import_node_path6.dirname)(own) !== folder || realPath((0, import_node_path6.resolve)(base.file)) !== own) {
-    patchOverlay = listings.find((listing) => realPath((0, import_node_path6.resolve)(listing.file)) === own);
-    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(base.file))) !== folder)
+  if ((0, import_node_path7.dirname)(own) !== folder || realPath((0, import_node_path7.resolve)(base.file)) !== own) {
+    patchOverlay = listings.find((listing) => realPath((0, import_node_path7.resolve)(listing.file)) === own);
+    if (patchOverlay === void 0 || !patchOverlay.resources.includes(folder) || (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(base.file))) !== folder)
       return false;
-    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path6.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path6.join)((0, import_node_path6.dirname)(own), name))).length !== 1)
+    if (!KUSTOMIZATION_FILES2.includes((0, import_node_path7.basename)(own)) || KUSTOMIZATION_FILES2.filter((name) => existsSync((0, import_node_path7.join)((0, import_node_path7.dirname)(own), name))).length !== 1)
       return false;
     if (listings.some((listing) => listing !== patchOverlay && listing.resources.includes(folder)))
       return false;
@@ -38977,7 +39139,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
       return false;
     if (!keeps2(base) || base.renames || base.moves === true)
       return false;
-    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path6.resolve)(other.file)) === realPath((0, import_node_path6.resolve)(base.file)) && other.metadataOnly !== true))
+    if (run2.kustomizePatches.some((other) => other !== patch && realPath((0, import_node_path7.resolve)(other.file)) === realPath((0, import_node_path7.resolve)(base.file)) && other.metadataOnly !== true))
       return false;
     answer = "overlay";
   }
@@ -38991,7 +39153,7 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const relabels = (listing) => listing.mayRelabelNamespaces === true || listing.vars === true && varsRelabel;
   if (relabelsMatter && (listings.some(relabels) || run2.kustomizePatches.some((other) => other.changesKind === true || mayTargetKind(other.target, "Namespace"))))
     return false;
-  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path6.dirname)(own), listings);
+  const builders = buildersOf(patchOverlay === void 0 ? folder : (0, import_node_path7.dirname)(own), listings);
   if (builders === void 0)
     return false;
   const overlays = patchOverlay === void 0 ? builders : [patchOverlay, ...builders];
@@ -39001,8 +39163,8 @@ function buildsKeepThePatch(patch, file, object, run2, { movesMatter, relabelsMa
   const unread = (resource, listing) => !readOrFile(resource, listings, namespacesDoNotMatter) && !(namespacesDoNotMatter && isRemote(resource, listing));
   if (listings.some((listing) => listing.resources.some((resource) => unread(resource, listing))))
     return false;
-  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path6.resolve)(overlay.file)))]);
-  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path6.resolve)(other.file))));
+  const building = /* @__PURE__ */ new Set([own, ...overlays.map((overlay) => realPath((0, import_node_path7.resolve)(overlay.file)))]);
+  const patchedThere = run2.kustomizePatches.filter((other) => building.has(realPath((0, import_node_path7.resolve)(other.file))));
   if (patchedThere.some((other) => other.changesKind === true || mayTargetKind(other.target, "Service") && other.keepsPlace !== true))
     return false;
   return overlays.every((overlay) => keeps2(overlay) && !(movesMatter && overlay.moves === true) && !patchedThere.some((other) => other !== patch && other.file === overlay.file && other.metadataOnly !== true && (other.changesKind === true || mayTargetKind(other.target, object.kind)))) ? answer : false;
@@ -39012,12 +39174,12 @@ function renamesByNameOnly(listing) {
 }
 function repositoryRead(folder, listings, memo) {
   let root;
-  for (let at = folder; ; at = (0, import_node_path6.dirname)(at)) {
-    if (existsSync((0, import_node_path6.join)(at, ".git"))) {
+  for (let at = folder; ; at = (0, import_node_path7.dirname)(at)) {
+    if (existsSync((0, import_node_path7.join)(at, ".git"))) {
       root = at;
       break;
     }
-    if ((0, import_node_path6.dirname)(at) === at)
+    if ((0, import_node_path7.dirname)(at) === at)
       return false;
   }
   const answers = memo.get(REPOSITORIES_READ, () => /* @__PURE__ */ new Map());
@@ -39029,7 +39191,7 @@ function repositoryRead(folder, listings, memo) {
   return answer;
 }
 function walkRepository(root, listings) {
-  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path6.resolve)(listing.file))));
+  const read2 = new Set(listings.filter((listing) => listing.unreadable !== true).map((listing) => realPath((0, import_node_path7.resolve)(listing.file))));
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {
     if (folders.length > MAX_REPOSITORY_FOLDERS)
@@ -39041,7 +39203,7 @@ function walkRepository(root, listings) {
       return false;
     }
     for (const entry of entries) {
-      const path = (0, import_node_path6.join)(folders[at], entry.name);
+      const path = (0, import_node_path7.join)(folders[at], entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== ".git" && entry.name !== "node_modules")
           folders.push(path);
@@ -39061,7 +39223,7 @@ function readOrFile(resource, listings, generated) {
   } catch {
     return generated && /\.(?:ya?ml|json)$/i.test(resource);
   }
-  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file))) === resource);
+  return listings.some((listing) => listing.unreadable !== true && (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(listing.file))) === resource);
 }
 function buildersOf(folder, listings) {
   const found = /* @__PURE__ */ new Set();
@@ -39074,7 +39236,7 @@ function buildersOf(folder, listings) {
       found.add(listing);
       if (found.size > MAX_OVERLAYS)
         return void 0;
-      const next = (0, import_node_path6.dirname)(realPath((0, import_node_path6.resolve)(listing.file)));
+      const next = (0, import_node_path7.dirname)(realPath((0, import_node_path7.resolve)(listing.file)));
       if (!seen.has(next)) {
         seen.add(next);
         folders.push(next);
@@ -39105,16 +39267,17 @@ function merged(current, patch) {
 function isMap2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
-var import_node_path6, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
+var import_node_path7, PATCHED, REPOSITORIES_READ, MAX_REPOSITORY_FOLDERS, MAX_OVERLAYS;
 var init_kustomize_selectors = __esm({
   "dist/src/match/kustomize-selectors.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path6 = require("node:path");
+    import_node_path7 = require("node:path");
     init_kustomize_fields();
     init_types();
     init_generated_webhooks();
+    init_kustomize_names();
     init_kube_system_webhooks();
     init_selector();
     init_label_selector();
@@ -39319,7 +39482,7 @@ function computeSystemWrites(discovery) {
   const rank = (write2) => FIRST.includes(write2.resource) ? FIRST.indexOf(write2.resource) : FIRST.length;
   return Object.freeze(writes.sort((a, b) => rank(a) - rank(b)));
 }
-function mayMatch(rules2, write2) {
+function mayMatch2(rules2, write2) {
   return (rules2 ?? []).some((rule44) => rule44 !== null && typeof rule44 === "object" && names(rule44.operations, write2.operation) && names(rule44.apiGroups, write2.group) && (rule44.resources ?? []).some((entry) => {
     const slash = entry.indexOf("/");
     const resource = slash < 0 ? entry : entry.slice(0, slash);
@@ -39387,7 +39550,7 @@ function checkPolicyObject3(object, run2) {
   let deletesOnly = true;
   let gatedOnly = true;
   for (const write2 of systemWrites(run2.discovery)) {
-    if (!mayMatch(policyRules2, write2))
+    if (!mayMatch2(policyRules2, write2))
       continue;
     const boundBy = [];
     let rule44;
@@ -39644,22 +39807,6 @@ var init_non_idempotent_mutator = __esm({
         };
       }
     });
-  }
-});
-
-// dist/src/json.js
-function isRecord2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function pointerToPath(pointer) {
-  if (pointer === "")
-    return [];
-  return pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")).map((segment) => /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment);
-}
-var init_json = __esm({
-  "dist/src/json.js"() {
-    "use strict";
-    init_import_meta_url();
   }
 });
 
@@ -42541,114 +42688,6 @@ var init_glob = __esm({
   }
 });
 
-// dist/src/match/patched.js
-function patchesOf(patches, object) {
-  const all = patchesChanging(patches, object);
-  if (all.some((patch) => patch.target.metadataSelectors === void 0))
-    return all;
-  const metadata2 = isRecord2(object.written) && isRecord2(object.written.metadata) ? object.written.metadata : {};
-  const labels = stringsOf(metadata2.labels);
-  const annotations = stringsOf(metadata2.annotations);
-  return all.filter((patch) => {
-    const selectors = patch.target.metadataSelectors;
-    return mayMatch2(selectors.labels, labels) && mayMatch2(selectors.annotations, annotations);
-  });
-}
-function filesBuilt(listing, inFolder) {
-  const files2 = /* @__PURE__ */ new Set();
-  const seen = /* @__PURE__ */ new Set([listing]);
-  const queue = [listing];
-  for (let at = 0; at < queue.length; at++) {
-    const current = queue[at];
-    if (current.unreadable === true || current.component === true)
-      return void 0;
-    for (const resource of current.resources) {
-      if (files2.size + seen.size > MAX_REACHED)
-        return void 0;
-      let file = false;
-      try {
-        file = (0, import_node_fs2.statSync)(resource).isFile();
-      } catch {
-        return void 0;
-      }
-      if (file) {
-        files2.add(realPath(resource));
-        continue;
-      }
-      const there = inFolder(realPath(resource));
-      if (there.length === 0)
-        return void 0;
-      for (const other of there) {
-        if (seen.has(other))
-          continue;
-        seen.add(other);
-        queue.push(other);
-      }
-    }
-  }
-  return files2;
-}
-function patchesBuilding(patches, object, run2, stream) {
-  const real = run2.memo.get(REAL_PATHS, () => {
-    const known = /* @__PURE__ */ new Map();
-    return (path) => {
-      let found = known.get(path);
-      if (found === void 0)
-        known.set(path, found = realPath((0, import_node_path7.resolve)(path)));
-      return found;
-    };
-  });
-  const file = real(stream);
-  const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
-  return patchesOf(patches, object).filter((patch) => {
-    const files2 = built(real(patch.file));
-    return files2 === void 0 || files2.has(file);
-  });
-}
-function builtByKustomization(listings) {
-  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path7.resolve)(listing.file))]));
-  const byFile2 = /* @__PURE__ */ new Map();
-  for (const [listing, file] of files2)
-    if (!byFile2.has(file))
-      byFile2.set(file, listing);
-  const byFolder = groupBy(listings, (listing) => (0, import_node_path7.dirname)(files2.get(listing)));
-  const answers = /* @__PURE__ */ new Map();
-  return (kustomization) => {
-    const listing = byFile2.get(kustomization);
-    if (listing === void 0)
-      return void 0;
-    if (!answers.has(kustomization))
-      answers.set(kustomization, filesBuilt(listing, (folder) => byFolder.get(folder) ?? []));
-    return answers.get(kustomization);
-  };
-}
-function stringsOf(value) {
-  return isRecord2(value) ? Object.fromEntries(Object.entries(value).filter((entry) => typeof entry[1] === "string")) : {};
-}
-function mayMatch2(text, values) {
-  if (text === void 0)
-    return true;
-  const selector = parseSelectorString(text);
-  return selector === void 0 || selectorMatches(selector, values) !== false;
-}
-var import_node_path7, MAX_REACHED, REAL_PATHS, FILES_BUILT;
-var init_patched = __esm({
-  "dist/src/match/patched.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_fs();
-    import_node_path7 = require("node:path");
-    init_collections();
-    init_json();
-    init_kustomize_patches();
-    init_run_scope();
-    init_selector();
-    MAX_REACHED = 4096;
-    REAL_PATHS = memoKey("real paths of kustomizations and streams");
-    FILES_BUILT = memoKey("the files each kustomization builds");
-  }
-});
-
 // dist/rules/ca-bundle.js
 function namedByPatcher(object, patcherNamesByText) {
   const name = object.name;
@@ -42676,7 +42715,7 @@ function patcherNames(text, patcherNamesByText) {
   patcherNamesByText.set(text, names2);
   return names2;
 }
-function bundleReplaced(object, entry, injected, patcherNamesByText, patches) {
+function bundleReplaced(object, entry, injected, patcherNamesByText, run2) {
   const annotations = object.effective.metadata?.annotations ?? {};
   const name = object.name ?? "";
   if ((entry.webhook.rules ?? []).length === 0)
@@ -42690,7 +42729,7 @@ function bundleReplaced(object, entry, injected, patcherNamesByText, patches) {
     return "the injected option";
   if (namedByPatcher(object, patcherNamesByText))
     return "named by a CA patcher setting in the same file";
-  if (patchesOf(patches, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true))
+  if (patchesOf(run2, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true))
     return "a kustomize patch or replacement of the run";
   return void 0;
 }
@@ -42844,7 +42883,7 @@ var init_ca_bundle = __esm({
             const bundle = clientConfig.caBundle;
             if (typeof bundle === "string" && !isBase64(bundle))
               continue;
-            if (bundleReplaced(object, entry, injected, patcherNamesByText, run2.kustomizePatches) !== void 0)
+            if (bundleReplaced(object, entry, injected, patcherNamesByText, run2) !== void 0)
               continue;
             yield { entry, decoded: Buffer.from((bundle ?? "").replace(/[\r\n]/g, ""), "base64"), hasService };
           }
@@ -43407,7 +43446,7 @@ var init_webhook_network_policy = __esm({
 // dist/rules/generic-configuration-name.js
 function namesInCluster(object, run2) {
   const stream = streamOf(object.manifest.file);
-  const renaming = patchesBuilding(run2.kustomizePatches, { ...object, file: object.manifest.file.path }, run2, stream).some((patch) => patch.unread === true || patch.changesKind === true || patch.renamesTo !== void 0 || patch.replacesName === true);
+  const renaming = patchesBuilding({ ...object, file: object.manifest.file.path }, run2, stream).some((patch) => patch.unread === true || patch.changesKind === true || patch.renamesTo !== void 0 || patch.replacesName === true);
   if (renaming)
     return void 0;
   const builds = kustomizeNamesOf(run2).topBuildsOf(stream);
@@ -45661,7 +45700,7 @@ function bindingsOnlyWarn(policy, run2) {
     return false;
   return bindings.every((binding) => {
     const actions = bindingSpec(binding)?.validationActions;
-    const patched2 = binding.name === void 0 ? run2.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind)) : patchesChanging(run2.kustomizePatches, { ...binding, file: binding.manifest.file.path }).length > 0;
+    const patched2 = binding.name === void 0 ? run2.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind)) : runPatchesChanging(run2, { ...binding, file: binding.manifest.file.path }).length > 0;
     return binding.decodable && !patched2 && Array.isArray(actions) && actions.length > 0 && actions.every((action) => NON_DENYING_ACTIONS.has(action));
   });
 }
@@ -45684,6 +45723,7 @@ var init_match_condition_missing_field = __esm({
     init_run_scope();
     init_unreadable();
     init_kustomize_patches();
+    init_patched();
     init_placeholder();
     init_types();
     init_webhooks();
@@ -46447,7 +46487,7 @@ function becomesKubeSystem(namespace, run2) {
   const builds = kustomizeNamesOf(run2).topBuildsOf(stream);
   if (builds === void 0 || builds.length === 0)
     return namespace.name === KUBE_SYSTEM3;
-  if (patchesBuilding(run2.kustomizePatches, { kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run2, stream).length > 0)
+  if (patchesBuilding({ kind: "Namespace", name: namespace.name, file: namespace.manifest.file.path, written: namespace.written }, run2, stream).length > 0)
     return false;
   return builds.some((build) => (build.namespace ?? namespace.name) === KUBE_SYSTEM3);
 }
@@ -50049,7 +50089,7 @@ var init_unused_suppression = __esm({
 // dist/rules/kustomize-patched.js
 function check5(object, run2, judgedPatched = void 0) {
   const changesFindings = (patch) => object.kind === "Namespace" || patch.setsLabelsOrAnnotationsOnly !== true;
-  const building = patchesBuilding(run2.kustomizePatches, object, run2, object.stream).filter(changesFindings);
+  const building = patchesBuilding(object, run2, object.stream).filter(changesFindings);
   const patches = [...building.filter((patch) => patch.unread !== true), ...building.filter((patch) => patch.unread === true)];
   if (patches.length === 0)
     return [];
@@ -70567,4 +70607,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 816bd0cfcb9fd860f05ede55d71a1ca016612fe133d44560725a780982397900
+//# admission-lint-build 2e99bd52a6a5a3d771cf847ae89a76d136a3a46ec3086bddb6f1d6c7ff25eba7

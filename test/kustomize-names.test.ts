@@ -159,3 +159,45 @@ describe('a binding that names its policy as the build names it', () => {
     expect(names.buildsOf('/c/base/w.yaml')).toEqual([]);
   });
 });
+
+describe('a patch selects an object by the name it has where the patch runs', () => {
+  const webhook = (name: string): string => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: ${name}}
+webhooks:
+  - name: ${name}.example.com
+    failurePolicy: Ignore
+    admissionReviewVersions: [v1]
+    sideEffects: None
+    clientConfig: {url: "https://webhook.example.com/validate"}
+    namespaceSelector: {matchLabels: {team: a}}
+    rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+`;
+  const patched = async (paths: string[]): Promise<string[]> => {
+    const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => rule.meta.id !== 'kustomize-patched').map((rule) => [rule.meta.id, 'off']));
+    const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
+    return report.findings.map((f) => `${f.file.replace(/^.*?config\//, '')}:${f.line} ${(f.object as { name?: string } | undefined)?.name ?? ''}`);
+  };
+  const patch = (name: string): string => `resources:\n- ../base\npatches:\n- target: {kind: ValidatingWebhookConfiguration, name: '${name}'}\n  patch: '[{"op": "remove", "path": "/webhooks/0/namespaceSelector"}]'\n`;
+
+  it("an overlay's patch of the name a base's namePrefix gives", async () => {
+    const tree = {
+      'config/base/webhooks.yaml': `${webhook('vwc')}---\n${webhook('other')}`,
+      'config/base/kustomization.yaml': 'namePrefix: app-\nresources:\n- webhooks.yaml\n',
+      'config/overlay/kustomization.yaml': patch('app-vwc'),
+    };
+    expect(await patched([folder(tree)])).toEqual(['base/webhooks.yaml:3 vwc']);
+    // The name as written is not the one the overlay sees, nor is a prefix no build gives.
+    expect(await patched([folder({ ...tree, 'config/overlay/kustomization.yaml': patch('dev-vwc') })])).toEqual([]);
+  });
+
+  it('a pattern, anchored, on every name on the way: a DNS name selects itself, not its siblings', async () => {
+    const tree = {
+      'config/base/webhooks.yaml': `${webhook('a.example.io')}---\n${webhook('b.example.io')}`,
+      'config/base/kustomization.yaml': 'resources:\n- webhooks.yaml\n',
+      'config/overlay/kustomization.yaml': patch('a.example.io'),
+    };
+    expect(await patched([folder(tree)])).toEqual(['base/webhooks.yaml:3 a.example.io']);
+    expect(await patched([folder({ ...tree, 'config/base/kustomization.yaml': 'namePrefix: x-\nresources:\n- webhooks.yaml\n', 'config/overlay/kustomization.yaml': patch('x-.*') })])).toEqual(['base/webhooks.yaml:3 a.example.io', 'base/webhooks.yaml:15 b.example.io']);
+  });
+});

@@ -1,11 +1,12 @@
 /** What a kustomization's patches change, read from its text (src/parse/kustomize-patches.ts). */
 import { describe, expect, it } from 'vitest';
-import { kustomizePatches, patchesChanging } from '../src/parse/kustomize-patches.js';
+import { kustomizePatches, patchesChanging, targets, type NameAffixes } from '../src/parse/kustomize-patches.js';
 import { patchesOf } from '../src/match/patched.js';
+import { RunMemo } from '../src/run-scope.js';
 
 const read = (text: string, files: Record<string, string> = {}) => kustomizePatches('k.yaml', text, true, (path) => files[path]);
 const changed = (text: string, kind: string, name: string, files: Record<string, string> = {}): number[] =>
-  patchesChanging(read(text, files), { kind, name, file: '<stdin>' }).map((patch) => patch.line);
+  patchesChanging(read(text, files), { kind, name, file: '<stdin>' }, []).map((patch) => patch.line);
 
 describe('kustomize patches', () => {
   it('reads targets from selectors, from the patch text, and from patch files', () => {
@@ -73,7 +74,7 @@ describe('kustomize patches', () => {
     ].join('\n');
     const files = { 'smp.yaml': 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\n' };
     const at = (apiVersion: string | undefined): number[] =>
-      patchesChanging(read(text, files), { kind: 'ValidatingAdmissionPolicy', name: 'p', file: '<stdin>', ...(apiVersion === undefined ? {} : { apiVersion }) }).map((patch) => patch.line);
+      patchesChanging(read(text, files), { kind: 'ValidatingAdmissionPolicy', name: 'p', file: '<stdin>', ...(apiVersion === undefined ? {} : { apiVersion }) }, []).map((patch) => patch.line);
     // The version is written whole for the first patch and the strategic-merge one; a pattern may match.
     expect(at('admissionregistration.k8s.io/v1')).toEqual([6]);
     expect(at('admissionregistration.k8s.io/v1beta1')).toEqual([2, 6, 8]);
@@ -119,7 +120,7 @@ describe('kustomize patches', () => {
   it('evaluates a replacement\'s annotation selector on what the object writes, unless a patch or the kustomization may add it', () => {
     const replacement = (extra = ''): string =>
       `${extra}replacements:\n  - source: {kind: Certificate, name: c, fieldPath: .metadata.namespace}\n    targets:\n      - select: {annotationSelector: cert-manager.io/inject-ca-from}\n        fieldPaths: [".metadata.annotations.[cert-manager.io/inject-ca-from]"]\n`;
-    const on = (text: string, written: unknown, kind = 'Namespace'): number[] => patchesOf(read(text), { kind, name: 'system', file: '<stdin>', written }).map((patch) => patch.line);
+    const on = (text: string, written: unknown, kind = 'Namespace'): number[] => patchesOf({ memo: new RunMemo(), kustomizations: [], kustomizePatches: read(text) }, { kind, name: 'system', file: '<stdin>', written }).map((patch) => patch.line);
     const annotated = { metadata: { annotations: { 'cert-manager.io/inject-ca-from': 'x/y' } } };
     expect(on(replacement(), { metadata: { name: 'system' } })).toEqual([]);
     expect(on(replacement(), annotated)).toEqual([2]);
@@ -152,5 +153,38 @@ describe('kustomize patches', () => {
     // written after a Flux apiVersion: both are kustomizations.
     expect(kustomizePatches('s', aliased.replace('kustomize.config.k8s.io/v1beta1', '""'), false, () => undefined)).toHaveLength(1);
     expect(kustomizePatches('s', flux.replace('kind: Kustomization', 'kind: Kustomization\napiversion: kustomize.config.k8s.io/v1beta1'), false, () => undefined)).toHaveLength(1);
+  });
+});
+
+describe('selector fields as kustomize matches them: regular expressions over the whole value, on the names the builds give', () => {
+  const vwc = 'ValidatingWebhookConfiguration';
+  const written: NameAffixes = [];
+  it('takes a DNS name as selecting itself, not every name its dots could match as wildcards (hold-out 32)', () => {
+    expect(targets({ kind: vwc, name: 'inferenceservice.example.io' }, vwc, 'inferenceservice.example.io', undefined, written)).toBe(true);
+    expect(targets({ kind: vwc, name: 'inferenceservice.example.io' }, vwc, 'capacityreservation.example.io', undefined, written)).toBe(false);
+    // A dot matches any character, anchored at both ends.
+    expect(targets({ kind: vwc, name: 'a.b' }, vwc, 'axb', undefined, written)).toBe(true);
+    expect(targets({ kind: vwc, name: 'a.b' }, vwc, 'a.bc', undefined, written)).toBe(false);
+    expect(targets({ kind: vwc, name: '.*-webhook' }, vwc, 'app-webhook', undefined, written)).toBe(true);
+    expect(targets({ kind: vwc, name: 'app|other' }, vwc, 'other', undefined, written)).toBe(true);
+    expect(targets({ kind: 'Validating.*', name: 'x' }, vwc, 'x', undefined, written)).toBe(true);
+    expect(targets({ kind: 'Mutating.*' }, vwc, 'x', undefined, written)).toBe(false);
+    expect(targets({ kind: vwc, group: 'admissionregistration\\.k8s\\.io', version: 'v1' }, vwc, 'x', 'admissionregistration.k8s.io/v1', written)).toBe(true);
+    expect(targets({ kind: vwc, version: 'v1beta.*' }, vwc, 'x', 'admissionregistration.k8s.io/v1', written)).toBe(false);
+  });
+  it('tries the name each build gives on the way: a base prefix an overlay patches by, a legacy JSON 6902 patch after the prefix', () => {
+    const prefixed: NameAffixes = [{ prefix: 'app-', suffix: '' }, { prefix: 'prod-app-', suffix: '-v2' }];
+    expect(targets({ kind: vwc, name: 'app-vwc' }, vwc, 'vwc', undefined, written)).toBe(false);
+    expect(targets({ kind: vwc, name: 'app-vwc' }, vwc, 'vwc', undefined, prefixed)).toBe(true);
+    expect(targets({ kind: vwc, name: 'prod-app-vwc-v2' }, vwc, 'vwc', undefined, prefixed)).toBe(true);
+    expect(targets({ kind: vwc, name: 'app-.*\\.example\\.io' }, vwc, 'vwc.example.io', undefined, prefixed)).toBe(true);
+    expect(targets({ kind: vwc, name: 'app-.*\\.example\\.io' }, vwc, 'vwc.example.com', undefined, prefixed)).toBe(false);
+  });
+  it('takes any pattern as matching where the builds are not followed, and a pattern RE2 rejects as matching', () => {
+    expect(targets({ kind: vwc, name: 'inferenceservice.example.io' }, vwc, 'capacityreservation.example.io', undefined, undefined)).toBe(true);
+    expect(targets({ kind: vwc, name: 'other' }, vwc, 'vwc', undefined, undefined)).toBe(false);
+    expect(targets({ kind: vwc, name: '(?<=a)b' }, vwc, 'anything', undefined, written)).toBe(true);
+    // A backtracking matcher would not return on this input (the test would time out).
+    expect(targets({ kind: vwc, name: '(a+)+$' }, vwc, `${'a'.repeat(5000)}!`, undefined, written)).toBe(false);
   });
 });

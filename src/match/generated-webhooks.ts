@@ -7,7 +7,7 @@
  * of the run moves it, the namespace its webhooks run in is not in the run.
  */
 import type { SourceFile } from '../load/sources.js';
-import { patchesChanging } from '../parse/kustomize-patches.js';
+import { runPatchesChanging } from './patched.js';
 import { kustomizeNamesOf } from './kustomize-names.js';
 import { streamOf } from './namespaces.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
@@ -44,7 +44,7 @@ export function asGenerated(object: WebhookConfigurationObject, run: Pick<RunSco
     return url == null && service?.namespace === SCAFFOLD_NAMESPACE && service.name === SCAFFOLD_SERVICE && (caBundle == null || caBundle === '');
   });
   if (!scaffolded) return false;
-  if (patchesChanging(run.kustomizePatches, { ...object, file: object.manifest.file.path }).some((patch) => patch.metadataOnly !== true)) return false;
+  if (runPatchesChanging(run, { ...object, file: object.manifest.file.path }).some((patch) => patch.metadataOnly !== true)) return false;
   const names = kustomizeNamesOf(run);
   const unmoved = (file: SourceFile): boolean => names.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
   if (!unmoved(object.manifest.file)) return false;

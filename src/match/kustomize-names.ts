@@ -11,7 +11,7 @@
  * Kustomization` document elsewhere, or a second document, is never built.
  */
 import { basename, dirname, resolve } from 'node:path';
-import { mayTargetKind, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
+import { mayTargetKind, realPath, type KustomizationListing, type KustomizePatch, type NameAffixes } from '../parse/kustomize-patches.js';
 import { POLICY_KINDS } from '../model/types.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 
@@ -43,6 +43,7 @@ const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 
 export class KustomizeNames {
   readonly #listings: readonly KustomizationListing[];
   readonly #builds = new Map<string, readonly BuildOfFile[] | null>();
+  readonly #affixes = new Map<string, NonNullable<NameAffixes> | null>();
 
   /** Kustomizations with a patch or replacement that may select a policy or a binding: it may rename, delete or rebind one. */
   readonly #patching: ReadonlySet<string>;
@@ -74,12 +75,27 @@ export class KustomizeNames {
    * such an earlier name. Undefined where the builds are not followed.
    */
   namesOnTheWay(file: string, name: string): ReadonlySet<string> | undefined {
-    if (this.#listings.length === 0 || file === '<stdin>') return new Set([name]);
+    const affixes = this.affixesOnTheWay(file);
+    return affixes === undefined ? undefined : new Set([name, ...affixes.map(({ prefix, suffix }) => `${prefix}${name}${suffix}`)]);
+  }
+
+  /**
+   * The prefix and suffix each kustomization of the run puts around the names of objects of
+   * `file` on the way to a top build (counting the bases' below it); undefined where the builds
+   * are not followed. A patch selects an object by the name it has where the patch runs.
+   */
+  affixesOnTheWay(file: string): NameAffixes {
+    if (this.#listings.length === 0 || file === '<stdin>') return [];
     const path = realPath(resolve(file));
-    const budget = { left: MAX_BUILDS };
-    const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
-    if (budget.left < 0) return undefined;
-    return new Set([name, ...chains.map((build) => `${build.prefix}${name}${build.suffix}`)]);
+    let affixes = this.#affixes.get(path);
+    if (affixes === undefined) {
+      const budget = { left: MAX_BUILDS };
+      const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
+      const unique = new Map(chains.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }]));
+      affixes = budget.left < 0 ? null : [...unique.values()];
+      this.#affixes.set(path, affixes);
+    }
+    return affixes ?? undefined;
   }
 
   /**

@@ -20,6 +20,7 @@ import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
 import { asGenerated } from './generated-webhooks.js';
+import { kustomizeNamesOf } from './kustomize-names.js';
 import { KUBE_SYSTEM } from './kube-system-webhooks.js';
 import { selectorMatches } from './selector.js';
 import { validateLabelSelector } from '../validate/label-selector.js';
@@ -97,8 +98,9 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   const file = object.manifest.file.path;
   if (file === '<stdin>' || object.name === undefined) return { object };
   const own = resolve(file);
+  const affixes = kustomizeNamesOf(run).affixesOnTheWay(file);
   const changing = run.kustomizePatches.filter(
-    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && targets(patch.target, object.kind, object.name, object.apiVersion),
+    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && targets(patch.target, object.kind, object.name, object.apiVersion, affixes),
   );
   if (changing.length !== 1) return { object };
   const patch = changing[0]!;
@@ -106,14 +108,14 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   // A group and version that are the object's own select it alone, as kind and name do.
   const { group, version } = splitApiVersion(object.apiVersion ?? '');
   const exact =
-    target.kind === object.kind && target.name === object.name && target.selector !== true && target.qualified !== true &&
+    target.kind === object.kind && (target.name === object.name || target.unprefixedName === object.name) && target.selector !== true && target.qualified !== true &&
     (target.group === undefined || target.group === group) && (target.version === undefined || target.version === version) &&
     (target.apiVersion === undefined || target.apiVersion === object.apiVersion);
   if (!exact || !patch.selectors!.known) return { object };
   // Another patch of the object may rename a webhook (the selector then lands on a stub of the old
   // name), or move the Service a namespaceSelector is judged against: only patches of its
   // metadata (a rename of the object, the CA annotation) leave the webhooks as they are.
-  const others = run.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion));
+  const others = run.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion, affixes));
   if (others.some((other) => other.metadataOnly !== true)) return { object };
   // A kustomization of the run that could not be read may build on the folder.
   if (run.kustomizations.some((listing) => listing.unreadable === true)) return { object };
@@ -124,7 +126,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   const services = new Set(webhooks.map((webhook) => webhook?.clientConfig?.service?.name).filter((name): name is string => typeof name === 'string'));
   // (A patch that leaves the Service in place, a strategic merge of its pod selector, does not.)
   // Where the Service may move, the patched selectors still hold for kube-system, judged by its name below.
-  const serviceMayMove = run.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, 'Service', name, 'v1')));
+  const serviceMayMove = run.kustomizePatches.some((other) => other.source !== own && other.keepsPlace !== true && [...services].some((name) => targets(other.target, 'Service', name, 'v1', undefined)));
   // A Service namespace the patch writes must be the one the webhook has: else the build calls another.
   for (const { webhook: name, namespace } of patch.selectors!.serviceNamespaces ?? []) {
     const webhook = webhooks.find((each) => each?.name === name);

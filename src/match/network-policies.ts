@@ -28,7 +28,7 @@ import { unreadableMayHold } from './unreadable.js';
 import { namespaceLabels } from './namespaces.js';
 import { selectorMatches, type Labels } from './selector.js';
 
-export type NetworkPolicyScope = Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'memo' | 'networkPolicies' | 'networkPoliciesOutsideBundles' | 'namespaces' | 'kubeVersion'>;
+export type NetworkPolicyScope = Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'kustomizations' | 'memo' | 'networkPolicies' | 'networkPoliciesOutsideBundles' | 'namespaces' | 'kubeVersion'>;
 
 /**
  * Namespaces (their labels) the API server's calls may come from as seen by a policy peer: kube-system,

@@ -11,6 +11,7 @@ import { groupBy } from '../collections.js';
 import { isRecord } from '../json.js';
 import { patchesChanging, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
+import { kustomizeNamesOf } from './kustomize-names.js';
 import { parseSelectorString, selectorMatches, type Labels } from './selector.js';
 
 export interface PatchedObject {
@@ -22,8 +23,20 @@ export interface PatchedObject {
   readonly written: unknown;
 }
 
-export function patchesOf(patches: readonly KustomizePatch[], object: PatchedObject): KustomizePatch[] {
-  const all = patchesChanging(patches, object);
+/** What the run's patches are read with: the patches, and the kustomizations that give names on the way. */
+export type PatchScope = Pick<RunScope, 'memo' | 'kustomizations' | 'kustomizePatches'>;
+
+/**
+ * The patches of the run that change an object (src/parse/kustomize-patches.ts patchesChanging),
+ * its name tried as written and as each build of the run names it on the way (`listedAs`: the
+ * path the run's kustomizations list it by, a rendered stream's own).
+ */
+export function runPatchesChanging(run: PatchScope, object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, listedAs: string = object.file): KustomizePatch[] {
+  return patchesChanging(run.kustomizePatches, object, kustomizeNamesOf(run).affixesOnTheWay(listedAs));
+}
+
+export function patchesOf(run: PatchScope, object: PatchedObject, listedAs?: string): KustomizePatch[] {
+  const all = runPatchesChanging(run, object, listedAs);
   if (all.some((patch) => patch.target.metadataSelectors === undefined)) return all;
   const metadata = isRecord(object.written) && isRecord(object.written.metadata) ? object.written.metadata : {};
   const labels = stringsOf(metadata.labels);
@@ -80,7 +93,7 @@ function filesBuilt(listing: KustomizationListing, inFolder: (folder: string) =>
  * kustomization lists: hold-out 14). A patch whose kustomization is not among the run's, or
  * whose files are not known (a Component's among them), is kept.
  */
-export function patchesBuilding(patches: readonly KustomizePatch[], object: PatchedObject, run: Pick<RunScope, 'kustomizations' | 'memo'>, stream: string): KustomizePatch[] {
+export function patchesBuilding(object: PatchedObject, run: PatchScope, stream: string): KustomizePatch[] {
   // A rendered stream's template is not a file: the stream is what a kustomization lists (s38d 8).
   const real = run.memo.get(REAL_PATHS, () => {
     const known = new Map<string, string>();
@@ -92,7 +105,7 @@ export function patchesBuilding(patches: readonly KustomizePatch[], object: Patc
   });
   const file = real(stream);
   const built = run.memo.get(FILES_BUILT, () => builtByKustomization(run.kustomizations));
-  return patchesOf(patches, object).filter((patch) => {
+  return patchesOf(run, object, stream).filter((patch) => {
     const files = built(real(patch.file));
     return files === undefined || files.has(file);
   });

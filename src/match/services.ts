@@ -21,11 +21,11 @@ import type { ServiceObject, WebhookConfigurationObject } from '../model/objects
 import type { SourceFile } from '../load/sources.js';
 import { isPlaceholder } from '../text/placeholder.js';
 import type { Webhook } from '../model/types.js';
-import { patchesChanging } from '../parse/kustomize-patches.js';
+import { runPatchesChanging } from './patched.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { unreadableMayHoldNaming } from './unreadable.js';
 
-export type ServiceScope = Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'memo'>;
+export type ServiceScope = Pick<RunScope, 'services' | 'unreadable' | 'kustomizePatches' | 'kustomizations' | 'memo'>;
 
 /** What missingFromBundle reads besides the Services: the Namespaces, to see which ones a bundle defines. */
 export type BundleScope = ServiceScope & Pick<RunScope, 'namespaces' | 'servicesOutsideBundles'>;
@@ -72,7 +72,7 @@ export function servicesNamed(scope: ServiceScope, namespace: string, name: stri
   const index = byName(scope);
   const found = index.get(`${namespace}/${name}`);
   if (found === undefined || index.has(`/${name}`)) return undefined;
-  if (found.some((service) => patchesChanging(scope.kustomizePatches, { kind: 'Service', name, file: service.manifest.file.path }).length > 0)) return undefined;
+  if (found.some((service) => runPatchesChanging(scope, { kind: 'Service', name, file: service.manifest.file.path }).length > 0)) return undefined;
   if (unreadableMayHoldNaming(scope, 'Service', name)) return undefined;
   return found;
 }

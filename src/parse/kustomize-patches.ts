@@ -5,8 +5,9 @@
  * applies them to the resources; the linter reads the resources as written, so the objects they
  * change are named in the output (the `kustomize-patched` rule), never judged silently.
  */
+import { RE2JS } from 're2js';
+import { BoundedCache, ObjectMemo } from '../cache.js';
 import { pushAll } from '../collections.js';
-import { ObjectMemo } from '../cache.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
@@ -17,6 +18,11 @@ export interface PatchTarget {
   readonly kind?: string;
   /** A name, or a regular expression kustomize matches the whole name against. */
   readonly name?: string;
+  /**
+   * A legacy patchesJson6902 target's name less its kustomization's own namePrefix and nameSuffix:
+   * kustomize selects by the original name too (unprefixed, below).
+   */
+  readonly unprefixedName?: string;
   /** A label or annotation selector the linter does not evaluate: the target may be any object of the kind. */
   readonly selector?: boolean;
   /**
@@ -1021,8 +1027,8 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           // nameSuffix (kusttarget's builtin transformer order): its target names the object so
           // renamed (hold-out 28: k8ssandra's 'k8ssandra-operator-mutating-webhook-configuration').
           // kustomize matches a target against the name as written and as renamed, so it selects both (s45a 1).
-          const named = selected !== undefined && field === 'patchesJson6902' ? unprefixed(selected, root.get('namePrefix'), root.get('nameSuffix')) : selected === undefined ? [] : [selected];
-          targets = selected !== undefined ? named.map((each) => ({ target: each, selectors: targetedSelectorChanges(content) })) : contentTargets(patch, path);
+          const named = selected !== undefined && field === 'patchesJson6902' ? unprefixed(selected, root.get('namePrefix'), root.get('nameSuffix')) : selected;
+          targets = named !== undefined ? [{ target: named, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
         // Parsed once for what the patch does to metadata.
@@ -1095,24 +1101,34 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
 }
 
 /**
- * The patches that change an object of this kind and name in `file`. A patch file's own object
- * (linted when it is complete, src/engine/load-run.ts) is not changed by the patch it is.
+ * The prefixes and suffixes the run's kustomize builds put around an object's name on the way to
+ * a top build (src/match/kustomize-names.ts affixesOnTheWay), or undefined where the builds are
+ * not followed. A patch selects an object by the name it has when the patch runs: as written, or
+ * as a base's namePrefix made it (an overlay's patch of `app-x`), or after its own kustomization's
+ * prefix (a legacy patchesJson6902).
  */
-export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }): KustomizePatch[] {
+export type NameAffixes = readonly { readonly prefix: string; readonly suffix: string }[] | undefined;
+
+/**
+ * The patches that change an object of this kind and name in `file`, its name tried as written and
+ * with each of `affixes`. A patch file's own object (linted when it is complete,
+ * src/engine/load-run.ts) is not changed by the patch it is.
+ */
+export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, affixes: NameAffixes): KustomizePatch[] {
   // Several rules ask of each object: answered once per run's patches and object (s39a 7: objects × patches × rules).
   const answers = changingAnswers.get(patches, () => new Map<string, KustomizePatch[]>());
-  const key = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null]);
+  const key = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null, affixes ?? null]);
   let found = answers.get(key);
-  if (found === undefined) answers.set(key, (found = patchesChangingUncached(patches, object)));
+  if (found === undefined) answers.set(key, (found = patchesChangingUncached(patches, object, affixes)));
   return [...found];
 }
 
 /** patchesChanging's answers by the run's patches, then by object. */
 const changingAnswers = new ObjectMemo<readonly KustomizePatch[], Map<string, KustomizePatch[]>>();
 
-function patchesChangingUncached(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }): KustomizePatch[] {
+function patchesChangingUncached(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, affixes: NameAffixes): KustomizePatch[] {
   const own = object.file === '<stdin>' ? undefined : resolve(object.file);
-  const changing = (name: string | undefined): KustomizePatch[] => patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion));
+  const changing = (name: string | undefined): KustomizePatch[] => patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, affixes));
   const found = changing(object.name);
   // A patch that renames the object (a JSON 6902 replace of /metadata/name): an overlay's patches
   // find it by its new name, as kustomize matches a resource by its current name.
@@ -1133,51 +1149,75 @@ const MAX_RENAMES = 8;
  * Whether a patch target selects an object of this kind, name and apiVersion (undefined: any).
  * kustomize selects by group and version too (a `target` selector's `group` and `version`; a
  * strategic-merge patch's own apiVersion, compared whole): a patch for `v1beta1` policies leaves
- * `v1` ones as they are.
+ * `v1` ones as they are. The name is tried as written and with each of `affixes` (the names builds
+ * give it on the way); where those are not known (undefined), a name pattern with an expression's
+ * characters is taken to select it.
  */
-export function targets(target: PatchTarget, kind: string, name: string | undefined, apiVersion?: string): boolean {
-  if (target.kind !== undefined && !matchesWhole(target.kind, kind)) return false;
-  if (target.name !== undefined && (name === undefined || !matchesWhole(target.name, name))) return false;
+export function targets(target: PatchTarget, kind: string, name: string | undefined, apiVersion: string | undefined, affixes: NameAffixes): boolean {
+  if (target.kind !== undefined && !selectsValue(target.kind, kind)) return false;
+  if (target.name !== undefined && (name === undefined || !(selectsName(target.name, name, affixes) || (target.unprefixedName !== undefined && selectsName(target.unprefixedName, name, affixes))))) return false;
   if (apiVersion !== undefined) {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = apiVersion.slice(slash + 1);
-    if (target.group !== undefined && !matchesWhole(target.group, group)) return false;
-    if (target.version !== undefined && !matchesWhole(target.version, version)) return false;
+    if (target.group !== undefined && !selectsValue(target.group, group)) return false;
+    if (target.version !== undefined && !selectsValue(target.version, version)) return false;
     if (target.apiVersion !== undefined && target.apiVersion !== apiVersion) return false;
   }
   return true;
 }
 
+function selectsName(pattern: string, name: string, affixes: NameAffixes): boolean {
+  if (affixes === undefined) return pattern === name || EXPRESSION_CHARACTERS.test(pattern);
+  return selectsValue(pattern, name) || affixes.some(({ prefix, suffix }) => selectsValue(pattern, `${prefix}${name}${suffix}`));
+}
+
 /**
- * The targets of a legacy patchesJson6902 entry: kustomize selects an object whose name as
- * written or as renamed is the target's (resmap Select matches the original and the current id),
- * so a name with the kustomization's own prefix and suffix around it selects both the object
- * written so and the one written without them.
+ * The target of a legacy patchesJson6902 entry: kustomize selects an object whose name as written
+ * or as renamed is the target's (resmap Select matches the original and the current id), so a
+ * name with the kustomization's own prefix and suffix around it selects both the object written
+ * so and the one written without them (`unprefixedName`). One target, so the entry is one patch.
  */
-function unprefixed(target: PatchTarget, prefix: unknown, suffix: unknown): PatchTarget[] {
+function unprefixed(target: PatchTarget, prefix: unknown, suffix: unknown): PatchTarget {
   const before = typeof prefix === 'string' ? prefix : '';
   const after = typeof suffix === 'string' ? suffix : '';
   const name = target.name;
-  if (name === undefined || (before === '' && after === '') || !name.startsWith(before) || !name.endsWith(after) || name.length <= before.length + after.length) return [target];
-  return [target, { ...target, name: name.slice(before.length, name.length - after.length) }];
+  if (name === undefined || (before === '' && after === '') || !name.startsWith(before) || !name.endsWith(after) || name.length <= before.length + after.length) return target;
+  return { ...target, unprefixedName: name.slice(before.length, name.length - after.length) };
 }
 
-/**
- * kustomize matches selector fields as regular expressions over the whole value. A pattern with
- * an expression's characters is taken to match (it may: the object is named, never judged
- * silently); it is not run, so a hostile pattern costs nothing.
- */
 /** Whether a target may select objects of this kind, whatever their name (a regular expression may). */
 export function mayTargetKind(target: PatchTarget, kind: string): boolean {
-  return target.kind === undefined || matchesWhole(target.kind, kind);
+  return target.kind === undefined || selectsValue(target.kind, kind);
 }
 
-function matchesWhole(pattern: string, value: string): boolean {
-  return pattern === value || /[.*+?^${}()|[\]\\]/.test(pattern);
+const EXPRESSION_CHARACTERS = /[.*+?^${}()|[\]\\]/;
+
+/** Selector patterns compiled as kustomize anchors them; null where RE2 rejects the pattern. */
+const selectorPatterns = new BoundedCache<string, RE2JS | null>();
+
+/**
+ * kustomize matches selector fields as regular expressions over the whole value (api/types
+ * selector.go anchorRegex: `^(?:pattern)$`, Go's RE2). A pattern with an expression's characters
+ * is run so, with RE2's linear-time matcher (re2js): a hostile pattern costs no backtracking. One
+ * RE2 rejects (kustomize then fails the build) is taken to match: the object is named, never
+ * judged silently. A DNS name's dots are such characters: `inferenceservice.example.io` selects
+ * itself, not every name.
+ */
+function selectsValue(pattern: string, value: string): boolean {
+  if (pattern === value) return true;
+  if (!EXPRESSION_CHARACTERS.test(pattern)) return false;
+  const compiled = selectorPatterns.get(pattern, () => {
+    try {
+      return RE2JS.compile(`^(?:${pattern})$`);
+    } catch {
+      return null;
+    }
+  });
+  return compiled === null || compiled.matcher(value).find();
 }
 
 /** Whether a replacement target's `select.kind` is written and may select none of `kinds` (as mayTargetKind reads it). */
 function selectsNoneOf(kind: unknown, kinds: readonly string[]): boolean {
-  return typeof kind === 'string' && !kinds.some((each) => matchesWhole(kind, each));
+  return typeof kind === 'string' && !kinds.some((each) => selectsValue(kind, each));
 }
