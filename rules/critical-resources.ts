@@ -1,4 +1,4 @@
-import { reportedAsEverything } from '../src/match/intercepts-everything.js';
+import { EVERYTHING_RULE, reportedAsEverything, wildcardResource } from '../src/match/intercepts-everything.js';
 import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule } from '../src/rule.js';
@@ -53,6 +53,17 @@ export const rule = defineObjectRule({
           // "<resource><where>" per intercepted request, capped in the message (the why of each is in the doc).
           const { described, firstRule, clusterScoped } = criticalWrites(webhook, run, { kubeSystemWrites: ignore || !reportedForKubeSystem.has(entry.index) });
           if (firstRule === undefined) return [];
+          const defaulted = isDefaulted(object, [...entry.path, 'failurePolicy']);
+          // One cause, one finding: with Fail, this error is what the omitted failurePolicy and a
+          // wildcard over every API group (which names these resources too) put at stake; those
+          // rules' findings of the webhook defer to it (src/engine/covers.ts).
+          const wildcard = ignore ? undefined : wildcardResource(webhook, (group) => run.discovery.isKnownBuiltinGroup(group));
+          const covers = ignore
+            ? []
+            : [
+                ...(defaulted ? [{ ruleId: 'implicit-failure-policy', path: [...entry.path, 'failurePolicy'] }] : []),
+                ...(wildcard?.anyGroup === true ? [{ ruleId: EVERYTHING_RULE, path: [...entry.path, 'rules', wildcard.j, 'resources', wildcard.k] }] : []),
+              ];
           const selected = (webhook.namespaceSelector?.matchLabels != null && Object.keys(webhook.namespaceSelector.matchLabels).length > 0) || (webhook.namespaceSelector?.matchExpressions ?? []).length > 0;
           return [
             {
@@ -61,7 +72,7 @@ export const rule = defineObjectRule({
                 webhook: entry.label,
                 resources: joinCapped(itemsOf(described), 3, { width: 50 }),
                 timeout,
-                defaulted: isDefaulted(object, [...entry.path, 'failurePolicy']) ? ' (the API default)' : '',
+                defaulted: defaulted ? ' (the API default)' : '',
                 timeoutDefaulted: isDefaulted(object, [...entry.path, 'timeoutSeconds']) ? ' (the API default)' : '',
                 scope: clusterScoped && selected ? ' (its namespaceSelector does not narrow cluster-scoped resources)' : '',
                 // The scope note already says the selector does not matter: no need to say where it comes from.
@@ -69,6 +80,7 @@ export const rule = defineObjectRule({
               },
               path: [...entry.path, 'rules', firstRule],
               severity: ignore ? ('warning' as const) : ('error' as const),
+              ...(covers.length > 0 ? { covers } : {}),
             },
           ];
         });

@@ -1,5 +1,5 @@
 import { patchedNote, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
-import { everythingRule } from '../src/match/intercepts-everything.js';
+import { everythingRule, wildcardResource } from '../src/match/intercepts-everything.js';
 import { isEmptySelector } from '../src/match/selector.js';
 import type { LabelSelector } from '../src/model/types.js';
 import { isDefaulted, webhooksOf } from '../src/model/webhooks.js';
@@ -61,15 +61,8 @@ export const rule = defineObjectRule({
           // matches-kube-system, critical-resources and self-deadlock would each report (they defer).
           const everything = everythingRule(webhook);
           // One finding per webhook: the first rule entry with a wildcard resource in a wildcard or built-in group (that one, for everything).
-          const found = (webhook.rules ?? []).flatMap((rule, j) => {
-            if (rule === null || typeof rule !== 'object' || (everything !== undefined && j !== everything)) return [];
-            const groups = rule.apiGroups ?? [];
-            const anyGroup = groups.includes('*');
-            // A wildcard over the webhook's own API groups (cert-manager.io: */*) is how projects validate all of their kinds.
-            if (!anyGroup && !groups.some((g) => run.discovery.isKnownBuiltinGroup(g))) return [];
-            const scope = rule.scope ?? '*';
-            return (rule.resources ?? []).flatMap((resourceEntry, k) => (splitEntry(resourceEntry).resource === '*' ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []));
-          })[0];
+          // (A wildcard over the webhook's own API groups, cert-manager.io: */*, is how projects validate all of their kinds: not one.)
+          const found = wildcardResource(webhook, (group) => run.discovery.isKnownBuiltinGroup(group));
           if (found === undefined) continue;
           violations.push({
             messageId: 'wildcard',

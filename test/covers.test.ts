@@ -1,6 +1,6 @@
 /**
  * One cause, one finding across rules (Violation.covers, src/engine/lint.ts uncovered): an
- * implicit-failure-policy finding that a reported matches-kube-system or self-deadlock finding
+ * implicit-failure-policy (or wildcard-rule) finding that a reported matches-kube-system, critical-resources or self-deadlock finding
  * already names ("failurePolicy Fail (the API default)") is an info; a covering finding that is
  * suppressed inline, or less severe, covers nothing; a severity the user set still decides.
  */
@@ -59,5 +59,38 @@ describe('a finding that another one stands for', () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+});
+
+describe('critical-resources stands for the omitted failurePolicy and a wildcard over every group', () => {
+  const NARROWED = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: shim
+webhooks:
+- name: shim.example.com
+  admissionReviewVersions: ["v1"]
+  sideEffects: None
+  clientConfig:
+    service: {namespace: shim, name: shim, path: /validate}
+  namespaceSelector:
+    matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, kube-node-lease, shim]}]
+  rules:
+  - apiGroups: ["*"]
+    apiVersions: ["*"]
+    operations: ["*"]
+    resources: ["*"]
+    scope: "*"
+`;
+  const only = ['implicit-failure-policy', 'critical-resources', 'wildcard-rule'];
+  it('makes both infos where it reports the webhook at error (cluster-scoped writes a namespaceSelector does not narrow)', async () => {
+    expect(await severities(NARROWED, { only })).toEqual(['critical-resources error', 'implicit-failure-policy info', 'wildcard-rule info']);
+    // Written Fail: the wildcard is still covered; nothing is omitted.
+    expect(await severities(NARROWED.replace('  sideEffects: None\n', '  sideEffects: None\n  failurePolicy: Fail\n'), { only })).toEqual(['critical-resources error', 'wildcard-rule info']);
+  });
+  it('leaves them as they are where it does not report the webhook (namespaced only) or is turned off', async () => {
+    const namespacedOnly = NARROWED.replace('scope: "*"', 'scope: Namespaced').replace('kube-node-lease, shim]', 'kube-node-lease, shim, default]');
+    expect(await severities(namespacedOnly, { only })).toEqual(['implicit-failure-policy warning', 'wildcard-rule warning']);
+    expect(await severities(NARROWED, { only: ['implicit-failure-policy', 'wildcard-rule'] })).toEqual(['implicit-failure-policy warning', 'wildcard-rule warning']);
   });
 });

@@ -9,6 +9,7 @@
  */
 import type { Webhook } from '../model/types.js';
 import { isEmptySelector } from './selector.js';
+import { splitEntry } from './targets.js';
 
 /** The rule that reports such a webhook, when it runs. */
 export const EVERYTHING_RULE = 'wildcard-rule';
@@ -34,6 +35,34 @@ export function everythingRule(webhook: Readonly<Webhook>): number | undefined {
   const operations = new Set(everywhere.flatMap((entry) => entry.operations));
   if (!(operations.has(ANY) || (operations.has('CREATE') && operations.has('UPDATE')))) return undefined;
   return everywhere[0]!.index;
+}
+
+/** A rule entry's wildcard resource, as EVERYTHING_RULE reports it: rules[j].resources[k]. */
+export interface WildcardResource {
+  readonly j: number;
+  readonly k: number;
+  readonly resourceEntry: string;
+  readonly anyGroup: boolean;
+  readonly groups: readonly string[];
+  readonly scope: string;
+}
+
+/**
+ * The first wildcard resource (*, *\/*, *\/status) of the webhook's rules in an API group that is *
+ * or built in (the entry over everything, when the webhook intercepts everything), which
+ * EVERYTHING_RULE reports; undefined when there is none. A wildcard over groups no built-in API
+ * serves (a project's own kinds) is not one.
+ */
+export function wildcardResource(webhook: Readonly<Webhook>, isBuiltinGroup: (group: string) => boolean): WildcardResource | undefined {
+  const everything = everythingRule(webhook);
+  return (webhook.rules ?? []).flatMap((rule, j) => {
+    if (rule === null || typeof rule !== 'object' || (everything !== undefined && j !== everything)) return [];
+    const groups = rule.apiGroups ?? [];
+    const anyGroup = groups.includes(ANY);
+    if (!anyGroup && !groups.some(isBuiltinGroup)) return [];
+    const scope = rule.scope ?? ANY;
+    return (rule.resources ?? []).flatMap((resourceEntry, k) => (splitEntry(resourceEntry).resource === ANY ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []));
+  })[0];
 }
 
 /**
