@@ -26,6 +26,7 @@ import { joinCapped } from '../src/text/list.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
 import { patchesOf, type PatchScope } from '../src/match/patched.js';
+import { streamOf } from '../src/match/namespaces.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid' | 'keyWritten';
 
@@ -94,7 +95,7 @@ function bundleReplaced(object: WebhookConfigurationObject, entry: WebhookEntry,
   if (namedByPatcher(object, patcherNamesByText)) return 'named by a CA patcher setting in the same file';
   // A kustomization of the run writes an injector annotation or the bundle (an operator
   // scaffold's CA-injection patch, or its replacements from the Certificate): the build has it.
-  if (patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
+  if (patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some((patch) => patch.writesCaBundle === true)) return 'a kustomize patch or replacement of the run';
   return undefined;
 }
 

@@ -30,6 +30,7 @@ import { memoKey } from '../src/run-scope.js';
 import { unreadableMayHold } from '../src/match/unreadable.js';
 import { mayTargetKind } from '../src/parse/kustomize-patches.js';
 import { runPatchesChanging } from '../src/match/patched.js';
+import { streamOf } from '../src/match/namespaces.js';
 import { isPlaceholder } from '../src/text/placeholder.js';
 import type { AdmissionPolicy, NamedRuleWithOperations, RuleWithOperations } from '../src/model/types.js';
 import { POLICY_KINDS } from '../src/model/types.js';
@@ -247,7 +248,7 @@ function bindingsOnlyWarn(policy: PolicyObject, run: RuleRun): boolean {
   return bindings.every((binding) => {
     const actions = bindingSpec(binding)?.validationActions;
     // (A binding without a name, which the API server rejects, is taken as one any patch of its kind may change.)
-    const patched = binding.name === undefined ? run.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind)) : runPatchesChanging(run, { ...binding, file: binding.manifest.file.path }).length > 0;
+    const patched = binding.name === undefined ? run.kustomizePatches.some((patch) => mayTargetKind(patch.target, binding.kind)) : runPatchesChanging(run, { ...binding, file: binding.manifest.file.path }, streamOf(binding.manifest.file)).length > 0;
     return binding.decodable && !patched && Array.isArray(actions) && actions.length > 0 && actions.every((action) => NON_DENYING_ACTIONS.has(action));
   });
 }

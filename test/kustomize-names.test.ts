@@ -201,3 +201,68 @@ webhooks:
     expect(await patched([folder({ ...tree, 'config/base/kustomization.yaml': 'namePrefix: x-\nresources:\n- webhooks.yaml\n', 'config/overlay/kustomization.yaml': patch('x-.*') })])).toEqual(['base/webhooks.yaml:3 a.example.io', 'base/webhooks.yaml:15 b.example.io']);
   });
 });
+
+describe('the names a patch sees are those the kustomizations below it give (attack s47a)', () => {
+  const SERVICE = 'apiVersion: v1\nkind: Service\nmetadata: {name: webhook-svc, namespace: webhook-system}\nspec:\n  selector: {app: webhook}\n  ports:\n  - port: 8443\n    targetPort: 9443\n';
+  const CALLER = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: vwc}
+webhooks:
+  - name: vwc.example.com
+    failurePolicy: Ignore
+    admissionReviewVersions: [v1]
+    sideEffects: None
+    timeoutSeconds: 5
+    clientConfig:
+      service: {name: webhook-svc, namespace: webhook-system, path: /validate}
+    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, webhook-system]}]}
+    rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets], scope: Namespaced}]
+`;
+  const servicePatch = (name: string, field = 'patches'): string => `${field}:\n- target: {kind: Service, name: '${name}'}\n  patch: '[{"op": "replace", "path": "/spec/ports/0/port", "value": 443}]'\n`;
+  const portErrors = async (paths: string[]): Promise<string[]> => {
+    const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => rule.meta.id !== 'webhook-service-port').map((rule) => [rule.meta.id, 'off']));
+    const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
+    return report.findings.map((f) => `${f.ruleId} ${f.severity}`);
+  };
+  const PORT_ERROR = ['webhook-service-port error'];
+
+  it("a patches target runs before its own kustomization's namePrefix; a legacy patchesJson6902 after it (H1)", async () => {
+    const own = (patches: string): Record<string, string> => ({ 'k/all.yaml': `${SERVICE}---\n${CALLER}`, 'k/kustomization.yaml': `namePrefix: prod-\nresources:\n- all.yaml\n${patches}` });
+    // kubectl kustomize leaves the port 8443: the target names the Service as the prefix makes it, after the patch ran.
+    expect(await portErrors([folder(own(servicePatch('prod-webhook-svc')))])).toEqual(PORT_ERROR);
+    expect(await portErrors([folder(own(servicePatch('webhook-svc')))])).toEqual([]);
+    expect(await portErrors([folder(own(servicePatch('prod-webhook-svc', 'patchesJson6902')))])).toEqual([]);
+  });
+
+  it("an overlay's patch sees the base's names, not a sibling overlay's (H1)", async () => {
+    const tree = {
+      'base/all.yaml': `${SERVICE}---\n${CALLER}`,
+      'base/kustomization.yaml': 'resources:\n- all.yaml\n',
+      'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n',
+      'b/kustomization.yaml': `resources:\n- ../base\n${servicePatch('a-webhook-svc')}`,
+    };
+    expect(await portErrors([folder(tree)])).toEqual(PORT_ERROR);
+    expect(await portErrors([folder({ ...tree, 'b/kustomization.yaml': `resources:\n- ../a\n${servicePatch('a-webhook-svc')}` })])).toEqual([]);
+  });
+
+  it('a rendered stream is found by the path its kustomization lists (H2), and a folder the run was not given leaves the names unknown (H3)', async () => {
+    const rendered = `---\n# Source: chart/templates/service.yaml\n${SERVICE}---\n# Source: chart/templates/webhook.yaml\n${CALLER}`;
+    const helm = { 'base/rendered.yaml': rendered, 'base/kustomization.yaml': 'namePrefix: app-\nresources:\n- rendered.yaml\n', 'overlay/kustomization.yaml': `resources:\n- ../base\n${servicePatch('.*-webhook-svc')}` };
+    expect(await portErrors([folder(helm)])).toEqual([]);
+    const root = folder({
+      'base/all.yaml': `${SERVICE}---\n${CALLER}`,
+      'base/kustomization.yaml': 'resources:\n- all.yaml\n',
+      'mid/kustomization.yaml': 'namePrefix: mid-\nresources:\n- ../base\n',
+      'top/kustomization.yaml': `resources:\n- ../mid\n${servicePatch('mid-webhook-.*')}`,
+    });
+    expect(await portErrors([root])).toEqual([]);
+    expect(await portErrors([join(root, 'top'), join(root, 'base')])).toEqual([]);
+  });
+
+  it('a replacement selects by whole values, not regular expressions (kustomize compares them)', async () => {
+    const replacement = (name: string): string => `replacements:\n- source: {kind: Service, name: webhook-svc, fieldPath: metadata.name}\n  targets:\n  - select: {kind: Service, name: '${name}'}\n    fieldPaths: [spec.ports.0.port]\n`;
+    const tree = (name: string): Record<string, string> => ({ 'k/all.yaml': `${SERVICE}---\n${CALLER}`, 'k/kustomization.yaml': `resources:\n- all.yaml\n${replacement(name)}` });
+    expect(await portErrors([folder(tree('webhook-.*'))])).toEqual(PORT_ERROR);
+    expect(await portErrors([folder(tree('webhook-svc'))])).toEqual([]);
+  });
+});

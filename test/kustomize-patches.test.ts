@@ -6,7 +6,7 @@ import { RunMemo } from '../src/run-scope.js';
 
 const read = (text: string, files: Record<string, string> = {}) => kustomizePatches('k.yaml', text, true, (path) => files[path]);
 const changed = (text: string, kind: string, name: string, files: Record<string, string> = {}): number[] =>
-  patchesChanging(read(text, files), { kind, name, file: '<stdin>' }, []).map((patch) => patch.line);
+  patchesChanging(read(text, files), { kind, name, file: '<stdin>' }, () => []).map((patch) => patch.line);
 
 describe('kustomize patches', () => {
   it('reads targets from selectors, from the patch text, and from patch files', () => {
@@ -74,7 +74,7 @@ describe('kustomize patches', () => {
     ].join('\n');
     const files = { 'smp.yaml': 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\n' };
     const at = (apiVersion: string | undefined): number[] =>
-      patchesChanging(read(text, files), { kind: 'ValidatingAdmissionPolicy', name: 'p', file: '<stdin>', ...(apiVersion === undefined ? {} : { apiVersion }) }, []).map((patch) => patch.line);
+      patchesChanging(read(text, files), { kind: 'ValidatingAdmissionPolicy', name: 'p', file: '<stdin>', ...(apiVersion === undefined ? {} : { apiVersion }) }, () => []).map((patch) => patch.line);
     // The version is written whole for the first patch and the strategic-merge one; a pattern may match.
     expect(at('admissionregistration.k8s.io/v1')).toEqual([6]);
     expect(at('admissionregistration.k8s.io/v1beta1')).toEqual([2, 6, 8]);
@@ -120,7 +120,7 @@ describe('kustomize patches', () => {
   it('evaluates a replacement\'s annotation selector on what the object writes, unless a patch or the kustomization may add it', () => {
     const replacement = (extra = ''): string =>
       `${extra}replacements:\n  - source: {kind: Certificate, name: c, fieldPath: .metadata.namespace}\n    targets:\n      - select: {annotationSelector: cert-manager.io/inject-ca-from}\n        fieldPaths: [".metadata.annotations.[cert-manager.io/inject-ca-from]"]\n`;
-    const on = (text: string, written: unknown, kind = 'Namespace'): number[] => patchesOf({ memo: new RunMemo(), kustomizations: [], kustomizePatches: read(text) }, { kind, name: 'system', file: '<stdin>', written }).map((patch) => patch.line);
+    const on = (text: string, written: unknown, kind = 'Namespace'): number[] => patchesOf({ memo: new RunMemo(), kustomizations: [], kustomizePatches: read(text) }, { kind, name: 'system', file: '<stdin>', written }, '<stdin>').map((patch) => patch.line);
     const annotated = { metadata: { annotations: { 'cert-manager.io/inject-ca-from': 'x/y' } } };
     expect(on(replacement(), { metadata: { name: 'system' } })).toEqual([]);
     expect(on(replacement(), annotated)).toEqual([2]);
@@ -186,5 +186,14 @@ describe('selector fields as kustomize matches them: regular expressions over th
     expect(targets({ kind: vwc, name: '(?<=a)b' }, vwc, 'anything', undefined, written)).toBe(true);
     // A backtracking matcher would not return on this input (the test would time out).
     expect(targets({ kind: vwc, name: '(a+)+$' }, vwc, `${'a'.repeat(5000)}!`, undefined, written)).toBe(false);
+  });
+});
+
+describe('a hostile selector pattern (attack s47a H5)', () => {
+  it('is not run when long or a counted repetition: taken to match, at once', () => {
+    const vwc = 'ValidatingWebhookConfiguration';
+    expect(targets({ kind: vwc, name: '((((a{1000}){1000}){1000}){1000})' }, vwc, 'x', undefined, [])).toBe(true);
+    expect(targets({ kind: vwc, name: `(${'a|'.repeat(200)}b)` }, vwc, 'x', undefined, [])).toBe(true);
+    expect(targets({ kind: vwc, name: '(a|b)' }, vwc, 'x', undefined, [])).toBe(false);
   });
 });

@@ -44,7 +44,7 @@ export function asGenerated(object: WebhookConfigurationObject, run: Pick<RunSco
     return url == null && service?.namespace === SCAFFOLD_NAMESPACE && service.name === SCAFFOLD_SERVICE && (caBundle == null || caBundle === '');
   });
   if (!scaffolded) return false;
-  if (runPatchesChanging(run, { ...object, file: object.manifest.file.path }).some((patch) => patch.metadataOnly !== true)) return false;
+  if (runPatchesChanging(run, { ...object, file: object.manifest.file.path }, streamOf(object.manifest.file)).some((patch) => patch.metadataOnly !== true)) return false;
   const names = kustomizeNamesOf(run);
   const unmoved = (file: SourceFile): boolean => names.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
   if (!unmoved(object.manifest.file)) return false;

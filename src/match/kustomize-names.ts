@@ -43,7 +43,9 @@ const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 
 export class KustomizeNames {
   readonly #listings: readonly KustomizationListing[];
   readonly #builds = new Map<string, readonly BuildOfFile[] | null>();
-  readonly #affixes = new Map<string, NonNullable<NameAffixes> | null>();
+  /** Every level's chain of each file (root: the kustomization that level ends at, as a real path); null: not followed. */
+  readonly #levels = new Map<string, readonly { root: string; prefix: string; suffix: string }[] | null>();
+  readonly #realPaths = new Map<string, string>();
 
   /** Kustomizations with a patch or replacement that may select a policy or a binding: it may rename, delete or rebind one. */
   readonly #patching: ReadonlySet<string>;
@@ -75,27 +77,50 @@ export class KustomizeNames {
    * such an earlier name. Undefined where the builds are not followed.
    */
   namesOnTheWay(file: string, name: string): ReadonlySet<string> | undefined {
-    const affixes = this.affixesOnTheWay(file);
-    return affixes === undefined ? undefined : new Set([name, ...affixes.map(({ prefix, suffix }) => `${prefix}${name}${suffix}`)]);
+    if (this.#listings.length === 0 || file === '<stdin>') return new Set([name]);
+    const path = realPath(resolve(file));
+    const budget = { left: MAX_BUILDS };
+    const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
+    if (budget.left < 0) return undefined;
+    return new Set([name, ...chains.map((build) => `${build.prefix}${name}${build.suffix}`)]);
   }
 
   /**
-   * The prefix and suffix each kustomization of the run puts around the names of objects of
-   * `file` on the way to a top build (counting the bases' below it); undefined where the builds
-   * are not followed. A patch selects an object by the name it has where the patch runs.
+   * The prefixes and suffixes around the names of objects of `file` that a patch of the
+   * kustomization `at` may select them by (kustomize's transformer order): those the
+   * kustomizations below it on the way give (`below`: a `patches` target runs before its own
+   * namePrefix); with its own around them too (`afterOwn`: patchesJson6902 and replacements run
+   * after it); or those of any level (`anyLevel`: a strategic-merge patch without a target selects
+   * by any name the object had). [] where no chain of the run's kustomizations leads from the file
+   * to it; undefined where the builds are not followed or `at` is not one of the kustomizations
+   * followed.
    */
-  affixesOnTheWay(file: string): NameAffixes {
+  affixesAt(file: string, at: string, how: 'below' | 'afterOwn' | 'anyLevel'): NameAffixes {
     if (this.#listings.length === 0 || file === '<stdin>') return [];
     const path = realPath(resolve(file));
-    let affixes = this.#affixes.get(path);
-    if (affixes === undefined) {
+    let levels = this.#levels.get(path);
+    if (levels === undefined) {
       const budget = { left: MAX_BUILDS };
       const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
-      const unique = new Map(chains.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }]));
-      affixes = budget.left < 0 ? null : [...unique.values()];
-      this.#affixes.set(path, affixes);
+      levels = budget.left < 0 ? null : chains.map((build) => ({ root: this.#real(build.root), prefix: build.prefix, suffix: build.suffix }));
+      this.#levels.set(path, levels);
     }
-    return affixes ?? undefined;
+    if (levels === null) return undefined;
+    const kustomization = this.#real(at);
+    const listing = this.#listings.find((each) => this.#real(each.file) === kustomization);
+    if (listing === undefined) return undefined;
+    const own = { prefix: listing.namePrefix ?? '', suffix: listing.nameSuffix ?? '' };
+    // A chain's prefix is the outermost kustomization's first: this one's own is its start.
+    const through = levels.filter((level) => level.root === kustomization);
+    const below = through.map(({ prefix, suffix }) => ({ prefix: prefix.slice(own.prefix.length), suffix: suffix.slice(0, suffix.length - own.suffix.length) }));
+    const all = how === 'below' ? below : how === 'afterOwn' ? [...below, ...through] : [...below, ...levels];
+    return [...new Map(all.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }])).values()];
+  }
+
+  #real(file: string): string {
+    let found = this.#realPaths.get(file);
+    if (found === undefined) this.#realPaths.set(file, (found = realPath(resolve(file))));
+    return found;
   }
 
   /**

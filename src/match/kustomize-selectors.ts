@@ -20,11 +20,12 @@ import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import type { NamespaceObject, WebhookConfigurationObject } from '../model/objects.js';
 import { NAMESPACE_NAME_LABEL, type LabelSelector } from '../model/types.js';
 import { asGenerated } from './generated-webhooks.js';
-import { kustomizeNamesOf } from './kustomize-names.js';
+import { streamOf } from './namespaces.js';
+import { patchNamesOf } from './patched.js';
 import { KUBE_SYSTEM } from './kube-system-webhooks.js';
 import { selectorMatches } from './selector.js';
 import { validateLabelSelector } from '../validate/label-selector.js';
-import { mayTargetKind, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
+import { mayTargetKind, patchSelects, realPath, targets, type KustomizationListing, type KustomizePatch, type SelectorChange } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import type { Severity } from '../severity.js';
 import { splitApiVersion } from '../kube/api-version.js';
@@ -98,9 +99,9 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   const file = object.manifest.file.path;
   if (file === '<stdin>' || object.name === undefined) return { object };
   const own = resolve(file);
-  const affixes = kustomizeNamesOf(run).affixesOnTheWay(file);
+  const namesOf = patchNamesOf(run, streamOf(object.manifest.file));
   const changing = run.kustomizePatches.filter(
-    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && targets(patch.target, object.kind, object.name, object.apiVersion, affixes),
+    (patch) => patch.selectors !== undefined && (patch.selectors.changes.length > 0 || !patch.selectors.known) && patch.source !== own && patchSelects(patch, object, namesOf),
   );
   if (changing.length !== 1) return { object };
   const patch = changing[0]!;
@@ -115,7 +116,7 @@ function patched(object: WebhookConfigurationObject, run: Pick<RunScope, 'memo' 
   // Another patch of the object may rename a webhook (the selector then lands on a stub of the old
   // name), or move the Service a namespaceSelector is judged against: only patches of its
   // metadata (a rename of the object, the CA annotation) leave the webhooks as they are.
-  const others = run.kustomizePatches.filter((other) => other !== patch && other.source !== own && targets(other.target, object.kind, object.name, object.apiVersion, affixes));
+  const others = run.kustomizePatches.filter((other) => other !== patch && other.source !== own && patchSelects(other, object, namesOf));
   if (others.some((other) => other.metadataOnly !== true)) return { object };
   // A kustomization of the run that could not be read may build on the folder.
   if (run.kustomizations.some((listing) => listing.unreadable === true)) return { object };

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { groupBy } from '../collections.js';
 import { isRecord } from '../json.js';
-import { patchesChanging, realPath, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
+import { patchesChanging, realPath, type KustomizationListing, type KustomizePatch, type NameAffixes, type PatchNames, type PatchSelection } from '../parse/kustomize-patches.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { kustomizeNamesOf } from './kustomize-names.js';
 import { parseSelectorString, selectorMatches, type Labels } from './selector.js';
@@ -28,14 +28,49 @@ export type PatchScope = Pick<RunScope, 'memo' | 'kustomizations' | 'kustomizePa
 
 /**
  * The patches of the run that change an object (src/parse/kustomize-patches.ts patchesChanging),
- * its name tried as written and as each build of the run names it on the way (`listedAs`: the
- * path the run's kustomizations list it by, a rendered stream's own).
+ * its name tried as written and as the kustomizations below each patch's name it (`listedAs`: the
+ * path the run's kustomizations list its file by, a rendered stream's own: src/match/namespaces.ts
+ * streamOf).
  */
-export function runPatchesChanging(run: PatchScope, object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, listedAs: string = object.file): KustomizePatch[] {
-  return patchesChanging(run.kustomizePatches, object, kustomizeNamesOf(run).affixesOnTheWay(listedAs));
+export function runPatchesChanging(run: PatchScope, object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, listedAs: string): KustomizePatch[] {
+  return patchesChanging(run.kustomizePatches, object, patchNamesOf(run, listedAs));
 }
 
-export function patchesOf(run: PatchScope, object: PatchedObject, listedAs?: string): KustomizePatch[] {
+const PATCH_NAMES = memoKey<Map<string, PatchNames>>('the names patches select the objects of each file by');
+
+/** Which of the builds' names of an object a patch sees, by how it selects (PatchSelection). */
+const SEEN: Readonly<Record<PatchSelection, 'below' | 'afterOwn' | 'anyLevel'>> = { target: 'below', legacy: 'afterOwn', replacement: 'afterOwn', content: 'anyLevel' };
+
+/**
+ * For the objects of the file the run's kustomizations list as `listedAs`: the affixes each patch
+ * may select them by (src/match/kustomize-names.ts affixesAt), none but the name as written for a
+ * patch whose kustomization certainly does not build the file, and unknown (any pattern may
+ * select) where what the patch's kustomization builds is not known (a folder the run was not
+ * given on the way: s47a H3). One function per file and run, so that answers can be kept.
+ */
+export function patchNamesOf(run: PatchScope, listedAs: string): PatchNames {
+  const byFile = run.memo.get(PATCH_NAMES, () => new Map<string, PatchNames>());
+  let namesOf = byFile.get(listedAs);
+  if (namesOf !== undefined) return namesOf;
+  const names = kustomizeNamesOf(run);
+  const built = run.memo.get(FILES_BUILT, () => builtByKustomization(run.kustomizations));
+  const file = listedAs === '<stdin>' ? undefined : realPath(resolve(listedAs));
+  const answers = new Map<string, NameAffixes>();
+  namesOf = (patch) => {
+    if (file === undefined) return [];
+    const selection = patch.selection ?? 'target';
+    const key = `${patch.file}\0${selection}`;
+    if (answers.has(key)) return answers.get(key);
+    const files = built(realPath(resolve(patch.file)));
+    const answer = files === undefined ? undefined : files.has(file) ? names.affixesAt(listedAs, patch.file, SEEN[selection]) : [];
+    answers.set(key, answer);
+    return answer;
+  };
+  byFile.set(listedAs, namesOf);
+  return namesOf;
+}
+
+export function patchesOf(run: PatchScope, object: PatchedObject, listedAs: string): KustomizePatch[] {
   const all = runPatchesChanging(run, object, listedAs);
   if (all.some((patch) => patch.target.metadataSelectors === undefined)) return all;
   const metadata = isRecord(object.written) && isRecord(object.written.metadata) ? object.written.metadata : {};

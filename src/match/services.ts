@@ -22,6 +22,7 @@ import type { SourceFile } from '../load/sources.js';
 import { isPlaceholder } from '../text/placeholder.js';
 import type { Webhook } from '../model/types.js';
 import { runPatchesChanging } from './patched.js';
+import { streamOf } from './namespaces.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { unreadableMayHoldNaming } from './unreadable.js';
 
@@ -72,7 +73,7 @@ export function servicesNamed(scope: ServiceScope, namespace: string, name: stri
   const index = byName(scope);
   const found = index.get(`${namespace}/${name}`);
   if (found === undefined || index.has(`/${name}`)) return undefined;
-  if (found.some((service) => runPatchesChanging(scope, { kind: 'Service', name, file: service.manifest.file.path }).length > 0)) return undefined;
+  if (found.some((service) => runPatchesChanging(scope, { kind: 'Service', name, file: service.manifest.file.path }, streamOf(service.manifest.file)).length > 0)) return undefined;
   if (unreadableMayHoldNaming(scope, 'Service', name)) return undefined;
   return found;
 }

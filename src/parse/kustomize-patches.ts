@@ -110,9 +110,27 @@ export interface ConfiguredFieldSpec {
   readonly create: boolean;
 }
 
+/**
+ * How a patch selects its objects, which decides the names it sees them by (kustomize's builtin
+ * transformer order, kusttarget.go): `target`, a `patches` entry's selector, runs before the
+ * kustomization's own namePrefix and nameSuffix; `legacy`, a patchesJson6902 target, after them;
+ * `content`, a strategic-merge patch without a target, by the kind and name it writes (any name
+ * the object had); `replacement`, a replacement's `select`, after them and compared whole, not as
+ * a regular expression.
+ */
+export type PatchSelection = 'target' | 'legacy' | 'content' | 'replacement';
+
+/**
+ * The prefixes and suffixes around an object's name that one patch may select it by, besides the
+ * name as written (src/match/patched.ts patchNamesOf); undefined where they are not known.
+ */
+export type PatchNames = (patch: KustomizePatch) => NameAffixes;
+
 export interface KustomizePatch {
   /** The kustomization file. */
   readonly file: string;
+  /** How it selects objects (absent: as `target`). */
+  readonly selection?: PatchSelection;
   /** 1-based line of the patch entry in it. */
   readonly line: number;
   readonly target: PatchTarget;
@@ -1010,6 +1028,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
         let content: string | undefined;
         /** `options` (allowNameChange, allowKindChange): the patch may rename the object or change its kind. */
         let renamesOrRekinds = false;
+        let selection: PatchSelection = 'content';
         if (field === 'patchesStrategicMerge') {
           // A file path, or an inline patch (text with a line break).
           if (typeof entry !== 'string') continue;
@@ -1029,6 +1048,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           // kustomize matches a target against the name as written and as renamed, so it selects both (s45a 1).
           const named = selected !== undefined && field === 'patchesJson6902' ? unprefixed(selected, root.get('namePrefix'), root.get('nameSuffix')) : selected;
           targets = named !== undefined ? [{ target: named, selectors: targetedSelectorChanges(content) }] : contentTargets(patch, path);
+          if (named !== undefined) selection = field === 'patchesJson6902' ? 'legacy' : 'target';
         }
         const ca = content !== undefined && writesCaBundle(content) ? { writesCaBundle: true as const } : {};
         // Parsed once for what the patch does to metadata.
@@ -1043,7 +1063,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           const rename = renamed === undefined ? {} : { renamesTo: renamed };
           const place = own !== undefined && keepsPlace(own) ? { keepsPlace: true as const } : {};
           const unread = source !== undefined && content === undefined ? { unread: true as const } : {};
-          out.push({ file, line, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...place, ...(renamesOrRekinds ? { changesKind: true as const } : {}), ...unread });
+          out.push({ file, line, selection, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...place, ...(renamesOrRekinds ? { changesKind: true as const } : {}), ...unread });
         }
       }
     }
@@ -1085,6 +1105,7 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
       out.push({
         file,
         line: lineOf(item as Node | null),
+        selection: 'replacement',
         target,
         selectors: { changes: [], known: inMetadata },
         replacement: true,
@@ -1111,25 +1132,30 @@ export type NameAffixes = readonly { readonly prefix: string; readonly suffix: s
 
 /**
  * The patches that change an object of this kind and name in `file`, its name tried as written and
- * with each of `affixes`. A patch file's own object (linted when it is complete,
- * src/engine/load-run.ts) is not changed by the patch it is.
+ * with each of the affixes `namesOf` gives for the patch (undefined: names not known). A patch
+ * file's own object (linted when it is complete, src/engine/load-run.ts) is not changed by the
+ * patch it is.
  */
-export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, affixes: NameAffixes): KustomizePatch[] {
-  // Several rules ask of each object: answered once per run's patches and object (s39a 7: objects × patches × rules).
-  const answers = changingAnswers.get(patches, () => new Map<string, KustomizePatch[]>());
-  const key = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null, affixes ?? null]);
-  let found = answers.get(key);
-  if (found === undefined) answers.set(key, (found = patchesChangingUncached(patches, object, affixes)));
+export function patchesChanging(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, namesOf: PatchNames | undefined): KustomizePatch[] {
+  // Several rules ask of each object: answered once per run's patches, names and object (s39a 7: objects × patches × rules).
+  const answers = changingAnswers.get(patches, () => new Map<PatchNames | undefined, Map<string, KustomizePatch[]>>());
+  let byObject = answers.get(namesOf);
+  if (byObject === undefined) answers.set(namesOf, (byObject = new Map()));
+  const key = JSON.stringify([object.kind, object.name ?? null, object.file, object.apiVersion ?? null]);
+  let found = byObject.get(key);
+  if (found === undefined) byObject.set(key, (found = patchesChangingUncached(patches, object, namesOf)));
   return [...found];
 }
 
-/** patchesChanging's answers by the run's patches, then by object. */
-const changingAnswers = new ObjectMemo<readonly KustomizePatch[], Map<string, KustomizePatch[]>>();
+/** patchesChanging's answers by the run's patches, then by the names asked with and the object. */
+const changingAnswers = new ObjectMemo<readonly KustomizePatch[], Map<PatchNames | undefined, Map<string, KustomizePatch[]>>>();
 
-function patchesChangingUncached(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, affixes: NameAffixes): KustomizePatch[] {
+function patchesChangingUncached(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, namesOf: PatchNames | undefined): KustomizePatch[] {
   const own = object.file === '<stdin>' ? undefined : resolve(object.file);
-  const changing = (name: string | undefined): KustomizePatch[] => patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, affixes));
-  const found = changing(object.name);
+  // A renamed object's later names are not followed through the builds (s47a H4): any pattern may select them.
+  const changing = (name: string | undefined, renamed: boolean): KustomizePatch[] =>
+    patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, renamed ? undefined : namesOf?.(patch), isLiteral(patch)));
+  const found = changing(object.name, false);
   // A patch that renames the object (a JSON 6902 replace of /metadata/name): an overlay's patches
   // find it by its new name, as kustomize matches a resource by its current name.
   const names = new Set(object.name === undefined ? [] : [object.name]);
@@ -1137,9 +1163,19 @@ function patchesChangingUncached(patches: readonly KustomizePatch[], object: { k
     const next = found[at]!.renamesTo;
     if (next === undefined || names.has(next)) continue;
     names.add(next);
-    for (const patch of changing(next)) if (!found.includes(patch)) found.push(patch);
+    for (const patch of changing(next, true)) if (!found.includes(patch)) found.push(patch);
   }
   return found;
+}
+
+/** Whether the patch selects an object of this kind, name and apiVersion, by the names `namesOf` gives for it (see targets). */
+export function patchSelects(patch: KustomizePatch, object: { kind: string; name: string | undefined; apiVersion?: string }, namesOf: PatchNames | undefined): boolean {
+  return targets(patch.target, object.kind, object.name, object.apiVersion, namesOf?.(patch), isLiteral(patch));
+}
+
+/** Whether kustomize compares the patch's selector fields whole (a replacement's select, a strategic-merge patch's own kind and name), not as regular expressions. */
+function isLiteral(patch: KustomizePatch): boolean {
+  return patch.selection === 'replacement' || patch.selection === 'content';
 }
 
 /** Renames followed from one object (a chain of overlays each renaming it). */
@@ -1153,23 +1189,25 @@ const MAX_RENAMES = 8;
  * give it on the way); where those are not known (undefined), a name pattern with an expression's
  * characters is taken to select it.
  */
-export function targets(target: PatchTarget, kind: string, name: string | undefined, apiVersion: string | undefined, affixes: NameAffixes): boolean {
-  if (target.kind !== undefined && !selectsValue(target.kind, kind)) return false;
-  if (target.name !== undefined && (name === undefined || !(selectsName(target.name, name, affixes) || (target.unprefixedName !== undefined && selectsName(target.unprefixedName, name, affixes))))) return false;
+export function targets(target: PatchTarget, kind: string, name: string | undefined, apiVersion: string | undefined, affixes: NameAffixes, literal = false): boolean {
+  const selects = literal ? (written: string, value: string) => written === value : selectsValue;
+  if (target.kind !== undefined && !selects(target.kind, kind)) return false;
+  if (target.name !== undefined && (name === undefined || !(selectsName(target.name, name, affixes, selects) || (target.unprefixedName !== undefined && selectsName(target.unprefixedName, name, affixes, selects))))) return false;
   if (apiVersion !== undefined) {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = apiVersion.slice(slash + 1);
-    if (target.group !== undefined && !selectsValue(target.group, group)) return false;
-    if (target.version !== undefined && !selectsValue(target.version, version)) return false;
+    if (target.group !== undefined && !selects(target.group, group)) return false;
+    if (target.version !== undefined && !selects(target.version, version)) return false;
     if (target.apiVersion !== undefined && target.apiVersion !== apiVersion) return false;
   }
   return true;
 }
 
-function selectsName(pattern: string, name: string, affixes: NameAffixes): boolean {
+/** Whether a name selector selects the object by its name as written or as the affixes make it; where they are not known, any pattern may. */
+function selectsName(pattern: string, name: string, affixes: NameAffixes, selects: (pattern: string, value: string) => boolean): boolean {
   if (affixes === undefined) return pattern === name || EXPRESSION_CHARACTERS.test(pattern);
-  return selectsValue(pattern, name) || affixes.some(({ prefix, suffix }) => selectsValue(pattern, `${prefix}${name}${suffix}`));
+  return selects(pattern, name) || affixes.some(({ prefix, suffix }) => selects(pattern, `${prefix}${name}${suffix}`));
 }
 
 /**
@@ -1193,6 +1231,10 @@ export function mayTargetKind(target: PatchTarget, kind: string): boolean {
 
 const EXPRESSION_CHARACTERS = /[.*+?^${}()|[\]\\]/;
 
+/** Selector patterns longer than this are not run (a real one names a kind or an object). */
+const MAX_PATTERN_LENGTH = 256;
+const COUNTED_REPETITION = /\{\s*\d/;
+
 /** Selector patterns compiled as kustomize anchors them; null where RE2 rejects the pattern. */
 const selectorPatterns = new BoundedCache<string, RE2JS | null>();
 
@@ -1207,6 +1249,9 @@ const selectorPatterns = new BoundedCache<string, RE2JS | null>();
 function selectsValue(pattern: string, value: string): boolean {
   if (pattern === value) return true;
   if (!EXPRESSION_CHARACTERS.test(pattern)) return false;
+  // A long pattern or a counted repetition (a{1000}) may compile to a program of hundreds of
+  // thousands of instructions, each run costing that times the name (s47a H5): not run, taken to match.
+  if (pattern.length > MAX_PATTERN_LENGTH || COUNTED_REPETITION.test(pattern)) return true;
   const compiled = selectorPatterns.get(pattern, () => {
     try {
       return RE2JS.compile(`^(?:${pattern})$`);
