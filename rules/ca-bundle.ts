@@ -17,18 +17,20 @@ import { X509Certificate } from 'node:crypto';
 import type { SecretKeysObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import type { FieldPath } from '../src/field-path.js';
 import { certificateKey } from '../src/kube/private-keys.js';
+import { isPublicRoot } from '../src/kube/public-roots.js';
 import { webhookReachability } from '../src/match/reachability.js';
 import { isFragment, isV1beta1, webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
 import { isAtLeast } from '../src/kube/version.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type Violation } from '../src/rule.js';
 import { isBase64 } from '../src/validate/webhook-schema.js';
-import { joinCapped } from '../src/text/list.js';
+import { elideMiddle, joinCapped } from '../src/text/list.js';
+import { groupBy } from '../src/collections.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
 import { patchesOf, type PatchScope } from '../src/match/patched.js';
 import { streamOf } from '../src/match/namespaces.js';
 
-type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid' | 'keyWritten';
+type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid' | 'keyWritten' | 'publicRoots' | 'missingBesideBundle';
 
 
 
@@ -180,6 +182,24 @@ function bundleProblems(decoded: Buffer): Violation<MessageId>[] {
   return problems;
 }
 
+const PUBLIC_ROOTS_HELP =
+  "The API server verifies a Service's webhook against the name <service>.<namespace>.svc, and public CAs issue no certificate for internal names (CA/Browser Forum Baseline Requirements): with only their roots in the bundle, every call fails TLS verification, so the webhook's requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Put the CA that signs the webhook's serving certificate in caBundle (a placeholder left from an example is often such a root), or let an injector write it.";
+
+const MISSING_BESIDE_BUNDLE_HELP =
+  "A webhook without a caBundle is verified against the API server's system roots, which sign no certificate for a Service's .svc name, so every call fails TLS: its requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Another webhook of the configuration calls the same Service with a bundle written in the file; an injector (cert-manager's CA injector, an operator) would fill every webhook of the configuration, so these were left out by hand. Write the same bundle in them, or let an injector write all of them.";
+
+/** The public roots' subject when every certificate of the bundle is a public web-PKI root (src/kube/public-roots.ts); else undefined. */
+function onlyPublicRoots(decoded: Buffer): string | undefined {
+  const { certificates } = certificatesOf(pemBlocks(decoded.toString('latin1')));
+  if (certificates.length === 0 || !certificates.every(isPublicRoot)) return undefined;
+  return shortSubject(certificates[0]!.subject);
+}
+
+/** Whether two clientConfig.service references name the same Service (namespace and name, both written). */
+function sameService(a: { namespace?: unknown; name?: unknown } | undefined, b: { namespace?: unknown; name?: unknown } | undefined): boolean {
+  return a !== undefined && b !== undefined && typeof a.name === 'string' && typeof a.namespace === 'string' && a.name === b.name && a.namespace === b.namespace;
+}
+
 const KEY_WRITTEN_HELP =
   'Whoever reads these manifests holds that key: with it, anyone who can answer for the webhook (an endpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the webhook, reading every request it is sent and answering them. Issue the serving certificate at install time (cert-manager, a CA-patching Job, the webhook\'s own controller) and keep private keys out of the manifests (or encrypted in them).';
 
@@ -220,6 +240,8 @@ export const rule = defineObjectRule({
       expired: 'caBundle of {{which}}: {{of}} ("{{subject}}") expired on {{date}}',
       notYetValid: 'caBundle of {{which}}: {{of}} ("{{subject}}") is not valid before {{date}}',
       keyWritten: 'caBundle of {{which}} trusts "{{subject}}", whose private key Secret "{{secret}}" holds in the clear ({{where}}){{also}}',
+      publicRoots: 'caBundle of {{which}} holds only public roots ("{{subject}}"), which sign no certificate for a Service\'s .svc name',
+      missingBesideBundle: 'no caBundle for {{which}}, although "{{sibling}}" calls Service {{service}} with one',
     },
     help: 'With a bundle that is not PEM or holds no certificate valid now, every call fails TLS verification: the webhook\'s requests are rejected (failurePolicy Fail) or it is skipped (Ignore); a bundle left out must be provided at install time. Put the base64 of the PEM CA certificate that signed the webhook\'s serving certificate in caBundle, or let an injector write it (for example the cert-manager.io/inject-ca-from annotation).',
     options: {
@@ -286,7 +308,9 @@ export const rule = defineObjectRule({
       webhookConfiguration(object) {
         const violations: Violation<MessageId>[] = [];
         /** Service-backed webhooks with no bundle that nothing in the file provides. */
-        const unprovided: WebhookEntry[] = [];
+        let unprovided: WebhookEntry[] = [];
+        /** Service-backed webhooks whose bundle is written (and used, and not empty). */
+        const bundled: WebhookEntry[] = [];
         const bundleGroups = new Map<string, { problem: Violation<MessageId>; path: (string | number)[]; entries: WebhookEntry[] }>();
         for (const { entry, decoded, hasService } of bundlesUsed(object)) {
           if (decoded.toString('latin1').trim() === '') {
@@ -296,9 +320,14 @@ export const rule = defineObjectRule({
             if (hasService && !webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) unprovided.push(entry);
             continue;
           }
+          if (hasService) bundled.push(entry);
           const at = [...entry.path, 'clientConfig', 'caBundle'];
           // Grouped below by the problem and the bundle, whatever each webhook's failurePolicy (hold-out 31).
           const problems = bundleProblems(decoded);
+          if (hasService && problems.length === 0) {
+            const roots = onlyPublicRoots(decoded);
+            if (roots !== undefined) problems.push({ messageId: 'publicRoots', data: { subject: roots }, path: [], help: PUBLIC_ROOTS_HELP });
+          }
           const written = writtenKeys().get(entryKey(object, entry));
           // One cause, one finding: a key trusted by the bundles of several configurations is
           // reported at the first of them, counting the others.
@@ -327,6 +356,30 @@ export const rule = defineObjectRule({
           const severity = problem.severity ?? (entries.some((entry) => rulesMatchBuiltins(entry.webhook.rules, run.discovery)) ? 'error' : 'warning');
           violations.push({ ...problem, data: { ...problem.data, which }, path, alsoAt: entries.slice(1).map((entry) => [...entry.path, 'clientConfig', 'caBundle']), severity });
         }
+        // A webhook that calls the same Service with a bundle written in the file: the bundles are
+        // written by hand (an injector fills every webhook of a configuration), so the ones left
+        // empty are not filled in at install (hold-out 33): every call to them fails TLS.
+        const besideBundle = (entry: WebhookEntry): WebhookEntry | undefined =>
+          bundled.find((other) => sameService(other.webhook.clientConfig?.service, entry.webhook.clientConfig?.service));
+        for (const [sibling, entries] of groupBy(unprovided.filter((entry) => besideBundle(entry) !== undefined), (entry) => besideBundle(entry)!)) {
+          const first = entries[0]!;
+          const service = first.webhook.clientConfig!.service!;
+          violations.push({
+            messageId: 'missingBesideBundle',
+            // 160 characters at most: 58 of text, the webhooks 40, the one with a bundle 26, the Service 36.
+            data: {
+              which: entries.length === 1 ? `webhook "${elideMiddle(first.label, 30)}"` : `${entries.length} webhooks (first: "${elideMiddle(first.label, 26)}")`,
+              sibling: elideMiddle(sibling.label, 26),
+              service: elideMiddle(`${service.namespace ?? ''}/${service.name ?? ''}`, 36),
+            },
+            path: [...first.path, 'clientConfig'],
+            alsoAt: entries.slice(1).map((entry) => [...entry.path, 'clientConfig']),
+            part: 'key',
+            severity: 'warning',
+            help: MISSING_BESIDE_BUNDLE_HELP,
+          });
+        }
+        unprovided = unprovided.filter((entry) => besideBundle(entry) === undefined);
         if (unprovided.length > 0) {
           const first = unprovided[0]!;
           const service = first.webhook.clientConfig!.service!;

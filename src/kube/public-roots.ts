@@ -1,0 +1,19 @@
+/**
+ * The public web-PKI root certificates (the Mozilla CA store Node.js ships, `tls.rootCertificates`).
+ * A webhook called through a Service is verified against the name `<service>.<namespace>.svc`,
+ * and no public CA issues certificates for such internal names (CA/Browser Forum Baseline
+ * Requirements, 7.1.4.2.1: internal names were phased out in 2015): a caBundle that holds only
+ * these roots can verify no serving certificate of that webhook.
+ */
+import { X509Certificate } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
+import { Lazy } from '../cache.js';
+
+/** The DER bytes of each public root, as hex, loaded on first use. */
+const publicRoots = new Lazy<ReadonlySet<string>>();
+
+/** Whether the certificate is one of the public web-PKI roots (the same DER bytes). */
+export function isPublicRoot(certificate: X509Certificate): boolean {
+  const roots = publicRoots.get(() => new Set(rootCertificates.map((pem) => new X509Certificate(pem).raw.toString('hex'))));
+  return roots.has(certificate.raw.toString('hex'));
+}
