@@ -16,9 +16,9 @@ export interface Coverage<O> {
   readonly covers: readonly Covered[];
 }
 
-/** A covering finding, as restoreUncovered looks for it among the findings of the covered one's file. */
-function coverKey(finding: Finding): string {
-  return [finding.ruleId, finding.documentIndex, finding.line, finding.column, finding.fieldPath ?? '', finding.message].join('\u0000');
+/** A covering finding, as restoreUncovered looks for it among the findings (src/engine/variants.ts covers across files). */
+export function coverKey(finding: Finding): string {
+  return [finding.file, finding.ruleId, finding.documentIndex, finding.line, finding.column, finding.fieldPath ?? '', finding.message].join('\u0000');
 }
 
 /**
@@ -61,16 +61,10 @@ export function uncovered<O>(findings: Finding[], coverage: ReadonlyMap<Finding,
  * what they were again: what the info deferred to is not said any more.
  */
 export function restoreUncovered(findings: readonly Finding[]): Finding[] {
-  const keysByFile = new Map<string, Set<string>>();
-  for (const finding of findings) {
-    const keys = keysByFile.get(finding.file) ?? new Set<string>();
-    keys.add(coverKey(finding));
-    keysByFile.set(finding.file, keys);
-  }
+  const keys = new Set(findings.map(coverKey));
   return findings.map((finding) => {
     if (finding.coveredBy === undefined) return finding;
-    const keys = keysByFile.get(finding.file);
-    if (finding.coveredBy.by.every((by) => keys?.has(by) === true)) return finding;
+    if (finding.coveredBy.by.every((by) => keys.has(by))) return finding;
     const { coveredBy, ...rest } = finding;
     return { ...rest, severity: coveredBy.severity };
   });

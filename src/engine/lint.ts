@@ -27,6 +27,9 @@ import { compareFindings, type Finding, type InternalErrorReport, type Inventory
 import { loadRun, runScope, type LintRun, type LoadOptions } from './load-run.js';
 import { applySuppressions } from './suppressions.js';
 import { uncovered, type Coverage } from './covers.js';
+import { unvaried } from './variants.js';
+import { kustomizeNamesOf } from '../match/kustomize-names.js';
+import { streamOf } from '../match/namespaces.js';
 import { DEFAULT_POD_SECURITY_SETTINGS } from '../psa/run-policy.js';
 
 export type { SeverityOverride } from '../severity.js';
@@ -244,7 +247,9 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
   });
   // One cause, one finding (Violation.covers), among the findings that are reported: a covering
   // finding suppressed inline covers nothing.
-  const kept = uncovered(suppression.kept, coverage, (ruleId) => options.severityOverrides.has(ruleId));
+  const overridden = (ruleId: string): boolean => options.severityOverrides.has(ruleId);
+  // And across files: a variant of an object a build holds, kept beside it in the tree (src/engine/variants.ts).
+  const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), streamOf, overridden);
   for (const violation of suppression.violations) {
     const meta = enabled.find((rule) => rule.meta.id === violation.ruleId)?.meta;
     if (meta === undefined) continue;
