@@ -62,7 +62,8 @@ export const rule = defineObjectRule({
             ? []
             : [
                 ...(defaulted ? [{ ruleId: 'implicit-failure-policy', path: [...entry.path, 'failurePolicy'] }] : []),
-                ...(wildcard?.anyGroup === true ? [{ ruleId: EVERYTHING_RULE, path: [...entry.path, 'rules', wildcard.j, 'resources', wildcard.k] }] : []),
+                // The wildcard entry must be the rule entry this finding is about (s47b 20: not another one narrowed away from these writes).
+                ...(wildcard?.anyGroup === true && wildcard.j === firstRule ? [{ ruleId: EVERYTHING_RULE, path: [...entry.path, 'rules', wildcard.j, 'resources', wildcard.k] }] : []),
               ];
           const selected = (webhook.namespaceSelector?.matchLabels != null && Object.keys(webhook.namespaceSelector.matchLabels).length > 0) || (webhook.namespaceSelector?.matchExpressions ?? []).length > 0;
           return [

@@ -88,6 +88,11 @@ webhooks:
     // Written Fail: the wildcard is still covered; nothing is omitted.
     expect(await severities(NARROWED.replace('  sideEffects: None\n', '  sideEffects: None\n  failurePolicy: Fail\n'), { only })).toEqual(['critical-resources error', 'wildcard-rule info']);
   });
+  it('leaves the wildcard a warning where the error is about another rule entry (attack s47b 20)', async () => {
+    const namespacedOnly = NARROWED.replace('scope: "*"', 'scope: Namespaced').replace('kube-node-lease, shim]', 'kube-node-lease, shim, default]');
+    const plusNodes = `${namespacedOnly}  - {apiGroups: [""], apiVersions: ["v1"], operations: ["UPDATE"], resources: ["nodes"]}\n`;
+    expect(await severities(plusNodes, { only })).toEqual(['critical-resources error', 'implicit-failure-policy info', 'wildcard-rule warning']);
+  });
   it('leaves them as they are where it does not report the webhook (namespaced only) or is turned off', async () => {
     const namespacedOnly = NARROWED.replace('scope: "*"', 'scope: Namespaced').replace('kube-node-lease, shim]', 'kube-node-lease, shim, default]');
     expect(await severities(namespacedOnly, { only })).toEqual(['implicit-failure-policy warning', 'wildcard-rule warning']);

@@ -191,6 +191,16 @@ webhooks:
     expect(await patched([folder({ ...tree, 'config/overlay/kustomization.yaml': patch('dev-vwc') })])).toEqual([]);
   });
 
+  it('a Namespace keeps its name under namePrefix: a patch of the prefixed name selects nothing (attack s47b C)', async () => {
+    const tree = (name: string): Record<string, string> => ({
+      'config/base/ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: system}\n',
+      'config/base/kustomization.yaml': 'namePrefix: b-\nresources:\n- ns.yaml\n',
+      'config/overlay/kustomization.yaml': `resources:\n- ../base\npatches:\n- target: {kind: Namespace, name: ${name}}\n  patch: '[{"op": "add", "path": "/metadata/labels", "value": {"a": "b"}}]'\n`,
+    });
+    expect(await patched([folder(tree('b-system'))])).toEqual([]);
+    expect(await patched([folder(tree('system'))])).toEqual(['base/ns.yaml:3 system']);
+  });
+
   it('a pattern, anchored, on every name on the way: a DNS name selects itself, not its siblings', async () => {
     const tree = {
       'config/base/webhooks.yaml': `${webhook('a.example.io')}---\n${webhook('b.example.io')}`,
@@ -257,6 +267,30 @@ webhooks:
     });
     expect(await portErrors([root])).toEqual([]);
     expect(await portErrors([join(root, 'top'), join(root, 'base')])).toEqual([]);
+  });
+
+  it('a legacy patchesJson6902 sees the name where it runs, not a base\'s; a replacement any name the object had; every copy must be patched (attack s47b A, B, D)', async () => {
+    const base = { 'base/all.yaml': `${SERVICE}---\n${CALLER}`, 'base/kustomization.yaml': 'namePrefix: b-\nresources:\n- all.yaml\n' };
+    // A: under overlay o-, the Service is o-b-webhook-svc when the legacy patch runs: b-webhook-svc selects nothing.
+    expect(await portErrors([folder({ ...base, 'overlay/kustomization.yaml': `namePrefix: o-\nresources:\n- ../base\n${servicePatch('b-webhook-svc', 'patchesJson6902')}` })])).toEqual(PORT_ERROR);
+    expect(await portErrors([folder({ ...base, 'overlay/kustomization.yaml': `namePrefix: o-\nresources:\n- ../base\n${servicePatch('o-b-webhook-svc', 'patchesJson6902')}` })])).toEqual([]);
+    // B: a replacement two levels up selects by a name the object had on the way.
+    const replaced = `resources:\n- ../mid\nreplacements:\n- source: {kind: ValidatingWebhookConfiguration, name: vwc, fieldPath: webhooks.0.clientConfig.service.port}\n  targets:\n  - select: {kind: Service, name: b-webhook-svc}\n    fieldPaths: [spec.ports.0.port]\n`;
+    expect(await portErrors([folder({ ...base, 'mid/kustomization.yaml': 'namePrefix: m-\nresources:\n- ../base\n', 'top/kustomization.yaml': replaced })])).toEqual([]);
+    // D: a base built as a- and b- copies, the patch of one copy leaves the other calling the wrong port.
+    const twice = { 'base/all.yaml': `${SERVICE}---\n${CALLER}`, 'base/kustomization.yaml': 'resources:\n- all.yaml\n', 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n', 'b/kustomization.yaml': 'namePrefix: b-\nresources:\n- ../base\n' };
+    expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('a-webhook-svc')}` })])).toEqual(PORT_ERROR);
+    expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('.-webhook-svc')}` })])).toEqual([]);
+  });
+
+  it('a prefixed literal name selects where the builds are not followed (a component: attack s47b F)', async () => {
+    const tree = {
+      'base/all.yaml': `${SERVICE}---\n${CALLER}`,
+      'base/kustomization.yaml': 'namePrefix: app-\nresources:\n- all.yaml\n',
+      'comp/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n',
+      'top/kustomization.yaml': `resources:\n- ../base\ncomponents:\n- ../comp\n${servicePatch('app-webhook-svc')}`,
+    };
+    expect(await portErrors([folder(tree)])).toEqual([]);
   });
 
   it('a replacement selects by whole values, not regular expressions (kustomize compares them)', async () => {

@@ -89,13 +89,13 @@ export class KustomizeNames {
    * The prefixes and suffixes around the names of objects of `file` that a patch of the
    * kustomization `at` may select them by (kustomize's transformer order): those the
    * kustomizations below it on the way give (`below`: a `patches` target runs before its own
-   * namePrefix); with its own around them too (`afterOwn`: patchesJson6902 and replacements run
-   * after it); or those of any level (`anyLevel`: a strategic-merge patch without a target selects
-   * by any name the object had). [] where no chain of the run's kustomizations leads from the file
+   * namePrefix); those with its own around them (`through`: a legacy patchesJson6902 runs after
+   * it, and sees the name then and the one written, s47b A); or those of any level (`anyLevel`: a
+   * strategic-merge patch without a target and a replacement select by any name the object had). [] where no chain of the run's kustomizations leads from the file
    * to it; undefined where the builds are not followed or `at` is not one of the kustomizations
    * followed.
    */
-  affixesAt(file: string, at: string, how: 'below' | 'afterOwn' | 'anyLevel'): NameAffixes {
+  affixesAt(file: string, at: string, how: 'below' | 'through' | 'anyLevel'): NameAffixes {
     if (this.#listings.length === 0 || file === '<stdin>') return [];
     const path = realPath(resolve(file));
     let levels = this.#levels.get(path);
@@ -113,7 +113,9 @@ export class KustomizeNames {
     // A chain's prefix is the outermost kustomization's first: this one's own is its start.
     const through = levels.filter((level) => level.root === kustomization);
     const below = through.map(({ prefix, suffix }) => ({ prefix: prefix.slice(own.prefix.length), suffix: suffix.slice(0, suffix.length - own.suffix.length) }));
-    const all = how === 'below' ? below : how === 'afterOwn' ? [...below, ...through] : [...below, ...levels];
+    // Any level: also what the levels above another put around it (a name a rename gave there, s47a H4).
+    const above = how === 'anyLevel' ? levels.flatMap((outer) => levels.filter((inner) => inner !== outer && outer.prefix.endsWith(inner.prefix) && outer.suffix.startsWith(inner.suffix)).map((inner) => ({ prefix: outer.prefix.slice(0, outer.prefix.length - inner.prefix.length), suffix: outer.suffix.slice(inner.suffix.length) }))) : [];
+    const all = how === 'below' ? below : how === 'through' ? through : [...below, ...levels, ...above];
     return [...new Map(all.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }])).values()];
   }
 

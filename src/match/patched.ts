@@ -33,13 +33,17 @@ export type PatchScope = Pick<RunScope, 'memo' | 'kustomizations' | 'kustomizePa
  * streamOf).
  */
 export function runPatchesChanging(run: PatchScope, object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, listedAs: string): KustomizePatch[] {
-  return patchesChanging(run.kustomizePatches, object, patchNamesOf(run, listedAs));
+  return patchesChanging(run.kustomizePatches, object, NEVER_PREFIXED.has(object.kind) ? AS_WRITTEN : patchNamesOf(run, listedAs));
 }
 
 const PATCH_NAMES = memoKey<Map<string, PatchNames>>('the names patches select the objects of each file by');
 
 /** Which of the builds' names of an object a patch sees, by how it selects (PatchSelection). */
-const SEEN: Readonly<Record<PatchSelection, 'below' | 'afterOwn' | 'anyLevel'>> = { target: 'below', legacy: 'afterOwn', replacement: 'afterOwn', content: 'anyLevel' };
+const SEEN: Readonly<Record<PatchSelection, 'below' | 'through' | 'anyLevel'>> = { target: 'below', legacy: 'through', replacement: 'anyLevel', content: 'anyLevel' };
+
+/** Kinds kustomize's namePrefix and nameSuffix leave as named (its prefix-suffix field specs skip them): a patch sees their name as written (s47b C). */
+const NEVER_PREFIXED: ReadonlySet<string> = new Set(['Namespace', 'CustomResourceDefinition', 'APIService']);
+const AS_WRITTEN: PatchNames = () => [];
 
 /**
  * For the objects of the file the run's kustomizations list as `listedAs`: the affixes each patch
@@ -56,13 +60,13 @@ export function patchNamesOf(run: PatchScope, listedAs: string): PatchNames {
   const built = run.memo.get(FILES_BUILT, () => builtByKustomization(run.kustomizations));
   const file = listedAs === '<stdin>' ? undefined : realPath(resolve(listedAs));
   const answers = new Map<string, NameAffixes>();
-  namesOf = (patch) => {
+  namesOf = (patch, renamed = false) => {
     if (file === undefined) return [];
-    const selection = patch.selection ?? 'target';
-    const key = `${patch.file}\0${selection}`;
+    const how = renamed ? 'anyLevel' : SEEN[patch.selection ?? 'target'];
+    const key = `${patch.file}\0${how}`;
     if (answers.has(key)) return answers.get(key);
     const files = built(realPath(resolve(patch.file)));
-    const answer = files === undefined ? undefined : files.has(file) ? names.affixesAt(listedAs, patch.file, SEEN[selection]) : [];
+    const answer = files === undefined ? undefined : files.has(file) ? names.affixesAt(listedAs, patch.file, how) : [];
     answers.set(key, answer);
     return answer;
   };

@@ -124,7 +124,7 @@ export type PatchSelection = 'target' | 'legacy' | 'content' | 'replacement';
  * The prefixes and suffixes around an object's name that one patch may select it by, besides the
  * name as written (src/match/patched.ts patchNamesOf); undefined where they are not known.
  */
-export type PatchNames = (patch: KustomizePatch) => NameAffixes;
+export type PatchNames = (patch: KustomizePatch, renamed?: boolean) => NameAffixes;
 
 export interface KustomizePatch {
   /** The kustomization file. */
@@ -1152,9 +1152,9 @@ const changingAnswers = new ObjectMemo<readonly KustomizePatch[], Map<PatchNames
 
 function patchesChangingUncached(patches: readonly KustomizePatch[], object: { kind: string; name: string | undefined; file: string; apiVersion?: string }, namesOf: PatchNames | undefined): KustomizePatch[] {
   const own = object.file === '<stdin>' ? undefined : resolve(object.file);
-  // A renamed object's later names are not followed through the builds (s47a H4): any pattern may select them.
+  // A renamed object's later names: tried with the affixes of any level (s47b E: a rename below a namePrefix).
   const changing = (name: string | undefined, renamed: boolean): KustomizePatch[] =>
-    patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, renamed ? undefined : namesOf?.(patch), isLiteral(patch)));
+    patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, namesOf?.(patch, renamed), isLiteral(patch), !renamed && everyCopy(patch)));
   const found = changing(object.name, false);
   // A patch that renames the object (a JSON 6902 replace of /metadata/name): an overlay's patches
   // find it by its new name, as kustomize matches a resource by its current name.
@@ -1170,7 +1170,17 @@ function patchesChangingUncached(patches: readonly KustomizePatch[], object: { k
 
 /** Whether the patch selects an object of this kind, name and apiVersion, by the names `namesOf` gives for it (see targets). */
 export function patchSelects(patch: KustomizePatch, object: { kind: string; name: string | undefined; apiVersion?: string }, namesOf: PatchNames | undefined): boolean {
-  return targets(patch.target, object.kind, object.name, object.apiVersion, namesOf?.(patch), isLiteral(patch));
+  return targets(patch.target, object.kind, object.name, object.apiVersion, namesOf?.(patch), isLiteral(patch), everyCopy(patch));
+}
+
+/**
+ * Whether the patch must select every copy its kustomization builds of the object to count (a
+ * base built twice, `a-` and `b-`: a target of `a-x` patches one copy, and the other is as
+ * written, s47b D): a selector that sees one name per copy. A strategic-merge patch or a
+ * replacement, which see any name a copy had, counts where it selects one.
+ */
+function everyCopy(patch: KustomizePatch): boolean {
+  return patch.selection === undefined || patch.selection === 'target' || patch.selection === 'legacy';
 }
 
 /** Whether kustomize compares the patch's selector fields whole (a replacement's select, a strategic-merge patch's own kind and name), not as regular expressions. */
@@ -1189,10 +1199,10 @@ const MAX_RENAMES = 8;
  * give it on the way); where those are not known (undefined), a name pattern with an expression's
  * characters is taken to select it.
  */
-export function targets(target: PatchTarget, kind: string, name: string | undefined, apiVersion: string | undefined, affixes: NameAffixes, literal = false): boolean {
+export function targets(target: PatchTarget, kind: string, name: string | undefined, apiVersion: string | undefined, affixes: NameAffixes, literal = false, every = false): boolean {
   const selects = literal ? (written: string, value: string) => written === value : selectsValue;
   if (target.kind !== undefined && !selects(target.kind, kind)) return false;
-  if (target.name !== undefined && (name === undefined || !(selectsName(target.name, name, affixes, selects) || (target.unprefixedName !== undefined && selectsName(target.unprefixedName, name, affixes, selects))))) return false;
+  if (target.name !== undefined && (name === undefined || !(selectsName(target.name, name, affixes, selects, every) || (target.unprefixedName !== undefined && selectsName(target.unprefixedName, name, affixes, selects, every))))) return false;
   if (apiVersion !== undefined) {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
@@ -1204,10 +1214,16 @@ export function targets(target: PatchTarget, kind: string, name: string | undefi
   return true;
 }
 
-/** Whether a name selector selects the object by its name as written or as the affixes make it; where they are not known, any pattern may. */
-function selectsName(pattern: string, name: string, affixes: NameAffixes, selects: (pattern: string, value: string) => boolean): boolean {
-  if (affixes === undefined) return pattern === name || EXPRESSION_CHARACTERS.test(pattern);
-  return selects(pattern, name) || affixes.some(({ prefix, suffix }) => selects(pattern, `${prefix}${name}${suffix}`));
+/**
+ * Whether a name selector selects the object by its name as written or as the affixes make it
+ * (`every`: as each of them makes it, one per copy); where they are not known, any pattern, and a
+ * name that holds the written one (a prefix and suffix around it, s47b F), may.
+ */
+function selectsName(pattern: string, name: string, affixes: NameAffixes, selects: (pattern: string, value: string) => boolean, every: boolean): boolean {
+  if (affixes === undefined) return pattern === name || EXPRESSION_CHARACTERS.test(pattern) || pattern.includes(name);
+  if (selects(pattern, name)) return true;
+  const named = ({ prefix, suffix }: { prefix: string; suffix: string }): boolean => selects(pattern, `${prefix}${name}${suffix}`);
+  return affixes.length > 0 && (every ? affixes.every(named) : affixes.some(named));
 }
 
 /**
