@@ -50915,10 +50915,15 @@ function summarizeKustomization(folder) {
     const resources = listed2("resources");
     if (resources.some((resource) => resource.includes("://") || resource.startsWith("..") || resource.startsWith("/") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource)))
       changes.add("resources from outside the folder");
-    const folders = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !entry.includes("://")).map((entry) => realPath((0, import_node_path15.resolve)(folder, entry))).filter(isFolder2);
-    return { changes: [...changes], folders };
+    const local = [...resources, ...listed2("bases"), ...listed2("components")].filter((entry) => !isRemote2(entry));
+    const folders = local.map((entry) => realPath((0, import_node_path15.resolve)(folder, entry))).filter(isFolder2);
+    const missing2 = local.some((entry) => !existsSync((0, import_node_path15.resolve)(folder, entry)));
+    return { changes: [...changes], folders, ...missing2 ? { missing: true } : {} };
   }
   return void 0;
+}
+function isRemote2(entry) {
+  return entry.includes("://") || entry.startsWith("git@") || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(entry);
 }
 function isFolder2(path) {
   try {
@@ -64770,7 +64775,8 @@ function inputNotes(notes) {
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
     const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path23.resolve)(k.dir))));
-    const builds = tops.length > 0 ? tops : overlays;
+    const buildable = tops.filter((k) => read2.find((each) => each.dir === k.dir)?.summary?.missing !== true);
+    const builds = buildable.length > 0 ? buildable : tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
     lines.push(`${plural5(overlays.length, "kustomization")} were not built (${some(overlays.map((k) => k.dir))}): their files were read as they are, without their patches, bases or namespaces; ${lint2}: kubectl kustomize ${shellWord(builds[0].dir)} | admission-lint -`);
   }
@@ -70823,4 +70829,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build de33ee487df74817ec0b0472c31d6fa6b2c96413a3d6ed952a3161bdf9f94fd4
+//# admission-lint-build 19c9c50df9fe0bf8943e3258410909393643e77d4ef010beb9ff073e75ca5e66

@@ -101,6 +101,12 @@ describe('a kustomize overlay folder', () => {
     expect(stderr).toContain('lint each of config/default and config/samples: kubectl kustomize config/default | admission-lint -');
     // Alone, the base is the top one.
     expect((await cli([join('config', 'webhook')])).stderr).toContain('lint the build: kubectl kustomize config/webhook | admission-lint -');
+    // A template that lists a file a pipeline writes (not there) does not build: not suggested.
+    mkdirSync(join('config', 'pipeline'), { recursive: true });
+    writeFileSync(join('config', 'pipeline', 'kustomization.yaml'), 'resources: [object.yaml]\nnamePrefix: run-\n');
+    const withTemplate = (await cli(['config'])).stderr;
+    expect(withTemplate).toContain('5 kustomizations were not built');
+    expect(withTemplate).toContain('lint each of config/default and config/samples: kubectl kustomize config/default | admission-lint -');
   });
 
   it('a kustomization that only lists files of its folder reads the same: nothing to say', async () => {

@@ -5,7 +5,7 @@
  * objects (`kustomize build | admission-lint -` lints the merged result).
  */
 import { groupBy, pushAll } from '../collections.js';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readRegularFile } from '../load/sources.js';
@@ -51,6 +51,8 @@ export interface KustomizationSummary {
   readonly changes: readonly string[];
   /** The local folders it lists (`resources`, `bases`, `components`), resolved, symbolic links followed. */
   readonly folders: readonly string[];
+  /** A local file or folder it lists is not there: kustomize fails to build it (a template whose file a pipeline writes). */
+  readonly missing?: true;
 }
 
 /** The kustomization in `folder`, summed up; undefined when there is none or it cannot be read. */
@@ -75,13 +77,17 @@ export function summarizeKustomization(folder: string): KustomizationSummary | u
     const resources = listed('resources');
     // A resource outside the folder (a base, a URL) is not among the files read here.
     if (resources.some((resource) => resource.includes('://') || resource.startsWith('..') || resource.startsWith('/') || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(resource))) changes.add('resources from outside the folder');
-    const folders = [...resources, ...listed('bases'), ...listed('components')]
-      .filter((entry) => !entry.includes('://'))
-      .map((entry) => realPath(resolve(folder, entry)))
-      .filter(isFolder);
-    return { changes: [...changes], folders };
+    const local = [...resources, ...listed('bases'), ...listed('components')].filter((entry) => !isRemote(entry));
+    const folders = local.map((entry) => realPath(resolve(folder, entry))).filter(isFolder);
+    const missing = local.some((entry) => !existsSync(resolve(folder, entry)));
+    return { changes: [...changes], folders, ...(missing ? { missing: true as const } : {}) };
   }
   return undefined;
+}
+
+/** A resource kustomize fetches: a URL, `github.com/…`, `git@…`. */
+function isRemote(entry: string): boolean {
+  return entry.includes('://') || entry.startsWith('git@') || /^[\w.-]+\.[a-z]+\/[\w.-]+\//.test(entry);
 }
 
 function isFolder(path: string): boolean {
