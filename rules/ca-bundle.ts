@@ -28,6 +28,7 @@ import { groupBy } from '../src/collections.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
 import { patchesOf, type PatchScope } from '../src/match/patched.js';
+import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
 import { streamOf } from '../src/match/namespaces.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid' | 'keyWritten' | 'publicRoots' | 'missingBesideBundle';
@@ -109,14 +110,49 @@ interface PemBlock {
 
 function pemBlocks(text: string): PemBlock[] {
   const blocks: PemBlock[] = [];
-  for (const match of text.matchAll(/-----BEGIN ([^\r\n-]+(?:-[^\r\n-]+)*)-----([\s\S]*?)-----END \1-----/g)) {
-    const body = match[2]!;
+  // Each BEGIN line up to the END line of its type; one without is skipped. Found with indexOf and
+  // the next END of each type kept, so that many BEGIN lines without an END cost one pass (a
+  // regular expression over them was quadratic: 28 s for 2.8 MB, s47c 4).
+  const nextEnd = new Map<string, number>();
+  let at = 0;
+  while ((at = text.indexOf(BEGIN, at)) >= 0) {
+    const typeStart = at + BEGIN.length;
+    const typeEnd = text.indexOf(DASHES, typeStart);
+    if (typeEnd < 0) break;
+    const type = text.slice(typeStart, typeEnd);
+    const bodyStart = typeEnd + DASHES.length;
+    if (!PEM_TYPE.test(type) || (!nextEnd.has(type) && nextEnd.size >= MAX_PEM_TYPES)) {
+      at = typeStart;
+      continue;
+    }
+    const marker = `-----END ${type}-----`;
+    let end = nextEnd.get(type);
+    if (end === undefined || (end >= 0 && end < bodyStart)) nextEnd.set(type, (end = text.indexOf(marker, bodyStart)));
+    if (end < 0) {
+      at = typeStart;
+      continue;
+    }
+    const body = text.slice(bodyStart, end);
+    // A body with another BEGIN line in it does not decode: Go's pem.Decode then starts again
+    // after this BEGIN line, and so does this.
+    if (body.includes(BEGIN)) {
+      at = typeStart;
+      continue;
+    }
     // RFC 1421 headers ("Proc-Type: …") end with a blank line; Go skips such certificate blocks.
-    const firstLine = body.replace(/^\r?\n/, '').split(/\r?\n/)[0] ?? '';
-    blocks.push({ type: match[1]!, body, hasHeaders: firstLine.includes(':') });
+    const firstLine = body.replace(/^\r?\n/, '').split(/\r?\n/, 1)[0] ?? '';
+    blocks.push({ type, body, hasHeaders: firstLine.includes(':') });
+    at = end + marker.length;
   }
   return blocks;
 }
+
+const BEGIN = '-----BEGIN ';
+const DASHES = '-----';
+/** A PEM type: words separated by single hyphens, on one line. */
+const PEM_TYPE = /^[^\r\n-]+(?:-[^\r\n-]+)*$/;
+/** Block types looked for past this many are skipped (a hostile bundle of distinct types). */
+const MAX_PEM_TYPES = 64;
 
 /** The CERTIFICATE blocks Go's AppendCertsFromPEM keeps (parsed, without PEM headers), and how many it skips. */
 function certificatesOf(blocks: readonly PemBlock[]): { certificates: X509Certificate[]; unparsable: number } {
@@ -186,13 +222,24 @@ const PUBLIC_ROOTS_HELP =
   "The API server verifies a Service's webhook against the name <service>.<namespace>.svc, and public CAs issue no certificate for internal names (CA/Browser Forum Baseline Requirements): with only their roots in the bundle, every call fails TLS verification, so the webhook's requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Put the CA that signs the webhook's serving certificate in caBundle (a placeholder left from an example is often such a root), or let an injector write it.";
 
 const MISSING_BESIDE_BUNDLE_HELP =
-  "A webhook without a caBundle is verified against the API server's system roots, which sign no certificate for a Service's .svc name, so every call fails TLS: its requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Another webhook of the configuration calls the same Service with a bundle written in the file; an injector (cert-manager's CA injector, an operator) would fill every webhook of the configuration, so these were left out by hand. Write the same bundle in them, or let an injector write all of them.";
+  "A webhook without a caBundle is verified against the API server's system roots, which sign no certificate for a Service's .svc name, so every call fails TLS: its requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Another webhook of the configuration calls the same Service with a bundle written in the file; an injector (cert-manager's CA injector, OpenShift's service CA operator) fills every webhook of the configuration, so these were most likely left out by hand. Write the same bundle in them, or let an injector write all of them; if a controller of yours fills these webhooks alone at run time, set the rule's injected option to the configuration's name.";
 
 /** The public roots' subject when every certificate of the bundle is a public web-PKI root (src/kube/public-roots.ts); else undefined. */
 function onlyPublicRoots(decoded: Buffer): string | undefined {
-  const { certificates } = certificatesOf(pemBlocks(decoded.toString('latin1')));
-  if (certificates.length === 0 || !certificates.every(isPublicRoot)) return undefined;
-  return shortSubject(certificates[0]!.subject);
+  // Only those valid now verify anything (Go checks a root's validity too: s47c 3).
+  const now = Date.now();
+  const valid = certificatesOf(pemBlocks(decoded.toString('latin1'))).certificates.filter((certificate) => new Date(certificate.validFrom).getTime() <= now && now <= new Date(certificate.validTo).getTime());
+  if (valid.length === 0 || !valid.every(isPublicRoot)) return undefined;
+  return shortSubject(valid[0]!.subject);
+}
+
+/**
+ * Whether a kustomize patch may rename the configuration (for another patch that injects its
+ * bundles) or fill its bundles in a way not read: a rename, a kind change, a metadata write of the
+ * name, a file not read, a replacement of the name. One that sets a timeout leaves them as they are (s47c 2).
+ */
+function mayRenameOrFill(patch: KustomizePatch): boolean {
+  return patch.renamesTo !== undefined || patch.changesKind === true || patch.replacesName === true || patch.unread === true || (patch.metadataOnly === true && patch.keepsName !== true);
 }
 
 /** Whether two clientConfig.service references name the same Service (namespace and name, both written). */
@@ -320,7 +367,6 @@ export const rule = defineObjectRule({
             if (hasService && !webhookReachability(entry.webhook, entry.path, entry.label, run).neverCalled) unprovided.push(entry);
             continue;
           }
-          if (hasService) bundled.push(entry);
           const at = [...entry.path, 'clientConfig', 'caBundle'];
           // Grouped below by the problem and the bundle, whatever each webhook's failurePolicy (hold-out 31).
           const problems = bundleProblems(decoded);
@@ -328,6 +374,8 @@ export const rule = defineObjectRule({
             const roots = onlyPublicRoots(decoded);
             if (roots !== undefined) problems.push({ messageId: 'publicRoots', data: { subject: roots }, path: [], help: PUBLIC_ROOTS_HELP });
           }
+          // A bundle to copy into the webhooks without one: not one with a problem of its own (s47c 5).
+          if (hasService && problems.length === 0) bundled.push(entry);
           const written = writtenKeys().get(entryKey(object, entry));
           // One cause, one finding: a key trusted by the bundles of several configurations is
           // reported at the first of them, counting the others.
@@ -361,7 +409,10 @@ export const rule = defineObjectRule({
         // empty are not filled in at install (hold-out 33): every call to them fails TLS.
         // (Not where a kustomize patch of the run may change the configuration: it may rename it
         // for an injector's patch, or write the bundles, as the build shows and the file does not: s47b 17b.)
-        const patched = bundled.length > 0 && unprovided.length > 0 && patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).length > 0;
+        const patched =
+          bundled.length > 0 &&
+          unprovided.length > 0 &&
+          patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some(mayRenameOrFill);
         const besideBundle = (entry: WebhookEntry): WebhookEntry | undefined =>
           patched ? undefined : bundled.find((other) => sameService(other.webhook.clientConfig?.service, entry.webhook.clientConfig?.service));
         for (const [sibling, entries] of groupBy(unprovided.filter((entry) => besideBundle(entry) !== undefined), (entry) => besideBundle(entry)!)) {
@@ -369,11 +420,11 @@ export const rule = defineObjectRule({
           const service = first.webhook.clientConfig!.service!;
           violations.push({
             messageId: 'missingBesideBundle',
-            // 160 characters at most: 58 of text, the webhooks 40, the one with a bundle 26, the Service 36.
+            // 160 characters at most: 62 of text, the webhooks 36, the one with a bundle 28, the Service 34.
             data: {
-              which: entries.length === 1 ? `webhook "${elideMiddle(first.label, 30)}"` : `${entries.length} webhooks (first: "${elideMiddle(first.label, 26)}")`,
-              sibling: elideMiddle(sibling.label, 26),
-              service: elideMiddle(`${service.namespace ?? ''}/${service.name ?? ''}`, 36),
+              which: entries.length === 1 ? `webhook "${elideMiddle(first.label, 36)}"` : `${entries.length} webhooks (first: "${elideMiddle(first.label, 30)}")`,
+              sibling: elideMiddle(sibling.label, 28),
+              service: elideMiddle(`${service.namespace ?? ''}/${service.name ?? ''}`, 34),
             },
             path: [...first.path, 'clientConfig'],
             alsoAt: entries.slice(1).map((entry) => [...entry.path, 'clientConfig']),

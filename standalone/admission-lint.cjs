@@ -7633,7 +7633,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref);
+      let _sch = resolve18.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7660,7 +7660,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref) {
+    function resolve18(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8527,7 +8527,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options) {
+    function resolve18(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8918,7 +8918,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve17,
+      resolve: resolve18,
       resolveComponent,
       equal: equal2,
       serialize: serialize2,
@@ -12142,14 +12142,14 @@ function registerFunctions(registry) {
       throw evaluationError("invalid_regular_expression", `Invalid regular expression: ${b}`);
     }
   });
-  functionOverload("string.split(string): list<string>", (s, sep8) => s.split(sep8));
-  functionOverload("string.split(string, int): list<string>", (s, sep8, l) => {
+  functionOverload("string.split(string): list<string>", (s, sep7) => s.split(sep7));
+  functionOverload("string.split(string, int): list<string>", (s, sep7, l) => {
     l = Number(l);
     if (l === 0) return [];
-    const parts = s.split(sep8);
+    const parts = s.split(sep7);
     if (l < 0 || parts.length <= l) return parts;
     const limited = parts.slice(0, l - 1);
-    limited.push(parts.slice(l - 1).join(sep8));
+    limited.push(parts.slice(l - 1).join(sep7));
     return limited;
   });
   functionOverload("list<string>.join(): string", (v) => {
@@ -12163,7 +12163,7 @@ function registerFunctions(registry) {
     }
     return v.join("");
   });
-  functionOverload("list<string>.join(string): string", (v, sep8) => {
+  functionOverload("list<string>.join(string): string", (v, sep7) => {
     for (let i = 0; i < v.length; i++) {
       if (typeof v[i] !== "string") {
         throw evaluationError(
@@ -12172,7 +12172,7 @@ function registerFunctions(registry) {
         );
       }
     }
-    return v.join(sep8);
+    return v.join(sep7);
   });
   const textEncoder = new TextEncoder("utf8");
   const textDecoder = new TextDecoder("utf8");
@@ -20330,10 +20330,10 @@ var init_build = __esm({
             else out += sub.appendTo();
             break;
           case Regexp2.Op.ALTERNATE: {
-            let sep8 = "";
+            let sep7 = "";
             for (let sub of this.subs) {
-              out += sep8;
-              sep8 = "|";
+              out += sep7;
+              sep7 = "|";
               out += sub.appendTo();
             }
             break;
@@ -31424,10 +31424,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key: key2, sep: sep8, value } = collItem;
+        const { start, key: key2, sep: sep7, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep8?.[0],
+          next: key2 ?? sep7?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -31441,7 +31441,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep8) {
+          if (!keyProps.anchor && !keyProps.tag && !sep7) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -31465,7 +31465,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -31481,7 +31481,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -31574,7 +31574,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep8 = "";
+        let sep7 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -31588,13 +31588,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep8 + cb;
-              sep8 = "";
+                comment += sep7 + cb;
+              sep7 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep8 += source;
+                sep7 += source;
               hasSpace = true;
               break;
             default:
@@ -31638,18 +31638,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key: key2, sep: sep8, value } = collItem;
+        const { start, key: key2, sep: sep7, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep8?.[0],
+          next: key2 ?? sep7?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep8 && !value) {
+          if (!props.anchor && !props.tag && !sep7 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -31703,8 +31703,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap10 && !sep8 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
+        if (!isMap10 && !sep7 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -31716,7 +31716,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -31727,8 +31727,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap10 && !props.found && ctx.options.strict) {
-              if (sep8)
-                for (const st of sep8) {
+              if (sep7)
+                for (const st of sep7) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -31745,7 +31745,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -31927,7 +31927,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep8 = "";
+      let sep7 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart2; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -31944,24 +31944,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar3.Scalar.BLOCK_LITERAL) {
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep8 === " ")
-            sep8 = "\n";
-          else if (!prevMoreIndented && sep8 === "\n")
-            sep8 = "\n\n";
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          if (sep7 === " ")
+            sep7 = "\n";
+          else if (!prevMoreIndented && sep7 === "\n")
+            sep7 = "\n\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep8 === "\n")
+          if (sep7 === "\n")
             value += "\n";
           else
-            sep8 = "\n";
+            sep7 = "\n";
         } else {
-          value += sep8 + content;
-          sep8 = " ";
+          value += sep7 + content;
+          sep7 = " ";
           prevMoreIndented = false;
         }
       }
@@ -32145,25 +32145,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep8 = " ";
+      let sep7 = " ";
       let pos = line2.lastIndex;
       while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep8 === "\n")
-            res += sep8;
+          if (sep7 === "\n")
+            res += sep7;
           else
-            sep8 = "\n";
+            sep7 = "\n";
         } else {
-          res += sep8 + lm;
-          sep8 = " ";
+          res += sep7 + lm;
+          sep7 = " ";
         }
         pos = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep8 + (match?.[1] ?? "");
+      return res + sep7 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -32980,14 +32980,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key: key2, sep: sep8, value }) {
+    function stringifyItem({ start, key: key2, sep: sep7, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep8)
-        for (const st of sep8)
+      if (sep7)
+        for (const st of sep7)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -34159,18 +34159,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep8;
+          let sep7;
           if (scalar.end) {
-            sep8 = scalar.end;
-            sep8.push(this.sourceToken);
+            sep7 = scalar.end;
+            sep7.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep8 = [this.sourceToken];
+            sep7 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep8 }]
+            items: [{ start, key: scalar, sep: sep7 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -34323,15 +34323,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep8 = it.sep;
-                  sep8.push(this.sourceToken);
+                  const sep7 = it.sep;
+                  sep7.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key: key2, sep: sep8 }]
+                    items: [{ start: start2, key: key2, sep: sep7 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -34525,13 +34525,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep8 = fc.end.splice(1, fc.end.length);
-            sep8.push(this.sourceToken);
+            const sep7 = fc.end.splice(1, fc.end.length);
+            sep7.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep8 }]
+              items: [{ start, key: fc, sep: sep7 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -35525,6 +35525,26 @@ function patchesChangingUncached(patches, object, namesOf) {
   const own = object.file === "<stdin>" ? void 0 : (0, import_node_path3.resolve)(object.file);
   const changing = (name, renamed) => patches.filter((patch) => (own === void 0 || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, namesOf?.(patch, renamed), isLiteral(patch), !renamed && everyCopy(patch)));
   const found = changing(object.name, false);
+  const partial = /* @__PURE__ */ new Map();
+  for (const patch of patches) {
+    if (found.includes(patch) || !everyCopy(patch) || own !== void 0 && patch.source === own)
+      continue;
+    const affixes = namesOf?.(patch);
+    if (affixes === void 0 || affixes.length < 2)
+      continue;
+    const copies = affixes.flatMap((affix, index) => targets(patch.target, object.kind, object.name, object.apiVersion, [affix], isLiteral(patch), true) ? [index] : []);
+    if (copies.length === 0)
+      continue;
+    const key2 = `${patch.file}\0${patch.selection ?? "target"}`;
+    const group = partial.get(key2) ?? { copies: /* @__PURE__ */ new Set(), patches: [], of: affixes.length };
+    for (const copy2 of copies)
+      group.copies.add(copy2);
+    group.patches.push(patch);
+    partial.set(key2, group);
+  }
+  for (const group of partial.values())
+    if (group.copies.size === group.of)
+      pushAll(found, group.patches);
   const names2 = new Set(object.name === void 0 ? [] : [object.name]);
   for (let at = 0; at < found.length && names2.size <= MAX_RENAMES; at++) {
     const next = found[at].renamesTo;
@@ -42848,10 +42868,35 @@ function bundleReplaced(object, entry, injected, patcherNamesByText, run2) {
 }
 function pemBlocks(text) {
   const blocks = [];
-  for (const match of text.matchAll(/-----BEGIN ([^\r\n-]+(?:-[^\r\n-]+)*)-----([\s\S]*?)-----END \1-----/g)) {
-    const body = match[2];
-    const firstLine = body.replace(/^\r?\n/, "").split(/\r?\n/)[0] ?? "";
-    blocks.push({ type: match[1], body, hasHeaders: firstLine.includes(":") });
+  const nextEnd = /* @__PURE__ */ new Map();
+  let at = 0;
+  while ((at = text.indexOf(BEGIN2, at)) >= 0) {
+    const typeStart = at + BEGIN2.length;
+    const typeEnd = text.indexOf(DASHES, typeStart);
+    if (typeEnd < 0)
+      break;
+    const type = text.slice(typeStart, typeEnd);
+    const bodyStart = typeEnd + DASHES.length;
+    if (!PEM_TYPE.test(type) || !nextEnd.has(type) && nextEnd.size >= MAX_PEM_TYPES) {
+      at = typeStart;
+      continue;
+    }
+    const marker = `-----END ${type}-----`;
+    let end = nextEnd.get(type);
+    if (end === void 0 || end >= 0 && end < bodyStart)
+      nextEnd.set(type, end = text.indexOf(marker, bodyStart));
+    if (end < 0) {
+      at = typeStart;
+      continue;
+    }
+    const body = text.slice(bodyStart, end);
+    if (body.includes(BEGIN2)) {
+      at = typeStart;
+      continue;
+    }
+    const firstLine = body.replace(/^\r?\n/, "").split(/\r?\n/, 1)[0] ?? "";
+    blocks.push({ type, body, hasHeaders: firstLine.includes(":") });
+    at = end + marker.length;
   }
   return blocks;
 }
@@ -42916,10 +42961,14 @@ function bundleProblems(decoded) {
   return problems;
 }
 function onlyPublicRoots(decoded) {
-  const { certificates } = certificatesOf(pemBlocks(decoded.toString("latin1")));
-  if (certificates.length === 0 || !certificates.every(isPublicRoot))
+  const now = Date.now();
+  const valid = certificatesOf(pemBlocks(decoded.toString("latin1"))).certificates.filter((certificate) => new Date(certificate.validFrom).getTime() <= now && now <= new Date(certificate.validTo).getTime());
+  if (valid.length === 0 || !valid.every(isPublicRoot))
     return void 0;
-  return shortSubject(certificates[0].subject);
+  return shortSubject(valid[0].subject);
+}
+function mayRenameOrFill(patch) {
+  return patch.renamesTo !== void 0 || patch.changesKind === true || patch.replacesName === true || patch.unread === true || patch.metadataOnly === true && patch.keepsName !== true;
 }
 function sameService(a, b) {
   return a !== void 0 && b !== void 0 && typeof a.name === "string" && typeof a.namespace === "string" && a.name === b.name && a.namespace === b.namespace;
@@ -42944,7 +42993,7 @@ function writtenKey(decoded, secrets) {
   }
   return void 0;
 }
-var SETTING_TOKEN, SETTING_VALUE, PUBLIC_ROOTS_HELP, MISSING_BESIDE_BUNDLE_HELP, KEY_WRITTEN_HELP, rule20;
+var SETTING_TOKEN, SETTING_VALUE, BEGIN2, DASHES, PEM_TYPE, MAX_PEM_TYPES, PUBLIC_ROOTS_HELP, MISSING_BESIDE_BUNDLE_HELP, KEY_WRITTEN_HELP, rule20;
 var init_ca_bundle = __esm({
   "dist/rules/ca-bundle.js"() {
     "use strict";
@@ -42966,8 +43015,12 @@ var init_ca_bundle = __esm({
     init_namespaces();
     SETTING_TOKEN = /(?:^|[\s"'{,[])([A-Za-z0-9_.-]+)/gm;
     SETTING_VALUE = /["']?[ \t]*[=:,\s][ \t]*["']?([^"'\s,}\]]+)/.source;
+    BEGIN2 = "-----BEGIN ";
+    DASHES = "-----";
+    PEM_TYPE = /^[^\r\n-]+(?:-[^\r\n-]+)*$/;
+    MAX_PEM_TYPES = 64;
     PUBLIC_ROOTS_HELP = "The API server verifies a Service's webhook against the name <service>.<namespace>.svc, and public CAs issue no certificate for internal names (CA/Browser Forum Baseline Requirements): with only their roots in the bundle, every call fails TLS verification, so the webhook's requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Put the CA that signs the webhook's serving certificate in caBundle (a placeholder left from an example is often such a root), or let an injector write it.";
-    MISSING_BESIDE_BUNDLE_HELP = "A webhook without a caBundle is verified against the API server's system roots, which sign no certificate for a Service's .svc name, so every call fails TLS: its requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Another webhook of the configuration calls the same Service with a bundle written in the file; an injector (cert-manager's CA injector, an operator) would fill every webhook of the configuration, so these were left out by hand. Write the same bundle in them, or let an injector write all of them.";
+    MISSING_BESIDE_BUNDLE_HELP = "A webhook without a caBundle is verified against the API server's system roots, which sign no certificate for a Service's .svc name, so every call fails TLS: its requests are rejected (failurePolicy Fail) or it is skipped (Ignore). Another webhook of the configuration calls the same Service with a bundle written in the file; an injector (cert-manager's CA injector, OpenShift's service CA operator) fills every webhook of the configuration, so these were most likely left out by hand. Write the same bundle in them, or let an injector write all of them; if a controller of yours fills these webhooks alone at run time, set the rule's injected option to the configuration's name.";
     KEY_WRITTEN_HELP = "Whoever reads these manifests holds that key: with it, anyone who can answer for the webhook (an endpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the webhook, reading every request it is sent and answering them. Issue the serving certificate at install time (cert-manager, a CA-patching Job, the webhook's own controller) and keep private keys out of the manifests (or encrypted in them).";
     rule20 = defineObjectRule({
       meta: {
@@ -43058,8 +43111,6 @@ var init_ca_bundle = __esm({
                   unprovided.push(entry);
                 continue;
               }
-              if (hasService)
-                bundled.push(entry);
               const at = [...entry.path, "clientConfig", "caBundle"];
               const problems = bundleProblems(decoded);
               if (hasService && problems.length === 0) {
@@ -43067,6 +43118,8 @@ var init_ca_bundle = __esm({
                 if (roots !== void 0)
                   problems.push({ messageId: "publicRoots", data: { subject: roots }, path: [], help: PUBLIC_ROOTS_HELP });
               }
+              if (hasService && problems.length === 0)
+                bundled.push(entry);
               const written2 = writtenKeys().get(entryKey(object, entry));
               const sharing = written2 === void 0 ? [] : trustedBy().get(written2.id) ?? [];
               if (written2 !== void 0 && sharing[0] === object) {
@@ -43090,18 +43143,18 @@ var init_ca_bundle = __esm({
               const severity = problem.severity ?? (entries.some((entry) => rulesMatchBuiltins(entry.webhook.rules, run2.discovery)) ? "error" : "warning");
               violations.push({ ...problem, data: { ...problem.data, which: which3 }, path, alsoAt: entries.slice(1).map((entry) => [...entry.path, "clientConfig", "caBundle"]), severity });
             }
-            const patched2 = bundled.length > 0 && unprovided.length > 0 && patchesOf(run2, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).length > 0;
+            const patched2 = bundled.length > 0 && unprovided.length > 0 && patchesOf(run2, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some(mayRenameOrFill);
             const besideBundle = (entry) => patched2 ? void 0 : bundled.find((other) => sameService(other.webhook.clientConfig?.service, entry.webhook.clientConfig?.service));
             for (const [sibling, entries] of groupBy(unprovided.filter((entry) => besideBundle(entry) !== void 0), (entry) => besideBundle(entry))) {
               const first = entries[0];
               const service = first.webhook.clientConfig.service;
               violations.push({
                 messageId: "missingBesideBundle",
-                // 160 characters at most: 58 of text, the webhooks 40, the one with a bundle 26, the Service 36.
+                // 160 characters at most: 62 of text, the webhooks 36, the one with a bundle 28, the Service 34.
                 data: {
-                  which: entries.length === 1 ? `webhook "${elideMiddle(first.label, 30)}"` : `${entries.length} webhooks (first: "${elideMiddle(first.label, 26)}")`,
-                  sibling: elideMiddle(sibling.label, 26),
-                  service: elideMiddle(`${service.namespace ?? ""}/${service.name ?? ""}`, 36)
+                  which: entries.length === 1 ? `webhook "${elideMiddle(first.label, 36)}"` : `${entries.length} webhooks (first: "${elideMiddle(first.label, 30)}")`,
+                  sibling: elideMiddle(sibling.label, 28),
+                  service: elideMiddle(`${service.namespace ?? ""}/${service.name ?? ""}`, 34)
                 },
                 path: [...first.path, "clientConfig"],
                 alsoAt: entries.slice(1).map((entry) => [...entry.path, "clientConfig"]),
@@ -47005,8 +47058,8 @@ function policyFromLabels(labels, defaults) {
       warn.versionSource = enforce.versionSource;
     }
   }
-  const resolve17 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
-  return { policy: { enforce: resolve17(draft.enforce), audit: resolve17(draft.audit), warn: resolve17(draft.warn) }, errors, undecodable };
+  const resolve18 = (mode) => ({ ...mode, source: summarize(mode.levelSource, mode.versionSource) });
+  return { policy: { enforce: resolve18(draft.enforce), audit: resolve18(draft.audit), warn: resolve18(draft.warn) }, errors, undecodable };
 }
 var PSA_LABEL_PREFIX, PSA_LABELS, LEVEL_ERROR, VERSION_ERROR, VERSION_PATTERN, MAX_GO_INT, LABELS_PATH;
 var init_labels = __esm({
@@ -63173,7 +63226,7 @@ var init_suppressions = __esm({
 });
 
 // dist/src/engine/variants.js
-function unvaried(findings, coverage, builds, streamOf2, overridden) {
+function unvaried(findings, coverage, builds, listedIn, streamOf2, overridden) {
   const groups = /* @__PURE__ */ new Map();
   for (const finding of findings) {
     const object = coverage.get(finding)?.object;
@@ -63186,19 +63239,20 @@ function unvaried(findings, coverage, builds, streamOf2, overridden) {
   for (const group of groups.values()) {
     if (new Set(group.map((finding) => finding.file)).size < 2)
       continue;
-    const builtIn = (finding) => {
-      const file = coverage.get(finding).object.manifest.file;
-      return file.path === "<stdin>" ? void 0 : builds.topBuildsOf(streamOf2(file))?.map((build) => (0, import_node_path17.dirname)(realPath((0, import_node_path17.resolve)(build.root))));
-    };
+    const streamPath = (finding) => streamOf2(coverage.get(finding).object.manifest.file);
+    const buildsOf = (finding) => coverage.get(finding).object.manifest.file.path === "<stdin>" ? void 0 : builds.topBuildsOf(streamPath(finding));
     const built = group.flatMap((finding) => {
-      const folders = builtIn(finding) ?? [];
-      return folders.length > 0 ? [{ finding, folders }] : [];
+      const found = buildsOf(finding);
+      if (found === void 0 || found.length === 0 || !found.every((build) => build.prefix === "" && build.suffix === "" && (coverage.get(finding).object.kind !== "Namespace" || build.namespace === void 0)))
+        return [];
+      const file = realPath((0, import_node_path17.resolve)(streamPath(finding)));
+      return [{ finding, folders: [(0, import_node_path17.dirname)(file), ...listedIn(file)] }];
     });
     for (const finding of group) {
-      if (builtIn(finding)?.length !== 0)
+      if (buildsOf(finding)?.length !== 0)
         continue;
-      const path = realPath((0, import_node_path17.resolve)(streamOf2(coverage.get(finding).object.manifest.file)));
-      const copy2 = built.find((each) => severityAtLeast(each.finding.severity, finding.severity) && each.folders.some((folder) => path.startsWith(folder + import_node_path17.sep)));
+      const folder = (0, import_node_path17.dirname)(realPath((0, import_node_path17.resolve)(streamPath(finding))));
+      const copy2 = built.find((each) => severityAtLeast(each.finding.severity, finding.severity) && each.folders.includes(folder));
       if (copy2 !== void 0)
         covered.set(finding, copy2.finding);
     }
@@ -63404,7 +63458,8 @@ async function lintRun(run2, options) {
     inline: options.inlineConfig !== false
   });
   const overridden = (ruleId) => options.severityOverrides.has(ruleId);
-  const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), streamOf, overridden);
+  const listedIn = (file) => scope.kustomizations.filter((listing) => listing.resources.includes(file)).map((listing) => (0, import_node_path18.dirname)(realPath((0, import_node_path18.resolve)(listing.file))));
+  const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), listedIn, streamOf, overridden);
   for (const violation of suppression.violations) {
     const meta7 = enabled.find((rule44) => rule44.meta.id === violation.ruleId)?.meta;
     if (meta7 === void 0)
@@ -63521,6 +63576,7 @@ function dedupe(findings) {
     return true;
   });
 }
+var import_node_path18;
 var init_lint = __esm({
   "dist/src/engine/lint.js"() {
     "use strict";
@@ -63538,6 +63594,8 @@ var init_lint = __esm({
     init_suppressions();
     init_covers();
     init_variants();
+    import_node_path18 = require("node:path");
+    init_kustomize_patches();
     init_kustomize_names();
     init_namespaces();
     init_run_policy();
@@ -63985,10 +64043,10 @@ function artifactLocation(file, cwd) {
   if (file === STDIN_PATH)
     return { uri: "stdin" };
   const slashed = file.split("\\").join("/");
-  const root = import_node_path18.posix.resolve(cwd.split("\\").join("/"));
-  const absolute = import_node_path18.posix.resolve(root, slashed);
-  const relative7 = import_node_path18.posix.relative(root, absolute);
-  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path18.posix.isAbsolute(relative7)) {
+  const root = import_node_path19.posix.resolve(cwd.split("\\").join("/"));
+  const absolute = import_node_path19.posix.resolve(root, slashed);
+  const relative7 = import_node_path19.posix.relative(root, absolute);
+  if (relative7 !== "" && !relative7.startsWith("../") && relative7 !== ".." && !import_node_path19.posix.isAbsolute(relative7)) {
     return { uri: encodePath(relative7), uriBaseId: SRCROOT };
   }
   return { uri: (0, import_node_url3.pathToFileURL)(absolute).href };
@@ -64110,7 +64168,7 @@ function formatSarif(report2, options) {
       ...suppressedResults.has(finding) ? { suppressions: [{ kind: "inSource", justification: suppressedResults.get(finding).reason || suppressedResults.get(finding).by }] } : {}
     };
   });
-  const root = import_node_path18.posix.resolve(options.cwd.split("\\").join("/"));
+  const root = import_node_path19.posix.resolve(options.cwd.split("\\").join("/"));
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -64136,12 +64194,12 @@ function formatSarif(report2, options) {
   return guardJson(`${JSON.stringify(log, null, 2)}
 `);
 }
-var import_node_path18, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
+var import_node_path19, import_node_url3, SARIF_SCHEMA, SRCROOT, FINGERPRINT_KEY, LEVEL;
 var init_sarif = __esm({
   "dist/src/format/sarif.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path18 = require("node:path");
+    import_node_path19 = require("node:path");
     import_node_url3 = require("node:url");
     init_sources();
     init_docs();
@@ -64174,7 +64232,7 @@ function command(finding) {
   if (where2.file === STDIN_PATH) {
     message = `${STDIN_PATH}:${where2.line}:${where2.column}: ${message}`;
   } else {
-    properties.push(["file", import_node_path19.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
+    properties.push(["file", import_node_path20.posix.normalize(where2.file.split("\\").join("/"))], ["line", where2.line]);
     if (where2.endLine === where2.line) {
       properties.push(["col", where2.column], ["endLine", where2.endLine], ["endColumn", Math.max(where2.endColumn, where2.column + 1)]);
     } else if (where2.endLine > where2.line) {
@@ -64189,12 +64247,12 @@ function formatGithub(report2, _options) {
   return report2.findings.map((finding) => `${command(finding)}
 `).join("");
 }
-var import_node_path19, COMMAND;
+var import_node_path20, COMMAND;
 var init_github = __esm({
   "dist/src/format/github.js"() {
     "use strict";
     init_import_meta_url();
-    import_node_path19 = require("node:path");
+    import_node_path20 = require("node:path");
     init_sources();
     init_escape();
     COMMAND = { error: "error", warning: "warning", info: "notice" };
@@ -64213,9 +64271,9 @@ function projectPath(file, cwd) {
   if (file === STDIN_PATH)
     return file;
   const slashed = file.split("\\").join("/");
-  const root = import_node_path20.posix.resolve(cwd.split("\\").join("/"));
-  const relative7 = import_node_path20.posix.relative(root, import_node_path20.posix.resolve(root, slashed));
-  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path20.posix.isAbsolute(relative7);
+  const root = import_node_path21.posix.resolve(cwd.split("\\").join("/"));
+  const relative7 = import_node_path21.posix.relative(root, import_node_path21.posix.resolve(root, slashed));
+  const inside = relative7 !== "" && relative7 !== ".." && !relative7.startsWith("../") && !import_node_path21.posix.isAbsolute(relative7);
   return inside ? relative7 : slashed;
 }
 function description(finding) {
@@ -64241,13 +64299,13 @@ function formatGitlab(report2, options) {
   return guardJson(`${JSON.stringify(codeQualityIssues(report2, options.cwd), null, 2)}
 `);
 }
-var import_node_path20, CODE_QUALITY_SEVERITY;
+var import_node_path21, CODE_QUALITY_SEVERITY;
 var init_gitlab = __esm({
   "dist/src/format/gitlab.js"() {
     "use strict";
     init_import_meta_url();
     init_node_crypto();
-    import_node_path20 = require("node:path");
+    import_node_path21 = require("node:path");
     init_sources();
     init_escape();
     init_fingerprint();
@@ -64556,7 +64614,7 @@ var init_output = __esm({
 // dist/src/output-safety/destinations.js
 function location(absolute) {
   try {
-    return (0, import_node_path22.join)((0, import_node_fs2.realpathSync)((0, import_node_path22.dirname)(absolute)), (0, import_node_path22.basename)(absolute));
+    return (0, import_node_path23.join)((0, import_node_fs2.realpathSync)((0, import_node_path23.dirname)(absolute)), (0, import_node_path23.basename)(absolute));
   } catch {
     return absolute;
   }
@@ -64588,7 +64646,7 @@ function checkDestinations(destinations, inputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   const existing = [];
   for (const destination of destinations) {
-    const absolute = (0, import_node_path22.resolve)(cwd, destination.path);
+    const absolute = (0, import_node_path23.resolve)(cwd, destination.path);
     const stats = destinationStats(absolute);
     checkDestinationType(destination.flag, destination.path, stats);
     checkFolder(destination.flag, destination.path, absolute, cwd);
@@ -64607,18 +64665,18 @@ function checkDestinations(destinations, inputs, cwd) {
     return;
   const named = /* @__PURE__ */ new Map();
   const name = (path, what) => {
-    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path22.resolve)(cwd, path));
+    const stats = path === void 0 ? void 0 : statOrUndefined((0, import_node_path23.resolve)(cwd, path));
     if (stats && !named.has(identity3(stats)))
       named.set(identity3(stats), what);
   };
   name(inputs.baseline, "the baseline this run reads");
   name(inputs.config, "the config file this run reads");
   for (const path of inputs.paths)
-    if (path !== "-" && statOrUndefined((0, import_node_path22.resolve)(cwd, path))?.isFile())
+    if (path !== "-" && statOrUndefined((0, import_node_path23.resolve)(cwd, path))?.isFile())
       name(path, "a file this run lints");
   const walked = /* @__PURE__ */ new Set();
-  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path22.resolve)(cwd, path)))) {
-    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path22.resolve)(cwd, file));
+  for (const file of expandPaths(inputs.paths.map((path) => path === "-" ? path : (0, import_node_path23.resolve)(cwd, path)))) {
+    const stats = file === "-" ? void 0 : statOrUndefined((0, import_node_path23.resolve)(cwd, file));
     if (stats)
       walked.add(identity3(stats));
   }
@@ -64630,13 +64688,13 @@ function checkDestinations(destinations, inputs, cwd) {
       throw new OutputPathError(destination.flag, destination.path, `is ${what}; write it elsewhere`);
   }
 }
-var import_node_path22, identity3;
+var import_node_path23, identity3;
 var init_destinations = __esm({
   "dist/src/output-safety/destinations.js"() {
     "use strict";
     init_import_meta_url();
     init_fs();
-    import_node_path22 = require("node:path");
+    import_node_path23 = require("node:path");
     init_errors2();
     init_sources();
     init_write();
@@ -64774,7 +64832,7 @@ function inputNotes(notes) {
     lines.push(`${dir} has a kustomization that was not built: its files were read as they are, without its ${joinWords(changes)}; lint the build: kubectl kustomize ${shellWord(dir)} | admission-lint -`);
   } else if (overlays.length > 1) {
     const listed2 = new Set(read2.flatMap((k) => k.summary?.folders ?? []));
-    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path23.resolve)(k.dir))));
+    const tops = overlays.filter((k) => !listed2.has(realPath((0, import_node_path24.resolve)(k.dir))));
     const buildable = tops.filter((k) => read2.find((each) => each.dir === k.dir)?.summary?.missing !== true);
     const builds = buildable.length > 0 ? buildable : tops.length > 0 ? tops : overlays;
     const lint2 = builds.length === 1 ? "lint its build" : `lint each of ${some(builds.map((k) => k.dir))}`;
@@ -64800,14 +64858,14 @@ function notesOfPaths(paths) {
   expandPaths(paths, notes);
   return notes;
 }
-var import_node_path23, plural5;
+var import_node_path24, plural5;
 var init_input_notes = __esm({
   "dist/src/cli/input-notes.js"() {
     "use strict";
     init_import_meta_url();
     init_escape();
     init_sources();
-    import_node_path23 = require("node:path");
+    import_node_path24 = require("node:path");
     init_kustomization();
     init_kustomize_patches();
     init_list();
@@ -66789,7 +66847,7 @@ function chainErrorOf(socket) {
   return String(error.code ?? error.message);
 }
 function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Date()) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve18) => {
     const started = performance.now();
     let settled = false;
     let secured = false;
@@ -66812,7 +66870,7 @@ function callWebhook(target, body, timeoutMs, now = () => /* @__PURE__ */ new Da
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve17(result);
+      resolve18(result);
     };
     const fail3 = (stage, reason) => settle({ kind: "failed", stage, reason: `Post ${JSON.stringify(target.url)}: ${reason}`, latencyMs: elapsed(), ...tls !== void 0 ? { tls } : {} });
     let connected = false;
@@ -68487,7 +68545,7 @@ var require_admission_lint = __commonJS({
     var { isAscii } = require("node:buffer");
     var { fstatSync: fstatSync2, readFileSync: readFileSync2, statSync: statSync2, writeSync: writeSync2 } = require("node:fs");
     var { createRequire: createRequire2 } = require("node:module");
-    var { dirname: dirname17, join: join8 } = require("node:path");
+    var { dirname: dirname18, join: join8 } = require("node:path");
     var { pathToFileURL: pathToFileURL3 } = require("node:url");
     var vm = require("node:vm");
     var BUNDLE = join8(__dirname, "..", "standalone", "admission-lint.cjs");
@@ -68517,7 +68575,7 @@ var require_admission_lint = __commonJS({
         ...cachedData ? { cachedData } : {}
       });
       const bundle = { exports: {} };
-      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname17(BUNDLE));
+      script.runInThisContext()(bundle.exports, createRequire2(BUNDLE), bundle, BUNDLE, dirname18(BUNDLE));
       return { exports: bundle.exports, script, cacheUsed: cachedData !== void 0 && !script.cachedDataRejected };
     }
     function bundleIsCurrent() {
@@ -68591,7 +68649,7 @@ init_import_meta_url();
 // dist/src/cli/main.js
 init_import_meta_url();
 init_fs();
-var import_node_path24 = require("node:path");
+var import_node_path25 = require("node:path");
 init_esm();
 init_source();
 init_rules();
@@ -69254,7 +69312,7 @@ function applyEdits(text, edits) {
 // dist/src/fix/fix-files.js
 init_import_meta_url();
 init_fs();
-var import_node_path21 = require("node:path");
+var import_node_path22 = require("node:path");
 init_sources();
 init_write();
 
@@ -70103,7 +70161,7 @@ function lintedRoots(paths, cwd) {
     if (path === "-")
       return [];
     try {
-      const real = (0, import_node_fs2.realpathSync)((0, import_node_path21.resolve)(cwd, path));
+      const real = (0, import_node_fs2.realpathSync)((0, import_node_path22.resolve)(cwd, path));
       return [{ real, folder: (0, import_node_fs2.statSync)(real).isDirectory() }];
     } catch {
       return [];
@@ -70120,8 +70178,8 @@ function insideLinted(absolute, roots) {
   return roots.some((root) => {
     if (!root.folder)
       return root.real === real;
-    const rel = (0, import_node_path21.relative)(root.real, real);
-    return rel !== "" && !rel.startsWith(`..${import_node_path21.sep}`) && rel !== ".." && !(0, import_node_path21.isAbsolute)(rel);
+    const rel = (0, import_node_path22.relative)(root.real, real);
+    return rel !== "" && !rel.startsWith(`..${import_node_path22.sep}`) && rel !== ".." && !(0, import_node_path22.isAbsolute)(rel);
   });
 }
 function whyNotWritable(file, absolute, options, roots) {
@@ -70140,7 +70198,7 @@ function fixOne(file, findings, options, roots) {
   const stdin = file === STDIN_PATH;
   if (findings.some((finding) => finding.rendered !== void 0))
     return none("it is a rendered template (fix the chart's template instead)");
-  const absolute = (0, import_node_path21.resolve)(options.cwd, file);
+  const absolute = (0, import_node_path22.resolve)(options.cwd, file);
   if (!stdin) {
     const why = whyNotWritable(file, absolute, options, roots);
     if (why !== void 0)
@@ -70570,16 +70628,16 @@ function mergeOptions(base, top) {
 }
 function filesToLint(paths, config, cwd, own, notes) {
   const matcher = globMatcher(config.ignore);
-  const skip2 = new Set(own.map((path) => (0, import_node_path24.resolve)(cwd, path)));
+  const skip2 = new Set(own.map((path) => (0, import_node_path25.resolve)(cwd, path)));
   let ignored = 0;
   const files2 = expandPaths(paths, notes).filter((file) => {
     if (file === "-")
       return true;
-    const absolute = (0, import_node_path24.resolve)(cwd, file);
+    const absolute = (0, import_node_path25.resolve)(cwd, file);
     if (skip2.has(absolute))
       return false;
-    const rel = (0, import_node_path24.relative)(config.baseDir, absolute);
-    if (rel === "" || rel.startsWith("..") || (0, import_node_path24.isAbsolute)(rel))
+    const rel = (0, import_node_path25.relative)(config.baseDir, absolute);
+    if (rel === "" || rel.startsWith("..") || (0, import_node_path25.isAbsolute)(rel))
       return true;
     if (!matcher.matches(rel))
       return true;
@@ -70636,7 +70694,7 @@ var SUBCOMMANDS = ["lint", "defaults", "rules", "config-schema", "explain", "sim
 async function runLint(paths, flags, io, failOnFromCommandLine) {
   const cwd = process.cwd();
   const first = paths[0];
-  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path24.resolve)(cwd, first))) {
+  if (first !== void 0 && first !== "-" && !first.includes("/") && !existsSync((0, import_node_path25.resolve)(cwd, first))) {
     const command2 = closest(first, SUBCOMMANDS, 2);
     if (command2 !== void 0)
       throw new UsageError(`no such file or folder: ${first}`, `did you mean the command "admission-lint ${command2}"?`);
@@ -70685,7 +70743,7 @@ async function runLint(paths, flags, io, failOnFromCommandLine) {
   let filtered = { ...report2, gate };
   let inBaseline;
   if (baseline !== void 0 && flags.baseline !== void 0) {
-    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path24.dirname)((0, import_node_path24.resolve)(cwd, flags.baseline)), cwd);
+    const result = applyBaseline({ ...report2, gate }, baseline, (0, import_node_path25.dirname)((0, import_node_path25.resolve)(cwd, flags.baseline)), cwd);
     filtered = result.report;
     inBaseline = result.matched;
     if (result.grown > 0) {
@@ -70829,4 +70887,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 19c9c50df9fe0bf8943e3258410909393643e77d4ef010beb9ff073e75ca5e66
+//# admission-lint-build 1900c37b535dc5b280d6d44c4003457b392f8ea037eb573fe4338cf66f5725d0

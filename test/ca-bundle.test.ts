@@ -56,6 +56,15 @@ describe('ca-bundle', () => {
     expect(await ruleIds(configuration('policy', SERVICE, job))).toEqual(silent ? [] : ['ca-bundle']);
   });
 
+  it('reads PEM blocks as Go does: a BEGIN line without its END is skipped, and so is a block with another BEGIN in it (attack s47c 4)', async () => {
+    const good = readFileSync('fixtures/ca-bundle/valid/good-bundles.yaml', 'utf8').split('\n')[11]!.replace(/^.*caBundle: /, '');
+    const pem = Buffer.from(good, 'base64').toString('latin1');
+    const bundle = (text: string): string => `      caBundle: ${Buffer.from(text, 'latin1').toString('base64')}\n${SERVICE}`;
+    // Thousands of unterminated BEGIN lines (a regular expression over them was quadratic) before a valid certificate.
+    expect(await ruleIds(configuration('policy', bundle(`${'-----BEGIN CERTIFICATE-----\n'.repeat(20_000)}${pem}`)))).toEqual([]);
+    expect(await ruleIds(configuration('policy', bundle('-----BEGIN CERTIFICATE-----\n'.repeat(20_000))))).toEqual(['ca-bundle']);
+  });
+
   it('matches the injected option as globs', async () => {
     const text = configuration('team-a-policy', SERVICE);
     const ruleOptions = (value: string) => new Map([['ca-bundle', { injected: value }]]);

@@ -281,6 +281,8 @@ webhooks:
     const twice = { 'base/all.yaml': `${SERVICE}---\n${CALLER}`, 'base/kustomization.yaml': 'resources:\n- all.yaml\n', 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n', 'b/kustomization.yaml': 'namePrefix: b-\nresources:\n- ../base\n' };
     expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('a-webhook-svc')}` })])).toEqual(PORT_ERROR);
     expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('.-webhook-svc')}` })])).toEqual([]);
+    // One patch per copy (attack s47c 9): together they patch every copy.
+    expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('a-webhook-svc')}${servicePatch('b-webhook-svc').replace('patches:\n', '')}` })])).toEqual([]);
   });
 
   it('a prefixed literal name selects where the builds are not followed (a component: attack s47b F)', async () => {

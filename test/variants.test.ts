@@ -59,6 +59,17 @@ describe('a variant of a built configuration, kept in its tree', () => {
     expect(await found([plain])).toEqual(['kube/webhook.local.yaml implicit-failure-policy warning', 'kube/webhook.yaml implicit-failure-policy warning']);
   });
 
+  it('is itself where the build renames its twin, or it sits elsewhere in the tree (attack s47c 6, 7)', async () => {
+    // A namePrefix makes the built one another object: the variant applied with -f is a second one.
+    expect(await found([folder({ ...TREE, 'kustomization.yaml': 'namePrefix: widget-\nresources:\n- kube/webhook.yaml\n' })])).toContain('kube/webhook.local.yaml implicit-failure-policy warning');
+    // Another project's plain manifests in the tree, sharing the name: not beside the built file or its kustomization.
+    const monorepo = { 'kustomization.yaml': 'resources:\n- project-a/webhook.yaml\n', 'project-a/webhook.yaml': webhook(), 'project-b/deploy/webhook.yaml': webhook() };
+    expect(await found([folder(monorepo)])).toEqual(['project-a/webhook.yaml implicit-failure-policy warning', 'project-b/deploy/webhook.yaml implicit-failure-policy warning']);
+    // Beside the kustomization that lists the built file: a variant.
+    const besideKustomization = { 'kustomization.yaml': 'resources:\n- kube/webhook.yaml\n', 'kube/webhook.yaml': webhook(), 'webhook.local.yaml': webhook() };
+    expect(await found([folder(besideKustomization)])).toEqual(['kube/webhook.yaml implicit-failure-policy warning', 'webhook.local.yaml implicit-failure-policy info']);
+  });
+
   it('is what it was again when a baseline hides the built one\'s finding', async () => {
     const root = folder({ ...TREE, 'kube/webhook.local.yaml': webhook('    failurePolicy: Fail\n') });
     const cwd = process.cwd();

@@ -28,6 +28,8 @@ import { loadRun, runScope, type LintRun, type LoadOptions } from './load-run.js
 import { applySuppressions } from './suppressions.js';
 import { uncovered, type Coverage } from './covers.js';
 import { unvaried } from './variants.js';
+import { dirname, resolve } from 'node:path';
+import { realPath } from '../parse/kustomize-patches.js';
 import { kustomizeNamesOf } from '../match/kustomize-names.js';
 import { streamOf } from '../match/namespaces.js';
 import { DEFAULT_POD_SECURITY_SETTINGS } from '../psa/run-policy.js';
@@ -249,7 +251,8 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
   // finding suppressed inline covers nothing.
   const overridden = (ruleId: string): boolean => options.severityOverrides.has(ruleId);
   // And across files: a variant of an object a build holds, kept beside it in the tree (src/engine/variants.ts).
-  const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), streamOf, overridden);
+  const listedIn = (file: string): string[] => scope.kustomizations.filter((listing) => listing.resources.includes(file)).map((listing) => dirname(realPath(resolve(listing.file))));
+  const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), listedIn, streamOf, overridden);
   for (const violation of suppression.violations) {
     const meta = enabled.find((rule) => rule.meta.id === violation.ruleId)?.meta;
     if (meta === undefined) continue;

@@ -7,10 +7,12 @@
  * and message, at least as severe there) is the same cause: the variant's is made an info that
  * remembers what it was and the finding that stands for it (Finding.coveredBy), so that a baseline
  * hiding that finding makes it what it was again (restoreUncovered). The variant's other findings
- * stay as they are, and so does a file that kustomizations are not followed for. Cluster-scoped
+ * stay as they are, and so does a file that kustomizations are not followed for. The variant must
+ * sit beside the built file or in the folder of a kustomization that lists it, and the builds must
+ * keep the name as written. Cluster-scoped
  * kinds only: a namespaced object of the same name may be another object.
  */
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { SourceFile } from '../load/sources.js';
 import { realPath } from '../parse/kustomize-patches.js';
 import { severityAtLeast, type Finding } from './finding.js';
@@ -36,10 +38,13 @@ interface VariantObject {
 
 /** The top builds of the run that hold a file (src/match/kustomize-names.ts): none, or undefined when not followed. */
 export interface FileBuilds {
-  topBuildsOf(file: string): readonly { readonly root: string }[] | undefined;
+  topBuildsOf(file: string): readonly { readonly root: string; readonly prefix: string; readonly suffix: string; readonly namespace?: string }[] | undefined;
 }
 
-export function unvaried<O extends VariantObject>(findings: Finding[], coverage: ReadonlyMap<Finding, Coverage<O>>, builds: FileBuilds, streamOf: (file: SourceFile) => string, overridden: (ruleId: string) => boolean): Finding[] {
+/** The folders of the kustomizations of the run that list a file (real paths). */
+export type ListedIn = (file: string) => readonly string[];
+
+export function unvaried<O extends VariantObject>(findings: Finding[], coverage: ReadonlyMap<Finding, Coverage<O>>, builds: FileBuilds, listedIn: ListedIn, streamOf: (file: SourceFile) => string, overridden: (ruleId: string) => boolean): Finding[] {
   const groups = new Map<string, Finding[]>();
   for (const finding of findings) {
     const object = coverage.get(finding)?.object;
@@ -50,18 +55,22 @@ export function unvaried<O extends VariantObject>(findings: Finding[], coverage:
   const covered = new Map<Finding, Finding>();
   for (const group of groups.values()) {
     if (new Set(group.map((finding) => finding.file)).size < 2) continue;
-    const builtIn = (finding: Finding): readonly string[] | undefined => {
-      const file = coverage.get(finding)!.object.manifest.file;
-      return file.path === '<stdin>' ? undefined : builds.topBuildsOf(streamOf(file))?.map((build) => dirname(realPath(resolve(build.root))));
-    };
+    const streamPath = (finding: Finding): string => streamOf(coverage.get(finding)!.object.manifest.file);
+    const buildsOf = (finding: Finding) => (coverage.get(finding)!.object.manifest.file.path === '<stdin>' ? undefined : builds.topBuildsOf(streamPath(finding)));
+    // The twin: every build of it keeps the name as written (a namePrefix makes another object,
+    // which the variant's `kubectl apply -f` does not replace: s47c 6; a Namespace moved by
+    // `namespace:` is another name too); the variant sits beside its file or in the folder of a
+    // kustomization that lists it (not any file of the tree: another project's manifests, s47c 7).
     const built = group.flatMap((finding) => {
-      const folders = builtIn(finding) ?? [];
-      return folders.length > 0 ? [{ finding, folders }] : [];
+      const found = buildsOf(finding);
+      if (found === undefined || found.length === 0 || !found.every((build) => build.prefix === '' && build.suffix === '' && (coverage.get(finding)!.object.kind !== 'Namespace' || build.namespace === undefined))) return [];
+      const file = realPath(resolve(streamPath(finding)));
+      return [{ finding, folders: [dirname(file), ...listedIn(file)] }];
     });
     for (const finding of group) {
-      if (builtIn(finding)?.length !== 0) continue;
-      const path = realPath(resolve(streamOf(coverage.get(finding)!.object.manifest.file)));
-      const copy = built.find((each) => severityAtLeast(each.finding.severity, finding.severity) && each.folders.some((folder) => path.startsWith(folder + sep)));
+      if (buildsOf(finding)?.length !== 0) continue;
+      const folder = dirname(realPath(resolve(streamPath(finding))));
+      const copy = built.find((each) => severityAtLeast(each.finding.severity, finding.severity) && each.folders.includes(folder));
       if (copy !== undefined) covered.set(finding, copy.finding);
     }
   }

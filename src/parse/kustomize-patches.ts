@@ -1156,6 +1156,22 @@ function patchesChangingUncached(patches: readonly KustomizePatch[], object: { k
   const changing = (name: string | undefined, renamed: boolean): KustomizePatch[] =>
     patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, namesOf?.(patch, renamed), isLiteral(patch), !renamed && everyCopy(patch)));
   const found = changing(object.name, false);
+  // Copies patched each by a patch of their own (a- by one, b- by another: s47c 9): the patches of
+  // one kustomization that together select every copy change the object, as one that selects all does.
+  const partial = new Map<string, { copies: Set<number>; patches: KustomizePatch[]; of: number }>();
+  for (const patch of patches) {
+    if (found.includes(patch) || !everyCopy(patch) || (own !== undefined && patch.source === own)) continue;
+    const affixes = namesOf?.(patch);
+    if (affixes === undefined || affixes.length < 2) continue;
+    const copies = affixes.flatMap((affix, index) => (targets(patch.target, object.kind, object.name, object.apiVersion, [affix], isLiteral(patch), true) ? [index] : []));
+    if (copies.length === 0) continue;
+    const key = `${patch.file}\0${patch.selection ?? 'target'}`;
+    const group = partial.get(key) ?? { copies: new Set<number>(), patches: [], of: affixes.length };
+    for (const copy of copies) group.copies.add(copy);
+    group.patches.push(patch);
+    partial.set(key, group);
+  }
+  for (const group of partial.values()) if (group.copies.size === group.of) pushAll(found, group.patches);
   // A patch that renames the object (a JSON 6902 replace of /metadata/name): an overlay's patches
   // find it by its new name, as kustomize matches a resource by its current name.
   const names = new Set(object.name === undefined ? [] : [object.name]);
