@@ -121,7 +121,8 @@ function pemBlocks(text: string): PemBlock[] {
     if (typeEnd < 0) break;
     const type = text.slice(typeStart, typeEnd);
     const bodyStart = typeEnd + DASHES.length;
-    if (!PEM_TYPE.test(type) || (!nextEnd.has(type) && nextEnd.size >= MAX_PEM_TYPES)) {
+    // Past MAX_PEM_TYPES, only the types the check reads are looked for (s47d 1b).
+    if (!PEM_TYPE.test(type) || (!nextEnd.has(type) && nextEnd.size >= MAX_PEM_TYPES && type !== 'CERTIFICATE' && !type.endsWith('PRIVATE KEY'))) {
       at = typeStart;
       continue;
     }
@@ -151,7 +152,7 @@ const BEGIN = '-----BEGIN ';
 const DASHES = '-----';
 /** A PEM type: words separated by single hyphens, on one line. */
 const PEM_TYPE = /^[^\r\n-]+(?:-[^\r\n-]+)*$/;
-/** Block types looked for past this many are skipped (a hostile bundle of distinct types). */
+/** Block types looked for past this many are skipped, but for certificates and private keys (a hostile bundle of distinct types). */
 const MAX_PEM_TYPES = 64;
 
 /** The CERTIFICATE blocks Go's AppendCertsFromPEM keeps (parsed, without PEM headers), and how many it skips. */
@@ -234,12 +235,13 @@ function onlyPublicRoots(decoded: Buffer): string | undefined {
 }
 
 /**
- * Whether a kustomize patch may rename the configuration (for another patch that injects its
- * bundles) or fill its bundles in a way not read: a rename, a kind change, a metadata write of the
- * name, a file not read, a replacement of the name. One that sets a timeout leaves them as they are (s47c 2).
+ * Whether a kustomize patch may change the configuration's webhooks or its name: all but one that
+ * only sets labels or annotations, or writes metadata but the name. A patch of a webhook may
+ * remove it, point it at a URL or copy a bundle into it (s47d 2a, 2b, 2d); a rename may be for an
+ * injector's patch (s47b 17b).
  */
-function mayRenameOrFill(patch: KustomizePatch): boolean {
-  return patch.renamesTo !== undefined || patch.changesKind === true || patch.replacesName === true || patch.unread === true || (patch.metadataOnly === true && patch.keepsName !== true);
+function mayChangeWebhooks(patch: KustomizePatch): boolean {
+  return !(patch.setsLabelsOrAnnotationsOnly === true || (patch.metadataOnly === true && patch.keepsName === true && patch.unread !== true && patch.changesKind !== true));
 }
 
 /** Whether two clientConfig.service references name the same Service (namespace and name, both written). */
@@ -412,7 +414,7 @@ export const rule = defineObjectRule({
         const patched =
           bundled.length > 0 &&
           unprovided.length > 0 &&
-          patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some(mayRenameOrFill);
+          patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some(mayChangeWebhooks);
         const besideBundle = (entry: WebhookEntry): WebhookEntry | undefined =>
           patched ? undefined : bundled.find((other) => sameService(other.webhook.clientConfig?.service, entry.webhook.clientConfig?.service));
         for (const [sibling, entries] of groupBy(unprovided.filter((entry) => besideBundle(entry) !== undefined), (entry) => besideBundle(entry)!)) {

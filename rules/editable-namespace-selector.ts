@@ -1,6 +1,6 @@
 import { namespaceSelectorApplies } from '../src/match/scope.js';
 import { selectorKeys } from '../src/match/selector.js';
-import { backendOf, namespaceLabelGuard } from '../src/match/namespace-guards.js';
+import { backendOf, levelSibling, namespaceLabelGuard } from '../src/match/namespace-guards.js';
 import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
 import type { LabelSelector, RuleWithOperations } from '../src/model/types.js';
 import type { Severity } from '../src/severity.js';
@@ -10,7 +10,7 @@ import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf } from '../src
 import { policyIndexOf } from '../src/match/bindings.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
-import { joinCapped } from '../src/text/list.js';
+import { elideMiddle, joinCapped } from '../src/text/list.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'optOut' | 'validating' | 'mutating' | 'optOutPolicy' | 'validatingPolicy' | 'mutatingPolicy';
@@ -53,7 +53,7 @@ interface Judgement {
  * guarded label, a check of a project's own custom resources, and any mutation, are conditions
  * to know (info).
  */
-function judge(run: RuleRun, key: string, optOut: boolean, validating: boolean, builtins: boolean, backend: string | undefined, optIn: string | undefined): Judgement {
+function judge(run: RuleRun, key: string, optOut: boolean, validating: boolean, builtins: boolean, backend: string | undefined, optIn: string | undefined, level?: string): Judgement {
   if (!validating) return { severity: 'info', why: '', help: `${WHO} The label switches this mutation on or off per namespace: usually the intended design.` };
   const guard = namespaceLabelGuard(run, key, backend);
   if (guard !== undefined)
@@ -61,6 +61,12 @@ function judge(run: RuleRun, key: string, optOut: boolean, validating: boolean, 
   if (!optOut) return { severity: 'info', why: 'an opt-in', help: `${WHO} The label switches the check on for a namespace; removing it (a cluster-level act) switches it off.` };
   if (optIn !== undefined)
     return { severity: 'info', why: `inside the opt-in "${optIn}"`, help: `${WHO} The selector also requires the label "${optIn}", which switches the check on for a namespace: whoever can set this opt-out label can as well remove that one.` };
+  if (level !== undefined)
+    return {
+      severity: 'info',
+      why: `a level: "${elideMiddle(level, 40)}" selects its values`,
+      help: `${WHO} Another check of the same server selects namespaces by values of this label: it is the level the project's checks are chosen by per namespace, as Pod Security's enforce label is, and a value that skips this check is a level someone chose for the namespace.`,
+    };
   if (!builtins)
     return { severity: 'info', why: 'custom resources only', help: `${WHO} The check covers only custom resources (groups no built-in API serves): skipping it yields objects the project's controller may reject, not a bypass of a control over what runs.` };
   return {
@@ -182,7 +188,9 @@ export const rule = defineObjectRule({
           const found = selectorKeys(selector)
             .filter(({ key }) => !trusted.has(key))
             .map(({ key, where }): Violation<MessageId> & { readonly key: string } => {
-              const verdict = judge(run, key, optsOut(selector, where), !entry.mutating, builtins, backend, optIn);
+              const optOut = optsOut(selector, where);
+              const level = optOut && !entry.mutating ? levelSibling(run, key, backend, entry.webhook) : undefined;
+              const verdict = judge(run, key, optOut, !entry.mutating, builtins, backend, optIn, level);
               return {
                 messageId: verdict.severity === 'warning' ? 'optOut' : entry.mutating ? 'mutating' : 'validating',
                 data: { webhook: entry.label, why: verdict.why === '' ? '' : ` (${verdict.why})` },

@@ -104,6 +104,17 @@ describe('ca-bundle and the kustomizations of the run', () => {
     expect(await ruleIds(`${bare}${kustomization(`patches:\n${annotate('team-policy')}`)}`)).toEqual(['ca-bundle']);
   });
 
+  it('holds back "no bundle beside one written" where a patch may change the webhooks: it may remove one, or point it at a URL (attack s47d 2)', async () => {
+    const good = readFileSync('fixtures/ca-bundle/valid/good-bundles.yaml', 'utf8').split('\n')[11]!.replace(/^.*caBundle: /, '');
+    const two = `${configuration('policy', `      caBundle: ${good}\n${SERVICE}`)}  - name: configmaps.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n${SERVICE}\n    rules:\n      - {operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"]}\n`;
+    const severities = async (text: string): Promise<string[]> => (await lintText(text, { only: ['ca-bundle'] })).map((f) => f.severity);
+    expect(await severities(two)).toEqual(['warning']);
+    const remove = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "remove", "path": "/webhooks/1"}]'\n`);
+    expect(await severities(`${two}${remove}`)).toEqual(['info']);
+    const label = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "add", "path": "/metadata/labels", "value": {"team": "a"}}]'\n`);
+    expect(await severities(`${two}${label}`)).toEqual(['warning']);
+  });
+
   it('still reports it when the patches write something else, or another object', async () => {
     const bare = configuration('policy', SERVICE);
     const other = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "replace", "path": "/webhooks/0/timeoutSeconds", "value": 5}]'\n  - target: {kind: MutatingWebhookConfiguration}\n    patch: '[{"op": "add", "path": "/metadata/annotations", "value": {"cert-manager.io/inject-ca-from": "a/b"}}]'\n`);

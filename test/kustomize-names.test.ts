@@ -281,6 +281,9 @@ webhooks:
     const twice = { 'base/all.yaml': `${SERVICE}---\n${CALLER}`, 'base/kustomization.yaml': 'resources:\n- all.yaml\n', 'a/kustomization.yaml': 'namePrefix: a-\nresources:\n- ../base\n', 'b/kustomization.yaml': 'namePrefix: b-\nresources:\n- ../base\n' };
     expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('a-webhook-svc')}` })])).toEqual(PORT_ERROR);
     expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('.-webhook-svc')}` })])).toEqual([]);
+    // Patches of different texts change the copies differently: one moves a- to 443, the other only labels b- (attack s47d 4a).
+    const labelB = `- target: {kind: Service, name: 'b-webhook-svc'}\n  patch: '[{"op": "add", "path": "/metadata/labels", "value": {"a": "b"}}]'\n`;
+    expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('a-webhook-svc')}${labelB}` })])).toEqual(PORT_ERROR);
     // One patch per copy (attack s47c 9): together they patch every copy.
     expect(await portErrors([folder({ ...twice, 'top/kustomization.yaml': `resources:\n- ../a\n- ../b\n${servicePatch('a-webhook-svc')}${servicePatch('b-webhook-svc').replace('patches:\n', '')}` })])).toEqual([]);
   });

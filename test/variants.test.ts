@@ -65,6 +65,9 @@ describe('a variant of a built configuration, kept in its tree', () => {
     // Another project's plain manifests in the tree, sharing the name: not beside the built file or its kustomization.
     const monorepo = { 'kustomization.yaml': 'resources:\n- project-a/webhook.yaml\n', 'project-a/webhook.yaml': webhook(), 'project-b/deploy/webhook.yaml': webhook() };
     expect(await found([folder(monorepo)])).toEqual(['project-a/webhook.yaml implicit-failure-policy warning', 'project-b/deploy/webhook.yaml implicit-failure-policy warning']);
+    // A patch of the run renames the built one: the variant is a second object (attack s47d 3a).
+    const renamed = { ...TREE, 'kustomization.yaml': `resources:\n- kube/webhook.yaml\npatches:\n- target: {kind: ValidatingWebhookConfiguration, name: checker}\n  patch: '[{"op": "replace", "path": "/metadata/name", "value": "checker-prod"}]'\n` };
+    expect(await found([folder(renamed)])).toContain('kube/webhook.local.yaml implicit-failure-policy warning');
     // Beside the kustomization that lists the built file: a variant.
     const besideKustomization = { 'kustomization.yaml': 'resources:\n- kube/webhook.yaml\n', 'kube/webhook.yaml': webhook(), 'webhook.local.yaml': webhook() };
     expect(await found([folder(besideKustomization)])).toEqual(['kube/webhook.yaml implicit-failure-policy warning', 'webhook.local.yaml implicit-failure-policy info']);

@@ -31,6 +31,7 @@ import { unvaried } from './variants.js';
 import { dirname, resolve } from 'node:path';
 import { realPath } from '../parse/kustomize-patches.js';
 import { kustomizeNamesOf } from '../match/kustomize-names.js';
+import { runPatchesChanging } from '../match/patched.js';
 import { streamOf } from '../match/namespaces.js';
 import { DEFAULT_POD_SECURITY_SETTINGS } from '../psa/run-policy.js';
 
@@ -252,7 +253,9 @@ export async function lintRun(run: LintRun, options: Omit<LintOptions, 'paths' |
   const overridden = (ruleId: string): boolean => options.severityOverrides.has(ruleId);
   // And across files: a variant of an object a build holds, kept beside it in the tree (src/engine/variants.ts).
   const listedIn = (file: string): string[] => scope.kustomizations.filter((listing) => listing.resources.includes(file)).map((listing) => dirname(realPath(resolve(listing.file))));
-  const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), listedIn, streamOf, overridden);
+  const patched = (object: FindingObject): boolean =>
+    runPatchesChanging(scope, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }, streamOf(object.manifest.file)).some((patch) => patch.setsLabelsOrAnnotationsOnly !== true);
+  const kept = unvaried(uncovered(suppression.kept, coverage, overridden), coverage, kustomizeNamesOf(scope), listedIn, streamOf, overridden, patched);
   for (const violation of suppression.violations) {
     const meta = enabled.find((rule) => rule.meta.id === violation.ruleId)?.meta;
     if (meta === undefined) continue;

@@ -44,7 +44,15 @@ export interface FileBuilds {
 /** The folders of the kustomizations of the run that list a file (real paths). */
 export type ListedIn = (file: string) => readonly string[];
 
-export function unvaried<O extends VariantObject>(findings: Finding[], coverage: ReadonlyMap<Finding, Coverage<O>>, builds: FileBuilds, listedIn: ListedIn, streamOf: (file: SourceFile) => string, overridden: (ruleId: string) => boolean): Finding[] {
+export function unvaried<O extends VariantObject>(
+  findings: Finding[],
+  coverage: ReadonlyMap<Finding, Coverage<O>>,
+  builds: FileBuilds,
+  listedIn: ListedIn,
+  streamOf: (file: SourceFile) => string,
+  overridden: (ruleId: string) => boolean,
+  patched: (object: O) => boolean,
+): Finding[] {
   const groups = new Map<string, Finding[]>();
   for (const finding of findings) {
     const object = coverage.get(finding)?.object;
@@ -63,7 +71,10 @@ export function unvaried<O extends VariantObject>(findings: Finding[], coverage:
     // kustomization that lists it (not any file of the tree: another project's manifests, s47c 7).
     const built = group.flatMap((finding) => {
       const found = buildsOf(finding);
-      if (found === undefined || found.length === 0 || !found.every((build) => build.prefix === '' && build.suffix === '' && (coverage.get(finding)!.object.kind !== 'Namespace' || build.namespace === undefined))) return [];
+      const object = coverage.get(finding)!.object;
+      if (found === undefined || found.length === 0 || !found.every((build) => build.prefix === '' && build.suffix === '' && (object.kind !== 'Namespace' || build.namespace === undefined))) return [];
+      // A patch of the run may rename it, or change what the findings judge (s47d 3a).
+      if (patched(object)) return [];
       const file = realPath(resolve(streamPath(finding)));
       return [{ finding, folders: [dirname(file), ...listedIn(file)] }];
     });

@@ -53,6 +53,42 @@ export function backendOf(webhook: Readonly<Webhook>): string | undefined {
   }
 }
 
+/**
+ * A validating webhook of the run, other than `self`, served by `backend`, whose namespaceSelector
+ * selects namespaces by values of `key` (matchLabels, or In): the label is then a level that
+ * the project's checks are chosen by per namespace, as Pod Security's enforce label is (a
+ * baseline check that skips `privileged`, a restricted one for `restricted`: hold-out 34). Its
+ * label, or undefined.
+ */
+export function levelSibling(run: Pick<RunScope, 'webhookConfigurations' | 'memo'>, key: string, backend: string | undefined, self: Readonly<Webhook>): string | undefined {
+  if (backend === undefined) return undefined;
+  return run.memo.get(BY_VALUE, () => byValueIndex(run)).get(`${backend}\0${key}`)?.find((each) => each.webhook !== self)?.label;
+}
+
+const BY_VALUE = memoKey<ReadonlyMap<string, readonly { webhook: Readonly<Webhook>; label: string }[]>>('validating webhooks by backend and the namespace label keys they select by value');
+
+/** The run's validating webhooks by `backend\0key` of each key their namespaceSelector selects by value: one pass per run. */
+function byValueIndex(run: Pick<RunScope, 'webhookConfigurations'>): ReadonlyMap<string, readonly { webhook: Readonly<Webhook>; label: string }[]> {
+  const index = new Map<string, { webhook: Readonly<Webhook>; label: string }[]>();
+  for (const object of run.webhookConfigurations) {
+    if (object.kind !== 'ValidatingWebhookConfiguration' || isFragment(object)) continue;
+    for (const entry of webhooksOf(object)) {
+      const backend = backendOf(entry.webhook);
+      if (backend === undefined) continue;
+      const selector = entry.webhook.namespaceSelector;
+      const keys = new Set([
+        ...Object.entries(selector?.matchLabels ?? {}).flatMap(([key, value]) => (typeof value === 'string' ? [key] : [])),
+        ...(selector?.matchExpressions ?? []).flatMap((requirement) => (requirement?.operator === 'In' && typeof requirement.key === 'string' ? [requirement.key] : [])),
+      ]);
+      for (const key of keys) {
+        const at = `${backend}\0${key}`;
+        index.set(at, [...(index.get(at) ?? []), { webhook: entry.webhook, label: entry.label }]);
+      }
+    }
+  }
+  return index;
+}
+
 interface GuardCandidate {
   readonly name: string;
   /** A policy guards for any selector; a webhook only for those of webhooks with the same backend (see backendOf). */

@@ -131,6 +131,8 @@ export interface KustomizePatch {
   readonly file: string;
   /** How it selects objects (absent: as `target`). */
   readonly selection?: PatchSelection;
+  /** The patch's text, when read: patches of the same text do the same to each copy they select (patchesChanging). */
+  readonly text?: string;
   /** 1-based line of the patch entry in it. */
   readonly line: number;
   readonly target: PatchTarget;
@@ -1063,7 +1065,7 @@ export function kustomizePatches(file: string, text: string, whole: boolean, rea
           const rename = renamed === undefined ? {} : { renamesTo: renamed };
           const place = own !== undefined && keepsPlace(own) ? { keepsPlace: true as const } : {};
           const unread = source !== undefined && content === undefined ? { unread: true as const } : {};
-          out.push({ file, line, selection, target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...place, ...(renamesOrRekinds ? { changesKind: true as const } : {}), ...unread });
+          out.push({ file, line, selection, ...(content === undefined ? {} : { text: content }), target, selectors, ...(source === undefined ? {} : { source }), ...ca, ...metadata, ...sets, ...rename, ...place, ...(renamesOrRekinds ? { changesKind: true as const } : {}), ...unread });
         }
       }
     }
@@ -1157,15 +1159,16 @@ function patchesChangingUncached(patches: readonly KustomizePatch[], object: { k
     patches.filter((patch) => (own === undefined || patch.source !== own) && targets(patch.target, object.kind, name, object.apiVersion, namesOf?.(patch, renamed), isLiteral(patch), !renamed && everyCopy(patch)));
   const found = changing(object.name, false);
   // Copies patched each by a patch of their own (a- by one, b- by another: s47c 9): the patches of
-  // one kustomization that together select every copy change the object, as one that selects all does.
+  // one kustomization, of the same text, that together select every copy change the object, as
+  // one that selects all does. Patches of other texts change the copies differently (s47d 4a).
   const partial = new Map<string, { copies: Set<number>; patches: KustomizePatch[]; of: number }>();
   for (const patch of patches) {
-    if (found.includes(patch) || !everyCopy(patch) || (own !== undefined && patch.source === own)) continue;
+    if (found.includes(patch) || !everyCopy(patch) || patch.text === undefined || (own !== undefined && patch.source === own)) continue;
     const affixes = namesOf?.(patch);
     if (affixes === undefined || affixes.length < 2) continue;
     const copies = affixes.flatMap((affix, index) => (targets(patch.target, object.kind, object.name, object.apiVersion, [affix], isLiteral(patch), true) ? [index] : []));
     if (copies.length === 0) continue;
-    const key = `${patch.file}\0${patch.selection ?? 'target'}`;
+    const key = `${patch.file}\0${patch.selection ?? 'target'}\0${patch.text}`;
     const group = partial.get(key) ?? { copies: new Set<number>(), patches: [], of: affixes.length };
     for (const copy of copies) group.copies.add(copy);
     group.patches.push(patch);
