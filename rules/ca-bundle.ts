@@ -122,7 +122,7 @@ function pemBlocks(text: string): PemBlock[] {
     const type = text.slice(typeStart, typeEnd);
     const bodyStart = typeEnd + DASHES.length;
     // Past MAX_PEM_TYPES, only the types the check reads are looked for (s47d 1b).
-    if (!PEM_TYPE.test(type) || (!nextEnd.has(type) && nextEnd.size >= MAX_PEM_TYPES && type !== 'CERTIFICATE' && !type.endsWith('PRIVATE KEY'))) {
+    if (!PEM_TYPE.test(type) || (!nextEnd.has(type) && nextEnd.size >= MAX_PEM_TYPES && !READ_TYPES.has(type))) {
       at = typeStart;
       continue;
     }
@@ -152,8 +152,10 @@ const BEGIN = '-----BEGIN ';
 const DASHES = '-----';
 /** A PEM type: words separated by single hyphens, on one line. */
 const PEM_TYPE = /^[^\r\n-]+(?:-[^\r\n-]+)*$/;
-/** Block types looked for past this many are skipped, but for certificates and private keys (a hostile bundle of distinct types). */
+/** Block types looked for past this many are skipped, but for those the check reads (a hostile bundle of distinct types). */
 const MAX_PEM_TYPES = 64;
+/** The types the check reads: a fixed list, so that past the cap the searches stay few (s47e 14). */
+const READ_TYPES: ReadonlySet<string> = new Set(['CERTIFICATE', 'PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'DSA PRIVATE KEY', 'OPENSSH PRIVATE KEY']);
 
 /** The CERTIFICATE blocks Go's AppendCertsFromPEM keeps (parsed, without PEM headers), and how many it skips. */
 function certificatesOf(blocks: readonly PemBlock[]): { certificates: X509Certificate[]; unparsable: number } {
@@ -235,13 +237,18 @@ function onlyPublicRoots(decoded: Buffer): string | undefined {
 }
 
 /**
- * Whether a kustomize patch may change the configuration's webhooks or its name: all but one that
- * only sets labels or annotations, or writes metadata but the name. A patch of a webhook may
- * remove it, point it at a URL or copy a bundle into it (s47d 2a, 2b, 2d); a rename may be for an
- * injector's patch (s47b 17b).
+ * Whether a kustomize patch may take a webhook out of the configuration, change where it calls or
+ * what bundle it has, or rename the configuration: one that removes, moves or copies anything
+ * (s47d 2a, 2d), replaces the webhooks or a webhook whole, writes a clientConfig (2b) or a
+ * strategic-merge directive, renames (for an injector's patch: s47b 17b), changes the kind, or
+ * was not read. One that sets a timeout, a failurePolicy or a selector leaves the bundles as they
+ * are (s47c 2, s47e 13).
  */
 function mayChangeWebhooks(patch: KustomizePatch): boolean {
-  return !(patch.setsLabelsOrAnnotationsOnly === true || (patch.metadataOnly === true && patch.keepsName === true && patch.unread !== true && patch.changesKind !== true));
+  if (patch.text === undefined || patch.unread === true || patch.changesKind === true || patch.renamesTo !== undefined || patch.replacesName === true) return true;
+  if (patch.metadataOnly === true) return patch.keepsName !== true;
+  const text = patch.text;
+  return /clientConfig|\$patch|\$retainKeys|\$setElementOrder/.test(text) || /\bop["']?\s*:\s*["']?(?:remove|move|copy)\b/.test(text) || /\bpath["']?\s*:\s*["']?\/webhooks(?:\/(?:\d+|-))?["']?\s*(?:[,}\n]|$)/m.test(text);
 }
 
 /** Whether two clientConfig.service references name the same Service (namespace and name, both written). */

@@ -11,6 +11,8 @@ import { policyIndexOf } from '../src/match/bindings.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
 import { webhooksOf } from '../src/model/webhooks.js';
 import { elideMiddle, joinCapped } from '../src/text/list.js';
+import { runPatchesChanging } from '../src/match/patched.js';
+import { streamOf } from '../src/match/namespaces.js';
 import { ALL_WEBHOOK_KINDS, defineObjectRule, type RuleRun, type Violation } from '../src/rule.js';
 
 type MessageId = 'optOut' | 'validating' | 'mutating' | 'optOutPolicy' | 'validatingPolicy' | 'mutatingPolicy';
@@ -177,6 +179,10 @@ export const rule = defineObjectRule({
       policy: (object) => checkPolicyObject(object, run),
       webhookConfiguration(object) {
         const trusted = trustedKeys(run);
+        // Whether a kustomize patch of the run may change it (other than its labels and annotations): asked once, when a level is looked for.
+        let patched: boolean | undefined;
+        const patchedConfiguration = (): boolean =>
+          (patched ??= runPatchesChanging(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }, streamOf(object.manifest.file)).some((patch) => patch.setsLabelsOrAnnotationsOnly !== true));
         return webhooksOf(object).flatMap((entry) => {
           // Rules that only match cluster-scoped objects never consult the selector.
           if (!namespaceSelectorApplies(entry.webhook.rules, run.discovery)) return [];
@@ -189,7 +195,10 @@ export const rule = defineObjectRule({
             .filter(({ key }) => !trusted.has(key))
             .map(({ key, where }): Violation<MessageId> & { readonly key: string } => {
               const optOut = optsOut(selector, where);
-              const level = optOut && !entry.mutating ? levelSibling(run, key, backend, entry.webhook) : undefined;
+              // NotIn one value only: the one level that skips the check (s47e 1, 2: DoesNotExist, or a second value, skips it for any).
+              const requirement = where[0] === 'matchExpressions' ? selector?.matchExpressions?.[where[1] as number] : undefined;
+              const exempt = requirement?.operator === 'NotIn' && requirement.values?.length === 1 && typeof requirement.values[0] === 'string' ? requirement.values[0] : undefined;
+              const level = optOut && !entry.mutating && exempt !== undefined ? levelSibling(object, entry.webhook, key, exempt, patchedConfiguration()) : undefined;
               const verdict = judge(run, key, optOut, !entry.mutating, builtins, backend, optIn, level);
               return {
                 messageId: verdict.severity === 'warning' ? 'optOut' : entry.mutating ? 'mutating' : 'validating',

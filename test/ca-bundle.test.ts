@@ -113,6 +113,11 @@ describe('ca-bundle and the kustomizations of the run', () => {
     expect(await severities(`${two}${remove}`)).toEqual(['info']);
     const label = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "add", "path": "/metadata/labels", "value": {"team": "a"}}]'\n`);
     expect(await severities(`${two}${label}`)).toEqual(['warning']);
+    // A patch of a setting leaves the bundles as they are (attack s47e 13).
+    const timeout = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "replace", "path": "/webhooks/1/timeoutSeconds", "value": 5}]'\n`);
+    expect(await severities(`${two}${timeout}`)).toEqual(['warning']);
+    const url = kustomization(`patches:\n  - target: {kind: ValidatingWebhookConfiguration, name: policy}\n    patch: '[{"op": "replace", "path": "/webhooks/1/clientConfig", "value": {"url": "https://x.example.com/"}}]'\n`);
+    expect(await severities(`${two}${url}`)).toEqual(['info']);
   });
 
   it('still reports it when the patches write something else, or another object', async () => {

@@ -13,7 +13,7 @@
  * by the cluster's admins), that is called for both a CREATE and an UPDATE of a Namespace
  * carrying the label (so a guard whose own selectors let that label through does not count).
  */
-import type { PolicyObject } from '../model/objects.js';
+import type { PolicyObject, WebhookConfigurationObject } from '../model/objects.js';
 import { bindingSpec, policySpec } from '../model/policies.js';
 import { NAMESPACE_NAME_LABEL, type Webhook } from '../model/types.js';
 import { isFragment, webhooksOf } from '../model/webhooks.js';
@@ -54,39 +54,39 @@ export function backendOf(webhook: Readonly<Webhook>): string | undefined {
 }
 
 /**
- * A validating webhook of the run, other than `self`, served by `backend`, whose namespaceSelector
- * selects namespaces by values of `key` (matchLabels, or In): the label is then a level that
- * the project's checks are chosen by per namespace, as Pod Security's enforce label is (a
- * baseline check that skips `privileged`, a restricted one for `restricted`: hold-out 34). Its
- * label, or undefined.
+ * A webhook of the same validating configuration as `self`, served by the same backend, that
+ * checks what `self` checks (the same rules, objectSelector and matchConditions), fails closed,
+ * and selects namespaces by values of `key` alone (one `In` requirement or one matchLabels pair,
+ * none of them `exempt`): `self`'s `NotIn [exempt]` on that key is then a level the checks are
+ * chosen by per namespace, as Pod Security's enforce label is (a baseline check that skips
+ * `privileged` beside a restricted one for `restricted`: hold-out 34). Its label, or undefined.
+ * Not where a kustomize patch of the run may change the configuration (it may remove the sibling:
+ * s47e 16). Each condition closes a way round it that attack s47e found.
  */
-export function levelSibling(run: Pick<RunScope, 'webhookConfigurations' | 'memo'>, key: string, backend: string | undefined, self: Readonly<Webhook>): string | undefined {
+export function levelSibling(object: WebhookConfigurationObject, self: Readonly<Webhook>, key: string, exempt: string, patched: boolean): string | undefined {
+  if (object.kind !== 'ValidatingWebhookConfiguration' || isFragment(object) || patched) return undefined;
+  const backend = backendOf(self);
   if (backend === undefined) return undefined;
-  return run.memo.get(BY_VALUE, () => byValueIndex(run)).get(`${backend}\0${key}`)?.find((each) => each.webhook !== self)?.label;
-}
-
-const BY_VALUE = memoKey<ReadonlyMap<string, readonly { webhook: Readonly<Webhook>; label: string }[]>>('validating webhooks by backend and the namespace label keys they select by value');
-
-/** The run's validating webhooks by `backend\0key` of each key their namespaceSelector selects by value: one pass per run. */
-function byValueIndex(run: Pick<RunScope, 'webhookConfigurations'>): ReadonlyMap<string, readonly { webhook: Readonly<Webhook>; label: string }[]> {
-  const index = new Map<string, { webhook: Readonly<Webhook>; label: string }[]>();
-  for (const object of run.webhookConfigurations) {
-    if (object.kind !== 'ValidatingWebhookConfiguration' || isFragment(object)) continue;
-    for (const entry of webhooksOf(object)) {
-      const backend = backendOf(entry.webhook);
-      if (backend === undefined) continue;
-      const selector = entry.webhook.namespaceSelector;
-      const keys = new Set([
-        ...Object.entries(selector?.matchLabels ?? {}).flatMap(([key, value]) => (typeof value === 'string' ? [key] : [])),
-        ...(selector?.matchExpressions ?? []).flatMap((requirement) => (requirement?.operator === 'In' && typeof requirement.key === 'string' ? [requirement.key] : [])),
-      ]);
-      for (const key of keys) {
-        const at = `${backend}\0${key}`;
-        index.set(at, [...(index.get(at) ?? []), { webhook: entry.webhook, label: entry.label }]);
-      }
-    }
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  for (const entry of webhooksOf(object)) {
+    const webhook = entry.webhook;
+    if (webhook === self || backendOf(webhook) !== backend || webhook.failurePolicy !== 'Fail') continue;
+    if (!same(webhook.rules, self.rules) || !same(webhook.objectSelector, self.objectSelector) || !same(webhook.matchConditions, self.matchConditions)) continue;
+    const { matchLabels, matchExpressions } = webhook.namespaceSelector ?? {};
+    const labels = Object.entries(matchLabels ?? {});
+    const expressions = matchExpressions ?? [];
+    const byValue =
+      (labels.length === 1 && expressions.length === 0 && labels[0]![0] === key && typeof labels[0]![1] === 'string' && labels[0]![1] !== exempt) ||
+      (labels.length === 0 &&
+        expressions.length === 1 &&
+        expressions[0]?.key === key &&
+        expressions[0].operator === 'In' &&
+        Array.isArray(expressions[0].values) &&
+        expressions[0].values.length > 0 &&
+        !expressions[0].values.includes(exempt));
+    if (byValue) return entry.label;
   }
-  return index;
+  return undefined;
 }
 
 interface GuardCandidate {
