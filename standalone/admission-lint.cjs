@@ -36550,12 +36550,8 @@ var init_kustomize_names = __esm({
       namesOnTheWay(file, name) {
         if (this.#listings.length === 0 || file === "<stdin>")
           return /* @__PURE__ */ new Set([name]);
-        const path = realPath((0, import_node_path5.resolve)(file));
-        const budget2 = { left: MAX_BUILDS };
-        const chains = this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, budget2, true);
-        if (budget2.left < 0)
-          return void 0;
-        return /* @__PURE__ */ new Set([name, ...chains.map((build) => `${build.prefix}${name}${build.suffix}`)]);
+        const levels = this.#levelsOf(file);
+        return levels === null ? void 0 : /* @__PURE__ */ new Set([name, ...levels.map((level) => `${level.prefix}${name}${level.suffix}`)]);
       }
       /**
        * The prefixes and suffixes around the names of objects of `file` that a patch of the
@@ -36563,21 +36559,14 @@ var init_kustomize_names = __esm({
        * kustomizations below it on the way give (`below`: a `patches` target runs before its own
        * namePrefix); those with its own around them (`through`: a legacy patchesJson6902 runs after
        * it, and sees the name then and the one written, s47b A); or those of any level (`anyLevel`: a
-       * strategic-merge patch without a target and a replacement select by any name the object had). [] where no chain of the run's kustomizations leads from the file
-       * to it; undefined where the builds are not followed or `at` is not one of the kustomizations
-       * followed.
+       * strategic-merge patch without a target and a replacement select by any name the object had).
+       * [] where no chain of the run's kustomizations leads from the file to it; undefined where the
+       * builds are not followed or `at` is not one of the kustomizations followed.
        */
       affixesAt(file, at, how) {
         if (this.#listings.length === 0 || file === "<stdin>")
           return [];
-        const path = realPath((0, import_node_path5.resolve)(file));
-        let levels = this.#levels.get(path);
-        if (levels === void 0) {
-          const budget2 = { left: MAX_BUILDS };
-          const chains = this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, budget2, true);
-          levels = budget2.left < 0 ? null : chains.map((build) => ({ root: this.#real(build.root), prefix: build.prefix, suffix: build.suffix }));
-          this.#levels.set(path, levels);
-        }
+        const levels = this.#levelsOf(file);
         if (levels === null)
           return void 0;
         const kustomization = this.#real(at);
@@ -36590,6 +36579,18 @@ var init_kustomize_names = __esm({
         const above = how === "anyLevel" ? levels.flatMap((outer) => levels.filter((inner) => inner !== outer && outer.prefix.endsWith(inner.prefix) && outer.suffix.startsWith(inner.suffix)).map((inner) => ({ prefix: outer.prefix.slice(0, outer.prefix.length - inner.prefix.length), suffix: outer.suffix.slice(inner.suffix.length) }))) : [];
         const all = how === "below" ? below : how === "through" ? through : [...below, ...levels, ...above];
         return [...new Map(all.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }])).values()];
+      }
+      /** Every level's chain of the file (each kustomization on the way, to a top build), kept; null when not followed. */
+      #levelsOf(file) {
+        const path = realPath((0, import_node_path5.resolve)(file));
+        let levels = this.#levels.get(path);
+        if (levels === void 0) {
+          const budget2 = { left: MAX_BUILDS };
+          const chains = this.#buildsOfPath(path, /* @__PURE__ */ new Set(), 0, budget2, true);
+          levels = budget2.left < 0 ? null : chains.map((build) => ({ root: this.#real(build.root), prefix: build.prefix, suffix: build.suffix }));
+          this.#levels.set(path, levels);
+        }
+        return levels;
       }
       #real(file) {
         let found = this.#realPaths.get(file);
@@ -70934,4 +70935,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build a4bc0a71f67ebad3a75354abeb15c3bf2b51705883b06d54fd8090ba63ce9cea
+//# admission-lint-build ac3065124b62407b297eb7b8bc28e3832ce1918f6f6ef6fd1e71da0408935b58

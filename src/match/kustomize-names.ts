@@ -78,11 +78,8 @@ export class KustomizeNames {
    */
   namesOnTheWay(file: string, name: string): ReadonlySet<string> | undefined {
     if (this.#listings.length === 0 || file === '<stdin>') return new Set([name]);
-    const path = realPath(resolve(file));
-    const budget = { left: MAX_BUILDS };
-    const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
-    if (budget.left < 0) return undefined;
-    return new Set([name, ...chains.map((build) => `${build.prefix}${name}${build.suffix}`)]);
+    const levels = this.#levelsOf(file);
+    return levels === null ? undefined : new Set([name, ...levels.map((level) => `${level.prefix}${name}${level.suffix}`)]);
   }
 
   /**
@@ -91,20 +88,13 @@ export class KustomizeNames {
    * kustomizations below it on the way give (`below`: a `patches` target runs before its own
    * namePrefix); those with its own around them (`through`: a legacy patchesJson6902 runs after
    * it, and sees the name then and the one written, s47b A); or those of any level (`anyLevel`: a
-   * strategic-merge patch without a target and a replacement select by any name the object had). [] where no chain of the run's kustomizations leads from the file
-   * to it; undefined where the builds are not followed or `at` is not one of the kustomizations
-   * followed.
+   * strategic-merge patch without a target and a replacement select by any name the object had).
+   * [] where no chain of the run's kustomizations leads from the file to it; undefined where the
+   * builds are not followed or `at` is not one of the kustomizations followed.
    */
   affixesAt(file: string, at: string, how: 'below' | 'through' | 'anyLevel'): NameAffixes {
     if (this.#listings.length === 0 || file === '<stdin>') return [];
-    const path = realPath(resolve(file));
-    let levels = this.#levels.get(path);
-    if (levels === undefined) {
-      const budget = { left: MAX_BUILDS };
-      const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
-      levels = budget.left < 0 ? null : chains.map((build) => ({ root: this.#real(build.root), prefix: build.prefix, suffix: build.suffix }));
-      this.#levels.set(path, levels);
-    }
+    const levels = this.#levelsOf(file);
     if (levels === null) return undefined;
     const kustomization = this.#real(at);
     const listing = this.#listings.find((each) => this.#real(each.file) === kustomization);
@@ -117,6 +107,19 @@ export class KustomizeNames {
     const above = how === 'anyLevel' ? levels.flatMap((outer) => levels.filter((inner) => inner !== outer && outer.prefix.endsWith(inner.prefix) && outer.suffix.startsWith(inner.suffix)).map((inner) => ({ prefix: outer.prefix.slice(0, outer.prefix.length - inner.prefix.length), suffix: outer.suffix.slice(inner.suffix.length) }))) : [];
     const all = how === 'below' ? below : how === 'through' ? through : [...below, ...levels, ...above];
     return [...new Map(all.map(({ prefix, suffix }) => [`${prefix}\0${suffix}`, { prefix, suffix }])).values()];
+  }
+
+  /** Every level's chain of the file (each kustomization on the way, to a top build), kept; null when not followed. */
+  #levelsOf(file: string): readonly { root: string; prefix: string; suffix: string }[] | null {
+    const path = realPath(resolve(file));
+    let levels = this.#levels.get(path);
+    if (levels === undefined) {
+      const budget = { left: MAX_BUILDS };
+      const chains = this.#buildsOfPath(path, new Set(), 0, budget, true);
+      levels = budget.left < 0 ? null : chains.map((build) => ({ root: this.#real(build.root), prefix: build.prefix, suffix: build.suffix }));
+      this.#levels.set(path, levels);
+    }
+    return levels;
   }
 
   #real(file: string): string {
