@@ -28,7 +28,7 @@ import { groupBy } from '../src/collections.js';
 import { namePatternMatcher } from '../src/text/glob.js';
 import { INJECTION_ANNOTATIONS } from '../src/kube/ca-injection.js';
 import { patchesOf, type PatchScope } from '../src/match/patched.js';
-import type { KustomizePatch } from '../src/parse/kustomize-patches.js';
+import { mayMoveWebhooks, type KustomizePatch } from '../src/parse/kustomize-patches.js';
 import { streamOf } from '../src/match/namespaces.js';
 
 type MessageId = 'missing' | 'notPem' | 'noCertificate' | 'privateKey' | 'expired' | 'notYetValid' | 'keyWritten' | 'publicRoots' | 'missingBesideBundle';
@@ -238,17 +238,15 @@ function onlyPublicRoots(decoded: Buffer): string | undefined {
 
 /**
  * Whether a kustomize patch may take a webhook out of the configuration, change where it calls or
- * what bundle it has, or rename the configuration: one that removes, moves or copies anything
- * (s47d 2a, 2d), replaces the webhooks or a webhook whole, writes a clientConfig (2b) or a
- * strategic-merge directive, renames (for an injector's patch: s47b 17b), changes the kind, or
- * was not read. One that sets a timeout, a failurePolicy or a selector leaves the bundles as they
- * are (s47c 2, s47e 13).
+ * what bundle it has, or rename the configuration: by its operations or documents as read
+ * (src/parse/kustomize-patches.ts mayMoveWebhooks: s47d 2a, 2b, 2d; s47f), a rename (for an
+ * injector's patch: s47b 17b), a kind change, or a patch not read. One that sets a timeout, a
+ * failurePolicy or a selector leaves the bundles as they are (s47c 2, s47e 13).
  */
 function mayChangeWebhooks(patch: KustomizePatch): boolean {
   if (patch.text === undefined || patch.unread === true || patch.changesKind === true || patch.renamesTo !== undefined || patch.replacesName === true) return true;
   if (patch.metadataOnly === true) return patch.keepsName !== true;
-  const text = patch.text;
-  return /clientConfig|\$patch|\$retainKeys|\$setElementOrder/.test(text) || /\bop["']?\s*:\s*["']?(?:remove|move|copy)\b/.test(text) || /\bpath["']?\s*:\s*["']?\/webhooks(?:\/(?:\d+|-))?["']?\s*(?:[,}\n]|$)/m.test(text);
+  return mayMoveWebhooks(patch.text);
 }
 
 /** Whether two clientConfig.service references name the same Service (namespace and name, both written). */

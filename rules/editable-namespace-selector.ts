@@ -197,7 +197,9 @@ export const rule = defineObjectRule({
               const optOut = optsOut(selector, where);
               // NotIn one value only: the one level that skips the check (s47e 1, 2: DoesNotExist, or a second value, skips it for any).
               const requirement = where[0] === 'matchExpressions' ? selector?.matchExpressions?.[where[1] as number] : undefined;
-              const exempt = requirement?.operator === 'NotIn' && requirement.values?.length === 1 && typeof requirement.values[0] === 'string' ? requirement.values[0] : undefined;
+              // (And the only requirement on the key: two NotIn of one value each skip two: s47f 6.)
+              const alone = selectorKeys(selector).filter((each) => each.key === key).length === 1;
+              const exempt = alone && requirement?.operator === 'NotIn' && requirement.values?.length === 1 && typeof requirement.values[0] === 'string' ? requirement.values[0] : undefined;
               const level = optOut && !entry.mutating && exempt !== undefined ? levelSibling(object, entry.webhook, key, exempt, patchedConfiguration()) : undefined;
               const verdict = judge(run, key, optOut, !entry.mutating, builtins, backend, optIn, level);
               return {

@@ -1,6 +1,6 @@
 /** What a kustomization's patches change, read from its text (src/parse/kustomize-patches.ts). */
 import { describe, expect, it } from 'vitest';
-import { kustomizePatches, patchesChanging, targets, type NameAffixes } from '../src/parse/kustomize-patches.js';
+import { kustomizePatches, mayMoveWebhooks, patchesChanging, targets, type NameAffixes } from '../src/parse/kustomize-patches.js';
 import { patchesOf } from '../src/match/patched.js';
 import { RunMemo } from '../src/run-scope.js';
 
@@ -195,5 +195,24 @@ describe('a hostile selector pattern (attack s47a H5)', () => {
     expect(targets({ kind: vwc, name: '((((a{1000}){1000}){1000}){1000})' }, vwc, 'x', undefined, [])).toBe(true);
     expect(targets({ kind: vwc, name: `(${'a|'.repeat(200)}b)` }, vwc, 'x', undefined, [])).toBe(true);
     expect(targets({ kind: vwc, name: '(a|b)' }, vwc, 'x', undefined, [])).toBe(false);
+  });
+});
+
+describe('whether a patch may take a webhook out or change where it calls (mayMoveWebhooks, attack s47f)', () => {
+  it.each([
+    ['replace of the list, a comment after the path', '- op: replace\n  path: /webhooks   # all\n  value: []\n', true],
+    ['JSON, an escaped slash', '[{"op": "replace", "path": "\\/webhooks", "value": []}]', true],
+    ['a tagged remove of one webhook', '- op: !!str remove\n  path: /webhooks/1 # the second\n', true],
+    ['a remove of the last webhook by -1', '- {op: remove, path: /webhooks/-1}\n', true],
+    ['a clientConfig written', '- {op: replace, path: /webhooks/1/clientConfig, value: {url: "https://x.example.com"}}\n', true],
+    ['a copy from a clientConfig', '- {op: copy, from: /webhooks/0/clientConfig, path: /webhooks/1/clientConfig}\n', true],
+    ['a strategic merge of webhooks: null', 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: p}\nwebhooks: null\n', true],
+    ['a strategic-merge directive', 'webhooks:\n- name: a\n  $patch: delete\n', true],
+    ['a remove of a selector', '- {op: remove, path: /webhooks/1/namespaceSelector}\n', false],
+    ['a copy of a setting', '- {op: copy, from: /webhooks/0/sideEffects, path: /webhooks/1/sideEffects}\n', false],
+    ['a timeout, with a comment naming clientConfig and $patch', '# not clientConfig, not $patch\n- {op: replace, path: /webhooks/1/timeoutSeconds, value: 5}\n', false],
+    ['a strategic merge of a setting', 'webhooks:\n- name: a\n  failurePolicy: Ignore\n', false],
+  ])('%s', (_what, text, moves) => {
+    expect(mayMoveWebhooks(text)).toBe(moves);
   });
 });

@@ -493,6 +493,31 @@ function hasAlias(doc: Document.Parsed): boolean {
 }
 
 /** The values of a patch text's documents; undefined for one that does not parse (or may merge). */
+/**
+ * Whether a patch's text may take a webhook out of a configuration, or change where one calls or
+ * what bundle it has (read, not matched as text: s47f 1-4). A JSON 6902 operation whose path or
+ * from is `/webhooks`, a webhook (`/webhooks/N`, `/webhooks/-`) or under its clientConfig (a
+ * remove, move or copy elsewhere changes a setting); a strategic-merge document that writes
+ * `webhooks` other than as a list, a webhook's clientConfig, or any `$` directive; a text that
+ * does not read.
+ */
+export function mayMoveWebhooks(text: string): boolean {
+  const documents = patchDocuments(text);
+  if (documents === undefined) return true;
+  const moves = (path: unknown): boolean => typeof path !== 'string' || /^\/webhooks(?:\/(?:-|-?\d+)(?:\/clientConfig(?:\/.*)?)?)?$/.test(path);
+  const directive = (value: unknown): boolean =>
+    Array.isArray(value) ? value.some(directive) : typeof value === 'object' && value !== null && Object.entries(value).some(([key, each]) => key.startsWith('$') || directive(each));
+  return documents.some((document) => {
+    if (document === undefined) return true;
+    if (Array.isArray(document)) return document.some((operation) => typeof operation !== 'object' || operation === null || moves((operation as { path?: unknown }).path) || ('from' in operation && moves((operation as { from?: unknown }).from)));
+    if (typeof document !== 'object' || document === null) return false;
+    if (directive(document)) return true;
+    if (!('webhooks' in document)) return false;
+    const webhooks = (document as { webhooks?: unknown }).webhooks;
+    return !Array.isArray(webhooks) || webhooks.some((webhook) => typeof webhook !== 'object' || webhook === null || 'clientConfig' in webhook);
+  });
+}
+
 function patchDocuments(text: string): unknown[] | undefined {
   if (mayMerge(text)) return undefined;
   let documents;
