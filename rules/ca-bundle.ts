@@ -243,10 +243,10 @@ function onlyPublicRoots(decoded: Buffer): string | undefined {
  * injector's patch: s47b 17b), a kind change, or a patch not read. One that sets a timeout, a
  * failurePolicy or a selector leaves the bundles as they are (s47c 2, s47e 13).
  */
-function mayChangeWebhooks(patch: KustomizePatch): boolean {
+function mayChangeWebhooks(patch: KustomizePatch, kind: string): boolean {
   if (patch.text === undefined || patch.unread === true || patch.changesKind === true || patch.renamesTo !== undefined || patch.replacesName === true) return true;
   if (patch.metadataOnly === true) return patch.keepsName !== true;
-  return mayMoveWebhooks(patch.text);
+  return mayMoveWebhooks(patch.text, kind);
 }
 
 /** Whether two clientConfig.service references name the same Service (namespace and name, both written). */
@@ -419,7 +419,7 @@ export const rule = defineObjectRule({
         const patched =
           bundled.length > 0 &&
           unprovided.length > 0 &&
-          patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some(mayChangeWebhooks);
+          patchesOf(run, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some((patch) => mayChangeWebhooks(patch, object.kind));
         const besideBundle = (entry: WebhookEntry): WebhookEntry | undefined =>
           patched ? undefined : bundled.find((other) => sameService(other.webhook.clientConfig?.service, entry.webhook.clientConfig?.service));
         for (const [sibling, entries] of groupBy(unprovided.filter((entry) => besideBundle(entry) !== undefined), (entry) => besideBundle(entry)!)) {

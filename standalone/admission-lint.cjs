@@ -35032,26 +35032,56 @@ function hasAlias(doc) {
   });
   return found;
 }
-function mayMoveWebhooks(text) {
-  const documents = patchDocuments(text);
-  if (documents === void 0)
+function mayMoveWebhooks(text, kind) {
+  let documents;
+  try {
+    documents = (0, import_yaml.parseAllDocuments)(text, { logLevel: "silent", merge: true }).map((doc) => {
+      if (doc.errors.length > 0)
+        throw new Error("unreadable");
+      return doc.toJS({ maxAliasCount: 100 });
+    });
+  } catch {
     return true;
-  const moves = (path) => typeof path !== "string" || /^\/webhooks(?:\/(?:-|-?\d+)(?:\/clientConfig(?:\/.*)?)?)?$/.test(path);
-  const directive = (value) => Array.isArray(value) ? value.some(directive) : typeof value === "object" && value !== null && Object.entries(value).some(([key2, each]) => key2.startsWith("$") || directive(each));
+  }
+  const first = documents[0];
+  if (Array.isArray(first))
+    return first.some((operation) => typeof operation !== "object" || operation === null || movesByOperation(operation));
   return documents.some((document) => {
-    if (document === void 0)
-      return true;
-    if (Array.isArray(document))
-      return document.some((operation) => typeof operation !== "object" || operation === null || moves(operation.path) || "from" in operation && moves(operation.from));
-    if (typeof document !== "object" || document === null)
+    if (typeof document !== "object" || document === null || Array.isArray(document))
       return false;
-    if (directive(document))
+    const written = document.kind;
+    if (written !== void 0 && written !== kind)
+      return false;
+    if (replacesByDirective(document))
       return true;
     if (!("webhooks" in document))
       return false;
     const webhooks = document.webhooks;
-    return !Array.isArray(webhooks) || webhooks.some((webhook) => typeof webhook !== "object" || webhook === null || "clientConfig" in webhook);
+    return !Array.isArray(webhooks) || webhooks.some((webhook) => typeof webhook !== "object" || webhook === null || typeof webhook.name !== "string" || "clientConfig" in webhook);
   });
+}
+function movesByOperation({ op, path, from }) {
+  if (op === "test")
+    return false;
+  const moves = (at, inserting) => {
+    if (typeof at !== "string")
+      return true;
+    if (at === "" || at === "/webhooks")
+      return true;
+    const found = WEBHOOK_PATH.exec(at);
+    if (found === null)
+      return false;
+    const rest = found[1];
+    return rest === void 0 ? !inserting : CALLS.test(rest);
+  };
+  return moves(path, op === "add") || op === "move" && moves(from, false);
+}
+function replacesByDirective(value) {
+  if (Array.isArray(value))
+    return value.some(replacesByDirective);
+  if (typeof value !== "object" || value === null)
+    return false;
+  return Object.entries(value).some(([key2, each]) => key2 === "$patch" && (each === "replace" || each === "delete") || key2 === "$retainKeys" || replacesByDirective(each));
 }
 function patchDocuments(text) {
   if (mayMerge(text))
@@ -35644,7 +35674,7 @@ function selectsValue(pattern, value) {
 function selectsNoneOf(kind, kinds) {
   return typeof kind === "string" && !kinds.some((each) => selectsValue(kind, each));
 }
-var import_node_path3, import_yaml, WEBHOOK_SETTINGS, SELECTOR_FIELDS, PLACING_PATHS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, REMOTE_RESOURCE, MAX_PATCH_BYTES, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, PATCH_FIELDS, KUSTOMIZATION_KIND, changingAnswers, MAX_RENAMES, EXPRESSION_CHARACTERS, MAX_PATTERN_LENGTH, COUNTED_REPETITION, selectorPatterns;
+var import_node_path3, import_yaml, WEBHOOK_SETTINGS, SELECTOR_FIELDS, PLACING_PATHS, SELECTOR_PATCH_WEBHOOK_FIELDS, SELECTOR_PATCH_FIELDS, REMOTE_RESOURCE, MAX_PATCH_BYTES, WEBHOOK_PATH, CALLS, AFTER_PATCHES, KEEPS_NAMESPACE_LABELS, CONFIG_FIELD_NAMES, METADATA_TRANSFORMERS, KUSTOMIZE_FIELD_NAMES, FOLDED_FIELD_NAMES, DATA_FIELDS, UNREAD_FIELDS, PATCH_FIELDS, KUSTOMIZATION_KIND, changingAnswers, MAX_RENAMES, EXPRESSION_CHARACTERS, MAX_PATTERN_LENGTH, COUNTED_REPETITION, selectorPatterns;
 var init_kustomize_patches = __esm({
   "dist/src/parse/kustomize-patches.js"() {
     "use strict";
@@ -35663,6 +35693,8 @@ var init_kustomize_patches = __esm({
     SELECTOR_PATCH_FIELDS = /* @__PURE__ */ new Set(["apiVersion", "kind", "metadata", "webhooks"]);
     REMOTE_RESOURCE = /^(?!file:)(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|git::|gh:|git@|github\.com\/)(?!.*(?:^|\/)\.\.(?:\/|$|\?))/;
     MAX_PATCH_BYTES = 1024 * 1024;
+    WEBHOOK_PATH = /^\/webhooks\/(?:-|[+-]?\d+)(\/.*)?$/;
+    CALLS = /^\/clientConfig(?:\/(?:caBundle|url|service(?:\/(?:name|namespace))?))?$/;
     AFTER_PATCHES = ["vars", "transformers", "components", "openapi", "crds"];
     KEEPS_NAMESPACE_LABELS = /* @__PURE__ */ new Set([
       "apiVersion",
@@ -43026,12 +43058,12 @@ function onlyPublicRoots(decoded) {
     return void 0;
   return shortSubject(valid[0].subject);
 }
-function mayChangeWebhooks(patch) {
+function mayChangeWebhooks(patch, kind) {
   if (patch.text === void 0 || patch.unread === true || patch.changesKind === true || patch.renamesTo !== void 0 || patch.replacesName === true)
     return true;
   if (patch.metadataOnly === true)
     return patch.keepsName !== true;
-  return mayMoveWebhooks(patch.text);
+  return mayMoveWebhooks(patch.text, kind);
 }
 function sameService(a, b) {
   return a !== void 0 && b !== void 0 && typeof a.name === "string" && typeof a.namespace === "string" && a.name === b.name && a.namespace === b.namespace;
@@ -43208,7 +43240,7 @@ var init_ca_bundle = __esm({
               const severity = problem.severity ?? (entries.some((entry) => rulesMatchBuiltins(entry.webhook.rules, run2.discovery)) ? "error" : "warning");
               violations.push({ ...problem, data: { ...problem.data, which: which3 }, path, alsoAt: entries.slice(1).map((entry) => [...entry.path, "clientConfig", "caBundle"]), severity });
             }
-            const patched2 = bundled.length > 0 && unprovided.length > 0 && patchesOf(run2, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some(mayChangeWebhooks);
+            const patched2 = bundled.length > 0 && unprovided.length > 0 && patchesOf(run2, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion, written: object.written }, streamOf(object.manifest.file)).some((patch) => mayChangeWebhooks(patch, object.kind));
             const besideBundle = (entry) => patched2 ? void 0 : bundled.find((other) => sameService(other.webhook.clientConfig?.service, entry.webhook.clientConfig?.service));
             for (const [sibling, entries] of groupBy(unprovided.filter((entry) => besideBundle(entry) !== void 0), (entry) => besideBundle(entry))) {
               const first = entries[0];
@@ -70957,4 +70989,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e6ec9614601451dd968adaa81f03b36dcc50824c06642ccc55ba6894349a1594
+//# admission-lint-build 8ee4750965859c4566e669913dd84686688c654c67e330df47e187f0d0b28589

@@ -212,7 +212,18 @@ describe('whether a patch may take a webhook out or change where it calls (mayMo
     ['a copy of a setting', '- {op: copy, from: /webhooks/0/sideEffects, path: /webhooks/1/sideEffects}\n', false],
     ['a timeout, with a comment naming clientConfig and $patch', '# not clientConfig, not $patch\n- {op: replace, path: /webhooks/1/timeoutSeconds, value: 5}\n', false],
     ['a strategic merge of a setting', 'webhooks:\n- name: a\n  failurePolicy: Ignore\n', false],
+    // Attack s47g:
+    ['an index with a plus sign, as Go reads it', '- {op: remove, path: /webhooks/+1}\n', true],
+    ['a timeout, with << in a comment', '# timeout << 10s\n- {op: replace, path: /webhooks/1/timeoutSeconds, value: 5}\n', false],
+    ['a document of another kind that empties its webhooks', 'apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata: {name: other}\nwebhooks: null\n', false],
+    ['a primitive-list directive', 'webhooks:\n- name: a\n  $deleteFromPrimitiveList/admissionReviewVersions: [v1beta1]\n', false],
+    ['a test of the clientConfig', '- {op: test, path: /webhooks/1/clientConfig/service/name, value: svc}\n', false],
+    ['an appended webhook', '- {op: add, path: /webhooks/-, value: {name: new}}\n', false],
+    ['the service path', '- {op: add, path: /webhooks/1/clientConfig/service/path, value: /v}\n', false],
+    ['the root replaced', '- {op: replace, path: "", value: {webhooks: []}}\n', true],
+    ['a webhooks list item without a name (the list is replaced)', 'webhooks:\n- failurePolicy: Ignore\n', true],
+    ['a second JSON 6902 document, which kustomize does not read', '- {op: replace, path: /webhooks/1/timeoutSeconds, value: 5}\n---\n- {op: remove, path: /webhooks/1}\n', false],
   ])('%s', (_what, text, moves) => {
-    expect(mayMoveWebhooks(text)).toBe(moves);
+    expect(mayMoveWebhooks(text, 'ValidatingWebhookConfiguration')).toBe(moves);
   });
 });

@@ -494,28 +494,60 @@ function hasAlias(doc: Document.Parsed): boolean {
 
 /** The values of a patch text's documents; undefined for one that does not parse (or may merge). */
 /**
- * Whether a patch's text may take a webhook out of a configuration, or change where one calls or
- * what bundle it has (read, not matched as text: s47f 1-4). A JSON 6902 operation whose path or
- * from is `/webhooks`, a webhook (`/webhooks/N`, `/webhooks/-`) or under its clientConfig (a
- * remove, move or copy elsewhere changes a setting); a strategic-merge document that writes
- * `webhooks` other than as a list, a webhook's clientConfig, or any `$` directive; a text that
- * does not read.
+ * Whether a patch's text may take a webhook out of a configuration of `kind`, or change where one
+ * calls or what bundle it has (read, not matched as text: s47f 1-4, s47g). JSON 6902 (the first
+ * document, as kustomize reads it): an operation other than `test` on the root, on `/webhooks`, on
+ * a webhook (`/webhooks/N`, N as Go's strconv reads it; an `add` there inserts and leaves the
+ * others), on its clientConfig whole, or on its caBundle, url, or service name or namespace (a
+ * move's `from` too). Strategic merge (its documents of that kind, or of none): `webhooks` written
+ * other than as a list of named items (kustomize then replaces the list), a webhook's clientConfig,
+ * or a `$patch: replace` or `delete`, or `$retainKeys`. A text that does not read: true.
  */
-export function mayMoveWebhooks(text: string): boolean {
-  const documents = patchDocuments(text);
-  if (documents === undefined) return true;
-  const moves = (path: unknown): boolean => typeof path !== 'string' || /^\/webhooks(?:\/(?:-|-?\d+)(?:\/clientConfig(?:\/.*)?)?)?$/.test(path);
-  const directive = (value: unknown): boolean =>
-    Array.isArray(value) ? value.some(directive) : typeof value === 'object' && value !== null && Object.entries(value).some(([key, each]) => key.startsWith('$') || directive(each));
+export function mayMoveWebhooks(text: string, kind: string): boolean {
+  let documents: unknown[];
+  try {
+    documents = parseAllDocuments(text, { logLevel: 'silent', merge: true }).map((doc) => {
+      if (doc.errors.length > 0) throw new Error('unreadable');
+      return doc.toJS({ maxAliasCount: 100 }) as unknown;
+    });
+  } catch {
+    return true;
+  }
+  const first = documents[0];
+  if (Array.isArray(first)) return first.some((operation) => typeof operation !== 'object' || operation === null || movesByOperation(operation as { op?: unknown; path?: unknown; from?: unknown }));
   return documents.some((document) => {
-    if (document === undefined) return true;
-    if (Array.isArray(document)) return document.some((operation) => typeof operation !== 'object' || operation === null || moves((operation as { path?: unknown }).path) || ('from' in operation && moves((operation as { from?: unknown }).from)));
-    if (typeof document !== 'object' || document === null) return false;
-    if (directive(document)) return true;
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) return false;
+    const written = (document as { kind?: unknown }).kind;
+    if (written !== undefined && written !== kind) return false;
+    if (replacesByDirective(document)) return true;
     if (!('webhooks' in document)) return false;
     const webhooks = (document as { webhooks?: unknown }).webhooks;
-    return !Array.isArray(webhooks) || webhooks.some((webhook) => typeof webhook !== 'object' || webhook === null || 'clientConfig' in webhook);
+    return !Array.isArray(webhooks) || webhooks.some((webhook) => typeof webhook !== 'object' || webhook === null || typeof (webhook as { name?: unknown }).name !== 'string' || 'clientConfig' in webhook);
   });
+}
+
+/** A JSON 6902 path into a webhook: its index (as Go's strconv.Atoi reads it) and what follows. */
+const WEBHOOK_PATH = /^\/webhooks\/(?:-|[+-]?\d+)(\/.*)?$/;
+/** Under a webhook: what says where it calls and what it trusts. */
+const CALLS = /^\/clientConfig(?:\/(?:caBundle|url|service(?:\/(?:name|namespace))?))?$/;
+
+function movesByOperation({ op, path, from }: { op?: unknown; path?: unknown; from?: unknown }): boolean {
+  if (op === 'test') return false;
+  const moves = (at: unknown, inserting: boolean): boolean => {
+    if (typeof at !== 'string') return true;
+    if (at === '' || at === '/webhooks') return true;
+    const found = WEBHOOK_PATH.exec(at);
+    if (found === null) return false;
+    const rest = found[1];
+    return rest === undefined ? !inserting : CALLS.test(rest);
+  };
+  return moves(path, op === 'add') || (op === 'move' && moves(from, false));
+}
+
+function replacesByDirective(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(replacesByDirective);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([key, each]) => (key === '$patch' && (each === 'replace' || each === 'delete')) || key === '$retainKeys' || replacesByDirective(each));
 }
 
 function patchDocuments(text: string): unknown[] | undefined {
