@@ -1181,10 +1181,10 @@ function replacementPatches(file: string, list: unknown, lineOf: (node: Node | n
 }
 
 /**
- * The prefixes and suffixes the run's kustomize builds put around an object's name on the way to
- * a top build (src/match/kustomize-names.ts affixesOnTheWay), or undefined where the builds are
- * not followed. A patch selects an object by the name it has when the patch runs: as written, or
- * as a base's namePrefix made it (an overlay's patch of `app-x`), or after its own kustomization's
+ * Prefixes and suffixes the run's kustomize builds put around an object's name, those one patch
+ * may see (src/match/kustomize-names.ts affixesAt), or undefined where the builds are not
+ * followed. A patch selects an object by the name it has when the patch runs: as written, or as a
+ * base's namePrefix made it (an overlay's patch of `app-x`), or after its own kustomization's
  * prefix (a legacy patchesJson6902).
  */
 export type NameAffixes = readonly { readonly prefix: string; readonly suffix: string }[] | undefined;
