@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { lint } from '../src/engine/lint.js';
+import type { Finding } from '../src/engine/finding.js';
 import { DEFAULT_KUBE_VERSION } from '../src/kube/version.js';
 import { KustomizeNames } from '../src/match/kustomize-names.js';
 import { tempFolders } from './temp-folders.js';
@@ -15,10 +16,14 @@ import { tempFolders } from './temp-folders.js';
 const folder = tempFolders('kustomize-names-test');
 const ONLY = ['binding-without-policy', 'policy-without-binding'];
 
+/** The findings of a lint of `paths` with only the rules `only` on. */
+async function lintOnly(paths: string[], only: readonly string[]): Promise<readonly Finding[]> {
+  const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => !only.includes(rule.meta.id)).map((rule) => [rule.meta.id, 'off']));
+  return (await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' })).findings;
+}
+
 async function findings(paths: string[]): Promise<string[]> {
-  const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => !ONLY.includes(rule.meta.id)).map((rule) => [rule.meta.id, 'off']));
-  const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
-  return report.findings.map((f) => `${f.ruleId} ${f.severity}`);
+  return (await lintOnly(paths, ONLY)).map((f) => `${f.ruleId} ${f.severity}`);
 }
 
 const POLICY = `apiVersion: admissionregistration.k8s.io/v1
@@ -174,9 +179,7 @@ webhooks:
     rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
 `;
   const patched = async (paths: string[]): Promise<string[]> => {
-    const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => rule.meta.id !== 'kustomize-patched').map((rule) => [rule.meta.id, 'off']));
-    const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
-    return report.findings.map((f) => `${f.file.replace(/^.*?config\//, '')}:${f.line} ${(f.object as { name?: string } | undefined)?.name ?? ''}`);
+    return (await lintOnly(paths, ['kustomize-patched'])).map((f) => `${f.file.replace(/^.*?config\//, '')}:${f.line} ${f.object?.name ?? ''}`);
   };
   const patch = (name: string): string => `resources:\n- ../base\npatches:\n- target: {kind: ValidatingWebhookConfiguration, name: '${name}'}\n  patch: '[{"op": "remove", "path": "/webhooks/0/namespaceSelector"}]'\n`;
 
@@ -230,9 +233,7 @@ webhooks:
 `;
   const servicePatch = (name: string, field = 'patches'): string => `${field}:\n- target: {kind: Service, name: '${name}'}\n  patch: '[{"op": "replace", "path": "/spec/ports/0/port", "value": 443}]'\n`;
   const portErrors = async (paths: string[]): Promise<string[]> => {
-    const severityOverrides = new Map<string, 'off'>(rules.filter((rule) => rule.meta.id !== 'webhook-service-port').map((rule) => [rule.meta.id, 'off']));
-    const report = await lint({ paths, rules, kubeVersion: DEFAULT_KUBE_VERSION, trustedNamespaceLabels: [], severityOverrides, toolVersion: 'test' });
-    return report.findings.map((f) => `${f.ruleId} ${f.severity}`);
+    return (await lintOnly(paths, ['webhook-service-port'])).map((f) => `${f.ruleId} ${f.severity}`);
   };
   const PORT_ERROR = ['webhook-service-port error'];
 
