@@ -62624,8 +62624,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     }
     const readFor = checked.names.length;
     const every = reach === "every" || checked.every;
-    const readsWorkloads = every || readFor > 0;
-    const named = readsWorkloads ? workloadsIn(checkedUpTo(readFor), every) : void 0;
+    const named = every ? mightBeWorkload : void 0;
     const patch = kustomizePatches2.isPatch(path);
     const unlisted = !patch && kustomizePatches2.isUnlisted(path);
     const bundle = !patch && bytesNameWebhookConfiguration(raw.bytes);
@@ -62636,20 +62635,16 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     const settle = named === void 0 || options.podSecurity === void 0 ? void 0 : workloadSettle(checked, false, settings2, options.podSecurity.kubeVersion, patch);
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : void 0;
     const revisit = reach === "labelled" && !checked.every && (readFor === 0 || found !== "none");
-    let skimmed = skimBytes(raw.bytes, { workloads: every });
-    if (skimmed !== void 0 && (found === "spelled" || found === "named" && namespacesIn(raw.bytes, checkedUpTo(readFor))))
-      skimmed = void 0;
+    const skimmed = skimBytes(raw.bytes, { workloads: every });
     const namespaceKeys = revisit && found === "named" ? namespaceValues(raw.bytes)?.map(intern) : void 0;
-    const remember = (wholeParsed, readWorkloadsFor) => ({
+    const remember = () => ({
       path,
       ...path === "-" ? { stdin: raw.bytes } : {},
-      readFor: readWorkloadsFor,
-      wholeParsed,
       ...namespaceKeys !== void 0 ? { namespaces: namespaceKeys } : {}
     });
     if (skimmed !== void 0) {
       if (revisit && !patch)
-        revisits.push({ ...remember(false, readFor), skimmed: true });
+        revisits.push(remember());
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
@@ -62667,7 +62662,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
     if (revisit && !patch)
-      revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
+      revisits.push(remember());
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
       filePaths.push(whole.source.path);
       continue;
@@ -62677,7 +62672,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
       const problems = [...parsed2.problems];
       const read2 = [];
       for (const manifest of parsed2.manifests) {
-        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? "both" : "admission", services: bundle, ...bundle ? { secrets: keyBudgetOfRun } : {} });
+        let recognized = recognize(manifest, { read: every && !patch ? "both" : "admission", services: bundle, ...bundle ? { secrets: keyBudgetOfRun } : {} });
         if (recognized.type === "workload" && readForWorkloads !== void 0 && !readForWorkloads(manifest.documentIndex))
           recognized = { type: "other" };
         if (patch && !((recognized.type === "webhook-configuration" || recognized.type === "admission-policy") && standsAlone(recognized.object))) {
@@ -62739,7 +62734,7 @@ function loadRun(paths, readStdin = readStdinSync, options = {}) {
   }
   if (reach === "labelled" && (checked.names.length > 0 || checked.every)) {
     const named = workloadsIn(checkedUpTo(checked.names.length), checked.every);
-    settledWorkloads += readLaterWorkloads(revisits, checked, checkedUpTo, named, workloadSettle(checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
+    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings2, options.podSecurity.kubeVersion), { files: files2, filePaths, workloads });
   }
   return {
     files: files2,
@@ -62773,17 +62768,13 @@ function documentsWanted(text, wanted) {
     return answers.length === 0 || (answers[documentIndex] ?? true);
   };
 }
-function readLaterWorkloads(revisits, checked, checkedUpTo, wanted, settle, into) {
+function readLaterWorkloads(revisits, checked, wanted, settle, into) {
   let settled = 0;
-  const names2 = checked.names;
+  const names2 = new NamespaceNames(checked.names);
   const kept = new Map(into.files.map((file, index) => [file.source.path, index]));
   const listed2 = new Set(into.filePaths);
   for (const revisit of revisits) {
-    if (revisit.readFor === names2.length && !checked.every)
-      continue;
-    if (revisit.wholeParsed && revisit.readFor > 0)
-      continue;
-    if (!checked.every && revisit.namespaces !== void 0 && !revisit.namespaces.some((name) => names2.indexOf(name) >= revisit.readFor))
+    if (!checked.every && revisit.namespaces !== void 0 && !revisit.namespaces.some((name) => names2.set.has(name)))
       continue;
     let raw;
     try {
@@ -62793,17 +62784,15 @@ function readLaterWorkloads(revisits, checked, checkedUpTo, wanted, settle, into
         continue;
       throw error;
     }
-    if (raw.tooLarge !== void 0 || !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : checkedUpTo(names2.length)))
+    if (raw.tooLarge !== void 0 || !bytesMayHoldWorkload(raw.bytes, checked.every ? void 0 : names2))
       continue;
     const text = decode(raw.bytes);
     if (text === null)
       continue;
-    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(checkedUpTo(revisit.readFor), false) : void 0;
-    const reads = (document) => !(readBefore !== void 0 && (mightBeRead(document) || readBefore(document))) && wanted(document);
     const lines = documentLines(text);
     const eligible = lines === void 0 ? void 0 : new Set(lines.flatMap((document, index) => {
       const documentText2 = text.slice(document.start, document.end);
-      if (exceedsObjectLimit(documentText2) || !reads(documentText2))
+      if (exceedsObjectLimit(documentText2) || !wanted(documentText2))
         return [];
       const answer = settleDocument(documentText2, settle);
       if (answer === "read")
@@ -70989,4 +70978,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build 8ee4750965859c4566e669913dd84686688c654c67e330df47e187f0d0b28589
+//# admission-lint-build e74e0106c9e8251fffa1dbf1e5b83dc8ab85960754919847dc57bc15eea76b64

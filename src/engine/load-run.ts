@@ -34,7 +34,7 @@ import { ADMISSION_GROUP, isUnknownAdmissionKind } from '../model/types.js';
 import { KustomizePatches, readPatchFile } from '../parse/kustomization.js';
 import { KUSTOMIZATION_FILES } from '../parse/kustomize-fields.js';
 import { KUSTOMIZATION_KIND, kustomizationListings, kustomizePatches as findKustomizePatches, type KustomizationListing, type KustomizePatch } from '../parse/kustomize-patches.js';
-import { bytesMayHoldNetworkPolicy, bytesMayHoldOtherNetworkPolicy, bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeNetworkPolicy, mightBeRead, mightBeService, mightBeWorkload, mightHoldPrivateKey, NamespaceNames, namespacesIn, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
+import { bytesMayHoldNetworkPolicy, bytesMayHoldOtherNetworkPolicy, bytesMayHoldService, bytesMayHoldWorkload, bytesNameWebhookConfiguration, documentLines, mightBeNetworkPolicy, mightBeRead, mightBeService, mightBeWorkload, mightHoldPrivateKey, NamespaceNames, namespaceValues, skimBytes, SUPPRESSION_MARK, workloadBytes, workloadDocuments } from '../parse/prefilter.js';
 import { readFile, settleDocument, type ValueRead, type ValueSettle } from '../parse/read.js';
 import { exceedsObjectLimit, unreadFile, type Manifest, type ParsedFile } from '../parse/yaml.js';
 import { CheckedNamespaces, DEFAULT_POD_SECURITY_SETTINGS, initialReach } from '../psa/run-policy.js';
@@ -117,15 +117,6 @@ interface Revisit {
   /** The path as given (`-`: standard input, whose bytes are kept: it cannot be read twice). */
   readonly path: string;
   readonly stdin?: Uint8Array;
-  /** How many of the checked namespaces (a prefix of CheckedNamespaces.names) the first pass read this file's workloads for. */
-  readonly readFor: number;
-  /** The first pass parsed every document of the file (nothing was blanked). */
-  readonly wholeParsed: boolean;
-  /**
-   * The first pass decided on its bytes that nothing in it was to be read (skimBytes): no
-   * document names a kind the linter reads, or one of the first `readFor` checked namespaces.
-   */
-  readonly skimmed?: true;
   /**
    * The values of its `namespace:` keys (src/parse/prefilter.ts namespaceValues), when the first
    * pass read them; undefined when it did not (before any namespace was known to be checked) or
@@ -256,11 +247,12 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       continue;
     }
     // Which workloads to read now: every one (the configured defaults check pods, or the default
-    // namespace is checked), those in the namespaces known to be checked so far, or none.
+    // namespace is checked), or none: a `labelled` run reads those of its checked namespaces
+    // after this pass (readLaterWorkloads), every namespace's policy known then, so that each
+    // file is settled against one list of names (reading them as the list grew cost more).
     const readFor = checked.names.length;
     const every = reach === 'every' || checked.every;
-    const readsWorkloads = every || readFor > 0;
-    const named = readsWorkloads ? workloadsIn(checkedUpTo(readFor), every) : undefined;
+    const named = every ? mightBeWorkload : undefined;
     const patch = kustomizePatches.isPatch(path);
     // A file beside a kustomization that lists it nowhere is no part of its build: a partial
     // admission object in it (a scaffold's patch left out of the list) is read as a patch is.
@@ -279,20 +271,17 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     // an input is only remembered (its bytes are looked at again only if one turns up).
     const found = readFor > 0 && !every ? workloadBytes(raw.bytes) : undefined;
     const revisit = reach === 'labelled' && !checked.every && (readFor === 0 || found !== 'none');
-    let skimmed = skimBytes(raw.bytes, { workloads: every });
-    if (skimmed !== undefined && (found === 'spelled' || (found === 'named' && namespacesIn(raw.bytes, checkedUpTo(readFor))))) skimmed = undefined;
+    const skimmed = skimBytes(raw.bytes, { workloads: every });
     // Once Pod Security is in play, a file's namespace values are read from its bytes: the second
     // pass reads it again only if one of them turns out to be checked.
     const namespaceKeys = revisit && found === 'named' ? namespaceValues(raw.bytes)?.map(intern) : undefined;
-    const remember = (wholeParsed: boolean, readWorkloadsFor: number): Revisit => ({
+    const remember = (): Revisit => ({
       path,
       ...(path === '-' ? { stdin: raw.bytes } : {}),
-      readFor: readWorkloadsFor,
-      wholeParsed,
       ...(namespaceKeys !== undefined ? { namespaces: namespaceKeys } : {}),
     });
     if (skimmed !== undefined) {
-      if (revisit && !patch) revisits.push({ ...remember(false, readFor), skimmed: true });
+      if (revisit && !patch) revisits.push(remember());
       documents += skimmed.documents;
       skipped += skimmed.skipped;
       filePaths.push(raw.path);
@@ -311,7 +300,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
     documents += whole.documentCount;
     skipped += whole.unparsed;
     settledWorkloads += whole.settled ?? 0;
-    if (revisit && !patch) revisits.push(remember(whole.unparsed === 0, readsWorkloads ? readFor : 0));
+    if (revisit && !patch) revisits.push(remember());
     if (whole.manifests.length === 0 && whole.problems.length === 0 && !hasDirectives(whole)) {
       filePaths.push(whole.source.path);
       continue;
@@ -326,7 +315,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
       /** Only these keep their place in the file: the other manifests' documents are let go. */
       const read: Manifest[] = [];
       for (const manifest of parsed.manifests) {
-        let recognized = recognize(manifest, { read: readsWorkloads && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
+        let recognized = recognize(manifest, { read: every && !patch ? 'both' : 'admission', services: bundle, ...(bundle ? { secrets: keyBudgetOfRun } : {}) });
         if (recognized.type === 'workload' && readForWorkloads !== undefined && !readForWorkloads(manifest.documentIndex)) recognized = { type: 'other' };
         if (patch && !((recognized.type === 'webhook-configuration' || recognized.type === 'admission-policy') && standsAlone(recognized.object))) {
           skipped++;
@@ -391,7 +380,7 @@ export function loadRun(paths: readonly string[], readStdin: () => Uint8Array = 
   }
   if (reach === 'labelled' && (checked.names.length > 0 || checked.every)) {
     const named = workloadsIn(checkedUpTo(checked.names.length), checked.every);
-    settledWorkloads += readLaterWorkloads(revisits, checked, checkedUpTo, named, workloadSettle(checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
+    settledWorkloads += readLaterWorkloads(revisits, checked, named, workloadSettle(checked, true, settings, options.podSecurity!.kubeVersion), { files, filePaths, workloads });
   }
   return {
     files,
@@ -435,33 +424,28 @@ function documentsWanted(text: string | null, wanted: (documentText: string) => 
 }
 
 /**
- * The second pass of a `labelled` run: the workloads in checked namespaces that the first pass
- * did not read, because the Namespace came later than their file. A document is read here when
- * it names a workload kind and a checked namespace (any, once the default namespace is checked)
- * and the first pass did not read it (it parsed the documents that named a kind it reads, and the
- * workloads of the namespaces it knew then), unless its value settles it (src/parse/read.ts). The
- * workloads join the files of the first pass: the manifests are added to the file already kept
- * for the path, with the syntax problems of documents that had none there. Returns how many
- * workloads were settled from their value.
+ * The second pass of a `labelled` run: the workloads in checked namespaces, every Namespace
+ * read by now. A document is read here when it names a workload kind and a checked namespace
+ * (any, once the default namespace is checked), unless its value settles it (src/parse/read.ts).
+ * The first pass took no workload from these files (it may have parsed a document that names a
+ * kind it reads, as an admission object): the workloads join its files, the manifests added to
+ * the file already kept for the path, with the syntax problems of documents that had none there.
+ * Returns how many workloads were settled from their value.
  */
 function readLaterWorkloads(
   revisits: readonly Revisit[],
   checked: CheckedNamespaces,
-  checkedUpTo: (count: number) => NamespaceNames,
   wanted: (documentText: string) => boolean,
   settle: ValueSettle,
   into: { readonly files: ParsedFile[]; readonly filePaths: string[]; readonly workloads: WorkloadObject[] },
 ): number {
   let settled = 0;
-  const names = checked.names;
+  const names = new NamespaceNames(checked.names);
   const kept = new Map(into.files.map((file, index) => [file.source.path, index]));
   const listed = new Set(into.filePaths);
   for (const revisit of revisits) {
-    if (revisit.readFor === names.length && !checked.every) continue;
-    // Every document parsed, its workloads read: nothing is left.
-    if (revisit.wholeParsed && revisit.readFor > 0) continue;
-    // None of its namespaces became checked after the first pass read it (and no workload without one can be in a checked namespace).
-    if (!checked.every && revisit.namespaces !== undefined && !revisit.namespaces.some((name) => names.indexOf(name) >= revisit.readFor)) continue;
+    // None of its namespaces is checked (and no workload without one can be in a checked namespace).
+    if (!checked.every && revisit.namespaces !== undefined && !revisit.namespaces.some((name) => names.set.has(name))) continue;
     let raw;
     try {
       raw = readBytes(revisit.path, () => revisit.stdin ?? new Uint8Array());
@@ -470,20 +454,16 @@ function readLaterWorkloads(
       if (error instanceof InputError) continue;
       throw error;
     }
-    if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : checkedUpTo(names.length))) continue;
+    if (raw.tooLarge !== undefined || !bytesMayHoldWorkload(raw.bytes, checked.every ? undefined : names)) continue;
     const text = decode(raw.bytes);
     if (text === null) continue;
-    // A file the first pass skimmed holds none of the names it knew: it read none of its documents.
-    const readBefore = revisit.readFor > 0 && revisit.skimmed !== true ? workloadsIn(checkedUpTo(revisit.readFor), false) : undefined;
-    // Read before (a cheap test of the text) is asked first: `wanted` may read the document.
-    const reads = (document: string): boolean => !(readBefore !== undefined && (mightBeRead(document) || readBefore(document))) && wanted(document);
     // The documents this pass reads; others a whole parse may return are left to the first pass.
     const lines = documentLines(text);
     // A document larger than the API server accepts was reported by the first pass: never read here.
     // A workload its value settles is not parsed (src/psa/screen.ts).
     const eligible = lines === undefined ? undefined : new Set(lines.flatMap((document, index) => {
       const documentText = text.slice(document.start, document.end);
-      if (exceedsObjectLimit(documentText) || !reads(documentText)) return [];
+      if (exceedsObjectLimit(documentText) || !wanted(documentText)) return [];
       const answer = settleDocument(documentText, settle);
       if (answer === 'read') settled++;
       return answer === undefined ? [index] : [];
