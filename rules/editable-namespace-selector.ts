@@ -5,11 +5,13 @@ import { rulesMatchBuiltins } from '../src/match/builtin-rules.js';
 import type { LabelSelector, RuleWithOperations } from '../src/model/types.js';
 import type { Severity } from '../src/severity.js';
 import { isAtLeast } from '../src/kube/version.js';
-import type { PolicyObject } from '../src/model/objects.js';
+import type { PolicyObject, WebhookConfigurationObject } from '../src/model/objects.js';
 import { bindingSpec, isBinding, isMutatingKind, matchResourcesOf } from '../src/model/policies.js';
 import { policyIndexOf } from '../src/match/bindings.js';
 import { NAMESPACE_NAME_LABEL } from '../src/model/types.js';
-import { webhooksOf } from '../src/model/webhooks.js';
+import { webhooksOf, type WebhookEntry } from '../src/model/webhooks.js';
+import { KUBE_SYSTEM, kubeSystemInterceptions, unexcludedKey } from '../src/match/kube-system-webhooks.js';
+import { namespaceLabels } from '../src/match/namespaces.js';
 import { elideMiddle, joinCapped } from '../src/text/list.js';
 import { runPatchesChanging } from '../src/match/patched.js';
 import { streamOf } from '../src/match/namespaces.js';
@@ -157,6 +159,20 @@ function groupedByCause(found: readonly (Violation<MessageId> & { readonly key: 
   });
 }
 
+/**
+ * One cause, one finding: a `NotIn [kube-system]` on a key kube-system does not carry (`name`)
+ * is reported by matches-kube-system, when it runs and the webhook meets kube-system's writes:
+ * the key meant to name namespaces is the mistake, and its fix (kubernetes.io/metadata.name)
+ * also takes the opt-out away (hold-out 35).
+ */
+function unexcludedKeyReported(object: WebhookConfigurationObject, entry: WebhookEntry, run: RuleRun): string | undefined {
+  if (!run.runsAsDesigned(MATCHES_KUBE_SYSTEM)) return undefined;
+  const key = unexcludedKey(entry.webhook.namespaceSelector, namespaceLabels(run, KUBE_SYSTEM));
+  return key !== undefined && kubeSystemInterceptions(object, run).some((interception) => interception.entry.index === entry.index) ? key : undefined;
+}
+
+const MATCHES_KUBE_SYSTEM = 'matches-kube-system';
+
 export const rule = defineObjectRule({
   meta: {
     id: 'editable-namespace-selector',
@@ -191,8 +207,9 @@ export const rule = defineObjectRule({
           const builtins = rulesMatchBuiltins(entry.webhook.rules, run.discovery);
           const backend = backendOf(entry.webhook);
           const optIn = openOptIn(run, selector, trusted, backend);
+          const reportedKey = unexcludedKeyReported(object, entry, run);
           const found = selectorKeys(selector)
-            .filter(({ key }) => !trusted.has(key))
+            .filter(({ key }) => !trusted.has(key) && key !== reportedKey)
             .map(({ key, where }): Violation<MessageId> & { readonly key: string } => {
               const optOut = optsOut(selector, where);
               // NotIn one value only: the one level that skips the check (s47e 1, 2: DoesNotExist, or a second value, skips it for any).

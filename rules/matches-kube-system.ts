@@ -3,7 +3,7 @@ import { groupCopies, type WebhookFinding } from '../src/match/webhook-copies.js
 import { unlessPatchedAway, withKustomizeSelectors } from '../src/match/kustomize-selectors.js';
 import type { Discovery } from '../src/kube/discovery/discovery.js';
 import { KUBE_SYSTEM_WRITTEN } from '../src/kube/kube-system-resources.js';
-import { KUBE_SYSTEM, kubeSystemInterceptions, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
+import { KUBE_SYSTEM, kubeSystemInterceptions, unexcludedKey, type KubeSystemInterception } from '../src/match/kube-system-webhooks.js';
 // Gardener's line, shared with critical-resources: with Ignore, a timeout above it is problematic (control-plane clients give up at 30 s).
 import { criticalForTimeout, ignoresWithLongTimeout, IGNORE_TIMEOUT_SECONDS } from '../src/match/critical-targets.js';
 import { settingsApply } from '../src/match/reachability.js';
@@ -304,16 +304,10 @@ function timeoutReportedElsewhere(object: WebhookConfigurationObject, intercepti
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run);
 }
 
-/**
- * Why a namespaceSelector meant to exclude kube-system does not: `NotIn [kube-system]` on a label
- * key kube-system does not carry (`name`, a convention some clusters add by hand) selects it, as
- * a NotIn on a missing label does. Empty when there is no such requirement.
- */
+/** Why a namespaceSelector meant to exclude kube-system does not (unexcludedKey); empty when it is not that. */
 function unexcludedNote(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): string {
-  const requirement = (selector?.matchExpressions ?? []).find(
-    (each) => each !== null && each.operator === 'NotIn' && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === 'string' && !Object.prototype.hasOwnProperty.call(labels, each.key),
-  );
-  return requirement === undefined ? '' : `: kube-system has no label "${requirement.key}" for its namespaceSelector to exclude`;
+  const key = unexcludedKey(selector, labels);
+  return key === undefined ? '' : `: kube-system has no label "${key}" for its namespaceSelector to exclude`;
 }
 
 export const rule = defineObjectRule({

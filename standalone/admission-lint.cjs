@@ -94,7 +94,7 @@ var init_fs = __esm({
       "rules/ca-bundle.md": () => '---\nid: ca-bundle\nseverity: error\n---\n\n# ca-bundle\n\n## What it does\n\nChecks `clientConfig.caBundle`, the CA certificates the API server trusts when it calls the\nwebhook over TLS. There are two kinds of findings.\n\n**No bundle in the file** (`info`, at most one per configuration): webhooks that call a\n`service` have no `caBundle` (the key is absent, `null` or empty), and nothing in the file provides\none. The finding points at the first such webhook\'s `clientConfig` and counts the others. It\nstates a condition, not a fault: published manifests leave the bundle out on purpose, because\ncert-manager, a Job, an install script or the webhook\'s own controller writes it at install or\nrun time, and a file cannot show which. The bundle must be provided before the webhook is\ncalled. Webhooks that call a `url` are not reported: without a bundle the API server uses its\nsystem roots, which is right for a publicly trusted certificate. Nothing is reported when the\nfile shows what provides the bundle:\n\n- the configuration carries a documented CA-injection annotation: `cert-manager.io/inject-ca-from`\n  or `cert-manager.io/inject-ca-from-secret` with a non-empty value, or\n  `cert-manager.io/inject-apiserver-ca: "true"` (cert-manager\'s CA injector), or\n  `service.beta.openshift.io/inject-cabundle: "true"` (OpenShift\'s service CA operator);\n- the same file hands the configuration\'s name to a CA patcher: a flag or key that contains\n  `webhook` and ends in `name`, followed by exactly that name, for example a Job argument\n  `--webhook-name=widgets-admission` or a config key `validatingWebhookConfigurationName: \u2026`;\n- a kustomization of the run writes such an annotation, or `caBundle`, into the configuration:\n  a patch whose text names one (kubebuilder\'s `webhookcainjection_patch.yaml`), or a\n  `replacements` target whose field path does (kubebuilder\'s copy of its Certificate\'s name into\n  `cert-manager.io/inject-ca-from`); what the build applies then carries the bundle;\n- the configuration\'s name matches the `injected` option;\n- the webhook has no `rules` or no rule that any request reaches: it is never called as\n  written (controllers that fill in rules at run time ship such shells);\n- (not an exemption) a bundle written but empty (`caBundle: ""`, or `Cg==`, a base64 newline)\n  is a slot that something must fill in: the API server accepts it and verifies against its\n  system roots, as without one, so it gets the same `info`.\n\nNo project is recognised by name or label: an operator that patches its own configurations is\nindistinguishable, in a file, from one that forgot to, and the `info` says only what is true of\nboth.\n\n**No bundle, beside one written for the same Service** (`warning`): another webhook of the same\nconfiguration calls the same Service (namespace and name) with a `caBundle` written in the file\n(nothing replaces it: none of the exemptions above applies). The bundles are then written by\nhand: an injector (cert-manager\'s CA injector, OpenShift\'s service CA operator) fills every\nwebhook of a configuration it injects, and an operator that patches its bundles at run time has\nno reason to write one of them into the file. The empty ones stay empty, and every call to those\nwebhooks fails TLS. The finding takes the place of the `info` above for those webhooks, names\nthe webhook that has the bundle, and counts the others. It stays the `info` where the written\nbundle has a problem of its own (nothing to copy), and where a kustomize patch of the run may\ntake a webhook out of the configuration, change where one calls or what bundle it has, or rename\nthe configuration (for an injector\'s patch): read from its operations and documents, a JSON 6902\npath or from that is `/webhooks`, a webhook or under its `clientConfig`, a strategic merge that\nwrites `webhooks` other than as a list, a `clientConfig` or a `$` directive, a rename, a kind\nchange, or a patch file not read. A patch of a timeout, a `failurePolicy` or a selector leaves\nthe warning as it is.\nSome controllers fill only the webhooks they own at run time; for those, set the `injected`\noption to the configuration\'s name.\n\n**Unusable bundle** (`error`; `warning` when the webhooks only intercept custom resources of\ngroups no built-in API serves, the project\'s own objects: what fails with the bundle is then a\ncorrectness check of those objects, not a control over what Kubernetes itself serves): the\nbundle is written, is valid base64 (a value that is not base64\nis a `schema` finding and is not reported again) and, decoded, is not what the API server can\nload as TLS roots. This applies to `service` and `url` webhooks alike, and the finding points at\n`caBundle`:\n\n- it contains no PEM block at all. The message says when the value is base64-encoded twice\n  (it decodes to `LS0tLS1CRUdJTi\u2026`) or is a DER certificate;\n- it contains PEM blocks but no certificate the API server can use: only other block types\n  (`PUBLIC KEY`, `TRUSTED CERTIFICATE`, \u2026), or `CERTIFICATE` blocks that do not parse (or carry\n  PEM headers, which Go skips);\n- none of its certificates is valid at the time of the lint: all have expired, or are not valid\n  yet. A bundle that also holds one valid certificate is fine (a CA rotation keeps the old CA for\n  a while);\n- it contains a private key (a `\u2026 PRIVATE KEY` block), whether or not its certificates work;\n- (a `service` webhook only) every certificate in it is a public web-PKI root, one of the\n  Mozilla CA store\'s that Node.js ships (`tls.rootCertificates`, compared byte for byte). The\n  API server verifies a Service\'s webhook as `<service>.<namespace>.svc`, and public CAs issue\n  no certificate for such internal names (CA/Browser Forum Baseline Requirements), so no serving\n  certificate verifies: every call fails. An example\'s bundle left in place (a Let\'s Encrypt root\n  under `# REPLACE ME`) is such a bundle. A `url` webhook may present a publicly trusted\n  certificate, and a bundle that also holds another CA may verify with that one: neither is\n  reported.\n\n**A trusted certificate whose private key is written beside it** (`warning`): a certificate of\nthe bundle, valid now (the API server\'s TLS verification accepts no expired root), whose private\nkey a Secret of the run holds in the clear, as PEM text under `stringData` or base64 under\n`data`, wherever the block starts in the value (an encrypted key, or one Node\'s crypto cannot\nread, is not in the clear). Only the key types a TLS server uses are read (RSA, ECDSA on a named\ncurve, Ed25519, Ed448; a DSA or DH key, or a curve written out, is left unread), at most 16\nkeys per Secret, and in a run at most 256 blocks parsed and 128 keys derived (a key written\nwithout its public half, EC or Ed448, costs milliseconds to derive): the limits bound what a\nhostile input can cost. Keys past them are not looked for, and the run says so on stderr\n(`summary.privateKeysNotRead` in JSON). The key is tied to the certificate by its public key, whatever the field names.\nWhoever reads the manifests holds that key: with it, anyone who can answer for the webhook (an\nendpoint or a pod behind its Service, its DNS name, a place on the network path) can pass as the\nwebhook, reading every request it is sent and answering it. It is a `warning`, not an `error`:\nthe webhook works, and using the key takes a place on the path as well. The finding points at\nthe first configuration (in run order) that the API server stores and calls with that bundle,\nnames the Secret and the line of the key, and counts the other configurations that trust it\n("so do the bundles of 2 more configurations"): one key, one finding, so a suppression of\n`ca-bundle` on that first configuration hides it for the key. Secrets are read from the\ninputs that hold a webhook configuration (a release bundle, a rendered chart), as Services are\nfor `webhook-service-missing`; a key in another file of the run is not looked for, and nothing\nis concluded from a key\'s absence.\n\nOne cause, one finding: the same problem of the same bundle in several webhooks of one\nconfiguration (one expired CA copied into each webhook) is reported once, at the first of them,\nnaming the others ("webhooks "a" and 3 more"), whatever each one\'s `failurePolicy`; its severity\nis the worst of theirs.\n\nWhen one of the exemptions of the first list applies (an injector annotation, a patcher, the\noption, no rules), the written bundle is replaced or never used, and its content is not checked\neither. A value that is not base64 because it is an unrendered placeholder (`${CA_BUNDLE}`) is a\n`schema` finding that names the placeholder.\n\nCertificates are parsed with Node\'s `X509Certificate`, one PEM block at a time, the way Go\'s\n`x509.CertPool.AppendCertsFromPEM` reads a bundle: it keeps the `CERTIFICATE` blocks it can\nparse and fails when none is left. The message names the webhook and what is wrong with its\nbundle; the help (the `fix:` line) says what the `failurePolicy` does with the failed calls.\n\n## Why is this bad?\n\nFor a Service-backed webhook the API server connects to `<service>.<namespace>.svc` and checks\nthe serving certificate against `caBundle`. Without a bundle it falls back to its system trust\nroots, which never contain the private CA that signs an in-cluster Service name, so every call\nfails with `x509: certificate signed by unknown authority`. With `failurePolicy: Fail` (the v1\ndefault) every request the webhook matches is then rejected; with `Ignore` the webhook silently\ndoes nothing. The same happens when the bundle cannot be loaded (client-go refuses to build the\nTLS client: "unable to load root certificates") or when its only CA has expired. An expired or\nnever-injected CA is a classic webhook outage; cert-manager\'s webhook troubleshooting guide\nstarts from that `x509` error, and controllers such as Gatekeeper and KEDA rotate their CA and\nre-patch the bundle to avoid it.\n\nA private key in the bundle is a leak: webhook configurations are cluster-scoped and readable by\nanyone allowed to list them, and the key lets them impersonate the webhook (or, if it is the\nCA\'s key, mint certificates it trusts).\n\nMost published manifests omit the bundle on purpose, because something writes it at install or\nrun time; that is why a missing bundle is an `info` that states the condition, while a bundle\nthat is written and cannot work is an `error`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nLet cert-manager inject the CA of the webhook\'s serving Certificate:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\n  annotations:\n    cert-manager.io/inject-ca-from: image-policy/image-policy-webhook-cert\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nOr write the base64 of the PEM CA certificate (`base64 -w0 ca.crt`), and renew it before it\nexpires:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: pods.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkVENDQVJ1Z0F3SUJBZ0lCQXpBS0JnZ3Foa2pPUFFRREFqQWhNUjh3SFFZRFZRUUREQlpoWkcxcGMzTnAKYjI0dGJHbHVkQ0IwWlhOMElFTkJNQ0FYRFRBd01ERXdNVEF3TURBd01Gb1lEekl4TWpVd01UQXhNREF3TURBdwpXakFoTVI4d0hRWURWUVFEREJaaFpHMXBjM05wYjI0dGJHbHVkQ0IwWlhOMElFTkJNRmt3RXdZSEtvWkl6ajBDCkFRWUlLb1pJemowREFRY0RRZ0FFd0o4ZFc3bFBLQyswd084eGQxRlBaVk03QVE5UzdER1ZEZXdVWEwwa0t3UUsKaTc5TjhlUnRBNWxXRmpzMENza0szSk1jbHVGUUQyd3BCSlh0NHd1c2JhTkNNRUF3RHdZRFZSMFRBUUgvQkFVdwpBd0VCL3pBT0JnTlZIUThCQWY4RUJBTUNBUVl3SFFZRFZSME9CQllFRkdzaU9sU2ZGd0l1emFWWVIrOWpTUVc0CnNvaFpNQW9HQ0NxR1NNNDlCQU1DQTBnQU1FVUNJUUN4NWpPa1BWcVBkN2VSWjVUYitWSDVLRWZEaEdVamFrdWkKUDJwVm9KV1pyQUlnTGlCUXI2RWw4bEU4K0RJTWFwc3BOK1JsMHNQRzQ4bHNWeWZYUlhtUWtETT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n(The bundle above is a throwaway test CA, valid until 2125.)\n\n## Options\n\n- `injected` (string, default empty): comma-separated names of webhook configurations whose\n  caBundle a controller of yours writes at run time, `*` matching any characters, for example\n  `--rule-option ca-bundle.injected=my-operator-*`. A missing or placeholder bundle, and the\n  content of a written one, are not checked for them.\n\n## When not to use it\n\nWhen you lint configurations before your own tooling fills in the bundle (a Helm chart that\ncomputes it in a hook, an operator that patches its own configurations) and the `info` is noise\nto you, name them with the `injected` option rather than turning the rule off: the checks for\nexpired or malformed bundles stay useful. If\nyou lint configurations exported from a live cluster, the bundles are the ones in use, and an\nexpired one is the outage you are looking for.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.caBundle` ("a PEM\n  encoded CA bundle \u2026 If unspecified, system trust roots on the apiserver are used")\n- `k8s.io/client-go` `transport/transport.go` (`rootCertPool`: `AppendCertsFromPEM`, "unable to\n  load root certificates"); Go `crypto/x509` `CertPool.AppendCertsFromPEM`\n- cert-manager CA injector: https://cert-manager.io/docs/concepts/ca-injector/ (annotations\n  `inject-ca-from`, `inject-ca-from-secret`, `inject-apiserver-ca`)\n- OpenShift service CA operator: `service.beta.openshift.io/inject-cabundle`\n- kube-webhook-certgen (`create`, `patch --webhook-name`), as used by ingress-nginx\n- cert-manager, troubleshooting the webhook: https://cert-manager.io/docs/troubleshooting/webhook/\n- Dynamic Admission Control, "Contacting the webhook":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/client-config-url.md": () => '---\nid: client-config-url\nseverity: warning\n---\n\n# client-config-url\n\n## What it does\n\nLooks at the host of each webhook\'s `clientConfig.url` and reports three kinds of hosts, one\nfinding per webhook, pointing at `url`:\n\n- **an in-cluster Service DNS name**: a host ending in `.svc` or `.svc.cluster.local`\n  (`policy-webhook.policy.svc:443`, `policy-webhook.policy.svc.cluster.local`);\n- **loopback**: `localhost` and names under `.localhost`, IPv4 `127.0.0.0/8`, IPv6 `::1`\n  (in any spelling, and as `::ffff:127.x.x.x`), and the unspecified addresses `0.0.0.0` and\n  `::`, which connect to the local host;\n- **any other IP literal**, IPv4 (`10.96.0.15`) or IPv6 in brackets (`[2001:db8::1]:8443`,\n  `[fe80::1%25eth0]`).\n\nA loopback host is reported as `info`: nobody writes one by accident, and it says that the\nwebhook runs beside every API server instance (a static pod or a process on each control-plane\nhost), which a policy engine or an authorizer built into the control plane does on purpose. The\nunspecified addresses stay a `warning`: they are listen addresses, and in a `url` they are\nusually one copied from a server\'s flags.\n\nThe host is taken from the URL as Go\'s `net/url` splits it: the port after the last colon, IPv6\naddresses inside brackets (a zone after `%25` is ignored), case and a trailing dot ignored. IPv4\nliterals are recognised in dotted-decimal form only, as Go\'s `net.ParseIP` reads them. Names\nthat merely contain `svc` or `localhost` as one of their labels (`webhook.svc.example.com`,\n`localhost.example.com`) are not reported. Webhooks that use `clientConfig.service`, and URLs\nthat `api-validation` rejects (unparsable, no host, or `url` together with `service`), are not\nchecked here.\n\n**What a file cannot show.** How the control plane\'s network is set up: whether the API\nserver\'s resolver serves cluster DNS names (some control planes run it in a pod, or route its\negress through a proxy), whether a loopback webhook runs beside every API server instance, and\nwhether the serving certificate lists an IP literal among its names. The findings describe the\nusual control plane, where none of these holds.\n\n## Why is this bad?\n\nThe API server calls a URL from its own network namespace, with its own resolver, as any other\nHTTPS client would. On most control planes it runs on the host network of control-plane nodes,\nor outside the cluster altogether (managed Kubernetes):\n\n- **A `.svc` name** is served by the cluster\'s DNS (CoreDNS), which the API server\'s resolver\n  usually does not use, so the call fails with "no such host". `clientConfig.service` exists for\n  this: the API server looks up the Service itself and connects to it, verifying the certificate\n  for `<service>.<namespace>.svc`.\n- **Loopback** reaches the API server\'s own node (or pod). The webhook then has to run beside\n  every API server instance on the host network, and it breaks on any instance where it does not\n  (an extra control-plane node, a managed control plane), failing every call there.\n- **An IP literal** makes TLS verification check the address against the certificate\'s IP\n  subject alternative names, which serving certificates rarely carry, so the call fails with\n  "x509: cannot validate certificate for 10.96.0.15 because it doesn\'t contain any IP SANs".\n  And the address belongs to one Service or machine: recreate the Service or move the webhook,\n  and every call fails until someone edits the configuration.\n\nEach of these fails every call, and `failurePolicy` decides what that does: with `Fail` the\nrequests the webhook matches are rejected, with `Ignore` the webhook is silently skipped.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      url: https://quota-webhook.quota-policy.svc:443/validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\n## Use instead\n\nReference the Service; the API server resolves it:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: quota-policy\n  annotations:\n    cert-manager.io/inject-ca-from: quota-policy/quota-webhook-cert\nwebhooks:\n  - name: pods.quota-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: quota-policy\n        name: quota-webhook\n        port: 443\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n```\n\nFor a webhook outside the cluster, use a DNS name that the API server can resolve and that its\nserving certificate covers, such as `https://quota.example.com/validate-pods`.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the API server really does share the webhook\'s network: an API server that runs as a pod\nin another cluster with cluster DNS (Karmada, vCluster, hosted control planes such as Kamaji or\nHyperShift) can resolve `.svc` names there, and a webhook deployed as a static pod on every\ncontrol-plane node, listening on the host network, can be called on loopback. Lower the\nseverity or turn the rule off for those configurations\' files.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go`, `WebhookClientConfig.url` ("Please note\n  that using localhost or 127.0.0.1 as a host is risky unless you take great care to run this\n  webhook on all hosts which run an apiserver which might need to make calls to this webhook.\n  \u2026 The host should not refer to a service running in the cluster; use the service field\n  instead.")\n- Dynamic Admission Control, "URL":\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Go `net/url` (`Parse`, `Hostname`), `net.ParseIP`, `crypto/x509` (IP SAN verification)\n',
       "rules/critical-resources.md": () => '---\nid: critical-resources\nseverity: error\n---\n\n# critical-resources\n\n## What it does\n\nFlags a webhook that the API server calls for the writes the control plane itself makes to\nkeep the cluster running and to bring it back after a failure. These requests are checked,\neach with the operations listed:\n\n| what | requests | why it matters |\n|---|---|---|\n| node leases | `coordination.k8s.io/v1` `leases` in `kube-node-lease`: CREATE, UPDATE | node heartbeats |\n| nodes | `v1` `nodes`: CREATE, UPDATE; `nodes/status`: UPDATE | node registration and status |\n| leader election | `coordination.k8s.io/v1` `leases` in `kube-system`: CREATE, UPDATE | the controller manager\'s and scheduler\'s leases |\n| system pods and workloads | in `kube-system`: `v1` `pods` (CREATE, UPDATE), `pods/status` (UPDATE), `pods/binding` (CREATE); `apps/v1` `deployments`, `replicasets`, `daemonsets`, `statefulsets` (CREATE, UPDATE) | the system add-ons |\n| authentication | `authentication.k8s.io/v1` `tokenreviews`: CREATE | the kubelet\'s and aggregated API servers\' authentication |\n| authorization | `authorization.k8s.io/v1` `subjectaccessreviews`, `selfsubjectaccessreviews`, `selfsubjectrulesreviews`, and `localsubjectaccessreviews` (in `default`, standing for any namespace): CREATE | delegated authorization |\n| kubelet certificates | `certificates.k8s.io/v1` `certificatesigningrequests`: CREATE, UPDATE; `/approval`, `/status`: UPDATE | node bootstrap and certificate rotation |\n| API aggregation | `apiregistration.k8s.io/v1` `apiservices`: CREATE, UPDATE; `/status`: UPDATE | |\n| CRDs | `apiextensions.k8s.io/v1` `customresourcedefinitions`: CREATE, UPDATE; `/status`: UPDATE | add-ons (CNI, CSI) that create or update their CRDs at every start (see below), and the API server\'s controllers that write their status |\n| priority classes | `scheduling.k8s.io/v1` `priorityclasses`: CREATE, UPDATE | `system-node-critical`, `system-cluster-critical` |\n| the endpoints of the `default/kubernetes` Service | `v1` `endpoints` and `discovery.k8s.io/v1` `endpointslices` in `default`: CREATE, UPDATE | how pods reach the API server: the API server\'s endpoint reconciler rewrites them whenever the set of live API servers changes |\n\nDELETE is not counted: recovery creates and updates these objects.\n\nTwo objects the API server bootstraps are **not** counted, because the control plane does not\nwrite them after bootstrap: the `kube-system` Namespace (the system-namespaces controller,\n`pkg/controlplane/controller/systemnamespaces`, only creates it when it is missing, and\nNamespaceLifecycle forbids deleting it) and the `default/kubernetes` Service object itself (the\n`kubernetesservice` controller creates it when missing; its update path "is not executed since\n1.17"). A `Fail` webhook on Namespaces or Services does block every Namespace or Service that\npeople and installers create while it is down, but that is the webhook\'s own blast radius, not a\ncontrol-plane recovery path.\n\nFor each request the webhook is matched as the API server matches it: its rules (with\n`matchPolicy: Equivalent`, other versions of the resource too), its `namespaceSelector`\n(evaluated against `kubernetes.io/metadata.name` plus the labels of a Namespace manifest of\nthat name in the run) and its `objectSelector`. The object is taken to be an unlabelled system object, with one exception,\nas in `matches-kube-system`: a requirement on a label that system objects carry (`k8s-app`,\n`component`, `tier`, or a key under `kubernetes.io/` or `k8s.io/`, such as\n`kubernetes.io/os: linux` on nodes) is taken as met, so such a selector targets system objects\nrather than exempting them. An opt-in selector on the webhook\'s own label exempts them. The\nwebhook\'s `matchConditions`, if any, are evaluated (with CEL) for the request as the kubelet,\nthe scheduler, the controller manager, a controller\'s service account and the API server make\nit, with only what is known of those requests (operation, namespace, group, resource, the\nrequester\'s name and groups). The request counts when every condition is true for one of them,\nor when a condition cannot be decided from what is known (it reads the object\'s labels or spec,\nor calls `authorizer`): that may match, and is not a pass. When a condition is false for all of\nthem, the request is not counted.\n\nThe rule reports once per webhook, at its first matching rule, naming what it intercepts (the\nfirst few resources, with their namespace, then how many more; the table above says why each\nmatters):\n\n- `error` when its `failurePolicy` is `Fail`, written or by default (the message says when it\n  is the default);\n- `warning` when it is `Ignore` and its effective `timeoutSeconds` is above 15 seconds\n  (v1beta1 defaults it to 30); with `Ignore` and 15 seconds or less it is not reported.\n\nCREATE of CRDs counts on its own, although CRDs outlive restarts: the API server runs admission\nbefore it stores an object, so a CREATE of a CRD that already exists reaches the webhook before\nit could fail with AlreadyExists. An add-on that creates its CRDs at every start and ignores\nAlreadyExists (Calico\'s tigera-operator, which exits when that fails) cannot start while a\n`Fail` webhook on CRD creation is down; on a cluster rebuilt with the webhook first, the CNI never\ncomes up, and neither does an in-cluster webhook backend.\n\nWhen the webhook has a `namespaceSelector` and a request it intercepts is cluster-scoped (nodes,\nCRDs, CSRs, ...), the message adds that the selector does not narrow it: the API server applies a\nnamespaceSelector to namespaced requests and to Namespaces themselves, never to other\ncluster-scoped resources, so it is called for every one of them.\n\nExemptions:\n\n- One cause, one finding: when `matches-kube-system` is on and reports a webhook (at any\n  severity), this rule leaves that webhook\'s pods, workloads and leases in `kube-system` to it;\n  the other requests (node leases, nodes, CSRs, ...) are another cause and still count. When\n  `matches-kube-system` is off, this rule reports them itself. A webhook with `Ignore` and a\n  timeout above 15 s is the exception: its one cause is the timeout, wherever the writes are, so\n  this rule reports every control-plane write it intercepts, kube-system\'s included, and\n  `matches-kube-system` and `long-timeout` leave that webhook to it (while this rule runs with its\n  own severity).\n- From Kubernetes 1.37 (`--kube-version 1.37`) the API server no longer sends TokenReviews and\n  SubjectAccessReviews to webhooks, so they are not counted.\n\n**What a file cannot show.** The labels that the cluster\'s system objects, and the\n`kube-system`, `kube-node-lease` and `default` Namespaces, really carry (without a Namespace\'s\nmanifest in the run only `kubernetes.io/metadata.name` is known), and the user names a managed or\ncustomised control plane makes these requests with: the rule assumes the standard ones\n(`system:node:\u2026`, `system:kube-scheduler`, `system:kube-controller-manager`, `system:apiserver`).\n\n**One cause, one finding with `wildcard-rule`:** a `Fail` webhook that nothing narrows\n(no selector or condition) and that intercepts every resource of every API group for `CREATE`\nand `UPDATE` is reported once, by `wildcard-rule`, at error, while it runs with its own severities; this\nrule then says nothing of that webhook. The other way round, where this rule reports a webhook\nat error (`Fail`) and the rule entry it points at is a wildcard over every API group that\n`wildcard-rule` reports at warning (the webhook is narrowed by a selector or a condition, so it is not the error\nabove), that warning is an `info`: the wildcard names these resources too, and this finding says\nwhat it costs. Likewise `implicit-failure-policy` on a webhook this rule reports "with\nfailurePolicy Fail (the API default)". Each keeps its fix; a severity you set for those rules\nstill decides, and a finding of this rule you suppress or a baseline hides covers nothing.\n\n## Why is this bad?\n\nThese writes are how the cluster heals itself. The kubelet renews its lease in\n`kube-node-lease` every 10 seconds and registers new nodes; the controller manager and the\nscheduler keep their leader leases; new nodes get their client certificates through\nCertificateSigningRequests; aggregated API servers and kubelets authenticate and authorize\ncallers with TokenReviews and SubjectAccessReviews; the API server itself keeps the\n`kubernetes` Service\'s endpoints pointing at the live API servers and bootstraps the system\npriority classes; CNI and CSI agents install their CRDs when they start.\n\nWith `failurePolicy: Fail` (the v1 default) all of them are rejected while the webhook is\nunreachable: nodes go NotReady and their pods are evicted, new nodes cannot join, controllers\nlose leadership. The webhook\'s own pods often need exactly those nodes, that network and those\ncontrollers to come back, so the outage feeds itself until someone deletes the webhook\nconfiguration. With `Ignore` the writes still wait for the call to time out; leader-election\nrenewals have a 10-second deadline, and a webhook that holds them up that long breaks them\n(kubernetes/kubernetes#90217).\n\nGardener reports webhooks on these resources as problematic (its "problematic webhooks"\nconstraint: `Fail`, or `Ignore` with a timeout above 15 seconds), GKE reports them as unsafe\n(`K8S_ADMISSION_WEBHOOK_UNSAFE`), and the Kubernetes documentation asks webhook authors not to\nintercept node leases and virtual authentication and authorization resources.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: all.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["*"]\n        apiVersions: ["*"]\n        resources: ["*"]\n```\n\n## Use instead\n\nName the resources the webhook needs, and exclude the system namespaces by name:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n  - name: workloads.policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: policy\n        name: policy-webhook\n        path: /validate\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["", "apps"]\n        apiVersions: ["v1"]\n        resources: ["pods", "deployments", "services"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "kube-node-lease", "default", "policy"]\n```\n\nCluster-scoped resources (nodes, CertificateSigningRequests, CRDs) cannot be excluded by\nnamespace: leave them out of the rules, select the objects you mean with an opt-in\n`objectSelector`, or let the system\'s requesters through with a `matchConditions` entry such\nas `!request.userInfo.username.startsWith(\'system:\')`.\n\n## Options\n\nThis rule has no options. It reads the run\'s Namespace manifests (their labels are used when\n`namespaceSelector` is evaluated) and `--kube-version`.\n\n## When not to use it\n\nFor a webhook whose purpose is to guard one of these resources (say, a node admission policy)\nand that is run accordingly: highly available, with a short timeout. Lower the finding rather\nthan hide it: `--rule critical-resources=warning`.\n\n## References\n\n- Admission webhook good practices (node leases, virtual resources, avoiding dependency\n  loops): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- kubernetes/kubernetes#90217, "Webhook with FailurePolicy: Ignore that applies to controller\n  manager leases breaks clusters"\n- Gardener, problematic webhooks (`pkg/gardenlet/controller/shoot/care` constraints) and\n  `docs/usage/shoot/shoot_status.md`\n- GKE, "Ensure control plane stability when using webhooks":\n  https://cloud.google.com/kubernetes-engine/docs/how-to/optimize-webhooks\n- `kubernetes/kubernetes` `pkg/controlplane/controller/systemnamespaces` and\n  `pkg/controlplane/controller/kubernetesservice` (created only when missing; the endpoint\n  reconciler keeps the Service\'s endpoints current)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/` (how a webhook is matched);\n  `ExcludeAdmissionWebhookVirtualResources` (Kubernetes 1.37)\n',
-      "rules/editable-namespace-selector.md": () => '---\nid: editable-namespace-selector\nseverity: warning\n---\n\n# editable-namespace-selector\n\n## What it does\n\nLooks at each label key that a webhook\'s `namespaceSelector` reads, in `matchLabels` or in\n`matchExpressions` with any operator (`In`, `NotIn`, `Exists`, `DoesNotExist`), unless the key\nis trusted. Trusted keys are `kubernetes.io/metadata.name` (from Kubernetes 1.21, when the API\nserver sets it) and the keys given with `--trusted-namespace-label`. Each finding points at a\nkey. The keys of one selector (a webhook\'s, a policy\'s or a binding\'s) judged alike are one\nfinding, at the first, naming the others: its opt-out keys (warnings: each is a way around the\nsame check, with the same fix; "a" or "b"), and the labels of one opt-in (infos: all of them\nswitch the check on; "a" and "b").\n\nThe severity follows **who can act and what it opens**. Under default RBAC, namespace users\ncannot change their Namespace\'s labels: the built-in `view`, `edit` and `admin` roles grant only\n`get`, `list` and `watch` on `namespaces` ("read access to namespaces at the namespace scope\nmeans you can read *this* namespace", `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).\nOnly cluster-level users, and the tools they grant it (a tenancy controller, say), can. So:\n\n| the selector, the webhook or policy | severity | message |\n|---|---|---|\n| an **opt-out** (`NotIn`, `DoesNotExist`) on a validating webhook or policy whose rules match **built-in resources** (any group a Kubernetes API server serves, or `*`), and no guard (below) | `warning` | `webhook "\u2026" skips namespaces labelled "\u2026": cluster-level users can opt one out` |\n| the label is **guarded** in the run | `info` | `\u2026 reads the namespace label "\u2026" (guarded in this run)` |\n| an **opt-in** (`matchLabels`, `In`, `Exists`): the label switches the check on, as Pod Security\'s `enforce` label does; removing it is itself a cluster-level act | `info` | `\u2026 (an opt-in)` |\n| an opt-out on a label whose **values choose a level**: `NotIn` one value (the exempt level), and another webhook of the same configuration, served by the same backend (Service, or URL host), with failurePolicy `Fail` and the same rules, objectSelector and matchConditions, selects namespaces by values of the same key alone (one `In` requirement or one `matchLabels` pair, not the exempt value), as a baseline check that skips `policy: privileged` beside a restricted one for `policy: restricted` does; and no kustomize patch of the run may change the configuration. The label is the level the project\'s checks are chosen by per namespace, as Pod Security\'s `enforce` label is (and an explicit `privileged` there is a written decision). `DoesNotExist`, `NotIn` two values, or two requirements on the key, skip the check for a value no level names: a warning | `info` | `\u2026 (a level: "\u2026" selects its values)` |\n| an opt-out in a selector that also requires an **opt-in** label that is neither trusted nor guarded (`pss.example.com/enforce In [restricted]` beside `privileged.pss.example.com/enforce NotIn ["false"]`): whoever can set the opt-out label can as well remove the opt-in one, so the opt-out opens nothing new | `info` | `\u2026 (inside the opt-in "\u2026")` |\n| an opt-out on a validator of **custom resources only** (groups no built-in API serves): a correctness check of a project\'s own objects, not a control over what runs | `info` | `\u2026 (custom resources only)` |\n| a mutating webhook or policy: switching a mutation (sidecar injection, defaults) on or off per namespace is what those labels are for | `info` | `namespaceSelector of mutating webhook "\u2026" reads the namespace label "\u2026"` |\n\n**Guarded.** A label is guarded when a webhook or policy of the run sees every Namespace create\nand update that sets it, and can reject it: a `ValidatingWebhookConfiguration` webhook with\n`failurePolicy: Fail` served by the same backend (the same Service, or the same URL host) as the\nwebhook whose selector reads the label, or a `ValidatingAdmissionPolicy` bound with `Deny`. It\nmust be called (rules, selectors) for a `CREATE` and an `UPDATE` of a Namespace that carries the\nlabel, so a guard whose own selector lets that label through does not count. Gatekeeper\'s\n`check-ignore-label.gatekeeper.sh` (it rejects `admission.gatekeeper.sh/ignore` on namespaces\nthat are not exempt) and HNC\'s namespace validator are such guards. What the guard rejects\ncannot be read from the files; that it is in the path can.\n\nThe rule does not evaluate the selector against Namespaces. It does look at the rules: a\nwebhook whose rules can only match cluster-scoped objects (nodes, cluster roles, custom\nresources with `scope: Cluster`, \u2026) is not reported, because the API server ignores\n`namespaceSelector` for those requests. Rules that can match Namespace objects still count: for\nthem the selector reads the Namespace\'s own labels.\n\nAdmission policies are checked the same way: the `namespaceSelector` of a policy\'s\n`spec.matchConstraints` and of a binding\'s `spec.matchResources`, validating kinds as validating\nwebhooks, mutating kinds as mutating ones (a binding\'s resources are its own `resourceRules`,\nelse its policy\'s; a binding whose policy is not in the run is taken to cover built-in\nresources). A policy whose `resourceRules` only match cluster-scoped objects is not reported,\nand neither is a binding whose own `resourceRules` do, or whose policy (when it is in the run)\ndoes. A `ValidatingAdmissionPolicyBinding` whose `validationActions` lack `Deny` is not reported\neither: leaving it loses a warning or an audit record, not a check (`validation-actions`\nreports such bindings). When a policy has a `Deny` binding and a `Warn` binding selected by\nvalues of the same label, the `Deny` binding\'s finding is the one that matters: changing the\nlabel\'s value moves a namespace from one to the other.\n\n**What a file cannot show.** The cluster\'s RBAC (a role that grants `update` or `patch` on\n`namespaces` to namespace users widens who can opt out), a guard kept elsewhere, or a tenancy\ntool that sets the label. Pass the keys a project guards this way to `--trusted-namespace-label`.\n\n## Why is this bad?\n\nFor a namespaced object, the API server evaluates `namespaceSelector` against the labels of the\nobject\'s Namespace; for a Namespace\'s own create or update, against the labels in the request.\nSo the selector is only as strong as the control over those labels. With a selector such as\n`policy.example.com/ignore DoesNotExist`, anyone allowed to update or patch a Namespace can run\n`kubectl label namespace team-a policy.example.com/ignore=true`, and the validating webhook stops\nseeing that namespace; so does whoever creates a Namespace with the label already set. Under\ndefault RBAC those are cluster-level users, not the namespace\'s own admins, but they are many\nmore than the people who may edit the webhook configuration (every CI system and tenancy tool\nthat creates namespaces), and one line of YAML in any namespace manifest takes it out of the\ncheck. An opt-in label works the other way round: a namespace is checked only once someone with\nthose rights switches it on, which is a deployment choice to know about, not a way around it.\n\nThis has happened in real projects: Gatekeeper\'s Helm chart exempted namespaces labelled\n`control-plane`, a label nothing protected, so any namespace editor could opt out\n(open-policy-agent/gatekeeper#697); Gatekeeper now guards its own `admission.gatekeeper.sh/ignore`\nlabel with a second webhook, because otherwise the right to edit a namespace equals the right to\nexempt it from policy. Kyverno discussed the same risk for a `namespace=kyverno` label\n(kyverno/kyverno#893). IBM Portieris fixed a deadlock with a namespace selector and noted the\nlabel bypass it opened.\n\nPolicies and their bindings match namespaces the same way (the CEL admission plugins use the\nwebhooks\' namespace matcher). The Kubernetes documentation\'s own binding example selects\nnamespaces by an `environment: test` label: whoever can relabel a namespace decides whether the\npolicy applies to it.\n\nThe API server sets `kubernetes.io/metadata.name` on every Namespace to the namespace\'s name\n(since Kubernetes 1.22), and a relabelling cannot change it, so selecting by name cannot be\ndefeated by namespace editors (open-policy-agent/gatekeeper#1735).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy"]\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n```\n\nThe same opt-out label in a policy\'s `matchConstraints`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n```\n\n## Use instead\n\nExempt namespaces by name, so that the list lives in the webhook configuration, where changing\nit needs the right to edit webhook configurations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy", "monitoring"]\n```\n\nFor a policy, select by name in the policy or in its binding:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: pod-security-policy\nspec:\n  policyName: pod-security-policy\n  validationActions: ["Deny"]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "monitoring"]\n```\n\nIf the label must stay, protect it (a validating webhook or ValidatingAdmissionPolicy that\nrejects changes to it by anyone but the platform team, as Gatekeeper does) and then declare it\ntrusted with `--trusted-namespace-label`.\n\n## Options\n\n- `--trusted-namespace-label <key>` (repeatable): a namespace label key that namespace owners\n  cannot change in your clusters, for example because a policy guards it or because only cluster\n  administrators may update Namespaces. Selectors on these keys are not reported.\n  `kubernetes.io/metadata.name` is always trusted.\n\n## When not to use it\n\nWhen only cluster administrators can update Namespaces, every label is as protected as the name\nlabel: list the keys with `--trusted-namespace-label` rather than turning the rule off. Managed\nplatforms may add selectors of their own to webhook configurations (AKS adds `NotIn` selectors on\n`control-plane` and `kubernetes.azure.com/managedby`, Azure/AKS#4002); when you lint\nconfigurations exported from such a cluster, trust those keys the same way.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (which labels\n  the selector is matched against)\n- `k8s.io/api` `core/v1/well_known_labels.go` (`kubernetes.io/metadata.name`, KEP-2161)\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`, avoid\n  self-deadlock): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Validating Admission Policy (binding `matchResources`, the `environment: test` example):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/;\n  `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go`\n- open-policy-agent/gatekeeper#697, open-policy-agent/gatekeeper#1735, kyverno/kyverno#893;\n  Gatekeeper `website/docs/exempt-namespaces.md`\n',
+      "rules/editable-namespace-selector.md": () => '---\nid: editable-namespace-selector\nseverity: warning\n---\n\n# editable-namespace-selector\n\n## What it does\n\nLooks at each label key that a webhook\'s `namespaceSelector` reads, in `matchLabels` or in\n`matchExpressions` with any operator (`In`, `NotIn`, `Exists`, `DoesNotExist`), unless the key\nis trusted. Trusted keys are `kubernetes.io/metadata.name` (from Kubernetes 1.21, when the API\nserver sets it) and the keys given with `--trusted-namespace-label`. Each finding points at a\nkey. The keys of one selector (a webhook\'s, a policy\'s or a binding\'s) judged alike are one\nfinding, at the first, naming the others: its opt-out keys (warnings: each is a way around the\nsame check, with the same fix; "a" or "b"), and the labels of one opt-in (infos: all of them\nswitch the check on; "a" and "b").\n\nThe severity follows **who can act and what it opens**. Under default RBAC, namespace users\ncannot change their Namespace\'s labels: the built-in `view`, `edit` and `admin` roles grant only\n`get`, `list` and `watch` on `namespaces` ("read access to namespaces at the namespace scope\nmeans you can read *this* namespace", `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).\nOnly cluster-level users, and the tools they grant it (a tenancy controller, say), can. So:\n\n| the selector, the webhook or policy | severity | message |\n|---|---|---|\n| an **opt-out** (`NotIn`, `DoesNotExist`) on a validating webhook or policy whose rules match **built-in resources** (any group a Kubernetes API server serves, or `*`), and no guard (below) | `warning` | `webhook "\u2026" skips namespaces labelled "\u2026": cluster-level users can opt one out` |\n| the label is **guarded** in the run | `info` | `\u2026 reads the namespace label "\u2026" (guarded in this run)` |\n| an **opt-in** (`matchLabels`, `In`, `Exists`): the label switches the check on, as Pod Security\'s `enforce` label does; removing it is itself a cluster-level act | `info` | `\u2026 (an opt-in)` |\n| an opt-out on a label whose **values choose a level**: `NotIn` one value (the exempt level), and another webhook of the same configuration, served by the same backend (Service, or URL host), with failurePolicy `Fail` and the same rules, objectSelector and matchConditions, selects namespaces by values of the same key alone (one `In` requirement or one `matchLabels` pair, not the exempt value), as a baseline check that skips `policy: privileged` beside a restricted one for `policy: restricted` does; and no kustomize patch of the run may change the configuration. The label is the level the project\'s checks are chosen by per namespace, as Pod Security\'s `enforce` label is (and an explicit `privileged` there is a written decision). `DoesNotExist`, `NotIn` two values, or two requirements on the key, skip the check for a value no level names: a warning | `info` | `\u2026 (a level: "\u2026" selects its values)` |\n| an opt-out in a selector that also requires an **opt-in** label that is neither trusted nor guarded (`pss.example.com/enforce In [restricted]` beside `privileged.pss.example.com/enforce NotIn ["false"]`): whoever can set the opt-out label can as well remove the opt-in one, so the opt-out opens nothing new | `info` | `\u2026 (inside the opt-in "\u2026")` |\n| an opt-out on a validator of **custom resources only** (groups no built-in API serves): a correctness check of a project\'s own objects, not a control over what runs | `info` | `\u2026 (custom resources only)` |\n| a mutating webhook or policy: switching a mutation (sidecar injection, defaults) on or off per namespace is what those labels are for | `info` | `namespaceSelector of mutating webhook "\u2026" reads the namespace label "\u2026"` |\n\n**Guarded.** A label is guarded when a webhook or policy of the run sees every Namespace create\nand update that sets it, and can reject it: a `ValidatingWebhookConfiguration` webhook with\n`failurePolicy: Fail` served by the same backend (the same Service, or the same URL host) as the\nwebhook whose selector reads the label, or a `ValidatingAdmissionPolicy` bound with `Deny`. It\nmust be called (rules, selectors) for a `CREATE` and an `UPDATE` of a Namespace that carries the\nlabel, so a guard whose own selector lets that label through does not count. Gatekeeper\'s\n`check-ignore-label.gatekeeper.sh` (it rejects `admission.gatekeeper.sh/ignore` on namespaces\nthat are not exempt) and HNC\'s namespace validator are such guards. What the guard rejects\ncannot be read from the files; that it is in the path can.\n\nThe rule does not evaluate the selector against Namespaces. It does look at the rules: a\nwebhook whose rules can only match cluster-scoped objects (nodes, cluster roles, custom\nresources with `scope: Cluster`, \u2026) is not reported, because the API server ignores\n`namespaceSelector` for those requests. Rules that can match Namespace objects still count: for\nthem the selector reads the Namespace\'s own labels.\n\nAdmission policies are checked the same way: the `namespaceSelector` of a policy\'s\n`spec.matchConstraints` and of a binding\'s `spec.matchResources`, validating kinds as validating\nwebhooks, mutating kinds as mutating ones (a binding\'s resources are its own `resourceRules`,\nelse its policy\'s; a binding whose policy is not in the run is taken to cover built-in\nresources). A policy whose `resourceRules` only match cluster-scoped objects is not reported,\nand neither is a binding whose own `resourceRules` do, or whose policy (when it is in the run)\ndoes. A `ValidatingAdmissionPolicyBinding` whose `validationActions` lack `Deny` is not reported\neither: leaving it loses a warning or an audit record, not a check (`validation-actions`\nreports such bindings). When a policy has a `Deny` binding and a `Warn` binding selected by\nvalues of the same label, the `Deny` binding\'s finding is the one that matters: changing the\nlabel\'s value moves a namespace from one to the other.\n\nA `NotIn` that lists `kube-system` on a key kube-system does not carry (the hand-added `name`\nlabel) is meant to exclude namespaces by name, and excludes nothing where no one added the label.\n`matches-kube-system` reports that key when it runs and the webhook meets kube-system\'s writes;\nthis rule then leaves the key out (one cause: the fix, `kubernetes.io/metadata.name`, also\ntakes the opt-out away) and reports the webhook\'s other labels as usual.\n\n**What a file cannot show.** The cluster\'s RBAC (a role that grants `update` or `patch` on\n`namespaces` to namespace users widens who can opt out), a guard kept elsewhere, or a tenancy\ntool that sets the label. Pass the keys a project guards this way to `--trusted-namespace-label`.\n\n## Why is this bad?\n\nFor a namespaced object, the API server evaluates `namespaceSelector` against the labels of the\nobject\'s Namespace; for a Namespace\'s own create or update, against the labels in the request.\nSo the selector is only as strong as the control over those labels. With a selector such as\n`policy.example.com/ignore DoesNotExist`, anyone allowed to update or patch a Namespace can run\n`kubectl label namespace team-a policy.example.com/ignore=true`, and the validating webhook stops\nseeing that namespace; so does whoever creates a Namespace with the label already set. Under\ndefault RBAC those are cluster-level users, not the namespace\'s own admins, but they are many\nmore than the people who may edit the webhook configuration (every CI system and tenancy tool\nthat creates namespaces), and one line of YAML in any namespace manifest takes it out of the\ncheck. An opt-in label works the other way round: a namespace is checked only once someone with\nthose rights switches it on, which is a deployment choice to know about, not a way around it.\n\nThis has happened in real projects: Gatekeeper\'s Helm chart exempted namespaces labelled\n`control-plane`, a label nothing protected, so any namespace editor could opt out\n(open-policy-agent/gatekeeper#697); Gatekeeper now guards its own `admission.gatekeeper.sh/ignore`\nlabel with a second webhook, because otherwise the right to edit a namespace equals the right to\nexempt it from policy. Kyverno discussed the same risk for a `namespace=kyverno` label\n(kyverno/kyverno#893). IBM Portieris fixed a deadlock with a namespace selector and noted the\nlabel bypass it opened.\n\nPolicies and their bindings match namespaces the same way (the CEL admission plugins use the\nwebhooks\' namespace matcher). The Kubernetes documentation\'s own binding example selects\nnamespaces by an `environment: test` label: whoever can relabel a namespace decides whether the\npolicy applies to it.\n\nThe API server sets `kubernetes.io/metadata.name` on every Namespace to the namespace\'s name\n(since Kubernetes 1.22), and a relabelling cannot change it, so selecting by name cannot be\ndefeated by namespace editors (open-policy-agent/gatekeeper#1735).\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy"]\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n```\n\nThe same opt-out label in a policy\'s `matchConstraints`:\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: policy.example.com/ignore\n          operator: DoesNotExist\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n```\n\n## Use instead\n\nExempt namespaces by name, so that the list lives in the webhook configuration, where changing\nit needs the right to edit webhook configurations:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: pod-security-policy\nwebhooks:\n  - name: pods.pod-security-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: pod-security-policy\n        name: pod-security-webhook\n        path: /validate-pods\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: [""]\n        apiVersions: ["v1"]\n        resources: ["pods"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "pod-security-policy", "monitoring"]\n```\n\nFor a policy, select by name in the policy or in its binding:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: pod-security-policy\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n      - apiGroups: [""]\n        apiVersions: ["v1"]\n        operations: ["CREATE", "UPDATE"]\n        resources: ["pods"]\n  validations:\n    - expression: "!has(object.spec.hostNetwork) || !object.spec.hostNetwork"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: pod-security-policy\nspec:\n  policyName: pod-security-policy\n  validationActions: ["Deny"]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "monitoring"]\n```\n\nIf the label must stay, protect it (a validating webhook or ValidatingAdmissionPolicy that\nrejects changes to it by anyone but the platform team, as Gatekeeper does) and then declare it\ntrusted with `--trusted-namespace-label`.\n\n## Options\n\n- `--trusted-namespace-label <key>` (repeatable): a namespace label key that namespace owners\n  cannot change in your clusters, for example because a policy guards it or because only cluster\n  administrators may update Namespaces. Selectors on these keys are not reported.\n  `kubernetes.io/metadata.name` is always trusted.\n\n## When not to use it\n\nWhen only cluster administrators can update Namespaces, every label is as protected as the name\nlabel: list the keys with `--trusted-namespace-label` rather than turning the rule off. Managed\nplatforms may add selectors of their own to webhook configurations (AKS adds `NotIn` selectors on\n`control-plane` and `kubernetes.azure.com/managedby`, Azure/AKS#4002); when you lint\nconfigurations exported from such a cluster, trust those keys the same way.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/namespace/matcher.go` (which labels\n  the selector is matched against)\n- `k8s.io/api` `core/v1/well_known_labels.go` (`kubernetes.io/metadata.name`, KEP-2161)\n- Admission webhook good practices (limit webhooks to namespaces with `namespaceSelector`, avoid\n  self-deadlock): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Validating Admission Policy (binding `matchResources`, the `environment: test` example):\n  https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/;\n  `k8s.io/apiserver` `pkg/admission/plugin/policy/matching/matching.go`\n- open-policy-agent/gatekeeper#697, open-policy-agent/gatekeeper#1735, kyverno/kyverno#893;\n  Gatekeeper `website/docs/exempt-namespaces.md`\n',
       "rules/editable-object-selector.md": () => '---\nid: editable-object-selector\nseverity: warning\n---\n\n# editable-object-selector\n\n## What it does\n\nFlags each label key that the `objectSelector` of a **validating** webhook reads, in\n`matchLabels` or in `matchExpressions` with any operator. There is one finding per key; it\npoints at the key, and says which form it is:\n\n- an **opt-out** (`NotIn`, `DoesNotExist`): objects carrying the label skip the check, and\n  whoever writes an object can set it. Who that is decides the severity:\n  - `warning` when a rule can match a **built-in namespaced** resource (pods, secrets,\n    deployments, \u2026, or `*`): under default RBAC any namespace user with the `edit` role writes\n    those objects and their labels, so the opt-out is a bypass of the check, and the message\n    says so;\n  - `info` when every resource matched is **cluster-scoped** (only cluster-level users create\n    them: a namespaced RoleBinding never grants cluster-scoped writes), or the rest are **custom\n    resources** (groups no built-in API serves): skipping the project\'s own correctness check of\n    its own objects, for example a `NotIn` exemption of the chart\'s own object, is not a bypass\n    of a security control over built-in resources. A custom resource whose CRD is not in the\n    run counts as possibly namespaced, which keeps it at `info` but says "custom resources";\n  - a **self-exemption** is named as one: a `NotIn` whose values are exactly the value by which\n    the webhook\'s own Service selects its pods (the Service `clientConfig.service` names, in the\n    same input, in the same namespace, its `spec.selector` holding that key and value). The\n    message says it "exempts the pods of its own Service ns/name". It is `info` under\n    `failurePolicy: Ignore` and stays a `warning` under `Fail` (below);\n- an **opt-in** (`matchLabels`, `In`, `Exists`): only labelled objects are checked. That is how\n  a controller validates its own objects; the file cannot show whether unlabelled objects need\n  the check, so it is an `info` that states the scope.\n\nMutating webhooks are not checked: an object-label opt-in for a mutation (for example "inject a\nsidecar into pods labelled `inject: "true"`") is what the API documents `objectSelector` for. An\nempty or omitted `objectSelector` is never flagged.\n\n**What a file cannot show.** Who can set the label on the objects: RBAC, another admission check\nthat rejects the label, or the webhook\'s own code may already keep requesters from opting out.\nNo option marks an object label as trusted; a suppression with a reason records such a guard.\n\n## Why is this bad?\n\nThe API server evaluates `objectSelector` against the labels of the object in the request: the\nnew object, or the old one on update and delete. The requester writes those labels. A validating\nwebhook that only sees objects labelled `policy.example.com/enforce: "true"` does not see an\nobject created without that label; one that skips objects labelled\n`policy.example.com/skip` is skipped by anyone who adds the label. Either way, the check is\nadvisory for anyone who can create the object, which is exactly who a validating webhook is\nmeant to constrain. The `objectSelector` API documentation says as much: use it only for opt-in\nwebhooks, because end users can skip the webhook by setting the labels.\n\n**The self-exemption.** A webhook whose pods are among the objects it checks must not block its\nown pods (a fail-closed webhook that intercepts its own pod creations cannot start once it is\ndown), so charts exclude the labels their own Service selects by: `app NotIn [my-webhook]`. That\nis written on purpose, and the rule says so instead of calling it an arbitrary opt-out. What it\nweighs depends on the failure policy:\n\n- under `Ignore` the webhook is best effort already (when it is down, every request passes), and\n  the exemption only skips its own pods: `info`. (Under `Ignore` a down webhook does not block\n  its own pods either, so the exemption is not needed for that; it saves their creations the\n  wait. And `Ignore` is a proxy for "best effort": a label bypass works every time, an `Ignore`\n  bypass needs an outage. A security check that runs with `Ignore` and this exemption still\n  has a standing bypass; the message says any pod can carry the label.);\n- under `Fail` the webhook is a control that holds even when it is down, but the same label on\n  any other pod skips it too, and namespace users write pod labels: still a `warning`. Exclude\n  the webhook\'s namespace instead, by the label the API server sets on every Namespace and no\n  namespace user can change: `namespaceSelector` with\n  `{key: kubernetes.io/metadata.name, operator: NotIn, values: [<the webhook\'s namespace>]}`.\n\nOnly a `NotIn` is read this way, and only when its values are the Service\'s (one more value\nskips other objects too, which no self-exemption explains). `DoesNotExist` on such a key is not:\nit skips every object carrying the key, with any value. The Service must be in the run (Services\nare read from the inputs that hold a webhook configuration) with its namespace written; a\nService without one is never assumed to be the webhook\'s.\n\nA non-empty `objectSelector` also never matches requests that carry no object labels, such as\n`CONNECT` (`pods/exec`, `pods/portforward`): those are silently never sent to the webhook.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    objectSelector:\n      matchExpressions:\n        - key: ingress-policy.example.com/skip\n          operator: DoesNotExist\n```\n\n## Use instead\n\nSend every matching object to the webhook and decide there, or narrow the calls with\n`matchConditions` on data the requester cannot choose freely, such as the requesting user:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: ingress-policy\nwebhooks:\n  - name: ingresses.ingress-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: ingress-policy\n        name: ingress-policy-webhook\n        path: /validate-ingresses\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["networking.k8s.io"]\n        apiVersions: ["v1"]\n        resources: ["ingresses"]\n    matchConditions:\n      - name: exclude-ingress-controller\n        expression: "request.userInfo.username != \'system:serviceaccount:ingress-nginx:ingress-nginx\'"\n```\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nWhen the validating webhook is an opt-in convenience rather than a control, for example a\nwebhook that validates only the objects your own controller labels as its own, and bypassing it\nharms nobody but the requester. There is no per-webhook exemption; turn the rule off with\n`--rule editable-object-selector=off` or lower it with `--rule editable-object-selector=info`.\n\n## References\n\n- `k8s.io/api` `admissionregistration/v1/types.go` (`ValidatingWebhook.objectSelector`: use only\n  for opt-in, users can skip the webhook by setting labels)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/predicates/object/matcher.go` (old or new\n  object; objects without labels never match)\n- `k8s.io/apiserver` `pkg/util/proxy/proxy.go` (how the webhook\'s Service reference is resolved;\n  the Service\'s `spec.selector` picks the pods that serve it)\n- Admission webhook good practices (request filtering, `matchConditions`, avoiding\n  self-deadlock by excluding the webhook\'s own namespace):\n  https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- Dynamic Admission Control, matching requests: https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n',
       "rules/fail-open.md": () => '---\nid: fail-open\nseverity: info\n---\n\n# fail-open\n\n## What it does\n\nPoints out the validating webhooks that write `failurePolicy: Ignore`: while a webhook\ncannot be called, the API server admits the requests it matches without its check. The\nfinding points at the `failurePolicy` field. It is informational: failing open can be the\nright choice, and the rule makes that choice visible in review. One cause, one finding: the\nwebhooks of one configuration that write it are reported together, at the first of them\n("webhooks "a", "b" and 3 more"); a suppression hides the finding only when it covers every\nwebhook it names.\n\nOnly a written `Ignore` is reported. An omitted `failurePolicy` is `implicit-failure-policy`\'s\n(in v1 it defaults to `Fail`; in a legacy v1beta1 object to `Ignore`, which that rule reports\nas such). Mutating webhooks are not reported: for them the Kubernetes good practices recommend\n`Ignore`, with a validating check of the final object.\n\nThe rule reads the file as written. A controller that rewrites `failurePolicy` at run time\n(some switch their own configurations to `Fail` once their endpoint is ready) is not visible in\na manifest; the finding is an `info` for that reason, and a suppression with a reason records it.\n\nWhat `Ignore` covers and what it does not (the API server\'s dispatcher,\n`k8s.io/apiserver` `plugin/webhook/validating/dispatcher.go`):\n\n| what happens | `failurePolicy: Ignore` |\n|---|---|\n| the webhook answers `allowed: false` | the request is **rejected**: the policy does not apply to explicit denials |\n| a dry-run request (`kubectl diff`, `--dry-run=server`) and the webhook\'s `sideEffects` is `Unknown` or `Some` | the request is **rejected** ("does not support dry run") |\n| the call fails: connection refused, no endpoints, TLS error (an expired certificate, a stale `caBundle`), `timeoutSeconds` exceeded, a non-2xx reply, an AdmissionReview response it cannot read | the webhook is **skipped** and the request admitted (an audit annotation `failed-open.validating.webhook.admission.k8s.io/round_<r>_index_<i>` records it) |\n| a `matchConditions` expression errors at run time (and none is false) | the webhook is **skipped** (under `Fail` the request would be rejected with 403) |\n\n`Ignore` does not make an unreachable webhook free: every request it matches still waits for\nthe call to fail, up to `timeoutSeconds` when the endpoint does not answer, and a request whose\nown deadline passes first fails anyway (see `timeout-budget`).\n\n## Why is this bad?\n\nWhile the webhook is down, being redeployed, or unreachable because of a network policy or an\nexpired certificate, its check silently does not happen: objects it would have denied are\nstored, and nothing tells the person who created them. Once the webhook is back, they stay\nstored; a validating webhook does not revisit existing objects. Gatekeeper, which installs its\nvalidating webhook with `Ignore`, documents exactly this trade-off, and\nopen-policy-agent/gatekeeper#3538 is a pod admitted while Gatekeeper was unreachable.\n\n`Fail` has the opposite cost (requests are rejected while the webhook is down, which can\ndeadlock a cluster when it intercepts what its own recovery needs, see `matches-kube-system`\nand `self-deadlock`). Neither is wrong in general; what matters is that the choice is made for\nthe check at hand: a security policy usually wants `Fail` and a highly available webhook, a\nbest-effort check or a gradual roll-out can live with `Ignore`.\n\n## Example\n\n```yaml incorrect\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Ignore\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\n## Use instead\n\nIf the check must hold, fail closed, keep the webhook highly available (several replicas, a\nPodDisruptionBudget, a short timeout), and keep it out of the namespaces its own recovery\nneeds:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: image-policy\nwebhooks:\n  - name: images.image-policy.example.com\n    admissionReviewVersions: ["v1"]\n    sideEffects: None\n    failurePolicy: Fail\n    timeoutSeconds: 5\n    clientConfig:\n      service:\n        namespace: image-policy\n        name: image-policy-webhook\n        path: /validate-images\n    rules:\n      - operations: ["CREATE", "UPDATE"]\n        apiGroups: ["apps"]\n        apiVersions: ["v1"]\n        resources: ["deployments"]\n    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values: ["kube-system", "image-policy"]\n```\n\nA check simple enough for CEL can move into a ValidatingAdmissionPolicy, which the API server\nevaluates itself: there is no call that can fail.\n\n## Options\n\nThis rule has no options.\n\n## When not to use it\n\nIf your webhooks fail open by policy (best-effort checks, defaults enforced elsewhere as well,\nor a roll-out that starts with `Ignore` as the Kubernetes good practices suggest), the finding\nonly restates a decision you have made: turn it off with `--rule fail-open=off`.\n\n## References\n\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/validating/dispatcher.go` (call errors and\n  `failurePolicy`, `failed-open` audit annotations, explicit rejections, dry-run)\n- `k8s.io/apiserver` `pkg/admission/plugin/webhook/generic/webhook.go` and\n  `matchconditions/matcher.go` (matchConditions errors under `Ignore` and `Fail`)\n- Dynamic Admission Control, failure policy:\n  https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/\n- Admission webhook good practices (fail open for mutating webhooks and validate the final\n  state; roll out with `Ignore`): https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/\n- istio `pkg/webhooks/validation/controller/controller.go` (`readyForFailClose`: the switch\n  from `Ignore` to `Fail`)\n- Gatekeeper, "Failing closed": `website/docs/failing-closed.md`;\n  open-policy-agent/gatekeeper#3538 (a pod admitted while Gatekeeper was unreachable)\n',
       "rules/generic-configuration-name.md": () => "---\nid: generic-configuration-name\nseverity: warning\n---\n\n# generic-configuration-name\n\n## What it does\n\nFlags a `MutatingWebhookConfiguration` or `ValidatingWebhookConfiguration` that reaches the\ncluster under the name controller-gen gives every configuration it generates from webhook markers:\n`mutating-webhook-configuration` or `validating-webhook-configuration`.\n\n- **The name the cluster gets.** A file that no kustomization of the run builds is applied as it\n  is (`kubectl apply -f`, a release bundle, `kustomize build` or `helm template` output on\n  standard input): its name is the one written. A file that kustomizations of the run build gets\n  the names their top builds give it (`namePrefix` and `nameSuffix`, a base's inside its\n  overlay's); it is flagged when one of them keeps the generated name.\n- **A base before its build.** controller-gen's output names the webhooks' Service in the\n  scaffold's placeholder namespace `system`, which the kustomization that installs it replaces\n  (with `namespace:`) while it renames the objects (with `namePrefix:`). Such a file is flagged\n  only when a build of the run sets the namespace and keeps the name; linted on its own, or built\n  only by the kustomization beside it, it is not. A finding that a build gives names that build's\n  folder (\"as config/default builds it\"): another build of the same files may prefix them.\n- **Not judged.** A kustomize patch that may rename the configuration (a JSON 6902 operation on\n  `/metadata/name`, a replacement whose field paths may write `metadata.name` or that cannot be\n  read, an options change of kind, a patch file that could not be read), a build through a component or a transformer configuration (its names are\n  not followed), and a strategic-merge patch fragment (it names the configuration it patches).\n\nThe configurations of one file that keep the names are one finding, at the first of them, naming\nthe others.\n\n## Why is this bad?\n\nWebhook configurations are cluster-scoped: a name is one object in the whole cluster. Every\nproject that keeps controller-gen's default writes the same two objects:\n\n- with `kubectl apply`, the second project's apply is computed against the first project's\n  last-applied configuration (the object's annotation): `webhooks` is merged by name, so the\n  first project's webhooks, absent from the second's file, are deleted, and its checks stop\n  without an error; its annotations are replaced too (a `cert-manager.io/inject-ca-from`\n  annotation then names one project's certificate, and cert-manager's CA injector writes that CA\n  into every webhook of the object);\n- with server-side apply, the two field managers' webhooks are merged into one object (or the\n  apply conflicts), and each project's CA injection writes its CA into the other's webhooks,\n  whose calls then fail TLS (under `Fail`, their writes are rejected); `kubectl create` fails\n  with `AlreadyExists`; Helm refuses an object another release owns;\n- uninstalling either project (`kubectl delete -f`, `kubectl delete -k`) deletes the object, and\n  with it the other project's webhooks: their policies stop being enforced without a word.\n\nKubebuilder's scaffold avoids this with `namePrefix` in `config/default/kustomization.yaml`;\nbuilds that comment it out, or install manifests generated without kustomize, keep the generic\nnames. Projects that met it gave the configurations names of their own (controller-tools added\nthe `webhookconfiguration` marker for it).\n\n## Example\n\n```yaml incorrect\n# install.yaml, built without a namePrefix\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\n## Use instead\n\nBuild it with a `namePrefix` (kubebuilder's `config/default/kustomization.yaml` has one:\n`namespace: widgets-system` and `namePrefix: widgets-`), which gives:\n\n```yaml correct\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: widgets-validating-webhook-configuration\n  annotations:\n    cert-manager.io/inject-ca-from: widgets-system/widgets-serving-cert\nwebhooks:\n  - name: vwidget.widgets.example.com\n    admissionReviewVersions: [v1]\n    sideEffects: None\n    failurePolicy: Fail\n    clientConfig:\n      service: {name: widgets-webhook-service, namespace: widgets-system, path: /validate}\n    rules:\n      - {apiGroups: [widgets.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}\n```\n\nOr name the configuration where controller-gen generates it, with the marker\n`// +kubebuilder:webhookconfiguration:mutating=false,name=widgets-validating-webhook-configuration`\n(controller-tools' webhookconfiguration marker).\n\n## Options\n\nNone.\n\n## When not to use it\n\nA cluster that runs only one such project never sees the collision; the name still is not the\nproject's own, and the next install may collide. Suppress the finding with a reason if a\ndeployment step renames the configuration after the file (a Helm post-renderer, a script).\n\n## References\n\n- controller-tools, `pkg/webhook/parser.go`: the generator names the objects\n  `mutating-webhook-configuration` and `validating-webhook-configuration`; the\n  `+kubebuilder:webhookconfiguration` marker sets another name.\n- Kubebuilder book, \"Deploy the webhooks\": `config/default/kustomization.yaml`'s `namePrefix`\n  gives every object of the project a prefix.\n- Kubernetes API reference: `MutatingWebhookConfiguration` and `ValidatingWebhookConfiguration`\n  are cluster-scoped; `webhooks` is merged by `name` (`patchMergeKey`).\n- cert-manager, \"CA Injector\": `cert-manager.io/inject-ca-from` names the Certificate whose CA is\n  written into every webhook of the object.\n",
@@ -37112,1114 +37112,6 @@ var init_builtin_rules = __esm({
   }
 });
 
-// dist/src/json.js
-function isRecord2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function pointerToPath(pointer) {
-  if (pointer === "")
-    return [];
-  return pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")).map((segment) => /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment);
-}
-var init_json = __esm({
-  "dist/src/json.js"() {
-    "use strict";
-    init_import_meta_url();
-  }
-});
-
-// dist/src/match/patched.js
-function runPatchesChanging(run2, object, listedAs) {
-  return patchesChanging(run2.kustomizePatches, object, NEVER_PREFIXED.has(object.kind) ? AS_WRITTEN : patchNamesOf(run2, listedAs));
-}
-function patchNamesOf(run2, listedAs) {
-  const byFile2 = run2.memo.get(PATCH_NAMES, () => /* @__PURE__ */ new Map());
-  let namesOf = byFile2.get(listedAs);
-  if (namesOf !== void 0)
-    return namesOf;
-  const names2 = kustomizeNamesOf(run2);
-  const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
-  const file = listedAs === "<stdin>" ? void 0 : realPath((0, import_node_path6.resolve)(listedAs));
-  const answers = /* @__PURE__ */ new Map();
-  namesOf = (patch, renamed = false) => {
-    if (file === void 0)
-      return [];
-    const how = renamed ? "anyLevel" : SEEN[patch.selection ?? "target"];
-    const key2 = `${patch.file}\0${how}`;
-    if (answers.has(key2))
-      return answers.get(key2);
-    const files2 = built(realPath((0, import_node_path6.resolve)(patch.file)));
-    const answer = files2 === void 0 ? void 0 : files2.has(file) ? names2.affixesAt(listedAs, patch.file, how) : [];
-    answers.set(key2, answer);
-    return answer;
-  };
-  byFile2.set(listedAs, namesOf);
-  return namesOf;
-}
-function patchesOf(run2, object, listedAs) {
-  const all = runPatchesChanging(run2, object, listedAs);
-  if (all.some((patch) => patch.target.metadataSelectors === void 0))
-    return all;
-  const metadata2 = isRecord2(object.written) && isRecord2(object.written.metadata) ? object.written.metadata : {};
-  const labels = stringsOf(metadata2.labels);
-  const annotations = stringsOf(metadata2.annotations);
-  return all.filter((patch) => {
-    const selectors = patch.target.metadataSelectors;
-    return mayMatch(selectors.labels, labels) && mayMatch(selectors.annotations, annotations);
-  });
-}
-function filesBuilt(listing, inFolder) {
-  const files2 = /* @__PURE__ */ new Set();
-  const seen = /* @__PURE__ */ new Set([listing]);
-  const queue = [listing];
-  for (let at = 0; at < queue.length; at++) {
-    const current = queue[at];
-    if (current.unreadable === true || current.component === true)
-      return void 0;
-    for (const resource of current.resources) {
-      if (files2.size + seen.size > MAX_REACHED)
-        return void 0;
-      let file = false;
-      try {
-        file = (0, import_node_fs2.statSync)(resource).isFile();
-      } catch {
-        return void 0;
-      }
-      if (file) {
-        files2.add(realPath(resource));
-        continue;
-      }
-      const there = inFolder(realPath(resource));
-      if (there.length === 0)
-        return void 0;
-      for (const other of there) {
-        if (seen.has(other))
-          continue;
-        seen.add(other);
-        queue.push(other);
-      }
-    }
-  }
-  return files2;
-}
-function patchesBuilding(object, run2, stream) {
-  const real = run2.memo.get(REAL_PATHS, () => {
-    const known = /* @__PURE__ */ new Map();
-    return (path) => {
-      let found = known.get(path);
-      if (found === void 0)
-        known.set(path, found = realPath((0, import_node_path6.resolve)(path)));
-      return found;
-    };
-  });
-  const file = real(stream);
-  const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
-  return patchesOf(run2, object, stream).filter((patch) => {
-    const files2 = built(real(patch.file));
-    return files2 === void 0 || files2.has(file);
-  });
-}
-function builtByKustomization(listings) {
-  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path6.resolve)(listing.file))]));
-  const byFile2 = /* @__PURE__ */ new Map();
-  for (const [listing, file] of files2)
-    if (!byFile2.has(file))
-      byFile2.set(file, listing);
-  const byFolder = groupBy(listings, (listing) => (0, import_node_path6.dirname)(files2.get(listing)));
-  const answers = /* @__PURE__ */ new Map();
-  return (kustomization) => {
-    const listing = byFile2.get(kustomization);
-    if (listing === void 0)
-      return void 0;
-    if (!answers.has(kustomization))
-      answers.set(kustomization, filesBuilt(listing, (folder) => byFolder.get(folder) ?? []));
-    return answers.get(kustomization);
-  };
-}
-function stringsOf(value) {
-  return isRecord2(value) ? Object.fromEntries(Object.entries(value).filter((entry) => typeof entry[1] === "string")) : {};
-}
-function mayMatch(text, values) {
-  if (text === void 0)
-    return true;
-  const selector = parseSelectorString(text);
-  return selector === void 0 || selectorMatches(selector, values) !== false;
-}
-var import_node_path6, PATCH_NAMES, SEEN, NEVER_PREFIXED, AS_WRITTEN, MAX_REACHED, REAL_PATHS, FILES_BUILT;
-var init_patched = __esm({
-  "dist/src/match/patched.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_fs();
-    import_node_path6 = require("node:path");
-    init_collections();
-    init_json();
-    init_kustomize_patches();
-    init_run_scope();
-    init_kustomize_names();
-    init_selector();
-    PATCH_NAMES = memoKey("the names patches select the objects of each file by");
-    SEEN = { target: "below", legacy: "through", replacement: "anyLevel", content: "anyLevel" };
-    NEVER_PREFIXED = /* @__PURE__ */ new Set(["Namespace", "CustomResourceDefinition", "APIService"]);
-    AS_WRITTEN = () => [];
-    MAX_REACHED = 4096;
-    REAL_PATHS = memoKey("real paths of kustomizations and streams");
-    FILES_BUILT = memoKey("the files each kustomization builds");
-  }
-});
-
-// dist/rules/editable-namespace-selector.js
-function trustedKeys(run2) {
-  return /* @__PURE__ */ new Set([...isAtLeast(run2.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : [], ...run2.trustedNamespaceLabels]);
-}
-function optsOut(selector, where2) {
-  if (where2[0] !== "matchExpressions")
-    return false;
-  const operator = selector?.matchExpressions?.[where2[1]]?.operator;
-  return operator === "NotIn" || operator === "DoesNotExist";
-}
-function openOptIn(run2, selector, trusted, backend) {
-  return selectorKeys(selector).find(({ key: key2, where: where2 }) => !optsOut(selector, where2) && !trusted.has(key2) && namespaceLabelGuard(run2, key2, backend) === void 0)?.key;
-}
-function judge(run2, key2, optOut, validating, builtins, backend, optIn, level) {
-  if (!validating)
-    return { severity: "info", why: "", help: `${WHO} The label switches this mutation on or off per namespace: usually the intended design.` };
-  const guard = namespaceLabelGuard(run2, key2, backend);
-  if (guard !== void 0)
-    return { severity: "info", why: "guarded in this run", help: `${guard} sees every Namespace create and update that sets this label and can reject it: the label is held by whoever that guard allows. ${WHO}` };
-  if (!optOut)
-    return { severity: "info", why: "an opt-in", help: `${WHO} The label switches the check on for a namespace; removing it (a cluster-level act) switches it off.` };
-  if (optIn !== void 0)
-    return { severity: "info", why: `inside the opt-in "${optIn}"`, help: `${WHO} The selector also requires the label "${optIn}", which switches the check on for a namespace: whoever can set this opt-out label can as well remove that one.` };
-  if (level !== void 0)
-    return {
-      severity: "info",
-      why: `a level: "${elideMiddle(level, 40)}" selects its values`,
-      help: `${WHO} Another check of the same server selects namespaces by values of this label: it is the level the project's checks are chosen by per namespace, as Pod Security's enforce label is, and a value that skips this check is a level someone chose for the namespace.`
-    };
-  if (!builtins)
-    return { severity: "info", why: "custom resources only", help: `${WHO} The check covers only custom resources (groups no built-in API serves): skipping it yields objects the project's controller may reject, not a bypass of a control over what runs.` };
-  return {
-    severity: "warning",
-    why: "",
-    help: `${WHO} Whoever of them sets this label takes the namespace out of the check, for built-in resources. Select by ${NAMESPACE_NAME_LABEL} (set by the API server), guard the label with a validating webhook or policy on Namespaces, or, if only trusted users can set it, pass it to --trusted-namespace-label.`
-  };
-}
-function policySelectorApplies(object, run2) {
-  const own = matchResourcesOf(object).match?.resourceRules;
-  if (!isBinding(object))
-    return namespaceSelectorApplies(own, run2.discovery);
-  if (own !== void 0 && own.length > 0 && !namespaceSelectorApplies(own, run2.discovery))
-    return false;
-  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
-  if (policies.length === 0)
-    return true;
-  return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, run2.discovery));
-}
-function rejectsNothing(object) {
-  if (object.kind !== "ValidatingAdmissionPolicyBinding")
-    return false;
-  const actions = bindingSpec(object)?.validationActions;
-  return Array.isArray(actions) && actions.length > 0 && !actions.includes("Deny");
-}
-function policyRules(object, run2) {
-  const own = matchResourcesOf(object).match?.resourceRules;
-  if (!isBinding(object) || own !== void 0 && own.length > 0)
-    return [...own ?? []];
-  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
-  if (policies.length === 0)
-    return [{ apiGroups: ["*"] }];
-  return policies.flatMap((policy) => [...matchResourcesOf(policy).match?.resourceRules ?? []]);
-}
-function checkPolicyObject(object, run2) {
-  const { match, path } = matchResourcesOf(object);
-  if (match === void 0 || rejectsNothing(object) || !policySelectorApplies(object, run2))
-    return [];
-  const trusted = trustedKeys(run2);
-  const mutating = isMutatingKind(object.kind);
-  const at = [...path, "namespaceSelector"];
-  const builtins = rulesMatchBuiltins(policyRules(object, run2), run2.discovery);
-  const optIn = openOptIn(run2, match.namespaceSelector, trusted, void 0);
-  const found = selectorKeys(match.namespaceSelector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
-    const verdict = judge(run2, key2, optsOut(match.namespaceSelector, where2), !mutating, builtins, void 0, optIn);
-    return {
-      messageId: verdict.severity === "warning" ? "optOutPolicy" : mutating ? "mutatingPolicy" : "validatingPolicy",
-      data: { kind: object.kind, name: object.name ?? "(unnamed)", why: verdict.why === "" ? "" : ` (${verdict.why})` },
-      path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
-      locateAt: [...at, ...where2],
-      severity: verdict.severity,
-      help: verdict.help,
-      key: key2
-    };
-  });
-  return groupedByCause(found);
-}
-function groupedByCause(found) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const violation of found) {
-    const cause = `${violation.messageId}\0${String(violation.data?.why ?? "")}\0${violation.severity}`;
-    groups.set(cause, [...groups.get(cause) ?? [], violation]);
-  }
-  return [...groups.values()].map(([first, ...others]) => {
-    const { key: _key, ...violation } = first;
-    const optOut = violation.messageId === "optOut" || violation.messageId === "optOutPolicy";
-    const keys = joinCapped([first, ...others].map((each) => `"${each.key}"`), 2, { conjunction: optOut ? "or" : "and", width: 60 });
-    const data = { ...violation.data, keys, labels: `${others.length === 0 ? "label" : "labels"} ${keys}` };
-    if (others.length === 0)
-      return { ...violation, data };
-    return { ...violation, data, alsoAt: others.map((each) => each.locateAt ?? each.path) };
-  });
-}
-var WHO, rule2;
-var init_editable_namespace_selector = __esm({
-  "dist/rules/editable-namespace-selector.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_scope();
-    init_selector();
-    init_namespace_guards();
-    init_builtin_rules();
-    init_version();
-    init_policies();
-    init_bindings();
-    init_types();
-    init_webhooks();
-    init_list();
-    init_patched();
-    init_namespaces();
-    init_rule();
-    WHO = "Under default RBAC namespace users cannot update their Namespace (view, edit and admin only read it): only cluster-level users, and tools they grant it, can change its labels.";
-    rule2 = defineObjectRule({
-      meta: {
-        id: "editable-namespace-selector",
-        title: "namespaceSelector reads a namespace label: an opt-out on a check of built-in resources is a way around it",
-        aboutCalls: true,
-        severity: "warning",
-        appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"],
-        messages: {
-          optOut: 'webhook "{{webhook}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
-          validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace {{labels}}{{why}}',
-          mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace {{labels}}',
-          optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
-          validatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace {{labels}}{{why}}',
-          mutatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace {{labels}}'
-        },
-        help: `Whoever can change a namespace's labels (under default RBAC, cluster-level users only) can take that namespace out of a validating webhook or policy, or switch a mutation on or off for it. Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server), or guard the label with a policy and pass it to --trusted-namespace-label.`
-      },
-      create(run2) {
-        return {
-          policy: (object) => checkPolicyObject(object, run2),
-          webhookConfiguration(object) {
-            const trusted = trustedKeys(run2);
-            let patched2;
-            const patchedConfiguration = () => patched2 ??= runPatchesChanging(run2, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }, streamOf(object.manifest.file)).some((patch) => patch.setsLabelsOrAnnotationsOnly !== true);
-            return webhooksOf(object).flatMap((entry) => {
-              if (!namespaceSelectorApplies(entry.webhook.rules, run2.discovery))
-                return [];
-              const at = [...entry.path, "namespaceSelector"];
-              const selector = entry.webhook.namespaceSelector;
-              const builtins = rulesMatchBuiltins(entry.webhook.rules, run2.discovery);
-              const backend = backendOf(entry.webhook);
-              const optIn = openOptIn(run2, selector, trusted, backend);
-              const found = selectorKeys(selector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
-                const optOut = optsOut(selector, where2);
-                const requirement = where2[0] === "matchExpressions" ? selector?.matchExpressions?.[where2[1]] : void 0;
-                const alone = selectorKeys(selector).filter((each) => each.key === key2).length === 1;
-                const exempt = alone && requirement?.operator === "NotIn" && requirement.values?.length === 1 && typeof requirement.values[0] === "string" ? requirement.values[0] : void 0;
-                const level = optOut && !entry.mutating && exempt !== void 0 ? levelSibling(object, entry.webhook, key2, exempt, patchedConfiguration()) : void 0;
-                const verdict = judge(run2, key2, optOut, !entry.mutating, builtins, backend, optIn, level);
-                return {
-                  messageId: verdict.severity === "warning" ? "optOut" : entry.mutating ? "mutating" : "validating",
-                  data: { webhook: entry.label, why: verdict.why === "" ? "" : ` (${verdict.why})` },
-                  // The API server's notation stops at matchLabels; the file position names the key.
-                  path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
-                  locateAt: [...at, ...where2],
-                  severity: verdict.severity,
-                  help: verdict.help,
-                  key: key2
-                };
-              });
-              return groupedByCause(found);
-            });
-          }
-        };
-      }
-    });
-  }
-});
-
-// dist/src/match/unreadable.js
-function unreadableMayHold(scope, kind) {
-  return scope.unreadable.some(({ text }) => text === void 0 || SPELLED_OTHERWISE.test(text) || text.includes(kind));
-}
-function unreadableMayHoldNaming(scope, kind, word) {
-  return scope.unreadable.some(({ text }) => text === void 0 || SPELLED_OTHERWISE.test(text) || text.includes(kind) && text.includes(word));
-}
-var SPELLED_OTHERWISE;
-var init_unreadable = __esm({
-  "dist/src/match/unreadable.js"() {
-    "use strict";
-    init_import_meta_url();
-    SPELLED_OTHERWISE = /\\[xuU]|\\\r?\n|binary/;
-  }
-});
-
-// dist/src/match/services.js
-function byName(scope) {
-  return scope.memo.get(BY_NAME, () => {
-    const built = /* @__PURE__ */ new Map();
-    for (const service of scope.services) {
-      const key2 = `${service.namespace ?? ""}/${service.name}`;
-      const list3 = built.get(key2);
-      if (list3 === void 0)
-        built.set(key2, [service]);
-      else
-        list3.push(service);
-    }
-    return built;
-  });
-}
-function serviceReference(webhook) {
-  const service = webhook.clientConfig?.service;
-  if (service === void 0 || service === null || typeof service !== "object")
-    return void 0;
-  const { namespace, name, port } = service;
-  if (typeof namespace !== "string" || namespace === "" || typeof name !== "string" || name === "")
-    return void 0;
-  return { namespace, name, port: typeof port === "number" ? port : 443 };
-}
-function servicesNamed(scope, namespace, name) {
-  const index = byName(scope);
-  const found = index.get(`${namespace}/${name}`);
-  if (found === void 0 || index.has(`/${name}`))
-    return void 0;
-  if (found.some((service) => runPatchesChanging(scope, { kind: "Service", name, file: service.manifest.file.path }, streamOf(service.manifest.file)).length > 0))
-    return void 0;
-  if (unreadableMayHoldNaming(scope, "Service", name))
-    return void 0;
-  return found;
-}
-function webhookServices(scope, webhook) {
-  const reference = serviceReference(webhook);
-  if (reference === void 0)
-    return void 0;
-  const services = servicesNamed(scope, reference.namespace, reference.name);
-  return services === void 0 ? void 0 : { reference, services };
-}
-function lacksPort(service, port) {
-  if (service.type === void 0 || !PORTED_TYPES.has(service.type) || service.ports === void 0)
-    return void 0;
-  if (service.ports.some((entry) => entry.port === port))
-    return false;
-  return service.ports.every((entry) => entry.port !== void 0) ? true : void 0;
-}
-function isApiServerItself(reference) {
-  return reference.namespace === "default" && reference.name === "kubernetes" && reference.port === 443;
-}
-function inputOf(file) {
-  return file.renderedFrom ?? file.path;
-}
-function missingFromBundle(scope, object, webhook) {
-  if (scope.servicesOutsideBundles)
-    return void 0;
-  const reference = serviceReference(webhook);
-  if (reference === void 0 || isApiServerItself(reference) || isPlaceholder(reference.namespace) || isPlaceholder(reference.name))
-    return void 0;
-  if (SYSTEM_NAMESPACES.has(reference.namespace))
-    return void 0;
-  const input = inputOf(object.manifest.file);
-  if (!scope.namespaces.some((namespace) => namespace.name === reference.namespace && inputOf(namespace.manifest.file) === input))
-    return void 0;
-  const bundled = scope.services.filter((service) => inputOf(service.manifest.file) === input);
-  if (bundled.some((service) => isPlaceholder(service.name) || service.namespace !== void 0 && isPlaceholder(service.namespace)))
-    return void 0;
-  const others = bundled.filter((service) => service.namespace === reference.namespace).sort((a, b) => Number(lacksPort(a, reference.port) === true) - Number(lacksPort(b, reference.port) === true)).map((service) => service.name);
-  if (others.length === 0)
-    return void 0;
-  if (scope.services.some((service) => service.name === reference.name && (service.namespace === reference.namespace || service.namespace === void 0)))
-    return void 0;
-  if (unreadableMayHoldNaming(scope, "Service", reference.name))
-    return void 0;
-  return { reference, others: [...new Set(others)] };
-}
-var BY_NAME, PORTED_TYPES, SYSTEM_NAMESPACES;
-var init_services = __esm({
-  "dist/src/match/services.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_placeholder();
-    init_patched();
-    init_namespaces();
-    init_run_scope();
-    init_unreadable();
-    BY_NAME = memoKey("Services by namespace and name");
-    PORTED_TYPES = /* @__PURE__ */ new Set(["ClusterIP", "NodePort", "LoadBalancer"]);
-    SYSTEM_NAMESPACES = /* @__PURE__ */ new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
-  }
-});
-
-// dist/src/match/targets.js
-function withAllGroups(discovery, rule44) {
-  return (rule44.apiGroups ?? []).includes("*") ? { ...rule44, apiGroups: [...discovery.groups()] } : rule44;
-}
-function splitEntry(entry) {
-  const slash = entry.indexOf("/");
-  return slash < 0 ? { resource: entry, subresource: "" } : { resource: entry.slice(0, slash), subresource: entry.slice(slash + 1) };
-}
-function allGroupsKnown(discovery, groups) {
-  return groups.length > 0 && groups.every((group) => group !== "*" && (discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group)));
-}
-function selectedVersions(discovery, group, versions) {
-  const served3 = discovery.versions(group);
-  return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
-}
-function entryTargets(discovery, rule44, entry) {
-  const { resource, subresource } = splitEntry(entry);
-  const targets2 = [];
-  for (const group of rule44.apiGroups ?? []) {
-    for (const version2 of selectedVersions(discovery, group, rule44.apiVersions ?? [])) {
-      const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
-      for (const info of infos) {
-        if (info === void 0)
-          continue;
-        if (subresource === "*") {
-          targets2.push({ info, subresource: "" });
-          for (const sub of info.subresources)
-            targets2.push({ info, subresource: sub });
-        } else if (subresource === "" || info.subresources.has(subresource)) {
-          targets2.push({ info, subresource });
-        }
-      }
-    }
-  }
-  return targets2;
-}
-function describeGroup(group) {
-  return group === "" ? 'the core group ("")' : `"${group}"`;
-}
-function describeGroups(groups) {
-  const names2 = groups.map(describeGroup);
-  return joinWords(names2, "or");
-}
-function groupVersion(group, version2) {
-  return group === "" ? version2 : `${group}/${version2}`;
-}
-var init_targets = __esm({
-  "dist/src/match/targets.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_list();
-  }
-});
-
-// dist/rules/editable-object-selector.js
-function selfExempted(scope, webhook, key2, values) {
-  if (!Array.isArray(values) || values.length === 0)
-    return void 0;
-  const found = webhookServices(scope, webhook);
-  if (found === void 0)
-    return void 0;
-  const own = found.services.map((service) => service.selector?.[key2]);
-  if (own.some((value) => value === void 0))
-    return void 0;
-  if (!values.every((value) => typeof value === "string" && own.includes(value)))
-    return void 0;
-  return `${found.reference.namespace}/${found.reference.name}`;
-}
-function writersOf(webhook, discovery) {
-  let custom = false;
-  for (const rule44 of webhook.rules ?? []) {
-    if (rule44 === null || typeof rule44 !== "object")
-      continue;
-    for (const group of rule44.apiGroups ?? []) {
-      if (group === "*")
-        return "namespaced";
-      const builtin = discovery.isKnownBuiltinGroup(group);
-      for (const entry of rule44.resources ?? []) {
-        if (typeof entry !== "string")
-          continue;
-        if (builtin && entry.startsWith("*"))
-          return "namespaced";
-        const targets2 = entryTargets(discovery, { ...rule44, apiGroups: [group] }, entry);
-        const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
-        if (!namespaced)
-          continue;
-        if (builtin)
-          return "namespaced";
-        custom = true;
-      }
-    }
-  }
-  return custom ? "custom" : "cluster";
-}
-var SELF_EXEMPTION_HELP, OPT_OUT, rule3;
-var init_editable_object_selector = __esm({
-  "dist/rules/editable-object-selector.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_selector();
-    init_services();
-    init_targets();
-    init_webhooks();
-    init_rule();
-    init_list();
-    SELF_EXEMPTION_HELP = "The label keeps the webhook from blocking its own pods, but any pod labelled so skips the check too. Exempt the webhook's namespace instead, by a label no namespace user can set: namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [<its namespace>]}]}.";
-    OPT_OUT = { namespaced: "optOut", cluster: "optOutClusterScoped", custom: "optOutCustom" };
-    rule3 = defineObjectRule({
-      meta: {
-        id: "editable-object-selector",
-        title: "A validating webhook has an objectSelector: the requester writes the labels and can opt out",
-        aboutCalls: true,
-        severity: "warning",
-        appliesTo: ["ValidatingWebhookConfiguration"],
-        messages: {
-          optOut: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}): namespace users writing them can set it',
-          optOutClusterScoped: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}), on cluster-scoped objects only',
-          optOutCustom: 'objectSelector of webhook "{{webhook}}" skips custom resources by "{{key}}" ({{operator}})',
-          optIn: 'objectSelector of webhook "{{webhook}}" checks only objects labelled "{{key}}" ({{operator}})',
-          selfExemption: 'webhook "{{webhook}}" skips "{{key}}" (NotIn) to exempt the pods of its own Service {{service}}; any pod can carry it'
-        },
-        help: "The requester writes the object's labels: with an opt-out selector (NotIn, DoesNotExist) whoever writes an object can set its label to skip the check (for built-in namespaced resources, any namespace user with the edit role; for cluster-scoped objects, only cluster-level users); with an opt-in one (In, Exists, matchLabels) objects without the label are not checked. Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo)."
-      },
-      create(run2) {
-        return {
-          webhookConfiguration(object) {
-            return webhooksOf(object).flatMap((entry) => {
-              const at = [...entry.path, "objectSelector"];
-              const selector = entry.webhook.objectSelector;
-              let writers;
-              return selectorKeys(selector).map(({ key: key2, where: where2 }) => {
-                const operator = where2[0] === "matchLabels" ? "matchLabels" : String(selector?.matchExpressions?.[where2[1]]?.operator ?? "");
-                const optOut = operator === "NotIn" || operator === "DoesNotExist";
-                if (optOut)
-                  writers ??= writersOf(entry.webhook, run2.discovery);
-                const optOutId = optOut ? OPT_OUT[writers] : "optIn";
-                const own = optOutId === "optOut" && operator === "NotIn" ? selfExempted(run2, entry.webhook, key2, selector?.matchExpressions?.[where2[1]]?.values) : void 0;
-                const messageId = own === void 0 ? optOutId : "selfExemption";
-                const warns = messageId === "optOut" || messageId === "selfExemption" && entry.webhook.failurePolicy !== "Ignore";
-                return {
-                  messageId,
-                  data: { webhook: entry.label, key: key2, operator, ...own === void 0 ? {} : { service: elideMiddle(own, 36) } },
-                  path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
-                  locateAt: [...at, ...where2],
-                  ...warns ? {} : { severity: "info" },
-                  ...own === void 0 ? {} : { help: SELF_EXEMPTION_HELP }
-                };
-              });
-            });
-          }
-        };
-      }
-    });
-  }
-});
-
-// dist/src/match/reachability.js
-function isVirtual(target) {
-  return VIRTUAL_RESOURCES[target.info.group]?.includes(target.info.resource) ?? false;
-}
-function requestFor(target, operation) {
-  const { info } = target;
-  const isNamespace = info.group === "" && info.resource === "namespaces";
-  return {
-    operation,
-    group: info.group,
-    version: info.version,
-    resource: info.resource,
-    subresource: target.subresource,
-    namespace: info.namespaced ? "default" : isNamespace ? "default" : null
-  };
-}
-function isConnectOnly(rule44) {
-  const operations = rule44.operations ?? [];
-  return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
-}
-function accepts(target) {
-  if (target.info.connect.has(target.subresource))
-    return "connect";
-  if (target.info.readOnly.has(target.subresource))
-    return "nothing";
-  return "writes";
-}
-function reaches(target, operations) {
-  const kind = accepts(target);
-  if (kind === "nothing")
-    return false;
-  return operations.some((operation) => operation === "*" || (kind === "connect" ? operation === "CONNECT" : operation !== "CONNECT"));
-}
-function list(items) {
-  const quoted2 = [...new Set(items)].map((item) => `"${item}"`);
-  return joinCapped(quoted2, 3, { width: 40 });
-}
-function whyNot(targets2) {
-  const kinds = new Set(targets2.map(accepts));
-  if (kinds.size === 1 && kinds.has("nothing"))
-    return "is only read, and reads never reach admission";
-  if (kinds.size === 1 && kinds.has("connect"))
-    return "receives only CONNECT";
-  return "receives only CONNECT or reads";
-}
-function unambiguousTargets(discovery, entry) {
-  if (typeof entry !== "string")
-    return void 0;
-  const { resource, subresource } = splitEntry(entry);
-  if (resource === "*" || subresource === "" || subresource === "*")
-    return void 0;
-  const targets2 = discovery.allResources().filter((info) => info.resource === resource && info.subresources.has(subresource)).map((info) => ({ info, subresource }));
-  if (targets2.length === 0)
-    return void 0;
-  if (targets2.some((target) => accepts(target) === "writes"))
-    return void 0;
-  return targets2;
-}
-function checkOperations(rule44, path, webhook, live, others = 0) {
-  const unreachable = [];
-  const operations = rule44.operations ?? [];
-  if (operations.length === 0)
-    return { unreachable, dead: false };
-  const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
-  if (without2.length === 0)
-    return { unreachable, dead: false };
-  const whole = without2.length === live.length && others === 0;
-  if (isConnectOnly(rule44)) {
-    if (whole) {
-      const names3 = without2.map((e) => e.entry);
-      const index = operations.indexOf("CONNECT");
-      unreachable.push({ reason: "connect", path: [...path, "operations", index], data: { webhook, resources: list(names3), does: new Set(names3).size === 1 ? "does" : "do" } });
-      return { unreachable, dead: true };
-    }
-    for (const { entry, k } of without2)
-      unreachable.push({ reason: "connectEntry", path: [...path, "resources", k], data: { webhook, entry } });
-    return { unreachable, dead: false };
-  }
-  const written = [...new Set(operations)].join(", ");
-  if (whole) {
-    const names3 = without2.map((e) => e.entry);
-    const why2 = new Set(without2.map(({ targets: targets2 }) => whyNot(targets2)));
-    const reason2 = why2.size === 1 ? [...why2][0] : "receives only CONNECT or reads";
-    unreachable.push({
-      reason: "operations",
-      path: [...path, "operations"],
-      data: { webhook, operations: written, resources: list(names3), why: names3.length === 1 ? reason2 : reason2.replace(/^is /, "are ").replace(/^receives /, "receive ") }
-    });
-    return { unreachable, dead: true };
-  }
-  const names2 = without2.map((e) => e.entry);
-  const why = new Set(without2.map(({ targets: targets2 }) => whyNot(targets2)));
-  const reason = why.size === 1 ? [...why][0] : "receives only CONNECT or reads";
-  unreachable.push({
-    reason: "operationsEntry",
-    path: [...path, "resources", without2[0].k],
-    data: { webhook, entries: list(names2), operations: written, why: names2.length === 1 ? reason : reason.replace(/^is /, "are ").replace(/^receives /, "receive ") }
-  });
-  return { unreachable, dead: false };
-}
-function checkRule(discovery, rule44, path, webhook, kube, virtualExcluded) {
-  const unreachable = [];
-  const groups = rule44.apiGroups ?? [];
-  const resources = rule44.resources ?? [];
-  if (!allGroupsKnown(discovery, groups)) {
-    if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
-      return { unreachable, dead: true };
-    const judged = groups.length > 0 && groups.every((group) => group === "*" || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
-    if (!judged || resources.length === 0)
-      return { unreachable, dead: false };
-    const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
-    const known2 = entries2.filter((e) => e.targets !== void 0);
-    return checkOperations(rule44, path, webhook, known2, entries2.length - known2.length);
-  }
-  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule44, entry) }));
-  const known = entries.filter((e) => e.targets.length > 0);
-  if (known.length === 0)
-    return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
-  const allKnown = known.length === entries.length;
-  let live = known.filter(({ entry, k, targets: targets2 }) => {
-    if (targets2.every((t) => isExemptRequest(t.info.group, t.info.resource))) {
-      unreachable.push({ reason: "exempt", path: [...path, "resources", k], data: { webhook, entry } });
-      return false;
-    }
-    if (virtualExcluded && targets2.every((t) => isVirtual(t) || isExemptRequest(t.info.group, t.info.resource))) {
-      unreachable.push({ reason: "virtual", path: [...path, "resources", k], data: { webhook, entry, kube } });
-      return false;
-    }
-    return true;
-  });
-  if (live.length === 0)
-    return { unreachable, dead: allKnown };
-  const anyOperation = { ...rule44, operations: ["*"] };
-  const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
-  const scope = rule44.scope ?? "*";
-  if (scope !== "*" && allKnown) {
-    const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
-    const names2 = outOfScope.map((e) => e.entry);
-    const kind = scope === "Cluster" ? "namespaced" : "cluster-scoped";
-    const note = (names3) => scope === "Namespaced" && names3.some((n) => n.split("/")[0] === "namespaces") ? " (Namespaces count as cluster-scoped)" : "";
-    if (outOfScope.length === live.length) {
-      const wildcard = names2.some((n) => n.split("/")[0] === "*");
-      const resources2 = wildcard ? `the resources ${list(names2)} ${names2.length === 1 ? "matches" : "match"}` : list(names2);
-      unreachable.push({ reason: "scope", path: [...path, "scope"], data: { webhook, scope, resources: resources2, is: wildcard ? "are" : verb(names2), kind: `${kind}${note(names2)}` } });
-      return { unreachable, dead: true };
-    }
-    for (const { entry, k } of outOfScope)
-      unreachable.push({ reason: "scopeEntry", path: [...path, "resources", k], data: { webhook, scope, entry, kind: `${kind}${note([entry])}` } });
-    live = live.filter((e) => !outOfScope.includes(e));
-  }
-  const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
-  const result = checkOperations(rule44, path, webhook, scoped2);
-  unreachable.push(...result.unreachable);
-  return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
-}
-function webhookReachability(webhook, path, label, scope) {
-  return scope.memo.perObject(REACHABILITY, webhook, () => analyseWebhook(webhook, path, label, scope.discovery, scope.kubeVersion));
-}
-function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
-  const rules2 = webhook.rules;
-  const unreachable = [];
-  if (!Array.isArray(rules2) || rules2.length === 0) {
-    if (Array.isArray(rules2))
-      unreachable.push({ reason: "emptyRules", path: [...path, "rules"], data: { webhook: label } });
-    return { unreachable, neverCalled: true, rulesAbsent: !Array.isArray(rules2) };
-  }
-  const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
-  const connectOnly = [];
-  let others = 0;
-  rules2.forEach((rule44, j) => {
-    if (rule44 === null || typeof rule44 !== "object") {
-      others++;
-      return;
-    }
-    const result = checkRule(discovery, rule44, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
-    unreachable.push(...result.unreachable);
-    if (result.dead)
-      return;
-    if (isConnectOnly(rule44))
-      connectOnly.push(j);
-    else
-      others++;
-  });
-  if (connectOnly.length > 0 && !isEmptySelector(webhook.objectSelector)) {
-    const at = [...path, "objectSelector"];
-    if (others === 0) {
-      unreachable.push({ reason: "objectSelector", path: at, data: { webhook: label } });
-      return { unreachable, neverCalled: true, rulesAbsent: false };
-    }
-    const names2 = connectOnly.map((j) => `rules[${j}]`);
-    const data = names2.length === 1 ? { rules: `rule ${names2[0]}`, call: "never calls" } : { rules: `rules ${names2.join(", ")}`, call: "never call" };
-    unreachable.push({ reason: "objectSelectorSome", path: at, data: { webhook: label, ...data } });
-  }
-  return { unreachable, neverCalled: connectOnly.length === 0 && others === 0, rulesAbsent: false };
-}
-function settingsApply(object, entry, scope) {
-  const reach = webhookReachability(entry.webhook, entry.path, entry.label, scope);
-  return !reach.neverCalled || reach.rulesAbsent && !isFragment(object);
-}
-var VIRTUAL_RESOURCES, verb, REACHABILITY;
-var init_reachability = __esm({
-  "dist/src/match/reachability.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_version();
-    init_webhooks();
-    init_request();
-    init_selector();
-    init_targets();
-    init_list();
-    init_run_scope();
-    VIRTUAL_RESOURCES = {
-      "authentication.k8s.io": ["tokenreviews", "selfsubjectreviews"],
-      "authorization.k8s.io": ["subjectaccessreviews", "selfsubjectaccessreviews", "localsubjectaccessreviews", "selfsubjectrulesreviews"]
-    };
-    verb = (items) => new Set(items).size === 1 ? "is" : "are";
-    REACHABILITY = memoKey("reachability per webhook");
-  }
-});
-
-// dist/rules/implicit-failure-policy.js
-function stakeOf(webhook, discovery) {
-  const rules2 = webhook.rules;
-  if (!Array.isArray(rules2) || rules2.length === 0)
-    return "noRules";
-  const groups = rules2.flatMap((rule44) => rule44 !== null && typeof rule44 === "object" ? rule44.apiGroups ?? [] : []);
-  if (groups.length === 0)
-    return "builtin";
-  if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
-    return "custom";
-  const onlyEvictions = rules2.every((rule44) => rule44 !== null && typeof rule44 === "object" && (rule44.apiGroups ?? []).every((group) => group === "") && (rule44.resources ?? []).length > 0 && (rule44.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
-  return onlyEvictions ? "evictions" : "builtin";
-}
-function which(entries) {
-  if (entries.length === 1)
-    return { which: `webhook "${entries[0].label}"`, does: "does" };
-  return { which: `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`, does: "do" };
-}
-function checkPolicyObject2(object) {
-  if (isBinding(object) || policySpec(object) === void 0)
-    return [];
-  if (!isPolicyDefaulted(object, ["spec", "failurePolicy"]))
-    return [];
-  const params = policySpec(object)?.paramKind != null;
-  return [
-    {
-      messageId: object.kind === "MutatingAdmissionPolicy" ? "mutatingPolicyDefault" : "validatingPolicyDefault",
-      data: {
-        policy: object.name ?? "(unnamed)",
-        params: params ? PARAMS[object.kind === "MutatingAdmissionPolicy" ? "mutating" : "validating"] : ""
-      },
-      path: ["spec", "failurePolicy"],
-      // In-process: no endpoint to be down. Fail only decides what an expression error or a
-      // missing param does, and failing closed on those is the safe reading of a policy.
-      severity: "info",
-      help: `${object.kind === "MutatingAdmissionPolicy" ? POLICY_CONSEQUENCE.mutating : POLICY_CONSEQUENCE.validating}${params ? PARAMS[object.kind === "MutatingAdmissionPolicy" ? "mutating" : "validating"] : ""}. Write failurePolicy: Fail or failurePolicy: Ignore, having decided what an expression that errors should do: reject the request, or let it through unchecked.`
-    }
-  ];
-}
-var DRAIN_SUBRESOURCES, CUSTOM_HELP, EVICTIONS_HELP, NO_RULES_HELP, POLICY_CONSEQUENCE, PARAMS, STAKE_MESSAGE, rule4;
-var init_implicit_failure_policy = __esm({
-  "dist/rules/implicit-failure-policy.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_reachability();
-    init_policies();
-    init_webhooks();
-    init_rule();
-    init_list();
-    DRAIN_SUBRESOURCES = /* @__PURE__ */ new Set(["pods/eviction"]);
-    CUSTOM_HELP = "Every rule names only groups no built-in API serves: while the webhook is down, writes of those custom resources are rejected and nothing else, which is what a validator or defaulter of them usually wants. Write failurePolicy: Fail to record the choice, or Ignore if unchecked objects are acceptable.";
-    EVICTIONS_HELP = "Every rule names only pod evictions, which drains make (kubectl drain, node upgrades, cluster-autoscaler, descheduler), never the control plane's own writes. While the webhook is down, evictions are rejected and drains stall and retry until it is back, which is often what an eviction gate wants; a gate that runs on the nodes it drains needs a second replica elsewhere (and a PodDisruptionBudget) to get through its own eviction. Write failurePolicy: Fail to record the choice, or Ignore if unchecked evictions are acceptable.";
-    NO_RULES_HELP = "The rules are not in the file (a controller fills them in at run time), so what an outage blocks cannot be judged here. With Fail, every request the webhook matches is rejected while it is down, slow or presents a bad certificate; with Ignore, admitted unchecked. Write the policy you chose.";
-    POLICY_CONSEQUENCE = {
-      validating: "With Fail, an expression that errors at run time (on an object that lacks a field, say) counts as a failed validation, which bindings with Deny reject",
-      mutating: "With Fail, a mutation or matchCondition that errors at run time (on an object that lacks a field, say) rejects the request"
-    };
-    PARAMS = {
-      validating: "; and a param that a binding with parameterNotFoundAction Deny cannot find rejects the request whatever the binding's validationActions",
-      mutating: ", and so does a param that a binding with parameterNotFoundAction Deny cannot find"
-    };
-    STAKE_MESSAGE = { builtin: "failDefault", custom: "failDefaultCustom", noRules: "failDefaultNoRules", evictions: "failDefaultEvictions" };
-    rule4 = defineObjectRule({
-      meta: {
-        id: "implicit-failure-policy",
-        title: "failurePolicy is omitted, so the API default (Fail in v1) decides what an outage or an error does",
-        aboutCalls: true,
-        aboutSettings: true,
-        severity: "warning",
-        appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"],
-        messages: {
-          failDefault: "{{which}} {{does}} not set failurePolicy: the API default is Fail, on built-in resources",
-          failDefaultNoRules: "{{which}} {{does}} not set failurePolicy: the API default is Fail, for rules filled in at run time",
-          failDefaultCustom: "{{which}} {{does}} not set failurePolicy: the API default is Fail, on custom resources only",
-          failDefaultEvictions: "{{which}} {{does}} not set failurePolicy: the API default is Fail, on pod evictions only",
-          ignoreDefault: "{{which}} {{does}} not set failurePolicy: the v1beta1 default is Ignore (v1 defaults to Fail)",
-          validatingPolicyDefault: 'ValidatingAdmissionPolicy "{{policy}}" does not set failurePolicy: the API default is Fail',
-          mutatingPolicyDefault: 'MutatingAdmissionPolicy "{{policy}}" does not set failurePolicy: the API default is Fail'
-        },
-        help: "With Fail, every request the webhook matches is rejected while it is down, slow or presents a bad certificate; with Ignore (the v1beta1 default), those requests are admitted unchecked. Write failurePolicy: Fail or failurePolicy: Ignore, having decided which outage you prefer: blocked writes or unchecked ones."
-      },
-      create(run2) {
-        return {
-          policy: checkPolicyObject2,
-          webhookConfiguration(object) {
-            const groups = /* @__PURE__ */ new Map();
-            for (const entry of webhooksOf(object)) {
-              if (!isDefaulted(object, [...entry.path, "failurePolicy"]))
-                continue;
-              if (!settingsApply(object, entry, run2))
-                continue;
-              const messageId = isV1beta1(object) ? "ignoreDefault" : STAKE_MESSAGE[stakeOf(entry.webhook, run2.discovery)];
-              groups.set(messageId, [...groups.get(messageId) ?? [], entry]);
-            }
-            return [...groups].map(([messageId, entries]) => ({
-              messageId,
-              data: which(entries),
-              path: [...entries[0].path, "failurePolicy"],
-              alsoAt: entries.slice(1).map((entry) => [...entry.path, "failurePolicy"]),
-              ...messageId === "failDefaultCustom" ? { severity: "info", help: CUSTOM_HELP } : {},
-              ...messageId === "failDefaultEvictions" ? { severity: "info", help: EVICTIONS_HELP } : {},
-              ...messageId === "failDefaultNoRules" ? { help: NO_RULES_HELP } : {}
-            }));
-          }
-        };
-      }
-    });
-  }
-});
-
-// dist/src/match/intercepts-everything.js
-function everythingRule(webhook) {
-  if (webhook.failurePolicy !== "Fail")
-    return void 0;
-  if (!isEmptySelector(webhook.namespaceSelector) || !isEmptySelector(webhook.objectSelector))
-    return void 0;
-  if ((webhook.matchConditions ?? []).length > 0)
-    return void 0;
-  const everywhere = (webhook.rules ?? []).flatMap((rule44, index) => {
-    if (rule44 === null || typeof rule44 !== "object")
-      return [];
-    const all = (rule44.apiGroups ?? []).includes(ANY) && (rule44.apiVersions ?? []).includes(ANY) && (rule44.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule44.scope === void 0 || rule44.scope === ANY);
-    return all ? [{ index, operations: rule44.operations ?? [] }] : [];
-  });
-  const operations = new Set(everywhere.flatMap((entry) => entry.operations));
-  if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
-    return void 0;
-  return everywhere[0].index;
-}
-function wildcardResource(webhook, isBuiltinGroup) {
-  const everything = everythingRule(webhook);
-  return (webhook.rules ?? []).flatMap((rule44, j) => {
-    if (rule44 === null || typeof rule44 !== "object" || everything !== void 0 && j !== everything)
-      return [];
-    const groups = rule44.apiGroups ?? [];
-    const anyGroup = groups.includes(ANY);
-    if (!anyGroup && !groups.some(isBuiltinGroup))
-      return [];
-    const scope = rule44.scope ?? ANY;
-    return (rule44.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === ANY ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
-  })[0];
-}
-function reportedAsEverything(webhook, run2) {
-  return run2.runsAsDesigned(EVERYTHING_RULE) && everythingRule(webhook) !== void 0;
-}
-var EVERYTHING_RULE, ANY;
-var init_intercepts_everything = __esm({
-  "dist/src/match/intercepts-everything.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_selector();
-    init_targets();
-    EVERYTHING_RULE = "wildcard-rule";
-    ANY = "*";
-  }
-});
-
-// dist/src/match/webhook-copies.js
-function matching(webhook) {
-  const { rules: rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy: matchPolicy2 } = webhook;
-  return JSON.stringify([rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy2]);
-}
-function groupCopies(found) {
-  if (found.length < 2)
-    return found.map((each) => grouped([each]));
-  const alike = /* @__PURE__ */ new Map();
-  for (const each of found) {
-    const key2 = [each.messageId, each.severity ?? "", each.help ?? "", ...Object.values(each.data)].join("\0");
-    const group = alike.get(key2);
-    if (group === void 0)
-      alike.set(key2, [each]);
-    else
-      group.push(each);
-  }
-  const groups = [];
-  for (const group of alike.values()) {
-    if (group.length === 1) {
-      groups.push(group);
-      continue;
-    }
-    const copies = /* @__PURE__ */ new Map();
-    for (const each of group) {
-      const key2 = matching(each.webhook);
-      const copy2 = copies.get(key2);
-      if (copy2 === void 0)
-        copies.set(key2, [each]);
-      else
-        copy2.push(each);
-    }
-    groups.push(...copies.values());
-  }
-  const order = new Map(found.map((each, index) => [each, index]));
-  return groups.sort((a, b) => order.get(a[0]) - order.get(b[0])).map(grouped);
-}
-function grouped(group) {
-  const [first, ...others] = group;
-  const which3 = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
-  const alsoAt = others.map((other) => other.path);
-  const covers3 = group.flatMap((each) => each.covers ?? []);
-  return {
-    messageId: first.messageId,
-    data: { ...first.data, which: which3, intercepts: others.length === 0 ? "intercepts" : "intercept", its: others.length === 0 ? "its" : "their" },
-    path: first.path,
-    ...first.severity === void 0 ? {} : { severity: first.severity },
-    ...first.help === void 0 ? {} : { help: first.help },
-    ...alsoAt.length > 0 ? { alsoAt, fixHint: { kind: "webhooks", alsoAt } } : {},
-    ...covers3.length > 0 ? { covers: covers3 } : {}
-  };
-}
-var init_webhook_copies = __esm({
-  "dist/src/match/webhook-copies.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_list();
-  }
-});
-
-// dist/src/parse/kustomize-fields.js
-function resourceEntries(text) {
-  let document;
-  try {
-    document = (0, import_yaml2.parse)(text, { logLevel: "silent" });
-  } catch {
-    return [];
-  }
-  if (typeof document !== "object" || document === null || Array.isArray(document))
-    return [];
-  const entries = [];
-  for (const field of RESOURCE_FIELDS) {
-    const list3 = document[field];
-    if (!Array.isArray(list3))
-      continue;
-    for (const entry of list3)
-      if (typeof entry === "string" && entry !== "" && !/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) && !entry.includes("\n"))
-        entries.push(entry);
-  }
-  return entries;
-}
-var import_yaml2, KUSTOMIZATION_FILES2, RESOURCE_FIELDS;
-var init_kustomize_fields = __esm({
-  "dist/src/parse/kustomize-fields.js"() {
-    "use strict";
-    init_import_meta_url();
-    import_yaml2 = __toESM(require_dist(), 1);
-    KUSTOMIZATION_FILES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
-    RESOURCE_FIELDS = ["resources", "crds", "components", "bases"];
-  }
-});
-
-// dist/src/match/generated-webhooks.js
-function asGenerated(object, run2) {
-  if (object.name === void 0 || GENERATED_CONFIGURATION_NAMES[object.kind] !== object.name || isFragment(object))
-    return false;
-  const entries = webhooksOf(object);
-  const scaffolded = entries.length > 0 && entries.every(({ webhook }) => {
-    const { service, caBundle, url } = webhook.clientConfig ?? {};
-    return url == null && service?.namespace === SCAFFOLD_NAMESPACE && service.name === SCAFFOLD_SERVICE && (caBundle == null || caBundle === "");
-  });
-  if (!scaffolded)
-    return false;
-  if (runPatchesChanging(run2, { ...object, file: object.manifest.file.path }, streamOf(object.manifest.file)).some((patch) => patch.metadataOnly !== true))
-    return false;
-  const names2 = kustomizeNamesOf(run2);
-  const unmoved = (file) => names2.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
-  if (!unmoved(object.manifest.file))
-    return false;
-  return !run2.namespaces.some((namespace) => namespace.name === SCAFFOLD_NAMESPACE && unmoved(namespace.manifest.file));
-}
-var GENERATED_CONFIGURATION_NAMES, SCAFFOLD_NAMESPACE, SCAFFOLD_SERVICE;
-var init_generated_webhooks = __esm({
-  "dist/src/match/generated-webhooks.js"() {
-    "use strict";
-    init_import_meta_url();
-    init_patched();
-    init_kustomize_names();
-    init_namespaces();
-    init_webhooks();
-    GENERATED_CONFIGURATION_NAMES = {
-      MutatingWebhookConfiguration: "mutating-webhook-configuration",
-      ValidatingWebhookConfiguration: "validating-webhook-configuration"
-    };
-    SCAFFOLD_NAMESPACE = "system";
-    SCAFFOLD_SERVICE = "webhook-service";
-  }
-});
-
 // dist/src/kube/kube-system-resources.js
 function matchesName(pattern, name) {
   return pattern === "*" || pattern === name;
@@ -39034,6 +37926,10 @@ var init_system_requests = __esm({
 function kubeSystemInterceptions(object, context) {
   return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
 }
+function unexcludedKey(selector, labels) {
+  const requirement = (selector?.matchExpressions ?? []).find((each) => each !== null && each.operator === "NotIn" && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === "string" && !Object.prototype.hasOwnProperty.call(labels, each.key));
+  return requirement?.key;
+}
 function servedResource(write2, table2, context) {
   const version2 = table2[write2.group]?.versions[0];
   return version2 === void 0 ? void 0 : context.discovery.resource(write2.group, version2, write2.resource);
@@ -39173,6 +38069,1124 @@ var init_kube_system_webhooks = __esm({
     LEASES = { "coordination.k8s.io": { versions: ["v1"], namespacedResources: ["leases"] } };
     INTERCEPTIONS = memoKey("kube-system interceptions per configuration");
     MAX_WRITES_JUDGED = 128;
+  }
+});
+
+// dist/src/json.js
+function isRecord2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function pointerToPath(pointer) {
+  if (pointer === "")
+    return [];
+  return pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")).map((segment) => /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment);
+}
+var init_json = __esm({
+  "dist/src/json.js"() {
+    "use strict";
+    init_import_meta_url();
+  }
+});
+
+// dist/src/match/patched.js
+function runPatchesChanging(run2, object, listedAs) {
+  return patchesChanging(run2.kustomizePatches, object, NEVER_PREFIXED.has(object.kind) ? AS_WRITTEN : patchNamesOf(run2, listedAs));
+}
+function patchNamesOf(run2, listedAs) {
+  const byFile2 = run2.memo.get(PATCH_NAMES, () => /* @__PURE__ */ new Map());
+  let namesOf = byFile2.get(listedAs);
+  if (namesOf !== void 0)
+    return namesOf;
+  const names2 = kustomizeNamesOf(run2);
+  const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
+  const file = listedAs === "<stdin>" ? void 0 : realPath((0, import_node_path6.resolve)(listedAs));
+  const answers = /* @__PURE__ */ new Map();
+  namesOf = (patch, renamed = false) => {
+    if (file === void 0)
+      return [];
+    const how = renamed ? "anyLevel" : SEEN[patch.selection ?? "target"];
+    const key2 = `${patch.file}\0${how}`;
+    if (answers.has(key2))
+      return answers.get(key2);
+    const files2 = built(realPath((0, import_node_path6.resolve)(patch.file)));
+    const answer = files2 === void 0 ? void 0 : files2.has(file) ? names2.affixesAt(listedAs, patch.file, how) : [];
+    answers.set(key2, answer);
+    return answer;
+  };
+  byFile2.set(listedAs, namesOf);
+  return namesOf;
+}
+function patchesOf(run2, object, listedAs) {
+  const all = runPatchesChanging(run2, object, listedAs);
+  if (all.some((patch) => patch.target.metadataSelectors === void 0))
+    return all;
+  const metadata2 = isRecord2(object.written) && isRecord2(object.written.metadata) ? object.written.metadata : {};
+  const labels = stringsOf(metadata2.labels);
+  const annotations = stringsOf(metadata2.annotations);
+  return all.filter((patch) => {
+    const selectors = patch.target.metadataSelectors;
+    return mayMatch(selectors.labels, labels) && mayMatch(selectors.annotations, annotations);
+  });
+}
+function filesBuilt(listing, inFolder) {
+  const files2 = /* @__PURE__ */ new Set();
+  const seen = /* @__PURE__ */ new Set([listing]);
+  const queue = [listing];
+  for (let at = 0; at < queue.length; at++) {
+    const current = queue[at];
+    if (current.unreadable === true || current.component === true)
+      return void 0;
+    for (const resource of current.resources) {
+      if (files2.size + seen.size > MAX_REACHED)
+        return void 0;
+      let file = false;
+      try {
+        file = (0, import_node_fs2.statSync)(resource).isFile();
+      } catch {
+        return void 0;
+      }
+      if (file) {
+        files2.add(realPath(resource));
+        continue;
+      }
+      const there = inFolder(realPath(resource));
+      if (there.length === 0)
+        return void 0;
+      for (const other of there) {
+        if (seen.has(other))
+          continue;
+        seen.add(other);
+        queue.push(other);
+      }
+    }
+  }
+  return files2;
+}
+function patchesBuilding(object, run2, stream) {
+  const real = run2.memo.get(REAL_PATHS, () => {
+    const known = /* @__PURE__ */ new Map();
+    return (path) => {
+      let found = known.get(path);
+      if (found === void 0)
+        known.set(path, found = realPath((0, import_node_path6.resolve)(path)));
+      return found;
+    };
+  });
+  const file = real(stream);
+  const built = run2.memo.get(FILES_BUILT, () => builtByKustomization(run2.kustomizations));
+  return patchesOf(run2, object, stream).filter((patch) => {
+    const files2 = built(real(patch.file));
+    return files2 === void 0 || files2.has(file);
+  });
+}
+function builtByKustomization(listings) {
+  const files2 = new Map(listings.map((listing) => [listing, realPath((0, import_node_path6.resolve)(listing.file))]));
+  const byFile2 = /* @__PURE__ */ new Map();
+  for (const [listing, file] of files2)
+    if (!byFile2.has(file))
+      byFile2.set(file, listing);
+  const byFolder = groupBy(listings, (listing) => (0, import_node_path6.dirname)(files2.get(listing)));
+  const answers = /* @__PURE__ */ new Map();
+  return (kustomization) => {
+    const listing = byFile2.get(kustomization);
+    if (listing === void 0)
+      return void 0;
+    if (!answers.has(kustomization))
+      answers.set(kustomization, filesBuilt(listing, (folder) => byFolder.get(folder) ?? []));
+    return answers.get(kustomization);
+  };
+}
+function stringsOf(value) {
+  return isRecord2(value) ? Object.fromEntries(Object.entries(value).filter((entry) => typeof entry[1] === "string")) : {};
+}
+function mayMatch(text, values) {
+  if (text === void 0)
+    return true;
+  const selector = parseSelectorString(text);
+  return selector === void 0 || selectorMatches(selector, values) !== false;
+}
+var import_node_path6, PATCH_NAMES, SEEN, NEVER_PREFIXED, AS_WRITTEN, MAX_REACHED, REAL_PATHS, FILES_BUILT;
+var init_patched = __esm({
+  "dist/src/match/patched.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_fs();
+    import_node_path6 = require("node:path");
+    init_collections();
+    init_json();
+    init_kustomize_patches();
+    init_run_scope();
+    init_kustomize_names();
+    init_selector();
+    PATCH_NAMES = memoKey("the names patches select the objects of each file by");
+    SEEN = { target: "below", legacy: "through", replacement: "anyLevel", content: "anyLevel" };
+    NEVER_PREFIXED = /* @__PURE__ */ new Set(["Namespace", "CustomResourceDefinition", "APIService"]);
+    AS_WRITTEN = () => [];
+    MAX_REACHED = 4096;
+    REAL_PATHS = memoKey("real paths of kustomizations and streams");
+    FILES_BUILT = memoKey("the files each kustomization builds");
+  }
+});
+
+// dist/rules/editable-namespace-selector.js
+function trustedKeys(run2) {
+  return /* @__PURE__ */ new Set([...isAtLeast(run2.kubeVersion, 1, 21) ? [NAMESPACE_NAME_LABEL] : [], ...run2.trustedNamespaceLabels]);
+}
+function optsOut(selector, where2) {
+  if (where2[0] !== "matchExpressions")
+    return false;
+  const operator = selector?.matchExpressions?.[where2[1]]?.operator;
+  return operator === "NotIn" || operator === "DoesNotExist";
+}
+function openOptIn(run2, selector, trusted, backend) {
+  return selectorKeys(selector).find(({ key: key2, where: where2 }) => !optsOut(selector, where2) && !trusted.has(key2) && namespaceLabelGuard(run2, key2, backend) === void 0)?.key;
+}
+function judge(run2, key2, optOut, validating, builtins, backend, optIn, level) {
+  if (!validating)
+    return { severity: "info", why: "", help: `${WHO} The label switches this mutation on or off per namespace: usually the intended design.` };
+  const guard = namespaceLabelGuard(run2, key2, backend);
+  if (guard !== void 0)
+    return { severity: "info", why: "guarded in this run", help: `${guard} sees every Namespace create and update that sets this label and can reject it: the label is held by whoever that guard allows. ${WHO}` };
+  if (!optOut)
+    return { severity: "info", why: "an opt-in", help: `${WHO} The label switches the check on for a namespace; removing it (a cluster-level act) switches it off.` };
+  if (optIn !== void 0)
+    return { severity: "info", why: `inside the opt-in "${optIn}"`, help: `${WHO} The selector also requires the label "${optIn}", which switches the check on for a namespace: whoever can set this opt-out label can as well remove that one.` };
+  if (level !== void 0)
+    return {
+      severity: "info",
+      why: `a level: "${elideMiddle(level, 40)}" selects its values`,
+      help: `${WHO} Another check of the same server selects namespaces by values of this label: it is the level the project's checks are chosen by per namespace, as Pod Security's enforce label is, and a value that skips this check is a level someone chose for the namespace.`
+    };
+  if (!builtins)
+    return { severity: "info", why: "custom resources only", help: `${WHO} The check covers only custom resources (groups no built-in API serves): skipping it yields objects the project's controller may reject, not a bypass of a control over what runs.` };
+  return {
+    severity: "warning",
+    why: "",
+    help: `${WHO} Whoever of them sets this label takes the namespace out of the check, for built-in resources. Select by ${NAMESPACE_NAME_LABEL} (set by the API server), guard the label with a validating webhook or policy on Namespaces, or, if only trusted users can set it, pass it to --trusted-namespace-label.`
+  };
+}
+function policySelectorApplies(object, run2) {
+  const own = matchResourcesOf(object).match?.resourceRules;
+  if (!isBinding(object))
+    return namespaceSelectorApplies(own, run2.discovery);
+  if (own !== void 0 && own.length > 0 && !namespaceSelectorApplies(own, run2.discovery))
+    return false;
+  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
+  if (policies.length === 0)
+    return true;
+  return policies.some((policy) => namespaceSelectorApplies(matchResourcesOf(policy).match?.resourceRules, run2.discovery));
+}
+function rejectsNothing(object) {
+  if (object.kind !== "ValidatingAdmissionPolicyBinding")
+    return false;
+  const actions = bindingSpec(object)?.validationActions;
+  return Array.isArray(actions) && actions.length > 0 && !actions.includes("Deny");
+}
+function policyRules(object, run2) {
+  const own = matchResourcesOf(object).match?.resourceRules;
+  if (!isBinding(object) || own !== void 0 && own.length > 0)
+    return [...own ?? []];
+  const policies = policyIndexOf(run2).policiesOf(object).filter((policy) => policy.decodable);
+  if (policies.length === 0)
+    return [{ apiGroups: ["*"] }];
+  return policies.flatMap((policy) => [...matchResourcesOf(policy).match?.resourceRules ?? []]);
+}
+function checkPolicyObject(object, run2) {
+  const { match, path } = matchResourcesOf(object);
+  if (match === void 0 || rejectsNothing(object) || !policySelectorApplies(object, run2))
+    return [];
+  const trusted = trustedKeys(run2);
+  const mutating = isMutatingKind(object.kind);
+  const at = [...path, "namespaceSelector"];
+  const builtins = rulesMatchBuiltins(policyRules(object, run2), run2.discovery);
+  const optIn = openOptIn(run2, match.namespaceSelector, trusted, void 0);
+  const found = selectorKeys(match.namespaceSelector).filter(({ key: key2 }) => !trusted.has(key2)).map(({ key: key2, where: where2 }) => {
+    const verdict = judge(run2, key2, optsOut(match.namespaceSelector, where2), !mutating, builtins, void 0, optIn);
+    return {
+      messageId: verdict.severity === "warning" ? "optOutPolicy" : mutating ? "mutatingPolicy" : "validatingPolicy",
+      data: { kind: object.kind, name: object.name ?? "(unnamed)", why: verdict.why === "" ? "" : ` (${verdict.why})` },
+      path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
+      locateAt: [...at, ...where2],
+      severity: verdict.severity,
+      help: verdict.help,
+      key: key2
+    };
+  });
+  return groupedByCause(found);
+}
+function groupedByCause(found) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const violation of found) {
+    const cause = `${violation.messageId}\0${String(violation.data?.why ?? "")}\0${violation.severity}`;
+    groups.set(cause, [...groups.get(cause) ?? [], violation]);
+  }
+  return [...groups.values()].map(([first, ...others]) => {
+    const { key: _key, ...violation } = first;
+    const optOut = violation.messageId === "optOut" || violation.messageId === "optOutPolicy";
+    const keys = joinCapped([first, ...others].map((each) => `"${each.key}"`), 2, { conjunction: optOut ? "or" : "and", width: 60 });
+    const data = { ...violation.data, keys, labels: `${others.length === 0 ? "label" : "labels"} ${keys}` };
+    if (others.length === 0)
+      return { ...violation, data };
+    return { ...violation, data, alsoAt: others.map((each) => each.locateAt ?? each.path) };
+  });
+}
+function unexcludedKeyReported(object, entry, run2) {
+  if (!run2.runsAsDesigned(MATCHES_KUBE_SYSTEM))
+    return void 0;
+  const key2 = unexcludedKey(entry.webhook.namespaceSelector, namespaceLabels(run2, KUBE_SYSTEM));
+  return key2 !== void 0 && kubeSystemInterceptions(object, run2).some((interception) => interception.entry.index === entry.index) ? key2 : void 0;
+}
+var WHO, MATCHES_KUBE_SYSTEM, rule2;
+var init_editable_namespace_selector = __esm({
+  "dist/rules/editable-namespace-selector.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_scope();
+    init_selector();
+    init_namespace_guards();
+    init_builtin_rules();
+    init_version();
+    init_policies();
+    init_bindings();
+    init_types();
+    init_webhooks();
+    init_kube_system_webhooks();
+    init_namespaces();
+    init_list();
+    init_patched();
+    init_namespaces();
+    init_rule();
+    WHO = "Under default RBAC namespace users cannot update their Namespace (view, edit and admin only read it): only cluster-level users, and tools they grant it, can change its labels.";
+    MATCHES_KUBE_SYSTEM = "matches-kube-system";
+    rule2 = defineObjectRule({
+      meta: {
+        id: "editable-namespace-selector",
+        title: "namespaceSelector reads a namespace label: an opt-out on a check of built-in resources is a way around it",
+        aboutCalls: true,
+        severity: "warning",
+        appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"],
+        messages: {
+          optOut: 'webhook "{{webhook}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
+          validating: 'namespaceSelector of webhook "{{webhook}}" reads the namespace {{labels}}{{why}}',
+          mutating: 'namespaceSelector of mutating webhook "{{webhook}}" reads the namespace {{labels}}',
+          optOutPolicy: '{{kind}} "{{name}}" skips namespaces labelled {{keys}}: cluster-level users can opt one out',
+          validatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace {{labels}}{{why}}',
+          mutatingPolicy: 'namespaceSelector of {{kind}} "{{name}}" reads the namespace {{labels}}'
+        },
+        help: `Whoever can change a namespace's labels (under default RBAC, cluster-level users only) can take that namespace out of a validating webhook or policy, or switch a mutation on or off for it. Select namespaces by ${NAMESPACE_NAME_LABEL} (set by the API server), or guard the label with a policy and pass it to --trusted-namespace-label.`
+      },
+      create(run2) {
+        return {
+          policy: (object) => checkPolicyObject(object, run2),
+          webhookConfiguration(object) {
+            const trusted = trustedKeys(run2);
+            let patched2;
+            const patchedConfiguration = () => patched2 ??= runPatchesChanging(run2, { kind: object.kind, name: object.name, file: object.manifest.file.path, apiVersion: object.apiVersion }, streamOf(object.manifest.file)).some((patch) => patch.setsLabelsOrAnnotationsOnly !== true);
+            return webhooksOf(object).flatMap((entry) => {
+              if (!namespaceSelectorApplies(entry.webhook.rules, run2.discovery))
+                return [];
+              const at = [...entry.path, "namespaceSelector"];
+              const selector = entry.webhook.namespaceSelector;
+              const builtins = rulesMatchBuiltins(entry.webhook.rules, run2.discovery);
+              const backend = backendOf(entry.webhook);
+              const optIn = openOptIn(run2, selector, trusted, backend);
+              const reportedKey = unexcludedKeyReported(object, entry, run2);
+              const found = selectorKeys(selector).filter(({ key: key2 }) => !trusted.has(key2) && key2 !== reportedKey).map(({ key: key2, where: where2 }) => {
+                const optOut = optsOut(selector, where2);
+                const requirement = where2[0] === "matchExpressions" ? selector?.matchExpressions?.[where2[1]] : void 0;
+                const alone = selectorKeys(selector).filter((each) => each.key === key2).length === 1;
+                const exempt = alone && requirement?.operator === "NotIn" && requirement.values?.length === 1 && typeof requirement.values[0] === "string" ? requirement.values[0] : void 0;
+                const level = optOut && !entry.mutating && exempt !== void 0 ? levelSibling(object, entry.webhook, key2, exempt, patchedConfiguration()) : void 0;
+                const verdict = judge(run2, key2, optOut, !entry.mutating, builtins, backend, optIn, level);
+                return {
+                  messageId: verdict.severity === "warning" ? "optOut" : entry.mutating ? "mutating" : "validating",
+                  data: { webhook: entry.label, why: verdict.why === "" ? "" : ` (${verdict.why})` },
+                  // The API server's notation stops at matchLabels; the file position names the key.
+                  path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
+                  locateAt: [...at, ...where2],
+                  severity: verdict.severity,
+                  help: verdict.help,
+                  key: key2
+                };
+              });
+              return groupedByCause(found);
+            });
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/src/match/unreadable.js
+function unreadableMayHold(scope, kind) {
+  return scope.unreadable.some(({ text }) => text === void 0 || SPELLED_OTHERWISE.test(text) || text.includes(kind));
+}
+function unreadableMayHoldNaming(scope, kind, word) {
+  return scope.unreadable.some(({ text }) => text === void 0 || SPELLED_OTHERWISE.test(text) || text.includes(kind) && text.includes(word));
+}
+var SPELLED_OTHERWISE;
+var init_unreadable = __esm({
+  "dist/src/match/unreadable.js"() {
+    "use strict";
+    init_import_meta_url();
+    SPELLED_OTHERWISE = /\\[xuU]|\\\r?\n|binary/;
+  }
+});
+
+// dist/src/match/services.js
+function byName(scope) {
+  return scope.memo.get(BY_NAME, () => {
+    const built = /* @__PURE__ */ new Map();
+    for (const service of scope.services) {
+      const key2 = `${service.namespace ?? ""}/${service.name}`;
+      const list3 = built.get(key2);
+      if (list3 === void 0)
+        built.set(key2, [service]);
+      else
+        list3.push(service);
+    }
+    return built;
+  });
+}
+function serviceReference(webhook) {
+  const service = webhook.clientConfig?.service;
+  if (service === void 0 || service === null || typeof service !== "object")
+    return void 0;
+  const { namespace, name, port } = service;
+  if (typeof namespace !== "string" || namespace === "" || typeof name !== "string" || name === "")
+    return void 0;
+  return { namespace, name, port: typeof port === "number" ? port : 443 };
+}
+function servicesNamed(scope, namespace, name) {
+  const index = byName(scope);
+  const found = index.get(`${namespace}/${name}`);
+  if (found === void 0 || index.has(`/${name}`))
+    return void 0;
+  if (found.some((service) => runPatchesChanging(scope, { kind: "Service", name, file: service.manifest.file.path }, streamOf(service.manifest.file)).length > 0))
+    return void 0;
+  if (unreadableMayHoldNaming(scope, "Service", name))
+    return void 0;
+  return found;
+}
+function webhookServices(scope, webhook) {
+  const reference = serviceReference(webhook);
+  if (reference === void 0)
+    return void 0;
+  const services = servicesNamed(scope, reference.namespace, reference.name);
+  return services === void 0 ? void 0 : { reference, services };
+}
+function lacksPort(service, port) {
+  if (service.type === void 0 || !PORTED_TYPES.has(service.type) || service.ports === void 0)
+    return void 0;
+  if (service.ports.some((entry) => entry.port === port))
+    return false;
+  return service.ports.every((entry) => entry.port !== void 0) ? true : void 0;
+}
+function isApiServerItself(reference) {
+  return reference.namespace === "default" && reference.name === "kubernetes" && reference.port === 443;
+}
+function inputOf(file) {
+  return file.renderedFrom ?? file.path;
+}
+function missingFromBundle(scope, object, webhook) {
+  if (scope.servicesOutsideBundles)
+    return void 0;
+  const reference = serviceReference(webhook);
+  if (reference === void 0 || isApiServerItself(reference) || isPlaceholder(reference.namespace) || isPlaceholder(reference.name))
+    return void 0;
+  if (SYSTEM_NAMESPACES.has(reference.namespace))
+    return void 0;
+  const input = inputOf(object.manifest.file);
+  if (!scope.namespaces.some((namespace) => namespace.name === reference.namespace && inputOf(namespace.manifest.file) === input))
+    return void 0;
+  const bundled = scope.services.filter((service) => inputOf(service.manifest.file) === input);
+  if (bundled.some((service) => isPlaceholder(service.name) || service.namespace !== void 0 && isPlaceholder(service.namespace)))
+    return void 0;
+  const others = bundled.filter((service) => service.namespace === reference.namespace).sort((a, b) => Number(lacksPort(a, reference.port) === true) - Number(lacksPort(b, reference.port) === true)).map((service) => service.name);
+  if (others.length === 0)
+    return void 0;
+  if (scope.services.some((service) => service.name === reference.name && (service.namespace === reference.namespace || service.namespace === void 0)))
+    return void 0;
+  if (unreadableMayHoldNaming(scope, "Service", reference.name))
+    return void 0;
+  return { reference, others: [...new Set(others)] };
+}
+var BY_NAME, PORTED_TYPES, SYSTEM_NAMESPACES;
+var init_services = __esm({
+  "dist/src/match/services.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_placeholder();
+    init_patched();
+    init_namespaces();
+    init_run_scope();
+    init_unreadable();
+    BY_NAME = memoKey("Services by namespace and name");
+    PORTED_TYPES = /* @__PURE__ */ new Set(["ClusterIP", "NodePort", "LoadBalancer"]);
+    SYSTEM_NAMESPACES = /* @__PURE__ */ new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
+  }
+});
+
+// dist/src/match/targets.js
+function withAllGroups(discovery, rule44) {
+  return (rule44.apiGroups ?? []).includes("*") ? { ...rule44, apiGroups: [...discovery.groups()] } : rule44;
+}
+function splitEntry(entry) {
+  const slash = entry.indexOf("/");
+  return slash < 0 ? { resource: entry, subresource: "" } : { resource: entry.slice(0, slash), subresource: entry.slice(slash + 1) };
+}
+function allGroupsKnown(discovery, groups) {
+  return groups.length > 0 && groups.every((group) => group !== "*" && (discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group)));
+}
+function selectedVersions(discovery, group, versions) {
+  const served3 = discovery.versions(group);
+  return versions.includes("*") ? [...served3] : served3.filter((version2) => versions.includes(version2));
+}
+function entryTargets(discovery, rule44, entry) {
+  const { resource, subresource } = splitEntry(entry);
+  const targets2 = [];
+  for (const group of rule44.apiGroups ?? []) {
+    for (const version2 of selectedVersions(discovery, group, rule44.apiVersions ?? [])) {
+      const infos = resource === "*" ? discovery.resources(group, version2) : [discovery.resource(group, version2, resource)];
+      for (const info of infos) {
+        if (info === void 0)
+          continue;
+        if (subresource === "*") {
+          targets2.push({ info, subresource: "" });
+          for (const sub of info.subresources)
+            targets2.push({ info, subresource: sub });
+        } else if (subresource === "" || info.subresources.has(subresource)) {
+          targets2.push({ info, subresource });
+        }
+      }
+    }
+  }
+  return targets2;
+}
+function describeGroup(group) {
+  return group === "" ? 'the core group ("")' : `"${group}"`;
+}
+function describeGroups(groups) {
+  const names2 = groups.map(describeGroup);
+  return joinWords(names2, "or");
+}
+function groupVersion(group, version2) {
+  return group === "" ? version2 : `${group}/${version2}`;
+}
+var init_targets = __esm({
+  "dist/src/match/targets.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_list();
+  }
+});
+
+// dist/rules/editable-object-selector.js
+function selfExempted(scope, webhook, key2, values) {
+  if (!Array.isArray(values) || values.length === 0)
+    return void 0;
+  const found = webhookServices(scope, webhook);
+  if (found === void 0)
+    return void 0;
+  const own = found.services.map((service) => service.selector?.[key2]);
+  if (own.some((value) => value === void 0))
+    return void 0;
+  if (!values.every((value) => typeof value === "string" && own.includes(value)))
+    return void 0;
+  return `${found.reference.namespace}/${found.reference.name}`;
+}
+function writersOf(webhook, discovery) {
+  let custom = false;
+  for (const rule44 of webhook.rules ?? []) {
+    if (rule44 === null || typeof rule44 !== "object")
+      continue;
+    for (const group of rule44.apiGroups ?? []) {
+      if (group === "*")
+        return "namespaced";
+      const builtin = discovery.isKnownBuiltinGroup(group);
+      for (const entry of rule44.resources ?? []) {
+        if (typeof entry !== "string")
+          continue;
+        if (builtin && entry.startsWith("*"))
+          return "namespaced";
+        const targets2 = entryTargets(discovery, { ...rule44, apiGroups: [group] }, entry);
+        const namespaced = targets2.length === 0 ? !builtin : targets2.some((target) => target.info.namespaced);
+        if (!namespaced)
+          continue;
+        if (builtin)
+          return "namespaced";
+        custom = true;
+      }
+    }
+  }
+  return custom ? "custom" : "cluster";
+}
+var SELF_EXEMPTION_HELP, OPT_OUT, rule3;
+var init_editable_object_selector = __esm({
+  "dist/rules/editable-object-selector.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_selector();
+    init_services();
+    init_targets();
+    init_webhooks();
+    init_rule();
+    init_list();
+    SELF_EXEMPTION_HELP = "The label keeps the webhook from blocking its own pods, but any pod labelled so skips the check too. Exempt the webhook's namespace instead, by a label no namespace user can set: namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [<its namespace>]}]}.";
+    OPT_OUT = { namespaced: "optOut", cluster: "optOutClusterScoped", custom: "optOutCustom" };
+    rule3 = defineObjectRule({
+      meta: {
+        id: "editable-object-selector",
+        title: "A validating webhook has an objectSelector: the requester writes the labels and can opt out",
+        aboutCalls: true,
+        severity: "warning",
+        appliesTo: ["ValidatingWebhookConfiguration"],
+        messages: {
+          optOut: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}): namespace users writing them can set it',
+          optOutClusterScoped: 'objectSelector of webhook "{{webhook}}" skips objects by label "{{key}}" ({{operator}}), on cluster-scoped objects only',
+          optOutCustom: 'objectSelector of webhook "{{webhook}}" skips custom resources by "{{key}}" ({{operator}})',
+          optIn: 'objectSelector of webhook "{{webhook}}" checks only objects labelled "{{key}}" ({{operator}})',
+          selfExemption: 'webhook "{{webhook}}" skips "{{key}}" (NotIn) to exempt the pods of its own Service {{service}}; any pod can carry it'
+        },
+        help: "The requester writes the object's labels: with an opt-out selector (NotIn, DoesNotExist) whoever writes an object can set its label to skip the check (for built-in namespaced resources, any namespace user with the edit role; for cluster-scoped objects, only cluster-level users); with an opt-in one (In, Exists, matchLabels) objects without the label are not checked. Drop the objectSelector and decide inside the webhook (or with matchConditions on fields the requester cannot choose, such as request.userInfo)."
+      },
+      create(run2) {
+        return {
+          webhookConfiguration(object) {
+            return webhooksOf(object).flatMap((entry) => {
+              const at = [...entry.path, "objectSelector"];
+              const selector = entry.webhook.objectSelector;
+              let writers;
+              return selectorKeys(selector).map(({ key: key2, where: where2 }) => {
+                const operator = where2[0] === "matchLabels" ? "matchLabels" : String(selector?.matchExpressions?.[where2[1]]?.operator ?? "");
+                const optOut = operator === "NotIn" || operator === "DoesNotExist";
+                if (optOut)
+                  writers ??= writersOf(entry.webhook, run2.discovery);
+                const optOutId = optOut ? OPT_OUT[writers] : "optIn";
+                const own = optOutId === "optOut" && operator === "NotIn" ? selfExempted(run2, entry.webhook, key2, selector?.matchExpressions?.[where2[1]]?.values) : void 0;
+                const messageId = own === void 0 ? optOutId : "selfExemption";
+                const warns = messageId === "optOut" || messageId === "selfExemption" && entry.webhook.failurePolicy !== "Ignore";
+                return {
+                  messageId,
+                  data: { webhook: entry.label, key: key2, operator, ...own === void 0 ? {} : { service: elideMiddle(own, 36) } },
+                  path: where2[0] === "matchLabels" ? [...at, "matchLabels"] : [...at, ...where2],
+                  locateAt: [...at, ...where2],
+                  ...warns ? {} : { severity: "info" },
+                  ...own === void 0 ? {} : { help: SELF_EXEMPTION_HELP }
+                };
+              });
+            });
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/src/match/reachability.js
+function isVirtual(target) {
+  return VIRTUAL_RESOURCES[target.info.group]?.includes(target.info.resource) ?? false;
+}
+function requestFor(target, operation) {
+  const { info } = target;
+  const isNamespace = info.group === "" && info.resource === "namespaces";
+  return {
+    operation,
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+    subresource: target.subresource,
+    namespace: info.namespaced ? "default" : isNamespace ? "default" : null
+  };
+}
+function isConnectOnly(rule44) {
+  const operations = rule44.operations ?? [];
+  return operations.length > 0 && operations.every((operation) => operation === "CONNECT");
+}
+function accepts(target) {
+  if (target.info.connect.has(target.subresource))
+    return "connect";
+  if (target.info.readOnly.has(target.subresource))
+    return "nothing";
+  return "writes";
+}
+function reaches(target, operations) {
+  const kind = accepts(target);
+  if (kind === "nothing")
+    return false;
+  return operations.some((operation) => operation === "*" || (kind === "connect" ? operation === "CONNECT" : operation !== "CONNECT"));
+}
+function list(items) {
+  const quoted2 = [...new Set(items)].map((item) => `"${item}"`);
+  return joinCapped(quoted2, 3, { width: 40 });
+}
+function whyNot(targets2) {
+  const kinds = new Set(targets2.map(accepts));
+  if (kinds.size === 1 && kinds.has("nothing"))
+    return "is only read, and reads never reach admission";
+  if (kinds.size === 1 && kinds.has("connect"))
+    return "receives only CONNECT";
+  return "receives only CONNECT or reads";
+}
+function unambiguousTargets(discovery, entry) {
+  if (typeof entry !== "string")
+    return void 0;
+  const { resource, subresource } = splitEntry(entry);
+  if (resource === "*" || subresource === "" || subresource === "*")
+    return void 0;
+  const targets2 = discovery.allResources().filter((info) => info.resource === resource && info.subresources.has(subresource)).map((info) => ({ info, subresource }));
+  if (targets2.length === 0)
+    return void 0;
+  if (targets2.some((target) => accepts(target) === "writes"))
+    return void 0;
+  return targets2;
+}
+function checkOperations(rule44, path, webhook, live, others = 0) {
+  const unreachable = [];
+  const operations = rule44.operations ?? [];
+  if (operations.length === 0)
+    return { unreachable, dead: false };
+  const without2 = live.filter(({ targets: targets2 }) => !targets2.some((target) => reaches(target, operations)));
+  if (without2.length === 0)
+    return { unreachable, dead: false };
+  const whole = without2.length === live.length && others === 0;
+  if (isConnectOnly(rule44)) {
+    if (whole) {
+      const names3 = without2.map((e) => e.entry);
+      const index = operations.indexOf("CONNECT");
+      unreachable.push({ reason: "connect", path: [...path, "operations", index], data: { webhook, resources: list(names3), does: new Set(names3).size === 1 ? "does" : "do" } });
+      return { unreachable, dead: true };
+    }
+    for (const { entry, k } of without2)
+      unreachable.push({ reason: "connectEntry", path: [...path, "resources", k], data: { webhook, entry } });
+    return { unreachable, dead: false };
+  }
+  const written = [...new Set(operations)].join(", ");
+  if (whole) {
+    const names3 = without2.map((e) => e.entry);
+    const why2 = new Set(without2.map(({ targets: targets2 }) => whyNot(targets2)));
+    const reason2 = why2.size === 1 ? [...why2][0] : "receives only CONNECT or reads";
+    unreachable.push({
+      reason: "operations",
+      path: [...path, "operations"],
+      data: { webhook, operations: written, resources: list(names3), why: names3.length === 1 ? reason2 : reason2.replace(/^is /, "are ").replace(/^receives /, "receive ") }
+    });
+    return { unreachable, dead: true };
+  }
+  const names2 = without2.map((e) => e.entry);
+  const why = new Set(without2.map(({ targets: targets2 }) => whyNot(targets2)));
+  const reason = why.size === 1 ? [...why][0] : "receives only CONNECT or reads";
+  unreachable.push({
+    reason: "operationsEntry",
+    path: [...path, "resources", without2[0].k],
+    data: { webhook, entries: list(names2), operations: written, why: names2.length === 1 ? reason : reason.replace(/^is /, "are ").replace(/^receives /, "receive ") }
+  });
+  return { unreachable, dead: false };
+}
+function checkRule(discovery, rule44, path, webhook, kube, virtualExcluded) {
+  const unreachable = [];
+  const groups = rule44.apiGroups ?? [];
+  const resources = rule44.resources ?? [];
+  if (!allGroupsKnown(discovery, groups)) {
+    if (resources.length > 0 && resources.every((entry) => typeof entry === "string" && /[A-Z]/.test(entry)))
+      return { unreachable, dead: true };
+    const judged = groups.length > 0 && groups.every((group) => group === "*" || discovery.isKnownBuiltinGroup(group) || discovery.knowsGroup(group));
+    if (!judged || resources.length === 0)
+      return { unreachable, dead: false };
+    const entries2 = resources.map((entry, k) => ({ entry, k, targets: unambiguousTargets(discovery, entry) }));
+    const known2 = entries2.filter((e) => e.targets !== void 0);
+    return checkOperations(rule44, path, webhook, known2, entries2.length - known2.length);
+  }
+  const entries = resources.map((entry, k) => ({ entry, k, targets: typeof entry !== "string" || entry === "" ? [] : entryTargets(discovery, rule44, entry) }));
+  const known = entries.filter((e) => e.targets.length > 0);
+  if (known.length === 0)
+    return { unreachable, dead: resources.length > 0 && groups.every((group) => discovery.isKnownBuiltinGroup(group)) };
+  const allKnown = known.length === entries.length;
+  let live = known.filter(({ entry, k, targets: targets2 }) => {
+    if (targets2.every((t) => isExemptRequest(t.info.group, t.info.resource))) {
+      unreachable.push({ reason: "exempt", path: [...path, "resources", k], data: { webhook, entry } });
+      return false;
+    }
+    if (virtualExcluded && targets2.every((t) => isVirtual(t) || isExemptRequest(t.info.group, t.info.resource))) {
+      unreachable.push({ reason: "virtual", path: [...path, "resources", k], data: { webhook, entry, kube } });
+      return false;
+    }
+    return true;
+  });
+  if (live.length === 0)
+    return { unreachable, dead: allKnown };
+  const anyOperation = { ...rule44, operations: ["*"] };
+  const scopeOk = (t) => ruleMatches(anyOperation, requestFor(t, "CREATE"));
+  const scope = rule44.scope ?? "*";
+  if (scope !== "*" && allKnown) {
+    const outOfScope = live.filter(({ targets: targets2 }) => !targets2.some(scopeOk));
+    const names2 = outOfScope.map((e) => e.entry);
+    const kind = scope === "Cluster" ? "namespaced" : "cluster-scoped";
+    const note = (names3) => scope === "Namespaced" && names3.some((n) => n.split("/")[0] === "namespaces") ? " (Namespaces count as cluster-scoped)" : "";
+    if (outOfScope.length === live.length) {
+      const wildcard = names2.some((n) => n.split("/")[0] === "*");
+      const resources2 = wildcard ? `the resources ${list(names2)} ${names2.length === 1 ? "matches" : "match"}` : list(names2);
+      unreachable.push({ reason: "scope", path: [...path, "scope"], data: { webhook, scope, resources: resources2, is: wildcard ? "are" : verb(names2), kind: `${kind}${note(names2)}` } });
+      return { unreachable, dead: true };
+    }
+    for (const { entry, k } of outOfScope)
+      unreachable.push({ reason: "scopeEntry", path: [...path, "resources", k], data: { webhook, scope, entry, kind: `${kind}${note([entry])}` } });
+    live = live.filter((e) => !outOfScope.includes(e));
+  }
+  const scoped2 = live.map((e) => ({ ...e, targets: e.targets.filter(scopeOk) })).filter((e) => e.targets.length > 0);
+  const result = checkOperations(rule44, path, webhook, scoped2);
+  unreachable.push(...result.unreachable);
+  return { unreachable, dead: result.dead && allKnown && scoped2.length === live.length };
+}
+function webhookReachability(webhook, path, label, scope) {
+  return scope.memo.perObject(REACHABILITY, webhook, () => analyseWebhook(webhook, path, label, scope.discovery, scope.kubeVersion));
+}
+function analyseWebhook(webhook, path, label, discovery, kubeVersion) {
+  const rules2 = webhook.rules;
+  const unreachable = [];
+  if (!Array.isArray(rules2) || rules2.length === 0) {
+    if (Array.isArray(rules2))
+      unreachable.push({ reason: "emptyRules", path: [...path, "rules"], data: { webhook: label } });
+    return { unreachable, neverCalled: true, rulesAbsent: !Array.isArray(rules2) };
+  }
+  const virtualExcluded = isAtLeast(kubeVersion, 1, 37);
+  const connectOnly = [];
+  let others = 0;
+  rules2.forEach((rule44, j) => {
+    if (rule44 === null || typeof rule44 !== "object") {
+      others++;
+      return;
+    }
+    const result = checkRule(discovery, rule44, [...path, "rules", j], label, formatKubeVersion(kubeVersion), virtualExcluded);
+    unreachable.push(...result.unreachable);
+    if (result.dead)
+      return;
+    if (isConnectOnly(rule44))
+      connectOnly.push(j);
+    else
+      others++;
+  });
+  if (connectOnly.length > 0 && !isEmptySelector(webhook.objectSelector)) {
+    const at = [...path, "objectSelector"];
+    if (others === 0) {
+      unreachable.push({ reason: "objectSelector", path: at, data: { webhook: label } });
+      return { unreachable, neverCalled: true, rulesAbsent: false };
+    }
+    const names2 = connectOnly.map((j) => `rules[${j}]`);
+    const data = names2.length === 1 ? { rules: `rule ${names2[0]}`, call: "never calls" } : { rules: `rules ${names2.join(", ")}`, call: "never call" };
+    unreachable.push({ reason: "objectSelectorSome", path: at, data: { webhook: label, ...data } });
+  }
+  return { unreachable, neverCalled: connectOnly.length === 0 && others === 0, rulesAbsent: false };
+}
+function settingsApply(object, entry, scope) {
+  const reach = webhookReachability(entry.webhook, entry.path, entry.label, scope);
+  return !reach.neverCalled || reach.rulesAbsent && !isFragment(object);
+}
+var VIRTUAL_RESOURCES, verb, REACHABILITY;
+var init_reachability = __esm({
+  "dist/src/match/reachability.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_version();
+    init_webhooks();
+    init_request();
+    init_selector();
+    init_targets();
+    init_list();
+    init_run_scope();
+    VIRTUAL_RESOURCES = {
+      "authentication.k8s.io": ["tokenreviews", "selfsubjectreviews"],
+      "authorization.k8s.io": ["subjectaccessreviews", "selfsubjectaccessreviews", "localsubjectaccessreviews", "selfsubjectrulesreviews"]
+    };
+    verb = (items) => new Set(items).size === 1 ? "is" : "are";
+    REACHABILITY = memoKey("reachability per webhook");
+  }
+});
+
+// dist/rules/implicit-failure-policy.js
+function stakeOf(webhook, discovery) {
+  const rules2 = webhook.rules;
+  if (!Array.isArray(rules2) || rules2.length === 0)
+    return "noRules";
+  const groups = rules2.flatMap((rule44) => rule44 !== null && typeof rule44 === "object" ? rule44.apiGroups ?? [] : []);
+  if (groups.length === 0)
+    return "builtin";
+  if (groups.every((group) => typeof group === "string" && group !== "*" && !discovery.isKnownBuiltinGroup(group)))
+    return "custom";
+  const onlyEvictions = rules2.every((rule44) => rule44 !== null && typeof rule44 === "object" && (rule44.apiGroups ?? []).every((group) => group === "") && (rule44.resources ?? []).length > 0 && (rule44.resources ?? []).every((resource) => DRAIN_SUBRESOURCES.has(resource)));
+  return onlyEvictions ? "evictions" : "builtin";
+}
+function which(entries) {
+  if (entries.length === 1)
+    return { which: `webhook "${entries[0].label}"`, does: "does" };
+  return { which: `webhooks ${joinCapped(entries.map((entry) => `"${entry.label}"`), 2, { width: 50 })}`, does: "do" };
+}
+function checkPolicyObject2(object) {
+  if (isBinding(object) || policySpec(object) === void 0)
+    return [];
+  if (!isPolicyDefaulted(object, ["spec", "failurePolicy"]))
+    return [];
+  const params = policySpec(object)?.paramKind != null;
+  return [
+    {
+      messageId: object.kind === "MutatingAdmissionPolicy" ? "mutatingPolicyDefault" : "validatingPolicyDefault",
+      data: {
+        policy: object.name ?? "(unnamed)",
+        params: params ? PARAMS[object.kind === "MutatingAdmissionPolicy" ? "mutating" : "validating"] : ""
+      },
+      path: ["spec", "failurePolicy"],
+      // In-process: no endpoint to be down. Fail only decides what an expression error or a
+      // missing param does, and failing closed on those is the safe reading of a policy.
+      severity: "info",
+      help: `${object.kind === "MutatingAdmissionPolicy" ? POLICY_CONSEQUENCE.mutating : POLICY_CONSEQUENCE.validating}${params ? PARAMS[object.kind === "MutatingAdmissionPolicy" ? "mutating" : "validating"] : ""}. Write failurePolicy: Fail or failurePolicy: Ignore, having decided what an expression that errors should do: reject the request, or let it through unchecked.`
+    }
+  ];
+}
+var DRAIN_SUBRESOURCES, CUSTOM_HELP, EVICTIONS_HELP, NO_RULES_HELP, POLICY_CONSEQUENCE, PARAMS, STAKE_MESSAGE, rule4;
+var init_implicit_failure_policy = __esm({
+  "dist/rules/implicit-failure-policy.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_reachability();
+    init_policies();
+    init_webhooks();
+    init_rule();
+    init_list();
+    DRAIN_SUBRESOURCES = /* @__PURE__ */ new Set(["pods/eviction"]);
+    CUSTOM_HELP = "Every rule names only groups no built-in API serves: while the webhook is down, writes of those custom resources are rejected and nothing else, which is what a validator or defaulter of them usually wants. Write failurePolicy: Fail to record the choice, or Ignore if unchecked objects are acceptable.";
+    EVICTIONS_HELP = "Every rule names only pod evictions, which drains make (kubectl drain, node upgrades, cluster-autoscaler, descheduler), never the control plane's own writes. While the webhook is down, evictions are rejected and drains stall and retry until it is back, which is often what an eviction gate wants; a gate that runs on the nodes it drains needs a second replica elsewhere (and a PodDisruptionBudget) to get through its own eviction. Write failurePolicy: Fail to record the choice, or Ignore if unchecked evictions are acceptable.";
+    NO_RULES_HELP = "The rules are not in the file (a controller fills them in at run time), so what an outage blocks cannot be judged here. With Fail, every request the webhook matches is rejected while it is down, slow or presents a bad certificate; with Ignore, admitted unchecked. Write the policy you chose.";
+    POLICY_CONSEQUENCE = {
+      validating: "With Fail, an expression that errors at run time (on an object that lacks a field, say) counts as a failed validation, which bindings with Deny reject",
+      mutating: "With Fail, a mutation or matchCondition that errors at run time (on an object that lacks a field, say) rejects the request"
+    };
+    PARAMS = {
+      validating: "; and a param that a binding with parameterNotFoundAction Deny cannot find rejects the request whatever the binding's validationActions",
+      mutating: ", and so does a param that a binding with parameterNotFoundAction Deny cannot find"
+    };
+    STAKE_MESSAGE = { builtin: "failDefault", custom: "failDefaultCustom", noRules: "failDefaultNoRules", evictions: "failDefaultEvictions" };
+    rule4 = defineObjectRule({
+      meta: {
+        id: "implicit-failure-policy",
+        title: "failurePolicy is omitted, so the API default (Fail in v1) decides what an outage or an error does",
+        aboutCalls: true,
+        aboutSettings: true,
+        severity: "warning",
+        appliesTo: [...ALL_WEBHOOK_KINDS, "ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"],
+        messages: {
+          failDefault: "{{which}} {{does}} not set failurePolicy: the API default is Fail, on built-in resources",
+          failDefaultNoRules: "{{which}} {{does}} not set failurePolicy: the API default is Fail, for rules filled in at run time",
+          failDefaultCustom: "{{which}} {{does}} not set failurePolicy: the API default is Fail, on custom resources only",
+          failDefaultEvictions: "{{which}} {{does}} not set failurePolicy: the API default is Fail, on pod evictions only",
+          ignoreDefault: "{{which}} {{does}} not set failurePolicy: the v1beta1 default is Ignore (v1 defaults to Fail)",
+          validatingPolicyDefault: 'ValidatingAdmissionPolicy "{{policy}}" does not set failurePolicy: the API default is Fail',
+          mutatingPolicyDefault: 'MutatingAdmissionPolicy "{{policy}}" does not set failurePolicy: the API default is Fail'
+        },
+        help: "With Fail, every request the webhook matches is rejected while it is down, slow or presents a bad certificate; with Ignore (the v1beta1 default), those requests are admitted unchecked. Write failurePolicy: Fail or failurePolicy: Ignore, having decided which outage you prefer: blocked writes or unchecked ones."
+      },
+      create(run2) {
+        return {
+          policy: checkPolicyObject2,
+          webhookConfiguration(object) {
+            const groups = /* @__PURE__ */ new Map();
+            for (const entry of webhooksOf(object)) {
+              if (!isDefaulted(object, [...entry.path, "failurePolicy"]))
+                continue;
+              if (!settingsApply(object, entry, run2))
+                continue;
+              const messageId = isV1beta1(object) ? "ignoreDefault" : STAKE_MESSAGE[stakeOf(entry.webhook, run2.discovery)];
+              groups.set(messageId, [...groups.get(messageId) ?? [], entry]);
+            }
+            return [...groups].map(([messageId, entries]) => ({
+              messageId,
+              data: which(entries),
+              path: [...entries[0].path, "failurePolicy"],
+              alsoAt: entries.slice(1).map((entry) => [...entry.path, "failurePolicy"]),
+              ...messageId === "failDefaultCustom" ? { severity: "info", help: CUSTOM_HELP } : {},
+              ...messageId === "failDefaultEvictions" ? { severity: "info", help: EVICTIONS_HELP } : {},
+              ...messageId === "failDefaultNoRules" ? { help: NO_RULES_HELP } : {}
+            }));
+          }
+        };
+      }
+    });
+  }
+});
+
+// dist/src/match/intercepts-everything.js
+function everythingRule(webhook) {
+  if (webhook.failurePolicy !== "Fail")
+    return void 0;
+  if (!isEmptySelector(webhook.namespaceSelector) || !isEmptySelector(webhook.objectSelector))
+    return void 0;
+  if ((webhook.matchConditions ?? []).length > 0)
+    return void 0;
+  const everywhere = (webhook.rules ?? []).flatMap((rule44, index) => {
+    if (rule44 === null || typeof rule44 !== "object")
+      return [];
+    const all = (rule44.apiGroups ?? []).includes(ANY) && (rule44.apiVersions ?? []).includes(ANY) && (rule44.resources ?? []).some((resource) => resource === ANY || resource === "*/*") && (rule44.scope === void 0 || rule44.scope === ANY);
+    return all ? [{ index, operations: rule44.operations ?? [] }] : [];
+  });
+  const operations = new Set(everywhere.flatMap((entry) => entry.operations));
+  if (!(operations.has(ANY) || operations.has("CREATE") && operations.has("UPDATE")))
+    return void 0;
+  return everywhere[0].index;
+}
+function wildcardResource(webhook, isBuiltinGroup) {
+  const everything = everythingRule(webhook);
+  return (webhook.rules ?? []).flatMap((rule44, j) => {
+    if (rule44 === null || typeof rule44 !== "object" || everything !== void 0 && j !== everything)
+      return [];
+    const groups = rule44.apiGroups ?? [];
+    const anyGroup = groups.includes(ANY);
+    if (!anyGroup && !groups.some(isBuiltinGroup))
+      return [];
+    const scope = rule44.scope ?? ANY;
+    return (rule44.resources ?? []).flatMap((resourceEntry, k) => splitEntry(resourceEntry).resource === ANY ? [{ j, k, resourceEntry, anyGroup, groups, scope }] : []);
+  })[0];
+}
+function reportedAsEverything(webhook, run2) {
+  return run2.runsAsDesigned(EVERYTHING_RULE) && everythingRule(webhook) !== void 0;
+}
+var EVERYTHING_RULE, ANY;
+var init_intercepts_everything = __esm({
+  "dist/src/match/intercepts-everything.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_selector();
+    init_targets();
+    EVERYTHING_RULE = "wildcard-rule";
+    ANY = "*";
+  }
+});
+
+// dist/src/match/webhook-copies.js
+function matching(webhook) {
+  const { rules: rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy: matchPolicy2 } = webhook;
+  return JSON.stringify([rules2, namespaceSelector, objectSelector, matchConditions, matchPolicy2]);
+}
+function groupCopies(found) {
+  if (found.length < 2)
+    return found.map((each) => grouped([each]));
+  const alike = /* @__PURE__ */ new Map();
+  for (const each of found) {
+    const key2 = [each.messageId, each.severity ?? "", each.help ?? "", ...Object.values(each.data)].join("\0");
+    const group = alike.get(key2);
+    if (group === void 0)
+      alike.set(key2, [each]);
+    else
+      group.push(each);
+  }
+  const groups = [];
+  for (const group of alike.values()) {
+    if (group.length === 1) {
+      groups.push(group);
+      continue;
+    }
+    const copies = /* @__PURE__ */ new Map();
+    for (const each of group) {
+      const key2 = matching(each.webhook);
+      const copy2 = copies.get(key2);
+      if (copy2 === void 0)
+        copies.set(key2, [each]);
+      else
+        copy2.push(each);
+    }
+    groups.push(...copies.values());
+  }
+  const order = new Map(found.map((each, index) => [each, index]));
+  return groups.sort((a, b) => order.get(a[0]) - order.get(b[0])).map(grouped);
+}
+function grouped(group) {
+  const [first, ...others] = group;
+  const which3 = others.length === 0 ? `webhook "${first.label}"` : `webhooks ${joinCapped(group.map((each) => `"${each.label}"`), 2, { width: 70 })}`;
+  const alsoAt = others.map((other) => other.path);
+  const covers3 = group.flatMap((each) => each.covers ?? []);
+  return {
+    messageId: first.messageId,
+    data: { ...first.data, which: which3, intercepts: others.length === 0 ? "intercepts" : "intercept", its: others.length === 0 ? "its" : "their" },
+    path: first.path,
+    ...first.severity === void 0 ? {} : { severity: first.severity },
+    ...first.help === void 0 ? {} : { help: first.help },
+    ...alsoAt.length > 0 ? { alsoAt, fixHint: { kind: "webhooks", alsoAt } } : {},
+    ...covers3.length > 0 ? { covers: covers3 } : {}
+  };
+}
+var init_webhook_copies = __esm({
+  "dist/src/match/webhook-copies.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_list();
+  }
+});
+
+// dist/src/parse/kustomize-fields.js
+function resourceEntries(text) {
+  let document;
+  try {
+    document = (0, import_yaml2.parse)(text, { logLevel: "silent" });
+  } catch {
+    return [];
+  }
+  if (typeof document !== "object" || document === null || Array.isArray(document))
+    return [];
+  const entries = [];
+  for (const field of RESOURCE_FIELDS) {
+    const list3 = document[field];
+    if (!Array.isArray(list3))
+      continue;
+    for (const entry of list3)
+      if (typeof entry === "string" && entry !== "" && !/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) && !entry.includes("\n"))
+        entries.push(entry);
+  }
+  return entries;
+}
+var import_yaml2, KUSTOMIZATION_FILES2, RESOURCE_FIELDS;
+var init_kustomize_fields = __esm({
+  "dist/src/parse/kustomize-fields.js"() {
+    "use strict";
+    init_import_meta_url();
+    import_yaml2 = __toESM(require_dist(), 1);
+    KUSTOMIZATION_FILES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+    RESOURCE_FIELDS = ["resources", "crds", "components", "bases"];
+  }
+});
+
+// dist/src/match/generated-webhooks.js
+function asGenerated(object, run2) {
+  if (object.name === void 0 || GENERATED_CONFIGURATION_NAMES[object.kind] !== object.name || isFragment(object))
+    return false;
+  const entries = webhooksOf(object);
+  const scaffolded = entries.length > 0 && entries.every(({ webhook }) => {
+    const { service, caBundle, url } = webhook.clientConfig ?? {};
+    return url == null && service?.namespace === SCAFFOLD_NAMESPACE && service.name === SCAFFOLD_SERVICE && (caBundle == null || caBundle === "");
+  });
+  if (!scaffolded)
+    return false;
+  if (runPatchesChanging(run2, { ...object, file: object.manifest.file.path }, streamOf(object.manifest.file)).some((patch) => patch.metadataOnly !== true))
+    return false;
+  const names2 = kustomizeNamesOf(run2);
+  const unmoved = (file) => names2.topBuildsOf(streamOf(file))?.every((build) => !build.moves) === true;
+  if (!unmoved(object.manifest.file))
+    return false;
+  return !run2.namespaces.some((namespace) => namespace.name === SCAFFOLD_NAMESPACE && unmoved(namespace.manifest.file));
+}
+var GENERATED_CONFIGURATION_NAMES, SCAFFOLD_NAMESPACE, SCAFFOLD_SERVICE;
+var init_generated_webhooks = __esm({
+  "dist/src/match/generated-webhooks.js"() {
+    "use strict";
+    init_import_meta_url();
+    init_patched();
+    init_kustomize_names();
+    init_namespaces();
+    init_webhooks();
+    GENERATED_CONFIGURATION_NAMES = {
+      MutatingWebhookConfiguration: "mutating-webhook-configuration",
+      ValidatingWebhookConfiguration: "validating-webhook-configuration"
+    };
+    SCAFFOLD_NAMESPACE = "system";
+    SCAFFOLD_SERVICE = "webhook-service";
   }
 });
 
@@ -39853,8 +39867,8 @@ function timeoutReportedElsewhere(object, interception, written, run2) {
   return (webhook.timeoutSeconds ?? 10) >= CLIENT_TIMEOUT_SECONDS && run2.runsAsDesigned(LONG_TIMEOUT) && settingsApply(object, written, run2);
 }
 function unexcludedNote(selector, labels) {
-  const requirement = (selector?.matchExpressions ?? []).find((each) => each !== null && each.operator === "NotIn" && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === "string" && !Object.prototype.hasOwnProperty.call(labels, each.key));
-  return requirement === void 0 ? "" : `: kube-system has no label "${requirement.key}" for its namespaceSelector to exclude`;
+  const key2 = unexcludedKey(selector, labels);
+  return key2 === void 0 ? "" : `: kube-system has no label "${key2}" for its namespaceSelector to exclude`;
 }
 var CREATE_SUBRESOURCES, READ_ONLY_SUBRESOURCES, FIRST, names, POLICY_HELP, POLICY_DENIES_HELP, CRITICAL_RESOURCES, LONG_TIMEOUT, LEASE_TIMEOUT_SECONDS, POD_TIMEOUT_SECONDS, WEBHOOK_FIX, rule5;
 var init_matches_kube_system = __esm({
@@ -40492,7 +40506,7 @@ var init_yaml_syntax = __esm({
 function itemsOf(described) {
   return [...new Set([...described].flatMap(([where2, names2]) => where2.startsWith(" of ") ? [`${[...new Set(names2)].join(" and ")}${where2}`] : names2.map((name) => `${name}${where2}`)))];
 }
-var MATCHES_KUBE_SYSTEM, rule12;
+var MATCHES_KUBE_SYSTEM2, rule12;
 var init_critical_resources = __esm({
   "dist/rules/critical-resources.js"() {
     "use strict";
@@ -40504,7 +40518,7 @@ var init_critical_resources = __esm({
     init_kube_system_webhooks();
     init_list();
     init_critical_targets();
-    MATCHES_KUBE_SYSTEM = "matches-kube-system";
+    MATCHES_KUBE_SYSTEM2 = "matches-kube-system";
     rule12 = defineObjectRule({
       meta: {
         id: "critical-resources",
@@ -40522,7 +40536,7 @@ var init_critical_resources = __esm({
         return {
           webhookConfiguration(object) {
             const judged = withKustomizeSelectors(object, run2);
-            const reportedForKubeSystem = new Set(run2.isEnabled(MATCHES_KUBE_SYSTEM) ? kubeSystemInterceptions(judged.object, run2).map(({ entry }) => entry.index) : []);
+            const reportedForKubeSystem = new Set(run2.isEnabled(MATCHES_KUBE_SYSTEM2) ? kubeSystemInterceptions(judged.object, run2).map(({ entry }) => entry.index) : []);
             return webhooksOf(judged.object).flatMap((entry) => {
               const { webhook } = entry;
               if (reportedAsEverything(webhook, run2))
@@ -70978,4 +70992,4 @@ if (require.main !== void 0 && require.main.filename === __filename) import_admi
 0 && (module.exports = {
   run
 });
-//# admission-lint-build e74e0106c9e8251fffa1dbf1e5b83dc8ab85960754919847dc57bc15eea76b64
+//# admission-lint-build 29890f759641bdc92a97659adec586e3c714896b1ea6e83dfcdb6977462b7716

@@ -3,6 +3,8 @@
  * of syntax errors from one template, placeholders read as values, opt-in selectors read as
  * matching the system's objects, and findings about calls on webhooks no request reaches.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintText } from './helpers.js';
 
@@ -281,5 +283,27 @@ webhooks:
     // The plural, lowercase: called, and judged (the omitted failurePolicy, the mutation on UPDATE).
     const plural = await lintText(mutator.replace('TimeSeriesPrediction', 'timeseriespredictions'));
     expect(plural.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['implicit-failure-policy', 'non-idempotent-mutator']));
+  });
+});
+
+describe('one finding per cause: a label key meant to name kube-system', () => {
+  const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'editable-namespace-selector', 'invalid', 'name-key-for-kube-system.yaml'), 'utf8');
+
+  it('is named by matches-kube-system, and editable-namespace-selector reports only the other opt-out', async () => {
+    const findings = await lintText(text, { only: ['matches-kube-system', 'editable-namespace-selector'] });
+    const editable = findings.filter((f) => f.ruleId === 'editable-namespace-selector').map((f) => `${f.severity} ${f.webhook} | ${f.message}`);
+    expect(editable).toEqual([
+      'warning pods.image-gate.example.com | webhook "pods.image-gate.example.com" skips namespaces labelled "image-gate.example.com/disable-filtering": cluster-level users can opt one out',
+      // Custom resources only: matches-kube-system has nothing to say, so the key is reported here.
+      'info widgets.image-gate.example.com | namespaceSelector of webhook "widgets.image-gate.example.com" reads the namespace label "name" (custom resources only)',
+    ]);
+    const kubeSystem = findings.filter((f) => f.ruleId === 'matches-kube-system');
+    expect(kubeSystem.map((f) => f.webhook)).toEqual(['pods.image-gate.example.com', 'only-name.image-gate.example.com']);
+    for (const finding of kubeSystem) expect(finding.message).toContain('kube-system has no label "name"');
+  });
+
+  it('is editable-namespace-selector\'s when matches-kube-system is off', async () => {
+    const findings = await lintText(text, { only: ['editable-namespace-selector'] });
+    expect(findings.map((f) => f.message).filter((m) => m.includes('"name"'))).toHaveLength(3);
   });
 });

@@ -11,6 +11,7 @@
 import { firstResourceMatch, KUBE_SYSTEM_DELETED, resourceMatches, KUBE_SYSTEM_WRITTEN, type BuiltinGroup, type BuiltinMatch } from '../kube/kube-system-resources.js';
 import type { ResourceInfo } from '../kube/discovery/discovery.js';
 import type { WebhookConfigurationObject } from '../model/objects.js';
+import type { LabelSelector } from '../model/types.js';
 import { webhooksOf, type WebhookEntry } from '../model/webhooks.js';
 import { memoKey, type RunScope } from '../run-scope.js';
 import { systemObjectLabels } from './kube-system.js';
@@ -62,6 +63,20 @@ const INTERCEPTIONS = memoKey<Map<WebhookConfigurationObject, readonly KubeSyste
 
 export function kubeSystemInterceptions(object: WebhookConfigurationObject, context: RunScope): readonly KubeSystemInterception[] {
   return context.memo.perObject(INTERCEPTIONS, object, () => analyse(object, context));
+}
+
+/**
+ * The key of a namespaceSelector requirement meant to exclude kube-system that does not:
+ * `NotIn [kube-system]` on a label key kube-system does not carry (`name`, a convention some
+ * clusters add by hand) selects it, as a NotIn on a missing label does. matches-kube-system names
+ * it; editable-namespace-selector leaves it to that finding (one cause: the key, whose fix,
+ * kubernetes.io/metadata.name, also takes away the opt-out).
+ */
+export function unexcludedKey(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): string | undefined {
+  const requirement = (selector?.matchExpressions ?? []).find(
+    (each) => each !== null && each.operator === 'NotIn' && (each.values ?? []).includes(KUBE_SYSTEM) && typeof each.key === 'string' && !Object.prototype.hasOwnProperty.call(labels, each.key),
+  );
+  return requirement?.key;
 }
 
 /** What discovery knows of a table resource (at the table's first version of its group). */
